@@ -367,6 +367,23 @@ describe('invalid files and shallow clones', () => {
     expect(r2.stderr).toContain('in revision HEAD');
   });
 
+  it('a folder where an invariant file was stops the diff (exit 3, not-a-file) on every side, never read as removed', async () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
+    const good = repo.commit('good');
+    repo.rm(`global/${G1}.yaml`).write(`global/${G1}.yaml/inner.txt`, 'x\n');
+    const sides = [[`${good}..HEAD`], [good]];
+    repo.git('add', '-A');
+    sides.push(['--staged', good]);
+    repo.commit('folder');
+    for (const args of sides) {
+      const r = await runAgents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code, args.join(' ')).toBe(3);
+      const d = JSON.parse(r.stdout).error.detail.diagnostics[0];
+      expect([d.code, d.file]).toEqual(['not-a-file', `global/${G1}.yaml`]);
+    }
+  });
+
   it('works on a shallow clone when both revisions are present, and says when one is not', async () => {
     const { repo, c } = history();
     const clone = join(tempDir('agents-shallow-'), 'clone');

@@ -54,6 +54,9 @@ export function emptySide(info: SideInfo): Side {
 /** The mode an index side gives a path a merge left unresolved: none of its stages is what is staged. */
 const UNMERGED = 'unmerged';
 
+/** The mode of a git tree: a folder where a store file belongs. */
+const FOLDER = '040000';
+
 function foldedId(mode: string, sha: string): string {
   return mode.startsWith('100') ? sha : `${mode}:${sha}`;
 }
@@ -61,7 +64,13 @@ function foldedId(mode: string, sha: string): string {
 /** Records one store file of a git side, if the diff looks at it. */
 export function addGitFile(side: Side, path: string, mode: string, sha: string): void {
   noteProject(side, path);
-  if (!path.endsWith('.yaml')) return;
+  if (!path.endsWith('.yaml')) {
+    // A file inside a folder named as a store file (an index's global/X.yaml/f): the folder stands where the
+    // file was, and is refused (not-a-file) as every reader of the store refuses it, never read as removed.
+    const folder = /^(.*?\.yaml)\//.exec(path)?.[1];
+    if (folder !== undefined && !side.files.has(folder)) addGitFile(side, folder, FOLDER, '');
+    return;
+  }
   const kind = side.classify(path);
   if (!relevant(kind)) return;
   const id = foldedId(mode, sha);
@@ -116,6 +125,9 @@ interface StoreTree {
 }
 
 const isTree = (item: TreeItem | undefined): item is TreeItem & { mode: '040000' } => item !== undefined && item.mode === '040000';
+
+/** An entry of a scope folder the diff looks at: a file, or a folder named as a file (refused when read). */
+const storeEntry = (e: TreeItem): boolean => !isTree(e) || e.name.endsWith('.yaml');
 
 /**
  * Two revisions of the store read straight from git's objects through one
@@ -232,7 +244,7 @@ export class RevisionTrees {
     for (const [i, folder, item] of todo) {
       this.stores[i]!.listed.add(folder);
       if (!isTree(item)) continue;
-      for (const e of this.entries(item.sha)) if (!isTree(e)) addGitFile(this.sides[i]!, `${folder}/${e.name}`, e.mode, e.sha);
+      for (const e of this.entries(item.sha)) if (storeEntry(e)) addGitFile(this.sides[i]!, `${folder}/${e.name}`, e.mode, e.sha);
     }
     for (const side of this.sides) sortKinds(side);
   }
@@ -266,7 +278,7 @@ export class RevisionTrees {
     for (const [folder, trees] of found) {
       trees.forEach((tree, i) => {
         if (isTree(tree))
-          for (const e of this.entries(tree.sha)) if (!isTree(e)) addGitFile(this.sides[i]!, `${folder}/${e.name}`, e.mode, e.sha);
+          for (const e of this.entries(tree.sha)) if (storeEntry(e)) addGitFile(this.sides[i]!, `${folder}/${e.name}`, e.mode, e.sha);
       });
       compare(folder, trees);
     }
@@ -318,7 +330,8 @@ export class RevisionTrees {
     const [before, after] = this.sides;
     const compare = (folder: string, trees: readonly (TreeItem | undefined)[]) => {
       const names = new Set<string>();
-      for (const item of trees) if (isTree(item)) for (const e of this.entries(item.sha)) if (!isTree(e)) names.add(`${folder}/${e.name}`);
+      for (const item of trees)
+        if (isTree(item)) for (const e of this.entries(item.sha)) if (storeEntry(e)) names.add(`${folder}/${e.name}`);
       for (const p of names) if (before.files.get(p) !== after.files.get(p)) changed.push(p);
     };
     for (const folder of scopes)
@@ -355,7 +368,8 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
     for (const e of entries) {
       const project = e.type === 'dir' ? undefined : projectOf(e.path);
       if (project !== undefined) projects.add(project);
-      if (e.type === 'dir' || !e.path.endsWith('.yaml')) continue;
+      // A folder named as a store file is kept: reading it refuses it (not-a-file), as the git sides do.
+      if (!e.path.endsWith('.yaml')) continue;
       if (e.path === 'extends.lock.yaml') holdsLock = true;
       const kind = classify(e.path);
       if (!relevant(kind)) continue;
@@ -431,7 +445,8 @@ export async function readSides(
       else if (e.mode === UNMERGED) blobs.set(key, UNMERGED_READ);
       else if (e.mode === '120000')
         blobs.set(key, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
-      else if (!e.mode.startsWith('100')) blobs.set(key, { ok: false, code: 'not-a-file', message: 'is not a regular file' });
+      else if (!e.mode.startsWith('100'))
+        blobs.set(key, { ok: false, code: 'not-a-file', message: e.mode === FOLDER ? 'is a folder, not a file' : 'is not a regular file' });
       else jobs.set(key, e.sha);
     }
   }
