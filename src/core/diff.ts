@@ -358,10 +358,17 @@ export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide,
   return diff;
 }
 
-/** Whether a diff holds any change: an invariant, waiver or plan file, a project's paths, or a reported target's effective set. */
-export function hasChanges(d: StoreDiff): boolean {
+/** Whether a diff holds any change: an invariant, waiver or plan file, a project's paths, a reported target's effective set, a policy source's pin or order. */
+export function hasChanges(d: StoreDiff & { policySources?: readonly unknown[]; policyOrder?: unknown }): boolean {
   return (
-    d.invariants.length > 0 || d.waivers.length > 0 || d.projectPaths.length > 0 || d.plans.length > 0 || d.targets.some(targetChanged)
+    d.invariants.length > 0 ||
+    d.waivers.length > 0 ||
+    d.projectPaths.length > 0 ||
+    d.plans.length > 0 ||
+    d.targets.some(targetChanged) ||
+    // A policy source's pin moved, or the sources' order, is reported even when no invariant came with it.
+    (d.policySources?.length ?? 0) > 0 ||
+    d.policyOrder !== undefined
   );
 }
 

@@ -400,6 +400,13 @@ describe('targetChanged and hasChanges', () => {
     expect(hasChanges({ ...none, plans: [{ change: 'added', plan: PLAN }], targets: [empty(t)] })).toBe(true);
     expect(hasChanges({ ...none, projectPaths: [{ project: 'web', before: null, after: ['web/**'] }] })).toBe(true);
   });
+
+  it("a policy source's pin or the sources' order moved is a change, though no invariant came with it", () => {
+    const none = { invariants: [], plans: [], targets: [], waivers: [], projectPaths: [] };
+    expect(hasChanges({ ...none, policySources: [] })).toBe(false);
+    expect(hasChanges({ ...none, policySources: [{ name: 'policy', entered: [], left: [], edited: [] }] })).toBe(true);
+    expect(hasChanges({ ...none, policyOrder: { before: ['a', 'b'], after: ['b', 'a'] } })).toBe(true);
+  });
 });
 
 describe('diffStores: the whole diff', () => {
