@@ -218,7 +218,7 @@ describe('revisions git names in other ways', () => {
 });
 
 describe('rev-range forms', () => {
-  it('A...B compares B with the merge base; A..B with A itself', async () => {
+  it('A...B compares B with the merge base; A..B with A itself; A^! with its first parent', async () => {
     const repo = new Repo();
     repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
     repo.commit('base');
@@ -239,6 +239,12 @@ describe('rev-range forms', () => {
     ]);
     // An empty side is HEAD, as in git.
     expect(files(await diff(repo, 'feature..'))).toEqual(files(await diff(repo, 'feature..main')));
+    // A commit against its parent, as git diff reads A^! and A^-N.
+    for (const range of ['feature^!', 'feature^-', 'feature^-1']) {
+      const one = await diff(repo, range);
+      expect([one.before.label, one.after.label]).toEqual(['feature^1', 'feature']);
+      expect(files(one)).toEqual([['added', `projects/myapp/${P2}.yaml`, null]]);
+    }
     // Unrelated histories in a whole clone: the revisions as given, and no advice to fetch a history that is all there.
     repo.git('checkout', '-q', '--orphan', 'other');
     repo.commit('unrelated');

@@ -92,7 +92,7 @@ export async function parseRange(
   known?: ReadonlyMap<string, string>,
 ): Promise<{ range: string; before: SideSpec; after: SideSpec }> {
   refuseEmptyRange(request.range);
-  const range = request.range?.trim() || undefined;
+  const range = parentRange(request.range?.trim() || undefined);
   if (range?.startsWith('-')) throw new UsageError(`revision range "${truncate(range)}" may not start with "-"`);
   const three = range?.indexOf('...') ?? -1;
   const two = range?.indexOf('..') ?? -1;
@@ -155,9 +155,18 @@ export async function checkRange(top: string, range: string): Promise<void> {
   }
 }
 
+/**
+ * git's forms for one commit against a parent, `A^!` and `A^-N` (`A^-` is `A^-1`), as `git diff` reads them:
+ * `A^N..A`, and `A^1..A` for `A^!` (a merge against its first parent). Any other range is kept.
+ */
+export function parentRange(range: string | undefined): string | undefined {
+  const m = range === undefined || range.includes('..') ? null : /^(.+)\^(?:!|-(\d*))$/.exec(range);
+  return m ? `${m[1]}^${m[2] || '1'}..${m[1]}` : range;
+}
+
 /** For `A..B`: the two revisions, else undefined. */
 export function twoDot(request: DiffRequest): [string, string] | undefined {
-  const range = request.range?.trim();
+  const range = parentRange(request.range?.trim());
   if (!range || request.staged || range.includes('...')) return undefined;
   const two = range.indexOf('..');
   return two < 0 ? undefined : [range.slice(0, two) || 'HEAD', range.slice(two + 2) || 'HEAD'];
