@@ -81,6 +81,7 @@ export const PROCESS_TESTS = [
   'test/review/log.test.ts',
   'test/review/markdown.test.ts',
   'test/review/processes.test.ts',
+  'test/review/workflow-steps.test.ts',
   'test/store/create-batch.test.ts',
   'test/store/hook-script.test.ts',
   'test/store/parse-cache-git.test.ts',

@@ -20,6 +20,8 @@ describe('docs/github-workflow.yml', () => {
     const fetch = runs.findIndex((r) => r.includes('agents extends fetch --rev HEAD^1'));
     expect(fetch).toBeGreaterThanOrEqual(0);
     expect(runs[fetch]).toMatch(/agents extends fetch\n/);
+    // Whether each side has a lock is asked in the step (test/review/workflow-steps.test.ts), not of the working tree alone.
+    expect((steps[fetch] as { if?: string }).if).toBeUndefined();
     expect(fetch).toBeLessThan(runs.indexOf('npx --yes -p agents-invariants agents validate --format github'));
     expect(steps.some((s) => s.with?.script?.includes(`const marker = '${MARKDOWN_MARKER}';`))).toBe(true);
   });
