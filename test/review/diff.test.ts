@@ -390,6 +390,19 @@ describe('invalid files and shallow clones', () => {
     }
   });
 
+  it('a file in a folder whose name breaks the rules stops the diff (exit 3, bad-name), as every reader refuses it, never left out', async () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data');
+    const good = repo.commit('good');
+    repo.inv('projects/MyApp', P1, 'All API changes need tests');
+    for (const args of [[good], [`${good}..${repo.commit('bad')}`]]) {
+      const r = await runAgents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code, args.join(' ')).toBe(3);
+      const d = JSON.parse(r.stdout).error.detail.diagnostics[0];
+      expect([d.code, d.file]).toEqual(['bad-name', `projects/MyApp/${P1}.yaml`]);
+    }
+  });
+
   it('works on a shallow clone when both revisions are present, and says when one is not', async () => {
     const { repo, c } = history();
     const clone = join(tempDir('agents-shallow-'), 'clone');

@@ -11,7 +11,7 @@ import type { YamlSyntax } from '../../core/parse-core.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
 
 export type Parsing = typeof import('../../core/parse-core.ts') &
-  Pick<typeof import('../../store/read-plan.ts'), 'readFailure'> &
+  Pick<typeof import('../../store/read-plan.ts'), 'readFailure' | 'badName'> &
   Pick<typeof import('../../core/parse-meta.ts'), 'parseProjectMeta'> &
   Pick<typeof import('../../core/waiver-file.ts'), 'parseWaiver'>;
 let parsing: Promise<Parsing> | undefined;
@@ -24,6 +24,7 @@ export function loadParsing(): Promise<Parsing> {
   ]).then(([core, read, meta, waiver]) => ({
     ...core,
     readFailure: read.readFailure,
+    badName: read.badName,
     parseProjectMeta: meta.parseProjectMeta,
     parseWaiver: waiver.parseWaiver,
   }));
@@ -43,6 +44,7 @@ export interface Parsed {
 /** One file of a side from its bytes (a diagnostic when it could not be read or is misnamed). */
 export function parseFile(at: Parsing, p: string, kind: PathKind, r: ReadResult | undefined, syntax?: YamlSyntax): Parsed {
   if (kind.kind === 'bad-id') return { diagnostics: [badId(p, kind)] };
+  if (kind.kind === 'bad-name') return { diagnostics: [at.badName(p, kind.problem)] };
   if (!r?.ok) return { diagnostics: [at.readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] };
   if (kind.kind === 'invariant') {
     const parsed = at.parseInvariant(p, r.bytes, kind.scope, kind.id, true, syntax);

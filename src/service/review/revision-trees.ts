@@ -103,14 +103,16 @@ function keysOf(files: ReadonlyMap<string, string>): Map<string, string> {
   return out;
 }
 
-/** Paths the diff looks at: invariants (and misnamed ones in scope folders), plan files, waivers and project.yaml. */
+/** Paths the diff looks at: invariants (and misnamed ones in scope folders), plan files, waivers, project.yaml, files of misnamed folders. */
 function relevant(kind: PathKind): boolean {
   return (
     kind.kind === 'invariant' ||
     kind.kind === 'plan' ||
     kind.kind === 'waiver' ||
     kind.kind === 'project-meta' ||
-    (kind.kind === 'bad-id' && kind.scope !== undefined)
+    (kind.kind === 'bad-id' && kind.scope !== undefined) ||
+    // A file in a folder whose name breaks the rules is refused as every reader of the store refuses it, never left out.
+    kind.kind === 'bad-name'
   );
 }
 
