@@ -120,6 +120,19 @@ export function misnamedYaml(path: string, meant: string): Diagnostic {
   };
 }
 
+/** The finding of a symbolic link (or, in a git tree, a submodule) in the place of a store folder: never followed. */
+export function linkedFolder(path: string, what = 'a symbolic link to a folder'): Diagnostic {
+  return {
+    code: 'symlink',
+    severity: 'error',
+    file: path,
+    line: 0,
+    col: 0,
+    message: `${path} is ${what}; links are never followed inside a store`,
+    hint: 'Replace the link with the folder itself.',
+  };
+}
+
 /** A file to read and parse, with its kind. */
 export interface ReadJob {
   entry: TreeEntry;
@@ -150,15 +163,7 @@ export function planReads(
       continue;
     }
     if (entry.type === 'symlink' && isScopeFolder(entry.path)) {
-      diagnostics.push({
-        code: 'symlink',
-        severity: 'error',
-        file: entry.path,
-        line: 0,
-        col: 0,
-        message: `${entry.path} is a symbolic link to a folder; links are never followed inside a store`,
-        hint: 'Replace the link with the folder itself.',
-      });
+      diagnostics.push(linkedFolder(entry.path));
       continue;
     }
     if (entry.type !== 'dir' && entry.type !== 'symlink' && isRequiredFolder(entry.path)) {

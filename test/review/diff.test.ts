@@ -403,6 +403,24 @@ describe('invalid files and shallow clones', () => {
     }
   });
 
+  it('a scope folder turned into a link stops the diff (exit 3, symlink) on every side, never read as its invariants removed', async () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
+    const good = repo.commit('good');
+    repo.git('mv', '.agents/projects/myapp', 'elsewhere');
+    symlinkSync('../../elsewhere', join(repo.store, 'projects/myapp'));
+    const sides = [[good]];
+    repo.git('add', '-A');
+    sides.push(['--staged', good]);
+    sides.push([`${good}..${repo.commit('linked')}`]);
+    for (const args of sides) {
+      const r = await runAgents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code, args.join(' ')).toBe(3);
+      const d = JSON.parse(r.stdout).error.detail.diagnostics[0];
+      expect([d.code, d.file]).toEqual(['symlink', 'projects/myapp']);
+    }
+  });
+
   it('works on a shallow clone when both revisions are present, and says when one is not', async () => {
     const { repo, c } = history();
     const clone = join(tempDir('agents-shallow-'), 'clone');

@@ -39,7 +39,8 @@ import {
   type DiffRequest,
   type SideInfo,
 } from './ranges.ts';
-import { RevisionTrees, emptySide, openSide, readSides, type Side } from './revision-trees.ts';
+import { readSides } from './read-sides.ts';
+import { RevisionTrees, emptySide, openSide, type Side } from './revision-trees.ts';
 import type { InheritedSides, PolicyMove } from '../review-extends.ts';
 
 export interface DiffResult extends StoreDiff {
@@ -319,7 +320,10 @@ async function diffSides(
     [before, [...bPlans, ...bNeed]],
     [after, [...aPlans, ...aNeed]],
   ] as const) {
-    const errors = paths.flatMap((p) => cache.get(side.keys.get(p)!)?.diagnostics ?? []).filter((d) => d.severity === 'error');
+    const errors = [
+      ...(side.notFolders?.values() ?? []),
+      ...paths.flatMap((p) => cache.get(side.keys.get(p)!)?.diagnostics ?? []).filter((d) => d.severity === 'error'),
+    ];
     if (errors.length > 0) {
       const first = errors[0]!;
       const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;

@@ -4,12 +4,11 @@
  * tree from git's objects, and their bytes.
  */
 import { type PathKind, pathClassifier } from '../../core/layout.ts';
-import { MAX_FILE_BYTES } from '../../core/limits.ts';
-import type { GitObject, ObjectReader } from '../../git/object-reader.ts';
+import type { ObjectReader } from '../../git/object-reader.ts';
 import { GitError, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
-import { catFileBatch } from '../../git/object-reader.ts';
+import type { Diagnostic } from '../../core/diagnostics.ts';
+import { fileWhereFolderGoes, isRequiredFolder, isScopeFolder, linkedFolder } from '../../store/read-plan.ts';
 import { type ReadResult, storeNotAFolder } from '../../store/tree-source.ts';
-import { UNMERGED_READ } from '../../store/unmerged-read.ts';
 import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
 
 /** A file of a git side: its mode and blob id. */
@@ -35,6 +34,24 @@ export interface Side {
   classify: (rel: string) => PathKind;
   /** The projects whose folder holds a file on this side, whatever the file (of the folders listed). */
   projects?: Set<string>;
+  /** Store folders that are not folders on this side (a link, a submodule, a file), by path: the diff stops there. */
+  notFolders?: Map<string, Diagnostic>;
+}
+
+/**
+ * Notes a store folder that is a link, a submodule or a file on this side: every reader of the store refuses it,
+ * so the diff does too, never reading its scope as empty and its invariants as removed.
+ */
+function noteNotAFolder(side: Pick<Side, 'notFolders'>, path: string, mode: string): void {
+  const link = mode === '120000' ? 'a symbolic link' : mode === '160000' ? 'a submodule' : undefined;
+  const d = link
+    ? isScopeFolder(path)
+      ? linkedFolder(path, link)
+      : undefined
+    : isRequiredFolder(path)
+      ? fileWhereFolderGoes(path)
+      : undefined;
+  if (d) (side.notFolders ??= new Map()).set(path, d);
 }
 
 /** The project whose folder holds `path`, if any. */
@@ -52,10 +69,10 @@ export function emptySide(info: SideInfo): Side {
 
 /** A git entry's identity for the diff: its blob id, with the mode when it is not a regular file. */
 /** The mode an index side gives a path a merge left unresolved: none of its stages is what is staged. */
-const UNMERGED = 'unmerged';
+export const UNMERGED = 'unmerged';
 
 /** The mode of a git tree: a folder where a store file belongs. */
-const FOLDER = '040000';
+export const FOLDER = '040000';
 
 function foldedId(mode: string, sha: string): string {
   return mode.startsWith('100') ? sha : `${mode}:${sha}`;
@@ -65,6 +82,7 @@ function foldedId(mode: string, sha: string): string {
 export function addGitFile(side: Side, path: string, mode: string, sha: string): void {
   noteProject(side, path);
   if (!path.endsWith('.yaml')) {
+    noteNotAFolder(side, path, mode);
     // A file inside a folder named as a store file (an index's global/X.yaml/f): the folder stands where the
     // file was, and is refused (not-a-file) as every reader of the store refuses it, never read as removed.
     const folder = /^(.*?\.yaml)\//.exec(path)?.[1];
@@ -180,7 +198,10 @@ export class RevisionTrees {
       level = next.map((e) => (isTree(e) ? walk.entries(e.sha) : []));
     }
     walk.stores.forEach((store, i) => {
-      for (const e of level[i]!) store.top.set(e.name, e);
+      for (const e of level[i]!) {
+        store.top.set(e.name, e);
+        if (!isTree(e)) noteNotAFolder(sides[i]!, e.name, e.mode);
+      }
     });
     return walk;
   }
@@ -211,17 +232,21 @@ export class RevisionTrees {
 
   /** Reads the named containers (`projects`, `actions/<ns>`…) of both sides, in one round. */
   private async containers(paths: readonly string[]): Promise<void> {
-    const want: [StoreTree, string, TreeItem][] = [];
-    for (const store of this.stores) {
+    const want: [StoreTree, string, TreeItem, Side][] = [];
+    this.stores.forEach((store, i) => {
       for (const path of paths) {
         if (store.containers.has(path)) continue;
         const item = this.item(store, path);
-        if (isTree(item)) want.push([store, path, item]);
+        if (isTree(item)) want.push([store, path, item, this.sides[i]!]);
         else store.containers.set(path, new Map());
       }
-    }
+    });
     await this.read(want.map(([, , item]) => item.sha));
-    for (const [store, path, item] of want) store.containers.set(path, new Map(this.entries(item.sha).map((e) => [e.name, e])));
+    for (const [store, path, item, side] of want) {
+      const entries = this.entries(item.sha);
+      store.containers.set(path, new Map(entries.map((e) => [e.name, e])));
+      for (const e of entries) if (!isTree(e)) noteNotAFolder(side, `${path}/${e.name}`, e.mode);
+    }
   }
 
   /** The entry of a store folder (`global`, `projects/P`…) on one side, from the folders read. */
@@ -367,11 +392,15 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
     let holdsLock = false;
     const classify = pathClassifier();
     const projects = new Set<string>();
+    const side: Pick<Side, 'notFolders'> = {};
     for (const e of entries) {
       const project = e.type === 'dir' ? undefined : projectOf(e.path);
       if (project !== undefined) projects.add(project);
       // A folder named as a store file is kept: reading it refuses it (not-a-file), as the git sides do.
-      if (!e.path.endsWith('.yaml')) continue;
+      if (!e.path.endsWith('.yaml')) {
+        if (e.type === 'symlink' || e.type === 'file') noteNotAFolder(side, e.path, e.type === 'symlink' ? '120000' : '100644');
+        continue;
+      }
       if (e.path === 'extends.lock.yaml') holdsLock = true;
       const kind = classify(e.path);
       if (!relevant(kind)) continue;
@@ -395,6 +424,7 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
       holdsLock,
       classify,
       projects,
+      ...side,
     };
   }
   const { GitTreeSource } = await import('../../store/git-source.ts');
@@ -421,65 +451,4 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
     addGitFile(side, p, e.unmerged ? UNMERGED : e.mode, e.sha);
   }
   return side;
-}
-
-/**
- * Bytes of `paths` of each side into `blobs` (by parse key), skipping those
- * already there: files of git sides come from ONE `git cat-file --batch`
- * for all sides (the revisions' reader, when there is one), the working
- * tree's were read while listing it.
- */
-export async function readSides(
-  top: string,
-  blobs: Map<string, ReadResult>,
-  wanted: readonly (readonly [Side, readonly string[]])[],
-  reader?: ObjectReader,
-  /** Called with each key as its bytes arrive from the reader (parsing them while git reads on). */
-  each?: (key: string) => void,
-): Promise<void> {
-  const jobs = new Map<string, string>();
-  for (const [side, paths] of wanted) {
-    for (const p of paths) {
-      const key = side.keys.get(p)!;
-      if (blobs.has(key) || jobs.has(key)) continue;
-      const e = side.blobs?.get(p);
-      if (side.bytes || !e) blobs.set(key, side.bytes?.get(p) ?? { ok: false, code: 'missing', message: 'is missing' });
-      else if (e.mode === UNMERGED) blobs.set(key, UNMERGED_READ);
-      else if (e.mode === '120000')
-        blobs.set(key, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
-      else if (!e.mode.startsWith('100'))
-        blobs.set(key, { ok: false, code: 'not-a-file', message: e.mode === FOLDER ? 'is a folder, not a file' : 'is not a regular file' });
-      else jobs.set(key, e.sha);
-    }
-  }
-  if (jobs.size === 0) return;
-  // A blob over the limit is answered by its size, its bytes never held: a revision can hold one of any size.
-  const result = (bytes: Buffer | number | null | undefined): ReadResult =>
-    bytes === null || bytes === undefined
-      ? { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` }
-      : typeof bytes === 'number'
-        ? { ok: false, code: 'file-too-large', message: `is ${bytes} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` }
-        : { ok: true, bytes };
-  const ofObject = (o: GitObject | null | undefined) => (o && o.size > MAX_FILE_BYTES ? o.size : o?.data);
-  if (!reader) {
-    const got = await catFileBatch(top, [...jobs.values()], MAX_FILE_BYTES);
-    for (const [key, sha] of jobs) blobs.set(key, result(got.get(sha)));
-    return;
-  }
-  const keysOfSha = new Map<string, string[]>();
-  for (const [key, sha] of jobs) keysOfSha.get(sha)?.push(key) ?? keysOfSha.set(sha, [key]);
-  // `each` may take a key's bytes out of `blobs` once it has parsed them: those are not put back.
-  const delivered = new Set<string>();
-  const got = await reader.read(
-    [...keysOfSha.keys()],
-    (sha, o) => {
-      for (const key of keysOfSha.get(sha) ?? []) {
-        blobs.set(key, result(ofObject(o)));
-        delivered.add(key);
-        each?.(key);
-      }
-    },
-    MAX_FILE_BYTES,
-  );
-  for (const [key, sha] of jobs) if (!delivered.has(key)) blobs.set(key, result(ofObject(got.get(sha))));
 }
