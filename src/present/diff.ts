@@ -2,23 +2,18 @@ import {
   type FieldChange,
   type InvariantChange,
   type PlanChange,
-  type ProjectPathsChange,
   type TargetDiff,
   targetChanged,
   type WaiverChange,
 } from '../core/diff.ts';
 import type { WaiverFieldChange } from '../core/diff-meta.ts';
-import { actionName, describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
-import { truncate } from '../core/names.ts';
-import { githubMarkdownText, markdownCode, quoteText } from '../core/plain-text.ts';
+import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
+import { quoteText } from '../core/plain-text.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
 import type { PolicyMove } from '../service/review-extends.ts';
 import { invariantJson } from './invariant.ts';
 import { waiverJson } from './plan.ts';
 import type { Style } from '../core/style.ts';
-
-/** The hidden first line of the markdown report: a bot finds and updates its one comment by it. */
-export const MARKDOWN_MARKER = '<!-- agents-invariant-diff -->';
 
 /** A short reference to an invariant in JSON output. */
 export interface InvariantRefJson {
@@ -181,13 +176,13 @@ function waivedText(c: WaiverChange): string {
 }
 
 /** The globs of `a` that `b` does not hold, in `a`'s order. */
-function pathsOnly(a: readonly string[] | null, b: readonly string[] | null): string[] {
+export function pathsOnly(a: readonly string[] | null, b: readonly string[] | null): string[] {
   const other = new Set(b ?? []);
   return (a ?? []).filter((g) => !other.has(g));
 }
 
 /** A plan's project in its title: before → after only for a plan on both sides pointed at another (an added one never was). */
-function planProjectText(t: TargetDiff, name: (project: string | undefined) => string): string {
+export function planProjectText(t: TargetDiff, name: (project: string | undefined) => string): string {
   if (t.target.kind !== 'plan') return '';
   if (t.existsBefore && t.existsAfter && t.projectBefore !== t.projectAfter)
     return ` (project ${name(t.projectBefore)} → ${name(t.projectAfter)})`;
@@ -200,14 +195,14 @@ function targetTitle(t: TargetDiff): string {
   return `plan ${t.target.plan}${planProjectText(t, (x) => x ?? 'none')}`;
 }
 
-function targetCounts(t: TargetDiff): string {
+export function targetCounts(t: TargetDiff): string {
   const kind = t.target.kind;
   if (!t.existsBefore) return `new ${kind}, ${t.countAfter} invariant${t.countAfter === 1 ? '' : 's'}`;
   if (!t.existsAfter) return `${kind} removed (had ${t.countBefore})`;
   return `${t.countBefore} → ${t.countAfter} invariant${t.countAfter === 1 ? '' : 's'}`;
 }
 
-function summaryLine(d: DiffResult): string {
+export function summaryLine(d: DiffResult): string {
   const s = summary(d);
   const parts: string[] = [];
   for (const k of ['added', 'removed', 'edited', 'moved'] as const) if (s[k] > 0) parts.push(`${s[k]} ${k}`);
@@ -301,183 +296,14 @@ export function* diffTextLines(d: DiffResult, s: Style): Generator<string> {
 }
 
 /** How many entries a target's lists hold: none means its set did not change (or only its plan's project did). */
-function listed(t: TargetDiff): number {
+export function listed(t: TargetDiff): number {
   return t.entered.length + t.left.length + t.newlyShadowed.length + t.noLongerShadowed.length + t.changed.length;
 }
 
-function planText(p: PlanChange): string {
+export function planText(p: PlanChange): string {
   if (p.change === 'retargeted') return `project ${p.before?.project ?? 'none'} → ${p.after?.project ?? 'none'}`;
   const plan = (p.after ?? p.before)!;
   return plan.project ? `targets project ${plan.project}` : 'targets no project';
-}
-
-/** A code span outside a table, where a `|` needs no backslash (a branch `a|b`, a glob). */
-const mdCode = (text: string) => markdownCode(text, { inTable: false });
-
-/** Escapes text for a markdown table cell or list item: no markup, no HTML, one line, nothing hidden. */
-export function mdEscape(text: string): string {
-  return githubMarkdownText(text);
-}
-
-function mdScope(scope: Scope): string {
-  switch (scope.kind) {
-    case 'global':
-      return 'global';
-    case 'inherited':
-      return `inherited from \`${scope.source}\``;
-    case 'project':
-      return `project \`${scope.project}\``;
-    case 'action':
-      return `action \`${actionName(scope)}\``;
-    case 'plan':
-      return `plan \`${scope.plan}\``;
-  }
-}
-
-function mdField(f: FieldChange): string {
-  // A tag or a guard's regular expression may hold `|` or backticks: markdownCode keeps them inside the span and the table cell.
-  const v = (x: unknown) =>
-    f.field === 'scope'
-      ? mdScope(x as Scope)
-      : typeof x === 'string'
-        ? mdEscape(x)
-        : x === null
-          ? '*none*'
-          : markdownCode(JSON.stringify(x));
-  return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
-}
-
-/** A waiver's change as a list item: what it waives, for what, until when, who answers for it, and each edited field. */
-function mdWaiver(c: WaiverChange): string {
-  const w = (c.after ?? c.before)!;
-  const scope = c.change === 'moved' ? `${mdScope(c.before!.scope)} → ${mdScope(w.scope)}` : mdScope(w.scope);
-  const text = c.invariant ? ` ${mdEscape(c.invariant.text)}` : '';
-  const head = `- **${c.change}** \`${w.id}\` (${scope}) waives \`${w.invariant_id}\`${text} until ${mdCode(w.expires)}, owner ${mdEscape(w.owner)}: ${mdEscape(w.reason)}`;
-  const edits = c.fields
-    .filter((f) => f.field !== 'scope')
-    .map((f) => {
-      const v = (x: unknown) => (typeof x === 'string' ? mdEscape(x) : '*none*');
-      return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
-    });
-  return edits.length > 0 ? `${head} — ${edits.join('; ')}` : head;
-}
-
-/** A project's paths as a list item: the globs added and removed. */
-function mdProjectPaths(p: ProjectPathsChange): string {
-  const globs = (list: string[]) => list.map(mdCode).join(', ');
-  const parts: string[] = [];
-  const added = pathsOnly(p.after, p.before);
-  const removed = pathsOnly(p.before, p.after);
-  if (added.length > 0) parts.push(`added ${globs(added)}`);
-  if (removed.length > 0) parts.push(`removed ${globs(removed)}`);
-  if (p.after === null) parts.push('no paths now: the project covers no files');
-  return `- project \`${p.project}\`: ${parts.join('; ')}`;
-}
-
-/** A side as the range names it: a branch name may hold a backtick or `<`, so each name is a code span that holds it whole. */
-function mdSide(s: SideInfo): string {
-  if (s.mergeBaseOf && s.commit)
-    return `the merge base of ${mdCode(s.mergeBaseOf[0])} and ${mdCode(s.mergeBaseOf[1])} (\`${s.commit.slice(0, 12)}\`)`;
-  return s.commit ? `${mdCode(s.label)} (\`${s.commit.slice(0, 12)}\`)` : `the ${githubMarkdownText(s.label)}`;
-}
-
-/**
- * A pull-request comment: the marker line, a short summary, the changed
- * files, then one section per changed project and plan. Deterministic (no
- * clock, sorted), so a bot can post it once and update it on every push.
- * Its lines, each to be ended by a newline, made as they are written.
- */
-export function* diffMarkdownLines(d: DiffResult): Generator<string> {
-  yield* [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
-  if (d.policyOrder) yield* ['', `**${policyOrderTitle(d.policyOrder, (x) => `\`${x}\``)}**`];
-  for (const m of d.policySources ?? []) {
-    yield* ['', `**${policyMoveTitle(m, (x) => `\`${x}\``)}**`, ''];
-    const item = (label: string, i: ScopedInvariant) => `- **${label}** ${mdEscape(i.text)} — \`${i.id}\``;
-    for (const i of m.entered) yield item('entered', i);
-    for (const i of m.left) yield item('left', i);
-    for (const i of m.edited) yield item('edited', i);
-    if (m.entered.length + m.left.length + m.edited.length === 0) yield '- no invariant changed';
-  }
-  if (d.invariants.length > 0) {
-    yield* ['', '| Change | Invariant | Scope | Text |', '| --- | --- | --- | --- |'];
-    for (const c of d.invariants) {
-      const inv = (c.after ?? c.before)!;
-      const scope = c.change === 'moved' ? `${mdScope(c.before!.scope)} → ${mdScope(c.after!.scope)}` : mdScope(inv.scope);
-      const edits = c.fields.filter((f) => f.field !== 'scope').map(mdField);
-      const text = edits.length > 0 ? edits.join('<br>') : mdEscape(inv.text);
-      yield `| ${c.change} | \`${c.id}\` | ${scope} | ${text} |`;
-    }
-  }
-  if (d.waivers.length > 0) {
-    yield* ['', '**Waivers**', ''];
-    for (const c of d.waivers) yield mdWaiver(c);
-  }
-  if (d.projectPaths.length > 0) {
-    yield* ['', '**Project paths**', ''];
-    for (const p of d.projectPaths) yield mdProjectPaths(p);
-  }
-  if (d.plans.length > 0) {
-    yield* ['', '**Plans**', ''];
-    for (const p of d.plans) yield `- ${p.change} \`${p.plan}\`: ${mdEscape(planText(p))}`;
-  }
-  for (const t of d.targets) {
-    const title = t.target.kind === 'project' ? `Project \`${t.target.project}\`` : `Plan \`${t.target.plan}\``;
-    const proj = planProjectText(t, (x) => (x ? `\`${x}\`` : '*none*'));
-    yield* ['', `#### ${title}${proj}: ${targetCounts(t)}`, ''];
-    // Each line is yielded as made, as in the text: a set may hold thousands of entries.
-    const item = (label: string, i: ScopedInvariant, extra = '') =>
-      `- **${label}** ${mdEscape(i.text)} — ${mdScope(i.scope)}, \`${i.id}\`${extra}`;
-    for (const i of t.entered) yield item('entered', i);
-    for (const i of t.left) yield item('left', i);
-    for (const x of t.newlyShadowed)
-      yield item(
-        'newly shadowed',
-        x.invariant,
-        `, by ${mdScope(x.by.scope)} \`${x.by.id}\`${x.wasEffective ? '' : ' (hidden on arrival)'}`,
-      );
-    for (const x of t.noLongerShadowed)
-      yield item('back in effect', x.invariant, `, was shadowed by ${mdScope(x.by.scope)} \`${x.by.id}\``);
-    for (const x of t.changed) yield item('changed', x.invariant, `: ${x.fields.map(mdField).join('; ')}`);
-    if (listed(t) === 0) yield '- unchanged';
-  }
-}
-
-/** GitHub refuses a comment body longer than this many characters (its API answers 422). */
-export const MARKDOWN_LIMIT = 65_536;
-
-/**
- * `diffMarkdownLines` cut to at most `limit` characters (newlines included,
- * counted in UTF-16 units, never fewer than GitHub's characters): whole lines
- * up to the cut, then a closing line that says how many lines were left out
- * and how to see them all. A report that fits is written unchanged.
- */
-export function* boundedMarkdownLines(d: DiffResult, limit = MARKDOWN_LIMIT): Generator<string> {
-  const footer = (n: number) => [
-    '',
-    `**Cut short:** ${n} more line${n === 1 ? '' : 's'} did not fit in one comment (at most ${limit} characters). ` +
-      `The whole report: ${mdCode(`agents invariant diff ${truncate(d.range, 200)}`)}, or \`--format json\`.`,
-  ];
-  const size = (lines: string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
-  // Room for the closing lines with any count: the lines past it wait until the report is known to fit or not.
-  const room = limit - size(footer(Number.MAX_SAFE_INTEGER));
-  let used = 0;
-  let held: string[] = [];
-  let cut = 0;
-  for (const line of diffMarkdownLines(d)) {
-    if (cut > 0) {
-      cut++;
-      continue;
-    }
-    used += line.length + 1;
-    if (used <= room) yield line;
-    else if (used <= limit) held.push(line);
-    else {
-      cut = held.length + 1;
-      held = [];
-    }
-  }
-  if (cut > 0) yield* footer(cut);
-  else yield* held;
 }
 
 /** "policy sources reordered: a, b → b, a": the first listed keeps a text both hold (docs/extends.md, "Review"). */

@@ -2,7 +2,8 @@ import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import type { TargetDiff } from '../../src/core/diff.ts';
 import { makeStyle } from '../../src/core/style.ts';
-import { diffJson, diffMarkdownLines, diffTextLines } from '../../src/present/diff.ts';
+import { diffJson, diffTextLines } from '../../src/present/diff.ts';
+import { boundedMarkdownLines, diffMarkdownLines } from '../../src/present/diff-markdown.ts';
 import type { DiffResult } from '../../src/service/review-service.ts';
 
 const PLAN = '01JDQ6X5Z8W4N3B2C1D0000001';
@@ -75,5 +76,24 @@ describe('invariant diff --format markdown: code spans outside the table', () =>
     expect(html).toContain('<code>feature|x</code>');
     expect(html).toContain('<code>a|b`c</code>');
     expect(html).not.toContain('\\|');
+  });
+});
+
+describe('invariant diff --format markdown cut short', () => {
+  it('names the command that gives the whole report, --staged kept for the index', () => {
+    const entered = Array.from({ length: 40 }, (_, i) => ({
+      id: `01JDQ6X5Z8W4N3B2C1D${String(i).padStart(7, '0')}`,
+      text: `Rule ${i}`,
+      scope: { kind: 'global' },
+    }));
+    const cut = (d: DiffResult) => [...boundedMarkdownLines(d, 1000)].at(-1)!;
+    const staged = report({ target: { kind: 'project', project: 'api' }, countAfter: 40, entered: entered as never });
+    staged.range = 'HEAD (staged)';
+    staged.after = { label: 'index', kind: 'index' };
+    expect(cut(staged)).toContain('`agents invariant diff HEAD --staged`');
+    staged.range = 'main';
+    expect(cut(staged)).toContain('`agents invariant diff main --staged`');
+    const revisions = report({ target: { kind: 'project', project: 'api' }, countAfter: 40, entered: entered as never });
+    expect(cut(revisions)).toContain('`agents invariant diff A..B`');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { diffJson, diffJsonDeferred, diffMarkdownLines, diffText } from '../../src/present/diff.ts';
+import { diffJson, diffJsonDeferred, diffText } from '../../src/present/diff.ts';
+import { diffMarkdownLines } from '../../src/present/diff-markdown.ts';
 import { ReviewService } from '../../src/service/review-service.ts';
 import { makeStyle } from '../../src/core/style.ts';
 import { runAgents } from '../helpers/main.ts';

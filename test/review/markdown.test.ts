@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { boundedMarkdownLines, diffMarkdownLines, MARKDOWN_LIMIT, MARKDOWN_MARKER } from '../../src/present/diff.ts';
+import { boundedMarkdownLines, diffMarkdownLines, MARKDOWN_LIMIT, MARKDOWN_MARKER } from '../../src/present/diff-markdown.ts';
 import { ReviewService } from '../../src/service/review-service.ts';
 import { G1, G2, G3, P1, P2, PLAN, Q1, Repo, ulid, X1 } from './repo.ts';
 import { runAgents } from '../helpers/main.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { MARKDOWN_MARKER } from '../../src/present/diff.ts';
+import { MARKDOWN_MARKER } from '../../src/present/diff-markdown.ts';
 
 const WORKFLOW = fileURLToPath(new URL('../../docs/github-workflow.yml', import.meta.url));
 

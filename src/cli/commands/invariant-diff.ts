@@ -35,7 +35,7 @@ export default defineCommand<DiffArgs>({
     boundHeapGrowth();
     const review = await ctx.review();
     // The formatter loads while git answers.
-    const formats = import('../../present/diff.ts');
+    const formats = Promise.all([import('../../present/diff.ts'), import('../../present/diff-markdown.ts')]);
     formats.catch(() => undefined);
     const result = await review.diff({
       ...(argv.range !== undefined ? { range: String(argv.range) } : {}),
@@ -44,7 +44,7 @@ export default defineCommand<DiffArgs>({
       allProjects: argv['all-projects'] ?? false,
       staged: argv.staged ?? false,
     });
-    const { diffJsonDeferred, boundedMarkdownLines, diffTextLines } = await formats;
+    const [{ diffJsonDeferred, diffTextLines }, { boundedMarkdownLines }] = await formats;
     // Written as made: a change of many global invariants in a store of many projects lists millions of entries.
     // The markdown is a pull-request comment, cut where GitHub would refuse it whole.
     if (argv.format === 'markdown') await writePieces(ctx.io.stdout, piecesOf(boundedMarkdownLines(result)), (p) => safeText(p, false));
