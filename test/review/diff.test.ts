@@ -421,6 +421,19 @@ describe('invalid files and shallow clones', () => {
     }
   });
 
+  it('an invariant written as .yml where its .yaml name would be read stops the diff (exit 3, unknown-path), never left out', async () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data');
+    const good = repo.commit('good');
+    repo.write(`global/${G2}.yml`, `id: ${G2}\ntext: Log all changes\n`);
+    for (const args of [[good], [`${good}..${repo.commit('yml')}`]]) {
+      const r = await runAgents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code, args.join(' ')).toBe(3);
+      const d = JSON.parse(r.stdout).error.detail.diagnostics[0];
+      expect([d.code, d.file]).toEqual(['unknown-path', `global/${G2}.yml`]);
+    }
+  });
+
   it('works on a shallow clone when both revisions are present, and says when one is not', async () => {
     const { repo, c } = history();
     const clone = join(tempDir('agents-shallow-'), 'clone');

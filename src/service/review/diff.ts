@@ -40,7 +40,7 @@ import {
   type SideInfo,
 } from './ranges.ts';
 import { readSides } from './read-sides.ts';
-import { RevisionTrees, emptySide, openSide, type Side } from './revision-trees.ts';
+import { RevisionTrees, emptySide, misnamedFindings, openSide, type Side } from './revision-trees.ts';
 import type { InheritedSides, PolicyMove } from '../review-extends.ts';
 
 export interface DiffResult extends StoreDiff {
@@ -322,6 +322,7 @@ async function diffSides(
   ] as const) {
     const errors = [
       ...(side.notFolders?.values() ?? []),
+      ...misnamedFindings(side),
       ...paths.flatMap((p) => cache.get(side.keys.get(p)!)?.diagnostics ?? []).filter((d) => d.severity === 'error'),
     ];
     if (errors.length > 0) {

@@ -7,7 +7,7 @@ import { type PathKind, pathClassifier } from '../../core/layout.ts';
 import type { ObjectReader } from '../../git/object-reader.ts';
 import { GitError, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { fileWhereFolderGoes, isRequiredFolder, isScopeFolder, linkedFolder } from '../../store/read-plan.ts';
+import { fileWhereFolderGoes, isRequiredFolder, isScopeFolder, linkedFolder, misnamedYaml, yamlNameMeant } from '../../store/read-plan.ts';
 import { type ReadResult, storeNotAFolder } from '../../store/tree-source.ts';
 import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
 
@@ -36,6 +36,22 @@ export interface Side {
   projects?: Set<string>;
   /** Store folders that are not folders on this side (a link, a submodule, a file), by path: the diff stops there. */
   notFolders?: Map<string, Diagnostic>;
+  /** Files with another YAML ending (`.yml`) where a `.yaml` store file would be read: path → the name meant. */
+  misnamed?: Map<string, string>;
+}
+
+/** Notes a `.yml` (or `.YAML`) file standing where a store file of the diff would be read (store/read-plan.ts). */
+function noteMisnamed(side: Pick<Side, 'misnamed' | 'classify'>, path: string): void {
+  const meant = yamlNameMeant(path);
+  if (meant === undefined) return;
+  const kind = side.classify(meant);
+  if (kind.kind === 'bad-id' || kind.kind === 'bad-name' || !relevant(kind)) return;
+  (side.misnamed ??= new Map()).set(path, meant);
+}
+
+/** The findings of a side's misnamed files whose `.yaml` name it does not hold: left out, they are an error. */
+export function misnamedFindings(side: Side): Diagnostic[] {
+  return [...(side.misnamed ?? [])].filter(([, meant]) => !side.files.has(meant)).map(([path, meant]) => misnamedYaml(path, meant));
 }
 
 /**
@@ -83,6 +99,7 @@ export function addGitFile(side: Side, path: string, mode: string, sha: string):
   noteProject(side, path);
   if (!path.endsWith('.yaml')) {
     noteNotAFolder(side, path, mode);
+    if (mode.startsWith('100')) noteMisnamed(side, path);
     // A file inside a folder named as a store file (an index's global/X.yaml/f): the folder stands where the
     // file was, and is refused (not-a-file) as every reader of the store refuses it, never read as removed.
     const folder = /^(.*?\.yaml)\//.exec(path)?.[1];
@@ -390,15 +407,16 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
     const kinds = new Map<string, PathKind>();
     const paths: string[] = [];
     let holdsLock = false;
-    const classify = pathClassifier();
     const projects = new Set<string>();
-    const side: Pick<Side, 'notFolders'> = {};
+    const classify = pathClassifier();
+    const side: Pick<Side, 'notFolders' | 'misnamed' | 'classify'> = { classify };
     for (const e of entries) {
       const project = e.type === 'dir' ? undefined : projectOf(e.path);
       if (project !== undefined) projects.add(project);
       // A folder named as a store file is kept: reading it refuses it (not-a-file), as the git sides do.
       if (!e.path.endsWith('.yaml')) {
         if (e.type === 'symlink' || e.type === 'file') noteNotAFolder(side, e.path, e.type === 'symlink' ? '120000' : '100644');
+        if (e.type === 'file') noteMisnamed(side, e.path);
         continue;
       }
       if (e.path === 'extends.lock.yaml') holdsLock = true;
@@ -422,7 +440,6 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
       keys: keysOf(files),
       bytes,
       holdsLock,
-      classify,
       projects,
       ...side,
     };
