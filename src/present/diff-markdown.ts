@@ -146,16 +146,33 @@ export function* diffMarkdownLines(d: DiffResult): Generator<string> {
 /** GitHub refuses a comment body longer than this many characters (its API answers 422). */
 export const MARKDOWN_LIMIT = 65_536;
 
+/** The filters a run was given, which the command for the whole report repeats. */
+export interface MarkdownFilters {
+  project?: string;
+  plan?: string;
+  allProjects?: boolean;
+}
+
 /**
  * `diffMarkdownLines` cut to at most `limit` characters (newlines included,
  * counted in UTF-16 units, never fewer than GitHub's characters): whole lines
  * up to the cut, then a closing line that says how many lines were left out
- * and how to see them all. A report that fits is written unchanged.
+ * and how to see them all, with the run's filters. A report that fits is written unchanged.
  */
-export function* boundedMarkdownLines(d: DiffResult, limit = MARKDOWN_LIMIT): Generator<string> {
+export function* boundedMarkdownLines(d: DiffResult, limit = MARKDOWN_LIMIT, filters: MarkdownFilters = {}): Generator<string> {
   // The index side is asked for with --staged; its range reads "HEAD (staged)" when none was given.
   const staged = d.after.kind === 'index';
-  const command = `agents invariant diff ${truncate(staged ? d.range.replace(/ \(staged\)$/, '') : d.range, 200)}${staged ? ' --staged' : ''}`;
+  // Without the filters the command would report other projects than the comment did.
+  const filtered = [
+    ...(filters.project !== undefined ? [`--project ${truncate(filters.project, 100)}`] : []),
+    ...(filters.plan !== undefined ? [`--plan ${truncate(filters.plan, 100)}`] : []),
+    ...(filters.allProjects ? ['--all-projects'] : []),
+  ];
+  const command = [
+    `agents invariant diff ${truncate(staged ? d.range.replace(/ \(staged\)$/, '') : d.range, 200)}`,
+    ...(staged ? ['--staged'] : []),
+    ...filtered,
+  ].join(' ');
   const footer = (n: number) => [
     '',
     `**Cut short:** ${n} more line${n === 1 ? '' : 's'} did not fit in one comment (at most ${limit} characters). ` +

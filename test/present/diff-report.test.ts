@@ -96,4 +96,20 @@ describe('invariant diff --format markdown cut short', () => {
     const revisions = report({ target: { kind: 'project', project: 'api' }, countAfter: 40, entered: entered as never });
     expect(cut(revisions)).toContain('`agents invariant diff A..B`');
   });
+
+  it("repeats the run's --project, --plan and --all-projects in that command", () => {
+    const entered = Array.from({ length: 40 }, (_, i) => ({
+      id: `01JDQ6X5Z8W4N3B2C1D${String(i).padStart(7, '0')}`,
+      text: `Rule ${i}`,
+      scope: { kind: 'global' },
+    }));
+    const d = report({ target: { kind: 'project', project: 'api' }, countAfter: 40, entered: entered as never });
+    const cut = (filters: Parameters<typeof boundedMarkdownLines>[2]) => [...boundedMarkdownLines(d, 1000, filters)].at(-1)!;
+    expect(cut({ project: 'api' })).toContain('`agents invariant diff A..B --project api`');
+    expect(cut({ plan: '01JDQ6X5Z8' })).toContain('`agents invariant diff A..B --plan 01JDQ6X5Z8`');
+    expect(cut({ allProjects: true })).toContain('`agents invariant diff A..B --all-projects`');
+    d.range = 'HEAD (staged)';
+    d.after = { label: 'index', kind: 'index' };
+    expect(cut({ project: 'api' })).toContain('`agents invariant diff HEAD --staged --project api`');
+  });
 });

@@ -37,17 +37,21 @@ export default defineCommand<DiffArgs>({
     // The formatter loads while git answers.
     const formats = Promise.all([import('../../present/diff.ts'), import('../../present/diff-markdown.ts')]);
     formats.catch(() => undefined);
-    const result = await review.diff({
-      ...(argv.range !== undefined ? { range: String(argv.range) } : {}),
+    const filters = {
       ...(argv.project !== undefined ? { project: String(argv.project) } : {}),
       ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
       allProjects: argv['all-projects'] ?? false,
+    };
+    const result = await review.diff({
+      ...(argv.range !== undefined ? { range: String(argv.range) } : {}),
+      ...filters,
       staged: argv.staged ?? false,
     });
     const [{ diffJsonDeferred, diffTextLines }, { boundedMarkdownLines }] = await formats;
     // Written as made: a change of many global invariants in a store of many projects lists millions of entries.
     // The markdown is a pull-request comment, cut where GitHub would refuse it whole.
-    if (argv.format === 'markdown') await writePieces(ctx.io.stdout, piecesOf(boundedMarkdownLines(result)), (p) => safeText(p, false));
+    if (argv.format === 'markdown')
+      await writePieces(ctx.io.stdout, piecesOf(boundedMarkdownLines(result, undefined, filters)), (p) => safeText(p, false));
     else if (ctx.format === 'text')
       await writePieces(ctx.io.stdout, piecesOf(diffTextLines(result, ctx.style)), (p) => safeText(p, ctx.color));
     // An effective set's entries may number thousands: a few sets to a piece, in JSON and YAML alike.
