@@ -164,8 +164,23 @@ export class CliContext implements ContextOptions {
 
   /** Diffs and history of the store through git. */
   review(): Promise<ReviewService> {
-    this.#review ??= Promise.all([this.root(), import('../service/review-service.ts')]).then(
-      ([root, { ReviewService }]) => new ReviewService(root, () => this.invariants()),
+    // With no store in the working tree, a diff of two revisions still reads it where it was (docs/review.md).
+    const place = this.root().then(
+      (root) => ({ root, absent: undefined }),
+      async (error: unknown) => {
+        const { storePlaceAtRevisions } = await import('../store/discover.ts');
+        let at: { root: string; top: string } | undefined;
+        try {
+          at = storePlaceAtRevisions({ store: this.store, env: this.io.env, cwd: this.io.cwd });
+        } catch {
+          throw error;
+        }
+        if (at === undefined || !(error instanceof Error)) throw error;
+        return { root: at.root, absent: { top: at.top, error } };
+      },
+    );
+    this.#review ??= Promise.all([place, import('../service/review-service.ts')]).then(
+      ([{ root, absent }, { ReviewService }]) => new ReviewService(root, () => this.invariants(), absent),
     );
     return this.#review;
   }

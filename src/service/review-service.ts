@@ -20,6 +20,11 @@ export class ReviewService {
     readonly root: string,
     /** The store's invariants, asked only when `log` finds no history of an id: to say where an inherited one's is. */
     private readonly invariants?: () => Promise<InvariantService>,
+    /**
+     * The working tree holds no store at `root` (`top`: its repository): only a diff of two revisions holding it reads
+     * it; anything else throws `error`, why none was found.
+     */
+    private readonly absent?: { top: string; error: Error },
   ) {
     // The other services take an InvariantService; this one the store's path, which a caller may mix up.
     const given: unknown = root;
@@ -33,11 +38,12 @@ export class ReviewService {
 
   /** The effective-set diff between two trees of the store. */
   diff(request: DiffRequest = {}): Promise<DiffResult> {
-    return diffRevisions(this.root, request);
+    return diffRevisions(this.root, request, this.absent);
   }
 
   /** The history of one invariant (an id or a unique prefix), newest first, following moves between scopes. */
   async log(idOrPrefix: string): Promise<LogResult> {
+    if (this.absent !== undefined) throw this.absent.error;
     try {
       return await invariantLog(this.root, idOrPrefix);
     } catch (error) {

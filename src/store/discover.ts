@@ -186,6 +186,31 @@ export function discoverStore(options: DiscoverOptions): string {
   );
 }
 
+/**
+ * Where a diff of two revisions finds the store when the working tree holds none (a branch that removed it): the
+ * folder --store or AGENTS_STORE names when nothing is there, else .agents/ at the git top level when it is missing
+ * or no store; `top` is that repository's. Undefined outside a repository, or when what is there is refused as it is.
+ */
+export function storePlaceAtRevisions(options: DiscoverOptions): { root: string; top: string } | undefined {
+  const explicit = explicitStore(options);
+  const top = repoTop(explicit ?? options.cwd);
+  if (top === undefined) return undefined;
+  if (explicit !== undefined) return existsSync(explicit) ? undefined : { root: explicit, top };
+  const root = join(top, DEFAULT_STORE_DIR);
+  // A link there is never followed by the search: it stays refused.
+  const found = lstatOrUndefined(root);
+  if (found === undefined) return { root, top };
+  return found.isDirectory() && !looksLikeStore(root) ? { root, top } : undefined;
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Where `agents init` creates the store: --store, AGENTS_STORE, else .agents/ at the git top level or here. */
 export function initTarget(options: DiscoverOptions): string {
   const explicit = explicitStore(options);

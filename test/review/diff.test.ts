@@ -492,3 +492,27 @@ describe('invalid files and shallow clones', () => {
     }
   });
 });
+
+describe('a store the working tree no longer holds', () => {
+  it('two revisions are still compared where the store was; a side of the working tree, or no store on either side, is refused', async () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
+    const held = repo.commit('store');
+    repo.git('rm', '-qr', '.agents');
+    const gone = repo.commit('remove the store');
+    const d = await diff(repo, `${held}..${gone}`);
+    expect(files(d).sort()).toEqual([
+      ['removed', `global/${G1}.yaml`, null],
+      ['removed', `projects/myapp/${P1}.yaml`, null],
+    ]);
+    expect(effects(d)['project myapp']).toMatchObject({ count: [2, 0] });
+    // A store given by --store is read at its place too.
+    const named = await runAgents(['invariant', 'diff', `${held}..${gone}`, '--store', '.agents', '--format', 'json'], { cwd: repo.dir });
+    expect([named.code, (JSON.parse(named.stdout) as DiffJson).invariants.length]).toEqual([0, 2]);
+    for (const args of [[`${gone}..${gone}`], [held], []]) {
+      const r = await runAgents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code).toBe(2);
+      expect((JSON.parse(r.stdout) as { ok: boolean }).ok).toBe(false);
+    }
+  });
+});

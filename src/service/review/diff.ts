@@ -72,7 +72,7 @@ function checkedRequest(given: DiffRequest | undefined): DiffRequest {
 }
 
 /** The effective-set diff between two trees of the store at `root`. */
-export async function diffRevisions(root: string, given: DiffRequest = {}): Promise<DiffResult> {
+export async function diffRevisions(root: string, given: DiffRequest = {}, absent?: { top: string; error: Error }): Promise<DiffResult> {
   const request = checkedRequest(given);
   if (request.project !== undefined && request.plan !== undefined)
     throw conflictingOptions('give --project or --plan, not both', undefined, ['project', 'plan']);
@@ -95,11 +95,13 @@ export async function diffRevisions(root: string, given: DiffRequest = {}): Prom
   // Against the working tree or the index, the one revision compared (HEAD by default) is named by the same process.
   const range = request.range?.trim();
   const asked = revs ?? (range?.includes('..') ? undefined : [range || 'HEAD']);
-  const early = revs ? new ObjectReader(root) : undefined;
+  // A store missing from the working tree has no folder to run git in: its repository's top is one.
+  const at = absent?.top ?? root;
+  const early = revs ? new ObjectReader(at) : undefined;
   try {
-    const got = asked ? await topLevelAndCommits(root, asked) : undefined;
+    const got = asked ? await topLevelAndCommits(at, asked) : undefined;
     const quick = got && asked ? { top: got.top, commits: new Map(asked.map((r, i) => [r, got.commits[i]!])) } : undefined;
-    return await diffWith(root, request, quick, early);
+    return await diffWith(root, request, quick, early, absent);
   } finally {
     early?.close();
   }
@@ -110,15 +112,19 @@ async function diffWith(
   request: DiffRequest,
   quick: { top: string; commits: Map<string, string> } | undefined,
   early: ObjectReader | undefined,
+  absent: { top: string; error: Error } | undefined,
 ): Promise<DiffResult> {
-  const top = quick?.top ?? (await repositoryTop(root));
+  const top = quick?.top ?? (await repositoryTop(absent?.top ?? root));
   const { range, before: bSpec, after: aSpec } = await parseRange(top, request, quick?.commits);
   const prefix = storePrefix(root, top);
+  const revisions = (spec: typeof bSpec) => spec.kind === 'revision' || spec.kind === 'commit';
+  // Without a store in the working tree, only two revisions have a side to read.
+  if (absent !== undefined && !(revisions(bSpec) && revisions(aSpec))) throw absent.error;
   let before: Side;
   let after: Side;
   let changed: string[];
   let walk: RevisionTrees | undefined;
-  if ((bSpec.kind === 'revision' || bSpec.kind === 'commit') && (aSpec.kind === 'revision' || aSpec.kind === 'commit')) {
+  if (revisions(bSpec) && revisions(aSpec)) {
     const commits: string[] = [];
     for (const spec of [bSpec, aSpec]) {
       try {
@@ -131,6 +137,14 @@ async function diffWith(
     after = { ...emptySide(revisionInfo(aSpec, commits[1]!)), blobs: new Map() };
     walk = await RevisionTrees.open((quick && early) ?? new ObjectReader(top), prefix, [before, after], [commits[0]!, commits[1]!]);
     changed = [];
+    if (absent !== undefined && walk.isEmpty(0) && walk.isEmpty(1)) {
+      if (walk.reader !== early) walk.reader.close();
+      throw new UsageError(
+        `no store found: ${prefix}/ is in neither the working tree, ${before.info.label} nor ${after.info.label}`,
+        'Run `agents init` at the top of your repository, or point to the store with --store DIR or AGENTS_STORE.',
+        { store: root },
+      );
+    }
   } else {
     before = await openSide(root, top, bSpec, () => 40);
     let idLength = 40;

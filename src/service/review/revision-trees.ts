@@ -223,12 +223,17 @@ export class RevisionTrees {
     return walk;
   }
 
-  /** Reads the tree objects not read yet, in one round. */
   /** Whether one side's store folder holds `name` at its top. */
   holds(side: 0 | 1, name: string): boolean {
     return this.stores[side].top.has(name);
   }
 
+  /** Whether one side has no store folder (git keeps no empty folder). */
+  isEmpty(side: 0 | 1): boolean {
+    return this.stores[side].top.size === 0;
+  }
+
+  /** Reads the tree objects not read yet, in one round. */
   private async read(shas: readonly string[]): Promise<void> {
     const missing = [...new Set(shas)].filter((s) => !this.raw.has(s));
     if (missing.length === 0) return;
