@@ -516,3 +516,19 @@ describe('a store the working tree no longer holds', () => {
     }
   });
 });
+
+describe('one id in two scope folders (id-reused)', () => {
+  it('stops the diff (exit 3) on the side that holds both copies, never reported as added and moved', async () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('projects/api', P1, 'All API changes need tests');
+    const one = repo.commit('one copy');
+    repo.inv('projects/api', G1, 'Never delete production data');
+    for (const args of [[], [`${one}..${repo.commit('two copies')}`]]) {
+      const r = await runAgents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code).toBe(3);
+      const error = (JSON.parse(r.stdout) as { error: { code: string; detail: { diagnostics: { code: string; file: string }[] } } }).error;
+      expect(error.code).toBe('invalid-store');
+      expect(error.detail.diagnostics.map((d) => [d.code, d.file])).toEqual([['id-reused', `projects/api/${G1}.yaml`]]);
+    }
+  });
+});

@@ -181,3 +181,23 @@ describe('InvariantService', () => {
     expect(existsSync(join(root, 'projects/web'))).toBe(false);
   });
 });
+
+describe('one id in two scope folders (id-reused)', () => {
+  const ID = '01M8KJ00000000000000000042';
+  it('is refused by list, effective and show (exit 3, invalid-store), never read as one copy shadowing the other', async () => {
+    const root = testStore({
+      [`global/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data'),
+      [`projects/api/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data'),
+    });
+    const s = service(root);
+    for (const attempt of [() => s.list(), () => s.effective({ project: 'api' }), () => s.show(ID)]) {
+      const e = await failure(attempt());
+      expect([e.exitCode, e.code]).toEqual([EXIT_CODES.invalidStore, 'invalid-store']);
+      expect((e as AgentsError & { diagnostics: unknown[] }).diagnostics).toEqual([
+        expect.objectContaining({ code: 'id-reused', file: `projects/api/${ID}.yaml` }),
+      ]);
+    }
+    // A scope read alone holds one copy: nothing is reused there.
+    expect((await s.list({ scope: { global: true } })).map((l) => l.invariant.id)).toEqual([ID]);
+  });
+});

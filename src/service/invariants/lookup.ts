@@ -5,7 +5,7 @@ import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix } from '../../c
 import { classifyPath } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
-import { readEntries, readFailure, readFolders } from '../../store/read.ts';
+import { emptySnapshot, readEntries, readFailure, readFolders } from '../../store/read.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
@@ -95,6 +95,9 @@ export async function resolveId(
     return same.reduce((a, b) => (order(b) < order(a) ? b : a));
   }
   if (same.length > 1) {
+    // Two of the store's own files is validate's id-reused error: refused as every reader refuses it (exit 3).
+    const own = same.filter((f) => f.scope.kind !== 'inherited');
+    requireValid({ ...emptySnapshot(), invariants: own as never }, `read ${id}`);
     // One id in two files (an id-reused error): say which, rather than pick one.
     throw new UsageError(
       `id ${id} names ${same.length} files:\n${same.map((m) => `  ${m.id}  ${m.path}`).join('\n')}`,

@@ -19,6 +19,7 @@ import { cleanText } from '../../core/normalise.ts';
 import { MAX_TEXT_LENGTH } from '../../core/parse-core.ts';
 import type { StoreSnapshot } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
+import { reusedInvariantIds } from '../../validate/checks/ids.ts';
 import type { NearMatch, ScopeInput } from './types.ts';
 
 /** Turns a caller's scope flags into a scope, refusing bad names before any path is built. */
@@ -118,9 +119,10 @@ export async function requirePlanHeld(source: TreeSource, plan: string, what: st
 /** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */
 export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string): void {
   // By place, so that "first" is the first in the files as read, whichever check found it.
-  const errors = snapshot.diagnostics
-    .filter((d) => d.severity === 'error')
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+  // One id in two of the files read (validate's id-reused): each would shadow the other, a set silently shortened.
+  const errors = [...snapshot.diagnostics.filter((d) => d.severity === 'error'), ...reusedInvariantIds(snapshot.invariants ?? [])].sort(
+    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col),
+  );
   if (errors.length === 0) return;
   const first = errors[0]!;
   const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;

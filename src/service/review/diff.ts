@@ -40,6 +40,7 @@ import {
   type SideInfo,
 } from './ranges.ts';
 import { readSides } from './read-sides.ts';
+import { reusedInvariantIds } from '../../validate/checks/ids.ts';
 import { RevisionTrees, emptySide, misnamedFindings, openSide, type Side } from './revision-trees.ts';
 import type { InheritedSides, PolicyMove } from '../review-extends.ts';
 
@@ -170,6 +171,11 @@ async function diffWith(
   } finally {
     if (walk?.reader !== early) walk?.reader.close();
   }
+}
+
+/** The invariant files a side lists, with their ids. */
+function* ownInvariantFiles(side: Side): Generator<{ id: string; path: string }> {
+  for (const [path, kind] of side.kinds) if (kind.kind === 'invariant') yield { id: kind.id, path };
 }
 
 /** The diff of two opened sides (`walk`: revisions read folder by folder, which lists more as needed). */
@@ -337,6 +343,8 @@ async function diffSides(
     const errors = [
       ...(side.notFolders?.values() ?? []),
       ...misnamedFindings(side),
+      // One id in two of the folders listed (validate's id-reused) would read as a change of scope.
+      ...reusedInvariantIds(ownInvariantFiles(side)),
       ...paths.flatMap((p) => cache.get(side.keys.get(p)!)?.diagnostics ?? []).filter((d) => d.severity === 'error'),
     ];
     if (errors.length > 0) {

@@ -49,19 +49,42 @@ export function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind
     const id = idOf(kinds[i]!);
     if (id && reused.has(id) && !first.has(id)) first.set(id, entries[i]!.path);
   }
-  for (const [id, firstPath] of first) {
-    for (const p of reused.get(id)!) {
-      diagnostics.push(
-        problem(
-          'id-reused',
-          'error',
-          p,
-          `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`,
-          'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
-          { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] },
-        ),
-      );
+  for (const [id, firstPath] of first) for (const p of reused.get(id)!) diagnostics.push(idReused(id, p, firstPath));
+  return { usedIds, diagnostics };
+}
+
+function idReused(id: string, path: string, firstPath: string): Diagnostic {
+  return problem(
+    'id-reused',
+    'error',
+    path,
+    `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`,
+    'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
+    { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] },
+  );
+}
+
+/**
+ * `id-reused`, as `checkIds` says it, for each invariant file whose id a file before it in path order has: what a
+ * reader of some scope folders finds (two copies there would shadow one another and shorten an effective set).
+ */
+export function reusedInvariantIds(files: Iterable<{ id: string; path: string }>): Diagnostic[] {
+  const seen = new Map<string, string[]>();
+  let reused = false;
+  for (const f of files) {
+    const paths = seen.get(f.id);
+    if (paths === undefined) seen.set(f.id, [f.path]);
+    else {
+      paths.push(f.path);
+      reused = true;
     }
   }
-  return { usedIds, diagnostics };
+  if (!reused) return [];
+  const out: Diagnostic[] = [];
+  for (const [id, paths] of seen) {
+    if (paths.length < 2) continue;
+    const [firstPath, ...rest] = [...paths].sort();
+    for (const p of rest) out.push(idReused(id, p, firstPath!));
+  }
+  return out;
 }
