@@ -69,20 +69,22 @@ function idReused(id: string, path: string, firstPath: string): Diagnostic {
  * reader of some scope folders finds (two copies there would shadow one another and shorten an effective set).
  */
 export function reusedInvariantIds(files: Iterable<{ id: string; path: string }>): Diagnostic[] {
-  const seen = new Map<string, string[]>();
-  let reused = false;
+  // Every reader asks this of every file it read: one map of first paths, and lists only for the ids seen twice.
+  const first = new Map<string, string>();
+  let more: Map<string, string[]> | undefined;
   for (const f of files) {
-    const paths = seen.get(f.id);
-    if (paths === undefined) seen.set(f.id, [f.path]);
+    const seen = first.get(f.id);
+    if (seen === undefined) first.set(f.id, f.path);
     else {
-      paths.push(f.path);
-      reused = true;
+      more ??= new Map();
+      const paths = more.get(f.id);
+      if (paths === undefined) more.set(f.id, [seen, f.path]);
+      else paths.push(f.path);
     }
   }
-  if (!reused) return [];
+  if (more === undefined) return [];
   const out: Diagnostic[] = [];
-  for (const [id, paths] of seen) {
-    if (paths.length < 2) continue;
+  for (const [id, paths] of more) {
     const [firstPath, ...rest] = [...paths].sort();
     for (const p of rest) out.push(idReused(id, p, firstPath!));
   }
