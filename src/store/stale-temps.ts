@@ -6,7 +6,7 @@
 // processes that are gone.
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { processAlive } from './lock.ts';
+import { processAlive } from './lock-owner.ts';
 
 /** `.<name>.<pid>.<hex><n>.tmp`: what atomic-write.ts and replace-batch.ts name a temporary. */
 const TOOL_TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]+\.tmp$/;

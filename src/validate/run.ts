@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { conflictingOptions, UsageError } from '../core/errors.ts';
@@ -6,7 +6,7 @@ import { mayExtend } from '../core/extends-config.ts';
 import { repoTop } from '../store/git-dir.ts';
 import { refuseSparseStore } from '../store/sparse-store.ts';
 import { assertOwnStore } from '../store/ownership.ts';
-import { samePidNamespace } from '../store/lock.ts';
+import { lockAge, samePidNamespace } from '../store/lock-owner.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { storePaths } from './paths.ts';
 import { validateTree, type ValidateReport } from './validate-tree.ts';
@@ -153,6 +153,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
         // A lock of another host, or of another pid namespace of this one (another container), names a process not to be looked up here.
         lockHolderAlive: (pid: number, host: string, taken: number, ns: string | undefined) =>
           host === deps.hostname && samePidNamespace(ns) ? deps.processAlive(pid, taken) : undefined,
+        lockAge: (path: string) => lockAge(join(options.store, path)),
       };
   // Policy sources (docs/extends.md): their modules load only for a store that extends one.
   const extending = await extendsSomething(source);

@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -101,6 +101,19 @@ describe('validate exit codes and severities', () => {
       [`projects/web/${B}.yaml`]: PML + invariantYaml(B, 'Use TLS'),
     });
     expect(codes((await run(dirname(store))).diagnostics)).toEqual(['stale-lock global/.lock']);
+  });
+
+  it('judges a lock that names no process as the writers do: stale only once older than 10 s', async () => {
+    const store = testStore({
+      [`global/${A}.yaml`]: ML + invariantYaml(A, 'Never delete data'),
+      // Just created: a writer may not have written its line yet, and would keep it.
+      'global/.lock': '',
+      'projects/web/.lock': '',
+      [`projects/web/${B}.yaml`]: PML + invariantYaml(B, 'Use TLS'),
+    });
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(join(store, 'projects/web/.lock'), longAgo, longAgo);
+    expect(codes((await run(dirname(store))).diagnostics)).toEqual(['stale-lock projects/web/.lock']);
   });
 });
 

@@ -119,7 +119,7 @@ export default defineCommand<ValidateArgs>({
       import('../../validate/run.ts'),
       import('node:os'),
       import('../progress.ts'),
-      import('../../store/lock.ts'),
+      import('../../store/lock-owner.ts'),
     ]);
     // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
     const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });

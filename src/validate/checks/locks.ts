@@ -3,6 +3,7 @@ import type { PathKind } from '../../core/layout.ts';
 import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
 import type { ValidateOptions } from './context.ts';
 import { problem } from './problem.ts';
+import { staleLockReason } from '../../store/lock-owner.ts';
 
 /**
  * `.lock` files: in the working tree, stale when their process is gone; in
@@ -65,17 +66,17 @@ export async function checkLocks(
       continue;
     }
     const text = r.ok ? new TextDecoder().decode(r.bytes) : '';
-    // split gives at least one part.
-    const [pidText, host = '', takenText = '', ns] = text.trim().split(/\s+/);
-    const pid = Number(pidText);
-    const alive = Number.isInteger(pid) && pid > 0 ? options.lockHolderAlive!(pid, host, Date.parse(takenText), ns) : false;
-    if (alive === false) {
+    // The writers' own rule, so that `--fix` never keeps a lock reported here as stale.
+    const why = staleLockReason(text, options.lockAge?.(path) ?? Number.POSITIVE_INFINITY, (o) =>
+      options.lockHolderAlive!(o.pid, o.host, o.taken, o.ns) === false ? `process ${o.pid} on ${o.host} is gone` : null,
+    );
+    if (why !== null) {
       out.push(
         problem(
           'stale-lock',
           'warning',
           path,
-          `${path} was left by process ${pidText || '?'}${host ? ` on ${host}` : ''}, which is no longer running`,
+          `${path} is stale: ${why}`,
           'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.',
         ),
       );

@@ -1,0 +1,139 @@
+// Who a writer's lock names, whether that process still runs, and the one
+// rule by which a lock is stale (for writers, `validate` and its `--fix`).
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
+
+/** Who a lock names: its process, host, when it was taken (NaN: not named) and its pid namespace. */
+export interface LockOwner {
+  pid: number;
+  host: string;
+  taken: number;
+  ns: string | undefined;
+}
+
+/** "pid host time pidns" of a lock, or null when it does not hold one; `taken` is NaN when it names no time. */
+export function lockOwner(text: string): LockOwner | null {
+  const m = /^(\d{1,10}) (\S{1,255})(?: (\S{1,40}))?(?: (\S{1,40}))?/.exec(text);
+  if (!m) return null;
+  return { pid: Number(m[1]), host: m[2]!, taken: Date.parse(m[3] ?? ''), ns: m[4] };
+}
+
+/** This process's pid namespace, once looked up (null: not yet). */
+let ownNamespace: string | null | undefined = null;
+
+/**
+ * This process's pid namespace as Linux names it (`pid:[4026531836]`), undefined where there is none. Two containers
+ * of one host may share a host name (a Kubernetes pod's containers, `--uts=host`) and a store, yet number their
+ * processes apart: a process number means something only in the namespace that gave it.
+ */
+function pidNamespace(): string | undefined {
+  if (ownNamespace === null) {
+    try {
+      ownNamespace = /^pid:\[\d+\]$/.exec(readlinkSync('/proc/self/ns/pid'))?.[0];
+    } catch {
+      ownNamespace = undefined;
+    }
+  }
+  return ownNamespace;
+}
+
+/** What a lock (or breaker) names: this process, this host, now, and its pid namespace where it has one. */
+export function ownerLine(): string {
+  const ns = pidNamespace();
+  return `${process.pid} ${hostname()} ${new Date().toISOString()}${ns === undefined ? '' : ` ${ns}`}\n`;
+}
+
+/** Whether pid namespace `ns` of a lock is this process's (a lock that names none, written before they were recorded, is). */
+export function samePidNamespace(ns: string | undefined): boolean {
+  const own = pidNamespace();
+  return ns === undefined || own === undefined || ns === own;
+}
+
+/** Whether the process a lock of `host`, taken in pid namespace `ns`, names can be looked up here. */
+export function lookupablePid(host: string, ns: string | undefined): boolean {
+  return host === hostname() && samePidNamespace(ns);
+}
+
+/** The largest process number a system gives (kill(2) takes a signed 32-bit one). */
+const MAX_PID = 2 ** 31 - 1;
+
+/** Linux counts a process's start in ticks of USER_HZ, 100 a second on every architecture Node.js runs on. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * What /proc says of process `pid` of this host: its state (`R`, `S`, `Z` for one that has exited but is not yet
+ * collected by its parent…) and when it started (ms since the epoch, when known); undefined where there is no /proc
+ * (not Linux) or the process is gone.
+ */
+function processStat(pid: number): { state: string; start: number | undefined } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // The name (field 2) may hold spaces and parentheses: the fields after it follow the last ")". Field 3 is the
+  // state, field 22 the start.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[19]);
+  let boot = Number.NaN;
+  try {
+    boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1]);
+  } catch {
+    // No boot time: the start is not known.
+  }
+  const start = Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + (ticks * 1000) / TICKS_PER_SECOND : undefined;
+  return { state: fields[0] ?? '', start };
+}
+
+/**
+ * Why a lock holding `text`, last written `ageMs` ago, is stale, or null when it is not: the one rule of waiting
+ * writers, `validate` and `validate --fix`, so that none calls stale a lock another keeps. A lock that names no
+ * process is stale only once older than 10 s, since a writer creates its lock before it writes its line in it;
+ * one that names a process is stale when `gone` says why that process is gone (null: running, or not to be looked
+ * up here).
+ */
+export function staleLockReason(text: string, ageMs: number, gone: (owner: LockOwner) => string | null): string | null {
+  const owner = lockOwner(text);
+  if (owner === null || owner.pid <= 0) return ageMs > 10_000 ? 'it names no process and is older than 10 s' : null;
+  return gone(owner);
+}
+
+/** How long ago the lock at `lockPath` was last written (ms); NaN when it is gone. */
+export function lockAge(lockPath: string): number {
+  try {
+    const st = lstatSync(lockPath, { throwIfNoEntry: false });
+    return st === undefined ? Number.NaN : Date.now() - st.mtimeMs;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Whether process `pid` started after `since` (ms; NaN: not known), so cannot be what wrote a lock or a temporary
+ * then: its number was reused after the writer died (numbers wrap around). The boot time /proc gives is whole
+ * seconds, hence the margin.
+ */
+export function startedAfter(pid: number, since: number): boolean {
+  if (Number.isNaN(since)) return false;
+  const start = processStat(pid)?.start;
+  return start !== undefined && start > since + 2_000;
+}
+
+/**
+ * Whether process `pid` of this host still runs: only "no such process" says it is gone (one of another user
+ * answers EPERM), and a zombie, which has exited and waits for its parent to collect it, runs no more. With `since`,
+ * the time its lock was taken, a process that started after it is not that writer.
+ */
+export function processAlive(pid: number, since = Number.NaN): boolean {
+  // A number no system gives a process (a lock or a temporary written by hand, or cut): no process has it.
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid > MAX_PID) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+  const state = processStat(pid)?.state;
+  if (state === 'Z' || state === 'X') return false;
+  return !startedAfter(pid, since);
+}
