@@ -48,7 +48,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   shadowed: 'An invariant is hidden by the same text at a higher precedence (unless that copy names it in `overrides`).',
   'near-duplicate':
     'Two invariants that can meet in one effective set say nearly the same thing: equal without punctuation, or one typo apart.',
-  'overrides-unknown': '`overrides` names an id that is no invariant in the store, nor one it inherits.',
+  'overrides-unknown':
+    "`overrides` names an id that is no other invariant in the store (one not there, or the invariant's own), nor one it inherits.",
   'overrides-text': '`overrides` names an invariant whose text differs: an override is a copy of the same text.',
   'unknown-action':
     "A plan's action template is not in the store, names a policy source (`SOURCE:NS/NAME`) that `config.yaml`'s `extends` does not declare, or is not in that source at its pinned commit.",

@@ -830,6 +830,15 @@ describe('duplicates, shadows and overrides', () => {
       },
     ]);
   });
+
+  it('overrides: its own id is an error, as `edit --overrides` refuses it', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'Never delete data', `overrides: ${A}\n`),
+    });
+    expect(found.map((d) => [d.code, d.severity, d.file, d.line, d.col])).toStrictEqual([
+      ['overrides-unknown', 'error', `global/${A}.yaml`, 4, 12],
+    ]);
+  });
 });
 
 describe('checkNearDuplicates', () => {

@@ -3,7 +3,7 @@ import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob } from './context.ts';
 import type { Located } from './located.ts';
 
-/** Each `overrides` names an invariant of the store, or one it inherits, with the same text key. */
+/** Each `overrides` names another invariant of the store, or one it inherits, with the same text key. */
 export async function checkOverrides(
   jobs: readonly ContentJob[],
   facts: readonly FileFacts[],
@@ -35,7 +35,22 @@ export async function checkOverrides(
         'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.',
         related,
       );
-    if (inherited !== undefined) {
+    const kind = jobs[i]!.kind;
+    if (kind.kind === 'invariant' && kind.id === target) {
+      // Its own id names no lower copy: the override would replace nothing (`edit --overrides` refuses it).
+      found.push({
+        files: [file],
+        report: () =>
+          located.at(
+            file,
+            ['overrides'],
+            'overrides-unknown',
+            'error',
+            `overrides names ${target}, this invariant's own id: an invariant cannot override itself`,
+            'Name the lower-precedence copy of the same text it replaces, or remove the overrides key.',
+          ),
+      });
+    } else if (inherited !== undefined) {
       if (inherited !== facts[i]!.k) found.push({ files: [file], report: () => textDiffers(`the inherited invariant ${target}`) });
     } else if (at === undefined) {
       found.push({
