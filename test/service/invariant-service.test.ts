@@ -155,6 +155,30 @@ describe('InvariantService', () => {
     expect((await s.list({})).map((l) => l.invariant.id)).toEqual([p.id]);
   });
 
+  it('moves neither an invariant another copy overrides (exit 1, overridden) nor one whose own overrides the destination breaks (exit 2)', async () => {
+    const root = testStore({ [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: app\n` });
+    const s = service(root);
+    const g = (await s.add({ scope: { global: true }, text: 'Keep backups' })).invariant;
+    const p = (await s.add({ scope: { project: 'app' }, text: 'Keep backups', severity: 'warning' })).invariant;
+    await s.edit({ id: p.id, overrides: g.id });
+    // In the plan, G would outrank the copy that overrides it.
+    const moved = await failure(s.move(g.id, { plan: PLAN }));
+    expect([moved.exitCode, moved.code, moved.detail]).toEqual([
+      EXIT_CODES.checkFailed,
+      'overridden',
+      { id: g.id, overridden_by: [{ id: p.id, path: p.path }] },
+    ]);
+    expect(readFileSync(join(root, g.path), 'utf8')).toContain('text: Keep backups');
+    // A plan copy overriding P, moved to another project, would meet P nowhere.
+    const q = (await s.add({ scope: { plan: PLAN }, text: 'Keep backups', severity: 'info' })).invariant;
+    await s.edit({ id: q.id, overrides: p.id });
+    expect((await failure(s.move(q.id, { project: 'web' }))).exitCode).toBe(EXIT_CODES.usage);
+    expect(readFileSync(join(root, q.path), 'utf8')).toContain(`overrides: ${p.id}`);
+    // Into another project, P still overrides the global copy, which applies there too; Q names it wherever it is.
+    await s.edit({ id: q.id, overrides: '' });
+    expect((await s.move(p.id, { project: 'web' })).invariant.overrides).toBe(g.id);
+  });
+
   it('edits nothing of a plan whose plan.yaml is missing: exit 3 before the write, not after it', async () => {
     const id = '01M8KJ00000000000000000900';
     const file = `plans/${PLAN}/${id}.yaml`;

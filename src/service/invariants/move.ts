@@ -6,6 +6,7 @@ import { textKey } from '../../core/normalise.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import type { InvariantContext } from './context.ts';
+import { checkOverride } from './edit.ts';
 import { gone, readOne } from './lookup.ts';
 import { checkNewAction } from './projects.ts';
 import { inheritedIfReadable, refuseOverridden, relations } from './related.ts';
@@ -15,8 +16,11 @@ import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
 /**
  * Moves an invariant to another scope (`invariant move`), keeping its id
  * (so `invariant log` follows it) and its fields. A duplicate in the
- * destination is refused (exit 1). Both scopes are locked; the new file is
- * written before the old one is removed, so a crash never loses it.
+ * destination is refused (exit 1), and so is the move of an invariant
+ * another copy names in `overrides` (exit 1, `overridden`), or of one whose
+ * own `overrides` the destination would break (exit 2). Both scopes are
+ * locked; the new file is written before the old one is removed, so a crash
+ * never loses it.
  */
 export async function move(
   svc: InvariantContext,
@@ -74,6 +78,11 @@ export async function move(
       // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
       if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
       else delete next.source;
+      // A copy naming this one in overrides named it where it was: elsewhere, it may outrank that copy or never meet
+      // it. As for edit --text, the override is taken away first, on purpose.
+      await refuseOverridden(svc, old, 'move');
+      // Its own overrides must still name a lower copy it meets, by edit --overrides' rule.
+      if (next.overrides !== undefined) await checkOverride(svc, next);
       // Written as edit writes: the byte order mark, CRLF line ends and permissions of the file it came from.
       createInStyleOf(svc.root, next.path, formatInvariantFile(next.path, next), old.path);
       try {
