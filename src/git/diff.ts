@@ -1,9 +1,11 @@
 // What a diff writes, for `agents guard check` (docs/guard.md, "At the commit"):
 // the files it adds, changes or deletes, and the lines it adds to each. One git
 // process, started directly like the hook-mode readers (changed.ts); against the
-// working tree, one more lists the untracked files git does not ignore.
+// working tree, one more lists the untracked files git does not ignore and the
+// index entries git is told not to look at (hidden-edits.ts).
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { type HiddenEntry, hiddenEdits, hiddenEntry } from './hidden-edits.ts';
 import { GitError } from './repo.ts';
 import { passOn, runGit } from './runner.ts';
 
@@ -48,7 +50,8 @@ async function hasCommit(top: string): Promise<boolean> {
  * Every file is diffed as text (`--text`, no textconv): a NUL byte or a `-diff`
  * attribute, which an agent can write, does not hide the lines a file adds.
  * Against the working tree, the untracked files git does not ignore are new
- * files too: an agent's shell writes them without `git add`.
+ * files too: an agent's shell writes them without `git add`. So are the edits to
+ * files marked assume-unchanged or skip-worktree, which git diff does not see.
  */
 export async function diffFiles(top: string, what: { staged: true } | { range: string }): Promise<DiffFile[]> {
   if ('range' in what && what.range.startsWith('-')) throw new GitError(`"${what.range}" is not a revision range`, 'failed');
@@ -82,11 +85,24 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
         args.map((a) => (a === 'HEAD' ? empty : a)),
       );
     }),
-    worktree ? git(top, ['ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', '.']) : undefined,
+    // The index is listed with the untracked files, in the same process, for the bits that hide an entry's edits.
+    worktree ? git(top, ['ls-files', '-v', '-s', '--cached', '--others', '--exclude-standard', '-z', '--full-name', '--', '.']) : undefined,
   ]);
-  const files = parseUnifiedDiff(out.toString('utf8'));
+  let files = parseUnifiedDiff(out.toString('utf8'));
   if (others === undefined) return files;
-  for (const path of others.toString('utf8').split('\0')) if (path !== '') files.push(untrackedFile(top, path));
+  const hidden: HiddenEntry[] = [];
+  for (const record of others.toString('utf8').split('\0')) {
+    if (record.startsWith('? ')) files.push(untrackedFile(top, record.slice(2)));
+    else if (!record.startsWith('H ')) {
+      const entry = hiddenEntry(record);
+      if (entry) hidden.push(entry);
+    }
+  }
+  if (hidden.length > 0 && 'range' in what) {
+    const edits = await hiddenEdits(top, what.range, hidden);
+    const edited = new Set(edits.map((e) => e.path));
+    files = [...files.filter((f) => !edited.has(f.path)), ...edits];
+  }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

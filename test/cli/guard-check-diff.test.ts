@@ -69,6 +69,36 @@ describe('agents guard check against the working tree', () => {
   });
 });
 
+describe('agents guard check, files git is told not to look at', () => {
+  it('sees the edits and deletions of assume-unchanged and skip-worktree files, which git diff leaves out', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    for (const f of ['a', 'b', 'c', 'd']) writeFileSync(join(dir, 'secrets', f), 'old\n');
+    writeFileSync(join(dir, 'notes.txt'), 'one\ntwo\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'files');
+    git(dir, 'update-index', '--assume-unchanged', 'secrets/a', 'secrets/c', 'notes.txt');
+    git(dir, 'update-index', '--skip-worktree', 'secrets/b', 'secrets/d');
+    expect(await findings(dir)).toEqual({ code: 0, found: [] });
+    writeFileSync(join(dir, 'secrets/a'), 'new\n');
+    writeFileSync(join(dir, 'secrets/b'), 'old\nnew\n');
+    rmSync(join(dir, 'secrets/c'));
+    // A skip-worktree file missing is what a sparse checkout leaves: not a deletion.
+    rmSync(join(dir, 'secrets/d'));
+    writeFileSync(join(dir, 'notes.txt'), `one\naws=${KEY}\ntwo\n`);
+    const expected: [string, number][] = [
+      ['notes.txt', 2],
+      ['secrets/a', 0],
+      ['secrets/b', 0],
+      ['secrets/c', 0],
+    ];
+    expect(await findings(dir)).toEqual({ code: 1, found: expected });
+    expect(await findings(dir, 'HEAD')).toEqual({ code: 1, found: expected });
+    // The index is what a commit records: the hidden edits are not in it.
+    expect(await findings(dir, '--staged')).toEqual({ code: 0, found: [] });
+  });
+});
+
 describe('agents guard check, files git calls binary', () => {
   it('matches the lines they add: a NUL byte, a -diff attribute or a textconv driver hides none', async () => {
     const dir = await repo();
@@ -100,6 +130,10 @@ describe("agents guard check, a submodule's new commit", () => {
     expect(await findings(dir, '--staged')).toEqual({ code: 1, found: [['secrets/vault', 0]] });
     git(dir, 'commit', '-qm', 'vault');
     expect(await findings(dir, 'HEAD~1..HEAD')).toEqual({ code: 1, found: [['secrets/vault', 0]] });
+    // Marked assume-unchanged, its folder is no deleted file.
+    mkdirSync(join(dir, 'secrets/vault'), { recursive: true });
+    git(dir, 'update-index', '--assume-unchanged', 'secrets/vault');
+    expect(await findings(dir)).toEqual({ code: 0, found: [] });
   });
 });
 

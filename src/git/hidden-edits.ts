@@ -1,0 +1,87 @@
+// Index entries git is told not to look at in the working tree (`git update-index --assume-unchanged` or
+// `--skip-worktree`, which an agent can run): `git diff` takes such a file as its index copy, so an edit made to it
+// through the shell is in no diff. guard check compares each one with its index blob itself (docs/guard.md).
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { catFileBatch } from './object-reader.ts';
+
+/** An index entry `git ls-files -v -s` marks as hidden from the working tree. */
+export interface HiddenEntry {
+  path: string;
+  /** The blob the index lists for it. */
+  oid: string;
+  /** Set by `--skip-worktree`, as a sparse checkout sets it: such a file missing from the working tree is not deleted. */
+  skipWorktree: boolean;
+}
+
+/**
+ * The hidden entries of `git ls-files -v -s` records ("h 100644 <oid> 0\tpath"): assume-unchanged ones are tagged
+ * with a lower-case letter, skip-worktree ones with `S` (`s` for both). Only stage 0: a conflict is seen by git anyway.
+ */
+export function hiddenEntry(record: string): HiddenEntry | undefined {
+  const m = /^([A-Za-z]) [0-7]+ ([0-9a-f]+) 0\t([\s\S]*)$/.exec(record);
+  if (!m) return undefined;
+  const tag = m[1]!;
+  const skipWorktree = tag === 'S' || tag === 's';
+  if (!skipWorktree && tag === tag.toUpperCase()) return undefined;
+  return { path: m[3]!, oid: m[2]!, skipWorktree };
+}
+
+/**
+ * A file's bytes as git would hash them (a link's target); undefined when it is gone, null when it is something else
+ * (a submodule's folder), which is judged by git's diff alone.
+ */
+function worktreeBytes(top: string, path: string): Buffer | undefined | null {
+  try {
+    const full = join(top, path);
+    const st = lstatSync(full);
+    if (st.isSymbolicLink()) return Buffer.from(readlinkSync(full, 'utf8'), 'utf8');
+    return st.isFile() ? readFileSync(full) : null;
+  } catch {
+    return undefined;
+  }
+}
+
+function lines(text: string): string[] {
+  if (text === '') return [];
+  return text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+}
+
+/**
+ * The hidden files whose working-tree copy differs from the index, as a diff of `rev` with the working tree would
+ * show them: a deleted one with no line, a changed one with each line the revision's copy does not hold (as many
+ * times as it holds it) taken as added. One `git cat-file --batch` for all of them.
+ */
+export async function hiddenEdits(
+  top: string,
+  rev: string | undefined,
+  entries: readonly HiddenEntry[],
+): Promise<{ path: string; added: { line: number; text: string }[] }[]> {
+  // A revision's copy is named by path, which may not hold a newline in cat-file's names: such a file's lines all count.
+  const oldName = (path: string) => (rev === undefined || path.includes('\n') ? undefined : `${rev}:${path}`);
+  const names = entries.flatMap((e) => [e.oid, oldName(e.path)].filter((n): n is string => n !== undefined));
+  const blobs = await catFileBatch(top, names);
+  const out: { path: string; added: { line: number; text: string }[] }[] = [];
+  for (const e of entries) {
+    const now = worktreeBytes(top, e.path);
+    if (now === null) continue;
+    if (now === undefined) {
+      // Missing: deleted, unless skip-worktree left it out as a sparse checkout does.
+      if (!e.skipWorktree) out.push({ path: e.path, added: [] });
+      continue;
+    }
+    const indexed = blobs.get(e.oid);
+    if (indexed?.equals(now)) continue;
+    const name = oldName(e.path);
+    const before = new Map<string, number>();
+    for (const l of lines((name === undefined ? null : blobs.get(name))?.toString('utf8') ?? '')) before.set(l, (before.get(l) ?? 0) + 1);
+    const added: { line: number; text: string }[] = [];
+    lines(now.toString('utf8')).forEach((text, i) => {
+      const left = before.get(text) ?? 0;
+      if (left > 0) before.set(text, left - 1);
+      else added.push({ line: i + 1, text });
+    });
+    out.push({ path: e.path, added });
+  }
+  return out;
+}
