@@ -179,6 +179,45 @@ function duplicateKey(node: Node | undefined, key: string): SettingsProblem | un
     : { offset: second.offset, reason: `"${key}" is given twice, and the client reads only the last one`, syntax: false };
 }
 
+/**
+ * The first entry of an event's list that is not of the shape the client reads: Claude Code, Codex and Gemini CLI a
+ * group (`{matcher?: string, hooks: [{type: string, command: string when type is "command"}]}`), Cursor an object
+ * with a `command` string. A client refuses such a file or skips the entry, so a hook written beside it would be
+ * reported installed and might never run; the person mends their own entry.
+ */
+function brokenEntry(client: GuardClient, listNode: Node): SettingsProblem | undefined {
+  const problem = (node: Node, why: string): SettingsProblem => ({
+    offset: node.offset,
+    reason: why,
+    syntax: false,
+    hint: `Mend or remove that entry (${client}'s settings take the shape docs/guard.md shows), then run the install again. Nothing was written.`,
+  });
+  const member = (node: Node, key: string) => findNodeAtLocation(node, [key]);
+  const isString = (node: Node | undefined) => node?.type === 'string';
+  for (const [i, item] of (listNode.children ?? []).entries()) {
+    const at = `entry ${i + 1} of the list`;
+    if (item.type !== 'object') return problem(item, `${at} is not an object`);
+    if (client === 'cursor') {
+      if (!isString(member(item, 'command'))) return problem(item, `${at} has no "command" string`);
+      const matcher = member(item, 'matcher');
+      if (matcher !== undefined && !isString(matcher)) return problem(matcher, `"matcher" of ${at} is not a string`);
+      continue;
+    }
+    const matcher = member(item, 'matcher');
+    if (matcher !== undefined && !isString(matcher)) return problem(matcher, `"matcher" of ${at} is not a string`);
+    const hooks = member(item, 'hooks');
+    if (hooks?.type !== 'array') return problem(hooks ?? item, `"hooks" of ${at} is not a list`);
+    for (const [j, hook] of (hooks.children ?? []).entries()) {
+      const where = `hook ${j + 1} of ${at}`;
+      if (hook.type !== 'object') return problem(hook, `${where} is not an object`);
+      const type = member(hook, 'type');
+      if (!isString(type)) return problem(hook, `${where} has no "type" string`);
+      if (type!.value === 'command' && !isString(member(hook, 'command'))) return problem(hook, `${where} has no "command" string`);
+    }
+  }
+  return undefined;
+}
+
 /** The indentation and line ends a settings file is written with, for what is inserted into it. */
 function formattingOf(text: string): FormattingOptions {
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
@@ -251,6 +290,8 @@ export function mergeSettingsText(
       const at = findNodeAtLocation(root, ['hooks', event])!;
       return { offset: at.offset, reason: `"hooks"."${event}" is not a list`, syntax: false };
     }
+    const broken = brokenEntry(client, findNodeAtLocation(root, ['hooks', event])!);
+    if (broken) return { ...broken, reason: `"hooks"."${event}": ${broken.reason}` };
     for (const change of listChanges(list, entry)) {
       if ('append' in change) out = appendJson(out, ['hooks', event], change.append, fmt);
       else if ('set' in change) set(['hooks', event, ...change.set], change.value);

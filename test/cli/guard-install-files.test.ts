@@ -36,6 +36,17 @@ describe('agents guard install, settings of another shape', () => {
     expect(b.stderr).toContain('.codex/hooks.json:1:11');
   });
 
+  it('refuses an entry the client would not read (not an object, a matcher that is no string, hooks that are no list): exit 2, nothing written, --check too', async () => {
+    const dir = await store();
+    for (const text of ['{"hooks":{"PreToolUse":[null,5,{"matcher":5}]}}\n', '{"hooks":{"PreToolUse":[{"matcher":"*","hooks":null}]}}\n']) {
+      const r = await install(dir, '.claude/settings.json', text, 'claude');
+      expect(r).toMatchObject({ code: 2, after: text });
+      expect(r.stderr).toContain('.claude/settings.json:1:');
+      const check = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude', '--check'], { cwd: dir });
+      expect(errorOf(check)).toMatchObject({ exit_code: 2 });
+    }
+  });
+
   it("keeps the user's hook in a group it shares with ours", async () => {
     const dir = await store();
     const shared =

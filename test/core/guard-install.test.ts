@@ -98,6 +98,30 @@ describe('mergeSettingsText', () => {
     expect(mergeSettingsText('gemini', '{"hooks": {"BeforeTool": "x"}}', 'agents')).toMatchObject({ offset: 25, syntax: false });
   });
 
+  it('refuses an entry of an event list that is not of the shape the client reads, at the entry, for every client', () => {
+    const claude = (list: string) => mergeSettingsText('claude', `{"hooks": {"PreToolUse": ${list}}}`, 'agents');
+    // 25 is where the list starts: each problem is at its entry, member or hook.
+    expect(claude('[null, 5, {"matcher": 5}]')).toMatchObject({ offset: 26, syntax: false });
+    expect(claude('[{"matcher": 5, "hooks": []}]')).toMatchObject({ offset: 38, syntax: false });
+    expect(claude('[{"matcher": "*", "hooks": null}]')).toMatchObject({ offset: 52, syntax: false });
+    expect(claude('[{"matcher": "*"}]')).toMatchObject({ offset: 26, syntax: false });
+    expect(claude('[{"matcher": "*", "hooks": [7]}]')).toMatchObject({ offset: 53, syntax: false });
+    expect(claude('[{"matcher": "*", "hooks": [{"type": "command"}]}]')).toMatchObject({ offset: 53, syntax: false });
+    expect(claude('[{"hooks": [{"command": "x"}]}]')).toMatchObject({ offset: 37, syntax: false });
+    expect(mergeSettingsText('codex', '{"hooks": {"PreToolUse": [[]]}}', 'agents')).toMatchObject({ offset: 26, syntax: false });
+    expect(mergeSettingsText('gemini', '{"hooks": {"BeforeTool": [{"matcher": ".*", "hooks": {}}]}}', 'agents')).toMatchObject({
+      offset: 53,
+      syntax: false,
+    });
+    expect(mergeSettingsText('cursor', '{"version": 1, "hooks": {"preToolUse": [{"matcher": "x"}]}}', 'agents')).toMatchObject({
+      offset: 40,
+      syntax: false,
+    });
+    // A hook of another type needs no command; an empty group list and a group without a matcher are read as they are.
+    for (const list of ['[{"matcher": "*", "hooks": [{"type": "prompt", "prompt": "p"}]}]', '[{"hooks": []}]'])
+      expect(claude(list)).toHaveProperty('text');
+  });
+
   it('replaces only its own hook in a group it shares with the user, and takes it out of a group of another matcher', () => {
     const shared = {
       hooks: {
