@@ -55,7 +55,11 @@ async function hasCommit(top: string): Promise<boolean> {
  */
 export async function diffFiles(top: string, what: { staged: true } | { range: string }): Promise<DiffFile[]> {
   if ('range' in what && what.range.startsWith('-')) throw new GitError(`"${what.range}" is not a revision range`, 'failed');
+  // A `core.fsmonitor` hook (config an agent can write) that reports no change makes git trust the index for every
+  // file: the working tree is read as it is instead, and no program the config names is run.
+  const noMonitor = ['-c', 'core.fsmonitor=false'];
   const args = [
+    ...noMonitor,
     'diff',
     '-U0',
     '--text',
@@ -86,7 +90,9 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
       );
     }),
     // The index is listed with the untracked files, in the same process, for the bits that hide an entry's edits.
-    worktree ? git(top, ['ls-files', '-v', '-s', '--cached', '--others', '--exclude-standard', '-z', '--full-name', '--', '.']) : undefined,
+    worktree
+      ? git(top, [...noMonitor, 'ls-files', '-v', '-s', '--cached', '--others', '--exclude-standard', '-z', '--full-name', '--', '.'])
+      : undefined,
   ]);
   let files = parseUnifiedDiff(out.toString('utf8'));
   if (others === undefined) return files;

@@ -99,6 +99,22 @@ describe('agents guard check, files git is told not to look at', () => {
   });
 });
 
+describe('agents guard check, a core.fsmonitor hook that reports no change', () => {
+  it('reads the working tree itself: an edit the hook hides is still checked', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/a'), 'old\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'files');
+    writeFileSync(join(dir, 'quiet.sh'), "#!/bin/sh\nprintf 'token\\0'\n", { mode: 0o755 });
+    git(dir, 'config', 'core.fsmonitor', join(dir, 'quiet.sh'));
+    git(dir, 'status', '--short');
+    writeFileSync(join(dir, 'secrets/a'), 'new\n');
+    expect(git(dir, 'status', '--short', '--untracked-files=no')).toBe('');
+    expect(await findings(dir)).toEqual({ code: 1, found: [['secrets/a', 0]] });
+  });
+});
+
 describe('agents guard check, files git calls binary', () => {
   it('matches the lines they add: a NUL byte, a -diff attribute or a textconv driver hides none', async () => {
     const dir = await repo();
