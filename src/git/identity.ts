@@ -1,5 +1,5 @@
 import { runEnv } from './run-environment.ts';
-import { runGit } from './runner.ts';
+import { GitProcessError, runGit } from './runner.ts';
 
 /**
  * What git strips or refuses in an identity's name and e-mail: white space,
@@ -35,5 +35,22 @@ export async function gitAuthor(cwd: string): Promise<string | undefined> {
     return m?.[1]?.trim() || undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * git's own reason it could not commit here for want of an identity (its last line, "fatal: unable to auto-detect
+ * email address …"), or undefined when it knows one. One process, by git's own rule for the committer: with no
+ * identity configured at all (the usual case) the author is unknown too, and a commit checked only once it is
+ * written would leave the file written and staged.
+ */
+export async function missingIdentity(cwd: string): Promise<string | undefined> {
+  try {
+    await runGit(cwd, ['var', 'GIT_COMMITTER_IDENT']);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof GitProcessError) || error.exitCode !== 128) throw error;
+    const lines = error.message.split('\n').filter((l) => l.trim() !== '');
+    return (lines.findLast((l) => l.startsWith('fatal:')) ?? lines[0] ?? 'git knows no identity').trim();
   }
 }

@@ -106,9 +106,20 @@ async function commitWritten<T extends object>(
   git: typeof import('../git/commit.ts'),
   write: () => Promise<Written<T>>,
 ): Promise<Committed<T>> {
-  // Two questions to git, asked together: whether it ignores the store folder (then nothing in it can be committed),
-  // and what is staged already. Either refuses before anything is written.
-  const [ignored, staged] = await Promise.all([git.folderIgnored(top, prefix === '' ? top : `${top}/${prefix}`), git.stagedPaths(top)]);
+  // Three questions to git, asked together: whether it ignores the store folder (then nothing in it can be committed),
+  // what is staged already, and whether it knows who commits. Each refuses before anything is written.
+  const [ignored, staged, noIdentity] = await Promise.all([
+    git.folderIgnored(top, prefix === '' ? top : `${top}/${prefix}`),
+    git.stagedPaths(top),
+    import('../git/identity.ts').then((m) => m.missingIdentity(top)),
+  ]);
+  if (noIdentity !== undefined)
+    throw new UsageError(
+      `--commit refused: git knows no identity to commit with (${noIdentity})`,
+      'Nothing was written. Tell git who you are: `git config --global user.name "Your Name"` and `git config --global user.email you@example.com` (or leave out --global for this repository alone), or run without --commit.',
+      { git: noIdentity },
+      'no-git-identity',
+    );
   if (ignored)
     throw new UsageError(
       `--commit refused: git ignores the store folder ${ignored.path} (${ignored.rule}), so nothing in it can be committed`,

@@ -204,4 +204,20 @@ describe('--commit on add and remove', () => {
     expect(errorOf(json)).toEqual({ code: 'not-a-repository', exit_code: 2, detail: null });
     expect(readdirSync(join(store, 'global'))).toEqual([]);
   });
+
+  it('with no git identity --commit is refused before anything is written (exit 2, no-git-identity)', async () => {
+    const repo = setup();
+    // No identity from the environment nor the repository, and user.useConfigOnly: git never guesses one from the host name.
+    repo.git('config', '--remove-section', 'user');
+    repo.git('config', 'user.useConfigOnly', 'true');
+    const env = { GIT_AUTHOR_NAME: undefined, GIT_AUTHOR_EMAIL: undefined, GIT_COMMITTER_NAME: undefined, GIT_COMMITTER_EMAIL: undefined };
+    const r = await runAgents(['invariant', 'add', '--global', '--commit', '--format', 'json', 'Never push to main'], {
+      cwd: repo.dir,
+      env,
+    });
+    expect(errorOf(r)).toMatchObject({ code: 'no-git-identity', exit_code: 2 });
+    expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
+    expect(repo.git('status', '--porcelain').trim()).toBe('');
+    expect(count(repo)).toBe(1);
+  });
 });
