@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -394,6 +394,26 @@ describe('bad input gets a clear error and changes nothing', () => {
     const missing = await runAgents(['--store', join(dir, 'nope'), '--format', 'json', 'invariant', 'list']);
     expect(missing.code).toBe(2);
     expect(errorOf(missing)).toMatchObject({ code: 'no-store', detail: { store: join(dir, 'nope') } });
+  });
+
+  it('an invariant file that is a symbolic link is named (exit 3, symlink) by remove, edit and show, not an unknown id', async () => {
+    const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    const root = testStore();
+    writeFileSync(join(dirname(root), 'elsewhere.yaml'), invariantYaml(id, 'Never push to main'));
+    symlinkSync('../../elsewhere.yaml', join(root, `global/${id}.yaml`));
+    for (const args of [
+      ['invariant', 'remove', '--yes', id.slice(0, 8)],
+      ['invariant', 'edit', id, '--deactivate'],
+      ['invariant', 'show', id],
+    ]) {
+      const r = await runAgents(['--store', root, '--format', 'json', ...args]);
+      expect(errorOf(r)).toMatchObject({
+        code: 'invalid-store',
+        exit_code: 3,
+        detail: { diagnostics: [{ code: 'symlink', file: `global/${id}.yaml` }] },
+      });
+    }
+    expect(lstatSync(join(root, `global/${id}.yaml`)).isSymbolicLink()).toBe(true);
   });
 
   it('refuses to list with an invalid file in a needed scope: exit 3, file:line:col, no partial set', async () => {

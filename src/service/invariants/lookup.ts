@@ -83,8 +83,16 @@ export async function resolveId(
       wanted,
       found.map((f) => f.id),
     ).kind === 'unknown'
-  )
+  ) {
+    // An invariant file that is a link is an invalid store (exit 3, naming the file), as for a linked plan folder,
+    // not an unknown id: the invariant is there, and a reader never follows the link.
+    const links = (await svc.source.list('', { recursive: true })).filter((e) => {
+      const kind = e.type === 'symlink' ? classifyPath(e.path) : undefined;
+      return kind?.kind === 'invariant' && kind.id.startsWith(wanted);
+    });
+    if (links.length > 0) requireValid(await readEntries(svc.source, links), `read invariant ${wanted}`);
     await refuseOtherKind(svc, wanted, 'invariant', hint);
+  }
   const paths = new Map(found.map((f) => [f.id, f.path]));
   const id = pickId(prefix, paths.keys(), 'invariant', hint, (m) => `${m}  ${paths.get(m)}`);
   const same = found.filter((f) => f.id === id);
