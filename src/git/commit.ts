@@ -82,10 +82,14 @@ async function recordable(top: string, paths: readonly string[]): Promise<string
  * Stages exactly `paths` (repository-relative; written or deleted files) and
  * commits them, and nothing else, with `message`. Two processes: `git add -A`
  * (which records deletions too) and `git commit --only`. Hooks run as usual.
- * Returns the new commit id, or undefined when none of the paths is a change
- * git can record (a file removed that it never had): no commit is made.
+ * Returns the new commit id, and whether HEAD is detached (no branch holds the commit), or undefined when none of
+ * the paths is a change git can record (a file removed that it never had): no commit is made.
  */
-export async function commitPaths(top: string, paths: readonly string[], message: string): Promise<string | undefined> {
+export async function commitPaths(
+  top: string,
+  paths: readonly string[],
+  message: string,
+): Promise<{ id: string; detached: boolean } | undefined> {
   if (paths.length === 0) throw new GitError('nothing to commit', 'failed');
   const said = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim();
   let changed: string[];
@@ -100,7 +104,12 @@ export async function commitPaths(top: string, paths: readonly string[], message
     // --cleanup=whitespace: the message as given, whatever commit.cleanup says; `strip` would drop a body line that
     // starts with '#' (an invariant's text, "#1 rule: …") as a comment.
     await runGit(top, ['commit', '--quiet', '--only', '--cleanup=whitespace', '-m', message, '--', ...changed]);
-    return (await runGit(top, ['rev-parse', 'HEAD'])).toString('utf8').trim();
+    // The id, then the branch HEAD names ("HEAD" itself when detached): one process for both.
+    const [id = '', ref = ''] = (await runGit(top, ['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD']))
+      .toString('utf8')
+      .trim()
+      .split('\n');
+    return { id, detached: ref === 'HEAD' };
   } catch (error) {
     throw new CommitError(said(error), true);
   }

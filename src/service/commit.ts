@@ -92,7 +92,7 @@ export async function withCommit<T extends object>(
   // file staged meanwhile would be refused as "other changes", git's own index lock would fail the second commit
   // outright, and the id read after the commit could be the other command's. The lock is the store's own `.lock`
   // (beside the scopes' locks, which readers skip), not one in git's folder, which may belong to someone else.
-  return withFolderLock(root, '', () => commitWritten(top, prefix, git, write), {
+  return withFolderLock(root, '', () => commitWritten(top, prefix, git, write, options.notice), {
     label: prefix || '.',
     ...(options.notice ? { onStale: options.notice } : {}),
   });
@@ -105,6 +105,7 @@ async function commitWritten<T extends object>(
   prefix: string,
   git: typeof import('../git/commit.ts'),
   write: () => Promise<Written<T>>,
+  notice?: (message: string) => void,
 ): Promise<Committed<T>> {
   // Three questions to git, asked together: whether it ignores the store folder (then nothing in it can be committed),
   // what is staged already, and whether it knows who commits. Each refuses before anything is written.
@@ -144,7 +145,13 @@ async function commitWritten<T extends object>(
   try {
     const commit = await git.commitPaths(top, repoPaths, done.message);
     // None of them a change git can record (a file it never had, removed): nothing to commit.
-    return commit === undefined ? done.value : { ...done.value, commit };
+    if (commit === undefined) return done.value;
+    // As git itself warns: a commit no branch holds is left behind by the next checkout.
+    if (commit.detached)
+      notice?.(
+        `committed ${commit.id.slice(0, 12)} on a detached HEAD: no branch holds it; \`git switch -c NAME\` keeps it on a new branch`,
+      );
+    return { ...done.value, commit: commit.id };
   } catch (error) {
     const staged = error instanceof git.CommitError && error.staged;
     // git names only the first ignore rule it meets, and not in a form a script can read.

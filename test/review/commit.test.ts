@@ -220,4 +220,23 @@ describe('--commit on add and remove', () => {
     expect(repo.git('status', '--porcelain').trim()).toBe('');
     expect(count(repo)).toBe(1);
   });
+
+  it('on a detached HEAD the commit is made and said to be on no branch, in text and JSON alike', async () => {
+    const repo = setup();
+    repo.git('checkout', '-q', '--detach');
+    for (const format of ['text', 'json']) {
+      const r = await runAgents(['invariant', 'add', '--global', '--commit', '--format', format, `Never push to main (${format})`], {
+        cwd: repo.dir,
+      });
+      expect(r.code).toBe(0);
+      const head = repo.git('rev-parse', 'HEAD').trim();
+      expect(r.stderr).toContain(head.slice(0, 12));
+      expect(r.stderr).toContain('detached HEAD');
+    }
+    expect(count(repo)).toBe(3);
+    repo.git('checkout', '-q', 'main');
+    const onBranch = await runAgents(['invariant', 'add', '--global', '--commit', 'Never skip the review'], { cwd: repo.dir });
+    expect(onBranch.code).toBe(0);
+    expect(onBranch.stderr).toBe('');
+  });
 });
