@@ -124,6 +124,10 @@ describe('--commit on add and remove', () => {
     expect((await runAgents(['invariant', 'add', '--global', '--no-commit', 'Keep it small'], { cwd: repo.dir })).code).toBe(0);
     expect(count(repo)).toBe(3);
     expect(repo.git('status', '--porcelain').trim()).toMatch(/^\?\? \.agents\/global\/[0-9A-Z]{26}\.yaml$/);
+    // With both forms the last one wins, as for every on/off option (docs/commands.md, "Options").
+    const both = await runAgents(['invariant', 'add', '--global', '--commit', '--no-commit', 'Keep it short'], { cwd: repo.dir });
+    expect(both.code).toBe(0);
+    expect(count(repo)).toBe(3);
   });
 
   it('a duplicate is refused (exit 1) and nothing is committed', async () => {
