@@ -1,5 +1,6 @@
-import { lstatSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { gitDirFor } from './location.ts';
 import { GitError } from './repo.ts';
 import { GitProcessError, runGit } from './runner.ts';
 
@@ -42,6 +43,23 @@ export async function folderIgnored(top: string, dir: string): Promise<IgnoredPa
   const rel = relative(top, dir).split(sep).join('/');
   if (rel === '' || rel.startsWith('../')) return undefined;
   return (await ignoredPaths(top, [`${rel}/`]))[0];
+}
+
+/**
+ * The operation under way in the repository whose top is `top` that git makes no commit of chosen files during
+ * ("cannot do a partial commit during a merge"), with the file that says so; undefined when there is none. Read
+ * from git's folder, no process.
+ */
+export function operationInProgress(top: string): { operation: 'merge' | 'cherry-pick' | 'revert'; file: string } | undefined {
+  const dir = gitDirFor(top);
+  if (dir === undefined) return undefined;
+  for (const [operation, file] of [
+    ['merge', 'MERGE_HEAD'],
+    ['cherry-pick', 'CHERRY_PICK_HEAD'],
+    ['revert', 'REVERT_HEAD'],
+  ] as const)
+    if (existsSync(join(dir, file))) return { operation, file };
+  return undefined;
 }
 
 /** A commit that failed; `staged`: whether its files had been staged before it failed (a hook refused it, say). */

@@ -114,6 +114,13 @@ async function commitWritten<T extends object>(
     git.stagedPaths(top),
     import('../git/identity.ts').then((m) => m.missingIdentity(top)),
   ]);
+  const underway = git.operationInProgress(top);
+  if (underway)
+    throw new UsageError(
+      `--commit refused: a ${underway.operation} is under way in ${top} (${underway.file}), and git commits no chosen files alone during one`,
+      `Nothing was written. Finish it (\`git commit\`) or abort it (\`git ${underway.operation} --abort\`) first, or run without --commit.`,
+      { operation: underway.operation },
+    );
   if (noIdentity !== undefined)
     throw new UsageError(
       `--commit refused: git knows no identity to commit with (${noIdentity})`,

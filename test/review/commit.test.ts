@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, testStore } from '../helpers/tmp.ts';
@@ -242,5 +242,15 @@ describe('--commit on add and remove', () => {
     const onBranch = await runAgents(['invariant', 'add', '--global', '--commit', 'Never skip the review'], { cwd: repo.dir });
     expect(onBranch.code).toBe(0);
     expect(onBranch.stderr).toBe('');
+  });
+
+  it('refuses, before writing anything, while a merge is under way (git makes no partial commit during one)', async () => {
+    const repo = setup();
+    // What git leaves while a merge waits for its commit: a merge that resolved to HEAD's own files stages nothing.
+    writeFileSync(join(repo.dir, '.git/MERGE_HEAD'), repo.git('rev-parse', 'HEAD'));
+    const r = await runAgents(['invariant', 'add', '--global', '--commit', '--format', 'json', 'Never merge blind'], { cwd: repo.dir });
+    expect(errorOf(r)).toMatchObject({ code: 'usage', exit_code: 2, detail: { operation: 'merge' } });
+    expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
+    expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 });
