@@ -13,8 +13,13 @@ const CRUD = /^[\x00-\x20.,:;<>"\\']|[\x00-\x20.,:;<>"\\']$|[<>\n]/;
  * would answer exactly this); undefined when git must be asked.
  */
 export function authorFromEnvironment(env: Record<string, string | undefined>): string | undefined {
-  const name = env.GIT_AUTHOR_NAME;
-  const email = env.GIT_AUTHOR_EMAIL;
+  return identityFromEnvironment(env, 'AUTHOR');
+}
+
+/** The same for the author or the committer (GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL). */
+function identityFromEnvironment(env: Record<string, string | undefined>, who: 'AUTHOR' | 'COMMITTER'): string | undefined {
+  const name = env[`GIT_${who}_NAME`];
+  const email = env[`GIT_${who}_EMAIL`];
   if (!name || !email || CRUD.test(name) || CRUD.test(email)) return undefined;
   return `${name} <${email}>`;
 }
@@ -40,13 +45,16 @@ export async function gitAuthor(cwd: string): Promise<string | undefined> {
 
 /**
  * git's own reason it could not commit here for want of an identity (its last line, "fatal: unable to auto-detect
- * email address …"), or undefined when it knows one. One process, by git's own rule for the committer: with no
- * identity configured at all (the usual case) the author is unknown too, and a commit checked only once it is
- * written would leave the file written and staged.
+ * email address …"), or undefined when it knows one: a commit checked only once the file is written would leave it
+ * written and staged. The first of committer and author that the environment does not name plainly is asked of
+ * git, by its own rule (one process at most): where neither is named, both come from the same configuration.
  */
 export async function missingIdentity(cwd: string): Promise<string | undefined> {
+  const env = runEnv();
+  const who = (['COMMITTER', 'AUTHOR'] as const).find((w) => identityFromEnvironment(env, w) === undefined);
+  if (who === undefined) return undefined;
   try {
-    await runGit(cwd, ['var', 'GIT_COMMITTER_IDENT']);
+    await runGit(cwd, ['var', `GIT_${who}_IDENT`]);
     return undefined;
   } catch (error) {
     if (!(error instanceof GitProcessError) || error.exitCode !== 128) throw error;

@@ -220,6 +220,13 @@ describe('--commit on add and remove', () => {
       env,
     });
     expect(errorOf(r)).toMatchObject({ code: 'no-git-identity', exit_code: 2 });
+    // A committer named by the environment, and no author anywhere: git would still refuse the commit.
+    const committer = { ...env, GIT_COMMITTER_NAME: 'Test Author', GIT_COMMITTER_EMAIL: 'author@example.com' };
+    const half = await runAgents(['invariant', 'add', '--global', '--commit', '--format', 'json', 'Never push to main'], {
+      cwd: repo.dir,
+      env: committer,
+    });
+    expect(errorOf(half)).toMatchObject({ code: 'no-git-identity', exit_code: 2 });
     expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
     expect(repo.git('status', '--porcelain').trim()).toBe('');
     expect(count(repo)).toBe(1);
