@@ -396,7 +396,7 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(errorOf(missing)).toMatchObject({ code: 'no-store', detail: { store: join(dir, 'nope') } });
   });
 
-  it('an invariant file that is a symbolic link is named (exit 3, symlink) by remove, edit and show, not an unknown id', async () => {
+  it('an invariant file or a scope folder that is a symbolic link is named (exit 3, symlink) by remove, edit and show, not an unknown id', async () => {
     const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
     const root = testStore();
     writeFileSync(join(dirname(root), 'elsewhere.yaml'), invariantYaml(id, 'Never push to main'));
@@ -414,6 +414,17 @@ describe('bad input gets a clear error and changes nothing', () => {
       });
     }
     expect(lstatSync(join(root, `global/${id}.yaml`)).isSymbolicLink()).toBe(true);
+    // A linked project folder could hold any id: named too, rather than the id called unknown.
+    const other = '01M8KJT9G0XNWEM589ZS7FV0VW';
+    mkdirSync(join(dirname(root), 'web'));
+    writeFileSync(join(dirname(root), `web/${other}.yaml`), invariantYaml(other, 'Never skip the review'));
+    symlinkSync('../../web', join(root, 'projects/web'));
+    const r = await runAgents(['--store', root, '--format', 'json', 'invariant', 'remove', '--yes', other]);
+    expect(errorOf(r)).toMatchObject({
+      code: 'invalid-store',
+      exit_code: 3,
+      detail: { diagnostics: [{ code: 'symlink', file: 'projects/web' }] },
+    });
   });
 
   it('refuses to list with an invalid file in a needed scope: exit 3, file:line:col, no partial set', async () => {

@@ -2,7 +2,7 @@
 import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix } from '../../core/id-prefix.ts';
-import { classifyPath } from '../../core/layout.ts';
+import { classifyPath, isKnownFolder } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
 import { emptySnapshot, readEntries, readFailure, readFolders } from '../../store/read.ts';
@@ -84,11 +84,12 @@ export async function resolveId(
       found.map((f) => f.id),
     ).kind === 'unknown'
   ) {
-    // An invariant file that is a link is an invalid store (exit 3, naming the file), as for a linked plan folder,
-    // not an unknown id: the invariant is there, and a reader never follows the link.
+    // An invariant file that is a link, or a linked folder that could hold it (global/, a project's), is an invalid
+    // store (exit 3, naming the link), as for a linked plan folder, not an unknown id: a reader never follows it.
     const links = (await svc.source.list('', { recursive: true })).filter((e) => {
-      const kind = e.type === 'symlink' ? classifyPath(e.path) : undefined;
-      return kind?.kind === 'invariant' && kind.id.startsWith(wanted);
+      if (e.type !== 'symlink') return false;
+      const kind = classifyPath(e.path);
+      return (kind.kind === 'invariant' && kind.id.startsWith(wanted)) || holdsInvariants(e.path);
     });
     if (links.length > 0) requireValid(await readEntries(svc.source, links), `read invariant ${wanted}`);
     await refuseOtherKind(svc, wanted, 'invariant', hint);
@@ -114,6 +115,13 @@ export async function resolveId(
     );
   }
   return same[0]!;
+}
+
+/** Whether `rel` is a folder of the layout that invariants live in or below (`global`, `projects/myapp`, `plans/01J…`). */
+function holdsInvariants(rel: string): boolean {
+  const [top, ...rest] = rel.split('/');
+  if (!isKnownFolder(rel)) return false;
+  return top === 'global' || top === 'actions' || ((top === 'projects' || top === 'plans') && rest.length <= 1);
 }
 
 /** The full id of the plan an id or a unique prefix (≥ 4 characters) names. */
