@@ -81,10 +81,16 @@ const RECORD_FOLDERS: ReadonlySet<string> = new Set(['decisions', 'enforcement',
  * and waivers (`plans/<id>/violations`: the open violations would vanish from the plan gate), a project's waivers.
  */
 export function isRequiredFolder(path: string): boolean {
+  // Asked of every file a reader lists: an invariant's name (the usual answer) is turned away before anything is cut.
+  if (path.endsWith('.yaml')) return false;
   if (TOP_SCOPE_FOLDERS.has(path)) return true;
-  const parts = path.split('/');
-  if (parts.length !== 3 || !RECORD_FOLDERS.has(parts[2]!)) return false;
-  return parts[0] === 'plans' || (parts[0] === 'projects' && parts[2] === WAIVERS);
+  const first = path.indexOf('/');
+  const second = first < 0 ? -1 : path.indexOf('/', first + 1);
+  if (second < 0 || path.includes('/', second + 1)) return false;
+  const last = path.slice(second + 1);
+  if (!RECORD_FOLDERS.has(last)) return false;
+  const top = path.slice(0, first);
+  return top === 'plans' || (top === 'projects' && last === WAIVERS);
 }
 
 /** The finding of a file in the place of a folder {@link isRequiredFolder} names: an error, never an empty folder. */
