@@ -10,7 +10,7 @@ export interface BrokenCase {
   description: string;
   exit: number;
   /** Files the test makes: a 2 GiB sparse file, a mode-000 file, a named pipe, a folder. */
-  setup?: 'huge' | 'unreadable' | 'fifo' | 'folder';
+  setup?: 'huge' | 'unreadable' | 'fifo' | 'folder' | 'old';
   /** Where `setup` makes it, store-relative (default: an invariant file of global/). */
   target?: string;
   /** Symbolic links (path in the case → target), made by the test so that no link is committed. */

@@ -118,9 +118,10 @@ describe('names, ids and paths never reach outside the store', () => {
       [['invariant', 'list', '--project', 'evil'], 3],
       [['invariant', 'list', '--project', 'evil', '--effective'], 3],
       [['invariant', 'add', '--project', 'evil', 'Written through a link'], 3],
-      [['invariant', 'show', OUT_ID], 2],
-      [['invariant', 'show', OUT_ID.slice(0, 8)], 2],
-      [['invariant', 'remove', '--yes', OUT_ID], 2],
+      // The id is found behind the link: said as the invalid store it is (exit 3), never read through.
+      [['invariant', 'show', OUT_ID], 3],
+      [['invariant', 'show', OUT_ID.slice(0, 8)], 3],
+      [['invariant', 'remove', '--yes', OUT_ID], 3],
       [['validate'], 1],
       [['validate', '--fix'], 1],
       [['validate', join(store, 'projects/evil')], 1],
@@ -216,8 +217,8 @@ describe('names, ids and paths never reach outside the store', () => {
       [['invariant', 'list'], 3],
       [['invariant', 'list', '--project', 'app', '--effective'], 3],
       [['invariant', 'add', '--global', 'rule'], 3],
-      [['invariant', 'show', OUT_ID], 2],
-      [['invariant', 'remove', '--yes', OUT_ID], 2],
+      [['invariant', 'show', OUT_ID], 3],
+      [['invariant', 'remove', '--yes', OUT_ID], 3],
     ] as [string[], number][]) {
       const r = await runAgents(['--store', store, ...args]);
       expect({ args, code: r.code }).toEqual({ args, code });

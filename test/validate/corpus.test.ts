@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
@@ -28,6 +28,9 @@ function prepare(name: string, setup: Expected['setup'], at = TARGET): string {
     execFileSync('mkfifo', [target]);
   } else if (setup === 'folder') {
     mkdirSync(target);
+  } else if (setup === 'old') {
+    // Left behind long ago: a copy is as new as the test run, and a lock naming no process is stale only once old.
+    utimesSync(target, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
   } else if (setup === 'unreadable') {
     writeFileSync(target, 'id: 01JDQ6X5Z8W4N3B2C1D0E9F8G7\ntext: Never delete data\n');
     chmodSync(target, 0o000);
