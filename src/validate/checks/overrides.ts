@@ -36,35 +36,22 @@ export async function checkOverrides(
         related,
       );
     const kind = jobs[i]!.kind;
+    // An id that names no other invariant: the override would replace nothing.
+    const unknown = (message: string, hint: string) =>
+      found.push({ files: [file], report: () => located.at(file, ['overrides'], 'overrides-unknown', 'error', message, hint) });
     if (kind.kind === 'invariant' && kind.id === target) {
-      // Its own id names no lower copy: the override would replace nothing (`edit --overrides` refuses it).
-      found.push({
-        files: [file],
-        report: () =>
-          located.at(
-            file,
-            ['overrides'],
-            'overrides-unknown',
-            'error',
-            `overrides names ${target}, this invariant's own id: an invariant cannot override itself`,
-            'Name the lower-precedence copy of the same text it replaces, or remove the overrides key.',
-          ),
-      });
+      // Its own id names no lower copy (`edit --overrides` refuses it).
+      unknown(
+        `overrides names ${target}, this invariant's own id: an invariant cannot override itself`,
+        'Name the lower-precedence copy of the same text it replaces, or remove the overrides key.',
+      );
     } else if (inherited !== undefined) {
       if (inherited !== facts[i]!.k) found.push({ files: [file], report: () => textDiffers(`the inherited invariant ${target}`) });
     } else if (at === undefined) {
-      found.push({
-        files: [file],
-        report: () =>
-          located.at(
-            file,
-            ['overrides'],
-            'overrides-unknown',
-            'error',
-            `overrides names ${target}, which is no invariant in the store`,
-            'Correct the id (`agents invariant list --all` shows them), or remove the overrides key.',
-          ),
-      });
+      unknown(
+        `overrides names ${target}, which is no invariant in the store`,
+        'Correct the id (`agents invariant list --all` shows them), or remove the overrides key.',
+      );
     } else if (facts[at]!.k !== facts[i]!.k) {
       const other = jobs[at]!.entry.path;
       found.push({
