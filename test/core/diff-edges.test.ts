@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { emptyTargetDiff } from '../helpers/diff.ts';
 import {
   affectedTargets,
   allTargets,
@@ -35,22 +36,7 @@ const shape = (projects: string[], ps: Plan[] = []) => ({ projects: new Set(proj
 const project = (p: string) => ({ kind: 'project' as const, project: p });
 const planRef = (p: string) => ({ kind: 'plan' as const, plan: p });
 
-/** A target diff with nothing in it, for toEqual on whole results. */
-function empty(target: TargetDiff['target'], extra: Partial<TargetDiff> = {}): TargetDiff {
-  return {
-    target,
-    existsBefore: true,
-    existsAfter: true,
-    countBefore: 0,
-    countAfter: 0,
-    entered: [],
-    left: [],
-    newlyShadowed: [],
-    noLongerShadowed: [],
-    changed: [],
-    ...extra,
-  };
-}
+const empty = emptyTargetDiff;
 
 describe('invariantFieldChanges', () => {
   it('every field that differs, scope first, absent values as null', () => {

@@ -5,23 +5,12 @@ import { makeStyle } from '../../src/core/style.ts';
 import { diffJson, diffTextLines } from '../../src/present/diff.ts';
 import { boundedMarkdownLines, diffMarkdownLines } from '../../src/present/diff-markdown.ts';
 import type { DiffResult } from '../../src/service/review-service.ts';
+import { emptyTargetDiff } from '../helpers/diff.ts';
 
 const PLAN = '01JDQ6X5Z8W4N3B2C1D0000001';
 
 function report(t: Partial<TargetDiff>): DiffResult {
-  const target: TargetDiff = {
-    target: { kind: 'plan', plan: PLAN },
-    existsBefore: true,
-    existsAfter: true,
-    countBefore: 0,
-    countAfter: 0,
-    entered: [],
-    left: [],
-    newlyShadowed: [],
-    noLongerShadowed: [],
-    changed: [],
-    ...t,
-  };
+  const target = emptyTargetDiff({ kind: 'plan', plan: PLAN }, t);
   return {
     range: 'A..B',
     before: { label: 'A', kind: 'revision', commit: 'a'.repeat(40) },
