@@ -37,6 +37,23 @@ class Screen extends EventEmitter {
   write = (): boolean => true;
 }
 
+/** What `run` ends with, its value or its error, without rejecting. */
+const outcomeOf = <T,>(run: Promise<T>): Promise<{ value?: T; error?: unknown }> =>
+  run.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+
+/** Writes `key` until `done()`: Ink draws no frames under CI, and a key that comes before the screen takes it is lost. */
+const pressUntil = (stdin: Keys, key: string, done: () => boolean) =>
+  vi.waitFor(
+    () => {
+      if (!done()) stdin.write(key);
+      expect(done()).toBe(true);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+
 /** An add that waits, once it has started, until the test lets it write. */
 class GatedService extends InvariantService {
   started = false;
@@ -60,19 +77,10 @@ test('Ctrl-C while the form is writing does not report "Cancelled" over a write 
   const stdin = new Keys();
   const stdout = new Screen();
   const io = { stdin, stdout, color: false } as unknown as TuiIo;
-  const outcome = runAddForm(io, service, { scope: { kind: 'global' }, initial: { text: 'Keep the audit log' } }).then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
+  const outcome = outcomeOf(runAddForm(io, service, { scope: { kind: 'global' }, initial: { text: 'Keep the audit log' } }));
   // Text, severity, tags, rationale, the four kinds of guard, then "Add it?": Enter until the add starts (Ink draws no
   // frames under CI, and an Enter that comes before the text is checked is not taken, so the test does not count them).
-  await vi.waitFor(
-    () => {
-      if (!service.started) stdin.write('\r');
-      expect(service.started).toBe(true);
-    },
-    { timeout: 10_000, interval: 20 },
-  );
+  await pressUntil(stdin, '\r', () => service.started);
   stdin.write('\u0003');
   await settle();
   service.let();
@@ -89,10 +97,7 @@ test('Ctrl-C before anything is written still cancels (CancelledError, nothing w
   const stdin = new Keys();
   const stdout = new Screen();
   const io = { stdin, stdout, color: false } as unknown as TuiIo;
-  const outcome = runAddForm(io, service, { scope: { kind: 'global' } }).then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
+  const outcome = outcomeOf(runAddForm(io, service, { scope: { kind: 'global' } }));
   stdin.write('\u0003');
   expect(((await outcome) as { error?: unknown }).error).toBeInstanceOf(CancelledError);
   expect(service.started).toBe(false);
@@ -147,25 +152,10 @@ test('Ctrl-C while the browser is removing: the removal is made, and the cancel 
   const service = new GatedRemoval(root);
   const stdin = new Keys();
   const io = { stdin, stdout: new Screen(), color: false } as unknown as TuiIo;
-  const outcome = runBrowser(io, service).then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
+  const outcome = outcomeOf(runBrowser(io, service));
   // d on the first row once the store is read, then y once its confirmation is up (Ink draws no frames under CI).
-  await vi.waitFor(
-    () => {
-      if (!service.shown) stdin.write('d');
-      expect(service.shown).toBe(true);
-    },
-    { timeout: 10_000, interval: 20 },
-  );
-  await vi.waitFor(
-    () => {
-      if (!service.started) stdin.write('y');
-      expect(service.started).toBe(true);
-    },
-    { timeout: 10_000, interval: 20 },
-  );
+  await pressUntil(stdin, 'd', () => service.shown);
+  await pressUntil(stdin, 'y', () => service.started);
   stdin.write('\u0003');
   await settle();
   service.let();
