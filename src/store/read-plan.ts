@@ -2,41 +2,32 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { badId, isKnownFolder, type PathKind, pathClassifier, WAIVERS } from '../core/layout.ts';
 import { type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
 
+/** An error of a whole file or folder of the store (no line in it): what the readers and validate say of its place. */
+function pathError(code: Diagnostic['code'], file: string, message: string, hint: string): Diagnostic {
+  return { code, severity: 'error', file, line: 0, col: 0, message, hint };
+}
+
 /** Diagnostic for a file the source could not give us. */
 export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>): Diagnostic {
   if (r.code === 'missing') {
     if (file.endsWith('/plan.yaml')) {
-      return {
-        code: 'plan-missing',
-        severity: 'error',
+      return pathError(
+        'plan-missing',
         file,
-        line: 0,
-        col: 0,
-        message: `plan folder ${file.slice(0, -'plan.yaml'.length)} has no plan.yaml`,
-        hint: 'Restore plan.yaml, or remove the folder if the plan is gone.',
-      };
+        `plan folder ${file.slice(0, -'plan.yaml'.length)} has no plan.yaml`,
+        'Restore plan.yaml, or remove the folder if the plan is gone.',
+      );
     }
     // A name that is not UTF-8 is listed with U+FFFD in place of its bytes, a name no file has: it never opens.
     if (file.includes('\uFFFD')) {
-      return {
-        code: 'file-name-not-utf8',
-        severity: 'error',
+      return pathError(
+        'file-name-not-utf8',
         file,
-        line: 0,
-        col: 0,
-        message: `${file} has a name that is not UTF-8 (shown with \uFFFD for the bytes), so it cannot be read by its name`,
-        hint: 'Rename the file to a UTF-8 name (an invariant file is named <its id>.yaml).',
-      };
+        `${file} has a name that is not UTF-8 (shown with \uFFFD for the bytes), so it cannot be read by its name`,
+        'Rename the file to a UTF-8 name (an invariant file is named <its id>.yaml).',
+      );
     }
-    return {
-      code: 'file-unreadable',
-      severity: 'error',
-      file,
-      line: 0,
-      col: 0,
-      message: `${file} vanished while it was read`,
-      hint: 'Run the command again.',
-    };
+    return pathError('file-unreadable', file, `${file} vanished while it was read`, 'Run the command again.');
   }
   const hint =
     r.code === 'symlink'
@@ -48,22 +39,19 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
           : r.code === 'merge-conflict'
             ? 'Resolve the conflict in the file, then `git add` it.'
             : 'Check its permissions.';
-  return { code: r.code, severity: 'error', file, line: 0, col: 0, message: `${file} ${r.message}`, hint };
+  return pathError(r.code, file, `${file} ${r.message}`, hint);
 }
 
 /** A folder whose name breaks the name rules (`problem`, core/names.ts), or a file in one: what every reader and `validate` say of it. */
 export function badName(path: string, problem: string): Diagnostic {
-  return {
-    code: 'bad-name',
-    severity: 'error',
-    file: path,
-    line: 0,
-    col: 0,
-    message: `${problem}; files under it are never read`,
-    hint: path.startsWith('plans/')
+  return pathError(
+    'bad-name',
+    path,
+    `${problem}; files under it are never read`,
+    path.startsWith('plans/')
       ? "Rename the folder to its plan's id: a ULID, in upper case (plan.yaml holds it)."
       : 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-".',
-  };
+  );
 }
 
 /** A folder that holds (or leads to) invariants, plans or records. */
@@ -95,15 +83,12 @@ export function isRequiredFolder(path: string): boolean {
 
 /** The finding of a file in the place of a folder {@link isRequiredFolder} names: an error, never an empty folder. */
 export function fileWhereFolderGoes(path: string): Diagnostic {
-  return {
-    code: 'unknown-path',
-    severity: 'error',
-    file: path,
-    line: 0,
-    col: 0,
-    message: `${path} is a file, where the store's ${path}/ folder goes: nothing of that ${path.includes('/') ? 'folder' : 'scope'} can be read`,
-    hint: `Move it out of the store, and restore the folder ${path}/ (git checkout).`,
-  };
+  return pathError(
+    'unknown-path',
+    path,
+    `${path} is a file, where the store's ${path}/ folder goes: nothing of that ${path.includes('/') ? 'folder' : 'scope'} can be read`,
+    `Move it out of the store, and restore the folder ${path}/ (git checkout).`,
+  );
 }
 
 /** The `.yaml` name a file with another YAML ending (`.yml`, `.YAML`) stands for; undefined for any other file. */
@@ -115,28 +100,22 @@ export function yamlNameMeant(path: string): string | undefined {
 
 /** The finding of such a file where its `.yaml` name would be read, and is not there: what it holds is left out, an error. */
 export function misnamedYaml(path: string, meant: string): Diagnostic {
-  return {
-    code: 'unknown-path',
-    severity: 'error',
-    file: path,
-    line: 0,
-    col: 0,
-    message: `${path} is never read: only files ending in .yaml are, so what it holds is left out`,
-    hint: `Rename it to ${meant.slice(meant.lastIndexOf('/') + 1)}.`,
-  };
+  return pathError(
+    'unknown-path',
+    path,
+    `${path} is never read: only files ending in .yaml are, so what it holds is left out`,
+    `Rename it to ${meant.slice(meant.lastIndexOf('/') + 1)}.`,
+  );
 }
 
 /** The finding of a symbolic link (or, in a git tree, a submodule) in the place of a store folder: never followed. */
 export function linkedFolder(path: string, what = 'a symbolic link to a folder'): Diagnostic {
-  return {
-    code: 'symlink',
-    severity: 'error',
-    file: path,
-    line: 0,
-    col: 0,
-    message: `${path} is ${what}; links are never followed inside a store`,
-    hint: 'Replace the link with the folder itself.',
-  };
+  return pathError(
+    'symlink',
+    path,
+    `${path} is ${what}; links are never followed inside a store`,
+    'Replace the link with the folder itself.',
+  );
 }
 
 /** A file to read and parse, with its kind. */
