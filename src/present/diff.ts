@@ -32,12 +32,8 @@ function ref(inv: ScopedInvariant): InvariantRefJson {
   return { id, text, severity, scope, project, plan, path };
 }
 
-function fieldJson(f: FieldChange): { field: string; before: unknown; after: unknown } {
-  const scoped = (v: unknown) => (f.field === 'scope' ? describeScope(v as Scope) : v);
-  return { field: f.field, before: scoped(f.before), after: scoped(f.after) };
-}
-
-function waiverFieldJson(f: WaiverFieldChange): { field: string; before: unknown; after: unknown } {
+/** A changed field of an invariant or a waiver; a scope is described as the invariant JSON does. */
+function fieldJson(f: FieldChange | WaiverFieldChange): { field: string; before: unknown; after: unknown } {
   const scoped = (v: unknown) => (f.field === 'scope' ? describeScope(v as Scope) : v);
   return { field: f.field, before: scoped(f.before), after: scoped(f.after) };
 }
@@ -96,7 +92,7 @@ export function diffJson(d: DiffResult, target: (t: TargetDiff) => unknown = tar
       from_path: c.fromPath ?? null,
       before: c.before ? waiverJson(c.before) : null,
       after: c.after ? waiverJson(c.after) : null,
-      fields: c.fields.map(waiverFieldJson),
+      fields: c.fields.map(fieldJson),
       invariant: c.invariant ? ref(c.invariant) : null,
     })),
     project_paths: d.projectPaths.map((p) => ({ project: p.project, before: p.before, after: p.after })),
