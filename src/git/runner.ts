@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, realpathSync, statfsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { existsSync, statfsSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
-import { gitDirFor, looksLikeGitDir, repoTop } from './location.ts';
-import { runCwd, runEnv } from './run-environment.ts';
+import { looksLikeGitDir, repoTop } from './location.ts';
+import { callerVariables } from './caller-env.ts';
+import { runEnv } from './run-environment.ts';
 
 /**
  * The one place git is started from (docs/adr/0046-one-git-runner-one-environment.md). Every git process of the tool gets its environment from
@@ -32,39 +33,8 @@ const PASSED = new Set([
   'GIT_SSH_VARIANT',
 ]);
 
-/**
- * The caller's repository contents: the index a pre-commit hook of `git commit
- * -a` or `git commit FILE` must check is a temporary one named here. Passed on
- * only when git runs in the repository the caller's environment names.
- */
-const CALLERS = ['GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES'] as const;
-
-/** Path variables, which git resolves against the folder it was started in (ours is not the caller's). */
-const PATHS = new Set<string>(['GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY']);
-
 /** Editors, pagers and password prompts: git runs without a terminal here. */
 const INTERACTIVE = new Set(['editor', 'visual', 'pager', 'prefix', 'ssh_askpass']);
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
-
-/** The git folder the caller's environment names: `GIT_DIR` (relative to where we were started), else the repository holding that folder. */
-function callersGitDir(): string | undefined {
-  const named = runEnv().GIT_DIR;
-  const dir = named !== undefined && named !== '' ? resolve(runCwd(), named) : gitDirFor(runCwd());
-  return dir === undefined ? undefined : real(dir);
-}
-
-/** The (real) git folder of the repository holding `cwd`: a few `stat`s, no git process; not cached, as repositories come and go. */
-function gitDirOf(cwd: string): string | undefined {
-  const dir = gitDirFor(cwd);
-  return dir === undefined ? undefined : real(dir);
-}
 
 /**
  * The environment of a git process started in `cwd`, from the run's (the process's, see run-environment.ts):
@@ -84,15 +54,7 @@ export function gitEnv(cwd: string): Record<string, string> {
     if (key.startsWith('git_') ? !PASSED.has(k) : INTERACTIVE.has(key)) continue;
     env[k] = v;
   }
-  const hasCallers = CALLERS.some((k) => outer[k]);
-  const mine = hasCallers ? gitDirOf(cwd) : undefined;
-  if (mine !== undefined && mine === callersGitDir()) {
-    for (const k of CALLERS) {
-      const v = outer[k];
-      if (v === undefined || v === '') continue;
-      env[k] = PATHS.has(k) && !isAbsolute(v) ? resolve(runCwd(), v) : v;
-    }
-  }
+  Object.assign(env, callerVariables(cwd));
   // An abbreviated option is refused rather than guessed (a switch of git's own option parser).
   env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
   // git would ask for a user name and password on the terminal (it opens /dev/tty, whatever its stdin): in a commit
