@@ -31,8 +31,9 @@ async function run() {
   let code;
   // `agents guard hook` has a bundle of its own (docs/adr/0508-the-guard-hook-bundle.md); any form it does not take
   // goes on as every other command does.
-  if (startsAsHook(args)) {
-    const hook = load('hook.cjs');
+  const hookBundle = startsAsHook(args);
+  if (hookBundle !== undefined) {
+    const hook = load(hookBundle);
     if (hook === undefined) return;
     code = await hook.exports.hookMain(args);
     if (code !== undefined) {

@@ -31,13 +31,16 @@ function startsDirectly(args) {
 }
 
 /**
- * Whether `agents ARGS` may be `agents guard hook`, which has a bundle of its
- * own, dist/hook.cjs (docs/adr/0508-the-guard-hook-bundle.md): an agent's
- * client starts it before every tool call.
+ * The bundle of its own that `agents ARGS` may be started from, if any:
+ * `hook.cjs` for `guard hook`, which an agent's client starts before every
+ * tool call (docs/adr/0508-the-guard-hook-bundle.md), `commit-hook.cjs` for
+ * `validate --staged`, the commit hook (docs/adr/0512-the-commit-hook-bundle.md).
+ * Either hands back a form it does not take.
  */
 function startsAsHook(args) {
   const words = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');
-  return words[0] === 'guard' && words[1] === 'hook';
+  if (words[0] === 'guard' && words[1] === 'hook') return 'hook.cjs';
+  return words[0] === 'validate' && args.includes('--staged') ? 'commit-hook.cjs' : undefined;
 }
 
 /** The first line of the bundle: a digest of its text, which its cache file repeats. */

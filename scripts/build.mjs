@@ -157,11 +157,25 @@ const HOOK_HOLDS = new Set([
 ]);
 
 /**
- * In the hook's bundle, `await import('./x.ts')` of a module outside HOOK_HOLDS becomes the full bundle's copy of
+ * The modules of the commit hook's own bundle (docs/adr/0512-the-commit-hook-bundle.md) that it imports on demand
+ * and still holds: what `validate --staged` runs when the commit stages no store file. Checking staged files takes
+ * the rest from the full bundle.
+ */
+const COMMIT_HOOK_HOLDS = new Set([
+  'src/cli/commands/validate.ts',
+  'src/git/index-tree.ts',
+  'src/git/changed.ts',
+  'src/git/repo.ts',
+  'src/store/git-dir.ts',
+  'src/store/discover.ts',
+]);
+
+/**
+ * In a hook's bundle, `await import('./x.ts')` of a module outside the ones it `holds` becomes the full bundle's copy of
  * it, through the `__agentsFull` bin/load-bundle.js hands the bundle (which loads the full bundle on first use);
  * each such module's path from the top is added to `asked`.
  */
-function fromFullBundle(asked) {
+function fromFullBundle(asked, holds) {
   return {
     name: 'from-full-bundle',
     setup(b) {
@@ -170,7 +184,7 @@ function fromFullBundle(asked) {
         const real = await intoNamespace(b, args, 'full-bundle');
         if (real.errors) return real;
         const key = relative(root, real.path).split(sep).join('/');
-        if (HOOK_HOLDS.has(key)) return { path: real.path };
+        if (holds.has(key)) return { path: real.path };
         asked.add(key);
         return { path: key, namespace: 'full-bundle' };
       });
@@ -285,14 +299,19 @@ const fromFull = new Set();
 const hook = await build({
   ...script,
   entryPoints: { hook: 'src/cli/hook-entry.ts' },
-  plugins: [fromFullBundle(fromFull), lazyStringWidth, yargsAssert, tuiFromEsm, undiciFromEsm, builtinsRequired],
+  plugins: [fromFullBundle(fromFull, HOOK_HOLDS), lazyStringWidth, yargsAssert, tuiFromEsm, undiciFromEsm, builtinsRequired],
+});
+const commitHook = await build({
+  ...script,
+  entryPoints: { 'commit-hook': 'src/cli/commit-hook-entry.ts' },
+  plugins: [fromFullBundle(fromFull, COMMIT_HOOK_HOLDS), lazyStringWidth, yargsAssert, tuiFromEsm, undiciFromEsm, builtinsRequired],
 });
 const commandLine = await build({
   ...script,
   entryPoints: { agents: 'src/cli/bundle-entry.ts' },
   plugins: [fullModuleMap(fromFull), lazyStringWidth, yargsAssert, tuiFromEsm, undiciFromEsm, builtinsRequired],
 });
-for (const name of ['agents.cjs', 'hook.cjs']) {
+for (const name of ['agents.cjs', 'hook.cjs', 'commit-hook.cjs']) {
   // The header's digest, written over the placeholder (same length: the source map's lines stay).
   const file = new URL(`../dist/${name}`, import.meta.url);
   const text = readFileSync(file, 'utf8');
@@ -304,8 +323,8 @@ for (const name of ['agents.cjs', 'hook.cjs']) {
   writeFileSync(file, text.replace('0'.repeat(16), createHash('sha256').update(text).digest('hex').slice(0, 16)));
 }
 const meta = {
-  inputs: { ...modules.metafile.inputs, ...commandLine.metafile.inputs, ...hook.metafile.inputs },
-  outputs: { ...modules.metafile.outputs, ...commandLine.metafile.outputs, ...hook.metafile.outputs },
+  inputs: { ...modules.metafile.inputs, ...commandLine.metafile.inputs, ...hook.metafile.inputs, ...commitHook.metafile.inputs },
+  outputs: { ...modules.metafile.outputs, ...commandLine.metafile.outputs, ...hook.metafile.outputs, ...commitHook.metafile.outputs },
 };
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
 // V8's code for the commands people run most, compiled by running them (scripts/code-cache.mjs).

@@ -96,6 +96,7 @@ function makeAll() {
       ['reads', reads],
       ['direct', inGit ? base : ''],
       ['hook', hook],
+      ['commit-hook', inGit ? base : ''],
     ]) {
       const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--warm', kind, cwd], { stdio: 'inherit', env: CHILD_ENV });
       if (r.status !== 0) throw new Error(`making the ${kind} code cache failed (${r.status ?? r.signal})`);
@@ -103,7 +104,7 @@ function makeAll() {
     // The commands above ran before the caches existed and left caches of their own (bin/load-bundle.js), in this
     // environment: gone, as the build's are the ones to take.
     for (const d of [false, true]) rmSync(ownCacheFileOf(full, d), { force: true });
-    rmSync(ownCacheFileOf(join(root, 'dist/hook.cjs'), false), { force: true });
+    for (const name of ['hook.cjs', 'commit-hook.cjs']) rmSync(ownCacheFileOf(join(root, 'dist', name), false), { force: true });
   } finally {
     for (const d of made) rmSync(d, { recursive: true, force: true });
   }
@@ -115,8 +116,9 @@ function makeAll() {
  * made to take it.
  */
 async function warmOne(kind, cwd) {
-  const hook = kind === 'hook';
-  const file = hook ? join(root, 'dist/hook.cjs') : full;
+  // The hooks have bundles of their own: the guard hook's and the commit hook's (`validate --staged`).
+  const hook = kind === 'hook' || kind === 'commit-hook';
+  const file = hook ? join(root, `dist/${kind}.cjs`) : full;
   const cacheFile = cacheFileOf(file, kind === 'direct');
   // Made afresh: a cache V8 took would bring back everything it holds.
   rmSync(cacheFile, { force: true });
@@ -138,6 +140,9 @@ async function warmOne(kind, cwd) {
     await agents(['validate']);
   } else if (kind === 'direct') {
     // What runs at nearly every commit (outside git, nothing: the top level alone).
+    if (cwd !== '') await agents(['validate', '--staged']);
+  } else if (kind === 'commit-hook') {
+    // A commit that stages no store file (outside git, nothing: the top level alone).
     if (cwd !== '') await agents(['validate', '--staged']);
   } else if (hook) {
     // What runs at nearly every tool call.

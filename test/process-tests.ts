@@ -14,6 +14,7 @@ export const PROCESS_TESTS = [
   'test/actors/mcp-reconcile.test.ts',
   'test/architecture/layers.test.ts',
   'test/cli/action-project.test.ts',
+  'test/git/index-tree.test.ts',
   'test/cli/argv-forms.test.ts',
   'test/cli/completion.test.ts',
   'test/cli/guard-check-diff.test.ts',

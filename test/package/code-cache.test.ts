@@ -14,7 +14,8 @@ function packageCopy(): { dir: string; bundle: string; cache: string } {
   cpSync(join(REPO, 'package.json'), join(dir, 'package.json'));
   mkdirSync(join(dir, 'dist'));
   mkdirSync(join(dir, 'scripts'));
-  for (const f of ['agents.cjs', 'agents.cjs.cache', 'hook.cjs', 'hook.cjs.cache']) cpSync(join(REPO, 'dist', f), join(dir, 'dist', f));
+  for (const f of ['agents.cjs', 'agents.cjs.cache', 'hook.cjs', 'hook.cjs.cache', 'commit-hook.cjs', 'commit-hook.cjs.cache'])
+    cpSync(join(REPO, 'dist', f), join(dir, 'dist', f));
   return { dir, bundle: join(dir, 'dist/agents.cjs'), cache: join(dir, 'dist/agents.cjs.cache') };
 }
 
@@ -62,25 +63,29 @@ function digestOf(bundle: string): string {
 describe('the CLI bundle and its code cache', () => {
   const expected = run(join(REPO, 'bin/agents.js'), LIST);
 
-  it("the build leaves three caches (every command; the direct starts; the guard hook's bundle) that V8 takes in a new process, made for the bundle beside them", () => {
+  it("the build leaves four caches (every command; the direct starts; the guard hook's and the commit hook's bundles) that V8 takes in a new process, made for the bundle beside them", () => {
     const bundle = join(REPO, 'dist/agents.cjs');
     const hook = join(REPO, 'dist/hook.cjs');
+    const commitHook = join(REPO, 'dist/commit-hook.cjs');
     expect(expected.status).toBe(0);
     for (const [file, cache] of [
       [bundle, `${bundle}.cache`],
       [bundle, `${bundle}.direct.cache`],
       [hook, `${hook}.cache`],
+      [commitHook, `${commitHook}.cache`],
     ] as const) {
       expect(readFileSync(cache, 'latin1').startsWith(`${digestOf(file)} `)).toBe(true);
       expect(cacheTaken(file, cache)).toBe(true);
     }
   });
 
-  it("a direct start (agents validate --staged) without the build's cache of the direct starts makes its own, and leaves the other", () => {
+  it("a direct start (agents validate --staged with store files staged) without the build's cache of the direct starts makes its own, and leaves the other", () => {
     const p = packageCopy();
     const repo = tempDir();
     spawnSync('git', ['init', '-q'], { cwd: repo });
     cpSync(join(REPO, '.agents.example'), join(repo, '.agents'), { recursive: true });
+    // Staged files are checked by the full bundle, which the commit hook's bundle loads with the direct starts' cache.
+    spawnSync('git', ['add', '.agents'], { cwd: repo });
     const before = readFileSync(p.cache);
     const r = spawnSync(process.execPath, [join(p.dir, 'bin/agents.js'), 'validate', '--staged'], {
       cwd: repo,
@@ -157,7 +162,7 @@ describe('the CLI bundle and its code cache', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(expected.stdout);
     expect(readdirSync(join(p.dir, 'dist')).sort()).toEqual(
-      ['agents.cjs', 'hook.cjs', 'hook.cjs.cache', own.slice(own.lastIndexOf('/') + 1)].sort(),
+      ['agents.cjs', 'hook.cjs', 'hook.cjs.cache', 'commit-hook.cjs', 'commit-hook.cjs.cache', own.slice(own.lastIndexOf('/') + 1)].sort(),
     );
   });
 

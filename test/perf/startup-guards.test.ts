@@ -228,6 +228,20 @@ describe('start-up', () => {
     for (const key of asked) expect(listed, key).toContain(JSON.stringify(key));
   });
 
+  it("the commit hook's own bundle holds what a commit staging no store file runs, and takes the checks from the full bundle", () => {
+    const held = contents(['dist/commit-hook.cjs']);
+    for (const heavy of ['yargs', 'yaml', 'ajv', 'simple-git', 'src/mcp', 'src/tui', 'src/service', ...INTERACTIVE_ONLY, ...MCP_ONLY])
+      expect(held, heavy).not.toContain(heavy);
+    const inputs = Object.keys(meta().outputs['dist/commit-hook.cjs']!.inputs);
+    // Of the checks, only a constant of the report's.
+    expect(inputs.filter((i) => i.startsWith('src/validate/'))).toEqual(['src/validate/limits.ts']);
+    expect(inputs).toEqual(expect.arrayContaining(['src/cli/commands/validate.ts', 'src/git/index-tree.ts', 'src/store/discover.ts']));
+    const asked = inputs.filter((i) => i.startsWith('full-bundle:')).map((i) => i.slice('full-bundle:'.length));
+    expect(asked).toContain('src/validate/run.ts');
+    const listed = /fullModules=\{([^}]*)\}/.exec(readFileSync(join(REPO, 'dist/agents.cjs'), 'latin1'))?.[1] ?? '';
+    for (const key of asked) expect(listed, key).toContain(JSON.stringify(key));
+  });
+
   it('validate answered from its cache loads neither the YAML parser, the schema validators nor git; a changed file loads the checker', () => {
     const store = join(tempDir(), '.agents');
     const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';

@@ -236,6 +236,11 @@ describe('no git on PATH', () => {
     const { top } = setup('normal repository');
     const env = { PATH: tempDir('agents-no-git-') };
     const errorOf = (r: { stdout: string }) => JSON.parse(r.stdout).error;
+    // A commit that stages no store file is told from git's own files (docs/adr/0512-the-commit-hook-bundle.md):
+    // the hook passes without git; one that stages a store file needs git to list them.
+    expect((await runAgents(['validate', '--staged'], { cwd: top, env })).code).toBe(0);
+    writeFileSync(join(top, `.agents/global/${G2}.yaml`), invariantYaml(G2, 'Log every change twice'));
+    git(top, 'add', '.agents');
     for (const args of [
       ['invariant', 'diff'],
       ['validate', '--staged'],

@@ -58,7 +58,7 @@ async function json(repo: string, ...args: string[]): Promise<{ code: number; ou
 const codes = (out: Out) => out.diagnostics.map((d) => [d.code, d.file, d.severity]);
 
 describe('validate in hook mode (--staged, --changed)', () => {
-  it('with no store file staged: one git process, nothing printed, exit 0', async () => {
+  it("with no store file staged: no git process (one when git's files cannot tell), nothing printed, exit 0", async () => {
     const { repo } = noisyRepo();
     writeFileSync(join(repo, 'README.md'), 'changed\n');
     git(repo, 'add', 'README.md');
@@ -66,6 +66,11 @@ describe('validate in hook mode (--staged, --changed)', () => {
     // The git on the run's PATH is a counting shim.
     const r = await runAgents(['validate', '--staged'], { cwd: repo, env: shim.env });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(shim.calls()).toEqual([]);
+    // Once HEAD's commit is packed, git is asked.
+    git(repo, 'gc', '-q');
+    const packed = await runAgents(['validate', '--staged'], { cwd: repo, env: shim.env });
+    expect([packed.code, packed.stdout, packed.stderr]).toEqual([0, '', '']);
     expect(shim.calls()).toEqual(['diff --cached --name-only -z --no-renames --relative -- .']);
     // The store's own warnings are all still there for a full run.
     expect(codes((await json(repo)).out)).toEqual([

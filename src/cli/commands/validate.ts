@@ -87,7 +87,6 @@ export default defineCommand<ValidateArgs>({
       .example('$0 validate --staged', 'check what is about to be committed (pre-commit hook)')
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
   async run(argv, ctx) {
-    boundHeapGrowth();
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
     const found = hook === true && argv.staged === true ? await hookStore(ctx) : await ctx.root();
     const store = typeof found === 'string' ? found : found.place;
@@ -121,6 +120,9 @@ export default defineCommand<ValidateArgs>({
       import('../progress.ts'),
       import('../../store/lock-owner.ts'),
     ]);
+    // Bounded from here, where the reading starts: the commit hook's bundle has by now loaded the full bundle (and made
+    // its code cache, which V8 takes only under the flags it was made with).
+    boundHeapGrowth();
     // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
     const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
     const watch = progress.enabled
@@ -303,7 +305,6 @@ function jobsOption(flag: string | undefined, env: string | undefined): number |
 
 /** The store files the next commit changes (hook mode), store-relative; a usage error outside git. */
 async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<string[]> {
-  const [git, { GitError }] = await Promise.all([import('../../git/changed.ts'), import('../../git/repo.ts')]);
   const flag = mode === 'staged' ? '--staged' : '--changed';
   const { repoTop } = await import('../../store/git-dir.ts');
   const top = repoTop(store);
@@ -324,6 +325,9 @@ async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<
       `${flag} cannot check ${store}: it is a link to ${realStore}, outside the repository ${top}, whose index holds the link and not the store's files`,
       'Run it with --store naming the store in the repository that holds it, or leave the flag out to check the files themselves.',
     );
+  // The commit hook's usual case, a commit that stages no store file, is told from git's own files when they can.
+  if (mode === 'staged' && (await import('../../git/index-tree.ts')).stagesNothingUnder(store)) return [];
+  const [git, { GitError }] = await Promise.all([import('../../git/changed.ts'), import('../../git/repo.ts')]);
   try {
     if (mode === 'staged') return await git.stagedStorePaths(store);
     const { relative, sep } = await import('node:path');
