@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { callerVariables, gitDirOf } from './caller-env.ts';
-import { looksLikeGitDir, repoTop } from './location.ts';
+import { commonOf, looksLikeGitDir, repoTop } from './location.ts';
 
 const OID_BYTES = 20;
 const HEX_OID = /^[0-9a-f]{40}$/;
@@ -34,7 +34,7 @@ function sameTreeAsHead(folder: string): boolean {
   const callers = callerVariables(folder);
   // Objects kept elsewhere, or a configuration that moves the working tree: left to git.
   if (callers.GIT_OBJECT_DIRECTORY !== undefined || callers.GIT_ALTERNATE_OBJECT_DIRECTORIES !== undefined) return false;
-  const common = commonDirOf(gitDir);
+  const common = commonOf(gitDir);
   if (movesWorkTree(gitDir) || (common !== gitDir && movesWorkTree(common))) return false;
   // A repository another user owns: git refuses it (safe.directory), and says so.
   if (process.getuid !== undefined && statSync(top).uid !== process.getuid()) return false;
@@ -58,16 +58,6 @@ function sameTreeAsHead(folder: string): boolean {
     oid = next;
   }
   return oid === staged;
-}
-
-/** The common git folder a linked worktree's git folder names in `commondir`, else the folder itself. */
-function commonDirOf(gitDir: string): string {
-  try {
-    const named = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
-    return isAbsolute(named) ? named : resolve(gitDir, named);
-  } catch {
-    return gitDir;
-  }
 }
 
 /**

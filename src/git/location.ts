@@ -76,7 +76,7 @@ export function commonGitDir(dir: string): string | undefined {
 }
 
 /** The common git folder of a git folder: the one its `commondir` names (a linked worktree's), else itself. */
-function commonOf(git: string): string {
+export function commonOf(git: string): string {
   try {
     const named = readFileSync(join(git, 'commondir'), 'utf8').trim();
     return isAbsolute(named) ? named : resolve(git, named);
