@@ -44,6 +44,7 @@ export type DiagnosticCode =
   | 'near-duplicate'
   | 'overrides-unknown'
   | 'overrides-text'
+  | 'overrides-unmet'
   | 'unknown-action'
   | 'unknown-project'
   | 'unknown-origin'

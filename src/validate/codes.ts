@@ -51,6 +51,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'overrides-unknown':
     "`overrides` names an id that is no other invariant in the store (one not there, or the invariant's own), nor one it inherits.",
   'overrides-text': '`overrides` names an invariant whose text differs: an override is a copy of the same text.',
+  'overrides-unmet':
+    "`overrides` names a copy of its text that it never replaces: one that comes before it (that copy applies), or one in no effective set with it (another project's or plan's); `invariant edit --overrides` refuses both.",
   'unknown-action':
     "A plan's action template is not in the store, names a policy source (`SOURCE:NS/NAME`) that `config.yaml`'s `extends` does not declare, or is not in that source at its pinned commit.",
   'unknown-project': "A plan's project is not in the store.",

@@ -275,7 +275,15 @@ describe('the memo of the whole-store checks', () => {
     const file = `${cacheFileIn(cacheDir, false)}.checks`;
     const memo = JSON.parse(readFileSync(file, 'utf8'));
     // references too: a store that extends no policy source has its origins in its own files.
-    expect(Object.keys(memo.checks).sort()).toEqual(['duplicates', 'ids', 'near-duplicates', 'overrides', 'references', 'shadows']);
+    expect(Object.keys(memo.checks).sort()).toEqual([
+      'duplicates',
+      'ids',
+      'near-duplicates',
+      'override-reach',
+      'overrides',
+      'references',
+      'shadows',
+    ]);
     memo.checks['near-duplicates'] = [
       { code: 'near-duplicate', severity: 'warning', file: `global/${A}.yaml`, line: 1, col: 1, message: 'planted' },
     ];

@@ -34,6 +34,8 @@ const BROKEN: Record<string, Spec> = {
   [`projects/web/${P}.yaml`]: pinv(P, 'Never delete production data'),
   [`projects/web/${X}.yaml`]: pinv(X, 'Use TLS', `overrides: ${Y}\n`),
   [`projects/web/${Z}.yaml`]: `id: ${Z}\ntext: Log every deploy\n`,
+  // A global copy naming the project's, which comes before it: the override replaces nothing.
+  ['global/01JDQ6X5Z8W4N3B2C1D0E9F8GJ.yaml']: inv('01JDQ6X5Z8W4N3B2C1D0E9F8GJ', 'Log every deploy', `overrides: ${Z}\n`),
   [`projects/web/waivers/${Y}.yaml`]: waiver(Y, '01JDQ6X5Z8W4N3B2C1D0E9F8GF', '2020-02-01'),
   [`plans/${A}/plan.yaml`]: `${PLML}id: ${A}\naction: ns/gone\nproject: gone\n`,
   'projects/web/project.yaml': `${PRML}paths:\n  - "web/**"\n`,
@@ -77,6 +79,7 @@ describe('the registry of whole-store checks', () => {
         'modeline-missing',
         'near-duplicate',
         'overrides-unknown',
+        'overrides-unmet',
         'project-paths-overlap',
         'schema-outdated',
         'shadowed',

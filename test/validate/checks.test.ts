@@ -791,6 +791,35 @@ describe('duplicates, shadows and overrides', () => {
     ]);
   });
 
+  it('overrides that replace nothing (a copy that comes before, one never met) are warnings, as edit --overrides refuses them', async () => {
+    const [D, E, F, G, H] = [
+      '01JDQ6X5Z8W4N3B2C1D0E9F8GB',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8GC',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8GD',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8GG',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8GH',
+    ];
+    const found = await check({
+      // Right ways round: a project's copy over the global one, a plan's over its project's.
+      [`global/${A}.yaml`]: inv(A, 'Never delete data'),
+      [`projects/web/${B}.yaml`]: pinv(B, 'Never delete data', `overrides: ${A}\n`),
+      [`plans/${P}/plan.yaml`]: plan(P, 'project: web\n'),
+      [`plans/${P}/${G}.yaml`]: pinv(G, 'Pin versions', `overrides: ${H}\n`),
+      [`projects/web/${H}.yaml`]: pinv(H, 'Pin versions'),
+      // The global copy names the project's, which comes before it.
+      [`global/${C}.yaml`]: inv(C, 'Keep logs', `overrides: ${D}\n`),
+      [`projects/web/${D}.yaml`]: pinv(D, 'Keep logs'),
+      // Two projects' copies never meet.
+      [`projects/api/${E}.yaml`]: pinv(E, 'Use TLS', `overrides: ${F}\n`),
+      [`projects/web/${F}.yaml`]: pinv(F, 'Use TLS'),
+    });
+    expect(found.filter((d) => d.code === 'overrides-unmet').map((d) => [d.severity, d.file, d.line, d.related?.[0]?.file])).toEqual([
+      ['warning', `global/${C}.yaml`, 4, `projects/web/${D}.yaml`],
+      ['warning', `projects/api/${E}.yaml`, 4, `projects/web/${F}.yaml`],
+    ]);
+    expect(found.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
   it('overrides: names an invariant of the store with the same text, which is then not shadowed', async () => {
     const found = await check({
       [`global/${A}.yaml`]: inv(A, 'Never delete data'),

@@ -1,6 +1,8 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
+import { describeScope, type Plan, precedence, type ScopedInvariant } from '../../core/model.ts';
+import { shadowInfo } from '../../core/shadow.ts';
 import type { FileFacts } from '../file-facts.ts';
-import type { ContentJob } from './context.ts';
+import type { ContentJob, SharedText } from './context.ts';
 import type { Located } from './located.ts';
 
 /** Each `overrides` names another invariant of the store, or one it inherits, with the same text key. */
@@ -65,4 +67,57 @@ export async function checkOverrides(
   }
   await located.load(found.flatMap((x) => x.files));
   return found.map((x) => x.report());
+}
+
+/**
+ * An `overrides` that replaces nothing, which `invariant edit --overrides` refuses: it names a copy of the same text
+ * that comes before it (that copy is the one that applies), or one that is in no effective set with it (another
+ * project's, another plan's). Copies in actions apply nowhere until a plan takes them, as in `edit`; an inherited
+ * copy always comes after the store's.
+ */
+export function checkOverrideReach(
+  shared: SharedText,
+  plans: ReadonlyMap<string, Plan>,
+  located: Located,
+  jobs: readonly ContentJob[],
+): Diagnostic[] {
+  const at = new Map<string, number>();
+  shared.invariants.forEach((inv, i) => {
+    if (!at.has(inv.id)) at.set(inv.id, i);
+  });
+  // Unknown ids, the invariant's own and other texts are checkOverrides' to report.
+  const named = shared.invariants.flatMap((inv, i) => {
+    const j = inv.overrides === undefined || inv.overrides === inv.id ? undefined : at.get(inv.overrides);
+    return j === undefined || shared.keys[j] !== shared.keys[i] ? [] : [[inv, shared.invariants[j]!] as const];
+  });
+  if (named.length === 0) return [];
+  // An id names the first file that holds it (a later one is `id-reused`), as in checkOverrides.
+  const first = new Map<string, string>();
+  for (const job of jobs) if (job.kind.kind === 'invariant' && !first.has(job.kind.id)) first.set(job.kind.id, job.entry.path);
+  // Where each copy lives decides, not whether it is active or locked now.
+  const bare = (i: ScopedInvariant): ScopedInvariant => ({ ...i, active: true, locked: false });
+  const out: Diagnostic[] = [];
+  for (const [inv, target] of named) {
+    if (first.get(target.id) !== target.path) continue;
+    if (inv.scope.kind === 'action' || target.scope.kind === 'action') continue;
+    if (shadowInfo(bare(inv), [bare(target)], plans).shadows.length > 0) continue;
+    const [own, other] = [describeScope(inv.scope), describeScope(target.scope)];
+    const before = precedence(target.scope.kind) < precedence(inv.scope.kind);
+    out.push(
+      located.at(
+        inv.path,
+        ['overrides'],
+        'overrides-unmet',
+        'warning',
+        before
+          ? `overrides names ${target.id} (${other}), which comes before ${own}: ${target.id} is the copy that applies, and this one replaces nothing`
+          : `overrides names ${target.id} (${other}), which is in no effective set with ${own}: this copy replaces it nowhere`,
+        before
+          ? `An override names a copy of lower precedence (plan > project > global > inherited): to replace ${inv.id}, run \`agents invariant edit ${target.id} --overrides ${inv.id}\` and remove this key.`
+          : 'An override names a lower copy that applies where this one does (a global or inherited one, or, from a plan, its project’s); remove the overrides key.',
+        [{ file: target.path, ...located.where(target.path, ['text']), message: `the copy named: ${target.id}` }],
+      ),
+    );
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import { checkLayout } from './layout.ts';
 import { checkLocks } from './locks.ts';
 import { checkModelines } from './modelines.ts';
 import { checkNearDuplicates } from './near-duplicates.ts';
-import { checkOverrides } from './overrides.ts';
+import { checkOverrideReach, checkOverrides } from './overrides.ts';
 import { checkProjectPaths } from './project-paths.ts';
 import { checkReferences } from './references.ts';
 import { checkSchemaCopies } from './schema-copies.ts';
@@ -57,6 +57,13 @@ export const CHECKS: readonly Check[] = [
     // An override of an inherited invariant names a copy outside the store.
     pure: (c) => c.options.inheritedKeys === undefined,
     run: (c) => checkOverrides(c.jobs, c.facts, c.located, c.options.inheritedKeys),
+  },
+  {
+    name: 'override-reach',
+    codes: ['overrides-unmet'],
+    stage: 'content',
+    pure: true,
+    run: async (c) => checkOverrideReach(await c.shared(), c.plans, c.located, c.jobs),
   },
   {
     name: 'near-duplicates',
