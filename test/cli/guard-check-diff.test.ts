@@ -285,10 +285,14 @@ describe("agents guard check, where a finding's invariant is kept", () => {
 });
 
 describe('agents guard check --staged where the commit records no store', () => {
-  it('passes a commit that removes the store and one on a branch without it, as validate --staged does; a store named that is not there is still exit 2', async () => {
+  it('passes a commit (and a range) that removes the store and one on a branch without it, as validate --staged does; a store named that is not there is still exit 2', async () => {
     const dir = await repo();
     git(dir, 'rm', '-rq', '.agents');
     expect(await findings(dir, '--staged')).toEqual({ code: 0, found: [] });
+    // The pull request that removed it, checked on its last commit as the workflow does: no guard is left to break.
+    git(dir, 'commit', '-qm', 'remove the store');
+    expect(await findings(dir, 'HEAD^1..HEAD')).toEqual({ code: 0, found: [] });
+    expect((await runAgents(['guard', 'check', 'HEAD'], { cwd: dir })).code).toBe(2);
     const bare = tempDir();
     git(bare, 'init', '-q');
     writeFileSync(join(bare, 'a.txt'), 'a\n');
@@ -300,5 +304,6 @@ describe('agents guard check --staged where the commit records no store', () => 
     const kept = await repo();
     rmSync(join(kept, '.agents'), { recursive: true });
     expect((await runAgents(['guard', 'check', '--staged'], { cwd: kept })).code).toBe(2);
+    expect((await runAgents(['guard', 'check', 'HEAD'], { cwd: kept })).code).toBe(2);
   });
 });

@@ -51,9 +51,11 @@ export default defineCommand<CheckArgs>({
       })
       .conflicts('staged', 'range'),
   async run(argv, ctx) {
-    // As validate --staged: a commit of a branch without the store, or one that removes it, has no guard to break.
-    const found = argv.staged ? await hookStore(ctx) : await ctx.root();
-    const result = typeof found === 'string' ? await checkChanges(found, argv, ctx) : emptyResult(found.place, 'index');
+    // As validate --staged: a commit of a branch without the store, or one that removes it, has no guard to break; nor
+    // has a range that removes it (the pull request's diff reports every invariant it held as removed).
+    const found = argv.staged ? await hookStore(ctx) : await ctx.root().catch((error: unknown) => removedStore(ctx, argv.range, error));
+    const source = argv.staged ? 'index' : `diff ${argv.range ?? 'HEAD'}`;
+    const result = typeof found === 'string' ? await checkChanges(found, argv, ctx) : emptyResult(found.place, source);
     const format = argv.format ?? ctx.format;
     const rename = (t: string) => t.replace(/agents validate:/g, 'agents guard check:');
     // A path is the repository's, written by anyone (an agent too): its control characters leave escaped, as validate's
@@ -72,6 +74,34 @@ export default defineCommand<CheckArgs>({
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
+
+/**
+ * Where a range's diff removes the store (a pull request that deletes it, checked in CI on its merge commit): `{ place }`,
+ * as hookStore answers for a commit that removes it, since the side checked holds no guard. Otherwise, and when the
+ * index still holds the store (its folder deleted by accident), the error of the search is thrown.
+ */
+async function removedStore(ctx: CliContext, range: string | undefined, error: unknown): Promise<{ place: string }> {
+  if (!(error instanceof UsageError)) throw error;
+  const [{ storePlaceAtRevisions }, { diffFiles }, { indexHolds }, { GitError }] = await Promise.all([
+    import('../../store/discover.ts'),
+    import('../../git/diff.ts'),
+    import('../../git/changed.ts'),
+    import('../../git/repo.ts'),
+  ]);
+  const at = storePlaceAtRevisions({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
+  const rel = at === undefined ? '' : relative(at.top, at.root).split(sep).join('/');
+  if (at === undefined || rel === '' || rel.startsWith('..')) throw error;
+  try {
+    if (await indexHolds(at.top, rel)) throw error;
+    const files = await diffFiles(at.top, { range: range ?? 'HEAD' });
+    if (files.some((f) => f.path.startsWith(`${rel}/`))) return { place: at.root };
+  } catch (failure) {
+    // A range git cannot read is said by the search's error: with no store there is nothing to judge it by.
+    if (failure instanceof GitError) throw error;
+    throw failure;
+  }
+  throw error;
+}
 
 /** The changes (staged, or of a range) judged by the guards of the store at `root`. */
 async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Promise<ValidationResult> {
