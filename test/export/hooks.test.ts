@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -34,6 +34,13 @@ describe('the plain git hook with --export-check', () => {
     const removed = spawnSync('git', ['commit', '-m', 'remove the store'], { cwd: repo, env, encoding: 'utf8' });
     expect(removed.stdout + removed.stderr).not.toContain('no store found');
     expect(removed.status).toBe(0);
+    // So does export --check itself, as the pre-commit framework's agents-export-check hook and the workflow run it.
+    const check = await runAgents(['export', '--check', '--format', 'json'], { cwd: repo });
+    expect([check.code, JSON.parse(check.stdout)]).toEqual([0, { ok: true, files: [], up_to_date: 0 }]);
+    // A store the index still holds, its folder gone from the working tree, is not a removal: exit 2 as validate --staged.
+    git(repo, 'checkout', 'HEAD~1', '--', '.agents');
+    rmSync(join(repo, '.agents'), { recursive: true });
+    expect((await runAgents(['export', '--check'], { cwd: repo })).code).toBe(2);
   });
 
   it('init --hooks offers the export check when the store exports', async () => {

@@ -6,6 +6,7 @@ import type { ExportPlan, ExportService } from '../../service/export-service.ts'
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { emit } from '../render.ts';
+import { hookStore } from '../hook-store.ts';
 import { safeDiffText } from '../safe-output.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
 import { inferProject } from '../scope-options.ts';
@@ -58,6 +59,10 @@ export default defineCommand<ExportArgs>({
           "answer from what the last export knew when nothing it read has changed (kept in the repository's .git folder); --no-cache computes every file",
       }),
   async run(argv, ctx) {
+    // As validate --staged: a repository that records no store (a branch from before it, the commit or pull request
+    // that removes it) has no exported file to be out of date with it, so the export-check hook and CI step pass.
+    if (argv.check && !argv.stdout && typeof (await hookStore(ctx)) !== 'string')
+      return nothingToCheck(ctx, 'no store (none in the working tree, nor in the git index)');
     const service = await ctx.invariants();
     const exporter = await ctx.exporter({ cache: argv.cache !== false });
     const modes = (['check', 'dry-run', 'stdout'] as const).filter((m) => argv[m]);
@@ -125,7 +130,8 @@ export default defineCommand<ExportArgs>({
       });
     } catch (error) {
       // A store that exports nothing has nothing out of date: --check (the export-check hook) passes.
-      if (argv.check && error instanceof AgentsError && error.code === 'no-export-targets') return noTargets(ctx);
+      if (argv.check && error instanceof AgentsError && error.code === 'no-export-targets')
+        return nothingToCheck(ctx, 'no export targets (export.targets in config.yaml)');
       throw error;
     } finally {
       // Erased before anything else is printed (warnings, errors, the result).
@@ -192,8 +198,8 @@ export default defineCommand<ExportArgs>({
   },
 });
 
-function noTargets(ctx: CliContext): number {
-  emit(ctx, { ok: true, files: [], up_to_date: 0 }, () => 'no export targets (export.targets in config.yaml): nothing to check');
+function nothingToCheck(ctx: CliContext, why: string): number {
+  emit(ctx, { ok: true, files: [], up_to_date: 0 }, () => `${why}: nothing to check`);
   return EXIT_CODES.ok;
 }
 
