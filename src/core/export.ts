@@ -8,7 +8,7 @@ import { fenceOverBlock, markerLines, withoutConflictExamples } from './export-m
 import { bomOf, eolOf, lf, mostlyCrlf } from './file-style.ts';
 import { codeSpan, inlineText } from './export-text.ts';
 import { applyTo, globList, yamlScalar } from './export-front-matter.ts';
-import { folderPattern, singleFolder } from './globs.ts';
+import { folderPattern, nestedFolder } from './globs.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { markdownText } from './plain-text.ts';
 import type { EffectiveEntry } from './resolve.ts';
@@ -54,6 +54,11 @@ export interface ExportInput {
   targets: readonly ExportTargetName[];
   /** The global scope's effective set; undefined when only some projects are exported (--project). */
   global: readonly EffectiveEntry[] | undefined;
+  /**
+   * With `global` undefined (--project), the global set all the same: a project whose paths hold every file (`**`)
+   * shares the root AGENTS.md with it, which must keep its global section.
+   */
+  sharedGlobal?: readonly EffectiveEntry[];
   projects: readonly ExportProject[];
   severities: readonly Severity[];
   /** Nested AGENTS.md / CLAUDE.md / GEMINI.md in projects' folders. */
@@ -155,19 +160,19 @@ export function planExport(input: ExportInput): ExportFile[] {
     `The global invariants (in ${spec.root}${spec.nestedName ? ' at the top of the repository' : ''}) apply here too.`;
   // Each set is filtered once and shared by every target's file (renderSections renders it once per RenderedEntries).
   const globalEntries = input.global !== undefined ? keep(input.global) : undefined;
+  const sharedGlobal = input.global === undefined && input.sharedGlobal !== undefined ? keep(input.sharedGlobal) : undefined;
   // A project's own invariants (its global ones are in the root file, which every agent reads as well).
   const own = new Map(input.projects.map((p) => [p.name, keep(p.entries.filter((e) => e.invariant.scope.kind === 'project'))]));
   // No two targets write one path (their root, project and nested file names differ), so their order does not matter.
   for (const name of new Set(input.targets)) {
     const spec = TARGETS[name];
-    if (globalEntries !== undefined) {
-      add({
-        path: spec.root,
-        target: name,
-        frontMatter: spec.rootFrontMatter ? [...spec.rootFrontMatter] : undefined,
-        sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: globalEntries }],
-      });
-    }
+    const rootFile = (entries: readonly EffectiveEntry[]): ExportFile => ({
+      path: spec.root,
+      target: name,
+      frontMatter: spec.rootFrontMatter ? [...spec.rootFrontMatter] : undefined,
+      sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries }],
+    });
+    if (globalEntries !== undefined) add(rootFile(globalEntries));
     for (const p of input.projects) {
       const paths = p.meta.paths;
       if (!paths || paths.length === 0) continue;
@@ -183,9 +188,12 @@ export function planExport(input: ExportInput): ExportFile[] {
         if (!input.nested) continue;
         // Each folder the paths name gets the file; globs that are no folder cannot be said in a nested file (docs/export.md).
         for (const glob of paths) {
-          const dir = singleFolder([glob]);
-          for (const d of dir !== undefined ? [dir] : (input.folders?.get(glob) ?? []))
-            add({ path: `${d}/${spec.nestedName}`, target: name, frontMatter: undefined, sections: [{ ...section }] });
+          const dir = nestedFolder(glob);
+          for (const d of dir !== undefined ? [dir] : (input.folders?.get(glob) ?? [])) {
+            const path = d === '' ? spec.nestedName : `${d}/${spec.nestedName}`;
+            if (path === spec.root && sharedGlobal !== undefined && !files.has(path)) add(rootFile(sharedGlobal));
+            add({ path, target: name, frontMatter: undefined, sections: [{ ...section }] });
+          }
         }
       } else {
         // Every target without nested files has a file of its own per project, with its front matter (TARGETS).
@@ -209,7 +217,7 @@ export function unexpressedGlobs(
   const out: { project: string; glob: string; folder: boolean }[] = [];
   for (const p of projects)
     for (const g of p.meta.paths ?? []) {
-      if (singleFolder([g]) !== undefined || (folders.get(g)?.length ?? 0) > 0) continue;
+      if (nestedFolder(g) !== undefined || (folders.get(g)?.length ?? 0) > 0) continue;
       out.push({ project: p.name, glob: g, folder: folderPattern(g) !== undefined });
     }
   return out;

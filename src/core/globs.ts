@@ -280,6 +280,14 @@ export function singleFolder(paths: readonly string[] | undefined): string | und
 }
 
 /**
+ * The one folder whose AGENTS.md (CLAUDE.md, GEMINI.md) a glob's files read: DIR of a literal `DIR/**`, and the top
+ * ('') for `**` or `**\/*`, which hold every file of the repository, so the root file is theirs. Undefined otherwise.
+ */
+export function nestedFolder(glob: string): string | undefined {
+  return glob === '**' || glob === '**/*' ? '' : singleFolder([glob]);
+}
+
+/**
  * The folders a glob names when it is `DIR/**` (or `DIR/**\/*`): DIR, which
  * may hold wildcards in its segments (`packages/*\/src`) but no `**`.
  * Undefined for a glob of another shape (`**\/*.sql`, `src/*.ts`).

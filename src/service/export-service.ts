@@ -241,6 +241,7 @@ export class ExportService {
       files = planExport({
         targets,
         global: options.project === undefined ? globalSet(globals, keyOf) : undefined,
+        ...(options.project !== undefined ? { sharedGlobal: globalSet(globals, keyOf) } : {}),
         projects: exportProjects,
         severities: config.export.severities,
         nested: config.export.nested,

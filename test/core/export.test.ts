@@ -9,6 +9,7 @@ import {
   renderSections,
   scanBlock,
   yamlScalar,
+  unexpressedGlobs,
   type ExportProject,
 } from '../../src/core/export.ts';
 import { entry, sha256 } from '../helpers/effective.ts';
@@ -53,6 +54,36 @@ describe('planExport', () => {
     ]);
     // A project file holds the project's own invariants; the global ones are in the root file.
     expect(cursor.sections[0]!.entries).toEqual([P1]);
+  });
+
+  it('gives a project whose paths hold every file (** or **/*) its section in the root AGENTS.md, beside the global one, --project too', () => {
+    for (const glob of ['**', '**/*']) {
+      const input = {
+        targets: ['agents-md', 'cursor'] as const,
+        projects: [billing([glob])],
+        severities: ['error', 'warning', 'info'] as const,
+        nested: true,
+        storeRel: '.agents',
+      };
+      const whole = planExport({ ...input, targets: [...input.targets], severities: [...input.severities], global: [G1] });
+      expect(whole.map((f) => f.path)).toEqual(['.cursor/rules/agents-billing.mdc', '.cursor/rules/agents-global.mdc', 'AGENTS.md']);
+      const root = whole.find((f) => f.path === 'AGENTS.md')!;
+      expect(root.sections.map((s) => [s.scope, s.entries])).toEqual([
+        ['global', [G1]],
+        ['project billing', [P1]],
+      ]);
+      expect(unexpressedGlobs([billing([glob])])).toEqual([]);
+      // --project billing writes only its files: the root AGENTS.md is one, and keeps its global section.
+      const one = planExport({
+        ...input,
+        targets: [...input.targets],
+        severities: [...input.severities],
+        global: undefined,
+        sharedGlobal: [G1],
+      });
+      expect(one.map((f) => f.path)).toEqual(['.cursor/rules/agents-billing.mdc', 'AGENTS.md']);
+      expect(one.find((f) => f.path === 'AGENTS.md')!.sections).toEqual(root.sections);
+    }
   });
 
   it("writes the nested file in each folder a wildcard path names, as the repository's folders are given", () => {

@@ -741,6 +741,21 @@ describe('agents export --project and --stdout', () => {
     expect(writtenSince(before, snapshot(repo))).toEqual(EXPECTED_FILES.filter((p) => p.includes('billing')));
   });
 
+  it('a project whose path is ** has its section in the root AGENTS.md, and --project P keeps the global one there', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/projects/legacy/project.yaml'), 'paths:\n  - "**"\n');
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\nprojects:\n  allow_overlap: true\n');
+    const whole = await runAgents(['export'], { cwd: repo });
+    expect([whole.code, whole.stderr]).toEqual([0, '']);
+    const root = readFileSync(join(repo, 'AGENTS.md'), 'utf8');
+    expect(headings(root).filter(([level]) => level === 3)).toEqual([
+      [3, 'Global'],
+      [3, 'Project legacy'],
+    ]);
+    expect((await runAgents(['export', '--project', 'legacy'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toBe(root);
+  });
+
   it("--plan ID --stdout prints the plan's effective set in the chosen format, without markers", async () => {
     const repo = monorepo();
     const snap = snapshot(repo);
