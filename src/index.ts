@@ -2,6 +2,8 @@
  * The library API for agent runtimes that embed `agents`: open a store, add,
  * list, resolve and remove invariants, with the same rules as the CLI.
  */
+import { checkedArgs } from './core/input-shape.ts';
+
 export {
   InvariantService,
   toScope,
@@ -24,19 +26,25 @@ export {
 } from './service/invariant-service.ts';
 // The types of the options and results above that a caller may want to name: the services' `deps`, a guard, a shadow.
 export type { ServiceDeps } from './service/deps.ts';
-export { checkNewInvariant, type AddCheck, type ShadowInfo } from './core/shadow.ts';
-export { resolveEffective, appliesTo, type EffectiveEntry, type ShadowRef } from './core/resolve.ts';
-export { textKey } from './core/normalise.ts';
-export { resolvePrefix, pickId, IdAbbreviations, shortestUniquePrefix, type PrefixMatch } from './core/id-prefix.ts';
-export {
-  findNearDuplicates,
-  nearDuplicatesOf,
-  nearPairs,
-  nearKind,
-  looseKey,
-  canMeet,
-  type NearDuplicate,
-  type NearKind,
+export type { AddCheck, ShadowInfo } from './core/shadow.ts';
+import { checkNewInvariant as checkNewInvariantUnchecked } from './core/shadow.ts';
+export type { EffectiveEntry, ShadowRef } from './core/resolve.ts';
+import { resolveEffective as resolveEffectiveUnchecked, appliesTo as appliesToUnchecked } from './core/resolve.ts';
+import { textKey as textKeyUnchecked } from './core/normalise.ts';
+export { IdAbbreviations, type PrefixMatch } from './core/id-prefix.ts';
+import {
+  resolvePrefix as resolvePrefixUnchecked,
+  pickId as pickIdUnchecked,
+  shortestUniquePrefix as shortestUniquePrefixUnchecked,
+} from './core/id-prefix.ts';
+export type { NearDuplicate, NearKind } from './core/near-duplicates.ts';
+import {
+  findNearDuplicates as findNearDuplicatesUnchecked,
+  nearDuplicatesOf as nearDuplicatesOfUnchecked,
+  nearPairs as nearPairsUnchecked,
+  nearKind as nearKindUnchecked,
+  looseKey as looseKeyUnchecked,
+  canMeet as canMeetUnchecked,
 } from './core/near-duplicates.ts';
 export type {
   Invariant,
@@ -66,30 +74,43 @@ export {
   type WaiveInput,
 } from './service/plan-service.ts';
 export { ScopeService, type ActionSummary, type ProjectSummary } from './service/scope-service.ts';
-export { waivedAt, waiverHolds, waiverExpiry, waiversForPlan, type Waiver, type ScopedWaiver, type WaiverScope } from './core/waivers.ts';
+export type { Waiver, ScopedWaiver, WaiverScope } from './core/waivers.ts';
+import {
+  waivedAt as waivedAtUnchecked,
+  waiverHolds as waiverHoldsUnchecked,
+  waiverExpiry as waiverExpiryUnchecked,
+  waiversForPlan as waiversForPlanUnchecked,
+} from './core/waivers.ts';
 export { commandActor, type Actor, type CommandActorConfig } from './enforce/actors.ts';
-export { parseRecord, parseDecision, parseEnforcement, parseViolation } from './core/record-parse.ts';
-export {
-  parseActorAnswer,
-  buildActorRequest,
-  buildDecisionTree,
-  computeDrift,
-  planSync,
-  standingViolations,
-  reconcile,
-  type DecisionNode,
-  type DecisionTreeNode,
-  type EnforcementRecord,
-  type EnforcementRun,
-  type Violation,
-  type ActorRequest,
-  type ActorResponse,
-  type ActorOutcome,
-  type DriftItem,
-  type SyncChange,
-  type SyncSkip,
+import {
+  parseRecord as parseRecordUnchecked,
+  parseDecision as parseDecisionUnchecked,
+  parseEnforcement as parseEnforcementUnchecked,
+  parseViolation as parseViolationUnchecked,
+} from './core/record-parse.ts';
+export type {
+  DecisionNode,
+  DecisionTreeNode,
+  EnforcementRecord,
+  EnforcementRun,
+  Violation,
+  ActorRequest,
+  ActorResponse,
+  ActorOutcome,
+  DriftItem,
+  SyncChange,
+  SyncSkip,
 } from './core/records.ts';
-export { chooseTargets } from './core/export-choice.ts';
+import {
+  parseActorAnswer as parseActorAnswerUnchecked,
+  buildActorRequest as buildActorRequestUnchecked,
+  buildDecisionTree as buildDecisionTreeUnchecked,
+  computeDrift as computeDriftUnchecked,
+  planSync as planSyncUnchecked,
+  standingViolations as standingViolationsUnchecked,
+  reconcile as reconcileUnchecked,
+} from './core/records.ts';
+import { chooseTargets as chooseTargetsUnchecked } from './core/export-choice.ts';
 export {
   ExportService,
   type ExportOptions,
@@ -97,9 +118,23 @@ export {
   type FileChange,
   type Refusal,
 } from './service/export-service.ts';
-export { planExport, renderSections, mergeBlock, TARGETS, type ExportFile, type ExportSection, type TargetSpec } from './core/export.ts';
-export { globMatches, globHoldsFolder, globProblem } from './core/globs.ts';
-export { readProjects, projectsHoldingFolder, repositoryTop, type ProjectsRead } from './store/projects.ts';
+export { TARGETS, type ExportFile, type ExportSection, type TargetSpec } from './core/export.ts';
+import {
+  planExport as planExportUnchecked,
+  renderSections as renderSectionsUnchecked,
+  mergeBlock as mergeBlockUnchecked,
+} from './core/export.ts';
+import {
+  globMatches as globMatchesUnchecked,
+  globHoldsFolder as globHoldsFolderUnchecked,
+  globProblem as globProblemUnchecked,
+} from './core/globs.ts';
+export type { ProjectsRead } from './store/projects.ts';
+import {
+  readProjects as readProjectsUnchecked,
+  projectsHoldingFolder as projectsHoldingFolderUnchecked,
+  repositoryTop as repositoryTopUnchecked,
+} from './store/projects.ts';
 export type { ProjectMeta, ExportTargetName, ExportConfig } from './core/model.ts';
 export {
   ReviewService,
@@ -109,29 +144,27 @@ export {
   type LogResult,
   type LogEvent,
 } from './service/review-service.ts';
-export {
-  diffStores,
-  diffTarget,
-  diffInvariantFiles,
-  affectedTargets,
-  type StoreDiff,
-  type DiffSide,
-  type DiffTargetOptions,
-  type TargetDiff,
-  type TargetRef,
-  type InvariantChange,
-  type PlanChange,
-  type FieldChange,
-  type WaiverChange,
-  type ProjectPathsChange,
+export type {
+  StoreDiff,
+  DiffSide,
+  DiffTargetOptions,
+  TargetDiff,
+  TargetRef,
+  InvariantChange,
+  PlanChange,
+  FieldChange,
+  WaiverChange,
+  ProjectPathsChange,
 } from './core/diff.ts';
-export { withCommit, commitWanted, type Written, type Committed } from './service/commit.ts';
+import {
+  diffStores as diffStoresUnchecked,
+  diffTarget as diffTargetUnchecked,
+  diffInvariantFiles as diffInvariantFilesUnchecked,
+  affectedTargets as affectedTargetsUnchecked,
+} from './core/diff.ts';
+export type { Written, Committed } from './service/commit.ts';
+import { withCommit as withCommitUnchecked, commitWanted as commitWantedUnchecked } from './service/commit.ts';
 export {
-  judgePlan,
-  committedRuns,
-  setDigestInput,
-  invariantDigestInput,
-  setChanges,
   RELAXABLE,
   type GateFacts,
   type GateOptions,
@@ -141,4 +174,122 @@ export {
   type GateVerdict,
   type CommittedRun,
 } from './core/plan-gate.ts';
-export { escapeUnsafe, findUnsafeText, quoteText, type UnsafeText, type PlainTextDocument } from './core/plain-text.ts';
+import {
+  judgePlan as judgePlanUnchecked,
+  committedRuns as committedRunsUnchecked,
+  setDigestInput as setDigestInputUnchecked,
+  invariantDigestInput as invariantDigestInputUnchecked,
+  setChanges as setChangesUnchecked,
+} from './core/plan-gate.ts';
+export type { UnsafeText, PlainTextDocument } from './core/plain-text.ts';
+import {
+  escapeUnsafe as escapeUnsafeUnchecked,
+  findUnsafeText as findUnsafeTextUnchecked,
+  quoteText as quoteTextUnchecked,
+} from './core/plain-text.ts';
+
+// Each public function refuses an argument of the wrong type from JavaScript with a UsageError naming it (docs/library.md).
+export const checkNewInvariant = checkedArgs('checkNewInvariant', checkNewInvariantUnchecked, [
+  'scope: object',
+  'text: string',
+  'others: objects',
+  'plans: map',
+]);
+export const resolveEffective = checkedArgs('resolveEffective', resolveEffectiveUnchecked, [
+  'target: object',
+  'invariants: objects',
+  'keyOf: function?',
+]);
+export const appliesTo = checkedArgs('appliesTo', appliesToUnchecked, ['invariant: object', 'target: object']);
+export const textKey = checkedArgs('textKey', textKeyUnchecked, ['text: string']);
+export const resolvePrefix = checkedArgs('resolvePrefix', resolvePrefixUnchecked, ['prefix: string', 'ids: iterable']);
+export const pickId = checkedArgs('pickId', pickIdUnchecked, [
+  'prefix: string',
+  'ids: iterable',
+  'what: string',
+  'hint: string',
+  'describe: function?',
+]);
+export const shortestUniquePrefix = checkedArgs('shortestUniquePrefix', shortestUniquePrefixUnchecked, ['id: string', 'ids: iterable']);
+export const findNearDuplicates = checkedArgs('findNearDuplicates', findNearDuplicatesUnchecked, ['invariants: objects', 'plans: map']);
+export const nearDuplicatesOf = checkedArgs('nearDuplicatesOf', nearDuplicatesOfUnchecked, ['text: string', 'others: objects']);
+export const nearPairs = checkedArgs('nearPairs', nearPairsUnchecked, ['keys: strings', 'stats: object?']);
+export const nearKind = checkedArgs('nearKind', nearKindUnchecked, ['a: object', 'b: object']);
+export const looseKey = checkedArgs('looseKey', looseKeyUnchecked, ['text: string']);
+export const canMeet = checkedArgs('canMeet', canMeetUnchecked, ['a: object', 'b: object', 'plans: map']);
+export const waivedAt = checkedArgs('waivedAt', waivedAtUnchecked, ['waivers: objects', 'now: date']);
+export const waiverHolds = checkedArgs('waiverHolds', waiverHoldsUnchecked, ['waiver: object', 'now: date']);
+export const waiverExpiry = checkedArgs('waiverExpiry', waiverExpiryUnchecked, ['expires: string']);
+export const waiversForPlan = checkedArgs('waiversForPlan', waiversForPlanUnchecked, ['waivers: objects', 'plan: object']);
+export const parseRecord = checkedArgs('parseRecord', parseRecordUnchecked, ['kind: string', 'file: string', 'bytes: bytes', 'id: string']);
+export const parseDecision = checkedArgs('parseDecision', parseDecisionUnchecked, ['file: string', 'bytes: bytes', 'id: string']);
+export const parseEnforcement = checkedArgs('parseEnforcement', parseEnforcementUnchecked, ['file: string', 'bytes: bytes', 'id: string']);
+export const parseViolation = checkedArgs('parseViolation', parseViolationUnchecked, ['file: string', 'bytes: bytes', 'id: string']);
+export const parseActorAnswer = checkedArgs('parseActorAnswer', parseActorAnswerUnchecked, ['stdout: string']);
+export const buildActorRequest = checkedArgs('buildActorRequest', buildActorRequestUnchecked, [
+  'plan: object',
+  'context: string-or-null',
+  'invariants: objects',
+]);
+export const buildDecisionTree = checkedArgs('buildDecisionTree', buildDecisionTreeUnchecked, ['nodes: objects']);
+export const computeDrift = checkedArgs('computeDrift', computeDriftUnchecked, [
+  'plan: object',
+  'planInvariants: objects',
+  'actionInvariants: map',
+]);
+export const planSync = checkedArgs('planSync', planSyncUnchecked, ['plan: object', 'planInvariants: objects', 'actionInvariants: map']);
+export const standingViolations = checkedArgs('standingViolations', standingViolationsUnchecked, ['violations: objects', 'waived: map']);
+export const reconcile = checkedArgs('reconcile', reconcileUnchecked, ['invariantIds: strings', 'outcome: object', 'decisionId: string']);
+export const chooseTargets = checkedArgs('chooseTargets', chooseTargetsUnchecked, ['given: strings?', 'config: object']);
+export const planExport = checkedArgs('planExport', planExportUnchecked, ['input: object']);
+export const renderSections = checkedArgs('renderSections', renderSectionsUnchecked, [
+  'sections: objects',
+  'storeRel: string',
+  'rendered: object?',
+]);
+export const mergeBlock = checkedArgs('mergeBlock', mergeBlockUnchecked, [
+  'current: string?',
+  'frontMatter: string?',
+  'inner: string',
+  'hash: function',
+  'force: boolean',
+]);
+export const globMatches = checkedArgs('globMatches', globMatchesUnchecked, ['glob: string', 'path: string']);
+export const globHoldsFolder = checkedArgs('globHoldsFolder', globHoldsFolderUnchecked, ['glob: string', 'dir: string']);
+export const globProblem = checkedArgs('globProblem', globProblemUnchecked, ['glob: string']);
+export const readProjects = checkedArgs('readProjects', readProjectsUnchecked, ['source: tree-source', 'names: strings?']);
+export const projectsHoldingFolder = checkedArgs('projectsHoldingFolder', projectsHoldingFolderUnchecked, ['meta: map', 'dir: string']);
+export const repositoryTop = checkedArgs('repositoryTop', repositoryTopUnchecked, ['storeRoot: string']);
+export const diffStores = checkedArgs('diffStores', diffStoresUnchecked, [
+  'changed: object',
+  'before: object',
+  'after: object',
+  'targets: objects',
+]);
+export const diffTarget = checkedArgs('diffTarget', diffTargetUnchecked, [
+  'target: object',
+  'before: object',
+  'after: object',
+  'options: object?',
+]);
+export const diffInvariantFiles = checkedArgs('diffInvariantFiles', diffInvariantFilesUnchecked, ['before: objects', 'after: objects']);
+export const affectedTargets = checkedArgs('affectedTargets', affectedTargetsUnchecked, [
+  'changedPaths: iterable',
+  'before: object',
+  'after: object',
+]);
+export const withCommit = checkedArgs('withCommit', withCommitUnchecked, [
+  'root: string',
+  'enabled: boolean',
+  'write: function',
+  'options: object?',
+]);
+export const commitWanted = checkedArgs('commitWanted', commitWantedUnchecked, ['source: tree-source']);
+export const judgePlan = checkedArgs('judgePlan', judgePlanUnchecked, ['facts: object', 'options: object?']);
+export const committedRuns = checkedArgs('committedRuns', committedRunsUnchecked, ['decisions: objects', 'enforcement: objects']);
+export const setDigestInput = checkedArgs('setDigestInput', setDigestInputUnchecked, ['effective: objects']);
+export const invariantDigestInput = checkedArgs('invariantDigestInput', invariantDigestInputUnchecked, ['invariant: object']);
+export const setChanges = checkedArgs('setChanges', setChangesUnchecked, ['effective: objects', 'records: objects']);
+export const escapeUnsafe = checkedArgs('escapeUnsafe', escapeUnsafeUnchecked, ['text: string', 'options: object?']);
+export const findUnsafeText = checkedArgs('findUnsafeText', findUnsafeTextUnchecked, ['document: string']);
+export const quoteText = checkedArgs('quoteText', quoteTextUnchecked, ['text: string']);

@@ -1,5 +1,5 @@
 import { UsageError } from './errors.ts';
-import { requiredString } from './input-shape.ts';
+import { refuseArgs, requiredString } from './input-shape.ts';
 import { MIN_PREFIX, truncate } from './names.ts';
 
 /**
@@ -101,7 +101,10 @@ export class IdAbbreviations {
     ids: Iterable<string>,
     readonly min = MIN_PREFIX,
   ) {
+    // A caller's ids from JavaScript: refused by name, not a TypeError from the sort (docs/library.md).
+    refuseArgs('IdAbbreviations', ['ids: iterable'], [ids]);
     this.sorted = [...new Set(ids)].sort();
+    refuseArgs('IdAbbreviations', ['ids: strings'], [this.sorted]);
     for (let i = 0; i < this.sorted.length; i++) {
       const id = this.sorted[i]!;
       const before = i > 0 ? commonPrefixLength(id, this.sorted[i - 1]!) : 0;
@@ -116,6 +119,7 @@ export class IdAbbreviations {
    */
   short(id: string): string {
     const known = this.lengths.get(id);
+    if (known === undefined && typeof id !== 'string') refuseArgs('IdAbbreviations.short', ['id: string'], [id]);
     if (known !== undefined) return id.slice(0, known);
     let longest = 0;
     // Binary search for where it would go: its neighbours there are its closest rivals.

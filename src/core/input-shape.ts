@@ -83,3 +83,97 @@ export function typeName(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
+
+/**
+ * What an argument of a public function takes (`checkedArgs`): `?` after it means it may be left out (undefined or
+ * null). `objects` and `strings` are arrays of those; `iterable` any iterable but a string (which would be read as its
+ * characters); `map` a Map or an object with its `get` and `has`; `tree-source` what `WorkingTreeSource` is.
+ */
+export type ArgKind =
+  | 'string'
+  | 'boolean'
+  | 'object'
+  | 'array'
+  | 'objects'
+  | 'strings'
+  | 'iterable'
+  | 'map'
+  | 'function'
+  | 'date'
+  | 'bytes'
+  | 'string-or-null'
+  | 'tree-source';
+
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const ARG_CHECKS: Record<ArgKind, [test: (v: unknown) => boolean, expected: string]> = {
+  string: [(v) => typeof v === 'string', 'a string'],
+  boolean: [(v) => typeof v === 'boolean', 'true or false'],
+  object: [isObject, 'an object'],
+  array: [Array.isArray, 'an array'],
+  objects: [(v) => Array.isArray(v) && v.every(isObject), 'an array of objects'],
+  strings: [(v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), 'an array of strings'],
+  iterable: [
+    (v) => typeof v === 'object' && v !== null && typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function',
+    'an array or another iterable',
+  ],
+  map: [
+    (v) => isObject(v) && typeof (v as Map<unknown, unknown>).get === 'function' && typeof (v as Map<unknown, unknown>).has === 'function',
+    'a Map',
+  ],
+  function: [(v) => typeof v === 'function', 'a function'],
+  date: [(v) => v instanceof Date && !Number.isNaN(v.getTime()), 'a valid Date'],
+  bytes: [(v) => v instanceof Uint8Array, 'a Uint8Array (the bytes of the file)'],
+  'string-or-null': [(v) => v === null || typeof v === 'string', 'a string or null'],
+  'tree-source': [
+    (v) => isObject(v) && typeof (v as { list?: unknown }).list === 'function' && typeof (v as { read?: unknown }).read === 'function',
+    'a TreeSource (new WorkingTreeSource(storeRoot), or an object with its list and read)',
+  ],
+};
+
+type ArgSpec = `${string}: ${ArgKind}${'' | '?'}`;
+
+/**
+ * Refuses the first of `args` that is not of its kind in `params` (each argument's name and kind, in order:
+ * `'text: string'`, `'options: object?'`) with a UsageError naming the function and the argument (`detail.field`).
+ * From JavaScript a number for a string, or null for an object, would otherwise be a TypeError from deep inside.
+ */
+export function refuseArgs(name: string, params: readonly ArgSpec[], args: readonly unknown[]): void {
+  for (const [i, param] of params.entries()) {
+    const [field, spec] = param.split(': ') as [string, string];
+    const optional = spec.endsWith('?');
+    const kind = (optional ? spec.slice(0, -1) : spec) as ArgKind;
+    const value = args[i];
+    if (optional && (value === undefined || value === null)) continue;
+    const [test, expected] = ARG_CHECKS[kind];
+    if (test(value)) continue;
+    // A list of the wrong items names the first of them: "an array" is what it is, not what is wrong.
+    const itemKind = kind === 'objects' ? 'object' : kind === 'strings' ? 'string' : undefined;
+    const item = itemKind !== undefined && Array.isArray(value) ? value.findIndex((x) => !ARG_CHECKS[itemKind][0](x)) : -1;
+    const message =
+      value === undefined
+        ? `${name}: ${field} is missing`
+        : item >= 0
+          ? `${name}: ${field}[${item}] must be ${ARG_CHECKS[itemKind!][1]}, not ${typeName((value as unknown[])[item])}`
+          : `${name}: ${field} must be ${expected}, not ${typeName(value)}`;
+    throw new UsageError(message, HINT, { field });
+  }
+}
+
+/** A public function of the library (src/index.ts) that refuses arguments of the wrong kind first (refuseArgs). */
+export function checkedArgs<F extends (...args: never[]) => unknown>(name: string, fn: F, params: readonly ArgSpec[]): F {
+  const isAsync = Object.prototype.toString.call(fn) === '[object AsyncFunction]';
+  const checked = function (this: unknown, ...args: unknown[]) {
+    try {
+      refuseArgs(name, params, args);
+    } catch (error) {
+      // An async function's caller waits on its promise (`.catch`), so the refusal is that promise's, not a throw.
+      if (isAsync) return Promise.reject(error);
+      throw error;
+    }
+    return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  Object.defineProperty(checked, 'name', { value: fn.name });
+  Object.defineProperty(checked, 'length', { value: fn.length });
+  return checked as unknown as F;
+}

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidStoreError, UsageError } from '../core/errors.ts';
+import { refuseArgs } from '../core/input-shape.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { isLinkedFolder, linkedFolder } from './no-links.ts';
@@ -170,6 +171,9 @@ export class WorkingTreeSource implements TreeSource {
     readonly root: string,
     options: WorkingTreeOptions = {},
   ) {
+    // Built by a library caller too (docs/library.md): a root that is no string is refused by name, not read later.
+    refuseArgs('WorkingTreeSource', ['root: string', 'options: object?'], [root, options]);
+    options ??= {};
     this.#now = options.now ?? Date.now;
     const cache = options.parseCache;
     // By settled stat stamp; a group keeps the entries of files a read did not ask for while they exist.

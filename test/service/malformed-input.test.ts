@@ -333,3 +333,44 @@ describe('open() from a current folder removed after the process entered it', ()
     }
   });
 });
+
+describe('every public function of the library given arguments of the wrong type', () => {
+  it('refuses them with a usage error naming the argument, never a TypeError from inside', async () => {
+    const lib = (await import('../../src/index.ts')) as Record<string, unknown>;
+    const functions = Object.entries(lib).filter(
+      (e): e is [string, (...args: unknown[]) => unknown] =>
+        typeof e[1] === 'function' && !/^class\b/.test(Function.prototype.toString.call(e[1])),
+    );
+    expect(functions.length).toBeGreaterThan(40);
+    // Of the wrong type, not of the wrong shape: the fields of an invariant, a plan or a target are not checked here.
+    for (const [name, fn] of functions)
+      for (const bad of [42, null, [], 'text', true, undefined]) {
+        const outcome = await (async () => fn(bad, bad, bad, bad, bad))().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        if (outcome === undefined) continue;
+        expect(outcome, `${name}(${String(bad)}, …)`).toBeInstanceOf(AgentsError);
+        expect((outcome as AgentsError).exitCode).toBe(EXIT_CODES.usage);
+      }
+    const L = lib as Loose;
+    const field = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string }).field;
+    expect(await field(() => L.globMatches(42, 'a'))).toBe('glob');
+    expect(await field(() => L.textKey(null))).toBe('text');
+    expect(await field(() => L.resolveEffective({ kind: 'global' }, [7]))).toBe('invariants');
+    expect((await usageError(() => L.resolveEffective({ kind: 'global' }, [7]))).message).toContain('invariants[0] must be an object');
+    expect(await field(() => L.buildActorRequest({}, 5, []))).toBe('context');
+    expect(await field(() => L.waiverHolds({ expires: '2030-01-01' }, '2026-01-01'))).toBe('now');
+    // An async function's refusal is its promise's, as its other failures are: a caller's .catch sees it.
+    const pending = L.readProjects({ root: '.' });
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await field(() => pending)).toBe('source');
+    expect(await field(() => new L.IdAbbreviations(42))).toBe('ids');
+    expect(await field(() => new L.IdAbbreviations([1]))).toBe('ids');
+    expect(await field(() => new L.IdAbbreviations(['01JDQ6X5Z8W4N3B2C1D0E9F8G1']).short(42))).toBe('id');
+    expect(await field(() => new L.WorkingTreeSource(42))).toBe('root');
+    // The checks are the wrapper's: a call of the right types is the function's own.
+    expect(L.globMatches('src/**', 'src/a.ts')).toBe(true);
+    expect(L.globMatches.name).toBe('globMatches');
+  });
+});
