@@ -4,7 +4,7 @@ import { diffInvariantFiles, diffStores, targetChanged, type StoreDiff, type Tar
 import { DEFAULT_SOURCE_PATH, isCommitId, sourceOfPin, type ExtendsLock, type LockEntry, type RefKind } from '../core/extends.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { closestNames } from '../core/closest.ts';
-import { GitError } from '../git/repo.ts';
+import { GitError, resolveCommit } from '../git/repo.ts';
 import { lsRemote } from '../git/extends.ts';
 import {
   fetchPins,
@@ -19,6 +19,7 @@ import {
   type FetchOutcome,
 } from '../store/extends.ts';
 import { GitTreeSource } from '../store/git-source.ts';
+import type { TreeSource } from '../store/tree-source.ts';
 import { readStore } from '../store/read.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import { pinnedTemplates } from './invariants/source-actions.ts';
@@ -63,8 +64,11 @@ function pinnedSource(pin: LockEntry): ExtendsSource {
   return sourceOfPin({ name: pin.name, url: pin.url, ref: pin.ref, path: DEFAULT_SOURCE_PATH }, pin);
 }
 
-/** The store as a revision holds it; a revision git does not know is a usage error (exit 2). */
-async function revisionTree(root: string, rev: string): Promise<GitTreeSource> {
+/**
+ * The store as a revision holds it; a revision git does not know is a usage error (exit 2). `top`: the repository's,
+ * given when the working tree no longer holds the store folder to run git in.
+ */
+async function revisionTree(root: string, rev: string, top?: string): Promise<GitTreeSource> {
   // A range names two sides, which git would read as one revision it does not have: say what is wrong instead.
   const range = /^(.*?)(\.\.\.?)(.*)$/.exec(rev);
   if (range) {
@@ -77,13 +81,75 @@ async function revisionTree(root: string, rev: string): Promise<GitTreeSource> {
     );
   }
   try {
-    return await GitTreeSource.revision(root, rev);
+    return top === undefined
+      ? await GitTreeSource.revision(root, rev)
+      : await GitTreeSource.atCommit(root, top, await resolveCommit(top, rev), rev);
   } catch (error) {
     throw new UsageError(
       `cannot read the revision ${rev}: ${error instanceof Error ? error.message : String(error)}`,
       'Give a commit, branch or tag of this repository (a shallow clone may lack it: fetch more history).',
     );
   }
+}
+
+/** The sources and pins a tree's config.yaml and lock hold, refused when invalid or when they name no source. */
+async function readState(tree: TreeSource, rev: string | undefined, removing = false): Promise<ExtendsState> {
+  const state = await readExtendsState(tree);
+  // A revision's files are history: the working tree's may be fixed already, so the message names the revision.
+  requireValid(
+    { ...emptySnapshot(), diagnostics: state.diagnostics },
+    rev === undefined ? 'read config.yaml and extends.lock.yaml' : `read config.yaml and extends.lock.yaml at the revision ${rev}`,
+    rev === undefined ? undefined : REVISION_FILE_HINT,
+  );
+  if (state.sources.length === 0 && !(removing && (state.lock?.sources.length ?? 0) > 0))
+    throw new UsageError(
+      'config.yaml has no `extends`: this store inherits from no policy source',
+      'Add a source to `extends` (docs/extends.md).',
+    );
+  return state;
+}
+
+/** The sources `names` picks (all when none), each named one checked to be a source. */
+function selectSources(state: ExtendsState, names: readonly string[]): ExtendsSource[] {
+  for (const n of names) {
+    if (!state.sources.some((s) => s.name === n)) {
+      const near = closestNames(
+        n,
+        state.sources.map((s) => s.name),
+      );
+      throw new UsageError(
+        `no policy source is named ${n}`,
+        `Sources: ${state.sources.map((s) => s.name).join(', ')}${near.length ? ` (did you mean ${near[0]}?)` : ''}.`,
+      );
+    }
+  }
+  return names.length === 0 ? state.sources : state.sources.filter((s) => names.includes(s.name));
+}
+
+/**
+ * Fetches exactly the pinned commits into the cache (docs/extends.md); with `rev`, those of that revision's lock.
+ * `state` reads what the pins are; `top` is given when only the revision holds the store.
+ */
+async function fetchSources(
+  root: string,
+  names: readonly string[],
+  signal: AbortSignal | undefined,
+  rev: string | undefined,
+  state: () => Promise<ExtendsState>,
+  top?: string,
+): Promise<FetchOutcome[]> {
+  // A revision from before the store extended anything has nothing to fetch (a CI step runs for every pull request).
+  if (rev !== undefined && names.length === 0) {
+    const { sources, diagnostics } = await readExtendsState(await revisionTree(root, rev, top));
+    if (sources.length === 0 && diagnostics.length === 0) return [];
+  }
+  const read = await state();
+  const wanted = selectSources(read, names).map((s) => s.name);
+  // A revision's source with no pin that matches it is not read by `invariant diff` of that side, which the
+  // fetch serves; refusing it would stop every CI run on a base that cannot be changed. One named is refused.
+  // The cache and the URLs are the repository's, found from its top as from the store: git runs there when the store
+  // folder is gone.
+  return fetchPins(top ?? root, pinsFor(read, wanted, rev !== undefined && names.length === 0), { signal });
 }
 
 export class ExtendsService {
@@ -96,51 +162,30 @@ export class ExtendsService {
   /** `removing`: an update, which takes a config.yaml with no source left while the lock still pins one, to unpin it. */
   private async state(rev?: string, removing = false): Promise<ExtendsState> {
     // A revision's pins (`fetch --rev`): what `invariant diff` of that side reads.
-    const tree = rev === undefined ? this.invariants.source : await revisionTree(this.root, rev);
-    const state = await readExtendsState(tree);
-    // A revision's files are history: the working tree's may be fixed already, so the message names the revision.
-    requireValid(
-      { ...emptySnapshot(), diagnostics: state.diagnostics },
-      rev === undefined ? 'read config.yaml and extends.lock.yaml' : `read config.yaml and extends.lock.yaml at the revision ${rev}`,
-      rev === undefined ? undefined : REVISION_FILE_HINT,
-    );
-    if (state.sources.length === 0 && !(removing && (state.lock?.sources.length ?? 0) > 0))
-      throw new UsageError(
-        'config.yaml has no `extends`: this store inherits from no policy source',
-        'Add a source to `extends` (docs/extends.md).',
-      );
-    return state;
+    return readState(rev === undefined ? this.invariants.source : await revisionTree(this.root, rev), rev, removing);
   }
 
-  private selected(state: ExtendsState, names: readonly string[]): ExtendsSource[] {
-    for (const n of names) {
-      if (!state.sources.some((s) => s.name === n)) {
-        const near = closestNames(
-          n,
-          state.sources.map((s) => s.name),
-        );
-        throw new UsageError(
-          `no policy source is named ${n}`,
-          `Sources: ${state.sources.map((s) => s.name).join(', ')}${near.length ? ` (did you mean ${near[0]}?)` : ''}.`,
-        );
-      }
-    }
-    return names.length === 0 ? state.sources : state.sources.filter((s) => names.includes(s.name));
-  }
-
-  /** Fetches exactly the pinned commits into the cache (docs/extends.md). */
+  /**
+   * Fetches exactly the pinned commits into the cache (docs/extends.md); with `rev`, those of that revision's lock.
+   */
   async fetch(names: readonly string[] = [], signal?: AbortSignal, rev?: string): Promise<FetchOutcome[]> {
-    // A revision from before the store extended anything has nothing to fetch (a CI step runs for every pull request).
-    if (rev !== undefined && names.length === 0) {
-      const tree = await revisionTree(this.root, rev);
-      const { sources, diagnostics } = await readExtendsState(tree);
-      if (sources.length === 0 && diagnostics.length === 0) return [];
-    }
-    const state = await this.state(rev);
-    const wanted = this.selected(state, names).map((s) => s.name);
-    // A revision's source with no pin that matches it is not read by `invariant diff` of that side, which the
-    // fetch serves; refusing it would stop every CI run on a base that cannot be changed. One named is refused.
-    return fetchPins(this.root, pinsFor(state, wanted, rev !== undefined && names.length === 0), { signal });
+    return fetchSources(this.root, names, signal, rev, () => this.state(rev));
+  }
+
+  /**
+   * `fetch --rev` where the working tree no longer holds the store (a pull request that removes it): the revision's
+   * store at `root`, the place it had, in the repository at `top`, as invariant diff reads that side. A revision that
+   * holds nothing there either is refused with `error`, the search's own.
+   */
+  static async fetchAtRevision(
+    at: { root: string; top: string; error: Error },
+    names: readonly string[],
+    signal: AbortSignal | undefined,
+    rev: string,
+  ): Promise<FetchOutcome[]> {
+    const tree = await revisionTree(at.root, rev, at.top);
+    if ((await tree.list('')).length === 0) throw at.error;
+    return fetchSources(at.root, names, signal, rev, () => readState(tree, rev), at.top);
   }
 
   /**
@@ -154,7 +199,7 @@ export class ExtendsService {
     options: { acceptMovedTag?: boolean; dryRun?: boolean; signal?: AbortSignal } = {},
   ): Promise<UpdateResult> {
     const state = await this.state(undefined, true);
-    const chosen = this.selected(state, names);
+    const chosen = selectSources(state, names);
     // The lock's pins of sources config.yaml no longer names leave the lock: their leaving is reported too.
     const removed = (state.lock?.sources ?? []).filter((p) => !state.sources.some((s) => s.name === p.name));
     const newPins = new Map<string, LockEntry>();

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
@@ -276,6 +276,18 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     const range = await run(ci, 'extends', 'fetch', '--rev', 'HEAD^1..HEAD', '--format', 'json');
     expect(range.code).toBe(2);
     expect(JSON.parse(range.stdout).error.message).toContain('range HEAD^1..HEAD');
+
+    // A pull request that removes the whole store, in a fresh CI cache: the base's pins are fetched where the base
+    // held the store, and the diff reports the inherited invariants leaving with it.
+    git(ci, 'rm', '-rq', '.agents');
+    commitAll(ci, 'remove the store');
+    rmSync(join(ci, '.git/agents'), { recursive: true, force: true });
+    expect((await run(ci, 'extends', 'fetch', '--rev', 'HEAD^1')).code).toBe(0);
+    const removed = await run(ci, 'invariant', 'diff', 'HEAD^1..HEAD', '--format', 'json');
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout).policy_sources.map((m: { left: string[] }) => m.left)).toEqual([[NEVER_DELETE, LOG_CHANGES]]);
+    // A revision that holds no store there either is still no store found.
+    expect((await run(ci, 'extends', 'fetch', '--rev', 'HEAD')).code).toBe(2);
   });
 });
 

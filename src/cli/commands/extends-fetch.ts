@@ -21,9 +21,23 @@ export default defineCommand<{ source?: string[]; rev?: string }>({
         { option: 'rev' },
         'missing-value',
       );
-    const service = new ExtendsService(await ctx.invariants());
+    // With no store in the working tree, a revision's pins are still read where it had the store (a pull request that
+    // removes it: the workflow fetches its base's for the diff, which reports the store removed).
+    const at = await ctx.root().then(
+      () => undefined,
+      async (error: unknown) => {
+        if (argv.rev === undefined || !(error instanceof UsageError)) throw error;
+        const { storePlaceAtRevisions } = await import('../../store/discover.ts');
+        const place = storePlaceAtRevisions({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
+        if (place === undefined) throw error;
+        return { ...place, error };
+      },
+    );
+    const service = at === undefined ? new ExtendsService(await ctx.invariants()) : undefined;
     const outcomes = await abortOnStopSignals('git was stopped; the sources not fetched yet were left as they were.', (signal) =>
-      service.fetch(argv.source ?? [], signal, argv.rev),
+      service !== undefined
+        ? service.fetch(argv.source ?? [], signal, argv.rev)
+        : ExtendsService.fetchAtRevision(at!, argv.source ?? [], signal, argv.rev!),
     );
     const s = makeStyle(ctx.color);
     emit(
