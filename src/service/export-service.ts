@@ -42,10 +42,10 @@ import {
   checkUnchanged,
   readsOtherTargets,
   type Refusal,
-  wildcardFolders,
 } from './export-targets.ts';
 import { agentsMdBudgetWarnings } from './export-limits.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
+import { nestedFolderInputs } from './export-sharing.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
 
 /** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
@@ -165,13 +165,11 @@ export class ExportService {
     }
     const withPaths = projects.names.filter((n) => (projects.meta.get(n)?.paths?.length ?? 0) > 0);
     const nested = config.export.nested && targets.some((t) => TARGETS[t].nestedName);
-    const named = nested
-      ? await wildcardFolders(
-          top,
-          storeRel,
-          withPaths.flatMap((n) => projects.meta.get(n)!.paths!),
-        )
-      : new Map<string, string[]>();
+    // One project's export writes its nested files whole: the other projects' sections in them are read too.
+    const only = withPaths.length === 1 && options.project !== undefined ? withPaths[0] : undefined;
+    const { sharing, named } = await nestedFolderInputs(this.service.source, { top, storeRel, nested }, projects.meta, withPaths, only);
+    for (const [n, m] of sharing) projects.meta.set(n, m);
+    withPaths.push(...sharing.keys());
     let digest: string | undefined;
     let cacheKey: string | undefined;
     if (this.caching) {
@@ -251,6 +249,8 @@ export class ExportService {
     } catch (error) {
       throw await placedPathError(this.service.source, error);
     }
+    // The files of the projects read for their sections in a shared file are not this export's to write.
+    if (only !== undefined) files = files.filter((f) => f.sections.some((sec) => sec.scope === `project ${only}`));
     const out: ExportPlan = {
       top,
       targets,

@@ -741,7 +741,7 @@ describe('agents export --project and --stdout', () => {
     expect(writtenSince(before, snapshot(repo))).toEqual(EXPECTED_FILES.filter((p) => p.includes('billing')));
   });
 
-  it('a project whose path is ** has its section in the root AGENTS.md, and --project P keeps the global one there', async () => {
+  it("a project whose path is ** has its section in the root AGENTS.md, and --project P writes a file it shares whole (the global section, another project's)", async () => {
     const repo = monorepo();
     writeFileSync(join(repo, '.agents/projects/legacy/project.yaml'), 'paths:\n  - "**"\n');
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\nprojects:\n  allow_overlap: true\n');
@@ -754,6 +754,27 @@ describe('agents export --project and --stdout', () => {
     ]);
     expect((await runAgents(['export', '--project', 'legacy'], { cwd: repo })).code).toBe(0);
     expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toBe(root);
+    // So does a nested file two projects share: --project admin keeps web's section in apps/web/AGENTS.md, and
+    // writes none of web's own files.
+    const admin = '01JDQ6X5Z8W4N3B2C1D0E9F8H1';
+    mkdirSync(join(repo, '.agents/projects/admin'));
+    writeFileSync(join(repo, '.agents/projects/admin/project.yaml'), 'paths:\n  - apps/web/**\n');
+    writeFileSync(join(repo, `.agents/projects/admin/${admin}.yaml`), inv(admin, 'Admin pages need two reviewers'));
+    const all = await runAgents(['export'], { cwd: repo });
+    expect(all.code, all.stderr).toBe(0);
+    const shared = readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8');
+    expect(headings(shared).filter(([level]) => level === 3)).toEqual([
+      [3, 'Project admin'],
+      [3, 'Project web'],
+    ]);
+    writeFileSync(join(repo, `.agents/projects/admin/${admin}.yaml`), inv(admin, 'Admin pages need three reviewers'));
+    rmSync(join(repo, 'packages/ui/AGENTS.md'));
+    const one = await runAgents(['--format', 'json', 'export', '--project', 'admin'], { cwd: repo });
+    expect(JSON.parse(one.stdout).changes.map((c: { path: string }) => c.path)).toEqual(['apps/web/AGENTS.md']);
+    const after = readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8');
+    expect(headings(after)).toEqual(headings(shared));
+    expect(after).toContain('Admin pages need three reviewers');
+    expect(existsSync(join(repo, 'packages/ui/AGENTS.md'))).toBe(false);
   });
 
   it("--plan ID --stdout prints the plan's effective set in the chosen format, without markers", async () => {

@@ -1,0 +1,42 @@
+// `export --project P` and the nested files (AGENTS.md, CLAUDE.md, GEMINI.md) P shares with other projects: a folder
+// two projects' paths name gets one file with a section of each, so P's export writes that file whole.
+import { nestedFolder } from '../core/globs.ts';
+import type { ProjectMeta } from '../core/model.ts';
+import { readProjects } from '../store/projects.ts';
+import type { TreeSource } from '../store/tree-source.ts';
+import { wildcardFolders } from './export-targets.ts';
+
+/** The folders whose nested file holds a project's section: each `DIR/**` (or `**`), and what a wildcard DIR names. */
+function nestedFolders(meta: ProjectMeta, named: ReadonlyMap<string, readonly string[]>): string[] {
+  return (meta.paths ?? []).flatMap((g) => {
+    const dir = nestedFolder(g);
+    return dir !== undefined ? [dir] : [...(named.get(g) ?? [])];
+  });
+}
+
+/**
+ * What the nested files of an export depend on beyond the projects exported (`withPaths`): the folders each wildcard
+ * path names (`named`, as wildcardFolders gives them), and, for one project's export (`only`), the other projects
+ * with a nested file in one of its folders (`sharing`), with their project.yaml. A project.yaml that does not read
+ * cleanly is left out: a whole export stops on it, and one project's export would stop on a project it does not touch.
+ */
+export async function nestedFolderInputs(
+  source: TreeSource,
+  at: { top: string; storeRel: string; nested: boolean },
+  meta: ReadonlyMap<string, ProjectMeta>,
+  withPaths: readonly string[],
+  only: string | undefined,
+): Promise<{ sharing: Map<string, ProjectMeta>; named: Map<string, string[]> }> {
+  const globs = withPaths.flatMap((n) => meta.get(n)!.paths!);
+  if (!at.nested) return { sharing: new Map(), named: new Map() };
+  if (only === undefined) return { sharing: new Map(), named: await wildcardFolders(at.top, at.storeRel, globs) };
+  const all = await readProjects(source);
+  const broken = new Set(all.diagnostics.map((d) => d.file));
+  const others = [...all.meta].filter(
+    ([name, m]) => name !== only && (m.paths?.length ?? 0) > 0 && !broken.has(`projects/${name}/project.yaml`),
+  );
+  const named = await wildcardFolders(at.top, at.storeRel, [...globs, ...others.flatMap(([, m]) => m.paths!)]);
+  const mine = new Set(nestedFolders(meta.get(only)!, named));
+  const sharing = new Map(others.filter(([, m]) => nestedFolders(m, named).some((d) => mine.has(d))));
+  return { sharing, named };
+}
