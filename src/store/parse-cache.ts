@@ -60,15 +60,25 @@ export class ParseCache {
     readonly build: string,
   ) {}
 
-  /** The parse of `key` (a parser and a path) in `group`, when the file's stamp is still `stamp`. */
-  get<T>(group: string, key: string, stamp: string): Parsed<T> | undefined {
+  /**
+   * The parse of `key` (a parser and a path) in `group`, when the file's
+   * stamp is still `stamp` and the entry has the shape its parser gives
+   * (`fits(parsed, index)`, see core/parsed-shape.ts).
+   */
+  get<T>(
+    group: string,
+    key: string,
+    stamp: string,
+    fits: (parsed: unknown, index: number) => parsed is Parsed<T>,
+    index: number,
+  ): Parsed<T> | undefined {
     const g = this.group(group);
     const e = g.entries.get(key);
     if (e === undefined || e.stamp !== stamp) return undefined;
     g.used.add(key);
     try {
-      const parsed = JSON.parse(e.json) as Parsed<T>;
-      if (typeof parsed === 'object' && parsed !== null && Array.isArray(parsed.diagnostics)) return parsed;
+      const parsed: unknown = JSON.parse(e.json);
+      if (fits(parsed, index)) return parsed;
     } catch {
       // A damaged entry: parsed afresh, and replaced.
     }

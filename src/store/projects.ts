@@ -4,6 +4,7 @@ import { globHoldsFolder, globMatches } from '../core/globs.ts';
 import { isProjectName, nameProblem } from '../core/names.ts';
 import type { ProjectMeta } from '../core/model.ts';
 import { parseProjectMeta } from '../core/parse-meta.ts';
+import { isCachedProjectMeta } from '../core/parsed-shape.ts';
 import { repoTop } from './git-dir.ts';
 import { readParsed } from './read-parsed.ts';
 import { badName } from './read-plan.ts';
@@ -48,6 +49,7 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
   const parsed = await readParsed(source, files, (i, bytes, syntax) => parseProjectMeta(files[i]!, bytes, syntax), {
     parser: 'projects',
     group: () => 'projects',
+    fits: isCachedProjectMeta,
   });
   for (const [i, file] of files.entries()) {
     const p = parsed[i];

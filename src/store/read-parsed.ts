@@ -1,15 +1,21 @@
 import type { YamlSyntax } from '../core/parse-core.ts';
 import type { Parsed } from '../core/diagnostics.ts';
+import { isCachedParse } from '../core/parsed-shape.ts';
 import type { ReadResult, TreeSource } from './tree-source.ts';
 import { parseYamlDocument } from './yaml-document.ts';
 
 /** Why a file could not be read. */
 export type ReadFailed = Exclude<ReadResult, { ok: true }>;
 
-/** Where the parses of one reader are kept: its name, and each file's group (undefined: not kept). */
+/**
+ * Where the parses of one reader are kept: its name, each file's group
+ * (undefined: not kept), and whether a kept value has the shape `parse`
+ * gives for that file (a cache entry that does not is parsed again).
+ */
 export interface ParseCacheUse {
   parser: string;
   group: (file: string, index: number) => string | undefined;
+  fits: (value: unknown, index: number) => boolean;
 }
 
 /**
@@ -52,9 +58,10 @@ export async function readParsed<T>(
       return group === undefined ? undefined : `${use.parser}:${keeping.prefix}${group}`;
     });
     for (const group of groups) if (group !== undefined) left.set(group, (left.get(group) ?? 0) + 1);
+    const fits = (parsed: unknown, i: number): parsed is Parsed<T> => isCachedParse<T>(parsed, use.fits, i);
     for (let i = 0; i < files.length; i++) {
       const group = groups[i];
-      const hit = group === undefined ? undefined : keeping.cache.get<T>(group, files[i]!, stamps[i]!);
+      const hit = group === undefined ? undefined : keeping.cache.get<T>(group, files[i]!, stamps[i]!, fits, i);
       if (hit) {
         out[i] = hit;
         answered(group);

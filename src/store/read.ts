@@ -4,6 +4,7 @@ import { isUlid, ulidProblem } from '../core/names.ts';
 import type { Plan, ProjectMeta, ScopedInvariant, StoreConfig } from '../core/model.ts';
 import { parseConfig, parseInvariant, parsePlan, type YamlSyntax } from '../core/parse-core.ts';
 import { parseActionMeta, parseProjectMeta } from '../core/parse-meta.ts';
+import { isCachedActionMeta, isCachedInvariant, isCachedPlan, isCachedProjectMeta } from '../core/parsed-shape.ts';
 import type { ExtendsLock } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import { badName, isScopeFolder, planReads, readFailure, TOP_SCOPE_FOLDERS } from './read-plan.ts';
@@ -66,7 +67,11 @@ export async function readEntries(
     jobs.map((j) => j.entry.path),
     (i, bytes, syntax) => parseRecord(jobs[i]!.entry.path, jobs[i]!.kind, bytes, syntax),
     // The records a store holds by the thousand are kept, by folder; config.yaml and the lock are one file each.
-    { parser: 'records', group: (file, i) => (KEPT.has(jobs[i]!.kind.kind) ? file.slice(0, file.lastIndexOf('/')) : undefined) },
+    {
+      parser: 'records',
+      group: (file, i) => (KEPT.has(jobs[i]!.kind.kind) ? file.slice(0, file.lastIndexOf('/')) : undefined),
+      fits: (value, i) => fitsKind(value, jobs[i]!.kind, jobs[i]!.entry.path),
+    },
   );
   for (const [i, { entry, kind }] of jobs.entries()) {
     const p = parsed[i];
@@ -79,6 +84,22 @@ export async function readEntries(
 
 /** The kinds of record whose parses the parse cache keeps. */
 const KEPT = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'project-meta']);
+
+/** Whether a kept value has the shape the parser of its kind gives (a cache entry that does not is parsed again). */
+function fitsKind(value: unknown, kind: PathKind, file: string): boolean {
+  switch (kind.kind) {
+    case 'invariant':
+      return isCachedInvariant(value, kind.id, file);
+    case 'plan':
+      return isCachedPlan(value, kind.plan);
+    case 'action-meta':
+      return isCachedActionMeta(value);
+    case 'project-meta':
+      return isCachedProjectMeta(value);
+    default:
+      return false;
+  }
+}
 
 type RecordValue = ScopedInvariant | Plan | { description?: string } | ProjectMeta | StoreConfig | ExtendsLock;
 

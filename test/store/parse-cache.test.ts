@@ -175,6 +175,58 @@ describe('the parse cache (src/store/parse-cache.ts)', () => {
     expect(other.read.length).toBe(3);
   });
 
+  it('parses a file again when its entry was edited out of the shape its parser gives, and writes the entry again', async () => {
+    const root = store();
+    const dir = join(tempDir(), 'parsed');
+    const folders = ['global', 'projects/api', 'projects/web', 'actions/ops/deploy', `plans/${PLAN}`];
+    const fresh = await readFolders(new WorkingTreeSource(root), folders);
+    const freshProjects = await readProjects(new WorkingTreeSource(root));
+    await readFolders(cached(root, dir).source, folders);
+    await readProjects(cached(root, dir).source);
+    const files = readdirSync(dir).map((n) => join(dir, n));
+    const kept = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
+    type Entry = { value?: Record<string, unknown>; diagnostics: Record<string, unknown>[] };
+    const damages: [string, (e: Entry) => unknown][] = [
+      [`global/${G1}.yaml`, (e) => ({ ...e, value: { ...e.value, text: 5 } })],
+      [`global/${G1}.yaml`, (e) => ({ ...e, value: { ...e.value, tags: 'data' } })],
+      [`global/${G1}.yaml`, (e) => ({ ...e, value: { ...e.value, severity: 'fatal' } })],
+      [`global/${G1}.yaml`, (e) => ({ ...e, value: { ...e.value, guard: { write: 'db/**' } } })],
+      [`global/${G1}.yaml`, (e) => ({ ...e, value: { ...e.value, id: G3 } })],
+      [`global/${G1}.yaml`, (e) => ({ ...e, value: { ...e.value, active: undefined } })],
+      [`global/${G1}.yaml`, (e) => ({ ...e, value: { ...e.value, extra: 1 } })],
+      [`global/${G1}.yaml`, (e) => ({ ...e, value: [e.value] })],
+      [`global/${G1}.yaml`, (e) => [e]],
+      [`global/${G2}.yaml`, (e) => ({ ...e, diagnostics: [{ ...e.diagnostics[0], message: 5 }] })],
+      [`global/${G2}.yaml`, (e) => ({ ...e, diagnostics: [{ ...e.diagnostics[0], line: undefined }] })],
+      [`global/${G2}.yaml`, (e) => ({ ...e, diagnostics: {} })],
+      [`plans/${PLAN}/${I1}.yaml`, (e) => ({ ...e, value: { ...e.value, source: { kind: 'action', ref: 7 } } })],
+      [`plans/${PLAN}/plan.yaml`, (e) => ({ ...e, value: { ...e.value, goal: ['Ship v2'] } })],
+      ['actions/ops/deploy/action.yaml', (e) => ({ ...e, value: { description: null } })],
+      ['projects/api/project.yaml', (e) => ({ ...e, value: { ...e.value, paths: 'services/api/**' } })],
+    ];
+    for (const [path, damage] of damages) {
+      for (const [f, text] of kept)
+        writeFileSync(
+          f,
+          text
+            .split('\n')
+            .map((line) => {
+              const [key, stamp, json] = line.split('\t');
+              return key === path ? `${key}\t${stamp}\t${JSON.stringify(damage(JSON.parse(json!) as Entry))}` : line;
+            })
+            .join('\n'),
+        );
+      const next = cached(root, dir);
+      expect(await readFolders(next.source, folders)).toStrictEqual(fresh);
+      expect(next.read).toEqual([path]);
+      const projects = cached(root, dir);
+      expect(await readProjects(projects.source)).toStrictEqual(freshProjects);
+      expect(projects.read).toEqual(path === 'projects/api/project.yaml' ? [path] : []);
+      // The entry parsed again is kept again: the cache is as it was.
+      for (const [f, text] of kept) expect(readFileSync(f, 'utf8')).toBe(text);
+    }
+  });
+
   it('drops the entries of deleted files when a group is written again, and keeps those of files it did not read', async () => {
     const root = store();
     const dir = join(tempDir(), 'parsed');
