@@ -46,13 +46,19 @@ export async function gitAuthor(cwd: string): Promise<string | undefined> {
 /**
  * git's own reason it could not commit here for want of an identity (its last line, "fatal: unable to auto-detect
  * email address …"), or undefined when it knows one: a commit checked only once the file is written would leave it
- * written and staged. The first of committer and author that the environment does not name plainly is asked of
- * git, by its own rule (one process at most): where neither is named, both come from the same configuration.
+ * written and staged. Each of committer and author that the environment does not name plainly is asked of git, by
+ * its own rule, at the same time: the two can come from different places (`author.*` and `committer.*` beside
+ * `user.*` in the configuration, an e-mail in GIT_COMMITTER_EMAIL alone), and git commit needs both.
  */
 export async function missingIdentity(cwd: string): Promise<string | undefined> {
   const env = runEnv();
-  const who = (['COMMITTER', 'AUTHOR'] as const).find((w) => identityFromEnvironment(env, w) === undefined);
-  if (who === undefined) return undefined;
+  const asked = (['COMMITTER', 'AUTHOR'] as const).filter((w) => identityFromEnvironment(env, w) === undefined);
+  const reasons = await Promise.all(asked.map((who) => gitRefusal(cwd, who)));
+  return reasons.find((r) => r !== undefined);
+}
+
+/** Why git cannot name the committer or the author here, or undefined when it can. */
+async function gitRefusal(cwd: string, who: 'COMMITTER' | 'AUTHOR'): Promise<string | undefined> {
   try {
     await runGit(cwd, ['var', `GIT_${who}_IDENT`]);
     return undefined;

@@ -227,9 +227,29 @@ describe('--commit on add and remove', () => {
       env: committer,
     });
     expect(errorOf(half)).toMatchObject({ code: 'no-git-identity', exit_code: 2 });
+    const add = (extra: Record<string, string>) =>
+      runAgents(['invariant', 'add', '--global', '--commit', '--format', 'json', 'Never push to main'], {
+        cwd: repo.dir,
+        env: { ...env, ...extra },
+      });
+    // A committer the configuration names (committer.*), and no author anywhere.
+    repo.git('config', 'committer.name', 'Test Committer');
+    repo.git('config', 'committer.email', 'committer@example.com');
+    expect(errorOf(await add({}))).toMatchObject({ code: 'no-git-identity', exit_code: 2 });
+    // user.name, and an e-mail in the environment for the committer alone.
+    repo.git('config', '--remove-section', 'committer');
+    repo.git('config', 'user.name', 'Test Author');
+    expect(errorOf(await add({ GIT_COMMITTER_EMAIL: 'committer@example.com' }))).toMatchObject({ code: 'no-git-identity', exit_code: 2 });
     expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
     expect(repo.git('status', '--porcelain').trim()).toBe('');
     expect(count(repo)).toBe(1);
+    // What git accepts is not refused: user.name, with both e-mails from the environment.
+    const both = await add({ GIT_AUTHOR_EMAIL: 'author@example.com', GIT_COMMITTER_EMAIL: 'committer@example.com' });
+    expect(both.code).toBe(0);
+    expect(count(repo)).toBe(2);
+    expect(repo.git('log', '-1', '--format=%an <%ae> %cn <%ce>').trim()).toBe(
+      'Test Author <author@example.com> Test Author <committer@example.com>',
+    );
   });
 
   it('on a detached HEAD the commit is made and said to be on no branch, in text and JSON alike', async () => {
