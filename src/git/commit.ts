@@ -62,6 +62,18 @@ export function operationInProgress(top: string): { operation: 'merge' | 'cherry
   return undefined;
 }
 
+/**
+ * git's index lock (`index.lock` in the git folder of the repository whose top is `top`) when a process holds it: an
+ * editor's or IDE's git, another git command, or one that crashed. git commits nothing while it is there. Read from
+ * git's folder, no process.
+ */
+export function heldIndexLock(top: string): string | undefined {
+  const dir = gitDirFor(top);
+  if (dir === undefined) return undefined;
+  const lock = join(dir, 'index.lock');
+  return lstatSync(lock, { throwIfNoEntry: false }) === undefined ? undefined : lock;
+}
+
 /** A commit that failed; `staged`: whether its files had been staged before it failed (a hook refused it, say). */
 export class CommitError extends GitError {
   constructor(

@@ -1,3 +1,4 @@
+import { relative, sep } from 'node:path';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { optionalBoolean } from '../core/input-shape.ts';
 import type { TreeSource } from '../store/tree-source.ts';
@@ -145,12 +146,41 @@ async function commitWritten<T extends object>(
       { staged },
     );
   }
+  // git's index lock, held by another git (an IDE refreshing its status, say), is waited on as the store's own lock
+  // is: a commit tried while it is there would fail with the change already written.
+  const { lockTimeoutFromEnv } = await import('../store/lock.ts');
+  const waitMs = lockTimeoutFromEnv();
+  const deadline = Date.now() + waitMs;
+  const held = await indexLockAfterWait(top, git, deadline);
+  if (held !== undefined) {
+    const lock = relative(top, held).split(sep).join('/');
+    throw new AgentsError(
+      `--commit refused: git's index is locked by another process (${lock}); gave up after ${waitMs} ms`,
+      EXIT_CODES.usage,
+      {
+        hint: `Nothing was written. Run the command again when the other git process (an editor's or IDE's git, another git command) has finished; if none is running, one crashed: delete ${lock}, as git says. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+        code: 'locked',
+        detail: { lock, pid: null, host: null, waited_ms: waitMs },
+      },
+    );
+  }
   const done = await write();
   // A use case that ended up changing nothing (an edit to the values already there) commits nothing.
   if (done.paths.length === 0) return done.value;
   const repoPaths = done.paths.map((p) => (prefix === '' ? p : `${prefix}/${p}`));
   try {
-    const commit = await git.commitPaths(top, repoPaths, done.message);
+    let commit: Awaited<ReturnType<typeof git.commitPaths>>;
+    for (;;) {
+      try {
+        commit = await git.commitPaths(top, repoPaths, done.message);
+        break;
+      } catch (error) {
+        // Another process took git's index lock after the check: git failed before it changed anything, so the
+        // commit is tried again once the lock is gone, within the same wait.
+        if (!(error instanceof git.CommitError) || git.heldIndexLock(top) === undefined || Date.now() >= deadline) throw error;
+        if ((await indexLockAfterWait(top, git, deadline)) !== undefined) throw error;
+      }
+    }
     // None of them a change git can record (a file it never had, removed): nothing to commit.
     if (commit === undefined) return done.value;
     // As git itself warns: a commit no branch holds is left behind by the next checkout.
@@ -175,5 +205,16 @@ async function commitWritten<T extends object>(
         : `The files are written, not staged (${repoPaths.join(', ')}); fix what git reported, then \`git add\` and commit them.`,
       detail: { paths: repoPaths, staged, ...(ignored.length > 0 ? { ignored } : {}) },
     });
+  }
+}
+
+/** Waits, as for the store's own lock, until no process holds git's index lock: the lock still held at `deadline`, else undefined. */
+async function indexLockAfterWait(top: string, git: typeof import('../git/commit.ts'), deadline: number): Promise<string | undefined> {
+  let delay = 2;
+  for (;;) {
+    const held = git.heldIndexLock(top);
+    if (held === undefined || Date.now() >= deadline) return held;
+    await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+    delay = Math.min(delay * 2, 50);
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, testStore } from '../helpers/tmp.ts';
@@ -278,6 +278,46 @@ describe('--commit on add and remove', () => {
     const r = await runAgents(['invariant', 'add', '--global', '--commit', '--format', 'json', 'Never merge blind'], { cwd: repo.dir });
     expect(errorOf(r)).toMatchObject({ code: 'usage', exit_code: 2, detail: { operation: 'merge' } });
     expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
+    expect(repo.git('status', '--porcelain').trim()).toBe('');
+  });
+
+  it("waits for git's index lock another process holds, and refuses before writing anything when it is not let go (exit 2, locked)", async () => {
+    const repo = setup();
+    const lock = join(repo.dir, '.git/index.lock');
+    writeFileSync(lock, '');
+    const add = (text: string, wait: string) =>
+      runAgents(['invariant', 'add', '--global', '--commit', '--format', 'json', text], {
+        cwd: repo.dir,
+        env: { AGENTS_LOCK_TIMEOUT_MS: wait },
+      });
+    const r = await add('Never push to main', '0');
+    expect(errorOf(r)).toMatchObject({ code: 'locked', exit_code: 2, detail: { lock: '.git/index.lock', waited_ms: 0 } });
+    expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
+    rmSync(lock);
+    expect(repo.git('status', '--porcelain').trim()).toBe('');
+    // Let go while the command waits (an IDE's git refreshing its status): the change is written and committed.
+    writeFileSync(lock, '');
+    const release = setTimeout(() => rmSync(lock), 200);
+    const waited = await add('Never skip the review', '20000');
+    clearTimeout(release);
+    expect(waited.code).toBe(0);
+    expect(count(repo)).toBe(2);
+    expect(repo.git('status', '--porcelain').trim()).toBe('');
+    // Taken after the check, when the change is written and git add meets it: the commit is tried again once it goes.
+    const shims = tempDir();
+    const realGit = join(repo.git('--exec-path').trim(), 'git');
+    writeFileSync(
+      join(shims, 'git'),
+      `#!/bin/sh\nif [ "$1" = add ] && [ ! -e '${shims}/once' ]; then\n  : > '${shims}/once'; : > '${lock}'\n  '${realGit}' "$@"; s=$?\n  (sleep 1; rm -f '${lock}') </dev/null >/dev/null 2>&1 &\n  exit $s\nfi\nexec '${realGit}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const retried = await runAgents(['invariant', 'add', '--global', '--commit', '--format', 'json', 'Never force-push'], {
+      cwd: repo.dir,
+      env: { AGENTS_LOCK_TIMEOUT_MS: '20000', PATH: `${shims}:${process.env.PATH}` },
+    });
+    expect(existsSync(join(shims, 'once'))).toBe(true);
+    expect(retried.code).toBe(0);
+    expect(count(repo)).toBe(3);
     expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 });
