@@ -1,6 +1,8 @@
 // The store files a commit is about to change: what `validate --staged` and
 // `validate --changed` report on (docs/validation.md, "Hook mode"). One git
-// process each, through the runner (the hook must start fast).
+// process for the staged files, two at once for the changed ones, through the
+// runner (the hook must start fast).
+import type { HiddenEntry } from './hidden-edits.ts';
 import { passOn, runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
@@ -33,16 +35,31 @@ export async function stagedStorePaths(storeDir: string): Promise<string[]> {
  * Store-relative paths of the files that differ from HEAD in the working
  * tree or the index, untracked ones included. `prefix`: the store folder
  * relative to the repository's top ("" or "sub/.agents/"), since git prints
- * status paths from the top.
+ * status paths from the top; `top`: the repository's top. A file git is told
+ * not to look at (assume-unchanged, skip-worktree) or that a `core.fsmonitor`
+ * hook says is unchanged is compared with the index itself, as guard check
+ * does (hidden-edits.ts): an edit to it is a change too. Two git processes,
+ * at once: the status, and the index with its hidden bits.
  */
-export async function changedStorePaths(storeDir: string, prefix: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of split(await run(storeDir, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.']))) {
+export async function changedStorePaths(storeDir: string, prefix: string, top: string): Promise<string[]> {
+  // Loaded here: the commit hook's bundle holds this module for --staged, which needs none of it.
+  const { hiddenEdits, hiddenEntry, NO_FSMONITOR } = await import('./hidden-edits.ts');
+  const [status, index] = await Promise.all([
+    run(storeDir, [...NO_FSMONITOR, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.']),
+    run(storeDir, [...NO_FSMONITOR, 'ls-files', '-v', '-s', '-z', '--full-name', '--', '.']),
+  ]);
+  const out = new Set<string>();
+  for (const entry of split(status)) {
     // "XY path": two status letters and a space.
     const path = entry.slice(3);
-    if (path.startsWith(prefix)) out.push(path.slice(prefix.length));
+    if (path.startsWith(prefix)) out.add(path.slice(prefix.length));
   }
-  return out;
+  const hidden = split(index)
+    .map(hiddenEntry)
+    .filter((e): e is HiddenEntry => e !== undefined);
+  if (hidden.length > 0)
+    for (const { path } of await hiddenEdits(top, undefined, hidden)) if (path.startsWith(prefix)) out.add(path.slice(prefix.length));
+  return [...out];
 }
 
 /**

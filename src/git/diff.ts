@@ -5,7 +5,7 @@
 // index entries git is told not to look at (hidden-edits.ts).
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HiddenEntry, hiddenEdits, hiddenEntry } from './hidden-edits.ts';
+import { type HiddenEntry, hiddenEdits, hiddenEntry, NO_FSMONITOR } from './hidden-edits.ts';
 import { GitError } from './repo.ts';
 import { passOn, runGit } from './runner.ts';
 
@@ -55,11 +55,8 @@ async function hasCommit(top: string): Promise<boolean> {
  */
 export async function diffFiles(top: string, what: { staged: true } | { range: string }): Promise<DiffFile[]> {
   if ('range' in what && what.range.startsWith('-')) throw new GitError(`"${what.range}" is not a revision range`, 'failed');
-  // A `core.fsmonitor` hook (config an agent can write) that reports no change makes git trust the index for every
-  // file: the working tree is read as it is instead, and no program the config names is run.
-  const noMonitor = ['-c', 'core.fsmonitor=false'];
   const args = [
-    ...noMonitor,
+    ...NO_FSMONITOR,
     'diff',
     '-U0',
     '--text',
@@ -91,7 +88,7 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
     }),
     // The index is listed with the untracked files, in the same process, for the bits that hide an entry's edits.
     worktree
-      ? git(top, [...noMonitor, 'ls-files', '-v', '-s', '--cached', '--others', '--exclude-standard', '-z', '--full-name', '--', '.'])
+      ? git(top, [...NO_FSMONITOR, 'ls-files', '-v', '-s', '--cached', '--others', '--exclude-standard', '-z', '--full-name', '--', '.'])
       : undefined,
   ]);
   let files = parseUnifiedDiff(out.toString('utf8'));

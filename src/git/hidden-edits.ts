@@ -1,9 +1,17 @@
 // Index entries git is told not to look at in the working tree (`git update-index --assume-unchanged` or
 // `--skip-worktree`, which an agent can run): `git diff` takes such a file as its index copy, so an edit made to it
-// through the shell is in no diff. guard check compares each one with its index blob itself (docs/guard.md).
+// through the shell is in no diff. guard check and validate --changed compare each one with its index blob
+// themselves (docs/guard.md, docs/validation.md).
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { catFileBatch } from './object-reader.ts';
+
+/**
+ * git's options that keep a `core.fsmonitor` hook (config an agent can write) from answering for the working tree: one
+ * that reports no change makes git trust the index for every file. The working tree is read as it is instead, and no
+ * program the config names is run.
+ */
+export const NO_FSMONITOR = ['-c', 'core.fsmonitor=false'] as const;
 
 /** An index entry `git ls-files -v -s` marks as hidden from the working tree. */
 export interface HiddenEntry {

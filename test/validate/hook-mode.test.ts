@@ -161,6 +161,34 @@ describe('validate in hook mode (--staged, --changed)', () => {
     expect(await runAgents(['validate', '--staged'], { cwd: repo })).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('--changed reports the edits git is told not to look at: assume-unchanged, skip-worktree, a quiet core.fsmonitor hook', async () => {
+    const { repo, store } = noisyRepo();
+    const bad = (id: string) => `${MLG}id: ${id}\ntext: x\nseverity: fatal\n`;
+    git(repo, 'update-index', '--assume-unchanged', `.agents/global/${A}.yaml`);
+    writeFileSync(join(store, `global/${A}.yaml`), bad(A));
+    git(repo, 'update-index', '--skip-worktree', `.agents/projects/web/${B}.yaml`);
+    writeFileSync(join(store, `projects/web/${B}.yaml`), bad(B).replace('../', '../../'));
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    let changed = await json(repo, '--changed');
+    expect(changed.code).toBe(1);
+    expect(codes(changed.out)).toEqual([
+      ['schema', `global/${A}.yaml`, 'error'],
+      ['schema', `projects/web/${B}.yaml`, 'error'],
+    ]);
+    git(repo, 'update-index', '--no-assume-unchanged', `.agents/global/${A}.yaml`);
+    git(repo, 'update-index', '--no-skip-worktree', `.agents/projects/web/${B}.yaml`);
+    git(repo, 'checkout', '--', '.');
+    // A monitor hook that reports no change, once git has marked the index entries as watched.
+    writeFileSync(join(repo, '.git/quiet.sh'), "#!/bin/sh\nprintf 'token\\0'\n", { mode: 0o755 });
+    git(repo, 'config', 'core.fsmonitor', join(repo, '.git/quiet.sh'));
+    git(repo, 'status', '--porcelain');
+    writeFileSync(join(store, `global/${A}.yaml`), bad(A));
+    expect(git(repo, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+    changed = await json(repo, '--changed');
+    expect(changed.code).toBe(1);
+    expect(codes(changed.out)).toEqual([['schema', `global/${A}.yaml`, 'error']]);
+  });
+
   it('refuses outside a git repository and bad combinations (exit 2)', async () => {
     const store = testStore({});
     for (const flag of ['--staged', '--changed']) {

@@ -332,7 +332,7 @@ async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<
     if (mode === 'staged') return await git.stagedStorePaths(store);
     const { relative, sep } = await import('node:path');
     const rel = relative(top, store).split(sep).join('/');
-    return await git.changedStorePaths(store, rel === '' ? '' : `${rel}/`);
+    return await git.changedStorePaths(store, rel === '' ? '' : `${rel}/`, top);
   } catch (error) {
     if (error instanceof GitError)
       throw new UsageError(`${flag}: git failed: ${error.message.split('\n')[0]}`, 'Check the repository with `git status`.');
