@@ -12,10 +12,14 @@ export interface RawChange {
   newSha: string;
   /** Repository-relative path. */
   path: string;
+  /** A merge's: each parent's mode and blob, the first's included (`oldMode`, `oldSha`); absent for other commits. */
+  parents?: { mode: string; sha: string }[];
 }
 
 export interface LogCommit {
   commit: string;
+  /** The parents' commit ids, in git's order (a merge has two or more). */
+  parents: string[];
   author: string;
   email: string;
   /** Author date, ISO 8601 with the author's offset. */
@@ -35,9 +39,10 @@ export function globLiteral(text: string): string {
  * Commits (newest first) that touched paths matching `pathspecs`, each with its
  * raw file changes (no rename detection: callers pair deletions and additions
  * themselves). One `git log` process. A merge lists only the files it made
- * differ from every parent (a conflict resolved by hand, markers committed),
- * each as a change from its first parent: what it took unchanged from one
- * side is the change of the commits it merges.
+ * differ from every parent (a conflict resolved by hand, markers committed,
+ * or two sides' edits merged), each as a change from its first parent, with
+ * every parent's version (`parents`): what it took unchanged from one side
+ * is the change of the commits it merges.
  */
 export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise<LogCommit[]> {
   const out = (
@@ -49,7 +54,7 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
       '--no-abbrev',
       '-c',
       '--no-color',
-      '--format=%x1e%H%x1f%an%x1f%ae%x1f%aI%x1f%s',
+      '--format=%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%s',
       '--',
       ...pathspecs,
     ])
@@ -59,7 +64,7 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
     if (chunk === '') continue;
     const end = chunk.indexOf('\0');
     const header = end < 0 ? chunk : chunk.slice(0, end);
-    const [commit = '', author = '', email = '', date = '', subject = ''] = header.split('\x1f');
+    const [commit = '', parentList = '', author = '', email = '', date = '', subject = ''] = header.split('\x1f');
     const fields =
       end < 0
         ? []
@@ -81,9 +86,18 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
       const mode = (k: number) => parts[k] ?? '000000';
       const sha = (k: number) => parts[parents + 1 + k] ?? NULL_SHA;
       const status = (parts[2 * parents + 2] ?? 'M').slice(0, 1);
-      changes.push({ status, oldMode: mode(0), newMode: mode(parents), oldSha: sha(0), newSha: sha(parents), path: fields[i + 1]! });
+      const change: RawChange = {
+        status,
+        oldMode: mode(0),
+        newMode: mode(parents),
+        oldSha: sha(0),
+        newSha: sha(parents),
+        path: fields[i + 1]!,
+      };
+      if (parents > 1) change.parents = Array.from({ length: parents }, (_, k) => ({ mode: mode(k), sha: sha(k) }));
+      changes.push(change);
     }
-    commits.push({ commit, author, email, date, subject, changes });
+    commits.push({ commit, parents: parentList.split(' ').filter((p) => p !== ''), author, email, date, subject, changes });
   }
   return commits;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { G1, G3, P1, P2, Repo, history, suiteDir, ulid } from './repo.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -200,5 +200,88 @@ describe('agents invariant log over invalid versions', () => {
     });
     expect(l.events[0]!.commit).toBe(markers);
     expect(l.events.map((e) => e.commit).sort()).toEqual([markers, resolved, other, ours, side, l.events.at(-1)!.commit].sort());
+  });
+
+  it('shows an edit merged into a copy the other side moved once, at the commit that made it, either side first', async () => {
+    const V = ulid('M4');
+    const repo = new Repo();
+    // Lines enough that git's rename detection pairs the moved file with the edited one.
+    const inv = (folder: string, text: string) =>
+      repo.inv(folder, V, text, { severity: 'error', active: 'true', rationale: '"Backups lag."' });
+    const init = inv('global', 'Never drop production data').write('projects/api/.gitkeep', '').commit('init');
+    const main = repo.git('rev-parse', '--abbrev-ref', 'HEAD').trim();
+    repo.git('checkout', '-q', '-b', 'edit');
+    const edit = inv('global', 'Never drop customer data').commit('edit');
+    repo.git('checkout', '-q', main);
+    const move = inv('projects/api', 'Never drop production data').rm(`global/${V}.yaml`).commit('move');
+    repo.git('merge', '-q', '--no-ff', '-m', 'merge edit', 'edit');
+    // The other way round: the edit on the first parent, the move merged in.
+    repo.git('checkout', '-q', '-b', 'back');
+    const back = inv('global', 'Never drop customer data').rm(`projects/api/${V}.yaml`).commit('move back');
+    repo.git('checkout', '-q', main);
+    const again = inv('projects/api', 'Never drop any data').commit('edit again');
+    repo.git('merge', '-q', '--no-ff', '-m', 'merge back', 'back');
+    expect(readFileSync(join(repo.store, `global/${V}.yaml`), 'utf8')).toContain('Never drop any data');
+
+    const l = await log(repo, V);
+    expect(l.events.map((e) => [e.commit, e.change, e.fields.map((f) => f.field)]).sort()).toEqual(
+      [
+        [again, 'edited', ['text']],
+        [back, 'moved', []],
+        [move, 'moved', []],
+        [edit, 'edited', ['text']],
+        [init, 'added', []],
+      ].sort(),
+    );
+  });
+
+  it("shows each side's field once, at its own commit, when git merges two sides' edits of one file", async () => {
+    const V = ulid('M2');
+    const repo = new Repo();
+    // Lines apart in the file, so that git merges an edit of each without a conflict.
+    const inv = (text: string, rationale: string, severity = 'error') =>
+      repo.inv('global', V, text, { severity, active: 'true', rationale: JSON.stringify(rationale) });
+    const init = inv('Never drop production data', 'Backups lag.').commit('init');
+    const main = repo.git('rev-parse', '--abbrev-ref', 'HEAD').trim();
+    repo.git('checkout', '-q', '-b', 'side');
+    const side = inv('Never drop customer data', 'Backups lag.').commit('side');
+    repo.git('checkout', '-q', main);
+    const ours = inv('Never drop production data', 'Backups lag by a day.').commit('ours');
+    repo.git('merge', '-q', '--no-ff', '-m', 'merge side', 'side');
+    const merged = readFileSync(join(repo.store, `global/${V}.yaml`), 'utf8');
+    expect([merged.includes('customer'), merged.includes('by a day')]).toEqual([true, true]);
+    // Resolved by hand to a text of its own, with the rationale of one side and the severity of the other.
+    repo.git('checkout', '-q', '-b', 'late', init);
+    const late = inv('Never drop late data', 'Backups lag.', 'warning').commit('late');
+    repo.git('checkout', '-q', main);
+    repo.git('merge', '-q', '--no-commit', '--no-ff', '-s', 'ours', 'late');
+    const resolved = inv('Never drop any data', 'Backups lag by a day.', 'warning').commit('merge late');
+
+    const l = await log(repo, V);
+    // Commits made within one second have no order of their own: compared by commit, the merge of two sides' edits absent.
+    const byCommit = l.events.map((e) => [e.commit, e.change, e.fields.map((f) => f.field)]);
+    expect(byCommit.sort()).toEqual(
+      [
+        [resolved, 'edited', ['text']],
+        [late, 'edited', ['text', 'severity']],
+        [ours, 'edited', ['rationale']],
+        [side, 'edited', ['text']],
+        [init, 'added', []],
+      ].sort(),
+    );
+    // Added on a branch and edited by the merge that brings it: added once, at the branch, and edited by the merge.
+    const W = ulid('M3');
+    repo.git('checkout', '-q', '-b', 'extra');
+    const added = repo.inv('global', W, 'Never drop new data').commit('extra');
+    repo.git('checkout', '-q', main);
+    repo.git('merge', '-q', '--no-commit', '--no-ff', '-s', 'ours', 'extra');
+    const edited = repo.inv('global', W, 'Never drop new or old data').commit('merge extra');
+    const w = await log(repo, W);
+    expect(w.events.map((e) => [e.commit, e.change, e.fields.map((f) => f.field)]).sort()).toEqual(
+      [
+        [edited, 'edited', ['text']],
+        [added, 'added', []],
+      ].sort(),
+    );
   });
 });

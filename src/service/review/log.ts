@@ -10,7 +10,7 @@ import { classifyPath } from '../../core/layout.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import type { Scope, ScopedInvariant } from '../../core/model.ts';
 import { tooLarge } from '../../core/yaml-file.ts';
-import { NULL_SHA, globLiteral, logRaw, type LogCommit } from '../../git/log.ts';
+import { NULL_SHA, globLiteral, logRaw, type LogCommit, type RawChange } from '../../git/log.ts';
 import { topLevelAndShallow } from '../../git/repo.ts';
 import { catFileBatch } from '../../git/object-reader.ts';
 import { gitFailure, storePrefix } from './ranges.ts';
@@ -67,7 +67,7 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
     if (/does not have any commits|bad default revision/.test(message)) commits = [];
     else throw new UsageError(`git log failed: ${message.trim()}`);
   }
-  type Hit = { status: string; oldMode: string; newMode: string; oldSha: string; newSha: string; path: string; id: string; scope: Scope };
+  type Hit = RawChange & { id: string; scope: Scope };
   const perCommit: { c: LogCommit; hits: Hit[] }[] = [];
   const ids = new Set<string>();
   for (const c of commits) {
@@ -78,7 +78,11 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
       const kind = classifyPath(rel);
       if (kind.kind !== 'invariant' || !kind.id.startsWith(want)) continue;
       ids.add(kind.id);
-      hits.push({ ...ch, path: rel, id: kind.id, scope: kind.scope });
+      const hit: Hit = { ...ch, path: rel, id: kind.id, scope: kind.scope };
+      // A merge's version of a file its first parent lacks and another parent has: an edit of that parent's version.
+      const had = ch.oldSha === NULL_SHA ? ch.parents?.find((p) => p.sha !== NULL_SHA) : undefined;
+      if (had) Object.assign(hit, { oldSha: had.sha, oldMode: had.mode });
+      hits.push(hit);
     }
     if (hits.length > 0) perCommit.push({ c, hits });
   }
@@ -90,7 +94,21 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
   );
   const shas = new Set<string>();
   for (const { hits } of perCommit)
-    for (const h of hits) if (h.id === id) for (const s of [h.oldSha, h.newSha]) if (s !== NULL_SHA) shas.add(s);
+    for (const h of hits)
+      if (h.id === id) for (const s of [h.oldSha, h.newSha, ...(h.parents ?? []).map((p) => p.sha)]) if (s !== NULL_SHA) shas.add(s);
+  // A merge's parent without the file at this path may hold the id at another it has had (moved on one side, edited
+  // on the other): that side's version is asked for at each of them (`commit:path`), in the same batch.
+  const paths = new Set(perCommit.flatMap(({ hits }) => hits.filter((h) => h.id === id && !h.path.includes('\n')).map((h) => h.path)));
+  const elsewhere = (commit: string, path: string) =>
+    [...paths].filter((p) => p !== path).map((p) => ({ name: `${commit}:${base}${p}`, path: p }));
+  for (const { c, hits } of perCommit)
+    for (const h of hits) {
+      if (h.id !== id || h.parents === undefined) continue;
+      for (const [k, p] of h.parents.entries()) {
+        const parent = c.parents[k];
+        if (p.sha === NULL_SHA && parent !== undefined) for (const e of elsewhere(parent, h.path)) shas.add(e.name);
+      }
+    }
   // A version over the limit is answered by its size, never held: a repository's history can hold one of any size.
   const blobs = await catFileBatch(top, [...shas], MAX_FILE_BYTES);
   const { parseInvariant, parseYaml } = await import('../../core/parse.ts');
@@ -132,13 +150,27 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
       const a = to ? parsedAt(to.newSha, to.newMode, to.path, to.scope) : {};
       // A version after an invalid one is compared with the last valid version: what changed since it was last valid.
       const before = b.inv ?? (change === 'added' ? undefined : lastValid);
-      const e: LogEvent = {
-        ...head,
-        change,
-        path: at.path,
-        scope: at.scope,
-        fields: before && a.inv ? invariantFieldChanges(before, a.inv).filter((f) => f.field !== 'scope') : [],
-      };
+      let fields = before && a.inv ? invariantFieldChanges(before, a.inv).filter((f) => f.field !== 'scope') : [];
+      if (change === 'edited' && to?.parents && a.inv && fields.length > 0) {
+        // A merge's own change is a field it made differ from every side: a value it took from another parent is the
+        // change of that side's commits, listed at them.
+        const merged = a.inv;
+        const side = (p: { mode: string; sha: string }, k: number): ScopedInvariant | undefined => {
+          if (p.sha === to.oldSha) return undefined;
+          if (p.sha !== NULL_SHA) return parsedAt(p.sha, p.mode, to.path, to.scope).inv;
+          const parent = c.parents[k];
+          const found = parent === undefined ? undefined : elsewhere(parent, to.path).find((e) => blobs.get(e.name) instanceof Buffer);
+          const kind = found && classifyPath(found.path);
+          return found && kind?.kind === 'invariant' ? parsedAt(found.name, '100644', found.path, kind.scope).inv : undefined;
+        };
+        const sides = to.parents.map(side).filter((v): v is ScopedInvariant => v !== undefined);
+        fields = fields.filter((f) => sides.every((side) => invariantFieldChanges(side, merged).some((g) => g.field === f.field)));
+        if (fields.length === 0) {
+          lastValid = merged;
+          return;
+        }
+      }
+      const e: LogEvent = { ...head, change, path: at.path, scope: at.scope, fields };
       if (change === 'moved' && from) {
         e.fromPath = from.path;
         e.fromScope = from.scope;
