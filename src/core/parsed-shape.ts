@@ -24,8 +24,8 @@ function isStrings(v: unknown): boolean {
   return true;
 }
 
-const SEVERITY = new Set<unknown>(SEVERITIES);
-const GUARD = new Set<unknown>(GUARD_KINDS);
+const SEVERITY: readonly unknown[] = SEVERITIES;
+const GUARD: readonly unknown[] = GUARD_KINDS;
 
 /** A place a diagnostic points to besides its own (`related`). */
 function isRelated(v: unknown): boolean {
@@ -37,7 +37,14 @@ function isRelated(v: unknown): boolean {
 
 function isDiagnostic(v: unknown): boolean {
   if (!isObject(v)) return false;
-  if (!isString(v.code) || !SEVERITY.has(v.severity) || !isString(v.file) || !isCount(v.line) || !isCount(v.col) || !isString(v.message))
+  if (
+    !isString(v.code) ||
+    !SEVERITY.includes(v.severity) ||
+    !isString(v.file) ||
+    !isCount(v.line) ||
+    !isCount(v.col) ||
+    !isString(v.message)
+  )
     return false;
   for (const key in v) {
     const x = v[key];
@@ -80,7 +87,7 @@ export function isCachedParse<T>(v: unknown, fits: (value: unknown, index: numbe
 
 function isGuard(v: unknown): boolean {
   if (!isObject(v)) return false;
-  for (const key in v) if (!GUARD.has(key) || !isStrings(v[key])) return false;
+  for (const key in v) if (!GUARD.includes(key) || !isStrings(v[key])) return false;
   return true;
 }
 
@@ -110,7 +117,14 @@ function keyCount(v: Obj): number {
 
 /** An invariant file's value (parseInvariant's), read from `path` whose name is `id`. */
 export function isCachedInvariant(v: unknown, id: string, path: string): boolean {
-  if (!isObject(v) || v.id !== id || v.path !== path || !isString(v.text) || !SEVERITY.has(v.severity) || typeof v.active !== 'boolean')
+  if (
+    !isObject(v) ||
+    v.id !== id ||
+    v.path !== path ||
+    !isString(v.text) ||
+    !SEVERITY.includes(v.severity) ||
+    typeof v.active !== 'boolean'
+  )
     return false;
   if (!isStrings(v.tags) || !isObject(v.scope)) return false;
   // Straight-line checks of each optional field, not a walk of the keys: this runs for every kept file of every command.
@@ -135,14 +149,14 @@ export function isCachedInvariant(v: unknown, id: string, path: string): boolean
 }
 
 /** An object of optional string fields named by `keys` (and of nothing else), `required` among them. */
-function isStringFields(v: unknown, keys: ReadonlySet<string>, required?: string): boolean {
+function isStringFields(v: unknown, keys: readonly string[], required?: string): boolean {
   if (!isObject(v) || (required !== undefined && !isString(v[required]))) return false;
-  for (const key in v) if (!keys.has(key) || !isString(v[key])) return false;
+  for (const key in v) if (!keys.includes(key) || !isString(v[key])) return false;
   return true;
 }
 
-const PLAN_KEYS = new Set(['id', 'action', 'project', 'goal', 'created_at', 'created_by']);
-const ACTION_KEYS = new Set(['description']);
+const PLAN_KEYS: readonly string[] = ['id', 'action', 'project', 'goal', 'created_at', 'created_by'];
+const ACTION_KEYS: readonly string[] = ['description'];
 
 /** A plan.yaml's value (parsePlan's), of the plan `id`. */
 export function isCachedPlan(v: unknown, id: string): boolean {
