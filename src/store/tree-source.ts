@@ -52,7 +52,7 @@ export interface TreeSource {
   /** Sources that know each file's git blob id without reading it (the index, revisions): every entry's id and mode. */
   blobIds?(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string; readonly unmerged?: true }>>;
   /** Sources whose files' parses are kept between runs (parse-cache.ts); absent: every file is read and parsed. */
-  readonly parses?: ParseKeeping;
+  readonly parses?: ParseKeeping | undefined;
 }
 
 function entryType(d: Dirent): EntryType {

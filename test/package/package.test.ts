@@ -196,6 +196,8 @@ describe('the tarball', { timeout: 240_000 }, () => {
       JSON.stringify({
         compilerOptions: {
           strict: true,
+          // The strictest consumers read the declarations with this too: an optional field is not `| undefined`.
+          exactOptionalPropertyTypes: true,
           noEmit: true,
           target: 'ES2022',
           module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext',
