@@ -115,3 +115,38 @@ describe('a store path that is a folder of a store', () => {
     });
   });
 });
+
+/** A pasted command line's words, as a POSIX shell splits them (quotes and backslashes; no expansions). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (c === ' ') {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'" || c === '"') {
+      const end = line.indexOf(c, i + 1);
+      word = (word ?? '') + line.slice(i + 1, end);
+      i = end;
+    } else if (c === '\\') word = (word ?? '') + line[++i];
+    else word = (word ?? '') + c;
+  }
+  return word === undefined ? words : [...words, word];
+}
+
+// The first thing a new user does after init is paste the command it suggests: it must reach the store init made.
+describe('the next command init suggests', () => {
+  it('reaches a store made with --store, which no search from the current folder finds', async () => {
+    const cwd = tempDir();
+    for (const store of ["policy store/it's", '.agents']) {
+      const init = await runAgents(['init', '--store', store], { cwd });
+      expect(init.code, init.stderr).toBe(0);
+      const next = /^Next: agents (.*)$/m.exec(init.stdout)?.[1];
+      expect(next).toBeDefined();
+      const r = await runAgents([...shellWords(next as string), '--format', 'json'], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).file).toBe(join(cwd, store, 'global', `${JSON.parse(r.stdout).id}.yaml`));
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import { initTarget } from '../../store/discover.ts';
+import { discoverStore, initTarget } from '../../store/discover.ts';
 import { planPreCommitHook, writePreCommitHook } from '../../store/hooks.ts';
 import { initStore, initTargetState, writeSchemas } from '../../store/init.ts';
 import { type ActorFlags, askActor, choiceFromFlags } from '../actor-options.ts';
@@ -113,7 +113,7 @@ export default defineCommand<InitArgs>({
           );
         if (made.length > 0) {
           if (actor) lines.push(`  plans are judged by the ${actorLabel(actor)} (reconciliation in config.yaml)`);
-          lines.push('', 'Next: agents invariant add --global "Never delete production data"');
+          lines.push('', `Next: agents invariant add --global "Never delete production data"${storeFlag(ctx.store, root, ctx.io)}`);
         }
         return lines.join('\n');
       },
@@ -132,6 +132,20 @@ async function exportsConfigured(root: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The `--store` the next command needs to reach the new store: none when a command run here without it finds that
+ * store (AGENTS_STORE, or .agents/ from the current folder up), else the folder as given, so that it can be pasted.
+ */
+function storeFlag(given: string | undefined, root: string, io: { env: Record<string, string | undefined>; cwd: string }): string {
+  if (given === undefined) return '';
+  try {
+    if (discoverStore({ env: io.env, cwd: io.cwd }) === root) return '';
+  } catch {
+    // Nothing found from here: the flag is needed.
+  }
+  return ` --store ${/^[\w./~:@+=,-]+$/.test(given) ? given : `'${given.replaceAll("'", "'\\''")}'`}`;
 }
 
 function actorLabel(a: NonNullable<ReturnType<typeof choiceFromFlags>>): string {
