@@ -1,5 +1,5 @@
 import yargs, { type Argv } from 'yargs';
-import { didYouMean, closestNames } from '../core/closest.ts';
+import { closestNames, hintWithGuess } from '../core/closest.ts';
 import { conflictingOptions, EXIT_CODES, missingArgument, missingOption, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 import type { CommandSpec } from './command.ts';
@@ -198,7 +198,16 @@ function usageFromYargs(
   }
   const invalid = /^Invalid values: Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(text);
   if (invalid) {
-    return new UsageError(`--${invalid[1]} ${invalid[2]} is not one of ${invalid[3]}`, USAGE_HINT, { option: invalid[1] }, 'invalid-value');
+    // yargs writes each value as JSON: a misspelt choice (`--format jsn`) is answered with the choices close to it.
+    const words = (list: string) => [...list.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
+    const given = words(invalid[2]!);
+    const close = given.length === 1 ? closestNames(given[0]!, words(invalid[3]!)) : [];
+    return new UsageError(
+      `--${invalid[1]} ${invalid[2]} is not one of ${invalid[3]}`,
+      hintWithGuess(close, USAGE_HINT),
+      { option: invalid[1], suggestions: close },
+      'invalid-value',
+    );
   }
   const unknown = /^Unknown arguments?: (.*)$/.exec(text);
   if (unknown) {
@@ -282,10 +291,9 @@ function strayOption(options: readonly string[]): UsageError | undefined {
 function unknownOptionError(written: string, options: readonly string[], all: readonly string[] = [written]): UsageError {
   const negated = written.startsWith('--no-');
   const close = closestNames(written.replace(/^--?/, '').replace(/^no-/, ''), options).map((n) => (negated ? `--no-${n}` : `--${n}`));
-  const guess = didYouMean(close);
   return new UsageError(
     `unknown option ${truncate(written)}`,
-    guess ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${USAGE_HINT}` : USAGE_HINT,
+    hintWithGuess(close, USAGE_HINT),
     { arguments: [...all], suggestions: close },
     'unknown-option',
   );
@@ -302,10 +310,13 @@ function unknownCommandError(found: { group: string | undefined; word: string })
   const suggestions = [...close, ...grouped];
   const all = [...new Set(names)].filter((n) => n !== 'completion').join(', ');
   const listing = `The ${found.group ?? 'agents'} commands are: ${all}.`;
-  const guess = didYouMean(suggestions.map((n) => `\`agents ${n}\``));
-  const hint = guess
-    ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${listing}`
-    : `${listing} Run \`agents ${prefix}--help\` for what each does.`;
+  const hint =
+    suggestions.length > 0
+      ? hintWithGuess(
+          suggestions.map((n) => `\`agents ${n}\``),
+          listing,
+        )
+      : `${listing} Run \`agents ${prefix}--help\` for what each does.`;
   return new UsageError(
     `unknown command "${prefix}${truncate(found.word)}"`,
     hint,

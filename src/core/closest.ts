@@ -81,6 +81,12 @@ export function didYouMean(suggestions: readonly string[]): string {
   return `did you mean ${suggestions.slice(0, -1).join(', ')} or ${suggestions[suggestions.length - 1]}?`;
 }
 
+/** A hint that starts with "Did you mean …?" when there is something to suggest, then `rest`. */
+export function hintWithGuess(suggestions: readonly string[], rest: string): string {
+  const guess = didYouMean(suggestions);
+  return guess ? `D${guess.slice(1)} ${rest}` : rest;
+}
+
 /**
  * The names a message lists: all of a few; the first `shown` (10 unless
  * given) and a count of the rest when there are many (a store of a thousand

@@ -23,6 +23,19 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual(suggestions);
   });
 
+  it.each([
+    [['invariant', 'list', '--format', 'jsn'], ['json']],
+    [['--format=jsn', 'invariant', 'list'], ['json']],
+    [['invariant', 'add', '--global', 'x', '--severity', 'eror'], ['error']],
+    [['invariant', 'diff', '--format', 'markdwn'], ['markdown']],
+    [['guard', 'install', '--client', 'claude,claud'], ['claude']],
+    [['invariant', 'add', '--global', 'x', '--severity', 'high'], []],
+  ])('agents %j: invalid-value, suggesting the choices %j', async (args, suggestions) => {
+    const e = await errorOf(...args);
+    expect(e.code).toBe('invalid-value');
+    expect(e.detail.suggestions).toEqual(suggestions);
+  });
+
   it('a subcommand given without its group names the groups that have it', async () => {
     const e = await errorOf('list');
     expect(e.code).toBe('unknown-command');

@@ -120,7 +120,11 @@ describe('agents guard install, empty arguments', () => {
   it('refuses a --client that is none of the clients as a value not among the choices (invalid-value), writing nothing', async () => {
     const dir = await store();
     const r = await runAgents(['guard', 'install', '--client', 'claude,clade', '--format', 'json'], { cwd: dir });
-    expect(errorOf(r)).toEqual({ code: 'invalid-value', exit_code: 2, detail: { option: 'client', value: 'clade' } });
+    expect(errorOf(r)).toEqual({
+      code: 'invalid-value',
+      exit_code: 2,
+      detail: { option: 'client', value: 'clade', suggestions: ['claude'] },
+    });
     expect(existsSync(join(dir, '.claude'))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { closestNames, hintWithGuess } from '../../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { SETTINGS_FILE } from '../../core/guard-clients.ts';
@@ -122,13 +123,15 @@ export default defineCommand<InstallArgs>({
       .flatMap((v) => String(v).split(','))
       .map((v) => v.trim())
       .filter(Boolean)) {
-      if (!GUARD_CLIENTS.includes(c as GuardClient))
+      if (!GUARD_CLIENTS.includes(c as GuardClient)) {
+        const close = closestNames(c, GUARD_CLIENTS);
         throw new UsageError(
           `--client ${c} is not one of ${GUARD_CLIENTS.join(', ')}`,
-          'e.g. --client claude,codex',
-          { option: 'client', value: c },
+          hintWithGuess(close, 'E.g. --client claude,codex.'),
+          { option: 'client', value: c, suggestions: close },
           'invalid-value',
         );
+      }
       if (!clients.includes(c as GuardClient)) clients.push(c as GuardClient);
     }
     // An empty list would install nothing and pass --check: a CI step that checks nothing.
