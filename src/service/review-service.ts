@@ -52,7 +52,21 @@ export class ReviewService {
       // So has one of a source's action templates (`SOURCE:NS/NAME`).
       const held = await (await this.invariants()).resolveId(idOrPrefix, { inherited: true }).catch(() => undefined);
       const source = held?.scope.kind === 'inherited' || held?.scope.kind === 'action' ? held.scope.source : undefined;
-      if (held === undefined || source === undefined) throw error;
+      if (held === undefined) throw error;
+      if (source === undefined) {
+        // The store holds it, but no commit does yet (added, not committed): said so, not "no invariant with id".
+        // A prefix that history finds ambiguous stays that error: only an id no commit names at all is new.
+        const committed = await invariantLog(this.root, held.id).then(
+          () => true,
+          () => false,
+        );
+        if (committed) throw error;
+        throw new UsageError(
+          `${held.id} has no history yet: no commit holds ${held.path}`,
+          `Commit it (\`git add\` and \`git commit\`); \`agents invariant log\` then shows its history.`,
+          { id: held.id, path: held.path },
+        );
+      }
       // Inherited paths are read as `extends/<source>/…`; in the source's own store the file is the rest.
       const path = held.path.slice(`extends/${source}/`.length);
       throw new UsageError(

@@ -94,6 +94,20 @@ describe('agents invariant log', () => {
     expect(ambiguous.stderr).toContain('ambiguous');
     expect((await runAgents(['invariant', 'log', 'x!'], { cwd: repo.dir })).code).toBe(2);
   });
+
+  it('an invariant the store holds but no commit does yet is said to have no history, with its path', async () => {
+    const fresh = ulid('N1');
+    repo.inv('global', fresh, 'Rotate keys yearly');
+    try {
+      for (const id of [fresh, fresh.slice(0, 6)]) {
+        const r = await runAgents(['invariant', 'log', id, '--format', 'json'], { cwd: repo.dir });
+        expect(r.code).toBe(2);
+        expect(JSON.parse(r.stdout).error.detail).toEqual({ id: fresh, path: `global/${fresh}.yaml` });
+      }
+    } finally {
+      repo.rm(`global/${fresh}.yaml`);
+    }
+  });
 });
 
 describe('agents invariant log over invalid versions', () => {
