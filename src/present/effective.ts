@@ -1,4 +1,5 @@
 import { describeScope, SCOPE_KINDS, type ScopedInvariant } from '../core/model.ts';
+import { quoteText } from '../core/plain-text.ts';
 import type { EffectiveEntry } from '../core/resolve.ts';
 import type { Style } from '../core/style.ts';
 import type { ScopedWaiver } from '../core/waivers.ts';
@@ -119,9 +120,16 @@ const ENTRIES_PER_PIECE = 256;
  * the background, and a listing of a thousand entries then waited at exit
  * for that compile (docs/performance-log.md).
  */
-export function* effectiveLines(s: Style, result: { target: Target; entries: readonly EffectiveEntry[]; waivers: readonly WaiverState[] }) {
+export function* effectiveLines(
+  s: Style,
+  result: { target: Target; entries: readonly EffectiveEntry[]; waivers: readonly WaiverState[] },
+  pattern?: string,
+) {
   const n = result.entries.length;
-  yield s.bold(`Effective set of ${targetTitle(result.target)}: ${n} invariant${n === 1 ? '' : 's'}`) + s.dim(`  (${PRECEDENCE_LINE})`);
+  // Filtered, the entries are those the pattern matched: said so, never given as the size of the whole set.
+  const matching = pattern === undefined ? '' : ` matching ${quoteText(pattern)}`;
+  yield s.bold(`Effective set of ${targetTitle(result.target)}: ${n} invariant${n === 1 ? '' : 's'}${matching}`) +
+    s.dim(`  (${PRECEDENCE_LINE})`);
   for (const group of effectiveGroups(result)) {
     yield '';
     yield s.cyan(group.label);

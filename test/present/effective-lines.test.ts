@@ -4,6 +4,8 @@ import type { EffectiveEntry } from '../../src/core/resolve.ts';
 import { makeStyle } from '../../src/core/style.ts';
 import { type EffectiveData, effectiveLines, effectiveMarkdown } from '../../src/present/effective.ts';
 import type { WaiverState } from '../../src/service/invariant-service.ts';
+import { runAgents } from '../helpers/main.ts';
+import { exampleStore } from '../helpers/plans.ts';
 
 const id = (n: number) => `01JDQ6X5Z8W4N3B2C1D${String(n).padStart(7, '0')}`;
 
@@ -53,6 +55,18 @@ describe('effectiveLines', () => {
       if (i === 256) expected.push(`      waived until 2999-12-31T00:00:00Z (project app, W1, owner Ops): Legacy`);
     }
     expect(text).toEqual(expected);
+  });
+});
+
+describe('invariant list --effective with a pattern', () => {
+  it('says the entries are those the pattern matched, not the size of the whole set', async () => {
+    const root = exampleStore();
+    const whole = await runAgents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp'], { cwd: root });
+    expect(whole.code).toBe(0);
+    expect(whole.stdout.split('\n')[0]).toMatch(/^Effective set of project myapp: 3 invariants {2}\(/);
+    const some = await runAgents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp', 'tests'], { cwd: root });
+    expect(some.code).toBe(0);
+    expect(some.stdout.split('\n')[0]).toMatch(/^Effective set of project myapp: 1 invariant matching "tests" {2}\(/);
   });
 });
 

@@ -60,7 +60,7 @@ export default defineCommand<ListArgs>({
           ['all', 'effective'],
         );
       const result = await service.effective(target, argv.pattern !== undefined ? { pattern: argv.pattern } : {});
-      await printEffective(ctx, result);
+      await printEffective(ctx, result, argv.pattern);
       return EXIT_CODES.ok;
     }
     const items = await service.list({
@@ -73,12 +73,12 @@ export default defineCommand<ListArgs>({
   },
 });
 
-function printEffective(ctx: CliContext, result: EffectiveResult): Promise<void> {
+function printEffective(ctx: CliContext, result: EffectiveResult, pattern: string | undefined): Promise<void> {
   const s = ctx.style;
   return emitList(
     ctx,
     () => effectiveEntriesJsonEach(result.entries, result.waivers),
-    () => piecesOf(effectiveLines(s, result)),
+    () => piecesOf(effectiveLines(s, result, pattern)),
   );
 }
 
