@@ -132,7 +132,7 @@ export const TOOLS: readonly ToolDef[] = [
       const project = which === 'path' ? await projectOfPath(ctx, args.path as string) : (args.project as string);
       const data = await effectiveFor(ctx, which === 'plan' ? { plan: args.plan as string } : { project }, pattern);
       if (which === 'path') data.target.path = args.path as string;
-      return { data: data as unknown as Record<string, unknown>, text: effectiveMarkdown(data) };
+      return { data: data as unknown as Record<string, unknown>, text: effectiveMarkdown(data, pattern) };
     },
   },
   {

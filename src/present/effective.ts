@@ -189,14 +189,19 @@ export const EFFECTIVE_DATA_SCHEMA: JsonSchema = objectOf(
 );
 
 /** The effective set as Markdown, grouped by scope, for a model's context or a person. */
-export function effectiveMarkdown(data: EffectiveData): string {
+export function effectiveMarkdown(data: EffectiveData, pattern?: string): string {
   const n = data.count;
+  // Filtered, the entries are those the pattern matched: an agent must not read them as all that applies.
+  const counted =
+    pattern === undefined
+      ? `${n} ${n === 1 ? 'invariant applies' : 'invariants apply'}`
+      : `${n} of the invariants that apply ${n === 1 ? 'matches' : 'match'} the pattern ${quoteText(pattern)} (others may apply too: ask without a pattern for the whole set)`;
   const lines = [
     `# Invariants of ${targetTitle(data.target)}`,
     '',
-    `${n} ${n === 1 ? 'invariant applies' : 'invariants apply'} (precedence: ${PRECEDENCE_LINE}). Severity \`error\`: never break it; \`warning\`: avoid breaking it; \`info\`: keep in mind.`,
+    `${counted} (precedence: ${PRECEDENCE_LINE}). Severity \`error\`: never break it; \`warning\`: avoid breaking it; \`info\`: keep in mind.`,
   ];
-  if (n === 0) lines.push('', 'No invariant applies: the set is empty.');
+  if (n === 0 && pattern === undefined) lines.push('', 'No invariant applies: the set is empty.');
   let group = '';
   data.invariants.forEach((inv, i) => {
     const label =

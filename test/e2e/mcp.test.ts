@@ -109,6 +109,12 @@ describe('agents mcp: initialize, tools and resources', () => {
 
     const byPrefix = await call(s, 'effective_invariants', { plan: EXAMPLE_PLAN.slice(0, 8), pattern: 'log' });
     expect((byPrefix.structuredContent as { invariants: { id: string }[] }).invariants.map((i) => i.id)).toEqual([PROJECT_LOG]);
+    // What a pattern matched is never given to the agent as all that applies, nor an empty match as an empty set.
+    expect(textOf(byPrefix)).not.toContain('1 invariant applies');
+    expect(textOf(byPrefix)).toContain('"log"');
+    const none = await call(s, 'effective_invariants', { project: 'myapp', pattern: 'nothing like this' });
+    expect((none.structuredContent as { count: number }).count).toBe(0);
+    expect(textOf(none)).not.toContain('the set is empty');
 
     // An unknown project is refused as the CLI refuses it, naming the close one.
     const typo = await call(s, 'effective_invariants', { project: 'myap' });
