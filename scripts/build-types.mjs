@@ -4,13 +4,29 @@
 // package or Node.js's own types: the runtime dependencies are bundled into
 // dist/ and not installed, so a declaration naming one would fail a
 // consumer's type check (docs/adr/0045-package-name-bundle-no-runtime-deps.md).
+// They are built on every install (preprepare, as npm installs the package from git, where no prepack runs) and
+// again by prepack: a second run whose inputs are those the declarations were built from does nothing.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { inputsDigest } from './build-inputs.mjs';
 
 const OUT = 'dist/types';
 const ENTRIES = ['index.d.ts', 'cli/main.d.ts'];
+/** The digest of the inputs the declarations were last built from (removed with dist/ by a build). */
+const STAMP = 'dist/.types-inputs';
 
+const inputs = createHash('sha256').update(inputsDigest('.')).update(readFileSync('tsconfig.types.json')).digest('hex');
+const built = (() => {
+  try {
+    return readFileSync(STAMP, 'utf8');
+  } catch {
+    return '';
+  }
+})();
+if (built === inputs && ENTRIES.every((e) => existsSync(join(OUT, e)))) process.exit(0);
+rmSync(STAMP, { force: true });
 rmSync(OUT, { recursive: true, force: true });
 const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -50,3 +66,5 @@ const prune = (dir) => {
   }
 };
 prune(OUT);
+// Written last: a run stopped part-way leaves no stamp, and the next one builds.
+writeFileSync(STAMP, inputs);

@@ -2,7 +2,18 @@
 // into an empty project with no registry, its command, its library and its
 // types under the two module resolutions TypeScript users pick.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  symlinkSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +28,7 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   engines: { node: string };
   dependencies?: Record<string, string>;
   bin: Record<string, string>;
+  exports: Record<string, string | { types?: string }>;
 };
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { version: string };
@@ -49,6 +61,8 @@ describe('the tarball', { timeout: 240_000 }, () => {
   let tarball = '';
   let consumer = '';
   let packOut = '';
+  /** The declarations package.json names that the install scripts left unbuilt. */
+  let installBuilt: string[] = [];
 
   const made: string[] = [];
   /** Folders for the whole describe (tempDir's are removed after each test). */
@@ -86,6 +100,15 @@ describe('the tarball', { timeout: 240_000 }, () => {
       cpSync(join(REPO, entry), join(copy, entry), { recursive: true });
     }
     symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
+    // What an install from git builds: npm runs the install scripts in its clone (preprepare), and packs it
+    // with no prepack. The declarations this checkout may hold are left behind, so that the scripts make them.
+    rmSync(join(copy, 'dist/types'), { recursive: true, force: true });
+    rmSync(join(copy, 'dist/.types-inputs'), { force: true });
+    execFileSync('npm', ['run', '--silent', 'preprepare'], { cwd: copy, stdio: 'ignore' });
+    installBuilt = Object.values(pkg.exports)
+      .map((e) => (typeof e === 'object' ? e.types : undefined))
+      .filter((t): t is string => t !== undefined)
+      .filter((t) => !existsSync(join(copy, t)));
     // Exactly what the pre-commit framework runs: it reads the tarball's name from standard output.
     packOut = execFileSync('npm', ['pack', '--pack-destination', dest], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     tarball = join(dest, packOut.trim());
@@ -96,6 +119,10 @@ describe('the tarball', { timeout: 240_000 }, () => {
       stdio: 'ignore',
     });
   }, 240_000);
+
+  it('an install from git builds the declarations too, though npm runs no prepack there', () => {
+    expect(installBuilt).toEqual([]);
+  });
 
   it('npm pack prints only the tarball name (prepack builds silently)', () => {
     expect(packOut).toBe(`${pkg.name}-${pkg.version}.tgz\n`);
