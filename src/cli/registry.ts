@@ -200,7 +200,7 @@ export const COMMANDS: readonly LazyCommand[] = [
     command: 'status <id>',
     completes: 'plan',
     describe:
-      'The plan gate: exit 1 when a run failed, is incomplete or stale, an error invariant is unenforced, or an error violation stands',
+      'The plan gate: exit 1 when the plan was never reconciled, a run failed, is incomplete or stale, an error invariant is unenforced, or an error violation stands',
     load: () => import('./commands/plan-status.ts'),
   },
   {
