@@ -103,9 +103,10 @@ function buildParser(
   y.demandCommand(1, 'Name a command.')
     .strict()
     .completion('completion', 'Print a shell completion script (bash/zsh)')
-    .version(VERSION)
+    // Described in the words of the other options (yargs' own are capitalised), with the -h that helpAlias reads.
+    .version('version', 'the version of agents', VERSION)
     .alias('help', 'h')
-    .help()
+    .help('help', 'help for this command (also -h)')
     // The run's own stdout, not the process's: main may run inside another program (docs/library.md).
     .wrap(Math.min(100, columns || 80))
     .exitProcess(false)

@@ -18,17 +18,24 @@ function pages(): string[] {
   ];
 }
 
-/** Each command's words (aliases included) and the options its --help names. */
-async function commandOptions(): Promise<{ words: string[]; options: Set<string>; alias: boolean }[]> {
-  const out: { words: string[]; options: Set<string>; alias: boolean }[] = [];
-  for (const c of COMMANDS) {
-    const names = commandNames(c);
-    const help = await runAgents([...(c.group ? c.group.split(' ') : []), names[0]!, '--help'], { cwd: REPO });
-    const options = new Set([...help.stdout.matchAll(/(?<![\w-])(--?[a-zA-Z][\w-]*)/g)].map((m) => m[1]!));
-    for (const [i, name] of names.entries()) out.push({ words: [...(c.group ? c.group.split(' ') : []), name], options, alias: i > 0 });
-  }
-  // Longest first, so that `invariant violation add` is found before a shorter command could be.
-  return out.sort((a, b) => b.words.length - a.words.length);
+type CommandHelp = { words: string[]; options: Set<string>; alias: boolean; help: string };
+let helps: Promise<CommandHelp[]> | undefined;
+
+/** Each command's words (aliases included), its --help and the options it names; asked once for the file's tests. */
+function commandOptions(): Promise<CommandHelp[]> {
+  helps ??= (async () => {
+    const out: CommandHelp[] = [];
+    for (const c of COMMANDS) {
+      const names = commandNames(c);
+      const help = await runAgents([...(c.group ? c.group.split(' ') : []), names[0]!, '--help'], { cwd: REPO });
+      const options = new Set([...help.stdout.matchAll(/(?<![\w-])(--?[a-zA-Z][\w-]*)/g)].map((m) => m[1]!));
+      for (const [i, name] of names.entries())
+        out.push({ words: [...(c.group ? c.group.split(' ') : []), name], options, alias: i > 0, help: help.stdout });
+    }
+    // Longest first, so that `invariant violation add` is found before a shorter command could be.
+    return out.sort((a, b) => b.words.length - a.words.length);
+  })();
+  return helps;
 }
 
 /**
@@ -93,6 +100,20 @@ describe('options in the documentation', () => {
       'page.md:1: agents invariant add --bogus',
       'page.md:3: agents guard try --reason',
     ]);
+  });
+});
+
+describe('the options of --help', () => {
+  it('are described alike in every command (lower-case words, as the tables of docs/commands.md), -h named', async () => {
+    const unlike: string[] = [];
+    for (const c of await commandOptions()) {
+      if (c.alias) continue;
+      const options = c.help.slice(c.help.indexOf('\nOptions:\n'));
+      for (const m of options.matchAll(/^ {2}(?:-\w, )?(--[\w-]+) +(\S+)/gm))
+        if (/^[A-Z][a-z]/.test(m[2]!)) unlike.push(`agents ${c.words.join(' ')} ${m[1]}: ${m[2]}`);
+      expect(options, c.words.join(' ')).toMatch(/--help .*-h\b/);
+    }
+    expect(unlike).toEqual([]);
   });
 });
 
