@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useState, type ReactElement } from 'react';
 import type { ImportPlan, PlannedCandidate, PlannedScope } from '../core/import-plan.ts';
 import { SEVERITIES } from '../core/model.ts';
-import { fitColumns, plain } from './plain.ts';
+import { clipToRows, fitColumns, plain } from './plain.ts';
 import { TextInput } from './TextInput.tsx';
 import { useKeys } from './use-keys.ts';
 import { useTheme } from './theme.ts';
@@ -10,7 +10,7 @@ import { useTheme } from './theme.ts';
 export interface ImportReviewProps {
   plan: ImportPlan;
   width?: number;
-  /** How many candidates fit on the screen at once. */
+  /** The terminal's rows: the review lays its candidates out within them. */
   rows?: number;
   /** Enter: the kept candidates, as edited. */
   onDone(chosen: PlannedCandidate[]): void;
@@ -20,13 +20,31 @@ export interface ImportReviewProps {
 
 const scopeName = (s: PlannedScope) => (s.kind === 'global' ? 'global' : `project ${s.project}`);
 
+const KEYS = '↑/↓ move · space keep/drop · a all · e edit · s severity · p scope · Enter import · n/Esc write nothing';
+const EDIT_KEYS = 'Enter saves the text, Esc leaves it as it was';
+/** Columns a candidate's text is indented by under its line. */
+const INDENT = 6;
+
+/**
+ * How the review fits `rows` terminal rows: `textRows` rows for the selected candidate's text (the others get one row
+ * each), and `shown` candidates. A rule can run to thousands of characters: drawn whole, a few of them made a frame
+ * taller than the terminal, which scrolled the title and the selected candidate off the screen.
+ */
+export function reviewLayout(rows: number, chrome: number, selectedText: number, count: number): { textRows: number; shown: number } {
+  // A row spare below the frame: Ink clears the whole screen after a frame as tall as the terminal.
+  const room = Math.max(2, rows - 1 - chrome);
+  const textRows = Math.max(1, Math.min(selectedText, Math.floor(room / 2) - 1));
+  const shown = Math.max(1, Math.min(count, 1 + Math.floor((room - 1 - textRows) / 2)));
+  return { textRows, shown };
+}
+
 /**
  * The review of an import: each new candidate with its file and line, kept or
  * not (space), its text edited (e), its severity (s) and scope (p) changed;
  * Enter writes the kept ones, n or Esc writes nothing. Candidates the store
  * already holds, or said twice, are shown but cannot be kept.
  */
-export function ImportReview({ plan, width = 80, rows = 12, onDone, onCancel }: ImportReviewProps): ReactElement {
+export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: ImportReviewProps): ReactElement {
   const theme = useTheme();
   const fresh = plan.candidates.filter((c) => c.status === 'new');
   const [items, setItems] = useState(() => fresh.map((c) => ({ ...c, keep: true })));
@@ -55,14 +73,20 @@ export function ImportReview({ plan, width = 80, rows = 12, onDone, onCancel }: 
     else if (input === 'n' || key.escape) onCancel();
   });
 
-  const first = Math.min(Math.max(0, at - Math.floor(rows / 2)), Math.max(0, items.length - rows));
   const kept = items.filter((c) => c.keep).length;
   const held = plan.candidates.length - fresh.length;
+  const textColumns = Math.max(1, width - INDENT);
+  const title = clipToRows(`Import ${fresh.length} rule${fresh.length === 1 ? '' : 's'} as invariants (${kept} kept)`, width, 2);
+  const keyLine = clipToRows(editing !== undefined ? EDIT_KEYS : KEYS, width, 2);
+  const selected = items[at];
+  const selectedText = selected ? clipToRows(plain(editing ?? selected.text), textColumns, Number.POSITIVE_INFINITY).length : 1;
+  const { textRows, shown } = reviewLayout(rows, title.length + (held > 0 ? 1 : 0) + keyLine.length, selectedText, items.length);
+  const first = Math.min(Math.max(0, at - Math.floor(shown / 2)), Math.max(0, items.length - shown));
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold>{`Import ${fresh.length} rule${fresh.length === 1 ? '' : 's'} as invariants (${kept} kept)`}</Text>
-      {held > 0 ? <Text dimColor={theme.dim}>{`${held} more already in the store or said twice: left out`}</Text> : null}
-      {items.slice(first, first + rows).map((c, i) => {
+      <Text bold>{title.join('\n')}</Text>
+      {held > 0 ? <Text dimColor={theme.dim}>{fitColumns(`${held} more already in the store or said twice: left out`, width)}</Text> : null}
+      {items.slice(first, first + shown).map((c, i) => {
         const n = first + i;
         const here = n === at;
         return (
@@ -73,9 +97,10 @@ export function ImportReview({ plan, width = 80, rows = 12, onDone, onCancel }: 
               {fitColumns(plain(`  ${scopeName(c.scope)}  ${c.file}:${c.line}`), width - 6 - c.severity.length)}
             </Text>
             {here && editing !== undefined ? (
-              <Box paddingLeft={6}>
+              <Box paddingLeft={INDENT}>
                 <TextInput
                   value={editing}
+                  fit={{ columns: textColumns - 1, rows: textRows }}
                   onChange={setEditing}
                   onSubmit={(text) => {
                     if (text.trim() !== '') update(at, { text: text.trim() });
@@ -84,17 +109,18 @@ export function ImportReview({ plan, width = 80, rows = 12, onDone, onCancel }: 
                 />
               </Box>
             ) : (
-              // A rule comes from a file anyone could have written: shown escaped, as the store would refuse it.
-              <Text wrap="wrap" dimColor={!c.keep && theme.dim}>{`      ${plain(c.text)}`}</Text>
+              // A rule comes from a file anyone could have written: shown escaped, as the store would refuse it. The
+              // selected one shows as much as fits, the others their first row.
+              <Box paddingLeft={INDENT}>
+                <Text dimColor={!c.keep && theme.dim}>
+                  {here ? clipToRows(plain(c.text), textColumns, textRows).join('\n') : fitColumns(plain(c.text), textColumns)}
+                </Text>
+              </Box>
             )}
           </Box>
         );
       })}
-      <Text dimColor={theme.dim}>
-        {editing !== undefined
-          ? 'Enter saves the text, Esc leaves it as it was'
-          : '↑/↓ move · space keep/drop · a all · e edit · s severity · p scope · Enter import · n/Esc write nothing'}
-      </Text>
+      <Text dimColor={theme.dim}>{keyLine.join('\n')}</Text>
     </Box>
   );
 }

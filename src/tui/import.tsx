@@ -8,15 +8,7 @@ import { FitWidth } from './FitWidth.tsx';
 export function runImportReview(io: TuiIo, plan: ImportPlan): Promise<PlannedCandidate[] | undefined> {
   return runInk<PlannedCandidate[] | undefined>(io, (finish) => (
     <FitWidth>
-      {(width, rows) => (
-        <ImportReview
-          plan={plan}
-          width={width}
-          rows={Math.max(3, Math.floor(rows / 2) - 3)}
-          onDone={finish.done}
-          onCancel={() => finish.done(undefined)}
-        />
-      )}
+      {(width, rows) => <ImportReview plan={plan} width={width} rows={rows} onDone={finish.done} onCancel={() => finish.done(undefined)} />}
     </FitWidth>
   ));
 }

@@ -1,0 +1,56 @@
+import { render } from 'ink-testing-library';
+import { expect, test } from 'vitest';
+import type { ImportPlan, PlannedCandidate } from '../../src/core/import-plan.ts';
+import { ImportReview } from '../../src/tui/ImportReview.tsx';
+import { frameHas, frameMatches } from './helpers.ts';
+
+const LONG = 'and make sure every reviewer has signed off on the migration plan and the rollback plan as well '.repeat(4).trim();
+
+const candidate = (n: number): PlannedCandidate => ({
+  n,
+  file: 'AGENTS.md',
+  line: n + 2,
+  end_line: n + 2,
+  whole: true,
+  text: `Rule ${n}: run the whole integration suite before merging, ${LONG}`,
+  tags: [],
+  severity: 'error',
+  scope: { kind: 'global' },
+  status: 'new',
+  near: [],
+});
+
+const plan: ImportPlan = { files: [], projects: [], candidates: Array.from({ length: 12 }, (_, i) => candidate(i + 1)) };
+
+test('long rules keep the review within the terminal: the title, the selected rule and the keys stay on screen, and what is written is whole', async () => {
+  for (const [columns, rows] of [
+    [80, 24],
+    [30, 8],
+  ] as const) {
+    const chosen: PlannedCandidate[][] = [];
+    const r = render(<ImportReview plan={plan} width={columns} rows={rows} onDone={(c) => chosen.push(c)} onCancel={() => {}} />);
+    const within = (frame: string) => {
+      const lines = frame.split('\n');
+      expect(lines.length).toBeLessThan(rows);
+      expect(lines[0]).toMatch(/^Import 12 rules/);
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+    };
+    within(await frameHas(r.lastFrame, '›'));
+    for (let i = 0; i < 5; i++) r.stdin.write('j');
+    within(await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/› \[x\] error {2}global {2}AGENTS\.m/)));
+    expect(r.lastFrame()).toMatch(/›.*\n.*Rule 6:/);
+    r.stdin.write('e');
+    await frameHas(r.lastFrame, 'Enter saves the text');
+    r.stdin.write(' and then some more words typed into the rule');
+    // The field shows the end of the text, where typing goes.
+    within(await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/ule ?$/m)));
+    r.stdin.write('\r');
+    within(await frameHas(r.lastFrame, '↑/↓ move'));
+    r.stdin.write('\r');
+    await expect.poll(() => chosen.length).toBe(1);
+    expect(chosen[0]!.map((c) => c.text)).toEqual(
+      plan.candidates.map((c) => (c.n === 6 ? `${c.text} and then some more words typed into the rule` : c.text)),
+    );
+    r.unmount();
+  }
+});
