@@ -1,5 +1,5 @@
 import { Box, Text, useApp } from 'ink';
-import { plain, withoutLastCharacter } from './plain.ts';
+import { clipToRows, fitColumns, plain, tailRows, withoutLastCharacter } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useReducer } from 'react';
 import type { ActorRequest, ActorResult } from '../core/records.ts';
@@ -8,9 +8,16 @@ export interface ReconcileAppProps {
   request: ActorRequest;
   /** Called once: every answer, or null when the person cancelled (Ctrl-C). */
   onDone: (results: ActorResult[] | null) => void;
+  /** The terminal's width and rows, which the screen stays within. */
+  width?: number;
+  rows?: number;
 }
 
 const MAX_NOTE = 1000;
+/** Rows the goal, the rationale and the note each take at most; the invariant's text gets what is left. */
+const GOAL_ROWS = 2;
+const WHY_ROWS = 2;
+const NOTE_ROWS = 3;
 
 /**
  * The interactive reconciliation actor: asks a person, invariant by invariant,
@@ -67,10 +74,33 @@ export function reduceReconcile(state: State, action: Action, ids: readonly stri
 }
 
 /**
+ * The rows each part of the screen gets within `rows` terminal rows, a row spare below (Ink clears the whole screen
+ * after a frame as tall as the terminal): first the title, the invariant's line, the question or the note's first
+ * row and a row of the text; then the goal, the rationale and the rest of the note, each up to a few rows; then the
+ * blank row under the goal; the text takes what is left.
+ */
+export function reconcileLayout(
+  rows: number,
+  wanted: { goal: number; why: number; answer: number; note: number },
+): { goal: number; why: number; note: number; gap: number; text: number } {
+  let left = rows - 1 - 3 - wanted.answer - Math.min(1, wanted.note);
+  const take = (n: number) => {
+    const k = Math.max(0, Math.min(n, left));
+    left -= k;
+    return k;
+  };
+  const goal = take(Math.min(GOAL_ROWS, wanted.goal));
+  const why = take(Math.min(WHY_ROWS, wanted.why));
+  const note = Math.min(1, wanted.note) + take(Math.min(NOTE_ROWS, wanted.note) - Math.min(1, wanted.note));
+  const gap = take(1);
+  return { goal, why, note, gap, text: 1 + Math.max(0, left) };
+}
+
+/**
  * The interactive reconciliation actor: asks a person, invariant by invariant,
  * whether the plan enforces it (y/n), then for a note (Enter ends it).
  */
-export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
+export function ReconcileApp({ request, onDone, width = 80, rows = 24 }: ReconcileAppProps) {
   const { exit } = useApp();
   const ids = useMemo(() => request.invariants.map((i) => i.id), [request]);
   const [state, dispatch] = useReducer((s: State, a: Action) => reduceReconcile(s, a, ids), {
@@ -119,31 +149,44 @@ export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
   );
 
   const plan = request.plan;
+  // An invariant holds up to 2,000 characters and a note up to 1,000: drawn whole, the screen outgrew the terminal and
+  // scrolled its title and the invariant's id away at each key. Each part is cut to the rows reconcileLayout gives it.
+  const title = fitColumns(`Reconcile plan ${plan.id}${plan.project ? ` (project ${plan.project})` : ''}`, width);
+  const goalLines = plan.goal ? clipToRows(plain(`goal: ${plan.goal}`), width, Number.POSITIVE_INFINITY) : [];
+  const whyLines = current?.rationale ? clipToRows(plain(` why: ${current.rationale}`), width, Number.POSITIVE_INFINITY) : [];
+  const question = clipToRows('Enforce this invariant? [y/n] (Ctrl-C cancels; nothing is written)', width, 2);
+  const noteLabel = 'Note (Enter to finish): ';
+  // The field's end, where typing goes, with a column left for the cursor.
+  const noteLines = clipToRows(`${noteLabel}${plain(note)}`, width - 1, Number.POSITIVE_INFINITY).length;
+  const layout = reconcileLayout(rows, {
+    goal: goalLines.length,
+    why: whyLines.length,
+    answer: decision === null ? question.length : 1,
+    note: decision === null ? 0 : noteLines,
+  });
+  const goal = plan.goal ? clipToRows(plain(`goal: ${plan.goal}`), width, layout.goal).slice(0, layout.goal) : [];
+  const why = current?.rationale ? clipToRows(plain(` why: ${current.rationale}`), width, layout.why).slice(0, layout.why) : [];
+  const noteText = tailRows(`${noteLabel}${plain(note)}`, width - 1, Math.max(1, layout.note));
   return (
-    <Box flexDirection="column">
-      <Text bold>
-        Reconcile plan {plan.id}
-        {plan.project ? ` (project ${plan.project})` : ''}
-      </Text>
-      {plan.goal ? <Text dimColor>goal: {plain(plan.goal)}</Text> : null}
+    <Box flexDirection="column" width={width}>
+      <Text bold>{title}</Text>
+      {goal.length > 0 ? <Text dimColor>{goal.join('\n')}</Text> : null}
       {finished || !current ? (
         <Text>
           Answered {results.length} of {total}: {results.filter((r) => r.enforced).length} enforced.
         </Text>
       ) : (
-        <Box flexDirection="column" marginTop={1}>
-          <Text>
-            Invariant {index + 1} of {total} · {current.scope} · {current.severity} · {current.id}
-          </Text>
-          <Text bold> {plain(current.text)}</Text>
-          {current.rationale ? <Text dimColor> why: {plain(current.rationale)}</Text> : null}
+        <Box flexDirection="column" marginTop={layout.gap}>
+          <Text>{fitColumns(`Invariant ${index + 1} of ${total} · ${current.scope} · ${current.severity} · ${current.id}`, width)}</Text>
+          <Text bold>{clipToRows(plain(` ${current.text}`), width, layout.text).join('\n')}</Text>
+          {why.length > 0 ? <Text dimColor>{why.join('\n')}</Text> : null}
           {decision === null ? (
-            <Text>Enforce this invariant? [y/n] (Ctrl-C cancels; nothing is written)</Text>
+            <Text>{question.join('\n')}</Text>
           ) : (
             <Box flexDirection="column">
-              <Text>Enforce: {decision ? 'yes' : 'no'} (Esc changes it)</Text>
+              <Text>{fitColumns(`Enforce: ${decision ? 'yes' : 'no'} (Esc changes it)`, width)}</Text>
               <Text>
-                Note (Enter to finish): {plain(note)}
+                {noteText}
                 <Text inverse> </Text>
               </Text>
             </Box>

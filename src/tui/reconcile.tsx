@@ -3,6 +3,7 @@ import { CancelledError } from '../core/errors.ts';
 import type { ActorRequest, ActorResult } from '../core/records.ts';
 import { ReconcileApp } from './ReconcileApp.tsx';
 import { runInk, type TuiIo } from './run-ink.tsx';
+import { FitWidth } from './FitWidth.tsx';
 
 /**
  * Asks a person about every invariant of `request`; resolves with the answers,
@@ -11,7 +12,16 @@ import { runInk, type TuiIo } from './run-ink.tsx';
 export async function askPerson(request: ActorRequest, io: TuiIo): Promise<ActorResult[] | null> {
   try {
     return await runInk<ActorResult[]>(io, (finish) => (
-      <ReconcileApp request={request} onDone={(answers) => (answers === null ? finish.cancel() : finish.done(answers))} />
+      <FitWidth>
+        {(width, rows) => (
+          <ReconcileApp
+            request={request}
+            width={width}
+            rows={rows}
+            onDone={(answers) => (answers === null ? finish.cancel() : finish.done(answers))}
+          />
+        )}
+      </FitWidth>
     ));
   } catch (error) {
     if (error instanceof CancelledError) return null;

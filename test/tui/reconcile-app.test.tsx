@@ -43,3 +43,50 @@ describe('ReconcileApp', () => {
     app.unmount();
   });
 });
+
+describe('ReconcileApp on a long invariant', () => {
+  const long: ActorRequest = {
+    ...request,
+    plan: { ...request.plan, goal: 'Upgrade the whole API to the new runtime and drop the old one. '.repeat(6).trim() },
+    invariants: [
+      {
+        id: '01M8KK3EF09G9ET4TAJAHQWPMN',
+        text: 'Use Python 3.13 only and keep every dependency pinned. '.repeat(36).trim().slice(0, 2000),
+        severity: 'error',
+        scope: 'plan',
+        tags: [],
+        rationale: 'Because the old runtime is out of support. '.repeat(20).trim(),
+      },
+    ],
+  };
+
+  it('stays within the terminal: the title, the invariant line and the question or note stay on screen', async () => {
+    for (const [columns, rows] of [
+      [80, 24],
+      [30, 10],
+    ] as const) {
+      let done: ActorResult[] | null | undefined;
+      const app = render(<ReconcileApp request={long} width={columns} rows={rows} onDone={(r) => (done = r)} />);
+      const within = (frame: string) => {
+        const lines = frame.split('\n');
+        expect(lines.length).toBeLessThan(rows);
+        expect(lines[0]).toMatch(/^Reconcile plan /);
+        expect(lines.some((l) => l.startsWith('Invariant 1 of 1'))).toBe(true);
+        for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+      };
+      await until(() => app.lastFrame()!.includes('Enforce this'));
+      within(app.lastFrame()!);
+      app.stdin.write('y');
+      await until(() => app.lastFrame()!.includes('Enforce: yes'));
+      const note = 'checked by hand in every service. '.repeat(20).trim();
+      app.stdin.write(note);
+      // The field shows the note's end, where typing goes.
+      await until(() => /service\. ?$/m.test(app.lastFrame()!));
+      within(app.lastFrame()!);
+      app.stdin.write('\r');
+      await until(() => done !== undefined);
+      expect(done).toEqual([{ invariant_id: '01M8KK3EF09G9ET4TAJAHQWPMN', enforced: true, response: note }]);
+      app.unmount();
+    }
+  });
+});
