@@ -2,6 +2,7 @@ import { Box, Text, useApp } from 'ink';
 import { clipToRows, fitColumns, plain, tailRows, withoutLastCharacter } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useReducer } from 'react';
+import { useTheme } from './theme.ts';
 import type { ActorRequest, ActorResult } from '../core/records.ts';
 
 export interface ReconcileAppProps {
@@ -102,6 +103,7 @@ export function reconcileLayout(
  */
 export function ReconcileApp({ request, onDone, width = 80, rows = 24 }: ReconcileAppProps) {
   const { exit } = useApp();
+  const theme = useTheme();
   const ids = useMemo(() => request.invariants.map((i) => i.id), [request]);
   const [state, dispatch] = useReducer((s: State, a: Action) => reduceReconcile(s, a, ids), {
     index: 0,
@@ -170,7 +172,7 @@ export function ReconcileApp({ request, onDone, width = 80, rows = 24 }: Reconci
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>{title}</Text>
-      {goal.length > 0 ? <Text dimColor>{goal.join('\n')}</Text> : null}
+      {goal.length > 0 ? <Text dimColor={theme.dim}>{goal.join('\n')}</Text> : null}
       {finished || !current ? (
         <Text>
           Answered {results.length} of {total}: {results.filter((r) => r.enforced).length} enforced.
@@ -179,7 +181,7 @@ export function ReconcileApp({ request, onDone, width = 80, rows = 24 }: Reconci
         <Box flexDirection="column" marginTop={layout.gap}>
           <Text>{fitColumns(`Invariant ${index + 1} of ${total} · ${current.scope} · ${current.severity} · ${current.id}`, width)}</Text>
           <Text bold>{clipToRows(plain(` ${current.text}`), width, layout.text).join('\n')}</Text>
-          {why.length > 0 ? <Text dimColor>{why.join('\n')}</Text> : null}
+          {why.length > 0 ? <Text dimColor={theme.dim}>{why.join('\n')}</Text> : null}
           {decision === null ? (
             <Text>{question.join('\n')}</Text>
           ) : (

@@ -20,6 +20,8 @@ describe('the interactive actor in a real terminal', () => {
     await t.waitFor(
       /Invariant 1 of 4 · plan · error · 01M8KK3EF09G9ET4TAJAHQWPMN[\s\S]*Use Python 3\.13 only[\s\S]*Enforce this invariant\? \[y\/n\]/,
     );
+    // NO_COLOR (the pty's default): the goal and the rationale are not dimmed either, as on every other screen.
+    expect(t.screen(true)).not.toMatch(/\u001b\[[0-9;]*2m/);
     t.type('y');
     await t.waitFor(/Note \(Enter to finish\):/);
     t.type('pinned in pyproject');
