@@ -2,29 +2,103 @@ import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
 import { activeChangeText } from '../present/plan.ts';
 import type { SyncResult } from '../service/plan-service.ts';
-import { plain } from './plain.ts';
+import { clipToRows, fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
-import { useTheme } from './theme.ts';
+import { type Hue, useTheme } from './theme.ts';
 
 export interface ConfirmSyncProps {
   preview: SyncResult;
   width?: number;
+  /** The terminal's rows: the changes listed are those that fit, the rest counted. */
+  rows?: number;
   /** y → true; n, Enter (the default) or Esc → false. */
   onAnswer(yes: boolean): void;
+}
+
+/** Rows a change's texts take at most. */
+const TEXT_ROWS = 2;
+
+/** One change or skip as drawn: its coloured word, the rest of its first row, and its rows under it (indented). */
+interface Entry {
+  key: string;
+  word: string;
+  hue?: Hue;
+  dim?: boolean;
+  rows: string[];
+  /** Rows indented under the first, which they explain. */
+  under: string[];
+}
+
+/** A line that starts with `word`, cut to `rows` rows of `columns`: the word and the rest of its first row, then the rows after. */
+function worded(key: string, word: string, line: string, columns: number, extra: Partial<Entry> = {}): Entry {
+  const rows = clipToRows(plain(line), columns, TEXT_ROWS);
+  return { key, word, rows: [rows[0]!.slice(word.length), ...rows.slice(1)], under: [], ...extra };
+}
+
+function entries(preview: SyncResult, width: number): Entry[] {
+  const columns = Math.max(1, width - 2);
+  const out: Entry[] = [];
+  for (const c of preview.changes) {
+    if (c.kind === 'changed') {
+      const fields = c.drift.fields ?? [];
+      const under = clipToRows(
+        plain(c.before.text !== c.after.text ? `"${c.before.text}" → "${c.after.text}"` : c.after.text),
+        Math.max(1, columns - 4),
+        TEXT_ROWS,
+      );
+      if (c.before.severity !== c.after.severity) under.push(`severity ${c.before.severity} → ${c.after.severity}`);
+      const active = activeChangeText(c.before, c.after);
+      if (active) under.push(fitColumns(active, Math.max(1, columns - 4)));
+      out.push({
+        key: `c${c.before.id}`,
+        word: 'changed',
+        hue: 'yellow',
+        rows: [fitColumns(`changed  ${c.before.id} (${fields.join(', ')})`, columns).slice('changed'.length)],
+        under,
+      });
+    } else if (c.kind === 'removed') {
+      const line = `removed  ${c.before.id} "${c.before.text}" (its origin ${c.drift.origin_id} left ${c.drift.action})`;
+      out.push(worded(`r${c.before.id}`, 'removed', line, columns, { hue: 'red' }));
+    } else {
+      const line = `added    "${c.origin.text}" (${c.origin.severity}, from ${c.drift.action} ${c.origin.id})`;
+      out.push(worded(`a${c.origin.id}`, 'added', line, columns, { hue: 'green' }));
+    }
+  }
+  for (const k of preview.skipped) {
+    const line = `skipped  ${k.drift.kind} ${k.drift.origin_id}: ${k.reason}`;
+    out.push(worded(`s${k.drift.kind}${k.drift.origin_id}`, 'skipped', line, columns, { dim: true }));
+  }
+  return out;
 }
 
 /**
  * What `plan sync` would change in a plan — each promoted invariant changed
  * (before → after), removed or added, and what it leaves alone — then y/N
- * (default No), as the remove confirmation asks.
+ * (default No), as the remove confirmation asks. A sync of many changes lists
+ * those that fit the terminal and counts the rest: a list taller than the
+ * terminal scrolled the title away, and Ink, which erases as many rows as it
+ * drew, left copies of it on the screen at each redraw.
  */
-export function ConfirmSync({ preview, width = 80, onAnswer }: ConfirmSyncProps): ReactElement {
+export function ConfirmSync({ preview, width = 80, rows = 24, onAnswer }: ConfirmSyncProps): ReactElement {
   const theme = useTheme();
   useKeys((input, key) => {
     if (input === 'y' || input === 'Y') onAnswer(true);
     else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer(false);
   });
   const n = preview.changes.length;
+  const title = `Sync plan ${preview.plan.id} with its action template: ${n} change${n === 1 ? '' : 's'}`;
+  const all = entries(preview, width);
+  // A row spare below the frame (Ink clears the whole screen after a frame as tall as the terminal), the title, the
+  // two lines under the list.
+  const room = rows - 1 - clipToRows(title, width, Number.POSITIVE_INFINITY).length - 2;
+  const height = (e: Entry) => e.rows.length + e.under.length;
+  let shown = all.length;
+  if (all.reduce((sum, e) => sum + height(e), 0) > room) {
+    let used = 1;
+    shown = 0;
+    while (shown < all.length && used + height(all[shown]!) <= room) used += height(all[shown++]!);
+  }
+  const more = all.length - shown;
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>
@@ -32,52 +106,25 @@ export function ConfirmSync({ preview, width = 80, onAnswer }: ConfirmSyncProps)
         <Text color={theme.hue('cyan')}>{preview.plan.id}</Text>
         {` with its action template: ${n} change${n === 1 ? '' : 's'}`}
       </Text>
-      {preview.changes.map((c) => {
-        if (c.kind === 'changed') {
-          const fields = c.drift.fields ?? [];
-          return (
-            <Box key={`c${c.before.id}`} flexDirection="column" paddingLeft={2}>
-              <Text wrap="truncate-end">
-                <Text color={theme.hue('yellow')}>changed</Text>
-                {`  ${c.before.id} (${fields.join(', ')})`}
-              </Text>
-              {c.before.text !== c.after.text ? (
-                <Text wrap="wrap">{plain(`    "${c.before.text}" → "${c.after.text}"`)}</Text>
-              ) : (
-                <Text wrap="wrap">{plain(`    ${c.after.text}`)}</Text>
-              )}
-              {c.before.severity !== c.after.severity ? <Text>{`    severity ${c.before.severity} → ${c.after.severity}`}</Text> : null}
-              {c.before.active !== c.after.active ? <Text>{`    ${activeChangeText(c.before, c.after)}`}</Text> : null}
-            </Box>
-          );
-        }
-        if (c.kind === 'removed') {
-          return (
-            <Box key={`r${c.before.id}`} paddingLeft={2}>
-              <Text wrap="wrap">
-                <Text color={theme.hue('red')}>removed</Text>
-                {plain(`  ${c.before.id} "${c.before.text}" (its origin ${c.drift.origin_id} left ${c.drift.action})`)}
-              </Text>
-            </Box>
-          );
-        }
-        return (
-          <Box key={`a${c.origin.id}`} paddingLeft={2}>
-            <Text wrap="wrap">
-              <Text color={theme.hue('green')}>added</Text>
-              {plain(`    "${c.origin.text}" (${c.origin.severity}, from ${c.drift.action} ${c.origin.id})`)}
-            </Text>
-          </Box>
-        );
-      })}
-      {preview.skipped.map((k) => (
-        <Box key={`s${k.drift.kind}${k.drift.origin_id}`} paddingLeft={2}>
-          <Text dimColor={theme.dim} wrap="wrap">
-            {plain(`skipped  ${k.drift.kind} ${k.drift.origin_id}: ${k.reason}`)}
+      {all.slice(0, shown).map((e) => (
+        <Box key={e.key} flexDirection="column" paddingLeft={2}>
+          <Text dimColor={e.dim === true && theme.dim}>
+            {e.hue ? <Text color={theme.hue(e.hue)}>{e.word}</Text> : e.word}
+            {e.rows.join('\n')}
           </Text>
+          {e.under.length > 0 ? (
+            <Box paddingLeft={4}>
+              <Text>{e.under.join('\n')}</Text>
+            </Box>
+          ) : null}
         </Box>
       ))}
-      <Text dimColor={theme.dim}>Invariants added to the plan by hand are not touched.</Text>
+      {more > 0 ? (
+        <Box paddingLeft={2}>
+          <Text dimColor={theme.dim}>{fitColumns(`… and ${more} more (plan sync --dry-run lists them all)`, Math.max(1, width - 2))}</Text>
+        </Box>
+      ) : null}
+      <Text dimColor={theme.dim}>{fitColumns('Invariants added to the plan by hand are not touched.', width)}</Text>
       <Text bold>Apply these changes? [y/N]</Text>
     </Box>
   );

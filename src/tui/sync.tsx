@@ -7,6 +7,6 @@ import { FitWidth } from './FitWidth.tsx';
 /** Asks whether to apply the sync `preview` describes; true only for `y`. */
 export function runConfirmSync(io: TuiIo, preview: SyncResult): Promise<boolean> {
   return runInk<boolean>(io, (finish) => (
-    <FitWidth>{(width) => <ConfirmSync preview={preview} width={width} onAnswer={finish.done} />}</FitWidth>
+    <FitWidth>{(width, rows) => <ConfirmSync preview={preview} width={width} rows={rows} onAnswer={finish.done} />}</FitWidth>
   ));
 }

@@ -68,3 +68,30 @@ test.each([
   await expect.poll(() => answers, { timeout: 5000 }).toEqual([expected]);
   r.unmount();
 });
+
+test('a sync of many long changes lists those that fit and counts the rest: the title and the question stay on screen', async () => {
+  const origins = Array.from({ length: 30 }, (_, i) =>
+    inv(`O${i}`, `Coverage rule number ${i} must hold for every module in the repository and every service`, actionScope),
+  );
+  const { changes, skipped } = planSync({ id: PLAN, action: 'local/cov' }, [], new Map([['local/cov', origins]]));
+  const many: SyncResult = { plan: { id: PLAN, action: 'local/cov' }, changes, skipped, applied: false };
+  for (const [columns, rows] of [
+    [80, 24],
+    [40, 12],
+  ] as const) {
+    const answers: boolean[] = [];
+    const r = render(<ConfirmSync preview={many} width={columns} rows={rows} onAnswer={(yes) => answers.push(yes)} />);
+    const frame = await frameHas(r.lastFrame, 'Apply these changes? [y/N]');
+    const lines = frame.split('\n');
+    expect(lines.length).toBeLessThan(rows);
+    expect(lines[0]).toMatch(/^Sync plan /);
+    expect(lines.at(-1)).toBe('Apply these changes? [y/N]');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+    const listed = lines.filter((l) => l.startsWith('  added')).length;
+    expect(listed).toBeGreaterThan(0);
+    expect(frame).toContain(`… and ${30 - listed} more`);
+    r.stdin.write('y');
+    await expect.poll(() => answers).toEqual([true]);
+    r.unmount();
+  }
+});
