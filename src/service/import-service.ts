@@ -10,6 +10,7 @@ import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/imp
 import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts';
 import { nameProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import { MAX_FILE_BYTES, parseYaml } from '../core/parse-core.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
 import { lsRepoFiles } from '../git/repo.ts';
@@ -38,7 +39,7 @@ export interface ImportOptions {
 export interface ImportWritten {
   invariants: { id: string; path: string; n: number }[];
   projects: string[];
-  /** Candidates the invariant schema refused, with why: left out, the others written. */
+  /** Candidates the invariant schema refused, or whose text their scope holds already, with why: left out, the others written. */
   refused: { n: number; why: string }[];
 }
 
@@ -361,11 +362,24 @@ export class ImportService {
         try {
           for (const [folder, { scope, items }] of groups) {
             const keys = held.get(folder) ?? new Set<string>();
+            /** The texts this import writes into the folder, each with the candidate that says it. */
+            const saying = new Map<string, PlannedCandidate>();
             const mine: { name: string; content: string }[] = [];
             for (const c of items) {
               const key = textKey(c.text);
-              if (keys.has(key)) continue;
+              if (keys.has(key)) {
+                // Said, as add refuses it: a text the review edited into one the scope holds or another kept rule says,
+                // or one the scope came to hold meanwhile, is not written, never silently.
+                const by = saying.get(key);
+                const why =
+                  by !== undefined
+                    ? `${escapeUnsafe(by.file)}:${by.line} says this text too, in ${folder}/`
+                    : `${folder}/ already holds this text`;
+                written.refused.push({ n: c.n, why });
+                continue;
+              }
               keys.add(key);
+              saying.set(key, c);
               const id = deps.newId();
               const inv: ScopedInvariant = {
                 id,
