@@ -99,7 +99,7 @@ function BrowserScreen({
     }
   }, [pattern]);
 
-  const { rows, filterProblem } = useMemo((): { rows: Row[]; filterProblem?: string } => {
+  const { rows, filterProblem, whole } = useMemo((): { rows: Row[]; filterProblem?: string; whole?: Row[] } => {
     if (!data) return { rows: [] };
     let filterProblem: string | undefined;
     // A pattern stopped for taking too long is said on the filter line and leaves the list unfiltered, as an invalid one does.
@@ -119,7 +119,10 @@ function BrowserScreen({
         ...data.inherited.map((i) => [i.id, i] as const),
       ]);
       const entries = matching(effective.entries, (e) => e.invariant);
-      return { rows: effectiveRows({ ...effective, entries }, byId), ...(filterProblem ? { filterProblem } : {}) };
+      const rows = effectiveRows({ ...effective, entries }, byId);
+      // A filtered set is counted against the whole, so the title never says the set is only what the filter kept.
+      const whole = entries.length === effective.entries.length ? rows : effectiveRows(effective, byId);
+      return { rows, whole, ...(filterProblem ? { filterProblem } : {}) };
     }
     const items = matching(
       data.items.filter((i) => inScope(i.invariant, scope)),
@@ -291,8 +294,14 @@ function BrowserScreen({
     { isActive: overlay.kind === 'scope' },
   );
 
-  const hidden = rows.filter((r) => r.kind === 'item' && r.hiddenBy).length;
-  const count = effective ? `${selectable.length - hidden} in effect, ${hidden} hidden` : `${selectable.length} shown`;
+  const hiddenIn = (list: readonly Row[]) => list.filter((r) => r.kind === 'item' && r.hiddenBy).length;
+  const itemsIn = (list: readonly Row[]) => list.filter((r) => r.kind === 'item').length;
+  const hidden = hiddenIn(rows);
+  let count = `${selectable.length} shown`;
+  if (effective && whole && whole !== rows) {
+    const allHidden = hiddenIn(whole);
+    count = `${selectable.length - hidden} of ${itemsIn(whole) - allHidden} in effect, ${hidden} of ${allHidden} hidden`;
+  } else if (effective) count = `${selectable.length - hidden} in effect, ${hidden} hidden`;
   const mode = effective
     ? `effective set of ${effective.target.kind === 'plan' ? `plan ${effective.target.plan}` : `project ${effective.target.project}`}`
     : scopeLabel(scope);

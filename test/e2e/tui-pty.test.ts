@@ -115,7 +115,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     await pty.waitFor('2 shown of 6');
     pty.keys('Enter');
     pty.keys('e');
-    await pty.waitFor('effective set of project myapp · 1 in effect, 1 hidden');
+    await pty.waitFor('effective set of project myapp · 1 of 3 in effect, 1 of 1 hidden');
     await pty.waitFor('↳ hidden by 01M8KJZ: Log all changes');
     pty.keys('q');
     const { code, mode, screen } = await pty.exit();

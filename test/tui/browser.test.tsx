@@ -121,6 +121,24 @@ test('e shows the effective set of the selected project: hidden copies greyed un
   r.unmount();
 });
 
+test('a filtered effective set is counted against the whole set: the title never gives what the filter kept as the set', async () => {
+  const { r } = open(exampleStore());
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('jj');
+  await frameHas(r.lastFrame, '› E All API changes need tests');
+  r.stdin.write('/');
+  await frameHas(r.lastFrame, '/');
+  r.stdin.write('log');
+  await frameHas(r.lastFrame, '2 shown of 6');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, '› W Log all changes');
+  r.stdin.write('e');
+  await frameHas(r.lastFrame, 'effective set of project myapp · 1 of 3 in effect, 1 of 1 hidden');
+  r.stdin.write('\u001b');
+  await frameHas(r.lastFrame, 'effective set of project myapp · 3 in effect, 1 hidden');
+  r.unmount();
+});
+
 test('e with nothing to resolve explains itself; s switches scope', async () => {
   const { r } = open(exampleStore());
   await frameHas(r.lastFrame, '6 shown');
