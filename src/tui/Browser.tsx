@@ -417,7 +417,16 @@ function BrowserScreen({
   const filterLine = filtering ? (
     <Box>
       <Text color={theme.hue('cyan')}>/</Text>
-      <TextInput value={pattern} onChange={setPattern} onSubmit={() => setFiltering(false)} />
+      {/* One row: a pattern longer than the terminal shows its end (where typing goes), never pushing the title off;
+          beside a problem, within half the row. */}
+      <Box flexShrink={0}>
+        <TextInput
+          value={pattern}
+          onChange={setPattern}
+          onSubmit={() => setFiltering(false)}
+          fit={{ columns: problem ? Math.floor(width / 2) : width - 2, rows: 1 }}
+        />
+      </Box>
       {problem ? <Text color={theme.hue('red')} wrap="truncate-end">{`  ✗ ${plain(problem)}`}</Text> : null}
     </Box>
   ) : problem ? (

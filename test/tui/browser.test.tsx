@@ -121,6 +121,26 @@ test('e shows the effective set of the selected project: hidden copies greyed un
   r.unmount();
 });
 
+test('a filter pattern longer than the terminal stays on its row, with its problem: the title stays on screen', async () => {
+  const { r } = open(exampleStore());
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('/');
+  await frameHas(r.lastFrame, '/');
+  const long = `(log|never|${Array.from({ length: 60 }, (_, i) => `word${i}`).join('|')})`;
+  r.stdin.write(long);
+  const within = (frame: string) => {
+    expect(lines(frame)[0]).toMatch(/^agents · all scopes · /);
+    expect(lines(frame)[1]).toMatch(/^\/…/);
+    expect(lines(frame)[2]).toBe('global (2)');
+    expect(lines(frame).length).toBeLessThanOrEqual(23);
+    for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
+  };
+  within(await frameHas(r.lastFrame, '3 shown of 6', 'word59)'));
+  r.stdin.write('(');
+  within(await frameHas(r.lastFrame, '✗ invalid regex'));
+  r.unmount();
+});
+
 test('a filtered effective set is counted against the whole set: the title never gives what the filter kept as the set', async () => {
   const { r } = open(exampleStore());
   await frameHas(r.lastFrame, '6 shown');
