@@ -374,7 +374,16 @@ export function AddForm({
       );
       break;
     case 'guard':
-      body = <GuardStep guard={guard} onChange={setGuard} onDone={() => setStep(editing ? 'active' : 'confirm')} />;
+      body = (
+        <GuardStep
+          guard={guard}
+          onChange={setGuard}
+          onDone={() => setStep(editing ? 'active' : 'confirm')}
+          width={width}
+          // The title, the key line, a refusal the form shows and the spare row, besides the step.
+          rows={screenRows - 3 - (problem ? clipToRows(plain(`✗ ${problem}`), width, Number.POSITIVE_INFINITY).length : 0)}
+        />
+      );
       break;
     case 'active':
       body = (

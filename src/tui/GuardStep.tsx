@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useEffect, useRef, useState, type ReactElement } from 'react';
-import { plain } from './plain.ts';
+import { clipToRows, fitColumns, plain } from './plain.ts';
 import { GUARD_KINDS, type Guard, type GuardKind } from '../core/model.ts';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
@@ -17,7 +17,12 @@ export interface GuardStepProps {
   onChange(guard: Guard): void;
   /** Enter on an empty line after the last kind. */
   onDone(): void;
+  width?: number;
+  /** The rows the step may take: a long list shows its last entries, the rest counted. */
+  rows?: number;
 }
+
+const HINT = 'Enter adds it (or takes out one listed); Enter on an empty line goes on';
 
 /**
  * The guard of an invariant (docs/guard.md), one kind after another: Enter
@@ -25,7 +30,7 @@ export interface GuardStepProps {
  * on an empty line goes on to the next kind. An entry may hold any character,
  * commas and semicolons included, as regular expressions do.
  */
-export function GuardStep({ guard, onChange, onDone }: GuardStepProps): ReactElement {
+export function GuardStep({ guard, onChange, onDone, width = 80, rows = 21 }: GuardStepProps): ReactElement {
   const theme = useTheme();
   const [at, setAt] = useState(0);
   const [draft, setDraft] = useState('');
@@ -66,16 +71,33 @@ export function GuardStep({ guard, onChange, onDone }: GuardStepProps): ReactEle
     onChange(now.guard);
     setDraft('');
   };
+  // An invariant's guard can list dozens of entries (an edit opens on them all): drawn whole, they made the step
+  // taller than the terminal, which scrolled the form's title and question away at each key. The last entries show
+  // (where an added one goes), the ones before them counted.
+  const question = clipToRows(`Guard ${at + 1}/${GUARD_KINDS.length} · ${ASK[kind]}:`, width, 2);
+  const hint = clipToRows(HINT, width, 2);
+  const problemRows = problem ? clipToRows(plain(`✗ ${problem}`), width, 2) : [];
+  const inputColumns = Math.max(1, width - 3);
+  const inputRows = Math.min(2, clipToRows(plain(draft), inputColumns, Number.POSITIVE_INFINITY).length);
+  const room = Math.max(1, rows - question.length - inputRows - problemRows.length - hint.length);
+  const shown = list.length <= room ? list : list.slice(list.length - (room - 1));
+  const before = list.length - shown.length;
   return (
-    <Box flexDirection="column">
-      <Text>{`Guard ${at + 1}/${GUARD_KINDS.length} · ${ASK[kind]}:`}</Text>
-      {list.map((e) => (
-        <Text key={e} color={theme.hue('yellow')}>{`  ${kind}  ${plain(e)}`}</Text>
+    <Box flexDirection="column" width={width}>
+      <Text>{question.join('\n')}</Text>
+      {before > 0 ? (
+        <Text dimColor={theme.dim}>{fitColumns(`  … ${before} more ${kind} entr${before === 1 ? 'y' : 'ies'} above`, width)}</Text>
+      ) : null}
+      {shown.map((e) => (
+        <Text key={e} color={theme.hue('yellow')}>
+          {fitColumns(plain(`  ${kind}  ${e}`), width)}
+        </Text>
       ))}
       <Box>
         <Text>{'> '}</Text>
         <TextInput
           value={draft}
+          fit={{ columns: inputColumns, rows: 2 }}
           onChange={(v) => {
             setDraft(v);
             setProblem(undefined);
@@ -83,12 +105,8 @@ export function GuardStep({ guard, onChange, onDone }: GuardStepProps): ReactEle
           onSubmit={submit}
         />
       </Box>
-      {problem ? (
-        <Text color={theme.hue('red')} wrap="wrap">
-          {plain(`✗ ${problem}`)}
-        </Text>
-      ) : null}
-      <Text dimColor={theme.dim}>Enter adds it (or takes out one listed); Enter on an empty line goes on</Text>
+      {problemRows.length > 0 ? <Text color={theme.hue('red')}>{problemRows.join('\n')}</Text> : null}
+      <Text dimColor={theme.dim}>{hint.join('\n')}</Text>
     </Box>
   );
 }

@@ -366,3 +366,30 @@ test('a text many projects hold: the shadow lines are counted past what fits, ea
   expect(confirm).toMatch(/^… and \d+ more$/m);
   r.unmount();
 });
+
+test('a guard of many entries keeps the guard step within the terminal: the last entries shown, the others counted, all saved', async () => {
+  const globs = Array.from({ length: 40 }, (_, i) => `src/module${i + 1}/**/*.generated.ts`);
+  const { service, r, edited } = await editForm(G2, (s) => s.edit({ id: G2, guard: { write: globs } }));
+  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ shadowed by');
+  r.stdin.write('\r');
+  await passDefaults(r);
+  const within = (frame: string) => {
+    const lines = frame.split('\n');
+    expect(lines.length).toBeLessThan(24);
+    expect(lines[0]).toMatch(/^Edit 01M8KJW430VF8WCABSB8RTQ8RY/);
+    expect(lines.some((l) => l.startsWith('Guard 1/4'))).toBe(true);
+  };
+  within(await frameHas(r.lastFrame, 'Guard 1/4', 'more write entries above', '  write  src/module40/**/*.generated.ts'));
+  r.stdin.write('src/new/**');
+  await frameHas(r.lastFrame, '> src/new/**');
+  r.stdin.write('\r');
+  within(await frameHas(r.lastFrame, '  write  src/new/**'));
+  for (const step of ['Guard 2/4', 'Guard 3/4', 'Guard 4/4', 'State', 'Save the changes? [Y/n]']) {
+    r.stdin.write('\r');
+    await frameHas(r.lastFrame, step);
+  }
+  r.stdin.write('y');
+  await expect.poll(() => edited.length, { timeout: 10_000 }).toBe(1);
+  expect((await service.show(G2)).invariant.guard).toEqual({ write: [...globs, 'src/new/**'] });
+  r.unmount();
+});
