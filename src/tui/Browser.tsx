@@ -217,7 +217,9 @@ function BrowserScreen({
     if (error.exitCode === EXIT_CODES.usage) void reload();
   };
 
-  const last = Math.max(0, selectable.length - 1);
+  // Before the store's first read lands (seconds, for a large store), moves typed ahead count from the top and the
+  // render clamps them to the list once it is there: against an empty list, G and the first j or PgDn went nowhere.
+  const last = data ? Math.max(0, selectable.length - 1) : Number.MAX_SAFE_INTEGER;
   const clamp = (n: number) => Math.min(Math.max(n, 0), last);
   /** One key of the list; false when the key changed the mode, so the rest of a typed-ahead chunk goes elsewhere. */
   const listKey = (input: string, key: Key): boolean => {

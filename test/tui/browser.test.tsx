@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { Browser, type BrowserProps } from '../../src/tui/Browser.tsx';
-import { G1, G2, P1, P2, PLAN, bigStore, exampleStore, frameHas, frameMatches } from './helpers.ts';
+import { G1, G2, P1, P2, PLAN, bigStore, exampleStore, frameHas, frameMatches, settle } from './helpers.ts';
 
 const SIZE = { columns: 80, rows: 24 };
 
@@ -119,6 +119,32 @@ test('e shows the effective set of the selected project: hidden copies greyed un
   r.stdin.write('e');
   await frameHas(r.lastFrame, 'all scopes · 6 shown of 6');
   r.unmount();
+});
+
+test('moves typed before the store is read are made once it is: G selects the last row, j moves from the top', async () => {
+  for (const [keys, selected] of [
+    ['G', '› E Use Python 3.13 only'],
+    ['jj', '› E All API changes need tests'],
+  ] as const) {
+    const service = new InvariantService(exampleStore());
+    // The first read held back until the keys are in, as a large store's read takes seconds.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const list = service.list.bind(service);
+    service.list = async (...args) => {
+      await held;
+      return list(...args);
+    };
+    const r = render(<Browser service={service} size={SIZE} onQuit={() => {}} onError={() => {}} />);
+    await frameHas(r.lastFrame, 'reading the store…');
+    r.stdin.write(keys);
+    await settle();
+    release();
+    await frameHas(r.lastFrame, '6 shown of 6', selected);
+    r.unmount();
+  }
 });
 
 test('a filter pattern longer than the terminal stays on its row, with its problem: the title stays on screen', async () => {
