@@ -1,4 +1,4 @@
-import { render, useApp, useInput, useStdout } from 'ink';
+import { Box, type DOMElement, measureElement, render, useApp, useInput, useStdout } from 'ink';
 import { useCallback, useRef, useState, type ReactElement } from 'react';
 import { CancelledError, cancelledBy, STOP_SIGNALS } from '../core/errors.ts';
 import { ThemeContext, makeTheme } from './theme.ts';
@@ -31,9 +31,15 @@ const PASTE_START = '[200~';
 const PASTE_END = '[201~';
 const CTRL_C = '\u0003';
 
-function Shell(props: { onCancel: () => void; onSuspend: (redraw: () => void) => void; children: ReactElement }): ReactElement {
+function Shell(props: {
+  onCancel: () => void;
+  onSuspend: (redraw: () => void, rows: number) => void;
+  children: ReactElement;
+}): ReactElement {
   const [hub] = useState(() => new KeyHub());
   const pasting = useRef(false);
+  // The frame's height, which a screen drawn in the main screen takes off before the job stops (run-ink's suspend).
+  const frame = useRef<DOMElement>(null);
   // Ink's write of nothing: it erases its frame and draws it again, as the screen was before the suspension.
   const { write } = useStdout();
   // Ctrl-C reaches the app as a key in raw mode; it cancels wherever the user is.
@@ -45,7 +51,7 @@ function Shell(props: { onCancel: () => void; onSuspend: (redraw: () => void) =>
       const text = pastedText(input);
       if (text !== '') hub.dispatch(text, { ...key, ...PLAIN }, { pasted: true });
     } else if (key.ctrl && input === 'c') props.onCancel();
-    else if (key.ctrl && input === 'z') props.onSuspend(() => write(''));
+    else if (key.ctrl && input === 'z') props.onSuspend(() => write(''), frame.current ? measureElement(frame.current).height : 0);
     else if (input.includes(CTRL_C)) {
       // Ink hands over keys typed fast as one chunk ("\r\u0003"); a Ctrl-C inside one still cancels, after the keys
       // typed before it.
@@ -54,14 +60,20 @@ function Shell(props: { onCancel: () => void; onSuspend: (redraw: () => void) =>
       props.onCancel();
     } else hub.dispatch(input, key);
   });
-  return <KeyHubContext.Provider value={hub}>{props.children}</KeyHubContext.Provider>;
+  return (
+    <KeyHubContext.Provider value={hub}>
+      <Box ref={frame} flexDirection="column">
+        {props.children}
+      </Box>
+    </KeyHubContext.Provider>
+  );
 }
 
 function Exit<T>(props: {
   outcome: { current?: Outcome<T> };
   /** Set to what ends the screen on a stop signal. */
   onSignal: { current?: (signal: NodeJS.Signals) => void };
-  suspend: (redraw: () => void) => void;
+  suspend: (redraw: () => void, rows: number) => void;
   screen: (finish: Finish<T>) => ReactElement;
 }): ReactElement {
   const { exit } = useApp();
@@ -176,19 +188,25 @@ export async function runInk<T>(
    * Ctrl-C's neighbour Ctrl-Z reaches the app as a key in raw mode too: it stops the job as the shell would, the
    * terminal given back first (line mode, the main screen, the cursor), and taken again when the job goes on.
    */
-  const suspend = (redraw: () => void) => {
+  const suspend = (redraw: () => void, rows: number) => {
     if (process.platform === 'win32' || !io.stdin.isTTY || !io.stdin.setRawMode) return;
+    // A screen drawn in the main screen is taken off first: the shell's lines ("Stopped", fg) go where it was, and Ink,
+    // which erases as many rows as it drew before it draws again, would otherwise erase those and leave the frame's
+    // top above the frame drawn again.
+    if (!options.fullScreen) clearFrame?.();
     io.stdout.write(SHOW_CURSOR + (io.stdout.isTTY ? PASTE_MARKS_OFF : '') + (options.fullScreen ? ALT_SCREEN_OFF : ''));
     io.stdin.setRawMode(false);
     // The whole job (a wrapper such as npx included), as the terminal's own Ctrl-Z stops it. The call returns once the
     // job goes on (fg), or at once where nothing can stop it (a process group no shell controls drops the signal).
     process.kill(0, 'SIGTSTP');
     io.stdin.setRawMode(true);
-    io.stdout.write((options.fullScreen ? ALT_SCREEN_ON : '') + (io.stdout.isTTY ? PASTE_MARKS_ON : ''));
+    // Ink still counts the frame it drew: as many empty rows below the shell's lines are what it erases to draw again.
+    io.stdout.write((options.fullScreen ? ALT_SCREEN_ON : '\n'.repeat(rows)) + (io.stdout.isTTY ? PASTE_MARKS_ON : ''));
     redraw();
   };
   if (options.fullScreen) io.stdout.write(ALT_SCREEN_ON);
   const ink = keepingScrollback(io.stdout);
+  let clearFrame: (() => void) | undefined;
   try {
     // Raw mode from the start: keys typed before the first frame wait, unechoed, for the app to read them.
     if (io.stdin.isTTY && io.stdin.setRawMode) io.stdin.setRawMode(true);
@@ -204,6 +222,7 @@ export async function runInk<T>(
         patchConsole: false,
       },
     );
+    clearFrame = instance.clear;
     try {
       await instance.waitUntilExit();
     } finally {

@@ -309,6 +309,24 @@ describe('agents invariant remove ID (the confirmation)', { timeout: 180_000 }, 
     expect(existsSync(join(store, `projects/myapp/${P2}.yaml`))).toBe(kept);
   });
 
+  test('Ctrl-Z takes the confirmation off the screen for the shell; fg draws it once, not over what is left of it', async () => {
+    const store = exampleStore();
+    const pty = PtySession.start(['--store', store, 'invariant', 'remove', P2], { cwd: join(store, '..'), jobControl: true });
+    await pty.waitFor('Remove this invariant? [y/N]');
+    pty.keys('C-z');
+    const stopped = await pty.waitFor(/\[stopped\]\n(\S.*)\n/);
+    expect(stopped).not.toContain('Remove this invariant?');
+    pty.keys('Enter');
+    const back = await pty.waitFor('Remove this invariant? [y/N]');
+    expect(back.split('\n').filter((l) => l === `Remove ${P2} from project myapp?`)).toHaveLength(1);
+    expect(back.indexOf('[stopped]')).toBeLessThan(back.indexOf(`Remove ${P2} from project myapp?`));
+    pty.keys('n');
+    const { code, mode } = await pty.exit();
+    expect(code).toBe(1);
+    expectRestored(pty, mode);
+    expect(existsSync(join(store, `projects/myapp/${P2}.yaml`))).toBe(true);
+  });
+
   test('a confirmation taller than the terminal leaves its scrollback alone, and what follows it starts a line of its own', async () => {
     const store = exampleStore();
     // The longest text the store takes: on 80 columns its confirmation runs past 24 rows.
