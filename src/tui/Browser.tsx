@@ -310,7 +310,8 @@ function BrowserScreen({
   const title = (
     <Text wrap="truncate-end">
       <Text bold>agents</Text>
-      {` · ${mode} · ${count}`}
+      {/* No count before the store is read: "0 shown" would say, for the seconds a large store takes, that it holds none. */}
+      {data ? ` · ${mode} · ${count}` : ` · ${mode}`}
       {data && !effective ? <Text dimColor={theme.dim}>{` of ${data.items.length}`}</Text> : null}
     </Text>
   );

@@ -138,7 +138,9 @@ test('moves typed before the store is read are made once it is: G selects the la
       return list(...args);
     };
     const r = render(<Browser service={service} size={SIZE} onQuit={() => {}} onError={() => {}} />);
-    await frameHas(r.lastFrame, 'reading the store…');
+    const reading = await frameHas(r.lastFrame, 'reading the store…');
+    // No count until the store is read: "0 shown" would say it holds none.
+    expect(lines(reading)[0]).toBe('agents · all scopes');
     r.stdin.write(keys);
     await settle();
     release();
