@@ -5,9 +5,29 @@
 // (never held whole), refused with a JSON-RPC error naming its id when its
 // first or last bytes show one, and the server goes on reading the next line.
 import { Transform, type TransformCallback } from 'node:stream';
+import { UsageError } from '../core/errors.ts';
 
 /** The largest message taken: far above any tool's arguments (a text is at most 10,000 characters), well below the SDK's buffer. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** Room left in a message for what the SDK wraps an answer in (`jsonrpc`, `id`). */
+const ENVELOPE_BYTES = 1024;
+
+/**
+ * An answer (a tool's result, a resource's contents, a prompt) that would make a message over the limit, as the usage
+ * error it is; undefined when it fits. The limit holds both ways: the SDK's client closes the connection on a message
+ * over its buffer, so a whole store listed at once would end the session with every later call unanswered.
+ */
+export function oversizeAnswer(answer: unknown, hint: string, limit = MAX_MESSAGE_BYTES): UsageError | undefined {
+  const bytes = Buffer.byteLength(JSON.stringify(answer));
+  if (bytes + ENVELOPE_BYTES <= limit) return undefined;
+  return new UsageError(
+    `the answer is ${bytes} bytes, over the limit of ${limit} bytes per message`,
+    hint,
+    { bytes, limit },
+    'answer-too-large',
+  );
+}
 
 /** How much of a refused line is kept to find its id. */
 const HEAD_BYTES = 512;

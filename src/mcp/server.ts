@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS, type McpInput } from './initialize.ts';
-import { unreadableError } from './line-limit.ts';
+import { oversizeAnswer, unreadableError } from './line-limit.ts';
 import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -66,6 +66,19 @@ function lazyValidator(): jsonSchemaValidator {
 
 /** Resource-not-found, as the MCP specification numbers it. */
 const RESOURCE_NOT_FOUND = -32002;
+
+const ASK_LESS = {
+  tool: 'Ask for less: give list_invariants a scope (global, project, plan or action), or list_invariants or effective_invariants a pattern.',
+  resource: 'Ask for less: call effective_invariants for the same target with a pattern.',
+  prompt: 'Judge the plan with `agents plan strategize`, whose agent and llm actors send its set in batches (docs/actors.md).',
+};
+
+/** An answer as it is sent, or the error of one over the limit of a message (./line-limit.ts). */
+function bounded<T>(answer: T, hint: string): T {
+  const tooLarge = oversizeAnswer(answer, hint);
+  if (tooLarge) throw tooLarge;
+  return answer;
+}
 
 const WRITE_OFF_HINT =
   'Start the server with `agents mcp --allow-write`, or set `mcp: {allow_write: true}` in .agents/config.yaml (docs/mcp.md).';
@@ -262,10 +275,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       );
     }
     try {
-      return await reconcile.reconcilePlanPrompt(
-        ctx,
-        sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments,
-      );
+      const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
+      return bounded(await reconcile.reconcilePlanPrompt(ctx, args), ASK_LESS.prompt);
     } catch (error) {
       throw resourceError(error);
     }
@@ -312,7 +323,10 @@ export async function serveMcp(options: McpOptions): Promise<number> {
           if (answer) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
           return errorResult(error, stderr);
         }
-      })(),
+      })().then((result) => {
+        const tooLarge = oversizeAnswer(result, ASK_LESS.tool);
+        return tooLarge ? errorResult(tooLarge, stderr) : result;
+      }),
     ),
   );
 
@@ -340,7 +354,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     try {
       const { resources, ctx } = await parts();
       requireStoreHere(options.root);
-      return { contents: [await resources.readResource(ctx, request.params.uri)] };
+      return bounded({ contents: [await resources.readResource(ctx, request.params.uri)] }, ASK_LESS.resource);
     } catch (error) {
       throw resourceError(error);
     }

@@ -270,6 +270,26 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(fixed.isError).toBeFalsy();
     expect((fixed.structuredContent as { count: number }).count).toBe(4);
   });
+
+  it('an answer over the 4 MiB of a message is refused (answer-too-large), and the session goes on', async () => {
+    const root = exampleStore();
+    // 450 invariants of the longest rationale: listed whole, over 4 MiB (the SDK's client closes on 10 MiB).
+    const rationale = 'r'.repeat(10_000);
+    for (let i = 0; i < 450; i++) {
+      const id = `01M9B${String(i).padStart(21, '0')}`;
+      writeFileSync(join(root, 'global', `${id}.yaml`), invariantYaml(id, `Rule number ${i}`, { rationale }));
+    }
+    const s = await startMcp(root);
+    const r = await call(s, 'list_invariants', {});
+    expect(r.isError).toBe(true);
+    expect(errorOf(r)).toMatchObject({ code: 'answer-too-large', exit_code: 2, detail: { limit: 4 * 1024 * 1024 } });
+    expect(errorOf(r).detail!.bytes).toBeGreaterThan(4 * 1024 * 1024);
+    await expect(s.client.readResource({ uri: 'agents://projects/myapp/effective.json' })).rejects.toMatchObject({ code: -32602 });
+    // Asked for less, it answers on the same connection.
+    const some = await call(s, 'list_invariants', { global: true, pattern: '^Rule number 7$' });
+    expect(some.isError, textOf(some)).toBeFalsy();
+    expect((some.structuredContent as { count: number }).count).toBe(1);
+  });
 });
 
 describe('agents mcp: writing', () => {
