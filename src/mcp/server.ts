@@ -17,21 +17,18 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolResult,
-  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { setFlagsFromString } from 'node:v8';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { escapeUnsafe } from '../core/plain-text.ts';
-import { AgentsError, defaultErrorCode, EXIT_CODES, UsageError } from '../core/errors.ts';
-import { makeStyle } from '../core/style.ts';
-import { diagnosticsJson, errorLines } from '../present/diagnostics.ts';
-import { VERSION } from '../present/version.ts';
+import { EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { Target } from './resources.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 import { requireStore } from '../store/discover.ts';
 import { extendsCacheDir } from '../store/git-dir.ts';
 import { StoreWatcher } from './watch.ts';
+import { errorResult, readableError, resourceError } from './error-answers.ts';
 
 export interface McpOptions {
   /** The store's folder (found before the server starts). */
@@ -64,9 +61,6 @@ function lazyValidator(): jsonSchemaValidator {
   return { getValidator: (schema) => (made ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }
 
-/** Resource-not-found, as the MCP specification numbers it. */
-const RESOURCE_NOT_FOUND = -32002;
-
 const ASK_LESS = {
   tool: 'Ask for less: give list_invariants a scope (global, project, plan or action), or list_invariants or effective_invariants a pattern.',
   resource: 'Ask for less: call effective_invariants for the same target with a pattern.',
@@ -82,74 +76,6 @@ function bounded<T>(answer: T, hint: string): T {
 
 const WRITE_OFF_HINT =
   'Start the server with `agents mcp --allow-write`, or set `mcp: {allow_write: true}` in .agents/config.yaml (docs/mcp.md).';
-
-/** A user error as a tool's error result: the text the CLI prints on stderr, and its data in `_meta`. */
-export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallToolResult {
-  if (error instanceof AgentsError) {
-    return {
-      isError: true,
-      // Escaped as the CLI escapes its output: an argument's ESC, BEL or RLO never reaches the client raw.
-      content: [{ type: 'text', text: escapeUnsafe(errorLines(error, makeStyle(false)).join('\n'), { newlines: true }) }],
-      _meta: {
-        'agents/error': {
-          // Lines as the CLI's JSON has them: only what could change the client's screen is escaped.
-          // The stable name of the failure, as the CLI's JSON error document gives it (docs/json-output.md).
-          code: error.code,
-          message: escapeUnsafe(error.message, { newlines: true }),
-          hint: error.hint === undefined ? null : escapeUnsafe(error.hint, { newlines: true }),
-          exit_code: error.exitCode,
-          detail: error.detail ?? null,
-          diagnostics: diagnosticsJson(error.diagnostics),
-        },
-      },
-    };
-  }
-  const e = error as Error;
-  stderr.write(`agents mcp: internal error: ${e?.stack ?? String(error)}\n`);
-  return {
-    isError: true,
-    content: [
-      { type: 'text', text: `internal error: this is a bug in agents ${VERSION}, not something you did: ${e?.message ?? String(error)}` },
-    ],
-    _meta: {
-      'agents/error': {
-        code: defaultErrorCode(EXIT_CODES.internal),
-        message: e?.message ?? String(error),
-        hint: null,
-        exit_code: EXIT_CODES.internal,
-        detail: null,
-        diagnostics: [],
-      },
-    },
-  };
-}
-
-/**
- * An error answer as a client may show it: the characters a request brought in escaped (a resource URI, a prompt
- * or tool name), and the SDK's dump of a request that fails its schema said in one line, as the invalid parameters
- * (-32602) it is, not an internal error.
- */
-export function readableError(message: JSONRPCMessage): JSONRPCMessage {
-  if (!('error' in message)) return message;
-  const issues = message.error.code === ErrorCode.InternalError ? schemaIssues(message.error.message) : undefined;
-  const code = issues === undefined ? message.error.code : ErrorCode.InvalidParams;
-  return { ...message, error: { ...message.error, code, message: escapeUnsafe(issues ?? message.error.message, { newlines: true }) } };
-}
-
-/** The issues of a schema failure the SDK sends as its message (a JSON array of `{path, message}`), in one line. */
-function schemaIssues(text: string): string | undefined {
-  if (!text.startsWith('[')) return undefined;
-  let issues: unknown;
-  try {
-    issues = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const isIssue = (i: unknown): i is { path: unknown[]; message: string } =>
-    Array.isArray((i as { path?: unknown })?.path) && typeof (i as { message?: unknown }).message === 'string';
-  if (!Array.isArray(issues) || issues.length === 0 || !issues.every(isIssue)) return undefined;
-  return `invalid request: ${issues.map((i) => `${i.path.join('.') || 'the message'}: ${i.message}`).join('; ')}`;
-}
 
 function toolListing(tool: ToolDef, writeOn: boolean) {
   const off = tool.writes && !writeOn;
@@ -174,21 +100,6 @@ function toolListing(tool: ToolDef, writeOn: boolean) {
 /** The store the server was started on, still a store (store/discover.ts). */
 function requireStoreHere(root: string): void {
   requireStore(root, 'the server started', 'the server reads it again at once');
-}
-
-/** Turns a thrown user error on a resource read into a JSON-RPC error with the CLI's message and hint. */
-function resourceError(error: unknown): McpError {
-  if (error instanceof AgentsError) {
-    const text = errorLines(error, makeStyle(false)).join('\n');
-    // A project without a folder is no resource, as a plan without one is not: both are "not found", not bad params.
-    const unknown =
-      error.code === 'unknown-project' || (error instanceof UsageError && /^(unknown (plan|resource)|no plan with id)/.test(error.message));
-    return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, { exit_code: error.exitCode });
-  }
-  return new McpError(
-    ErrorCode.InternalError,
-    `internal error: this is a bug in agents ${VERSION}: ${(error as Error)?.message ?? String(error)}`,
-  );
 }
 
 /**
