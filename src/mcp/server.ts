@@ -17,6 +17,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolResult,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { setFlagsFromString } from 'node:v8';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -73,6 +74,9 @@ function bounded<T>(answer: T, hint: string): T {
   if (tooLarge) throw tooLarge;
   return answer;
 }
+
+/** How many requests are worked on, or wait for their answer to be written, at once. */
+const TAKEN_LIMIT = 16;
 
 const WRITE_OFF_HINT =
   'Start the server with `agents mcp --allow-write`, or set `mcp: {allow_write: true}` in .agents/config.yaml (docs/mcp.md).';
@@ -359,11 +363,30 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   };
   await server.connect(transport);
   const deliver = transport.onmessage;
+  // Messages read while TAKEN_LIMIT requests are worked on or wait for their answer to be written, taken in order as
+  // answers leave: a client that leaves its answers unread is read no further (stdin paused), and no request of it is
+  // worked on and held meanwhile, so the server's memory stays bounded.
+  const held: JSONRPCMessage[] = [];
+  let releasing = false;
   const settle = (id: string | number | undefined) => {
     if (id !== undefined) sentArguments.delete(id);
-    if (id !== undefined && unanswered.delete(id) && unanswered.size === 0) drained?.();
+    if (id === undefined || !unanswered.delete(id)) return;
+    // Not again from within: a held cancellation settles its request as it is taken, and the messages after it wait.
+    if (!releasing) {
+      releasing = true;
+      while (held.length > 0 && unanswered.size < TAKEN_LIMIT) take(held.shift()!);
+      releasing = false;
+      if (held.length === 0) input.resume();
+    }
+    if (unanswered.size === 0 && held.length === 0) drained?.();
   };
   transport.onmessage = (message) => {
+    if (held.length > 0 || unanswered.size >= TAKEN_LIMIT) {
+      held.push(message);
+      input.pause();
+    } else take(message);
+  };
+  const take = (message: JSONRPCMessage) => {
     if ('method' in message && 'id' in message) {
       unanswered.add(message.id);
       if (message.method === 'tools/call' || message.method === 'prompts/get')

@@ -1,8 +1,10 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
-import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { spawn } from 'node:child_process';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { BIN, REPO } from '../helpers/cli.ts';
+import { commitAll, git, GIT_ENV, gitInit } from '../helpers/git.ts';
 import { errorOf, startMcp, textOf } from '../helpers/mcp.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
 import { guardedYaml, invariantYaml } from '../helpers/tmp.ts';
@@ -391,6 +393,61 @@ describe('agents mcp: writing', () => {
     const status = await call(s, 'plan_status', { plan: EXAMPLE_PLAN });
     expect(status.structuredContent).toMatchObject({ violations: { error: 50 }, failing: true });
   });
+});
+
+describe('agents mcp: a client that does not read its answers', () => {
+  it('is read no further while its answers wait: the requests after them are not worked on until it reads, then all are answered', async () => {
+    const root = exampleStore();
+    const child = spawn(process.execPath, [BIN, '--store', root, 'mcp', '--allow-write'], {
+      cwd: REPO,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    onTestFinished(() => void child.kill('SIGKILL'));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.stdout.pause();
+    const line = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
+    const CALLS = 80;
+    // Each answer holds its 10,000 characters of details: a few fill the pipe the client does not read.
+    const details = 'd'.repeat(10_000);
+    child.stdin.write(
+      line({
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }) +
+        line({ method: 'notifications/initialized' }) +
+        Array.from({ length: CALLS }, (_, i) =>
+          line({
+            id: i + 1,
+            method: 'tools/call',
+            params: { name: 'record_violation', arguments: { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details } },
+          }),
+        ).join(''),
+    );
+    child.stdin.end();
+    // Each call writes a file: once their count stops growing, the server has stopped taking requests.
+    const count = () => records(root, EXAMPLE_PLAN, 'violations').length;
+    let seen = -1;
+    for (let still = 0, waited = 0; still < 10 && waited < 200; waited++) {
+      await new Promise((r) => setTimeout(r, 100));
+      still = count() === seen ? still + 1 : 0;
+      seen = count();
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeLessThan(CALLS);
+    // Read, it answers every call, then ends as stdin has ended.
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stdout.resume();
+    expect(await exited).toBe(0);
+    const answered = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean } });
+    expect(answered.filter((a) => a.id > 0 && a.result && !a.result.isError)).toHaveLength(CALLS);
+    expect(count()).toBe(CALLS);
+  }, 60_000);
 });
 
 describe('agents mcp: store changes on disk', () => {
