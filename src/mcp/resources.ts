@@ -84,6 +84,36 @@ export async function listTargets(service: InvariantService): Promise<Target[]> 
   return [...projects, ...plans];
 }
 
+/** Targets a page of resources/list holds (two resources each): far below the limit of a message, however many plans pile up. */
+export const PAGE_TARGETS = 500;
+
+/** Where a target sorts in the listing: the projects, then the plans, each by name (as listTargets sorts them). */
+const sortKey = (t: Target) => ('project' in t ? `0${t.project}` : `1${t.plan}`);
+
+/**
+ * One page of the listing: the targets after `cursor` (the last target of the page before, as `nextCursor` named it),
+ * and the cursor of the page after, if any. A cursor names a target, not a place: a project or plan added or removed
+ * between two pages moves no other one to a page already read.
+ */
+export function pageOf(targets: readonly Target[], cursor: string | undefined): { page: Target[]; next?: string } {
+  let start = 0;
+  if (cursor !== undefined) {
+    const m = /^(project|plan):(.*)$/.exec(cursor);
+    if (!m || !(m[1] === 'project' ? isProjectName(m[2]!) : isUlid(m[2]!)))
+      throw new UsageError(
+        `invalid cursor ${truncate(cursor, 120)}`,
+        'Give the nextCursor of the page before, or none for the first page.',
+      );
+    const after = sortKey(m[1] === 'project' ? { project: m[2]! } : { plan: m[2]! });
+    start = targets.findIndex((t) => sortKey(t) > after);
+    if (start < 0) start = targets.length;
+  }
+  const page = targets.slice(start, start + PAGE_TARGETS);
+  const last = page.at(-1);
+  if (start + PAGE_TARGETS >= targets.length || last === undefined) return { page };
+  return { page, next: 'project' in last ? `project:${last.project}` : `plan:${last.plan}` };
+}
+
 export function listedResources(targets: readonly Target[]) {
   return targets.flatMap((t) => {
     const label = 'project' in t ? `project ${t.project}` : `plan ${t.plan}`;

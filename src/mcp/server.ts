@@ -253,11 +253,13 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     return targets;
   };
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     try {
       requireStoreHere(options.root);
       const targets = await currentList();
-      return { resources: (await parts()).resources.listedResources(targets) };
+      const { resources } = await parts();
+      const { page, next } = resources.pageOf(targets, request.params?.cursor);
+      return { resources: resources.listedResources(page), ...(next !== undefined ? { nextCursor: next } : {}) };
     } catch (error) {
       throw resourceError(error);
     }

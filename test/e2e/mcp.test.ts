@@ -273,6 +273,27 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect((fixed.structuredContent as { count: number }).count).toBe(4);
   });
 
+  it('lists the resources in pages, each after the target the cursor names, and refuses a cursor it did not give', async () => {
+    const root = exampleStore();
+    // 600 projects, beside the example's project and plan: two pages of 500 targets (1,000 resources) at most.
+    for (let i = 0; i < 600; i++) {
+      mkdirSync(join(root, 'projects', `p${String(i).padStart(3, '0')}`));
+      writeFileSync(join(root, 'projects', `p${String(i).padStart(3, '0')}`, '.gitkeep'), '');
+    }
+    const s = await startMcp(root);
+    const first = await s.client.listResources();
+    expect(first.resources).toHaveLength(1000);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await s.client.listResources({ cursor: first.nextCursor! });
+    expect(second.nextCursor).toBeUndefined();
+    const uris = [...first.resources, ...second.resources].map((r) => r.uri);
+    expect(new Set(uris).size).toBe(uris.length);
+    expect(uris).toHaveLength(2 * 602);
+    expect(uris).toContain(`agents://plans/${EXAMPLE_PLAN}/effective.json`);
+    expect(uris).toContain('agents://projects/p599/effective.md');
+    await expect(s.client.listResources({ cursor: 'page 2' })).rejects.toMatchObject({ code: -32602 });
+  });
+
   it('an answer over the 4 MiB of a message is refused (answer-too-large), and the session goes on', async () => {
     const root = exampleStore();
     // 450 invariants of the longest rationale: listed whole, over 4 MiB (the SDK's client closes on 10 MiB).
