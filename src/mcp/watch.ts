@@ -68,6 +68,8 @@ export class StoreWatcher {
   private readonly cacheWatchers = new Map<string, FSWatcher>();
   private readonly settleMs: number;
   private readonly maxDelayMs: number;
+  /** Folders the system refused to watch at the last listing, for its limit of watches (told once, when it starts). */
+  private refused = 0;
 
   constructor(
     private readonly root: string,
@@ -163,6 +165,8 @@ export class StoreWatcher {
       }
     }
     let done = 0;
+    let refused = 0;
+    let limit = '';
     for (const rel of want) {
       if (this.closed) return;
       const had = this.watchers.get(rel);
@@ -170,16 +174,31 @@ export class StoreWatcher {
       if (had && had.ino === ino) continue;
       had?.w.close();
       this.watchers.delete(rel);
-      if (ino !== undefined) this.add(rel, ino);
+      const code = ino === undefined ? undefined : this.add(rel, ino);
+      if (code !== undefined) {
+        refused++;
+        limit = code;
+      }
       if (++done % 500 === 0) await new Promise((r) => setImmediate(r));
     }
+    if (refused > 0 && this.refused === 0)
+      this.options.notice?.(
+        `${refused} of the store's ${want.length} folders could not be watched (${limit}: the system's limit of watches, ` +
+          'fs.inotify.max_user_watches on Linux): changes in them send no notification; they are tried again after each change',
+      );
+    this.refused = refused;
     if (!this.watchers.has('') && !this.retry && !this.closed) {
-      // The store folder itself is gone (a checkout of a branch without it): look again later.
-      this.retry = setTimeout(() => {
-        this.retry = undefined;
-        if (existsSync(this.root)) this.event('', '');
-        void this.sync();
-      }, 500);
+      // The store folder itself is gone (a checkout of a branch without it): look again later. One that is there but
+      // could not be watched has not changed: it is only tried again.
+      const gone = !existsSync(this.root);
+      this.retry = setTimeout(
+        () => {
+          this.retry = undefined;
+          if (gone && existsSync(this.root)) this.event('', '');
+          void this.sync();
+        },
+        gone ? 500 : 5000,
+      );
     }
   }
 
@@ -187,7 +206,8 @@ export class StoreWatcher {
     return rel === '' ? this.root : `${this.root}/${rel}`;
   }
 
-  private add(rel: string, ino: number): void {
+  /** Watches one folder; the error code when the system refused it for its limit of watches. */
+  private add(rel: string, ino: number): string | undefined {
     try {
       const w = watch(this.path(rel), { persistent: false }, (_event, name) => this.event(rel, name === null ? '' : String(name)));
       w.on('error', (error) => {
@@ -197,9 +217,12 @@ export class StoreWatcher {
         this.event(rel, '');
       });
       this.watchers.set(rel, { w, ino });
-    } catch {
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EMFILE') return code;
       // Gone between the listing and now: the next listing settles it.
     }
+    return undefined;
   }
 
   private event(dir: string, name: string): void {
