@@ -228,7 +228,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
           requireStoreHere(options.root);
           const noticed: string[] = [];
           const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
-          const answer = await callNotices.run(noticed, () => tools.callTool(tool, args, ctx));
+          const answer = await callNotices.run(noticed, () => tools.callTool(tool, args, { ...ctx, signal: extra.signal }));
           if (noticed.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
           const notes = noticed.map((n) => escapeUnsafe(n));
           const text = `${answer.text}\n\n${notes.map((n) => `Note: ${n}`).join('\n')}`;

@@ -16,6 +16,8 @@ export interface ToolContext {
   plans: PlanService;
   /** The MCP client, `name/version`, when it said (kept as the model of a run it records). */
   client?: () => string | undefined;
+  /** Aborted when the client cancels the call (notifications/cancelled): a write waiting for a lock gives up. */
+  signal?: AbortSignal;
 }
 
 export interface ToolDef {

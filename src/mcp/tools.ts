@@ -227,12 +227,15 @@ export const TOOLS: readonly ToolDef[] = [
     },
     outputSchema: VIOLATION_SCHEMA,
     async run(args, ctx) {
-      const r = await ctx.plans.addViolation({
-        plan: args.plan as string,
-        invariant: args.invariant as string,
-        details: args.details as string,
-        ...(args.severity !== undefined ? { severity: args.severity as Severity } : {}),
-      });
+      const r = await ctx.plans.addViolation(
+        {
+          plan: args.plan as string,
+          invariant: args.invariant as string,
+          details: args.details as string,
+          ...(args.severity !== undefined ? { severity: args.severity as Severity } : {}),
+        },
+        ctx.signal ? { signal: ctx.signal } : {},
+      );
       const data = violationJson(r.plan, r.path, r.violation);
       return {
         data,

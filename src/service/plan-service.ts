@@ -130,9 +130,12 @@ export class PlanService implements PlanContext {
     return queries.status(this, prefix, options);
   }
 
-  /** Records an InvariantViolation; the invariant must be in the plan's effective set. */
-  async addViolation(input: ViolationInput): Promise<ListedViolation> {
-    return (await violations()).addViolation(this, input);
+  /**
+   * Records an InvariantViolation; the invariant must be in the plan's effective set. `signal` stops the wait for
+   * another writer's lock (a CancelledError, nothing written).
+   */
+  async addViolation(input: ViolationInput, options: { signal?: AbortSignal } = {}): Promise<ListedViolation> {
+    return (await violations()).addViolation(this, input, options);
   }
 
   /**

@@ -4,7 +4,7 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
+import { AgentsError, CancelledError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
 import { LOCK_NAME } from '../core/layout.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { lockOwner, lookupablePid, ownerLine, processAlive, staleLockReason, startedAfter } from './lock-owner.ts';
@@ -21,6 +21,8 @@ export interface LockOptions {
   onStale?: (message: string) => void;
   /** The folder as messages name it, when `folder` (relative to a root the user does not know) would not lead there. */
   label?: string;
+  /** Stops the wait for another writer's lock (a caller that gave up, as an MCP client cancels a call): nothing is written. */
+  signal?: AbortSignal;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -346,6 +348,7 @@ export async function withFolderLock<T>(
     }
     await sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 50);
+    if (options.signal?.aborted) throw new CancelledError(`Cancelled while waiting for ${lockName}: nothing was written.`);
   }
 }
 

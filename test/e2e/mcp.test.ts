@@ -1,4 +1,5 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
@@ -377,6 +378,27 @@ describe('agents mcp: writing', () => {
     const sev = await call(s, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'x', severity: 'fatal' });
     expect(errorOf(sev).message).toMatch(/argument "severity" must be one of error, warning, info/);
     expect(fileList(root)).toEqual(before);
+  });
+
+  it('a record_violation the client cancels while it waits for a lock gives up and writes nothing', async () => {
+    const root = exampleStore();
+    const folder = join(root, 'plans', EXAMPLE_PLAN, 'violations');
+    mkdirSync(folder, { recursive: true });
+    // Held by a live process (this one): the call waits for it.
+    writeFileSync(join(folder, '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const s = await startMcp(root, ['--allow-write']);
+    const args = { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' };
+    const cancel = new AbortController();
+    const cancelled = s.client.callTool({ name: 'record_violation', arguments: args }, undefined, { signal: cancel.signal });
+    setTimeout(() => cancel.abort(), 300);
+    await expect(cancelled).rejects.toThrow();
+    // Answered after the cancellation, which the server reads first: the lock goes once the call has been told.
+    await s.client.ping();
+    rmSync(join(folder, '.lock'));
+    // The next call takes the lock and writes; the cancelled one, had it gone on waiting, would have written too.
+    expect((await call(s, 'record_violation', args)).isError).toBeFalsy();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(records(root, EXAMPLE_PLAN, 'violations')).toHaveLength(1);
   });
 
   it('mcp.allow_write in config.yaml turns writing on as --allow-write does', async () => {

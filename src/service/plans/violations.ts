@@ -19,7 +19,11 @@ import { type ListedViolation, VIOLATION_FIELDS, type ViolationInput } from './t
 const writer = () => import('../../core/serialize.ts');
 
 /** Records an InvariantViolation; the invariant must be in the plan's effective set. */
-export async function addViolation(svc: PlanContext, given: ViolationInput): Promise<ListedViolation> {
+export async function addViolation(
+  svc: PlanContext,
+  given: ViolationInput,
+  options: { signal?: AbortSignal } = {},
+): Promise<ListedViolation> {
   const input = inputObject(given, 'addViolation', VIOLATION_FIELDS) as ViolationInput;
   if (input.severity !== undefined) checkSeverity(input.severity);
   const plan = await planById(svc, requiredString(input.plan, 'plan'));
@@ -65,7 +69,7 @@ export async function addViolation(svc: PlanContext, given: ViolationInput): Pro
       await requirePlanHeld(svc.invariants.source, plan.id, 'this command ran');
       writeFileAtomic(svc.root, path, content);
     },
-    { onStale: svc.invariants.deps.notice },
+    { onStale: svc.invariants.deps.notice, ...(options.signal ? { signal: options.signal } : {}) },
   );
   return { plan: plan.id, violation, path };
 }
