@@ -137,7 +137,7 @@ export function reconcileTools(): ToolDef[] {
         const plan = args.plan as string;
         const request = await ctx.plans.actorRequest(plan, null);
         const actor = checkedActor(request, args.answer as string, ctx.client?.());
-        const r = await ctx.plans.strategize(plan, { actor });
+        const r = await ctx.plans.strategize(plan, { actor, ...(ctx.signal ? { signal: ctx.signal } : {}) });
         const enforced = r.run.records.filter((x) => x.enforced).length;
         const data = {
           plan: r.plan.id,

@@ -109,9 +109,9 @@ export class PlanService implements PlanContext {
    * plan's effective set, then writes one enforcement file and one
    * `invariant_enforced` decision node whose parent is the plan's newest node.
    * Actor failures become `enforced: false` records with the reason; they are
-   * written all the same.
+   * written all the same. `signal` stops the wait for the plan's lock (a CancelledError, nothing written).
    */
-  async strategize(prefix: string, options: { actor: Actor; context?: string | null }): Promise<StrategizeResult> {
+  async strategize(prefix: string, options: { actor: Actor; context?: string | null; signal?: AbortSignal }): Promise<StrategizeResult> {
     return (await strategizing()).strategize(this, prefix, options);
   }
 

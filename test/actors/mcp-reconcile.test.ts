@@ -1,3 +1,6 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
 import { startMcp } from '../helpers/mcp.ts';
@@ -75,6 +78,26 @@ describe('MCP: the reconcile_plan prompt and record_reconciliation', () => {
       IDS.map((id) => [id, id !== IDS[3], `reasoned about ${id.slice(-4)}`]),
     );
     expect(node).toMatchObject({ enforcement_id: run!.id, actor: 'agent', summary: '3 of 4 invariants enforced (agent actor)' });
+  });
+
+  it("a call the client cancels while it waits for the plan's lock gives up and records no run", async () => {
+    const root = exampleStore();
+    // Held by a live process (this one): the call waits for it.
+    const lock = join(root, 'plans', EXAMPLE_PLAN, '.lock');
+    writeFileSync(lock, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const s = await startMcp(root, ['--allow-write']);
+    const args = { plan: EXAMPLE_PLAN, answer: answer(IDS) };
+    const cancel = new AbortController();
+    const cancelled = s.client.callTool({ name: 'record_reconciliation', arguments: args }, undefined, { signal: cancel.signal });
+    setTimeout(() => cancel.abort(), 300);
+    await expect(cancelled).rejects.toThrow();
+    // Answered after the cancellation, which the server reads first: the lock goes once the call has been told.
+    await s.client.ping();
+    rmSync(lock);
+    // The next call takes the lock and records; the cancelled one, had it gone on waiting, would have recorded too.
+    expect((await s.client.callTool({ name: 'record_reconciliation', arguments: args })).isError).toBeFalsy();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(records(root, EXAMPLE_PLAN, 'enforcement')).toHaveLength(1);
   });
 
   it('without --allow-write the tool is off and writes nothing', async () => {

@@ -43,10 +43,10 @@ export async function actorRequest(svc: PlanContext, prefix: string, context: st
 export async function strategize(
   svc: PlanContext,
   prefix: string,
-  options: { actor: Actor; context?: string | null },
+  options: { actor: Actor; context?: string | null; signal?: AbortSignal },
 ): Promise<StrategizeResult> {
   // A misspelt `context` would be ignored: the actor would judge the plan without it, and the run be recorded.
-  if (typeof inputObject(options, 'strategize', { actor: true, context: true }).actor?.evaluate !== 'function')
+  if (typeof inputObject(options, 'strategize', { actor: true, context: true, signal: true }).actor?.evaluate !== 'function')
     throw new UsageError(
       'actor must be an object with evaluate(request)',
       'docs/library.md shows one; commandActor makes the configured program one.',
@@ -136,6 +136,6 @@ export async function strategize(
         ok: rec.error === undefined && rec.records.every((r) => r.enforced),
       };
     },
-    { onStale: svc.invariants.deps.notice },
+    { onStale: svc.invariants.deps.notice, ...(options.signal ? { signal: options.signal } : {}) },
   );
 }
