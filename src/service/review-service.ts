@@ -47,7 +47,8 @@ export class ReviewService {
     try {
       return await invariantLog(this.root, idOrPrefix);
     } catch (error) {
-      if (!(error instanceof UsageError) || this.invariants === undefined) throw error;
+      // Only an id history does not know is looked for in the store (not a missing repository, say).
+      if (!(error instanceof UsageError) || error.code !== 'usage' || this.invariants === undefined) throw error;
       // An inherited invariant has no history in this repository: its file lives in the policy source's.
       // So has one of a source's action templates (`SOURCE:NS/NAME`).
       const held = await (await this.invariants()).resolveId(idOrPrefix, { inherited: true }).catch(() => undefined);
