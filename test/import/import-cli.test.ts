@@ -219,7 +219,7 @@ describe('agents import', () => {
     expect(storeFiles(top)).toEqual(files);
   });
 
-  it('a stop signal while the files are staged ends the import: exit 130, nothing written, no temporary left', async () => {
+  it('a stop signal while the files are staged ends the import: exit 130, nothing written, no temporary left; one during --replace waits for it', async () => {
     // 1,200 rules in 30 new projects: staging them takes long enough for the signal to come in the middle.
     const tree: Record<string, string> = {};
     for (let p = 0; p < 30; p++)
@@ -244,6 +244,26 @@ describe('agents import', () => {
     const again = await run(top, 'import', '--yes');
     expect(again.code, again.stderr).toBe(0);
     expect(stored(top)).toHaveLength(1200);
+    // --replace, stopped once it has taken the lines out of the first file: it ends its work first, so no file is
+    // left without its rules and with an empty block.
+    const first = join(top, 'packages/p0/AGENTS.md');
+    const source = readFileSync(first, 'utf8');
+    let child: ChildProcess | undefined;
+    let exited = false;
+    const replacing = spawnAsync(process.execPath, [BIN, 'import', '--yes', '--replace'], {
+      cwd: top,
+      started: (c) => (child = c),
+    }).finally(() => (exited = true));
+    while (!exited && readFileSync(first, 'utf8') === source) await new Promise((r) => setTimeout(r, 2));
+    expect(exited, 'the import ended before it replaced a line').toBe(false);
+    child!.kill('SIGINT');
+    const replaced = await replacing;
+    expect(replaced.code, replaced.stderr).toBe(0);
+    for (let p = 0; p < 30; p++) {
+      const text = readFileSync(join(top, `packages/p${p}/AGENTS.md`), 'utf8');
+      expect(text).not.toMatch(/^- Never skip check[^`]*$/m);
+      expect(text.match(/\(`[0-9A-Z]{26}`\)$/gm), `packages/p${p}/AGENTS.md`).toHaveLength(40);
+    }
   }, 120_000);
 
   it('a rule the schema refuses is reported as not imported, and the others are written', async () => {

@@ -208,13 +208,17 @@ export default defineCommand<ImportArgs>({
         return EXIT_CODES.checkFailed;
       }
     }
-    // A stop signal while the files are staged ends the import with nothing written (exit 130).
-    const written = await abortOnStopSignals('nothing was imported.', (signal) => service.apply(plan, chosen, { signal }));
+    // A stop signal while the files are staged ends the import with nothing written (exit 130). Once they are in
+    // place, one that comes while --replace takes the lines out and the export fills the blocks waits for it to end:
+    // else the lines would be gone from their files and the blocks left empty, without a word.
+    const { written, replaced } = await abortOnStopSignals('nothing was imported.', async (signal) => {
+      const written = await service.apply(plan, chosen, { signal });
+      return { written, replaced: argv.replace ? await service.replace(plan, written) : null };
+    });
     for (const p of written.projects) {
       const paths = plan.projects.find((x) => x.name === p)?.paths ?? [];
       ctx.notice(`created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})`);
     }
-    const replaced = argv.replace ? await service.replace(plan, written) : null;
     if (replaced && replaced.unlisted_targets.length > 0) {
       const them = replaced.unlisted_targets.length === 1 ? 'it' : 'them';
       ctx.notice(
