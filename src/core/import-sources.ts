@@ -79,7 +79,11 @@ export function appliesTo(kind: ImportKind, front: Record<string, unknown> | und
   const globs = kind === 'copilot-instructions' ? front.applyTo : kind === 'clinerules' ? front.paths : front.globs;
   const list = globList(globs);
   if (list.length > 0) out.globs = list;
-  if (typeof front.alwaysApply === 'boolean') out.alwaysApply = front.alwaysApply;
+  // A quoted "true" says what the author meant as plainly as the boolean: read as a word, the rule would be skipped
+  // as one an agent reads only on request, with a reason that contradicts its own front matter.
+  const always = typeof front.alwaysApply === 'string' ? front.alwaysApply.trim().toLowerCase() : front.alwaysApply;
+  if (always === true || always === 'true') out.alwaysApply = true;
+  else if (always === false || always === 'false') out.alwaysApply = false;
   if (kind === 'windsurf' && front.trigger === 'always_on') out.alwaysApply = true;
   return out;
 }
