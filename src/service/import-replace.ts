@@ -6,7 +6,7 @@
  */
 
 import { join } from 'node:path';
-import { CheckFailedError } from '../core/errors.ts';
+import { CheckFailedError, UsageError } from '../core/errors.ts';
 import { beginMarker, END_MARKER, exportedEntryIds, hashedText, scanBlock } from '../core/export.ts';
 import { singleFolder } from '../core/globs.ts';
 import type { ImportFile, ImportPlan, PlannedCandidate } from '../core/import-plan.ts';
@@ -182,7 +182,17 @@ export async function refuseBlockedReplace(invariants: InvariantService, plan: I
   // now, as the export finds its own: found after the rules went into the store, it left them there and the lines too.
   const otherwise = 'or import without --replace';
   for (const file of moving) checkWritable(exporter.top, file, true, otherwise);
-  const planned = await exporter.plan({ targets: [...targets] });
+  const planned = await exporter.plan({ targets: [...targets] }).catch((error: unknown) => {
+    // The export's refusal of a place it cannot write (`.clinerules` a file, a link…) offers its --target, which
+    // import has not: the way round here is the import's own.
+    if (!(error instanceof UsageError) || error.code !== 'export-target-refused') throw error;
+    throw new UsageError(
+      error.message,
+      `--replace moves these rules into the export's files: make that place one the export can write, ${otherwise}; nothing was written.`,
+      error.detail,
+      error.code,
+    );
+  });
   for (const c of planned.changes) if (c.action !== 'unchanged') checkWritable(exporter.top, c.path, c.before !== undefined, otherwise);
   if (planned.refused.length === 0) return;
   const refused = refusedError(planned);

@@ -170,4 +170,21 @@ describe('import --replace and a file it cannot write', () => {
       if (bound) spawnSync('umount', [file]);
     }
   });
+
+  it('a .clinerules that is a file, where the export writes its folder, is exit 2 before anything is written, and its way round is one import takes', async () => {
+    const tree = { 'AGENTS.md': '- Never commit secrets.\n', '.clinerules': '- Use tabs.\n' };
+    const { top } = repo(tree);
+    const r = await runAgents(['--format', 'json', 'import', '--replace', '--yes'], { cwd: top });
+    expect(r.code).toBe(2);
+    const { error } = JSON.parse(r.stdout);
+    expect(error.code).toBe('export-target-refused');
+    expect(error.detail).toEqual({ path: '.clinerules/agents-global.md', reason: 'not-a-folder' });
+    // Not the export's --target, which import refuses as an unknown option.
+    expect(error.hint).not.toContain('--target');
+    expect(readdirSync(join(top, '.agents/global'))).toEqual([]);
+    for (const [file, text] of Object.entries(tree)) expect(readFileSync(join(top, file), 'utf8')).toBe(text);
+    // Without --replace, as the hint offers, the rules are imported and the files left as they are.
+    expect((await runAgents(['import', '--yes'], { cwd: top })).code).toBe(0);
+    expect(readdirSync(join(top, '.agents/global'))).toHaveLength(2);
+  });
 });
