@@ -123,6 +123,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to) });
   };
 
+  let lastEnd: number | undefined;
   while (i < lines.length) {
     const line = lines[i]!;
     if (line.trim() === '') {
@@ -131,7 +132,10 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     }
     // The block `agents export` wrote: what it holds came from a store, never goes back into one.
     if (line.startsWith(BEGIN_PREFIX)) {
-      const end = findFrom(lines, i + 1, (l) => l.startsWith(END_MARKER));
+      // A begin marker after the last end line (found once, not searched for per line) is one line of markup, as an
+      // agent reads it: the rules below it are the file's own; the block's entries are known by their ids all the same.
+      lastEnd ??= lines.findLastIndex((l) => l.startsWith(END_MARKER));
+      const end = lastEnd > i ? findFrom(lines, i + 1, (l) => l.startsWith(END_MARKER)) : i;
       leave(i, end, 'export-block');
       i = end + 1;
       continue;

@@ -435,6 +435,16 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
     expect(reasons(md)).toEqual([[2, 4, 'export-block']]);
   });
 
+  it('a begin marker whose end line is gone is one line left out: the rules below it are read', () => {
+    const md = `- Keep this.\n<!-- agents:begin sha256:${'a'.repeat(64)} -->\n- Never delete data.\n\n## Mine\n\n- Use tabs.\n`;
+    expect(texts(md)).toEqual(['Keep this.', 'Never delete data.', 'Use tabs.']);
+    expect(reasons(md)).toEqual([
+      [2, 2, 'export-block'],
+      [5, 5, 'heading'],
+    ]);
+    expect(reasons(`<!-- agents:begin sha256:${'a'.repeat(64)} -->`)).toEqual([[1, 1, 'export-block']]);
+  });
+
   it('excerpts a left-out block as its lines folded and joined, cut at 77 characters, however long its lines', () => {
     // The excerpt folds no more of a line than it shows: the result must be that of folding every line whole.
     const whole = (lines: string[]) => {
