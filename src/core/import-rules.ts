@@ -76,6 +76,8 @@ export interface LeftOut {
 export interface SplitFile {
   /** The front matter's text (between the `---` lines), if the file starts with one. */
   frontMatter?: string;
+  /** The file opens with `---` and no line closes it: front matter cut short, or a rule opening Markdown. */
+  unclosedFrontMatter?: true;
   /** The line after the front matter (1-based): where the Markdown starts. */
   bodyLine: number;
   candidates: RuleCandidate[];
@@ -87,9 +89,10 @@ export interface SplitFile {
  * next are Markdown (a rule, then text), not front matter.
  */
 export function splitInstructions(text: string, { frontMatter = true }: { frontMatter?: boolean } = {}): SplitFile {
-  const { lines, front, bodyLine } = fileLines(text, frontMatter);
+  const { lines, front, bodyLine, unclosed } = fileLines(text, frontMatter);
   const out: SplitFile = { bodyLine, candidates: [], leftOut: [] };
   if (front !== undefined) out.frontMatter = front;
+  if (unclosed) out.unclosedFrontMatter = true;
   let i = bodyLine - 1;
   /** The headings above, nearest last: each with its tag and the word its rules take when it heads don'ts. */
   const headings: Heading[] = [];

@@ -34,15 +34,15 @@ export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /**
  * A file's lines (line ends of any kind; a quote's lines read as the text they quote, line for line, so numbers and
  * `--replace` stay the file's) and, with `frontMatter`, its front matter's text (between a first `---` and the next
- * `---` or `...`) with the line its Markdown starts on (1-based).
+ * `---` or `...`) with the line its Markdown starts on (1-based); `unclosed` when no line closes the first `---`.
  */
-export function fileLines(text: string, frontMatter: boolean): { lines: string[]; front?: string; bodyLine: number } {
+export function fileLines(text: string, frontMatter: boolean): { lines: string[]; front?: string; bodyLine: number; unclosed?: true } {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
   if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
   if (!frontMatter || lines[0]?.trim() !== '---') return { lines, bodyLine: 1 };
   const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
-  return close > 0 ? { lines, front: lines.slice(1, close).join('\n'), bodyLine: close + 2 } : { lines, bodyLine: 1 };
+  return close > 0 ? { lines, front: lines.slice(1, close).join('\n'), bodyLine: close + 2 } : { lines, bodyLine: 1, unclosed: true };
 }
 
 /**

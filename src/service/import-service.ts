@@ -249,6 +249,10 @@ export class ImportService {
     // they are an example the file shows ("Never commit these:" over a fence).
     const conflict = mergeConflicts(text) && mergeConflicts(outsideCode(text, split.leftOut));
     if (conflict !== null) return { ...file, skipped: `it holds an ${mergeConflictMessage(conflict)}: resolve it first` };
+    // A rule file whose front matter no `---` closes says where it applies in lines read as Markdown: its rules would
+    // go everywhere (or nowhere) instead of to its globs.
+    if (split.unclosedFrontMatter && FRONT_MATTER_KINDS.has(kind))
+      return { ...file, skipped: `its front matter is not closed (${rel}:1:1): end it with a line "---" and import it again` };
     let front: Record<string, unknown> | undefined;
     let markdown = false;
     if (split.frontMatter !== undefined) {

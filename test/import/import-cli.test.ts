@@ -316,6 +316,8 @@ describe('agents import', () => {
       'latin/AGENTS.md': Buffer.from('- Caf\xe9 rule\n', 'latin1'),
       'big/AGENTS.md': `- ${'x'.repeat(1024 * 1024 + 10)}\n`,
       '.cursor/rules/bad.mdc': '---\nglobs: [unclosed\n---\n- Never run this.\n',
+      // Front matter no `---` closes: its paths would be read as Markdown, and its rule put in the global scope.
+      '.clinerules/db.md': '---\npaths: ["db/**"]\n\n# DB\n\n- Never drop tables.\n',
       // Globs a project.yaml would refuse: this file is skipped, not the whole import (it was exit 2, nothing written).
       '.cursor/rules/out.mdc': '---\nglobs: "../../etc/**"\n---\n- Never read this.\n',
       '.github/instructions/abs.instructions.md': '---\napplyTo: "/etc/**"\n---\n- Never read that.\n',
@@ -333,6 +335,7 @@ describe('agents import', () => {
       r.data.files.filter((f: { skipped: string | null }) => f.skipped).map((f: { file: string; skipped: string }) => [f.file, f.skipped]),
     );
     expect(Object.keys(skipped).sort()).toEqual([
+      '.clinerules/db.md',
       '.cursor/rules/bad.mdc',
       '.cursor/rules/out.mdc',
       '.github/instructions/abs.instructions.md',
@@ -348,6 +351,7 @@ describe('agents import', () => {
     expect(skipped['big/AGENTS.md']).toContain('larger than');
     expect(skipped['link/AGENTS.md']).toContain('outside the repository');
     expect(skipped['.cursor/rules/bad.mdc']).toMatch(/front matter .*\.cursor\/rules\/bad\.mdc:2:/);
+    expect(skipped['.clinerules/db.md']).toContain('.clinerules/db.md:1:1');
     expect(skipped['.cursor/rules/out.mdc']).toContain('"../../etc/**"');
     expect(skipped['.github/instructions/abs.instructions.md']).toContain('"/etc/**"');
     expect(existsSync(join(top, '.agents/projects/out'))).toBe(false);
