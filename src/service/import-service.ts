@@ -187,7 +187,10 @@ export class ImportService {
       }
       out.push({ rel, kind });
     }
-    return out;
+    // A file named twice (itself, and by a folder above it) is read once: else its rules were counted twice, said twice
+    // over as copies of themselves, and --replace found it changed by its own first replacement.
+    const seen = new Set<string>();
+    return out.filter((f) => !seen.has(f.rel) && seen.add(f.rel));
   }
 
   /** Every file of the repository (git's list when there is one, so ignored files stay out), repository-relative. */

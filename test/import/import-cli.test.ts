@@ -150,6 +150,10 @@ describe('agents import', () => {
     expect(new Set(only.data.files.map((f: { kind: string }) => f.kind))).toEqual(new Set(['cursor']));
     const named = await json(top, 'import', '--dry-run', 'apps');
     expect(named.data.files.map((f: { file: string }) => f.file)).toEqual(['apps/web/AGENTS.md']);
+    // A file named again, itself or by another folder above it, is read once: its rules are new, not copies of themselves.
+    const twice = await json(top, 'import', '--dry-run', 'apps', 'apps/web/', 'apps/web/AGENTS.md');
+    expect(twice.data.files.map((f: { file: string }) => f.file)).toEqual(['apps/web/AGENTS.md']);
+    expect(twice.data.candidates.map((c: { status: string }) => c.status)).toEqual(['new']);
     const unknown = await run(top, '--format', 'json', 'import', '--dry-run', 'docs/rules.md');
     expect(unknown.code).toBe(2);
     const as = await json(top, 'import', '--dry-run', 'docs/rules.md', '--from', 'agents-md');
