@@ -41,8 +41,9 @@ export function removeLines(
  */
 function emptied(lines: readonly string[], label: number, gone: ReadonlySet<number>): boolean {
   const first = (lines[label - 1] ?? '').replace(/\r?\n$|\r$/, '');
-  // A heading of the document stays, whatever is left below it.
-  if (HEADING.test(first)) return false;
+  // A heading of the document stays, whatever is left below it; so does a label that is a sentence ("- Our stack is
+  // Go." over its rules), which says something of its own that no invariant holds.
+  if (HEADING.test(first) || /[.!?][*_`"')\]]*[ \t]*$/.test(first)) return false;
   const item = ITEM.exec(first);
   const indent = item ? indentOf(item[1]!) : -1;
   let headed = 0;

@@ -47,6 +47,12 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     );
   });
 
+  it('a label that is a sentence stays: it says something no invariant holds', () => {
+    expect(replaced('- Our stack is Go.\n  - Use gofmt.\n- **Frontend is React!**\n  - Use hooks.\n')).toBe(
+      '- Our stack is Go.\n- **Frontend is React!**\n',
+    );
+  });
+
   it('a heading stays, whatever is left below it (setext ones too)', () => {
     expect(replaced('## Rules\n\n- Never commit secrets.\n')).toBe('## Rules\n\n');
     expect(replaced('Rules\n-----\n- Never commit secrets.\n')).toBe('Rules\n-----\n');
