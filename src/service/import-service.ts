@@ -89,7 +89,8 @@ export class ImportService {
   /** The plan of an import: nothing is written. */
   async plan(options: ImportOptions): Promise<ImportPlan> {
     if (options.project !== undefined) {
-      const problem = nameProblem(options.project, 'project name');
+      // As a project's name, not any name: a reserved one (global, plans…) is refused here, before the review.
+      const problem = nameProblem(options.project, 'project');
       if (problem) throw new UsageError(problem, 'Give --project a name such as web or billing-api.');
     }
     const top = this.top;

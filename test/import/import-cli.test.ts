@@ -159,6 +159,8 @@ describe('agents import', () => {
     const as = await json(top, 'import', '--dry-run', 'docs/rules.md', '--from', 'agents-md');
     expect(as.data.candidates.map((c: { text: string }) => c.text)).toEqual(['Never force-push.']);
     expect((await run(top, 'import', '--dry-run', '--project', 'Not A Name')).code).toBe(2);
+    // A name no project may have (a scope word) is refused by the dry run too, not first by the write after the review.
+    expect((await run(top, 'import', '--dry-run', '--project', 'global')).code).toBe(2);
     // A file of a known kind that --from leaves out, named outright, is refused rather than read as nothing.
     const excluded = await run(top, '--format', 'json', 'import', '--dry-run', 'apps/web/AGENTS.md', '--from', 'cursor');
     expect(excluded.code).toBe(2);
