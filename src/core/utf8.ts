@@ -11,6 +11,16 @@
  */
 export type Utf8Read = { ok: true; text: string } | { ok: false; offset: number; line: number; col: number };
 
+/**
+ * The UTF-16 byte order mark `bytes` start with (what Windows PowerShell 5's `>` and Out-File write), or undefined:
+ * such a file is text in another encoding, to be said so, not binary content as its NUL bytes would make it.
+ */
+export function utf16Mark(bytes: Uint8Array): 'FF FE' | 'FE FF' | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'FF FE';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'FE FF';
+  return undefined;
+}
+
 /** A byte order mark at the start stays in the text (as U+FEFF), so that writing the text back keeps every byte; `dropBom` leaves it out. */
 export function readUtf8(bytes: Uint8Array, options: { dropBom?: boolean } = {}): Utf8Read {
   try {

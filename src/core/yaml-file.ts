@@ -8,7 +8,7 @@ import { type Diagnostic, type DiagnosticCode, lineExcerpt, type Parsed } from '
 import type { RegexProblem } from './guard-entries.ts';
 import { canonicalPositions, parseCanonicalYaml } from './canonical-yaml.ts';
 import { MAX_FILE_BYTES, MAX_YAML_TOKENS } from './limits.ts';
-import { readUtf8 } from './utf8.ts';
+import { readUtf8, utf16Mark } from './utf8.ts';
 
 /** Where each line of a text starts, and the line and column (1-based) of an offset: what `yaml`'s `LineCounter` gives. */
 export interface LinePositions {
@@ -83,15 +83,14 @@ export function tooLarge(file: string, size: number): Diagnostic {
  */
 export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<YamlFile> {
   if (bytes.byteLength > MAX_FILE_BYTES) return { diagnostics: [tooLarge(file, bytes.byteLength)] };
-  // A UTF-16 byte order mark (what Windows PowerShell 5's `>` and Out-File write): text in another encoding, said
-  // as such, not as the binary content its NUL bytes would make it.
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+  const utf16 = utf16Mark(bytes);
+  if (utf16 !== undefined) {
     return {
       diagnostics: [
         diag(
           file,
           'file-not-utf8',
-          `file is UTF-16 (it starts with the byte order mark ${bytes[0] === 0xff ? 'FF FE' : 'FE FF'}), not UTF-8`,
+          `file is UTF-16 (it starts with the byte order mark ${utf16}), not UTF-8`,
           'Save the file as UTF-8 (in Windows PowerShell 5, write it with Out-File -Encoding utf8 rather than >).',
           1,
           1,

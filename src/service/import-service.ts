@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
-import { readUtf8 } from '../core/utf8.ts';
+import { readUtf8, utf16Mark } from '../core/utf8.ts';
 import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
 import { type LeftOut, splitInstructions } from '../core/import-rules.ts';
 import { appliesTo, importTarget, instructionKind, lenientFrontMatter, type ImportKind } from '../core/import-sources.ts';
@@ -243,6 +243,12 @@ export class ImportService {
     const r = readRegularFile(real, MAX_FILE_BYTES, { followLinks: true });
     if (!r.ok) return { ...file, skipped: r.code === 'too-large' ? `it is larger than ${MAX_FILE_BYTES} bytes` : `it ${r.message}` };
     const bytes = r.bytes;
+    const utf16 = utf16Mark(bytes);
+    if (utf16 !== undefined)
+      return {
+        ...file,
+        skipped: `it is UTF-16 text (it starts with the byte order mark ${utf16}), not UTF-8: save it as UTF-8 and import it again`,
+      };
     if (bytes.includes(0)) return { ...file, skipped: 'it is a binary file' };
     const read = readUtf8(bytes, { dropBom: true });
     if (!read.ok)

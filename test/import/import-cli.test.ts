@@ -320,6 +320,8 @@ describe('agents import', () => {
       'AGENTS.md': '- Keep this rule.\n',
       'bin/AGENTS.md': Buffer.from([0x2d, 0x20, 0x00, 0x01, 0x0a]),
       'latin/AGENTS.md': Buffer.from('- Caf\xe9 rule\n', 'latin1'),
+      // What Windows PowerShell 5's `>` writes: text in another encoding, not a binary file.
+      'wide/AGENTS.md': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('- Use tabs.\n', 'utf16le')]),
       'big/AGENTS.md': `- ${'x'.repeat(1024 * 1024 + 10)}\n`,
       '.cursor/rules/bad.mdc': '---\nglobs: [unclosed\n---\n- Never run this.\n',
       // Front matter no `---` closes: its paths would be read as Markdown, and its rule put in the global scope.
@@ -350,11 +352,13 @@ describe('agents import', () => {
       'latin/AGENTS.md',
       'link/AGENTS.md',
       'merged/AGENTS.md',
+      'wide/AGENTS.md',
     ]);
     expect(skipped['bin/AGENTS.md']).toContain('binary');
     expect(skipped['merged/AGENTS.md']).toContain('merge conflict at lines 2-6 (HEAD against feature)');
     expect(skipped['latin/AGENTS.md']).toContain('UTF-8 text (latin/AGENTS.md:1:6)');
     expect(skipped['big/AGENTS.md']).toContain('larger than');
+    expect(skipped['wide/AGENTS.md']).not.toContain('binary');
     expect(skipped['link/AGENTS.md']).toContain('outside the repository');
     expect(skipped['.cursor/rules/bad.mdc']).toMatch(/front matter .*\.cursor\/rules\/bad\.mdc:2:/);
     expect(skipped['.clinerules/db.md']).toContain('.clinerules/db.md:1:1');
