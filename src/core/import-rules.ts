@@ -27,7 +27,7 @@ import {
 } from './markdown-blocks.ts';
 import { guidance, isLabel, leadsIntoRules, ownRule, REMEDY, unmarked } from './import-items.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
-import { isLinkOnly, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
+import { dropsLinkTarget, isLinkOnly, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
 import {
   DESCRIBING,
   type Heading,
@@ -493,7 +493,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !remedy ? `${negation}: ${said}` : said;
     const condition = labels.findLast((l) => l.condition !== undefined)?.condition;
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
+    const all = whole && text.length <= MAX_TEXT_LENGTH && !dropsLinkTarget(lines.slice(from, to + 1).join('\n'), text);
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
-    else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
+    else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole: all, tags: tags() });
   }
 }

@@ -69,6 +69,16 @@ export function plain(markdown: string): string {
   return fold(t);
 }
 
+/**
+ * Whether `markdown` links somewhere its plain `text` does not say ("Follow [the guide](docs/style.md)." is "Follow the
+ * guide."): such lines say more than the rule, so `--replace` leaves them in their file.
+ */
+export function dropsLinkTarget(markdown: string, text: string): boolean {
+  if (!markdown.includes('](')) return false;
+  for (const m of markdown.matchAll(/!?\[[^[\]]*\]\(\s*([^()\s]+)[^()]*\)/g)) if (!text.includes(m[1]!)) return true;
+  return false;
+}
+
 /** Runs of white space as one space, trimmed. */
 export function fold(text: string): string {
   // A replace rewrites every single space too: only run it when some white space is not already one space.

@@ -435,6 +435,20 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
     expect(reasons(md)).toEqual([[2, 4, 'export-block']]);
   });
 
+  it('a rule that links somewhere its text does not say is not all its lines say: --replace leaves them', () => {
+    const whole = (md: string) => splitInstructions(md).candidates.map((c) => [c.text, c.whole]);
+    expect(whole('- Follow [the style guide](docs/style.md).\n- Use [tabs](#tabs) ![x](i.png).\n- Use tabs.\n')).toEqual([
+      ['Follow the style guide.', false],
+      ['Use tabs x.', false],
+      ['Use tabs.', true],
+    ]);
+    // A link shown as code, or one whose words are its address, loses nothing.
+    expect(whole('- Write links as `[text](url)`.\n- Read [https://x.dev](https://x.dev) first.\n')).toEqual([
+      ['Write links as [text](url).', true],
+      ['Read https://x.dev first.', true],
+    ]);
+  });
+
   it('a begin marker whose end line is gone is one line left out: the rules below it are read', () => {
     const md = `- Keep this.\n<!-- agents:begin sha256:${'a'.repeat(64)} -->\n- Never delete data.\n\n## Mine\n\n- Use tabs.\n`;
     expect(texts(md)).toEqual(['Keep this.', 'Never delete data.', 'Use tabs.']);
