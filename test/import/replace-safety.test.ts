@@ -55,6 +55,20 @@ describe('import --replace removes only the lines of rules the store now holds',
   });
 });
 
+describe('import of rules the review made alike', () => {
+  it('a kept rule whose text another kept rule of its scope has (both edited alike) is reported as not imported, and its line stays', async () => {
+    const { top, service } = repo({ 'AGENTS.md': '- Never commit secrets.\n- Use UTC for every timestamp.\n' });
+    const plan = await service.plan({ cwd: top });
+    const [first, second] = plan.candidates;
+    const written = await service.apply(plan, [first!, { ...second!, text: first!.text }]);
+    expect(written.invariants.map((w) => w.n)).toEqual([first!.n]);
+    expect(written.refused).toEqual([{ n: second!.n, why: expect.stringContaining('global/') }]);
+    const replaced = await service.replace(plan, written);
+    expect(replaced.files).toEqual([{ file: 'AGENTS.md', removed: [1], block: true }]);
+    expect(outsideBlock(readFileSync(join(top, 'AGENTS.md'), 'utf8'))).toBe('- Use UTC for every timestamp.\n');
+  });
+});
+
 describe('import --replace and a file edited since the plan read it', () => {
   it('a file whose lines moved keeps every line; the others are replaced', async () => {
     const { top, service } = repo({
