@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { type Dirent, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { readUtf8, utf16Mark } from '../core/utf8.ts';
@@ -188,8 +188,7 @@ export class ImportService {
       }
       out.push({ rel, kind });
     }
-    // A file named twice (itself, and by a folder above it) is read once: else its rules were counted twice, said twice
-    // over as copies of themselves, and --replace found it changed by its own first replacement.
+    // A file named twice (itself, and by a folder above it) is read once, not its rules listed as copies of themselves.
     const seen = new Set<string>();
     return out.filter((f) => !seen.has(f.rel) && seen.add(f.rel));
   }
@@ -235,7 +234,9 @@ export class ImportService {
       // The C library's realpath: the JS one costs a lstat and a string per folder of the path, for each file.
       real = realpathSync.native(abs);
     } catch {
-      return { ...file, skipped: 'it does not exist' };
+      // A link that leads nowhere (CLAUDE.md to an AGENTS.md since removed, or a loop) is there: said as the link it is.
+      const to = linkTarget(abs);
+      return { ...file, skipped: to === undefined ? 'it does not exist' : `it is a symbolic link to ${to}, which leads nowhere` };
     }
     if (real !== realTop && !real.startsWith(`${realTop}${sep}`)) {
       return { ...file, skipped: `it is a symbolic link to ${real}, outside the repository` };
@@ -259,8 +260,7 @@ export class ImportService {
     // they are an example the file shows ("Never commit these:" over a fence).
     const conflict = mergeConflicts(text) && mergeConflicts(outsideCode(text, split.leftOut));
     if (conflict !== null) return { ...file, skipped: `it holds an ${mergeConflictMessage(conflict)}: resolve it first` };
-    // A rule file whose front matter no `---` closes says where it applies in lines read as Markdown: its rules would
-    // go everywhere (or nowhere) instead of to its globs.
+    // Else the front matter's globs would be read as Markdown, and its rules go everywhere (or nowhere) instead.
     if (split.unclosedFrontMatter && FRONT_MATTER_KINDS.has(kind))
       return { ...file, skipped: `its front matter is not closed (${rel}:1:1): end it with a line "---" and import it again` };
     let front: Record<string, unknown> | undefined;
@@ -471,6 +471,15 @@ export class ImportService {
         REPLACE_AGAIN,
       );
     }
+  }
+}
+
+/** Where the symbolic link at `abs` leads, or undefined when it is none. */
+function linkTarget(abs: string): string | undefined {
+  try {
+    return readlinkSync(abs);
+  } catch {
+    return undefined;
   }
 }
 

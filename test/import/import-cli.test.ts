@@ -337,6 +337,9 @@ describe('agents import', () => {
     });
     mkdirSync(join(top, 'link'));
     symlinkSync(join(outside, 'AGENTS.md'), join(top, 'link/AGENTS.md'));
+    // A CLAUDE.md kept as a link to an AGENTS.md since removed: a link that leads nowhere, not a file that does not exist.
+    mkdirSync(join(top, 'dangling'));
+    symlinkSync('AGENTS.md', join(top, 'dangling/CLAUDE.md'));
     const r = await json(top, 'import', '--yes');
     expect(r.code).toBe(0);
     const skipped = Object.fromEntries(
@@ -349,6 +352,7 @@ describe('agents import', () => {
       '.github/instructions/abs.instructions.md',
       'big/AGENTS.md',
       'bin/AGENTS.md',
+      'dangling/CLAUDE.md',
       'latin/AGENTS.md',
       'link/AGENTS.md',
       'merged/AGENTS.md',
@@ -360,6 +364,7 @@ describe('agents import', () => {
     expect(skipped['big/AGENTS.md']).toContain('larger than');
     expect(skipped['wide/AGENTS.md']).not.toContain('binary');
     expect(skipped['link/AGENTS.md']).toContain('outside the repository');
+    expect(skipped['dangling/CLAUDE.md']).toContain('symbolic link to AGENTS.md');
     expect(skipped['.cursor/rules/bad.mdc']).toMatch(/front matter .*\.cursor\/rules\/bad\.mdc:2:/);
     expect(skipped['.clinerules/db.md']).toContain('.clinerules/db.md:1:1');
     expect(skipped['.cursor/rules/out.mdc']).toContain('"../../etc/**"');
