@@ -1,18 +1,17 @@
-import { type Dirent, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { readUtf8, utf16Mark } from '../core/utf8.ts';
 import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
-import { type LeftOut, splitInstructions } from '../core/import-rules.ts';
-import { appliesTo, importTarget, instructionKind, lenientFrontMatter, type ImportKind } from '../core/import-sources.ts';
+import { splitInstructions } from '../core/import-rules.ts';
+import { appliesTo, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant, Scope } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
 import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts';
 import { nameProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
-import { MAX_FILE_BYTES, parseYaml } from '../core/parse-core.ts';
-import { parseYamlDocument } from '../store/yaml-document.ts';
+import { MAX_FILE_BYTES } from '../core/parse-core.ts';
 import { lsRepoFiles } from '../git/repo.ts';
 import { repositoryTop, readProjects } from '../store/projects.ts';
 import { readFolders, readStore } from '../store/read.ts';
@@ -22,6 +21,7 @@ import { loadIdGenerator } from './deps.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
+import { linkTarget, outsideCode, parseFrontMatter, type Unlisted, unlistedError } from './import-files.ts';
 
 export interface ImportOptions {
   /** Files or folders (relative to `cwd`, or absolute) to import; none: every known instruction file of the repository. */
@@ -48,24 +48,6 @@ const STAGED_BETWEEN_SIGNALS = 200;
 
 /** The kinds whose front matter says where their rules apply: one that cannot be read skips the file. */
 const FRONT_MATTER_KINDS: ReadonlySet<ImportKind> = new Set(['cursor', 'copilot-instructions', 'windsurf', 'clinerules']);
-
-/** A folder the search outside git could not list, and the system's code for why. */
-interface Unlisted {
-  folder: string;
-  code: string;
-}
-
-/** The refusal of an import that needs the files of a folder it could not list (exit 2, nothing read). */
-function unlistedError(u: Unlisted, searching: boolean): UsageError {
-  const folder = u.folder === '' ? '.' : `${u.folder}/`;
-  return new UsageError(
-    `cannot list ${folder} (${u.code}): the instruction files in it cannot be ${searching ? 'found' : 'read'}`,
-    searching
-      ? 'Nothing was read. Make it readable, or name the files to import (agents import AGENTS.md).'
-      : 'Nothing was read. Make it readable, then run the command again.',
-    { folder, code: u.code },
-  );
-}
 
 /** Folders never searched for instruction files when the store is not in a git repository. */
 const NEVER_WALKED = new Set(['.git', 'node_modules', '.agents']);
@@ -472,38 +454,4 @@ export class ImportService {
       );
     }
   }
-}
-
-/** Where the symbolic link at `abs` leads, or undefined when it is none. */
-function linkTarget(abs: string): string | undefined {
-  try {
-    return readlinkSync(abs);
-  } catch {
-    return undefined;
-  }
-}
-
-/** `text` with the lines of its code blocks emptied (their numbers kept). */
-function outsideCode(text: string, leftOut: readonly LeftOut[]): string {
-  const lines = text.split('\n');
-  for (const l of leftOut) if (l.reason === 'code-block') for (let n = l.line; n <= l.end_line; n++) lines[n - 1] = '';
-  return lines.join('\n');
-}
-
-/** The front matter as a map, or why it cannot be read (file:line:col, counted in the file). */
-async function parseFrontMatter(rel: string, text: string): Promise<Record<string, unknown> | string> {
-  const bytes = new TextEncoder().encode(text);
-  const parsed = await parseYamlDocument((syntax) => parseYaml(rel, bytes, syntax));
-  const error = parsed.diagnostics.find((d) => d.severity === 'error');
-  if (error || !parsed.value) {
-    const lenient = lenientFrontMatter(text);
-    if (lenient) return lenient;
-    // The front matter starts on the file's second line.
-    const at = error ? `${rel}:${error.line + 1}:${error.col}` : rel;
-    return `its front matter is not valid YAML (${at}: ${error?.message ?? 'unreadable'})`;
-  }
-  const data = parsed.value.data;
-  if (data === null || data === undefined) return {};
-  if (typeof data !== 'object' || Array.isArray(data)) return `its front matter is not a map of keys (${rel}:2:1)`;
-  return data as Record<string, unknown>;
 }

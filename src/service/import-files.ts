@@ -1,0 +1,60 @@
+// The reading helpers of `agents import` (service/import-service.ts): where a link leads, code blocks set aside,
+// front matter parsed, and the refusal of a folder that cannot be listed.
+import { readlinkSync } from 'node:fs';
+import { UsageError } from '../core/errors.ts';
+import type { LeftOut } from '../core/import-rules.ts';
+import { lenientFrontMatter } from '../core/import-sources.ts';
+import { parseYaml } from '../core/parse-core.ts';
+import { parseYamlDocument } from '../store/yaml-document.ts';
+
+/** A folder the search outside git could not list, and the system's code for why. */
+export interface Unlisted {
+  folder: string;
+  code: string;
+}
+
+/** The refusal of an import that needs the files of a folder it could not list (exit 2, nothing read). */
+export function unlistedError(u: Unlisted, searching: boolean): UsageError {
+  const folder = u.folder === '' ? '.' : `${u.folder}/`;
+  return new UsageError(
+    `cannot list ${folder} (${u.code}): the instruction files in it cannot be ${searching ? 'found' : 'read'}`,
+    searching
+      ? 'Nothing was read. Make it readable, or name the files to import (agents import AGENTS.md).'
+      : 'Nothing was read. Make it readable, then run the command again.',
+    { folder, code: u.code },
+  );
+}
+
+/** Where the symbolic link at `abs` leads, or undefined when it is none. */
+export function linkTarget(abs: string): string | undefined {
+  try {
+    return readlinkSync(abs);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `text` with the lines of its code blocks emptied (their numbers kept). */
+export function outsideCode(text: string, leftOut: readonly LeftOut[]): string {
+  const lines = text.split('\n');
+  for (const l of leftOut) if (l.reason === 'code-block') for (let n = l.line; n <= l.end_line; n++) lines[n - 1] = '';
+  return lines.join('\n');
+}
+
+/** The front matter as a map, or why it cannot be read (file:line:col, counted in the file). */
+export async function parseFrontMatter(rel: string, text: string): Promise<Record<string, unknown> | string> {
+  const bytes = new TextEncoder().encode(text);
+  const parsed = await parseYamlDocument((syntax) => parseYaml(rel, bytes, syntax));
+  const error = parsed.diagnostics.find((d) => d.severity === 'error');
+  if (error || !parsed.value) {
+    const lenient = lenientFrontMatter(text);
+    if (lenient) return lenient;
+    // The front matter starts on the file's second line.
+    const at = error ? `${rel}:${error.line + 1}:${error.col}` : rel;
+    return `its front matter is not valid YAML (${at}: ${error?.message ?? 'unreadable'})`;
+  }
+  const data = parsed.value.data;
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) return `its front matter is not a map of keys (${rel}:2:1)`;
+  return data as Record<string, unknown>;
+}
