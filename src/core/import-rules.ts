@@ -10,7 +10,6 @@ import { BEGIN_PREFIX, END_MARKER } from './export.ts';
 import {
   BREAK,
   closesFence,
-  deeperItem,
   endsBlock,
   excerpt,
   FENCE,
@@ -25,7 +24,8 @@ import {
   TABLE_RULE,
   words,
 } from './markdown-blocks.ts';
-import { guidance, isLabel, leadsIntoRules, ownRule, REMEDY, unmarked } from './import-items.ts';
+import { guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
+import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
 import { dropsLinkTarget, isLinkOnly, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
 import {
@@ -216,7 +216,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       const raw = body.join(' ');
       // "Testing:" or "**Style**" over nested items: a label, which heads them as a heading does (a tag, and whether
       // bare phrases below it are conventions).
-      const label = nestsBelow(end + 1, indent) && isLabel(raw) ? plain(raw).replace(/:$/, '') : undefined;
+      const label = nestsBelow(lines, end + 1, indent) && isLabel(raw) ? plain(raw).replace(/:$/, '') : undefined;
       if (label !== undefined) {
         leave(i, end, 'heading');
         labels.push(headingOf(label, indent));
@@ -226,7 +226,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
         continue;
       }
       // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
-      const children = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
+      const children = raw.trimEnd().endsWith(':') ? nestedItems(lines, end + 1, indent) : undefined;
       // A lead-in stating no rule over rules of their own ("The API has constraints:"): a label; a condition goes on each.
       if (children && leadsIntoRules(raw, children.items)) {
         leave(i, end, 'heading');
@@ -279,16 +279,16 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     }
     // "Run it when you change:" and the list below it are one rule.
     const raw = lines.slice(i, end + 1).join(' ');
-    const list = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, -1) : undefined;
-    if (list && !captionOfCode(plain(raw), end) && !leadsIntoRules(raw, list.items)) {
+    const list = raw.trimEnd().endsWith(':') ? nestedItems(lines, end + 1, -1) : undefined;
+    if (list && !captionOfCode(lines, plain(raw), end) && !leadsIntoRules(raw, list.items)) {
       takeGroup(raw, list.items, i, list.end);
       i = list.end + 1;
       continue;
     }
     // "**Don't:**" over a list: a caption, which heads the list as a label does.
-    const caption = raw.includes(':') && nestsBelow(end + 1, -1) ? plain(raw) : '';
-    const leads = caption.endsWith(':') && !captionOfCode(caption, end);
-    const introduces = leads && firstItemIsRule(end + 1);
+    const caption = raw.includes(':') && nestsBelow(lines, end + 1, -1) ? plain(raw) : '';
+    const leads = caption.endsWith(':') && !captionOfCode(lines, caption, end);
+    const introduces = leads && firstItemIsRule(lines, end + 1);
     if (leads && (words(caption) <= 3 || (i === end && introduces && isCondition(caption)))) {
       leave(i, end, 'heading');
       // "Before creating a file:" says when the rules below it apply: each is taken with it, and it gives no tag.
@@ -309,12 +309,12 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const body = raw.replace(/^\[[ xX]\]\s+/, '');
     const text = plain(body);
     const reason = itemReason(body, text, to);
-    const command = reason === 'command' ? ruleWithCommand(text, to) : undefined;
+    const command = reason === 'command' ? ruleWithCommand(lines, text, to) : undefined;
     if (command !== undefined) {
       take(command, from, to, false);
       return to;
     }
-    const details = reason === undefined && rule(unmarked(text)) ? elaborations(to + 1, indent) : undefined;
+    const details = reason === undefined && rule(unmarked(text)) ? elaborations(lines, to + 1, indent) : undefined;
     if (details) {
       take(details.texts.reduce(joinDetail, text), from, details.end);
       return details.end;
@@ -323,37 +323,13 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     return to;
   }
 
-  /**
-   * The items nested right below the item that ends on line `from - 1` (indented more than `indent`) that state
-   * no rule of their own, up to the first that does (it stands alone) or the end of the nesting; with their last line.
-   */
-  function elaborations(from: number, indent: number): { texts: string[]; end: number } | undefined {
-    const texts: string[] = [];
-    let end = from - 1;
-    for (let n = from; n < lines.length; ) {
-      while (n < lines.length && lines[n]!.trim() === '') n++;
-      const m = deeperItem(lines[n], indent);
-      if (!m || indentOf(m[1]!) <= indent) break;
-      const body = [m[3]!];
-      let last = n;
-      while (last + 1 < lines.length && !endsBlock(lines[last + 1]!) && !BREAK.test(lines[last + 1]!)) body.push(lines[++last]!.trim());
-      const markdown = body.join(' ');
-      const text = plain(markdown);
-      if (text === '' || ownRule(text) || guidance(text) || text.endsWith(':') || startsWithCode(markdown) || isLinkOnly(markdown)) break;
-      texts.push(text);
-      end = last;
-      n = last + 1;
-    }
-    return texts.length > 0 ? { texts, end } : undefined;
-  }
-
   /** Why a list item is not a rule, or undefined when it is one. */
   function itemReason(body: string, marked: string, to: number): LeftOutReason | undefined {
     // "✅ Use const" is judged as "Use const": a mark says which way a rule goes, not whether an item is one.
     const text = unmarked(marked);
     if (text === '' || /^[\p{P}\s]*$/u.test(text)) return 'description';
     if (isLinkOnly(body)) return 'link';
-    if (captionOfCode(text, to)) return 'command';
+    if (captionOfCode(lines, text, to)) return 'command';
     // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule.
     if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
     // "**Build:** `npm run build`" lists a command; "Ensure the submodule is current: `git submodule update`" is a rule.
@@ -369,65 +345,6 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (/:$/.test(text)) return 'description';
     // A bare phrase is a convention under a heading of rules ("2-space indentation"), else a description.
     return underRuleHeading() && words(text) <= 40 ? undefined : 'description';
-  }
-
-  /** A line ending with a colon that introduces a code block ("Run the tests:"): a caption, not a rule. */
-  function captionOfCode(text: string, to: number): boolean {
-    if (!text.endsWith(':')) return false;
-    let n = to + 1;
-    while (n < lines.length && lines[n]!.trim() === '') n++;
-    const next = lines[n] ?? '';
-    return FENCE.test(next.trimStart()) || (/^( {4}|\t)/.test(next) && !ITEM.test(next));
-  }
-
-  /**
-   * "Make sure the tests pass with the race detector on:" over a fence of one command: a rule that ends with its
-   * command, as one written inline does. Its line stays on --replace (the command below it goes on saying it).
-   */
-  function ruleWithCommand(caption: string, to: number): string | undefined {
-    if (!caption.endsWith(':') || !NORMATIVE.test(caption)) return undefined;
-    let n = to + 1;
-    while (n < lines.length && lines[n]!.trim() === '') n++;
-    const fence = FENCE.exec(lines[n] ?? '');
-    const command = lines[n + 1]?.trim();
-    const one = fence && command && !closesFence(command, fence[1]!) && closesFence(lines[n + 2] ?? '', fence[1]!);
-    return one ? `${caption} ${command}` : undefined;
-  }
-
-  /** Whether the first list item after blank lines from `from` states a rule of its own (its first line). */
-  function firstItemIsRule(from: number): boolean {
-    let n = from;
-    while (n < lines.length && lines[n]!.trim() === '') n++;
-    const m = ITEM.exec(lines[n] ?? '');
-    const text = m ? plain(m[3]!.replace(/^\[[ xX]\]\s+/, '')) : '';
-    return text !== '' && (isRule(unmarked(text)) || guidance(text));
-  }
-
-  /** Whether the line after blank ones from `from` is an item nested deeper than `indent`. */
-  function nestsBelow(from: number, indent: number): boolean {
-    let n = from;
-    while (n < lines.length && lines[n]!.trim() === '') n++;
-    const m = deeperItem(lines[n], indent);
-    return m !== null && indentOf(m[1]!) > indent;
-  }
-
-  /** The items nested below the item that ends on line `from - 1` (indented more than `indent`), with their last line. */
-  function nestedItems(from: number, indent: number): { items: string[]; end: number } | undefined {
-    const items: string[] = [];
-    let end = from - 1;
-    for (let n = from; n < lines.length; n++) {
-      const l = lines[n]!;
-      if (l.trim() === '') continue;
-      const m = ITEM.exec(l);
-      const at = l.length - l.trimStart().length;
-      if (m && indentOf(m[1]!) > indent) items.push(m[3]!);
-      else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart())) items[items.length - 1] += ` ${l.trim()}`;
-      else break;
-      end = n;
-    }
-    // Only short fragments finish the sentence above them; a list of full rules stands on its own.
-    const fragments = items.length <= 8 && items.every((x) => words(plain(x)) <= 12);
-    return items.length > 0 && fragments ? { items, end } : undefined;
   }
 
   /** An item ending with a colon and the items below it: one rule when the item is one, else left out together. */
@@ -458,10 +375,10 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       leave(from, to, 'link');
       return;
     }
-    if (captionOfCode(text, to) || (text.endsWith(':') && words(text) <= 3)) {
-      const command = ruleWithCommand(text, to);
+    if (captionOfCode(lines, text, to) || (text.endsWith(':') && words(text) <= 3)) {
+      const command = ruleWithCommand(lines, text, to);
       if (command !== undefined) take(command, from, to, false);
-      else leave(from, to, text.endsWith(':') && captionOfCode(text, to) ? 'command' : 'description');
+      else leave(from, to, text.endsWith(':') && captionOfCode(lines, text, to) ? 'command' : 'description');
       return;
     }
     const sentences = splitSentences(text);

@@ -1,0 +1,93 @@
+/**
+ * What the lines after a block of an instruction file hold, for import-rules.ts
+ * to decide what the block is: the items nested below it, a fence a caption
+ * introduces, the command a rule ends with. Pure: lines in, answers out.
+ */
+
+import { BREAK, closesFence, deeperItem, endsBlock, FENCE, indentOf, ITEM, words } from './markdown-blocks.ts';
+import { guidance, ownRule, unmarked } from './import-items.ts';
+import { isLinkOnly, plain, startsWithCode } from './markdown-plain.ts';
+import { isRule, NORMATIVE } from './rule-wording.ts';
+
+/**
+ * The items nested right below the item that ends on line `from - 1` (indented more than `indent`) that state
+ * no rule of their own, up to the first that does (it stands alone) or the end of the nesting; with their last line.
+ */
+export function elaborations(lines: readonly string[], from: number, indent: number): { texts: string[]; end: number } | undefined {
+  const texts: string[] = [];
+  let end = from - 1;
+  for (let n = from; n < lines.length; ) {
+    while (n < lines.length && lines[n]!.trim() === '') n++;
+    const m = deeperItem(lines[n], indent);
+    if (!m || indentOf(m[1]!) <= indent) break;
+    const body = [m[3]!];
+    let last = n;
+    while (last + 1 < lines.length && !endsBlock(lines[last + 1]!) && !BREAK.test(lines[last + 1]!)) body.push(lines[++last]!.trim());
+    const markdown = body.join(' ');
+    const text = plain(markdown);
+    if (text === '' || ownRule(text) || guidance(text) || text.endsWith(':') || startsWithCode(markdown) || isLinkOnly(markdown)) break;
+    texts.push(text);
+    end = last;
+    n = last + 1;
+  }
+  return texts.length > 0 ? { texts, end } : undefined;
+}
+
+/** A line ending with a colon that introduces a code block ("Run the tests:"): a caption, not a rule. */
+export function captionOfCode(lines: readonly string[], text: string, to: number): boolean {
+  if (!text.endsWith(':')) return false;
+  let n = to + 1;
+  while (n < lines.length && lines[n]!.trim() === '') n++;
+  const next = lines[n] ?? '';
+  return FENCE.test(next.trimStart()) || (/^( {4}|\t)/.test(next) && !ITEM.test(next));
+}
+
+/**
+ * "Make sure the tests pass with the race detector on:" over a fence of one command: a rule that ends with its
+ * command, as one written inline does. Its line stays on --replace (the command below it goes on saying it).
+ */
+export function ruleWithCommand(lines: readonly string[], caption: string, to: number): string | undefined {
+  if (!caption.endsWith(':') || !NORMATIVE.test(caption)) return undefined;
+  let n = to + 1;
+  while (n < lines.length && lines[n]!.trim() === '') n++;
+  const fence = FENCE.exec(lines[n] ?? '');
+  const command = lines[n + 1]?.trim();
+  const one = fence && command && !closesFence(command, fence[1]!) && closesFence(lines[n + 2] ?? '', fence[1]!);
+  return one ? `${caption} ${command}` : undefined;
+}
+
+/** Whether the first list item after blank lines from `from` states a rule of its own (its first line). */
+export function firstItemIsRule(lines: readonly string[], from: number): boolean {
+  let n = from;
+  while (n < lines.length && lines[n]!.trim() === '') n++;
+  const m = ITEM.exec(lines[n] ?? '');
+  const text = m ? plain(m[3]!.replace(/^\[[ xX]\]\s+/, '')) : '';
+  return text !== '' && (isRule(unmarked(text)) || guidance(text));
+}
+
+/** Whether the line after blank ones from `from` is an item nested deeper than `indent`. */
+export function nestsBelow(lines: readonly string[], from: number, indent: number): boolean {
+  let n = from;
+  while (n < lines.length && lines[n]!.trim() === '') n++;
+  const m = deeperItem(lines[n], indent);
+  return m !== null && indentOf(m[1]!) > indent;
+}
+
+/** The items nested below the item that ends on line `from - 1` (indented more than `indent`), with their last line. */
+export function nestedItems(lines: readonly string[], from: number, indent: number): { items: string[]; end: number } | undefined {
+  const items: string[] = [];
+  let end = from - 1;
+  for (let n = from; n < lines.length; n++) {
+    const l = lines[n]!;
+    if (l.trim() === '') continue;
+    const m = ITEM.exec(l);
+    const at = l.length - l.trimStart().length;
+    if (m && indentOf(m[1]!) > indent) items.push(m[3]!);
+    else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart())) items[items.length - 1] += ` ${l.trim()}`;
+    else break;
+    end = n;
+  }
+  // Only short fragments finish the sentence above them; a list of full rules stands on its own.
+  const fragments = items.length <= 8 && items.every((x) => words(plain(x)) <= 12);
+  return items.length > 0 && fragments ? { items, end } : undefined;
+}
