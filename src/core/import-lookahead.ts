@@ -4,7 +4,7 @@
  * introduces, the command a rule ends with. Pure: lines in, answers out.
  */
 
-import { BREAK, closesFence, deeperItem, endsBlock, FENCE, indentOf, ITEM, words } from './markdown-blocks.ts';
+import { BREAK, closesFence, deeperItem, endsBlock, FENCE, indentOf, ITEM, listKind, words } from './markdown-blocks.ts';
 import { guidance, ownRule, unmarked } from './import-items.ts';
 import { isLinkOnly, plain, startsWithCode } from './markdown-plain.ts';
 import { isRule, NORMATIVE } from './rule-wording.ts';
@@ -77,13 +77,22 @@ export function nestsBelow(lines: readonly string[], from: number, indent: numbe
 export function nestedItems(lines: readonly string[], from: number, indent: number): { items: string[]; end: number } | undefined {
   const items: string[] = [];
   let end = from - 1;
+  // The first item's indent and kind: an item as shallow of another kind starts a list of its own.
+  let first = 0;
+  let kind = '';
   for (let n = from; n < lines.length; n++) {
     const l = lines[n]!;
     if (l.trim() === '') continue;
     const m = ITEM.exec(l);
     const at = l.length - l.trimStart().length;
-    if (m && indentOf(m[1]!) > indent) items.push(m[3]!);
-    else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart())) items[items.length - 1] += ` ${l.trim()}`;
+    if (m && indentOf(m[1]!) > indent) {
+      if (items.length === 0) [first, kind] = [indentOf(m[1]!), listKind(m[2]!)];
+      else if (indentOf(m[1]!) <= first && listKind(m[2]!) !== kind) break;
+      items.push(m[3]!);
+    }
+    // A line not indented past the first item's marker goes on with an item only right below it, never after a blank line.
+    else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart()) && (at > first || n === end + 1))
+      items[items.length - 1] += ` ${l.trim()}`;
     else break;
     end = n;
   }

@@ -19,6 +19,7 @@ import {
   indentOf,
   fileLines,
   ITEM,
+  listKind,
   opensComment,
   TABLE_ROW,
   TABLE_RULE,
@@ -116,6 +117,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   /** The indents of the list items this line is nested in, and whether the nearest of them is no label. */
   const open: number[] = [];
   let underItem = false;
+  /** The kind of the outermost items of the list read (`listKind`): an item of another kind starts a new list. */
+  let kind = '';
   const dropLabels = (indent: number): void => {
     if (labels.length === 0 || labels.at(-1)!.level < indent) return;
     while (labels.length > 0 && labels.at(-1)!.level >= indent) labels.pop();
@@ -166,6 +169,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       headings.push(headingOf(text, level));
       labels.length = 0;
       open.length = 0;
+      kind = '';
       current = undefined;
       ruled = undefined;
       leave(i, i, 'heading');
@@ -198,6 +202,12 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       const indent = indentOf(item[1]!);
       dropLabels(indent);
       while (open.length > 0 && open.at(-1)! >= indent) open.pop();
+      // A caption ("**Don't:**") heads its own list only, not the list of another kind that starts here.
+      if (open.length === 0) {
+        const k = listKind(item[2]!);
+        if (kind !== '' && k !== kind) dropLabels(-1);
+        kind = k;
+      }
       // Nested below an item that is no label ("Don't create huge tickets" over "Break work into pieces"): that item,
       // not the heading, is what the rule answers to.
       underItem = open.length > 0 && labels.at(-1)?.level !== open.at(-1);
@@ -261,6 +271,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       headings.push(headingOf(text, level));
       labels.length = 0;
       open.length = 0;
+      kind = '';
       current = undefined;
       ruled = undefined;
       leave(i, end + 1, 'heading');
@@ -270,6 +281,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     // A paragraph ends the list, and with it the labels of its items.
     if (labels.length > 0) dropLabels(-1);
     open.length = 0;
+    kind = '';
     underItem = false;
     // "✅ Use const" and "❌ Use var" on lines of their own (with hard line breaks): each line is a rule, as an item is.
     if (MARKED.test(line.trimStart()) && lines.slice(i + 1, end + 1).every((l) => MARKED.test(l.trimStart()))) {

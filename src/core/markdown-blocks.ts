@@ -27,6 +27,14 @@ export function headingText(heading: RegExpExecArray): string {
   return text.slice(0, end);
 }
 export const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
+
+/**
+ * Which list an item's marker (`ITEM`'s `[2]`) continues: its bullet, or its number's delimiter. An item of another
+ * kind starts a new list, as CommonMark reads it, and what headed the list above heads it no more.
+ */
+export function listKind(marker: string): string {
+  return marker.length === 1 ? marker : marker.at(-1)!;
+}
 export const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
 export const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;

@@ -259,6 +259,18 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
     ]);
   });
 
+  it("a caption heads its own list only: a list of another marker after it is not the caption's", () => {
+    // A bullet and a numbered list, or two bullets or delimiters, are two lists, as CommonMark reads them.
+    expect(texts("**Don't:**\n- use var\n\n1) Use the logger.\n")).toEqual(["Don't: use var", 'Use the logger.']);
+    expect(texts("**Don't:**\n- use var\n* use eval\n\n- use with\n")).toEqual(["Don't: use var", 'use eval', 'use with']);
+    expect(texts('Avoid:\n- var\n\n1. Use the logger.\n')).toEqual(['Avoid: var.', 'Use the logger.']);
+    // A paragraph after a blank line is no item's continuation.
+    expect(texts('Avoid:\n- var\n\nUse the logger.\n')).toEqual(['Avoid: var.', 'Use the logger.']);
+    // The same list goes on past a blank line and nested items of any marker.
+    expect(texts("**Don't:**\n- use var\n  1. nor let\n\n- use eval\n")).toEqual(["Don't: use var, nor let", "Don't: use eval"]);
+    expect(texts('Avoid:\n- var\n  1. let\n\n- eval\n  continued\n')).toEqual(['Avoid: var; let; eval continued.']);
+  });
+
   it('under a heading of what gets a change rejected, each is not allowed', () => {
     expect(texts('## Things that will get your PR rejected\n\n- Committing generated files\n- Never disable tests.\n')).toEqual([
       'Not allowed: Committing generated files',
