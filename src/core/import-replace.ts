@@ -2,10 +2,12 @@
  * `agents import --replace`: the text of a source file without the lines of
  * the rules it imported, the managed export block (when the file is an export
  * target's) standing where the first of them stood. Every other byte is kept,
- * but for a list item that only labelled rules now gone.
+ * but for a list item that only labelled rules now gone, and a GitHub alert's
+ * marker whose quoted rules are gone.
  */
 
 import { HEADING, indentOf, ITEM } from './markdown-blocks.ts';
+import { isAlertMarker, QUOTED, unquote } from './markdown-plain.ts';
 
 /**
  * Removes the 1-based, inclusive line ranges; `block` goes where the first range was. A line of `labels` (a list
@@ -26,6 +28,8 @@ export function removeLines(
   const lines = text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
   // The innermost labels first: an outer label's items are then gone with the inner label's.
   for (const label of [...labels].sort((a, b) => b - a)) if (emptied(lines, label, gone)) gone.add(label);
+  // A GitHub alert's marker ("> [!IMPORTANT]") goes with the last line of its quote: alone, it heads nothing.
+  if (text.includes('[!')) for (const [i, l] of lines.entries()) if (isAlertMarker(l) && alertEmptied(lines, i + 1, gone)) gone.add(i + 1);
   let out = '';
   for (const [i, l] of lines.entries()) {
     const n = i + 1;
@@ -56,6 +60,22 @@ function emptied(lines: readonly string[], label: number, gone: ReadonlySet<numb
     headed++;
   }
   return headed > 0;
+}
+
+/**
+ * Whether every line of the quote below the alert marker on line `marker` (1-based), up to the blank line that ends
+ * it, is in `gone` (a quoted line that is blank apart, which says nothing), and there is one.
+ */
+function alertEmptied(lines: readonly string[], marker: number, gone: ReadonlySet<number>): boolean {
+  let quoted = 0;
+  for (let n = marker + 1; n <= lines.length; n++) {
+    const line = lines[n - 1]!.replace(/\r?\n$|\r$/, '');
+    if (line.trim() === '') break;
+    if (QUOTED.test(line) && unquote(line).trim() === '') continue;
+    if (!gone.has(n)) return false;
+    quoted++;
+  }
+  return quoted > 0;
 }
 
 /**

@@ -14,7 +14,15 @@ export const QUOTED = /^ {0,3}>/;
  */
 export function unquote(line: string): string {
   const inner = line.replace(/^(?: {0,3}> ?)+/, '');
-  return /^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i.test(inner) ? '' : inner;
+  return ALERT.test(inner) ? '' : inner;
+}
+
+/** A GitHub alert's marker, as a quoted line holds it after its `>`. */
+const ALERT = /^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i;
+
+/** Whether a line is a GitHub alert's marker line (`> [!IMPORTANT]`), which says nothing once the quote below it is gone. */
+export function isAlertMarker(line: string): boolean {
+  return QUOTED.test(line) && ALERT.test(line.replace(/^(?: {0,3}> ?)+/, ''));
 }
 
 /**

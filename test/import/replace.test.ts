@@ -53,6 +53,16 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     );
   });
 
+  it("a GitHub alert's marker goes with the last rule of its quote; one over a line that stays, stays", () => {
+    expect(replaced('Intro.\n\n> [!IMPORTANT]\n> Never push to main.\n\nMore text.\n', '<block>\n')).toBe(
+      'Intro.\n\n<block>\n\nMore text.\n',
+    );
+    expect(replaced('> [!WARNING]\r\n> - Never push to main.\r\n>\r\n> - Use pnpm.\r\n')).toBe('>\r\n');
+    expect(replaced('> [!NOTE]\n> Never push to main.\n> - `npm test`\n')).toBe('> [!NOTE]\n> - `npm test`\n');
+    // A quote after a blank line is another block: the alert's own text stays, and so does its marker.
+    expect(replaced('> [!TIP]\n> The cache is slow.\n\n> Never push to main.\n')).toBe('> [!TIP]\n> The cache is slow.\n\n');
+  });
+
   it('a heading stays, whatever is left below it (setext ones too)', () => {
     expect(replaced('## Rules\n\n- Never commit secrets.\n')).toBe('## Rules\n\n');
     expect(replaced('Rules\n-----\n- Never commit secrets.\n')).toBe('Rules\n-----\n');
