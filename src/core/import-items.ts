@@ -19,7 +19,7 @@ export function isLabel(markdown: string): boolean {
   if (startsWithCode(markdown) || isLinkOnly(markdown)) return false;
   // "Don't:" and "Never:" are rules by their words, yet only head the prohibitions below them.
   const head = text.replace(/:$/, '');
-  return !isRule(head) || onlyNegates(head);
+  return !isRule(head, true) || onlyNegates(head);
 }
 
 /** A text without the ✅ or ❌ before it. */
@@ -42,7 +42,7 @@ export function guidance(text: string): boolean {
  */
 export function leadsIntoRules(raw: string, items: readonly string[]): boolean {
   const head = plain(raw.replace(/^\[[ xX]\]\s+/, '')).replace(/:$/, '');
-  if (items.length === 0 || isRule(head)) return false;
+  if (items.length === 0 || isRule(head, true)) return false;
   return items.every((x) => {
     const text = unmarked(plain(x.replace(/^\[[ xX]\]\s+/, '')));
     return /^\p{Lu}/u.test(text) && isRule(text);

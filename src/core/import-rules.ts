@@ -366,12 +366,12 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const parts = texts.map((x) => x.replace(/[.;]$/, ''));
     if (parts.every((x) => /^`/.test(x) || labelledCode(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
       // "These include:" and a list of commands: the rule is the head's.
-      if (isRule(head.replace(/:$/, ''))) take(`${head} ${texts.join(', ')}.`, from, to);
+      if (isRule(head.replace(/:$/, ''), true)) take(`${head} ${texts.join(', ')}.`, from, to);
       else leave(from, to, 'command');
       return;
     }
     const reason = itemReason(raw, head, to);
-    if (reason !== undefined && !(reason === 'description' && isRule(head.replace(/:$/, '')))) leave(from, to, reason);
+    if (reason !== undefined && !(reason === 'description' && isRule(head.replace(/:$/, ''), true))) leave(from, to, reason);
     else take(`${head} ${parts.join('; ')}.`, from, to);
   }
 
@@ -395,7 +395,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     }
     const sentences = splitSentences(text);
     // "It is your goal to … at all times:" over a list of rules: the items are the rules, not their introduction.
-    const rules = (introducesList ? sentences.slice(0, -1) : sentences).filter(isRule);
+    const rules = (introducesList ? sentences.slice(0, -1) : sentences).filter((s) => isRule(s));
     if (rules.length === 0) leave(from, to, 'description');
     // A short paragraph that states rules is one candidate; a long one gives its rule sentences one by one.
     else if (rules.length === sentences.length && text.length <= 400) take(text, from, to);

@@ -96,11 +96,14 @@ export const DESCRIBING = /^\W*(purpose|overview|description|goal|goals|summary|
 /** The words a leading clause of a rule starts with: "When X, run Y.", "Before committing:". */
 const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b/i;
 
-/** A sentence that states a rule: normative words, or the imperative (also after a leading clause: "When X, run Y.", "In `cli/`: delay imports."). */
-export function isRule(text: string): boolean {
-  if (NORMATIVE.test(text) || startsImperative(text)) return true;
+/**
+ * A sentence that states a rule: normative words, or the imperative (also after a leading clause: "When X, run Y.", "In
+ * `cli/`: delay imports."). `head`: the text heads a list without its colon ("Do", "Build"), which its items finish.
+ */
+export function isRule(text: string, head = false): boolean {
+  if (NORMATIVE.test(text) || startsImperative(text, !head)) return true;
   const clause = CONDITION.test(text) ? /^[^,:]{1,120}[,:]\s*(.*)$/.exec(text) : null;
-  return clause !== null && startsImperative(clause[1]!);
+  return clause !== null && startsImperative(clause[1]!, false);
 }
 
 /** A one-line caption that says when the rules of the list below it apply ("Before creating a file:"). */
@@ -111,7 +114,8 @@ export function isCondition(caption: string): boolean {
 /** A one-word label and the space after it, before more text ("**fix**: "). */
 const TERM = /^[\p{P}\s]*[A-Za-z][\w'-]*:\s+(?=\S)/u;
 
-function startsImperative(text: string): boolean {
+/** `alone`: the text is all the sentence says (not a head over its list, nor the rule after "When unsure, "). */
+function startsImperative(text: string, alone: boolean): boolean {
   // "**fix**: Bug fix" names a term, not an action: a one-word label leaves it to the words after it. A loop, not a
   // call per label: a line of a hundred thousand labels must not exhaust the stack.
   for (let term = TERM.exec(text); term; term = TERM.exec(text)) text = text.slice(term[0].length);
@@ -119,6 +123,10 @@ function startsImperative(text: string): boolean {
   const m = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)(?:\s+([a-z]+))?/u.exec(text);
   const first = m?.[1]?.toLowerCase().replace(/'/g, '');
   if (first === undefined) return false;
+  // "End." or "Stop" alone, and "End of file text", name a thing or close a text: the verb has nothing to act on. A
+  // head ("Build:") has its list for that, and "When unsure, ask." its clause; a longer "Use of X is …" says more.
+  if (alone && m![2] === undefined && /^[\p{P}\s]*$/u.test(text.slice(m![0].length))) return false;
+  if (m![2] === 'of' && first !== 'think' && /^\s*\S+(?:\s+\S+){0,3}\s*$/.test(text)) return false;
   return IMPERATIVE.test(first) || (first.endsWith('ly') && m![2] !== undefined && IMPERATIVE.test(m![2]));
 }
 

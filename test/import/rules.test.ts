@@ -47,6 +47,9 @@ describe('splitInstructions: what is a rule', () => {
     ['a see-also link', '- See [the style guide](docs/style.md).', 'link'],
     ['a bare phrase under a descriptive heading', '## Layout\n- The web front end', 'description'],
     ['a label whose first word is also a verb', 'Type checking: `mypy`.', 'description'],
+    ['a closing word that is also a verb', '# Guide\n\nEnd.', 'description'],
+    ['a closing phrase whose first word is also a verb', 'End of file text.', 'description'],
+    ['a one-word item whose word is also a verb', '- **Stop**', 'description'],
   ])('%s is left out', (_name, md, reason) => {
     const r = splitInstructions(md);
     expect(r.candidates).toEqual([]);
@@ -69,6 +72,18 @@ describe('splitInstructions: what is a rule', () => {
       'Ensure the submodule is current: git submodule update',
     ]);
     expect(texts('- **Build**: `npm run build`')).toEqual([]);
+  });
+
+  it('a verb alone is a rule after its clause, over its list, or under a heading of rules; "of" after it only in a short phrase is a noun', () => {
+    expect(texts('When unsure, ask.\n\n- Build:\n  - run make\n  - ship it\n\n## Rules\n\n- Lint\n')).toEqual([
+      'When unsure, ask.',
+      'Build: run make; ship it.',
+      'Lint',
+    ]);
+    expect(texts('Think of it as a cache.\n\nUse of globals is discouraged.\n')).toEqual([
+      'Think of it as a cache.',
+      'Use of globals is discouraged.',
+    ]);
   });
 
   it('an adverb before the verb keeps the imperative', () => {
