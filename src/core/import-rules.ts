@@ -289,19 +289,23 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       i = end + 1;
       continue;
     }
-    // "Run it when you change:" and the list below it are one rule.
     const raw = lines.slice(i, end + 1).join(' ');
-    const list = raw.trimEnd().endsWith(':') ? nestedItems(lines, end + 1, -1) : undefined;
+    // "**Don't:**", "Style:" or "**Don'ts**" over a list: a caption, which heads the list as a label does. One that
+    // is a rule ("Avoid:") is finished by the list's items instead.
+    const caption = nestsBelow(lines, end + 1, -1) ? plain(raw) : '';
+    const way = i === end && words(caption) <= 3 && headingOf(caption.replace(/:$/, ''), -1).negation !== undefined;
+    const leads = (caption.endsWith(':') || way) && !captionOfCode(lines, caption, end);
+    const short = leads && words(caption) <= 3;
+    // "Run it when you change:" and the list below it are one rule.
+    const list =
+      raw.trimEnd().endsWith(':') && !(short && !isRule(caption.replace(/:$/, ''), true)) ? nestedItems(lines, end + 1, -1) : undefined;
     if (list && !captionOfCode(lines, plain(raw), end) && !leadsIntoRules(raw, list.items)) {
       takeGroup(raw, list.items, i, list.end);
       i = list.end + 1;
       continue;
     }
-    // "**Don't:**" over a list: a caption, which heads the list as a label does.
-    const caption = raw.includes(':') && nestsBelow(lines, end + 1, -1) ? plain(raw) : '';
-    const leads = caption.endsWith(':') && !captionOfCode(lines, caption, end);
     const introduces = leads && firstItemIsRule(lines, end + 1);
-    if (leads && (words(caption) <= 3 || (i === end && introduces && isCondition(caption)))) {
+    if (short || (leads && i === end && introduces && isCondition(caption))) {
       leave(i, end, 'heading');
       // "Before creating a file:" says when the rules below it apply: each is taken with it, and it gives no tag.
       const condition = isCondition(caption) ? caption : undefined;

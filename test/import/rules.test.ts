@@ -286,6 +286,18 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
     expect(texts('Avoid:\n- var\n  1. let\n\n- eval\n  continued\n')).toEqual(['Avoid: var; let; eval continued.']);
   });
 
+  it('a short caption that is no rule heads its list, colon or not: its rules are taken, never turned around', () => {
+    expect(texts("Don'ts:\n- use var\n- use any\n\n**Don'ts**\n- use eval\n\nDo's\n- use const\n")).toEqual([
+      "Don't: use var",
+      "Don't: use any",
+      "Don't: use eval",
+      'use const',
+    ]);
+    expect(texts('Style:\n- use tabs\n- never push to main\n')).toEqual(['use tabs', 'never push to main']);
+    // One that is a rule is finished by its items, as before.
+    expect(texts('Avoid:\n- var\n- eval\n')).toEqual(['Avoid: var; eval.']);
+  });
+
   it('under a heading of what gets a change rejected, each is not allowed', () => {
     expect(texts('## Things that will get your PR rejected\n\n- Committing generated files\n- Never disable tests.\n')).toEqual([
       'Not allowed: Committing generated files',
