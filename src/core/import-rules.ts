@@ -125,6 +125,13 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     current = undefined;
     ruled = undefined;
   };
+  // A paragraph, or any block at the margin, ends the list, and with it the caption and labels of its items.
+  const endList = (): void => {
+    if (labels.length > 0) dropLabels(-1);
+    open.length = 0;
+    kind = '';
+    underItem = false;
+  };
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
     out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to) });
   };
@@ -136,6 +143,9 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       i++;
       continue;
     }
+    // A fence, table, comment or break at the margin is no item's: the list above it is over ("**Don't:**" no longer
+    // heads the list after a code block).
+    if (open.length > 0 && /^\S/.test(line) && !ITEM.test(line)) endList();
     // The block `agents export` wrote: what it holds came from a store, never goes back into one.
     if (line.startsWith(BEGIN_PREFIX)) {
       // A begin marker after the last end line (found once, not searched for per line) is one line of markup, as an
@@ -278,11 +288,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       i = end + 2;
       continue;
     }
-    // A paragraph ends the list, and with it the labels of its items.
-    if (labels.length > 0) dropLabels(-1);
-    open.length = 0;
-    kind = '';
-    underItem = false;
+    endList();
     // "✅ Use const" and "❌ Use var" on lines of their own (with hard line breaks): each line is a rule, as an item is.
     if (MARKED.test(line.trimStart()) && lines.slice(i + 1, end + 1).every((l) => MARKED.test(l.trimStart()))) {
       for (let n = i; n <= end; n++) takeItem(lines[n]!.trim().replace(/\\$/, ''), n, n, Number.MAX_SAFE_INTEGER);

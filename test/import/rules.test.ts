@@ -286,6 +286,18 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
     expect(texts('Avoid:\n- var\n  1. let\n\n- eval\n  continued\n')).toEqual(['Avoid: var; let; eval continued.']);
   });
 
+  it('a code block, table, comment or break at the margin ends the list, and the reach of its caption or label', () => {
+    for (const block of ['```sh\nnpm test\n```', '| a | b |\n|---|---|\n| 1 | 2 |', '<!-- note -->', '---'])
+      expect(texts(`**Don't:**\n- use var\n\n${block}\n\n- Use the logger.\n`), block).toEqual(["Don't: use var", 'Use the logger.']);
+    const md = "## Notes\n\n- Don'ts:\n  - use var\n\n```sh\nnpm test\n```\n\n  - Use the logger.\n";
+    expect(splitInstructions(md).candidates.map((c) => [c.text, c.tags])).toEqual([
+      ["Don't: use var", ['notes']],
+      ['Use the logger.', ['notes']],
+    ]);
+    // A fence inside an item is the item's.
+    expect(texts("**Don't:**\n- use var\n\n  ```sh\n  npm test\n  ```\n\n- use eval\n")).toEqual(["Don't: use var", "Don't: use eval"]);
+  });
+
   it('a short caption that is no rule heads its list, colon or not: its rules are taken, never turned around', () => {
     expect(texts("Don'ts:\n- use var\n- use any\n\n**Don'ts**\n- use eval\n\nDo's\n- use const\n")).toEqual([
       "Don't: use var",
