@@ -6,7 +6,7 @@
  * marker whose quoted rules are gone.
  */
 
-import { HEADING, indentOf, ITEM } from './markdown-blocks.ts';
+import { HEADING, indentOf, ITEM, listKind } from './markdown-blocks.ts';
 import { isAlertMarker, QUOTED, unquote } from './markdown-plain.ts';
 
 /**
@@ -51,11 +51,16 @@ function emptied(lines: readonly string[], label: number, gone: ReadonlySet<numb
   const item = ITEM.exec(first);
   const indent = item ? indentOf(item[1]!) : -1;
   let headed = 0;
+  // A caption's list: the kind of its first item, as the splitter reads it (a list of another kind is not the caption's).
+  let kind: string | undefined;
   for (let n = label + 1; n <= lines.length; n++) {
     const line = lines[n - 1]!.replace(/\r?\n$|\r$/, '');
     if (line.trim() === '') continue;
     const inside = item ? indentOf(/^[ \t]*/.exec(line)![0]) > indent : ITEM.test(line) || /^[ \t]/.test(line);
     if (!inside) break;
+    const top = item ? undefined : /^\S/.test(line) ? ITEM.exec(line) : null;
+    if (top && kind !== undefined && listKind(top[2]!) !== kind) break;
+    if (top) kind = listKind(top[2]!);
     if (!gone.has(n)) return false;
     headed++;
   }

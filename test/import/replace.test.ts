@@ -35,6 +35,14 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced("**Don't:**\n- use var\n- `npm test`\n")).toBe("**Don't:**\n- `npm test`\n");
   });
 
+  it("a caption's list ends where a list of another marker starts: the caption goes with its own list's last rule", () => {
+    const text = "**Don't:**\n- use var\n\n1) Use the logger.\n";
+    const split = splitInstructions(text);
+    expect(split.candidates.map((c) => c.text)).toEqual(["Don't: use var", 'Use the logger.']);
+    // The logger's rule stays (dropped in the review, say): it is not left under "Don't:", which would turn it around.
+    expect(removeLines(text, split.candidates.slice(0, 1), undefined, [1])).toBe('\n1) Use the logger.\n');
+  });
+
   it('a caption that says when its rules apply goes with them', () => {
     const text =
       'Before creating a file:\n1. Check the folders `content/` and `drafts/` for a story on the same topic first.\n2. Skip a story that is older than two days, whatever its source or its topic.\n\nThat is all.\n';
