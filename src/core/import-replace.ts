@@ -44,7 +44,7 @@ export function removeLines(
  * a list item, or the list below a caption ("**Don't:**"), up to the paragraph or heading after it.
  */
 function emptied(lines: readonly string[], label: number, gone: ReadonlySet<number>): boolean {
-  const first = (lines[label - 1] ?? '').replace(/\r?\n$|\r$/, '');
+  const first = read(lines, label);
   // A heading of the document stays, whatever is left below it; so does a label that is a sentence ("- Our stack is
   // Go." over its rules), which says something of its own that no invariant holds.
   if (HEADING.test(first) || /[.!?][*_`"')\]]*[ \t]*$/.test(first)) return false;
@@ -54,7 +54,7 @@ function emptied(lines: readonly string[], label: number, gone: ReadonlySet<numb
   // A caption's list: the kind of its first item, as the splitter reads it (a list of another kind is not the caption's).
   let kind: string | undefined;
   for (let n = label + 1; n <= lines.length; n++) {
-    const line = lines[n - 1]!.replace(/\r?\n$|\r$/, '');
+    const line = read(lines, n);
     if (line.trim() === '') continue;
     const inside = item ? indentOf(/^[ \t]*/.exec(line)![0]) > indent : ITEM.test(line) || /^[ \t]/.test(line);
     if (!inside) break;
@@ -65,6 +65,12 @@ function emptied(lines: readonly string[], label: number, gone: ReadonlySet<numb
     headed++;
   }
   return headed > 0;
+}
+
+/** Line `n` (1-based) without its ending, and a quoted one as the text it quotes, as the splitter read it. */
+function read(lines: readonly string[], n: number): string {
+  const line = (lines[n - 1] ?? '').replace(/\r?\n$|\r$/, '');
+  return QUOTED.test(line) ? unquote(line) : line;
 }
 
 /**

@@ -43,6 +43,12 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(removeLines(text, split.candidates.slice(0, 1), undefined, [1])).toBe('\n1) Use the logger.\n');
   });
 
+  it('a caption or label in a quote goes with its last rule, as one outside a quote does', () => {
+    expect(replaced("> **Don't:**\n> - use var\n> - use any\n\nMore.\n")).toBe('\nMore.\n');
+    expect(replaced('> - Testing:\n>   - Use vitest\n>   - `npm test`\n')).toBe('> - Testing:\n>   - `npm test`\n');
+    expect(replaced("> [!NOTE]\n> **Don't:**\n> - use var\n\nMore.\n")).toBe('\nMore.\n');
+  });
+
   it('a caption that says when its rules apply goes with them', () => {
     const text =
       'Before creating a file:\n1. Check the folders `content/` and `drafts/` for a story on the same topic first.\n2. Skip a story that is older than two days, whatever its source or its topic.\n\nThat is all.\n';
