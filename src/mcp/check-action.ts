@@ -3,7 +3,7 @@
  * harness that asks before acting. It decides only: nothing is recorded, as
  * the harness, not the hook, then acts or not.
  */
-import { AgentsError, UsageError } from '../core/errors.ts';
+import { AgentsError, missingOption } from '../core/errors.ts';
 import { type GuardDecision, GuardMatchers } from '../core/guard.ts';
 import { compileRegex } from '../core/guard-patterns.ts';
 import { clientAnswer, GUARD_CLIENTS, type GuardClient, hookReason } from '../core/guard-clients.ts';
@@ -70,8 +70,13 @@ export const CHECK_ACTION: ToolDef = {
   async run(args, ctx) {
     const path = args.path as string | undefined;
     const command = args.command as string | undefined;
+    // The mistake `agents guard try` without --path, --command or --tool is: one code for it on every surface.
     if (path === undefined && command === undefined && args.tool === undefined)
-      throw new UsageError('check_action: give at least one of path, command, tool', 'e.g. {"path": "infra/prod.tf"}');
+      throw missingOption('check_action: give at least one of path, command, tool', 'e.g. {"path": "infra/prod.tf"}', 'check_action', [
+        'path',
+        'command',
+        'tool',
+      ]);
     const { guard, matchers } = guardOf(ctx);
     const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');
     const action = guard.toAction({
