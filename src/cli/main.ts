@@ -9,6 +9,7 @@ import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
 import { refuseBooleanValues } from './boolean-values.ts';
+import { asOtherCommandsOption, USAGE_HINT, unknownOptionError } from './unknown-option.ts';
 import {
   COMMANDS,
   GLOBAL_OPTION_NAMES,
@@ -137,8 +138,6 @@ own names (projects, action templates, plans, invariant ids).
   agents completion >> ~/.zshrc       zsh (with SHELL naming zsh)
 `;
 
-const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
-
 /** What each positional argument of the command table names, as a missing one is said. */
 const ARGUMENT_NAMES: Record<string, string> = {
   id: 'an id (or a unique prefix of 4 or more characters)',
@@ -222,7 +221,7 @@ function usageFromYargs(
     const flag = written(first);
     const all = names.map((n) => written(n)?.replace(/=.*$/, '') ?? n);
     // A mistyped option gets the options of this command that are close to it ("--globl": --global).
-    if (flag) return unknownOptionError(flag.replace(/=.*$/, ''), known, all);
+    if (flag) return unknownOptionError(flag.replace(/=.*$/, ''), known, all, command);
     return new UsageError(
       `unexpected argument "${truncate(first)}"`,
       USAGE_HINT,
@@ -282,22 +281,6 @@ function strayOption(options: readonly string[]): UsageError | undefined {
     return unknownOptionError(written, GLOBAL_OPTION_NAMES);
   }
   return undefined;
-}
-
-/**
- * An option as written (`--formt`, `--no-colour`) that is none of `options`
- * (long names), with the ones close to it, negated as it was written
- * ("--no-colour": did you mean --no-color?). `all`: every unknown argument.
- */
-function unknownOptionError(written: string, options: readonly string[], all: readonly string[] = [written]): UsageError {
-  const negated = written.startsWith('--no-');
-  const close = closestNames(written.replace(/^--?/, '').replace(/^no-/, ''), options).map((n) => (negated ? `--no-${n}` : `--${n}`));
-  return new UsageError(
-    `unknown option ${truncate(written)}`,
-    hintWithGuess(close, USAGE_HINT),
-    { arguments: [...all], suggestions: close },
-    'unknown-option',
-  );
 }
 
 /** An unknown command word as a usage error that suggests a real command by spelling, never an unrelated one. */
@@ -476,6 +459,6 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     const { spec, argv: commandArgv } = chosen;
     return await withRunEnvironment({ env: io.env, cwd: io.cwd }, () => spec.run(commandArgv as never, ctx));
   } catch (error) {
-    return await report(io, error, errorColor, format);
+    return await report(io, await asOtherCommandsOption(error), errorColor, format);
   }
 }

@@ -23,6 +23,19 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual(suggestions);
   });
 
+  // An option of another command is said as that command's, never matched by spelling to an unrelated one (--goal).
+  it.each([
+    [['plan', 'use', 'x/y', '--global'], /--global is not an option of plan use/, ['--project', '--action']],
+    [['plan', 'use', 'x/y', '--no-global'], /--no-global is not an option of plan use/, ['--project', '--action']],
+    [['invariant', 'list', '--staged'], /--staged is not an option of invariant list/, []],
+    [['validate', '--effective'], /--effective is not an option of validate/, []],
+  ])("agents %j: unknown-option, said as another command's option", async (args, message, suggestions) => {
+    const e = (await errorOf(...args)) as { code: string; message: string; detail: { suggestions: string[] } };
+    expect(e.code).toBe('unknown-option');
+    expect(e.message).toMatch(message);
+    expect(e.detail.suggestions).toEqual(suggestions);
+  });
+
   it.each([
     [['invariant', 'list', '--format', 'jsn'], ['json']],
     [['--format=jsn', 'invariant', 'list'], ['json']],

@@ -1,0 +1,93 @@
+/**
+ * An option the command does not take (docs/json-output.md, `unknown-option`): a slip is answered with the
+ * command's options close to it by spelling; an option another command takes (`plan use --global`) is said as
+ * that command's, since the spelling of an unrelated option (--goal) is not what the user meant.
+ */
+import yargs from 'yargs';
+import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
+import { UsageError } from '../core/errors.ts';
+import { truncate } from '../core/names.ts';
+import { COMMANDS, commandNames, type LazyCommand } from './registry.ts';
+
+export const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
+
+/** The flags that name a scope: a command that takes some of them is pointed to those. */
+const SCOPE_OPTIONS = ['global', 'project', 'plan', 'action'];
+
+/** An unknown option, with the command it was given to, so that the other commands' options can be looked at. */
+export class UnknownOptionError extends UsageError {
+  constructor(
+    readonly written: string,
+    readonly known: readonly string[],
+    all: readonly string[],
+    readonly command: LazyCommand | undefined,
+    close: readonly string[],
+  ) {
+    super(
+      `unknown option ${truncate(written)}`,
+      hintWithGuess(close, USAGE_HINT),
+      { arguments: [...all], suggestions: [...close] },
+      'unknown-option',
+    );
+  }
+}
+
+/**
+ * An option as written (`--formt`, `--no-colour`) that is none of `options`
+ * (long names), with the ones close to it, negated as it was written
+ * ("--no-colour": did you mean --no-color?). `all`: every unknown argument;
+ * `command`: the command it was given to.
+ */
+export function unknownOptionError(
+  written: string,
+  options: readonly string[],
+  all: readonly string[] = [written],
+  command?: LazyCommand,
+): UnknownOptionError {
+  const negated = written.startsWith('--no-');
+  const close = closestNames(optionName(written), options).map((n) => (negated ? `--no-${n}` : `--${n}`));
+  return new UnknownOptionError(written, options, all, command, close);
+}
+
+function optionName(written: string): string {
+  return written.replace(/^--?/, '').replace(/^no-/, '');
+}
+
+/** A command's words after `agents` (`plan use`). */
+function wordsOf(entry: LazyCommand): string {
+  return `${entry.group ? `${entry.group} ` : ''}${commandNames(entry)[0]}`;
+}
+
+/** The long options a command's builder adds (loaded on this error path only, never at start-up). */
+async function optionsOf(entry: LazyCommand): Promise<string[]> {
+  const parser = (await entry.load()).default.builder(yargs());
+  const key = (parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key;
+  return Object.keys(key).filter((k) => k.length > 1 && !/[A-Z]/.test(k));
+}
+
+/**
+ * `error` said as the option of the other commands that take it, when it is an unknown option that some other
+ * command takes; otherwise `error` as it is.
+ */
+export async function asOtherCommandsOption(error: unknown): Promise<unknown> {
+  if (!(error instanceof UnknownOptionError) || error.command === undefined) return error;
+  const { command, known } = error;
+  const name = optionName(error.written);
+  const owners: string[] = [];
+  for (const entry of COMMANDS) {
+    if (entry === command) continue;
+    // A module that cannot be looked at leaves the error as it was: the slip is still said.
+    const options = await optionsOf(entry).catch((): string[] => []);
+    if (options.includes(name)) owners.push(wordsOf(entry));
+  }
+  if (owners.length === 0) return error;
+  const words = wordsOf(command);
+  const scopes = SCOPE_OPTIONS.includes(name) ? SCOPE_OPTIONS.filter((s) => known.includes(s)) : [];
+  const instead = scopes.length > 0 ? ` ${words} takes ${scopes.map((s) => `--${s}`).join(' or ')}.` : '';
+  return new UsageError(
+    `${truncate(error.written)} is not an option of ${words}`,
+    `It is an option of ${someNames(owners, { shown: 4 })}.${instead} Run \`agents ${words} --help\` for its options.`,
+    { ...error.detail, suggestions: scopes.map((s) => `--${s}`) },
+    'unknown-option',
+  );
+}
