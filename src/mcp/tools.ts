@@ -5,6 +5,7 @@ import { projectsOfPath, readProjects, repoRelative, repositoryTop } from '../st
 import { describeScope, SEVERITIES, type Severity } from '../core/model.ts';
 import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
 import {
+  emptyListText,
   INVARIANT_SCHEMA,
   invariantJson,
   LISTED_SCHEMA,
@@ -174,7 +175,13 @@ export const TOOLS: readonly ToolDef[] = [
         ...(args.pattern !== undefined ? { pattern: args.pattern as string } : {}),
       });
       const invariants = items.map(listedJson);
-      const lines = items.length === 0 ? ['No invariants match.'] : [`${items.length} invariant${items.length === 1 ? '' : 's'}:`];
+      const filtered = scope !== undefined || args.pattern !== undefined;
+      const all = args.include_inactive === true;
+      const inactive = items.length > 0 || filtered || all ? 0 : (await ctx.service.list({ all: true })).length;
+      const lines =
+        items.length === 0
+          ? [emptyListText(filtered, inactive, '`include_inactive: true`')]
+          : [`${items.length} invariant${items.length === 1 ? '' : 's'}:`];
       for (const { invariant: i } of items)
         lines.push(`- [${describeScope(i.scope)}] ${i.text} (${i.id}, ${i.severity}${i.active ? '' : ', inactive'})`);
       return { data: { count: invariants.length, invariants }, text: lines.join('\n') };

@@ -5,7 +5,7 @@ import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
 import type { CliContext } from '../context.ts';
 import { effectiveEntriesJsonEach, effectiveLines, invariantMeta } from '../../present/effective.ts';
-import { listedJson } from '../../present/invariant.ts';
+import { emptyListText, listedJson } from '../../present/invariant.ts';
 import { emitList, piecesOf } from '../render.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import type { Style } from '../../core/style.ts';
@@ -68,7 +68,10 @@ export default defineCommand<ListArgs>({
       all: argv.all ?? false,
       ...(argv.pattern !== undefined ? { pattern: argv.pattern } : {}),
     });
-    await printList(ctx, items);
+    // Nothing found with no filter is an empty store (or one of inactive invariants only), not a filter that matched nothing.
+    const filtered = scope !== undefined || argv.pattern !== undefined;
+    const inactive = items.length > 0 || filtered || argv.all ? 0 : (await service.list({ all: true })).length;
+    await printList(ctx, items, emptyListText(filtered, inactive, '--all'));
     return EXIT_CODES.ok;
   },
 });
@@ -82,20 +85,20 @@ function printEffective(ctx: CliContext, result: EffectiveResult, pattern: strin
   );
 }
 
-function printList(ctx: CliContext, items: ListedInvariant[]): Promise<void> {
+function printList(ctx: CliContext, items: ListedInvariant[], empty: string): Promise<void> {
   const s = ctx.style;
   return emitList(
     ctx,
     function* () {
       for (const item of items) yield listedJson(item);
     },
-    () => piecesOf(listLines(s, items)),
+    () => piecesOf(listLines(s, items, empty)),
   );
 }
 
-function* listLines(s: Style, items: ListedInvariant[]): Generator<string> {
+function* listLines(s: Style, items: ListedInvariant[], empty: string): Generator<string> {
   if (items.length === 0) {
-    yield 'No invariants match.';
+    yield empty;
     return;
   }
   let folder = '';
