@@ -46,6 +46,11 @@ export interface McpOptions {
   stderr: { write(chunk: string): unknown };
   /** Debounce of the store watcher (tests and benchmarks shorten it). */
   settleMs?: number;
+  /**
+   * Aborted by a stop signal (SIGTERM, SIGINT, SIGHUP): the server reads no more, the calls under way are told to
+   * give up (one waiting for a lock writes nothing) and the writes under way finish; then it ends with the reason.
+   */
+  stop?: AbortSignal;
 }
 
 /** What the server loads after `initialize` is answered: the tools, the resources, and the services they use. */
@@ -228,7 +233,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
           requireStoreHere(options.root);
           const noticed: string[] = [];
           const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
-          const answer = await callNotices.run(noticed, () => tools.callTool(tool, args, { ...ctx, signal: extra.signal }));
+          const signal = options.stop ? AbortSignal.any([extra.signal, options.stop]) : extra.signal;
+          const answer = await callNotices.run(noticed, () => tools.callTool(tool, args, { ...ctx, signal }));
           if (noticed.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
           const notes = noticed.map((n) => escapeUnsafe(n));
           const text = `${answer.text}\n\n${notes.map((n) => `Note: ${n}`).join('\n')}`;
@@ -334,9 +340,10 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   // (a script piped in); each of them is answered before the server ends.
   const unanswered = new Set<string | number>();
   let drained: (() => void) | undefined;
-  const done = new Promise<number>((resolve) => {
+  let stopped = false;
+  const done = new Promise<number>((resolve, reject) => {
     let ending = false;
-    const end = (answerFirst: boolean) => {
+    const end = (answerFirst: boolean, stop?: unknown) => {
       if (ending) return;
       ending = true;
       watcher.close();
@@ -346,9 +353,18 @@ export async function serveMcp(options: McpOptions): Promise<number> {
         .then(() => Promise.allSettled([...inFlight]))
         .then(async () => {
           await server.close().catch(() => {});
-          resolve(EXIT_CODES.ok);
+          if (stop === undefined) resolve(EXIT_CODES.ok);
+          else reject(stop);
         });
     };
+    // A stop signal: no request is taken from then on, and the ones under way end as told above (McpOptions.stop).
+    const stopNow = () => {
+      stopped = true;
+      input.pause();
+      end(false, options.stop?.reason);
+    };
+    if (options.stop?.aborted) stopNow();
+    else options.stop?.addEventListener('abort', stopNow, { once: true });
     // The end of the lines, not of stdin: every line has then reached the transport.
     input.once('end', () => end(true));
     // stdin closed without an end (destroyed): what was read is answered, briefly.
@@ -378,11 +394,12 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       releasing = true;
       while (held.length > 0 && unanswered.size < TAKEN_LIMIT) take(held.shift()!);
       releasing = false;
-      if (held.length === 0) input.resume();
+      if (held.length === 0 && !stopped) input.resume();
     }
     if (unanswered.size === 0 && held.length === 0) drained?.();
   };
   transport.onmessage = (message) => {
+    if (stopped) return;
     if (held.length > 0 || unanswered.size >= TAKEN_LIMIT) {
       held.push(message);
       input.pause();

@@ -493,6 +493,58 @@ describe('agents mcp: a client that does not read its answers', () => {
   }, 60_000);
 });
 
+describe('agents mcp: a stop signal', () => {
+  it('SIGTERM while a record_violation waits for a lock: the call gives up and is answered, nothing is written, exit 130', async () => {
+    const root = exampleStore();
+    const folder = join(root, 'plans', EXAMPLE_PLAN, 'violations');
+    mkdirSync(folder, { recursive: true });
+    // Held by a live process (this one): the call waits for it.
+    writeFileSync(join(folder, '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const before = fileList(root);
+    const child = spawn(process.execPath, [BIN, '--store', root, 'mcp', '--allow-write'], {
+      cwd: REPO,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => void child.kill('SIGKILL'));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const line = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
+    // stdin stays open, as a client's does: the signal, not the end of the input, ends the server.
+    child.stdin.write(
+      line({
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }) +
+        line({ method: 'notifications/initialized' }) +
+        line({
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'record_violation', arguments: { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' } },
+        }),
+    );
+    // The call is waiting once the lock is older than a first attempt: the server has read it.
+    for (let waited = 0; !out.includes('"id":0') && waited < 100; waited++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 130, signal: null });
+    expect(err).toMatch(/SIGTERM/);
+    const answer = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean } })
+      .find((a) => a.id === 1);
+    expect(answer?.result?.isError).toBe(true);
+    expect(fileList(root)).toEqual(before);
+  }, 30_000);
+});
+
 describe('agents mcp: store changes on disk', () => {
   it('sends resources/updated to subscribers and list_changed when projects or plans come and go', async () => {
     const root = exampleStore();
