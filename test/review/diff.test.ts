@@ -499,6 +499,11 @@ describe('a store the working tree no longer holds', () => {
     repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
     const held = repo.commit('store');
     repo.git('rm', '-qr', '.agents');
+    // Staged, the removal is what the commit records: the index holds no store, and all of it is removed.
+    expect(files(await diff(repo, '--staged')).sort()).toEqual([
+      ['removed', `global/${G1}.yaml`, null],
+      ['removed', `projects/myapp/${P1}.yaml`, null],
+    ]);
     const gone = repo.commit('remove the store');
     const d = await diff(repo, `${held}..${gone}`);
     expect(files(d).sort()).toEqual([
@@ -509,6 +514,11 @@ describe('a store the working tree no longer holds', () => {
     // A store given by --store is read at its place too.
     const named = await runAgents(['invariant', 'diff', `${held}..${gone}`, '--store', '.agents', '--format', 'json'], { cwd: repo.dir });
     expect([named.code, (JSON.parse(named.stdout) as DiffJson).invariants.length]).toEqual([0, 2]);
+    // --staged where neither HEAD nor the index holds the store, or where the index still holds it and the disk does not.
+    const staged = async () => (await runAgents(['invariant', 'diff', '--staged', '--format', 'json'], { cwd: repo.dir })).code;
+    expect(await staged()).toBe(2);
+    repo.git('read-tree', held);
+    expect(await staged()).toBe(2);
     for (const args of [[`${gone}..${gone}`], [held], []]) {
       const r = await runAgents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
       expect(r.code).toBe(2);

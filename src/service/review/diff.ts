@@ -24,6 +24,7 @@ import { scopeFolder, type Plan, type ProjectMeta, type ScopedInvariant } from '
 import type { ScopedWaiver } from '../../core/waivers.ts';
 import { nameProblem, truncate } from '../../core/names.ts';
 import { ObjectReader } from '../../git/object-reader.ts';
+import { indexHolds } from '../../git/changed.ts';
 import { resolveCommit, topLevelAndCommits } from '../../git/repo.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
 import { parseYamlDocument, parseYamlDocumentNow } from '../../store/yaml-document.ts';
@@ -119,8 +120,14 @@ async function diffWith(
   const { range, before: bSpec, after: aSpec } = await parseRange(top, request, quick?.commits);
   const prefix = storePrefix(root, top);
   const revisions = (spec: typeof bSpec) => spec.kind === 'revision' || spec.kind === 'commit';
-  // Without a store in the working tree, only two revisions have a side to read.
-  if (absent !== undefined && !(revisions(bSpec) && revisions(aSpec))) throw absent.error;
+  // Without a store in the working tree, a revision is read at its place, and an index it was removed from
+  // (`git rm -r .agents`) is a side without a store: all of it is removed, as `validate --staged` passes there. The
+  // working tree, or an index that still holds the store (removed from the disk only), is no side to read.
+  const open = async (spec: typeof bSpec, idLength: () => number): Promise<Side> => {
+    if (absent === undefined || revisions(spec) || spec.kind === 'empty') return openSide(root, top, spec, idLength);
+    if (spec.kind === 'working tree' || (await indexHolds(top, prefix))) throw absent.error;
+    return emptySide({ label: 'index', kind: 'index' });
+  };
   let before: Side;
   let after: Side;
   let changed: string[];
@@ -147,13 +154,14 @@ async function diffWith(
       );
     }
   } else {
-    before = await openSide(root, top, bSpec, () => 40);
+    before = await open(bSpec, () => 40);
     let idLength = 40;
     for (const sha of before.files.values()) {
       idLength = sha.length === 64 ? 64 : 40;
       break;
     }
-    after = await openSide(root, top, aSpec, () => idLength);
+    after = await open(aSpec, () => idLength);
+    if (absent !== undefined && before.files.size === 0 && after.files.size === 0) throw absent.error;
     changed = [];
     for (const [p, sha] of before.files) if (after.files.get(p) !== sha) changed.push(p);
     for (const p of after.files.keys()) if (!before.files.has(p)) changed.push(p);
