@@ -1,4 +1,4 @@
-import { UsageError } from '../core/errors.ts';
+import { conflictingOptions, missingOption, UsageError } from '../core/errors.ts';
 import { requireValid } from '../service/invariant-service.ts';
 import { loadConfig } from '../store/config.ts';
 import { projectsOfPath, readProjects, repoRelative, repositoryTop } from '../store/projects.ts';
@@ -33,14 +33,20 @@ const str = (description: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/**
+ * The one target of `keys` a call gives. Two, or none where one is `required`, are the CLI's mistakes of two scope
+ * flags (`conflicting-options`) and of none (`missing-option`): the same codes here (docs/json-output.md).
+ */
 function one<T extends string>(args: Record<string, string | boolean>, keys: readonly T[], tool: string, required: boolean): T | undefined {
   const given = keys.filter((k) => args[k] !== undefined && args[k] !== false);
   if (given.length > 1)
-    throw new UsageError(
+    throw conflictingOptions(
       `${tool}: give exactly one of ${keys.join(', ')}, not ${given.join(' and ')}`,
       `Choose one of ${keys.join(', ')}.`,
+      given,
     );
-  if (given.length === 0 && required) throw new UsageError(`${tool}: give one of ${keys.join(', ')}`, `Choose one of ${keys.join(', ')}.`);
+  if (given.length === 0 && required)
+    throw missingOption(`${tool}: give one of ${keys.join(', ')}`, `Choose one of ${keys.join(', ')}.`, tool, keys);
   return given[0];
 }
 

@@ -1,0 +1,49 @@
+// The MCP tools give a mistake the error code the CLI gives the same one (docs/json-output.md): check_action without
+// an action to check is `agents guard try` without --path, --command or --tool.
+import { describe, expect, it } from 'vitest';
+import { CHECK_ACTION } from '../../src/mcp/check-action.ts';
+import type { ToolContext } from '../../src/mcp/tool.ts';
+import { TOOLS } from '../../src/mcp/tools.ts';
+
+describe('check_action arguments', () => {
+  it('only content is missing-option naming path, command and tool', async () => {
+    const error = await CHECK_ACTION.run({ content: 'DROP TABLE users;' }, {} as ToolContext).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      exitCode: 2,
+      code: 'missing-option',
+      detail: { command: 'check_action', options: ['path', 'command', 'tool'] },
+    });
+  });
+});
+
+// Two targets at once, or none where a tool needs one: the CLI's two scope flags and no scope flag, said with its codes.
+describe('list_invariants and effective_invariants targets', () => {
+  const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
+  const refusal = (name: string, args: Record<string, string | boolean>) =>
+    tool(name)
+      .run(args, {} as ToolContext)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+
+  it('two are conflicting-options naming them; none is missing-option naming the targets', async () => {
+    expect(await refusal('list_invariants', { global: true, project: 'myapp' })).toMatchObject({
+      exitCode: 2,
+      code: 'conflicting-options',
+      detail: { options: ['global', 'project'] },
+    });
+    expect(await refusal('effective_invariants', { project: 'myapp', plan: '01M8' })).toMatchObject({
+      code: 'conflicting-options',
+      detail: { options: ['project', 'plan'] },
+    });
+    expect(await refusal('effective_invariants', {})).toMatchObject({
+      exitCode: 2,
+      code: 'missing-option',
+      detail: { command: 'effective_invariants', options: ['project', 'plan', 'path'] },
+    });
+  });
+});
