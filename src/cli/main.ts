@@ -76,9 +76,15 @@ function buildParser(
     current = e;
   };
   // Once the command's options are known: an on/off option given a value it does not take is refused, never read as off.
+  // The names the command takes, aliases too: an option none of them is can be the slip behind another failure.
+  let taken: Set<string> | undefined;
   const built = (b: Argv) => {
     if (!completing) refuseBooleanValues(b, args);
-    lists((b as unknown as { getOptions(): { array: string[] } }).getOptions().array);
+    const options = (
+      b as unknown as { getOptions(): { array: string[]; key: Record<string, unknown>; alias: Record<string, string[]> } }
+    ).getOptions();
+    taken = new Set([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
+    lists(options.array);
   };
   const dashes = args.indexOf('--');
   const dashed = dashes >= 0 && dashes < args.length - 1;
@@ -122,7 +128,7 @@ function buildParser(
       const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
       throw (
         (demanded ? strayOption(before.filter((a) => a.startsWith('-'))) : undefined) ??
-        usageFromYargs(msg, err, args, optionNames(yi), current)
+        usageFromYargs(msg, err, args, optionNames(yi), current, taken)
       );
     });
   return y;
@@ -157,11 +163,16 @@ function usageFromYargs(
   args: readonly string[],
   known: readonly string[] = [],
   command?: LazyCommand,
+  taken?: ReadonlySet<string>,
 ): Error {
   if (err && err.name !== 'YError') return err;
   const text = (msg || err?.message || 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
   const short = /^Not enough non-option arguments: got (\d+), need at least \d+$/.exec(text);
   // yargs says how many arguments it got; the command's usage says which one is missing.
+  // An unknown option takes the word after it as its value (`plan use --global x/y`): that option is the slip, not
+  // the argument or option it took.
+  const stray = (short || /^Missing required arguments?: /.test(text)) && taken && command ? unknownIn(args, taken) : undefined;
+  if (stray) return unknownOptionError(stray, known, [stray], command);
   if (short && command) return missingArgumentOf(command, Number(short[1]));
   const required = /^Missing required arguments?: (.+)$/.exec(text);
   if (required && command) {
@@ -249,6 +260,18 @@ function missingArgumentOf(command: LazyCommand, index: number): UsageError {
 /** The names of a usage's required arguments (`<id>`, `<paths..>`), in order. */
 function requiredArguments(usage: string): string[] {
   return [...usage.matchAll(/<([^>.]+)(?:\.\.)?>/g)].map((m) => m[1]!);
+}
+
+/** The first long option of `args` (before `--`) that is none of `taken`, as written without its value. */
+function unknownIn(args: readonly string[], taken: ReadonlySet<string>): string | undefined {
+  for (const a of args) {
+    if (a === '--') return undefined;
+    if (!a.startsWith('--') || a.startsWith('--get-yargs-completions')) continue;
+    const written = a.replace(/=.*$/s, '');
+    const name = written.slice(2);
+    if (!taken.has(name) && !(name.startsWith('no-') && taken.has(name.slice(3)))) return written;
+  }
+  return undefined;
 }
 
 /** The long options the failing command describes (yargs hands `.fail` the usage of that command). */

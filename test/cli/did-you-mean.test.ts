@@ -29,6 +29,9 @@ describe('a slip gets the command or option it was close to', () => {
     [['plan', 'use', 'x/y', '--no-global'], /--no-global is not an option of plan use/, ['--project', '--action']],
     [['invariant', 'list', '--staged'], /--staged is not an option of invariant list/, []],
     [['validate', '--effective'], /--effective is not an option of validate/, []],
+    // Before the argument, which yargs gives it as its value: still the option, not a missing argument.
+    [['plan', 'use', '--project', 'web', '--global', 'x/y'], /--global is not an option of plan use/, ['--project', '--action']],
+    [['invariant', 'show', '--bogus', 'zz'], /unknown option --bogus/, []],
   ])("agents %j: unknown-option, said as another command's option", async (args, message, suggestions) => {
     const e = (await errorOf(...args)) as { code: string; message: string; detail: { suggestions: string[] } };
     expect(e.code).toBe('unknown-option');
