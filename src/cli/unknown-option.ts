@@ -67,10 +67,11 @@ async function optionsOf(entry: LazyCommand): Promise<string[]> {
 
 /**
  * `error` said as the option of the other commands that take it, when it is an unknown option that some other
- * command takes; otherwise `error` as it is.
+ * command takes; otherwise `error` as it is. Given before any command's words (`agents --global invariant list`),
+ * every command that takes it is named, and where it goes.
  */
 export async function asOtherCommandsOption(error: unknown): Promise<unknown> {
-  if (!(error instanceof UnknownOptionError) || error.command === undefined) return error;
+  if (!(error instanceof UnknownOptionError)) return error;
   const { command, known } = error;
   const name = optionName(error.written);
   const owners: string[] = [];
@@ -81,12 +82,21 @@ export async function asOtherCommandsOption(error: unknown): Promise<unknown> {
     if (options.includes(name)) owners.push(wordsOf(entry));
   }
   if (owners.length === 0) return error;
+  const some = someNames(owners, { shown: 4 });
+  if (command === undefined) {
+    return new UsageError(
+      error.message,
+      `It is an option of ${some}: give it after the command's words (\`agents COMMAND ${truncate(error.written)}\`).`,
+      error.detail,
+      'unknown-option',
+    );
+  }
   const words = wordsOf(command);
   const scopes = SCOPE_OPTIONS.includes(name) ? SCOPE_OPTIONS.filter((s) => known.includes(s)) : [];
   const instead = scopes.length > 0 ? ` ${words} takes ${scopes.map((s) => `--${s}`).join(' or ')}.` : '';
   return new UsageError(
     `${truncate(error.written)} is not an option of ${words}`,
-    `It is an option of ${someNames(owners, { shown: 4 })}.${instead} Run \`agents ${words} --help\` for its options.`,
+    `It is an option of ${some}.${instead} Run \`agents ${words} --help\` for its options.`,
     { ...error.detail, suggestions: scopes.map((s) => `--${s}`) },
     'unknown-option',
   );

@@ -39,6 +39,13 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual(suggestions);
   });
 
+  it('an option given before the command words names the commands that take it', async () => {
+    const e = (await errorOf('--effective', 'invariant', 'list')) as { code: string; hint: string; detail: { suggestions: string[] } };
+    expect(e.code).toBe('unknown-option');
+    expect(e.hint).toContain('invariant list');
+    expect(e.detail.suggestions).toEqual([]);
+  });
+
   it.each([
     [['invariant', 'list', '--format', 'jsn'], ['json']],
     [['--format=jsn', 'invariant', 'list'], ['json']],
