@@ -4,8 +4,9 @@
 // their start-up budgets through it (docs/adr/0300-one-argument-parser.md):
 // `--version` alone, answered here from package.json, and `agents mcp`,
 // `agents validate --staged` and `agents guard hook`, started by `directMain`
-// (which hands any other form back to main); the hook from a bundle of its
-// own (docs/adr/0508-the-guard-hook-bundle.md). CommonJS (bin/package.json), as
+// (which hands any other form back to main); the two hooks each from a bundle
+// of its own (docs/adr/0508-the-guard-hook-bundle.md,
+// docs/adr/0512-the-commit-hook-bundle.md). CommonJS (bin/package.json), as
 // the bundle is: a run never starts Node's ES module loader
 // (docs/adr/0302-cli-bundle-with-code-cache.md).
 'use strict';
@@ -29,8 +30,8 @@ async function run() {
     }
   };
   let code;
-  // `agents guard hook` has a bundle of its own (docs/adr/0508-the-guard-hook-bundle.md); any form it does not take
-  // goes on as every other command does.
+  // `agents guard hook` and `agents validate --staged` each have a bundle of their own (docs/adr/0508, 0512); any
+  // form it does not take goes on as every other command does.
   const hookBundle = startsAsHook(args);
   if (hookBundle !== undefined) {
     const hook = load(hookBundle);
