@@ -189,6 +189,15 @@ function BrowserScreen({
     [service, onError],
   );
 
+  /** `e` off the effective view: the set of the chosen project or plan, or of the selected invariant's. */
+  const openEffective = () => {
+    const t = target();
+    if (!t) setStatus('The effective set belongs to a project or a plan: choose one with s (or select one of its invariants).');
+    else void loadEffective(t);
+  };
+  /** An `e` typed before the store's first read landed, made once it has. */
+  const effectiveAhead = useRef(false);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on mount, for the scope given on the command line.
   useEffect(() => {
     if (!startEffective || !initialScope) return;
@@ -198,6 +207,10 @@ function BrowserScreen({
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed only when the store's data changes, not when the view does.
   useEffect(() => {
+    if (data && effectiveAhead.current) {
+      effectiveAhead.current = false;
+      if (!effective) openEffective();
+    }
     // After a change, an open effective view is recomputed from the store, the cursor where the user put it (this also
     // runs when the store's first read lands after the effective set, when keys may already have moved it).
     if (effective && data)
@@ -241,11 +254,11 @@ function BrowserScreen({
       if (effective) {
         setEffective(undefined);
         setCursor(0);
-      } else {
-        const t = target();
-        if (!t) setStatus('The effective set belongs to a project or a plan: choose one with s (or select one of its invariants).');
-        else void loadEffective(t);
-      }
+      } else if (!data && !target()) {
+        // Before the store is read, the selected invariant is not known yet: e is made once the list is there (as the
+        // moves typed ahead are), instead of told that nothing is selected; a second e takes it back.
+        effectiveAhead.current = !effectiveAhead.current;
+      } else openEffective();
     } else if (input === 'd') {
       if (selected?.kind !== 'item') return true;
       const id = selected.invariant.id;

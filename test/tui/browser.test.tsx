@@ -121,10 +121,11 @@ test('e shows the effective set of the selected project: hidden copies greyed un
   r.unmount();
 });
 
-test('moves typed before the store is read are made once it is: G selects the last row, j moves from the top', async () => {
-  for (const [keys, selected] of [
-    ['G', '› E Use Python 3.13 only'],
-    ['jj', '› E All API changes need tests'],
+test('moves typed before the store is read are made once it is: G selects the last row, j moves from the top, e opens the set of the row moved to', async () => {
+  for (const [keys, ...expected] of [
+    ['G', '6 shown of 6', '› E Use Python 3.13 only'],
+    ['jj', '6 shown of 6', '› E All API changes need tests'],
+    ['jje', 'effective set of project myapp · 3 in effect, 1 hidden', '› E All API changes need tests'],
   ] as const) {
     const service = new InvariantService(exampleStore());
     // The first read held back until the keys are in, as a large store's read takes seconds.
@@ -144,7 +145,8 @@ test('moves typed before the store is read are made once it is: G selects the la
     r.stdin.write(keys);
     await settle();
     release();
-    await frameHas(r.lastFrame, '6 shown of 6', selected);
+    const frame = await frameHas(r.lastFrame, ...expected);
+    expect(frame).not.toContain('The effective set belongs to a project or a plan');
     r.unmount();
   }
 });
