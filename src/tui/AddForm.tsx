@@ -283,7 +283,7 @@ export function AddForm({
       );
       break;
     case 'new-project': {
-      const nameIssue = projectName === '' ? undefined : nameProblem(projectName, 'project name');
+      const nameIssue = projectName === '' ? undefined : nameProblem(projectName, 'project');
       body = (
         <Box flexDirection="column">
           <Text>
@@ -294,7 +294,7 @@ export function AddForm({
               placeholder="e.g. myapp"
               onSubmit={(v) => {
                 setProjectName(v);
-                if (v === '' || nameProblem(v, 'project name')) return;
+                if (v === '' || nameProblem(v, 'project')) return;
                 setTypedNew(true);
                 setScope({ kind: 'project', project: v });
                 setStep('text');

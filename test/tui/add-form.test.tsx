@@ -139,11 +139,19 @@ test('a new project: bad names are refused inline; the text is checked against g
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'New project name:');
   r.stdin.write('Web');
-  await frameHas(r.lastFrame, '✗ project name');
+  await frameHas(r.lastFrame, '✗ project');
   r.stdin.write('\r');
   expect(r.lastFrame()).toContain('New project name:');
   r.stdin.write('\u0015');
   await frameMatches(r.lastFrame, (f) => expect(f).not.toContain('Web'));
+  // A reserved name is refused as project add refuses it, not taken to the text step, where the check would end the form.
+  r.stdin.write('global');
+  await frameHas(r.lastFrame, '✗ project "global"');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'New project name: global');
+  expect(r.lastFrame()).not.toContain('Text:');
+  r.stdin.write('\u0015');
+  await frameMatches(r.lastFrame, (f) => expect(f).not.toContain('global'));
   r.stdin.write('web');
   await frameHas(r.lastFrame, 'New project name: web');
   r.stdin.write('\r');
