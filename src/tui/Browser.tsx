@@ -18,7 +18,7 @@ import { useTheme } from './theme.ts';
 import { useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { useWrites } from './use-writes.ts';
-import { MIN_SIZE, TooSmall, tooSmall } from './TooSmall.tsx';
+import { FitsOrTooSmall, MIN_SIZE } from './TooSmall.tsx';
 import { Detail, RowLine, scopeChoices } from './browser-parts.tsx';
 
 export interface BrowserProps {
@@ -45,16 +45,10 @@ type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | { kind:
 export function Browser(props: BrowserProps): ReactElement {
   const terminal = useTerminalSize();
   const size = props.size ?? terminal;
-  const small = tooSmall(size);
-  // The screen stays mounted while the terminal is too small, so that a form half filled in survives the resize; the
-  // frame Ink redraws at once on a resize is clipped to the terminal (as FitWidth's), or to the size given.
   return (
-    <Box width={props.size ? props.size.columns : '100%'} overflow="hidden" flexDirection="column">
-      {small ? <TooSmall size={size} /> : null}
-      <Box display={small ? 'none' : 'flex'}>
-        <BrowserScreen {...props} size={size} />
-      </Box>
-    </Box>
+    <FitsOrTooSmall size={size} width={props.size ? props.size.columns : '100%'}>
+      <BrowserScreen {...props} size={size} />
+    </FitsOrTooSmall>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { clipToRows } from './plain.ts';
 import type { TerminalSize } from './use-terminal-size.ts';
 
@@ -17,6 +17,31 @@ export function TooSmall({ size }: { size: TerminalSize }): ReactElement {
   return (
     <Box width={size.columns}>
       <Text>{clipToRows(text, size.columns, Math.max(1, size.rows - 1)).join('\n')}</Text>
+    </Box>
+  );
+}
+
+/**
+ * A screen that gives way to TooSmall while the terminal is smaller than MIN_SIZE: the browser, every form and
+ * confirmation. The screen stays mounted behind it, so that a form half filled in survives the resize; the frame Ink
+ * redraws at once on a resize is clipped to the terminal (or to the width given).
+ */
+export function FitsOrTooSmall({
+  size,
+  width,
+  children,
+}: {
+  size: TerminalSize;
+  width: number | '100%';
+  children: ReactNode;
+}): ReactElement {
+  const small = tooSmall(size);
+  return (
+    <Box width={width} overflow="hidden" flexDirection="column">
+      {small ? <TooSmall size={size} /> : null}
+      <Box display={small ? 'none' : 'flex'} flexDirection="column">
+        {children}
+      </Box>
     </Box>
   );
 }

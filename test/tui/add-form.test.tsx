@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import type { AddResult, EditResult } from '../../src/service/invariant-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { AddForm, stepOfProblem } from '../../src/tui/AddForm.tsx';
+import { FitWidth } from '../../src/tui/FitWidth.tsx';
 import { G2, P2, PLAN, exampleStore, frameHas, frameMatches } from './helpers.ts';
 
 const DOWN = '\u001b[B';
@@ -399,5 +400,28 @@ test('a guard of many entries keeps the guard step within the terminal: the last
   r.stdin.write('y');
   await expect.poll(() => edited.length, { timeout: 10_000 }).toBe(1);
   expect((await service.show(G2)).invariant.guard).toEqual({ write: [...globs, 'src/new/**'] });
+  r.unmount();
+});
+
+test('the form on a terminal smaller than 20×5 shows its size and the size needed, as the browser does; its answers come back with the size', async () => {
+  const service = new InvariantService(exampleStore());
+  const r = render(
+    <FitWidth>{(width, rows) => <AddForm service={service} width={width} rows={rows} onDone={() => {}} onCancel={() => {}} />}</FitWidth>,
+  );
+  const resize = (columns: number, rows: number) => {
+    Object.defineProperty(r.stdout, 'columns', { value: columns, configurable: true });
+    Object.defineProperty(r.stdout, 'rows', { value: rows, configurable: true });
+    r.stdout.emit('resize');
+  };
+  await frameHas(r.lastFrame, '› global');
+  r.stdin.write(DOWN);
+  await frameHas(r.lastFrame, '› project myapp');
+  resize(15, 4);
+  const small = await frameHas(r.lastFrame, '15×4');
+  expect(small).not.toContain('Add an invariant');
+  expect(small.split('\n').length).toBeLessThanOrEqual(3);
+  for (const l of small.split('\n')) expect(l.length).toBeLessThanOrEqual(15);
+  resize(80, 24);
+  await frameHas(r.lastFrame, 'Add an invariant', '› project myapp');
   r.unmount();
 });
