@@ -29,13 +29,17 @@ export function ConfirmRemove({ info, width = 80, rows = 24, onAnswer }: Confirm
   const inv = info.invariant;
   const title = `Remove ${inv.id} from ${describeScope(inv.scope)}?`;
   const nothing = 'It shadows nothing; no other copy comes back into effect.';
-  // Every row but the text's: the title, severity, path, what it shadows, the question, and one spare row.
-  const others =
-    clipToRows(title, width, rows).length +
-    2 +
-    (info.shadow.shadows.length > 0 ? 1 + info.shadow.shadows.length : clipToRows(nothing, width, rows).length) +
-    2;
-  const text = clipToRows(plain(inv.text), width - 2, Math.max(1, rows - others));
+  const heading = 'It shadows these now; they come back into effect:';
+  const shadows = info.shadow.shadows;
+  // The rows of the title, severity, path, the question and one spare row, with one row of the text at least.
+  const fixed = clipToRows(title, width, rows).length + 2 + 2 + 1;
+  // The copies it shadows, as many as fit under their heading, the last row counting the rest (`invariant show`
+  // lists them all): a text many scopes hold would otherwise push the title off the screen.
+  const room = Math.max(1, rows - fixed - 1);
+  const shown = shadows.length <= room ? shadows.length : Math.max(1, room - 1);
+  const more = shadows.length - shown;
+  const listRows = shadows.length > 0 ? 1 + shown + (more > 0 ? 1 : 0) : clipToRows(nothing, width, rows).length;
+  const text = clipToRows(plain(inv.text), width - 2, Math.max(1, rows - fixed + 1 - listRows));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>
@@ -62,14 +66,21 @@ export function ConfirmRemove({ info, width = 80, rows = 24, onAnswer }: Confirm
           {plain(inv.path)}
         </Text>
       </Box>
-      {info.shadow.shadows.length > 0 ? (
+      {shadows.length > 0 ? (
         <Box flexDirection="column">
-          <Text color={theme.hue('yellow')}>It shadows these now; they come back into effect:</Text>
-          {info.shadow.shadows.map((o) => (
+          <Text color={theme.hue('yellow')} wrap="truncate-end">
+            {heading}
+          </Text>
+          {shadows.slice(0, shown).map((o) => (
             <Text key={o.id} wrap="truncate-end">
               {plain(`  ${describeScope(o.scope)} ${o.id}  ${o.path}`)}
             </Text>
           ))}
+          {more > 0 ? (
+            <Text dimColor={theme.dim} wrap="truncate-end">
+              {fitColumns(`  … and ${more} more (invariant show ${inv.id} lists them all)`, width)}
+            </Text>
+          ) : null}
         </Box>
       ) : (
         <Text dimColor={theme.dim}>{nothing}</Text>

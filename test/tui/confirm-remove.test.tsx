@@ -71,3 +71,28 @@ test('the longest text on a short terminal is cut with "…": the title and the 
     r.unmount();
   }
 });
+
+test('a text many copies hold: the copies it shadows show as many as fit, the rest counted; the title and the question stay on screen', async () => {
+  const root = exampleStore();
+  const copies = Array.from({ length: 30 }, (_, i) => `01M8KM00000000000000000A${String(i).padStart(2, '0')}`);
+  for (const id of copies) writeFileSync(join(root, `global/${id}.yaml`), invariantYaml(id, 'Log all changes'));
+  const info = await new InvariantService(root).show(P2);
+  expect(info.shadow.shadows).toHaveLength(31);
+  for (const [columns, rows] of [
+    [80, 24],
+    [40, 10],
+  ] as const) {
+    const r = render(<ConfirmRemove info={info} width={columns} rows={rows} onAnswer={() => {}} />);
+    const frame = await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+    const lines = frame.split('\n');
+    expect(lines.length).toBeLessThan(rows);
+    expect(lines[0]).toContain('Remove');
+    expect(lines.at(-1)).toBe('Remove this invariant? [y/N]');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+    const listed = lines.filter((l) => l.startsWith('  global ')).length;
+    const counted = Number(/… and (\d+) more/.exec(frame)?.[1]);
+    expect(listed).toBeGreaterThan(0);
+    expect(listed + counted).toBe(31);
+    r.unmount();
+  }
+});
