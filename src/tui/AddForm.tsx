@@ -292,6 +292,8 @@ export function AddForm({
               value={projectName}
               onChange={setProjectName}
               placeholder="e.g. myapp"
+              // One row, its end shown, and the problem cut to the rows left: a long paste keeps the title on screen.
+              fit={{ columns: width - 'New project name: '.length, rows: 1 }}
               onSubmit={(v) => {
                 setProjectName(v);
                 if (v === '' || nameProblem(v, 'project')) return;
@@ -302,7 +304,7 @@ export function AddForm({
             />
           </Text>
           {nameIssue ? (
-            <Text color={theme.hue('red')}>{`✗ ${nameIssue}`}</Text>
+            <Text color={theme.hue('red')}>{clipToRows(`✗ ${plain(nameIssue)}`, width, Math.max(1, screenRows - 4)).join('\n')}</Text>
           ) : (
             <Text dimColor={theme.dim}>lower-case letters, digits, . _ - (up to 64)</Text>
           )}

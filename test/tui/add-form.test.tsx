@@ -425,3 +425,23 @@ test('the form on a terminal smaller than 20×5 shows its size and the size need
   await frameHas(r.lastFrame, 'Add an invariant', '› project myapp');
   r.unmount();
 });
+
+test('a long new project name keeps the step within the terminal: the field shows its end on one row, the problem cut to the rows left', async () => {
+  const service = new InvariantService(exampleStore());
+  const r = render(<AddForm service={service} width={60} rows={8} onDone={() => {}} onCancel={() => {}} />);
+  await frameHas(r.lastFrame, '› global');
+  r.stdin.write(DOWN);
+  await frameHas(r.lastFrame, '› project myapp');
+  r.stdin.write(DOWN);
+  await frameHas(r.lastFrame, '› project (new)…');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'New project name:');
+  r.stdin.write('a'.repeat(400));
+  const frame = await frameHas(r.lastFrame, '✗');
+  const lines = frame.split('\n');
+  expect(lines[0]).toBe('Add an invariant');
+  expect(lines[1]).toMatch(/^New project name: …a+/);
+  expect(lines.length).toBeLessThanOrEqual(7);
+  for (const l of lines) expect(l.length).toBeLessThanOrEqual(60);
+  r.unmount();
+});
