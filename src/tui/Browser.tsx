@@ -311,9 +311,16 @@ function BrowserScreen({
     const allHidden = hiddenIn(whole);
     count = `${selectable.length - hidden} of ${itemsIn(whole) - allHidden} in effect, ${hidden} of ${allHidden} hidden`;
   } else if (effective) count = `${selectable.length - hidden} in effect, ${hidden} hidden`;
-  const mode = effective
-    ? `effective set of ${effective.target.kind === 'plan' ? `plan ${effective.target.plan}` : `project ${effective.target.project}`}`
-    : scopeLabel(scope);
+  const setOf = (plan: string) => `effective set of plan ${plan}`;
+  // A plan's id, whole where the title has room for it and its count, else its short form (as its rows give ids): the
+  // count past the width was cut off at 80 columns under a filter, leaving no word of what the set holds.
+  const mode = !effective
+    ? scopeLabel(scope)
+    : effective.target.kind !== 'plan'
+      ? `effective set of project ${effective.target.project}`
+      : `agents · ${setOf(effective.target.plan)} · ${count}`.length <= width
+        ? setOf(effective.target.plan)
+        : setOf(short(effective.target.plan));
   const title = (
     <Text wrap="truncate-end">
       <Text bold>agents</Text>

@@ -189,6 +189,21 @@ test('a filtered effective set is counted against the whole set: the title never
   r.unmount();
 });
 
+test("a plan's filtered effective set keeps its counts in the title at 80 columns: the plan's id shortened where the whole one leaves no room", async () => {
+  const { r } = open(exampleStore(), { scope: { kind: 'plan', plan: PLAN }, effective: true, pattern: 'python|log' });
+  const frame = await frameHas(r.lastFrame, '2 of 4 in effect, 1 of 1 hidden');
+  expect(lines(frame)[0]).toBe(`agents · effective set of plan ${PLAN.slice(0, 7)} · 2 of 4 in effect, 1 of 1 hidden`);
+  r.stdin.write('\u001b');
+  const whole = await frameHas(r.lastFrame, '· 4 in effect, 1 hidden');
+  expect(lines(whole)[0]).toBe(`agents · effective set of plan ${PLAN.slice(0, 7)} · 4 in effect, 1 hidden`);
+  r.unmount();
+  // Where the whole id fits with the count, it is given whole.
+  const wide = open(exampleStore(), { scope: { kind: 'plan', plan: PLAN }, effective: true, size: { columns: 100, rows: 24 } });
+  const title = lines(await frameHas(wide.r.lastFrame, '4 in effect, 1 hidden'))[0];
+  expect(title).toBe(`agents · effective set of plan ${PLAN} · 4 in effect, 1 hidden`);
+  wide.r.unmount();
+});
+
 test('e with nothing to resolve explains itself; s switches scope', async () => {
   const { r } = open(exampleStore());
   await frameHas(r.lastFrame, '6 shown');
@@ -324,7 +339,8 @@ test('the effective set marks waived invariants, and the detail pane shows each 
     waiver('01M8KM00000000000000000002', G1, '2020-01-31', 'Old migration'),
   );
   const { r } = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true });
-  const frame = await frameHas(r.lastFrame, `effective set of plan ${PLAN}`);
+  // At 80 columns the title gives the plan's short id, leaving room for its count.
+  const frame = await frameHas(r.lastFrame, `effective set of plan ${PLAN.slice(0, 7)} · `);
   expect(frame).toContain('  E (waived) All API changes need tests');
   expect(frame).toContain('  E (waiver expired) Never delete production data');
   r.stdin.write('j');
