@@ -254,8 +254,9 @@ export function AddForm({
   const screenRows = rows ?? 24;
   const fit = { columns: width, rows: Math.max(1, Math.min(6, screenRows - 10)) };
   const summaryRows = Math.max(1, Math.min(5, Math.floor((screenRows - 14) / 2)));
+  // The header, scope and key lines on one row each, as the rows above count them: a project's name can be 64 long.
   const header = (
-    <Text bold>
+    <Text bold wrap="truncate-end">
       {editing ? `Edit ${editing.id}` : 'Add an invariant'}
       {scope ? <Text color={theme.hue('cyan')}>{` · ${describeScope(scope)}`}</Text> : null}
     </Text>
@@ -418,7 +419,7 @@ export function AddForm({
       body = (
         <Box flexDirection="column" width={width}>
           <Text>{textRows.join('\n')}</Text>
-          <Text>{`scope     ${scope ? describeScope(scope) : ''}`}</Text>
+          <Text wrap="truncate-end">{`scope     ${scope ? describeScope(scope) : ''}`}</Text>
           <Text>{`severity  ${severity}`}</Text>
           <Text>{tagRows.join('\n')}</Text>
           <Text>{rationaleRows.join('\n')}</Text>
@@ -437,7 +438,9 @@ export function AddForm({
       {header}
       {body}
       {problem ? <Text color={theme.hue('red')} wrap="wrap">{`✗ ${plain(problem)}`}</Text> : null}
-      <Text dimColor={theme.dim}>{formHint(step, steps)}</Text>
+      <Text dimColor={theme.dim} wrap="truncate-end">
+        {formHint(step, steps)}
+      </Text>
     </Box>
   );
 }

@@ -445,3 +445,31 @@ test('a long new project name keeps the step within the terminal: the field show
   for (const l of lines) expect(l.length).toBeLessThanOrEqual(60);
   r.unmount();
 });
+
+test('a project of the longest name: the title, the scope line and the key line keep to a row each, every step within the terminal', async () => {
+  const service = new InvariantService(exampleStore(), { author: async () => 'Tester <t@example.com>' });
+  const project = 'p'.repeat(64);
+  for (const width of [80, 40]) {
+    const r = render(
+      <AddForm service={service} scope={{ kind: 'project', project }} width={width} rows={24} onDone={() => {}} onCancel={() => {}} />,
+    );
+    const within = (frame: string) => {
+      const lines = frame.split('\n');
+      expect(lines[0]).toMatch(/^Add an invariant · project p+…$/);
+      expect(lines.length).toBeLessThanOrEqual(23);
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(width);
+    };
+    await frameHas(r.lastFrame, 'Text:');
+    r.stdin.write('Keep the audit log');
+    within(await frameHas(r.lastFrame, '✓ new in this scope'));
+    r.stdin.write('\r');
+    await passDefaults(r);
+    await passGuard(r);
+    const confirm = await frameHas(r.lastFrame, 'Add it? [Y/n]');
+    within(confirm);
+    expect(confirm).toMatch(/^scope {5}project p+…$/m);
+    // The key line is the last row, whole or cut, never wrapped onto a second.
+    expect(confirm.split('\n').at(-1)).toMatch(/^Enter\/y save/);
+    r.unmount();
+  }
+});
