@@ -189,8 +189,8 @@ function BrowserScreen({
     if (!t) setStatus('The effective set belongs to a project or a plan: choose one with s (or select one of its invariants).');
     else void loadEffective(t);
   };
-  /** An `e` typed before the store's first read landed, made once it has. */
-  const effectiveAhead = useRef(false);
+  /** A key that needs the list (`e`, `d`) typed before the store's first read landed, made once it has. */
+  const ahead = useRef<'e' | 'd' | undefined>(undefined);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on mount, for the scope given on the command line.
   useEffect(() => {
@@ -201,9 +201,11 @@ function BrowserScreen({
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed only when the store's data changes, not when the view does.
   useEffect(() => {
-    if (data && effectiveAhead.current) {
-      effectiveAhead.current = false;
-      if (!effective) openEffective();
+    if (data && ahead.current) {
+      const key = ahead.current;
+      ahead.current = undefined;
+      if (key === 'e' && !effective) openEffective();
+      else if (key === 'd') removeSelected();
     }
     // After a change, an open effective view is recomputed from the store, the cursor where the user put it (this also
     // runs when the store's first read lands after the effective set, when keys may already have moved it).
@@ -222,6 +224,17 @@ function BrowserScreen({
     if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
     setStatus(error.message);
     if (error.exitCode === EXIT_CODES.usage) void reload();
+  };
+
+  /** `d`: the remove confirmation of the selected invariant. */
+  const removeSelected = () => {
+    if (selected?.kind !== 'item') return;
+    const id = selected.invariant.id;
+    // As `invariant remove`: an id this store cannot remove (inherited from a policy source) is refused before asking.
+    service
+      .resolveId(id)
+      .then(() => service.show(id))
+      .then((info) => setOverlay({ kind: 'remove', info }), refused);
   };
 
   // Before the store's first read lands (seconds, for a large store), moves typed ahead count from the top and the
@@ -251,16 +264,13 @@ function BrowserScreen({
       } else if (!data && !target()) {
         // Before the store is read, the selected invariant is not known yet: e is made once the list is there (as the
         // moves typed ahead are), instead of told that nothing is selected; a second e takes it back.
-        effectiveAhead.current = !effectiveAhead.current;
+        ahead.current = ahead.current === 'e' ? undefined : 'e';
       } else openEffective();
     } else if (input === 'd') {
-      if (selected?.kind !== 'item') return true;
-      const id = selected.invariant.id;
-      // As `invariant remove`: an id this store cannot remove (inherited from a policy source) is refused before asking.
-      service
-        .resolveId(id)
-        .then(() => service.show(id))
-        .then((info) => setOverlay({ kind: 'remove', info }), refused);
+      // As e: before the store is read, on the row the moves typed with it select once the list is there.
+      if (!data) ahead.current = 'd';
+      else if (selected?.kind !== 'item') return true;
+      else removeSelected();
     } else if (input === 'q') onQuit();
     else if (key.escape) {
       if (pattern !== '') setPattern('');

@@ -121,11 +121,12 @@ test('e shows the effective set of the selected project: hidden copies greyed un
   r.unmount();
 });
 
-test('moves typed before the store is read are made once it is: G selects the last row, j moves from the top, e opens the set of the row moved to', async () => {
+test('moves typed before the store is read are made once it is: G selects the last row, j moves from the top, e and d act on the row moved to', async () => {
   for (const [keys, ...expected] of [
     ['G', '6 shown of 6', '› E Use Python 3.13 only'],
     ['jj', '6 shown of 6', '› E All API changes need tests'],
     ['jje', 'effective set of project myapp · 3 in effect, 1 hidden', '› E All API changes need tests'],
+    ['jjd', `Remove ${P1} from project myapp?`],
   ] as const) {
     const service = new InvariantService(exampleStore());
     // The first read held back until the keys are in, as a large store's read takes seconds.
