@@ -4,16 +4,17 @@ import { clipToRows, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
-import { SEVERITIES, describeScope, invariantPath, type Guard, type Scope, type ScopedInvariant, type Severity } from '../core/model.ts';
+import { SEVERITIES, describeScope, type Guard, type Scope, type ScopedInvariant, type Severity } from '../core/model.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../core/near-duplicates.ts';
 import { codePointLength, nameProblem } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { checkNewInvariant } from '../core/shadow.ts';
 import type { AddContext, AddResult, EditResult, InvariantService, ScopeCatalog } from '../service/invariant-service.ts';
 import { SelectList, type SelectItem } from './SelectList.tsx';
-import { GuardStep, guardSummary } from './GuardStep.tsx';
+import { GuardStep } from './GuardStep.tsx';
 import { editChanges } from './edit-changes.ts';
 import { AddFeedback } from './AddFeedback.tsx';
+import { AddSummary } from './AddSummary.tsx';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
 import { useWrites } from './use-writes.ts';
@@ -253,7 +254,6 @@ export function AddForm({
   // terminal would scroll the form's first lines away at each key.
   const screenRows = rows ?? 24;
   const fit = { columns: width, rows: Math.max(1, Math.min(6, screenRows - 10)) };
-  const summaryRows = Math.max(1, Math.min(5, Math.floor((screenRows - 14) / 2)));
   // The header, scope and key lines on one row each, as the rows above count them: a project's name can be 64 long.
   const header = (
     <Text bold wrap="truncate-end">
@@ -405,33 +405,15 @@ export function AddForm({
       );
       break;
     case 'confirm':
-    case 'saving': {
-      const path = editing ? editing.path : scope ? invariantPath(scope, '<new id>') : '';
-      const summary = [
-        `text      ${plain(text.trim())}`,
-        `tags      ${tags.trim() === '' ? '(none)' : plain(tags)}`,
-        `rationale ${rationale.trim() === '' ? '(none)' : plain(rationale.trim())}`,
-        `guard     ${plain(guardSummary(guard).join('; '))}`,
-      ].map((line) => clipToRows(line, width, summaryRows));
-      const [textRows, tagRows, rationaleRows, guardRows] = summary as [string[], string[], string[], string[]];
-      // The title, scope, severity, state, file, question, key line, a problem and the spare row, besides those.
-      const used = summary.reduce((n, r) => n + r.length, 0) + 7 + (editing ? 1 : 0) + (problem ? 1 : 0);
+    case 'saving':
       body = (
-        <Box flexDirection="column" width={width}>
-          <Text>{textRows.join('\n')}</Text>
-          <Text wrap="truncate-end">{`scope     ${scope ? describeScope(scope) : ''}`}</Text>
-          <Text>{`severity  ${severity}`}</Text>
-          <Text>{tagRows.join('\n')}</Text>
-          <Text>{rationaleRows.join('\n')}</Text>
-          <Text>{guardRows.join('\n')}</Text>
-          {editing ? <Text>{`state     ${active ? 'active' : 'inactive'}`}</Text> : null}
-          <Text wrap="truncate-end">{`file      ${plain(path)}`}</Text>
-          <AddFeedback check={check} text={text} near={near} width={width} rows={Math.max(2, screenRows - used)} />
-          <Text bold>{step === 'saving' ? 'writing…' : editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]'}</Text>
-        </Box>
+        <AddSummary
+          {...{ text, scope, severity, tags, rationale, guard, editing, active, check, near, width }}
+          saving={step === 'saving'}
+          rows={screenRows - 3 - (problem ? 1 : 0)}
+        />
       );
       break;
-    }
   }
   return (
     <Box flexDirection="column" width={width}>

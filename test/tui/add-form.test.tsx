@@ -473,3 +473,32 @@ test('a project of the longest name: the title, the scope line and the key line 
     r.unmount();
   }
 });
+
+test('the confirmation on a short terminal leaves out the empty answers, then the scope its title names and the file: the title stays on screen', async () => {
+  const service = new InvariantService(exampleStore(), { author: async () => 'Tester <t@example.com>' });
+  for (const [rows, kept, left] of [
+    [12, ['text ', 'scope ', 'severity ', 'file '], ['tags ', 'rationale ', 'guard ']],
+    [9, ['text ', 'severity ', 'file '], ['scope ', 'tags ']],
+    [8, ['text ', 'severity '], ['scope ', 'file ', 'tags ']],
+  ] as const) {
+    const done: AddResult[] = [];
+    const r = render(
+      <AddForm service={service} scope={{ kind: 'global' }} width={80} rows={rows} onDone={(x) => done.push(x)} onCancel={() => {}} />,
+    );
+    await frameHas(r.lastFrame, 'Text:');
+    r.stdin.write(`Keep the audit log ${rows}`);
+    await frameHas(r.lastFrame, '✓ new in this scope');
+    r.stdin.write('\r');
+    await passDefaults(r);
+    await passGuard(r);
+    const frame = await frameHas(r.lastFrame, 'Add it? [Y/n]');
+    const lines = frame.split('\n');
+    expect(lines[0]).toBe('Add an invariant · global');
+    expect(lines.length).toBeLessThanOrEqual(rows - 1);
+    for (const label of kept) expect(lines.some((l) => l.startsWith(label))).toBe(true);
+    for (const label of left) expect(lines.some((l) => l.startsWith(label))).toBe(false);
+    r.stdin.write('y');
+    await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
+    r.unmount();
+  }
+});

@@ -1,0 +1,78 @@
+// The add and edit form's last step (AddForm.tsx holds the steps): what will be written, what the text meets, and the
+// question, within the terminal's rows.
+import { Box, Text } from 'ink';
+import type { ReactElement } from 'react';
+import { describeScope, invariantPath, type Guard, type Scope, type ScopedInvariant, type Severity } from '../core/model.ts';
+import type { AddCheck } from '../core/shadow.ts';
+import type { NearMatch } from '../service/invariant-service.ts';
+import { AddFeedback } from './AddFeedback.tsx';
+import { guardSummary } from './GuardStep.tsx';
+import { clipToRows, plain } from './plain.ts';
+
+export interface AddSummaryProps {
+  text: string;
+  scope: Scope | undefined;
+  severity: Severity;
+  tags: string;
+  rationale: string;
+  guard: Guard;
+  editing: ScopedInvariant | undefined;
+  active: boolean;
+  check: AddCheck | undefined;
+  near: readonly NearMatch[];
+  saving: boolean;
+  width: number;
+  /** The rows the form has for this step: the terminal's, less its title, key line, a problem and the spare row. */
+  rows: number;
+}
+
+interface Line {
+  key: string;
+  rows: string[];
+  /** Left out, lowest first, when the terminal is too short for every line: an answer left empty, the scope its title names, the file. */
+  spare?: number;
+}
+
+export function AddSummary(props: AddSummaryProps): ReactElement {
+  const { text, scope, tags, rationale, guard, editing, width, rows } = props;
+  // A long answer takes up to 5 rows on a tall terminal, one on a short one.
+  const summaryRows = Math.max(1, Math.min(5, Math.floor((rows - 11) / 2)));
+  const clip = (line: string) => clipToRows(line, width, summaryRows);
+  const guardLine = `guard     ${plain(guardSummary(guard).join('; '))}`;
+  const path = editing ? editing.path : scope ? invariantPath(scope, '<new id>') : '';
+  const lines: Line[] = [
+    { key: 'text', rows: clip(`text      ${plain(text.trim())}`) },
+    { key: 'scope', rows: [`scope     ${scope ? describeScope(scope) : ''}`], spare: 2 },
+    { key: 'severity', rows: [`severity  ${props.severity}`] },
+    tags.trim() === '' ? { key: 'tags', rows: ['tags      (none)'], spare: 1 } : { key: 'tags', rows: clip(`tags      ${plain(tags)}`) },
+    rationale.trim() === ''
+      ? { key: 'rationale', rows: ['rationale (none)'], spare: 1 }
+      : { key: 'rationale', rows: clip(`rationale ${plain(rationale.trim())}`) },
+    Object.values(guard).every((entries) => (entries ?? []).length === 0)
+      ? { key: 'guard', rows: [guardLine], spare: 1 }
+      : { key: 'guard', rows: clip(guardLine) },
+    ...(editing ? [{ key: 'state', rows: [`state     ${props.active ? 'active' : 'inactive'}`] }] : []),
+    { key: 'file', rows: [`file      ${plain(path)}`], spare: 3 },
+  ];
+  // What the text meets takes two rows at least, and the question one: the spare lines go, lowest first, until the
+  // rest fits, so that the form's title stays on screen.
+  const room = rows - 3;
+  const count = (ls: readonly Line[]) => ls.reduce((n, l) => n + l.rows.length, 0);
+  let shown = lines;
+  for (const level of [1, 2, 3]) {
+    if (count(shown) <= room) break;
+    shown = shown.filter((l) => (l.spare ?? 0) > level || l.spare === undefined);
+  }
+  return (
+    <Box flexDirection="column" width={width}>
+      {shown.map((l) => (
+        // A line of one row is cut to it (a scope or file longer than the width); longer ones are already clipped to theirs.
+        <Text key={l.key} wrap={l.rows.length === 1 ? 'truncate-end' : 'wrap'}>
+          {l.rows.join('\n')}
+        </Text>
+      ))}
+      <AddFeedback check={props.check} text={text} near={props.near} width={width} rows={Math.max(2, rows - 1 - count(shown))} />
+      <Text bold>{props.saving ? 'writing…' : editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]'}</Text>
+    </Box>
+  );
+}
