@@ -18,7 +18,7 @@ import { useTheme } from './theme.ts';
 import { useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { useWrites } from './use-writes.ts';
-import { FitsOrTooSmall, MIN_SIZE } from './TooSmall.tsx';
+import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
 import { Detail, RowLine, scopeChoices } from './browser-parts.tsx';
 
 export interface BrowserProps {
@@ -45,6 +45,13 @@ type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | { kind:
 export function Browser(props: BrowserProps): ReactElement {
   const terminal = useTerminalSize();
   const size = props.size ?? terminal;
+  // Behind the too-small notice the browser takes no key, but q (and Esc) still leave it: leaving acts on nothing.
+  useKeys(
+    (input, key) => {
+      if (input === 'q' || key.escape) props.onQuit();
+    },
+    { isActive: tooSmall(size) },
+  );
   return (
     <FitsOrTooSmall size={size} width={props.size ? props.size.columns : '100%'}>
       <BrowserScreen {...props} size={size} />

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { ReactElement, ReactNode } from 'react';
 import { clipToRows } from './plain.ts';
 import type { TerminalSize } from './use-terminal-size.ts';
+import { KeysHiddenContext } from './use-keys.ts';
 
 /** The smallest terminal the browser lays out in: its title, one row of the list, its key line and a spare row. */
 export const MIN_SIZE: TerminalSize = { columns: 20, rows: 5 };
@@ -24,7 +25,7 @@ export function TooSmall({ size }: { size: TerminalSize }): ReactElement {
 /**
  * A screen that gives way to TooSmall while the terminal is smaller than MIN_SIZE: the browser, every form and
  * confirmation. The screen stays mounted behind it, so that a form half filled in survives the resize; the frame Ink
- * redraws at once on a resize is clipped to the terminal (or to the width given).
+ * redraws at once on a resize is clipped to the terminal (or to the width given). Its keys do nothing meanwhile.
  */
 export function FitsOrTooSmall({
   size,
@@ -40,7 +41,7 @@ export function FitsOrTooSmall({
     <Box width={width} overflow="hidden" flexDirection="column">
       {small ? <TooSmall size={size} /> : null}
       <Box display={small ? 'none' : 'flex'} flexDirection="column">
-        {children}
+        <KeysHiddenContext.Provider value={small}>{children}</KeysHiddenContext.Provider>
       </Box>
     </Box>
   );

@@ -79,13 +79,21 @@ export function splitChunk(input: string, key: Key): [string, Key][] {
 export const KeyHubContext = createContext<KeyHub | null>(null);
 
 /**
+ * True under a screen hidden behind the too-small notice (TooSmall.tsx): its keys do nothing until it shows again,
+ * so that a key pressed blind (`y` on a removal) never acts on what the user cannot see. Ctrl-C and Ctrl-Z, which
+ * run-ink handles before any screen, still work.
+ */
+export const KeysHiddenContext = createContext(false);
+
+/**
  * Like Ink's `useInput`, through the app's KeyHub when there is one (always,
  * under `runInk`); a component rendered on its own (tests) falls back to `useInput`.
  * `paste`: also hand over text the terminal marked as pasted (text fields only).
  */
 export function useKeys(handler: KeyHandler, options: { isActive?: boolean; paste?: boolean } = {}): void {
   const hub = useContext(KeyHubContext);
-  const active = options.isActive ?? true;
+  const hidden = useContext(KeysHiddenContext);
+  const active = (options.isActive ?? true) && !hidden;
   const paste = options.paste ?? false;
   const latest = useRef(handler);
   latest.current = handler;

@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { ConfirmRemove } from '../../src/tui/ConfirmRemove.tsx';
+import { FitWidth } from '../../src/tui/FitWidth.tsx';
 import { G1, G2, P2, exampleStore, frameHas } from './helpers.ts';
 
 async function ask(id: string, key: string) {
@@ -95,4 +96,29 @@ test('a text many copies hold: the copies it shadows show as many as fit, the re
     expect(listed + counted).toBe(31);
     r.unmount();
   }
+});
+
+test('hidden behind the too-small notice, the question takes no key: a y pressed blind removes nothing, and is answered once it shows', async () => {
+  const service = new InvariantService(exampleStore());
+  const info = await service.show(P2);
+  const answers: boolean[] = [];
+  const r = render(
+    <FitWidth>{(width, rows) => <ConfirmRemove info={info} width={width} rows={rows} onAnswer={(yes) => answers.push(yes)} />}</FitWidth>,
+  );
+  const resize = (columns: number, rows: number) => {
+    Object.defineProperty(r.stdout, 'columns', { value: columns, configurable: true });
+    Object.defineProperty(r.stdout, 'rows', { value: rows, configurable: true });
+    r.stdout.emit('resize');
+  };
+  await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  resize(15, 4);
+  await frameHas(r.lastFrame, '15×4');
+  r.stdin.write('y');
+  await new Promise((done) => setTimeout(done, 100));
+  expect(answers).toEqual([]);
+  resize(80, 24);
+  await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  r.stdin.write('n');
+  await expect.poll(() => answers).toEqual([false]);
+  r.unmount();
 });
