@@ -226,17 +226,27 @@ export function buildGuardIndex(input: {
     if (ctx.rules.length > 0 || project === '') contexts[project] = ctx;
   }
   const projects: Record<string, string[]> = {};
-  const heads: Record<string, string[]> = {};
+  // A Map, not an object: a folder named `constructor` or `__proto__` is a head like any other, not Object's.
+  const heads = new Map<string, string[]>();
   for (const [name, meta] of input.projects) {
     if (!meta.paths || meta.paths.length === 0) continue;
     projects[name] = [...meta.paths];
     for (const g of meta.paths) {
       const head = literalFolder(g).split('/')[0]!;
-      const list = (heads[input.caseless ? loosely(head) : head] ??= []);
+      const key = input.caseless ? loosely(head) : head;
+      const list = heads.get(key) ?? [];
+      heads.set(key, list);
       if (!list.includes(name)) list.push(name);
     }
   }
-  const index: GuardIndex = { plan: input.plan?.id ?? null, rules, contexts, projects, heads, onError: input.onError ?? 'deny' };
+  const index: GuardIndex = {
+    plan: input.plan?.id ?? null,
+    rules,
+    contexts,
+    projects,
+    heads: Object.fromEntries(heads),
+    onError: input.onError ?? 'deny',
+  };
   if (input.caseless) index.caseless = true;
   return index;
 }
@@ -250,14 +260,22 @@ function folded(index: GuardIndex, path: string): string {
   return index.caseless ? loosely(path) : path;
 }
 
+/**
+ * A record's own entry: the index's keys are folder and project names (`constructor`, `__proto__`), which must never
+ * find what Object keeps under that name.
+ */
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** The projects whose paths hold a file (by glob) or a folder (globHoldsFolder); none: [""]. */
 function contextsOf(index: GuardIndex, named: string, folder: boolean, m: GuardMatchers): string[] {
   const out: string[] = [];
   const path = folded(index, named);
   const first = path.split('/')[0]!;
-  const candidates = first === '' ? (index.heads[''] ?? []) : [...(index.heads[first] ?? []), ...(index.heads[''] ?? [])];
+  const candidates = first === '' ? (own(index.heads, '') ?? []) : [...(own(index.heads, first) ?? []), ...(own(index.heads, '') ?? [])];
   for (const name of candidates) {
-    const globs = index.projects[name] ?? [];
+    const globs = own(index.projects, name) ?? [];
     if (globs.some((g) => (folder ? globHoldsFolder(folded(index, g), path) : m.glob(folded(index, g))(path))) && !out.includes(name))
       out.push(name);
   }
@@ -337,7 +355,7 @@ function mayMatch(pattern: string, text: string): boolean {
 
 /** Whether judging `action` runs any command or content pattern: the hook loads the engine only then. */
 export function patternsNeeded(index: GuardIndex, action: GuardAction, m = new GuardMatchers()): boolean {
-  const rulesOf = (context: string) => (index.contexts[context]?.rules ?? []).map((i) => index.rules[i]!);
+  const rulesOf = (context: string) => (own(index.contexts, context)?.rules ?? []).map((i) => index.rules[i]!);
   const content = (r: GuardRule) => r.guard.content?.some((p) => action.texts.some((t) => mayMatch(p, t))) ?? false;
   const files = filesOf(index, action);
   if (action.texts.length > 0) {
@@ -364,7 +382,7 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
   const t = now.getTime();
   const visit = (context: string, test: (rule: GuardRule) => { kind: GuardKind; entry: string; subject: string }[]) => {
     // A project with no context has no guard that applies to it (not even a global one: a copy of its own hides it).
-    const ctx = index.contexts[context];
+    const ctx = own(index.contexts, context);
     if (!ctx) return;
     for (const i of ctx.rules) {
       const rule = index.rules[i]!;

@@ -123,6 +123,19 @@ describe('scopes', () => {
     expect(decide([pl], { files: ['web/docs/a.md'] }, { plan: true }).decision).toBe('none');
     expect(decide([pl], { files: ['docs/a.md'] }).decision).toBe('none');
   });
+  it("folders and projects named as Object's own keys (constructor, __proto__, toString) are judged as any other", () => {
+    const g = inv(GLOBAL, { write: ['**/*.pem'] });
+    const c = inv({ kind: 'project', project: 'constructor' }, { write: ['**/*.sql'] });
+    const projects = new Map([
+      ['constructor', { paths: ['constructor/**', '__proto__/**'] }],
+      ['web', { paths: ['web/**'] }],
+    ]);
+    const index = JSON.parse(JSON.stringify(buildGuardIndex({ invariants: [g, c], projects, waivers: [], now: NOW })));
+    const judge = (file: string) => evaluateGuards(index, { tool: 'Write', files: [file], texts: [] }, NOW).decision;
+    for (const folder of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])
+      expect([judge(`${folder}/key.pem`), judge(`${folder}/x.txt`)]).toEqual(['deny', 'none']);
+    expect([judge('constructor/a.sql'), judge('__proto__/a.sql'), judge('toString/a.sql')]).toEqual(['deny', 'deny', 'none']);
+  });
   it('an inactive invariant guards nothing', () => {
     expect(decide([inv(GLOBAL, { write: ['**'] }, { active: false })], { files: ['a'] }).decision).toBe('none');
   });
