@@ -264,16 +264,29 @@ function folded(index: GuardIndex, path: string): string {
  * A record's own entry: the index's keys are folder and project names (`constructor`, `__proto__`), which must never
  * find what Object keeps under that name.
  */
-function own<T>(record: Record<string, T>, key: string): T | undefined {
+export function own<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** The keys of `index.heads` a path (as the index compares it) is looked up under: its first segment's, and "". */
+function headKeysOf(path: string): string[] {
+  const first = path.split('/')[0]!;
+  return first === '' ? [''] : [first, ''];
+}
+
+/** The keys of `index.heads` judging `action` looks up: its files' and its folder's. */
+export function actionHeads(index: GuardIndex, action: GuardAction): string[] {
+  const out = new Set<string>();
+  for (const f of filesOf(index, action)) for (const k of headKeysOf(folded(index, f))) out.add(k);
+  if (action.cwd !== undefined) for (const k of headKeysOf(folded(index, action.cwd))) out.add(k);
+  return [...out];
 }
 
 /** The projects whose paths hold a file (by glob) or a folder (globHoldsFolder); none: [""]. */
 function contextsOf(index: GuardIndex, named: string, folder: boolean, m: GuardMatchers): string[] {
   const out: string[] = [];
   const path = folded(index, named);
-  const first = path.split('/')[0]!;
-  const candidates = first === '' ? (own(index.heads, '') ?? []) : [...(own(index.heads, first) ?? []), ...(own(index.heads, '') ?? [])];
+  const candidates = headKeysOf(path).flatMap((k) => own(index.heads, k) ?? []);
   for (const name of candidates) {
     const globs = own(index.projects, name) ?? [];
     if (globs.some((g) => (folder ? globHoldsFolder(folded(index, g), path) : m.glob(folded(index, g))(path))) && !out.includes(name))

@@ -11,20 +11,20 @@ import { GUARD_KINDS, SEVERITIES } from './model.ts';
 
 type Obj = Record<string, unknown>;
 
-function isObject(v: unknown): v is Obj {
+export function isObject(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+export const isString = (v: unknown): v is string => typeof v === 'string';
+export const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
-function isStrings(v: unknown): boolean {
+export function isStrings(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
   for (const s of v) if (typeof s !== 'string') return false;
   return true;
 }
 
-const SEVERITY: readonly unknown[] = SEVERITIES;
+export const SEVERITY: readonly unknown[] = SEVERITIES;
 const GUARD: readonly unknown[] = GUARD_KINDS;
 
 /** A place a diagnostic points to besides its own (`related`). */
@@ -85,7 +85,7 @@ export function isCachedParse<T>(v: unknown, fits: (value: unknown, index: numbe
   return keyCount(v) === 2 && fits(v.value, index);
 }
 
-function isGuard(v: unknown): boolean {
+export function isGuard(v: unknown): boolean {
   if (!isObject(v)) return false;
   for (const key in v) if (!GUARD.includes(key) || !isStrings(v[key])) return false;
   return true;
@@ -109,7 +109,7 @@ function optionalString(v: unknown): number {
 }
 
 /** How many keys an object has: compared with the count of the known ones, so that no other key is passed on. */
-function keyCount(v: Obj): number {
+export function keyCount(v: Obj): number {
   let n = 0;
   for (const _ in v) n++;
   return n;

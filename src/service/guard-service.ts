@@ -21,6 +21,7 @@ import {
   type GuardVerdict,
   type ReservedWrite,
 } from '../core/guard.ts';
+import { indexFits } from '../core/guard-index-shape.ts';
 import {
   appendAudit,
   folderStamp,
@@ -147,7 +148,8 @@ export class GuardService {
    */
   async index(action?: GuardAction): Promise<{ index: GuardIndex; rebuilt: boolean }> {
     const plan = this.activePlan();
-    if (this.#stored && this.#stored.index.plan === plan && !this.options.longLived) return { index: this.#stored.index, rebuilt: false };
+    if (this.#stored && this.#stored.index.plan === plan && !this.options.longLived && indexFits(this.#stored.index, action))
+      return { index: this.#stored.index, rebuilt: false };
     // A change written before this call was asked for is already queued by the kernel, but its watcher's event may come
     // after the request in the same turn of the event loop: one turn lets every such event mark its folder first.
     if (this.#watched) await new Promise((resolve) => setImmediate(resolve));
@@ -156,7 +158,8 @@ export class GuardService {
     // V8 optimise Node's stat code on another thread, which then works while the index is read, not at the exit.
     const now = kept ? this.fixedStamps(plan) : undefined;
     const stored = this.#stored ?? (kept ? readGuardIndex(this.gitAgents!) : undefined);
-    if (now && stored && stored.index.plan === plan) {
+    // A damaged index (an entry this call reads that is not of the build's shape) is a miss, never an answer.
+    if (now && stored && stored.index.plan === plan && indexFits(stored.index, action)) {
       const names = action
         ? actionProjects(stored.index, action)
         : Object.keys(stored.stamps)

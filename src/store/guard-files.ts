@@ -8,6 +8,8 @@ import { closeSync, constants, fstatSync, type FSWatcher, mkdirSync, openSync, r
 import { dirname, join, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import type { GuardIndex } from '../core/guard.ts';
+import { isGuardIndexFrame } from '../core/guard-index-shape.ts';
+import { isObject, keyCount } from '../core/parsed-shape.ts';
 import { Hash53 } from '../core/hash53.ts';
 import { writeFailure } from './atomic-write.ts';
 import { gitDirFor } from './git-dir.ts';
@@ -180,9 +182,11 @@ export function readGuardIndex(dir: string): StoredIndex | undefined {
   try {
     const read = readRegularFile(join(dir, 'guard-index.json'), MAX_INDEX_BYTES);
     if (!read.ok) return undefined;
-    const data = JSON.parse(read.bytes.toString('utf8')) as StoredIndex;
-    if (data.format !== FORMAT || typeof data.stamps !== 'object' || !Array.isArray(data.index?.rules)) return undefined;
-    return data;
+    const data: unknown = JSON.parse(read.bytes.toString('utf8'));
+    // The frame only: the entries a call reads are checked by the call (indexFits), not the thousands it does not.
+    if (!isObject(data) || data.format !== FORMAT || !isObject(data.stamps) || !isGuardIndexFrame(data.index) || keyCount(data) !== 3)
+      return undefined;
+    return data as unknown as StoredIndex;
   } catch {
     return undefined;
   }

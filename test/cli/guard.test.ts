@@ -339,6 +339,42 @@ describe('agents guard hook, the kept index', () => {
     }
   });
 
+  it('is built again when it decodes but is not of the shape the build gives, never answered from nor tripped over', async () => {
+    const dir = await repo();
+    const input = claude(dir, 'Write', { file_path: 'secrets/a.env', content: 'x' });
+    const hook = async () => runAgents(['guard', 'hook'], { cwd: dir, input });
+    expect((await hook()).code).toBe(0);
+    const index = join(dir, '.git/agents/guard-index.json');
+    const kept = readFileSync(index, 'utf8');
+    type Stored = {
+      stamps: unknown;
+      index: Record<string, unknown> & { rules: Record<string, unknown>[]; contexts: Record<string, unknown> | unknown[] };
+    };
+    const damages: ((d: Stored) => void)[] = [
+      (d) => (d.index.rules[0]!.text = 5),
+      (d) => delete d.index.rules[0]!.guard,
+      (d) => ((d.index.rules[0]!.guard as Record<string, unknown>).write = 'secrets/**'),
+      (d) => (d.index.rules[0]!.guard = {}),
+      (d) => (d.index.contexts = []),
+      (d) => delete (d.index.contexts as Record<string, unknown>)[''],
+      (d) => (((d.index.contexts as Record<string, unknown>)[''] as { rules: number[] }).rules = [7]),
+      (d) => (d.index.heads = null),
+      (d) => (d.stamps = null),
+      (d) => (d.index.onError = 'maybe'),
+    ];
+    for (const damage of damages) {
+      const stored = JSON.parse(kept) as Stored;
+      damage(stored);
+      writeFileSync(index, JSON.stringify(stored));
+      const r = await hook();
+      expect(r.code).toBe(0);
+      const answer = JSON.parse(r.stdout).hookSpecificOutput;
+      expect(answer.permissionDecision).toBe('deny');
+      expect(answer.permissionDecisionReason).toContain('"Agents never touch secrets"');
+      expect(readFileSync(index, 'utf8')).toBe(kept);
+    }
+  });
+
   it('that cannot be written (a folder in its place) still answers, and leaves no temporary file', async () => {
     const dir = await repo();
     const input = claude(dir, 'Write', { file_path: 'secrets/a.env', content: 'x' });
