@@ -27,9 +27,11 @@ import {
   folderStamp,
   guardDir,
   projectMetasStamp,
+  racyStamp,
   readActivePlan,
   readGuardIndex,
   stamp,
+  type StampSeen,
   WatchedStamps,
   writeGuardIndex,
 } from '../store/guard-files.ts';
@@ -50,9 +52,9 @@ function fixedPaths(plan: string | null): string[] {
   return out;
 }
 
-/** A folder's stamp (folderStamp), through the watchers of a long-lived process when it has them. */
-function folderStampOf(path: string, watched: WatchedStamps | undefined): string {
-  return watched ? watched.stamp(path) : folderStamp(path);
+/** A stamp as `take` gives it; for an index being built at `at`, marked when what it saw changed just before (racyStamp). */
+function stampAt(at: number | undefined, take: (seen?: StampSeen) => string): string {
+  return at === undefined ? take() : racyStamp(at, take);
 }
 
 export interface GuardDecisionRecord {
@@ -111,31 +113,37 @@ export class GuardService {
    * edit in place changes no folder, but changes the file's own stamp), and
    * every project's project.yaml.
    */
-  private stamps(plan: string | null, projects: Iterable<string>, watched = this.#watched): Record<string, string> {
-    const out = this.fixedStamps(plan, watched);
-    this.addProjectStamps(out, projects, watched);
+  private stamps(plan: string | null, projects: Iterable<string>, watched = this.#watched, at?: number): Record<string, string> {
+    const out = this.fixedStamps(plan, watched, at);
+    this.addProjectStamps(out, projects, watched, at);
     return out;
   }
 
   /** The stamps that depend on no action: the fixed folders and every project's project.yaml. */
-  private fixedStamps(plan: string | null, watched = this.#watched): Record<string, string> {
+  private fixedStamps(plan: string | null, watched = this.#watched, at?: number): Record<string, string> {
     const out: Record<string, string> = {};
     for (const rel of fixedPaths(plan)) {
       const path = join(this.root, rel);
-      out[rel] = FILE_FOLDERS.test(rel) ? folderStampOf(path, watched) : stamp(path);
+      out[rel] = stampAt(at, (seen) =>
+        FILE_FOLDERS.test(rel) ? (watched ? watched.stamp(path) : folderStamp(path, seen)) : stamp(path, seen),
+      );
     }
     // Which project holds a path can change in any project's project.yaml, not only in those the index names for it.
     const projectsDir = join(this.root, 'projects');
-    out['projects/*/project.yaml'] = watched ? watched.projectMetas(projectsDir) : projectMetasStamp(projectsDir);
+    out['projects/*/project.yaml'] = stampAt(at, (seen) =>
+      watched ? watched.projectMetas(projectsDir) : projectMetasStamp(projectsDir, seen),
+    );
     // Inherited rules live in the policy sources' cache, pinned by extends.lock.yaml (a fixed stamp).
     return out;
   }
 
   /** Adds to `stamps` those of each named project's folder and waivers. */
-  private addProjectStamps(stamps: Record<string, string>, projects: Iterable<string>, watched = this.#watched): void {
+  private addProjectStamps(stamps: Record<string, string>, projects: Iterable<string>, watched = this.#watched, at?: number): void {
     for (const p of projects) {
-      stamps[`projects/${p}`] = folderStampOf(join(this.root, 'projects', p), watched);
-      stamps[`projects/${p}/waivers`] = folderStampOf(join(this.root, 'projects', p, 'waivers'), watched);
+      for (const key of [`projects/${p}`, `projects/${p}/waivers`]) {
+        const path = join(this.root, key);
+        stamps[key] = stampAt(at, (seen) => (watched ? watched.stamp(path) : folderStamp(path, seen)));
+      }
     }
   }
 
@@ -178,7 +186,7 @@ export class GuardService {
     const { buildIndex } = await import('./guard-build.ts');
     // The folders' stamps are taken before the read: a file added while the store is read is seen by the next call.
     // Every project's folders, taken once (no watcher for each: the calls that follow watch the folders they compare).
-    const built = await buildIndex(this.root, plan, this.clock(), (names) => this.stamps(plan, names, undefined));
+    const built = await buildIndex(this.root, plan, this.clock(), (names) => this.stamps(plan, names, undefined, Date.now()));
     const stamps = built.stamps;
     if (this.gitAgents !== undefined) writeGuardIndex(this.gitAgents, stamps, built.index);
     this.#stored = { stamps, index: built.index };

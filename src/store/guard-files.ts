@@ -14,6 +14,7 @@ import { Hash53 } from '../core/hash53.ts';
 import { writeFailure } from './atomic-write.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
+import { settledBefore } from './tree-source.ts';
 import { replaceCacheFile, replaceFile, writeAll } from './write-all.ts';
 
 /** Bump when the index's shape changes: an index of another format is rebuilt. */
@@ -26,18 +27,40 @@ export function guardDir(storeRoot: string): string | undefined {
   return git === undefined ? undefined : join(git, 'agents');
 }
 
+/** The latest change time (ctime, ms) of what a stamp looked at, for {@link racyStamp}. */
+export interface StampSeen {
+  newest: number;
+}
+
 /**
  * What a file or folder looks like now: a change of content, of entries
  * (a folder gains or loses a file, an atomic write renames into it), or of
  * identity changes it. "-" when it is absent.
  */
-export function stamp(path: string): string {
+export function stamp(path: string, seen?: StampSeen): string {
   try {
     const s = statSync(path, { throwIfNoEntry: false });
+    if (s && seen && s.ctimeMs > seen.newest) seen.newest = s.ctimeMs;
     return s ? `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}` : '-';
   } catch {
     return '-';
   }
+}
+
+/**
+ * A stamp taken for an index built at `at` (ms). A file changed within a tick of
+ * the file system's clock before its stamp is taken can change again in that
+ * tick, to the same size, and keep every figure of its stamp (a project.yaml
+ * edited twice within one second where times are kept in seconds): a stamp of
+ * what is not settled yet (settledBefore, the rule the parse cache trusts
+ * stamps by) is marked so that no stamp taken later equals it, and the next
+ * call builds the index again. Only the change time counts: any later change
+ * sets it to the clock, whatever the modification time was set to.
+ */
+export function racyStamp(at: number, take: (seen: StampSeen) => string): string {
+  const seen = { newest: 0 };
+  const value = take(seen);
+  return seen.newest >= settledBefore(at) ? `${value}~racy` : value;
 }
 
 /**
@@ -46,8 +69,8 @@ export function stamp(path: string): string {
  * that a file edited in place (an editor that writes over it, a guard added
  * to an invariant that had none) changes it too. "-" when it is absent.
  */
-export function folderStamp(path: string): string {
-  const own = stamp(path);
+export function folderStamp(path: string, seen?: StampSeen): string {
+  const own = stamp(path, seen);
   if (own === '-') return own;
   let names: string[];
   try {
@@ -58,7 +81,7 @@ export function folderStamp(path: string): string {
   const hash = new Hash53();
   // The folder's path is joined once: path.join normalises the whole path again for each of what may be a thousand files.
   const prefix = path.endsWith(sep) ? path : path + sep;
-  for (const name of names.sort()) if (name.endsWith('.yaml')) hash.update(`${name}\0${stamp(prefix + name)}\n`);
+  for (const name of names.sort()) if (name.endsWith('.yaml')) hash.update(`${name}\0${stamp(prefix + name, seen)}\n`);
   return `${own}#${hash.digest()}`;
 }
 
@@ -67,7 +90,7 @@ export function folderStamp(path: string): string {
  * edited in place may now hold a file the index placed in no project, or in
  * another one. "-" when `projects/` is absent.
  */
-export function projectMetasStamp(projects: string): string {
+export function projectMetasStamp(projects: string, seen?: StampSeen): string {
   let names: string[];
   try {
     names = readdirSync(projects);
@@ -76,7 +99,7 @@ export function projectMetasStamp(projects: string): string {
   }
   const hash = new Hash53();
   const prefix = projects.endsWith(sep) ? projects : projects + sep;
-  for (const name of names.sort()) hash.update(`${name}\0${stamp(`${prefix}${name}${sep}project.yaml`)}\n`);
+  for (const name of names.sort()) hash.update(`${name}\0${stamp(`${prefix}${name}${sep}project.yaml`, seen)}\n`);
   return hash.digest();
 }
 

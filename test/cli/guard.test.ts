@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { GuardService } from '../../src/service/guard-service.ts';
 import { agents, BIN } from '../helpers/cli.ts';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -45,6 +46,20 @@ async function stagedFindings(dir: string, paths: readonly string[]): Promise<[s
   }
   const json = JSON.parse((await runAgents(['--format', 'json', 'guard', 'check', '--staged'], { cwd: dir })).stdout);
   return json.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file]);
+}
+
+/**
+ * Runs `f` with the clock 10 s ahead: the store's files then look older than the coarsest tick a file system keeps
+ * times in, and a kept index built after them is trusted (an index built just after a change is built again).
+ */
+async function later<T>(f: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    vi.setSystemTime(Date.now() + 10_000);
+    return await f();
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 const claude = (dir: string, tool: string, input: Record<string, unknown>) =>
@@ -217,11 +232,15 @@ describe('agents guard hook', () => {
       expect(answer.hookSpecificOutput.permissionDecisionReason).toContain(INV3);
       rmSync(file);
     }
-    // git commands that rewrite git's index (status, add) do not make the hook read the store again.
-    git(dir, 'add', '-A');
-    const kept = readFileSync(index, 'utf8');
-    expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
-    expect(readFileSync(index, 'utf8')).toBe(kept);
+    // git commands that rewrite git's index (status, add) do not make the hook read the store again, once the store's
+    // last change is older than a file system's tick (the index built just after it is built again once).
+    await later(async () => {
+      expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+      git(dir, 'add', '-A');
+      const kept = readFileSync(index, 'utf8');
+      expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+      expect(readFileSync(index, 'utf8')).toBe(kept);
+    });
   });
 });
 
@@ -325,18 +344,22 @@ describe('agents guard hook, the kept index', () => {
     const input = claude(dir, 'Write', { file_path: 'secrets/a.env', content: 'x' });
     const deny = async () => JSON.parse((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).hookSpecificOutput;
     expect((await deny()).permissionDecision).toBe('deny');
-    const index = join(dir, '.git/agents/guard-index.json');
-    const kept = readFileSync(index, 'utf8');
-    // A rule of it garbled, or no index at all: never read as an index without that rule.
-    const garbled = kept.replace('"guard":{', '"guard":{{');
-    expect(garbled).not.toBe(kept);
-    for (const text of [garbled, 'not an index', '']) {
-      writeFileSync(index, text);
-      const answer = await deny();
-      expect(answer.permissionDecision).toBe('deny');
-      expect(answer.permissionDecisionReason).toContain(INV);
-      expect(readFileSync(index, 'utf8')).toBe(kept);
-    }
+    // Later, when an index of the store is trusted (the one built just after its change is built again once).
+    await later(async () => {
+      expect((await deny()).permissionDecision).toBe('deny');
+      const index = join(dir, '.git/agents/guard-index.json');
+      const kept = readFileSync(index, 'utf8');
+      // A rule of it garbled, or no index at all: never read as an index without that rule.
+      const garbled = kept.replace('"guard":{', '"guard":{{');
+      expect(garbled).not.toBe(kept);
+      for (const text of [garbled, 'not an index', '']) {
+        writeFileSync(index, text);
+        const answer = await deny();
+        expect(answer.permissionDecision).toBe('deny');
+        expect(answer.permissionDecisionReason).toContain(INV);
+        expect(readFileSync(index, 'utf8')).toBe(kept);
+      }
+    });
   });
 
   it('is built again when it decodes but is not of the shape the build gives, never answered from nor tripped over', async () => {
@@ -344,8 +367,15 @@ describe('agents guard hook, the kept index', () => {
     const input = claude(dir, 'Write', { file_path: 'secrets/a.env', content: 'x' });
     const hook = async () => runAgents(['guard', 'hook'], { cwd: dir, input });
     expect((await hook()).code).toBe(0);
+    // Later, when an index of the store is trusted (the one built just after its change is built again once).
+    await later(() => damaged(dir, hook));
+  });
+
+  async function damaged(dir: string, hook: () => ReturnType<typeof runAgents>): Promise<void> {
+    expect((await hook()).code).toBe(0);
     const index = join(dir, '.git/agents/guard-index.json');
     const kept = readFileSync(index, 'utf8');
+    expect(kept).not.toContain('~racy');
     type Stored = {
       stamps: unknown;
       index: Record<string, unknown> & { rules: Record<string, unknown>[]; contexts: Record<string, unknown> | unknown[] };
@@ -373,6 +403,20 @@ describe('agents guard hook, the kept index', () => {
       expect(answer.permissionDecisionReason).toContain('"Agents never touch secrets"');
       expect(readFileSync(index, 'utf8')).toBe(kept);
     }
+  }
+
+  it('is not trusted while a change it was built after is younger than the coarsest tick a file system keeps times in', async () => {
+    const dir = await repo();
+    const action = { tool: 'Write', files: ['secrets/a'], texts: [] };
+    const rebuilt = async () => (await new GuardService(join(dir, '.agents'), {}).index(action)).rebuilt;
+    expect(await rebuilt()).toBe(true);
+    // The store was written just now: where times are kept in seconds, an edit in place in the same second, of the
+    // same size, would keep every figure of its stamp, so the index is built again rather than trusted.
+    expect(await rebuilt()).toBe(true);
+    await later(async () => {
+      expect(await rebuilt()).toBe(true);
+      expect(await rebuilt()).toBe(false);
+    });
   });
 
   it('that cannot be written (a folder in its place) still answers, and leaves no temporary file', async () => {
@@ -405,10 +449,14 @@ describe('agents guard hook, a plan named by a prefix', () => {
     // The first deny records a violation, whose folder the plan's folder then holds: the next call builds the index again.
     expect(await decide()).toBe('deny');
     expect(await decide()).toBe('deny');
-    const built = statSync(index).ino;
-    expect(await decide()).toBe('deny');
-    // Not built again: the kept index was the prefix's plan's (an index written again is a new file).
-    expect(statSync(index).ino).toBe(built);
+    await later(async () => {
+      // Built again once: the index kept was built just after a change to the store (the file system's tick).
+      expect(await decide()).toBe('deny');
+      const built = statSync(index).ino;
+      expect(await decide()).toBe('deny');
+      // Not built again: the kept index was the prefix's plan's (an index written again is a new file).
+      expect(statSync(index).ino).toBe(built);
+    });
     writeFileSync(rule, guardYaml(INV2, 'Plan files stay', ['write: ["elsewhere/**"]']));
     expect(await decide()).toBe('none');
   });
