@@ -152,16 +152,17 @@ export class GuardService {
    * matters is unchanged (the fixed folders, and the folders and files of the
    * projects `action` touches; every project without an action), else
    * rebuilt from the store and saved. A one-shot command checks once; the MCP
-   * server (`longLived`) on every call.
+   * server (`longLived`) on every call. `fresh`: rebuilt whatever the stamps say.
    */
-  async index(action?: GuardAction): Promise<{ index: GuardIndex; rebuilt: boolean }> {
+  async index(action?: GuardAction, fresh = false): Promise<{ index: GuardIndex; rebuilt: boolean }> {
     const plan = this.activePlan();
+    if (fresh) this.#stored = undefined;
     if (this.#stored && this.#stored.index.plan === plan && !this.options.longLived && indexFits(this.#stored.index, action))
       return { index: this.#stored.index, rebuilt: false };
     // A change written before this call was asked for is already queued by the kernel, but its watcher's event may come
     // after the request in the same turn of the event loop: one turn lets every such event mark its folder first.
     if (this.#watched) await new Promise((resolve) => setImmediate(resolve));
-    const kept = this.#stored !== undefined || (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE);
+    const kept = this.#stored !== undefined || (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE && !fresh);
     // When there is an index to compare, the stamps that depend on no action come first: their thousands of stats make
     // V8 optimise Node's stat code on another thread, which then works while the index is read, not at the exit.
     const now = kept ? this.fixedStamps(plan) : undefined;
@@ -334,15 +335,29 @@ export class GuardService {
       }
       return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved), plan };
     }
-    const { index } = await this.index(action);
-    if (!matchers) {
-      const needed = patternsNeeded(index, action);
-      matchers = new GuardMatchers(needed ? (await import('../core/guard-patterns.ts')).compileRegex : undefined);
+    return this.judged(action, async (index) => {
+      const m =
+        matchers ?? new GuardMatchers(patternsNeeded(index, action) ? (await import('../core/guard-patterns.ts')).compileRegex : undefined);
+      const verdict = evaluateGuards(index, action, this.clock(), m);
+      return verdict.decisive
+        ? { verdict, reason: guardReason(verdict.decisive, index.plan), plan: index.plan }
+        : { verdict, plan: index.plan };
+    });
+  }
+
+  /**
+   * `judge` run over the index for `action`. A kept index it fails on was
+   * damaged in a way its shape does not show (a pattern RE2 refuses, which
+   * the build never keeps): it is built again from the store, and judged once more.
+   */
+  async judged<T>(action: GuardAction, judge: (index: GuardIndex) => Promise<T>): Promise<T> {
+    const { index, rebuilt } = await this.index(action);
+    try {
+      return await judge(index);
+    } catch (error) {
+      if (rebuilt) throw error;
+      return judge((await this.index(action, true)).index);
     }
-    const verdict = evaluateGuards(index, action, this.clock(), matchers);
-    return verdict.decisive
-      ? { verdict, reason: guardReason(verdict.decisive, index.plan), plan: index.plan }
-      : { verdict, plan: index.plan };
   }
 
   /**

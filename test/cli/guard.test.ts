@@ -391,6 +391,8 @@ describe('agents guard hook, the kept index', () => {
       (d) => (d.index.heads = null),
       (d) => (d.stamps = null),
       (d) => (d.index.onError = 'maybe'),
+      // Of the shape, but a pattern RE2 refuses, which the build never keeps: the store is read again when it fails.
+      (d) => ((d.index.rules[0]!.guard as Record<string, unknown>).content = ['(?<=x)AKIA']),
     ];
     for (const damage of damages) {
       const stored = JSON.parse(kept) as Stored;
@@ -403,6 +405,11 @@ describe('agents guard hook, the kept index', () => {
       expect(answer.permissionDecisionReason).toContain('"Agents never touch secrets"');
       expect(readFileSync(index, 'utf8')).toBe(kept);
     }
+    // So does guard check at the commit.
+    const refused = kept.replace('"AKIA[0-9A-Z]{16}"', '"(?<=x)AKIA"');
+    expect(refused).not.toBe(kept);
+    writeFileSync(index, refused);
+    expect(await stagedFindings(dir, ['secrets/b.env'])).toEqual([['guard-violation', 'secrets/b.env']]);
   }
 
   it('is not trusted while a change it was built after is younger than the coarsest tick a file system keeps times in', async () => {

@@ -141,36 +141,38 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     texts: f.added.length > 0 ? [f.added.map((a) => a.text).join('\n')] : [],
   }));
   // The index, checked against the folders of every changed file's projects at once, then each file judged by it.
-  const { index } = await service.index({ tool: 'git', files: files.map((f) => f.path), texts: [] });
-  const { plan } = index;
-  const now = service.clock();
-  const needed = actions.some((a) => patternsNeeded(index, a));
-  const matchers = new GuardMatchers(needed ? (await import('../../core/guard-patterns.ts')).compileRegex : undefined);
-  const diagnostics: Diagnostic[] = [];
   const storePrefix = prefixOf(service.top, physicalPath(root));
-  for (const [n, f] of files.entries()) {
-    const verdict = evaluateGuards(index, actions[n]!, now, matchers);
-    for (const h of verdict.hits) {
-      if (h.waived) continue;
-      // A content hit points at the first added line that matches on its own (else the first added line).
-      const at = h.kind === 'content' ? (f.added.find((a) => matchers.regex(h.entry)(a.text)) ?? f.added[0]) : undefined;
-      diagnostics.push({
-        code: 'guard-violation',
-        severity: h.rule.severity,
-        file: f.path,
-        line: at?.line ?? 0,
-        col: at ? 1 : 0,
-        message: guardReason(h, plan)
-          .replace(/^Blocked by/, 'Forbidden by')
-          .replace(/ To waive it:.*$/, '')
-          .replace(/ It is a locked floor.*$/, ''),
-        hint: h.rule.locked
-          ? 'A locked floor of a policy source: undo the change.'
-          : `Undo the change, or waive ${h.rule.id} (agents invariant waive).`,
-        related: [ruleLocation(h.rule, storePrefix)],
-      });
+  const diagnostics = await service.judged({ tool: 'git', files: files.map((f) => f.path), texts: [] }, async (index) => {
+    const { plan } = index;
+    const now = service.clock();
+    const needed = actions.some((a) => patternsNeeded(index, a));
+    const matchers = new GuardMatchers(needed ? (await import('../../core/guard-patterns.ts')).compileRegex : undefined);
+    const diagnostics: Diagnostic[] = [];
+    for (const [n, f] of files.entries()) {
+      const verdict = evaluateGuards(index, actions[n]!, now, matchers);
+      for (const h of verdict.hits) {
+        if (h.waived) continue;
+        // A content hit points at the first added line that matches on its own (else the first added line).
+        const at = h.kind === 'content' ? (f.added.find((a) => matchers.regex(h.entry)(a.text)) ?? f.added[0]) : undefined;
+        diagnostics.push({
+          code: 'guard-violation',
+          severity: h.rule.severity,
+          file: f.path,
+          line: at?.line ?? 0,
+          col: at ? 1 : 0,
+          message: guardReason(h, plan)
+            .replace(/^Blocked by/, 'Forbidden by')
+            .replace(/ To waive it:.*$/, '')
+            .replace(/ It is a locked floor.*$/, ''),
+          hint: h.rule.locked
+            ? 'A locked floor of a policy source: undo the change.'
+            : `Undo the change, or waive ${h.rule.id} (agents invariant waive).`,
+          related: [ruleLocation(h.rule, storePrefix)],
+        });
+      }
     }
-  }
+    return diagnostics;
+  });
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
   const result: ValidationResult = {
