@@ -1,7 +1,7 @@
 // Whether a commit stages anything under one folder, told from git's own files when they can tell it: the commit
 // hook (`validate --staged`) asks it before it starts a git process (docs/adr/0512-the-commit-hook-bundle.md).
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { callerVariables, gitDirOf } from './caller-env.ts';
 import { commonOf, looksLikeGitDir, repoTop } from './location.ts';
@@ -27,7 +27,10 @@ export function stagesNothingUnder(folder: string): boolean {
   }
 }
 
-function sameTreeAsHead(folder: string): boolean {
+function sameTreeAsHead(given: string): boolean {
+  // git runs in the folder's real path and answers for that one: a link on the way (the store itself, named with
+  // --store) may stand where the index still holds the folder it replaced.
+  const folder = realpathSync(given);
   const top = repoTop(folder);
   const gitDir = gitDirOf(folder);
   if (top === undefined || gitDir === undefined) return false;
@@ -38,10 +41,10 @@ function sameTreeAsHead(folder: string): boolean {
   if (movesWorkTree(gitDir) || (common !== gitDir && movesWorkTree(common))) return false;
   // A repository another user owns: git refuses it (safe.directory), and says so.
   if (process.getuid !== undefined && statSync(top).uid !== process.getuid()) return false;
-  const path = relative(top, resolve(folder));
+  const path = relative(top, folder);
   if (path === '' || path.startsWith('..') || isAbsolute(path)) return false;
   // A folder on the way that git would take for a repository of its own: git refuses it, and says why.
-  for (let d = resolve(folder); d !== top; d = dirname(d)) if (looksLikeGitDir(d)) return false;
+  for (let d = folder; d !== top; d = dirname(d)) if (looksLikeGitDir(d)) return false;
   const parts = path.split(sep);
   const head = headCommit(gitDir, common);
   if (head === undefined) return false;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stagesNothingUnder } from '../../src/git/index-tree.ts';
@@ -93,6 +93,22 @@ describe('whether a commit stages nothing under the store, from git’s files', 
     const moved = repoWithStore();
     appendFileSync(join(moved.top, '.git', 'config'), '[include]\n\tpath = other\n');
     expect(fast(moved.store)).toBe(false);
+  });
+
+  it('answers for the folder a link leads to, as git started there does, not for the folder the index holds at the link', () => {
+    const { top, store } = repoWithStore();
+    mkdirSync(join(top, 'real', 'global'), { recursive: true });
+    writeFileSync(join(top, 'real', 'global', 'b.yaml'), 'id: B\n');
+    git(top, 'add', '-A');
+    git(top, 'commit', '-q', '-m', 'real');
+    // The store folder replaced by a link (not staged: the index still holds .agents/ as HEAD has it), and a file
+    // staged where the link leads.
+    renameSync(store, join(top, 'old'));
+    symlinkSync('real', store);
+    writeFileSync(join(top, 'real', 'global', 'b.yaml'), 'broken: [\n');
+    git(top, 'add', 'real');
+    expect(gitStaged(store)).toEqual(['global/b.yaml']);
+    expect(fast(store)).toBe(false);
   });
 
   it('never says nothing is staged when git lists a store file (a seeded walk of edits, stages and commits)', () => {
