@@ -1,6 +1,6 @@
 // Whether a commit stages anything under one folder, told from git's own files when they can tell it: the commit
 // hook (`validate --staged`) asks it before it starts a git process (docs/adr/0512-the-commit-hook-bundle.md).
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { callerVariables, gitDirOf } from './caller-env.ts';
@@ -47,7 +47,7 @@ function sameTreeAsHead(given: string): boolean {
   for (let d = folder; d !== top; d = dirname(d)) if (looksLikeGitDir(d)) return false;
   const parts = path.split(sep);
   const head = headCommit(gitDir, common);
-  if (head === undefined) return false;
+  if (head === undefined || replacesObjects(common)) return false;
   const staged = cacheTreeOid(readFileSync(callers.GIT_INDEX_FILE ?? join(gitDir, 'index')), parts);
   if (staged === undefined) return false;
   const commit = readLoose(common, head, 'commit');
@@ -75,6 +75,23 @@ function movesWorkTree(dir: string): boolean {
       return false;
     }
   });
+}
+
+/**
+ * Whether the repository replaces objects (`git replace`): git then reads HEAD's commit and trees as their
+ * replacements, which the loose objects under their own ids are not.
+ */
+function replacesObjects(common: string): boolean {
+  try {
+    if (readdirSync(join(common, 'refs', 'replace')).length > 0) return true;
+  } catch {
+    // No folder of replacements: none loose.
+  }
+  try {
+    return readFileSync(join(common, 'packed-refs'), 'latin1').includes(' refs/replace/');
+  } catch {
+    return false;
+  }
 }
 
 /** HEAD's commit id, from HEAD and the loose or packed ref it names; undefined for anything else. */

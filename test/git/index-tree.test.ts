@@ -111,6 +111,18 @@ describe('whether a commit stages nothing under the store, from git’s files', 
     expect(fast(store)).toBe(false);
   });
 
+  it('leaves a repository that replaces objects to git, which compares the index with the replacements', () => {
+    const { top, store } = repoWithStore();
+    writeFileSync(join(store, 'global', 'a.yaml'), 'id: A\ntext: Never delete any data\n');
+    git(top, 'commit', '-q', '-a', '-m', 'edit');
+    expect(fast(store)).toBe(true);
+    git(top, 'replace', 'HEAD', 'HEAD~1');
+    expect(gitStaged(store)).toEqual(['global/a.yaml']);
+    expect(fast(store)).toBe(false);
+    git(top, 'pack-refs', '--all');
+    expect(fast(store)).toBe(false);
+  });
+
   it('never says nothing is staged when git lists a store file (a seeded walk of edits, stages and commits)', () => {
     const { top, store } = repoWithStore();
     let seed = 7;
