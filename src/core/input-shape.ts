@@ -163,6 +163,8 @@ export function refuseArgs(name: string, params: readonly ArgSpec[], args: reado
 /** A public function of the library (src/index.ts) that refuses arguments of the wrong kind first (refuseArgs). */
 export function checkedArgs<F extends (...args: never[]) => unknown>(name: string, fn: F, params: readonly ArgSpec[]): F {
   const isAsync = Object.prototype.toString.call(fn) === '[object AsyncFunction]';
+  // refuseArgs takes null for an optional argument left out: the function gets it as left out, its default applied.
+  const optional = params.map((p) => p.endsWith('?'));
   const checked = function (this: unknown, ...args: unknown[]) {
     try {
       refuseArgs(name, params, args);
@@ -171,7 +173,8 @@ export function checkedArgs<F extends (...args: never[]) => unknown>(name: strin
       if (isAsync) return Promise.reject(error);
       throw error;
     }
-    return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
+    const given = args.map((a, i) => (a === null && optional[i] === true ? undefined : a));
+    return (fn as unknown as (...a: unknown[]) => unknown).apply(this, given);
   };
   Object.defineProperty(checked, 'name', { value: fn.name });
   Object.defineProperty(checked, 'length', { value: fn.length });

@@ -369,6 +369,10 @@ describe('every public function of the library given arguments of the wrong type
     expect(await field(() => new L.IdAbbreviations([1]))).toBe('ids');
     expect(await field(() => new L.IdAbbreviations(['01JDQ6X5Z8W4N3B2C1D0E9F8G1']).short(42))).toBe('id');
     expect(await field(() => new L.WorkingTreeSource(42))).toBe('root');
+    // null for an optional argument is taken as left out, as the check takes it: the function's default, no TypeError.
+    expect(L.escapeUnsafe('a\u202eb', null)).toBe(L.escapeUnsafe('a\u202eb'));
+    const hash = (s: string) => String(s.length);
+    expect(L.mergeBlock(null, null, 'x\n', hash, false)).toEqual(L.mergeBlock(undefined, undefined, 'x\n', hash, false));
     // The checks are the wrapper's: a call of the right types is the function's own.
     expect(L.globMatches('src/**', 'src/a.ts')).toBe(true);
     expect(L.globMatches.name).toBe('globMatches');
