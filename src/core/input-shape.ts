@@ -63,6 +63,13 @@ export function optionalFunction<F extends (...args: never[]) => unknown>(value:
   throw new UsageError(`${field} must be a function, not ${typeName(value)}`, HINT, { field });
 }
 
+/** An AbortSignal that may be left out (undefined or null): anything else would be read as no stop, or fail at the first. */
+export function optionalSignal(value: unknown, field: string): AbortSignal | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value instanceof AbortSignal) return value;
+  throw new UsageError(`${field} must be an AbortSignal, not ${typeName(value)}`, HINT, { field });
+}
+
 /** A whole number from `min` to `max` that must be given: NaN, Infinity, a string of digits or a fraction is refused. */
 export function requiredInteger(value: unknown, field: string, min: number, max: number): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;

@@ -177,6 +177,12 @@ describe('the library given input of the wrong shape', () => {
       ['timeout', () => commandActor({ command: ['node', 'actor.mjs'], timeoutMs: 1000, cwd: store, timeout: 5 } as Loose)],
     ];
     for (const [field, call] of misspelt) expect((await refused(call))[0]).toBe(field);
+    // A stop that is no AbortSignal, or misspelt, would leave the wait for a lock uncancellable without a word.
+    const stop = new AbortController().signal;
+    expect((await refused(() => p.addViolation({ plan, invariant: id }, { sigal: stop })))[0]).toBe('sigal');
+    expect((await refused(() => p.addViolation({ plan, invariant: id }, { signal: 'stop' })))[0]).toBe('signal');
+    expect((await refused(() => p.sync(plan, { apply: true, signal: {} })))[0]).toBe('signal');
+    expect(await p.listViolations({ plan })).toEqual([]);
     expect(JSON.stringify(await s.list({ all: true }))).toBe(before);
     expect((await scopes.listProjects()).map((x: Loose) => x.project)).toEqual(['myapp']);
     expect((await p.list()).length).toBe(1);
@@ -295,6 +301,7 @@ describe('the library given input of the wrong shape', () => {
     // be refused only once the actor's work was done.
     expect(await fieldOf(() => p.strategize(plan, { actor, contxt: 'the plan text' }))).toBe('contxt');
     expect(await fieldOf(() => p.strategize(plan, { actor: { ...actor, kind: 'in-process' } }))).toBe('actor.kind');
+    expect(await fieldOf(() => p.strategize(plan, { actor, signal: 5 }))).toBe('signal');
     expect(asked).toBe(false);
   });
 

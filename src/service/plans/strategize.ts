@@ -11,7 +11,7 @@ import {
   reconcile,
 } from '../../core/records.ts';
 import { UsageError } from '../../core/errors.ts';
-import { inputObject, optionalString } from '../../core/input-shape.ts';
+import { inputObject, optionalSignal, optionalString } from '../../core/input-shape.ts';
 import { formatDecisionFile, formatEnforcementFile } from '../../core/serialize.ts';
 import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
@@ -63,6 +63,7 @@ export async function strategize(
     );
   // A context that is no string would be sent to the actor as it is, against actor-request.schema.json.
   const context = optionalString(options.context, 'context') ?? null;
+  const signal = optionalSignal(options.signal, 'signal');
   const plan = await planById(svc, prefix);
   const { entries } = await svc.invariants.effective({ plan: plan.id });
   // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
@@ -136,6 +137,6 @@ export async function strategize(
         ok: rec.error === undefined && rec.records.every((r) => r.enforced),
       };
     },
-    { onStale: svc.invariants.deps.notice, ...(options.signal ? { signal: options.signal } : {}) },
+    { onStale: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },
   );
 }

@@ -1,6 +1,6 @@
 // `plan sync`: a plan brought back in step with its action templates.
 import { UsageError } from '../../core/errors.ts';
-import { inputObject, optionalBoolean, optionalFunction } from '../../core/input-shape.ts';
+import { inputObject, optionalBoolean, optionalFunction, optionalSignal } from '../../core/input-shape.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
 import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
@@ -67,6 +67,7 @@ export async function sync(
   const given = inputObject(options, 'sync', { apply: true, confirm: true, commit: true, signal: true });
   const apply = optionalBoolean(given.apply, 'apply') ?? false;
   const confirm = optionalFunction(given.confirm, 'confirm');
+  const signal = optionalSignal(given.signal, 'signal');
   const plan = await planById(svc, prefix);
   const inputs = await syncInputs(svc, plan);
   if (inputs.gone.length > 0) {
@@ -126,7 +127,7 @@ export async function sync(
         }
       }
       // The last moment a stop leaves the plan as it was; past it the plan is synced whole, never half.
-      options.signal?.throwIfAborted();
+      signal?.throwIfAborted();
       const written: string[] = [];
       try {
         for (const w of writes) {

@@ -1,6 +1,6 @@
 // Violations of a plan's invariants: record, resolve, list.
 import { UsageError, valueTooLong } from '../../core/errors.ts';
-import { inputObject, optionalString, requiredString } from '../../core/input-shape.ts';
+import { inputObject, optionalSignal, optionalString, requiredString } from '../../core/input-shape.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import type { Severity } from '../../core/model.ts';
 import { codePointLength, isUlid } from '../../core/names.ts';
@@ -25,6 +25,8 @@ export async function addViolation(
   options: { signal?: AbortSignal } = {},
 ): Promise<ListedViolation> {
   const input = inputObject(given, 'addViolation', VIOLATION_FIELDS) as ViolationInput;
+  // Checked as every method's options are: a misspelt signal would leave the call uncancellable without a word.
+  const signal = optionalSignal(inputObject(options, 'addViolation', { signal: true }).signal, 'signal');
   if (input.severity !== undefined) checkSeverity(input.severity);
   const plan = await planById(svc, requiredString(input.plan, 'plan'));
   const { entries } = await svc.invariants.effective({ plan: plan.id });
@@ -69,7 +71,7 @@ export async function addViolation(
       await requirePlanHeld(svc.invariants.source, plan.id, 'this command ran');
       writeFileAtomic(svc.root, path, content);
     },
-    { onStale: svc.invariants.deps.notice, ...(options.signal ? { signal: options.signal } : {}) },
+    { onStale: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },
   );
   return { plan: plan.id, violation, path };
 }
