@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catFileBatch } from '../../src/git/object-reader.ts';
@@ -46,6 +46,22 @@ describe('validate --staged', () => {
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'usage', message: expect.stringContaining(`is a link to ${shared}`) });
     }
+  });
+
+  it('checks a store named through a link inside the repository where the link leads, --changed as --staged', async () => {
+    const store = testStore({ [ga]: good });
+    const repo = dirname(store);
+    // The store kept in tools/agents, and named by a committed link .agents.
+    mkdirSync(join(repo, 'tools'));
+    renameSync(store, join(repo, 'tools', 'agents'));
+    symlinkSync(join('tools', 'agents'), store);
+    gitInit(repo);
+    commitAll(repo, 'store');
+    expect((await validate(repo, '--changed', '--store', '.agents')).code).toBe(0);
+    writeFileSync(join(repo, 'tools', 'agents', ga), bad);
+    expect((await validate(repo, '--changed', '--store', '.agents')).code).toBe(1);
+    git(repo, 'add', '-A');
+    expect((await validate(repo, '--staged', '--store', '.agents')).code).toBe(1);
   });
 
   it('fails on a bad file in the index even when the working tree is fixed', async () => {

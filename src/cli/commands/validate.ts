@@ -331,8 +331,10 @@ async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<
   try {
     if (mode === 'staged') return await git.stagedStorePaths(store);
     const { relative, sep } = await import('node:path');
-    const rel = relative(top, store).split(sep).join('/');
-    return await git.changedStorePaths(store, rel === '' ? '' : `${rel}/`, top);
+    // git prints paths from the top it found from the store's real folder: a store named through a link (--store
+    // .agents leading to tools/agents) is matched by where the link leads.
+    const rel = relative(realTop, realStore).split(sep).join('/');
+    return await git.changedStorePaths(store, rel === '' ? '' : `${rel}/`, realTop);
   } catch (error) {
     if (error instanceof GitError)
       throw new UsageError(`${flag}: git failed: ${error.message.split('\n')[0]}`, 'Check the repository with `git status`.');
