@@ -1,8 +1,7 @@
 // Which of the caller's git variables reach the repository a command works in: shared by the git runner and by
 // the readers of git's own files (index-tree.ts), which must look where a git process would.
-import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { gitDirFor } from './location.ts';
+import { gitDirFor, realPath } from './location.ts';
 import { runCwd, runEnv } from './run-environment.ts';
 
 /**
@@ -15,25 +14,17 @@ const CALLERS = ['GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT
 /** Path variables, which git resolves against the folder it was started in (ours is not the caller's). */
 const PATHS = new Set<string>(['GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY']);
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
-
 /** The git folder the caller's environment names: `GIT_DIR` (relative to where we were started), else the repository holding that folder. */
 function callersGitDir(): string | undefined {
   const named = runEnv().GIT_DIR;
   const dir = named !== undefined && named !== '' ? resolve(runCwd(), named) : gitDirFor(runCwd());
-  return dir === undefined ? undefined : real(dir);
+  return dir === undefined ? undefined : realPath(dir);
 }
 
 /** The (real) git folder of the repository holding `cwd`: a few `stat`s, no git process; not cached, as repositories come and go. */
 export function gitDirOf(cwd: string): string | undefined {
   const dir = gitDirFor(cwd);
-  return dir === undefined ? undefined : real(dir);
+  return dir === undefined ? undefined : realPath(dir);
 }
 
 /**

@@ -2,8 +2,8 @@
 // not content. `git commit` records none of them and `git diff --cached` shows
 // none, so a reader of the index leaves them out rather than read the empty
 // blob the index lists for them as an empty file.
-import { relative, resolve, sep } from 'node:path';
-import { repoTop } from './location.ts';
+import { relative, sep } from 'node:path';
+import { realPath, repoTop } from './location.ts';
 import { runGit } from './runner.ts';
 
 /** The empty blob's id (SHA-1 and SHA-256 repositories): what the index lists for an intent-to-add entry. */
@@ -17,8 +17,11 @@ export const EMPTY_BLOBS: ReadonlySet<string> = new Set([
  * One `git status`, asked only when the index lists an empty file below `dir`; it prints paths from the top.
  */
 export async function intentsToAdd(dir: string, paths: readonly string[]): Promise<Set<string>> {
-  const top = repoTop(dir);
-  const rel = top === undefined ? '' : relative(top, resolve(dir)).split(sep).join('/');
+  // git runs in the folder's real path and prints paths from the top it finds from there: a link on the way (a store
+  // named through one) is matched where it leads.
+  const real = realPath(dir);
+  const top = repoTop(real);
+  const rel = top === undefined ? '' : relative(top, real).split(sep).join('/');
   const prefix = rel === '' ? '' : `${rel}/`;
   const args = ['--no-optional-locks', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=no', '--no-renames'];
   // Many empty files (rare) would make a command line too long: then the whole folder is asked.

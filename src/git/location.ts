@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -10,6 +10,18 @@ export function repoTop(dir: string): string | undefined {
   for (let d = resolve(dir); ; d = dirname(d)) {
     if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return undefined;
+  }
+}
+
+/**
+ * The real path of `path` (links on the way followed, as a process started there has it for its folder), or the
+ * path resolved as given when it cannot be (gone: whoever uses it then fails there and says why).
+ */
+export function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
   }
 }
 

@@ -64,6 +64,20 @@ describe('validate --staged', () => {
     expect((await validate(repo, '--staged', '--store', '.agents')).code).toBe(1);
   });
 
+  it('leaves out an intent-to-add entry of a store named through a link, as of the store named where it is', async () => {
+    const store = testStore({ [ga]: good });
+    const repo = dirname(store);
+    mkdirSync(join(repo, 'tools'));
+    renameSync(store, join(repo, 'tools', 'agents'));
+    symlinkSync(join('tools', 'agents'), store);
+    gitInit(repo);
+    commitAll(repo, 'store');
+    writeFileSync(join(repo, 'tools', 'agents', `global/${B}.yaml`), '');
+    git(repo, 'add', '-N', `tools/agents/global/${B}.yaml`);
+    for (const named of ['tools/agents', '.agents'])
+      expect((await validate(repo, '--staged', '--all-files', '--store', named)).code).toBe(0);
+  });
+
   it('fails on a bad file in the index even when the working tree is fixed', async () => {
     const { repo, store } = repoWithStore({ [ga]: good });
     writeFileSync(join(store, ga), bad);
