@@ -296,6 +296,9 @@ export async function withFolderLock<T>(
   const deadline = Date.now() + timeoutMs;
   assertMine(root);
   assertNoLinkedFolder(root, folder, `lock ${folder}`);
+  // A caller that gave up before its turn came (an MCP call cancelled while the store was read) writes nothing, though
+  // the lock be free by then.
+  if (options.signal?.aborted) throw new CancelledError(`Cancelled before taking ${lockName}: nothing was written.`);
   // The first folder this call made, if it made any: it and those below it, down to `dir`, are this call's to remove.
   let made: string | undefined;
   const makeFolder = () => {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CancelledError } from '../../src/core/errors.ts';
 import { withFolderLock, withFolderLocks } from '../../src/store/lock.ts';
 import { testStore } from '../helpers/tmp.ts';
 
@@ -15,6 +16,17 @@ describe('withFolderLock: the folders it makes', () => {
     await expect(refused).rejects.toThrow('refused');
     expect(existsSync(join(root, 'actions/fresh'))).toBe(false);
     expect(existsSync(join(root, 'actions'))).toBe(true);
+  });
+
+  it('a caller whose signal is already aborted runs nothing and makes no folder, though the lock is free', async () => {
+    const root = testStore();
+    let ran = false;
+    const stop = new AbortController();
+    stop.abort();
+    const given = withFolderLock(root, 'plans/p/violations', () => (ran = true), { signal: stop.signal });
+    await expect(given).rejects.toBeInstanceOf(CancelledError);
+    expect(ran).toBe(false);
+    expect(existsSync(join(root, 'plans/p'))).toBe(false);
   });
 
   it('a change that wrote a file keeps its folder; one that wrote nothing leaves none', async () => {
