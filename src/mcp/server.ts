@@ -82,6 +82,8 @@ function bounded<T>(answer: T, hint: string): T {
 
 /** How many requests are worked on, or wait for their answer to be written, at once. */
 const TAKEN_LIMIT = 16;
+/** How many messages are read on and held while TAKEN_LIMIT requests are taken: a cancellation sent after them is heard. */
+const HELD_LIMIT = 16;
 
 const WRITE_OFF_HINT =
   'Start the server with `agents mcp --allow-write`, or set `mcp: {allow_write: true}` in .agents/config.yaml (docs/mcp.md).';
@@ -394,15 +396,22 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       releasing = true;
       while (held.length > 0 && unanswered.size < TAKEN_LIMIT) take(held.shift()!);
       releasing = false;
-      if (held.length === 0 && !stopped) input.resume();
+      if (held.length < HELD_LIMIT && !stopped) input.resume();
     }
     if (unanswered.size === 0 && held.length === 0) drained?.();
   };
   transport.onmessage = (message) => {
     if (stopped) return;
-    if (held.length > 0 || unanswered.size >= TAKEN_LIMIT) {
+    // A cancellation is heard at once, past the held messages: a call waiting for a lock gives up instead of writing
+    // after the client was told nothing came of it. A held request it names is dropped (a cancelled one gets no answer).
+    if ('method' in message && !('id' in message) && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      const at = held.findIndex((m) => 'method' in m && 'id' in m && m.id === id);
+      if (at >= 0) held.splice(at, 1);
+      else take(message);
+    } else if (held.length > 0 || unanswered.size >= TAKEN_LIMIT) {
       held.push(message);
-      input.pause();
+      if (held.length >= HELD_LIMIT) input.pause();
     } else take(message);
   };
   const take = (message: JSONRPCMessage) => {

@@ -380,7 +380,7 @@ describe('agents mcp: writing', () => {
     expect(fileList(root)).toEqual(before);
   });
 
-  it('a record_violation the client cancels while it waits for a lock gives up and writes nothing', async () => {
+  it('a record_violation the client cancels while it waits for a lock gives up and writes nothing, behind 16 others too', async () => {
     const root = exampleStore();
     const folder = join(root, 'plans', EXAMPLE_PLAN, 'violations');
     mkdirSync(folder, { recursive: true });
@@ -389,11 +389,14 @@ describe('agents mcp: writing', () => {
     const s = await startMcp(root, ['--allow-write']);
     const args = { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' };
     const cancel = new AbortController();
-    const cancelled = s.client.callTool({ name: 'record_violation', arguments: args }, undefined, { signal: cancel.signal });
+    // More calls than the server works on at once (16): the cancellations come after one it holds unread.
+    const cancelled = Array.from({ length: 17 }, () =>
+      s.client.callTool({ name: 'record_violation', arguments: args }, undefined, { signal: cancel.signal }),
+    );
     setTimeout(() => cancel.abort(), 300);
-    await expect(cancelled).rejects.toThrow();
-    // Answered after the cancellation, which the server reads first: the lock goes once the call has been told.
-    await s.client.ping();
+    for (const call of cancelled) await expect(call).rejects.toThrow();
+    // Answered after the cancellations, which the server reads first: the lock goes once the calls have been told.
+    await s.client.ping({ timeout: 5000 });
     rmSync(join(folder, '.lock'));
     // The next call takes the lock and writes; the cancelled one, had it gone on waiting, would have written too.
     expect((await call(s, 'record_violation', args)).isError).toBeFalsy();
