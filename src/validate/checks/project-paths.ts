@@ -34,7 +34,10 @@ export async function checkProjectPaths(
   const { projectOverlaps } = await import('../../core/path-overlap.ts');
   const allowOverlap = (await storeConfig()).projects.allow_overlap;
   const severity: Severity = allowOverlap ? 'warning' : 'error';
-  const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
+  // With the setting on, the warning says what an overlap costs instead of naming the setting that is already set.
+  const hint = allowOverlap
+    ? 'Overlaps are allowed here (projects.allow_overlap): a file in both projects gets no project inferred from its path (which, invariant add); make the paths disjoint to have one.'
+    : 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
   // Each finding with the files its positions are read from (an overlap also names the other project's glob).
   const found: { files: string[]; report: () => Diagnostic }[] = [];
   const files = options.repoFiles ? await options.repoFiles() : undefined;
