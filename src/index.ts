@@ -3,6 +3,44 @@
  * list, resolve and remove invariants, with the same rules as the CLI.
  */
 import { checkedArgs } from './core/input-shape.ts';
+import {
+  ACTION_INVARIANTS,
+  CHANGED,
+  COMMIT_OPTIONS,
+  CONFIG,
+  DECISIONS,
+  DIFF_OPTIONS,
+  DIGESTED,
+  each,
+  ENFORCEMENT,
+  ENFORCEMENT_RECORDS,
+  ESCAPE_OPTIONS,
+  EXPIRING,
+  EXPORT_INPUT,
+  GATE_FACTS,
+  GATE_INVARIANTS,
+  GATE_OPTIONS,
+  INVARIANT,
+  INVARIANTS,
+  NEAR_OTHERS,
+  NEAR_STATS,
+  OUTCOME,
+  PLAN,
+  PLAN_TARGET,
+  PLANS,
+  PROJECT_METAS,
+  SCOPE,
+  SCOPED,
+  SCOPED_WAIVERS,
+  SECTIONS,
+  SIDE,
+  SIDE_SHAPE,
+  TARGET,
+  TARGET_REFS,
+  TEXTUAL,
+  VIOLATION_STATES,
+  WAIVERS,
+} from './core/model-shape.ts';
 
 export {
   InvariantService,
@@ -189,18 +227,22 @@ import {
 } from './core/plain-text.ts';
 
 // Each public function refuses an argument of the wrong type from JavaScript with a UsageError naming it (docs/library.md).
-export const checkNewInvariant = checkedArgs('checkNewInvariant', checkNewInvariantUnchecked, [
-  'scope: object',
-  'text: string',
-  'others: objects',
-  'plans: map',
-]);
-export const resolveEffective = checkedArgs('resolveEffective', resolveEffectiveUnchecked, [
-  'target: object',
-  'invariants: objects',
-  'keyOf: function?',
-]);
-export const appliesTo = checkedArgs('appliesTo', appliesToUnchecked, ['invariant: object', 'target: object']);
+export const checkNewInvariant = checkedArgs(
+  'checkNewInvariant',
+  checkNewInvariantUnchecked,
+  ['scope: object', 'text: string', 'others: objects', 'plans: map'],
+  { scope: SCOPE, others: INVARIANTS, plans: PLANS },
+);
+export const resolveEffective = checkedArgs(
+  'resolveEffective',
+  resolveEffectiveUnchecked,
+  ['target: object', 'invariants: objects', 'keyOf: function?'],
+  { target: TARGET, invariants: INVARIANTS },
+);
+export const appliesTo = checkedArgs('appliesTo', appliesToUnchecked, ['invariant: object', 'target: object'], {
+  invariant: INVARIANT,
+  target: TARGET,
+});
 export const textKey = checkedArgs('textKey', textKeyUnchecked, ['text: string']);
 export const resolvePrefix = checkedArgs('resolvePrefix', resolvePrefixUnchecked, ['prefix: string', 'ids: iterable']);
 export const pickId = checkedArgs('pickId', pickIdUnchecked, [
@@ -211,42 +253,67 @@ export const pickId = checkedArgs('pickId', pickIdUnchecked, [
   'describe: function?',
 ]);
 export const shortestUniquePrefix = checkedArgs('shortestUniquePrefix', shortestUniquePrefixUnchecked, ['id: string', 'ids: iterable']);
-export const findNearDuplicates = checkedArgs('findNearDuplicates', findNearDuplicatesUnchecked, ['invariants: objects', 'plans: map']);
-export const nearDuplicatesOf = checkedArgs('nearDuplicatesOf', nearDuplicatesOfUnchecked, ['text: string', 'others: objects']);
-export const nearPairs = checkedArgs('nearPairs', nearPairsUnchecked, ['keys: strings', 'stats: object?']);
-export const nearKind = checkedArgs('nearKind', nearKindUnchecked, ['a: object', 'b: object']);
+export const findNearDuplicates = checkedArgs('findNearDuplicates', findNearDuplicatesUnchecked, ['invariants: objects', 'plans: map'], {
+  invariants: INVARIANTS,
+  plans: PLANS,
+});
+export const nearDuplicatesOf = checkedArgs('nearDuplicatesOf', nearDuplicatesOfUnchecked, ['text: string', 'others: objects'], {
+  others: NEAR_OTHERS,
+});
+export const nearPairs = checkedArgs('nearPairs', nearPairsUnchecked, ['keys: strings', 'stats: object?'], { stats: NEAR_STATS });
+export const nearKind = checkedArgs('nearKind', nearKindUnchecked, ['a: object', 'b: object'], { a: TEXTUAL, b: TEXTUAL });
 export const looseKey = checkedArgs('looseKey', looseKeyUnchecked, ['text: string']);
-export const canMeet = checkedArgs('canMeet', canMeetUnchecked, ['a: object', 'b: object', 'plans: map']);
-export const waivedAt = checkedArgs('waivedAt', waivedAtUnchecked, ['waivers: objects', 'now: date']);
-export const waiverHolds = checkedArgs('waiverHolds', waiverHoldsUnchecked, ['waiver: object', 'now: date']);
+export const canMeet = checkedArgs('canMeet', canMeetUnchecked, ['a: object', 'b: object', 'plans: map'], {
+  a: SCOPED,
+  b: SCOPED,
+  plans: PLANS,
+});
+export const waivedAt = checkedArgs('waivedAt', waivedAtUnchecked, ['waivers: objects', 'now: date'], { waivers: WAIVERS });
+export const waiverHolds = checkedArgs('waiverHolds', waiverHoldsUnchecked, ['waiver: object', 'now: date'], { waiver: EXPIRING });
 export const waiverExpiry = checkedArgs('waiverExpiry', waiverExpiryUnchecked, ['expires: string']);
-export const waiversForPlan = checkedArgs('waiversForPlan', waiversForPlanUnchecked, ['waivers: objects', 'plan: object']);
+export const waiversForPlan = checkedArgs('waiversForPlan', waiversForPlanUnchecked, ['waivers: objects', 'plan: object'], {
+  waivers: SCOPED_WAIVERS,
+  plan: PLAN_TARGET,
+});
 export const parseRecord = checkedArgs('parseRecord', parseRecordUnchecked, ['kind: string', 'file: string', 'bytes: bytes', 'id: string']);
 export const parseDecision = checkedArgs('parseDecision', parseDecisionUnchecked, ['file: string', 'bytes: bytes', 'id: string']);
 export const parseEnforcement = checkedArgs('parseEnforcement', parseEnforcementUnchecked, ['file: string', 'bytes: bytes', 'id: string']);
 export const parseViolation = checkedArgs('parseViolation', parseViolationUnchecked, ['file: string', 'bytes: bytes', 'id: string']);
 export const parseActorAnswer = checkedArgs('parseActorAnswer', parseActorAnswerUnchecked, ['stdout: string']);
-export const buildActorRequest = checkedArgs('buildActorRequest', buildActorRequestUnchecked, [
-  'plan: object',
-  'context: string-or-null',
-  'invariants: objects',
-]);
-export const buildDecisionTree = checkedArgs('buildDecisionTree', buildDecisionTreeUnchecked, ['nodes: objects']);
-export const computeDrift = checkedArgs('computeDrift', computeDriftUnchecked, [
-  'plan: object',
-  'planInvariants: objects',
-  'actionInvariants: map',
-]);
-export const planSync = checkedArgs('planSync', planSyncUnchecked, ['plan: object', 'planInvariants: objects', 'actionInvariants: map']);
-export const standingViolations = checkedArgs('standingViolations', standingViolationsUnchecked, ['violations: objects', 'waived: map']);
-export const reconcile = checkedArgs('reconcile', reconcileUnchecked, ['invariantIds: strings', 'outcome: object', 'decisionId: string']);
-export const chooseTargets = checkedArgs('chooseTargets', chooseTargetsUnchecked, ['given: strings?', 'config: object']);
-export const planExport = checkedArgs('planExport', planExportUnchecked, ['input: object']);
-export const renderSections = checkedArgs('renderSections', renderSectionsUnchecked, [
-  'sections: objects',
-  'storeRel: string',
-  'rendered: object?',
-]);
+export const buildActorRequest = checkedArgs(
+  'buildActorRequest',
+  buildActorRequestUnchecked,
+  ['plan: object', 'context: string-or-null', 'invariants: objects'],
+  { plan: PLAN, invariants: INVARIANTS },
+);
+export const buildDecisionTree = checkedArgs('buildDecisionTree', buildDecisionTreeUnchecked, ['nodes: objects'], { nodes: DECISIONS });
+export const computeDrift = checkedArgs(
+  'computeDrift',
+  computeDriftUnchecked,
+  ['plan: object', 'planInvariants: objects', 'actionInvariants: map'],
+  { plan: PLAN, planInvariants: INVARIANTS, actionInvariants: ACTION_INVARIANTS },
+);
+export const planSync = checkedArgs('planSync', planSyncUnchecked, ['plan: object', 'planInvariants: objects', 'actionInvariants: map'], {
+  plan: PLAN,
+  planInvariants: INVARIANTS,
+  actionInvariants: ACTION_INVARIANTS,
+});
+export const standingViolations = checkedArgs('standingViolations', standingViolationsUnchecked, ['violations: objects', 'waived: map'], {
+  violations: VIOLATION_STATES,
+});
+export const reconcile = checkedArgs('reconcile', reconcileUnchecked, ['invariantIds: strings', 'outcome: object', 'decisionId: string'], {
+  outcome: OUTCOME,
+});
+export const chooseTargets = checkedArgs('chooseTargets', chooseTargetsUnchecked, ['given: strings?', 'config: object'], {
+  config: CONFIG,
+});
+export const planExport = checkedArgs('planExport', planExportUnchecked, ['input: object'], { input: EXPORT_INPUT });
+export const renderSections = checkedArgs(
+  'renderSections',
+  renderSectionsUnchecked,
+  ['sections: objects', 'storeRel: string', 'rendered: object?'],
+  { sections: SECTIONS },
+);
 export const mergeBlock = checkedArgs('mergeBlock', mergeBlockUnchecked, [
   'current: string?',
   'frontMatter: string?',
@@ -258,38 +325,57 @@ export const globMatches = checkedArgs('globMatches', globMatchesUnchecked, ['gl
 export const globHoldsFolder = checkedArgs('globHoldsFolder', globHoldsFolderUnchecked, ['glob: string', 'dir: string']);
 export const globProblem = checkedArgs('globProblem', globProblemUnchecked, ['glob: string']);
 export const readProjects = checkedArgs('readProjects', readProjectsUnchecked, ['source: tree-source', 'names: strings?']);
-export const projectsHoldingFolder = checkedArgs('projectsHoldingFolder', projectsHoldingFolderUnchecked, ['meta: map', 'dir: string']);
+export const projectsHoldingFolder = checkedArgs('projectsHoldingFolder', projectsHoldingFolderUnchecked, ['meta: map', 'dir: string'], {
+  meta: PROJECT_METAS,
+});
 export const repositoryTop = checkedArgs('repositoryTop', repositoryTopUnchecked, ['storeRoot: string']);
-export const diffStores = checkedArgs('diffStores', diffStoresUnchecked, [
-  'changed: object',
-  'before: object',
-  'after: object',
-  'targets: objects',
-]);
-export const diffTarget = checkedArgs('diffTarget', diffTargetUnchecked, [
-  'target: object',
-  'before: object',
-  'after: object',
-  'options: object?',
-]);
-export const diffInvariantFiles = checkedArgs('diffInvariantFiles', diffInvariantFilesUnchecked, ['before: objects', 'after: objects']);
-export const affectedTargets = checkedArgs('affectedTargets', affectedTargetsUnchecked, [
-  'changedPaths: iterable',
-  'before: object',
-  'after: object',
-]);
-export const withCommit = checkedArgs('withCommit', withCommitUnchecked, [
-  'root: string',
-  'enabled: boolean',
-  'write: function',
-  'options: object?',
-]);
+export const diffStores = checkedArgs(
+  'diffStores',
+  diffStoresUnchecked,
+  ['changed: object', 'before: object', 'after: object', 'targets: objects'],
+  { changed: CHANGED, before: SIDE, after: SIDE, targets: TARGET_REFS },
+);
+export const diffTarget = checkedArgs(
+  'diffTarget',
+  diffTargetUnchecked,
+  ['target: object', 'before: object', 'after: object', 'options: object?'],
+  { target: TARGET, before: SIDE, after: SIDE, options: DIFF_OPTIONS },
+);
+export const diffInvariantFiles = checkedArgs('diffInvariantFiles', diffInvariantFilesUnchecked, ['before: objects', 'after: objects'], {
+  before: INVARIANTS,
+  after: INVARIANTS,
+});
+export const affectedTargets = checkedArgs(
+  'affectedTargets',
+  affectedTargetsUnchecked,
+  ['changedPaths: iterable', 'before: object', 'after: object'],
+  { before: SIDE_SHAPE, after: SIDE_SHAPE },
+);
+export const withCommit = checkedArgs(
+  'withCommit',
+  withCommitUnchecked,
+  ['root: string', 'enabled: boolean', 'write: function', 'options: object?'],
+  { options: COMMIT_OPTIONS },
+);
 export const commitWanted = checkedArgs('commitWanted', commitWantedUnchecked, ['source: tree-source']);
-export const judgePlan = checkedArgs('judgePlan', judgePlanUnchecked, ['facts: object', 'options: object?']);
-export const committedRuns = checkedArgs('committedRuns', committedRunsUnchecked, ['decisions: objects', 'enforcement: objects']);
-export const setDigestInput = checkedArgs('setDigestInput', setDigestInputUnchecked, ['effective: objects']);
-export const invariantDigestInput = checkedArgs('invariantDigestInput', invariantDigestInputUnchecked, ['invariant: object']);
-export const setChanges = checkedArgs('setChanges', setChangesUnchecked, ['effective: objects', 'records: objects']);
-export const escapeUnsafe = checkedArgs('escapeUnsafe', escapeUnsafeUnchecked, ['text: string', 'options: object?']);
+export const judgePlan = checkedArgs('judgePlan', judgePlanUnchecked, ['facts: object', 'options: object?'], {
+  facts: GATE_FACTS,
+  options: GATE_OPTIONS,
+});
+export const committedRuns = checkedArgs('committedRuns', committedRunsUnchecked, ['decisions: objects', 'enforcement: objects'], {
+  decisions: DECISIONS,
+  enforcement: ENFORCEMENT,
+});
+export const setDigestInput = checkedArgs('setDigestInput', setDigestInputUnchecked, ['effective: objects'], { effective: each(DIGESTED) });
+export const invariantDigestInput = checkedArgs('invariantDigestInput', invariantDigestInputUnchecked, ['invariant: object'], {
+  invariant: DIGESTED,
+});
+export const setChanges = checkedArgs('setChanges', setChangesUnchecked, ['effective: objects', 'records: objects'], {
+  effective: GATE_INVARIANTS,
+  records: ENFORCEMENT_RECORDS,
+});
+export const escapeUnsafe = checkedArgs('escapeUnsafe', escapeUnsafeUnchecked, ['text: string', 'options: object?'], {
+  options: ESCAPE_OPTIONS,
+});
 export const findUnsafeText = checkedArgs('findUnsafeText', findUnsafeTextUnchecked, ['document: string']);
 export const quoteText = checkedArgs('quoteText', quoteTextUnchecked, ['text: string']);

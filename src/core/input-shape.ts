@@ -140,12 +140,25 @@ const ARG_CHECKS: Record<ArgKind, [test: (v: unknown) => boolean, expected: stri
 
 type ArgSpec = `${string}: ${ArgKind}${'' | '?'}`;
 
+/** What is wrong inside an argument: where (`.scope.kind`, `[2].text`, '' for the whole of it) and what. */
+export type Problem = { at: string; says: string };
+/** The check of the fields of an object argument (src/core/model-shape.ts): its first problem, or undefined. */
+export type Shape = (value: unknown) => Problem | undefined;
+
 /**
  * Refuses the first of `args` that is not of its kind in `params` (each argument's name and kind, in order:
  * `'text: string'`, `'options: object?'`) with a UsageError naming the function and the argument (`detail.field`).
  * From JavaScript a number for a string, or null for an object, would otherwise be a TypeError from deep inside.
+ * Then, every argument of its kind, the first whose `shapes` check finds a field missing or wrong is refused, naming
+ * the field (`detail.field`: `invariant.scope.kind`).
  */
-export function refuseArgs(name: string, params: readonly ArgSpec[], args: readonly unknown[]): void {
+export function refuseArgs(
+  name: string,
+  params: readonly ArgSpec[],
+  args: readonly unknown[],
+  shapes: Readonly<Record<string, Shape>> = {},
+): void {
+  const given: [field: string, value: unknown][] = [];
   for (const [i, param] of params.entries()) {
     const [field, spec] = param.split(': ') as [string, string];
     const optional = spec.endsWith('?');
@@ -153,7 +166,10 @@ export function refuseArgs(name: string, params: readonly ArgSpec[], args: reado
     const value = args[i];
     if (optional && (value === undefined || value === null)) continue;
     const [test, expected] = ARG_CHECKS[kind];
-    if (test(value)) continue;
+    if (test(value)) {
+      given.push([field, value]);
+      continue;
+    }
     // A list of the wrong items names the first of them: "an array" is what it is, not what is wrong.
     const itemKind = kind === 'objects' ? 'object' : kind === 'strings' ? 'string' : undefined;
     const item = itemKind !== undefined && Array.isArray(value) ? value.findIndex((x) => !ARG_CHECKS[itemKind][0](x)) : -1;
@@ -165,16 +181,29 @@ export function refuseArgs(name: string, params: readonly ArgSpec[], args: reado
           : `${name}: ${field} must be ${expected}, not ${typeName(value)}`;
     throw new UsageError(message, HINT, { field });
   }
+  for (const [field, value] of given) {
+    // Of the right type, an object may still lack a field the function reads, or hold one of the wrong type.
+    const problem = Object.hasOwn(shapes, field) ? shapes[field]!(value) : undefined;
+    if (problem) throw new UsageError(`${name}: ${field}${problem.at} ${problem.says}`, HINT, { field: `${field}${problem.at}` });
+  }
 }
 
-/** A public function of the library (src/index.ts) that refuses arguments of the wrong kind first (refuseArgs). */
-export function checkedArgs<F extends (...args: never[]) => unknown>(name: string, fn: F, params: readonly ArgSpec[]): F {
+/**
+ * A public function of the library (src/index.ts) that refuses arguments of the wrong kind first (refuseArgs), and
+ * with `shapes` (by argument name) an object argument whose fields are missing or of the wrong type.
+ */
+export function checkedArgs<F extends (...args: never[]) => unknown>(
+  name: string,
+  fn: F,
+  params: readonly ArgSpec[],
+  shapes?: Readonly<Record<string, Shape>>,
+): F {
   const isAsync = Object.prototype.toString.call(fn) === '[object AsyncFunction]';
   // refuseArgs takes null for an optional argument left out: the function gets it as left out, its default applied.
   const optional = params.map((p) => p.endsWith('?'));
   const checked = function (this: unknown, ...args: unknown[]) {
     try {
-      refuseArgs(name, params, args);
+      refuseArgs(name, params, args, shapes);
     } catch (error) {
       // An async function's caller waits on its promise (`.catch`), so the refusal is that promise's, not a throw.
       if (isAsync) return Promise.reject(error);

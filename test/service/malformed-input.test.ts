@@ -349,7 +349,7 @@ describe('every public function of the library given arguments of the wrong type
         typeof e[1] === 'function' && !/^class\b/.test(Function.prototype.toString.call(e[1])),
     );
     expect(functions.length).toBeGreaterThan(40);
-    // Of the wrong type, not of the wrong shape: the fields of an invariant, a plan or a target are not checked here.
+    // Of the wrong type, not of the wrong shape: the fields of an invariant, a plan or a target, test/service/library-shapes.test.ts.
     for (const [name, fn] of functions)
       for (const bad of [42, null, [], 'text', true, undefined]) {
         const outcome = await (async () => fn(bad, bad, bad, bad, bad))().then(

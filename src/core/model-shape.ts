@@ -1,0 +1,240 @@
+// The fields of the model objects a library caller hands the pure functions (docs/library.md): an invariant, a plan,
+// a waiver or a record is held to its JSON Schema in schemas/, and what no schema describes (a scope, a target, the
+// sides of a diff, a gate's facts, an export's input) to the model's types. Only src/index.ts uses these checks:
+// the CLI and the services pass what the store's readers return, which the readers hold to the same schemas.
+import { typeName, type Problem, type Shape } from './input-shape.ts';
+import { EXPORT_TARGETS, SCOPE_KINDS, SEVERITIES } from './model.ts';
+import { RELAXABLE } from './plan-gate.ts';
+import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const notObject = (v: unknown): Problem => ({ at: '', says: `must be an object, not ${typeName(v)}` });
+const missing = (key: string): Problem => ({ at: `.${key}`, says: 'is missing' });
+
+/** One segment of a JSON Pointer as the key it stands for (RFC 6901: `~1` is `/`, `~0` is `~`). */
+const pointerKey = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** Where a schema error is, as a path in JavaScript (`.guard.write[0]`). */
+function schemaPath(e: SchemaError): string {
+  const keys = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map(pointerKey);
+  return keys.map((k) => (/^\d+$/.test(k) ? `[${k}]` : `.${k}`)).join('');
+}
+
+/**
+ * An object held to the schema of its file. `keys` (what the function reads, `?` after one that may be left out)
+ * checks those fields alone; without it, every field the schema describes, the schema's required ones required.
+ * Fields the schema does not describe (the `scope` and `path` a reader adds) are left to `extra`.
+ */
+export function bySchema(name: SchemaName, keys?: readonly string[], extra?: (o: Record<string, unknown>) => Problem | undefined): Shape {
+  const schema = SCHEMAS[name] as { properties: Record<string, unknown>; required?: readonly string[] };
+  const picked = keys?.map((k) => k.replace(/\?$/, '')) ?? Object.keys(schema.properties);
+  const required = keys ? keys.filter((k) => !k.endsWith('?')) : (schema.required ?? []);
+  const validate = validatorFor(name);
+  return (v) => {
+    if (!isObject(v)) return notObject(v);
+    const doc: Record<string, unknown> = {};
+    for (const key of picked) if (v[key] !== undefined) doc[key] = v[key];
+    for (const key of required) if (doc[key] === undefined) return missing(key);
+    if (!validate(doc)) {
+      // A field the schema requires but the function does not read is not this call's to ask for.
+      const e = validate.errors!.find((x) => x.keyword !== 'required' || picked.includes(String(x.params.missingProperty)));
+      if (e) return { at: schemaPath(e), says: e.message ?? 'does not pass its schema' };
+    }
+    return extra?.(v);
+  };
+}
+
+type FieldKind =
+  | 'string'
+  | 'string?'
+  | 'number'
+  | 'boolean'
+  | 'boolean?'
+  | 'strings'
+  | 'strings?'
+  | 'set'
+  | 'set?'
+  | 'map'
+  | 'map?'
+  | 'function?';
+const FIELD_CHECKS: Record<string, [test: (v: unknown) => boolean, expected: string]> = {
+  string: [(v) => typeof v === 'string', 'a string'],
+  number: [(v) => typeof v === 'number' && Number.isFinite(v), 'a number'],
+  boolean: [(v) => typeof v === 'boolean', 'true or false'],
+  strings: [(v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), 'an array of strings'],
+  set: [(v) => isObject(v) && typeof v.has === 'function', 'a Set'],
+  map: [(v) => isObject(v) && typeof v.get === 'function' && typeof v.has === 'function' && typeof v.values === 'function', 'a Map'],
+  function: [(v) => typeof v === 'function', 'a function'],
+};
+
+/** An object whose fields are each of a kind (`?`: may be left out) or of a shape. */
+export function fields(spec: Record<string, FieldKind | Shape | [Shape, 'optional']>): Shape {
+  return (v) => {
+    if (!isObject(v)) return notObject(v);
+    for (const [key, kind] of Object.entries(spec)) {
+      const value = v[key];
+      if (typeof kind === 'string') {
+        const optional = kind.endsWith('?');
+        if (optional && value === undefined) continue;
+        if (value === undefined) return missing(key);
+        const [test, expected] = FIELD_CHECKS[optional ? kind.slice(0, -1) : kind]!;
+        if (!test(value)) return { at: `.${key}`, says: `must be ${expected}, not ${typeName(value)}` };
+        continue;
+      }
+      const [shape, optional] = Array.isArray(kind) ? [kind[0], true] : [kind, false];
+      if (value === undefined) {
+        if (optional) continue;
+        return missing(key);
+      }
+      const p = shape(value);
+      if (p) return { at: `.${key}${p.at}`, says: p.says };
+    }
+    return undefined;
+  };
+}
+
+/** One of several kinds, told apart by `kind` (a scope, a target). */
+function byKind(kinds: Record<string, Shape>): Shape {
+  const names = Object.keys(kinds);
+  return (v) => {
+    if (!isObject(v)) return notObject(v);
+    if (v.kind === undefined) return missing('kind');
+    const shape = typeof v.kind === 'string' && Object.hasOwn(kinds, v.kind) ? kinds[v.kind] : undefined;
+    if (!shape) return { at: '.kind', says: `must be ${names.map((n) => JSON.stringify(n)).join(', ')}, not ${JSON.stringify(v.kind)}` };
+    return shape(v);
+  };
+}
+
+/** An array of things of one shape: the first wrong one is named by its index. */
+export function each(shape: Shape): Shape {
+  return (v) => {
+    if (!Array.isArray(v)) return { at: '', says: `must be an array, not ${typeName(v)}` };
+    for (const [i, item] of v.entries()) {
+      const p = shape(item);
+      if (p) return { at: `[${i}]${p.at}`, says: p.says };
+    }
+    return undefined;
+  };
+}
+
+/** A Map whose values are of one shape (the argument's own check has made sure it is a Map or answers get and has). */
+function mapOf(shape: Shape): Shape {
+  return (v) => {
+    if (!(v instanceof Map)) return undefined;
+    for (const [key, value] of v) {
+      const p = shape(value);
+      if (p) return { at: `.get(${JSON.stringify(key)})${p.at}`, says: p.says };
+    }
+    return undefined;
+  };
+}
+
+/** One of a fixed list of strings. */
+function oneOf(values: readonly string[]): Shape {
+  return (v) =>
+    values.includes(v as string) ? undefined : { at: '', says: `must be one of ${values.join(', ')}, not ${JSON.stringify(v)}` };
+}
+
+/** A scope: no schema describes it, the model's type does (src/core/model.ts). */
+export const SCOPE: Shape = byKind({
+  global: fields({}),
+  inherited: fields({ source: 'string', order: 'number' }),
+  project: fields({ project: 'string' }),
+  action: fields({ ns: 'string', name: 'string', source: 'string?' }),
+  plan: fields({ plan: 'string' }),
+} satisfies Record<(typeof SCOPE_KINDS)[number], Shape>);
+export const TARGET: Shape = byKind({
+  project: fields({ project: 'string' }),
+  plan: fields({ plan: 'string', project: 'string?' }),
+});
+/** An invariant as the readers return it: the file's fields, its scope and its store-relative path. */
+export const INVARIANT: Shape = bySchema('invariant.schema.json', undefined, fields({ scope: SCOPE, path: 'string' }));
+export const INVARIANTS = each(INVARIANT);
+export const PLAN: Shape = bySchema('plan.schema.json');
+export const PLANS: Shape = mapOf(PLAN);
+const WAIVER_SCOPE = byKind({ plan: fields({ plan: 'string' }), project: fields({ project: 'string' }) });
+export const WAIVERS = each(bySchema('waiver.schema.json'));
+export const SCOPED_WAIVERS = each(bySchema('waiver.schema.json', undefined, fields({ scope: WAIVER_SCOPE, path: 'string' })));
+export const DECISIONS = each(bySchema('decision.schema.json'));
+export const ENFORCEMENT = each(bySchema('enforcement.schema.json'));
+export const VIOLATIONS = each(bySchema('violation.schema.json'));
+/** What the set digest reads of an invariant. */
+export const DIGESTED: Shape = bySchema('invariant.schema.json', ['id', 'text', 'severity']);
+/** What the gate reads of an invariant of the set: its `digest` is the service's, of `invariantDigestInput`. */
+export const GATE_INVARIANTS = each(bySchema('invariant.schema.json', ['id', 'severity'], fields({ digest: 'string?' })));
+export const ENTRIES = each(
+  fields({ invariant: INVARIANT, shadows: each(fields({ id: 'string', scope: oneOf(SCOPE_KINDS), path: 'string' })) }),
+);
+export const PROJECT_METAS = mapOf(bySchema('project.schema.json'));
+const PROJECT_METAS_MAP: Shape = (v) => (v instanceof Map ? PROJECT_METAS(v) : { at: '', says: `must be a Map, not ${typeName(v)}` });
+export const OUTCOME: Shape = (v) => {
+  if (!isObject(v)) return notObject(v);
+  if (v.ok === true) return fields({ response: bySchema('actor-response.schema.json') })(v);
+  if (v.ok === false) return fields({ reason: 'string' })(v);
+  return { at: '.ok', says: `must be true or false, not ${typeName(v.ok)}` };
+};
+/** An object with a Map of plans, each held to the plan's schema once the object's own fields are right. */
+function withPlans(shape: Shape): Shape {
+  return (v) => {
+    const own = shape(v);
+    if (own) return own;
+    const p = PLANS((v as { plans: unknown }).plans);
+    return p && { at: `.plans${p.at}`, says: p.says };
+  };
+}
+/** One side of a diff (DiffSide), and what affectedTargets reads of one (SideShape). */
+export const SIDE = withPlans(fields({ invariants: INVARIANTS, plans: 'map', projects: 'set?' }));
+export const SIDE_SHAPE = withPlans(fields({ projects: 'set', plans: 'map' }));
+export const TARGET_REFS = each(TARGET);
+export const CHANGED: Shape = fields({
+  before: INVARIANTS,
+  after: INVARIANTS,
+  waivers: [fields({ before: SCOPED_WAIVERS, after: SCOPED_WAIVERS }), 'optional'],
+  projects: [fields({ before: PROJECT_METAS_MAP, after: PROJECT_METAS_MAP }), 'optional'],
+});
+export const GATE_FACTS: Shape = fields({
+  effective: GATE_INVARIANTS,
+  setDigest: 'string',
+  latest: [fields({ node: bySchema('decision.schema.json'), run: [bySchema('enforcement.schema.json'), 'optional'] }), 'optional'],
+  unfinished: 'strings',
+  violations: VIOLATIONS,
+  waived: 'set?',
+  plan: 'string?',
+});
+/** What setChanges reads of a run's records. */
+export const ENFORCEMENT_RECORDS = each(fields({ invariant_id: 'string', digest: 'string?' }));
+/** A store's config as the services read it (defaults applied): chooseTargets reads its `export`. */
+export const CONFIG: Shape = bySchema('config.schema.json', ['export']);
+export const SECTIONS = each(fields({ title: 'string', scope: 'string', notes: 'strings', entries: ENTRIES }));
+export const EXPORT_INPUT: Shape = fields({
+  targets: each(oneOf(EXPORT_TARGETS)),
+  global: [ENTRIES, 'optional'],
+  sharedGlobal: [ENTRIES, 'optional'],
+  projects: each(
+    fields({
+      name: 'string',
+      meta: bySchema('project.schema.json'),
+      entries: ENTRIES,
+      waivers: [each(bySchema('waiver.schema.json', ['invariant_id', 'expires', 'owner', 'reason'])), 'optional'],
+    }),
+  ),
+  severities: each(oneOf(SEVERITIES)),
+  nested: 'boolean',
+  storeRel: 'string',
+  folders: 'map?',
+});
+/** What the near-duplicate functions read of an invariant, or of what they compare. */
+export const TEXTUAL: Shape = fields({ text: 'string', loose: 'string?' });
+export const SCOPED: Shape = fields({ scope: SCOPE });
+export const NEAR_OTHERS = each(fields({ invariant: INVARIANT, loose: 'string' }));
+/** Counts nearPairs adds to: each starts as a number. */
+export const NEAR_STATS: Shape = fields({ examined: 'number', hashes: 'number' });
+export const EXPIRING: Shape = bySchema('waiver.schema.json', ['expires']);
+export const PLAN_TARGET: Shape = bySchema('plan.schema.json', ['id', 'project?']);
+/** An action template's invariants, by its name. */
+export const ACTION_INVARIANTS: Shape = mapOf(INVARIANTS);
+export const VIOLATION_STATES = each(bySchema('violation.schema.json', ['invariant_id', 'resolved?']));
+export const DIFF_OPTIONS: Shape = fields({ onlyKeys: 'set?', keyOf: 'function?' });
+export const COMMIT_OPTIONS: Shape = fields({ notice: 'function?' });
+export const GATE_OPTIONS: Shape = fields({ allow: [each(oneOf(RELAXABLE)), 'optional'] });
+export const ESCAPE_OPTIONS: Shape = fields({ newlines: 'boolean?' });
