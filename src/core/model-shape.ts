@@ -2,6 +2,7 @@
 // a waiver or a record is held to its JSON Schema in schemas/, and what no schema describes (a scope, a target, the
 // sides of a diff, a gate's facts, an export's input) to the model's types. Only src/index.ts uses these checks:
 // the CLI and the services pass what the store's readers return, which the readers hold to the same schemas.
+import { closestNames, didYouMean } from './closest.ts';
 import { typeName, type Problem, type Shape } from './input-shape.ts';
 import { EXPORT_TARGETS, SCOPE_KINDS, SEVERITIES } from './model.ts';
 import { RELAXABLE } from './plan-gate.ts';
@@ -90,6 +91,23 @@ export function fields(spec: Record<string, FieldKind | Shape | [Shape, 'optiona
       if (p) return { at: `.${key}${p.at}`, says: p.says };
     }
     return undefined;
+  };
+}
+
+/**
+ * An options object: its fields as `fields` checks them, and a field it does not take refused with the closest
+ * names, as the services' options are (inputObject): ignored, `{alow: [...]}` would relax nothing.
+ */
+function options(spec: Parameters<typeof fields>[0]): Shape {
+  const check = fields(spec);
+  const known = Object.keys(spec);
+  return (v) => {
+    const p = check(v);
+    if (p) return p;
+    const other = Object.keys(v as object).find((key) => !known.includes(key));
+    if (other === undefined) return undefined;
+    const close = didYouMean(closestNames(other, known));
+    return { at: `.${other}`, says: `is not an option it takes${close ? `; ${close}` : ''} (it takes ${known.join(', ')})` };
   };
 }
 
@@ -234,7 +252,7 @@ export const PLAN_TARGET: Shape = bySchema('plan.schema.json', ['id', 'project?'
 /** An action template's invariants, by its name. */
 export const ACTION_INVARIANTS: Shape = mapOf(INVARIANTS);
 export const VIOLATION_STATES = each(bySchema('violation.schema.json', ['invariant_id', 'resolved?']));
-export const DIFF_OPTIONS: Shape = fields({ onlyKeys: 'set?', keyOf: 'function?' });
-export const COMMIT_OPTIONS: Shape = fields({ notice: 'function?' });
-export const GATE_OPTIONS: Shape = fields({ allow: [each(oneOf(RELAXABLE)), 'optional'] });
-export const ESCAPE_OPTIONS: Shape = fields({ newlines: 'boolean?' });
+export const DIFF_OPTIONS: Shape = options({ onlyKeys: 'set?', keyOf: 'function?' });
+export const COMMIT_OPTIONS: Shape = options({ notice: 'function?' });
+export const GATE_OPTIONS: Shape = options({ allow: [each(oneOf(RELAXABLE)), 'optional'] });
+export const ESCAPE_OPTIONS: Shape = options({ newlines: 'boolean?' });

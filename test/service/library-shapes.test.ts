@@ -41,7 +41,7 @@ const target = { kind: 'project', project: 'myapp' };
 const side = { invariants: [inv], plans: new Map() };
 
 describe('every pure function of the library given a model object with a missing or wrong field', () => {
-  it('refuses it with a usage error whose detail.field names the argument and the field', () => {
+  it('refuses it with a usage error whose detail.field names the argument and the field', async () => {
     const cases: [string, () => unknown][] = [
       ['scope.kind', () => lib.checkNewInvariant({}, 'x', [inv], new Map())],
       ['others[0].text', () => lib.checkNewInvariant({ kind: 'global' }, 'x', [{ ...inv, text: undefined }], new Map())],
@@ -112,8 +112,17 @@ describe('every pure function of the library given a model object with a missing
       ['invariant.severity', () => lib.invariantDigestInput({ id: ID, text: 'x' })],
       ['records[0].invariant_id', () => lib.setChanges([], [{}])],
       ['options.newlines', () => lib.escapeUnsafe('x', { newlines: 'no' })],
+      ['options.newline', () => lib.escapeUnsafe('x', { newline: true })],
+      ['options.alow', () => lib.judgePlan({ effective: [], setDigest: 'x', unfinished: [], violations: [] }, { alow: ['not-run'] })],
+      ['options.onlykeys', () => lib.diffTarget(target, side, side, { onlykeys: new Set() })],
     ];
     for (const [field, call] of cases) expect(refusal(call), field).toBe(field);
+    // An async function's refusal is its promise's.
+    const write = async () => ({ value: {}, paths: [], message: 'm' });
+    await expect(lib.withCommit('.', false, write, { notify: () => {} })).rejects.toMatchObject({
+      exitCode: EXIT_CODES.usage,
+      detail: { field: 'options.notify' },
+    });
     // The message names the function, the argument and the field.
     expect(() => lib.appliesTo({ ...inv, scope: {} }, target)).toThrow(/^appliesTo: invariant\.scope\.kind is missing$/);
   });
