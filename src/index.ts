@@ -11,6 +11,7 @@ import {
   DECISIONS,
   DIFF_OPTIONS,
   DIGESTED,
+  DOCUMENT,
   each,
   ENFORCEMENT,
   ENFORCEMENT_RECORDS,
@@ -377,5 +378,5 @@ export const setChanges = checkedArgs('setChanges', setChangesUnchecked, ['effec
 export const escapeUnsafe = checkedArgs('escapeUnsafe', escapeUnsafeUnchecked, ['text: string', 'options: object?'], {
   options: ESCAPE_OPTIONS,
 });
-export const findUnsafeText = checkedArgs('findUnsafeText', findUnsafeTextUnchecked, ['document: string']);
+export const findUnsafeText = checkedArgs('findUnsafeText', findUnsafeTextUnchecked, ['document: string'], { document: DOCUMENT });
 export const quoteText = checkedArgs('quoteText', quoteTextUnchecked, ['text: string']);

@@ -256,3 +256,5 @@ export const DIFF_OPTIONS: Shape = options({ onlyKeys: 'set?', keyOf: 'function?
 export const COMMIT_OPTIONS: Shape = options({ notice: 'function?' });
 export const GATE_OPTIONS: Shape = options({ allow: [each(oneOf(RELAXABLE)), 'optional'] });
 export const ESCAPE_OPTIONS: Shape = options({ newlines: 'boolean?' });
+/** A document findUnsafeText knows the multi-line fields of: a schema's file name, not `invariant` or `plan.yaml`. */
+export const DOCUMENT: Shape = oneOf(Object.keys(SCHEMAS));

@@ -113,6 +113,7 @@ describe('every pure function of the library given a model object with a missing
       ['records[0].invariant_id', () => lib.setChanges([], [{}])],
       ['options.newlines', () => lib.escapeUnsafe('x', { newlines: 'no' })],
       ['options.newline', () => lib.escapeUnsafe('x', { newline: true })],
+      ['document', () => lib.findUnsafeText('invariant', { rationale: 'two\nlines' })],
       ['options.alow', () => lib.judgePlan({ effective: [], setDigest: 'x', unfinished: [], violations: [] }, { alow: ['not-run'] })],
       ['options.onlykeys', () => lib.diffTarget(target, side, side, { onlykeys: new Set() })],
     ];
@@ -152,5 +153,6 @@ describe("what the store's readers return", () => {
     L.waivedAt(waivers, new Date());
     L.chooseTargets(['agents-md'], store.config!);
     L.projectsHoldingFolder(store.projectMeta, 'src');
+    expect(L.findUnsafeText('invariant.schema.json', { rationale: 'two\nlines' })).toEqual([]);
   });
 });
