@@ -3,8 +3,11 @@
 // sides of a diff, a gate's facts, an export's input) to the model's types. Only src/index.ts uses these checks:
 // the CLI and the services pass what the store's readers return, which the readers hold to the same schemas.
 import { closestNames, didYouMean } from './closest.ts';
+import { globProblem } from './globs.ts';
 import { typeName, type Problem, type Shape } from './input-shape.ts';
 import { EXPORT_TARGETS, SCOPE_KINDS, SEVERITIES } from './model.ts';
+import { nameProblem } from './names.ts';
+import { quoteText } from './plain-text.ts';
 import { RELAXABLE } from './plan-gate.ts';
 import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
@@ -183,7 +186,20 @@ export const GATE_INVARIANTS = each(bySchema('invariant.schema.json', ['id', 'se
 export const ENTRIES = each(
   fields({ invariant: INVARIANT, shadows: each(fields({ id: 'string', scope: oneOf(SCOPE_KINDS), path: 'string' })) }),
 );
-export const PROJECT_METAS = mapOf(bySchema('project.schema.json'));
+/** A project's project.yaml as readProjects returns it: its paths are globs in the repository, as the reader holds them. */
+const PROJECT_META: Shape = bySchema('project.schema.json', undefined, (o) => {
+  for (const [i, glob] of ((o.paths as string[] | undefined) ?? []).entries()) {
+    const problem = globProblem(glob);
+    if (problem) return { at: `.paths[${i}]`, says: `${quoteText(glob)} ${problem}` };
+  }
+  return undefined;
+});
+/** A project's name, which the export makes a file's name of. */
+const PROJECT_NAME: Shape = (v) => {
+  const problem = typeof v === 'string' ? nameProblem(v, 'project') : `must be a string, not ${typeName(v)}`;
+  return problem ? { at: '', says: typeof v === 'string' ? `is no project name: ${problem}` : problem } : undefined;
+};
+export const PROJECT_METAS = mapOf(PROJECT_META);
 const PROJECT_METAS_MAP: Shape = (v) => (v instanceof Map ? PROJECT_METAS(v) : { at: '', says: `must be a Map, not ${typeName(v)}` });
 export const OUTCOME: Shape = (v) => {
   if (!isObject(v)) return notObject(v);
@@ -230,8 +246,8 @@ export const EXPORT_INPUT: Shape = fields({
   sharedGlobal: [ENTRIES, 'optional'],
   projects: each(
     fields({
-      name: 'string',
-      meta: bySchema('project.schema.json'),
+      name: PROJECT_NAME,
+      meta: PROJECT_META,
       entries: ENTRIES,
       waivers: [each(bySchema('waiver.schema.json', ['invariant_id', 'expires', 'owner', 'reason'])), 'optional'],
     }),

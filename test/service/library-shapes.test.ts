@@ -39,6 +39,14 @@ const inv = {
 };
 const target = { kind: 'project', project: 'myapp' };
 const side = { invariants: [inv], plans: new Map() };
+const exportInput = {
+  targets: ['agents-md', 'cursor'],
+  global: [],
+  projects: [],
+  severities: ['error'],
+  nested: true,
+  storeRel: '.agents',
+};
 
 describe('every pure function of the library given a model object with a missing or wrong field', () => {
   it('refuses it with a usage error whose detail.field names the argument and the field', async () => {
@@ -73,6 +81,12 @@ describe('every pure function of the library given a model object with a missing
       ['outcome.response.results', () => lib.reconcile([ID], { ok: true, response: {} }, ID)],
       ['config.export', () => lib.chooseTargets(undefined, {})],
       ['input.targets', () => lib.planExport({})],
+      ['input.projects[0].name', () => lib.planExport({ ...exportInput, projects: [{ name: '../../x', meta: {}, entries: [] }] })],
+      [
+        'input.projects[0].meta.paths[0]',
+        () => lib.planExport({ ...exportInput, projects: [{ name: 'x', meta: { paths: ['../etc/**'] }, entries: [] }] }),
+      ],
+      ['meta.get("a").paths[0]', () => lib.projectsHoldingFolder(new Map([['a', { paths: ['/src/**'] }]]), 'src')],
       ['sections[0].title', () => lib.renderSections([{}], '.agents')],
       ['meta.get("a").paths', () => lib.projectsHoldingFolder(new Map([['a', { paths: 5 }]]), 'src')],
       ['changed.before', () => lib.diffStores({}, side, side, [])],
@@ -153,6 +167,12 @@ describe("what the store's readers return", () => {
     L.waivedAt(waivers, new Date());
     L.chooseTargets(['agents-md'], store.config!);
     L.projectsHoldingFolder(store.projectMeta, 'src');
+    const project = {
+      name: 'myapp',
+      meta: store.projectMeta.get('myapp')!,
+      entries: L.resolveEffective(target as Loose, store.invariants),
+    };
+    expect(L.planExport({ ...(exportInput as Loose), projects: [project] }).length).toBeGreaterThan(1);
     expect(L.findUnsafeText('invariant.schema.json', { rationale: 'two\nlines' })).toEqual([]);
   });
 });
