@@ -30,6 +30,7 @@ import {
   PLAN_TARGET,
   PLANS,
   PROJECT_METAS,
+  RECORD_KIND,
   SCOPE,
   SCOPED,
   SCOPED_WAIVERS,
@@ -276,7 +277,12 @@ export const waiversForPlan = checkedArgs('waiversForPlan', waiversForPlanUnchec
   waivers: SCOPED_WAIVERS,
   plan: PLAN_TARGET,
 });
-export const parseRecord = checkedArgs('parseRecord', parseRecordUnchecked, ['kind: string', 'file: string', 'bytes: bytes', 'id: string']);
+export const parseRecord = checkedArgs(
+  'parseRecord',
+  parseRecordUnchecked,
+  ['kind: string', 'file: string', 'bytes: bytes', 'id: string'],
+  { kind: RECORD_KIND },
+);
 export const parseDecision = checkedArgs('parseDecision', parseDecisionUnchecked, ['file: string', 'bytes: bytes', 'id: string']);
 export const parseEnforcement = checkedArgs('parseEnforcement', parseEnforcementUnchecked, ['file: string', 'bytes: bytes', 'id: string']);
 export const parseViolation = checkedArgs('parseViolation', parseViolationUnchecked, ['file: string', 'bytes: bytes', 'id: string']);

@@ -8,6 +8,7 @@ import { typeName, type Problem, type Shape } from './input-shape.ts';
 import { EXPORT_TARGETS, SCOPE_KINDS, SEVERITIES } from './model.ts';
 import { nameProblem } from './names.ts';
 import { quoteText } from './plain-text.ts';
+import { RECORD_SCHEMAS } from './record-files.ts';
 import { RELAXABLE } from './plan-gate.ts';
 import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
@@ -274,3 +275,5 @@ export const GATE_OPTIONS: Shape = options({ allow: [each(oneOf(RELAXABLE)), 'op
 export const ESCAPE_OPTIONS: Shape = options({ newlines: 'boolean?' });
 /** A document findUnsafeText knows the multi-line fields of: a schema's file name, not `invariant` or `plan.yaml`. */
 export const DOCUMENT: Shape = oneOf(Object.keys(SCHEMAS));
+/** The kind of a plan's record, by the folder it is kept in. */
+export const RECORD_KIND: Shape = oneOf(Object.keys(RECORD_SCHEMAS));

@@ -127,6 +127,7 @@ describe('every pure function of the library given a model object with a missing
       ['records[0].invariant_id', () => lib.setChanges([], [{}])],
       ['options.newlines', () => lib.escapeUnsafe('x', { newlines: 'no' })],
       ['options.newline', () => lib.escapeUnsafe('x', { newline: true })],
+      ['kind', () => lib.parseRecord('decision', 'plans/p/decisions/a.yaml', new Uint8Array(), ID)],
       ['document', () => lib.findUnsafeText('invariant', { rationale: 'two\nlines' })],
       ['options.alow', () => lib.judgePlan({ effective: [], setDigest: 'x', unfinished: [], violations: [] }, { alow: ['not-run'] })],
       ['options.onlykeys', () => lib.diffTarget(target, side, side, { onlykeys: new Set() })],
