@@ -30,6 +30,7 @@ import {
   PLAN_TARGET,
   PLANS,
   PROJECT_METAS,
+  PROJECT_NAMES,
   RECORD_KIND,
   SCOPE,
   SCOPED,
@@ -331,7 +332,9 @@ export const mergeBlock = checkedArgs('mergeBlock', mergeBlockUnchecked, [
 export const globMatches = checkedArgs('globMatches', globMatchesUnchecked, ['glob: string', 'path: string']);
 export const globHoldsFolder = checkedArgs('globHoldsFolder', globHoldsFolderUnchecked, ['glob: string', 'dir: string']);
 export const globProblem = checkedArgs('globProblem', globProblemUnchecked, ['glob: string']);
-export const readProjects = checkedArgs('readProjects', readProjectsUnchecked, ['source: tree-source', 'names: strings?']);
+export const readProjects = checkedArgs('readProjects', readProjectsUnchecked, ['source: tree-source', 'names: strings?'], {
+  names: PROJECT_NAMES,
+});
 export const projectsHoldingFolder = checkedArgs('projectsHoldingFolder', projectsHoldingFolderUnchecked, ['meta: map', 'dir: string'], {
   meta: PROJECT_METAS,
 });

@@ -195,8 +195,8 @@ const PROJECT_META: Shape = bySchema('project.schema.json', undefined, (o) => {
   }
   return undefined;
 });
-/** A project's name, which the export makes a file's name of. */
-const PROJECT_NAME: Shape = (v) => {
+/** A project's name, which the export makes a file's name of, and readProjects a folder's. */
+export const PROJECT_NAME: Shape = (v) => {
   const problem = typeof v === 'string' ? nameProblem(v, 'project') : `must be a string, not ${typeName(v)}`;
   return problem ? { at: '', says: typeof v === 'string' ? `is no project name: ${problem}` : problem } : undefined;
 };
@@ -277,3 +277,4 @@ export const ESCAPE_OPTIONS: Shape = options({ newlines: 'boolean?' });
 export const DOCUMENT: Shape = oneOf(Object.keys(SCHEMAS));
 /** The kind of a plan's record, by the folder it is kept in. */
 export const RECORD_KIND: Shape = oneOf(Object.keys(RECORD_SCHEMAS));
+export const PROJECT_NAMES = each(PROJECT_NAME);

@@ -133,6 +133,11 @@ describe('every pure function of the library given a model object with a missing
       ['options.onlykeys', () => lib.diffTarget(target, side, side, { onlykeys: new Set() })],
     ];
     for (const [field, call] of cases) expect(refusal(call), field).toBe(field);
+    // A name is a folder's, never a path: ../../x would read a project.yaml outside the store.
+    await expect(lib.readProjects(new L.WorkingTreeSource('.'), ['myapp', '../../x'])).rejects.toMatchObject({
+      exitCode: EXIT_CODES.usage,
+      detail: { field: 'names[1]' },
+    });
     // An async function's refusal is its promise's.
     const write = async () => ({ value: {}, paths: [], message: 'm' });
     await expect(lib.withCommit('.', false, write, { notify: () => {} })).rejects.toMatchObject({
@@ -168,6 +173,7 @@ describe("what the store's readers return", () => {
     L.waivedAt(waivers, new Date());
     L.chooseTargets(['agents-md'], store.config!);
     L.projectsHoldingFolder(store.projectMeta, 'src');
+    expect((await L.readProjects(source, ['myapp'])).meta.get('myapp')).toEqual(store.projectMeta.get('myapp'));
     const project = {
       name: 'myapp',
       meta: store.projectMeta.get('myapp')!,
