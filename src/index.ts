@@ -319,7 +319,7 @@ export const planExport = checkedArgs('planExport', planExportUnchecked, ['input
 export const renderSections = checkedArgs(
   'renderSections',
   renderSectionsUnchecked,
-  ['sections: objects', 'storeRel: string', 'rendered: object?'],
+  ['sections: objects', 'storeRel: string', 'rendered: map?'],
   { sections: SECTIONS },
 );
 export const mergeBlock = checkedArgs('mergeBlock', mergeBlockUnchecked, [

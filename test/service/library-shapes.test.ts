@@ -88,6 +88,8 @@ describe('every pure function of the library given a model object with a missing
       ],
       ['meta.get("a").paths[0]', () => lib.projectsHoldingFolder(new Map([['a', { paths: ['/src/**'] }]]), 'src')],
       ['sections[0].title', () => lib.renderSections([{}], '.agents')],
+      // What renderSections shares between files is the WeakMap newRenderedEntries() makes, not any object.
+      ['rendered', () => lib.renderSections([], '.agents', {})],
       ['meta.get("a").paths', () => lib.projectsHoldingFolder(new Map([['a', { paths: 5 }]]), 'src')],
       ['changed.before', () => lib.diffStores({}, side, side, [])],
       ['targets[0].kind', () => lib.diffStores({ before: [], after: [] }, side, side, [{}])],
