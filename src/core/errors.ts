@@ -1,7 +1,7 @@
 import type { Diagnostic } from './diagnostics.ts';
 
 /** The one table of exit codes (docs/commands.md). */
-export const EXIT_CODES = {
+export const EXIT_CODES = Object.freeze({
   ok: 0,
   /** A check failed: validation errors, a duplicate on add, error violations. */
   checkFailed: 1,
@@ -13,7 +13,7 @@ export const EXIT_CODES = {
   internal: 70,
   /** Cancelled by the user. */
   cancelled: 130,
-} as const;
+} as const);
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 

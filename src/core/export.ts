@@ -12,7 +12,7 @@ import { folderPattern, nestedFolder } from './globs.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { markdownText } from './plain-text.ts';
 import type { EffectiveEntry } from './resolve.ts';
-import { describeScope, SEVERITIES, type ExportTargetName, type ProjectMeta, type Severity } from './model.ts';
+import { describeScope, frozenDeep, SEVERITIES, type ExportTargetName, type ProjectMeta, type Severity } from './model.ts';
 
 // Written into the front matter of the targets below; kept here for the callers that format front matter too.
 export { yamlScalar };
@@ -95,7 +95,7 @@ export interface TargetSpec {
 
 const agentFile = (project: string) => `agents-${project}`;
 
-export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = {
+export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = frozenDeep({
   // Codex CLI reads the AGENTS.md files from the repository's top down to its folder, at most 32 KiB in all, and drops the rest unsaid
   // (the export's warning: service/export-limits.ts).
   'agents-md': {
@@ -145,7 +145,7 @@ export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = {
     projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.md$/,
     projectFrontMatter: (_p, meta) => ['paths:', ...(meta.paths ?? []).map((g) => `  - ${JSON.stringify(g)}`)],
   },
-};
+});
 
 /** The files of an export, in path order. Projects without paths get none. */
 export function planExport(input: ExportInput): ExportFile[] {

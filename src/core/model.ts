@@ -157,6 +157,18 @@ export interface ProjectMeta {
   paths?: string[];
 }
 
+/**
+ * `value` with every object and array in it frozen: a constant the library exports (TARGETS) is every caller's in the
+ * process, so one caller's change would be the next one's.
+ */
+export function frozenDeep<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) frozenDeep(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** Frozen, nested parts too: shared by every caller, so a caller's change can never leak into the next read. */
 export const DEFAULT_CONFIG: StoreConfig = Object.freeze({
   version: 1,

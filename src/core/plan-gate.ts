@@ -33,7 +33,13 @@ export type GateReasonCode = (typeof GATE_REASON_CODES)[number];
 export const GATE_LEVELS = ['fail', 'report'] as const;
 
 /** The reasons `--allow` may turn from failing into reported. */
-export const RELAXABLE = ['not-run', 'run-failed', 'run-incomplete', 'stale', 'unenforced'] as const satisfies readonly GateReasonCode[];
+export const RELAXABLE = Object.freeze([
+  'not-run',
+  'run-failed',
+  'run-incomplete',
+  'stale',
+  'unenforced',
+] as const satisfies readonly GateReasonCode[]);
 export type RelaxableReason = (typeof RELAXABLE)[number];
 
 export interface GateReason {

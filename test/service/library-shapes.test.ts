@@ -185,3 +185,12 @@ describe("what the store's readers return", () => {
     expect(L.findUnsafeText('invariant.schema.json', { rationale: 'two\nlines' })).toEqual([]);
   });
 });
+
+describe("the library's exported constants", () => {
+  it("are frozen, nested parts too: a caller's change would be every caller's in the process", () => {
+    const frozen = (v: unknown): boolean => v === null || typeof v !== 'object' || (Object.isFrozen(v) && Object.values(v).every(frozen));
+    const constants = Object.entries(L).filter(([, v]) => typeof v === 'object' && v !== null);
+    expect(constants.map(([name]) => name).sort()).toEqual(['EXIT_CODES', 'RELAXABLE', 'TARGETS']);
+    for (const [name, value] of constants) expect(frozen(value), name).toBe(true);
+  });
+});
