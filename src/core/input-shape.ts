@@ -93,8 +93,8 @@ export function typeName(value: unknown): string {
 
 /**
  * What an argument of a public function takes (`checkedArgs`): `?` after it means it may be left out (undefined or
- * null). `objects` and `strings` are arrays of those; `iterable` any iterable but a string (which would be read as its
- * characters); `map` a Map or an object with its `get` and `has`; `tree-source` what `WorkingTreeSource` is.
+ * null). `objects` and `strings` are arrays of those; `iterable` any iterable of strings but a string (which would be
+ * read as its characters); `map` a Map or an object with its `get` and `has`; `tree-source` what `WorkingTreeSource` is.
  */
 export type ArgKind =
   | 'string'
@@ -112,6 +112,8 @@ export type ArgKind =
   | 'tree-source';
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isIterable = (v: unknown): v is Iterable<unknown> =>
+  typeof v === 'object' && v !== null && typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function';
 
 const ARG_CHECKS: Record<ArgKind, [test: (v: unknown) => boolean, expected: string]> = {
   string: [(v) => typeof v === 'string', 'a string'],
@@ -120,9 +122,10 @@ const ARG_CHECKS: Record<ArgKind, [test: (v: unknown) => boolean, expected: stri
   array: [Array.isArray, 'an array'],
   objects: [(v) => Array.isArray(v) && v.every(isObject), 'an array of objects'],
   strings: [(v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), 'an array of strings'],
+  // checkedArgs hands the function an array of the items, so an array is all this sees of a Set or a generator.
   iterable: [
-    (v) => typeof v === 'object' && v !== null && typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function',
-    'an array or another iterable',
+    (v) => isIterable(v) && (!Array.isArray(v) || v.every((x) => typeof x === 'string')),
+    'an array or another iterable of strings',
   ],
   map: [
     (v) => isObject(v) && typeof (v as Map<unknown, unknown>).get === 'function' && typeof (v as Map<unknown, unknown>).has === 'function',
@@ -171,7 +174,7 @@ export function refuseArgs(
       continue;
     }
     // A list of the wrong items names the first of them: "an array" is what it is, not what is wrong.
-    const itemKind = kind === 'objects' ? 'object' : kind === 'strings' ? 'string' : undefined;
+    const itemKind = kind === 'objects' ? 'object' : kind === 'strings' || kind === 'iterable' ? 'string' : undefined;
     const item = itemKind !== undefined && Array.isArray(value) ? value.findIndex((x) => !ARG_CHECKS[itemKind][0](x)) : -1;
     const message =
       value === undefined
@@ -201,8 +204,11 @@ export function checkedArgs<F extends (...args: never[]) => unknown>(
   const isAsync = Object.prototype.toString.call(fn) === '[object AsyncFunction]';
   // refuseArgs takes null for an optional argument left out: the function gets it as left out, its default applied.
   const optional = params.map((p) => p.endsWith('?'));
+  const iterables = params.flatMap((p, i) => (/: iterable\??$/.test(p) ? [i] : []));
   const checked = function (this: unknown, ...args: unknown[]) {
     try {
+      // Its items are checked, and a generator read once: the function is given them as an array.
+      for (const i of iterables) if (isIterable(args[i]) && !Array.isArray(args[i])) args[i] = [...(args[i] as Iterable<unknown>)];
       refuseArgs(name, params, args, shapes);
     } catch (error) {
       // An async function's caller waits on its promise (`.catch`), so the refusal is that promise's, not a throw.

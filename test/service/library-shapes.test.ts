@@ -135,6 +135,20 @@ describe('every pure function of the library given a model object with a missing
       ['options.onlykeys', () => lib.diffTarget(target, side, side, { onlykeys: new Set() })],
     ];
     for (const [field, call] of cases) expect(refusal(call), field).toBe(field);
+    // The items of an iterable are checked too, a generator's included (read once: the function gets them as an array).
+    expect(refusal(() => lib.resolvePrefix('01M8', [1, 2]))).toBe('ids');
+    expect(refusal(() => lib.pickId('01M8', new Set([null]), 'invariant', 'h'))).toBe('ids');
+    const paths = function* () {
+      yield 'global/x.yaml';
+      yield 5;
+    };
+    expect(
+      refusal(() => lib.affectedTargets(paths(), { projects: new Set(), plans: new Map() }, { projects: new Set(), plans: new Map() })),
+    ).toBe('changedPaths');
+    const ids = function* () {
+      yield ID;
+    };
+    expect(L.resolvePrefix(ID.slice(0, 6), ids())).toEqual({ kind: 'unique', id: ID });
     // A name is a folder's, never a path: ../../x would read a project.yaml outside the store.
     await expect(lib.readProjects(new L.WorkingTreeSource('.'), ['myapp', '../../x'])).rejects.toMatchObject({
       exitCode: EXIT_CODES.usage,
