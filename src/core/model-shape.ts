@@ -169,8 +169,11 @@ export const TARGET: Shape = byKind({
   project: fields({ project: 'string' }),
   plan: fields({ plan: 'string', project: 'string?' }),
 });
-/** An invariant as the readers return it: the file's fields, its scope and its store-relative path. */
-export const INVARIANT: Shape = bySchema('invariant.schema.json', undefined, fields({ scope: SCOPE, path: 'string' }));
+/** The fields of an invariant the readers always set, defaults applied (src/core/parse-core.ts); the others may be left out. */
+const ALWAYS_SET = ['id', 'text', 'severity', 'active', 'tags'];
+const INVARIANT_KEYS = Object.keys(SCHEMAS['invariant.schema.json'].properties).map((k) => (ALWAYS_SET.includes(k) ? k : `${k}?`));
+/** An invariant as the readers return it: without `active`, it would be left out of every effective set in silence. */
+export const INVARIANT: Shape = bySchema('invariant.schema.json', INVARIANT_KEYS, fields({ scope: SCOPE, path: 'string' }));
 export const INVARIANTS = each(INVARIANT);
 export const PLAN: Shape = bySchema('plan.schema.json');
 export const PLANS: Shape = mapOf(PLAN);

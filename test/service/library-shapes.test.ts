@@ -56,6 +56,9 @@ describe('every pure function of the library given a model object with a missing
       ['target.kind', () => lib.resolveEffective({}, [inv])],
       ['target.project', () => lib.resolveEffective({ kind: 'project' }, [inv])],
       ['invariants[1].scope', () => lib.resolveEffective(target, [inv, { ...inv, scope: undefined }])],
+      // The fields the readers always set: without active, the invariant would be left out of the set in silence.
+      ['invariants[0].active', () => lib.resolveEffective(target, [{ ...inv, active: undefined }])],
+      ['before[0].tags', () => lib.diffInvariantFiles([{ ...inv, tags: undefined }], [inv])],
       ['invariant.id', () => lib.appliesTo({}, {})],
       ['invariant.scope.project', () => lib.appliesTo({ ...inv, scope: { kind: 'project' } }, target)],
       ['invariants[0].severity', () => lib.findNearDuplicates([{ ...inv, severity: 'fatal' }], new Map())],
