@@ -202,6 +202,9 @@ export class WorkingTreeSource implements TreeSource {
   }
 
   async list(dir: string, options: { recursive?: boolean } = {}): Promise<TreeEntry[]> {
+    // A caller's folder from JavaScript (docs/library.md): refused by name, not a TypeError from the walk.
+    refuseArgs('WorkingTreeSource.list', ['dir: string', 'options: object?'], [dir, options]);
+    options ??= {};
     const link = linkedFolder(this.root, dir);
     if (link !== null) return [{ path: link, type: 'symlink' }];
     const out: TreeEntry[] = [];
@@ -240,6 +243,8 @@ export class WorkingTreeSource implements TreeSource {
   }
 
   async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
+    // One path given bare would be read as its characters, each a path.
+    refuseArgs('WorkingTreeSource.read', ['paths: strings'], [paths]);
     const out = new Map<string, ReadResult>();
     const links = new FolderLinks(this.root);
     for (const p of paths) out.set(p, this.readOne(p, links));

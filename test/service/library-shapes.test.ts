@@ -152,6 +152,10 @@ describe('every pure function of the library given a model object with a missing
       yield ID;
     };
     expect(L.resolvePrefix(ID.slice(0, 6), ids())).toEqual({ kind: 'unique', id: ID });
+    // The tree source's own methods: one path bare is not read as its characters, each a path.
+    const source = new L.WorkingTreeSource('.');
+    await expect(source.read('global/a.yaml' as Loose)).rejects.toMatchObject({ exitCode: EXIT_CODES.usage, detail: { field: 'paths' } });
+    await expect(source.list(5 as Loose)).rejects.toMatchObject({ exitCode: EXIT_CODES.usage, detail: { field: 'dir' } });
     // A name is a folder's, never a path: ../../x would read a project.yaml outside the store.
     await expect(lib.readProjects(new L.WorkingTreeSource('.'), ['myapp', '../../x'])).rejects.toMatchObject({
       exitCode: EXIT_CODES.usage,
