@@ -218,7 +218,8 @@ export function checkedArgs<F extends (...args: never[]) => unknown>(
     const given = args.map((a, i) => (a === null && optional[i] === true ? undefined : a));
     return (fn as unknown as (...a: unknown[]) => unknown).apply(this, given);
   };
-  Object.defineProperty(checked, 'name', { value: fn.name });
+  // Its own name, whatever the bundler calls the function it wraps.
+  Object.defineProperty(checked, 'name', { value: name });
   Object.defineProperty(checked, 'length', { value: fn.length });
   return checked as unknown as F;
 }
