@@ -2,7 +2,7 @@
  * The library API for agent runtimes that embed `agents`: open a store, add,
  * list, resolve and remove invariants, with the same rules as the CLI.
  */
-import { checkedArgs } from './core/input-shape.ts';
+import { checkedArgs, refuseArgs } from './core/input-shape.ts';
 import {
   ACTION_INVARIANTS,
   CHANGED,
@@ -41,6 +41,7 @@ import {
   TARGET,
   TARGET_REFS,
   TEXTUAL,
+  WRITTEN,
   VIOLATION_STATES,
   WAIVERS,
 } from './core/model-shape.ts';
@@ -204,7 +205,7 @@ import {
   affectedTargets as affectedTargetsUnchecked,
 } from './core/diff.ts';
 export type { Written, Committed } from './service/commit.ts';
-import { withCommit as withCommitUnchecked, commitWanted as commitWantedUnchecked } from './service/commit.ts';
+import { withCommit as withCommitUnchecked, commitWanted as commitWantedUnchecked, type Written } from './service/commit.ts';
 export {
   RELAXABLE,
   type GateFacts,
@@ -363,7 +364,20 @@ export const affectedTargets = checkedArgs(
 );
 export const withCommit = checkedArgs(
   'withCommit',
-  withCommitUnchecked,
+  // What a caller's write answers is checked before it is committed: its files are written, nothing is committed yet.
+  async function withCommit<T extends object>(
+    root: string,
+    enabled: boolean,
+    write: () => Promise<Written<T>>,
+    options?: Parameters<typeof withCommitUnchecked>[3],
+  ) {
+    const checkedWrite = async () => {
+      const done = await write();
+      refuseArgs('withCommit', ['write(): object'], [done], { 'write()': WRITTEN });
+      return done;
+    };
+    return withCommitUnchecked<T>(root, enabled, checkedWrite, options);
+  },
   ['root: string', 'enabled: boolean', 'write: function', 'options: object?'],
   { options: COMMIT_OPTIONS },
 );

@@ -281,3 +281,5 @@ export const DOCUMENT: Shape = oneOf(Object.keys(SCHEMAS));
 /** The kind of a plan's record, by the folder it is kept in. */
 export const RECORD_KIND: Shape = oneOf(Object.keys(RECORD_SCHEMAS));
 export const PROJECT_NAMES = each(PROJECT_NAME);
+/** What the write handed to withCommit answers (Written): its value, the store-relative paths it wrote, the message. */
+export const WRITTEN: Shape = fields({ value: (v) => (isObject(v) ? undefined : notObject(v)), paths: 'strings', message: 'string' });

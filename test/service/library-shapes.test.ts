@@ -152,6 +152,13 @@ describe('every pure function of the library given a model object with a missing
       yield ID;
     };
     expect(L.resolvePrefix(ID.slice(0, 6), ids())).toEqual({ kind: 'unique', id: ID });
+    // What a caller's write answers is checked before anything is committed, whether or not a commit is wanted.
+    await expect(lib.withCommit('.', false, async () => 5)).rejects.toMatchObject({
+      exitCode: EXIT_CODES.usage,
+      detail: { field: 'write()' },
+    });
+    await expect(lib.withCommit('.', false, async () => ({ value: {} }))).rejects.toMatchObject({ detail: { field: 'write().paths' } });
+    expect(await L.withCommit('.', false, async () => ({ value: { n: 1 }, paths: [], message: 'm' }))).toEqual({ n: 1 });
     // The tree source's own methods: one path bare is not read as its characters, each a path.
     const source = new L.WorkingTreeSource('.');
     await expect(source.read('global/a.yaml' as Loose)).rejects.toMatchObject({ exitCode: EXIT_CODES.usage, detail: { field: 'paths' } });
