@@ -143,8 +143,8 @@ const ARG_CHECKS: Record<ArgKind, [test: (v: unknown) => boolean, expected: stri
 
 type ArgSpec = `${string}: ${ArgKind}${'' | '?'}`;
 
-/** What is wrong inside an argument: where (`.scope.kind`, `[2].text`, '' for the whole of it) and what. */
-export type Problem = { at: string; says: string };
+/** What is wrong inside an argument: where (`.scope.kind`, `[2].text`, '' for the whole of it), what, and the values it takes when they are few. */
+export type Problem = { at: string; says: string; allowed?: readonly unknown[] };
 /** The check of the fields of an object argument (src/core/model-shape.ts): its first problem, or undefined. */
 export type Shape = (value: unknown) => Problem | undefined;
 
@@ -187,7 +187,11 @@ export function refuseArgs(
   for (const [field, value] of given) {
     // Of the right type, an object may still lack a field the function reads, or hold one of the wrong type.
     const problem = Object.hasOwn(shapes, field) ? shapes[field]!(value) : undefined;
-    if (problem) throw new UsageError(`${name}: ${field}${problem.at} ${problem.says}`, HINT, { field: `${field}${problem.at}` });
+    if (problem)
+      throw new UsageError(`${name}: ${field}${problem.at} ${problem.says}`, HINT, {
+        field: `${field}${problem.at}`,
+        ...(problem.allowed ? { allowed: problem.allowed } : {}),
+      });
   }
 }
 

@@ -43,7 +43,13 @@ export function bySchema(name: SchemaName, keys?: readonly string[], extra?: (o:
     if (!validate(doc)) {
       // A field the schema requires but the function does not read is not this call's to ask for.
       const e = validate.errors!.find((x) => x.keyword !== 'required' || picked.includes(String(x.params.missingProperty)));
-      if (e) return { at: schemaPath(e), says: e.message ?? 'does not pass its schema' };
+      if (!e) return extra?.(v);
+      // ajv's "must be equal to one of the allowed values" names none of them: the problem does.
+      if (e.keyword === 'enum') {
+        const allowed = e.params.allowedValues as unknown[];
+        return { at: schemaPath(e), says: `must be one of ${allowed.map((x) => JSON.stringify(x)).join(', ')}`, allowed };
+      }
+      return { at: schemaPath(e), says: e.message ?? 'does not pass its schema' };
     }
     return extra?.(v);
   };
@@ -92,7 +98,7 @@ export function fields(spec: Record<string, FieldKind | Shape | [Shape, 'optiona
         return missing(key);
       }
       const p = shape(value);
-      if (p) return { at: `.${key}${p.at}`, says: p.says };
+      if (p) return { ...p, at: `.${key}${p.at}` };
     }
     return undefined;
   };
@@ -122,7 +128,12 @@ function byKind(kinds: Record<string, Shape>): Shape {
     if (!isObject(v)) return notObject(v);
     if (v.kind === undefined) return missing('kind');
     const shape = typeof v.kind === 'string' && Object.hasOwn(kinds, v.kind) ? kinds[v.kind] : undefined;
-    if (!shape) return { at: '.kind', says: `must be ${names.map((n) => JSON.stringify(n)).join(', ')}, not ${JSON.stringify(v.kind)}` };
+    if (!shape)
+      return {
+        at: '.kind',
+        says: `must be ${names.map((n) => JSON.stringify(n)).join(', ')}, not ${JSON.stringify(v.kind)}`,
+        allowed: names,
+      };
     return shape(v);
   };
 }
@@ -133,7 +144,7 @@ export function each(shape: Shape): Shape {
     if (!Array.isArray(v)) return { at: '', says: `must be an array, not ${typeName(v)}` };
     for (const [i, item] of v.entries()) {
       const p = shape(item);
-      if (p) return { at: `[${i}]${p.at}`, says: p.says };
+      if (p) return { ...p, at: `[${i}]${p.at}` };
     }
     return undefined;
   };
@@ -145,7 +156,7 @@ function mapOf(shape: Shape): Shape {
     if (!(v instanceof Map)) return undefined;
     for (const [key, value] of v) {
       const p = shape(value);
-      if (p) return { at: `.get(${JSON.stringify(key)})${p.at}`, says: p.says };
+      if (p) return { ...p, at: `.get(${JSON.stringify(key)})${p.at}` };
     }
     return undefined;
   };
@@ -154,7 +165,9 @@ function mapOf(shape: Shape): Shape {
 /** One of a fixed list of strings. */
 function oneOf(values: readonly string[]): Shape {
   return (v) =>
-    values.includes(v as string) ? undefined : { at: '', says: `must be one of ${values.join(', ')}, not ${JSON.stringify(v)}` };
+    values.includes(v as string)
+      ? undefined
+      : { at: '', says: `must be one of ${values.join(', ')}, not ${JSON.stringify(v)}`, allowed: [...values] };
 }
 
 /** A scope: no schema describes it, the model's type does (src/core/model.ts). */
@@ -217,7 +230,7 @@ function withPlans(shape: Shape): Shape {
     const own = shape(v);
     if (own) return own;
     const p = PLANS((v as { plans: unknown }).plans);
-    return p && { at: `.plans${p.at}`, says: p.says };
+    return p && { ...p, at: `.plans${p.at}` };
   };
 }
 /** One side of a diff (DiffSide), and what affectedTargets reads of one (SideShape). */

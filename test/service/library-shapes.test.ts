@@ -174,6 +174,20 @@ describe('every pure function of the library given a model object with a missing
       exitCode: EXIT_CODES.usage,
       detail: { field: 'options.notify' },
     });
+    // A field of a few values says which, in detail.allowed too: the schema's enum, a kind, a list of names.
+    const allowed = (call: () => unknown) => {
+      try {
+        call();
+      } catch (error) {
+        return (error as AgentsError & { detail: { allowed?: unknown } }).detail.allowed;
+      }
+    };
+    const node = { id: ID, type: 'decided', parent_id: null, created_at: '2026-01-01T00:00:00Z', summary: 's' };
+    expect(allowed(() => lib.buildDecisionTree([node]))).toEqual(['invariant_enforced']);
+    expect(allowed(() => lib.resolveEffective({ kind: 'folder' }, []))).toEqual(['project', 'plan']);
+    expect(allowed(() => lib.judgePlan({ effective: [], setDigest: 'x', unfinished: [], violations: [] }, { allow: ['x'] }))).toEqual([
+      ...L.RELAXABLE,
+    ]);
     // The message names the function, the argument and the field.
     expect(() => lib.appliesTo({ ...inv, scope: {} }, target)).toThrow(/^appliesTo: invariant\.scope\.kind is missing$/);
   });
