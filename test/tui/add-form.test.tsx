@@ -6,7 +6,7 @@ import type { AddResult, EditResult } from '../../src/service/invariant-service.
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { AddForm, stepOfProblem } from '../../src/tui/AddForm.tsx';
 import { FitWidth } from '../../src/tui/FitWidth.tsx';
-import { G2, P2, PLAN, exampleStore, frameHas, frameMatches } from './helpers.ts';
+import { G2, P2, PLAN, exampleStore, frameHas, frameMatches, resizeTo } from './helpers.ts';
 
 const DOWN = '\u001b[B';
 const ESC = '\u001b';
@@ -408,11 +408,7 @@ test('the form on a terminal smaller than 20×5 shows its size and the size need
   const r = render(
     <FitWidth>{(width, rows) => <AddForm service={service} width={width} rows={rows} onDone={() => {}} onCancel={() => {}} />}</FitWidth>,
   );
-  const resize = (columns: number, rows: number) => {
-    Object.defineProperty(r.stdout, 'columns', { value: columns, configurable: true });
-    Object.defineProperty(r.stdout, 'rows', { value: rows, configurable: true });
-    r.stdout.emit('resize');
-  };
+  const resize = (columns: number, rows: number) => resizeTo(r.stdout, columns, rows);
   await frameHas(r.lastFrame, '› global');
   r.stdin.write(DOWN);
   await frameHas(r.lastFrame, '› project myapp');

@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { Browser, type BrowserProps } from '../../src/tui/Browser.tsx';
-import { G1, G2, P1, P2, PLAN, bigStore, exampleStore, frameHas, frameMatches, settle } from './helpers.ts';
+import { G1, G2, P1, P2, PLAN, bigStore, exampleStore, frameHas, frameMatches, settle, resizeTo } from './helpers.ts';
 
 const SIZE = { columns: 80, rows: 24 };
 
@@ -293,9 +293,7 @@ test('redraws to the new size when the terminal is resized', async () => {
   const service = new InvariantService(root);
   const r = render(<Browser service={service} onQuit={() => {}} onError={() => {}} />);
   await frameHas(r.lastFrame, '6 shown');
-  Object.defineProperty(r.stdout, 'columns', { value: 50, configurable: true });
-  Object.defineProperty(r.stdout, 'rows', { value: 12, configurable: true });
-  r.stdout.emit('resize');
+  resizeTo(r.stdout, 50, 12);
   const frame = await frameMatches(r.lastFrame, (f) => expect(f).toContain(`${'─'.repeat(50)}\n`));
   for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(50);
   expect(lines(frame).length).toBeLessThanOrEqual(11);

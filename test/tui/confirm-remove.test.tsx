@@ -6,7 +6,7 @@ import { invariantYaml } from '../helpers/tmp.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { ConfirmRemove } from '../../src/tui/ConfirmRemove.tsx';
 import { FitWidth } from '../../src/tui/FitWidth.tsx';
-import { G1, G2, P2, exampleStore, frameHas } from './helpers.ts';
+import { G1, G2, P2, exampleStore, frameHas, resizeTo } from './helpers.ts';
 
 async function ask(id: string, key: string) {
   const service = new InvariantService(exampleStore());
@@ -105,11 +105,7 @@ test('hidden behind the too-small notice, the question takes no key: a y pressed
   const r = render(
     <FitWidth>{(width, rows) => <ConfirmRemove info={info} width={width} rows={rows} onAnswer={(yes) => answers.push(yes)} />}</FitWidth>,
   );
-  const resize = (columns: number, rows: number) => {
-    Object.defineProperty(r.stdout, 'columns', { value: columns, configurable: true });
-    Object.defineProperty(r.stdout, 'rows', { value: rows, configurable: true });
-    r.stdout.emit('resize');
-  };
+  const resize = (columns: number, rows: number) => resizeTo(r.stdout, columns, rows);
   await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
   resize(15, 4);
   await frameHas(r.lastFrame, '15×4');

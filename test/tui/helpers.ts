@@ -55,3 +55,10 @@ export async function frameHas(lastFrame: () => string | undefined, ...texts: st
 export async function settle(): Promise<void> {
   for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
 }
+
+/** Resizes the terminal of an ink-testing-library render, as a terminal's SIGWINCH does. */
+export function resizeTo(stdout: NodeJS.EventEmitter, columns: number, rows: number): void {
+  Object.defineProperty(stdout, 'columns', { value: columns, configurable: true });
+  Object.defineProperty(stdout, 'rows', { value: rows, configurable: true });
+  stdout.emit('resize');
+}
