@@ -3,6 +3,7 @@
 // from deep inside, nor a string read as its characters.
 import { closestNames, didYouMean } from './closest.ts';
 import { UsageError } from './errors.ts';
+import { isObject } from './parsed-shape.ts';
 
 const HINT = 'See docs/library.md for what each method takes.';
 
@@ -111,7 +112,6 @@ export type ArgKind =
   | 'string-or-null'
   | 'tree-source';
 
-const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isIterable = (v: unknown): v is Iterable<unknown> =>
   typeof v === 'object' && v !== null && typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function';
 
@@ -127,16 +127,13 @@ const ARG_CHECKS: Record<ArgKind, [test: (v: unknown) => boolean, expected: stri
     (v) => isIterable(v) && (!Array.isArray(v) || v.every((x) => typeof x === 'string')),
     'an array or another iterable of strings',
   ],
-  map: [
-    (v) => isObject(v) && typeof (v as Map<unknown, unknown>).get === 'function' && typeof (v as Map<unknown, unknown>).has === 'function',
-    'a Map',
-  ],
+  map: [(v) => isObject(v) && typeof v.get === 'function' && typeof v.has === 'function', 'a Map'],
   function: [(v) => typeof v === 'function', 'a function'],
   date: [(v) => v instanceof Date && !Number.isNaN(v.getTime()), 'a valid Date'],
   bytes: [(v) => v instanceof Uint8Array, 'a Uint8Array (the bytes of the file)'],
   'string-or-null': [(v) => v === null || typeof v === 'string', 'a string or null'],
   'tree-source': [
-    (v) => isObject(v) && typeof (v as { list?: unknown }).list === 'function' && typeof (v as { read?: unknown }).read === 'function',
+    (v) => isObject(v) && typeof v.list === 'function' && typeof v.read === 'function',
     'a TreeSource (new WorkingTreeSource(storeRoot), or an object with its list and read)',
   ],
 };

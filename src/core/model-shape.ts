@@ -7,12 +7,12 @@ import { globProblem } from './globs.ts';
 import { typeName, type Problem, type Shape } from './input-shape.ts';
 import { EXPORT_TARGETS, SCOPE_KINDS, SEVERITIES } from './model.ts';
 import { nameProblem } from './names.ts';
+import { isObject } from './parsed-shape.ts';
 import { quoteText } from './plain-text.ts';
 import { RECORD_SCHEMAS } from './record-files.ts';
 import { RELAXABLE } from './plan-gate.ts';
 import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const notObject = (v: unknown): Problem => ({ at: '', says: `must be an object, not ${typeName(v)}` });
 const missing = (key: string): Problem => ({ at: `.${key}`, says: 'is missing' });
 

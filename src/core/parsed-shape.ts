@@ -35,7 +35,8 @@ function isRelated(v: unknown): boolean {
   return true;
 }
 
-function isDiagnostic(v: unknown): boolean {
+/** A diagnostic as the checks and parsers make one, and nothing else (every reader of a kept one relies on it). */
+export function isDiagnostic(v: unknown): boolean {
   if (!isObject(v)) return false;
   if (
     !isString(v.code) ||

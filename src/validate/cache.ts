@@ -4,7 +4,7 @@ import { gitDirFor } from '../store/git-dir.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { stampedKey } from '../store/tree-source.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { SEVERITIES } from '../core/model.ts';
+import { isDiagnostic, isObject } from '../core/parsed-shape.ts';
 import type { FileFacts } from './file-facts.ts';
 
 /**
@@ -35,7 +35,7 @@ const KEY_DIGEST = /^[A-Za-z0-9+/]{11}$/;
 const KEY_DIGEST_LENGTH = 11;
 
 function isFacts(v: unknown): v is FileFacts {
-  if (!isRecord(v)) return false;
+  if (!isObject(v)) return false;
   const f = v;
   for (const key of ['k', 'n', 'v', 'o', 'r', 'm'] as const) if (f[key] !== undefined && typeof f[key] !== 'string') return false;
   if (f.k !== undefined && !KEY_DIGEST.test(f.k as string)) return false;
@@ -43,17 +43,13 @@ function isFacts(v: unknown): v is FileFacts {
   // A plan, a project's paths or a waiver of another shape would stop the checks that read them with a trace.
   if (
     f.p !== undefined &&
-    !(isRecord(f.p) && typeof f.p.id === 'string' && strings(f.p, ['action', 'project', 'goal', 'created_at', 'created_by']))
+    !(isObject(f.p) && typeof f.p.id === 'string' && strings(f.p, ['action', 'project', 'goal', 'created_at', 'created_by']))
   )
     return false;
-  if (f.j !== undefined && !(isRecord(f.j) && strings(f.j, ['description']) && (f.j.paths === undefined || isStringList(f.j.paths))))
+  if (f.j !== undefined && !(isObject(f.j) && strings(f.j, ['description']) && (f.j.paths === undefined || isStringList(f.j.paths))))
     return false;
-  if (f.w !== undefined && !(isRecord(f.w) && typeof f.w.i === 'string' && typeof f.w.x === 'string')) return false;
+  if (f.w !== undefined && !(isObject(f.w) && typeof f.w.i === 'string' && typeof f.w.x === 'string')) return false;
   return f.d === undefined || isDiagnosticList(f.d);
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Whether each of `keys` of `x` is absent or a string. */
@@ -65,36 +61,12 @@ function isStringList(v: unknown): boolean {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
-/** A place as the checks write one: a diagnostic's own, or one of its related locations. */
-function isPlace(x: Record<string, unknown>): boolean {
-  return (
-    typeof x.file === 'string' &&
-    typeof x.message === 'string' &&
-    typeof x.line === 'number' &&
-    typeof x.col === 'number' &&
-    (x.source === undefined || typeof x.source === 'string')
-  );
-}
-
 /**
  * Diagnostics as the checks make them, so that a damaged cache or memo is a miss: a finding of another shape
  * would stop the formatters with a trace, or count under no severity and let a failing store pass.
  */
 function isDiagnosticList(v: unknown): v is Diagnostic[] {
-  if (!Array.isArray(v)) return false;
-  for (const d of v as unknown[]) {
-    if (!isRecord(d)) return false;
-    const x = d;
-    if (typeof x.code !== 'string' || !(SEVERITIES as readonly unknown[]).includes(x.severity) || !isPlace(x)) return false;
-    for (const key of ['hint', 'lineText'] as const) if (x[key] !== undefined && typeof x[key] !== 'string') return false;
-    if (x.lineTextFrom !== undefined && typeof x.lineTextFrom !== 'number') return false;
-    if (x.related !== undefined) {
-      if (!Array.isArray(x.related)) return false;
-      for (const r of x.related as unknown[])
-        if (typeof r !== 'object' || r === null || !isPlace(r as Record<string, unknown>)) return false;
-    }
-  }
-  return true;
+  return Array.isArray(v) && v.every(isDiagnostic);
 }
 
 /** Facts as they are written: a bare key digest and, after a space, the loose key (most files), or JSON. */
