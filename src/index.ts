@@ -3,6 +3,13 @@
  * list, resolve and remove invariants, with the same rules as the CLI.
  */
 import { checkedArgs, refuseArgs } from './core/input-shape.ts';
+import { IdAbbreviations as IdAbbreviationsUnchecked } from './core/id-prefix.ts';
+import {
+  WorkingTreeSource as WorkingTreeSourceUnchecked,
+  type ReadResult,
+  type TreeEntry,
+  type WorkingTreeOptions,
+} from './store/tree-source.ts';
 import {
   ACTION_INVARIANTS,
   CHANGED,
@@ -73,7 +80,7 @@ import { checkNewInvariant as checkNewInvariantUnchecked } from './core/shadow.t
 export type { EffectiveEntry, ShadowRef } from './core/resolve.ts';
 import { resolveEffective as resolveEffectiveUnchecked, appliesTo as appliesToUnchecked } from './core/resolve.ts';
 import { textKey as textKeyUnchecked } from './core/normalise.ts';
-export { IdAbbreviations, type PrefixMatch } from './core/id-prefix.ts';
+export type { PrefixMatch } from './core/id-prefix.ts';
 import {
   resolvePrefix as resolvePrefixUnchecked,
   pickId as pickIdUnchecked,
@@ -102,7 +109,7 @@ export type {
 } from './core/model.ts';
 export type { Diagnostic, DiagnosticCode } from './core/diagnostics.ts';
 export { AgentsError, EXIT_CODES, UsageError, CheckFailedError, InvalidStoreError } from './core/errors.ts';
-export { WorkingTreeSource, type TreeSource, type TreeEntry, type ReadResult } from './store/tree-source.ts';
+export type { TreeSource, TreeEntry, ReadResult } from './store/tree-source.ts';
 export {
   PlanService,
   type UseInput,
@@ -403,3 +410,36 @@ export const escapeUnsafe = checkedArgs('escapeUnsafe', escapeUnsafeUnchecked, [
 });
 export const findUnsafeText = checkedArgs('findUnsafeText', findUnsafeTextUnchecked, ['document: string'], { document: DOCUMENT });
 export const quoteText = checkedArgs('quoteText', quoteTextUnchecked, ['text: string']);
+
+/**
+ * The classes a library caller builds, their arguments checked as the functions' are (docs/library.md): refused by
+ * name, never a TypeError from the sort or the walk, nor a path read as its characters. The tool's own code builds
+ * the unchecked classes, which these extend.
+ */
+export class IdAbbreviations extends IdAbbreviationsUnchecked {
+  constructor(ids: Iterable<string>, min?: number) {
+    refuseArgs('IdAbbreviations', ['ids: iterable'], [ids]);
+    const list = [...ids];
+    refuseArgs('IdAbbreviations', ['ids: strings'], [list]);
+    super(list, min);
+  }
+}
+
+export class WorkingTreeSource extends WorkingTreeSourceUnchecked {
+  constructor(root: string, options?: WorkingTreeOptions) {
+    refuseArgs('WorkingTreeSource', ['root: string', 'options: object?'], [root, options]);
+    super(root, options ?? {});
+  }
+
+  // async: a refusal is the promise's, as the unchecked methods' failures are.
+  override async list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]> {
+    refuseArgs('WorkingTreeSource.list', ['dir: string', 'options: object?'], [dir, options]);
+    return super.list(dir, options ?? {});
+  }
+
+  override async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
+    // One path given bare would be read as its characters, each a path.
+    refuseArgs('WorkingTreeSource.read', ['paths: strings'], [paths]);
+    return super.read(paths);
+  }
+}

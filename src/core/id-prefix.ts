@@ -101,10 +101,7 @@ export class IdAbbreviations {
     ids: Iterable<string>,
     readonly min = MIN_PREFIX,
   ) {
-    // A caller's ids from JavaScript: refused by name, not a TypeError from the sort (docs/library.md).
-    refuseArgs('IdAbbreviations', ['ids: iterable'], [ids]);
     this.sorted = [...new Set(ids)].sort();
-    refuseArgs('IdAbbreviations', ['ids: strings'], [this.sorted]);
     for (let i = 0; i < this.sorted.length; i++) {
       const id = this.sorted[i]!;
       const before = i > 0 ? commonPrefixLength(id, this.sorted[i - 1]!) : 0;

@@ -1,7 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidStoreError, UsageError } from '../core/errors.ts';
-import { refuseArgs } from '../core/input-shape.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { isLinkedFolder, linkedFolder } from './no-links.ts';
@@ -171,9 +170,6 @@ export class WorkingTreeSource implements TreeSource {
     readonly root: string,
     options: WorkingTreeOptions = {},
   ) {
-    // Built by a library caller too (docs/library.md): a root that is no string is refused by name, not read later.
-    refuseArgs('WorkingTreeSource', ['root: string', 'options: object?'], [root, options]);
-    options ??= {};
     this.#now = options.now ?? Date.now;
     const cache = options.parseCache;
     // By settled stat stamp; a group keeps the entries of files a read did not ask for while they exist.
@@ -202,9 +198,6 @@ export class WorkingTreeSource implements TreeSource {
   }
 
   async list(dir: string, options: { recursive?: boolean } = {}): Promise<TreeEntry[]> {
-    // A caller's folder from JavaScript (docs/library.md): refused by name, not a TypeError from the walk.
-    refuseArgs('WorkingTreeSource.list', ['dir: string', 'options: object?'], [dir, options]);
-    options ??= {};
     const link = linkedFolder(this.root, dir);
     if (link !== null) return [{ path: link, type: 'symlink' }];
     const out: TreeEntry[] = [];
@@ -243,8 +236,6 @@ export class WorkingTreeSource implements TreeSource {
   }
 
   async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
-    // One path given bare would be read as its characters, each a path.
-    refuseArgs('WorkingTreeSource.read', ['paths: strings'], [paths]);
     const out = new Map<string, ReadResult>();
     const links = new FolderLinks(this.root);
     for (const p of paths) out.set(p, this.readOne(p, links));
