@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { GIT_ENV } from './test/helpers/git.ts';
+import { suiteTmpRoot } from './test/helpers/tmp-root.ts';
 
 /**
  * The slowest files, longest first: they start first, so that no long file starts last and runs
@@ -41,6 +42,14 @@ class SlowFirst extends BaseSequencer {
   }
 }
 
+// The run's temporary folders on a tmpfs when the machine has one and TMPDIR is not set
+// (docs/adr/0117-test-folders-on-a-tmpfs.md); every process the tests start inherits it.
+const tmpRoot = suiteTmpRoot();
+if (tmpRoot) {
+  process.env.TMPDIR = tmpRoot;
+  process.env.AGENTS_TEST_TMP_ROOT = tmpRoot;
+}
+
 // `npm run test:shuffle` passes --sequence.shuffle: vitest's random order of files, not this one.
 const shuffled = process.argv.some((a) => a.startsWith('--sequence.shuffle'));
 
@@ -49,6 +58,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // `npm run test:cpu` (scripts/test-cpu.mjs): each file's CPU, its workers' and its child processes'.
     // Every file waits for the removal of its temporary folders (test/helpers/tmp-cleanup.ts).
+    globalSetup: ['test/helpers/tmp-root-teardown.ts'],
     setupFiles: ['test/helpers/tmp-cleanup.ts', ...(process.env.AGENTS_FILE_CPU ? ['test/helpers/file-cpu.ts'] : [])],
     // At most 30 s a test, on a shared, sometimes busy 2-core machine; the few
     // slower ones (kill campaigns, fuzzing, the package, the pre-commit
