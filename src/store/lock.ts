@@ -27,6 +27,9 @@ export interface LockOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How long a breaker that names no process stands before another may remove it: its maker may be about to name itself. */
+const BREAKER_LIFETIME_MS = 5_000;
+
 /** Default wait for another writer's lock. */
 export const LOCK_TIMEOUT_MS = 15_000;
 
@@ -105,7 +108,7 @@ function breakStale(lockPath: string, seen: string, rel: string): boolean {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EEXIST' && code !== 'ENOENT') throw writeFailure(error, `${rel}.break`);
     try {
-      if (Date.now() - lstatMtime(breaker) > 5_000) unlinkSync(breaker);
+      if (Date.now() - lstatMtime(breaker) > BREAKER_LIFETIME_MS) unlinkSync(breaker);
     } catch {
       // Gone already.
     }
@@ -136,15 +139,24 @@ function breakStale(lockPath: string, seen: string, rel: string): boolean {
 /**
  * Clears `rel` if it is a stale lock (its process is gone), exactly as a
  * waiting writer would: under the breaker, and only if it still holds what
- * was judged stale. Returns why it was stale, or null when it was kept.
+ * was judged stale. A breaker another process holds is waited out, as a
+ * writer waits it out: that process is clearing the lock, or died before it
+ * named itself in the breaker, which then stands until BREAKER_LIFETIME_MS.
+ * Returns why it was stale, or null when it was kept (its process runs).
  */
-export function clearStaleLock(root: string, rel: string): string | null {
+export async function clearStaleLock(root: string, rel: string, signal?: AbortSignal): Promise<string | null> {
   assertMine(root);
   const lockPath = join(root, rel);
-  clearDeadBreaker(lockPath);
-  const stale = isStale(lockPath);
-  if (stale === null || !breakStale(lockPath, stale.seen, rel)) return null;
-  return stale.why;
+  const until = Date.now() + BREAKER_LIFETIME_MS + 500;
+  for (;;) {
+    clearDeadBreaker(lockPath);
+    const stale = isStale(lockPath);
+    if (stale === null) return null;
+    if (breakStale(lockPath, stale.seen, rel)) return stale.why;
+    if (Date.now() >= until) return null;
+    await sleep(50);
+    signal?.throwIfAborted();
+  }
 }
 
 /** A breaker left by a process killed while it cleared a stale lock: removed once its process is gone. */
@@ -153,7 +165,7 @@ function clearDeadBreaker(lockPath: string): void {
   const lock = readLock(breaker);
   if (lock === null) return;
   const owner = lockOwner(lock.text);
-  let dead = owner === null ? Date.now() - lock.mtimeMs > 5_000 : false;
+  let dead = owner === null ? Date.now() - lock.mtimeMs > BREAKER_LIFETIME_MS : false;
   if (owner !== null && lookupablePid(owner.host, owner.ns)) dead = !processAlive(owner.pid, owner.taken);
   if (!dead) return;
   try {

@@ -84,7 +84,7 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
         fixes.push(removeTemporary(tree, d.file, options, batch));
         break;
       case 'stale-lock':
-        fixes.push(removeStaleLock(tree, d.file));
+        fixes.push(await removeStaleLock(tree, d.file, signal));
         break;
       case 'bad-lock':
         fixes.push(
@@ -331,13 +331,18 @@ function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>,
 }
 
 /** A lock whose process is gone, cleared as a waiting writer clears it; a store that refuses the removal (read-only) fails the run. */
-function removeStaleLock(tree: WorkingTreeSource, file: string): Fix {
-  let why: string | null = null;
+async function removeStaleLock(tree: WorkingTreeSource, file: string, signal: AbortSignal | undefined): Promise<Fix> {
+  let cleared: string | null = null;
+  let error: unknown;
+  try {
+    cleared = await clearStaleLock(tree.root, file, signal);
+  } catch (e) {
+    error = e;
+  }
   const fix = attempt({ file, action: 'remove-stale-lock', message: `removed stale lock ${file}` }, () => {
-    why = clearStaleLock(tree.root, file);
+    if (error !== undefined) throw error;
   });
   if (!fix.done) return fix;
-  const cleared = why as string | null;
   return cleared === null
     ? {
         file,

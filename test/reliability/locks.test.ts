@@ -203,4 +203,23 @@ describe('the breaker of a stale lock', () => {
     expect(r.code).toBe(0);
     expect(readdirSync(join(store, 'global')).filter((n) => n.startsWith('.'))).toEqual([]);
   });
+  it('validate --fix waits out a breaker that names no process yet (its maker died before writing it), then clears the lock', async () => {
+    const store = testStore();
+    writeFileSync(join(store, 'global/.lock'), `${deadPid()} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
+    // The command's modules loaded first, so that the breaker's age below is what --fix meets.
+    expect((await runAgents(['--store', store, 'validate'])).code).toBe(0);
+    // Made just before its writer was killed: empty, and 3.5 s old, so that it stands a second and a half more.
+    const breaker = join(store, 'global/.lock.break');
+    writeFileSync(breaker, '');
+    const past = (Date.now() - 3_500) / 1000;
+    utimesSync(breaker, past, past);
+    const fix = await runAgents(['--store', store, '--format', 'json', 'validate', '--fix']);
+    expect(fix.code).toBe(0);
+    expect(JSON.parse(fix.stdout).fixes).toContainEqual(
+      expect.objectContaining({ file: 'global/.lock', action: 'remove-stale-lock', done: true }),
+    );
+    expect(readdirSync(join(store, 'global')).filter((n) => n.startsWith('.lock'))).toEqual([]);
+    const after = await runAgents(['--store', store, '--format', 'json', 'validate']);
+    expect(JSON.parse(after.stdout).diagnostics).toEqual([]);
+  });
 });
