@@ -41,8 +41,11 @@ describe('agents guard check in a repository with no commit yet', () => {
       ['guard', 'check'],
       ['invariant', 'diff'],
     ]) {
-      const r = await runAgents(['--format', 'json', ...command, ' '], { cwd: dir });
-      expect(errorOf(r), command.join(' ')).toEqual({ code: 'usage', exit_code: 2, detail: { argument: 'range' } });
+      // So is a range with no revision on either side ("$BASE..$HEAD" with both unset), which git reads as a path.
+      for (const range of [' ', '..', '...']) {
+        const r = await runAgents(['--format', 'json', ...command, range], { cwd: dir });
+        expect(errorOf(r), `${command.join(' ')} "${range}"`).toEqual({ code: 'usage', exit_code: 2, detail: { argument: 'range' } });
+      }
     }
   });
 });

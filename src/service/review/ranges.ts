@@ -75,13 +75,21 @@ export function revisionInfo(spec: SideSpec & { kind: 'revision' | 'commit' }, c
 /** The two sides a request names, and the range as reported. */
 /**
  * Refuses a range given empty (an unset variable: `invariant diff "$RANGE"`): read as none, it would compare HEAD with
- * the working tree, where CI changed nothing, and a check of the pull request would pass unseen.
+ * the working tree, where CI changed nothing, and a check of the pull request would pass unseen. So is `..` or `...`
+ * alone (`"$BASE..$HEAD"` with both unset): HEAD against itself, a check of nothing.
  */
 export function refuseEmptyRange(range: string | undefined): void {
-  if (range !== undefined && range.trim() === '')
+  const given = range?.trim();
+  if (given === '')
     throw new UsageError(
       'the revision range is empty',
       'Name a range such as main...HEAD, or leave it out to compare HEAD with the working tree.',
+      { argument: 'range' },
+    );
+  if (given === '..' || given === '...')
+    throw new UsageError(
+      `the revision range "${given}" names no revision on either side`,
+      'Name a range such as main...HEAD (were the variables that should name its sides unset?).',
       { argument: 'range' },
     );
 }
