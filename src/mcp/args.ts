@@ -1,5 +1,6 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { UsageError } from '../core/errors.ts';
+import { closestNames, hintWithGuess } from '../core/closest.ts';
+import { missingArgument, UsageError } from '../core/errors.ts';
 import { typeName } from '../core/input-shape.ts';
 import { codePointLength, truncate } from '../core/names.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
@@ -51,22 +52,34 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
   const key = e.instancePath.replace(/^\//, '');
   const value = args[key];
   switch (e.keyword) {
+    // The codes and details the CLI gives the same mistakes with its options and arguments (docs/json-output.md).
     case 'additionalProperties': {
       const known = Object.keys(schema.properties);
+      const name = String(e.params.additionalProperty);
+      const suggestions = closestNames(name, known);
       return new UsageError(
-        `${tool}: unknown argument "${truncate(escapeUnsafe(String(e.params.additionalProperty)))}"`,
-        known.length ? `Its arguments are ${known.join(', ')}.` : `${tool} takes no arguments.`,
+        `${tool}: unknown argument "${truncate(escapeUnsafe(name))}"`,
+        hintWithGuess(suggestions, known.length ? `Its arguments are ${known.join(', ')}.` : `${tool} takes no arguments.`),
+        { arguments: [name], suggestions },
+        'unknown-option',
       );
     }
-    case 'required':
-      return new UsageError(`${tool}: missing required argument "${String(e.params.missingProperty)}"`, hint);
+    case 'required': {
+      const name = String(e.params.missingProperty);
+      return missingArgument(`${tool}: missing required argument "${name}"`, hint, tool, name);
+    }
     case 'type':
       return new UsageError(`${tool}: argument "${key}" must be a ${String(e.params.type)}, not ${typeName(value)}`, hint);
-    case 'enum':
+    case 'enum': {
+      const allowed = e.params.allowedValues as string[];
+      const suggestions = closestNames(String(value), allowed);
       return new UsageError(
-        `${tool}: argument "${key}" must be one of ${(e.params.allowedValues as string[]).join(', ')}, not "${truncate(escapeUnsafe(String(value)))}"`,
+        `${tool}: argument "${key}" must be one of ${allowed.join(', ')}, not "${truncate(escapeUnsafe(String(value)))}"`,
         hint,
+        { option: key, value, suggestions },
+        'invalid-value',
       );
+    }
     case 'minLength':
       // A schema may ask for more than one character (an answer of JSON, at least `{}`): a short value is not an empty one.
       return new UsageError(

@@ -1,6 +1,7 @@
 // The MCP tools give a mistake the error code the CLI gives the same one (docs/json-output.md): check_action without
 // an action to check is `agents guard try` without --path, --command or --tool.
 import { describe, expect, it } from 'vitest';
+import { checkArgs } from '../../src/mcp/args.ts';
 import { CHECK_ACTION } from '../../src/mcp/check-action.ts';
 import type { ToolContext } from '../../src/mcp/tool.ts';
 import { TOOLS } from '../../src/mcp/tools.ts';
@@ -44,6 +45,36 @@ describe('list_invariants and effective_invariants targets', () => {
       exitCode: 2,
       code: 'missing-option',
       detail: { command: 'effective_invariants', options: ['project', 'plan', 'path'] },
+    });
+  });
+});
+
+// The schema's own refusals: a missing argument, an unknown one, a value outside an enum, as the CLI's missing
+// argument, unknown option and invalid value.
+describe('arguments that do not fit the schema', () => {
+  const schemaOf = (name: string) => TOOLS.find((t) => t.name === name)!.inputSchema;
+  const refusal = (name: string, args: Record<string, unknown>) =>
+    checkArgs(name, schemaOf(name), args).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+  it('missing is missing-argument, unknown is unknown-option with the closest names, outside an enum is invalid-value', async () => {
+    expect(await refusal('show_invariant', {})).toMatchObject({
+      exitCode: 2,
+      code: 'missing-argument',
+      detail: { command: 'show_invariant', argument: 'id' },
+    });
+    expect(await refusal('effective_invariants', { projet: 'myapp' })).toMatchObject({
+      exitCode: 2,
+      code: 'unknown-option',
+      detail: { arguments: ['projet'], suggestions: ['project'] },
+    });
+    const violation = { plan: '01M8', invariant: '01M8', details: 'deleted a table' };
+    expect(await refusal('record_violation', { ...violation, severity: 'eror' })).toMatchObject({
+      exitCode: 2,
+      code: 'invalid-value',
+      detail: { option: 'severity', value: 'eror', suggestions: ['error'] },
     });
   });
 });
