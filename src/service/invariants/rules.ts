@@ -12,6 +12,7 @@ import {
   type Severity,
   scopeFolder,
 } from '../../core/model.ts';
+import { closestNames, hintWithGuess } from '../../core/closest.ts';
 import { splitSourceRef } from '../../core/extends.ts';
 import { codePointLength, nameProblem, parseActionRef, truncate, ulidProblem } from '../../core/names.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../../core/near-duplicates.ts';
@@ -24,7 +25,12 @@ import type { NearMatch, ScopeInput } from './types.ts';
 
 /** Turns a caller's scope flags into a scope, refusing bad names before any path is built. */
 export function toScope(input: ScopeInput | Scope): Scope {
-  if (typeof input === 'object' && input !== null && 'kind' in input) return toScope(scopeToInput(input));
+  if (typeof input === 'object' && input !== null && 'kind' in input) {
+    const loose = scopeToInput(input) as ScopeInput | undefined;
+    // A Scope of a kind there is none of: said by requireOneScope, kind named.
+    if (loose === undefined) requireOneScope(input);
+    return toScope(loose!);
+  }
   requireOneScope(input);
   if ('global' in input) return { kind: 'global' };
   if ('project' in input) {
@@ -81,10 +87,23 @@ export function requireOneScope(input: unknown): void {
       'Give {global: true} for the global scope.',
       { field: 'global' },
     );
+  // No scope, but fields that are none (`{projekt: 'x'}`, a Scope of an unknown kind): named, with the closest.
+  const others =
+    given.length === 0
+      ? Object.keys(loose).filter((k) => k !== 'kind' && loose[k] !== undefined && !(SCOPE_KEYS as readonly string[]).includes(k))
+      : [];
+  const kind = given.length === 0 && typeof loose.kind === 'string' ? loose.kind : undefined;
+  const suggestions = [...others, ...(kind === undefined ? [] : [kind])].flatMap((k) => closestNames(k, SCOPE_KEYS, 1));
+  const why =
+    kind !== undefined
+      ? `no scope given: kind "${truncate(kind)}" is none of ${SCOPE_KEYS.join(', ')}`
+      : others.length > 0
+        ? `no scope given: ${others.map((k) => truncate(k)).join(', ')} ${others.length === 1 ? 'is not a scope field' : 'are not scope fields'}`
+        : 'no scope given';
   throw new UsageError(
-    given.length > 1 ? `a scope is one of ${SCOPE_KEYS.join(', ')}, not ${given.join(' and ')}` : 'no scope given',
-    'Give one of {global: true}, {project: NAME}, {plan: ID} or {action: "NS/NAME"}.',
-    { scopes: given },
+    given.length > 1 ? `a scope is one of ${SCOPE_KEYS.join(', ')}, not ${given.join(' and ')}` : why,
+    hintWithGuess(suggestions, 'Give one of {global: true}, {project: NAME}, {plan: ID} or {action: "NS/NAME"}.'),
+    { scopes: given, ...(given.length === 0 ? { suggestions } : {}) },
   );
 }
 
