@@ -3,11 +3,20 @@ import type { ValidationResult } from '../validate/result.ts';
 import type { CliContext } from './context.ts';
 
 /**
- * The store of a hook run on the index (`validate --staged`, `guard check --staged`): `{ place }` instead of the usage error when there is no store folder and
- * the index holds nothing at its place: the hook in `.git/hooks` runs on every branch, and a commit of a branch
- * without the store, or one that removes it, records no store to check (docs/validation.md, "Plain git hook").
+ * The store of a hook run on the index (`validate --staged`, `guard check --staged`, the export-check hook):
+ * `{ place }` instead of the usage error when there is no store folder and the index holds nothing at its place: the
+ * hook in `.git/hooks` runs on every branch, and a commit of a branch without the store, or one that removes it,
+ * records no store to check (docs/validation.md, "Plain git hook").
+ *
+ * When the index holds the store but the working tree does not (a sparse checkout that leaves it out, its folder
+ * deleted and not staged), a commit that stages none of its files records it as HEAD has it: with `unchanged`, such
+ * a run checks nothing of it (`{ place, outOfCheckout: true }`); otherwise, or when the commit stages files of it,
+ * it is refused as `sparse-store`, saying how to bring it back, never called a repository without a store.
  */
-export async function hookStore(ctx: CliContext): Promise<string | { place: string }> {
+export async function hookStore(
+  ctx: CliContext,
+  { unchanged = false }: { unchanged?: boolean } = {},
+): Promise<string | { place: string; outOfCheckout?: true }> {
   try {
     return await ctx.root();
   } catch (error) {
@@ -24,14 +33,25 @@ export async function hookStore(ctx: CliContext): Promise<string | { place: stri
     const rel = relative(top, place);
     // Something stands there (a file, a folder that is no store), or the place is outside the repository: the error says it.
     if (existsSync(place) || rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw error;
-    const [{ indexHolds }, { GitError }] = await Promise.all([import('../git/changed.ts'), import('../git/repo.ts')]);
+    const folder = rel.split(sep).join('/');
+    const [{ indexFilesUnder, stagedUnder }, { GitError }] = await Promise.all([import('../git/changed.ts'), import('../git/repo.ts')]);
+    let held: string[];
+    let staged: string[] = [];
     try {
-      if (await indexHolds(top, rel.split(sep).join('/'))) throw error;
+      held = await indexFilesUnder(top, folder);
+      if (held.length > 0) staged = await stagedUnder(top, folder);
     } catch (failure) {
       if (failure instanceof GitError) throw error;
       throw failure;
     }
-    return { place };
+    if (held.length === 0) return { place };
+    if (unchanged && staged.length === 0) return { place, outOfCheckout: true };
+    throw new UsageError(
+      `the store ${folder}/ is in the git index but not in the working tree: ${held.length} of its files (such as ${held[0]}) are not checked out${staged.length > 0 ? `, and this commit stages ${staged.length} of them` : ''}`,
+      `Bring it back: \`git sparse-checkout add ${folder}\` in a sparse checkout, else \`git checkout -- ${folder}\`; \`git rm -r --cached ${folder}\` stages its removal instead.`,
+      { missing: held.length, file: held[0] },
+      'sparse-store',
+    );
   }
 }
 

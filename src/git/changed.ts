@@ -67,5 +67,15 @@ export async function changedStorePaths(storeDir: string, prefix: string, top: s
  * repository's top): whether the next commit records anything there.
  */
 export async function indexHolds(top: string, path: string): Promise<boolean> {
-  return (await run(top, ['--literal-pathspecs', 'ls-files', '-z', '--', path])).length > 0;
+  return (await indexFilesUnder(top, path)).length > 0;
+}
+
+/** The files the index holds under folder `path` (relative to `top`, the repository's top), as paths from the top. */
+export async function indexFilesUnder(top: string, path: string): Promise<string[]> {
+  return split(await run(top, ['--literal-pathspecs', 'ls-files', '-z', '--', path]));
+}
+
+/** The files under folder `path` (relative to `top`) that the next commit adds, changes or deletes against HEAD. */
+export async function stagedUnder(top: string, path: string): Promise<string[]> {
+  return split(await run(top, ['--literal-pathspecs', 'diff', '--cached', '--name-only', '-z', '--no-renames', '--', path]));
 }

@@ -228,8 +228,14 @@ describe('validate --staged where there is no store', () => {
     const { repo: withStore, store } = repoWithStore({ [ga]: good });
     git(withStore, 'rm', '-rq', '.agents');
     expect((await runAgents(['validate', '--staged'], { cwd: withStore })).code).toBe(0);
-    // The index still holds the store while its folder is gone from the working tree: what is committed cannot be checked.
+    // The index still holds the store while its folder is gone from the working tree: a commit that stages none of it
+    // records it as HEAD has it, and passes; one that stages a file of it cannot be checked from here, and is refused.
     git(withStore, 'reset', '-q');
+    rmSync(store, { recursive: true, force: true });
+    expect((await runAgents(['validate', '--staged'], { cwd: withStore })).code).toBe(0);
+    git(withStore, 'checkout', '-q', '--', '.agents');
+    writeFileSync(join(store, ga), bad);
+    git(withStore, 'add', '.agents');
     rmSync(store, { recursive: true, force: true });
     expect((await runAgents(['validate', '--staged'], { cwd: withStore })).code).toBe(2);
   });
@@ -341,6 +347,34 @@ describe('a store partly outside a sparse checkout', () => {
     expect((await validate(repo)).code).toBe(0);
     const whole = await runAgents(['invariant', 'list', '--effective', '--project', 'app', '--format', 'json'], { cwd: repo });
     expect(whole.code).toBe(0);
+  });
+
+  it('left out whole (a monorepo checkout of other folders): a commit that stages none of it passes validate --staged and the export check; guard check and a staged store file are refused as sparse-store', async () => {
+    const gb = `global/${B}.yaml`;
+    const { repo } = repoWithStore({ [ga]: good, [gb]: ML + invariantYaml(B, 'Log every change') });
+    writeFileSync(join(repo, 'app.txt'), 'a\n');
+    commitAll(repo, 'app');
+    git(repo, 'sparse-checkout', 'set', '--no-cone', '/app.txt');
+    // The empty folders the test store was made with, which git never tracked, are not in a clone's checkout either.
+    rmSync(join(repo, '.agents'), { recursive: true, force: true });
+    writeFileSync(join(repo, 'app.txt'), 'b\n');
+    git(repo, 'add', 'app.txt');
+    // Said before as a repository with no store at all ("run agents init"), which stopped every commit.
+    expect((await validate(repo, '--staged')).code).toBe(0);
+    expect((await runAgents(['export', '--check'], { cwd: repo })).code).toBe(0);
+    const refused = async (...args: string[]) => {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: repo });
+      expect(r.code, args.join(' ')).toBe(2);
+      return JSON.parse(r.stdout).error;
+    };
+    // The guards of the store cannot be read from here: refused, not passed as a commit without guards.
+    expect(await refused('guard', 'check', '--staged')).toMatchObject({
+      code: 'sparse-store',
+      detail: { missing: 2, file: `.agents/${ga}` },
+    });
+    // A store file staged where the working tree lacks the store: refused, naming the store, never passed unchecked.
+    git(repo, 'update-index', '--force-remove', `.agents/${gb}`);
+    expect(await refused('validate', '--staged')).toMatchObject({ code: 'sparse-store' });
   });
 
   it('a file marked skip-worktree by hand but still on disk is read as usual', async () => {

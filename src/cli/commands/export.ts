@@ -61,8 +61,16 @@ export default defineCommand<ExportArgs>({
   async run(argv, ctx) {
     // As validate --staged: a repository that records no store (a branch from before it, the commit or pull request
     // that removes it) has no exported file to be out of date with it, so the export-check hook and CI step pass.
-    if (argv.check && !argv.stdout && typeof (await hookStore(ctx)) !== 'string')
-      return nothingToCheck(ctx, 'no store (none in the working tree, nor in the git index)');
+    // So has a commit that stages nothing of a store the working tree lacks (a sparse checkout without it): the files
+    // exported from it are checked where the store is checked out (CI).
+    const found = argv.check && !argv.stdout ? await hookStore(ctx, { unchanged: true }) : undefined;
+    if (found !== undefined && typeof found !== 'string')
+      return nothingToCheck(
+        ctx,
+        found.outOfCheckout
+          ? 'the store is not in this checkout (the git index holds it) and nothing of it is staged'
+          : 'no store (none in the working tree, nor in the git index)',
+      );
     const service = await ctx.invariants();
     const exporter = await ctx.exporter({ cache: argv.cache !== false });
     const modes = (['check', 'dry-run', 'stdout'] as const).filter((m) => argv[m]);

@@ -88,7 +88,8 @@ export default defineCommand<ValidateArgs>({
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
   async run(argv, ctx) {
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
-    const found = hook === true && argv.staged === true ? await hookStore(ctx) : await ctx.root();
+    // A commit that stages nothing of a store the working tree lacks (a sparse checkout without it) has nothing to check.
+    const found = hook === true && argv.staged === true ? await hookStore(ctx, { unchanged: true }) : await ctx.root();
     const store = typeof found === 'string' ? found : found.place;
     if (argv.staged && argv.fix) {
       throw conflictingOptions(
