@@ -2,7 +2,7 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { bareRepositoryAbove, repoTop } from './git-dir.ts';
+import { bareRepositoryAbove, mayBeSparse, repoTop } from './git-dir.ts';
 
 export const DEFAULT_STORE_DIR = '.agents';
 
@@ -180,9 +180,14 @@ export function discoverStore(options: DiscoverOptions): string {
       `Move ${blocked} away, then run \`agents init\`; or make the store elsewhere with \`agents init --store DIR\` (then --store DIR or AGENTS_STORE for every command).`,
       { file: blocked },
     );
+  // A sparse checkout may leave the repository's store out: init would make a second store beside the one in git.
+  const sparse = existsSync(join(dir, '.git')) && mayBeSparse(dir);
   throw new UsageError(
-    `no store found: no ${DEFAULT_STORE_DIR}/ folder in ${resolve(options.cwd)} or above it`,
-    'Run `agents init` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.',
+    `no store found: no ${DEFAULT_STORE_DIR}/ folder in ${resolve(options.cwd)} or above it${sparse ? ' (this is a sparse checkout)' : ''}`,
+    sparse
+      ? `If the repository has a store, bring it into the checkout: git sparse-checkout add ${DEFAULT_STORE_DIR}. Otherwise run \`agents init\` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.`
+      : 'Run `agents init` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.',
+    sparse ? { sparse: true } : undefined,
   );
 }
 

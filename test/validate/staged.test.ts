@@ -367,6 +367,8 @@ describe('a store partly outside a sparse checkout', () => {
       expect(r.code, args.join(' ')).toBe(2);
       return JSON.parse(r.stdout).error;
     };
+    // A reader says the checkout may leave the store out, not only to make one (init would make a second store).
+    expect(await refused('invariant', 'list')).toMatchObject({ code: 'usage', detail: { sparse: true } });
     // The guards of the store cannot be read from here: refused, not passed as a commit without guards.
     expect(await refused('guard', 'check', '--staged')).toMatchObject({
       code: 'sparse-store',
