@@ -71,6 +71,8 @@ export interface GuardAction {
   command?: string;
   /** The folder it runs in, relative to the repository's top ("" the top); undefined outside the repository. */
   cwd?: string;
+  /** The folder it runs in when under the repository's top in another case only: as {@link caselessFiles} are. */
+  caselessCwd?: string;
   /**
    * Files named under the repository's top in another case only (`/Repo/x` for the top `/repo`): the repository's
    * own where git ignores case ({@link GuardIndex.caseless}), and judged as its files there; left out elsewhere.
@@ -278,7 +280,8 @@ function headKeysOf(path: string): string[] {
 export function actionHeads(index: GuardIndex, action: GuardAction): string[] {
   const out = new Set<string>();
   for (const f of filesOf(index, action)) for (const k of headKeysOf(folded(index, f))) out.add(k);
-  if (action.cwd !== undefined) for (const k of headKeysOf(folded(index, action.cwd))) out.add(k);
+  const cwd = cwdOf(index, action);
+  if (cwd !== undefined) for (const k of headKeysOf(folded(index, cwd))) out.add(k);
   return [...out];
 }
 
@@ -300,11 +303,22 @@ function filesOf(index: GuardIndex, action: GuardAction): readonly string[] {
   return index.caseless && action.caselessFiles ? [...action.files, ...action.caselessFiles] : action.files;
 }
 
+/** The folder an action runs in, as `index` sees it: one named in another case too, where git ignores case. */
+function cwdOf(index: GuardIndex, action: GuardAction): string | undefined {
+  return action.cwd ?? (index.caseless ? action.caselessCwd : undefined);
+}
+
+/** The contexts whose command, tool and content guards judge what an action runs: its folder's projects, else no project's. */
+function hereOf(index: GuardIndex, action: GuardAction, m: GuardMatchers): string[] {
+  const cwd = cwdOf(index, action);
+  return cwd === undefined ? [''] : contextsOf(index, cwd, true, m);
+}
+
 /** The projects an action touches: those holding its files, and those holding its folder. */
 export function actionProjects(index: GuardIndex, action: GuardAction, m = new GuardMatchers()): string[] {
   const out = new Set<string>();
   for (const f of filesOf(index, action)) for (const p of contextsOf(index, f, false, m)) out.add(p);
-  if (action.cwd !== undefined) for (const p of contextsOf(index, action.cwd, true, m)) out.add(p);
+  for (const p of hereOf(index, action, m)) out.add(p);
   out.delete('');
   return [...out].sort();
 }
@@ -374,7 +388,7 @@ export function patternsNeeded(index: GuardIndex, action: GuardAction, m = new G
   if (action.texts.length > 0) {
     for (const file of files) for (const c of contextsOf(index, file, false, m)) if (rulesOf(c).some(content)) return true;
   }
-  const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true, m);
+  const here = hereOf(index, action, m);
   for (const c of here) {
     for (const r of rulesOf(c)) {
       if (action.command !== undefined && r.guard.command?.some((p) => mayMatch(p, action.command!))) return true;
@@ -421,7 +435,7 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
       });
     }
   }
-  const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true, matchers);
+  const here = hereOf(index, action, matchers);
   for (const context of here) {
     visit(context, (rule) => {
       const out: { kind: GuardKind; entry: string; subject: string }[] = [];

@@ -313,12 +313,16 @@ export class GuardService {
         const real = physicalPath(named);
         for (const rel of filesBelow(named, real)) add(join(resolve(named), rel), join(real, rel));
       }
-    const cwd = relativeTo(this.top, physicalPath(cwdNamed));
+    const cwdReal = physicalPath(cwdNamed);
+    const cwd = relativeTo(this.top, cwdReal);
     const out: GuardAction = { tool: action.tool, files, texts: action.texts };
     if (reserved.length > 0) out.reserved = reserved;
     if (caselessFiles.length > 0) out.caselessFiles = caselessFiles;
     if (action.command !== undefined) out.command = action.command;
     if (cwd !== undefined) out.cwd = cwd;
+    // The top named in another case, as for a file: a project's command guards hold for its folder however it is spelt.
+    const caselessCwd = relativeCaseless(this.top, cwdReal);
+    if (caselessCwd !== undefined) out.caselessCwd = caselessCwd;
     return out;
   }
 

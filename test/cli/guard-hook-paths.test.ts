@@ -177,6 +177,19 @@ describe("agents guard hook, writes into git's folder and the store", () => {
       const input = claude(dir, 'Write', { file_path: join(other, 'secrets/key.pem'), content: 'x' });
       expect(await decision(dir, input), `core.ignorecase ${ignorecase}`).toBe(ignorecase ? 'deny' : 'none');
       expect(await decision(dir, claude(dir, 'Write', { file_path: join(other, 'docs/a.md'), content: 'x' }))).toBe('none');
+      // So is the folder a command runs in: a project's command guard holds there too.
+      const BILL = '01JGGEBWJTQ6P08NTXZQ7TKM5T';
+      mkdirSync(join(dir, '.agents/projects/billing'), { recursive: true });
+      writeFileSync(join(dir, '.agents/projects/billing/project.yaml'), 'paths: ["services/billing/**"]\n');
+      writeFileSync(
+        join(dir, '.agents/projects/billing', `${BILL}.yaml`),
+        guardedYaml(BILL, 'Billing is not deployed', { command: ['deploy'] }),
+      );
+      const bash = (cwd: string) => claude(dir, 'Bash', { command: 'make deploy' }, cwd);
+      expect(await decision(dir, bash(join(other, 'services/billing'))), `core.ignorecase ${ignorecase}`).toBe(
+        ignorecase ? 'deny' : 'none',
+      );
+      expect(await decision(dir, bash(join(other, 'services/other')))).toBe('none');
     }
   });
 
