@@ -148,7 +148,8 @@ export function detectClient(input: Json): GuardClient | undefined {
 /**
  * The paths and the added text of a Codex `apply_patch` patch
  * (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`,
- * white space before them allowed; added lines start with `+`).
+ * white space before them allowed; added lines start with `+`). The format has no
+ * `+++ file` header: Codex adds `+++x` as the line `++x`, so it is added text here too.
  */
 export function patchParts(patch: string): { paths: string[]; texts: string[] } {
   const paths: string[] = [];
@@ -159,7 +160,7 @@ export function patchParts(patch: string): { paths: string[]; texts: string[] } 
     if (m) {
       const p = m[1]!.trim();
       if (p !== '' && !paths.includes(p)) paths.push(p);
-    } else if (line.startsWith('+') && !line.startsWith('+++')) added.push(line.slice(1));
+    } else if (line.startsWith('+')) added.push(line.slice(1));
   }
   return { paths, texts: added.length > 0 ? [added.join('\n')] : [] };
 }

@@ -346,6 +346,20 @@ describe('apply_patch', () => {
     );
     expect(patchParts(patch)).toEqual({ paths: ['secrets/a.key', 'secrets/b.key'], texts: ['k'] });
   });
+
+  it('takes a line starting with +++ as added, as Codex adds it (the format has no +++ header)', () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: notes.txt',
+      '+++AKIAABCDEFGHIJKLMNOP',
+      '*** Update File: a.txt',
+      '@@',
+      '-x',
+      '+++ y',
+      '*** End Patch',
+    ];
+    expect(patchParts(patch.join('\n'))).toEqual({ paths: ['notes.txt', 'a.txt'], texts: ['++AKIAABCDEFGHIJKLMNOP\n++ y'] });
+  });
 });
 
 describe('a move of an MCP server, whatever the client calls it', () => {
