@@ -79,9 +79,12 @@ export const CHECK_ACTION: ToolDef = {
       ]);
     const { guard, matchers } = guardOf(ctx);
     const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');
+    // Both from the repository top, as the tool's description says: a path is not taken from `cwd` (`~/…` stays the
+    // home folder's and a `~` folder's, as toAction reads it).
+    const fromTop = (p: string) => (p.startsWith('/') || p === '~' || p.startsWith('~/') ? p : `${guard.top}/${p}`);
     const action = guard.toAction({
       tool,
-      paths: path !== undefined ? [path] : [],
+      paths: path !== undefined ? [fromTop(path)] : [],
       texts: args.content !== undefined ? [args.content as string] : [],
       cwd: args.cwd !== undefined ? (args.cwd as string).replace(/^(?!\/)/, `${guard.top}/`) : guard.top,
       ...(command !== undefined ? { command } : {}),

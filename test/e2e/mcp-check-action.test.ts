@@ -29,6 +29,11 @@ describe('MCP check_action', () => {
       decision: 'ask',
       hits: [{ invariant: INV, kind: 'write', subject: 'app/migrations/001.sql' }],
     });
+    // A relative path is the repository top's, as the tool says, whatever folder the action runs in.
+    expect((await call({ path: 'app/migrations/001.sql', cwd: 'lib' })).structuredContent).toMatchObject({
+      decision: 'ask',
+      hits: [{ subject: 'app/migrations/001.sql' }],
+    });
     // The same data `agents guard try --format json` prints, hit by hit.
     const cli = agents(['guard', 'try', '--path', 'app/migrations/001.sql', '--format', 'json'], { cwd: dir });
     expect((await call({ path: 'app/migrations/001.sql' })).structuredContent).toEqual(JSON.parse(cli.stdout));
