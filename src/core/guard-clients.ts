@@ -193,15 +193,16 @@ const APPLY_PATCH_CD = /(?:^|[\s;&|(])cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&;|]+))
 /**
  * Tools that move a file: the file they take away is written as much as the one they make. Known by the end of
  * their name, however the client joins an MCP server's name to it (`mcp__fs__move_file`, `fs__move_file`, and Gemini
- * CLI's `mcp_fs_move_file`, where the server's name cannot be told from the tool's).
+ * CLI's `mcp_fs_move_file`, where the server's name cannot be told from the tool's), in any case: a server may name
+ * it `moveFile` or `MoveFile`, and a move missed lets the file it takes away out of a guarded folder.
  */
-const MOVE_TOOLS = /(?:^|_)(?:move|rename)(?:_?(?:file|path|directory))?$/;
+const MOVE_TOOLS = /(?:^|_)(?:move|rename)(?:_?(?:file|path|directory))?$/i;
 
-/** Tools that copy a file or a folder, known by the end of their name as moves are (`mcp__fs__copy_directory`). */
-const COPY_TOOLS = /(?:^|_)copy(?:_?(?:file|path|directory|dir|folder))?$/;
+/** Tools that copy a file or a folder, known by the end of their name as moves are (`mcp__fs__copy_directory`, `copyDirectory`). */
+const COPY_TOOLS = /(?:^|_)copy(?:_?(?:file|path|directory|dir|folder))?$/i;
 
-/** Tools that delete a file or a folder, known by the end of their name as moves are (`mcp__fs__delete_directory`). */
-const REMOVE_TOOLS = /(?:^|_)(?:delete|remove)(?:_?(?:file|path|directory|dir|folder))?$/;
+/** Tools that delete a file or a folder, known by the end of their name as moves are (`mcp__fs__delete_directory`, Cursor's `Delete`). */
+const REMOVE_TOOLS = /(?:^|_)(?:delete|remove)(?:_?(?:file|path|directory|dir|folder))?$/i;
 
 /**
  * A tool's own name: an MCP tool's without its server's (`mcp__filesystem__read_file`, `filesystem__read_file`).

@@ -381,6 +381,22 @@ describe('a move of an MCP server, whatever the client calls it', () => {
       });
     expect(gemini('mcp_files_remove_file').paths).toEqual(['public/a.key']);
   });
+
+  it("knows a move, a copy and a delete by a name in camel or Pascal case too (moveFile, Cursor's Delete)", () => {
+    const call = (tool: string, input: Record<string, unknown>) =>
+      parseClientInput(JSON.stringify({ session_id: 's', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input }));
+    const move = { source: 'secrets/a.key', destination: 'public/a.key' };
+    for (const tool of ['mcp__fs__moveFile', 'mcp__fs__MoveFile', 'mcp__fs__renameFile', 'mcp_fs_moveFile'])
+      expect(call(tool, move), tool).toMatchObject({
+        paths: ['public/a.key', 'secrets/a.key'],
+        move: { from: 'secrets/a.key', to: 'public/a.key' },
+      });
+    expect(call('mcp__fs__copyDirectory', { source: 'public', destination: 'secrets' })).toMatchObject({
+      move: { from: 'public', to: 'secrets', copy: true },
+    });
+    for (const tool of ['mcp__fs__deleteDirectory', 'mcp__fs__RemoveFile', 'Delete'])
+      expect(call(tool, { path: 'secrets' }), tool).toMatchObject({ paths: ['secrets'], removes: ['secrets'] });
+  });
 });
 
 describe('apply_patch through the shell tool', () => {
