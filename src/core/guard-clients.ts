@@ -190,6 +190,32 @@ const APPLY_PATCH = /(?:^|[\s;&|('"])(?:apply_patch|applypatch)(?=$|[\s;&|)'"<])
  */
 const APPLY_PATCH_CD = /(?:^|[\s;&|(])cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&;|]+))\s*&&\s*(?:apply_patch|applypatch)(?=$|[\s<])/;
 
+/** Each folder a `cd DIR` or `pushd DIR` of a script changes to (a word, or a string in quotes), after its options (`cd -P --`). */
+const CHANGE_FOLDER = /(?:^|[\s;&|(])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*)'|"([^"]*)"|([^\s'"&;|)]+))/g;
+
+/**
+ * The paths of a patch a shell script applies, as the folders it may apply them in name them. Codex applies a patch
+ * of `cd DIR && apply_patch` in DIR. Any other change of folder before it (`cd DIR; apply_patch`, two `cd`s,
+ * `pushd`) is the shell's, which runs the `apply_patch` Codex puts on its PATH where the script has gone: each
+ * folder it may be in is judged (where it started, after each change, each one by itself), not only the first.
+ */
+function patchPathsIn(command: string, paths: readonly string[]): string[] {
+  const at = APPLY_PATCH.exec(command)?.index ?? command.length;
+  const dirs = [...command.slice(0, at).matchAll(CHANGE_FOLDER)].map((m) => m[1] ?? m[2] ?? m[3]!);
+  const cd = APPLY_PATCH_CD.exec(command);
+  if (dirs.length === 1 && cd) return paths.map((p) => joinPath(cd[1] ?? cd[2] ?? cd[3]!, p));
+  const bases = new Set<string>(['']);
+  let here = '';
+  for (const dir of dirs) {
+    // `~` is the home folder to the shell: a fresh start, as an absolute folder is.
+    here = here === '' || dir === '~' || dir.startsWith('~/') ? dir : joinPath(here, dir);
+    bases.add(here).add(dir);
+  }
+  const out = new Set<string>();
+  for (const base of bases) for (const p of paths) out.add(base === '' ? p : joinPath(base, p));
+  return [...out];
+}
+
 /**
  * Tools that move a file: the file they take away is written as much as the one they make. Known by the end of
  * their name, however the client joins an MCP server's name to it (`mcp__fs__move_file`, `fs__move_file`, and Gemini
@@ -230,9 +256,7 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
     // heredoc in `bash -lc`), not as a command: its files and added lines meet the guards as the apply_patch tool's do.
     if (APPLY_PATCH.test(command) && command.includes('*** Begin Patch')) {
       const patch = patchParts(command);
-      const cd = APPLY_PATCH_CD.exec(command);
-      const dir = cd ? (cd[1] ?? cd[2] ?? cd[3]) : undefined;
-      return { ...patch, ...(dir ? { paths: patch.paths.map((p) => joinPath(dir, p)) } : {}), command };
+      return { ...patch, paths: patchPathsIn(command, patch.paths), command };
     }
     return { paths: [], texts: [], command };
   }

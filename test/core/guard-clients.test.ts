@@ -425,6 +425,23 @@ describe('apply_patch through the shell tool', () => {
         paths: ['secrets/a.key', '/abs/b'],
       });
     expect(codex(`cd sub && applypatch <<'EOF'\n${patch}EOF`)).toMatchObject({ paths: ['sub/secrets/a.key'] });
+    // Another change of folder is the shell's, which runs Codex's apply_patch where it has gone: each folder it may be in.
+    const key = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: k.pem\n+k\n*** End Patch\nEOF\n";
+    for (const script of [
+      `cd secrets; ${key}`,
+      `cd secrets\n${key}`,
+      `pushd secrets && ${key}`,
+      `cd 'secrets' || exit; ${key}`,
+      `cd -P -- secrets; ${key}`,
+    ])
+      expect(codex(script).paths, script).toEqual(['k.pem', 'secrets/k.pem']);
+    expect(codex(`cd services && cd billing && ${key}`).paths).toEqual([
+      'k.pem',
+      'services/k.pem',
+      'services/billing/k.pem',
+      'billing/k.pem',
+    ]);
+    expect(codex(`cd /abs; cd ~ && ${key}`).paths).toEqual(['k.pem', '/abs/k.pem', '~/k.pem']);
     expect(codex(['apply_patch', patch], 'exec_command').command).toContain('apply_patch');
     // Another command that holds patch text writes nothing the hook can read: the command guards judge it.
     expect(codex(['cat', 'notes/apply_patch.md']).paths).toEqual([]);
