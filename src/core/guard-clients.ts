@@ -231,6 +231,18 @@ const COPY_TOOLS = /(?:^|_)copy(?:_?(?:file|path|directory|dir|folder))?$/i;
 const REMOVE_TOOLS = /(?:^|_)(?:delete|remove)(?:_?(?:file|path|directory|dir|folder))?$/i;
 
 /**
+ * What a tool named by `agents guard try --tool` or MCP `check_action` does with the paths given beside it, as the hook
+ * reads the same tool: a deleting tool deletes each file below a folder; a moving or copying tool given two paths moves
+ * or copies the first to the second.
+ */
+export function namedToolFiles(tool: string, paths: readonly string[]): Pick<ClientAction, 'move' | 'removes'> {
+  const copy = COPY_TOOLS.test(tool);
+  if (paths.length === 2 && (copy || MOVE_TOOLS.test(tool)))
+    return { move: { from: paths[0]!, to: paths[1]!, ...(copy ? { copy: true as const } : {}) } };
+  return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { removes: [...paths] } : {};
+}
+
+/**
  * A tool's own name: an MCP tool's without its server's (`mcp__filesystem__read_file`, `filesystem__read_file`).
  * Gemini CLI joins them with one `_` (`mcp_fs_read_file`), and both may hold `_`: only a server's name without one
  * is taken off, the one split that can be told. Any other split could take a writing tool for a reader by the end

@@ -6,7 +6,7 @@
 import { AgentsError, missingOption } from '../core/errors.ts';
 import { type GuardDecision, GuardMatchers } from '../core/guard.ts';
 import { compileRegex } from '../core/guard-patterns.ts';
-import { clientAnswer, GUARD_CLIENTS, type GuardClient, hookReason } from '../core/guard-clients.ts';
+import { clientAnswer, GUARD_CLIENTS, type GuardClient, hookReason, namedToolFiles } from '../core/guard-clients.ts';
 import { verdictJson } from '../present/guard.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
@@ -82,9 +82,12 @@ export const CHECK_ACTION: ToolDef = {
     // Both from the repository top, as the tool's description says: a path is not taken from `cwd` (`~/…` stays the
     // home folder's and a `~` folder's, as toAction reads it).
     const fromTop = (p: string) => (p.startsWith('/') || p === '~' || p.startsWith('~/') ? p : `${guard.top}/${p}`);
+    const paths = path !== undefined ? [fromTop(path)] : [];
     const action = guard.toAction({
       tool,
-      paths: path !== undefined ? [fromTop(path)] : [],
+      paths,
+      // A deleting tool's folder stands for its files, as the hook judges the same call.
+      ...namedToolFiles(tool, paths),
       texts: args.content !== undefined ? [args.content as string] : [],
       cwd: args.cwd !== undefined ? (args.cwd as string).replace(/^(?!\/)/, `${guard.top}/`) : guard.top,
       ...(command !== undefined ? { command } : {}),

@@ -319,6 +319,14 @@ describe('agents guard hook, a folder moved whole', () => {
     expect(await decision(dir, copy('secrets', 'public/copy'))).toBe('none');
     // Only a move, a copy or a delete: another tool naming a folder (here the repository's top) is not judged by every file below it.
     expect(await decision(dir, claude(dir, 'mcp__code__search', { path: dir, query: 'x' }))).toBe('none');
+    // guard try says the same of the same tool (a move's or a copy's two paths are its ends).
+    const tried = async (tool: string, ...paths: string[]) =>
+      (await runAgents(['guard', 'try', '--tool', tool, ...paths.flatMap((p) => ['--path', p])], { cwd: dir })).code;
+    expect(await tried('mcp__fs__delete_directory', 'secrets')).toBe(1);
+    expect(await tried('mcp__fs__delete_directory', 'public')).toBe(0);
+    expect(await tried('mcp__filesystem__move_file', 'secrets', 'public/old')).toBe(1);
+    expect(await tried('mcp__fs__copy_directory', 'public', 'secrets')).toBe(1);
+    expect(await tried('mcp__fs__copy_directory', 'secrets', 'public/copy')).toBe(0);
   });
 });
 

@@ -34,6 +34,14 @@ describe('MCP check_action', () => {
       decision: 'ask',
       hits: [{ subject: 'app/migrations/001.sql' }],
     });
+    // A folder a deleting tool names stands for each file below it, as in the hook.
+    mkdirSync(join(dir, 'app/migrations'), { recursive: true });
+    writeFileSync(join(dir, 'app/migrations/001.sql'), 'x');
+    expect((await call({ tool: 'mcp__fs__delete_directory', path: 'app/migrations' })).structuredContent).toMatchObject({
+      decision: 'ask',
+      hits: [{ subject: 'app/migrations/001.sql' }],
+    });
+    rmSync(join(dir, 'app'), { recursive: true });
     // The same data `agents guard try --format json` prints, hit by hit.
     const cli = agents(['guard', 'try', '--path', 'app/migrations/001.sql', '--format', 'json'], { cwd: dir });
     expect((await call({ path: 'app/migrations/001.sql' })).structuredContent).toEqual(JSON.parse(cli.stdout));

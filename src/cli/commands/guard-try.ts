@@ -1,6 +1,7 @@
 import { isAbsolute, sep } from 'node:path';
 import { EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
 import { quoteEntry } from '../../core/guard.ts';
+import { namedToolFiles } from '../../core/guard-clients.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { verdictJson } from '../../present/guard.ts';
 import { defineCommand } from '../command.ts';
@@ -60,6 +61,8 @@ export default defineCommand<TryArgs>({
       texts: argv.content !== undefined ? [argv.content] : [],
       cwd,
       ...(argv.command !== undefined ? { command: argv.command } : {}),
+      // A deleting, moving or copying tool's folder stands for its files, as the hook judges the same call.
+      ...namedToolFiles(tool, paths),
     });
     const { verdict, reason, plan } = await service.evaluate(action);
     const s = ctx.style;
