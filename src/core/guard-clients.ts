@@ -301,14 +301,16 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
     const rest = Object.entries(ti).filter(([key, v]) => !(keys.includes(key) && typeof v === 'string' && v !== ''));
     if (rest.length > 0) texts.push(argumentsText(Object.fromEntries(rest)));
   }
-  if (command !== undefined && paths.length === 0) return { paths, texts, command };
+  // A command meets the command guards whatever else the tool names: a `path` beside it (the folder to run it in, a
+  // file it reads) does not make its command one no guard sees.
+  const parts = command !== undefined ? { paths, texts, command } : { paths, texts };
   const from = MOVE_TOOLS.test(tool) ? str(ti.source) : undefined;
   const to = str(ti.destination);
-  if (from && to) return { paths, texts, move: { from, to } };
+  if (from && to) return { ...parts, move: { from, to } };
   // A folder copied writes each of its files where it goes (`public/` copied to `.claude`: `.claude/settings.json`).
   const copied = COPY_TOOLS.test(tool) ? str(ti.source) : undefined;
-  if (copied && to) return { paths, texts, move: { from: copied, to, copy: true } };
-  return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { paths, texts, removes: paths } : { paths, texts };
+  if (copied && to) return { ...parts, move: { from: copied, to, copy: true } };
+  return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { ...parts, removes: paths } : parts;
 }
 
 /**

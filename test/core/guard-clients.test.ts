@@ -399,6 +399,17 @@ describe('a move of an MCP server, whatever the client calls it', () => {
   });
 });
 
+describe('a command an MCP tool runs', () => {
+  it('is the command the command guards judge, also when the tool names a path beside it', () => {
+    const mcp = (input: Record<string, unknown>) =>
+      parseClientInput(
+        JSON.stringify({ session_id: 's', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'mcp__runner__run', tool_input: input }),
+      );
+    expect(mcp({ command: 'terraform apply' }).command).toBe('terraform apply');
+    expect(mcp({ command: 'terraform apply', path: 'infra' })).toMatchObject({ paths: ['infra'], command: 'terraform apply' });
+  });
+});
+
 describe('apply_patch through the shell tool', () => {
   it("names the patch's files and added lines, as Codex applies it as its own patch, and keeps the command", () => {
     const patch = '*** Begin Patch\n*** Add File: secrets/a.key\n+k\n*** End Patch\n';
