@@ -207,12 +207,28 @@ export class ScopeService {
     commit?: boolean;
   }): Promise<{ project: string; folder: string /** The file written: project.yaml or .gitkeep. */; path: string; commit?: string }> {
     input = inputObject(input, 'addProject', { project: true, description: true, paths: true, commit: true }) as typeof input;
-    const [made] = await this.newProjects([input]);
-    const { project, folder, file } = made!;
+    const [made] = await this.newProjects([input], { adopt: true });
+    const { project, folder, file, adopted } = made!;
     // Null reads as left out (newProjects has checked the list).
     if (input.paths && input.paths.length > 0) await this.refuseOverlap(project, [...new Set(input.paths)]);
-    const { writeFolderAtomic } = await import('../store/atomic-write.ts');
+    const { writeFileAtomic, writeFolderAtomic } = await import('../store/atomic-write.ts');
     const written = `${folder}/${file.name}`;
+    const value = { project, folder, path: written };
+    const message = `project: add ${project}\n`;
+    if (adopted) {
+      // A project made by adding an invariant to it has a folder and no project.yaml: it gets one, under its lock, as
+      // `action add` gives a template's folder its action.yaml.
+      return lockedWrite(
+        this.invariants,
+        { folders: [folder], commit: input.commit },
+        async () => {
+          const here = await this.source.list(folder, { recursive: false });
+          if (here.some((e) => e.path === written)) throw projectExists(project, folder);
+          writeFileAtomic(this.root, written, file.content);
+        },
+        () => ({ value, paths: [written], message }),
+      );
+    }
     const enabled = await commitWanted(this.source, input.commit);
     return withCommit(
       this.root,
@@ -220,7 +236,7 @@ export class ScopeService {
       async () => {
         // All or nothing, and a concurrent `project add` of the same name fails on the rename.
         writeFolderAtomic(this.root, folder, [file]);
-        return { value: { project, folder, path: written }, paths: [written], message: `project: add ${project}\n` };
+        return { value, paths: [written], message };
       },
       { notice: this.invariants.deps.notice },
     );
@@ -235,7 +251,8 @@ export class ScopeService {
    */
   async newProjects(
     inputs: readonly { project: string; description?: string; paths?: readonly string[] }[],
-  ): Promise<{ project: string; folder: string; file: { name: string; content: string } }[]> {
+    { adopt = false }: { adopt?: boolean } = {},
+  ): Promise<{ project: string; folder: string; file: { name: string; content: string }; adopted?: true }[]> {
     const checked = inputs.map((given) => {
       const input = inputObject(given, 'addProject');
       const scope = toScope({ project: requiredString(input.project, 'project') });
@@ -266,13 +283,15 @@ export class ScopeService {
     if (checked.length === 0) return [];
     await this.refuseLinks(checked.map((c) => c.folder));
     const existing = new Set(await this.dirs('projects'));
-    for (const { project, folder } of checked) {
-      if (existing.has(project)) {
-        throw new UsageError(
-          `project ${project} already exists: ${folder}/`,
-          `Nothing was written. See it with \`agents invariant list --project ${project}\`.`,
-        );
-      }
+    // With `adopt`, a project that exists without project.yaml (made by adding an invariant to it) takes the one
+    // given: `project add NAME --path GLOB` is then how it gets its paths.
+    const adopted = new Set<string>();
+    for (const { project, folder, meta } of checked) {
+      if (!existing.has(project)) continue;
+      const bare = adopt && (meta.description !== undefined || meta.paths !== undefined);
+      if (!bare || (await this.source.list(folder, { recursive: false })).some((e) => e.path === `${folder}/project.yaml`))
+        throw projectExists(project, folder);
+      adopted.add(project);
     }
     const { formatProjectFile } = await import('../core/serialize.ts');
     return checked.map(({ project, folder, meta }) => ({
@@ -283,6 +302,7 @@ export class ScopeService {
         meta.description === undefined && meta.paths === undefined
           ? { name: '.gitkeep', content: '' }
           : { name: 'project.yaml', content: formatProjectFile(`${folder}/project.yaml`, meta) },
+      ...(adopted.has(project) ? { adopted: true as const } : {}),
     }));
   }
 
@@ -331,4 +351,11 @@ export class ScopeService {
     const links = snap.diagnostics.filter((d) => d.code === 'symlink');
     if (links.length > 0) requireValid({ ...snap, diagnostics: links }, `write ${truncate(folders.join(', '))}`);
   }
+}
+
+function projectExists(project: string, folder: string): UsageError {
+  return new UsageError(
+    `project ${project} already exists: ${folder}/`,
+    `Nothing was written. See it with \`agents invariant list --project ${project}\`.`,
+  );
 }

@@ -160,6 +160,21 @@ describe('agents project add / list', () => {
     expect((await run(root, 'validate')).code).toBe(0);
   });
 
+  it('gives paths to a project made by adding an invariant to it (a folder without project.yaml), once', async () => {
+    const { root } = repoStore();
+    expect((await run(root, 'invariant', 'add', '--project', 'billing', 'Amounts are integers of cents')).code).toBe(0);
+    expect((await run(root, 'project', 'add', 'billing', '--path', 'services/billing/**')).code).toBe(0);
+    expect(readYaml(root, 'projects/billing/project.yaml')).toEqual({ paths: ['services/billing/**'] });
+    // With project.yaml now there, or with nothing to give it, the project exists: refused, nothing written.
+    const before = fileList(root);
+    for (const args of [['billing', '--path', 'libs/money/**'], ['billing']]) {
+      const r = await run(root, 'project', 'add', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect(fileList(root)).toEqual(before);
+    expect((await run(root, 'validate')).code).toBe(0);
+  });
+
   it('refuses paths that overlap another project, as validate would (exit 2, project-paths-overlap), unless allow_overlap', async () => {
     const { root, repo } = repoStore();
     expect((await run(root, 'project', 'add', 'billing', '--path', 'services/billing/**')).code).toBe(0);
