@@ -320,7 +320,8 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
 export function parseClientInput(raw: string, client?: GuardClient): ClientAction {
   let data: unknown;
   try {
-    data = JSON.parse(raw);
+    // A byte-order mark before the document, which JSON allows a reader to ignore, is no reason to answer by on_error.
+    data = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
   } catch (error) {
     throw new GuardInputError(`the hook input is not JSON (${(error as Error).message})`);
   }

@@ -126,6 +126,10 @@ describe('every captured input shape becomes one action', () => {
     expect(action).toMatchObject({ ...expected, blocking: true });
   });
 
+  it('reads a document that starts with a byte-order mark as the same call, not as input that is no JSON', () => {
+    expect(parseClientInput(`\uFEFF${JSON.stringify(claudeWrite)}`)).toEqual(parseClientInput(JSON.stringify(claudeWrite)));
+  });
+
   it.each([
     ['claude Read', { ...claudeWrite, tool_name: 'Read', tool_input: { file_path: '/home/dev/proj/protected/secret.txt' } }],
     ['claude Grep', { ...claudeWrite, tool_name: 'Grep', tool_input: { pattern: 'AKIA', path: '/home/dev/proj/protected/secret.txt' } }],
