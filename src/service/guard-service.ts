@@ -5,7 +5,7 @@
  * path reads one index file and stats a handful of folders; the store itself
  * is read (and the index rebuilt) only when one of them changed.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type ClientAction, HOOK_SETTINGS } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
@@ -81,8 +81,11 @@ export class GuardService {
     readonly root: string,
     readonly env: Record<string, string | undefined>,
     readonly clock: () => Date = () => new Date(),
-    /** A server answering many calls: the index's stamps are checked on each one. */
-    readonly options: { longLived?: boolean } = {},
+    /**
+     * `longLived`: a server answering many calls, the index's stamps checked on each one. `program`: the folder of the
+     * agents package that runs the hook (default: found from the running program).
+     */
+    readonly options: { longLived?: boolean; program?: string } = {},
   ) {
     this.gitAgents = guardDir(root);
     this.#watched = options.longLived ? new WatchedStamps() : undefined;
@@ -225,6 +228,10 @@ export class GuardService {
     if (top !== undefined) add(join(top, '.git'), 'git');
     add(gitDirFor(this.root), 'git');
     add(commonGitDir(this.root), 'git');
+    // The package the hook runs from (node_modules/agents-invariants): a file written there is the hook's own code. Not
+    // when it holds the repository (the tool's own sources), where it would make every file reserved.
+    const program = this.options.program ?? programFolder();
+    if (program !== undefined && !(top !== undefined && within(resolve(program), resolve(top)))) add(program, 'program');
     return (this.#reservedDirs = out);
   }
 
@@ -252,7 +259,7 @@ export class GuardService {
   private reservedFolder(candidates: readonly string[]): ReservedWrite['folder'] | undefined {
     // git's own folder first: a store inside it (unusual) is still git's.
     const dirs = this.reservedDirs();
-    for (const folder of ['git', 'store'] as const)
+    for (const folder of ['git', 'store', 'program'] as const)
       if (dirs.some((d) => d.folder === folder && candidates.some((c) => within(d.dir, c)))) return folder;
     // Compared as `within` compares folders: loosely, as the most forgiving file system would name them.
     for (const file of this.hookSettings()) if (candidates.some((c) => within(file, c))) return 'hooks';
@@ -444,4 +451,19 @@ export class GuardService {
       return { notRecorded: (error as Error).message };
     }
   }
+}
+
+/** The folder of the agents package whose program runs now (its package.json names it), if one can be told. */
+function programFolder(): string | undefined {
+  const main = process.argv[1];
+  if (main === undefined) return undefined;
+  let dir = dirname(physicalPath(main));
+  for (let up = 0; up < 3; up++, dir = dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'agents-invariants') return dir;
+    } catch {
+      // No package.json here, or none that parses: look further up.
+    }
+  }
+  return undefined;
 }

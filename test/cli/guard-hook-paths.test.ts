@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
+import { GuardService } from '../../src/service/guard-service.ts';
 import { runAgents } from '../helpers/main.ts';
 import { GUARDED, guardedRepo } from '../helpers/guard.ts';
 import { guardedYaml, tempDir } from '../helpers/tmp.ts';
@@ -102,6 +103,22 @@ describe("agents guard hook, writes into git's folder and the store", () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(audit[0].reserved).toEqual([{ path: '.claude/settings.json', folder: 'hooks' }]);
+  });
+
+  it('reserves the agents package the hook runs from, inside the repository or out, unless it holds the repository', async () => {
+    const dir = await repo();
+    const installed = join(dir, 'node_modules/agents-invariants');
+    const write = (program: string, file: string) =>
+      new GuardService(join(dir, '.agents'), {}, undefined, { program }).toAction({ tool: 'Write', paths: [file], texts: [], cwd: dir })
+        .reserved;
+    expect(write(installed, join(installed, 'dist/hook.cjs'))).toEqual([
+      { path: 'node_modules/agents-invariants/dist/hook.cjs', folder: 'program' },
+    ]);
+    const elsewhere = tempDir();
+    expect(write(elsewhere, join(elsewhere, 'dist/hook.cjs'))).toEqual([{ path: join(elsewhere, 'dist/hook.cjs'), folder: 'program' }]);
+    // The tool's own sources, a repository its package folder holds: every file would be reserved, so none is.
+    expect(write(dir, join(dir, 'src/app.ts'))).toBeUndefined();
+    expect(write(installed, join(dir, 'node_modules/other/index.js'))).toBeUndefined();
   });
 
   it('denies them in another case or spelling a forgiving file system takes for theirs, whatever core.ignorecase says', async () => {

@@ -189,6 +189,18 @@ describe('the tarball', { timeout: 240_000 }, () => {
       ['Never delete production data', 'global'],
     ]);
     expect(run(agents, ['validate', '--strict'], repo).code).toBe(0);
+    // The guard hook keeps its own installed code from an agent's file tools, as it keeps the store.
+    const hookFile = join(consumer, 'node_modules/agents-invariants/dist/hook.cjs');
+    const input = JSON.stringify({
+      session_id: 's',
+      cwd: repo,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: hookFile, content: 'process.exit(0)' },
+    });
+    const hook = spawnSync(agents, ['guard', 'hook'], { cwd: repo, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(hook.status, hook.stderr).toBe(0);
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
   it.each(['NodeNext', 'Bundler'])('type-checks a strict consumer under %s module resolution', (resolution) => {
