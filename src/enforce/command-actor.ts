@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
+import { readUtf8 } from '../core/utf8.ts';
 
 /** The most an actor may print on standard output; more is a failure (and the actor is stopped). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -156,7 +157,13 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
           exitCode: code ?? -1,
           stdout: Buffer.concat(chunks).toString('utf8'),
         };
-      else outcome = { ok: true, stdout: Buffer.concat(chunks).toString('utf8') };
+      else {
+        // Read leniently, a byte that is not UTF-8 would reach the record as U+FFFD: a response the actor never gave.
+        const read = readUtf8(Buffer.concat(chunks));
+        outcome = read.ok
+          ? { ok: true, stdout: read.text }
+          : { ok: false, reason: `the answer of ${shown} is not UTF-8 text (line ${read.line}, column ${read.col} of its output)` };
+      }
       resolve({ outcome, stderr: tail, durationMs });
     };
 

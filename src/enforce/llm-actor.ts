@@ -1,4 +1,5 @@
 import { ANSWER_SCHEMA, type ReconcilePrompt } from '../core/reconcile-prompt.ts';
+import { readUtf8 } from '../core/utf8.ts';
 import type { Actor } from './actors.ts';
 import { MAX_ANSWER_BYTES } from './command-actor.ts';
 import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
@@ -185,12 +186,19 @@ async function post(send: Fetch, url: string, headers: Record<string, string>, b
   try {
     // Not followed, and not 'error' either: that throws as a network failure would, which is retried.
     const res = await send(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'manual' });
-    const text = await readCapped(res, MAX_ANSWER_BYTES);
-    if (text === undefined) {
+    const bytes = await readCapped(res, MAX_ANSWER_BYTES);
+    if (bytes === undefined) {
       const over = `the response is larger than ${MAX_ANSWER_BYTES} bytes; it was not read further`;
       return { kind: 'status', status: res.ok ? 200 : res.status, text: over, headers: new Headers() };
     }
-    if (!res.ok) return { kind: 'status', status: res.status, text, headers: res.headers };
+    if (!res.ok) return { kind: 'status', status: res.status, text: bytes.toString('utf8'), headers: res.headers };
+    // Read leniently, a byte that is not UTF-8 would reach the record as U+FFFD: reasoning the model never gave.
+    const read = readUtf8(bytes);
+    if (!read.ok) {
+      const where = `line ${read.line}, column ${read.col}`;
+      return { kind: 'status', status: res.status, text: `the response is not UTF-8 text (${where})`, headers: res.headers };
+    }
+    const text = read.text;
     try {
       return { kind: 'ok', body: JSON.parse(text) };
     } catch {
@@ -226,15 +234,15 @@ function failureOf(error: unknown): { code: string | undefined; said: string | u
   return { code, said };
 }
 
-/** A response's body as text, or `undefined` past `max` bytes: an endpoint must not fill the memory, as an actor's output may not. */
-async function readCapped(res: Response, max: number): Promise<string | undefined> {
-  if (res.body === null) return '';
+/** A response's body, or `undefined` past `max` bytes: an endpoint must not fill the memory, as an actor's output may not. */
+async function readCapped(res: Response, max: number): Promise<Buffer | undefined> {
+  if (res.body === null) return Buffer.alloc(0);
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks).toString('utf8');
+    if (done) return Buffer.concat(chunks);
     size += value.byteLength;
     if (size > max) {
       await reader.cancel();

@@ -292,6 +292,20 @@ describe('the llm actor, an OpenAI-compatible response with an empty choices lis
   });
 });
 
+describe('the llm actor, a response that is not UTF-8', () => {
+  it('fails the run at once naming where, rather than record U+FFFD for the bytes', async () => {
+    const [head, tail] = JSON.stringify({ choices: [{ message: { content: answer(IDS).replace('step 2', '@') } }] }).split('@');
+    const body = Buffer.concat([Buffer.from(head!), Buffer.from([0xff]), Buffer.from(tail!)]);
+    server = await startModelServer(() => ({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body } }));
+    const { root, context } = llmStore('openai');
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(server.generations()).toHaveLength(1);
+    const { run } = onlyRun(root);
+    expect(run.error).toMatch(/HTTP 200 .*: the response is not UTF-8 text \(line 1, column \d+\)/);
+    expect(run.records.every((x) => !x.enforced)).toBe(true);
+  });
+});
+
 describe('the llm actor, Anthropic with /v1 in base_url', () => {
   it('fails the run on the 404 of /v1/v1/messages naming the base_url to give instead', async () => {
     // Anthropic's API answers an unknown path with 404.

@@ -60,8 +60,8 @@ export type Reply = (
   | { status: number; message?: string; headers?: Record<string, string> }
   /** Never answer: the connection stays open until the client gives up or the server closes. */
   | { hang: true }
-  /** Any response, as is. */
-  | { raw: { status: number; headers?: Record<string, string>; body: string } }
+  /** Any response, as is (`body` as bytes for one that is not UTF-8). */
+  | { raw: { status: number; headers?: Record<string, string>; body: string | Uint8Array } }
 ) & { delayMs?: number };
 
 export type Script = Reply[] | ((request: ModelRequest) => Reply | Promise<Reply>);

@@ -127,6 +127,12 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
       /does not match actor-response.schema.json: results.0.enforced must be boolean/,
     ],
     ['adds an unknown key', `${READ_STDIN} console.log(JSON.stringify({ results: [], verdict: 'fine' }));`, /unknown key "verdict"/],
+    [
+      'prints an answer that is not UTF-8',
+      `${READ_STDIN} const [head, ...rest] = JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: '@' })) }).split('@');
+process.stdout.write(Buffer.concat([Buffer.from(head), ...rest.flatMap((part) => [Buffer.from([0xc3, 0x28]), Buffer.from(part)])]));`,
+      /is not UTF-8 text \(line 1, column \d+ of its output\)/,
+    ],
   ])('records enforced: false with the reason when the actor %s, and exits 1', async (_name, script, reason) => {
     const root = exampleStore();
     useActor(root, script);
