@@ -91,7 +91,8 @@ export function buildActorRequest(plan: Plan, context: string | null, invariants
   };
 }
 
-function cut(text: string, max = MAX_RECORD_RESPONSE): string {
+/** `text` in at most `max` characters (code points), ending in `…` when it was cut. */
+export function cutText(text: string, max = MAX_RECORD_RESPONSE): string {
   const chars = [...text];
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }
@@ -114,10 +115,10 @@ export function reconcile(invariantIds: readonly string[], outcome: ActorOutcome
   if (!outcome.ok) {
     // Whatever the actor printed is kept visible, never raw: an ESC or RLO in it would hide text from whoever reads the record.
     const why = escapeUnsafe(outcome.reason, { newlines: true });
-    const reason = cut(`not enforced: ${why}`);
+    const reason = cutText(`not enforced: ${why}`);
     return {
       records: invariantIds.map((id) => ({ invariant_id: id, enforced: false, actor_response: reason, decision_id: decisionId })),
-      error: cut(why, 4000),
+      error: cutText(why, 4000),
       problems: [],
     };
   }
@@ -155,7 +156,7 @@ export function reconcile(invariantIds: readonly string[], outcome: ActorOutcome
     return {
       invariant_id: id,
       enforced: r.enforced,
-      actor_response: cut(escapeUnsafe(r.response, { newlines: true })),
+      actor_response: cutText(escapeUnsafe(r.response, { newlines: true })),
       decision_id: decisionId,
     };
   });
@@ -167,7 +168,7 @@ export function enforcementSummary(records: readonly EnforcementRecord[], actor:
   const n = records.length;
   const ok = records.filter((r) => r.enforced).length;
   const base = `${ok} of ${n} invariant${n === 1 ? '' : 's'} enforced (${actor} actor)`;
-  return error ? `${base}; actor failed: ${cut(escapeUnsafe(error), 300)}` : base;
+  return error ? `${base}; actor failed: ${cutText(escapeUnsafe(error), 300)}` : base;
 }
 
 // ---------------------------------------------------------------------------

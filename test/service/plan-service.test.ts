@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvariantService, PlanService, type Actor, type ActorRequest } from '../../src/index.ts';
@@ -244,6 +245,28 @@ describe('PlanService', () => {
     expect(existsSync(target)).toBe(false);
     expect(existsSync(join(root, 'projects/myapp/01M8KJXYP0GVPRF8KRRE9G8474.yaml'))).toBe(true);
     expect(await service(root).list()).toEqual([]);
+  });
+
+  it('records a run too large for one file at length with its responses cut to fit, every verdict kept', async () => {
+    const id = (n: number) => `01M8KJ${String(n).padStart(20, '0')}`;
+    const tree: Record<string, string> = { 'actions/local/big/.gitkeep': '' };
+    for (let n = 0; n < 400; n++) tree[`global/${id(n)}.yaml`] = invariantYaml(id(n), `Rule ${n}`);
+    const root = testStore(tree);
+    const s = service(root);
+    const { plan } = await s.use({ action: 'local/big' });
+    // 400 answers of the 1,000 characters a record keeps, each of three bytes, are over the 1 MiB a store file holds.
+    const verbose = actor(async (r) => ({
+      ok: true,
+      response: { results: r.invariants.map((i, n) => ({ invariant_id: i.id, enforced: n % 4 !== 0, response: '€'.repeat(1500) })) },
+    }));
+    const result = await s.strategize(plan.id, { actor: verbose });
+    const file = join(root, 'plans', plan.id, 'enforcement', `${result.run.id}.yaml`);
+    expect(statSync(file).size).toBeLessThanOrEqual(1024 * 1024);
+    const written = parse(readFileSync(file, 'utf8')) as { records: { enforced: boolean; actor_response: string }[] };
+    expect(written.records.map((r) => r.enforced)).toEqual(Array.from({ length: 400 }, (_, n) => n % 4 !== 0));
+    expect(written.records).toEqual(result.run.records);
+    expect(written.records[0]!.actor_response).toMatch(/^€{500,998}…$/);
+    expect((await s.status(plan.id)).latestEnforcement).toMatchObject({ total: 400, enforced: 300 });
   });
 
   it("records an actor's answer of the wrong shape as a failed run, never a TypeError inside the run", async () => {

@@ -12,7 +12,8 @@ import {
 } from '../../core/records.ts';
 import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalSignal, optionalString } from '../../core/input-shape.ts';
-import { formatDecisionFile, formatEnforcementFile } from '../../core/serialize.ts';
+import { assertRunFits, enforcementFile } from '../../core/enforcement-file.ts';
+import { formatDecisionFile } from '../../core/serialize.ts';
 import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
 import { writeFilesTogether } from '../../store/atomic-write.ts';
@@ -77,10 +78,28 @@ export async function strategize(
   const digest = await setDigest(entries.map((e) => e.invariant));
   // Each record keeps its invariant's digest as it was asked about, so `plan status` can count edits.
   const digests = await invariantDigests(entries.map((e) => e.invariant));
-  // An actor of the caller's may answer in any shape: a malformed answer is a failed run, as a program's is.
-  const outcome = actorOutcomeOf(await options.actor.evaluate(request));
   const author = await svc.invariants.deps.author(svc.root);
   const folder = `plans/${plan.id}`;
+  // A set too large for one enforcement file is refused before the actor works (the ids' length is the plan's).
+  assertRunFits(`${folder}/enforcement/`, {
+    id: plan.id,
+    decision_id: plan.id,
+    created_at: timestamp(svc.invariants.deps.clock()),
+    ...(author !== undefined ? { created_by: author } : {}),
+    actor: options.actor.kind,
+    ...(options.actor.model !== undefined ? { model: options.actor.model } : {}),
+    ...(options.actor.promptVersion !== undefined ? { prompt_version: options.actor.promptVersion } : {}),
+    set_digest: digest,
+    records: request.invariants.map((i) => ({
+      invariant_id: i.id,
+      enforced: false,
+      actor_response: '…',
+      decision_id: plan.id,
+      digest: digests.get(i.id)!,
+    })),
+  });
+  // An actor of the caller's may answer in any shape: a malformed answer is a failed run, as a program's is.
+  const outcome = actorOutcomeOf(await options.actor.evaluate(request));
   return withFolderLock(
     svc.root,
     folder,
@@ -122,17 +141,18 @@ export async function strategize(
       const nodePath = `${folder}/decisions/${decisionId}.yaml`;
       // Both documents are made (and schema-checked) before either is written; then both or
       // neither: the node is written last and commits the run; a failure removes the run again.
-      const runText = formatEnforcementFile(runPath, run);
+      // Responses cut shorter when the whole run would be over the size of a store file (a large set answered at length).
+      const written = enforcementFile(runPath, run);
       const nodeText = formatDecisionFile(nodePath, decision);
       writeFilesTogether(svc.root, [
-        { rel: runPath, content: runText },
+        { rel: runPath, content: written.text },
         { rel: nodePath, content: nodeText },
       ]);
       return {
         plan,
         request,
         decision,
-        run,
+        run: written.run,
         problems: rec.problems,
         ok: rec.error === undefined && rec.records.every((r) => r.enforced),
       };
