@@ -121,6 +121,26 @@ describe('invariant violation add / list and plan status', () => {
     expect(fileList(root)).toEqual(before);
   });
 
+  it("refuses a violation's or a waiver's id given for the invariant (violation add, waive): exit 2 saying what it names, nothing written", async () => {
+    const root = exampleStore();
+    const added = await run(root, '--format', 'json', 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE);
+    const violation = (JSON.parse(added.stdout) as { id: string }).id;
+    const before = fileList(root);
+    const waive = ['--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'];
+    for (const [args, kind] of [
+      [['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', violation.slice(0, 16)], 'violation'],
+      [['invariant', 'waive', violation, '--plan', EXAMPLE_PLAN, ...waive], 'violation'],
+      [['invariant', 'waive', '01M8KK6RQ0CZ6W1V4TZ2J5X3HB', '--project', 'myapp', ...waive], 'waiver'],
+    ] as const) {
+      const r = await run(root, '--format', 'json', ...args);
+      expect(r.code).toBe(2);
+      expect((JSON.parse(r.stdout) as { error: { detail: { names: { kind: string }[] } } }).error.detail.names.map((n) => n.kind)).toEqual([
+        kind,
+      ]);
+    }
+    expect(fileList(root)).toEqual(before);
+  });
+
   it('refuses an unknown plan (exit 2)', async () => {
     const root = exampleStore();
     const r = await run(root, 'invariant', 'violation', 'add', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B9', '--invariant', NEVER_DELETE);

@@ -33,10 +33,10 @@ export async function addViolation(
   const inSet = entries.map((e) => e.invariant);
   const wanted = normalisePrefix(input.invariant);
   if (wanted !== undefined && !inSet.some((i) => i.id.startsWith(wanted))) {
-    throw new UsageError(
-      `invariant ${wanted} is not in the effective set of plan ${plan.id}`,
-      `Nothing was written. See the set with \`agents invariant list --effective --plan ${plan.id}\`; a shadowed or inactive copy does not apply.`,
-    );
+    const hint = `Nothing was written. See the set with \`agents invariant list --effective --plan ${plan.id}\`; a shadowed or inactive copy does not apply.`;
+    // A violation's id (or a plan's, a waiver's) given for the invariant's: said so, not as an invariant outside the set.
+    await refuseOtherKind(svc.invariants, wanted, 'invariant', `A violation names the invariant it breaks. ${hint}`);
+    throw new UsageError(`invariant ${wanted} is not in the effective set of plan ${plan.id}`, hint);
   }
   const chosen = pickId(
     input.invariant,
