@@ -70,6 +70,12 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
   const [program = '', ...args] = options.command;
   const shown = options.label;
   return new Promise((resolve, reject) => {
+    // A cancel that came before the start (while the store was read) stops the run as one during it does: an
+    // abort listener added now would never hear it, and the program would run and its answer be recorded.
+    if (options.signal?.aborted) {
+      reject(options.signal.reason ?? new Error('cancelled'));
+      return;
+    }
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(program, args, {

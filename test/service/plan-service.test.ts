@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync 
 import { parse } from 'yaml';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InvariantService, PlanService, type Actor, type ActorRequest } from '../../src/index.ts';
+import { cancelledBy } from '../../src/core/errors.ts';
+import { InvariantService, PlanService, commandActor, type Actor, type ActorRequest } from '../../src/index.ts';
 import { withFolderLock } from '../../src/store/lock.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
@@ -267,6 +268,28 @@ describe('PlanService', () => {
     expect(written.records).toEqual(result.run.records);
     expect(written.records[0]!.actor_response).toMatch(/^€{500,998}…$/);
     expect((await s.status(plan.id)).latestEnforcement).toMatchObject({ total: 400, enforced: 300 });
+  });
+
+  it('runs no command actor and writes nothing when cancelled before the actor starts (a signal while the store was read)', async () => {
+    const root = testStore({
+      'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
+      'actions/local/cov/.gitkeep': '',
+    });
+    const s = service(root);
+    const { plan } = await s.use({ action: 'local/cov' });
+    const before = readdirSync(join(root, 'plans', plan.id));
+    const stop = new AbortController();
+    stop.abort(cancelledBy('SIGTERM', 'the actor was stopped and nothing was written.'));
+    const ran = join(root, 'ran');
+    const program = commandActor({
+      command: [process.execPath, '-e', `require('node:fs').writeFileSync(${JSON.stringify(ran)}, '')`],
+      cwd: root,
+      timeoutMs: 10_000,
+      signal: stop.signal,
+    });
+    await expect(s.strategize(plan.id, { actor: program })).rejects.toMatchObject({ exitCode: 130, code: 'cancelled' });
+    expect(existsSync(ran)).toBe(false);
+    expect(readdirSync(join(root, 'plans', plan.id))).toEqual(before);
   });
 
   it("records an actor's answer of the wrong shape as a failed run, never a TypeError inside the run", async () => {
