@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -248,6 +249,28 @@ setInterval(() => {}, 1000);`,
     expect(fileList(root)).toEqual([...before, 'actor.pid', 'helper.pid'].sort());
     expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
     expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
+  });
+
+  it('writes nothing on a stop signal while it waits for the plan lock after the actor answered (exit 130)', async () => {
+    const root = exampleStore();
+    const folder = join(root, 'plans', EXAMPLE_PLAN);
+    // Another writer of the plan (a second strategize, a resolve) holds its lock while this run's actor answers.
+    writeFileSync(join(folder, '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const before = fileList(root);
+    // Once strategize tries the lock (its temporary appears beside it), the CI job is cancelled.
+    const watcher = watch(folder, (_event, name) => {
+      if (!String(name).startsWith('..lock.')) return;
+      watcher.close();
+      process.emit('SIGTERM', 'SIGTERM');
+    });
+    try {
+      const r = await strategize(root);
+      expect(r.code).toBe(130);
+    } finally {
+      watcher.close();
+      rmSync(join(folder, '.lock'));
+    }
+    expect(fileList(root)).toEqual(before.filter((f) => f !== `plans/${EXAMPLE_PLAN}/.lock`));
   });
 
   it('records a program that cannot be started', async () => {

@@ -112,7 +112,8 @@ export default defineCommand<StrategizeArgs>({
     }
     let result: Awaited<ReturnType<typeof service.strategize>>;
     try {
-      result = await service.strategize(String(argv.id), { actor, context });
+      // The signal stops the wait for the plan's lock too, once the actor has answered: nothing is written then either.
+      result = await service.strategize(String(argv.id), { actor, context, signal: controller.signal });
     } finally {
       progress.stop();
       for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
