@@ -177,7 +177,9 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
       failure ??=
         error.code === 'ENOENT'
           ? `${shown} could not be started: ${program} was not found (ENOENT)`
-          : `${shown} could not be started: ${error.message}`;
+          : error.code === 'EACCES'
+            ? `${shown} could not be started: ${program} may not be run (EACCES); make it executable (chmod +x), or name its interpreter first in the command (e.g. [sh, ${program}])`
+            : `${shown} could not be started: ${error.message}`;
       finish(null, null);
     });
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -283,6 +283,17 @@ setInterval(() => {}, 1000);`,
     );
   });
 
+  it('records a program that may not be run (no executable bit) as that, with the way out', async () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'actors/run.sh'), '#!/bin/sh\necho {}\n', { mode: 0o644 });
+    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [./actors/run.sh]\n');
+    const r = await strategize(root);
+    expect(r.code).toBe(1);
+    expect(onlyRun(root).run.error).toMatch(
+      /^the actor `\.\/actors\/run\.sh` could not be started: \.\/actors\/run\.sh may not be run \(EACCES\)/,
+    );
+  });
+
   it.each([
     ['no command is configured', 'version: 1\n', [], /no actor command configured/],
     ['the context file is missing', null, ['--context', 'missing.md'], /cannot read the context file missing.md: it does not exist/],
