@@ -13,6 +13,11 @@ export interface DiscoverOptions {
   cwd: string;
   /** What messages call `store` by: `--store` on the command line, the library's own name for it otherwise. */
   storeOption?: string;
+  /**
+   * The store nearest the repository's top instead of the nearest one (the guard hook's): a store an agent makes in a
+   * folder below with a file tool must not stand in for the repository's own.
+   */
+  outermost?: boolean;
 }
 
 function isDir(path: string): boolean {
@@ -145,6 +150,7 @@ export function discoverStore(options: DiscoverOptions): string {
     return root;
   }
   let dir = resolve(options.cwd);
+  let found: string | undefined;
   let passed: string | undefined;
   // A file of the store folder's name, where `agents init` would make the store: named, since init refuses it.
   let blocked: string | undefined;
@@ -158,7 +164,10 @@ export function discoverStore(options: DiscoverOptions): string {
           `If you trust where it points, name it explicitly: --store ${candidate} (or AGENTS_STORE).`,
         );
       }
-      if (looksLikeStore(candidate)) return candidate;
+      if (looksLikeStore(candidate)) {
+        if (!options.outermost) return candidate;
+        found = candidate;
+      }
       // Another tool's folder of that name (`~/.agents/skills/`, say) is never read or written as a store, as
       // `--store` naming it is refused: the search goes on above it.
       passed ??= candidate;
@@ -168,6 +177,7 @@ export function discoverStore(options: DiscoverOptions): string {
     if (parent === dir) break;
     dir = parent;
   }
+  if (found !== undefined) return found;
   if (passed !== undefined)
     throw new UsageError(
       `no store found: ${passed} holds no store (no config.yaml, no global/, projects/, actions/, plans/), and no other ${DEFAULT_STORE_DIR}/ from ${resolve(options.cwd)} up does`,

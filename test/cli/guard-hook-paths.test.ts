@@ -105,6 +105,20 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     expect(audit[0].reserved).toEqual([{ path: '.claude/settings.json', folder: 'hooks' }]);
   });
 
+  it("judges by the repository's own store from a folder below where an agent made a store of its own", async () => {
+    const dir = await repo();
+    // A file tool may write another `.agents/` (they are the project's files); the agent then works in that folder.
+    mkdirSync(join(dir, 'sub/.agents/global'), { recursive: true });
+    writeFileSync(join(dir, 'sub/.agents/config.yaml'), 'version: 1\nguard:\n  on_error: allow\n');
+    const sub = join(dir, 'sub');
+    const r = await runAgents(['guard', 'hook'], {
+      cwd: sub,
+      input: claude(dir, 'Write', { file_path: join(dir, 'secrets/k.pem'), content: 'x' }, sub),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
   it('reserves the agents package the hook runs from, inside the repository or out, unless it holds the repository', async () => {
     const dir = await repo();
     const installed = join(dir, 'node_modules/agents-invariants');

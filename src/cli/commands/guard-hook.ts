@@ -100,7 +100,13 @@ export default defineCommand<HookArgs>({
     const reply = (answer: HookAnswer) => (late ? answer.exitCode : send(ctx, answer));
     const call = async (): Promise<number> => {
       try {
-        const [{ GuardService }, root] = await Promise.all([import('../../service/guard-service.ts'), ctx.root()]);
+        // The repository's own store, the one nearest its top: one an agent made below it (a folder it then works
+        // in) would hold no guards (docs/adr/0603-the-hook-reads-the-outermost-store.md).
+        const [{ GuardService }, { discoverStore }] = await Promise.all([
+          import('../../service/guard-service.ts'),
+          import('../../store/discover.ts'),
+        ]);
+        const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd, outermost: true });
         service = new GuardService(root, ctx.io.env);
         reading = true;
         const raw = await readInput(ctx, deadline).catch((error: unknown) => {
