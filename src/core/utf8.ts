@@ -40,12 +40,20 @@ export function readUtf8(bytes: Uint8Array, options: { dropBom?: boolean } = {})
       }
       offset = leadBefore(bytes, bad - 1) ?? bad - 1;
     }
-    const lineStart = bytes.lastIndexOf(10, offset - 1) + 1;
+    const lineStart = lineStartOf(bytes, offset);
     let line = 1;
     for (let i = 0; i < lineStart; i++) if (bytes[i] === 10) line++;
     const before = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset));
     return { ok: false, offset, line, col: before.length + 1 };
   }
+}
+
+/**
+ * Where the line holding byte `offset` starts. At offset 0 there is no byte before it to search back from: a negative
+ * start would have lastIndexOf search from the end instead, and place the first byte on the file's last line.
+ */
+export function lineStartOf(bytes: Uint8Array, offset: number): number {
+  return offset === 0 ? 0 : bytes.lastIndexOf(10, offset - 1) + 1;
 }
 
 function decodes(prefix: Uint8Array): boolean {

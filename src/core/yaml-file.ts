@@ -8,7 +8,7 @@ import { type Diagnostic, type DiagnosticCode, lineExcerpt, type Parsed } from '
 import type { RegexProblem } from './guard-entries.ts';
 import { canonicalPositions, parseCanonicalYaml } from './canonical-yaml.ts';
 import { MAX_FILE_BYTES, MAX_YAML_TOKENS } from './limits.ts';
-import { readUtf8, utf16Mark } from './utf8.ts';
+import { lineStartOf, readUtf8, utf16Mark } from './utf8.ts';
 
 /** Where each line of a text starts, and the line and column (1-based) of an offset: what `yaml`'s `LineCounter` gives. */
 export interface LinePositions {
@@ -113,7 +113,7 @@ export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax):
   const text = readUtf8(bytes, { dropBom: true });
   if (!text.ok) {
     // The line as far as it can be shown: the bytes that are not UTF-8 as U+FFFD.
-    const start = bytes.lastIndexOf(10, text.offset - 1) + 1;
+    const start = lineStartOf(bytes, text.offset);
     const end = bytes.indexOf(10, text.offset);
     const lineText = new TextDecoder().decode(bytes.subarray(start, end < 0 ? bytes.byteLength : end)).replace(/\r$/, '');
     return {

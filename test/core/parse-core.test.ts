@@ -211,6 +211,12 @@ describe('parseYaml', () => {
     ]);
   });
 
+  it('places a first byte that is not UTF-8 on line 1, with that line, in a file of several lines', () => {
+    // A Latin-1 "é" opening the first of three lines.
+    const d = parseYaml('f.yaml', new Uint8Array([0xe9, ...enc('t: a\nb: c\nd: e\n')])).diagnostics[0]!;
+    expect([d.code, d.line, d.col, d.lineText]).toStrictEqual(['file-not-utf8', 1, 1, '\uFFFDt: a']);
+  });
+
   it('places a byte that is not UTF-8 in the same column as the parser places a YAML error there, after an emoji', () => {
     // The byte 0xff, and an escape the parser refuses, at the same place: after `a: "`, an emoji and a space.
     const notUtf8 = parseYaml('f.yaml', new Uint8Array([...enc('a: "\u{1F642} '), 0xff, ...enc('"')])).diagnostics[0]!;

@@ -20,6 +20,12 @@ describe('readUtf8', () => {
     expect(readUtf8(bytes(0xc3, 0xa9, 0x80))).toEqual({ ok: false, offset: 2, line: 1, col: 2 });
   });
 
+  it('places a first byte that is not UTF-8 on line 1 of a file of several lines, not on its last line', () => {
+    // A UTF-16 file of two lines ("#\nx\n"), and a Latin-1 "É" at the start of a file of three.
+    expect(readUtf8(bytes(0xff, 0xfe, 0x23, 0x00, 0x0a, 0x00, 0x78, 0x00, 0x0a, 0x00))).toEqual({ ok: false, offset: 0, line: 1, col: 1 });
+    expect(readUtf8(bytes(0xc9, 0x0a, 0x61, 0x0a, 0x62, 0x0a))).toEqual({ ok: false, offset: 0, line: 1, col: 1 });
+  });
+
   it('places a sequence cut short at its lead byte, inside the text or at its end', () => {
     expect(readUtf8(bytes(0x61, 0xe2, 0x82, 0x41))).toEqual({ ok: false, offset: 1, line: 1, col: 2 });
     expect(readUtf8(bytes(0x0a, 0x61, 0xe2, 0x82))).toEqual({ ok: false, offset: 2, line: 2, col: 2 });
