@@ -42,6 +42,39 @@ export function fenceOverBlock(text: string, begin: string, end: string): number
   return text.slice(0, open).split('\n').length;
 }
 
+/**
+ * Why the marker lines found (`markerLines`) make no one block, with the line (from 1) of the first marker to repair,
+ * and the lines of the others in the message: a file of a thousand lines is repaired at a place, not searched.
+ * Undefined when there is one begin marker and one end marker after it.
+ */
+export function markerDamage(text: string, begins: readonly number[], ends: readonly number[]): { why: string; line: number } | undefined {
+  const at = (offset: number) => lineOf(text, offset);
+  const lines = (offsets: readonly number[]) => {
+    // The first three say where to look; a file of a hundred copied blocks is not listed whole.
+    const n = offsets.slice(0, 4).map(at);
+    return offsets.length > 3 ? `lines ${n.slice(0, 3).join(', ')}, …` : `lines ${n.slice(0, -1).join(', ')} and ${n.at(-1)}`;
+  };
+  if (begins.length > 1) return { why: `it holds ${begins.length} "agents:begin" markers (${lines(begins)})`, line: at(begins[0]!) };
+  if (ends.length > 1) return { why: `it holds ${ends.length} "agents:end" markers (${lines(ends)})`, line: at(ends[0]!) };
+  if (begins.length === 0)
+    return { why: `it holds an "agents:end" marker (line ${at(ends[0]!)}) without its "agents:begin"`, line: at(ends[0]!) };
+  if (ends.length === 0)
+    return { why: `it holds an "agents:begin" marker (line ${at(begins[0]!)}) without its "agents:end"`, line: at(begins[0]!) };
+  if (ends[0]! < begins[0]!)
+    return {
+      why: `its "agents:end" marker (line ${at(ends[0]!)}) comes before "agents:begin" (line ${at(begins[0]!)})`,
+      line: at(ends[0]!),
+    };
+  return undefined;
+}
+
+/** The line (from 1) holding the character at `offset`. */
+export function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
 function walk(
   text: string,
   begin: string,

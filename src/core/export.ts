@@ -4,7 +4,7 @@
  * a file's existing text. No IO: the service reads the store and the files,
  * and writes what these functions return.
  */
-import { fenceOverBlock, markerLines, withoutConflictExamples } from './export-markers.ts';
+import { fenceOverBlock, lineOf, markerDamage, markerLines, withoutConflictExamples } from './export-markers.ts';
 import { bomOf, eolOf, lf, mostlyCrlf } from './file-style.ts';
 import { codeSpan, inlineText } from './export-text.ts';
 import { applyTo, globList, yamlScalar } from './export-front-matter.ts';
@@ -332,7 +332,8 @@ export function frontMatterText(lines: readonly string[] | undefined): string | 
 /** Where the managed block of a file's text is, or why it cannot be found. */
 export type BlockScan =
   | { kind: 'none' }
-  | { kind: 'damaged'; why: string }
+  /** `line`: the first marker line to repair (from 1). */
+  | { kind: 'damaged'; why: string; line: number }
   | {
       kind: 'block';
       /** Offsets of the begin marker line's start and of the end marker line's end (after its newline, if any). */
@@ -365,18 +366,20 @@ export function blockFencedAt(text: string): number | undefined {
 export function scanBlock(text: string): BlockScan {
   const { begins, ends } = markerLines(text, BEGIN_PREFIX, END_MARKER);
   if (begins.length === 0 && ends.length === 0) return { kind: 'none' };
-  if (begins.length > 1) return { kind: 'damaged', why: `it holds ${begins.length} "agents:begin" markers` };
-  if (ends.length > 1) return { kind: 'damaged', why: `it holds ${ends.length} "agents:end" markers` };
-  if (begins.length === 0) return { kind: 'damaged', why: 'it holds an "agents:end" marker without its "agents:begin"' };
-  if (ends.length === 0) return { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' };
+  const damage = markerDamage(text, begins, ends);
+  if (damage) return { kind: 'damaged', ...damage };
   const start = begins[0]!;
   const endAt = ends[0]!;
-  if (endAt < start) return { kind: 'damaged', why: 'its "agents:end" marker comes before "agents:begin"' };
   // The end marker starts a line after the begin marker's, so a line break follows the begin marker.
   const beginLineEnd = text.indexOf('\n', start);
   const beginLine = text.slice(start, beginLineEnd).replace(/\r$/, '');
   const m = BEGIN_RE.exec(beginLine);
-  if (!m) return { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' };
+  if (!m)
+    return {
+      kind: 'damaged',
+      why: `its "agents:begin" marker (line ${lineOf(text, start)}) has lost its sha256`,
+      line: lineOf(text, start),
+    };
   const afterEnd = endAt + END_MARKER.length;
   const end = text[afterEnd] === '\n' ? afterEnd + 1 : text.startsWith('\r\n', afterEnd) ? afterEnd + 2 : afterEnd;
   return { kind: 'block', start, end, hash: m[1]!, inner: text.slice(beginLineEnd + 1, endAt), frontMatter: leadingFrontMatter(text) };

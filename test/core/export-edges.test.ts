@@ -505,27 +505,45 @@ describe('scanBlock', () => {
     ['', { kind: 'none' }],
     ['text\n', { kind: 'none' }],
     [`x ${begin}\nx ${END_MARKER}\n`, { kind: 'none' }],
-    [`${begin}\n${begin}\n${END_MARKER}\n`, { kind: 'damaged', why: 'it holds 2 "agents:begin" markers' }],
-    [`${begin}\n${END_MARKER}\n${END_MARKER}\n${END_MARKER}\n`, { kind: 'damaged', why: 'it holds 3 "agents:end" markers' }],
-    [`${END_MARKER}\n`, { kind: 'damaged', why: 'it holds an "agents:end" marker without its "agents:begin"' }],
-    [`a\n${begin}\n`, { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' }],
-    [`${END_MARKER}\n${begin}\n`, { kind: 'damaged', why: 'its "agents:end" marker comes before "agents:begin"' }],
+    [`${begin}\n${begin}\n${END_MARKER}\n`, { kind: 'damaged', why: 'it holds 2 "agents:begin" markers (lines 1 and 2)', line: 1 }],
+    [
+      `${begin}\n${END_MARKER}\n${END_MARKER}\n${END_MARKER}\n`,
+      { kind: 'damaged', why: 'it holds 3 "agents:end" markers (lines 2, 3 and 4)', line: 2 },
+    ],
+    [`${END_MARKER}\n`, { kind: 'damaged', why: 'it holds an "agents:end" marker (line 1) without its "agents:begin"', line: 1 }],
+    [`a\n${begin}\n`, { kind: 'damaged', why: 'it holds an "agents:begin" marker (line 2) without its "agents:end"', line: 2 }],
+    [
+      `${END_MARKER}\n${begin}\n`,
+      { kind: 'damaged', why: 'its "agents:end" marker (line 1) comes before "agents:begin" (line 2)', line: 1 },
+    ],
     [
       `${BEGIN_PREFIX} sha256:${'a'.repeat(63)} -->\n${END_MARKER}\n`,
-      { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' },
+      { kind: 'damaged', why: 'its "agents:begin" marker (line 1) has lost its sha256', line: 1 },
     ],
     [
       `${BEGIN_PREFIX} sha256:${'A'.repeat(64)} -->\n${END_MARKER}\n`,
-      { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' },
+      { kind: 'damaged', why: 'its "agents:begin" marker (line 1) has lost its sha256', line: 1 },
     ],
-    [`${BEGIN_PREFIX} xsha256:${H} -->\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
-    [`${BEGIN_PREFIX} sha256:${H} --> x\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
-    [`${BEGIN_PREFIX}sha256:${H} -->\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
+    [
+      `${BEGIN_PREFIX} xsha256:${H} -->\n${END_MARKER}\n`,
+      { kind: 'damaged', why: 'its "agents:begin" marker (line 1) has lost its sha256', line: 1 },
+    ],
+    [
+      `${BEGIN_PREFIX} sha256:${H} --> x\n${END_MARKER}\n`,
+      { kind: 'damaged', why: 'its "agents:begin" marker (line 1) has lost its sha256', line: 1 },
+    ],
+    [
+      `${BEGIN_PREFIX}sha256:${H} -->\n${END_MARKER}\n`,
+      { kind: 'damaged', why: 'its "agents:begin" marker (line 1) has lost its sha256', line: 1 },
+    ],
     // Only a carriage return that ends the begin line is dropped.
-    [`${BEGIN_PREFIX} a\rb sha256:${H} -->\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
+    [
+      `${BEGIN_PREFIX} a\rb sha256:${H} -->\n${END_MARKER}\n`,
+      { kind: 'damaged', why: 'its "agents:begin" marker (line 1) has lost its sha256', line: 1 },
+    ],
     // An end marker counts only at the start of a line.
-    [`${begin} ${END_MARKER}`, { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' }],
-    [`${begin}`, { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' }],
+    [`${begin} ${END_MARKER}`, { kind: 'damaged', why: 'it holds an "agents:begin" marker (line 1) without its "agents:end"', line: 1 }],
+    [`${begin}`, { kind: 'damaged', why: 'it holds an "agents:begin" marker (line 1) without its "agents:end"', line: 1 }],
   ])('%j', (text, expected) => {
     expect(scanBlock(text)).toEqual(expected);
   });
@@ -543,8 +561,16 @@ describe('scanBlock', () => {
     expect(scanBlock(`\`\`\`\n${begin}\n${END_MARKER}\n`)).toMatchObject({ kind: 'block', start: 4 });
     expect(scanBlock(`${example}\`\`\`\n${begin}\n`)).toEqual({
       kind: 'damaged',
-      why: 'it holds an "agents:begin" marker without its "agents:end"',
+      why: 'it holds an "agents:begin" marker (line 6) without its "agents:end"',
+      line: 6,
     });
+  });
+
+  it('a damaged block is placed at its markers, after a CRLF text, and a hundred markers are not all listed', () => {
+    const text = `# Notes\r\n\r\n${begin}\r\nx\r\n${begin}\r\n${END_MARKER}\r\n`;
+    expect(scanBlock(text)).toEqual({ kind: 'damaged', why: 'it holds 2 "agents:begin" markers (lines 3 and 5)', line: 3 });
+    const many = `a\n${`${begin}\n`.repeat(100)}${END_MARKER}\n`;
+    expect(scanBlock(many)).toEqual({ kind: 'damaged', why: 'it holds 100 "agents:begin" markers (lines 2, 3, 4, …)', line: 2 });
   });
 
   it('a block: offsets, hash, inside and front matter', () => {
@@ -714,7 +740,7 @@ describe('mergeBlock: exact texts', () => {
     expect(mergeBlock(END_MARKER, undefined, inner, hash, true)).toEqual({
       kind: 'refuse',
       reason: 'damaged',
-      why: 'it holds an "agents:end" marker without its "agents:begin"',
+      why: 'it holds an "agents:end" marker (line 1) without its "agents:begin"',
     });
   });
 
@@ -787,7 +813,7 @@ describe('removeBlock: exact results', () => {
     expect(removeBlock(`${END_MARKER}\n`, hash, false)).toEqual({
       kind: 'refuse',
       reason: 'damaged',
-      why: 'it holds an "agents:end" marker without its "agents:begin"',
+      why: 'it holds an "agents:end" marker (line 1) without its "agents:begin"',
     });
     expect(removeBlock('mine\n', hash, false)).toEqual({ kind: 'refuse', reason: 'foreign', why: 'it has no agents block' });
     expect(removeBlock(blockOf(undefined).replace('- A', '- B'), hash, false)).toEqual({
@@ -842,7 +868,8 @@ describe('project file names and begin lines are matched whole', () => {
   it('a begin line must start with the marker and a space: a marker further along it does not count', () => {
     expect(scanBlock(`${BEGIN_PREFIX}x ${beginMarker(H)}\n${END_MARKER}\n`)).toEqual({
       kind: 'damaged',
-      why: 'its "agents:begin" marker has lost its sha256',
+      why: 'its "agents:begin" marker (line 1) has lost its sha256',
+      line: 1,
     });
   });
 });

@@ -257,7 +257,11 @@ describe('mergeBlock', () => {
     expect(mergeBlock(edited, undefined, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'hand-edited' });
     expect(mergeBlock(edited, undefined, inner, hash, true)).toMatchObject({ kind: 'write', text: made.text });
     const damaged = made.text.replace(END_MARKER, '');
-    expect(scanBlock(damaged)).toEqual({ kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' });
+    expect(scanBlock(damaged)).toEqual({
+      kind: 'damaged',
+      why: 'it holds an "agents:begin" marker (line 1) without its "agents:end"',
+      line: 1,
+    });
     expect(mergeBlock(damaged, undefined, inner, hash, true)).toMatchObject({ kind: 'refuse', reason: 'damaged' });
     expect(mergeBlock(`${made.text}${made.text}`, undefined, inner, hash, true)).toMatchObject({ kind: 'refuse', reason: 'damaged' });
   });

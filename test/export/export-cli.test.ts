@@ -438,7 +438,7 @@ describe('agents export: files it leaves alone', () => {
     ]) {
       const r = await runAgents(args, { cwd: repo });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('CLAUDE.md: it holds an "agents:begin" marker without its "agents:end"');
+      expect(r.stderr).toContain('CLAUDE.md: it holds an "agents:begin" marker (line 1) without its "agents:end"');
       expect(readFileSync(file, 'utf8')).toBe(damaged);
     }
     expect((await runAgents(['export', '--check', '--target', 'claude-md'], { cwd: repo })).stdout).toContain('CLAUDE.md: damaged');
