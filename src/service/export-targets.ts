@@ -25,6 +25,7 @@ type RefusedBecause =
   | 'not-writable'
   | 'not-utf8'
   | 'unreadable'
+  | 'too-large'
   | 'changed';
 
 /** A target the export refuses, exit 2, before any file is written: one code, the path and the reason in its detail. */
@@ -234,6 +235,14 @@ export function readExisting(top: string, rel: string, folders?: Set<string>): s
     );
   }
   if (read.code === 'missing') return undefined;
+  // Readable all the same: the way out is a smaller file, not permissions.
+  if (read.code === 'too-large')
+    throw targetRefused(
+      `cannot export to ${rel}: it ${read.message}`,
+      'Move text out of it until it is under the limit, or leave this target out with --target; nothing was written.',
+      rel,
+      'too-large',
+    );
   throw targetRefused(
     `cannot read ${rel}: it ${read.message}`,
     read.code === 'not-a-file' || read.code === 'symlink'

@@ -972,6 +972,8 @@ describe('agents export: a target it cannot write', () => {
     const cases: [string, (repo: string) => void, string, string][] = [
       ['a link', (repo) => symlinkSync(tempDir(), join(repo, 'GEMINI.md')), 'GEMINI.md', 'symbolic-link'],
       ['not UTF-8', (repo) => writeFileSync(join(repo, 'GEMINI.md'), Buffer.from([0x66, 0xff, 0x0a])), 'GEMINI.md', 'not-utf8'],
+      // Readable, but over the limit: said as what it is, not as a file to make readable.
+      ['over 4 MiB', (repo) => writeFileSync(join(repo, 'GEMINI.md'), 'a'.repeat(4 * 1024 * 1024 + 1)), 'GEMINI.md', 'too-large'],
       [
         'a file where a folder goes',
         (repo) => writeFileSync(join(repo, '.cursor'), 'x'),
