@@ -374,16 +374,13 @@ export function scanBlock(text: string): BlockScan {
   const beginLineEnd = text.indexOf('\n', start);
   const beginLine = text.slice(start, beginLineEnd).replace(/\r$/, '');
   const m = BEGIN_RE.exec(beginLine);
-  if (!m)
-    return {
-      kind: 'damaged',
-      why: `its "agents:begin" marker (line ${lineOf(text, start)}) has lost its sha256`,
-      line: lineOf(text, start),
-    };
+  if (!m) return { kind: 'damaged', ...lostHash(lineOf(text, start)) };
   const afterEnd = endAt + END_MARKER.length;
   const end = text[afterEnd] === '\n' ? afterEnd + 1 : text.startsWith('\r\n', afterEnd) ? afterEnd + 2 : afterEnd;
   return { kind: 'block', start, end, hash: m[1]!, inner: text.slice(beginLineEnd + 1, endAt), frontMatter: leadingFrontMatter(text) };
 }
+
+const lostHash = (line: number) => ({ why: `its "agents:begin" marker (line ${line}) has lost its sha256`, line });
 
 /** What to do with one file. */
 export type Merge =
@@ -444,9 +441,11 @@ export function mergeBlock(
   const currentFront = frontMatter !== undefined ? scan.frontMatter : undefined;
   // A block with CRLF line ends (a checkout with `eol=crlf`) is compared as LF and written back with CRLF: line ends are no edit.
   const eol = eolOf(current.slice(scan.start, scan.end));
+  // The owner's text after the end marker on its line stays on that line: no line break is put before it.
+  const placed = scan.end < current.length && current[scan.end - 1] !== '\n' ? eol(block).replace(/\r?\n$/, '') : eol(block);
   // A block equal, byte for byte, to the one it would be is up to date (its hash is right by construction);
   // the front matter too, when the target has one (scan.frontMatter is where the file starts).
-  if (current.slice(scan.start, scan.end) === eol(block) && lf(currentFront) === frontMatter) {
+  if (current.slice(scan.start, scan.end) === placed && lf(currentFront) === frontMatter) {
     return { kind: 'write', text: current, action: 'unchanged' };
   }
   // So is the same block re-wrapped by a formatter (prettier's proseWrap `always` or `never` folds the lines of its
@@ -467,7 +466,7 @@ export function mergeBlock(
     before = `${bomOf(current)}${eol(frontMatter)}${before.slice(bomOf(current).length + (scan.frontMatter?.length ?? 0))}`;
   // Never the current text: that is the up-to-date case above (the front matter, ending with a line break,
   // and the block would stand where they are now).
-  return { kind: 'write', text: `${before}${eol(block)}${current.slice(scan.end)}`, action: 'update' };
+  return { kind: 'write', text: `${before}${placed}${current.slice(scan.end)}`, action: 'update' };
 }
 
 /** `text` with its runs of white space read as one space: what is left when a formatter re-wraps its lines. */

@@ -623,6 +623,19 @@ describe('mergeBlock: exact texts', () => {
     });
   });
 
+  it("the owner's text after the end marker on its line stays on that line, byte for byte, once the block is updated", () => {
+    const file = `# Notes\n\n${block.slice(0, -1)} <!-- mine --> keep\n`;
+    expect(mergeBlock(file, undefined, inner, hash, false)).toEqual({ kind: 'write', text: file, action: 'unchanged' });
+    const newer = '## Invariants\n\n- B\n';
+    const updated = `# Notes\n\n${blockOf(undefined, newer).slice(0, -1)} <!-- mine --> keep\n`;
+    expect(mergeBlock(file, undefined, newer, hash, false)).toEqual({ kind: 'write', text: updated, action: 'update' });
+    expect(mergeBlock(updated, undefined, newer, hash, false)).toEqual({ kind: 'write', text: updated, action: 'unchanged' });
+    // CRLF too; and an end marker that ends the file gets its line break, as every block is written.
+    const crlf = file.replace(/\n/g, '\r\n');
+    expect(mergeBlock(crlf, undefined, newer, hash, false)).toMatchObject({ text: updated.replace(/\n/g, '\r\n') });
+    expect(mergeBlock(block.slice(0, -1), undefined, newer, hash, false)).toMatchObject({ text: blockOf(undefined, newer) });
+  });
+
   it('a byte order mark before the front matter stays in front: up to date, updated behind it, and deleted with the block', () => {
     const front = '---\na: 1\n---\n\n';
     const file = `\ufeff${front}${blockOf(front, inner)}`;
