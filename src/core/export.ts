@@ -161,6 +161,8 @@ export function planExport(input: ExportInput): ExportFile[] {
   // Each set is filtered once and shared by every target's file (renderSections renders it once per RenderedEntries).
   const globalEntries = input.global !== undefined ? keep(input.global) : undefined;
   const sharedGlobal = input.global === undefined && input.sharedGlobal !== undefined ? keep(input.sharedGlobal) : undefined;
+  // With no global invariant to export there is no root file for a project's section to send the agent to.
+  const globalsHeld = (globalEntries ?? sharedGlobal)?.length !== 0;
   // A project's own invariants (its global ones are in the root file, which every agent reads as well).
   const own = new Map(input.projects.map((p) => [p.name, keep(p.entries.filter((e) => e.invariant.scope.kind === 'project'))]));
   // No two targets write one path (their root, project and nested file names differ), so their order does not matter.
@@ -181,7 +183,7 @@ export function planExport(input: ExportInput): ExportFile[] {
       const section: ExportSection = {
         title: `Project ${p.name}`,
         scope: `project ${p.name}`,
-        notes: [where, globalNote(spec), ...waived],
+        notes: [where, ...(globalsHeld ? [globalNote(spec)] : []), ...waived],
         entries: own.get(p.name)!,
       };
       if (spec.nestedName) {

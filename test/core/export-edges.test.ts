@@ -22,6 +22,7 @@ import {
 import { renderStandalone } from '../../src/core/export-standalone.ts';
 import { type AgentsError, UsageError } from '../../src/core/errors.ts';
 import type { EffectiveEntry } from '../../src/core/resolve.ts';
+import type { Severity } from '../../src/core/model.ts';
 import { entry, sha256 } from '../helpers/effective.ts';
 
 const hash = sha256;
@@ -284,7 +285,7 @@ describe('planExport: whole results', () => {
   it('nested files: one per folder glob, none for other globs; two projects in one folder share the file', () => {
     const files = planExport({
       targets: ['agents-md'],
-      global: [],
+      global: [G1],
       projects: [
         project('billing', ['services/billing/**', 'libs/*.ts', 'shared/**/*']),
         project('audit', ['shared/**'], [entry(ID4, 'Keep logs', { kind: 'project', project: 'audit' })]),
@@ -313,11 +314,33 @@ describe('planExport: whole results', () => {
         path: 'AGENTS.md',
         target: 'agents-md',
         frontMatter: undefined,
-        sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: [] }],
+        sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: [G1] }],
       },
       { path: 'services/billing/AGENTS.md', target: 'agents-md', frontMatter: undefined, sections: [billing] },
       { path: 'shared/AGENTS.md', target: 'agents-md', frontMatter: undefined, sections: [billing, audit] },
     ]);
+  });
+
+  it('a project section sends the agent to the root file only when there is one: a global invariant the export keeps', () => {
+    const notes = (global: EffectiveEntry[] | undefined, sharedGlobal?: EffectiveEntry[], severities: Severity[] = ['error']) =>
+      planExport({
+        targets: ['agents-md', 'cursor'],
+        global,
+        ...(sharedGlobal ? { sharedGlobal } : {}),
+        projects: [project('billing', ['services/billing/**'])],
+        severities,
+        nested: true,
+        storeRel: '.agents',
+      })
+        .filter((f) => f.sections[0]!.scope === 'project billing')
+        .map((f) => f.sections[0]!.notes.length);
+    // A note of where the files are, and one of the root file: none of it without a global invariant (whole or --project).
+    expect(notes([G1])).toEqual([2, 2]);
+    expect(notes(undefined, [G1])).toEqual([2, 2]);
+    expect(notes([])).toEqual([1, 1]);
+    expect(notes(undefined, [])).toEqual([1, 1]);
+    // GW is a warning: left out by export.severities, it makes no root file either.
+    expect(notes([GW])).toEqual([1, 1]);
   });
 
   it('a project with an empty list of paths gets no file of its own', () => {
