@@ -90,6 +90,16 @@ export function waivedAt<W extends Waiver>(waivers: readonly W[], now: Date): Ma
   return out;
 }
 
+/**
+ * The waivers that name an invariant of a set (its entries' ids): the others waive nothing there (validate's
+ * waiver-not-applicable), and a file saying them would tell an agent a rule it does not hold is lifted.
+ */
+export function waiversInSet<W extends Waiver>(waivers: readonly W[], entries: readonly { invariant: { id: string } }[]): W[] {
+  if (waivers.length === 0) return [];
+  const ids = new Set(entries.map((e) => e.invariant.id));
+  return waivers.filter((w) => ids.has(w.invariant_id));
+}
+
 /** The waivers that cover a plan: its own, and those of the project it targets. */
 export function waiversForPlan<W extends ScopedWaiver>(waivers: readonly W[], plan: { id: string; project?: string }): W[] {
   return waivers.filter((w) => (w.scope.kind === 'plan' ? w.scope.plan === plan.id : w.scope.project === plan.project));

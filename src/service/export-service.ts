@@ -22,7 +22,7 @@ import {
 } from '../core/export.ts';
 import { EXPORT_TARGETS, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
-import { waiverExpiry, waiverFolder } from '../core/waivers.ts';
+import { waiverExpiry, waiverFolder, waiversInSet } from '../core/waivers.ts';
 import { resolveEffective } from '../core/resolve.ts';
 import { loadConfig } from '../store/config.ts';
 import { readProjects, repositoryTop, type ProjectsRead } from '../store/projects.ts';
@@ -219,8 +219,11 @@ export class ExportService {
     let until = Number.POSITIVE_INFINITY;
     for (const name of withPaths) {
       // Waivers that hold now are said in the project's section (docs/export.md); none read for a project without a waivers/ folder.
-      let waivers = (await this.service.waiversOf({ kind: 'project', project: name }, snap.entries)).filter((w) => w.holds);
       const entries = resolveEffective({ kind: 'project', project: name }, [...(byProject.get(name) ?? []), ...globals], keyOf);
+      let waivers = waiversInSet(
+        (await this.service.waiversOf({ kind: 'project', project: name }, snap.entries)).filter((w) => w.holds),
+        entries,
+      );
       if (waivers.length > 0 && globals.some((i) => i.locked)) {
         // A waiver of a locked text never counts (docs/extends.md, "Floors"): the files do not say it holds, as no listing does.
         const { countingWaivers } = await import('./floors.ts');
@@ -485,7 +488,10 @@ export class ExportService {
     const section = standaloneSection(
       result.target,
       entries,
-      result.waivers.filter((w) => w.holds),
+      waiversInSet(
+        result.waivers.filter((w) => w.holds),
+        result.entries,
+      ),
     );
     return renderStandalone(TARGETS[name!], [section], this.storeRel());
   }

@@ -80,6 +80,22 @@ describe('export edges', () => {
     expect(text).toContain(`\`${B1}\` is waived for this project until 2999-01-31`);
   });
 
+  it('a waiver of an invariant the set does not hold (inactive) is said neither in the project file nor by --stdout', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    const waive = ['invariant', 'waive', B1, '--project', 'billing', '--reason', 'Migration', '--owner', 'Data team'];
+    expect((await run(repo, ...waive, '--expires', '2999-01-31')).code).toBe(0);
+    const f = join(repo, `.agents/projects/billing/${B1}.yaml`);
+    writeFileSync(f, `${readFileSync(f, 'utf8')}active: false\n`);
+    expect((await run(repo, 'export')).code).toBe(0);
+    const text = readFileSync(join(repo, 'services/billing/AGENTS.md'), 'utf8');
+    expect(text).toContain(B2);
+    expect(text).not.toContain(B1);
+    const stdout = await run(repo, 'export', '--stdout', '--project', 'billing', '--target', 'agents-md');
+    expect(stdout.code, stdout.stderr).toBe(0);
+    expect(stdout.stdout).not.toContain(B1);
+  });
+
   it('an export answered from its cache is computed again once a waiver it names expires', async () => {
     const repo = monorepo();
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
