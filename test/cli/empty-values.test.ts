@@ -24,4 +24,17 @@ describe('an empty value', () => {
     expect(errorOf(r)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'context' } });
     expect(fileList(root)).toEqual(before);
   });
+
+  it('export --target "" is missing-value naming target, with --check too: never a check of nothing that passes', async () => {
+    const root = exampleStore();
+    for (const args of [
+      ['--target', ''],
+      ['--check', '--target', ''],
+      ['--check', '--target', ' , '],
+      ['--dry-run', '--target=,'],
+    ]) {
+      const r = await runAgents(['--store', root, '--format', 'json', 'export', ...args], { cwd: dirname(root) });
+      expect(errorOf(r), args.join(' ')).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'target' } });
+    }
+  });
 });

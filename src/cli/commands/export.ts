@@ -1,6 +1,7 @@
 import { conflictingOptions, AgentsError, EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { isUlid } from '../../core/names.ts';
+import { EXPORT_TARGETS } from '../../core/model.ts';
 import { refusedError } from '../../service/export-refusals.ts';
 import type { ExportPlan, ExportService } from '../../service/export-service.ts';
 import { defineCommand } from '../command.ts';
@@ -59,6 +60,15 @@ export default defineCommand<ExportArgs>({
           "answer from what the last export knew when nothing it read has changed (kept in the repository's .git folder); --no-cache computes every file",
       }),
   async run(argv, ctx) {
+    // An empty --target (an unset variable: `--target "$TARGETS"`) names no target: refused as bad input, never read as
+    // "no targets" (config.yaml's would be left unchecked, and --check would pass having checked nothing).
+    if (argv.target?.every((t) => t.split(',').every((n) => n.trim() === '')))
+      throw new UsageError(
+        '--target is empty',
+        `Give one of ${EXPORT_TARGETS.join(', ')}, or leave --target out for export.targets in config.yaml.`,
+        { option: 'target' },
+        'missing-value',
+      );
     // As validate --staged: a repository that records no store (a branch from before it, the commit or pull request
     // that removes it) has no exported file to be out of date with it, so the export-check hook and CI step pass.
     // So has a commit that stages nothing of a store the working tree lacks (a sparse checkout without it): the files
