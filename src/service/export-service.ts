@@ -169,7 +169,9 @@ export class ExportService {
     const only = withPaths.length === 1 && options.project !== undefined ? withPaths[0] : undefined;
     const { sharing, named } = await nestedFolderInputs(this.service.source, { top, storeRel, nested }, projects.meta, withPaths, only);
     for (const [n, m] of sharing) projects.meta.set(n, m);
+    // In name order, as a whole export has them: a shared file's sections must come in the same order from either.
     withPaths.push(...sharing.keys());
+    withPaths.sort();
     let digest: string | undefined;
     let cacheKey: string | undefined;
     if (this.caching) {

@@ -775,6 +775,10 @@ describe('agents export --project and --stdout', () => {
     expect(headings(after)).toEqual(headings(shared));
     expect(after).toContain('Admin pages need three reviewers');
     expect(existsSync(join(repo, 'packages/ui/AGENTS.md'))).toBe(false);
+    // --project web, whose name sorts after admin's, writes the sections in the same order: a whole --check agrees.
+    expect((await runAgents(['export', '--project', 'web'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8')).toBe(after);
+    expect((await runAgents(['export', '--check', '--no-cache'], { cwd: repo })).code).toBe(0);
   });
 
   it("--plan ID --stdout prints the plan's effective set in the chosen format, without markers", async () => {
