@@ -1,3 +1,4 @@
+import { type WatchedFile, watched } from './export-remembered.ts';
 import { type FileChange, readExisting } from './export-targets.ts';
 
 /**
@@ -7,7 +8,12 @@ import { type FileChange, readExisting } from './export-targets.ts';
  * a project, read last, is the one cut. Each AGENTS.md the export writes is counted with those above
  * it, as written now or as on disk.
  */
-export function agentsMdBudgetWarnings(top: string, changes: readonly FileChange[], limit: number, reader: string): string[] {
+export function agentsMdBudgetWarnings(
+  top: string,
+  changes: readonly FileChange[],
+  limit: number,
+  reader: string,
+): { warnings: string[]; watched: WatchedFile[] } {
   const after = new Map(changes.filter((c) => c.target === 'agents-md').map((c) => [c.path, c.after]));
   // A folder's AGENTS.md is above every nested one below it: each is read once, not once per file it is above.
   const read = new Map<string, string | undefined>();
@@ -43,5 +49,6 @@ export function agentsMdBudgetWarnings(top: string, changes: readonly FileChange
       `${what}; ${reader} reads at most ${limit} bytes of the AGENTS.md files from the repository's top down to its folder and leaves the invariants past them unread: export fewer severities (export.severities) or raise the limit`,
     );
   }
-  return warnings;
+  // The files counted that the export does not write: a run the cache answers says the same only while they are as they were.
+  return { warnings, watched: [...read].map(([path, text]) => watched(path, text)) };
 }

@@ -8,6 +8,7 @@ import { holdsBlock, removeBlock, TARGETS } from '../core/export.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal } from './export-targets.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';
+import { type WatchedFile, watched } from './export-remembered.ts';
 
 /**
  * The changes that clear the tool's blocks from the files of `targets` that
@@ -26,11 +27,16 @@ export async function obsoleteFiles(
   force: boolean,
   /** Targets neither exported now nor listed in config.yaml: their files' blocks are said, not touched. */
   dropped: readonly ExportTargetName[] = [],
-): Promise<{ changes: FileChange[]; refused: Refusal[]; warnings: string[] }> {
+): Promise<{ changes: FileChange[]; refused: Refusal[]; warnings: string[]; watched: WatchedFile[] }> {
   const changes: FileChange[] = [];
   const refused: Refusal[] = [];
   const left = new Map<ExportTargetName, string[]>();
-  const leave = (rel: string, target: ExportTargetName) => left.set(target, [...(left.get(target) ?? []), rel]);
+  // The files the warnings name: a run the cache answers says them again only while these are as they were.
+  const watch: WatchedFile[] = [];
+  const leave = (rel: string, target: ExportTargetName, text: string) => {
+    left.set(target, [...(left.get(target) ?? []), rel]);
+    watch.push(watched(rel, text));
+  };
   const clear = (rel: string, target: ExportTargetName, before: string, frontMatter: boolean) => {
     const r = removeBlock(before, hash, frontMatter, force);
     if (r.kind === 'refuse') refused.push({ path: rel, reason: r.reason, why: r.why });
@@ -53,7 +59,7 @@ export async function obsoleteFiles(
     const before = readQuietly(top, rel, folders);
     if (!(before !== undefined && holdsBlock(before))) continue;
     const t = nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!;
-    if (dropped.includes(t)) leave(rel, t);
+    if (dropped.includes(t)) leave(rel, t, before);
     else clear(rel, t, before, false);
   }
   // The files of the targets' own folders (.cursor/rules/agents-<project>.mdc, …).
@@ -61,7 +67,7 @@ export async function obsoleteFiles(
     const spec = TARGETS[t];
     if (dropped.includes(t)) {
       const root = readQuietly(top, spec.root, folders);
-      if (root !== undefined && holdsBlock(root)) leave(spec.root, t);
+      if (root !== undefined && holdsBlock(root)) leave(spec.root, t, root);
     }
     if (!spec.projectDir || !spec.projectFilePattern) continue;
     let names: string[];
@@ -78,7 +84,7 @@ export async function obsoleteFiles(
       if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
       const before = dropped.includes(t) ? readQuietly(top, rel, folders) : readExisting(top, rel, folders);
       if (!(before !== undefined && holdsBlock(before))) continue;
-      if (dropped.includes(t)) leave(rel, t);
+      if (dropped.includes(t)) leave(rel, t, before);
       else clear(rel, t, before, spec.projectFrontMatter !== undefined);
     }
   }
@@ -86,7 +92,7 @@ export async function obsoleteFiles(
     const more = files.length > 1 ? ` and ${files.length - 1} more file${files.length > 2 ? 's' : ''}` : '';
     return `${files[0]}${more} hold${files.length > 1 ? '' : 's'} a block of \`agents export\` for ${t}, which is no longer exported (config.yaml does not list it): its rules are no longer kept current; list ${t} in export.targets again, or remove the block`;
   });
-  return { changes, refused, warnings };
+  return { changes, refused, warnings, watched: watch };
 }
 
 /** A file, if it is one the export could have written; else undefined (none of its business). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
@@ -26,7 +26,7 @@ import { waiverExpiry, waiverFolder, waiversInSet } from '../core/waivers.ts';
 import { resolveEffective } from '../core/resolve.ts';
 import { loadConfig } from '../store/config.ts';
 import { readProjects, repositoryTop, type ProjectsRead } from '../store/projects.ts';
-import { type ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
+import { type ExportCache, inputDigest } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { failedPartWay, writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireInvariantService, requireValid, toScope, type InvariantService } from './invariant-service.ts';
@@ -47,6 +47,7 @@ import { agentsMdBudgetWarnings } from './export-limits.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { nestedFolderInputs } from './export-sharing.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
+import { planFromCache, rememberPlan, type WatchedFile } from './export-remembered.ts';
 
 /** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
 export interface ExportCacheOptions {
@@ -76,6 +77,8 @@ export interface ExportPlan {
   cached?: boolean;
   /** When the first waiver said in the files expires (ms since the epoch): the files differ from then on. */
   until?: number;
+  /** For the cache: the warnings a run it answers says again, and the files they were read from beyond the exported ones. */
+  replay?: { warnings: string[]; watched: WatchedFile[] };
 }
 
 export function sha256(text: string): string {
@@ -192,7 +195,11 @@ export class ExportService {
         extra,
       );
       cacheKey = JSON.stringify({ targets, project: options.project ?? null });
-      const hit = digest !== undefined ? this.fromCache(cacheKey, digest, top, targets, listed, options.project === undefined) : undefined;
+      const now = this.service.deps.clock().getTime();
+      const hit =
+        digest !== undefined
+          ? planFromCache(this.caching.cache, { key: cacheKey, digest, now, top, targets, listed, whole: options.project === undefined })
+          : undefined;
       if (hit) return hit;
     }
     // Only the scopes the files need: global, and the projects that have paths.
@@ -323,16 +330,23 @@ export class ExportService {
       out.changes.push({ path: f.path, target: f.target, action: merge.action, before: raw, after: merge.text });
     }
     const created = out.changes.filter((c) => c.action === 'create');
+    // Said of the files this run creates (once made, they are no longer created), so never said again from the cache.
+    const once = new Set<string>();
     for (const i of await ignoredTargets(
       top,
       created.map((c) => c.path),
-    ))
-      out.warnings.push(
-        `${i.path} is ignored by git (${i.rule}): it is never committed, so \`agents export --check\` in a fresh clone (CI) calls it missing; remove that rule, or leave ${created.find((c) => c.path === i.path)?.target} out of the targets`,
-      );
+    )) {
+      const w = `${i.path} is ignored by git (${i.rule}): it is never committed, so \`agents export --check\` in a fresh clone (CI) calls it missing; remove that rule, or leave ${created.find((c) => c.path === i.path)?.target} out of the targets`;
+      out.warnings.push(w);
+      once.add(w);
+    }
+    const watchedFiles: WatchedFile[] = [];
     const budget = TARGETS['agents-md'].maxBytes;
-    if (budget !== undefined && targets.includes('agents-md'))
-      out.warnings.push(...agentsMdBudgetWarnings(top, out.changes, budget.bytes, budget.reader));
+    if (budget !== undefined && targets.includes('agents-md')) {
+      const b = agentsMdBudgetWarnings(top, out.changes, budget.bytes, budget.reader);
+      out.warnings.push(...b.warnings);
+      watchedFiles.push(...b.watched);
+    }
     // A whole export also clears what it wrote for projects that no longer name those files (only files holding an agents block).
     if (options.project === undefined) {
       // Targets config.yaml stopped listing (with no list, each run's --target is all there is: nothing is dropped).
@@ -341,82 +355,17 @@ export class ExportService {
       out.changes.push(...obsolete.changes);
       out.refused.push(...obsolete.refused);
       out.warnings.push(...obsolete.warnings);
+      watchedFiles.push(...obsolete.watched);
     }
+    if (digest !== undefined) out.replay = { warnings: out.warnings.filter((w) => !once.has(w)), watched: watchedFiles };
     out.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     out.refused.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return out;
   }
 
-  /**
-   * The plan the cache answers: the inputs have the digest it knew, and each
-   * file it left up to date still has its hash (and no obsolete file of the
-   * tool's is there). Undefined on any doubt: the export is then computed.
-   */
-  private fromCache(
-    key: string,
-    digest: string,
-    top: string,
-    targets: ExportTargetName[],
-    listed: ExportTargetName[],
-    whole: boolean,
-  ): ExportPlan | undefined {
-    const data = this.caching!.cache.load(key);
-    if (!data || data.digest !== digest) return undefined;
-    // A waiver the files name has expired since: its sentence goes, though no input changed.
-    if (data.until !== undefined && !(this.service.deps.clock().getTime() < data.until)) return undefined;
-    const folders = new Set<string>();
-    const known = new Set<string>();
-    for (const f of data.files) {
-      known.add(f.path);
-      let text: string | undefined;
-      try {
-        text = readExisting(top, f.path, folders);
-      } catch {
-        return undefined;
-      }
-      if (text === undefined || textHash(text) !== f.hash) return undefined;
-    }
-    const linked = data.linked ?? [];
-    for (const l of linked) if (linkedTarget(top, l.path, known) !== l.to) return undefined;
-    if (whole) {
-      for (const t of targets) {
-        const spec = TARGETS[t];
-        if (!spec.projectDir || !spec.projectFilePattern) continue;
-        let names: string[];
-        try {
-          names = readdirSync(join(top, spec.projectDir));
-        } catch {
-          continue;
-        }
-        if (names.some((n) => spec.projectFilePattern!.test(n) && !known.has(`${spec.projectDir}/${n}`))) return undefined;
-      }
-    }
-    return {
-      top,
-      targets,
-      listed,
-      changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })),
-      refused: [],
-      warnings: [],
-      linked,
-      digest,
-      cacheKey: key,
-      cached: true,
-    };
-  }
-
   /** Keeps what a plan found (every file up to date, or just written) for the next run; nothing when something was refused. */
   remember(plan: ExportPlan): void {
-    if (!this.caching || plan.digest === undefined || plan.cacheKey === undefined || plan.cached || plan.refused.length > 0) return;
-    const files = plan.changes
-      .filter((c) => c.after !== undefined)
-      .map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
-    this.caching.cache.save(plan.cacheKey, {
-      digest: plan.digest,
-      files,
-      ...(plan.linked.length > 0 ? { linked: plan.linked } : {}),
-      ...(plan.until !== undefined ? { until: plan.until } : {}),
-    });
+    if (this.caching) rememberPlan(this.caching.cache, plan);
   }
 
   /**

@@ -24,6 +24,10 @@ export interface ExportCacheData {
   linked?: { path: string; to: string }[];
   /** When the first waiver the files name expires (ms since the epoch): from then on the cache does not answer. */
   until?: number;
+  /** The warnings the export said, said again when the cache answers. */
+  warnings?: string[];
+  /** The files those warnings were read from beyond `files`, with their hashes (null: none there): else it does not answer. */
+  watched?: { path: string; hash: string | null }[];
 }
 
 const HEADER = 'agents export cache 2';
@@ -59,6 +63,9 @@ export class ExportCache {
     const hit = this.read().entries.find(([k]) => k === key)?.[1];
     if (!hit || typeof hit.digest !== 'string' || !Array.isArray(hit.files)) return undefined;
     if (hit.until !== undefined && typeof hit.until !== 'number') return undefined;
+    if (hit.warnings !== undefined && !(Array.isArray(hit.warnings) && hit.warnings.every((w) => typeof w === 'string'))) return undefined;
+    if (hit.watched !== undefined && !(Array.isArray(hit.watched) && hit.watched.every((w) => typeof w?.path === 'string')))
+      return undefined;
     return hit;
   }
 

@@ -152,6 +152,31 @@ describe('export edges', () => {
     expect(readFileSync(file, 'utf8')).not.toContain('waived');
   });
 
+  it('a check the cache answers says the warnings a computed one says, and none of a file an earlier run created', async () => {
+    const repo = monorepo();
+    const config = join(repo, '.agents/config.yaml');
+    writeFileSync(config, 'version: 1\nexport:\n  targets: [agents-md, cursor]\n');
+    expect((await run(repo, 'export')).code).toBe(0);
+    // cursor dropped (its files keep their blocks), a glob no nested file holds, a file created that git ignores.
+    writeFileSync(config, 'version: 1\nexport:\n  targets: [agents-md]\n');
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - packages/ui/**\n  - "**/*.css"\n');
+    rmSync(join(repo, 'services/billing/AGENTS.md'));
+    writeFileSync(join(repo, '.gitignore'), 'services/billing/AGENTS.md\n');
+    const wrote = await run(repo, 'export');
+    expect(wrote.code, wrote.stderr).toBe(0);
+    expect(wrote.stderr).toContain('services/billing/AGENTS.md is ignored by git');
+    const computed = await run(repo, 'export', '--check', '--no-cache');
+    expect(computed.code).toBe(0);
+    expect(computed.stderr).toContain('for cursor, which is no longer exported');
+    expect(computed.stderr).toContain('**/*.css');
+    for (let n = 0; n < 2; n++) expect(await run(repo, 'export', '--check')).toEqual(computed);
+    // The dropped target's files gone, the cache does not answer with what was said of them.
+    rmSync(join(repo, '.cursor'), { recursive: true });
+    const after = await run(repo, 'export', '--check');
+    expect(after.code).toBe(0);
+    expect(after.stderr).not.toContain('no longer exported');
+  });
+
   it("a code fence of the owner's that opens above the block and is never closed is said with its line; the export is written", async () => {
     const repo = monorepo();
     writeFileSync(join(repo, 'AGENTS.md'), '# Notes\n\n```sh\nnpm test\n');

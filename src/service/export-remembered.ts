@@ -1,0 +1,107 @@
+// What an export keeps in its cache (store/export-cache.ts), and a later run answered from it (docs/export.md,
+// "Performance"): the same files up to date, and the same warnings said.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TARGETS } from '../core/export.ts';
+import type { ExportTargetName } from '../core/model.ts';
+import { type ExportCache, textHash } from '../store/export-cache.ts';
+import type { ExportPlan } from './export-service.ts';
+import { linkedTarget, readExisting } from './export-targets.ts';
+
+/** A file a warning was read from, beyond the exported ones, with its hash then (null: there was none). */
+export interface WatchedFile {
+  path: string;
+  hash: string | null;
+}
+
+/** The watch of a file as it is now (its text, or undefined when there is none). */
+export function watched(path: string, text: string | undefined): WatchedFile {
+  return { path, hash: text === undefined ? null : textHash(text) };
+}
+
+/**
+ * The plan the cache answers: the inputs have the digest it knew, and each
+ * file it left up to date still has its hash (and no obsolete file of the
+ * tool's is there), as does each other file its warnings were read from.
+ * Undefined on any doubt: the export is then computed.
+ */
+export function planFromCache(
+  cache: ExportCache,
+  at: {
+    key: string;
+    digest: string;
+    /** The clock's time (ms since the epoch): a waiver the files name may have expired. */
+    now: number;
+    top: string;
+    targets: ExportTargetName[];
+    listed: ExportTargetName[];
+    whole: boolean;
+  },
+): ExportPlan | undefined {
+  const { key, digest, top, targets, listed } = at;
+  const data = cache.load(key);
+  if (!data || data.digest !== digest) return undefined;
+  // A waiver the files name has expired since: its sentence goes, though no input changed.
+  if (data.until !== undefined && !(at.now < data.until)) return undefined;
+  const folders = new Set<string>();
+  const known = new Set<string>();
+  const now = (path: string): string | null | false => {
+    try {
+      const text = readExisting(top, path, folders);
+      return text === undefined ? null : textHash(text);
+    } catch {
+      return false;
+    }
+  };
+  for (const f of data.files) {
+    known.add(f.path);
+    if (now(f.path) !== f.hash) return undefined;
+  }
+  for (const w of data.watched ?? []) if (now(w.path) !== w.hash) return undefined;
+  const linked = data.linked ?? [];
+  for (const l of linked) if (linkedTarget(top, l.path, known) !== l.to) return undefined;
+  if (at.whole) {
+    for (const t of targets) {
+      const spec = TARGETS[t];
+      if (!spec.projectDir || !spec.projectFilePattern) continue;
+      let names: string[];
+      try {
+        names = readdirSync(join(top, spec.projectDir));
+      } catch {
+        continue;
+      }
+      if (names.some((n) => spec.projectFilePattern!.test(n) && !known.has(`${spec.projectDir}/${n}`))) return undefined;
+    }
+  }
+  return {
+    top,
+    targets,
+    listed,
+    changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })),
+    refused: [],
+    // Said again: a glob no nested file can hold, a target no longer exported whose files still hold a block, … are
+    // as true as when they were computed, and a run that says them once and then never again lets them be missed.
+    warnings: [...(data.warnings ?? [])],
+    linked,
+    digest,
+    cacheKey: key,
+    cached: true,
+  };
+}
+
+/** Keeps what a plan found (every file up to date, or just written) for the next run; nothing when something was refused. */
+export function rememberPlan(cache: ExportCache, plan: ExportPlan): void {
+  if (plan.digest === undefined || plan.cacheKey === undefined || plan.cached || plan.refused.length > 0) return;
+  const files = plan.changes
+    .filter((c) => c.after !== undefined)
+    .map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
+  const replay = plan.replay;
+  cache.save(plan.cacheKey, {
+    digest: plan.digest,
+    files,
+    ...(plan.linked.length > 0 ? { linked: plan.linked } : {}),
+    ...(plan.until !== undefined ? { until: plan.until } : {}),
+    ...(replay && replay.warnings.length > 0 ? { warnings: replay.warnings } : {}),
+    ...(replay && replay.watched.length > 0 ? { watched: replay.watched } : {}),
+  });
+}
