@@ -303,8 +303,10 @@ export class ExportService {
           out.warnings.push(
             `${f.path}:${r.line} has its agent read ${r.to} (@${r.ref}), which this export also writes: the rules reach that agent twice; leave ${f.target} out of the targets, or remove the @ line`,
           );
-      // An empty set writes nothing: no file is made, and a block that became empty is removed (docs/export.md).
-      if (f.sections.every((sec) => sec.entries.length === 0)) {
+      // An empty set writes nothing: no file is made, a block that became empty is removed (docs/export.md), and a file
+      // two sets share (a folder two projects name, the root file of a `**` project) holds only the one that is not.
+      const sections = f.sections.filter((sec) => sec.entries.length > 0);
+      if (sections.length === 0) {
         if (raw === undefined || !holdsBlock(raw)) continue;
         const r = removeBlock(raw, sha256, f.frontMatter !== undefined, options.force ?? false);
         if (r.kind === 'refuse') out.refused.push({ path: f.path, reason: r.reason, why: r.why });
@@ -312,7 +314,7 @@ export class ExportService {
         else if (r.kind === 'write') out.changes.push({ path: f.path, target: f.target, action: 'update', before: raw, after: r.text });
         continue;
       }
-      const inner = renderSections(f.sections, storeRel, rendered);
+      const inner = renderSections(sections, storeRel, rendered);
       const merge = mergeBlock(raw, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {
         out.refused.push({ path: f.path, reason: merge.reason, why: merge.why });

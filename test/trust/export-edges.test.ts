@@ -1,10 +1,12 @@
 // Export edges (issue 30, E): line endings, hand-edited blocks, empty sets,
 // waivers, and the export-check hook without targets.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { B1, B2, G1, monorepo } from '../export/repo.ts';
+import { B1, B2, G1, G2, G3, inv, monorepo, W1 } from '../export/repo.ts';
+
+const ADMIN = '01JDQ6X5Z8W4N3B2C1D0E9F8H1';
 import { REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -55,6 +57,29 @@ describe('export edges', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(billing)).toBe(false);
     expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).not.toContain('(none)');
+  });
+
+  it('a file two sets share holds only the one that is not empty: no section says "(none)"', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\nprojects:\n  allow_overlap: true\n');
+    // legacy holds every file (the root AGENTS.md, with the global set), admin shares apps/web with web.
+    writeFileSync(join(repo, '.agents/projects/legacy/project.yaml'), 'paths:\n  - "**"\n');
+    mkdirSync(join(repo, '.agents/projects/admin'));
+    writeFileSync(join(repo, '.agents/projects/admin/project.yaml'), 'paths:\n  - apps/web/**\n');
+    writeFileSync(join(repo, `.agents/projects/admin/${ADMIN}.yaml`), inv(ADMIN, 'Admin pages need two reviewers'));
+    // The global set and web's are empty: every one of their invariants inactive.
+    for (const f of [`global/${G1}`, `global/${G2}`, `global/${G3}`, `projects/web/${W1}`]) {
+      const path = join(repo, `.agents/${f}.yaml`);
+      writeFileSync(path, `${readFileSync(path, 'utf8')}active: false\n`);
+    }
+    expect((await run(repo, 'export')).code).toBe(0);
+    const root = readFileSync(join(repo, 'AGENTS.md'), 'utf8');
+    const web = readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8');
+    for (const text of [root, web]) expect(text).not.toContain('(none)');
+    expect(root.match(/^### .*/gm)).toEqual(['### Project legacy']);
+    expect(web.match(/^### .*/gm)).toEqual(['### Project admin']);
+    for (const args of [['--no-cache'], ['--project', 'web'], ['--project', 'legacy']])
+      expect((await run(repo, 'export', '--check', ...args)).code, args.join(' ')).toBe(0);
   });
 
   it('a waiver that holds is said in the project file', async () => {
