@@ -82,6 +82,9 @@ export async function obsoleteFiles(
     for (const name of names) {
       const rel = `${spec.projectDir}/${name}`;
       if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
+      // A link (the team's rules kept elsewhere) or a folder of such a name is none the export wrote: left alone, as below
+      // the top, never a reason to refuse the whole export.
+      if (!lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile()) continue;
       const before = dropped.includes(t) ? readQuietly(top, rel, folders) : readExisting(top, rel, folders);
       if (!(before !== undefined && holdsBlock(before))) continue;
       if (dropped.includes(t)) leave(rel, t, before);

@@ -1,6 +1,6 @@
 // What an export keeps in its cache (store/export-cache.ts), and a later run answered from it (docs/export.md,
 // "Performance"): the same files up to date, and the same warnings said.
-import { readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TARGETS } from '../core/export.ts';
 import type { ExportTargetName } from '../core/model.ts';
@@ -70,7 +70,11 @@ export function planFromCache(
       } catch {
         continue;
       }
-      if (names.some((n) => spec.projectFilePattern!.test(n) && !known.has(`${spec.projectDir}/${n}`))) return undefined;
+      const stray = (n: string) => {
+        const rel = `${spec.projectDir}/${n}`;
+        return spec.projectFilePattern!.test(n) && !known.has(rel) && lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile();
+      };
+      if (names.some(stray)) return undefined;
     }
   }
   return {

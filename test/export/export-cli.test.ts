@@ -514,6 +514,9 @@ describe('agents export: files it leaves alone', () => {
     const repo = monorepo();
     expect((await runAgents(['export', '--target', 'cursor,cline'], { cwd: repo })).code).toBe(0);
     writeFileSync(join(repo, '.cursor/rules/mine.mdc'), '---\nalwaysApply: true\n---\nMy own rule\n');
+    // A link and a folder of the export's names that no project names are none of its files: left alone, no refusal.
+    symlinkSync('../../README.md', join(repo, '.cursor/rules/agents-team.mdc'));
+    mkdirSync(join(repo, '.clinerules/agents-notes.md'));
     rmSync(join(repo, '.agents/projects/web/project.yaml'));
     const check = await runAgents(['export', '--check', '--target', 'cursor,cline'], { cwd: repo });
     expect(check.code).toBe(1);
@@ -522,6 +525,8 @@ describe('agents export: files it leaves alone', () => {
     expect(existsSync(join(repo, '.cursor/rules/agents-web.mdc'))).toBe(false);
     expect(existsSync(join(repo, '.clinerules/agents-web.md'))).toBe(false);
     expect(readFileSync(join(repo, '.cursor/rules/mine.mdc'), 'utf8')).toBe('---\nalwaysApply: true\n---\nMy own rule\n');
+    expect(lstatSync(join(repo, '.cursor/rules/agents-team.mdc')).isSymbolicLink()).toBe(true);
+    expect((await runAgents(['export', '--check', '--target', 'cursor,cline'], { cwd: repo })).code).toBe(0);
   });
 
   it('says which files keep the block of a target config.yaml no longer lists, and leaves them as they are', async () => {
