@@ -1,10 +1,10 @@
 // What a whole export takes back: the blocks it wrote into files that no
 // project names any more (a project removed, or its paths moved), in the
 // targets' rule folders and in nested AGENTS.md, CLAUDE.md and GEMINI.md.
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { holdsBlock, removeBlock, TARGETS } from '../core/export.ts';
+import { BEGIN_PREFIX, holdsBlock, removeBlock, TARGETS } from '../core/export.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal } from './export-targets.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';
@@ -55,10 +55,10 @@ export async function obsoleteFiles(
   };
   for (const rel of await nestedTargetFiles(top, storeRel, [...nestedOf.keys()])) {
     if (planned.has(rel) || !lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile() || foreign(rel)) continue;
-    // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
-    const before = readQuietly(top, rel, folders);
-    if (!(before !== undefined && holdsBlock(before))) continue;
     const t = nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!;
+    // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
+    const before = readQuietly(top, rel, folders, !dropped.includes(t));
+    if (!(before !== undefined && holdsBlock(before))) continue;
     if (dropped.includes(t)) leave(rel, t, before);
     else clear(rel, t, before, false);
   }
@@ -85,7 +85,7 @@ export async function obsoleteFiles(
       // A link (the team's rules kept elsewhere) or a folder of such a name is none the export wrote: left alone, as below
       // the top, never a reason to refuse the whole export.
       if (!lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile()) continue;
-      const before = dropped.includes(t) ? readQuietly(top, rel, folders) : readExisting(top, rel, folders);
+      const before = readQuietly(top, rel, folders, !dropped.includes(t));
       if (!(before !== undefined && holdsBlock(before))) continue;
       if (dropped.includes(t)) leave(rel, t, before);
       else clear(rel, t, before, spec.projectFrontMatter !== undefined);
@@ -98,12 +98,17 @@ export async function obsoleteFiles(
   return { changes, refused, warnings, watched: watch };
 }
 
-/** A file, if it is one the export could have written; else undefined (none of its business). */
-function readQuietly(top: string, rel: string, folders: Set<string>): string | undefined {
+/**
+ * A file, if it is one the export could have written; else undefined (none of its business). `clearing`: a file not
+ * UTF-8 that holds a begin marker all the same (the owner's text added in another encoding after the block was
+ * written) is refused, exit 2, as a file the export writes is: else its block would stand for ever, unseen.
+ */
+function readQuietly(top: string, rel: string, folders: Set<string>, clearing = false): string | undefined {
   try {
     return readExisting(top, rel, folders);
   } catch (error) {
-    if (error instanceof UsageError) return undefined;
-    throw error;
+    if (!(error instanceof UsageError)) throw error;
+    if (clearing && error.detail?.reason === 'not-utf8' && readFileSync(join(top, rel)).includes(BEGIN_PREFIX)) throw error;
+    return undefined;
   }
 }

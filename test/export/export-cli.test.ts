@@ -517,6 +517,8 @@ describe('agents export: files it leaves alone', () => {
     // A link and a folder of the export's names that no project names are none of its files: left alone, no refusal.
     symlinkSync('../../README.md', join(repo, '.cursor/rules/agents-team.mdc'));
     mkdirSync(join(repo, '.clinerules/agents-notes.md'));
+    // So is a file of such a name in another encoding that holds no block (a Latin-1 rule of the team's).
+    writeFileSync(join(repo, '.clinerules/agents-latin.md'), Buffer.from('Caf\xe9 rules\n', 'latin1'));
     rmSync(join(repo, '.agents/projects/web/project.yaml'));
     const check = await runAgents(['export', '--check', '--target', 'cursor,cline'], { cwd: repo });
     expect(check.code).toBe(1);
@@ -562,6 +564,12 @@ describe('agents export: files it leaves alone', () => {
     const forced = await runAgents(['export', '--target', 'agents-md', '--force'], { cwd: repo });
     expect(forced.code, forced.stderr).toBe(0);
     expect(existsSync(ui)).toBe(false);
+    // A block whose file had text of another encoding added is not left standing unseen: refused as not UTF-8.
+    const stale = Buffer.concat([readFileSync(join(repo, 'apps/web/AGENTS.md')), Buffer.from('Caf\xe9\n', 'latin1')]);
+    writeFileSync(ui, stale);
+    const latin = await runAgents(['--format', 'json', 'export', '--target', 'agents-md', '--no-cache'], { cwd: repo });
+    expect(errorOf(latin)).toMatchObject({ code: 'export-target-refused', detail: { path: 'packages/ui/AGENTS.md', reason: 'not-utf8' } });
+    expect(readFileSync(ui)).toEqual(stale);
   });
 
   it('takes its block out of a nested file no project names any more (paths moved), keeping text around it, and leaves another store alone', async () => {
