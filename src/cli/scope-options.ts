@@ -63,8 +63,9 @@ export async function inferProject(ctx: CliContext, service: InvariantService): 
   const rel = repoRelative(top, ctx.io.cwd);
   if (rel === undefined) return undefined;
   const projects = await readProjects(service.source);
-  if (projects.meta.size === 0) return undefined;
+  // Before the count: an invalid project.yaml may be the one that holds this folder, even when it is the only one.
   requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
+  if (projects.meta.size === 0) return undefined;
   const names = await projectsOfPath(projects.meta, top, rel, true);
   const here = rel === '' ? 'the top of the repository' : rel;
   if (names.length === 1) {
