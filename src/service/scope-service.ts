@@ -321,6 +321,8 @@ export class ScopeService {
     ]);
     if ((await loadConfig(this.source)).projects.allow_overlap) return;
     const read = await readProjects(this.source);
+    // A project.yaml that cannot be read hides its paths: the new ones could overlap them unseen.
+    requireValid({ diagnostics: read.diagnostics } as never, `compare the paths of project ${project} with the other projects'`);
     const others = read.names.flatMap((name) => {
       const taken = read.meta.get(name)?.paths;
       return taken && taken.length > 0 ? [{ name, paths: taken }] : [];

@@ -1,8 +1,8 @@
 // A project.yaml that cannot be read hides the paths it names. The commands that
 // look at projects' paths stop on it (exit 3, naming the file), as `which` and
 // `export` do, rather than read it as no paths: inference would pick no project
-// (a plan made for none).
-import { mkdirSync, readdirSync } from 'node:fs';
+// (a plan made for none), and `project add` would not see an overlap.
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../helpers/cli.ts';
@@ -42,5 +42,12 @@ describe('an invalid project.yaml, the only one of the store', () => {
     ])
       expectBrokenProjectYaml(await runAgents([...args, '--format', 'json'], { cwd: billing }));
     expect(readdirSync(join(store, 'plans'))).toEqual([]);
+  });
+
+  it('stops project add with paths (exit 3, nothing written): the paths it names cannot be compared', async () => {
+    const { store } = storeWithBrokenProject();
+    const r = await runAgents(['project', 'add', 'other', '--path', 'services/**', '--format', 'json'], { cwd: dirname(store) });
+    expectBrokenProjectYaml(r);
+    expect(existsSync(join(store, 'projects/other'))).toBe(false);
   });
 });
