@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/mcp/tools.ts';
 import { REPO } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const page = readFileSync(join(REPO, 'docs/mcp.md'), 'utf8');
 
@@ -48,5 +49,27 @@ describe("docs/mcp.md's table of tools", () => {
       cellArguments('at most one of `global: true`, `project`, `action` (`ns/name`, or `source:ns/name`); optional `pattern`'),
     ).toEqual(['global', 'project', 'action', 'pattern']);
     expect(cellArguments('`plan`, `answer` (the answer, [x](../schemas/x.json))')).toEqual(['plan', 'answer']);
+  });
+});
+
+describe('where writing is turned on', () => {
+  it('names every tool that writes: `agents mcp --help`, the schema of config.yaml and its example in docs/store-format.md', async () => {
+    const help = (await runAgents(['mcp', '--help'])).stdout.replace(/\s+/g, ' ');
+    const schema = JSON.parse(readFileSync(join(REPO, 'schemas/config.schema.json'), 'utf8')) as {
+      properties: { mcp: { properties: { allow_write: { description: string } } } };
+    };
+    const example = /^ {2}allow_write: .*$/m.exec(readFileSync(join(REPO, 'docs/store-format.md'), 'utf8'))![0];
+    const places = {
+      help: help.slice(help.indexOf('--allow-write ')),
+      schema: schema.properties.mcp.properties.allow_write.description,
+      example,
+    };
+    const writing = TOOLS.filter((t) => t.writes).map((t) => t.name);
+    expect(writing.length).toBeGreaterThan(1);
+    for (const [place, text] of Object.entries(places))
+      expect(
+        writing.filter((name) => !text.includes(name)),
+        place,
+      ).toEqual([]);
   });
 });

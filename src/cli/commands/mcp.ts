@@ -7,7 +7,7 @@ export default defineCommand<{ allowWrite?: boolean }>({
     y.option('allow-write', {
       type: 'boolean',
       describe:
-        'turn on the tools that write to the store (record_violation); default: `mcp: {allow_write: …}` in config.yaml, which --no-allow-write overrides',
+        'turn on the tools that write to the store (record_violation, record_reconciliation); default: `mcp: {allow_write: …}` in config.yaml, which --no-allow-write overrides',
     }),
   async run(argv, ctx) {
     // The store is found (or the command fails with exit 2) before the server starts; the
