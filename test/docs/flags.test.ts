@@ -103,6 +103,62 @@ describe('options in the documentation', () => {
   });
 });
 
+/** The sections of a page whose heading names a command (`agents plan use …`): each heading's words and the text up to the next heading of its level or above. */
+function commandSections(text: string): { heading: string; text: string }[] {
+  const lines = text.split('\n');
+  const heads: { at: number; level: number; heading: string }[] = [];
+  let fenced = false;
+  lines.forEach((line, at) => {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    const m = fenced ? null : /^(#+) (.*)$/.exec(line);
+    if (m) heads.push({ at, level: m[1]!.length, heading: m[2]! });
+  });
+  return heads.map((h, i) => {
+    const end = heads.slice(i + 1).find((n) => n.level <= h.level)?.at ?? lines.length;
+    return { heading: h.heading, text: lines.slice(h.at, end).join('\n') };
+  });
+}
+
+/** The options of each command's --help that no section of the docs headed by that command names, as `agents COMMAND --option`. */
+function undocumentedOptions(commands: CommandHelp[], sections: { heading: string; text: string }[]): string[] {
+  const found: string[] = [];
+  for (const c of commands) {
+    if (c.alias) continue;
+    const words = c.words.join(' ');
+    const own = sections.filter((s) => s.heading.includes(`\`agents ${words} `) || s.heading.includes(`\`agents ${words}\``));
+    if (own.length === 0) {
+      found.push(`agents ${words}: no section`);
+      continue;
+    }
+    const text = own.map((s) => s.text).join('\n');
+    const options = c.help.slice(c.help.indexOf('\nOptions:\n'));
+    for (const m of options.matchAll(/^ {2}(?:-\w, | {4})?(--[\w-]+)/gm)) {
+      const option = m[1]!;
+      if (GLOBAL.has(option)) continue;
+      // A boolean on by default is written as its --no- form (--no-cache).
+      const named = (o: string) => new RegExp(`${o}(?![\\w-])`).test(text);
+      if (!named(option) && !named(`--no-${option.slice(2)}`)) found.push(`agents ${words} ${option}`);
+    }
+  }
+  return found;
+}
+
+/** The options every command takes (docs/commands.md, "Global options"). */
+const GLOBAL = new Set(['--store', '--format', '--input', '--color', '--quiet', '--version', '--help']);
+
+describe('each command in the documentation', () => {
+  it('has a section headed by its name, which names every option its --help lists', async () => {
+    const sections = pages().flatMap((p) => commandSections(readFileSync(join(REPO, p), 'utf8')));
+    expect(undocumentedOptions(await commandOptions(), sections)).toEqual([]);
+  });
+
+  it('finds an option no section names, and a command with no section (the check is not blind)', async () => {
+    const commands = (await commandOptions()).filter((c) => ['which', 'project add'].includes(c.words.join(' ')));
+    const sections = commandSections('## `agents project add NAME`\n\n`--description TEXT`, `--commit`.\n\n## Other\n\n`--path`\n');
+    expect(undocumentedOptions(commands, sections)).toEqual(['agents project add --path', 'agents which: no section']);
+  });
+});
+
 describe('the options of --help', () => {
   it('are described alike in every command (lower-case words, as the tables of docs/commands.md), -h named', async () => {
     const unlike: string[] = [];
