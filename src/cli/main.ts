@@ -216,7 +216,8 @@ function usageFromYargs(
     return new UsageError(
       `--${invalid[1]} ${invalid[2]} is not one of ${invalid[3]}`,
       hintWithGuess(close, USAGE_HINT),
-      { option: invalid[1], suggestions: close },
+      // The value refused (the first, when several were), as every other invalid-value names it.
+      { option: invalid[1], value: given[0] ?? null, suggestions: close },
       'invalid-value',
     );
   }

@@ -6,7 +6,7 @@ import { tempDir } from '../helpers/tmp.ts';
 async function errorOf(...args: string[]) {
   const r = await runAgents(['--format', 'json', ...args], { cwd: tempDir() });
   expect(r.code).toBe(2);
-  return JSON.parse(r.stdout).error as { code: string; detail: { suggestions: string[] } };
+  return JSON.parse(r.stdout).error as { code: string; detail: { suggestions: string[]; value?: string } };
 }
 
 describe('a slip gets the command or option it was close to', () => {
@@ -47,15 +47,16 @@ describe('a slip gets the command or option it was close to', () => {
   });
 
   it.each([
-    [['invariant', 'list', '--format', 'jsn'], ['json']],
-    [['--format=jsn', 'invariant', 'list'], ['json']],
-    [['invariant', 'add', '--global', 'x', '--severity', 'eror'], ['error']],
-    [['invariant', 'diff', '--format', 'markdwn'], ['markdown']],
-    [['guard', 'install', '--client', 'claude,claud'], ['claude']],
-    [['invariant', 'add', '--global', 'x', '--severity', 'high'], []],
-  ])('agents %j: invalid-value, suggesting the choices %j', async (args, suggestions) => {
+    [['invariant', 'list', '--format', 'jsn'], 'jsn', ['json']],
+    [['--format=jsn', 'invariant', 'list'], 'jsn', ['json']],
+    [['invariant', 'add', '--global', 'x', '--severity', 'eror'], 'eror', ['error']],
+    [['invariant', 'diff', '--format', 'markdwn'], 'markdwn', ['markdown']],
+    [['guard', 'install', '--client', 'claude,claud'], 'claud', ['claude']],
+    [['invariant', 'add', '--global', 'x', '--severity', 'high'], 'high', []],
+  ])('agents %j: invalid-value naming the value %j, suggesting the choices %j', async (args, value, suggestions) => {
     const e = await errorOf(...args);
     expect(e.code).toBe('invalid-value');
+    expect(e.detail.value).toBe(value);
     expect(e.detail.suggestions).toEqual(suggestions);
   });
 
