@@ -91,11 +91,20 @@ export function explicitStore(options: DiscoverOptions): string | undefined {
     );
   const given = options.store ?? (options.env.AGENTS_STORE || undefined);
   if (given === undefined) return undefined;
+  const from = options.store !== undefined ? (options.storeOption ?? '--store') : 'AGENTS_STORE';
+  // Node reads an environment variable's bytes that are not UTF-8 (a Latin-1 é) as U+FFFD, as it reads the
+  // arguments (refused in src/cli/main.ts): init would make the store in a folder of that other name.
+  if (from === 'AGENTS_STORE' && given.includes('\uFFFD'))
+    throw new UsageError(
+      `AGENTS_STORE ${JSON.stringify(given)} is not UTF-8 text: its bytes were read as U+FFFD`,
+      "Nothing was done. Set AGENTS_STORE in UTF-8 (set the terminal's or the script's encoding to UTF-8).",
+      { store: given },
+    );
   const home = /^~(?=$|[/\\])/.test(given) ? (options.env.HOME ?? homedir()) : undefined;
   // An empty or relative HOME would make ~ the current folder, or one below it: init would make the store there.
   if (home !== undefined && !isAbsolute(home))
     throw new UsageError(
-      `${options.store !== undefined ? (options.storeOption ?? '--store') : 'AGENTS_STORE'} ${given} starts with ~, but the home folder (HOME) is ${home === '' ? 'empty' : `the relative path ${home}`}`,
+      `${from} ${given} starts with ~, but the home folder (HOME) is ${home === '' ? 'empty' : `the relative path ${home}`}`,
       'Nothing was done. Give the store folder in full, or set HOME to your home folder.',
       { store: given, home },
     );

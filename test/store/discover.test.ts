@@ -53,6 +53,20 @@ describe('a store path that starts with ~', () => {
   });
 });
 
+// Node reads bytes that are not UTF-8 as U+FFFD, in the environment as in the arguments: a store made at the
+// replacement's path is a folder nobody named.
+describe('an AGENTS_STORE that is not UTF-8', () => {
+  it('is refused (exit 2), by init too, nothing made', async () => {
+    const dir = tempDir();
+    for (const args of [['init'], ['invariant', 'list']]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: dir, env: { AGENTS_STORE: join(dir, 'caf\uFFFD') } });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error.detail).toEqual({ store: join(dir, 'caf\uFFFD') });
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
 // A path below a file can never become a store: the error names the file, and offers no init that would fail the same way.
 describe('a store path below a file', () => {
   it('--store and AGENTS_STORE: no-store names the file in the way; nothing is made', async () => {
