@@ -122,6 +122,9 @@ export class ImportService {
     }
     const out: { rel: string; kind: ImportKind }[] = [];
     for (const given of options.paths) {
+      // An empty path (an unset shell variable) names nothing; read as the current folder, it would import every file there.
+      if (given.trim() === '')
+        throw new UsageError('an empty path was given', 'Name a file or folder to import, or none to import every instruction file.');
       const abs = isAbsolute(given) ? given : resolve(options.cwd, given);
       const rel = relative(top, abs).split(sep).join('/');
       if (rel.startsWith('..') || isAbsolute(rel)) {

@@ -9,6 +9,9 @@ import { UsageError } from '../core/errors.ts';
 export function storePaths(store: string, cwd: string, paths: readonly string[] | undefined): string[] | undefined {
   if (!paths || paths.length === 0) return undefined;
   return paths.map((p) => {
+    // An empty path (an unset shell variable) names nothing: read as the current folder, it names no file of the store.
+    if (p.trim() === '')
+      throw new UsageError('an empty path was given', 'Name a file or folder of the store, or none to report on all of it.');
     const abs = resolve(cwd, p);
     let rel = relative(resolve(store), abs).split(sep).join('/');
     // The store is found by its real path; a path written through a linked folder (`/tmp` on macOS, a linked checkout)

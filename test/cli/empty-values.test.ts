@@ -1,6 +1,7 @@
 // An option given an empty value (an unset shell variable: `--rev "$BASE"`) names nothing: it is refused as that,
 // missing-value naming the option, before any work, never read as a value the store or git lacks.
-import { dirname } from 'node:path';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
@@ -13,6 +14,21 @@ describe('an empty value', () => {
       const r = await runAgents(['--store', store, '--format', 'json', 'extends', 'fetch', '--rev', rev], { cwd: dirname(store) });
       expect(errorOf(r)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'rev' } });
     }
+  });
+
+  it('an empty PATH of import or validate is refused (exit 2), never read as the current folder: import would take every file there', async () => {
+    const store = testStore({ 'config.yaml': 'version: 1\n' });
+    writeFileSync(join(dirname(store), 'AGENTS.md'), '- Never commit secrets.\n');
+    for (const args of [
+      ['import', '', '--yes'],
+      ['import', 'AGENTS.md', ' ', '--yes'],
+      ['validate', ''],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: dirname(store) });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error.message, args.join(' ')).toBe('an empty path was given');
+    }
+    expect(readdirSync(join(store, 'global'))).toEqual([]);
   });
 
   it('plan strategize --context "" is missing-value naming context, and nothing is written', async () => {
