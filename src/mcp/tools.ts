@@ -41,7 +41,8 @@ function one<T extends string>(args: Record<string, string | boolean>, keys: rea
   const given = keys.filter((k) => args[k] !== undefined && args[k] !== false);
   if (given.length > 1)
     throw conflictingOptions(
-      `${tool}: give exactly one of ${keys.join(', ')}, not ${given.join(' and ')}`,
+      // A tool that needs no target (list_invariants lists the whole store) takes at most one.
+      `${tool}: give ${required ? 'exactly' : 'at most'} one of ${keys.join(', ')}, not ${given.join(' and ')}`,
       `Choose one of ${keys.join(', ')}.`,
       given,
     );

@@ -32,13 +32,16 @@ describe('list_invariants and effective_invariants targets', () => {
       );
 
   it('two are conflicting-options naming them; none is missing-option naming the targets', async () => {
+    // Said as docs/mcp.md says each: list_invariants takes at most one target (none lists the whole store).
     expect(await refusal('list_invariants', { global: true, project: 'myapp' })).toMatchObject({
       exitCode: 2,
       code: 'conflicting-options',
+      message: expect.stringContaining('give at most one of'),
       detail: { options: ['global', 'project'] },
     });
     expect(await refusal('effective_invariants', { project: 'myapp', plan: '01M8' })).toMatchObject({
       code: 'conflicting-options',
+      message: expect.stringContaining('give exactly one of'),
       detail: { options: ['project', 'plan'] },
     });
     expect(await refusal('effective_invariants', {})).toMatchObject({
