@@ -50,6 +50,10 @@ describe('an id of another kind given for a plan, a violation or an invariant', 
       code: 2,
       detail: { names: [{ kind: 'plan', id: plan.id, path: `plans/${plan.id}` }] },
     });
+    // A whole id too, where a scope takes it (`invariant add --plan ID`, `list --plan ID`), not only a prefix.
+    const names = { names: [{ kind: 'invariant', id: copy, path: `plans/${plan.id}/${copy}.yaml` }] };
+    expect(await refused(plans.invariants.add({ scope: { plan: copy }, text: 'Keep the report' }))).toEqual({ code: 2, detail: names });
+    expect(await refused(plans.invariants.list({ scope: { plan: copy } }))).toEqual({ code: 2, detail: names });
     expect(await refused(plans.status('7ZZZZ'))).toEqual({ code: 2, detail: undefined });
     // And a plan's id given for an invariant's, in either case (a prefix of it may name the plan's own copies).
     const invariants = plans.invariants;

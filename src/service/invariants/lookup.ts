@@ -25,10 +25,10 @@ export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promi
     // unknown plan to create: its records are still there.
     if ((await svc.source.list(`plans/${planId}`, { recursive: false })).length > 0)
       requireValid({ ...snap, diagnostics: [readFailure(planFile, { ok: false, code: 'missing', message: '' })] }, `read plan ${planId}`);
-    throw new UsageError(
-      `unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`,
-      'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.',
-    );
+    const hint = 'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.';
+    // A whole id skips the prefix lookup (resolvePlanId), which says what else of the store an id names.
+    await refuseOtherKind(svc, planId, 'plan', hint);
+    throw new UsageError(`unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`, hint);
   }
   return plan;
 }
