@@ -4,6 +4,7 @@ import { storeWords } from '../../src/service/invariants/projects.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { PlanService } from '../../src/index.ts';
 import type { UsageError } from '../../src/core/errors.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 const A = '01JA0000000000000000000000';
@@ -54,6 +55,9 @@ describe('an id of another kind given for a plan, a violation or an invariant', 
     const names = { names: [{ kind: 'invariant', id: copy, path: `plans/${plan.id}/${copy}.yaml` }] };
     expect(await refused(plans.invariants.add({ scope: { plan: copy }, text: 'Keep the report' }))).toEqual({ code: 2, detail: names });
     expect(await refused(plans.invariants.list({ scope: { plan: copy } }))).toEqual({ code: 2, detail: names });
+    // plan strategize says it before what the actor lacks (this store configures none): the id is the mistake.
+    const strategize = await runAgents(['--store', root, '--format', 'json', 'plan', 'strategize', copy], { cwd: root });
+    expect(errorOf(strategize)).toMatchObject({ exit_code: 2, detail: names });
     expect(await refused(plans.status('7ZZZZ'))).toEqual({ code: 2, detail: undefined });
     // And a plan's id given for an invariant's, in either case (a prefix of it may name the plan's own copies).
     const invariants = plans.invariants;

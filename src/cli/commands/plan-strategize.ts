@@ -64,10 +64,12 @@ export default defineCommand<StrategizeArgs>({
       }),
   async run(argv, ctx) {
     const service = await ctx.plans();
+    // The plan first: a mistyped id is said as such, not as an actor to configure or a terminal to find.
+    const id = await service.resolvePlanId(String(argv.id));
     const config = await service.config();
     const kind = argv.actor ?? config.reconciliation.actor;
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
-    if (argv['show-prompt']) return showPrompt(ctx, service, String(argv.id), kind, config.reconciliation, context);
+    if (argv['show-prompt']) return showPrompt(ctx, service, id, kind, config.reconciliation, context);
     const controller = new AbortController();
     // Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP) all stop the actor's whole process group and write nothing.
     const onSignal = (signal: NodeJS.Signals) => controller.abort(cancelledBy(signal, 'the actor was stopped and nothing was written.'));
@@ -113,7 +115,7 @@ export default defineCommand<StrategizeArgs>({
     let result: Awaited<ReturnType<typeof service.strategize>>;
     try {
       // The signal stops the wait for the plan's lock too, once the actor has answered: nothing is written then either.
-      result = await service.strategize(String(argv.id), { actor, context, signal: controller.signal });
+      result = await service.strategize(id, { actor, context, signal: controller.signal });
     } finally {
       progress.stop();
       for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
