@@ -3,6 +3,7 @@
 import { nestedFolder } from '../core/globs.ts';
 import type { ProjectMeta } from '../core/model.ts';
 import { readProjects } from '../store/projects.ts';
+import { requireValid } from './invariants/rules.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { wildcardFolders } from './export-targets.ts';
 
@@ -18,7 +19,8 @@ function nestedFolders(meta: ProjectMeta, named: ReadonlyMap<string, readonly st
  * What the nested files of an export depend on beyond the projects exported (`withPaths`): the folders each wildcard
  * path names (`named`, as wildcardFolders gives them), and, for one project's export (`only`), the other projects
  * with a nested file in one of its folders (`sharing`), with their project.yaml. A project.yaml that does not read
- * cleanly is left out: a whole export stops on it, and one project's export would stop on a project it does not touch.
+ * cleanly stops one project's export that writes nested files (exit 3), as it stops a whole export: which folders it
+ * names is not known.
  */
 export async function nestedFolderInputs(
   source: TreeSource,
@@ -37,6 +39,11 @@ export async function nestedFolderInputs(
   );
   const named = await wildcardFolders(at.top, at.storeRel, [...globs, ...others.flatMap(([, m]) => m.paths!)]);
   const mine = new Set(nestedFolders(meta.get(only)!, named));
+  // Whether a project.yaml that cannot be read names one of these folders too cannot be told: P's files, written
+  // whole, could lose its section in silence. A project with no nested file shares none, so it goes on.
+  const unread = all.diagnostics.filter((d) => d.severity === 'error' && d.file !== `projects/${only}/project.yaml`);
+  if (mine.size > 0 && unread.length > 0)
+    requireValid({ diagnostics: unread } as never, `write the nested files of project ${only}, which another project may share`);
   const sharing = new Map(others.filter(([, m]) => nestedFolders(m, named).some((d) => mine.has(d))));
   return { sharing, named };
 }

@@ -1,7 +1,8 @@
 // A project.yaml that cannot be read hides the paths it names. The commands that
 // look at projects' paths stop on it (exit 3, naming the file), as `which` and
 // `export` do, rather than read it as no paths: inference would pick no project
-// (a plan made for none), and `project add` would not see an overlap.
+// (a plan made for none), `project add` would not see an overlap, and
+// `export --project P` would write a nested file it may share without its section.
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,5 +50,19 @@ describe('an invalid project.yaml, the only one of the store', () => {
     const r = await runAgents(['project', 'add', 'other', '--path', 'services/**', '--format', 'json'], { cwd: dirname(store) });
     expectBrokenProjectYaml(r);
     expect(existsSync(join(store, 'projects/other'))).toBe(false);
+  });
+
+  it('stops export --project of another project that has nested files (exit 3, nothing written): the invalid one may share them', async () => {
+    const web = '01JGA00000000000000000000B';
+    const store = testStore({
+      'config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n',
+      'projects/billing/project.yaml': 'paths:\n  - apps/web/**\n  - 5\n',
+      'projects/web/project.yaml': 'paths:\n  - apps/web/**\n',
+      [`projects/web/${web}.yaml`]: invariantYaml(web, 'Never ship UI copy without review'),
+    });
+    const top = dirname(store);
+    mkdirSync(join(top, 'apps/web'), { recursive: true });
+    expectBrokenProjectYaml(await runAgents(['export', '--project', 'web', '--format', 'json'], { cwd: top }));
+    expect(readdirSync(join(top, 'apps/web'))).toEqual([]);
   });
 });
