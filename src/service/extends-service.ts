@@ -4,6 +4,8 @@ import { diffInvariantFiles, diffStores, targetChanged, type StoreDiff, type Tar
 import { DEFAULT_SOURCE_PATH, isCommitId, sourceOfPin, type ExtendsLock, type LockEntry, type RefKind } from '../core/extends.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { closestNames } from '../core/closest.ts';
+import { truncate } from '../core/names.ts';
+import { quoteText } from '../core/plain-text.ts';
 import { GitError, resolveCommit } from '../git/repo.ts';
 import { lsRemote } from '../git/extends.ts';
 import {
@@ -113,13 +115,13 @@ async function readState(tree: TreeSource, rev: string | undefined, removing = f
 function selectSources(state: ExtendsState, names: readonly string[]): ExtendsSource[] {
   for (const n of names) {
     if (!state.sources.some((s) => s.name === n)) {
-      const near = closestNames(
-        n,
-        state.sources.map((s) => s.name),
-      );
+      const known = state.sources.map((s) => s.name);
+      const near = closestNames(n, known);
+      // Quoted, so that an empty name (`"$SOURCE"` of an unset variable) is seen as one.
       throw new UsageError(
-        `no policy source is named ${n}`,
-        `Sources: ${state.sources.map((s) => s.name).join(', ')}${near.length ? ` (did you mean ${near[0]}?)` : ''}.`,
+        `no policy source is named ${quoteText(truncate(n))}`,
+        `Sources: ${known.join(', ')}${near.length ? ` (did you mean ${near[0]}?)` : ''}.`,
+        { source: n, suggestions: near, known },
       );
     }
   }

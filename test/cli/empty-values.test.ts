@@ -31,6 +31,20 @@ describe('an empty value', () => {
     expect(readdirSync(join(store, 'global'))).toEqual([]);
   });
 
+  it('extends fetch and update of a SOURCE "" or misspelt name it, with the sources known (detail), never all of them', async () => {
+    const store = testStore({
+      'config.yaml': 'version: 1\nextends:\n  - url: ../policy\n    ref: v1\n',
+      'extends.lock.yaml': `version: 1\nsources:\n  - name: policy\n    url: ../policy\n    ref: v1\n    kind: tag\n    commit: ${'a'.repeat(40)}\n`,
+    });
+    for (const [args, source, suggestions] of [
+      [['extends', 'fetch', ''], '', []],
+      [['extends', 'update', 'polcy', '--dry-run'], 'polcy', ['policy']],
+    ] as const) {
+      const r = await runAgents(['--store', store, '--format', 'json', ...args], { cwd: dirname(store) });
+      expect(errorOf(r), args.join(' ')).toMatchObject({ exit_code: 2, detail: { source, suggestions, known: ['policy'] } });
+    }
+  });
+
   it('plan strategize --context "" is missing-value naming context, and nothing is written', async () => {
     const root = exampleStore();
     const before = fileList(root);
