@@ -34,8 +34,9 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean, command = ''):
   }
   if (given.length > 1) {
     throw conflictingOptions(
-      `give exactly one scope, not ${names.join(' and ')}`,
-      'Choose one of --global, --project P, --plan ID, --action NS/NAME.',
+      // A command that takes none too (`invariant list`) is asked for at most one, as MCP's list_invariants says it.
+      `give ${required ? 'exactly' : 'at most'} one scope, not ${names.join(' and ')}`,
+      `Choose one of --global, --project P, --plan ID, --action NS/NAME${required ? '' : ', or none'}.`,
       names.map((n) => n.slice(2)),
     );
   }

@@ -37,3 +37,14 @@ describe('an empty listing', () => {
     expect(await cli(INACTIVE, '--all')).toContain('Never delete production data');
   });
 });
+
+describe('two scopes given to invariant list', () => {
+  it('are refused as conflicting-options asking for at most one, since list takes none too, as MCP list_invariants asks', async () => {
+    const store = testStore();
+    const r = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list', '--global', '--project', 'x']);
+    expect(r.code).toBe(2);
+    const error = JSON.parse(r.stdout).error;
+    expect(error).toMatchObject({ code: 'conflicting-options', detail: { options: ['global', 'project'] } });
+    expect(error.message).toMatch(/^give at most one scope/);
+  });
+});
