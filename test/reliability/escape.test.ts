@@ -174,8 +174,8 @@ describe('names, ids and paths never reach outside the store', () => {
           [['invariant', 'list', '--plan', PLAN_ID, '--effective'], 3],
           [['plan', 'show', PLAN_ID], 3],
           [['plan', 'status', PLAN_ID], 3],
-          // No actor is configured in the sandbox: refused before the plan is read.
-          [['plan', 'strategize', PLAN_ID], 2],
+          // The plan is read before the actor is looked for (none is configured in the sandbox): refused as the others.
+          [['plan', 'strategize', PLAN_ID], 3],
           [['plan', 'decisions', PLAN_ID], 3],
           [['plan', 'list'], 3],
           [['invariant', 'violation', 'add', '--plan', PLAN_ID, '--invariant', OUT_ID], 3],
