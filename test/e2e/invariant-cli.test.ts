@@ -351,7 +351,7 @@ describe('bad input gets a clear error and changes nothing', () => {
     ['empty text', ['invariant', 'add', '--global', ''], 2, /text is empty/],
     ['white-space-only text', ['invariant', 'add', '--global', ' \t\n '], 2, /text is empty/],
     ['text over 2,000 characters', ['invariant', 'add', '--global', 'x'.repeat(2001)], 2, /2001 characters long; the limit is 2000/],
-    ['two scope flags', ['invariant', 'add', '--global', '--project', 'myapp', 'T'], 2, /exactly one scope, not --global and --project/],
+    ['two scope flags', ['invariant', 'add', '--global', '--project', 'myapp', 'T'], 2, /at most one scope, not --global and --project/],
     ['no scope flag', ['invariant', 'add', 'T'], 2, /no scope given/],
     ['no text', ['invariant', 'add', '--global'], 2, /no invariant text given/],
     [

@@ -232,7 +232,7 @@ describe('agents mcp: initialize, tools and resources', () => {
       ['effective_invariants', { project: 7 }, /argument "project" must be a string, not a number/],
       ['effective_invariants', { projet: 'myapp' }, /unknown argument "projet"/],
       ['show_invariant', {}, /missing required argument "id"/],
-      ['list_invariants', { global: true, project: 'myapp' }, /exactly one of global, project, plan, action/],
+      ['list_invariants', { global: true, project: 'myapp' }, /at most one of global, project, plan, action/],
       ['plan_status', { plan: '' }, /argument "plan" is empty/],
     ];
     for (const [tool, args, message] of schemaCases) {
