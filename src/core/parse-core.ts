@@ -90,8 +90,18 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       break;
     case 'type': {
       message = `${where} must be of type ${String(params.type)}`;
-      // `no`, `on` or `1_000` where a boolean or number goes: YAML 1.1 read them so, YAML 1.2 (the store's) reads text.
       const value = valueAt(y.data, path);
+      const written = node && y.source.slice(node.range![0], node.range![1]);
+      // `"false"` where a boolean goes: the quotes make it text in every YAML, whatever it spells.
+      if (typeof value === 'string' && params.type !== 'string' && isQuoted(node) && yaml11Reads(value))
+        return diagAt(
+          y,
+          offset,
+          'schema',
+          `${message}: ${written} is quoted, so it is a string`,
+          params.type === 'boolean' ? 'Write true or false without quotes.' : 'Write the number without quotes.',
+        );
+      // `no`, `on` or `1_000` where a boolean or number goes: YAML 1.1 read them so, YAML 1.2 (the store's) reads text.
       if (typeof value === 'string' && params.type !== 'string' && yaml11Reads(value))
         return diagAt(
           y,
@@ -100,6 +110,18 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           `${message}: ${JSON.stringify(value)} is a string in YAML 1.2, which store files are written in`,
           params.type === 'boolean' ? 'Write true or false.' : 'Write the number in digits alone (no underscores, no leading zero).',
         );
+      // `1e3`, `yes`-like `true`, `~` or `0x10` where text goes: YAML 1.2 reads the plain scalar as another type.
+      if (params.type === 'string' && (value === null || typeof value === 'number' || typeof value === 'boolean') && isPlain(node)) {
+        const read = value === null ? 'null' : `a ${typeof value}`;
+        if (!written) return diagAt(y, offset, 'schema', `${message}: the value is missing`, 'Write the value, or remove the line.');
+        return diagAt(
+          y,
+          offset,
+          'schema',
+          `${message}: ${written} is ${read} in YAML 1.2`,
+          `Quote it (${JSON.stringify(written)}) to write it as text.`,
+        );
+      }
       break;
     }
     case 'pattern':
@@ -130,6 +152,17 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       message = `${where} ${e.message ?? 'is invalid'}`;
   }
   return diagAt(y, offset, 'schema', message, `Correct the value; ${schema} (in schemas/) describes every key.`);
+}
+
+/** Whether a node is a quoted scalar (`"no"`, `'1'`): text in every YAML, whatever it spells. */
+function isQuoted(node: unknown): boolean {
+  const type = (node as { type?: unknown } | undefined)?.type;
+  return type === 'QUOTE_DOUBLE' || type === 'QUOTE_SINGLE';
+}
+
+/** Whether a node is a plain scalar (`1e3`, `~`, or nothing after the colon), whose type YAML 1.2 infers from its spelling. */
+function isPlain(node: unknown): boolean {
+  return node === undefined || (node as { type?: unknown }).type === 'PLAIN';
 }
 
 /** The value at `path` (keys and indexes) of a document's data. */

@@ -348,8 +348,8 @@ describe('checkSchema', () => {
           file: 'f.yaml',
           line: 2,
           col: 7,
-          message: 'text must be of type string',
-          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          message: 'text must be of type string: 3 is a number in YAML 1.2',
+          hint: 'Quote it ("3") to write it as text.',
           lineText: 'text: 3',
         },
       ],
@@ -415,6 +415,40 @@ describe('checkSchema', () => {
       ],
       [],
     ]);
+  });
+});
+
+describe('checkSchema: a value YAML 1.2 reads as another type than the one the key takes', () => {
+  const said = (text: string, schema: Parameters<typeof checkSchema>[1] = 'invariant.schema.json') =>
+    checkSchema(yamlOf(text), schema).map((d) => [d.line, d.col, d.message, d.hint]);
+
+  it('a plain number, boolean or null where text goes says what YAML read and how to quote it', () => {
+    expect(said(`id: ${ID}\ntext: 1e3\n`).map((d) => d.slice(0, 3))).toStrictEqual([
+      [2, 7, 'text must be of type string: 1e3 is a number in YAML 1.2'],
+    ]);
+    expect(said(`id: ${ID}\ntext: T\ntags: [.inf, 0777, true, ~]\n`).map((d) => d.slice(0, 3))).toStrictEqual([
+      [3, 8, 'tags.0 must be of type string: .inf is a number in YAML 1.2'],
+      [3, 14, 'tags.1 must be of type string: 0777 is a number in YAML 1.2'],
+      [3, 20, 'tags.2 must be of type string: true is a boolean in YAML 1.2'],
+      [3, 26, 'tags.3 must be of type string: ~ is null in YAML 1.2'],
+    ]);
+    expect(said(`id: ${ID}\ntext:\n`).map((d) => d.slice(0, 3))).toStrictEqual([
+      [2, 6, 'text must be of type string: the value is missing'],
+    ]);
+  });
+
+  it('a quoted value where a boolean goes is said to be quoted, not to be a YAML 1.2 string', () => {
+    expect(said(`id: ${ID}\ntext: T\nactive: "false"\n`).map((d) => d.slice(0, 3))).toStrictEqual([
+      [3, 9, 'active must be of type boolean: "false" is quoted, so it is a string'],
+    ]);
+    // Unquoted, the YAML 1.1 spelling is the cause.
+    expect(said(`id: ${ID}\ntext: T\nactive: off\n`).map((d) => d.slice(0, 3))).toStrictEqual([
+      [3, 9, 'active must be of type boolean: "off" is a string in YAML 1.2, which store files are written in'],
+    ]);
+  });
+
+  it('a value of another shape than a scalar keeps the plain type message', () => {
+    expect(said(`id: ${ID}\ntext: [a]\n`).map((d) => d.slice(0, 3))).toStrictEqual([[2, 7, 'text must be of type string']]);
   });
 });
 
@@ -635,8 +669,8 @@ describe('parsePlan', () => {
             file: `plans/${PLAN}/plan.yaml`,
             line: 2,
             col: 7,
-            message: 'goal must be of type string',
-            hint: 'Correct the value; plan.schema.json (in schemas/) describes every key.',
+            message: 'goal must be of type string: 3 is a number in YAML 1.2',
+            hint: 'Quote it ("3") to write it as text.',
             lineText: 'goal: 3',
           },
         ],
@@ -873,8 +907,8 @@ describe('parseProjectMeta and parseActionMeta', () => {
             file: 'projects/web/project.yaml',
             line: 1,
             col: 14,
-            message: 'description must be of type string',
-            hint: 'Correct the value; project.schema.json (in schemas/) describes every key.',
+            message: 'description must be of type string: 3 is a number in YAML 1.2',
+            hint: 'Quote it ("3") to write it as text.',
             lineText: 'description: 3',
           },
         ],
@@ -1008,8 +1042,8 @@ describe('the document each parser names to the plain-text check', () => {
         file: 'f.yaml',
         line: 3,
         col: 11,
-        message: 'tags.1 must be of type string',
-        hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+        message: 'tags.1 must be of type string: 3 is a number in YAML 1.2',
+        hint: 'Quote it ("3") to write it as text.',
         lineText: 'tags: [a, 3]',
       },
     ]);
