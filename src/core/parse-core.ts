@@ -124,6 +124,10 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       }
       break;
     }
+    case 'const':
+      // The validator's own words ("must be equal to constant") do not say which value.
+      message = `${where} must be ${JSON.stringify(params.allowedValue)}, not ${JSON.stringify(valueAt(y.data, path))}`;
+      break;
     case 'pattern':
       if (path.length === 1 && path[0] === 'id') {
         return diagAt(

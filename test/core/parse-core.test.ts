@@ -447,6 +447,11 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     ]);
   });
 
+  it('a constant (config.yaml version) names the value it must be', () => {
+    expect(said('version: 2\n', 'config.schema.json').map((d) => d.slice(0, 3))).toStrictEqual([[1, 10, 'version must be 1, not 2']]);
+    expect(said('version: 1\n', 'config.schema.json')).toStrictEqual([]);
+  });
+
   it('a value of another shape than a scalar keeps the plain type message', () => {
     expect(said(`id: ${ID}\ntext: [a]\n`).map((d) => d.slice(0, 3))).toStrictEqual([[2, 7, 'text must be of type string']]);
   });
