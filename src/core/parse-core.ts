@@ -201,18 +201,11 @@ function offsetOfKey(y: YamlFile, key: string): number {
   return node?.range?.[0] ?? 0;
 }
 
-/** Where a top-level key itself starts (0 when the document has no such key). */
-export function keyOffset(y: YamlFile, key: string): number {
-  const contents = y.doc.contents as { items?: { key?: { value?: unknown; range?: number[] } }[] } | null;
-  const pair = contents?.items?.find((p) => p.key?.value === key);
-  return pair?.key?.range?.[0] ?? 0;
-}
-
-/** A record or waiver whose `id` is not its file name: the one diagnostic, at the `id` key. */
+/** A record or waiver whose `id` is not its file name: the one diagnostic, at the id, as an invariant's is. */
 export function fileIdMismatch(y: YamlFile, found: string, id: string): Diagnostic {
   return diagAt(
     y,
-    keyOffset(y, 'id'),
+    offsetAt(y, ['id']),
     'id-mismatch',
     `id ${found} differs from the file name ${id}.yaml`,
     `Rename the file to ${found}.yaml or correct the id.`,

@@ -1,6 +1,6 @@
 import type { Parsed } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
-import { checkSchema, diagAt, fileIdMismatch, keyOffset, parseYaml, plainTextDiagnostics, type YamlSyntax } from './parse-core.ts';
+import { checkSchema, diagAt, fileIdMismatch, offsetAt, parseYaml, plainTextDiagnostics, type YamlSyntax } from './parse-core.ts';
 import type { DecisionNode, EnforcementRun, RecordValue, Violation } from './record-types.ts';
 import type { SchemaName } from './schema-docs.ts';
 
@@ -48,7 +48,8 @@ export function parseEnforcement(file: string, bytes: Uint8Array, id: string, sy
       diagnostics: [
         diagAt(
           y,
-          keyOffset(y, 'records'),
+          // At the record's own decision_id: a run holds many records, and the key alone would leave the reader to find which.
+          offsetAt(y, ['records', String(wrong), 'decision_id']),
           'schema',
           `records.${wrong}.decision_id differs from the run's decision_id ${p.value.decision_id}`,
           "Every record of a run belongs to the run's decision node.",

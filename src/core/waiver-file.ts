@@ -3,7 +3,7 @@ import {
   checkSchema,
   diagAt,
   fileIdMismatch,
-  keyOffset,
+  offsetAt,
   parseYaml,
   plainTextDiagnostics,
   type Parsed,
@@ -27,7 +27,7 @@ export function parseWaiver(file: string, bytes: Uint8Array, id: string, syntax?
       diagnostics: [
         diagAt(
           y,
-          keyOffset(y, 'expires'),
+          offsetAt(y, ['expires']),
           'schema',
           `expires ${value.expires} is not a real date`,
           'Give a date that exists (YYYY-MM-DD) or an RFC 3339 date-time.',

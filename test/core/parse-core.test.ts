@@ -8,7 +8,6 @@ import {
   diagAt,
   diagAtOffset,
   fileIdMismatch,
-  keyOffset,
   MAX_FILE_BYTES,
   offsetAt,
   ownCopy,
@@ -457,20 +456,13 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
   });
 });
 
-describe('offsetAt, keyOffset, plainTextDiagnostics, fileIdMismatch', () => {
+describe('offsetAt, plainTextDiagnostics, fileIdMismatch', () => {
   it('offsetAt falls back to the nearest existing ancestor, then to 0', () => {
     const y = yamlOf(`id: ${ID}\ntags:\n  - a\n  - b\n`);
     expect([['tags', '1'], ['tags', '5'], ['tags'], ['nope', 'x'], []].map((p) => offsetAt(y, p))).toStrictEqual([47, 39, 39, 0, 0]);
     expect(offsetAt(yamlOf('[]\n'), ['a'])).toBe(0);
     // After a comment the document itself starts later: a missing top-level key is placed there.
     expect(offsetAt(yamlOf('# note\na: 1\n'), ['nope'])).toBe(7);
-  });
-
-  it('keyOffset: where a top-level key starts, or 0', () => {
-    const y = yamlOf(`text: T\nid: ${ID}\n`);
-    expect([keyOffset(y, 'id'), keyOffset(y, 'text'), keyOffset(y, 'nope')]).toStrictEqual([8, 0, 0]);
-    expect(keyOffset(yamlOf('- a\n'), 'id')).toBe(0);
-    expect(keyOffset(yamlOf('null\n'), 'id')).toBe(0);
   });
 
   it('plainTextDiagnostics and fileIdMismatch say where and what', () => {
@@ -504,7 +496,7 @@ describe('offsetAt, keyOffset, plainTextDiagnostics, fileIdMismatch', () => {
       severity: 'error',
       file: 'f.yaml',
       line: 2,
-      col: 1,
+      col: 5,
       message: `id ${ID} differs from the file name ${OTHER}.yaml`,
       hint: `Rename the file to ${ID}.yaml or correct the id.`,
       lineText: `id: ${ID}`,

@@ -39,7 +39,7 @@ describe('parseRecord: hidden characters', () => {
 });
 
 describe('parseEnforcement: records of another decision', () => {
-  it("names the first record whose decision_id is not the run's, at the records key", () => {
+  it("names the first record whose decision_id is not the run's, at that decision_id", () => {
     const text =
       `id: ${B}\ndecision_id: ${A}\ncreated_at: 2026-11-30T00:00:00Z\nactor: command\nrecords:\n` +
       `  - invariant_id: ${C}\n    enforced: true\n    actor_response: ok\n    decision_id: ${A}\n` +
@@ -49,8 +49,8 @@ describe('parseEnforcement: records of another decision', () => {
     expect(r.diagnostics.map((d) => ({ code: d.code, line: d.line, col: d.col, message: d.message, hint: d.hint }))).toEqual([
       {
         code: 'schema',
-        line: 5,
-        col: 1,
+        line: 13,
+        col: 18,
         message: `records.1.decision_id differs from the run's decision_id ${A}`,
         hint: "Every record of a run belongs to the run's decision node.",
       },

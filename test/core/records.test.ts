@@ -107,7 +107,7 @@ describe('parseRecord', () => {
       B,
       'id-mismatch',
       1,
-      1,
+      5,
     ],
     [
       'violations',
@@ -122,8 +122,8 @@ describe('parseRecord', () => {
       `id: ${B}\ndecision_id: ${A}\ncreated_at: 2026-11-30T00:00:00Z\nactor: command\nrecords:\n  - invariant_id: ${C}\n    enforced: true\n    actor_response: ok\n    decision_id: ${D}\n`,
       B,
       'schema',
-      5,
-      1,
+      9,
+      18,
     ],
     ['violations', 'id: [', C, 'yaml-syntax', 1, 6],
   ] as const)('reports a bad %s file with its code and position', (kind, text, id, code, line, col) => {
@@ -325,7 +325,7 @@ describe('a decision tree thousands deep (a plan strategized at every push)', ()
     // A fork branches; each branch's own history goes on at its column.
     const fork = [...nodes.slice(0, 3), { ...nodes[3]!, parent_id: ids[0]! }, { ...nodes[4]!, parent_id: ids[3]! }];
     expect(
-      treeText(makeStyle(false), buildDecisionTree(fork)).map((l) => l.replace(/01M9Z0+/g, 'N').replace(/  invariant_enforced.*/, '')),
+      treeText(makeStyle(false), buildDecisionTree(fork)).map((l) => l.replace(/01M9Z0+/g, 'N').replace(/ {2}invariant_enforced.*/, '')),
     ).toEqual(['N', '│  run', '├─ N1', '│  │  run', '│  N2', '│     run', '└─ N3', '   │  run', '   N4', '      run']);
     expect(treeText(makeStyle(false), tree)).toHaveLength(40_000);
   });

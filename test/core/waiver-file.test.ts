@@ -34,29 +34,29 @@ describe('parseWaiver', () => {
     expect(parsed.value).toMatchObject({ id: ID, invariant_id: INV, expires: '2026-03-01' });
   });
 
-  test('an id that differs from the file name: id-mismatch at the id key', () => {
+  test('an id that differs from the file name: id-mismatch at the id', () => {
     const other = '01M8KK3EF09G9ET4TAJAHQWPMN';
     const parsed = parseWaiver(FILE, waiver({ reason: 'r', id: other }), ID);
     expect(parsed.value).toBeUndefined();
     expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message, d.hint])).toEqual([
-      ['id-mismatch', 6, 1, `id ${other} differs from the file name ${ID}.yaml`, `Rename the file to ${other}.yaml or correct the id.`],
+      ['id-mismatch', 6, 5, `id ${other} differs from the file name ${ID}.yaml`, `Rename the file to ${other}.yaml or correct the id.`],
     ]);
   });
 
-  test('a date that does not exist: a schema error at the expires key', () => {
+  test('a date that does not exist: a schema error at the expires value, as waiver-expired is', () => {
     const parsed = parseWaiver(FILE, waiver({ expires: '2026-02-30' }), ID);
     expect(parsed.value).toBeUndefined();
     expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
-      ['schema', 4, 1, 'expires 2026-02-30 is not a real date'],
+      ['schema', 4, 10, 'expires 2026-02-30 is not a real date'],
     ]);
     expect(parsed.diagnostics[0]?.hint).toBe('Give a date that exists (YYYY-MM-DD) or an RFC 3339 date-time.');
   });
 
-  test('a date-time on a day or at an hour that does not exist: a schema error at the expires key', () => {
+  test('a date-time on a day or at an hour that does not exist: a schema error at the expires value', () => {
     for (const expires of ['2027-02-30T10:00:00Z', '2027-03-01T24:00:00Z']) {
       const parsed = parseWaiver(FILE, waiver({ expires }), ID);
       expect(parsed.value).toBeUndefined();
-      expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['schema', 4, 1]]);
+      expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['schema', 4, 10]]);
     }
   });
 
