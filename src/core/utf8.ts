@@ -40,11 +40,7 @@ export function readUtf8(bytes: Uint8Array, options: { dropBom?: boolean } = {})
       }
       offset = leadBefore(bytes, bad - 1) ?? bad - 1;
     }
-    const lineStart = lineStartOf(bytes, offset);
-    let line = 1;
-    for (let i = 0; i < lineStart; i++) if (bytes[i] === 10) line++;
-    const before = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset));
-    return { ok: false, offset, line, col: before.length + 1 };
+    return { ok: false, offset, ...bytePlace(bytes, offset) };
   }
 }
 
@@ -54,6 +50,18 @@ export function readUtf8(bytes: Uint8Array, options: { dropBom?: boolean } = {})
  */
 export function lineStartOf(bytes: Uint8Array, offset: number): number {
   return offset === 0 ? 0 : bytes.lastIndexOf(10, offset - 1) + 1;
+}
+
+/**
+ * The line and column (1-based) of byte `offset`: the column in UTF-16 code units of the line's bytes before it
+ * (decoded, any that are not UTF-8 as U+FFFD; a byte order mark at the start not counted), as the YAML parser counts.
+ */
+export function bytePlace(bytes: Uint8Array, offset: number): { line: number; col: number } {
+  const lineStart = lineStartOf(bytes, offset);
+  let line = 1;
+  for (let i = 0; i < lineStart; i++) if (bytes[i] === 10) line++;
+  const before = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset));
+  return { line, col: before.length + 1 };
 }
 
 function decodes(prefix: Uint8Array): boolean {

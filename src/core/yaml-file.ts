@@ -8,7 +8,7 @@ import { type Diagnostic, type DiagnosticCode, lineExcerpt, type Parsed } from '
 import type { RegexProblem } from './guard-entries.ts';
 import { canonicalPositions, parseCanonicalYaml } from './canonical-yaml.ts';
 import { MAX_FILE_BYTES, MAX_YAML_TOKENS } from './limits.ts';
-import { lineStartOf, readUtf8, utf16Mark } from './utf8.ts';
+import { bytePlace, lineStartOf, readUtf8, utf16Mark } from './utf8.ts';
 
 /** Where each line of a text starts, and the line and column (1-based) of an offset: what `yaml`'s `LineCounter` gives. */
 export interface LinePositions {
@@ -98,7 +98,10 @@ export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax):
       ],
     };
   }
-  if (bytes.includes(0)) {
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    // At the first NUL, as a byte that is not UTF-8 is placed: a stray one in a text file is found at once.
+    const { line, col } = bytePlace(bytes, nul);
     return {
       diagnostics: [
         diag(
@@ -106,18 +109,27 @@ export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax):
           'file-binary',
           'file holds binary content (a NUL byte), not YAML text',
           'Replace it with a UTF-8 YAML file, or move it out of the store.',
+          line,
+          col,
+          lineOfByte(bytes, nul),
         ),
       ],
     };
   }
   const text = readUtf8(bytes, { dropBom: true });
   if (!text.ok) {
-    // The line as far as it can be shown: the bytes that are not UTF-8 as U+FFFD.
-    const start = lineStartOf(bytes, text.offset);
-    const end = bytes.indexOf(10, text.offset);
-    const lineText = new TextDecoder().decode(bytes.subarray(start, end < 0 ? bytes.byteLength : end)).replace(/\r$/, '');
     return {
-      diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.', text.line, text.col, lineText)],
+      diagnostics: [
+        diag(
+          file,
+          'file-not-utf8',
+          'file is not valid UTF-8',
+          'Save the file as UTF-8.',
+          text.line,
+          text.col,
+          lineOfByte(bytes, text.offset),
+        ),
+      ],
     };
   }
   const source = text.text;
@@ -128,6 +140,13 @@ export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax):
   const fast = source.length <= MAX_YAML_TOKENS ? parseCanonicalYaml(source) : undefined;
   if (fast !== undefined) return { value: new LazyYamlFile(file, source, fast, syntax), diagnostics: [] };
   return fullParser(syntax).parseFull(file, source);
+}
+
+/** The line holding byte `offset`, as far as it can be shown: bytes that are not UTF-8 as U+FFFD. */
+function lineOfByte(bytes: Uint8Array, offset: number): string {
+  const start = lineStartOf(bytes, offset);
+  const end = bytes.indexOf(10, offset);
+  return new TextDecoder().decode(bytes.subarray(start, end < 0 ? bytes.byteLength : end)).replace(/\r$/, '');
 }
 
 /**

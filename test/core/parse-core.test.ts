@@ -185,10 +185,12 @@ describe('parseYaml', () => {
             code: 'file-binary',
             severity: 'error',
             file: 'f.yaml',
-            line: 0,
-            col: 0,
+            // At the NUL, with its line.
+            line: 1,
+            col: 4,
             message: 'file holds binary content (a NUL byte), not YAML text',
             hint: 'Replace it with a UTF-8 YAML file, or move it out of the store.',
+            lineText: 'a: \u0000',
           },
         ],
       },
@@ -223,6 +225,18 @@ describe('parseYaml', () => {
     expect([notUtf8.code, syntax.code]).toStrictEqual(['file-not-utf8', 'yaml-syntax']);
     expect([notUtf8.line, notUtf8.col]).toStrictEqual([syntax.line, syntax.col]);
     expect(notUtf8.col).toBe(8);
+  });
+
+  it('places the first NUL byte at its line and column, counted as a byte that is not UTF-8 is, after a byte order mark and an emoji', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...enc('id: x\ntext: "\u{1F642} '), 0, ...enc('"\n'), 0]);
+    const d = parseYaml('f.yaml', bytes).diagnostics;
+    expect(d.map((x) => [x.code, x.line, x.col])).toStrictEqual([['file-binary', 2, 11]]);
+    // On the first line, the byte order mark is not a column.
+    const first = parseYaml('f.yaml', new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0])).diagnostics;
+    expect(first.map((x) => [x.code, x.line, x.col])).toStrictEqual([['file-binary', 1, 2]]);
+    // The first byte, in a file of several lines: its line is the first.
+    const start = parseYaml('f.yaml', new Uint8Array([0, ...enc('\nid: x\n')])).diagnostics;
+    expect(start.map((x) => [x.code, x.line, x.col])).toStrictEqual([['file-binary', 1, 1]]);
   });
 
   it('reads and places the canonical shape without the parser, and builds the tree once, on first use', () => {
