@@ -5,7 +5,8 @@ import { diagAt, nodeAt, offsetAt, parseYaml, fullParser, YamlSyntaxNotLoaded, t
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { cleanText } from './normalise.ts';
 import { yaml11Reads } from './yaml11.ts';
-import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+import { closestNames, hintWithGuess } from './closest.ts';
 import { sourceKeyProblem, sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
 import { looksLikeKey } from './actor-choice.ts';
@@ -80,7 +81,16 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           'Write the keys out in place of "<<: *alias".',
         );
       message = `unknown key "${key}"${inWhere}`;
-      return diagAt(y, offset, 'schema', message, `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`);
+      return diagAt(
+        y,
+        offset,
+        'schema',
+        message,
+        hintWithGuess(
+          closestNames(key, allowedKeys(schema, e.schemaPath)),
+          `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`,
+        ),
+      );
     }
     case 'required':
       message = `missing required key "${String(params.missingProperty)}"${path.length ? ` in ${where}` : ''}`;
@@ -167,6 +177,17 @@ function isQuoted(node: unknown): boolean {
 /** Whether a node is a plain scalar (`1e3`, `~`, or nothing after the colon), whose type YAML 1.2 infers from its spelling. */
 function isPlain(node: unknown): boolean {
   return node === undefined || (node as { type?: unknown }).type === 'PLAIN';
+}
+
+/**
+ * The keys the schema allows where `schemaPath` (an additionalProperties error's, `#/properties/source/additionalProperties`)
+ * points: the candidates for a misspelt key. None when the pointer leads nowhere in the schema.
+ */
+function allowedKeys(schema: SchemaName, schemaPath: string): string[] {
+  let at: unknown = SCHEMAS[schema];
+  for (const segment of schemaPath.split('/').slice(1, -1)) at = (at as Record<string, unknown> | undefined)?.[unescapePointer(segment)];
+  const properties = (at as { properties?: unknown } | undefined)?.properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
 }
 
 /** The value at `path` (keys and indexes) of a document's data. */

@@ -292,7 +292,7 @@ describe('checkSchema', () => {
           line: 3,
           col: 1,
           message: 'unknown key "severty"',
-          hint: 'Remove "severty" or fix its spelling; invariant.schema.json lists the allowed keys.',
+          hint: 'Did you mean severity? Remove "severty" or fix its spelling; invariant.schema.json lists the allowed keys.',
           lineText: 'severty: error',
         },
       ],
@@ -428,6 +428,31 @@ describe('checkSchema', () => {
       ],
       [],
     ]);
+  });
+});
+
+describe('checkSchema: an unknown key', () => {
+  const hints = (text: string, schema: Parameters<typeof checkSchema>[1]) =>
+    checkSchema(yamlOf(text), schema)
+      .filter((d) => d.message.startsWith('unknown key'))
+      .map((d) => [d.line, d.col, d.hint!.startsWith('Did you mean') ? d.hint!.slice(0, d.hint!.indexOf('?') + 1) : '']);
+
+  it('names the closest key the schema allows there, at the top and nested', () => {
+    expect(hints(`id: ${ID}\ntext: T\nseverty: error\nguard:\n  writes: [a]\n`, 'invariant.schema.json')).toStrictEqual([
+      [3, 1, 'Did you mean severity?'],
+      [5, 3, 'Did you mean write?'],
+    ]);
+    expect(
+      hints('exports: {}\nprojects:\n  allow_overlaps: true\nextends:\n  - url: x\n    ref: v1\n    nme: y\n', 'config.schema.json'),
+    ).toStrictEqual([
+      [1, 1, 'Did you mean export?'],
+      [3, 3, 'Did you mean allow_overlap?'],
+      [7, 5, 'Did you mean name?'],
+    ]);
+  });
+
+  it('suggests nothing when no allowed key is close', () => {
+    expect(hints(`id: ${ID}\ntext: T\ncolour: red\n`, 'invariant.schema.json')).toStrictEqual([[3, 1, '']]);
   });
 });
 
@@ -1003,7 +1028,7 @@ describe('parseProjectMeta and parseActionMeta', () => {
             line: 1,
             col: 1,
             message: 'unknown key "descr"',
-            hint: 'Remove "descr" or fix its spelling; action.schema.json lists the allowed keys.',
+            hint: 'Did you mean description? Remove "descr" or fix its spelling; action.schema.json lists the allowed keys.',
             lineText: 'descr: x',
           },
         ],
