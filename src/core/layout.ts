@@ -233,6 +233,10 @@ export function badId(path: string, kind: Extract<PathKind, { kind: 'bad-id' }>)
     line: 0,
     col: 0,
     message: `${kind.problem}; every *.yaml in ${where} is ${holds}`,
-    hint: `Rename the file to <its id>.yaml, or move it out of ${leave}.`,
+    hint:
+      kind.of === 'invariant'
+        ? // --fix renames a file holding a valid id, and gives one to a file holding none (docs/validation.md).
+          'Rename the file to <its id>.yaml (`agents validate --fix` does it, and gives a file without an id one), or move it out of the scope folder.'
+        : `Rename the file to <its id>.yaml, or move it out of ${leave}.`,
   };
 }

@@ -94,6 +94,9 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
     }
     case 'required':
       message = `missing required key "${String(params.missingProperty)}"${path.length ? ` in ${where}` : ''}`;
+      // An invariant written by hand without an id: --fix gives it one (docs/validation.md), which no hand need do.
+      if (schema === 'invariant.schema.json' && path.length === 0 && params.missingProperty === 'id')
+        return diagAt(y, offset, 'schema', message, 'Run `agents validate --fix` to give it an id and name the file after it.');
       break;
     case 'enum':
       message = `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/core/model.ts';
 import { DEFAULT_CONFIG } from '../../src/core/model.ts';
+import { badId, classifyPath, type PathKind } from '../../src/core/layout.ts';
 import * as core from '../../src/core/parse-core.ts';
 import {
   checkSchema,
@@ -453,6 +454,21 @@ describe('checkSchema: an unknown key', () => {
 
   it('suggests nothing when no allowed key is close', () => {
     expect(hints(`id: ${ID}\ntext: T\ncolour: red\n`, 'invariant.schema.json')).toStrictEqual([[3, 1, '']]);
+  });
+});
+
+describe('an invariant written by hand without an id', () => {
+  it('is told that validate --fix gives it one, for its missing key and for its name; a record or waiver is not', () => {
+    const missing = checkSchema(yamlOf('text: T\n'), 'invariant.schema.json');
+    expect(missing.map((d) => [d.code, d.message])).toStrictEqual([['schema', 'missing required key "id"']]);
+    expect(missing[0]!.hint).toContain('agents validate --fix');
+    const name = badId('global/my-rule.yaml', classifyPath('global/my-rule.yaml') as Extract<PathKind, { kind: 'bad-id' }>);
+    expect([name.code, name.hint!.includes('agents validate --fix')]).toStrictEqual(['id-invalid', true]);
+    // --fix names and gives ids to invariants alone.
+    const waiver = checkSchema(yamlOf('invariant_id: x\n'), 'waiver.schema.json').find((d) => d.message === 'missing required key "id"');
+    expect(waiver!.hint).not.toContain('--fix');
+    const record = 'plans/01M8KK5920RS6CGAVDFVYYJ0B4/violations/v.yaml';
+    expect(badId(record, classifyPath(record) as Extract<PathKind, { kind: 'bad-id' }>).hint).not.toContain('--fix');
   });
 });
 

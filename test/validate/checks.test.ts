@@ -279,7 +279,7 @@ describe('checkLayout', () => {
         line: 0,
         col: 0,
         message: `invariant file name "no-deletes" is not a ULID (26 characters of Crockford base32, e.g. ${A}); every *.yaml in a scope folder is an invariant`,
-        hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.',
+        hint: 'Rename the file to <its id>.yaml (`agents validate --fix` does it, and gives a file without an id one), or move it out of the scope folder.',
       },
       {
         code: 'symlink',
