@@ -137,6 +137,16 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       }
       break;
     }
+    case 'uniqueItems': {
+      // ajv's words ("must NOT have duplicate items (items ## 1 and 0 are identical)") name no value; placed at the later copy.
+      // ajv walks the list from its end: `j` is the later copy, `i` the earlier.
+      const later = Number(params.j);
+      const item = (valueAt(y.data, path) as unknown[] | undefined)?.[later];
+      const copy = nodeAt(y, [...path, String(later)]);
+      if (copy?.range) offset = copy.range[0];
+      message = `${where} holds ${JSON.stringify(item)} twice (items ${Number(params.i)} and ${later})`;
+      return diagAt(y, offset, 'schema', message, `Remove one of the two; each of ${where} is listed once.`);
+    }
     case 'const':
       // The validator's own words ("must be equal to constant") do not say which value.
       message = `${where} must be ${JSON.stringify(params.allowedValue)}, not ${JSON.stringify(valueAt(y.data, path))}`;

@@ -466,7 +466,7 @@ describe('parseYaml with the fast path', () => {
     const r = parseInvariant(`global/${ID}.yaml`, enc(text), G, ID);
     expect(r.diagnostics.map((d) => [d.code, d.line, d.col, d.lineText])).toEqual([
       ['schema', 4, 11, 'severity: fatal'],
-      ['schema', 6, 3, '  - ok'],
+      ['schema', 7, 5, '  - ok'],
     ]);
   });
 

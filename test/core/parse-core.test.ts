@@ -409,9 +409,9 @@ describe('checkSchema', () => {
           severity: 'error',
           file: 'f.yaml',
           line: 3,
-          col: 7,
-          message: 'tags must NOT have duplicate items (items ## 1 and 0 are identical)',
-          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          col: 11,
+          message: 'tags holds "a" twice (items 0 and 1)',
+          hint: 'Remove one of the two; each of tags is listed once.',
           lineText: 'tags: [a, a]',
         },
       ],
@@ -498,6 +498,15 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     // Unquoted, the YAML 1.1 spelling is the cause.
     expect(said(`id: ${ID}\ntext: T\nactive: off\n`).map((d) => d.slice(0, 3))).toStrictEqual([
       [3, 9, 'active must be of type boolean: "off" is a string in YAML 1.2, which store files are written in'],
+    ]);
+  });
+
+  it('an item listed twice is named, at its later copy', () => {
+    expect(said(`id: ${ID}\ntext: T\ntags:\n  - a\n  - b\n  - a\n`).map((d) => d.slice(0, 3))).toStrictEqual([
+      [6, 5, 'tags holds "a" twice (items 0 and 2)'],
+    ]);
+    expect(said('paths: [src/**, lib/**, src/**]\n', 'project.schema.json').map((d) => d.slice(0, 3))).toStrictEqual([
+      [1, 25, 'paths holds "src/**" twice (items 0 and 2)'],
     ]);
   });
 
