@@ -7,6 +7,7 @@ import { cleanText } from './normalise.ts';
 import { yaml11Reads } from './yaml11.ts';
 import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 import { closestNames, hintWithGuess } from './closest.ts';
+import { patternWords } from './pattern-words.ts';
 import { sourceKeyProblem, sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
 import { looksLikeKey } from './actor-choice.ts';
@@ -161,7 +162,10 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           'Ids are made by the CLI; copy a valid one or run `agents invariant add`.',
         );
       }
-      message = `${where} has an invalid format (must match ${String(params.pattern)})`;
+      // The rule in words where the regular expression is one a hand edit meets (a ULID, a tag, a date).
+      message =
+        patternWords(String(params.pattern), `${where} ${JSON.stringify(valueAt(y.data, path))}`) ??
+        `${where} has an invalid format (must match ${String(params.pattern)})`;
       // A key of a policy source: the rule in words, not the schema's regular expression.
       if (schema === 'config.schema.json' && path.length === 3 && path[0] === 'extends') {
         const words = sourceKeyProblem(path[2]!, valueAt(y.data, path), where);

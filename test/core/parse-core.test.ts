@@ -386,7 +386,7 @@ describe('checkSchema', () => {
           file: 'f.yaml',
           line: 3,
           col: 12,
-          message: 'overrides has an invalid format (must match ^[0-7][0-9A-HJKMNP-TV-Z]{25}$)',
+          message: 'overrides "nope" is not a ULID (26 characters of Crockford base32, upper case)',
           hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
           lineText: 'overrides: nope',
         },
@@ -507,6 +507,26 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     ]);
     expect(said('paths: [src/**, lib/**, src/**]\n', 'project.schema.json').map((d) => d.slice(0, 3))).toStrictEqual([
       [1, 25, 'paths holds "src/**" twice (items 0 and 2)'],
+    ]);
+  });
+
+  it('a value that breaks a pattern a hand edit meets is said in words, not as the regular expression', () => {
+    const messages = (text: string, schema: Parameters<typeof checkSchema>[1] = 'invariant.schema.json') =>
+      said(text, schema).map((d) => d[2] as string);
+    const all = [
+      ...messages(`id: ${ID}\ntext: " \\t "\n`),
+      ...messages(`id: ${ID}\ntext: T\ntags: ["a,b"]\noverrides: abc\n`),
+      ...messages(
+        `id: ${ID}\ninvariant_id: ${ID}\nreason: r\nowner: o\nexpires: tomorrow\ncreated_at: 2026-01-01T00:00:00Z\n`,
+        'waiver.schema.json',
+      ),
+      ...messages(`id: ${ID}\ngoal: g\ncreated_at: 2026-01-01T00:00:00Z\nproject: Web\n`, 'plan.schema.json'),
+    ];
+    // The blank text, the tag, the override, the date and the project name: each says what the value must be.
+    expect(all).toHaveLength(5);
+    for (const m of all) expect(m).not.toContain('must match');
+    expect(messages(`id: ${ID}\ntext: T\noverrides: abc\n`)).toStrictEqual([
+      'overrides "abc" is not a ULID (26 characters of Crockford base32, upper case)',
     ]);
   });
 
