@@ -7,7 +7,7 @@ import { cleanText } from './normalise.ts';
 import { yaml11Reads } from './yaml11.ts';
 import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 import { closestNames, hintWithGuess } from './closest.ts';
-import { patternWords } from './pattern-words.ts';
+import { boundWords, patternWords } from './schema-words.ts';
 import { sourceKeyProblem, sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
 import { looksLikeKey } from './actor-choice.ts';
@@ -180,7 +180,7 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       message = `${where} cannot be ${JSON.stringify(valueAt(y.data, path))}`;
       break;
     default:
-      message = `${where} ${e.message ?? 'is invalid'}`;
+      message = boundWords(e.keyword, Number(params.limit), valueAt(y.data, path), where) ?? `${where} ${e.message ?? 'is invalid'}`;
   }
   return diagAt(y, offset, 'schema', message, `Correct the value; ${schema} (in schemas/) describes every key.`);
 }

@@ -530,6 +530,28 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     ]);
   });
 
+  it('a length, count or number out of bounds says what the value has and the bound', () => {
+    const messages = (text: string, schema: Parameters<typeof checkSchema>[1]) => said(text, schema).map((d) => d[2]);
+    expect(messages(`id: ${ID}\ntext: "${'\u{1F600}'.repeat(2001)}"\n`, 'invariant.schema.json')).toStrictEqual([
+      'text is 2001 characters long; at most 2000',
+    ]);
+    expect(messages('paths: []\n', 'project.schema.json')).toStrictEqual([
+      'paths is an empty list; give at least 1 item, or remove the key',
+    ]);
+    expect(messages(`paths: [${Array.from({ length: 101 }, (_, i) => `a${i}`).join(', ')}]\n`, 'project.schema.json')).toStrictEqual([
+      'paths holds 101 items; at most 100',
+    ]);
+    expect(messages('reconciliation:\n  timeout_ms: 0\n', 'config.schema.json')).toStrictEqual([
+      'reconciliation.timeout_ms is 0; at least 1',
+    ]);
+    expect(
+      messages(
+        `id: ${ID}\ninvariant_id: ${ID}\nreason: ""\nowner: o\nexpires: 2027-01-01\ncreated_at: 2026-01-01T00:00:00Z\n`,
+        'waiver.schema.json',
+      ),
+    ).toStrictEqual(['reason is empty']);
+  });
+
   it('a constant (config.yaml version) names the value it must be', () => {
     expect(said('version: 2\n', 'config.schema.json').map((d) => d.slice(0, 3))).toStrictEqual([[1, 10, 'version must be 1, not 2']]);
     expect(said('version: 1\n', 'config.schema.json')).toStrictEqual([]);

@@ -1,0 +1,45 @@
+// What a schema asks of a value, said in words: the regular expressions a person writing a store file by hand meets
+// most, and the bounds of lengths and counts with what the value has. A message that quotes `^[^\s,][^,]{0,63}$`, or
+// says "must NOT have more than 2000 characters" of a text of unknown length, leaves the reader to work it out.
+import { MAX_TEXT_LENGTH } from './limits.ts';
+
+const WORDS: ReadonlyMap<string, string> = new Map([
+  ['^[0-7][0-9A-HJKMNP-TV-Z]{25}$', 'is not a ULID (26 characters of Crockford base32, upper case)'],
+  ['\\S', `is blank: write the text (at most ${MAX_TEXT_LENGTH} characters)`],
+  ['^[^\\s,][^,]{0,63}$', 'must be 1 to 64 characters, hold no comma and start with no white space'],
+  [
+    '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2}))?$',
+    'is not a date (YYYY-MM-DD) nor an RFC 3339 date-time (2026-12-31T18:00:00Z)',
+  ],
+  [
+    '^(?:[a-z0-9][a-z0-9._-]{0,63}:)?[a-z0-9][a-z0-9._-]{0,63}/[a-z0-9][a-z0-9._-]{0,63}$',
+    'is not an action template (ns/name, or source:ns/name for a policy source\'s; names in lower case a-z, 0-9, ".", "_" and "-")',
+  ],
+  ['^[a-z0-9][a-z0-9._-]{0,63}$', 'is not a name (lower case a-z, 0-9, ".", "_" and "-", starting with a letter or digit, at most 64)'],
+]);
+
+/** `what` (the key and its value) followed by what a value failing the schema pattern `pattern` must be; undefined for a pattern not described here. */
+export function patternWords(pattern: string, what: string): string | undefined {
+  const words = WORDS.get(pattern);
+  return words === undefined ? undefined : `${what} ${words}`;
+}
+
+/**
+ * `where` against a bound of its length, count or size (`minLength`, `maxLength`, `minItems`, `maxItems`, `minimum`,
+ * `maximum`, with the schema's `limit`), saying what `value` has; undefined for another keyword. A length counts code
+ * points, as the schemas' validators count it.
+ */
+export function boundWords(keyword: string, limit: number, value: unknown, where: string): string | undefined {
+  if ((keyword === 'minLength' || keyword === 'maxLength') && typeof value === 'string') {
+    const length = [...value].length;
+    if (length === 0) return `${where} is empty`;
+    return `${where} is ${length} characters long; ${keyword === 'minLength' ? 'at least' : 'at most'} ${limit}`;
+  }
+  if ((keyword === 'minItems' || keyword === 'maxItems') && Array.isArray(value)) {
+    if (value.length === 0) return `${where} is an empty list; give at least ${limit} item${limit === 1 ? '' : 's'}, or remove the key`;
+    return `${where} holds ${value.length} items; ${keyword === 'minItems' ? 'at least' : 'at most'} ${limit}`;
+  }
+  if ((keyword === 'minimum' || keyword === 'maximum') && typeof value === 'number')
+    return `${where} is ${value}; ${keyword === 'minimum' ? 'at least' : 'at most'} ${limit}`;
+  return undefined;
+}
