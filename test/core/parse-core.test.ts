@@ -432,6 +432,23 @@ describe('checkSchema', () => {
   });
 });
 
+describe('checkSchema: a source without its kind', () => {
+  const said = (text: string) => checkSchema(yamlOf(`id: ${ID}\ntext: T\n${text}`), 'invariant.schema.json').map((d) => d.message);
+
+  it('is told once that kind is missing, and not asked for the ref and origin_id only a kind action needs', () => {
+    expect(said('source:\n  knd: plan\n')).toStrictEqual(['missing required key "kind" in source', 'unknown key "knd" in source']);
+    expect(said('source: {}\n')).toStrictEqual(['missing required key "kind" in source']);
+  });
+
+  it('a kind action still needs its ref and origin_id; a kind plan needs neither', () => {
+    expect(said('source:\n  kind: action\n')).toStrictEqual([
+      'missing required key "ref" in source',
+      'missing required key "origin_id" in source',
+    ]);
+    expect(said('source:\n  kind: plan\n')).toStrictEqual([]);
+  });
+});
+
 describe('checkSchema: an unknown key', () => {
   const hints = (text: string, schema: Parameters<typeof checkSchema>[1]) =>
     checkSchema(yamlOf(text), schema)
