@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { ExportTargetName } from '../core/model.ts';
 import { WorkingTreeSource, type TreeSource } from './tree-source.ts';
 import { readRegularFile } from './read-file.ts';
+import { filesBelowUnknownFolders } from './unplaced.ts';
 
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 
@@ -107,7 +108,9 @@ export async function inputDigest(
 ): Promise<string | undefined> {
   const paths: string[] = [...files];
   for (const folder of folders) {
-    for (const e of await source.list(folder, { recursive: false })) {
+    const listed = await source.list(folder, { recursive: false });
+    // The files of a sub-folder the layout has no place for are inputs too: an invariant put there stops the export.
+    for (const e of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
       if (e.type === 'symlink') return undefined;
       if (e.type === 'file') paths.push(e.path);
     }

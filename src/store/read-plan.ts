@@ -108,6 +108,37 @@ export function misnamedYaml(path: string, meant: string): Diagnostic {
   );
 }
 
+/**
+ * The place a `.yaml` file below a folder that fits no place in a scope (`global/sub/<ULID>.yaml`) would be read at:
+ * the same name in the nearest scope folder above it (`global/<ULID>.yaml`). Undefined for a file directly in a
+ * folder the store knows, one outside the scopes, or one below a hidden folder or a folder named like a file.
+ */
+export function nestedYamlMeant(path: string): string | undefined {
+  if (!path.endsWith('.yaml')) return undefined;
+  const parts = path.split('/');
+  const name = parts[parts.length - 1]!;
+  if (name.startsWith('.')) return undefined;
+  for (let n = parts.length - 1; n >= 1; n--) {
+    const folder = parts.slice(0, n).join('/');
+    if (!isKnownFolder(folder)) continue;
+    const between = parts.slice(n, -1);
+    if (between.length === 0 || between.some((p) => p.startsWith('.') || p.endsWith('.yaml'))) return undefined;
+    return isScopeFolder(folder) ? `${folder}/${name}` : undefined;
+  }
+  return undefined;
+}
+
+/** The finding of such a file where its name would be read one folder up, and is not there: what it holds is left out, an error. */
+export function nestedYaml(path: string, meant: string): Diagnostic {
+  const folder = path.slice(0, path.lastIndexOf('/'));
+  return pathError(
+    'unknown-path',
+    path,
+    `${path} is never read: ${folder}/ fits no place in the store, so what it holds is left out`,
+    `Move it to ${meant}, or out of the store.`,
+  );
+}
+
 /** The finding of a symbolic link (or, in a git tree, a submodule) in the place of a store folder: never followed. */
 export function linkedFolder(path: string, what = 'a symbolic link to a folder'): Diagnostic {
   return pathError(
@@ -167,6 +198,22 @@ export function planReads(
       continue;
     }
     const kind = kinds?.[i] ?? classify(entry.path);
+    if (kind.kind === 'unknown' && entry.type === 'file') {
+      // An invariant or record put in a sub-folder of its scope would be left out of every set in silence, as a `.yml` would.
+      const meant = nestedYamlMeant(entry.path);
+      const meantKind = meant === undefined ? undefined : classify(meant);
+      if (
+        meantKind === undefined ||
+        meantKind.kind === 'unknown' ||
+        meantKind.kind === 'bad-id' ||
+        meantKind.kind === 'bad-name' ||
+        !want(meantKind)
+      )
+        continue;
+      listed ??= new Set(entries.map((e) => e.path));
+      if (!listed.has(meant!)) diagnostics.push(nestedYaml(entry.path, meant!));
+      continue;
+    }
     if (!want(kind)) continue;
     // What stands there first: a folder named like a file is a folder, whatever its name says.
     if (entry.type !== 'file') {

@@ -10,6 +10,7 @@ import { parseExtendsLock } from '../core/extends-lock.ts';
 import { badName, isScopeFolder, planReads, readFailure, TOP_SCOPE_FOLDERS } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 import { readParsed } from './read-parsed.ts';
+import { filesBelowUnknownFolders } from './unplaced.ts';
 
 export { isScopeFolder, planReads, readFailure, type ReadJob } from './read-plan.ts';
 
@@ -172,7 +173,8 @@ export async function readFolders(
       const standing = top.find((e) => e.path === folder && e.type !== 'dir');
       if (standing !== undefined) listed.push(standing);
     }
-    for (const entry of listed) {
+    // An invariant put by hand in a sub-folder of the scope is said by planReads, not left out of the set in silence.
+    for (const entry of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
       // Two folders below one linked folder both report that link.
       if (seen.has(entry.path)) continue;
       seen.add(entry.path);

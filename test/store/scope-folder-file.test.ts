@@ -1,6 +1,8 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { inputDigest } from '../../src/store/export-cache.ts';
+import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
@@ -59,6 +61,56 @@ describe('an invariant file with another YAML ending (.yml, .YAML)', () => {
     writeFileSync(join(store, `projects/web/${P}.yaml`), invariantYaml(P, 'Web rule'));
     const r = await runAgents(['--format', 'json', 'invariant', 'list', '--effective', '--project', 'web'], { cwd });
     expect([r.code, JSON.parse(r.stdout).map((i: { id: string }) => i.id)]).toEqual([0, [P]]);
+  });
+});
+
+// An invariant put by hand in a sub-folder of its scope (`projects/web/backend/<ULID>.yaml`) is never read: a reader
+// that left it out in silence would give a shorter set, as for a `.yml`.
+describe('an invariant file in a sub-folder of its scope', () => {
+  it('is an error of validate and of every reader of its scope (exit 3), and an input of the export cache; a copy beside its name hides nothing', async () => {
+    const Q = '01JP1000000000000000000001';
+    const store = testStore({
+      [`projects/web/backend/${P}.yaml`]: invariantYaml(P, 'Web rule'),
+      [`projects/api/${Q}.yaml`]: invariantYaml(Q, 'Api rule'),
+      // Hidden folders are the user's, and a name the scope would not read is no invariant: both stay warnings.
+      [`global/.archive/${Q}.yaml`]: invariantYaml(Q, 'Old rule'),
+      'global/notes/todo.yaml': 'a: b\n',
+    });
+    const cwd = dirname(store);
+    const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
+    expect(validate.code).toBe(1);
+    const errors = JSON.parse(validate.stdout).diagnostics.filter((d: { severity: string }) => d.severity === 'error');
+    expect(errors.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([
+      ['unknown-path', `projects/web/backend/${P}.yaml`],
+    ]);
+    expect(errors[0].hint).toContain(`projects/web/${P}.yaml`);
+    for (const args of [
+      ['invariant', 'list', '--effective', '--project', 'web'],
+      ['invariant', 'list', '--project', 'web'],
+      ['invariant', 'list'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(JSON.parse(r.stdout).error.detail.diagnostics[0]).toMatchObject({
+        code: 'unknown-path',
+        file: `projects/web/backend/${P}.yaml`,
+      });
+    }
+    // Another project's set does not read that folder.
+    expect((await runAgents(['invariant', 'list', '--effective', '--project', 'api'], { cwd })).code).toBe(0);
+
+    // A file added to a sub-folder already there changes the export's input digest: no cached export passes over it.
+    const source = new WorkingTreeSource(store);
+    const before = await inputDigest(source, ['global'], [], '');
+    writeFileSync(join(store, `global/notes/${Q}.yaml`), invariantYaml(Q, 'Nested rule'));
+    expect(await inputDigest(source, ['global'], [], '')).not.toBe(before);
+    rmSync(join(store, `global/notes/${Q}.yaml`));
+
+    // With its name read in the scope itself, the nested copy hides nothing: validate warns of the folder, the readers read.
+    writeFileSync(join(store, `projects/web/${P}.yaml`), invariantYaml(P, 'Web rule'));
+    const r = await runAgents(['--format', 'json', 'invariant', 'list', '--effective', '--project', 'web'], { cwd });
+    expect([r.code, JSON.parse(r.stdout).map((i: { id: string }) => i.id)]).toEqual([0, [P]]);
+    expect((await runAgents(['validate'], { cwd })).code).toBe(0);
   });
 });
 
