@@ -434,6 +434,20 @@ describe('invalid files and shallow clones', () => {
     }
   });
 
+  it('an invariant put in a sub-folder of its scope stops the diff of the working tree and of the index (exit 3, unknown-path)', async () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data');
+    repo.commit('good');
+    repo.write(`global/sub/${G2}.yaml`, `id: ${G2}\ntext: Log all changes\n`);
+    repo.git('add', '-A');
+    for (const args of [[], ['--staged']]) {
+      const r = await runAgents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code, args.join(' ')).toBe(3);
+      const d = JSON.parse(r.stdout).error.detail.diagnostics[0];
+      expect([d.code, d.file]).toEqual(['unknown-path', `global/sub/${G2}.yaml`]);
+    }
+  });
+
   it('works on a shallow clone when both revisions are present, and says when one is not', async () => {
     const { repo, c } = history();
     const clone = join(tempDir('agents-shallow-'), 'clone');

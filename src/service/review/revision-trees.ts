@@ -7,7 +7,16 @@ import { type PathKind, pathClassifier } from '../../core/layout.ts';
 import type { ObjectReader } from '../../git/object-reader.ts';
 import { GitError, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { fileWhereFolderGoes, isRequiredFolder, isScopeFolder, linkedFolder, misnamedYaml, yamlNameMeant } from '../../store/read-plan.ts';
+import {
+  fileWhereFolderGoes,
+  isRequiredFolder,
+  isScopeFolder,
+  linkedFolder,
+  misnamedYaml,
+  nestedYaml,
+  nestedYamlMeant,
+  yamlNameMeant,
+} from '../../store/read-plan.ts';
 import { type ReadResult, storeNotAFolder } from '../../store/tree-source.ts';
 import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
 
@@ -40,9 +49,12 @@ export interface Side {
   misnamed?: Map<string, string>;
 }
 
-/** Notes a `.yml` (or `.YAML`) file standing where a store file of the diff would be read (store/read-plan.ts). */
+/**
+ * Notes a `.yml` (or `.YAML`) file standing where a store file of the diff would be read, or a `.yaml` in a sub-folder
+ * of a scope whose name the scope would read (store/read-plan.ts).
+ */
 function noteMisnamed(side: Pick<Side, 'misnamed' | 'classify'>, path: string): void {
-  const meant = yamlNameMeant(path);
+  const meant = path.endsWith('.yaml') ? nestedYamlMeant(path) : yamlNameMeant(path);
   if (meant === undefined) return;
   const kind = side.classify(meant);
   if (kind.kind === 'bad-id' || kind.kind === 'bad-name' || !relevant(kind)) return;
@@ -51,7 +63,9 @@ function noteMisnamed(side: Pick<Side, 'misnamed' | 'classify'>, path: string): 
 
 /** The findings of a side's misnamed files whose `.yaml` name it does not hold: left out, they are an error. */
 export function misnamedFindings(side: Side): Diagnostic[] {
-  return [...(side.misnamed ?? [])].filter(([, meant]) => !side.files.has(meant)).map(([path, meant]) => misnamedYaml(path, meant));
+  return [...(side.misnamed ?? [])]
+    .filter(([, meant]) => !side.files.has(meant))
+    .map(([path, meant]) => (path.endsWith('.yaml') ? nestedYaml(path, meant) : misnamedYaml(path, meant)));
 }
 
 /**
@@ -107,6 +121,7 @@ export function addGitFile(side: Side, path: string, mode: string, sha: string):
     return;
   }
   const kind = side.classify(path);
+  if (kind.kind === 'unknown' && mode.startsWith('100')) noteMisnamed(side, path);
   if (!relevant(kind)) return;
   const id = foldedId(mode, sha);
   side.kinds.set(path, kind);
@@ -426,6 +441,7 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
       }
       if (e.path === 'extends.lock.yaml') holdsLock = true;
       const kind = classify(e.path);
+      if (kind.kind === 'unknown' && e.type === 'file') noteMisnamed(side, e.path);
       if (!relevant(kind)) continue;
       kinds.set(e.path, kind);
       paths.push(e.path);
