@@ -136,6 +136,15 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           `Quote it (${JSON.stringify(written)}) to write it as text.`,
         );
       }
+      // `paths: src/**` where a list goes: one value, which a list of one holds.
+      if (params.type === 'array' && value !== null && typeof value !== 'object' && written)
+        return diagAt(
+          y,
+          offset,
+          'schema',
+          `${message}: ${written} is one value, not a list`,
+          `Write it as a list: [${written}], or one "- item" line per item.`,
+        );
       break;
     }
     case 'uniqueItems': {

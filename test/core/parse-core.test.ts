@@ -569,6 +569,15 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     ).toStrictEqual(['reason is empty']);
   });
 
+  it('one value where a list goes is said to be one value, not a list', () => {
+    expect(said('paths: src/**\n', 'project.schema.json').map((d) => d.slice(0, 3))).toStrictEqual([
+      [1, 8, 'paths must be of type array: src/** is one value, not a list'],
+    ]);
+    expect(said(`id: ${ID}\ntext: T\ntags: data\n`).map((d) => d.slice(0, 3))).toStrictEqual([
+      [3, 7, 'tags must be of type array: data is one value, not a list'],
+    ]);
+  });
+
   it('a constant (config.yaml version) names the value it must be', () => {
     expect(said('version: 2\n', 'config.schema.json').map((d) => d.slice(0, 3))).toStrictEqual([[1, 10, 'version must be 1, not 2']]);
     expect(said('version: 1\n', 'config.schema.json')).toStrictEqual([]);
@@ -1150,7 +1159,9 @@ describe('the document each parser names to the plain-text check', () => {
   });
 
   it('stops at schema errors: no glob is read from paths of the wrong type, no text is checked in a refused action.yaml', () => {
-    expect(parseProjectMeta('p.yaml', enc('paths: 3\n')).diagnostics.map((d) => d.message)).toStrictEqual(['paths must be of type array']);
+    expect(parseProjectMeta('p.yaml', enc('paths: 3\n')).diagnostics.map((d) => d.message)).toStrictEqual([
+      'paths must be of type array: 3 is one value, not a list',
+    ]);
     expect(parseActionMeta('a.yaml', enc('descr: "a\\u0007"\n')).diagnostics.map((d) => d.message)).toStrictEqual(['unknown key "descr"']);
   });
 
