@@ -139,6 +139,27 @@ export function nestedYaml(path: string, meant: string): Diagnostic {
   );
 }
 
+/**
+ * The finding of a file that holds what the store would read under another name, and is never read: a `.yml` where
+ * its `.yaml` name is read, or a `.yaml` in a sub-folder of a scope; undefined when it is neither, when the name meant
+ * is of a kind `want` does not take, or when `listed` holds that name (the file is then a stray copy, warned of by
+ * validate). Every reader of a folder says it, as validate does, rather than leave what it holds out in silence.
+ */
+export function strayFinding(
+  entry: TreeEntry,
+  classify: (path: string) => PathKind,
+  want: (kind: PathKind) => boolean,
+  listed: () => ReadonlySet<string>,
+): Diagnostic | undefined {
+  if (entry.type !== 'file') return undefined;
+  const nested = entry.path.endsWith('.yaml');
+  const meant = nested ? nestedYamlMeant(entry.path) : yamlNameMeant(entry.path);
+  if (meant === undefined) return undefined;
+  const kind = classify(meant);
+  if (kind.kind === 'unknown' || kind.kind === 'bad-id' || kind.kind === 'bad-name' || !want(kind) || listed().has(meant)) return undefined;
+  return nested ? nestedYaml(entry.path, meant) : misnamedYaml(entry.path, meant);
+}
+
 /** The finding of a symbolic link (or, in a git tree, a submodule) in the place of a store folder: never followed. */
 export function linkedFolder(path: string, what = 'a symbolic link to a folder'): Diagnostic {
   return pathError(
@@ -189,29 +210,15 @@ export function planReads(
     }
     if (!entry.path.endsWith('.yaml')) {
       // An invariant or record written by hand as `.yml` would be left out of every set in silence: said, as validate says it.
-      const meant = entry.type === 'file' ? yamlNameMeant(entry.path) : undefined;
-      if (meant === undefined) continue;
-      const meantKind = classify(meant);
-      if (meantKind.kind === 'unknown' || meantKind.kind === 'bad-id' || meantKind.kind === 'bad-name' || !want(meantKind)) continue;
-      listed ??= new Set(entries.map((e) => e.path));
-      if (!listed.has(meant)) diagnostics.push(misnamedYaml(entry.path, meant));
+      const stray = strayFinding(entry, classify, want, () => (listed ??= new Set(entries.map((e) => e.path))));
+      if (stray) diagnostics.push(stray);
       continue;
     }
     const kind = kinds?.[i] ?? classify(entry.path);
-    if (kind.kind === 'unknown' && entry.type === 'file') {
-      // An invariant or record put in a sub-folder of its scope would be left out of every set in silence, as a `.yml` would.
-      const meant = nestedYamlMeant(entry.path);
-      const meantKind = meant === undefined ? undefined : classify(meant);
-      if (
-        meantKind === undefined ||
-        meantKind.kind === 'unknown' ||
-        meantKind.kind === 'bad-id' ||
-        meantKind.kind === 'bad-name' ||
-        !want(meantKind)
-      )
-        continue;
-      listed ??= new Set(entries.map((e) => e.path));
-      if (!listed.has(meant!)) diagnostics.push(nestedYaml(entry.path, meant!));
+    if (kind.kind === 'unknown') {
+      // So would one put in a sub-folder of its scope.
+      const stray = strayFinding(entry, classify, want, () => (listed ??= new Set(entries.map((e) => e.path))));
+      if (stray) diagnostics.push(stray);
       continue;
     }
     if (!want(kind)) continue;

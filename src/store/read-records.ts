@@ -4,7 +4,8 @@ import { parseRecord } from '../core/record-files.ts';
 import type { DecisionNode, EnforcementRun, Violation } from '../core/records.ts';
 import { parseYamlDocument } from './yaml-document.ts';
 import { readFailure } from './read.ts';
-import { fileWhereFolderGoes, isRequiredFolder } from './read-plan.ts';
+import { fileWhereFolderGoes, isRequiredFolder, strayFinding } from './read-plan.ts';
+import { filesBelowUnknownFolders } from './unplaced.ts';
 import type { TreeSource } from './tree-source.ts';
 
 /** The records kept under one plan, each list in id (creation) order. */
@@ -36,7 +37,17 @@ export async function readPlanRecords(
     )
       out.diagnostics.push(fileWhereFolderGoes(entry.path));
   for (const kind of kinds) {
-    for (const entry of await source.list(`plans/${plan}/${kind}`, { recursive: false })) {
+    const listed = await source.list(`plans/${plan}/${kind}`, { recursive: false });
+    const paths = new Set(listed.map((e) => e.path));
+    for (const entry of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
+      // A record written as `.yml`, or put in a sub-folder, is never read: a violation would vanish from the gate.
+      const stray = strayFinding(
+        entry,
+        classifyPath,
+        (k) => k.kind === 'record',
+        () => paths,
+      );
+      if (stray) out.diagnostics.push(stray);
       if (!entry.path.endsWith('.yaml')) continue;
       const c = classifyPath(entry.path);
       if (c.kind === 'bad-id') {

@@ -2,7 +2,8 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { badId, classifyPath } from '../core/layout.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
 import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
-import { readFailure } from './read-plan.ts';
+import { readFailure, strayFinding } from './read-plan.ts';
+import { filesBelowUnknownFolders } from './unplaced.ts';
 import type { TreeSource } from './tree-source.ts';
 import { parseYamlDocument } from './yaml-document.ts';
 
@@ -18,7 +19,17 @@ export async function readWaivers(
   const diagnostics: Diagnostic[] = [];
   const jobs: { path: string; scope: WaiverScope; id: string }[] = [];
   for (const scope of scopes) {
-    for (const entry of await source.list(waiverFolder(scope), { recursive: false })) {
+    const listed = await source.list(waiverFolder(scope), { recursive: false });
+    const paths = new Set(listed.map((e) => e.path));
+    for (const entry of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
+      // A waiver written as `.yml`, or put in a sub-folder, is never read: said, as validate says it.
+      const stray = strayFinding(
+        entry,
+        classifyPath,
+        (k) => k.kind === 'waiver',
+        () => paths,
+      );
+      if (stray) diagnostics.push(stray);
       if (!entry.path.endsWith('.yaml')) continue;
       const c = classifyPath(entry.path);
       if (c.kind === 'bad-id') {

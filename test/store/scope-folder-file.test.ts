@@ -168,3 +168,45 @@ describe('a file where a records or waivers folder goes', () => {
     expect(JSON.parse(set.stdout).error.detail.diagnostics[0]).toMatchObject({ code: 'unknown-path', file: 'projects/myapp/waivers' });
   });
 });
+
+// A violation written as `.yml`, or put in a sub-folder of violations/, read as absent would vanish from the plan gate:
+// validate says it, and so does every reader of that folder.
+describe('a record or waiver never read: written as .yml, or in a sub-folder', () => {
+  it('is an error of every reader of its folder (exit 3), as validate says it, never a plan gate without it', async () => {
+    const root = exampleStore();
+    const cwd = dirname(root);
+    const V = '01JP1000000000000000000002';
+    const violation = `id: ${V}\ninvariant_id: ${P}\nviolated_text: t\nseverity: error\ncreated_at: 2026-01-01T00:00:00Z\n`;
+    const folder = `plans/${EXAMPLE_PLAN}/violations`;
+    mkdirSync(join(root, `${folder}/sub`), { recursive: true });
+    for (const path of [`${folder}/${V}.yml`, `${folder}/sub/${V}.yaml`]) {
+      writeFileSync(join(root, path), violation);
+      const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
+      expect(JSON.parse(validate.stdout).diagnostics).toContainEqual(
+        expect.objectContaining({ code: 'unknown-path', severity: 'error', file: path }),
+      );
+      for (const args of [
+        ['invariant', 'violation', 'list', '--plan', EXAMPLE_PLAN],
+        ['plan', 'status', EXAMPLE_PLAN],
+      ]) {
+        const r = await runAgents(['--format', 'json', ...args], { cwd });
+        expect(r.code, `${path}: ${args.join(' ')}`).toBe(3);
+        expect(JSON.parse(r.stdout).error.detail.diagnostics[0]).toMatchObject({ code: 'unknown-path', file: path });
+      }
+      rmSync(join(root, path));
+    }
+    // A waiver of the project in a sub-folder of its waivers/: the effective set that reads them refuses it.
+    const W = '01JP1000000000000000000003';
+    mkdirSync(join(root, 'projects/myapp/waivers/old'), { recursive: true });
+    writeFileSync(
+      join(root, `projects/myapp/waivers/old/${W}.yaml`),
+      `id: ${W}\ninvariant_id: ${P}\nreason: r\nowner: o\nexpires: 2999-01-01\ncreated_at: 2026-01-01T00:00:00Z\n`,
+    );
+    const set = await runAgents(['--format', 'json', 'invariant', 'list', '--effective', '--project', 'myapp'], { cwd });
+    expect(set.code).toBe(3);
+    expect(JSON.parse(set.stdout).error.detail.diagnostics[0]).toMatchObject({
+      code: 'unknown-path',
+      file: `projects/myapp/waivers/old/${W}.yaml`,
+    });
+  });
+});
