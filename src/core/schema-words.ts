@@ -3,24 +3,20 @@
 // says "must NOT have more than 2000 characters" of a text of unknown length, leaves the reader to work it out.
 import { MAX_TEXT_LENGTH } from './limits.ts';
 
-const WORDS: ReadonlyMap<string, string> = new Map([
-  ['^[0-7][0-9A-HJKMNP-TV-Z]{25}$', 'is not a ULID (26 characters of Crockford base32, upper case)'],
-  ['\\S', `is blank: write the text (at most ${MAX_TEXT_LENGTH} characters)`],
-  ['^[^\\s,][^,]{0,63}$', 'must be 1 to 64 characters, hold no comma and start with no white space'],
-  [
-    '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2}))?$',
+const WORDS: Readonly<Record<string, string>> = {
+  '^[0-7][0-9A-HJKMNP-TV-Z]{25}$': 'is not a ULID (26 characters of Crockford base32, upper case)',
+  '\\S': `is blank: write the text (at most ${MAX_TEXT_LENGTH} characters)`,
+  '^[^\\s,][^,]{0,63}$': 'must be 1 to 64 characters, hold no comma and start with no white space',
+  '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2}))?$':
     'is not a date (YYYY-MM-DD) nor an RFC 3339 date-time (2026-12-31T18:00:00Z)',
-  ],
-  [
-    '^(?:[a-z0-9][a-z0-9._-]{0,63}:)?[a-z0-9][a-z0-9._-]{0,63}/[a-z0-9][a-z0-9._-]{0,63}$',
+  '^(?:[a-z0-9][a-z0-9._-]{0,63}:)?[a-z0-9][a-z0-9._-]{0,63}/[a-z0-9][a-z0-9._-]{0,63}$':
     'is not an action template (ns/name, or source:ns/name for a policy source\'s; names in lower case a-z, 0-9, ".", "_" and "-")',
-  ],
-  ['^[a-z0-9][a-z0-9._-]{0,63}$', 'is not a name (lower case a-z, 0-9, ".", "_" and "-", starting with a letter or digit, at most 64)'],
-]);
+  '^[a-z0-9][a-z0-9._-]{0,63}$': 'is not a name (lower case a-z, 0-9, ".", "_" and "-", starting with a letter or digit, at most 64)',
+};
 
 /** `what` (the key and its value) followed by what a value failing the schema pattern `pattern` must be; undefined for a pattern not described here. */
 export function patternWords(pattern: string, what: string): string | undefined {
-  const words = WORDS.get(pattern);
+  const words = Object.hasOwn(WORDS, pattern) ? WORDS[pattern] : undefined;
   return words === undefined ? undefined : `${what} ${words}`;
 }
 
