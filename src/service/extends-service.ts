@@ -150,8 +150,10 @@ async function fetchSources(
   // A revision's source with no pin that matches it is not read by `invariant diff` of that side, which the
   // fetch serves; refusing it would stop every CI run on a base that cannot be changed. One named is refused.
   // The cache and the URLs are the repository's, found from its top as from the store: git runs there when the store
-  // folder is gone.
-  return fetchPins(top ?? root, pinsFor(read, wanted, rev !== undefined && names.length === 0), { signal });
+  // folder is gone. A revision's pins are history the diff reads for that side, as an update's previous pins are: a
+  // tag moved or a branch force-pushed since would otherwise stop the review of the pull request that follows it.
+  const previous = rev !== undefined;
+  return fetchPins(top ?? root, pinsFor(read, wanted, rev !== undefined && names.length === 0), { signal, previous });
 }
 
 export class ExtendsService {

@@ -273,8 +273,9 @@ export async function fetchPins(
   pins: readonly { source: ExtendsSource; pin: LockEntry }[],
   /**
    * `fresh`: the pins were just taken from the remote (`extends update`), nothing to check. `previous`: the pins an
-   * update moves away from, fetched only for its report: neither checked against their refs nor remembered as
-   * checked, as they are leaving the lock. `signal` stops the run's git processes.
+   * update moves away from, or a revision's (`fetch --rev`), fetched only for a report of that side: neither
+   * checked against their refs nor remembered as checked, as they are not the working tree's. `signal` stops the
+   * run's git processes.
    */
   options: { fresh?: boolean; previous?: boolean; signal?: AbortSignal } = {},
 ): Promise<FetchOutcome[]> {

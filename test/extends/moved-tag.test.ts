@@ -37,12 +37,23 @@ describe('a tag pin whose name now names a branch', () => {
     const accepted = await run(app, 'extends', 'update', '--accept-moved-tag');
     expect(accepted.code).toBe(0);
     expect(readFileSync(join(app, LOCK), 'utf8')).toContain('kind: branch');
+    const acceptedLock = readFileSync(join(app, LOCK), 'utf8');
     // A clone with the lock as committed: its fetch refuses the tag pin, which the branch does not name.
     git(app, 'checkout', '--', LOCK);
     rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
     const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
     expect(fetch.code).toBe(1);
     expect(errorOf(fetch).code).toBe('extends-pin-mismatch');
+
+    // The pull request that accepts the move, reviewed in CI with a fresh cache: the base's pin is history the diff
+    // reads for that side, fetched as pinned, so the report shows the floor leaving.
+    writeFileSync(join(app, LOCK), acceptedLock);
+    commitAll(app, 'accept the moved tag');
+    expect((await run(app, 'extends', 'fetch', '--rev', 'HEAD^1')).code).toBe(0);
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    const diff = await run(app, 'invariant', 'diff', 'HEAD^1..HEAD', '--format', 'json');
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(JSON.parse(diff.stdout).policy_sources.map((m: { left: string[] }) => m.left)).toEqual([[LOCKED]]);
   });
 });
 
