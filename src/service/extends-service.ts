@@ -1,6 +1,6 @@
 // `agents extends fetch` and `agents extends update` (docs/extends.md).
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
-import { diffInvariantFiles, diffStores, targetChanged, type StoreDiff, type TargetRef } from '../core/diff.ts';
+import { allTargets, diffInvariantFiles, diffStores, targetChanged, type StoreDiff, type TargetRef } from '../core/diff.ts';
 import { DEFAULT_SOURCE_PATH, isCommitId, sourceOfPin, type ExtendsLock, type LockEntry, type RefKind } from '../core/extends.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { closestNames } from '../core/closest.ts';
@@ -318,7 +318,9 @@ export class ExtendsService {
   ): Promise<SourceMove[]> {
     const snap = await readStore(this.invariants.source);
     requireValid(snap, 'report what the move changes');
-    const targets: TargetRef[] = (await this.invariants.projectNames()).map((project) => ({ kind: 'project', project }));
+    // Every project's and every plan's set holds the inherited invariants, as `invariant diff` reports a move for.
+    const shape = { projects: new Set(await this.invariants.projectNames()), plans: snap.plans };
+    const targets: TargetRef[] = allTargets(shape, shape);
     // The other sources stay where they are pinned (or, when not pinned yet, where they are going).
     const oldPins = allPins.map(({ source, pin }) => {
       const old = gone.has(source.name) ? undefined : state.lock?.sources.find((p) => p.name === source.name);

@@ -10,6 +10,7 @@ const NEVER_DELETE = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
 const NO_SECRETS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
 const LOG_CHANGES = '01JDQ6X5Z8W4N3B2C1D0E9F8G4';
 const LOCAL_TESTS = '01JDQ6X5Z8W4N3B2C1D0E9F8G5';
+const PLAN = '01JDQ6X5Z8W4N3B2C1D0E9F8P1';
 
 const run = (cwd: string, ...args: string[]) => runMain(args, { cwd });
 
@@ -120,6 +121,8 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     commitAll(policy, 'v1');
     const app = repoWith(dir, 'app', {
       '.agents/projects/api/.gitkeep': '',
+      // A plan's set holds the inherited invariants too: a target of the move, as of a global file's change.
+      [`.agents/plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: api\n`,
       '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: main\n`,
     });
     expect((await run(app, 'extends', 'update')).code).toBe(0);
@@ -128,12 +131,17 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     commitAll(policy, 'v2');
     const up = JSON.parse((await run(app, 'extends', 'update', '--format', 'json')).stdout);
     const diff = JSON.parse((await run(app, 'invariant', 'diff', '--format', 'json')).stdout);
-    const sets = (d: { targets: { project: string | null; entered: { id: string }[] }[] }) =>
-      d.targets.map((t) => [t.project, t.entered.map((e) => e.id)]);
-    expect(sets(up.sources[0].diff)).toEqual([['api', [LOG_CHANGES]]]);
-    expect(sets(diff)).toEqual([['api', [LOG_CHANGES]]]);
-    // Nothing moves: no set changed.
+    const sets = (d: { targets: { project: string | null; plan: string | null; entered: { id: string }[] }[] }) =>
+      d.targets.map((t) => [t.plan ?? t.project, t.entered.map((e) => e.id)]);
+    const both = [
+      ['api', [LOG_CHANGES]],
+      [PLAN, [LOG_CHANGES]],
+    ];
+    expect(sets(up.sources[0].diff)).toEqual(both);
+    expect(sets(diff)).toEqual(both);
     commitAll(app, 'v2');
+    expect(sets(JSON.parse((await run(app, 'invariant', 'diff', 'HEAD^1..HEAD', '--format', 'json')).stdout))).toEqual(both);
+    // Nothing moves: no set changed.
     const again = JSON.parse((await run(app, 'extends', 'update', '--dry-run', '--format', 'json')).stdout);
     expect(again.sources[0].diff.summary.targets_changed).toBe(0);
   });

@@ -277,10 +277,10 @@ async function diffSides(
     targets = [{ kind: 'plan', plan: pickId(request.plan, plans, 'plan', '') }];
   } else {
     targets = affectedTargets(changed, bShape, aShape);
-    // A policy source that moved can change every project's set, as a global file does.
+    // A policy source that moved can change every project's and every plan's set, as a global file does.
     if (request.allProjects || policyMoved) {
       const keys = new Set(targets.map(targetKey));
-      for (const t of everything) if (t.kind === 'project' && !keys.has(targetKey(t))) targets.push(t);
+      for (const t of everything) if ((policyMoved || t.kind === 'project') && !keys.has(targetKey(t))) targets.push(t);
     }
   }
 
