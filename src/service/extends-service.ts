@@ -130,22 +130,23 @@ function selectSources(state: ExtendsState, names: readonly string[]): ExtendsSo
 
 /**
  * Fetches exactly the pinned commits into the cache (docs/extends.md); with `rev`, those of that revision's lock.
- * `state` reads what the pins are; `top` is given when only the revision holds the store.
+ * `tree` holds the config.yaml and lock to read; `top` is given when only the revision holds the store.
  */
 async function fetchSources(
   root: string,
   names: readonly string[],
   signal: AbortSignal | undefined,
   rev: string | undefined,
-  state: () => Promise<ExtendsState>,
+  tree: TreeSource,
   top?: string,
 ): Promise<FetchOutcome[]> {
-  // A revision from before the store extended anything has nothing to fetch (a CI step runs for every pull request).
-  if (rev !== undefined && names.length === 0) {
-    const { sources, diagnostics } = await readExtendsState(await revisionTree(root, rev, top));
+  // A store that extends nothing has nothing to fetch, a revision from before it extended anything or a lock left
+  // after its last source went (a CI step runs for every pull request, one that drops `extends` too).
+  if (names.length === 0) {
+    const { sources, diagnostics } = await readExtendsState(tree);
     if (sources.length === 0 && diagnostics.length === 0) return [];
   }
-  const read = await state();
+  const read = await readState(tree, rev);
   const wanted = selectSources(read, names).map((s) => s.name);
   // A revision's source with no pin that matches it is not read by `invariant diff` of that side, which the
   // fetch serves; refusing it would stop every CI run on a base that cannot be changed. One named is refused.
@@ -165,15 +166,19 @@ export class ExtendsService {
 
   /** `removing`: an update, which takes a config.yaml with no source left while the lock still pins one, to unpin it. */
   private async state(rev?: string, removing = false): Promise<ExtendsState> {
-    // A revision's pins (`fetch --rev`): what `invariant diff` of that side reads.
-    return readState(rev === undefined ? this.invariants.source : await revisionTree(this.root, rev), rev, removing);
+    return readState(await this.tree(rev), rev, removing);
+  }
+
+  /** The working tree's files, or a revision's (`fetch --rev`): what `invariant diff` of that side reads. */
+  private async tree(rev?: string): Promise<TreeSource> {
+    return rev === undefined ? this.invariants.source : await revisionTree(this.root, rev);
   }
 
   /**
    * Fetches exactly the pinned commits into the cache (docs/extends.md); with `rev`, those of that revision's lock.
    */
   async fetch(names: readonly string[] = [], signal?: AbortSignal, rev?: string): Promise<FetchOutcome[]> {
-    return fetchSources(this.root, names, signal, rev, () => this.state(rev));
+    return fetchSources(this.root, names, signal, rev, await this.tree(rev));
   }
 
   /**
@@ -189,7 +194,7 @@ export class ExtendsService {
   ): Promise<FetchOutcome[]> {
     const tree = await revisionTree(at.root, rev, at.top);
     if ((await tree.list('')).length === 0) throw at.error;
-    return fetchSources(at.root, names, signal, rev, () => readState(tree, rev), at.top);
+    return fetchSources(at.root, names, signal, rev, tree, at.top);
   }
 
   /**

@@ -143,6 +143,13 @@ describe('what update says', () => {
     const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
     expect((await run(app, 'extends', 'update')).code).toBe(0);
     writeFileSync(join(app, '.agents/config.yaml'), 'extends: []\n');
+    // The workflow fetches wherever a lock is: a store that extends nothing has nothing to fetch, its lock still
+    // pinning the source or pinning none after update.
+    const fetched = async () => {
+      const f = await run(app, 'extends', 'fetch', '--format', 'json');
+      return [f.code, JSON.parse(f.stdout)];
+    };
+    expect(await fetched()).toEqual([0, []]);
     const r = await run(app, 'extends', 'update', '--format', 'json');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -152,6 +159,7 @@ describe('what update says', () => {
     expect(target.left.map((e: { id: string }) => e.id).sort()).toEqual([LOCKED, SECRETS]);
     expect(readFileSync(join(app, LOCK), 'utf8')).not.toContain('policy');
     expect(await effectiveIds(app)).toEqual([LOCAL]);
+    expect(await fetched()).toEqual([0, []]);
   });
 
   it('a full commit id the source does not hold is an unknown ref; an unreachable source is not', async () => {
