@@ -17,7 +17,7 @@ import { checkPin, isChecked, rememberChecked } from './pin-check.ts';
 import { readEntries, readFolders } from './read.ts';
 import type { ParseCache } from './parse-cache.ts';
 import type { TreeSource } from './tree-source.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { replaceInStyle } from './atomic-write.ts';
 import { lockTimeoutFromEnv, withFolderLock } from './lock.ts';
 import { makeFolders } from './write-all.ts';
 
@@ -40,11 +40,12 @@ export async function readExtendsState(source: TreeSource): Promise<ExtendsState
   return state;
 }
 
-/** Writes the lock with the project's serializer, atomically. */
+/** Writes the lock with the project's serializer, atomically, keeping the BOM and CRLF line ends of the lock there. */
 export async function writeExtendsLock(storeRoot: string, lock: ExtendsLock): Promise<void> {
   // The serializer (and the yaml package) load only for the command that writes.
   const { formatExtendsLockFile } = await import('../core/serialize.ts');
-  writeFileAtomic(storeRoot, EXTENDS_LOCK_FILE, formatExtendsLockFile(EXTENDS_LOCK_FILE, lock), 'replace');
+  // As the store's other files are rewritten: a checkout with CRLF line ends sees only the pins that moved change.
+  replaceInStyle(storeRoot, EXTENDS_LOCK_FILE, formatExtendsLockFile(EXTENDS_LOCK_FILE, lock));
 }
 
 /** `<git common dir>/agents/extends`: the cache of every source's pinned commits. */

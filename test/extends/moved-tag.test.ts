@@ -131,10 +131,15 @@ describe('what update says', () => {
     const app = consumer(dir, `  - name: policy\n    url: ${policy.url}\n    ref: v1\n`);
     expect((await run(app, 'extends', 'update')).code).toBe(0);
     writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - name: policy\n    url: ${policy.bare}\n    ref: v1\n`);
+    // A lock checked out with a BOM and CRLF line ends keeps them, as the store's other files do: only the url changes.
+    const crlf = (text: string) => `\uFEFF${text.replace(/\r?\n/g, '\r\n')}`;
+    const lock = readFileSync(join(app, LOCK), 'utf8');
+    writeFileSync(join(app, LOCK), crlf(lock));
     const r = await run(app, 'extends', 'update');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toContain(policy.bare);
     expect(r.stdout.split('\n')[0]).toContain(policy.url);
+    expect(readFileSync(join(app, LOCK), 'utf8')).toBe(crlf(lock.replace(`url: ${policy.url}`, `url: ${policy.bare}`)));
   });
 
   it('a source removed from config.yaml leaves the lock, and update reports what left each set, the last source too', async () => {
