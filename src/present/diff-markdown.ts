@@ -92,7 +92,7 @@ export function* diffMarkdownLines(d: DiffResult): Generator<string> {
   yield* [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
   if (d.policyOrder) yield* ['', `**${policyOrderTitle(d.policyOrder, (x) => `\`${x}\``)}**`];
   for (const m of d.policySources ?? []) {
-    yield* ['', `**${policyMoveTitle(m, (x) => `\`${x}\``)}**`, ''];
+    yield* ['', `**${policyMoveTitle(m, (x) => markdownCode(x, { inTable: false }))}**`, ''];
     const item = (label: string, i: ScopedInvariant) => `- **${label}** ${mdEscape(i.text)} — \`${i.id}\``;
     for (const i of m.entered) yield item('entered', i);
     for (const i of m.left) yield item('left', i);

@@ -310,7 +310,7 @@ export function policyOrderTitle(o: { before: string[]; after: string[] }, code:
 
 /** "policy source X moved from v3 to v4" (docs/extends.md, "Review"). */
 export function policyMoveTitle(m: PolicyMove, code: (x: string) => string = (x) => x): string {
-  // Names, refs and commit ids match their schemas' patterns: no markup can hide in them.
+  // Names, refs and commit ids match their schemas' patterns: no markup can hide in them; a URL can hold any.
   const at = (p: { ref: string; commit: string }) =>
     p.ref === p.commit ? code(p.commit.slice(0, 12)) : `${code(p.ref)} (${code(p.commit.slice(0, 12))})`;
   const name = code(m.name);
@@ -318,5 +318,7 @@ export function policyMoveTitle(m: PolicyMove, code: (x: string) => string = (x)
   if (!m.after) return `policy source ${name} removed (was at ${at(m.before)})`;
   const edited = m.refUnchanged ? ` (same ref ${code(m.after.ref)}: moved at the source, or the pin was edited by hand)` : '';
   const folder = m.before.path === m.after.path ? '' : `, now from the folder ${code(m.after.path)} (was ${code(m.before.path)})`;
-  return `policy source ${name} moved from ${at(m.before)} to ${at(m.after)}${edited}${folder}`;
+  // A URL is anyone's to write in config.yaml: it is given to `code`, which a markdown caller makes hold any text.
+  const url = m.before.url === m.after.url ? '' : `, now from ${code(m.after.url)} (was ${code(m.before.url)})`;
+  return `policy source ${name} moved from ${at(m.before)} to ${at(m.after)}${edited}${folder}${url}`;
 }

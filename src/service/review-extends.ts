@@ -8,6 +8,7 @@ import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, mayExtend, type ExtendsLock, ty
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
+import { hideCredentials } from '../core/plain-text.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { tooLarge } from '../core/yaml-file.ts';
 import { catFileBatch } from '../git/object-reader.ts';
@@ -21,9 +22,12 @@ import { pinnedTemplates } from './invariants/source-actions.ts';
 /** One source whose pin differs between the sides: "policy source X moved from v3 to v4", and what entered and left. */
 export interface PolicyMove {
   name: string;
-  /** `path`: the source's store folder, which decides what is inherited as much as the commit. */
-  before: { ref: string; commit: string; path: string } | null;
-  after: { ref: string; commit: string; path: string } | null;
+  /**
+   * `path`: the source's store folder, which decides what is inherited as much as the commit. `url`: where the source
+   * is fetched from, which decides what the next `extends update` pins, with its credentials shown as `***`.
+   */
+  before: { ref: string; commit: string; path: string; url: string } | null;
+  after: { ref: string; commit: string; path: string; url: string } | null;
   /** Both sides pin the same url and ref at different commits: the lock was edited, not updated (a ref the source moved, or a hand edit). */
   refUnchanged: boolean;
   /** The source's invariants added, removed and edited between the two commits. */
@@ -144,9 +148,10 @@ export async function inheritedSides(
   for (const name of names) {
     const b = bPins.find((p) => p.source.name === name)?.pin;
     const a = aPins.find((p) => p.source.name === name)?.pin;
-    // The same commit read from another store folder (`path:`) is other files: a move too.
+    // The same commit read from another store folder (`path:`) is other files: a move too. So is one fetched from
+    // another URL (a fork, a mirror): the next `extends update` follows the ref there.
     const folder = (pin: LockEntry) => pin.path ?? DEFAULT_SOURCE_PATH;
-    if (b && a && b.commit === a.commit && folder(b) === folder(a)) continue;
+    if (b && a && b.commit === a.commit && folder(b) === folder(a) && b.url === a.url) continue;
     const files = diffInvariantFiles(of(bInv, name), of(aInv, name));
     changedBefore.push(...of(bInv, name));
     changedAfter.push(...of(aInv, name));
@@ -155,8 +160,8 @@ export async function inheritedSides(
     changedAfter.push(...(await pinnedTemplates(storeRoot, aPins, name)));
     moves.push({
       name,
-      before: b ? { ref: b.ref, commit: b.commit, path: folder(b) } : null,
-      after: a ? { ref: a.ref, commit: a.commit, path: folder(a) } : null,
+      before: b ? { ref: b.ref, commit: b.commit, path: folder(b), url: hideCredentials(b.url) } : null,
+      after: a ? { ref: a.ref, commit: a.commit, path: folder(a), url: hideCredentials(a.url) } : null,
       refUnchanged: b !== undefined && a !== undefined && b.ref === a.ref && b.url === a.url && b.commit !== a.commit,
       entered: files.filter((f) => f.change === 'added').map((f) => f.after!),
       left: files.filter((f) => f.change === 'removed').map((f) => f.before!),

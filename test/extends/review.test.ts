@@ -64,8 +64,8 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(json.policy_sources).toEqual([
       {
         name: 'acme',
-        before: { ref: 'v1', commit: git(policy, 'rev-parse', 'v1').trim(), path: '.agents' },
-        after: { ref: 'v2', commit: git(policy, 'rev-parse', 'v2').trim(), path: '.agents' },
+        before: { ref: 'v1', commit: git(policy, 'rev-parse', 'v1').trim(), path: '.agents', url: policy },
+        after: { ref: 'v2', commit: git(policy, 'rev-parse', 'v2').trim(), path: '.agents', url: policy },
         ref_unchanged: false,
         entered: [LOG_CHANGES],
         left: [NO_SECRETS],
@@ -79,6 +79,29 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     // The working tree against HEAD: no pin moved, nothing reported.
     const same = JSON.parse((await run(app, 'invariant', 'diff', '--format', 'json')).stdout);
     expect(same.policy_sources).toEqual([]);
+
+    // The same commit fetched from another URL (a fork, a mirror, here the same repository by a file:// URL) is a
+    // move the review shows: the next update follows the ref there.
+    const fork = `file://${policy}`;
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${fork}\n    ref: v2\n` });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const moved = await run(app, 'invariant', 'diff', '--exit-code', '--format', 'json');
+    expect(moved.code).toBe(1);
+    expect(JSON.parse(moved.stdout).policy_sources).toMatchObject([
+      { name: 'acme', before: { url: policy }, after: { url: fork }, ref_unchanged: false, entered: [], left: [] },
+    ]);
+    const title = await run(app, 'invariant', 'diff', '--format', 'markdown');
+    expect(title.stdout).toContain(`now from \`${fork}\` (was \`${policy}\`)`);
+    // A URL's credentials are never printed: the review shows the user and *** for the token.
+    const secret = 'https://ci:s3cr3t@git.example.invalid/acme/policy.git';
+    git(app, 'config', `url.${fork}.insteadOf`, secret);
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${secret}\n    ref: v2\n` });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    for (const format of ['json', 'markdown', 'text']) {
+      const r = await run(app, 'invariant', 'diff', '--format', format);
+      expect(r.stdout).toContain('https://ci:***@git.example.invalid/acme/policy.git');
+      expect(r.stdout + r.stderr).not.toContain('s3cr3t');
+    }
   });
 
   it('a new order of the sources in extends is a change: the review names it and what it newly shadows in each project', async () => {

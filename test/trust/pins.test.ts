@@ -162,8 +162,8 @@ describe('a hand-edited pin', () => {
       expect(out.policy_sources).toEqual([
         {
           name: 'policy',
-          before: { ref: 'v1', commit: p.v1, path: '.agents' },
-          after: { ref: 'v1', commit: p.v0, path: '.agents' },
+          before: { ref: 'v1', commit: p.v1, path: '.agents', url: p.url },
+          after: { ref: 'v1', commit: p.v0, path: '.agents', url: p.url },
           ref_unchanged: true,
           entered: [],
           left: [LOCKED],
