@@ -42,7 +42,8 @@ describe('agents guard check in a repository with no commit yet', () => {
       ['invariant', 'diff'],
     ]) {
       // So is a range with no revision on either side ("$BASE..$HEAD" with both unset), which git reads as a path.
-      for (const range of [' ', '..', '...']) {
+      // And one with a third side, which no clone lacks as a revision.
+      for (const range of [' ', '..', '...', 'HEAD~2..HEAD~1..HEAD', 'main...HEAD..x']) {
         const r = await runAgents(['--format', 'json', ...command, range], { cwd: dir });
         expect(errorOf(r), `${command.join(' ')} "${range}"`).toEqual({ code: 'usage', exit_code: 2, detail: { argument: 'range' } });
       }

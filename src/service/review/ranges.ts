@@ -92,6 +92,13 @@ export function refuseEmptyRange(range: string | undefined): void {
       'Name a range such as main...HEAD (were the variables that should name its sides unset?).',
       { argument: 'range' },
     );
+  // A third side (`A..B..C`) is no revision a clone could lack: said so, not as a revision to fetch.
+  if (given !== undefined && (given.match(/\.\.\.?/g)?.length ?? 0) > 1)
+    throw new UsageError(
+      `the revision range "${truncate(given)}" names more than two sides`,
+      'Give two: A..B compares the two trees, A...B compares B with its merge base with A.',
+      { argument: 'range' },
+    );
 }
 
 export async function parseRange(
