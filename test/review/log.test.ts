@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { G1, G3, P1, P2, Repo, history, suiteDir, ulid } from './repo.ts';
 import { runAgents } from '../helpers/main.ts';
 import { gitInit } from '../helpers/git.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 
 interface LogJson {
   id: string;
@@ -121,6 +121,9 @@ describe('agents invariant log over invalid versions', () => {
     const V = ulid('V1');
     const repo = new Repo();
     const c1 = repo.inv('global', V, 'Never drop production data').commit('init');
+    // The same invariant in another form (a byte order mark, CRLF line ends, a comment): no event, as diff sees none.
+    const form = `\uFEFF# kept\n${invariantYaml(V, 'Never drop production data')}`.replace(/\n/g, '\r\n');
+    repo.write(`global/${V}.yaml`, form).commit('form only');
     const c2 = repo.inv('global', V, 'Never drop production data', { severity: 'bogus' }).commit('bad');
     const c3 = repo.inv('global', V, 'Never drop production data', { severity: 'warning' }).commit('fixed');
     const c4 = repo.inv('global', V, 'Never drop production data', { severity: 'bogus' }).commit('bad again');

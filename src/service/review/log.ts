@@ -151,6 +151,12 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
       // A version after an invalid one is compared with the last valid version: what changed since it was last valid.
       const before = b.inv ?? (change === 'added' ? undefined : lastValid);
       let fields = before && a.inv ? invariantFieldChanges(before, a.inv).filter((f) => f.field !== 'scope') : [];
+      // A new form of the same invariant (line ends, a byte order mark, comments, quoting) changes none of its fields:
+      // not an edit, as `invariant diff` reports no change for it.
+      if (change === 'edited' && b.inv && a.inv && fields.length === 0) {
+        lastValid = a.inv;
+        return;
+      }
       if (change === 'edited' && to?.parents && a.inv && fields.length > 0) {
         // A merge's own change is a field it made differ from every side: a value it took from another parent is the
         // change of that side's commits, listed at them.
