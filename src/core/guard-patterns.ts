@@ -34,11 +34,14 @@ export type TextMatcher = (text: string) => boolean;
  * unanchored search over the whole text: `^` and `$` hold only at its real
  * ends (or lines, with `(?m)`), and a match may be as long as the text. The
  * engine is linear in the text and reads the string in place, so neither time
- * nor memory needs windows (the hook's input is at most 16 MiB).
+ * nor memory needs windows (the hook's input is at most 16 MiB). A line may
+ * end in CRLF or CR as well as LF.
  */
 export function compileRegex(pattern: string): TextMatcher {
   const re = RE2JS.compile(pattern);
-  return (text) => re.matcher(text).find();
+  // RE2's `$` holds before "\n" only: a file written with CRLF (or CR) line ends is searched again with "\n" ones, so
+  // that `(?m)^DEBUG=true$` holds there too. A second search can only add a match, never take one away.
+  return (text) => re.matcher(text).find() || (text.includes('\r') && re.matcher(text.replace(/\r\n?/g, '\n')).find());
 }
 
 /** A compiled write glob: whether a repository-relative path matches it. */

@@ -401,4 +401,9 @@ describe('patterns', () => {
     expect(compileRegex('(?s)-----BEGIN PRIVATE KEY-----.*-----END PRIVATE KEY-----')(`${'#'.repeat(MiB - 5000)}${key}`)).toBe(true);
     expect(compileRegex('(a+)+$')(`${'a'.repeat(2 * MiB)}!`)).toBe(false);
   });
+  it('a line that ends in CRLF or CR ends where `$` holds, as one that ends in LF does', () => {
+    for (const text of ['PORT=1\nDEBUG=true\nX=2\n', 'PORT=1\r\nDEBUG=true\r\nX=2\r\n', 'PORT=1\rDEBUG=true\rX=2\r'])
+      expect(compileRegex('(?m)^DEBUG=true$')(text), JSON.stringify(text)).toBe(true);
+    expect(compileRegex('(?m)^DEBUG=true$')('DEBUG=true2\r\n')).toBe(false);
+  });
 });
