@@ -3,19 +3,21 @@
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
-/** Who a lock names: its process, host, when it was taken (NaN: not named) and its pid namespace. */
+/** Who a lock names: its process, host, when it was taken (NaN: not named), its pid namespace and its process's start. */
 export interface LockOwner {
   pid: number;
   host: string;
   taken: number;
   ns: string | undefined;
+  /** When its process started, in ticks since boot (`start:TICKS`; NaN: not named). */
+  start: number;
 }
 
-/** "pid host time pidns" of a lock, or null when it does not hold one; `taken` is NaN when it names no time. */
+/** "pid host time pidns start:ticks" of a lock, or null when it does not hold one; `taken` is NaN when it names no time. */
 export function lockOwner(text: string): LockOwner | null {
-  const m = /^(\d{1,10}) (\S{1,255})(?: (\S{1,40}))?(?: (\S{1,40}))?/.exec(text);
+  const m = /^(\d{1,10}) (\S{1,255})(?: (\S{1,40}))?(?: (?!start:)(\S{1,40}))?(?: start:(\d{1,20}))?/.exec(text);
   if (!m) return null;
-  return { pid: Number(m[1]), host: m[2]!, taken: Date.parse(m[3] ?? ''), ns: m[4] };
+  return { pid: Number(m[1]), host: m[2]!, taken: Date.parse(m[3] ?? ''), ns: m[4], start: Number(m[5] ?? Number.NaN) };
 }
 
 /** This process's pid namespace, once looked up (null: not yet). */
@@ -37,10 +39,19 @@ function pidNamespace(): string | undefined {
   return ownNamespace;
 }
 
-/** What a lock (or breaker) names: this process, this host, now, and its pid namespace where it has one. */
+/** This process's start in ticks since boot, once looked up (null: not yet; undefined: not known). */
+let ownStart: number | null | undefined = null;
+
+/**
+ * What a lock (or breaker) names: this process, this host, now, its pid namespace and its start where the system
+ * says them. The start, counted from boot, tells this process from a later one given its number when the wall clock
+ * has been set since (the lock's time alone would make a live writer look started after its own lock).
+ */
 export function ownerLine(): string {
   const ns = pidNamespace();
-  return `${process.pid} ${hostname()} ${new Date().toISOString()}${ns === undefined ? '' : ` ${ns}`}\n`;
+  if (ownStart === null) ownStart = processStat(process.pid)?.ticks;
+  const start = ownStart;
+  return `${process.pid} ${hostname()} ${new Date().toISOString()}${ns === undefined ? '' : ` ${ns}`}${start === undefined ? '' : ` start:${start}`}\n`;
 }
 
 /** Whether pid namespace `ns` of a lock is this process's (a lock that names none, written before they were recorded, is). */
@@ -65,7 +76,7 @@ const TICKS_PER_SECOND = 100;
  * collected by its parent…) and when it started (ms since the epoch, when known); undefined where there is no /proc
  * (not Linux) or the process is gone.
  */
-function processStat(pid: number): { state: string; start: number | undefined } | undefined {
+function processStat(pid: number): { state: string; start: number | undefined; ticks: number | undefined } | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
@@ -83,7 +94,7 @@ function processStat(pid: number): { state: string; start: number | undefined } 
     // No boot time: the start is not known.
   }
   const start = Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + (ticks * 1000) / TICKS_PER_SECOND : undefined;
-  return { state: fields[0] ?? '', start };
+  return { state: fields[0] ?? '', start, ticks: Number.isFinite(ticks) ? ticks : undefined };
 }
 
 /**
@@ -110,22 +121,25 @@ export function lockAge(lockPath: string): number {
 }
 
 /**
- * Whether process `pid` started after `since` (ms; NaN: not known), so cannot be what wrote a lock or a temporary
- * then: its number was reused after the writer died (numbers wrap around). The boot time /proc gives is whole
- * seconds, hence the margin.
+ * Whether process `pid` is not what wrote a lock or a temporary at `since` (ms; NaN: not known): its number was
+ * reused after the writer died (numbers wrap around). A lock that names its writer's `start` (ticks since boot) is
+ * judged by it, which no change of the wall clock moves; else by whether the process started after `since`. The
+ * boot time /proc gives is whole seconds, hence the margin.
  */
-export function startedAfter(pid: number, since: number): boolean {
+export function startedAfter(pid: number, since: number, start = Number.NaN): boolean {
+  const stat = processStat(pid);
+  if (Number.isFinite(start) && stat?.ticks !== undefined) return stat.ticks !== start;
   if (Number.isNaN(since)) return false;
-  const start = processStat(pid)?.start;
-  return start !== undefined && start > since + 2_000;
+  return stat?.start !== undefined && stat.start > since + 2_000;
 }
 
 /**
  * Whether process `pid` of this host still runs: only "no such process" says it is gone (one of another user
  * answers EPERM), and a zombie, which has exited and waits for its parent to collect it, runs no more. With `since`,
- * the time its lock was taken, a process that started after it is not that writer.
+ * the time its lock was taken (and `start`, when the lock names it), a later process given its number is not that
+ * writer.
  */
-export function processAlive(pid: number, since = Number.NaN): boolean {
+export function processAlive(pid: number, since = Number.NaN, start = Number.NaN): boolean {
   // A number no system gives a process (a lock or a temporary written by hand, or cut): no process has it.
   if (!Number.isSafeInteger(pid) || pid <= 0 || pid > MAX_PID) return false;
   try {
@@ -135,5 +149,5 @@ export function processAlive(pid: number, since = Number.NaN): boolean {
   }
   const state = processStat(pid)?.state;
   if (state === 'Z' || state === 'X') return false;
-  return !startedAfter(pid, since);
+  return !startedAfter(pid, since, start);
 }

@@ -87,7 +87,7 @@ function isStale(lockPath: string): { seen: string; why: string } | null {
   const why = staleLockReason(lock.text, Date.now() - lock.mtimeMs, (owner) => {
     if (!lookupablePid(owner.host, owner.ns)) return null;
     if (!processAlive(owner.pid)) return `process ${owner.pid} on ${owner.host} is gone`;
-    if (startedAfter(owner.pid, owner.taken))
+    if (startedAfter(owner.pid, owner.taken, owner.start))
       return `process ${owner.pid} on ${owner.host} is gone (the process of that number now started after the lock was taken)`;
     return null;
   });
@@ -166,7 +166,7 @@ function clearDeadBreaker(lockPath: string): void {
   if (lock === null) return;
   const owner = lockOwner(lock.text);
   let dead = owner === null ? Date.now() - lock.mtimeMs > BREAKER_LIFETIME_MS : false;
-  if (owner !== null && lookupablePid(owner.host, owner.ns)) dead = !processAlive(owner.pid, owner.taken);
+  if (owner !== null && lookupablePid(owner.host, owner.ns)) dead = !processAlive(owner.pid, owner.taken, owner.start);
   if (!dead) return;
   try {
     unlinkSync(breaker);

@@ -55,7 +55,7 @@ export interface RunValidateOptions {
 
 export interface RunValidateDeps {
   /** Whether a process of this host is running; with `since`, one that did not start after that time (ms). */
-  processAlive: (pid: number, since?: number) => boolean;
+  processAlive: (pid: number, since?: number, start?: number) => boolean;
   hostname: string;
   /** Told when `--fix` clears a stale lock of a dead process to take it. */
   notice?: (message: string) => void;
@@ -151,8 +151,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     : {
         ...shared,
         // A lock of another host, or of another pid namespace of this one (another container), names a process not to be looked up here.
-        lockHolderAlive: (pid: number, host: string, taken: number, ns: string | undefined) =>
-          host === deps.hostname && samePidNamespace(ns) ? deps.processAlive(pid, taken) : undefined,
+        lockHolderAlive: (pid: number, host: string, taken: number, ns: string | undefined, start: number) =>
+          host === deps.hostname && samePidNamespace(ns) ? deps.processAlive(pid, taken, start) : undefined,
         lockAge: (path: string) => lockAge(join(options.store, path)),
       };
   // Policy sources (docs/extends.md): their modules load only for a store that extends one.

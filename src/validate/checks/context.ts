@@ -14,7 +14,7 @@ export interface ValidateOptions {
    * `undefined` when that cannot be known. Absent: every lock is stale (a lock
    * in the index or a revision was committed by mistake).
    */
-  lockHolderAlive?: (pid: number, host: string, taken: number, ns: string | undefined) => boolean | undefined;
+  lockHolderAlive?: (pid: number, host: string, taken: number, ns: string | undefined, start: number) => boolean | undefined;
   /** How long ago a `.lock` (store-relative) was last written, in ms (NaN: gone); absent: every lock is old enough to judge. */
   lockAge?: (path: string) => number;
   /** Facts of files checked in earlier runs (see cache.ts); absent: every file is parsed and checked. */

@@ -68,7 +68,7 @@ export async function checkLocks(
     const text = r.ok ? new TextDecoder().decode(r.bytes) : '';
     // The writers' own rule, so that `--fix` never keeps a lock reported here as stale.
     const why = staleLockReason(text, options.lockAge?.(path) ?? Number.POSITIVE_INFINITY, (o) =>
-      options.lockHolderAlive!(o.pid, o.host, o.taken, o.ns) === false ? `process ${o.pid} on ${o.host} is gone` : null,
+      options.lockHolderAlive!(o.pid, o.host, o.taken, o.ns, o.start) === false ? `process ${o.pid} on ${o.host} is gone` : null,
     );
     if (why !== null) {
       out.push(
