@@ -229,6 +229,23 @@ describe('names, ids and paths never reach outside the store', () => {
     expect(snapshot(root)).toEqual(before);
   });
 
+  it('an invariant file that is a folder is reported by show, edit, move and remove as list reports it (exit 3), not as an unknown id', async () => {
+    const { root, store } = sandbox();
+    mkdirSync(join(store, `global/${OUT_ID}.yaml`));
+    const before = snapshot(root);
+    for (const args of [
+      ['invariant', 'show', OUT_ID],
+      ['invariant', 'edit', OUT_ID.slice(0, 8), '--text', 'Another rule'],
+      ['invariant', 'move', OUT_ID, '--project', 'app'],
+      ['invariant', 'remove', '--yes', OUT_ID],
+    ]) {
+      const r = await runAgents(['--store', store, '--format', 'json', ...args]);
+      expect({ args, code: r.code }).toEqual({ args, code: 3 });
+      expect(JSON.parse(r.stdout).error.detail.diagnostics).toMatchObject([{ code: 'not-a-file', file: `global/${OUT_ID}.yaml` }]);
+    }
+    expect(snapshot(root)).toEqual(before);
+  });
+
   it('--store naming a link uses the folder it names and nothing beside it; a .agents link found by searching is refused', async () => {
     const { root, repo, store, outside } = sandbox();
     symlinkSync(store, join(root, 'store-link'));

@@ -84,12 +84,12 @@ export async function resolveId(
       found.map((f) => f.id),
     ).kind === 'unknown'
   ) {
-    // An invariant file that is a link, or a linked folder that could hold it (global/, a project's), is an invalid
-    // store (exit 3, naming the link), as for a linked plan folder, not an unknown id: a reader never follows it.
+    // An invariant file that is a link, a folder or a FIFO, or a linked folder that could hold it (global/, a
+    // project's), is an invalid store (exit 3, naming it), as `list` says, not an unknown id: a reader never reads it.
     const links = (await svc.source.list('', { recursive: true })).filter((e) => {
-      if (e.type !== 'symlink') return false;
+      if (e.type === 'file') return false;
       const kind = classifyPath(e.path);
-      return (kind.kind === 'invariant' && kind.id.startsWith(wanted)) || holdsInvariants(e.path);
+      return (kind.kind === 'invariant' && kind.id.startsWith(wanted)) || (e.type === 'symlink' && holdsInvariants(e.path));
     });
     if (links.length > 0) requireValid(await readEntries(svc.source, links), `read invariant ${wanted}`);
     await refuseOtherKind(svc, wanted, 'invariant', hint);
