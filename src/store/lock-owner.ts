@@ -11,13 +11,16 @@ export interface LockOwner {
   ns: string | undefined;
   /** When its process started, in ticks since boot (`start:TICKS`; NaN: not named). */
   start: number;
+  /** How many folders, from the lock's own upwards, its writer made for it (`made:N`; 0: none). */
+  made: number;
 }
 
-/** "pid host time pidns start:ticks" of a lock, or null when it does not hold one; `taken` is NaN when it names no time. */
+/** "pid host time pidns start:ticks made:n" of a lock, or null when it does not hold one; `taken` is NaN when it names no time. */
 export function lockOwner(text: string): LockOwner | null {
-  const m = /^(\d{1,10}) (\S{1,255})(?: (\S{1,40}))?(?: (?!start:)(\S{1,40}))?(?: start:(\d{1,20}))?/.exec(text);
+  const m = /^(\d{1,10}) (\S{1,255})(?: (\S{1,40}))?(?: (?!start:|made:)(\S{1,40}))?(?: start:(\d{1,20}))?(?: made:(\d{1,3}))?/.exec(text);
   if (!m) return null;
-  return { pid: Number(m[1]), host: m[2]!, taken: Date.parse(m[3] ?? ''), ns: m[4], start: Number(m[5] ?? Number.NaN) };
+  const start = Number(m[5] ?? Number.NaN);
+  return { pid: Number(m[1]), host: m[2]!, taken: Date.parse(m[3] ?? ''), ns: m[4], start, made: Number(m[6] ?? 0) };
 }
 
 /** This process's pid namespace, once looked up (null: not yet). */
@@ -44,14 +47,16 @@ let ownStart: number | null | undefined = null;
 
 /**
  * What a lock (or breaker) names: this process, this host, now, its pid namespace and its start where the system
- * says them. The start, counted from boot, tells this process from a later one given its number when the wall clock
+ * says them, and how many folders its writer `made` for it (so that whoever clears it once its writer died takes
+ * them back, as the writer would have). The start, counted from boot, tells this process from a later one given its number when the wall clock
  * has been set since (the lock's time alone would make a live writer look started after its own lock).
  */
-export function ownerLine(): string {
+export function ownerLine(made = 0): string {
   const ns = pidNamespace();
   if (ownStart === null) ownStart = processStat(process.pid)?.ticks;
   const start = ownStart;
-  return `${process.pid} ${hostname()} ${new Date().toISOString()}${ns === undefined ? '' : ` ${ns}`}${start === undefined ? '' : ` start:${start}`}\n`;
+  const named = `${ns === undefined ? '' : ` ${ns}`}${start === undefined ? '' : ` start:${start}`}${made > 0 ? ` made:${made}` : ''}`;
+  return `${process.pid} ${hostname()} ${new Date().toISOString()}${named}\n`;
 }
 
 /** Whether pid namespace `ns` of a lock is this process's (a lock that names none, written before they were recorded, is). */

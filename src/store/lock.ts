@@ -3,7 +3,7 @@
 // `validate --fix` uses to judge and clear locks left behind.
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { AgentsError, CancelledError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
 import { LOCK_NAME } from '../core/layout.ts';
 import { runEnv } from '../git/run-environment.ts';
@@ -100,6 +100,26 @@ function isStale(lockPath: string): { seen: string; why: string } | null {
  * the lock is stale, yet kept.
  */
 function breakStale(lockPath: string, seen: string, rel: string): boolean {
+  if (!clearUnderBreaker(lockPath, seen, rel)) return false;
+  takeBackFolders(lockPath, seen);
+  return true;
+}
+
+/**
+ * Removes the folders a dead writer made for the lock it held (`made:N`), each while empty, as that writer would have
+ * on its way out: killed before it wrote into them, it would leave a new scope (an empty project, an action template).
+ */
+function takeBackFolders(lockPath: string, seen: string): void {
+  const made = lockOwner(seen)?.made ?? 0;
+  if (made < 1) return;
+  const dir = dirname(lockPath);
+  let top = dir;
+  for (let i = 1; i < made; i++) top = dirname(top);
+  removeEmptyUpTo(dir, top);
+}
+
+/** breakStale's removal of the lock it judged stale, under the breaker; whether it removed it. */
+function clearUnderBreaker(lockPath: string, seen: string, rel: string): boolean {
   const breaker = `${lockPath}.break`;
   let fd: number;
   try {
@@ -260,12 +280,12 @@ function assertLockUsable(lockPath: string, folder: string, label?: string): voi
  * is then linked to `.lock`, which fails when the lock exists. So a lock is
  * never seen empty or half written, even when its writer is killed.
  */
-function tryLock(lockPath: string, lockName: string): boolean | 'gone' {
+function tryLock(lockPath: string, lockName: string, made: number): boolean | 'gone' {
   const tmp = tempName(lockPath);
   try {
     const fd = openSync(tmp, 'wx', 0o644);
     try {
-      writeAll(fd, ownerLine());
+      writeAll(fd, ownerLine(made));
     } finally {
       closeSync(fd);
     }
@@ -323,7 +343,9 @@ export async function withFolderLock<T>(
   makeFolder();
   let delay = 2;
   for (;;) {
-    const taken = tryLock(lockPath, lockName);
+    // How many folders, from `dir` up, this call made: named in the lock, for whoever clears it if this process dies.
+    const levels = made === undefined ? 0 : relative(made, dir).split(sep).filter(Boolean).length + 1;
+    const taken = tryLock(lockPath, lockName, levels);
     if (taken === 'gone') {
       makeFolder();
       continue;

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/core/errors.ts';
 import { withFolderLock, withFolderLocks } from '../../src/store/lock.ts';
+import { runAgents } from '../helpers/main.ts';
 import { testStore } from '../helpers/tmp.ts';
 
 // A scope folder exists as soon as it is made (an action template, a project): the lock makes the folder it locks,
@@ -64,6 +65,50 @@ describe('withFolderLock: the folders it makes', () => {
       }),
     ).rejects.toThrow('refused');
     expect(readdirSync(join(root, 'projects'))).toEqual([]);
+  });
+});
+
+describe('the folders a writer killed under its lock made', () => {
+  /**
+   * The lock `fn`'s writer held on `folder` (a folder it had to make), left as a writer killed under it leaves it:
+   * the lock written by the real route, naming a process number no system gives, so that its process is gone.
+   */
+  async function killedUnder(root: string, folder: string): Promise<void> {
+    let text = '';
+    await withFolderLock(root, folder, () => {
+      text = readFileSync(join(root, folder, '.lock'), 'utf8');
+    });
+    mkdirSync(join(root, folder), { recursive: true });
+    writeFileSync(join(root, folder, '.lock'), text.replace(/^\d+/, '4000000000'));
+  }
+
+  it('the writer that clears the stale lock takes them back when they hold nothing: no new project or action template is left', async () => {
+    const root = testStore();
+    await killedUnder(root, 'actions/fresh/template');
+    const cleared: string[] = [];
+    const refused = withFolderLock(
+      root,
+      'actions/fresh/template',
+      () => {
+        throw new Error('refused');
+      },
+      { onStale: (m) => cleared.push(m) },
+    );
+    await expect(refused).rejects.toThrow('refused');
+    expect(cleared).toHaveLength(1);
+    expect(existsSync(join(root, 'actions/fresh'))).toBe(false);
+    expect(existsSync(join(root, 'actions'))).toBe(true);
+  });
+
+  it('validate --fix takes them back with the lock; a folder with a file in it stays', async () => {
+    const root = testStore({ 'projects/kept/x.txt': '' });
+    await killedUnder(root, 'projects/newp');
+    await killedUnder(root, 'projects/kept/sub');
+    writeFileSync(join(root, 'projects/kept/sub/y.txt'), '');
+    const r = await runAgents(['--store', root, 'validate', '--fix']);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, 'projects/newp'))).toBe(false);
+    expect(readdirSync(join(root, 'projects/kept/sub'))).toEqual(['y.txt']);
   });
 });
 
