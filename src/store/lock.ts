@@ -340,52 +340,62 @@ export async function withFolderLock<T>(
       throw writeFailure(error, named || '.');
     }
   };
-  makeFolder();
   let delay = 2;
-  for (;;) {
-    // How many folders, from `dir` up, this call made: named in the lock, for whoever clears it if this process dies.
-    const levels = made === undefined ? 0 : relative(made, dir).split(sep).filter(Boolean).length + 1;
-    const taken = tryLock(lockPath, lockName, levels);
-    if (taken === 'gone') {
-      makeFolder();
-      continue;
-    }
-    if (taken) {
-      clearDeadBreaker(lockPath);
-      try {
-        // Whether the folder had to be made for the lock: a scope removed meanwhile, for a writer that needs it there.
-        return await fn(made !== undefined);
-      } finally {
-        try {
-          unlinkSync(lockPath);
-        } catch {
-          // Cleared by someone who judged it stale; nothing more to do.
-        }
-        if (made !== undefined) removeEmptyUpTo(dir, made);
+  // Whether `fn` ran: until then, a failure leaves the lock untaken and the folders made for it are this call's alone.
+  let running = false;
+  try {
+    makeFolder();
+    for (;;) {
+      // How many folders, from `dir` up, this call made: named in the lock, for whoever clears it if this process dies.
+      const levels = made === undefined ? 0 : relative(made, dir).split(sep).filter(Boolean).length + 1;
+      const taken = tryLock(lockPath, lockName, levels);
+      if (taken === 'gone') {
+        makeFolder();
+        continue;
       }
+      if (taken) {
+        running = true;
+        clearDeadBreaker(lockPath);
+        try {
+          // Whether the folder had to be made for the lock: a scope removed meanwhile, for a writer that needs it there.
+          return await fn(made !== undefined);
+        } finally {
+          try {
+            unlinkSync(lockPath);
+          } catch {
+            // Cleared by someone who judged it stale; nothing more to do.
+          }
+          if (made !== undefined) removeEmptyUpTo(dir, made);
+        }
+      }
+      assertLockUsable(lockPath, folder, options.label);
+      const stale = isStale(lockPath);
+      if (stale !== null && breakStale(lockPath, stale.seen, lockName)) {
+        options.onStale?.(`cleared a stale lock ${lockName}: ${stale.why}`);
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        const owner = lockOwner(readLock(lockPath)?.text ?? '');
+        const elsewhere = owner !== null && owner.host === hostname() && !lookupablePid(owner.host, owner.ns);
+        const by = owner
+          ? `process ${owner.pid} on ${owner.host}${elsewhere ? ' in another pid namespace (another container)' : ''}`
+          : 'another writer';
+        throw new AgentsError(`${named || 'the store'} is locked by ${by} (${lockName}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
+          hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${lockName}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+          // Its own code, so that a script (an agent) can tell "busy, try again" from a mistake in what it asked.
+          code: 'locked',
+          detail: { lock: lockName, pid: owner?.pid ?? null, host: owner?.host ?? null, waited_ms: timeoutMs },
+        });
+      }
+      await sleep(delay + Math.random() * delay);
+      delay = Math.min(delay * 2, 50);
+      if (options.signal?.aborted) throw new CancelledError(`Cancelled while waiting for ${lockName}: nothing was written.`);
     }
-    assertLockUsable(lockPath, folder, options.label);
-    const stale = isStale(lockPath);
-    if (stale !== null && breakStale(lockPath, stale.seen, lockName)) {
-      options.onStale?.(`cleared a stale lock ${lockName}: ${stale.why}`);
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      const owner = lockOwner(readLock(lockPath)?.text ?? '');
-      const elsewhere = owner !== null && owner.host === hostname() && !lookupablePid(owner.host, owner.ns);
-      const by = owner
-        ? `process ${owner.pid} on ${owner.host}${elsewhere ? ' in another pid namespace (another container)' : ''}`
-        : 'another writer';
-      throw new AgentsError(`${named || 'the store'} is locked by ${by} (${lockName}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
-        hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${lockName}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
-        // Its own code, so that a script (an agent) can tell "busy, try again" from a mistake in what it asked.
-        code: 'locked',
-        detail: { lock: lockName, pid: owner?.pid ?? null, host: owner?.host ?? null, waited_ms: timeoutMs },
-      });
-    }
-    await sleep(delay + Math.random() * delay);
-    delay = Math.min(delay * 2, 50);
-    if (options.signal?.aborted) throw new CancelledError(`Cancelled while waiting for ${lockName}: nothing was written.`);
+  } catch (error) {
+    // No lock taken (a full disk refused it, a lock that is no file, a turn that never came, a cancel): the folders
+    // made for it go again, as after a change that wrote nothing.
+    if (!running && made !== undefined) removeEmptyUpTo(dir, made);
+    throw error;
   }
 }
 

@@ -391,6 +391,20 @@ describe.skipIf(!isRoot)('locks on a full disk', () => {
     expect(error.code).toBe('write-failed');
     expect(error.message).toBe(`cannot write ${lock}: the disk is full`);
   });
+
+  it('a lock that cannot be taken in a scope folder it made takes the folder back: no new project or action template is left', async () => {
+    const dir = repo({});
+    leaveFree(0);
+    const added = await runAgents(['--format', 'json', 'invariant', 'add', '--project', 'fresh', 'Run the tests'], { cwd: dir });
+    const action = await runAgents(['--format', 'json', 'action', 'add', 'local/fresh'], { cwd: dir });
+    rmSync(join(mnt, 'filler'), { force: true });
+    for (const r of [added, action]) {
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error.code).toBe('write-failed');
+    }
+    expect(readdirSync(join(dir, '.agents/projects'))).toEqual([]);
+    expect(readdirSync(join(dir, '.agents/actions'))).toEqual([]);
+  });
 });
 
 describe.skipIf(!isRoot)('init --hooks on a full disk', () => {
