@@ -3,7 +3,9 @@
 // Locks are lock.ts; many replacements with one flush are replace-batch.ts.
 import { randomBytes } from 'node:crypto';
 import {
+  accessSync,
   closeSync,
+  constants,
   fchmodSync,
   fsyncSync,
   linkSync,
@@ -76,6 +78,19 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
           : 'Nothing was changed. Check that the store is writable, then run the command again.',
     code: 'write-failed',
   });
+}
+
+/**
+ * Refuses, as its write would be refused, a folder `rel` of the store this process may not write (a read-only file
+ * system, no permission): for work whose result a failed write would throw away, such as an actor's run. A full disk
+ * shows only when written; a folder not made yet is for its writer to make.
+ */
+export function assertWritable(root: string, rel: string): void {
+  try {
+    accessSync(join(root, rel), constants.W_OK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw writeFailure(error, rel);
+  }
 }
 
 /**

@@ -7,6 +7,8 @@ import { BIN } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
 import { gone } from '../helpers/process-gone.ts';
+import { runReadOnly } from '../helpers/read-only.ts';
+import { tempDir } from '../helpers/tmp.ts';
 
 // The example plan's effective set, in order (seed merge example).
 const IDS = ['01M8KK3EF09G9ET4TAJAHQWPMN', '01M8KJXYP0GVPRF8KRRE9G8474', '01M8KJZS90J6DRJJ8E264B9DFX', '01M8KJT9G0XNWEM589ZS7FV0VT'];
@@ -321,6 +323,20 @@ setInterval(() => {}, 1000);`,
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`${bad}:2:7`);
     expect(existsSync(join(root, 'ran'))).toBe(false);
+  });
+
+  it('exits 2 (write-failed) and runs no actor when the store is read-only: its work could not be recorded', () => {
+    const root = exampleStore();
+    const mark = join(tempDir(), 'ran');
+    writeFileSync(
+      join(root, 'config.yaml'),
+      `version: 1\nreconciliation:\n  command: [node, -e, "require('fs').writeFileSync('${mark}', '')"]\n`,
+    );
+    const r = runReadOnly(root, ['--format', 'json', 'plan', 'strategize', EXAMPLE_PLAN]);
+    expect(r.status).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('write-failed');
+    expect(existsSync(mark)).toBe(false);
+    expect(existsSync(join(root, 'plans', EXAMPLE_PLAN, 'decisions'))).toBe(false);
   });
 });
 

@@ -16,7 +16,7 @@ import { assertRunFits, enforcementFile } from '../../core/enforcement-file.ts';
 import { formatDecisionFile } from '../../core/serialize.ts';
 import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
-import { writeFilesTogether } from '../../store/atomic-write.ts';
+import { assertWritable, writeFilesTogether } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { requirePlanHeld } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
@@ -67,9 +67,10 @@ export async function strategize(
   const signal = optionalSignal(options.signal, 'signal');
   const plan = await planById(svc, prefix);
   const { entries } = await svc.invariants.effective({ plan: plan.id });
-  // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
+  // Refuse before the actor runs if the tree cannot be extended, or the store is not ours, or not writable, to write.
   await planRecords(svc, plan.id, ['decisions']);
   assertOwnStore(svc.root, 'write in');
+  assertWritable(svc.root, `plans/${plan.id}`);
   const request = buildActorRequest(
     plan,
     context,
