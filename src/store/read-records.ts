@@ -1,11 +1,11 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { badId, classifyPath, type RecordKind } from '../core/layout.ts';
+import type { RecordKind } from '../core/layout.ts';
 import { parseRecord } from '../core/record-files.ts';
 import type { DecisionNode, EnforcementRun, Violation } from '../core/records.ts';
 import { parseYamlDocument } from './yaml-document.ts';
 import { readFailure } from './read.ts';
-import { fileWhereFolderGoes, isRequiredFolder, strayFinding } from './read-plan.ts';
-import { filesBelowUnknownFolders } from './unplaced.ts';
+import { fileWhereFolderGoes, isRequiredFolder } from './read-plan.ts';
+import { filesOfKind } from './unplaced.ts';
 import type { TreeSource } from './tree-source.ts';
 
 /** The records kept under one plan, each list in id (creation) order. */
@@ -36,39 +36,9 @@ export async function readPlanRecords(
       (kinds as readonly string[]).includes(entry.path.split('/')[2]!)
     )
       out.diagnostics.push(fileWhereFolderGoes(entry.path));
-  for (const kind of kinds) {
-    const listed = await source.list(`plans/${plan}/${kind}`, { recursive: false });
-    const paths = new Set(listed.map((e) => e.path));
-    for (const entry of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
-      // A record written as `.yml`, or put in a sub-folder, is never read: a violation would vanish from the gate.
-      const stray = strayFinding(
-        entry,
-        classifyPath,
-        (k) => k.kind === 'record',
-        () => paths,
-      );
-      if (stray) out.diagnostics.push(stray);
-      if (!entry.path.endsWith('.yaml')) continue;
-      const c = classifyPath(entry.path);
-      if (c.kind === 'bad-id') {
-        out.diagnostics.push(badId(entry.path, c));
-        continue;
-      }
-      if (c.kind !== 'record') continue;
-      if (entry.type !== 'file') {
-        out.diagnostics.push(
-          readFailure(
-            entry.path,
-            entry.type === 'symlink'
-              ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' }
-              : { ok: false, code: 'not-a-file', message: 'is not a regular file' },
-          ),
-        );
-        continue;
-      }
-      jobs.push({ path: entry.path, kind: c.record, id: c.id });
-    }
-  }
+  for (const kind of kinds)
+    for (const { path, c } of await filesOfKind(source, `plans/${plan}/${kind}`, 'record', out.diagnostics))
+      jobs.push({ path, kind: c.record, id: c.id });
   const contents = await source.read(jobs.map((j) => j.path));
   for (const job of jobs) {
     const r = contents.get(job.path);

@@ -1,9 +1,8 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { badId, classifyPath } from '../core/layout.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
 import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
-import { readFailure, strayFinding } from './read-plan.ts';
-import { filesBelowUnknownFolders } from './unplaced.ts';
+import { readFailure } from './read-plan.ts';
+import { filesOfKind } from './unplaced.ts';
 import type { TreeSource } from './tree-source.ts';
 import { parseYamlDocument } from './yaml-document.ts';
 
@@ -18,39 +17,8 @@ export async function readWaivers(
   const waivers: ScopedWaiver[] = [];
   const diagnostics: Diagnostic[] = [];
   const jobs: { path: string; scope: WaiverScope; id: string }[] = [];
-  for (const scope of scopes) {
-    const listed = await source.list(waiverFolder(scope), { recursive: false });
-    const paths = new Set(listed.map((e) => e.path));
-    for (const entry of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
-      // A waiver written as `.yml`, or put in a sub-folder, is never read: said, as validate says it.
-      const stray = strayFinding(
-        entry,
-        classifyPath,
-        (k) => k.kind === 'waiver',
-        () => paths,
-      );
-      if (stray) diagnostics.push(stray);
-      if (!entry.path.endsWith('.yaml')) continue;
-      const c = classifyPath(entry.path);
-      if (c.kind === 'bad-id') {
-        diagnostics.push(badId(entry.path, c));
-        continue;
-      }
-      if (c.kind !== 'waiver') continue;
-      if (entry.type !== 'file') {
-        diagnostics.push(
-          readFailure(
-            entry.path,
-            entry.type === 'symlink'
-              ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' }
-              : { ok: false, code: 'not-a-file', message: 'is not a regular file' },
-          ),
-        );
-        continue;
-      }
-      jobs.push({ path: entry.path, scope, id: c.id });
-    }
-  }
+  for (const scope of scopes)
+    for (const { path, c } of await filesOfKind(source, waiverFolder(scope), 'waiver', diagnostics)) jobs.push({ path, scope, id: c.id });
   const contents = await source.read(jobs.map((j) => j.path));
   for (const job of jobs) {
     const r = contents.get(job.path);
