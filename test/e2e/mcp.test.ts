@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { commitAll, git, GIT_ENV, gitInit } from '../helpers/git.ts';
@@ -389,6 +390,8 @@ describe('agents mcp: writing', () => {
     const s = await startMcp(root, ['--allow-write']);
     const args = { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' };
     const cancel = new AbortController();
+    // The SDK's client listens on the signal once for each of the 17 calls: more than Node's warning threshold.
+    setMaxListeners(32, cancel.signal);
     // More calls than the server works on at once (16): the cancellations come after one it holds unread.
     const cancelled = Array.from({ length: 17 }, () =>
       s.client.callTool({ name: 'record_violation', arguments: args }, undefined, { signal: cancel.signal }),
