@@ -42,7 +42,8 @@ import {
 } from './ranges.ts';
 import { readSides } from './read-sides.ts';
 import { reusedInvariantIds } from '../../validate/checks/ids.ts';
-import { RevisionTrees, emptySide, misnamedFindings, openSide, type Side } from './revision-trees.ts';
+import { RevisionTrees, openSide } from './revision-trees.ts';
+import { emptySide, misnamedFindings, type Side } from './side.ts';
 import type { InheritedSides, PolicyMove } from '../review-extends.ts';
 
 export interface DiffResult extends StoreDiff {

@@ -6,7 +6,7 @@ import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import { catFileBatch, type GitObject, type ObjectReader } from '../../git/object-reader.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
 import { UNMERGED_READ } from '../../store/unmerged-read.ts';
-import { FOLDER, type Side, UNMERGED } from './revision-trees.ts';
+import { FOLDER, type Side, UNMERGED } from './side.ts';
 
 /**
  * Bytes of `paths` of each side into `blobs` (by parse key), skipping those
