@@ -446,6 +446,15 @@ describe('invalid files and shallow clones', () => {
       const d = JSON.parse(r.stdout).error.detail.diagnostics[0];
       expect([d.code, d.file]).toEqual(['unknown-path', `global/sub/${G2}.yaml`]);
     }
+    // Committed, it stops a diff between revisions too, however deep the folder: never "no invariant changed".
+    repo.write(`global/sub/deeper/${G3}.yaml`, `id: ${G3}\ntext: Tag every release\n`);
+    repo.commit('in sub-folders');
+    const r = await runAgents(['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json'], { cwd: repo.dir });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout).error.detail.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([
+      ['unknown-path', `global/sub/${G2}.yaml`],
+      ['unknown-path', `global/sub/deeper/${G3}.yaml`],
+    ]);
   });
 
   it('works on a shallow clone when both revisions are present, and says when one is not', async () => {

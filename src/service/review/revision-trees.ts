@@ -3,7 +3,7 @@
  * tree (docs/review.md): which files each side of a diff holds, read tree by
  * tree from git's objects, and their bytes.
  */
-import { type PathKind, pathClassifier } from '../../core/layout.ts';
+import { isHiddenName, isKnownFolder, type PathKind, pathClassifier } from '../../core/layout.ts';
 import type { ObjectReader } from '../../git/object-reader.ts';
 import { GitError, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
 import { storeNotAFolder } from '../../store/tree-source.ts';
@@ -160,10 +160,25 @@ export class RevisionTrees {
     }
     if (todo.length === 0) return;
     await this.read(todo.flatMap(([, , item]) => (isTree(item) ? [item.sha] : [])));
+    // Sub-folders the layout has no place for (`global/sub/`): their files are said as every reader says them.
+    let unplaced: [number, string, TreeItem][] = [];
     for (const [i, folder, item] of todo) {
       this.stores[i]!.listed.add(folder);
       if (!isTree(item)) continue;
-      for (const e of this.entries(item.sha)) if (storeEntry(e)) addGitFile(this.sides[i]!, `${folder}/${e.name}`, e.mode, e.sha);
+      for (const e of this.entries(item.sha)) {
+        const path = `${folder}/${e.name}`;
+        if (storeEntry(e)) addGitFile(this.sides[i]!, path, e.mode, e.sha);
+        else if (!isKnownFolder(path) && !isHiddenName(e.name)) unplaced.push([i, path, e]);
+      }
+    }
+    while (unplaced.length > 0) {
+      await this.read(unplaced.map(([, , e]) => e.sha));
+      const below: [number, string, TreeItem][] = [];
+      for (const [i, folder, item] of unplaced)
+        for (const e of this.entries(item.sha))
+          if (isTree(e)) below.push([i, `${folder}/${e.name}`, e]);
+          else addGitFile(this.sides[i]!, `${folder}/${e.name}`, e.mode, e.sha);
+      unplaced = below;
     }
     for (const side of this.sides) sortKinds(side);
   }
