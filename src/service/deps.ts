@@ -1,4 +1,4 @@
-import { inputObject, optionalFunction } from '../core/input-shape.ts';
+import { inputObject, optionalFunction, refuseArgs } from '../core/input-shape.ts';
 
 /** What use cases take from the outside world; tests pass their own. */
 export interface ServiceDeps {
@@ -38,6 +38,15 @@ export function defaultDeps(given: Partial<ServiceDeps> = {}): ServiceDeps {
     // One left null or undefined keeps the default, as a field left out does.
     if (f !== undefined) Object.assign(overrides, { [field]: f });
   }
+  const clock = overrides.clock;
+  // What a caller's clock answers is read as a date deep inside (a timestamp, a waiver's expiry): an invalid Date or
+  // a string would fail there as a RangeError or TypeError, after the checks of the call's input.
+  if (clock !== undefined)
+    overrides.clock = () => {
+      const now = clock();
+      refuseArgs('InvariantService.open', ['deps.clock(): date'], [now]);
+      return now;
+    };
   return {
     clock: () => new Date(),
     newId: () => {

@@ -136,6 +136,19 @@ describe('the library given input of the wrong shape', () => {
     expect((await s.edit({ id, rationale: null })).changed).toEqual([]);
   });
 
+  it("refuses what a caller's clock answers when it is no valid Date, naming deps.clock(), and writes nothing", async () => {
+    const store = exampleStore();
+    const before = (await InvariantService.open({ store }).list({ all: true })).length;
+    const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    for (const now of [new Date(Number.NaN), '2030-01-01', undefined]) {
+      const s = InvariantService.open({ store, deps: { clock: () => now as Loose } });
+      // Read as a date deep inside: a timestamp of a new file, the expiry of a plan's waivers.
+      expect(await fieldOf(() => s.add({ scope: { global: true }, text: 'Clocked' })), String(now)).toBe('deps.clock()');
+      expect(await fieldOf(() => new PlanService(s).status('01M8KK5920RS6CGAVDFVYYJ0B4')), String(now)).toBe('deps.clock()');
+    }
+    expect((await InvariantService.open({ store }).list({ all: true })).length).toBe(before);
+  });
+
   it('refuses a field a method does not take, naming it and the closest one, and writes nothing', async () => {
     const store = exampleStore();
     const s = InvariantService.open({ store }) as Loose;
