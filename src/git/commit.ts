@@ -141,6 +141,19 @@ export async function commitPaths(
       .split('\n');
     return { id, detached: ref === 'HEAD' };
   } catch (error) {
+    // Files written back to what the last commit holds (an edit undone) leave git nothing to commit, which it
+    // refuses: that is no failure, and no commit is made. Asked only once a commit failed, so a commit costs no more.
+    if (await unchanged(top, changed)) return undefined;
     throw new CommitError(said(error), true);
+  }
+}
+
+/** Whether the index holds `paths` as HEAD does (true too when HEAD has no commit and the index none of them). */
+async function unchanged(top: string, paths: readonly string[]): Promise<boolean> {
+  try {
+    await runGit(top, ['diff', '--cached', '--quiet', '--no-renames', '--', ...paths]);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -86,6 +86,21 @@ describe('--commit on add and remove', () => {
     expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 
+  it('an edit back to what the last commit holds: --commit commits nothing (exit 0) and leaves nothing staged', async () => {
+    const repo = setup();
+    const edit = (text: string, ...more: string[]) =>
+      runAgents(['invariant', 'edit', G1, '--text', text, '--format', 'json', ...more], { cwd: repo.dir });
+    // The file as the tool writes it, committed; then edited and edited back.
+    expect((await edit('Never remove production data', '--commit')).code).toBe(0);
+    expect((await edit('Never drop production data')).code).toBe(0);
+    const undone = await edit('Never remove production data', '--commit');
+    expect(undone.stderr).toBe('');
+    expect(undone.code).toBe(0);
+    expect((JSON.parse(undone.stdout) as { commit?: string | null }).commit ?? null).toBeNull();
+    expect(count(repo)).toBe(2);
+    expect(repo.git('status', '--porcelain').trim()).toBe('');
+  });
+
   it('a store named through a link (--store): --commit commits in the repository, and invariant log reads it', async () => {
     const repo = setup();
     const link = join(tempDir(), 'repo-link');
