@@ -294,5 +294,16 @@ export const DOCUMENT: Shape = oneOf(Object.keys(SCHEMAS));
 /** The kind of a plan's record, by the folder it is kept in. */
 export const RECORD_KIND: Shape = oneOf(Object.keys(RECORD_SCHEMAS));
 export const PROJECT_NAMES = each(PROJECT_NAME);
+/**
+ * The paths a write handed to withCommit wrote, relative to the store: one absolute, or climbing out of the store
+ * with `..`, would have git commit a file outside it.
+ */
+const STORE_PATHS: Shape = (v) => {
+  if (!Array.isArray(v) || !v.every((p) => typeof p === 'string'))
+    return { at: '', says: `must be an array of strings, not ${typeName(v)}` };
+  const paths = v as string[];
+  const i = paths.findIndex((p) => p === '' || /^(?:[\\/]|[A-Za-z]:)/.test(p) || p.split(/[\\/]/).includes('..'));
+  return i < 0 ? undefined : { at: `[${i}]`, says: `must be a path in the store, relative to it, not ${quoteText(paths[i]!)}` };
+};
 /** What the write handed to withCommit answers (Written): its value, the store-relative paths it wrote, the message. */
-export const WRITTEN: Shape = fields({ value: (v) => (isObject(v) ? undefined : notObject(v)), paths: 'strings', message: 'string' });
+export const WRITTEN: Shape = fields({ value: (v) => (isObject(v) ? undefined : notObject(v)), paths: STORE_PATHS, message: 'string' });

@@ -159,6 +159,18 @@ describe('every pure function of the library given a model object with a missing
     });
     await expect(lib.withCommit('.', false, async () => ({ value: {} }))).rejects.toMatchObject({ detail: { field: 'write().paths' } });
     expect(await L.withCommit('.', false, async () => ({ value: { n: 1 }, paths: [], message: 'm' }))).toEqual({ n: 1 });
+    // Paths are the store's: one outside it would be committed with the store's files.
+    for (const [paths, field] of [
+      [['global/a.yaml', '../README.md'], 'write().paths[1]'],
+      [['/etc/passwd'], 'write().paths[0]'],
+      [['global/../../x'], 'write().paths[0]'],
+      [[''], 'write().paths[0]'],
+    ] as const)
+      await expect(L.withCommit('.', false, async () => ({ value: {}, paths: [...paths], message: 'm' }))).rejects.toMatchObject({
+        exitCode: EXIT_CODES.usage,
+        detail: { field },
+      });
+    expect(await L.withCommit('.', false, async () => ({ value: {}, paths: ['global/a..b.yaml', 'plans/x/'], message: 'm' }))).toEqual({});
     // The tree source's own methods: one path bare is not read as its characters, each a path.
     const source = new L.WorkingTreeSource('.');
     await expect(source.read('global/a.yaml' as Loose)).rejects.toMatchObject({ exitCode: EXIT_CODES.usage, detail: { field: 'paths' } });
