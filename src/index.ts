@@ -263,7 +263,11 @@ export const pickId = checkedArgs('pickId', pickIdUnchecked, [
   'hint: string',
   'describe: function?',
 ]);
-export const shortestUniquePrefix = checkedArgs('shortestUniquePrefix', shortestUniquePrefixUnchecked, ['id: string', 'ids: iterable']);
+export const shortestUniquePrefix = checkedArgs('shortestUniquePrefix', shortestUniquePrefixUnchecked, [
+  'id: string',
+  'ids: iterable',
+  'min: integer?',
+]);
 export const findNearDuplicates = checkedArgs('findNearDuplicates', findNearDuplicatesUnchecked, ['invariants: objects', 'plans: map'], {
   invariants: INVARIANTS,
   plans: PLANS,
@@ -418,10 +422,11 @@ export const quoteText = checkedArgs('quoteText', quoteTextUnchecked, ['text: st
  */
 export class IdAbbreviations extends IdAbbreviationsUnchecked {
   constructor(ids: Iterable<string>, min?: number) {
-    refuseArgs('IdAbbreviations', ['ids: iterable'], [ids]);
+    // A min of another type would be read by Math.max as NaN: every abbreviation the empty string.
+    refuseArgs('IdAbbreviations', ['ids: iterable', 'min: integer?'], [ids, min]);
     const list = [...ids];
     refuseArgs('IdAbbreviations', ['ids: strings'], [list]);
-    super(list, min);
+    super(list, min ?? undefined);
   }
 }
 

@@ -108,6 +108,7 @@ export type ArgKind =
   | 'map'
   | 'function'
   | 'date'
+  | 'integer'
   | 'bytes'
   | 'string-or-null'
   | 'tree-source';
@@ -130,6 +131,7 @@ const ARG_CHECKS: Record<ArgKind, [test: (v: unknown) => boolean, expected: stri
   map: [(v) => isObject(v) && typeof v.get === 'function' && typeof v.has === 'function', 'a Map'],
   function: [(v) => typeof v === 'function', 'a function'],
   date: [(v) => v instanceof Date && !Number.isNaN(v.getTime()), 'a valid Date'],
+  integer: [Number.isInteger, 'a whole number'],
   bytes: [(v) => v instanceof Uint8Array, 'a Uint8Array (the bytes of the file)'],
   'string-or-null': [(v) => v === null || typeof v === 'string', 'a string or null'],
   'tree-source': [

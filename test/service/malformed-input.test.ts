@@ -391,6 +391,11 @@ describe('every public function of the library given arguments of the wrong type
     expect(await field(() => new L.IdAbbreviations(42))).toBe('ids');
     expect(await field(() => new L.IdAbbreviations([1]))).toBe('ids');
     expect(await field(() => new L.IdAbbreviations(['01JDQ6X5Z8W4N3B2C1D0E9F8G1']).short(42))).toBe('id');
+    // A least length of another type would make every abbreviation the empty string.
+    expect(await field(() => new L.IdAbbreviations(['01JDQ6X5Z8W4N3B2C1D0E9F8G1'], '6'))).toBe('min');
+    expect(await field(() => L.shortestUniquePrefix('01JDQ6X5Z8W4N3B2C1D0E9F8G1', [], Number.NaN))).toBe('min');
+    expect(new L.IdAbbreviations(['01JDQ6X5Z8W4N3B2C1D0E9F8G1'], null).short('01JDQ6X5Z8W4N3B2C1D0E9F8G1')).toBe('01JD');
+    expect(L.shortestUniquePrefix('01JDQ6X5Z8W4N3B2C1D0E9F8G1', [], 6)).toBe('01JDQ6');
     expect(await field(() => new L.WorkingTreeSource(42))).toBe('root');
     // null for an optional argument is taken as left out, as the check takes it: the function's default, no TypeError.
     expect(L.escapeUnsafe('a\u202eb', null)).toBe(L.escapeUnsafe('a\u202eb'));
