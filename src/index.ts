@@ -2,7 +2,8 @@
  * The library API for agent runtimes that embed `agents`: open a store, add,
  * list, resolve and remove invariants, with the same rules as the CLI.
  */
-import { checkedArgs, refuseArgs } from './core/input-shape.ts';
+import { checkedAnswer, checkedArgs, refuseArgs } from './core/input-shape.ts';
+import type { ScopedInvariant, Target } from './core/model.ts';
 import { IdAbbreviations as IdAbbreviationsUnchecked } from './core/id-prefix.ts';
 import {
   WorkingTreeSource as WorkingTreeSourceUnchecked,
@@ -246,7 +247,9 @@ export const checkNewInvariant = checkedArgs(
 );
 export const resolveEffective = checkedArgs(
   'resolveEffective',
-  resolveEffectiveUnchecked,
+  function resolveEffective(target: Target, invariants: readonly ScopedInvariant[], keyOf?: (inv: ScopedInvariant) => string) {
+    return resolveEffectiveUnchecked(target, invariants, keyOf && checkedAnswer('resolveEffective', 'keyOf', 'string', keyOf));
+  },
   ['target: object', 'invariants: objects', 'keyOf: function?'],
   { target: TARGET, invariants: INVARIANTS },
 );
@@ -256,13 +259,13 @@ export const appliesTo = checkedArgs('appliesTo', appliesToUnchecked, ['invarian
 });
 export const textKey = checkedArgs('textKey', textKeyUnchecked, ['text: string']);
 export const resolvePrefix = checkedArgs('resolvePrefix', resolvePrefixUnchecked, ['prefix: string', 'ids: iterable']);
-export const pickId = checkedArgs('pickId', pickIdUnchecked, [
-  'prefix: string',
-  'ids: iterable',
-  'what: string',
-  'hint: string',
-  'describe: function?',
-]);
+export const pickId = checkedArgs(
+  'pickId',
+  function pickId(prefix: string, ids: Iterable<string>, what: string, hint: string, describe?: (id: string) => string) {
+    return pickIdUnchecked(prefix, ids, what, hint, describe && checkedAnswer('pickId', 'describe', 'string', describe));
+  },
+  ['prefix: string', 'ids: iterable', 'what: string', 'hint: string', 'describe: function?'],
+);
 export const shortestUniquePrefix = checkedArgs('shortestUniquePrefix', shortestUniquePrefixUnchecked, [
   'id: string',
   'ids: iterable',
@@ -334,13 +337,19 @@ export const renderSections = checkedArgs(
   ['sections: objects', 'storeRel: string', 'rendered: map?'],
   { sections: SECTIONS },
 );
-export const mergeBlock = checkedArgs('mergeBlock', mergeBlockUnchecked, [
-  'current: string?',
-  'frontMatter: string?',
-  'inner: string',
-  'hash: function',
-  'force: boolean',
-]);
+export const mergeBlock = checkedArgs(
+  'mergeBlock',
+  function mergeBlock(
+    current: string | undefined,
+    frontMatter: string | undefined,
+    inner: string,
+    hash: (s: string) => string,
+    force: boolean,
+  ) {
+    return mergeBlockUnchecked(current, frontMatter, inner, checkedAnswer('mergeBlock', 'hash', 'string', hash), force);
+  },
+  ['current: string?', 'frontMatter: string?', 'inner: string', 'hash: function', 'force: boolean'],
+);
 export const globMatches = checkedArgs('globMatches', globMatchesUnchecked, ['glob: string', 'path: string']);
 export const globHoldsFolder = checkedArgs('globHoldsFolder', globHoldsFolderUnchecked, ['glob: string', 'dir: string']);
 export const globProblem = checkedArgs('globProblem', globProblemUnchecked, ['glob: string']);

@@ -195,6 +195,21 @@ export function refuseArgs(
 }
 
 /**
+ * A caller's callback whose answer the function goes on with (`keyOf` of resolveEffective): an answer not of `kind`
+ * is refused naming `field()`, as an argument is. Read as it is, `undefined` for every text key would make one
+ * invariant shadow all the others.
+ */
+export function checkedAnswer<F extends (...args: never[]) => unknown>(name: string, field: string, kind: ArgKind, fn: F): F {
+  return function (this: unknown, ...args: Parameters<F>) {
+    const answer = fn.apply(this, args);
+    const [test, expected] = ARG_CHECKS[kind];
+    if (!test(answer))
+      throw new UsageError(`${name}: ${field}() must answer ${expected}, not ${typeName(answer)}`, HINT, { field: `${field}()` });
+    return answer;
+  } as F;
+}
+
+/**
  * A public function of the library (src/index.ts) that refuses arguments of the wrong kind first (refuseArgs), and
  * with `shapes` (by argument name) an object argument whose fields are missing or of the wrong type.
  */

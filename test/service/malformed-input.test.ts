@@ -391,6 +391,23 @@ describe('every public function of the library given arguments of the wrong type
     expect(await field(() => new L.IdAbbreviations(42))).toBe('ids');
     expect(await field(() => new L.IdAbbreviations([1]))).toBe('ids');
     expect(await field(() => new L.IdAbbreviations(['01JDQ6X5Z8W4N3B2C1D0E9F8G1']).short(42))).toBe('id');
+    // A callback's answer is checked as an argument is: keyOf answering undefined made one invariant shadow all others.
+    const invariant = (id: string, text: string) => ({
+      id,
+      text,
+      severity: 'error',
+      active: true,
+      tags: [],
+      scope: { kind: 'global' },
+      path: `global/${id}.yaml`,
+    });
+    const two = [invariant('01JDQ6X5Z8W4N3B2C1D0E9F8G1', 'One rule'), invariant('01JDQ6X5Z8W4N3B2C1D0E9F8G2', 'Another rule')];
+    expect(await field(() => L.resolveEffective({ kind: 'project', project: 'myapp' }, two, () => undefined))).toBe('keyOf()');
+    expect(L.resolveEffective({ kind: 'project', project: 'myapp' }, two, (i: { text: string }) => i.text)).toHaveLength(2);
+    expect(await field(() => L.mergeBlock(undefined, undefined, 'x\n', () => 5, false))).toBe('hash()');
+    expect(
+      await field(() => L.pickId('01JD', ['01JDQ6X5Z8W4N3B2C1D0E9F8G1', '01JDQ6X5Z8W4N3B2C1D0E9F8G2'], 'invariant', 'h', () => ({}))),
+    ).toBe('describe()');
     // A least length of another type would make every abbreviation the empty string.
     expect(await field(() => new L.IdAbbreviations(['01JDQ6X5Z8W4N3B2C1D0E9F8G1'], '6'))).toBe('min');
     expect(await field(() => L.shortestUniquePrefix('01JDQ6X5Z8W4N3B2C1D0E9F8G1', [], Number.NaN))).toBe('min');
