@@ -1,6 +1,31 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { EXIT_CODES } from '../core/errors.ts';
+import { refuseArgs, typeName, type Shape } from '../core/input-shape.ts';
+import { isObject } from '../core/parsed-shape.ts';
 import { currentFolder } from '../store/current-folder.ts';
+
+/** A CliIo a program hands `main`: its fields as CliIo types them (the optional ones are read only when there). */
+const GIVEN_IO: Shape = (io) => {
+  const given = io as Record<string, unknown>;
+  for (const stream of ['stdout', 'stderr'] as const) {
+    const s = given[stream];
+    if (!isObject(s) || typeof s.write !== 'function')
+      return { at: `.${stream}`, says: `must be an object with write(chunk), not ${typeName(s)}` };
+  }
+  if (!isObject(given.stdin)) return { at: '.stdin', says: `must be a readable stream, not ${typeName(given.stdin)}` };
+  if (!isObject(given.env)) return { at: '.env', says: `must be an object of variables, not ${typeName(given.env)}` };
+  if (typeof given.cwd !== 'string') return { at: '.cwd', says: `must be a string, not ${typeName(given.cwd)}` };
+  return undefined;
+};
+
+/**
+ * What a program running the command line in its own process hands `main` (agents-invariants/cli), refused as the
+ * library refuses its input: words given as one string were read as commands of one letter each, and an io without
+ * its streams or environment failed as a TypeError, or as exit 70 with nothing said.
+ */
+export function refuseMainInput(args: unknown, io: unknown): void {
+  refuseArgs('main', ['args: strings', 'io: object?'], [args, io], { io: GIVEN_IO });
+}
 
 /** The outside world of one CLI run. `main` takes it whole, so tests need no process. */
 export interface CliIo {

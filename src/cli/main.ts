@@ -4,7 +4,7 @@ import { conflictingOptions, EXIT_CODES, missingArgument, missingOption, UsageEr
 import { truncate } from '../core/names.ts';
 import type { CommandSpec } from './command.ts';
 import { CliContext } from './context.ts';
-import { canPrompt, formatOf, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
+import { canPrompt, formatOf, processIo, refuseMainInput, useColor, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
@@ -393,9 +393,12 @@ export type { CliIo } from './io.ts';
 /**
  * Runs one CLI invocation and returns its exit code. Every error is caught
  * here, once: user errors print what, where and what to do; anything else is
- * a bug (exit 70).
+ * a bug (exit 70). Words or an io of the wrong type from a program that runs
+ * it reject instead, as there is no stream to say it on.
  */
-export async function main(argsIn: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argsIn: readonly string[], given?: CliIo): Promise<number> {
+  refuseMainInput(argsIn, given);
+  const io = given ?? processIo();
   let chosen: Chosen | undefined;
   let output = '';
   const args = helpAlias(argsIn);

@@ -423,3 +423,21 @@ describe('every public function of the library given arguments of the wrong type
     expect(L.globMatches.name).toBe('globMatches');
   });
 });
+
+describe('main of agents-invariants/cli given words or an io of the wrong type', () => {
+  it('rejects with a usage error naming the field, before anything runs, instead of one-letter commands or a TypeError', async () => {
+    const { main } = await import('../../src/cli/main.ts');
+    const written: string[] = [];
+    const stream = { write: (chunk: string) => written.push(chunk) };
+    const io = { stdout: stream, stderr: stream, stdin: process.stdin, env: {}, cwd: exampleStore() };
+    const field = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string }).field;
+    expect(await field(() => main('invariant list' as Loose, io))).toBe('args');
+    expect(await field(() => main([1] as Loose, io))).toBe('args');
+    expect(await field(() => main(['--version'], { ...io, stdout: undefined } as Loose))).toBe('io.stdout');
+    expect(await field(() => main(['--version'], { ...io, env: undefined } as Loose))).toBe('io.env');
+    expect(await field(() => main(['--version'], { ...io, cwd: 5 } as Loose))).toBe('io.cwd');
+    expect(written).toEqual([]);
+    expect(await main(['--version'], io)).toBe(EXIT_CODES.ok);
+    expect(written.join('')).toMatch(/\d+\.\d+\.\d+/);
+  });
+});
