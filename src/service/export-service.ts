@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
 import { renderStandalone, standaloneSection } from '../core/export-standalone.ts';
-import { requiredString } from '../core/input-shape.ts';
+import { optionalSignal, requiredString } from '../core/input-shape.ts';
 import { checkedExportOptions, checkPlanShape, type ExportOptions } from './export-options.ts';
 import {
   blockFencedAt,
@@ -391,6 +391,8 @@ export class ExportService {
    * with the signal's reason when aborted.
    */
   async applyUntil(plan: ExportPlan, signal: AbortSignal, onProgress?: ExportOptions['onProgress']): Promise<FileChange[]> {
+    // From JavaScript: another value would fail as a TypeError at the first file; none given is a run never stopped.
+    signal = optionalSignal(signal, 'signal') ?? new AbortController().signal;
     signal.throwIfAborted();
     for (const _ of this.writes(plan, onProgress)) {
       await new Promise((resolve) => setImmediate(resolve));

@@ -289,6 +289,9 @@ describe('the library given input of the wrong shape', () => {
     );
     expect(await fieldOf(() => exporter.apply({ top: store, changes: [] }, 5))).toBe('onProgress');
     await usageError(() => exporter.applyUntil({ top: store }, new AbortController().signal));
+    // A stop that is no AbortSignal is named, not a TypeError at the first file; none is a run never stopped.
+    expect(await fieldOf(() => exporter.applyUntil({ top: store, changes: [] }, 'stop'))).toBe('signal');
+    expect(await exporter.applyUntil({ top: store, changes: [] })).toEqual([]);
   });
 
   it("refuses a plan method's options of the wrong type, naming the field, before anything runs or is written", async () => {
