@@ -9,8 +9,10 @@ import {
   WorkingTreeSource as WorkingTreeSourceUnchecked,
   type ReadResult,
   type TreeEntry,
+  type TreeSource,
   type WorkingTreeOptions,
 } from './store/tree-source.ts';
+import { checkedTreeSource } from './store/tree-source-check.ts';
 import {
   ACTION_INVARIANTS,
   CHANGED,
@@ -353,9 +355,16 @@ export const mergeBlock = checkedArgs(
 export const globMatches = checkedArgs('globMatches', globMatchesUnchecked, ['glob: string', 'path: string']);
 export const globHoldsFolder = checkedArgs('globHoldsFolder', globHoldsFolderUnchecked, ['glob: string', 'dir: string']);
 export const globProblem = checkedArgs('globProblem', globProblemUnchecked, ['glob: string']);
-export const readProjects = checkedArgs('readProjects', readProjectsUnchecked, ['source: tree-source', 'names: strings?'], {
-  names: PROJECT_NAMES,
-});
+export const readProjects = checkedArgs(
+  'readProjects',
+  async function readProjects(source: TreeSource, names?: readonly string[]) {
+    return readProjectsUnchecked(checkedTreeSource('readProjects', source), names);
+  },
+  ['source: tree-source', 'names: strings?'],
+  {
+    names: PROJECT_NAMES,
+  },
+);
 export const projectsHoldingFolder = checkedArgs('projectsHoldingFolder', projectsHoldingFolderUnchecked, ['meta: map', 'dir: string'], {
   meta: PROJECT_METAS,
 });
@@ -401,7 +410,13 @@ export const withCommit = checkedArgs(
   ['root: string', 'enabled: boolean', 'write: function', 'options: object?'],
   { options: COMMIT_OPTIONS },
 );
-export const commitWanted = checkedArgs('commitWanted', commitWantedUnchecked, ['source: tree-source']);
+export const commitWanted = checkedArgs(
+  'commitWanted',
+  async function commitWanted(source: TreeSource, flag: boolean | undefined) {
+    return commitWantedUnchecked(checkedTreeSource('commitWanted', source), flag);
+  },
+  ['source: tree-source'],
+);
 export const judgePlan = checkedArgs('judgePlan', judgePlanUnchecked, ['facts: object', 'options: object?'], {
   facts: GATE_FACTS,
   options: GATE_OPTIONS,

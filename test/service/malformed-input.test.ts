@@ -391,6 +391,20 @@ describe('every public function of the library given arguments of the wrong type
     const pending = L.readProjects({ root: '.' });
     expect(pending).toBeInstanceOf(Promise);
     expect(await field(() => pending)).toBe('source');
+    // A source of the caller's own answers what the reader goes on with: checked as a callback's answer is.
+    const listing = (answer: unknown) => ({ list: async () => answer, read: async () => new Map() });
+    expect(await field(() => L.readProjects(listing(undefined)))).toBe('source.list()');
+    expect(await field(() => L.readProjects(listing([{ path: 5, type: 'dir' }])))).toBe('source.list()[0].path');
+    expect(await field(() => L.commitWanted(listing(5)))).toBe('source.list()');
+    const project = {
+      list: async (dir: string) =>
+        dir === 'projects' ? [{ path: 'projects/a', type: 'dir' }] : [{ path: 'projects/a/project.yaml', type: 'file' }],
+      read: async (paths: string[]) => new Map(paths.map((p) => [p, { ok: true, bytes: 'paths: [src/**]' }])),
+    };
+    expect(await field(() => L.readProjects(project))).toBe('source.read().get("projects/a/project.yaml").bytes');
+    const bytes = new TextEncoder().encode('paths: [src/**]\n');
+    const good = { ...project, read: async (paths: string[]) => new Map(paths.map((p) => [p, { ok: true, bytes }])) };
+    expect((await L.readProjects(good)).meta.get('a').paths).toEqual(['src/**']);
     expect(await field(() => new L.IdAbbreviations(42))).toBe('ids');
     expect(await field(() => new L.IdAbbreviations([1]))).toBe('ids');
     expect(await field(() => new L.IdAbbreviations(['01JDQ6X5Z8W4N3B2C1D0E9F8G1']).short(42))).toBe('id');
