@@ -112,6 +112,9 @@ export type {
 } from './core/model.ts';
 export type { Diagnostic, DiagnosticCode } from './core/diagnostics.ts';
 export { AgentsError, EXIT_CODES, UsageError, CheckFailedError, InvalidStoreError } from './core/errors.ts';
+import { AgentsError } from './core/errors.ts';
+import { InvariantService } from './service/invariant-service.ts';
+import { PlanService } from './service/plan-service.ts';
 export type { TreeSource, TreeEntry, ReadResult } from './store/tree-source.ts';
 export {
   PlanService,
@@ -472,3 +475,14 @@ export class WorkingTreeSource extends WorkingTreeSourceUnchecked {
     return super.read(paths);
   }
 }
+
+// The names a caller sees (a class's name, console.log of a service or of an error): the bundler renames a class named
+// in its own body (`_PlanService`) or defined twice in one bundle (`IdAbbreviations2`).
+for (const [cls, name] of [
+  [AgentsError, 'AgentsError'],
+  [InvariantService, 'InvariantService'],
+  [PlanService, 'PlanService'],
+  [IdAbbreviations, 'IdAbbreviations'],
+  [WorkingTreeSource, 'WorkingTreeSource'],
+] as const)
+  Object.defineProperty(cls, 'name', { value: name });

@@ -41,15 +41,20 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
 describe('the library entry', () => {
   it('loads neither yargs, Ink, React nor simple-git, and answers', () => {
     const script = [
-      "const { InvariantService } = await import('./dist/index.js');",
-      "const service = await InvariantService.open({ store: '.agents.example' });",
+      "const lib = await import('./dist/index.js');",
+      "const service = await lib.InvariantService.open({ store: '.agents.example' });",
       "const r = await service.effective({ project: 'myapp' });",
-      'console.log(JSON.stringify(r.entries.map((e) => e.invariant.text)));',
+      // Every exported class and function by its own name, as a caller's console.log of a service or an error shows it.
+      "const renamed = Object.entries(lib).filter(([k, v]) => typeof v === 'function' && v.name !== k).map(([k, v]) => k + ' ' + v.name);",
+      'console.log(JSON.stringify({ texts: r.entries.map((e) => e.invariant.text), renamed }));',
     ].join('\n');
     const r = traceLoads(['--input-type=module', '-e', script]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(['All API changes need tests', 'Log all changes', 'Never delete production data']);
+    expect(JSON.parse(r.stdout)).toEqual({
+      texts: ['All API changes need tests', 'Log all changes', 'Never delete production data'],
+      renamed: [],
+    });
     const bundled = bundledIn(r.dist);
     for (const heavy of ['yargs', 'ink', 'react', 'react-reconciler', 'simple-git', 'src/cli', 'src/tui'])
       expect(bundled, heavy).not.toContain(heavy);
