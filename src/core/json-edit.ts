@@ -95,13 +95,38 @@ export function appendJson(text: string, path: JSONPath, value: unknown, fmt: Fo
   return insertAfter(text, last, (at) => valueText(value, at, fmt), fmt);
 }
 
-/** Takes out the item at `path` (in a list), with the comma and blanks that separate it from a neighbour. */
+/**
+ * Takes out the item at `path` (in a list) and one comma that separates it from a neighbour: its own after it, else the
+ * previous item's. A comment beside it is the user's (a note on the item before or after it), and stays; the line the
+ * item stood on alone goes with it.
+ */
 export function removeJson(text: string, path: JSONPath): string {
   const item = findNodeAtLocation(tree(text)!, path)!;
   const siblings = item.parent!.children!;
   const i = siblings.indexOf(item);
   if (siblings.length === 1) return applyEdits(text, modify(text, path, undefined, {}));
-  if (i < siblings.length - 1) return text.slice(0, item.offset) + text.slice(siblings[i + 1]!.offset);
-  const previous = siblings[i - 1]!;
-  return text.slice(0, previous.offset + previous.length) + text.slice(item.offset + item.length);
+  const end = item.offset + item.length;
+  const after = skipTrivia(text, end);
+  // Its own comma when it has one (a trailing comma of the last item too), else the one after the previous item.
+  const comma = text[after] === ',' ? after : skipTrivia(text, siblings[i - 1]!.offset + siblings[i - 1]!.length);
+  const cut = (s: string, from: number, to: number) => s.slice(0, from) + s.slice(to);
+  if (comma > item.offset) {
+    // The item, its comma and the blanks after it on the line, when nothing but blanks stands between them.
+    if (/^[ \t]*$/.test(text.slice(end, comma))) {
+      const to = comma + 1 + /^[ \t]*/.exec(text.slice(comma + 1))![0].length;
+      return dropBlankLine(cut(text, item.offset, to), item.offset);
+    }
+    return dropBlankLine(cut(cut(text, comma, comma + 1), item.offset, end), item.offset);
+  }
+  // The previous item's comma, and the blanks from it to the item when no comment stands between.
+  if (/^\s*$/.test(text.slice(comma + 1, item.offset))) return cut(text, comma, end);
+  return dropBlankLine(cut(cut(text, item.offset, end), comma, comma + 1), item.offset - 1);
+}
+
+/** The line holding `offset` taken out with its line end, when only blanks are left on it. */
+function dropBlankLine(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const eol = text.indexOf('\n', offset);
+  if (start === 0 || eol < 0 || !/^[ \t\r]*$/.test(text.slice(start, eol))) return text;
+  return text.slice(0, start) + text.slice(eol + 1);
 }

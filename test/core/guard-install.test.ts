@@ -154,6 +154,21 @@ describe('mergeSettingsText', () => {
     ]);
   });
 
+  it("keeps the user's comments beside the hook it takes out of a group of another matcher", () => {
+    const group = (hooks: string) =>
+      `{\n  "hooks": {\n    "BeforeTool": [\n      {\n        "matcher": "run_shell_command",\n        "hooks": [\n${hooks}        ]\n      }\n    ]\n  }\n}\n`;
+    const ours = '          { "type": "command", "command": "agents guard hook --client gemini" }';
+    const lint = '{ "type": "command", "command": "lint-it" }';
+    for (const [before, after] of [
+      [`          ${lint}, // my linter\n${ours}\n`, `          ${lint} // my linter\n`],
+      [`${ours},\n          // my linter, keep it\n          ${lint}\n`, `          // my linter, keep it\n          ${lint}\n`],
+    ]) {
+      const out = merged('gemini', group(before!));
+      expect(out.startsWith(group(after!).replace(/\n {4}\]\n {2}\}\n\}\n$/, ',\n')), out).toBe(true);
+      expect(data(out).hooks.BeforeTool).toHaveLength(2);
+    }
+  });
+
   it('refuses a `hooks`, or an event of ours, given twice, at the second: the client reads the last one, an edit would land in the first', () => {
     const hooksTwice = '{"hooks": {}, "model": "x", "hooks": {"PostToolUse": []}}';
     expect(mergeSettingsText('claude', hooksTwice, 'agents')).toMatchObject({ offset: 28, syntax: false });
