@@ -34,6 +34,10 @@ describe('agents guard install, settings of another shape', () => {
     const b = await install(dir, '.codex/hooks.json', text, 'codex');
     expect(b).toMatchObject({ code: 2, after: text });
     expect(b.stderr).toContain('.codex/hooks.json:1:11');
+    // A byte order mark in front is no column, as an editor counts.
+    const c = await install(dir, '.codex/hooks.json', `\uFEFF${text}`, 'codex');
+    expect(c).toMatchObject({ code: 2, after: `\uFEFF${text}` });
+    expect(c.stderr).toContain('.codex/hooks.json:1:11:');
   });
 
   it('refuses an entry the client would not read (not an object, a matcher that is no string, hooks that are no list): exit 2, nothing written, --check too', async () => {

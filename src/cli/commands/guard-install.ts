@@ -71,7 +71,9 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
     const before = readSettings(top, rel);
     const merged = mergeSettingsText(client, before, program);
     if ('reason' in merged) {
-      const { line, col } = lineStartsOf(before!).linePos(merged.offset);
+      // A byte order mark is no column, as editors and the not-UTF-8 refusal count (bytePlace).
+      const bom = before!.charCodeAt(0) === 0xfeff ? 1 : 0;
+      const { line, col } = lineStartsOf(before!.slice(bom)).linePos(Math.max(0, merged.offset - bom));
       if (merged.syntax)
         throw new UsageError(
           `${rel}:${line}:${col}: not valid JSON (${merged.reason})`,
