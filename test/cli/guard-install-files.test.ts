@@ -157,6 +157,18 @@ describe('agents guard install, linked or misplaced client files', () => {
     expect(readFileSync(join(dir, '.claude'), 'utf8')).toBe('x\n');
   });
 
+  it("refuses a project's file that is the client's user settings (the home folder's, or CODEX_HOME's): exit 2 user-settings, nothing written", async () => {
+    const dir = await store();
+    const install = (env: Record<string, string>) =>
+      runAgents(['--format', 'json', 'guard', 'install', '--client', 'codex,claude'], { cwd: dir, env });
+    const home = await install({ HOME: dir });
+    expect(errorOf(home)).toMatchObject({ code: 'user-settings', exit_code: 2, detail: { client: 'codex' } });
+    const moved = await install({ HOME: tempDir(), CODEX_HOME: join(dir, '.codex') });
+    expect(errorOf(moved)).toMatchObject({ code: 'user-settings', detail: { path: join(dir, '.codex/hooks.json') } });
+    expect(existsSync(join(dir, '.codex')) || existsSync(join(dir, '.claude'))).toBe(false);
+    expect((await install({ HOME: tempDir() })).code).toBe(0);
+  });
+
   it('links to a target that holds the hook already: unchanged, installed', async () => {
     const dir = await store();
     expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);

@@ -1,5 +1,9 @@
 import { lstatSync, readlinkSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { loosely } from '../../core/names.ts';
+import { runEnv } from '../../git/run-environment.ts';
+import { agentHome } from '../../service/guard-paths.ts';
+import { physicalPath } from '../../service/link-paths.ts';
 import { closestNames, hintWithGuess } from '../../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
@@ -34,6 +38,20 @@ function linkIn(top: string, rel: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The client's user settings (its home folder's, or the folder CLAUDE_CONFIG_DIR or CODEX_HOME moves them to) that
+ * the project's file `abs` is, if it is: a repository at the home folder, or a store made there outside git. Every
+ * session of that client, in every project, reads them, and the hook of one that finds no store denies each call.
+ */
+function userSettingsOf(client: GuardClient, abs: string): string | undefined {
+  const files = [join(agentHome(), SETTINGS_FILE[client])];
+  const moved = client === 'claude' ? 'CLAUDE_CONFIG_DIR' : client === 'codex' ? 'CODEX_HOME' : undefined;
+  const dir = moved === undefined ? undefined : runEnv()[moved];
+  if (dir) files.push(resolve(dir, SETTINGS_FILE[client].split('/').at(-1)!));
+  const here = physicalPath(abs);
+  return files.find((f) => loosely(physicalPath(f)) === loosely(here));
 }
 
 /** A client's settings file as it is: undefined when absent (exit 2 naming the file when it cannot be read). */
@@ -90,6 +108,14 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
     const changed = merged.text !== before;
     // Writing through a link would change a file outside the repository (a dotfiles folder shared by every project), and
     // replacing the link would cut it off silently: the person decides. Reading through it (--check, unchanged) is harmless.
+    const user = changed && !check ? userSettingsOf(client, join(top, rel)) : undefined;
+    if (user !== undefined)
+      throw new UsageError(
+        `cannot write ${rel}: it is ${client}'s user settings (${user}), read in every project, where the hook of a project without a store denies each call`,
+        `Nothing was written. Make the store in a project's repository (agents init there) and install the hook there; to guard every project with this store, add the hook to ${user} by hand (docs/guard.md, "Installing the hook").`,
+        { path: user, client },
+        'user-settings',
+      );
     const link = changed && !check ? linkIn(top, rel) : undefined;
     if (link !== undefined)
       throw new UsageError(
