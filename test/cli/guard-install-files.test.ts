@@ -51,6 +51,19 @@ describe('agents guard install, settings of another shape', () => {
     }
   });
 
+  it("refuses a project whose .codex/config.toml switches Codex's hooks off: exit 2, nothing written, --check too", async () => {
+    const dir = await store();
+    mkdirSync(join(dir, '.codex'));
+    writeFileSync(join(dir, '.codex/config.toml'), 'model = "o3"\n\n[features]\nhooks = false # for now\n');
+    const r = await runAgents(['guard', 'install', '--client', 'codex'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.codex/config.toml:4:9');
+    expect(existsSync(join(dir, '.codex/hooks.json'))).toBe(false);
+    expect((await runAgents(['guard', 'install', '--client', 'codex', '--check'], { cwd: dir })).code).toBe(2);
+    writeFileSync(join(dir, '.codex/config.toml'), '[features]\nhooks = true\n');
+    expect((await runAgents(['guard', 'install', '--client', 'codex'], { cwd: dir })).code).toBe(0);
+  });
+
   it("keeps the user's hook in a group it shares with ours", async () => {
     const dir = await store();
     const shared =

@@ -9,6 +9,7 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { SETTINGS_FILE } from '../../core/guard-clients.ts';
 import { mergeSettingsText } from '../../core/guard-install.ts';
+import { codexHooksOff } from '../../core/codex-features.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { failedPartWay, writeFileAtomic } from '../../store/atomic-write.ts';
 import { readRegularFile } from '../../store/read-file.ts';
@@ -82,11 +83,29 @@ function readSettings(top: string, rel: string): string | undefined {
   );
 }
 
+/**
+ * A project's `.codex/config.toml` that switches Codex's hooks off (`[features] hooks = false`): the entry would be
+ * written and found, and never run, so install and --check stop at the switch, as at Gemini CLI's and Claude Code's.
+ */
+function codexSwitchedOff(top: string): void {
+  const rel = '.codex/config.toml';
+  const read = readRegularFile(join(top, rel), MAX_FILE_BYTES, { followLinks: true });
+  const text = read.ok ? readUtf8(read.bytes, { dropBom: true }) : undefined;
+  const off = text?.ok ? codexHooksOff(text.text) : undefined;
+  if (off === undefined || !text?.ok) return;
+  const { line, col } = lineStartsOf(text.text).linePos(off.offset);
+  throw new UsageError(
+    `${rel}:${line}:${col}: features.${off.key} is false, so Codex CLI runs no hook, the guard's neither`,
+    'Set it to true (or remove it), then run the install again. Nothing was written.',
+  );
+}
+
 /** What the install would write for each client, every file read first: one that cannot be merged stops it before anything is written. */
 function planInstall(top: string, clients: readonly GuardClient[], program: string, check: boolean) {
   return clients.map((client) => {
     const rel = SETTINGS_FILE[client];
     const before = readSettings(top, rel);
+    if (client === 'codex') codexSwitchedOff(top);
     const merged = mergeSettingsText(client, before, program);
     if ('reason' in merged) {
       // A byte order mark is no column, as editors and the not-UTF-8 refusal count (bytePlace).
