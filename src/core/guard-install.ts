@@ -83,30 +83,46 @@ type Change = { set: (string | number)[]; value: unknown } | { append: Json } | 
  * others is shared: only our hook object in it is replaced; when its matcher
  * is not ours, our hook is taken out of it (the others stay) and our group
  * added. A group of our hook alone, or Cursor's plain entry, is replaced where
- * it stands. None: the list already holds it.
+ * it stands. Every other hook of ours in the list (another program's, left by a
+ * merge of two installs) is taken out: the client would run it too, and one
+ * whose program is gone denies each call. None: the list already holds it.
  */
 function listChanges(list: readonly unknown[], entry: Json): Change[] {
   const hook = groupHooks(entry)?.[0];
+  // The one kept (replaced when it differs) goes first, as it changes no index; then the others, from the last.
   if (hook === undefined) {
-    const at = list.findIndex(ourCommand);
-    if (at < 0) return [{ append: entry }];
-    return same(list[at], entry) ? [] : [{ set: [at], value: entry }];
+    const mine = list.flatMap((e, i) => (ourCommand(e) ? [i] : []));
+    if (mine.length === 0) return [{ append: entry }];
+    const at = mine[0]!;
+    const keep: Change[] = same(list[at], entry) ? [] : [{ set: [at], value: entry }];
+    return [
+      ...keep,
+      ...mine
+        .slice(1)
+        .reverse()
+        .map((i): Change => ({ remove: [i] })),
+    ];
   }
-  const mine = (g: unknown) => groupHooks(g)?.some(ourCommand) ?? false;
+  const ours = (g: unknown) => (groupHooks(g) ?? []).flatMap((h, j) => (ourCommand(h) ? [j] : []));
+  const mine = (g: unknown) => ours(g).length > 0;
   const exact = list.findIndex((g) => mine(g) && obj(g).matcher === entry.matcher);
-  if (exact >= 0) {
-    const hooks = groupHooks(list[exact])!;
-    const j = hooks.findIndex(ourCommand);
-    return same(hooks[j], hook) ? [] : [{ set: [exact, 'hooks', j], value: hook }];
-  }
-  const at = list.findIndex(mine);
-  if (at < 0) return [{ append: entry }];
-  const hooks = groupHooks(list[at])!;
-  if (hooks.every(ourCommand)) return [{ set: [at], value: entry }];
-  // Taken out from the last, so that each index still names the hook it named.
+  const whole = exact >= 0 ? -1 : list.findIndex((g) => mine(g) && groupHooks(g)!.every(ourCommand));
   const out: Change[] = [];
-  for (let j = hooks.length - 1; j >= 0; j--) if (ourCommand(hooks[j])) out.push({ remove: [at, 'hooks', j] });
-  return [...out, { append: entry }];
+  if (exact >= 0) {
+    const j = ours(list[exact])[0]!;
+    if (!same(groupHooks(list[exact])![j], hook)) out.push({ set: [exact, 'hooks', j], value: hook });
+  } else if (whole >= 0) out.push({ set: [whole], value: entry });
+  for (let g = list.length - 1; g >= 0; g--) {
+    if (g === whole || !mine(list[g])) continue;
+    const js = ours(list[g]);
+    if (g === exact) js.shift();
+    else if (groupHooks(list[g])!.every(ourCommand)) {
+      out.push({ remove: [g] });
+      continue;
+    }
+    for (const j of js.reverse()) out.push({ remove: [g, 'hooks', j] });
+  }
+  return exact >= 0 || whole >= 0 ? out : [...out, { append: entry }];
 }
 
 /** The settings of a new file: our entries alone. */

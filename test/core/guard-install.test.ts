@@ -169,6 +169,32 @@ describe('mergeSettingsText', () => {
     }
   });
 
+  it('keeps one hook of ours in a list that holds several (two installs merged), taking out the others, their groups too when only ours', () => {
+    const ours = (program: string) => ({ type: 'command', command: `${program} guard hook --client claude || exit 2`, timeout: 30 });
+    const mine = { type: 'command', command: './mine.sh' };
+    const text = JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [ours('npx agents')] },
+          { matcher: '*', hooks: [ours('agents'), mine] },
+          { matcher: '*', hooks: [mine, ours('node /old/bin/agents.js')] },
+        ],
+      },
+    });
+    const out = merged('claude', text);
+    expect(data(out).hooks.PreToolUse).toEqual([
+      { matcher: '*', hooks: [ours('agents'), mine] },
+      { matcher: '*', hooks: [mine] },
+    ]);
+    expect(merged('claude', out)).toBe(out);
+    const cursor =
+      '{"version": 1, "hooks": {"beforeShellExecution": [{"command": "npx agents guard hook --client cursor"}, {"command": "./mine"}, {"command": "agents guard hook --client cursor"}]}}';
+    expect(data(merged('cursor', cursor)).hooks.beforeShellExecution).toEqual([
+      { command: 'agents guard hook --client cursor' },
+      { command: './mine' },
+    ]);
+  });
+
   it('refuses a `hooks`, or an event of ours, given twice, at the second: the client reads the last one, an edit would land in the first', () => {
     const hooksTwice = '{"hooks": {}, "model": "x", "hooks": {"PostToolUse": []}}';
     expect(mergeSettingsText('claude', hooksTwice, 'agents')).toMatchObject({ offset: 28, syntax: false });
