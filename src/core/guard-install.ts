@@ -12,6 +12,7 @@ import {
   parseTree,
   printParseErrorCode,
 } from 'jsonc-parser';
+import { MAX_SETTINGS_NESTING } from './limits.ts';
 import { appendJson, removeJson, setJson } from './json-edit.ts';
 import type { GuardClient } from './guard-clients.ts';
 
@@ -234,6 +235,32 @@ function brokenEntry(client: GuardClient, listNode: Node): SettingsProblem | und
   return undefined;
 }
 
+/**
+ * Where a text first opens more than {@link MAX_SETTINGS_NESTING} objects or lists, outside its strings and
+ * comments, in one flat pass: the parser recurses once per level, and a file nested deep enough ran it out of stack.
+ */
+function tooDeep(text: string): SettingsProblem | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+    } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      const end = text[i + 1] === '/' ? text.indexOf('\n', i) : text.indexOf('*/', i + 2) + 1;
+      i = end <= 0 ? text.length : end;
+    } else if (c === '{' || c === '[') {
+      if (++depth > MAX_SETTINGS_NESTING)
+        return {
+          offset: i,
+          reason: `nested more than ${MAX_SETTINGS_NESTING} levels deep`,
+          syntax: false,
+          hint: 'No client needs settings nested this deep: fix the file, then run the install again. Nothing was written.',
+        };
+    } else if (c === '}' || c === ']') depth--;
+  }
+  return undefined;
+}
+
 /** The indentation and line ends a settings file is written with, for what is inserted into it. */
 function formattingOf(text: string): FormattingOptions {
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
@@ -266,6 +293,8 @@ export function mergeSettingsText(
     const merged = mergeSettingsText(client, text.slice(1), program);
     return 'reason' in merged ? { ...merged, offset: merged.offset + 1 } : { ...merged, text: `\uFEFF${merged.text}` };
   }
+  const deep = tooDeep(text);
+  if (deep !== undefined) return deep;
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
   if (errors.length > 0 || root === undefined) {

@@ -5,3 +5,5 @@ export const MAX_ALIAS_COUNT = 100;
 export const MAX_TEXT_LENGTH = 2000;
 /** YAML tokens (scalars, indicators, spaces, line breaks) allowed in one file (./yaml-guard.ts). */
 export const MAX_YAML_TOKENS = 50_000;
+/** Nesting levels of a client's settings file the install reads (./guard-install.ts): the JSON parser recurses once per level. */
+export const MAX_SETTINGS_NESTING = 256;

@@ -233,6 +233,13 @@ describe('mergeSettingsText', () => {
     expect(mergeSettingsText('gemini', '\uFEFF{ "a": ', 'agents')).toEqual({ offset: 8, reason: 'value expected', syntax: true });
   });
 
+  it('refuses settings nested deeper than the parser can follow, at the level past the limit, counting no bracket of a string or comment', () => {
+    const deep = (n: number) => `{"a": ${'['.repeat(n)}${']'.repeat(n)}}`;
+    expect(mergeSettingsText('gemini', deep(100_000), 'agents')).toMatchObject({ offset: 6 + 255, syntax: false });
+    const quoted = `{"a": "${'['.repeat(300)}", /* ${'{'.repeat(300)} */ "b": ${'['.repeat(200)}${']'.repeat(200)}}`;
+    expect(merged('gemini', quoted)).toContain('"b": [[');
+  });
+
   it('refuses what is not a JSON object, saying where it breaks', () => {
     expect(mergeSettingsText('gemini', '{ "a": ', 'agents')).toEqual({ offset: 7, reason: 'value expected', syntax: true });
     expect(mergeSettingsText('gemini', '[1]', 'agents')).toMatchObject({ syntax: false });
