@@ -185,6 +185,17 @@ function claudeSwitchedOff(root: Node): SettingsProblem | undefined {
 }
 
 /**
+ * Claude Code's local project settings (`.claude/settings.local.json`, read over the project's) that switch every hook
+ * off: the entry written into the project's settings would never run. Undefined for a text that is no JSON object,
+ * which is Claude Code's to refuse. Without a byte order mark.
+ */
+export function claudeLocalSwitchedOff(text: string): SettingsProblem | undefined {
+  if (tooDeep(text) !== undefined) return undefined;
+  const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  return root?.type === 'object' ? claudeSwitchedOff(root) : undefined;
+}
+
+/**
  * The second member named `key` of an object node, if there are two: the clients read their settings as JSON.parse
  * does, which keeps the last, while an edit lands in the first, so an install would write a hook no client reads.
  */

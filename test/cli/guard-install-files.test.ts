@@ -51,7 +51,7 @@ describe('agents guard install, settings of another shape', () => {
     }
   });
 
-  it("refuses a project whose .codex/config.toml switches Codex's hooks off: exit 2, nothing written, --check too", async () => {
+  it("refuses a project whose .codex/config.toml or .claude/settings.local.json switches the client's hooks off: exit 2, nothing written, --check too", async () => {
     const dir = await store();
     mkdirSync(join(dir, '.codex'));
     writeFileSync(join(dir, '.codex/config.toml'), 'model = "o3"\n\n[features]\nhooks = false # for now\n');
@@ -62,6 +62,14 @@ describe('agents guard install, settings of another shape', () => {
     expect((await runAgents(['guard', 'install', '--client', 'codex', '--check'], { cwd: dir })).code).toBe(2);
     writeFileSync(join(dir, '.codex/config.toml'), '[features]\nhooks = true\n');
     expect((await runAgents(['guard', 'install', '--client', 'codex'], { cwd: dir })).code).toBe(0);
+    // Claude Code reads its local settings over the project's.
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.local.json'), '{\n  // mine\n  "disableAllHooks": true,\n}\n');
+    const local = await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir });
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain('.claude/settings.local.json:3:22');
+    expect(existsSync(join(dir, '.claude/settings.json'))).toBe(false);
+    expect((await runAgents(['guard', 'install', '--client', 'claude', '--check'], { cwd: dir })).code).toBe(2);
   });
 
   it("keeps the user's hook in a group it shares with ours", async () => {

@@ -8,7 +8,7 @@ import { closestNames, hintWithGuess } from '../../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { SETTINGS_FILE } from '../../core/guard-clients.ts';
-import { mergeSettingsText } from '../../core/guard-install.ts';
+import { claudeLocalSwitchedOff, mergeSettingsText } from '../../core/guard-install.ts';
 import { codexHooksOff } from '../../core/codex-features.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { failedPartWay, writeFileAtomic } from '../../store/atomic-write.ts';
@@ -88,16 +88,34 @@ function readSettings(top: string, rel: string): string | undefined {
  * written and found, and never run, so install and --check stop at the switch, as at Gemini CLI's and Claude Code's.
  */
 function codexSwitchedOff(top: string): void {
-  const rel = '.codex/config.toml';
+  switchedOff(top, '.codex/config.toml', (text) => {
+    const off = codexHooksOff(text);
+    return (
+      off && {
+        offset: off.offset,
+        reason: `features.${off.key} is false, so Codex CLI runs no hook, the guard's neither`,
+        hint: 'Set it to true (or remove it), then run the install again. Nothing was written.',
+      }
+    );
+  });
+}
+
+/**
+ * A file of the client's beside the one the install writes that switches its hooks off (Codex CLI's config.toml,
+ * Claude Code's local settings): said at its place. One that cannot be read, or is no text, says nothing: the client
+ * refuses it itself.
+ */
+function switchedOff(
+  top: string,
+  rel: string,
+  find: (text: string) => { offset: number; reason: string; hint?: string } | undefined,
+): void {
   const read = readRegularFile(join(top, rel), MAX_FILE_BYTES, { followLinks: true });
   const text = read.ok ? readUtf8(read.bytes, { dropBom: true }) : undefined;
-  const off = text?.ok ? codexHooksOff(text.text) : undefined;
+  const off = text?.ok ? find(text.text) : undefined;
   if (off === undefined || !text?.ok) return;
   const { line, col } = lineStartsOf(text.text).linePos(off.offset);
-  throw new UsageError(
-    `${rel}:${line}:${col}: features.${off.key} is false, so Codex CLI runs no hook, the guard's neither`,
-    'Set it to true (or remove it), then run the install again. Nothing was written.',
-  );
+  throw new UsageError(`${rel}:${line}:${col}: ${off.reason}`, off.hint);
 }
 
 /** What the install would write for each client, every file read first: one that cannot be merged stops it before anything is written. */
@@ -106,6 +124,8 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
     const rel = SETTINGS_FILE[client];
     const before = readSettings(top, rel);
     if (client === 'codex') codexSwitchedOff(top);
+    // Claude Code reads its local settings over the project's: a disableAllHooks there switches the hook off.
+    if (client === 'claude') switchedOff(top, '.claude/settings.local.json', claudeLocalSwitchedOff);
     const merged = mergeSettingsText(client, before, program);
     if ('reason' in merged) {
       // A byte order mark is no column, as editors and the not-UTF-8 refusal count (bytePlace).
