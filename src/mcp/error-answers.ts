@@ -58,9 +58,13 @@ export function errorResult(error: unknown, stderr: { write(chunk: string): unkn
  */
 export function readableError(message: JSONRPCMessage): JSONRPCMessage {
   if (!('error' in message)) return message;
-  const issues = message.error.code === ErrorCode.InternalError ? schemaIssues(message.error.message) : undefined;
+  // An McpError's message begins with "MCP error <code>: " (the SDK's constructor puts it there), and the client's
+  // McpError puts it there again: the message sent is the error's own, as the CLI prints it.
+  const prefix = `MCP error ${message.error.code}: `;
+  const own = message.error.message.startsWith(prefix) ? message.error.message.slice(prefix.length) : message.error.message;
+  const issues = message.error.code === ErrorCode.InternalError ? schemaIssues(own) : undefined;
   const code = issues === undefined ? message.error.code : ErrorCode.InvalidParams;
-  return { ...message, error: { ...message.error, code, message: escapeUnsafe(issues ?? message.error.message, { newlines: true }) } };
+  return { ...message, error: { ...message.error, code, message: escapeUnsafe(issues ?? own, { newlines: true }) } };
 }
 
 /** The issues of a schema failure the SDK sends as its message (a JSON array of `{path, message}`), in one line. */

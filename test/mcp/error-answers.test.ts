@@ -1,0 +1,25 @@
+// The JSON-RPC error answers of the MCP server (src/mcp/error-answers.ts), as they are written to the client.
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.ts';
+import { readableError, resourceError } from '../../src/mcp/error-answers.ts';
+
+/** The answer the SDK writes for an error a request handler throws: its code, message and data. */
+function answered(error: { code: number; message: string; data?: unknown }) {
+  const sent = readableError({ jsonrpc: '2.0', id: 7, error: { code: error.code, message: error.message, data: error.data } });
+  return (sent as { error: { code: number; message: string; data?: unknown } }).error;
+}
+
+describe('readableError', () => {
+  it("sends a resource's error as the CLI's message, without the SDK's code prefix the client adds again", () => {
+    const error = answered(resourceError(new UsageError('unknown plan 01M8XXA0000000000000000000', 'Run `agents plan list`.')));
+    expect(error.code).toBe(-32002);
+    expect(error.message).toMatch(/^error: unknown plan 01M8XXA0000000000000000000\nhint: /);
+    expect(error.message).not.toContain('MCP error');
+    expect(error.data).toEqual({ exit_code: 2 });
+  });
+
+  it('keeps a message that holds no prefix, or the prefix of another code, as it is', () => {
+    expect(answered({ code: -32601, message: 'Method not found' }).message).toBe('Method not found');
+    expect(answered({ code: -32602, message: 'MCP error -32002: x' }).message).toBe('MCP error -32002: x');
+  });
+});
