@@ -26,7 +26,7 @@ import { EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { Target } from './resources.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
-import { requireStore } from '../store/discover.ts';
+import { readingStore, requireStoreHere } from './store-here.ts';
 import { extendsCacheDir } from '../store/git-dir.ts';
 import { StoreWatcher } from './watch.ts';
 import { errorResult, readableError, resourceError } from './error-answers.ts';
@@ -106,11 +106,6 @@ function toolListing(tool: ToolDef, writeOn: boolean) {
     },
     _meta: { 'agents/enabled': !off },
   };
-}
-
-/** The store the server was started on, still a store (store/discover.ts). */
-function requireStoreHere(root: string): void {
-  requireStore(root, 'the server started', 'the server reads it again at once');
 }
 
 /**
@@ -198,7 +193,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     }
     try {
       const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
-      return bounded(await reconcile.reconcilePlanPrompt(ctx, args), ASK_LESS.prompt);
+      return bounded(await readingStore(options.root, () => reconcile.reconcilePlanPrompt(ctx, args)), ASK_LESS.prompt);
     } catch (error) {
       throw resourceError(error);
     }
@@ -232,11 +227,16 @@ export async function serveMcp(options: McpOptions): Promise<number> {
               reason: 'write-off',
             });
           }
-          requireStoreHere(options.root);
           const noticed: string[] = [];
           const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
           const signal = options.stop ? AbortSignal.any([extra.signal, options.stop]) : extra.signal;
-          const answer = await callNotices.run(noticed, () => tools.callTool(tool, args, { ...ctx, signal }));
+          const call = () => callNotices.run(noticed, () => tools.callTool(tool, args, { ...ctx, signal }));
+          // A write's answer says what it wrote, whatever became of the folder since: only a read is checked after.
+          let answer: Awaited<ReturnType<typeof call>>;
+          if (tool.writes) {
+            requireStoreHere(options.root);
+            answer = await call();
+          } else answer = await readingStore(options.root, call);
           if (noticed.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
           const notes = noticed.map((n) => escapeUnsafe(n));
           const text = `${answer.text}\n\n${notes.map((n) => `Note: ${n}`).join('\n')}`;
@@ -263,8 +263,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     try {
-      requireStoreHere(options.root);
-      const targets = await currentList();
+      const targets = await readingStore(options.root, currentList);
       const { resources } = await parts();
       const { page, next } = resources.pageOf(targets, request.params?.cursor);
       return { resources: resources.listedResources(page), ...(next !== undefined ? { nextCursor: next } : {}) };
@@ -278,8 +277,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
       const { resources, ctx } = await parts();
-      requireStoreHere(options.root);
-      return bounded({ contents: [await resources.readResource(ctx, request.params.uri)] }, ASK_LESS.resource);
+      const read = await readingStore(options.root, () => resources.readResource(ctx, request.params.uri));
+      return bounded({ contents: [read] }, ASK_LESS.resource);
     } catch (error) {
       throw resourceError(error);
     }

@@ -1,0 +1,44 @@
+// A read of the MCP server's store checked before and after it (src/mcp/store-here.ts): a store moved away while a
+// tool, a resource or a prompt reads it is `no-store`, never the store that holds nothing it then lists.
+import { renameSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.ts';
+import { readingStore } from '../../src/mcp/store-here.ts';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+const ID = '01M8XXA0000000000000000000';
+
+/** The error a read ends with, or undefined when it answers. */
+async function failure(read: Promise<unknown>): Promise<{ code?: string; exitCode?: number } | undefined> {
+  return read.then(
+    () => undefined,
+    (error: { code?: string; exitCode?: number }) => error,
+  );
+}
+
+describe('readingStore', () => {
+  it('answers a read of a store that stays, and refuses one that starts without it', async () => {
+    const root = testStore({ [`global/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data') });
+    const service = new InvariantService(root);
+    expect((await readingStore(root, () => service.list())).map((i) => i.invariant.id)).toEqual([ID]);
+    renameSync(root, `${root}.away`);
+    expect(await failure(readingStore(root, () => service.list()))).toMatchObject({ code: 'no-store', exitCode: 2 });
+  });
+
+  it('a store moved away during the read is no-store, not the empty list or the unknown project the read made of it', async () => {
+    const root = testStore({ [`global/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data') });
+    const service = new InvariantService(root);
+    const listed = readingStore(root, async () => {
+      renameSync(root, `${root}.away`);
+      return service.list();
+    });
+    expect(await failure(listed)).toMatchObject({ code: 'no-store', exitCode: 2 });
+    renameSync(`${root}.away`, root);
+    const unknown = readingStore(root, async () => {
+      renameSync(root, `${root}.away`);
+      throw new UsageError('unknown project billing', 'Known projects: (none).', undefined, 'unknown-project');
+    });
+    expect(await failure(unknown)).toMatchObject({ code: 'no-store', exitCode: 2 });
+  });
+});
