@@ -892,6 +892,11 @@ describe('projects and their paths', () => {
       { path: 'services/billing/src/main.ts', projects: ['billing'] },
       { path: 'packages/ui', projects: ['web'] },
     ]);
+    // A folder not made yet, written with its trailing "/", is the folder its project's glob holds, as MCP's path reads it.
+    rmSync(join(repo, 'apps'), { recursive: true });
+    const folder = await runAgents(['which', 'apps/web/', '--format', 'json'], { cwd: repo });
+    expect(folder.code).toBe(0);
+    expect(JSON.parse(folder.stdout)).toEqual([{ path: 'apps/web', projects: ['web'] }]);
     const nested = await runAgents(['which', 'main.ts'], { cwd: join(repo, 'services/billing/src') });
     expect(nested.stdout).toBe('services/billing/src/main.ts  billing\n');
     expect((await runAgents(['which', 'README.md'], { cwd: repo })).code).toBe(1);

@@ -31,11 +31,12 @@ export default defineCommand<WhichArgs>({
           `${p} is outside the repository (${top})`,
           'Project paths are relative to the top of the repository; name a path inside it.',
         );
-      let isDir = false;
+      // A trailing "/" says a folder, there or not yet (as the MCP tools' `path` reads it); else what is on disk does.
+      let isDir = p.endsWith('/');
       try {
-        isDir = statSync(abs).isDirectory();
+        isDir ||= statSync(abs).isDirectory();
       } catch {
-        // A path that does not exist (yet) is matched as a file.
+        // A path that does not exist (yet) and does not end in "/" is matched as a file.
       }
       rows.push({ path: rel === '' ? '.' : rel, projects: await projectsOfPath(projects.meta, top, rel, isDir) });
     }
