@@ -6,6 +6,7 @@
 // first or last bytes show one, and the server goes on reading the next line.
 import { Transform, type TransformCallback } from 'node:stream';
 import { UsageError } from '../core/errors.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 
 /** The largest message taken: far above any tool's arguments (a text is at most 10,000 characters), well below the SDK's buffer. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -58,8 +59,11 @@ export function idOf(head: string, tail: string): string | number | null {
 export function unreadableError(error: Error): { answer: string; message: string } | undefined {
   const code = error instanceof SyntaxError ? -32700 : error.name === 'ZodError' ? -32600 : undefined;
   if (code === undefined) return undefined;
+  // JSON.parse's message quotes the line: its ESC, RLO or BOM are escaped, as in every error answer and on stderr.
   const message =
-    code === -32700 ? `parse error: the line is not JSON (${error.message})` : 'invalid request: the line is not a JSON-RPC message';
+    code === -32700
+      ? `parse error: the line is not JSON (${escapeUnsafe(error.message, { newlines: true })})`
+      : 'invalid request: the line is not a JSON-RPC message';
   return { answer: `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`, message };
 }
 

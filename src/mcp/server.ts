@@ -378,7 +378,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     // A line that is no message gets the JSON-RPC error the protocol requires (the client may be waiting on it).
     const unreadable = unreadableError(error);
     if (unreadable !== undefined) process.stdout.write(unreadable.answer);
-    stderr.write(`agents mcp: ${unreadable?.message ?? error.message}\n`);
+    stderr.write(`agents mcp: ${unreadable?.message ?? escapeUnsafe(error.message, { newlines: true })}\n`);
   };
   await server.connect(transport);
   const deliver = transport.onmessage;

@@ -1,7 +1,8 @@
-// The JSON-RPC error answers of the MCP server (src/mcp/error-answers.ts), as they are written to the client.
+// The JSON-RPC error answers of the MCP server (src/mcp/error-answers.ts, src/mcp/line-limit.ts), as they are written to the client.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
 import { readableError, resourceError } from '../../src/mcp/error-answers.ts';
+import { unreadableError } from '../../src/mcp/line-limit.ts';
 
 /** The answer the SDK writes for an error a request handler throws: its code, message and data. */
 function answered(error: { code: number; message: string; data?: unknown }) {
@@ -21,5 +22,23 @@ describe('readableError', () => {
   it('keeps a message that holds no prefix, or the prefix of another code, as it is', () => {
     expect(answered({ code: -32601, message: 'Method not found' }).message).toBe('Method not found');
     expect(answered({ code: -32602, message: 'MCP error -32002: x' }).message).toBe('MCP error -32002: x');
+  });
+});
+
+describe('unreadableError', () => {
+  it("escapes the ESC, RLO and BOM of a line that is not JSON, which JSON.parse's message quotes", () => {
+    let thrown: Error | undefined;
+    try {
+      JSON.parse('\ufeff{"a":\u001b[31m\u202e}');
+    } catch (error) {
+      thrown = error as Error;
+    }
+    const refused = unreadableError(thrown!)!;
+    const answer = JSON.parse(refused.answer) as { id: null; error: { code: number; message: string } };
+    expect(answer.error.code).toBe(-32700);
+    for (const message of [refused.message, answer.error.message]) {
+      expect(message).not.toMatch(/[\u001b\u202e\ufeff]/);
+      expect(message).toContain('\\u001b');
+    }
   });
 });
