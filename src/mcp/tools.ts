@@ -1,7 +1,8 @@
 import { conflictingOptions, missingOption, UsageError } from '../core/errors.ts';
 import { requireValid } from '../service/invariant-service.ts';
 import { loadConfig } from '../store/config.ts';
-import { projectsOfPath, readProjects, repoRelative, repositoryTop } from '../store/projects.ts';
+import { projectsOfPath, readProjects, repositoryTop } from '../store/projects.ts';
+import { repoPathOf } from '../service/link-paths.ts';
 import { describeScope, SEVERITIES, type Severity } from '../core/model.ts';
 import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
 import {
@@ -78,7 +79,7 @@ export async function effectiveFor(
  */
 async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
   const top = repositoryTop(ctx.service.root);
-  const rel = repoRelative(top, path.startsWith('/') ? path : `${top}/${path}`);
+  const rel = repoPathOf(top, path.startsWith('/') ? path : `${top}/${path}`);
   if (rel === undefined)
     throw new UsageError(
       `${path} is outside the repository (${top})`,

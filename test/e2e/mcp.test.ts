@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -182,6 +182,13 @@ describe('agents mcp: initialize, tools and resources', () => {
     const outside = await call(s, 'effective_invariants', { path: '../../etc/passwd' });
     expect(outside.isError).toBe(true);
     expect(errorOf(outside).message).toMatch(/is outside the repository/);
+    // An absolute path through a link to the repository (macOS's /tmp) leads into it, as check_action takes it.
+    const link = join(tempDir(), 'repository');
+    symlinkSync(dirname(root), link);
+    const linked = await call(s, 'effective_invariants', { path: `${link}/services/myapp/api/handler.ts` });
+    expect(linked.isError).toBeFalsy();
+    expect(linked.structuredContent).toMatchObject({ target: { kind: 'project', project: 'myapp' }, count: 3 });
+    expect(errorOf(await call(s, 'effective_invariants', { path: `${link}/../etc/passwd` })).exit_code).toBe(2);
   });
 
   it('effective_invariants for a path written in another case: its project where git ignores case, none elsewhere', async () => {

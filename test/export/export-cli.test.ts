@@ -897,6 +897,12 @@ describe('projects and their paths', () => {
     const folder = await runAgents(['which', 'apps/web/', '--format', 'json'], { cwd: repo });
     expect(folder.code).toBe(0);
     expect(JSON.parse(folder.stdout)).toEqual([{ path: 'apps/web', projects: ['web'] }]);
+    // An absolute path through a link to the repository leads into it, as the guards take it.
+    const link = join(tempDir(), 'repository');
+    symlinkSync(repo, link);
+    const linked = await runAgents(['which', `${link}/packages/ui/button.ts`, '--format', 'json'], { cwd: repo });
+    expect(linked.code).toBe(0);
+    expect(JSON.parse(linked.stdout)).toEqual([{ path: 'packages/ui/button.ts', projects: ['web'] }]);
     const nested = await runAgents(['which', 'main.ts'], { cwd: join(repo, 'services/billing/src') });
     expect(nested.stdout).toBe('services/billing/src/main.ts  billing\n');
     expect((await runAgents(['which', 'README.md'], { cwd: repo })).code).toBe(1);

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { requireValid } from '../../service/invariant-service.ts';
 import { loadConfig } from '../../store/config.ts';
-import { projectsOfPath, readProjects, repoRelative, repositoryTop } from '../../store/projects.ts';
+import { repoPathOf } from '../../service/link-paths.ts';
+import { projectsOfPath, readProjects, repositoryTop } from '../../store/projects.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
@@ -25,7 +26,7 @@ export default defineCommand<WhichArgs>({
       if (p.trim() === '')
         throw new UsageError('an empty path was given', 'Name a file or folder, such as src/index.ts or services/billing.');
       const abs = resolve(ctx.io.cwd, p);
-      const rel = repoRelative(top, abs);
+      const rel = repoPathOf(top, abs);
       if (rel === undefined)
         throw new UsageError(
           `${p} is outside the repository (${top})`,
