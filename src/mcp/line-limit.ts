@@ -116,7 +116,7 @@ export class LineLimit extends Transform {
       this.parts.push(piece);
       this.length += piece.length;
       if (nl >= 0) {
-        this.push(this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts));
+        this.line(this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts));
         this.parts = [];
         this.length = 0;
       }
@@ -127,8 +127,17 @@ export class LineLimit extends Transform {
   override _flush(done: TransformCallback): void {
     if (this.dropping) this.refuse();
     // A last request without its line break (`printf` into a pipe) is a line still: the SDK reads only whole lines.
-    else if (this.length > 0) this.push(Buffer.concat([...this.parts, NEWLINE]));
+    else if (this.length > 0) this.line(Buffer.concat([...this.parts, NEWLINE]));
     done();
+  }
+
+  /**
+   * Hands a whole line on, without the UTF-8 byte order mark some Windows tools and shell redirections write before
+   * it (JSON allows a reader to ignore one): with it, the line was no JSON and its request, `initialize` among them,
+   * went unanswered until the client's time-out.
+   */
+  private line(line: Buffer): void {
+    this.push(line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? line.subarray(3) : line);
   }
 
   /** The last HEAD_BYTES of the refused line so far. */

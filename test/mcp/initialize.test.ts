@@ -213,6 +213,25 @@ describe('mcpInput', () => {
     expect(lines).toEqual([init, ping, init]);
   });
 
+  it('takes a line after the byte order mark some Windows tools write before it, split across writes or not', async () => {
+    const { stdin, written, input } = piped();
+    const lines: string[] = [];
+    input.lines.on('data', (c: Buffer) => lines.push(c.toString('utf8')));
+    const init = `${JSON.stringify(request('2025-06-18', 7))}\r\n`;
+    const ping = `${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping', params: { _meta: { note: '\ufeff' } } })}\n`;
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    stdin.write(bom.subarray(0, 1));
+    stdin.write(Buffer.concat([bom.subarray(1), Buffer.from(init)]));
+    stdin.end(Buffer.concat([bom, Buffer.from(ping)]));
+    await input.started;
+    await new Promise((r) => input.lines.on('end', r));
+    expect(input.answered).toEqual({ id: 7 });
+    expect(written.map((w) => JSON.parse(w).id)).toEqual([7]);
+    // Each line is then the message the SDK parses; a U+FEFF inside one is its own.
+    expect(lines).toEqual([init, ping]);
+    expect(lines.map((l) => (deserializeMessage(l.replace(/\r?\n$/, '')) as { id: number }).id)).toEqual([7, 8]);
+  });
+
   it('answers nothing when the first line is not initialize, and settles `started` when stdin ends without a line', async () => {
     const { stdin, written, input } = piped();
     input.lines.resume();
