@@ -28,7 +28,7 @@ import type { Target } from './resources.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 import { readingStore, requireStoreHere } from './store-here.ts';
 import { extendsCacheDir } from '../store/git-dir.ts';
-import { StoreWatcher } from './watch.ts';
+import { oneBatchAtATime, StoreWatcher } from './watch.ts';
 import { errorResult, readableError, resourceError } from './error-answers.ts';
 
 export interface McpOptions {
@@ -314,19 +314,15 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       if ([...paths].some((p) => resources.affects(p, target, planProject))) await server.sendResourceUpdated({ uri });
     }
   };
-  let batches = Promise.resolve();
   // A fetch of the policy sources changes the inherited sets without touching the store: their cache is watched too.
   const cache = extendsCacheDir(options.root);
   const watcher = new StoreWatcher(
     options.root,
-    (paths) => {
-      // One batch at a time, in order; a failure is told on stderr and the server goes on.
-      batches = batches
-        .then(() => track(onBatch(paths)))
-        .catch((error: unknown) => {
-          stderr.write(`agents mcp: could not report a store change: ${(error as Error)?.message ?? String(error)}\n`);
-        });
-    },
+    // A failure is told on stderr and the server goes on.
+    oneBatchAtATime(
+      (paths) => track(onBatch(paths)),
+      (error) => stderr.write(`agents mcp: could not report a store change: ${(error as Error)?.message ?? String(error)}\n`),
+    ),
     {
       ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
       notice: (m) => stderr.write(`agents mcp: ${m}\n`),

@@ -264,6 +264,33 @@ export class StoreWatcher {
   }
 }
 
+/**
+ * `report` for one batch at a time, in order. The batches that come while one is reported wait as one, their paths
+ * merged: a client that leaves its notifications unread (the server's writes wait for it) holds one batch of them
+ * however long the store keeps changing, not one per change, and reads one notification for them, not each.
+ */
+export function oneBatchAtATime(
+  report: (paths: ReadonlySet<string>) => Promise<void>,
+  failed: (error: unknown) => void,
+): (paths: ReadonlySet<string>) => void {
+  let waiting: Set<string> | undefined;
+  let reporting = Promise.resolve();
+  return (paths) => {
+    if (waiting !== undefined) {
+      for (const p of paths) waiting.add(p);
+      return;
+    }
+    const batch = new Set(paths);
+    waiting = batch;
+    reporting = reporting
+      .then(() => {
+        waiting = undefined;
+        return report(batch);
+      })
+      .catch(failed);
+  };
+}
+
 function inode(path: string): number | undefined {
   try {
     return statSync(path).ino;

@@ -18,7 +18,7 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...fs, default: { ...fs, watch }, watch };
 });
 
-const { StoreWatcher } = await import('../../src/mcp/watch.ts');
+const { oneBatchAtATime, StoreWatcher } = await import('../../src/mcp/watch.ts');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -73,5 +73,57 @@ describe('StoreWatcher at the system limit of watches', () => {
     } finally {
       w.close();
     }
+  });
+});
+
+describe('oneBatchAtATime', () => {
+  it('reports one batch at a time, in order; the batches that come meanwhile wait as one, their paths merged', async () => {
+    const reported: string[][] = [];
+    const done: (() => void)[] = [];
+    const failures: unknown[] = [];
+    const report = oneBatchAtATime(
+      (paths) =>
+        new Promise<void>((resolve) => {
+          reported.push([...paths].sort());
+          done.push(resolve);
+        }),
+      (error) => failures.push(error),
+    );
+    report(new Set(['global']));
+    await sleep(0);
+    // The client reads no notification: the first batch is not reported yet when the next ones come.
+    for (const p of ['projects/a', 'plans/x', 'projects/a', 'config.yaml']) report(new Set([p]));
+    await sleep(0);
+    expect(reported).toEqual([['global']]);
+    done.shift()!();
+    await sleep(0);
+    expect(reported).toEqual([['global'], ['config.yaml', 'plans/x', 'projects/a']]);
+    // A batch that comes while the merged one is reported waits behind it.
+    report(new Set(['projects/b']));
+    await sleep(0);
+    expect(reported).toHaveLength(2);
+    done.shift()!();
+    await sleep(0);
+    expect(reported.at(-1)).toEqual(['projects/b']);
+    done.shift()!();
+    expect(failures).toEqual([]);
+  });
+
+  it('a failed report is told, and the next batch is reported still', async () => {
+    const failures: unknown[] = [];
+    const reported: string[] = [];
+    const report = oneBatchAtATime(
+      async (paths) => {
+        if (paths.has('bad')) throw new Error('the store changed');
+        reported.push(...paths);
+      },
+      (error) => failures.push((error as Error).message),
+    );
+    report(new Set(['bad']));
+    await sleep(0);
+    report(new Set(['global']));
+    await sleep(0);
+    expect(failures).toEqual(['the store changed']);
+    expect(reported).toEqual(['global']);
   });
 });
