@@ -98,6 +98,9 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
   }
 }
 
+/** Half of a UTF-16 surrogate pair standing alone (a whole pair is one code point to a `u` pattern). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
 /**
  * Checks a tool call's arguments against the input schema the tool publishes
  * (with ajv, so the check is the schema itself). Clients do not have to
@@ -116,5 +119,13 @@ export async function checkArgs(tool: string, schema: InputSchema, args: unknown
   for (const [key, value] of Object.entries(given))
     if (typeof value === 'string' && schema.properties[key]?.minLength !== undefined && value.trim() === '')
       throw new UsageError(`${tool}: argument "${key}" is empty`, hint);
+  // A lone surrogate (half of a UTF-16 pair) has no UTF-8 form: written, it would become U+FFFD, a text nobody sent.
+  for (const [key, value] of Object.entries(given))
+    if (typeof value === 'string' && LONE_SURROGATE.test(value))
+      throw new UsageError(
+        `${tool}: argument "${key}" is not valid Unicode text (it holds half of a surrogate pair)`,
+        'Send the text as the client has it, with each character whole.',
+        { argument: key },
+      );
   return given as Record<string, string | boolean>;
 }

@@ -81,3 +81,19 @@ describe('arguments that do not fit the schema', () => {
     });
   });
 });
+
+describe('text that is not valid Unicode', () => {
+  it('an argument holding half of a surrogate pair is refused, naming it, never written as U+FFFD', async () => {
+    const schema = TOOLS.find((t) => t.name === 'record_violation')!.inputSchema;
+    const args = { plan: '01M8', invariant: '01M8', details: 'dropped a\uD800 table' };
+    const error = await checkArgs('record_violation', schema, args).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ exitCode: 2, code: 'usage', detail: { argument: 'details' } });
+    // A whole pair (an emoji) is text like any other.
+    expect(await checkArgs('record_violation', schema, { ...args, details: 'dropped a 😀 table' })).toMatchObject({
+      details: 'dropped a 😀 table',
+    });
+  });
+});
