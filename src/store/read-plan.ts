@@ -59,6 +59,12 @@ export function isScopeFolder(path: string): boolean {
   return !path.endsWith('.yaml') && isKnownFolder(path) && !path.startsWith('schemas') && !path.startsWith('actors');
 }
 
+/** Whether `path` names an entry of a scope folder (`projects/web/sub`) that is not hidden (the user's own `.notes`). */
+function inScopeFolder(path: string): boolean {
+  const cut = path.lastIndexOf('/');
+  return cut > 0 && !path.slice(cut + 1).startsWith('.') && isScopeFolder(path.slice(0, cut));
+}
+
 /** The store's own scope folders, at its top: a file in the place of one hides the whole scope. */
 export const TOP_SCOPE_FOLDERS: ReadonlySet<string> = new Set(['global', 'projects', 'actions', 'plans']);
 
@@ -201,6 +207,12 @@ export function planReads(
     }
     if (entry.type === 'symlink' && isScopeFolder(entry.path)) {
       diagnostics.push(linkedFolder(entry.path));
+      continue;
+    }
+    // A link in a scope folder may lead to a folder of invariants (`projects/web/sub -> ../billing`): never followed,
+    // and said as validate says it, never left out of the set in silence.
+    if (entry.type === 'symlink' && !entry.path.endsWith('.yaml') && inScopeFolder(entry.path)) {
+      diagnostics.push(linkedFolder(entry.path, 'a symbolic link'));
       continue;
     }
     if (entry.type !== 'dir' && entry.type !== 'symlink' && isRequiredFolder(entry.path)) {

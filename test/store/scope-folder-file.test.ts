@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inputDigest } from '../../src/store/export-cache.ts';
@@ -115,6 +115,32 @@ describe('an invariant file in a sub-folder of its scope', () => {
 });
 
 // The other way round: a folder of a store file's name, which the rename of a new copy cannot replace.
+describe('a symbolic link in a scope folder', () => {
+  it('is an error of every reader of that scope (exit 3), as validate says it, never a scope read without what it leads to', async () => {
+    const store = testStore({ [`projects/billing/${P}.yaml`]: invariantYaml(P, 'Amounts are integers of cents') });
+    mkdirSync(join(store, 'projects/web'));
+    symlinkSync('../billing', join(store, 'projects/web/sub'));
+    // A hidden entry is the user's own, as a hidden folder is.
+    symlinkSync('../billing', join(store, 'projects/web/.notes'));
+    const cwd = dirname(store);
+    const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
+    expect(validate.code).toBe(1);
+    expect(JSON.parse(validate.stdout).diagnostics).toContainEqual(expect.objectContaining({ code: 'symlink', file: 'projects/web/sub' }));
+    for (const args of [
+      ['invariant', 'list', '--project', 'web'],
+      ['invariant', 'list', '--effective', '--project', 'web'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(JSON.parse(r.stdout).error.detail.diagnostics).toContainEqual(
+        expect.objectContaining({ code: 'symlink', file: 'projects/web/sub' }),
+      );
+    }
+    // The scope the link leads to is read as it is.
+    expect((await runAgents(['invariant', 'list', '--project', 'billing'], { cwd })).code).toBe(0);
+  });
+});
+
 describe('a folder where a store file goes', () => {
   it('is exit 2 write-failed saying it is a folder, not the bare system code, and nothing is written', async () => {
     const store = testStore({});
