@@ -2,7 +2,7 @@ import { conflictingOptions, missingOption, UsageError } from '../core/errors.ts
 import { requireValid } from '../service/invariant-service.ts';
 import { loadConfig } from '../store/config.ts';
 import { projectsOfPath, readProjects, repositoryTop } from '../store/projects.ts';
-import { repoPathOf } from '../service/link-paths.ts';
+import { repoPathOf } from '../service/repo-path.ts';
 import { describeScope, SEVERITIES, type Severity } from '../core/model.ts';
 import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
 import {

@@ -1,6 +1,5 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
-import { repoRelative } from '../store/projects.ts';
 
 /** How many links one path may pass through, as the system's own limit (SYMLOOP_MAX, 40 on Linux): a loop ends. */
 const MAX_LINKS = 40;
@@ -19,15 +18,6 @@ const SEPARATORS = process.platform === 'win32' ? /[\\/]/ : /\//;
  */
 export function physicalPath(path: string): string {
   return follow(path, { links: 0 });
-}
-
-/**
- * `abs` relative to the repository top (store/projects.ts repoRelative), as named or, when that is outside it, as
- * its links lead: a path through a link to the repository (macOS's /tmp, a linked home folder) names a file of it,
- * as the guards judge it. Undefined when it leads outside too.
- */
-export function repoPathOf(top: string, abs: string): string | undefined {
-  return repoRelative(top, abs) ?? repoRelative(physicalPath(top), physicalPath(abs));
 }
 
 /** physicalPath, with the links followed so far counted across the calls a dangling link makes. */

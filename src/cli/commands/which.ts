@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { requireValid } from '../../service/invariant-service.ts';
 import { loadConfig } from '../../store/config.ts';
-import { repoPathOf } from '../../service/link-paths.ts';
+import { repoPathOf } from '../../service/repo-path.ts';
 import { projectsOfPath, readProjects, repositoryTop } from '../../store/projects.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
