@@ -8,43 +8,83 @@
 import type { StoreWordKind } from '../service/invariants/projects.ts';
 import { CliContext } from './context.ts';
 import type { CliIo } from './io.ts';
-import { COMMANDS } from './registry.ts';
+import { COMMANDS, commandNames, GLOBAL_OPTIONS, type LazyCommand } from './registry.ts';
+import { builderOptions } from './unknown-option.ts';
 
 /** Options whose value names something in the store. */
 const OPTION_WORDS: Readonly<Record<string, StoreWordKind>> = { '--project': 'project', '--plan': 'plan', '--action': 'action' };
 
-/** Options that take a value, so that the value is not read as a command word. */
-const VALUE_OPTIONS = new Set(['--store', '--format', ...Object.keys(OPTION_WORDS)]);
+/** The global options that take a value, so that the value is not read as a command word. */
+const VALUE_OPTIONS = new Set([
+  ...Object.entries(GLOBAL_OPTIONS)
+    .filter(([, o]) => 'requiresArg' in o)
+    .map(([name]) => `--${name}`),
+  ...Object.keys(OPTION_WORDS),
+]);
 
-/**
- * What the last of `words` (those after the program's name; the last is being
- * typed) names in the store: the value of --project, --plan or --action, or
- * the first argument of a command whose table entry says (`plan show <id>`).
- */
-export function wordKind(words: readonly string[]): StoreWordKind | undefined {
-  const current = words.at(-1) ?? '';
-  const previous = words.at(-2);
-  if (previous !== undefined && Object.hasOwn(OPTION_WORDS, previous)) return OPTION_WORDS[previous];
-  if (current.startsWith('-')) return undefined;
+/** Whether an option as written (`--severity`, `-i`) takes the next word as its value. */
+export type TakesValue = (written: string) => boolean;
+
+const globalValue: TakesValue = (written) => VALUE_OPTIONS.has(written);
+
+/** The words typed that are not options nor their values, and the command they lead to. */
+function commandOf(words: readonly string[], takesValue: TakesValue): { typed: string[]; entry: LazyCommand | undefined } {
   const typed: string[] = [];
   for (let i = 0; i < words.length - 1; i++) {
     const w = words[i]!;
     if (w.startsWith('-')) {
-      if (VALUE_OPTIONS.has(w)) i++;
+      if (takesValue(w)) i++;
       continue;
     }
     typed.push(w);
   }
   for (const entry of COMMANDS) {
-    if (entry.completes === undefined) continue;
     const group = entry.group ? entry.group.split(' ') : [];
-    const forms = typeof entry.command === 'string' ? [entry.command] : entry.command;
-    const names = forms.map((f) => f.split(' ')[0]);
-    if (typed.length === group.length + 1 && group.every((g, i) => typed[i] === g) && names.includes(typed[group.length]!)) {
-      return entry.completes;
+    if (typed.length > group.length && group.every((g, i) => typed[i] === g) && commandNames(entry).includes(typed[group.length]!)) {
+      return { typed, entry };
     }
   }
-  return undefined;
+  return { typed, entry: undefined };
+}
+
+/**
+ * What the last of `words` (those after the program's name; the last is being
+ * typed) names in the store: the value of --project, --plan or --action, or
+ * the first argument of a command whose table entry says (`plan show <id>`).
+ * `takesValue` tells the command's options that take a value, whose values
+ * are neither that argument nor a store name (`invariant edit --severity`).
+ */
+export function wordKind(words: readonly string[], takesValue: TakesValue = globalValue): StoreWordKind | undefined {
+  const current = words.at(-1) ?? '';
+  const previous = words.at(-2);
+  if (previous !== undefined && Object.hasOwn(OPTION_WORDS, previous)) return OPTION_WORDS[previous];
+  if (current.startsWith('-') || (previous !== undefined && takesValue(previous))) return undefined;
+  const { typed, entry } = commandOf(words, takesValue);
+  if (entry?.completes === undefined) return undefined;
+  const group = entry.group ? entry.group.split(' ') : [];
+  return typed.length === group.length + 1 ? entry.completes : undefined;
+}
+
+/**
+ * Which options of the command `words` lead to take a value, from its
+ * builder: the global ones alone when no command is named yet or its module
+ * cannot be read.
+ */
+async function valueOptions(words: readonly string[]): Promise<TakesValue> {
+  const { entry } = commandOf(words, globalValue);
+  if (entry === undefined) return globalValue;
+  try {
+    const { key, boolean, alias } = await builderOptions(entry);
+    const flags = new Set(boolean.flatMap((name) => [name, ...(alias[name] ?? [])]));
+    const valued = new Set<string>();
+    for (const name of Object.keys(key)) {
+      if (flags.has(name)) continue;
+      for (const n of [name, ...(alias[name] ?? [])]) valued.add(n.length === 1 ? `-${n}` : `--${n}`);
+    }
+    return (written) => globalValue(written) || valued.has(written);
+  } catch {
+    return globalValue;
+  }
 }
 
 /**
@@ -53,7 +93,7 @@ export function wordKind(words: readonly string[]): StoreWordKind | undefined {
  * missing or unreadable store completes to nothing, never to an error.
  */
 export async function storeCompletions(words: readonly string[], io: CliIo): Promise<string[] | undefined> {
-  const kind = wordKind(words);
+  const kind = wordKind(words, await valueOptions(words));
   if (kind === undefined) return undefined;
   let store: string | undefined;
   for (let i = 0; i < words.length - 1; i++) {

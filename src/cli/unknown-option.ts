@@ -58,10 +58,19 @@ function wordsOf(entry: LazyCommand): string {
   return `${entry.group ? `${entry.group} ` : ''}${commandNames(entry)[0]}`;
 }
 
+/** The options a command's builder adds, as yargs keeps them (loaded on demand, never at start-up). */
+export async function builderOptions(
+  entry: LazyCommand,
+): Promise<{ key: Record<string, unknown>; boolean: string[]; alias: Record<string, string[]> }> {
+  const parser = (await entry.load()).default.builder(yargs());
+  return (
+    parser as unknown as { getOptions(): { key: Record<string, unknown>; boolean: string[]; alias: Record<string, string[]> } }
+  ).getOptions();
+}
+
 /** The long options a command's builder adds (loaded on this error path only, never at start-up). */
 async function optionsOf(entry: LazyCommand): Promise<string[]> {
-  const parser = (await entry.load()).default.builder(yargs());
-  const key = (parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key;
+  const { key } = await builderOptions(entry);
   return Object.keys(key).filter((k) => k.length > 1 && !/[A-Z]/.test(k));
 }
 

@@ -49,6 +49,18 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, 'plan', 'sta')).toContain('status');
   });
 
+  it("reads a command's own option values as values, not as its argument", async () => {
+    const root = exampleStore();
+    const top = dirname(root);
+    // The choices of --severity, not invariant ids; yargs offers them.
+    expect(await complete(top, 'invariant', 'edit', '--severity', '')).toEqual(['error', 'warning', 'info']);
+    // The id still comes after an option and its value.
+    const ids = ['invariant', 'edit', '--text', 'Keep it', '01M8KJ'];
+    expect(await complete(top, ...ids)).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+    expect(await complete(top, 'invariant', 'waive', '--reason', 'why', '01M8KJ')).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+    expect(await complete(top, 'invariant', 'remove', '--yes', '01M8KJ')).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+  });
+
   it('completion --help (or -h) prints its help, not the script', async () => {
     for (const flag of ['--help', '-h']) {
       const r = await runMain(['completion', flag], { cwd: tempDir() });
