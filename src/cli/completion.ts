@@ -48,6 +48,26 @@ function commandOf(words: readonly string[], takesValue: TakesValue): { typed: s
 }
 
 /**
+ * The words of a command line as bash hands them over, with an option's `=`
+ * taken out: bash breaks words at `=` (COMP_WORDBREAKS), so `--store=DIR`
+ * arrives as `--store`, `=`, `DIR`, which would read as a command named DIR.
+ * An `=` being typed after an option stands for the value to come.
+ */
+export function unsplitWords(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const previous = words[i - 1];
+    if (w === '=' && previous !== undefined && /^--?[^-]/.test(previous) && !words.slice(0, i).includes('--')) {
+      if (i === words.length - 1) out.push('');
+      continue;
+    }
+    out.push(w);
+  }
+  return out;
+}
+
+/**
  * What the last of `words` (those after the program's name; the last is being
  * typed) names in the store: the value of --project, --plan or --action, or
  * the first argument of a command whose table entry says (`plan show <id>`).

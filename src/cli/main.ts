@@ -401,7 +401,7 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
   const io = given ?? processIo();
   let chosen: Chosen | undefined;
   let output = '';
-  const args = helpAlias(argsIn);
+  let args = helpAlias(argsIn);
   // Errors go to stderr: coloured when it is a terminal, whatever stdout is (a log file gets no escapes); --no-color
   // is read before the parse, since the parse itself may fail.
   let errorColor = useColor(io, noColorOf(args), io.stderr);
@@ -411,7 +411,8 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
     const completing = args.indexOf('--get-yargs-completions');
     if (completing >= 0) {
       // The store's own names (projects, plans, ids) are offered here; yargs offers commands and options.
-      const { storeCompletions } = await import('./completion.ts');
+      const { storeCompletions, unsplitWords } = await import('./completion.ts');
+      args = [...args.slice(0, completing + 2), ...unsplitWords(args.slice(completing + 2))];
       const found = await storeCompletions(args.slice(completing + 2), io);
       if (found !== undefined) {
         io.stdout.write(found.map((w) => `${w}\n`).join(''));

@@ -61,6 +61,14 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, 'invariant', 'remove', '--yes', '01M8KJ')).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
   });
 
+  it('reads an option written with = as bash hands it over, split at the =', async () => {
+    const root = exampleStore();
+    const top = dirname(root);
+    expect(await complete(tempDir(), '--store', '=', root, 'invariant', 'show', '01M8KJ')).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+    expect(await complete(top, 'invariant', 'list', '--project', '=', 'my')).toEqual(['myapp']);
+    expect(await complete(top, '--format', '=', 'json', 'plan', 'sta')).toContain('status');
+  });
+
   it('completion --help (or -h) prints its help, not the script', async () => {
     for (const flag of ['--help', '-h']) {
       const r = await runMain(['completion', flag], { cwd: tempDir() });
