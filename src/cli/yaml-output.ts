@@ -16,8 +16,11 @@ export function toYaml(data: unknown): string {
       // A line of a block scalar that starts `::` would be a GitHub Actions workflow command: double-quoted, it is no line of its own.
       // A string a YAML 1.1 reader (PyYAML) would take for a boolean, a date or a number written plain (`yes`, a
       // timestamp) is double-quoted too, as the store's files write it, so every reader gets the JSON output's data.
+      // A tab, which texts may hold, is written `\t` as the store's files write it: PyYAML refuses a raw one in a
+      // plain scalar ("found character '\t' that cannot start any token").
       const v = node.value;
-      if (typeof v === 'string' && (hasUnsafe(v) || startsWorkflowCommand(v) || yaml11Reads(v))) node.type = 'QUOTE_DOUBLE';
+      if (typeof v === 'string' && (hasUnsafe(v) || startsWorkflowCommand(v) || yaml11Reads(v) || v.includes('\t')))
+        node.type = 'QUOTE_DOUBLE';
     },
   });
   // A double-quoted string stays on one line (its newlines as `\n`): folded, each of its lines would be one of the output's.

@@ -120,3 +120,11 @@ describe('strings a YAML 1.1 reader would read as another type', () => {
     expect(parse(toYaml(data))).toEqual(data);
   });
 });
+
+describe('strings holding a tab', () => {
+  it('are double-quoted with the tab as \\t, as the store writes them, since PyYAML refuses a raw tab in a plain scalar', () => {
+    const data = { text: 'tab\tinside', rationale: 'one\n\ttwo', tags: ['\tlead', 'end\t'] };
+    expect(toYaml(data)).toBe('text: "tab\\tinside"\nrationale: "one\\n\\ttwo"\ntags:\n  - "\\tlead"\n  - "end\\t"\n');
+    expect(parse(toYaml(data))).toEqual(data);
+  });
+});
