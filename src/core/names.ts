@@ -82,9 +82,19 @@ export function parseActionRef(value: string): ActionRef | string {
 
 export function truncate(value: string, max = 60): string {
   if (value.length <= max) return value;
-  // Never between the two halves of a character outside the BMP: a lone half prints as U+FFFD and is no JSON string.
-  const high = value.charCodeAt(max - 2);
-  const cut = high >= 0xd800 && high <= 0xdbff ? max - 2 : max - 1;
+  // Cut between characters as a reader sees them (graphemes): a letter keeps its combining accent, a flag and an
+  // emoji with its skin tone stay whole instead of leaving a stray half before the "…".
+  let cut = 0;
+  for (const { index, segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(value)) {
+    if (index + segment.length > max - 1) break;
+    cut = index + segment.length;
+  }
+  if (cut === 0) {
+    // One character longer than the whole cut: never between the two halves of a character outside the BMP, which
+    // prints as U+FFFD and is no JSON string.
+    const high = value.charCodeAt(max - 2);
+    cut = high >= 0xd800 && high <= 0xdbff ? max - 2 : max - 1;
+  }
   return `${value.slice(0, cut)}…`;
 }
 

@@ -125,6 +125,12 @@ describe('truncate and codePointLength', () => {
     expect(truncate('😀'.repeat(40))).toBe(`${'😀'.repeat(29)}…`);
     expect(truncate(`a${'😀'.repeat(40)}`)).toBe(`a${'😀'.repeat(29)}…`);
   });
+  test('truncate cuts between characters as a reader sees them: a flag, a skin tone, a combining accent stay whole', () => {
+    expect(truncate('🇯🇵'.repeat(40))).toBe(`${'🇯🇵'.repeat(14)}…`);
+    expect(truncate('👍🏽'.repeat(40))).toBe(`${'👍🏽'.repeat(14)}…`);
+    expect(truncate('e\u0301'.repeat(40))).toBe(`${'e\u0301'.repeat(29)}…`);
+    expect(truncate(`${'a'.repeat(58)}e\u0301\u0301`)).toBe(`${'a'.repeat(58)}…`);
+  });
   test('codePointLength counts an astral character once', () => {
     expect(codePointLength('')).toBe(0);
     expect(codePointLength('a😀b')).toBe(3);
