@@ -12,7 +12,13 @@ import { COMMANDS, commandNames, GLOBAL_OPTIONS, type LazyCommand } from './regi
 import { builderOptions } from './unknown-option.ts';
 
 /** Options whose value names something in the store. */
-const OPTION_WORDS: Readonly<Record<string, StoreWordKind>> = { '--project': 'project', '--plan': 'plan', '--action': 'action' };
+const OPTION_WORDS: Readonly<Record<string, StoreWordKind>> = {
+  '--project': 'project',
+  '--plan': 'plan',
+  '--action': 'action',
+  '--invariant': 'invariant',
+  '--overrides': 'invariant',
+};
 
 /** The global options that take a value, so that the value is not read as a command word. */
 const VALUE_OPTIONS = new Set([
