@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import type { Severity } from './model.ts';
 import { escapeUnsafe, hideCredentials, maskCredentials } from './plain-text.ts';
 
@@ -166,10 +167,12 @@ export function caretExcerpt(d: Diagnostic): string {
   // `lineTextFrom`, after the `…`.
   const from = d.lineTextFrom ?? 0;
   const shown = escapeUnsafe(hideCredentials(raw));
-  const before = escapeUnsafe(hideCredentials(raw.slice(0, Math.max(0, d.col - 1 - from) + (from > 0 ? 1 : 0)))).length;
+  // The caret is placed by the columns a terminal gives what comes before it: two for a CJK character or an emoji,
+  // none for a combining accent.
+  const before = stringWidth(escapeUnsafe(hideCredentials(raw.slice(0, Math.max(0, d.col - 1 - from) + (from > 0 ? 1 : 0)))));
   const gutter = String(d.line);
   const pad = ' '.repeat(gutter.length);
-  const caretCol = Math.max(1, Math.min(before + 1, shown.length + 1));
+  const caretCol = Math.max(1, Math.min(before + 1, stringWidth(shown) + 1));
   return `${gutter} | ${shown}\n${pad} | ${' '.repeat(caretCol - 1)}^`;
 }
 

@@ -103,6 +103,11 @@ describe('caretExcerpt', () => {
     const [text, caret] = shown.split('\n') as [string, string];
     expect(text.indexOf('x')).toBe(caret.indexOf('^'));
   });
+  test('the caret is placed by the columns a terminal draws: two for CJK and emoji, none for a combining accent', () => {
+    expect(caretExcerpt(d({ line: 1, col: 5, lineText: '日本語 x' }))).toBe('1 | 日本語 x\n  |        ^');
+    expect(caretExcerpt(d({ line: 1, col: 4, lineText: '😀 x' }))).toBe('1 | 😀 x\n  |    ^');
+    expect(caretExcerpt(d({ line: 1, col: 5, lineText: 'e\u0301e\u0301x' }))).toBe('1 | e\u0301e\u0301x\n  |   ^');
+  });
   test('a long line: a window around the column, the caret under it', () => {
     const line = `${'a'.repeat(5000)}X${'b'.repeat(5000)}`;
     const w = lineExcerpt(line, 5001);
