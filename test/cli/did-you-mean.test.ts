@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { tempDir, testStore } from '../helpers/tmp.ts';
 
 /** The error a run answers with under --format json. */
 async function errorOf(...args: string[]) {
@@ -82,5 +82,15 @@ describe('a slip gets the command or option it was close to', () => {
       expect(error.code).toBe(code);
       expect(JSON.stringify(error.detail)).toContain(word);
     }
+  });
+
+  it('a project name written with capitals suggests its lower-case form, which names are', async () => {
+    const root = testStore({});
+    const r = await runAgents(['--store', root, '--format', 'json', 'invariant', 'list', '--project', 'MyApp'], { cwd: tempDir() });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.detail).toEqual({ project: 'MyApp', suggestions: ['myapp'] });
+    // No lower-case form is a name: nothing suggested.
+    const spaced = await runAgents(['--store', root, '--format', 'json', 'invariant', 'list', '--project', 'My App'], { cwd: tempDir() });
+    expect(JSON.parse(spaced.stdout).error.detail).toBeNull();
   });
 });

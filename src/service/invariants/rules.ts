@@ -35,11 +35,19 @@ export function toScope(input: ScopeInput | Scope): Scope {
   if ('global' in input) return { kind: 'global' };
   if ('project' in input) {
     const problem = nameProblem(input.project, 'project');
-    if (problem)
+    if (problem) {
+      // Names are lower case: `MyApp` is a slip for `myapp`, said as such.
+      const lower = input.project.toLowerCase();
+      const guess = lower !== input.project && nameProblem(lower, 'project') === null ? [lower] : [];
       throw new UsageError(
         problem,
-        'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$ and are not a scope word (global, project, plan, action, inherited, extends and their plurals).',
+        hintWithGuess(
+          guess,
+          'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$ and are not a scope word (global, project, plan, action, inherited, extends and their plurals).',
+        ),
+        guess.length > 0 ? { project: input.project, suggestions: guess } : undefined,
       );
+    }
     return { kind: 'project', project: input.project };
   }
   if ('plan' in input) {
