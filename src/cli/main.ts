@@ -9,7 +9,7 @@ import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
 import { refuseBooleanValues } from './boolean-values.ts';
-import { asOtherCommandsOption, USAGE_HINT, unknownOptionError } from './unknown-option.ts';
+import { asOtherCommandsOption, singleDashOption, USAGE_HINT, unknownOptionError } from './unknown-option.ts';
 import {
   COMMANDS,
   GLOBAL_OPTION_NAMES,
@@ -234,6 +234,12 @@ function usageFromYargs(
     const all = names.map((n) => written(n)?.replace(/=.*$/, '') ?? n);
     // A mistyped option gets the options of this command that are close to it ("--globl": --global).
     if (flag) return unknownOptionError(flag.replace(/=.*$/, ''), known, all, command);
+    // A long option written with one dash (`-effective`) reads as one-letter flags, most of them unknown: the word is the slip.
+    const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+    for (const a of before) {
+      const dashed = a.includes(first) ? singleDashOption(a, known) : undefined;
+      if (dashed) return dashed;
+    }
     return new UsageError(
       `unexpected argument "${truncate(first)}"`,
       USAGE_HINT,
@@ -301,6 +307,8 @@ function strayOption(options: readonly string[]): UsageError | undefined {
   for (const option of options) {
     const written = option.replace(/=.*$/, '');
     const name = written.replace(/^--?/, '').replace(/^no-/, '');
+    const dashed = singleDashOption(written, GLOBAL_OPTION_NAMES);
+    if (dashed) return dashed;
     if (written === '-h' || GLOBAL_OPTION_NAMES.includes(name) || written.startsWith('--get-yargs-completions')) continue;
     return unknownOptionError(written, GLOBAL_OPTION_NAMES);
   }

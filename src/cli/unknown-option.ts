@@ -49,6 +49,24 @@ export function unknownOptionError(
   return new UnknownOptionError(written, options, all, command, close);
 }
 
+/**
+ * A long option written with one dash (`-effective`, `-format`), which yargs reads as one-letter flags: said as the
+ * slip it is, with the option meant (`--effective`) when `options` (long names) has it, else the ones close to it.
+ * Undefined for anything else (`-h`, `--global`, a word).
+ */
+export function singleDashOption(written: string, options: readonly string[]): UsageError | undefined {
+  const m = /^-([a-z][a-z-]+)$/i.exec(written.replace(/=.*$/s, ''));
+  if (!m) return undefined;
+  const name = m[1]!.replace(/^no-/, '');
+  const close = (options.includes(name) ? [name] : closestNames(name, options)).map((n) => `--${m[1]!.startsWith('no-') ? 'no-' : ''}${n}`);
+  return new UsageError(
+    `unknown option -${truncate(m[1]!)}`,
+    hintWithGuess(close, `Long options start with two dashes. ${USAGE_HINT}`),
+    { arguments: [`-${m[1]}`], suggestions: close },
+    'unknown-option',
+  );
+}
+
 function optionName(written: string): string {
   return written.replace(/^--?/, '').replace(/^no-/, '');
 }

@@ -39,6 +39,19 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual(suggestions);
   });
 
+  // yargs reads one dash as one-letter flags: the word is the slip, with the long option meant.
+  it.each([
+    [['invariant', 'list', '-effective', '--project', 'web'], ['--effective']],
+    [['invariant', 'add', '-global', 'x'], ['--global']],
+    [['invariant', 'list', '-globl'], ['--global']],
+    [['-format', 'json', 'project', 'list'], ['--format']],
+    [['invariant', 'list', '-no-color'], ['--no-color']],
+  ])('agents %j: unknown-option written with one dash, suggesting %j', async (args, suggestions) => {
+    const e = await errorOf(...args);
+    expect(e.code).toBe('unknown-option');
+    expect(e.detail.suggestions).toEqual(suggestions);
+  });
+
   it('an option given before the command words names the commands that take it', async () => {
     const e = (await errorOf('--effective', 'invariant', 'list')) as { code: string; hint: string; detail: { suggestions: string[] } };
     expect(e.code).toBe('unknown-option');
