@@ -9,7 +9,7 @@ import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
 import { refuseBooleanValues } from './boolean-values.ts';
-import { asOtherCommandsOption, singleDashOption, USAGE_HINT, unknownOptionError } from './unknown-option.ts';
+import { asOtherCommandsOption, refuseTypographicDashes, singleDashOption, USAGE_HINT, unknownOptionError } from './unknown-option.ts';
 import {
   COMMANDS,
   GLOBAL_OPTION_NAMES,
@@ -79,7 +79,7 @@ function buildParser(
   // The names the command takes, aliases too: an option none of them is can be the slip behind another failure.
   let taken: Set<string> | undefined;
   const built = (b: Argv) => {
-    if (!completing) refuseBooleanValues(b, args);
+    if (!completing) for (const refuse of [refuseBooleanValues, refuseTypographicDashes]) refuse(b, args);
     const options = (
       b as unknown as { getOptions(): { array: string[]; key: Record<string, unknown>; alias: Record<string, string[]> } }
     ).getOptions();

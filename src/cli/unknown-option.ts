@@ -3,7 +3,7 @@
  * command's options close to it by spelling; an option another command takes (`plan use --global`) is said as
  * that command's, since the spelling of an unrelated option (--goal) is not what the user meant.
  */
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
 import { UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
@@ -65,6 +65,28 @@ export function singleDashOption(written: string, options: readonly string[]): U
     { arguments: [`-${m[1]}`], suggestions: close },
     'unknown-option',
   );
+}
+
+/**
+ * Refuses an option written with a typographic dash (`—global`, `–tag`), as word processors and chats turn `--`
+ * into: yargs takes it for a word, so `invariant add --global —tag data "…"` would write "—tag data …" as the text
+ * and `invariant list —effective` search for it. `parser` is the command's, once its builder has added its options.
+ */
+export function refuseTypographicDashes(parser: Argv, args: readonly string[]): void {
+  const { key } = (parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions();
+  for (const a of args) {
+    if (a === '--') return;
+    const m = /^([\u2010-\u2015\u2212\ufe58\ufe63\uff0d]+)([a-z][a-z0-9-]*)(?:=|$)/is.exec(a);
+    if (!m || !Object.hasOwn(key, m[2]!.replace(/^no-/, ''))) continue;
+    const dash = `U+${m[1]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    const meant = `--${m[2]}`;
+    throw new UsageError(
+      `unknown option ${truncate(m[1]! + m[2]!)}: it starts with a typographic dash (${dash}), not two hyphens`,
+      hintWithGuess([meant], USAGE_HINT),
+      { arguments: [m[1]! + m[2]!], suggestions: [meant] },
+      'unknown-option',
+    );
+  }
 }
 
 function optionName(written: string): string {

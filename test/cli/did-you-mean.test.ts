@@ -52,6 +52,17 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual(suggestions);
   });
 
+  // A word processor's or a chat's dash for `--`: never taken for a word (a text, a pattern).
+  it.each([
+    [['invariant', 'list', '\u2014effective'], ['--effective']],
+    [['invariant', 'add', '--global', '\u2013tag', 'data', 'Keep it'], ['--tag']],
+    [['project', 'list', '\u2014format=json'], ['--format']],
+  ])('agents %j: unknown-option written with a typographic dash, suggesting %j', async (args, suggestions) => {
+    const e = await errorOf('--store', testStore({}), ...args);
+    expect(e.code).toBe('unknown-option');
+    expect(e.detail.suggestions).toEqual(suggestions);
+  });
+
   it('an option given before the command words names the commands that take it', async () => {
     const e = (await errorOf('--effective', 'invariant', 'list')) as { code: string; hint: string; detail: { suggestions: string[] } };
     expect(e.code).toBe('unknown-option');
