@@ -91,25 +91,42 @@ export function wordKind(words: readonly string[], takesValue: TakesValue = glob
   return typed.length === group.length + 1 ? entry.completes : undefined;
 }
 
+/** Global options whose value is free (a path, a text): no choices, nothing of the store. */
+const FREE_GLOBALS = new Set(
+  Object.entries(GLOBAL_OPTIONS)
+    .filter(([, o]) => 'requiresArg' in o && !('choices' in o))
+    .map(([name]) => `--${name}`),
+);
+
 /**
- * Which options of the command `words` lead to take a value, from its
+ * Which options of the command `words` lead to take a value, and which of
+ * those take a free one (a path, a text: no choices, no store name), from its
  * builder: the global ones alone when no command is named yet or its module
  * cannot be read.
  */
-async function valueOptions(words: readonly string[]): Promise<TakesValue> {
+async function valueOptions(words: readonly string[]): Promise<{ takesValue: TakesValue; free: TakesValue }> {
+  const globals = { takesValue: globalValue, free: (written: string) => FREE_GLOBALS.has(written) };
   const { entry } = commandOf(words, globalValue);
-  if (entry === undefined) return globalValue;
+  if (entry === undefined) return globals;
   try {
-    const { key, boolean, alias } = await builderOptions(entry);
+    const { key, boolean, alias, choices } = await builderOptions(entry);
     const flags = new Set(boolean.flatMap((name) => [name, ...(alias[name] ?? [])]));
     const valued = new Set<string>();
+    const free = new Set<string>();
     for (const name of Object.keys(key)) {
       if (flags.has(name)) continue;
-      for (const n of [name, ...(alias[name] ?? [])]) valued.add(n.length === 1 ? `-${n}` : `--${n}`);
+      for (const n of [name, ...(alias[name] ?? [])]) {
+        const written = n.length === 1 ? `-${n}` : `--${n}`;
+        valued.add(written);
+        if (!Object.hasOwn(choices, name) && !Object.hasOwn(OPTION_WORDS, written)) free.add(written);
+      }
     }
-    return (written) => globalValue(written) || valued.has(written);
+    return {
+      takesValue: (written) => globalValue(written) || valued.has(written),
+      free: (written) => globals.free(written) || free.has(written),
+    };
   } catch {
-    return globalValue;
+    return globals;
   }
 }
 
@@ -119,7 +136,12 @@ async function valueOptions(words: readonly string[]): Promise<TakesValue> {
  * missing or unreadable store completes to nothing, never to an error.
  */
 export async function storeCompletions(words: readonly string[], io: CliIo): Promise<string[] | undefined> {
-  const kind = wordKind(words, await valueOptions(words));
+  const { takesValue, free } = await valueOptions(words);
+  // The value of --store, --path, --cwd or a text is neither the store's nor yargs' to offer (it would list the
+  // options, or after --store the commands): nothing, so the shell completes file names (`-o default`, `_default`).
+  const previous = words.at(-2);
+  if (previous !== undefined && free(previous)) return [];
+  const kind = wordKind(words, takesValue);
   if (kind === undefined) return undefined;
   let store: string | undefined;
   for (let i = 0; i < words.length - 1; i++) {

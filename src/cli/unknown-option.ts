@@ -99,13 +99,11 @@ function wordsOf(entry: LazyCommand): string {
 }
 
 /** The options a command's builder adds, as yargs keeps them (loaded on demand, never at start-up). */
-export async function builderOptions(
-  entry: LazyCommand,
-): Promise<{ key: Record<string, unknown>; boolean: string[]; alias: Record<string, string[]> }> {
+type BuiltOptions = { key: Record<string, unknown>; boolean: string[]; alias: Record<string, string[]>; choices: Record<string, unknown> };
+
+export async function builderOptions(entry: LazyCommand): Promise<BuiltOptions> {
   const parser = (await entry.load()).default.builder(yargs());
-  return (
-    parser as unknown as { getOptions(): { key: Record<string, unknown>; boolean: string[]; alias: Record<string, string[]> } }
-  ).getOptions();
+  return (parser as unknown as { getOptions(): BuiltOptions }).getOptions();
 }
 
 /** The long options a command's builder adds (loaded on this error path only, never at start-up). */

@@ -59,6 +59,10 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, ...ids)).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
     expect(await complete(top, 'invariant', 'waive', '--reason', 'why', '01M8KJ')).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
     expect(await complete(top, 'invariant', 'remove', '--yes', '01M8KJ')).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+    // A path or a text: nothing offered (neither the commands nor the options), so the shell completes file names.
+    expect(await complete(top, '--store', '')).toEqual([]);
+    expect(await complete(top, 'guard', 'try', '--path', '')).toEqual([]);
+    expect(await complete(top, 'invariant', 'edit', '01M8KJT9', '--text', '')).toEqual([]);
     // Options whose value is an invariant's id.
     expect(await complete(top, 'invariant', 'violation', 'add', '--invariant', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
     expect(await complete(top, 'invariant', 'edit', 'x', '--overrides', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
