@@ -17,9 +17,10 @@ export function toYaml(data: unknown): string {
       // A string a YAML 1.1 reader (PyYAML) would take for a boolean, a date or a number written plain (`yes`, a
       // timestamp) is double-quoted too, as the store's files write it, so every reader gets the JSON output's data.
       // A tab, which texts may hold, is written `\t` as the store's files write it: PyYAML refuses a raw one in a
-      // plain scalar ("found character '\t' that cannot start any token").
+      // plain scalar ("found character '\t' that cannot start any token"). So is a line that ends in a space, which a
+      // block scalar would leave at the end of an output line, yamllint's trailing-spaces error.
       const v = node.value;
-      if (typeof v === 'string' && (hasUnsafe(v) || startsWorkflowCommand(v) || yaml11Reads(v) || v.includes('\t')))
+      if (typeof v === 'string' && (hasUnsafe(v) || startsWorkflowCommand(v) || yaml11Reads(v) || /\t| (?:\n|$)/.test(v)))
         node.type = 'QUOTE_DOUBLE';
     },
   });

@@ -127,4 +127,12 @@ describe('strings holding a tab', () => {
     expect(toYaml(data)).toBe('text: "tab\\tinside"\nrationale: "one\\n\\ttwo"\ntags:\n  - "\\tlead"\n  - "end\\t"\n');
     expect(parse(toYaml(data))).toEqual(data);
   });
+
+  it('a line ending in a space is written double-quoted too, so no output line ends in one (yamllint trailing-spaces)', () => {
+    const data = { details: 'first line \nsecond line', last: 'one\ntwo ', plain: 'a b' };
+    const out = toYaml(data);
+    expect(out).not.toMatch(/[ \t]$/m);
+    expect(out).toBe('details: "first line\\ \\nsecond line"\nlast: "one\\ntwo "\nplain: a b\n');
+    expect(parse(out)).toEqual(data);
+  });
 });
