@@ -108,11 +108,16 @@ describe('a slip gets the command or option it was close to', () => {
     }
   });
 
-  it('a project name written with capitals suggests its lower-case form, which names are', async () => {
+  it('a project or action name written with capitals suggests its lower-case form, which names are', async () => {
     const root = testStore({});
     const r = await runAgents(['--store', root, '--format', 'json', 'invariant', 'list', '--project', 'MyApp'], { cwd: tempDir() });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.detail).toEqual({ project: 'MyApp', suggestions: ['myapp'] });
+    const action = await runAgents(['--store', root, '--format', 'json', 'invariant', 'list', '--action', 'Local/Cover'], {
+      cwd: tempDir(),
+    });
+    expect(action.code).toBe(2);
+    expect(JSON.parse(action.stdout).error.detail).toEqual({ action: 'Local/Cover', suggestions: ['local/cover'] });
     // No lower-case form is a name: nothing suggested.
     const spaced = await runAgents(['--store', root, '--format', 'json', 'invariant', 'list', '--project', 'My App'], { cwd: tempDir() });
     expect(JSON.parse(spaced.stdout).error.detail).toBeNull();

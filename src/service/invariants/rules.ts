@@ -62,7 +62,16 @@ export function toScope(input: ScopeInput | Scope): Scope {
     if (problem) throw new UsageError(problem, "Write a source's action as <source>:<ns>/<name> (docs/extends.md).");
   }
   const ref = parseActionRef(local);
-  if (typeof ref === 'string') throw new UsageError(ref, 'Action names match ^[a-z0-9][a-z0-9._-]{0,63}$ on each side of the "/".');
+  if (typeof ref === 'string') {
+    // As for a project: `Local/Cover` is a slip for `local/cover`.
+    const lower = local.toLowerCase();
+    const guess = lower !== local && typeof parseActionRef(lower) !== 'string' ? [lower] : [];
+    throw new UsageError(
+      ref,
+      hintWithGuess(guess, 'Action names match ^[a-z0-9][a-z0-9._-]{0,63}$ on each side of the "/".'),
+      guess.length > 0 ? { action: input.action, suggestions: guess } : undefined,
+    );
+  }
   return source === undefined ? { kind: 'action', ns: ref.ns, name: ref.name } : { kind: 'action', ns: ref.ns, name: ref.name, source };
 }
 
