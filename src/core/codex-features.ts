@@ -66,6 +66,15 @@ class Scanner {
   }
 
   /** A value, each boolean in it (an inline table's) recorded under `path`. */
+  /** `key = value` at the cursor, its key taken below `prefix`. */
+  pair(prefix: readonly string[], out: Flag[]): void {
+    const key = this.key();
+    this.skip(false);
+    if (this.text[this.i++] !== '=') throw new Error('"=" expected');
+    this.skip(false);
+    this.value([...prefix, ...key], out);
+  }
+
   value(path: string[], out: Flag[]): void {
     const t = this.text;
     const c = t[this.i];
@@ -96,11 +105,7 @@ class Scanner {
       this.i++;
       this.skip(false);
       while (t[this.i] !== '}') {
-        const key = this.key();
-        this.skip(false);
-        if (t[this.i++] !== '=') throw new Error('"=" expected');
-        this.skip(false);
-        this.value([...path, ...key], out);
+        this.pair(path, out);
         this.skip(false);
         if (t[this.i] === ',') {
           this.i++;
@@ -136,11 +141,7 @@ class Scanner {
         if (!t.startsWith(array ? ']]' : ']', this.i)) throw new Error('"]" expected');
         this.i += array ? 2 : 1;
       } else {
-        const key = this.key();
-        this.skip(false);
-        if (t[this.i++] !== '=') throw new Error('"=" expected');
-        this.skip(false);
-        this.value([...table, ...key], out);
+        this.pair(table, out);
       }
       this.skip(false);
       if (t[this.i] === '#') continue;
