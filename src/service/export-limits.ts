@@ -1,4 +1,5 @@
-import { type WatchedFile, watched } from './export-remembered.ts';
+import type { WatchedFile } from './export-plan.ts';
+import { watched } from './export-remembered.ts';
 import { type FileChange, readExisting } from './export-targets.ts';
 
 /**

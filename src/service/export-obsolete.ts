@@ -8,7 +8,8 @@ import { BEGIN_PREFIX, holdsBlock, removeBlock, TARGETS } from '../core/export.t
 import type { ExportTargetName } from '../core/model.ts';
 import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal } from './export-targets.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';
-import { type WatchedFile, watched } from './export-remembered.ts';
+import type { WatchedFile } from './export-plan.ts';
+import { watched } from './export-remembered.ts';
 
 /**
  * The changes that clear the tool's blocks from the files of `targets` that

@@ -5,14 +5,8 @@ import { join } from 'node:path';
 import { TARGETS } from '../core/export.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { type ExportCache, textHash } from '../store/export-cache.ts';
-import type { ExportPlan } from './export-service.ts';
+import type { ExportPlan, WatchedFile } from './export-plan.ts';
 import { linkedTarget, readExisting } from './export-targets.ts';
-
-/** A file a warning was read from, beyond the exported ones, with its hash then (null: there was none). */
-export interface WatchedFile {
-  path: string;
-  hash: string | null;
-}
 
 /** The watch of a file as it is now (its text, or undefined when there is none). */
 export function watched(path: string, text: string | undefined): WatchedFile {

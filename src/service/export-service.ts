@@ -20,7 +20,7 @@ import {
   type ExportFile,
   type ExportProject,
 } from '../core/export.ts';
-import { EXPORT_TARGETS, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
+import { EXPORT_TARGETS, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { waiverExpiry, waiverFolder, waiversInSet } from '../core/waivers.ts';
 import { resolveEffective } from '../core/resolve.ts';
@@ -47,7 +47,8 @@ import { agentsMdBudgetWarnings } from './export-limits.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { nestedFolderInputs } from './export-sharing.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
-import { planFromCache, rememberPlan, type WatchedFile } from './export-remembered.ts';
+import { planFromCache, rememberPlan } from './export-remembered.ts';
+import type { ExportPlan, WatchedFile } from './export-plan.ts';
 
 /** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
 export interface ExportCacheOptions {
@@ -56,30 +57,8 @@ export interface ExportCacheOptions {
 }
 
 export type { FileChange, Refusal };
+export type { ExportPlan };
 export type { ExportOptions };
-
-export interface ExportPlan {
-  /** Absolute path of the repository top every path is relative to. */
-  top: string;
-  targets: ExportTargetName[];
-  /** The targets config.yaml lists (export.targets): what `agents export` and `export --check` use without --target. */
-  listed: ExportTargetName[];
-  changes: FileChange[];
-  refused: Refusal[];
-  /** Things said on stderr: globs a target cannot express, files over a target's size limit. */
-  warnings: string[];
-  /** Target files that are links to another file this export writes (`CLAUDE.md` → `AGENTS.md`): left as they are. */
-  linked: { path: string; to: string }[];
-  /** The digest of the inputs read, and the kind of export (targets, project), for the cache; undefined without a cache. */
-  digest?: string;
-  cacheKey?: string;
-  /** Answered from the cache: every file is up to date and was not compared in full. */
-  cached?: boolean;
-  /** When the first waiver said in the files expires (ms since the epoch): the files differ from then on. */
-  until?: number;
-  /** For the cache: the warnings a run it answers says again, and the files they were read from beyond the exported ones. */
-  replay?: { warnings: string[]; watched: WatchedFile[] };
-}
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
