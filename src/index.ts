@@ -112,7 +112,7 @@ export type {
 } from './core/model.ts';
 export type { Diagnostic, DiagnosticCode } from './core/diagnostics.ts';
 export { AgentsError, EXIT_CODES, UsageError, CheckFailedError, InvalidStoreError } from './core/errors.ts';
-import { AgentsError } from './core/errors.ts';
+import { AgentsError, UsageError } from './core/errors.ts';
 import { InvariantService } from './service/invariant-service.ts';
 import { PlanService } from './service/plan-service.ts';
 export type { TreeSource, TreeEntry, ReadResult } from './store/tree-source.ts';
@@ -466,14 +466,26 @@ export class WorkingTreeSource extends WorkingTreeSourceUnchecked {
   // async: a refusal is the promise's, as the unchecked methods' failures are.
   override async list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]> {
     refuseArgs('WorkingTreeSource.list', ['dir: string', 'options: object?'], [dir, options]);
+    refuseOutside('list', [dir]);
     return super.list(dir, options ?? {});
   }
 
   override async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
     // One path given bare would be read as its characters, each a path.
     refuseArgs('WorkingTreeSource.read', ['paths: strings'], [paths]);
+    refuseOutside('read', paths);
     return super.read(paths);
   }
+}
+
+/** A source reads its store only: a path that climbs out of it (`..`) or starts elsewhere (`/etc`) is refused. */
+function refuseOutside(method: string, paths: readonly string[]): void {
+  const out = paths.find((p) => p.startsWith('/') || p.split('/').includes('..'));
+  if (out !== undefined)
+    throw new UsageError(
+      `WorkingTreeSource.${method}: "${out}" is outside the store`,
+      'Name paths relative to the store folder, without "..".',
+    );
 }
 
 // The names a caller sees (a class's name, console.log of a service or of an error): the bundler renames a class named

@@ -175,6 +175,11 @@ describe('every pure function of the library given a model object with a missing
     const source = new L.WorkingTreeSource('.');
     await expect(source.read('global/a.yaml' as Loose)).rejects.toMatchObject({ exitCode: EXIT_CODES.usage, detail: { field: 'paths' } });
     await expect(source.list(5 as Loose)).rejects.toMatchObject({ exitCode: EXIT_CODES.usage, detail: { field: 'dir' } });
+    // Nor does it read or list outside its store: `..` and a path from the root are refused, a name with dots is not.
+    const store = new L.WorkingTreeSource(exampleStore());
+    for (const call of [() => store.read(['../.gitignore']), () => store.read(['/etc/hostname']), () => store.list('global/../..')])
+      await expect(call()).rejects.toMatchObject({ exitCode: EXIT_CODES.usage });
+    expect((await store.read(['global/a..b.yaml'])).get('global/a..b.yaml')).toMatchObject({ ok: false, code: 'missing' });
     // A name is a folder's, never a path: ../../x would read a project.yaml outside the store.
     await expect(lib.readProjects(new L.WorkingTreeSource('.'), ['myapp', '../../x'])).rejects.toMatchObject({
       exitCode: EXIT_CODES.usage,
