@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
 import { hasUnsafe } from '../../src/core/plain-text.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -150,5 +152,26 @@ describe('agents guard hook, arguments nested deeply', () => {
     expect(await decision(dir, nested('mcp__x__y', '"AKIAABCDEFGHIJKLMNOP"'))).toBe('deny');
     expect(await decision(dir, nested('mcp__x__y', '"fine"'))).toBe('none');
     expect(audit(dir).at(-1)).toMatchObject({ decision: 'none' });
+  });
+});
+
+describe('agents guard hook run at a terminal', () => {
+  it('answers at once by guard.on_error, saying its input is a terminal, instead of waiting for JSON until its bound', async () => {
+    const dir = await repo(['write: ["secrets/**"]']);
+    // A terminal that never ends its input, and a bound far past the test's: only the terminal check ends the wait.
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    let stdout = '';
+    let stderr = '';
+    const code = await main(['guard', 'hook', '--client', 'claude'], {
+      stdout: { write: (c: string) => (stdout += c) },
+      stderr: { write: (c: string) => (stderr += c) },
+      stdin,
+      env: { ...process.env, NO_COLOR: '1', AGENTS_GUARD_TIMEOUT_MS: '600000' },
+      cwd: dir,
+    });
+    // An answer that is no decision of the guards is the client's blocking exit (2), its reason on stderr.
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toContain('terminal');
+    expect(readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8')).toContain('terminal');
   });
 });

@@ -26,6 +26,9 @@ const MAX_INPUT = 16 * 1024 * 1024;
  * `deadline`. Read through the stream, the hook's own timer ends a wait past it.
  */
 async function readInput(ctx: CliContext, deadline: number): Promise<string> {
+  // A person at a terminal, not a client: the hook would wait for JSON until its bound. Answered now, by on_error.
+  if (ctx.io.stdin.isTTY)
+    throw new GuardInputError('the hook input is a terminal: a client writes its JSON to the hook (try an action with `agents guard try`)');
   const whole = ctx.io.readStdin?.(MAX_INPUT, deadline);
   if (whole !== undefined) {
     if (whole.length > MAX_INPUT) throw new GuardInputError('the hook input is over 16 MiB');
