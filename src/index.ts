@@ -33,6 +33,7 @@ import {
   GATE_OPTIONS,
   INVARIANT,
   INVARIANTS,
+  leavesStore,
   NEAR_OTHERS,
   NEAR_STATS,
   OUTCOME,
@@ -480,12 +481,9 @@ export class WorkingTreeSource extends WorkingTreeSourceUnchecked {
 
 /** A source reads its store only: a path that climbs out of it (`..`) or starts elsewhere (`/etc`) is refused. */
 function refuseOutside(method: string, paths: readonly string[]): void {
-  const out = paths.find((p) => p.startsWith('/') || p.split('/').includes('..'));
-  if (out !== undefined)
-    throw new UsageError(
-      `WorkingTreeSource.${method}: "${out}" is outside the store`,
-      'Name paths relative to the store folder, without "..".',
-    );
+  const out = paths.find(leavesStore);
+  const hint = 'Name paths relative to the store folder, without "..".';
+  if (out !== undefined) throw new UsageError(`WorkingTreeSource.${method}: "${out}" is outside the store`, hint);
 }
 
 // The names a caller sees (a class's name, console.log of a service or of an error): the bundler renames a class named

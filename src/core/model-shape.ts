@@ -294,6 +294,11 @@ export const DOCUMENT: Shape = oneOf(Object.keys(SCHEMAS));
 /** The kind of a plan's record, by the folder it is kept in. */
 export const RECORD_KIND: Shape = oneOf(Object.keys(RECORD_SCHEMAS));
 export const PROJECT_NAMES = each(PROJECT_NAME);
+/** Whether a path meant relative to the store leaves it: absolute (`/etc`, `C:`), or climbing out with `..`. */
+export function leavesStore(path: string): boolean {
+  return /^(?:[\\/]|[A-Za-z]:)/.test(path) || path.split(/[\\/]/).includes('..');
+}
+
 /**
  * The paths a write handed to withCommit wrote, relative to the store: one absolute, or climbing out of the store
  * with `..`, would have git commit a file outside it.
@@ -302,7 +307,7 @@ const STORE_PATHS: Shape = (v) => {
   if (!Array.isArray(v) || !v.every((p) => typeof p === 'string'))
     return { at: '', says: `must be an array of strings, not ${typeName(v)}` };
   const paths = v as string[];
-  const i = paths.findIndex((p) => p === '' || /^(?:[\\/]|[A-Za-z]:)/.test(p) || p.split(/[\\/]/).includes('..'));
+  const i = paths.findIndex((p) => p === '' || leavesStore(p));
   return i < 0 ? undefined : { at: `[${i}]`, says: `must be a path in the store, relative to it, not ${quoteText(paths[i]!)}` };
 };
 /** What the write handed to withCommit answers (Written): its value, the store-relative paths it wrote, the message. */

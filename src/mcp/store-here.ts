@@ -13,13 +13,10 @@ export function requireStoreHere(root: string): void {
  */
 export async function readingStore<T>(root: string, read: () => Promise<T>): Promise<T> {
   requireStoreHere(root);
-  let answer: T;
   try {
-    answer = await read();
-  } catch (error) {
+    return await read();
+  } finally {
+    // A store gone meanwhile is the answer, whatever the read gave; else the read's answer or failure stands.
     requireStoreHere(root);
-    throw error;
   }
-  requireStoreHere(root);
-  return answer;
 }
