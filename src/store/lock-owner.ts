@@ -131,8 +131,7 @@ export function lockAge(lockPath: string): number {
  * judged by it, which no change of the wall clock moves; else by whether the process started after `since`. The
  * boot time /proc gives is whole seconds, hence the margin.
  */
-export function startedAfter(pid: number, since: number, start = Number.NaN): boolean {
-  const stat = processStat(pid);
+export function startedAfter(pid: number, since: number, start = Number.NaN, stat = processStat(pid)): boolean {
   if (Number.isFinite(start) && stat?.ticks !== undefined) return stat.ticks !== start;
   if (Number.isNaN(since)) return false;
   return stat?.start !== undefined && stat.start > since + 2_000;
@@ -152,7 +151,8 @@ export function processAlive(pid: number, since = Number.NaN, start = Number.NaN
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
-  const state = processStat(pid)?.state;
-  if (state === 'Z' || state === 'X') return false;
-  return !startedAfter(pid, since, start);
+  // One look at /proc for both questions: the process's state and its start.
+  const stat = processStat(pid);
+  if (stat?.state === 'Z' || stat?.state === 'X') return false;
+  return !startedAfter(pid, since, start, stat);
 }
