@@ -28,7 +28,7 @@ import {
 import { guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
-import { dropsLinkTarget, isLinkOnly, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
+import { dropsLinkTarget, isLinkOnly, joinLines, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
 import {
   DESCRIBING,
   type Heading,
@@ -233,7 +233,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
         body.push(next.trim());
         end++;
       }
-      const raw = body.join(' ');
+      const raw = joinLines(body);
       // "Testing:" or "**Style**" over nested items: a label, which heads them as a heading does (a tag, and whether
       // bare phrases below it are conventions).
       const label = nestsBelow(lines, end + 1, indent) && isLabel(raw) ? plain(raw).replace(/:$/, '') : undefined;
@@ -295,7 +295,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       i = end + 1;
       continue;
     }
-    const raw = lines.slice(i, end + 1).join(' ');
+    const raw = joinLines(lines.slice(i, end + 1));
     // "**Don't:**", "Style:" or "**Don'ts**" over a list: a caption, which heads the list as a label does. One that
     // is a rule ("Avoid:") is finished by the list's items instead.
     const caption = nestsBelow(lines, end + 1, -1) ? plain(raw) : '';

@@ -87,6 +87,19 @@ export function dropsLinkTarget(markdown: string, text: string): boolean {
   return false;
 }
 
+/** A line of nothing but strong emphasis that ends in no punctuation ("**Important**", "__Note__"). */
+const STRONG_LINE = /^\s*(\*\*|__)(?=\S)([^*_]*?[^\s*_.:;!?])\1\s*$/;
+
+/**
+ * The lines of one paragraph or list item as one text. A first line of only strong emphasis over more lines
+ * ("**Important**" over "Never push to main.") labels them, as "**Important:** Never push to main." does: it is
+ * joined with a colon, not run into the sentence after it ("Important Never push to main.").
+ */
+export function joinLines(lines: readonly string[]): string {
+  const label = lines.length > 1 ? STRONG_LINE.exec(lines[0]!) : null;
+  return label === null ? lines.join(' ') : [`${label[1]}${label[2]}:${label[1]}`, ...lines.slice(1)].join(' ');
+}
+
 /** Runs of white space as one space, trimmed. */
 export function fold(text: string): string {
   // A replace rewrites every single space too: only run it when some white space is not already one space.

@@ -22,6 +22,11 @@ describe('splitInstructions: what is a rule', () => {
     ['a quoted list, nested quotes too', '> - Use pnpm.\n> > - Never commit secrets.', ['Use pnpm.', 'Never commit secrets.']],
     ['a GitHub alert: its marker line is markup', '> [!IMPORTANT]\n> Do not edit generated files.', ['Do not edit generated files.']],
     [
+      'a line of only bold text over the rest of its paragraph or item: a label, joined with a colon',
+      '**Important**\nNever push to main.\n\n> **Warning**\n> Never force-push.\n\n- __Note__\n  Always sign commits.',
+      ['Important: Never push to main.', 'Warning: Never force-push.', 'Note: Always sign commits.'],
+    ],
+    [
       'an imperative of a setup step, or of telling someone',
       '- Copy `.env.example` to `.env`.\n- Configure the proxy first.\n- Tell the user what you changed.\n- Squash commits before merging.',
       ['Copy .env.example to .env.', 'Configure the proxy first.', 'Tell the user what you changed.', 'Squash commits before merging.'],
