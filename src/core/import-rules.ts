@@ -30,6 +30,7 @@ import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, 
 import { MAX_TEXT_LENGTH } from './limits.ts';
 import { dropsLinkTarget, isLinkOnly, joinLines, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
 import {
+  AFFIRMATIVE,
   DESCRIBING,
   type Heading,
   headingOf,
@@ -427,9 +428,11 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const mark = MARKED.exec(written);
     const said = mark ? written.slice(mark[0].length) : written;
     const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : underItem ? undefined : negationAround();
-    // Unless it prohibits already, carries its own guidance, or its first sentence names the alternative ("Use const instead").
+    // Unless it prohibits already, carries its own guidance, or its first sentence names the alternative ("Use const instead");
+    // under a heading, also when it opens with the way it goes ("Always write tests"), which a ❌ mark overrules.
     const remedy = negation !== undefined && REMEDY.test(said) && REMEDY.test(splitSentences(said)[0]!);
-    const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !remedy ? `${negation}: ${said}` : said;
+    const affirms = !mark && AFFIRMATIVE.test(said);
+    const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !remedy && !affirms ? `${negation}: ${said}` : said;
     const condition = labels.findLast((l) => l.condition !== undefined)?.condition;
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
     const all = whole && text.length <= MAX_TEXT_LENGTH && !dropsLinkTarget(lines.slice(from, to + 1).join('\n'), text);

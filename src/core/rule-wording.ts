@@ -39,6 +39,13 @@ export const NEGATIVE_MARKS = /^(\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u
 /** Words that make a rule a prohibition already: under a heading of don'ts, such a rule is taken as it is. */
 export const NEGATIVE = /\b(never|don'?t|do not|avoid|no|not|mustn'?t|shouldn'?t|cannot|can'?t|forbidden|prohibited|refrain)\b/i;
 
+/**
+ * Words that open a rule with the way it goes ("Always write tests", "Make sure CI passes"): under a heading of
+ * don'ts such a rule is taken as it is, since "Don't: Always write tests" says the opposite of its file. A word
+ * joined to the next ("Always-on logging") names a thing, which the heading's word still negates.
+ */
+export const AFFIRMATIVE = /^(?:you\s+(?:should\s+)?)?(?:always|must|make sure|be sure)\s/i;
+
 /** The words that open a heading or label of things not to do. */
 const NOT_TO_DO = "don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed|must not|mustn'?t";
 /** Headings and labels whose items are things not to do, and the word each such item is taken with. */

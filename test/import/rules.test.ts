@@ -425,6 +425,27 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
     ]);
   });
 
+  it("a rule that opens with the way it goes (Always, Must, Make sure) is taken as it is under don'ts; a ❌ still negates it", () => {
+    const md = [
+      "## Don'ts",
+      '- use default exports',
+      '- Always ask before deleting files.',
+      '- Make sure the build is green before merging.',
+      '- ❌ Always use any',
+      '- Always-on debug logging',
+      '',
+      'Always write tests for new features. Keep functions small.',
+    ].join('\n');
+    expect(texts(md)).toEqual([
+      "Don't: use default exports",
+      'Always ask before deleting files.',
+      'Make sure the build is green before merging.',
+      "Don't: Always use any",
+      "Don't: Always-on debug logging",
+      'Always write tests for new features. Keep functions small.',
+    ]);
+  });
+
   it('lines that each start with ✅ or ❌ (hard line breaks, no list) are rules one by one', () => {
     const md =
       "### Don'ts\n\n❌ Mix shadow styles  \n✗ **No bold or italic.** Weight is always 400.\\\n✅ Use tokens\n\nA paragraph ✅ with a mark inside.";
