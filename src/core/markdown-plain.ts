@@ -79,11 +79,14 @@ export function plain(markdown: string): string {
 
 /**
  * Whether `markdown` links somewhere its plain `text` does not say ("Follow [the guide](docs/style.md)." is "Follow the
- * guide."): such lines say more than the rule, so `--replace` leaves them in their file.
+ * guide."): such lines say more than the rule, so `--replace` leaves them in their file. A reference link ("[the
+ * guide][style]") says where only through its definition, which stays in the file: its line stays with it.
  */
 export function dropsLinkTarget(markdown: string, text: string): boolean {
-  if (!markdown.includes('](')) return false;
-  for (const m of markdown.matchAll(/!?\[[^[\]]*\]\(\s*([^()\s]+)[^()]*\)/g)) if (!text.includes(m[1]!)) return true;
+  if (markdown.includes(']('))
+    for (const m of markdown.matchAll(/!?\[[^[\]]*\]\(\s*([^()\s]+)[^()]*\)/g)) if (!text.includes(m[1]!)) return true;
+  // Written as code ("`[text][ref]`"), the reference stays in the text as it is, and loses nothing.
+  if (markdown.includes('][')) for (const m of markdown.matchAll(/\[[^[\]]+\]\[[^[\]]*\]/g)) if (!text.includes(m[0])) return true;
   return false;
 }
 

@@ -519,9 +519,14 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
       ['Use tabs x.', false],
       ['Use tabs.', true],
     ]);
+    // A reference link says where in its definition, which stays: so does its line.
+    expect(whole('- Follow [the style guide][style].\n- Use [tabs][].\n\n[style]: docs/style.md\n[tabs]: #tabs\n')).toEqual([
+      ['Follow the style guide.', false],
+      ['Use tabs.', false],
+    ]);
     // A link shown as code, or one whose words are its address, loses nothing.
-    expect(whole('- Write links as `[text](url)`.\n- Read [https://x.dev](https://x.dev) first.\n')).toEqual([
-      ['Write links as [text](url).', true],
+    expect(whole('- Write links as `[text](url)` or `[text][ref]`.\n- Read [https://x.dev](https://x.dev) first.\n')).toEqual([
+      ['Write links as [text](url) or [text][ref].', true],
       ['Read https://x.dev first.', true],
     ]);
   });
