@@ -28,7 +28,7 @@ import {
 import { guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
-import { dropsLinkTarget, isLinkOnly, joinLines, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
+import { dropsLinkTarget, FOOTNOTE, isLinkOnly, joinLines, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
 import {
   AFFIRMATIVE,
   DESCRIBING,
@@ -396,6 +396,11 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const text = plain(raw);
     if (isLinkOnly(raw)) {
       leave(from, to, 'link');
+      return;
+    }
+    // Footnotes stay with the lines that cite them, which keep them on --replace.
+    if (FOOTNOTE.test(raw)) {
+      leave(from, to, 'description');
       return;
     }
     if (captionOfCode(lines, text, to) || (text.endsWith(':') && words(text) <= 3)) {

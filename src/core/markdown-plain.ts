@@ -48,6 +48,12 @@ const RISKY_SPAN = /``|[<*_[\]~\\!]/;
 /** A code span's place while the markup around it is taken off (a character of the Private Use Area, and its number). */
 const HELD = /\uE000(\d+)\uE001/g;
 
+/** A footnote's mark in the text ("[^1]"), not its definition ("[^1]: …"). */
+const FOOTNOTE_MARK = /\[\^[^\]\s]+\](?!:)/g;
+
+/** A footnote's definition ("[^1]: Unless you own the package."): a note on the line that cites it, no rule of its own. */
+export const FOOTNOTE = /^ {0,3}\[\^[^\]\s]+\]:/;
+
 /** Markdown to plain text: links to their words, emphasis and HTML dropped, inline code kept as its text, whatever it holds. */
 export function plain(markdown: string): string {
   // Most rules hold no Markdown at all: only their white space to fold.
@@ -60,6 +66,8 @@ export function plain(markdown: string): string {
   const ticks = t.includes('`');
   if (ticks && RISKY_SPAN.test(t))
     t = t.replace(/(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)/g, (_, _ticks: string, inner: string) => `\uE000${code.push(inner) - 1}\uE001`);
+  // A footnote's mark ("[^1]") points at a note below: the note stays in the file, the mark says nothing here.
+  if (t.includes('[^')) t = t.replace(FOOTNOTE_MARK, '');
   if (t.includes('](') || t.includes('][')) {
     t = t
       .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
@@ -80,13 +88,16 @@ export function plain(markdown: string): string {
 /**
  * Whether `markdown` links somewhere its plain `text` does not say ("Follow [the guide](docs/style.md)." is "Follow the
  * guide."): such lines say more than the rule, so `--replace` leaves them in their file. A reference link ("[the
- * guide][style]") says where only through its definition, which stays in the file: its line stays with it.
+ * guide][style]") says where only through its definition, which stays in the file: its line stays with it, as
+ * a line that cites a footnote ("[^1]") does.
  */
 export function dropsLinkTarget(markdown: string, text: string): boolean {
   if (markdown.includes(']('))
     for (const m of markdown.matchAll(/!?\[[^[\]]*\]\(\s*([^()\s]+)[^()]*\)/g)) if (!text.includes(m[1]!)) return true;
   // Written as code ("`[text][ref]`"), the reference stays in the text as it is, and loses nothing.
   if (markdown.includes('][')) for (const m of markdown.matchAll(/\[[^[\]]+\]\[[^[\]]*\]/g)) if (!text.includes(m[0])) return true;
+  // So does a footnote's mark: its note, which stays, says more than the rule.
+  if (markdown.includes('[^')) for (const m of markdown.matchAll(FOOTNOTE_MARK)) if (!text.includes(m[0])) return true;
   return false;
 }
 

@@ -524,6 +524,14 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
       ['Follow the style guide.', false],
       ['Use tabs.', false],
     ]);
+    // A footnote's mark goes from the text, and its line stays with the note it cites; the note is no rule.
+    const notes =
+      '- Do not import from `internal/`.[^1]\n- Use tabs[^tabs] always.\n\n[^1]: Never unless you own it.\n[^tabs]: Not in YAML.\n';
+    expect(whole(notes)).toEqual([
+      ['Do not import from internal/.', false],
+      ['Use tabs always.', false],
+    ]);
+    expect(reasons(notes)).toEqual([[4, 5, 'description']]);
     // A link shown as code, or one whose words are its address, loses nothing.
     expect(whole('- Write links as `[text](url)` or `[text][ref]`.\n- Read [https://x.dev](https://x.dev) first.\n')).toEqual([
       ['Write links as [text](url) or [text][ref].', true],
