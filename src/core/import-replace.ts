@@ -6,6 +6,7 @@
  * marker whose quoted rules are gone.
  */
 
+import { fileReferences, resolveReference } from './import-references.ts';
 import { HEADING, indentOf, ITEM, listKind } from './markdown-blocks.ts';
 import { isAlertMarker, QUOTED, unquote } from './markdown-plain.ts';
 
@@ -95,6 +96,18 @@ function alertEmptied(lines: readonly string[], marker: number, gone: ReadonlySe
  */
 export function onlyHeadings(text: string): boolean {
   return text.split(/\r\n|\r|\n/).every((l) => l.trim() === '' || HEADING.test(l) || THEMATIC_BREAK.test(l));
+}
+
+/**
+ * Whether the CLAUDE.md or GEMINI.md at `rel` says nothing but its headings and `@` references to the file `to`
+ * (`@AGENTS.md`, each on a line of its own): a link to that file in words, which leads nowhere once it is gone.
+ */
+export function onlyRefersTo(text: string, rel: string, to: string, top: string): boolean {
+  const refs = fileReferences(text);
+  if (refs.length === 0 || refs.some((r) => resolveReference(r.ref, rel, top) !== to)) return false;
+  const lines = text.split(/\r?\n/);
+  for (const { line, ref } of refs) lines[line - 1] = lines[line - 1]!.split(`@${ref}`).join('');
+  return onlyHeadings(lines.join('\n'));
 }
 
 /** A line that only separates sections (`---`, `***`, `___`, spaced or not). */

@@ -10,7 +10,7 @@ import { CheckFailedError, UsageError } from '../core/errors.ts';
 import { beginMarker, END_MARKER, exportedEntryIds, hashedText, scanBlock } from '../core/export.ts';
 import { singleFolder } from '../core/globs.ts';
 import type { ImportFile, ImportPlan, PlannedCandidate } from '../core/import-plan.ts';
-import { onlyHeadings, removeLines } from '../core/import-replace.ts';
+import { onlyHeadings, onlyRefersTo, removeLines } from '../core/import-replace.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import type { ImportKind } from '../core/import-sources.ts';
 import type { ExportTargetName } from '../core/model.ts';
@@ -147,17 +147,26 @@ function dropEmptied(top: string, files: ReplaceResult['files'], remove: (root: 
     if (!r.ok) continue;
     const read = readUtf8(r.bytes, { dropBom: true });
     if (!read.ok || scanBlock(read.text).kind !== 'none' || !onlyHeadings(read.text)) continue;
-    // A CLAUDE.md kept as a link to it (docs/export.md) would lead nowhere: it goes too.
+    // A CLAUDE.md kept as a link to it (docs/export.md), or one that says nothing but `@AGENTS.md`, would lead
+    // nowhere: it goes too.
     const folder = file.slice(0, cut);
     const links = [...PER_FOLDER]
       .map((name) => `${folder}/${name}`)
-      .filter((other) => other !== file && linkedTarget(top, other, new Set([file])) === file);
+      .filter((other) => other !== file && (linkedTarget(top, other, new Set([file])) === file || refersOnlyTo(top, other, file)));
     for (const gone of [file, ...links]) {
       remove(top, gone);
       out.push(gone);
     }
   }
   return out;
+}
+
+/** Whether the regular file `rel` (no managed block) says nothing but headings and `@` references to `to`. */
+function refersOnlyTo(top: string, rel: string, to: string): boolean {
+  const r = readRegularFile(join(top, rel), MAX_FILE_BYTES);
+  if (!r.ok) return false;
+  const read = readUtf8(r.bytes, { dropBom: true });
+  return read.ok && scanBlock(read.text).kind === 'none' && onlyRefersTo(read.text, rel, to, top);
 }
 
 /** The export targets' files that a folder holds for the files below it (docs/export.md). */

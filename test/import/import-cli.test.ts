@@ -579,12 +579,26 @@ describe('import and export', () => {
     const k = await json(kept, 'import', '--yes', '--replace', '--global');
     expect(k.data.replaced.emptied).toEqual(['services/web/AGENTS.md']);
     expect(readFileSync(join(kept, 'services/api/AGENTS.md'), 'utf8')).toBe('# API rules\n\nThis service answers the public API.\n\n');
-    // A CLAUDE.md kept as a link to the emptied file would lead nowhere: it goes with it.
-    const linked = repo({ ...config, ...files, 'services/api/AGENTS.md': '# API rules\n\n- Validate every request body.\n' });
+    // A CLAUDE.md kept as a link to the emptied file, or a GEMINI.md that says only @AGENTS.md, would lead nowhere:
+    // they go with it. One that says more than the reference stays.
+    const linked = repo({
+      ...config,
+      ...files,
+      'services/api/AGENTS.md': '# API rules\n\n- Validate every request body.\n',
+      'services/api/GEMINI.md': '# Gemini\n\n@AGENTS.md\n',
+      'services/web/AGENTS.md': '- Never inline scripts.\n',
+      'services/web/CLAUDE.md': 'The web app, as @AGENTS.md says.\n',
+    });
     symlinkSync('AGENTS.md', join(linked, 'services/api/CLAUDE.md'));
-    const l = await json(linked, 'import', '--yes', '--replace', '--global', 'services/api/AGENTS.md');
-    expect(l.data.replaced.emptied).toEqual(['services/api/AGENTS.md', 'services/api/CLAUDE.md']);
+    const l = await json(linked, 'import', '--yes', '--replace', '--global', 'services/api/AGENTS.md', 'services/web/AGENTS.md');
+    expect(l.data.replaced.emptied).toEqual([
+      'services/api/AGENTS.md',
+      'services/api/CLAUDE.md',
+      'services/api/GEMINI.md',
+      'services/web/AGENTS.md',
+    ]);
     expect(readdirSync(join(linked, 'services/api'))).toEqual(['main.py']);
+    expect(readdirSync(join(linked, 'services/web')).sort()).toEqual(['CLAUDE.md', 'main.py']);
     const own = repo({ ...config, ...files, 'services/api/AGENTS.md': '# API rules\n\n- Validate every request body.\n' });
     expect((await json(own, 'import', '--yes', '--replace')).data.replaced.emptied).toEqual([]);
     expect(readFileSync(join(own, 'services/api/AGENTS.md'), 'utf8')).toContain('Validate every request body.');
