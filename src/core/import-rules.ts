@@ -28,7 +28,7 @@ import {
 import { guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
-import { dropsLinkTarget, FOOTNOTE, isLinkOnly, joinLines, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
+import { FOOTNOTE, isLinkOnly, joinLines, labelledCode, plain, saysMoreThan, startsWithCode } from './markdown-plain.ts';
 import {
   AFFIRMATIVE,
   DESCRIBING,
@@ -440,7 +440,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !remedy && !affirms ? `${negation}: ${said}` : said;
     const condition = labels.findLast((l) => l.condition !== undefined)?.condition;
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
-    const all = whole && text.length <= MAX_TEXT_LENGTH && !dropsLinkTarget(lines.slice(from, to + 1).join('\n'), text);
+    const all = whole && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole: all, tags: tags() });
   }

@@ -86,12 +86,15 @@ export function plain(markdown: string): string {
 }
 
 /**
- * Whether `markdown` links somewhere its plain `text` does not say ("Follow [the guide](docs/style.md)." is "Follow the
- * guide."): such lines say more than the rule, so `--replace` leaves them in their file. A reference link ("[the
- * guide][style]") says where only through its definition, which stays in the file: its line stays with it, as
- * a line that cites a footnote ("[^1]") does.
+ * Whether `markdown` says more than its plain `text`: it links somewhere the text does not say ("Follow [the
+ * guide](docs/style.md)." is "Follow the guide."), or holds a note to the file's editors (`<!-- … -->`). Such lines
+ * say more than the rule, so `--replace` leaves them in their file. A reference link ("[the guide][style]") says
+ * where only through its definition, which stays in the file: its line stays with it, as a line that cites a
+ * footnote ("[^1]") does.
  */
-export function dropsLinkTarget(markdown: string, text: string): boolean {
+export function saysMoreThan(markdown: string, text: string): boolean {
+  // A comment goes from the text (markup to an agent), but it is the file's editors' note, which the line keeps.
+  if (markdown.includes('<!--')) for (const m of markdown.matchAll(/<!--[\s\S]*?-->/g)) if (!text.includes(m[0])) return true;
   if (markdown.includes(']('))
     for (const m of markdown.matchAll(/!?\[[^[\]]*\]\(\s*([^()\s]+)[^()]*\)/g)) if (!text.includes(m[1]!)) return true;
   // Written as code ("`[text][ref]`"), the reference stays in the text as it is, and loses nothing.

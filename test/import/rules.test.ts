@@ -512,7 +512,7 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
     expect(reasons(md)).toEqual([[2, 4, 'export-block']]);
   });
 
-  it('a rule that links somewhere its text does not say is not all its lines say: --replace leaves them', () => {
+  it('a rule that links somewhere its text does not say, or holds a comment, is not all its lines say: --replace leaves them', () => {
     const whole = (md: string) => splitInstructions(md).candidates.map((c) => [c.text, c.whole]);
     expect(whole('- Follow [the style guide](docs/style.md).\n- Use [tabs](#tabs) ![x](i.png).\n- Use tabs.\n')).toEqual([
       ['Follow the style guide.', false],
@@ -532,6 +532,11 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
       ['Use tabs always.', false],
     ]);
     expect(reasons(notes)).toEqual([[4, 5, 'description']]);
+    // A comment goes from the text, and its line stays: it is a note to the file's editors.
+    expect(whole('- Use tabs. <!-- keep in step with .editorconfig -->\n- Write comments as `<!-- x -->`.\n')).toEqual([
+      ['Use tabs.', false],
+      ['Write comments as <!-- x -->.', true],
+    ]);
     // A link shown as code, or one whose words are its address, loses nothing.
     expect(whole('- Write links as `[text](url)` or `[text][ref]`.\n- Read [https://x.dev](https://x.dev) first.\n')).toEqual([
       ['Write links as [text](url) or [text][ref].', true],
