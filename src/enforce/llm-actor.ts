@@ -104,10 +104,10 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
     async send(prompt, signal, timeLeftMs) {
       const started = Date.now();
       for (let attempt = 0; ; attempt++) {
-        const r = await post(send, url, headers, requestBody(config, prompt, structured), signal);
+        const r = await post(send, url, headers, requestBody(config, prompt, structured), signal, clean);
         if (signal.aborted) return { ok: false, reason: 'stopped' };
         if (r.kind === 'ok') {
-          const got = answerOf(config.provider, r.body, config.maxOutputTokens);
+          const got = answerOf(config.provider, r.body, config.maxOutputTokens, clean);
           return got.ok ? got : { ok: false, reason: clean(got.reason) };
         }
         // A compatible server without JSON-schema output: ask once more for plain text, read as a fenced block.
@@ -129,7 +129,7 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
               ? `no response from ${url}: ${clean(r.message)}`
               : r.status >= 300 && r.status < 400
                 ? `HTTP ${r.status} from ${url}: redirected to ${clean(r.headers.get('location') ?? '(no location)')}; set reconciliation.base_url to where the endpoint is (a redirect is not followed: the key would go along)`
-                : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text))}${r.status === 404 && doubled ? `; Anthropic's base_url is given without /v1 (${config.baseUrl.slice(0, -3)}): /v1/messages is appended to it` : ''}`;
+                : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text, clean))}${r.status === 404 && doubled ? `; Anthropic's base_url is given without /v1 (${config.baseUrl.slice(0, -3)}): /v1/messages is appended to it` : ''}`;
         const retryable = r.kind === 'network' || (r.kind === 'status' && RETRIED.has(r.status));
         if (!retryable || attempt >= config.maxRetries) {
           return { ok: false, reason: retryable && attempt > 0 ? `${why} (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : why };
@@ -182,7 +182,19 @@ function viaUndici(proxy: LlmActorConfig['proxy']): Fetch {
   };
 }
 
-async function post(send: Fetch, url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<Posted> {
+/**
+ * One request. `clean` takes the key out of an error's whole text before it is cut to its start: a key
+ * echoed across that cut would no longer be found whole. A model's answer is kept as it is: a dummy key
+ * (`ollama`, `EMPTY`) would be taken out of its words.
+ */
+async function post(
+  send: Fetch,
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  signal: AbortSignal,
+  clean: (text: string) => string,
+): Promise<Posted> {
   try {
     // Not followed, and not 'error' either: that throws as a network failure would, which is retried.
     const res = await send(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'manual' });
@@ -191,7 +203,7 @@ async function post(send: Fetch, url: string, headers: Record<string, string>, b
       const over = `the response is larger than ${MAX_ANSWER_BYTES} bytes; it was not read further`;
       return { kind: 'status', status: res.ok ? 200 : res.status, text: over, headers: new Headers() };
     }
-    if (!res.ok) return { kind: 'status', status: res.status, text: bytes.toString('utf8'), headers: res.headers };
+    if (!res.ok) return { kind: 'status', status: res.status, text: clean(bytes.toString('utf8')), headers: res.headers };
     // Read leniently, a byte that is not UTF-8 would reach the record as U+FFFD: reasoning the model never gave.
     const read = readUtf8(bytes);
     if (!read.ok) {
@@ -202,7 +214,7 @@ async function post(send: Fetch, url: string, headers: Record<string, string>, b
     try {
       return { kind: 'ok', body: JSON.parse(text) };
     } catch {
-      return { kind: 'status', status: res.status, text: `the response is not JSON: ${text.slice(0, 200)}`, headers: res.headers };
+      return { kind: 'status', status: res.status, text: `the response is not JSON: ${clean(text).slice(0, 200)}`, headers: res.headers };
     }
   } catch (error) {
     const { code, said } = failureOf(error);
@@ -253,7 +265,7 @@ async function readCapped(res: Response, max: number): Promise<Buffer | undefine
 }
 
 /** The model's answer in a provider's response: the forced tool call's input, or the message text. */
-function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens: number): SendOutcome {
+function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens: number, clean: (text: string) => string): SendOutcome {
   const cut = {
     ok: false as const,
     reason: `the answer was cut at max_output_tokens (${maxTokens}): raise it or lower batch_size in config.yaml`,
@@ -262,7 +274,7 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
   // the endpoint's failure, not a malformed answer of the model's: asking the model again would not help.
   const shape = provider === 'anthropic' ? 'content' : 'choices';
   const found = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  const said = found && found.error !== undefined ? `: ${errorOf(found) ?? bodyStart(found)}` : '';
+  const said = found && found.error !== undefined ? `: ${errorOf(found, clean) ?? bodyStart(found, clean)}` : '';
   if (!Array.isArray(found?.[shape])) return { ok: false, reason: `the response holds no answer (no ${shape} list)${said}` };
   // No choice at all is the endpoint's failure too (a gateway whose upstream failed), not an empty answer of the model's.
   if (provider === 'openai' && (found[shape] as unknown[]).length === 0) {
@@ -280,13 +292,13 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
       .join('');
     // Stopped by Anthropic's safety classifiers: the same prompt would be refused again, as OpenAI's refusal is.
     if (b.stop_reason === 'refusal')
-      return { ok: false, reason: `the model refused (stop_reason refusal)${text.trim() ? `: ${text.trim().slice(0, 300)}` : ''}` };
+      return { ok: false, reason: `the model refused (stop_reason refusal)${text.trim() ? `: ${clean(text.trim()).slice(0, 300)}` : ''}` };
     return { ok: true, answer: text };
   }
   const choice = (body as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] }).choices?.[0];
   if (choice?.finish_reason === 'length') return cut;
   if (typeof choice?.message?.refusal === 'string' && choice.message.refusal !== '') {
-    return { ok: false, reason: `the model refused: ${choice.message.refusal.slice(0, 300)}` };
+    return { ok: false, reason: `the model refused: ${clean(choice.message.refusal).slice(0, 300)}` };
   }
   // The endpoint's content filter cut the answer (Azure OpenAI): the same prompt would be cut again.
   if (choice?.finish_reason === 'content_filter') {
@@ -304,9 +316,9 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
 }
 
 /** An error body's message (each provider nests it under `error`), else the start of the body. */
-function errorMessage(text: string): string {
+function errorMessage(text: string, clean: (text: string) => string): string {
   try {
-    const m = errorOf(JSON.parse(text));
+    const m = errorOf(JSON.parse(text), clean);
     if (m !== undefined) return m;
   } catch {
     // Not JSON: the text itself.
@@ -315,19 +327,19 @@ function errorMessage(text: string): string {
 }
 
 /** The start of a parsed body as JSON, for an error without a message; a value nested too deep to write out is said to be one. */
-function bodyStart(body: unknown): string {
+function bodyStart(body: unknown, clean: (text: string) => string): string {
   try {
-    return JSON.stringify(body).slice(0, 300);
+    return clean(JSON.stringify(body)).slice(0, 300);
   } catch {
     return '(a body nested too deep to show)';
   }
 }
 
 /** The message of a parsed body's `error` (a string, or an object's `message`), read without writing the body out again. */
-function errorOf(body: unknown): string | undefined {
+function errorOf(body: unknown, clean: (text: string) => string): string | undefined {
   const e = (body as { error?: { message?: unknown } | string } | null)?.error;
   const m = typeof e === 'string' ? e : e?.message;
-  return typeof m === 'string' ? m.slice(0, 300) : undefined;
+  return typeof m === 'string' ? clean(m).slice(0, 300) : undefined;
 }
 
 /** Retry-After (seconds or an HTTP date) or OpenAI's retry-after-ms, in ms. */

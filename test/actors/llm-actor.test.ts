@@ -474,6 +474,36 @@ describe('the llm actor: secrets and bad settings', () => {
     expect(written.join('\n')).toContain('JUDGE_KEY'); // the variable's name is in config.yaml, as meant
   });
 
+  it('no part of the key is kept when the endpoint echoes it where its message is cut short', async () => {
+    // A message is shown up to its 300th character: the key starts before that and ends after it.
+    const long = 'x'.repeat(290);
+    server = await startModelServer([
+      { status: 401, message: `${long} ${KEY}` },
+      { raw: { status: 403, headers: { 'content-type': 'text/plain' }, body: `${long} ${KEY}` } },
+    ]);
+    const { root, context } = llmStore('openai');
+    const printed: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await strategize(root, context);
+      expect(r.code).toBe(1);
+      printed.push(r.stdout, r.stderr);
+    }
+    const runs = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+    expect(runs.map((run) => run.error)).toEqual([expect.stringMatching(/HTTP 401 /), expect.stringMatching(/HTTP 403 /)]);
+    const written = allFiles(dirname(root)).map((f) => readFileSync(f, 'utf8'));
+    for (const text of [...printed, ...written]) expect(text).not.toContain(KEY.slice(0, 6));
+  });
+
+  it("a dummy key (a local server's `ollama`) is not taken out of the model's answer", async () => {
+    server = await startModelServer(() => ({ text: answer(IDS).replaceAll('step 2', 'ollama') }));
+    const { root, context } = llmStore('openai');
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context], {
+      env: { JUDGE_KEY: 'ollama' },
+    });
+    expect(r.code).toBe(0);
+    expect(onlyRun(root).run.records.map((x) => x.actor_response)).toEqual(IDS.map((id) => `judged ${id.slice(-4)}: ollama covers it`));
+  });
+
   it('--show-prompt prints the prompt of each request and sends nothing, writes nothing', async () => {
     server = await startModelServer([]);
     const { root, context } = llmStore('anthropic', ['batch_size: 2']);
