@@ -304,6 +304,11 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
   if (choice?.finish_reason === 'content_filter') {
     return { ok: false, reason: "the endpoint's content filter stopped the answer (finish_reason content_filter)" };
   }
+  // A choice that is no object, or has no message, holds no answer of the model's either: the endpoint failed.
+  const message = choice?.message as unknown;
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+    return { ok: false, reason: `the response holds no answer (its first choice has no message)${said}` };
+  }
   const content = choice?.message?.content;
   // Some compatible servers give the content as a list of parts ({type: 'text', text}), as Anthropic does.
   const parts = Array.isArray(content)

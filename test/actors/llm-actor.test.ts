@@ -281,14 +281,18 @@ describe('the llm actor, OpenAI-compatible content as a list of parts', () => {
   });
 });
 
-describe('the llm actor, an OpenAI-compatible response with an empty choices list', () => {
-  it('holds no answer: the run fails at once with what the endpoint said, the model not asked again', async () => {
-    const body = JSON.stringify({ choices: [], error: { message: 'upstream model unavailable' } });
+describe('the llm actor, an OpenAI-compatible response whose choices hold no message', () => {
+  it.each([
+    ['an empty choices list', [], /no answer \(an empty choices list\): upstream model unavailable/],
+    ['a null choice', [null], /no answer \(its first choice has no message\): upstream model unavailable/],
+    ['a choice without a message', [{ index: 0, finish_reason: 'stop' }], /no answer \(its first choice has no message\)/],
+  ])('%s holds no answer: the run fails at once with what the endpoint said, the model not asked again', async (_, choices, error) => {
+    const body = JSON.stringify({ choices, error: { message: 'upstream model unavailable' } });
     server = await startModelServer(() => ({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body } }));
     const { root, context } = llmStore('openai');
     expect((await strategize(root, context)).code).toBe(1);
     expect(server.generations()).toHaveLength(1);
-    expect(onlyRun(root).run.error).toMatch(/no answer \(an empty choices list\): upstream model unavailable/);
+    expect(onlyRun(root).run.error).toMatch(error);
   });
 });
 
