@@ -2,6 +2,7 @@
 // returned, each checked against actor-response.schema.json, so a malformed one is a failed run with its reason.
 import type { ActorOutcome, ActorResponse } from './record-types.ts';
 import { validatorFor } from './schemas.ts';
+import { LONE_SURROGATE } from './utf8.ts';
 
 /**
  * Reads an actor's standard output: one JSON document valid against
@@ -50,5 +51,14 @@ export function checkActorAnswer(data: unknown): ActorOutcome {
         : e.message!;
     return { ok: false, reason: `the actor's answer does not match actor-response.schema.json: ${where} ${what}` };
   }
-  return { ok: true, response: data as ActorResponse };
+  // A \ud800 escape alone is JSON, but no text: recorded, it is read back as U+FFFD, or refused by a UTF-8 tool.
+  const response = data as ActorResponse;
+  const broken = response.results.findIndex((r) => LONE_SURROGATE.test(r.response));
+  if (broken >= 0) {
+    return {
+      ok: false,
+      reason: `the actor's answer is not valid Unicode text: results.${broken}.response holds half of a surrogate pair (a lone \\u escape)`,
+    };
+  }
+  return { ok: true, response };
 }

@@ -21,6 +21,12 @@ export function utf16Mark(bytes: Uint8Array): 'FF FE' | 'FE FF' | undefined {
   return undefined;
 }
 
+/**
+ * Half of a UTF-16 surrogate pair standing alone (a whole pair is one code point to a `u` pattern): what a JSON
+ * `\ud800` escape gives. It has no UTF-8 form: written, it would become U+FFFD, a text nobody sent.
+ */
+export const LONE_SURROGATE = /\p{Surrogate}/u;
+
 /** A byte order mark at the start stays in the text (as U+FEFF), so that writing the text back keeps every byte; `dropBom` leaves it out. */
 export function readUtf8(bytes: Uint8Array, options: { dropBom?: boolean } = {}): Utf8Read {
   try {

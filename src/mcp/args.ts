@@ -4,6 +4,7 @@ import { missingArgument, UsageError } from '../core/errors.ts';
 import { typeName } from '../core/input-shape.ts';
 import { codePointLength, truncate } from '../core/names.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
+import { LONE_SURROGATE } from '../core/utf8.ts';
 
 /** The input schema of a tool (docs/mcp.md): flat arguments, strings and booleans. */
 export interface PropertySchema {
@@ -97,9 +98,6 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
       return new UsageError(`${tool}: argument "${key}" ${e.message ?? 'is not valid'}`, hint);
   }
 }
-
-/** Half of a UTF-16 surrogate pair standing alone (a whole pair is one code point to a `u` pattern). */
-const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /**
  * Checks a tool call's arguments against the input schema the tool publishes

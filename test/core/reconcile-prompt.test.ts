@@ -74,6 +74,7 @@ describe('reading a model answer', () => {
     ['broken JSON', '{"results": ['],
     ['off the schema', JSON.stringify({ results: [{ invariant_id: 'x', enforced: 'yes', response: '' }] })],
     ['an unknown key', JSON.stringify({ results: [], verdict: 'ok' })],
+    ['half of a surrogate pair', JSON.stringify({ results: [{ invariant_id: ids(1)[0], enforced: true, response: 'ok \ud800' }] })],
   ])('%s is malformed (worth one retry)', (_, text) => {
     expect(readModelAnswer(text, ids(1))).toMatchObject({ ok: false, malformed: true });
   });

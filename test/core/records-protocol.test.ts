@@ -181,6 +181,12 @@ describe('parseActorAnswer: the reasons it gives', () => {
       reason: "the actor's answer does not match actor-response.schema.json: results.0.enforced must be boolean",
     });
   });
+  test('a response holding half of a surrogate pair is no text: refused, where a whole pair is kept', () => {
+    const r = parseActorAnswer(`{"results":[{"invariant_id":"${A}","enforced":true,"response":"ok \\ud800 then"}]}`);
+    expect(r).toMatchObject({ ok: false, reason: expect.stringMatching(/not valid Unicode text: results\.0\.response /) });
+    const whole = parseActorAnswer(`{"results":[{"invariant_id":"${A}","enforced":true,"response":"ok \\ud83d\\ude00"}]}`);
+    expect(whole).toMatchObject({ ok: true, response: { results: [{ response: 'ok \u{1f600}' }] } });
+  });
   test('white space alone is no answer', () => {
     expect(parseActorAnswer(' \n\t ')).toEqual({ ok: false, reason: 'the actor printed no answer on standard output' });
   });
