@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
 import { readUtf8 } from '../core/utf8.ts';
 
@@ -39,6 +41,16 @@ export interface ProgramOptions extends CommandActorOptions {
  * the failure (an agent CLI's JSON error).
  */
 export type ProgramOutcome = { ok: true; stdout: string } | { ok: false; reason: string; exitCode?: number; stdout?: string };
+
+/** Whether a program named by its path (with a slash: not looked up on PATH) is a folder, which no chmod makes runnable. */
+function isFolder(program: string, cwd: string): boolean {
+  if (!program.includes('/')) return false;
+  try {
+    return statSync(resolvePath(cwd, program)).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 function describeCommand(command: readonly string[]): string {
   return command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
@@ -177,9 +189,11 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
       failure ??=
         error.code === 'ENOENT'
           ? `${shown} could not be started: ${program} was not found (ENOENT)`
-          : error.code === 'EACCES'
-            ? `${shown} could not be started: ${program} may not be run (EACCES); make it executable (chmod +x), or name its interpreter first in the command (e.g. [sh, ${program}])`
-            : `${shown} could not be started: ${error.message}`;
+          : error.code === 'EACCES' && isFolder(program, options.cwd)
+            ? `${shown} could not be started: ${program} is a folder, not a program (EACCES); name the program in it, e.g. [node, ${program.replace(/\/+$/, '')}/my-actor.mjs]`
+            : error.code === 'EACCES'
+              ? `${shown} could not be started: ${program} may not be run (EACCES); make it executable (chmod +x), or name its interpreter first in the command (e.g. [sh, ${program}])`
+              : `${shown} could not be started: ${error.message}`;
       finish(null, null);
     });
     child.stdout!.on('data', (chunk: Buffer) => {

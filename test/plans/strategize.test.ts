@@ -296,6 +296,13 @@ setInterval(() => {}, 1000);`,
     );
   });
 
+  it('records a folder given as the program as a folder, not as a file to make executable', async () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [./actors]\n');
+    expect((await strategize(root)).code).toBe(1);
+    expect(onlyRun(root).run.error).toMatch(/^the actor `\.\/actors` could not be started: \.\/actors is a folder, not a program/);
+  });
+
   it.each([
     ['no command is configured', 'version: 1\n', [], /no actor command configured/],
     ['the context file is missing', null, ['--context', 'missing.md'], /cannot read the context file missing.md: it does not exist/],
