@@ -179,9 +179,11 @@ export function previewModelActor(
   const name = agent!;
   const program = findAgent(name, r.agent_path, ctx.root, ctx.env) ?? r.agent_path ?? AGENTS[name].program;
   const files = { schema: '<answer schema file>', last: '<last message file>', policy: '<read-only policy file>' };
+  // Codex's run also turns off each MCP server `codex mcp list --json` names, which only the run itself asks.
+  const mcpOff = name === 'codex' ? ['-c', '<mcp_servers.NAME.enabled=false for each server `codex mcp list --json` names>'] : [];
   return {
     prompt_version: PROMPT_VERSION,
     model: r.model ? `${name}/${r.model}` : name,
-    requests: batches.prompts.map((p) => ({ ...p, command: [program, ...agentArgs(name, files, r.model)] })),
+    requests: batches.prompts.map((p) => ({ ...p, command: [program, ...agentArgs(name, files, r.model, mcpOff)] })),
   };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { type ActorRequest, PROTOCOL } from '../../src/core/records.ts';
 import { agentArgs, codexMcpOff, reportedError } from '../../src/enforce/agent-actor.ts';
+import { previewModelActor } from '../../src/enforce/model-actors.ts';
 
 // The real Codex CLI's part is in agent-actor.test.ts; here, what is made of `codex mcp list --json`.
 describe("the agent actor turns Codex's MCP servers off", () => {
@@ -18,6 +20,22 @@ describe("the agent actor turns Codex's MCP servers off", () => {
     expect(args.indexOf('mcp_servers.db-2.enabled=false')).toBeLessThan(args.indexOf('--output-schema'));
     expect(args.at(-1)).toBe('-');
     expect(codexMcpOff('[]')).toEqual({ ok: true, args: [] });
+  });
+
+  it('--show-prompt names the servers turned off where the run puts them, as the run does not ask codex before it runs', () => {
+    const request: ActorRequest = {
+      protocol: PROTOCOL,
+      plan: { id: '01M8KK5920RS6CGAVDFVYYJ0B4', action: null, project: null, goal: 'g' },
+      context: null,
+      invariants: [
+        { id: '01M8KJT9G0XNWEM589ZS7FV0VT', text: 'Never delete production data', severity: 'error', scope: 'global', tags: [] },
+      ],
+    };
+    const reconciliation = { actor: 'agent', agent: 'codex', timeout_ms: 1000 } as const;
+    const [shown] = previewModelActor('agent', reconciliation, request, { root: '/nowhere/.agents', env: { PATH: '' } }).requests;
+    const at = shown!.command!.findIndex((a) => a.startsWith('<mcp_servers.NAME.enabled=false'));
+    expect(shown!.command![at - 1]).toBe('-c');
+    expect(at).toBeLessThan(shown!.command!.indexOf('--output-schema'));
   });
 
   it('refuses output it cannot read, and a name that could not be said in a -c key', () => {
