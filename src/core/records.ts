@@ -4,6 +4,7 @@ import { type Guard, type Plan, type ScopedInvariant, type Severity, invariantPa
 import { textKey } from './normalise.ts';
 import * as files from './record-files.ts';
 import { escapeUnsafe } from './plain-text.ts';
+import { someNames } from './closest.ts';
 import type { SchemaName } from './schema-docs.ts';
 import type { ActorKind, ActorOutcome, ActorResult, DecisionNode, EnforcementRecord, Violation } from './record-types.ts';
 
@@ -124,10 +125,10 @@ export function reconcile(invariantIds: readonly string[], outcome: ActorOutcome
   }
   const asked = new Set(invariantIds);
   const byId = new Map<string, ActorResult[]>();
-  const problems: string[] = [];
+  const unknown = new Set<string>();
   for (const r of outcome.response.results) {
     if (!asked.has(r.invariant_id)) {
-      problems.push(`the actor answered for ${r.invariant_id}, which was not asked about; ignored`);
+      unknown.add(r.invariant_id);
       continue;
     }
     const list = byId.get(r.invariant_id);
@@ -160,6 +161,14 @@ export function reconcile(invariantIds: readonly string[], outcome: ActorOutcome
       decision_id: decisionId,
     };
   });
+  // One note for them all: an actor answering for thousands of ids not asked would bury the run's own lines under them.
+  const stray = [...unknown];
+  const problems =
+    stray.length === 0
+      ? []
+      : stray.length === 1
+        ? [`the actor answered for ${stray[0]}, which was not asked about; ignored`]
+        : [`the actor answered for ${stray.length} invariants not asked about (${someNames(stray, { shown: 5 })}); ignored`];
   return { records, problems };
 }
 

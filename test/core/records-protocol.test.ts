@@ -64,6 +64,16 @@ describe('reconcile', () => {
     });
   });
 
+  test('answers for many ids not asked about, each many times, are one note naming the first and counting the rest', () => {
+    const stray = Array.from({ length: 1000 }, (_, i) => `01M8KK${String(i).padStart(20, '0')}`);
+    const results = [...stray, ...stray].map((id) => ({ invariant_id: id, enforced: true, response: 'x' }));
+    const r = reconcile([A], ok([{ invariant_id: A, enforced: true, response: 'fine' }, ...results]), PLAN);
+    expect(r.records.map((x) => x.enforced)).toEqual([true]);
+    expect(r.problems).toEqual([
+      `the actor answered for 1000 invariants not asked about (${stray.slice(0, 5).join(', ')} and 995 more); ignored`,
+    ]);
+  });
+
   test('a response of exactly the limit is kept whole; one character more is cut with an ellipsis', () => {
     const exact = 'é'.repeat(MAX_RECORD_RESPONSE);
     const over = `${exact}x`;
