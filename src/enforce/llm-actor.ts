@@ -214,7 +214,8 @@ async function post(
     try {
       return { kind: 'ok', body: JSON.parse(text) };
     } catch {
-      return { kind: 'status', status: res.status, text: `the response is not JSON: ${clean(text).slice(0, 200)}`, headers: res.headers };
+      const said = text.trim() === '' ? 'the response is empty' : `the response is not JSON: ${clean(text).slice(0, 200)}`;
+      return { kind: 'status', status: res.status, text: said, headers: res.headers };
     }
   } catch (error) {
     const { code, said } = failureOf(error);

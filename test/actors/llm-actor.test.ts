@@ -296,6 +296,16 @@ describe('the llm actor, an OpenAI-compatible response whose choices hold no mes
   });
 });
 
+describe('the llm actor, a response with no body', () => {
+  it.each([200, 204])('HTTP %i: the run fails at once saying the response is empty', async (status) => {
+    server = await startModelServer(() => ({ raw: { status, body: '' } }));
+    const { root, context } = llmStore('openai');
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(server.generations()).toHaveLength(1);
+    expect(onlyRun(root).run.error).toMatch(new RegExp(`HTTP ${status} from .*: the response is empty$`));
+  });
+});
+
 describe('the llm actor, a response that is not UTF-8', () => {
   it('fails the run at once naming where, rather than record U+FFFD for the bytes', async () => {
     const [head, tail] = JSON.stringify({ choices: [{ message: { content: answer(IDS).replace('step 2', '@') } }] }).split('@');
