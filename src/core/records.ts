@@ -4,6 +4,7 @@ import { type Guard, type Plan, type ScopedInvariant, type Severity, invariantPa
 import { textKey } from './normalise.ts';
 import * as files from './record-files.ts';
 import { escapeUnsafe } from './plain-text.ts';
+import { wellFormed } from './utf8.ts';
 import { someNames } from './closest.ts';
 import type { SchemaName } from './schema-docs.ts';
 import type { ActorKind, ActorOutcome, ActorResult, DecisionNode, EnforcementRecord, Violation } from './record-types.ts';
@@ -115,7 +116,8 @@ export interface Reconciliation {
 export function reconcile(invariantIds: readonly string[], outcome: ActorOutcome, decisionId: string): Reconciliation {
   if (!outcome.ok) {
     // Whatever the actor printed is kept visible, never raw: an ESC or RLO in it would hide text from whoever reads the record.
-    const why = escapeUnsafe(outcome.reason, { newlines: true });
+    // A reason cut from a longer text (an actor's standard error) may start or end with half a surrogate pair: no text.
+    const why = escapeUnsafe(wellFormed(outcome.reason), { newlines: true });
     const reason = cutText(`not enforced: ${why}`);
     return {
       records: invariantIds.map((id) => ({ invariant_id: id, enforced: false, actor_response: reason, decision_id: decisionId })),

@@ -27,6 +27,15 @@ export function utf16Mark(bytes: Uint8Array): 'FF FE' | 'FE FF' | undefined {
  */
 export const LONE_SURROGATE = /\p{Surrogate}/u;
 
+/**
+ * `text` with each lone surrogate replaced by U+FFFD, as writing it as UTF-8 does anyway: for text cut
+ * where a pair may have been split (the end of a program's standard error), so that what is written is
+ * what is then read back, and no UTF-8 tool refuses it.
+ */
+export function wellFormed(text: string): string {
+  return LONE_SURROGATE.test(text) ? text.replace(/\p{Surrogate}/gu, '\ufffd') : text;
+}
+
 /** A byte order mark at the start stays in the text (as U+FEFF), so that writing the text back keeps every byte; `dropBom` leaves it out. */
 export function readUtf8(bytes: Uint8Array, options: { dropBom?: boolean } = {}): Utf8Read {
   try {

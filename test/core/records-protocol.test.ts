@@ -97,6 +97,12 @@ describe('reconcile', () => {
     expect(failed.records[0]!.actor_response).toBe('not enforced: boom\\u202e\nline');
   });
 
+  test('half of a surrogate pair in a failure (its reason cut from a longer text) is written as U+FFFD, never alone', () => {
+    const failed = reconcile([A], { ok: false, reason: 'ends: \ude00\u{1f600}x\ud83d' }, PLAN);
+    expect(failed.error).toBe('ends: \ufffd\u{1f600}x\ufffd');
+    expect(failed.records[0]!.actor_response).toBe('not enforced: ends: \ufffd\u{1f600}x\ufffd');
+  });
+
   test("a failure's reason is cut at 4000 characters in the error, at the record limit in each record", () => {
     const failed = reconcile([A], { ok: false, reason: 'r'.repeat(5000) }, PLAN);
     expect([...failed.error!]).toHaveLength(4000);
