@@ -42,7 +42,8 @@ export function llmSettings(r: Reconciliation, env: Record<string, string | unde
   }
   let apiKey: string | undefined;
   if (r.api_key_env !== undefined && withKey) {
-    apiKey = env[r.api_key_env];
+    // Spaces around the key are not sent (a header's value is trimmed): it is kept as sent, so that an echo of it is found.
+    apiKey = env[r.api_key_env]?.replace(/^[ \t]+|[ \t]+$/g, '');
     if (apiKey === undefined || apiKey === '') {
       throw new UsageError(
         `the environment variable ${r.api_key_env} (reconciliation.api_key_env) is not set`,
@@ -50,9 +51,8 @@ export function llmSettings(r: Reconciliation, env: Record<string, string | unde
       );
     }
     // fetch refuses such a header on every attempt, which would be retried as a network failure; the error names no part of the key.
-    try {
-      new Headers({ 'x-api-key': apiKey });
-    } catch {
+    // A line break at either end (a file saved with CRLF) would be trimmed from the header, and the echo of the key not found.
+    if (/[\r\n]/.test(apiKey) || !headerCarries(apiKey)) {
       throw new UsageError(
         `the environment variable ${r.api_key_env} (reconciliation.api_key_env) holds a line break or a character an HTTP header cannot carry`,
         `${NOTHING} Export the key alone in ${r.api_key_env}, as the provider gave it (a copy may have taken a line break or a quotation mark).`,
@@ -71,6 +71,16 @@ export function llmSettings(r: Reconciliation, env: Record<string, string | unde
     maxRetries: r.max_retries ?? MODEL_ACTOR_DEFAULTS.max_retries,
     ...proxyOf(env),
   };
+}
+
+/** Whether fetch takes `value` as a header's value. */
+function headerCarries(value: string): boolean {
+  try {
+    new Headers({ 'x-api-key': value });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The proxy settings of the environment, as curl and the agent CLIs read them (the lower-case names first). */

@@ -508,6 +508,22 @@ describe('the llm actor: secrets and bad settings', () => {
     for (const text of [...printed, ...written]) expect(text).not.toContain(KEY.slice(0, 6));
   });
 
+  it('a key exported with spaces around it is sent without them, and its echo is taken out of what is kept', async () => {
+    server = await startModelServer((req) => ({
+      status: 401,
+      message: `Incorrect API key provided: ${String(req.headers.authorization)}.`,
+    }));
+    const { root, context } = llmStore('openai');
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context], {
+      env: { JUDGE_KEY: ` ${KEY}\t` },
+    });
+    expect(r.code).toBe(1);
+    expect(server.generations()[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(onlyRun(root).run.error).toMatch(/Incorrect API key provided: Bearer \[key\]\./);
+    for (const text of [r.stdout, r.stderr, ...allFiles(dirname(root)).map((f) => readFileSync(f, 'utf8'))])
+      expect(text).not.toContain(KEY);
+  });
+
   it("a dummy key (a local server's `ollama`) is not taken out of the model's answer", async () => {
     server = await startModelServer(() => ({ text: answer(IDS).replaceAll('step 2', 'ollama') }));
     const { root, context } = llmStore('openai');
@@ -548,6 +564,12 @@ describe('the llm actor: secrets and bad settings', () => {
       'the key holds a line break',
       [],
       { JUDGE_KEY: 'sk-part-one\nsk-part-two' },
+      /JUDGE_KEY \(reconciliation\.api_key_env\) holds a line break/,
+    ],
+    [
+      'the key ends in a carriage return (a file saved with CRLF)',
+      [],
+      { JUDGE_KEY: 'sk-part-one\r' },
       /JUDGE_KEY \(reconciliation\.api_key_env\) holds a line break/,
     ],
     [
