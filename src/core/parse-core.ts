@@ -382,9 +382,10 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: structuredClone(DEFAULT_CONFIG), diagnostics: [] };
     return { diagnostics: parsed.diagnostics };
   }
-  const keyLine = keyLineOf(parsed.value);
-  // A value that breaks api_key_env's pattern is most often the key itself (sk-…): its line is not shown.
-  const diagnostics = checkSchema(parsed.value, 'config.schema.json').map((d) => (d.line === keyLine ? withoutLine(d) : d));
+  const secret = secretLines(parsed.value);
+  // A value that breaks api_key_env's pattern is most often the key itself (sk-…), and so is one under a key of its
+  // own (api_key: sk-…, refused as unknown): their lines are not shown.
+  const diagnostics = checkSchema(parsed.value, 'config.schema.json').map((d) => (secret.has(d.line) ? withoutLine(d) : d));
   if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(parsed.value, 'config.schema.json'));
   if (diagnostics.length > 0) return { diagnostics };
   const raw = parsed.value.data as Partial<StoreConfig> & {
@@ -425,10 +426,23 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
 }
 
 /** The line of `reconciliation.api_key_env`'s value, when the file has one. */
-function keyLineOf(y: YamlFile): number | undefined {
-  const r = (y.data as { reconciliation?: { api_key_env?: unknown } } | null)?.reconciliation;
-  if (r === null || typeof r !== 'object' || r.api_key_env === undefined) return undefined;
-  return y.lines.linePos(offsetAt(y, ['reconciliation', 'api_key_env'])).line;
+/**
+ * The lines of config.yaml that may hold a key: api_key_env's, and those of the top level and of `reconciliation`
+ * whose key is named as a secret's (api_key, token, password) or whose text reads as a generated key.
+ */
+function secretLines(y: YamlFile): Set<number> {
+  const lines = new Set<number>();
+  const scan = (map: unknown, path: string[]) => {
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) return;
+    for (const [key, value] of Object.entries(map)) {
+      const named = /(^|_)(api_?key|key|token|secret|passw(or)?d|credentials?)(_|$)/i.test(key);
+      if (value !== undefined && (named || (typeof value === 'string' && looksLikeKey(value))))
+        lines.add(y.lines.linePos(offsetAt(y, [...path, key])).line);
+    }
+  };
+  scan(y.data, []);
+  scan((y.data as { reconciliation?: unknown } | null)?.reconciliation, ['reconciliation']);
+  return lines;
 }
 
 /** A diagnostic without its excerpt of the source line: the line holds a secret that no report or CI log may show. */

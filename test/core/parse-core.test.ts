@@ -898,6 +898,25 @@ describe('parseConfig', () => {
     }
   });
 
+  it('a key written in config.yaml under a key of its own, refused as unknown, is said at its place without the line holding it', () => {
+    const key = 'sk-proj-4kQ9zXv2Lm8PwR7tYb3NcJ5h';
+    for (const text of [
+      `reconciliation:\n  actor: llm\n  api_key: ${key}\n`,
+      `reconciliation:\n  openai_token: "${key}"\n`,
+      `reconciliation:\n  auth: ${key}\n`,
+      `apiKey: ${key}\n`,
+    ]) {
+      const r = parseConfig('config.yaml', enc(text));
+      expect(r.value).toBeUndefined();
+      expect(r.diagnostics).toMatchObject([{ code: 'schema', file: 'config.yaml', line: text.split('\n').length - 1 }]);
+      expect(JSON.stringify(r.diagnostics)).not.toContain(key.slice(8));
+    }
+    // Any other unknown key keeps its line, to see the typo in.
+    expect(parseConfig('config.yaml', enc('reconciliation:\n  timout_ms: 5\n')).diagnostics).toMatchObject([
+      { line: 2, lineText: '  timout_ms: 5' },
+    ]);
+  });
+
   it('schema errors, then unsafe text, then the extends sources', () => {
     expect([
       parseConfig('config.yaml', enc('commit: "a\\u0007"\n')),
