@@ -95,6 +95,13 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
   let structured = true;
   // Anthropic's path holds its version: a base_url that ends in it asks for /v1/v1/messages.
   const doubled = config.provider === 'anthropic' && /\/v1$/.test(config.baseUrl);
+  // OpenAI-compatible servers (Ollama, vLLM, LM Studio) serve /v1/chat/completions: a base_url of the host alone gets a 404.
+  const bare = config.provider === 'openai' && URL.canParse(config.baseUrl) && new URL(config.baseUrl).pathname === '/';
+  const on404 = doubled
+    ? `; Anthropic's base_url is given without /v1 (${config.baseUrl.slice(0, -3)}): /v1/messages is appended to it`
+    : bare
+      ? `; an OpenAI-compatible server serves it under /v1 (base_url ${config.baseUrl}/v1): /chat/completions is appended to base_url`
+      : '';
   // Node's own fetch takes no proxy from the environment, and gives up on a response slower than undici's
   // 300 s whatever timeout_ms says: behind a proxy or for a longer run, requests go through undici's own agent.
   const send = config.proxy || config.timeoutMs > UNDICI_TIMEOUT_MS ? viaUndici(config.proxy) : fetch;
@@ -129,7 +136,7 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
               ? `no response from ${url}: ${clean(r.message)}`
               : r.status >= 300 && r.status < 400
                 ? `HTTP ${r.status} from ${url}: redirected to ${clean(r.headers.get('location') ?? '(no location)')}; set reconciliation.base_url to where the endpoint is (a redirect is not followed: the key would go along)`
-                : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text, clean))}${r.status === 404 && doubled ? `; Anthropic's base_url is given without /v1 (${config.baseUrl.slice(0, -3)}): /v1/messages is appended to it` : ''}`;
+                : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text, clean))}${r.status === 404 ? on404 : ''}`;
         const retryable = r.kind === 'network' || (r.kind === 'status' && RETRIED.has(r.status));
         if (!retryable || attempt >= config.maxRetries) {
           return { ok: false, reason: retryable && attempt > 0 ? `${why} (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : why };

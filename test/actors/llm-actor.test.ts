@@ -320,6 +320,18 @@ describe('the llm actor, a response that is not UTF-8', () => {
   });
 });
 
+describe('the llm actor, an OpenAI-compatible base_url without /v1', () => {
+  it('fails the run on the 404 of /chat/completions naming the base_url to give instead', async () => {
+    server = await startModelServer(() => ({ status: 404, message: '404 page not found' }));
+    const root = exampleStore();
+    const cfg = ['provider: openai', 'model: m', `base_url: ${server.url}`];
+    writeFileSync(join(root, 'config.yaml'), ['version: 1', 'reconciliation:', '  actor: llm', ...cfg.map((l) => `  ${l}`), ''].join('\n'));
+    expect((await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN])).code).toBe(1);
+    expect(server.generations().map((g) => g.url)).toEqual(['/chat/completions']);
+    expect(onlyRun(root).run.error).toContain(`(base_url ${server.url}/v1)`);
+  });
+});
+
 describe('the llm actor, Anthropic with /v1 in base_url', () => {
   it('fails the run on the 404 of /v1/v1/messages naming the base_url to give instead', async () => {
     // Anthropic's API answers an unknown path with 404.
