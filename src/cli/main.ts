@@ -233,7 +233,7 @@ function usageFromYargs(
     const flag = written(first);
     const all = names.map((n) => written(n)?.replace(/=.*$/, '') ?? n);
     // A mistyped option gets the options of this command that are close to it ("--globl": --global).
-    if (flag) return unknownOptionError(flag.replace(/=.*$/, ''), known, all, command);
+    if (flag) return unknownOptionError(flag.replace(/=.*$/, ''), known, all, command, args);
     // A long option written with one dash (`-effective`) reads as one-letter flags, most of them unknown: the word is the slip.
     const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
     for (const a of before) {

@@ -36,17 +36,18 @@ export class UnknownOptionError extends UsageError {
  * An option as written (`--formt`, `--no-colour`) that is none of `options`
  * (long names), with the ones close to it, negated as it was written
  * ("--no-colour": did you mean --no-color?). `all`: every unknown argument;
- * `command`: the command it was given to.
+ * `command`: the command it was given to; `args`: the words of the run, when `all` is yargs' list.
  */
 export function unknownOptionError(
   written: string,
   options: readonly string[],
   all: readonly string[] = [written],
   command?: LazyCommand,
+  args?: readonly string[],
 ): UnknownOptionError {
   const negated = written.startsWith('--no-');
   const close = closestNames(optionName(written), options).map((n) => (negated ? `--no-${n}` : `--${n}`));
-  return new UnknownOptionError(written, options, all, command, close);
+  return new UnknownOptionError(written, options, args ? unknownAmong(all, written, args) : all, command, close);
 }
 
 /**
@@ -87,6 +88,17 @@ export function refuseTypographicDashes(parser: Argv, args: readonly string[]): 
       'unknown-option',
     );
   }
+}
+
+/**
+ * The unknown arguments named beside the unknown option `written`: given before a command's words with no `=`
+ * (`agents --bogus invariant list`), yargs takes the next word as its value and counts the command's words and
+ * arguments after it as stray, so only the options among `all` are named then.
+ */
+function unknownAmong(all: readonly string[], written: string, args: readonly string[]): string[] {
+  const next = args[args.indexOf(written) + 1];
+  const words = COMMANDS.flatMap((c) => [...(c.group?.split(' ') ?? []), ...commandNames(c)]);
+  return args.includes(written) && next !== undefined && words.includes(next) ? all.filter((a) => a.startsWith('-')) : [...all];
 }
 
 function optionName(written: string): string {

@@ -70,6 +70,20 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual([]);
   });
 
+  // yargs takes the command's first word as the option's value and the words after it for stray ones: only the option is unknown.
+  it.each([
+    [['--bogus', 'invariant', 'list'], ['--bogus']],
+    [['--bogus', 'plan', 'show', 'x'], ['--bogus']],
+    [
+      ['invariant', 'show', 'zz', '--bogus', 'x', 'y'],
+      ['--bogus', 'y'],
+    ],
+  ])('agents %j: unknown-option naming the arguments %j', async (args, unknown) => {
+    const e = (await errorOf(...args)) as { code: string; detail: { suggestions: string[]; arguments?: string[] } };
+    expect(e.code).toBe('unknown-option');
+    expect(e.detail.arguments).toEqual(unknown);
+  });
+
   it.each([
     [['invariant', 'list', '--format', 'jsn'], 'jsn', ['json']],
     [['--format=jsn', 'invariant', 'list'], 'jsn', ['json']],
