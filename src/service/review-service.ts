@@ -6,7 +6,9 @@
  */
 import { UsageError } from '../core/errors.ts';
 import { typeName } from '../core/input-shape.ts';
+import { normalisePrefix } from '../core/id-prefix.ts';
 import type { InvariantService } from './invariant-service.ts';
+import { refuseOtherKind } from './invariants/lookup.ts';
 import { diffRevisions, type DiffResult } from './review/diff.ts';
 import { invariantLog, type LogResult } from './review/log.ts';
 import type { DiffRequest } from './review/ranges.ts';
@@ -53,7 +55,14 @@ export class ReviewService {
       // So has one of a source's action templates (`SOURCE:NS/NAME`).
       const held = await (await this.invariants()).resolveId(idOrPrefix, { inherited: true }).catch(() => undefined);
       const source = held?.scope.kind === 'inherited' || held?.scope.kind === 'action' ? held.scope.source : undefined;
-      if (held === undefined) throw error;
+      if (held === undefined) {
+        // A plan's or a record's id given for an invariant's is said so, as `invariant show` says it.
+        const wanted = normalisePrefix(idOrPrefix);
+        const hint =
+          "Give an invariant's id (`agents invariant list --all` shows them); `agents invariant diff --plan ID` shows a plan's changes.";
+        if (wanted !== undefined) await refuseOtherKind(await this.invariants(), wanted, 'invariant', hint);
+        throw error;
+      }
       if (source === undefined) {
         // The store holds it, but no commit does yet (added, not committed): said so, not "no invariant with id".
         // A prefix that history finds ambiguous stays that error: only an id no commit names at all is new.

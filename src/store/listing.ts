@@ -40,8 +40,16 @@ const RECORD_WORDS = { decisions: 'decision node', enforcement: 'enforcement run
  * files and folders alone: for the error that says an id of another kind was given (an invariant's for a plan's).
  */
 export async function idsStartingWith(tree: TreeSource, wanted: string): Promise<{ kind: IdKind; id: string; path: string }[]> {
+  return idsAmong(await tree.list('', { recursive: true }), wanted);
+}
+
+/** The ids of `entries` (a listing of the store, or the files of a revision) that start with `wanted`, as idsStartingWith. */
+export function idsAmong(
+  entries: Iterable<Pick<TreeEntry, 'path' | 'type'>>,
+  wanted: string,
+): { kind: IdKind; id: string; path: string }[] {
   const found: { kind: IdKind; id: string; path: string }[] = [];
-  for (const entry of await tree.list('', { recursive: true })) {
+  for (const entry of entries) {
     if (entry.type === 'dir') {
       const id = entry.path.slice('plans/'.length);
       if (entry.path.startsWith('plans/') && isUlid(id) && id.startsWith(wanted)) found.push({ kind: 'plan', id, path: entry.path });

@@ -143,6 +143,15 @@ describe('agents invariant diff between revisions', () => {
     const short = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--plan', PLAN.slice(0, 3), '--format', 'json'], { cwd: repo.dir });
     expect(short.code).toBe(2);
     expect(JSON.parse(short.stdout).error.message).toBe(`"${PLAN.slice(0, 3)}" is not a plan id or a prefix of one`);
+    // An invariant's id given for a plan's is said to be one, with where it is, not "unknown plan".
+    for (const [id, path] of [
+      [G1, `global/${G1}.yaml`],
+      [X1, `plans/${PLAN}/${X1}.yaml`],
+    ] as const) {
+      const other = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--plan', id, '--format', 'json'], { cwd: repo.dir });
+      expect(other.code).toBe(2);
+      expect(JSON.parse(other.stdout).error).toMatchObject({ code: 'usage', detail: { names: [{ kind: 'invariant', id, path }] } });
+    }
   });
 
   it('--all-projects reports every project, unchanged ones too', async () => {

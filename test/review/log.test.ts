@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { G1, G3, P1, P2, Repo, history, suiteDir, ulid } from './repo.ts';
+import { G1, G3, P1, P2, PLAN, Repo, history, suiteDir, ulid } from './repo.ts';
 import { runAgents } from '../helpers/main.ts';
 import { gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
@@ -93,6 +93,15 @@ describe('agents invariant log', () => {
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('ambiguous');
     expect((await runAgents(['invariant', 'log', 'x!'], { cwd: repo.dir })).code).toBe(2);
+  });
+
+  it("a plan's id given for an invariant's is said to be the plan's", async () => {
+    const r = await runAgents(['invariant', 'log', PLAN, '--format', 'json'], { cwd: repo.dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'usage',
+      detail: { names: [{ kind: 'plan', id: PLAN, path: `plans/${PLAN}` }] },
+    });
   });
 
   it('an invariant the store holds but no commit does yet is said to have no history, with its path', async () => {

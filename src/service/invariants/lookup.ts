@@ -144,12 +144,23 @@ export async function resolvePlanId(svc: InvariantContext, prefix: string): Prom
  * usage error that says what they are and where, so that the right id is one step away. Returns when it names none.
  */
 export async function refuseOtherKind(svc: InvariantContext, wanted: string, what: IdKind, hint: string): Promise<void> {
-  const others = (await idsStartingWith(svc.source, wanted)).filter((o) => o.kind !== what);
-  if (others.length === 0) return;
+  const refused = otherKindError(wanted, what, await idsStartingWith(svc.source, wanted), hint);
+  if (refused) throw refused;
+}
+
+/** The error refuseOtherKind throws, of the ids `found` starting with `wanted` (idsAmong); undefined when none is another kind. */
+export function otherKindError(
+  wanted: string,
+  what: IdKind,
+  found: readonly { kind: IdKind; id: string; path: string }[],
+  hint: string,
+): UsageError | undefined {
+  const others = found.filter((o) => o.kind !== what);
+  if (others.length === 0) return undefined;
   const first = others[0]!;
   const plan = /^plans\/([^/]+)/.exec(first.path)?.[1];
   const more = others.length > 1 ? ` (and ${others.length - 1} more)` : '';
-  throw new UsageError(
+  return new UsageError(
     `no ${what} with id ${wanted.length === 26 ? wanted : `prefix ${wanted}`}: it names ${first.kind} ${first.id}${more}, ${first.path}`,
     what === 'plan' && plan !== undefined && first.kind !== 'plan' ? `Its plan is ${plan}. ${hint}` : hint,
     { names: others },

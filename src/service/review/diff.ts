@@ -18,7 +18,7 @@ import {
 } from '../../core/diff.ts';
 import { conflictingOptions, InvalidStoreError, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalString } from '../../core/input-shape.ts';
-import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
+import { normalisePrefix, pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import type { PathKind } from '../../core/layout.ts';
 import { scopeFolder, type Plan, type ProjectMeta, type ScopedInvariant } from '../../core/model.ts';
 import type { ScopedWaiver } from '../../core/waivers.ts';
@@ -26,7 +26,9 @@ import { nameProblem, truncate } from '../../core/names.ts';
 import { ObjectReader } from '../../git/object-reader.ts';
 import { indexHolds } from '../../git/changed.ts';
 import { resolveCommit, topLevelAndCommits } from '../../git/repo.ts';
+import { idsAmong } from '../../store/listing.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
+import { otherKindError } from '../invariants/lookup.ts';
 import { parseYamlDocument, parseYamlDocumentNow } from '../../store/yaml-document.ts';
 import { loadParsing, parseFile, type Parsed } from './parsing.ts';
 import {
@@ -270,11 +272,28 @@ async function diffSides(
     const plans = everything.flatMap((t) => (t.kind === 'plan' ? [t.plan] : []));
     const match = resolvePrefix(request.plan, plans);
     // A prefix too short (or no id at all) is said so, as every other command says it (pickId).
-    if (match.kind === 'unknown')
-      throw new UsageError(
-        `unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`,
-        'Give the plan id (or a unique prefix of 4+ characters); `agents plan list` shows them.',
+    if (match.kind === 'unknown') {
+      const hint = 'Give the plan id (or a unique prefix of 4+ characters); `agents plan list` shows them.';
+      // An invariant's or a record's id given for a plan's is said so, with its plan, as every other command says it.
+      const wanted = normalisePrefix(request.plan);
+      // Two revisions are read folder by folder: the projects' and plans' folders are listed to find it.
+      if (walk && wanted !== undefined) {
+        await walk.listAllProjects();
+        await walk.list(everything.flatMap((t) => (t.kind === 'plan' ? [`plans/${t.plan}`] : [])));
+      }
+      const files = new Set([...before.files.keys(), ...after.files.keys()]);
+      const found =
+        wanted === undefined
+          ? []
+          : idsAmong(
+              [...files].map((path) => ({ path, type: 'file' as const })),
+              wanted,
+            );
+      throw (
+        otherKindError(wanted ?? '', 'plan', found, hint) ??
+        new UsageError(`unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`, hint)
       );
+    }
     targets = [{ kind: 'plan', plan: pickId(request.plan, plans, 'plan', '') }];
   } else {
     targets = affectedTargets(changed, bShape, aShape);
