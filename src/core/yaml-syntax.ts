@@ -2,16 +2,21 @@
 // `./parse.ts` (used by every caller that may meet any file) passes to the
 // functions of `./parse-core.ts`.
 import {
+  type Alias,
   type Document,
   type DocumentOptions,
+  isAlias,
+  isCollection,
   isMap,
   isScalar,
   isSeq,
   LineCounter,
   type Node,
   type ParseOptions,
+  parse,
   parseAllDocuments,
   type SchemaOptions,
+  visit,
 } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlParser, type YamlSyntax } from './parse-core.ts';
@@ -219,13 +224,42 @@ export function parseFullYaml(file: string, source: string, parse: ParseAll = pa
         ],
       };
     }
+    const hint = 'Store files need no YAML aliases; write values out.';
+    const over = aliasOverLimit(first);
     return {
       diagnostics: [
-        diag(file, 'yaml-alias-limit', `file refused: ${message}`, 'Store files need no YAML aliases; write values out.', 1, 1),
+        over?.range
+          ? diagAt(y, over.range[0], 'yaml-alias-limit', `file refused: ${message}`, hint)
+          : diag(file, 'yaml-alias-limit', `file refused: ${message}`, hint, 1, 1),
       ],
     };
   }
   return { value: { file, source, doc: first, lines, data, syntax: YAML_SYNTAX }, diagnostics: [] };
+}
+
+/**
+ * The alias whose resolution crossed the alias limit, for the diagnostic's place: the document is read again with
+ * each alias noting itself while it resolves, and the innermost one still resolving when the limit throws is it.
+ * `doc` is of a refused file, read no more after this.
+ */
+function aliasOverLimit(doc: Document.Parsed): Alias | undefined {
+  const open: Alias[] = [];
+  visit(doc, (_key, node) => {
+    if (!isAlias(node)) return;
+    const own = node.toJSON.bind(node);
+    node.toJSON = (...args) => {
+      open.push(node);
+      const value = own(...args);
+      open.pop();
+      return value;
+    };
+  });
+  try {
+    doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch {
+    return open.at(-1);
+  }
+  return undefined;
 }
 
 /**
@@ -238,17 +272,26 @@ function isEmptyDocument(doc: Document.Parsed): boolean {
   return isScalar(c) && c.range[0] === c.range[1] && !c.tag && !c.anchor;
 }
 
-/** A scalar key as the data's object names it: a null key (`: x`, `~: x`) is the empty string there. */
-function keyName(key: unknown): string | undefined {
-  if (!isScalar(key)) return undefined;
-  return key.value === null ? '' : String(key.value);
+/**
+ * Whether a mapping's key is the one the data's object names `name`: a scalar by its value (a null key, `: x` or
+ * `~: x`, is the empty string there); an explicit collection key (`? [a, b]`) by the value of the flow text the
+ * data names it by (`[ a, b ]`).
+ */
+function isKeyNamed(key: unknown, name: string): boolean {
+  if (isScalar(key)) return (key.value === null ? '' : String(key.value)) === name;
+  if (!isCollection(key)) return false;
+  try {
+    return JSON.stringify(parse(name)) === JSON.stringify(key.toJSON());
+  } catch {
+    return false;
+  }
 }
 
 export function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
   let node: unknown = doc.contents;
   for (const key of path) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => keyName(p.key) === key);
+      const pair = node.items.find((p) => isKeyNamed(p.key, key));
       node = pair?.value ?? undefined;
     } else if (isSeq(node)) {
       node = node.items[Number(key)];
@@ -261,8 +304,8 @@ export function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | un
 
 export function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
   if (!isMap(node)) return undefined;
-  const pair = node.items.find((p) => keyName(p.key) === key);
-  return pair && isScalar(pair.key) ? pair.key : undefined;
+  const pair = node.items.find((p) => isKeyNamed(p.key, key));
+  return pair && (isScalar(pair.key) || isCollection(pair.key)) ? pair.key : undefined;
 }
 
 /** The full parser and tree walkers, for `./parse-core.ts` (frozen: shared, never changed). */
@@ -276,12 +319,18 @@ export const YAML_SYNTAX: YamlSyntax = Object.freeze({ yaml: YAML_PARSER });
  * first; undefined when the key is not one plain or quoted scalar (the parser's own message stands then).
  */
 function duplicateKeyMessage(source: string, at: number): string | undefined {
-  const m = /^(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\s:#{}[\],&*!|>'"%@`][^:\n]*?))[ \t]*:(?=\s|$)/.exec(
+  const m = /^(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\s:#{}[\],&*!|>'"%@`][^:\n]*?))?[ \t]*:(?=\s|$)/.exec(
     source.slice(at, at + 1100),
   );
   if (!m) return undefined;
-  const name = m[1] !== undefined ? unescaped(m[1]) : (m[2]?.replaceAll("''", "'") ?? m[3]!);
+  const name = m[1] !== undefined ? unescaped(m[1]) : (m[2]?.replaceAll("''", "'") ?? m[3] ?? '');
   const written = m[0].slice(0, m[0].lastIndexOf(':')).trimEnd();
+  // A null key is one however it is written (`~`, `null`, nothing before the colon): the first may be written otherwise.
+  const isNull = m[3] === undefined ? m[1] === undefined && m[2] === undefined : NULL_KEY.test(m[3]);
+  const sameKey = (rest: string) =>
+    isNull
+      ? /^(?:~|null|Null|NULL)?[ \t]*:(\s|$)|^\?(?:[ \t]+(?:~|null|Null|NULL))?[ \t]*$/.test(rest)
+      : rest.startsWith(written) && /^[ \t]*:(\s|$)/.test(rest.slice(written.length));
   const start = source.lastIndexOf('\n', at - 1) + 1;
   const indent = source.slice(start, at);
   let first: number | undefined;
@@ -291,17 +340,29 @@ function duplicateKeyMessage(source: string, at: number): string | undefined {
     before.pop();
     for (let i = before.length - 1; i >= 0; i--) {
       const line = before[i]!;
-      if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+      if (!significant(line)) continue;
       const own = /^ */.exec(line)![0].length;
       if (own < indent.length) break;
-      if (own === indent.length && line.slice(own).startsWith(written) && /^[ \t]*:(\s|$)/.test(line.slice(own + written.length))) {
+      // `: value` under an explicit key (`? k`) is that key's value, not a null key.
+      const value = (j: number) =>
+        /^:(\s|$)/.test(line.slice(own)) && /^\?(\s|$)/.test(before.slice(0, j).findLast(significant)?.slice(own) ?? '');
+      if (own === indent.length && sameKey(line.slice(own)) && !value(i)) {
         first = i + 1;
         break;
       }
     }
   }
-  return `key ${quoteText(name)} appears twice in one mapping${first === undefined ? '' : ` (first on line ${first})`}`;
+  const what = isNull ? `the null key (${written === '' ? 'nothing before ":"' : written})` : `key ${quoteText(name)}`;
+  return `${what} appears twice in one mapping${first === undefined ? '' : ` (first on line ${first})`}`;
 }
+
+/** A line that holds more than white space or a comment. */
+function significant(line: string): boolean {
+  return line.trim() !== '' && !line.trimStart().startsWith('#');
+}
+
+/** The plain scalars YAML 1.2 reads as null, written as a key. */
+const NULL_KEY = /^(?:~|null|Null|NULL)$/;
 
 /** A double-quoted key's text; as written when its escapes are not JSON's. */
 function unescaped(inner: string): string {

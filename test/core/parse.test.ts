@@ -32,6 +32,8 @@ describe('parseInvariant', () => {
     ['a key left out (a line that starts ": "), at the key', `id: ${ID}\ntext: T\n: oops\n`, [['schema', 3, 1]]],
     ['a null key, at the key', `id: ${ID}\ntext: T\n~: oops\n`, [['schema', 3, 1]]],
     ['a merge key, at the key', `id: ${ID}\ntext: T\n<<: {severity: info}\n`, [['schema', 3, 1]]],
+    ['an explicit collection key, at the key', `id: ${ID}\ntext: T\n? [a, b]\n: 1\n`, [['schema', 3, 3]]],
+    ['an explicit block collection key, at the key', `id: ${ID}\ntext: T\nguard:\n  ? - a\n    - b\n  : 1\n`, [['schema', 4, 5]]],
     ['a bad enum value, at the value', `id: ${ID}\ntext: T\nseverity: fatal\n`, [['schema', 3, 11]]],
     ['a wrong type, at the value', `id: ${ID}\ntext: T\nactive: "yes"\n`, [['schema', 3, 9]]],
     ['a tag of the wrong type, at the item', `id: ${ID}\ntext: T\ntags:\n  - ok\n  - 3\n`, [['schema', 5, 5]]],

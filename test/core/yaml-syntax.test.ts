@@ -115,6 +115,22 @@ describe('parseFullYaml refuses', () => {
     expect(parseFullYaml(F, text).diagnostics).toMatchObject([{ code: 'yaml-duplicate-key', message }]);
   });
 
+  // A null key is one however it is written (~, null, nothing before the colon); `: v` under `? k` is k's value.
+  it.each([
+    ['~ then null', 'a: 1\n~: 2\nnull: 3\n', 3, 2],
+    ['nothing then ~', ': 1\n~: 2\n', 2, 1],
+    ['an explicit ~ then ~', '? ~\n: 1\n~: 2\n', 3, 1],
+    ['an explicit key then ~, then ~', '? a\n: 1\n~: 2\n~: 3\n', 4, 3],
+  ])('a null key given twice (%s): at the second, with the line of the first', (_, text, line, first) => {
+    const [d] = parseFullYaml(F, text).diagnostics;
+    expect([d?.code, d?.line, d?.col, d?.message.match(/first on line (\d+)/)?.[1]]).toEqual([
+      'yaml-duplicate-key',
+      line,
+      1,
+      String(first),
+    ]);
+  });
+
   it('one diagnostic per position, and each position of several', () => {
     const r = parseFullYaml(F, 'a: 1\na: 2\nb: 1\nb: 2\n');
     expect(r.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([
@@ -230,15 +246,16 @@ describe('parseFullYaml refuses', () => {
     ]);
   });
 
-  it('aliases past the limit: yaml-alias-limit at the start of the file', () => {
+  it('aliases past the limit: yaml-alias-limit at the alias that crossed it', () => {
     const anchors =
       'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n';
     const r = parseFullYaml(F, anchors);
     expect(r.diagnostics).toHaveLength(1);
     expect(r.diagnostics[0]).toMatchObject({
       code: 'yaml-alias-limit',
-      line: 1,
-      col: 1,
+      line: 3,
+      col: 40,
+      lineText: 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
       hint: 'Store files need no YAML aliases; write values out.',
     });
     expect(r.diagnostics[0]!.message).toMatch(/^file refused: Excessive alias count/);
