@@ -175,11 +175,8 @@ export {
   type Refusal,
 } from './service/export-service.ts';
 export { TARGETS, type ExportFile, type ExportSection, type TargetSpec } from './core/export.ts';
-import {
-  planExport as planExportUnchecked,
-  renderSections as renderSectionsUnchecked,
-  mergeBlock as mergeBlockUnchecked,
-} from './core/export.ts';
+import { planExport as planExportUnchecked, renderSections as renderSectionsUnchecked } from './core/export.ts';
+import { mergeBlock as mergeBlockUnchecked } from './core/export-merge.ts';
 import {
   globMatches as globMatchesUnchecked,
   globHoldsFolder as globHoldsFolderUnchecked,

@@ -4,7 +4,8 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { BEGIN_PREFIX, holdsBlock, removeBlock, TARGETS } from '../core/export.ts';
+import { BEGIN_PREFIX, holdsBlock, TARGETS } from '../core/export.ts';
+import { removeBlock } from '../core/export-merge.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal } from './export-targets.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';

@@ -11,15 +11,14 @@ import {
   holdsBlock,
   TARGETS,
   frontMatterText,
-  mergeBlock,
   planExport,
-  removeBlock,
   newRenderedEntries,
   renderSections,
   unexpressedGlobs,
   type ExportFile,
   type ExportProject,
 } from '../core/export.ts';
+import { mergeBlock, removeBlock } from '../core/export-merge.ts';
 import { EXPORT_TARGETS, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { waiverExpiry, waiverFolder, waiversInSet } from '../core/waivers.ts';

@@ -9,16 +9,15 @@ import {
   frontMatterText,
   hashedText,
   leadingFrontMatter,
-  mergeBlock,
   newRenderedEntries,
   planExport,
-  removeBlock,
   renderSections,
   scanBlock,
   unexpressedGlobs,
   yamlScalar,
   type ExportProject,
 } from '../../src/core/export.ts';
+import { mergeBlock, removeBlock } from '../../src/core/export-merge.ts';
 import { renderStandalone } from '../../src/core/export-standalone.ts';
 import { type AgentsError, UsageError } from '../../src/core/errors.ts';
 import type { EffectiveEntry } from '../../src/core/resolve.ts';

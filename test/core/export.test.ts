@@ -3,15 +3,14 @@ import {
   END_MARKER,
   TARGETS,
   exportedEntryIds,
-  mergeBlock,
   planExport,
-  removeBlock,
   renderSections,
   scanBlock,
   yamlScalar,
   unexpressedGlobs,
   type ExportProject,
 } from '../../src/core/export.ts';
+import { mergeBlock, removeBlock } from '../../src/core/export-merge.ts';
 import { entry, sha256 } from '../helpers/effective.ts';
 
 const hash = sha256;

@@ -13,7 +13,7 @@ import { abortOnStopSignals } from '../stop-signals.ts';
 import { inferProject } from '../scope-options.ts';
 import { startProgress } from '../progress.ts';
 import { unifiedDiff } from '../unified-diff.ts';
-import type { RefusalReason } from '../../core/export.ts';
+import type { RefusalReason } from '../../core/export-merge.ts';
 
 /** The status `--check` gives a file it leaves alone (docs/json-output.md). */
 const REFUSED_STATUS: Record<RefusalReason, string> = {

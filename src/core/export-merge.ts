@@ -1,0 +1,124 @@
+/**
+ * Merging `agents export`'s managed block into a file's existing text, and taking it out (docs/export.md, "The
+ * managed block"): the owner's text around the block is kept byte for byte, and a block edited by hand, damaged
+ * or in a merge conflict is refused. No IO.
+ */
+import { BEGIN_PREFIX, beginMarker, END_MARKER, hashedText, leadingFrontMatter, scanBlock } from './export.ts';
+import { withoutConflictExamples } from './export-markers.ts';
+import { bomOf, eolOf, lf, mostlyCrlf } from './file-style.ts';
+import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
+
+/** What to do with one file. */
+export type Merge =
+  | { kind: 'write'; text: string; action: 'create' | 'update' | 'unchanged' }
+  | { kind: 'refuse'; reason: RefusalReason; why: string };
+
+/** Why a file is left alone; `conflicted`: it holds an unresolved merge conflict, which the file's owner resolves first. */
+export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted';
+
+/** A refusal of a file mid-merge: writing into it would bury the conflict's markers under a fresh block. */
+function conflictRefusal(current: string): Merge | undefined {
+  // A conflict shown in a code fence of the owner's text (an AGENTS.md on resolving them) is not one.
+  const conflict = mergeConflicts(withoutConflictExamples(current, BEGIN_PREFIX, END_MARKER));
+  return conflict === null ? undefined : { kind: 'refuse', reason: 'conflicted', why: `it holds an ${mergeConflictMessage(conflict)}` };
+}
+
+/**
+ * The new text of a file from its current text (undefined: it does not
+ * exist) and what the block must hold. Text outside the block is kept byte
+ * for byte; front matter, where the target has one, is the tool's (it is
+ * covered by the hash). A block whose text no longer matches its hash was
+ * edited by hand and is refused unless `force`; a damaged block always is.
+ */
+export function mergeBlock(
+  current: string | undefined,
+  frontMatter: string | undefined,
+  inner: string,
+  hash: (s: string) => string,
+  force: boolean,
+): Merge {
+  const front = frontMatter ?? '';
+  const block = `${beginMarker(hash(hashedText(frontMatter, inner)))}\n${inner}${END_MARKER}\n`;
+  if (current === undefined) return { kind: 'write', text: `${front}${block}`, action: 'create' };
+  const conflicted = conflictRefusal(current);
+  if (conflicted) return conflicted;
+  const scan = scanBlock(current);
+  if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
+  if (scan.kind === 'none') {
+    if (frontMatter !== undefined) {
+      // The export's own file whose block went while its set was empty (removeBlock keeps the front matter when
+      // the owner's text is there too): its front matter is the one the export writes, so the block goes back after it.
+      const own = leadingFrontMatter(current);
+      if (own !== undefined && lf(own).replace(/\n\n$/, '\n') === frontMatter.replace(/\n\n$/, '\n')) {
+        const bom = bomOf(current);
+        const eol = eolOf(own);
+        return { kind: 'write', text: `${bom}${eol(front)}${eol(block)}${current.slice(bom.length + own.length)}`, action: 'update' };
+      }
+      // A file of the tool's own name and shape that the tool did not write; an empty one holds nothing to keep.
+      if (!force && current.trim() !== '')
+        return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block: it was not written by `agents export`' };
+      return { kind: 'write', text: `${front}${block}`, action: 'update' };
+    }
+    // The block is written with the line ends the file has most of, so a CRLF file stays all CRLF.
+    const eol = mostlyCrlf(current) ? eolOf('\r\n') : eolOf('');
+    const sep = current === '' ? '' : /\n\r?\n$/.test(current) ? '' : current.endsWith('\n') ? '\n' : '\n\n';
+    return { kind: 'write', text: `${current}${eol(sep)}${eol(block)}`, action: 'update' };
+  }
+  const currentFront = frontMatter !== undefined ? scan.frontMatter : undefined;
+  // A block with CRLF line ends (a checkout with `eol=crlf`) is compared as LF and written back with CRLF: line ends are no edit.
+  const eol = eolOf(current.slice(scan.start, scan.end));
+  // The owner's text after the end marker on its line stays on that line: no line break is put before it.
+  const placed = scan.end < current.length && current[scan.end - 1] !== '\n' ? eol(block).replace(/\r?\n$/, '') : eol(block);
+  // A block equal, byte for byte, to the one it would be is up to date (its hash is right by construction);
+  // the front matter too, when the target has one (scan.frontMatter is where the file starts).
+  if (current.slice(scan.start, scan.end) === placed && lf(currentFront) === frontMatter) {
+    return { kind: 'write', text: current, action: 'unchanged' };
+  }
+  // So is the same block re-wrapped by a formatter (prettier's proseWrap `always` or `never` folds the lines of its
+  // paragraphs and of its front matter): its marker names the store's text, and it holds those words.
+  const expected = hashedText(frontMatter, inner);
+  if (scan.hash === hash(expected) && words(hashedText(lf(currentFront), lf(scan.inner))) === words(expected)) {
+    return { kind: 'write', text: current, action: 'unchanged' };
+  }
+  if (hash(hashedText(lf(currentFront), lf(scan.inner))) !== scan.hash && !force) {
+    return {
+      kind: 'refuse',
+      reason: 'hand-edited',
+      why: 'its agents block was edited by hand (the text no longer matches the sha256 in its begin marker)',
+    };
+  }
+  let before = current.slice(0, scan.start);
+  if (frontMatter !== undefined)
+    before = `${bomOf(current)}${eol(frontMatter)}${before.slice(bomOf(current).length + (scan.frontMatter?.length ?? 0))}`;
+  // Never the current text: that is the up-to-date case above (the front matter, ending with a line break,
+  // and the block would stand where they are now).
+  return { kind: 'write', text: `${before}${placed}${current.slice(scan.end)}`, action: 'update' };
+}
+
+/** `text` with its runs of white space read as one space: what is left when a formatter re-wraps its lines. */
+function words(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. A
+ * block edited by hand is refused unless `force`, as mergeBlock refuses it; a damaged one always is.
+ */
+export function removeBlock(
+  current: string,
+  hash: (s: string) => string,
+  hasFrontMatter: boolean,
+  force = false,
+): Merge | { kind: 'delete' } {
+  const conflicted = conflictRefusal(current);
+  if (conflicted) return conflicted;
+  const scan = scanBlock(current);
+  if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
+  if (scan.kind === 'none') return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block' };
+  const front = hasFrontMatter ? scan.frontMatter : undefined;
+  if (!force && hash(hashedText(lf(front), lf(scan.inner))) !== scan.hash)
+    return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand' };
+  const rest = current.slice(bomOf(current).length + (front?.length ?? 0), scan.start) + current.slice(scan.end);
+  if (rest.trim() === '') return { kind: 'delete' };
+  return { kind: 'write', text: current.slice(0, scan.start) + current.slice(scan.end), action: 'update' };
+}
