@@ -3,15 +3,16 @@
  * managed block"): the owner's text around the block is kept byte for byte, and a block edited by hand, damaged
  * or in a merge conflict is refused. No IO.
  */
-import { BEGIN_PREFIX, beginMarker, END_MARKER, hashedText, leadingFrontMatter, scanBlock } from './export.ts';
-import { withoutConflictExamples } from './export-markers.ts';
+import { BEGIN_PREFIX, type BlockScan, beginMarker, END_MARKER, hashedText, leadingFrontMatter, scanBlock } from './export.ts';
+import { lineOf, withoutConflictExamples } from './export-markers.ts';
 import { bomOf, eolOf, lf, mostlyCrlf } from './file-style.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 
 /** What to do with one file. */
 export type Merge =
   | { kind: 'write'; text: string; action: 'create' | 'update' | 'unchanged' }
-  | { kind: 'refuse'; reason: RefusalReason; why: string };
+  /** `line`: where to look (from 1): a damaged block's first marker to repair, the first line a hand edit changed. */
+  | { kind: 'refuse'; reason: RefusalReason; why: string; line?: number };
 
 /** Why a file is left alone; `conflicted`: it holds an unresolved merge conflict, which the file's owner resolves first. */
 export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted';
@@ -43,7 +44,7 @@ export function mergeBlock(
   const conflicted = conflictRefusal(current);
   if (conflicted) return conflicted;
   const scan = scanBlock(current);
-  if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
+  if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why, line: scan.line };
   if (scan.kind === 'none') {
     if (frontMatter !== undefined) {
       // The export's own file whose block went while its set was empty (removeBlock keeps the front matter when
@@ -81,10 +82,13 @@ export function mergeBlock(
     return { kind: 'write', text: current, action: 'unchanged' };
   }
   if (hash(hashedText(lf(currentFront), lf(scan.inner))) !== scan.hash && !force) {
+    // What the export wrote is known when its marker names the text it would write now: the edit starts where they part.
+    const line = scan.hash === hash(expected) ? firstEditedLine(current, scan, frontMatter, inner) : undefined;
     return {
       kind: 'refuse',
       reason: 'hand-edited',
       why: 'its agents block was edited by hand (the text no longer matches the sha256 in its begin marker)',
+      ...(line === undefined ? {} : { line }),
     };
   }
   let before = current.slice(0, scan.start);
@@ -93,6 +97,29 @@ export function mergeBlock(
   // Never the current text: that is the up-to-date case above (the front matter, ending with a line break,
   // and the block would stand where they are now).
   return { kind: 'write', text: `${before}${placed}${current.slice(scan.end)}`, action: 'update' };
+}
+
+/**
+ * The line of `current` (from 1) where it first differs from the front matter and block the export wrote (`frontMatter`,
+ * `inner`), or undefined when no line does (line ends aside).
+ */
+function firstEditedLine(
+  current: string,
+  scan: Extract<BlockScan, { kind: 'block' }>,
+  frontMatter: string | undefined,
+  inner: string,
+): number | undefined {
+  const parted = (now: string, wrote: string) => {
+    const [a, b] = [lf(now).split('\n'), wrote.split('\n')];
+    const i = a.findIndex((l, k) => l !== b[k]);
+    return i >= 0 ? i : a.length < b.length ? a.length : undefined;
+  };
+  if (frontMatter !== undefined) {
+    const front = parted(scan.frontMatter ?? '', frontMatter);
+    if (front !== undefined) return front + 1;
+  }
+  const at = parted(scan.inner, inner);
+  return at === undefined ? undefined : lineOf(current, scan.start) + 1 + at;
 }
 
 /** `text` with its runs of white space read as one space: what is left when a formatter re-wraps its lines. */
@@ -113,7 +140,7 @@ export function removeBlock(
   const conflicted = conflictRefusal(current);
   if (conflicted) return conflicted;
   const scan = scanBlock(current);
-  if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
+  if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why, line: scan.line };
   if (scan.kind === 'none') return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block' };
   const front = hasFrontMatter ? scan.frontMatter : undefined;
   if (!force && hash(hashedText(lf(front), lf(scan.inner))) !== scan.hash)

@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.ts';
 import { BEGIN_PREFIX, holdsBlock, TARGETS } from '../core/export.ts';
 import { removeBlock } from '../core/export-merge.ts';
 import type { ExportTargetName } from '../core/model.ts';
-import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal } from './export-targets.ts';
+import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal, refusalOf } from './export-targets.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';
 import type { WatchedFile } from './export-plan.ts';
 import { watched } from './export-remembered.ts';
@@ -41,7 +41,7 @@ export async function obsoleteFiles(
   };
   const clear = (rel: string, target: ExportTargetName, before: string, frontMatter: boolean) => {
     const r = removeBlock(before, hash, frontMatter, force);
-    if (r.kind === 'refuse') refused.push({ path: rel, reason: r.reason, why: r.why });
+    if (r.kind === 'refuse') refused.push(refusalOf(rel, r));
     else if (r.kind === 'delete') changes.push({ path: rel, target, action: 'delete', before, after: undefined });
     else if (r.kind === 'write') changes.push({ path: rel, target, action: 'update', before, after: r.text });
   };

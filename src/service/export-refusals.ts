@@ -4,7 +4,9 @@ import type { ExportPlan } from './export-service.ts';
 
 /** Exit 1 naming each refused file. */
 export function refusedError(plan: ExportPlan, written = 0): CheckFailedError {
-  const lines = plan.refused.map((r) => `${r.path}: ${r.why}`);
+  // A damaged block's reason names its marker lines itself; a hand edit's line goes after the path, as a place does.
+  const at = (r: ExportPlan['refused'][number]) => (r.reason === 'hand-edited' && r.line !== undefined ? `:${r.line}` : '');
+  const lines = plan.refused.map((r) => `${r.path}${at(r)}: ${r.why}`);
   const reasons = new Set(plan.refused.map((r) => r.reason));
   const hint = [
     reasons.has('conflicted') ? 'Resolve the merge conflict first (either side of the agents block will do: export writes it anew).' : '',

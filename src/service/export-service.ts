@@ -41,6 +41,7 @@ import {
   checkUnchanged,
   readsOtherTargets,
   type Refusal,
+  refusalOf,
 } from './export-targets.ts';
 import { agentsMdBudgetWarnings } from './export-limits.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
@@ -287,7 +288,7 @@ export class ExportService {
       if (sections.length === 0) {
         if (raw === undefined || !holdsBlock(raw)) continue;
         const r = removeBlock(raw, sha256, f.frontMatter !== undefined, options.force ?? false);
-        if (r.kind === 'refuse') out.refused.push({ path: f.path, reason: r.reason, why: r.why });
+        if (r.kind === 'refuse') out.refused.push(refusalOf(f.path, r));
         else if (r.kind === 'delete') out.changes.push({ path: f.path, target: f.target, action: 'delete', before: raw, after: undefined });
         else if (r.kind === 'write') out.changes.push({ path: f.path, target: f.target, action: 'update', before: raw, after: r.text });
         continue;
@@ -295,7 +296,7 @@ export class ExportService {
       const inner = renderSections(sections, storeRel, rendered);
       const merge = mergeBlock(raw, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {
-        out.refused.push({ path: f.path, reason: merge.reason, why: merge.why });
+        out.refused.push(refusalOf(f.path, merge));
         continue;
       }
       if (merge.kind !== 'write') continue;

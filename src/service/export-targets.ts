@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { type ExportFile, scanBlock } from '../core/export.ts';
-import type { RefusalReason } from '../core/export-merge.ts';
+import type { Merge, RefusalReason } from '../core/export-merge.ts';
 import { compileGlob, folderPattern, singleFolder } from '../core/globs.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
@@ -53,6 +53,13 @@ export interface Refusal {
   path: string;
   reason: RefusalReason;
   why: string;
+  /** Where in the file to look (from 1), when known: a damaged block's marker, the first line a hand edit changed. */
+  line?: number;
+}
+
+/** A file left alone, with the line to look at when the refusal knows one. */
+export function refusalOf(path: string, r: Extract<Merge, { kind: 'refuse' }>): Refusal {
+  return { path, reason: r.reason, why: r.why, ...(r.line === undefined ? {} : { line: r.line }) };
 }
 
 /**

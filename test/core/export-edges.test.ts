@@ -776,6 +776,7 @@ describe('mergeBlock: exact texts', () => {
       kind: 'refuse',
       reason: 'damaged',
       why: 'it holds an "agents:end" marker (line 1) without its "agents:begin"',
+      line: 1,
     });
   });
 
@@ -793,6 +794,7 @@ describe('mergeBlock: exact texts', () => {
       kind: 'refuse',
       reason: 'hand-edited',
       why: 'its agents block was edited by hand (the text no longer matches the sha256 in its begin marker)',
+      line: 5,
     });
     expect(mergeBlock(`x\n${edited}`, undefined, inner, hash, true)).toEqual({ kind: 'write', text: `x\n${block}`, action: 'update' });
   });
@@ -849,6 +851,7 @@ describe('removeBlock: exact results', () => {
       kind: 'refuse',
       reason: 'damaged',
       why: 'it holds an "agents:end" marker (line 1) without its "agents:begin"',
+      line: 1,
     });
     expect(removeBlock('mine\n', hash, false)).toEqual({ kind: 'refuse', reason: 'foreign', why: 'it has no agents block' });
     expect(removeBlock(blockOf(undefined).replace('- A', '- B'), hash, false)).toEqual({

@@ -253,7 +253,18 @@ describe('mergeBlock', () => {
     const made = mergeBlock(undefined, undefined, inner, hash, false);
     if (made.kind !== 'write') throw new Error('expected a write');
     const edited = made.text.replace('- A', '- A, edited');
-    expect(mergeBlock(edited, undefined, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'hand-edited' });
+    // The line where the edit starts, after the owner's own lines above the block: what the export wrote is known.
+    const line = edited.split('\n').findIndex((l) => l.includes('- A, edited')) + 3;
+    expect(mergeBlock(`mine\n\n${edited}`, undefined, inner, hash, false)).toEqual({
+      kind: 'refuse',
+      reason: 'hand-edited',
+      why: expect.any(String),
+      line,
+    });
+    // A line added at the end of the block's inside is where it starts; none is known once the store's text changed.
+    const added = made.text.replace(END_MARKER, `mine\n${END_MARKER}`);
+    expect(mergeBlock(added, undefined, inner, hash, false)).toMatchObject({ line: added.split('\n').indexOf('mine') + 1 });
+    expect(mergeBlock(edited, undefined, `${inner}- B\n`, hash, false)).not.toHaveProperty('line');
     expect(mergeBlock(edited, undefined, inner, hash, true)).toMatchObject({ kind: 'write', text: made.text });
     const damaged = made.text.replace(END_MARKER, '');
     expect(scanBlock(damaged)).toEqual({
@@ -261,7 +272,7 @@ describe('mergeBlock', () => {
       why: 'it holds an "agents:begin" marker (line 1) without its "agents:end"',
       line: 1,
     });
-    expect(mergeBlock(damaged, undefined, inner, hash, true)).toMatchObject({ kind: 'refuse', reason: 'damaged' });
+    expect(mergeBlock(damaged, undefined, inner, hash, true)).toMatchObject({ kind: 'refuse', reason: 'damaged', line: 1 });
     expect(mergeBlock(`${made.text}${made.text}`, undefined, inner, hash, true)).toMatchObject({ kind: 'refuse', reason: 'damaged' });
   });
 
@@ -273,6 +284,7 @@ describe('mergeBlock', () => {
     expect(mergeBlock(made.text.replace('a/**', 'b/**'), front, inner, hash, false)).toMatchObject({
       kind: 'refuse',
       reason: 'hand-edited',
+      line: 3,
     });
     expect(mergeBlock('---\nx: 1\n---\nmine\n', front, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'foreign' });
     const newFront = '---\ntrigger: glob\nglobs: c/**\n---\n';

@@ -221,7 +221,7 @@ describe('agents export: every target, from a monorepo', () => {
     const check = await runAgents(['--format', 'json', 'export', '--check', '--target', 'agents-md'], { cwd: repo });
     expect(check.code).toBe(1);
     expect((JSON.parse(check.stdout) as { files: { path: string; status: string }[] }).files).toEqual([
-      { path: 'services/audit/api/AGENTS.md', status: 'missing' },
+      { path: 'services/audit/api/AGENTS.md', status: 'missing', line: null },
     ]);
   });
 
@@ -280,12 +280,17 @@ describe('agents export --check and --dry-run', () => {
     rmSync(join(repo, 'CLAUDE.md'));
     const cursor = join(repo, '.cursor/rules/agents-billing.mdc');
     writeFileSync(cursor, readFileSync(cursor, 'utf8').replace('integers of cents', 'integers of pennies'));
+    const edit =
+      readFileSync(cursor, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('integers of pennies')) + 1;
     const snap = snapshot(repo);
     const stale = await runAgents(['export', '--check'], { cwd: repo });
     expect(stale.code).toBe(1);
     expect(stale.stdout.trim().split('\n')).toEqual([
       '.clinerules/agents-web.md: out of date',
-      '.cursor/rules/agents-billing.mdc: edited by hand',
+      // The line where the edit starts: the billing set did not change, so what the export wrote is known.
+      `.cursor/rules/agents-billing.mdc:${edit}: edited by hand`,
       '.cursor/rules/agents-web.mdc: out of date',
       '.github/instructions/agents-web.instructions.md: out of date',
       '.windsurf/rules/agents-web.md: out of date',
@@ -316,12 +321,17 @@ describe('agents export --check and --dry-run', () => {
       '+++ b/services/billing/AGENTS.md',
       '+++ b/services/billing/CLAUDE.md',
     ]);
-    expect(r.stderr).toContain('CLAUDE.md: its agents block was edited by hand');
+    // The global set did not change: what the export wrote is known, and the line where the edit starts is named.
+    const line =
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('Please never delete')) + 1;
+    expect(r.stderr).toContain(`CLAUDE.md:${line}: its agents block was edited by hand`);
     const json = await runAgents(['export', '--dry-run', '--target', 'agents-md,claude-md', '--format', 'json'], { cwd: repo });
     expect(json.code).toBe(1);
     const doc = JSON.parse(json.stdout);
     expect(doc.changes.map((c: { path: string }) => c.path)).toEqual(['services/billing/AGENTS.md', 'services/billing/CLAUDE.md']);
-    expect(doc.refused).toEqual([{ path: 'CLAUDE.md', status: 'edited by hand' }]);
+    expect(doc.refused).toEqual([{ path: 'CLAUDE.md', status: 'edited by hand', line }]);
     expect(snapshot(repo)).toEqual(snap);
   });
 
@@ -361,8 +371,9 @@ describe('agents export --check answered from the cache', () => {
     const file = join(repo, 'services/billing/AGENTS.md');
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('integers of cents', 'integers of pennies'));
+    const edit = text.split('\n').findIndex((l) => l.includes('integers of cents')) + 1;
     expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).stdout).toBe(
-      'services/billing/AGENTS.md: edited by hand\n',
+      `services/billing/AGENTS.md:${edit}: edited by hand\n`,
     );
     writeFileSync(file, `${text}Text of my own after the block.\n`);
     expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).code).toBe(0);
@@ -415,11 +426,12 @@ describe('agents export: files it leaves alone', () => {
     // The JSON document names the file left alone, as --check names it: exit 1 alone does not say which.
     const json = await runAgents(['export', '--format', 'json'], { cwd: repo });
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout).refused).toEqual([{ path: 'GEMINI.md', status: 'edited by hand' }]);
+    // The store changed since: what the export wrote is not known, nor where the edit starts.
+    expect(JSON.parse(json.stdout).refused).toEqual([{ path: 'GEMINI.md', status: 'edited by hand', line: null }]);
     // --check writes nothing: with --force too it names the edited block as it is, not as a file `export` would update.
     const check = await runAgents(['export', '--check', '--force', '--format', 'json'], { cwd: repo });
     expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'GEMINI.md', status: 'edited by hand' }]);
+    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'GEMINI.md', status: 'edited by hand', line: null }]);
     const forced = await runAgents(['export', '--force'], { cwd: repo });
     expect(forced.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('Never drop production data');
@@ -441,7 +453,7 @@ describe('agents export: files it leaves alone', () => {
       expect(r.stderr).toContain('CLAUDE.md: it holds an "agents:begin" marker (line 1) without its "agents:end"');
       expect(readFileSync(file, 'utf8')).toBe(damaged);
     }
-    expect((await runAgents(['export', '--check', '--target', 'claude-md'], { cwd: repo })).stdout).toContain('CLAUDE.md: damaged');
+    expect((await runAgents(['export', '--check', '--target', 'claude-md'], { cwd: repo })).stdout).toContain('CLAUDE.md:1: damaged');
   });
 
   it('leaves a file that holds an unresolved merge conflict alone (exit 1), even with --force; once resolved, exports', async () => {
@@ -464,7 +476,7 @@ describe('agents export: files it leaves alone', () => {
     }
     const check = await runAgents(['export', '--check', '--target', 'claude-md', '--format', 'json'], { cwd: repo });
     expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'merge conflict' }]);
+    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'merge conflict', line: null }]);
     // Either side will do: the block is written anew.
     writeFileSync(file, theirs);
     expect((await runAgents(['export', '--target', 'claude-md', '--force'], { cwd: repo })).code).toBe(0);
@@ -490,7 +502,7 @@ describe('agents export: files it leaves alone', () => {
     writeFileSync(join(repo, 'CLAUDE.md'), '# Claude notes\n');
     const check = await runAgents(['export', '--check', ...targets, '--format', 'json'], { cwd: repo });
     expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'out of date' }]);
+    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'out of date', line: null }]);
     // A link to a file no target writes is still refused (exit 2), nothing written.
     rmSync(join(repo, 'CLAUDE.md'));
     symlinkSync('README.md', join(repo, 'CLAUDE.md'));
@@ -559,7 +571,7 @@ describe('agents export: files it leaves alone', () => {
     writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n');
     const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md'], { cwd: repo });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).refused).toEqual([{ path: 'packages/ui/AGENTS.md', status: 'edited by hand' }]);
+    expect(JSON.parse(r.stdout).refused).toEqual([{ path: 'packages/ui/AGENTS.md', status: 'edited by hand', line: null }]);
     expect(existsSync(ui)).toBe(true);
     const forced = await runAgents(['export', '--target', 'agents-md', '--force'], { cwd: repo });
     expect(forced.code, forced.stderr).toBe(0);
@@ -589,10 +601,10 @@ describe('agents export: files it leaves alone', () => {
     expect(check.code).toBe(1);
     // apps/web's files name the new paths; in packages/ui the file that held only the block goes, the other loses it.
     expect((JSON.parse(check.stdout) as { files: { path: string; status: string }[] }).files).toEqual([
-      { path: 'apps/web/AGENTS.md', status: 'out of date' },
-      { path: 'apps/web/CLAUDE.md', status: 'out of date' },
-      { path: 'packages/ui/AGENTS.md', status: 'out of date' },
-      { path: 'packages/ui/CLAUDE.md', status: 'obsolete' },
+      { path: 'apps/web/AGENTS.md', status: 'out of date', line: null },
+      { path: 'apps/web/CLAUDE.md', status: 'out of date', line: null },
+      { path: 'packages/ui/AGENTS.md', status: 'out of date', line: null },
+      { path: 'packages/ui/CLAUDE.md', status: 'obsolete', line: null },
     ]);
     expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(0);
     expect(readFileSync(ui, 'utf8')).toBe('# UI notes\n\n');

@@ -48,7 +48,7 @@ describe('agents export, a file left alone', () => {
     writeFileSync(join(repo, 'AGENTS.md'), readFileSync(join(repo, 'AGENTS.md'), 'utf8').replace(/<!-- agents:end -->\n/, ''));
     const damaged = await runAgents(['export', '--check', ...TARGETS], { cwd: repo });
     expect(damaged.code).toBe(1);
-    expect(damaged.stdout.trim()).toBe('AGENTS.md: damaged');
+    expect(damaged.stdout.trim()).toBe('AGENTS.md:1: damaged');
     expect(damaged.stderr).not.toContain('agents export --force');
 
     mkdirSync(join(repo, '.cursor/rules'), { recursive: true });
@@ -56,7 +56,7 @@ describe('agents export, a file left alone', () => {
     const snap = snapshot(repo);
     const r = await runAgents(['--format', 'json', 'export', '--check', '--target', 'cursor'], { cwd: repo });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).files).toContainEqual({ path: '.cursor/rules/agents-global.mdc', status: 'no agents block' });
+    expect(JSON.parse(r.stdout).files).toContainEqual({ path: '.cursor/rules/agents-global.mdc', status: 'no agents block', line: null });
     expect(r.stderr).not.toContain('outside the block');
     expect(snapshot(repo)).toEqual(snap);
   });

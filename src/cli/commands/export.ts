@@ -171,7 +171,7 @@ export default defineCommand<ExportArgs>({
               .filter((c) => c.action !== 'unchanged')
               .map((c) => ({ path: c.path, target: c.target, action: c.action })),
             diff,
-            refused: plan.refused.map((r) => ({ path: r.path, status: REFUSED_STATUS[r.reason] })),
+            refused: plan.refused.map(refusedEntry),
           },
           () => 'Every file is up to date; nothing to write.',
         );
@@ -197,7 +197,7 @@ export default defineCommand<ExportArgs>({
     const s = ctx.style;
     const unchanged = plan.changes.length - written.length;
     // The files left alone are in the document too, named as --check names them: exit 1 alone does not say which.
-    const refused = plan.refused.map((r) => ({ path: r.path, status: REFUSED_STATUS[r.reason] }));
+    const refused = plan.refused.map(refusedEntry);
     emit(ctx, { changes: written.map((c) => ({ path: c.path, target: c.target, action: c.action })), unchanged, refused }, () => {
       const verb = { create: s.green('created'), update: s.green('updated'), delete: s.yellow('removed'), unchanged: 'unchanged' } as const;
       const lines = written.map((c) => `${verb[c.action]} ${c.path}`);
@@ -216,6 +216,11 @@ export default defineCommand<ExportArgs>({
   },
 });
 
+/** A file left alone as JSON names it: its path, its status as --check says it, and the line to look at, or null. */
+function refusedEntry(r: ExportPlan['refused'][number]): { path: string; status: string; line: number | null } {
+  return { path: r.path, status: REFUSED_STATUS[r.reason], line: r.line ?? null };
+}
+
 function nothingToCheck(ctx: CliContext, why: string): number {
   emit(ctx, { ok: true, files: [], up_to_date: 0 }, () => `${why}: nothing to check`);
   return EXIT_CODES.ok;
@@ -224,13 +229,17 @@ function nothingToCheck(ctx: CliContext, why: string): number {
 function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): number {
   const stale = plan.changes.filter((c) => c.action !== 'unchanged');
   const problems = [
-    ...stale.map((c) => ({ path: c.path, status: c.action === 'create' ? 'missing' : c.action === 'delete' ? 'obsolete' : 'out of date' })),
-    ...plan.refused.map((r) => ({ path: r.path, status: REFUSED_STATUS[r.reason] })),
+    ...stale.map((c) => ({
+      path: c.path,
+      status: c.action === 'create' ? 'missing' : c.action === 'delete' ? 'obsolete' : 'out of date',
+      line: null,
+    })),
+    ...plan.refused.map(refusedEntry),
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
   const ok = problems.length === 0;
   emit(ctx, { ok, files: problems, up_to_date: plan.changes.length - stale.length }, () => {
     if (ok) return `${plan.changes.length} exported file${plan.changes.length === 1 ? '' : 's'} up to date (${plan.targets.join(', ')})`;
-    return problems.map((p) => `${p.path}: ${p.status}`).join('\n');
+    return problems.map((p) => `${p.path}${p.line === null ? '' : `:${p.line}`}: ${p.status}`).join('\n');
   });
   if (ok) {
     exporter.remember(plan);
