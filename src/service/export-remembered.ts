@@ -2,11 +2,11 @@
 // "Performance"): the same files up to date, and the same warnings said.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { TARGETS } from '../core/export.ts';
+import { holdsBlock, TARGETS } from '../core/export.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { type ExportCache, textHash } from '../store/export-cache.ts';
 import type { ExportPlan, WatchedFile } from './export-plan.ts';
-import { linkedTarget, readExisting } from './export-targets.ts';
+import { linkedTarget, nestedTargetFiles, readExisting } from './export-targets.ts';
 
 /** The watch of a file as it is now (its text, or undefined when there is none). */
 export function watched(path: string, text: string | undefined): WatchedFile {
@@ -85,6 +85,28 @@ export function planFromCache(
     cacheKey: key,
     cached: true,
   };
+}
+
+/**
+ * Whether a nested file of `targets` (AGENTS.md, CLAUDE.md, GEMINI.md) that the plan from the cache does not name
+ * holds an agents block: one copied by hand into a folder no project names is obsolete, which only an export that
+ * computes its files says. Git lists them, as that export does (nestedTargetFiles).
+ */
+export async function strayNestedBlock(cached: ExportPlan, storeRel: string): Promise<boolean> {
+  const names = cached.targets.flatMap((t) => (TARGETS[t].nestedName ? [TARGETS[t].nestedName] : []));
+  const known = new Set([...cached.changes.map((c) => c.path), ...cached.linked.map((l) => l.path)]);
+  const folders = new Set<string>();
+  for (const rel of await nestedTargetFiles(cached.top, storeRel, names)) {
+    if (known.has(rel)) continue;
+    try {
+      const text = readExisting(cached.top, rel, folders);
+      if (text !== undefined && holdsBlock(text)) return true;
+    } catch {
+      // A file the export cannot read as its own (a link on the way, not UTF-8): the export that computes says what it is.
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Keeps what a plan found (every file up to date, or just written) for the next run; nothing when something was refused. */

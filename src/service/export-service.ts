@@ -47,7 +47,7 @@ import { agentsMdBudgetWarnings } from './export-limits.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { nestedFolderInputs } from './export-sharing.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
-import { planFromCache, rememberPlan } from './export-remembered.ts';
+import { planFromCache, rememberPlan, strayNestedBlock } from './export-remembered.ts';
 import type { ExportPlan, WatchedFile } from './export-plan.ts';
 
 /** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
@@ -175,11 +175,10 @@ export class ExportService {
       );
       cacheKey = JSON.stringify({ targets, project: options.project ?? null });
       const now = this.service.deps.clock().getTime();
+      const whole = options.project === undefined;
       const hit =
-        digest !== undefined
-          ? planFromCache(this.caching.cache, { key: cacheKey, digest, now, top, targets, listed, whole: options.project === undefined })
-          : undefined;
-      if (hit) return hit;
+        digest !== undefined ? planFromCache(this.caching.cache, { key: cacheKey, digest, now, top, targets, listed, whole }) : undefined;
+      if (hit && !(whole && (await strayNestedBlock(hit, storeRel)))) return hit;
     }
     // Only the scopes the files need: global, and the projects that have paths.
     const snap = await readFolders(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)]);

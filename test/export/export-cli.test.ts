@@ -385,6 +385,14 @@ describe('agents export --check answered from the cache', () => {
     expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).stdout).toBe(
       '.cursor/rules/agents-gone.mdc: obsolete\n',
     );
+    rmSync(join(repo, '.cursor/rules/agents-gone.mdc'));
+    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).code).toBe(0);
+    // So is a block copied by hand into a folder no project names (a nested file the export would take back).
+    mkdirSync(join(repo, 'docs/old'), { recursive: true });
+    writeFileSync(join(repo, 'docs/old/AGENTS.md'), readFileSync(join(repo, 'AGENTS.md'), 'utf8'));
+    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).stdout).toBe(
+      'docs/old/AGENTS.md: obsolete\n',
+    );
     // A changed input (here the targets asked for) is never answered from the cache.
     expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor,cline', '--no-cache'], { cwd: repo })).code).toBe(1);
     expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor,cline'], { cwd: repo })).code).toBe(1);
