@@ -9,6 +9,7 @@ import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
 import { refuseBooleanValues } from './boolean-values.ts';
+import { refuseEmptyNames } from './empty-names.ts';
 import { asOtherCommandsOption, refuseTypographicDashes, singleDashOption, USAGE_HINT, unknownOptionError } from './unknown-option.ts';
 import {
   COMMANDS,
@@ -75,19 +76,18 @@ function buildParser(
   const building = (e: LazyCommand) => {
     current = e;
   };
-  // Once the command's options are known: an on/off option given a value it does not take is refused, never read as off.
+  // Once the command's options are known: a value for an on/off option (never read as off), an empty scope name: refused.
   // The names the command takes, aliases too: an option none of them is can be the slip behind another failure.
   let taken: Set<string> | undefined;
   const built = (b: Argv) => {
-    if (!completing) for (const refuse of [refuseBooleanValues, refuseTypographicDashes]) refuse(b, args);
+    if (!completing) for (const refuse of [refuseBooleanValues, refuseTypographicDashes, refuseEmptyNames]) refuse(b, args);
     const options = (
       b as unknown as { getOptions(): { array: string[]; key: Record<string, unknown>; alias: Record<string, string[]> } }
     ).getOptions();
     taken = new Set([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
     lists(options.array);
   };
-  const dashes = args.indexOf('--');
-  const dashed = dashes >= 0 && dashes < args.length - 1;
+  const dashed = args.includes('--') && args.indexOf('--') < args.length - 1;
   const y = yargs()
     .scriptName('agents')
     .locale('en')

@@ -45,6 +45,23 @@ describe('an empty value', () => {
     }
   });
 
+  it('an empty scope name (--project "", --plan=, --action " ") is missing-value naming it, in every command, nothing written', async () => {
+    const root = exampleStore();
+    const before = fileList(root);
+    for (const args of [
+      ['invariant', 'add', '--project', '', 'Keep the changelog current'],
+      ['invariant', 'list', '--plan='],
+      ['invariant', 'move', '01M8KJT9G0XNWEM589ZS7FV0VT', '--action', ' '],
+      ['invariant', 'diff', '--project', ''],
+      ['export', '--project', '', '--target', 'agents-md'],
+    ]) {
+      const r = await runAgents(['--store', root, '--format', 'json', ...args], { cwd: dirname(root) });
+      const option = args.find((a) => a.startsWith('--'))!.replace(/^--|=$/g, '');
+      expect(errorOf(r), args.join(' ')).toEqual({ code: 'missing-value', exit_code: 2, detail: { option } });
+    }
+    expect(fileList(root)).toEqual(before);
+  });
+
   it('plan strategize --context "" is missing-value naming context, and nothing is written', async () => {
     const root = exampleStore();
     const before = fileList(root);

@@ -1,0 +1,32 @@
+import type { Argv } from 'yargs';
+import { UsageError } from '../core/errors.ts';
+
+/** The options that name a scope, and what each takes, for the hint. */
+const NAMING: Readonly<Record<string, string>> = {
+  project: 'a project name (`agents project list` shows them)',
+  plan: 'a plan id or a unique prefix of one (`agents plan list` shows them)',
+  action: 'an action template, NS/NAME (`agents action list` shows them)',
+};
+
+/**
+ * Refuses an empty scope name (`--project ""`, `--plan=`, an unset shell variable: `--project "$APP"`) as the
+ * missing value it is (docs/json-output.md, `missing-value`), naming the option, whichever command takes it; a
+ * name's own rule would say only "project is empty". `parser` is the command's, once its builder has added its
+ * options; `args` the run's words (none after `--`, which are not options).
+ */
+export function refuseEmptyNames(parser: Argv, args: readonly string[]): void {
+  const { key } = (parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions();
+  for (const [i, a] of args.entries()) {
+    if (a === '--') return;
+    const m = /^--([a-z]+)(?:=(.*))?$/s.exec(a);
+    if (!m || !Object.hasOwn(NAMING, m[1]!) || !Object.hasOwn(key, m[1]!)) continue;
+    const value = m[2] ?? args[i + 1];
+    if (value === undefined || value.trim() !== '') continue;
+    throw new UsageError(
+      `--${m[1]} is empty`,
+      `Give ${NAMING[m[1]!]}; an unset shell variable gives an empty one.`,
+      { option: m[1] },
+      'missing-value',
+    );
+  }
+}
