@@ -1,4 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
+import { truncate } from '../core/names.ts';
 import { passOn, runGit } from './runner.ts';
 import { EMPTY_BLOBS, intentsToAdd } from './intent-to-add.ts';
 
@@ -63,7 +64,7 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
     // On a branch with no commit yet HEAD names nothing: no fetch brings it, as "missing" would suggest.
     if (/^(?:HEAD|@)/.test(rev) && (await verify('HEAD')) === '')
       throw new GitError(
-        `revision ${rev} names no commit: the current branch has no commit yet`,
+        `revision ${truncate(rev)} names no commit: the current branch has no commit yet`,
         'bad-revision',
         'Make a first commit on this branch, or name a revision of another branch.',
       );
@@ -78,11 +79,12 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
   } catch {
     return missing(rev);
   }
-  throw new GitError(`revision ${rev} names a ${type}, not a commit`, 'bad-revision');
+  throw new GitError(`revision ${truncate(rev)} names a ${type}, not a commit`, 'bad-revision');
 }
 
 function missing(rev: string): never {
-  throw new GitError(`revision ${rev} is not in this repository (a shallow clone may lack it; fetch it first)`, 'bad-revision');
+  // Cut as every value a message echoes is: a revision pasted whole from elsewhere must not flood the terminal.
+  throw new GitError(`revision ${truncate(rev)} is not in this repository (a shallow clone may lack it; fetch it first)`, 'bad-revision');
 }
 
 function parseZ(out: string, parse: (record: string) => GitEntry | undefined): GitEntry[] {

@@ -143,6 +143,10 @@ describe('agents invariant diff between revisions', () => {
     const short = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--plan', PLAN.slice(0, 3), '--format', 'json'], { cwd: repo.dir });
     expect(short.code).toBe(2);
     expect(JSON.parse(short.stdout).error.message).toBe(`"${PLAN.slice(0, 3)}" is not a plan id or a prefix of one`);
+    // A revision pasted whole is echoed cut, as every value a message names.
+    const long = await runAgents(['invariant', 'diff', 'A'.repeat(5000), '--format', 'json'], { cwd: repo.dir });
+    expect(long.code).toBe(2);
+    expect(JSON.parse(long.stdout).error.message.length).toBeLessThan(200);
     // An invariant's id given for a plan's is said to be one, with where it is, not "unknown plan".
     for (const [id, path] of [
       [G1, `global/${G1}.yaml`],
