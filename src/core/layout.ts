@@ -46,12 +46,46 @@ export function isHiddenName(base: string): boolean {
 }
 
 /**
- * Whether a file name is one of the tool's own temporaries, `.<name>.<pid>.<hex>.tmp` (store/atomic-write.ts,
+ * Whether a file name is one of the tool's own temporaries, `.<name>[.<writer>].<pid>.<hex>.tmp` (store/atomic-write.ts,
  * store/replace-batch.ts): only those are the tool's to remove. Any other hidden `.tmp` is the user's (a draft, an
  * editor's file) and is an unknown path, never deleted.
  */
 export function isTemporaryName(base: string): boolean {
   return base.endsWith(TEMP_SUFFIX) && /^\..+\.\d+\.[0-9a-f]+\.tmp$/.test(base);
+}
+
+/**
+ * Who wrote a temporary, as its name says: `<host>-<boot>-<start>`, a digest of the writer's host and pid namespace,
+ * the start of the system's boot id and the process's start in ticks since boot (store/lock-owner.ts `writerMark`).
+ */
+export interface TemporaryWriter {
+  host: string;
+  boot: string;
+  start: number;
+}
+
+/** What a temporary's name holds: the file it stands for, its writer's process number and, where named, who that is. */
+export interface TemporaryParts {
+  name: string;
+  pid: number;
+  /** Undefined in a name of the former form, `.<name>.<pid>.<hex>.tmp`, or where the system says no process's start. */
+  writer: TemporaryWriter | undefined;
+}
+
+// The writer sits before the pid, so the former pattern (isTemporaryName) still reads a temporary as one.
+const TEMPORARY_PARTS = /^\.(.+?)(?:\.([0-9a-f]{8})-([0-9a-f]{8})-(\d{1,20}))?\.(\d{1,20})\.[0-9a-f]+\.tmp$/;
+
+/** The parts of a temporary's name (see isTemporaryName), or undefined when `base` is not one. */
+export function temporaryParts(base: string): TemporaryParts | undefined {
+  const m = TEMPORARY_PARTS.exec(base);
+  if (!m) return undefined;
+  const writer = m[2] === undefined ? undefined : { host: m[2], boot: m[3]!, start: Number(m[4]) };
+  return { name: m[1]!, pid: Number(m[5]), writer };
+}
+
+/** The name of a temporary of the file `base` (see temporaryParts); `writer` is `<host>-<boot>-<start>`, when known. */
+export function temporaryName(base: string, pid: number, writer: string | undefined, random: string): string {
+  return `.${base}${writer === undefined ? '' : `.${writer}`}.${pid}.${random}${TEMP_SUFFIX}`;
 }
 
 const GLOBAL_SCOPE: Scope = Object.freeze({ kind: 'global' });

@@ -19,10 +19,11 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
-import { TEMP_SUFFIX } from '../core/layout.ts';
+import { temporaryName } from '../core/layout.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { inStyleOf } from '../core/file-style.ts';
 import { assertFitsStoreFile } from '../core/store-file-size.ts';
+import { writerMark } from './lock-owner.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
 import { readRegularFile } from './read-file.ts';
@@ -124,7 +125,7 @@ function fileInTheWay(e: NodeJS.ErrnoException, rel: string): string | undefined
 /** A temporary beside `path`, named so readers skip it and `validate --fix` knows it (core/layout.ts). */
 export function tempName(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
-  return join(dirname(path), `.${base}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+  return join(dirname(path), temporaryName(base, process.pid, writerMark(), randomBytes(4).toString('hex')));
 }
 
 /** Flushes a folder's entries (a rename or a removal in it) to disk, where the file system allows. */

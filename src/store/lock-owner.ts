@@ -1,7 +1,9 @@
 // Who a writer's lock names, whether that process still runs, and the one
 // rule by which a lock is stale (for writers, `validate` and its `--fix`).
+import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import type { TemporaryWriter } from '../core/layout.ts';
 
 /** Who a lock names: its process, host, when it was taken (NaN: not named), its pid namespace and its process's start. */
 export interface LockOwner {
@@ -155,4 +157,68 @@ export function processAlive(pid: number, since = Number.NaN, start = Number.NaN
   const stat = processStat(pid);
   if (stat?.state === 'Z' || stat?.state === 'X') return false;
   return !startedAfter(pid, since, start, stat);
+}
+
+/** This process's `<host>-<boot>-<start>`, once made (null: not yet; undefined: its start is not known). */
+let ownMark: string | null | undefined = null;
+
+/** A boot id that could not be read: not compared. */
+const UNKNOWN_BOOT = '00000000';
+
+/** The boot id and the place digest, once looked up. */
+let ownBoot: string | undefined;
+let ownPlace: string | undefined;
+
+/** The first 8 hex digits of the system's boot id, new at each boot (Linux), or UNKNOWN_BOOT. */
+function bootId(): string {
+  if (ownBoot === undefined) {
+    try {
+      ownBoot = /^[0-9a-f]{8}/.exec(readFileSync('/proc/sys/kernel/random/boot_id', 'latin1'))?.[0] ?? UNKNOWN_BOOT;
+    } catch {
+      ownBoot = UNKNOWN_BOOT;
+    }
+  }
+  return ownBoot;
+}
+
+/** A digest of this host's name and this process's pid namespace: where a process number means the same process. */
+function placeDigest(): string {
+  ownPlace ??= createHash('sha256')
+    .update(`${hostname()}\0${pidNamespace() ?? ''}`)
+    .digest('hex')
+    .slice(0, 8);
+  return ownPlace;
+}
+
+/**
+ * What a temporary's name says of its writer, `<host>-<boot>-<start>` (core/layout.ts `temporaryName`): who it is as
+ * a lock says it (host, pid namespace, start), so that it is judged by the lock's rule and never by the file's time,
+ * which a clock set forward or back misleads. Undefined where the system says no process's start (not Linux): the
+ * name then holds the pid alone, judged as before.
+ */
+export function writerMark(): string | undefined {
+  if (ownMark === null) {
+    if (ownStart === null) ownStart = processStat(process.pid)?.ticks;
+    ownMark = ownStart === undefined ? undefined : `${placeDigest()}-${bootId()}-${ownStart}`;
+  }
+  return ownMark;
+}
+
+/**
+ * Whether the writer a temporary names may still be writing it, by the rule of locks: `elsewhere` when its process
+ * number means nothing here (another host, another pid namespace: another container), `gone` when this system has
+ * booted since (every process of the former boot is gone) or the process of that number did not start when the
+ * writer did, else `running`.
+ */
+export function temporaryWriterState(
+  pid: number,
+  writer: TemporaryWriter,
+  isAlive: (pid: number, since?: number, start?: number) => boolean = processAlive,
+): 'running' | 'gone' | 'elsewhere' {
+  writerMark();
+  if (writer.host !== placeDigest()) return 'elsewhere';
+  if (pid === process.pid && writer.start === ownStart) return 'running';
+  const boot = bootId();
+  if (writer.boot !== boot && writer.boot !== UNKNOWN_BOOT && boot !== UNKNOWN_BOOT) return 'gone';
+  return isAlive(pid, Number.NaN, writer.start) ? 'running' : 'gone';
 }

@@ -5,8 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentsError } from '../core/errors.ts';
-import { TEMP_SUFFIX } from '../core/layout.ts';
+import { temporaryName } from '../core/layout.ts';
 import { assertMine, fsyncDir, modeToKeep, writeFailure } from './atomic-write.ts';
+import { writerMark } from './lock-owner.ts';
 import { writeAll } from './write-all.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 
@@ -46,7 +47,7 @@ export class ReplaceBatch {
   private readonly staged: string[] = [];
   private readonly safeFolders = new Set<string>();
   private dirty = false;
-  /** Random per batch, as `tempName`'s is per file: `.<name>.<pid>.<token><n>.tmp`. */
+  /** Random per batch, as `tempName`'s is per file: `.<name>.<writer>.<pid>.<token><n>.tmp`. */
   private readonly token = randomBytes(4).toString('hex');
 
   constructor(private readonly root: string) {
@@ -55,7 +56,11 @@ export class ReplaceBatch {
 
   private tmpOf(rel: string, n: number): string {
     const slash = rel.lastIndexOf('/');
-    return join(this.root, rel.slice(0, slash + 1), `.${rel.slice(slash + 1)}.${process.pid}.${this.token}${n.toString(16)}${TEMP_SUFFIX}`);
+    return join(
+      this.root,
+      rel.slice(0, slash + 1),
+      temporaryName(rel.slice(slash + 1), process.pid, writerMark(), `${this.token}${n.toString(16)}`),
+    );
   }
 
   /** Writes the new content of `rel` to a temporary beside it; throws the user-facing error of a refused write (nothing left behind). */

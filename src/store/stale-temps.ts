@@ -1,26 +1,24 @@
 // Temporaries the tool's atomic writes leave behind when a process is killed
-// between creating and renaming (`.CLAUDE.md.<pid>.<random>.tmp`, atomic-write.ts;
-// `..agents.<pid>.<random>.tmp/`, the store `init` builds). In the store,
+// between creating and renaming (`.CLAUDE.md.<writer>.<pid>.<random>.tmp`, atomic-write.ts;
+// `..agents.<writer>.<pid>.<random>.tmp/`, the store `init` builds). In the store,
 // `validate --fix` removes them; beside an exported file or the store, git
 // would show them forever, so the next export (or init) removes those of
 // processes that are gone.
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { processAlive } from './lock-owner.ts';
-
-/** `.<name>.<pid>.<hex><n>.tmp`: what atomic-write.ts and replace-batch.ts name a temporary. */
-const TOOL_TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]+\.tmp$/;
+import { temporaryParts } from '../core/layout.ts';
+import { processAlive, temporaryWriterState } from './lock-owner.ts';
 
 /**
  * Removes, beside each of `files` (paths relative to `top`), the tool's
  * temporaries of that file whose process is gone; returns the paths removed.
- * A temporary of a running process (another export at work) is left alone;
+ * A temporary of a running process (another export at work), or of one elsewhere, is left alone;
  * nothing here ever fails a run.
  */
 export function removeStaleTemps(
   top: string,
   files: readonly string[],
-  isAlive: (pid: number, since?: number) => boolean = processAlive,
+  isAlive: (pid: number, since?: number, start?: number) => boolean = processAlive,
 ): string[] {
   const byDir = new Map<string, Set<string>>();
   for (const f of files) {
@@ -38,11 +36,10 @@ export function removeStaleTemps(
       continue;
     }
     for (const entry of entries) {
-      const m = TOOL_TEMP.exec(entry);
-      if (!m || !names.has(m[1]!)) continue;
-      const pid = Number(m[2]);
+      const parts = temporaryParts(entry);
+      if (parts === undefined || !names.has(parts.name)) continue;
       const rel = dir === '.' ? entry : `${dir}/${entry}`;
-      if (tempWriterRunning(join(top, rel), pid, isAlive)) continue;
+      if (tempWriterState(join(top, rel), isAlive) !== 'gone') continue;
       try {
         // A folder too (a store init was building): its files go with it, links inside never followed.
         rmSync(join(top, rel), { recursive: true });
@@ -56,17 +53,25 @@ export function removeStaleTemps(
 }
 
 /**
- * Whether the process `pid` a temporary at `path` names may still be writing it: this process, or one running that
- * started before the temporary was last written. One that started after it was given the writer's number since (a
- * restarted container numbers its processes from 1 again): not the writer.
+ * Whether the writer of the temporary at `path` may still be writing it: `running`, `gone`, or `elsewhere` (a
+ * process of another host or container, which cannot be looked up here: kept, as its lock would be). A name that
+ * says who wrote it is judged as a lock is (lock-owner.ts); one of the former form, `.<name>.<pid>.<hex>.tmp`, by its
+ * pid and the file's time: this process, or one running that started before the temporary was last written (one
+ * that started after it was given the writer's number since).
  */
-export function tempWriterRunning(path: string, pid: number, isAlive: (pid: number, since?: number) => boolean): boolean {
-  if (pid === process.pid) return true;
+export function tempWriterState(
+  path: string,
+  isAlive: (pid: number, since?: number, start?: number) => boolean = processAlive,
+): 'running' | 'gone' | 'elsewhere' {
+  const parts = temporaryParts(basename(path));
+  if (parts === undefined || parts.pid <= 0) return 'gone';
+  if (parts.writer !== undefined) return temporaryWriterState(parts.pid, parts.writer, isAlive);
+  if (parts.pid === process.pid) return 'running';
   let since = Number.NaN;
   try {
     since = lstatSync(path).mtimeMs;
   } catch {
     // Gone: nothing tells when it was written.
   }
-  return isAlive(pid, since);
+  return isAlive(parts.pid, since) ? 'running' : 'gone';
 }

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { byPosition } from '../core/diagnostics.ts';
 import { AgentsError } from '../core/errors.ts';
-import { classifyPath, LOCK_NAME, lockFolderOf } from '../core/layout.ts';
+import { classifyPath, LOCK_NAME, lockFolderOf, temporaryParts } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/atomic-write.ts';
 import { clearStaleLock, lockBlocker, removeLockBlocker, withFolderLocks } from '../store/lock.ts';
 import { ReplaceBatch } from '../store/replace-batch.ts';
-import { tempWriterRunning } from '../store/stale-temps.ts';
+import { tempWriterState } from '../store/stale-temps.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { modelineProblem, modelineTarget } from './check-file.ts';
 import { assignId, isScopeInvariant, notDone, type Refusal } from './fix-ids.ts';
@@ -17,10 +17,11 @@ import type { ValidateReport } from './validate-tree.ts';
 
 export interface FixOptions {
   /**
-   * Whether a process of this host is still running (it may still own its temporary file); with `since`, the time
-   * the temporary was last written, one that started after it is not its writer.
+   * Whether a process of this host is still running (it may still own its temporary file); with `start`, the start
+   * the temporary's name gives its writer, or else `since`, the time it was last written, a later process given its
+   * number is not its writer.
    */
-  processAlive: (pid: number, since?: number) => boolean;
+  processAlive: (pid: number, since?: number, start?: number) => boolean;
   /** Told after each modeline written (staged), with how many there are in all: for a progress display. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -353,16 +354,19 @@ async function removeStaleLock(tree: WorkingTreeSource, file: string, signal: Ab
     : { file, action: 'remove-stale-lock', done: true, message: `removed stale lock ${file} (${cleared})` };
 }
 
-/** `.<name>.<pid>.<random>.tmp`, left by a writer that died before renaming it into place. */
+/** `.<name>.<writer>.<pid>.<random>.tmp`, left by a writer that died before renaming it into place. */
 function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOptions, batch: ReplaceBatch): Fix {
-  const base = file.slice(file.lastIndexOf('/') + 1);
-  const pid = Number(/\.(\d+)\.[0-9a-f]+\.tmp$/.exec(base)?.[1] ?? NaN);
-  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && tempWriterRunning(join(tree.root, file), pid, options.processAlive)) {
+  const writer = tempWriterState(join(tree.root, file), options.processAlive);
+  if (writer !== 'gone') {
+    const pid = temporaryParts(file.slice(file.lastIndexOf('/') + 1))?.pid;
     return {
       file,
       action: 'remove-temporary',
       done: false,
-      message: `kept ${file}: process ${pid} that may be writing it is still running`,
+      message:
+        writer === 'running'
+          ? `kept ${file}: process ${pid} that may be writing it is still running`
+          : `kept ${file}: process ${pid} that wrote it runs on another host or in another container (pid namespace), where this one cannot tell whether it still runs; delete it by hand once no writer runs there`,
     };
   }
   const folder = isFolder(tree.root, file);

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/store/atomic-write.ts';
 import { withFolderLock } from '../../src/store/lock.ts';
+import { writerMark } from '../../src/store/lock-owner.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { validateTree } from '../../src/validate/validate-tree.ts';
 import { applyFixes } from '../../src/validate/fix.ts';
@@ -166,6 +167,39 @@ describe('validate --fix', () => {
       expect(existsSync(join(store, left))).toBe(false);
     } finally {
       later.kill();
+    }
+  });
+
+  // A temporary's name says who wrote it, as a lock does (host and pid namespace, boot, start): judged by that, never
+  // by the file's time, which a wall clock set forward or back since it was written misleads.
+  it('judges a temporary by the writer its name gives: a live one kept whatever its time, a gone one removed, another container kept', async () => {
+    const writer = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const [host, boot] = writerMark()!.split('-') as [string, string];
+      const stat = readFileSync(`/proc/${writer.pid}/stat`, 'latin1');
+      const start = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+      const other = (hex: string) => (hex === '0a0a0a0a' ? '0b0b0b0b' : '0a0a0a0a');
+      const temp = (name: string, mark: string) => `global/.${name}.yaml.${mark}.${writer.pid}.0a1b2c3d.tmp`;
+      const pastLive = temp(A, `${host}-${boot}-${start}`);
+      const futureLive = temp(B, `${host}-${boot}-${start}`);
+      const earlierWriter = temp(C, `${host}-${boot}-${start - 1}`);
+      const formerBoot = temp(D, `${host}-${other(boot)}-${start}`);
+      const otherContainer = temp('E', `${other(host)}-${boot}-${start}`);
+      const store = testStore({
+        [`global/${A}.yaml`]: `${ML}\n${invariantYaml(A, 'Never delete')}`,
+        ...Object.fromEntries([pastLive, futureLive, earlierWriter, formerBoot, otherContainer].map((t) => [t, 'id: x\n'])),
+      });
+      // The clock set forward since the live writer wrote one, back since it wrote the other.
+      const yearsAgo = new Date('2001-01-01T00:00:00Z');
+      utimesSync(join(store, pastLive), yearsAgo, yearsAgo);
+      const yearAhead = new Date(Date.now() + 365 * 86_400_000);
+      utimesSync(join(store, futureLive), yearAhead, yearAhead);
+      const r = await validate(store, '--fix');
+      const done = Object.fromEntries(r.out.fixes.map((f: { file: string; done: boolean }) => [f.file, f.done]));
+      expect(done).toEqual({ [pastLive]: false, [futureLive]: false, [earlierWriter]: true, [formerBoot]: true, [otherContainer]: false });
+      for (const [t, removed] of Object.entries(done)) expect(existsSync(join(store, t))).toBe(!removed);
+    } finally {
+      writer.kill();
     }
   });
 
