@@ -339,6 +339,23 @@ export function removeFile(root: string, rel: string): void {
   }
 }
 
+/**
+ * Links the store file `rel` under a temporary's name beside it (the same file, which readers skip) and returns that
+ * name: a mark that `rel` is being moved away, for `validate --fix` to finish a move cut short (validate/fix-moves.ts).
+ */
+export function linkAsTemporary(root: string, rel: string): string {
+  assertMine(root);
+  const marker = tempName(rel);
+  try {
+    linkSync(join(root, rel), join(root, marker));
+    // On disk before the new copy is: a crash never leaves two copies without the mark that tells them apart.
+    fsyncDir(dirname(join(root, rel)));
+  } catch (error) {
+    throw writeFailure(error, rel);
+  }
+  return marker;
+}
+
 /** Whether `rel` is a folder itself (a link to one is not). */
 export function isFolder(root: string, rel: string): boolean {
   try {

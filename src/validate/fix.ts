@@ -11,6 +11,7 @@ import { tempWriterState } from '../store/stale-temps.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { modelineProblem, modelineTarget } from './check-file.ts';
 import { assignId, isScopeInvariant, notDone, type Refusal } from './fix-ids.ts';
+import { finishMoves, interruptedMoves } from './fix-moves.ts';
 import { withModeline, withModelineIfMissing } from './modeline-text.ts';
 import type { Fix } from './result.ts';
 import type { ValidateReport } from './validate-tree.ts';
@@ -67,6 +68,9 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   // Files named by an id an earlier file of the store has: that name is not theirs to write in as an id.
   const reusers = new Set(report.diagnostics.filter((d) => d.code === 'id-reused').map((d) => d.file));
   const diagnostics = byPosition(report.diagnostics);
+  // Found before any temporary goes: the mark of a move cut short is one, and says which copy the move left.
+  const moves = interruptedMoves(tree, report, options.processAlive);
+  const markers = new Set(moves.map((m) => m.marker));
   const idFixes: typeof diagnostics = [];
   let since = 0;
   for (const d of diagnostics) {
@@ -82,7 +86,7 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
         if (isScopeInvariant(d.file)) idFixes.push(d);
         break;
       case 'temporary-file':
-        fixes.push(removeTemporary(tree, d.file, options, batch));
+        if (!markers.has(d.file)) fixes.push(removeTemporary(tree, d.file, options, batch));
         break;
       case 'stale-lock':
         fixes.push(await removeStaleLock(tree, d.file, signal));
@@ -98,6 +102,9 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
         break;
     }
   }
+  // Once the stale locks of the move's writer are cleared above; the copy it left gets no id and no modeline.
+  fixes.push(...(await finishMoves(tree.root, moves, options)));
+  for (const m of moves) renamed.add(m.left);
   // A rename or an id is made holding its scope's lock, as every writer holds it: two --fix runs at once would
   // otherwise each give one hand-written file an id of its own, and leave two copies of it. What each file needs is
   // read first (so that only those scopes are locked); the file is read again under the lock, and one the other run
@@ -105,6 +112,7 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   const planned: { d: (typeof diagnostics)[number]; plan: Fix }[] = [];
   const seen = new Set<string>();
   for (const d of idFixes) {
+    if (renamed.has(d.file)) continue;
     // Each file once: every finding of one file leads to the same rename or id, or to none.
     if (seen.has(d.file)) continue;
     seen.add(d.file);

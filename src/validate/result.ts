@@ -4,7 +4,7 @@ import type { Severity } from '../core/model.ts';
 /** One change `--fix` made (or declined to make, with the reason). */
 export interface Fix {
   file: string;
-  action: 'add-modeline' | 'rename' | 'add-id' | 'remove-temporary' | 'remove-stale-lock' | 'remove-bad-lock';
+  action: 'add-modeline' | 'rename' | 'add-id' | 'remove-temporary' | 'remove-stale-lock' | 'remove-bad-lock' | 'finish-move';
   /** For a rename: the new store-relative path. */
   to?: string;
   done: boolean;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { GIT_ENV } from '../helpers/git.ts';
 
@@ -28,6 +29,22 @@ export function runAndKill(args: string[], afterMs: number): Promise<KillOutcome
       clearTimeout(timer);
       resolve({ killed: signal === 'SIGKILL', code, ms: Date.now() - start });
     });
+  });
+}
+
+/**
+ * Spawns the real CLI, which kills itself with SIGKILL as it is about to remove the file `path` (absolute): a crash
+ * at that point exactly, through a module loaded ahead of it (kill-at-unlink.cjs).
+ */
+export function runKilledAtUnlink(args: string[], path: string): Promise<KillOutcome> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', KILL_AT_UNLINK: path };
+    delete env.AGENTS_STORE;
+    const start = Date.now();
+    const preload = join(REPO, 'test/reliability/kill-at-unlink.cjs');
+    const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve({ killed: signal === 'SIGKILL', code, ms: Date.now() - start }));
   });
 }
 

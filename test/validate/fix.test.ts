@@ -1,5 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/store/atomic-write.ts';
@@ -201,6 +212,33 @@ describe('validate --fix', () => {
     } finally {
       writer.kill();
     }
+  });
+
+  it('finishes no move it cannot tell: two copies of one id without a mark, or marked by a move still running, are left', async () => {
+    const copy = `${ML}\n${invariantYaml(A, 'Never delete')}`;
+    const store = testStore({ [`global/${A}.yaml`]: copy, [`projects/web/${A}.yaml`]: copy.replace('../', '../../') });
+    const unmarked = await validate(store, '--fix');
+    expect(unmarked.code).toBe(1);
+    expect(unmarked.out.fixes).toEqual([]);
+    // A move of this process, running: its link to the copy it moves away.
+    const marker = `global/.${A}.yaml.${writerMark()}.${process.pid}.0a1b2c3d.tmp`;
+    linkSync(join(store, `global/${A}.yaml`), join(store, marker));
+    const running = await validate(store, '--fix');
+    expect(running.out.fixes.map((f: { file: string; action: string; done: boolean }) => [f.file, f.action, f.done])).toEqual([
+      [marker, 'remove-temporary', false],
+    ]);
+    expect(existsSync(join(store, `global/${A}.yaml`)) && existsSync(join(store, `projects/web/${A}.yaml`))).toBe(true);
+    // A move whose writer is gone, but one copy edited by hand since: which to keep is not ours to say.
+    rmSync(join(store, marker));
+    writeFileSync(join(store, `projects/web/${A}.yaml`), copy.replace('../', '../../').replace('Never delete', 'Never delete anything'));
+    const [host, boot] = writerMark()!.split('-');
+    const gone = `global/.${A}.yaml.${host}-${boot}-1.999999999.0a1b2c3d.tmp`;
+    linkSync(join(store, `global/${A}.yaml`), join(store, gone));
+    const edited = await validate(store, '--fix');
+    expect(edited.out.fixes.map((f: { file: string; action: string; done: boolean }) => [f.file, f.action, f.done])).toEqual([
+      [`global/${A}.yaml`, 'finish-move', false],
+    ]);
+    expect(existsSync(join(store, `global/${A}.yaml`)) && existsSync(join(store, gone))).toBe(true);
   });
 
   it("leaves the user's own hidden .tmp files alone: they are unknown paths, not the tool's temporaries", async () => {

@@ -20,7 +20,8 @@ import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
  * another copy names in `overrides` (exit 1, `overridden`), or of one whose
  * own `overrides` the destination would break (exit 2). Both scopes are
  * locked; the new file is written before the old one is removed, so a crash
- * never loses it.
+ * never loses it, and a crash between the two leaves the old one marked, for
+ * `validate --fix` to remove.
  */
 export async function move(
   svc: InvariantContext,
@@ -52,7 +53,7 @@ export async function move(
   const from = scopeFolder(found.scope);
   const toFolder = scopeFolder(dest);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
-  const { createInStyleOf, removeFile, undoWrites } = await import('../../store/atomic-write.ts');
+  const { createInStyleOf, linkAsTemporary, removeFile, undoWrites } = await import('../../store/atomic-write.ts');
   let before: ScopedInvariant | undefined;
   const done = await lockedWrite(
     svc,
@@ -83,13 +84,25 @@ export async function move(
       await refuseOverridden(svc, old, 'move');
       // Its own overrides must still name a lower copy it meets, by edit --overrides' rule.
       if (next.overrides !== undefined) await checkOverride(svc, next);
-      // Written as edit writes: the byte order mark, CRLF line ends and permissions of the file it came from.
-      createInStyleOf(svc.root, next.path, formatInvariantFile(next.path, next), old.path);
+      // Until the old file is removed the store holds the id twice: a link to it under a temporary's name says, should
+      // the move be cut short (killed, a crash), which copy it leaves, so that `validate --fix` finishes it.
+      const marker = linkAsTemporary(svc.root, old.path);
+      try {
+        // Written as edit writes: the byte order mark, CRLF line ends and permissions of the file it came from.
+        createInStyleOf(svc.root, next.path, formatInvariantFile(next.path, next), old.path);
+      } catch (error) {
+        undoWrites(svc.root, [marker], error, `a link to ${old.path} that marks it as moving`);
+      }
       try {
         removeFile(svc.root, old.path);
       } catch (error) {
         // The old file stays (read-only, say): the new copy goes again, or the store would hold the id twice.
-        undoWrites(svc.root, [next.path], error, `a second copy of ${old.id}`);
+        undoWrites(svc.root, [marker, next.path], error, `a second copy of ${old.id}`);
+      }
+      try {
+        removeFile(svc.root, marker);
+      } catch {
+        // The move is done; the link left is a temporary of a process gone, which `validate --fix` removes.
       }
       return next;
     },

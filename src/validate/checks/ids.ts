@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import type { PathKind } from '../../core/layout.ts';
+import { type PathKind, temporaryParts } from '../../core/layout.ts';
 import { isUlid } from '../../core/names.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import { problem } from './problem.ts';
@@ -49,17 +49,27 @@ export function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind
     const id = idOf(kinds[i]!);
     if (id && reused.has(id) && !first.has(id)) first.set(id, entries[i]!.path);
   }
-  for (const [id, firstPath] of first) for (const p of reused.get(id)!) diagnostics.push(idReused(id, p, firstPath));
+  // A temporary of one of the copies (a link to it an `invariant move` makes while it runs) says the move was cut short.
+  const temporaryOf = new Set<string>();
+  for (const e of entries) {
+    const slash = e.path.lastIndexOf('/');
+    const name = temporaryParts(e.path.slice(slash + 1))?.name;
+    if (name !== undefined) temporaryOf.add(`${e.path.slice(0, slash + 1)}${name}`);
+  }
+  for (const [id, firstPath] of first)
+    for (const p of reused.get(id)!) diagnostics.push(idReused(id, p, firstPath, temporaryOf.has(p) || temporaryOf.has(firstPath)));
   return { usedIds, diagnostics };
 }
 
-function idReused(id: string, path: string, firstPath: string): Diagnostic {
+function idReused(id: string, path: string, firstPath: string, moving = false): Diagnostic {
   return problem(
     'id-reused',
     'error',
     path,
     `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`,
-    'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
+    moving
+      ? 'An `agents invariant move` may have been cut short here (a temporary stands beside a copy): run `agents validate --fix`, which finishes it when that temporary marks the copy it left.'
+      : 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
     { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] },
   );
 }
