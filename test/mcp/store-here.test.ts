@@ -41,4 +41,31 @@ describe('readingStore', () => {
     });
     expect(await failure(unknown)).toMatchObject({ code: 'no-store', exitCode: 2 });
   });
+
+  it('a store moved away and back during the read is read again: its list, not the empty one the read made of it', async () => {
+    const root = testStore({ [`global/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data') });
+    const service = new InvariantService(root);
+    let reads = 0;
+    const awayAndBack = async () => {
+      if (++reads > 1) return service.list();
+      renameSync(root, `${root}.away`);
+      try {
+        return await service.list();
+      } finally {
+        renameSync(`${root}.away`, root);
+      }
+    };
+    expect((await readingStore(root, awayAndBack)).map((i) => i.invariant.id)).toEqual([ID]);
+    expect(reads).toBe(2);
+    // Moved under every read: a clear error, never a shortened set.
+    const always = readingStore(root, async () => {
+      renameSync(root, `${root}.away`);
+      try {
+        return await service.list();
+      } finally {
+        renameSync(`${root}.away`, root);
+      }
+    });
+    expect(await failure(always)).toMatchObject({ code: 'store-changed', exitCode: 2 });
+  });
 });
