@@ -7,6 +7,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { AgentsError, CancelledError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
 import { LOCK_NAME } from '../core/layout.ts';
 import { runEnv } from '../git/run-environment.ts';
+import { holdStopSignals, stopPending } from './held-signals.ts';
 import { lockOwner, lookupablePid, ownerLine, processAlive, staleLockReason, startedAfter } from './lock-owner.ts';
 import { assertMine, fsyncDir, tempName, writeFailure } from './atomic-write.ts';
 import { removeEmptyUpTo } from './empty-folder.ts';
@@ -355,6 +356,7 @@ export async function withFolderLock<T>(
       }
       if (taken) {
         running = true;
+        const release = holdStopSignals();
         clearDeadBreaker(lockPath);
         try {
           // Whether the folder had to be made for the lock: a scope removed meanwhile, for a writer that needs it there.
@@ -366,6 +368,7 @@ export async function withFolderLock<T>(
             // Cleared by someone who judged it stale; nothing more to do.
           }
           if (made !== undefined) removeEmptyUpTo(dir, made);
+          await release();
         }
       }
       assertLockUsable(lockPath, folder, options.label);
@@ -389,7 +392,8 @@ export async function withFolderLock<T>(
       }
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, 50);
-      if (options.signal?.aborted) throw new CancelledError(`Cancelled while waiting for ${lockName}: nothing was written.`);
+      if (options.signal?.aborted || stopPending())
+        throw new CancelledError(`Cancelled while waiting for ${lockName}: nothing was written.`);
     }
   } catch (error) {
     // No lock taken (a full disk refused it, a lock that is no file, a turn that never came, a cancel): the folders

@@ -33,18 +33,19 @@ export function runAndKill(args: string[], afterMs: number): Promise<KillOutcome
 }
 
 /**
- * Spawns the real CLI, which kills itself with SIGKILL as it is about to remove the file `path` (absolute): a crash
- * at that point exactly, through a module loaded ahead of it (kill-at-unlink.cjs).
+ * Spawns the real CLI, which sends itself `signal` as it is about to remove the file `path` (absolute): a crash (or a
+ * stop signal) at that point exactly, through a module loaded ahead of it (kill-at-unlink.cjs). `killed`: it ended
+ * by that signal.
  */
-export function runKilledAtUnlink(args: string[], path: string): Promise<KillOutcome> {
+export function runKilledAtUnlink(args: string[], path: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<KillOutcome> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', KILL_AT_UNLINK: path };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', KILL_AT_UNLINK: path, KILL_SIGNAL: signal };
     delete env.AGENTS_STORE;
     const start = Date.now();
     const preload = join(REPO, 'test/reliability/kill-at-unlink.cjs');
     const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'ignore'] });
     child.on('error', reject);
-    child.on('exit', (code, signal) => resolve({ killed: signal === 'SIGKILL', code, ms: Date.now() - start }));
+    child.on('exit', (code, ended) => resolve({ killed: ended === signal, code, ms: Date.now() - start }));
   });
 }
 

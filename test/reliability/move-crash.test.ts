@@ -55,6 +55,19 @@ describe('invariant move cut short', () => {
     expect(listed.code).toBe(0);
   });
 
+  it('SIGTERM as it removes the old copy: the move ends first (one copy, in the destination; no lock, no mark), then the signal ends the process', async () => {
+    const store = testStore({ [`global/${ID}.yaml`]: `${ML}\n${invariantYaml(ID, TEXT)}` });
+    const stopped = await runKilledAtUnlink(
+      ['--store', store, 'invariant', 'move', ID, '--project', 'web'],
+      join(store, `global/${ID}.yaml`),
+      'SIGTERM',
+    );
+    expect(stopped.killed).toBe(true);
+    expect(copies(store)).toEqual([`projects/web/${ID}.yaml`]);
+    expect(existsSync(join(store, 'global/.lock')) || existsSync(join(store, 'projects/web/.lock'))).toBe(false);
+    expect((await validate(store, '--strict')).code).toBe(0);
+  });
+
   const KILLS = scale(20, 4);
   it(`moved back and forth, killed at random points (${KILLS} kills): after validate --fix, the id once and the store clean`, async () => {
     const store = testStore({ [`global/${ID}.yaml`]: `${ML}\n${invariantYaml(ID, TEXT)}`, 'projects/web/': null });

@@ -1,0 +1,55 @@
+// A stop signal that comes while a writer holds a scope's lock waits until the
+// lock is released, so that Ctrl-C, SIGTERM or SIGHUP never leaves a write cut
+// short (two copies of a moved invariant, a temporary, a stale lock).
+import { STOP_SIGNALS } from '../core/errors.ts';
+
+/** How many locks this process holds now: signals are held from the first taken to the last released. */
+let held = 0;
+/** The stop signal that came meanwhile, raised again once the last lock is released. */
+let pending: NodeJS.Signals | undefined;
+const listening = new Set<NodeJS.Signals>();
+
+function onSignal(signal: NodeJS.Signals): void {
+  pending ??= signal;
+  // A second stop signal ends the process at once, as it would have: the write under way may be one that hangs.
+  stopListening();
+}
+
+function stopListening(): void {
+  for (const s of listening) process.removeListener(s, onSignal);
+  listening.clear();
+}
+
+/** Whether a stop signal came while a lock is held: a wait for another lock then ends, having written nothing more. */
+export function stopPending(): boolean {
+  return pending !== undefined;
+}
+
+/**
+ * Holds the stop signals that would end this process at once (those no one else listens to: a command that handles
+ * them, `validate --fix`, `export`, the MCP server, keeps its own way) until the returned release is called by the
+ * last lock released; a signal that came meanwhile is then raised again, and ends the process as it would have.
+ */
+export function holdStopSignals(): () => Promise<void> {
+  if (held++ === 0) {
+    for (const s of STOP_SIGNALS) {
+      if (process.listenerCount(s) > 0) continue;
+      process.on(s, onSignal);
+      listening.add(s);
+    }
+  }
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    if (--held > 0) return;
+    // A signal caught but not yet handed to its listener waits for a turn of the event loop: let it in before the
+    // listeners go, or it would be lost.
+    if (listening.size > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (held > 0) return;
+    stopListening();
+    const signal = pending;
+    pending = undefined;
+    if (signal !== undefined) process.kill(process.pid, signal);
+  };
+}
