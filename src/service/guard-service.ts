@@ -15,12 +15,11 @@ import {
   GuardMatchers,
   guardReason,
   patternsNeeded,
-  reservedReason,
   type GuardAction,
   type GuardIndex,
   type GuardVerdict,
-  type ReservedWrite,
 } from '../core/guard.ts';
+import { reservedReason, type ReservedWrite } from '../core/guard-reserved.ts';
 import { indexFits } from '../core/guard-index-shape.ts';
 import {
   appendAudit,
