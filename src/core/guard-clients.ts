@@ -52,8 +52,15 @@ export interface ClientAction {
   removes?: string[];
   texts: string[];
   command?: string;
-  /** The absolute folder the agent works in. */
+  /**
+   * The folders the command changes to (`cd DIR`, `pushd DIR`), as named: relative to where it starts, absolute, or
+   * from the home folder (`~/x`). It may run in each of them, so each one's project's guards judge it.
+   */
+  cds?: string[];
+  /** The folder the agent works in: absolute as the clients give it (named otherwise, it is read as {@link dir} is). */
   cwd: string;
+  /** The folder the tool names for its command (Gemini CLI's dir_path, Codex CLI's workdir), as named: relative to `cwd`, absolute or `~/x`. */
+  dir?: string;
   session?: string;
   /** False for events that report what already happened (Cursor's afterFileEdit): nothing to answer. */
   blocking: boolean;
@@ -194,26 +201,42 @@ const APPLY_PATCH_CD = /(?:^|[\s;&|(])cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&;|]+))
 const CHANGE_FOLDER = /(?:^|[\s;&|(])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*)'|"([^"]*)"|([^\s'"&;|)]+))/g;
 
 /**
+ * The folders a shell script may be in at its end, relative to where it starts ('' that folder): where it starts, and
+ * after each change of folder (`cd DIR`, `pushd DIR`) the folder it has gone to, each change also taken by itself (a
+ * `cd` that failed leaves the script where it was). `~` is the home folder to the shell: a fresh start, as an absolute
+ * folder is.
+ */
+function scriptFolders(script: string): string[] {
+  const folders = new Set<string>(['']);
+  let here = '';
+  for (const m of script.matchAll(CHANGE_FOLDER)) {
+    const dir = m[1] ?? m[2] ?? m[3]!;
+    here = here === '' || dir === '~' || dir.startsWith('~/') ? dir : joinPath(here, dir);
+    folders.add(here).add(dir);
+  }
+  return [...folders];
+}
+
+/**
  * The paths of a patch a shell script applies, as the folders it may apply them in name them. Codex applies a patch
  * of `cd DIR && apply_patch` in DIR. Any other change of folder before it (`cd DIR; apply_patch`, two `cd`s,
  * `pushd`) is the shell's, which runs the `apply_patch` Codex puts on its PATH where the script has gone: each
- * folder it may be in is judged (where it started, after each change, each one by itself), not only the first.
+ * folder it may be in is judged ({@link scriptFolders}), not only the first.
  */
 function patchPathsIn(command: string, paths: readonly string[]): string[] {
   const at = APPLY_PATCH.exec(command)?.index ?? command.length;
-  const dirs = [...command.slice(0, at).matchAll(CHANGE_FOLDER)].map((m) => m[1] ?? m[2] ?? m[3]!);
+  const folders = scriptFolders(command.slice(0, at));
   const cd = APPLY_PATCH_CD.exec(command);
-  if (dirs.length === 1 && cd) return paths.map((p) => joinPath(cd[1] ?? cd[2] ?? cd[3]!, p));
-  const bases = new Set<string>(['']);
-  let here = '';
-  for (const dir of dirs) {
-    // `~` is the home folder to the shell: a fresh start, as an absolute folder is.
-    here = here === '' || dir === '~' || dir.startsWith('~/') ? dir : joinPath(here, dir);
-    bases.add(here).add(dir);
-  }
+  if (folders.length === 2 && cd) return paths.map((p) => joinPath(cd[1] ?? cd[2] ?? cd[3]!, p));
   const out = new Set<string>();
-  for (const base of bases) for (const p of paths) out.add(base === '' ? p : joinPath(base, p));
+  for (const base of folders) for (const p of paths) out.add(base === '' ? p : joinPath(base, p));
   return [...out];
+}
+
+/** The folders a command changes to ({@link scriptFolders}), for {@link ClientAction.cds}: none when it changes to none. */
+function commandFolders(command: string): Pick<ClientAction, 'cds'> {
+  const cds = scriptFolders(command).filter((f) => f !== '');
+  return cds.length > 0 ? { cds } : {};
 }
 
 /**
@@ -255,7 +278,7 @@ function ownName(tool: string): string {
 }
 
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
-function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'move' | 'removes'> {
+function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'move' | 'removes'> {
   const own = ownName(tool);
   if (READ_TOOLS.test(own) || tool === ANSWER_TOOL) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
@@ -268,9 +291,9 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
     // heredoc in `bash -lc`), not as a command: its files and added lines meet the guards as the apply_patch tool's do.
     if (APPLY_PATCH.test(command) && command.includes('*** Begin Patch')) {
       const patch = patchParts(command);
-      return { ...patch, paths: patchPathsIn(command, patch.paths), command };
+      return { ...patch, paths: patchPathsIn(command, patch.paths), command, ...commandFolders(command) };
     }
-    return { paths: [], texts: [], command };
+    return { paths: [], texts: [], command, ...commandFolders(command) };
   }
   const paths: string[] = [];
   // `relative_path`: the Serena MCP server's file tools (create_text_file, replace_content, insert_at_line…).
@@ -303,7 +326,7 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   }
   // A command meets the command guards whatever else the tool names: a `path` beside it (the folder to run it in, a
   // file it reads) does not make its command one no guard sees.
-  const parts = command !== undefined ? { paths, texts, command } : { paths, texts };
+  const parts = command !== undefined ? { paths, texts, command, ...commandFolders(command) } : { paths, texts };
   const from = MOVE_TOOLS.test(tool) ? str(ti.source) : undefined;
   const to = str(ti.destination);
   if (from && to) return { ...parts, move: { from, to } };
@@ -338,7 +361,7 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
     if (event === 'beforeShellExecution') {
       const command = str(input.command);
       if (command === undefined) throw new GuardInputError('beforeShellExecution without a command');
-      return { ...base, tool: 'Shell', paths: [], texts: [], command, blocking: true };
+      return { ...base, tool: 'Shell', paths: [], texts: [], command, ...commandFolders(command), blocking: true };
     }
     if (event === 'beforeMCPExecution') {
       const tool = str(input.tool_name);
@@ -365,7 +388,7 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
   // server's execute_shell_command's cwd (a project's command guards apply to a command run in its folders).
   const ti = obj(input.tool_input);
   const dir = str(ti.dir_path) ?? str(ti.directory) ?? str(ti.workdir) ?? str(ti.cwd);
-  return { ...base, ...(dir && parts.command !== undefined ? { cwd: joinPath(cwd, dir) } : {}), tool, ...parts, blocking: true };
+  return { ...base, ...(dir && parts.command !== undefined ? { dir } : {}), tool, ...parts, blocking: true };
 }
 
 /** `dir` against `cwd` (POSIX), without the file system: absolute stays, relative is appended. */

@@ -75,6 +75,13 @@ export interface GuardAction {
   /** The folder it runs in when under the repository's top in another case only: as {@link caselessFiles} are. */
   caselessCwd?: string;
   /**
+   * The other folders its command may run in, as `cwd` (a `cd` in it, a folder named from the home folder, `~/x`, and
+   * as named): each one's projects' guards judge it too.
+   */
+  cwds?: string[];
+  /** Those of {@link cwds} under the repository's top in another case only, as {@link caselessCwd}. */
+  caselessCwds?: string[];
+  /**
    * Files named under the repository's top in another case only (`/Repo/x` for the top `/repo`): the repository's
    * own where git ignores case ({@link GuardIndex.caseless}), and judged as its files there; left out elsewhere.
    */
@@ -247,8 +254,7 @@ function headKeysOf(path: string): string[] {
 export function actionHeads(index: GuardIndex, action: GuardAction): string[] {
   const out = new Set<string>();
   for (const f of filesOf(index, action)) for (const k of headKeysOf(folded(index, f))) out.add(k);
-  const cwd = cwdOf(index, action);
-  if (cwd !== undefined) for (const k of headKeysOf(folded(index, cwd))) out.add(k);
+  for (const cwd of cwdsOf(index, action)) for (const k of headKeysOf(folded(index, cwd))) out.add(k);
   return [...out];
 }
 
@@ -270,15 +276,24 @@ function filesOf(index: GuardIndex, action: GuardAction): readonly string[] {
   return index.caseless && action.caselessFiles ? [...action.files, ...action.caselessFiles] : action.files;
 }
 
-/** The folder an action runs in, as `index` sees it: one named in another case too, where git ignores case. */
-function cwdOf(index: GuardIndex, action: GuardAction): string | undefined {
-  return action.cwd ?? (index.caseless ? action.caselessCwd : undefined);
+/** The folders an action runs in inside the repository, as `index` sees them: those named in another case too, where git ignores case. */
+function cwdsOf(index: GuardIndex, action: GuardAction): string[] {
+  const out = action.cwd !== undefined ? [action.cwd] : [];
+  if (action.cwds) out.push(...action.cwds);
+  if (index.caseless) {
+    if (action.caselessCwd !== undefined) out.push(action.caselessCwd);
+    if (action.caselessCwds) out.push(...action.caselessCwds);
+  }
+  return out;
 }
 
-/** The contexts whose command, tool and content guards judge what an action runs: its folder's projects, else no project's. */
+/** The contexts whose command, tool and content guards judge what an action runs: its folders' projects, else no project's. */
 function hereOf(index: GuardIndex, action: GuardAction, m: GuardMatchers): string[] {
-  const cwd = cwdOf(index, action);
-  return cwd === undefined ? [''] : contextsOf(index, cwd, true, m);
+  const cwds = cwdsOf(index, action);
+  if (cwds.length === 0) return [''];
+  const out = new Set<string>();
+  for (const cwd of cwds) for (const c of contextsOf(index, cwd, true, m)) out.add(c);
+  return [...out].sort();
 }
 
 /** The projects an action touches: those holding its files, and those holding its folder. */

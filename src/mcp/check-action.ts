@@ -89,7 +89,9 @@ export const CHECK_ACTION: ToolDef = {
       // A deleting tool's folder stands for its files, as the hook judges the same call.
       ...namedToolFiles(tool, paths),
       texts: args.content !== undefined ? [args.content as string] : [],
-      cwd: args.cwd !== undefined ? (args.cwd as string).replace(/^(?!\/)/, `${guard.top}/`) : guard.top,
+      // From the top as named: `~/x` is read as the hook reads a folder named so.
+      cwd: guard.top,
+      ...(args.cwd !== undefined ? { dir: args.cwd as string } : {}),
       ...(command !== undefined ? { command } : {}),
     });
     const { verdict, reason, plan } = await guard.evaluate(action, matchers);

@@ -5,7 +5,7 @@
  */
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, sep } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { loosely } from '../core/names.ts';
 import { runEnv } from '../git/run-environment.ts';
@@ -27,6 +27,19 @@ export function agentHome(): string {
  */
 export function homeSpelled(path: string): string | undefined {
   return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(agentHome(), path.slice(1)) : undefined;
+}
+
+/**
+ * Each spelling of `path` named from each of `bases` (joined, not resolved: `..` is folded once the links before it are
+ * followed), and from the home folder when it starts with `~` ({@link homeSpelled}); '' names the bases themselves. An
+ * absolute path is itself.
+ */
+export function spelledFrom(bases: readonly string[], path: string): string[] {
+  if (isAbsolute(path)) return [path];
+  const out = new Set<string>(path === '' ? bases : bases.map((b) => `${b}${sep}${path}`));
+  const home = homeSpelled(path);
+  if (home !== undefined) out.add(home);
+  return [...out];
 }
 
 /** `abs` relative to `top` with forward slashes, or undefined when outside it. */

@@ -6,7 +6,7 @@
  * is read (and the index rebuilt) only when one of them changed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { type ClientAction, HOOK_SETTINGS } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import {
@@ -36,7 +36,7 @@ import {
 } from '../store/guard-files.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { commonGitDir, gitDirFor, repoTop } from '../store/git-dir.ts';
-import { agentHome, filesBelow, homeSpelled, relativeCaseless, relativeTo, within } from './guard-paths.ts';
+import { agentHome, filesBelow, relativeCaseless, relativeTo, spelledFrom, within } from './guard-paths.ts';
 import { physicalPath } from './link-paths.ts';
 
 /** A plan id as the store writes it: the active plan named so needs no look-up. */
@@ -266,10 +266,9 @@ export class GuardService {
   }
 
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
-  toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cwd' | 'move' | 'removes'>): GuardAction {
-    // Joined, not resolved: `..` is folded only once the links before it are followed (physicalPath).
-    const cwdNamed = isAbsolute(action.cwd) ? action.cwd : `${process.cwd()}${sep}${action.cwd}`;
-    const namedOf = (p: string) => (isAbsolute(p) ? p : `${cwdNamed}${sep}${p}`);
+  toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes'>): GuardAction {
+    // The folders the action starts in: the agent's, then the tool's own (`dir`), each as named and from the home folder.
+    const starts = spelledFrom(spelledFrom([process.cwd()], action.cwd), action.dir ?? '');
     const files: string[] = [];
     const seen = new Set<string>();
     const reserved: ReservedWrite[] = [];
@@ -292,8 +291,8 @@ export class GuardService {
       const folder = this.reservedFolder([abs, real]);
       if (folder !== undefined) reserved.push({ path: relativeTo(this.top, abs) || abs, folder });
     };
-    // A path as named from the folder the agent works in, and as the home folder's when it starts with `~`.
-    const spellings = (p: string) => [namedOf(p), homeSpelled(p)].filter((n): n is string => n !== undefined);
+    // A path as named from the folder the action starts in, and as the home folder's when it starts with `~`.
+    const spellings = (p: string) => spelledFrom(starts, p);
     for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), physicalPath(named));
     if (action.move) {
       // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
@@ -319,16 +318,29 @@ export class GuardService {
         const real = physicalPath(named);
         for (const rel of filesBelow(named, real)) add(join(resolve(named), rel), join(real, rel));
       }
-    const cwdReal = physicalPath(cwdNamed);
-    const cwd = relativeTo(this.top, cwdReal);
     const out: GuardAction = { tool: action.tool, files, texts: action.texts };
     if (reserved.length > 0) out.reserved = reserved;
     if (caselessFiles.length > 0) out.caselessFiles = caselessFiles;
     if (action.command !== undefined) out.command = action.command;
-    if (cwd !== undefined) out.cwd = cwd;
+    // Where its command may run: where it starts and each folder a `cd` of it goes to, each as named and from the home
+    // folder (a shell reads `cd ~/x` so), every one judged by its projects' guards.
+    const cwds = new Set<string>();
     // The top named in another case, as for a file: a project's command guards hold for its folder however it is spelt.
-    const caselessCwd = relativeCaseless(this.top, cwdReal);
+    const caselessCwds = new Set<string>();
+    for (const cd of ['', ...(action.cds ?? [])])
+      for (const named of spelledFrom(starts, cd)) {
+        const real = physicalPath(named);
+        const rel = relativeTo(this.top, real);
+        if (rel !== undefined) cwds.add(rel);
+        const caseless = relativeCaseless(this.top, real);
+        if (caseless !== undefined) caselessCwds.add(caseless);
+      }
+    const [cwd, ...more] = cwds;
+    if (cwd !== undefined) out.cwd = cwd;
+    if (more.length > 0) out.cwds = more;
+    const [caselessCwd, ...moreCaseless] = caselessCwds;
     if (caselessCwd !== undefined) out.caselessCwd = caselessCwd;
+    if (moreCaseless.length > 0) out.caselessCwds = moreCaseless;
     return out;
   }
 

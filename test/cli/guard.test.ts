@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { GuardService } from '../../src/service/guard-service.ts';
 import { agents, BIN } from '../helpers/cli.ts';
@@ -501,6 +501,43 @@ describe('agents guard hook, the waiver its reason names', () => {
     expect(await waive((await answer(write))!.permissionDecisionReason)).toBe('PLAN');
     expect((await runAgents(['plan', 'activate', PLAN], { cwd: dir })).code).toBe(0);
     expect(await answer(write)).toBeUndefined();
+  });
+});
+
+describe('agents guard hook and guard try, the folders a command runs in', () => {
+  it("judges a command by the project of each folder it may run in: a cd of it, and ~ read as the agent's home folder", async () => {
+    const dir = await repo();
+    const DEPLOY = '01JGGEBWJTQ6P08NTXZQ7TKM5T';
+    writeFileSync(
+      join(dir, '.agents/projects/app', `${DEPLOY}.yaml`),
+      guardYaml(DEPLOY, 'App is deployed by CI', ['command: ["make deploy"]']),
+    );
+    mkdirSync(join(dir, 'services/app'), { recursive: true });
+    // The repository in the home folder: `~/<repo>/services/app` is the project's folder.
+    const env = { HOME: dirname(dir) };
+    const app = `~/${basename(dir)}/services/app`;
+    const hook = async (input: Record<string, unknown>) => {
+      const r = await runAgents(['guard', 'hook'], { cwd: dir, env, input: JSON.stringify({ session_id: 's1', cwd: dir, ...input }) });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout === ''
+        ? 'none'
+        : ((JSON.parse(r.stdout).hookSpecificOutput?.permissionDecision ?? JSON.parse(r.stdout).decision) as string);
+    };
+    const bash = (command: string, cwd = dir) => hook({ cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
+    expect(await bash('make deploy')).toBe('none');
+    expect(await bash('make deploy', app)).toBe('deny');
+    for (const command of [`cd ${app} && make deploy`, 'cd services/app && make deploy', 'cd services; cd app; make deploy'])
+      expect(await bash(command), command).toBe('deny');
+    expect(await bash('cd docs && make deploy')).toBe('none');
+    const gemini = (dir_path: string) =>
+      hook({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'make deploy', dir_path } });
+    expect(await gemini(app)).toBe('deny');
+    expect(await gemini('services/app')).toBe('deny');
+    expect(await gemini('docs')).toBe('none');
+    const tryIn = async (cwd: string) =>
+      (await runAgents(['guard', 'try', '--command', 'make deploy', '--cwd', cwd], { cwd: dir, env })).code;
+    expect(await tryIn(app)).toBe(1);
+    expect(await tryIn('docs')).toBe(0);
   });
 });
 

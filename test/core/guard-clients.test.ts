@@ -95,7 +95,7 @@ describe('every captured input shape becomes one action', () => {
     [
       'gemini run_shell_command',
       geminiShell,
-      { client: 'gemini', tool: 'run_shell_command', command: 'rm -rf build', cwd: '/home/dev/proj/sub' },
+      { client: 'gemini', tool: 'run_shell_command', command: 'rm -rf build', cwd: '/home/dev/proj', dir: 'sub' },
     ],
     ['gemini replace', geminiReplace, { client: 'gemini', tool: 'replace', paths: ['a.txt'], texts: ['AKIA'] }],
     [
@@ -271,7 +271,8 @@ describe('every captured input shape becomes one action', () => {
       expect(parseClientInput(JSON.stringify(input))).toMatchObject({
         paths: [],
         command: 'bash -lc terraform apply',
-        cwd: '/home/dev/proj/sub',
+        cwd: '/home/dev/proj',
+        dir: 'sub',
       });
       const cmd = { ...codexBash, tool_name: tool, tool_input: { cmd: ['terraform', 'apply'] } };
       expect(parseClientInput(JSON.stringify(cmd))).toMatchObject({ command: 'terraform apply' });
@@ -294,9 +295,19 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(raw).texts).toEqual([JSON.stringify(JSON.parse(raw).tool_input)]);
   });
 
+  it('names each folder a command changes to (cd, pushd), as written: relative, absolute or from the home folder', () => {
+    const bash = (command: string) => parseClientInput(JSON.stringify({ ...claudeWrite, tool_name: 'Bash', tool_input: { command } }));
+    expect(bash('cd ~/repo/secrets && rm x').cds).toEqual(['~/repo/secrets']);
+    expect(bash('cd services && pushd billing; make').cds).toEqual(['services', 'services/billing', 'billing']);
+    expect(bash('cd /abs; cd ~ && make').cds).toEqual(['/abs', '~']);
+    expect(bash('make deploy').cds).toBeUndefined();
+    const cursor = parseClientInput(JSON.stringify({ ...cursorShell, command: 'cd app && npm publish' }));
+    expect(cursor).toMatchObject({ command: 'cd app && npm publish', cds: ['app'], cwd: '/home/dev/proj/app' });
+  });
+
   it("takes the folder a shell tool names for its command: the Serena MCP server's execute_shell_command's cwd", () => {
     const serena = { ...claudeWrite, tool_name: 'mcp__serena__execute_shell_command', tool_input: { command: 'make deploy', cwd: 'sub' } };
-    expect(parseClientInput(JSON.stringify(serena))).toMatchObject({ command: 'make deploy', cwd: '/home/dev/proj/sub' });
+    expect(parseClientInput(JSON.stringify(serena))).toMatchObject({ command: 'make deploy', cwd: '/home/dev/proj', dir: 'sub' });
   });
 
   it('reads the session id and the working folder', () => {

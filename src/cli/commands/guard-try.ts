@@ -1,4 +1,3 @@
-import { isAbsolute, sep } from 'node:path';
 import { EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
 import { quoteEntry } from '../../core/guard.ts';
 import { namedToolFiles } from '../../core/guard-clients.ts';
@@ -52,14 +51,15 @@ export default defineCommand<TryArgs>({
         );
     const { GuardService } = await import('../../service/guard-service.ts');
     const service = new GuardService(await ctx.root(), ctx.io.env);
-    // Joined, not resolved: the service follows the links of `--cwd lnk/..` before it folds the `..`.
-    const cwd = argv.cwd === undefined ? ctx.io.cwd : isAbsolute(argv.cwd) ? argv.cwd : `${ctx.io.cwd}${sep}${argv.cwd}`;
     const tool = argv.tool ?? (argv.command !== undefined ? 'Bash' : 'Write');
     const action = service.toAction({
       tool,
       paths,
       texts: argv.content !== undefined ? [argv.content] : [],
-      cwd,
+      // Named, not joined: the service reads `--cwd ~/x` as the hook reads a folder named so, and follows the links of
+      // `--cwd lnk/..` before it folds the `..`.
+      cwd: ctx.io.cwd,
+      ...(argv.cwd !== undefined ? { dir: argv.cwd } : {}),
       ...(argv.command !== undefined ? { command: argv.command } : {}),
       // A deleting, moving or copying tool's folder stands for its files, as the hook judges the same call.
       ...namedToolFiles(tool, paths),
