@@ -258,11 +258,35 @@ const REMOVE_TOOLS = /(?:^|_)(?:delete|remove)(?:_?(?:file|path|directory|dir|fo
  * reads the same tool: a deleting tool deletes each file below a folder; a moving or copying tool given two paths moves
  * or copies the first to the second.
  */
-export function namedToolFiles(tool: string, paths: readonly string[]): Pick<ClientAction, 'move' | 'removes'> {
+function namedToolFiles(tool: string, paths: readonly string[]): Pick<ClientAction, 'move' | 'removes'> {
   const copy = COPY_TOOLS.test(tool);
   if (paths.length === 2 && (copy || MOVE_TOOLS.test(tool)))
     return { move: { from: paths[0]!, to: paths[1]!, ...(copy ? { copy: true as const } : {}) } };
   return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { removes: [...paths] } : {};
+}
+
+/**
+ * The action `agents guard try` and MCP `check_action` are given (a tool, the files it names, its command, the text it
+ * writes), read through the hook's own reading of that tool's input ({@link toolParts}), so that both answer as the hook
+ * would: `apply_patch`'s text is its patch, whose files and added lines are judged, as are those of a patch a shell
+ * command applies; a command's `cd` folders are read; a tool that only reads writes nothing.
+ */
+export function namedToolAction(
+  tool: string,
+  given: { paths: readonly string[]; command?: string; content?: string },
+): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'move' | 'removes'> {
+  const patchTool = tool === 'apply_patch';
+  const input: Json = {};
+  if (given.command !== undefined) input.command = given.command;
+  if (given.content !== undefined) input[patchTool && given.command === undefined ? 'input' : 'content'] = given.content;
+  const read = toolParts(tool, input);
+  if (READ_TOOLS.test(ownName(tool)) || tool === ANSWER_TOOL) return read;
+  const paths = [...given.paths, ...read.paths.filter((p) => !given.paths.includes(p))];
+  // The text given is written as well, by a tool whose input holds it elsewhere (a shell tool's, which the hook reads
+  // only for a patch): not a patch's own text, whose added lines are what it writes.
+  const content = given.content;
+  const texts = content !== undefined && !patchTool && !read.texts.includes(content) ? [...read.texts, content] : read.texts;
+  return { ...read, paths, texts, ...namedToolFiles(tool, given.paths) };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { AgentsError, missingOption } from '../core/errors.ts';
 import { type GuardDecision, GuardMatchers } from '../core/guard.ts';
 import { compileRegex } from '../core/guard-patterns.ts';
-import { clientAnswer, GUARD_CLIENTS, type GuardClient, hookReason, namedToolFiles } from '../core/guard-clients.ts';
+import { clientAnswer, GUARD_CLIENTS, type GuardClient, hookReason, namedToolAction } from '../core/guard-clients.ts';
 import { verdictJson } from '../present/guard.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
@@ -85,14 +85,15 @@ export const CHECK_ACTION: ToolDef = {
     const paths = path !== undefined ? [fromTop(path)] : [];
     const action = guard.toAction({
       tool,
-      paths,
-      // A deleting tool's folder stands for its files, as the hook judges the same call.
-      ...namedToolFiles(tool, paths),
-      texts: args.content !== undefined ? [args.content as string] : [],
+      // Read as the hook reads the same tool's input: a patch's files, a command's folders, a read that writes nothing.
+      ...namedToolAction(tool, {
+        paths,
+        ...(command !== undefined ? { command } : {}),
+        ...(args.content !== undefined ? { content: args.content as string } : {}),
+      }),
       // From the top as named: `~/x` is read as the hook reads a folder named so.
       cwd: guard.top,
       ...(args.cwd !== undefined ? { dir: args.cwd as string } : {}),
-      ...(command !== undefined ? { command } : {}),
     });
     const { verdict, reason, plan } = await guard.evaluate(action, matchers);
     const client = args.client as GuardClient | undefined;

@@ -2,7 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { CHECK_ACTION } from '../../src/mcp/check-action.ts';
 import { GuardService } from '../../src/service/guard-service.ts';
+import { InvariantService } from '../../src/service/invariant-service.ts';
 import { agents, BIN } from '../helpers/cli.ts';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -549,6 +551,50 @@ describe('agents guard try', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', hits: [{ invariant: INV, kind: 'command', entry: '\\brm\\s+-r' }] });
     expect((await runAgents(['guard', 'try', '--path', 'src/a.ts'], { cwd: dir })).code).toBe(0);
     expect((await runAgents(['guard', 'try'], { cwd: dir })).code).toBe(2);
+  });
+
+  it('answers as the hook does for the same call: a patch, given as apply_patch or to a shell, and a tool that only reads', async () => {
+    const dir = await repo();
+    const mcp = { service: new InvariantService(join(dir, '.agents')), plans: undefined as never };
+    const hit = (h: { invariant: string; kind: string; entry: string; subject: string }) => [h.invariant, h.kind, h.entry, h.subject];
+    /** The hook's decision and hits (from its audit log), `guard try`'s and MCP check_action's, for one call. */
+    const verdicts = async (tool: string, input: Record<string, unknown>, given: string[], mcpArgs: Record<string, string>) => {
+      const hooked = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, tool, input) });
+      expect(hooked.code, hooked.stderr).toBe(0);
+      const audit = JSON.parse(readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+      const tried = JSON.parse((await runAgents(['--format', 'json', 'guard', 'try', '--tool', tool, ...given], { cwd: dir })).stdout);
+      const asked = (await CHECK_ACTION.run({ tool, ...mcpArgs }, mcp)).data as typeof tried;
+      expect(asked).toEqual(tried);
+      return [audit.decision, audit.hits.map(hit), tried.decision, tried.hits.map(hit)];
+    };
+    const KEY = 'AKIAABCDEFGHIJKLMNOP';
+    const patches = [
+      `*** Add File: secrets/new.pem\n+${KEY}`,
+      '*** Update File: secrets/a.pem\n@@\n-old\n+new',
+      '*** Update File: docs/a.md\n*** Move to: secrets/a.md\n@@\n+x',
+      '*** Update File: secrets/b.md\n*** Move to: docs/b.md\n@@\n+x',
+      '*** Delete File: secrets/old.pem',
+    ].map((body) => `*** Begin Patch\n${body}\n*** End Patch\n`);
+    for (const patch of [...patches, patches.join('')]) {
+      const [hookDecision, hookHits, tryDecision, tryHits] = await verdicts('apply_patch', { input: patch }, ['--content', patch], {
+        content: patch,
+      });
+      expect(hookDecision, patch).toBe('deny');
+      expect([tryDecision, tryHits], patch).toEqual([hookDecision, hookHits]);
+      const script = `cd secrets/.. && apply_patch <<'EOF'\n${patch}EOF\n`;
+      const shell = await verdicts('Bash', { command: script }, ['--command', script], { command: script });
+      expect(shell[2], script).toBe('deny');
+      expect([shell[2], shell[3]]).toEqual([shell[0], shell[1]]);
+    }
+    const docs = '*** Begin Patch\n*** Add File: docs/c.md\n+x\n*** End Patch\n';
+    expect(await verdicts('apply_patch', { input: docs }, ['--content', docs], { content: docs })).toEqual(['none', [], 'none', []]);
+    // A tool that only reads writes nothing, for the hook and for try.
+    expect(await verdicts('Read', { file_path: 'secrets/a.pem' }, ['--path', 'secrets/a.pem'], { path: 'secrets/a.pem' })).toEqual([
+      'none',
+      [],
+      'none',
+      [],
+    ]);
   });
 
   it.each([[['--path', '']], [['--path', 'src/a.ts', '--path', ' ']], [['--tool', '', '--path', 'x']], [['--command', '']]])(

@@ -1,6 +1,6 @@
 import { EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
 import { quoteEntry } from '../../core/guard.ts';
-import { namedToolFiles } from '../../core/guard-clients.ts';
+import { namedToolAction } from '../../core/guard-clients.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { verdictJson } from '../../present/guard.ts';
 import { defineCommand } from '../command.ts';
@@ -54,15 +54,16 @@ export default defineCommand<TryArgs>({
     const tool = argv.tool ?? (argv.command !== undefined ? 'Bash' : 'Write');
     const action = service.toAction({
       tool,
-      paths,
-      texts: argv.content !== undefined ? [argv.content] : [],
+      // Read as the hook reads the same tool's input: a patch's files, a command's folders, a read that writes nothing.
+      ...namedToolAction(tool, {
+        paths,
+        ...(argv.command !== undefined ? { command: argv.command } : {}),
+        ...(argv.content !== undefined ? { content: argv.content } : {}),
+      }),
       // Named, not joined: the service reads `--cwd ~/x` as the hook reads a folder named so, and follows the links of
       // `--cwd lnk/..` before it folds the `..`.
       cwd: ctx.io.cwd,
       ...(argv.cwd !== undefined ? { dir: argv.cwd } : {}),
-      ...(argv.command !== undefined ? { command: argv.command } : {}),
-      // A deleting, moving or copying tool's folder stands for its files, as the hook judges the same call.
-      ...namedToolFiles(tool, paths),
     });
     const { verdict, reason, plan } = await service.evaluate(action);
     const s = ctx.style;
