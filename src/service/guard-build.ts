@@ -11,6 +11,7 @@ import { ignoresCase } from '../git/repo.ts';
 import { loadConfig } from '../store/config.ts';
 import { readFolders } from '../store/read.ts';
 import { readWaivers } from '../store/read-waivers.ts';
+import type { TreeSource } from '../store/tree-source.ts';
 import { InvariantService, requireValid } from './invariant-service.ts';
 
 export async function buildIndex(
@@ -19,8 +20,10 @@ export async function buildIndex(
   now: Date,
   /** The stamps of the store's folders (guard-service.ts), taken once the projects are listed and before any file is read. */
   stamps: (projects: readonly string[]) => Record<string, string>,
+  /** Where the store is read: its working tree by default, or git's copy of it at a commit (GitTreeSource). */
+  from?: TreeSource,
 ): Promise<{ index: GuardIndex; stamps: Record<string, string> }> {
-  const service = new InvariantService(root, { clock: () => now });
+  const service = new InvariantService(root, { clock: () => now }, from);
   const source = service.source;
   const projectNames = (await source.list('projects', { recursive: false }))
     .filter((e) => e.type === 'dir')

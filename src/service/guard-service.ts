@@ -197,6 +197,26 @@ export class GuardService {
   }
 
   /**
+   * The guard index of the store as a commit holds it, for `guard check A..B`, which judges the changes of a range by
+   * the guards in force at its end, not by today's: built from git's objects each time, never kept. The active plan's
+   * guards are among them when the commit holds that plan; one made since was in force nowhere in the range.
+   */
+  async indexAt(commit: string, label: string): Promise<GuardIndex> {
+    const [{ buildIndex }, { GitTreeSource }] = await Promise.all([import('./guard-build.ts'), import('../store/git-source.ts')]);
+    const source = await GitTreeSource.atCommit(physicalPath(this.root), this.top, commit, label);
+    const named = this.activePlan();
+    let plan: string | null = null;
+    if (named !== null) {
+      const held = (await source.list('plans', { recursive: false }))
+        .filter((e) => e.type === 'dir')
+        .map((e) => e.path.slice('plans/'.length));
+      const found = resolvePrefix(named, held);
+      if (found.kind === 'unique') plan = found.id;
+    }
+    return (await buildIndex(this.root, plan, this.clock(), () => ({}), source)).index;
+  }
+
+  /**
    * `guard.on_error` of config.yaml, for a hook that could not decide: from
    * the index this run loaded, else from config.yaml; deny when it cannot be read.
    */

@@ -174,6 +174,32 @@ describe('agents guard check, a pull request range', () => {
     // Two dots diff the two trees: main's own change is blamed on the branch.
     expect(await findings(dir, 'main..HEAD')).toEqual({ code: 1, found: [['secrets/rotated.key', 0]] });
   });
+
+  it('judges a range ending at a commit by the guards the store held there, not by those of the working tree', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    mkdirSync(join(dir, 'docs'));
+    writeFileSync(join(dir, 'secrets/a.key'), 'k\n');
+    writeFileSync(join(dir, 'docs/a.md'), 'x\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'B');
+    // After B: docs/ is guarded, and secrets/ no longer is.
+    const DOCS = '01JGGEBWJTQ6P08NTXZQ7TKM9D';
+    writeFileSync(join(dir, `.agents/global/${DOCS}.yaml`), guardedYaml(DOCS, 'Docs are generated', { write: ['docs/**'] }));
+    writeFileSync(join(dir, `.agents/global/${GUARDED}.yaml`), guardedYaml(GUARDED, 'Agents never touch secrets', { write: ['x/**'] }));
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'guards changed');
+    for (const range of ['HEAD~2..HEAD~1', 'HEAD~2...HEAD~1', 'HEAD~1^!'])
+      expect(await findings(dir, range), range).toEqual({ code: 1, found: [['secrets/a.key', 0]] });
+    // A range that ends at the working tree is judged by the working tree's guards.
+    expect(await findings(dir, 'HEAD~2')).toEqual({ code: 1, found: [['docs/a.md', 0]] });
+    // An active plan made since B was in force nowhere in the range: B's guards judge it, not an error.
+    const PLAN = '01JH5G411EVHG9XHQ43X20SSN4';
+    mkdirSync(join(dir, '.agents/plans', PLAN), { recursive: true });
+    writeFileSync(join(dir, '.agents/plans', PLAN, 'plan.yaml'), `id: ${PLAN}\n`);
+    const planned = await runAgents(['--format', 'json', 'guard', 'check', 'HEAD~2..HEAD~1'], { cwd: dir, env: { AGENTS_PLAN: PLAN } });
+    expect([planned.code, JSON.parse(planned.stdout).diagnostics.map((d: { file: string }) => d.file)]).toEqual([1, ['secrets/a.key']]);
+  });
 });
 
 describe('agents guard check --format yaml', () => {

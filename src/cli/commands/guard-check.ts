@@ -1,7 +1,7 @@
 import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { relative, sep } from 'node:path';
 import type { Diagnostic, RelatedLocation } from '../../core/diagnostics.ts';
-import { evaluateGuards, type GuardRule, guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
+import { evaluateGuards, type GuardIndex, type GuardRule, guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
 import { physicalPath } from '../../service/link-paths.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
@@ -142,7 +142,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   }));
   // The index, checked against the folders of every changed file's projects at once, then each file judged by it.
   const storePrefix = prefixOf(service.top, physicalPath(root));
-  const diagnostics = await service.judged({ tool: 'git', files: files.map((f) => f.path), texts: [] }, async (index) => {
+  const judge = async (index: GuardIndex) => {
     const { plan } = index;
     const now = service.clock();
     const needed = actions.some((a) => patternsNeeded(index, a));
@@ -172,7 +172,16 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
       }
     }
     return diagnostics;
-  });
+  };
+  // A range that ends at a commit (A..B, A...B) is judged by the guards the store held there, as a reviewer of those
+  // changes reads them (docs/guard.md); one that ends at the working tree, and --staged, by the working tree's.
+  const end =
+    argv.staged || argv.range === undefined
+      ? undefined
+      : await (await import('../../service/review/ranges.ts')).rangeEnd(service.top, argv.range);
+  const diagnostics = end
+    ? await judge(await service.indexAt(end.commit, end.label))
+    : await service.judged({ tool: 'git', files: files.map((f) => f.path), texts: [] }, judge);
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
   const result: ValidationResult = {

@@ -171,6 +171,21 @@ export async function checkRange(top: string, range: string): Promise<void> {
 }
 
 /**
+ * The commit a range ends at (`B` of `A..B` and `A...B`, `A^!`'s `A`), or undefined for one that ends at the working
+ * tree (`A` alone). A revision that is not here is the usage error `invariant diff` gives.
+ */
+export async function rangeEnd(top: string, range: string): Promise<{ commit: string; label: string } | undefined> {
+  const { after } = await parseRange(top, { range });
+  if (after.kind === 'commit') return { commit: after.commit, label: after.label };
+  if (after.kind !== 'revision') return undefined;
+  try {
+    return { commit: await resolveCommit(top, after.rev), label: after.rev };
+  } catch (error) {
+    return gitFailure(error);
+  }
+}
+
+/**
  * git's forms for one commit against a parent, `A^!` and `A^-N` (`A^-` is `A^-1`), as `git diff` reads them:
  * `A^N..A`, and `A^1..A` for `A^!` (a merge against its first parent). Any other range is kept.
  */
