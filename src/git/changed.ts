@@ -42,24 +42,62 @@ export async function stagedStorePaths(storeDir: string): Promise<string[]> {
  * at once: the status, and the index with its hidden bits.
  */
 export async function changedStorePaths(storeDir: string, prefix: string, top: string): Promise<string[]> {
-  // Loaded here: the commit hook's bundle holds this module for --staged, which needs none of it.
-  const { hiddenEdits, hiddenEntry, NO_FSMONITOR } = await import('./hidden-edits.ts');
-  const [status, index] = await Promise.all([
-    run(storeDir, [...NO_FSMONITOR, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.']),
-    run(storeDir, [...NO_FSMONITOR, 'ls-files', '-v', '-s', '-z', '--full-name', '--', '.']),
-  ]);
+  const { status, hidden } = await storeStatus(storeDir, false);
   const out = new Set<string>();
-  for (const entry of split(status)) {
+  for (const entry of status) {
     // "XY path": two status letters and a space.
     const path = entry.slice(3);
     if (path.startsWith(prefix)) out.add(path.slice(prefix.length));
   }
-  const hidden = split(index)
-    .map(hiddenEntry)
-    .filter((e): e is HiddenEntry => e !== undefined);
-  if (hidden.length > 0)
+  if (hidden.length > 0) {
+    const { hiddenEdits } = await import('./hidden-edits.ts');
     for (const { path } of await hiddenEdits(top, undefined, hidden)) if (path.startsWith(prefix)) out.add(path.slice(prefix.length));
+  }
   return [...out];
+}
+
+/**
+ * Whether the store's files in the working tree are the index's: none changed or deleted since it was staged, none
+ * untracked or ignored, none git is told not to look at (assume-unchanged, skip-worktree) that differs. An agent's
+ * shell can make each, and the guards of the one then differ from the other's. Two git processes, at once.
+ */
+export async function storeAsIndexed(storeDir: string, top: string): Promise<boolean> {
+  const { status, hidden } = await storeStatus(storeDir, true);
+  // "XY path": Y compares the working tree with the index (`?` untracked, `!` ignored).
+  if (status.some((entry) => entry[1] !== ' ')) return false;
+  if (hidden.length === 0) return true;
+  const { hiddenEdits } = await import('./hidden-edits.ts');
+  return (await hiddenEdits(top, undefined, hidden)).length === 0;
+}
+
+/**
+ * The `git status` records of the store's files (untracked ones, and with `ignored` ignored ones, file by file), and
+ * its index entries hidden from the working tree, which the status cannot see. A `core.fsmonitor` hook that could say
+ * nothing changed is not run (NO_FSMONITOR).
+ */
+async function storeStatus(storeDir: string, ignored: boolean): Promise<{ status: string[]; hidden: HiddenEntry[] }> {
+  // Loaded here: the commit hook's bundle holds this module for --staged, which needs none of it.
+  const { hiddenEntry, NO_FSMONITOR } = await import('./hidden-edits.ts');
+  const [status, index] = await Promise.all([
+    run(storeDir, [
+      ...NO_FSMONITOR,
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--untracked-files=all',
+      ...(ignored ? ['--ignored=matching'] : []),
+      '--no-renames',
+      '--',
+      '.',
+    ]),
+    run(storeDir, [...NO_FSMONITOR, 'ls-files', '-v', '-s', '-z', '--full-name', '--', '.']),
+  ]);
+  return {
+    status: split(status),
+    hidden: split(index)
+      .map(hiddenEntry)
+      .filter((e): e is HiddenEntry => e !== undefined),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@
  * missing or stale, so the hook's common path never loads the store reader.
  */
 import { buildGuardIndex, type GuardIndex } from '../core/guard.ts';
+import { resolvePrefix } from '../core/id-prefix.ts';
 import { UsageError } from '../core/errors.ts';
 import type { WaiverScope } from '../core/waivers.ts';
 import { ignoresCase } from '../git/repo.ts';
@@ -58,4 +59,27 @@ export async function buildIndex(
     caseless: await ignoresCase(root),
   });
   return { index, stamps: taken };
+}
+
+/** Where git holds the store a guard index is built from: a commit (`label` is how the range named it), or the index. */
+export type GitSide = { commit: string; label: string } | 'index';
+
+/**
+ * The guard index of the store as git holds it: at the commit a range ends at (`guard check A..B` judges the range's
+ * changes by the guards in force at B, not by today's), or in the index (`--staged` judges the commit by the guards it
+ * records). Built from git's objects each time, never kept. The active plan `named` adds its guards where that side
+ * holds it; one made since was in force nowhere there.
+ */
+export async function indexFromGit(root: string, top: string, named: string | null, now: Date, at: GitSide): Promise<GuardIndex> {
+  const { GitTreeSource } = await import('../store/git-source.ts');
+  const source = at === 'index' ? await GitTreeSource.index(root) : await GitTreeSource.atCommit(root, top, at.commit, at.label);
+  let plan: string | null = null;
+  if (named !== null) {
+    const held = (await source.list('plans', { recursive: false }))
+      .filter((e) => e.type === 'dir')
+      .map((e) => e.path.slice('plans/'.length));
+    const found = resolvePrefix(named, held);
+    if (found.kind === 'unique') plan = found.id;
+  }
+  return (await buildIndex(root, plan, now, () => ({}), source)).index;
 }

@@ -37,6 +37,7 @@ import {
 import { runEnv } from '../git/run-environment.ts';
 import { commonGitDir, gitDirFor, repoTop } from '../store/git-dir.ts';
 import { agentHome, filesBelow, relativeCaseless, relativeTo, spelledFrom, within } from './guard-paths.ts';
+import type { GitSide } from './guard-build.ts';
 import { physicalPath } from './link-paths.ts';
 
 /** A plan id as the store writes it: the active plan named so needs no look-up. */
@@ -197,23 +198,12 @@ export class GuardService {
   }
 
   /**
-   * The guard index of the store as a commit holds it, for `guard check A..B`, which judges the changes of a range by
-   * the guards in force at its end, not by today's: built from git's objects each time, never kept. The active plan's
-   * guards are among them when the commit holds that plan; one made since was in force nowhere in the range.
+   * The guard index of the store as git holds it (at a commit, or in the index): {@link indexFromGit}, for the active
+   * plan of this run.
    */
-  async indexAt(commit: string, label: string): Promise<GuardIndex> {
-    const [{ buildIndex }, { GitTreeSource }] = await Promise.all([import('./guard-build.ts'), import('../store/git-source.ts')]);
-    const source = await GitTreeSource.atCommit(physicalPath(this.root), this.top, commit, label);
-    const named = this.activePlan();
-    let plan: string | null = null;
-    if (named !== null) {
-      const held = (await source.list('plans', { recursive: false }))
-        .filter((e) => e.type === 'dir')
-        .map((e) => e.path.slice('plans/'.length));
-      const found = resolvePrefix(named, held);
-      if (found.kind === 'unique') plan = found.id;
-    }
-    return (await buildIndex(this.root, plan, this.clock(), () => ({}), source)).index;
+  async indexAt(at: GitSide): Promise<GuardIndex> {
+    const { indexFromGit } = await import('./guard-build.ts');
+    return indexFromGit(physicalPath(this.root), this.top, this.activePlan(), this.clock(), at);
   }
 
   /**

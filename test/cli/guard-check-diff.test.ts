@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -199,6 +199,29 @@ describe('agents guard check, a pull request range', () => {
     writeFileSync(join(dir, '.agents/plans', PLAN, 'plan.yaml'), `id: ${PLAN}\n`);
     const planned = await runAgents(['--format', 'json', 'guard', 'check', 'HEAD~2..HEAD~1'], { cwd: dir, env: { AGENTS_PLAN: PLAN } });
     expect([planned.code, JSON.parse(planned.stdout).diagnostics.map((d: { file: string }) => d.file)]).toEqual([1, ['secrets/a.key']]);
+  });
+});
+
+describe('agents guard check --staged, a store the working tree holds otherwise than the index', () => {
+  it("judges the commit by the guards it records too: a guard's file removed or emptied only in the working tree still holds", async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/a.key'), 'k\n');
+    git(dir, 'add', 'secrets');
+    const guard = join(dir, `.agents/global/${GUARDED}.yaml`);
+    const kept = readFileSync(guard, 'utf8');
+    // Removed by a shell, not staged: the commit still records the guard.
+    rmSync(guard);
+    expect(await findings(dir, '--staged')).toEqual({ code: 1, found: [['secrets/a.key', 0]] });
+    // Its guard taken out in a file git is told not to look at.
+    writeFileSync(guard, kept);
+    git(dir, 'update-index', '--assume-unchanged', `.agents/global/${GUARDED}.yaml`);
+    writeFileSync(guard, guardedYaml(GUARDED, 'Agents never touch secrets', { write: ['x/**'] }));
+    expect(await findings(dir, '--staged')).toEqual({ code: 1, found: [['secrets/a.key', 0]] });
+    // Removed from both: the commit takes the guard out, as the invariant diff of its review shows.
+    git(dir, 'update-index', '--no-assume-unchanged', `.agents/global/${GUARDED}.yaml`);
+    git(dir, 'rm', '-qf', `.agents/global/${GUARDED}.yaml`);
+    expect(await findings(dir, '--staged')).toEqual({ code: 0, found: [] });
   });
 });
 

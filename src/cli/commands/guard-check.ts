@@ -103,6 +103,14 @@ async function removedStore(ctx: CliContext, range: string | undefined, error: u
   throw error;
 }
 
+/** The findings of two stores' guards over the same files, each once, in the order of the files. */
+function bothSides(files: readonly { path: string }[], a: readonly Diagnostic[], b: readonly Diagnostic[]): Diagnostic[] {
+  const order = new Map(files.map((f, i) => [f.path, i]));
+  const seen = new Map<string, Diagnostic>();
+  for (const d of [...a, ...b]) seen.set(JSON.stringify([d.file, d.line, d.severity, d.message]), d);
+  return [...seen.values()].sort((x, y) => (order.get(x.file ?? '') ?? 0) - (order.get(y.file ?? '') ?? 0));
+}
+
 /** The changes (staged, or of a range) judged by the guards of the store at `root`. */
 async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Promise<ValidationResult> {
   const [{ GuardService }, { diffFiles }, { repoTop }] = await Promise.all([
@@ -120,6 +128,12 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     );
   }
   const service = new GuardService(root, ctx.io.env);
+  // Asked while git diffs: whether the commit's store is the working tree's (see below).
+  const asIndexed = argv.staged
+    ? import('../../git/changed.ts').then((git) => git.storeAsIndexed(physicalPath(root), service.top))
+    : undefined;
+  // Awaited below unless the diff fails first, whose error is then the one said.
+  asIndexed?.catch(() => undefined);
   if (!argv.staged && argv.range !== undefined) (await import('../../service/review/ranges.ts')).refuseEmptyRange(argv.range);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
@@ -173,15 +187,22 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     }
     return diagnostics;
   };
-  // A range that ends at a commit (A..B, A...B) is judged by the guards the store held there, as a reviewer of those
-  // changes reads them (docs/guard.md); one that ends at the working tree, and --staged, by the working tree's.
+  let diagnostics: Diagnostic[];
   const end =
     argv.staged || argv.range === undefined
       ? undefined
       : await (await import('../../service/review/ranges.ts')).rangeEnd(service.top, argv.range);
-  const diagnostics = end
-    ? await judge(await service.indexAt(end.commit, end.label))
-    : await service.judged({ tool: 'git', files: files.map((f) => f.path), texts: [] }, judge);
+  if (end) {
+    // A range that ends at a commit (A..B, A...B) is judged by the guards the store held there, as a reviewer of those
+    // changes reads them (docs/guard.md), not by today's.
+    diagnostics = await judge(await service.indexAt(end));
+  } else {
+    diagnostics = await service.judged({ tool: 'git', files: files.map((f) => f.path), texts: [] }, judge);
+    // The commit records the index's store: where the working tree's differs (a guard's file removed, a waiver written,
+    // by a shell without `git add`), the guards of both judge it, so that neither a change left unstaged nor a guard
+    // not yet staged lets it through.
+    if (asIndexed && !(await asIndexed)) diagnostics = bothSides(files, diagnostics, await judge(await service.indexAt('index')));
+  }
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
   const result: ValidationResult = {
