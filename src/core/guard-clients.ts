@@ -197,8 +197,11 @@ const APPLY_PATCH = /(?:^|[\s;&|('"])(?:apply_patch|applypatch)(?=$|[\s;&|)'"<])
  */
 const APPLY_PATCH_CD = /(?:^|[\s;&|(])cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&;|]+))\s*&&\s*(?:apply_patch|applypatch)(?=$|[\s<])/;
 
-/** Each folder a `cd DIR` or `pushd DIR` of a script changes to (a word, or a string in quotes), after its options (`cd -P --`). */
-const CHANGE_FOLDER = /(?:^|[\s;&|(])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*)'|"([^"]*)"|([^\s'"&;|)]+))/g;
+/**
+ * Each folder a `cd DIR` or `pushd DIR` of a script changes to (a word, or a string in quotes), after its options (`cd
+ * -P --`); in a script given to a shell in quotes or backticks too (`bash -c "cd DIR && …"`), which runs it as well.
+ */
+const CHANGE_FOLDER = /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
 
 /**
  * The folders a shell script may be in at its end, relative to where it starts ('' that folder): where it starts, and

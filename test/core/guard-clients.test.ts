@@ -301,6 +301,12 @@ describe('every captured input shape becomes one action', () => {
     expect(bash('cd services && pushd billing; make').cds).toEqual(['services', 'services/billing', 'billing']);
     expect(bash('cd /abs; cd ~ && make').cds).toEqual(['/abs', '~']);
     expect(bash('make deploy').cds).toBeUndefined();
+    // A script given to a shell in quotes or backticks runs its cd too.
+    expect(bash('bash -c "cd services/app && make deploy"').cds).toEqual(['services/app']);
+    expect(bash("sh -c 'cd services/app; make deploy'").cds).toEqual(['services/app']);
+    expect(bash('echo `cd services/app && make deploy`').cds).toEqual(['services/app']);
+    const patch = '*** Begin Patch\n*** Add File: k.pem\n+k\n*** End Patch\n';
+    expect(bash(`bash -lc "cd secrets; apply_patch <<'EOF'\n${patch}EOF\n"`).paths).toEqual(['k.pem', 'secrets/k.pem']);
     const cursor = parseClientInput(JSON.stringify({ ...cursorShell, command: 'cd app && npm publish' }));
     expect(cursor).toMatchObject({ command: 'cd app && npm publish', cds: ['app'], cwd: '/home/dev/proj/app' });
   });
