@@ -81,5 +81,12 @@ export async function indexFromGit(root: string, top: string, named: string | nu
     const found = resolvePrefix(named, held);
     if (found.kind === 'unique') plan = found.id;
   }
-  return (await buildIndex(root, plan, now, () => ({}), source)).index;
+  try {
+    return (await buildIndex(root, plan, now, () => ({}), source)).index;
+  } catch (error) {
+    // The commit's own pins: fetched with `--rev`, which the hint then names.
+    if (at === 'index') throw error;
+    const { notFetchedAt } = await import('../store/extends.ts');
+    throw notFetchedAt(error, at.commit);
+  }
 }

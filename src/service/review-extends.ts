@@ -2,7 +2,6 @@
 // which commit each side pins, the inherited invariants there (from the cache),
 // and what moved.
 import { diffInvariantFiles } from '../core/diff.ts';
-import { AgentsError } from '../core/errors.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, mayExtend, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
@@ -12,7 +11,7 @@ import { hideCredentials } from '../core/plain-text.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { tooLarge } from '../core/yaml-file.ts';
 import { catFileBatch } from '../git/object-reader.ts';
-import { pinsFor, readInherited, REVISION_FILE_HINT, SOURCE_FILE_HINT } from '../store/extends.ts';
+import { notFetchedAt, pinsFor, readInherited, REVISION_FILE_HINT, SOURCE_FILE_HINT } from '../store/extends.ts';
 import { emptySnapshot } from '../store/read.ts';
 import { WorkingTreeSource } from '../store/tree-source.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
@@ -125,14 +124,8 @@ export async function inheritedSides(
     try {
       r = await readInherited(storeRoot, pins);
     } catch (error) {
-      // Each side has its own pins: `extends fetch` alone fetches the working tree's, never a revision's.
-      if (error instanceof AgentsError && error.code === 'extends-not-fetched' && where.kind === 'revision' && where.commit)
-        throw new AgentsError(error.message, error.exitCode, {
-          hint: `Run \`agents extends fetch --rev ${where.commit.slice(0, 12)}\` (it fetches that revision's pinned commits); nothing was written.`,
-          code: 'extends-not-fetched',
-          detail: error.detail,
-        });
-      throw error;
+      // Each side has its own pins: a revision's are fetched with `--rev`.
+      throw where.kind === 'revision' && where.commit ? notFetchedAt(error, where.commit) : error;
     }
     requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources', SOURCE_FILE_HINT);
     return r.invariants;

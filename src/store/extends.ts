@@ -87,6 +87,19 @@ export function resolveSourceUrl(storeRoot: string, url: string): string {
 }
 
 /**
+ * `error` as said of a revision's pins (`commit`): a pinned commit not in the cache is fetched by `extends fetch
+ * --rev`, since `extends fetch` alone fetches the working tree's pins, never a revision's. Any other error is itself.
+ */
+export function notFetchedAt(error: unknown, commit: string): unknown {
+  if (!(error instanceof AgentsError) || error.code !== 'extends-not-fetched') return error;
+  return new AgentsError(error.message, error.exitCode, {
+    hint: `Run \`agents extends fetch --rev ${commit.slice(0, 12)}\` (it fetches that revision's pinned commits); nothing was written.`,
+    code: 'extends-not-fetched',
+    detail: error.detail,
+  });
+}
+
+/**
  * The pin of each configured source, or the reason the lock must be updated first (exit 2). `skipUnpinned`: a
  * source without a pin that matches it is left out instead, as a revision's side of `invariant diff` reads it
  * (history cannot be updated).

@@ -202,6 +202,36 @@ describe('agents guard check, a pull request range', () => {
   });
 });
 
+describe("agents guard check, a range whose end pins a policy source's commit this clone has not fetched", () => {
+  it("is exit 2 naming the fetch of that revision, after which the source's guards at the end judge the range", async () => {
+    const base = tempDir();
+    const policy = policyRepo(base);
+    policyCommit(policy, {
+      [`.agents/global/${GUARDED}.yaml`]: guardedYaml(GUARDED, 'Agents never touch secrets', { write: ['secrets/**'] }),
+    });
+    const app = consumer(base, `  - url: ${policy.url}\n    ref: main\n`);
+    expect((await runAgents(['extends', 'update'], { cwd: app })).code).toBe(0);
+    mkdirSync(join(app, 'secrets'));
+    writeFileSync(join(app, 'secrets/a.key'), 'k\n');
+    git(app, 'add', '-A');
+    git(app, 'commit', '-qm', 'B');
+    rmSync(join(policy.work, `.agents/global/${GUARDED}.yaml`));
+    policyCommit(policy, {});
+    expect((await runAgents(['extends', 'update'], { cwd: app })).code).toBe(0);
+    git(app, 'add', '-A');
+    git(app, 'commit', '-qm', 'source moved');
+    const clone = tempDir();
+    git(clone, 'clone', '-q', `file://${app}`, '.');
+    expect((await runAgents(['extends', 'fetch'], { cwd: clone })).code).toBe(0);
+    const r = await runAgents(['--format', 'json', 'guard', 'check', 'HEAD~1^!'], { cwd: clone });
+    expect([r.code, errorOf(r).code]).toEqual([2, 'extends-not-fetched']);
+    const rev = /extends fetch --rev (\S+)`/.exec(JSON.parse(r.stdout).error.hint)?.[1];
+    expect(rev).toBe(git(clone, 'rev-parse', 'HEAD~1').slice(0, 12));
+    expect((await runAgents(['extends', 'fetch', '--rev', rev!], { cwd: clone })).code).toBe(0);
+    expect(await findings(clone, 'HEAD~1^!')).toEqual({ code: 1, found: [['secrets/a.key', 0]] });
+  });
+});
+
 describe('agents guard check --staged, a store the working tree holds otherwise than the index', () => {
   it("judges the commit by the guards it records too: a guard's file removed or emptied only in the working tree still holds", async () => {
     const dir = await repo();
