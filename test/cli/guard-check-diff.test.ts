@@ -368,13 +368,19 @@ describe("agents guard check, where a finding's invariant is kept", () => {
 });
 
 describe('agents guard check --staged where the commit records no store', () => {
-  it('passes a commit (and a range) that removes the store and one on a branch without it, as validate --staged does; a store named that is not there is still exit 2', async () => {
+  it('passes a commit (and a range) that removes the store and one on a branch without it, as validate --staged does, judges an earlier range by its end; a store named that is not there is still exit 2', async () => {
     const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/a.key'), 'k\n');
+    git(dir, 'add', 'secrets');
+    git(dir, 'commit', '-qm', 'B');
     git(dir, 'rm', '-rq', '.agents');
     expect(await findings(dir, '--staged')).toEqual({ code: 0, found: [] });
     // The pull request that removed it, checked on its last commit as the workflow does: no guard is left to break.
     git(dir, 'commit', '-qm', 'remove the store');
     expect(await findings(dir, 'HEAD^1..HEAD')).toEqual({ code: 0, found: [] });
+    // An earlier range, whose end holds the store, is judged by that store's guards, as every range is.
+    expect(await findings(dir, 'HEAD~2..HEAD~1')).toEqual({ code: 1, found: [['secrets/a.key', 0]] });
     expect((await runAgents(['guard', 'check', 'HEAD'], { cwd: dir })).code).toBe(2);
     const bare = tempDir();
     git(bare, 'init', '-q');

@@ -76,17 +76,20 @@ export default defineCommand<CheckArgs>({
 });
 
 /**
- * Where a range's diff removes the store (a pull request that deletes it, checked in CI on its merge commit): `{ place }`,
- * as hookStore answers for a commit that removes it, since the side checked holds no guard. Otherwise, and when the
- * index still holds the store (its folder deleted by accident), the error of the search is thrown.
+ * Where the working tree holds no store: for a range that ends at a commit holding one at the store's place (the store
+ * removed since), that place, judged by the commit's guards as any such range is; where the range's diff removes the
+ * store (a pull request that deletes it, checked in CI on its merge commit), `{ place }`, as hookStore answers for a
+ * commit that removes it, since the side checked holds no guard. Otherwise, and when the index still holds the store
+ * (its folder deleted by accident), the error of the search is thrown.
  */
-async function removedStore(ctx: CliContext, range: string | undefined, error: unknown): Promise<{ place: string }> {
+async function removedStore(ctx: CliContext, range: string | undefined, error: unknown): Promise<string | { place: string }> {
   if (!(error instanceof UsageError)) throw error;
-  const [{ storePlaceAtRevisions }, { diffFiles }, { indexHolds }, { GitError }] = await Promise.all([
+  const [{ storePlaceAtRevisions }, { diffFiles }, { indexHolds }, { GitError, lsTree }, { rangeEnd }] = await Promise.all([
     import('../../store/discover.ts'),
     import('../../git/diff.ts'),
     import('../../git/changed.ts'),
     import('../../git/repo.ts'),
+    import('../../service/review/ranges.ts'),
   ]);
   const at = storePlaceAtRevisions({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
   const rel = at === undefined ? '' : relative(at.top, at.root).split(sep).join('/');
@@ -94,6 +97,8 @@ async function removedStore(ctx: CliContext, range: string | undefined, error: u
   try {
     if (await indexHolds(at.top, rel)) throw error;
     const files = await diffFiles(at.top, { range: range ?? 'HEAD' });
+    const end = range === undefined ? undefined : await rangeEnd(at.top, range);
+    if (end && (await lsTree(at.top, end.commit, rel)).length > 0) return at.root;
     if (files.some((f) => f.path.startsWith(`${rel}/`))) return { place: at.root };
   } catch (failure) {
     // A range git cannot read is said by the search's error: with no store there is nothing to judge it by.
