@@ -1,6 +1,6 @@
 import { type AgentsError, UsageError, valueTooLong } from '../core/errors.ts';
 import { globProblem } from '../core/globs.ts';
-import { inputObject, optionalString, optionalStrings, requiredString } from '../core/input-shape.ts';
+import { inputObject, optionalBoolean, optionalString, optionalStrings, refuseArgs, requiredString } from '../core/input-shape.ts';
 import { codePointLength, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
@@ -251,8 +251,11 @@ export class ScopeService {
    */
   async newProjects(
     inputs: readonly { project: string; description?: string; paths?: readonly string[] }[],
-    { adopt = false }: { adopt?: boolean } = {},
+    given: { adopt?: boolean } = {},
   ): Promise<{ project: string; folder: string; file: { name: string; content: string }; adopted?: true }[]> {
+    // Public: from JavaScript a list of another type would fail inside as a TypeError.
+    refuseArgs('newProjects', ['inputs: array'], [inputs]);
+    const adopt = optionalBoolean(inputObject(given, 'newProjects', { adopt: true }).adopt, 'adopt') ?? false;
     const checked = inputs.map((given) => {
       const input = inputObject(given, 'addProject');
       const scope = toScope({ project: requiredString(input.project, 'project') });

@@ -266,6 +266,26 @@ describe('the library given input of the wrong shape', () => {
     ).toBe('plan');
   });
 
+  it('refuses a project name, a target or a list of another type in the public lookups, naming the field, instead of a TypeError', async () => {
+    const store = exampleStore();
+    const s = InvariantService.open({ store }) as Loose;
+    const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    for (const name of [5, null, {}, Symbol('p')]) {
+      expect(await fieldOf(() => s.requireProject(name))).toBe('project');
+      expect(await fieldOf(() => s.checkNewProject(name, false))).toBe('project');
+    }
+    expect(await fieldOf(() => s.requireProject('myapp', { writin: true }))).toBe('writin');
+    await usageError(() => s.requireProject('myapp', 'yes'));
+    expect(await s.requireProject('myapp', null)).toBeUndefined();
+    // A name that is none is not handed back as the project the add will create.
+    expect(await fieldOf(() => s.checkNewProject('fresh', 'yes'))).toBe('confirmed');
+    expect(await fieldOf(() => s.waiversOf(null))).toBe('target');
+    expect(await fieldOf(() => s.waiversOf({ kind: 'project' }))).toBe('target.project');
+    const scopes = new ScopeService(s) as Loose;
+    expect(await fieldOf(() => scopes.newProjects(5))).toBe('inputs');
+    expect((await scopes.newProjects([{ project: 'fresh' }], null))[0].project).toBe('fresh');
+  });
+
   it("refuses an export plan's options, or a plan to apply, of the wrong type, naming the field, instead of a TypeError or force read by its truthiness", async () => {
     const store = exampleStore();
     const exporter = new ExportService(InvariantService.open({ store })) as Loose;

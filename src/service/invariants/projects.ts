@@ -1,6 +1,7 @@
 // The scopes that exist: projects (refusing typos of their names), action templates, plans.
 import { closestNames, didYouMean, isCloseName, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
+import { inputObject, optionalBoolean, optionalString, requiredString } from '../../core/input-shape.ts';
 import { actionName } from '../../core/model.ts';
 import { isName, isProjectName } from '../../core/names.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
@@ -54,7 +55,10 @@ export async function projectNames(svc: InvariantContext): Promise<string[]> {
  * closest existing ones: a typo must never read as an empty project and
  * hand out a silently shortened set.
  */
-export async function requireProject(svc: InvariantContext, project: string, options: { writing?: boolean } = {}): Promise<void> {
+export async function requireProject(svc: InvariantContext, project: string, given: { writing?: boolean } = {}): Promise<void> {
+  // Public on the service: from JavaScript a name of another type would fail deep inside the name checks.
+  requiredString(project, 'project');
+  const options = { writing: optionalBoolean(inputObject(given, 'requireProject', { writing: true }).writing, 'writing') };
   const known = await svc.projectNames();
   if (known.includes(project)) return;
   // Something stands at the project's place that is no folder: said as what it is, not as a project to create. A
@@ -96,6 +100,9 @@ export async function checkNewProject(
   confirmed: boolean,
   doing = 'add to',
 ): Promise<string | undefined> {
+  requiredString(project, 'project');
+  optionalBoolean(confirmed, 'confirmed');
+  doing = optionalString(doing, 'doing') ?? 'add to';
   const known = await svc.projectNames();
   if (known.includes(project)) return undefined;
   const suggestions = closeTo(project, known);

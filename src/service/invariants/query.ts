@@ -1,6 +1,7 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
 import { UsageError, conflictingOptions } from '../../core/errors.ts';
-import { inputObject, optionalBoolean, requiredString } from '../../core/input-shape.ts';
+import { inputObject, optionalBoolean, refuseArgs, requiredString } from '../../core/input-shape.ts';
+import { TARGET } from '../../core/model-shape.ts';
 import { type Plan, type Scope, type ScopedInvariant, type Target, actionName, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
@@ -162,6 +163,8 @@ export async function waiversOf(
   target: Target,
   listed?: readonly { path: string; type: string }[],
 ): Promise<WaiverState[]> {
+  // Public on the service: a target of no kind would otherwise read as one with no waivers, or fail inside.
+  refuseArgs('waiversOf', ['target: object', 'listed: objects?'], [target, listed], { target: TARGET });
   const scopes: WaiverScope[] = target.kind === 'plan' ? [{ kind: 'plan', plan: target.plan }] : [];
   if (target.project !== undefined) scopes.push({ kind: 'project', project: target.project });
   const present = listed ? scopes.filter((s) => listed.some((e) => e.type === 'dir' && e.path === waiverFolder(s))) : scopes;
