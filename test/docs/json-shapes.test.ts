@@ -67,6 +67,7 @@ describe('the keys docs/json-output.md gives each command', () => {
       export: ['export', '--target', 'agents-md'],
       'export --check': ['export', '--check', '--target', 'agents-md'],
       'export --dry-run': ['export', '--dry-run', '--target', 'claude-md'],
+      'export --stdout': ['export', '--stdout', '--project', 'myapp', '--target', 'agents-md'],
       which: ['which', 'README.md'],
       'action add': ['action', 'add', 'local/other'],
       'action list': ['action', 'list'],

@@ -352,6 +352,17 @@ describe('export and validate on the same store', () => {
     expect(root.get(G_TESTS)).toEqual([INH_TESTS]);
   });
 
+  it('export --stdout with --format json or yaml is a document holding the text it prints, not the Markdown itself', async () => {
+    const text = await cli('export', '--stdout', '--plan', plan, '--target', 'agents-md');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(INH_DELETE);
+    const json = await cliJson<Record<string, unknown>>('export', '--stdout', '--plan', plan, '--target', 'agents-md');
+    expect(json).toEqual({ target: 'agents-md', plan, project: null, content: text.stdout });
+    const yaml = await cli('export', '--stdout', '--project', 'myapp', '--target', 'cursor', '--format', 'yaml');
+    expect(yaml.code, yaml.stderr).toBe(0);
+    expect(yaml.stdout).toMatch(/^target: cursor\nplan: null\nproject: myapp\ncontent: /);
+  });
+
   it('validate accepts a plan promoted from a policy source action whose invariants exist at the pinned commit', async () => {
     const promoted = (await cliJson<EntryJson[]>('invariant', 'list', '--effective', '--plan', sourcePlan)).filter(
       (e) => e.scope === 'plan',

@@ -123,7 +123,20 @@ export default defineCommand<ExportArgs>({
         }
         target = { plan };
       } else target = { project: argv.project! };
-      ctx.io.stdout.write(await exporter.standalone(target, targets[0]!));
+      const content = await exporter.standalone(target, targets[0]!);
+      // The text is the target's file as it is; --format json or yaml wraps it in a document, as every command's output is.
+      if (ctx.format === 'text') ctx.io.stdout.write(content);
+      else
+        emit(
+          ctx,
+          {
+            target: targets[0]!.trim(),
+            plan: 'plan' in target ? target.plan : null,
+            project: 'project' in target ? target.project : null,
+            content,
+          },
+          () => content,
+        );
       return EXIT_CODES.ok;
     }
     if (argv.plan !== undefined)
