@@ -20,6 +20,15 @@ export function textKey(text: string): string {
   return skeleton(text.normalize('NFKC').toLowerCase()).trim().replace(/\s+/gu, ' ');
 }
 
+/**
+ * A tag as the store keeps it: trimmed, in Unicode NFC. Two spellings of one word (é as one code point, or e and its
+ * combining accent, as macOS file names and some keyboards give it) are one tag, not two that look the same.
+ */
+export function cleanTag(tag: string): string {
+  const t = tag.trim();
+  return ASCII.test(t) ? t : t.normalize('NFC');
+}
+
 /** Trims text as writers store it; inner white space is kept as the author wrote it. */
 export function cleanText(text: string): string {
   return text.trim();

@@ -3,7 +3,7 @@ import type { Guard, Invariant, InvariantSource, Plan, Scope, ScopedInvariant, S
 import { DEFAULT_CONFIG, GUARD_KINDS } from './model.ts';
 import { diagAt, nodeAt, offsetAt, parseYaml, fullParser, YamlSyntaxNotLoaded, type YamlFile, type YamlSyntax } from './yaml-file.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
-import { cleanText } from './normalise.ts';
+import { cleanTag, cleanText } from './normalise.ts';
 import { yaml11Reads } from './yaml11.ts';
 import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 import { closestNames, hintWithGuess } from './closest.ts';
@@ -327,8 +327,8 @@ export function parseInvariant(
     text: own(cleanText(raw.text)),
     severity: (raw.severity ?? 'error') as Severity,
     active: raw.active ?? true,
-    // Two tags the trim makes one (`a` and `"a "`) are one tag, as the schema's uniqueItems means.
-    tags: raw.tags ? [...new Set(raw.tags.map((tag) => tag.trim()))].map(own) : [],
+    // Two tags the trim or NFC makes one (`a` and `"a "`, é and e + U+0301) are one tag, as the schema's uniqueItems means.
+    tags: raw.tags ? [...new Set(raw.tags.map(cleanTag))].map(own) : [],
     scope,
     path: file,
   };

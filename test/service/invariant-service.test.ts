@@ -133,6 +133,20 @@ describe('InvariantService', () => {
     expect((await s.list({})).map((l) => l.invariant.tags)).toEqual([[tag]]);
   });
 
+  it('reads a tag written in two Unicode forms (NFC é, NFD e + U+0301) as one tag, whether added, removed or read from a file', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    const root = testStore({
+      'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': `id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Read\ntags: ["${nfd}", "${nfc}"]\n`,
+    });
+    const s = service(root);
+    expect((await s.show('01M8KJT9G0XNWEM589ZS7FV0VT')).invariant.tags).toEqual([nfc]);
+    const added = await s.add({ scope: { global: true }, text: 'Brew', tags: [nfc, nfd] });
+    expect(added.invariant.tags).toEqual([nfc]);
+    expect((await s.edit({ id: added.invariant.id, addTags: [nfd] })).changed).toEqual([]);
+    expect((await s.edit({ id: added.invariant.id, removeTags: [nfd] })).invariant.tags).toEqual([]);
+  });
+
   it('refuses (exit 1, overridden) to remove an invariant, or change its text, while another copy names it in overrides', async () => {
     const root = testStore();
     const s = service(root);

@@ -4,7 +4,7 @@ import { CheckFailedError, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalStrings, requiredString } from '../../core/input-shape.ts';
 import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
-import { textKey } from '../../core/normalise.ts';
+import { cleanTag, textKey } from '../../core/normalise.ts';
 import { shadowInfo } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
@@ -28,7 +28,7 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
   const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;
   const replaceTags = input.tags !== undefined ? checkTags(input.tags) : undefined;
   const addTags = checkTags(input.addTags, 'addTags');
-  const removeTags = (optionalStrings(input.removeTags, 'removeTags') ?? []).map((t) => t.trim());
+  const removeTags = (optionalStrings(input.removeTags, 'removeTags') ?? []).map(cleanTag);
   const both = addTags.find((t) => removeTags.includes(t));
   if (both !== undefined)
     throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');

@@ -16,7 +16,7 @@ import { closestNames, hintWithGuess } from '../../core/closest.ts';
 import { splitSourceRef } from '../../core/extends.ts';
 import { codePointLength, nameProblem, parseActionRef, truncate, ulidProblem } from '../../core/names.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../../core/near-duplicates.ts';
-import { cleanText } from '../../core/normalise.ts';
+import { cleanTag, cleanText } from '../../core/normalise.ts';
 import { MAX_TEXT_LENGTH } from '../../core/parse-core.ts';
 import type { StoreSnapshot } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
@@ -236,7 +236,7 @@ export function nearAmong(subject: ScopedInvariant, others: readonly ScopedInvar
 export function checkTags(tags: unknown, field = 'tags'): string[] {
   const out: string[] = [];
   for (const raw of optionalStrings(tags, field) ?? []) {
-    const tag = raw.trim();
+    const tag = cleanTag(raw);
     if (tag === '' || codePointLength(tag) > 64 || tag.includes(',')) {
       throw new UsageError(
         `tag "${truncate(raw)}" is invalid: tags are 1 to 64 characters without commas`,
