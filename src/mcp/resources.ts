@@ -3,6 +3,7 @@ import { EXTENDS_LOCK_FILE } from '../core/extends.ts';
 import { isName, isProjectName, isUlid, truncate } from '../core/names.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import { CONFIG_FILE } from '../store/config.ts';
+import { existingPlanIds } from '../store/listing.ts';
 import { effectiveMarkdown, PRECEDENCE_LINE } from '../present/effective.ts';
 import type { ToolContext } from './tool.ts';
 import { effectiveFor } from './tools.ts';
@@ -71,16 +72,10 @@ export function parseUri(uri: string): { target: Target; form: Form } {
   return { target: { plan: name }, form };
 }
 
-/** The projects (folders under projects/) and plans (folders under plans/) of the store, sorted. */
+/** The projects (folders under projects/) and the plans (folders under plans/ holding their plan.yaml) of the store, sorted. */
 export async function listTargets(service: InvariantService): Promise<Target[]> {
-  const dirs = async (dir: string, valid: (n: string) => boolean) =>
-    (await service.source.list(dir, { recursive: false }))
-      .filter((e) => e.type === 'dir')
-      .map((e) => e.path.slice(dir.length + 1))
-      .filter(valid)
-      .sort();
-  const projects = (await dirs('projects', isProjectName)).map((project) => ({ project }));
-  const plans = (await dirs('plans', isUlid)).map((plan) => ({ plan }));
+  const projects = (await service.projectNames()).map((project) => ({ project }));
+  const plans = (await existingPlanIds(service.source)).map((plan) => ({ plan }));
   return [...projects, ...plans];
 }
 

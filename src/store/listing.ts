@@ -21,6 +21,21 @@ export async function planIds(tree: TreeSource): Promise<string[]> {
   return planIdsIn(await tree.list('plans', { recursive: false }));
 }
 
+/**
+ * The plans of a tree that hold their plan.yaml, sorted: the plans there are, as the readers of plans find them. A
+ * folder left without one (a plan removed by hand, an interrupted checkout) is no plan: listed as one, it would be
+ * offered only to fail when read.
+ */
+export async function existingPlanIds(tree: TreeSource): Promise<string[]> {
+  const ids = await planIds(tree);
+  const held = await Promise.all(
+    ids.map(async (id) =>
+      (await tree.list(`plans/${id}`, { recursive: false })).some((e) => e.path === `plans/${id}/plan.yaml` && e.type === 'file'),
+    ),
+  );
+  return ids.filter((_, i) => held[i]);
+}
+
 /** The plan ids of a listing of plans/ (planIds), for a caller that looks at its other entries too. */
 export function planIdsIn(entries: readonly TreeEntry[]): string[] {
   return entries

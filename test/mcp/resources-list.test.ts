@@ -1,0 +1,24 @@
+// What resources/list offers is what exists: the same projects and plans the other surfaces find (scopes()).
+import { describe, expect, it } from 'vitest';
+import { listTargets } from '../../src/mcp/resources.ts';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+const EMPTY = '01M8KK5920RS6CGAVDFVYYJ0B5';
+const NO_FILE = '01M8KK5920RS6CGAVDFVYYJ0B6';
+
+describe('the targets resources/list offers', () => {
+  it('leave out a plan folder without its plan.yaml, which reads as no plan, as scopes() leaves it out', async () => {
+    const store = testStore({
+      'projects/myapp/project.yaml': 'paths: [app/**]\n',
+      [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: myapp\n`,
+      [`plans/${EMPTY}/`]: null,
+      [`plans/${NO_FILE}/01M8KJT9G0XNWEM589ZS7FV0VT.yaml`]: invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Keep logs'),
+      [`plans/${NO_FILE}/plan.yaml/`]: null,
+    });
+    const service = new InvariantService(store);
+    expect(await listTargets(service)).toEqual([{ project: 'myapp' }, { plan: PLAN }]);
+    expect((await service.scopes()).plans.map((p) => p.id)).toEqual([PLAN]);
+  });
+});
