@@ -68,11 +68,19 @@ export function waiversById<W extends { invariant_id: string }>(waivers: readonl
   return by;
 }
 
-/** One line for a waiver: "waived until 2026-12-31 by Ops (project myapp): reason", or "expired …". */
+/** What a waiver says under the entry it waives, in parts: "waived until DATE" (or "waiver expired DATE"), where, why. */
+function waiverWords(w: ReturnType<typeof waiverJson>): { head: string; where: string; reason: string } {
+  return {
+    head: w.holds === false ? `waiver expired ${w.expires}` : `waived until ${w.expires}`,
+    where: `(${w.scope === 'plan' ? 'plan' : `project ${w.project}`}, ${w.id}, owner ${w.owner})`,
+    reason: w.reason,
+  };
+}
+
+/** One line for a waiver: "waived until 2026-12-31 (project myapp, 01…, owner Ops): reason", or "waiver expired …". */
 export function waiverLine(s: Style, w: ScopedWaiver & { holds: boolean }): string {
-  const where = w.scope.kind === 'plan' ? 'plan' : `project ${w.scope.project}`;
-  const head = w.holds ? s.yellow(`waived until ${w.expires}`) : s.red(`waiver expired ${w.expires}`);
-  return `${head} ${s.dim(`(${where}, ${w.id}, owner ${w.owner})`)}: ${w.reason}`;
+  const { head, where, reason } = waiverWords(waiverJson(w));
+  return `${w.holds ? s.yellow(head) : s.red(head)} ${s.dim(where)}: ${reason}`;
 }
 
 /** The dim line under an invariant: id, severity, inactive, tags, where it was promoted from. */
@@ -221,6 +229,11 @@ export function effectiveMarkdown(data: EffectiveData, pattern?: string): string
     if (inv.rationale) lines.push(`   Why: ${inv.rationale.replace(/\n/g, ' ')}`);
     for (const s of inv.shadows) lines.push(`   Shadows ${s.scope} ${s.id}.`);
     for (const s of inv.overridden) lines.push(`   Overrides ${s.scope} ${s.id}.`);
+    // As the CLI's text says them: an agent told only that an invariant applies would keep to what the target waived.
+    for (const w of inv.waivers) {
+      const { head, where, reason } = waiverWords(w);
+      lines.push(`   ${head[0]!.toUpperCase()}${head.slice(1)} ${where}: ${reason.replace(/\n/g, ' ')}`);
+    }
   });
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScopedInvariant } from '../../src/core/model.ts';
 import type { EffectiveEntry } from '../../src/core/resolve.ts';
 import { makeStyle } from '../../src/core/style.ts';
-import { type EffectiveData, effectiveLines, effectiveMarkdown } from '../../src/present/effective.ts';
+import { type EffectiveData, effectiveData, effectiveLines, effectiveMarkdown } from '../../src/present/effective.ts';
 import type { WaiverState } from '../../src/service/invariant-service.ts';
 import { runAgents } from '../helpers/main.ts';
 import { exampleStore } from '../helpers/plans.ts';
@@ -76,5 +76,29 @@ describe('effectiveMarkdown', () => {
       ({ target: { kind: 'project', project: 'app', plan: null }, count, invariants: [] }) as unknown as EffectiveData;
     expect(effectiveMarkdown(data(1))).toContain('\n1 invariant applies (precedence');
     expect(effectiveMarkdown(data(2))).toContain('\n2 invariants apply (precedence');
+  });
+
+  it('says each waiver under the entry it waives, held or expired, as the CLI text says them', () => {
+    const project = { kind: 'project', project: 'app' } as const;
+    const entries = [entry(1, project), entry(2, project)];
+    const waiver = (n: number, holds: boolean) =>
+      ({
+        id: `W${n}`,
+        invariant_id: id(n),
+        scope: project,
+        expires: holds ? '2999-12-31' : '2001-01-01',
+        owner: 'Ops',
+        reason: 'Legacy',
+        holds,
+        path: `projects/app/waivers/W${n}.yaml`,
+        created_at: '2000-01-01T00:00:00Z',
+      }) as unknown as WaiverState;
+    const result = { target: { kind: 'project', project: 'app' } as never, entries, waivers: [waiver(1, true), waiver(2, false)] };
+    const md = effectiveMarkdown(effectiveData(result)).split('\n');
+    const text = [...effectiveLines(makeStyle(false), result)].join('\n').split('\n');
+    for (const n of [1, 2]) {
+      const said = text.find((l) => l.includes(`(project app, W${n}, owner Ops): Legacy`))!.trim();
+      expect(md[md.findIndex((l) => l.startsWith(`${n}. Keep record ${n} `)) + 1]).toBe(`   ${said[0]!.toUpperCase()}${said.slice(1)}`);
+    }
   });
 });
