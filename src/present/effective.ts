@@ -83,14 +83,31 @@ export function waiverLine(s: Style, w: ScopedWaiver & { holds: boolean }): stri
   return `${w.holds ? s.yellow(head) : s.red(head)} ${s.dim(where)}: ${reason}`;
 }
 
-/** The dim line under an invariant: id, severity, inactive, tags, where it was promoted from. */
-export function invariantMeta(s: Style, inv: ScopedInvariant): string {
+/** What the dim line under an invariant says of it first, in every listing of a set: id, severity, inactive, tags. */
+function metaParts(s: Style, inv: ScopedInvariant): string[] {
   const parts = [inv.id, severityLabel(s, inv.severity)];
   if (!inv.active) parts.push(s.yellow('inactive'));
   if (inv.tags.length) parts.push(inv.tags.map((t) => `#${t}`).join(' '));
+  return parts;
+}
+
+/** The dim line under an invariant: id, severity, inactive, tags, where it was promoted from. */
+export function invariantMeta(s: Style, inv: ScopedInvariant): string {
+  const parts = metaParts(s, inv);
   if (inv.source?.kind === 'action') parts.push(`source: action ${inv.source.ref ?? '?'} (${inv.source.origin_id ?? '?'})`);
   else if (inv.source?.kind === 'plan') parts.push('source: plan');
   return s.dim(parts.join(' · '));
+}
+
+/** The dim line under an entry of `plan show`'s set: the same first parts, then its scope and where it came from. */
+export function planEntryMeta(s: Style, inv: ScopedInvariant): string {
+  const from =
+    inv.source?.kind === 'action'
+      ? `promoted from action ${inv.source.ref} (${inv.source.origin_id})`
+      : inv.source?.kind === 'plan'
+        ? 'added to the plan'
+        : describeScope(inv.scope);
+  return s.dim([...metaParts(s, inv), inv.scope.kind, from].join(' · '));
 }
 
 type Target = EffectiveResult['target'];

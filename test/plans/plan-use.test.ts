@@ -259,6 +259,11 @@ describe('the effective set of a plan', () => {
     expect(text.stdout).toContain(`source: action local/code-coverage (${ORIGIN})`);
     const show = await runAgents(['--store', root, 'plan', 'show', id]);
     expect(show.stdout).toContain(`promoted from action local/code-coverage (${ORIGIN})`);
+    // Its entries say what `invariant list --effective` says of each: an inactive copy or a tag is not left out.
+    const tests = out.find((e: { text: string }) => e.text === 'All API changes need tests').id as string;
+    expect((await runAgents(['--store', root, 'invariant', 'edit', tests, '--tag', 'api', '--tag', 'qa'])).code).toBe(0);
+    const tagged = await runAgents(['--store', root, 'plan', 'show', id]);
+    expect(tagged.stdout).toContain(`${tests} · error · #api #qa · project · project myapp`);
   });
 });
 

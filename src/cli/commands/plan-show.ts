@@ -1,10 +1,9 @@
 import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { textKey } from '../../core/normalise.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
-import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { decisionJson, planJson, runJson, waiverJson } from '../../present/plan.ts';
-import { effectiveEntriesJson, waiverLine } from '../../present/effective.ts';
+import { effectiveEntriesJson, planEntryMeta, waiverLine } from '../../present/effective.ts';
 import { severityLabel, violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 import { hiddenCopyLines } from '../../present/effective.ts';
@@ -47,14 +46,8 @@ export default defineCommand<{ id: string }>({
         lines.push('', s.cyan(`Effective set (${r.effective.length})`));
         r.effective.forEach((e, i) => {
           const inv = e.invariant;
-          const from =
-            inv.source?.kind === 'action'
-              ? `promoted from action ${inv.source.ref} (${inv.source.origin_id})`
-              : inv.source?.kind === 'plan'
-                ? 'added to the plan'
-                : describeScope(inv.scope);
           lines.push(`  ${String(i + 1).padStart(2)}. ${inv.text}`);
-          lines.push(`      ${s.dim(`${inv.id} · ${inv.severity} · ${inv.scope.kind} · ${from}`)}`);
+          lines.push(`      ${planEntryMeta(s, inv)}`);
           for (const line of hiddenCopyLines(e, s.yellow, () => '')) lines.push(`      ${line}`);
           for (const w of r.waivers) if (w.invariant_id === inv.id) lines.push(`      ${waiverLine(s, w)}`);
         });
