@@ -6,6 +6,7 @@
  */
 import { fenceOverBlock, lineOf, markerDamage, markerLines } from './export-markers.ts';
 import { codeSpan, inlineText } from './export-text.ts';
+import { describeShadows } from './export-entry-end.ts';
 import { applyTo, globList, yamlScalar } from './export-front-matter.ts';
 import { folderPattern, nestedFolder } from './globs.ts';
 import { markdownText } from './plain-text.ts';
@@ -14,6 +15,7 @@ import { describeScope, frozenDeep, SEVERITIES, type ExportTargetName, type Proj
 
 // Written into the front matter of the targets below; kept here for the callers that format front matter too.
 export { yamlScalar };
+export { exportedEntryId, exportedEntryIds } from './export-entry-end.ts';
 
 /** One part of a file: the invariants of the global scope, a project or a plan, with what they come with. */
 export interface ExportSection {
@@ -228,28 +230,6 @@ const SEVERITY_HEADINGS: Record<Severity, string> = {
   warning: 'Should (warning): follow these, and say so when you cannot',
   info: 'Note (info): keep these in mind',
 };
-
-/**
- * An exported list item's end, as renderEntries writes it: `(scope, \`ID\`; shadows …)`, with or without the scope
- * and the copies it shadows, whose ids are not its own. The id's backticks are a pair or none (`\1`): none in the
- * plain text an import reads.
- */
-const ENTRY_END = /\((?:[^`()\n]*, )?(`?)([0-9A-HJKMNP-TV-Z]{26})\1(?:; shadows [^\n]*)?\)$/gm;
-
-/** The ids of the entries an exported text lists. */
-export function exportedEntryIds(text: string): string[] {
-  return [...text.matchAll(ENTRY_END)].filter((m) => m[1] === '`').map((m) => m[2]!);
-}
-
-/** The id a rule ends with when it is an exported entry read back as plain text (copied out of a block), or undefined. */
-export function exportedEntryId(rule: string): string | undefined {
-  return [...rule.matchAll(ENTRY_END)].at(-1)?.[2];
-}
-
-function describeShadows(entry: EffectiveEntry): string {
-  if (entry.shadows.length === 0) return '';
-  return `; shadows ${entry.shadows.map((s) => `${s.scope} \`${s.id}\``).join(', ')}`;
-}
 
 /**
  * The severity groups of each set of entries already rendered, by scope: one

@@ -169,6 +169,7 @@ describe('exportedEntryIds', () => {
     expect(exportedEntryIds(text)).toEqual([A, B, C, D]);
     // A block written with CRLF line ends, into a CRLF file, reads the same.
     expect(exportedEntryIds(text.replace(/\n/g, '\r\n'))).toEqual([A, B, C, D]);
+    expect(exportedEntryIds(`- Keep it (\`${A}\`; overrides global \`${B}\`)`)).toEqual([A]);
   });
 });
 
@@ -185,6 +186,17 @@ describe('renderSections', () => {
     expect(md).toContain('- Amounts are integers of cents (`01JDQ6X5Z8W4N3B2C1D0E9F8G2`; shadows global `01JDQ6X5Z8W4N3B2C1D0E9F8G9`)');
     expect(md).toContain('- Never write &lt;!-- agents:end --&gt; here\n  second line (global, ');
     expect(md).not.toContain(END_MARKER);
+  });
+
+  it('says a copy hidden on purpose (named by overrides) as overridden, apart from one shadowed by accident, as the other views say them', () => {
+    const both = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G4', 'Keep it', { kind: 'project', project: 'billing' }, 'error', [
+      { id: '01JDQ6X5Z8W4N3B2C1D0E9F8G5', scope: 'global', path: 'global/a.yaml', overridden: true },
+      { id: '01JDQ6X5Z8W4N3B2C1D0E9F8G6', scope: 'inherited', path: 'extends/p/global/b.yaml' },
+    ]);
+    const md = renderSections([{ title: 'Project billing', scope: 'project billing', notes: [], entries: [both] }], '.agents');
+    expect(md).toContain(
+      '- Keep it (`01JDQ6X5Z8W4N3B2C1D0E9F8G4`; shadows inherited `01JDQ6X5Z8W4N3B2C1D0E9F8G6`; overrides global `01JDQ6X5Z8W4N3B2C1D0E9F8G5`)',
+    );
   });
 
   it('escapes the < of an HTML block the text opens and does not close, and only that; a $$ that would open math; an empty link destination', () => {
