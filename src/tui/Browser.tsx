@@ -115,14 +115,11 @@ function BrowserScreen({
       }
     };
     if (effective) {
-      const byId = new Map([
-        ...data.items.map((i) => [i.invariant.id, i.invariant] as const),
-        ...data.inherited.map((i) => [i.id, i] as const),
-      ]);
+      const known = [...data.items.map((i) => i.invariant), ...data.inherited];
       const entries = matching(effective.entries, (e) => e.invariant);
-      const rows = effectiveRows({ ...effective, entries }, byId);
+      const rows = effectiveRows({ ...effective, entries }, known);
       // A filtered set is counted against the whole, so the title never says the set is only what the filter kept.
-      const whole = entries.length === effective.entries.length ? rows : effectiveRows(effective, byId);
+      const whole = entries.length === effective.entries.length ? rows : effectiveRows(effective, known);
       return { rows, whole, ...(filterProblem ? { filterProblem } : {}) };
     }
     const items = matching(

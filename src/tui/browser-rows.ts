@@ -46,16 +46,19 @@ export function listRows(items: readonly ListedInvariant[]): Row[] {
 
 /**
  * Rows of an effective set: each kept invariant, grouped by its scope, and
- * right under it the copies it hides (looked up in `byId`), marked as hidden.
+ * right under it the copies it hides (found among `known` by their files, not
+ * their ids: a repository copy of an inherited invariant may keep its id), marked as hidden.
  */
-export function effectiveRows(result: EffectiveResult, byId: ReadonlyMap<string, ScopedInvariant>): Row[] {
+export function effectiveRows(result: EffectiveResult, known: Iterable<ScopedInvariant>): Row[] {
+  const byPath = new Map<string, ScopedInvariant>();
+  for (const inv of known) byPath.set(inv.path, inv);
   const rows: Row[] = [];
   for (const group of effectiveGroups(result)) {
     rows.push({ kind: 'header', label: group.label, count: group.entries.length });
     for (const { entry, waivers } of group.entries) {
       rows.push(waivers.length > 0 ? { kind: 'item', invariant: entry.invariant, waivers } : { kind: 'item', invariant: entry.invariant });
       for (const ref of entry.shadows) {
-        const hidden = byId.get(ref.id);
+        const hidden = byPath.get(ref.path);
         if (hidden) rows.push({ kind: 'item', invariant: hidden, hiddenBy: entry.invariant });
       }
     }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Key } from 'ink';
 import type { ScopedInvariant } from '../../src/core/model.ts';
 import type { ListedInvariant } from '../../src/service/invariant-service.ts';
-import { windowTop } from '../../src/tui/browser-rows.ts';
+import { effectiveRows, windowTop } from '../../src/tui/browser-rows.ts';
 import { KeyHub, PLAIN, splitChunk } from '../../src/tui/use-keys.ts';
 import { pastedText } from '../../src/tui/run-ink.tsx';
 import { clipToRows } from '../../src/tui/plain.ts';
@@ -20,6 +20,30 @@ describe('windowTop (only rows top..top+height are rendered)', () => {
     [100, 20, 1, 0, 20],
   ])('count %i, selected %i, height %i, previous top %i → %i', (count, selected, height, previous, expected) => {
     expect(windowTop(count, selected, height, previous)).toBe(expected);
+  });
+});
+
+describe('effectiveRows', () => {
+  test('shows under a kept copy the very copy it hides, by its file, when a repository copy keeps the inherited id', () => {
+    const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    const copy = (scope: ScopedInvariant['scope'], path: string, severity: string, text: string) =>
+      ({ id, text, severity, active: true, tags: [], scope, path }) as unknown as ScopedInvariant;
+    const locked = {
+      ...copy({ kind: 'inherited', source: 'policy', order: 0 }, `extends/policy/global/${id}.yaml`, 'error', 'Keep backups'),
+      locked: true,
+    };
+    const weaker = copy({ kind: 'project', project: 'web' }, `projects/web/${id}.yaml`, 'warning', 'keep backups');
+    const result = {
+      target: { kind: 'project', project: 'web' },
+      entries: [{ invariant: locked, shadows: [{ id, scope: 'project', path: weaker.path }] }],
+      waivers: [],
+    } as never;
+    // The listing of every scope holds both copies, the inherited one after the store's own (service list()).
+    const items = effectiveRows(result, [weaker, locked]).filter((r) => r.kind === 'item');
+    expect(items.map((r) => (r.kind === 'item' ? [r.invariant.path, r.hiddenBy?.path] : []))).toEqual([
+      [locked.path, undefined],
+      [weaker.path, locked.path],
+    ]);
   });
 });
 
