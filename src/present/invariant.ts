@@ -131,6 +131,22 @@ export const SHOW_RELATIONS_SCHEMA: Record<string, JsonSchema> = {
   shadowed_by: arrayOf(SHADOW_SCHEMA),
 };
 
+/**
+ * The copies of an invariant's text it hides and is hidden by, each with the word the effective set says it by
+ * (src/core/resolve.ts): `overrides` / `overridden by` where a copy of the text names the hidden one in `overrides`,
+ * `shadows` / `shadowed by` for one hidden by accident.
+ */
+export function relationWords(
+  inv: ScopedInvariant,
+  shadow: ShownInvariant['shadow'],
+): { hides: [word: string, other: ScopedInvariant][]; hiddenBy: [word: string, other: ScopedInvariant][] } {
+  const named = new Set([inv, ...shadow.shadows, ...shadow.shadowedBy].map((i) => i.overrides));
+  return {
+    hides: shadow.shadows.map((o) => [named.has(o.id) ? 'overrides' : 'shadows', o]),
+    hiddenBy: shadow.shadowedBy.map((o) => [named.has(inv.id) ? 'overridden by' : 'shadowed by', o]),
+  };
+}
+
 /** `invariant show` and the MCP `show_invariant` as text: one "key  value" row each. */
 export function showText(r: ShownInvariant, s: Style): string {
   const inv = r.invariant;
@@ -152,8 +168,8 @@ export function showText(r: ShownInvariant, s: Style): string {
   for (const [kind, list] of Object.entries(inv.guard ?? {})) if (list && list.length > 0) rows.push([`guard ${kind}`, list.join(', ')]);
   rows.push(['path', inv.path]);
   rows.push(['applies to', r.appliesTo]);
-  for (const o of r.shadow.shadows) rows.push(['shadows', `${describeScope(o.scope)} ${o.id}`]);
-  for (const o of r.shadow.shadowedBy) rows.push(['shadowed by', `${describeScope(o.scope)} ${o.id}`]);
+  const { hides, hiddenBy } = relationWords(inv, r.shadow);
+  for (const [word, o] of [...hides, ...hiddenBy]) rows.push([word, `${describeScope(o.scope)} ${o.id}`]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${s.dim(k.padEnd(width))}  ${v.replace(/\n/g, `\n${' '.repeat(width + 2)}`)}`).join('\n');
 }

@@ -4,6 +4,7 @@ import { Box, Text } from 'ink';
 import { fitColumns, plain } from './plain.ts';
 import type { ReactElement } from 'react';
 import { actionName, describeScope, type ScopedInvariant } from '../core/model.ts';
+import { relationWords } from '../present/invariant.ts';
 import type { SelectItem } from './SelectList.tsx';
 import type { Row, ScopeChoice } from './browser-rows.ts';
 import { useTheme, type Theme } from './theme.ts';
@@ -142,13 +143,14 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
           wrap="truncate-end"
         >{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>,
       );
-    for (const o of row.shadow?.shadowedBy ?? [])
+    const relations = row.shadow ? relationWords(inv, row.shadow) : { hides: [], hiddenBy: [] };
+    for (const [word, o] of relations.hiddenBy)
       lines.push(
-        <Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>,
+        <Text key={`b${o.path}`} color={theme.hue('yellow')} wrap="truncate-end">{`${word} ${describeScope(o.scope)} ${o.id}`}</Text>,
       );
-    for (const o of row.shadow?.shadows ?? [])
+    for (const [word, o] of relations.hides)
       lines.push(
-        <Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadows ${describeScope(o.scope)} ${o.id}`}</Text>,
+        <Text key={`s${o.path}`} color={theme.hue('yellow')} wrap="truncate-end">{`${word} ${describeScope(o.scope)} ${o.id}`}</Text>,
       );
     for (const w of row.waivers ?? []) {
       const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;

@@ -5,7 +5,7 @@ import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
 import type { CliContext } from '../context.ts';
 import { effectiveEntriesJsonEach, effectiveLines, invariantMeta } from '../../present/effective.ts';
-import { emptyListText, listedJson } from '../../present/invariant.ts';
+import { emptyListText, listedJson, relationWords } from '../../present/invariant.ts';
 import { emitList, piecesOf } from '../render.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import type { Style } from '../../core/style.ts';
@@ -117,8 +117,10 @@ function* listLines(s: Style, items: ListedInvariant[], empty: string): Generato
     count++;
     yield `  ${invariant.text}`;
     yield `    ${invariantMeta(s, invariant)}`;
-    for (const o of shadow?.shadowedBy ?? []) yield `    ${s.yellow('shadowed by')} ${describeScope(o.scope)} ${o.id}`;
-    for (const o of shadow?.shadows ?? []) yield `    ${s.yellow('shadows')} ${describeScope(o.scope)} ${o.id}`;
+    if (shadow) {
+      const { hides, hiddenBy } = relationWords(invariant, shadow);
+      for (const [word, o] of [...hiddenBy, ...hides]) yield `    ${s.yellow(word)} ${describeScope(o.scope)} ${o.id}`;
+    }
   }
   yield '';
   yield s.dim(`${count} invariant${count === 1 ? '' : 's'}`);
