@@ -1,5 +1,4 @@
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
-import type { ShadowRef } from '../core/resolve.ts';
 import type { CliContext } from './context.ts';
 import type { KeptProject } from '../service/invariant-service.ts';
 import { jsonPieces, jsonSlices, STREAM } from '../core/json-stream.ts';
@@ -141,8 +140,4 @@ export function* piecesOf(lines: Iterable<string>): Generator<string> {
 
 export function scopeLabel(inv: ScopedInvariant): string {
   return describeScope(inv.scope);
-}
-
-export function shadowLabel(s: ShadowRef): string {
-  return `${s.scope} ${s.id}`;
 }

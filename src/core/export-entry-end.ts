@@ -1,6 +1,6 @@
 // The end of an exported list item, `(scope, \`ID\`; shadows …; overrides …)`: written by the export, read back by
 // import and by `import --replace` to know which entries a block or a copied rule came from.
-import type { EffectiveEntry } from './resolve.ts';
+import { type EffectiveEntry, shadowScope } from './resolve.ts';
 
 /**
  * An exported list item's end, as renderEntries writes it: `(scope, \`ID\`; shadows …; overrides …)`, with or without
@@ -27,7 +27,7 @@ export function describeShadows(entry: EffectiveEntry): string {
     ['overrides', true],
   ] as const) {
     const copies = entry.shadows.filter((s) => (s.overridden ?? false) === on);
-    if (copies.length > 0) out += `; ${word} ${copies.map((s) => `${s.scope} \`${s.id}\``).join(', ')}`;
+    if (copies.length > 0) out += `; ${word} ${copies.map((s) => `${shadowScope(s)} \`${s.id}\``).join(', ')}`;
   }
   return out;
 }

@@ -201,7 +201,10 @@ export const DIGESTED: Shape = bySchema('invariant.schema.json', ['id', 'text', 
 /** What the gate reads of an invariant of the set: its `digest` is the service's, of `invariantDigestInput`. */
 export const GATE_INVARIANTS = each(bySchema('invariant.schema.json', ['id', 'severity'], fields({ digest: 'string?' })));
 export const ENTRIES = each(
-  fields({ invariant: INVARIANT, shadows: each(fields({ id: 'string', scope: oneOf(SCOPE_KINDS), path: 'string' })) }),
+  fields({
+    invariant: INVARIANT,
+    shadows: each(fields({ id: 'string', scope: oneOf(SCOPE_KINDS), path: 'string', inheritedFrom: 'string?' })),
+  }),
 );
 /** A project's project.yaml as readProjects returns it: its paths are globs in the repository, as the reader holds them. */
 const PROJECT_META: Shape = bySchema('project.schema.json', undefined, (o) => {

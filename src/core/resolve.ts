@@ -7,6 +7,13 @@ export interface ShadowRef {
   path: string;
   /** A copy of the same text names this one in `overrides`: it is hidden on purpose (docs/resolution.md). */
   overridden?: true;
+  /** An inherited copy's policy source: with two sources, the kind alone does not say whose copy it is. */
+  inheritedFrom?: string;
+}
+
+/** A hidden copy's scope as the views name it: its kind, and an inherited copy's source ("inherited policy"), as describeScope names a kept copy's. */
+export function shadowScope(ref: { scope: string; inheritedFrom?: string | undefined }): string {
+  return ref.inheritedFrom !== undefined ? `${ref.scope} ${ref.inheritedFrom}` : ref.scope;
 }
 
 /** One entry of an effective set: the kept invariant and the copies it hides. */
@@ -56,7 +63,12 @@ function compare(a: ScopedInvariant, b: ScopedInvariant): number {
 }
 
 function refTo(inv: ScopedInvariant): ShadowRef {
-  return { id: inv.id, scope: inv.scope.kind, path: inv.path };
+  return {
+    id: inv.id,
+    scope: inv.scope.kind,
+    path: inv.path,
+    ...(inv.scope.kind === 'inherited' ? { inheritedFrom: inv.scope.source } : {}),
+  };
 }
 
 /**

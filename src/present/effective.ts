@@ -1,6 +1,6 @@
 import { describeScope, SCOPE_KINDS, type ScopedInvariant } from '../core/model.ts';
 import { quoteText } from '../core/plain-text.ts';
-import type { EffectiveEntry } from '../core/resolve.ts';
+import { type EffectiveEntry, shadowScope } from '../core/resolve.ts';
 import type { Style } from '../core/style.ts';
 import type { ScopedWaiver } from '../core/waivers.ts';
 import type { EffectiveResult, WaiverState } from '../service/invariant-service.ts';
@@ -54,7 +54,7 @@ export const EFFECTIVE_ENTRY_SCHEMA: JsonSchema = {
 
 /** The text lines under an effective entry: "shadows global 01…" or, for a copy hidden on purpose, "overrides global 01…". */
 export function hiddenCopyLines(e: EffectiveEntry, label: (word: string) => string, withPath: (path: string) => string): string[] {
-  return e.shadows.map((r) => `${label(r.overridden ? 'overrides' : 'shadows')} ${r.scope} ${r.id}${withPath(r.path)}`);
+  return e.shadows.map((r) => `${label(r.overridden ? 'overrides' : 'shadows')} ${shadowScope(r)} ${r.id}${withPath(r.path)}`);
 }
 
 /** The waivers of each invariant, in their order. */
@@ -244,8 +244,9 @@ export function effectiveMarkdown(data: EffectiveData, pattern?: string): string
     const meta = [`\`${inv.id}\``, inv.severity, ...(inv.tags.length ? [inv.tags.map((t) => `#${t}`).join(' ')] : [])].join(' · ');
     lines.push(`${i + 1}. ${inv.text.replace(/\n/g, ' ')} (${meta})`);
     if (inv.rationale) lines.push(`   Why: ${inv.rationale.replace(/\n/g, ' ')}`);
-    for (const s of inv.shadows) lines.push(`   Shadows ${s.scope} ${s.id}.`);
-    for (const s of inv.overridden) lines.push(`   Overrides ${s.scope} ${s.id}.`);
+    const named = (s: ShadowJson) => `${shadowScope({ scope: s.scope, inheritedFrom: s.inherited_from })} ${s.id}`;
+    for (const s of inv.shadows) lines.push(`   Shadows ${named(s)}.`);
+    for (const s of inv.overridden) lines.push(`   Overrides ${named(s)}.`);
     // As the CLI's text says them: an agent told only that an invariant applies would keep to what the target waived.
     for (const w of inv.waivers) {
       const { head, where, reason } = waiverWords(w);

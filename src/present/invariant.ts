@@ -1,4 +1,4 @@
-import { actionName, describeScope, type Guard, SCOPE_KINDS, SEVERITIES, type ScopedInvariant } from '../core/model.ts';
+import { actionName, describeScope, type Guard, type Scope, SCOPE_KINDS, SEVERITIES, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
 import { arrayOf, BOOLEAN, enumOf, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
 
@@ -58,10 +58,18 @@ export interface ShadowJson {
   id: string;
   scope: string;
   path: string;
+  /** An inherited copy's source, as an inherited invariant's own JSON names it. */
+  inherited_from?: string;
 }
 
-export function shadowJson(s: { id: string; scope: { kind: string } | string; path: string }): ShadowJson {
-  return { id: s.id, scope: typeof s.scope === 'string' ? s.scope : s.scope.kind, path: s.path };
+export function shadowJson(s: { id: string; scope: Scope | string; path: string; inheritedFrom?: string }): ShadowJson {
+  const source = typeof s.scope === 'string' ? s.inheritedFrom : s.scope.kind === 'inherited' ? s.scope.source : undefined;
+  return {
+    id: s.id,
+    scope: typeof s.scope === 'string' ? s.scope : s.scope.kind,
+    path: s.path,
+    ...(source !== undefined ? { inherited_from: source } : {}),
+  };
 }
 
 /** A near-duplicate in JSON: the other invariant and how near it is. */
@@ -75,7 +83,11 @@ export function nearJson(m: { invariant: ScopedInvariant; kind: string }): {
   return { id: m.invariant.id, scope: m.invariant.scope.kind, path: m.invariant.path, text: m.invariant.text, kind: m.kind };
 }
 
-export const SHADOW_SCHEMA: JsonSchema = objectOf({ id: STRING, scope: enumOf(SCOPE_KINDS), path: STRING }, ['id', 'scope', 'path']);
+export const SHADOW_SCHEMA: JsonSchema = objectOf({ id: STRING, scope: enumOf(SCOPE_KINDS), path: STRING, inherited_from: STRING }, [
+  'id',
+  'scope',
+  'path',
+]);
 
 export const INVARIANT_SCHEMA: JsonSchema = objectOf(
   {

@@ -104,7 +104,8 @@ function fromCliText(text: string): Seen[] {
   let scope = '';
   for (const line of text.split('\n').slice(1)) {
     const meta = /^ {6}([0-9A-Z]{26}) · /.exec(line);
-    const hidden = /^ {6}(?:shadows|overrides) \w+ ([0-9A-Z]{26})/.exec(line);
+    // An inherited copy is named with its source ("shadows inherited policy 01…"), as the group of a kept one is.
+    const hidden = /^ {6}(?:shadows|overrides) (?:inherited \S+|\w+) ([0-9A-Z]{26})/.exec(line);
     if (meta) out.push({ id: meta[1]!, scope, hides: [] });
     else if (hidden) out.at(-1)!.hides = sorted([...out.at(-1)!.hides, hidden[1]!]);
     else if (/^\S/.test(line)) scope = line.split(' ')[0]!;
@@ -119,7 +120,7 @@ function fromMarkdown(md: string): Seen[] {
   for (const line of md.split('\n')) {
     const heading = /^## (\S+)/.exec(line);
     const entry = /^\d+\. .* \(`([0-9A-Z]{26})`/.exec(line);
-    const hidden = /^ {3}(?:Shadows|Overrides) \w+ ([0-9A-Z]{26})\.$/.exec(line);
+    const hidden = /^ {3}(?:Shadows|Overrides) (?:inherited \S+|\w+) ([0-9A-Z]{26})\.$/.exec(line);
     if (heading) scope = heading[1]!;
     else if (entry) out.push({ id: entry[1]!, scope, hides: [] });
     else if (hidden) out.at(-1)!.hides = sorted([...out.at(-1)!.hides, hidden[1]!]);
@@ -182,7 +183,14 @@ describe('one store with all five tiers, through every surface', () => {
       [{ kind: 'project', project: 'myapp' }, ['--project', 'myapp'], { project: 'myapp' }],
       [{ kind: 'plan', plan }, ['--plan', plan], { plan }],
     ] as const) {
-      const json = fromJson(await cliJson<EntryJson[]>('invariant', 'list', '--effective', ...args));
+      const raw = await cliJson<(EntryJson & { shadows: { id: string; inherited_from?: string }[] })[]>(
+        'invariant',
+        'list',
+        '--effective',
+        ...args,
+      );
+      expect(raw.find((e) => e.id === G_TESTS)?.shadows).toMatchObject([{ id: INH_TESTS, inherited_from: 'policy' }]);
+      const json = fromJson(raw);
       // Every tier is there, and the shadows cross them.
       expect(new Set(json.map((e) => e.scope))).toEqual(
         new Set(target.kind === 'plan' ? ['plan', 'project', 'global', 'inherited'] : ['project', 'global', 'inherited']),
@@ -193,12 +201,14 @@ describe('one store with all five tiers, through every surface', () => {
 
       const text = await cli('invariant', 'list', '--effective', ...args);
       expect(fromCliText(text.stdout)).toEqual(json);
+      expect(text.stdout).toContain(`shadows inherited policy ${INH_TESTS}`);
 
       // The SDK client checks the structured content against the tool's outputSchema.
       const tool = (await s.client.callTool({ name: 'effective_invariants', arguments: { ...toolArgs } })) as CallToolResult;
       expect(tool.isError, textOf(tool)).toBeFalsy();
       expect(fromJson((tool.structuredContent as { invariants: EntryJson[] }).invariants)).toEqual(json);
       expect(fromMarkdown(textOf(tool))).toEqual(json);
+      expect(textOf(tool)).toContain(`Shadows inherited policy ${INH_TESTS}.`);
 
       const base = target.kind === 'project' ? 'agents://projects/myapp' : `agents://plans/${plan}`;
       const resJson = (await s.client.readResource({ uri: `${base}/effective.json` })).contents[0] as { text: string };
@@ -350,6 +360,8 @@ describe('export and validate on the same store', () => {
     for (const e of effective) expect((e.scope === 'project' ? project : root).get(e.id), e.id).toEqual(e.hides);
     expect(root.get(INH_DELETE)).toEqual([]);
     expect(root.get(G_TESTS)).toEqual([INH_TESTS]);
+    // A hidden inherited copy is named with its source, as a kept one is.
+    expect(readFileSync(join(app, 'AGENTS.md'), 'utf8')).toContain(`shadows inherited policy \`${INH_TESTS}\``);
   });
 
   it('export --stdout with --format json or yaml is a document holding the text it prints, not the Markdown itself', async () => {
