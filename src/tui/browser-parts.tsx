@@ -77,7 +77,10 @@ export function RowLine({
     : !inv.active
       ? '(inactive) '
       : row.shadow?.shadowedBy.length
-        ? '(shadowed) '
+        ? // Hidden on purpose (a copy names it in `overrides`) is said as the other views say it.
+          relationWords(inv, row.shadow).hiddenBy.every(([word]) => word === 'overridden by')
+          ? '(overridden) '
+          : '(shadowed) '
         : row.waivers?.some((w) => w.holds)
           ? '(waived) '
           : row.waivers?.length

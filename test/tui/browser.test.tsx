@@ -63,6 +63,19 @@ test('moving down shows the selected invariant in the detail pane with its shado
   r.unmount();
 });
 
+test('a copy named in overrides is said as overridden, in its row and in both detail panes, as the effective set says it', async () => {
+  const root = exampleStore();
+  writeFileSync(join(root, `projects/myapp/${P2}.yaml`), invariantYaml(P2, 'Log all changes', { severity: 'warning', overrides: G2 }));
+  const { r } = open(root);
+  await frameHas(r.lastFrame, '› E Never delete');
+  r.stdin.write('j');
+  const frame = await frameHas(r.lastFrame, '› E (overridden) Log all changes');
+  expect(frame).toContain(`overridden by project myapp ${P2}`);
+  r.stdin.write('jj');
+  expect(await frameHas(r.lastFrame, '› W Log all changes')).toContain(`overrides global ${G2}`);
+  r.unmount();
+});
+
 test('/ filters live by regex; a bad regex is shown inline; Esc clears it', async () => {
   const { r, events } = open(exampleStore());
   await frameHas(r.lastFrame, '6 shown');
