@@ -3,7 +3,7 @@ import { requireValid } from '../service/invariant-service.ts';
 import { loadConfig } from '../store/config.ts';
 import { projectsOfPath, readProjects, repositoryTop } from '../store/projects.ts';
 import { repoPathOf } from '../service/repo-path.ts';
-import { describeScope, SEVERITIES, type Severity } from '../core/model.ts';
+import { SEVERITIES, type Severity } from '../core/model.ts';
 import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
 import {
   emptyListText,
@@ -16,6 +16,7 @@ import {
   showText,
 } from '../present/invariant.ts';
 import { PLAN_STATUS_SCHEMA, planStatusJson, planStatusText } from '../present/plan-status.ts';
+import { listLines } from '../present/list.ts';
 import { arrayOf, INTEGER, objectOf } from '../present/schema.ts';
 import { VIOLATION_SCHEMA, violationJson } from '../present/violation.ts';
 import { makeStyle } from '../core/style.ts';
@@ -186,13 +187,9 @@ export const TOOLS: readonly ToolDef[] = [
       const filtered = scope !== undefined || args.pattern !== undefined;
       const all = args.include_inactive === true;
       const inactive = items.length > 0 || filtered || all ? 0 : (await ctx.service.list({ all: true })).length;
-      const lines =
-        items.length === 0
-          ? [emptyListText(filtered, inactive, '`include_inactive: true`')]
-          : [`${items.length} invariant${items.length === 1 ? '' : 's'}:`];
-      for (const { invariant: i } of items)
-        lines.push(`- [${describeScope(i.scope)}] ${i.text} (${i.id}, ${i.severity}${i.active ? '' : ', inactive'})`);
-      return { data: { count: invariants.length, invariants }, text: lines.join('\n') };
+      // The text `invariant list` prints: each invariant's tags and, listing the whole store, the copies it hides or is hidden by.
+      const text = [...listLines(makeStyle(false), items, emptyListText(filtered, inactive, '`include_inactive: true`'))].join('\n');
+      return { data: { count: invariants.length, invariants }, text };
     },
   },
   {

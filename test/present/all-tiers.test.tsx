@@ -333,6 +333,10 @@ describe('one invariant of every tier, shown', () => {
       expect(textOf(tool)).toBe((await cli('invariant', 'show', id)).stdout.trimEnd());
       seen[id] = shown;
     }
+    // A whole-store listing too: the text of list_invariants is `invariant list`'s (tags, the copies hidden and hiding).
+    const listed = (await s.client.callTool({ name: 'list_invariants', arguments: {} })) as CallToolResult;
+    expect(textOf(listed)).toBe((await cli('invariant', 'list')).stdout.trimEnd());
+    expect(textOf(listed)).toContain(`shadowed by global ${G_TESTS}`);
     expect(seen[INH_TESTS]).toEqual({ id: INH_TESTS, scope: 'inherited', shadows: [], shadowed_by: [G_TESTS] });
     expect(seen[G_TESTS]).toEqual({ id: G_TESTS, scope: 'global', shadows: [INH_TESTS], shadowed_by: [] });
     expect(seen[P_ERRORS]?.shadowed_by).toEqual([planOwn]);

@@ -1,14 +1,13 @@
 import { conflictingOptions, EXIT_CODES, missingOption } from '../../core/errors.ts';
-import { describeScope, scopeFolder } from '../../core/model.ts';
 import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
 import type { CliContext } from '../context.ts';
-import { effectiveEntriesJsonEach, effectiveLines, invariantMeta } from '../../present/effective.ts';
-import { emptyListText, listedJson, relationWords } from '../../present/invariant.ts';
+import { effectiveEntriesJsonEach, effectiveLines } from '../../present/effective.ts';
+import { emptyListText, listedJson } from '../../present/invariant.ts';
+import { listLines } from '../../present/list.ts';
 import { emitList, piecesOf } from '../render.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
-import type { Style } from '../../core/style.ts';
 
 interface ListArgs extends ScopeArgs {
   pattern?: string;
@@ -94,34 +93,4 @@ function printList(ctx: CliContext, items: ListedInvariant[], empty: string): Pr
     },
     () => piecesOf(listLines(s, items, empty)),
   );
-}
-
-function* listLines(s: Style, items: ListedInvariant[], empty: string): Generator<string> {
-  if (items.length === 0) {
-    yield empty;
-    return;
-  }
-  let folder = '';
-  let count = 0;
-  let first = true;
-  const counts = new Map<string, number>();
-  for (const { invariant } of items) counts.set(scopeFolder(invariant.scope), (counts.get(scopeFolder(invariant.scope)) ?? 0) + 1);
-  for (const { invariant, shadow } of items) {
-    const f = scopeFolder(invariant.scope);
-    if (f !== folder) {
-      folder = f;
-      if (!first) yield '';
-      yield s.cyan(`${describeScope(invariant.scope)} (${counts.get(f)})`);
-    }
-    first = false;
-    count++;
-    yield `  ${invariant.text}`;
-    yield `    ${invariantMeta(s, invariant)}`;
-    if (shadow) {
-      const { hides, hiddenBy } = relationWords(invariant, shadow);
-      for (const [word, o] of [...hiddenBy, ...hides]) yield `    ${s.yellow(word)} ${describeScope(o.scope)} ${o.id}`;
-    }
-  }
-  yield '';
-  yield s.dim(`${count} invariant${count === 1 ? '' : 's'}`);
 }
