@@ -26,6 +26,8 @@ import {
   ENFORCEMENT,
   ENFORCEMENT_RECORDS,
   ESCAPE_OPTIONS,
+  LIST_OPTIONS,
+  WORKING_TREE_OPTIONS,
   EXPIRING,
   EXPORT_INPUT,
   GATE_FACTS,
@@ -457,13 +459,13 @@ export class IdAbbreviations extends IdAbbreviationsUnchecked {
 
 export class WorkingTreeSource extends WorkingTreeSourceUnchecked {
   constructor(root: string, options?: WorkingTreeOptions) {
-    refuseArgs('WorkingTreeSource', ['root: string', 'options: object?'], [root, options]);
+    refuseArgs('WorkingTreeSource', ['root: string', 'options: object?'], [root, options], { options: WORKING_TREE_OPTIONS });
     super(root, options ?? {});
   }
 
   // async: a refusal is the promise's, as the unchecked methods' failures are.
   override async list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]> {
-    refuseArgs('WorkingTreeSource.list', ['dir: string', 'options: object?'], [dir, options]);
+    refuseArgs('WorkingTreeSource.list', ['dir: string', 'options: object?'], [dir, options], { options: LIST_OPTIONS });
     refuseOutside('list', [dir]);
     return super.list(dir, options ?? {});
   }

@@ -292,6 +292,12 @@ export const DIFF_OPTIONS: Shape = options({ onlyKeys: 'set?', keyOf: 'function?
 export const COMMIT_OPTIONS: Shape = options({ notice: 'function?' });
 export const GATE_OPTIONS: Shape = options({ allow: [each(oneOf(RELAXABLE)), 'optional'] });
 export const ESCAPE_OPTIONS: Shape = options({ newlines: 'boolean?' });
+/** WorkingTreeSource's options and its list's: unchecked, `{recursive: 'no'}` would walk the whole tree and a misspelt option be ignored. */
+export const WORKING_TREE_OPTIONS: Shape = options({
+  parseCache: [(v) => (isObject(v) ? undefined : notObject(v)), 'optional'],
+  now: 'function?',
+});
+export const LIST_OPTIONS: Shape = options({ recursive: 'boolean?' });
 /** A document findUnsafeText knows the multi-line fields of: a schema's file name, not `invariant` or `plan.yaml`. */
 export const DOCUMENT: Shape = oneOf(Object.keys(SCHEMAS));
 /** The kind of a plan's record, by the folder it is kept in. */

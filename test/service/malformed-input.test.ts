@@ -451,6 +451,13 @@ describe('every public function of the library given arguments of the wrong type
     expect(new L.IdAbbreviations(['01JDQ6X5Z8W4N3B2C1D0E9F8G1'], null).short('01JDQ6X5Z8W4N3B2C1D0E9F8G1')).toBe('01JD');
     expect(L.shortestUniquePrefix('01JDQ6X5Z8W4N3B2C1D0E9F8G1', [], 6)).toBe('01JDQ6');
     expect(await field(() => new L.WorkingTreeSource(42))).toBe('root');
+    // Its options are refused by field as every options object is: {recursive: 'no'} read by its truthiness would walk it all.
+    expect(await field(() => new L.WorkingTreeSource('.', { parseCach: {} }))).toBe('options.parseCach');
+    expect(await field(() => new L.WorkingTreeSource('.', { now: 5 }))).toBe('options.now');
+    const tree = new L.WorkingTreeSource(exampleStore());
+    expect(await field(() => tree.list('global', { recursive: 'no' }))).toBe('options.recursive');
+    expect(await field(() => tree.list('global', { recursiv: false }))).toBe('options.recursiv');
+    expect((await tree.list('global', null)).length).toBe((await tree.list('global')).length);
     // null for an optional argument is taken as left out, as the check takes it: the function's default, no TypeError.
     expect(L.escapeUnsafe('a\u202eb', null)).toBe(L.escapeUnsafe('a\u202eb'));
     const hash = (s: string) => String(s.length);
