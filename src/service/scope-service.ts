@@ -1,6 +1,14 @@
 import { type AgentsError, UsageError, valueTooLong } from '../core/errors.ts';
 import { globProblem } from '../core/globs.ts';
-import { inputObject, optionalBoolean, optionalString, optionalStrings, refuseArgs, requiredString } from '../core/input-shape.ts';
+import {
+  inputObject,
+  optionalBoolean,
+  optionalFunction,
+  optionalString,
+  optionalStrings,
+  refuseArgs,
+  requiredString,
+} from '../core/input-shape.ts';
 import { codePointLength, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
@@ -119,8 +127,10 @@ export class ScopeService {
   }
 
   /** The sources' trees a listing can show: one not pinned or fetched yet is left out, and `missing` hears why. */
-  readableSourceTrees(missing?: (error: AgentsError) => void): Promise<{ name: string; tree: TreeSource }[]> {
-    return unlessSourceNotReady(() => pinnedTrees(this.invariants), missing);
+  async readableSourceTrees(missing?: (error: AgentsError) => void): Promise<{ name: string; tree: TreeSource }[]> {
+    // Called only when a source is not ready: another value would fail then, as a TypeError, not here.
+    const hear = optionalFunction(missing, 'missing');
+    return unlessSourceNotReady(() => pinnedTrees(this.invariants), hear);
   }
 
   /** Every project (a folder projects/<name>/), with counts. */

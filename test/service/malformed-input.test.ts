@@ -284,6 +284,11 @@ describe('the library given input of the wrong shape', () => {
     const scopes = new ScopeService(s) as Loose;
     expect(await fieldOf(() => scopes.newProjects(5))).toBe('inputs');
     expect((await scopes.newProjects([{ project: 'fresh' }], null))[0].project).toBe('fresh');
+    // A callback or a text of another type is refused when given, not when it is used (or written into a request).
+    expect(await fieldOf(() => scopes.readableSourceTrees({}))).toBe('missing');
+    const plans = PlanService.open({ store }) as Loose;
+    expect(await fieldOf(() => plans.actorRequest('01M8KK5920RS6CGAVDFVYYJ0B4', { text: 'x' }))).toBe('context');
+    expect((await plans.actorRequest('01M8KK5920RS6CGAVDFVYYJ0B4', undefined)).context).toBeNull();
   });
 
   it("refuses an export plan's options, or a plan to apply, of the wrong type, naming the field, instead of a TypeError or force read by its truthiness", async () => {

@@ -25,6 +25,8 @@ import type { StrategizeResult } from './types.ts';
 
 /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
 export async function actorRequest(svc: PlanContext, prefix: string, context: string | null): Promise<ActorRequest> {
+  // From JavaScript, an object here would go into the request the actor reads, where the protocol holds a string or null.
+  context = optionalString(context, 'context') ?? null;
   const plan = await planById(svc, prefix);
   const { entries } = await svc.invariants.effective({ plan: plan.id });
   return buildActorRequest(
