@@ -70,7 +70,15 @@ export type ImportTarget =
 export interface AppliesTo {
   globs?: string[];
   alwaysApply?: boolean;
+  /** A Windsurf rule's `trigger` (but always_on, which is `alwaysApply`): said when the rule is skipped. */
+  trigger?: string;
 }
+
+/** Windsurf's triggers that leave a rule to a request: an @mention (manual), or the model judging its description. */
+const WINDSURF_ON_REQUEST: Record<string, string> = {
+  manual: 'Windsurf applies it only when it is @mentioned',
+  model_decision: 'Windsurf applies it only when the model judges its description relevant',
+};
 
 /** Front matter values as Cursor, Copilot, Windsurf and Cline write them. */
 export function appliesTo(kind: ImportKind, front: Record<string, unknown> | undefined): AppliesTo {
@@ -84,7 +92,15 @@ export function appliesTo(kind: ImportKind, front: Record<string, unknown> | und
   const always = typeof front.alwaysApply === 'string' ? front.alwaysApply.trim().toLowerCase() : front.alwaysApply;
   if (always === true || always === 'true') out.alwaysApply = true;
   else if (always === false || always === 'false') out.alwaysApply = false;
-  if (kind === 'windsurf' && front.trigger === 'always_on') out.alwaysApply = true;
+  if (kind === 'windsurf' && front.trigger !== undefined && front.trigger !== null) {
+    // Windsurf's trigger says how a rule applies, whatever else the front matter holds: globs count only for
+    // `trigger: glob`, so a manual rule's globs never make it a standing rule of their files.
+    const trigger = String(front.trigger).trim();
+    if (trigger === 'always_on') return { alwaysApply: true };
+    if (trigger !== 'glob') return { trigger };
+    delete out.alwaysApply;
+    out.trigger = trigger;
+  }
   return out;
 }
 
@@ -184,16 +200,25 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
     // Neither always on nor tied to files: an agent reads it only when asked (a Copilot instruction without applyTo
     // only when attached to a chat), so it is no standing rule, unless the user names the project it belongs to.
     if (project !== undefined) return { kind: 'project', name: project, paths: [], given: true };
-    return {
-      kind: 'skip',
-      why:
-        kind === 'copilot-instructions'
-          ? 'the instructions apply only when attached to a chat (no applyTo): import them with --project, or give them an applyTo'
-          : 'the rule applies only when an agent asks for it (no globs, not alwaysApply): import it with --project or set its globs',
-    };
+    return { kind: 'skip', why: onRequestWhy(kind, applies.trigger) };
   }
   if (dir === '') return project === undefined ? { kind: 'global' } : { kind: 'project', name: project, paths: [], given: true };
   return named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
+}
+
+/** Why a rule that applies only on request is skipped, in the words of its own tool's front matter. */
+function onRequestWhy(kind: ImportKind, trigger: string | undefined): string {
+  if (kind === 'copilot-instructions')
+    return 'the instructions apply only when attached to a chat (no applyTo): import them with --project, or give them an applyTo';
+  if (kind === 'cursor')
+    return 'the rule applies only when an agent asks for it (no globs, not alwaysApply): import it with --project or set its globs';
+  const fix = 'import it with --project, or set trigger: always_on (or trigger: glob with its globs)';
+  if (trigger === undefined) return `the rule has no trigger and no globs, so Windsurf applies it only on request: ${fix}`;
+  if (trigger === 'glob')
+    return 'its trigger is glob but it has no globs, so it applies to no file: set its globs, or import it with --project';
+  const how = WINDSURF_ON_REQUEST[trigger];
+  if (how !== undefined) return `its trigger is ${trigger}: ${how}, so it is no standing rule: ${fix}`;
+  return `its trigger ${quoteText(trigger)} is none of Windsurf's (always_on, glob, model_decision, manual): ${fix}`;
 }
 
 /** The folder a file governs: where it stands, or above its `.cursor/rules`, `.ruler`, `.github` folder. */

@@ -115,6 +115,32 @@ describe('importTarget: where a file applies', () => {
     expect(importTarget(rel, kind, applies, 'ops')).toEqual({ kind: 'project', name: 'ops', paths: [], given: true });
   });
 
+  // Windsurf's trigger decides how a rule applies: globs count only for `trigger: glob`.
+  it.each([
+    ['always_on', { trigger: 'always_on', globs: 'src/**' }, { kind: 'global' }],
+    ['glob', { trigger: 'glob', globs: 'src/**/*.ts' }, { kind: 'project', name: 'style', paths: ['src/**/*.ts'] }],
+    ['none, with globs', { globs: 'src/**/*.ts' }, { kind: 'project', name: 'style', paths: ['src/**/*.ts'] }],
+    ['manual, with globs', { trigger: 'manual', globs: 'src/**/*.ts' }, { kind: 'skip', why: expect.stringContaining('manual') }],
+    [
+      'model_decision',
+      { trigger: 'model_decision', description: 'Tests' },
+      { kind: 'skip', why: expect.stringContaining('model_decision') },
+    ],
+    ['glob, without globs', { trigger: 'glob' }, { kind: 'skip', why: expect.stringContaining('glob') }],
+    ['unknown', { trigger: 'sometimes', globs: 'src/**' }, { kind: 'skip', why: expect.stringContaining('"sometimes"') }],
+  ] as const)('a Windsurf rule with trigger %s', (_name, front, want) => {
+    const applies = appliesTo('windsurf', front);
+    expect(importTarget('.windsurf/rules/style.md', 'windsurf', applies)).toEqual(want);
+    if (want.kind === 'skip') {
+      expect(importTarget('.windsurf/rules/style.md', 'windsurf', applies, 'ops')).toEqual({
+        kind: 'project',
+        name: 'ops',
+        paths: [],
+        given: true,
+      });
+    }
+  });
+
   it('a rule file whose globs project.yaml would refuse is skipped, naming the glob', () => {
     for (const glob of ['../../etc/**', '/etc/**', 'src//a', '.git/**', 'a\\b']) {
       const t = importTarget('.cursor/rules/x.mdc', 'cursor', appliesTo('cursor', { globs: glob }));
