@@ -81,10 +81,12 @@ export class ImportService {
     // The top and its real path once, not for each of a thousand files.
     if (options.global && options.project !== undefined)
       throw new UsageError('--global and --project cannot be combined', 'Choose where the rules go: every one global, or every one in P.');
+    const storeRel = relative(top, this.invariants.root).split(sep).join('/');
     const place = {
       top,
       realTop: realpathSync.native(top),
       repository: new Set(all),
+      store: storeRel === '' || storeRel.startsWith('..') || isAbsolute(storeRel) ? undefined : storeRel,
     };
     const where = { project: options.project, global: options.global ?? false };
     let files = await Promise.all(found.map((f) => this.readFile(f.rel, f.kind, where, place)));
@@ -210,9 +212,16 @@ export class ImportService {
     rel: string,
     kind: ImportKind,
     where: { project: string | undefined; global: boolean },
-    { top, realTop, repository }: { top: string; realTop: string; repository: ReadonlySet<string> },
+    { top, realTop, repository, store }: { top: string; realTop: string; repository: ReadonlySet<string>; store: string | undefined },
   ): Promise<ImportFile> {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
+    // The store's folder holds invariants, and no agent reads an instruction file there: its lines are notes of the
+    // store's own, never rules of the repository's files.
+    if (store !== undefined && rel.startsWith(`${store}/`))
+      return {
+        ...file,
+        skipped: `it is inside the store (${store}/), which holds invariants, not instruction files an agent reads: to import its rules, move it out of ${store}/ (beside the files it governs) and import it again`,
+      };
     const abs = join(top, rel);
     let real: string;
     try {

@@ -334,6 +334,8 @@ describe('agents import', () => {
         '- Keep tests green.\n<<<<<<< HEAD\n- Never push to main.\n=======\n- Never push to main without review.\n>>>>>>> feature\n',
       // Markers in a code block are an example the file shows, not a conflict: the file is read.
       'shown/AGENTS.md': '- Never commit conflict markers.\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n```\n',
+      // A file inside the store is the store's own note, which no agent reads as its instructions: never its rules.
+      '.agents/AGENTS.md': '- Never edit these files by hand.\n',
     });
     mkdirSync(join(top, 'link'));
     symlinkSync(join(outside, 'AGENTS.md'), join(top, 'link/AGENTS.md'));
@@ -346,6 +348,7 @@ describe('agents import', () => {
       r.data.files.filter((f: { skipped: string | null }) => f.skipped).map((f: { file: string; skipped: string }) => [f.file, f.skipped]),
     );
     expect(Object.keys(skipped).sort()).toEqual([
+      '.agents/AGENTS.md',
       '.clinerules/db.md',
       '.cursor/rules/bad.mdc',
       '.cursor/rules/out.mdc',
@@ -369,6 +372,7 @@ describe('agents import', () => {
     expect(skipped['.clinerules/db.md']).toContain('.clinerules/db.md:1:1');
     expect(skipped['.cursor/rules/out.mdc']).toContain('"../../etc/**"');
     expect(skipped['.github/instructions/abs.instructions.md']).toContain('"/etc/**"');
+    expect(skipped['.agents/AGENTS.md']).toMatch(/inside the store \(\.agents\/\)/);
     expect(existsSync(join(top, '.agents/projects/out'))).toBe(false);
     expect(stored(top)).toEqual([
       { text: 'Keep this rule.', scope: 'global' },
