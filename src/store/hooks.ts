@@ -1,6 +1,7 @@
 import { accessSync, chmodSync, constants, existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
+import { shellQuote } from '../core/shell-word.ts';
 import { gitCommonDir } from '../git/extends.ts';
 import { GitError, hooksDir, topLevel } from '../git/repo.ts';
 import { readRegularFile } from './read-file.ts';
@@ -17,11 +18,6 @@ const INSTALL = `npm install --save-dev github:agents-invariants/agents#v${pkg.v
 /** Marks a hook as ours, so `init --hooks` may update it and never touches anyone else's. */
 export const HOOK_MARKER = '# agents-pre-commit-hook';
 
-/** A word for sh: single-quoted, its own single quotes closed, escaped and reopened. */
-function shQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * The copies of the command the hook tries before one on PATH, nearest the store first: the `node_modules/.bin/agents`
  * of each folder from the store's up to the repository's top, as Node.js resolves a package from the store's folder
@@ -30,7 +26,7 @@ function shQuote(s: string): string {
 function pinnedCommands(storeArg: string | undefined): string[] {
   const parts = storeArg === undefined || storeArg.startsWith('../') || storeArg.startsWith('/') ? [] : storeArg.split('/').slice(0, -1);
   const folders = parts.map((_p, i) => parts.slice(0, parts.length - i).join('/'));
-  return [...folders.map((f) => shQuote(`${f}/node_modules/.bin/agents`)), 'node_modules/.bin/agents'];
+  return [...folders.map((f) => shellQuote(`${f}/node_modules/.bin/agents`)), 'node_modules/.bin/agents'];
 }
 
 /**
@@ -40,7 +36,7 @@ function pinnedCommands(storeArg: string | undefined): string[] {
  * runs before one on PATH, so that every clone checks with the version it pins.
  */
 export function preCommitScript(storeArg: string | undefined, exportCheck = false): string {
-  const store = storeArg ? ` --store ${shQuote(storeArg)}` : '';
+  const store = storeArg ? ` --store ${shellQuote(storeArg)}` : '';
   const args = `validate --staged${store}`;
   const pinned = pinnedCommands(storeArg);
   if (exportCheck) {
@@ -60,7 +56,7 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
       `"$AGENTS" ${args} || exit 1`,
       // Where there is no store (a branch from before it, the commit that removes it) validate passed in silence, and
       // there is nothing the export could be out of step with: export --check would stop there with no store found.
-      `[ -d ${shQuote(storeArg ?? '.agents')} ] || exit 0`,
+      `[ -d ${shellQuote(storeArg ?? '.agents')} ] || exit 0`,
       `exec "$AGENTS" export --check${store}`,
       '',
     ].join('\n');

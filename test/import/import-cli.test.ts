@@ -289,6 +289,9 @@ describe('agents import', () => {
       'docs/rules.md': '# Style\n\n- Always use tabs for indentation.\n- Never commit generated files.\n',
       'apps/web/CLAUDE.md': '@./conventions.md\n\n- Use the app router.\n',
       'apps/web/conventions.md': '- Name components in PascalCase.\n',
+      // A name a shell would split or expand: the command names it quoted, as one word.
+      'ops/CLAUDE.md': '@./r&d;$HOME.md\n\n- Use the runbook.\n',
+      'ops/r&d;$HOME.md': '- Page the on-call first.\n',
     });
     const plan = await json(top, 'import', '--dry-run');
     const refs = Object.fromEntries(plan.data.files.map((f: { file: string; references: unknown[] }) => [f.file, f.references]));
@@ -300,6 +303,9 @@ describe('agents import', () => {
       { line: 1, path: 'apps/web/conventions.md', import: 'agents import apps/web/conventions.md --from claude-md --project web' },
     ]);
     expect(refs['AGENTS.md']).toEqual([]);
+    expect(refs['ops/CLAUDE.md']).toEqual([
+      { line: 1, path: 'ops/r&d;$HOME.md', import: `agents import 'ops/r&d;$HOME.md' --from claude-md --project ops` },
+    ]);
     // The command named brings the rules in where the referring file's go.
     expect((await run(top, 'import', '--yes')).code).toBe(0);
     expect((await run(top, 'import', 'docs/rules.md', '--from', 'claude-md', '--global', '--yes')).code).toBe(0);

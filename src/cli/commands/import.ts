@@ -12,6 +12,7 @@ import { staleExports, staleLine } from '../stale-exports.ts';
 import { emitDocument } from '../render.ts';
 import type { Style } from '../../core/style.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
+import { shellWord } from '../../core/shell-word.ts';
 
 interface ImportArgs {
   paths?: string[];
@@ -61,9 +62,9 @@ function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: R
  * file's rules go (an instruction file of its own kind goes where it applies).
  */
 function referenceCommand(f: ImportFile, path: string): string {
-  if (instructionKind(path) !== undefined) return `agents import ${path}`;
+  if (instructionKind(path) !== undefined) return `agents import ${shellWord(path)}`;
   const where = f.target.kind === 'project' ? ` --project ${f.target.name}` : f.target.kind === 'global' ? ' --global' : '';
-  return `agents import ${path} --from ${f.kind}${where}`;
+  return `agents import ${shellWord(path)} --from ${f.kind}${where}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { cancelledBy, EXIT_CODES, STOP_SIGNALS, UsageError } from '../../core/er
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
 import { ACTOR_KINDS, type ActorKind } from '../../core/records.ts';
 import { readUtf8 } from '../../core/utf8.ts';
+import { shellWord } from '../../core/shell-word.ts';
 import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
@@ -182,8 +183,7 @@ async function showPrompt(
         const key = reconciliation.api_key_env ? `, the key from $${reconciliation.api_key_env} in a header (not shown)` : '';
         out.push(`POST ${r.endpoint}${key}`);
       }
-      if (r.command)
-        out.push(`${r.command.map((a) => (/^[\w@%+=:,./<>-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ')} < prompt`);
+      if (r.command) out.push(`${r.command.map(shellWord).join(' ')} < prompt`);
       out.push('', '[system]', r.system, '', '[user]', r.user);
     }
     return out.join('\n');

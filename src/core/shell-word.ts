@@ -1,0 +1,14 @@
+/**
+ * Words of a command the user is told to run, written so that a POSIX shell reads each one as it is: a path with
+ * spaces, `$`, `&`, `;` or quotes would otherwise be split, expanded or ended there.
+ */
+
+/** `s` single-quoted, its own single quotes closed, escaped and reopened. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `s` as it is when a shell reads it so (letters, digits and `_@%+=:,./-` only), else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s);
+}

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { shellQuote, shellWord } from '../../src/core/shell-word.ts';
+
+describe('shellWord', () => {
+  it.each([
+    ['docs/rules.md', 'docs/rules.md'],
+    ['a-b_c@1+2=3:4,5.md', 'a-b_c@1+2=3:4,5.md'],
+    ['my rules.md', `'my rules.md'`],
+    ['$HOME.md', `'$HOME.md'`],
+    ['a&b;c|d>e<f.md', `'a&b;c|d>e<f.md'`],
+    ['~/x', `'~/x'`],
+    ["it's.md", `'it'\\''s.md'`],
+    ['', `''`],
+  ])('%j → %s', (word, shown) => expect(shellWord(word)).toBe(shown));
+
+  it('quotes always with shellQuote', () => expect(shellQuote('plain')).toBe(`'plain'`));
+});
