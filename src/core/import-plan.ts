@@ -81,19 +81,28 @@ export function severityOf(text: string): Severity {
 }
 
 /**
- * Longer names for a project whose name is taken by other paths: the
- * folders above the glob's own, joined (`packages/web/**` → `packages-web`),
+ * Longer names for a project whose name is taken by other paths: those made
+ * with the folders between a rule file's folder and it (`fe/style.mdc` →
+ * `fe-style`), the folders above the glob's own, joined (`packages/web/**` →
+ * `packages-web`), then the name itself when `bare` (no project holds it),
  * then the name numbered.
  */
-function widerNames(name: string, paths: readonly string[]): string[] {
-  const out: string[] = [];
+function widerNames(name: string, paths: readonly string[], first: readonly string[], bare: boolean): string[] {
+  const out: string[] = [...first];
   const folders = paths.length === 1 ? literalFolder(paths[0]!).split('/').filter(Boolean) : [];
   for (let n = 2; n <= folders.length; n++) {
     const wider = projectName(folders.slice(-n).join('-'));
     if (wider !== undefined && !out.includes(wider)) out.push(wider);
   }
+  if (bare) out.push(name);
   for (let n = 2; n < 100; n++) out.push(`${name.slice(0, 60)}-${n}`);
   return out;
+}
+
+function compareKeys(a: ImportFile, b: ImportFile, key: (p: readonly string[]) => string): number {
+  const ka = a.target.kind === 'project' ? key(a.target.paths) : '';
+  const kb = b.target.kind === 'project' ? key(b.target.paths) : '';
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 /**
@@ -133,17 +142,28 @@ export function placeProjects(
   // A name no project may have (a scope word: `plans/AGENTS.md`, `packages/global/`) is widened as a taken one is.
   const taken = new Set([...named, ...claims.keys(), ...RESERVED_PROJECT_NAMES]);
   const widened = new Map<string, string>();
-  const nameFor = (t: { name: string; paths: string[] }): string => {
+  const nameFor = (t: { name: string; paths: string[]; wider?: string[] }): string => {
     const key = sorted(t.paths);
     const reserved = RESERVED_PROJECT_NAMES.includes(t.name);
     if (!reserved && ((claims.get(t.name)?.size ?? 0) < 2 || key === sorted(existing.get(t.name)?.paths ?? []))) return t.name;
     const known = widened.get(key);
     if (known !== undefined) return known;
-    const wider = widerNames(t.name, t.paths).find((n) => !taken.has(n))!;
+    // The name itself is one of the choices when no project holds it: the first set of paths without a longer name
+    // that is free takes it.
+    const bare = !reserved && !named.has(t.name) && !given.has(t.name);
+    const wider = widerNames(t.name, t.paths, t.wider ?? [], bare).find((n) => n === t.name || !taken.has(n))!;
+    if (wider === t.name) given.add(wider);
     taken.add(wider);
     widened.set(key, wider);
     return wider;
   };
+  const given = new Set<string>();
+  // Names chosen in the order of the paths, not of the files: which file is read first never decides a name.
+  const byKey = files.filter((f) => f.target.kind === 'project' && !f.skipped && !f.target.given && f.target.paths.length > 0);
+  for (const f of [...byKey].sort((a, b) => compareKeys(a, b, sorted))) {
+    const t = f.target as { name: string; paths: string[]; wider?: string[] };
+    if (!byPaths.has(sorted(t.paths))) nameFor(t);
+  }
   for (const f of files) {
     if (f.target.kind !== 'project' || f.skipped) continue;
     const t = f.target;

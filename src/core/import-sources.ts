@@ -62,8 +62,12 @@ export const IMPORT_PATHSPECS: readonly string[] = [
 /** Where a file's rules go: everywhere, or a project with the globs of the files it covers. */
 export type ImportTarget =
   | { kind: 'global' }
-  /** `given`: the name is `--project`'s, not one made from the file's place. */
-  | { kind: 'project'; name: string; paths: string[]; given?: true }
+  /**
+   * `given`: the name is `--project`'s, not one made from the file's place. `wider`: longer names made with the
+   * folders between the rules' folder and the file (`fe/style.mdc` → `fe-style`), nearest first, for a name that
+   * other paths take too.
+   */
+  | { kind: 'project'; name: string; paths: string[]; given?: true; wider?: string[] }
   | { kind: 'skip'; why: string };
 
 /** What the front matter says about where a rule file applies (Cursor, Copilot, Windsurf, Cline). */
@@ -191,10 +195,12 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
   if (applies.globs !== undefined) {
     const prefix = dir === '' ? '' : `${dir}/`;
     const base = rel.slice(rel.lastIndexOf('/') + 1);
-    return named(
+    const target = named(
       base,
       applies.globs.map((g) => `${prefix}${g}`),
     );
+    const wider = project === undefined ? subfolderNames(rel, kind, base) : [];
+    return target.kind === 'project' && wider.length > 0 ? { ...target, wider } : target;
   }
   if (kind === 'cursor' || kind === 'windsurf' || kind === 'copilot-instructions') {
     // Neither always on nor tied to files: an agent reads it only when asked (a Copilot instruction without applyTo
@@ -204,6 +210,34 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
   }
   if (dir === '') return project === undefined ? { kind: 'global' } : { kind: 'project', name: project, paths: [], given: true };
   return named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
+}
+
+/** The folder each kind of rule file is kept in, below which it may stand in folders of its own. */
+const RULE_FOLDERS: Partial<Record<ImportKind, string>> = {
+  cursor: '.cursor/rules',
+  'copilot-instructions': '.github/instructions',
+  windsurf: '.windsurf/rules',
+  clinerules: '.clinerules',
+};
+
+/**
+ * Names of a rule file made with the folders between its rules' folder and it, nearest first
+ * (`.cursor/rules/web/fe/style.mdc` → `fe-style`, `web-fe-style`): what tells two files of one name apart.
+ */
+function subfolderNames(rel: string, kind: ImportKind, base: string): string[] {
+  const marker = RULE_FOLDERS[kind];
+  const at = marker === undefined ? -1 : `/${rel}`.lastIndexOf(`/${marker}/`);
+  if (at < 0) return [];
+  const folders = rel
+    .slice(at + marker!.length + 1)
+    .split('/')
+    .slice(0, -1);
+  const out: string[] = [];
+  for (let n = 1; n <= folders.length; n++) {
+    const name = projectName([...folders.slice(-n), base].join('-'));
+    if (name !== undefined && !out.includes(name)) out.push(name);
+  }
+  return out;
 }
 
 /** Why a rule that applies only on request is skipped, in the words of its own tool's front matter. */

@@ -340,6 +340,27 @@ describe('planImport: nothing said twice', () => {
     ]);
   });
 
+  it('rule files of one name in different folders are named by their folders, whatever order the files come in', () => {
+    const rule = (rel: string, kind: 'cursor' | 'copilot-instructions', globs: string) => {
+      const target = importTarget(rel, kind, appliesTo(kind, kind === 'cursor' ? { globs } : { applyTo: globs }));
+      return file(rel, target, [`Rule of ${rel}`]);
+    };
+    const files = [
+      rule('.cursor/rules/fe/style.mdc', 'cursor', 'web/**'),
+      rule('.cursor/rules/be/style.mdc', 'cursor', 'api/**'),
+      rule('.cursor/rules/style.mdc', 'cursor', 'docs/**'),
+      rule('.github/instructions/style.instructions.md', 'copilot-instructions', 'site/**'),
+    ];
+    const names = (list: ImportFile[]) =>
+      Object.fromEntries(planImport(list, [], new Map(), []).projects.map((p) => [p.paths.join(','), p.name]));
+    const want = { 'web/**': 'fe-style', 'api/**': 'be-style', 'docs/**': 'style', 'site/**': 'style-2' };
+    expect(names(files)).toEqual(want);
+    expect(names([...files].reverse())).toEqual(want);
+    // A project of that name that exists keeps it: the files that tell nothing apart are numbered.
+    const held = planImport(files, [], new Map([['style', { paths: ['other/**'] }]]), ['style']);
+    expect(held.projects.map((p) => p.name)).toEqual(['be-style', 'fe-style', 'style-2', 'style-3']);
+  });
+
   it.each([
     ['Never push to main', 'error'],
     ['Prefer small functions', 'warning'],
