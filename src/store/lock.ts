@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { AgentsError, CancelledError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
 import { LOCK_NAME } from '../core/layout.ts';
+import { repoTop } from '../git/location.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { holdStopSignals, stopPending } from './held-signals.ts';
 import { lockOwner, lookupablePid, ownerLine, processAlive, staleLockReason, startedAfter } from './lock-owner.ts';
@@ -281,7 +282,7 @@ function assertLockUsable(lockPath: string, folder: string, label?: string): voi
  * is then linked to `.lock`, which fails when the lock exists. So a lock is
  * never seen empty or half written, even when its writer is killed.
  */
-function tryLock(lockPath: string, lockName: string, made: number): boolean | 'gone' {
+function tryLock(lockPath: string, lockName: () => string, made: number): boolean | 'gone' {
   const tmp = tempName(lockPath);
   try {
     const fd = openSync(tmp, 'wx', 0o644);
@@ -297,7 +298,7 @@ function tryLock(lockPath: string, lockName: string, made: number): boolean | 'g
     if (code === 'EEXIST') return false;
     // The folder went meanwhile (another writer's refused change removed the folder it had made): make it again.
     if (code === 'ENOENT') return 'gone';
-    throw writeFailure(error, lockName);
+    throw writeFailure(error, lockName());
   } finally {
     try {
       unlinkSync(tmp);
@@ -305,6 +306,18 @@ function tryLock(lockPath: string, lockName: string, made: number): boolean | 'g
       // Never made.
     }
   }
+}
+
+/**
+ * The lock of `folder` (in the store at `root`) as messages name it: from the repository's top
+ * (`.agents/global/.lock`), where a user who deletes it stands, or by its whole path outside a repository; a lock
+ * named by `label` (a folder outside the store) by that label.
+ */
+function shownLock(root: string, folder: string, label: string | undefined): string {
+  if (label !== undefined) return label === '' ? LOCK_NAME : `${label}/${LOCK_NAME}`;
+  const top = repoTop(root);
+  const store = top === undefined ? root : relative(top, root).split(sep).join('/');
+  return [store, folder, LOCK_NAME].filter((p) => p !== '').join('/');
 }
 
 /**
@@ -322,16 +335,17 @@ export async function withFolderLock<T>(
 ): Promise<T> {
   const dir = join(root, folder);
   const lockPath = join(dir, LOCK_NAME);
-  // As messages name the folder and its lock: the store's own lock (folder "") is `.lock`, never `/.lock`.
   const named = options.label ?? folder;
-  const lockName = named === '' ? LOCK_NAME : `${named}/${LOCK_NAME}`;
+  // Made only for a message: finding the repository's top costs a look at each folder above the store.
+  let shown: string | undefined;
+  const lockName = () => (shown ??= shownLock(root, folder, options.label));
   const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
   const deadline = Date.now() + timeoutMs;
   assertMine(root);
   assertNoLinkedFolder(root, folder, `lock ${folder}`);
   // A caller that gave up before its turn came (an MCP call cancelled while the store was read) writes nothing, though
   // the lock be free by then.
-  if (options.signal?.aborted) throw new CancelledError(`Cancelled before taking ${lockName}: nothing was written.`);
+  if (options.signal?.aborted) throw new CancelledError(`Cancelled before taking ${lockName()}: nothing was written.`);
   // The first folder this call made, if it made any: it and those below it, down to `dir`, are this call's to remove.
   let made: string | undefined;
   const makeFolder = () => {
@@ -373,8 +387,8 @@ export async function withFolderLock<T>(
       }
       assertLockUsable(lockPath, folder, options.label);
       const stale = isStale(lockPath);
-      if (stale !== null && breakStale(lockPath, stale.seen, lockName)) {
-        options.onStale?.(`cleared a stale lock ${lockName}: ${stale.why}`);
+      if (stale !== null && breakStale(lockPath, stale.seen, lockName())) {
+        options.onStale?.(`cleared a stale lock ${lockName()}: ${stale.why}`);
         continue;
       }
       if (Date.now() >= deadline) {
@@ -383,17 +397,21 @@ export async function withFolderLock<T>(
         const by = owner
           ? `process ${owner.pid} on ${owner.host}${elsewhere ? ' in another pid namespace (another container)' : ''}`
           : 'another writer';
-        throw new AgentsError(`${named || 'the store'} is locked by ${by} (${lockName}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
-          hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${lockName}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
-          // Its own code, so that a script (an agent) can tell "busy, try again" from a mistake in what it asked.
-          code: 'locked',
-          detail: { lock: lockName, pid: owner?.pid ?? null, host: owner?.host ?? null, waited_ms: timeoutMs },
-        });
+        throw new AgentsError(
+          `${named || 'the store'} is locked by ${by} (${lockName()}); gave up after ${timeoutMs} ms`,
+          EXIT_CODES.usage,
+          {
+            hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${lockName()}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+            // Its own code, so that a script (an agent) can tell "busy, try again" from a mistake in what it asked.
+            code: 'locked',
+            detail: { lock: lockName(), pid: owner?.pid ?? null, host: owner?.host ?? null, waited_ms: timeoutMs },
+          },
+        );
       }
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, 50);
       if (options.signal?.aborted || stopPending())
-        throw new CancelledError(`Cancelled while waiting for ${lockName}: nothing was written.`);
+        throw new CancelledError(`Cancelled while waiting for ${lockName()}: nothing was written.`);
     }
   } catch (error) {
     // No lock taken (a full disk refused it, a lock that is no file, a turn that never came, a cancel): the folders

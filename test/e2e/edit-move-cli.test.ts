@@ -445,7 +445,7 @@ describe('an invariant another writer moved while a command waited for its scope
       stdout: { write: (c: string) => (stdout += c) },
       stderr: {
         write: (c: string) => {
-          if (c.includes('cleared a stale lock global/.lock')) renameSync(join(root, `global/${G1}.yaml`), moved);
+          if (c.includes(`cleared a stale lock ${join(root, 'global/.lock')}`)) renameSync(join(root, `global/${G1}.yaml`), moved);
         },
       },
       stdin,

@@ -394,7 +394,8 @@ describe('invariant waive --project of a project removed while it waited', () =>
       stdout: { write: (c: string) => (stdout += c) },
       stderr: {
         write: (c: string) => {
-          if (c.includes('cleared a stale lock projects/reports/.lock')) rmSync(join(root, 'projects/reports'), { recursive: true });
+          if (c.includes(`cleared a stale lock ${join(root, 'projects/reports/.lock')}`))
+            rmSync(join(root, 'projects/reports'), { recursive: true });
         },
       },
       stdin,

@@ -87,7 +87,7 @@ describe('crash safety', () => {
     // The next writer recovers: a lock left by a killed add is cleared with a message, and the add lands.
     const next = await runAgents(['--store', store, 'invariant', 'add', '--project', 'crash', 'After the crashes']);
     expect(next.code).toBe(0);
-    if (left.locks.length > 0) expect(next.stderr).toContain('cleared a stale lock projects/crash/.lock');
+    if (left.locks.length > 0) expect(next.stderr).toContain(`cleared a stale lock ${join(store, 'projects/crash/.lock')}`);
     const listed = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'crash']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toHaveLength(left.invariants.length + 1);

@@ -380,7 +380,7 @@ describe.skipIf(!isRoot)('import --replace on a nearly full disk', () => {
 describe.skipIf(!isRoot)('locks on a full disk', () => {
   it.each([
     [['invariant', 'add', '--global', 'Never delete production data', '--commit'], '.agents/.lock'],
-    [['invariant', 'add', '--global', 'Never delete production data'], 'global/.lock'],
+    [['invariant', 'add', '--global', 'Never delete production data'], '.agents/global/.lock'],
   ])('%j names the lock it cannot take where the user finds it', async (args, lock) => {
     const dir = repo({});
     leaveFree(0);

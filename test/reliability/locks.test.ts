@@ -1,5 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lutimesSync, readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +33,7 @@ describe('scope locks', () => {
     writeFileSync(join(store, 'global/.lock'), `${pid} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
     const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`agents: cleared a stale lock global/.lock: process ${pid} on ${hostname()} is gone`);
+    expect(r.stderr).toContain(`agents: cleared a stale lock ${join(store, 'global/.lock')}: process ${pid} on ${hostname()} is gone`);
     expect(existsSync(join(store, 'global/.lock'))).toBe(false);
     expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
   });
@@ -33,7 +43,7 @@ describe('scope locks', () => {
     utimesSync(join(store, 'projects/app/.lock'), longAgo, longAgo);
     const r = await runAgents(['--store', store, 'invariant', 'add', '--project', 'app', 'Run the tests']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('cleared a stale lock projects/app/.lock: it names no process and is older than 10 s');
+    expect(r.stderr).toContain(`cleared a stale lock ${join(store, 'projects/app/.lock')}: it names no process and is older than 10 s`);
   });
 
   it('waits for the lock of a live process, then stops with exit 2 and writes nothing', () => {
@@ -44,7 +54,9 @@ describe('scope locks', () => {
       env: { AGENTS_LOCK_TIMEOUT_MS: '300' },
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`global is locked by process ${process.pid} on ${hostname()} (global/.lock); gave up after 300 ms`);
+    expect(r.stderr).toContain(
+      `global is locked by process ${process.pid} on ${hostname()} (${join(store, 'global/.lock')}); gave up after 300 ms`,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(yamlFiles(join(store, 'global'))).toEqual([]);
     expect(readdirSync(join(store, 'global')).sort()).toEqual(['.lock']);
@@ -60,7 +72,9 @@ describe('scope locks', () => {
       env: { AGENTS_LOCK_TIMEOUT_MS: '5000' },
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`agents: cleared a stale lock global/.lock: process ${process.pid} on ${hostname()} is gone`);
+    expect(r.stderr).toContain(
+      `agents: cleared a stale lock ${join(store, 'global/.lock')}: process ${process.pid} on ${hostname()} is gone`,
+    );
     expect(readdirSync(join(store, 'global')).filter((n) => !n.endsWith('.yaml'))).toEqual([]);
     expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
     // validate judges it the same way, and --fix removes it.
@@ -87,8 +101,22 @@ describe('scope locks', () => {
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout).error).toMatchObject({
       code: 'locked',
-      detail: { lock: 'global/.lock', pid, host: 'some-other-host', waited_ms: 0 },
+      detail: { lock: join(store, 'global/.lock'), pid, host: 'some-other-host', waited_ms: 0 },
     });
+  });
+
+  it('names the lock from the top of the repository the store is in, where the user who deletes it stands', async () => {
+    const top = tempDir('agents-lock-top-');
+    // A folder `.git` marks the top: found as git finds it, without a git process.
+    mkdirSync(join(top, '.git'));
+    const store = join(top, 'tools/store');
+    mkdirSync(join(store, 'global'), { recursive: true });
+    writeFileSync(join(store, 'global/.lock'), `1 some-other-host 2026-11-29T12:00:00.000Z\n`);
+    const r = await runAgents(['--store', store, '--format', 'json', 'invariant', 'add', '--global', 'x rule'], {
+      env: { AGENTS_LOCK_TIMEOUT_MS: '0' },
+    });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'locked', detail: { lock: 'tools/store/global/.lock' } });
   });
 
   it('never clears a lock of another pid namespace of this host (another container sharing the host name and the store)', () => {
@@ -139,7 +167,7 @@ describe('scope locks', () => {
         env: { AGENTS_LOCK_TIMEOUT_MS: '2000' },
       });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain(`cleared a stale lock global/.lock: process ${pid} on ${hostname()} is gone`);
+      expect(r.stderr).toContain(`cleared a stale lock ${join(store, 'global/.lock')}: process ${pid} on ${hostname()} is gone`);
       expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
     } finally {
       parent.kill();
@@ -153,7 +181,7 @@ describe('scope locks', () => {
       env: { AGENTS_LOCK_TIMEOUT_MS: '2000' },
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('cleared a stale lock global/.lock: process 9999999999');
+    expect(r.stderr).toContain(`cleared a stale lock ${join(store, 'global/.lock')}: process 9999999999`);
     expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
   });
 

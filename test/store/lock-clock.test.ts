@@ -42,7 +42,7 @@ describe('a lock when the wall clock jumps', () => {
       env: { AGENTS_LOCK_TIMEOUT_MS: '300' },
     });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('cleared a stale lock global/.lock');
+    expect(r.stderr).toContain(`cleared a stale lock ${join(store, 'global/.lock')}`);
     expect(existsSync(lock)).toBe(false);
   });
 });
