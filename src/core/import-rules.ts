@@ -41,6 +41,7 @@ import {
   NEGATIVE,
   NEGATIVE_MARKS,
   NORMATIVE,
+  DESCRIBING_HEADING,
   RULE_HEADING,
   splitSentences,
 } from './rule-wording.ts';
@@ -106,9 +107,9 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     (current ??= [...new Set([...headings.filter((h) => h.level > 1), ...labels].map((h) => h.tag).filter((t) => t !== ''))].slice(-2));
   // Whether a heading above names rules: also once per heading, not once per rule.
   let ruled: boolean | undefined;
-  // The nearest label decides for the items below it ("Examples:" under a heading of rules holds no conventions).
-  const underRuleHeading = () =>
-    (ruled ??= labels.length > 0 ? RULE_HEADING.test(labels.at(-1)!.text) : headings.some((h) => RULE_HEADING.test(h.text)));
+  // The nearest label decides for the items below it ("Examples:" under a heading of rules holds no conventions), and
+  // the nearest heading that names rules or what the project has ("## Tech Stack" under "# Project Conventions").
+  const underRuleHeading = () => (ruled ??= labels.length > 0 ? RULE_HEADING.test(labels.at(-1)!.text) : headingNamesRules(headings));
   /** List items that head the items nested below them ("Testing:", "**Style**"), as headings do, by their indent. */
   const labels: Heading[] = [];
   // Whether a text states a rule, asked twice of a list item that is one: the last answer kept.
@@ -444,4 +445,13 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole: all, tags: tags() });
   }
+}
+
+/** Whether the nearest heading that says either names rules, not what the project is or has. */
+function headingNamesRules(headings: readonly Heading[]): boolean {
+  for (let k = headings.length - 1; k >= 0; k--) {
+    if (RULE_HEADING.test(headings[k]!.text)) return true;
+    if (DESCRIBING_HEADING.test(headings[k]!.text)) return false;
+  }
+  return false;
 }

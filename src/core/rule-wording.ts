@@ -32,6 +32,13 @@ const IMPERATIVE = new RegExp(
 export const RULE_HEADING =
   /\b(rules?|guidelines?|conventions?|style|standards?|practices?|do'?s|don'?ts?|must|policy|policies|requirements?|constraints?|boundaries|guardrails?|principles?|security|safety|restrictions?|expectations?|etiquette|instructions?|preferences?|testing|tests|commits?|pull requests?|prs?|reviews?|anti-?patterns?|avoid|never)\b/i;
 
+/**
+ * Headings of what a project is or has (its stack, layout, commands): a phrase below one describes, though a heading
+ * above it names rules ("## Tech Stack" under "# Project Conventions").
+ */
+export const DESCRIBING_HEADING =
+  /\b(tech(nology|nologies)? stack|stack|technolog(y|ies)|overview|architecture|structure|layout|directory|directories|about|glossary|terminology|concepts|background|context|summary|description|references|resources|setup|installation|commands)\b/i;
+
 /** A mark of a rule before its text: ✅ (do) or ❌ (do not), and their kin. */
 export const MARKED = /^(\u2705|\u2714|\u2611|\u{1F44D}|\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u{1F44E})\uFE0F?\s*/u;
 export const NEGATIVE_MARKS = /^(\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u{1F44E})$/u;

@@ -228,6 +228,13 @@ describe('splitInstructions: an item that labels the items nested below it', () 
     ]);
   });
 
+  it('the nearest heading that names rules or what the project has decides: a tech stack under a title of conventions describes', () => {
+    const md = '# Project Conventions\n\n## Tech Stack\n\n- **Backend**: Go 1.25, Gin\n\n## Naming\n\n- camelCase for variables\n';
+    expect(texts(md)).toEqual(['camelCase for variables']);
+    expect(reasons(md)).toContainEqual([5, 5, 'description']);
+    expect(texts('# Copilot Instructions\n\n## Core Concepts\n\n- **CQRS**: Command/Query separation via MediatR\n')).toEqual([]);
+  });
+
   it('is no label when it states a rule, carries its own text after a colon, or is code or a link', () => {
     expect(texts('- Avoid nesting blocks by:\n  - returning early\n  - extracting functions')).toEqual([
       'Avoid nesting blocks by: returning early; extracting functions.',
