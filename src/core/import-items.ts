@@ -37,13 +37,14 @@ export function guidance(text: string): boolean {
 }
 
 /**
- * Whether a line ending with a colon that states no rule leads into items that are each a rule of their own, a
- * sentence: then they are not its ending, and are taken one by one (with it, when it says when they apply).
+ * Whether a line ending with a colon that states no rule leads into items of which one at least is a rule of its own,
+ * a sentence: then they are not its ending, and are taken one by one (with it, when it says when they apply), the
+ * others left out as what they are; else a rule among them would go with a head that is none.
  */
 export function leadsIntoRules(raw: string, items: readonly string[]): boolean {
   const head = plain(raw.replace(/^\[[ xX]\]\s+/, '')).replace(/:$/, '');
   if (items.length === 0 || isRule(head, true)) return false;
-  return items.every((x) => {
+  return items.some((x) => {
     const text = unmarked(plain(x.replace(/^\[[ xX]\]\s+/, '')));
     return /^\p{Lu}/u.test(text) && isRule(text);
   });

@@ -275,6 +275,13 @@ describe('splitInstructions: an item that labels the items nested below it', () 
       'When you add a new endpoint to the API: Update the docs.',
     ]);
     expect(texts('- The API layer validates with:\n  - zod schemas\n  - custom guards')).toEqual([]);
+    // Items of which only some are rules: those are taken, each, and the others left out as what they are.
+    const mixed = '- When raw SQL is unavoidable, mind the dialects:\n  - PostgreSQL quotes with ".\n  - Use `trueVal` for booleans.\n';
+    expect(texts(mixed)).toEqual(['When raw SQL is unavoidable, mind the dialects: Use trueVal for booleans.']);
+    expect(reasons(mixed)).toEqual([
+      [1, 1, 'heading'],
+      [2, 2, 'description'],
+    ]);
   });
 });
 
