@@ -22,7 +22,7 @@ const IMPERATIVE = new RegExp(
     'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
     'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
     'suggest encourage remember pay be keep register explore consult assign delay choose defer convert save send pick let ' +
-    'copy configure tell notify inform attach squash rebase try'
+    'copy configure tell notify inform attach squash rebase try give discuss'
   )
     .split(' ')
     .join('|')})$`,
@@ -125,6 +125,9 @@ export function isCondition(caption: string): boolean {
   return CONDITION.test(caption) && caption.endsWith(':') && caption.split(/\s+/).length <= 20 && !NORMATIVE.test(caption);
 }
 
+/** A word of courtesy before an imperative ("Please", "Kindly"), and the space after it. */
+const POLITE = /^([\p{P}\s]*)(?:please|kindly),?\s+(?=[A-Za-z])/iu;
+
 /** A one-word label and the space after it, before more text ("**fix**: "). */
 const TERM = /^[\p{P}\s]*[A-Za-z][\w'-]*:\s+(?=\S)/u;
 
@@ -133,6 +136,8 @@ function startsImperative(text: string, alone: boolean): boolean {
   // "**fix**: Bug fix" names a term, not an action: a one-word label leaves it to the words after it. A loop, not a
   // call per label: a line of a hundred thousand labels must not exhaust the stack.
   for (let term = TERM.exec(text); term; term = TERM.exec(text)) text = text.slice(term[0].length);
+  // "Please use tabs": the courtesy asks what the verb after it says.
+  text = text.replace(POLITE, '');
   // "Fully read the guide": an adverb may come before the verb.
   const m = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)(?:\s+([a-z]+))?/u.exec(text);
   const first = m?.[1]?.toLowerCase().replace(/'/g, '');

@@ -32,6 +32,16 @@ describe('splitInstructions: what is a rule', () => {
       ['Copy .env.example to .env.', 'Configure the proxy first.', 'Tell the user what you changed.', 'Squash commits before merging.'],
     ],
     [
+      'an imperative after a word of courtesy, or of giving and discussing',
+      '- Please respect the prettier settings.\n- Kindly, run the linter first.\n- Give the answer first.\n- Discuss safety only when it matters.',
+      [
+        'Please respect the prettier settings.',
+        'Kindly, run the linter first.',
+        'Give the answer first.',
+        'Discuss safety only when it matters.',
+      ],
+    ],
+    [
       'an imperative of a less common verb',
       'Assign messages to a variable before raising.',
       ['Assign messages to a variable before raising.'],
