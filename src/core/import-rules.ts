@@ -447,11 +447,17 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   }
 }
 
-/** Whether the nearest heading that says either names rules, not what the project is or has. */
+/**
+ * Whether the nearest heading that says either names rules, not what the project is or has. A title that calls the
+ * file instructions ("# Copilot Instructions for X") says what every agent's file is: it speaks for the items right
+ * below it, not for those of a section of their own ("## Development Gotchas"), as "# Go Rules" does for its sections.
+ */
 function headingNamesRules(headings: readonly Heading[]): boolean {
   for (let k = headings.length - 1; k >= 0; k--) {
-    if (RULE_HEADING.test(headings[k]!.text)) return true;
-    if (DESCRIBING_HEADING.test(headings[k]!.text)) return false;
+    const text =
+      headings[k]!.level === 1 && k < headings.length - 1 ? headings[k]!.text.replace(/\binstructions?\b/gi, '') : headings[k]!.text;
+    if (RULE_HEADING.test(text)) return true;
+    if (DESCRIBING_HEADING.test(text)) return false;
   }
   return false;
 }

@@ -239,10 +239,15 @@ describe('splitInstructions: an item that labels the items nested below it', () 
   });
 
   it('the nearest heading that names rules or what the project has decides: a tech stack under a title of conventions describes', () => {
-    const md = '# Project Conventions\n\n## Tech Stack\n\n- **Backend**: Go 1.25, Gin\n\n## Naming\n\n- camelCase for variables\n';
+    const md = '## Project Conventions\n\n### Tech Stack\n\n- **Backend**: Go 1.25, Gin\n\n### Naming\n\n- camelCase for variables\n';
     expect(texts(md)).toEqual(['camelCase for variables']);
     expect(reasons(md)).toContainEqual([5, 5, 'description']);
     expect(texts('# Copilot Instructions\n\n## Core Concepts\n\n- **CQRS**: Command/Query separation via MediatR\n')).toEqual([]);
+    // A title that calls the file instructions says what every agent's file is: it speaks for the phrases right below
+    // it, not for a section of its own; a title of rules speaks for its sections too.
+    expect(texts('# Copilot Instructions\n\n## Gotchas\n\n- Debug adapter is a separate process\n')).toEqual([]);
+    expect(texts('# Copilot Instructions\n\n- 2-space indentation\n')).toEqual(['2-space indentation']);
+    expect(texts('# Go Rules\n\n## Concurrency\n\n- WaitGroup for goroutine groups\n')).toEqual(['WaitGroup for goroutine groups']);
   });
 
   it('is no label when it states a rule, carries its own text after a colon, or is code or a link', () => {
