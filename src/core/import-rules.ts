@@ -343,6 +343,15 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       take(details.texts.reduce(joinDetail, text), from, details.end);
       return details.end;
     }
+    // "`npm run validate` runs every check. Run the API tests against the real database.": the listing opens the
+    // item, a rule follows it; the rule is taken, and the item's line stays, as a long paragraph's sentences are.
+    const later =
+      reason === 'command' || reason === 'description'
+        ? splitSentences(text)
+            .slice(1)
+            .filter((s) => isRule(s))
+        : [];
+    for (const s of later) take(s, from, to, false);
     leaveOrTake(reason, text, from, to);
     return to;
   }

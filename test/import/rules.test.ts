@@ -80,6 +80,16 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('an item that opens with a listing or a description and goes on with a rule gives that rule, its line kept', () => {
+    const md = '- `npm run validate` runs every check. Run the API tests against the real database.\n- `site/`: the built docs.\n';
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.line, c.text, c.whole])).toEqual([[1, 'Run the API tests against the real database.', false]]);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'command'],
+      [2, 2, 'command'],
+    ]);
+  });
+
   it('a one-word label is a term, not a verb; a rule ending in its command is a rule', () => {
     expect(texts('## Types\n\n- **feat**: New feature\n- **fix**: Bug fix\n')).toEqual([]);
     expect(texts('- **Lint**: run the linter before you push')).toEqual(['Lint: run the linter before you push']);
