@@ -22,7 +22,7 @@ const IMPERATIVE = new RegExp(
     'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
     'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
     'suggest encourage remember pay be keep register explore consult assign delay choose defer convert save send pick let ' +
-    'copy configure tell notify inform attach squash rebase try give discuss'
+    'copy configure tell notify inform attach squash rebase try give discuss link'
   )
     .split(' ')
     .join('|')})$`,
@@ -146,8 +146,11 @@ function startsImperative(text: string, alone: boolean): boolean {
   // head ("Build:") has its list for that, and "When unsure, ask." its clause; a longer "Use of X is …" says more.
   if (alone && m![2] === undefined && /^[\p{P}\s]*$/u.test(text.slice(m![0].length))) return false;
   if (m![2] === 'of' && first !== 'think' && /^\s*\S+(?:\s+\S+){0,3}\s*$/.test(text)) return false;
-  return IMPERATIVE.test(first) || (first.endsWith('ly') && m![2] !== undefined && IMPERATIVE.test(m![2]));
+  return IMPERATIVE.test(first) || ((first.endsWith('ly') || SEQUENCING.test(first)) && m![2] !== undefined && IMPERATIVE.test(m![2]));
 }
+
+/** Words that place a step among others before its verb ("Also link to the docs", "Then run the tests"). */
+const SEQUENCING = /^(also|then|instead|next|finally|first|afterwards)$/;
 
 /** Sentences: split after . ! ? followed by a space and a capital or a quote, keeping abbreviations such as "e.g." whole. */
 export function splitSentences(text: string): string[] {

@@ -32,6 +32,11 @@ describe('splitInstructions: what is a rule', () => {
       ['Copy .env.example to .env.', 'Configure the proxy first.', 'Tell the user what you changed.', 'Squash commits before merging.'],
     ],
     [
+      'an imperative after a word that places it among steps',
+      '- Also link to the other articles.\n- Then run the tests.\n- Instead keep the answer brief.',
+      ['Also link to the other articles.', 'Then run the tests.', 'Instead keep the answer brief.'],
+    ],
+    [
       'an imperative after a word of courtesy, or of giving and discussing',
       '- Please respect the prettier settings.\n- Kindly, run the linter first.\n- Give the answer first.\n- Discuss safety only when it matters.',
       [
