@@ -22,7 +22,7 @@ const IMPERATIVE = new RegExp(
     'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
     'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
     'suggest encourage remember pay be keep register explore consult assign delay choose defer convert save send pick let ' +
-    'copy configure tell notify inform attach squash rebase try give discuss link'
+    'copy configure tell notify inform attach squash rebase try give discuss link merge'
   )
     .split(' ')
     .join('|')})$`,
@@ -105,7 +105,8 @@ export function joinDetail(rule: string, detail: string): string {
 }
 
 /** Labels that introduce a description, not a rule ("Purpose: …"). */
-export const DESCRIBING = /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role)\W*$/i;
+export const DESCRIBING =
+  /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role|examples?|e\.g\.?)\W*$/i;
 
 /** The words a leading clause of a rule starts with: "When X, run Y.", "Before committing:". */
 const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b/i;

@@ -32,6 +32,11 @@ describe('splitInstructions: what is a rule', () => {
       ['Copy .env.example to .env.', 'Configure the proxy first.', 'Tell the user what you changed.', 'Squash commits before merging.'],
     ],
     [
+      'an imperative of merging; an example under a heading of rules is none',
+      '## Branch rules\n\n- Example: feature/123-user-auth\n- Merge back to develop.',
+      ['Merge back to develop.'],
+    ],
+    [
       'an imperative after a word that places it among steps',
       '- Also link to the other articles.\n- Then run the tests.\n- Instead keep the answer brief.',
       ['Also link to the other articles.', 'Then run the tests.', 'Instead keep the answer brief.'],
