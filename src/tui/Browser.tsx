@@ -1,5 +1,5 @@
 import { Box, Text, type Key } from 'ink';
-import { fitColumns, plain } from './plain.ts';
+import { clipToRows, fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
@@ -19,7 +19,7 @@ import { useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { useWrites } from './use-writes.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
-import { Detail, RowLine, scopeChoices } from './browser-parts.tsx';
+import { Detail, MessageLines, RowLine, scopeChoices } from './browser-parts.tsx';
 
 export interface BrowserProps {
   service: InvariantService;
@@ -137,7 +137,6 @@ function BrowserScreen({
   // Height: title, filter/status line, list, detail pane, key line; one spare row so Ink never scrolls the screen.
   // The list keeps at least one row: on a short terminal the detail pane shrinks, and goes when not even its rule and
   // one line fit, so the screen never outgrows the terminal.
-  // A store that could not be read again takes a line of its own, while it lasts, where the terminal has rows to spare.
   // A line of its own, where the terminal has rows to spare: a store that could not be read again (while that lasts),
   // or the inherited invariants a policy source not fetched leaves out of the list.
   const notice =
@@ -146,8 +145,13 @@ function BrowserScreen({
       : data?.inheritedMissing !== undefined
         ? { text: `! ${data.inheritedMissing}`, hue: 'yellow' as const }
         : undefined;
-  const noticeLine = notice !== undefined && height >= 7;
-  const room = Math.max(1, height - 4 - (noticeLine ? 1 : 0));
+  // The status and notice lines take a second row where the terminal has rows to spare: an invalid store's message
+  // ends with the file and line to fix, which one row cut off at 80 columns.
+  const messageRows = height >= 12 ? 2 : 1;
+  const problem = regexProblem ?? filterProblem;
+  const statusLines = !filtering && !problem && status ? clipToRows(plain(status), width, messageRows) : [];
+  const noticeLines = notice !== undefined && height >= 7 ? clipToRows(plain(notice.text), width, messageRows) : [];
+  const room = Math.max(1, height - 3 - Math.max(1, statusLines.length) - noticeLines.length);
   const paneFits = Math.min(9, Math.max(4, Math.floor(height / 3)), room - 1);
   const detailHeight = showDetail && paneFits >= 2 ? paneFits : 0;
   const listHeight = Math.max(1, room - detailHeight);
@@ -444,7 +448,6 @@ function BrowserScreen({
     );
   }
 
-  const problem = regexProblem ?? filterProblem;
   const filterLine = filtering ? (
     <Box>
       <Text color={theme.hue('cyan')}>/</Text>
@@ -464,10 +467,8 @@ function BrowserScreen({
     <Text color={theme.hue('red')} wrap="truncate-end">
       {fitColumns(plain(`/${pattern}  ✗ ${problem}`), width)}
     </Text>
-  ) : status ? (
-    <Text color={theme.hue('green')} wrap="truncate-end">
-      {fitColumns(plain(status), width)}
-    </Text>
+  ) : statusLines.length > 0 ? (
+    <MessageLines lines={statusLines} color={theme.hue('green')} />
   ) : pattern ? (
     <Text wrap="truncate-end">{fitColumns(plain(`/${pattern}`), width)}</Text>
   ) : (
@@ -478,11 +479,7 @@ function BrowserScreen({
     <Box flexDirection="column" width={width}>
       {title}
       {filterLine}
-      {noticeLine ? (
-        <Text color={theme.hue(notice.hue)} wrap="truncate-end">
-          {fitColumns(plain(notice.text), width)}
-        </Text>
-      ) : null}
+      {notice && noticeLines.length > 0 ? <MessageLines lines={noticeLines} color={theme.hue(notice.hue)} /> : null}
       {middle}
       <Text dimColor={theme.dim} wrap="truncate-end">
         ↑↓ move · / filter · s scope · e effective · a add · d remove · ? help · q quit

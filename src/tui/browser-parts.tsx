@@ -40,6 +40,20 @@ export function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
   return items;
 }
 
+/** The status or notice line's rows (cut to the terminal's width already, by clipToRows), in one colour. */
+export function MessageLines({ lines, color }: { lines: readonly string[]; color: ReturnType<Theme['hue']> }): ReactElement {
+  return (
+    <Box flexDirection="column">
+      {lines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one message, which never move.
+        <Text key={i} color={color} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
 /** E, W or I in the severity's colour. */
 function sevMark(theme: Theme, inv: ScopedInvariant): ReactElement {
   const mark = inv.severity === 'error' ? 'E' : inv.severity === 'warning' ? 'W' : 'I';

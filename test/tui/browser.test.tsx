@@ -451,6 +451,31 @@ test('a file another process broke while the screen was open: a removal still sa
   r.unmount();
 });
 
+test('a file another process broke: the status line and the line under it keep the file and line to fix, which one row of 80 columns cut off', async () => {
+  const root = exampleStore();
+  const { r, events } = open(root);
+  await frameHas(r.lastFrame, '6 shown of 6', '› E Never delete production data');
+  // Two problems in a project's file: the message that names them is longer than a row.
+  writeFileSync(join(root, `projects/myapp/${P2}.yaml`), 'text: [broken\nseverity: [\n');
+  r.stdin.write('jjj');
+  await frameHas(r.lastFrame, '› W Log all changes');
+  r.stdin.write('e');
+  const refused = await frameHas(r.lastFrame, 'cannot resolve the effective set');
+  expect(refused).toContain(`projects/myapp/${P2}.yaml:`);
+  expect(lines(refused).length).toBeLessThanOrEqual(23);
+  // A change made meanwhile reads the store again: the line under the status says why the list is as before, with where.
+  r.stdin.write('k');
+  await frameHas(r.lastFrame, '› E All API changes need tests');
+  r.stdin.write('d');
+  await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  r.stdin.write('y');
+  const after = await frameHas(r.lastFrame, `removed ${P1}`, 'the list is as read before');
+  expect(after.split(`projects/myapp/${P2}.yaml:`).length).toBe(2);
+  expect(lines(after).length).toBeLessThanOrEqual(23);
+  expect(events).toEqual([]);
+  r.unmount();
+});
+
 test('a store moved away while the screen is open is said, not read as an empty store', async () => {
   const root = exampleStore();
   const { r, events } = open(root);
