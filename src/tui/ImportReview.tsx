@@ -76,16 +76,24 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
   const kept = items.filter((c) => c.keep).length;
   const held = plan.candidates.length - fresh.length;
   const textColumns = Math.max(1, width - INDENT);
-  const title = clipToRows(`Import ${fresh.length} rule${fresh.length === 1 ? '' : 's'} as invariants (${kept} kept)`, width, 2);
-  const keyLine = clipToRows(editing !== undefined ? EDIT_KEYS : KEYS, width, 2);
+  // On a short terminal the title and the keys take a row each, and the count of the rules left out goes: with two rows
+  // each and that count, the frame outgrew a terminal of 5 to 8 rows and scrolled the title off.
+  const roomy = rows >= 9;
+  const title = clipToRows(
+    `Import ${fresh.length} rule${fresh.length === 1 ? '' : 's'} as invariants (${kept} kept)`,
+    width,
+    roomy ? 2 : 1,
+  );
+  const keyLine = clipToRows(editing !== undefined ? EDIT_KEYS : KEYS, width, roomy ? 2 : 1);
+  const heldLine = held > 0 && rows >= 6;
   const selected = items[at];
   const selectedText = selected ? clipToRows(plain(editing ?? selected.text), textColumns, Number.POSITIVE_INFINITY).length : 1;
-  const { textRows, shown } = reviewLayout(rows, title.length + (held > 0 ? 1 : 0) + keyLine.length, selectedText, items.length);
+  const { textRows, shown } = reviewLayout(rows, title.length + (heldLine ? 1 : 0) + keyLine.length, selectedText, items.length);
   const first = Math.min(Math.max(0, at - Math.floor(shown / 2)), Math.max(0, items.length - shown));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>{title.join('\n')}</Text>
-      {held > 0 ? <Text dimColor={theme.dim}>{fitColumns(`${held} more already in the store or said twice: left out`, width)}</Text> : null}
+      {heldLine ? <Text dimColor={theme.dim}>{fitColumns(`${held} more already in the store or said twice: left out`, width)}</Text> : null}
       {items.slice(first, first + shown).map((c, i) => {
         const n = first + i;
         const here = n === at;

@@ -54,3 +54,21 @@ test('long rules keep the review within the terminal: the title, the selected ru
     r.unmount();
   }
 });
+
+test('on a terminal of 5 to 8 rows the review still fits: the title and keys take a row each, and the count of rules left out goes first', async () => {
+  // One candidate the store already holds: the line counting it is part of the frame.
+  const held: ImportPlan = { ...plan, candidates: [...plan.candidates, { ...candidate(13), status: 'exists' } as PlannedCandidate] };
+  for (const [columns, rows] of [
+    [20, 5],
+    [80, 6],
+    [30, 8],
+  ] as const) {
+    const r = render(<ImportReview plan={held} width={columns} rows={rows} onDone={() => {}} onCancel={() => {}} />);
+    const frame = await frameHas(r.lastFrame, '›');
+    const lines = frame.split('\n');
+    expect(lines.length).toBeLessThan(rows);
+    expect(lines[0]).toMatch(/^Import 12 rules/);
+    expect(lines.at(-1)).toMatch(/^↑\/↓ move|nothing$/);
+    r.unmount();
+  }
+});
