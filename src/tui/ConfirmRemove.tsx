@@ -15,6 +15,35 @@ export interface ConfirmRemoveProps {
   onAnswer(yes: boolean): void;
 }
 
+const QUESTION = 'Remove this invariant? [y/N]';
+
+/**
+ * The rows the remove confirmation gives its parts within `rows` terminal rows, one spare below (Ink clears the whole
+ * screen after a frame as tall as the terminal): the question and a row of the text always, the title in the rows left
+ * (one at least); then the copies
+ * it shadows (their heading and one line, or the line saying there are none), the severity and the file, as rows are
+ * left; then more copies, then more of the text. `listed`: the rows under the heading (copies and the count of the
+ * rest), or of the line saying there are none. On a short terminal the frame so never outgrows it, which scrolled the
+ * title, the line naming the invariant, away.
+ */
+export function removeLayout(
+  rows: number,
+  parts: { title: number; question: number; text: number; shadows: number; nothing: number },
+): { titleRows: number; textRows: number; listed: number; severity: boolean; path: boolean } {
+  let left = rows - 1 - parts.question - 1;
+  const take = (n: number) => {
+    const k = Math.max(0, Math.min(n, left));
+    left -= k;
+    return k;
+  };
+  const titleRows = Math.max(1, take(parts.title));
+  let listed = parts.shadows > 0 ? (left >= 2 ? take(2) - 1 : 0) : take(parts.nothing);
+  const severity = take(1) === 1;
+  const path = take(1) === 1;
+  if (parts.shadows > 0 && listed > 0) listed += take(parts.shadows - 1);
+  return { titleRows, textRows: 1 + take(parts.text - 1), listed, severity, path };
+}
+
 /**
  * Shows what removing an invariant would do — its text, scope and file, and
  * the copies it shadows now, which would come back into effect — and asks
@@ -31,22 +60,31 @@ export function ConfirmRemove({ info, width = 80, rows = 24, onAnswer }: Confirm
   const nothing = 'It shadows nothing; no other copy comes back into effect.';
   const heading = 'It shadows these now; they come back into effect:';
   const shadows = info.shadow.shadows;
-  // The rows of the title, severity, path, the question and one spare row, with one row of the text at least.
-  const fixed = clipToRows(title, width, rows).length + 2 + 2 + 1;
+  const question = clipToRows(QUESTION, width, 2);
+  const titleLines = clipToRows(title, width, Number.POSITIVE_INFINITY);
+  const { titleRows, textRows, listed, severity, path } = removeLayout(rows, {
+    title: titleLines.length,
+    question: question.length,
+    text: clipToRows(plain(inv.text), width - 2, rows).length,
+    shadows: shadows.length,
+    nothing: clipToRows(nothing, width, rows).length,
+  });
   // The copies it shadows, as many as fit under their heading, the last row counting the rest (`invariant show`
   // lists them all): a text many scopes hold would otherwise push the title off the screen.
-  const room = Math.max(1, rows - fixed - 1);
-  const shown = shadows.length <= room ? shadows.length : Math.max(1, room - 1);
+  const shown = shadows.length <= listed ? shadows.length : Math.max(0, listed - 1);
   const more = shadows.length - shown;
-  const listRows = shadows.length > 0 ? 1 + shown + (more > 0 ? 1 : 0) : clipToRows(nothing, width, rows).length;
-  const text = clipToRows(plain(inv.text), width - 2, Math.max(1, rows - fixed + 1 - listRows));
+  const text = clipToRows(plain(inv.text), width - 2, textRows);
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold>
-        {'Remove '}
-        <Text color={theme.hue('cyan')}>{inv.id}</Text>
-        {` from ${describeScope(inv.scope)}?`}
-      </Text>
+      {titleRows >= titleLines.length ? (
+        <Text bold>
+          {'Remove '}
+          <Text color={theme.hue('cyan')}>{inv.id}</Text>
+          {` from ${describeScope(inv.scope)}?`}
+        </Text>
+      ) : (
+        <Text bold>{titleRows === 1 ? fitColumns(title, width) : clipToRows(title, width, titleRows).join('\n')}</Text>
+      )}
       <Box paddingLeft={2} flexDirection="column">
         {text.map((line, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one text, in order.
@@ -54,19 +92,23 @@ export function ConfirmRemove({ info, width = 80, rows = 24, onAnswer }: Confirm
             {line}
           </Text>
         ))}
-        <Text dimColor={theme.dim} wrap="truncate-end">
-          {fitColumns(
-            plain(
-              `${inv.severity}${inv.active ? '' : ' · inactive'}${inv.tags.length ? ` · ${inv.tags.map((t) => `#${t}`).join(' ')}` : ''}`,
-            ),
-            width - 2,
-          )}
-        </Text>
-        <Text dimColor={theme.dim} wrap="truncate-end">
-          {plain(inv.path)}
-        </Text>
+        {severity ? (
+          <Text dimColor={theme.dim} wrap="truncate-end">
+            {fitColumns(
+              plain(
+                `${inv.severity}${inv.active ? '' : ' · inactive'}${inv.tags.length ? ` · ${inv.tags.map((t) => `#${t}`).join(' ')}` : ''}`,
+              ),
+              width - 2,
+            )}
+          </Text>
+        ) : null}
+        {path ? (
+          <Text dimColor={theme.dim} wrap="truncate-end">
+            {fitColumns(plain(inv.path), width - 2)}
+          </Text>
+        ) : null}
       </Box>
-      {shadows.length > 0 ? (
+      {shadows.length > 0 && listed > 0 ? (
         <Box flexDirection="column">
           <Text color={theme.hue('yellow')} wrap="truncate-end">
             {heading}
@@ -78,14 +120,14 @@ export function ConfirmRemove({ info, width = 80, rows = 24, onAnswer }: Confirm
           ))}
           {more > 0 ? (
             <Text dimColor={theme.dim} wrap="truncate-end">
-              {fitColumns(`  … and ${more} more (invariant show ${inv.id} lists them all)`, width)}
+              {fitColumns(`  ${shown > 0 ? '… and ' : ''}${more} more (invariant show ${inv.id} lists them all)`, width)}
             </Text>
           ) : null}
         </Box>
-      ) : (
-        <Text dimColor={theme.dim}>{nothing}</Text>
-      )}
-      <Text bold>Remove this invariant? [y/N]</Text>
+      ) : listed > 0 ? (
+        <Text dimColor={theme.dim}>{clipToRows(nothing, width, listed).join('\n')}</Text>
+      ) : null}
+      <Text bold>{question.join('\n')}</Text>
     </Box>
   );
 }

@@ -118,3 +118,22 @@ test('hidden behind the too-small notice, the question takes no key: a y pressed
   await expect.poll(() => answers).toEqual([false]);
   r.unmount();
 });
+
+test('on a terminal of 5 to 7 rows the title naming the invariant, its text and the question stay on screen: the file, then the severity give way', async () => {
+  const info = await new InvariantService(exampleStore()).show(P2);
+  for (const [columns, rows] of [
+    [80, 6],
+    [40, 7],
+    [20, 5],
+  ] as const) {
+    const r = render(<ConfirmRemove info={info} width={columns} rows={rows} onAnswer={() => {}} />);
+    const frame = await frameHas(r.lastFrame, 'invariant? [y/N]');
+    const lines = frame.split('\n');
+    expect(lines.length).toBeLessThan(rows);
+    expect(lines[0]).toMatch(/^Remove 01M8KJZ/);
+    expect(frame).toContain('Log all changes');
+    expect(lines.slice(-2).join(' ')).toMatch(/Remove this invariant\? \[y\/N\]$/);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+    r.unmount();
+  }
+});
