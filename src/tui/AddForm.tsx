@@ -128,6 +128,8 @@ export function AddForm({
   const [guard, setGuard] = useState<Guard>(start.guard ?? {});
   const [active, setActive] = useState(start.active ?? true);
   const [problem, setProblem] = useState<string | undefined>();
+  // Bumped by a refused save, so that what the text meets is said as the store is now (a copy another process added).
+  const [reads, setReads] = useState(0);
   const track = useWrites();
 
   useEffect(() => {
@@ -147,6 +149,20 @@ export function AddForm({
       live = false;
     };
   }, [service, scope, onError]);
+
+  // After a refused save the scope's invariants are read again; a read that fails too (the store moved away, a file
+  // broken) leaves them as they were, the refusal on screen saying why.
+  useEffect(() => {
+    if (!scope || reads === 0) return;
+    let live = true;
+    service.addContext(scope).then(
+      (c) => live && setContext(c),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [service, scope, reads]);
 
   // The invariant being edited is not its own duplicate, shadow or near-duplicate.
   const others = useMemo(
@@ -206,6 +222,7 @@ export function AddForm({
       if (error instanceof AgentsError && error.exitCode !== 70) {
         setProblem(error.message);
         setStep(stepOfProblem(error.message));
+        setReads((n) => n + 1);
       } else if (onError) onError(error);
       else setProblem(String(error));
     };

@@ -318,6 +318,27 @@ test('a store moved away while the form is open: saving is refused, and nothing 
   r.unmount();
 });
 
+test('a text another process added to the scope while the form was open: the refused save says it is a duplicate, and Enter on the text is refused as typing it would be', async () => {
+  const { root, r, done } = setup({ kind: 'global' });
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Said twice by two hands');
+  await frameHas(r.lastFrame, '✓ new in this scope');
+  r.stdin.write('\r');
+  await passDefaults(r);
+  await passGuard(r);
+  await frameHas(r.lastFrame, 'Add it? [Y/n]');
+  const other = await new InvariantService(root).add({ scope: { kind: 'global' }, text: 'Said twice by two hands' });
+  r.stdin.write('y');
+  const refused = await frameHas(r.lastFrame, `✗ duplicate: this scope already holds it as ${other.invariant.id}`);
+  expect(refused).not.toContain('✓ new in this scope');
+  r.stdin.write('\r');
+  await new Promise((settled) => setTimeout(settled, 100));
+  expect(r.lastFrame()).toContain('Text: Said twice by two hands');
+  expect(r.lastFrame()).not.toContain('Severity');
+  expect(done).toEqual([]);
+  r.unmount();
+});
+
 test('the longest text and rationale keep every step within the terminal: the field shows its end, the confirmation cuts them with "…"', async () => {
   const root = exampleStore();
   const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
