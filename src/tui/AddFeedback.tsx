@@ -79,7 +79,7 @@ export function AddFeedback({
   }
   if (lines.length === 0)
     lines.push(
-      <Text key="ok" color={theme.hue('green')}>
+      <Text key="ok" color={theme.hue('green')} wrap="truncate-end">
         ✓ new in this scope, shadows nothing
       </Text>,
     );

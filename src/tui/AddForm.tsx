@@ -15,7 +15,7 @@ import { GuardStep } from './GuardStep.tsx';
 import { editChanges } from './edit-changes.ts';
 import { AddFeedback } from './AddFeedback.tsx';
 import { AddSummary } from './AddSummary.tsx';
-import { TextInput } from './TextInput.tsx';
+import { OptionalLine, TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
 import { useWrites } from './use-writes.ts';
 import { requireOpenedStore } from './use-store-data.ts';
@@ -271,6 +271,9 @@ export function AddForm({
   // terminal would scroll the form's first lines away at each key.
   const screenRows = rows ?? 24;
   const fit = { columns: width, rows: Math.max(1, Math.min(6, screenRows - 10)) };
+  // The severity and state lists (and their position line) under the title, their question, the key line and a spare
+  // row: on a terminal of 5 or 6 rows they scroll, where their 3 choices outgrew it.
+  const choiceRows = Math.max(1, Math.min(3, screenRows - 4));
   // The header, scope and key lines on one row each, as the rows above count them: a project's name can be 64 long.
   const header = (
     <Text bold wrap="truncate-end">
@@ -289,6 +292,7 @@ export function AddForm({
             width={width}
             // Under the title, the question, the list's position line, the key line and a spare row.
             height={rows === undefined ? 10 : Math.max(1, Math.min(10, rows - 5))}
+            position={rows === undefined || rows > 5}
             onSelect={(choice) => {
               if (choice === 'new-project') return setStep('new-project');
               setScope(choice);
@@ -324,7 +328,9 @@ export function AddForm({
           {nameIssue ? (
             <Text color={theme.hue('red')}>{clipToRows(`✗ ${plain(nameIssue)}`, width, Math.max(1, screenRows - 4)).join('\n')}</Text>
           ) : (
-            <Text dimColor={theme.dim}>lower-case letters, digits, . _ - (up to 64)</Text>
+            <Text dimColor={theme.dim} wrap="truncate-end">
+              lower-case letters, digits, . _ - (up to 64)
+            </Text>
           )}
         </Box>
       );
@@ -358,11 +364,13 @@ export function AddForm({
     case 'severity':
       body = (
         <Box flexDirection="column">
-          <Text>Severity (↑↓, Enter):</Text>
+          <Text wrap="truncate-end">Severity (↑↓, Enter):</Text>
           <SelectList
             items={SEVERITY_ITEMS}
             initialIndex={SEVERITIES.indexOf(severity)}
             width={width}
+            height={choiceRows === 2 ? 1 : choiceRows}
+            position={choiceRows > 1}
             onSelect={(s) => {
               setSeverity(s);
               setStep('tags');
@@ -408,11 +416,13 @@ export function AddForm({
     case 'active':
       body = (
         <Box flexDirection="column">
-          <Text>State (↑↓, Enter):</Text>
+          <Text wrap="truncate-end">State (↑↓, Enter):</Text>
           <SelectList
             items={ACTIVE_ITEMS}
             initialIndex={active ? 0 : 1}
             width={width}
+            height={choiceRows === 2 ? 1 : choiceRows}
+            position={choiceRows > 1}
             onSelect={(a) => {
               setActive(a);
               setStep('confirm');
@@ -463,36 +473,4 @@ export function formHint(step: Step, steps: readonly Step[]): string {
   if (step !== 'saving') keys.push('Esc cancel');
   if (step === 'new-project' || steps.indexOf(step) > 0) keys.push('Shift-Tab back');
   return keys.join(' · ');
-}
-
-/** A one-line answer that may be left empty: a label, then the text being typed; Enter goes on. */
-function OptionalLine({
-  label,
-  value,
-  fit,
-  onChange,
-  onSubmit,
-}: {
-  label: string;
-  value: string;
-  fit: { columns: number; rows: number };
-  onChange(v: string): void;
-  onSubmit(): void;
-}): ReactElement {
-  return (
-    <Box flexDirection="column">
-      <Text>
-        {label}
-        <TextInput
-          value={value}
-          fit={fit}
-          onChange={onChange}
-          onSubmit={(v) => {
-            onChange(v);
-            onSubmit();
-          }}
-        />
-      </Text>
-    </Box>
-  );
 }

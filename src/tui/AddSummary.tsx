@@ -29,7 +29,7 @@ export interface AddSummaryProps {
 interface Line {
   key: string;
   rows: string[];
-  /** Left out, lowest first, when the terminal is too short for every line: an answer left empty, the scope its title names, the file. */
+  /** Left out, lowest first, when the terminal is too short for every line: an answer left empty, the scope its title names, the file, the severity and state. */
   spare?: number;
 }
 
@@ -43,7 +43,7 @@ export function AddSummary(props: AddSummaryProps): ReactElement {
   const lines: Line[] = [
     { key: 'text', rows: clip(`text      ${plain(text.trim())}`) },
     { key: 'scope', rows: [`scope     ${scope ? describeScope(scope) : ''}`], spare: 2 },
-    { key: 'severity', rows: [`severity  ${props.severity}`] },
+    { key: 'severity', rows: [`severity  ${props.severity}`], spare: 4 },
     tags.trim() === '' ? { key: 'tags', rows: ['tags      (none)'], spare: 1 } : { key: 'tags', rows: clip(`tags      ${plain(tags)}`) },
     rationale.trim() === ''
       ? { key: 'rationale', rows: ['rationale (none)'], spare: 1 }
@@ -51,15 +51,16 @@ export function AddSummary(props: AddSummaryProps): ReactElement {
     Object.values(guard).every((entries) => (entries ?? []).length === 0)
       ? { key: 'guard', rows: [guardLine], spare: 1 }
       : { key: 'guard', rows: clip(guardLine) },
-    ...(editing ? [{ key: 'state', rows: [`state     ${props.active ? 'active' : 'inactive'}`] }] : []),
+    ...(editing ? [{ key: 'state', rows: [`state     ${props.active ? 'active' : 'inactive'}`], spare: 4 }] : []),
     { key: 'file', rows: [`file      ${plain(path)}`], spare: 3 },
   ];
-  // What the text meets takes two rows at least, and the question one: the spare lines go, lowest first, until the
-  // rest fits, so that the form's title stays on screen.
-  const room = rows - 3;
+  // What the text meets takes two rows at least (one, then none, on a terminal of a few rows), and the question one:
+  // the spare lines go, lowest first, until the rest fits, so that the form's title stays on screen.
+  const feedback = rows >= 5 ? 2 : rows >= 3 ? 1 : 0;
+  const room = rows - 1 - feedback;
   const count = (ls: readonly Line[]) => ls.reduce((n, l) => n + l.rows.length, 0);
   let shown = lines;
-  for (const level of [1, 2, 3]) {
+  for (const level of [1, 2, 3, 4]) {
     if (count(shown) <= room) break;
     shown = shown.filter((l) => (l.spare ?? 0) > level || l.spare === undefined);
   }
@@ -71,7 +72,9 @@ export function AddSummary(props: AddSummaryProps): ReactElement {
           {l.rows.join('\n')}
         </Text>
       ))}
-      <AddFeedback check={props.check} text={text} near={props.near} width={width} rows={Math.max(2, rows - 1 - count(shown))} />
+      {feedback > 0 ? (
+        <AddFeedback check={props.check} text={text} near={props.near} width={width} rows={Math.max(feedback, rows - 1 - count(shown))} />
+      ) : null}
       <Text bold>{props.saving ? 'writing…' : editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]'}</Text>
     </Box>
   );

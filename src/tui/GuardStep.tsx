@@ -74,11 +74,13 @@ export function GuardStep({ guard, onChange, onDone, width = 80, rows = 21 }: Gu
   // An invariant's guard can list dozens of entries (an edit opens on them all): drawn whole, they made the step
   // taller than the terminal, which scrolled the form's title and question away at each key. The last entries show
   // (where an added one goes), the ones before them counted.
-  const question = clipToRows(`Guard ${at + 1}/${GUARD_KINDS.length} · ${ASK[kind]}:`, width, 2);
-  const hint = clipToRows(HINT, width, 2);
-  const problemRows = problem ? clipToRows(plain(`✗ ${problem}`), width, 2) : [];
+  // On a short terminal the question, the field and the hint take a row each, and the hint goes where not even that fits.
+  const most = rows < 7 ? 1 : 2;
+  const question = clipToRows(`Guard ${at + 1}/${GUARD_KINDS.length} · ${ASK[kind]}:`, width, most);
+  const hint = rows >= 3 ? clipToRows(HINT, width, most) : [];
+  const problemRows = problem ? clipToRows(plain(`✗ ${problem}`), width, most) : [];
   const inputColumns = Math.max(1, width - 3);
-  const inputRows = Math.min(2, clipToRows(plain(draft), inputColumns, Number.POSITIVE_INFINITY).length);
+  const inputRows = Math.min(most, clipToRows(plain(draft), inputColumns, Number.POSITIVE_INFINITY).length);
   const room = Math.max(1, rows - question.length - inputRows - problemRows.length - hint.length);
   const shown = list.length <= room ? list : list.slice(list.length - (room - 1));
   const before = list.length - shown.length;
@@ -97,7 +99,7 @@ export function GuardStep({ guard, onChange, onDone, width = 80, rows = 21 }: Gu
         <Text>{'> '}</Text>
         <TextInput
           value={draft}
-          fit={{ columns: inputColumns, rows: 2 }}
+          fit={{ columns: inputColumns, rows: most }}
           onChange={(v) => {
             setDraft(v);
             setProblem(undefined);

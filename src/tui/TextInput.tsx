@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { plain, tailRows, withoutLastCharacter } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useRef, type ReactElement } from 'react';
@@ -82,5 +82,37 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
       {fit ? tailRows(plain(value), fit.columns, fit.rows) : plain(value)}
       {focus ? <Text inverse> </Text> : null}
     </Text>
+  );
+}
+
+/** A one-line answer that may be left empty: a label, then the text being typed; Enter goes on. */
+export function OptionalLine({
+  label,
+  value,
+  fit,
+  onChange,
+  onSubmit,
+}: {
+  label: string;
+  value: string;
+  fit: { columns: number; rows: number };
+  onChange(v: string): void;
+  onSubmit(): void;
+}): ReactElement {
+  return (
+    <Box flexDirection="column">
+      <Text>
+        {label}
+        <TextInput
+          value={value}
+          fit={fit}
+          onChange={onChange}
+          onSubmit={(v) => {
+            onChange(v);
+            onSubmit();
+          }}
+        />
+      </Text>
+    </Box>
   );
 }

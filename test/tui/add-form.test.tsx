@@ -519,3 +519,41 @@ test('the confirmation on a short terminal leaves out the empty answers, then th
     r.unmount();
   }
 });
+
+test('on a terminal of 5 or 6 rows every step stays within it, the title on its first row: the lists scroll, the guard and the confirmation give up their second rows', async () => {
+  for (const [columns, rows] of [
+    [80, 5],
+    [40, 6],
+  ] as const) {
+    const root = exampleStore();
+    const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
+    const done: AddResult[] = [];
+    const r = render(<AddForm service={service} width={columns} rows={rows} onDone={(x) => done.push(x)} onCancel={() => {}} />);
+    const within = async (text: string) => {
+      const lines = (await frameHas(r.lastFrame, text)).split('\n');
+      expect(lines.length).toBeLessThan(rows);
+      expect(lines[0]).toMatch(/^Add an invariant/);
+    };
+    await within('› global');
+    r.stdin.write('\r');
+    await within('Text:');
+    r.stdin.write('Fits a short terminal');
+    await within('Text: Fits a short terminal');
+    r.stdin.write('\r');
+    await within('Severity');
+    r.stdin.write('\r');
+    await within('Tags');
+    r.stdin.write('\r');
+    await within('Rationale');
+    r.stdin.write('\r');
+    for (let k = 1; k <= 4; k++) {
+      await within(`Guard ${k}/4`);
+      r.stdin.write('\r');
+    }
+    await within('Add it? [Y/n]');
+    r.stdin.write('y');
+    await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
+    expect(done[0]!.invariant.text).toBe('Fits a short terminal');
+    r.unmount();
+  }
+});
