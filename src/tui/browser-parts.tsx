@@ -1,7 +1,7 @@
 // The browser's pieces drawn from data alone: the scope picker's items, a
 // row of the list and the detail pane (Browser.tsx holds the state and keys).
 import { Box, Text } from 'ink';
-import { fitColumns, plain } from './plain.ts';
+import { clipToRows, fitColumns, plain } from './plain.ts';
 import type { ReactElement } from 'react';
 import { actionName, describeScope, type ScopedInvariant } from '../core/model.ts';
 import { relationWords } from '../present/invariant.ts';
@@ -172,8 +172,13 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
     for (const w of row.waivers ?? []) {
       const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;
       lines.push(
-        <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')} wrap="truncate-end">
-          {cut(plain(`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`))}
+        // Two rows: after its date, scope and owner (an e-mail address), one row left the reason a word or two.
+        <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')}>
+          {clipToRows(
+            plain(`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`),
+            width,
+            2,
+          ).join('\n')}
         </Text>,
       );
     }

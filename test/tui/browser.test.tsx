@@ -361,6 +361,22 @@ test('the effective set marks waived invariants, and the detail pane shows each 
   r.unmount();
 });
 
+test("a waiver's reason after a long owner shows on a second row of the detail pane, instead of cut after a word", async () => {
+  const root = exampleStore();
+  mkdirSync(join(root, `plans/${PLAN}/waivers`), { recursive: true });
+  writeFileSync(
+    join(root, `plans/${PLAN}/waivers/01M8KM00000000000000000003.yaml`),
+    `id: 01M8KM00000000000000000003\ninvariant_id: ${G1}\nreason: The sandbox keeps its own copy of production\nowner: Example Team <team@example.com>\nexpires: 2999-12-31\ncreated_at: 2020-01-01T00:00:00Z\n`,
+  );
+  const { r } = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true });
+  await frameHas(r.lastFrame, '(waived) Never delete production data');
+  r.stdin.write('G');
+  const frame = await frameHas(r.lastFrame, '› E (waived) Never delete production data');
+  expect(frame.split('\n').join(' ')).toContain('by Example Team <team@example.com>: The sandbox keeps its own copy of production');
+  expect(lines(frame).length).toBeLessThanOrEqual(23);
+  r.unmount();
+});
+
 test('a short terminal keeps the title, the selected row and the key line on screen: the detail pane gives way', async () => {
   for (const size of [
     { columns: 20, rows: 5 },
