@@ -1,6 +1,7 @@
 import { caretExcerpt, location } from '../core/diagnostics.ts';
 import type { AgentsError } from '../core/errors.ts';
 import type { Style } from '../core/style.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 
 /**
  * The lines a user error is reported with: what, where (each diagnostic with
@@ -8,17 +9,20 @@ import type { Style } from '../core/style.ts';
  * returns them as a tool's error result, so both say exactly the same.
  */
 export function errorLines(error: AgentsError, s: Style): string[] {
-  const lines = [`${s.red('error:')} ${error.message}`];
+  // Escaped before the colours go in: the output keeps the CLI's own colour codes, and a file name holding one (\e[31m)
+  // would pass as one of them, unescaped.
+  const plain = (text: string) => escapeUnsafe(text, { newlines: true });
+  const lines = [`${s.red('error:')} ${plain(error.message)}`];
   const shown = error.diagnostics.slice(0, 20);
   for (const d of shown) {
-    lines.push(`  ${location(d)}  ${d.code}  ${d.message}`);
+    lines.push(`  ${location(d)}  ${d.code}  ${plain(d.message)}`);
     const excerpt = caretExcerpt(d);
     if (excerpt) lines.push(excerpt.replace(/^/gm, '    '));
-    if (d.hint) lines.push(`    ${s.dim(d.hint)}`);
+    if (d.hint) lines.push(`    ${s.dim(plain(d.hint))}`);
   }
   if (error.diagnostics.length > shown.length)
     lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`agents validate\`)`);
-  if (error.hint) lines.push(`${s.dim('hint:')} ${error.hint}`);
+  if (error.hint) lines.push(`${s.dim('hint:')} ${plain(error.hint)}`);
   return lines;
 }
 

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidStoreError } from '../../src/core/errors.ts';
+import { makeStyle } from '../../src/core/style.ts';
+import { safeText } from '../../src/cli/safe-output.ts';
+import { errorLines } from '../../src/present/diagnostics.ts';
+
+/** The colour codes the style adds (core/style.ts), which are all a coloured error may hold raw. */
+const OWN = /\u001b\[(?:1|2|22|31|32|33|36|39)m/g;
+
+describe('an error as its lines, with colour on', () => {
+  it('escapes a colour code that a file name in its message, diagnostic or hint holds, as it escapes any other control', () => {
+    const file = 'global/x\u001b[31mRED\u001b[2K.yaml';
+    const error = new InvalidStoreError(
+      `cannot list invariants: ${file} is invalid`,
+      [{ code: 'id-invalid', severity: 'error', file, line: 0, col: 0, message: `name "${file}"`, hint: `Rename ${file}` }],
+      `Fix ${file}`,
+    );
+    const out = safeText(errorLines(error, makeStyle(true)).join('\n'), true);
+    // The style's own codes are where the style put them: around "error:", "hint:" and a diagnostic's hint.
+    expect(out.match(OWN)).toHaveLength(6);
+    expect(out.replace(OWN, '')).not.toContain('\u001b');
+    expect(out.split('x\\u001b[31mRED\\u001b[2K.yaml').length).toBe(6);
+  });
+});
