@@ -18,6 +18,8 @@ export interface ConfirmSyncProps {
 /** Rows a change's texts take at most. */
 const TEXT_ROWS = 2;
 
+const QUESTION = 'Apply these changes? [y/N]';
+
 /** One change or skip as drawn: its coloured word, the rest of its first row, and its rows under it (indented). */
 interface Entry {
   key: string;
@@ -89,8 +91,12 @@ export function ConfirmSync({ preview, width = 80, rows = 24, onAnswer }: Confir
   const title = `Sync plan ${preview.plan.id} with its action template: ${n} change${n === 1 ? '' : 's'}`;
   const all = entries(preview, width);
   // A row spare below the frame (Ink clears the whole screen after a frame as tall as the terminal), the title, the
-  // two lines under the list.
-  const room = rows - 1 - clipToRows(title, width, Number.POSITIVE_INFINITY).length - 2;
+  // lines under the list (the question two rows on a narrow terminal). The title gives up rows first, so that the count
+  // of the changes left out, the line on what stays and the question fit on a narrow, short terminal too.
+  const question = clipToRows(QUESTION, width, 2);
+  const titleLines = clipToRows(title, width, Number.POSITIVE_INFINITY);
+  const titleRows = Math.max(1, Math.min(titleLines.length, rows - 1 - 2 - question.length));
+  const room = rows - 1 - titleRows - 1 - question.length;
   const height = (e: Entry) => e.rows.length + e.under.length;
   let shown = all.length;
   if (all.reduce((sum, e) => sum + height(e), 0) > room) {
@@ -101,11 +107,15 @@ export function ConfirmSync({ preview, width = 80, rows = 24, onAnswer }: Confir
   const more = all.length - shown;
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold>
-        {'Sync plan '}
-        <Text color={theme.hue('cyan')}>{preview.plan.id}</Text>
-        {` with its action template: ${n} change${n === 1 ? '' : 's'}`}
-      </Text>
+      {titleRows >= titleLines.length ? (
+        <Text bold>
+          {'Sync plan '}
+          <Text color={theme.hue('cyan')}>{preview.plan.id}</Text>
+          {` with its action template: ${n} change${n === 1 ? '' : 's'}`}
+        </Text>
+      ) : (
+        <Text bold>{titleRows === 1 ? fitColumns(title, width) : clipToRows(title, width, titleRows).join('\n')}</Text>
+      )}
       {all.slice(0, shown).map((e) => (
         <Box key={e.key} flexDirection="column" paddingLeft={2}>
           <Text dimColor={e.dim === true && theme.dim}>
@@ -125,7 +135,7 @@ export function ConfirmSync({ preview, width = 80, rows = 24, onAnswer }: Confir
         </Box>
       ) : null}
       <Text dimColor={theme.dim}>{fitColumns('Invariants added to the plan by hand are not touched.', width)}</Text>
-      <Text bold>Apply these changes? [y/N]</Text>
+      <Text bold>{question.join('\n')}</Text>
     </Box>
   );
 }

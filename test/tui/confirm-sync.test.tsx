@@ -95,3 +95,20 @@ test('a sync of many long changes lists those that fit and counts the rest: the 
     r.unmount();
   }
 });
+
+test('on a narrow, short terminal the title gives up rows first: the count of the rest, the line on what stays and the question stay within the terminal', async () => {
+  for (const [columns, rows] of [
+    [30, 7],
+    [20, 6],
+  ] as const) {
+    const r = render(<ConfirmSync preview={preview()} width={columns} rows={rows} onAnswer={() => {}} />);
+    const frame = await frameHas(r.lastFrame, '[y/N]');
+    const lines = frame.split('\n');
+    expect(lines.length).toBeLessThan(rows);
+    expect(lines[0]).toMatch(/^Sync plan/);
+    expect(frame).toMatch(/… and \d+ more/);
+    expect(lines.slice(-2).join(' ')).toMatch(/Apply these changes\? \[y\/N\]$/);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+    r.unmount();
+  }
+});
