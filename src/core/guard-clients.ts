@@ -206,15 +206,15 @@ const CHANGE_FOLDER = /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*
 /**
  * The folders a shell script may be in at its end, relative to where it starts ('' that folder): where it starts, and
  * after each change of folder (`cd DIR`, `pushd DIR`) the folder it has gone to, each change also taken by itself (a
- * `cd` that failed leaves the script where it was). `~` is the home folder to the shell: a fresh start, as an absolute
- * folder is.
+ * `cd` that failed leaves the script where it was). `~` and `~user` are home folders to the shell: a fresh start, as an
+ * absolute folder is.
  */
 function scriptFolders(script: string): string[] {
   const folders = new Set<string>(['']);
   let here = '';
   for (const m of script.matchAll(CHANGE_FOLDER)) {
     const dir = m[1] ?? m[2] ?? m[3]!;
-    here = here === '' || dir === '~' || dir.startsWith('~/') ? dir : joinPath(here, dir);
+    here = here === '' || dir.startsWith('~') ? dir : joinPath(here, dir);
     folders.add(here).add(dir);
   }
   return [...folders];

@@ -79,9 +79,9 @@ export const CHECK_ACTION: ToolDef = {
       ]);
     const { guard, matchers } = guardOf(ctx);
     const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');
-    // Both from the repository top, as the tool's description says: a path is not taken from `cwd` (`~/…` stays the
+    // Both from the repository top, as the tool's description says: a path is not taken from `cwd` (`~/…`, `~user/…` stay the
     // home folder's and a `~` folder's, as toAction reads it).
-    const fromTop = (p: string) => (p.startsWith('/') || p === '~' || p.startsWith('~/') ? p : `${guard.top}/${p}`);
+    const fromTop = (p: string) => (p.startsWith('/') || p.startsWith('~') ? p : `${guard.top}/${p}`);
     const paths = path !== undefined ? [fromTop(path)] : [];
     const action = guard.toAction({
       tool,

@@ -3,8 +3,8 @@
  * folder's when they start with `~`, loosely as a forgiving file system would take them for the reserved folders, and
  * each file below a folder a move names.
  */
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
 import { isAbsolute, join, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { loosely } from '../core/names.ts';
@@ -22,11 +22,40 @@ export function agentHome(): string {
 }
 
 /**
- * The home folder's spelling of a path (`~/x` → `$HOME/x`), when it is one: the MCP filesystem server, and shells,
- * take `~` for the home folder, where another tool takes it for a folder of that name. Both are judged.
+ * The home folder's spelling of a path (`~/x` → `$HOME/x`, `~user/x` → that user's home folder's `x`), when it is one
+ * that can be known: the MCP filesystem server, and shells, take `~` for the home folder, and shells `~user` for that
+ * user's, where another tool takes either for a folder of that name. Both are judged. A `~user` whose home folder is
+ * not known is the folder of that name only, as a shell leaves it.
  */
 export function homeSpelled(path: string): string | undefined {
-  return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(agentHome(), path.slice(1)) : undefined;
+  const tilde = /^~([^/]*)(?:\/|$)/.exec(sep === '\\' ? path.replace(/\\/g, '/') : path);
+  if (!tilde) return undefined;
+  const home = tilde[1] === '' ? agentHome() : userHome(tilde[1]!);
+  return home === undefined ? undefined : join(home, path.slice(tilde[0].length));
+}
+
+/**
+ * The home folder a shell gives `~name`: the passwd entry's, for the run's own user from the system (os.userInfo, which
+ * asks the same database a shell does), for another from /etc/passwd. None for a name the system does not list, nor
+ * for `~+`, `~-` and `~N`, the shell's current, previous and stacked folders, which the command's text does not tell.
+ */
+function userHome(name: string): string | undefined {
+  if (/^[+-]?\d*$/.test(name)) return undefined;
+  try {
+    const me = userInfo();
+    if (me.username === name && me.homedir !== '') return me.homedir;
+  } catch {
+    // No passwd entry for the run's user (a container's arbitrary uid): the file below may still list the name.
+  }
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const fields = line.split(':');
+      if (fields[0] === name && fields.length >= 7 && isAbsolute(fields[5]!)) return fields[5];
+    }
+  } catch {
+    // No such file (Windows), or one that cannot be read: the name's home folder is not known.
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { CHECK_ACTION } from '../../src/mcp/check-action.ts';
 import { GuardService } from '../../src/service/guard-service.ts';
@@ -540,6 +551,37 @@ describe('agents guard hook and guard try, the folders a command runs in', () =>
       (await runAgents(['guard', 'try', '--command', 'make deploy', '--cwd', cwd], { cwd: dir, env })).code;
     expect(await tryIn(app)).toBe(1);
     expect(await tryIn('docs')).toBe(0);
+  });
+});
+
+/** A user of the system's passwd file whose home folder holds `dir` (`systemd-network`'s is `/`), for `~user/…`. */
+function userHolding(dir: string): { name: string; home: string } | undefined {
+  if (!existsSync('/etc/passwd')) return undefined;
+  for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+    const [name, , , , , home] = line.split(':');
+    if (name && home?.startsWith('/') && (home === '/' || dir.startsWith(`${home}/`))) return { name, home };
+  }
+  return undefined;
+}
+
+describe("agents guard try, a folder named from another user's home (~user)", () => {
+  it("judges cd ~user/… as that user's home folder where the system lists the user, else as a folder of that name", async (t) => {
+    const dir = await repo();
+    const user = userHolding(realpathSync(dir));
+    if (!user) return t.skip();
+    const DEPLOY = '01JGGEBWJTQ6P08NTXZQ7TKM5T';
+    writeFileSync(
+      join(dir, '.agents/projects/app', `${DEPLOY}.yaml`),
+      guardYaml(DEPLOY, 'App is deployed by CI', ['command: ["make deploy"]']),
+    );
+    mkdirSync(join(dir, 'services/app'), { recursive: true });
+    const app = `~${user.name}/${relative(user.home, realpathSync(dir))}/services/app`;
+    const tryCommand = async (command: string) => (await runAgents(['guard', 'try', '--command', command], { cwd: dir })).code;
+    expect(await tryCommand(`cd ${app} && make deploy`)).toBe(1);
+    expect(await tryCommand(`cd docs; cd ${app}; make deploy`)).toBe(1);
+    expect((await runAgents(['guard', 'try', '--command', 'make deploy', '--cwd', app], { cwd: dir })).code).toBe(1);
+    // A name the system does not list is left as the shell leaves it: a folder of that name, of no project here.
+    expect(await tryCommand('cd ~no-such-user-0x7f/services/app && make deploy')).toBe(0);
   });
 });
 

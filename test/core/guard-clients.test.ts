@@ -300,6 +300,8 @@ describe('every captured input shape becomes one action', () => {
     expect(bash('cd ~/repo/secrets && rm x').cds).toEqual(['~/repo/secrets']);
     expect(bash('cd services && pushd billing; make').cds).toEqual(['services', 'services/billing', 'billing']);
     expect(bash('cd /abs; cd ~ && make').cds).toEqual(['/abs', '~']);
+    // `~user` is that user's home folder to the shell: a fresh start, not a folder below the one before.
+    expect(bash('cd notes; cd ~bob/repo && make').cds).toEqual(['notes', '~bob/repo']);
     expect(bash('make deploy').cds).toBeUndefined();
     // A script given to a shell in quotes or backticks runs its cd too.
     expect(bash('bash -c "cd services/app && make deploy"').cds).toEqual(['services/app']);
