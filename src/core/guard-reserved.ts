@@ -26,7 +26,7 @@ export function reservedReason(write: ReservedWrite): string {
 
 const RESERVED_REASONS: Record<ReservedWrite['folder'], string> = {
   hooks:
-    "holds an agent client's hook settings, where the guard hook is installed. An agent's file tools may not write there: " +
+    "holds an agent client's hook settings, from which the client runs the guard hook. An agent's file tools may not write there: " +
     'a changed setting could switch the guard off. Ask the person to make the change (agents guard install writes the hook entry).',
   program:
     "is in the agents package the guard hook runs from. An agent's file tools may not write there: changed code would switch " +

@@ -6,9 +6,10 @@
  * is read (and the index rebuilt) only when one of them changed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { type ClientAction, HOOK_SETTINGS } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
+import { loosely } from '../core/names.ts';
 import {
   actionProjects,
   evaluateGuards,
@@ -272,6 +273,10 @@ export class GuardService {
       if (dirs.some((d) => d.folder === folder && candidates.some((c) => within(d.dir, c)))) return folder;
     // Compared as `within` compares folders: loosely, as the most forgiving file system would name them.
     for (const file of this.hookSettings()) if (candidates.some((c) => within(file, c))) return 'hooks';
+    // Every folder's, not only the top's: a client started below the top reads the settings of the folder it starts in
+    // (Claude Code, Gemini CLI) or of each folder up to the top (Codex CLI), so a write there can switch its hook off.
+    const named = HOOK_SETTINGS.project.map((f) => loosely(sep + f.split('/').join(sep)));
+    if (candidates.some((c) => within(this.top, c) && named.some((f) => loosely(c).endsWith(f)))) return 'hooks';
     return undefined;
   }
 

@@ -65,7 +65,7 @@ describe("agents guard hook, writes into git's folder and the store", () => {
       expect(await decision(dir, claude(dir, tool, input)), JSON.stringify(input)).toBe('none');
   });
 
-  it("denies writes to the clients' hook settings, in the repository and in the agent's home, and nothing beside them", async () => {
+  it("denies writes to the clients' hook settings, in any folder of the repository and in the agent's home, and nothing beside them", async () => {
     const dir = await repo();
     const home = tempDir();
     const env = { HOME: home };
@@ -94,8 +94,17 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     expect(
       await hook('mcp__filesystem__move_file', { source: join(dir, 'notes.md'), destination: join(dir, '.gemini/settings.json') }),
     ).toBe('deny');
-    // The clients' other files, and settings of the same name elsewhere, are the project's.
-    for (const file of ['.claude/agents/reviewer.md', '.claude/commands/x.md', 'docs/.claude/settings.json', '.gemini/GEMINI.md'])
+    // A folder's own: a client started there reads them (Claude Code, Gemini CLI), or each folder's up to the top (Codex CLI).
+    for (const file of ['docs/.claude/settings.json', 'services/billing/.codex/config.toml', 'a/b/.Gemini/settings.json'])
+      expect(await hook('Write', { file_path: join(dir, file), content: '[features]\nhooks = false\n' }), file).toBe('deny');
+    // The clients' other files, and files of the same name outside a client's folder, are the project's.
+    for (const file of [
+      '.claude/agents/reviewer.md',
+      '.claude/commands/x.md',
+      'docs/claude/settings.json',
+      'docs/.codex/notes.toml',
+      '.gemini/GEMINI.md',
+    ])
       expect(await hook('Write', { file_path: join(dir, file), content: 'x' }), file).toBe('none');
     expect(await hook('Read', { file_path: join(dir, '.claude/settings.json') })).toBe('none');
     const audit = readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8')

@@ -144,7 +144,7 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     keepTranscript('claude', dir, server);
   });
 
-  it('Codex CLI: denies apply_patch into the guarded folder (also through the link) and the command; applies the allowed patch', async () => {
+  it("Codex CLI: denies apply_patch into the guarded folder (also through the link) and into a folder's hook settings, and the command; applies the allowed patch", async () => {
     const bin = await agentCli('codex');
     const { dir, home } = project();
     expect(agents(['guard', 'install', '--client', 'codex', '--program', program], { cwd: dir }).code).toBe(0);
@@ -153,11 +153,17 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
         { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: protected/new.txt\n+pwned\n*** End Patch\n' },
         { tool: 'exec_command', input: { cmd: 'rm -r build' } },
         { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: shortcut/planted.txt\n+pwned\n*** End Patch\n' },
+        // A folder's own settings, which switch the hooks off for a Codex session started there.
+        {
+          tool: 'apply_patch',
+          input: '*** Begin Patch\n*** Add File: build/.codex/config.toml\n+[features]\n+hooks = false\n*** End Patch\n',
+        },
         { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: notes/allowed.txt\n+fine\n*** End Patch\n' },
       ]),
     );
     const r = await runAgentClient('codex', bin, dir, baseEnv(home), home, server.url);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    expect(existsSync(join(dir, 'build/.codex'))).toBe(false);
     assertGuarded(dir, server, 'notes/allowed.txt');
   });
 
