@@ -77,7 +77,7 @@ export async function storeAsIndexed(storeDir: string, top: string): Promise<boo
  */
 async function storeStatus(storeDir: string, ignored: boolean): Promise<{ status: string[]; hidden: HiddenEntry[] }> {
   // Loaded here: the commit hook's bundle holds this module for --staged, which needs none of it.
-  const { hiddenEntry, NO_FSMONITOR } = await import('./hidden-edits.ts');
+  const { hiddenEntries, NO_FSMONITOR } = await import('./hidden-edits.ts');
   const [status, index] = await Promise.all([
     run(storeDir, [
       ...NO_FSMONITOR,
@@ -94,9 +94,7 @@ async function storeStatus(storeDir: string, ignored: boolean): Promise<{ status
   ]);
   return {
     status: split(status),
-    hidden: split(index)
-      .map(hiddenEntry)
-      .filter((e): e is HiddenEntry => e !== undefined),
+    hidden: hiddenEntries(index),
   };
 }
 

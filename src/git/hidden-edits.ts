@@ -36,6 +36,25 @@ export function hiddenEntry(record: string): HiddenEntry | undefined {
 }
 
 /**
+ * The hidden entries of a whole `git ls-files -v -s -z` listing (see hiddenEntry). A record tagged `H`, as nearly all
+ * are, is stepped over in the bytes: a store of many files is listed on every `guard check --staged`.
+ */
+export function hiddenEntries(listing: Buffer): HiddenEntry[] {
+  const out: HiddenEntry[] = [];
+  for (let start = 0; start < listing.length; ) {
+    let end = listing.indexOf(0, start);
+    if (end < 0) end = listing.length;
+    // "H " (0x48, 0x20): a tracked entry the working tree shows as it is.
+    if (!(listing[start] === 0x48 && listing[start + 1] === 0x20)) {
+      const entry = hiddenEntry(listing.toString('utf8', start, end));
+      if (entry) out.push(entry);
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+/**
  * A file's bytes as git would hash them (a link's target); undefined when it is gone, null when it is something else
  * (a submodule's folder), which is judged by git's diff alone.
  */
