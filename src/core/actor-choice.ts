@@ -87,3 +87,23 @@ export function reconciliationLines(
       ];
   }
 }
+
+/**
+ * The keys of `reconciliation` that `actor` cannot run without (docs/actors.md), in the order to add them:
+ * none for command and interactive, whose program or person is looked for when the run starts.
+ */
+export function actorNeeds(r: { agent?: unknown; provider?: unknown; model?: unknown }, actor: string): string[] {
+  if (actor === 'agent') return r.agent === undefined ? ['agent'] : [];
+  if (actor === 'llm') return (['provider', 'model'] as const).filter((key) => r[key] === undefined);
+  return [];
+}
+
+/** What to add for the keys `actorNeeds` named, e.g. `provider: openai (or anthropic)`: one example per key. */
+export function actorNeedsExample(missing: readonly string[]): string {
+  const example: Record<string, string> = {
+    agent: 'agent: claude (or codex, gemini)',
+    provider: 'provider: openai (or anthropic)',
+    model: `model: ${DEFAULT_MODEL.openai} (the name the endpoint knows)`,
+  };
+  return missing.map((key) => example[key] ?? `${key}: …`).join(' and ');
+}

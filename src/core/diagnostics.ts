@@ -26,6 +26,7 @@ export type DiagnosticCode =
   | 'symlink'
   // shape
   | 'schema'
+  | 'actor-incomplete'
   | 'id-mismatch'
   | 'id-invalid'
   | 'id-reused'

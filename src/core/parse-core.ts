@@ -10,7 +10,7 @@ import { closestNames, hintWithGuess } from './closest.ts';
 import { boundWords, patternWords } from './schema-words.ts';
 import { sourceKeyProblem, sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
-import { looksLikeKey } from './actor-choice.ts';
+import { actorNeeds, actorNeedsExample, looksLikeKey } from './actor-choice.ts';
 
 export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 
@@ -422,7 +422,14 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     extends: inherited.sources,
     guard: { ...DEFAULT_CONFIG.guard, ...raw.guard },
   };
-  return { value: config, diagnostics: [] };
+  // Kept with the config it is found in: only the run of that actor stops on it (ADR 0702).
+  const missing = actorNeeds(config.reconciliation, config.reconciliation.actor);
+  if (missing.length === 0) return { value: config, diagnostics: [] };
+  const actor = config.reconciliation.actor;
+  const needs = missing.map((key) => `reconciliation.${key}`).join(' and ');
+  const message = `reconciliation.actor is ${actor}, which needs ${needs}`;
+  const hint = `Add ${actorNeedsExample(missing)} under reconciliation (docs/actors.md), or choose another actor.`;
+  return { value: config, diagnostics: [diagAt(y, offsetAt(y, ['reconciliation', 'actor']), 'actor-incomplete', message, hint)] };
 }
 
 /** The line of `reconciliation.api_key_env`'s value, when the file has one. */

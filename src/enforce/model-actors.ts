@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { actorNeeds, actorNeedsExample } from '../core/actor-choice.ts';
 import { UsageError } from '../core/errors.ts';
 import type { StoreConfig } from '../core/model.ts';
 import type { ActorRequest } from '../core/records.ts';
@@ -26,12 +27,7 @@ const NOTHING = 'Nothing was written.';
 
 /** The llm actor's settings from config.yaml, the key read from its variable; bad settings are exit 2. */
 export function llmSettings(r: Reconciliation, env: Record<string, string | undefined>, withKey: boolean): LlmActorConfig {
-  if (r.provider === undefined || r.model === undefined) {
-    throw new UsageError(
-      `the llm actor needs reconciliation.${r.provider === undefined ? 'provider' : 'model'} in config.yaml`,
-      `${NOTHING} Set e.g. \`reconciliation: {actor: llm, provider: openai, model: gpt-4.1-mini, api_key_env: OPENAI_API_KEY}\` (docs/actors.md).`,
-    );
-  }
+  if (r.provider === undefined || r.model === undefined) throw notSetUp('llm', r);
   // A URL is shown in messages and kept in records: credentials in it would be too.
   const base = r.base_url === undefined ? undefined : URL.canParse(r.base_url) ? new URL(r.base_url) : undefined;
   if (base && (base.username !== '' || base.password !== '')) {
@@ -73,6 +69,18 @@ export function llmSettings(r: Reconciliation, env: Record<string, string | unde
   };
 }
 
+/**
+ * `--actor` naming an actor config.yaml does not set up: a usage error, as config.yaml is valid (its own actor
+ * lacking a key is config.yaml's error, at its line, before any actor is made).
+ */
+function notSetUp(actor: 'agent' | 'llm', r: Reconciliation): UsageError {
+  const missing = actorNeeds(r, actor);
+  return new UsageError(
+    `the ${actor} actor needs ${missing.map((key) => `reconciliation.${key}`).join(' and ')} in config.yaml`,
+    `${NOTHING} Add ${actorNeedsExample(missing)} under reconciliation (docs/actors.md).`,
+  );
+}
+
 /** Whether fetch takes `value` as a header's value. */
 function headerCarries(value: string): boolean {
   try {
@@ -112,12 +120,7 @@ function proxyUrl(name: string, env: Record<string, string | undefined>): string
 }
 
 function agentProgram(r: Reconciliation, ctx: ModelActorContext): { agent: keyof typeof AGENTS; program: string } {
-  if (r.agent === undefined) {
-    throw new UsageError(
-      'the agent actor needs reconciliation.agent in config.yaml: claude, codex or gemini',
-      `${NOTHING} Set e.g. \`reconciliation: {actor: agent, agent: claude}\` (docs/actors.md).`,
-    );
-  }
+  if (r.agent === undefined) throw notSetUp('agent', r);
   const a = AGENTS[r.agent];
   const program = findAgent(r.agent, r.agent_path, ctx.root, ctx.env);
   if (program === undefined) {

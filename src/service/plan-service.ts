@@ -1,6 +1,7 @@
 import type { Severity, Plan, StoreConfig } from '../core/model.ts';
 import type { ScopedWaiver } from '../core/waivers.ts';
 import type { ActorRequest, DecisionNode, DecisionTreeNode } from '../core/records.ts';
+import type { ActorKind } from '../core/record-types.ts';
 import type { RelaxableReason } from '../core/plan-gate.ts';
 import type { Actor } from '../enforce/actors.ts';
 import { loadConfig } from '../store/config.ts';
@@ -50,9 +51,12 @@ export class PlanService implements PlanContext {
     return this.invariants.root;
   }
 
-  /** The store's config.yaml, defaults when absent; invalid is exit 3. */
-  async config(): Promise<StoreConfig> {
-    return loadConfig(this.invariants.source);
+  /**
+   * The store's config.yaml, defaults when absent; invalid is exit 3. With `actor`, for a command that runs
+   * that actor (`configured`: config.yaml's): config.yaml's actor lacking a key it needs is invalid too.
+   */
+  async config(options: { actor?: ActorKind | 'configured' } = {}): Promise<StoreConfig> {
+    return loadConfig(this.invariants.source, options);
   }
 
   /** The full id of the plan an id or unique prefix (≥ 4 characters) names. */

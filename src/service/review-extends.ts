@@ -11,6 +11,7 @@ import { hideCredentials } from '../core/plain-text.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { tooLarge } from '../core/yaml-file.ts';
 import { catFileBatch } from '../git/object-reader.ts';
+import { actorApart } from '../store/config.ts';
 import { notFetchedAt, pinsFor, readInherited, REVISION_FILE_HINT, SOURCE_FILE_HINT } from '../store/extends.ts';
 import { emptySnapshot } from '../store/read.ts';
 import { WorkingTreeSource } from '../store/tree-source.ts';
@@ -94,7 +95,8 @@ async function sidePins(
   if (!(config instanceof Uint8Array) || !mayExtend(new TextDecoder().decode(config))) return [];
   const diagnostics: Diagnostic[] = [];
   const c = await parseYamlDocument((syntax) => parseConfig('config.yaml', config, syntax));
-  diagnostics.push(...c.diagnostics);
+  // A diff runs no actor: config.yaml's actor lacking a key it needs does not stop it (ADR 0702).
+  diagnostics.push(...actorApart(c.diagnostics).diagnostics);
   let l: ExtendsLock | undefined;
   if (lock instanceof Uint8Array) {
     const p = await parseYamlDocument((syntax) => parseExtendsLock(EXTENDS_LOCK_FILE, lock, syntax));

@@ -25,6 +25,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'not-a-file': 'A folder or special file stands where a file must be.',
   symlink: 'A symbolic link inside the store; links are never followed.',
   schema: 'The document breaks its JSON Schema (wrong type, unknown or missing key, bad value).',
+  'actor-incomplete':
+    "config.yaml's `reconciliation.actor` is `agent` without `agent`, or `llm` without `provider` or `model`: `plan strategize` run with that actor stops on it (exit 3); other commands, and `strategize --actor` with another actor, read the rest of the file.",
   'id-mismatch': 'The id in the file differs from its file name (or its plan folder).',
   'id-invalid': 'An id or a file name where an id belongs is not a ULID.',
   'id-reused': 'One id names two files (invariants, plans or records) in the store.',

@@ -590,7 +590,6 @@ describe('the llm actor: secrets and bad settings', () => {
       { JUDGE_KEY: 'sk-€-key' },
       /JUDGE_KEY \(reconciliation\.api_key_env\) holds a line break/,
     ],
-    ['no model', ['provider: openai'], {}, /needs reconciliation\.model/],
   ])('%s: exit 2, nothing sent, nothing written', async (_, lines, env, message) => {
     server = await startModelServer([]);
     const root = exampleStore();
@@ -603,6 +602,41 @@ describe('the llm actor: secrets and bad settings', () => {
     expect(r.stderr).not.toContain('sk-');
     expect(server.requests).toHaveLength(0);
     expect(fileList(root)).toEqual(before);
+  });
+});
+
+describe('an actor config.yaml names without a key it needs', () => {
+  it("is config.yaml's error at the actor line (validate exit 1, strategize with that actor exit 3); strategize --actor with another still runs", async () => {
+    const root = exampleStore();
+    const config = ['version: 1', 'reconciliation:', '  command: [node, actors/example-actor.mjs]', '  actor: llm', '  model: m', ''];
+    writeFileSync(join(root, 'config.yaml'), config.join('\n'));
+    const before = fileList(root);
+    const checked = await runAgents(['--store', root, '--format', 'json', 'validate']);
+    expect(checked.code).toBe(1);
+    const found = (JSON.parse(checked.stdout) as { diagnostics: { code: string; file: string; line: number; col: number }[] }).diagnostics;
+    expect(found.filter((d) => d.file === 'config.yaml').map((d) => [d.code, d.line, d.col])).toEqual([['actor-incomplete', 4, 10]]);
+    for (const args of [[], ['--actor', 'llm'], ['--show-prompt']]) {
+      const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'strategize', EXAMPLE_PLAN, ...args]);
+      expect(r.code).toBe(3);
+      const error = (JSON.parse(r.stdout) as { error: { detail: { diagnostics: { code: string; line: number; col: number }[] } } }).error;
+      expect(error.detail.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['actor-incomplete', 4, 10]]);
+    }
+    const other = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--actor', 'command', '--show-prompt']);
+    expect(other.code).toBe(0);
+    // A command that runs no actor reads the rest of the file; plan use does not name a run that would stop.
+    expect((await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN])).code).not.toBe(3);
+    expect(fileList(root)).toEqual(before);
+    const used = await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage']);
+    expect(used.code, used.stderr).toBe(0);
+    expect(used.stdout).not.toContain('Next: agents plan strategize');
+  });
+
+  it('--actor naming an actor config.yaml does not set up is exit 2, naming the keys to add', async () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  actor: agent\n  agent: claude\n');
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--actor', 'llm']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/reconciliation\.provider and reconciliation\.model/);
   });
 });
 

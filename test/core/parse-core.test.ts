@@ -917,6 +917,23 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('an actor without a key it needs is one actor-incomplete error at the actor, the config still read', () => {
+    const llm = parseConfig('config.yaml', enc('reconciliation:\n  actor: llm\n'));
+    expect(llm.value?.reconciliation.actor).toBe('llm');
+    expect(llm.diagnostics).toMatchObject([{ code: 'actor-incomplete', line: 2, col: 10 }]);
+    expect(llm.diagnostics[0]!.message).toContain('reconciliation.provider and reconciliation.model');
+    expect(parseConfig('config.yaml', enc('reconciliation:\n  actor: agent\n  model: m\n')).diagnostics).toMatchObject([
+      { code: 'actor-incomplete', line: 2, col: 10 },
+    ]);
+    for (const text of [
+      'reconciliation:\n  actor: agent\n  agent: codex\n',
+      'reconciliation:\n  actor: command\n',
+      'reconciliation:\n  actor: interactive\n',
+    ]) {
+      expect(parseConfig('config.yaml', enc(text)).diagnostics).toEqual([]);
+    }
+  });
+
   it('schema errors, then unsafe text, then the extends sources', () => {
     expect([
       parseConfig('config.yaml', enc('commit: "a\\u0007"\n')),

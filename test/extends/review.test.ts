@@ -219,6 +219,20 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(JSON.parse(diff.stdout).error.message).toContain(`revision ${broken.slice(0, 12)}`);
   });
 
+  it('a revision whose config.yaml names an actor without a key it needs: the diff and fetch --rev run, as they run no actor', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - url: ${policy.url}\n    ref: v1\nreconciliation:\n  actor: llm\n` });
+    commitAll(app, 'an llm actor, its provider and model to come');
+    const diff = await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json');
+    expect(diff.code, diff.stderr).toBe(0);
+    expect((await run(app, 'extends', 'fetch', '--rev', 'HEAD')).code).toBe(0);
+    expect((await run(app, 'validate')).code).toBe(1);
+  });
+
   it('a revision whose config.yaml names a ref its lock does not pin: fetch --rev fetches what the diff reads of it, and the diff runs', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);

@@ -67,7 +67,7 @@ export default defineCommand<StrategizeArgs>({
     const service = await ctx.plans();
     // The plan first: a mistyped id is said as such, not as an actor to configure or a terminal to find.
     const id = await service.resolvePlanId(String(argv.id));
-    const config = await service.config();
+    const config = await service.config({ actor: argv.actor ?? 'configured' });
     const kind = argv.actor ?? config.reconciliation.actor;
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
     if (argv['show-prompt']) return showPrompt(ctx, service, id, kind, config.reconciliation, context);

@@ -1,4 +1,5 @@
 import { EXIT_CODES } from '../../core/errors.ts';
+import { actorNeeds } from '../../core/actor-choice.ts';
 import type { StoreConfig } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { inferProject } from '../scope-options.ts';
@@ -63,7 +64,8 @@ export default defineCommand<UseArgs>({
  * to configure one (a command actor without its command fails with exit 2).
  */
 function nextStep(id: string, r: StoreConfig['reconciliation']): string[] {
-  const ready = r.actor !== 'command' || (r.command !== undefined && r.command.length > 0);
+  // An actor lacking a key it needs (actor-incomplete) would stop the run: it is not chosen yet either.
+  const ready = r.actor !== 'command' ? actorNeeds(r, r.actor).length === 0 : r.command !== undefined && r.command.length > 0;
   if (ready) return [`Next: agents plan strategize ${id}`];
   return [
     `Next: choose who judges plans (docs/actors.md), e.g. set \`reconciliation: {actor: agent, agent: claude}\` in config.yaml,`,
