@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { type ActorChoice, type AgentName, DEFAULT_MODEL, looksLikeKey, type Provider } from '../core/actor-choice.ts';
+import { type ActorChoice, type AgentName, baseUrlProblem, DEFAULT_MODEL, looksLikeKey, type Provider } from '../core/actor-choice.ts';
 import { CancelledError, missingOption, UsageError } from '../core/errors.ts';
-import { baseUrlProblem } from '../core/parse-core.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import type { CliIo } from './io.ts';
 

@@ -1,6 +1,7 @@
 /**
  * The reconciliation actor `agents init` sets up (docs/actors.md): its lines of
- * config.yaml. Pure: the init command asks or reads flags, this says what is written.
+ * config.yaml, and the checks of its keys that init's flags and config.yaml share.
+ * Pure: the init command asks or reads flags, this says what is written.
  */
 
 export type AgentName = 'claude' | 'codex' | 'gemini';
@@ -106,4 +107,41 @@ export function actorNeedsExample(missing: readonly string[]): string {
     model: `model: ${DEFAULT_MODEL.openai} (the name the endpoint knows)`,
   };
   return missing.map((key) => example[key] ?? `${key}: …`).join(' and ');
+}
+
+/**
+ * What the schema's pattern lets through in `reconciliation.base_url` but no request can use: no URL
+ * at all (a port past 65535, an unclosed [), credentials, the endpoint's own path, or a query or
+ * fragment, after which the endpoint's path would be appended. The message leaves out its subject: the key, or `agents init`'s flag.
+ */
+export function baseUrlProblem(url: string | undefined): { message: string; hint: string } | undefined {
+  if (url === undefined) return undefined;
+  if (!URL.canParse(url)) {
+    return {
+      message: 'is not a URL a request can be sent to',
+      hint: 'Correct it, e.g. http://localhost:11434/v1: a port up to 65535, brackets only around an IPv6 address.',
+    };
+  }
+  const parsed = new URL(url);
+  if (parsed.username !== '' || parsed.password !== '') {
+    // Never the URL itself in the message: it holds the secret, and the file is committed.
+    return {
+      message: 'holds credentials (user:password@), which a committed config.yaml would publish',
+      hint: 'Remove them from the URL, and put the key in the variable api_key_env names; if the file was committed, change the password.',
+    };
+  }
+  // The endpoint pasted whole: its path would be appended once more (…/chat/completions/chat/completions), a 404 after the prompt went out.
+  const endpoint = /\/(chat\/completions|v1\/messages)\/*$/.exec(parsed.pathname)?.[1];
+  if (endpoint !== undefined) {
+    return {
+      message: `ends in an endpoint's path (/${endpoint}): base_url is the part before it, and each request appends its endpoint's path`,
+      hint: `Give the base URL without /${endpoint}, e.g. ${endpoint === 'v1/messages' ? 'https://api.anthropic.com' : 'http://localhost:11434/v1'}.`,
+    };
+  }
+  const mark = /[?#]/.exec(url)?.[0];
+  if (mark === undefined) return undefined;
+  return {
+    message: `holds a ${mark === '?' ? 'query (?…)' : 'fragment (#…)'}: the endpoint's path (/chat/completions, /v1/messages) is appended to base_url`,
+    hint: 'Give the base URL alone, e.g. http://localhost:11434/v1; a key goes in the variable api_key_env names.',
+  };
 }

@@ -10,7 +10,7 @@ import { closestNames, hintWithGuess } from './closest.ts';
 import { boundWords, patternWords } from './schema-words.ts';
 import { sourceKeyProblem, sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
-import { actorNeeds, actorNeedsExample, looksLikeKey } from './actor-choice.ts';
+import { actorNeeds, actorNeedsExample, baseUrlProblem, looksLikeKey } from './actor-choice.ts';
 
 export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 
@@ -46,7 +46,16 @@ export function checkSchema(y: YamlFile, schema: SchemaName): Diagnostic[] {
   const validate = validatorFor(schema);
   if (validate(y.data)) return [];
   // A validator that answers false has set its errors.
-  const errors = validate.errors!.filter((e) => e.keyword !== 'if');
+  // One error per value: a value that breaks two rules (`model: ""`, empty and off its pattern) is one mistake, said once.
+  // A mapping's missing and unknown keys are each a mistake of their own.
+  const values = new Set<string>();
+  const errors = validate.errors!.filter((e) => {
+    if (e.keyword === 'if') return false;
+    if (e.keyword === 'required' || e.keyword === 'additionalProperties') return true;
+    if (values.has(e.instancePath)) return false;
+    values.add(e.instancePath);
+    return true;
+  });
   return errors.map((e) => schemaDiagnostic(y, e, schema));
 }
 
@@ -456,41 +465,4 @@ function secretLines(y: YamlFile): Set<number> {
 function withoutLine(d: Diagnostic): Diagnostic {
   const { lineText: _, lineTextFrom: __, ...rest } = d;
   return rest;
-}
-
-/**
- * What the schema's pattern lets through in `reconciliation.base_url` but no request can use: no URL
- * at all (a port past 65535, an unclosed [), credentials, the endpoint's own path, or a query or
- * fragment, after which the endpoint's path would be appended. The message leaves out its subject: the key, or `agents init`'s flag.
- */
-export function baseUrlProblem(url: string | undefined): { message: string; hint: string } | undefined {
-  if (url === undefined) return undefined;
-  if (!URL.canParse(url)) {
-    return {
-      message: 'is not a URL a request can be sent to',
-      hint: 'Correct it, e.g. http://localhost:11434/v1: a port up to 65535, brackets only around an IPv6 address.',
-    };
-  }
-  const parsed = new URL(url);
-  if (parsed.username !== '' || parsed.password !== '') {
-    // Never the URL itself in the message: it holds the secret, and the file is committed.
-    return {
-      message: 'holds credentials (user:password@), which a committed config.yaml would publish',
-      hint: 'Remove them from the URL, and put the key in the variable api_key_env names; if the file was committed, change the password.',
-    };
-  }
-  // The endpoint pasted whole: its path would be appended once more (…/chat/completions/chat/completions), a 404 after the prompt went out.
-  const endpoint = /\/(chat\/completions|v1\/messages)\/*$/.exec(parsed.pathname)?.[1];
-  if (endpoint !== undefined) {
-    return {
-      message: `ends in an endpoint's path (/${endpoint}): base_url is the part before it, and each request appends its endpoint's path`,
-      hint: `Give the base URL without /${endpoint}, e.g. ${endpoint === 'v1/messages' ? 'https://api.anthropic.com' : 'http://localhost:11434/v1'}.`,
-    };
-  }
-  const mark = /[?#]/.exec(url)?.[0];
-  if (mark === undefined) return undefined;
-  return {
-    message: `holds a ${mark === '?' ? 'query (?…)' : 'fragment (#…)'}: the endpoint's path (/chat/completions, /v1/messages) is appended to base_url`,
-    hint: 'Give the base URL alone, e.g. http://localhost:11434/v1; a key goes in the variable api_key_env names.',
-  };
 }

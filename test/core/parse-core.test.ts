@@ -934,6 +934,13 @@ describe('parseConfig', () => {
     }
   });
 
+  it('a value that breaks two rules of the schema is one diagnostic', () => {
+    // Empty, and off model's pattern: one mistake.
+    expect(parseConfig('config.yaml', enc('reconciliation:\n  actor: llm\n  provider: openai\n  model: ""\n')).diagnostics).toMatchObject([
+      { code: 'schema', line: 4, col: 10 },
+    ]);
+  });
+
   it('schema errors, then unsafe text, then the extends sources', () => {
     expect([
       parseConfig('config.yaml', enc('commit: "a\\u0007"\n')),
