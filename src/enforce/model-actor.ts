@@ -1,3 +1,4 @@
+import { UsageError } from '../core/errors.ts';
 import type { ActorOutcome, ActorRequest, ActorResult } from '../core/records.ts';
 import { batchPrompts, PROMPT_VERSION, readModelAnswer, reconcilePrompt, type ReconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
@@ -33,6 +34,16 @@ export interface ModelActorOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The run's prompts, or exit 2: a prompt over max_request_chars is known before anything is sent, so no actor
+ * ran and nothing is recorded (ADR 0035), as `--show-prompt` says it.
+ */
+export function promptsFor(request: ActorRequest, batchSize: number, maxRequestChars: number): { prompts: ReconcilePrompt[] } {
+  const batches = batchPrompts(request, batchSize, maxRequestChars);
+  if (!batches.ok) throw new UsageError(batches.reason, 'Nothing was sent or written.');
+  return batches;
+}
+
 /** Longest note on a malformed answer put into the retry's prompt. */
 const RETRY_NOTE = 300;
 
@@ -49,8 +60,7 @@ export function modelActor(options: ModelActorOptions): Actor {
     model: options.transport.model,
     promptVersion: PROMPT_VERSION,
     async evaluate(request) {
-      const batches = batchPrompts(request, options.batchSize, options.maxRequestChars);
-      if (!batches.ok) return { ok: false, reason: batches.reason };
+      const batches = promptsFor(request, options.batchSize, options.maxRequestChars);
       const timeout = new AbortController();
       const timer = setTimeout(() => timeout.abort(new Error('timeout')), options.timeoutMs);
       const started = Date.now();

@@ -3,11 +3,11 @@ import { actorNeeds, actorNeedsExample } from '../core/actor-choice.ts';
 import { UsageError } from '../core/errors.ts';
 import type { StoreConfig } from '../core/model.ts';
 import type { ActorRequest } from '../core/records.ts';
-import { batchPrompts, PROMPT_VERSION } from '../core/reconcile-prompt.ts';
+import { PROMPT_VERSION } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
 import { AGENTS, agentActor, agentArgs, findAgent } from './agent-actor.ts';
 import { DEFAULT_BASE_URL, endpointOf, type LlmActorConfig, llmActor, requestBody } from './llm-actor.ts';
-import { MODEL_ACTOR_DEFAULTS } from './model-actor.ts';
+import { MODEL_ACTOR_DEFAULTS, promptsFor } from './model-actor.ts';
 
 /**
  * The `agent` and `llm` actors made from config.yaml (docs/actors.md). Loaded only by
@@ -177,8 +177,7 @@ export function previewModelActor(
 ): { prompt_version: string; model: string; requests: PromptPreview[] } {
   const llm = kind === 'llm' ? llmSettings(r, ctx.env, false) : undefined;
   const batchSize = llm ? llm.batchSize : Number.MAX_SAFE_INTEGER;
-  const batches = batchPrompts(request, batchSize, r.max_request_chars ?? MODEL_ACTOR_DEFAULTS.max_request_chars);
-  if (!batches.ok) throw new UsageError(batches.reason, NOTHING);
+  const batches = promptsFor(request, batchSize, r.max_request_chars ?? MODEL_ACTOR_DEFAULTS.max_request_chars);
   if (llm) {
     return {
       prompt_version: PROMPT_VERSION,

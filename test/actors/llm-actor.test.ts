@@ -605,6 +605,22 @@ describe('the llm actor: secrets and bad settings', () => {
   });
 });
 
+describe('a prompt over max_request_chars', () => {
+  it('is exit 2 before anything is sent, nothing written, the run as --show-prompt', async () => {
+    server = await startModelServer([]);
+    const { root, context } = llmStore('openai', ['max_request_chars: 1000']);
+    writeFileSync(context, 'x'.repeat(3000));
+    const before = fileList(root);
+    for (const extra of [[], ['--show-prompt']]) {
+      const r = await strategize(root, context, ...extra);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/over max_request_chars \(1000\)/);
+    }
+    expect(server.requests).toHaveLength(0);
+    expect(fileList(root)).toEqual(before);
+  });
+});
+
 describe('an actor config.yaml names without a key it needs', () => {
   it("is config.yaml's error at the actor line (validate exit 1, strategize with that actor exit 3); strategize --actor with another still runs", async () => {
     const root = exampleStore();
