@@ -18,8 +18,8 @@ export interface LlmActorConfig {
   maxRequestChars: number;
   maxOutputTokens: number;
   maxRetries: number;
-  /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY of the run's environment, when a proxy is set. */
-  proxy?: { http: string | undefined; https: string | undefined; noProxy: string | undefined };
+  /** The proxy for baseUrl's scheme (HTTPS_PROXY or HTTP_PROXY of the run's environment), when one is set; NO_PROXY's hosts. */
+  proxy?: { url: string; noProxy: string };
   signal?: AbortSignal;
 }
 
@@ -166,8 +166,8 @@ type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 const UNDICI_TIMEOUT_MS = 300_000;
 
 /**
- * A fetch through undici's own agent, loaded on first use: through the proxies the environment names
- * (bypassing those NO_PROXY lists) when `proxy` is given, and without undici's waiting limits, as the
+ * A fetch through undici's own agent, loaded on first use: through the proxy the environment names for
+ * the endpoint (bypassing the hosts NO_PROXY lists) when `proxy` is given, and without undici's waiting limits, as the
  * run's time-out (timeout_ms, its signal) bounds every request.
  */
 function viaUndici(proxy: LlmActorConfig['proxy']): Fetch {
@@ -176,12 +176,8 @@ function viaUndici(proxy: LlmActorConfig['proxy']): Fetch {
     loaded ??= loadUndici().then(({ Agent, EnvHttpProxyAgent, fetch: undiciFetch }) => {
       const unlimited = { headersTimeout: 0, bodyTimeout: 0 };
       const dispatcher = proxy
-        ? new EnvHttpProxyAgent({
-            ...unlimited,
-            ...(proxy.http !== undefined ? { httpProxy: proxy.http } : {}),
-            ...(proxy.https !== undefined ? { httpsProxy: proxy.https } : {}),
-            ...(proxy.noProxy !== undefined ? { noProxy: proxy.noProxy } : {}),
-          })
+        ? // One endpoint, so one proxy for both schemes; every value given, so that undici reads none of process.env.
+          new EnvHttpProxyAgent({ ...unlimited, httpProxy: proxy.url, httpsProxy: proxy.url, noProxy: proxy.noProxy })
         : new Agent(unlimited);
       return (u, i) => undiciFetch(u, { ...(i as object), dispatcher }) as unknown as Promise<Response>;
     });

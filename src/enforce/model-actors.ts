@@ -55,17 +55,18 @@ export function llmSettings(r: Reconciliation, env: Record<string, string | unde
       );
     }
   }
+  const baseUrl = (r.base_url ?? DEFAULT_BASE_URL[r.provider]).replace(/\/+$/, '');
   return {
     provider: r.provider,
     model: r.model,
-    baseUrl: (r.base_url ?? DEFAULT_BASE_URL[r.provider]).replace(/\/+$/, ''),
+    baseUrl,
     apiKey,
     timeoutMs: r.timeout_ms,
     batchSize: r.batch_size ?? MODEL_ACTOR_DEFAULTS.batch_size,
     maxRequestChars: r.max_request_chars ?? MODEL_ACTOR_DEFAULTS.max_request_chars,
     maxOutputTokens: r.max_output_tokens ?? MODEL_ACTOR_DEFAULTS.max_output_tokens,
     maxRetries: r.max_retries ?? MODEL_ACTOR_DEFAULTS.max_retries,
-    ...proxyOf(env),
+    ...proxyOf(env, baseUrl),
   };
 }
 
@@ -91,12 +92,15 @@ function headerCarries(value: string): boolean {
   }
 }
 
-/** The proxy settings of the environment, as curl and the agent CLIs read them (the lower-case names first). */
-function proxyOf(env: Record<string, string | undefined>): Pick<LlmActorConfig, 'proxy'> {
-  const pick = (name: string) => env[name.toLowerCase()] || env[name] || undefined;
-  const proxy = { http: proxyUrl('HTTP_PROXY', env), https: proxyUrl('HTTPS_PROXY', env), noProxy: pick('NO_PROXY') };
-  if (proxy.http === undefined && proxy.https === undefined) return {};
-  return { proxy };
+/**
+ * The proxy of the environment for the endpoint, as curl reads it: HTTPS_PROXY for an https:// base_url,
+ * HTTP_PROXY for an http:// one (the lower-case names first), never one for the other; NO_PROXY the hosts
+ * reached without it. undici alone would send https through HTTP_PROXY when HTTPS_PROXY is unset.
+ */
+function proxyOf(env: Record<string, string | undefined>, baseUrl: string): Pick<LlmActorConfig, 'proxy'> {
+  const url = proxyUrl(baseUrl.startsWith('https:') ? 'HTTPS_PROXY' : 'HTTP_PROXY', env);
+  if (url === undefined) return {};
+  return { proxy: { url, noProxy: env.no_proxy || env.NO_PROXY || '' } };
 }
 
 /**

@@ -434,6 +434,34 @@ describe('the llm actor: proxy variables as curl reads them', () => {
   });
 });
 
+describe('the llm actor: the proxy for the scheme of the endpoint', () => {
+  it('an https:// base_url goes through HTTPS_PROXY only, never HTTP_PROXY', async () => {
+    server = await startModelServer([]);
+    const proxy = await startConnectProxy();
+    try {
+      const host = new URL(server.url).host;
+      // A plain-HTTP server at https://: the run fails at the TLS handshake, through the proxy or not.
+      const { root, context } = llmStore('openai', ['max_retries: 0']);
+      writeFileSync(
+        join(root, 'config.yaml'),
+        readFileSync(join(root, 'config.yaml'), 'utf8').replace(/base_url: .*/, `base_url: https://${host}/v1`),
+      );
+      const args = ['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context];
+      const none = { HTTPS_PROXY: undefined, https_proxy: undefined, NO_PROXY: '', no_proxy: '' };
+      const viaHttp = await runAgents(args, { env: { JUDGE_KEY: KEY, ...none, HTTP_PROXY: proxy.url, http_proxy: proxy.url } });
+      expect(viaHttp.code, viaHttp.stderr).toBe(1);
+      expect(proxy.tunnels).toEqual([]);
+      const viaHttps = await runAgents(args, {
+        env: { JUDGE_KEY: KEY, ...none, HTTPS_PROXY: proxy.url, HTTP_PROXY: undefined, http_proxy: undefined },
+      });
+      expect(viaHttps.code, viaHttps.stderr).toBe(1);
+      expect(proxy.tunnels).toEqual([host]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('the llm actor: the longest model name config.yaml takes', () => {
   it('is recorded after its provider, the answers kept', async () => {
     server = await startModelServer((req) => reply('anthropic', answer(asked(req))));
