@@ -86,7 +86,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   // Duplicates and shadows only exist among invariants whose text key is shared: one key per text, computed once.
   let shared: Promise<SharedText> | undefined;
   // A broken config.yaml is reported as its own file's problem, and counts as the defaults here.
-  let config: Promise<StoreConfig> | undefined;
+  let config: Promise<StoreConfig | undefined> | undefined;
   const content: ContentContext = {
     ...listing,
     tree,
@@ -102,7 +102,11 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
         await located.load(s.invariants.map((inv) => inv.path));
         return s;
       })),
-    storeConfig: () => (config ??= import('../store/config.ts').then(async ({ readConfig }) => (await readConfig(source)).config)),
+    storeConfig: () =>
+      (config ??= import('../store/config.ts').then(async ({ readConfig }) => {
+        const { config, diagnostics } = await readConfig(source);
+        return diagnostics.some((d) => d.severity === 'error') ? undefined : config;
+      })),
   };
   // Findings of the checks that read only the store's files, reused while those and the listing are unchanged.
   const memo = options.memo === true && options.touches === undefined && cache.enabled;

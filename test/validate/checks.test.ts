@@ -981,6 +981,15 @@ describe('checkReferences', () => {
     ]);
   });
 
+  it("a broken config.yaml judges no policy source's action or origin by the defaults, which declare none", async () => {
+    const found = await check({
+      'config.yaml': 'extends:\n  - name: acme\n    url: https://git.example.com/acme/policy.git\n    ref: v1\nbogus: 1\n',
+      [`plans/${P}/plan.yaml`]: plan(P, 'action: acme:release/ship\n'),
+      [`plans/${P}/${A}.yaml`]: pinv(A, 'Tag it', `source:\n  kind: action\n  ref: acme:release/ship\n  origin_id: ${B}\n`),
+    });
+    expect(found.map((d) => `${d.code} ${d.file}`)).toStrictEqual(['schema config.yaml']);
+  });
+
   it('a plan names an action and a project that exist; a promoted invariant names its origin', async () => {
     const found = await check({
       [`global/${A}.yaml`]: inv(A, 'One'),
@@ -1294,6 +1303,10 @@ describe('checkProjectPaths', () => {
         ],
       },
     ]);
+  });
+  it('not at all while config.yaml is broken: whether overlaps are allowed is unknown until it is fixed', async () => {
+    const found = await check(spec('projects:\n  allow_overlap: true\nbogus: 1\n'));
+    expect(found.map((d) => `${d.severity} ${d.code} ${d.file}`)).toStrictEqual(['error schema config.yaml']);
   });
   it('as warnings when config.yaml allows overlaps', async () => {
     const found = await check(spec('# yaml-language-server: $schema=schemas/config.schema.json\nprojects:\n  allow_overlap: true\n'));

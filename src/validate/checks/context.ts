@@ -102,8 +102,11 @@ export interface ContentContext extends ListingContext {
   ids(): { usedIds: ReadonlySet<string>; diagnostics: Diagnostic[] };
   /** The invariants sharing a text key, parsed again and located, once. */
   shared(): Promise<SharedText>;
-  /** config.yaml, read once and only if a check needs it (a broken one counts as the defaults here). */
-  storeConfig(): Promise<StoreConfig>;
+  /**
+   * config.yaml, read once and only if a check needs it; undefined when it is broken, whose own diagnostics say so:
+   * a check then leaves out what its settings decide, rather than judge it by the defaults the file may not hold.
+   */
+  storeConfig(): Promise<StoreConfig | undefined>;
 }
 
 /** One whole-store check: its name, the diagnostic codes it can emit, and when it runs. */

@@ -11,7 +11,7 @@ import type { Located } from './located.ts';
  * and globs that match no file of the repository.
  */
 export async function checkProjectPaths(
-  storeConfig: () => Promise<StoreConfig>,
+  storeConfig: () => Promise<StoreConfig | undefined>,
   jobs: readonly ContentJob[],
   facts: readonly FileFacts[],
   located: Located,
@@ -32,7 +32,9 @@ export async function checkProjectPaths(
   if (touches && !touches('config.yaml') && !projects.some((p) => touches(p.file))) return [];
   projects.sort((a, b) => (a.name < b.name ? -1 : 1));
   const { projectOverlaps } = await import('../../core/path-overlap.ts');
-  const allowOverlap = (await storeConfig()).projects.allow_overlap;
+  // A broken config.yaml does not say whether overlaps are allowed: they are judged once it is fixed.
+  const config = await storeConfig();
+  const allowOverlap = config?.projects.allow_overlap;
   const severity: Severity = allowOverlap ? 'warning' : 'error';
   // With the setting on, the warning says what an overlap costs instead of naming the setting that is already set.
   const hint = allowOverlap
@@ -45,7 +47,7 @@ export async function checkProjectPaths(
     projects.map((p) => p.paths),
     files,
   );
-  for (const { a: ai0, ai, b: bi0, bi, example } of overlaps) {
+  for (const { a: ai0, ai, b: bi0, bi, example } of config ? overlaps : []) {
     // Reported on the later project (by name), naming the earlier one's glob.
     const [a, b] = [projects[ai0]!, projects[bi0]!];
     const why = example ? `both hold ${example}` : 'the globs alone show it';

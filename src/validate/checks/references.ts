@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
+import { splitSourceRef } from '../../core/extends.ts';
 import type { Plan, StoreConfig } from '../../core/model.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import type { FileFacts } from '../file-facts.ts';
@@ -7,7 +8,7 @@ import type { Located } from './located.ts';
 
 /** A plan's action and project must exist; a promoted invariant's origin may be gone (info). */
 export async function checkReferences(
-  storeConfig: () => Promise<StoreConfig>,
+  storeConfig: () => Promise<StoreConfig | undefined>,
   jobs: readonly ContentJob[],
   facts: readonly FileFacts[],
   plans: ReadonlyMap<string, Plan>,
@@ -35,21 +36,20 @@ export async function checkReferences(
   const found: { file: string; report: () => Diagnostic }[] = [];
   // A source's template (`SOURCE:NS/NAME`, docs/extends.md) lives in the source, not in actions/:
   // it is known when config.yaml's extends declares the source (plan sync compares it at the pin).
-  let sources: Set<string> | undefined;
-  const sourcesDeclared = async () => {
-    sources ??= new Set((await storeConfig()).extends.map((s) => s.name));
-    return sources;
-  };
+  // A broken config.yaml declares nothing we can read: its templates are judged once it is fixed.
+  let sources: Promise<Set<string> | undefined> | undefined;
+  const sourcesDeclared = () => (sources ??= storeConfig().then((c) => c && new Set(c.extends.map((s) => s.name))));
   // Why a plan's action is unknown (the end of the message, and the hint), or undefined when it is known.
   const actionProblem = async (action: string): Promise<{ why: string; hint: string } | undefined> => {
-    const colon = action.indexOf(':');
-    if (colon > 0) {
-      const name = action.slice(0, colon);
-      if ((await sourcesDeclared()).has(name)) {
+    const { source: name, local } = splitSourceRef(action);
+    if (name) {
+      const declared = await sourcesDeclared();
+      if (declared === undefined) return undefined;
+      if (declared.has(name)) {
         // Declared, but gone from the source at its pin: as unknown as a template of the store's own that was removed.
         if ((await sourceActionIds?.(action)) !== null) return undefined;
         return {
-          why: `, which the policy source ${name} does not hold at its pinned commit (no actions/${action.slice(colon + 1)}/)`,
+          why: `, which the policy source ${name} does not hold at its pinned commit (no actions/${local}/)`,
           hint: 'The source removed or renamed the template: pin a ref that holds it, or correct the name.',
         };
       }
@@ -94,6 +94,7 @@ export async function checkReferences(
     if (origin === undefined || usedIds().has(origin)) continue;
     // Promoted from a policy source's template: the origin lives in the source, at its pinned commit.
     if (f.r !== undefined && (await sourceActionIds?.(f.r))?.has(origin)) continue;
+    if (f.r !== undefined && splitSourceRef(f.r).source && (await sourcesDeclared()) === undefined) continue;
     const id = kind.id;
     found.push({
       file: entry.path,
