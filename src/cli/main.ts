@@ -10,7 +10,18 @@ import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
 import { refuseBooleanValues } from './boolean-values.ts';
 import { refuseEmptyNames } from './empty-names.ts';
-import { asOtherCommandsOption, refuseTypographicDashes, singleDashOption, USAGE_HINT, unknownOptionError } from './unknown-option.ts';
+import {
+  asOtherCommandsOption,
+  optionNames,
+  positionalNames,
+  refusePositionalFlags,
+  refuseTypographicDashes,
+  singleDashOption,
+  USAGE_HINT,
+  unknownIn,
+  unknownOptionError,
+  usageOf,
+} from './unknown-option.ts';
 import {
   COMMANDS,
   GLOBAL_OPTION_NAMES,
@@ -76,11 +87,14 @@ function buildParser(
   const building = (e: LazyCommand) => {
     current = e;
   };
-  // Once the command's options are known: a value for an on/off option (never read as off), an empty scope name: refused.
+  // Once the command's options are known: an argument written as an option, a value for an on/off option (never read
+  // as off), an empty scope name: refused.
   // The names the command takes, aliases too: an option none of them is can be the slip behind another failure.
   let taken: Set<string> | undefined;
   const built = (b: Argv) => {
-    if (!completing) for (const refuse of [refuseBooleanValues, refuseTypographicDashes, refuseEmptyNames]) refuse(b, args);
+    if (!completing)
+      for (const refuse of [refusePositionalFlags(current), refuseBooleanValues, refuseTypographicDashes, refuseEmptyNames])
+        refuse(b, args);
     const options = (
       b as unknown as { getOptions(): { array: string[]; key: Record<string, unknown>; alias: Record<string, string[]> } }
     ).getOptions();
@@ -128,7 +142,7 @@ function buildParser(
       const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
       throw (
         (demanded ? strayOption(before.filter((a) => a.startsWith('-'))) : undefined) ??
-        usageFromYargs(msg, err, args, optionNames(yi), current, taken)
+        usageFromYargs(msg, err, args, optionNames(yi, current), current, taken)
       );
     });
   return y;
@@ -177,7 +191,7 @@ function usageFromYargs(
   const required = /^Missing required arguments?: (.+)$/.exec(text);
   if (required && command) {
     // A required option left out: named as it is written, with the command whose option it is.
-    const usage = typeof command.command === 'string' ? command.command : command.command[0]!;
+    const usage = usageOf(command);
     const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
     const options = required[1]!.split(', ').map((o) => `--${o}`);
     const listed = options.length === 1 ? options[0]! : `${options.slice(0, -1).join(', ')} and ${options.at(-1)}`;
@@ -201,8 +215,7 @@ function usageFromYargs(
   const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(text);
   if (exclusive) {
     // A positional argument (`plan activate [id]`) is named as the usage writes it, not as an option it is not.
-    const usage = command ? (typeof command.command === 'string' ? command.command : command.command[0]!) : '';
-    const positionals = [...usage.matchAll(/[<[]([^>\].]+)(?:\.\.)?[>\]]/g)].map((m) => m[1]!);
+    const positionals = positionalNames(command);
     const shown = (name: string) => (positionals.includes(name) ? name.toUpperCase() : `--${name}`);
     const [a, b] = [shown(exclusive[1]!), shown(exclusive[2]!)];
     return conflictingOptions(`${a} and ${b} cannot be combined`, `Choose one of them. ${USAGE_HINT}`, [exclusive[1]!, exclusive[2]!]);
@@ -252,7 +265,7 @@ function usageFromYargs(
 
 /** `command` without its required argument number `index` (from 0) of its usage, said with that usage. */
 function missingArgumentOf(command: LazyCommand, index: number): UsageError {
-  const usage = typeof command.command === 'string' ? command.command : command.command[0]!;
+  const usage = usageOf(command);
   const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
   const needed = requiredArguments(usage);
   const missing = needed[index] ?? needed[0] ?? 'argument';
@@ -267,24 +280,6 @@ function missingArgumentOf(command: LazyCommand, index: number): UsageError {
 /** The names of a usage's required arguments (`<id>`, `<paths..>`), in order. */
 function requiredArguments(usage: string): string[] {
   return [...usage.matchAll(/<([^>.]+)(?:\.\.)?>/g)].map((m) => m[1]!);
-}
-
-/** The first long option of `args` (before `--`) that is none of `taken`, as written without its value. */
-function unknownIn(args: readonly string[], taken: ReadonlySet<string>): string | undefined {
-  for (const a of args) {
-    if (a === '--') return undefined;
-    if (!a.startsWith('--') || a.startsWith('--get-yargs-completions')) continue;
-    const written = a.replace(/=.*$/s, '');
-    const name = written.slice(2);
-    if (!taken.has(name) && !(name.startsWith('no-') && taken.has(name.slice(3)))) return written;
-  }
-  return undefined;
-}
-
-/** The long options the failing command describes (yargs hands `.fail` the usage of that command). */
-function optionNames(usage: unknown): string[] {
-  const described = (usage as { getDescriptions?: () => Record<string, unknown> } | undefined)?.getDescriptions?.() ?? {};
-  return Object.keys(described).filter((k) => k.length > 1 && !/[A-Z]/.test(k));
 }
 
 /** `-h` means `--help` wherever `--help` works (yargs knows the alias only at the top level). */
@@ -371,7 +366,7 @@ function placeAfterDashes(entry: LazyCommand, argv: Record<string, unknown>): vo
   const depth = (entry.group ? entry.group.split(' ').length : 0) + 1;
   const rest = ((argv._ as unknown[] | undefined) ?? []).slice(depth).map(String);
   if (rest.length === 0) return;
-  const form = typeof entry.command === 'string' ? entry.command : entry.command[0]!;
+  const form = usageOf(entry);
   for (const token of form.split(' ').slice(1)) {
     const m = /^[<[]([\w-]+)(\.\.)?[>\]]$/.exec(token);
     if (!m || rest.length === 0) continue;

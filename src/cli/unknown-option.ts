@@ -90,6 +90,41 @@ export function refuseTypographicDashes(parser: Argv, args: readonly string[]): 
   }
 }
 
+/** A command's usage as the table writes it (`use <action>`), its first form. */
+export function usageOf(entry: LazyCommand): string {
+  return typeof entry.command === 'string' ? entry.command : entry.command[0]!;
+}
+
+/** The names of a command's arguments (`id` of `show <id>`, `paths` of `validate [paths..]`), in order. */
+export function positionalNames(entry: LazyCommand | undefined): string[] {
+  return entry ? [...usageOf(entry).matchAll(/[<[]([^>\].]+)(?:\.\.)?[>\]]/g)].map((m) => m[1]!) : [];
+}
+
+/**
+ * Refuses an argument of the command written as an option (`plan use --action NS/NAME`, `invariant add --text T`):
+ * yargs keeps each argument under its name and takes such a flag for it, so it was read though no --help lists it,
+ * ignored beside the argument itself, or joined to it (`--text a b` added "a b"). Said as the unknown option it is,
+ * with the command's usage, where the argument goes.
+ */
+export function refusePositionalFlags(command: LazyCommand | undefined): (parser: Argv, args: readonly string[]) => void {
+  const names = positionalNames(command);
+  return (_parser, args) => {
+    if (!command || names.length === 0) return;
+    for (const a of args) {
+      if (a === '--') return;
+      const written = a.replace(/=.*$/s, '');
+      if (!written.startsWith('--') || !names.includes(written.slice(2).replace(/^no-/, ''))) continue;
+      const words = wordsOf(command);
+      throw new UsageError(
+        `${truncate(written)} is not an option of ${words}: ${written.slice(2).replace(/^no-/, '')} is its argument`,
+        `Give it after the command's words, without the option: agents ${words} ${usageOf(command).split(' ').slice(1).join(' ')}. Run \`agents ${words} --help\` for its options.`,
+        { arguments: [written], suggestions: [] },
+        'unknown-option',
+      );
+    }
+  };
+}
+
 /**
  * The unknown arguments named beside the unknown option `written`: given before a command's words with no `=`
  * (`agents --bogus invariant list`), yargs takes the next word as its value and counts the command's words and
@@ -159,4 +194,23 @@ export async function asOtherCommandsOption(error: unknown): Promise<unknown> {
     { ...error.detail, suggestions: scopes.map((s) => `--${s}`) },
     'unknown-option',
   );
+}
+
+/** The first long option of `args` (before `--`) that is none of `taken`, as written without its value. */
+export function unknownIn(args: readonly string[], taken: ReadonlySet<string>): string | undefined {
+  for (const a of args) {
+    if (a === '--') return undefined;
+    if (!a.startsWith('--') || a.startsWith('--get-yargs-completions')) continue;
+    const written = a.replace(/=.*$/s, '');
+    const name = written.slice(2);
+    if (!taken.has(name) && !(name.startsWith('no-') && taken.has(name.slice(3)))) return written;
+  }
+  return undefined;
+}
+
+/** The long options the failing command describes (yargs hands `.fail` the usage of that command), its arguments left out. */
+export function optionNames(usage: unknown, command: LazyCommand | undefined): string[] {
+  const described = (usage as { getDescriptions?: () => Record<string, unknown> } | undefined)?.getDescriptions?.() ?? {};
+  const positionals = positionalNames(command);
+  return Object.keys(described).filter((k) => k.length > 1 && !/[A-Z]/.test(k) && !positionals.includes(k));
 }

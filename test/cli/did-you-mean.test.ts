@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
+import { positionalNames } from '../../src/cli/unknown-option.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 
@@ -23,20 +25,49 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual(suggestions);
   });
 
-  // An option of another command is said as that command's, never matched by spelling to an unrelated one (--goal).
+  // An option of another command is said as that command's, never matched by spelling to an unrelated one (--goal);
+  // plan use's action template is its argument, no scope flag of it.
   it.each([
-    [['plan', 'use', 'x/y', '--global'], /--global is not an option of plan use/, ['--project', '--action']],
-    [['plan', 'use', 'x/y', '--no-global'], /--no-global is not an option of plan use/, ['--project', '--action']],
+    [['plan', 'use', 'x/y', '--global'], /--global is not an option of plan use/, ['--project']],
+    [['plan', 'use', 'x/y', '--no-global'], /--no-global is not an option of plan use/, ['--project']],
     [['invariant', 'list', '--staged'], /--staged is not an option of invariant list/, []],
     [['validate', '--effective'], /--effective is not an option of validate/, []],
     // Before the argument, which yargs gives it as its value: still the option, not a missing argument.
-    [['plan', 'use', '--project', 'web', '--global', 'x/y'], /--global is not an option of plan use/, ['--project', '--action']],
+    [['plan', 'use', '--project', 'web', '--global', 'x/y'], /--global is not an option of plan use/, ['--project']],
     [['invariant', 'show', '--bogus', 'zz'], /unknown option --bogus/, []],
   ])("agents %j: unknown-option, said as another command's option", async (args, message, suggestions) => {
     const e = (await errorOf(...args)) as { code: string; message: string; detail: { suggestions: string[] } };
     expect(e.code).toBe('unknown-option');
     expect(e.message).toMatch(message);
     expect(e.detail.suggestions).toEqual(suggestions);
+  });
+
+  // yargs keeps a command's argument under its name and took such a flag for it: read though no --help lists it,
+  // ignored beside the argument (`plan use x/y --action a/b`) or joined to it (`add --text a b` added "a b").
+  it.each([
+    [['plan', 'use', '--action', 'x/y'], '--action'],
+    [['plan', 'use', 'x/y', '--action=a/b'], '--action'],
+    [['invariant', 'add', '--global', '--text', 'a', 'b'], '--text'],
+    [['invariant', 'show', 'zzzz', '--id', 'yyyy'], '--id'],
+    [['invariant', 'list', '--no-pattern'], '--no-pattern'],
+    [['validate', '--paths', 'x'], '--paths'],
+  ])('agents %j: unknown-option, an argument written as an option (%s)', async (args, option) => {
+    const e = (await errorOf(...args)) as { code: string; detail: { arguments: string[]; suggestions: string[] } };
+    expect(e.code).toBe('unknown-option');
+    expect(e.detail.arguments).toEqual([option]);
+    expect(e.detail.suggestions).toEqual([]);
+  });
+
+  it("every command's arguments: none is taken as an option", async () => {
+    const taken: string[] = [];
+    for (const c of COMMANDS)
+      for (const name of positionalNames(c)) {
+        const words = [...(c.group?.split(' ') ?? []), commandNames(c)[0]!];
+        const r = await runAgents(['--format', 'json', ...words, `--${name}`, 'x'], { cwd: tempDir() });
+        const code = r.code === 2 ? (JSON.parse(r.stdout) as { error: { code: string } }).error.code : `exit ${r.code}`;
+        if (code !== 'unknown-option') taken.push(`agents ${words.join(' ')} --${name}: ${code}`);
+      }
+    expect(taken).toEqual([]);
   });
 
   // yargs reads one dash as one-letter flags: the word is the slip, with the long option meant.

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
+import { positionalNames } from '../../src/cli/unknown-option.ts';
 import { REPO } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 
@@ -156,6 +157,17 @@ describe('each command in the documentation', () => {
     const commands = (await commandOptions()).filter((c) => ['which', 'project add'].includes(c.words.join(' ')));
     const sections = commandSections('## `agents project add NAME`\n\n`--description TEXT`, `--commit`.\n\n## Other\n\n`--path`\n');
     expect(undocumentedOptions(commands, sections)).toEqual(['agents project add --path', 'agents which: no section']);
+  });
+});
+
+describe("a command's arguments", () => {
+  it('are none of its options: an argument written as an option is refused (src/cli/unknown-option.ts)', async () => {
+    const both: string[] = [];
+    for (const c of COMMANDS) {
+      const options = (await commandOptions()).find((h) => h.words.join(' ') === [c.group, commandNames(c)[0]].filter(Boolean).join(' '))!;
+      for (const name of positionalNames(c)) if (options.options.has(`--${name}`)) both.push(`${options.words.join(' ')} --${name}`);
+    }
+    expect(both).toEqual([]);
   });
 });
 
