@@ -112,7 +112,22 @@ export async function checkArgs(tool: string, schema: InputSchema, args: unknown
   // An explicit null is how some clients say "not given".
   const given = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null));
   const validate = await validatorOf(schema);
-  if (!validate(given)) throw usageError(tool, schema, validate.errors![0]!, given, hint);
+  if (!validate(given)) {
+    // ajv checks `required` first: a misspelt required argument (`plam` for `plan`) is the slip behind the missing
+    // one, so it is named, with the closest names, as the CLI names an unknown option before the argument it took.
+    const unknown =
+      validate.errors![0]!.keyword === 'required' ? Object.keys(given).find((k) => !Object.hasOwn(schema.properties, k)) : undefined;
+    const error: ErrorObject =
+      unknown === undefined
+        ? validate.errors![0]!
+        : {
+            keyword: 'additionalProperties',
+            instancePath: '',
+            schemaPath: '#/additionalProperties',
+            params: { additionalProperty: unknown },
+          };
+    throw usageError(tool, schema, error, given, hint);
+  }
   // White space alone is no value: a required text of blanks (`details: "   "`) would be stored as none.
   for (const [key, value] of Object.entries(given))
     if (typeof value === 'string' && schema.properties[key]?.minLength !== undefined && value.trim() === '')

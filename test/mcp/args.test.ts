@@ -38,6 +38,14 @@ describe('checkArgs', () => {
     expect((await refusal({ answer: ['{}'] })).message).toMatch(/not an array$/);
   });
 
+  it('a misspelt required argument is named as unknown, with the closest name, not the one it left missing', async () => {
+    const misspelt = await refusal({ answr: '{}' });
+    expect(misspelt.code).toBe('unknown-option');
+    expect(misspelt.detail).toEqual({ arguments: ['answr'], suggestions: ['answer'] });
+    // Nothing given at all is the missing argument itself.
+    expect((await refusal({})).code).toBe('missing-argument');
+  });
+
   it('a value of the length the schema asks for is taken', async () => {
     await expect(checkArgs('tool', schema, { answer: '{}' })).resolves.toEqual({ answer: '{}' });
   });

@@ -176,10 +176,11 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
       expect(results.get(id)?.isError).toBe(true);
       expect(results.get(id)?.error.exit_code).toBe(2);
     }
-    // With the plan only under __proto__, the plan is missing: the check never reads an argument through the prototype.
+    // With the plan only under __proto__, __proto__ is the unknown argument behind the missing plan: the check never
+    // reads an argument through the prototype.
     expect([results.get(2)?.error.message, results.get(3)?.error.message, results.get(4)?.error.message]).toEqual([
       'plan_status: unknown argument "__proto__"',
-      'plan_status: missing required argument "plan"',
+      'plan_status: unknown argument "__proto__"',
       'record_violation: unknown argument "__proto__"',
     ]);
     expect(results.get(5)?.isError).toBe(false);
