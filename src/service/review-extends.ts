@@ -144,9 +144,10 @@ export async function inheritedSides(
     const b = bPins.find((p) => p.source.name === name)?.pin;
     const a = aPins.find((p) => p.source.name === name)?.pin;
     // The same commit read from another store folder (`path:`) is other files: a move too. So is one fetched from
-    // another URL (a fork, a mirror): the next `extends update` follows the ref there.
+    // another URL (a fork, a mirror), or pinned for another ref (v3 to main): the next `extends update` follows
+    // that ref, there.
     const folder = (pin: LockEntry) => pin.path ?? DEFAULT_SOURCE_PATH;
-    if (b && a && b.commit === a.commit && folder(b) === folder(a) && b.url === a.url) continue;
+    if (b && a && b.commit === a.commit && folder(b) === folder(a) && b.url === a.url && b.ref === a.ref) continue;
     const files = diffInvariantFiles(of(bInv, name), of(aInv, name));
     changedBefore.push(...of(bInv, name));
     changedAfter.push(...of(aInv, name));

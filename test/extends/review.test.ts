@@ -80,6 +80,17 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     const same = JSON.parse((await run(app, 'invariant', 'diff', '--format', 'json')).stdout);
     expect(same.policy_sources).toEqual([]);
 
+    // The same commit pinned for another ref (a second tag on it, a branch) is a move the review shows too: the lock
+    // changed, and the next update follows that ref.
+    git(policy, 'tag', 'v2-lts', 'v2');
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: v2-lts\n` });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const retagged = await run(app, 'invariant', 'diff', '--exit-code', '--format', 'json');
+    expect(retagged.code).toBe(1);
+    expect(JSON.parse(retagged.stdout).policy_sources).toMatchObject([
+      { name: 'acme', before: { ref: 'v2' }, after: { ref: 'v2-lts' }, ref_unchanged: false, entered: [], left: [] },
+    ]);
+
     // The same commit fetched from another URL (a fork, a mirror, here the same repository by a file:// URL) is a
     // move the review shows: the next update follows the ref there.
     const fork = `file://${policy}`;
