@@ -30,11 +30,23 @@ describe('the library given input of the wrong shape', () => {
     const store = exampleStore();
     const s = InvariantService.open({ store }) as Loose;
     const p = PlanService.open({ store }) as Loose;
-    expect((await usageError(() => s.resolveScope({ global: true, project: 'myapp' }))).detail).toEqual({ scopes: ['global', 'project'] });
+    expect((await usageError(() => s.resolveScope({ global: true, project: 'myapp' }))).detail).toEqual({
+      field: 'scope',
+      scopes: ['global', 'project'],
+    });
     // A field that is no scope, or a Scope of no kind there is, is named with the closest scope field.
-    expect((await usageError(() => s.resolveScope({ projekt: 'myapp' }))).detail).toEqual({ scopes: [], suggestions: ['project'] });
-    expect((await usageError(() => s.add({ scope: { kind: 'glob' }, text: 'x' }))).detail).toEqual({ scopes: [], suggestions: ['global'] });
-    await usageError(() => s.add({ text: 'x' }));
+    expect((await usageError(() => s.resolveScope({ projekt: 'myapp' }))).detail).toEqual({
+      field: 'scope',
+      scopes: [],
+      suggestions: ['project'],
+    });
+    expect((await usageError(() => s.add({ scope: { kind: 'glob' }, text: 'x' }))).detail).toEqual({
+      field: 'scope',
+      scopes: [],
+      suggestions: ['global'],
+    });
+    // No scope at all names the field too, as docs/library.md says every wrong input does.
+    expect((await usageError(() => s.add({ text: 'x' }))).detail).toEqual({ field: 'scope', scopes: [], suggestions: [] });
     await usageError(() => s.add({ scope: { project: 7 }, text: 'x' }));
     // One scope of the wrong type is named as that field, not said to be no scope at all.
     const scopeField = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;

@@ -120,7 +120,8 @@ export function requireOneScope(input: unknown): void {
   throw new UsageError(
     given.length > 1 ? `a scope is one of ${SCOPE_KEYS.join(', ')}, not ${given.join(' and ')}` : why,
     hintWithGuess(suggestions, 'Give one of {global: true}, {project: NAME}, {plan: ID} or {action: "NS/NAME"}.'),
-    { scopes: given, ...(given.length === 0 ? { suggestions } : {}) },
+    // `field`, as every other wrong input of the library names it (docs/library.md): the scope is what is wrong.
+    { field: 'scope', scopes: given, ...(given.length === 0 ? { suggestions } : {}) },
   );
 }
 
