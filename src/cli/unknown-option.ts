@@ -14,6 +14,35 @@ export const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMM
 /** The flags that name a scope: a command that takes some of them is pointed to those. */
 const SCOPE_OPTIONS = ['global', 'project', 'plan', 'action'];
 
+/**
+ * Options a user would try from other tools, with the options meant: offered where the command takes one of them,
+ * since no spelling leads from `--until` to `--expires`. Only where the meaning is plain.
+ */
+const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  until: ['expires'],
+  expiry: ['expires'],
+  expiration: ['expires'],
+  deadline: ['expires'],
+  message: ['reason', 'note', 'details'],
+  comment: ['reason', 'note', 'details'],
+  why: ['reason'],
+  reason: ['note', 'details'],
+  note: ['reason', 'details'],
+  details: ['reason', 'note'],
+  level: ['severity'],
+  priority: ['severity'],
+  force: ['yes'],
+  scope: SCOPE_OPTIONS,
+  json: ['format json'],
+  yaml: ['format yaml'],
+};
+
+/** The options of `options` (long names) meant by `name` (SYNONYMS), as written (`--expires`, `--format json`). */
+function synonymsOf(name: string, options: readonly string[]): string[] {
+  const meant = Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name]! : [];
+  return meant.filter((o) => options.includes(o.split(' ')[0]!)).map((o) => `--${o}`);
+}
+
 /** An unknown option, with the command it was given to, so that the other commands' options can be looked at. */
 export class UnknownOptionError extends UsageError {
   constructor(
@@ -22,6 +51,8 @@ export class UnknownOptionError extends UsageError {
     all: readonly string[],
     readonly command: LazyCommand | undefined,
     close: readonly string[],
+    /** Of `close`, those meant by the word written (SYNONYMS) rather than close to it in spelling. */
+    readonly synonyms: readonly string[] = [],
   ) {
     super(
       `unknown option ${truncate(written)}`,
@@ -46,8 +77,10 @@ export function unknownOptionError(
   args?: readonly string[],
 ): UnknownOptionError {
   const negated = written.startsWith('--no-');
-  const close = closestNames(optionName(written), options).map((n) => (negated ? `--no-${n}` : `--${n}`));
-  return new UnknownOptionError(written, options, args ? unknownAmong(all, written, args) : all, command, close);
+  const synonyms = negated ? [] : synonymsOf(optionName(written), options);
+  const spelt = closestNames(optionName(written), options).map((n) => (negated ? `--no-${n}` : `--${n}`));
+  const close = [...new Set([...synonyms, ...spelt])];
+  return new UnknownOptionError(written, options, args ? unknownAmong(all, written, args) : all, command, close, synonyms);
 }
 
 /**
@@ -166,6 +199,8 @@ async function optionsOf(entry: LazyCommand): Promise<string[]> {
  */
 export async function asOtherCommandsOption(error: unknown): Promise<unknown> {
   if (!(error instanceof UnknownOptionError)) return error;
+  // An option this command has for what the word means (`invariant waive --note`: --reason) is what the user was after.
+  if (error.synonyms.length > 0) return error;
   const { command, known } = error;
   const name = optionName(error.written);
   const owners: string[] = [];

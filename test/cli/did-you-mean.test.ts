@@ -25,6 +25,24 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual(suggestions);
   });
 
+  // A word from other tools that no spelling leads from: the command's own option for it, or none it does not take.
+  it.each([
+    [['invariant', 'waive', 'zz', '--until', '2027-01-01'], ['--expires']],
+    [['invariant', 'waive', 'zz', '--note', 'x'], ['--reason']],
+    [['invariant', 'violation', 'resolve', 'zz', '--reason', 'x'], ['--note']],
+    [['invariant', 'remove', 'zz', '--force'], ['--yes']],
+    [['invariant', 'list', '--json'], ['--format json']],
+    [
+      ['invariant', 'list', '--scope', 'web'],
+      ['--global', '--project', '--plan', '--action'],
+    ],
+    [['plan', 'use', 'x/y', '--until', '2027-01-01'], []],
+  ])('agents %j: unknown-option, offering the option meant %j', async (args, suggestions) => {
+    const e = await errorOf(...args);
+    expect(e.code).toBe('unknown-option');
+    expect(e.detail.suggestions).toEqual(suggestions);
+  });
+
   // An option of another command is said as that command's, never matched by spelling to an unrelated one (--goal);
   // plan use's action template is its argument, no scope flag of it.
   it.each([
