@@ -7,6 +7,7 @@ import { repoTop } from '../store/git-dir.ts';
 import { refuseSparseStore } from '../store/sparse-store.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { lockAge, samePidNamespace } from '../store/lock-owner.ts';
+import { tempWriterState } from '../store/stale-temps.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { storePaths } from './paths.ts';
 import { validateTree, type ValidateReport } from './validate-tree.ts';
@@ -154,6 +155,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
         lockHolderAlive: (pid: number, host: string, taken: number, ns: string | undefined, start: number) =>
           host === deps.hostname && samePidNamespace(ns) ? deps.processAlive(pid, taken, start) : undefined,
         lockAge: (path: string) => lockAge(join(options.store, path)),
+        temporaryWriter: (path: string) => tempWriterState(join(options.store, path), deps.processAlive),
       };
   // Policy sources (docs/extends.md): their modules load only for a store that extends one.
   const extending = await extendsSomething(source);

@@ -15,6 +15,11 @@ export interface ValidateOptions {
    * in the index or a revision was committed by mistake).
    */
   lockHolderAlive?: (pid: number, host: string, taken: number, ns: string | undefined, start: number) => boolean | undefined;
+  /**
+   * Whether the writer of a temporary (store-relative) may still be writing it, as `--fix` judges it (store/stale-temps.ts):
+   * the finding's hint then says what `--fix` does with it. Absent: every temporary is one `--fix` removes.
+   */
+  temporaryWriter?: (path: string) => 'running' | 'gone' | 'elsewhere';
   /** How long ago a `.lock` (store-relative) was last written, in ms (NaN: gone); absent: every lock is old enough to judge. */
   lockAge?: (path: string) => number;
   /** Facts of files checked in earlier runs (see cache.ts); absent: every file is parsed and checked. */

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { classifyPath, isHiddenName, isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
+import { classifyPath, isHiddenName, isKnownFolder, isTemporaryName, type PathKind, temporaryParts } from '../../core/layout.ts';
 import { nameProblem, ulidProblem } from '../../core/names.ts';
 import { badName, isRequiredFolder, isScopeFolder, misnamedYaml, yamlNameMeant } from '../../store/read-plan.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
@@ -24,7 +24,13 @@ const READ_KINDS = new Set<PathKind['kind']>([
  * the folder holds a touched path), and paths under a reported folder are skipped: with `touches`, only touched
  * paths (a touched path's folders are touched too) are looked at, and every finding on a touched path is still made.
  */
-export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], touches?: (path: string) => boolean): Diagnostic[] {
+export function checkLayout(
+  entries: readonly TreeEntry[],
+  kinds: readonly PathKind[],
+  touches?: (path: string) => boolean,
+  temporaryWriter?: (path: string) => 'running' | 'gone' | 'elsewhere',
+): Diagnostic[] {
+  const fixHint = (path: string, removes: string) => temporaryHint(path, temporaryWriter?.(path) ?? 'gone', removes);
   const out: Diagnostic[] = [];
   const reported: string[] = [];
   const under = (p: string) => reported.some((r) => p.startsWith(`${r}/`));
@@ -62,7 +68,7 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
         continue;
       }
       if (!isKnownFolder(e.path)) {
-        out.push(folderProblem(e.path));
+        out.push(folderProblem(e.path, fixHint));
         reported.push(e.path);
         continue;
       }
@@ -112,7 +118,7 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
             'warning',
             e.path,
             `${e.path} is a temporary file left by an interrupted write`,
-            'Run `agents validate --fix` to remove it (it never holds the only copy of anything).',
+            fixHint(e.path, 'Run `agents validate --fix` to remove it (it never holds the only copy of anything).'),
           ),
         );
         break;
@@ -124,6 +130,19 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
     }
   }
   return out;
+}
+
+/**
+ * What `--fix` does with the temporary at `path`, whose writer is in `state`: `removes` when it is gone; kept while
+ * its writer runs, and kept for good when that writer is of another host or container (fix.ts removeTemporary).
+ */
+function temporaryHint(path: string, state: 'running' | 'gone' | 'elsewhere', removes: string): string {
+  const pid = temporaryParts(path.slice(path.lastIndexOf('/') + 1))?.pid;
+  if (state === 'running')
+    return `Its writer, process ${pid}, is still running: \`agents validate --fix\` keeps it until that process has ended.`;
+  if (state === 'elsewhere')
+    return `Its writer, process ${pid}, runs on another host or in another container (pid namespace), where whether it still runs cannot be told here, so \`agents validate --fix\` keeps it: delete it by hand once no writer runs there.`;
+  return removes;
 }
 
 /** The kinds of file a hand-written `.yml` may have been meant as: each is read when it ends in `.yaml` (a badly named one is not). */
@@ -151,7 +170,7 @@ function linkProblem(path: string): Diagnostic {
 }
 
 /** A folder that is not part of the layout: a broken name where a name goes, else an unknown path. */
-function folderProblem(path: string): Diagnostic {
+function folderProblem(path: string, fixHint: (path: string, removes: string) => string): Diagnostic {
   const [top, a, b] = path.split('/');
   const depth = path.split('/').length;
   let why: string | null = null;
@@ -162,7 +181,7 @@ function folderProblem(path: string): Diagnostic {
       'warning',
       path,
       `${path}/ is a project folder left by an interrupted \`project add\` or \`import\` (it is renamed into place only when complete)`,
-      'Run `agents validate --fix` to remove it; the project was never created.',
+      fixHint(path, 'Run `agents validate --fix` to remove it; the project was never created.'),
     );
   }
   if (top === 'projects' && depth === 2) why = nameProblem(a!, 'project');
@@ -174,7 +193,7 @@ function folderProblem(path: string): Diagnostic {
       'warning',
       path,
       `${path}/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`,
-      'Run `agents validate --fix` to remove it; the plan was never created.',
+      fixHint(path, 'Run `agents validate --fix` to remove it; the plan was never created.'),
     );
   } else if (top === 'plans' && depth === 2) why = ulidProblem(a!, 'plan folder');
   if (why) return badName(path, why);

@@ -24,7 +24,7 @@ export const CHECKS: readonly Check[] = [
     name: 'layout',
     codes: ['unknown-path', 'bad-name', 'plan-missing', 'temporary-file', 'symlink'],
     stage: 'listing',
-    run: (c) => checkLayout(c.entries, c.kinds, c.options.touches),
+    run: (c) => checkLayout(c.entries, c.kinds, c.options.touches, c.options.temporaryWriter),
   },
   { name: 'locks', codes: ['bad-lock', 'stale-lock'], stage: 'listing', run: (c) => checkLocks(c.source, c.entries, c.kinds, c.options) },
   {
