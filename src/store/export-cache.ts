@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { ExportTargetName } from '../core/model.ts';
 import { WorkingTreeSource, type TreeSource } from './tree-source.ts';
 import { readRegularFile } from './read-file.ts';
 import { filesBelowUnknownFolders } from './unplaced.ts';
+import { replaceCacheFile, writeAll } from './write-all.ts';
 
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 
@@ -75,15 +75,8 @@ export class ExportCache {
     try {
       const entries = this.read().entries.filter(([k]) => k !== key);
       entries.push([key, data]);
-      mkdirSync(dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      try {
-        writeFileSync(tmp, `${HEADER}\n${JSON.stringify({ entries: entries.slice(-MAX_ENTRIES) })}\n`);
-        renameSync(tmp, this.file);
-      } catch (error) {
-        rmSync(tmp, { force: true });
-        throw error;
-      }
+      const text = `${HEADER}\n${JSON.stringify({ entries: entries.slice(-MAX_ENTRIES) })}\n`;
+      replaceCacheFile(this.file, (fd) => writeAll(fd, text));
     } catch {
       // Read-only .git, no space: the next run computes again.
     }

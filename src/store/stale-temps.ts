@@ -53,6 +53,47 @@ export function removeStaleTemps(
 }
 
 /**
+ * Removes every temporary in the folder `dir` whose writer is gone, whatever file it stood for: a cache folder
+ * (`.git/agents/`, `parsed/`) is the tool's alone, and a cache's writer killed before its rename leaves one that
+ * nothing else would remove. Temporaries of the former cache forms, `<name>.<pid>[.<random>].tmp` (not hidden), are
+ * judged by their pid and time as the former store form is. Returns the names removed; never fails.
+ */
+export function removeStaleTempsIn(
+  dir: string,
+  isAlive: (pid: number, since?: number, start?: number) => boolean = processAlive,
+): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const entry of entries) {
+    if (!entry.endsWith('.tmp')) continue;
+    const path = join(dir, entry);
+    const former = FORMER_CACHE_TEMP.exec(entry);
+    const state =
+      temporaryParts(entry) !== undefined
+        ? tempWriterState(path, isAlive)
+        : former !== null
+          ? formerWriterState(path, Number(former[1]), isAlive)
+          : 'running';
+    if (state !== 'gone') continue;
+    try {
+      rmSync(path, { force: true });
+      removed.push(entry);
+    } catch {
+      // A folder, or not ours to remove: left as it is.
+    }
+  }
+  return removed;
+}
+
+/** A cache's temporary as earlier versions named it: `<name>.<pid>.<random>.tmp` (base 36 random), the export cache's `<name>.<pid>.tmp`. */
+const FORMER_CACHE_TEMP = /^[^.].*\.(\d{1,10})(?:\.[0-9a-z]{1,12})?\.tmp$/;
+
+/**
  * Whether the writer of the temporary at `path` may still be writing it: `running`, `gone`, or `elsewhere` (a
  * process of another host or container, which cannot be looked up here: kept, as its lock would be). A name that
  * says who wrote it is judged as a lock is (lock-owner.ts); one of the former form, `.<name>.<pid>.<hex>.tmp`, by its
@@ -66,12 +107,21 @@ export function tempWriterState(
   const parts = temporaryParts(basename(path));
   if (parts === undefined || parts.pid <= 0) return 'gone';
   if (parts.writer !== undefined) return temporaryWriterState(parts.pid, parts.writer, isAlive);
-  if (parts.pid === process.pid) return 'running';
+  return formerWriterState(path, parts.pid, isAlive);
+}
+
+/** A temporary named by its writer's pid alone: this process, or one running that started before the file was last written. */
+function formerWriterState(
+  path: string,
+  pid: number,
+  isAlive: (pid: number, since?: number, start?: number) => boolean,
+): 'running' | 'gone' {
+  if (pid === process.pid) return 'running';
   let since = Number.NaN;
   try {
     since = lstatSync(path).mtimeMs;
   } catch {
     // Gone: nothing tells when it was written.
   }
-  return isAlive(parts.pid, since) ? 'running' : 'gone';
+  return isAlive(pid, since) ? 'running' : 'gone';
 }

@@ -1,8 +1,12 @@
 // Writing whole files whatever the disk says: write(2) may take fewer bytes
 // than asked. Kept apart from atomic-write.ts, whose store writes load what a
-// cache's writer never needs (ownership checks, git, random names).
+// cache's writer never needs (ownership checks, git).
+import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { temporaryName } from '../core/layout.ts';
+import { writerMark } from './lock-owner.ts';
+import { removeStaleTempsIn } from './stale-temps.ts';
 
 /**
  * Writes every byte of `content` to `fd`. write(2) may take fewer bytes than
@@ -53,8 +57,8 @@ export function makeFolders(path: string): string | undefined {
  * leaves no temporary file behind.
  */
 export function replaceFile(file: string, write: (fd: number) => void): void {
-  // Unique per run, so a temporary left by a crash never stands in the way.
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  // Named as the store's temporaries are (who writes it), so one left by a kill is judged by the rule of locks.
+  const tmp = join(dirname(file), temporaryName(basename(file), process.pid, writerMark(), randomBytes(4).toString('hex')));
   let fd: number | undefined;
   let created = false;
   try {
@@ -72,6 +76,20 @@ export function replaceFile(file: string, write: (fd: number) => void): void {
     if (created) rmSync(tmp, { force: true });
     throw error;
   }
+  sweepOnce(dirname(file));
+}
+
+/** The folders whose stale temporaries this process has removed: once each, not at every cache file it writes. */
+const swept = new Set<string>();
+
+/**
+ * Removes the temporaries left in `dir` by writers killed before their rename, the first time this process writes
+ * there: as a lock left by a dead writer is cleared by the next writer, nothing else would ever remove them.
+ */
+function sweepOnce(dir: string): void {
+  if (swept.has(dir)) return;
+  swept.add(dir);
+  removeStaleTempsIn(dir);
 }
 
 /** `replaceFile` for caches kept outside the store, in `.git/agents/`: failures are ignored (a cache only ever saves time). */

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { AgentsError } from '../../src/core/errors.ts';
 import { replaceInStyle, writeFileAtomic, writeFilesTogether } from '../../src/store/atomic-write.ts';
 import { ReplaceBatch } from '../../src/store/replace-batch.ts';
+import { writerMark } from '../../src/store/lock-owner.ts';
+import { replaceCacheFile, writeAll } from '../../src/store/write-all.ts';
+import { temporaryParts } from '../../src/core/layout.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
 const modeOf = (path: string) => statSync(path).mode & 0o7777;
@@ -119,5 +122,30 @@ describe('files written together', () => {
     expect(readdirSync(join(root, 'plans/P/enforcement'))).toEqual([]);
     writeFilesTogether(root, [{ rel: 'plans/P/enforcement/R.yaml', content: 'run\n' }]);
     expect(readFileSync(join(root, 'plans/P/enforcement/R.yaml'), 'utf8')).toBe('run\n');
+  });
+});
+
+// A cache under `.git/agents/` is written as a store file is: a temporary that names its writer, renamed into place.
+describe('cache files (replaceCacheFile)', () => {
+  it("name their temporary by its writer, and the next write clears one a killed writer left, keeping a live or another container's", () => {
+    const dir = tempDir();
+    const [host, boot] = writerMark()!.split('-') as [string, string];
+    const otherHost = host === '0a0a0a0a' ? '0b0b0b0b' : '0a0a0a0a';
+    const killed = `.validate-ab.cache.${host}-${boot}-1.999999999.0a1b2c3d.tmp`;
+    const former = 'validate-ab.cache.999999999.k3j4h5z9.tmp';
+    const formerExport = 'export.cache.999999999.tmp';
+    const live = `.validate-ab.cache.${writerMark()}.${process.pid}.0a1b2c3d.tmp`;
+    const elsewhere = `.validate-ab.cache.${otherHost}-${boot}-1.999999999.0a1b2c3d.tmp`;
+    const mine = 'notes.tmp';
+    for (const name of [killed, former, formerExport, live, elsewhere, mine]) writeFileSync(join(dir, name), 'half');
+    let during: string[] = [];
+    replaceCacheFile(join(dir, 'validate-ab.cache'), (fd) => {
+      during = readdirSync(dir).filter((n) => ![killed, former, formerExport, live, elsewhere, mine].includes(n));
+      writeAll(fd, 'whole\n');
+    });
+    expect(during).toHaveLength(1);
+    expect(temporaryParts(during[0]!)).toMatchObject({ name: 'validate-ab.cache', pid: process.pid, writer: { host, boot } });
+    expect(readFileSync(join(dir, 'validate-ab.cache'), 'utf8')).toBe('whole\n');
+    expect(readdirSync(dir).sort()).toEqual([live, elsewhere, mine, 'validate-ab.cache'].sort());
   });
 });
