@@ -38,7 +38,8 @@ export interface WriteContext {
 /**
  * The one route of a use case that writes scope folders: `locked` runs under
  * the locks of `folders` (taken in sorted order, so two writers never wait on
- * each other), reads again what it needs and writes; `written` then says what
+ * each other), reads again what it needs and writes (told which of the folders
+had to be made for their lock: a scope removed meanwhile); `written` then says what
  * was written, once the locks are released; and when `commit` (the command's
  * flag, else `commit:` in config.yaml) says so, exactly those files are
  * committed ({@link withCommit}).
@@ -46,7 +47,7 @@ export interface WriteContext {
 export async function lockedWrite<L, T extends object>(
   ctx: WriteContext,
   options: { folders: readonly string[]; commit: boolean | undefined },
-  locked: () => Promise<L>,
+  locked: (made: ReadonlySet<string>) => Promise<L>,
   written: (value: L) => Promise<Written<T>> | Written<T>,
 ): Promise<Committed<T>> {
   const enabled = await commitWanted(ctx.source, options.commit);

@@ -22,13 +22,13 @@ export async function removeProject(invariants: InvariantService, input: { proje
   const name = scope.project;
   await invariants.requireProject(name, { writing: true });
   const folder = `projects/${name}`;
-  const [{ failedPartWay, removeFile }, { removeIfEmpty }] = await Promise.all([
+  const [{ failedPartWay, removeFile }, { removeIfEmpty, removeTakenFolder, takeFolderAway }] = await Promise.all([
     import('../store/atomic-write.ts'),
     import('../store/empty-folder.ts'),
   ]);
   // Checked and removed under the folder's lock, as every writer of the scope: an add racing the removal either lands
-  // first (and is refused here) or waits and finds no folder; the folder goes once the lock is released. The lock
-  // also clears a stale lock of a writer that died, which is no file of the project.
+  // first (and is refused here) or waits and finds no folder, taken away under the lock and removed once it is
+  // released. The lock also clears a stale lock of a writer that died, which is no file of the project.
   return lockedWrite(
     invariants,
     { folders: [folder], commit: input.commit },
@@ -44,10 +44,11 @@ export async function removeProject(invariants: InvariantService, input: { proje
         // One file gone and the next refused: said so, and the same command removes the rest.
         failedPartWay(error, removed, `agents project remove ${name}`, files.length);
       }
-      return files;
+      return { files, away: takeFolderAway(invariants.root, folder) };
     },
-    (files) => {
-      removeIfEmpty(invariants.root, folder);
+    ({ files, away }) => {
+      if (away === undefined) removeIfEmpty(invariants.root, folder);
+      else removeTakenFolder(away);
       return { value: { project: name, folder, removed: files }, paths: files, message: `project: remove ${name}\n` };
     },
   );

@@ -1,8 +1,10 @@
 // A scope folder a command emptied (docs/store-format.md): a project exists
 // while its folder does, so an emptied one is removed rather than left as a
 // project with nothing in it.
-import { readdirSync, rmdirSync } from 'node:fs';
+import { type Dirent, readdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { LOCK_NAME } from '../core/layout.ts';
+import { fsyncDir, tempName } from './atomic-write.ts';
 
 /**
  * Removes the folder `rel` of the store when it is empty; anything in it (a
@@ -36,4 +38,48 @@ export function folderIsEmpty(storeRoot: string, rel: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Takes the emptied folder `rel` of the store (holding only its writer's lock) out of its place in one step, renamed
+ * to a temporary's name beside it, while that lock is held: a writer waiting for the lock then finds no folder, as
+ * after the removal, never the emptied one, which it would fill and so bring the scope back unsaid. Returns the
+ * temporary's path, for removeTakenFolder once the lock is released; undefined when it could not be renamed (the
+ * folder stays, removed once empty as before).
+ */
+export function takeFolderAway(storeRoot: string, rel: string): string | undefined {
+  const path = join(storeRoot, rel);
+  const away = tempName(path);
+  try {
+    renameSync(path, away);
+    fsyncDir(dirname(path));
+    return away;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes a folder takeFolderAway took away: its lock, then the folder and the empty folders in it (a `waivers/` left
+ * empty), never a file. Never fails (a folder left is a temporary `validate --fix` removes).
+ */
+export function removeTakenFolder(away: string): void {
+  try {
+    unlinkSync(join(away, LOCK_NAME));
+  } catch {
+    // Released already.
+  }
+  removeEmptyTree(away);
+}
+
+/** Removes `dir` when it holds nothing but empty folders, those first; a file anywhere keeps it. */
+function removeEmptyTree(dir: string): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) if (e.isDirectory()) removeEmptyTree(join(dir, e.name));
+  removeEmptyUpTo(dir, dir);
 }

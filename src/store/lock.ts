@@ -424,21 +424,31 @@ export async function withFolderLock<T>(
 /**
  * Runs `fn` holding the locks of several scope folders, taken one by one in
  * sorted order (as every writer that holds more than one takes them, so two
- * such writers never wait on each other) and released when it returns.
+ * such writers never wait on each other) and released when it returns. `fn`
+ * is told which of them had to be made for their lock (see withFolderLock).
  */
 export async function withFolderLocks<T>(
   root: string,
   folders: readonly string[],
-  fn: () => Promise<T> | T,
+  fn: (made: ReadonlySet<string>) => Promise<T> | T,
   options: LockOptions = {},
 ): Promise<T> {
   const sorted = [...new Set(folders)].sort();
+  const made = new Set<string>();
   const hold = async (i: number): Promise<T> => {
-    if (i === sorted.length) return fn();
+    if (i === sorted.length) return fn(made);
     // Each lock is taken in a turn of its own: taken in one synchronous descent, thousands of folders (a
     // `validate --fix` of a store with a plan each) would overflow the call stack.
     await null;
-    return withFolderLock(root, sorted[i]!, () => hold(i + 1), options);
+    return withFolderLock(
+      root,
+      sorted[i]!,
+      (madeHere) => {
+        if (madeHere) made.add(sorted[i]!);
+        return hold(i + 1);
+      },
+      options,
+    );
   };
   return hold(0);
 }

@@ -1,9 +1,11 @@
-// Loaded with `node --require` ahead of the CLI (kill.ts `runKilledAtUnlink`):
-// the process sends itself KILL_SIGNAL (SIGKILL unless named) when it is about
-// to remove the file KILL_AT_UNLINK names: a crash, or a stop signal, at that
-// point exactly. The product carries no hook for this.
+// Loaded with `node --require` ahead of the CLI (kill.ts `runKilledAtUnlink`,
+// `runStoppedAtRmdirIn`): the process sends itself KILL_SIGNAL (SIGKILL unless
+// named) when it is about to remove the file KILL_AT_UNLINK names, or a folder
+// directly in KILL_AT_RMDIR_IN: a crash, a stop signal, or a pause (SIGSTOP)
+// at that point exactly. The product carries no hook for this.
 'use strict';
 const fs = require('node:fs');
+const { dirname } = require('node:path');
 const { syncBuiltinESMExports } = require('node:module');
 
 const target = process.env.KILL_AT_UNLINK;
@@ -12,5 +14,11 @@ const unlinkSync = fs.unlinkSync;
 fs.unlinkSync = (path) => {
   if (String(path) === target) process.kill(process.pid, signal);
   return unlinkSync(path);
+};
+const rmdirIn = process.env.KILL_AT_RMDIR_IN;
+const rmdirSync = fs.rmdirSync;
+fs.rmdirSync = (path, ...rest) => {
+  if (rmdirIn !== undefined && dirname(String(path)) === rmdirIn) process.kill(process.pid, signal);
+  return rmdirSync(path, ...rest);
 };
 syncBuiltinESMExports();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { GIT_ENV } from '../helpers/git.ts';
@@ -47,6 +48,45 @@ export function runKilledAtUnlink(args: string[], path: string, signal: NodeJS.S
     child.on('error', reject);
     child.on('exit', (code, ended) => resolve({ killed: ended === signal, code, ms: Date.now() - start }));
   });
+}
+
+/**
+ * Spawns the real CLI, which stops itself (SIGSTOP) as it is about to remove a folder directly in `dir` (absolute),
+ * through kill-at-unlink.cjs: `stopped` resolves once it is stopped there (rejects if it ends first, or after 10 s),
+ * `resume` lets it go on, `exit` gives how it ended.
+ */
+export function runStoppedAtRmdirIn(
+  args: string[],
+  dir: string,
+): { stopped: Promise<void>; resume: () => void; exit: Promise<{ code: number | null; stderr: string }> } {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', KILL_AT_RMDIR_IN: dir, KILL_SIGNAL: 'SIGSTOP' };
+  delete env.AGENTS_STORE;
+  const preload = join(REPO, 'test/reliability/kill-at-unlink.cjs');
+  const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  let ended = false;
+  const exit = new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      ended = true;
+      resolve({ code, stderr });
+    });
+  });
+  const stopped = (async () => {
+    const until = Date.now() + 10_000;
+    for (;;) {
+      if (ended) throw new Error(`it ended before it removed a folder in ${dir}: ${stderr}`);
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'latin1');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'T') return;
+      if (Date.now() > until) {
+        child.kill('SIGKILL');
+        throw new Error(`it never stopped at a removal of a folder in ${dir}`);
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  return { stopped, resume: () => child.kill('SIGCONT'), exit };
 }
 
 /** A small deterministic generator (mulberry32): the same delays on every run. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
 import { scale } from '../helpers/stress.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
-import { KillAim, runAndKill, runKilledAtUnlink } from './kill.ts';
+import { KillAim, runAndKill, runKilledAtUnlink, runStoppedAtRmdirIn } from './kill.ts';
 
 const ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const TEXT = 'Never push to main';
@@ -34,6 +34,30 @@ async function expectOneCopyAfterFix(store: string): Promise<string> {
   expect(readFileSync(join(store, left[0]!), 'utf8')).toContain(`text: ${TEXT}`);
   return left[0]!;
 }
+
+describe('invariant move and project remove at once', () => {
+  // The removal paused as its lock is released and before its folder goes: a move waiting for that lock must not
+  // find the emptied folder and fill it, which brought the project back without a word.
+  it('a move into the project that project remove takes away makes the project anew and says so', async () => {
+    const store = testStore({
+      [`global/${ID}.yaml`]: `${ML}\n${invariantYaml(ID, TEXT)}`,
+      'projects/web/project.yaml': 'description: Web\n',
+    });
+    const remover = runStoppedAtRmdirIn(['--store', store, 'project', 'remove', 'web'], join(store, 'projects'));
+    try {
+      await remover.stopped;
+      const moved = await runAgents(['--store', store, '--format', 'json', 'invariant', 'move', ID, '--project', 'web']);
+      expect(moved.code).toBe(0);
+      expect(JSON.parse(moved.stdout).created_project).toBe('web');
+    } finally {
+      remover.resume();
+    }
+    expect((await remover.exit).code).toBe(0);
+    expect(readdirSync(join(store, 'projects'))).toEqual(['web']);
+    expect(copies(store)).toEqual([`projects/web/${ID}.yaml`]);
+    expect((await validate(store, '--strict')).code).toBe(0);
+  });
+});
 
 describe('invariant move cut short', () => {
   it('killed as it removes the old copy: validate names the move, --fix finishes it (the id once, in the destination)', async () => {

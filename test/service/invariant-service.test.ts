@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES, InvariantService, type AgentsError } from '../../src/index.ts';
+import { removeProject } from '../../src/service/project-remove.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
@@ -237,5 +238,57 @@ describe('one id in two scope folders (id-reused)', () => {
     }
     // A scope read alone holds one copy: nothing is reused there.
     expect((await s.list({ scope: { global: true } })).map((l) => l.invariant.id)).toEqual([ID]);
+  });
+});
+
+// Whether a writer creates the project it writes into is decided under the project folder's lock, never from what
+// was read before it: the hook runs between the check and the lock, as another command would.
+describe('a project created or removed between the check and the lock', () => {
+  const G = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+  /** `s` with `meanwhile` run once its check of the project is done. */
+  function meanwhile(s: InvariantService, run: () => unknown): InvariantService {
+    const check = s.checkNewProject.bind(s);
+    s.checkNewProject = async (...args) => {
+      const r = await check(...args);
+      await run();
+      return r;
+    };
+    return s;
+  }
+
+  it('a project removed meanwhile: add and move are refused (exit 2, project-removed), nothing written, the project not brought back', async () => {
+    const root = testStore({
+      [`global/${G}.yaml`]: invariantYaml(G, 'Never push to main'),
+      'projects/web/project.yaml': 'description: Web\n',
+    });
+    const remove = () => removeProject(new InvariantService(root), { project: 'web' });
+    const moved = await failure(meanwhile(service(root), remove).move(G, { project: 'web' }));
+    expect([moved.code, moved.exitCode]).toEqual(['project-removed', EXIT_CODES.usage]);
+    mkdirSync(join(root, 'projects/web'));
+    writeFileSync(join(root, 'projects/web/project.yaml'), 'description: Web\n');
+    const added = await failure(meanwhile(service(root), remove).add({ scope: { project: 'web' }, text: 'Keep it' }));
+    expect(added.code).toBe('project-removed');
+    expect(existsSync(join(root, 'projects/web'))).toBe(false);
+    expect(existsSync(join(root, `global/${G}.yaml`))).toBe(true);
+  });
+
+  it('project remove leaves nothing of the folder behind, an empty waivers/ in it included', async () => {
+    const root = testStore({ 'projects/web/project.yaml': 'description: Web\n' });
+    mkdirSync(join(root, 'projects/web/waivers'));
+    const removed = await removeProject(new InvariantService(root), { project: 'web' });
+    expect(removed.removed).toEqual(['projects/web/project.yaml']);
+    expect(readdirSync(join(root, 'projects'))).toEqual([]);
+  });
+
+  it('a new project made meanwhile by another command is not said as created; one this add makes is', async () => {
+    const root = testStore();
+    const other = () => {
+      mkdirSync(join(root, 'projects/api'), { recursive: true });
+      writeFileSync(join(root, 'projects/api/.gitkeep'), '');
+    };
+    const made = await meanwhile(service(root), other).add({ scope: { project: 'api' }, text: 'Keep it' });
+    expect(made.createdProject).toBeUndefined();
+    const created = await service(root).add({ scope: { project: 'docs' }, text: 'Keep it' });
+    expect(created.createdProject).toBe('docs');
   });
 });

@@ -1695,7 +1695,7 @@ describe('more edges of the whole-store checks', () => {
     });
     expect(brief(found)).toStrictEqual([
       `warning unknown-path plans/${X}/other:0:0 folder plans/${X}/other/ fits no place in the store layout and is never read`,
-      'warning temporary-file projects/.web.4242.0a1b2c3d.tmp:0:0 projects/.web.4242.0a1b2c3d.tmp/ is a project folder left by an interrupted `project add` or `import` (it is renamed into place only when complete)',
+      'warning temporary-file projects/.web.4242.0a1b2c3d.tmp:0:0 projects/.web.4242.0a1b2c3d.tmp/ is a project folder left by an interrupted `project add`, `import` or `project remove` (it is renamed into place only when complete, and out of it when removed)',
       'error bad-name projects/.x.tmp:0:0 project ".x.tmp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
       'warning unknown-path zzz:0:0 folder zzz/ fits no place in the store layout and is never read',
       'error not-a-file actions/ns/n/action.yaml:0:0 actions/ns/n/action.yaml is a folder, not a file',

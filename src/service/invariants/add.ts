@@ -9,7 +9,7 @@ import { lockedWrite } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
 import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
-import { checkNewAction } from './projects.ts';
+import { checkNewAction, projectMadeUnderLock } from './projects.ts';
 import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
 import {
   PROBE_ID,
@@ -79,11 +79,13 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
   // The schema check, before the lock makes the scope's folder: a refused value leaves nothing behind.
   checkInvariantDraft(folder, draft(PROBE_ID));
   refuseWeakenedFloor(draft(PROBE_ID), await inheritedIfReadable(svc));
+  let created: string | undefined;
   const { invariant, commit } = await lockedWrite(
     svc,
     { folders: [folder], commit: input.commit },
-    async () => {
+    async (made) => {
       if (scope.kind === 'plan') await requirePlanHeld(svc.source, scope.plan, 'this command ran');
+      if (scope.kind === 'project') created = projectMadeUnderLock(scope.project, creates, made.has(folder));
       const here = await readFolders(svc.source, [folder]);
       requireValid(here, `add to ${describeScope(scope)}`);
       const dup = here.invariants.find((i) => textKey(i.text) === key);
@@ -115,7 +117,7 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
     shadowedBy,
     near,
     ...(commit ? { commit } : {}),
-    ...(creates !== undefined ? { createdProject: creates } : {}),
+    ...(created !== undefined ? { createdProject: created } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import { lockedWrite } from '../commit.ts';
 import type { InvariantContext } from './context.ts';
 import { checkOverride } from './edit.ts';
 import { gone, readOne } from './lookup.ts';
-import { checkNewAction } from './projects.ts';
+import { checkNewAction, projectMadeUnderLock } from './projects.ts';
 import { inheritedIfReadable, refuseOverridden, relations } from './related.ts';
 import { requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
 import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
@@ -55,12 +55,14 @@ export async function move(
   const { formatInvariantFile } = await import('../../core/serialize.ts');
   const { createInStyleOf, linkAsTemporary, removeFile, undoWrites } = await import('../../store/atomic-write.ts');
   let before: ScopedInvariant | undefined;
+  let created: string | undefined;
   const done = await lockedWrite(
     svc,
     // Both folders' locks, taken in one order by every writer, so two moves in opposite directions never wait on each other.
     { folders: [from, toFolder], commit: options.commit },
-    async () => {
+    async (made) => {
       if (dest.kind === 'plan') await requirePlanHeld(svc.source, dest.plan, 'this command ran');
+      if (dest.kind === 'project') created = projectMadeUnderLock(dest.project, creates, made.has(toFolder));
       const here = await readFolders(svc.source, [from, toFolder]);
       requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
       const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
@@ -122,7 +124,7 @@ export async function move(
     file: `${svc.root}/${done.invariant.path}`,
     ...rel,
     ...(done.keptProject ? { keptProject: done.keptProject } : {}),
-    ...(creates !== undefined ? { createdProject: creates } : {}),
+    ...(created !== undefined ? { createdProject: created } : {}),
     ...(done.commit ? { commit: done.commit } : {}),
   };
 }

@@ -114,6 +114,24 @@ export async function checkNewProject(
 }
 
 /**
+ * Under the lock of `projects/<project>`, for a writer that puts a file there: the project it creates (its notice),
+ * decided from whether the lock had to make the folder (`made`), never from what was read before the lock. A project
+ * that existed when the command began (`creates` undefined) and had to be made again was removed meanwhile (`project
+ * remove`): refused (exit 2, `project-removed`), nothing written, rather than brought back without a word.
+ */
+export function projectMadeUnderLock(project: string, creates: string | undefined, made: boolean): string | undefined {
+  if (!made) return undefined;
+  if (creates === undefined)
+    throw new UsageError(
+      `project ${project} is gone: it was removed while this command waited for it`,
+      `Nothing was written. Run \`agents project list\` to see what there is; name the project again to create it anew.`,
+      { project },
+      'project-removed',
+    );
+  return creates;
+}
+
+/**
  * Refuses (exit 2) to read an action template that does not exist, naming
  * the closest existing ones (the store's and its policy sources', as `plan
  * use` takes them), as for a project: a typo never reads as an empty

@@ -1,5 +1,4 @@
 // `plan use`: a new plan from an action template.
-import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalString, requiredString } from '../../core/input-shape.ts';
 import { type Plan, actionName } from '../../core/model.ts';
 import { promotedCopy, selectPromoted } from '../../core/records.ts';
@@ -9,7 +8,7 @@ import { readProjects } from '../../store/projects.ts';
 import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
-import { requireAction } from '../invariants/projects.ts';
+import { projectMadeUnderLock, requireAction } from '../invariants/projects.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { actionTree, timestamp } from './common.ts';
@@ -95,11 +94,7 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
           `projects/${project}`,
           (made) => {
             // Made again for the lock: `project remove` took the folder while this waited.
-            if (made)
-              throw new UsageError(
-                `project ${project} is gone: it was removed while this command waited for it`,
-                'Nothing was written. Run `agents project list` to see what there is.',
-              );
+            projectMadeUnderLock(project, undefined, made);
             write();
           },
           { onStale: svc.invariants.deps.notice },

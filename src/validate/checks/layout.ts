@@ -180,8 +180,8 @@ function folderProblem(path: string, fixHint: (path: string, removes: string) =>
       'temporary-file',
       'warning',
       path,
-      `${path}/ is a project folder left by an interrupted \`project add\` or \`import\` (it is renamed into place only when complete)`,
-      fixHint(path, 'Run `agents validate --fix` to remove it; the project was never created.'),
+      `${path}/ is a project folder left by an interrupted \`project add\`, \`import\` or \`project remove\` (it is renamed into place only when complete, and out of it when removed)`,
+      fixHint(path, 'Run `agents validate --fix` to remove it; it is no project.'),
     );
   }
   if (top === 'projects' && depth === 2) why = nameProblem(a!, 'project');
