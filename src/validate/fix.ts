@@ -386,7 +386,11 @@ function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOpti
   const fix = attempt({ file, action: 'remove-temporary', message }, () => {
     gone = !(folder ? removeFolder(tree.root, file) : batch.remove(file));
   });
-  return gone ? made(fix, true, `${file} is gone already: the writer that made it has finished`) : fix;
+  if (!gone) return fix;
+  // Put in place by its writer, or removed by another --fix (which may have finished the move it marked): the
+  // check's report is behind the store, and is made again.
+  options.onChanged?.();
+  return made(fix, true, `${file} is gone already: its writer has finished, or another --fix removed it`);
 }
 
 /**
@@ -401,6 +405,7 @@ function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOpti
 export function reportAfterFixes(report: ValidateReport, fixes: readonly Fix[]): ValidateReport | undefined {
   const modelined = new Set<string>();
   const removed = new Set<string>();
+  const standsFor = new Set<string>();
   let folders: Set<string> | undefined;
   for (const f of fixes) {
     if (!f.done && f.action === 'add-modeline') return undefined;
@@ -411,14 +416,20 @@ export function reportAfterFixes(report: ValidateReport, fixes: readonly Fix[]):
       folders ??= new Set(report.entries.filter((e) => e.type === 'dir').map((e) => e.path));
       if (folders.has(f.file)) return undefined;
       removed.add(f.file);
+      // The file it stood for may have changed with it (a move's mark goes once its copy is gone): checked again if
+      // anything is said of that file.
+      const slash = f.file.lastIndexOf('/');
+      const name = temporaryParts(f.file.slice(slash + 1))?.name;
+      if (name !== undefined) standsFor.add(`${f.file.slice(0, slash + 1)}${name}`);
     } else return undefined;
   }
   const gone = (d: { code: string; file: string }) =>
     (d.code === 'modeline-missing' && modelined.has(d.file)) || (d.code === 'temporary-file' && removed.has(d.file));
   for (const d of report.diagnostics) {
     if (gone(d)) continue;
-    if (modelined.has(d.file) || removed.has(d.file)) return undefined;
-    for (const r of d.related ?? []) if (modelined.has(r.file) || removed.has(r.file)) return undefined;
+    const moved = (file: string) => modelined.has(file) || removed.has(file) || standsFor.has(file);
+    if (moved(d.file)) return undefined;
+    for (const r of d.related ?? []) if (moved(r.file)) return undefined;
   }
   const entries = removed.size === 0 ? report.entries : report.entries.filter((e) => !removed.has(e.path));
   return {

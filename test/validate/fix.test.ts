@@ -407,6 +407,59 @@ describe('validate --fix while another --fix runs', () => {
   });
 });
 
+describe('two --fix runs at once', () => {
+  it('the one whose check came before the other finished a move reports the store as it is after: clean, exit 0', async () => {
+    const copy = `${ML}\n${invariantYaml(A, 'Never delete')}`;
+    const store = testStore({ [`global/${A}.yaml`]: copy, [`projects/web/${A}.yaml`]: copy.replace('../', '../../') });
+    // The link an `invariant move` killed as it removed the old copy left beside it.
+    const [host, boot] = writerMark()!.split('-');
+    linkSync(join(store, `global/${A}.yaml`), join(store, `global/.${A}.yaml.${host}-${boot}-1.999999999.0a1b2c3d.tmp`));
+    const deps = { processAlive: () => false, hostname: 'test-host' };
+    let first: Awaited<ReturnType<typeof runValidate>> | undefined;
+    const second = await runValidate(
+      {
+        store,
+        cwd: dirname(store),
+        fix: true,
+        // The other run, whole, between this one's check and its fixes.
+        whileFixing: async (fix) => {
+          first = await runValidate({ store, cwd: dirname(store), fix: true }, deps);
+          return fix(new AbortController().signal);
+        },
+      },
+      deps,
+    );
+    expect(first!.ok).toBe(true);
+    expect(first!.fixes.filter((f) => f.done).map((f) => f.action)).toEqual(['finish-move', 'remove-temporary']);
+    expect(second.diagnostics).toEqual([]);
+    expect(second.ok).toBe(true);
+    expect(readdirSync(join(store, 'global'))).toEqual([]);
+  });
+
+  it('the one that removes the mark after the other removed the copy it marked reports the store clean, exit 0', async () => {
+    const copy = `${ML}\n${invariantYaml(A, 'Never delete')}`;
+    const store = testStore({ [`global/${A}.yaml`]: copy, [`projects/web/${A}.yaml`]: copy.replace('../', '../../') });
+    const [host, boot] = writerMark()!.split('-');
+    linkSync(join(store, `global/${A}.yaml`), join(store, `global/.${A}.yaml.${host}-${boot}-1.999999999.0a1b2c3d.tmp`));
+    const second = await runValidate(
+      {
+        store,
+        cwd: dirname(store),
+        fix: true,
+        // The other run finishing the move between this one's check and its fixes: the copy gone, its mark not yet.
+        whileFixing: async (fix) => {
+          rmSync(join(store, `global/${A}.yaml`));
+          return fix(new AbortController().signal);
+        },
+      },
+      { processAlive: () => false, hostname: 'test-host' },
+    );
+    expect(second.diagnostics).toEqual([]);
+    expect(second.ok).toBe(true);
+    expect(readdirSync(join(store, 'global'))).toEqual([]);
+  });
+});
+
 describe('applyFixes: a temporary its writer put in place between the check and the fix', () => {
   it('is reported done (gone already), not a refused write: the run does not fail', async () => {
     const P = '01JDQ6X5Z8W4N3B2C1D0E9F8GB';
