@@ -44,10 +44,22 @@ export function editChanges(before: ScopedInvariant, values: EditedValues): Omit
   return {
     ...(changed.has('text') ? { text: values.text } : {}),
     ...(changed.has('severity') ? { severity: values.severity } : {}),
-    ...(changed.has('tags') ? { tags: values.tags } : {}),
+    ...(changed.has('tags') ? tagChanges(before.tags, values.tags) : {}),
     ...(changed.has('rationale') ? { rationale: values.rationale } : {}),
     ...(changed.has('active') ? { active: values.active } : {}),
     // Every kind, a list emptied in the form as an empty one: `edit` replaces the lists it is given and keeps the others.
     ...(changed.has('guard') ? { guard: after.guard ? Object.fromEntries(GUARD_KINDS.map((k) => [k, values.guard[k] ?? []])) : null } : {}),
   };
+}
+
+/**
+ * The tags the form added and took out, as `--tag` and `--untag` give them, so that a tag another process added or
+ * took out while the form was open keeps that change (a tag this form takes out that is gone already is refused,
+ * said). Only a new order of the same tags is given as the whole list.
+ */
+function tagChanges(before: readonly string[], after: readonly string[]): Pick<EditInput, 'tags' | 'addTags' | 'removeTags'> {
+  const addTags = after.filter((t) => !before.includes(t));
+  const removeTags = before.filter((t) => !after.includes(t));
+  if (addTags.length === 0 && removeTags.length === 0) return { tags: [...after] };
+  return { ...(addTags.length > 0 ? { addTags } : {}), ...(removeTags.length > 0 ? { removeTags } : {}) };
 }

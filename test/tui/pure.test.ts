@@ -6,6 +6,9 @@ import { effectiveRows, windowTop } from '../../src/tui/browser-rows.ts';
 import { KeyHub, PLAIN, splitChunk } from '../../src/tui/use-keys.ts';
 import { pastedText } from '../../src/tui/run-ink.tsx';
 import { clipToRows } from '../../src/tui/plain.ts';
+import { editChanges } from '../../src/tui/edit-changes.ts';
+import { InvariantService } from '../../src/index.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 describe('windowTop (only rows top..top+height are rendered)', () => {
   test.each([
@@ -124,5 +127,19 @@ describe('clipToRows (a long text within a number of rows)', () => {
     const rows = clipToRows('word '.repeat(100).trim(), 10, 3);
     expect(rows).toEqual(['word word', 'word word', 'word word…']);
     expect(clipToRows('abcdefghijklmnopqrstuvwxyz', 5, 2)).toEqual(['abcde', 'fghi…']);
+  });
+});
+
+describe('editChanges (what the edit form asks edit to change)', () => {
+  test('tags changed in the form: a tag another process added or took out while it was open keeps that change', async () => {
+    const id = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+    const root = testStore({ [`global/${id}.yaml`]: invariantYaml(id, 'Log all changes', { tags: '[a, b, c]' }) });
+    const service = new InvariantService(root);
+    const { invariant: before } = await service.show(id);
+    // Another process, while the form is open.
+    await service.edit({ id, addTags: ['other'], removeTags: ['c'] });
+    const values = { text: before.text, severity: before.severity, tags: ['a', 'c', 'mine'], rationale: '', active: true, guard: {} };
+    await service.edit({ id, ...editChanges(before, values) });
+    expect((await service.show(id)).invariant.tags).toEqual(['a', 'other', 'mine']);
   });
 });
