@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { byPosition } from '../core/diagnostics.ts';
 import { AgentsError } from '../core/errors.ts';
@@ -352,6 +353,14 @@ async function removeStaleLock(tree: WorkingTreeSource, file: string, signal: Ab
     if (error !== undefined) throw error;
   });
   if (!fix.done) return fix;
+  // Gone with the folder it was in (a temporary folder removed above) or cleared by another writer: nothing is kept.
+  if (cleared === null && !existsSync(join(tree.root, file)))
+    return {
+      file,
+      action: 'remove-stale-lock',
+      done: true,
+      message: `${file} is gone already: removed with its folder, or by another writer`,
+    };
   return cleared === null
     ? {
         file,

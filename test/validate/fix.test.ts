@@ -407,6 +407,21 @@ describe('validate --fix while another --fix runs', () => {
   });
 });
 
+describe('a folder left by an interrupted project remove', () => {
+  it('goes with the stale lock in it: both fixes done, none said kept', async () => {
+    const [host, boot] = writerMark()!.split('-');
+    const away = `projects/.web.${host}-${boot}-1.999999999.0a1b2c3d.tmp`;
+    const store = testStore({ [`${away}/.lock`]: '999999999 test-host 2026-01-01T00:00:00Z\n' });
+    const r = await runValidate({ store, cwd: dirname(store), fix: true }, { processAlive: () => false, hostname: 'test-host' });
+    expect(r.fixes.map((f) => [f.file, f.done])).toEqual([
+      [away, true],
+      [`${away}/.lock`, true],
+    ]);
+    expect(r.ok).toBe(true);
+    expect(existsSync(join(store, away))).toBe(false);
+  });
+});
+
 describe('two --fix runs at once', () => {
   it('the one whose check came before the other finished a move reports the store as it is after: clean, exit 0', async () => {
     const copy = `${ML}\n${invariantYaml(A, 'Never delete')}`;
