@@ -1,5 +1,6 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
+import { isTemporaryName } from '../core/layout.ts';
 import { globHoldsFolder, globMatches } from '../core/globs.ts';
 import { isProjectName, nameProblem } from '../core/names.ts';
 import type { ProjectMeta } from '../core/model.ts';
@@ -37,6 +38,9 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
     for (const e of await source.list('projects', { recursive: false })) {
       if (e.type !== 'dir') continue;
       const name = e.path.slice('projects/'.length);
+      // A project folder an interrupted `project add`, `import` or `project remove` left under a temporary's name is
+      // no project: skipped, as readers skip every temporary (`validate` reports it and `--fix` removes it).
+      if (isTemporaryName(name)) continue;
       if (isProjectName(name)) listed.push(name);
       // A folder of a name no project may have is never read: its invariants would be left out of every set in silence.
       else diagnostics.push(badName(e.path, nameProblem(name, 'project')!));

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES, InvariantService, type AgentsError } from '../../src/index.ts';
+import { EXIT_CODES, InvariantService, ScopeService, type AgentsError } from '../../src/index.ts';
 import { removeProject } from '../../src/service/project-remove.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
@@ -278,6 +278,15 @@ describe('a project created or removed between the check and the lock', () => {
     const removed = await removeProject(new InvariantService(root), { project: 'web' });
     expect(removed.removed).toEqual(['projects/web/project.yaml']);
     expect(readdirSync(join(root, 'projects'))).toEqual([]);
+  });
+
+  it('a project folder an interrupted project add or remove left under a temporary name is no project: the projects read on', async () => {
+    const root = testStore({
+      'projects/web/project.yaml': 'description: Web\n',
+      'projects/.old.0a0a0a0a-0b0b0b0b-1.999999999.0a1b2c3d.tmp/project.yaml': 'description: Old\n',
+    });
+    const listed = await new ScopeService(new InvariantService(root)).listProjects();
+    expect(listed.map((p) => p.project)).toEqual(['web']);
   });
 
   it('a new project made meanwhile by another command is not said as created; one this add makes is', async () => {
