@@ -1,8 +1,8 @@
 // Who a writer's lock names, whether that process still runs, and the one
 // rule by which a lock is stale (for writers, `validate` and its `--fix`).
-import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { Hash53 } from '../core/hash53.ts';
 import type { TemporaryWriter } from '../core/layout.ts';
 
 /** Who a lock names: its process, host, when it was taken (NaN: not named), its pid namespace and its process's start. */
@@ -181,12 +181,15 @@ function bootId(): string {
   return ownBoot;
 }
 
-/** A digest of this host's name and this process's pid namespace: where a process number means the same process. */
+/**
+ * A digest of this host's name and this process's pid namespace: where a process number means the same process. A
+ * name, not a secret (Hash53): every command that reads the store loads this module, and node:crypto costs its start.
+ */
 function placeDigest(): string {
-  ownPlace ??= createHash('sha256')
-    .update(`${hostname()}\0${pidNamespace() ?? ''}`)
-    .digest('hex')
-    .slice(0, 8);
+  if (ownPlace === undefined) {
+    const n = Number.parseInt(new Hash53().update(`${hostname()}\0${pidNamespace() ?? ''}`).digest(), 36);
+    ownPlace = (n % 2 ** 32).toString(16).padStart(8, '0');
+  }
   return ownPlace;
 }
 

@@ -1,7 +1,6 @@
 // Writing whole files whatever the disk says: write(2) may take fewer bytes
 // than asked. Kept apart from atomic-write.ts, whose store writes load what a
 // cache's writer never needs (ownership checks, git).
-import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { temporaryName } from '../core/layout.ts';
@@ -58,7 +57,7 @@ export function makeFolders(path: string): string | undefined {
  */
 export function replaceFile(file: string, write: (fd: number) => void): void {
   // Named as the store's temporaries are (who writes it), so one left by a kill is judged by the rule of locks.
-  const tmp = join(dirname(file), temporaryName(basename(file), process.pid, writerMark(), randomBytes(4).toString('hex')));
+  const tmp = join(dirname(file), temporaryName(basename(file), process.pid, writerMark(), randomHex()));
   let fd: number | undefined;
   let created = false;
   try {
@@ -77,6 +76,13 @@ export function replaceFile(file: string, write: (fd: number) => void): void {
     throw error;
   }
   sweepOnce(dirname(file));
+}
+
+/** Eight random hex digits for a temporary's name: unique enough beside the pid, and no node:crypto to load. */
+function randomHex(): string {
+  return Math.floor(Math.random() * 2 ** 32)
+    .toString(16)
+    .padStart(8, '0');
 }
 
 /** The folders whose stale temporaries this process has removed: once each, not at every cache file it writes. */
