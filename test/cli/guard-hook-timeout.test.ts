@@ -3,8 +3,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
 import { agentsAsync, BIN } from '../helpers/cli.ts';
+import { GIT_ENV } from '../helpers/git.ts';
 import { guardedRepo } from '../helpers/guard.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -120,4 +123,25 @@ describe('agents guard hook, standard input that does not end', () => {
     },
     40_000,
   );
+});
+
+describe('agents guard hook, a bound below a second', () => {
+  it('names the bound as set, in milliseconds, not rounded to 0 s', async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    // In this process: standard input left open, so the 1 ms bound ends the read.
+    const stdin = new PassThrough();
+    stdin.write('{"session_id":"s1",');
+    let stderr = '';
+    const code = await main(['guard', 'hook', '--client', 'claude'], {
+      stdout: { write: () => true },
+      stderr: { write: (c: string) => (stderr += c) },
+      stdin,
+      env: { ...process.env, ...GIT_ENV, AGENTS_GUARD_TIMEOUT_MS: '1' },
+      cwd: dir,
+    });
+    stdin.destroy();
+    expect(code, stderr).toBe(2);
+    // Whichever part the bound cut (the store's modules or the input), the bound is named as set.
+    expect(stderr).toMatch(/within 1 ms \(AGENTS_GUARD_TIMEOUT_MS\)/);
+  });
 });

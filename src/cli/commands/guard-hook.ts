@@ -68,11 +68,12 @@ export function hookTimeout(env: Record<string, string | undefined>): { ms: numb
   };
 }
 
-const secondsOf = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+/** The bound as set: a bound below a second in milliseconds, which rounded to tenths of a second read `0 s`. */
+export const boundText = (ms: number) => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
 
 /** The reason for an input that has not ended in the hook's time: a client that holds standard input open, or is slow to fill it. */
 const inputLate = (ms: number) =>
-  `the hook input did not end within ${secondsOf(ms)} (AGENTS_GUARD_TIMEOUT_MS): the client must write its JSON and close standard input`;
+  `the hook input did not end within ${boundText(ms)} (AGENTS_GUARD_TIMEOUT_MS): the client must write its JSON and close standard input`;
 
 /** `value`, or `fallback` when it has not come within `ms`. */
 function within<T>(value: Promise<T>, ms: number, fallback: T): Promise<T> {
@@ -137,7 +138,7 @@ export default defineCommand<HookArgs>({
     if (code !== 'late') return code;
     late = true;
     // Out of time: the verdict when it is known (only the violation's record was left), else guard.on_error.
-    const seconds = secondsOf(limit);
+    const seconds = boundText(limit);
     let answer: number;
     if (verdict !== undefined && action !== undefined) {
       const why = `the violation was not recorded within ${seconds} (AGENTS_GUARD_TIMEOUT_MS): the store or git answered too slowly`;
