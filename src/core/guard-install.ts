@@ -185,14 +185,16 @@ function claudeSwitchedOff(root: Node): SettingsProblem | undefined {
 }
 
 /**
- * Claude Code's local project settings (`.claude/settings.local.json`, read over the project's) that switch every hook
- * off: the entry written into the project's settings would never run. Undefined for a text that is no JSON object,
- * which is Claude Code's to refuse. Without a byte order mark.
+ * Claude Code's or Gemini CLI's settings text that switches every hook of it off, or ours (`disableAllHooks`,
+ * `hooksConfig.enabled: false`, `disabled` naming ours): where, and why. Claude Code's local settings
+ * (`.claude/settings.local.json`, read over the project's) are read so too. Undefined for a text that is no JSON
+ * object, which is the client's to refuse. Without a byte order mark.
  */
-export function claudeLocalSwitchedOff(text: string): SettingsProblem | undefined {
+export function hooksSwitchedOff(client: 'claude' | 'gemini', text: string): SettingsProblem | undefined {
   if (tooDeep(text) !== undefined) return undefined;
   const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
-  return root?.type === 'object' ? claudeSwitchedOff(root) : undefined;
+  if (root?.type !== 'object') return undefined;
+  return client === 'claude' ? claudeSwitchedOff(root) : geminiSwitchedOff(root);
 }
 
 /**

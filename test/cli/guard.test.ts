@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -731,6 +732,44 @@ describe('agents guard install', () => {
       if (bound) spawnSync('umount', [codex]);
       else chmodSync(codex, 0o755);
     }
+  });
+});
+
+describe('agents guard install --check, the folders below the top', () => {
+  it("reports a folder's settings a session started there reads: without the hook (missing), switching hooks off (off, at line:col), with it (installed)", async () => {
+    const dir = await repo();
+    expect((await runAgents(['guard', 'install', '--client', 'claude,codex,gemini'], { cwd: dir })).code).toBe(0);
+    const check = async () => {
+      const r = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude,codex,gemini', '--check'], { cwd: dir });
+      return { code: r.code, rows: (JSON.parse(r.stdout) as { file: string }[]).filter((row) => row.file.includes('/.')) };
+    };
+    expect(await check()).toEqual({ code: 0, rows: [] });
+    const write = (file: string, text: string) => {
+      mkdirSync(join(dir, dirname(file)), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    };
+    // Codex CLI reads each folder's config.toml up to the top; Claude Code and Gemini CLI the folder's own settings.
+    write('services/billing/.codex/config.toml', 'model = "o3"\n[features]\nhooks = false\n');
+    write('services/api/.codex/config.toml', '[features]\nhooks = true\n');
+    write('web/.claude/settings.json', '{"permissions": {}}\n');
+    write('web/.gemini/settings.json', '{"hooksConfig": {"enabled": false}}\n');
+    write('docs/.claude/settings.local.json', '{"disableAllHooks": true}\n');
+    git(dir, 'add', 'web');
+    expect(await check()).toEqual({
+      code: 1,
+      rows: [
+        { client: 'claude', file: 'docs/.claude/settings.local.json', status: 'off', line: 1, col: 21 },
+        { client: 'claude', file: 'web/.claude/settings.json', status: 'missing' },
+        { client: 'codex', file: 'services/billing/.codex/config.toml', status: 'off', line: 3, col: 9 },
+        { client: 'gemini', file: 'web/.gemini/settings.json', status: 'off', line: 1, col: 29 },
+      ],
+    });
+    // The entry copied into a folder's settings by hand is installed there.
+    rmSync(join(dir, 'docs'), { recursive: true });
+    rmSync(join(dir, 'services'), { recursive: true });
+    rmSync(join(dir, 'web/.gemini'), { recursive: true });
+    copyFileSync(join(dir, '.claude/settings.json'), join(dir, 'web/.claude/settings.json'));
+    expect(await check()).toEqual({ code: 0, rows: [{ client: 'claude', file: 'web/.claude/settings.json', status: 'installed' }] });
   });
 });
 

@@ -8,7 +8,7 @@ import { closestNames, hintWithGuess } from '../../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { SETTINGS_FILE } from '../../core/guard-clients.ts';
-import { claudeLocalSwitchedOff, mergeSettingsText } from '../../core/guard-install.ts';
+import { hooksSwitchedOff, mergeSettingsText } from '../../core/guard-install.ts';
 import { codexHooksOff } from '../../core/codex-features.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { failedPartWay, writeFileAtomic } from '../../store/atomic-write.ts';
@@ -125,7 +125,7 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
     const before = readSettings(top, rel);
     if (client === 'codex') codexSwitchedOff(top);
     // Claude Code reads its local settings over the project's: a disableAllHooks there switches the hook off.
-    if (client === 'claude') switchedOff(top, '.claude/settings.local.json', claudeLocalSwitchedOff);
+    if (client === 'claude') switchedOff(top, '.claude/settings.local.json', (text) => hooksSwitchedOff('claude', text));
     const merged = mergeSettingsText(client, before, program);
     if ('reason' in merged) {
       // A byte order mark is no column, as editors and the not-UTF-8 refusal count (bytePlace).
@@ -248,12 +248,16 @@ export default defineCommand<InstallArgs>({
       : git === undefined
         ? await write()
         : await withFolderLock(git, 'agents/guard-install', write, { label: join(git, 'agents/guard-install') });
-    const rows = plans.map((p) => ({
+    const rows: { client: GuardClient; file: string; status: string; line?: number; col?: number }[] = plans.map((p) => ({
       client: p.client,
       file: p.rel,
       status: argv.check ? (p.installed ? 'installed' : 'missing') : p.changed ? 'written' : 'unchanged',
     }));
-    emit(ctx, rows, () => rows.map((r) => `${r.client}  ${r.file}  ${r.status}`).join('\n'));
-    return argv.check && plans.some((p) => !p.installed) ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
+    // A session started in a folder below the top reads that folder's settings (docs/guard.md): --check says each.
+    if (argv.check) rows.push(...(await (await import('../../service/guard-install-folders.ts')).folderSettings(top, clients, program)));
+    emit(ctx, rows, () =>
+      rows.map((r) => `${r.client}  ${r.file}${r.line === undefined ? '' : `:${r.line}:${r.col}`}  ${r.status}`).join('\n'),
+    );
+    return argv.check && rows.some((r) => r.status !== 'installed') ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
   },
 });
