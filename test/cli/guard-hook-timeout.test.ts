@@ -5,6 +5,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { hookTimeout } from '../../src/cli/commands/guard-hook.ts';
 import { main } from '../../src/cli/main.ts';
 import { agentsAsync, BIN } from '../helpers/cli.ts';
 import { GIT_ENV } from '../helpers/git.ts';
@@ -143,5 +144,14 @@ describe('agents guard hook, a bound below a second', () => {
     expect(code, stderr).toBe(2);
     // Whichever part the bound cut (the store's modules or the input), the bound is named as set.
     expect(stderr).toMatch(/within 1 ms \(AGENTS_GUARD_TIMEOUT_MS\)/);
+  });
+});
+
+describe('agents guard hook, a bound above the time the clients give it', () => {
+  it('takes an AGENTS_GUARD_TIMEOUT_MS above 20 s as 20 s, naming the cap, so the client never cuts the hook off first', () => {
+    expect(hookTimeout({ AGENTS_GUARD_TIMEOUT_MS: '60000' })).toMatchObject({ ms: 20_000, source: expect.stringContaining('60000') });
+    expect(hookTimeout({ AGENTS_GUARD_TIMEOUT_MS: '20000' })).toEqual({ ms: 20_000, source: 'AGENTS_GUARD_TIMEOUT_MS' });
+    expect(hookTimeout({ AGENTS_GUARD_TIMEOUT_MS: '1500' })).toEqual({ ms: 1500, source: 'AGENTS_GUARD_TIMEOUT_MS' });
+    expect(hookTimeout({}).ms).toBe(20_000);
   });
 });

@@ -51,29 +51,42 @@ function send(ctx: CliContext, answer: HookAnswer): number {
   return answer.exitCode;
 }
 
+/** The bound as set: a bound below a second in milliseconds, which rounded to tenths of a second read `0 s`. */
+export const boundText = (ms: number) => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
+
 /**
- * How long the hook works at most (AGENTS_GUARD_TIMEOUT_MS, else 20 s) before it answers without its decision, and
- * the problem of a value that is no number. A client gives its hook a time (`guard install` writes 30 s) and lets
- * the call through when the hook runs past it, unlogged: a store or git that answers slowly must end in the hook's
- * own answer, within that time.
+ * The longest bound: `guard install` gives the hook 30 s in each client's settings (and puts back a timeout changed
+ * there), and a client lets the call through, unlogged, when the hook runs past it; the 10 s left are for the
+ * process to start, answer by guard.on_error and log (docs/adr/0089-guard-hook-bounds-its-time.md).
  */
-export function hookTimeout(env: Record<string, string | undefined>): { ms: number; problem?: string } {
+export const MAX_HOOK_BOUND_MS = 20_000;
+
+/**
+ * How long the hook works at most (AGENTS_GUARD_TIMEOUT_MS, else 20 s) before it answers without its decision, the
+ * problem of a value that is no number, and how a reason names the bound (`source`). A value above
+ * {@link MAX_HOOK_BOUND_MS} is taken as that: a longer one let the client cut the hook off first.
+ */
+export function hookTimeout(env: Record<string, string | undefined>): { ms: number; source: string; problem?: string } {
   const raw = env.AGENTS_GUARD_TIMEOUT_MS;
-  if (raw === undefined || raw === '') return { ms: 20_000 };
-  if (/^\d{1,9}$/.test(raw) && Number(raw) > 0) return { ms: Number(raw) };
+  const source = 'AGENTS_GUARD_TIMEOUT_MS';
+  if (raw === undefined || raw === '') return { ms: MAX_HOOK_BOUND_MS, source };
+  if (/^\d{1,9}$/.test(raw) && Number(raw) > MAX_HOOK_BOUND_MS)
+    return {
+      ms: MAX_HOOK_BOUND_MS,
+      source: `AGENTS_GUARD_TIMEOUT_MS=${raw} is capped at ${boundText(MAX_HOOK_BOUND_MS)}, below the 30 s guard install gives the hook`,
+    };
+  if (/^\d{1,9}$/.test(raw) && Number(raw) > 0) return { ms: Number(raw), source };
   // Said, as AGENTS_LOCK_TIMEOUT_MS's is; the hook keeps its own bound meanwhile.
   return {
-    ms: 20_000,
+    ms: MAX_HOOK_BOUND_MS,
+    source,
     problem: `AGENTS_GUARD_TIMEOUT_MS="${raw.slice(0, 20)}" is not a number of milliseconds (set it to one such as 20000, or unset it)`,
   };
 }
 
-/** The bound as set: a bound below a second in milliseconds, which rounded to tenths of a second read `0 s`. */
-export const boundText = (ms: number) => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
-
 /** The reason for an input that has not ended in the hook's time: a client that holds standard input open, or is slow to fill it. */
-const inputLate = (ms: number) =>
-  `the hook input did not end within ${boundText(ms)} (AGENTS_GUARD_TIMEOUT_MS): the client must write its JSON and close standard input`;
+const inputLate = (bound: { ms: number; source: string }) =>
+  `the hook input did not end within ${boundText(bound.ms)} (${bound.source}): the client must write its JSON and close standard input`;
 
 /** `value`, or `fallback` when it has not come within `ms`. */
 function within<T>(value: Promise<T>, ms: number, fallback: T): Promise<T> {
@@ -114,7 +127,7 @@ export default defineCommand<HookArgs>({
         service = new GuardService(root, ctx.io.env);
         reading = true;
         const raw = await readInput(ctx, deadline).catch((error: unknown) => {
-          throw error instanceof StdinTimeout ? new GuardInputError(inputLate(timeout.ms)) : error;
+          throw error instanceof StdinTimeout ? new GuardInputError(inputLate(timeout)) : error;
         });
         reading = false;
         action = parseClientInput(raw, argv.client);
@@ -138,16 +151,14 @@ export default defineCommand<HookArgs>({
     if (code !== 'late') return code;
     late = true;
     // Out of time: the verdict when it is known (only the violation's record was left), else guard.on_error.
-    const seconds = boundText(limit);
+    const seconds = `${boundText(limit)} (${timeout.source})`;
     let answer: number;
     if (verdict !== undefined && action !== undefined) {
-      const why = `the violation was not recorded within ${seconds} (AGENTS_GUARD_TIMEOUT_MS): the store or git answered too slowly`;
+      const why = `the violation was not recorded within ${seconds}: the store or git answered too slowly`;
       service?.logError(why, verdict.decision === 'allow' || verdict.decision === 'none' ? 'allow' : 'deny', action);
       answer = send(ctx, clientAnswer(action.client, verdict.decision, verdict.reason, action.event));
     } else {
-      const why = reading
-        ? inputLate(limit)
-        : `no decision within ${seconds} (AGENTS_GUARD_TIMEOUT_MS): the store or git answered too slowly`;
+      const why = reading ? inputLate(timeout) : `no decision within ${seconds}: the store or git answered too slowly`;
       // config.yaml is read on the same slow store: a deny when it does not come at once.
       const onError = service
         ? await within(
