@@ -301,22 +301,35 @@ export function mergeSettingsText(
   if (text === undefined || text.trim() === '') {
     return { text: `${JSON.stringify(freshSettings(client, program), null, 2)}\n`, settings: {} };
   }
-  // A byte order mark (a Windows editor's) is no JSON: the settings after it are merged, and it stays in front.
+  // A byte order mark (a Windows editor's) is no JSON: the settings after it are merged, and it stays in front, but
+  // for Codex CLI, which reads its hooks.json as strict JSON and skips the whole file at the mark.
   if (text.charCodeAt(0) === 0xfeff) {
     const merged = mergeSettingsText(client, text.slice(1), program);
-    return 'reason' in merged ? { ...merged, offset: merged.offset + 1 } : { ...merged, text: `\uFEFF${merged.text}` };
+    if ('reason' in merged) return { ...merged, offset: merged.offset + 1 };
+    return client === 'codex' ? merged : { ...merged, text: `\uFEFF${merged.text}` };
   }
   const deep = tooDeep(text);
   if (deep !== undefined) return deep;
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
-  if (errors.length > 0 || root === undefined) {
+  const syntaxError = (strict: boolean): SettingsProblem | undefined => {
+    const errors: ParseError[] = [];
+    const root = parseTree(text, errors, { allowTrailingComma: !strict, disallowComments: strict, allowEmptyContent: false });
+    if (errors.length === 0 && root !== undefined) return undefined;
     // ValueExpected → "value expected".
     const reason = printParseErrorCode(errors[0]?.error ?? 4)
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .toLowerCase();
     return { offset: errors[0]?.offset ?? 0, reason, syntax: true };
-  }
+  };
+  const loose = syntaxError(false);
+  if (loose) return loose;
+  // Codex CLI parses its hooks.json as strict JSON: a comment or a trailing comma makes it skip every hook in the file.
+  const strict = client === 'codex' ? syntaxError(true) : undefined;
+  if (strict)
+    return {
+      ...strict,
+      reason: `${strict.reason}: Codex CLI reads this file as strict JSON, without comments or trailing commas, and runs none of its hooks otherwise`,
+    };
+  const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false })!;
   if (root.type !== 'object') return { offset: 0, reason: 'not a JSON object', syntax: false };
   const settings = getNodeValue(root) as Json;
   const twice = duplicateKey(root, 'hooks') ?? (client === 'cursor' ? duplicateKey(root, 'version') : undefined);

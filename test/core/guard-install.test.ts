@@ -233,6 +233,19 @@ describe('mergeSettingsText', () => {
     expect(mergeSettingsText('gemini', '\uFEFF{ "a": ', 'agents')).toEqual({ offset: 8, reason: 'value expected', syntax: true });
   });
 
+  it("refuses a comment or a trailing comma in Codex CLI's hooks.json, which it reads as strict JSON, and drops its byte order mark", () => {
+    // Codex skips every hook of a file it cannot parse strictly: the entry would be there and never run.
+    expect(mergeSettingsText('codex', '{\n  // ours\n  "hooks": {}\n}\n', 'agents')).toMatchObject({ offset: 4, syntax: true });
+    expect(mergeSettingsText('codex', '{"hooks": {},}\n', 'agents')).toMatchObject({ offset: 13, syntax: true });
+    expect(mergeSettingsText('codex', '\uFEFF{"a": 1,}', 'agents')).toMatchObject({ offset: 9, syntax: true });
+    const out = merged('codex', '\uFEFF{"hooks": {}}\n');
+    expect(out.charCodeAt(0)).not.toBe(0xfeff);
+    expect(JSON.parse(out).hooks.PreToolUse[0].hooks[0].command).toBe('agents guard hook --client codex || exit 2');
+    expect(merged('codex', out)).toBe(out);
+    // The other clients' files keep theirs.
+    expect(merged('gemini', '{\n  // ours\n  "hooks": {},\n}\n')).toContain('// ours');
+  });
+
   it('refuses settings nested deeper than the parser can follow, at the level past the limit, counting no bracket of a string or comment', () => {
     const deep = (n: number) => `{"a": ${'['.repeat(n)}${']'.repeat(n)}}`;
     expect(mergeSettingsText('gemini', deep(100_000), 'agents')).toMatchObject({ offset: 6 + 255, syntax: false });
