@@ -143,13 +143,26 @@ export interface SettingsProblem {
 }
 
 /**
+ * The value at `path` as the clients read it (JSON.parse's way): of a key given twice in one object, the last. A
+ * first `"disableAllHooks": false` before a second `true` left the hook off unseen.
+ */
+function lastAt(root: Node, path: readonly string[]): Node | undefined {
+  let node: Node | undefined = root;
+  for (const key of path) {
+    if (node?.type !== 'object') return undefined;
+    node = node.children?.findLast((member) => member.children?.[0]?.value === key)?.children?.[1];
+  }
+  return node;
+}
+
+/**
  * Where Gemini CLI's own settings keep every hook of the file from running (`enabled: false`), or ours (`disabled`
  * naming it), under `hooksConfig` or, in its earlier versions, `hooks`: the entry would be written and found, and
  * never run.
  */
 function geminiSwitchedOff(root: Node): SettingsProblem | undefined {
   for (const at of ['hooksConfig', 'hooks']) {
-    const enabled = findNodeAtLocation(root, [at, 'enabled']);
+    const enabled = lastAt(root, [at, 'enabled']);
     if (enabled?.value === false)
       return {
         offset: enabled.offset,
@@ -157,7 +170,7 @@ function geminiSwitchedOff(root: Node): SettingsProblem | undefined {
         syntax: false,
         hint: 'Set it to true (or remove it), then run the install again. Nothing was written.',
       };
-    const disabled = findNodeAtLocation(root, [at, 'disabled']);
+    const disabled = lastAt(root, [at, 'disabled']);
     for (const item of disabled?.type === 'array' ? (disabled.children ?? []) : []) {
       if (typeof item.value === 'string' && (item.value === GEMINI_HOOK_NAME || OURS.test(item.value)))
         return {
@@ -173,7 +186,7 @@ function geminiSwitchedOff(root: Node): SettingsProblem | undefined {
 
 /** Claude Code's `disableAllHooks: true`: no hook of its settings runs, the guard's neither. */
 function claudeSwitchedOff(root: Node): SettingsProblem | undefined {
-  const all = findNodeAtLocation(root, ['disableAllHooks']);
+  const all = lastAt(root, ['disableAllHooks']);
   return all?.value === true
     ? {
         offset: all.offset,
@@ -222,7 +235,7 @@ function brokenEntry(client: GuardClient, listNode: Node): SettingsProblem | und
     syntax: false,
     hint: `Mend or remove that entry (${client}'s settings take the shape docs/guard.md shows), then run the install again. Nothing was written.`,
   });
-  const member = (node: Node, key: string) => findNodeAtLocation(node, [key]);
+  const member = (node: Node, key: string) => lastAt(node, [key]);
   const isString = (node: Node | undefined) => node?.type === 'string';
   for (const [i, item] of (listNode.children ?? []).entries()) {
     const at = `entry ${i + 1} of the list`;

@@ -2,7 +2,7 @@
 // every other byte of the file kept, comments included; once is enough.
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { mergeSettingsText } from '../../src/core/guard-install.ts';
+import { hooksSwitchedOff, mergeSettingsText } from '../../src/core/guard-install.ts';
 
 const merged = (client: Parameters<typeof mergeSettingsText>[0], text: string | undefined, program = 'agents') => {
   const r = mergeSettingsText(client, text, program);
@@ -244,6 +244,18 @@ describe('mergeSettingsText', () => {
     expect(merged('codex', out)).toBe(out);
     // The other clients' files keep theirs.
     expect(merged('gemini', '{\n  // ours\n  "hooks": {},\n}\n')).toContain('// ours');
+  });
+
+  it('reads a switch given twice as the clients do, the last one', () => {
+    const claude = '{"disableAllHooks": false, "disableAllHooks": true}';
+    expect(mergeSettingsText('claude', claude, 'agents')).toMatchObject({ offset: 46, syntax: false });
+    expect(hooksSwitchedOff('claude', claude)).toMatchObject({ offset: 46 });
+    expect(mergeSettingsText('claude', '{"disableAllHooks": true, "disableAllHooks": false}', 'agents')).toHaveProperty('text');
+    const gemini = '{"hooksConfig": {"enabled": true, "enabled": false}}';
+    expect(mergeSettingsText('gemini', gemini, 'agents')).toMatchObject({ offset: 45, syntax: false });
+    // A group whose hooks are given twice is read by its last: a list of null is no list.
+    const group = '{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [], "hooks": null}]}}';
+    expect(mergeSettingsText('claude', group, 'agents')).toMatchObject({ syntax: false });
   });
 
   it('refuses settings nested deeper than the parser can follow, at the level past the limit, counting no bracket of a string or comment', () => {
