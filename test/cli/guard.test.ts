@@ -755,6 +755,12 @@ describe('agents guard install --check, the folders below the top', () => {
     write('web/.gemini/settings.json', '{"hooksConfig": {"enabled": false}}\n');
     write('docs/.claude/settings.local.json', '{"disableAllHooks": true}\n');
     git(dir, 'add', 'web');
+    // The install writes the top's files only, and names each folder's that leaves a session there unguarded.
+    const install = await runAgents(['guard', 'install', '--client', 'claude,codex,gemini'], { cwd: dir });
+    expect(install.code).toBe(0);
+    for (const at of ['services/billing/.codex/config.toml:3:9', 'web/.claude/settings.json', 'docs/.claude/settings.local.json:1:21'])
+      expect(install.stderr).toContain(at);
+    expect(install.stderr).not.toContain('services/api');
     expect(await check()).toEqual({
       code: 1,
       rows: [

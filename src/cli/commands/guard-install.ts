@@ -253,8 +253,15 @@ export default defineCommand<InstallArgs>({
       file: p.rel,
       status: argv.check ? (p.installed ? 'installed' : 'missing') : p.changed ? 'written' : 'unchanged',
     }));
-    // A session started in a folder below the top reads that folder's settings (docs/guard.md): --check says each.
-    if (argv.check) rows.push(...(await (await import('../../service/guard-install-folders.ts')).folderSettings(top, clients, program)));
+    // A session started in a folder below the top reads that folder's settings (docs/guard.md): --check says each, and
+    // the install, which writes the top's only, warns of each that leaves such a session unguarded.
+    const folders = await (await import('../../service/guard-install-folders.ts')).folderSettings(top, clients, program);
+    if (argv.check) rows.push(...folders);
+    else
+      for (const f of folders.filter((r) => r.status !== 'installed'))
+        ctx.notice(
+          `warning: ${f.file}${f.line === undefined ? '' : `:${f.line}:${f.col}`}: ${f.status === 'off' ? 'switches hooks off' : 'holds no guard hook'}, so a ${f.client} session started in ${f.file.slice(0, f.file.indexOf('/.'))} runs none: ${f.status === 'off' ? 'set it back' : 'copy the entry into it by hand'} (agents guard install --check lists these)`,
+        );
     emit(ctx, rows, () =>
       rows.map((r) => `${r.client}  ${r.file}${r.line === undefined ? '' : `:${r.line}:${r.col}`}  ${r.status}`).join('\n'),
     );
