@@ -153,5 +153,9 @@ describe('agents guard hook, a bound above the time the clients give it', () => 
     expect(hookTimeout({ AGENTS_GUARD_TIMEOUT_MS: '20000' })).toEqual({ ms: 20_000, source: 'AGENTS_GUARD_TIMEOUT_MS' });
     expect(hookTimeout({ AGENTS_GUARD_TIMEOUT_MS: '1500' })).toEqual({ ms: 1500, source: 'AGENTS_GUARD_TIMEOUT_MS' });
     expect(hookTimeout({}).ms).toBe(20_000);
+    // A whole number of ten digits or more is capped too, not answered by guard.on_error as no number.
+    const long = hookTimeout({ AGENTS_GUARD_TIMEOUT_MS: '9'.repeat(40) });
+    expect(long.ms).toBe(20_000);
+    expect(long.problem).toBeUndefined();
   });
 });

@@ -70,10 +70,11 @@ export function hookTimeout(env: Record<string, string | undefined>): { ms: numb
   const raw = env.AGENTS_GUARD_TIMEOUT_MS;
   const source = 'AGENTS_GUARD_TIMEOUT_MS';
   if (raw === undefined || raw === '') return { ms: MAX_HOOK_BOUND_MS, source };
-  if (/^\d{1,9}$/.test(raw) && Number(raw) > MAX_HOOK_BOUND_MS)
+  // However many digits: a whole number past the cap is capped, not refused as no number.
+  if (/^\d+$/.test(raw) && Number(raw) > MAX_HOOK_BOUND_MS)
     return {
       ms: MAX_HOOK_BOUND_MS,
-      source: `AGENTS_GUARD_TIMEOUT_MS=${raw} is capped at ${boundText(MAX_HOOK_BOUND_MS)}, below the 30 s guard install gives the hook`,
+      source: `AGENTS_GUARD_TIMEOUT_MS=${raw.length > 20 ? `${raw.slice(0, 20)}…` : raw} is capped at ${boundText(MAX_HOOK_BOUND_MS)}, below the 30 s guard install gives the hook`,
     };
   if (/^\d{1,9}$/.test(raw) && Number(raw) > 0) return { ms: Number(raw), source };
   // Said, as AGENTS_LOCK_TIMEOUT_MS's is; the hook keeps its own bound meanwhile.
