@@ -12,3 +12,11 @@ export function shellQuote(s: string): string {
 export function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s);
 }
+
+/**
+ * A path as a word of a command: one starting with `-` is written `./-…`, which names the same file, since the
+ * command would otherwise read it as an option; then as `shellWord` writes it.
+ */
+export function shellPath(path: string): string {
+  return shellWord(path.startsWith('-') ? `./${path}` : path);
+}

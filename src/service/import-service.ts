@@ -12,7 +12,7 @@ import { nameProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { MAX_FILE_BYTES } from '../core/parse-core.ts';
-import { shellWord } from '../core/shell-word.ts';
+import { shellPath } from '../core/shell-word.ts';
 import { lsRepoFiles } from '../git/repo.ts';
 import { repositoryTop, readProjects } from '../store/projects.ts';
 import { readFolders, readStore } from '../store/read.ts';
@@ -157,7 +157,7 @@ export class ImportService {
         if (stat.isDirectory())
           throw new UsageError(
             `${given} holds no instruction file: it is empty, or git ignores what it holds`,
-            `Name the file to import itself: agents import ${shellWord(`${given.replace(/[/\\]+$/, '')}/AGENTS.md`)} (add --from KIND for a name of no known kind).`,
+            `Name the file to import itself: agents import ${shellPath(`${given.replace(/[/\\]+$/, '')}/AGENTS.md`)} (add --from KIND for a name of no known kind).`,
           );
       }
       const known = instructionKind(rel);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shellQuote, shellWord } from '../../src/core/shell-word.ts';
+import { shellPath, shellQuote, shellWord } from '../../src/core/shell-word.ts';
 
 describe('shellWord', () => {
   it.each([
@@ -14,4 +14,10 @@ describe('shellWord', () => {
   ])('%j → %s', (word, shown) => expect(shellWord(word)).toBe(shown));
 
   it('quotes always with shellQuote', () => expect(shellQuote('plain')).toBe(`'plain'`));
+
+  it('writes a path that starts with - as ./-…, so a command does not read it as an option', () => {
+    expect(shellPath('-notes/style.md')).toBe('./-notes/style.md');
+    expect(shellPath('-my notes.md')).toBe(`'./-my notes.md'`);
+    expect(shellPath('docs/a-b.md')).toBe('docs/a-b.md');
+  });
 });

@@ -284,7 +284,10 @@ describe('agents import', () => {
 
   it('names the files a CLAUDE.md has its agent read (@path) and the import leaves out, with the command that brings them in where its rules go', async () => {
     const top = repo({
-      'CLAUDE.md': '# Project\n\nSee @docs/rules.md for the rules, and `@not/code.md`.\n\n@AGENTS.md\n\n- Run the tests before pushing.\n',
+      'CLAUDE.md':
+        '# Project\n\nSee @docs/rules.md for the rules, and `@not/code.md`.\n\n@AGENTS.md\n\nAlso @-notes/style.md\n\n- Run the tests before pushing.\n',
+      // A path that starts with `-`: the command names it ./-…, which it would otherwise read as an option.
+      '-notes/style.md': '- Wrap lines at 100 columns.\n',
       'AGENTS.md': '- Prefer small pull requests.\n',
       'docs/rules.md': '# Style\n\n- Always use tabs for indentation.\n- Never commit generated files.\n',
       'apps/web/CLAUDE.md': '@./conventions.md\n\n- Use the app router.\n',
@@ -298,6 +301,7 @@ describe('agents import', () => {
     // AGENTS.md is imported anyway; what is not, is named, with where the referring file's rules go.
     expect(refs['CLAUDE.md']).toEqual([
       { line: 3, path: 'docs/rules.md', import: 'agents import docs/rules.md --from claude-md --global' },
+      { line: 7, path: '-notes/style.md', import: 'agents import ./-notes/style.md --from claude-md --global' },
     ]);
     expect(refs['apps/web/CLAUDE.md']).toEqual([
       { line: 1, path: 'apps/web/conventions.md', import: 'agents import apps/web/conventions.md --from claude-md --project web' },
@@ -310,8 +314,10 @@ describe('agents import', () => {
     expect((await run(top, 'import', '--yes')).code).toBe(0);
     expect((await run(top, 'import', 'docs/rules.md', '--from', 'claude-md', '--global', '--yes')).code).toBe(0);
     expect((await run(top, 'import', 'apps/web/conventions.md', '--from', 'claude-md', '--project', 'web', '--yes')).code).toBe(0);
-    expect(stored(top).filter((i) => /tabs|PascalCase/.test(i.text))).toEqual([
+    expect((await run(top, 'import', './-notes/style.md', '--from', 'claude-md', '--global', '--yes')).code).toBe(0);
+    expect(stored(top).filter((i) => /tabs|PascalCase|100 columns/.test(i.text))).toEqual([
       { text: 'Always use tabs for indentation.', scope: 'global' },
+      { text: 'Wrap lines at 100 columns.', scope: 'global' },
       { text: 'Name components in PascalCase.', scope: 'web' },
     ]);
     const both = await run(top, '--format', 'json', 'import', '--global', '--project', 'web', '--dry-run');

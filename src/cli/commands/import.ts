@@ -12,7 +12,7 @@ import { staleExports, staleLine } from '../stale-exports.ts';
 import { emitDocument } from '../render.ts';
 import type { Style } from '../../core/style.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
-import { shellWord } from '../../core/shell-word.ts';
+import { shellPath } from '../../core/shell-word.ts';
 
 interface ImportArgs {
   paths?: string[];
@@ -62,9 +62,9 @@ function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: R
  * file's rules go (an instruction file of its own kind goes where it applies).
  */
 function referenceCommand(f: ImportFile, path: string): string {
-  if (instructionKind(path) !== undefined) return `agents import ${shellWord(path)}`;
+  if (instructionKind(path) !== undefined) return `agents import ${shellPath(path)}`;
   const where = f.target.kind === 'project' ? ` --project ${f.target.name}` : f.target.kind === 'global' ? ' --global' : '';
-  return `agents import ${shellWord(path)} --from ${f.kind}${where}`;
+  return `agents import ${shellPath(path)} --from ${f.kind}${where}`;
 }
 
 /**
@@ -250,7 +250,7 @@ export default defineCommand<ImportArgs>({
         );
       for (const file of replaced?.changed ?? [])
         lines.push(
-          `${s.yellow('not replaced')} ${oneLine(file)}: it changed since it was read, so its lines stay; run \`agents import --yes --replace ${oneLine(file)}\` again`,
+          `${s.yellow('not replaced')} ${oneLine(file)}: it changed since it was read, so its lines stay; run \`agents import --yes --replace ${oneLine(shellPath(file))}\` again`,
         );
       for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${oneLine(p)}`);
       for (const p of replaced?.emptied ?? [])
