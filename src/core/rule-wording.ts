@@ -108,6 +108,13 @@ export function joinDetail(rule: string, detail: string): string {
 export const DESCRIBING =
   /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role|examples?|e\.g\.?)\W*$/i;
 
+/**
+ * A sentence that says what the file itself is or holds ("This document defines how agents should work"): it
+ * describes the file, whatever words of a rule it quotes.
+ */
+const ABOUT_THE_FILE =
+  /^[\p{P}\s]*(?:this|the)\s+(?:document|file|guide|page|readme|(?:[\w.-]+\.md))\s+(?:defines|describes|explains|contains|provides|gives|covers|outlines|lists|documents|sets out|captures|summari[sz]es|specifies|collects|tells|helps)\b/iu;
+
 /** The words a leading clause of a rule starts with: "When X, run Y.", "Before committing:". */
 const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b/i;
 
@@ -116,6 +123,7 @@ const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|whe
  * `cli/`: delay imports."). `head`: the text heads a list without its colon ("Do", "Build"), which its items finish.
  */
 export function isRule(text: string, head = false): boolean {
+  if (ABOUT_THE_FILE.test(text)) return false;
   if (NORMATIVE.test(text) || startsImperative(text, !head)) return true;
   const clause = CONDITION.test(text) ? /^[^,:]{1,120}[,:]\s*(.*)$/.exec(text) : null;
   return clause !== null && startsImperative(clause[1]!, false);

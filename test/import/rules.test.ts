@@ -17,6 +17,7 @@ describe('splitInstructions: what is a rule', () => {
     ['emphasis and links cleaned', '- **Never** edit [generated files](docs/gen.md).', ['Never edit generated files.']],
     ['an item starting with code that states a rule', '- `main` must always build.', ['main must always build.']],
     ['a short rule paragraph, whole', 'Always run the tests. Keep commits small.', ['Always run the tests. Keep commits small.']],
+    ['a rule on the file itself', 'This file is generated: never edit it by hand.', ['This file is generated: never edit it by hand.']],
     ['a bare phrase under a rules heading', '## Code style\n- 2-space indentation', ['2-space indentation']],
     ['a quoted rule, without its marker', '> Never push to main.', ['Never push to main.']],
     ['a quoted list, nested quotes too', '> - Use pnpm.\n> > - Never commit secrets.', ['Use pnpm.', 'Never commit secrets.']],
@@ -67,6 +68,11 @@ describe('splitInstructions: what is a rule', () => {
 
   it.each([
     ['a description paragraph', 'This repository holds the billing service.', 'description'],
+    [
+      'a sentence on what the file itself is, whatever words of a rule it quotes',
+      '## Purpose\n\nThis document defines how coding agents should work in this repository.',
+      'description',
+    ],
     ['a command listing', '- `npm test` runs the tests', 'command'],
     ['a link list item', '- [Contributing](CONTRIBUTING.md)', 'link'],
     ['a see-also link', '- See [the style guide](docs/style.md).', 'link'],
