@@ -241,7 +241,9 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       const label = nestsBelow(lines, end + 1, indent) && isLabel(raw) ? plain(raw).replace(/:$/, '') : undefined;
       if (label !== undefined) {
         leave(i, end, 'heading');
-        labels.push(headingOf(label, indent));
+        // "After merge to main:" says when the steps below it apply: each is taken with it, as under such a caption.
+        const head = plain(raw);
+        labels.push(isCondition(head) ? { ...headingOf(label, indent), tag: '', condition: head } : headingOf(label, indent));
         current = undefined;
         ruled = undefined;
         i = end + 1;

@@ -131,8 +131,18 @@ export function isRule(text: string, head = false): boolean {
 
 /** A one-line caption that says when the rules of the list below it apply ("Before creating a file:"). */
 export function isCondition(caption: string): boolean {
-  return CONDITION.test(caption) && caption.endsWith(':') && caption.split(/\s+/).length <= 20 && !NORMATIVE.test(caption);
+  return (
+    CONDITION.test(caption) &&
+    !ASIDE.test(caption) &&
+    caption.endsWith(':') &&
+    caption.split(/\s+/).length <= 20 &&
+    !NORMATIVE.test(caption)
+  );
 }
+
+/** "For example:", "In short:": they open with a word of a condition, yet say when nothing applies. */
+const ASIDE =
+  /^(for (example|instance)|in (short|summary|general|particular|practice|brief|other words)|on (the other hand|top of that))\b/i;
 
 /** A word of courtesy before an imperative ("Please", "Kindly"), and the space after it. */
 const POLITE = /^([\p{P}\s]*)(?:please|kindly),?\s+(?=[A-Za-z])/iu;

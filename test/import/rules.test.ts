@@ -167,6 +167,18 @@ describe('splitInstructions: what is a rule', () => {
     );
   });
 
+  it('a short label that says when the steps nested below it apply is taken with each, not made their tag', () => {
+    const md = '## Release\n\n3. After merge to main:\n   - Tag the release.\n   - Run the smoke tests.\n4. For example:\n   - Use tabs.\n';
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.line, c.text, c.tags])).toEqual([
+      [4, 'After merge to main: Tag the release.', ['release']],
+      [5, 'After merge to main: Run the smoke tests.', ['release']],
+      // "For example" opens with a word of a condition and says when nothing applies: a label as before.
+      [7, 'Use tabs.', ['release', 'for-example']],
+    ]);
+    expect(reasons(md)).toContainEqual([3, 3, 'heading']);
+  });
+
   it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
     const md = 'The CI runs on every push and takes about ten minutes. Never merge a red build. The team reviews daily.';
     const r = splitInstructions(md);
