@@ -390,7 +390,14 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (parts.every((x) => /^`/.test(x) || labelledCode(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
       // "These include:" and a list of commands: the rule is the head's.
       if (isRule(head.replace(/:$/, ''), true)) take(`${head} ${texts.join(', ')}.`, from, to);
-      else leave(from, to, 'command');
+      else {
+        // "One commit per phase. Run `just fmt` before every commit:": the sentence that leads into them may be one.
+        const sentences = splitSentences(head);
+        const last = sentences.length > 1 ? sentences.pop()! : undefined;
+        for (const s of sentences.filter((x) => isRule(x))) take(s, from, to, false);
+        if (last !== undefined && isRule(last.replace(/:$/, ''), true)) take(`${last} ${texts.join(', ')}.`, from, to, false);
+        leave(from, to, 'command');
+      }
       return;
     }
     const reason = itemReason(raw, head, to);

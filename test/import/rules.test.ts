@@ -167,6 +167,17 @@ describe('splitInstructions: what is a rule', () => {
     );
   });
 
+  it('a paragraph whose last sentence is a rule over a list of commands gives that rule with them, its lines kept', () => {
+    const md = 'One commit per phase. **Run `just fmt` before every commit**:\n\n- `just fmt`\n- `just lint`\n';
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.line, c.end_line, c.whole, c.text])).toEqual([
+      [1, 4, false, 'Run just fmt before every commit: just fmt, just lint.'],
+    ]);
+    expect(reasons(md)).toEqual([[1, 4, 'command']]);
+    // One whose sentences state none is a listing, as before.
+    expect(texts('The project has a few tools. These are:\n\n- `just fmt`\n- `just lint`\n')).toEqual([]);
+  });
+
   it('a short label that says when the steps nested below it apply is taken with each, not made their tag', () => {
     const md = '## Release\n\n3. After merge to main:\n   - Tag the release.\n   - Run the smoke tests.\n4. For example:\n   - Use tabs.\n';
     const r = splitInstructions(md);
