@@ -37,6 +37,7 @@ import {
   isCondition,
   isRule,
   joinDetail,
+  labelsRule,
   MARKED,
   NEGATIVE,
   NEGATIVE_MARKS,
@@ -368,7 +369,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule.
     if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
     // "**Build:** `npm run build`" lists a command; "Ensure the submodule is current: `git submodule update`" is a rule.
-    if (labelledCode(body) && !NORMATIVE.test(text.slice(0, text.indexOf(':')))) return 'command';
+    if (labelledCode(body) && !labelsRule(text.slice(0, text.indexOf(':')))) return 'command';
     // "Test commands:", a label over the items below it.
     if (/:$/.test(text) && words(text) <= 3) return 'description';
     // "Purpose: Provide a terminal interface": a description, whatever its verb.

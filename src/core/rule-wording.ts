@@ -115,6 +115,19 @@ export const DESCRIBING =
 const ABOUT_THE_FILE =
   /^[\p{P}\s]*(?:this|the)\s+(?:document|file|guide|page|readme|(?:[\w.-]+\.md))\s+(?:defines|describes|explains|contains|provides|gives|covers|outlines|lists|documents|sets out|captures|summari[sz]es|specifies|collects|tells|helps)\b/iu;
 
+/**
+ * Verbs of keeping to a form, a layout or a tool, which open a label over code as a rule the code completes ("Use
+ * conventional commit format: `<type>: <subject>`"), where a label of running one names a command ("Run tests:
+ * `npm test`"). A verb with its object, not a noun alone ("Name: `api`", "Use cases: `a`").
+ */
+const CONFORMING =
+  /^[\p{P}\s]*(?:use|follow|adhere to|stick to|conform to|match|keep|maintain|prefer|respect|mirror|preserve)\s+(?!cases?\b)\S+\s+\S/iu;
+
+/** Whether the label before a colon and code states a rule: by its words, or by a verb of keeping to what the code shows. */
+export function labelsRule(label: string): boolean {
+  return NORMATIVE.test(label) || CONFORMING.test(label);
+}
+
 /** The words a leading clause of a rule starts with: "When X, run Y.", "Before committing:". */
 const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b/i;
 

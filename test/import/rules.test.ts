@@ -167,6 +167,18 @@ describe('splitInstructions: what is a rule', () => {
     );
   });
 
+  it('a label of keeping to what its code shows is a rule; one of running it, or a noun, lists a command', () => {
+    const md =
+      '## Git rules\n\n- Use conventional commit format: `<type>(<scope>): <description>`\n- Name: `api`\n\n## Testing\n\n- Run tests: `npm test`\n';
+    expect(texts(md)).toEqual(['Use conventional commit format: <type>(<scope>): <description>']);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [4, 4, 'command'],
+      [6, 6, 'heading'],
+      [8, 8, 'command'],
+    ]);
+  });
+
   it('a paragraph whose last sentence is a rule over a list of commands gives that rule with them, its lines kept', () => {
     const md = 'One commit per phase. **Run `just fmt` before every commit**:\n\n- `just fmt`\n- `just lint`\n';
     const r = splitInstructions(md);
