@@ -7,7 +7,7 @@
 import { BREAK, closesFence, deeperItem, endsBlock, FENCE, indentOf, ITEM, listKind, words } from './markdown-blocks.ts';
 import { guidance, ownRule, unmarked } from './import-items.ts';
 import { isLinkOnly, plain, startsWithCode } from './markdown-plain.ts';
-import { isRule, NORMATIVE } from './rule-wording.ts';
+import { isRule, keepsTo, NORMATIVE } from './rule-wording.ts';
 
 /**
  * The items nested right below the item that ends on line `from - 1` (indented more than `indent`) that state
@@ -47,14 +47,22 @@ export function captionOfCode(lines: readonly string[], text: string, to: number
  * command, as one written inline does. Its line stays on --replace (the command below it goes on saying it).
  */
 export function ruleWithCommand(lines: readonly string[], caption: string, to: number): string | undefined {
-  if (!caption.endsWith(':') || !NORMATIVE.test(caption)) return undefined;
+  if (!caption.endsWith(':')) return undefined;
   let n = to + 1;
   while (n < lines.length && lines[n]!.trim() === '') n++;
   const fence = FENCE.exec(lines[n] ?? '');
   const command = lines[n + 1]?.trim();
   const one = fence && command && !closesFence(command, fence[1]!) && closesFence(lines[n + 2] ?? '', fence[1]!);
-  return one ? `${caption} ${command}` : undefined;
+  if (one && NORMATIVE.test(caption)) return `${caption} ${command}`;
+  // "Maintain the established directory structure:" over a tree: a rule of its own, which the block only shows. Its
+  // sentence is the invariant (a block's lines folded into it lose their layout); its line and the block stay in the
+  // file. One that points at the block ("Use this layout:") says nothing without it.
+  const body = caption.slice(0, -1);
+  return keepsTo(body) && !POINTS_AT_BLOCK.test(body) && captionOfCode(lines, caption, to) ? `${body}.` : undefined;
 }
+
+/** Words that point at what follows a caption ("Use this layout:", "Follow the format below:"). */
+const POINTS_AT_BLOCK = /\b(this|these|that|those|following|below|above|as follows|like|such as|e\.g|for example|here)\b/i;
 
 /** Whether the first list item after blank lines from `from` states a rule of its own (its first line). */
 export function firstItemIsRule(lines: readonly string[], from: number): boolean {

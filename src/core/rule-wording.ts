@@ -125,7 +125,12 @@ const CONFORMING =
 
 /** Whether the label before a colon and code states a rule: by its words, or by a verb of keeping to what the code shows. */
 export function labelsRule(label: string): boolean {
-  return NORMATIVE.test(label) || CONFORMING.test(label);
+  return NORMATIVE.test(label) || keepsTo(label);
+}
+
+/** Whether a text opens with a verb of keeping to a form, a layout or a tool, and its object ("Use conventional commits"). */
+export function keepsTo(text: string): boolean {
+  return CONFORMING.test(text);
 }
 
 /** The words a leading clause of a rule starts with: "When X, run Y.", "Before committing:". */

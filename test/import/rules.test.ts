@@ -335,6 +335,16 @@ describe('splitInstructions: an item that labels the items nested below it', () 
     expect(texts('Always run this:\n```\n```\n```\n')).toEqual([]);
   });
 
+  it('a caption of keeping to what a longer block shows is a rule of its own, its line and the block kept', () => {
+    const md = '- Maintain the established directory structure:\n\n```\nsrc/\n  core/\n  cli/\n```\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.whole, c.text])).toEqual([
+      [1, 1, false, 'Maintain the established directory structure.'],
+    ]);
+    expect(reasons(md)).toEqual([[3, 7, 'code-block']]);
+    // One that points at the block says nothing without it, and one of running what it holds is a caption.
+    expect(texts('Use this layout:\n\n```\na/\nb/\n```\n\nBuild the project:\n\n```\nnpm ci\nnpm run build\n```\n')).toEqual([]);
+  });
+
   it('a lead-in that states no rule over short rules of their own is left out, and each rule is taken', () => {
     const item = '- The API layer has a few constraints:\n  - Validate every input.\n  - Never return stack traces.\n';
     expect(texts(item)).toEqual(['Validate every input.', 'Never return stack traces.']);
