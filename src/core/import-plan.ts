@@ -26,6 +26,8 @@ export interface ImportFile {
   skipped?: string;
   /** Its first lines between `---` lines were read as Markdown, not as front matter (they are no map of keys). */
   noFrontMatter?: true;
+  /** It is written in another language than English: its list items were taken as they stand, for the review to judge. */
+  notEnglish?: true;
   /** Files of the repository its agent is told to read too (`@path` in a CLAUDE.md or GEMINI.md) that this import does not read. */
   references?: { line: number; path: string }[];
 }

@@ -44,6 +44,7 @@ import {
   NORMATIVE,
   DESCRIBING_HEADING,
   RULE_HEADING,
+  readsAsEnglish,
   splitSentences,
 } from './rule-wording.ts';
 
@@ -84,6 +85,11 @@ export interface SplitFile {
   unclosedFrontMatter?: true;
   /** The line after the front matter (1-based): where the Markdown starts. */
   bodyLine: number;
+  /**
+   * The file is written in another language than English, in which the words that make a rule are not known: each of
+   * its list items that is no code, link or label is taken as it stands, for a person to judge in the review.
+   */
+  notEnglish?: true;
   candidates: RuleCandidate[];
   leftOut: LeftOut[];
 }
@@ -97,6 +103,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   const out: SplitFile = { bodyLine, candidates: [], leftOut: [] };
   if (front !== undefined) out.frontMatter = front;
   if (unclosed) out.unclosedFrontMatter = true;
+  const english = readsAsEnglish(lines);
+  if (!english) out.notEnglish = true;
   let i = bodyLine - 1;
   /** The headings above, nearest last: each with its tag and the word its rules take when it heads don'ts. */
   const headings: Heading[] = [];
@@ -366,6 +374,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (text === '' || /^[\p{P}\s]*$/u.test(text)) return 'description';
     if (isLinkOnly(body)) return 'link';
     if (captionOfCode(lines, text, to)) return 'command';
+    // Another language's item is taken as it stands, unless it holds no words but its code ("**ビルド:** `npm run build`").
+    if (!english) return labelledCode(body) || !/\p{L}/u.test(body.replace(/`[^`]*`/g, '')) ? 'command' : undefined;
     // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule.
     if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
     // "**Build:** `npm run build`" lists a command; "Ensure the submodule is current: `git submodule update`" is a rule.

@@ -238,3 +238,46 @@ export function headingOf(text: string, level: number): Heading {
   const tag = doOnly || NEGATING_ONLY.test(straight) ? '' : tagOf(text);
   return { level, text, tag, negation: negationOf(straight) ?? (doOnly ? '' : undefined) };
 }
+
+/** Short words of English prose, and of the languages of Latin letters instruction files are most written in besides. */
+const ENGLISH_WORDS = new Set(
+  (
+    'the a an and or of to in on for with by from at as is are be not no do does use this that these it its you your ' +
+    'we our all any each when if then than before after always never must should only can will'
+  ).split(' '),
+);
+const OTHER_WORDS = new Set(
+  (
+    'der das und ist nicht mit für ein eine einen dem den des wir sie immer keine nie oder auf werden wird sind zu auch ' +
+    'le la les des et est pas pour avec une du ne que qui dans ce sur toujours jamais vous nous sont ' +
+    'el los las y es para con una del en se siempre nunca por lo como más os um não com sempre é il di che non per mai gli'
+  ).split(' '),
+);
+
+/**
+ * Whether a file's prose (its Markdown outside fences and code spans) reads as English, the language the words above
+ * judge rules in: it is mostly of Latin letters, and holds no more of another language's short words than of
+ * English's. A text too short to tell, or one of terse phrases of neither ("2-space indentation"), is English.
+ */
+export function readsAsEnglish(lines: readonly string[]): boolean {
+  let letters = 0;
+  let latin = 0;
+  let english = 0;
+  let other = 0;
+  let fence = false;
+  for (const line of lines) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (fence) continue;
+    const prose = line.replace(/`[^`]*`/g, ' ').replace(/\bhttps?:\/\/\S+/g, ' ');
+    for (const w of prose.match(/\p{L}+/gu) ?? []) {
+      letters += w.length;
+      latin += w.match(/\p{Script=Latin}/gu)?.length ?? 0;
+      const lower = w.toLowerCase();
+      if (ENGLISH_WORDS.has(lower)) english++;
+      else if (OTHER_WORDS.has(lower)) other++;
+    }
+  }
+  // A script of other letters shows in a few words (a Japanese line holds a dozen); a language of Latin letters needs more.
+  if (letters >= 10 && latin < letters / 2) return false;
+  return !(other >= 3 && other > english);
+}

@@ -273,6 +273,7 @@ export class ImportService {
     const out: ImportFile = {
       ...file,
       ...(markdown ? { noFrontMatter: true as const } : {}),
+      ...(split.notEnglish ? { notEnglish: true as const } : {}),
       target: importTarget(rel, kind, appliesTo(kind, front), where.project, where.global),
       candidates: split.candidates,
       leftOut: split.leftOut,

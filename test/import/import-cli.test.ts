@@ -272,6 +272,22 @@ describe('agents import', () => {
     }
   }, 120_000);
 
+  it('a file in another language than English gives its list items as they stand, and says so (not_english)', async () => {
+    const top = repo({
+      '.clinerules': '# コーディング規約\n\n- TypeScriptの型は必ず明示する\n- `any`型は使用しない\n- **ビルド:** `npm run build`\n',
+      'AGENTS.md': '# Guide\n\nThis repository holds the billing service.\n\n- Never commit secrets.\n',
+    });
+    const dry = await json(top, 'import', '--dry-run');
+    const files = Object.fromEntries(dry.data.files.map((f: { file: string; not_english: boolean }) => [f.file, f.not_english]));
+    expect(files).toEqual({ '.clinerules': true, 'AGENTS.md': false });
+    expect(dry.data.candidates.map((c: { file: string; text: string }) => [c.file, c.text])).toEqual([
+      ['.clinerules', 'TypeScriptの型は必ず明示する'],
+      ['.clinerules', 'any型は使用しない'],
+      ['AGENTS.md', 'Never commit secrets.'],
+    ]);
+    expect((await run(top, 'import', '--dry-run')).stdout).toMatch(/^ {4}not English: .*review them$/m);
+  });
+
   it('a rule the schema refuses is reported as not imported, and the others are written', async () => {
     const top = repo({ 'AGENTS.md': '- Keep this rule.\n- Never trust \u202egnp.exe files.\n' });
     const r = await json(top, 'import', '--yes');

@@ -210,6 +210,37 @@ describe('splitInstructions: what is a rule', () => {
   });
 });
 
+describe('splitInstructions: a file in another language than English', () => {
+  it('takes each list item that is no code, link or label as it stands, and says the file is not English', () => {
+    const de =
+      '# Regeln für Agenten\n\n- Verwende immer TypeScript im strikten Modus.\n- Keine `any`-Typen verwenden.\n- Tests:\n  - Schreibe Tests für jede neue Funktion.\n- `npm test`\n\nDie Datei ist für alle Agenten.\n';
+    const r = splitInstructions(de);
+    expect(r.notEnglish).toBe(true);
+    expect(r.candidates.map((c) => [c.line, c.text])).toEqual([
+      [3, 'Verwende immer TypeScript im strikten Modus.'],
+      [4, 'Keine any-Typen verwenden.'],
+      [6, 'Schreibe Tests für jede neue Funktion.'],
+    ]);
+    expect(reasons(de)).toEqual([
+      [1, 1, 'heading'],
+      [5, 5, 'heading'],
+      [7, 7, 'command'],
+      [9, 9, 'description'],
+    ]);
+    expect(splitInstructions('# コーディング規約\n\n- 関数は50行以内に収める\n- 新しい機能には必ずテストを書く\n').candidates).toHaveLength(
+      2,
+    );
+  });
+
+  it('reads English of terse phrases, or too short to tell, as English', () => {
+    const terse =
+      '# Tech Stack\n\n- TypeScript strict mode\n- Prettier formatting\n- ESLint airbnb config\n- Named exports\n- Zod schemas\n';
+    expect(splitInstructions(terse).notEnglish).toBeUndefined();
+    expect(splitInstructions(terse).candidates).toEqual([]);
+    expect(splitInstructions('- Ja\n').notEnglish).toBeUndefined();
+  });
+});
+
 describe('splitInstructions: nested list items', () => {
   const spans = (md: string) => splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text]);
 

@@ -34,6 +34,7 @@ function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: R
       scope: f.target.kind === 'project' ? { kind: 'project', project: f.target.name } : { kind: f.target.kind },
       skipped: f.skipped ?? (f.target.kind === 'skip' ? f.target.why : null),
       candidates: f.candidates.length,
+      not_english: f.notEnglish === true,
       left_out: f.leftOut,
       references: (f.references ?? []).map((r) => ({ line: r.line, path: r.path, import: referenceCommand(f, r.path) })),
     })),
@@ -102,6 +103,13 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
         ? s.dim(` (and ${headings} heading${headings === 1 ? '' : 's'}; --verbose lists ${headings === 1 ? 'it' : 'them'})`)
         : '';
     lines.push(`${s.bold(oneLine(f.file))} → ${where}: ${mine.length} rule${mine.length === 1 ? '' : 's'}, ${left.length} left out${more}`);
+    // Its rules were not told from descriptions by their words (English ones): say so, rather than pass them as judged.
+    if (f.notEnglish)
+      lines.push(
+        s.yellow(
+          '    not English: each list item is taken as it stands (the words that make a rule are known in English only): review them',
+        ),
+      );
     for (const c of mine) {
       const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : '~');
       const note =
