@@ -98,8 +98,9 @@ export function nestedItems(lines: readonly string[], from: number, indent: numb
       else if (indentOf(m[1]!) <= first && listKind(m[2]!) !== kind) break;
       items.push(m[3]!);
     }
-    // A line not indented past the first item's marker goes on with an item only right below it, never after a blank line.
-    else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart()) && (at > first || n === end + 1))
+    // A line not indented past the first item's marker goes on with an item only right below it, never after a blank
+    // line; a heading, a table or a comment right below it starts a block of its own (a fence too).
+    else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart()) && !endsBlock(l) && (at > first || n === end + 1))
       items[items.length - 1] += ` ${l.trim()}`;
     else break;
     end = n;

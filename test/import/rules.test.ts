@@ -179,6 +179,15 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('a heading right below the last item of a list a sentence leads into is a heading, not the end of that item', () => {
+    const md = 'For pull requests, include:\n\n- A short summary\n- Links to issues\n## Agent rules\n\n- Keep it short.\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text, c.tags])).toEqual([
+      [1, 4, 'For pull requests, include: A short summary; Links to issues.', []],
+      [7, 7, 'Keep it short.', ['agent-rules']],
+    ]);
+    expect(reasons(md)).toEqual([[5, 5, 'heading']]);
+  });
+
   it('a paragraph whose last sentence is a rule over a list of commands gives that rule with them, its lines kept', () => {
     const md = 'One commit per phase. **Run `just fmt` before every commit**:\n\n- `just fmt`\n- `just lint`\n';
     const r = splitInstructions(md);
