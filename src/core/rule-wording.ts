@@ -133,6 +133,13 @@ export function keepsTo(text: string): boolean {
   return CONFORMING.test(text);
 }
 
+/**
+ * "to ensure" and "to make sure" say what something is for ("It covers setup to ensure consistency"), not what to do;
+ * after a word of weight ("It is important to ensure…", "Remember to make sure…") they still ask it.
+ */
+const PURPOSE =
+  /(?<!\b(?:important|essential|crucial|critical|vital|necessary|remember|careful|need|needs|have|has|want|required|sure|best|wise)\s+)\b(?:in order )?to (?:ensure|make sure)\b/gi;
+
 /** The words a leading clause of a rule starts with: "When X, run Y.", "Before committing:". */
 const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b/i;
 
@@ -142,7 +149,7 @@ const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|whe
  */
 export function isRule(text: string, head = false): boolean {
   if (ABOUT_THE_FILE.test(text)) return false;
-  if (NORMATIVE.test(text) || startsImperative(text, !head)) return true;
+  if (NORMATIVE.test(text.includes(' to ') ? text.replace(PURPOSE, '') : text) || startsImperative(text, !head)) return true;
   const clause = CONDITION.test(text) ? /^[^,:]{1,120}[,:]\s*(.*)$/.exec(text) : null;
   return clause !== null && startsImperative(clause[1]!, false);
 }

@@ -17,6 +17,11 @@ describe('splitInstructions: what is a rule', () => {
     ['emphasis and links cleaned', '- **Never** edit [generated files](docs/gen.md).', ['Never edit generated files.']],
     ['an item starting with code that states a rule', '- `main` must always build.', ['main must always build.']],
     ['a short rule paragraph, whole', 'Always run the tests. Keep commits small.', ['Always run the tests. Keep commits small.']],
+    [
+      'a sentence that asks to ensure something, after a word of weight',
+      'It is important to ensure the tests pass.',
+      ['It is important to ensure the tests pass.'],
+    ],
     ['a rule on the file itself', 'This file is generated: never edit it by hand.', ['This file is generated: never edit it by hand.']],
     ['a bare phrase under a rules heading', '## Code style\n- 2-space indentation', ['2-space indentation']],
     ['a quoted rule, without its marker', '> Never push to main.', ['Never push to main.']],
@@ -68,6 +73,11 @@ describe('splitInstructions: what is a rule', () => {
 
   it.each([
     ['a description paragraph', 'This repository holds the billing service.', 'description'],
+    [
+      'a sentence that says what something is for (to ensure)',
+      'It covers setup, testing and linting to ensure consistency and high-quality contributions.',
+      'description',
+    ],
     [
       'a sentence on what the file itself is, whatever words of a rule it quotes',
       '## Purpose\n\nThis document defines how coding agents should work in this repository.',
