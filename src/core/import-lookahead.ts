@@ -7,7 +7,7 @@
 import { BREAK, closesFence, deeperItem, endsBlock, FENCE, indentOf, ITEM, listKind, words } from './markdown-blocks.ts';
 import { guidance, ownRule, unmarked } from './import-items.ts';
 import { isLinkOnly, plain, startsWithCode } from './markdown-plain.ts';
-import { isRule, keepsTo, NORMATIVE } from './rule-wording.ts';
+import { headingOf, isRule, keepsTo, NORMATIVE } from './rule-wording.ts';
 
 /**
  * The items nested right below the item that ends on line `from - 1` (indented more than `indent`) that state
@@ -71,6 +71,16 @@ export function firstItemIsRule(lines: readonly string[], from: number): boolean
   const m = ITEM.exec(lines[n] ?? '');
   const text = m ? plain(m[3]!.replace(/^\[[ xX]\]\s+/, '')) : '';
   return text !== '' && (isRule(unmarked(text)) || guidance(text));
+}
+
+/**
+ * Whether the one-line paragraph `caption` on line `at` (0-based), right over its list and unpunctuated ("What Copilot
+ * must avoid", "Commit & PR guidance"), is a heading written as a line: unless it is a rule the items below it do not
+ * state themselves (nor turn, as a heading of don'ts does).
+ */
+export function titlesList(lines: readonly string[], caption: string, at: number): boolean {
+  if (caption === '' || !ITEM.test(lines[at + 1] ?? '') || /\p{P}$/u.test(caption) || words(caption) > 8) return false;
+  return !isRule(caption) || firstItemIsRule(lines, at + 1) || headingOf(caption, -1).negation !== undefined;
 }
 
 /** Whether the line after blank ones from `from` is an item nested deeper than `indent`. */

@@ -26,7 +26,7 @@ import {
   words,
 } from './markdown-blocks.ts';
 import { guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
-import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand } from './import-lookahead.ts';
+import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
 import { FOOTNOTE, isLinkOnly, joinLines, labelledCode, plain, saysMoreThan, startsWithCode } from './markdown-plain.ts';
 import {
@@ -324,7 +324,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       continue;
     }
     const introduces = leads && firstItemIsRule(lines, end + 1);
-    if (short || (leads && i === end && introduces && isCondition(caption))) {
+    if (short || (i === end && titlesList(lines, caption, end)) || (leads && i === end && introduces && isCondition(caption))) {
       leave(i, end, 'heading');
       // "Before creating a file:" says when the rules below it apply: each is taken with it, and it gives no tag.
       const condition = isCondition(caption) ? caption : undefined;

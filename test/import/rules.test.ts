@@ -189,6 +189,22 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('an unpunctuated line right over its list is a heading written as a line: its tag and way go on the rules below', () => {
+    const md =
+      'What Copilot must avoid\n- Generated secrets in commits.\n\nCommit & PR guidance for the assistant\n- Suggest a short summary line.\n\nAlways run the linter before pushing\n- `npm run lint`\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.text, c.tags])).toEqual([
+      [2, 'Avoid: Generated secrets in commits.', ['what-copilot-must-avoid']],
+      [5, 'Suggest a short summary line.', ['commit-pr-guidance-for-the-assistant']],
+      // A rule over a list of what is no rule of its own stays a rule.
+      [7, 'Always run the linter before pushing', []],
+    ]);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [4, 4, 'heading'],
+      [8, 8, 'command'],
+    ]);
+  });
+
   it('a heading right below the last item of a list a sentence leads into is a heading, not the end of that item', () => {
     const md = 'For pull requests, include:\n\n- A short summary\n- Links to issues\n## Agent rules\n\n- Keep it short.\n';
     expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text, c.tags])).toEqual([
