@@ -43,6 +43,11 @@ describe('splitInstructions: what is a rule', () => {
       ['Merge back to develop.'],
     ],
     [
+      'an imperative of publishing or improving',
+      '- Publish the package after the tag.\n- Improve the docs as you go.',
+      ['Publish the package after the tag.', 'Improve the docs as you go.'],
+    ],
+    [
       'an imperative after a word that places it among steps',
       '- Also link to the other articles.\n- Then run the tests.\n- Instead keep the answer brief.',
       ['Also link to the other articles.', 'Then run the tests.', 'Instead keep the answer brief.'],
