@@ -53,13 +53,17 @@ export function ruleWithCommand(lines: readonly string[], caption: string, to: n
   const fence = FENCE.exec(lines[n] ?? '');
   const command = lines[n + 1]?.trim();
   const one = fence && command && !closesFence(command, fence[1]!) && closesFence(lines[n + 2] ?? '', fence[1]!);
-  if (one && NORMATIVE.test(caption)) return `${caption} ${command}`;
+  // "Run the type checks after moving files:" says when, which a caption of how ("Run all checks:") does not.
+  if (one && (NORMATIVE.test(caption) || (WHEN.test(caption) && isRule(caption.slice(0, -1))))) return `${caption} ${command}`;
   // "Maintain the established directory structure:" over a tree: a rule of its own, which the block only shows. Its
   // sentence is the invariant (a block's lines folded into it lose their layout); its line and the block stay in the
   // file. One that points at the block ("Use this layout:") says nothing without it.
   const body = caption.slice(0, -1);
   return keepsTo(body) && !POINTS_AT_BLOCK.test(body) && captionOfCode(lines, caption, to) ? `${body}.` : undefined;
 }
+
+/** Words that say when a step is taken ("after moving files", "before every commit"). */
+const WHEN = /\b(after|before|whenever|every time|each time)\b/i;
 
 /** Words that point at what follows a caption ("Use this layout:", "Follow the format below:"). */
 const POINTS_AT_BLOCK = /\b(this|these|that|those|following|below|above|as follows|like|such as|e\.g|for example|here)\b/i;

@@ -402,6 +402,10 @@ describe('splitInstructions: an item that labels the items nested below it', () 
     ]);
     // A caption that states none, one over more than one line of code, or over an empty fence: left out, as before.
     expect(texts('Run the linter:\n```\nnpm run lint\n```\n')).toEqual([]);
+    // An imperative that says when it is run is a rule too.
+    expect(texts('- Run the type checks after moving files:\n  ```sh\n  pnpm lint\n  ```\n')).toEqual([
+      'Run the type checks after moving files: pnpm lint',
+    ]);
     expect(texts('Always set these:\n```\nA=1\nB=2\n```\n')).toEqual([]);
     expect(texts('Always run this:\n```\n```\n```\n')).toEqual([]);
   });
