@@ -45,6 +45,7 @@ import {
   DESCRIBING_HEADING,
   RULE_HEADING,
   readsAsEnglish,
+  SAYS_WHERE,
   splitSentences,
 } from './rule-wording.ts';
 
@@ -390,7 +391,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (label && words(label[1]!) <= 5 && isRule(label[2]!)) return undefined;
     if (/:$/.test(text)) return 'description';
     // A bare phrase is a convention under a heading of rules ("2-space indentation"), else a description.
-    return underRuleHeading() && words(text) <= 40 ? undefined : 'description';
+    return underRuleHeading() && words(text) <= 40 && !SAYS_WHERE.test(text) ? undefined : 'description';
   }
 
   /** An item ending with a colon and the items below it: one rule when the item is one, else left out together. */

@@ -134,6 +134,12 @@ export function keepsTo(text: string): boolean {
 }
 
 /**
+ * A sentence that says where things are ("Test files are located in tests/", "CI plans are located in
+ * .github/workflows/"): a description, though its first word is also a verb ("Test", "Build").
+ */
+export const SAYS_WHERE = /\b(?:is|are)\s+(?:located|stored|kept|found|placed)\s+(?:in|under|at|inside|within)\b/i;
+
+/**
  * "to ensure" and "to make sure" say what something is for ("It covers setup to ensure consistency"), not what to do;
  * after a word of weight ("It is important to ensure…", "Remember to make sure…") they still ask it.
  */
@@ -149,7 +155,9 @@ const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|whe
  */
 export function isRule(text: string, head = false): boolean {
   if (ABOUT_THE_FILE.test(text)) return false;
-  if (NORMATIVE.test(text.includes(' to ') ? text.replace(PURPOSE, '') : text) || startsImperative(text, !head)) return true;
+  if (NORMATIVE.test(text.includes(' to ') ? text.replace(PURPOSE, '') : text)) return true;
+  if (SAYS_WHERE.test(text)) return false;
+  if (startsImperative(text, !head)) return true;
   const clause = CONDITION.test(text) ? /^[^,:]{1,120}[,:]\s*(.*)$/.exec(text) : null;
   return clause !== null && startsImperative(clause[1]!, false);
 }

@@ -79,6 +79,11 @@ describe('splitInstructions: what is a rule', () => {
   it.each([
     ['a description paragraph', 'This repository holds the billing service.', 'description'],
     [
+      'a sentence that says where things are, under a heading of rules too',
+      '## Testing\n\n- Test files are located in the tests folder.\n- CI plans are located in `.github/workflows/`.',
+      'description',
+    ],
+    [
       'a sentence that says what something is for (to ensure)',
       'It covers setup, testing and linting to ensure consistency and high-quality contributions.',
       'description',
