@@ -255,19 +255,14 @@ export function headingOf(text: string, level: number): Heading {
 }
 
 /** Short words of English prose, and of the languages of Latin letters instruction files are most written in besides. */
-const ENGLISH_WORDS = new Set(
-  (
-    'the a an and or of to in on for with by from at as is are be not no do does use this that these it its you your ' +
-    'we our all any each when if then than before after always never must should only can will'
-  ).split(' '),
-);
-const OTHER_WORDS = new Set(
-  (
-    'der das und ist nicht mit für ein eine einen dem den des wir sie immer keine nie oder auf werden wird sind zu auch ' +
-    'le la les des et est pas pour avec une du ne que qui dans ce sur toujours jamais vous nous sont ' +
-    'el los las y es para con una del en se siempre nunca por lo como más os um não com sempre é il di che non per mai gli'
-  ).split(' '),
-);
+// Each word between spaces, looked up as " word " (core modules keep no module-level Set).
+const ENGLISH_WORDS =
+  ' the a an and or of to in on for with by from at as is are be not no do does use this that these it its you your ' +
+  'we our all any each when if then than before after always never must should only can will ';
+const OTHER_WORDS =
+  ' der das und ist nicht mit für ein eine einen dem den des wir sie immer keine nie oder auf werden wird sind zu auch ' +
+  'le la les des et est pas pour avec une du ne que qui dans ce sur toujours jamais vous nous sont ' +
+  'el los las y es para con una del en se siempre nunca por lo como más os um não com sempre é il di che non per mai gli ';
 
 /**
  * Whether a file's prose (its Markdown outside fences and code spans) reads as English, the language the words above
@@ -288,8 +283,8 @@ export function readsAsEnglish(lines: readonly string[]): boolean {
       letters += w.length;
       latin += w.match(/\p{Script=Latin}/gu)?.length ?? 0;
       const lower = w.toLowerCase();
-      if (ENGLISH_WORDS.has(lower)) english++;
-      else if (OTHER_WORDS.has(lower)) other++;
+      if (ENGLISH_WORDS.includes(` ${lower} `)) english++;
+      else if (OTHER_WORDS.includes(` ${lower} `)) other++;
     }
   }
   // A script of other letters shows in a few words (a Japanese line holds a dozen); a language of Latin letters needs more.
