@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waivedAt, waiverExpiry, waiverHolds, parseExpiresInput } from '../../src/core/waivers.ts';
@@ -7,6 +7,9 @@ import { runValidate } from '../../src/validate/run.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { runAgents } from '../helpers/main.ts';
+import { invariantYaml } from '../helpers/tmp.ts';
+import { readResource } from '../../src/mcp/resources.ts';
+import { callTool, newToolContext, TOOLS } from '../../src/mcp/tools.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT'; // global, in the example plan's set
 const API_TESTS = '01M8KJXYP0GVPRF8KRRE9G8474'; // project myapp
@@ -154,6 +157,40 @@ describe('invariant waive (CLI, on a git repository)', () => {
     const show = JSON.parse((await run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json')).stdout) as { waivers: { id: string }[] };
     expect(show.waivers.map((x) => x.id).sort()).toEqual(['01M8KK6RQ0CZ6W1V4TZ2J5X3HB', id].sort());
     expect((await run(root, 'plan', 'show', EXAMPLE_PLAN)).stdout).toContain('Waivers (2)');
+  });
+
+  it('a waiver of a copy the plan shadows waives nothing on any surface: not listed, not holding, no violation covered', async () => {
+    const { root } = repoStore();
+    // Recorded and waived while the project's copy applied; then the plan takes a copy of the same text, which shadows it.
+    expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', API_TESTS)).code).toBe(0);
+    const waive = ['--reason', 'Legacy endpoints', '--owner', 'API team', '--expires', '2999-12-31'];
+    expect((await run(root, 'invariant', 'waive', API_TESTS, '--plan', EXAMPLE_PLAN, ...waive)).code).toBe(0);
+    const own = '01M8KK5920RS6CGAVDFVYYJ0C0';
+    writeFileSync(join(root, `plans/${EXAMPLE_PLAN}/${own}.yaml`), invariantYaml(own, 'All API changes need tests', { severity: 'error' }));
+    const example = '01M8KK6RQ0CZ6W1V4TZ2J5X3HB';
+    const validate = await runValidate({ store: root, cwd: root }, { processAlive: () => false, hostname: 'h' });
+    expect(validate.diagnostics.filter((d) => d.code === 'waiver-not-applicable').map((d) => d.file)).toHaveLength(1);
+    const status = JSON.parse((await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json')).stdout) as {
+      waivers: { id: string }[];
+      violations: { error: number };
+      waived_violations: number;
+      reasons: { code: string }[];
+    };
+    expect(status.waivers.map((w) => w.id)).toEqual([example]);
+    expect([status.violations.error, status.waived_violations]).toEqual([1, 0]);
+    expect(status.reasons.map((x) => x.code)).toContain('error-violation');
+    expect((await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run')).stdout).toContain('1 holding, 0 expired');
+    const show = JSON.parse((await run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json')).stdout) as { waivers: { id: string }[] };
+    expect(show.waivers.map((w) => w.id)).toEqual([example]);
+    const service = new InvariantService(root);
+    const ctx = newToolContext(service);
+    const mcp = await callTool(TOOLS.find((t) => t.name === 'plan_status')!, { plan: EXAMPLE_PLAN }, ctx);
+    expect((mcp.data as { waivers: { id: string }[] }).waivers.map((w) => w.id)).toEqual([example]);
+    const resource = JSON.parse((await readResource(ctx, `agents://plans/${EXAMPLE_PLAN}/effective.json`)).text) as {
+      invariants: { waivers: { id: string }[] }[];
+    };
+    expect(resource.invariants.flatMap((e) => e.waivers.map((w) => w.id))).toEqual([example]);
+    expect((await service.effective({ plan: EXAMPLE_PLAN })).waivers.map((w) => w.id)).toEqual([example]);
   });
 
   it('commits the waiver with --commit', async () => {

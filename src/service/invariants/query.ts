@@ -5,7 +5,7 @@ import { TARGET } from '../../core/model-shape.ts';
 import { type Plan, type Scope, type ScopedInvariant, type Target, actionName, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
-import { type WaiverScope, waiverFolder } from '../../core/waivers.ts';
+import { type WaiverScope, waiverFolder, waiversInSet } from '../../core/waivers.ts';
 import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
 import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
@@ -111,7 +111,8 @@ export async function effective(
   if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
     await svc.requireProject(resolvedTarget.project);
   const inherited = await svc.inherited();
-  let entries = resolveEffective(resolvedTarget, inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants);
+  const set = resolveEffective(resolvedTarget, inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants);
+  let entries = set;
   if (re) {
     const keep = new Set(
       filterByRegex(
@@ -121,7 +122,9 @@ export async function effective(
     );
     entries = entries.filter((e) => keep.has(e.invariant));
   }
-  let waivers = await svc.waiversOf(resolvedTarget, snap.entries);
+  // A waiver of an invariant the whole set does not hold (another scope's, inactive, a shadowed copy) waives nothing
+  // here (docs/plans.md, "Waivers"): no listing counts it, and it covers no violation, as validate's waiver-not-applicable says.
+  let waivers = waiversInSet(await svc.waiversOf(resolvedTarget, snap.entries), set);
   if (waivers.length > 0 && inherited.some((i) => i.locked)) {
     // A waiver of a locked text never counts (docs/extends.md, "Floors"): `validate` reports it, and no listing shows it as holding.
     const { countingWaivers } = await import('../floors.ts');
@@ -129,7 +132,7 @@ export async function effective(
       svc.root,
       svc.source,
       waivers,
-      entries.map((e) => e.invariant),
+      set.map((e) => e.invariant),
     );
   }
   const result: EffectiveResult = { target: resolvedTarget, entries, waivers };
