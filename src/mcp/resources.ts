@@ -1,7 +1,7 @@
 import { UsageError } from '../core/errors.ts';
 import { EXTENDS_LOCK_FILE } from '../core/extends.ts';
 import { isName, isProjectName, isUlid, truncate } from '../core/names.ts';
-import type { InvariantService } from '../service/invariant-service.ts';
+import { type InvariantService, toScope } from '../service/invariant-service.ts';
 import { CONFIG_FILE } from '../store/config.ts';
 import { existingPlanIds } from '../store/listing.ts';
 import { effectiveMarkdown, PRECEDENCE_LINE } from '../present/effective.ts';
@@ -64,11 +64,12 @@ export function parseUri(uri: string): { target: Target; form: Form } {
     );
   if (!m) throw bad();
   const [, kind, name, form] = m as unknown as [string, 'projects' | 'plans', string, Form];
+  // A name the store cannot hold is refused as the CLI's --project and --plan refuse it (`Web`: did you mean web?).
   if (kind === 'projects') {
-    if (!isName(name)) throw bad();
+    if (!isName(name)) toScope({ project: name });
     return { target: { project: name }, form };
   }
-  if (!isUlid(name)) throw bad();
+  if (!isUlid(name)) toScope({ plan: name });
   return { target: { plan: name }, form };
 }
 

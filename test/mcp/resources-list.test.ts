@@ -1,6 +1,8 @@
 // What resources/list offers is what exists: the same projects and plans the other surfaces find (scopes()).
 import { describe, expect, it } from 'vitest';
-import { listTargets } from '../../src/mcp/resources.ts';
+import type { UsageError } from '../../src/core/errors.ts';
+import { listTargets, parseUri, readResource } from '../../src/mcp/resources.ts';
+import { newToolContext } from '../../src/mcp/tools.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
@@ -20,5 +22,30 @@ describe('the targets resources/list offers', () => {
     const service = new InvariantService(store);
     expect(await listTargets(service)).toEqual([{ project: 'myapp' }, { plan: PLAN }]);
     expect((await service.scopes()).plans.map((p) => p.id)).toEqual([PLAN]);
+  });
+});
+
+describe('a resource of a target the store cannot name', () => {
+  const service = () =>
+    new InvariantService(
+      testStore({ 'projects/web/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Keep logs') }),
+    );
+  const failure = (uri: string) =>
+    readResource(newToolContext(service()), uri).then(
+      () => undefined,
+      (e: UsageError) => ({
+        code: e.code,
+        exitCode: e.exitCode,
+        suggestions: (e.detail as { suggestions?: string[] } | undefined)?.suggestions,
+      }),
+    );
+
+  it('is refused with the closest project, as the CLI refuses --project Web, not as an unknown resource', async () => {
+    expect(await failure('agents://projects/Web/effective.md')).toEqual({ code: 'usage', exitCode: 2, suggestions: ['web'] });
+    expect(await failure('agents://projects/wbe/effective.json')).toEqual({ code: 'unknown-project', exitCode: 2, suggestions: ['web'] });
+    expect(() => parseUri('agents://plans/01m8kk5920rs6cgavdfvyyj0b4/effective.md')).toThrow(
+      /plan id "01m8kk5920rs6cgavdfvyyj0b4" must be upper case/,
+    );
+    expect(() => parseUri('agents://projects/a/b/effective.md')).toThrow(/unknown resource/);
   });
 });
