@@ -15,7 +15,7 @@ import { SelectList } from './SelectList.tsx';
 import { TextInput } from './TextInput.tsx';
 import { effectiveRows, inScope, listRows, scopeLabel, windowTop, type Row, type ScopeChoice } from './browser-rows.ts';
 import { useTheme } from './theme.ts';
-import { useStoreData } from './use-store-data.ts';
+import { storeGone, useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { useWrites } from './use-writes.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
@@ -181,6 +181,7 @@ function BrowserScreen({
         }
       } catch (error) {
         if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
+        if (storeGone(service)) return void reload();
         if (!options.refresh) return setStatus(error.message);
         // The set is gone with the change (a project's last invariant removed takes its folder): the view goes back to
         // the list instead of showing the set as it was, and the status line keeps what the change did.
@@ -188,7 +189,7 @@ function BrowserScreen({
         setStatus((said) => (said ? `${said} · ${error.message}` : error.message));
       }
     },
-    [service, onError],
+    [service, onError, reload],
   );
 
   /** `e` off the effective view: the set of the chosen project or plan, or of the selected invariant's. */
@@ -230,6 +231,8 @@ function BrowserScreen({
    */
   const refused = (error: unknown) => {
     if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
+    // A store removed meanwhile is the cause, not the id it no longer holds: the reload says it is gone, once.
+    if (storeGone(service)) return void reload();
     setStatus(error.message);
     if (error.exitCode === EXIT_CODES.usage) void reload();
   };

@@ -22,6 +22,16 @@ export function requireOpenedStore(service: InvariantService): void {
   requireStore(service.root, 'the screen opened', 'then try again');
 }
 
+/** Whether the store folder the screen opened on was removed or moved away since. */
+export function storeGone(service: InvariantService): boolean {
+  try {
+    requireOpenedStore(service);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Reads every invariant (with shadow relations), the inherited ones and the
  * scopes that exist; `reload` after a change. A policy source not pinned or

@@ -500,6 +500,13 @@ test('a store moved away while the screen is open is said, not read as an empty 
   r.stdin.write('d');
   const frame = await frameHas(r.lastFrame, `no store at ${root}`);
   expect(frame).toContain('6 shown of 6');
+  // The store's absence is the one thing said: not the id it no longer holds, nor the set it cannot resolve.
+  expect(frame).not.toContain('no invariant with id');
+  r.stdin.write('e');
+  await frameMatches(r.lastFrame, (f) => {
+    expect(f).toContain(`no store at ${root}`);
+    expect(f).not.toMatch(/no invariant with id|unknown project/);
+  });
   expect(existsSync(root)).toBe(false);
   expect(events).toEqual([]);
   r.unmount();
