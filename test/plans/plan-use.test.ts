@@ -53,6 +53,10 @@ describe('plan use', () => {
     ]);
     const files = readdirSync(join(root, 'plans', id)).sort();
     expect(files).toEqual([...out.promoted.map((p: { id: string }) => `${p.id}.yaml`), 'plan.yaml'].sort());
+    // One batch's ids count up in the order they are made (monotonic ULIDs), after the plan's: a scope lists its
+    // invariants by id as the order they were made in (docs/resolution.md), here the template's.
+    const ids = out.promoted.map((p: { id: string }) => p.id) as string[];
+    expect([id, ...ids]).toEqual([id, ...ids].sort());
     const plan = readYaml(root, `plans/${id}/plan.yaml`);
     expect(plan).toMatchObject({ id, action: 'local/code-coverage', project: 'myapp', goal: 'Raise coverage' });
     const second = out.promoted[1].id as string;
