@@ -1,5 +1,6 @@
 import { SEVERITIES } from '../core/model.ts';
 import type { Violation } from '../core/records.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import type { Style } from '../core/style.ts';
 import { type JsonSchema, nullable, objectOf, enumOf, STRING } from './schema.ts';
 
@@ -38,4 +39,22 @@ export const VIOLATION_SCHEMA: JsonSchema = objectOf(
 /** A severity coloured as every surface shows it: error red, warning yellow, info plain. */
 export function severityLabel(s: Style, severity: string): string {
   return severity === 'error' ? s.red(severity) : severity === 'warning' ? s.yellow(severity) : severity;
+}
+
+/**
+ * A plan's open violations as `plan show` lists them: those a waiver covers now (`waived`, their ids) said to be, and
+ * counted as `plan status` counts them ("; 2 waived"), so the two never disagree on what stands.
+ */
+export function openViolationsText(s: Style, violations: readonly Violation[], waived: readonly string[]): string[] {
+  const covered = new Set(waived);
+  const n = violations.filter((v) => covered.has(v.id)).length;
+  const lines = [s.cyan(`Open violations (${violations.length}${n ? `; ${n} waived` : ''})`)];
+  for (const v of violations) {
+    const mark = covered.has(v.id) ? `${s.dim('(waived)')} ` : '';
+    lines.push(
+      `  ${severityLabel(s, v.severity)}  ${v.id}  ${mark}${v.violated_text}${v.details ? s.dim(` — ${escapeUnsafe(v.details)}`) : ''}`,
+    );
+  }
+  if (violations.length === 0) lines.push('  none');
+  return lines;
 }

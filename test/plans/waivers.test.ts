@@ -193,6 +193,27 @@ describe('invariant waive (CLI, on a git repository)', () => {
     expect((await service.effective({ plan: EXAMPLE_PLAN })).waivers.map((w) => w.id)).toEqual([example]);
   });
 
+  it('plan show marks and counts the open violations a waiver covers as plan status counts them', async () => {
+    const { root } = repoStore();
+    for (const id of [NEVER_DELETE, LOG_CHANGES])
+      expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', id)).code).toBe(0);
+    const status = JSON.parse((await run(root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json')).stdout) as {
+      violations: { error: number; warning: number };
+      waived_violations: number;
+    };
+    expect([status.violations.error + status.violations.warning, status.waived_violations]).toEqual([1, 1]);
+    const show = JSON.parse((await run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json')).stdout) as {
+      violations: { invariant_id: string; waived: boolean }[];
+    };
+    expect(show.violations.map((v) => [v.invariant_id, v.waived])).toEqual([
+      [NEVER_DELETE, false],
+      [LOG_CHANGES, true],
+    ]);
+    const text = (await run(root, 'plan', 'show', EXAMPLE_PLAN)).stdout;
+    expect(text).toContain('Open violations (2; 1 waived)');
+    expect(text.split('\n').filter((l) => l.includes('(waived) ')).length).toBe(1);
+  });
+
   it('commits the waiver with --commit', async () => {
     const { root, repo } = repoStore();
     const r = await run(

@@ -4,7 +4,7 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { decisionJson, planJson, runJson, waiverJson } from '../../present/plan.ts';
 import { effectiveEntriesJson, planEntryMeta, waiverLine } from '../../present/effective.ts';
-import { severityLabel, violationJson } from '../../present/violation.ts';
+import { openViolationsText, violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 import { hiddenCopyLines } from '../../present/effective.ts';
 
@@ -22,7 +22,10 @@ export default defineCommand<{ id: string }>({
         waivers: r.waivers.map(waiverJson),
         latest_decision: r.latestDecision ? decisionJson(r.latestDecision) : null,
         latest_enforcement: r.latestEnforcement ? runJson(r.latestEnforcement) : null,
-        violations: r.violations.map((v) => violationJson(p.id, `plans/${p.id}/violations/${v.id}.yaml`, v)),
+        violations: r.violations.map((v) => ({
+          ...violationJson(p.id, `plans/${p.id}/violations/${v.id}.yaml`, v),
+          waived: r.waived.includes(v.id),
+        })),
         drift: r.drift.map((d) => ({
           kind: d.kind,
           action: d.action,
@@ -64,10 +67,7 @@ export default defineCommand<{ id: string }>({
           for (const rec of run.records)
             lines.push(`    ${rec.enforced ? s.green('✓') : s.red('✗')} ${rec.invariant_id}  ${s.dim(oneLine(rec.actor_response))}`);
         }
-        lines.push('', s.cyan(`Open violations (${r.violations.length})`));
-        for (const v of r.violations)
-          lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.details ? s.dim(` — ${oneLine(v.details)}`) : ''}`);
-        if (r.violations.length === 0) lines.push('  none');
+        lines.push('', ...openViolationsText(s, r.violations, r.waived));
         lines.push('', s.cyan(`Drift from the action template (${r.drift.length})`));
         for (const d of r.drift) {
           if (d.kind === 'changed')

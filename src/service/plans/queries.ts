@@ -1,7 +1,7 @@
 // Reading plans: the list, one plan in full, its decision tree, its status and the gate.
 import { UsageError } from '../../core/errors.ts';
 import { truncate } from '../../core/names.ts';
-import type { Plan, Severity } from '../../core/model.ts';
+import type { Plan, ScopedInvariant, Severity } from '../../core/model.ts';
 import { RELAXABLE, type RelaxableReason, committedRuns, judgePlan } from '../../core/plan-gate.ts';
 import { inputObject, optionalStrings } from '../../core/input-shape.ts';
 import {
@@ -20,6 +20,7 @@ import type { PlanContext } from './context.ts';
 import { invariantDigests, planById, planRecords, setDigest } from './common.ts';
 import { syncInputs } from './sync.ts';
 import type { PlanShow, PlanStatus } from './types.ts';
+import type { WaiverState } from '../invariants/types.ts';
 
 /** Every plan, by id (creation order). */
 export async function list(svc: PlanContext): Promise<Plan[]> {
@@ -34,11 +35,13 @@ export async function show(svc: PlanContext, prefix: string): Promise<PlanShow> 
   const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
   const records = await planRecords(svc, plan.id);
   const { planInvariants, actions } = await syncInputs(svc, plan);
+  const standing = standingViolations(records.violations, await waivedNow(svc, entries, waivers));
   const result: PlanShow = {
     plan,
     effective: entries,
     waivers,
     violations: records.violations.filter((v) => v.resolved === undefined),
+    waived: standing.waived.map((v) => v.id),
     drift: computeDrift(plan, planInvariants, actions),
   };
   // Only a run its decision node commits counts (docs/adr/0064-run-committed-by-decision-node.md); an unfinished write is not shown as the latest run.
@@ -70,12 +73,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
   const plan = await planById(svc, prefix);
   const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
   const records = await planRecords(svc, plan.id);
-  const waived = await withoutFloors(
-    svc.root,
-    svc.invariants.source,
-    waivedAt(waivers, svc.invariants.deps.clock()),
-    entries.map((e) => e.invariant),
-  );
+  const waived = await waivedNow(svc, entries, waivers);
   const standing = standingViolations(records.violations, waived);
   const violations: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const v of standing.open) violations[v.severity]++;
@@ -121,6 +119,20 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
     if (run.error !== undefined) status.latestEnforcement.error = run.error;
   }
   return status;
+}
+
+/** The invariants of the set a waiver covers at the service clock's time, a locked text's never: `show` and `status` judge alike. */
+async function waivedNow(
+  svc: PlanContext,
+  entries: readonly { invariant: ScopedInvariant }[],
+  waivers: readonly WaiverState[],
+): Promise<Map<string, WaiverState[]>> {
+  return withoutFloors(
+    svc.root,
+    svc.invariants.source,
+    waivedAt(waivers, svc.invariants.deps.clock()),
+    entries.map((e) => e.invariant),
+  );
 }
 
 /** `allow` as given from JavaScript: a list of the reasons `--allow` takes, never a string read as its characters. */

@@ -35,7 +35,10 @@ export interface PlanShow {
   waivers: WaiverState[];
   latestEnforcement?: EnforcementRun;
   latestDecision?: DecisionNode;
+  /** Open violations (not resolved). */
   violations: Violation[];
+  /** The ids of those a waiver covers now: they do not fail the plan (`plan status` counts them as waived). */
+  waived: string[];
   drift: DriftItem[];
 }
 
