@@ -83,6 +83,12 @@ export function waiverLine(s: Style, w: ScopedWaiver & { holds: boolean }): stri
   return `${w.holds ? s.yellow(head) : s.red(head)} ${s.dim(where)}: ${reason}`;
 }
 
+/** The same line without style, as the terminal UI's detail pane colours it whole. */
+export function waiverPlainLine(w: ScopedWaiver & { holds: boolean }): string {
+  const { head, where, reason } = waiverWords(waiverJson(w));
+  return `${head} ${where}: ${reason}`;
+}
+
 /** What the dim line under an invariant says of it first, in every listing of a set: id, severity, inactive, tags. */
 function metaParts(s: Style, inv: ScopedInvariant): string[] {
   const parts = [inv.id, severityLabel(s, inv.severity)];

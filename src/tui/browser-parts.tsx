@@ -4,6 +4,7 @@ import { Box, Text } from 'ink';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import type { ReactElement } from 'react';
 import { actionName, describeScope, type ScopedInvariant } from '../core/model.ts';
+import { waiverPlainLine } from '../present/effective.ts';
 import { relationWords } from '../present/invariant.ts';
 import type { SelectItem } from './SelectList.tsx';
 import type { Row, ScopeChoice } from './browser-rows.ts';
@@ -170,15 +171,10 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
         <Text key={`s${o.path}`} color={theme.hue('yellow')} wrap="truncate-end">{`${word} ${describeScope(o.scope)} ${o.id}`}</Text>,
       );
     for (const w of row.waivers ?? []) {
-      const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;
       lines.push(
         // Two rows: after its date, scope and owner (an e-mail address), one row left the reason a word or two.
         <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')}>
-          {clipToRows(
-            plain(`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`),
-            width,
-            2,
-          ).join('\n')}
+          {clipToRows(plain(waiverPlainLine(w)), width, 2).join('\n')}
         </Text>,
       );
     }

@@ -357,7 +357,8 @@ test('the effective set marks waived invariants, and the detail pane shows each 
   expect(frame).toContain('  E (waiver expired) Never delete production data');
   r.stdin.write('j');
   await frameHas(r.lastFrame, '› E (waived) All API changes need tests');
-  await frameHas(r.lastFrame, 'waived until 2999-12-31 for project myapp by Ops: Legacy endpoints');
+  // Said as plan show and invariant list --effective say it (present/effective.ts), the waiver's id with it.
+  await frameHas(r.lastFrame, 'waived until 2999-12-31 (project myapp, 01M8KM00000000000000000001, owner Ops):', 'Legacy endpoints');
   r.unmount();
 });
 
@@ -372,7 +373,7 @@ test("a waiver's reason after a long owner shows on a second row of the detail p
   await frameHas(r.lastFrame, '(waived) Never delete production data');
   r.stdin.write('G');
   const frame = await frameHas(r.lastFrame, '› E (waived) Never delete production data');
-  expect(frame.split('\n').join(' ')).toContain('by Example Team <team@example.com>: The sandbox keeps its own copy of production');
+  expect(frame.split('\n').join(' ')).toContain('owner Example Team <team@example.com>): The sandbox keeps its own copy of production');
   expect(lines(frame).length).toBeLessThanOrEqual(23);
   r.unmount();
 });
