@@ -193,7 +193,7 @@ describe('invariant waive (CLI, on a git repository)', () => {
     expect((await service.effective({ plan: EXAMPLE_PLAN })).waivers.map((w) => w.id)).toEqual([example]);
   });
 
-  it('plan show marks and counts the open violations a waiver covers as plan status counts them', async () => {
+  it('plan show and violation list mark the open violations a waiver covers, as plan status counts them', async () => {
     const { root } = repoStore();
     for (const id of [NEVER_DELETE, LOG_CHANGES])
       expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', id)).code).toBe(0);
@@ -211,6 +211,15 @@ describe('invariant waive (CLI, on a git repository)', () => {
     ]);
     const text = (await run(root, 'plan', 'show', EXAMPLE_PLAN)).stdout;
     expect(text).toContain('Open violations (2; 1 waived)');
+    const listed = JSON.parse((await run(root, 'invariant', 'violation', 'list', '--format', 'json')).stdout) as {
+      invariant_id: string;
+      waived: boolean;
+    }[];
+    expect(listed.map((v) => [v.invariant_id, v.waived])).toEqual([
+      [NEVER_DELETE, false],
+      [LOG_CHANGES, true],
+    ]);
+    expect((await run(root, 'invariant', 'violation', 'list')).stdout.split('\n').filter((l) => l.endsWith('  waived'))).toHaveLength(1);
     expect(text.split('\n').filter((l) => l.includes('(waived) ')).length).toBe(1);
   });
 

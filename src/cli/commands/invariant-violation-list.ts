@@ -18,18 +18,20 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
     const s = ctx.style;
     emit(
       ctx,
-      items.map((i) => violationJson(i.plan, i.path, i.violation)),
+      items.map((i) => ({ ...violationJson(i.plan, i.path, i.violation), waived: i.waived === true })),
       () => {
         if (items.length === 0) return 'No violations.';
         const lines: string[] = [];
         let plan = '';
-        for (const { plan: p, violation: v } of items) {
+        for (const { plan: p, violation: v, waived } of items) {
           if (p !== plan) {
             if (plan) lines.push('');
             plan = p;
             lines.push(s.cyan(`plan ${p}`));
           }
-          lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : ''}`);
+          lines.push(
+            `  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : waived ? `  ${s.dim('waived')}` : ''}`,
+          );
           lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${oneLine(v.details)}` : ''}`)}`);
           if (v.resolved)
             lines.push(

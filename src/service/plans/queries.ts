@@ -121,8 +121,8 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
   return status;
 }
 
-/** The invariants of the set a waiver covers at the service clock's time, a locked text's never: `show` and `status` judge alike. */
-async function waivedNow(
+/** The invariants of the set a waiver covers at the service clock's time, a locked text's never: `show`, `status` and `violation list` judge alike. */
+export async function waivedNow(
   svc: PlanContext,
   entries: readonly { invariant: ScopedInvariant }[],
   waivers: readonly WaiverState[],

@@ -124,4 +124,6 @@ export interface ListedViolation {
   plan: string;
   violation: Violation;
   path: string;
+  /** From `listViolations`: open, and of an invariant a waiver covers now (it does not fail the plan). */
+  waived?: boolean;
 }

@@ -13,6 +13,7 @@ import { refuseOtherKind } from '../invariants/lookup.ts';
 import { checkSeverity, requirePlanHeld } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
+import { waivedNow } from './queries.ts';
 import { type ListedViolation, VIOLATION_FIELDS, type ViolationInput } from './types.ts';
 
 /** The YAML writer, loaded only to write: `violation list` reads this module too. */
@@ -168,10 +169,20 @@ export async function listViolations(svc: PlanContext, given: { plan?: string; s
   const out: ListedViolation[] = [];
   for (const plan of planIds) {
     const { violations } = await planRecords(svc, plan, ['violations']);
-    for (const v of violations) {
-      if (options.severity === undefined || v.severity === options.severity)
-        out.push({ plan, violation: v, path: `plans/${plan}/violations/${v.id}.yaml` });
+    const kept = violations.filter((v) => options.severity === undefined || v.severity === options.severity);
+    // Which open ones a waiver covers now, as plan status counts them; the set is resolved only for a plan with one.
+    let waived: ReadonlyMap<string, unknown> = new Map();
+    if (kept.some((v) => v.resolved === undefined)) {
+      const { entries, waivers } = await svc.invariants.effective({ plan });
+      waived = await waivedNow(svc, entries, waivers);
     }
+    for (const v of kept)
+      out.push({
+        plan,
+        violation: v,
+        path: `plans/${plan}/violations/${v.id}.yaml`,
+        waived: v.resolved === undefined && waived.has(v.invariant_id),
+      });
   }
   return out;
 }
