@@ -160,7 +160,8 @@ describe('invariant waive (CLI, on a git repository)', () => {
   });
 
   it('a waiver of a copy the plan shadows waives nothing on any surface: not listed, not holding, no violation covered', async () => {
-    const { root } = repoStore();
+    // No repository: nothing here commits, and a git repository costs processes.
+    const root = exampleStore();
     // Recorded and waived while the project's copy applied; then the plan takes a copy of the same text, which shadows it.
     expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', API_TESTS)).code).toBe(0);
     const waive = ['--reason', 'Legacy endpoints', '--owner', 'API team', '--expires', '2999-12-31'];
@@ -194,7 +195,8 @@ describe('invariant waive (CLI, on a git repository)', () => {
   });
 
   it('plan show and violation list mark the open violations a waiver covers, as plan status counts them', async () => {
-    const { root } = repoStore();
+    // No repository: nothing here commits, and a git repository costs processes.
+    const root = exampleStore();
     for (const id of [NEVER_DELETE, LOG_CHANGES])
       expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', id)).code).toBe(0);
     const status = JSON.parse((await run(root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json')).stdout) as {
