@@ -76,6 +76,25 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
   ].join('\n');
 }
 
+/**
+ * The plain `.git/hooks/pre-merge-commit` script: git commits a merge it made itself (`git merge`, `git pull`) without
+ * running the pre-commit hook, so a merge of two branches that each pass (the same text added to one scope on both)
+ * would record a store that fails; this runs the pre-commit hook beside it on the merge's index, as git's own sample
+ * does, so the two never check differently.
+ */
+export function preMergeCommitScript(): string {
+  return [
+    '#!/bin/sh',
+    HOOK_MARKER,
+    '# Runs the pre-commit hook beside it for a merge git commits itself (git merge, git pull), which runs no',
+    '# pre-commit hook; installed by `agents init --hooks`. Skip once with `git merge --no-verify`.',
+    'hook="$(dirname "$0")/pre-commit"',
+    '[ -x "$hook" ] || exit 0',
+    'exec "$hook"',
+    '',
+  ].join('\n');
+}
+
 /** The largest existing hook read (ours is a few hundred bytes). */
 const MAX_HOOK_BYTES = 1024 * 1024;
 
@@ -83,6 +102,8 @@ export interface HookInstall {
   path: string;
   /** "installed", or "updated" when an earlier agents hook was replaced. */
   action: 'installed' | 'updated' | 'unchanged';
+  /** The pre-merge-commit hook beside it; `kept` when one agents did not write is there, left alone. */
+  merge: { path: string; action: HookInstall['action'] | 'kept' };
 }
 
 /**
@@ -142,6 +163,7 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
 /** A pre-commit hook checked and ready to be written: `planPreCommitHook`, then `writePreCommitHook`. */
 export interface HookPlan extends HookInstall {
   dir: string;
+  mergeScript: string;
   script: string;
   /** Whether the hook runs `agents export --check` too. */
   exportCheck: boolean;
@@ -184,9 +206,12 @@ export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Pr
       exportCheck = true;
       script = preCommitScript(rel === '.agents' ? undefined : rel, true);
     }
-    if (current === script) return { path, action: 'unchanged', dir, script, exportCheck };
-    action = 'updated';
+    if (current === script) action = 'unchanged';
+    else action = 'updated';
   }
+  const merge = planMergeHook(dir);
+  if (action === 'unchanged' && merge.action !== 'installed' && merge.action !== 'updated')
+    return { path, action, merge, dir, script, exportCheck, mergeScript: preMergeCommitScript() };
   // The nearest folder that exists must take the hook's temporary (hooks/ itself may be made).
   let at = dir;
   while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
@@ -199,7 +224,21 @@ export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Pr
       code: failure.code,
     });
   }
-  return { path, action, dir, script, exportCheck };
+  return { path, action, merge, dir, script, exportCheck, mergeScript: preMergeCommitScript() };
+}
+
+/**
+ * What `init --hooks` does to the pre-merge-commit hook in `dir`: install it, update or keep one of ours, and leave
+ * one of another origin (or one that cannot be read) alone, said as `kept`, since the pre-commit hook is installed
+ * either way.
+ */
+function planMergeHook(dir: string): HookInstall['merge'] {
+  const path = join(dir, 'pre-merge-commit');
+  const existing = readRegularFile(path, MAX_HOOK_BYTES, { followLinks: true });
+  if (!existing.ok) return { path, action: existing.code === 'missing' ? 'installed' : 'kept' };
+  const current = existing.bytes.toString('utf8');
+  if (!current.includes(HOOK_MARKER)) return { path, action: 'kept' };
+  return { path, action: current === preMergeCommitScript() ? 'unchanged' : 'updated' };
 }
 
 /**
@@ -227,5 +266,9 @@ export function writePreCommitHook(plan: HookPlan): HookInstall {
     writeFileAtomic(plan.dir, 'pre-commit', plan.script, 'replace', undefined, plan.path);
     chmodSync(plan.path, 0o755);
   }
-  return { path: plan.path, action: plan.action };
+  if (plan.merge.action === 'installed' || plan.merge.action === 'updated') {
+    writeFileAtomic(plan.dir, 'pre-merge-commit', plan.mergeScript, 'replace', undefined, plan.merge.path);
+    chmodSync(plan.merge.path, 0o755);
+  }
+  return { path: plan.path, action: plan.action, merge: plan.merge };
 }

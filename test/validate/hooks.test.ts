@@ -59,6 +59,43 @@ describe('the plain git hook (agents init --hooks)', () => {
     // start of the suite they have taken longer than the default bound, which is meant for a hang.
   }, 120_000);
 
+  it('blocks a merge git commits itself whose two sides pass alone (the same text added to one scope on each)', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    const init = await runAgents(['init', '--hooks', '--format', 'json'], { cwd: repo });
+    expect(JSON.parse(init.stdout).hook.merge_hook).toEqual({ path: join(repo, '.git/hooks/pre-merge-commit'), action: 'installed' });
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'store', '--no-verify');
+    const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+    for (const [branch, id] of [
+      ['one', A],
+      ['two', B],
+    ] as const) {
+      git(repo, 'checkout', '-qb', branch, 'main');
+      writeFileSync(join(repo, `.agents/global/${id}.yaml`), ML + invariantYaml(id, 'Tag every release'));
+      git(repo, 'add', '-A');
+      git(repo, 'commit', '-qm', branch, '--no-verify');
+    }
+    git(repo, 'checkout', '-q', 'main');
+    git(repo, 'merge', '-q', 'one');
+    // One real merge, running the hooks as `git pull` would: the store it would record holds one text twice.
+    const r = spawnSync('git', ['merge', '--no-edit', 'two'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, ...GIT_ENV, PATH: agentsOnPath(), NO_COLOR: '1' },
+    });
+    expect(r.stdout + r.stderr).toContain('duplicate-text');
+    expect(r.status).toBe(1);
+    expect(git(repo, 'log', '--format=%s').trim().split('\n')).toEqual(['one', 'store']);
+    // A pre-merge-commit hook of another origin is left alone, and said so; the pre-commit hook is still ours.
+    git(repo, 'merge', '--abort');
+    writeFileSync(join(repo, '.git/hooks/pre-merge-commit'), '#!/bin/sh\nexec make lint\n');
+    const kept = await runAgents(['init', '--hooks', '--format', 'json'], { cwd: repo });
+    expect(kept.code).toBe(0);
+    expect(JSON.parse(kept.stdout).hook).toMatchObject({ action: 'unchanged', merge_hook: { action: 'kept' } });
+    expect(readFileSync(join(repo, '.git/hooks/pre-merge-commit'), 'utf8')).toBe('#!/bin/sh\nexec make lint\n');
+  }, 120_000);
+
   it('lets through a commit on a branch without the store, and one that removes the store', async () => {
     const repo = tempDir();
     gitInit(repo);

@@ -97,7 +97,7 @@ export default defineCommand<InitArgs>({
         store: root,
         created: made,
         actor: creating ? (actor ?? null) : null,
-        hook: hook ? { ...hook, export_check: exportCheck } : null,
+        hook: hook ? { path: hook.path, action: hook.action, export_check: exportCheck, merge_hook: hook.merge } : null,
         ignored_by_git: ignored ? { path: ignored.path, rule: ignored.rule } : null,
       },
       () => {
@@ -107,6 +107,10 @@ export default defineCommand<InitArgs>({
           lines.push(
             `${s.green(hook.action)} pre-commit hook ${hook.path}`,
             `  it runs \`agents validate --staged\`${exportCheck ? ' and `agents export --check`' : ''} before each commit`,
+            hook.merge.action === 'kept'
+              ? `  ${s.yellow('kept')} the pre-merge-commit hook ${hook.merge.path}, which agents did not install: a merge git commits itself (git merge, git pull) runs no pre-commit hook; add \`agents validate --staged\` to it to check merges too`
+              : `${s.green(hook.merge.action)} pre-merge-commit hook ${hook.merge.path}`,
+            ...(hook.merge.action === 'kept' ? [] : ['  it runs the pre-commit hook for a merge git commits itself (git merge, git pull)']),
           );
         if (offer)
           lines.push(
