@@ -250,6 +250,8 @@ describe('agents invariant log over invalid versions', () => {
     expect(readFileSync(join(repo.store, `global/${V}.yaml`), 'utf8')).toContain('Never drop any data');
 
     const l = await log(repo, V);
+    // Where it lives now is where HEAD holds it, not the path the newest commit wrote on the side that moved away.
+    expect([l.path, l.deleted]).toEqual([`global/${V}.yaml`, false]);
     expect(l.events.map((e) => [e.commit, e.change, e.fields.map((f) => f.field)]).sort()).toEqual(
       [
         [again, 'edited', ['text']],

@@ -109,6 +109,10 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
         if (p.sha === NULL_SHA && parent !== undefined) for (const e of elsewhere(parent, h.path)) shas.add(e.name);
       }
     }
+  // Where it lives now is what HEAD holds: the commits of two branches come interleaved by date, so a path the
+  // history last wrote on one side (an edit in the old scope) may be one the merge of the other side's move dropped.
+  const atHead = (p: string) => `HEAD:${base}${p}`;
+  for (const p of paths) shas.add(atHead(p));
   // A version over the limit is answered by its size, never held: a repository's history can hold one of any size.
   const blobs = await catFileBatch(top, [...shas], MAX_FILE_BYTES);
   const { parseInvariant, parseYaml } = await import('../../core/parse.ts');
@@ -133,9 +137,6 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
   // Oldest first, so that each version is compared with the last valid one before it.
   const perCommitEvents: LogEvent[][] = [];
   let lastValid: ScopedInvariant | undefined;
-  // The paths that hold the id after each commit: a copy removed while another stays (a move made in two
-  // commits, a copy then the original removed) leaves the invariant in the store.
-  const live = new Set<string>();
   for (const { c, hits } of [...perCommit].reverse()) {
     const mine = hits.filter((h) => h.id === id);
     if (mine.length === 0) continue;
@@ -186,8 +187,6 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
       // Whether this commit's version is invalid: never the problem of the version before it.
       if (change !== 'removed' && a.problem) e.invalid = a.problem;
       if (a.inv) lastValid = a.inv;
-      if (from) live.delete(from.path);
-      if (to) live.add(to.path);
       events.push(e);
     };
     while (gone.length > 0 && born.length > 0) event('moved', gone.shift()!, born.shift()!);
@@ -197,7 +196,9 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
     perCommitEvents.push(events);
   }
   const events = perCommitEvents.reverse().flat();
-  // Where it lives: the newest path written that still holds it.
+  // Where it lives: the newest path written that HEAD still holds (a copy removed while another stays, as a move
+  // made in two commits leaves it, keeps the invariant in the store).
+  const live = new Set([...paths].filter((p) => blobs.has(atHead(p)) && blobs.get(atHead(p)) !== null));
   const now = events.find((e) => e.change !== 'removed' && live.has(e.path));
   return {
     id,
