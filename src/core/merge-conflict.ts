@@ -18,15 +18,24 @@ export interface MergeConflict {
 }
 
 const OPEN = '<<<<<<<';
-const SPLIT = '=======';
-const CLOSE = '>>>>>>>';
 
-/** A marker line: the seven characters at the start of the line, then the end of the line or a space and a label. */
-function markerLabel(line: string, marker: string): string | undefined {
-  if (!line.startsWith(marker)) return undefined;
-  const rest = line.slice(marker.length).replace(/\r$/, '');
+/**
+ * A marker line: a run of `size` of `char` at the start of the line, then the end of the line or a space and a label.
+ * git writes seven unless a `.gitattributes` sets `conflict-marker-size`, and the three markers of one conflict
+ * always the same number.
+ */
+function markerLabel(line: string, char: string, size: number): string | undefined {
+  if (runOf(line, char) !== size) return undefined;
+  const rest = line.slice(size).replace(/\r$/, '');
   if (rest === '') return '';
   return rest.startsWith(' ') ? rest.slice(1).trim() : undefined;
+}
+
+/** How many of `char` the line starts with. */
+function runOf(line: string, char: string): number {
+  let n = 0;
+  while (line[n] === char) n++;
+  return n;
 }
 
 /**
@@ -40,20 +49,21 @@ export function mergeConflicts(source: string): MergeConflict | null {
   if (!source.startsWith(OPEN) && !source.includes(`\n${OPEN}`)) return null;
   let first: MergeConflict | null = null;
   let count = 0;
-  let open: { offset: number; line: number; label: string } | undefined;
+  let open: { offset: number; line: number; label: string; size: number } | undefined;
   let split = false;
   let offset = 0;
   const lines = source.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const opening = markerLabel(line, OPEN);
+    const size = runOf(line, '<');
+    const opening = size >= OPEN.length ? markerLabel(line, '<', size) : undefined;
     if (opening !== undefined) {
-      open = { offset, line: i + 1, label: opening };
+      open = { offset, line: i + 1, label: opening, size };
       split = false;
-    } else if (open && markerLabel(line, SPLIT) === '') {
+    } else if (open && markerLabel(line, '=', open.size) === '') {
       split = true;
     } else if (open && split) {
-      const closing = markerLabel(line, CLOSE);
+      const closing = markerLabel(line, '>', open.size);
       if (closing !== undefined) {
         count++;
         first ??= { offset: open.offset, startLine: open.line, endLine: i + 1, ours: open.label, theirs: closing, count: 0 };

@@ -13,7 +13,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'yaml-alias-limit': 'The file uses more YAML aliases than allowed (an alias bomb is refused).',
   'yaml-too-deep': 'The file nests too deeply to be parsed.',
   'yaml-too-large': 'The file holds too many YAML tokens to be parsed in reasonable time.',
-  'merge-conflict': "The file holds git's conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`) of a merge, rebase or stash that conflicted.",
+  'merge-conflict':
+    "The file holds git's conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`, longer where `.gitattributes` sets `conflict-marker-size`) of a merge, rebase or stash that conflicted.",
   'file-too-large': 'The file is over 1 MiB; it is refused without being read.',
   'file-not-utf8': 'The file is not valid UTF-8.',
   'file-binary': 'The file holds binary content (a NUL byte).',

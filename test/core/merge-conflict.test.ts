@@ -35,13 +35,20 @@ describe('mergeConflicts', () => {
     expect(mergeConflicts(twice)).toMatchObject({ startLine: 1, endLine: 5, ours: '', theirs: '', count: 2 });
   });
 
+  it('finds the longer markers a .gitattributes conflict-marker-size makes, all three of one length', () => {
+    const ten = ['id: x', '<<<<<<<<<< HEAD', 'a: 1', '==========', 'a: 2', '>>>>>>>>>> feature', ''].join('\n');
+    expect(mergeConflicts(ten)).toMatchObject({ startLine: 2, endLine: 6, ours: 'HEAD', theirs: 'feature', count: 1 });
+    expect(mergeConflicts('<<<<<<<<<< HEAD\n=======\n>>>>>>>>>> x\n')).toBeNull();
+    expect(mergeConflicts('<<<<<< HEAD\n======\n>>>>>> x\n')).toBeNull();
+  });
+
   it('leaves alone what is not a whole conflict at the start of lines', () => {
     for (const text of [
       'id: x\ntext: fine\n',
       '<<<<<<< HEAD\ntext: a\n', // no separator, no end
       '<<<<<<< HEAD\ntext: a\n=======\n', // no end
       'rationale: |\n  <<<<<<< HEAD\n  =======\n  >>>>>>> x\n', // indented: text of a block scalar
-      '<<<<<<<< HEAD\n=======\n>>>>>>> x\n', // eight characters: not git's marker
+      '<<<<<<<< HEAD\n=======\n>>>>>>> x\n', // eight, then seven: not the markers of one conflict
       '<<<<<<<HEAD\n=======\n>>>>>>> x\n', // no space before the label
       '=======\n<<<<<<< a\n>>>>>>> b\n', // the separator before the start
     ])
