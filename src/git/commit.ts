@@ -63,6 +63,19 @@ export function operationInProgress(top: string): { operation: 'merge' | 'cherry
 }
 
 /**
+ * A rebase (or a `git am`) stopped part-way in the repository whose top is `top`, with the folder that says so; undefined
+ * when there is none. git commits chosen files during one (an `edit` stop), so this only tells why files are staged:
+ * the commit it stopped at, a conflict among them. Read from git's folder, no process.
+ */
+export function rebaseInProgress(top: string): { operation: 'rebase' | 'am'; file: string } | undefined {
+  const dir = gitDirFor(top);
+  if (dir === undefined) return undefined;
+  if (existsSync(join(dir, 'rebase-merge'))) return { operation: 'rebase', file: 'rebase-merge' };
+  if (!existsSync(join(dir, 'rebase-apply'))) return undefined;
+  return { operation: existsSync(join(dir, 'rebase-apply', 'applying')) ? 'am' : 'rebase', file: 'rebase-apply' };
+}
+
+/**
  * git's index lock (`index.lock` in the git folder of the repository whose top is `top`) when a process holds it: an
  * editor's or IDE's git, another git command, or one that crashed. git commits nothing while it is there. Read from
  * git's folder, no process.

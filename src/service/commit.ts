@@ -137,6 +137,14 @@ async function commitWritten<T extends object>(
       { ignored: [ignored] },
     );
   if (staged.length > 0) {
+    // Staged by a rebase that stopped (on a conflict, say): unstaging its files would lose its work, not make room.
+    const rebase = git.rebaseInProgress(top);
+    if (rebase)
+      throw new UsageError(
+        `--commit refused: a ${rebase.operation} is under way in ${top} (${rebase.file}) and has staged the commit it stopped at, which this command's commit must not take in`,
+        `Nothing was written. Finish it (resolve any conflict, \`git add\` the files, then \`git ${rebase.operation} --continue\`) or abort it (\`git ${rebase.operation} --abort\`) first, or run without --commit.`,
+        { operation: rebase.operation, staged },
+      );
     const list = staged
       .slice(0, 10)
       .map((p) => `  ${p}`)

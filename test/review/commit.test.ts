@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, testStore } from '../helpers/tmp.ts';
@@ -294,6 +294,17 @@ describe('--commit on add and remove', () => {
     expect(errorOf(r)).toMatchObject({ code: 'usage', exit_code: 2, detail: { operation: 'merge' } });
     expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
     expect(repo.git('status', '--porcelain').trim()).toBe('');
+  });
+
+  it('refuses, before writing anything, the files a rebase stopped part-way has staged, naming the rebase', async () => {
+    const repo = setup();
+    // What a rebase leaves when it stops on a conflict: its folder in git's, and the commit it replays staged.
+    mkdirSync(join(repo.dir, '.git/rebase-merge'));
+    writeFileSync(join(repo.dir, 'notes.txt'), 'replayed\n');
+    repo.git('add', 'notes.txt');
+    const r = await runAgents(['invariant', 'add', '--global', '--commit', '--format', 'json', 'Never rebase blind'], { cwd: repo.dir });
+    expect(errorOf(r)).toMatchObject({ code: 'usage', exit_code: 2, detail: { operation: 'rebase', staged: ['notes.txt'] } });
+    expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
   });
 
   it("waits for git's index lock another process holds, and refuses before writing anything when it is not let go (exit 2, locked)", async () => {
