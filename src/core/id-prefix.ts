@@ -61,7 +61,9 @@ export function pickId(
   // An id that is no string, from a JavaScript caller, is refused as the wrong type of field, never printed
   // (an object without a prototype cannot be).
   requiredString(prefix, 'id');
-  const m = resolvePrefix(prefix, ids);
+  // Read twice when unknown (closestIds): an iterator, a map's keys, is read once only.
+  const all = [...ids];
+  const m = resolvePrefix(prefix, all);
   switch (m.kind) {
     case 'unique':
       return m.id;
@@ -71,7 +73,7 @@ export function pickId(
         `Give the full id or at least ${MIN_PREFIX} of its first characters.${hint ? ` ${hint}` : ''}`,
       );
     case 'unknown':
-      throw new UsageError(`no ${what} with id ${m.prefix.length === 26 ? m.prefix : `prefix ${m.prefix}`}`, hint);
+      throw unknownId(`no ${what} with id ${m.prefix.length === 26 ? m.prefix : `prefix ${m.prefix}`}`, hint, m.prefix, all);
     case 'ambiguous':
       throw new UsageError(
         `${what} id prefix ${m.prefix} is ambiguous; it matches:\n${m.matches.map((id) => `  ${describe(id)}`).join('\n')}`,
@@ -79,6 +81,35 @@ export function pickId(
         { matches: m.matches },
       );
   }
+}
+
+/**
+ * An id that names nothing (exit 2, code `unknown-id`, docs/json-output.md), as an unknown project is
+ * `unknown-project`: `id` as given (upper case), `suggestions` the ids closest to it by prefix (closestIds).
+ */
+export function unknownId(
+  message: string,
+  hint: string | undefined,
+  id: string,
+  ids: Iterable<string>,
+  more: Record<string, unknown> = {},
+): UsageError {
+  return new UsageError(message, hint, { id, suggestions: closestIds(id, ids), ...more }, 'unknown-id');
+}
+
+/**
+ * The ids that share the longest start with `wanted` (a mistyped character late in an id), at most `limit`, sorted;
+ * none when even the best shares less than MIN_PREFIX characters, which every id of one period shares.
+ */
+export function closestIds(wanted: string, ids: Iterable<string>, limit = 3): string[] {
+  let best = MIN_PREFIX;
+  let found: string[] = [];
+  for (const id of new Set(ids)) {
+    const n = commonPrefixLength(wanted, id);
+    if (n > best) [best, found] = [n, [id]];
+    else if (n === best) found.push(id);
+  }
+  return found.sort().slice(0, limit);
 }
 
 function commonPrefixLength(a: string, b: string): number {

@@ -50,7 +50,7 @@ export class ReviewService {
       return await invariantLog(this.root, idOrPrefix);
     } catch (error) {
       // Only an id history does not know is looked for in the store (not a missing repository, say).
-      if (!(error instanceof UsageError) || error.code !== 'usage' || this.invariants === undefined) throw error;
+      if (!(error instanceof UsageError) || !['usage', 'unknown-id'].includes(error.code) || this.invariants === undefined) throw error;
       // An inherited invariant has no history in this repository: its file lives in the policy source's.
       // So has one of a source's action templates (`SOURCE:NS/NAME`).
       const held = await (await this.invariants()).resolveId(idOrPrefix, { inherited: true }).catch(() => undefined);

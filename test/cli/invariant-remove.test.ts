@@ -27,3 +27,24 @@ describe('invariant remove --yes, when what it shadows cannot be known', () => {
     expect(existsSync(join(store, `global/${B}.yaml`))).toBe(false);
   });
 });
+
+describe('an id that names no invariant, once removed or never there', () => {
+  it('is unknown-id (exit 2) with the id and the closest ids, in edit, show and remove alike', async () => {
+    const store = testStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Keep backups'), [`global/${B}.yaml`]: invariantYaml(B, 'Log') });
+    const run = (...args: string[]) => runAgents(['--store', store, '--format', 'json', 'invariant', ...args]);
+    expect((await run('remove', '--yes', B)).code).toBe(0);
+    for (const args of [
+      ['edit', B, '--tag', 'x'],
+      ['show', B],
+      ['remove', '--yes', B],
+    ]) {
+      const r = await run(...args);
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'unknown-id', detail: { id: B, suggestions: [A] } });
+    }
+    expect(JSON.parse((await run('show', '7zzzzz')).stdout).error).toMatchObject({
+      code: 'unknown-id',
+      detail: { id: '7ZZZZZ', suggestions: [] },
+    });
+  });
+});

@@ -96,6 +96,24 @@ describe('pickId: what each refusal says', () => {
     expect(refusal('01M8PPW4BG0000000000000009', 'plan', 'h').message).toBe('no plan with id 01M8PPW4BG0000000000000009');
   });
 
+  it('unknown: code unknown-id, with the id and the ids sharing the longest start with it', () => {
+    const codeOf = (prefix: string) => {
+      try {
+        pickId(prefix, ids, 'invariant', 'h');
+      } catch (e) {
+        const err = e as AgentsError;
+        return { code: err.code, detail: err.detail };
+      }
+      throw new Error('not refused');
+    };
+    expect(codeOf('01M8PPW4BG0000000000000009')).toEqual({
+      code: 'unknown-id',
+      detail: { id: '01M8PPW4BG0000000000000009', suggestions: [ids[0], ids[1]] },
+    });
+    expect(codeOf('01m8pq01')).toEqual({ code: 'unknown-id', detail: { id: '01M8PQ01', suggestions: [ids[2]] } });
+    expect(codeOf('7ZZZ')).toEqual({ code: 'unknown-id', detail: { id: '7ZZZ', suggestions: [] } });
+  });
+
   it('ambiguous: each match on its own line, described', () => {
     expect(refusal('01M8PPW4BG', 'invariant', 'h', (id) => `${id} (x)`)).toEqual({
       message: `invariant id prefix 01M8PPW4BG is ambiguous; it matches:\n  ${ids[0]} (x)\n  ${ids[1]} (x)`,

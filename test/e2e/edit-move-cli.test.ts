@@ -433,7 +433,7 @@ describe('an invariant another writer moved while a command waited for its scope
   it.each([
     ['remove', ['invariant', 'remove', '--yes', G1]],
     ['edit', ['invariant', 'edit', G1, '--severity', 'info']],
-  ])('%s says it is gone (exit 2, usage) and changes nothing', async (_name, args) => {
+  ])('%s says it is gone (exit 2, unknown-id) and changes nothing', async (_name, args) => {
     const root = exampleStore();
     writeFileSync(join(root, 'global/.lock'), `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`);
     const moved = join(root, `projects/myapp/${G1}.yaml`);
@@ -453,7 +453,7 @@ describe('an invariant another writer moved while a command waited for its scope
       cwd: dirname(root),
     });
     expect(code).toBe(2);
-    expect(JSON.parse(stdout).error).toMatchObject({ code: 'usage' });
+    expect(JSON.parse(stdout).error).toMatchObject({ code: 'unknown-id', detail: { id: G1 } });
     expect(JSON.parse(stdout).error.message).toContain(`global/${G1}.yaml`);
     expect(readFileSync(moved)).toEqual(bytes);
     expect(readdirSync(join(root, 'global'))).not.toContain(`${G1}.yaml`);

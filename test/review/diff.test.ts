@@ -154,7 +154,7 @@ describe('agents invariant diff between revisions', () => {
     ] as const) {
       const other = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--plan', id, '--format', 'json'], { cwd: repo.dir });
       expect(other.code).toBe(2);
-      expect(JSON.parse(other.stdout).error).toMatchObject({ code: 'usage', detail: { names: [{ kind: 'invariant', id, path }] } });
+      expect(JSON.parse(other.stdout).error).toMatchObject({ code: 'unknown-id', detail: { names: [{ kind: 'invariant', id, path }] } });
     }
   });
 

@@ -99,7 +99,7 @@ describe('agents invariant log', () => {
     const r = await runAgents(['invariant', 'log', PLAN, '--format', 'json'], { cwd: repo.dir });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error).toMatchObject({
-      code: 'usage',
+      code: 'unknown-id',
       detail: { names: [{ kind: 'plan', id: PLAN, path: `plans/${PLAN}` }] },
     });
   });

@@ -1,7 +1,7 @@
 // Finding what an id, a prefix or a scope names: the lookups every use case starts with.
 import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
-import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix } from '../../core/id-prefix.ts';
+import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
 import { classifyPath, isKnownFolder } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
@@ -28,7 +28,12 @@ export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promi
     const hint = 'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.';
     // A whole id skips the prefix lookup (resolvePlanId), which says what else of the store an id names.
     await refuseOtherKind(svc, planId, 'plan', hint);
-    throw new UsageError(`unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`, hint);
+    throw unknownId(
+      `unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`,
+      hint,
+      planId,
+      planIdsIn(await svc.source.list('plans', { recursive: false })),
+    );
   }
   return plan;
 }
@@ -160,9 +165,11 @@ export function otherKindError(
   const first = others[0]!;
   const plan = /^plans\/([^/]+)/.exec(first.path)?.[1];
   const more = others.length > 1 ? ` (and ${others.length - 1} more)` : '';
-  return new UsageError(
+  return unknownId(
     `no ${what} with id ${wanted.length === 26 ? wanted : `prefix ${wanted}`}: it names ${first.kind} ${first.id}${more}, ${first.path}`,
     what === 'plan' && plan !== undefined && first.kind !== 'plan' ? `Its plan is ${plan}. ${hint}` : hint,
+    wanted,
+    [],
     { names: others },
   );
 }
@@ -197,18 +204,17 @@ export async function readOne(
   const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
   if (!inv) {
     requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `${what} ${found.id}`);
-    throw new UsageError(
-      `no invariant with id ${found.id}: ${found.path} is gone`,
-      'Another command may have moved or removed it; run `agents invariant list --all`.',
-    );
+    throw gone(found);
   }
   return inv;
 }
 
 /** An invariant found before its scope's lock was taken, and gone once it was: another writer moved or removed it. */
 export function gone(found: { id: string; path: string }): UsageError {
-  return new UsageError(
+  return unknownId(
     `no invariant with id ${found.id}: ${found.path} is gone`,
     'Another command may have moved or removed it; run `agents invariant list --all`.',
+    found.id,
+    [],
   );
 }

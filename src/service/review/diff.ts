@@ -18,7 +18,7 @@ import {
 } from '../../core/diff.ts';
 import { conflictingOptions, InvalidStoreError, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalString } from '../../core/input-shape.ts';
-import { normalisePrefix, pickId, resolvePrefix } from '../../core/id-prefix.ts';
+import { normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
 import type { PathKind } from '../../core/layout.ts';
 import { scopeFolder, type Plan, type ProjectMeta, type ScopedInvariant } from '../../core/model.ts';
 import type { ScopedWaiver } from '../../core/waivers.ts';
@@ -291,7 +291,7 @@ async function diffSides(
             );
       throw (
         otherKindError(wanted ?? '', 'plan', found, hint) ??
-        new UsageError(`unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`, hint)
+        unknownId(`unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`, hint, match.prefix, plans)
       );
     }
     targets = [{ kind: 'plan', plan: pickId(request.plan, plans, 'plan', '') }];
