@@ -11,10 +11,18 @@ const HINT = 'See docs/library.md for what each method takes.';
  * The options object of a call: left out (undefined, null) reads as empty; anything else not an object is refused.
  * With `fields` (every field the call takes, so the compiler holds the list to the type), a field it does not take
  * is refused too, with the closest names: ignored, `add({…, active: false})` would add an active invariant.
+ * `param`: the argument's name, when it is not `options` (`input`, `target`).
  */
-export function inputObject<T extends object>(input: T | undefined | null, what: string, fields?: Record<keyof T, true>): Partial<T> {
+export function inputObject<T extends object>(
+  input: T | undefined | null,
+  what: string,
+  fields?: Record<keyof T, true>,
+  param = 'options',
+): Partial<T> {
   if (input === undefined || input === null) return {};
-  if (typeof input !== 'object' || Array.isArray(input)) throw new UsageError(`${what} takes an object, not ${typeName(input)}`, HINT);
+  // `param` names the argument in detail.field, as every other wrong input names its field (docs/library.md).
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new UsageError(`${what} takes an object as ${param}, not ${typeName(input)}`, HINT, { field: param });
   if (fields !== undefined)
     for (const key of Object.keys(input)) {
       if (Object.hasOwn(fields, key)) continue;

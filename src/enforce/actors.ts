@@ -35,14 +35,19 @@ const MAX_TIMEOUT_MS = 3_600_000;
 
 /** The `command` actor (any program speaking the JSON protocol). */
 export function commandActor(given: CommandActorConfig): Actor {
-  const config = inputObject(given, 'commandActor', {
-    command: true,
-    timeoutMs: true,
-    cwd: true,
-    env: true,
-    signal: true,
-    onStderr: true,
-  }) as CommandActorConfig;
+  const config = inputObject(
+    given,
+    'commandActor',
+    {
+      command: true,
+      timeoutMs: true,
+      cwd: true,
+      env: true,
+      signal: true,
+      onStderr: true,
+    },
+    'config',
+  ) as CommandActorConfig;
   // A command line written as one string ('node actor.mjs') would be one program name: a list, with its program first.
   if ((optionalStrings(config.command, 'command') ?? []).length === 0)
     throw new UsageError('command must name the program to run, as a list: ["node", "actor.mjs"]', undefined, { field: 'command' });

@@ -31,7 +31,7 @@ export function setIdGenerator(next: () => string): void {
 
 export function defaultDeps(given: Partial<ServiceDeps> = {}): ServiceDeps {
   // From JavaScript (`open({ store, deps })`): a clock that is no function would fail as a TypeError at the first write.
-  const checked = inputObject(given, 'deps', { clock: true, newId: true, author: true, notice: true });
+  const checked = inputObject(given, 'deps', { clock: true, newId: true, author: true, notice: true }, 'deps');
   const overrides: Partial<ServiceDeps> = {};
   for (const field of ['clock', 'newId', 'author', 'notice'] as const) {
     const f = optionalFunction(checked[field] as ((...args: never[]) => unknown) | undefined, `deps.${field}`);

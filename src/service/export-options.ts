@@ -42,10 +42,10 @@ export function checkedExportOptions(given: ExportOptions | undefined): ExportOp
  */
 export function checkPlanShape(plan: { top: string; changes: readonly FileChange[] }, onProgress: ExportOptions['onProgress']): void {
   optionalFunction(onProgress, 'onProgress');
-  const given = inputObject(plan, 'apply');
+  const given = inputObject(plan, 'apply', undefined, 'plan');
   requiredString(given.top, 'top');
   for (const change of requiredArray(given.changes, 'changes', 'of file changes')) {
-    const c = inputObject(change as FileChange, 'each of changes');
+    const c = inputObject(change as FileChange, 'each of changes', undefined, 'changes[]');
     requiredString(c.path, 'changes[].path');
     requiredString(c.action, 'changes[].action');
     optionalString(c.before, 'changes[].before');

@@ -167,7 +167,7 @@ export class ScopeService {
     description?: string;
     commit?: boolean;
   }): Promise<{ action: string; path: string; description: string | null; commit?: string }> {
-    input = inputObject(input, 'addAction', { action: true, description: true, commit: true }) as typeof input;
+    input = inputObject(input, 'addAction', { action: true, description: true, commit: true }, 'input') as typeof input;
     const scope = toScope({ action: requiredString(input.action, 'action') });
     if (scope.kind !== 'action') throw new Error('unreachable');
     requireOwnScope(scope);
@@ -216,7 +216,7 @@ export class ScopeService {
     paths?: readonly string[];
     commit?: boolean;
   }): Promise<{ project: string; folder: string /** The file written: project.yaml or .gitkeep. */; path: string; commit?: string }> {
-    input = inputObject(input, 'addProject', { project: true, description: true, paths: true, commit: true }) as typeof input;
+    input = inputObject(input, 'addProject', { project: true, description: true, paths: true, commit: true }, 'input') as typeof input;
     const [made] = await this.newProjects([input], { adopt: true });
     const { project, folder, file, adopted } = made!;
     // Null reads as left out (newProjects has checked the list).
@@ -267,7 +267,7 @@ export class ScopeService {
     refuseArgs('newProjects', ['inputs: array'], [inputs]);
     const adopt = optionalBoolean(inputObject(given, 'newProjects', { adopt: true }).adopt, 'adopt') ?? false;
     const checked = inputs.map((given) => {
-      const input = inputObject(given, 'addProject');
+      const input = inputObject(given, 'addProject', undefined, 'inputs[]');
       const scope = toScope({ project: requiredString(input.project, 'project') });
       if (scope.kind !== 'project') throw new Error('unreachable');
       const description = optionalString(input.description, 'description')?.trim() || undefined;

@@ -111,7 +111,7 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => scopes.addProject({ project: 'fresh', paths: 'src/**' }))).toBe('paths');
     // A guard of the wrong shape: no object, a list given as one string or holding a non-string, a kind it has not.
     const guarded = (guard: unknown) => s.add({ scope: { global: true }, text: 'Guarded', guard });
-    expect(await fieldOf(() => guarded('src/**'))).toBeUndefined();
+    expect(await fieldOf(() => guarded('src/**'))).toBe('guard');
     await usageError(() => guarded(() => 1));
     expect(await fieldOf(() => guarded({ write: 'src/**' }))).toBe('guard.write');
     expect(await fieldOf(() => guarded({ command: [5] }))).toBe('guard.command[]');
@@ -232,8 +232,11 @@ describe('the library given input of the wrong shape', () => {
     // The scope beside `scope`, as effective() takes its target.
     expect(await fieldOf(() => s.list({ project: 'myapp' }))).toBe('project');
     expect(await fieldOf(() => s.list({ global: true, all: true }))).toBe('global');
-    await usageError(() => s.list('myapp'));
-    await usageError(() => s.effective({ project: 'myapp' }, 'Log'));
+    // An options object that is no object names the argument, as docs/library.md says of every wrong input.
+    expect(await fieldOf(() => s.list('myapp'))).toBe('options');
+    expect(await fieldOf(() => s.effective({ project: 'myapp' }, 'Log'))).toBe('options');
+    expect(await fieldOf(() => s.effective('myapp'))).toBe('target');
+    expect(await fieldOf(() => s.add('Log'))).toBe('input');
     // A filter or a second target beside the target, read as none: the whole set, or the plan's alone.
     expect(await fieldOf(() => s.effective({ project: 'myapp', pattern: 'Log' }))).toBe('pattern');
     expect(await fieldOf(() => s.effective({ project: 'myapp' }, { patern: 'Log' }))).toBe('patern');
@@ -244,7 +247,7 @@ describe('the library given input of the wrong shape', () => {
     expect((await s.effective({ kind: 'project', project: 'myapp' })).target).toEqual({ kind: 'project', project: 'myapp' });
     // A plan id given bare, or of the wrong type.
     const plan = '01M8KK5920RS6CGAVDFVYYJ0B4';
-    await usageError(() => p.listViolations(plan));
+    expect(await fieldOf(() => p.listViolations(plan))).toBe('options');
     expect(await fieldOf(() => p.listViolations({ plan: 5 }))).toBe('plan');
     expect((await s.list({ scope: { project: 'myapp' } })).every((l: Loose) => l.invariant.scope.kind === 'project')).toBe(true);
     expect(await p.listViolations({ plan })).toEqual(await p.listViolations({ plan: plan.slice(0, 8) }));

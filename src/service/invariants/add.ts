@@ -29,7 +29,7 @@ import { ADD_FIELDS, type AddContext, type AddInput, type AddResult, type ScopeI
  * the same scope; the check and the write happen under the scope's lock.
  */
 export async function add(svc: InvariantContext, given: AddInput): Promise<AddResult> {
-  const input = inputObject(given, 'add', ADD_FIELDS) as AddInput;
+  const input = inputObject(given, 'add', ADD_FIELDS, 'input') as AddInput;
   const scope = await svc.resolveScope(input.scope);
   requireOwnScope(scope);
   // Where a refusal says the value would have gone: the scope's folder, as the schema gate names it.
@@ -138,7 +138,7 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
 
 /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */
 export async function checkAdd(svc: InvariantContext, given: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
-  const input = inputObject(given, 'checkAdd', { scope: true, text: true });
+  const input = inputObject(given, 'checkAdd', { scope: true, text: true }, 'input');
   const context = await svc.addContext(input.scope!);
   return checkNewInvariant(context.scope, cleanText(requiredString(input.text, 'text')), context.invariants, context.plans);
 }

@@ -22,7 +22,7 @@ import { EDIT_FIELDS, type EditInput, type EditResult } from './types.ts';
  * the provenance stay. An edit that changes nothing writes nothing.
  */
 export async function edit(svc: InvariantContext, given: EditInput): Promise<EditResult> {
-  const input = inputObject(given, 'edit', EDIT_FIELDS) as EditInput;
+  const input = inputObject(given, 'edit', EDIT_FIELDS, 'input') as EditInput;
   const found = await svc.resolveId(input.id);
   const text = input.text !== undefined ? checkText(input.text, found.path) : undefined;
   const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;

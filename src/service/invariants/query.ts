@@ -24,7 +24,7 @@ const TARGET_FIELDS = { project: true, plan: true } as const;
  */
 function effectiveTarget(given: unknown): { project: string } | { plan: string } {
   const input = typeof given === 'object' && given !== null && 'kind' in given ? scopeToInput(given as Scope) : given;
-  const target = inputObject(input as { project?: string; plan?: string } | undefined, 'effective', TARGET_FIELDS);
+  const target = inputObject(input as { project?: string; plan?: string } | undefined, 'effective', TARGET_FIELDS, 'target');
   const named = (['project', 'plan'] as const).filter((k) => target[k] !== undefined);
   if (named.length > 1) throw conflictingOptions('a target is a project or a plan, not both', 'Give {project: NAME} or {plan: ID}.', named);
   if (named.length === 0) throw new UsageError('no target given', 'Give {project: NAME} or {plan: ID}.');

@@ -279,7 +279,7 @@ export function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
 export async function checkGuard(given: Guard): Promise<Guard> {
   // From JavaScript: a guard that is no object, a list given as one string or holding a non-string, or a kind no
   // guard has, would fail as a TypeError inside (or be cloned as a DOMException), or be written as it is.
-  const guard = inputObject(given, 'guard', { write: true, command: true, content: true, tool: true });
+  const guard = inputObject(given, 'guard', { write: true, command: true, content: true, tool: true }, 'guard');
   for (const kind of GUARD_KINDS) optionalStrings(guard[kind], `guard.${kind}`);
   const { guardProblems } = await import('../../core/guard-patterns.ts');
   const first = guardProblems(guard)[0];

@@ -21,7 +21,7 @@ import { join } from 'node:path';
  * renamed into place, so readers see the whole plan or none of it.
  */
 export async function use(svc: PlanContext, given: UseInput): Promise<UseResult> {
-  const input = inputObject(given, 'use', USE_FIELDS) as UseInput;
+  const input = inputObject(given, 'use', USE_FIELDS, 'input') as UseInput;
   optionalString(input.project, 'project');
   requiredString(input.action, 'action');
   // SOURCE:NS/NAME names a policy source's template (docs/extends.md); its names are checked before any read.

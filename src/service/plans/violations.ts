@@ -25,7 +25,7 @@ export async function addViolation(
   given: ViolationInput,
   options: { signal?: AbortSignal } = {},
 ): Promise<ListedViolation> {
-  const input = inputObject(given, 'addViolation', VIOLATION_FIELDS) as ViolationInput;
+  const input = inputObject(given, 'addViolation', VIOLATION_FIELDS, 'input') as ViolationInput;
   // Checked as every method's options are: a misspelt signal would leave the call uncancellable without a word.
   const signal = optionalSignal(inputObject(options, 'addViolation', { signal: true }).signal, 'signal');
   if (input.severity !== undefined) checkSeverity(input.severity);

@@ -20,7 +20,7 @@ import { WAIVE_FIELDS, type WaiveInput } from './types.ts';
  * plan's or project's effective set (docs/plans.md, "Waivers").
  */
 export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
-  const input = inputObject(given, 'waive', WAIVE_FIELDS) as WaiveInput;
+  const input = inputObject(given, 'waive', WAIVE_FIELDS, 'input') as WaiveInput;
   if ((input.plan === undefined) === (input.project === undefined)) {
     const hint = 'A waiver covers one plan, or one project and the plans that target it.';
     if (input.plan === undefined)

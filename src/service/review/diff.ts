@@ -65,7 +65,7 @@ export interface DiffResult extends StoreDiff {
  * (which compared the index), and a field left null reads as left out.
  */
 function checkedRequest(given: DiffRequest | undefined): DiffRequest {
-  const request = inputObject(given, 'diff', { range: true, staged: true, project: true, plan: true, allProjects: true });
+  const request = inputObject(given, 'diff', { range: true, staged: true, project: true, plan: true, allProjects: true }, 'request');
   const fields = {
     range: optionalString(request.range, 'range'),
     staged: optionalBoolean(request.staged, 'staged'),
