@@ -3,12 +3,17 @@ import type { CliContext } from './context.ts';
 import type { KeptProject } from '../service/invariant-service.ts';
 import { jsonPieces, jsonSlices, STREAM } from '../core/json-stream.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
+import { relationWords } from '../present/invariant.ts';
 import { safeJson, safeText } from './safe-output.ts';
 import { writePieces } from './write-pieces.ts';
 
-/** The notes printed after a write: what the invariant shadows, is shadowed by, and nearly repeats. */
+/**
+ * The notes printed after a write: what the invariant shadows or overrides, is shadowed or overridden by (the words
+ * `show` and the effective set use, relationWords), and nearly repeats.
+ */
 export function relationNotes(
   r: {
+    invariant: ScopedInvariant;
     shadows: readonly ScopedInvariant[];
     shadowedBy: readonly ScopedInvariant[];
     near: readonly { invariant: ScopedInvariant; kind: string }[];
@@ -16,8 +21,9 @@ export function relationNotes(
   warn: (s: string) => string,
 ): string[] {
   const lines: string[] = [];
-  for (const o of r.shadows) lines.push(`  note: it shadows the copy in ${describeScope(o.scope)} (${o.id})`);
-  for (const o of r.shadowedBy) lines.push(`  note: it is shadowed by the copy in ${describeScope(o.scope)} (${o.id})`);
+  const { hides, hiddenBy } = relationWords(r.invariant, r);
+  for (const [word, o] of hides) lines.push(`  note: it ${word} the copy in ${describeScope(o.scope)} (${o.id})`);
+  for (const [word, o] of hiddenBy) lines.push(`  note: it is ${word} the copy in ${describeScope(o.scope)} (${o.id})`);
   for (const m of r.near) {
     const how = m.kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart';
     lines.push(
