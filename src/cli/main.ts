@@ -18,6 +18,7 @@ import {
   refuseTypographicDashes,
   singleDashOption,
   USAGE_HINT,
+  usageHint,
   unknownIn,
   unknownOptionError,
   usageOf,
@@ -93,7 +94,7 @@ function buildParser(
   let taken: Set<string> | undefined;
   const built = (b: Argv) => {
     if (!completing)
-      for (const refuse of [refusePositionalFlags(current), refuseBooleanValues, refuseTypographicDashes, refuseEmptyNames])
+      for (const refuse of [refusePositionalFlags(current), refuseBooleanValues, refuseTypographicDashes(current), refuseEmptyNames])
         refuse(b, args);
     const options = (
       b as unknown as { getOptions(): { array: string[]; key: Record<string, unknown>; alias: Record<string, string[]> } }
@@ -218,7 +219,8 @@ function usageFromYargs(
     const positionals = positionalNames(command);
     const shown = (name: string) => (positionals.includes(name) ? name.toUpperCase() : `--${name}`);
     const [a, b] = [shown(exclusive[1]!), shown(exclusive[2]!)];
-    return conflictingOptions(`${a} and ${b} cannot be combined`, `Choose one of them. ${USAGE_HINT}`, [exclusive[1]!, exclusive[2]!]);
+    const choose = `Choose one of them. ${usageHint(command)}`;
+    return conflictingOptions(`${a} and ${b} cannot be combined`, choose, [exclusive[1]!, exclusive[2]!]);
   }
   const invalid = /^Invalid values: Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(text);
   if (invalid) {
@@ -228,7 +230,7 @@ function usageFromYargs(
     const close = given.length === 1 ? closestNames(given[0]!, words(invalid[3]!)) : [];
     return new UsageError(
       `--${invalid[1]} ${invalid[2]} is not one of ${invalid[3]}`,
-      hintWithGuess(close, USAGE_HINT),
+      hintWithGuess(close, usageHint(command)),
       // The value refused (the first, when several were), as every other invalid-value names it.
       { option: invalid[1], value: given[0] ?? null, suggestions: close },
       'invalid-value',
@@ -250,17 +252,17 @@ function usageFromYargs(
     // A long option written with one dash (`-effective`) reads as one-letter flags, most of them unknown: the word is the slip.
     const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
     for (const a of before) {
-      const dashed = a.includes(first) ? singleDashOption(a, known) : undefined;
+      const dashed = a.includes(first) ? singleDashOption(a, known, command) : undefined;
       if (dashed) return dashed;
     }
     return new UsageError(
       `unexpected argument "${truncate(first)}"`,
-      USAGE_HINT,
+      usageHint(command),
       { arguments: all, suggestions: [] },
       'unexpected-argument',
     );
   }
-  return new UsageError(text, USAGE_HINT);
+  return new UsageError(text, usageHint(command));
 }
 
 /** `command` without its required argument number `index` (from 0) of its usage, said with that usage. */

@@ -11,6 +11,11 @@ import { COMMANDS, commandNames, type LazyCommand } from './registry.ts';
 
 export const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
 
+/** Where to read a command's options: that command's --help when it is known (`agents plan status --help`), else USAGE_HINT. */
+export function usageHint(command: LazyCommand | undefined): string {
+  return command ? `Run \`agents ${wordsOf(command)} --help\` for its options.` : USAGE_HINT;
+}
+
 /** The flags that name a scope: a command that takes some of them is pointed to those. */
 const SCOPE_OPTIONS = ['global', 'project', 'plan', 'action'];
 
@@ -56,7 +61,7 @@ export class UnknownOptionError extends UsageError {
   ) {
     super(
       `unknown option ${truncate(written)}`,
-      hintWithGuess(close, USAGE_HINT),
+      hintWithGuess(close, usageHint(command)),
       { arguments: [...all], suggestions: [...close] },
       'unknown-option',
     );
@@ -88,14 +93,14 @@ export function unknownOptionError(
  * slip it is, with the option meant (`--effective`) when `options` (long names) has it, else the ones close to it.
  * Undefined for anything else (`-h`, `--global`, a word).
  */
-export function singleDashOption(written: string, options: readonly string[]): UsageError | undefined {
+export function singleDashOption(written: string, options: readonly string[], command?: LazyCommand): UsageError | undefined {
   const m = /^-([a-z][a-z-]+)$/i.exec(written.replace(/=.*$/s, ''));
   if (!m) return undefined;
   const name = m[1]!.replace(/^no-/, '');
   const close = (options.includes(name) ? [name] : closestNames(name, options)).map((n) => `--${m[1]!.startsWith('no-') ? 'no-' : ''}${n}`);
   return new UsageError(
     `unknown option -${truncate(m[1]!)}`,
-    hintWithGuess(close, `Long options start with two dashes. ${USAGE_HINT}`),
+    hintWithGuess(close, `Long options start with two dashes. ${usageHint(command)}`),
     { arguments: [`-${m[1]}`], suggestions: close },
     'unknown-option',
   );
@@ -104,24 +109,27 @@ export function singleDashOption(written: string, options: readonly string[]): U
 /**
  * Refuses an option written with a typographic dash (`—global`, `–tag`), as word processors and chats turn `--`
  * into: yargs takes it for a word, so `invariant add --global —tag data "…"` would write "—tag data …" as the text
- * and `invariant list —effective` search for it. `parser` is the command's, once its builder has added its options.
+ * and `invariant list —effective` search for it. `parser` is the command's, once its builder has added its options;
+ * `command`: the command given, whose --help the hint names.
  */
-export function refuseTypographicDashes(parser: Argv, args: readonly string[]): void {
-  const { key } = (parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions();
-  for (const a of args) {
-    if (a === '--') return;
-    const m = /^([\u2010-\u2015\u2212\ufe58\ufe63\uff0d]+)([a-z][a-z0-9-]*)(?:=|$)/is.exec(a);
-    if (!m || !Object.hasOwn(key, m[2]!.replace(/^no-/, ''))) continue;
-    const dash = `U+${m[1]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    const meant = `--${m[2]}`;
-    throw new UsageError(
-      `unknown option ${truncate(m[1]! + m[2]!)}: it starts with a typographic dash (${dash}), not two hyphens`,
-      hintWithGuess([meant], USAGE_HINT),
-      { arguments: [m[1]! + m[2]!], suggestions: [meant] },
-      'unknown-option',
-    );
-  }
-}
+export const refuseTypographicDashes =
+  (command?: LazyCommand) =>
+  (parser: Argv, args: readonly string[]): void => {
+    const { key } = (parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions();
+    for (const a of args) {
+      if (a === '--') return;
+      const m = /^([\u2010-\u2015\u2212\ufe58\ufe63\uff0d]+)([a-z][a-z0-9-]*)(?:=|$)/is.exec(a);
+      if (!m || !Object.hasOwn(key, m[2]!.replace(/^no-/, ''))) continue;
+      const dash = `U+${m[1]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      const meant = `--${m[2]}`;
+      throw new UsageError(
+        `unknown option ${truncate(m[1]! + m[2]!)}: it starts with a typographic dash (${dash}), not two hyphens`,
+        hintWithGuess([meant], usageHint(command)),
+        { arguments: [m[1]! + m[2]!], suggestions: [meant] },
+        'unknown-option',
+      );
+    }
+  };
 
 /** A command's usage as the table writes it (`use <action>`), its first form. */
 export function usageOf(entry: LazyCommand): string {

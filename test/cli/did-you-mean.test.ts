@@ -186,3 +186,19 @@ describe('a slip gets the command or option it was close to', () => {
     expect(JSON.parse(spaced.stdout).error.detail).toBeNull();
   });
 });
+
+describe("a refused option's hint names the command given, whose --help lists its options", () => {
+  it.each([
+    [['plan', 'status', '01M8KK59', '--allow', 'bogus'], 'invalid-value', 'agents plan status --help'],
+    [['invariant', 'list', '--formt', 'json'], 'unknown-option', 'agents invariant list --help'],
+    [['invariant', 'list', '-effective'], 'unknown-option', 'agents invariant list --help'],
+    [['invariant', 'list', '\u2014effective'], 'unknown-option', 'agents invariant list --help'],
+    [['plan', 'list', 'extra'], 'unexpected-argument', 'agents plan list --help'],
+  ])('agents %j: %s', async (args, code, help) => {
+    const r = await runAgents(['--format', 'json', ...args], { cwd: tempDir() });
+    const error = JSON.parse(r.stdout).error as { code: string; hint: string };
+    expect([r.code, error.code]).toEqual([2, code]);
+    expect(error.hint).toContain(`\`${help}\``);
+    expect(error.hint).not.toContain('COMMAND');
+  });
+});
