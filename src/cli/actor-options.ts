@@ -36,6 +36,18 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
       );
     }
   };
+  // An empty value (an unset shell variable, `--model "$MODEL"`) is the flag's missing value, as every other empty
+  // option is, not the schema's words for the config.yaml field it would have made.
+  const empty = (['model', 'base-url', 'api-key-env'] as const).find((k) => f[k] !== undefined && f[k].trim() === '');
+  const refuseEmpty = () => {
+    if (empty !== undefined)
+      throw new UsageError(
+        `--${empty} is empty`,
+        `Nothing was created. Give --${empty} VALUE, or leave it out.`,
+        { option: empty },
+        'missing-value',
+      );
+  };
   switch (f.actor) {
     case undefined:
     case 'none':
@@ -47,11 +59,13 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
       return { actor: f.actor };
     case 'agent':
       stray(['provider', 'base-url', 'api-key-env']);
+      refuseEmpty();
       if (f.agent === undefined)
         throw missingOption('--actor agent needs --agent claude|codex|gemini', 'Nothing was created.', 'init', ['agent']);
       return { actor: 'agent', agent: f.agent, ...(f.model !== undefined ? { model: f.model } : {}) };
     case 'llm': {
       stray(['agent']);
+      refuseEmpty();
       if (f.provider === undefined)
         throw missingOption('--actor llm needs --provider openai|anthropic', 'Nothing was created.', 'init', ['provider']);
       if (f['base-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['base-url'])) {

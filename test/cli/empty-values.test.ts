@@ -5,9 +5,23 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
-import { testStore } from '../helpers/tmp.ts';
+import { tempDir, testStore } from '../helpers/tmp.ts';
 
 describe('an empty value', () => {
+  it('init --model, --base-url or --api-key-env "" is missing-value naming the flag, not the schema field, and creates nothing', async () => {
+    const dir = tempDir();
+    for (const [flag, actor] of [
+      ['--model', ['--actor', 'llm', '--provider', 'openai']],
+      ['--model', ['--actor', 'agent', '--agent', 'claude']],
+      ['--base-url', ['--actor', 'llm', '--provider', 'openai']],
+      ['--api-key-env', ['--actor', 'llm', '--provider', 'anthropic']],
+    ] as const) {
+      const r = await runAgents(['--format', 'json', 'init', '--store', join(dir, '.agents'), ...actor, flag, ' '], { cwd: dir });
+      expect(errorOf(r), flag).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: flag.slice(2) } });
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('extends fetch --rev "" is missing-value naming rev', async () => {
     const store = testStore({});
     for (const rev of ['', ' ']) {
