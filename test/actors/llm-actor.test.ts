@@ -673,6 +673,10 @@ describe('an actor config.yaml names without a key it needs', () => {
     const used = await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage']);
     expect(used.code, used.stderr).toBe(0);
     expect(used.stdout).not.toContain('Next: agents plan strategize');
+    // The next step names the key the actor lacks (provider), as validate's actor-incomplete does, not another actor to choose.
+    const next = used.stdout.slice(used.stdout.indexOf('Next:'));
+    expect(next).toContain('provider');
+    expect(next).not.toContain('actor: agent');
   });
 
   it('--actor naming an actor config.yaml does not set up is exit 2, naming the keys to add', async () => {

@@ -1,5 +1,5 @@
 import { EXIT_CODES } from '../../core/errors.ts';
-import { actorNeeds } from '../../core/actor-choice.ts';
+import { actorNeeds, actorNeedsExample } from '../../core/actor-choice.ts';
 import type { StoreConfig } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { inferProject } from '../scope-options.ts';
@@ -65,8 +65,15 @@ export default defineCommand<UseArgs>({
  */
 function nextStep(id: string, r: StoreConfig['reconciliation']): string[] {
   // An actor lacking a key it needs (actor-incomplete) would stop the run: it is not chosen yet either.
-  const ready = r.actor !== 'command' ? actorNeeds(r, r.actor).length === 0 : r.command !== undefined && r.command.length > 0;
+  const missing = r.actor !== 'command' ? actorNeeds(r, r.actor) : [];
+  const ready = r.actor !== 'command' ? missing.length === 0 : r.command !== undefined && r.command.length > 0;
   if (ready) return [`Next: agents plan strategize ${id}`];
+  // The actor is chosen but lacks a key: that key is what to add, not another actor to choose.
+  if (missing.length > 0)
+    return [
+      `Next: the ${r.actor} actor in config.yaml needs ${missing.join(' and ')}: add ${actorNeedsExample(missing)} under reconciliation,`,
+      `      then agents plan strategize ${id}; or judge it yourself: agents plan strategize ${id} --actor interactive`,
+    ];
   return [
     `Next: choose who judges plans (docs/actors.md), e.g. set \`reconciliation: {actor: agent, agent: claude}\` in config.yaml,`,
     `      then agents plan strategize ${id}; or judge it yourself: agents plan strategize ${id} --actor interactive`,
