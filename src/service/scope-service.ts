@@ -210,20 +210,23 @@ export class ScopeService {
    * Refuses (exit 2, nothing written) a project that exists, a description
    * too long and a path that is not a valid glob.
    */
-  async addProject(input: {
+  async addProject(input: { project: string; description?: string; paths?: readonly string[]; commit?: boolean }): Promise<{
     project: string;
-    description?: string;
-    paths?: readonly string[];
-    commit?: boolean;
-  }): Promise<{ project: string; folder: string /** The file written: project.yaml or .gitkeep. */; path: string; commit?: string }> {
+    folder: string;
+    /** The file written: project.yaml or .gitkeep. */
+    path: string;
+    /** The project existed without project.yaml (made by adding an invariant to it, or a bare `project add`) and got one. */
+    adopted: boolean;
+    commit?: string;
+  }> {
     input = inputObject(input, 'addProject', { project: true, description: true, paths: true, commit: true }, 'input') as typeof input;
     const [made] = await this.newProjects([input], { adopt: true });
     const { project, folder, file, adopted } = made!;
     // Null reads as left out (newProjects has checked the list).
     if (input.paths && input.paths.length > 0) await this.refuseOverlap(project, [...new Set(input.paths)]);
-    const { writeFileAtomic, writeFolderAtomic } = await import('../store/atomic-write.ts');
+    const { removeFile, writeFileAtomic, writeFolderAtomic } = await import('../store/atomic-write.ts');
     const written = `${folder}/${file.name}`;
-    const value = { project, folder, path: written };
+    const value = { project, folder, path: written, adopted: adopted === true };
     const message = `project: add ${project}\n`;
     if (adopted) {
       // A project made by adding an invariant to it has a folder and no project.yaml: it gets one, under its lock, as
@@ -235,8 +238,13 @@ export class ScopeService {
           const here = await this.source.list(folder, { recursive: false });
           if (here.some((e) => e.path === written)) throw projectExists(project, folder);
           writeFileAtomic(this.root, written, file.content);
+          // The .gitkeep kept the folder while it held nothing else: project.yaml keeps it now.
+          const keep = `${folder}/.gitkeep`;
+          if (!here.some((e) => e.path === keep && e.type === 'file')) return [];
+          removeFile(this.root, keep);
+          return [keep];
         },
-        () => ({ value, paths: [written], message }),
+        (removed) => ({ value, paths: [written, ...removed], message }),
       );
     }
     const enabled = await commitWanted(this.source, input.commit);

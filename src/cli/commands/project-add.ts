@@ -22,9 +22,11 @@ export default defineCommand<{ name: string; description?: string; path?: string
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
     const s = ctx.style;
-    emit(ctx, { project: r.project, folder: r.folder, path: r.path, commit: r.commit ?? null }, () =>
+    emit(ctx, { project: r.project, folder: r.folder, path: r.path, adopted: r.adopted, commit: r.commit ?? null }, () =>
       [
-        `${s.green('created')} project ${s.bold(r.project)}`,
+        r.adopted
+          ? `${s.green('gave')} project ${s.bold(r.project)} its project.yaml`
+          : `${s.green('created')} project ${s.bold(r.project)}`,
         `  ${r.path}`,
         ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
         '',
