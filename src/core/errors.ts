@@ -15,7 +15,13 @@ export const EXIT_CODES = Object.freeze({
   cancelled: 130,
 } as const);
 
-export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+/**
+ * The exit of a run a stop signal ended, 128 and the signal's number as a shell reports a process it killed: what a
+ * writer stopped while it waited for another's lock ends with, once it has said so (exit 130 for Ctrl-C).
+ */
+export const SIGNAL_EXIT_CODES = Object.freeze({ SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const);
+
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES] | (typeof SIGNAL_EXIT_CODES)[keyof typeof SIGNAL_EXIT_CODES];
 
 /** Marks an AgentsError made by any copy of this module (see `AgentsError[Symbol.hasInstance]`). */
 const BRAND = Symbol.for('agents-invariants.AgentsError');
@@ -149,8 +155,9 @@ export class InvalidStoreError extends AgentsError {
 }
 
 export class CancelledError extends AgentsError {
-  constructor(message = 'Cancelled.') {
-    super(message, EXIT_CODES.cancelled);
+  /** `signal`: the stop signal that ended the run, whose exit code it keeps (SIGNAL_EXIT_CODES); 130 without one. */
+  constructor(message = 'Cancelled.', signal?: keyof typeof SIGNAL_EXIT_CODES) {
+    super(message, signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES.cancelled, { code: 'cancelled' });
     this.name = 'CancelledError';
   }
 }

@@ -26,6 +26,16 @@ export function stopPending(): boolean {
 }
 
 /**
+ * The stop signal that came, taken: no release raises it again, for a wait it ended whose error says so and ends
+ * the run with the signal's exit code (CancelledError).
+ */
+export function takePending(): NodeJS.Signals | undefined {
+  const signal = pending;
+  pending = undefined;
+  return signal;
+}
+
+/**
  * Holds the stop signals that would end this process at once (those no one else listens to: a command that handles
  * them, `validate --fix`, `export`, the MCP server, keeps its own way) until the returned release is called by the
  * last lock released; a signal that came meanwhile is then raised again, and ends the process as it would have.

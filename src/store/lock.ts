@@ -4,11 +4,11 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { AgentsError, CancelledError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
+import { AgentsError, CancelledError, EXIT_CODES, InvalidStoreError, type SIGNAL_EXIT_CODES, UsageError } from '../core/errors.ts';
 import { LOCK_NAME } from '../core/layout.ts';
 import { repoTop } from '../git/location.ts';
 import { runEnv } from '../git/run-environment.ts';
-import { holdStopSignals, stopPending } from './held-signals.ts';
+import { holdStopSignals, stopPending, takePending } from './held-signals.ts';
 import { lockOwner, lookupablePid, ownerLine, processAlive, staleLockReason, startedAfter } from './lock-owner.ts';
 import { assertMine, fsyncDir, tempName, writeFailure } from './atomic-write.ts';
 import { removeEmptyUpTo } from './empty-folder.ts';
@@ -358,6 +358,17 @@ export async function withFolderLock<T>(
   let delay = 2;
   // Whether `fn` ran: until then, a failure leaves the lock untaken and the folders made for it are this call's alone.
   let running = false;
+  // Held while this call waits for another writer: a stop signal then ends the wait, said as such, not the process
+  // at once without a word.
+  let waiting: (() => Promise<void>) | undefined;
+  const holder = () => {
+    const owner = lockOwner(readLock(lockPath)?.text ?? '');
+    const elsewhere = owner !== null && owner.host === hostname() && !lookupablePid(owner.host, owner.ns);
+    const by = owner
+      ? `process ${owner.pid} on ${owner.host}${elsewhere ? ' in another pid namespace (another container)' : ''}`
+      : 'another writer';
+    return { owner, by };
+  };
   try {
     makeFolder();
     for (;;) {
@@ -371,6 +382,9 @@ export async function withFolderLock<T>(
       if (taken) {
         running = true;
         const release = holdStopSignals();
+        // The lock's own hold goes on holding a stop signal that comes now: the wait's is no longer needed.
+        await waiting?.();
+        waiting = undefined;
         clearDeadBreaker(lockPath);
         try {
           // Whether the folder had to be made for the lock: a scope removed meanwhile, for a writer that needs it there.
@@ -392,11 +406,7 @@ export async function withFolderLock<T>(
         continue;
       }
       if (Date.now() >= deadline) {
-        const owner = lockOwner(readLock(lockPath)?.text ?? '');
-        const elsewhere = owner !== null && owner.host === hostname() && !lookupablePid(owner.host, owner.ns);
-        const by = owner
-          ? `process ${owner.pid} on ${owner.host}${elsewhere ? ' in another pid namespace (another container)' : ''}`
-          : 'another writer';
+        const { owner, by } = holder();
         throw new AgentsError(
           `${named || 'the store'} is locked by ${by} (${lockName()}); gave up after ${timeoutMs} ms`,
           EXIT_CODES.usage,
@@ -408,12 +418,21 @@ export async function withFolderLock<T>(
           },
         );
       }
+      waiting ??= holdStopSignals();
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, 50);
-      if (options.signal?.aborted || stopPending())
-        throw new CancelledError(`Cancelled while waiting for ${lockName()}: nothing was written.`);
+      if (options.signal?.aborted) throw new CancelledError(`Cancelled while waiting for ${lockName()}: nothing was written.`);
+      if (stopPending()) {
+        // Taken, so that no release raises it again before the error is said: the run ends with its exit code.
+        const signal = takePending() as keyof typeof SIGNAL_EXIT_CODES;
+        throw new CancelledError(
+          `Stopped by ${signal} while waiting for ${lockName()}, held by ${holder().by}: nothing was written.`,
+          signal,
+        );
+      }
     }
   } catch (error) {
+    await waiting?.();
     // No lock taken (a full disk refused it, a lock that is no file, a turn that never came, a cancel): the folders
     // made for it go again, as after a change that wrote nothing.
     if (!running && made !== undefined) removeEmptyUpTo(dir, made);

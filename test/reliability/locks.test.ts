@@ -62,6 +62,38 @@ describe('scope locks', () => {
     expect(readdirSync(join(store, 'global')).sort()).toEqual(['.lock']);
   });
 
+  // Linux: /proc tells when the writer listens for the stop signals, which it does only while it waits; sent before,
+  // SIGTERM would end it as it starts. Node catches SIGTERM from its start (to restore the terminal): SIGHUP's bit tells.
+  it.skipIf(process.platform !== 'linux')(
+    "SIGTERM while a writer waits for a live process's lock: one line naming the lock on stderr, exit 143, nothing written",
+    async () => {
+      const store = testStore();
+      writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+      const child = spawn(process.execPath, [BIN, '--store', store, '--format', 'json', 'invariant', 'add', '--global', 'Keep it'], {
+        env: { ...process.env, AGENTS_LOCK_TIMEOUT_MS: '20000', NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      // SigCgt, the signals it catches, holds SIGHUP's bit (1) once it waits.
+      const catches = () => {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        return BigInt(`0x${/^SigCgt:\s*([0-9a-f]+)/m.exec(status)![1]}`) & 1n;
+      };
+      const until = Date.now() + 15_000;
+      while (catches() === 0n && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(143);
+      expect(JSON.parse(stdout).error).toMatchObject({ code: 'cancelled' });
+      expect(stderr).toContain(join(store, 'global/.lock'));
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(yamlFiles(join(store, 'global'))).toEqual([]);
+    },
+  );
+
   it('clears the lock of a process whose number was reused: the running process of that number started after the lock was taken', async () => {
     // A writer killed, then its number handed out again (numbers wrap around): the lock's number may now be a live
     // process, the writer itself here, which took no lock.
