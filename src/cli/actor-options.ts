@@ -3,6 +3,7 @@ import { type ActorChoice, type AgentName, baseUrlProblem, DEFAULT_MODEL, looksL
 import { CancelledError, missingOption, UsageError } from '../core/errors.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import type { CliIo } from './io.ts';
+import { docsRef } from '../core/docs-link.ts';
 
 /** `agents init`'s flags that choose the reconciliation actor (docs/actors.md). */
 export interface ActorFlags {
@@ -31,7 +32,7 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
       const actors = FLAG_ACTORS[given];
       throw new UsageError(
         `--${given} goes with ${actors.map((a) => `--actor ${a}`).join(' or ')}`,
-        'Nothing was created. See `agents init --help` and docs/actors.md.',
+        `Nothing was created. See \`agents init --help\` and ${docsRef('actors.md')}.`,
         { option: given, actors: [...actors] },
       );
     }
@@ -119,7 +120,7 @@ export async function askActor(io: CliIo): Promise<ActorChoice | undefined> {
   const rl = createInterface({ input: io.stdin, terminal: false });
   const lines = rl[Symbol.asyncIterator]();
   try {
-    io.stdout.write('Who judges plans at `agents plan strategize`? (docs/actors.md)\n');
+    io.stdout.write(`Who judges plans at \`agents plan strategize\`? (${docsRef('actors.md')})\n`);
     for (const [i, m] of MENU.entries()) io.stdout.write(`  ${i + 1}) ${m.label}\n`);
     for (;;) {
       io.stdout.write(`Choose 1-${MENU.length} [${MENU.length}]: `);

@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import type { Guard } from '../core/model.ts';
+import { docsRef } from '../core/docs-link.ts';
 
 /** `--guard-write GLOB`, `--guard-command RE`, `--guard-content RE`, `--guard-tool NAME` (each repeatable) of `invariant add` and `edit`. */
 export interface GuardArgs {
@@ -12,7 +13,10 @@ export interface GuardArgs {
 export function guardOptions<T>(y: Argv<T>, verb: string): Argv<T> {
   const list = (describe: string) => ({ type: 'string' as const, array: true, nargs: 1, requiresArg: true, describe });
   return y
-    .option('guard-write', list(`${verb} a glob (from the repository top) of files an agent may not write (repeatable; docs/guard.md)`))
+    .option(
+      'guard-write',
+      list(`${verb} a glob (from the repository top) of files an agent may not write (repeatable; ${docsRef('guard.md')})`),
+    )
     .option('guard-command', list(`${verb} a regular expression (RE2) a shell command may not match (repeatable)`))
     .option('guard-content', list(`${verb} a regular expression (RE2) the text an agent writes may not contain (repeatable)`))
     .option('guard-tool', list(`${verb} a tool name an agent may not call (repeatable)`));

@@ -5,6 +5,7 @@
  */
 
 export type AgentName = 'claude' | 'codex' | 'gemini';
+import { docsRef } from './docs-link.ts';
 export type Provider = 'openai' | 'anthropic';
 
 export type ActorChoice =
@@ -39,9 +40,10 @@ export function reconciliationLines(
   const head = [
     'reconciliation:',
     // Lines of at most 80 characters: yamllint's default, which many repositories run.
-    '  # Who judges plans (docs/actors.md): agent (claude, codex or gemini,',
+    '  # Who judges plans: agent (claude, codex or gemini,',
     '  # run headless and read-only), llm (a model endpoint), command (a',
-    '  # program), interactive (a person).',
+    '  # program), interactive (a person). See',
+    `  # ${docsRef('actors.md')}`,
   ];
   if (choice === undefined) {
     return [

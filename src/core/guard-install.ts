@@ -15,6 +15,7 @@ import {
 import { MAX_SETTINGS_NESTING } from './limits.ts';
 import { appendJson, removeJson, setJson } from './json-edit.ts';
 import type { GuardClient } from './guard-clients.ts';
+import { docsRef } from './docs-link.ts';
 
 type Json = Record<string, unknown>;
 
@@ -233,7 +234,7 @@ function brokenEntry(client: GuardClient, listNode: Node): SettingsProblem | und
     offset: node.offset,
     reason: why,
     syntax: false,
-    hint: `Mend or remove that entry (${client}'s settings take the shape docs/guard.md shows), then run the install again. Nothing was written.`,
+    hint: `Mend or remove that entry (${client}'s settings take the shape ${docsRef('guard.md')} shows), then run the install again. Nothing was written.`,
   });
   const member = (node: Node, key: string) => lastAt(node, [key]);
   const isString = (node: Node | undefined) => node?.type === 'string';

@@ -4,8 +4,9 @@
 import { closestNames, didYouMean } from './closest.ts';
 import { UsageError } from './errors.ts';
 import { isObject } from './parsed-shape.ts';
+import { docsRef } from './docs-link.ts';
 
-const HINT = 'See docs/library.md for what each method takes.';
+const HINT = `See ${docsRef('library.md')} for what each method takes.`;
 
 /**
  * The options object of a call: left out (undefined, null) reads as empty; anything else not an object is refused.

@@ -11,6 +11,7 @@ import { boundWords, patternWords } from './schema-words.ts';
 import { sourceKeyProblem, sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
 import { actorNeeds, actorNeedsExample, baseUrlProblem, looksLikeKey } from './actor-choice.ts';
+import { docsRef } from './docs-link.ts';
 
 export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 
@@ -321,7 +322,7 @@ export function parseInvariant(
           offsetAt(y, ['guard', kind, String(index)]),
           'guard-invalid',
           problem,
-          'Fix the entry (docs/guard.md gives the syntax of each list).',
+          `Fix the entry (${docsRef('guard.md')} gives the syntax of each list).`,
         ),
       );
     }
@@ -437,7 +438,7 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
   const actor = config.reconciliation.actor;
   const needs = missing.map((key) => `reconciliation.${key}`).join(' and ');
   const message = `reconciliation.actor is ${actor}, which needs ${needs}`;
-  const hint = `Add ${actorNeedsExample(missing)} under reconciliation (docs/actors.md), or choose another actor.`;
+  const hint = `Add ${actorNeedsExample(missing)} under reconciliation (${docsRef('actors.md')}), or choose another actor.`;
   return { value: config, diagnostics: [diagAt(y, offsetAt(y, ['reconciliation', 'actor']), 'actor-incomplete', message, hint)] };
 }
 

@@ -11,6 +11,7 @@ import type { ExtendsLock } from './extends.ts';
 import { assertSchemaValid } from './write-check.ts';
 import { assertFitsStoreFile } from './store-file-size.ts';
 import { yaml11Reads } from './yaml11.ts';
+import { docsRef } from './docs-link.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
 export function modeline(rel: string, schema: string): string {
@@ -295,7 +296,8 @@ export function formatConfigFile(actor?: ActorChoice): string {
     '# --no-commit decide one run.',
     'commit: false',
     ...reconciliationLines(actor, scalarText),
-    "# What `agents export` writes into agents' instruction files (docs/export.md):",
+    "# What `agents export` writes into agents' instruction files (see",
+    `# ${docsRef('export.md')}):`,
     '# export:',
     '#   targets: [agents-md, claude-md, cursor]',
     '',

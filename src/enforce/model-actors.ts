@@ -8,6 +8,7 @@ import type { Actor } from './actors.ts';
 import { AGENTS, agentActor, agentArgs, findAgent } from './agent-actor.ts';
 import { DEFAULT_BASE_URL, endpointOf, type LlmActorConfig, llmActor, requestBody } from './llm-actor.ts';
 import { MODEL_ACTOR_DEFAULTS, promptsFor } from './model-actor.ts';
+import { docsRef } from '../core/docs-link.ts';
 
 /**
  * The `agent` and `llm` actors made from config.yaml (docs/actors.md). Loaded only by
@@ -78,7 +79,7 @@ function notSetUp(actor: 'agent' | 'llm', r: Reconciliation): UsageError {
   const missing = actorNeeds(r, actor);
   return new UsageError(
     `the ${actor} actor needs ${missing.map((key) => `reconciliation.${key}`).join(' and ')} in config.yaml`,
-    `${NOTHING} Add ${actorNeedsExample(missing)} under reconciliation (docs/actors.md).`,
+    `${NOTHING} Add ${actorNeedsExample(missing)} under reconciliation (${docsRef('actors.md')}).`,
   );
 }
 

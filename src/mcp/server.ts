@@ -30,6 +30,7 @@ import { readingStore, requireStoreHere } from './store-here.ts';
 import { extendsCacheDir } from '../store/git-dir.ts';
 import { oneBatchAtATime, StoreWatcher } from './watch.ts';
 import { errorResult, readableError, resourceError } from './error-answers.ts';
+import { docsRef } from '../core/docs-link.ts';
 
 export interface McpOptions {
   /** The store's folder (found before the server starts). */
@@ -70,7 +71,7 @@ function lazyValidator(): jsonSchemaValidator {
 const ASK_LESS = {
   tool: 'Ask for less: give list_invariants a scope (global, project, plan or action), or list_invariants or effective_invariants a pattern.',
   resource: 'Ask for less: call effective_invariants for the same target with a pattern.',
-  prompt: 'Judge the plan with `agents plan strategize`, whose agent and llm actors send its set in batches (docs/actors.md).',
+  prompt: `Judge the plan with \`agents plan strategize\`, whose agent and llm actors send its set in batches (${docsRef('actors.md')}).`,
 };
 
 /** An answer as it is sent, or the error of one over the limit of a message (./line-limit.ts). */
@@ -85,8 +86,7 @@ const TAKEN_LIMIT = 16;
 /** How many messages are read on and held while TAKEN_LIMIT requests are taken: a cancellation sent after them is heard. */
 const HELD_LIMIT = 16;
 
-const WRITE_OFF_HINT =
-  'Start the server with `agents mcp --allow-write`, or set `mcp: {allow_write: true}` in .agents/config.yaml (docs/mcp.md).';
+const WRITE_OFF_HINT = `Start the server with \`agents mcp --allow-write\`, or set \`mcp: {allow_write: true}\` in .agents/config.yaml (${docsRef('mcp.md')}).`;
 
 function toolListing(tool: ToolDef, writeOn: boolean) {
   const off = tool.writes && !writeOn;

@@ -26,6 +26,7 @@ import { readStore } from '../store/read.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import { pinnedTemplates } from './invariants/source-actions.ts';
 import { emptySnapshot } from '../store/read.ts';
+import { docsRef } from '../core/docs-link.ts';
 
 /** One side of a move, as `invariant diff` names its sides. */
 export interface MoveSide {
@@ -106,7 +107,7 @@ async function readState(tree: TreeSource, rev: string | undefined, removing = f
   if (state.sources.length === 0 && !(removing && (state.lock?.sources.length ?? 0) > 0))
     throw new UsageError(
       'config.yaml has no `extends`: this store inherits from no policy source',
-      'Add a source to `extends` (docs/extends.md).',
+      `Add a source to \`extends\` (${docsRef('extends.md')}).`,
     );
   return state;
 }

@@ -19,6 +19,7 @@ import { actionRefs, namedFolders } from './invariants/projects.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
 import { type InvariantService, requireInvariantService, requireValid, toScope } from './invariant-service.ts';
 import { requireOwnScope } from './invariants/rules.ts';
+import { docsRef } from '../core/docs-link.ts';
 
 /** One action template, as `agents action list` shows it. */
 export interface ActionSummary {
@@ -292,7 +293,7 @@ export class ScopeService {
         if (problem) {
           throw new UsageError(
             `path ${truncate(JSON.stringify(glob))} ${problem}`,
-            'Nothing was written. Paths are globs relative to the top of the repository, e.g. services/billing/** (docs/export.md).',
+            `Nothing was written. Paths are globs relative to the top of the repository, e.g. services/billing/** (${docsRef('export.md')}).`,
           );
         }
       }

@@ -7,6 +7,7 @@ import { GitError, hooksDir, topLevel } from '../git/repo.ts';
 import { readRegularFile } from './read-file.ts';
 import { writeFailure, writeFileAtomic } from './atomic-write.ts';
 import pkg from '../../package.json' with { type: 'json' };
+import { docsRef } from '../core/docs-link.ts';
 
 /**
  * How the hook says to install the command it did not find: from the repository at
@@ -135,7 +136,7 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
     if (error instanceof GitError)
       throw new UsageError(
         `--hooks needs a git repository: ${error.message}`,
-        'Run `git init` first, or use the pre-commit framework (see docs/validation.md).',
+        `Run \`git init\` first, or use the pre-commit framework (see ${docsRef('validation.md')}).`,
       );
     throw error;
   }
@@ -153,7 +154,7 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
   if (!within(dir, top) && !within(dir, common))
     throw new UsageError(
       `git runs hooks from ${dir} (core.hooksPath), which is outside this repository; agents writes no hook there`,
-      `Nothing was written. A hook in a shared folder runs for every repository that uses it. Add \`agents validate --staged\` to ${join(dir, 'pre-commit')} yourself, set core.hooksPath for this repository only (\`git config core.hooksPath .git/hooks\`), or use the pre-commit framework (docs/validation.md).`,
+      `Nothing was written. A hook in a shared folder runs for every repository that uses it. Add \`agents validate --staged\` to ${join(dir, 'pre-commit')} yourself, set core.hooksPath for this repository only (\`git config core.hooksPath .git/hooks\`), or use the pre-commit framework (${docsRef('validation.md')}).`,
       { hooks_path: dir },
       'hooks-outside-repository',
     );
@@ -196,7 +197,7 @@ export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Pr
       const { edit, by, add } = hookToEdit(top, dir, path, current);
       throw new UsageError(
         `a pre-commit hook that agents did not install already exists: ${path}${by ? ` (${by}'s)` : ''}`,
-        `Nothing was changed. Add ${add} to ${edit} yourself${by ? ` (${by} writes ${path} again at each install)` : ''}, or use the pre-commit framework or husky (see docs/validation.md).`,
+        `Nothing was changed. Add ${add} to ${edit} yourself${by ? ` (${by} writes ${path} again at each install)` : ''}, or use the pre-commit framework or husky (see ${docsRef('validation.md')}).`,
         { path, edit },
         'foreign-hook',
       );

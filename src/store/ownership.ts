@@ -5,6 +5,7 @@ import { UsageError } from '../core/errors.ts';
 import { repoTop } from '../git/location.ts';
 import { runGitSync } from '../git/runner.ts';
 import { runEnv } from '../git/run-environment.ts';
+import { docsRef } from '../core/docs-link.ts';
 
 /**
  * Stores owned by someone else (docs/store-format.md#stores-owned-by-someone-else).
@@ -123,7 +124,7 @@ export function assertOwnStore(
   const shown = real(root);
   throw new UsageError(
     `refusing to ${action} ${shown}: ${foreign.path === root ? 'the folder' : foreign.path} is owned by user ${foreign.owner}, not by you (user ${foreign.uid})`,
-    `Nothing was run or written. If you trust it, allow it as for git: \`git config --global --add safe.directory ${shown}\`, or set ${SAFE_DIRECTORY_ENV}=${shown} (see docs/store-format.md).`,
+    `Nothing was run or written. If you trust it, allow it as for git: \`git config --global --add safe.directory ${shown}\`, or set ${SAFE_DIRECTORY_ENV}=${shown} (see ${docsRef('store-format.md', 'stores-owned-by-someone-else')}).`,
     { store: shown, path: foreign.path, owner: foreign.owner, uid: foreign.uid },
     'foreign-store',
   );

@@ -5,9 +5,9 @@ import { UsageError } from '../core/errors.ts';
 import { typeName } from '../core/input-shape.ts';
 import { isObject } from '../core/parsed-shape.ts';
 import { type ReadResult, type TreeEntry, type TreeSource, WorkingTreeSource } from './tree-source.ts';
+import { docsRef } from '../core/docs-link.ts';
 
-const HINT =
-  'A TreeSource lists entries ({path, type}) and reads files into a Map of path to {ok: true, bytes} or {ok: false, code, message}. See docs/library.md.';
+const HINT = `A TreeSource lists entries ({path, type}) and reads files into a Map of path to {ok: true, bytes} or {ok: false, code, message}. See ${docsRef('library.md')}.`;
 const TYPES = new Set(['file', 'dir', 'symlink', 'other']);
 
 function refuse(name: string, at: string, says: string): never {

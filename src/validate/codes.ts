@@ -33,7 +33,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'id-reused': 'One id names two files (invariants, plans or records) in the store.',
   'source-not-in-plan': '`source` appears on an invariant outside a plan.',
   'guard-invalid':
-    "An entry of an invariant's `guard:` is not usable: a write glob the matcher does not take, or a command or content pattern that is not an RE2 regular expression (docs/guard.md).",
+    "An entry of an invariant's `guard:` is not usable: a write glob the matcher does not take, or a command or content pattern that is not an RE2 regular expression.",
   'control-character':
     'A value holds a control character (ESC, CR, C1), a bidirectional formatting character or an invisible one (zero-width, tag characters) that can hide or reorder text; a newline is allowed only in multi-line fields. Or a comment holds a CR not before LF, a NEL, U+2028 or U+2029, where PyYAML and yamllint end the comment and read the rest of the line as YAML.',
   'unknown-path':
@@ -64,8 +64,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'waiver-not-applicable':
     "A waiver names an invariant its project's or plan's set does not hold (another project's, a template's, as an invariant moved away leaves it; an inactive one; a copy that another copy of its text shadows there, as a copy added later at a higher precedence leaves it, naming the copy that applies): it waives nothing.",
   'waiver-expired': 'A waiver has passed its `expires` date: the invariant it waived applies again.',
-  'locked-weakened': 'A copy of an invariant a policy source locks has a lower severity or is inactive (docs/extends.md).',
-  'locked-waived': 'A waiver names an invariant a policy source locks, or a copy of its text (docs/extends.md).',
+  'locked-weakened': 'A copy of an invariant a policy source locks has a lower severity or is inactive.',
+  'locked-waived': 'A waiver names an invariant a policy source locks, or a copy of its text.',
   'schema-outdated': "The store's copy of a schema (for editors) differs from the tool's, or is missing.",
   'modeline-missing':
     "The file lacks the `# yaml-language-server: $schema=…` line naming its own schema's copy in `schemas/`, or its modeline names another schema (`--fix` adds it, or replaces the wrong one).",
@@ -73,5 +73,5 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
     'A path glob of a project.yaml is not a relative glob inside the repository (absolute, `..`, a backslash, unbalanced braces).',
   'project-paths-overlap': "Two projects' paths cover the same files (an error unless `projects.allow_overlap` in config.yaml).",
   'project-path-unmatched': 'A path glob of a project.yaml matches no file of the repository.',
-  'guard-violation': "A diff writes a file or text an invariant's `guard:` forbids (`agents guard check`, docs/guard.md).",
+  'guard-violation': "A diff writes a file or text an invariant's `guard:` forbids (`agents guard check`).",
 };

@@ -9,6 +9,7 @@ import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { fileList } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
+import { docsRef } from '../../src/core/docs-link.ts';
 
 // Out of the box: `agents init` sets up who judges plans, the example actor comes with the
 // package, and `plan use` says what to run next with the actor configured.
@@ -57,7 +58,7 @@ describe('agents init and the reconciliation actor', () => {
     expect(next).toContain(`agents plan strategize ${id} --actor interactive`);
     const s = await run('plan', 'strategize', id);
     expect(s.code).toBe(2);
-    expect(s.stderr).toContain('docs/actors.md');
+    expect(s.stderr).toContain(docsRef('actors.md'));
   });
 
   it.each([

@@ -18,6 +18,7 @@ import {
   invariantFields,
   yamlDocument,
 } from '../../src/core/serialize.ts';
+import { docsRef } from '../../src/core/docs-link.ts';
 
 // The exact text the writers give (docs/store-format.md, "Line width and quoting"); the
 // round trip through yaml and the fast reader is tested in canonical-yaml.test.ts.
@@ -433,14 +434,16 @@ describe('the writers', () => {
         '# --no-commit decide one run.',
         'commit: false',
         'reconciliation:',
-        '  # Who judges plans (docs/actors.md): agent (claude, codex or gemini,',
+        '  # Who judges plans: agent (claude, codex or gemini,',
         '  # run headless and read-only), llm (a model endpoint), command (a',
-        '  # program), interactive (a person).',
+        '  # program), interactive (a person). See',
+        `  # ${docsRef('actors.md')}`,
         '  # command: the actor program, argv without a shell, run in this folder.',
         '  # command: [node, actors/my-actor.mjs]',
         '  actor: command',
         '  timeout_ms: 60000',
-        "# What `agents export` writes into agents' instruction files (docs/export.md):",
+        "# What `agents export` writes into agents' instruction files (see",
+        `# ${docsRef('export.md')}):`,
         '# export:',
         '#   targets: [agents-md, claude-md, cursor]',
         '',

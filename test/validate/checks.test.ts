@@ -14,6 +14,7 @@ import { resolveEffective } from '../../src/core/resolve.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
 import { MemorySource, type Spec } from '../helpers/memory-source.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
+import { docsRef } from '../../src/core/docs-link.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
@@ -76,9 +77,9 @@ describe('checkLayout', () => {
       'global/notes.yml': 'x: 1\n',
     });
     expect(found.filter((d) => d.code === 'unknown-path').map((d) => [d.file, d.severity, d.hint])).toEqual([
-      ['config.yml', 'warning', 'Move it out of the store, or see docs/store-format.md for where files go.'],
+      ['config.yml', 'warning', `Move it out of the store, or see ${docsRef('store-format.md')} for where files go.`],
       [`global/${A}.yml`, 'error', `Rename it to ${A}.yaml.`],
-      ['global/notes.yml', 'warning', 'Move it out of the store, or see docs/store-format.md for where files go.'],
+      ['global/notes.yml', 'warning', `Move it out of the store, or see ${docsRef('store-format.md')} for where files go.`],
       [`projects/web/${B}.YAML`, 'error', `Rename it to ${B}.yaml.`],
       ['projects/web/project.yml', 'error', 'Rename it to project.yaml.'],
     ]);
@@ -143,7 +144,7 @@ describe('checkLayout', () => {
         line: 0,
         col: 0,
         message: 'folder actions/ns/ok/x/ fits no place in the store layout and is never read',
-        hint: 'Move it out of the store, or see docs/store-format.md for where folders go.',
+        hint: `Move it out of the store, or see ${docsRef('store-format.md')} for where folders go.`,
       },
       {
         code: 'symlink',
@@ -188,7 +189,7 @@ describe('checkLayout', () => {
         line: 0,
         col: 0,
         message: 'global/notes.txt fits no place in the store layout and is never read',
-        hint: 'Move it out of the store, or see docs/store-format.md for where files go.',
+        hint: `Move it out of the store, or see ${docsRef('store-format.md')} for where files go.`,
       },
       {
         code: 'unknown-path',
@@ -197,7 +198,7 @@ describe('checkLayout', () => {
         line: 0,
         col: 0,
         message: 'folder global/sub/ fits no place in the store layout and is never read',
-        hint: 'Move it out of the store, or see docs/store-format.md for where folders go.',
+        hint: `Move it out of the store, or see ${docsRef('store-format.md')} for where folders go.`,
       },
       {
         code: 'temporary-file',
@@ -243,7 +244,7 @@ describe('checkLayout', () => {
         line: 0,
         col: 0,
         message: 'folder projects/web/deep/ fits no place in the store layout and is never read',
-        hint: 'Move it out of the store, or see docs/store-format.md for where folders go.',
+        hint: `Move it out of the store, or see ${docsRef('store-format.md')} for where folders go.`,
       },
       {
         code: 'unknown-path',
@@ -252,7 +253,7 @@ describe('checkLayout', () => {
         line: 0,
         col: 0,
         message: 'z.txt fits no place in the store layout and is never read',
-        hint: 'Move it out of the store, or see docs/store-format.md for where files go.',
+        hint: `Move it out of the store, or see ${docsRef('store-format.md')} for where files go.`,
       },
       {
         code: 'bad-lock',
@@ -311,7 +312,7 @@ describe('checkLayout', () => {
         line: 0,
         col: 0,
         message: 'global/notes.txt fits no place in the store layout and is never read',
-        hint: 'Move it out of the store, or see docs/store-format.md for where files go.',
+        hint: `Move it out of the store, or see ${docsRef('store-format.md')} for where files go.`,
       },
       {
         code: 'unknown-path',
@@ -320,7 +321,7 @@ describe('checkLayout', () => {
         line: 0,
         col: 0,
         message: 'folder global/sub/ fits no place in the store layout and is never read',
-        hint: 'Move it out of the store, or see docs/store-format.md for where folders go.',
+        hint: `Move it out of the store, or see ${docsRef('store-format.md')} for where folders go.`,
       },
     ]);
   });

@@ -6,6 +6,7 @@ import { REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+import { docsRef } from '../../src/core/docs-link.ts';
 
 const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
 const id = (n: number) => `01JDQ6X5Z8W4N3B2C1D0E9F${String(n).padStart(3, '0')}`;
@@ -99,7 +100,7 @@ describe('validate output formats', () => {
       `::error file=.agents/global/${id(1)}.yaml,line=3,col=7,title=agents duplicate-text::same text as ${id(0)} (global/${id(0)}.yaml) in global; a scope holds each text once%0ADelete one of the two files (resolution keeps the older, ${id(0)}).`,
     );
     expect(annotations).toContain(
-      `::warning file=.agents/global/notes%2C draft.txt,title=agents unknown-path::global/notes, draft.txt fits no place in the store layout and is never read%0AMove it out of the store, or see docs/store-format.md for where files go.`,
+      `::warning file=.agents/global/notes%2C draft.txt,title=agents unknown-path::global/notes, draft.txt fits no place in the store layout and is never read%0AMove it out of the store, or see ${docsRef('store-format.md')} for where files go.`,
     );
     expect(lines.at(-1)).toBe(
       'agents validate: failed: 12 errors, 2 warnings, 1 info in 17 files (working tree) (GitHub shows at most 10 annotations of each kind per step; all 15 are listed above)',

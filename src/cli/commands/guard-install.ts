@@ -20,6 +20,7 @@ import { readUtf8 } from '../../core/utf8.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { lineStartsOf } from '../../core/yaml-file.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 interface InstallArgs {
   client?: string[];
@@ -151,7 +152,7 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
     if (user !== undefined)
       throw new UsageError(
         `cannot write ${rel}: it is ${client}'s user settings (${user}), read in every project, where the hook of a project without a store denies each call`,
-        `Nothing was written. Make the store in a project's repository (agents init there) and install the hook there; to guard every project with this store, add the hook to ${user} by hand (docs/guard.md, "Installing the hook").`,
+        `Nothing was written. Make the store in a project's repository (agents init there) and install the hook there; to guard every project with this store, add the hook to ${user} by hand (${docsRef('guard.md', 'installing-the-hook')}).`,
         { path: user, client },
         'user-settings',
       );
@@ -159,7 +160,7 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
     if (link !== undefined)
       throw new UsageError(
         `cannot write ${rel}: ${link} is a symbolic link (to ${readlinkSync(join(top, link))}), which the install does not write through`,
-        `Add the hook to the file it leads to by hand (docs/guard.md, "Installing the hook"), or replace the link with a real ${link === rel ? 'file' : 'folder'}, then run the install again. Nothing was written.`,
+        `Add the hook to the file it leads to by hand (${docsRef('guard.md', 'installing-the-hook')}), or replace the link with a real ${link === rel ? 'file' : 'folder'}, then run the install again. Nothing was written.`,
       );
     // Installed is what the install would write, matcher and command included: a hook limited to Bash, or a command
     // that merely names `guard hook`, leaves the client's other tools unguarded.

@@ -8,6 +8,7 @@ import { type ActorFlags, askActor, choiceFromFlags } from '../actor-options.ts'
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { ignoredByGit } from '../ignored-by-git.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 /** The flags that choose the actor of the store init makes (docs/actors.md). */
 const ACTOR_FLAGS = ['actor', 'agent', 'provider', 'model', 'base-url', 'api-key-env'] as const;
@@ -37,7 +38,7 @@ export default defineCommand<InitArgs>({
       .option('actor', {
         choices: ['agent', 'llm', 'command', 'interactive', 'none'],
         requiresArg: true,
-        describe: 'who judges plans (docs/actors.md); asked in a terminal when not given. command: the example actor',
+        describe: `who judges plans (${docsRef('actors.md')}); asked in a terminal when not given. command: the example actor`,
       })
       .option('agent', { choices: ['claude', 'codex', 'gemini'], requiresArg: true, describe: 'with --actor agent: the agent CLI' })
       .option('provider', { choices: ['openai', 'anthropic'], requiresArg: true, describe: "with --actor llm: the endpoint's API" })
@@ -69,7 +70,7 @@ export default defineCommand<InitArgs>({
     if (state === 'store' && actorFlag !== undefined)
       throw new UsageError(
         `a store already exists at ${root}: --${actorFlag} chooses the actor of a new store`,
-        `Nothing was changed. Change the store's actor in ${join(root, 'config.yaml')} (reconciliation, docs/actors.md)${argv.hooks ? '; `agents init --hooks` alone installs the hook' : ''}.`,
+        `Nothing was changed. Change the store's actor in ${join(root, 'config.yaml')} (reconciliation, ${docsRef('actors.md')})${argv.hooks ? '; `agents init --hooks` alone installs the hook' : ''}.`,
         { store: root, option: actorFlag },
       );
     // Every refusal of the hook (outside the repository, another tool's hook, a folder that cannot be written) comes

@@ -3,6 +3,7 @@ import { RELAXABLE, type RelaxableReason } from '../../core/plan-gate.ts';
 import { defineCommand } from '../command.ts';
 import { planStatusJson, planStatusText } from '../../present/plan-status.ts';
 import { emit } from '../render.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 export default defineCommand<{ id: string; allow?: string[] }>({
   builder: (y) =>
@@ -11,7 +12,7 @@ export default defineCommand<{ id: string; allow?: string[] }>({
       array: true,
       choices: [...RELAXABLE],
       requiresArg: true,
-      describe: 'report this reason instead of failing on it (repeatable; docs/plans.md)',
+      describe: `report this reason instead of failing on it (repeatable; ${docsRef('plans.md')})`,
     }),
   async run(argv, ctx) {
     // A reason given twice is allowed once.

@@ -13,6 +13,7 @@ import type { CliContext } from '../context.ts';
 import { decisionJson, planJson, runJson } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 import { startProgress } from '../progress.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 interface StrategizeArgs {
   id: string;
@@ -93,7 +94,7 @@ export default defineCommand<StrategizeArgs>({
       if (!command || command.length === 0) {
         throw new UsageError(
           'no actor command configured: config.yaml has no reconciliation.command',
-          'Nothing was written. Choose who judges plans in config.yaml (docs/actors.md): `reconciliation: {actor: agent, agent: claude}`, an llm endpoint, or `command: [node, actors/my-actor.mjs]` (argv, run in the store folder); or use --actor interactive.',
+          `Nothing was written. Choose who judges plans in config.yaml (${docsRef('actors.md')}): \`reconciliation: {actor: agent, agent: claude}\`, an llm endpoint, or \`command: [node, actors/my-actor.mjs]\` (argv, run in the store folder); or use --actor interactive.`,
         );
       }
       actor = commandActor({

@@ -6,6 +6,7 @@ import { inferProject } from '../scope-options.ts';
 import { planJson } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 import { invariantJson } from '../../present/invariant.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 interface UseArgs {
   action: string;
@@ -75,7 +76,7 @@ function nextStep(id: string, r: StoreConfig['reconciliation']): string[] {
       `      then agents plan strategize ${id}; or judge it yourself: agents plan strategize ${id} --actor interactive`,
     ];
   return [
-    `Next: choose who judges plans (docs/actors.md), e.g. set \`reconciliation: {actor: agent, agent: claude}\` in config.yaml,`,
+    `Next: choose who judges plans (${docsRef('actors.md')}), e.g. set \`reconciliation: {actor: agent, agent: claude}\` in config.yaml,`,
     `      then agents plan strategize ${id}; or judge it yourself: agents plan strategize ${id} --actor interactive`,
   ];
 }

@@ -15,6 +15,7 @@ import { inheritedIfReadable, inheritedNotListed, unlessSourceNotReady } from '.
 import { sourceTemplate, sourceTemplates } from './source-actions.ts';
 import { byScopeThenId, holdsProject, requireValid, scopeToInput, toScope } from './rules.ts';
 import { type EffectiveResult, LIST_FIELDS, type ListOptions, type ListedInvariant, type ShowResult, type WaiverState } from './types.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 const TARGET_FIELDS = { project: true, plan: true } as const;
 
@@ -39,7 +40,7 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   if (stray !== undefined)
     throw new UsageError(
       `list takes its scope as {scope: {${stray}: …}}, not ${stray} beside it`,
-      'See docs/library.md for what each method takes.',
+      `See ${docsRef('library.md')} for what each method takes.`,
       {
         field: stray,
       },

@@ -22,6 +22,7 @@ import type { StoreSnapshot } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import { reusedInvariantIds } from '../../validate/checks/ids.ts';
 import type { NearMatch, ScopeInput } from './types.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 /** Turns a caller's scope flags into a scope, refusing bad names before any path is built. */
 export function toScope(input: ScopeInput | Scope): Scope {
@@ -59,7 +60,7 @@ export function toScope(input: ScopeInput | Scope): Scope {
   const { source, local } = splitSourceRef(input.action);
   if (source !== undefined) {
     const problem = nameProblem(source, 'policy source');
-    if (problem) throw new UsageError(problem, "Write a source's action as <source>:<ns>/<name> (docs/extends.md).");
+    if (problem) throw new UsageError(problem, `Write a source's action as <source>:<ns>/<name> (${docsRef('extends.md')}).`);
   }
   const ref = parseActionRef(local);
   if (typeof ref === 'string') {
@@ -283,6 +284,6 @@ export async function checkGuard(given: Guard): Promise<Guard> {
   for (const kind of GUARD_KINDS) optionalStrings(guard[kind], `guard.${kind}`);
   const { guardProblems } = await import('../../core/guard-patterns.ts');
   const first = guardProblems(guard)[0];
-  if (first) throw new UsageError(first.problem, 'Nothing was written. docs/guard.md gives the syntax of each list.');
+  if (first) throw new UsageError(first.problem, `Nothing was written. ${docsRef('guard.md')} gives the syntax of each list.`);
   return guard;
 }

@@ -21,6 +21,7 @@ import { invariantDigests, planById, planRecords, setDigest } from './common.ts'
 import { syncInputs } from './sync.ts';
 import type { PlanShow, PlanStatus } from './types.ts';
 import type { WaiverState } from '../invariants/types.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 /** Every plan, by id (creation order). */
 export async function list(svc: PlanContext): Promise<Plan[]> {
@@ -142,7 +143,7 @@ function allowedReasons(allow: unknown): RelaxableReason[] | undefined {
   if (unknown !== undefined)
     throw new UsageError(
       `allow: "${truncate(unknown)}" is not one of ${RELAXABLE.join(', ')}`,
-      'docs/plans.md says which reasons may be allowed.',
+      `${docsRef('plans.md')} says which reasons may be allowed.`,
       {
         field: 'allow',
       },

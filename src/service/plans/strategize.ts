@@ -22,6 +22,7 @@ import { requirePlanHeld } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { invariantDigests, planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
 export async function actorRequest(svc: PlanContext, prefix: string, context: string | null): Promise<ActorRequest> {
@@ -52,7 +53,7 @@ export async function strategize(
   if (typeof inputObject(options, 'strategize', { actor: true, context: true, signal: true }).actor?.evaluate !== 'function')
     throw new UsageError(
       'actor must be an object with evaluate(request)',
-      'docs/library.md shows one; commandActor makes the configured program one.',
+      `${docsRef('library.md')} shows one; commandActor makes the configured program one.`,
       {
         field: 'actor',
       },

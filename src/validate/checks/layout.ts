@@ -4,6 +4,7 @@ import { nameProblem, ulidProblem } from '../../core/names.ts';
 import { badName, isRequiredFolder, isScopeFolder, misnamedYaml, yamlNameMeant } from '../../store/read-plan.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import { problem } from './problem.ts';
+import { docsRef } from '../../core/docs-link.ts';
 
 /** Kinds of path whose entries the readers report themselves when they are not files. */
 const READ_KINDS = new Set<PathKind['kind']>([
@@ -103,7 +104,7 @@ export function checkLayout(
               'warning',
               e.path,
               `${e.path} fits no place in the store layout and is never read`,
-              'Move it out of the store, or see docs/store-format.md for where files go.',
+              `Move it out of the store, or see ${docsRef('store-format.md')} for where files go.`,
             ),
           );
         break;
@@ -202,6 +203,6 @@ function folderProblem(path: string, fixHint: (path: string, removes: string) =>
     'warning',
     path,
     `folder ${path}/ fits no place in the store layout and is never read`,
-    'Move it out of the store, or see docs/store-format.md for where folders go.',
+    `Move it out of the store, or see ${docsRef('store-format.md')} for where folders go.`,
   );
 }
