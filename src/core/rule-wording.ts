@@ -255,14 +255,16 @@ export function headingOf(text: string, level: number): Heading {
 }
 
 /** Short words of English prose, and of the languages of Latin letters instruction files are most written in besides. */
-// Each word between spaces, looked up as " word " (core modules keep no module-level Set).
+/** Short words of English prose, and of the languages of Latin letters instruction files are most written in besides. */
 const ENGLISH_WORDS =
-  ' the a an and or of to in on for with by from at as is are be not no do does use this that these it its you your ' +
-  'we our all any each when if then than before after always never must should only can will ';
+  'the a an and or of to in on for with by from at as is are be not no do does use this that these it its you your ' +
+  'we our all any each when if then than before after always never must should only can will';
 const OTHER_WORDS =
-  ' der das und ist nicht mit für ein eine einen dem den des wir sie immer keine nie oder auf werden wird sind zu auch ' +
+  'der das und ist nicht mit für ein eine einen dem den des wir sie immer keine nie oder auf werden wird sind zu auch ' +
   'le la les des et est pas pour avec une du ne que qui dans ce sur toujours jamais vous nous sont ' +
-  'el los las y es para con una del en se siempre nunca por lo como más os um não com sempre é il di che non per mai gli ';
+  'el los las y es para con una del en se siempre nunca por lo como más os um não com sempre é il di che non per mai gli';
+/** The longest of those words: a longer one is neither. */
+const SHORT_WORD = 8;
 
 /**
  * Whether a file's prose (its Markdown outside fences and code spans) reads as English, the language the words above
@@ -270,6 +272,9 @@ const OTHER_WORDS =
  * English's. A text too short to tell, or one of terse phrases of neither ("2-space indentation"), is English.
  */
 export function readsAsEnglish(lines: readonly string[]): boolean {
+  // Made for each call: core modules keep no module-level Set.
+  const englishWords = new Set(ENGLISH_WORDS.split(' '));
+  const otherWords = new Set(OTHER_WORDS.split(' '));
   let letters = 0;
   let latin = 0;
   let english = 0;
@@ -279,13 +284,16 @@ export function readsAsEnglish(lines: readonly string[]): boolean {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     if (fence) continue;
     const prose = line.replace(/`[^`]*`/g, ' ').replace(/\bhttps?:\/\/\S+/g, ' ');
-    for (const w of prose.match(/\p{L}+/gu) ?? []) {
+    const words = prose.match(/\p{L}+/gu);
+    if (words === null) continue;
+    for (const w of words) {
       letters += w.length;
-      latin += w.match(/\p{Script=Latin}/gu)?.length ?? 0;
+      if (w.length > SHORT_WORD) continue;
       const lower = w.toLowerCase();
-      if (ENGLISH_WORDS.includes(` ${lower} `)) english++;
-      else if (OTHER_WORDS.includes(` ${lower} `)) other++;
+      if (englishWords.has(lower)) english++;
+      else if (otherWords.has(lower)) other++;
     }
+    latin += prose.match(/\p{Script=Latin}/gu)?.length ?? 0;
   }
   // A script of other letters shows in a few words (a Japanese line holds a dozen); a language of Latin letters needs more.
   if (letters >= 10 && latin < letters / 2) return false;
