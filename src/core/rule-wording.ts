@@ -275,25 +275,51 @@ export function readsAsEnglish(lines: readonly string[]): boolean {
   // Made for each call: core modules keep no module-level Set.
   const englishWords = new Set(ENGLISH_WORDS.split(' '));
   const otherWords = new Set(OTHER_WORDS.split(' '));
+  const letter = /\p{L}/u;
+  const latinLetter = /\p{Script=Latin}/u;
   let letters = 0;
   let latin = 0;
   let english = 0;
   let other = 0;
+  const word = (lower: string) => {
+    if (englishWords.has(lower)) english++;
+    else if (otherWords.has(lower)) other++;
+  };
   let fence = false;
   for (const line of lines) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     if (fence) continue;
-    const prose = line.replace(/`[^`]*`/g, ' ').replace(/\bhttps?:\/\/\S+/g, ' ');
-    const words = prose.match(/\p{L}+/gu);
-    if (words === null) continue;
-    for (const w of words) {
-      letters += w.length;
-      if (w.length > SHORT_WORD) continue;
-      const lower = w.toLowerCase();
-      if (englishWords.has(lower)) english++;
-      else if (otherWords.has(lower)) other++;
+    const prose = line.includes('`') || line.includes('://') ? line.replace(/`[^`]*`/g, ' ').replace(/\bhttps?:\/\/\S+/g, ' ') : line;
+    // Words are runs of letters; ASCII is told by its code, as a whole file is read here, and the rest by the regexes.
+    // The line is lowered once where that keeps its length (a few letters lower into two).
+    const lowered = prose.toLowerCase();
+    const lowerOf =
+      lowered.length === prose.length
+        ? (a: number, b: number) => lowered.slice(a, b)
+        : (a: number, b: number) => prose.slice(a, b).toLowerCase();
+    let start = -1;
+    for (let i = 0; i <= prose.length; ) {
+      const c = i < prose.length ? prose.charCodeAt(i) : 32;
+      let width = 1;
+      let isLetter: boolean;
+      if (c < 128) {
+        isLetter = (c | 32) >= 97 && (c | 32) <= 122;
+        if (isLetter) latin++;
+      } else {
+        const ch = String.fromCodePoint(prose.codePointAt(i)!);
+        width = ch.length;
+        isLetter = letter.test(ch);
+        if (isLetter && latinLetter.test(ch)) latin++;
+      }
+      if (isLetter) {
+        letters += width;
+        if (start < 0) start = i;
+      } else if (start >= 0) {
+        if (i - start <= SHORT_WORD) word(lowerOf(start, i));
+        start = -1;
+      }
+      i += width;
     }
-    latin += prose.match(/\p{Script=Latin}/gu)?.length ?? 0;
   }
   // A script of other letters shows in a few words (a Japanese line holds a dozen); a language of Latin letters needs more.
   if (letters >= 10 && latin < letters / 2) return false;
