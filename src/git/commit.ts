@@ -141,6 +141,9 @@ export async function commitPaths(
     if (changed.length === 0) return undefined;
     await runGit(top, ['add', '-A', '--', ...changed]);
   } catch (error) {
+    // git add stages the paths it can before it fails on one it ignores: they are unstaged again, so that a
+    // failure leaves the index as it found it, as staged: false says.
+    await runGit(top, ['reset', '--quiet', '--', ...paths]).catch(() => undefined);
     throw new CommitError(said(error), false);
   }
   try {

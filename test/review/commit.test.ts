@@ -31,7 +31,10 @@ describe('--commit on add and remove', () => {
     expect(repo.git('log', '-1', '--format=%B', 'HEAD').trim()).toBe(
       `invariant: add ${out.id} to project myapp\n\nAll API changes need tests`,
     );
-    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\t.agents/projects/myapp/${out.id}.yaml`);
+    // The .gitkeep that kept the empty project goes in the same commit.
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(
+      `D\t.agents/projects/myapp/.gitkeep\nA\t.agents/projects/myapp/${out.id}.yaml`,
+    );
     // The unrelated edit is still there, uncommitted and unstaged.
     expect(repo.git('status', '--porcelain').trim()).toBe('M README.md');
   });
@@ -64,7 +67,7 @@ describe('--commit on add and remove', () => {
     expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 
-  it('an invariant git never had: move --commit commits the new file alone, remove --commit commits nothing (exit 0)', async () => {
+  it('an invariant git never had: move --commit commits the new file (and the .gitkeep it replaces), remove --commit commits nothing (exit 0)', async () => {
     const repo = setup();
     const add = async (text: string) =>
       (
@@ -77,7 +80,9 @@ describe('--commit on add and remove', () => {
     expect(moved.code).toBe(0);
     const head = repo.git('rev-parse', 'HEAD').trim();
     expect((JSON.parse(moved.stdout) as { commit: string }).commit).toBe(head);
-    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\t.agents/projects/myapp/${moving}.yaml`);
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(
+      `D\t.agents/projects/myapp/.gitkeep\nA\t.agents/projects/myapp/${moving}.yaml`,
+    );
     const removed = await runAgents(['invariant', 'remove', '--yes', '--commit', removing, '--format', 'json'], { cwd: repo.dir });
     expect(removed.code).toBe(0);
     expect((JSON.parse(removed.stdout) as { commit: string | null }).commit).toBeNull();
