@@ -16,23 +16,15 @@ import {
   positionalNames,
   refusePositionalFlags,
   refuseTypographicDashes,
-  singleDashOption,
   USAGE_HINT,
   usageHint,
+  singleDashOption,
+  strayOption,
   unknownIn,
   unknownOptionError,
   usageOf,
 } from './unknown-option.ts';
-import {
-  COMMANDS,
-  GLOBAL_OPTION_NAMES,
-  GLOBAL_OPTIONS,
-  GROUPS,
-  namesAt,
-  parentGroup,
-  unknownCommand,
-  type LazyCommand,
-} from './registry.ts';
+import { COMMANDS, GLOBAL_OPTIONS, GROUPS, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -141,10 +133,10 @@ function buildParser(
       // when a command follows it.
       const demanded = msg === 'Name a command.' || GROUPS.some((g) => g.demand === msg);
       const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
-      throw (
-        (demanded ? strayOption(before.filter((a) => a.startsWith('-'))) : undefined) ??
-        usageFromYargs(msg, err, args, optionNames(yi, current), current, taken)
-      );
+      // A global option's value outside its choices (`agents --format jsn`) is said as with a command, before the
+      // missing command: yargs checks the command first.
+      const refused = demanded ? (strayOption(before.filter((a) => a.startsWith('-'))) ?? invalidChoice(before)) : undefined;
+      throw refused ?? usageFromYargs(msg, err, args, optionNames(yi, current), current, taken);
     });
   return y;
 }
@@ -295,19 +287,16 @@ function helpAlias(args: readonly string[]): string[] {
   return out;
 }
 
-/**
- * A mistyped option before the command (`agents --formt json invariant list`): it
- * takes no value, so the word after it reads as a command ("unknown command
- * json"); the option is what the user got wrong, and what is said.
- */
-function strayOption(options: readonly string[]): UsageError | undefined {
-  for (const option of options) {
-    const written = option.replace(/=.*$/, '');
-    const name = written.replace(/^--?/, '').replace(/^no-/, '');
-    const dashed = singleDashOption(written, GLOBAL_OPTION_NAMES);
-    if (dashed) return dashed;
-    if (written === '-h' || GLOBAL_OPTION_NAMES.includes(name) || written.startsWith('--get-yargs-completions')) continue;
-    return unknownOptionError(written, GLOBAL_OPTION_NAMES);
+/** A global option given a value outside its choices, in yargs' words for usageFromYargs (`--format jsn`). */
+function invalidChoice(args: readonly string[]): Error | undefined {
+  for (const [name, option] of Object.entries(GLOBAL_OPTIONS)) {
+    if (!('choices' in option)) continue;
+    const at = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    if (at < 0) continue;
+    const value = args[at]!.includes('=') ? args[at]!.slice(args[at]!.indexOf('=') + 1) : args[at + 1];
+    if (value === undefined || (option.choices as readonly string[]).includes(value)) continue;
+    const choices = option.choices.map((c) => JSON.stringify(c)).join(', ');
+    return usageFromYargs(`Invalid values: Argument: ${name}, Given: ${JSON.stringify(value)}, Choices: ${choices}`, undefined, args);
   }
   return undefined;
 }

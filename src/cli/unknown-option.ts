@@ -7,7 +7,7 @@ import yargs, { type Argv } from 'yargs';
 import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
 import { UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
-import { COMMANDS, commandNames, type LazyCommand } from './registry.ts';
+import { COMMANDS, commandNames, GLOBAL_OPTION_NAMES, type LazyCommand } from './registry.ts';
 
 export const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
 
@@ -256,4 +256,21 @@ export function optionNames(usage: unknown, command: LazyCommand | undefined): s
   const described = (usage as { getDescriptions?: () => Record<string, unknown> } | undefined)?.getDescriptions?.() ?? {};
   const positionals = positionalNames(command);
   return Object.keys(described).filter((k) => k.length > 1 && !/[A-Z]/.test(k) && !positionals.includes(k));
+}
+
+/**
+ * A mistyped option before the command (`agents --formt json invariant list`): it
+ * takes no value, so the word after it reads as a command ("unknown command
+ * json"); the option is what the user got wrong, and what is said.
+ */
+export function strayOption(options: readonly string[]): UsageError | undefined {
+  for (const option of options) {
+    const written = option.replace(/=.*$/, '');
+    const name = written.replace(/^--?/, '').replace(/^no-/, '');
+    const dashed = singleDashOption(written, GLOBAL_OPTION_NAMES);
+    if (dashed) return dashed;
+    if (written === '-h' || GLOBAL_OPTION_NAMES.includes(name) || written.startsWith('--get-yargs-completions')) continue;
+    return unknownOptionError(written, GLOBAL_OPTION_NAMES);
+  }
+  return undefined;
 }

@@ -147,6 +147,16 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual(suggestions);
   });
 
+  // No command named: the value refused is the slip, not the command left out, as when a command follows.
+  it.each([[['--format', 'jsn']], [['--format=jsn']], [['invariant', '--format', 'jsn']]])(
+    'agents %j: the invalid value is said, not the missing command',
+    async (args) => {
+      const r = await runAgents(args, { cwd: tempDir() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: --format "jsn" is not one of "text", "json", "yaml"\nhint: Did you mean json\?/);
+    },
+  );
+
   it('a subcommand given without its group names the groups that have it', async () => {
     const e = await errorOf('list');
     expect(e.code).toBe('unknown-command');
