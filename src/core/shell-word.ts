@@ -18,5 +18,10 @@ export function shellWord(s: string): string {
  * command would otherwise read it as an option; then as `shellWord` writes it.
  */
 export function shellPath(path: string): string {
-  return shellWord(path.startsWith('-') ? `./${path}` : path);
+  return shellWord(notAnOption(path));
+}
+
+/** A relative path that a command would read as an option (`-weird`) as `./-weird`, which names the same file. */
+export function notAnOption(path: string): string {
+  return path.startsWith('-') ? `./${path}` : path;
 }

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { shellPath } from '../core/shell-word.ts';
 import { bareRepositoryAbove, mayBeSparse, repoTop } from './git-dir.ts';
 
 export const DEFAULT_STORE_DIR = '.agents';
@@ -132,7 +133,7 @@ export function discoverStore(options: DiscoverOptions): string {
             : `no store at ${root} (from ${from})`,
         file !== undefined
           ? 'Check the path: a store is a folder.'
-          : `Check the path, or create a store there with \`agents init --store ${explicit}\`.`,
+          : `Check the path, or create a store there with \`agents init --store ${shellPath(explicit)}\`.`,
         file !== undefined ? { store: root, file } : { store: root },
         'no-store',
       );
@@ -141,14 +142,18 @@ export function discoverStore(options: DiscoverOptions): string {
       // Never read as an empty store, let alone written into: a folder such as the repository's top holding .agents/.
       const inner = join(root, DEFAULT_STORE_DIR);
       const named = (store: string) =>
-        from === 'AGENTS_STORE' ? `AGENTS_STORE=${store}` : from === '--store' ? `--store ${store}` : `store: ${JSON.stringify(store)}`;
+        from === 'AGENTS_STORE'
+          ? `AGENTS_STORE=${store}`
+          : from === '--store'
+            ? `--store ${shellPath(store)}`
+            : `store: ${JSON.stringify(store)}`;
       // A folder of a store (its global/, a project's folder) is no store of its own, nor one init could make there.
       const outer = enclosingStore(root);
       const hint = isDir(inner)
         ? `It holds ${DEFAULT_STORE_DIR}/: did you mean ${named(join(explicit, DEFAULT_STORE_DIR))}?`
         : outer !== undefined
           ? `It is a folder of the store ${outer}: did you mean ${named(outer)}?`
-          : `A store holds config.yaml or the folders global/, projects/, actions/, plans/. Create one with \`agents init --store ${explicit}\`, or check the path.`;
+          : `A store holds config.yaml or the folders global/, projects/, actions/, plans/. Create one with \`agents init --store ${shellPath(explicit)}\`, or check the path.`;
       throw new UsageError(
         `${root} (from ${from}) is not a store`,
         hint,
@@ -170,7 +175,7 @@ export function discoverStore(options: DiscoverOptions): string {
       if (lstatSync(candidate).isSymbolicLink()) {
         throw new UsageError(
           `${candidate} is a symbolic link; a store found by searching is never followed through a link`,
-          `If you trust where it points, name it explicitly: --store ${candidate} (or AGENTS_STORE).`,
+          `If you trust where it points, name it explicitly: --store ${shellPath(candidate)} (or AGENTS_STORE).`,
         );
       }
       if (looksLikeStore(candidate)) {

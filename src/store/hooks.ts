@@ -1,7 +1,7 @@
 import { accessSync, chmodSync, constants, existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
-import { shellQuote } from '../core/shell-word.ts';
+import { notAnOption, shellQuote } from '../core/shell-word.ts';
 import { gitCommonDir } from '../git/extends.ts';
 import { GitError, hooksDir, topLevel } from '../git/repo.ts';
 import { readRegularFile } from './read-file.ts';
@@ -37,7 +37,7 @@ function pinnedCommands(storeArg: string | undefined): string[] {
  * runs before one on PATH, so that every clone checks with the version it pins.
  */
 export function preCommitScript(storeArg: string | undefined, exportCheck = false): string {
-  const store = storeArg ? ` --store ${shellQuote(storeArg)}` : '';
+  const store = storeArg ? ` --store ${shellQuote(notAnOption(storeArg))}` : '';
   const args = `validate --staged${store}`;
   const pinned = pinnedCommands(storeArg);
   if (exportCheck) {

@@ -164,3 +164,20 @@ describe('the next command init suggests', () => {
     }
   });
 });
+
+// A store path that starts with `-`: a command suggested with it, pasted as it is written, must not read it as an option.
+describe('a store path that starts with -', () => {
+  it('the init that no-store suggests, and the command init suggests next, run as written', async () => {
+    const dir = tempDir();
+    const words = (command: string) => command.split(' ').slice(1);
+    const missing = await runAgents(['--store=-policies', 'invariant', 'list'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    const init = /`(agents init [^`]+)`/.exec(missing.stderr)![1]!;
+    expect(init).toBe('agents init --store ./-policies');
+    const made = await runAgents([...words(init), '--actor', 'none'], { cwd: dir });
+    expect(made.code, made.stderr).toBe(0);
+    const next = /Next: agents invariant add --global "Never delete production data"( .*)\n/.exec(made.stdout)![1]!;
+    const added = await runAgents(['invariant', 'add', '--global', 'Never delete production data', ...words(`x${next}`)], { cwd: dir });
+    expect(added.code, added.stderr).toBe(0);
+  });
+});

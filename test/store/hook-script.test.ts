@@ -100,3 +100,13 @@ describe('the pre-commit hook of a store in a package of a monorepo', () => {
     });
   }
 });
+
+describe('the pre-commit hook of a store whose path starts with -', () => {
+  it('names it ./-… so that validate and export --check do not read it as an option', () => {
+    for (const exportCheck of [false, true]) {
+      const script = preCommitScript('-policies', exportCheck);
+      expect(script).toContain("--store './-policies'");
+      expect(script).not.toContain("--store '-policies'");
+    }
+  });
+});

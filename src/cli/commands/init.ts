@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import { shellWord } from '../../core/shell-word.ts';
+import { shellPath } from '../../core/shell-word.ts';
 import { discoverStore, initTarget } from '../../store/discover.ts';
 import { planPreCommitHook, writePreCommitHook } from '../../store/hooks.ts';
 import { initStore, initTargetState, writeSchemas } from '../../store/init.ts';
@@ -151,7 +151,7 @@ function storeFlag(given: string | undefined, root: string, io: { env: Record<st
   } catch {
     // Nothing found from here: the flag is needed.
   }
-  return ` --store ${shellWord(given)}`;
+  return ` --store ${shellPath(given)}`;
 }
 
 function actorLabel(a: NonNullable<ReturnType<typeof choiceFromFlags>>): string {
