@@ -12,6 +12,7 @@ import waiverSchema from '../../schemas/waiver.schema.json' with { type: 'json' 
 import extendsLockSchema from '../../schemas/extends-lock.schema.json' with { type: 'json' };
 import actorRequestSchema from '../../schemas/actor-request.schema.json' with { type: 'json' };
 import actorResponseSchema from '../../schemas/actor-response.schema.json' with { type: 'json' };
+import { docsRef } from './docs-link.ts';
 
 /** The JSON Schemas in `schemas/`, by file name: the only definition of file shapes. */
 export const SCHEMAS = {
@@ -30,3 +31,18 @@ export const SCHEMAS = {
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;
+
+/** A page of the documentation named in a schema's description, as the project's own repository holds it. */
+const DOCS_PAGE = /\bdocs\/([a-z0-9-]+\.md)(?:#([a-z0-9-]+))?/g;
+
+/**
+ * The text of a store's copy of a schema (`init` writes it, validate compares with it): each `docs/PAGE.md` its
+ * descriptions name is that page's address online at this version (docsRef), since a user's repository has no docs/.
+ */
+export function schemaCopy(name: SchemaName): string {
+  const online = (key: string, value: unknown) =>
+    key === 'description' && typeof value === 'string'
+      ? value.replace(DOCS_PAGE, (_m, page: string, section: string | undefined) => docsRef(page, section))
+      : value;
+  return `${JSON.stringify(SCHEMAS[name], online, 2)}\n`;
+}

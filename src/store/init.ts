@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync,
 import { basename, dirname, join } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import type { ActorChoice } from '../core/actor-choice.ts';
-import { SCHEMAS } from '../core/schemas.ts';
+import { SCHEMAS, schemaCopy, type SchemaName } from '../core/schema-docs.ts';
 import { EXAMPLE_ACTOR_FILE, EXAMPLE_ACTOR_SOURCE } from './example-actor.ts';
 import { formatConfigFile } from '../core/serialize.ts';
 import { assertOwnStore } from './ownership.ts';
@@ -18,10 +18,10 @@ export const SCOPE_FOLDERS = ['global', 'projects', 'actions', 'plans'] as const
  */
 export function writeSchemas(root: string, refresh = false): string[] {
   const written: string[] = [];
-  const all = Object.entries(SCHEMAS);
-  for (const [name, schema] of all) {
+  const all = Object.keys(SCHEMAS) as SchemaName[];
+  for (const name of all) {
     try {
-      writeFileAtomic(root, `schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`, 'replace');
+      writeFileAtomic(root, `schemas/${name}`, schemaCopy(name), 'replace');
     } catch (error) {
       // Each copy is written whole, one after another: a refusal part-way names those before it, never "nothing changed".
       if (refresh) failedPartWay(error, written, 'agents init --schemas', all.length);
