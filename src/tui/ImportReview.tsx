@@ -86,14 +86,28 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
   );
   const keyLine = clipToRows(editing !== undefined ? EDIT_KEYS : KEYS, width, roomy ? 2 : 1);
   const heldLine = held > 0 && rows >= 6;
+  // As the text and JSON reports say (files[].not_english): the rules of such a file were not told from descriptions
+  // by their words, so the review is told to judge them, in a line of its own and in each of their headers.
+  const foreign = new Set(plan.files.filter((f) => f.notEnglish).map((f) => f.file));
+  const foreignLine = foreign.size > 0 && roomy;
   const selected = items[at];
   const selectedText = selected ? clipToRows(plain(editing ?? selected.text), textColumns, Number.POSITIVE_INFINITY).length : 1;
-  const { textRows, shown } = reviewLayout(rows, title.length + (heldLine ? 1 : 0) + keyLine.length, selectedText, items.length);
+  const { textRows, shown } = reviewLayout(
+    rows,
+    title.length + (heldLine ? 1 : 0) + (foreignLine ? 1 : 0) + keyLine.length,
+    selectedText,
+    items.length,
+  );
   const first = Math.min(Math.max(0, at - Math.floor(shown / 2)), Math.max(0, items.length - shown));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>{title.join('\n')}</Text>
       {heldLine ? <Text dimColor={theme.dim}>{fitColumns(`${held} more already in the store or said twice: left out`, width)}</Text> : null}
+      {foreignLine ? (
+        <Text color={theme.hue('yellow')}>
+          {fitColumns(plain(`not English: ${[...foreign].join(', ')}: each list item is taken as it stands; review them`), width)}
+        </Text>
+      ) : null}
       {items.slice(first, first + shown).map((c, i) => {
         const n = first + i;
         const here = n === at;
@@ -102,7 +116,10 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
             <Text wrap="truncate-end" inverse={here}>
               {`${here ? '›' : ' '} [${c.keep ? 'x' : ' '}] `}
               <Text color={theme.hue(c.severity === 'error' ? 'red' : c.severity === 'warning' ? 'yellow' : 'cyan')}>{c.severity}</Text>
-              {fitColumns(plain(`  ${scopeName(c.scope)}  ${c.file}:${c.line}`), width - 6 - c.severity.length)}
+              {fitColumns(
+                plain(`  ${scopeName(c.scope)}  ${c.file}:${c.line}${foreign.has(c.file) ? '  not English' : ''}`),
+                width - 6 - c.severity.length,
+              )}
             </Text>
             {here && editing !== undefined ? (
               <Box paddingLeft={INDENT}>

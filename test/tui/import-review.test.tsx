@@ -72,3 +72,23 @@ test('on a terminal of 5 to 8 rows the review still fits: the title and keys tak
     r.unmount();
   }
 });
+
+test('a file not in English is said, as the text and JSON reports say it (files[].not_english): in a line of its own and in its rules headers', async () => {
+  const french = { ...candidate(1), file: 'AGENTS.fr.md', text: 'Toujours lancer les tests' };
+  const mixed: ImportPlan = {
+    files: [{ file: 'AGENTS.fr.md', kind: 'agents-md', target: { kind: 'global' }, candidates: [], leftOut: [], notEnglish: true }],
+    projects: [],
+    candidates: [french, candidate(2)],
+  };
+  const r = render(<ImportReview plan={mixed} width={80} rows={24} onDone={() => {}} onCancel={() => {}} />);
+  const frame = await frameHas(r.lastFrame, '›');
+  expect(frame).toMatch(/^not English: AGENTS\.fr\.md/m);
+  expect(frame).toMatch(/global {2}AGENTS\.fr\.md:3 {2}not English/);
+  expect(frame).toMatch(/global {2}AGENTS\.md:4\s*$/m);
+  expect(frame.split('\n').length).toBeLessThan(24);
+  r.unmount();
+  // An English file alone: no such note.
+  const plainPlan = render(<ImportReview plan={plan} width={80} rows={24} onDone={() => {}} onCancel={() => {}} />);
+  expect(await frameHas(plainPlan.lastFrame, '›')).not.toContain('not English');
+  plainPlan.unmount();
+});
