@@ -41,7 +41,8 @@ describe('an id of another kind given for a plan, a violation or an invariant', 
     const refused = (p: Promise<unknown>) =>
       p.then(
         () => undefined,
-        (e: UsageError) => ({ code: e.exitCode, detail: e.detail }),
+        // What the id names (the error's code, the id and the closest ids: below).
+        (e: UsageError) => ({ code: e.exitCode, detail: e.detail?.names === undefined ? undefined : { names: e.detail.names } }),
       );
     expect(await refused(plans.status(copy))).toEqual({
       code: 2,
@@ -59,6 +60,8 @@ describe('an id of another kind given for a plan, a violation or an invariant', 
     const strategize = await runAgents(['--store', root, '--format', 'json', 'plan', 'strategize', copy], { cwd: root });
     expect(errorOf(strategize)).toMatchObject({ exit_code: 2, detail: names });
     expect(await refused(plans.status('7ZZZZ'))).toEqual({ code: 2, detail: undefined });
+    const unknown = (await plans.status(copy).catch((e: UsageError) => e)) as UsageError;
+    expect([unknown.code, unknown.detail?.id, unknown.detail?.suggestions]).toEqual(['unknown-id', copy, []]);
     // And a plan's id given for an invariant's, in either case (a prefix of it may name the plan's own copies).
     const invariants = plans.invariants;
     for (const given of [plan.id, plan.id.toLowerCase()])
