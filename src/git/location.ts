@@ -1,4 +1,15 @@
-import { closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -44,6 +55,23 @@ export function bareRepositoryAbove(dir: string): string | undefined {
 const MAX_DOT_GIT_BYTES = 64 * 1024;
 
 /**
+ * A file of git's that holds one line naming a folder (`.git` of a linked worktree, `worktrees/<name>/gitdir`): only
+ * a regular file is read (a FIFO would wait for a writer), without blocking, and never more than 64 KiB of it.
+ * Undefined when it is not such a file; throws when it cannot be opened.
+ */
+function readPointer(path: string): string | undefined {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_DOT_GIT_BYTES) return undefined;
+    const buf = Buffer.alloc(MAX_DOT_GIT_BYTES);
+    return buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * The git folder of the repository holding `dir`: the nearest `.git` above
  * it when a folder, or the folder a `.git` file names (`gitdir: …`) when
  * that folder exists. Undefined outside a repository, or when `.git` cannot
@@ -56,17 +84,9 @@ export function gitDirFor(dir: string): string | undefined {
   try {
     const st = statSync(dotGit);
     if (st.isDirectory()) return dotGit;
-    // A `.git` file holds one line: only a regular file is read (a FIFO would
-    // wait for a writer), without blocking, and never more than 64 KiB of it.
-    if (!st.isFile() || st.size > MAX_DOT_GIT_BYTES) return undefined;
-    const fd = openSync(dotGit, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    let text: string;
-    try {
-      const buf = Buffer.alloc(MAX_DOT_GIT_BYTES);
-      text = buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0));
-    } finally {
-      closeSync(fd);
-    }
+    if (!st.isFile()) return undefined;
+    const text = readPointer(dotGit);
+    if (text === undefined) return undefined;
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
     if (!m) return undefined;
     const named = isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
@@ -115,4 +135,34 @@ export function mayBeSparse(dir: string): boolean {
   // The common folder from the git folder found, not found again from `dir`: this runs at every command's start.
   const common = commonOf(git);
   return common !== git && existsSync(join(common, 'info', 'sparse-checkout'));
+}
+
+/**
+ * The top folder of every working tree of the repository holding `dir`, found without a git process as
+ * `git worktree list` finds them: the main one (the folder whose `.git` is the common git folder; none for a bare
+ * repository) and each linked one its `worktrees/<name>/gitdir` names (`<top>/.git`, absolute, or relative to that
+ * folder). Empty outside a repository.
+ */
+export function worktreeTops(dir: string): string[] {
+  const common = commonGitDir(dir);
+  if (common === undefined) return [];
+  const tops: string[] = [];
+  const main = dirname(common);
+  if (realPath(join(main, '.git')) === realPath(common)) tops.push(main);
+  const linked = join(common, 'worktrees');
+  let names: string[] = [];
+  try {
+    names = readdirSync(linked);
+  } catch {
+    // No linked worktree.
+  }
+  for (const name of names) {
+    try {
+      const named = readPointer(join(linked, name, 'gitdir'))?.trim();
+      if (named) tops.push(dirname(isAbsolute(named) ? named : resolve(linked, name, named)));
+    } catch {
+      // A worktree folder without its gitdir file is no worktree to git either.
+    }
+  }
+  return tops;
 }

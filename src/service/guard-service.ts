@@ -5,11 +5,10 @@
  * path reads one index file and stats a handful of folders; the store itself
  * is read (and the index rebuilt) only when one of them changed.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
-import { type ClientAction, HOOK_SETTINGS } from '../core/guard-clients.ts';
+import { readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { ClientAction } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
-import { loosely } from '../core/names.ts';
 import {
   actionProjects,
   evaluateGuards,
@@ -35,9 +34,9 @@ import {
   WatchedStamps,
   writeGuardIndex,
 } from '../store/guard-files.ts';
-import { runEnv } from '../git/run-environment.ts';
-import { commonGitDir, gitDirFor, repoTop } from '../store/git-dir.ts';
-import { agentHome, filesBelow, relativeCaseless, relativeTo, spelledFrom, within } from './guard-paths.ts';
+import { repoTop } from '../store/git-dir.ts';
+import { filesBelow, relativeCaseless, relativeTo, spelledFrom } from './guard-paths.ts';
+import { ReservedPaths } from './guard-reserved-paths.ts';
 import type { GitSide } from './guard-build.ts';
 import { physicalPath } from './link-paths.ts';
 
@@ -72,9 +71,8 @@ export class GuardService {
   readonly gitAgents: string | undefined;
   readonly top: string;
   #stored: { stamps: Record<string, string>; index: GuardIndex } | undefined;
-  /** The folders no file tool may write (reservedWrites), found on first need: most calls name no file. */
-  #reservedDirs: { dir: string; folder: ReservedWrite['folder'] }[] | undefined;
-  #hookSettings: Set<string> | undefined;
+  /** The folders and files no file tool may write. */
+  readonly #reserved: ReservedPaths;
   /** The folders' stamps of a long-lived process, taken again only when their watchers saw a change. */
   readonly #watched: WatchedStamps | undefined;
 
@@ -92,6 +90,7 @@ export class GuardService {
     this.#watched = options.longLived ? new WatchedStamps() : undefined;
     const top = repoTop(root) ?? dirname(resolve(root));
     this.top = physicalPath(top);
+    this.#reserved = new ReservedPaths(root, this.top, options.program);
   }
 
   /** The active plan: AGENTS_PLAN in the agent's environment, else `agents plan activate`. */
@@ -221,65 +220,6 @@ export class GuardService {
     }
   }
 
-  /**
-   * git's folders (the repository's `.git`, file or folder; its worktree's git
-   * folder; the common one) and the store, each as named and where its links lead.
-   */
-  private reservedDirs(): { dir: string; folder: ReservedWrite['folder'] }[] {
-    if (this.#reservedDirs) return this.#reservedDirs;
-    const out: { dir: string; folder: ReservedWrite['folder'] }[] = [];
-    const add = (dir: string | undefined, folder: ReservedWrite['folder']) => {
-      if (dir === undefined) return;
-      for (const d of [resolve(dir), physicalPath(dir)]) if (!out.some((o) => o.dir === d)) out.push({ dir: d, folder });
-    };
-    const top = repoTop(this.root);
-    // A store that holds the whole repository (--store at its top) would make every file reserved: only git's are then.
-    if (top === undefined || !within(resolve(this.root), resolve(top))) add(this.root, 'store');
-    if (top !== undefined) add(join(top, '.git'), 'git');
-    add(gitDirFor(this.root), 'git');
-    add(commonGitDir(this.root), 'git');
-    // The package the hook runs from (node_modules/agents-invariants): a file written there is the hook's own code. Not
-    // when it holds the repository (the tool's own sources), where it would make every file reserved.
-    const program = this.options.program ?? programFolder();
-    if (program !== undefined && !(top !== undefined && within(resolve(program), resolve(top)))) add(program, 'program');
-    return (this.#reservedDirs = out);
-  }
-
-  /** The clients' hook settings files (core/guard-install.ts HOOK_SETTINGS), each as named and where its links lead. */
-  private hookSettings(): Set<string> {
-    if (this.#hookSettings) return this.#hookSettings;
-    const out = new Set<string>();
-    const add = (file: string) => {
-      out.add(resolve(file));
-      out.add(physicalPath(file));
-    };
-    const top = repoTop(this.root);
-    if (top !== undefined) for (const f of HOOK_SETTINGS.project) add(join(top, f));
-    // The home folder of the run (the agent's HOME), as the client that reads its user settings there sees it.
-    for (const f of HOOK_SETTINGS.home) add(join(agentHome(), f));
-    // A client told by its variable (in the environment the hook inherits from it) to read its user settings elsewhere.
-    for (const [variable, files] of Object.entries(HOOK_SETTINGS.moved)) {
-      const dir = runEnv()[variable];
-      if (dir) for (const f of files) add(resolve(dir, f));
-    }
-    return (this.#hookSettings = out);
-  }
-
-  /** The reserved folder a file is in, by any of `candidates` (the path as named, where its links lead), if any. */
-  private reservedFolder(candidates: readonly string[]): ReservedWrite['folder'] | undefined {
-    // git's own folder first: a store inside it (unusual) is still git's.
-    const dirs = this.reservedDirs();
-    for (const folder of ['git', 'store', 'program'] as const)
-      if (dirs.some((d) => d.folder === folder && candidates.some((c) => within(d.dir, c)))) return folder;
-    // Compared as `within` compares folders: loosely, as the most forgiving file system would name them.
-    for (const file of this.hookSettings()) if (candidates.some((c) => within(file, c))) return 'hooks';
-    // Every folder's, not only the top's: a client started below the top reads the settings of the folder it starts in
-    // (Claude Code, Gemini CLI) or of each folder up to the top (Codex CLI), so a write there can switch its hook off.
-    const named = HOOK_SETTINGS.project.map((f) => loosely(sep + f.split('/').join(sep)));
-    if (candidates.some((c) => within(this.top, c) && named.some((f) => loosely(c).endsWith(f)))) return 'hooks';
-    return undefined;
-  }
-
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
   toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes'>): GuardAction {
     // The folders the action starts in: the agent's, then the tool's own (`dir`), each as named and from the home folder.
@@ -303,7 +243,7 @@ export class GuardService {
           caselessFiles.push(candidate);
         }
       }
-      const folder = this.reservedFolder([abs, real]);
+      const folder = this.#reserved.folder([abs, real]);
       if (folder !== undefined) reserved.push({ path: relativeTo(this.top, abs) || abs, folder });
     };
     // A path as named from the folder the action starts in, and as the home folder's when it starts with `~`.
@@ -477,19 +417,4 @@ export class GuardService {
       return { notRecorded: (error as Error).message };
     }
   }
-}
-
-/** The folder of the agents package whose program runs now (its package.json names it), if one can be told. */
-function programFolder(): string | undefined {
-  const main = process.argv[1];
-  if (main === undefined) return undefined;
-  let dir = dirname(physicalPath(main));
-  for (let up = 0; up < 3; up++, dir = dirname(dir)) {
-    try {
-      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'agents-invariants') return dir;
-    } catch {
-      // No package.json here, or none that parses: look further up.
-    }
-  }
-  return undefined;
 }

@@ -247,6 +247,21 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     ])
       expect(await decision(wt, claude(wt, 'Write', { file_path: file, content: 'x' })), file).toBe('deny');
     expect(await decision(wt, claude(wt, 'Write', { file_path: join(wt, 'src/a.ts'), content: 'x' }))).toBe('none');
+    // Every other worktree's store, `.git` and hook settings too: outside this working tree, but as much the hook's.
+    const reserved = (from: string, file: string) =>
+      new GuardService(join(from, '.agents'), {}).toAction({ tool: 'Write', paths: [file], texts: [], cwd: from }).reserved?.[0]?.folder;
+    for (const [from, other] of [
+      [wt, dir],
+      [dir, wt],
+    ] as const) {
+      expect(reserved(from, join(other, `.agents/global/${INV}.yaml`)), other).toBe('store');
+      expect(reserved(from, join(other, '.agents/config.yaml')), other).toBe('store');
+      expect(reserved(from, join(other, '.git')), other).toBe('git');
+      for (const file of ['.claude/settings.json', '.codex/hooks.json', 'services/billing/.codex/config.toml'])
+        expect(reserved(from, join(other, file)), `${other} ${file}`).toBe('hooks');
+      expect(reserved(from, join(other, 'src/app.ts')), other).toBeUndefined();
+    }
+    expect(await decision(wt, claude(wt, 'Write', { file_path: join(dir, `.agents/global/${INV}.yaml`), content: 'x' }))).toBe('deny');
   });
 
   it('guard try says the same (exit 1, deny)', async () => {

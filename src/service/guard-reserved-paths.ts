@@ -1,0 +1,122 @@
+/**
+ * The files and folders the guard hook keeps from every agent's file tools by itself (docs/guard.md, "What no guard
+ * is needed for"): found on first need, as most calls name no file.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { HOOK_SETTINGS } from '../core/guard-clients.ts';
+import type { ReservedWrite } from '../core/guard-reserved.ts';
+import { loosely } from '../core/names.ts';
+import { runEnv } from '../git/run-environment.ts';
+import { commonGitDir, gitDirFor, repoTop, worktreeTops } from '../git/location.ts';
+import { agentHome, within } from './guard-paths.ts';
+import { physicalPath } from './link-paths.ts';
+
+export class ReservedPaths {
+  #dirs: { dir: string; folder: ReservedWrite['folder'] }[] | undefined;
+  #hookSettings: Set<string> | undefined;
+  #tops: string[] | undefined;
+
+  constructor(
+    readonly root: string,
+    /** The repository's top, its links followed. */
+    readonly top: string,
+    /** The folder of the agents package that runs the hook (default: found from the running program). */
+    readonly program?: string,
+  ) {}
+
+  /**
+   * The top of every working tree of the repository, this one's first: each holds a store and clients' settings of
+   * its own, which an agent working in one of them could otherwise write with file tools, being outside its tree.
+   */
+  private tops(): string[] {
+    if (this.#tops) return this.#tops;
+    const own = repoTop(this.root);
+    if (own === undefined) return (this.#tops = []);
+    const out = [own];
+    for (const t of worktreeTops(this.root)) if (!out.some((o) => physicalPath(o) === physicalPath(t))) out.push(t);
+    return (this.#tops = out);
+  }
+
+  /**
+   * git's folders (the repository's `.git`, file or folder, in each working tree; this worktree's git folder; the
+   * common one) and the store, in each working tree, each as named and where its links lead.
+   */
+  private dirs(): { dir: string; folder: ReservedWrite['folder'] }[] {
+    if (this.#dirs) return this.#dirs;
+    const out: { dir: string; folder: ReservedWrite['folder'] }[] = [];
+    const add = (dir: string | undefined, folder: ReservedWrite['folder']) => {
+      if (dir === undefined) return;
+      for (const d of [resolve(dir), physicalPath(dir)]) if (!out.some((o) => o.dir === d)) out.push({ dir: d, folder });
+    };
+    const [top, ...others] = this.tops();
+    // A store that holds the whole repository (--store at its top) would make every file reserved: only git's are then.
+    if (top === undefined || !within(resolve(this.root), resolve(top))) add(this.root, 'store');
+    if (top !== undefined) {
+      add(join(top, '.git'), 'git');
+      // The other working trees hold the store at the same place in theirs.
+      const store = within(resolve(top), resolve(this.root)) ? relative(resolve(top), resolve(this.root)) : undefined;
+      for (const t of others) {
+        add(join(t, '.git'), 'git');
+        if (store !== undefined && store !== '') add(join(t, store), 'store');
+      }
+    }
+    add(gitDirFor(this.root), 'git');
+    add(commonGitDir(this.root), 'git');
+    // The package the hook runs from (node_modules/agents-invariants): a file written there is the hook's own code. Not
+    // when it holds the repository (the tool's own sources), where it would make every file reserved.
+    const program = this.program ?? programFolder();
+    if (program !== undefined && !(top !== undefined && within(resolve(program), resolve(top)))) add(program, 'program');
+    return (this.#dirs = out);
+  }
+
+  /** The clients' hook settings files (core/guard-install.ts HOOK_SETTINGS), each as named and where its links lead. */
+  private hookSettings(): Set<string> {
+    if (this.#hookSettings) return this.#hookSettings;
+    const out = new Set<string>();
+    const add = (file: string) => {
+      out.add(resolve(file));
+      out.add(physicalPath(file));
+    };
+    for (const top of this.tops()) for (const f of HOOK_SETTINGS.project) add(join(top, f));
+    // The home folder of the run (the agent's HOME), as the client that reads its user settings there sees it.
+    for (const f of HOOK_SETTINGS.home) add(join(agentHome(), f));
+    // A client told by its variable (in the environment the hook inherits from it) to read its user settings elsewhere.
+    for (const [variable, files] of Object.entries(HOOK_SETTINGS.moved)) {
+      const dir = runEnv()[variable];
+      if (dir) for (const f of files) add(resolve(dir, f));
+    }
+    return (this.#hookSettings = out);
+  }
+
+  /** The reserved folder a file is in, by any of `candidates` (the path as named, where its links lead), if any. */
+  folder(candidates: readonly string[]): ReservedWrite['folder'] | undefined {
+    // git's own folder first: a store inside it (unusual) is still git's.
+    const dirs = this.dirs();
+    for (const folder of ['git', 'store', 'program'] as const)
+      if (dirs.some((d) => d.folder === folder && candidates.some((c) => within(d.dir, c)))) return folder;
+    // Compared as `within` compares folders: loosely, as the most forgiving file system would name them.
+    for (const file of this.hookSettings()) if (candidates.some((c) => within(file, c))) return 'hooks';
+    // Every folder's, not only the top's: a client started below the top reads the settings of the folder it starts in
+    // (Claude Code, Gemini CLI) or of each folder up to the top (Codex CLI), so a write there can switch its hook off.
+    const named = HOOK_SETTINGS.project.map((f) => loosely(sep + f.split('/').join(sep)));
+    const tops = [this.top, ...this.tops().slice(1).map(physicalPath)];
+    if (candidates.some((c) => tops.some((t) => within(t, c)) && named.some((f) => loosely(c).endsWith(f)))) return 'hooks';
+    return undefined;
+  }
+}
+
+/** The folder of the agents package whose program runs now (its package.json names it), if one can be told. */
+function programFolder(): string | undefined {
+  const main = process.argv[1];
+  if (main === undefined) return undefined;
+  let dir = dirname(physicalPath(main));
+  for (let up = 0; up < 3; up++, dir = dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'agents-invariants') return dir;
+    } catch {
+      // No package.json here, or none that parses: look further up.
+    }
+  }
+  return undefined;
+}
