@@ -11,6 +11,11 @@ export interface GitEntry {
   sha: string;
   /** In the index: a merge left this path unresolved (its stages 1–3 instead of one entry at stage 0). */
   unmerged?: true;
+  /**
+   * Of an unmerged path, the stages the index holds, in order: `1` the base, `2` ours, `3` theirs (`123` both
+   * changed it, `1` both deleted it, `2` or `3` one side added it, as a rename/rename conflict leaves each new name).
+   */
+  stages?: string;
 }
 
 /** A git failure the user can act on (not a repository, an unknown revision). */
@@ -127,6 +132,7 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
   // "<mode> SP <sha> SP <stage> TAB <path>" NUL …, read in place: one string per field, no record strings.
   const entries: GitEntry[] = [];
   let seen: Set<string> | undefined;
+  let conflicted: Map<string, GitEntry> | undefined;
   for (let at = 0; at < out.length; ) {
     const end = out.indexOf('\0', at);
     const stop = end < 0 ? out.length : end;
@@ -138,12 +144,18 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
       // A conflicted path is listed once per stage: kept once, marked unmerged, so that no stage passes for what is staged.
       if (out.charCodeAt(sp2 + 1) !== 48 /* 0 */ || tab !== sp2 + 2) {
         seen ??= new Set(entries.map((e) => e.path));
+        conflicted ??= new Map();
+        const stage = out[sp2 + 1]!;
+        const known = conflicted.get(path);
+        if (known !== undefined) known.stages += stage;
         if (seen.has(path)) {
           at = stop + 1;
           continue;
         }
         seen.add(path);
-        entries.push({ mode: out.slice(at, sp1), sha: out.slice(sp1 + 1, sp2), path, unmerged: true });
+        const entry: GitEntry = { mode: out.slice(at, sp1), sha: out.slice(sp1 + 1, sp2), path, unmerged: true, stages: stage };
+        conflicted.set(path, entry);
+        entries.push(entry);
         at = stop + 1;
         continue;
       }

@@ -5,7 +5,7 @@ import { catFileBatch } from '../git/object-reader.ts';
 import type { ParseCache, ParseKeeping } from './parse-cache.ts';
 import type { UsageError } from '../core/errors.ts';
 import { type ReadResult, storeNotAFolder, type TreeEntry, type TreeSource } from './tree-source.ts';
-import { UNMERGED_READ } from './unmerged-read.ts';
+import { unmergedRead } from './unmerged-read.ts';
 
 type Where = { kind: 'index' } | { kind: 'revision'; rev: string };
 
@@ -119,7 +119,9 @@ export class GitTreeSource implements TreeSource {
   }
 
   /** Every entry under the store with its blob id and mode (store-relative paths), from the one listing. */
-  async blobIds(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string; readonly unmerged?: true }>> {
+  async blobIds(): Promise<
+    ReadonlyMap<string, { readonly sha: string; readonly mode: string; readonly unmerged?: true; readonly stages?: string }>
+  > {
     return (await this.load()).entries;
   }
 
@@ -132,7 +134,9 @@ export class GitTreeSource implements TreeSource {
     for (const d of dirs) if (within(d)) out.push({ path: d, type: 'dir' });
     for (const [p, e] of entries) {
       if (!within(p)) continue;
-      out.push({ path: p, type: e.mode === '120000' ? 'symlink' : e.mode.startsWith('100') ? 'file' : 'other' });
+      const entry: TreeEntry = { path: p, type: e.mode === '120000' ? 'symlink' : e.mode.startsWith('100') ? 'file' : 'other' };
+      if (e.stages === '1') entry.deleted = true;
+      out.push(entry);
     }
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
@@ -144,7 +148,7 @@ export class GitTreeSource implements TreeSource {
     for (const p of paths) {
       const e = entries.get(p);
       if (!e) out.set(p, { ok: false, code: 'missing', message: `is not in the ${this.description}` });
-      else if (e.unmerged) out.set(p, UNMERGED_READ);
+      else if (e.unmerged) out.set(p, unmergedRead(e.stages));
       else if (e.mode === '120000')
         out.set(p, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
       else if (!e.mode.startsWith('100')) out.set(p, { ok: false, code: 'not-a-file', message: 'is not a regular file' });

@@ -30,7 +30,8 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
     return pathError('file-unreadable', file, `${file} vanished while it was read`, 'Run the command again.');
   }
   const hint =
-    r.code === 'symlink'
+    r.hint ??
+    (r.code === 'symlink'
       ? 'Replace the link with the file itself; a store never follows links.'
       : r.code === 'file-too-large'
         ? 'A store file holds one short document; shorten it.'
@@ -38,7 +39,7 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
           ? 'Only files may have a .yaml name in a store; rename or move it.'
           : r.code === 'merge-conflict'
             ? 'Resolve the conflict in the file, then `git add` it.'
-            : 'Check its permissions.';
+            : 'Check its permissions.');
   return pathError(r.code, file, `${file} ${r.message}`, hint);
 }
 

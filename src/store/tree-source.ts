@@ -15,11 +15,22 @@ export interface TreeEntry {
   type: EntryType;
   /** A folder that could not be listed (its files unknown): why, as the system said it (`EACCES`). */
   unreadable?: string;
+  /**
+   * In the index: a path a merge left unresolved that both sides deleted (git holds only its base). Listed, so that
+   * its conflict is reported, but no file of the merge's result: it uses no id.
+   */
+  deleted?: true;
 }
 
 export type ReadResult =
   | { ok: true; bytes: Uint8Array }
-  | { ok: false; code: 'file-too-large' | 'file-unreadable' | 'not-a-file' | 'symlink' | 'missing' | 'merge-conflict'; message: string };
+  | {
+      ok: false;
+      code: 'file-too-large' | 'file-unreadable' | 'not-a-file' | 'symlink' | 'missing' | 'merge-conflict';
+      message: string;
+      /** What to do, where it depends on more than the code (which stages of a conflict git holds). */
+      hint?: string;
+    };
 
 /** A listed entry's blob id as a cache may key on it: none for a path a merge left unresolved (no stage of it is staged). */
 export function cacheableBlob(entry: { readonly sha: string; readonly unmerged?: true } | undefined): string | undefined {
@@ -49,7 +60,9 @@ export interface TreeSource {
    */
   readonly readPiece?: number;
   /** Sources that know each file's git blob id without reading it (the index, revisions): every entry's id and mode. */
-  blobIds?(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string; readonly unmerged?: true }>>;
+  blobIds?(): Promise<
+    ReadonlyMap<string, { readonly sha: string; readonly mode: string; readonly unmerged?: true; readonly stages?: string }>
+  >;
   /** Sources whose files' parses are kept between runs (parse-cache.ts); absent: every file is read and parsed. */
   readonly parses?: ParseKeeping | undefined;
 }

@@ -24,11 +24,12 @@ export function keyDigest(key: string): string {
 }
 
 /** A digest of a tree's listing (each entry's type and path), which the memo of the whole-store checks is kept for. */
-export function listingDigest(entries: readonly { type: string; path: string }[]): string {
+export function listingDigest(entries: readonly { type: string; path: string; deleted?: true }[]): string {
   const h = createHash('sha1');
   let chunk = '';
   for (const e of entries) {
-    chunk += `${e.type}\t${e.path}\n`;
+    // A path both sides of a merge deleted uses no id: the same listing without it is another for the id check.
+    chunk += `${e.type}${e.deleted ? '-' : ''}\t${e.path}\n`;
     if (chunk.length > 1 << 16) {
       h.update(chunk);
       chunk = '';

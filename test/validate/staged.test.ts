@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catFileBatch } from '../../src/git/object-reader.ts';
@@ -191,6 +192,34 @@ describe('validate --staged', () => {
     // Stage 1, the common ancestor, is valid: it is not taken for what the commit will hold.
     expect(staged.out.diagnostics.map((d) => [d.code, d.file])).toEqual([['merge-conflict', ga]]);
     expect(staged.code).toBe(1);
+  });
+
+  it('says which stages of a conflict git holds: a file both sides deleted (a rename on each to two names) is for git rm, and uses no id', async () => {
+    const { repo } = repoWithStore({ [ga]: good });
+    // The index a merge of two moves of one invariant leaves: its old name at the base alone, each new name on one side.
+    const sha = git(repo, 'rev-parse', `:.agents/${ga}`).trim();
+    const [alpha, beta] = [`projects/alpha/${A}.yaml`, `projects/beta/${A}.yaml`];
+    execFileSync('git', ['update-index', '--index-info'], {
+      cwd: repo,
+      input: [
+        `0 ${'0'.repeat(40)}\t.agents/${ga}`,
+        `100644 ${sha} 1\t.agents/${ga}`,
+        `100644 ${sha} 2\t.agents/${beta}`,
+        `100644 ${sha} 3\t.agents/${alpha}`,
+      ].join('\n'),
+    });
+    const r = await runAgents(['validate', '--staged', '--format', 'json'], { cwd: repo });
+    expect(r.code).toBe(1);
+    const found = (JSON.parse(r.stdout) as { diagnostics: (Out['diagnostics'][number] & { hint: string; related?: { file: string }[] })[] })
+      .diagnostics;
+    const conflicts = new Map(found.filter((d) => d.code === 'merge-conflict').map((d) => [d.file, d.hint]));
+    expect([...conflicts.keys()].sort()).toEqual([ga, alpha, beta]);
+    expect(conflicts.get(ga)).toMatch(/`git rm`/);
+    expect(conflicts.get(ga)).not.toMatch(/`git add`/);
+    for (const side of [alpha, beta]) expect(conflicts.get(side)).toMatch(/`git add`.*`git rm`/);
+    // The two new names share the id; the old one, in neither side of the merge, is no use of it.
+    const reused = found.filter((d) => d.code === 'id-reused');
+    expect(reused.map((d) => [d.file, d.related?.[0]?.file])).toEqual([[beta, alpha]]);
   });
 
   it('is a usage error outside a git repository, and with --fix', async () => {

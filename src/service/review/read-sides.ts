@@ -5,7 +5,7 @@
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import { catFileBatch, type GitObject, type ObjectReader } from '../../git/object-reader.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
-import { UNMERGED_READ } from '../../store/unmerged-read.ts';
+import { unmergedRead } from '../../store/unmerged-read.ts';
 import { FOLDER, type Side, UNMERGED } from './side.ts';
 
 /**
@@ -29,7 +29,7 @@ export async function readSides(
       if (blobs.has(key) || jobs.has(key)) continue;
       const e = side.blobs?.get(p);
       if (side.bytes || !e) blobs.set(key, side.bytes?.get(p) ?? { ok: false, code: 'missing', message: 'is missing' });
-      else if (e.mode === UNMERGED) blobs.set(key, UNMERGED_READ);
+      else if (e.mode.startsWith(UNMERGED)) blobs.set(key, unmergedRead(e.mode.slice(UNMERGED.length + 1) || undefined));
       else if (e.mode === '120000')
         blobs.set(key, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
       else if (!e.mode.startsWith('100'))

@@ -356,7 +356,7 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
   const side = emptySide(info);
   for (const [p, e] of await source.blobIds()) {
     if (p === 'extends.lock.yaml') side.holdsLock = true;
-    addGitFile(side, p, e.unmerged ? UNMERGED : e.mode, e.sha);
+    addGitFile(side, p, e.unmerged ? `${UNMERGED}:${e.stages ?? ''}` : e.mode, e.sha);
   }
   return side;
 }

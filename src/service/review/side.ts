@@ -95,7 +95,10 @@ export function emptySide(info: SideInfo): Side {
 }
 
 /** A git entry's identity for the diff: its blob id, with the mode when it is not a regular file. */
-/** The mode an index side gives a path a merge left unresolved: none of its stages is what is staged. */
+/**
+ * The mode an index side gives a path a merge left unresolved (none of its stages is what is staged), followed by
+ * `:` and the stages git holds (GitEntry.stages).
+ */
 export const UNMERGED = 'unmerged';
 
 /** The mode of a git tree: a folder where a store file belongs. */

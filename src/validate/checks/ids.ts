@@ -28,7 +28,8 @@ export function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind
   const planFolders: string[] = [];
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
-    const id = idOf(kinds[i]!);
+    // A file both sides of a merge deleted is in no side of it: its conflict is reported, not its id.
+    const id = e.deleted ? undefined : idOf(kinds[i]!);
     if (id) {
       const size = usedIds.size;
       if (usedIds.add(id).size === size) {
@@ -46,7 +47,7 @@ export function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind
   // Grouped by id in the order of first use.
   const first = new Map<string, string>();
   for (let i = 0; i < entries.length; i++) {
-    const id = idOf(kinds[i]!);
+    const id = entries[i]!.deleted ? undefined : idOf(kinds[i]!);
     if (id && reused.has(id) && !first.has(id)) first.set(id, entries[i]!.path);
   }
   // A temporary of one of the copies (a link to it an `invariant move` makes while it runs) says the move was cut short.
