@@ -8,7 +8,7 @@ import type { ContentContext, ContentJob, ListingContext, SharedText, ValidateOp
 import { Located } from './checks/located.ts';
 import { CHECKS } from './checks/registry.ts';
 import { sharingText } from './checks/shared-text.ts';
-import { checkIds } from './checks/ids.ts';
+import { checkIds, copiesByFacts } from './checks/ids.ts';
 import { isContentKind } from './file-facts.ts';
 import { readFacts } from './read-facts.ts';
 import { RecordingSource } from './recording-source.ts';
@@ -82,6 +82,8 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
     if (plan) plans.set(kind.plan, plan);
   }
   const located = new Located(source);
+  // Known already where the tree is git's (its listing): which copies of an id are one blob, unread ones too.
+  const blobs = await tree.blobIds?.();
   let ids: ReturnType<typeof checkIds> | undefined;
   // Duplicates and shadows only exist among invariants whose text key is shared: one key per text, computed once.
   let shared: Promise<SharedText> | undefined;
@@ -96,7 +98,16 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
     plans,
     located,
     found: diagnostics,
-    ids: () => (ids ??= checkIds(entries, kinds)),
+    ids: () =>
+      (ids ??= checkIds(
+        entries,
+        kinds,
+        copiesByFacts(
+          jobs.map((j) => j.entry.path),
+          facts,
+          blobs,
+        ),
+      )),
     shared: () =>
       (shared ??= sharingText(source, jobs, facts).then(async (s) => {
         await located.load(s.invariants.map((inv) => inv.path));

@@ -9,6 +9,7 @@ import { readPlanRecords } from '../../src/store/read-records.ts';
 import { readWaivers } from '../../src/store/read-waivers.ts';
 import { FactsCache } from '../../src/validate/cache.ts';
 import { keyDigest } from '../../src/validate/content-hash.ts';
+import { reusedInvariantIds } from '../../src/validate/checks/ids.ts';
 import { textKey } from '../../src/core/normalise.ts';
 import { resolveEffective } from '../../src/core/resolve.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
@@ -726,6 +727,33 @@ describe('checkIds', () => {
         ],
         hint: 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
       },
+    ]);
+  });
+});
+
+describe('checkIds of two copies of one invariant', () => {
+  it('says to keep one copy where two files of one id say the same or nearly, a new id where they are two invariants', async () => {
+    const found = await check({
+      // A merge of two moves of one invariant: its copies in two projects, the same but for a typo fixed on one side.
+      [`projects/api/${A}.yaml`]: pinv(A, 'Never delete production data'),
+      [`projects/web/${A}.yaml`]: pinv(A, 'Never delete producton data'),
+      [`projects/api/${B}.yaml`]: pinv(B, 'Rotate the deploy keys'),
+      [`projects/web/${B}.yaml`]: pinv(B, 'Log every deploy'),
+    });
+    const hints = new Map(found.filter((d) => d.code === 'id-reused').map((d) => [d.file, d.hint]));
+    expect([...hints.keys()].sort()).toEqual([`projects/web/${A}.yaml`, `projects/web/${B}.yaml`]);
+    expect(hints.get(`projects/web/${A}.yaml`)).toMatch(/copies of one invariant/);
+    expect(hints.get(`projects/web/${B}.yaml`)).toMatch(/new id/);
+    // The readers say it the same way, from the texts they parsed.
+    const read = reusedInvariantIds([
+      { id: A, path: `projects/api/${A}.yaml`, text: 'Never delete production data.' },
+      { id: A, path: `projects/web/${A}.yaml`, text: 'never delete production data' },
+      { id: B, path: `projects/api/${B}.yaml`, text: 'Rotate the deploy keys' },
+      { id: B, path: `projects/web/${B}.yaml`, text: 'Log every deploy' },
+    ]);
+    expect(read.map((d) => [d.file, /copies of one invariant/.test(d.hint ?? '')])).toEqual([
+      [`projects/web/${A}.yaml`, true],
+      [`projects/web/${B}.yaml`, false],
     ]);
   });
 });

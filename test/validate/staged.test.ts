@@ -220,6 +220,8 @@ describe('validate --staged', () => {
     // The two new names share the id; the old one, in neither side of the merge, is no use of it.
     const reused = found.filter((d) => d.code === 'id-reused');
     expect(reused.map((d) => [d.file, d.related?.[0]?.file])).toEqual([[beta, alpha]]);
+    // Neither side can be read while unmerged, but git holds one blob for both: copies of one invariant, not two.
+    expect(reused[0]!.hint).toMatch(/copies of one invariant/);
   });
 
   it('is a usage error outside a git repository, and with --fix', async () => {

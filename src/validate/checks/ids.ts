@@ -1,6 +1,8 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { type PathKind, temporaryParts } from '../../core/layout.ts';
 import { isUlid } from '../../core/names.ts';
+import { looseKey, oneEditApart } from '../../core/near-duplicates.ts';
+import { textKey } from '../../core/normalise.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import { problem } from './problem.ts';
 
@@ -21,7 +23,12 @@ function isPlanFolderPath(path: string): boolean {
  * for every later use of an id that names an invariant file, a plan or a
  * record: one id names one thing in the whole store. One pass over the entries.
  */
-export function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind[]): { usedIds: Set<string>; diagnostics: Diagnostic[] } {
+export function checkIds(
+  entries: readonly TreeEntry[],
+  kinds: readonly PathKind[],
+  /** Whether the files at two paths hold one invariant (the same or nearly the same text): the hint says to keep one. */
+  copies?: (a: string, b: string) => boolean,
+): { usedIds: Set<string>; diagnostics: Diagnostic[] } {
   const usedIds = new Set<string>();
   // A use that does not grow the set is a reuse (rare): only then are first uses looked for.
   let reused: Map<string, string[]> | undefined;
@@ -58,11 +65,12 @@ export function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind
     if (name !== undefined) temporaryOf.add(`${e.path.slice(0, slash + 1)}${name}`);
   }
   for (const [id, firstPath] of first)
-    for (const p of reused.get(id)!) diagnostics.push(idReused(id, p, firstPath, temporaryOf.has(p) || temporaryOf.has(firstPath)));
+    for (const p of reused.get(id)!)
+      diagnostics.push(idReused(id, p, firstPath, temporaryOf.has(p) || temporaryOf.has(firstPath), copies?.(firstPath, p) === true));
   return { usedIds, diagnostics };
 }
 
-function idReused(id: string, path: string, firstPath: string, moving = false): Diagnostic {
+function idReused(id: string, path: string, firstPath: string, moving = false, copies = false): Diagnostic {
   return problem(
     'id-reused',
     'error',
@@ -70,7 +78,10 @@ function idReused(id: string, path: string, firstPath: string, moving = false): 
     `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`,
     moving
       ? 'An `agents invariant move` may have been cut short here (a temporary stands beside a copy): run `agents validate --fix`, which finishes it when that temporary marks the copy it left.'
-      : 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
+      : copies
+        ? // Two copies of one invariant (a merge of two moves of it, each to another scope) are one rule: a new id would keep both.
+          `This file and ${firstPath} are copies of one invariant, as a merge of two moves of it leaves them: keep the one in the scope it belongs in and delete the other (\`git rm\` it during a merge).`
+        : 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
     { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] },
   );
 }
@@ -79,25 +90,55 @@ function idReused(id: string, path: string, firstPath: string, moving = false): 
  * `id-reused`, as `checkIds` says it, for each invariant file whose id a file before it in path order has: what a
  * reader of some scope folders finds (two copies there would shadow one another and shorten an effective set).
  */
-export function reusedInvariantIds(files: Iterable<{ id: string; path: string }>): Diagnostic[] {
+export function reusedInvariantIds(files: Iterable<{ id: string; path: string; text?: string }>): Diagnostic[] {
   // Every reader asks this of every file it read: one map of first paths, and lists only for the ids seen twice.
-  const first = new Map<string, string>();
-  let more: Map<string, string[]> | undefined;
+  const first = new Map<string, { id: string; path: string; text?: string }>();
+  let more: Map<string, { id: string; path: string; text?: string }[]> | undefined;
   for (const f of files) {
     const seen = first.get(f.id);
-    if (seen === undefined) first.set(f.id, f.path);
+    if (seen === undefined) first.set(f.id, f);
     else {
       more ??= new Map();
-      const paths = more.get(f.id);
-      if (paths === undefined) more.set(f.id, [seen, f.path]);
-      else paths.push(f.path);
+      const list = more.get(f.id);
+      if (list === undefined) more.set(f.id, [seen, f]);
+      else list.push(f);
     }
   }
   if (more === undefined) return [];
   const out: Diagnostic[] = [];
-  for (const [id, paths] of more) {
-    const [firstPath, ...rest] = [...paths].sort();
-    for (const p of rest) out.push(idReused(id, p, firstPath!));
+  for (const [id, list] of more) {
+    const [one, ...rest] = [...list].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const f of rest)
+      out.push(idReused(id, f.path, one!.path, false, one!.text !== undefined && f.text !== undefined && sameText(one!.text, f.text)));
   }
   return out;
+}
+
+/** Whether two invariants' texts say one thing: the same text key, or near-duplicates (core/near-duplicates.ts). */
+export function sameText(a: string, b: string): boolean {
+  if (textKey(a) === textKey(b)) return true;
+  const [la, lb] = [looseKey(a), looseKey(b)];
+  return la === lb || oneEditApart(la, lb);
+}
+
+/**
+ * Whether the files at two store paths hold one invariant, from what validate knows of them without reading them
+ * again: one blob (a path a merge left unresolved has no facts, but the blob of the side git holds), or facts whose
+ * text keys are equal or near (the punctuation-free keys equal or one edit apart).
+ */
+export function copiesByFacts(
+  paths: readonly string[],
+  facts: readonly { k?: string; n?: string }[],
+  blobs: ReadonlyMap<string, { readonly sha: string }> | undefined,
+): (a: string, b: string) => boolean {
+  let at: Map<string, number> | undefined;
+  return (a, b) => {
+    const [ba, bb] = [blobs?.get(a)?.sha, blobs?.get(b)?.sha];
+    if (ba !== undefined && ba === bb) return true;
+    at ??= new Map(paths.map((p, i) => [p, i]));
+    const [fa, fb] = [facts[at.get(a) ?? -1], facts[at.get(b) ?? -1]];
+    if (fa?.k === undefined || fb?.k === undefined) return false;
+    if (fa.k === fb.k) return true;
+    return fa.n !== undefined && fb.n !== undefined && (fa.n === fb.n || oneEditApart(fa.n, fb.n));
+  };
 }
