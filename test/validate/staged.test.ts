@@ -222,6 +222,13 @@ describe('validate --staged', () => {
     expect(reused.map((d) => [d.file, d.related?.[0]?.file])).toEqual([[beta, alpha]]);
     // Neither side can be read while unmerged, but git holds one blob for both: copies of one invariant, not two.
     expect(reused[0]!.hint).toMatch(/copies of one invariant/);
+    // invariant diff --staged refuses the index alike: the deleted name is no use of the id there either.
+    const diff = await runAgents(['--format', 'json', 'invariant', 'diff', '--staged'], { cwd: repo });
+    expect(diff.code).toBe(3);
+    const refused = (JSON.parse(diff.stdout) as { error: { detail: { diagnostics: typeof found } } }).error.detail.diagnostics;
+    const diffReused = refused.filter((d) => d.code === 'id-reused');
+    expect(diffReused.map((d) => [d.file, d.related?.[0]?.file])).toEqual([[beta, alpha]]);
+    expect(diffReused[0]!.hint).toMatch(/copies of one invariant/);
   });
 
   it('is a usage error outside a git repository, and with --fix', async () => {

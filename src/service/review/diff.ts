@@ -43,9 +43,9 @@ import {
   type SideInfo,
 } from './ranges.ts';
 import { readSides } from './read-sides.ts';
-import { reusedInvariantIds } from '../../validate/checks/ids.ts';
+import { type IdUse, reusedInvariantIds } from '../../validate/checks/ids.ts';
 import { RevisionTrees, openSide } from './revision-trees.ts';
-import { emptySide, misnamedFindings, type Side } from './side.ts';
+import { emptySide, misnamedFindings, type Side, UNMERGED } from './side.ts';
 import type { InheritedSides, PolicyMove } from '../review-extends.ts';
 
 export interface DiffResult extends StoreDiff {
@@ -184,9 +184,13 @@ async function diffWith(
   }
 }
 
-/** The invariant files a side lists, with their ids. */
-function* ownInvariantFiles(side: Side): Generator<{ id: string; path: string }> {
-  for (const [path, kind] of side.kinds) if (kind.kind === 'invariant') yield { id: kind.id, path };
+/** The invariant files a side lists, with their ids: not one both sides of an unresolved merge deleted, in neither. */
+function* ownInvariantFiles(side: Side): Generator<IdUse> {
+  for (const [path, kind] of side.kinds) {
+    if (kind.kind !== 'invariant') continue;
+    const blob = side.blobs?.get(path);
+    if (blob?.mode !== `${UNMERGED}:1`) yield blob === undefined ? { id: kind.id, path } : { id: kind.id, path, blob: blob.sha };
+  }
 }
 
 /** The diff of two opened sides (`walk`: revisions read folder by folder, which lists more as needed). */

@@ -90,10 +90,10 @@ function idReused(id: string, path: string, firstPath: string, moving = false, c
  * `id-reused`, as `checkIds` says it, for each invariant file whose id a file before it in path order has: what a
  * reader of some scope folders finds (two copies there would shadow one another and shorten an effective set).
  */
-export function reusedInvariantIds(files: Iterable<{ id: string; path: string; text?: string }>): Diagnostic[] {
+export function reusedInvariantIds(files: Iterable<IdUse>): Diagnostic[] {
   // Every reader asks this of every file it read: one map of first paths, and lists only for the ids seen twice.
-  const first = new Map<string, { id: string; path: string; text?: string }>();
-  let more: Map<string, { id: string; path: string; text?: string }[]> | undefined;
+  const first = new Map<string, IdUse>();
+  let more: Map<string, IdUse[]> | undefined;
   for (const f of files) {
     const seen = first.get(f.id);
     if (seen === undefined) first.set(f.id, f);
@@ -108,10 +108,22 @@ export function reusedInvariantIds(files: Iterable<{ id: string; path: string; t
   const out: Diagnostic[] = [];
   for (const [id, list] of more) {
     const [one, ...rest] = [...list].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    for (const f of rest)
-      out.push(idReused(id, f.path, one!.path, false, one!.text !== undefined && f.text !== undefined && sameText(one!.text, f.text)));
+    for (const f of rest) out.push(idReused(id, f.path, one!.path, false, sameInvariant(one!, f)));
   }
   return out;
+}
+
+/** An invariant file a reader found, with its text when it parsed it, and its blob where git holds it. */
+export interface IdUse {
+  id: string;
+  path: string;
+  text?: string;
+  blob?: string;
+}
+
+function sameInvariant(a: IdUse, b: IdUse): boolean {
+  if (a.blob !== undefined && a.blob === b.blob) return true;
+  return a.text !== undefined && b.text !== undefined && sameText(a.text, b.text);
 }
 
 /** Whether two invariants' texts say one thing: the same text key, or near-duplicates (core/near-duplicates.ts). */
