@@ -9,6 +9,7 @@ import type { ReservedWrite } from '../core/guard-reserved.ts';
 import { loosely } from '../core/names.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { commonGitDir, gitDirFor, repoTop, worktreeTops } from '../git/location.ts';
+import { stamp } from '../store/guard-files.ts';
 import { agentHome, within } from './guard-paths.ts';
 import { physicalPath } from './link-paths.ts';
 
@@ -16,6 +17,8 @@ export class ReservedPaths {
   #dirs: { dir: string; folder: ReservedWrite['folder'] }[] | undefined;
   #hookSettings: Set<string> | undefined;
   #tops: string[] | undefined;
+  /** Of a long-lived process: how the common git folder's `worktrees/` looked when the worktrees were listed. */
+  #listed: string | undefined;
 
   constructor(
     readonly root: string,
@@ -24,6 +27,19 @@ export class ReservedPaths {
     /** The folder of the agents package that runs the hook (default: found from the running program). */
     readonly program?: string,
   ) {}
+
+  /**
+   * For a process that answers many calls (the MCP server): the worktrees listed again when one was added or removed
+   * since (`git worktree add` changes the common folder's `worktrees/`), so that a new one's store is kept too.
+   */
+  refresh(): void {
+    const common = commonGitDir(this.root);
+    if (common === undefined) return;
+    const now = stamp(join(common, 'worktrees'));
+    if (this.#listed !== undefined && now !== this.#listed)
+      [this.#tops, this.#dirs, this.#hookSettings] = [undefined, undefined, undefined];
+    this.#listed = now;
+  }
 
   /**
    * The top of every working tree of the repository, this one's first: each holds a store and clients' settings of

@@ -222,6 +222,7 @@ export class GuardService {
 
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
   toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes'>): GuardAction {
+    if (this.options.longLived) this.#reserved.refresh();
     // The folders the action starts in: the agent's, then the tool's own (`dir`), each as named and from the home folder.
     const starts = spelledFrom(spelledFrom([process.cwd()], action.cwd), action.dir ?? '');
     const files: string[] = [];

@@ -238,7 +238,12 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'store');
     const wt = join(tempDir(), 'wt');
+    // A server answering many calls (MCP check_action), started before the worktree was added.
+    const server = new GuardService(join(dir, '.agents'), {}, undefined, { longLived: true });
+    const served = (file: string) => server.toAction({ tool: 'Write', paths: [file], texts: [], cwd: dir }).reserved?.[0]?.folder;
+    expect(served(join(wt, '.agents/config.yaml'))).toBeUndefined();
     git(dir, 'worktree', 'add', '-q', wt);
+    expect(served(join(wt, '.agents/config.yaml'))).toBe('store');
     for (const file of [
       join(dir, '.git/worktrees/wt/HEAD'),
       join(dir, '.git/config'),
