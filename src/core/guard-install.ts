@@ -344,7 +344,14 @@ export function mergeSettingsText(
       reason: `${strict.reason}: Codex CLI reads this file as strict JSON, without comments or trailing commas, and runs none of its hooks otherwise`,
     };
   const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false })!;
-  if (root.type !== 'object') return { offset: 0, reason: 'not a JSON object', syntax: false };
+  if (root.type !== 'object')
+    return {
+      offset: root.offset,
+      reason: `not a JSON object (it is ${root.type === 'null' ? 'null' : root.type === 'array' ? 'a list' : `a ${root.type}`})`,
+      syntax: false,
+      // The generic hint speaks of the hooks' object, which is not where this file goes wrong.
+      hint: `The client reads this file as one JSON object of settings (${client === 'cursor' ? '{"version": 1, "hooks": {…}}' : '{"hooks": {…}, …}'}): make it one (keep what it holds in it), or remove the file, then run the install again. Nothing was written.`,
+    };
   const settings = getNodeValue(root) as Json;
   const twice = duplicateKey(root, 'hooks') ?? (client === 'cursor' ? duplicateKey(root, 'version') : undefined);
   if (twice) return twice;

@@ -269,4 +269,13 @@ describe('mergeSettingsText', () => {
     expect(mergeSettingsText('gemini', '{ "a": ', 'agents')).toEqual({ offset: 7, reason: 'value expected', syntax: true });
     expect(mergeSettingsText('gemini', '[1]', 'agents')).toMatchObject({ syntax: false });
   });
+
+  it('refuses a file that is one value but no object (null, a list, a string) at that value, with a hint of its own for every client', () => {
+    for (const client of ['claude', 'codex', 'gemini', 'cursor'] as const)
+      for (const text of ['null', '[]', '"x"', '\n  [1]\n']) {
+        const r = mergeSettingsText(client, text, 'agents');
+        // Its own hint: the generic one is about the shape of `hooks`, which this file does not reach.
+        expect(r, `${client} ${text}`).toMatchObject({ offset: text.indexOf(text.trim()), syntax: false, hint: expect.any(String) });
+      }
+  });
 });
