@@ -45,6 +45,38 @@ const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array
 /** The name of our hook in Gemini CLI's settings, by which `hooksConfig.disabled` would skip it. */
 const GEMINI_HOOK_NAME = 'agents-guard';
 
+/**
+ * How each client parses its settings file, which it skips whole (every hook in it), or stops at, when it cannot:
+ * Claude Code as strict JSON, a byte order mark in front allowed; Codex CLI as strict JSON; Gemini CLI as JSON with
+ * its comments stripped (no trailing comma, no byte order mark). Cursor's was not seen, so both are taken.
+ * An install that merged into a file the client skips would report a hook that never runs.
+ */
+const DIALECT: Record<GuardClient, { name: string; comments: boolean; trailingCommas: boolean; bom: boolean; words: string }> = {
+  claude: {
+    name: 'Claude Code',
+    comments: false,
+    trailingCommas: false,
+    bom: true,
+    words: 'strict JSON, without comments or trailing commas',
+  },
+  codex: {
+    name: 'Codex CLI',
+    comments: false,
+    trailingCommas: false,
+    bom: false,
+    words: 'strict JSON, without comments or trailing commas',
+  },
+  gemini: { name: 'Gemini CLI', comments: true, trailingCommas: false, bom: false, words: 'JSON with comments, without trailing commas' },
+  cursor: { name: 'Cursor', comments: true, trailingCommas: true, bom: true, words: 'JSON with comments and trailing commas' },
+};
+
+/** The parser's options for a client's dialect. */
+const parseOptions = (client: GuardClient) => ({
+  allowTrailingComma: DIALECT[client].trailingCommas,
+  disallowComments: !DIALECT[client].comments,
+  allowEmptyContent: false,
+});
+
 /** The event lists of each client, and the group (matcher + hooks) or plain entry we put in each. */
 function wanted(client: GuardClient, command: string): { event: string; entry: Json }[] {
   switch (client) {
@@ -202,12 +234,14 @@ function claudeSwitchedOff(root: Node): SettingsProblem | undefined {
  * Claude Code's or Gemini CLI's settings text that switches every hook of it off, or ours (`disableAllHooks`,
  * `hooksConfig.enabled: false`, `disabled` naming ours): where, and why. Claude Code's local settings
  * (`.claude/settings.local.json`, read over the project's) are read so too. Undefined for a text that is no JSON
- * object, which is the client's to refuse. Without a byte order mark.
+ * object the client parses, which it skips. Without a byte order mark.
  */
 export function hooksSwitchedOff(client: 'claude' | 'gemini', text: string): SettingsProblem | undefined {
   if (tooDeep(text) !== undefined) return undefined;
-  const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
-  if (root?.type !== 'object') return undefined;
+  // A file the client cannot parse is skipped whole, its switch too (a commented settings.local.json switches nothing).
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, parseOptions(client));
+  if (errors.length > 0 || root?.type !== 'object') return undefined;
   return client === 'claude' ? claudeSwitchedOff(root) : geminiSwitchedOff(root);
 }
 
@@ -303,8 +337,8 @@ function formattingOf(text: string): FormattingOptions {
  * of the file kept: its comments (Gemini CLI's settings take them), its
  * indentation, its other hooks. Only the entries that change are written; a
  * file that already holds them comes back unchanged; `settings` is what the
- * file held before. A file that is not a JSON object (comments and trailing
- * commas allowed), or whose `hooks` is not an object or an event's value not a
+ * file held before. A file that is not a JSON object as the client parses it
+ * ({@link DIALECT}), or whose `hooks` is not an object or an event's value not a
  * list, is a problem at its offset: replacing it would lose the user's hooks.
  */
 export function mergeSettingsText(
@@ -315,18 +349,19 @@ export function mergeSettingsText(
   if (text === undefined || text.trim() === '') {
     return { text: `${JSON.stringify(freshSettings(client, program), null, 2)}\n`, settings: {} };
   }
-  // A byte order mark (a Windows editor's) is no JSON: the settings after it are merged, and it stays in front, but
-  // for Codex CLI, which reads its hooks.json as strict JSON and skips the whole file at the mark.
+  // A byte order mark (a Windows editor's) is no JSON: the settings after it are merged, and it stays in front where
+  // the client takes it; Codex CLI and Gemini CLI skip the whole file at the mark, so there it is taken out.
   if (text.charCodeAt(0) === 0xfeff) {
     const merged = mergeSettingsText(client, text.slice(1), program);
     if ('reason' in merged) return { ...merged, offset: merged.offset + 1 };
-    return client === 'codex' ? merged : { ...merged, text: `\uFEFF${merged.text}` };
+    return DIALECT[client].bom ? { ...merged, text: `\uFEFF${merged.text}` } : merged;
   }
   const deep = tooDeep(text);
   if (deep !== undefined) return deep;
   const syntaxError = (strict: boolean): SettingsProblem | undefined => {
     const errors: ParseError[] = [];
-    const root = parseTree(text, errors, { allowTrailingComma: !strict, disallowComments: strict, allowEmptyContent: false });
+    const options = strict ? parseOptions(client) : { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false };
+    const root = parseTree(text, errors, options);
     if (errors.length === 0 && root !== undefined) return undefined;
     // ValueExpected → "value expected".
     const reason = printParseErrorCode(errors[0]?.error ?? 4)
@@ -336,12 +371,13 @@ export function mergeSettingsText(
   };
   const loose = syntaxError(false);
   if (loose) return loose;
-  // Codex CLI parses its hooks.json as strict JSON: a comment or a trailing comma makes it skip every hook in the file.
-  const strict = client === 'codex' ? syntaxError(true) : undefined;
+  // A comment or a trailing comma the client's parser does not take makes it skip every hook in the file.
+  const dialect = DIALECT[client];
+  const strict = dialect.comments && dialect.trailingCommas ? undefined : syntaxError(true);
   if (strict)
     return {
       ...strict,
-      reason: `${strict.reason}: Codex CLI reads this file as strict JSON, without comments or trailing commas, and runs none of its hooks otherwise`,
+      reason: `${strict.reason}: ${dialect.name} reads this file as ${dialect.words}, and runs none of its hooks otherwise`,
     };
   const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false })!;
   if (root.type !== 'object')

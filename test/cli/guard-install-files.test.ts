@@ -64,12 +64,31 @@ describe('agents guard install, settings of another shape', () => {
     expect((await runAgents(['guard', 'install', '--client', 'codex'], { cwd: dir })).code).toBe(0);
     // Claude Code reads its local settings over the project's.
     mkdirSync(join(dir, '.claude'));
-    writeFileSync(join(dir, '.claude/settings.local.json'), '{\n  // mine\n  "disableAllHooks": true,\n}\n');
+    writeFileSync(join(dir, '.claude/settings.local.json'), '{\n  "model": "x",\n  "disableAllHooks": true\n}\n');
     const local = await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir });
     expect(local.code).toBe(2);
     expect(local.stderr).toContain('.claude/settings.local.json:3:22');
     expect(existsSync(join(dir, '.claude/settings.json'))).toBe(false);
     expect((await runAgents(['guard', 'install', '--client', 'claude', '--check'], { cwd: dir })).code).toBe(2);
+    // Claude Code skips a local file with a comment whole, its switch too: the hook runs.
+    writeFileSync(join(dir, '.claude/settings.local.json'), '{\n  // mine\n  "disableAllHooks": true\n}\n');
+    expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);
+  });
+
+  it("refuses a comment or a trailing comma in Claude Code's settings.json, and a trailing comma in Gemini CLI's, which each client skips whole: exit 2 at file:line:col, nothing written, --check too", async () => {
+    const dir = await store();
+    for (const [file, client, text, at] of [
+      ['.claude/settings.json', 'claude', '{\n  // the team\'s\n  "model": "x"\n}\n', '.claude/settings.json:2:3'],
+      ['.claude/settings.json', 'claude', '{\n  "model": "x",\n}\n', '.claude/settings.json:3:1'],
+      ['.gemini/settings.json', 'gemini', '{\n  // kept\n  "tools": {},\n}\n', '.gemini/settings.json:4:1'],
+    ] as const) {
+      const r = await install(dir, file, text, client);
+      expect(r).toMatchObject({ code: 2, after: text });
+      expect(r.stderr).toContain(at);
+      const check = await runAgents(['--format', 'json', 'guard', 'install', '--client', client, '--check'], { cwd: dir });
+      expect(errorOf(check)).toMatchObject({ exit_code: 2 });
+      rmSync(join(dir, file));
+    }
   });
 
   it("keeps the user's hook in a group it shares with ours", async () => {

@@ -13,7 +13,7 @@ const merged = (client: Parameters<typeof mergeSettingsText>[0], text: string | 
 const data = (text: string) => parse(text, [], { allowTrailingComma: true }) as Record<string, any>;
 
 describe('mergeSettingsText', () => {
-  it('adds the hook to a file with comments, its own hooks and a trailing comma, keeping each of them', () => {
+  it('adds the hook to a file with comments and its own hooks, keeping each of them', () => {
     const text = [
       '{',
       "    // the team's settings: keep them",
@@ -22,8 +22,8 @@ describe('mergeSettingsText', () => {
       '    },',
       '    "hooks": {',
       '        /* ours first */',
-      '        "BeforeTool": [{ "matcher": "Shell", "hooks": [{ "type": "command", "command": "mine" }] }],',
-      '    },',
+      '        "BeforeTool": [{ "matcher": "Shell", "hooks": [{ "type": "command", "command": "mine" }] }]',
+      '    }',
       '}',
       '',
     ].join('\n');
@@ -64,11 +64,13 @@ describe('mergeSettingsText', () => {
       expect(data(out).hooks.BeforeTool[1].hooks[0].command).toBe('agents guard hook --client gemini || exit 2');
       expect(merged('gemini', out)).toBe(out);
     }
-    // A new event after the user's, and a trailing comma used rather than doubled.
-    const claude = '{\n  "hooks": {\n    "PostToolUse": [{"matcher": "*", "hooks": []}],\n  },\n  "model": "x"\n}\n';
-    const out = merged('claude', claude);
-    expect(out.startsWith('{\n  "hooks": {\n    "PostToolUse": [{"matcher": "*", "hooks": []}],\n    "PreToolUse": [\n')).toBe(true);
-    expect(data(out).hooks.PreToolUse[0].matcher).toBe('*');
+    // A new event after the user's, and a trailing comma (which Cursor's file may hold) used rather than doubled.
+    const cursor = '{\n  "version": 1,\n  "hooks": {\n    "stop": [{"command": "./done.sh"}],\n  },\n  "x": 1\n}\n';
+    const out = merged('cursor', cursor);
+    expect(
+      out.startsWith('{\n  "version": 1,\n  "hooks": {\n    "stop": [{"command": "./done.sh"}],\n    "beforeShellExecution": [\n'),
+    ).toBe(true);
+    expect(data(out).hooks.preToolUse[0].command).toBe('agents guard hook --client cursor');
   });
 
   it('replaces its own entry where it stands (another program), and leaves the others', () => {
@@ -242,8 +244,27 @@ describe('mergeSettingsText', () => {
     expect(out.charCodeAt(0)).not.toBe(0xfeff);
     expect(JSON.parse(out).hooks.PreToolUse[0].hooks[0].command).toBe('agents guard hook --client codex || exit 2');
     expect(merged('codex', out)).toBe(out);
-    // The other clients' files keep theirs.
-    expect(merged('gemini', '{\n  // ours\n  "hooks": {},\n}\n')).toContain('// ours');
+  });
+
+  it('refuses what each client skips its whole file for: a comment or a trailing comma for Claude Code, a trailing comma or a byte order mark for Gemini CLI', () => {
+    // Claude Code 2.1.332 skips a settings.json it cannot parse strictly ("Invalid or malformed JSON"), hooks and all.
+    expect(mergeSettingsText('claude', '{\n  // team settings\n  "model": "x"\n}\n', 'agents')).toMatchObject({ offset: 4, syntax: true });
+    expect(mergeSettingsText('claude', '{\n  /* c */ "model": "x"\n}\n', 'agents')).toMatchObject({ offset: 4, syntax: true });
+    expect(mergeSettingsText('claude', '{"model": "x",}\n', 'agents')).toMatchObject({ offset: 14, syntax: true });
+    // It takes a byte order mark, which stays.
+    expect(merged('claude', '\uFEFF{"model": "x"}\n').charCodeAt(0)).toBe(0xfeff);
+    // Gemini CLI strips comments, then JSON.parse: no trailing comma, and no byte order mark, which is taken out.
+    expect(merged('gemini', '{\n  // ours\n  "hooks": {}\n}\n')).toContain('// ours');
+    expect(mergeSettingsText('gemini', '{\n  "hooks": {},\n}\n', 'agents')).toMatchObject({ offset: 17, syntax: true });
+    const gemini = merged('gemini', '\uFEFF{"tools": {}}\n');
+    expect(gemini.charCodeAt(0)).not.toBe(0xfeff);
+    expect(merged('gemini', gemini)).toBe(gemini);
+    // Cursor's parser was not seen: its file keeps both.
+    expect(merged('cursor', '{\n  // ours\n  "version": 1,\n}\n')).toContain('// ours');
+    // A switch in a file the client skips switches nothing.
+    expect(hooksSwitchedOff('claude', '{\n  // mine\n  "disableAllHooks": true\n}\n')).toBeUndefined();
+    expect(hooksSwitchedOff('claude', '{"disableAllHooks": true}')).toMatchObject({ offset: 20 });
+    expect(hooksSwitchedOff('gemini', '{"hooksConfig": {"enabled": false},}')).toBeUndefined();
   });
 
   it('reads a switch given twice as the clients do, the last one', () => {
