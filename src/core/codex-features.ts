@@ -155,15 +155,29 @@ class Scanner {
  * first), else `codex_hooks`; undefined when the hooks are on, or the text is not TOML this reader follows.
  */
 export function codexHooksOff(text: string): { key: string; offset: number } | undefined {
-  let flags: Flag[];
-  try {
-    flags = new Scanner(text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text).document();
-  } catch {
-    return undefined;
-  }
+  const off = codexLayersHooksOff([text]);
+  return off && { key: off.key, offset: off.offset };
+}
+
+/**
+ * The same switch over Codex's config layers, the farthest first (the user's `$CODEX_HOME/config.toml`, then the
+ * project's): Codex merges them key by key, a nearer layer's value over a farther one's, then reads `hooks` before
+ * `codex_hooks`. Which layer holds the value that turns the hooks off, and where; a layer this reader cannot follow
+ * gives no key.
+ */
+export function codexLayersHooksOff(layers: readonly string[]): { layer: number; key: string; offset: number } | undefined {
+  const flags = layers.map((text): Flag[] => {
+    try {
+      return new Scanner(text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text).document();
+    } catch {
+      return [];
+    }
+  });
   for (const key of ['hooks', 'codex_hooks']) {
-    const flag = flags.find((f) => f.path.length === 2 && f.path[0] === 'features' && f.path[1] === key);
-    if (flag !== undefined) return flag.value ? undefined : { key, offset: flag.offset };
+    for (let layer = layers.length - 1; layer >= 0; layer--) {
+      const flag = flags[layer]!.find((f) => f.path.length === 2 && f.path[0] === 'features' && f.path[1] === key);
+      if (flag !== undefined) return flag.value ? undefined : { layer, key, offset: flag.offset };
+    }
   }
   return undefined;
 }

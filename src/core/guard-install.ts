@@ -193,10 +193,10 @@ function lastAt(root: Node, path: readonly string[]): Node | undefined {
  * naming it), under `hooksConfig` or, in its earlier versions, `hooks`: the entry would be written and found, and
  * never run.
  */
-function geminiSwitchedOff(root: Node): SettingsProblem | undefined {
+function geminiSwitchedOff(root: Node, setBack: SetBack = () => false): SettingsProblem | undefined {
   for (const at of ['hooksConfig', 'hooks']) {
     const enabled = lastAt(root, [at, 'enabled']);
-    if (enabled?.value === false)
+    if (enabled?.value === false && !setBack([at, 'enabled']))
       return {
         offset: enabled.offset,
         reason: `"${at}"."enabled" is false, so Gemini CLI runs no hook, the guard's neither`,
@@ -218,9 +218,9 @@ function geminiSwitchedOff(root: Node): SettingsProblem | undefined {
 }
 
 /** Claude Code's `disableAllHooks: true`: no hook of its settings runs, the guard's neither. */
-function claudeSwitchedOff(root: Node): SettingsProblem | undefined {
+function claudeSwitchedOff(root: Node, setBack: SetBack = () => false): SettingsProblem | undefined {
   const all = lastAt(root, ['disableAllHooks']);
-  return all?.value === true
+  return all?.value === true && !setBack(['disableAllHooks'])
     ? {
         offset: all.offset,
         reason: '"disableAllHooks" is true, so Claude Code runs no hook, the guard\'s neither',
@@ -237,12 +237,42 @@ function claudeSwitchedOff(root: Node): SettingsProblem | undefined {
  * object the client parses, which it skips. Without a byte order mark.
  */
 export function hooksSwitchedOff(client: 'claude' | 'gemini', text: string): SettingsProblem | undefined {
+  const root = settingsRoot(client, text);
+  if (root === undefined) return undefined;
+  return client === 'claude' ? claudeSwitchedOff(root) : geminiSwitchedOff(root);
+}
+
+/**
+ * The switch in the user's own settings (`home`: Claude Code's `~/.claude/settings.json`, Gemini CLI's
+ * `~/.gemini/settings.json`) that turns the project's hooks off, where none of the project's files the client reads
+ * over them (`project`: the project's settings, then Claude Code's local ones) sets the same key back: each client
+ * merges its settings key by key, the project's over the user's. Gemini CLI joins the `disabled` lists of both, so a
+ * name there is never set back. Offsets are in `home`; texts without a byte order mark.
+ */
+export function homeHooksSwitchedOff(
+  client: 'claude' | 'gemini',
+  home: string,
+  project: readonly (string | undefined)[],
+): SettingsProblem | undefined {
+  const root = settingsRoot(client, home);
+  if (root === undefined) return undefined;
+  const roots = project.flatMap((text) => (text === undefined ? [] : [settingsRoot(client, text)]));
+  const setBack: SetBack = (path) => roots.some((r) => r !== undefined && lastAt(r, path)?.type === 'boolean');
+  return client === 'claude' ? claudeSwitchedOff(root, setBack) : geminiSwitchedOff(root, setBack);
+}
+
+/** Whether a file the client reads over the one holding a switch gives the same key a value of its own. */
+type SetBack = (path: readonly string[]) => boolean;
+
+/**
+ * A settings text's object as the client parses it; undefined for one it skips whole (a comment in Claude Code's,
+ * a trailing comma in Gemini CLI's), whose switches switch nothing, and for a text that is no object.
+ */
+function settingsRoot(client: GuardClient, text: string): Node | undefined {
   if (tooDeep(text) !== undefined) return undefined;
-  // A file the client cannot parse is skipped whole, its switch too (a commented settings.local.json switches nothing).
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, parseOptions(client));
-  if (errors.length > 0 || root?.type !== 'object') return undefined;
-  return client === 'claude' ? claudeSwitchedOff(root) : geminiSwitchedOff(root);
+  return errors.length === 0 && root?.type === 'object' ? root : undefined;
 }
 
 /**

@@ -4,16 +4,18 @@
  * the top only, so a folder whose settings lack the hook, or switch it off, leaves that session unguarded.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { codexHooksOff } from '../core/codex-features.ts';
+import { join, resolve } from 'node:path';
+import { codexHooksOff, codexLayersHooksOff } from '../core/codex-features.ts';
 import type { GuardClient } from '../core/guard-clients.ts';
-import { hooksSwitchedOff, mergeSettingsText } from '../core/guard-install.ts';
+import { homeHooksSwitchedOff, hooksSwitchedOff, mergeSettingsText } from '../core/guard-install.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { lineStartsOf } from '../core/yaml-file.ts';
 import { lsRepoFiles } from '../git/repo.ts';
 import { commonGitDir, looksLikeGitDir } from '../git/location.ts';
 import { readRegularFile } from '../store/read-file.ts';
+import { runCwd, runEnv } from '../git/run-environment.ts';
+import { agentHome } from './guard-paths.ts';
 
 /** A subfolder's settings file as `--check` reports it: `missing` the hook, or switching it `off` at `line`:`col`. */
 export interface FolderSettings {
@@ -36,7 +38,7 @@ const BELOW: Partial<Record<GuardClient, readonly string[]>> = {
 
 /** A file's text, byte order mark dropped; undefined when it is absent or cannot be read as UTF-8 (the client refuses it). */
 function textOf(top: string, rel: string): string | undefined {
-  const read = readRegularFile(join(top, rel), MAX_FILE_BYTES, { followLinks: true });
+  const read = readRegularFile(resolve(top, rel), MAX_FILE_BYTES, { followLinks: true });
   const text = read.ok ? readUtf8(read.bytes, { dropBom: true }) : undefined;
   return text?.ok ? text.text : undefined;
 }
@@ -92,6 +94,50 @@ export async function folderSettings(top: string, clients: readonly GuardClient[
       const installed = merged !== undefined && !('reason' in merged) && merged.text === text;
       rows.push({ client, file, status: installed ? 'installed' : 'missing' });
     }
+  }
+  return rows;
+}
+
+/**
+ * The user's own settings file of a client, where the client looks for it: Claude Code's in `CLAUDE_CONFIG_DIR`, else
+ * `~/.claude`; Gemini CLI's in `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`; Codex CLI's config.toml in `CODEX_HOME`,
+ * else `~/.codex`.
+ */
+function homeFile(client: 'claude' | 'gemini' | 'codex'): string {
+  const env = runEnv();
+  if (client === 'claude')
+    return env.CLAUDE_CONFIG_DIR ? resolve(runCwd(), env.CLAUDE_CONFIG_DIR, 'settings.json') : join(agentHome(), '.claude/settings.json');
+  if (client === 'gemini') return resolve(runCwd(), env.GEMINI_CLI_HOME || agentHome(), '.gemini/settings.json');
+  return env.CODEX_HOME ? resolve(runCwd(), env.CODEX_HOME, 'config.toml') : join(agentHome(), '.codex/config.toml');
+}
+
+/**
+ * The user's settings that switch the project's hook `off` for every session of theirs (`disableAllHooks: true`,
+ * `hooksConfig.enabled: false`, `[features] hooks = false`), where the project's files the client reads over them do
+ * not set the same key back: one row each, its file absolute, at the switch's line and col. The project's own
+ * switches are the install's refusals; a home folder that is the repository's top holds the project's files, and is
+ * read as those.
+ */
+export function homeSettings(top: string, clients: readonly GuardClient[]): FolderSettings[] {
+  const rows: FolderSettings[] = [];
+  for (const client of clients) {
+    if (client === 'cursor') continue;
+    const file = homeFile(client);
+    const own =
+      client === 'claude'
+        ? ['.claude/settings.json', '.claude/settings.local.json']
+        : [client === 'codex' ? '.codex/config.toml' : '.gemini/settings.json'];
+    if (own.some((rel) => resolve(top, rel) === file)) continue;
+    const text = textOf(top, file);
+    if (text === undefined) continue;
+    const project = own.map((rel) => textOf(top, rel));
+    if (client === 'codex') {
+      const at = codexLayersHooksOff([text, ...project.filter((t) => t !== undefined)]);
+      if (at?.layer === 0) rows.push(off(client, file, text, at.offset));
+      continue;
+    }
+    const at = homeHooksSwitchedOff(client, text, project);
+    if (at) rows.push(off(client, file, text, at.offset));
   }
   return rows;
 }

@@ -243,3 +243,61 @@ describe('agents guard install, two at once', () => {
     expect(existsSync(lock)).toBe(false);
   });
 });
+
+describe("agents guard install --check, the user's own settings", () => {
+  it('reports a switch in the home folder that turns the hook off (off, at line:col) unless the project sets the key back, where each client looks for it', async () => {
+    const dir = await store();
+    const home = tempDir();
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, GEMINI_CLI_HOME: undefined };
+    const write = (file: string, text: string) => {
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, text);
+    };
+    expect((await runAgents(['guard', 'install', '--client', 'claude,codex,gemini'], { cwd: dir, env })).code).toBe(0);
+    write(join(home, '.claude/settings.json'), '{"disableAllHooks": true}\n');
+    write(join(home, '.gemini/settings.json'), '{\n  // mine\n  "hooksConfig": {"enabled": false}\n}\n');
+    write(join(home, '.codex/config.toml'), '[features]\nhooks = false\n');
+    const check = async (more: Record<string, string | undefined> = {}) => {
+      const r = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude,codex,gemini', '--check'], {
+        cwd: dir,
+        env: { ...env, ...more },
+      });
+      return { code: r.code, rows: (JSON.parse(r.stdout) as { status: string }[]).filter((row) => row.status !== 'installed') };
+    };
+    expect(await check()).toEqual({
+      code: 1,
+      rows: [
+        { client: 'claude', file: join(home, '.claude/settings.json'), status: 'off', line: 1, col: 21 },
+        { client: 'codex', file: join(home, '.codex/config.toml'), status: 'off', line: 2, col: 9 },
+        { client: 'gemini', file: join(home, '.gemini/settings.json'), status: 'off', line: 3, col: 30 },
+      ],
+    });
+    // The install writes the project's files and warns of each (exit 0).
+    const install = await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir, env });
+    expect(install.code).toBe(0);
+    expect(install.stderr).toContain(`${join(home, '.claude/settings.json')}:1:21`);
+    // The project sets each key back: its local settings for Claude Code, its settings and config.toml for the others.
+    write(join(dir, '.claude/settings.local.json'), '{"disableAllHooks": false}\n');
+    write(join(dir, '.codex/config.toml'), '[features]\nhooks = true\n');
+    const gemini = readFileSync(join(dir, '.gemini/settings.json'), 'utf8');
+    write(join(dir, '.gemini/settings.json'), gemini.replace('{', '{\n  "hooksConfig": {"enabled": true},'));
+    expect(await check()).toEqual({ code: 0, rows: [] });
+    // A local file Claude Code skips (a comment) sets nothing back.
+    write(join(dir, '.claude/settings.local.json'), '{\n  // mine\n  "disableAllHooks": false\n}\n');
+    expect((await check()).rows).toEqual([
+      { client: 'claude', file: join(home, '.claude/settings.json'), status: 'off', line: 1, col: 21 },
+    ]);
+    rmSync(join(dir, '.claude/settings.local.json'));
+    // CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME move the user's settings: the home folder's are then not read.
+    const moved = tempDir();
+    write(join(moved, 'settings.json'), '{"disableAllHooks": false}\n');
+    expect(await check({ CLAUDE_CONFIG_DIR: moved })).toEqual({ code: 0, rows: [] });
+    write(join(moved, 'config.toml'), '[features]\ncodex_hooks = false\n');
+    write(join(moved, '.gemini/settings.json'), '{"hooksConfig": {"disabled": ["agents-guard"]}}\n');
+    expect(await check({ CLAUDE_CONFIG_DIR: moved, CODEX_HOME: moved, GEMINI_CLI_HOME: moved })).toEqual({
+      code: 1,
+      // The project's hooks = true is read before codex_hooks; a name in Gemini CLI's disabled list is never set back.
+      rows: [{ client: 'gemini', file: join(moved, '.gemini/settings.json'), status: 'off', line: 1, col: 31 }],
+    });
+  });
+});

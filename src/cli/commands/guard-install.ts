@@ -256,13 +256,21 @@ export default defineCommand<InstallArgs>({
     }));
     // A session started in a folder below the top reads that folder's settings (docs/guard.md): --check says each, and
     // the install, which writes the top's only, warns of each that leaves such a session unguarded.
-    const folders = await (await import('../../service/guard-install-folders.ts')).folderSettings(top, clients, program);
-    if (argv.check) rows.push(...folders);
-    else
+    const { folderSettings, homeSettings } = await import('../../service/guard-install-folders.ts');
+    const folders = await folderSettings(top, clients, program);
+    // The user's own settings switch hooks off for every project of theirs that does not set the key back.
+    const home = homeSettings(top, clients);
+    if (argv.check) rows.push(...folders, ...home);
+    else {
       for (const f of folders.filter((r) => r.status !== 'installed'))
         ctx.notice(
           `warning: ${f.file}${f.line === undefined ? '' : `:${f.line}:${f.col}`}: ${f.status === 'off' ? 'switches hooks off' : 'holds no guard hook'}, so a ${f.client} session started in ${f.file.slice(0, f.file.indexOf('/.'))} runs none: ${f.status === 'off' ? 'set it back' : 'copy the entry into it by hand'} (agents guard install --check lists these)`,
         );
+      for (const f of home)
+        ctx.notice(
+          `warning: ${f.file}:${f.line}:${f.col}: your own ${f.client} settings switch hooks off, and the project's do not set them back, so your ${f.client} sessions here run no guard hook: set it back there, or in the project's settings (${docsRef('guard.md', 'installing-the-hook')})`,
+        );
+    }
     emit(ctx, rows, () =>
       rows.map((r) => `${r.client}  ${r.file}${r.line === undefined ? '' : `:${r.line}:${r.col}`}  ${r.status}`).join('\n'),
     );
