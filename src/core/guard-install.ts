@@ -421,6 +421,15 @@ export function mergeSettingsText(
   const settings = getNodeValue(root) as Json;
   const twice = duplicateKey(root, 'hooks') ?? (client === 'cursor' ? duplicateKey(root, 'version') : undefined);
   if (twice) return twice;
+  // Cursor rejects the whole file when its version is no number ("Config version must be a number").
+  const version = client === 'cursor' ? lastAt(root, ['version']) : undefined;
+  if (version !== undefined && version.type !== 'number')
+    return {
+      offset: version.offset,
+      reason: '"version" is not a number, and Cursor runs none of the file\'s hooks then',
+      syntax: false,
+      hint: 'Set it to 1, then run the install again. Nothing was written.',
+    };
   const off = client === 'gemini' ? geminiSwitchedOff(root) : client === 'claude' ? claudeSwitchedOff(root) : undefined;
   if (off) return off;
   const hooksNode = findNodeAtLocation(root, ['hooks']);

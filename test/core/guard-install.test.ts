@@ -85,6 +85,15 @@ describe('mergeSettingsText', () => {
     expect(list[1].hooks[0].command).toBe('npx --no-install agents guard hook --client claude || exit 2');
   });
 
+  it('refuses a Cursor version that is no number, at the value: Cursor rejects such a file whole', () => {
+    for (const [text, offset] of [
+      ['{"version": "1", "hooks": {}}', 12],
+      ['{"version": null}', 12],
+    ] as const)
+      expect(mergeSettingsText('cursor', text, 'agents'), text).toMatchObject({ offset, syntax: false });
+    expect(data(merged('cursor', '{"version": 1}')).version).toBe(1);
+  });
+
   it('writes a new file', () => {
     expect(data(merged('cursor', undefined))).toMatchObject({
       version: 1,
