@@ -35,8 +35,6 @@ export const WAIVERS = 'waivers';
 
 export const TEMP_SUFFIX = '.tmp';
 export const LOCK_NAME = '.lock';
-/** Keeps a scope folder that holds nothing else in git. */
-export const KEEP_NAME = '.gitkeep';
 
 /**
  * Whether a file name is hidden: never one of the store's files unless the tool's own (lock, temporaries, .gitkeep).
@@ -124,7 +122,7 @@ function classify(rel: string, memory: FolderMemory): PathKind {
   const base = parts[parts.length - 1]!;
   // The lock, and the short-lived file that serialises clearing a stale one.
   if (base === LOCK_NAME || base === `${LOCK_NAME}.break`) return { kind: 'lock' };
-  if (base === KEEP_NAME) return { kind: 'keep' };
+  if (base === '.gitkeep') return { kind: 'keep' };
   if (isTemporaryName(base)) return { kind: 'temporary' };
   // Never read; validate says it is there.
   if (isHiddenName(base)) return { kind: 'unknown' };

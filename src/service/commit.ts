@@ -51,29 +51,11 @@ export async function lockedWrite<L, T extends object>(
   written: (value: L) => Promise<Written<T>> | Written<T>,
 ): Promise<Committed<T>> {
   const enabled = await commitWanted(ctx.source, options.commit);
-  const [{ withFolderLocks }, { dropKeeps }] = await Promise.all([import('../store/lock.ts'), import('../store/empty-folder.ts')]);
+  const { withFolderLocks } = await import('../store/lock.ts');
   const { notice } = ctx.deps;
-  return withCommit(
-    ctx.root,
-    enabled,
-    async () => {
-      let dropped: string[] = [];
-      const value = await withFolderLocks(
-        ctx.root,
-        options.folders,
-        async (made) => {
-          const done = await locked(made);
-          // A folder kept by its .gitkeep while it held nothing holds a file now: that keeps it.
-          dropped = dropKeeps(ctx.root, options.folders);
-          return done;
-        },
-        { onStale: notice },
-      );
-      const result = await written(value);
-      return dropped.length === 0 ? result : { ...result, paths: [...result.paths, ...dropped.filter((p) => !result.paths.includes(p))] };
-    },
-    { notice },
-  );
+  return withCommit(ctx.root, enabled, async () => written(await withFolderLocks(ctx.root, options.folders, locked, { onStale: notice })), {
+    notice,
+  });
 }
 
 /**

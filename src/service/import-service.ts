@@ -308,11 +308,10 @@ export class ImportService {
     const made = await this.scopes.newProjects(
       creating.map((p) => ({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}) })),
     );
-    const [{ checkInvariantDraft, formatInvariantFile }, { CreateBatch }, { withFolderLocks }, { dropKeeps }] = await Promise.all([
+    const [{ checkInvariantDraft, formatInvariantFile }, { CreateBatch }, { withFolderLocks }] = await Promise.all([
       import('../core/serialize.ts'),
       import('../store/create-batch.ts'),
       import('../store/lock.ts'),
-      import('../store/empty-folder.ts'),
       loadIdGenerator(),
     ]);
     const { deps, root, source } = this.invariants;
@@ -432,8 +431,6 @@ export class ImportService {
           throw error;
         }
         batch.commit();
-        // As every locked writer does (lockedWrite): a scope kept by its .gitkeep holds a file now.
-        dropKeeps(root, existing);
       },
       { onStale: deps.notice },
     );

@@ -225,7 +225,7 @@ export class ScopeService {
     const { project, folder, file, adopted } = made!;
     // Null reads as left out (newProjects has checked the list).
     if (input.paths && input.paths.length > 0) await this.refuseOverlap(project, [...new Set(input.paths)]);
-    const { writeFileAtomic, writeFolderAtomic } = await import('../store/atomic-write.ts');
+    const { removeFile, writeFileAtomic, writeFolderAtomic } = await import('../store/atomic-write.ts');
     const written = `${folder}/${file.name}`;
     const value = { project, folder, path: written, adopted: adopted === true };
     const message = `project: add ${project}\n`;
@@ -238,10 +238,14 @@ export class ScopeService {
         async () => {
           const here = await this.source.list(folder, { recursive: false });
           if (here.some((e) => e.path === written)) throw projectExists(project, folder);
-          // Its .gitkeep, which kept the folder while it held nothing, goes with the write (lockedWrite).
           writeFileAtomic(this.root, written, file.content);
+          // The .gitkeep kept the folder while it held nothing else: project.yaml keeps it now.
+          const keep = `${folder}/.gitkeep`;
+          if (!here.some((e) => e.path === keep && e.type === 'file')) return [];
+          removeFile(this.root, keep);
+          return [keep];
         },
-        () => ({ value, paths: [written], message }),
+        (removed) => ({ value, paths: [written, ...removed], message }),
       );
     }
     const enabled = await commitWanted(this.source, input.commit);

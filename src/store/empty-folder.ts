@@ -3,7 +3,7 @@
 // project with nothing in it.
 import { type Dirent, readdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isHiddenName, KEEP_NAME, LOCK_NAME } from '../core/layout.ts';
+import { LOCK_NAME } from '../core/layout.ts';
 import { fsyncDir, tempName } from './atomic-write.ts';
 
 /**
@@ -82,43 +82,4 @@ function removeEmptyTree(dir: string): void {
   }
   for (const e of entries) if (e.isDirectory()) removeEmptyTree(join(dir, e.name));
   removeEmptyUpTo(dir, dir);
-}
-
-/**
- * Removes the `.gitkeep` of each project folder of `folders` that holds something else git keeps (a file, or a folder
- * with one, whose name is not hidden): it kept the project while it held nothing, and a writer that filled the folder
- * calls this under the folder's lock. The store's top folders (global/, plans/…) keep the ones init gave them, so that
- * git keeps them however empty. The store-relative paths of the `.gitkeep`s removed.
- */
-export function dropKeeps(storeRoot: string, folders: readonly string[]): string[] {
-  const removed: string[] = [];
-  for (const rel of folders) {
-    if (!/^projects\/[^/]+$/.test(rel)) continue;
-    const dir = join(storeRoot, rel);
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    if (!names.includes(KEEP_NAME) || !holdsKept(dir)) continue;
-    try {
-      unlinkSync(join(dir, KEEP_NAME));
-      removed.push(`${rel}/${KEEP_NAME}`);
-    } catch {
-      // A .gitkeep left beside files is harmless: the next writer of the folder tries again.
-    }
-  }
-  return removed;
-}
-
-/** Whether `dir` holds a file git keeps: one whose name (and every folder's on the way) is not hidden. */
-function holdsKept(dir: string): boolean {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return false;
-  }
-  return entries.some((e) => !isHiddenName(e.name) && (e.isDirectory() ? holdsKept(join(dir, e.name)) : true));
 }

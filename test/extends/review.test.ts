@@ -357,6 +357,9 @@ describe('invariant log of an inherited id', () => {
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.detail).toEqual({ id: LOCKED, source: 'policy', path: `global/${LOCKED}.yaml` });
     // An id neither in the history nor inherited is still unknown.
-    expect(JSON.parse((await run(app, '--format', 'json', 'invariant', 'log', '01JZZZZZZZ')).stdout).error.detail).toBeNull();
+    expect(JSON.parse((await run(app, '--format', 'json', 'invariant', 'log', '01JZZZZZZZ')).stdout).error).toMatchObject({
+      code: 'unknown-id',
+      detail: { id: '01JZZZZZZZ', suggestions: [] },
+    });
   });
 });

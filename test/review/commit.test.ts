@@ -31,10 +31,7 @@ describe('--commit on add and remove', () => {
     expect(repo.git('log', '-1', '--format=%B', 'HEAD').trim()).toBe(
       `invariant: add ${out.id} to project myapp\n\nAll API changes need tests`,
     );
-    // The .gitkeep that kept the empty project goes in the same commit.
-    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(
-      `D\t.agents/projects/myapp/.gitkeep\nA\t.agents/projects/myapp/${out.id}.yaml`,
-    );
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\t.agents/projects/myapp/${out.id}.yaml`);
     // The unrelated edit is still there, uncommitted and unstaged.
     expect(repo.git('status', '--porcelain').trim()).toBe('M README.md');
   });
@@ -67,7 +64,7 @@ describe('--commit on add and remove', () => {
     expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 
-  it('an invariant git never had: move --commit commits the new file (and the .gitkeep it replaces), remove --commit commits nothing (exit 0)', async () => {
+  it('an invariant git never had: move --commit commits the new file alone, remove --commit commits nothing (exit 0)', async () => {
     const repo = setup();
     const add = async (text: string) =>
       (
@@ -80,9 +77,7 @@ describe('--commit on add and remove', () => {
     expect(moved.code).toBe(0);
     const head = repo.git('rev-parse', 'HEAD').trim();
     expect((JSON.parse(moved.stdout) as { commit: string }).commit).toBe(head);
-    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(
-      `D\t.agents/projects/myapp/.gitkeep\nA\t.agents/projects/myapp/${moving}.yaml`,
-    );
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\t.agents/projects/myapp/${moving}.yaml`);
     const removed = await runAgents(['invariant', 'remove', '--yes', '--commit', removing, '--format', 'json'], { cwd: repo.dir });
     expect(removed.code).toBe(0);
     expect((JSON.parse(removed.stdout) as { commit: string | null }).commit).toBeNull();
@@ -186,6 +181,17 @@ describe('--commit on add and remove', () => {
     expect(detail.staged).toBe(false);
     expect(detail.ignored).toEqual([{ path: written, rule: '.agents/.gitignore:1: projects/*/*.yaml' }]);
     expect(existsSync(join(repo.dir, written!))).toBe(true);
+    expect(repo.git('diff', '--cached', '--name-only')).toBe('');
+    expect(count(repo)).toBe(1);
+  });
+
+  it('leaves the index as it found it when git add refuses one of the paths a move changes (the new file, ignored)', async () => {
+    const repo = setup();
+    repo.write('.gitignore', 'projects/*/*.yaml\n');
+    const r = await runAgents(['invariant', 'move', G1, '--project', 'myapp', '--commit', '--format', 'json'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.detail.staged).toBe(false);
+    // The old file's removal, which git add staged before it refused the new file, is unstaged again.
     expect(repo.git('diff', '--cached', '--name-only')).toBe('');
     expect(count(repo)).toBe(1);
   });
