@@ -10,13 +10,15 @@ import { loosely } from '../core/names.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { commonGitDir, gitDirFor, repoTop, worktreeTops } from '../git/location.ts';
 import { stamp } from '../store/guard-files.ts';
-import { agentHome, within } from './guard-paths.ts';
+import { agentHome, relativeCaseless, relativeTo, within } from './guard-paths.ts';
 import { physicalPath } from './link-paths.ts';
 
 export class ReservedPaths {
   #dirs: { dir: string; folder: ReservedWrite['folder'] }[] | undefined;
   #hookSettings: Set<string> | undefined;
   #tops: string[] | undefined;
+  /** The other working trees' tops, their links followed, innermost (longest) first. */
+  #otherTops: string[] | undefined;
   /** Of a long-lived process: how the common git folder's `worktrees/` looked when the worktrees were listed. */
   #listed: string | undefined;
 
@@ -37,7 +39,7 @@ export class ReservedPaths {
     if (common === undefined) return;
     const now = stamp(join(common, 'worktrees'));
     if (this.#listed !== undefined && now !== this.#listed)
-      [this.#tops, this.#dirs, this.#hookSettings] = [undefined, undefined, undefined];
+      [this.#tops, this.#otherTops, this.#dirs, this.#hookSettings] = [undefined, undefined, undefined, undefined];
     this.#listed = now;
   }
 
@@ -52,6 +54,33 @@ export class ReservedPaths {
     const out = [own];
     for (const t of worktreeTops(this.root)) if (!out.some((o) => physicalPath(o) === physicalPath(t))) out.push(t);
     return (this.#tops = out);
+  }
+
+  /** The other working trees' tops, their links followed, the innermost first (one may hold another, or this one). */
+  private otherTops(): string[] {
+    this.#otherTops ??= this.tops()
+      .slice(1)
+      .map(physicalPath)
+      .sort((a, b) => b.length - a.length);
+    return this.#otherTops;
+  }
+
+  /**
+   * `abs` relative to the other working tree that holds it most closely (one nested in this tree's top too), unless
+   * this tree holds it more closely: its path in the repository, which this store's guards judge as the same path here
+   * (ADR 0605). `caseless`: under that top in another case only, judged so where git ignores case, as under this top.
+   */
+  otherWorktreePath(abs: string): { rel: string; caseless: boolean } | undefined {
+    const own = relativeTo(this.top, abs) ?? relativeCaseless(this.top, abs);
+    for (const top of this.otherTops()) {
+      // Innermost first: this top holding `abs` more closely than any other tree leaves the path this tree's own.
+      if (own !== undefined && top.length <= this.top.length) return undefined;
+      const rel = relativeTo(top, abs);
+      if (rel !== undefined) return { rel, caseless: false };
+      const caseless = relativeCaseless(top, abs);
+      if (caseless !== undefined) return { rel: caseless, caseless: true };
+    }
+    return undefined;
   }
 
   /**

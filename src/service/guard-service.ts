@@ -231,15 +231,16 @@ export class GuardService {
     const caselessFiles: string[] = [];
     const add = (abs: string, real: string) => {
       // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
-      for (const candidate of [relativeTo(this.top, abs), relativeTo(this.top, real)]) {
-        if (candidate !== undefined && candidate !== '' && !seen.has(candidate)) {
+      // The worktrees are listed for the reserved folders below anyway: another's file costs no more to place.
+      const [one, two] = [this.repoPaths(abs, true), this.repoPaths(real, true)];
+      for (const candidate of [...one.exact, ...two.exact]) {
+        if (candidate !== '' && !seen.has(candidate)) {
           seen.add(candidate);
           files.push(candidate);
         }
       }
-      // The top named in another case: the same folder where the file system ignores case, which the index knows.
-      for (const candidate of [relativeCaseless(this.top, abs), relativeCaseless(this.top, real)]) {
-        if (candidate !== undefined && candidate !== '' && !seen.has(candidate)) {
+      for (const candidate of [...one.caseless, ...two.caseless]) {
+        if (candidate !== '' && !seen.has(candidate)) {
           seen.add(candidate);
           caselessFiles.push(candidate);
         }
@@ -285,11 +286,9 @@ export class GuardService {
     const caselessCwds = new Set<string>();
     for (const cd of ['', ...(action.cds ?? [])])
       for (const named of spelledFrom(starts, cd)) {
-        const real = physicalPath(named);
-        const rel = relativeTo(this.top, real);
-        if (rel !== undefined) cwds.add(rel);
-        const caseless = relativeCaseless(this.top, real);
-        if (caseless !== undefined) caselessCwds.add(caseless);
+        const paths = this.repoPaths(physicalPath(named), false);
+        for (const rel of paths.exact) cwds.add(rel);
+        for (const rel of paths.caseless) caselessCwds.add(rel);
       }
     const [cwd, ...more] = cwds;
     if (cwd !== undefined) out.cwd = cwd;
@@ -297,6 +296,22 @@ export class GuardService {
     const [caselessCwd, ...moreCaseless] = caselessCwds;
     if (caselessCwd !== undefined) out.caselessCwd = caselessCwd;
     if (moreCaseless.length > 0) out.caselessCwds = moreCaseless;
+    return out;
+  }
+
+  /**
+   * Where `abs` is in the repository, as the guards name its files and folders: relative to this working tree's top,
+   * and to another working tree's that holds it (nested in this one's too), as the same path here: the agent works under
+   * this store's guards wherever it writes (ADR 0605). `caseless`: under a top named in another case only, judged where
+   * git ignores case. `listed`: the worktrees are read already; else they are read only for a path outside this tree's
+   * top, or below a `.git` other than its own, so that a command run here lists none.
+   */
+  private repoPaths(abs: string, listed: boolean): { exact: string[]; caseless: string[] } {
+    const [own, ownCaseless] = [relativeTo(this.top, abs), relativeCaseless(this.top, abs)];
+    const out = { exact: own === undefined ? [] : [own], caseless: ownCaseless === undefined ? [] : [ownCaseless] };
+    if (!listed && own !== undefined && repoTop(abs) === this.top) return out;
+    const other = this.#reserved.otherWorktreePath(abs);
+    if (other !== undefined) (other.caseless ? out.caseless : out.exact).push(other.rel);
     return out;
   }
 

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
 import { GuardService } from '../../src/service/guard-service.ts';
@@ -267,6 +267,49 @@ describe("agents guard hook, writes into git's folder and the store", () => {
       expect(reserved(from, join(other, 'src/app.ts')), other).toBeUndefined();
     }
     expect(await decision(wt, claude(wt, 'Write', { file_path: join(dir, `.agents/global/${INV}.yaml`), content: 'x' }))).toBe('deny');
+
+    // Another worktree's file is judged as the same path of the repository, by the guards of the hook's own store: a
+    // guard and a project only wt's store holds hold in the main worktree for an agent working in wt, and not the reverse.
+    const VAULT = '01JGGEBWJTQ6P08NTXZQ7TKM6V';
+    const BILL = '01JGGEBWJTQ6P08NTXZQ7TKM5T';
+    writeFileSync(join(wt, `.agents/global/${VAULT}.yaml`), guardedYaml(VAULT, 'The vault is not written', { write: ['vault/**'] }));
+    mkdirSync(join(wt, '.agents/projects/billing'), { recursive: true });
+    writeFileSync(join(wt, '.agents/projects/billing/project.yaml'), 'paths: ["services/billing/**"]\n');
+    writeFileSync(
+      join(wt, '.agents/projects/billing', `${BILL}.yaml`),
+      guardedYaml(BILL, 'Billing is not deployed', { command: ['deploy'] }),
+    );
+    for (const file of [join(dir, 'secrets/k.pem'), `${relative(wt, dir)}/secrets/k.pem`, join(dir, 'vault/x')])
+      expect(await decision(wt, claude(wt, 'Write', { file_path: file, content: 'x' })), file).toBe('deny');
+    expect(await decision(dir, claude(dir, 'Write', { file_path: join(wt, 'secrets/k.pem'), content: 'x' }))).toBe('deny');
+    expect(await decision(dir, claude(dir, 'Write', { file_path: join(wt, 'vault/x'), content: 'x' }))).toBe('none');
+    expect(await decision(wt, claude(wt, 'Bash', { command: 'make deploy' }, join(dir, 'services/billing')))).toBe('deny');
+    expect(await decision(wt, claude(wt, 'Bash', { command: 'make deploy' }, join(dir, 'services/other')))).toBe('none');
+    // guard try and the server's check_action say the same.
+    expect((await runAgents(['guard', 'try', '--path', join(dir, 'vault/x')], { cwd: wt })).code).toBe(1);
+    expect((await runAgents(['guard', 'try', '--command', 'make deploy', '--cwd', join(dir, 'services/billing')], { cwd: wt })).code).toBe(
+      1,
+    );
+    expect(served(join(wt, 'secrets/k.pem'))).toBeUndefined();
+    expect(server.toAction({ tool: 'Write', paths: [join(wt, 'secrets/k.pem')], texts: [], cwd: dir }).files).toEqual(['secrets/k.pem']);
+    // A worktree inside the main one's tree: its file is its own path, and still the main tree's as well.
+    const nested = join(dir, '.claude/worktrees/n');
+    git(dir, 'worktree', 'add', '-q', nested);
+    expect(await decision(dir, claude(dir, 'Write', { file_path: join(nested, 'secrets/k.pem'), content: 'x' }))).toBe('deny');
+    expect(await decision(nested, claude(nested, 'Write', { file_path: join(dir, 'secrets/k.pem'), content: 'x' }))).toBe('deny');
+    const from = (root: string, file: string) =>
+      new GuardService(join(root, '.agents'), {}).toAction({ tool: 'Write', paths: [file], texts: [], cwd: root }).files;
+    expect(from(dir, join(nested, 'src/a.ts'))).toEqual(['.claude/worktrees/n/src/a.ts', 'src/a.ts']);
+    expect(from(nested, join(nested, 'src/a.ts'))).toEqual(['src/a.ts']);
+    // And so is the folder a command runs in there.
+    const ran = new GuardService(join(dir, '.agents'), {}).toAction({
+      tool: 'Bash',
+      paths: [],
+      texts: [],
+      command: 'x',
+      cwd: join(nested, 'services'),
+    });
+    expect([ran.cwd, ...(ran.cwds ?? [])]).toEqual(['.claude/worktrees/n/services', 'services']);
   });
 
   it('guard try says the same (exit 1, deny)', async () => {
