@@ -2,7 +2,7 @@
  * The files and folders the guard hook keeps from every agent's file tools by itself (docs/guard.md, "What no guard
  * is needed for"): found on first need, as most calls name no file.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { HOOK_SETTINGS } from '../core/guard-clients.ts';
 import type { ReservedWrite } from '../core/guard-reserved.ts';
@@ -31,13 +31,21 @@ export class ReservedPaths {
   ) {}
 
   /**
-   * For a process that answers many calls (the MCP server): the worktrees listed again when one was added or removed
-   * since (`git worktree add` changes the common folder's `worktrees/`), so that a new one's store is kept too.
+   * For a process that answers many calls (the MCP server): the worktrees listed again when one was added, removed or
+   * moved since (`git worktree add` changes the common folder's `worktrees/`, `git worktree move` the `gitdir` file in
+   * the worktree's folder there), so that a new or moved one's store is kept too.
    */
   refresh(): void {
     const common = commonGitDir(this.root);
     if (common === undefined) return;
-    const now = stamp(join(common, 'worktrees'));
+    const linked = join(common, 'worktrees');
+    let names: string[] = [];
+    try {
+      names = readdirSync(linked);
+    } catch {
+      // No linked worktree: the folder's stamp says so.
+    }
+    const now = [stamp(linked), ...names.map((name) => stamp(join(linked, name, 'gitdir')))].join('|');
     if (this.#listed !== undefined && now !== this.#listed)
       [this.#tops, this.#otherTops, this.#dirs, this.#hookSettings] = [undefined, undefined, undefined, undefined];
     this.#listed = now;

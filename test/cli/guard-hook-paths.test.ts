@@ -310,6 +310,11 @@ describe("agents guard hook, writes into git's folder and the store", () => {
       cwd: join(nested, 'services'),
     });
     expect([ran.cwd, ...(ran.cwds ?? [])]).toEqual(['.claude/worktrees/n/services', 'services']);
+    // The server lists the worktrees again after one is moved (git rewrites its gitdir file, not the worktrees/ folder).
+    expect(served(join(nested, '.agents/config.yaml'))).toBe('store');
+    const moved = join(tempDir(), 'moved');
+    git(dir, 'worktree', 'move', wt, moved);
+    expect(served(join(moved, '.agents/config.yaml'))).toBe('store');
   });
 
   it('guard try says the same (exit 1, deny)', async () => {
