@@ -119,7 +119,12 @@ export class ReservedPaths {
     // The package the hook runs from (node_modules/agents-invariants): a file written there is the hook's own code. Not
     // when it holds the repository (the tool's own sources), where it would make every file reserved.
     const program = this.program ?? programFolder();
-    if (program !== undefined && !(top !== undefined && within(resolve(program), resolve(top)))) add(program, 'program');
+    if (program !== undefined && !(top !== undefined && within(resolve(program), resolve(top)))) {
+      add(program, 'program');
+      // Installed in the repository, each other working tree has it at the same place, and its sessions run that copy.
+      if (top !== undefined && within(resolve(top), resolve(program)))
+        for (const t of others) add(join(t, relative(resolve(top), resolve(program))), 'program');
+    }
     return (this.#dirs = out);
   }
 

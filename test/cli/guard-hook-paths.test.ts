@@ -315,6 +315,17 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     const moved = join(tempDir(), 'moved');
     git(dir, 'worktree', 'move', wt, moved);
     expect(served(join(moved, '.agents/config.yaml'))).toBe('store');
+    // So is each worktree's copy of the agents package installed in it: that worktree's sessions run it as their hook.
+    const program = (from: string, file: string) =>
+      new GuardService(join(from, '.agents'), {}, undefined, { program: join(from, 'node_modules/agents-invariants') }).toAction({
+        tool: 'Write',
+        paths: [file],
+        texts: [],
+        cwd: from,
+      }).reserved?.[0]?.folder;
+    expect(program(moved, join(dir, 'node_modules/agents-invariants/dist/hook.cjs'))).toBe('program');
+    expect(program(dir, join(nested, 'node_modules/agents-invariants/dist/hook.cjs'))).toBe('program');
+    expect(program(dir, join(moved, 'node_modules/other/index.js'))).toBeUndefined();
   });
 
   it('guard try says the same (exit 1, deny)', async () => {
