@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { shellPath } from '../core/shell-word.ts';
-import { bareRepositoryAbove, mayBeSparse, repoTop } from './git-dir.ts';
+import { bareRepositoryAbove, commonGitDir, gitDirFor, mayBeSparse, repoTop } from './git-dir.ts';
 
 export const DEFAULT_STORE_DIR = '.agents';
 
@@ -204,14 +204,22 @@ export function discoverStore(options: DiscoverOptions): string {
       `Move ${blocked} away, then run \`agents init\`; or make the store elsewhere with \`agents init --store DIR\` (then --store DIR or AGENTS_STORE for every command).`,
       { file: blocked },
     );
+  // The search ends at the repository's top: a store above it (the outer tree of a worktree or submodule made inside
+  // it) is another repository's, so the message says where it stopped rather than "or above it".
+  const top = existsSync(join(dir, '.git')) ? dir : undefined;
+  const cwd = resolve(options.cwd);
   // A sparse checkout may leave the repository's store out: init would make a second store beside the one in git.
-  const sparse = existsSync(join(dir, '.git')) && mayBeSparse(dir);
+  const sparse = top !== undefined && mayBeSparse(dir);
+  // A linked worktree of a branch from before the store: init there would make a second store the branches then merge.
+  const linked = top !== undefined && !sparse && isLinkedWorktree(top);
   throw new UsageError(
-    `no store found: no ${DEFAULT_STORE_DIR}/ folder in ${resolve(options.cwd)} or above it${sparse ? ' (this is a sparse checkout)' : ''}`,
+    `no store found: no ${DEFAULT_STORE_DIR}/ folder in ${cwd}${top === undefined ? ' or above it' : top === cwd ? '' : ` or above it up to the repository's top ${top}`}${sparse ? ' (this is a sparse checkout)' : ''}`,
     sparse
       ? `If the repository has a store, bring it into the checkout: git sparse-checkout add ${DEFAULT_STORE_DIR}. Otherwise run \`agents init\` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.`
-      : 'Run `agents init` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.',
-    sparse ? { sparse: true } : undefined,
+      : linked
+        ? `This worktree's checkout holds no store: if the repository has one, check out a branch that holds it here (or merge it in), or point to a store with --store DIR or AGENTS_STORE; otherwise run \`agents init\` at the top of the repository.`
+        : 'Run `agents init` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.',
+    sparse ? { sparse: true, top } : top !== undefined ? { top, ...(linked ? { worktree: true } : {}) } : undefined,
   );
 }
 
@@ -256,4 +264,10 @@ export function initTarget(options: DiscoverOptions): string {
       'bare-repository',
     );
   return join(resolve(options.cwd), DEFAULT_STORE_DIR);
+}
+
+/** Whether `top` is a linked worktree's: its git folder is not the common one (`git worktree add`). */
+function isLinkedWorktree(top: string): boolean {
+  const git = gitDirFor(top);
+  return git !== undefined && git !== commonGitDir(top);
 }

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverStore, explicitStore, initTarget } from '../../src/store/discover.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -102,6 +102,33 @@ describe('a file where the store folder goes', () => {
       error = e;
     }
     expect(error).toMatchObject({ exitCode: 2, detail: { file: join(top, '.agents') } });
+  });
+});
+
+// A worktree or submodule made inside a repository with a store (`.claude/worktrees/x`): the search ends at its own top.
+describe('no store up to the top of a worktree inside another repository', () => {
+  it('names the top where the search stopped, not the folders above it, and says it is a linked worktree', () => {
+    const outer = testStore();
+    const common = join(dirname(outer), '.git');
+    mkdirSync(join(common, 'worktrees/old'), { recursive: true });
+    writeFileSync(join(common, 'worktrees/old/commondir'), '../..\n');
+    const top = join(dirname(outer), '.claude/worktrees/old');
+    mkdirSync(join(top, 'src'), { recursive: true });
+    writeFileSync(join(top, '.git'), `gitdir: ${join(common, 'worktrees/old')}\n`);
+    const refusal = (cwd: string) => {
+      try {
+        discoverStore({ cwd, env: {} });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    };
+    expect(refusal(join(top, 'src'))).toMatchObject({ exitCode: 2, detail: { top, worktree: true } });
+    // A nested repository of its own (a submodule's folder, a plain clone) is no linked worktree.
+    const nested = join(dirname(outer), 'vendor/lib');
+    mkdirSync(join(nested, '.git'), { recursive: true });
+    expect(refusal(nested)).toMatchObject({ exitCode: 2, detail: { top: nested } });
+    expect((refusal(nested) as { detail: object }).detail).not.toHaveProperty('worktree');
   });
 });
 
