@@ -109,7 +109,7 @@ describe('invariant violation add / list and plan status', () => {
 
   it.each([
     ['a shadowed invariant', ['--invariant', GLOBAL_LOG], /is not in the effective set of plan/],
-    ['an unknown invariant', ['--invariant', '7ZZZZZZZZZ'], /is not in the effective set of plan/],
+    ['an unknown invariant', ['--invariant', '7ZZZZZZZZZ'], /no invariant with id prefix 7ZZZZZZZZZ/],
     ['a malformed id', ['--invariant', 'x!'], /is not an invariant id or a prefix of one/],
     ['a bad severity', ['--invariant', NEVER_DELETE, '--severity', 'fatal'], /Invalid values|fatal/],
   ])('refuses %s (exit 2) and writes nothing', async (_name, args, message) => {
@@ -118,6 +118,29 @@ describe('invariant violation add / list and plan status', () => {
     const r = await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, ...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+    expect(fileList(root)).toEqual(before);
+  });
+
+  it('refuses an invariant id that names nothing in the store as unknown-id (violation add, waive), one outside the set as usage', async () => {
+    const root = exampleStore();
+    const before = fileList(root);
+    const waive = ['--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'];
+    const error = async (...args: string[]) => {
+      const r = await run(root, '--format', 'json', ...args);
+      expect(r.code).toBe(2);
+      return (JSON.parse(r.stdout) as { error: { code: string; detail: unknown } }).error;
+    };
+    // A last character mistyped: the ids of the set that share the most of it are suggested.
+    const typo = `${NEVER_DELETE.slice(0, 20)}ZZZZZZ`;
+    expect(await error('invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', typo)).toEqual({
+      code: 'unknown-id',
+      message: expect.any(String),
+      hint: expect.any(String),
+      detail: { id: typo, suggestions: [NEVER_DELETE] },
+    });
+    expect((await error('invariant', 'waive', typo, '--plan', EXAMPLE_PLAN, ...waive)).code).toBe('unknown-id');
+    // An invariant of the store the set leaves out (shadowed here) is no unknown id.
+    expect((await error('invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', GLOBAL_LOG)).code).toBe('usage');
     expect(fileList(root)).toEqual(before);
   });
 

@@ -153,6 +153,28 @@ export async function refuseOtherKind(svc: InvariantContext, wanted: string, wha
   if (refused) throw refused;
 }
 
+/**
+ * For an invariant prefix outside an effective set: unknown-id when it names no invariant of the store or of its policy
+ * sources (another kind's id said so, as refuseOtherKind says it), so that a mistyped id is not answered as a copy the
+ * set leaves out; `inSet` gives the suggestions. Returns when it names one.
+ */
+export async function refuseUnknownInvariant(
+  svc: InvariantContext,
+  wanted: string,
+  inSet: readonly string[],
+  hints: { otherKind: string; unknown: string },
+): Promise<void> {
+  const found = await idsStartingWith(svc.source, wanted);
+  const refused = otherKindError(wanted, 'invariant', found, hints.otherKind);
+  if (refused) throw refused;
+  if (found.some((f) => f.kind === 'invariant')) return;
+  const named = (list: readonly { id: string }[]) => list.some((i) => i.id.startsWith(wanted));
+  if (named(await svc.inherited().catch(() => []))) return;
+  const { sourceTemplates } = await import('./source-actions.ts');
+  if (named(await sourceTemplates(svc).catch(() => []))) return;
+  throw unknownId(`no invariant with id ${wanted.length === 26 ? wanted : `prefix ${wanted}`}`, hints.unknown, wanted, inSet);
+}
+
 /** The error refuseOtherKind throws, of the ids `found` starting with `wanted` (idsAmong); undefined when none is another kind. */
 export function otherKindError(
   wanted: string,

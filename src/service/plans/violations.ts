@@ -9,7 +9,7 @@ import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { planIds } from '../../store/listing.ts';
-import { refuseOtherKind } from '../invariants/lookup.ts';
+import { refuseOtherKind, refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { checkSeverity, requirePlanHeld } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
@@ -36,7 +36,13 @@ export async function addViolation(
   if (wanted !== undefined && !inSet.some((i) => i.id.startsWith(wanted))) {
     const hint = `Nothing was written. See the set with \`agents invariant list --effective --plan ${plan.id}\`; a shadowed or inactive copy does not apply.`;
     // A violation's id (or a plan's, a waiver's) given for the invariant's: said so, not as an invariant outside the set.
-    await refuseOtherKind(svc.invariants, wanted, 'invariant', `A violation names the invariant it breaks. ${hint}`);
+    // An id that names no invariant at all is unknown-id, as every command says it.
+    await refuseUnknownInvariant(
+      svc.invariants,
+      wanted,
+      inSet.map((i) => i.id),
+      { otherKind: `A violation names the invariant it breaks. ${hint}`, unknown: hint },
+    );
     throw new UsageError(`invariant ${wanted} is not in the effective set of plan ${plan.id}`, hint);
   }
   const chosen = pickId(

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { lockedWrite } from '../commit.ts';
 import { refuseLockedWaiver } from '../floors.ts';
-import { refuseOtherKind } from '../invariants/lookup.ts';
+import { refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, timestamp } from './common.ts';
@@ -82,7 +82,12 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
     const list = scope.kind === 'plan' ? `--plan ${scope.plan}` : `--project ${scope.project}`;
     const hint = `Nothing was written. See the set with \`agents invariant list --effective ${list}\`; a shadowed or inactive copy does not apply.`;
     // A violation's id (or a plan's, a waiver's) given for its invariant's: said so, not as an invariant outside the set.
-    await refuseOtherKind(svc.invariants, match.prefix, 'invariant', `A waiver names an invariant, not a violation or plan. ${hint}`);
+    await refuseUnknownInvariant(
+      svc.invariants,
+      match.prefix,
+      inSet.map((i) => i.id),
+      { otherKind: `A waiver names an invariant, not a violation or plan. ${hint}`, unknown: hint },
+    );
     throw new UsageError(`invariant ${match.prefix} is not in the effective set of ${where}`, hint);
   }
   const chosenId = pickId(
