@@ -82,14 +82,23 @@ function schemaIssues(text: string): string | undefined {
   return `invalid request: ${issues.map((i) => `${i.path.join('.') || 'the message'}: ${i.message}`).join('; ')}`;
 }
 
-/** Turns a thrown user error on a resource read into a JSON-RPC error with the CLI's message and hint. */
+/**
+ * Turns a thrown user error on a resource read or a prompt into a JSON-RPC error with the CLI's message and hint, and
+ * in its data the failure's stable code, detail and diagnostics, as a tool's error result has them: a client tells `no-store` or
+ * `store-changed` (ask again) from a bad URI without reading the message.
+ */
 export function resourceError(error: unknown): McpError {
   if (error instanceof AgentsError) {
     const text = errorLines(error, makeStyle(false)).join('\n');
     // A project without a folder is no resource, as a plan without one is not: both are "not found", not bad params.
     const unknown =
       error.code === 'unknown-project' || (error instanceof UsageError && /^(unknown (plan|resource)|no plan with id)/.test(error.message));
-    return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, { exit_code: error.exitCode });
+    return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, {
+      code: error.code,
+      exit_code: error.exitCode,
+      detail: error.detail ?? null,
+      diagnostics: diagnosticsJson(error.diagnostics),
+    });
   }
   return new McpError(
     ErrorCode.InternalError,

@@ -16,7 +16,18 @@ describe('readableError', () => {
     expect(error.code).toBe(-32002);
     expect(error.message).toMatch(/^error: unknown plan 01M8XXA0000000000000000000\nhint: /);
     expect(error.message).not.toContain('MCP error');
-    expect(error.data).toEqual({ exit_code: 2 });
+    expect(error.data).toEqual({ code: 'usage', exit_code: 2, detail: null, diagnostics: [] });
+  });
+
+  it("gives a resource's or a prompt's error its code and detail in data, as a tool's error result has them", () => {
+    const gone = answered(resourceError(new UsageError('no store at /r/.agents', 'Put it back.', { store: '/r/.agents' }, 'no-store')));
+    expect(gone.code).toBe(-32602);
+    expect(gone.data).toEqual({ code: 'no-store', exit_code: 2, detail: { store: '/r/.agents' }, diagnostics: [] });
+    const unknown = answered(
+      resourceError(new UsageError('unknown project wbe', 'Known: web.', { project: 'wbe', suggestions: ['web'] }, 'unknown-project')),
+    );
+    expect(unknown.code).toBe(-32002);
+    expect(unknown.data).toMatchObject({ code: 'unknown-project', detail: { suggestions: ['web'] } });
   });
 
   it('keeps a message that holds no prefix, or the prefix of another code, as it is', () => {
