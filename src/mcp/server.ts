@@ -140,6 +140,9 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       return { tools, resources, service, ctx };
     })());
   let writeOn: Promise<boolean> | undefined;
+  // Why writing is off when config.yaml could not be read: a writing call answers with it (file:line:col), not with
+  // "set allow_write: true" to a user whose config.yaml says so in a form it does not take.
+  let configError: unknown;
   // The config is read on the first tools request, not before `initialize` is answered.
   const writeAllowed = () =>
     (writeOn ??=
@@ -150,6 +153,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
             .then(
               (c) => c.mcp.allow_write,
               (error: unknown) => {
+                configError = error;
                 stderr.write(`agents mcp: config.yaml could not be read, so writing tools are off: ${(error as Error).message}\n`);
                 return false;
               },
@@ -223,6 +227,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
           );
         try {
           if (tool.writes && !(await writeAllowed())) {
+            if (configError !== undefined) throw configError;
             throw new UsageError(`${tool.name} is off: this server does not allow writing to the store`, WRITE_OFF_HINT, {
               reason: 'write-off',
             });

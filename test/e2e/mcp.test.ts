@@ -430,6 +430,13 @@ describe('agents mcp: writing', () => {
       expect(errorOf(r).detail).toEqual({ reason: 'write-off' });
     }
     expect(records(other, EXAMPLE_PLAN, 'violations')).toHaveLength(1);
+    // A value config.yaml does not take leaves writing off, and a writing call says where (exit 3), as a reader would.
+    writeFileSync(join(other, 'config.yaml'), 'version: 1\nmcp:\n  allow_write: yes\n');
+    const invalid = await startMcp(other);
+    const r = await call(invalid, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' });
+    expect(errorOf(r)).toMatchObject({ code: 'invalid-store', exit_code: 3 });
+    expect(errorOf(r).diagnostics.map((d) => [d.file, d.line, d.col])).toEqual([['config.yaml', 3, 16]]);
+    expect(records(other, EXAMPLE_PLAN, 'violations')).toHaveLength(1);
   });
 
   it('50 concurrent record_violation calls: every one recorded, none lost', async () => {
