@@ -58,9 +58,12 @@ export async function reconcilePlanPrompt(
     `When you have judged every invariant, call the tool record_reconciliation with plan "${request.plan.id}" and answer: your JSON object, as a string.`,
     'It records the run under the plan; if it reports a problem with the answer, correct the answer and call it again.',
   ].join('\n');
+  // A client shows the prompt: the context's control and bidirectional characters are escaped, as the CLI's
+  // `plan strategize --show-prompt` prints them (store texts hold none).
+  const shown = escapeUnsafe(text, { newlines: true });
   return {
     description: `Judge the ${request.invariants.length} invariants of plan ${request.plan.id} (prompt ${PROMPT_VERSION})`,
-    messages: [{ role: 'user', content: { type: 'text', text } }],
+    messages: [{ role: 'user', content: { type: 'text', text: shown } }],
   };
 }
 
