@@ -13,8 +13,7 @@ import { withFolderLocks } from '../store/lock.ts';
 import { tempWriterState } from '../store/stale-temps.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { isScopeInvariant } from './fix-ids.ts';
-import type { FixOptions } from './fix.ts';
-import type { Fix } from './result.ts';
+import type { Fix, FixOptions } from './result.ts';
 import type { ValidateReport } from './validate-tree.ts';
 
 /** A move cut short: `left`, the copy it was moving away, marked by `marker`; `kept`, the copy it wrote. */

@@ -13,6 +13,32 @@ export interface Fix {
   failed?: true;
 }
 
+/** What `--fix` is told and asks while it fixes (validate/fix.ts, fix-moves.ts). */
+export interface FixOptions {
+  /**
+   * Whether a process of this host is still running (it may still own its temporary file); with `start`, the start
+   * the temporary's name gives its writer, or else `since`, the time it was last written, a later process given its
+   * number is not its writer.
+   */
+  processAlive: (pid: number, since?: number, start?: number) => boolean;
+  /** Told after each modeline written (staged), with how many there are in all: for a progress display. */
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * Told of each modeline written (staged), with the file's bytes before (valid only during the call) and
+   * its text after: for the cache.
+   */
+  onModeline?: (file: string, before: Uint8Array, after: string) => void;
+  /**
+   * Aborted by a stop signal (Ctrl-C): taken every FIXES_BETWEEN_SIGNALS files. The modelines staged so far are
+   * discarded, none is put in place, and the abort's reason is thrown; the renames and removals made before it stand.
+   */
+  signal?: AbortSignal;
+  /** Told when a stale lock of a dead process is cleared to take it. */
+  onStale?: (message: string) => void;
+  /** Told when a file to rename or give an id changed since the check (another --fix did it): the report is behind. */
+  onChanged?: () => void;
+}
+
 /** What one `agents validate` run found, ready for a formatter. */
 export interface ValidationResult {
   /** Absolute path of the store. */
