@@ -75,8 +75,10 @@ function escapeInline(text: string): string {
       ? part
       : part
           // A backslash of the text before a character escaped next would escape that escape instead.
-          .replace(/\\(?=\*|__)/g, '\\\\')
+          .replace(/\\(?=\*|__|`)/g, '\\\\')
           .replace(/\*/g, '\\*')
+          // A backtick no span closes would pair with the one that opens the entry's id, and make code of the words between.
+          .replace(/`/g, '\\`')
           .replace(/_{2,}/g, (run) => run.replace(/_/g, '\\_'))
           // A link with no destination, `[x]()`, which prettier writes `[x](<>)`.
           .replace(/\]\(\)/g, ']\\()')

@@ -468,6 +468,13 @@ describe('renderSections: the whole text', () => {
       ),
     );
   });
+  it('a backtick no span of the text closes is escaped, so that it cannot pair with the one opening the id', () => {
+    const render = (text: string) =>
+      renderSections([{ title: 'G', scope: 'global', notes: [], entries: [entry(ID1, text, { kind: 'global' })] }], '.agents');
+    expect(render('Keep `a` as code, and one ` alone')).toContain(`- Keep \`a\` as code, and one \\\` alone (\`${ID1}\`)\n`);
+    // A backslash of the text before it is the text's own, as before an asterisk.
+    expect(render('Write \\` for a backtick')).toContain(`- Write \\\\\\\` for a backtick (\`${ID1}\`)\n`);
+  });
 });
 
 describe('the markers and front matter text', () => {

@@ -269,6 +269,8 @@ describe('exported Markdown is what prettier prints', () => {
       '1. <textarea> never',
       '$$ is the shell, never a temporary file name',
       'Link the [docs]() in every PR, not `[x]()`',
+      // A backtick no span closes, which the id's opening backtick would close.
+      'Quote with one ` only',
     ];
     for (const [i, text] of edges.entries())
       writeFileSync(
