@@ -11,7 +11,7 @@ import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 /** What to do with one file. */
 export type Merge =
   | { kind: 'write'; text: string; action: 'create' | 'update' | 'unchanged' }
-  /** `line`: where to look (from 1): a damaged block's first marker to repair, the first line a hand edit changed. */
+  /** `line`: where to look (from 1): a damaged block's first marker to repair, the first line a hand edit changed, a conflict's first marker. */
   | { kind: 'refuse'; reason: RefusalReason; why: string; line?: number };
 
 /** Why a file is left alone; `conflicted`: it holds an unresolved merge conflict, which the file's owner resolves first. */
@@ -21,7 +21,9 @@ export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted'
 function conflictRefusal(current: string): Merge | undefined {
   // A conflict shown in a code fence of the owner's text (an AGENTS.md on resolving them) is not one.
   const conflict = mergeConflicts(withoutConflictExamples(current, BEGIN_PREFIX, END_MARKER));
-  return conflict === null ? undefined : { kind: 'refuse', reason: 'conflicted', why: `it holds an ${mergeConflictMessage(conflict)}` };
+  return conflict === null
+    ? undefined
+    : { kind: 'refuse', reason: 'conflicted', why: `it holds an ${mergeConflictMessage(conflict)}`, line: conflict.startLine };
 }
 
 /**

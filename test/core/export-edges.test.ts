@@ -687,6 +687,7 @@ describe('mergeBlock: exact texts', () => {
       kind: 'refuse',
       reason: 'conflicted',
       why: expect.stringContaining('at lines 10-14'),
+      line: 10,
     });
     const across = '<<<<<<< HEAD\n```\n=======\n```\n>>>>>>> feature\n';
     expect(mergeBlock(across, undefined, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'conflicted' });

@@ -484,7 +484,7 @@ describe('agents export: files it leaves alone', () => {
     }
     const check = await runAgents(['export', '--check', '--target', 'claude-md', '--format', 'json'], { cwd: repo });
     expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'merge conflict', line: null }]);
+    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'merge conflict', line: 1 }]);
     // Either side will do: the block is written anew.
     writeFileSync(file, theirs);
     expect((await runAgents(['export', '--target', 'claude-md', '--force'], { cwd: repo })).code).toBe(0);
