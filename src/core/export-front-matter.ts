@@ -17,34 +17,35 @@ export function yamlScalar(value: string): string {
     : JSON.stringify(value);
 }
 
-/** A list of globs as one comma-separated value where none holds a comma, else a flow list. */
-export function globList(paths: readonly string[]): string {
-  return paths.some((p) => p.includes(',')) ? `[${paths.map((p) => JSON.stringify(p)).join(', ')}]` : yamlScalar(paths.join(','));
-}
+/** The most globs one line of comma-separated globs holds once its alternations are spread out (a list of 100 paths of a few each fits). */
+const MAX_SPREAD_GLOBS = 1000;
 
-/** The most globs one `applyTo` holds once its alternations are spread out (a list of 100 paths of a few each fits). */
-const MAX_APPLY_TO_GLOBS = 1000;
+/** The readers of one line of comma-separated globs, as the refusal names them. */
+const GLOB_READERS = { copilot: "GitHub Copilot's applyTo", cursor: "Cursor's globs", windsurf: "Windsurf's globs" } as const;
 
 /**
- * Copilot's `applyTo`: one string of globs that commas separate, which some readers split at every comma. Each
- * path's `{a,b}` alternations are written as globs of their own (the same files); a comma left (in a name, in a
- * `[…]` class) cannot be written there, so the export refuses it (exit 2, `path-not-expressible`), never a list that
- * a reader splits into other globs.
+ * A project's paths as one line of comma-separated globs, for a reader that splits it at every comma (Copilot's
+ * `applyTo`; Cursor's and Windsurf's `globs`, written bare as their documentation writes them, `globs: *.ts`: those
+ * clients read the rest of the line as it stands, so quotes would be part of the glob, and a flow list no glob at
+ * all, and the rule would never attach, though a YAML reader takes a leading `*` for an alias). Each path's
+ * `{a,b}` alternations are written as globs of their own (the same files); a comma left (in a name, in a `[…]`
+ * class) cannot be written there, so the export refuses it (exit 2, `path-not-expressible`), never a list that a
+ * reader splits into other globs.
  */
-export function applyTo(project: string, paths: readonly string[]): string {
+export function commaSeparatedGlobs(target: keyof typeof GLOB_READERS, project: string, paths: readonly string[]): string {
   const out: string[] = [];
   for (const [index, path] of paths.entries()) {
-    const globs = commaFreeGlobs(path, MAX_APPLY_TO_GLOBS - out.length);
+    const globs = commaFreeGlobs(path, MAX_SPREAD_GLOBS - out.length);
     if (typeof globs !== 'string') {
       out.push(...globs);
       continue;
     }
     throw new UsageError(
       globs === 'comma'
-        ? `project ${project}: paths.${index} ${JSON.stringify(path)} holds a comma outside {…}, which GitHub Copilot's applyTo cannot hold: a comma separates the globs there`
-        : `project ${project}: the {…} alternatives of its paths make more than ${MAX_APPLY_TO_GLOBS} globs, more than GitHub Copilot's applyTo is written with`,
-      `Nothing was written. ${globs === 'comma' ? 'Write the path without that comma (a "?" matches it, and any other character)' : 'Write fewer alternatives'} in projects/${project}/project.yaml, or export without the copilot target.`,
-      { target: 'copilot', project, index, path },
+        ? `project ${project}: paths.${index} ${JSON.stringify(path)} holds a comma outside {…}, which ${GLOB_READERS[target]} cannot hold: a comma separates the globs there`
+        : `project ${project}: the {…} alternatives of its paths make more than ${MAX_SPREAD_GLOBS} globs, more than ${GLOB_READERS[target]} is written with`,
+      `Nothing was written. ${globs === 'comma' ? 'Write the path without that comma (a "?" matches it, and any other character)' : 'Write fewer alternatives'} in projects/${project}/project.yaml, or export without the ${target} target.`,
+      { target, project, index, path },
       'path-not-expressible',
     );
   }

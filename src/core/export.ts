@@ -7,7 +7,7 @@
 import { fenceOverBlock, lineOf, markerDamage, markerLines } from './export-markers.ts';
 import { codeSpan, inlineText } from './export-text.ts';
 import { describeShadows } from './export-entry-end.ts';
-import { applyTo, globList, yamlScalar } from './export-front-matter.ts';
+import { commaSeparatedGlobs, yamlScalar } from './export-front-matter.ts';
 import { folderPattern, nestedFolder } from './globs.ts';
 import { markdownText } from './plain-text.ts';
 import type { EffectiveEntry } from './resolve.ts';
@@ -112,7 +112,7 @@ export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = frozenDee
     projectDir: '.github/instructions',
     projectFile: (p) => `.github/instructions/${agentFile(p)}.instructions.md`,
     projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.instructions\.md$/,
-    projectFrontMatter: (p, meta) => [`applyTo: ${JSON.stringify(applyTo(p, meta.paths ?? []))}`],
+    projectFrontMatter: (p, meta) => [`applyTo: ${JSON.stringify(commaSeparatedGlobs('copilot', p, meta.paths ?? []))}`],
   },
   cursor: {
     name: 'cursor',
@@ -122,8 +122,9 @@ export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = frozenDee
     projectFile: (p) => `.cursor/rules/${agentFile(p)}.mdc`,
     projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.mdc$/,
     projectFrontMatter: (p, meta) => [
-      `description: ${yamlScalar(`Invariants of project ${p} (exported by agents)`)}`,
-      `globs: ${globList(meta.paths ?? [])}`,
+      // Bare, as the root file's: a project's name is a plain scalar's words, and Cursor keeps quotes as written.
+      `description: Invariants of project ${p} (exported by agents)`,
+      `globs: ${commaSeparatedGlobs('cursor', p, meta.paths ?? [])}`,
       'alwaysApply: false',
     ],
   },
@@ -134,7 +135,7 @@ export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = frozenDee
     projectDir: '.windsurf/rules',
     projectFile: (p) => `.windsurf/rules/${agentFile(p)}.md`,
     projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.md$/,
-    projectFrontMatter: (_p, meta) => ['trigger: glob', `globs: ${globList(meta.paths ?? [])}`],
+    projectFrontMatter: (p, meta) => ['trigger: glob', `globs: ${commaSeparatedGlobs('windsurf', p, meta.paths ?? [])}`],
     maxChars: 12_000,
   },
   cline: {

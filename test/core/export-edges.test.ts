@@ -96,7 +96,7 @@ describe('yamlScalar', () => {
     ['.info', '.info'],
   ])('%j → %s', (value, expected) => {
     expect(yamlScalar(value)).toBe(expected);
-    // What Cursor and Windsurf read back is the string itself, whatever its shape.
+    // What a YAML reader reads back is the string itself, whatever its shape.
     expect(parse(`globs: ${yamlScalar(value)}`).globs).toBe(value);
   });
 });
@@ -139,7 +139,7 @@ describe('TARGETS', () => {
 
   it('each target: its files and front matter', () => {
     const meta = { paths: ['a/**', 'b,c/**'] };
-    const plain = { paths: ['a/**', 'b/*.ts'] };
+    const plain = { paths: ['**/*.ts', 'b/{x,y}/*.ts'] };
     const shown = Object.fromEntries(
       Object.entries(TARGETS).map(([name, s]) => [
         name,
@@ -168,7 +168,7 @@ describe('TARGETS', () => {
         file: '.github/instructions/agents-billing.instructions.md',
         // A comma in a name cannot be written in applyTo, whose commas separate the globs.
         front: 'path-not-expressible',
-        plainFront: ['applyTo: "a/**,b/*.ts"'],
+        plainFront: ['applyTo: "**/*.ts,b/x/*.ts,b/y/*.ts"'],
         noPaths: ['applyTo: ""'],
       },
       cursor: {
@@ -177,9 +177,15 @@ describe('TARGETS', () => {
         projectDir: '.cursor/rules',
         file: '.cursor/rules/agents-billing.mdc',
         rootFrontMatter: ['description: Invariants that apply everywhere in this repository (exported by agents)', 'alwaysApply: true'],
-        front: ['description: "Invariants of project billing (exported by agents)"', 'globs: ["a/**", "b,c/**"]', 'alwaysApply: false'],
-        plainFront: ['description: "Invariants of project billing (exported by agents)"', 'globs: a/**,b/*.ts', 'alwaysApply: false'],
-        noPaths: ['description: "Invariants of project billing (exported by agents)"', 'globs: ""', 'alwaysApply: false'],
+        // Cursor reads the rest of the line as its globs, split at every comma: bare (quotes would be part of a
+        // glob), alternations spread, a comma in a name refused.
+        front: 'path-not-expressible',
+        plainFront: [
+          'description: Invariants of project billing (exported by agents)',
+          'globs: **/*.ts,b/x/*.ts,b/y/*.ts',
+          'alwaysApply: false',
+        ],
+        noPaths: ['description: Invariants of project billing (exported by agents)', 'globs: ', 'alwaysApply: false'],
       },
       windsurf: {
         name: 'windsurf',
@@ -187,9 +193,9 @@ describe('TARGETS', () => {
         projectDir: '.windsurf/rules',
         file: '.windsurf/rules/agents-billing.md',
         rootFrontMatter: ['trigger: always_on'],
-        front: ['trigger: glob', 'globs: ["a/**", "b,c/**"]'],
-        plainFront: ['trigger: glob', 'globs: a/**,b/*.ts'],
-        noPaths: ['trigger: glob', 'globs: ""'],
+        front: 'path-not-expressible',
+        plainFront: ['trigger: glob', 'globs: **/*.ts,b/x/*.ts,b/y/*.ts'],
+        noPaths: ['trigger: glob', 'globs: '],
         maxChars: 12_000,
       },
       cline: {
@@ -198,7 +204,7 @@ describe('TARGETS', () => {
         projectDir: '.clinerules',
         file: '.clinerules/agents-billing.md',
         front: ['paths:', '  - "a/**"', '  - "b,c/**"'],
-        plainFront: ['paths:', '  - "a/**"', '  - "b/*.ts"'],
+        plainFront: ['paths:', '  - "**/*.ts"', '  - "b/{x,y}/*.ts"'],
         noPaths: ['paths:'],
       },
     });

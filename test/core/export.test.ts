@@ -47,7 +47,7 @@ describe('planExport', () => {
     ]);
     const cursor = files.find((f) => f.path === '.cursor/rules/agents-billing.mdc')!;
     expect(cursor.frontMatter).toEqual([
-      'description: "Invariants of project billing (exported by agents)"',
+      'description: Invariants of project billing (exported by agents)',
       'globs: services/billing/**,libs/billing/**',
       'alwaysApply: false',
     ]);
