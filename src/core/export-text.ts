@@ -95,14 +95,14 @@ function escapeInline(text: string): string {
  * prettier rewrites: a `+` list marker (to `-`), an ordered marker `1)` (to
  * `1.`), a `~~~` fence (to a backtick fence), a `>` quote (given a space),
  * a link definition `[x]: y` (which hides the line), an HTML block the line
- * does not close (opensUnclosedHtml), `$$` (a math block to prettier and
+ * does not close (opensUnclosedHtml) or that a block tag opens (BLOCK_TAG), `$$` (a math block to prettier and
  * GitHub, which prettier closes on a line of its own); escaped, they stay text.
  */
 function escapeLineStart(line: string): string {
   // After the list markers prettier keeps (`- `, `1. `: a list nested in the item) the same holds for the rest.
   const kept = /^(?:(?:-|\d{1,9}\.)[ \t]+(?=\S))*/.exec(line)![0];
   const rest = line.slice(kept.length);
-  return `${kept}${(opensUnclosedHtml(rest) ? `\\${rest}` : rest)
+  return `${kept}${(opensUnclosedHtml(rest) || BLOCK_TAG.test(rest) ? `\\${rest}` : rest)
     .replace(/^\+(?=[ \t]|$)/, '\\+')
     .replace(/^(\d{1,9})\)(?=[ \t]|$)/, '$1\\)')
     .replace(/^~~~/, '\\~~~')
@@ -110,6 +110,14 @@ function escapeLineStart(line: string): string {
     .replace(/^\[(?=[^\]]*\]:)/, '\\[')
     .replace(/^\$\$/, () => '\\$$')}`;
 }
+
+/**
+ * A tag of the HTML blocks CommonMark ends at a blank line (`<div>`, `</table>`, `<p>`): opening the item, it makes
+ * the whole item raw HTML, where the tag is no text, the markup is not read and the id is no code span. Escaped, the
+ * `<` is text.
+ */
+const BLOCK_TAG =
+  /^<\/?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?=[ \t>]|\/>|$)/i;
 
 /**
  * Whether a line opens one of the HTML blocks CommonMark ends only at a mark (`</style>`, `?>`, `>`, `]]>`) that the

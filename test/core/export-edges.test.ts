@@ -474,6 +474,17 @@ describe('renderSections: the whole text', () => {
       ),
     );
   });
+  it('a text that starts with a block tag (<div>, </table>, <p>) has its < escaped, so that the item is no raw HTML', () => {
+    const render = (text: string) =>
+      renderSections([{ title: 'G', scope: 'global', notes: [], entries: [entry(ID1, text, { kind: 'global' })] }], '.agents');
+    expect(render('<div> wrappers only in layouts')).toContain(`- \\<div> wrappers only in layouts (\`${ID1}\`)\n`);
+    expect(render('</TABLE> closes every table')).toContain(`- \\</TABLE> closes every table (\`${ID1}\`)\n`);
+    expect(render('1. <p/> never empty')).toContain(`- 1. \\<p/> never empty (\`${ID1}\`)\n`);
+    // An inline tag, or a name that only starts as a block tag's, is no block: written as it is.
+    expect(render('<b>bold</b> sparingly')).toContain(`- <b>bold</b> sparingly (\`${ID1}\`)\n`);
+    expect(render('<divider> is ours')).toContain(`- <divider> is ours (\`${ID1}\`)\n`);
+  });
+
   it('a backtick no span of the text closes is escaped, so that it cannot pair with the one opening the id', () => {
     const render = (text: string) =>
       renderSections([{ title: 'G', scope: 'global', notes: [], entries: [entry(ID1, text, { kind: 'global' })] }], '.agents');

@@ -199,7 +199,7 @@ describe('renderSections', () => {
     );
   });
 
-  it('escapes the < of an HTML block the text opens and does not close, and only that; a $$ that would open math; an empty link destination', () => {
+  it('escapes the < of an HTML block the text opens and does not close or a block tag opens, and only that; a $$ that would open math; an empty link destination', () => {
     const texts = [
       '<style> only in CSS',
       '<?xml first',
@@ -232,7 +232,7 @@ describe('renderSections', () => {
       '- \\<!DOCTYPE first',
       '- <pre>kept</pre> here',
       '- <?php echo 1; ?> in views',
-      '- <div> x',
+      '- \\<div> x',
       '- \\$$ is a PID, $x$ is not',
       '- the [docs]\\() and ![logo]\\() but `[x]()` as code',
     ]);

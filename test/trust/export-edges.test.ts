@@ -271,6 +271,8 @@ describe('exported Markdown is what prettier prints', () => {
       'Link the [docs]() in every PR, not `[x]()`',
       // A backtick no span closes, which the id's opening backtick would close.
       'Quote with one ` only',
+      // A block tag, which would make the item raw HTML.
+      '<div> wrappers only in layouts',
     ];
     for (const [i, text] of edges.entries())
       writeFileSync(
