@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { GIT_ENV } from './test/helpers/git.ts';
+import { hermeticEnv } from './test/helpers/hermetic-env.ts';
 import { suiteTmpRoot } from './test/helpers/tmp-root.ts';
 
 /**
@@ -49,6 +50,9 @@ if (tmpRoot) {
   process.env.TMPDIR = tmpRoot;
   process.env.AGENTS_TEST_TMP_ROOT = tmpRoot;
 }
+// A home folder of the run's own and none of the machine's client, CLI or git variables, for the
+// workers and every process they start (test/helpers/hermetic-env.ts).
+hermeticEnv(process.env, tmpRoot);
 
 // `npm run test:shuffle` passes --sequence.shuffle: vitest's random order of files, not this one.
 const shuffled = process.argv.some((a) => a.startsWith('--sequence.shuffle'));

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { withFolderLock } from '../../src/store/lock.ts';
+import { userHome } from './hermetic-env.ts';
 
 /**
  * The real agent clients the end-to-end tests drive, at pinned versions. They are large (about
@@ -23,9 +23,9 @@ export const AGENT_CLI_INSTALL_TIMEOUT_MS = 600_000;
 
 const run = promisify(execFile);
 
-/** `${XDG_CACHE_HOME:-$HOME/.cache}/agents-invariants-test`: shared by every worktree and test file. */
+/** `${XDG_CACHE_HOME:-$HOME/.cache}/agents-invariants-test` of the machine's own home: shared by every worktree, test file and run. */
 export function agentCliCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME !== '' ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME !== '' ? env.XDG_CACHE_HOME : join(userHome(env), '.cache');
   return join(base, 'agents-invariants-test');
 }
 
@@ -67,6 +67,8 @@ export async function agentCli(name: AgentCliName): Promise<string> {
         maxBuffer: 64 * 1024 * 1024,
         env: {
           ...process.env,
+          // npm's configuration and cache are the user's (the tests' own home has neither).
+          HOME: userHome(),
           npm_config_update_notifier: 'false',
           // The certificates npm needs for the registry (vitest.config.ts empties them for the rest).
           NODE_EXTRA_CA_CERTS: process.env.AGENTS_TEST_REGISTRY_CA ?? process.env.NODE_EXTRA_CA_CERTS ?? '',

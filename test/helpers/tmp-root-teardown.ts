@@ -1,9 +1,12 @@
 import { rmSync } from 'node:fs';
 
-/** vitest's global setup: the run's folder on a tmpfs (test/helpers/tmp-root.ts) goes when the run ends. */
+/**
+ * vitest's global setup: the run's folder on a tmpfs (test/helpers/tmp-root.ts) and its home folder
+ * (test/helpers/hermetic-env.ts) go when the run ends.
+ */
 export default function setup(): () => void {
   return () => {
-    const root = process.env.AGENTS_TEST_TMP_ROOT;
-    if (root) rmSync(root, { recursive: true, force: true });
+    for (const dir of [process.env.AGENTS_TEST_TMP_ROOT, process.env.AGENTS_TEST_HOME])
+      if (dir) rmSync(dir, { recursive: true, force: true });
   };
 }
