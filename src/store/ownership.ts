@@ -36,16 +36,16 @@ function ownIds(env: Record<string, string | undefined>): number[] | undefined {
   return ids;
 }
 
-/** Expands `~/` as git does for `safe.directory`. */
-function expand(entry: string): string {
-  if (entry === '~' || entry.startsWith('~/')) return join(homedir(), entry.slice(1));
+/** Expands `~/` as git does for `safe.directory`: from the run's HOME, which the git it runs reads too. */
+function expand(entry: string, env: Record<string, string | undefined>): string {
+  if (entry === '~' || entry.startsWith('~/')) return join(env.HOME || homedir(), entry.slice(1));
   return entry;
 }
 
 /** Whether an allow-list entry (`*`, a folder, or `folder/*` for every folder below it) covers one of `folders`. */
-function covers(entry: string, folders: readonly string[]): boolean {
+function covers(entry: string, folders: readonly string[], env: Record<string, string | undefined>): boolean {
   if (entry === '*') return true;
-  const e = expand(entry);
+  const e = expand(entry, env);
   if (!isAbsolute(e)) return false;
   if (e.endsWith('/*')) {
     const prefix = real(e.slice(0, -2));
@@ -104,8 +104,8 @@ export function isAllowed(folder: string, env: Record<string, string | undefined
   const top = repoTop(folder);
   if (top !== undefined) folders.push(real(top));
   const fromEnv = (env[SAFE_DIRECTORY_ENV] ?? '').split(delimiter).filter((e) => e !== '');
-  if (fromEnv.some((e) => covers(e, folders))) return true;
-  return gitSafeDirectories(folder).some((e) => covers(e, folders));
+  if (fromEnv.some((e) => covers(e, folders, env))) return true;
+  return gitSafeDirectories(folder).some((e) => covers(e, folders, env));
 }
 
 /**

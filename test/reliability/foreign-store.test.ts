@@ -1,5 +1,5 @@
 import { chownSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, useActor } from '../helpers/plans.ts';
@@ -96,6 +96,10 @@ describe.skipIf(!isRoot)('a store owned by another user (run as root, the store 
     ['AGENTS_SAFE_DIRECTORY naming the folder above with /*', (root: string) => ({ AGENTS_SAFE_DIRECTORY: `${dirname(root)}/*` })],
     ['git safe.directory naming the store', (root: string) => ({ GIT_CONFIG_GLOBAL: gitConfig(`[safe]\n\tdirectory = ${root}\n`) })],
     ['git safe.directory = *', () => ({ GIT_CONFIG_GLOBAL: gitConfig('[safe]\n\tdirectory = *\n') })],
+    [
+      "git safe.directory naming the store from the run's home folder (~/)",
+      (root: string) => ({ HOME: dirname(root), GIT_CONFIG_GLOBAL: gitConfig(`[safe]\n\tdirectory = ~/${basename(root)}\n`) }),
+    ],
     ['sudo by its owner (SUDO_UID)', () => ({ SUDO_UID: String(NOBODY) })],
   ])('allowed by %s: the actor runs and the run is recorded', async (_name, allow) => {
     const { root, mark } = foreignStore();
