@@ -18,7 +18,17 @@ describe("the tests' environment is the run's own, not the machine's", () => {
     expect(process.env.HOME).toBeTruthy();
     expect(process.env.HOME).toBe(process.env.AGENTS_TEST_HOME);
     expect(process.env.HOME).not.toBe(process.env.AGENTS_TEST_USER_HOME);
-    for (const name of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GEMINI_CLI_HOME', 'AGENTS_STORE', 'AGENTS_PLAN', 'FORCE_COLOR', 'GIT_DIR']) {
+    for (const name of [
+      'HTTPS_PROXY',
+      'http_proxy',
+      'CLAUDE_CONFIG_DIR',
+      'CODEX_HOME',
+      'GEMINI_CLI_HOME',
+      'AGENTS_STORE',
+      'AGENTS_PLAN',
+      'FORCE_COLOR',
+      'GIT_DIR',
+    ]) {
       expect(process.env[name], name).toBeUndefined();
     }
     expect(process.env.TZ).toBe('UTC');
@@ -36,6 +46,8 @@ describe("the tests' environment is the run's own, not the machine's", () => {
       AGENTS_TEST_TMP_ROOT: root,
       AGENTS_FILE_CPU: '1',
       GIT_DIR: '/x',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      no_proxy: 'example.com',
       GIT_CONFIG_PARAMETERS: "'core.hooksPath=/x'",
       FORCE_COLOR: '1',
       LC_ALL: 'tr_TR.UTF-8',
@@ -48,6 +60,7 @@ describe("the tests' environment is the run's own, not the machine's", () => {
     expect(readdirSync(HOME!)).toEqual([]);
     expect(rest).toEqual({
       AGENTS_TEST_USER_HOME: '/home/dev',
+      AGENTS_TEST_USER_PROXIES: JSON.stringify({ HTTPS_PROXY: 'http://127.0.0.1:9', no_proxy: 'example.com' }),
       AGENTS_TEST_HOME: HOME,
       AGENTS_TEST_TMP_ROOT: root,
       AGENTS_FILE_CPU: '1',

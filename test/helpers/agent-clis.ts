@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { withFolderLock } from '../../src/store/lock.ts';
-import { userHome } from './hermetic-env.ts';
+import { userHome, userSetup } from './hermetic-env.ts';
 
 /**
  * The real agent clients the end-to-end tests drive, at pinned versions. They are large (about
@@ -67,8 +67,8 @@ export async function agentCli(name: AgentCliName): Promise<string> {
         maxBuffer: 64 * 1024 * 1024,
         env: {
           ...process.env,
-          // npm's configuration and cache are the user's (the tests' own home has neither).
-          HOME: userHome(),
+          // npm's configuration, cache and proxies are the user's (the tests' own environment has none).
+          ...userSetup(),
           npm_config_update_notifier: 'false',
           // The certificates npm needs for the registry (vitest.config.ts empties them for the rest).
           NODE_EXTRA_CA_CERTS: process.env.AGENTS_TEST_REGISTRY_CA ?? process.env.NODE_EXTRA_CA_CERTS ?? '',

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { git, GIT_ENV, gitInit } from '../helpers/git.ts';
-import { userHome } from '../helpers/hermetic-env.ts';
+import { userSetup } from '../helpers/hermetic-env.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { B1, exportedRepo, inv } from '../export/repo.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -359,8 +359,8 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
       ...GIT_ENV,
       PRE_COMMIT_HOME: cache,
       NO_COLOR: '1',
-      // npm's configuration and cache are the user's (the tests' own home has neither).
-      HOME: userHome(),
+      // npm's configuration, cache and proxies are the user's (the tests' own environment has none).
+      ...userSetup(),
       npm_config_prefer_offline: 'true',
       npm_config_audit: 'false',
       npm_config_fund: 'false',
