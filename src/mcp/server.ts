@@ -416,6 +416,21 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   };
   const take = (message: JSONRPCMessage) => {
     if ('method' in message && 'id' in message) {
+      // The SDK and the state above know a request by its id: a second request under the id of one not yet answered
+      // would be answered with the other's arguments or result, so it is refused and the first one goes on. The
+      // `initialize` answered early is answered for the client, which may use its id again.
+      if (unanswered.has(message.id) && (dropped || message.id !== answered.id)) {
+        const refusal: JSONRPCMessage = {
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: ErrorCode.InvalidRequest,
+            message: `invalid request: id ${escapeUnsafe(JSON.stringify(message.id))} is the id of a request not yet answered; give each request an id of its own`,
+          },
+        };
+        writing = writing.then(() => send(refusal)).catch(() => {});
+        return;
+      }
       unanswered.add(message.id);
       if (message.method === 'tools/call' || message.method === 'prompts/get')
         sentArguments.set(message.id, (message.params as { arguments?: unknown } | undefined)?.arguments);

@@ -12,6 +12,7 @@ import { errorOf, startMcp } from '../helpers/mcp.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const LOG_CHANGES = '01M8KJW430VF8WCABSB8RTQ8RY';
 
 describe('agents mcp: limits and hostile arguments', () => {
   it('a 20 MB message is refused with a JSON-RPC error naming its id, and the next call is answered', async () => {
@@ -132,9 +133,23 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
         line({ id: 3, method: 'prompts/get', params: { name: evil } }) +
         line({ id: 4, method: 'tools/call', params: { name: evil, arguments: {} } }) +
         line({ id: 5, method: 'tools/call', params: { name: 'list_invariants', arguments: 'all' } }) +
-        line({ id: 6, method: 'resources/read', params: {} }),
+        line({ id: 6, method: 'resources/read', params: {} }) +
+        // The id of the `initialize` answered before the SDK loaded is free again: its call is answered.
+        line({ id: 1, method: 'tools/call', params: { name: 'show_invariant', arguments: { id: LOG_CHANGES } } }) +
+        // Two calls under one id, the first not yet answered when the second arrives: the second is refused, and the
+        // first is answered with its own invariant, never the second's.
+        line({ id: 7, method: 'tools/call', params: { name: 'show_invariant', arguments: { id: NEVER_DELETE } } }) +
+        line({ id: 7, method: 'tools/call', params: { name: 'show_invariant', arguments: { id: LOG_CHANGES } } }),
     );
     expect(r.status, r.stderr).toBe(0);
+    const sevens = (r.answers as { id: number; result?: CallToolResult; error?: { code: number } }[]).filter((a) => a.id === 7);
+    expect(
+      sevens.map((a) => a.error?.code ?? (a.result?.structuredContent as { invariant?: { id: string } } | undefined)?.invariant?.id).sort(),
+    ).toEqual([-32600, NEVER_DELETE]);
+    const ones = (r.answers as { id: number; result?: CallToolResult }[]).filter((a) => a.id === 1 && a.result?.structuredContent);
+    expect(ones.map((a) => (a.result?.structuredContent as { invariant?: { id: string } } | undefined)?.invariant?.id)).toEqual([
+      LOG_CHANGES,
+    ]);
     const errors = new Map((r.answers as { id: number; error?: { code: number; message: string } }[]).map((a) => [a.id, a.error]));
     for (const id of [2, 3, 4]) {
       expect(errors.get(id)?.message).not.toMatch(/[\u001b\u202e]/);
