@@ -20,7 +20,7 @@ function guardOf(ctx: ToolContext): { guard: GuardService; matchers: GuardMatche
     services.set(
       ctx.service,
       (s = {
-        guard: new GuardService(ctx.service.root, process.env, undefined, { longLived: true }),
+        guard: new GuardService(ctx.service.root, ctx.env, undefined, { longLived: true }),
         matchers: new GuardMatchers(compileRegex),
       }),
     );

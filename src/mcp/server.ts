@@ -31,6 +31,7 @@ import { extendsCacheDir } from '../store/git-dir.ts';
 import { oneBatchAtATime, StoreWatcher } from './watch.ts';
 import { errorResult, readableError, resourceError } from './error-answers.ts';
 import { docsRef } from '../core/docs-link.ts';
+import { runEnv } from '../git/run-environment.ts';
 
 export interface McpOptions {
   /** The store's folder (found before the server starts). */
@@ -122,6 +123,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   // it, so it takes effect now.
   setFlagsFromString('--semi-space-growth-factor=1');
   const { stderr } = options;
+  // Read now, inside the run: the handlers run from stdin's events, which need not carry the run's context.
+  const env = runEnv();
   // The tools, the resources and the services they use (the store reader,
   // the validators, YAML, plans) load on the first request that needs them,
   // not before `initialize` is answered (docs/performance.md).
@@ -132,7 +135,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   const parts = () =>
     (loading ??= (async () => {
       const [tools, resources, service] = await Promise.all([import('./tools.ts'), import('./resources.ts'), options.service(notice)]);
-      const ctx = tools.newToolContext(service);
+      const ctx = tools.newToolContext(service, env);
       ctx.client = () => {
         const c = server.getClientVersion();
         return c ? `${c.name}/${c.version}` : undefined;

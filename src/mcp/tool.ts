@@ -14,6 +14,8 @@ export interface ToolAnswer {
 export interface ToolContext {
   service: InvariantService;
   plans: PlanService;
+  /** The run's environment (the agent's AGENTS_PLAN, AGENTS_NO_CACHE), not necessarily the process's. */
+  env: Record<string, string | undefined>;
   /** The MCP client, `name/version`, when it said (kept as the model of a run it records). */
   client?: () => string | undefined;
   /** Aborted when the client cancels the call (notifications/cancelled): a write waiting for a lock gives up. */

@@ -22,6 +22,7 @@ import { VIOLATION_SCHEMA, violationJson } from '../present/violation.ts';
 import { makeStyle } from '../core/style.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
+import { runEnv } from '../git/run-environment.ts';
 import { checkArgs, prepareArgs } from './args.ts';
 import { reconcileTools } from './reconcile.ts';
 import { CHECK_ACTION } from './check-action.ts';
@@ -291,6 +292,7 @@ export function prepareTools(): Promise<void> {
   return prepareArgs(TOOLS.map((t) => t.inputSchema));
 }
 
-export function newToolContext(service: InvariantService): ToolContext {
-  return { service, plans: new PlanService(service) };
+/** A call's context; `env` is the run's environment (the one main was given), read when the server starts. */
+export function newToolContext(service: InvariantService, env: Record<string, string | undefined> = runEnv()): ToolContext {
+  return { service, plans: new PlanService(service), env };
 }
