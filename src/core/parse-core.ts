@@ -159,12 +159,19 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
     }
     case 'uniqueItems': {
       // ajv's words ("must NOT have duplicate items (items ## 1 and 0 are identical)") name no value; placed at the later copy.
-      // ajv walks the list from its end: `j` is the later copy, `i` the earlier.
-      const later = Number(params.j);
+      // Which of ajv's `i` and `j` is the later copy depends on the items' schema (a map walk or a pairwise walk), so order them here.
+      const earlier = Math.min(Number(params.i), Number(params.j));
+      const later = Math.max(Number(params.i), Number(params.j));
       const item = (valueAt(y.data, path) as unknown[] | undefined)?.[later];
+      const lineOf = (index: number) => {
+        const node = nodeAt(y, [...path, String(index)]);
+        return node?.range ? y.lines.linePos(node.range[0]).line : undefined;
+      };
       const copy = nodeAt(y, [...path, String(later)]);
       if (copy?.range) offset = copy.range[0];
-      message = `${where} holds ${JSON.stringify(item)} twice (items ${Number(params.i)} and ${later})`;
+      const [first, second] = [lineOf(earlier), lineOf(later)];
+      const lines = first !== undefined && second !== undefined && first !== second ? `, lines ${first} and ${second}` : '';
+      message = `${where} holds ${JSON.stringify(item)} twice (items ${earlier} and ${later}${lines})`;
       return diagAt(y, offset, 'schema', message, `Remove one of the two; each of ${where} is listed once.`);
     }
     case 'const':

@@ -520,11 +520,15 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
 
   it('an item listed twice is named, at its later copy', () => {
     expect(said(`id: ${ID}\ntext: T\ntags:\n  - a\n  - b\n  - a\n`).map((d) => d.slice(0, 3))).toStrictEqual([
-      [6, 5, 'tags holds "a" twice (items 0 and 2)'],
+      [6, 5, 'tags holds "a" twice (items 0 and 2, lines 4 and 6)'],
     ]);
     expect(said('paths: [src/**, lib/**, src/**]\n', 'project.schema.json').map((d) => d.slice(0, 3))).toStrictEqual([
       [1, 25, 'paths holds "src/**" twice (items 0 and 2)'],
     ]);
+    // A list whose items are an enum is walked pairwise by the validator, which names the later copy first.
+    expect(
+      said('version: 1\nexport:\n  targets: [agents-md, claude-md, agents-md]\n', 'config.schema.json').map((d) => d.slice(0, 3)),
+    ).toStrictEqual([[3, 35, 'export.targets holds "agents-md" twice (items 0 and 2)']]);
   });
 
   it('a value that breaks a pattern a hand edit meets is said in words, not as the regular expression', () => {
