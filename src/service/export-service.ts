@@ -21,6 +21,7 @@ import {
 import { mergeBlock, removeBlock } from '../core/export-merge.ts';
 import { EXPORT_TARGETS, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
+import { codePointLength } from '../core/names.ts';
 import { waiverExpiry, waiverFolder, waiversInSet } from '../core/waivers.ts';
 import { resolveEffective } from '../core/resolve.ts';
 import { loadConfig } from '../store/config.ts';
@@ -305,8 +306,10 @@ export class ExportService {
           `${f.path}:${fenced}: a code fence opened there is never closed, so Markdown readers take the agents block after it for code; close the fence above the block`,
         );
       const max = TARGETS[f.target].maxChars;
-      if (max !== undefined && merge.text.length > max)
-        out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);
+      // Characters as the client counts them: an emoji is one, and a CRLF line end one, like the LF it stands for.
+      const length = max === undefined ? 0 : codePointLength(merge.text.replaceAll('\r\n', '\n'));
+      if (max !== undefined && length > max)
+        out.warnings.push(`${f.path} is ${length} characters; ${f.target} reads at most ${max} of a rule file`);
       out.changes.push({ path: f.path, target: f.target, action: merge.action, before: raw, after: merge.text });
     }
     const created = out.changes.filter((c) => c.action === 'create');

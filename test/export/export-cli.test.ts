@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { END_MARKER } from '../../src/core/export.ts';
 import { globProblem } from '../../src/core/globs.ts';
 import { REPO } from '../helpers/cli.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
+import { gitInit } from '../helpers/git.ts';
 import { B1, G1, G2, inv, monorepo, PLAN, snapshot, W1, writtenSince } from './repo.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 
@@ -1038,5 +1039,39 @@ describe('agents export: a target it cannot write', () => {
       expect(JSON.parse(r.stdout).error, name).toMatchObject({ code: 'export-target-refused', detail: { path, reason } });
       expect(snapshot(repo), name).toEqual(snap);
     }
+  });
+});
+
+describe('agents export: the Windsurf rule file limit', () => {
+  it('counts characters as Windsurf does: an emoji is one, a CRLF line end one; over 12,000 it warns with that count', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    // Four rules of 1,500 emoji: 6,000 characters and about 500 more of markup, though 12,000 UTF-16 units.
+    const emoji = '\u{1F680}'.repeat(1500);
+    const ids = ['01JDQ6X5Z8W4N3B2C1D0E9F8G1', '01JDQ6X5Z8W4N3B2C1D0E9F8G2', '01JDQ6X5Z8W4N3B2C1D0E9F8G3', '01JDQ6X5Z8W4N3B2C1D0E9F8G4'];
+    writeTree(repo, {
+      '.agents/config.yaml': 'version: 1\nexport:\n  targets: [windsurf]\n',
+      ...Object.fromEntries(ids.map((id, i) => [`.agents/global/${id}.yaml`, inv(id, `${i} ${emoji}`).replace('../../', '../')])),
+      // The user's own text with CRLF line ends: the block is written with them too.
+      '.windsurf/rules/agents-global.md': `---\r\ntrigger: always_on\r\n---\r\n${'Keep it short.\r\n'.repeat(200)}`,
+    });
+    const r = await runAgents(['export'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const written = readFileSync(join(repo, '.windsurf/rules/agents-global.md'), 'utf8');
+    expect(written).toContain('\r\n<!-- agents:begin');
+    expect(written.length).toBeGreaterThan(12_000);
+    expect(r.stderr).not.toMatch(/reads at most/);
+    // Three more rules take it over the limit: the count given is the characters', CRLF one each.
+    const more = ['01JDQ6X5Z8W4N3B2C1D0E9F8G5', '01JDQ6X5Z8W4N3B2C1D0E9F8G6', '01JDQ6X5Z8W4N3B2C1D0E9F8G7'];
+    writeTree(
+      repo,
+      Object.fromEntries(more.map((id, i) => [`.agents/global/${id}.yaml`, inv(id, `${i + 4} ${emoji}`).replace('../../', '../')])),
+    );
+    const over = await runAgents(['export'], { cwd: repo });
+    expect(over.code, over.stderr).toBe(0);
+    const text = readFileSync(join(repo, '.windsurf/rules/agents-global.md'), 'utf8');
+    const chars = [...text.replaceAll('\r\n', '\n')].length;
+    expect(chars).toBeGreaterThan(12_000);
+    expect(over.stderr).toContain(`.windsurf/rules/agents-global.md is ${chars} characters; windsurf reads at most 12000 of a rule file`);
   });
 });
