@@ -43,7 +43,7 @@ export async function obsoleteFiles(
     const r = removeBlock(before, hash, frontMatter, force);
     if (r.kind === 'refuse') refused.push(refusalOf(rel, r));
     else if (r.kind === 'delete') changes.push({ path: rel, target, action: 'delete', before, after: undefined });
-    else if (r.kind === 'write') changes.push({ path: rel, target, action: 'update', before, after: r.text });
+    else if (r.kind === 'write') changes.push({ path: rel, target, action: 'update', before, after: r.text, obsolete: true });
   };
   // Nested files below the top, as git lists them.
   const nestedOf = new Map([...targets, ...dropped].flatMap((t) => (TARGETS[t].nestedName ? [[TARGETS[t].nestedName!, t] as const] : [])));

@@ -46,6 +46,8 @@ export interface FileChange {
   before: string | undefined;
   /** The text after (undefined: the file is deleted). */
   after: string | undefined;
+  /** The block is taken back from a file no project names any more, which stays for the owner's own text. */
+  obsolete?: true;
 }
 
 /** A file the export leaves alone, and why. */

@@ -612,7 +612,7 @@ describe('agents export: files it leaves alone', () => {
     expect((JSON.parse(check.stdout) as { files: { path: string; status: string }[] }).files).toEqual([
       { path: 'apps/web/AGENTS.md', status: 'out of date', line: null },
       { path: 'apps/web/CLAUDE.md', status: 'out of date', line: null },
-      { path: 'packages/ui/AGENTS.md', status: 'out of date', line: null },
+      { path: 'packages/ui/AGENTS.md', status: 'obsolete', line: null },
       { path: 'packages/ui/CLAUDE.md', status: 'obsolete', line: null },
     ]);
     expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(0);

@@ -244,7 +244,7 @@ function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): numb
   const problems = [
     ...stale.map((c) => ({
       path: c.path,
-      status: c.action === 'create' ? 'missing' : c.action === 'delete' ? 'obsolete' : 'out of date',
+      status: c.action === 'create' ? 'missing' : c.action === 'delete' || c.obsolete ? 'obsolete' : 'out of date',
       line: null,
     })),
     ...plan.refused.map(refusedEntry),
