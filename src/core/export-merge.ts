@@ -15,7 +15,7 @@ export type Merge =
   | { kind: 'refuse'; reason: RefusalReason; why: string; line?: number };
 
 /** Why a file is left alone; `conflicted`: it holds an unresolved merge conflict, which the file's owner resolves first. */
-export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted';
+export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted' | 'text-above-front-matter';
 
 /** A refusal of a file mid-merge: writing into it would bury the conflict's markers under a fresh block. */
 function conflictRefusal(current: string): Merge | undefined {
@@ -83,7 +83,16 @@ export function mergeBlock(
   if (scan.hash === hash(expected) && words(hashedText(lf(currentFront), lf(scan.inner))) === words(expected)) {
     return { kind: 'write', text: current, action: 'unchanged' };
   }
-  if (hash(hashedText(lf(currentFront), lf(scan.inner))) !== scan.hash && !force) {
+  // The owner's text written above the export's front matter: the client reads front matter only at the file's start.
+  const moved = frontMatter !== undefined && currentFront === undefined ? frontMatterBelowText(current, scan, hash) : undefined;
+  if (moved !== undefined && !force)
+    return {
+      kind: 'refuse',
+      reason: 'text-above-front-matter',
+      why: `text stands above its front matter (line ${lineOf(current, moved.start)}), where the client reads front matter only at the file's start`,
+      line: 1,
+    };
+  if (moved === undefined && hash(hashedText(lf(currentFront), lf(scan.inner))) !== scan.hash && !force) {
     // What the export wrote is known when its marker names the text it would write now: the edit starts where they part.
     const line = scan.hash === hash(expected) ? firstEditedLine(current, scan, frontMatter, inner) : undefined;
     return {
@@ -94,11 +103,31 @@ export function mergeBlock(
     };
   }
   let before = current.slice(0, scan.start);
+  // --force puts the front matter back first and keeps the owner's text below it, once.
+  if (moved !== undefined) before = before.slice(0, moved.start) + before.slice(moved.start + moved.text.length);
   if (frontMatter !== undefined)
     before = `${bomOf(current)}${eol(frontMatter)}${before.slice(bomOf(current).length + (scan.frontMatter?.length ?? 0))}`;
   // Never the current text: that is the up-to-date case above (the front matter, ending with a line break,
   // and the block would stand where they are now).
   return { kind: 'write', text: `${before}${placed}${current.slice(scan.end)}`, action: 'update' };
+}
+
+/**
+ * The export's own front matter found below the owner's text, above the block (`start`: its offset), or undefined: the
+ * block's hash names it with the block's text, so it is the one the export wrote, not a thematic break of the owner's.
+ */
+function frontMatterBelowText(
+  current: string,
+  scan: Extract<BlockScan, { kind: 'block' }>,
+  hash: (s: string) => string,
+): { start: number; text: string } | undefined {
+  const head = current.slice(0, scan.start);
+  for (const m of head.matchAll(/(?<=\n)---\r?\n/g)) {
+    const text = leadingFrontMatter(current.slice(m.index));
+    if (text !== undefined && m.index + text.length <= scan.start && hash(hashedText(lf(text), lf(scan.inner))) === scan.hash)
+      return { start: m.index, text };
+  }
+  return undefined;
 }
 
 /**

@@ -5,13 +5,17 @@ import type { ExportPlan } from './export-service.ts';
 /** Exit 1 naming each refused file. */
 export function refusedError(plan: ExportPlan, written = 0): CheckFailedError {
   // A damaged block's reason names its marker lines itself; a hand edit's line goes after the path, as a place does.
-  const at = (r: ExportPlan['refused'][number]) => (r.reason === 'hand-edited' && r.line !== undefined ? `:${r.line}` : '');
+  const at = (r: ExportPlan['refused'][number]) =>
+    (r.reason === 'hand-edited' || r.reason === 'text-above-front-matter') && r.line !== undefined ? `:${r.line}` : '';
   const lines = plan.refused.map((r) => `${r.path}${at(r)}: ${r.why}`);
   const reasons = new Set(plan.refused.map((r) => r.reason));
   const hint = [
     reasons.has('conflicted') ? 'Resolve the merge conflict first (either side of the agents block will do: export writes it anew).' : '',
     reasons.has('hand-edited')
       ? 'Move your own text outside the agents block (it is kept there), or run `agents export --force` to discard the edit.'
+      : '',
+    reasons.has('text-above-front-matter')
+      ? "Move the text above the front matter below it: the client reads front matter only at the file's start (`agents export --force` moves it there)."
       : '',
     // A file of the export's name without a block holds no text of the export's to keep apart from the person's.
     reasons.has('foreign')

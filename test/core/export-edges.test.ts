@@ -696,6 +696,25 @@ describe('mergeBlock: exact texts', () => {
     expect(removeBlock(`${file}mine\n`, hash, true)).toEqual({ kind: 'write', text: `\ufeff${front}mine\n`, action: 'update' });
   });
 
+  it('text above the front matter is refused as such (the client reads front matter only first); --force puts it below, once', () => {
+    const front = '---\na: 1\n---\n\n';
+    const file = `mine\n\n${front}${blockOf(front, inner)}`;
+    expect(mergeBlock(file, front, inner, hash, false)).toEqual({
+      kind: 'refuse',
+      reason: 'text-above-front-matter',
+      why: expect.stringContaining('(line 3)'),
+      line: 1,
+    });
+    expect(mergeBlock(file, front, inner, hash, true)).toEqual({
+      kind: 'write',
+      text: `${front}mine\n\n${blockOf(front, inner)}`,
+      action: 'update',
+    });
+    // A front matter the block's hash does not name (edited, or the owner's thematic breaks) is a hand edit.
+    const edited = `mine\n\n---\na: 2\n---\n\n${blockOf(front, inner)}`;
+    expect(mergeBlock(edited, front, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'hand-edited' });
+  });
+
   it("a merge conflict shown in a code fence of the owner's text is an example; one git left, or one across a fence's edge, is refused", () => {
     const example = '# Conflicts\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n```\n';
     expect(mergeBlock(example, undefined, inner, hash, false)).toEqual({ kind: 'write', text: `${example}\n${block}`, action: 'update' });

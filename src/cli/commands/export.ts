@@ -21,6 +21,7 @@ const REFUSED_STATUS: Record<RefusalReason, string> = {
   foreign: 'no agents block',
   damaged: 'damaged',
   conflicted: 'merge conflict',
+  'text-above-front-matter': 'text above front matter',
 };
 
 interface ExportArgs {
@@ -265,6 +266,9 @@ function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): numb
     reasons.has('conflicted') ? 'resolve the merge conflict, then run `agents export`' : '',
     stale.length > 0 ? 'run `agents export` and commit the files' : '',
     reasons.has('hand-edited') ? 'edited blocks: move your text outside the block, or `agents export --force`' : '',
+    reasons.has('text-above-front-matter')
+      ? "text above the front matter: move it below the front matter (the client reads front matter only at the file's start), or `agents export --force`"
+      : '',
     reasons.has('foreign') ? 'files without an agents block: rename or move them, or `agents export --force` to replace them' : '',
     reasons.has('damaged') ? 'damaged blocks: repair or delete their markers by hand (`--force` does not)' : '',
   ].filter((f) => f !== '');
