@@ -112,16 +112,19 @@ export async function strayNestedBlock(cached: ExportPlan, storeRel: string): Pr
 /** Keeps what a plan found (every file up to date, or just written) for the next run; nothing when something was refused. */
 export function rememberPlan(cache: ExportCache, plan: ExportPlan): void {
   if (plan.digest === undefined || plan.cacheKey === undefined || plan.cached || plan.refused.length > 0) return;
-  const files = plan.changes
-    .filter((c) => c.after !== undefined)
-    .map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
+  // A file the export took its block out of, keeping the owner's text, is no exported file any more (a computed
+  // --check does not count it), but the answer holds only while it stays so: watched, not remembered as written.
+  const kept = plan.changes.filter((c) => c.after !== undefined);
+  const files = kept.filter((c) => holdsBlock(c.after!)).map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
+  const cleared = kept.filter((c) => !holdsBlock(c.after!)).map((c) => watched(c.path, c.after));
   const replay = plan.replay;
+  const watch = [...(replay?.watched ?? []), ...cleared];
   cache.save(plan.cacheKey, {
     digest: plan.digest,
     files,
     ...(plan.linked.length > 0 ? { linked: plan.linked } : {}),
     ...(plan.until !== undefined ? { until: plan.until } : {}),
     ...(replay && replay.warnings.length > 0 ? { warnings: replay.warnings } : {}),
-    ...(replay && replay.watched.length > 0 ? { watched: replay.watched } : {}),
+    ...(watch.length > 0 ? { watched: watch } : {}),
   });
 }

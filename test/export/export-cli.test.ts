@@ -621,6 +621,22 @@ describe('agents export: files it leaves alone', () => {
     expect(readFileSync(join(repo, 'vendor/kit/src/AGENTS.md'), 'utf8')).toBe(theirs);
     expect((await runAgents(['export', '--check', ...targets], { cwd: repo })).code).toBe(0);
   });
+
+  it("a file whose block it took out, keeping the owner's text, is not counted up to date by the check its cache answers", async () => {
+    const repo = monorepo();
+    const targets = ['--target', 'agents-md'];
+    expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(0);
+    const ui = join(repo, 'packages/ui/AGENTS.md');
+    writeFileSync(ui, `# UI notes\n\n${readFileSync(ui, 'utf8')}`);
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n');
+    expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(0);
+    const upToDate = async (...cache: string[]) => {
+      const r = await runAgents(['--format', 'json', 'export', '--check', ...cache, ...targets], { cwd: repo });
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { up_to_date: number }).up_to_date;
+    };
+    expect(await upToDate()).toBe(await upToDate('--no-cache'));
+  });
 });
 
 describe('agents export: the markers in a code fence of the owner are an example, not a block', () => {
