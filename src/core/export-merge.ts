@@ -174,6 +174,12 @@ export function removeBlock(
   if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why, line: scan.line };
   if (scan.kind === 'none') return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block' };
   const front = hasFrontMatter ? scan.frontMatter : undefined;
+  // The export's front matter below the owner's text stands for nothing there: it goes with the block, the text stays.
+  const moved = hasFrontMatter && front === undefined ? frontMatterBelowText(current, scan, hash) : undefined;
+  if (moved !== undefined) {
+    const rest = current.slice(0, moved.start) + current.slice(moved.start + moved.text.length, scan.start) + current.slice(scan.end);
+    return rest.trim() === '' ? { kind: 'delete' } : { kind: 'write', text: rest, action: 'update' };
+  }
   if (!force && hash(hashedText(lf(front), lf(scan.inner))) !== scan.hash)
     return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand' };
   const rest = current.slice(bomOf(current).length + (front?.length ?? 0), scan.start) + current.slice(scan.end);

@@ -713,6 +713,9 @@ describe('mergeBlock: exact texts', () => {
     // A front matter the block's hash does not name (edited, or the owner's thematic breaks) is a hand edit.
     const edited = `mine\n\n---\na: 2\n---\n\n${blockOf(front, inner)}`;
     expect(mergeBlock(edited, front, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'hand-edited' });
+    expect(removeBlock(edited, hash, true)).toMatchObject({ kind: 'refuse', reason: 'hand-edited' });
+    // A file no project names any more loses the block and the front matter above it; the owner's text stays.
+    expect(removeBlock(`${file}after\n`, hash, true)).toEqual({ kind: 'write', text: 'mine\n\nafter\n', action: 'update' });
   });
 
   it("a merge conflict shown in a code fence of the owner's text is an example; one git left, or one across a fence's edge, is refused", () => {
