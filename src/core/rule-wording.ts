@@ -255,7 +255,6 @@ export function headingOf(text: string, level: number): Heading {
 }
 
 /** Short words of English prose, and of the languages of Latin letters instruction files are most written in besides. */
-/** Short words of English prose, and of the languages of Latin letters instruction files are most written in besides. */
 const ENGLISH_WORDS =
   'the a an and or of to in on for with by from at as is are be not no do does use this that these it its you your ' +
   'we our all any each when if then than before after always never must should only can will';
