@@ -60,7 +60,14 @@ export class ReservedPaths {
     const own = repoTop(this.root);
     if (own === undefined) return (this.#tops = []);
     const out = [own];
-    for (const t of worktreeTops(this.root)) if (!out.some((o) => physicalPath(o) === physicalPath(t))) out.push(t);
+    // Each top's links followed once: one named twice (through a link) is one worktree.
+    const seen = new Set([physicalPath(own)]);
+    for (const t of worktreeTops(this.root)) {
+      const real = physicalPath(t);
+      if (seen.has(real)) continue;
+      seen.add(real);
+      out.push(t);
+    }
     return (this.#tops = out);
   }
 
@@ -157,12 +164,14 @@ export class ReservedPaths {
     for (const file of this.hookSettings()) if (candidates.some((c) => within(file, c))) return 'hooks';
     // Every folder's, not only the top's: a client started below the top reads the settings of the folder it starts in
     // (Claude Code, Gemini CLI) or of each folder up to the top (Codex CLI), so a write there can switch its hook off.
-    const named = HOOK_SETTINGS.project.map((f) => loosely(sep + f.split('/').join(sep)));
-    const tops = [this.top, ...this.tops().slice(1).map(physicalPath)];
-    if (candidates.some((c) => tops.some((t) => within(t, c)) && named.some((f) => loosely(c).endsWith(f)))) return 'hooks';
+    const tops = [this.top, ...this.otherTops()];
+    if (candidates.some((c) => tops.some((t) => within(t, c)) && PROJECT_SETTINGS.some((f) => loosely(c).endsWith(f)))) return 'hooks';
     return undefined;
   }
 }
+
+/** A client's project settings file (`.claude/settings.json`…) as the end of a path, compared loosely as `within` compares. */
+const PROJECT_SETTINGS = HOOK_SETTINGS.project.map((f) => loosely(sep + f.split('/').join(sep)));
 
 /** The folder of the agents package whose program runs now (its package.json names it), if one can be told. */
 function programFolder(): string | undefined {
