@@ -193,7 +193,7 @@ function lastAt(root: Node, path: readonly string[]): Node | undefined {
  * naming it), under `hooksConfig` or, in its earlier versions, `hooks`: the entry would be written and found, and
  * never run.
  */
-function geminiSwitchedOff(root: Node, setBack: SetBack = () => false): SettingsProblem | undefined {
+function geminiSwitchedOff(root: Node, setBack: SetBack): SettingsProblem | undefined {
   for (const at of ['hooksConfig', 'hooks']) {
     const enabled = lastAt(root, [at, 'enabled']);
     if (enabled?.value === false && !setBack([at, 'enabled']))
@@ -218,7 +218,7 @@ function geminiSwitchedOff(root: Node, setBack: SetBack = () => false): Settings
 }
 
 /** Claude Code's `disableAllHooks: true`: no hook of its settings runs, the guard's neither. */
-function claudeSwitchedOff(root: Node, setBack: SetBack = () => false): SettingsProblem | undefined {
+function claudeSwitchedOff(root: Node, setBack: SetBack): SettingsProblem | undefined {
   const all = lastAt(root, ['disableAllHooks']);
   return all?.value === true && !setBack(['disableAllHooks'])
     ? {
@@ -234,35 +234,29 @@ function claudeSwitchedOff(root: Node, setBack: SetBack = () => false): Settings
  * Claude Code's or Gemini CLI's settings text that switches every hook of it off, or ours (`disableAllHooks`,
  * `hooksConfig.enabled: false`, `disabled` naming ours): where, and why. Claude Code's local settings
  * (`.claude/settings.local.json`, read over the project's) are read so too. Undefined for a text that is no JSON
- * object the client parses, which it skips. Without a byte order mark.
+ * object the client parses, which it skips. For the user's own settings (`~/.claude/settings.json`,
+ * `~/.gemini/settings.json`), `over` holds the project's files the client reads over them (the project's settings,
+ * then Claude Code's local ones): a switch one of them sets back is none, as each client merges its settings key by
+ * key. Gemini CLI joins the `disabled` lists of both, so a name there is never set back. Offsets are in `text`; texts
+ * without a byte order mark.
  */
-export function hooksSwitchedOff(client: 'claude' | 'gemini', text: string): SettingsProblem | undefined {
+export function hooksSwitchedOff(
+  client: 'claude' | 'gemini',
+  text: string,
+  over: readonly (string | undefined)[] = [],
+): SettingsProblem | undefined {
   const root = settingsRoot(client, text);
   if (root === undefined) return undefined;
-  return client === 'claude' ? claudeSwitchedOff(root) : geminiSwitchedOff(root);
-}
-
-/**
- * The switch in the user's own settings (`home`: Claude Code's `~/.claude/settings.json`, Gemini CLI's
- * `~/.gemini/settings.json`) that turns the project's hooks off, where none of the project's files the client reads
- * over them (`project`: the project's settings, then Claude Code's local ones) sets the same key back: each client
- * merges its settings key by key, the project's over the user's. Gemini CLI joins the `disabled` lists of both, so a
- * name there is never set back. Offsets are in `home`; texts without a byte order mark.
- */
-export function homeHooksSwitchedOff(
-  client: 'claude' | 'gemini',
-  home: string,
-  project: readonly (string | undefined)[],
-): SettingsProblem | undefined {
-  const root = settingsRoot(client, home);
-  if (root === undefined) return undefined;
-  const roots = project.flatMap((text) => (text === undefined ? [] : [settingsRoot(client, text)]));
+  const roots = over.flatMap((t) => (t === undefined ? [] : [settingsRoot(client, t)]));
   const setBack: SetBack = (path) => roots.some((r) => r !== undefined && lastAt(r, path)?.type === 'boolean');
   return client === 'claude' ? claudeSwitchedOff(root, setBack) : geminiSwitchedOff(root, setBack);
 }
 
 /** Whether a file the client reads over the one holding a switch gives the same key a value of its own. */
 type SetBack = (path: readonly string[]) => boolean;
+
+/** No file read over it: every switch stands. */
+const NONE_SET_BACK: SetBack = () => false;
 
 /**
  * A settings text's object as the client parses it; undefined for one it skips whole (a comment in Claude Code's,
@@ -430,7 +424,8 @@ export function mergeSettingsText(
       syntax: false,
       hint: 'Set it to 1, then run the install again. Nothing was written.',
     };
-  const off = client === 'gemini' ? geminiSwitchedOff(root) : client === 'claude' ? claudeSwitchedOff(root) : undefined;
+  const off =
+    client === 'gemini' ? geminiSwitchedOff(root, NONE_SET_BACK) : client === 'claude' ? claudeSwitchedOff(root, NONE_SET_BACK) : undefined;
   if (off) return off;
   const hooksNode = findNodeAtLocation(root, ['hooks']);
   if (hooksNode !== undefined && hooksNode.type !== 'object') {

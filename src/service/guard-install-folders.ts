@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { codexHooksOff, codexLayersHooksOff } from '../core/codex-features.ts';
 import type { GuardClient } from '../core/guard-clients.ts';
-import { homeHooksSwitchedOff, hooksSwitchedOff, mergeSettingsText } from '../core/guard-install.ts';
+import { hooksSwitchedOff, mergeSettingsText } from '../core/guard-install.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { lineStartsOf } from '../core/yaml-file.ts';
@@ -37,7 +37,7 @@ const BELOW: Partial<Record<GuardClient, readonly string[]>> = {
 };
 
 /** A file's text, byte order mark dropped; undefined when it is absent or cannot be read as UTF-8 (the client refuses it). */
-function textOf(top: string, rel: string): string | undefined {
+export function textOf(top: string, rel: string): string | undefined {
   const read = readRegularFile(resolve(top, rel), MAX_FILE_BYTES, { followLinks: true });
   const text = read.ok ? readUtf8(read.bytes, { dropBom: true }) : undefined;
   return text?.ok ? text.text : undefined;
@@ -123,10 +123,7 @@ export function homeSettings(top: string, clients: readonly GuardClient[]): Fold
   for (const client of clients) {
     if (client === 'cursor') continue;
     const file = homeFile(client);
-    const own =
-      client === 'claude'
-        ? ['.claude/settings.json', '.claude/settings.local.json']
-        : [client === 'codex' ? '.codex/config.toml' : '.gemini/settings.json'];
+    const own = BELOW[client]!;
     if (own.some((rel) => resolve(top, rel) === file)) continue;
     const text = textOf(top, file);
     if (text === undefined) continue;
@@ -136,7 +133,7 @@ export function homeSettings(top: string, clients: readonly GuardClient[]): Fold
       if (at?.layer === 0) rows.push(off(client, file, text, at.offset));
       continue;
     }
-    const at = homeHooksSwitchedOff(client, text, project);
+    const at = hooksSwitchedOff(client, text, project);
     if (at) rows.push(off(client, file, text, at.offset));
   }
   return rows;

@@ -13,6 +13,7 @@ import { codexHooksOff } from '../../core/codex-features.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { failedPartWay, writeFileAtomic } from '../../store/atomic-write.ts';
 import { readRegularFile } from '../../store/read-file.ts';
+import { textOf } from '../../service/guard-install-folders.ts';
 import { gitDirFor } from '../../store/git-dir.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
@@ -111,11 +112,10 @@ function switchedOff(
   rel: string,
   find: (text: string) => { offset: number; reason: string; hint?: string } | undefined,
 ): void {
-  const read = readRegularFile(join(top, rel), MAX_FILE_BYTES, { followLinks: true });
-  const text = read.ok ? readUtf8(read.bytes, { dropBom: true }) : undefined;
-  const off = text?.ok ? find(text.text) : undefined;
-  if (off === undefined || !text?.ok) return;
-  const { line, col } = lineStartsOf(text.text).linePos(off.offset);
+  const text = textOf(top, rel);
+  const off = text === undefined ? undefined : find(text);
+  if (off === undefined || text === undefined) return;
+  const { line, col } = lineStartsOf(text).linePos(off.offset);
   throw new UsageError(`${rel}:${line}:${col}: ${off.reason}`, off.hint);
 }
 
