@@ -1,14 +1,13 @@
 // What a whole export takes back: the blocks it wrote into files that no
 // project names any more (a project removed, or its paths moved), in the
 // targets' rule folders and in nested AGENTS.md, CLAUDE.md and GEMINI.md.
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { BEGIN_PREFIX, holdsBlock, TARGETS } from '../core/export.ts';
 import { removeBlock } from '../core/export-merge.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal, refusalOf } from './export-targets.ts';
-import { DEFAULT_STORE_DIR } from '../store/discover.ts';
 import type { WatchedFile } from './export-plan.ts';
 import { watched } from './export-remembered.ts';
 
@@ -47,16 +46,8 @@ export async function obsoleteFiles(
   };
   // Nested files below the top, as git lists them.
   const nestedOf = new Map([...targets, ...dropped].flatMap((t) => (TARGETS[t].nestedName ? [[TARGETS[t].nestedName!, t] as const] : [])));
-  // A folder that holds a store of its own (a repository copied in whole) has that store's files: never this export's.
-  const foreign = (rel: string) => {
-    for (let dir = dirname(rel); dir !== '.'; dir = dirname(dir)) {
-      const store = `${dir}/${DEFAULT_STORE_DIR}`;
-      if (store !== storeRel && existsSync(join(top, store))) return true;
-    }
-    return false;
-  };
   for (const rel of await nestedTargetFiles(top, storeRel, [...nestedOf.keys()])) {
-    if (planned.has(rel) || !lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile() || foreign(rel)) continue;
+    if (planned.has(rel)) continue;
     const t = nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!;
     // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
     const before = readQuietly(top, rel, folders, !dropped.includes(t));

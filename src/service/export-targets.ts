@@ -1,7 +1,7 @@
 // The files an export writes, on disk: whether a path may be written (no
 // link on the way, folders that are folders, a writable place) and what is
 // there now. Usage errors (exit 2), raised before any file is written.
-import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { ExportTargetName } from '../core/model.ts';
@@ -14,6 +14,7 @@ import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { GitError, lsRepoFiles } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
+import { DEFAULT_STORE_DIR } from '../store/discover.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
 /** Why a target file cannot be written (`detail.reason` of `export-target-refused`, docs/json-output.md). */
@@ -334,8 +335,10 @@ export async function wildcardFolders(top: string, storeRel: string, globs: read
 /**
  * The files below the top of the repository named as a nested target's
  * (`AGENTS.md`, …), outside the store: where an export may have written a
- * project's block that no project names any more. Outside a git repository,
- * none.
+ * project's block that no project names any more. Only regular files, and
+ * none in a folder that holds a store of its own (a repository copied in
+ * whole has that store's files, never this export's). Outside a git
+ * repository, none.
  */
 export async function nestedTargetFiles(top: string, storeRel: string, names: readonly string[]): Promise<string[]> {
   if (names.length === 0) return [];
@@ -346,7 +349,17 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
     if (error instanceof GitError) return [];
     throw error;
   }
-  return files.filter((f) => f.includes('/') && !f.startsWith(`${storeRel}/`)).sort();
+  const foreign = (rel: string) => {
+    for (let dir = dirname(rel); dir !== '.'; dir = dirname(dir)) {
+      const store = `${dir}/${DEFAULT_STORE_DIR}`;
+      if (store !== storeRel && existsSync(join(top, store))) return true;
+    }
+    return false;
+  };
+  return files
+    .filter((f) => f.includes('/') && !f.startsWith(`${storeRel}/`))
+    .filter((f) => lstatSync(join(top, f), { throwIfNoEntry: false })?.isFile() && !foreign(f))
+    .sort();
 }
 
 /**
