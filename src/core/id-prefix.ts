@@ -101,7 +101,7 @@ export function unknownId(
  * The ids that share the longest start with `wanted` (a mistyped character late in an id), at most `limit`, sorted;
  * none when even the best shares less than MIN_PREFIX characters, which every id of one period shares.
  */
-export function closestIds(wanted: string, ids: Iterable<string>, limit = 3): string[] {
+function closestIds(wanted: string, ids: Iterable<string>, limit = 3): string[] {
   let best = MIN_PREFIX;
   let found: string[] = [];
   for (const id of new Set(ids)) {

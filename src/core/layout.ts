@@ -83,6 +83,13 @@ export function temporaryParts(base: string): TemporaryParts | undefined {
   return { name: m[1]!, pid: Number(m[5]), writer };
 }
 
+/** The store path a temporary at `path` stands for (`global/.X.yaml.….tmp` → `global/X.yaml`), or undefined for none. */
+export function temporaryTarget(path: string): string | undefined {
+  const slash = path.lastIndexOf('/');
+  const name = temporaryParts(path.slice(slash + 1))?.name;
+  return name === undefined ? undefined : `${path.slice(0, slash + 1)}${name}`;
+}
+
 /** The name of a temporary of the file `base` (see temporaryParts); `writer` is `<host>-<boot>-<start>`, when known. */
 export function temporaryName(base: string, pid: number, writer: string | undefined, random: string): string {
   return `.${base}${writer === undefined ? '' : `.${writer}`}.${pid}.${random}${TEMP_SUFFIX}`;

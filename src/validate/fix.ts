@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { byPosition } from '../core/diagnostics.ts';
 import { AgentsError } from '../core/errors.ts';
-import { classifyPath, LOCK_NAME, lockFolderOf, temporaryParts } from '../core/layout.ts';
+import { classifyPath, LOCK_NAME, lockFolderOf, temporaryParts, temporaryTarget } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/atomic-write.ts';
@@ -402,9 +402,8 @@ export function reportAfterFixes(report: ValidateReport, fixes: readonly Fix[]):
       removed.add(f.file);
       // The file it stood for may have changed with it (a move's mark goes once its copy is gone): checked again if
       // anything is said of that file.
-      const slash = f.file.lastIndexOf('/');
-      const name = temporaryParts(f.file.slice(slash + 1))?.name;
-      if (name !== undefined) standsFor.add(`${f.file.slice(0, slash + 1)}${name}`);
+      const target = temporaryTarget(f.file);
+      if (target !== undefined) standsFor.add(target);
     } else return undefined;
   }
   const gone = (d: { code: string; file: string }) =>

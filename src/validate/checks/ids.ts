@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { type PathKind, temporaryParts } from '../../core/layout.ts';
+import { type PathKind, temporaryTarget } from '../../core/layout.ts';
 import { isUlid } from '../../core/names.ts';
 import { looseKey, oneEditApart } from '../../core/near-duplicates.ts';
 import { textKey } from '../../core/normalise.ts';
@@ -60,9 +60,8 @@ export function checkIds(
   // A temporary of one of the copies (a link to it an `invariant move` makes while it runs) says the move was cut short.
   const temporaryOf = new Set<string>();
   for (const e of entries) {
-    const slash = e.path.lastIndexOf('/');
-    const name = temporaryParts(e.path.slice(slash + 1))?.name;
-    if (name !== undefined) temporaryOf.add(`${e.path.slice(0, slash + 1)}${name}`);
+    const target = temporaryTarget(e.path);
+    if (target !== undefined) temporaryOf.add(target);
   }
   for (const [id, firstPath] of first)
     for (const p of reused.get(id)!)
