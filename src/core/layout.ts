@@ -51,7 +51,7 @@ export function isHiddenName(base: string): boolean {
  * editor's file) and is an unknown path, never deleted.
  */
 export function isTemporaryName(base: string): boolean {
-  return base.endsWith(TEMP_SUFFIX) && /^\..+\.\d+\.[0-9a-f]+\.tmp$/.test(base);
+  return base.endsWith(TEMP_SUFFIX) && TEMPORARY_PARTS.test(base);
 }
 
 /**
@@ -72,8 +72,8 @@ export interface TemporaryParts {
   writer: TemporaryWriter | undefined;
 }
 
-// The writer sits before the pid, so the former pattern (isTemporaryName) still reads a temporary as one.
-const TEMPORARY_PARTS = /^\.(.+?)(?:\.([0-9a-f]{8})-([0-9a-f]{8})-(\d{1,20}))?\.(\d{1,20})\.[0-9a-f]+\.tmp$/;
+// The writer sits before the pid, so a name of the former form, without it, reads as one too.
+const TEMPORARY_PARTS = /^\.(.+?)(?:\.([0-9a-f]{8})-([0-9a-f]{8})-(\d{1,20}))?\.(\d+)\.[0-9a-f]+\.tmp$/;
 
 /** The parts of a temporary's name (see isTemporaryName), or undefined when `base` is not one. */
 export function temporaryParts(base: string): TemporaryParts | undefined {

@@ -176,7 +176,7 @@ function folderProblem(path: string, fixHint: (path: string, removes: string) =>
   const depth = path.split('/').length;
   let why: string | null = null;
   // A new project's folder is written whole beside its place, then renamed into it (`project add`, `import`).
-  if (top === 'projects' && depth === 2 && /^\..+\.\d+\.[0-9a-f]+\.tmp$/.test(a!)) {
+  if (top === 'projects' && depth === 2 && isTemporaryName(a!)) {
     return problem(
       'temporary-file',
       'warning',
