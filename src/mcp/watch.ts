@@ -11,6 +11,8 @@ export interface WatchOptions {
   notice?: (message: string) => void;
   /** The policy sources' cache (`<git common dir>/agents/extends`), when the store is in git. */
   cache?: string;
+  /** How a folder is watched: fs.watch, or a stand-in that refuses as the system does at its limit (the tests). */
+  watch?: typeof watch;
 }
 
 /**
@@ -67,6 +69,7 @@ export class StoreWatcher {
   /** The cache's folders (and those on the way to it, until they exist), each with the entries that tell of a fetch. */
   private readonly cacheWatchers = new Map<string, FSWatcher>();
   private readonly settleMs: number;
+  private readonly watchFolder: typeof watch;
   private readonly maxDelayMs: number;
   /** Folders the system refused to watch at the last listing, for its limit of watches (told once, when it starts). */
   private refused = 0;
@@ -77,6 +80,7 @@ export class StoreWatcher {
     private readonly options: WatchOptions = {},
   ) {
     this.settleMs = options.settleMs ?? 150;
+    this.watchFolder = options.watch ?? watch;
     this.maxDelayMs = options.maxDelayMs ?? 1000;
   }
 
@@ -94,7 +98,7 @@ export class StoreWatcher {
   private watchParent(): void {
     const name = basename(this.root);
     try {
-      this.parent = watch(dirname(this.root), { persistent: false }, (_event, entry) => {
+      this.parent = this.watchFolder(dirname(this.root), { persistent: false }, (_event, entry) => {
         if (entry !== null && String(entry) === name && inode(this.root) !== this.watchers.get('')?.ino) this.event('', '');
       });
       this.parent.on('error', () => {
@@ -139,7 +143,7 @@ export class StoreWatcher {
     for (const [dir, tells] of want) {
       if (this.cacheWatchers.has(dir) || !existsSync(dir)) continue;
       try {
-        const w = watch(dir, { persistent: false }, (_event, entry) => {
+        const w = this.watchFolder(dir, { persistent: false }, (_event, entry) => {
           if (entry === null || tells(String(entry))) this.changed(EXTENDS_CACHE);
         });
         w.on('error', () => {
@@ -209,7 +213,9 @@ export class StoreWatcher {
   /** Watches one folder; the error code when the system refused it for its limit of watches. */
   private add(rel: string, ino: number): string | undefined {
     try {
-      const w = watch(this.path(rel), { persistent: false }, (_event, name) => this.event(rel, name === null ? '' : String(name)));
+      const w = this.watchFolder(this.path(rel), { persistent: false }, (_event, name) =>
+        this.event(rel, name === null ? '' : String(name)),
+      );
       w.on('error', (error) => {
         if (rel === '') this.options.notice?.(`watching ${this.root} stopped (${error.message}); watching again once it exists`);
         w.close();

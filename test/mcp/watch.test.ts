@@ -1,24 +1,20 @@
 // The store watcher of `agents mcp` (src/mcp/watch.ts) when the system refuses a watch for its limit
-// (ENOSPC: fs.inotify.max_user_watches on Linux): fs.watch is made to refuse the folders a test names.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// (ENOSPC: fs.inotify.max_user_watches on Linux): the watcher is given an fs.watch that refuses the folders a test names.
+import { watch as fsWatch, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { oneBatchAtATime, StoreWatcher } from '../../src/mcp/watch.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
 /** The folders whose watch the system refuses, by a test of the file. */
-const refused = vi.hoisted(() => ({ match: (_path: string): boolean => false }));
+const refused = { match: (_path: string): boolean => false };
 
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const watch = ((path: string, ...rest: unknown[]) => {
-    if (refused.match(String(path)))
-      throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${path}'`), { code: 'ENOSPC' });
-    return (fs.watch as (...a: unknown[]) => unknown)(path, ...rest);
-  }) as typeof fs.watch;
-  return { ...fs, default: { ...fs, watch }, watch };
-});
-
-const { oneBatchAtATime, StoreWatcher } = await import('../../src/mcp/watch.ts');
+/** fs.watch, refusing as the system does at its limit the folders `refused` names. */
+const watch = ((path: string, ...rest: unknown[]) => {
+  if (refused.match(String(path)))
+    throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${path}'`), { code: 'ENOSPC' });
+  return (fsWatch as (...a: unknown[]) => unknown)(path, ...rest);
+}) as typeof fsWatch;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -41,7 +37,7 @@ describe('StoreWatcher at the system limit of watches', () => {
     refused.match = (path) => path.includes('/plans/');
     const notices: string[] = [];
     const batches: string[][] = [];
-    const w = new StoreWatcher(root, (paths) => batches.push([...paths]), { settleMs: 10, notice: (m) => notices.push(m) });
+    const w = new StoreWatcher(root, (paths) => batches.push([...paths]), { settleMs: 10, notice: (m) => notices.push(m), watch });
     try {
       w.start();
       await vi.waitFor(() => expect(notices).toHaveLength(1), { timeout: 10_000 });
@@ -64,7 +60,7 @@ describe('StoreWatcher at the system limit of watches', () => {
     refused.match = (path) => path === root;
     const notices: string[] = [];
     const batches: string[][] = [];
-    const w = new StoreWatcher(root, (paths) => batches.push([...paths]), { settleMs: 10, notice: (m) => notices.push(m) });
+    const w = new StoreWatcher(root, (paths) => batches.push([...paths]), { settleMs: 10, notice: (m) => notices.push(m), watch });
     try {
       w.start();
       await vi.waitFor(() => expect(notices).toHaveLength(1), { timeout: 10_000 });
