@@ -128,6 +128,7 @@ export {
   type PlanStatus,
   type ViolationInput,
   type ListedViolation,
+  type SyncOptions,
   type SyncResult,
   type WaiveInput,
 } from './service/plan-service.ts';

@@ -21,6 +21,7 @@ import type {
   PlanShow,
   PlanStatus,
   StrategizeResult,
+  SyncOptions,
   SyncResult,
   UseInput,
   UseResult,
@@ -85,16 +86,7 @@ export class PlanService implements PlanContext {
    * file written atomically; if the plan or a template changed meanwhile,
    * nothing is written (exit 2). Hand-added plan invariants are never touched.
    */
-  async sync(
-    prefix: string,
-    options: {
-      apply: boolean;
-      confirm?: (preview: SyncResult) => Promise<boolean>;
-      commit?: boolean;
-      /** A stop heard before the first write cancels the sync, nothing written; once writing, it runs to its end. */
-      signal?: AbortSignal;
-    },
-  ): Promise<SyncResult> {
+  async sync(prefix: string, options: SyncOptions): Promise<SyncResult> {
     return (await syncing()).sync(this, prefix, options);
   }
 

@@ -9,7 +9,7 @@ import { lockedWrite } from '../commit.ts';
 import { requirePlanHeld, requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { findActionTree, planById, timestamp } from './common.ts';
-import type { SyncResult } from './types.ts';
+import type { SyncOptions, SyncResult } from './types.ts';
 
 /** The plan's folder and the action templates its promoted invariants came from, read (exit 3 when invalid). */
 export async function syncInputs(
@@ -52,17 +52,7 @@ export async function syncInputs(
  * file written atomically; if the plan or a template changed meanwhile,
  * nothing is written (exit 2). Hand-added plan invariants are never touched.
  */
-export async function sync(
-  svc: PlanContext,
-  prefix: string,
-  options: {
-    apply: boolean;
-    confirm?: (preview: SyncResult) => Promise<boolean>;
-    commit?: boolean;
-    /** A stop heard before the first write cancels the sync, nothing written; once writing, it runs to its end. */
-    signal?: AbortSignal;
-  },
-): Promise<SyncResult> {
+export async function sync(svc: PlanContext, prefix: string, options: SyncOptions): Promise<SyncResult> {
   // From JavaScript, `apply: "no"` would apply and a confirm that is no function would be called after the checks.
   const given = inputObject(options, 'sync', { apply: true, confirm: true, commit: true, signal: true });
   const apply = optionalBoolean(given.apply, 'apply') ?? false;

@@ -74,6 +74,15 @@ export interface PlanStatus {
 }
 
 /** What `plan sync` would do, or did, to a plan. */
+/** How `plan sync` runs. */
+export interface SyncOptions {
+  apply: boolean;
+  confirm?: (preview: SyncResult) => Promise<boolean>;
+  commit?: boolean;
+  /** A stop heard before the first write cancels the sync, nothing written; once writing, it runs to its end. */
+  signal?: AbortSignal;
+}
+
 export interface SyncResult {
   plan: Plan;
   /** The changes (for `added`, `after` is the new plan invariant once applied). */
