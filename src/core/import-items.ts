@@ -7,7 +7,7 @@
 
 import { words } from './markdown-blocks.ts';
 import { isLinkOnly, plain, startsWithCode } from './markdown-plain.ts';
-import { isRule, MARKED, onlyNegates } from './rule-wording.ts';
+import { isCondition, isRule, MARKED, onlyNegates } from './rule-wording.ts';
 
 /**
  * A list item that may head the items nested below it: a short phrase that states no rule ("Testing:", "**Style**",
@@ -44,9 +44,11 @@ export function guidance(text: string): boolean {
 export function leadsIntoRules(raw: string, items: readonly string[]): boolean {
   const head = plain(raw.replace(/^\[[ xX]\]\s+/, '')).replace(/:$/, '');
   if (items.length === 0 || isRule(head, true)) return false;
+  // Under a condition ("When a task is done:"), "mark it done" is a step of its own, as "Mark it done" is anywhere.
+  const steps = isCondition(`${head}:`);
   return items.some((x) => {
     const text = unmarked(plain(x.replace(/^\[[ xX]\]\s+/, '')));
-    return /^\p{Lu}/u.test(text) && isRule(text);
+    return (steps || /^\p{Lu}/u.test(text)) && isRule(text);
   });
 }
 

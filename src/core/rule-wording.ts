@@ -22,7 +22,7 @@ const IMPERATIVE = new RegExp(
     'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
     'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
     'suggest encourage remember pay be keep register explore consult assign delay choose defer convert save send pick let ' +
-    'copy configure tell notify inform attach squash rebase try give discuss link merge publish improve'
+    'copy configure tell notify inform attach squash rebase try give discuss link merge publish improve modify'
   )
     .split(' ')
     .join('|')})$`,
@@ -30,7 +30,7 @@ const IMPERATIVE = new RegExp(
 
 /** Headings under which short phrases ("2-space indentation") are conventions, hence rules. */
 export const RULE_HEADING =
-  /\b(rules?|guidelines?|conventions?|style|standards?|practices?|do'?s|don'?ts?|must|policy|policies|requirements?|constraints?|boundaries|guardrails?|principles?|security|safety|restrictions?|expectations?|etiquette|instructions?|preferences?|testing|tests|commits?|pull requests?|prs?|reviews?|anti-?patterns?|avoid|never)\b/i;
+  /\b(rules?|guidelines?|conventions?|style|standards?|practices?|do'?s|don'?ts?|do not|must|policy|policies|requirements?|constraints?|boundaries|guardrails?|principles?|security|safety|restrictions?|expectations?|etiquette|instructions?|preferences?|testing|tests|commits?|pull requests?|prs?|reviews?|anti-?patterns?|avoid|never)\b/i;
 
 /**
  * Headings of what a project is or has (its stack, layout, commands): a phrase below one describes, though a heading

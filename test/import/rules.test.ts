@@ -247,6 +247,18 @@ describe('splitInstructions: what is a rule', () => {
     expect(reasons(md)).toContainEqual([3, 3, 'heading']);
   });
 
+  it('takes each step nested under a condition as a rule with it, in lower case as in upper', () => {
+    const md =
+      '## Tasks\n\n- When a task is completed and committed:\n  - mark it done in `TODO.md`\n  - add the commit hash\n- Avoid nesting by:\n  - using early returns\n';
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.line, c.text])).toEqual([
+      [4, 'When a task is completed and committed: mark it done in TODO.md'],
+      [5, 'When a task is completed and committed: add the commit hash'],
+      // No condition: the nested words finish the item's sentence, one rule as before.
+      [6, 'Avoid nesting by: using early returns.'],
+    ]);
+  });
+
   it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
     const md = 'The CI runs on every push and takes about ten minutes. Never merge a red build. The team reviews daily.';
     const r = splitInstructions(md);
@@ -452,6 +464,15 @@ describe('splitInstructions: an item that labels the items nested below it', () 
 });
 
 describe("splitInstructions: the items of a heading, label or caption of don'ts", () => {
+  it('takes every item under a "Do Not" heading, bare phrases too, as what not to do', () => {
+    expect(
+      texts('## Do Not\n\n- Modify CI/CD pipelines without explicit approval\n- Skip tests\n- Database schemas without migrations\n'),
+    ).toEqual([
+      'Do not: Modify CI/CD pipelines without explicit approval',
+      'Do not: Skip tests',
+      'Do not: Database schemas without migrations',
+    ]);
+  });
   it('an item whose later sentence names the alternative is still a prohibition: the first sentence is what not to do', () => {
     expect(texts("### Don't\n\n- Use print for logging. Use the `logging` module instead.\n- Use `logging` instead.\n")).toEqual([
       "Don't: Use print for logging. Use the logging module instead.",
