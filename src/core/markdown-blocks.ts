@@ -26,7 +26,8 @@ export function headingText(heading: RegExpExecArray): string {
   while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === '#')) end--;
   return text.slice(0, end);
 }
-export const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
+/** A list item: its indent, marker and text. Bullets pasted from word processors (•, ◦, ▪, ‣) mark items as `-` does. */
+export const ITEM = /^([ \t]*)([-*+\u2022\u25e6\u25aa\u2023]|\d{1,9}[.)])[ \t]+(.*)$/;
 
 /**
  * Which list an item's marker (`ITEM`'s `[2]`) continues: its bullet, or its number's delimiter. An item of another

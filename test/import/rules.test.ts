@@ -259,6 +259,18 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('reads bullets pasted from a word processor as list items, also indented right below a line of text', () => {
+    const md =
+      'Expectations of the team\n\t\u2022\tClaude must preserve the architecture.\n\t\u2022\tAsk before a rewrite.\n\nThe end.\n\n\t\u2022\tcode\n';
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.line, c.text])).toEqual([
+      [2, 'Claude must preserve the architecture.'],
+      [3, 'Ask before a rewrite.'],
+    ]);
+    // After a blank line, an indented line is code, whatever it starts with, as before.
+    expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([7, 'code-block']);
+  });
+
   it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
     const md = 'The CI runs on every push and takes about ten minutes. Never merge a red build. The team reviews daily.';
     const r = splitInstructions(md);
