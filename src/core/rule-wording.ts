@@ -37,7 +37,7 @@ export const RULE_HEADING =
  * above it names rules ("## Tech Stack" under "# Project Conventions").
  */
 export const DESCRIBING_HEADING =
-  /\b(tech(nology|nologies)? stack|stack|technolog(y|ies)|overview|architecture|structure|layout|directory|directories|about|glossary|terminology|concepts|background|context|summary|description|references|resources|setup|installation|commands)\b/i;
+  /\b(tech(nology|nologies)? stack|stack|technolog(y|ies)|overview|architecture|structure|layout|directory|directories|about|glossary|terminology|concepts|background|context|summary|description|references|resources|setup|installation|commands|tasks|features)\b/i;
 
 /** A mark of a rule before its text: ✅ (do) or ❌ (do not), and their kin. */
 export const MARKED = /^(\u2705|\u2714|\u2611|\u{1F44D}|\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u{1F44E})\uFE0F?\s*/u;

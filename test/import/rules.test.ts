@@ -409,6 +409,11 @@ describe('splitInstructions: an item that labels the items nested below it', () 
     expect(texts('# Copilot Instructions\n\n## Gotchas\n\n- Debug adapter is a separate process\n')).toEqual([]);
     expect(texts('# Copilot Instructions\n\n- 2-space indentation\n')).toEqual(['2-space indentation']);
     expect(texts('# Go Rules\n\n## Concurrency\n\n- WaitGroup for goroutine groups\n')).toEqual(['WaitGroup for goroutine groups']);
+    // What the project's people do, or what it offers, is described under its heading, whatever heads it.
+    expect(texts('# Coding Standards\n\n## Common Tasks\n\n- Updating Copilot configurations\n- Run the tests first\n')).toEqual([
+      'Run the tests first',
+    ]);
+    expect(texts('# Coding Standards\n\n## Features\n\n- Offline sync of notes\n')).toEqual([]);
   });
 
   it('is no label when it states a rule, carries its own text after a colon, or is code or a link', () => {
