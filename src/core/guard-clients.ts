@@ -20,19 +20,29 @@ export const SETTINGS_FILE: Record<GuardClient, string> = {
 };
 
 /**
- * Every settings file in which a client reads hooks or a switch that turns them off (`disableAllHooks`,
- * `hooksConfig.enabled`), relative to the repository's top and to the home folder: a write there could switch the
- * guard hook off, so the hook keeps them from agents' file tools (docs/guard.md; docs/adr/0087-hook-settings-reserved.md).
+ * Where each client reads its user settings: its `folder` in the home folder or, where its `variable` is set (in the
+ * client's environment, which the hook inherits), the folder that names, `below` it when the client takes it for its
+ * home folder (Gemini CLI reads `$GEMINI_CLI_HOME/.gemini/settings.json`). `files` hold hooks or the switch that turns
+ * them off, `switch` the one whose key does. The service's userSettingsFiles reads this, for every command that needs them.
  */
-export const HOOK_SETTINGS: {
-  readonly project: readonly string[];
-  readonly home: readonly string[];
-  /** The user settings' folder a variable moves out of the home folder (Claude Code's, Codex CLI's), and its files there. */
-  readonly moved: Readonly<Record<string, readonly string[]>>;
-} = {
+export const USER_SETTINGS: Record<
+  GuardClient,
+  { folder: string; variable?: string; below?: string; files: readonly string[]; switch?: string }
+> = {
+  claude: { folder: '.claude', variable: 'CLAUDE_CONFIG_DIR', files: ['settings.json'], switch: 'settings.json' },
+  codex: { folder: '.codex', variable: 'CODEX_HOME', files: ['hooks.json', 'config.toml'], switch: 'config.toml' },
+  gemini: { folder: '.gemini', variable: 'GEMINI_CLI_HOME', below: '.gemini', files: ['settings.json'], switch: 'settings.json' },
+  cursor: { folder: '.cursor', files: ['hooks.json'] },
+};
+
+/**
+ * Every settings file in which a client reads hooks or a switch that turns them off (`disableAllHooks`,
+ * `hooksConfig.enabled`), relative to the repository's top: a write there could switch the guard hook off, so the hook
+ * keeps them from agents' file tools (docs/guard.md; docs/adr/0087-hook-settings-reserved.md), as it keeps the user's
+ * ({@link USER_SETTINGS}).
+ */
+export const HOOK_SETTINGS: { readonly project: readonly string[] } = {
   project: [...Object.values(SETTINGS_FILE), '.claude/settings.local.json', '.codex/config.toml'],
-  home: ['.claude/settings.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json'],
-  moved: { CLAUDE_CONFIG_DIR: ['settings.json'], CODEX_HOME: ['hooks.json', 'config.toml'] },
 };
 
 /** An action as the client described it, before its paths are resolved. */

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { codexHooksOff, codexLayersHooksOff } from '../core/codex-features.ts';
-import type { GuardClient } from '../core/guard-clients.ts';
+import { type GuardClient, USER_SETTINGS } from '../core/guard-clients.ts';
 import { hooksSwitchedOff, mergeSettingsText } from '../core/guard-install.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { readUtf8 } from '../core/utf8.ts';
@@ -14,8 +14,7 @@ import { lineStartsOf } from '../core/yaml-file.ts';
 import { lsRepoFiles } from '../git/repo.ts';
 import { commonGitDir, looksLikeGitDir } from '../git/location.ts';
 import { readRegularFile } from '../store/read-file.ts';
-import { runCwd, runEnv } from '../git/run-environment.ts';
-import { agentHome } from './guard-paths.ts';
+import { userSettingsDir } from './guard-paths.ts';
 
 /** A subfolder's settings file as `--check` reports it: `missing` the hook, or switching it `off` at `line`:`col`. */
 export interface FolderSettings {
@@ -98,17 +97,9 @@ export async function folderSettings(top: string, clients: readonly GuardClient[
   return rows;
 }
 
-/**
- * The user's own settings file of a client, where the client looks for it: Claude Code's in `CLAUDE_CONFIG_DIR`, else
- * `~/.claude`; Gemini CLI's in `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`; Codex CLI's config.toml in `CODEX_HOME`,
- * else `~/.codex`.
- */
+/** The user's own settings file of a client that switches its hooks off, where the client looks for it (userSettingsDir). */
 function homeFile(client: 'claude' | 'gemini' | 'codex'): string {
-  const env = runEnv();
-  if (client === 'claude')
-    return env.CLAUDE_CONFIG_DIR ? resolve(runCwd(), env.CLAUDE_CONFIG_DIR, 'settings.json') : join(agentHome(), '.claude/settings.json');
-  if (client === 'gemini') return resolve(runCwd(), env.GEMINI_CLI_HOME || agentHome(), '.gemini/settings.json');
-  return env.CODEX_HOME ? resolve(runCwd(), env.CODEX_HOME, 'config.toml') : join(agentHome(), '.codex/config.toml');
+  return join(userSettingsDir(client), USER_SETTINGS[client].switch!);
 }
 
 /**

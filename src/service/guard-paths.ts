@@ -5,10 +5,11 @@
  */
 import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import { isAbsolute, join, sep } from 'node:path';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { type GuardClient, USER_SETTINGS } from '../core/guard-clients.ts';
 import { loosely } from '../core/names.ts';
-import { runEnv } from '../git/run-environment.ts';
+import { runCwd, runEnv } from '../git/run-environment.ts';
 
 /** Whether `abs` is `dir` or inside it, compared {@link loosely}. */
 export function within(dir: string, abs: string): boolean {
@@ -19,6 +20,23 @@ export function within(dir: string, abs: string): boolean {
 /** The home folder of the run (the agent's HOME), as the client and its tools see it. */
 export function agentHome(): string {
   return runEnv().HOME || homedir();
+}
+
+/**
+ * The folder where a client reads its user settings (core USER_SETTINGS): the one its variable names in the run's
+ * environment, resolved as the client started here resolves it, else its folder in the home folder; with `home`, the
+ * home folder's, where the client reads them when no variable moves them.
+ */
+export function userSettingsDir(client: GuardClient, where: 'run' | 'home' = 'run'): string {
+  const its = USER_SETTINGS[client];
+  const moved = where === 'run' && its.variable !== undefined ? runEnv()[its.variable] : undefined;
+  return moved ? resolve(runCwd(), moved, its.below ?? '') : join(agentHome(), its.folder);
+}
+
+/** The files of a client's user settings that hold hooks or their switch, absolute, in the folder {@link userSettingsDir} gives. */
+export function userSettingsFiles(client: GuardClient, where: 'run' | 'home' = 'run'): string[] {
+  const dir = userSettingsDir(client, where);
+  return USER_SETTINGS[client].files.map((f) => join(dir, f));
 }
 
 /**

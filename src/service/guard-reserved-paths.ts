@@ -4,13 +4,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { HOOK_SETTINGS } from '../core/guard-clients.ts';
+import { GUARD_CLIENTS, HOOK_SETTINGS } from '../core/guard-clients.ts';
 import type { ReservedWrite } from '../core/guard-reserved.ts';
 import { loosely } from '../core/names.ts';
-import { runEnv } from '../git/run-environment.ts';
 import { commonGitDir, gitDirFor, repoTop, worktreeTops } from '../git/location.ts';
 import { stamp } from '../store/guard-files.ts';
-import { agentHome, relativeCaseless, relativeTo, within } from './guard-paths.ts';
+import { relativeCaseless, relativeTo, userSettingsFiles, within } from './guard-paths.ts';
 import { physicalPath } from './link-paths.ts';
 
 export class ReservedPaths {
@@ -144,13 +143,9 @@ export class ReservedPaths {
       out.add(physicalPath(file));
     };
     for (const top of this.tops()) for (const f of HOOK_SETTINGS.project) add(join(top, f));
-    // The home folder of the run (the agent's HOME), as the client that reads its user settings there sees it.
-    for (const f of HOOK_SETTINGS.home) add(join(agentHome(), f));
-    // A client told by its variable (in the environment the hook inherits from it) to read its user settings elsewhere.
-    for (const [variable, files] of Object.entries(HOOK_SETTINGS.moved)) {
-      const dir = runEnv()[variable];
-      if (dir) for (const f of files) add(resolve(dir, f));
-    }
+    // The user settings where the client's variable (in the environment the hook inherits from it) moves them, and the
+    // home folder's too, which a session started without the variable reads.
+    for (const client of GUARD_CLIENTS) for (const f of [...userSettingsFiles(client), ...userSettingsFiles(client, 'home')]) add(f);
     return (this.#hookSettings = out);
   }
 

@@ -176,18 +176,25 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     }
   });
 
-  it('denies writes to the user settings a client reads from the folder its variable names (CLAUDE_CONFIG_DIR, CODEX_HOME)', async () => {
+  it('denies writes to the user settings a client reads from the folder its variable names (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME)', async () => {
     const dir = await repo();
-    const [claudeDir, codexDir] = [tempDir(), tempDir()];
-    const env = { HOME: tempDir(), CLAUDE_CONFIG_DIR: claudeDir, CODEX_HOME: codexDir };
+    const [claudeDir, codexDir, geminiHome] = [tempDir(), tempDir(), tempDir()];
+    const env = { HOME: tempDir(), CLAUDE_CONFIG_DIR: claudeDir, CODEX_HOME: codexDir, GEMINI_CLI_HOME: geminiHome };
     const hook = async (file: string) => {
       const r = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, 'Write', { file_path: file, content: '{}' }), env });
       expect(r.code, r.stderr).toBe(0);
       return r.stdout === '' ? 'none' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
     };
-    for (const file of [join(claudeDir, 'settings.json'), join(codexDir, 'hooks.json'), join(codexDir, 'config.toml')])
-      expect(await hook(file), file).toBe('deny');
-    for (const file of [join(claudeDir, 'agents/reviewer.md'), join(codexDir, 'AGENTS.md')]) expect(await hook(file), file).toBe('none');
+    // Gemini CLI takes its variable for the home folder: its user settings are $GEMINI_CLI_HOME/.gemini/settings.json.
+    const denied = [
+      join(claudeDir, 'settings.json'),
+      join(codexDir, 'hooks.json'),
+      join(codexDir, 'config.toml'),
+      join(geminiHome, '.gemini/settings.json'),
+    ];
+    for (const file of denied) expect(await hook(file), file).toBe('deny');
+    for (const file of [join(claudeDir, 'agents/reviewer.md'), join(codexDir, 'AGENTS.md'), join(geminiHome, 'settings.json')])
+      expect(await hook(file), file).toBe('none');
   });
 
   it("judges a path that starts with ~ as the home folder's too, as the MCP filesystem server takes it", async () => {

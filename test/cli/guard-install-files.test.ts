@@ -197,7 +197,7 @@ describe('agents guard install, linked or misplaced client files', () => {
     expect(readFileSync(join(dir, '.claude'), 'utf8')).toBe('x\n');
   });
 
-  it("refuses a project's file that is the client's user settings (the home folder's, or CODEX_HOME's): exit 2 user-settings, nothing written", async () => {
+  it("refuses a project's file that is the client's user settings (the home folder's, or CODEX_HOME's, GEMINI_CLI_HOME's): exit 2 user-settings, nothing written", async () => {
     const dir = await store();
     const install = (env: Record<string, string>) =>
       runAgents(['--format', 'json', 'guard', 'install', '--client', 'codex,claude'], { cwd: dir, env });
@@ -205,7 +205,16 @@ describe('agents guard install, linked or misplaced client files', () => {
     expect(errorOf(home)).toMatchObject({ code: 'user-settings', exit_code: 2, detail: { client: 'codex' } });
     const moved = await install({ HOME: tempDir(), CODEX_HOME: join(dir, '.codex') });
     expect(errorOf(moved)).toMatchObject({ code: 'user-settings', detail: { path: join(dir, '.codex/hooks.json') } });
-    expect(existsSync(join(dir, '.codex')) || existsSync(join(dir, '.claude'))).toBe(false);
+    // Gemini CLI reads $GEMINI_CLI_HOME/.gemini/settings.json: the repository there is its home folder.
+    const gemini = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'gemini'], {
+      cwd: dir,
+      env: { HOME: tempDir(), GEMINI_CLI_HOME: dir },
+    });
+    expect(errorOf(gemini)).toMatchObject({
+      code: 'user-settings',
+      detail: { client: 'gemini', path: join(dir, '.gemini/settings.json') },
+    });
+    expect(existsSync(join(dir, '.codex')) || existsSync(join(dir, '.claude')) || existsSync(join(dir, '.gemini'))).toBe(false);
     expect((await install({ HOME: tempDir() })).code).toBe(0);
   });
 

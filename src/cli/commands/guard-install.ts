@@ -1,8 +1,7 @@
 import { lstatSync, readlinkSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loosely } from '../../core/names.ts';
-import { runEnv } from '../../git/run-environment.ts';
-import { agentHome } from '../../service/guard-paths.ts';
+import { userSettingsFiles } from '../../service/guard-paths.ts';
 import { physicalPath } from '../../service/link-paths.ts';
 import { closestNames, hintWithGuess } from '../../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
@@ -49,10 +48,7 @@ function linkIn(top: string, rel: string): string | undefined {
  * session of that client, in every project, reads them, and the hook of one that finds no store denies each call.
  */
 function userSettingsOf(client: GuardClient, abs: string): string | undefined {
-  const files = [join(agentHome(), SETTINGS_FILE[client])];
-  const moved = client === 'claude' ? 'CLAUDE_CONFIG_DIR' : client === 'codex' ? 'CODEX_HOME' : undefined;
-  const dir = moved === undefined ? undefined : runEnv()[moved];
-  if (dir) files.push(resolve(dir, SETTINGS_FILE[client].split('/').at(-1)!));
+  const files = [...userSettingsFiles(client, 'home'), ...userSettingsFiles(client)];
   const here = physicalPath(abs);
   return files.find((f) => loosely(physicalPath(f)) === loosely(here));
 }
