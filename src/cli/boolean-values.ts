@@ -1,7 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
-
-type ParserOptions = { boolean: string[]; key: Record<string, unknown> };
+import { parserOptions } from './parser-options.ts';
 
 /**
  * Refuses a value written to an on/off option (`--strict=yes`, `--fix=1`, `--no-cache=0`), before the command
@@ -13,7 +12,7 @@ type ParserOptions = { boolean: string[]; key: Record<string, unknown> };
  * it is: yargs would hand the command `false` for a path, a name or a list.
  */
 export function refuseBooleanValues(parser: Argv, args: readonly string[]): void {
-  const options = (parser as unknown as { getOptions(): ParserOptions }).getOptions();
+  const options = parserOptions(parser);
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const booleans = new Set(options.boolean.flatMap((name) => [name, kebab(name)]));
   const valued = new Set(Object.keys(options.key).flatMap((name) => [name, kebab(name)]));

@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
+import { parserOptions } from './parser-options.ts';
 
 /** The options that name a scope, and what each takes, for the hint. */
 const NAMING: Readonly<Record<string, string>> = {
@@ -15,7 +16,7 @@ const NAMING: Readonly<Record<string, string>> = {
  * options; `args` the run's words (none after `--`, which are not options).
  */
 export function refuseEmptyNames(parser: Argv, args: readonly string[]): void {
-  const { key } = (parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions();
+  const { key } = parserOptions(parser);
   for (const [i, a] of args.entries()) {
     if (a === '--') return;
     const m = /^--([a-z]+)(?:=(.*))?$/s.exec(a);

@@ -25,6 +25,7 @@ import {
   usageOf,
 } from './unknown-option.ts';
 import { COMMANDS, GLOBAL_OPTIONS, GROUPS, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
+import { parserOptions } from './parser-options.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -88,9 +89,7 @@ function buildParser(
     if (!completing)
       for (const refuse of [refusePositionalFlags(current), refuseBooleanValues, refuseTypographicDashes(current), refuseEmptyNames])
         refuse(b, args);
-    const options = (
-      b as unknown as { getOptions(): { array: string[]; key: Record<string, unknown>; alias: Record<string, string[]> } }
-    ).getOptions();
+    const options = parserOptions(b);
     taken = new Set([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
     lists(options.array);
   };

@@ -8,6 +8,7 @@ import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
 import { UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 import { COMMANDS, commandNames, GLOBAL_OPTION_NAMES, type LazyCommand } from './registry.ts';
+import { type ParserOptions, parserOptions } from './parser-options.ts';
 
 export const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
 
@@ -115,7 +116,7 @@ export function singleDashOption(written: string, options: readonly string[], co
 export const refuseTypographicDashes =
   (command?: LazyCommand) =>
   (parser: Argv, args: readonly string[]): void => {
-    const { key } = (parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions();
+    const { key } = parserOptions(parser);
     for (const a of args) {
       if (a === '--') return;
       const m = /^([\u2010-\u2015\u2212\ufe58\ufe63\uff0d]+)([a-z][a-z0-9-]*)(?:=|$)/is.exec(a);
@@ -187,11 +188,8 @@ function wordsOf(entry: LazyCommand): string {
 }
 
 /** The options a command's builder adds, as yargs keeps them (loaded on demand, never at start-up). */
-type BuiltOptions = { key: Record<string, unknown>; boolean: string[]; alias: Record<string, string[]>; choices: Record<string, unknown> };
-
-export async function builderOptions(entry: LazyCommand): Promise<BuiltOptions> {
-  const parser = (await entry.load()).default.builder(yargs());
-  return (parser as unknown as { getOptions(): BuiltOptions }).getOptions();
+export async function builderOptions(entry: LazyCommand): Promise<ParserOptions> {
+  return parserOptions((await entry.load()).default.builder(yargs()));
 }
 
 /** The long options a command's builder adds (loaded on this error path only, never at start-up). */
