@@ -213,19 +213,18 @@ function usageFromYargs(
     const choose = `Choose one of them. ${usageHint(command)}`;
     return conflictingOptions(`${a} and ${b} cannot be combined`, choose, [exclusive[1]!, exclusive[2]!]);
   }
-  const invalid = /^Invalid values: Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(text);
+  // The first option whose values are refused, when yargs names several.
+  const invalid = /^Invalid values: Argument: (\S+), Given: (.*?), Choices: (.*?)(?: Argument: \S+, Given: .*)?$/.exec(text);
   if (invalid) {
-    // yargs writes each value as JSON: a misspelt choice (`--format jsn`) is answered with the choices close to it.
-    const words = (list: string) => [...list.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
-    const given = words(invalid[2]!);
-    const close = given.length === 1 ? closestNames(given[0]!, words(invalid[3]!)) : [];
-    return new UsageError(
-      `--${invalid[1]} ${invalid[2]} is not one of ${invalid[3]}`,
-      hintWithGuess(close, usageHint(command)),
-      // The value refused (the first, when several were), as every other invalid-value names it.
-      { option: invalid[1], value: given[0] ?? null, suggestions: close },
-      'invalid-value',
-    );
+    // yargs writes each value as JSON, joined by commas: a list of them read back, or the text itself if it is not one.
+    const values = (list: string): unknown[] => {
+      try {
+        return JSON.parse(`[${list}]`) as unknown[];
+      } catch {
+        return [list];
+      }
+    };
+    return invalidValue(invalid[1]!, values(invalid[2]!), values(invalid[3]!), command);
   }
   const unknown = /^Unknown arguments?: (.*)$/.exec(text);
   if (unknown) {
@@ -286,7 +285,22 @@ function helpAlias(args: readonly string[]): string[] {
   return out;
 }
 
-/** A global option given a value outside its choices, in yargs' words for usageFromYargs (`--format jsn`). */
+/** An option's values outside its choices: a misspelt choice (`--format jsn`) is answered with the choices close to it. */
+function invalidValue(option: string, given: readonly unknown[], choices: readonly unknown[], command?: LazyCommand): UsageError {
+  const list = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(', ');
+  const first = given[0] === undefined ? null : String(given[0]);
+  const names = choices.filter((c): c is string => typeof c === 'string');
+  const close = given.length === 1 && first !== null ? closestNames(first, names) : [];
+  return new UsageError(
+    `--${option} ${list(given)} is not one of ${list(choices)}`,
+    hintWithGuess(close, usageHint(command)),
+    // The value refused as written (the first, when several were), as every other invalid-value names it.
+    { option, value: first, suggestions: close },
+    'invalid-value',
+  );
+}
+
+/** A global option given a value outside its choices (`--format jsn`). */
 function invalidChoice(args: readonly string[]): Error | undefined {
   for (const [name, option] of Object.entries(GLOBAL_OPTIONS)) {
     if (!('choices' in option)) continue;
@@ -294,8 +308,7 @@ function invalidChoice(args: readonly string[]): Error | undefined {
     if (at < 0) continue;
     const value = args[at]!.includes('=') ? args[at]!.slice(args[at]!.indexOf('=') + 1) : args[at + 1];
     if (value === undefined || (option.choices as readonly string[]).includes(value)) continue;
-    const choices = option.choices.map((c) => JSON.stringify(c)).join(', ');
-    return usageFromYargs(`Invalid values: Argument: ${name}, Given: ${JSON.stringify(value)}, Choices: ${choices}`, undefined, args);
+    return invalidValue(name, [value], option.choices);
   }
   return undefined;
 }

@@ -140,11 +140,19 @@ describe('a slip gets the command or option it was close to', () => {
     [['invariant', 'diff', '--format', 'markdwn'], 'markdwn', ['markdown']],
     [['guard', 'install', '--client', 'claude,claud'], 'claud', ['claude']],
     [['invariant', 'add', '--global', 'x', '--severity', 'high'], 'high', []],
+    // A number yargs read as one is still the value given, named as written.
+    [['invariant', 'violation', 'list', '--severity', '5'], '5', []],
   ])('agents %j: invalid-value naming the value %j, suggesting the choices %j', async (args, value, suggestions) => {
     const e = await errorOf(...args);
     expect(e.code).toBe('invalid-value');
     expect(e.detail.value).toBe(value);
     expect(e.detail.suggestions).toEqual(suggestions);
+  });
+
+  it('two options given values outside their choices: the first is said with its own choices, the other one left out', async () => {
+    const r = await runAgents(['invariant', 'violation', 'list', '--severity', 'eror', '--format', 'jsn'], { cwd: tempDir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe('error: --severity "eror" is not one of "error", "warning", "info"');
   });
 
   // No command named: the value refused is the slip, not the command left out, as when a command follows.
