@@ -306,15 +306,17 @@ describe("agents guard check, where a finding's invariant is kept", () => {
     const dir = await repo();
     const shallow = tempDir();
     git(shallow, 'clone', '-q', '--depth', '1', `file://${dir}`, '.');
+    // Either end: the commit a range ends at is asked while git diffs, and the missing one is still the one named.
     for (const args of [
       ['guard', 'check', 'HEAD^1..HEAD'],
+      ['guard', 'check', 'HEAD..HEAD^1'],
       ['invariant', 'diff', 'HEAD^1..HEAD'],
     ]) {
       const r = await runAgents(['--format', 'json', ...args], { cwd: shallow });
       expect(r.code, args.join(' ')).toBe(2);
       const { message } = JSON.parse(r.stdout).error;
       expect(message, args.join(' ')).toContain('HEAD^1');
-      expect(message, args.join(' ')).not.toContain('HEAD^1..HEAD');
+      expect(message, args.join(' ')).not.toContain(args[2]);
     }
   });
 

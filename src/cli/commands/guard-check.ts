@@ -96,8 +96,11 @@ async function removedStore(ctx: CliContext, range: string | undefined, error: u
   if (at === undefined || rel === '' || rel.startsWith('..')) throw error;
   try {
     if (await indexHolds(at.top, rel)) throw error;
+    // Asked while git diffs; the diff's failure, awaited first, is the one said.
+    const ending = range === undefined ? undefined : rangeEnd(at.top, range);
+    ending?.catch(() => undefined);
     const files = await diffFiles(at.top, { range: range ?? 'HEAD' });
-    const end = range === undefined ? undefined : await rangeEnd(at.top, range);
+    const end = await ending;
     if (end && (await lsTree(at.top, end.commit, rel)).length > 0) return at.root;
     if (files.some((f) => f.path.startsWith(`${rel}/`))) return { place: at.root };
   } catch (failure) {
@@ -139,7 +142,11 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     : undefined;
   // Awaited below unless the diff fails first, whose error is then the one said.
   asIndexed?.catch(() => undefined);
-  if (!argv.staged && argv.range !== undefined) (await import('../../service/review/ranges.ts')).refuseEmptyRange(argv.range);
+  const ranges = argv.staged || argv.range === undefined ? undefined : await import('../../service/review/ranges.ts');
+  ranges?.refuseEmptyRange(argv.range);
+  // The commit a range ends at, asked while git diffs: a revision git cannot read is said by the diff's failure below.
+  const ending = ranges?.rangeEnd(service.top, argv.range!);
+  ending?.catch(() => undefined);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
     files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: argv.range ?? 'HEAD' });
@@ -147,8 +154,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     // Said by git's runner already (no git at all, a disk that is full): never read as a bad range.
     if (error instanceof AgentsError) throw error;
     // A revision that is not here (a shallow clone in CI) is named, with how to fetch it, as invariant diff names it.
-    if (!argv.staged && argv.range !== undefined)
-      await (await import('../../service/review/ranges.ts')).checkRange(service.top, argv.range);
+    if (ranges) await ranges.checkRange(service.top, argv.range!);
     throw new UsageError(
       `git diff failed: ${(error as Error).message.split('\n')[0]}`,
       'Name a revision range such as main...HEAD (a branch since it left main), or use --staged.',
@@ -193,10 +199,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     return diagnostics;
   };
   let diagnostics: Diagnostic[];
-  const end =
-    argv.staged || argv.range === undefined
-      ? undefined
-      : await (await import('../../service/review/ranges.ts')).rangeEnd(service.top, argv.range);
+  const end = await ending;
   if (end) {
     // A range that ends at a commit (A..B, A...B) is judged by the guards the store held there, as a reviewer of those
     // changes reads them (docs/guard.md), not by today's.
