@@ -55,11 +55,10 @@ export function editChanges(before: ScopedInvariant, values: EditedValues): Omit
 /**
  * The tags the form added and took out, as `--tag` and `--untag` give them, so that a tag another process added or
  * took out while the form was open keeps that change (a tag this form takes out that is gone already is refused,
- * said). Only a new order of the same tags is given as the whole list.
+ * said). A new order of the same tags is no change: the whole list given would drop a tag added meanwhile.
  */
-function tagChanges(before: readonly string[], after: readonly string[]): Pick<EditInput, 'tags' | 'addTags' | 'removeTags'> {
+function tagChanges(before: readonly string[], after: readonly string[]): Pick<EditInput, 'addTags' | 'removeTags'> {
   const addTags = after.filter((t) => !before.includes(t));
   const removeTags = before.filter((t) => !after.includes(t));
-  if (addTags.length === 0 && removeTags.length === 0) return { tags: [...after] };
   return { ...(addTags.length > 0 ? { addTags } : {}), ...(removeTags.length > 0 ? { removeTags } : {}) };
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Key } from 'ink';
 import type { ScopedInvariant } from '../../src/core/model.ts';
@@ -141,5 +143,20 @@ describe('editChanges (what the edit form asks edit to change)', () => {
     const values = { text: before.text, severity: before.severity, tags: ['a', 'c', 'mine'], rationale: '', active: true, guard: {} };
     await service.edit({ id, ...editChanges(before, values) });
     expect((await service.show(id)).invariant.tags).toEqual(['a', 'other', 'mine']);
+  });
+
+  test('the same tags in another order change nothing: the file is kept byte for byte, with a tag another process added', async () => {
+    const id = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+    const root = testStore({ [`global/${id}.yaml`]: invariantYaml(id, 'Log all changes', { tags: '[a, b, c]' }) });
+    const service = new InvariantService(root);
+    const { invariant: before } = await service.show(id);
+    await service.edit({ id, addTags: ['other'] });
+    const file = join(root, `global/${id}.yaml`);
+    const kept = readFileSync(file);
+    const values = { text: before.text, severity: before.severity, tags: ['c', 'a', 'b'], rationale: '', active: true, guard: {} };
+    const changes = editChanges(before, values);
+    expect(changes).toEqual({});
+    expect((await service.edit({ id, ...changes })).changed).toEqual([]);
+    expect(readFileSync(file)).toEqual(kept);
   });
 });
