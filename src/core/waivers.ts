@@ -74,6 +74,14 @@ export function waiverHolds(w: Pick<Waiver, 'expires'>, now: Date): boolean {
 }
 
 /**
+ * Whether a waiver was written by `at` (its `created_at` not after it): a commit judged at its time was made before a
+ * waiver written later, whatever its tree holds (a commit date set back).
+ */
+export function writtenBy(w: Pick<Waiver, 'created_at'>, at: Date): boolean {
+  return !(Date.parse(w.created_at) > at.getTime());
+}
+
+/**
  * The invariant ids waived at `now`, each with the waivers that hold for it
  * (latest expiry first). This is the one rule every gate applies: an
  * invariant in this map does not fail `plan status` (docs/plans.md).

@@ -50,6 +50,11 @@ export async function topLevel(cwd: string): Promise<string> {
   }
 }
 
+/** When a commit (a full id this repository holds) was made: its committer date, as git records it. */
+export async function commitTime(cwd: string, commit: string): Promise<Date> {
+  return new Date(Number((await git(cwd, ['show', '-s', '--format=%ct', commit])).trim()) * 1000);
+}
+
 /** The commit a revision names, or a GitError saying it is missing. */
 export async function resolveCommit(cwd: string, rev: string): Promise<string> {
   if (rev.startsWith('-')) throw new GitError(`revision "${rev}" may not start with "-"`, 'bad-revision');

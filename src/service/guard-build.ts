@@ -7,7 +7,7 @@
 import { buildGuardIndex, type GuardIndex } from '../core/guard.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import { UsageError } from '../core/errors.ts';
-import type { WaiverScope } from '../core/waivers.ts';
+import { type WaiverScope, writtenBy } from '../core/waivers.ts';
 import { ignoresCase } from '../git/repo.ts';
 import { loadConfig } from '../store/config.ts';
 import { readFolders } from '../store/read.ts';
@@ -23,6 +23,8 @@ export async function buildIndex(
   stamps: (projects: readonly string[]) => Record<string, string>,
   /** Where the store is read: its working tree by default, or git's copy of it at a commit (GitTreeSource). */
   from?: TreeSource,
+  /** The store as it was at `now` (a commit judged at its time): a waiver written after it held nowhere there. */
+  asOf = false,
 ): Promise<{ index: GuardIndex; stamps: Record<string, string> }> {
   const service = new InvariantService(root, { clock: () => now }, from);
   const source = service.source;
@@ -52,7 +54,7 @@ export async function buildIndex(
   const index = buildGuardIndex({
     invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants,
     projects: snap.projectMeta,
-    waivers: waivers.waivers,
+    waivers: asOf ? waivers.waivers.filter((w) => writtenBy(w, now)) : waivers.waivers,
     plan: planInfo,
     now,
     onError: (await loadConfig(source)).guard.on_error,
@@ -68,7 +70,7 @@ export type GitSide = { commit: string; label: string } | 'index';
  * The guard index of the store as git holds it: at the commit a range ends at (`guard check A..B` judges the range's
  * changes by the guards in force at B, not by today's), or in the index (`--staged` judges the commit by the guards it
  * records). Built from git's objects each time, never kept. The active plan `named` adds its guards where that side
- * holds it; one made since was in force nowhere there.
+ * holds it; one made since was in force nowhere there. A commit's waivers are those that held at `now`, its time.
  */
 export async function indexFromGit(root: string, top: string, named: string | null, now: Date, at: GitSide): Promise<GuardIndex> {
   const { GitTreeSource } = await import('../store/git-source.ts');
@@ -82,7 +84,7 @@ export async function indexFromGit(root: string, top: string, named: string | nu
     if (found.kind === 'unique') plan = found.id;
   }
   try {
-    return (await buildIndex(root, plan, now, () => ({}), source)).index;
+    return (await buildIndex(root, plan, now, () => ({}), source, at !== 'index')).index;
   } catch (error) {
     // The commit's own pins: fetched with `--rev`, which the hint then names.
     if (at === 'index') throw error;

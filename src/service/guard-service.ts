@@ -199,11 +199,20 @@ export class GuardService {
 
   /**
    * The guard index of the store as git holds it (at a commit, or in the index): {@link indexFromGit}, for the active
-   * plan of this run.
+   * plan of this run, its waivers those that hold at `now` (a commit's: {@link timeAt}).
    */
-  async indexAt(at: GitSide): Promise<GuardIndex> {
+  async indexAt(at: GitSide, now = this.clock()): Promise<GuardIndex> {
     const { indexFromGit } = await import('./guard-build.ts');
-    return indexFromGit(physicalPath(this.root), this.top, this.activePlan(), this.clock(), at);
+    return indexFromGit(physicalPath(this.root), this.top, this.activePlan(), now, at);
+  }
+
+  /**
+   * The time a commit is judged at, as its guards are read from it: its committer date, no later than now. A waiver
+   * that held then lets its changes through, though it has ended since.
+   */
+  async timeAt(at: { commit: string }): Promise<Date> {
+    const { commitTime } = await import('../git/repo.ts');
+    return new Date(Math.min((await commitTime(this.top, at.commit)).getTime(), this.clock().getTime()));
   }
 
   /**

@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { consumer, policyCommit, policyRepo } from '../extends/repos.ts';
-import { git } from '../helpers/git.ts';
+import { GIT_ENV, git } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { GUARDED, guardedRepo } from '../helpers/guard.ts';
 import { exampleStore } from '../helpers/plans.ts';
@@ -298,6 +299,34 @@ describe('agents guard check outside git', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(JSON.parse(r.stdout).error.code, args.join(' ')).toBe('not-a-repository');
     }
+  });
+});
+
+describe('agents guard check A..B, the waivers as they held at B', () => {
+  it("lets a change through by a waiver that held at B's commit time, ended since; not by one written after it", async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    const waiver = '01JGGEBWJTQ6P08NTXZQ7TKM3R';
+    mkdirSync(join(dir, '.agents/projects/vault/waivers'), { recursive: true });
+    writeFileSync(join(dir, '.agents/projects/vault/project.yaml'), 'paths: ["secrets/**"]\n');
+    writeFileSync(
+      join(dir, `.agents/projects/vault/waivers/${waiver}.yaml`),
+      `id: ${waiver}\ninvariant_id: ${GUARDED}\nreason: Key rotation\nowner: Ops\nexpires: 2020-06-01\ncreated_at: 2020-01-01T00:00:00Z\n`,
+    );
+    mkdirSync(join(dir, 'secrets'));
+    const commit = (file: string, date: string) => {
+      writeFileSync(join(dir, file), 'k\n');
+      git(dir, 'add', '-A');
+      execFileSync('git', ['commit', '-qm', file], { cwd: dir, env: { ...process.env, ...GIT_ENV, GIT_COMMITTER_DATE: date } });
+    };
+    commit('notes.txt', '2020-02-01T00:00:00Z');
+    commit('secrets/a.key', '2020-03-01T00:00:00Z');
+    expect(await findings(dir, 'HEAD^1..HEAD')).toEqual({ code: 0, found: [] });
+    // A commit dated before the waiver was written: it was in force nowhere then.
+    commit('secrets/b.key', '2019-12-01T00:00:00Z');
+    expect(await findings(dir, 'HEAD^1..HEAD')).toEqual({ code: 1, found: [['secrets/b.key', 0]] });
+    // Against the working tree, today: the waiver has ended.
+    writeFileSync(join(dir, 'secrets/c.key'), 'k\n');
+    expect(await findings(dir)).toEqual({ code: 1, found: [['secrets/c.key', 0]] });
   });
 });
 

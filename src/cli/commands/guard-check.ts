@@ -144,8 +144,11 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   asIndexed?.catch(() => undefined);
   const ranges = argv.staged || argv.range === undefined ? undefined : await import('../../service/review/ranges.ts');
   ranges?.refuseEmptyRange(argv.range);
-  // The commit a range ends at, asked while git diffs: a revision git cannot read is said by the diff's failure below.
-  const ending = ranges?.rangeEnd(service.top, argv.range!);
+  // The commit a range ends at, and its time, asked while git diffs: a revision git cannot read is said by the diff's
+  // failure below.
+  const ending = ranges
+    ?.rangeEnd(service.top, argv.range!)
+    .then(async (end) => (end === undefined ? undefined : { ...end, now: await service.timeAt(end) }));
   ending?.catch(() => undefined);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
@@ -167,9 +170,8 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   }));
   // The index, checked against the folders of every changed file's projects at once, then each file judged by it.
   const storePrefix = prefixOf(service.top, physicalPath(root));
-  const judge = async (index: GuardIndex) => {
+  const judge = async (index: GuardIndex, now = service.clock()) => {
     const { plan } = index;
-    const now = service.clock();
     const needed = actions.some((a) => patternsNeeded(index, a));
     const matchers = new GuardMatchers(needed ? (await import('../../core/guard-patterns.ts')).compileRegex : undefined);
     const diagnostics: Diagnostic[] = [];
@@ -201,9 +203,9 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   let diagnostics: Diagnostic[];
   const end = await ending;
   if (end) {
-    // A range that ends at a commit (A..B, A...B) is judged by the guards the store held there, as a reviewer of those
-    // changes reads them (docs/guard.md), not by today's.
-    diagnostics = await judge(await service.indexAt(end));
+    // A range that ends at a commit (A..B, A...B) is judged by the guards the store held there, and the waivers that
+    // held when it was made, as a reviewer of those changes reads them (docs/guard.md), not by today's.
+    diagnostics = await judge(await service.indexAt(end, end.now), end.now);
   } else {
     diagnostics = await service.judged({ tool: 'git', files: files.map((f) => f.path), texts: [] }, judge);
     // The commit records the index's store: where the working tree's differs (a guard's file removed, a waiver written,
