@@ -373,7 +373,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   function itemReason(body: string, marked: string, to: number): LeftOutReason | undefined {
     // "✅ Use const" is judged as "Use const": a mark says which way a rule goes, not whether an item is one.
     const text = unmarked(marked);
-    if (text === '' || /^[\p{P}\s]*$/u.test(text)) return 'description';
+    // "1.0.0", "—": no words, no rule.
+    if (!/\p{L}/u.test(text)) return 'description';
     if (isLinkOnly(body)) return 'link';
     if (captionOfCode(lines, text, to)) return 'command';
     // Another language's item is taken as it stands, unless it holds no words but its code ("**ビルド:** `npm run build`").

@@ -40,15 +40,29 @@ export const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
 export const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
+/** A line that is one element around text (`<requirement>Use tabs</requirement>`): its text is `[2]`. */
+const ELEMENT_LINE = /^[ \t]*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>([^<>]*)<\/\1>[ \t]*$/;
+/** A line that only opens or closes an element (`<requirements>`, `</context>`). */
+const TAG_LINE = /^[ \t]*<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>[ \t]*$/;
+
 /**
  * A file's lines (line ends of any kind; a quote's lines read as the text they quote, line for line, so numbers and
  * `--replace` stay the file's) and, with `frontMatter`, its front matter's text (between a first `---` and the next
  * `---` or `...`) with the line its Markdown starts on (1-based); `unclosed` when no line closes the first `---`.
+ * Rule files written as elements read as Markdown, line for line too: a line that is one element around text as a
+ * list item of that text at the margin, a line that only opens or closes an element as a blank line.
  */
 export function fileLines(text: string, frontMatter: boolean): { lines: string[]; front?: string; bodyLine: number; unclosed?: true } {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
-  if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
+  if (text.includes('>'))
+    for (let n = 0; n < lines.length; n++) {
+      const line = lines[n]!;
+      if (QUOTED.test(line)) lines[n] = unquote(line);
+      else if (line.includes('<') && TAG_LINE.test(line)) lines[n] = '';
+      // At the margin: an element's indent is its nesting in other elements, no list's nor code's.
+      else if (line.includes('</')) lines[n] = line.replace(ELEMENT_LINE, '- $2');
+    }
   if (!frontMatter || lines[0]?.trim() !== '---') return { lines, bodyLine: 1 };
   const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
   return close > 0 ? { lines, front: lines.slice(1, close).join('\n'), bodyLine: close + 2 } : { lines, bodyLine: 1, unclosed: true };

@@ -271,6 +271,18 @@ describe('splitInstructions: what is a rule', () => {
     expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([7, 'code-block']);
   });
 
+  it('reads a rule file written as elements line for line: one element around text as an item, a lone tag as a blank line', () => {
+    const md =
+      '# Globs\n\n<version>1.0.0</version>\n\n<requirements>\n  <requirement>Use specific glob patterns</requirement>\n  <requirement priority="high">Never match every file</requirement>\n</requirements>\n';
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.line, c.text])).toEqual([
+      [6, 'Use specific glob patterns'],
+      [7, 'Never match every file'],
+    ]);
+    // No words, no rule.
+    expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([3, 'description']);
+  });
+
   it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
     const md = 'The CI runs on every push and takes about ten minutes. Never merge a red build. The team reviews daily.';
     const r = splitInstructions(md);
