@@ -140,11 +140,12 @@ export function keepsTo(text: string): boolean {
 export const SAYS_WHERE = /\b(?:is|are)\s+(?:located|stored|kept|found|placed)\s+(?:in|under|at|inside|within)\b/i;
 
 /**
- * "to ensure" and "to make sure" say what something is for ("It covers setup to ensure consistency"), not what to do;
- * after a word of weight ("It is important to ensure…", "Remember to make sure…") they still ask it.
+ * "to ensure" and "to make sure" say what something is for ("It covers setup to ensure consistency"), as does "helps
+ * ensure" ("This helps ensure the guidelines are read"), not what to do; after a word of weight ("It is important to
+ * ensure…", "Remember to make sure…") they still ask it.
  */
 const PURPOSE =
-  /(?<!\b(?:important|essential|crucial|critical|vital|necessary|remember|careful|need|needs|have|has|want|required|sure|best|wise)\s+)\b(?:in order )?to (?:ensure|make sure)\b/gi;
+  /(?<!\b(?:important|essential|crucial|critical|vital|necessary|remember|careful|need|needs|have|has|want|required|sure|best|wise)\s+)\b(?:in order )?to (?:ensure|make sure)\b|\bhelps? (?:to )?(?:ensure|make sure)\b/gi;
 
 /** The words a leading clause of a rule starts with: "When X, run Y.", "Before committing:". */
 const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b/i;
@@ -155,7 +156,7 @@ const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|whe
  */
 export function isRule(text: string, head = false): boolean {
   if (ABOUT_THE_FILE.test(text)) return false;
-  if (NORMATIVE.test(text.includes(' to ') ? text.replace(PURPOSE, '') : text)) return true;
+  if (NORMATIVE.test(text.includes(' to ') || text.includes('help') ? text.replace(PURPOSE, '') : text)) return true;
   if (SAYS_WHERE.test(text)) return false;
   if (startsImperative(text, !head)) return true;
   const clause = CONDITION.test(text) ? /^[^,:]{1,120}[,:]\s*(.*)$/.exec(text) : null;

@@ -89,6 +89,11 @@ describe('splitInstructions: what is a rule', () => {
       'description',
     ],
     [
+      'a sentence that says what something is for (helps ensure)',
+      'This helps ensure that project context and guidelines are available to the assistant.',
+      'description',
+    ],
+    [
       'a sentence on what the file itself is, whatever words of a rule it quotes',
       '## Purpose\n\nThis document defines how coding agents should work in this repository.',
       'description',
