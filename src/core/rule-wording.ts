@@ -109,11 +109,11 @@ export const DESCRIBING =
   /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role|examples?|e\.g\.?)\W*$/i;
 
 /**
- * A sentence that says what the file itself is or holds ("This document defines how agents should work"): it
- * describes the file, whatever words of a rule it quotes.
+ * A sentence that says what the file itself is or holds ("This document defines how agents should work", "These rules
+ * define the workflow"): it describes the file, whatever words of a rule it quotes.
  */
 const ABOUT_THE_FILE =
-  /^[\p{P}\s]*(?:this|the)\s+(?:document|file|guide|page|readme|(?:[\w.-]+\.md))\s+(?:defines|describes|explains|contains|provides|gives|covers|outlines|lists|documents|sets out|captures|summari[sz]es|specifies|collects|tells|helps)\b/iu;
+  /^[\p{P}\s]*(?:(?:this|the)\s+(?:document|file|guide|page|readme|(?:[\w.-]+\.md))|these\s+(?:rules|instructions|guidelines))\s+(?:(?:define|describe|explain|contain|provide|give|cover|outline|list|document|set out|capture|summari[sz]e|collect|tell|help)s?|specif(?:y|ies))\b/iu;
 
 /**
  * Verbs of keeping to a form, a layout or a tool, which open a label over code as a rule the code completes ("Use

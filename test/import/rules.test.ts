@@ -98,6 +98,11 @@ describe('splitInstructions: what is a rule', () => {
       '## Purpose\n\nThis document defines how coding agents should work in this repository.',
       'description',
     ],
+    [
+      'a sentence on what the rules themselves are',
+      'These rules define the **Memory Bank** workflow, a mandatory process for the agent.',
+      'description',
+    ],
     ['a command listing', '- `npm test` runs the tests', 'command'],
     ['a link list item', '- [Contributing](CONTRIBUTING.md)', 'link'],
     ['a see-also link', '- See [the style guide](docs/style.md).', 'link'],
