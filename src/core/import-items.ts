@@ -7,7 +7,7 @@
 
 import { words } from './markdown-blocks.ts';
 import { isLinkOnly, plain, startsWithCode } from './markdown-plain.ts';
-import { isCondition, isRule, MARKED, onlyNegates } from './rule-wording.ts';
+import { type Heading, isCondition, isRule, MARKED, onlyNegates } from './rule-wording.ts';
 
 /**
  * A list item that may head the items nested below it: a short phrase that states no rule ("Testing:", "**Style**",
@@ -58,4 +58,18 @@ export function leadsIntoRules(raw: string, items: readonly string[]): boolean {
  */
 export function ownRule(text: string): boolean {
   return isRule(text) && !/^(except|unless|including|excluding|but|other than|apart from|save for|with the exception of)\b/.test(text);
+}
+
+/** Headings of checks a change must pass before it is done or goes on. */
+const GATE = /\b(definition of done|acceptance criteria|quality gates?|checklist|pre-?commit|pre-?push|done when)\b|^(before|after)\s/i;
+
+/**
+ * The text of a command item that the label or heading above it makes a check to pass ("Before committing" over
+ * "`npm test`", "Definition of Done" over "**Tests pass:** `npm test`"), hence a rule: with the heading when it says
+ * when (a label's condition goes on each of its rules already); undefined where no such heading is above.
+ */
+export function gateCheck(text: string, labels: readonly Heading[], headings: readonly Heading[]): string | undefined {
+  const above = labels.at(-1) ?? headings.at(-1);
+  if (above === undefined || !GATE.test(above.text)) return undefined;
+  return labels.length === 0 && /^(before|after)\s/i.test(above.text) ? `${above.text}: ${text}` : text;
 }

@@ -25,7 +25,7 @@ import {
   TABLE_RULE,
   words,
 } from './markdown-blocks.ts';
-import { guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
+import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
 import { FOOTNOTE, isLinkOnly, joinLines, labelledCode, plain, saysMoreThan, startsWithCode } from './markdown-plain.ts';
@@ -365,7 +365,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
             .filter((s) => isRule(s))
         : [];
     for (const s of later) take(s, from, to, false);
-    leaveOrTake(reason, text, from, to);
+    const check = reason === undefined && (startsWithCode(body) || labelledCode(body)) ? gateCheck(text, labels, headings) : undefined;
+    leaveOrTake(reason, check ?? text, from, to);
     return to;
   }
 
@@ -379,7 +380,9 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (captionOfCode(lines, text, to)) return 'command';
     // Another language's item is taken as it stands, unless it holds no words but its code ("**ビルド:** `npm run build`").
     if (!english) return labelledCode(body) || !/\p{L}/u.test(body.replace(/`[^`]*`/g, '')) ? 'command' : undefined;
-    // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule.
+    // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule, and
+    // so is a command under "Before committing" (a check to pass: takeItem words it).
+    if ((startsWithCode(body) || labelledCode(body)) && gateCheck(text, labels, headings) !== undefined) return undefined;
     if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
     // "**Build:** `npm run build`" lists a command; "Ensure the submodule is current: `git submodule update`" is a rule.
     if (labelledCode(body) && !labelsRule(text.slice(0, text.indexOf(':')))) return 'command';

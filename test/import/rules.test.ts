@@ -293,6 +293,18 @@ describe('splitInstructions: what is a rule', () => {
     expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([3, 'description']);
   });
 
+  it('takes a command under a heading of checks a change must pass as a check, with the heading when it says when', () => {
+    const md =
+      '## Definition of Done\n\n- **Tests pass:** `npm test`\n\n## Commands\n\n- **Build:** `npm run build`\n\n## Before committing\n\n- `npm run lint`\n';
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.line, c.text, c.tags])).toEqual([
+      [3, 'Tests pass: npm test', ['definition-of-done']],
+      [11, 'Before committing: npm run lint', ['before-committing']],
+    ]);
+    // Elsewhere a command is a listing, as before.
+    expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([7, 'command']);
+  });
+
   it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
     const md = 'The CI runs on every push and takes about ten minutes. Never merge a red build. The team reviews daily.';
     const r = splitInstructions(md);
