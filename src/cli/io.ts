@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { EXIT_CODES } from '../core/errors.ts';
-import { refuseArgs, typeName, type Shape } from '../core/input-shape.ts';
+import { ENV, refuseArgs, typeName, type Shape } from '../core/input-shape.ts';
 import { isObject } from '../core/parsed-shape.ts';
 import { currentFolder } from '../store/current-folder.ts';
 
@@ -13,7 +13,8 @@ const GIVEN_IO: Shape = (io) => {
       return { at: `.${stream}`, says: `must be an object with write(chunk), not ${typeName(s)}` };
   }
   if (!isObject(given.stdin)) return { at: '.stdin', says: `must be a readable stream, not ${typeName(given.stdin)}` };
-  if (!isObject(given.env)) return { at: '.env', says: `must be an object of variables, not ${typeName(given.env)}` };
+  const env = ENV(given.env);
+  if (env) return { ...env, at: `.env${env.at}` };
   if (typeof given.cwd !== 'string') return { at: '.cwd', says: `must be a string, not ${typeName(given.cwd)}` };
   return undefined;
 };

@@ -157,6 +157,17 @@ export type Problem = { at: string; says: string; allowed?: readonly unknown[] }
 export type Shape = (value: unknown) => Problem | undefined;
 
 /**
+ * The variables a caller hands over (`open({env})`, the CLI's `io.env`): an object whose values are strings or left
+ * out, as process.env's are. A number there was read as a path deep inside, a TypeError; a string, as no variables.
+ */
+export const ENV: Shape = (value) => {
+  if (!isObject(value)) return { at: '', says: `must be an object of variables, not ${typeName(value)}` };
+  for (const [name, v] of Object.entries(value))
+    if (v !== undefined && typeof v !== 'string') return { at: `.${name}`, says: `must be a string, not ${typeName(v)}` };
+  return undefined;
+};
+
+/**
  * Refuses the first of `args` that is not of its kind in `params` (each argument's name and kind, in order:
  * `'text: string'`, `'options: object?'`) with a UsageError naming the function and the argument (`detail.field`).
  * From JavaScript a number for a string, or null for an object, would otherwise be a TypeError from deep inside.

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { UsageError } from '../core/errors.ts';
-import { inputObject, optionalString, requiredString, typeName } from '../core/input-shape.ts';
+import { ENV, inputObject, optionalString, refuseArgs, requiredString, typeName } from '../core/input-shape.ts';
 import type { IdAbbreviations } from '../core/id-prefix.ts';
 import type { Plan, Scope, ScopedInvariant, Target } from '../core/model.ts';
 import type { AddCheck } from '../core/shadow.ts';
@@ -62,6 +62,7 @@ export class InvariantService implements InvariantContext {
     const options = inputObject(given, 'open', { store: true, cwd: true, env: true, deps: true });
     const store = optionalString(options.store, 'store');
     const cwd = optionalString(options.cwd, 'cwd');
+    refuseArgs('open', ['env: object?'], [options.env], { env: ENV });
     const root = discoverStore({ store, env: options.env ?? process.env, cwd: cwd ?? currentFolder(), storeOption: 'open({store})' });
     return new InvariantService(root, options.deps);
   }

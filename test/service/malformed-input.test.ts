@@ -216,6 +216,14 @@ describe('the library given input of the wrong shape', () => {
     expect((await p.list()).length).toBe(1);
   });
 
+  it('refuses an env of open() that is no object of strings, naming the variable, instead of a TypeError or a string read as none', async () => {
+    const store = exampleStore();
+    const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    expect(await fieldOf(() => InvariantService.open({ cwd: store, env: { AGENTS_STORE: 5 } as Loose }))).toBe('env.AGENTS_STORE');
+    expect(await fieldOf(() => PlanService.open({ store, env: 'AGENTS_STORE=/x' as Loose }))).toBe('env');
+    expect(InvariantService.open({ cwd: store, env: { AGENTS_STORE: store, HOME: undefined } }).root).toBe(store);
+  });
+
   it("names the store as the library takes it, open({store}), never the command line's --store", async () => {
     for (const store of ['/no/such/store', '']) {
       const e = await usageError(() => InvariantService.open({ store }));
@@ -499,6 +507,8 @@ describe('main of agents-invariants/cli given words or an io of the wrong type',
     expect(await field(() => main([1] as Loose, io))).toBe('args');
     expect(await field(() => main(['--version'], { ...io, stdout: undefined } as Loose))).toBe('io.stdout');
     expect(await field(() => main(['--version'], { ...io, env: undefined } as Loose))).toBe('io.env');
+    // A variable that is no string was read as the store's path deep inside: a TypeError, exit 70.
+    expect(await field(() => main(['invariant', 'list'], { ...io, env: { AGENTS_STORE: 5 } } as Loose))).toBe('io.env.AGENTS_STORE');
     expect(await field(() => main(['--version'], { ...io, cwd: 5 } as Loose))).toBe('io.cwd');
     expect(written).toEqual([]);
     expect(await main(['--version'], io)).toBe(EXIT_CODES.ok);
