@@ -1,7 +1,9 @@
 import type { Severity, Plan, StoreConfig } from '../core/model.ts';
 import type { ScopedWaiver } from '../core/waivers.ts';
 import type { ActorRequest, DecisionNode, DecisionTreeNode } from '../core/records.ts';
-import type { ActorKind } from '../core/record-types.ts';
+import { ACTOR_KINDS, type ActorKind } from '../core/record-types.ts';
+import { UsageError } from '../core/errors.ts';
+import { inputObject, typeName } from '../core/input-shape.ts';
 import type { RelaxableReason } from '../core/plan-gate.ts';
 import type { Actor } from '../enforce/actors.ts';
 import { loadConfig } from '../store/config.ts';
@@ -56,8 +58,18 @@ export class PlanService implements PlanContext {
    * The store's config.yaml, defaults when absent; invalid is exit 3. With `actor`, for a command that runs
    * that actor (`configured`: config.yaml's): config.yaml's actor lacking a key it needs is invalid too.
    */
-  async config(options: { actor?: ActorKind | 'configured' } = {}): Promise<StoreConfig> {
-    return loadConfig(this.invariants.source, options);
+  async config(given: { actor?: ActorKind | 'configured' } = {}): Promise<StoreConfig> {
+    // From JavaScript: null was a TypeError, and a misspelt field or an actor of no kind read config.yaml without the
+    // check of the actor that runs.
+    const { actor } = inputObject(given, 'config', { actor: true });
+    const kinds: readonly unknown[] = [...ACTOR_KINDS, 'configured'];
+    if (actor !== undefined && actor !== null && !kinds.includes(actor))
+      throw new UsageError(
+        `config: actor must be one of ${kinds.join(', ')}, not ${JSON.stringify(actor) ?? typeName(actor)}`,
+        "Name the kind of actor that will run (configured: config.yaml's own), or leave it out.",
+        { field: 'actor', allowed: kinds },
+      );
+    return loadConfig(this.invariants.source, actor === undefined || actor === null ? {} : { actor });
   }
 
   /** The full id of the plan an id or unique prefix (≥ 4 characters) names. */

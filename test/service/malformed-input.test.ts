@@ -370,6 +370,14 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => p.strategize(plan, { actor: { ...actor, kind: 'in-process' } }))).toBe('actor.kind');
     expect(await fieldOf(() => p.strategize(plan, { actor, signal: 5 }))).toBe('signal');
     expect(asked).toBe(false);
+    // config's options: null is left out; a misspelt actor, or one of no kind, would skip the check of the actor that runs.
+    expect(await fieldOf(() => p.config({ actr: 'llm' }))).toBe('actr');
+    expect((await usageError(() => p.config({ actor: 'foo' }))).detail).toMatchObject({
+      field: 'actor',
+      allowed: expect.arrayContaining(['llm']),
+    });
+    expect(await fieldOf(() => p.config('llm'))).toBe('options');
+    expect((await p.config(null)).version).toBe((await p.config({ actor: 'configured' })).version);
   });
 
   it('refuses a service built over the wrong thing when it is built: a store path where an InvariantService goes, and back', async () => {
