@@ -216,6 +216,22 @@ describe('the library given input of the wrong shape', () => {
     expect((await p.list()).length).toBe(1);
   });
 
+  it("refuses an inherited invariant's scope where a scope of the store goes, writing nothing, instead of reading it as global", async () => {
+    const store = exampleStore();
+    const s = InvariantService.open({ store }) as Loose;
+    const inherited = { kind: 'inherited', source: 'corp', order: 0 };
+    const before = JSON.stringify(await s.list({ all: true }));
+    const [first] = await s.list();
+    for (const call of [
+      () => s.add({ scope: inherited, text: 'Read from the policy source' }),
+      () => s.move(first.invariant.id, inherited),
+      () => s.list({ scope: inherited }),
+      () => s.effective(inherited),
+    ])
+      expect((await usageError(call)).detail).toEqual({ field: 'scope', source: 'corp' });
+    expect(JSON.stringify(await s.list({ all: true }))).toBe(before);
+  });
+
   it('refuses an env of open() that is no object of strings, naming the variable, instead of a TypeError or a string read as none', async () => {
     const store = exampleStore();
     const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;

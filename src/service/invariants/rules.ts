@@ -126,11 +126,21 @@ export function requireOneScope(input: unknown): void {
   );
 }
 
+/** A Scope a caller gives (an invariant's, as the readers return it) as the fields toScope and effective() take. */
 export function scopeToInput(scope: Scope): ScopeInput {
   switch (scope.kind) {
     case 'global':
-    case 'inherited':
       return { global: true };
+    case 'inherited': {
+      // Its policy source's, read at the source's pin: taken as {global: true}, an inherited invariant's scope had add
+      // and move write to this store's global scope, and list list that scope, in silence.
+      const source = typeof scope.source === 'string' ? scope.source : undefined;
+      throw new UsageError(
+        `the inherited scope${source === undefined ? '' : ` of the policy source ${truncate(source)}`} is no scope of this store: its invariants are read from the source`,
+        `Nothing was done. Change an inherited invariant in its source's repository (config.yaml's extends); effective() includes the inherited invariants, and {global: true} is this store's own global scope (${docsRef('extends.md')}).`,
+        { field: 'scope', ...(source === undefined ? {} : { source }) },
+      );
+    }
     case 'project':
       return { project: scope.project };
     case 'plan':
