@@ -319,5 +319,19 @@ const STORE_PATHS: Shape = (v) => {
   const i = paths.findIndex((p) => p === '' || leavesStore(p));
   return i < 0 ? undefined : { at: `[${i}]`, says: `must be a path in the store, relative to it, not ${quoteText(paths[i]!)}` };
 };
+/**
+ * The commit message of a write handed to withCommit: git refuses one that is empty (or only white space) and cannot
+ * be given a NUL, which failed the commit only once the files were staged, and left them staged.
+ */
+const COMMIT_MESSAGE: Shape = (v) => {
+  if (typeof v !== 'string') return { at: '', says: `must be a string, not ${typeName(v)}` };
+  if (v.trim() === '') return { at: '', says: 'must hold some text: git refuses an empty commit message' };
+  if (v.includes('\0')) return { at: '', says: 'must not hold a NUL character, which git cannot be given' };
+  return undefined;
+};
 /** What the write handed to withCommit answers (Written): its value, the store-relative paths it wrote, the message. */
-export const WRITTEN: Shape = fields({ value: (v) => (isObject(v) ? undefined : notObject(v)), paths: STORE_PATHS, message: 'string' });
+export const WRITTEN: Shape = fields({
+  value: (v) => (isObject(v) ? undefined : notObject(v)),
+  paths: STORE_PATHS,
+  message: COMMIT_MESSAGE,
+});

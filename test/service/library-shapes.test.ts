@@ -171,6 +171,12 @@ describe('every pure function of the library given a model object with a missing
         detail: { field },
       });
     expect(await L.withCommit('.', false, async () => ({ value: {}, paths: ['global/a..b.yaml', 'plans/x/'], message: 'm' }))).toEqual({});
+    // A message git refuses (empty, white space, a NUL) failed the commit once the files were staged, and left them so.
+    for (const message of ['', ' \n ', 'a\0b'])
+      await expect(L.withCommit('.', false, async () => ({ value: {}, paths: ['global/a.yaml'], message }))).rejects.toMatchObject({
+        exitCode: EXIT_CODES.usage,
+        detail: { field: 'write().message' },
+      });
     // The tree source's own methods: one path bare is not read as its characters, each a path.
     const source = new L.WorkingTreeSource('.');
     await expect(source.read('global/a.yaml' as Loose)).rejects.toMatchObject({ exitCode: EXIT_CODES.usage, detail: { field: 'paths' } });
