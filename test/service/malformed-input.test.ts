@@ -396,6 +396,17 @@ describe('the library given input of the wrong shape', () => {
     expect((await p.config(null)).version).toBe((await p.config({ actor: 'configured' })).version);
   });
 
+  it('refuses a sync\'s confirm answering no boolean, naming confirm(), and writes nothing, instead of applying on a truthy "no"', async () => {
+    const store = exampleStore();
+    const p = PlanService.open({ store, deps: { author: async () => 'Test <test@example.com>' } }) as Loose;
+    const { plan } = await p.use({ action: 'local/code-coverage', project: 'myapp', goal: 'Raise coverage' });
+    await p.invariants.add({ scope: { action: 'local/code-coverage' }, text: 'Coverage never drops below the last release' });
+    const before = (await p.show(plan.id)).effective.length;
+    expect((await usageError(() => p.sync(plan.id, { apply: true, confirm: async () => 'no' }))).detail).toEqual({ field: 'confirm()' });
+    expect((await p.show(plan.id)).effective.length).toBe(before);
+    expect((await p.sync(plan.id, { apply: true, confirm: async () => true })).applied).toBe(true);
+  });
+
   it('refuses a service built over the wrong thing when it is built: a store path where an InvariantService goes, and back', async () => {
     const store = exampleStore();
     const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;

@@ -1,6 +1,6 @@
 // `plan sync`: a plan brought back in step with its action templates.
 import { UsageError } from '../../core/errors.ts';
-import { inputObject, optionalBoolean, optionalFunction, optionalSignal } from '../../core/input-shape.ts';
+import { inputObject, optionalBoolean, optionalFunction, optionalSignal, refuseArgs } from '../../core/input-shape.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
 import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
@@ -73,7 +73,12 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
   const preview = planSync(plan, inputs.planInvariants, inputs.actions);
   const result: SyncResult = { plan, changes: preview.changes, skipped: preview.skipped, applied: false };
   if (!apply || preview.changes.length === 0) return result;
-  if (confirm && !(await confirm(result))) return result;
+  if (confirm) {
+    const yes: unknown = await confirm(result);
+    // Read by its truthiness, a confirm answering "no" (a prompt's answer handed on as it stands) applied the changes.
+    refuseArgs('sync', ['confirm(): boolean'], [yes]);
+    if (!yes) return result;
+  }
   const fingerprint = (changes: readonly SyncChange[]) => JSON.stringify(changes.map((c) => [c.kind, c.drift]));
   const done = await lockedWrite(
     svc.invariants,
