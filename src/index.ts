@@ -381,7 +381,9 @@ export const diffStores = checkedArgs(
 );
 export const diffTarget = checkedArgs(
   'diffTarget',
-  diffTargetUnchecked,
+  function diffTarget(...[t, b, a, o]: Parameters<typeof diffTargetUnchecked>) {
+    return diffTargetUnchecked(t, b, a, o?.keyOf ? { ...o, keyOf: checkedAnswer('diffTarget', 'options.keyOf', 'string', o.keyOf) } : o);
+  },
   ['target: object', 'before: object', 'after: object', 'options: object?'],
   { target: TARGET, before: SIDE, after: SIDE, options: DIFF_OPTIONS },
 );

@@ -504,6 +504,11 @@ describe('every public function of the library given arguments of the wrong type
     const two = [invariant('01JDQ6X5Z8W4N3B2C1D0E9F8G1', 'One rule'), invariant('01JDQ6X5Z8W4N3B2C1D0E9F8G2', 'Another rule')];
     expect(await field(() => L.resolveEffective({ kind: 'project', project: 'myapp' }, two, () => undefined))).toBe('keyOf()');
     expect(L.resolveEffective({ kind: 'project', project: 'myapp' }, two, (i: { text: string }) => i.text)).toHaveLength(2);
+    // diffTarget's keyOf too: answering undefined, the set after held one of the two, the other "newly shadowed".
+    const side = (invariants: unknown[]) => ({ invariants, plans: new Map(), waivers: [] });
+    const myapp = { kind: 'project', project: 'myapp' };
+    expect(await field(() => L.diffTarget(myapp, side([]), side(two), { keyOf: () => undefined }))).toBe('options.keyOf()');
+    expect(L.diffTarget(myapp, side([]), side(two), { keyOf: (i: { text: string }) => i.text }).countAfter).toBe(2);
     expect(await field(() => L.mergeBlock(undefined, undefined, 'x\n', () => 5, false))).toBe('hash()');
     expect(
       await field(() => L.pickId('01JD', ['01JDQ6X5Z8W4N3B2C1D0E9F8G1', '01JDQ6X5Z8W4N3B2C1D0E9F8G2'], 'invariant', 'h', () => ({}))),
