@@ -146,6 +146,15 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => p.strategize(plan, { actor: 5 }))).toBe('actor');
     expect((await s.list({ all: true })).length).toBe(before);
     expect((await s.edit({ id, rationale: null })).changed).toEqual([]);
+    // Null is left out in edit too, where the field has a value to lose: tags: null emptied the tags, rationale: null
+    // removed the rationale. guard: null alone removes what it names (the guard).
+    const kept = (
+      await s.add({ scope: { global: true }, text: 'Kept whole', tags: ['data'], rationale: 'Why', guard: { write: ['x/**'] } })
+    ).invariant;
+    for (const field of ['tags', 'rationale', 'active', 'text', 'severity', 'overrides'])
+      expect((await s.edit({ id: kept.id, [field]: null })).changed, field).toEqual([]);
+    expect((await s.edit({ id: kept.id, guard: null })).changed).toEqual(['guard']);
+    expect((await s.show(kept.id)).invariant).toMatchObject({ tags: ['data'], rationale: 'Why' });
   });
 
   it("refuses what a caller's clock answers when it is no valid Date, naming deps.clock(), and writes nothing", async () => {

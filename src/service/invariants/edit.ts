@@ -22,7 +22,10 @@ import { EDIT_FIELDS, type EditInput, type EditResult } from './types.ts';
  * the provenance stay. An edit that changes nothing writes nothing.
  */
 export async function edit(svc: InvariantContext, given: EditInput): Promise<EditResult> {
-  const input = inputObject(given, 'edit', EDIT_FIELDS, 'input') as EditInput;
+  // A field given as null is left out, as add and every options object read it: read as given, tags: null emptied the
+  // tags and rationale: null removed the rationale. guard: null alone means something: the guard removed.
+  const input = { ...inputObject(given, 'edit', EDIT_FIELDS, 'input') } as EditInput;
+  for (const field of Object.keys(input) as (keyof EditInput)[]) if (input[field] === null && field !== 'guard') delete input[field];
   const found = await svc.resolveId(input.id);
   const text = input.text !== undefined ? checkText(input.text, found.path) : undefined;
   const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;
