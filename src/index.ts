@@ -114,7 +114,7 @@ export type {
   Guard,
 } from './core/model.ts';
 export type { Diagnostic, DiagnosticCode } from './core/diagnostics.ts';
-export { AgentsError, EXIT_CODES, UsageError, CheckFailedError, InvalidStoreError } from './core/errors.ts';
+export { AgentsError, CancelledError, EXIT_CODES, UsageError, CheckFailedError, InvalidStoreError } from './core/errors.ts';
 import { AgentsError, UsageError } from './core/errors.ts';
 import { InvariantService } from './service/invariant-service.ts';
 import { PlanService } from './service/plan-service.ts';

@@ -15,6 +15,13 @@ import { exampleStore } from '../helpers/plans.ts';
 // biome-ignore lint/suspicious/noExplicitAny: the point is input no type allows.
 type Loose = any;
 
+async function rejectionOf(call: () => unknown): Promise<unknown> {
+  return (async () => call())().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+}
+
 async function usageError(call: () => unknown): Promise<AgentsError> {
   const error = await (async () => call())().then(
     () => undefined,
@@ -414,6 +421,15 @@ describe('the library given input of the wrong shape', () => {
     expect((await usageError(() => p.sync(plan.id, { apply: true, confirm: async () => 'no' }))).detail).toEqual({ field: 'confirm()' });
     expect((await p.show(plan.id)).effective.length).toBe(before);
     expect((await p.sync(plan.id, { apply: true, confirm: async () => true })).applied).toBe(true);
+    // A stop before the lock is a CancelledError, which the package exports for a caller to tell it apart.
+    const lib = (await import('../../src/index.ts')) as Loose;
+    const stopped = new AbortController();
+    stopped.abort();
+    const invariant = (await p.show(plan.id)).effective[0].invariant.id;
+    const cancelled = await rejectionOf(() => p.addViolation({ plan: plan.id, invariant }, { signal: stopped.signal }));
+    expect(lib.CancelledError).toBeTypeOf('function');
+    expect(cancelled).toBeInstanceOf(lib.CancelledError);
+    expect(await p.listViolations({ plan: plan.id })).toEqual([]);
   });
 
   it('refuses a service built over the wrong thing when it is built: a store path where an InvariantService goes, and back', async () => {
