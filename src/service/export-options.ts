@@ -8,6 +8,9 @@ import {
   requiredArray,
   requiredString,
 } from '../core/input-shape.ts';
+import { UsageError } from '../core/errors.ts';
+import { leavesStore } from '../core/model-shape.ts';
+import { quoteText } from '../core/plain-text.ts';
 import type { FileChange } from './export-targets.ts';
 
 export interface ExportOptions {
@@ -46,7 +49,14 @@ export function checkPlanShape(plan: { top: string; changes: readonly FileChange
   requiredString(given.top, 'top');
   for (const change of requiredArray(given.changes, 'changes', 'of file changes')) {
     const c = inputObject(change as FileChange, 'each of changes', undefined, 'changes[]');
-    requiredString(c.path, 'changes[].path');
+    // A path that climbs out of the repository (`../x`) or starts elsewhere (`/etc/x`), in a plan a caller rebuilt or
+    // edited, was written there: `plan()` gives only paths below the top.
+    if (leavesStore(requiredString(c.path, 'changes[].path')))
+      throw new UsageError(
+        `apply: changes[].path ${quoteText(c.path!)} is outside the repository`,
+        'Nothing was written. Apply a plan as plan() returned it: its paths are relative to its top, without "..".',
+        { field: 'changes[].path', path: c.path },
+      );
     requiredString(c.action, 'changes[].action');
     optionalString(c.before, 'changes[].before');
     optionalString(c.after, 'changes[].after');
