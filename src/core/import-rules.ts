@@ -28,7 +28,7 @@ import {
 import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
-import { FOOTNOTE, isLinkOnly, joinLines, labelledCode, plain, saysMoreThan, startsWithCode } from './markdown-plain.ts';
+import { FOOTNOTE, holdsPlaceholder, isLinkOnly, joinLines, labelledCode, plain, saysMoreThan, startsWithCode } from './markdown-plain.ts';
 import {
   AFFIRMATIVE,
   DESCRIBING,
@@ -374,8 +374,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   function itemReason(body: string, marked: string, to: number): LeftOutReason | undefined {
     // "✅ Use const" is judged as "Use const": a mark says which way a rule goes, not whether an item is one.
     const text = unmarked(marked);
-    // "1.0.0", "—": no words, no rule.
-    if (!/\p{L}/u.test(text)) return 'description';
+    // "1.0.0", "—": no words, no rule; nor a template's line still to fill in ("Tone: {{tone}}").
+    if (!/\p{L}/u.test(text) || holdsPlaceholder(body)) return 'description';
     if (isLinkOnly(body)) return 'link';
     if (captionOfCode(lines, text, to)) return 'command';
     // Another language's item is taken as it stands, unless it holds no words but its code ("**ビルド:** `npm run build`").
@@ -403,7 +403,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   function takeGroup(raw: string, items: string[], from: number, to: number): void {
     const head = plain(raw.replace(/^\[[ xX]\]\s+/, ''));
     const texts = items.map(plain);
-    const parts = texts.map((x) => x.replace(/[.;]$/, ''));
+    const parts = texts.map((x) => x.replace(/[\s.;,]*(?:\b(?:and|or)\b[\s.;,]*)?$/, ''));
     if (parts.every((x) => /^`/.test(x) || labelledCode(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
       // "These include:" and a list of commands: the rule is the head's.
       if (isRule(head.replace(/:$/, ''), true)) take(`${head} ${texts.join(', ')}.`, from, to);
@@ -434,8 +434,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       leave(from, to, 'link');
       return;
     }
-    // Footnotes stay with the lines that cite them, which keep them on --replace.
-    if (FOOTNOTE.test(raw)) {
+    // Footnotes stay with the lines that cite them, which keep them on --replace; a template's blanks are no rule yet.
+    if (FOOTNOTE.test(raw) || holdsPlaceholder(raw)) {
       leave(from, to, 'description');
       return;
     }

@@ -154,3 +154,8 @@ const LABELLED_CODE = /^\s*(\*\*|__)?[^`:]{1,40}:(\*\*|__)?\s*(`[^`]+`[\s/,;|&]*
 export function labelledCode(markdown: string): boolean {
   return markdown.includes(':') && markdown.includes('`') && LABELLED_CODE.test(markdown);
 }
+
+/** A template's blank to fill in ("Tone: {{tone}}"), outside code spans: a text still to be written, not a rule. */
+export function holdsPlaceholder(markdown: string): boolean {
+  return markdown.includes('{{') && /\{\{\s*[\w.-]+\s*\}\}/.test(markdown.replace(/`[^`]*`/g, ''));
+}

@@ -305,6 +305,22 @@ describe('splitInstructions: what is a rule', () => {
     expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([7, 'command']);
   });
 
+  it("leaves a template's lines still to fill in out, and joins a rule's steps without their trailing commas and conjunctions", () => {
+    const tpl =
+      '- Tone: {{tone}}\n- Always propose tests with code changes: {{ tests_required }}\n- Use `{{ }}` for interpolation.\n\nProject {{name}} must build.\n';
+    expect(texts(tpl)).toEqual(['Use {{ }} for interpolation.']);
+    expect(reasons(tpl)).toEqual([
+      [1, 1, 'description'],
+      [2, 2, 'description'],
+      [5, 5, 'description'],
+    ]);
+    const steps =
+      'When changing the source, ensure that you:\n\n- Have both async and sync versions,\n- Propose tests, and,\n- Give a summary.\n';
+    expect(texts(steps)).toEqual([
+      'When changing the source, ensure that you: Have both async and sync versions; Propose tests; Give a summary.',
+    ]);
+  });
+
   it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
     const md = 'The CI runs on every push and takes about ten minutes. Never merge a red build. The team reviews daily.';
     const r = splitInstructions(md);
