@@ -132,7 +132,8 @@ export class IdAbbreviations {
     ids: Iterable<string>,
     readonly min = MIN_PREFIX,
   ) {
-    this.sorted = [...new Set(ids)].sort();
+    // Ids are taken in any case (resolvePrefix): they are measured against each other as they are taken.
+    this.sorted = [...new Set(Array.from(ids, (id) => (typeof id === 'string' ? id.toUpperCase() : id)))].sort();
     for (let i = 0; i < this.sorted.length; i++) {
       const id = this.sorted[i]!;
       const before = i > 0 ? commonPrefixLength(id, this.sorted[i - 1]!) : 0;
@@ -146,8 +147,9 @@ export class IdAbbreviations {
    * not in the set is measured against it as if it were added.
    */
   short(id: string): string {
-    const known = this.lengths.get(id);
-    if (known === undefined && typeof id !== 'string') refuseArgs('IdAbbreviations.short', ['id: string'], [id]);
+    if (typeof id !== 'string') refuseArgs('IdAbbreviations.short', ['id: string'], [id]);
+    const key = id.toUpperCase();
+    const known = this.lengths.get(key);
     if (known !== undefined) return id.slice(0, known);
     let longest = 0;
     // Binary search for where it would go: its neighbours there are its closest rivals.
@@ -155,11 +157,11 @@ export class IdAbbreviations {
     let hi = this.sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.sorted[mid]! < id) lo = mid + 1;
+      if (this.sorted[mid]! < key) lo = mid + 1;
       else hi = mid;
     }
-    if (lo > 0) longest = Math.max(longest, commonPrefixLength(id, this.sorted[lo - 1]!));
-    if (lo < this.sorted.length) longest = Math.max(longest, commonPrefixLength(id, this.sorted[lo]!));
+    if (lo > 0) longest = Math.max(longest, commonPrefixLength(key, this.sorted[lo - 1]!));
+    if (lo < this.sorted.length) longest = Math.max(longest, commonPrefixLength(key, this.sorted[lo]!));
     return id.slice(0, Math.min(id.length, Math.max(this.min, longest + 1)));
   }
 }

@@ -154,6 +154,15 @@ describe('IdAbbreviations: neighbours on both sides', () => {
     expect(a.short('00')).toBe('00');
     expect(new IdAbbreviations([]).short('01ABCDEF')).toBe('01AB');
   });
+
+  it('measures ids in any case, as resolvePrefix takes them, and gives the prefix in the case asked', () => {
+    const ids = ['01M9300FBS3J3X2W6AWQWFQDYZ', '01M9300FBS3J3X2W6AWQWFQDZ0'];
+    const a = new IdAbbreviations(ids);
+    const short = a.short(ids[0]!.toLowerCase());
+    expect(short).toBe('01m9300fbs3j3x2w6awqwfqdy');
+    expect(resolvePrefix(short, ids)).toEqual({ kind: 'unique', id: ids[0] });
+    expect(new IdAbbreviations(ids.map((id) => id.toLowerCase())).short(ids[1]!)).toBe('01M9300FBS3J3X2W6AWQWFQDZ');
+  });
 });
 
 describe('resolvePrefix and pickId: ids in any order', () => {
