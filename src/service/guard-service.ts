@@ -422,21 +422,31 @@ export class GuardService {
     verdict: GuardVerdict,
   ): Promise<{ id: string; path: string } | { notRecorded: string }> {
     const hit = verdict.decisive!;
-    const what =
-      hit.kind === 'command'
-        ? `command ${JSON.stringify(client.command ?? '')}`
-        : hit.kind === 'tool'
-          ? `tool ${hit.subject}`
-          : `path ${hit.subject}`;
-    const details = [
-      `Denied by agents guard hook: ${client.client} ${client.tool}, ${what}`,
-      `guard ${hit.kind}: ${hit.entry}`,
-      ...(client.session !== undefined ? [`session ${client.session}`] : []),
-    ].join('\n');
     try {
-      const [{ InvariantService }, { PlanService }] = await Promise.all([import('./invariant-service.ts'), import('./plan-service.ts')]);
+      const [{ InvariantService }, { PlanService }, { escapeUnsafe, quoteText }, { wellFormed }, { cutText }] = await Promise.all([
+        import('./invariant-service.ts'),
+        import('./plan-service.ts'),
+        import('../core/plain-text.ts'),
+        import('../core/utf8.ts'),
+        import('../core/records.ts'),
+      ]);
+      // What the agent sent is kept as escapes on one line each: the store refuses a control or bidirectional character
+      // in details, and a deny of a path or command holding one (secrets/\u202eevil) would otherwise go unrecorded.
+      const plain = (text: string) => escapeUnsafe(wellFormed(text));
+      const what =
+        hit.kind === 'command'
+          ? `command ${quoteText(client.command ?? '')}`
+          : hit.kind === 'tool'
+            ? `tool ${plain(hit.subject)}`
+            : `path ${plain(hit.subject)}`;
+      const details = [
+        `Denied by agents guard hook: ${client.client} ${plain(client.tool)}, ${what}`,
+        `guard ${hit.kind}: ${plain(hit.entry)}`,
+        ...(client.session !== undefined ? [`session ${plain(client.session)}`] : []),
+      ].join('\n');
       const plans = new PlanService(new InvariantService(this.root));
-      const r = await plans.addViolation({ plan, invariant: hit.rule.id, details: details.slice(0, 10_000) });
+      // Cut between characters: a cut through a surrogate pair leaves half of one, which is no text.
+      const r = await plans.addViolation({ plan, invariant: hit.rule.id, details: cutText(details, 10_000) });
       return { id: r.violation.id, path: r.path };
     } catch (error) {
       return { notRecorded: (error as Error).message };

@@ -192,6 +192,36 @@ describe('agents guard hook', () => {
     expect(readdirSync(folder)).toHaveLength(2);
   });
 
+  it('records a deny whose path, command or session holds control or bidirectional characters, escaped, and a long command cut whole', async () => {
+    const dir = await repo();
+    const env = { AGENTS_PLAN: PLAN };
+    const inputs = [
+      claude(dir, 'Write', { file_path: join(dir, 'secrets/\u202eevil.txt'), content: 'x' }),
+      claude(dir, 'Bash', { command: 'rm -r \u001b[2J build\u0085' }),
+      JSON.stringify({
+        session_id: 's\u007f2',
+        cwd: dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: 'secrets/b' },
+      }),
+      // One of the two puts the 10,000th character inside a surrogate pair, whichever the length of the line before it.
+      claude(dir, 'Bash', { command: `rm -r ${'😀'.repeat(11_000)}` }),
+      claude(dir, 'Bash', { command: `rm -r x${'😀'.repeat(11_000)}` }),
+    ];
+    for (const input of inputs) expect((await runAgents(['guard', 'hook'], { cwd: dir, input, env })).stdout).toContain('"deny"');
+    const listed = await runAgents(['--format', 'json', 'invariant', 'violation', 'list', '--plan', PLAN], { cwd: dir });
+    const details: string[] = JSON.parse(listed.stdout).map((v: { details: string }) => v.details);
+    expect(details).toHaveLength(inputs.length);
+    expect(details[0]).toContain('path secrets/\\u202eevil.txt');
+    expect(details[1]).toContain('command "rm -r \\u001b[2J build\\u0085"');
+    expect(details[2]).toContain('session s\\u007f2');
+    for (const d of details.slice(3)) {
+      expect([...d]).toHaveLength(10_000);
+      expect(/\p{Surrogate}/u.test(d)).toBe(false);
+    }
+  });
+
   it.each([
     ['deny', 2],
     ['allow', 0],
