@@ -13,7 +13,7 @@ import type { ReservedWrite } from './guard-reserved.ts';
 import type { TextMatcher } from './guard-patterns.ts';
 import { describeScope, type Guard, type GuardKind, type ScopedInvariant, type Severity, type Target } from './model.ts';
 import { resolveEffective, type EffectiveEntry } from './resolve.ts';
-import { waiverExpiry, waiverHolds, type ScopedWaiver } from './waivers.ts';
+import { waiverExpiry, waiverHolds, waiverReaches, type ScopedWaiver } from './waivers.ts';
 
 /** One invariant with a guard, as the index keeps it. */
 export interface GuardRule {
@@ -194,7 +194,8 @@ export function buildGuardIndex(input: {
       let until = 0;
       for (const w of input.waivers) {
         if (w.invariant_id !== inv.id || !waiverHolds(w, input.now)) continue;
-        const covers = w.scope.kind === 'plan' ? w.scope.plan === input.plan?.id : w.scope.project === project;
+        const covers =
+          (w.scope.kind === 'plan' ? w.scope.plan === input.plan?.id : w.scope.project === project) && waiverReaches(w, inv.scope);
         if (covers) until = Math.max(until, waiverExpiry(w.expires));
       }
       if (until > 0) ctx.waived[String(index)] = until;

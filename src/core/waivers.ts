@@ -99,13 +99,28 @@ export function waivedAt<W extends Waiver>(waivers: readonly W[], now: Date): Ma
 }
 
 /**
- * The waivers that name an invariant of a set (its entries' ids): the others waive nothing there (validate's
- * waiver-not-applicable), and a file saying them would tell an agent a rule it does not hold is lifted.
+ * Whether a waiver can waive an invariant of the scope `scope` in a set it covers: a plan's waiver whatever its plan's
+ * set holds, a project's only what the project's own set holds, never a plan's own invariant (one moved into the plan
+ * leaves its project waiver behind, which validate's waiver-not-applicable says waives nothing).
  */
-export function waiversInSet<W extends Waiver>(waivers: readonly W[], entries: readonly { invariant: { id: string } }[]): W[] {
+export function waiverReaches(waiver: { scope: WaiverScope }, scope: { kind: string }): boolean {
+  return waiver.scope.kind === 'plan' || scope.kind !== 'plan';
+}
+
+/**
+ * The waivers that name an invariant of a set (its entries' ids) that they can reach: the others waive nothing there
+ * (validate's waiver-not-applicable), and a file saying them would tell an agent a rule it does not hold is lifted.
+ */
+export function waiversInSet<W extends Waiver & { scope: WaiverScope }>(
+  waivers: readonly W[],
+  entries: readonly { invariant: { id: string; scope: { kind: string } } }[],
+): W[] {
   if (waivers.length === 0) return [];
-  const ids = new Set(entries.map((e) => e.invariant.id));
-  return waivers.filter((w) => ids.has(w.invariant_id));
+  const scopes = new Map(entries.map((e) => [e.invariant.id, e.invariant.scope]));
+  return waivers.filter((w) => {
+    const scope = scopes.get(w.invariant_id);
+    return scope !== undefined && waiverReaches(w, scope);
+  });
 }
 
 /** The waivers that cover a plan: its own, and those of the project it targets. */

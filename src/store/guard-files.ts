@@ -17,8 +17,11 @@ import { readRegularFile } from './read-file.ts';
 import { settledBefore } from './tree-source.ts';
 import { replaceCacheFile, replaceFile, writeAll } from './write-all.ts';
 
-/** Bump when the index's shape changes: an index of another format is rebuilt. */
-const FORMAT = 4;
+/**
+ * Bump when the index's shape changes, or what the build keeps for the same store (a waiver that no longer lifts a
+ * guard): an index of another format is rebuilt.
+ */
+const FORMAT = 5;
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 /** `.git/agents/` of the repository holding the store; undefined outside git (no index, no log, no active plan file). */

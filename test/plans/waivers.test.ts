@@ -194,6 +194,33 @@ describe('invariant waive (CLI, on a git repository)', () => {
     expect((await service.effective({ plan: EXAMPLE_PLAN })).waivers.map((w) => w.id)).toEqual([example]);
   });
 
+  it("a project's waiver of an invariant since moved into a plan waives nothing there: not listed, no violation covered, no guard lifted", async () => {
+    // No repository: nothing here commits, and a git repository costs processes.
+    const root = exampleStore();
+    const cwd = dirname(root);
+    expect((await run(root, 'invariant', 'edit', API_TESTS, '--guard-write', 'src/legacy/**')).code).toBe(0);
+    const waive = ['--reason', 'Legacy endpoints', '--owner', 'API team', '--expires', '2999-12-31'];
+    expect((await run(root, 'invariant', 'waive', API_TESTS, '--project', 'myapp', ...waive)).code).toBe(0);
+    expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', API_TESTS)).code).toBe(0);
+    const guardTry = () =>
+      runAgents(['--store', root, 'guard', 'try', '--path', 'src/legacy/a.py'], { cwd, env: { AGENTS_PLAN: EXAMPLE_PLAN } });
+    expect((await guardTry()).code).toBe(0);
+    expect((await run(root, 'invariant', 'move', API_TESTS, '--plan', EXAMPLE_PLAN)).code).toBe(0);
+    const validate = await runValidate({ store: root, cwd: root }, { processAlive: () => false, hostname: 'h' });
+    expect(validate.diagnostics.filter((d) => d.code === 'waiver-not-applicable')).toHaveLength(1);
+    const r = await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json');
+    const status = JSON.parse(r.stdout) as { waivers: { id: string }[]; violations: { error: number }; waived_violations: number };
+    expect(r.code).toBe(1);
+    expect(status.waivers.map((w) => w.id)).toEqual(['01M8KK6RQ0CZ6W1V4TZ2J5X3HB']);
+    expect([status.violations.error, status.waived_violations]).toEqual([1, 0]);
+    const listed = JSON.parse((await run(root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json')).stdout) as {
+      id: string;
+      waivers: unknown[];
+    }[];
+    expect(listed.find((e) => e.id === API_TESTS)?.waivers).toEqual([]);
+    expect((await guardTry()).code).toBe(1);
+  });
+
   it('plan show and violation list mark the open violations a waiver covers, as plan status counts them', async () => {
     // No repository: nothing here commits, and a git repository costs processes.
     const root = exampleStore();
