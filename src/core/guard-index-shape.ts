@@ -16,7 +16,8 @@ export function isGuardIndexFrame(v: unknown): v is GuardIndex {
   if (!isObject(v) || (v.plan !== null && !isString(v.plan)) || (v.onError !== 'deny' && v.onError !== 'allow')) return false;
   if (!Array.isArray(v.rules) || !isObject(v.contexts) || !isObject(v.projects) || !isObject(v.heads)) return false;
   if (v.caseless !== undefined && v.caseless !== true) return false;
-  return keyCount(v) === (v.caseless === undefined ? 6 : 7);
+  if (v.planProject !== undefined && (!isString(v.planProject) || v.plan === null)) return false;
+  return keyCount(v) === 6 + (v.caseless === undefined ? 0 : 1) + (v.planProject === undefined ? 0 : 1);
 }
 
 /** A rule as the build keeps it: a guard of at least one non-empty list, since the build keeps no rule that guards nothing. */

@@ -39,6 +39,8 @@ export interface GuardContext {
 export interface GuardIndex {
   /** The active plan the contexts were resolved for, or null. */
   plan: string | null;
+  /** The project the active plan targets, when it targets one: which invariants a waiver of the plan can reach. */
+  planProject?: string;
   rules: GuardRule[];
   /** By project name; "" holds the rules for files and folders of no project. */
   contexts: Record<string, GuardContext>;
@@ -155,7 +157,8 @@ export function buildGuardIndex(input: {
   invariants: readonly ScopedInvariant[];
   projects: ReadonlyMap<string, { paths?: string[] }>;
   waivers: readonly ScopedWaiver[];
-  plan?: { id: string } | undefined;
+  /** The active plan, with the project it targets. */
+  plan?: { id: string; project?: string } | undefined;
   now: Date;
   onError?: 'deny' | 'allow';
   caseless?: boolean;
@@ -195,7 +198,8 @@ export function buildGuardIndex(input: {
       for (const w of input.waivers) {
         if (w.invariant_id !== inv.id || !waiverHolds(w, input.now)) continue;
         const covers =
-          (w.scope.kind === 'plan' ? w.scope.plan === input.plan?.id : w.scope.project === project) && waiverReaches(w, inv.scope);
+          (w.scope.kind === 'plan' ? w.scope.plan === input.plan?.id : w.scope.project === project) &&
+          waiverReaches(w, inv.scope, input.plan?.project);
         if (covers) until = Math.max(until, waiverExpiry(w.expires));
       }
       if (until > 0) ctx.waived[String(index)] = until;
@@ -225,6 +229,7 @@ export function buildGuardIndex(input: {
     onError: input.onError ?? 'deny',
   };
   if (input.caseless) index.caseless = true;
+  if (input.plan?.project !== undefined) index.planProject = input.plan.project;
   return index;
 }
 
@@ -464,16 +469,20 @@ export function quoteEntry(entry: string): string {
  * The reason the client shows the agent: the invariant's id, text and scope,
  * what matched, and how to waive it. One paragraph, plain text.
  */
-export function guardReason(hit: GuardHit, plan: string | null): string {
+export function guardReason(hit: GuardHit, plan: string | null, planProject?: string): string {
   const r = hit.rule;
   // The subject is the agent's (its command, its file's name): escaped, so that a control or bidirectional character
   // cannot hide or reorder what the person reads where the client asks them (a warning's `ask`).
   const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(hit.subject)})`}`;
   const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
   // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
+  // The active plan's waives only what its own set holds: not the invariant of a project it does not target, which only
+  // that project's waiver can (waiverReaches), and which `invariant waive --plan` refuses.
+  const otherProject =
+    hit.project !== undefined && hit.project !== planProject && r.scope === describeScope({ kind: 'project', project: hit.project });
   const waive = r.locked
     ? 'It is a locked floor of a policy source: it cannot be waived here.'
-    : plan !== null || hit.project === undefined
+    : (plan !== null && !otherProject) || hit.project === undefined
       ? `To waive it: agents invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}${plan === null ? ', then agents plan activate PLAN (no project holds it, so only an active plan can waive it)' : ''}.`
       : `To waive it: agents invariant waive ${r.id} --project ${hit.project} ${rest}.`;
   return `Blocked by invariant ${r.id} (${r.scope}, ${r.severity}): "${r.text}". An agent ${what}. ${waive}`;

@@ -1,6 +1,7 @@
 // Waivers: time-boxed exceptions to an invariant for one plan, or for one
 // project and the plans that target it (docs/plans.md, "Waivers"). Pure: the
 // time is always an argument, never read here.
+import type { Scope } from './model.ts';
 
 /** A waiver file: `plans/<plan>/waivers/<id>.yaml` or `projects/<project>/waivers/<id>.yaml` (schemas/waiver.schema.json). */
 export interface Waiver {
@@ -99,27 +100,32 @@ export function waivedAt<W extends Waiver>(waivers: readonly W[], now: Date): Ma
 }
 
 /**
- * Whether a waiver can waive an invariant of the scope `scope` in a set it covers: a plan's waiver whatever its plan's
- * set holds, a project's only what the project's own set holds, never a plan's own invariant (one moved into the plan
- * leaves its project waiver behind, which validate's waiver-not-applicable says waives nothing).
+ * Whether a waiver can waive an invariant of the scope `scope`: a project's waiver what the project's own set holds,
+ * never a plan's own invariant (one moved into the plan leaves its project waiver behind); a plan's waiver what its
+ * plan's set holds, never the invariant of a project other than `planProject`, the plan's (the guard hook judges a file
+ * of another project by the active plan's and that project's invariants). Either other waiver is validate's
+ * waiver-not-applicable: it waives nothing.
  */
-export function waiverReaches(waiver: { scope: WaiverScope }, scope: { kind: string }): boolean {
-  return waiver.scope.kind === 'plan' || scope.kind !== 'plan';
+export function waiverReaches(waiver: { scope: WaiverScope }, scope: Scope, planProject: string | undefined): boolean {
+  if (waiver.scope.kind === 'project') return scope.kind !== 'plan';
+  return scope.kind !== 'project' || scope.project === planProject;
 }
 
 /**
- * The waivers that name an invariant of a set (its entries' ids) that they can reach: the others waive nothing there
- * (validate's waiver-not-applicable), and a file saying them would tell an agent a rule it does not hold is lifted.
+ * The waivers that name an invariant of a set (its entries' ids) that they can reach (waiverReaches; `planProject`: the
+ * project of the plan whose set it is): the others waive nothing there (validate's waiver-not-applicable), and a file
+ * saying them would tell an agent a rule it does not hold is lifted.
  */
 export function waiversInSet<W extends Waiver & { scope: WaiverScope }>(
   waivers: readonly W[],
-  entries: readonly { invariant: { id: string; scope: { kind: string } } }[],
+  entries: readonly { invariant: { id: string; scope: Scope } }[],
+  planProject: string | undefined,
 ): W[] {
   if (waivers.length === 0) return [];
   const scopes = new Map(entries.map((e) => [e.invariant.id, e.invariant.scope]));
   return waivers.filter((w) => {
     const scope = scopes.get(w.invariant_id);
-    return scope !== undefined && waiverReaches(w, scope);
+    return scope !== undefined && waiverReaches(w, scope, planProject);
   });
 }
 

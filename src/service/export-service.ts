@@ -211,6 +211,7 @@ export class ExportService {
       let waivers = waiversInSet(
         (await this.service.waiversOf({ kind: 'project', project: name }, snap.entries)).filter((w) => w.holds),
         entries,
+        undefined,
       );
       if (waivers.length > 0 && globals.some((i) => i.locked)) {
         // A waiver of a locked text never counts (docs/extends.md, "Floors"): the files do not say it holds, as no listing does.
@@ -427,6 +428,7 @@ export class ExportService {
       waiversInSet(
         result.waivers.filter((w) => w.holds),
         result.entries,
+        result.plan?.project,
       ),
     );
     return renderStandalone(TARGETS[name!], [section], this.storeRel());

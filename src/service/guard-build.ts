@@ -32,10 +32,11 @@ export async function buildIndex(
     .filter((e) => e.type === 'dir')
     .map((e) => e.path.slice('projects/'.length));
   const taken = stamps(projectNames);
-  let planInfo: { id: string } | undefined;
+  let planInfo: { id: string; project?: string } | undefined;
   if (plan !== null) {
     try {
-      planInfo = { id: (await service.readPlan(plan)).id };
+      const read = await service.readPlan(plan);
+      planInfo = { id: read.id, ...(read.project !== undefined ? { project: read.project } : {}) };
     } catch (error) {
       throw new UsageError(
         `the active plan ${plan} is not in the store (${(error as Error).message})`,

@@ -342,7 +342,7 @@ export class GuardService {
         matchers ?? new GuardMatchers(patternsNeeded(index, action) ? (await import('../core/guard-patterns.ts')).compileRegex : undefined);
       const verdict = evaluateGuards(index, action, this.clock(), m);
       return verdict.decisive
-        ? { verdict, reason: guardReason(verdict.decisive, index.plan), plan: index.plan }
+        ? { verdict, reason: guardReason(verdict.decisive, index.plan, index.planProject), plan: index.plan }
         : { verdict, plan: index.plan };
     });
   }

@@ -21,7 +21,7 @@ import { replaceCacheFile, replaceFile, writeAll } from './write-all.ts';
  * Bump when the index's shape changes, or what the build keeps for the same store (a waiver that no longer lifts a
  * guard): an index of another format is rebuilt.
  */
-const FORMAT = 5;
+const FORMAT = 6;
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 /** `.git/agents/` of the repository holding the store; undefined outside git (no index, no log, no active plan file). */

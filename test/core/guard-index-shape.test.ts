@@ -8,7 +8,7 @@ const NOW = new Date('2026-12-02T12:00:00Z');
 const APP: Scope = { kind: 'project', project: 'app' };
 
 /** An index through JSON, as the hook reads it: a global guard, and one of the project app at services/app/**. */
-function kept(): GuardIndex {
+function kept(plan?: { id: string; project: string }): GuardIndex {
   const index = buildGuardIndex({
     invariants: [
       scopedInvariant('01JGGEBWJTQ6P08NTXZQ7T0001', { kind: 'global' }, 'No secrets', { guard: { write: ['secrets/**'] } }),
@@ -17,6 +17,7 @@ function kept(): GuardIndex {
     projects: new Map([['app', { paths: ['services/app/**'] }]]),
     waivers: [],
     now: NOW,
+    ...(plan ? { plan } : {}),
   });
   return JSON.parse(JSON.stringify(index));
 }
@@ -27,6 +28,7 @@ describe('a kept guard index', () => {
   it('as built fits any action, and every part of it', () => {
     const index = kept();
     expect(isGuardIndexFrame(index)).toBe(true);
+    expect(isGuardIndexFrame(kept({ id: '01JH5G411EVHG9XHQ43X20SSN4', project: 'app' }))).toBe(true);
     for (const action of [inApp, { tool: 'Bash', files: [], texts: [], command: 'ls', cwd: 'services/app' }, undefined])
       expect(indexFits(index, action)).toBe(true);
   });
@@ -40,6 +42,7 @@ describe('a kept guard index', () => {
       (i) => (i.heads = []),
       (i) => delete i.projects,
       (i) => (i.extra = 1),
+      (i) => (i.planProject = 'app'),
     ];
     for (const damage of damages) {
       const index = kept() as unknown as Record<string, unknown>;

@@ -49,13 +49,14 @@ function waiver(invariantId: string, scope: ScopedWaiver['scope'], expires = '20
 function decide(
   invariants: ScopedInvariant[],
   action: Partial<GuardAction>,
-  options: { waivers?: ScopedWaiver[]; plan?: boolean; caseless?: boolean } = {},
+  /** `plan`: the plan is active (targeting `{project}` when given). */
+  options: { waivers?: ScopedWaiver[]; plan?: boolean | { project: string }; caseless?: boolean } = {},
 ) {
   const index = buildGuardIndex({
     invariants,
     projects: PROJECTS,
     waivers: options.waivers ?? [],
-    plan: options.plan ? { id: PLAN } : undefined,
+    plan: options.plan ? { id: PLAN, ...(options.plan === true ? {} : options.plan) } : undefined,
     now: NOW,
     caseless: options.caseless,
   });
@@ -227,6 +228,16 @@ describe('waivers', () => {
         .decision,
     ).toBe('deny');
   });
+  it("a plan's waiver of a project's invariant only when the plan targets that project; a project's never of a plan's own", () => {
+    const web = inv({ kind: 'project', project: 'web' }, { write: ['web/secrets/**'] });
+    const own = inv(PLAN_SCOPE, { write: ['web/generated/**'] });
+    const byPlan = [waiver(web.id, { kind: 'plan', plan: PLAN })];
+    expect(decide([web], { files: ['web/secrets/a'] }, { waivers: byPlan, plan: { project: 'app' } }).decision).toBe('deny');
+    expect(decide([web], { files: ['web/secrets/a'] }, { waivers: byPlan, plan: true }).decision).toBe('deny');
+    expect(decide([web], { files: ['web/secrets/a'] }, { waivers: byPlan, plan: { project: 'web' } }).decision).toBe('none');
+    const byProject = [waiver(own.id, { kind: 'project', project: 'web' })];
+    expect(decide([own], { files: ['web/generated/a'] }, { waivers: byProject, plan: { project: 'web' } }).decision).toBe('deny');
+  });
   it("a plan's waiver, while that plan is active", () => {
     const w = [waiver(g.id, { kind: 'plan', plan: PLAN })];
     expect(decide([g], { files: ['x.lock'] }, { waivers: w, plan: true }).decision).toBe('none');
@@ -340,8 +351,8 @@ describe('the literal every match of a pattern holds', () => {
 describe('the reason', () => {
   it("names the invariant's id, text, scope and severity, what matched, and how to waive it", () => {
     const p = inv(APP, { write: ['**/*.sql'] }, { text: 'No hand-written SQL' });
-    const v = decide([p], { files: ['services/app/a.sql'] }, { plan: true });
-    const reason = guardReason(v.decisive!, PLAN);
+    const v = decide([p], { files: ['services/app/a.sql'] }, { plan: { project: 'app' } });
+    const reason = guardReason(v.decisive!, PLAN, 'app');
     for (const part of [
       p.id,
       'No hand-written SQL',
@@ -352,6 +363,18 @@ describe('the reason', () => {
       `invariant waive ${p.id} --plan ${PLAN}`,
     ])
       expect(reason).toContain(part);
+  });
+
+  it("names the project's waiver for an invariant of a project the active plan does not target, which the plan's cannot waive", () => {
+    const p = inv(APP, { write: ['**/*.sql'] });
+    for (const planProject of ['web', undefined]) {
+      const reason = guardReason(decide([p], { files: ['services/app/a.sql'] }, { plan: true }).decisive!, PLAN, planProject);
+      expect(reason).toContain(`invariant waive ${p.id} --project app `);
+    }
+    const g = inv(GLOBAL, { write: ['**/*.sql'] });
+    expect(guardReason(decide([g], { files: ['services/app/a.sql'] }, { plan: true }).decisive!, PLAN, 'web')).toContain(
+      `invariant waive ${g.id} --plan ${PLAN} `,
+    );
   });
 
   it('quotes a pattern as it was written: its backslashes are not doubled', () => {

@@ -187,7 +187,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
           file: f.path,
           line: at?.line ?? 0,
           col: at ? 1 : 0,
-          message: guardReason(h, plan)
+          message: guardReason(h, plan, index.planProject)
             .replace(/^Blocked by/, 'Forbidden by')
             .replace(/ To waive it:.*$/, '')
             .replace(/ It is a locked floor.*$/, ''),

@@ -125,7 +125,7 @@ export async function effective(
   }
   // A waiver of an invariant the whole set does not hold (another scope's, inactive, a shadowed copy) waives nothing
   // here (docs/plans.md, "Waivers"): no listing counts it, and it covers no violation, as validate's waiver-not-applicable says.
-  let waivers = waiversInSet(await svc.waiversOf(resolvedTarget, snap.entries), set);
+  let waivers = waiversInSet(await svc.waiversOf(resolvedTarget, snap.entries), set, plan?.project);
   if (waivers.length > 0 && inherited.some((i) => i.locked)) {
     // A waiver of a locked text never counts (docs/extends.md, "Floors"): `validate` reports it, and no listing shows it as holding.
     const { countingWaivers } = await import('../floors.ts');
