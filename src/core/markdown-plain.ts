@@ -155,7 +155,12 @@ export function labelledCode(markdown: string): boolean {
   return markdown.includes(':') && markdown.includes('`') && LABELLED_CODE.test(markdown);
 }
 
-/** A template's blank to fill in ("Tone: {{tone}}"), outside code spans: a text still to be written, not a rule. */
+/**
+ * A template's blank to fill in, outside code spans: "Tone: {{tone}}", or a label over nothing but a bracket of
+ * examples or of what to write ("Code Style: [e.g., PEP 8]", "[Your stack here]"): a text still to be written, no rule.
+ */
 export function holdsPlaceholder(markdown: string): boolean {
-  return markdown.includes('{{') && /\{\{\s*[\w.-]+\s*\}\}/.test(markdown.replace(/`[^`]*`/g, ''));
+  if (markdown.includes('{{') && /\{\{\s*[\w.-]+\s*\}\}/.test(markdown.replace(/`[^`]*`/g, ''))) return true;
+  return markdown.includes('[') && BRACKET_BLANK.test(markdown);
 }
+const BRACKET_BLANK = /^[\s*_]*(?:[^:[\]]{1,60}:[\s*_]*)?\[(?:e\.?g\.?|i\.e\.|your|insert|add|describe|todo|tbd)\b[^\]]*\](?!\()[\s.]*$/i;

@@ -22,7 +22,8 @@ const IMPERATIVE = new RegExp(
     'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
     'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
     'suggest encourage remember pay be keep register explore consult assign delay choose defer convert save send pick let ' +
-    'copy configure tell notify inform attach squash rebase try give discuss link merge publish improve modify'
+    'copy configure tell notify inform attach squash rebase try give discuss link merge publish improve modify mimic ' +
+    'emulate analyze analyse inspect investigate simplify justify propose summarize summarise'
   )
     .split(' ')
     .join('|')})$`,

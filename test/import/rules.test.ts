@@ -314,6 +314,13 @@ describe('splitInstructions: what is a rule', () => {
       [2, 2, 'description'],
       [5, 5, 'description'],
     ]);
+    // A label over a bracket of what to write is a blank too; a rule with its examples in brackets is a rule.
+    const blanks =
+      '## Preferences\n\n- **Code Style:** [e.g., PEP 8, Google Style]\n- [Your stack here]\n- Name ids plainly [e.g. userId]\n';
+    expect(texts(blanks)).toEqual(['Name ids plainly [e.g. userId]']);
+    expect(texts('## Core Mandates\n\n- **Style:** Mimic the patterns of existing code.\n')).toEqual([
+      'Style: Mimic the patterns of existing code.',
+    ]);
     const steps =
       'When changing the source, ensure that you:\n\n- Have both async and sync versions,\n- Propose tests, and,\n- Give a summary.\n';
     expect(texts(steps)).toEqual([
