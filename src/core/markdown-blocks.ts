@@ -55,14 +55,28 @@ const TAG_LINE = /^[ \t]*<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>[ \t]*$/;
 export function fileLines(text: string, frontMatter: boolean): { lines: string[]; front?: string; bodyLine: number; unclosed?: true } {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
-  if (text.includes('>'))
+  if (text.includes('>')) {
+    let fence: string | undefined;
+    // Whether the last line that held anything was an element's: the lines below it are its, however deep.
+    let markup = false;
     for (let n = 0; n < lines.length; n++) {
+      if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
       const line = lines[n]!;
-      if (QUOTED.test(line)) lines[n] = unquote(line);
-      else if (line.includes('<') && TAG_LINE.test(line)) lines[n] = '';
+      // A code block holds elements as text: fenced, or indented where no element is open above it.
+      if (fence !== undefined) {
+        if (closesFence(line, fence)) fence = undefined;
+        continue;
+      }
+      fence = FENCE.exec(line)?.[1];
+      if (fence !== undefined || line.trim() === '') continue;
+      const tag: boolean = line.includes('<') && (markup || !/^( {4}|\t)/.test(line)) && TAG_LINE.test(line);
       // At the margin: an element's indent is its nesting in other elements, no list's nor code's.
-      else if (line.includes('</')) lines[n] = line.replace(ELEMENT_LINE, '- $2');
+      const element: boolean = !tag && line.includes('</') && (markup || !/^( {4}|\t)/.test(line)) && ELEMENT_LINE.test(line);
+      if (tag) lines[n] = '';
+      else if (element) lines[n] = line.replace(ELEMENT_LINE, '- $2');
+      markup = tag || element;
     }
+  }
   if (!frontMatter || lines[0]?.trim() !== '---') return { lines, bodyLine: 1 };
   const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
   return close > 0 ? { lines, front: lines.slice(1, close).join('\n'), bodyLine: close + 2 } : { lines, bodyLine: 1, unclosed: true };

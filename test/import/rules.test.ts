@@ -291,6 +291,14 @@ describe('splitInstructions: what is a rule', () => {
     ]);
     // No words, no rule.
     expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([3, 'description']);
+    // Code holds elements as text: in a fence, and indented where no element is open above it.
+    const code = 'Markup:\n\n```html\n<p>Never use inline styles</p>\n```\n\n    <p>Always inline them</p>\n';
+    expect(texts(code)).toEqual([]);
+    expect(reasons(code).map(([line, , reason]) => [line, reason])).toEqual([
+      [1, 'command'],
+      [3, 'code-block'],
+      [7, 'code-block'],
+    ]);
   });
 
   it('takes a command under a heading of checks a change must pass as a check, with the heading when it says when', () => {
