@@ -33,10 +33,39 @@ export function storePaths(store: string, cwd: string, paths: readonly string[] 
  */
 export async function requireIndexed(store: string, paths: readonly string[], given: readonly string[]): Promise<void> {
   const { lsIndex } = await import('../git/repo.ts');
-  const indexed = (await lsIndex(store)).map((e) => e.path);
+  refuseUnlisted(
+    paths,
+    (await lsIndex(store)).map((e) => e.path),
+    given,
+    'index',
+  );
+}
+
+/**
+ * Refuses (exit 2) a store-relative path with nothing at or below it in the working tree, as a full run refuses it
+ * once it has listed the store: `--changed` with nothing changed stops before that listing.
+ */
+export async function requireInWorkingTree(store: string, paths: readonly string[], given: readonly string[]): Promise<void> {
+  const { WorkingTreeSource } = await import('../store/tree-source.ts');
+  const listed = await new WorkingTreeSource(store).list('', { recursive: true });
+  refuseUnlisted(
+    paths,
+    listed.map((e) => e.path),
+    given,
+    'working tree',
+  );
+}
+
+/** Refuses (exit 2) the first of `paths` (store-relative; "" is the whole store) with no path of `listed` at or below it. */
+export function refuseUnlisted(
+  paths: readonly string[],
+  listed: readonly string[],
+  given: readonly string[],
+  where: 'index' | 'working tree',
+): void {
   for (const [i, p] of paths.entries()) {
-    if (p !== '' && !indexed.some((e) => e === p || e.startsWith(`${p}/`))) {
-      throw new UsageError(`${given[i]} is not in the store's index`, 'Check the path; with --staged, name files that are staged.');
+    if (p !== '' && !listed.some((e) => e === p || e.startsWith(`${p}/`))) {
+      throw new UsageError(`${given[i]} is not in the store's ${where}`, 'Check the path; with --staged, name files that are staged.');
     }
   }
 }

@@ -9,7 +9,7 @@ import { assertOwnStore } from '../store/ownership.ts';
 import { lockAge, samePidNamespace } from '../store/lock-owner.ts';
 import { tempWriterState } from '../store/stale-temps.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
-import { storePaths } from './paths.ts';
+import { refuseUnlisted, storePaths } from './paths.ts';
 import { validateTree, type ValidateReport } from './validate-tree.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
 import type { FileFacts } from './file-facts.ts';
@@ -173,16 +173,13 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     report = { ...report, diagnostics: [...report.diagnostics, ...(await lockedDiagnostics(options.store, source))] };
     options.onTime?.('extends', performance.now() - started, started);
   }
-  if (only) {
-    for (const [i, p] of only.entries()) {
-      if (p !== '' && !report.entries.some((e) => e.path === p || e.path.startsWith(`${p}/`))) {
-        throw new UsageError(
-          `${options.paths![i]} is not in the store's ${report.source}`,
-          'Check the path; with --staged, name files that are staged.',
-        );
-      }
-    }
-  }
+  if (only)
+    refuseUnlisted(
+      only,
+      report.entries.map((e) => e.path),
+      options.paths!,
+      options.staged ? 'index' : 'working tree',
+    );
   let fixes: Fix[] = [];
   if (options.fix && source instanceof WorkingTreeSource) {
     const { applyFixes, reportAfterFixes } = await import('./fix.ts');

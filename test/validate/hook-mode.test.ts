@@ -161,6 +161,19 @@ describe('validate in hook mode (--staged, --changed)', () => {
     expect(await runAgents(['validate', '--staged'], { cwd: repo })).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('--changed refuses a path not in the working tree whether or not a store file changed, and takes one that is', async () => {
+    const { repo, store } = noisyRepo();
+    const typo = join(store, 'global', 'nope.yaml');
+    const verdicts = [(await runAgents(['validate', '--changed', typo], { cwd: repo })).code];
+    writeFileSync(join(store, `global/${C}.yaml`), MLG + invariantYaml(C, 'Another rule'));
+    verdicts.push((await runAgents(['validate', '--changed', typo], { cwd: repo })).code);
+    expect(verdicts).toEqual([2, 2]);
+    rmSync(join(store, `global/${C}.yaml`));
+    for (const named of [join(store, `global/${A}.yaml`), join(store, 'global'), store]) {
+      expect((await runAgents(['validate', '--changed', named], { cwd: repo })).code, named).toBe(0);
+    }
+  });
+
   it('--changed reports the edits git is told not to look at: assume-unchanged, skip-worktree, a quiet core.fsmonitor hook', async () => {
     const { repo, store } = noisyRepo();
     const bad = (id: string) => `${MLG}id: ${id}\ntext: x\nseverity: fatal\n`;

@@ -112,8 +112,10 @@ export default defineCommand<ValidateArgs>({
     else if (hook) changed = await changedPaths(store, argv.changed ? 'working' : 'staged');
     // PATHS named with nothing staged are checked against the index all the same: the answer to a typo must not
     // depend on what else the commit stages.
-    if (changed?.length === 0 && argv.staged && named)
-      await (await import('../../validate/paths.ts')).requireIndexed(store, named, argv.paths!);
+    if (changed?.length === 0 && named) {
+      const paths = await import('../../validate/paths.ts');
+      await (argv.staged ? paths.requireIndexed : paths.requireInWorkingTree)(store, named, argv.paths!);
+    }
     if (changed?.length === 0 && (argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
     const [{ runValidate }, { hostname }, { startProgress }, { processAlive }] = await Promise.all([
       import('../../validate/run.ts'),
