@@ -217,18 +217,19 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     report = after ?? (await checkTree(new WorkingTreeSource(options.store), checkOptions));
   }
   cache.save();
-  const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));
+  // A named file that --fix renamed (or gave an id) is reported under its new name too: its findings and its modeline
+  // fix are there, and dropped they would pass the file that still fails.
+  const named = only && [...only, ...fixes.filter((f) => f.done && f.to !== undefined && only.includes(f.file)).map((f) => f.to!)];
+  const keep = (d: Diagnostic) => !named || matches(named, d.file) || (d.related ?? []).some((r) => matches(named, r.file));
   const takesPart = (d: Diagnostic) =>
     !changed || touches(d.file) || (d.related ?? []).some((r) => touches(r.file)) || (storeWide && d.severity === 'error');
   const diagnostics = report.diagnostics.filter((d) => keep(d) && takesPart(d) && (!changed || options.verbose || d.severity !== 'info'));
-  if (only) {
-    const renamed = new Map(fixes.filter((f) => f.to).map((f) => [f.file, f.to!]));
-    const wanted = only.map((p) => renamed.get(p) ?? p);
-    fixes = fixes.filter((f) => matches(only, f.file));
-    report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && matches(wanted, e.path)).length };
+  if (named) {
+    fixes = fixes.filter((f) => matches(named, f.file));
+    report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && matches(named, e.path)).length };
   }
   // Hook mode: the files the commit changes, a deleted one too (a commit that only deletes checks something).
-  if (changed) report = { ...report, files: [...changed].filter((p) => !only || matches(only, p)).length };
+  if (changed) report = { ...report, files: [...changed].filter((p) => !named || matches(named, p)).length };
   const counts = countBySeverity(diagnostics);
   const strict = options.strict ?? false;
   const top = repoTop(options.store);

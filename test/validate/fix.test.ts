@@ -309,6 +309,24 @@ describe('validate --fix', () => {
     expect(r.code).toBe(0);
   });
 
+  it('with PATHS, a named file it renames is reported under its new name: its modeline fix, and the error it still has', async () => {
+    const store = testStore({
+      'global/misnamed.yaml': `id: ${A}\ntext: Misnamed rule\nseverity: fatal\n`,
+      'global/no-id.yaml': 'text: A rule without an id\n',
+    });
+    const r = await validate(store, '--fix', join(store, 'global/misnamed.yaml'), join(store, 'global/no-id.yaml'));
+    const given = r.out.fixes.find((f: { action: string }) => f.action === 'add-id').to;
+    expect(r.out.fixes.map((f: { action: string; file: string; done: boolean }) => [f.action, f.file, f.done])).toEqual([
+      ['rename', 'global/misnamed.yaml', true],
+      ['add-modeline', `global/${A}.yaml`, true],
+      ['add-id', 'global/no-id.yaml', true],
+      ['add-modeline', given, true],
+    ]);
+    expect(r.out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([['schema', `global/${A}.yaml`]]);
+    expect(r.out.files).toBe(2);
+    expect(r.code).toBe(1);
+  });
+
   it('reports each change in text output', async () => {
     const store = testStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Never delete') });
     const r = await runMain(['--store', store, 'validate', '--fix'], { cwd: dirname(store) });
