@@ -17,12 +17,40 @@ import {
   parseAllDocuments,
   type SchemaOptions,
   visit,
+  type YAMLError,
 } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlParser, type YamlSyntax } from './parse-core.ts';
 import { MERGE_CONFLICT_HINT, mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { hiddenLineBreak, yamlShapeProblem } from './yaml-guard.ts';
 import { describeCharacter, quoteText } from './plain-text.ts';
+
+/**
+ * Where the parser's error about a quote or a flow collection left open to the end of the file belongs: at the quote
+ * or bracket that opens it, not at the end, often lines below the slip, on a line that holds none of it. Undefined for
+ * any other error, one with more of the file after it (its own line says what is wrong there), and when no such value
+ * ends there.
+ */
+function openedAt(doc: Document.Parsed, err: YAMLError, source: string): number | undefined {
+  if (source.slice(err.pos[0]).trim() !== '') return undefined;
+  const opens: ((node: Node) => boolean) | undefined =
+    err.code === 'MISSING_CHAR' && err.message.startsWith('Missing closing')
+      ? (node) => isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')
+      : err.message.startsWith('Flow sequence')
+        ? (node) => isSeq(node) && node.flow === true
+        : err.message.startsWith('Flow map')
+          ? (node) => isMap(node) && node.flow === true
+          : undefined;
+  if (opens === undefined) return undefined;
+  let at: number | undefined;
+  // Visited outer first: the last one found is the innermost, the one the error is about.
+  visit(doc, {
+    Node(_, node) {
+      if (node.range?.[1] === err.pos[0] && opens(node)) at = node.range[0];
+    },
+  });
+  return at;
+}
 
 /** The yaml package's `parseAllDocuments`, as parseFullYaml calls it. */
 type ParseAll = (source: string, options: ParseOptions & DocumentOptions & SchemaOptions) => Document.Parsed[];
@@ -135,7 +163,7 @@ export function parseFullYaml(file: string, source: string, parse: ParseAll = pa
         code === 'yaml-syntax'
           ? diagAt(
               y,
-              err.pos[0],
+              openedAt(doc, err, source) ?? err.pos[0],
               code,
               `${message} (${err.code})`,
               'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.',

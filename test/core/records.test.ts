@@ -125,7 +125,7 @@ describe('parseRecord', () => {
       9,
       18,
     ],
-    ['violations', 'id: [', C, 'yaml-syntax', 1, 6],
+    ['violations', 'id: [', C, 'yaml-syntax', 1, 5],
   ] as const)('reports a bad %s file with its code and position', (kind, text, id, code, line, col) => {
     const r = parseRecord(kind, 'f.yaml', enc(text), id);
     expect(r.value).toBeUndefined();

@@ -82,8 +82,26 @@ describe('parseFullYaml refuses', () => {
     expect(d.message).toBe('Nested mappings are not allowed in compact mappings (BLOCK_AS_IMPLICIT_KEY)');
     // The message is the parser's own, without a position (the diagnostic has it, and the line).
     expect(parseFullYaml(F, 'id: x\ntext: "never closed\n').diagnostics.map((x) => [x.message, x.line, x.col])).toEqual([
-      ['Missing closing "quote (MISSING_CHAR)', 3, 1],
+      ['Missing closing "quote (MISSING_CHAR)', 2, 7],
     ]);
+  });
+
+  it.each([
+    [
+      'a double quote left open to the end of the file: at the quote',
+      'id: x\ntext: "never closed\nseverity: error\nrationale: |\n  more\n',
+      2,
+      7,
+    ],
+    ['a single quote left open to the end of the file: at the quote', "id: x\ntext: 'never closed\n\n", 2, 7],
+    ['a flow sequence left open to the end of the file: at its [', 'id: x\ntags: [a,\n  b\n', 2, 7],
+    ['a flow mapping left open to the end of the file: at its {', 'id: x\nguard: {write: [a]\n', 2, 8],
+    ['a quote left open inside flow collections: at the quote', "id: x\nguard: {write: [a, 'b\n", 2, 20],
+    // Not left open to the end: the line the parser names says what is wrong (b below the key's indentation).
+    ['a flow sequence closed on a line indented too little: at that line', 'id: x\ntags: [a,\nb]\nseverity: error\n', 3, 1],
+  ])('yaml-syntax for %s', (_, text, line, col) => {
+    const d = parseFullYaml(F, text).diagnostics;
+    expect(d.map((x) => [x.code, x.line, x.col])).toEqual([['yaml-syntax', line, col]]);
   });
 
   it('a key given twice: yaml-duplicate-key at the second, with its hint', () => {

@@ -242,7 +242,7 @@ describe('agents invariant edit', () => {
     const before = snapshot(root);
     const r = await run('invariant', 'edit', G1, '--severity', 'info');
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`global/${G2}.yaml:2:1`);
+    expect(r.stderr).toContain(`global/${G2}.yaml:1:5`);
     expect(snapshot(root)).toEqual(before);
   });
 

@@ -200,7 +200,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     const broken = PtySession.start(['--store', bad, 'tui'], { cwd: join(bad, '..') });
     const { code, mode, screen } = await broken.exit();
     expect(code).toBe(3);
-    expect(screen.replace(/\n/g, '')).toContain('error: cannot list invariants: global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml:2:1 is invalid');
+    expect(screen.replace(/\n/g, '')).toContain('error: cannot list invariants: global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml:1:5 is invalid');
     expect(screen).toContain('yaml-syntax');
     expectRestored(broken, mode);
     pty.keys('q');

@@ -171,7 +171,7 @@ describe('plan use', () => {
     const before = fileList(root);
     const r = await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('projects/myapp/project.yaml:2');
+    expect(r.stderr).toContain('projects/myapp/project.yaml:1:8');
     expect(fileList(root)).toEqual(before);
   });
 

@@ -109,6 +109,6 @@ describe('invariant diff: waivers and project paths', () => {
     repo.write(`projects/myapp/waivers/${W1}.yaml`, 'id: [\n');
     const r = await runAgents(['invariant', 'diff'], { cwd: repo.dir });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`cannot diff: projects/myapp/waivers/${W1}.yaml:2:1`);
+    expect(r.stderr).toContain(`cannot diff: projects/myapp/waivers/${W1}.yaml:1:5`);
   });
 });

@@ -1630,7 +1630,7 @@ describe('validateTree', () => {
     expect(again.hits).toBe(3);
     expect(after.diagnostics).toStrictEqual(before.diagnostics);
     expect(after.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.col}`)).toStrictEqual([
-      `yaml-syntax global/${C}.yaml:3:1`,
+      `yaml-syntax global/${C}.yaml:2:7`,
       'schema-outdated schemas/invariant.schema.json:0:0',
       'schema-outdated schemas/plan.schema.json:0:0',
       'schema-outdated schemas/config.schema.json:0:0',
@@ -1679,11 +1679,11 @@ describe('validateTree', () => {
         code: 'yaml-syntax',
         severity: 'error',
         file: `global/${C}.yaml`,
-        line: 3,
-        col: 1,
+        line: 2,
+        col: 7,
         message: 'Flow sequence in block collection must be sufficiently indented and end with a ] (BAD_INDENT)',
         hint: 'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.',
-        lineText: '',
+        lineText: 'text: [',
       },
       {
         code: 'schema',
