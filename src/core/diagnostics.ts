@@ -113,6 +113,25 @@ export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   );
 }
 
+/**
+ * One diagnostic per code and place: two checks, or two readers of one file, may meet the same problem (the layout
+ * check and the reader one link; a project folder's reader and the projects' reader one project.yaml).
+ */
+export function uniqueDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
+  // Only the findings of a file with several can repeat one: no key is made for a file's only finding (on a
+  // large store, most files' one finding is a missing modeline).
+  const perFile = new Map<string, number>();
+  for (const d of list) perFile.set(d.file, (perFile.get(d.file) ?? 0) + 1);
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    if (perFile.get(d.file) === 1) return true;
+    const key = `${d.code}\0${d.file}\0${d.line}\0${d.col}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Positions in file order, for reading one file's problems top to bottom. */
 export function byPosition(list: readonly Diagnostic[]): Diagnostic[] {
   return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.col - b.col);

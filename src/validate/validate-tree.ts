@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../core/diagnostics.ts';
+import { type Diagnostic, uniqueDiagnostics } from '../core/diagnostics.ts';
 import { pathClassifier } from '../core/layout.ts';
 import type { Plan, StoreConfig } from '../core/model.ts';
 import { planReads } from '../store/read-plan.ts';
@@ -134,7 +134,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   }
 
   const files = entries.filter((e) => e.type !== 'dir').length;
-  return { source: source.description, entries, files, diagnostics: unique(diagnostics), usedIds: usedIdsOf(entries, ids) };
+  return { source: source.description, entries, files, diagnostics: uniqueDiagnostics(diagnostics), usedIds: usedIdsOf(entries, ids) };
 }
 
 /**
@@ -153,20 +153,4 @@ function usedIdsOf(entries: readonly TreeEntry[], known: ReturnType<typeof check
     }
     return found;
   };
-}
-
-/** One diagnostic per code and place: the layout check and the reader may both meet one link. */
-function unique(list: readonly Diagnostic[]): Diagnostic[] {
-  // Only the findings of a file with several can repeat one: no key is made for a file's only finding (on a
-  // large store, most files' one finding is a missing modeline).
-  const perFile = new Map<string, number>();
-  for (const d of list) perFile.set(d.file, (perFile.get(d.file) ?? 0) + 1);
-  const seen = new Set<string>();
-  return list.filter((d) => {
-    if (perFile.get(d.file) === 1) return true;
-    const key = `${d.code}\0${d.file}\0${d.line}\0${d.col}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

@@ -6,7 +6,7 @@ import { REPO } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 
 const ACTION = 'actions/local/code-coverage';
 const ORIGIN = '01M8KK1KW0KPRSWWKENT2QZ1QM';
@@ -172,6 +172,11 @@ describe('plan use', () => {
     const r = await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('projects/myapp/project.yaml:1:8');
+    // Read as a file of the project's folder and as its project.yaml, the one problem is said once.
+    const json = await runAgents(['--store', root, '--format', 'json', 'plan', 'use', 'local/code-coverage', '--project', 'myapp']);
+    expect(errorOf(json).detail?.diagnostics).toMatchObject([
+      { code: 'yaml-syntax', file: 'projects/myapp/project.yaml', line: 1, col: 8 },
+    ]);
     expect(fileList(root)).toEqual(before);
   });
 

@@ -1,4 +1,5 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
+import { uniqueDiagnostics } from '../../core/diagnostics.ts';
 import { InvalidStoreError, UsageError, valueTooLong } from '../../core/errors.ts';
 import { inputObject, optionalString, optionalStrings, requiredString, typeName } from '../../core/input-shape.ts';
 import {
@@ -168,9 +169,11 @@ export async function requirePlanHeld(source: TreeSource, plan: string, what: st
 export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string): void {
   // By place, so that "first" is the first in the files as read, whichever check found it.
   // One id in two of the files read (validate's id-reused): each would shadow the other, a set silently shortened.
-  const errors = [...snapshot.diagnostics.filter((d) => d.severity === 'error'), ...reusedInvariantIds(snapshot.invariants ?? [])].sort(
-    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col),
-  );
+  // Once each: the readers of a command may meet one file twice (a project's folder and its project.yaml).
+  const errors = uniqueDiagnostics([
+    ...snapshot.diagnostics.filter((d) => d.severity === 'error'),
+    ...reusedInvariantIds(snapshot.invariants ?? []),
+  ]).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
   if (errors.length === 0) return;
   const first = errors[0]!;
   const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
