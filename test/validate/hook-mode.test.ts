@@ -161,6 +161,21 @@ describe('validate in hook mode (--staged, --changed)', () => {
     expect(await runAgents(['validate', '--staged'], { cwd: repo })).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('--profile with nothing of the store changed: stdout stays empty, the git listing and the total on stderr', async () => {
+    const { repo } = noisyRepo();
+    for (const flag of ['--staged', '--changed']) {
+      const r = await runAgents(['validate', flag, '--profile'], { cwd: repo });
+      expect(r.code, flag).toBe(0);
+      expect(r.stdout, flag).toBe('');
+      const steps = r.stderr
+        .split('\n')
+        .slice(2)
+        .map((line) => /^ {2}(\S+) +\d+\.\d +\d+\.\d +\d+\.\d$/.exec(line)?.[1])
+        .filter((name) => name !== undefined);
+      expect(steps, flag).toEqual(['changed', 'total']);
+    }
+  });
+
   it('--changed refuses a path not in the working tree whether or not a store file changed, and takes one that is', async () => {
     const { repo, store } = noisyRepo();
     const typo = join(store, 'global', 'nope.yaml');

@@ -107,34 +107,6 @@ export default defineCommand<ValidateArgs>({
       typeof found === 'string' && argv.paths && argv.paths.length > 0
         ? (await import('../../validate/paths.ts')).storePaths(store, ctx.io.cwd, argv.paths)
         : undefined;
-    // Hook mode: first the one git process that says which store files the commit touches; none, and the run ends here.
-    if (typeof found !== 'string') changed = [];
-    else if (hook) changed = await changedPaths(store, argv.changed ? 'working' : 'staged');
-    // PATHS named with nothing staged are checked against the index all the same: the answer to a typo must not
-    // depend on what else the commit stages.
-    if (changed?.length === 0 && named) {
-      const paths = await import('../../validate/paths.ts');
-      await (argv.staged ? paths.requireIndexed : paths.requireInWorkingTree)(store, named, argv.paths!);
-    }
-    if (changed?.length === 0 && (argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
-    const [{ runValidate }, { hostname }, { startProgress }, { processAlive }] = await Promise.all([
-      import('../../validate/run.ts'),
-      import('node:os'),
-      import('../progress.ts'),
-      import('../../store/lock-owner.ts'),
-    ]);
-    // Bounded from here, where the reading starts: the commit hook's bundle has by now loaded the full bundle (and made
-    // its code cache, which V8 takes only under the flags it was made with).
-    boundHeapGrowth();
-    // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
-    const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
-    const watch = progress.enabled
-      ? {
-          onProgress: (phase: 'read' | 'check', done: number, total: number) =>
-            progress.update(phase === 'read' ? 'validate: reading files' : 'validate: checking files', done, total),
-          onFixProgress: (done: number, total: number) => progress.update('validate --fix: adding modelines', done, total),
-        }
-      : {};
     // --profile: each step's time, in the order they ran, and the garbage collection inside it (docs/validation.md,
     // "Which check is slow"): a pause of the whole heap lands on whichever step is running, large store or not.
     const steps: Step[] = [];
@@ -156,6 +128,47 @@ export default defineCommand<ValidateArgs>({
       : {};
     // Only --profile reads the clock: the first read of `performance` loads its modules.
     const started = argv.profile ? performance.now() : 0;
+    // Hook mode: first the one git process that says which store files the commit touches; none, and the run ends here.
+    if (typeof found !== 'string') changed = [];
+    else if (hook) {
+      const start = argv.profile ? performance.now() : 0;
+      changed = await changedPaths(store, argv.changed ? 'working' : 'staged');
+      profile.onTime?.('changed', performance.now() - start, start);
+    }
+    // PATHS named with nothing staged are checked against the index all the same: the answer to a typo must not
+    // depend on what else the commit stages.
+    if (changed?.length === 0 && named) {
+      const paths = await import('../../validate/paths.ts');
+      await (argv.staged ? paths.requireIndexed : paths.requireInWorkingTree)(store, named, argv.paths!);
+    }
+    const profileEnd = async () => {
+      if (!gc) return;
+      const total = { name: 'total', ms: performance.now() - started, start: started, cpu: cpuSince(startCpu) };
+      ctx.io.stderr.write(profileText(steps, total, await gc()));
+    };
+    // Nothing to report: stdout stays empty, and --profile still says where the time went (the git listing).
+    if (changed?.length === 0 && (argv.format ?? 'text') === 'text') {
+      await profileEnd();
+      return EXIT_CODES.ok;
+    }
+    const [{ runValidate }, { hostname }, { startProgress }, { processAlive }] = await Promise.all([
+      import('../../validate/run.ts'),
+      import('node:os'),
+      import('../progress.ts'),
+      import('../../store/lock-owner.ts'),
+    ]);
+    // Bounded from here, where the reading starts: the commit hook's bundle has by now loaded the full bundle (and made
+    // its code cache, which V8 takes only under the flags it was made with).
+    boundHeapGrowth();
+    // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
+    const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    const watch = progress.enabled
+      ? {
+          onProgress: (phase: 'read' | 'check', done: number, total: number) =>
+            progress.update(phase === 'read' ? 'validate: reading files' : 'validate: checking files', done, total),
+          onFixProgress: (done: number, total: number) => progress.update('validate --fix: adding modelines', done, total),
+        }
+      : {};
     let result: ValidationResult;
     try {
       result =
@@ -230,10 +243,7 @@ export default defineCommand<ValidateArgs>({
           );
       }
     }
-    if (gc) {
-      const total = { name: 'total', ms: performance.now() - started, start: started, cpu: cpuSince(startCpu) };
-      ctx.io.stderr.write(profileText(steps, total, await gc()));
-    }
+    await profileEnd();
     if (refused.length > 0) {
       const { validateJson } = await import('../../validate/format-json.ts');
       throw new UsageError(
