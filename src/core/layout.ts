@@ -46,6 +46,14 @@ export function isHiddenName(base: string): boolean {
 }
 
 /**
+ * Whether a store path is a hidden folder or below one: the user's, nothing in it ever read, nor taken for an
+ * invariant put there (docs/store-format.md), so that a listing refused there hides nothing.
+ */
+export function inHiddenFolder(path: string): boolean {
+  return path.split('/').some(isHiddenName);
+}
+
+/**
  * Whether a file name is one of the tool's own temporaries, `.<name>[.<writer>].<pid>.<hex>.tmp` (store/atomic-write.ts,
  * store/replace-batch.ts): only those are the tool's to remove. Any other hidden `.tmp` is the user's (a draft, an
  * editor's file) and is an unknown path, never deleted.

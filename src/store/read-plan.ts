@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { badId, isKnownFolder, type PathKind, pathClassifier, WAIVERS } from '../core/layout.ts';
+import { badId, inHiddenFolder, isKnownFolder, type PathKind, pathClassifier, WAIVERS } from '../core/layout.ts';
 import { type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
 
 /** An error of a whole file or folder of the store (no line in it): what the readers and validate say of its place. */
@@ -203,7 +203,9 @@ export function planReads(
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     if (entry.unreadable !== undefined) {
-      diagnostics.push(unreadableFolder(entry.path, entry.unreadable));
+      // A hidden folder refused hides nothing (the layout check warns of it as of any hidden folder); any other may
+      // hide an invariant put there, and is an error of every reader.
+      if (!inHiddenFolder(entry.path)) diagnostics.push(unreadableFolder(entry.path, entry.unreadable));
       continue;
     }
     if (entry.type === 'symlink' && isScopeFolder(entry.path)) {

@@ -1,11 +1,11 @@
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inputDigest } from '../../src/store/export-cache.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
-import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 
 const P = '01JP1000000000000000000000';
 
@@ -234,5 +234,61 @@ describe('a record or waiver never read: written as .yml, or in a sub-folder', (
       code: 'unknown-path',
       file: `projects/myapp/waivers/old/${W}.yaml`,
     });
+  });
+});
+
+// A folder the system refuses to list (here a path longer than it takes; for another user, one without permission)
+// may hide an invariant put there: an error of every reader of its scope, unless it is a hidden folder, the user's own.
+describe('a folder of a scope that cannot be listed', () => {
+  const SEGMENT = 'd'.repeat(250);
+  /** Puts at `at` a chain of folders whose end is past the longest path the system lists, each step made by a short path. */
+  function tooDeep(at: string): () => void {
+    const work = tempDir();
+    let top = join(work, '0');
+    mkdirSync(top);
+    for (let i = 1; i <= 17; i++) {
+      const next = join(work, String(i));
+      mkdirSync(next);
+      renameSync(top, join(next, SEGMENT));
+      top = next;
+    }
+    renameSync(top, at);
+    // Taken apart from the top down, each step by a short path: a recursive removal would meet the same refusal.
+    return () => {
+      let dir = at;
+      for (let i = 0; existsSync(join(dir, SEGMENT)); i++) {
+        const moved = join(work, `u${i}`);
+        renameSync(join(dir, SEGMENT), moved);
+        rmdirSync(dir);
+        dir = moved;
+      }
+      rmdirSync(dir);
+    };
+  }
+
+  it('is an error of validate and of the readers of the store (exit 3), and only a warning in a hidden folder', async () => {
+    const store = testStore({ [`global/${P}.yaml`]: invariantYaml(P, 'Global rule') });
+    const cwd = dirname(store);
+    const verdicts = async () => [(await runAgents(['validate'], { cwd })).code, (await runAgents(['invariant', 'list'], { cwd })).code];
+    const hidden = tooDeep(join(store, 'global/.archive'));
+    try {
+      expect(await verdicts()).toEqual([0, 0]);
+      // Warned of as any hidden folder is.
+      const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
+      expect(
+        JSON.parse(validate.stdout).diagnostics.map((d: { code: string; severity: string; file: string }) => [d.code, d.severity, d.file]),
+      ).toEqual([
+        ['unknown-path', 'warning', 'global/.archive'],
+        ['modeline-missing', 'info', `global/${P}.yaml`],
+      ]);
+    } finally {
+      hidden();
+    }
+    const drafts = tooDeep(join(store, 'global/drafts'));
+    try {
+      expect(await verdicts()).toEqual([1, 3]);
+    } finally {
+      drafts();
+    }
   });
 });

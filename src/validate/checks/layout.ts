@@ -1,5 +1,13 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { classifyPath, isHiddenName, isKnownFolder, isTemporaryName, type PathKind, temporaryParts } from '../../core/layout.ts';
+import {
+  classifyPath,
+  inHiddenFolder,
+  isHiddenName,
+  isKnownFolder,
+  isTemporaryName,
+  type PathKind,
+  temporaryParts,
+} from '../../core/layout.ts';
 import { nameProblem, ulidProblem } from '../../core/names.ts';
 import { badName, isRequiredFolder, isScopeFolder, misnamedYaml, yamlNameMeant } from '../../store/read-plan.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
@@ -53,7 +61,7 @@ export function checkLayout(
     // A file in the place of a folder the readers need (a scope's, a plan's records): the shared reader reports it.
     if (e.type !== 'dir' && e.type !== 'symlink' && isRequiredFolder(e.path)) continue;
     if (e.type === 'dir') {
-      if (e.unreadable !== undefined) {
+      if (e.unreadable !== undefined && !inHiddenFolder(e.path)) {
         // The reader reports it (file-unreadable); what it holds is unknown, so nothing is said of it here.
         reported.push(e.path);
         continue;
