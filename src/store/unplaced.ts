@@ -2,16 +2,20 @@
 // that stops at the scope's own level would never see an invariant put there by hand, which the readers say
 // (read-plan.ts, nestedYamlMeant) rather than leave out of the set in silence.
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { badId, classifyPath, isHiddenName, isKnownFolder, type PathKind } from '../core/layout.ts';
+import { badId, classifyPath, inHiddenFolder, isHiddenName, isKnownFolder, type PathKind } from '../core/layout.ts';
 import { readFailure, strayFinding } from './read-plan.ts';
-import type { TreeEntry, TreeSource } from './tree-source.ts';
+import { type TreeEntry, type TreeSource, unreadableFolder } from './tree-source.ts';
 
-/** The files below each folder of `listed` that fits no place in the store (hidden folders are the user's, and left alone). */
+/**
+ * The files below each folder of `listed` that fits no place in the store (hidden folders are the user's, and left alone),
+ * and the folders below it that cannot be listed.
+ */
 export async function filesBelowUnknownFolders(source: TreeSource, listed: readonly TreeEntry[]): Promise<TreeEntry[]> {
   const below: TreeEntry[] = [];
   for (const entry of listed) {
     if (entry.type !== 'dir' || isKnownFolder(entry.path) || isHiddenName(entry.path.slice(entry.path.lastIndexOf('/') + 1))) continue;
-    for (const e of await source.list(entry.path, { recursive: true })) if (e.type === 'file') below.push(e);
+    // A folder below that cannot be listed may hold such a file: kept for planReads to refuse, as a whole-store read does.
+    for (const e of await source.list(entry.path, { recursive: true })) if (e.type === 'file' || e.unreadable !== undefined) below.push(e);
   }
   return below;
 }
@@ -31,6 +35,10 @@ export async function filesOfKind<K extends 'record' | 'waiver'>(
   const paths = new Set(listed.map((e) => e.path));
   const out: { path: string; c: Extract<PathKind, { kind: K }> }[] = [];
   for (const entry of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
+    if (entry.unreadable !== undefined) {
+      if (!inHiddenFolder(entry.path)) diagnostics.push(unreadableFolder(entry.path, entry.unreadable));
+      continue;
+    }
     const stray = strayFinding(
       entry,
       classifyPath,

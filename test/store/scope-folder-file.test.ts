@@ -266,13 +266,17 @@ describe('a folder of a scope that cannot be listed', () => {
     };
   }
 
-  it('is an error of validate and of the readers of the store (exit 3), and only a warning in a hidden folder', async () => {
+  it('is an error of validate and of every reader of its scope (exit 3), and only a warning in a hidden folder', async () => {
     const store = testStore({ [`global/${P}.yaml`]: invariantYaml(P, 'Global rule') });
     const cwd = dirname(store);
-    const verdicts = async () => [(await runAgents(['validate'], { cwd })).code, (await runAgents(['invariant', 'list'], { cwd })).code];
+    const verdicts = async () => [
+      (await runAgents(['validate'], { cwd })).code,
+      (await runAgents(['invariant', 'list'], { cwd })).code,
+      (await runAgents(['invariant', 'list', '--global'], { cwd })).code,
+    ];
     const hidden = tooDeep(join(store, 'global/.archive'));
     try {
-      expect(await verdicts()).toEqual([0, 0]);
+      expect(await verdicts()).toEqual([0, 0, 0]);
       // Warned of as any hidden folder is.
       const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
       expect(
@@ -286,7 +290,7 @@ describe('a folder of a scope that cannot be listed', () => {
     }
     const drafts = tooDeep(join(store, 'global/drafts'));
     try {
-      expect(await verdicts()).toEqual([1, 3]);
+      expect(await verdicts()).toEqual([1, 3, 3]);
     } finally {
       drafts();
     }
