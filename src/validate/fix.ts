@@ -78,8 +78,16 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
         break;
     }
   }
-  // Once the stale locks of the move's writer are cleared above; the copy it left gets no id and no modeline.
-  fixes.push(...(await finishMoves(tree.root, moves, options)));
+  // Once the stale locks of the move's writer are cleared above; the copy it left gets no id and no modeline. A move
+  // whose copy or mark is outside the PATHS given is left, its mark kept: a run on the other copy does not remove it.
+  const within = options.within ?? (() => true);
+  fixes.push(
+    ...(await finishMoves(
+      tree.root,
+      moves.filter((m) => within(m.left) && within(m.marker)),
+      options,
+    )),
+  );
   for (const m of moves) renamed.add(m.left);
   // A rename or an id is made holding its scope's lock, as every writer holds it: two --fix runs at once would
   // otherwise each give one hand-written file an id of its own, and leave two copies of it. What each file needs is

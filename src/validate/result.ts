@@ -37,6 +37,11 @@ export interface FixOptions {
   onStale?: (message: string) => void;
   /** Told when a file to rename or give an id changed since the check (another --fix did it): the report is behind. */
   onChanged?: () => void;
+  /**
+   * Whether a store file is among the PATHS the run was given (absent: all are): a fix that would change a file
+   * outside them, a move's copy in another scope, is not made.
+   */
+  within?: (file: string) => boolean;
 }
 
 /** What one `agents validate` run found, ready for a formatter. */

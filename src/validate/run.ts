@@ -192,6 +192,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     const fix = (signal?: AbortSignal) =>
       applyFixes(source, toFix, {
         processAlive: deps.processAlive,
+        ...(only ? { within: (file: string) => matches(only, file) } : {}),
         ...(signal ? { signal } : {}),
         ...(deps.notice ? { onStale: deps.notice } : {}),
         onChanged: () => {

@@ -327,6 +327,29 @@ describe('validate --fix', () => {
     expect(r.code).toBe(1);
   });
 
+  it('with PATHS, finishes no move whose other copy or mark is outside them: every file stays as it was', async () => {
+    const copy = `${ML}\n${invariantYaml(A, 'Never delete')}`;
+    const store = testStore({ [`global/${A}.yaml`]: copy, [`projects/web/${A}.yaml`]: copy.replace('../', '../../') });
+    // The link an `invariant move` killed as it removed the old copy left beside it.
+    const [host, boot] = writerMark()!.split('-');
+    const mark = `global/.${A}.yaml.${host}-${boot}-1.999999999.0a1b2c3d.tmp`;
+    linkSync(join(store, `global/${A}.yaml`), join(store, mark));
+    const deps = { processAlive: () => false, hostname: 'test-host' };
+    const files = () => [`global/${A}.yaml`, mark, `projects/web/${A}.yaml`].map((p) => existsSync(join(store, p)));
+    const named = await runValidate({ store, cwd: dirname(store), fix: true, paths: [join(store, 'projects/web')] }, deps);
+    expect(named.fixes).toEqual([]);
+    expect(named.diagnostics.map((d) => [d.code, d.file])).toEqual([['id-reused', `projects/web/${A}.yaml`]]);
+    expect(files()).toEqual([true, true, true]);
+    // Both scopes named: the move is finished.
+    const both = await runValidate(
+      { store, cwd: dirname(store), fix: true, paths: [join(store, 'projects/web'), join(store, 'global')] },
+      deps,
+    );
+    expect(both.fixes.filter((f) => f.done).map((f) => f.action)).toEqual(['finish-move', 'remove-temporary']);
+    expect(files()).toEqual([false, false, true]);
+    expect(both.ok).toBe(true);
+  });
+
   it('reports each change in text output', async () => {
     const store = testStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Never delete') });
     const r = await runMain(['--store', store, 'validate', '--fix'], { cwd: dirname(store) });
