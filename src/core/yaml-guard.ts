@@ -111,3 +111,16 @@ export function hiddenLineBreak(source: string): number | null {
   }
   return null;
 }
+
+/**
+ * The first U+FEFF at the start of a line (the source has its leading byte order mark taken off already): `yaml`
+ * reads it as a byte order mark and skips it, where PyYAML and yamllint, which skip only the file's first, read it
+ * as part of what follows, so `<U+FEFF>id: …` is an `id` here and a key no one sees there. One inside a value is the
+ * value's own `control-character` error. Its offset, or null.
+ */
+export function strayByteOrderMark(source: string): number | null {
+  for (let at = source.indexOf('\uFEFF'); at >= 0; at = source.indexOf('\uFEFF', at + 1)) {
+    if (at === 0 || source[at - 1] === '\n') return at;
+  }
+  return null;
+}

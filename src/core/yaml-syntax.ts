@@ -22,7 +22,7 @@ import {
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlParser, type YamlSyntax } from './parse-core.ts';
 import { MERGE_CONFLICT_HINT, mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
-import { hiddenLineBreak, yamlShapeProblem } from './yaml-guard.ts';
+import { hiddenLineBreak, strayByteOrderMark, yamlShapeProblem } from './yaml-guard.ts';
 import { describeCharacter, quoteText } from './plain-text.ts';
 
 /**
@@ -113,6 +113,20 @@ export function parseFullYaml(file: string, source: string, parse: ParseAll = pa
           'control-character',
           `comment holds ${describeCharacter(source.codePointAt(hidden)!)}, which PyYAML and yamllint read as a line break: they read what follows it as YAML, this tool as part of the comment`,
           'Remove the character, or end the line there with LF (or CRLF) if what follows is meant as YAML.',
+        ),
+      ],
+    };
+  const mark = strayByteOrderMark(source);
+  if (mark !== null)
+    return {
+      diagnostics: [
+        diagAtOffset(
+          file,
+          source,
+          mark,
+          'control-character',
+          'a line starts with U+FEFF (ZERO WIDTH NO-BREAK SPACE), which this tool skips as a byte order mark and PyYAML and yamllint read as part of what follows',
+          'Remove the character: a byte order mark may only start the file.',
         ),
       ],
     };

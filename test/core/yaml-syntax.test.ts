@@ -226,6 +226,19 @@ describe('parseFullYaml refuses', () => {
     },
   );
 
+  it.each([
+    ['after a comment', '# c\n\uFEFFid: x\ntext: hi\n', 2],
+    ['after the first one, taken off before parsing', '\uFEFFid: x\ntext: hi\n', 1],
+    ['before a later key', 'id: x\n\uFEFFtext: hi\n', 2],
+  ])(
+    'a U+FEFF at the start of a line %s, which yaml skips and PyYAML reads as part of the key: control-character there',
+    (_, text, line) => {
+      const r = parseFullYaml(F, text);
+      expect(r.value).toBeUndefined();
+      expect(r.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['control-character', line, 1]]);
+    },
+  );
+
   it("a CRLF file with comments, and a lone CR inside a quoted value, are not a comment's line break", () => {
     expect(parseFullYaml(F, '# c\r\nid: x # d\r\ntext: hi\r\n').value?.data).toEqual({ id: 'x', text: 'hi' });
     // The value's CR is the value's own control-character error, found once the file is read.
