@@ -44,7 +44,8 @@ export function modelineSchema(kind: PathKind | undefined): SchemaName | undefin
 /** The modeline as the tool writes it (a prefix that MODELINE_RE accepts). */
 const MODELINE_PREFIX = '# yaml-language-server: $schema=';
 const MODELINE_BYTES = new TextEncoder().encode(MODELINE_PREFIX);
-const MODELINE_RE = /^#\s*yaml-language-server:\s*\$schema=(\S*)/;
+/** A modeline as editors read it, its schema captured: what follows on its line is the user's own (a comment). */
+export const MODELINE_RE = /^#\s*yaml-language-server:\s*\$schema=(\S*)/;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 

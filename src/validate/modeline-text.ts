@@ -4,7 +4,7 @@ import { AgentsError } from '../core/errors.ts';
 import { classifyPath } from '../core/layout.ts';
 import { assertFitsStoreFile } from '../core/store-file-size.ts';
 import { modeline } from '../core/serialize.ts';
-import { modelineProblem, modelineSchema, modelineTarget } from './check-file.ts';
+import { MODELINE_RE, modelineProblem, modelineSchema, modelineTarget } from './check-file.ts';
 
 const BOM = '\uFEFF';
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -23,7 +23,8 @@ export function withModeline(file: string, bytes: Uint8Array): string {
   let out: string;
   if (at !== undefined) {
     const lines = text.split('\n');
-    lines[at - 1] = lines[at - 1]!.endsWith('\r') ? `${right}\r` : right;
+    // Only the modeline itself: a comment after it on its line, and the line's end, stay.
+    lines[at - 1] = lines[at - 1]!.replace(MODELINE_RE, right);
     out = `${bom}${lines.join('\n')}`;
   } else {
     const eol = /\r\n/.test(text) ? '\r\n' : '\n';

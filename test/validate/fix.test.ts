@@ -151,6 +151,15 @@ describe('validate --fix', () => {
     expect((await validate(store, '--verbose')).out.diagnostics).toEqual([]);
   });
 
+  it('replaces only the modeline that names another schema: a comment after it on its line stays', async () => {
+    const body = invariantYaml(A, 'Commented modeline');
+    const store = testStore({ [`global/${A}.yaml`]: `# yaml-language-server: $schema=../schemas/plan.schema.json  # kept\r\n${body}` });
+    const r = await validate(store, '--fix');
+    expect(r.out.fixes.map((f: { action: string; done: boolean }) => [f.action, f.done])).toEqual([['add-modeline', true]]);
+    expect(readFileSync(join(store, `global/${A}.yaml`), 'utf8')).toBe(`${ML}  # kept\r\n${body}`);
+    expect((await validate(store, '--verbose')).out.diagnostics).toEqual([]);
+  });
+
   it('removes temporary files of writers that are gone, and keeps those of a running one', async () => {
     const dead = `global/.${A}.yaml.999999999.0a1b2c3d.tmp`;
     const alive = `global/.${B}.yaml.${process.ppid}.0a1b2c3d.tmp`; // the test runner: running
