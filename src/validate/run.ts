@@ -3,7 +3,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { conflictingOptions, UsageError } from '../core/errors.ts';
 import { mayExtend } from '../core/extends-config.ts';
-import { repoTop } from '../store/git-dir.ts';
+import { realPath, repoTop } from '../store/git-dir.ts';
 import { refuseSparseStore } from '../store/sparse-store.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { lockAge, samePidNamespace } from '../store/lock-owner.ts';
@@ -67,6 +67,16 @@ export interface RunValidateDeps {
 function prefixFor(from: string, store: string): string {
   const rel = relative(from, store).split(sep).join('/');
   return rel === '' ? '' : `${rel}/`;
+}
+
+/**
+ * The store's folder as the repository holds it, for annotations and SARIF (which name a file of the repository's
+ * tree): a store named through a link to a folder of the repository (`--store .agents`, a link to `tools/agents`) is
+ * that folder, whose files the tree holds, not the link's path.
+ */
+function repoPrefixOf(top: string, store: string): string {
+  const [realTop, realStore] = [realPath(top), realPath(store)];
+  return realStore === realTop || realStore.startsWith(`${realTop}${sep}`) ? prefixFor(realTop, realStore) : prefixFor(top, store);
 }
 
 function matches(only: readonly string[], file: string): boolean {
@@ -244,7 +254,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     ok: counts.error === 0 && (!strict || counts.warning === 0),
     counts,
     displayPrefix: prefixFor(options.cwd, options.store),
-    repoPrefix: prefixFor(top ?? options.cwd, options.store),
+    repoPrefix: top === undefined ? prefixFor(options.cwd, options.store) : repoPrefixOf(top, options.store),
   };
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +108,21 @@ describe('validate output formats', () => {
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary).toMatch(/^### agents validate: failed\n\n12 errors, 2 warnings, 1 info in 17 files \(working tree\)\./);
     expect(summary.split('\n').filter((l) => l.startsWith('| error |'))).toHaveLength(12);
+  });
+
+  it('github and sarif name a store reached through a link by the folder the repository holds, where annotations attach', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    const store = join(repo, 'tools/agents');
+    mkdirSync(join(store, 'global'), { recursive: true });
+    writeFileSync(join(store, `global/${id(1)}.yaml`), `${ML}id: ${id(1)}\ntext: x\nseverity: fatal\n`);
+    symlinkSync('tools/agents', join(repo, '.agents'));
+    const github = await runMain(['--store', '.agents', 'validate', '--format', 'github'], { cwd: repo });
+    expect(github.stdout).toMatch(new RegExp(`^::error file=tools/agents/global/${id(1)}\\.yaml,line=4,col=11,`));
+    const sarif = await runMain(['--store', '.agents', 'validate', '--format', 'sarif'], { cwd: repo });
+    expect(JSON.parse(sarif.stdout).runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe(
+      `tools/agents/global/${id(1)}.yaml`,
+    );
   });
 
   it('text shows path:line:col  severity  code  message, a caret excerpt and a summary', async () => {
