@@ -395,6 +395,7 @@ export async function fetchPins(
       return outcomes;
     },
     // The holder fetches over the network, which takes longer than a store write: waited on as long as a fetch may take.
-    { label: root, timeoutMs: lockTimeoutFromEnv(undefined, FETCH_LOCK_TIMEOUT_MS) },
+    // Its signal ends the wait too: Ctrl-C while another fetch holds the lock stops this run then, not after that fetch.
+    { label: root, timeoutMs: lockTimeoutFromEnv(undefined, FETCH_LOCK_TIMEOUT_MS), signal: options.signal },
   );
 }

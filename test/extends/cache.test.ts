@@ -210,6 +210,35 @@ describe('the cache of policy sources', () => {
     }
   });
 
+  it('Ctrl-C while a fetch waits for the lock of another stops it then: exit 130, not after that fetch or the wait', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const lock = join(app, '.git', 'agents', 'extends', '.lock');
+    writeFileSync(lock, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
+    try {
+      let done = false;
+      const fetching = runMain(['extends', 'fetch', '--format', 'json'], { cwd: app, env: { AGENTS_LOCK_TIMEOUT_MS: '5000' } }).finally(
+        () => {
+          done = true;
+        },
+      );
+      // Waiting for the lock (its first sleep between tries) when the "Ctrl-C" comes.
+      const until = performance.now() + 30_000;
+      while (vi.getTimerCount() === 0 && !done && performance.now() < until) await new Promise((r) => setImmediate(r));
+      process.emit('SIGINT', 'SIGINT');
+      for (let waited = 0; waited < 10_000 && !done; waited += 100) await vi.advanceTimersByTimeAsync(100);
+      const r = await fetching;
+      expect(r.code, r.stderr).toBe(130);
+      expect(errorOf(r).code).toBe('cancelled');
+      expect(readFileSync(lock, 'utf8')).toContain(String(process.pid));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it.each(['GIT_SSH_COMMAND', 'core.sshCommand'] as const)(
     'a source reached over ssh is fetched with the ssh command %s names, as git fetches',
     async (where) => {
