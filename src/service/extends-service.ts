@@ -16,6 +16,7 @@ import {
   resolveSourceUrl,
   REVISION_FILE_HINT,
   SOURCE_FILE_HINT,
+  withSourcesLock,
   writeExtendsLock,
   type ExtendsState,
   type FetchOutcome,
@@ -208,6 +209,16 @@ export class ExtendsService {
     names: readonly string[] = [],
     options: { acceptMovedTag?: boolean; dryRun?: boolean; signal?: AbortSignal } = {},
   ): Promise<UpdateResult> {
+    // An invalid config.yaml or a misspelt SOURCE is said first, as a store outside git (no cache, no lock) says them.
+    selectSources(await this.state(undefined, true), names);
+    // From the read of the lock to its write: another update meanwhile would have its pins written over by this one's.
+    return withSourcesLock(this.root, () => this.updateLocked(names, options), options.signal);
+  }
+
+  private async updateLocked(
+    names: readonly string[],
+    options: { acceptMovedTag?: boolean; dryRun?: boolean; signal?: AbortSignal },
+  ): Promise<UpdateResult> {
     const state = await this.state(undefined, true);
     const chosen = selectSources(state, names);
     // The lock's pins of sources config.yaml no longer names leave the lock: their leaving is reported too.
@@ -234,7 +245,7 @@ export class ExtendsService {
     const fetched = await fetchPins(
       this.root,
       allPins.filter((p) => newPins.has(p.source.name)),
-      { fresh: true, signal: options.signal },
+      { fresh: true, signal: options.signal, locked: true },
     );
     // The report reads the pins before the move from the cache too: a fresh clone that edited a ref never fetched
     // them, and `extends fetch` refuses a config.yaml that no longer matches its lock.
@@ -248,7 +259,7 @@ export class ExtendsService {
     const gone = new Set<string>();
     for (const p of previous) {
       try {
-        await fetchPins(this.root, [p], { previous: true, signal: options.signal });
+        await fetchPins(this.root, [p], { previous: true, signal: options.signal, locked: true });
       } catch (error) {
         // A commit the source no longer holds (a branch force-pushed and pruned) must not keep the pin from moving.
         if (options.signal?.aborted || !(error instanceof AgentsError) || error.code !== 'extends-fetch-failed') throw error;
@@ -260,7 +271,7 @@ export class ExtendsService {
     await fetchPins(
       this.root,
       allPins.filter((p) => !newPins.has(p.source.name)),
-      { signal: options.signal },
+      { signal: options.signal, locked: true },
     );
     const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)), gone, removed);
     const refused = moved.length > 0 && !options.acceptMovedTag;

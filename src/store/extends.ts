@@ -289,10 +289,111 @@ export async function fetchPins(
    * `fresh`: the pins were just taken from the remote (`extends update`), nothing to check. `previous`: the pins an
    * update moves away from, or a revision's (`fetch --rev`), fetched only for a report of that side: neither
    * checked against their refs nor remembered as checked, as they are not the working tree's. `signal` stops the
-   * run's git processes.
+   * run's git processes. `locked`: the caller holds the cache's lock already (withSourcesLock).
    */
-  options: { fresh?: boolean; previous?: boolean; signal?: AbortSignal } = {},
+  options: { fresh?: boolean; previous?: boolean; signal?: AbortSignal; locked?: boolean } = {},
 ): Promise<FetchOutcome[]> {
+  const root = cacheRoot(storeRoot);
+  const fetch = async () => {
+    const outcomes: FetchOutcome[] = [];
+    let reach: ConfigPair[] | undefined;
+    for (const { source, pin } of pins) {
+      options.signal?.throwIfAborted();
+      const dir = sourceCacheDir(storeRoot, source.name);
+      notAFolder(dir);
+      let made = !existsSync(dir);
+      const signal = options.signal;
+      try {
+        if (made) await initBareCache(dir, signal);
+      } catch (error) {
+        // Stopped while git made it: what it made is removed, as after a failed fetch.
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+      let status: FetchOutcome['status'] = 'cached';
+      if (!options.fresh && !options.previous) {
+        try {
+          await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin, signal);
+        } catch (error) {
+          if (made) rmSync(dir, { recursive: true, force: true });
+          throw error;
+        }
+      }
+      // A commit whose objects are not all there (a damaged cache) is fetched again, whole.
+      const cached = await hasCommit(dir, pin.commit);
+      // A cache git cannot open (its HEAD or shallow list lost or cut short) would fail this fetch and every one after it: it is
+      // only a cache, so it is made again, and removed again if the fetch fails.
+      if (!cached && !made && !(await isRepository(dir))) {
+        rmSync(dir, { recursive: true, force: true });
+        made = true;
+        try {
+          await initBareCache(dir, signal);
+        } catch (error) {
+          rmSync(dir, { recursive: true, force: true });
+          throw error;
+        }
+      }
+      // A commit id `update` pins from a URL it was never fetched from (a fork, a mirror): the cache holding the
+      // commit says nothing of whether that remote does, and a clone fetches it there. Fetched again to find out.
+      const unproven = options.fresh === true && pin.kind === 'commit' && cached && !isChecked(dir, pin);
+      if (!cached || unproven || !(await hasWholeCommit(dir, pin.commit))) {
+        try {
+          reach ??= await reachSettings(storeRoot);
+        } catch (error) {
+          if (made) rmSync(dir, { recursive: true, force: true });
+          throw error;
+        }
+        try {
+          await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal, reach, cached);
+        } catch (error) {
+          if (made) rmSync(dir, { recursive: true, force: true });
+          // A cache git could not write (a full disk) is not a remote's fault: say so as it is.
+          if (error instanceof AgentsError) throw error;
+          // `update` of a ref that is a commit id: a remote that answers but has no such commit has no such ref.
+          if (options.fresh && pin.kind === 'commit' && (await answers(storeRoot, source, signal)))
+            throw new AgentsError(`the policy source ${source.name} has no commit ${pin.commit}`, EXIT_CODES.usage, {
+              hint: 'Correct `ref:` in config.yaml (a tag, a branch or a full commit id the source holds); nothing was written.',
+              code: 'extends-unknown-ref',
+            });
+          throw new AgentsError(
+            `cannot fetch the policy source ${source.name}: ${error instanceof Error ? error.message : String(error)}`,
+            EXIT_CODES.usage,
+            {
+              hint: 'Check the URL and that the remote still holds the pinned commit; the cache was left as it was.',
+              code: 'extends-fetch-failed',
+            },
+          );
+        }
+        status = 'fetched';
+      }
+      let names: { name: string; folder: boolean }[];
+      try {
+        names = await topNames(dir, pin.commit, source.path);
+      } catch {
+        throw noStore(source, pin.commit);
+      }
+      if (!holdsStore(names.filter((n) => n.folder).map((n) => n.name))) throw noStore(source, pin.commit);
+      if (!options.previous) rememberChecked(dir, pin);
+      const ignored = names.filter((n) => !READ_FROM_SOURCE.has(n.name));
+      outcomes.push({
+        name: source.name,
+        commit: pin.commit,
+        status,
+        ignored: ignored.map((n) => n.name).sort(),
+        ignoredFolders: ignored.filter((n) => n.folder).map((n) => n.name),
+      });
+    }
+    return outcomes;
+  };
+  return options.locked ? fetch() : withSourcesLock(storeRoot, fetch, options.signal);
+}
+
+/**
+ * Runs `fn` holding the one lock of the cache (`agents/extends/.lock` under the git folder), which every fetch
+ * takes: `extends update` holds it from its read of the lock file to its write, so that two updates at once take
+ * turns, the second reading the pins the first wrote instead of writing its own over them.
+ */
+export async function withSourcesLock<T>(storeRoot: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   const root = cacheRoot(storeRoot);
   const parent = join(root, '..');
   // `agents/` under the git folder is the tool's too (the parse cache's home): a file there is named as one here.
@@ -300,102 +401,11 @@ export async function fetchPins(
   notAFolder(root);
   makeFolders(parent);
   // Named by its whole path: `extends/` alone leads nowhere, as the cache is under the git folder.
-  return withFolderLock(
-    parent,
-    'extends',
-    async () => {
-      const outcomes: FetchOutcome[] = [];
-      let reach: ConfigPair[] | undefined;
-      for (const { source, pin } of pins) {
-        options.signal?.throwIfAborted();
-        const dir = sourceCacheDir(storeRoot, source.name);
-        notAFolder(dir);
-        let made = !existsSync(dir);
-        const signal = options.signal;
-        try {
-          if (made) await initBareCache(dir, signal);
-        } catch (error) {
-          // Stopped while git made it: what it made is removed, as after a failed fetch.
-          rmSync(dir, { recursive: true, force: true });
-          throw error;
-        }
-        let status: FetchOutcome['status'] = 'cached';
-        if (!options.fresh && !options.previous) {
-          try {
-            await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin, signal);
-          } catch (error) {
-            if (made) rmSync(dir, { recursive: true, force: true });
-            throw error;
-          }
-        }
-        // A commit whose objects are not all there (a damaged cache) is fetched again, whole.
-        const cached = await hasCommit(dir, pin.commit);
-        // A cache git cannot open (its HEAD or shallow list lost or cut short) would fail this fetch and every one after it: it is
-        // only a cache, so it is made again, and removed again if the fetch fails.
-        if (!cached && !made && !(await isRepository(dir))) {
-          rmSync(dir, { recursive: true, force: true });
-          made = true;
-          try {
-            await initBareCache(dir, signal);
-          } catch (error) {
-            rmSync(dir, { recursive: true, force: true });
-            throw error;
-          }
-        }
-        // A commit id `update` pins from a URL it was never fetched from (a fork, a mirror): the cache holding the
-        // commit says nothing of whether that remote does, and a clone fetches it there. Fetched again to find out.
-        const unproven = options.fresh === true && pin.kind === 'commit' && cached && !isChecked(dir, pin);
-        if (!cached || unproven || !(await hasWholeCommit(dir, pin.commit))) {
-          try {
-            reach ??= await reachSettings(storeRoot);
-          } catch (error) {
-            if (made) rmSync(dir, { recursive: true, force: true });
-            throw error;
-          }
-          try {
-            await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal, reach, cached);
-          } catch (error) {
-            if (made) rmSync(dir, { recursive: true, force: true });
-            // A cache git could not write (a full disk) is not a remote's fault: say so as it is.
-            if (error instanceof AgentsError) throw error;
-            // `update` of a ref that is a commit id: a remote that answers but has no such commit has no such ref.
-            if (options.fresh && pin.kind === 'commit' && (await answers(storeRoot, source, signal)))
-              throw new AgentsError(`the policy source ${source.name} has no commit ${pin.commit}`, EXIT_CODES.usage, {
-                hint: 'Correct `ref:` in config.yaml (a tag, a branch or a full commit id the source holds); nothing was written.',
-                code: 'extends-unknown-ref',
-              });
-            throw new AgentsError(
-              `cannot fetch the policy source ${source.name}: ${error instanceof Error ? error.message : String(error)}`,
-              EXIT_CODES.usage,
-              {
-                hint: 'Check the URL and that the remote still holds the pinned commit; the cache was left as it was.',
-                code: 'extends-fetch-failed',
-              },
-            );
-          }
-          status = 'fetched';
-        }
-        let names: { name: string; folder: boolean }[];
-        try {
-          names = await topNames(dir, pin.commit, source.path);
-        } catch {
-          throw noStore(source, pin.commit);
-        }
-        if (!holdsStore(names.filter((n) => n.folder).map((n) => n.name))) throw noStore(source, pin.commit);
-        if (!options.previous) rememberChecked(dir, pin);
-        const ignored = names.filter((n) => !READ_FROM_SOURCE.has(n.name));
-        outcomes.push({
-          name: source.name,
-          commit: pin.commit,
-          status,
-          ignored: ignored.map((n) => n.name).sort(),
-          ignoredFolders: ignored.filter((n) => n.folder).map((n) => n.name),
-        });
-      }
-      return outcomes;
-    },
+  return withFolderLock(parent, 'extends', fn, {
+    label: root,
     // The holder fetches over the network, which takes longer than a store write: waited on as long as a fetch may take.
+    timeoutMs: lockTimeoutFromEnv(undefined, FETCH_LOCK_TIMEOUT_MS),
     // Its signal ends the wait too: Ctrl-C while another fetch holds the lock stops this run then, not after that fetch.
-    { label: root, timeoutMs: lockTimeoutFromEnv(undefined, FETCH_LOCK_TIMEOUT_MS), signal: options.signal },
-  );
+    signal,
+  });
 }

@@ -112,6 +112,26 @@ describe('the cache of policy sources', () => {
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
   });
 
+  it('two updates of different sources at once take turns: the lock holds both moves, neither written over by the other', async () => {
+    const dir = tempDir();
+    const pol = policyRepo(dir, 'pol');
+    const other = policyRepo(dir, 'other');
+    const app = consumer(dir, `  - url: ${pol.url}\n    ref: main\n  - url: ${other.url}\n    ref: main\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const polMoved = policyCommit(pol, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') });
+    const otherMoved = policyCommit(other, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Another rule added later') });
+    // The update of `other` asks its remote slowly: the update of `pol` runs meanwhile.
+    const shim = gitShim(dir, `case "$*" in *ls-remote*other*) sleep 0.5;; esac`);
+    const [slow, fast] = await Promise.all([
+      runMain(['extends', 'update', 'other'], { cwd: app, env: { PATH: `${shim}:${process.env.PATH}` } }),
+      run(app, 'extends', 'update', 'pol'),
+    ]);
+    expect([slow.code, fast.code], slow.stderr + fast.stderr).toEqual([0, 0]);
+    const lock = readFileSync(join(app, '.agents/extends.lock.yaml'), 'utf8');
+    expect(lock).toContain(`commit: ${polMoved}`);
+    expect(lock).toContain(`commit: ${otherMoved}`);
+  });
+
   it('update of one source in a fresh clone fetches the pins of the sources it leaves where they are', async () => {
     const dir = tempDir();
     const pol = policyRepo(dir, 'pol');
