@@ -85,6 +85,34 @@ export async function isRepository(dir: string): Promise<boolean> {
   }
 }
 
+/**
+ * Does the repository at `dir` hold an object by the id `id`, readable or not? A commit that does not resolve
+ * although its object is there is a damaged copy, which no fetch replaces. No network.
+ */
+export async function holdsObject(dir: string, id: string): Promise<boolean> {
+  try {
+    await runGit(dir, ['cat-file', '-e', '--end-of-options', id]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Can every file of the folder `path` at `commit` be read whole from the repository at `dir`? One `git archive`
+ * of that folder, its output dropped: an object cut short on disk, which git still counts as there (and `rev-list
+ * --objects` too), stops it. No network.
+ */
+export async function readsWhole(dir: string, commit: string, path: string): Promise<boolean> {
+  try {
+    await runGit(dir, ['archive', '--format=tar', '--end-of-options', `${commit}:${path}`], undefined, undefined, () => undefined);
+    return true;
+  } catch {
+    // A folder the commit does not hold is no damage: its readers say the store is not there.
+    return !(await resolves(dir, `${commit}:${path}`));
+  }
+}
+
 /** Does `name` resolve in the repository at `dir`? */
 async function resolves(dir: string, name: string): Promise<boolean> {
   try {
@@ -170,13 +198,11 @@ export async function fetchCommit(
   commit: string,
   signal?: AbortSignal,
   reach: readonly ConfigPair[] = [],
-  /** The cache holds the commit but lacks objects of it: fetch them all again, as git would send none it thinks are here. */
-  refetch = false,
 ): Promise<void> {
   try {
     await runGit(
       dir,
-      [...FETCH, ...(refetch ? ['--refetch'] : []), '--depth', '1', '--end-of-options', url, `+${commit}:refs/agents/pins/${commit}`],
+      [...FETCH, '--depth', '1', '--end-of-options', url, `+${commit}:refs/agents/pins/${commit}`],
       undefined,
       signal,
       undefined,

@@ -8,7 +8,18 @@ import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
-import { fetchCommit, hasCommit, hasWholeCommit, initBareCache, isRepository, lsRemote, reachSettings, topNames } from '../git/extends.ts';
+import {
+  fetchCommit,
+  hasCommit,
+  hasWholeCommit,
+  holdsObject,
+  initBareCache,
+  isRepository,
+  lsRemote,
+  reachSettings,
+  readsWhole,
+  topNames,
+} from '../git/extends.ts';
 import { commonGitDir, extendsCacheDir, repoTop } from '../git/location.ts';
 import { type ConfigPair, ownBareRepository } from '../git/runner.ts';
 import { GitTreeSource } from './git-source.ts';
@@ -122,7 +133,7 @@ export function pinsFor(state: ExtendsState, only?: readonly string[], skipUnpin
 }
 
 function notFetched(source: string, commit: string, damaged = false): AgentsError {
-  const where = damaged ? 'is not whole in the cache (an object of its tree is missing)' : 'is not in the cache';
+  const where = damaged ? 'is not whole in the cache (an object of its tree is missing or damaged)' : 'is not in the cache';
   return new AgentsError(`the pinned commit ${commit.slice(0, 12)} of the policy source ${source} ${where}`, EXIT_CODES.usage, {
     hint: 'Run `agents extends fetch` (it fetches exactly the pinned commits); nothing was written.',
     code: 'extends-not-fetched',
@@ -217,7 +228,11 @@ export async function readInherited(
       throw noStore(source, pin.commit);
     }
     // A file the cache cannot give is the cache's fault, not the source's: fetching again mends it.
-    if (snap.diagnostics.length > 0 && !(await hasWholeCommit(sourceCacheDir(storeRoot, source.name), pin.commit)))
+    // A file whose object git cannot give whole (cut short on disk, which git still counts as there) is the cache's too.
+    if (
+      snap.diagnostics.some((d) => d.code === 'file-unreadable') ||
+      (snap.diagnostics.length > 0 && !(await hasWholeCommit(sourceCacheDir(storeRoot, source.name), pin.commit)))
+    )
       throw notFetched(source.name, pin.commit, true);
     const scope: Scope = Object.freeze({ kind: 'inherited', source: source.name, order });
     // Object.assign, not a spread: a spread of invariants of several shapes gives each copy a
@@ -319,11 +334,16 @@ export async function fetchPins(
           throw error;
         }
       }
-      // A commit whose objects are not all there (a damaged cache) is fetched again, whole.
-      const cached = await hasCommit(dir, pin.commit);
-      // A cache git cannot open (its HEAD or shallow list lost or cut short) would fail this fetch and every one after it: it is
-      // only a cache, so it is made again, and removed again if the fetch fails.
-      if (!cached && !made && !(await isRepository(dir))) {
+      let cached = await hasCommit(dir, pin.commit);
+      // A cache git cannot open (its HEAD or shallow list lost or cut short) would fail this fetch and every one after
+      // it, and one whose copy of the commit lacks an object or holds one damaged (cut short, overwritten), the
+      // commit's own too, keeps it so: git takes an object it finds on disk for the one it would fetch. It is only a
+      // cache, so it is made again, and removed again if the fetch fails.
+      const damaged = cached
+        ? !(await readsWhole(dir, pin.commit, source.path))
+        : !made && (!(await isRepository(dir)) || (await holdsObject(dir, pin.commit)));
+      if (damaged) {
+        cached = false;
         rmSync(dir, { recursive: true, force: true });
         made = true;
         try {
@@ -336,7 +356,7 @@ export async function fetchPins(
       // A commit id `update` pins from a URL it was never fetched from (a fork, a mirror): the cache holding the
       // commit says nothing of whether that remote does, and a clone fetches it there. Fetched again to find out.
       const unproven = options.fresh === true && pin.kind === 'commit' && cached && !isChecked(dir, pin);
-      if (!cached || unproven || !(await hasWholeCommit(dir, pin.commit))) {
+      if (!cached || unproven) {
         try {
           reach ??= await reachSettings(storeRoot);
         } catch (error) {
@@ -344,7 +364,7 @@ export async function fetchPins(
           throw error;
         }
         try {
-          await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal, reach, cached);
+          await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal, reach);
         } catch (error) {
           if (made) rmSync(dir, { recursive: true, force: true });
           // A cache git could not write (a full disk) is not a remote's fault: say so as it is.

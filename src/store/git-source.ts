@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
-import { lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
+import { GitError, lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
 import { catFileBatch } from '../git/object-reader.ts';
 import type { ParseCache, ParseKeeping } from './parse-cache.ts';
 import type { UsageError } from '../core/errors.ts';
@@ -156,19 +156,30 @@ export class GitTreeSource implements TreeSource {
     }
     const onDisk = this.where.kind === 'index' ? await sameOnDisk(this.root, wanted, entries) : new Map<string, Buffer>();
     const rest = wanted.filter((p) => !onDisk.has(p));
-    const blobs =
-      rest.length > 0
-        ? await catFileBatch(
-            this.top,
-            rest.map((p) => entries.get(p)!.sha),
-            MAX_FILE_BYTES,
-          )
-        : new Map<string, Buffer | null | number>();
+    let blobs = new Map<string, Buffer | null | number>();
+    // An object git finds but cannot read whole (cut short on disk) stops cat-file: the files it did not give are
+    // unreadable, as a missing one is, instead of the reader failing.
+    let damaged = false;
+    try {
+      if (rest.length > 0)
+        blobs = await catFileBatch(
+          this.top,
+          rest.map((p) => entries.get(p)!.sha),
+          MAX_FILE_BYTES,
+        );
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      damaged = true;
+    }
     for (const p of wanted) {
       // A blob over the limit comes back as its size alone, never read into memory.
       const bytes = onDisk.get(p) ?? blobs.get(entries.get(p)!.sha);
       if (bytes === undefined || bytes === null)
-        out.set(p, { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` });
+        out.set(p, {
+          ok: false,
+          code: 'file-unreadable',
+          message: damaged ? 'its object cannot be read from the repository (damaged)' : 'its object is missing from the repository',
+        });
       else if (typeof bytes === 'number')
         out.set(p, { ok: false, code: 'file-too-large', message: `is ${bytes} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
       else out.set(p, { ok: true, bytes });

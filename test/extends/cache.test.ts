@@ -72,21 +72,27 @@ describe('the cache of policy sources', () => {
     },
   );
 
-  it('a cache missing an object of the pinned commit: reading says to fetch, and fetch fetches it again whole', async () => {
+  it.each([
+    ['missing an object of the pinned commit', 'blob', false],
+    ['holding an object of the pinned commit cut short', 'blob', true],
+    ['holding the pinned commit itself cut short', 'commit', true],
+  ] as const)('a cache %s: reading says to fetch, and fetch fetches it again whole', async (_what, which, cut) => {
     const dir = tempDir();
     const policy = policyRepo(dir);
     const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
     expect((await run(app, 'extends', 'update')).code).toBe(0);
     const cache = join(app, '.git', 'agents', 'extends', 'policy.git');
-    const blob = git(cache, 'rev-parse', `${policy.v1}:.agents/global/${LOCKED}.yaml`).trim();
-    // A fetch of so few objects keeps them loose (below git's unpack limit): one goes, as a damaged disk would lose it.
-    const loose = join(cache, 'objects', blob.slice(0, 2), blob.slice(2));
-    expect(existsSync(loose)).toBe(true);
+    const id = which === 'commit' ? policy.v1 : git(cache, 'rev-parse', `${policy.v1}:.agents/global/${LOCKED}.yaml`).trim();
+    // A fetch of so few objects keeps them loose (below git's unpack limit): one goes, or is cut short, as a damaged
+    // disk would leave it. git takes a damaged copy for the object, and fetches no other over it.
+    const loose = join(cache, 'objects', id.slice(0, 2), id.slice(2));
+    const bytes = readFileSync(loose);
     rmSync(loose);
+    if (cut) writeFileSync(loose, bytes.subarray(0, 20));
     rmSync(join(app, '.git', 'agents', 'parsed'), { recursive: true, force: true });
 
     const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
-    expect(list.code).toBe(2);
+    expect(list.code, list.stderr).toBe(2);
     expect(errorOf(list).code).toBe('extends-not-fetched');
     const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
     expect(fetch.code).toBe(0);
