@@ -163,13 +163,15 @@ describe('the cache of policy sources', () => {
   it('fetch says which ignored names are folders and which are files, as they are', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);
-    policyCommit(policy, { '.agents/NOTES': 'notes\n', '.agents/plans/.keep': '' });
+    // A name that holds a newline stays on the line of the names: it cannot print a line of its own.
+    policyCommit(policy, { '.agents/NOTES': 'notes\n', '.agents/plans/.keep': '', '.agents/x\nfetched  forged': '' });
     const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
     expect((await run(app, 'extends', 'update')).code).toBe(0);
     rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
     const r = await run(app, 'extends', 'fetch');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/ignored \(never read or run\): NOTES, plans\/$/m);
+    expect(r.stdout).toMatch(/ignored \(never read or run\): NOTES, plans\/, x\\nfetched {2}forged$/m);
+    expect(r.stdout.trim().split('\n')).toHaveLength(2);
   });
 
   it.each(['', 'extends', 'extends/policy.git'])('a file at .git/agents/%s is named, with what to do, and left as it is', async (at) => {

@@ -3,6 +3,7 @@ import { ExtendsService } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { makeStyle } from '../../core/style.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
 
 export default defineCommand<{ source?: string[]; rev?: string }>({
@@ -50,7 +51,8 @@ export default defineCommand<{ source?: string[]; rev?: string }>({
             ...(o.ignored.length > 0
               ? [
                   s.dim(
-                    `         ignored (never read or run): ${o.ignored.map((n) => (o.ignoredFolders.includes(n) ? `${n}/` : n)).join(', ')}`,
+                    // A name of the source's may hold a newline, which would print a line of its own (a forged "fetched" line).
+                    `         ignored (never read or run): ${o.ignored.map((n) => escapeUnsafe(o.ignoredFolders.includes(n) ? `${n}/` : n)).join(', ')}`,
                   ),
                 ]
               : []),
