@@ -197,6 +197,16 @@ export const SOURCE_FILE_HINT =
 export const REVISION_FILE_HINT =
   "The file is invalid in that revision, not necessarily in the working tree: give another revision, or fix the file and commit it (`agents validate` checks the working tree's).";
 
+/**
+ * A problem of a source's file as this store says it: the file named under `extends/<source>/`, the source named
+ * (`source`), and the file's own hint (fix the YAML here, `validate --fix`…), which cannot be followed in this
+ * repository, replaced by one to fix it in the source's. `at`: the source's URL and pinned commit, when known.
+ */
+export function sourceDiagnostic(d: Diagnostic, source: string, at?: string): Diagnostic {
+  const hint = `This file is in the policy source ${source}${at === undefined ? '' : ` (${at})`}: fix it in that repository and pin the fixed commit (\`agents extends update\`), or pin another ref.`;
+  return Object.assign({}, d, { file: inheritedPath(source, d.file), hint, source });
+}
+
 /** Inherited invariants and the problems met reading them; their paths are `extends/<source>/global/<id>.yaml`. */
 export interface Inherited {
   invariants: ScopedInvariant[];
@@ -238,10 +248,8 @@ export async function readInherited(
     // Object.assign, not a spread: a spread of invariants of several shapes gives each copy a
     // hidden class of its own in V8 (docs/adr/0071-bounded-memory.md).
     for (const inv of snap.invariants) out.invariants.push(Object.assign({}, inv, { scope, path: inheritedPath(source.name, inv.path) }));
-    // The file's own hint (fix the YAML here, `validate --fix`…) cannot be followed in this repository.
-    const hint = `This file is in the policy source ${source.name} (${hideCredentials(source.url)} at ${pin.commit.slice(0, 12)}): fix it in that repository and pin the fixed commit (\`agents extends update\`), or pin another ref.`;
-    for (const d of snap.diagnostics)
-      out.diagnostics.push(Object.assign({}, d, { file: inheritedPath(source.name, d.file), hint, source: source.name }));
+    const at = `${hideCredentials(source.url)} at ${pin.commit.slice(0, 12)}`;
+    for (const d of snap.diagnostics) out.diagnostics.push(sourceDiagnostic(d, source.name, at));
   }
   return out;
 }

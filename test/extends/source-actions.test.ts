@@ -59,6 +59,18 @@ describe('a policy source action template, SOURCE:NS/NAME', () => {
     expect(JSON.parse(local.stdout).error.detail.suggestions).toEqual(['policy:org/release']);
   });
 
+  it("an invalid file of a template is the source's, each problem naming the source, as an invalid file of its global/ does", async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    policyCommit(policy, { [`.agents/actions/org/release/${TEMPLATE}.yaml`]: `id: ${TEMPLATE}\ntext: "unclosed\n` });
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
+    const r = await run(app, 'extends', 'update', '--format', 'json');
+    expect(r.code).toBe(3);
+    const diagnostics = JSON.parse(r.stdout).error.detail.diagnostics as { file: string; source?: string }[];
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics.map((d) => [d.file, d.source])).toEqual(diagnostics.map(() => [PATH, 'policy']));
+  });
+
   it('add, move, edit and action add into the template are refused with nothing written', async () => {
     const app = await appWithTemplate();
     const store = join(app, '.agents');

@@ -14,9 +14,9 @@ type SourceAction = Extract<Scope, { kind: 'action' }> & { source: string };
 /** The invariants of one source's template, each with its SOURCE:NS/NAME scope and `extends/<source>/…` path. */
 async function readTemplate(tree: TreeSource, scope: SourceAction): Promise<ScopedInvariant[]> {
   const snap = await readFolders(tree, [`actions/${scope.ns}/${scope.name}`]);
-  const { SOURCE_FILE_HINT } = await import('../../store/extends.ts');
+  const { SOURCE_FILE_HINT, sourceDiagnostic } = await import('../../store/extends.ts');
   // An invalid file is named where it is, in the source, never as a file of this store.
-  const diagnostics = snap.diagnostics.map((d) => Object.assign({}, d, { file: inheritedPath(scope.source, d.file) }));
+  const diagnostics = snap.diagnostics.map((d) => sourceDiagnostic(d, scope.source));
   requireValid({ ...emptySnapshot(), diagnostics }, `read action ${scope.source}:${scope.ns}/${scope.name}`, SOURCE_FILE_HINT);
   const frozen = Object.freeze({ ...scope });
   return snap.invariants.map((inv) => Object.assign({}, inv, { scope: frozen, path: inheritedPath(scope.source, inv.path) }));
