@@ -24,6 +24,7 @@ import type { TreeSource } from '../../store/tree-source.ts';
 import { reusedInvariantIds } from '../../validate/checks/ids.ts';
 import type { NearMatch, ScopeInput } from './types.ts';
 import { docsRef } from '../../core/docs-link.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 
 /** Turns a caller's scope flags into a scope, refusing bad names before any path is built. */
 export function toScope(input: ScopeInput | Scope): Scope {
@@ -176,7 +177,9 @@ export function requireValid(snapshot: StoreSnapshot, what: string, hint?: strin
   ]).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
   if (errors.length === 0) return;
   const first = errors[0]!;
-  const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
+  // A file's name may hold a newline (a source's file, a clone's): shown escaped, as the lines below the message show it.
+  const file = escapeUnsafe(first.file);
+  const where = first.line > 0 ? `${file}:${first.line}:${first.col}` : file;
   const files = new Set(errors.map((e) => e.file)).size;
   throw new InvalidStoreError(
     errors.length === 1
