@@ -56,8 +56,12 @@ export function sourceKeyProblem(key: string, value: unknown, where: string): { 
   switch (key) {
     case 'url':
       return {
-        message: `${where} cannot start with "-" or hold white space`,
-        hint: 'Write a path that holds a space as a file:// URL, each space as %20 (file:///srv/My%20Policy.git).',
+        message: /^(?:fd|ext)::/.test(text)
+          ? `${where} cannot use git's ${text.slice(0, text.indexOf(':'))}:: transport, which runs or reads something on this machine rather than fetching a repository`
+          : `${where} cannot start with "-" or hold white space`,
+        hint: /^(?:fd|ext)::/.test(text)
+          ? 'Give the URL or path of the policy repository.'
+          : 'Write a path that holds a space as a file:// URL, each space as %20 (file:///srv/My%20Policy.git).',
       };
     case 'name':
       return {

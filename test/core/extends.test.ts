@@ -223,6 +223,15 @@ describe("a source's URL with white space", () => {
     expect(r.diagnostics.map((d) => [d.code, d.line])).toEqual([['schema', 2]]);
     expect(r.diagnostics[0]!.hint).toContain('%20');
   });
+
+  it.each(['fd::3', 'ext::sh -c id', 'ext::git'])(
+    '%s: git transports that read or run on this machine are refused at their line',
+    (url) => {
+      const r = parseConfig('config.yaml', bytes(`extends:\n  - name: p\n    url: "${url}"\n    ref: v1\n`), YAML_SYNTAX);
+      expect(r.value).toBeUndefined();
+      expect(r.diagnostics.map((d) => [d.code, d.line])).toEqual([['schema', 3]]);
+    },
+  );
 });
 
 describe("a source's name, ref or path the schema's pattern refuses", () => {
