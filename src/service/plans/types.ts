@@ -73,7 +73,6 @@ export interface PlanStatus {
   unfinished: string[];
 }
 
-/** What `plan sync` would do, or did, to a plan. */
 /** How `plan sync` runs. */
 export interface SyncOptions {
   apply: boolean;
@@ -83,6 +82,7 @@ export interface SyncOptions {
   signal?: AbortSignal;
 }
 
+/** What `plan sync` would do, or did, to a plan. */
 export interface SyncResult {
   plan: Plan;
   /** The changes (for `added`, `after` is the new plan invariant once applied). */
