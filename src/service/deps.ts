@@ -4,7 +4,7 @@ import { inputObject, optionalFunction, refuseArgs } from '../core/input-shape.t
 export interface ServiceDeps {
   /** Current time. */
   clock: () => Date;
-  /** A new ULID, monotonic within the process. */
+  /** A new ULID, monotonic within the process; a caller's is checked against the store's ids (new-ids.ts). */
   newId: () => string;
   /** "Name <email>" of the person acting, when known. */
   author: (cwd: string) => Promise<string | undefined>;
@@ -29,6 +29,17 @@ export function setIdGenerator(next: () => string): void {
   nextUlid ??= next;
 }
 
+/** The process's ids: a new ULID each call, never one made before (ulid's monotonic factory). */
+const ulidId = (): string => {
+  if (!nextUlid) throw new Error('the id generator is not loaded: await loadIdGenerator() before making ids');
+  return nextUlid();
+};
+
+/** Whether `deps.newId` is a caller's (open({deps: {newId}})), whose ids may repeat one the store holds. */
+export function callersIds(deps: ServiceDeps): boolean {
+  return deps.newId !== ulidId;
+}
+
 export function defaultDeps(given: Partial<ServiceDeps> = {}): ServiceDeps {
   // From JavaScript (`open({ store, deps })`): a clock that is no function would fail as a TypeError at the first write.
   const checked = inputObject(given, 'deps', { clock: true, newId: true, author: true, notice: true }, 'deps');
@@ -49,10 +60,7 @@ export function defaultDeps(given: Partial<ServiceDeps> = {}): ServiceDeps {
     };
   return {
     clock: () => new Date(),
-    newId: () => {
-      if (!nextUlid) throw new Error('the id generator is not loaded: await loadIdGenerator() before making ids');
-      return nextUlid();
-    },
+    newId: ulidId,
     author: async (cwd) => (await import('../git/identity.ts')).gitAuthor(cwd),
     notice: () => {},
     ...overrides,

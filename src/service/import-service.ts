@@ -19,6 +19,7 @@ import { readFolders, readStore } from '../store/read.ts';
 import { loadConfig } from '../store/config.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { loadIdGenerator } from './deps.ts';
+import { idMaker } from './new-ids.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
@@ -359,6 +360,7 @@ export class ImportService {
           held.set(folder, keys);
         }
         // Each scope's files are staged as soon as they are made, so their texts are not all held at once.
+        const newId = await idMaker(this.invariants);
         const batch = new CreateBatch(root);
         // Staging thousands of files takes seconds: now and then the signals are let in, and an abort stops the import.
         let staged = 0;
@@ -390,7 +392,7 @@ export class ImportService {
               }
               keys.add(key);
               saying.set(key, c);
-              const id = deps.newId();
+              const id = newId();
               const inv: ScopedInvariant = {
                 id,
                 text: c.text,

@@ -241,6 +241,27 @@ describe('one id in two scope folders (id-reused)', () => {
   });
 });
 
+describe("a caller's deps.newId answering an id the store holds", () => {
+  const ID = '01M8KJ00000000000000000042';
+  it('add refuses it (exit 2, detail.field deps.newId()), nothing written, and the store reads on', async () => {
+    const root = testStore({
+      [`global/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data'),
+      [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\n`,
+    });
+    for (const held of [ID, PLAN]) {
+      const s = new InvariantService(root, { newId: () => held, author: async () => undefined });
+      const e = await failure(s.add({ scope: { project: 'api' }, text: 'Keep it', newProject: true }));
+      expect([e.exitCode, e.code, (e as AgentsError & { detail: unknown }).detail]).toEqual([
+        EXIT_CODES.usage,
+        'usage',
+        expect.objectContaining({ field: 'deps.newId()', id: held }),
+      ]);
+    }
+    expect(existsSync(join(root, 'projects/api'))).toBe(false);
+    expect((await service(root).list()).map((l) => l.invariant.id)).toEqual([ID]);
+  });
+});
+
 // Whether a writer creates the project it writes into is decided under the project folder's lock, never from what
 // was read before it: the hook runs between the check and the lock, as another command would.
 describe('a project created or removed between the check and the lock', () => {
@@ -295,9 +316,11 @@ describe('a project created or removed between the check and the lock', () => {
       mkdirSync(join(root, 'projects/api'), { recursive: true });
       writeFileSync(join(root, 'projects/api/.gitkeep'), '');
     };
-    const made = await meanwhile(service(root), other).add({ scope: { project: 'api' }, text: 'Keep it' });
+    // One service for both adds: a second one's ids would start again at the first's, which the store then holds.
+    const s = meanwhile(service(root), other);
+    const made = await s.add({ scope: { project: 'api' }, text: 'Keep it' });
     expect(made.createdProject).toBeUndefined();
-    const created = await service(root).add({ scope: { project: 'docs' }, text: 'Keep it' });
+    const created = await s.add({ scope: { project: 'docs' }, text: 'Keep it' });
     expect(created.createdProject).toBe('docs');
   });
 });

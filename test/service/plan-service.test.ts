@@ -164,6 +164,31 @@ describe('PlanService', () => {
     expect((await s.listViolations({ severity: 'warning' })).length).toBe(0);
   });
 
+  it("refuses a caller's deps.newId answering an id the store holds, or one it answered in the same call: nothing written", async () => {
+    const root = testStore({
+      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+    });
+    const { plan, promoted } = await service(root).use({ action: 'local/cov' });
+    const files = () => readdirSync(root, { recursive: true }).sort();
+    const before = files();
+    const constant = (id: string) => new PlanService(new InvariantService(root, { newId: () => id, author: async () => undefined }));
+    const refused = { exitCode: 2, code: 'usage', detail: expect.objectContaining({ field: 'deps.newId()' }) };
+    const held = constant(promoted[0]!.id);
+    const answer = actor(async (r) => ({
+      ok: true,
+      response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) },
+    }));
+    await expect(held.use({ action: 'local/cov' })).rejects.toMatchObject(refused);
+    await expect(held.addViolation({ plan: plan.id, invariant: promoted[0]!.id })).rejects.toMatchObject(refused);
+    await expect(
+      held.waive({ plan: plan.id, invariant: promoted[0]!.id, reason: 'r', owner: 'me', expires: '2099-01-01' }),
+    ).rejects.toMatchObject(refused);
+    await expect(held.strategize(plan.id, { actor: answer })).rejects.toMatchObject(refused);
+    // A new id, answered twice: the plan's and its copy's.
+    await expect(constant('01M8KP00000000000000000000').use({ action: 'local/cov' })).rejects.toMatchObject(refused);
+    expect(files()).toEqual(before);
+  });
+
   it('writes no records for a plan removed while the actor ran, and leaves no folder without plan.yaml', async () => {
     const root = testStore({
       'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),

@@ -8,6 +8,7 @@ import { readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
 import { refuseWeakenedFloor } from '../floors.ts';
+import { idMaker } from '../new-ids.ts';
 import type { InvariantContext } from './context.ts';
 import { checkNewAction, projectMadeUnderLock } from './projects.ts';
 import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
@@ -97,7 +98,7 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
           'duplicate',
         );
       }
-      const inv = draft(svc.deps.newId());
+      const inv = draft((await idMaker(svc))());
       writeFileAtomic(svc.root, inv.path, formatInvariantFile(inv.path, inv));
       return inv;
     },

@@ -19,6 +19,7 @@ import { assertOwnStore } from '../../store/ownership.ts';
 import { assertWritable, writeFilesTogether } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { requirePlanHeld } from '../invariants/rules.ts';
+import { idMaker } from '../new-ids.ts';
 import type { PlanContext } from './context.ts';
 import { invariantDigests, planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';
@@ -111,8 +112,9 @@ export async function strategize(
       await requirePlanHeld(svc.invariants.source, plan.id, 'the actor ran');
       const { decisions } = await planRecords(svc, plan.id, ['decisions']);
       const parent = latestDecision(decisions);
-      const decisionId = svc.invariants.deps.newId();
-      const runId = svc.invariants.deps.newId();
+      const newId = await idMaker(svc.invariants);
+      const decisionId = newId();
+      const runId = newId();
       const now = timestamp(svc.invariants.deps.clock());
       const rec = reconcile(
         request.invariants.map((i) => i.id),

@@ -7,6 +7,7 @@ import { readFolders } from '../../store/read.ts';
 import { failedPartWay, removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { requirePlanHeld, requireValid } from '../invariants/rules.ts';
+import { idMaker } from '../new-ids.ts';
 import type { PlanContext } from './context.ts';
 import { findActionTree, planById, timestamp } from './common.ts';
 import type { SyncOptions, SyncResult } from './types.ts';
@@ -98,6 +99,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
       const { formatInvariantFile } = await import('../../core/serialize.ts');
       const author = await svc.invariants.deps.author(svc.root);
       const now = timestamp(svc.invariants.deps.clock());
+      const newId = await idMaker(svc.invariants);
       const out: SyncResult['changes'] = [];
       // Every new file's content first, so a refusal (a bad text) writes nothing.
       const writes: { path: string; content: string; mode: 'create' | 'replace' }[] = [];
@@ -111,7 +113,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
           out.push(c);
         } else {
           const inv = promotedCopy(c.origin, {
-            id: svc.invariants.deps.newId(),
+            id: newId(),
             plan: plan.id,
             ref: c.drift.action,
             created_at: now,

@@ -8,6 +8,7 @@ import { readProjects } from '../../store/projects.ts';
 import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
+import { idMaker } from '../new-ids.ts';
 import { projectMadeUnderLock, requireAction } from '../invariants/projects.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
@@ -57,7 +58,8 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
 
   const author = await svc.invariants.deps.author(svc.root);
   const now = timestamp(svc.invariants.deps.clock());
-  const id = svc.invariants.deps.newId();
+  const newId = await idMaker(svc.invariants);
+  const id = newId();
   const plan: Plan = { id, action: ref };
   if (input.project !== undefined) plan.project = input.project;
   if (goal !== undefined) plan.goal = goal;
@@ -65,7 +67,7 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
   if (author !== undefined) plan.created_by = author;
   const promoted = kept.map((origin) =>
     promotedCopy(origin, {
-      id: svc.invariants.deps.newId(),
+      id: newId(),
       plan: id,
       ref,
       created_at: now,

@@ -11,6 +11,7 @@ import { withFolderLock } from '../../store/lock.ts';
 import { planIds } from '../../store/listing.ts';
 import { refuseOtherKind, refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { checkSeverity, requirePlanHeld } from '../invariants/rules.ts';
+import { idMaker } from '../new-ids.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
 import { waivedNow } from './queries.ts';
@@ -54,7 +55,7 @@ export async function addViolation(
   const inv = inSet.find((i) => i.id === chosen)!;
   const details = optionalString(input.details, 'details')?.trim() || undefined;
   const author = await svc.invariants.deps.author(svc.root);
-  const id = svc.invariants.deps.newId();
+  const id = (await idMaker(svc.invariants))();
   const violation: Violation = {
     id,
     invariant_id: inv.id,

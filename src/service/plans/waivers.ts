@@ -11,6 +11,7 @@ import { lockedWrite } from '../commit.ts';
 import { refuseLockedWaiver } from '../floors.ts';
 import { refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { toScope } from '../invariants/rules.ts';
+import { idMaker } from '../new-ids.ts';
 import type { PlanContext } from './context.ts';
 import { planById, timestamp } from './common.ts';
 import { WAIVE_FIELDS, type WaiveInput } from './types.ts';
@@ -101,8 +102,7 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
   const { addingTo, formatWaiverFile } = await import('../../core/serialize.ts');
   const author = await svc.invariants.deps.author(svc.root);
   const folder = waiverFolder(scope);
-  const writeWaiver = (): ScopedWaiver => {
-    const id = svc.invariants.deps.newId();
+  const writeWaiver = (id: string): ScopedWaiver => {
     const w: Waiver = {
       id,
       invariant_id: inv.id,
@@ -130,7 +130,8 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
           `${where} is gone: it was removed while this command waited for it`,
           'Nothing was written. Run `agents project list` (or `agents plan list`) to see what there is.',
         );
-      return withFolderLock(svc.root, folder, () => writeWaiver(), { onStale: svc.invariants.deps.notice });
+      const id = (await idMaker(svc.invariants))();
+      return withFolderLock(svc.root, folder, () => writeWaiver(id), { onStale: svc.invariants.deps.notice });
     },
     (waiver) => ({
       value: { waiver },
