@@ -90,22 +90,34 @@ export class CliContext implements ContextOptions {
       import('../store/tree-source.ts'),
       import('../present/version.ts'),
       import('../store/sparse-store.ts'),
-    ]).then(async ([root, { InvariantService }, { parseCacheOf }, { WorkingTreeSource }, { BUILD_ID }, { refuseSparseStore }]) => {
-      // A store a sparse checkout leaves partly out would give sets without the invariants left out.
-      await refuseSparseStore(root);
-      // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
-      const parseCache = this.io.env.AGENTS_NO_CACHE || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
-      return new InvariantService(
+      import('../service/commit.ts'),
+    ]).then(
+      async ([
         root,
-        {
-          notice: (m) => {
-            this.notice(m);
-            options.notice?.(m);
+        { InvariantService },
+        { parseCacheOf },
+        { WorkingTreeSource },
+        { BUILD_ID },
+        { refuseSparseStore },
+        { COMMIT_FLAG },
+      ]) => {
+        // A store a sparse checkout leaves partly out would give sets without the invariants left out.
+        await refuseSparseStore(root);
+        // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
+        const parseCache = this.io.env.AGENTS_NO_CACHE || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
+        return new InvariantService(
+          root,
+          {
+            notice: (m) => {
+              this.notice(m);
+              options.notice?.(m);
+            },
           },
-        },
-        new WorkingTreeSource(root, parseCache ? { parseCache } : {}),
-      );
-    });
+          new WorkingTreeSource(root, parseCache ? { parseCache } : {}),
+          COMMIT_FLAG,
+        );
+      },
+    );
     return this.#invariants;
   }
 

@@ -282,7 +282,7 @@ export const withCommit = checkedArgs(
     root: string,
     enabled: boolean,
     write: () => Promise<Written<T>>,
-    options?: Parameters<typeof withCommitUnchecked>[3],
+    options?: { notice?: (message: string) => void },
   ) {
     const checkedWrite = async () => {
       const done = await write();

@@ -12,6 +12,20 @@ export interface Written<T> {
   message: string;
 }
 
+/**
+ * How a commit's refusals name the option that asked for it, and say to go without it: the library's `commit: true`
+ * (its methods' field), unless the caller names its own, as the command line names its flag (COMMIT_FLAG).
+ */
+export interface CommitOption {
+  name: string;
+  without: string;
+}
+
+const LIBRARY_OPTION: CommitOption = { name: 'commit: true', without: 'leave out commit: true' };
+
+/** The command line's `--commit`: what its services name in a refusal of the commit. */
+export const COMMIT_FLAG: CommitOption = { name: '--commit', without: 'run without --commit' };
+
 /** The result of a writing use case run through {@link withCommit}. */
 export type Committed<T> = T & { commit?: string };
 
@@ -33,6 +47,8 @@ export interface WriteContext {
   readonly root: string;
   readonly source: TreeSource;
   readonly deps: { notice: (message: string) => void };
+  /** What a refusal of the commit calls the option: the library's `commit: true` when left out. */
+  readonly commitOption?: CommitOption;
 }
 
 /**
@@ -55,6 +71,7 @@ export async function lockedWrite<L, T extends object>(
   const { notice } = ctx.deps;
   return withCommit(ctx.root, enabled, async () => written(await withFolderLocks(ctx.root, options.folders, locked, { onStale: notice })), {
     notice,
+    option: ctx.commitOption,
   });
 }
 
@@ -70,9 +87,10 @@ export async function withCommit<T extends object>(
   root: string,
   enabled: boolean,
   write: () => Promise<Written<T>>,
-  options: { notice?: (message: string) => void } = {},
+  options: { notice?: (message: string) => void; option?: CommitOption | undefined } = {},
 ): Promise<Committed<T>> {
   if (!enabled) return (await write()).value;
+  const option = options.option ?? LIBRARY_OPTION;
   const git = await import('../git/commit.ts');
   const { topLevel, GitError } = await import('../git/repo.ts');
   let top: string;
@@ -81,8 +99,8 @@ export async function withCommit<T extends object>(
   } catch (error) {
     if (error instanceof GitError)
       throw new UsageError(
-        `--commit needs a git repository, and ${root} is not in one`,
-        'Run `git init` first, or leave out --commit (and set `commit: false` in config.yaml).',
+        `${option.name} needs a git repository, and ${root} is not in one`,
+        `Run \`git init\` first, or ${option.without} (and set \`commit: false\` in config.yaml).`,
         undefined,
         'not-a-repository',
       );
@@ -94,7 +112,7 @@ export async function withCommit<T extends object>(
   // file staged meanwhile would be refused as "other changes", git's own index lock would fail the second commit
   // outright, and the id read after the commit could be the other command's. The lock is the store's own `.lock`
   // (beside the scopes' locks, which readers skip), not one in git's folder, which may belong to someone else.
-  return withFolderLock(root, '', () => commitWritten(top, prefix, git, write, options.notice), {
+  return withFolderLock(root, '', () => commitWritten(top, prefix, git, write, option, options.notice), {
     label: prefix || '.',
     ...(options.notice ? { onStale: options.notice } : {}),
   });
@@ -107,6 +125,7 @@ async function commitWritten<T extends object>(
   prefix: string,
   git: typeof import('../git/commit.ts'),
   write: () => Promise<Written<T>>,
+  option: CommitOption,
   notice?: (message: string) => void,
 ): Promise<Committed<T>> {
   // Three questions to git, asked together: whether it ignores the store folder (then nothing in it can be committed),
@@ -119,21 +138,21 @@ async function commitWritten<T extends object>(
   const underway = git.operationInProgress(top);
   if (underway)
     throw new UsageError(
-      `--commit refused: a ${underway.operation} is under way in ${top} (${underway.file}), and git commits no chosen files alone during one`,
-      `Nothing was written. Finish it (\`git commit\`) or abort it (\`git ${underway.operation} --abort\`) first, or run without --commit.`,
+      `${option.name} refused: a ${underway.operation} is under way in ${top} (${underway.file}), and git commits no chosen files alone during one`,
+      `Nothing was written. Finish it (\`git commit\`) or abort it (\`git ${underway.operation} --abort\`) first, or ${option.without}.`,
       { operation: underway.operation },
     );
   if (noIdentity !== undefined)
     throw new UsageError(
-      `--commit refused: git knows no identity to commit with (${noIdentity})`,
-      'Nothing was written. Tell git who you are: `git config --global user.name "Your Name"` and `git config --global user.email you@example.com` (or leave out --global for this repository alone), or run without --commit.',
+      `${option.name} refused: git knows no identity to commit with (${noIdentity})`,
+      `Nothing was written. Tell git who you are: \`git config --global user.name "Your Name"\` and \`git config --global user.email you@example.com\` (or leave out --global for this repository alone), or ${option.without}.`,
       { git: noIdentity },
       'no-git-identity',
     );
   if (ignored)
     throw new UsageError(
-      `--commit refused: git ignores the store folder ${ignored.path} (${ignored.rule}), so nothing in it can be committed`,
-      'Nothing was written. Remove that rule, so that git keeps the store, or run without --commit.',
+      `${option.name} refused: git ignores the store folder ${ignored.path} (${ignored.rule}), so nothing in it can be committed`,
+      `Nothing was written. Remove that rule, so that git keeps the store, or ${option.without}.`,
       { ignored: [ignored] },
     );
   if (staged.length > 0) {
@@ -141,8 +160,8 @@ async function commitWritten<T extends object>(
     const rebase = git.rebaseInProgress(top);
     if (rebase)
       throw new UsageError(
-        `--commit refused: a ${rebase.operation} is under way in ${top} (${rebase.file}) and has staged the commit it stopped at, which this command's commit must not take in`,
-        `Nothing was written. Finish it (resolve any conflict, \`git add\` the files, then \`git ${rebase.operation} --continue\`) or abort it (\`git ${rebase.operation} --abort\`) first, or run without --commit.`,
+        `${option.name} refused: a ${rebase.operation} is under way in ${top} (${rebase.file}) and has staged the commit it stopped at, which this command's commit must not take in`,
+        `Nothing was written. Finish it (resolve any conflict, \`git add\` the files, then \`git ${rebase.operation} --continue\`) or abort it (\`git ${rebase.operation} --abort\`) first, or ${option.without}.`,
         { operation: rebase.operation, staged },
       );
     const list = staged
@@ -150,8 +169,8 @@ async function commitWritten<T extends object>(
       .map((p) => `  ${p}`)
       .join('\n');
     throw new UsageError(
-      `--commit refused: other changes are already staged, and the commit must hold only this command's files:\n${list}${staged.length > 10 ? `\n  … and ${staged.length - 10} more` : ''}`,
-      'Nothing was written. Commit or unstage them first (`git commit`, or `git restore --staged PATH`), or run without --commit.',
+      `${option.name} refused: other changes are already staged, and the commit must hold only this command's files:\n${list}${staged.length > 10 ? `\n  … and ${staged.length - 10} more` : ''}`,
+      `Nothing was written. Commit or unstage them first (\`git commit\`, or \`git restore --staged PATH\`), or ${option.without}.`,
       { staged },
     );
   }
@@ -164,7 +183,7 @@ async function commitWritten<T extends object>(
   if (held !== undefined) {
     const lock = relative(top, held).split(sep).join('/');
     throw new AgentsError(
-      `--commit refused: git's index is locked by another process (${lock}); gave up after ${waitMs} ms`,
+      `${option.name} refused: git's index is locked by another process (${lock}); gave up after ${waitMs} ms`,
       EXIT_CODES.usage,
       {
         hint: `Nothing was written. Run the command again when the other git process (an editor's or IDE's git, another git command) has finished; if none is running, one crashed: delete ${lock}, as git says. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,

@@ -7,6 +7,7 @@ import type { AddCheck } from '../core/shadow.ts';
 import { discoverStore } from '../store/discover.ts';
 import { currentFolder } from '../store/current-folder.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
+import type { CommitOption } from './commit.ts';
 import { defaultDeps, type ServiceDeps } from './deps.ts';
 import type { InvariantContext } from './invariants/context.ts';
 import * as lookup from './invariants/lookup.ts';
@@ -51,6 +52,8 @@ export class InvariantService implements InvariantContext {
     readonly root: string,
     deps: Partial<ServiceDeps> = {},
     source?: TreeSource,
+    /** What a refusal of a write's commit calls the option that asked for it: the command line's `--commit`; the library's `commit: true` when left out. */
+    readonly commitOption?: CommitOption,
   ) {
     requiredString(root, 'root');
     this.deps = defaultDeps(deps);

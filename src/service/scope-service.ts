@@ -257,7 +257,7 @@ export class ScopeService {
         writeFolderAtomic(this.root, folder, [file]);
         return { value, paths: [written], message };
       },
-      { notice: this.invariants.deps.notice },
+      { notice: this.invariants.deps.notice, option: this.invariants.commitOption },
     );
   }
 

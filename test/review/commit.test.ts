@@ -4,6 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 import { G1, Repo } from './repo.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
+import { type AgentsError, InvariantService, withCommit } from '../../src/index.ts';
+
+async function failure(p: Promise<unknown>): Promise<AgentsError> {
+  try {
+    await p;
+  } catch (error) {
+    return error as AgentsError;
+  }
+  throw new Error('expected a failure');
+}
 
 function setup(): Repo {
   const repo = new Repo();
@@ -233,6 +243,26 @@ describe('--commit on add and remove', () => {
     );
     expect(errorOf(json)).toEqual({ code: 'not-a-repository', exit_code: 2, detail: null });
     expect(readdirSync(join(store, 'global'))).toEqual([]);
+  });
+
+  it("the library's refusals name its option, commit: true, not the command line's --commit; nothing written", async () => {
+    const outside = testStore();
+    const lib = InvariantService.open({ store: outside });
+    const notRepo = await failure(lib.add({ scope: { global: true }, text: 'Never push to main', commit: true }));
+    expect([notRepo.code, notRepo.message]).toEqual(['not-a-repository', expect.stringMatching(/^commit: true needs a git repository/)]);
+    expect(readdirSync(join(outside, 'global'))).toEqual([]);
+    const repo = setup();
+    repo.write('../staged.txt', 'x\n').git('add', 'staged.txt');
+    const service = InvariantService.open({ store: repo.store });
+    for (const refused of [
+      await failure(service.add({ scope: { global: true }, text: 'Never push to main', commit: true })),
+      await failure(withCommit(repo.store, true, async () => ({ value: {}, paths: [], message: 'm' }))),
+    ]) {
+      expect([refused.exitCode, refused.detail?.staged]).toEqual([2, ['staged.txt']]);
+      expect(refused.message).toMatch(/^commit: true refused/);
+      expect(`${refused.message} ${refused.hint}`).not.toContain('--commit');
+    }
+    expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
   });
 
   it('with no git identity --commit is refused before anything is written (exit 2, no-git-identity)', async () => {

@@ -108,7 +108,7 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
         message: `plan: use ${ref} as ${id}${plan.project ? ` for project ${plan.project}` : ''} (${n} invariant${n === 1 ? '' : 's'} promoted)\n${goal ? `\n${goal}\n` : ''}`,
       };
     },
-    { notice: svc.invariants.deps.notice },
+    { notice: svc.invariants.deps.notice, option: svc.invariants.commitOption },
   );
   const result: UseResult = {
     plan,
