@@ -165,6 +165,17 @@ export class CancelledError extends AgentsError {
 /** Signals that end a run: Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP). */
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/**
+ * Stops a run once its caller's `signal` has aborted, always with a CancelledError: the signal's reason when it is
+ * one (the command line's, which keeps the stop signal's exit code), else one saying `outcome`. A plain `abort()`'s
+ * reason is a DOMException, which a caller catching the library's CancelledError would not know for a stop.
+ */
+export function throwIfCancelled(signal: AbortSignal | undefined, outcome: string): void {
+  if (!signal?.aborted) return;
+  const reason: unknown = signal.reason;
+  throw reason instanceof AgentsError && reason.code === 'cancelled' ? reason : new CancelledError(`Cancelled: ${outcome}`);
+}
+
 /** The error a run stopped by `signal` ends with (exit 130), saying what was left undone. */
 export function cancelledBy(signal: NodeJS.Signals, outcome: string): CancelledError {
   return new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: ${outcome}`);

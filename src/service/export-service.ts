@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { throwIfCancelled, UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
 import { renderStandalone, standaloneSection } from '../core/export-standalone.ts';
 import { optionalSignal, requiredString } from '../core/input-shape.ts';
@@ -370,15 +370,17 @@ export class ExportService {
    * that a stop signal turned into an abort of `signal` (the CLI's Ctrl-C)
    * stops the export between two files: every file is then as it was or
    * written whole, and no temporary is left half-written beside one. Rejects
-   * with the signal's reason when aborted.
+   * with a CancelledError when aborted, as every method that takes a signal does.
    */
   async applyUntil(plan: ExportPlan, signal: AbortSignal, onProgress?: ExportOptions['onProgress']): Promise<FileChange[]> {
     // From JavaScript: another value would fail as a TypeError at the first file; none given is a run never stopped.
     signal = optionalSignal(signal, 'signal') ?? new AbortController().signal;
-    signal.throwIfAborted();
+    throwIfCancelled(signal, 'nothing was written.');
+    let written = 0;
     for (const _ of this.writes(plan, onProgress)) {
       await new Promise((resolve) => setImmediate(resolve));
-      signal.throwIfAborted();
+      written++;
+      throwIfCancelled(signal, `${written} of the plan's files written whole, the others as they were; plan again to write the rest.`);
     }
     return plan.changes.filter((c) => c.action !== 'unchanged');
   }

@@ -25,17 +25,23 @@ function madeWhole(repo: string, before: Set<string>): string[] {
 }
 
 describe('agents export, stopped', () => {
-  it('ExportService.applyUntil stops between two files when its signal is aborted', async () => {
+  it('ExportService.applyUntil stops between two files when its signal is aborted, with a CancelledError whatever the reason', async () => {
     const repo = monorepo();
     const before = new Set(files(repo));
     const exporter = new ExportService(new InvariantService(join(repo, '.agents')));
+    const cancelled = { name: 'CancelledError', code: 'cancelled', exitCode: 130 };
+    // Aborted before it starts, by a plain abort() (whose reason is a DOMException), as strategize and addViolation are.
+    const early = new AbortController();
+    early.abort();
+    await expect(exporter.applyUntil(await exporter.plan({ targets: TARGETS }), early.signal)).rejects.toMatchObject(cancelled);
+    expect(madeWhole(repo, before)).toHaveLength(0);
     const plan = await exporter.plan({ targets: TARGETS });
     const controller = new AbortController();
     // Aborted while the second file is written: the moment a process killed there left its temporary.
     const run = exporter.applyUntil(plan, controller.signal, (_phase, n) => {
       if (n === 2) controller.abort(new Error('stopped'));
     });
-    await expect(run).rejects.toThrow('stopped');
+    await expect(run).rejects.toMatchObject(cancelled);
     expect(madeWhole(repo, before)).toHaveLength(2);
   });
 

@@ -332,6 +332,12 @@ describe('plan sync and a stop signal', () => {
     const d = await drifted();
     const before = fileList(d.root);
     const svc = new PlanService(new InvariantService(d.root));
+    // A plain abort() (a DOMException its reason) is a CancelledError too, as every method's stop is.
+    const plain = new AbortController();
+    plain.abort();
+    const early = await svc.sync(d.planId, { apply: true, signal: plain.signal }).catch((e: unknown) => e);
+    expect([early instanceof CancelledError, (early as CancelledError).exitCode]).toEqual([true, 130]);
+    expect(fileList(d.root)).toEqual(before);
     const stopped = new AbortController();
     stopped.abort(cancelledBy('SIGINT', 'the plan was left as it was; nothing was synced.'));
     const error = await svc.sync(d.planId, { apply: true, signal: stopped.signal }).catch((e: unknown) => e);

@@ -1,5 +1,5 @@
 // `plan sync`: a plan brought back in step with its action templates.
-import { UsageError } from '../../core/errors.ts';
+import { throwIfCancelled, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalFunction, optionalSignal, refuseArgs } from '../../core/input-shape.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
 import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
@@ -124,7 +124,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
         }
       }
       // The last moment a stop leaves the plan as it was; past it the plan is synced whole, never half.
-      signal?.throwIfAborted();
+      throwIfCancelled(signal, 'nothing was written.');
       const written: string[] = [];
       try {
         for (const w of writes) {
