@@ -314,6 +314,15 @@ describe('PlanService', () => {
     });
     await expect(s.strategize(plan.id, { actor: program })).rejects.toMatchObject({ exitCode: 130, code: 'cancelled' });
     expect(existsSync(ran)).toBe(false);
+    // strategize's own signal, aborted before the call: an actor of the caller's is not asked either.
+    const counting = actor(async () => ({ ok: false, reason: 'asked' }));
+    const early = new AbortController();
+    early.abort();
+    await expect(s.strategize(plan.id, { actor: counting, signal: early.signal })).rejects.toMatchObject({
+      exitCode: 130,
+      code: 'cancelled',
+    });
+    expect(counting.seen).toEqual([]);
     expect(readdirSync(join(root, 'plans', plan.id))).toEqual(before);
   });
 

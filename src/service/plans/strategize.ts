@@ -10,7 +10,7 @@ import {
   latestDecision,
   reconcile,
 } from '../../core/records.ts';
-import { UsageError } from '../../core/errors.ts';
+import { throwIfCancelled, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalSignal, optionalString } from '../../core/input-shape.ts';
 import { assertRunFits, enforcementFile } from '../../core/enforcement-file.ts';
 import { formatDecisionFile } from '../../core/serialize.ts';
@@ -104,6 +104,8 @@ export async function strategize(
     })),
   });
   // An actor of the caller's may answer in any shape: a malformed answer is a failed run, as a program's is.
+  // A stop heard before the actor is asked spares its work (a model's call): the lock would refuse the run after it.
+  throwIfCancelled(signal, 'the actor was not asked; nothing was written.');
   const outcome = actorOutcomeOf(await options.actor.evaluate(request));
   return withFolderLock(
     svc.root,
