@@ -58,6 +58,14 @@ export function defaultDeps(given: Partial<ServiceDeps> = {}): ServiceDeps {
       refuseArgs('InvariantService.open', ['deps.clock(): date'], [now]);
       return now;
     };
+  const author = overrides.author;
+  // Its answer is written as created_by: another than a string would be refused there as git's identity, which it is not.
+  if (author !== undefined)
+    overrides.author = async (cwd) => {
+      const who: unknown = await author(cwd);
+      refuseArgs('InvariantService.open', ['deps.author(): string?'], [who]);
+      return (who as string | null | undefined) ?? undefined;
+    };
   return {
     clock: () => new Date(),
     newId: ulidId,

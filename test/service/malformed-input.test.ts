@@ -178,6 +178,19 @@ describe('the library given input of the wrong shape', () => {
     expect((await InvariantService.open({ store }).list({ all: true })).length).toBe(before);
   });
 
+  it("refuses what a caller's author answers when it is no string, naming deps.author(), and writes nothing; null is none", async () => {
+    const store = exampleStore();
+    const before = (await InvariantService.open({ store }).list({ all: true })).length;
+    for (const who of [5, { name: 'Jane' }]) {
+      const s = InvariantService.open({ store, deps: { author: async () => who as Loose } });
+      const e = await usageError(() => s.add({ scope: { global: true }, text: 'Authored' }));
+      expect((e.detail as { field?: string } | null)?.field, String(who)).toBe('deps.author()');
+    }
+    expect((await InvariantService.open({ store }).list({ all: true })).length).toBe(before);
+    const none = InvariantService.open({ store, deps: { author: async () => null as Loose } });
+    expect((await none.add({ scope: { global: true }, text: 'Authored' })).invariant.created_by).toBeUndefined();
+  });
+
   it('refuses a field a method does not take, naming it and the closest one, and writes nothing', async () => {
     const store = exampleStore();
     const s = InvariantService.open({ store }) as Loose;
