@@ -243,18 +243,18 @@ describe('one id in two scope folders (id-reused)', () => {
 
 describe("a caller's deps.newId answering an id the store holds", () => {
   const ID = '01M8KJ00000000000000000042';
-  it('add refuses it (exit 2, detail.field deps.newId()), nothing written, and the store reads on', async () => {
+  it('add refuses it, or one that is no ULID (exit 2, detail.field deps.newId()), nothing written, and the store reads on', async () => {
     const root = testStore({
       [`global/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data'),
       [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\n`,
     });
-    for (const held of [ID, PLAN]) {
-      const s = new InvariantService(root, { newId: () => held, author: async () => undefined });
+    for (const held of [ID, PLAN, '../../outside', 42]) {
+      const s = new InvariantService(root, { newId: () => held as string, author: async () => undefined });
       const e = await failure(s.add({ scope: { project: 'api' }, text: 'Keep it', newProject: true }));
       expect([e.exitCode, e.code, (e as AgentsError & { detail: unknown }).detail]).toEqual([
         EXIT_CODES.usage,
         'usage',
-        expect.objectContaining({ field: 'deps.newId()', id: held }),
+        expect.objectContaining({ field: 'deps.newId()' }),
       ]);
     }
     expect(existsSync(join(root, 'projects/api'))).toBe(false);
