@@ -19,12 +19,24 @@ export interface Written<T> {
 export interface CommitOption {
   name: string;
   without: string;
+  /** How one call turns off the commit config.yaml asks for. */
+  off: string;
 }
 
-const LIBRARY_OPTION: CommitOption = { name: 'commit: true', without: 'leave out commit: true' };
+const LIBRARY_OPTION: CommitOption = { name: 'commit: true', without: 'leave out commit: true', off: 'give commit: false' };
 
 /** The command line's `--commit`: what its services name in a refusal of the commit. */
-export const COMMIT_FLAG: CommitOption = { name: '--commit', without: 'run without --commit' };
+export const COMMIT_FLAG: CommitOption = { name: '--commit', without: 'run without --commit', off: 'run with --no-commit' };
+
+/**
+ * The words of a commit's refusals for a write whose caller gave `flag`: its option's when it asked for the commit,
+ * config.yaml's `commit: true` when it left the choice to it, where leaving the option out is no way around it.
+ */
+export function commitOptionFor(option: CommitOption | undefined, flag: boolean | undefined): CommitOption {
+  const own = option ?? LIBRARY_OPTION;
+  if (flag !== undefined && flag !== null) return own;
+  return { name: "config.yaml's commit: true", without: `${own.off} (or set commit: false in config.yaml)`, off: own.off };
+}
 
 /** The result of a writing use case run through {@link withCommit}. */
 export type Committed<T> = T & { commit?: string };
@@ -71,7 +83,7 @@ export async function lockedWrite<L, T extends object>(
   const { notice } = ctx.deps;
   return withCommit(ctx.root, enabled, async () => written(await withFolderLocks(ctx.root, options.folders, locked, { onStale: notice })), {
     notice,
-    option: ctx.commitOption,
+    option: commitOptionFor(ctx.commitOption, options.commit),
   });
 }
 
@@ -100,7 +112,7 @@ export async function withCommit<T extends object>(
     if (error instanceof GitError)
       throw new UsageError(
         `${option.name} needs a git repository, and ${root} is not in one`,
-        `Run \`git init\` first, or ${option.without} (and set \`commit: false\` in config.yaml).`,
+        `Run \`git init\` first, or ${option.without}.`,
         undefined,
         'not-a-repository',
       );

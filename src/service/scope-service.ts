@@ -13,7 +13,7 @@ import { codePointLength, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import type { TreeSource } from '../store/tree-source.ts';
-import { commitWanted, lockedWrite, withCommit } from './commit.ts';
+import { commitOptionFor, commitWanted, lockedWrite, withCommit } from './commit.ts';
 import { pinnedTrees } from './invariants/pinned-sources.ts';
 import { actionRefs, namedFolders } from './invariants/projects.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
@@ -257,7 +257,7 @@ export class ScopeService {
         writeFolderAtomic(this.root, folder, [file]);
         return { value, paths: [written], message };
       },
-      { notice: this.invariants.deps.notice, option: this.invariants.commitOption },
+      { notice: this.invariants.deps.notice, option: commitOptionFor(this.invariants.commitOption, input.commit) },
     );
   }
 

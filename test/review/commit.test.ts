@@ -153,6 +153,19 @@ describe('--commit on add and remove', () => {
     const both = await runAgents(['invariant', 'add', '--global', '--commit', '--no-commit', 'Keep it short'], { cwd: repo.dir });
     expect(both.code).toBe(0);
     expect(count(repo)).toBe(3);
+    // Refused, the commit config.yaml asked for is named as such: leaving out --commit (or commit: true) changes nothing.
+    repo.write('../staged.txt', 'x\n').git('add', 'staged.txt');
+    const cli = await runAgents(['invariant', 'add', '--global', '--format', 'json', 'Keep it tidy'], { cwd: repo.dir });
+    const lib = await failure(InvariantService.open({ store: repo.store }).add({ scope: { global: true }, text: 'Keep it tidy' }));
+    for (const [message, hint] of [
+      [JSON.parse(cli.stdout).error.message, JSON.parse(cli.stdout).error.hint],
+      [lib.message, lib.hint],
+    ]) {
+      expect(message).toMatch(/^config\.yaml's commit: true refused/);
+      expect(hint).toContain('commit: false in config.yaml');
+    }
+    expect([cli.code, lib.exitCode]).toEqual([2, 2]);
+    expect(count(repo)).toBe(3);
   });
 
   it('a duplicate is refused (exit 1) and nothing is committed', async () => {

@@ -7,7 +7,7 @@ import { emptySnapshot, readFolders } from '../../store/read.ts';
 import { readProjects } from '../../store/projects.ts';
 import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
-import { commitWanted, withCommit } from '../commit.ts';
+import { commitOptionFor, commitWanted, withCommit } from '../commit.ts';
 import { idMaker } from '../new-ids.ts';
 import { projectMadeUnderLock, requireAction } from '../invariants/projects.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
@@ -108,7 +108,7 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
         message: `plan: use ${ref} as ${id}${plan.project ? ` for project ${plan.project}` : ''} (${n} invariant${n === 1 ? '' : 's'} promoted)\n${goal ? `\n${goal}\n` : ''}`,
       };
     },
-    { notice: svc.invariants.deps.notice, option: svc.invariants.commitOption },
+    { notice: svc.invariants.deps.notice, option: commitOptionFor(svc.invariants.commitOption, input.commit) },
   );
   const result: UseResult = {
     plan,
