@@ -454,7 +454,7 @@ test('a file another process broke while the screen was open: a removal still sa
   r.stdin.write('d');
   await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
   r.stdin.write('y');
-  const frame = await frameHas(r.lastFrame, `removed ${P2}`, `global/${G2}.yaml:2:1`);
+  const frame = await frameHas(r.lastFrame, `removed ${P2}`, `global/${G2}.yaml:1:7`);
   expect(existsSync(join(root, `projects/myapp/${P2}.yaml`))).toBe(false);
   expect(frame).toContain('6 shown of 6');
   expect(lines(frame).length).toBeLessThanOrEqual(23);
@@ -463,7 +463,7 @@ test('a file another process broke while the screen was open: a removal still sa
   writeFileSync(join(root, `global/${G2}.yaml`), good);
   r.stdin.write('d');
   const after = await frameHas(r.lastFrame, '5 shown of 5');
-  expect(after).not.toContain(`global/${G2}.yaml:2:1`);
+  expect(after).not.toContain(`global/${G2}.yaml:1:7`);
   expect(events).toEqual([]);
   r.unmount();
 });
