@@ -382,10 +382,10 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (!english) return labelledCode(body) || !/\p{L}/u.test(body.replace(/`[^`]*`/g, '')) ? 'command' : undefined;
     // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule, and
     // so is a command under "Before committing" (a check to pass: takeItem words it).
-    if ((startsWithCode(body) || labelledCode(body)) && gateCheck(text, labels, headings) !== undefined) return undefined;
-    if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
+    const check = () => gateCheck(text, labels, headings) !== undefined;
+    if (startsWithCode(body)) return NORMATIVE.test(text) || check() ? undefined : 'command';
     // "**Build:** `npm run build`" lists a command; "Ensure the submodule is current: `git submodule update`" is a rule.
-    if (labelledCode(body) && !labelsRule(text.slice(0, text.indexOf(':')))) return 'command';
+    if (labelledCode(body) && !labelsRule(text.slice(0, text.indexOf(':')))) return check() ? undefined : 'command';
     // "Test commands:", a label over the items below it.
     if (/:$/.test(text) && words(text) <= 3) return 'description';
     // "Purpose: Provide a terminal interface": a description, whatever its verb.

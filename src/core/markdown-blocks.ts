@@ -55,12 +55,13 @@ const TAG_LINE = /^[ \t]*<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>[ \t]*$/;
 export function fileLines(text: string, frontMatter: boolean): { lines: string[]; front?: string; bodyLine: number; unclosed?: true } {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
-  if (text.includes('>')) {
+  if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
+  // A line that starts with a tag, looked for from each line end (a regex anchored at every line start tries each place).
+  if (text.includes('<') && (/^[ \t>]*<\/?[A-Za-z]/.test(text) || /\n[ \t>]*<\/?[A-Za-z]/.test(text))) {
     let fence: string | undefined;
     // Whether the last line that held anything was an element's: the lines below it are its, however deep.
     let markup = false;
     for (let n = 0; n < lines.length; n++) {
-      if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
       const line = lines[n]!;
       // A code block holds elements as text: fenced, or indented where no element is open above it.
       if (fence !== undefined) {
