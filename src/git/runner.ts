@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, statfsSync } from 'node:fs';
+import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
-import { looksLikeGitDir, repoTop } from './location.ts';
+import { gitDirFor, looksLikeGitDir, repoTop } from './location.ts';
 import { callerVariables } from './caller-env.ts';
 import { runEnv } from './run-environment.ts';
 
@@ -166,6 +166,39 @@ function embeddedRepository(cwd: string): AgentsError | undefined {
 }
 
 /**
+ * A repository git refuses to work in because another user owns it and `safe.directory` does not allow it. git
+ * says so ("dubious ownership") for most commands, but `git diff` then reads its options as those of --no-index and
+ * says only that they are unknown, and a caller would take either for "not a repository" or "no such revision".
+ * Asked only once git failed where the working tree or git folder belongs to another user (one more git then).
+ */
+function unsafeRepository(said: string, cwd: string): AgentsError | undefined {
+  const top = repoTop(cwd);
+  if (top === undefined) return undefined;
+  if (!said.includes('detected dubious ownership')) {
+    const uid = process.getuid?.();
+    const owner = (path: string | undefined) => (path === undefined ? uid : statSync(path, { throwIfNoEntry: false })?.uid);
+    if (uid === undefined || (owner(top) === uid && owner(gitDirFor(top)) === uid)) return undefined;
+    const probe = spawnSync('git', ['rev-parse', '--git-dir'], {
+      cwd,
+      env: gitEnv(cwd),
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 10_000,
+    });
+    if (!probe.stderr?.includes('detected dubious ownership')) return undefined;
+  }
+  return new AgentsError(
+    `git refuses the repository at ${top}: it is owned by another user, and safe.directory does not allow it`,
+    EXIT_CODES.usage,
+    {
+      hint: `Nothing was run in it. If you trust it, allow it for git: \`git config --global --add safe.directory ${top}\`, then run the command again.`,
+      code: 'unsafe-repository',
+      detail: { top },
+    },
+  );
+}
+
+/**
  * Why git could not be started. No git at all is said as such (exit 2, `git-not-found`), never as "not a git
  * repository", whose remedy (`git init`) needs git too.
  */
@@ -240,6 +273,7 @@ export function runGit(
       const said = Buffer.concat(err).toString('utf8').trim();
       reject(
         embeddedRepository(cwd) ??
+          unsafeRepository(said, cwd) ??
           writeRefused(said, cwd) ??
           new GitProcessError(said || `git ${args[0] ?? ''} exited with code ${code}`, code),
       );

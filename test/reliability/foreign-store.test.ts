@@ -1,6 +1,7 @@
 import { chownSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commitAll, git, GIT_ENV, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, useActor } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -133,6 +134,31 @@ describe.skipIf(!isRoot)('a store of ours whose config.yaml belongs to another u
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'foreign-store', detail: { path: join(root, 'config.yaml'), owner: NOBODY } });
     expect(r.code).toBe(2);
     expect(existsSync(mark)).toBe(false);
+  });
+});
+
+describe.skipIf(!isRoot)('a git repository owned by another user, which git refuses (safe.directory)', () => {
+  it('validate --staged, guard check, invariant diff, add --commit and init --hooks say so (exit 2, unsafe-repository), not a missing revision or an unknown option; nothing written', async () => {
+    // One repository for every command: two commits of the example store, chowned to nobody.
+    const top = dirname(exampleStore());
+    gitInit(top);
+    commitAll(top, 'store');
+    git(top, 'commit', '-q', '--allow-empty', '-m', 'second');
+    chownTree(top, NOBODY);
+    const before = fileList(top);
+    for (const args of [
+      ['validate', '--staged'],
+      ['guard', 'check', '--staged'],
+      ['guard', 'check', 'HEAD~1..HEAD'],
+      ['invariant', 'diff', 'HEAD~1..HEAD'],
+      ['invariant', 'add', '--global', 'Never push on Fridays', '--commit'],
+      ['init', '--hooks'],
+    ]) {
+      const r = await runAgents([...args, '--format', 'json'], { cwd: top, env: { ...GIT_ENV } });
+      expect({ args, error: JSON.parse(r.stdout).error }).toMatchObject({ args, error: { code: 'unsafe-repository', detail: { top } } });
+      expect(r.code).toBe(2);
+    }
+    expect(fileList(top)).toEqual(before);
   });
 });
 
