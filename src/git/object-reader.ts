@@ -1,6 +1,6 @@
 // The revisions' object reader of `invariant diff` (docs/review.md): one `git cat-file --batch` for a whole walk.
 import { GitError } from './repo.ts';
-import { GitProcessError, spawnGit, startFailure } from './runner.ts';
+import { GitProcessError, promisorUnreachable, spawnGit, startFailure } from './runner.ts';
 
 /** An object read by an ObjectReader. */
 export interface GitObject {
@@ -52,8 +52,9 @@ export class ObjectReader {
       fail(why instanceof GitProcessError ? why.message : why);
     });
     this.child.on('close', (code) => {
-      if (this.rounds.length > 0 || code !== 0)
-        fail(`git cat-file --batch stopped: ${Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`}`);
+      if (this.rounds.length === 0 && code === 0) return;
+      const said = Buffer.concat(stderr).toString('utf8').trim();
+      fail(promisorUnreachable(said) ?? `git cat-file --batch stopped: ${said || `exit code ${code}`}`);
     });
     this.child.stdin.on('error', () => undefined);
   }

@@ -199,6 +199,25 @@ function unsafeRepository(said: string, cwd: string): AgentsError | undefined {
 }
 
 /**
+ * An object a partial clone (`--filter`) left on its remote, which git fetches when it is read, could not be
+ * fetched (no network, the remote gone or refusing): the user's to fix (exit 2), not a bug. Used by every git
+ * process that reads objects: this runner and the object reader.
+ */
+export function promisorUnreachable(said: string): AgentsError | undefined {
+  // Said by this git, not relayed from a remote (`remote: fatal: …`): a policy source that is itself a partial clone.
+  const line = /^fatal: could not fetch (\S+) from promisor remote/m.exec(said);
+  if (line === null) return undefined;
+  return new AgentsError(
+    `git could not fetch object ${line[1]} from the remote of this partial clone: ${said.split('\n')[0]}`,
+    EXIT_CODES.usage,
+    {
+      hint: 'Nothing was changed. A partial clone fetches the files of other commits from its remote when they are read: reach that remote (`git remote -v`; network, credentials), then run the command again.',
+      code: 'promisor-unreachable',
+    },
+  );
+}
+
+/**
  * Why git could not be started. No git at all is said as such (exit 2, `git-not-found`), never as "not a git
  * repository", whose remedy (`git init`) needs git too.
  */
@@ -274,6 +293,7 @@ export function runGit(
       reject(
         embeddedRepository(cwd) ??
           unsafeRepository(said, cwd) ??
+          promisorUnreachable(said) ??
           writeRefused(said, cwd) ??
           new GitProcessError(said || `git ${args[0] ?? ''} exited with code ${code}`, code),
       );

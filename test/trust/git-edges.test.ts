@@ -1,8 +1,8 @@
 // Git and export edges (issue 30, E).
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, gitInit } from '../helpers/git.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -53,4 +53,32 @@ describe('reserved project names', () => {
       expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('bad-name');
     },
   );
+});
+
+describe('a partial clone whose remote cannot be reached', () => {
+  it('invariant diff and guard check of a commit whose files were never fetched: exit 2, promisor-unreachable, no internal error', async () => {
+    const dir = tempDir();
+    const source = join(dir, 'source');
+    mkdirSync(source);
+    gitInit(source);
+    git(source, 'config', 'uploadpack.allowFilter', 'true');
+    expect((await runAgents(['init'], { cwd: source })).code).toBe(0);
+    const added = await runAgents(['invariant', 'add', '--global', 'Never delete production data', '--format', 'json'], { cwd: source });
+    commitAll(source, 'first');
+    const id = JSON.parse(added.stdout).id as string;
+    expect((await runAgents(['invariant', 'edit', id, '--text', 'Never drop production tables'], { cwd: source })).code).toBe(0);
+    commitAll(source, 'second');
+    // The checkout fetches HEAD's files only: the first commit's text of the invariant stays on the remote.
+    const clone = join(dir, 'clone');
+    git(dir, 'clone', '-q', '--filter=blob:none', `file://${source}`, clone);
+    renameSync(source, `${source}-gone`);
+    for (const args of [
+      ['invariant', 'diff', 'HEAD~1..HEAD'],
+      ['guard', 'check', 'HEAD~1..HEAD'],
+    ]) {
+      const r = await runAgents([...args, '--format', 'json'], { cwd: clone });
+      expect({ args, code: JSON.parse(r.stdout).error.code }).toEqual({ args, code: 'promisor-unreachable' });
+      expect(r.code).toBe(2);
+    }
+  });
 });
