@@ -2,7 +2,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { gitDirFor } from './location.ts';
 import { GitError } from './repo.ts';
-import { GitProcessError, runGit } from './runner.ts';
+import { type ConfigPair, GitProcessError, runGit } from './runner.ts';
 
 /** A path git will not add, and the rule that says so (`.gitignore:1: .agents/`). */
 export interface IgnoredPath {
@@ -122,6 +122,13 @@ async function recordable(top: string, paths: readonly string[]): Promise<string
 }
 
 /**
+ * The files a commit records are the store's, each written with one line end throughout (LF, or the CRLF of the
+ * file it replaced), which git's line-end conversion keeps as they are. core.safecrlf=true refuses an LF file in a
+ * checkout that turns LF into CRLF (core.autocrlf=true), which would leave every write written and never committed.
+ */
+const STORE_LINE_ENDS: readonly ConfigPair[] = [['core.safecrlf', 'false']];
+
+/**
  * Stages exactly `paths` (repository-relative; written or deleted files) and
  * commits them, and nothing else, with `message`. Two processes: `git add -A`
  * (which records deletions too) and `git commit --only`. Hooks run as usual.
@@ -139,7 +146,7 @@ export async function commitPaths(
   try {
     changed = await recordable(top, paths);
     if (changed.length === 0) return undefined;
-    await runGit(top, ['add', '-A', '--', ...changed]);
+    await runGit(top, ['add', '-A', '--', ...changed], undefined, undefined, undefined, STORE_LINE_ENDS);
   } catch (error) {
     // git add stages the paths it can before it fails on one it ignores: they are unstaged again, so that a
     // failure leaves the index as it found it, as staged: false says.
@@ -149,7 +156,14 @@ export async function commitPaths(
   try {
     // --cleanup=whitespace: the message as given, whatever commit.cleanup says; `strip` would drop a body line that
     // starts with '#' (an invariant's text, "#1 rule: …") as a comment.
-    await runGit(top, ['commit', '--quiet', '--only', '--cleanup=whitespace', '-m', message, '--', ...changed]);
+    await runGit(
+      top,
+      ['commit', '--quiet', '--only', '--cleanup=whitespace', '-m', message, '--', ...changed],
+      undefined,
+      undefined,
+      undefined,
+      STORE_LINE_ENDS,
+    );
     // The id, then the branch HEAD names ("HEAD" itself when detached): one process for both.
     const [id = '', ref = ''] = (await runGit(top, ['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD']))
       .toString('utf8')

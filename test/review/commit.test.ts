@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, testStore } from '../helpers/tmp.ts';
@@ -44,6 +44,24 @@ describe('--commit on add and remove', () => {
     expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\t.agents/projects/myapp/${out.id}.yaml`);
     // The unrelated edit is still there, uncommitted and unstaged.
     expect(repo.git('status', '--porcelain').trim()).toBe('M README.md');
+  });
+
+  it('commits in a checkout that turns LF into CRLF with core.safecrlf=true (core.autocrlf=true): an added file, then an edit of its CRLF form', async () => {
+    const repo = setup();
+    repo.git('config', 'core.autocrlf', 'true');
+    repo.git('config', 'core.safecrlf', 'true');
+    const r = await runAgents(['invariant', 'add', '--global', '--commit', 'All API changes need tests', '--format', 'json'], {
+      cwd: repo.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const { id, commit } = JSON.parse(r.stdout) as { id: string; commit: string };
+    expect(commit).toBe(repo.git('rev-parse', 'HEAD').trim());
+    // The checkout's own form of the file, CRLF, is edited in place and committed as well.
+    repo.write(`global/${id}.yaml`, readFileSync(join(repo.store, `global/${id}.yaml`), 'utf8').replace(/\n/g, '\r\n'));
+    const edit = await runAgents(['invariant', 'edit', id, '--severity', 'warning', '--commit'], { cwd: repo.dir });
+    expect(edit.code, edit.stderr).toBe(0);
+    expect(count(repo)).toBe(3);
+    expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 
   it('refuses, before writing anything, when other changes are staged', async () => {
