@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -412,6 +412,9 @@ describe('a store partly outside a sparse checkout', () => {
       code: 'sparse-store',
       detail: { missing: 2, file: `.agents/${ga}` },
     });
+    // init would make a second store where git tracks the repository's own: refused, nothing made.
+    expect(await refused('init')).toMatchObject({ code: 'sparse-store', detail: { missing: 2, file: ga } });
+    expect(existsSync(join(repo, '.agents'))).toBe(false);
     // A store file staged where the working tree lacks the store: refused, naming the store, never passed unchecked.
     git(repo, 'update-index', '--force-remove', `.agents/${gb}`);
     expect(await refused('validate', '--staged')).toMatchObject({ code: 'sparse-store' });

@@ -73,6 +73,8 @@ export default defineCommand<InitArgs>({
         `Nothing was changed. Change the store's actor in ${join(root, 'config.yaml')} (reconciliation, ${docsRef('actors.md')})${argv.hooks ? '; `agents init --hooks` alone installs the hook' : ''}.`,
         { store: root, option: actorFlag },
       );
+    // A store git tracks there that a sparse checkout leaves out is the repository's store, not a place for a second one.
+    if (state !== 'store') await (await import('../../store/sparse-store.ts')).refuseSparseStore(root);
     // Every refusal of the hook (outside the repository, another tool's hook, a folder that cannot be written) comes
     // before the store is made: nothing is written then.
     const hookPlan = argv.hooks ? await planPreCommitHook(root, argv['export-check']) : undefined;
