@@ -1,6 +1,7 @@
 // Which of the caller's git variables reach the repository a command works in: shared by the git runner and by
 // the readers of git's own files (index-tree.ts), which must look where a git process would.
 import { isAbsolute, resolve } from 'node:path';
+import { docsRef } from '../core/docs-link.ts';
 import { gitDirFor, realPath } from './location.ts';
 import { runCwd, runEnv } from './run-environment.ts';
 
@@ -45,4 +46,16 @@ export function callerVariables(cwd: string): Record<string, string> {
     found[k] = PATHS.has(k) && !isAbsolute(v) ? resolve(runCwd(), v) : v;
   }
   return found;
+}
+
+/**
+ * What to do when the store is in no repository git finds from its folder while the caller's environment names one
+ * with GIT_DIR or GIT_WORK_TREE (a bare repository with a separate work tree), which the tool never follows: `git
+ * init`, the usual remedy, would make a second repository there. Undefined when neither is set.
+ */
+export function namedRepositoryHint(): string | undefined {
+  const env = runEnv();
+  const set = ['GIT_DIR', 'GIT_WORK_TREE'].filter((k) => env[k] !== undefined && env[k] !== '');
+  if (set.length === 0) return undefined;
+  return `${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} set, and agents never takes the repository from ${set.length > 1 ? 'them' : 'it'}: it finds it from the store's folder (see ${docsRef('validation.md', 'hooks-in-linked-worktrees')}). Give the work tree a .git (a folder, or a file naming the repository), or run agents in a clone; do not run \`git init\` there.`;
 }

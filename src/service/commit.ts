@@ -112,7 +112,7 @@ export async function withCommit<T extends object>(
     if (error instanceof GitError)
       throw new UsageError(
         `${option.name} needs a git repository, and ${root} is not in one`,
-        `Run \`git init\` first, or ${option.without}.`,
+        (await import('../git/caller-env.ts')).namedRepositoryHint() ?? `Run \`git init\` first, or ${option.without}.`,
         undefined,
         'not-a-repository',
       );

@@ -2,6 +2,7 @@ import { accessSync, chmodSync, constants, existsSync, realpathSync } from 'node
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { notAnOption, shellQuote } from '../core/shell-word.ts';
+import { namedRepositoryHint } from '../git/caller-env.ts';
 import { gitCommonDir } from '../git/extends.ts';
 import { GitError, hooksDir, topLevel } from '../git/repo.ts';
 import { readRegularFile } from './read-file.ts';
@@ -129,7 +130,7 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
     if (error instanceof GitError && error.kind === 'not-a-repo')
       throw new UsageError(
         `--hooks needs the store in a git repository: ${storeRoot} is in none`,
-        'Nothing was written. Run `git init` first (where the store belongs), or give --store a folder inside the git repository whose commits the hook is to check.',
+        `Nothing was written. ${namedRepositoryHint() ?? 'Run `git init` first (where the store belongs), or give --store a folder inside the git repository whose commits the hook is to check.'}`,
         undefined,
         'not-a-repository',
       );

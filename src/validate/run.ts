@@ -110,7 +110,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
       if (error instanceof GitError)
         throw new UsageError(
           `--staged needs a git repository: ${error.message}`,
-          'Run it inside the repository that holds the store, or drop --staged.',
+          (await import('../git/caller-env.ts')).namedRepositoryHint() ??
+            'Run it inside the repository that holds the store, or drop --staged.',
           undefined,
           error.kind === 'not-a-repo' ? 'not-a-repository' : undefined,
         );

@@ -262,3 +262,30 @@ describe('no git on PATH', () => {
     expect((await runAgents(['validate'], { cwd: top, env })).code).toBe(0);
   });
 });
+
+describe('a work tree reached only through GIT_DIR and GIT_WORK_TREE (a bare repository with a separate work tree)', () => {
+  it('the commands that need git say those variables are not followed (not-a-repository), never to run git init there; nothing written', async () => {
+    const { main } = setup('normal repository');
+    const bare = join(tempDir('agents-bare-'), 'repo.git');
+    git(main, 'clone', '-q', '--bare', main, bare);
+    const work = tempDir('agents-work-');
+    git(work, `--git-dir=${bare}`, `--work-tree=${work}`, 'checkout', '-q', '-f', 'main');
+    const env = { GIT_DIR: bare, GIT_WORK_TREE: work };
+    const before = readdirSync(join(work, '.agents/global')).sort();
+    for (const args of [
+      ['validate', '--staged'],
+      ['invariant', 'diff', 'HEAD~1..HEAD'],
+      ['guard', 'check', '--staged'],
+      ['invariant', 'add', '--global', 'Committed through GIT_DIR', '--commit'],
+      ['init', '--hooks'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: work, env });
+      const { code, hint } = JSON.parse(r.stdout).error;
+      expect({ args, code, exit: r.code }).toEqual({ args, code: 'not-a-repository', exit: 2 });
+      expect(hint, args.join(' ')).toContain('GIT_DIR and GIT_WORK_TREE');
+      expect(hint, args.join(' ')).not.toContain('Run `git init`');
+    }
+    expect(readdirSync(join(work, '.agents/global')).sort()).toEqual(before);
+    expect(existsSync(join(work, '.git'))).toBe(false);
+  });
+});

@@ -130,7 +130,8 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   if (repoTop(root) === undefined) {
     throw new UsageError(
       `not a git repository: ${root}`,
-      'guard check reads the changes from git: run it inside the git repository that holds the store, or judge one action with `agents guard try`.',
+      (await import('../../git/caller-env.ts')).namedRepositoryHint() ??
+        'guard check reads the changes from git: run it inside the git repository that holds the store, or judge one action with `agents guard try`.',
       undefined,
       'not-a-repository',
     );

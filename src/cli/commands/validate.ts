@@ -325,7 +325,8 @@ async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<
   if (top === undefined)
     throw new UsageError(
       `${flag} needs a git repository, and ${store} is not in one`,
-      'Run it inside the repository that holds the store, or leave the flag out.',
+      (await import('../../git/caller-env.ts')).namedRepositoryHint() ??
+        'Run it inside the repository that holds the store, or leave the flag out.',
       undefined,
       'not-a-repository',
     );

@@ -6,6 +6,7 @@
 import { relative, sep } from 'node:path';
 import { conflictingOptions, UsageError } from '../../core/errors.ts';
 import { truncate } from '../../core/names.ts';
+import { namedRepositoryHint } from '../../git/caller-env.ts';
 import { GitError, mergeBase, resolveCommit, topLevel } from '../../git/repo.ts';
 import { physicalPath } from '../link-paths.ts';
 
@@ -45,7 +46,12 @@ export function short(commit: string): string {
 
 export function gitFailure(error: unknown): never {
   if (error instanceof GitError && error.kind === 'not-a-repo') {
-    throw new UsageError(error.message, 'Reviewing changes needs the store inside a git repository.', undefined, 'not-a-repository');
+    throw new UsageError(
+      error.message,
+      namedRepositoryHint() ?? 'Reviewing changes needs the store inside a git repository.',
+      undefined,
+      'not-a-repository',
+    );
   }
   if (error instanceof GitError) {
     throw new UsageError(
