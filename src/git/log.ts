@@ -46,18 +46,27 @@ export function globLiteral(text: string): string {
  */
 export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise<LogCommit[]> {
   const out = (
-    await runGit(cwd, [
-      'log',
-      '-z',
-      '--raw',
-      '--no-renames',
-      '--no-abbrev',
-      '-c',
-      '--no-color',
-      '--format=%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%s',
-      '--',
-      ...pathspecs,
-    ])
+    await runGit(
+      cwd,
+      [
+        'log',
+        '-z',
+        '--raw',
+        '--no-renames',
+        '--no-abbrev',
+        '-c',
+        '--no-color',
+        '--format=%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%s',
+        '--',
+        ...pathspecs,
+      ],
+      undefined,
+      undefined,
+      undefined,
+      // log.follow=true (a user's setting) follows one file's renames, for which git refuses a glob pathspec: it
+      // stops after the first commit, and the history read would be cut short.
+      [['log.follow', 'false']],
+    )
   ).toString('utf8');
   const commits: LogCommit[] = [];
   for (const chunk of out.split('\x1e')) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { G1, G3, P1, P2, PLAN, Repo, history, suiteDir, ulid } from './repo.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -37,6 +37,17 @@ describe('agents invariant log', () => {
     expect(r.code).toBe(0);
     return JSON.parse(r.stdout) as LogJson;
   };
+
+  it("reads the whole history whatever the user's log.follow says (git follows no glob pathspec)", async () => {
+    const config = join(tempDir(), 'gitconfig');
+    writeFileSync(config, '[log]\n\tfollow = true\n');
+    const r = await runAgents(['invariant', 'log', G1, '--format', 'json'], { cwd: repo.dir, env: { GIT_CONFIG_GLOBAL: config } });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as LogJson).events.map((e) => [e.commit, e.change])).toEqual([
+      [c3, 'edited'],
+      [c1, 'added'],
+    ]);
+  });
 
   it('shows commits, authors, dates and text changes, newest first', async () => {
     const l = await log(G1);
