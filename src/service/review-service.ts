@@ -68,7 +68,11 @@ export class ReviewService {
         // A prefix that history finds ambiguous stays that error: only an id no commit names at all is new.
         const committed = await invariantLog(this.root, held.id).then(
           () => true,
-          () => false,
+          (again: unknown) => {
+            // A history git could not read (git log failed) is said as git said it, not as one no commit holds.
+            if (again instanceof UsageError && again.code === 'unknown-id') return false;
+            throw again;
+          },
         );
         if (committed) throw error;
         throw new UsageError(

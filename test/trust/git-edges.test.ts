@@ -56,7 +56,7 @@ describe('reserved project names', () => {
 });
 
 describe('a partial clone whose remote cannot be reached', () => {
-  it('invariant diff and guard check of a commit whose files were never fetched: exit 2, promisor-unreachable, no internal error', async () => {
+  it('invariant diff, guard check and invariant log of commits whose files or trees were never fetched: exit 2, promisor-unreachable, no internal error', async () => {
     const dir = tempDir();
     const source = join(dir, 'source');
     mkdirSync(source);
@@ -71,7 +71,13 @@ describe('a partial clone whose remote cannot be reached', () => {
     // The checkout fetches HEAD's files only: the first commit's text of the invariant stays on the remote.
     const clone = join(dir, 'clone');
     git(dir, 'clone', '-q', '--filter=blob:none', `file://${source}`, clone);
+    // Without trees too: git log itself then fails, which invariant log once took for an invariant no commit holds.
+    const treeless = join(dir, 'treeless');
+    git(dir, 'clone', '-q', '--filter=tree:0', `file://${source}`, treeless);
     renameSync(source, `${source}-gone`);
+    const log = await runAgents(['invariant', 'log', id, '--format', 'json'], { cwd: treeless });
+    expect(JSON.parse(log.stdout).error.code).toBe('promisor-unreachable');
+    expect(log.code).toBe(2);
     for (const args of [
       ['invariant', 'diff', 'HEAD~1..HEAD'],
       ['guard', 'check', 'HEAD~1..HEAD'],

@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { invariantFieldChanges, type FieldChange } from '../../core/diff.ts';
-import { UsageError } from '../../core/errors.ts';
+import { AgentsError, UsageError } from '../../core/errors.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { classifyPath } from '../../core/layout.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
@@ -63,6 +63,8 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
     // The id stays in the file name wherever the file moves: one glob finds every scope it lived in.
     commits = await logRaw(top, [`:(glob)${globLiteral(base)}**/${want}*.yaml`]);
   } catch (error) {
+    // Said by git's runner already (a partial clone's remote out of reach, a repository git refuses): kept whole.
+    if (error instanceof AgentsError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (/does not have any commits|bad default revision/.test(message)) commits = [];
     else throw new UsageError(`git log failed: ${message.trim()}`);
