@@ -57,6 +57,8 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
         '-c',
         '--no-color',
         '--format=%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%s',
+        // Names and subjects in UTF-8, as they are read, whatever i18n.logOutputEncoding says.
+        '--encoding=UTF-8',
         '--',
         ...pathspecs,
       ],

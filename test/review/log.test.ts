@@ -49,6 +49,17 @@ describe('agents invariant log', () => {
     ]);
   });
 
+  it("reads names and subjects in UTF-8 whatever the user's i18n.logOutputEncoding says", async () => {
+    const own = new Repo().inv('global', G1, 'Never delete production data');
+    own.git('add', '-A');
+    own.git('commit', '-q', '--author=Jörg Ünal <j@example.com>', '-m', 'Règle ajoutée');
+    const config = join(tempDir(), 'gitconfig');
+    writeFileSync(config, '[i18n]\n\tlogOutputEncoding = ISO-8859-1\n');
+    const r = await runAgents(['invariant', 'log', G1, '--format', 'json'], { cwd: own.dir, env: { GIT_CONFIG_GLOBAL: config } });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as LogJson).events.map((e) => [e.author, e.subject])).toEqual([['Jörg Ünal', 'Règle ajoutée']]);
+  });
+
   it('shows commits, authors, dates and text changes, newest first', async () => {
     const l = await log(G1);
     expect(l.deleted).toBe(false);
