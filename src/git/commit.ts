@@ -129,6 +129,12 @@ async function recordable(top: string, paths: readonly string[]): Promise<string
 const STORE_LINE_ENDS: readonly ConfigPair[] = [['core.safecrlf', 'false']];
 
 /**
+ * The message is given in UTF-8 (an invariant's text in its body): the commit says so, whatever i18n.commitEncoding
+ * says, or git would record UTF-8 bytes as that encoding and every log would show them garbled.
+ */
+const COMMIT_SETTINGS: readonly ConfigPair[] = [...STORE_LINE_ENDS, ['i18n.commitEncoding', 'UTF-8']];
+
+/**
  * Stages exactly `paths` (repository-relative; written or deleted files) and
  * commits them, and nothing else, with `message`. Two processes: `git add -A`
  * (which records deletions too) and `git commit --only`. Hooks run as usual.
@@ -162,7 +168,7 @@ export async function commitPaths(
       undefined,
       undefined,
       undefined,
-      STORE_LINE_ENDS,
+      COMMIT_SETTINGS,
     );
     // The id, then the branch HEAD names ("HEAD" itself when detached): one process for both.
     const [id = '', ref = ''] = (await runGit(top, ['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD']))

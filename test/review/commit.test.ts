@@ -64,6 +64,15 @@ describe('--commit on add and remove', () => {
     expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 
+  it("records a message holding an invariant's accented text as UTF-8, whatever i18n.commitEncoding says", async () => {
+    const repo = setup();
+    repo.git('config', 'i18n.commitEncoding', 'ISO-8859-1');
+    const r = await runAgents(['invariant', 'add', '--global', '--commit', 'Règle numéro deux'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    repo.git('config', '--unset', 'i18n.commitEncoding');
+    expect(repo.git('log', '-1', '--format=%b').trim()).toBe('Règle numéro deux');
+  });
+
   it('refuses, before writing anything, when other changes are staged', async () => {
     const repo = setup();
     repo.write('../README.md', 'staged by someone\n');
