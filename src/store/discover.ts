@@ -212,14 +212,22 @@ export function discoverStore(options: DiscoverOptions): string {
   const sparse = top !== undefined && mayBeSparse(dir);
   // A linked worktree of a branch from before the store: init there would make a second store the branches then merge.
   const linked = top !== undefined && !sparse && isLinkedWorktree(top);
+  // A repository inside another (a submodule, a nested clone) whose outer one has a store: that store is named.
+  const outer = top !== undefined && !sparse && !linked ? storeAbove(dirname(top)) : undefined;
   throw new UsageError(
     `no store found: no ${DEFAULT_STORE_DIR}/ folder in ${cwd}${top === undefined ? ' or above it' : top === cwd ? '' : ` or above it up to the repository's top ${top}`}${sparse ? ' (this is a sparse checkout)' : ''}`,
     sparse
       ? `If the repository has a store, bring it into the checkout: git sparse-checkout add ${DEFAULT_STORE_DIR}. Otherwise run \`agents init\` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.`
       : linked
         ? `This worktree's checkout holds no store: if the repository has one, check out a branch that holds it here (or merge it in), or point to a store with --store DIR or AGENTS_STORE; otherwise run \`agents init\` at the top of the repository.`
-        : 'Run `agents init` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.',
-    sparse ? { sparse: true, top } : top !== undefined ? { top, ...(linked ? { worktree: true } : {}) } : undefined,
+        : outer !== undefined
+          ? `${top} is a repository of its own (a submodule or a nested clone), and the search stops at its top: run agents in the repository around it, or point to its store with --store ${shellPath(outer)} (or AGENTS_STORE); \`agents init\` here would make a store for this repository alone.`
+          : 'Run `agents init` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.',
+    sparse
+      ? { sparse: true, top }
+      : top !== undefined
+        ? { top, ...(linked ? { worktree: true } : {}), ...(outer !== undefined ? { outer } : {}) }
+        : undefined,
   );
 }
 
@@ -267,6 +275,15 @@ export function initTarget(options: DiscoverOptions): string {
 }
 
 /** Whether `top` is a linked worktree's: its git folder is not the common one (`git worktree add`). */
+/** The store nearest above `dir` up to the top of the repository holding `dir` (a plain `.agents/`, no link), if any. */
+function storeAbove(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    const candidate = join(d, DEFAULT_STORE_DIR);
+    if (isDir(candidate) && !lstatSync(candidate).isSymbolicLink() && looksLikeStore(candidate)) return candidate;
+    if (existsSync(join(d, '.git')) || dirname(d) === d) return undefined;
+  }
+}
+
 function isLinkedWorktree(top: string): boolean {
   const git = gitDirFor(top);
   return git !== undefined && git !== commonGitDir(top);

@@ -107,7 +107,7 @@ describe('a file where the store folder goes', () => {
 
 // A worktree or submodule made inside a repository with a store (`.claude/worktrees/x`): the search ends at its own top.
 describe('no store up to the top of a worktree inside another repository', () => {
-  it('names the top where the search stopped, not the folders above it, and says it is a linked worktree', () => {
+  it('names the top where the search stopped, not the folders above it, and says it is a linked worktree, or names the store around a nested repository', () => {
     const outer = testStore();
     const common = join(dirname(outer), '.git');
     mkdirSync(join(common, 'worktrees/old'), { recursive: true });
@@ -124,10 +124,11 @@ describe('no store up to the top of a worktree inside another repository', () =>
       return undefined;
     };
     expect(refusal(join(top, 'src'))).toMatchObject({ exitCode: 2, detail: { top, worktree: true } });
-    // A nested repository of its own (a submodule's folder, a plain clone) is no linked worktree.
+    // A nested repository of its own (a submodule's folder, a plain clone) is no linked worktree: the store of the
+    // repository around it is named (detail.outer), where init would make a second one.
     const nested = join(dirname(outer), 'vendor/lib');
     mkdirSync(join(nested, '.git'), { recursive: true });
-    expect(refusal(nested)).toMatchObject({ exitCode: 2, detail: { top: nested } });
+    expect(refusal(nested)).toMatchObject({ exitCode: 2, detail: { top: nested, outer } });
     expect((refusal(nested) as { detail: object }).detail).not.toHaveProperty('worktree');
   });
 });
