@@ -151,6 +151,13 @@ export function location(d: Pick<Diagnostic, 'file' | 'line' | 'col' | 'source'>
   return `${file}:${d.line}:${d.col}`;
 }
 
+/** A warning a read gives beside its answer, on one line as its notice says it: `warning: file:line:col code: message. hint`. */
+export function warningLine(
+  d: Pick<Diagnostic, 'code' | 'file' | 'line' | 'col' | 'source' | 'message'> & { hint?: string | null },
+): string {
+  return `warning: ${location(d)} ${d.code}: ${escapeUnsafe(d.message)}.${d.hint ? ` ${escapeUnsafe(d.hint)}` : ''}`;
+}
+
 /** How many characters of a source line a diagnostic keeps for its excerpt. */
 const EXCERPT_CHARS = 200;
 

@@ -254,6 +254,7 @@ export const GATE_FACTS: Shape = fields({
   violations: VIOLATIONS,
   waived: 'set?',
   plan: 'string?',
+  missingProject: [fields({ project: 'string', at: 'string' }), 'optional'],
 });
 /** What setChanges reads of a run's records. */
 export const ENFORCEMENT_RECORDS = each(fields({ invariant_id: 'string', digest: 'string?' }));

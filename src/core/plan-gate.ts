@@ -1,5 +1,6 @@
 import type { Severity } from './model.ts';
 import { latestDecision } from './decision-tip.ts';
+import { SET_LEAVES_PROJECT_OUT } from './plan-project.ts';
 import type { DecisionNode, EnforcementRecord, EnforcementRun, Violation } from './records.ts';
 
 /**
@@ -26,6 +27,8 @@ export const GATE_REASON_CODES = [
   'violation',
   /** An enforcement file that no decision node commits (a run interrupted while it was written): ignored, reported. */
   'unfinished-run',
+  /** The plan's project is not in the store: its set leaves out that project's invariants. */
+  'unknown-project',
 ] as const;
 export type GateReasonCode = (typeof GATE_REASON_CODES)[number];
 
@@ -39,6 +42,7 @@ export const RELAXABLE = Object.freeze([
   'run-incomplete',
   'stale',
   'unenforced',
+  'unknown-project',
 ] as const satisfies readonly GateReasonCode[]);
 export type RelaxableReason = (typeof RELAXABLE)[number];
 
@@ -94,6 +98,8 @@ export interface GateFacts {
   waived?: ReadonlySet<string>;
   /** The plan's id: the reasons that say to run `plan strategize` name it, so the command works as written. */
   plan?: string;
+  /** The plan's project when it has no folder, and where the plan file names it (`file:line:col`). */
+  missingProject?: { project: string; at: string };
 }
 
 export interface GateOptions {
@@ -177,6 +183,15 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
       code: 'unfinished-run',
       level: 'report',
       message: `${plural(facts.unfinished.length, 'unfinished run')} ignored (an enforcement file no decision node names: ${facts.unfinished.join(', ')})`,
+    });
+  }
+
+  if (facts.missingProject !== undefined) {
+    const { project, at } = facts.missingProject;
+    add({
+      code: 'unknown-project',
+      level: 'fail',
+      message: `the plan targets project ${project}, which is not in the store (no projects/${project}/; ${at}): ${SET_LEAVES_PROJECT_OUT}: restore the project, or correct \`project\` in the plan file`,
     });
   }
 

@@ -1,7 +1,8 @@
-import { caretExcerpt, location } from '../core/diagnostics.ts';
+import { caretExcerpt, type Diagnostic, location } from '../core/diagnostics.ts';
 import type { AgentsError } from '../core/errors.ts';
 import type { Style } from '../core/style.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
+import { INTEGER, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
 
 /**
  * The lines a user error is reported with: what, where (each diagnostic with
@@ -32,3 +33,21 @@ export function diagnosticsJson(
 ): Omit<AgentsError['diagnostics'][number], 'lineText' | 'lineTextFrom'>[] {
   return diagnostics.map(({ lineText: _l, lineTextFrom: _f, ...d }) => d);
 }
+
+/** A warning a read gives beside its answer (a plan whose project is gone): `{code, severity, file, line, col, message, hint}`. */
+export function warningsJson(warnings: readonly Diagnostic[]) {
+  return warnings.map((d) => ({
+    code: d.code,
+    severity: d.severity,
+    file: d.file,
+    line: d.line,
+    col: d.col,
+    message: d.message,
+    hint: d.hint ?? null,
+  }));
+}
+
+export const WARNING_SCHEMA: JsonSchema = objectOf(
+  { code: STRING, severity: STRING, file: STRING, line: INTEGER, col: INTEGER, message: STRING, hint: nullable('string') },
+  ['code', 'severity', 'file', 'line', 'col', 'message', 'hint'],
+);

@@ -7,6 +7,8 @@ import type { EffectiveResult, WaiverState } from '../service/invariant-service.
 import { INVARIANT_SCHEMA, invariantJson, type InvariantJson, SHADOW_SCHEMA, shadowJson, type ShadowJson } from './invariant.ts';
 import { WAIVER_SCHEMA, waiverJson } from './plan.ts';
 import { severityLabel } from './violation.ts';
+import { WARNING_SCHEMA, warningsJson } from './diagnostics.ts';
+import { warningLine } from '../core/diagnostics.ts';
 import { arrayOf, enumOf, INTEGER, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
 
 /** The scopes an effective set can hold, highest precedence first: "plan > project > global > inherited". */
@@ -195,6 +197,8 @@ export interface EffectiveData {
   target: { kind: 'project' | 'plan'; project: string | null; plan: string | null; path?: string };
   count: number;
   invariants: ReturnType<typeof effectiveEntriesJson>;
+  /** What the set lacks (a plan whose project is gone, code `unknown-project`); `[]` when nothing. */
+  warnings: ReturnType<typeof warningsJson>;
 }
 
 export function effectiveData(result: EffectiveResult): EffectiveData {
@@ -203,6 +207,7 @@ export function effectiveData(result: EffectiveResult): EffectiveData {
     target: { kind: t.kind, project: t.project ?? null, plan: t.kind === 'plan' ? t.plan : null },
     count: result.entries.length,
     invariants: effectiveEntriesJson(result.entries, result.waivers),
+    warnings: warningsJson(result.warnings),
   };
 }
 
@@ -215,8 +220,9 @@ export const EFFECTIVE_DATA_SCHEMA: JsonSchema = objectOf(
     ]),
     count: INTEGER,
     invariants: arrayOf(EFFECTIVE_ENTRY_SCHEMA),
+    warnings: arrayOf(WARNING_SCHEMA),
   },
-  ['target', 'count', 'invariants'],
+  ['target', 'count', 'invariants', 'warnings'],
 );
 
 /** The effective set as Markdown, grouped by scope, for a model's context or a person. */
@@ -232,6 +238,8 @@ export function effectiveMarkdown(data: EffectiveData, pattern?: string): string
     '',
     `${counted} (precedence: ${PRECEDENCE_LINE}). Severity \`error\`: never break it; \`warning\`: avoid breaking it; \`info\`: keep in mind.`,
   ];
+  // A set short of what should apply (a plan whose project is gone) says so before its entries, in the notice's words.
+  for (const w of data.warnings) lines.push('', warningLine(w));
   if (n === 0 && pattern === undefined) lines.push('', 'No invariant applies: the set is empty.');
   let group = '';
   data.invariants.forEach((inv, i) => {

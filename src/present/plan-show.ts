@@ -8,6 +8,7 @@ import type { PlanShow } from '../service/plans/types.ts';
 import { effectiveEntriesJson, hiddenCopyLines, planEntryMeta, waiverLine } from './effective.ts';
 import { decisionJson, planJson, runJson, waiverJson } from './plan.ts';
 import { openViolationsText, violationJson } from './violation.ts';
+import { warningsJson } from './diagnostics.ts';
 
 /** `plan show --format json` (docs/json-output.md). */
 export function planShowJson(r: PlanShow) {
@@ -31,6 +32,7 @@ export function planShowJson(r: PlanShow) {
       text: d.text,
       action_text: d.action_text ?? null,
     })),
+    warnings: warningsJson(r.warnings),
   };
 }
 

@@ -4,6 +4,7 @@ import { escapeUnsafe } from '../core/plain-text.ts';
 import type { Style } from '../core/style.ts';
 import type { PlanStatus } from '../service/plan-service.ts';
 import { PLAN_SCHEMA, planJson, WAIVER_SCHEMA, waiverJson } from './plan.ts';
+import { WARNING_SCHEMA, warningsJson } from './diagnostics.ts';
 import { arrayOf, BOOLEAN, enumOf, INTEGER, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
 
 /**
@@ -38,6 +39,7 @@ export function planStatusJson(r: PlanStatus, allowed: readonly string[] = []) {
     })),
     unfinished_runs: r.unfinished,
     allowed: [...allowed],
+    warnings: warningsJson(r.warnings),
   };
 }
 
@@ -82,6 +84,7 @@ export const PLAN_STATUS_SCHEMA: JsonSchema = objectOf(
     ),
     unfinished_runs: arrayOf(STRING),
     allowed: arrayOf(enumOf(GATE_REASON_CODES)),
+    warnings: arrayOf(WARNING_SCHEMA),
   },
   [
     'plan',
@@ -95,6 +98,7 @@ export const PLAN_STATUS_SCHEMA: JsonSchema = objectOf(
     'reasons',
     'unfinished_runs',
     'allowed',
+    'warnings',
   ],
 );
 

@@ -64,6 +64,8 @@ export interface GuardDecisionRecord {
   plan: string | null;
   /** The violation recorded in the active plan, or why none was. */
   violation?: { id: string; path: string } | { notRecorded: string };
+  /** What the plan's set, read to record the violation, lacks (a plan whose project is gone): kept in the audit line. */
+  warnings?: string[];
   action: GuardAction;
 }
 
@@ -374,7 +376,9 @@ export class GuardService {
     decided?.(verdict, reason);
     const record: GuardDecisionRecord = { verdict, plan, action, ...(reason !== undefined ? { reason } : {}) };
     if (verdict.decision === 'deny' && plan !== null && verdict.decisive) {
-      record.violation = await this.recordViolation(plan, client, verdict);
+      const warnings: string[] = [];
+      record.violation = await this.recordViolation(plan, client, verdict, warnings);
+      if (warnings.length > 0) record.warnings = warnings;
     }
     // Every decision, "none" included: the log tells what the agent did, not only what was stopped.
     appendAudit(this.gitAgents, {
@@ -390,6 +394,7 @@ export class GuardService {
       ...(action.reserved ? { reserved: action.reserved } : {}),
       hits: verdict.hits.map((h) => ({ invariant: h.rule.id, kind: h.kind, entry: h.entry, subject: h.subject, waived: h.waived })),
       ...(record.violation ? { violation: record.violation } : {}),
+      ...(record.warnings ? { warnings: record.warnings } : {}),
     });
     return record;
   }
@@ -420,6 +425,8 @@ export class GuardService {
     plan: string,
     client: ClientAction,
     verdict: GuardVerdict,
+    /** Receives the notices of the plan's set (docs/adr/0118-a-plan-whose-project-is-gone-says-so.md). */
+    warnings: string[],
   ): Promise<{ id: string; path: string } | { notRecorded: string }> {
     const hit = verdict.decisive!;
     try {
@@ -444,7 +451,7 @@ export class GuardService {
         `guard ${hit.kind}: ${plain(hit.entry)}`,
         ...(client.session !== undefined ? [`session ${plain(client.session)}`] : []),
       ].join('\n');
-      const plans = new PlanService(new InvariantService(this.root));
+      const plans = new PlanService(new InvariantService(this.root, { notice: (m) => warnings.push(m) }));
       // Cut between characters: a cut through a surrogate pair leaves half of one, which is no text.
       const r = await plans.addViolation({ plan, invariant: hit.rule.id, details: cutText(details, 10_000) });
       return { id: r.violation.id, path: r.path };

@@ -2,6 +2,7 @@ import { Box, Text, type Key } from 'ink';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { warningLine } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { IdAbbreviations } from '../core/id-prefix.ts';
 import { scopeFolder, type ScopedInvariant } from '../core/model.ts';
@@ -138,13 +139,15 @@ function BrowserScreen({
   // The list keeps at least one row: on a short terminal the detail pane shrinks, and goes when not even its rule and
   // one line fit, so the screen never outgrows the terminal.
   // A line of its own, where the terminal has rows to spare: a store that could not be read again (while that lasts),
-  // or the inherited invariants a policy source not fetched leaves out of the list.
+  // the inherited invariants a policy source not fetched leaves out of the list, or what the effective set lacks.
   const notice =
     unread !== undefined
       ? { text: `✗ ${unread} · the list is as read before`, hue: 'red' as const }
       : data?.inheritedMissing !== undefined
         ? { text: `! ${data.inheritedMissing}`, hue: 'yellow' as const }
-        : undefined;
+        : effective !== undefined && effective.warnings.length > 0
+          ? { text: `! ${effective.warnings.map(warningLine).join(' · ')}`, hue: 'yellow' as const }
+          : undefined;
   // The status and notice lines take a second row where the terminal has rows to spare: an invalid store's message
   // ends with the file and line to fix, which one row cut off at 80 columns.
   const messageRows = height >= 12 ? 2 : 1;

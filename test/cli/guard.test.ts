@@ -190,6 +190,15 @@ describe('agents guard hook', () => {
     expect((await runAgents(['plan', 'activate', '--clear'], { cwd: dir })).code).toBe(0);
     await runAgents(['guard', 'hook'], { cwd: dir, input });
     expect(readdirSync(folder)).toHaveLength(2);
+    // The plan's project gone: the deny and its record go by the set as it resolves (a file's guards are its own
+    // project's), and the audit line says what the plan's set lacks.
+    writeFileSync(join(dir, '.agents/plans', PLAN, 'plan.yaml'), `id: ${PLAN}\nproject: gone\n`);
+    const gone = await runAgents(['guard', 'hook'], { cwd: dir, input, env: { AGENTS_PLAN: PLAN } });
+    expect(JSON.parse(gone.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(readdirSync(folder)).toHaveLength(3);
+    const last = JSON.parse(readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+    expect(last.violation.id).toBeDefined();
+    expect(last.warnings).toEqual([expect.stringContaining(`plans/${PLAN}/plan.yaml:2:10 unknown-project:`)]);
   });
 
   it('records a deny whose path, command or session holds control or bidirectional characters, escaped, and a long command cut whole', async () => {

@@ -130,6 +130,11 @@ describe('judgePlan: the plan status gate', () => {
       },
       { failing: false, reasons: ['report:violation', 'report:violation', 'report:unfinished-run'] },
     ],
+    [
+      "the plan's project is gone, though every invariant of the set it resolves to is enforced: fails",
+      { missingProject: { project: 'ghost', at: 'plans/P/plan.yaml:3:10' }, latest: { node, run: run({ [A]: true, [B]: true }) } },
+      { failing: true, reasons: ['fail:unknown-project'] },
+    ],
   ])('%s', (_name, partial, expected) => {
     expect(codes(facts(partial))).toEqual(expected);
   });
@@ -224,7 +229,7 @@ describe('committedRuns: a run counts only once its decision node is written', (
 
 describe('RELAXABLE', () => {
   it('names the reasons --allow may relax, those docs/plans.md lists', () => {
-    expect(RELAXABLE).toEqual(['not-run', 'run-failed', 'run-incomplete', 'stale', 'unenforced']);
+    expect(RELAXABLE).toEqual(['not-run', 'run-failed', 'run-incomplete', 'stale', 'unenforced', 'unknown-project']);
   });
 });
 

@@ -108,7 +108,12 @@ describe('agents mcp: initialize, tools and resources', () => {
     const cli = JSON.parse(
       (await runAgents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json'])).stdout,
     );
-    expect(eff.structuredContent).toEqual({ target: { kind: 'project', project: 'myapp', plan: null }, count: 3, invariants: cli });
+    expect(eff.structuredContent).toEqual({
+      target: { kind: 'project', project: 'myapp', plan: null },
+      count: 3,
+      invariants: cli,
+      warnings: [],
+    });
     expect(textOf(eff)).toContain('3 invariants apply');
 
     const byPrefix = await call(s, 'effective_invariants', { plan: EXAMPLE_PLAN.slice(0, 8), pattern: 'log' });
@@ -162,6 +167,36 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(cliStatus.code).toBe(1);
     expect(status.structuredContent).toEqual(JSON.parse(cliStatus.stdout));
     expect(textOf(status)).toBe((await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN])).stdout.trimEnd());
+
+    // The plan's project gone (renamed in a merge): the set without it is said to be short, never given in silence.
+    renameSync(join(root, 'projects/myapp'), join(root, 'projects/web'));
+    const at = [`plans/${EXAMPLE_PLAN}/plan.yaml`, 3, 10];
+    const short = await call(s, 'effective_invariants', { plan: EXAMPLE_PLAN });
+    const warned = (data: unknown) =>
+      (data as { warnings: { code: string; file: string; line: number; col: number }[] }).warnings.map((w) => [
+        w.code,
+        w.file,
+        w.line,
+        w.col,
+      ]);
+    expect(warned(short.structuredContent)).toEqual([['unknown-project', ...at]]);
+    // Said once in the text, though the service's notice says it too.
+    expect(textOf(short).split(`warning: ${at.join(':')} unknown-project:`).length).toBe(2);
+    const gone = await call(s, 'plan_status', { plan: EXAMPLE_PLAN });
+    expect(warned(gone.structuredContent)).toEqual([['unknown-project', ...at]]);
+    expect((gone.structuredContent as { reasons: { code: string; level: string }[] }).reasons[0]).toMatchObject({
+      code: 'unknown-project',
+      level: 'fail',
+    });
+    expect(gone.structuredContent).toEqual(
+      JSON.parse((await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json'])).stdout),
+    );
+    for (const form of ['md', 'json']) {
+      const read = await s.client.readResource({ uri: `agents://plans/${EXAMPLE_PLAN}/effective.${form}` });
+      const text = (read.contents[0] as { text: string }).text;
+      if (form === 'json') expect(warned(JSON.parse(text))).toEqual([['unknown-project', ...at]]);
+      else expect(text).toContain(`warning: ${at.join(':')} unknown-project:`);
+    }
   });
 
   it('effective_invariants for a file path: the project whose paths hold it; in no project, or outside the repository, an error', async () => {

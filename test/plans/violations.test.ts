@@ -30,6 +30,7 @@ describe('invariant violation add / list and plan status', () => {
       reasons: [],
       unfinished_runs: [],
       allowed: [],
+      warnings: [],
     });
 
     const warn = await run(

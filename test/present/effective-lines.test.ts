@@ -73,7 +73,7 @@ describe('invariant list --effective with a pattern', () => {
 describe('effectiveMarkdown', () => {
   it('says how many invariants apply, one in the singular', () => {
     const data = (count: number) =>
-      ({ target: { kind: 'project', project: 'app', plan: null }, count, invariants: [] }) as unknown as EffectiveData;
+      ({ target: { kind: 'project', project: 'app', plan: null }, count, invariants: [], warnings: [] }) as unknown as EffectiveData;
     expect(effectiveMarkdown(data(1))).toContain('\n1 invariant applies (precedence');
     expect(effectiveMarkdown(data(2))).toContain('\n2 invariants apply (precedence');
   });
@@ -93,7 +93,12 @@ describe('effectiveMarkdown', () => {
         path: `projects/app/waivers/W${n}.yaml`,
         created_at: '2000-01-01T00:00:00Z',
       }) as unknown as WaiverState;
-    const result = { target: { kind: 'project', project: 'app' } as never, entries, waivers: [waiver(1, true), waiver(2, false)] };
+    const result = {
+      target: { kind: 'project', project: 'app' } as never,
+      entries,
+      waivers: [waiver(1, true), waiver(2, false)],
+      warnings: [],
+    };
     const md = effectiveMarkdown(effectiveData(result)).split('\n');
     const text = [...effectiveLines(makeStyle(false), result)].join('\n').split('\n');
     for (const n of [1, 2]) {

@@ -8,6 +8,7 @@ const PLAN = '01JDQ6X5Z8W4N3B2C1D0000001';
 const bare: PlanShow = {
   plan: { id: PLAN, project: 'app', goal: 'Ship it' } as PlanShow['plan'],
   effective: [],
+  warnings: [],
   waivers: [],
   violations: [],
   waived: [],

@@ -26,6 +26,20 @@ function open(root: string, props: Partial<BrowserProps> = {}) {
 
 const lines = (frame: string) => frame.split('\n');
 
+test("a plan's effective set whose project is gone says so on a line of its own, as every reader of the set does", async () => {
+  const root = exampleStore();
+  writeFileSync(join(root, `plans/${PLAN}/plan.yaml`), `id: ${PLAN}\nproject: ghost\ngoal: Upgrade the API\n`);
+  const { r } = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true });
+  const frame = await frameHas(r.lastFrame, `effective set of plan ${PLAN.slice(0, 7)} · 3 in effect`);
+  expect(frame).toContain(`! warning: plans/${PLAN}/plan.yaml:2:10 unknown-project:`);
+  r.unmount();
+  // Its project back, nothing is said.
+  mkdirSync(join(root, 'projects/ghost'));
+  const back = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true });
+  expect(await frameHas(back.r.lastFrame, `effective set of plan ${PLAN.slice(0, 7)} · `)).not.toContain('unknown-project');
+  back.r.unmount();
+});
+
 test('lists every invariant grouped by scope, with a detail pane, within 80 columns and the screen height', async () => {
   const { r } = open(exampleStore());
   const frame = await frameHas(r.lastFrame, 'agents · all scopes · 6 shown of 6');

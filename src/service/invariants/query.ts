@@ -10,6 +10,7 @@ import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
 import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
 import { pinnedSources } from './pinned-sources.ts';
+import { planProjectWarnings } from './plan-project.ts';
 import { requireAction } from './projects.ts';
 import { inheritedIfReadable, inheritedNotListed, unlessSourceNotReady } from './related.ts';
 import { sourceTemplate, sourceTemplates } from './source-actions.ts';
@@ -136,7 +137,9 @@ export async function effective(
       set.map((e) => e.invariant),
     );
   }
-  const result: EffectiveResult = { target: resolvedTarget, entries, waivers };
+  // A plan whose project is gone resolves without that project's invariants: said, never a shorter set in silence.
+  const warnings = plan ? await planProjectWarnings(svc, plan, snap.entries) : [];
+  const result: EffectiveResult = { target: resolvedTarget, entries, waivers, warnings };
   if (plan) result.plan = plan;
   return result;
 }

@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../../core/diagnostics.ts';
 import type { Guard, Plan, Scope, ScopedInvariant, Severity, Target } from '../../core/model.ts';
 import type { NearKind } from '../../core/near-duplicates.ts';
 import type { EffectiveEntry } from '../../core/resolve.ts';
@@ -159,6 +160,11 @@ export interface EffectiveResult {
    * service clock's time (docs/plans.md, "Waivers").
    */
   waivers: WaiverState[];
+  /**
+   * What the set lacks, said as the service's notice too: a plan whose project has no folder (code
+   * `unknown-project`, at the plan file's `project`) resolves without that project's invariants.
+   */
+  warnings: Diagnostic[];
 }
 
 /** A waiver and whether it holds now. */

@@ -1,4 +1,5 @@
 // Reading plans: the list, one plan in full, its decision tree, its status and the gate.
+import { location } from '../../core/diagnostics.ts';
 import { UsageError } from '../../core/errors.ts';
 import { truncate } from '../../core/names.ts';
 import type { Plan, ScopedInvariant, Severity } from '../../core/model.ts';
@@ -33,7 +34,7 @@ export async function list(svc: PlanContext): Promise<Plan[]> {
 /** Metadata, the effective set with provenance, the latest run, open violations and drift. */
 export async function show(svc: PlanContext, prefix: string): Promise<PlanShow> {
   const plan = await planById(svc, prefix);
-  const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
+  const { entries, waivers, warnings } = await svc.invariants.effective({ plan: plan.id });
   const records = await planRecords(svc, plan.id);
   const { planInvariants, actions } = await syncInputs(svc, plan);
   const standing = standingViolations(records.violations, await waivedNow(svc, entries, waivers));
@@ -44,6 +45,7 @@ export async function show(svc: PlanContext, prefix: string): Promise<PlanShow> 
     violations: records.violations.filter((v) => v.resolved === undefined),
     waived: standing.waived.map((v) => v.id),
     drift: computeDrift(plan, planInvariants, actions),
+    warnings,
   };
   // Only a run its decision node commits counts (docs/adr/0064-run-committed-by-decision-node.md); an unfinished write is not shown as the latest run.
   const { latest } = committedRuns(records.decisions, records.enforcement);
@@ -72,9 +74,10 @@ export async function decisions(
 export async function status(svc: PlanContext, prefix: string, given: { allow?: readonly RelaxableReason[] } = {}): Promise<PlanStatus> {
   const options = { allow: allowedReasons(inputObject(given, 'status', { allow: true }).allow) };
   const plan = await planById(svc, prefix);
-  const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
+  const { entries, waivers, warnings } = await svc.invariants.effective({ plan: plan.id });
   const records = await planRecords(svc, plan.id);
   const waived = await waivedNow(svc, entries, waivers);
+  const gone = warnings.find((w) => w.code === 'unknown-project');
   const standing = standingViolations(records.violations, waived);
   const violations: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const v of standing.open) violations[v.severity]++;
@@ -93,6 +96,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
       violations: standing.open,
       waived: new Set(waived.keys()),
       plan: plan.id,
+      ...(gone && plan.project !== undefined ? { missingProject: { project: plan.project, at: location(gone) } } : {}),
     },
     options.allow ? { allow: options.allow } : {},
   );
@@ -107,6 +111,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
     failing: verdict.failing,
     reasons,
     unfinished,
+    warnings,
   };
   const run = latest?.run;
   if (run) {

@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../../core/diagnostics.ts';
 import type { Plan, ScopedInvariant, Severity } from '../../core/model.ts';
 import type { GateReason } from '../../core/plan-gate.ts';
 import type { ActorRequest, DecisionNode, DriftItem, EnforcementRun, SyncChange, SyncSkip, Violation } from '../../core/records.ts';
@@ -40,6 +41,8 @@ export interface PlanShow {
   /** The ids of those a waiver covers now: they do not fail the plan (`plan status` counts them as waived). */
   waived: string[];
   drift: DriftItem[];
+  /** What the set lacks: a plan whose project is gone (code `unknown-project`), as `effective` says it. */
+  warnings: Diagnostic[];
 }
 
 export interface StrategizeResult {
@@ -71,6 +74,8 @@ export interface PlanStatus {
   reasons: GateReason[];
   /** Enforcement files no decision node names (interrupted writes), ignored. */
   unfinished: string[];
+  /** What the set lacks: a plan whose project is gone (code `unknown-project`), which fails the gate too. */
+  warnings: Diagnostic[];
 }
 
 /** How `plan sync` runs. */

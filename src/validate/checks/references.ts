@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { splitSourceRef } from '../../core/extends.ts';
 import type { Plan, StoreConfig } from '../../core/model.ts';
+import { unknownPlanProject } from '../../core/plan-project.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
@@ -73,18 +74,8 @@ export async function checkReferences(
       });
     }
     if (plan.project !== undefined && !projects.has(plan.project)) {
-      found.push({
-        file,
-        report: () =>
-          located.at(
-            file,
-            ['project'],
-            'unknown-project',
-            'warning',
-            `plan ${plan.id} targets project ${plan.project}, which is not in the store (no projects/${plan.project}/)`,
-            'Create the project folder (e.g. with `agents invariant add --project`), or correct the name.',
-          ),
-      });
+      const { message, hint } = unknownPlanProject(plan.id, plan.project);
+      found.push({ file, report: () => located.at(file, ['project'], 'unknown-project', 'warning', message, hint) });
     }
   }
   for (const [i, { entry, kind }] of jobs.entries()) {
