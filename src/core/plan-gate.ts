@@ -162,7 +162,8 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
   for (const v of facts.violations) bySeverity[v.severity]++;
   if (bySeverity.error > 0) {
     // Which ones, and the command that resolves one: the gate's message is what CI shows.
-    const ids = facts.violations.filter((v) => v.severity === 'error').map((v) => v.id);
+    const errors = facts.violations.filter((v) => v.severity === 'error');
+    const ids = errors.map((v) => v.id);
     const named = `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}`;
     const resolve = `\`agents invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
     add({
@@ -170,8 +171,8 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
       level: 'fail',
       message:
         ids.length === 1
-          ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}, or waive its invariant`
-          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it, or waive its invariant`,
+          ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}${waiveWords(errors, facts.effective)}`
+          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it${waiveWords(errors, facts.effective)}`,
     });
   }
   for (const s of ['warning', 'info'] as const) {
@@ -259,6 +260,21 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     }
   }
   return { failing: reasons.some((r) => r.level === 'fail'), reasons };
+}
+
+/**
+ * How the error-violation reason ends: waiving the invariant, which only an invariant of the plan's set can be
+ * (`invariant waive` refuses another), so a violation whose invariant has left the set is said to need resolving.
+ */
+function waiveWords(errors: readonly Violation[], effective: readonly GateInvariant[]): string {
+  const inSet = new Set(effective.map((i) => i.id));
+  const gone = errors.filter((v) => !inSet.has(v.invariant_id));
+  if (gone.length === 0) return ', or waive its invariant';
+  const left = [...new Set(gone.map((v) => v.invariant_id))];
+  const which = `${left.slice(0, 5).join(', ')}${left.length > 5 ? `, and ${left.length - 5} more` : ''}`;
+  if (gone.length === errors.length)
+    return ` (${left.length === 1 ? `its invariant ${which} is` : `their invariants ${which} are`} no longer in the plan's set, so no waiver covers ${errors.length === 1 ? 'it' : 'them'})`;
+  return `, or, for one whose invariant is still in the plan's set, waive that invariant (not ${which}, which left the set)`;
 }
 
 /** An invariant of the set the latest run kept no record of: not enforced by it, failing for an error one unless waived. */

@@ -264,10 +264,10 @@ describe('judgePlan: what each reason says', () => {
     expect(said(facts({}))).toEqual(['the plan was never reconciled: run `agents plan strategize` (2 invariants to enforce)']);
     const V = '01M8NA0000000000000000000V';
     expect(said(facts({ effective: [], violations: [violation('error')] }))).toEqual([
-      `1 error violation stands (${V}): once it is dealt with, run \`agents invariant violation resolve ${V}\`, or waive its invariant`,
+      `1 error violation stands (${V}): once it is dealt with, run \`agents invariant violation resolve ${V}\` (its invariant ${A} is no longer in the plan's set, so no waiver covers it)`,
     ]);
     expect(said(facts({ effective: [], violations: [violation('error'), violation('error'), violation('warning')] }))).toEqual([
-      `2 error violations stand (${V}, ${V}): once each is dealt with, run \`agents invariant violation resolve ID\` for it, or waive its invariant`,
+      `2 error violations stand (${V}, ${V}): once each is dealt with, run \`agents invariant violation resolve ID\` for it (its invariant ${A} is no longer in the plan's set, so no waiver covers them)`,
       '1 warning violation recorded',
     ]);
     expect(said(facts({ effective: [], violations: [violation('info'), violation('info')] }))).toEqual(['2 info violations recorded']);
@@ -277,6 +277,20 @@ describe('judgePlan: what each reason says', () => {
     expect(said(facts({ effective: [], unfinished: ['X1'] }))).toEqual([
       '1 unfinished run ignored (an enforcement file no decision node names: X1)',
     ]);
+  });
+
+  it("an error violation's reason offers a waiver only for an invariant still in the plan's set, which alone can be waived", () => {
+    const enforced = { latest: { node, run: run({ [A]: true, [B]: true }) } };
+    const of = (invariant: string) => ({ ...violation('error'), invariant_id: invariant });
+    const message = (violations: Violation[]) => said(facts({ ...enforced, violations }))[0]!;
+    expect(message([of(A)])).toMatch(/, or waive its invariant$/);
+    expect(message([of(C)])).not.toMatch(/\bwaive\b/);
+    expect(message([of(C)])).toContain(C);
+    expect(message([of(C), of(C)])).not.toMatch(/\bwaive\b/);
+    // Some in the set, some not: the waiver is offered for the first, and the others are named.
+    const mixed = message([of(A), of(C)]);
+    expect(mixed).toMatch(/\bwaive\b/);
+    expect(mixed).toContain(`not ${C}`);
   });
 
   it('a violation report carries its severity', () => {
