@@ -84,6 +84,16 @@ export function pickId(
 }
 
 /**
+ * The ids an ambiguous prefix matches, when `error` is pickId's refusal of one (its `detail.matches`), else
+ * undefined: a caller that reports the refusal in its own words says "ambiguous" with them, never "no such id".
+ */
+export function ambiguousMatches(error: unknown): string[] | undefined {
+  if (!(error instanceof UsageError)) return undefined;
+  const matches = (error.detail as { matches?: unknown } | undefined)?.matches;
+  return Array.isArray(matches) && matches.every((m) => typeof m === 'string') ? matches : undefined;
+}
+
+/**
  * An id that names nothing (exit 2, code `unknown-id`, docs/json-output.md), as an unknown project is
  * `unknown-project`: `id` as given (upper case), `suggestions` the ids closest to it by prefix (closestIds).
  */

@@ -5,7 +5,7 @@
  * missing or stale, so the hook's common path never loads the store reader.
  */
 import { buildGuardIndex, type GuardIndex } from '../core/guard.ts';
-import { resolvePrefix } from '../core/id-prefix.ts';
+import { ambiguousMatches, resolvePrefix } from '../core/id-prefix.ts';
 import { UsageError } from '../core/errors.ts';
 import { type WaiverScope, writtenBy } from '../core/waivers.ts';
 import { ignoresCase } from '../git/repo.ts';
@@ -38,6 +38,14 @@ export async function buildIndex(
       const read = await service.readPlan(plan);
       planInfo = { id: read.id, ...(read.project !== undefined ? { project: read.project } : {}) };
     } catch (error) {
+      // A prefix of several plans is ambiguous, not missing: said with the plans it matches (pickId's refusal).
+      const matches = ambiguousMatches(error);
+      if (matches)
+        throw new UsageError(
+          `the active plan ${plan} is ambiguous: it matches ${matches.length} plans of the store (${matches.join(', ')})`,
+          'Give AGENTS_PLAN more characters of the id, enough for one plan, or run `agents plan activate ID` (or `--clear`).',
+          { matches },
+        );
       throw new UsageError(
         `the active plan ${plan} is not in the store (${(error as Error).message})`,
         'Set AGENTS_PLAN to a plan of this store, or run `agents plan activate ID` (or `--clear`).',

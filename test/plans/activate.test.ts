@@ -13,7 +13,7 @@ describe('plan activate outside a git repository', () => {
     expect(set.code).toBe(2);
     const clear = await runAgents(['plan', 'activate', '--clear', '--format', 'json'], { cwd });
     expect(clear.code).toBe(0);
-    expect(JSON.parse(clear.stdout)).toEqual({ plan: null, env: null, found: null });
+    expect(JSON.parse(clear.stdout)).toEqual({ plan: null, env: null, found: null, matches: [] });
   });
 });
 
@@ -24,21 +24,51 @@ describe('plan activate, shown', () => {
     gitInit(repo);
     const show = async (env: Record<string, string> = {}) => {
       const r = await runAgents(['plan', 'activate', '--format', 'json'], { cwd: repo, env });
-      return { code: r.code, data: JSON.parse(r.stdout) as { plan: string | null; env: string | null; found: boolean | null } };
+      return {
+        code: r.code,
+        data: JSON.parse(r.stdout) as { plan: string | null; env: string | null; found: boolean | null; matches: string[] },
+      };
     };
-    expect(await show()).toEqual({ code: 0, data: { plan: null, env: null, found: null } });
+    expect(await show()).toEqual({ code: 0, data: { plan: null, env: null, found: null, matches: [] } });
     expect((await runAgents(['plan', 'activate', EXAMPLE_PLAN.slice(0, 8)], { cwd: repo })).code).toBe(0);
-    expect(await show()).toEqual({ code: 0, data: { plan: EXAMPLE_PLAN, env: null, found: true } });
+    expect(await show()).toEqual({ code: 0, data: { plan: EXAMPLE_PLAN, env: null, found: true, matches: [] } });
     // A plan removed, or a file edited by hand: the hook could not check a call.
     mkdirSync(join(repo, '.git/agents'), { recursive: true });
     writeFileSync(join(repo, '.git/agents/active-plan'), 'garbage\n');
-    expect(await show()).toEqual({ code: 1, data: { plan: 'garbage', env: null, found: false } });
+    expect(await show()).toEqual({ code: 1, data: { plan: 'garbage', env: null, found: false, matches: [] } });
     // AGENTS_PLAN takes precedence, and is what is looked up.
     expect((await show({ AGENTS_PLAN: EXAMPLE_PLAN })).data.found).toBe(true);
     expect(await show({ AGENTS_PLAN: '01M8ZZZZ' })).toMatchObject({ code: 1, data: { found: false } });
     const text = await runAgents(['plan', 'activate'], { cwd: repo });
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^warning: /m);
+    // A prefix two plans share names both: ambiguous, with them, never "no plan of the store".
+    const twin = `${EXAMPLE_PLAN.slice(0, 25)}Z`;
+    mkdirSync(join(root, 'plans', twin));
+    writeFileSync(join(root, 'plans', twin, 'plan.yaml'), `id: ${twin}\n`);
+    const prefix = EXAMPLE_PLAN.slice(0, 8);
+    expect(await show({ AGENTS_PLAN: prefix })).toEqual({
+      code: 1,
+      data: { plan: 'garbage', env: prefix, found: false, matches: [EXAMPLE_PLAN, twin] },
+    });
+    const both = await runAgents(['plan', 'activate'], { cwd: repo, env: { AGENTS_PLAN: prefix } });
+    expect(both.stdout).not.toContain('names no plan');
+    expect(both.stdout).toContain(`\n  ${twin}\n`);
+    // The guard hook says the same of it (guard.on_error answers), naming both plans.
+    const hook = await runAgents(['guard', 'hook'], {
+      cwd: repo,
+      env: { AGENTS_PLAN: prefix },
+      input: JSON.stringify({
+        session_id: 's',
+        cwd: repo,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: 'x', content: '' },
+      }),
+    });
+    expect(hook.code).toBe(2);
+    expect(hook.stderr).not.toContain('is not in the store');
+    expect(hook.stderr).toContain(twin);
   });
 });
 

@@ -1,4 +1,5 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { ambiguousMatches } from '../../core/id-prefix.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
@@ -35,27 +36,40 @@ export default defineCommand<ActivateArgs>({
     // Shown, the plan in effect is looked up: one the store does not hold leaves the guard hook to guard.on_error.
     const named = env ?? plan;
     let missing: string | null = null;
+    // An ambiguous prefix names plans of the store, more than one: said so with them (pickId's refusal), not as none.
+    let matches: string[] = [];
     if (argv.id === undefined && !argv.clear && named !== null) {
       missing = await (await ctx.invariants()).resolvePlanId(named).then(
         () => null,
         (error: unknown) => {
-          if (error instanceof UsageError) return error.message;
-          throw error;
+          if (!(error instanceof UsageError)) throw error;
+          matches = ambiguousMatches(error) ?? [];
+          return error.message;
         },
       );
     }
-    emit(ctx, { plan, env, found: named === null ? null : missing === null }, () =>
+    const which = env ? `AGENTS_PLAN=${env}` : `the active plan ${plan}`;
+    const cannot = 'the guard hook cannot check a call while it is in effect, and guard.on_error answers (deny unless set otherwise)';
+    emit(ctx, { plan, env, found: named === null ? null : missing === null, matches }, () =>
       [
         plan ? `active plan ${plan}` : 'no active plan',
         ...(env && env !== plan ? [`AGENTS_PLAN=${env} in this environment takes precedence`] : []),
         ...(missing === null
           ? []
-          : [
-              `warning: ${env ? `AGENTS_PLAN=${env}` : `the active plan ${plan}`} names no plan of the store (${missing}): the guard hook cannot check a call while it is in effect, and guard.on_error answers (deny unless set otherwise)`,
-              env
-                ? '  Unset AGENTS_PLAN, or set it to a plan `agents plan list` shows.'
-                : '  Run `agents plan activate ID`, or `agents plan activate --clear`.',
-            ]),
+          : matches.length > 0
+            ? [
+                `warning: ${which} is ambiguous; it matches ${matches.length} plans of the store (below): ${cannot}`,
+                ...matches.map((id) => `  ${id}`),
+                env
+                  ? '  Give AGENTS_PLAN more characters of the id, enough for one plan.'
+                  : '  Run `agents plan activate ID` with more characters of the id, or `agents plan activate --clear`.',
+              ]
+            : [
+                `warning: ${which} names no plan of the store (${missing}): ${cannot}`,
+                env
+                  ? '  Unset AGENTS_PLAN, or set it to a plan `agents plan list` shows.'
+                  : '  Run `agents plan activate ID`, or `agents plan activate --clear`.',
+              ]),
       ].join('\n'),
     );
     return missing === null ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
