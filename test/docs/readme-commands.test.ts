@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
+import { GATE_REASON_CODES, type GateReasonCode } from '../../src/core/plan-gate.ts';
 import { REPO } from '../helpers/cli.ts';
 
 /** The commands the README's table names: `agents plan use\|list ID` names `plan use` and `plan list`. */
@@ -36,5 +37,28 @@ describe("the README's table of commands", () => {
 
   it('lists no command the CLI does not have', () => {
     expect(tableCommands().filter((c) => !cli.includes(c))).toEqual([]);
+  });
+});
+
+describe("the README's summary of plan status", () => {
+  /** The words that name each reason that can fail the gate (docs/plans.md); the two that only report have none. */
+  const WORDS: Record<GateReasonCode, string | null> = {
+    'error-violation': 'standing error violation',
+    'not-run': 'never reconciled',
+    'run-failed': 'failed',
+    'run-incomplete': 'incomplete',
+    stale: 'stale',
+    unenforced: 'unenforced',
+    'unknown-project': 'project is gone',
+    violation: null,
+    'unfinished-run': null,
+  };
+
+  it('names every reason the gate fails on', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const row = readme.split('\n').find((l) => l.startsWith('| `agents plan use'))!;
+    const said = row.slice(row.indexOf('`status` exits 1'));
+    expect(Object.keys(WORDS).sort()).toEqual([...GATE_REASON_CODES].sort());
+    expect(GATE_REASON_CODES.filter((c) => WORDS[c] !== null && !said.includes(WORDS[c]!))).toEqual([]);
   });
 });
