@@ -200,7 +200,12 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     }
     try {
       const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
-      return bounded(await readingStore(options.root, () => reconcile.reconcilePlanPrompt(ctx, args)), ASK_LESS.prompt);
+      // The notices of the read (a plan whose project is gone: the set to judge lacks its invariants) end the message.
+      const noticed: string[] = [];
+      const prompt = await readingStore(options.root, () => callNotices.run(noticed, () => reconcile.reconcilePlanPrompt(ctx, args)));
+      const content = prompt.messages[0]!.content;
+      if (noticed.length > 0) content.text += `\n\n${noticed.map((n) => `Note: ${escapeUnsafe(n)}`).join('\n')}`;
+      return bounded(prompt, ASK_LESS.prompt);
     } catch (error) {
       throw resourceError(error);
     }

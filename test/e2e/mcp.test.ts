@@ -197,6 +197,9 @@ describe('agents mcp: initialize, tools and resources', () => {
       if (form === 'json') expect(warned(JSON.parse(text))).toEqual([['unknown-project', ...at]]);
       else expect(text).toContain(`warning: ${at.join(':')} unknown-project:`);
     }
+    // The prompt that hands the set to the agent to judge says it too.
+    const prompt = await s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN } });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain(`Note: warning: ${at.join(':')} unknown-project:`);
   });
 
   it('effective_invariants for a file path: the project whose paths hold it; in no project, or outside the repository, an error', async () => {
