@@ -8,7 +8,13 @@ import { describeScope, type Target } from './model.ts';
 import type { EffectiveEntry } from './resolve.ts';
 import type { ScopedWaiver } from './waivers.ts';
 
-export function standaloneSection(t: Target, entries: readonly EffectiveEntry[], waivers: readonly ScopedWaiver[]): ExportSection {
+export function standaloneSection(
+  t: Target,
+  entries: readonly EffectiveEntry[],
+  waivers: readonly ScopedWaiver[],
+  /** The plan's project has no folder: the set lacks its invariants, which the agent reading it is told. */
+  projectGone = false,
+): ExportSection {
   // The precedence said is the one the set holds: inherited invariants come last, below global.
   const below = entries.some((e) => e.invariant.scope.kind === 'inherited') ? ' > inherited' : '';
   // Said as a project's files say them, so that no agent takes a rule lifted here for a binding one.
@@ -21,6 +27,9 @@ export function standaloneSection(t: Target, entries: readonly EffectiveEntry[],
         scope: describeScope({ kind: 'plan', plan: t.plan }),
         notes: [
           `The effective set of plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}: plan > project > global${below}.`,
+          ...(projectGone && t.project
+            ? [`Project ${t.project} is not in the store (no projects/${t.project}/): this set leaves out its invariants.`]
+            : []),
           ...waived,
         ],
         entries,

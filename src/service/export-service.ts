@@ -432,6 +432,7 @@ export class ExportService {
         result.entries,
         result.plan?.project,
       ),
+      result.warnings.some((w) => w.code === 'unknown-project'),
     );
     return renderStandalone(TARGETS[name!], [section], this.storeRel());
   }

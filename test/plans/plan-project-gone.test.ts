@@ -70,6 +70,11 @@ describe('a plan whose project is gone', () => {
       // Once per command, on stderr: stdout keeps its shape (an array for list --effective --format json).
       expect(r.stderr.split(`warning: ${AT} unknown-project:`).length, args.join(' ')).toBe(2);
     }
+    // The text export --stdout hands an agent runtime tells it too: its reader never sees stderr.
+    const exported = await json(root, 'export', '--stdout', '--target', 'agents-md', '--plan', EXAMPLE_PLAN);
+    expect(exported.doc.content).toContain('(no projects/ghost/)');
+    const whole = await json(exampleStore(), 'export', '--stdout', '--target', 'agents-md', '--plan', EXAMPLE_PLAN);
+    expect(whole.doc.content).not.toContain('(no projects/');
   });
 
   it('is in the library answer of effective, and said through the notice', async () => {
