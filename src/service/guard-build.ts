@@ -46,8 +46,11 @@ export async function buildIndex(
           'Give AGENTS_PLAN more characters of the id, enough for one plan, or run `agents plan activate ID` (or `--clear`).',
           { matches },
         );
+      // A plan the store holds but cannot read (an invalid plan.yaml) is said as every reader says it, with the
+      // file:line:col to fix, not as a plan to replace.
+      if (!(error instanceof UsageError)) throw error;
       throw new UsageError(
-        `the active plan ${plan} is not in the store (${(error as Error).message})`,
+        `the active plan ${plan} is not in the store (${error.message})`,
         'Set AGENTS_PLAN to a plan of this store, or run `agents plan activate ID` (or `--clear`).',
       );
     }

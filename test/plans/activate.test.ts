@@ -55,20 +55,24 @@ describe('plan activate, shown', () => {
     expect(both.stdout).not.toContain('names no plan');
     expect(both.stdout).toContain(`\n  ${twin}\n`);
     // The guard hook says the same of it (guard.on_error answers), naming both plans.
-    const hook = await runAgents(['guard', 'hook'], {
+    const hookInput = JSON.stringify({
+      session_id: 's',
       cwd: repo,
-      env: { AGENTS_PLAN: prefix },
-      input: JSON.stringify({
-        session_id: 's',
-        cwd: repo,
-        hook_event_name: 'PreToolUse',
-        tool_name: 'Write',
-        tool_input: { file_path: 'x', content: '' },
-      }),
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: 'x', content: '' },
     });
+    const hook = await runAgents(['guard', 'hook'], { cwd: repo, env: { AGENTS_PLAN: prefix }, input: hookInput });
     expect(hook.code).toBe(2);
     expect(hook.stderr).not.toContain('is not in the store');
     expect(hook.stderr).toContain(twin);
+    // A plan the store holds whose plan.yaml is invalid: the file and place to fix, not a plan to replace.
+    writeFileSync(join(root, 'plans', twin, 'plan.yaml'), `id: ${twin}\nbogus: 1\n`);
+    const invalid = await runAgents(['guard', 'hook'], { cwd: repo, env: { AGENTS_PLAN: twin }, input: hookInput });
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).not.toContain('is not in the store');
+    const audit = readFileSync(join(repo, '.git/agents/guard-audit.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(audit.at(-1)!).reason).toContain(`plans/${twin}/plan.yaml:2:1`);
   });
 });
 
