@@ -51,9 +51,11 @@ export function checkPlanShape(plan: { top: string; changes: readonly FileChange
     const c = inputObject(change as FileChange, 'each of changes', undefined, 'changes[]');
     // A path that climbs out of the repository (`../x`) or starts elsewhere (`/etc/x`), in a plan a caller rebuilt or
     // edited, was written there: `plan()` gives only paths below the top.
-    if (leavesStore(requiredString(c.path, 'changes[].path')))
+    // A path into git's own folder (`.git/hooks/pre-commit`) is no instruction file either: git would run what it holds.
+    const path = requiredString(c.path, 'changes[].path');
+    if (leavesStore(path) || path.split(/[\\/]/).some((part) => part.toLowerCase() === '.git'))
       throw new UsageError(
-        `apply: changes[].path ${quoteText(c.path!)} is outside the repository`,
+        `apply: changes[].path ${quoteText(c.path!)} is outside the repository's files`,
         'Nothing was written. Apply a plan as plan() returned it: its paths are relative to its top, without "..".',
         { field: 'changes[].path', path: c.path },
       );

@@ -385,7 +385,7 @@ describe('the library given input of the wrong shape', () => {
     // A path out of the top, in a plan rebuilt by the caller, was written there; nothing is written, not even the others.
     const top = join(store, 'top');
     mkdirSync(top);
-    for (const path of ['../outside.md', join(store, 'outside.md'), 'a/../../outside.md'])
+    for (const path of ['../outside.md', join(store, 'outside.md'), 'a/../../outside.md', '.git/hooks/pre-commit', 'sub/.GIT/config'])
       expect(
         await fieldOf(() =>
           exporter.apply({
