@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main.ts';
+import type { AgentsError } from '../../src/core/errors.ts';
 import { REPO, type RunOptions, type RunResult } from './cli.ts';
 import { GIT_ENV } from './git.ts';
 
@@ -57,4 +58,14 @@ export async function runAgents(args: string[], options: RunOptions = {}): Promi
 export function errorOf(r: RunResult): { code: string; exit_code: number; detail: Record<string, unknown> | null } {
   const doc = JSON.parse(r.stdout) as { ok: false; exit_code: number; error: { code: string; detail: Record<string, unknown> | null } };
   return { code: doc.error.code, exit_code: doc.exit_code, detail: doc.error.detail };
+}
+
+/** The error a promise rejects with; a promise that resolves fails the test. */
+export async function rejectionOf<E = AgentsError>(p: Promise<unknown>): Promise<E> {
+  try {
+    await p;
+  } catch (error) {
+    return error as E;
+  }
+  throw new Error('expected a failure');
 }

@@ -3,17 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 import { G1, Repo } from './repo.ts';
-import { errorOf, runAgents } from '../helpers/main.ts';
-import { type AgentsError, InvariantService, withCommit } from '../../src/index.ts';
+import { errorOf, rejectionOf, runAgents } from '../helpers/main.ts';
+import { InvariantService, withCommit } from '../../src/index.ts';
 
-async function failure(p: Promise<unknown>): Promise<AgentsError> {
-  try {
-    await p;
-  } catch (error) {
-    return error as AgentsError;
-  }
-  throw new Error('expected a failure');
-}
+const failure = rejectionOf;
 
 function setup(): Repo {
   const repo = new Repo();

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT_CODES, InvariantService, ScopeService, type AgentsError } from '../../src/index.ts';
 import { removeProject } from '../../src/service/project-remove.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { rejectionOf } from '../helpers/main.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 
@@ -17,14 +18,7 @@ function service(root: string): InvariantService {
   });
 }
 
-async function failure(p: Promise<unknown>): Promise<AgentsError> {
-  try {
-    await p;
-  } catch (error) {
-    return error as AgentsError;
-  }
-  throw new Error('expected a failure');
-}
+const failure = rejectionOf;
 
 describe('InvariantService', () => {
   it('adds, lists, resolves, shows and removes through the library API', async () => {
