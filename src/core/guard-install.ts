@@ -108,6 +108,27 @@ const groupHooks = (entry: unknown): unknown[] | undefined => {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * The programs that start the hooks of ours a client's settings hold (`npx --no-install agents` of
+ * `npx --no-install agents guard hook --client claude || exit 2`), in the order found: `--check` given another
+ * `--program` than the install had finds the entry missing, and names the one it holds.
+ */
+export function hookPrograms(client: GuardClient, settings: Record<string, unknown>): string[] {
+  const programs: string[] = [];
+  for (const { event } of wanted(client, '')) {
+    const list = obj(settings.hooks)[event];
+    if (!Array.isArray(list)) continue;
+    for (const hook of list.flatMap((e) => groupHooks(e) ?? [e])) {
+      const command = obj(hook).command;
+      const at = typeof command === 'string' ? OURS.exec(command) : null;
+      if (at === null) continue;
+      const program = (command as string).slice(0, at.index).trim();
+      if (program !== '' && !programs.includes(program)) programs.push(program);
+    }
+  }
+  return programs;
+}
+
 /** One change to an event's list: a value set at a path below it, an entry added at its end, or an item taken out. */
 type Change = { set: (string | number)[]; value: unknown } | { append: Json } | { remove: (string | number)[] };
 

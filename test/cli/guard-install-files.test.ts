@@ -142,6 +142,35 @@ describe('agents guard install --check', () => {
     expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);
     expect(await check()).toBe(0);
   });
+
+  it('names the program of a hook installed with another --program (row `program`), which a check without it calls missing', async () => {
+    const dir = await store();
+    const program = 'npx --no-install agents';
+    expect((await runAgents(['guard', 'install', '--client', 'claude,cursor', '--program', program], { cwd: dir })).code).toBe(0);
+    const check = async (...more: string[]) => {
+      const r = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude,codex,cursor', '--check', ...more], {
+        cwd: dir,
+      });
+      return { code: r.code, rows: JSON.parse(r.stdout) as Record<string, unknown>[] };
+    };
+    expect(await check()).toEqual({
+      code: 1,
+      rows: [
+        { client: 'claude', file: '.claude/settings.json', status: 'missing', program },
+        { client: 'codex', file: '.codex/hooks.json', status: 'missing' },
+        { client: 'cursor', file: '.cursor/hooks.json', status: 'missing', program },
+      ],
+    });
+    // Given the program it was installed with, the entries are found; the client never installed is still missing.
+    expect(await check('--program', program)).toEqual({
+      code: 1,
+      rows: [
+        { client: 'claude', file: '.claude/settings.json', status: 'installed' },
+        { client: 'codex', file: '.codex/hooks.json', status: 'missing' },
+        { client: 'cursor', file: '.cursor/hooks.json', status: 'installed' },
+      ],
+    });
+  });
 });
 
 describe('agents guard install, empty arguments', () => {

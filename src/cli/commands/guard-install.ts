@@ -7,7 +7,8 @@ import { closestNames, hintWithGuess } from '../../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { SETTINGS_FILE } from '../../core/guard-clients.ts';
-import { hooksSwitchedOff, mergeSettingsText } from '../../core/guard-install.ts';
+import { hookPrograms, hooksSwitchedOff, mergeSettingsText } from '../../core/guard-install.ts';
+import { shellWord } from '../../core/shell-word.ts';
 import { codexHooksOff } from '../../core/codex-features.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { failedPartWay, writeFileAtomic } from '../../store/atomic-write.ts';
@@ -160,7 +161,11 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
       );
     // Installed is what the install would write, matcher and command included: a hook limited to Bash, or a command
     // that merely names `guard hook`, leaves the client's other tools unguarded.
-    return { client, rel, exists, installed: exists && !changed, changed, text: merged.text };
+    const installed = exists && !changed;
+    // The entry of ours started by another program than --check was given is no hook missing: the check was.
+    const found = installed ? [] : hookPrograms(client, merged.settings);
+    const other = found.includes(program) ? undefined : found[0];
+    return { client, rel, exists, installed, changed, text: merged.text, other };
   });
 }
 
@@ -245,10 +250,11 @@ export default defineCommand<InstallArgs>({
       : git === undefined
         ? await write()
         : await withFolderLock(git, 'agents/guard-install', write, { label: join(git, 'agents/guard-install') });
-    const rows: { client: GuardClient; file: string; status: string; line?: number; col?: number }[] = plans.map((p) => ({
+    const rows: { client: GuardClient; file: string; status: string; line?: number; col?: number; program?: string }[] = plans.map((p) => ({
       client: p.client,
       file: p.rel,
       status: argv.check ? (p.installed ? 'installed' : 'missing') : p.changed ? 'written' : 'unchanged',
+      ...(argv.check && p.other !== undefined ? { program: p.other } : {}),
     }));
     // A session started in a folder below the top reads that folder's settings (docs/guard.md): --check says each, and
     // the install, which writes the top's only, warns of each that leaves such a session unguarded.
@@ -256,17 +262,31 @@ export default defineCommand<InstallArgs>({
     const folders = await folderSettings(top, clients, program);
     // The user's own settings switch hooks off for every project of theirs that does not set the key back.
     const home = homeSettings(top, clients);
-    if (argv.check) rows.push(...folders, ...home);
-    else {
-      for (const f of folders.filter((r) => r.status !== 'installed'))
+    if (argv.check) {
+      rows.push(...folders, ...home);
+      // A failing check says what to do, as export --check does: the install that writes the missing entries, or the
+      // --program an entry was installed with, which --check must be given to find it.
+      const asGiven = program === 'agents' ? '' : ` --program ${shellWord(program)}`;
+      const missing = plans.filter((p) => !p.installed);
+      for (const other of new Set(missing.flatMap((m) => (m.other === undefined ? [] : [m.other])))) {
+        const those = missing.filter((m) => m.other === other);
         ctx.notice(
-          `warning: ${f.file}${f.line === undefined ? '' : `:${f.line}:${f.col}`}: ${f.status === 'off' ? 'switches hooks off' : 'holds no guard hook'}, so a ${f.client} session started in ${f.file.slice(0, f.file.indexOf('/.'))} runs none: ${f.status === 'off' ? 'set it back' : 'copy the entry into it by hand'} (agents guard install --check lists these)`,
+          `${those.map((m) => m.rel).join(', ')}: the guard hook there is started by \`${other}\`, not \`${program}\`: check it with --program ${shellWord(other)}, or run \`agents guard install --client ${those.map((m) => m.client).join(',')}${asGiven}\` to replace it`,
         );
-      for (const f of home)
-        ctx.notice(
-          `warning: ${f.file}:${f.line}:${f.col}: your own ${f.client} settings switch hooks off, and the project's do not set them back, so your ${f.client} sessions here run no guard hook: set it back there, or in the project's settings (${docsRef('guard.md', 'installing-the-hook')})`,
-        );
+      }
+      const plain = missing.filter((m) => m.other === undefined).map((m) => m.client);
+      if (plain.length > 0) ctx.notice(`fix: run \`agents guard install --client ${plain.join(',')}${asGiven}\``);
     }
+    // The folders' and the user's settings that leave a session unguarded: the install warns of each, and a check that
+    // fails on them says what to do with each as well.
+    for (const f of folders.filter((r) => r.status !== 'installed'))
+      ctx.notice(
+        `warning: ${f.file}${f.line === undefined ? '' : `:${f.line}:${f.col}`}: ${f.status === 'off' ? 'switches hooks off' : 'holds no guard hook'}, so a ${f.client} session started in ${f.file.slice(0, f.file.indexOf('/.'))} runs none: ${f.status === 'off' ? 'set it back' : 'copy the entry into it by hand'}${argv.check ? '' : ' (agents guard install --check lists these)'}`,
+      );
+    for (const f of home)
+      ctx.notice(
+        `warning: ${f.file}:${f.line}:${f.col}: your own ${f.client} settings switch hooks off, and the project's do not set them back, so your ${f.client} sessions here run no guard hook: set it back there, or in the project's settings (${docsRef('guard.md', 'installing-the-hook')})`,
+      );
     emit(ctx, rows, () =>
       rows.map((r) => `${r.client}  ${r.file}${r.line === undefined ? '' : `:${r.line}:${r.col}`}  ${r.status}`).join('\n'),
     );
