@@ -8,6 +8,11 @@ import type { CliContext } from './context.ts';
  */
 export interface CommandSpec<A = Record<string, unknown>> {
   builder: (y: Argv) => Argv;
+  /**
+   * Options that take a comma-separated list of these names (`--client claude,codex`), which yargs cannot hold to
+   * `choices`: shell completion offers them as it offers an option's choices.
+   */
+  lists?: Readonly<Record<string, readonly string[]>>;
   /** Returns the exit code. */
   run: (argv: A, ctx: CliContext) => Promise<number>;
 }

@@ -104,11 +104,14 @@ const FREE_GLOBALS = new Set(
  * builder: the global ones alone when no command is named yet or its module
  * cannot be read.
  */
-async function valueOptions(words: readonly string[]): Promise<{ takesValue: TakesValue; free: TakesValue }> {
-  const globals = { takesValue: globalValue, free: (written: string) => FREE_GLOBALS.has(written) };
+async function valueOptions(
+  words: readonly string[],
+): Promise<{ takesValue: TakesValue; free: TakesValue; lists: ReadonlyMap<string, readonly string[]> }> {
+  const globals = { takesValue: globalValue, free: (written: string) => FREE_GLOBALS.has(written), lists: new Map() };
   const { entry } = commandOf(words, globalValue);
   if (entry === undefined) return globals;
   try {
+    const lists = new Map(Object.entries((await entry.load()).default.lists ?? {}).map(([name, names]) => [`--${name}`, names]));
     const { key, boolean, alias, choices } = await builderOptions(entry);
     const flags = new Set(boolean.flatMap((name) => [name, ...(alias[name] ?? [])]));
     const valued = new Set<string>();
@@ -118,12 +121,13 @@ async function valueOptions(words: readonly string[]): Promise<{ takesValue: Tak
       for (const n of [name, ...(alias[name] ?? [])]) {
         const written = n.length === 1 ? `-${n}` : `--${n}`;
         valued.add(written);
-        if (!Object.hasOwn(choices, name) && !Object.hasOwn(OPTION_WORDS, written)) free.add(written);
+        if (!Object.hasOwn(choices, name) && !Object.hasOwn(OPTION_WORDS, written) && !lists.has(written)) free.add(written);
       }
     }
     return {
       takesValue: (written) => globalValue(written) || valued.has(written),
       free: (written) => globals.free(written) || free.has(written),
+      lists,
     };
   } catch {
     return globals;
@@ -136,10 +140,22 @@ async function valueOptions(words: readonly string[]): Promise<{ takesValue: Tak
  * missing or unreadable store completes to nothing, never to an error.
  */
 export async function storeCompletions(words: readonly string[], io: CliIo): Promise<string[] | undefined> {
-  const { takesValue, free } = await valueOptions(words);
+  const { takesValue, free, lists } = await valueOptions(words);
+  const previous = words.at(-2);
+  // A comma list of names (`--client claude,co`): the names not listed yet, each after what is typed before the last
+  // comma, since the shell matches the whole word.
+  const names = previous === undefined ? undefined : lists.get(previous);
+  if (names !== undefined) {
+    const current = words.at(-1) ?? '';
+    const before = current.slice(0, current.lastIndexOf(',') + 1);
+    const listed = before.split(',');
+    return names
+      .filter((n) => !listed.includes(n))
+      .map((n) => `${before}${n}`)
+      .filter((w) => w.startsWith(current));
+  }
   // The value of --store, --path, --cwd or a text is neither the store's nor yargs' to offer (it would list the
   // options, or after --store the commands): nothing, so the shell completes file names (`-o default`, `_default`).
-  const previous = words.at(-2);
   if (previous !== undefined && free(previous)) return [];
   const kind = wordKind(words, takesValue);
   if (kind === undefined) return undefined;

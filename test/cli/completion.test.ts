@@ -68,6 +68,22 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, 'invariant', 'edit', 'x', '--overrides', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
   });
 
+  it('offers the names of an option that takes a comma list (export --target, guard install --client), after those typed', async () => {
+    const top = dirname(exampleStore());
+    expect(await complete(top, 'export', '--target', '')).toEqual([
+      'agents-md',
+      'claude-md',
+      'gemini-md',
+      'copilot',
+      'cursor',
+      'windsurf',
+      'cline',
+    ]);
+    expect(await complete(top, 'export', '--check', '--target', 'c')).toEqual(['claude-md', 'copilot', 'cursor', 'cline']);
+    expect(await complete(top, 'guard', 'install', '--client', 'claude,c')).toEqual(['claude,codex', 'claude,cursor']);
+    expect(await complete(top, 'guard', 'install', '--client', '=', 'codex,')).toEqual(['codex,claude', 'codex,gemini', 'codex,cursor']);
+  });
+
   it('reads an option written with = as bash hands it over, split at the =', async () => {
     const root = exampleStore();
     const top = dirname(root);

@@ -36,6 +36,7 @@ interface ExportArgs {
 }
 
 export default defineCommand<ExportArgs>({
+  lists: { target: EXPORT_TARGETS },
   builder: (y) =>
     y
       .option('target', {

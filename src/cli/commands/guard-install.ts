@@ -170,6 +170,7 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
 }
 
 export default defineCommand<InstallArgs>({
+  lists: { client: GUARD_CLIENTS },
   builder: (y) =>
     y
       .option('client', {
