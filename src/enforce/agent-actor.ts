@@ -1,6 +1,7 @@
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
+import { executableFile, programOnPath } from '../store/program-path.ts';
 import { ANSWER_SCHEMA, promptText } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
 import { type ProgramOutcome, runProgram } from './command-actor.ts';
@@ -139,23 +140,9 @@ export function findAgent(
 ): string | undefined {
   if (configured !== undefined) {
     const path = isAbsolute(configured) ? configured : resolve(storeRoot, configured);
-    return executable(path) ? path : undefined;
+    return executableFile(path) ? path : undefined;
   }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const path = join(dir, AGENTS[agent].program);
-    if (executable(path)) return path;
-  }
-  return undefined;
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+  return programOnPath(AGENTS[agent].program, env.PATH);
 }
 
 /**

@@ -2,8 +2,9 @@
 // cannot merge is refused with the place, writing nothing (docs/guard.md, "Installing the hook").
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { programOnPath } from '../../src/store/program-path.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -170,6 +171,36 @@ describe('agents guard install --check', () => {
         { client: 'cursor', file: '.cursor/hooks.json', status: 'installed' },
       ],
     });
+  });
+});
+
+describe('agents guard install, a program the agents would not find', () => {
+  it('warns when --program names a command on no folder of PATH but the node_modules/.bin npm adds for its run', async () => {
+    const dir = await store();
+    const bin = join(dir, 'node_modules/.bin');
+    const own = join(dir, 'own-bin');
+    for (const folder of [bin, own]) {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, 'agents'), '#!/bin/sh\n', { mode: 0o755 });
+    }
+    const git = dirname(programOnPath('git', process.env.PATH) ?? '/usr/bin/git');
+    const install = async (path: string, npm: string | undefined, ...more: string[]) => {
+      const r = await runAgents(['guard', 'install', '--client', 'claude', ...more], {
+        cwd: dir,
+        env: { PATH: [...path.split(delimiter), git].join(delimiter), npm_command: npm, npm_lifecycle_event: npm },
+      });
+      expect(r.code).toBe(0);
+      return r.stderr.includes('warning: `agents`');
+    };
+    // Run through npx: the agents' own PATH lacks node_modules/.bin, so the hook would not start.
+    expect(await install(bin, 'exec')).toBe(true);
+    // --check runs in CI too, whose PATH is not the agents'.
+    expect(await install(bin, 'exec', '--check')).toBe(false);
+    // On a folder of the user's own PATH, or a PATH no npm run made, it is found as the agents will find it.
+    expect(await install([bin, own].join(delimiter), 'exec')).toBe(false);
+    expect(await install(bin, undefined)).toBe(false);
+    // A program of another word, or named by its path, is not the default's concern.
+    expect(await install(bin, 'exec', '--program', join(bin, 'agents'))).toBe(false);
   });
 });
 
