@@ -274,16 +274,22 @@ export function initTarget(options: DiscoverOptions): string {
   return join(resolve(options.cwd), DEFAULT_STORE_DIR);
 }
 
-/** Whether `top` is a linked worktree's: its git folder is not the common one (`git worktree add`). */
-/** The store nearest above `dir` up to the top of the repository holding `dir` (a plain `.agents/`, no link), if any. */
+/**
+ * The store nearest above `dir` up to the top of the repository holding `dir` (a plain `.agents/`, no link), if any.
+ * None when no repository holds `dir`: a store in a folder outside git (a personal `~/.agents/`) is no outer
+ * repository's, and a clone below it is no submodule.
+ */
 function storeAbove(dir: string): string | undefined {
+  let found: string | undefined;
   for (let d = dir; ; d = dirname(d)) {
     const candidate = join(d, DEFAULT_STORE_DIR);
-    if (isDir(candidate) && !lstatSync(candidate).isSymbolicLink() && looksLikeStore(candidate)) return candidate;
-    if (existsSync(join(d, '.git')) || dirname(d) === d) return undefined;
+    if (found === undefined && isDir(candidate) && !lstatSync(candidate).isSymbolicLink() && looksLikeStore(candidate)) found = candidate;
+    if (existsSync(join(d, '.git'))) return found;
+    if (dirname(d) === d) return undefined;
   }
 }
 
+/** Whether `top` is a linked worktree's: its git folder is not the common one (`git worktree add`). */
 function isLinkedWorktree(top: string): boolean {
   const git = gitDirFor(top);
   return git !== undefined && git !== commonGitDir(top);

@@ -130,6 +130,13 @@ describe('no store up to the top of a worktree inside another repository', () =>
     mkdirSync(join(nested, '.git'), { recursive: true });
     expect(refusal(nested)).toMatchObject({ exitCode: 2, detail: { top: nested, outer } });
     expect((refusal(nested) as { detail: object }).detail).not.toHaveProperty('worktree');
+    // A store in a folder no repository holds (a personal one, outside git) is no outer repository's: a clone below
+    // it is told of no store around it.
+    const personal = testStore();
+    const clone = join(dirname(personal), 'src/app');
+    mkdirSync(join(clone, '.git'), { recursive: true });
+    expect(refusal(clone)).toMatchObject({ exitCode: 2, detail: { top: clone } });
+    expect((refusal(clone) as { detail: object }).detail).not.toHaveProperty('outer');
   });
 });
 
