@@ -179,15 +179,14 @@ export const TOOLS: readonly ToolDef[] = [
       else if (which === 'project') scope = { project: args.project as string };
       else if (which === 'plan') scope = { plan: await fullPlanId(ctx, args.plan as string) };
       else if (which === 'action') scope = { action: args.action as string };
-      const items = await ctx.service.list({
+      const { listShown } = await import('../service/invariants/query.ts');
+      const { items, inactive } = await listShown(ctx.service, {
         ...(scope ? { scope } : {}),
         all: args.include_inactive === true,
         ...(args.pattern !== undefined ? { pattern: args.pattern as string } : {}),
       });
       const invariants = items.map(listedJson);
       const filtered = scope !== undefined || args.pattern !== undefined;
-      const all = args.include_inactive === true;
-      const inactive = items.length > 0 || filtered || all ? 0 : (await ctx.service.list({ all: true })).length;
       // The text `invariant list` prints: each invariant's tags and, listing the whole store, the copies it hides or is hidden by.
       const text = [...listLines(makeStyle(false), items, emptyListText(filtered, inactive, '`include_inactive: true`'))].join('\n');
       return { data: { count: invariants.length, invariants }, text };

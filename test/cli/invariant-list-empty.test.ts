@@ -1,5 +1,7 @@
 // A listing that finds nothing says why: with no scope or pattern, the store holds no invariant yet (or only
 // inactive ones); "match" is said only when a filter was given. The CLI and MCP list_invariants say it alike.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvariantService } from '../../src/index.ts';
 import { newToolContext, TOOLS } from '../../src/mcp/tools.ts';
@@ -35,6 +37,28 @@ describe('an empty listing', () => {
     expect(await cli(INACTIVE)).toMatch(/1 inactive \(--all/);
     expect(await mcp(INACTIVE)).toMatch(/1 inactive \(`include_inactive: true`/);
     expect(await cli(INACTIVE, '--all')).toContain('Never delete production data');
+  });
+});
+
+describe('an empty listing of a store whose policy source is not fetched yet', () => {
+  it('says once that the inherited invariants are not listed, though it also counts the inactive ones', async () => {
+    const store = testStore();
+    // A repository's git folder as git makes it, by hand: the cache of policy sources lives under it (no git is run).
+    const gitDir = join(dirname(store), '.git');
+    for (const folder of ['objects', 'refs']) mkdirSync(join(gitDir, folder), { recursive: true });
+    writeFileSync(join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(store, 'config.yaml'), 'version: 1\nextends:\n  - url: /nonexistent/policy\n    ref: v1\n');
+    writeFileSync(
+      join(store, 'extends.lock.yaml'),
+      'version: 1\nsources:\n  - name: policy\n    url: /nonexistent/policy\n    ref: v1\n    kind: tag\n    commit: 261d9cb8cf0b65aa694623502edcad6481226482\n',
+    );
+    const r = await runAgents(['--store', store, 'invariant', 'list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('agents invariant add');
+    expect(r.stderr.match(/are not listed/g)).toHaveLength(1);
+    const notices: string[] = [];
+    await LIST.run({}, newToolContext(new InvariantService(store, { notice: (m) => notices.push(m) })));
+    expect(notices.filter((m) => m.includes('are not listed'))).toHaveLength(1);
   });
 });
 

@@ -62,14 +62,14 @@ export default defineCommand<ListArgs>({
       await printEffective(ctx, result, argv.pattern);
       return EXIT_CODES.ok;
     }
-    const items = await service.list({
+    const { listShown } = await import('../../service/invariants/query.ts');
+    const { items, inactive } = await listShown(service, {
       ...(scope ? { scope } : {}),
       all: argv.all ?? false,
       ...(argv.pattern !== undefined ? { pattern: argv.pattern } : {}),
     });
     // Nothing found with no filter is an empty store (or one of inactive invariants only), not a filter that matched nothing.
     const filtered = scope !== undefined || argv.pattern !== undefined;
-    const inactive = items.length > 0 || filtered || argv.all ? 0 : (await service.list({ all: true })).length;
     await printList(ctx, items, emptyListText(filtered, inactive, '--all'));
     return EXIT_CODES.ok;
   },

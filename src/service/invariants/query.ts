@@ -85,6 +85,22 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   });
 }
 
+/**
+ * What `invariant list` and MCP list_invariants show: the listing, and, when an unfiltered listing of active
+ * invariants finds none, how many inactive ones the store holds (said in place of "none match"). One read of the
+ * store either way: a second would say its notices (a policy source not fetched yet) a second time.
+ */
+export async function listShown(
+  service: { list(options: ListOptions): Promise<ListedInvariant[]> },
+  options: ListOptions,
+): Promise<{ items: ListedInvariant[]; inactive: number }> {
+  if (options.scope !== undefined || options.pattern !== undefined || options.all)
+    return { items: await service.list(options), inactive: 0 };
+  const everything = await service.list({ ...options, all: true });
+  const items = everything.filter((l) => l.invariant.active);
+  return { items, inactive: items.length > 0 ? 0 : everything.length };
+}
+
 /** The effective set of a project or a plan (docs/resolution.md), reading only the folders it needs. */
 export async function effective(
   svc: InvariantContext,
