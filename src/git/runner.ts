@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
+import { shellPath } from '../core/shell-word.ts';
 import { gitDirFor, looksLikeGitDir, repoTop } from './location.ts';
 import { callerVariables } from './caller-env.ts';
 import { runEnv } from './run-environment.ts';
@@ -191,7 +192,8 @@ function unsafeRepository(said: string, cwd: string): AgentsError | undefined {
     `git refuses the repository at ${top}: it is owned by another user, and safe.directory does not allow it`,
     EXIT_CODES.usage,
     {
-      hint: `Nothing was run in it. If you trust it, allow it for git: \`git config --global --add safe.directory ${top}\`, then run the command again.`,
+      // Quoted for the shell: a top with a space (`~/My Projects/app`) would be two words, and git config refuses three.
+      hint: `Nothing was run in it. If you trust it, allow it for git: \`git config --global --add safe.directory ${shellPath(top)}\`, then run the command again.`,
       code: 'unsafe-repository',
       detail: { top },
     },

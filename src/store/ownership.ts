@@ -6,6 +6,7 @@ import { repoTop } from '../git/location.ts';
 import { runGitSync } from '../git/runner.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { docsRef } from '../core/docs-link.ts';
+import { shellPath, shellWord } from '../core/shell-word.ts';
 
 /**
  * Stores owned by someone else (docs/store-format.md#stores-owned-by-someone-else).
@@ -124,7 +125,8 @@ export function assertOwnStore(
   const shown = real(root);
   throw new UsageError(
     `refusing to ${action} ${shown}: ${foreign.path === root ? 'the folder' : foreign.path} is owned by user ${foreign.owner}, not by you (user ${foreign.uid})`,
-    `Nothing was run or written. If you trust it, allow it as for git: \`git config --global --add safe.directory ${shown}\`, or set ${SAFE_DIRECTORY_ENV}=${shown} (see ${docsRef('store-format.md', 'stores-owned-by-someone-else')}).`,
+    // Quoted for the shell, as the user pastes them: a folder with a space would split the command.
+    `Nothing was run or written. If you trust it, allow it as for git: \`git config --global --add safe.directory ${shellPath(shown)}\`, or set ${SAFE_DIRECTORY_ENV}=${shellWord(shown)} (see ${docsRef('store-format.md', 'stores-owned-by-someone-else')}).`,
     { store: shown, path: foreign.path, owner: foreign.owner, uid: foreign.uid },
     'foreign-store',
   );

@@ -1,4 +1,5 @@
-import { chownSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chownSync, cpSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, GIT_ENV, gitInit } from '../helpers/git.ts';
@@ -159,6 +160,31 @@ describe.skipIf(!isRoot)('a git repository owned by another user, which git refu
       expect(r.code).toBe(2);
     }
     expect(fileList(top)).toEqual(before);
+  });
+});
+
+describe.skipIf(!isRoot)('the command a refusal gives to allow a folder whose path holds a space', () => {
+  it('is one the shell runs as written, after which git and agents allow the repository and its store', async () => {
+    const top = join(tempDir(), 'My Projects', 'app');
+    cpSync(exampleStore(), join(top, '.agents'), { recursive: true });
+    gitInit(top);
+    commitAll(top, 'store');
+    chownTree(top, NOBODY);
+    const env = { ...GIT_ENV, GIT_CONFIG_GLOBAL: gitConfig('') };
+    const add = ['invariant', 'add', '--global', 'Never push on Fridays', '--format', 'json'];
+    const staged = ['validate', '--staged', '--format', 'json'];
+    /** Runs the `git config …` command the refusal's hint names, as a user pastes it into a shell. */
+    const allow = (hint: string) => execFileSync('sh', ['-c', /`(git config [^`]+)`/.exec(hint)![1]!], { env: { ...process.env, ...env } });
+    const foreign = JSON.parse((await runAgents(add, { cwd: top, env })).stdout).error;
+    expect(foreign).toMatchObject({ code: 'foreign-store', detail: { store: join(top, '.agents') } });
+    allow(foreign.hint);
+    const unsafe = JSON.parse((await runAgents(staged, { cwd: top, env })).stdout).error;
+    expect(unsafe).toMatchObject({ code: 'unsafe-repository', detail: { top } });
+    allow(unsafe.hint);
+    const checked = await runAgents(staged, { cwd: top, env });
+    expect(checked.code, checked.stdout).toBe(0);
+    const added = await runAgents(add, { cwd: top, env });
+    expect(added.code, added.stdout).toBe(0);
   });
 });
 
