@@ -43,8 +43,12 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   const renamed = new Set<string>();
   // Files named by an id an earlier file of the store has: that name is not theirs to write in as an id.
   const reusers = new Set(report.diagnostics.filter((d) => d.code === 'id-reused').map((d) => d.file));
-  const diagnostics = byPosition(report.diagnostics);
-  // Found before any temporary goes: the mark of a move cut short is one, and says which copy the move left.
+  // PATHS bound what is fixed: a file the user did not name is not changed.
+  const within = options.within ?? (() => true);
+  const diagnostics = byPosition(options.within ? report.diagnostics.filter((d) => within(d.file)) : report.diagnostics);
+  // Found before any temporary goes: the mark of a move cut short is one, and says which copy the move left. Found in
+  // the whole report, whose id-reused finding may be the other copy's, outside PATHS: a mark inside them is never
+  // removed as a stray temporary, which would leave two copies no later --fix can tell apart.
   const moves = interruptedMoves(tree, report, options.processAlive);
   const markers = new Set(moves.map((m) => m.marker));
   const idFixes: typeof diagnostics = [];
@@ -80,7 +84,6 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   }
   // Once the stale locks of the move's writer are cleared above; the copy it left gets no id and no modeline. A move
   // whose copy or mark is outside the PATHS given is left, its mark kept: a run on the other copy does not remove it.
-  const within = options.within ?? (() => true);
   fixes.push(
     ...(await finishMoves(
       tree.root,

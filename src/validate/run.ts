@@ -197,11 +197,10 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     // A rewritten file's facts are known: the same, less the missing modeline, when it had no other finding
     // (otherwise its positions moved: dropped, checked again next time). Amended as each file is written.
     const contentHash = cache.enabled ? (await import('./content-hash.ts')).contentHash : undefined;
-    // PATHS bound what is fixed as well as what is reported: a file the user did not name is not changed.
-    const toFix = only ? { ...report, diagnostics: report.diagnostics.filter((d) => matches(only, d.file)) } : report;
     let changedSince = false;
+    // PATHS bound what is fixed as well as what is reported (within): a file the user did not name is not changed.
     const fix = (signal?: AbortSignal) =>
-      applyFixes(source, toFix, {
+      applyFixes(source, report, {
         processAlive: deps.processAlive,
         ...(only ? { within: (file: string) => matches(only, file) } : {}),
         ...(signal ? { signal } : {}),

@@ -336,27 +336,41 @@ describe('validate --fix', () => {
     expect(r.code).toBe(1);
   });
 
-  it('with PATHS, finishes no move whose other copy or mark is outside them: every file stays as it was', async () => {
-    const copy = `${ML}\n${invariantYaml(A, 'Never delete')}`;
-    const store = testStore({ [`global/${A}.yaml`]: copy, [`projects/web/${A}.yaml`]: copy.replace('../', '../../') });
-    // The link an `invariant move` killed as it removed the old copy left beside it.
-    const [host, boot] = writerMark()!.split('-');
-    const mark = `global/.${A}.yaml.${host}-${boot}-1.999999999.0a1b2c3d.tmp`;
-    linkSync(join(store, `global/${A}.yaml`), join(store, mark));
-    const deps = { processAlive: () => false, hostname: 'test-host' };
-    const files = () => [`global/${A}.yaml`, mark, `projects/web/${A}.yaml`].map((p) => existsSync(join(store, p)));
-    const named = await runValidate({ store, cwd: dirname(store), fix: true, paths: [join(store, 'projects/web')] }, deps);
+  it('with PATHS, finishes a move only when the copy it left and its mark are among them, and never removes the mark alone', async () => {
+    /** A move from global to projects/web cut short: both copies, and the mark beside the one it was removing. */
+    const movedStore = () => {
+      const copy = `${ML}\n${invariantYaml(A, 'Never delete')}`;
+      const store = testStore({ [`global/${A}.yaml`]: copy, [`projects/web/${A}.yaml`]: copy.replace('../', '../../') });
+      // The link an `invariant move` killed as it removed the old copy left beside it.
+      const [host, boot] = writerMark()!.split('-');
+      const mark = `global/.${A}.yaml.${host}-${boot}-1.999999999.0a1b2c3d.tmp`;
+      linkSync(join(store, `global/${A}.yaml`), join(store, mark));
+      const files = () => [`global/${A}.yaml`, mark, `projects/web/${A}.yaml`].map((p) => existsSync(join(store, p)));
+      const fix = (...paths: string[]) =>
+        runValidate(
+          { store, cwd: dirname(store), fix: true, paths: paths.map((p) => join(store, p)) },
+          { processAlive: () => false, hostname: 'test-host' },
+        );
+      return { files, fix };
+    };
+    // The kept copy's folder named: the copy left and its mark are outside it, and stay.
+    const kept = movedStore();
+    const named = await kept.fix('projects/web');
     expect(named.fixes).toEqual([]);
     expect(named.diagnostics.map((d) => [d.code, d.file])).toEqual([['id-reused', `projects/web/${A}.yaml`]]);
-    expect(files()).toEqual([true, true, true]);
-    // Both scopes named: the move is finished.
-    const both = await runValidate(
-      { store, cwd: dirname(store), fix: true, paths: [join(store, 'projects/web'), join(store, 'global')] },
-      deps,
-    );
-    expect(both.fixes.filter((f) => f.done).map((f) => f.action)).toEqual(['finish-move', 'remove-temporary']);
-    expect(files()).toEqual([false, false, true]);
-    expect(both.ok).toBe(true);
+    expect(kept.files()).toEqual([true, true, true]);
+    // The left copy's folder named, or both: the move is finished, never its mark removed alone as a stray temporary
+    // (the id-reused finding is the kept copy's, outside the first PATHS).
+    for (const paths of [['global'], ['projects/web', 'global']]) {
+      const moved = movedStore();
+      const r = await moved.fix(...paths);
+      expect(
+        r.fixes.filter((f) => f.done).map((f) => f.action),
+        paths.join(' '),
+      ).toEqual(['finish-move', 'remove-temporary']);
+      expect(moved.files(), paths.join(' ')).toEqual([false, false, true]);
+      expect(r.ok).toBe(true);
+    }
   });
 
   it('reports each change in text output', async () => {
