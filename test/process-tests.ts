@@ -49,6 +49,7 @@ export const PROCESS_TESTS = [
   'test/gate/input-errors.test.ts',
   'test/git/identity.test.ts',
   'test/git/runner.test.ts',
+  'test/git/sparse.test.ts',
   'test/import/import-cli.test.ts',
   'test/import/replace-safety.test.ts',
   'test/package/code-cache.test.ts',

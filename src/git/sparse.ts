@@ -19,7 +19,7 @@ export async function sparseMissing(dir: string): Promise<string[]> {
   const under = relative(from, dir).split(sep).join('/');
   let out: string;
   try {
-    out = (await runGit(from, ['ls-files', '-t', '-z', '--', under === '' ? '.' : under])).toString('utf8');
+    out = (await runGit(from, ['--literal-pathspecs', 'ls-files', '-t', '-z', '--', under === '' ? '.' : under])).toString('utf8');
   } catch (error) {
     if (error instanceof GitProcessError) return [];
     throw error;
