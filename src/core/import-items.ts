@@ -60,8 +60,12 @@ export function ownRule(text: string): boolean {
   return isRule(text) && !/^(except|unless|including|excluding|but|other than|apart from|save for|with the exception of)\b/.test(text);
 }
 
-/** Headings of checks a change must pass before it is done or goes on. */
-const GATE = /\b(definition of done|acceptance criteria|quality gates?|checklist|pre-?commit|pre-?push|done when)\b|^(before|after)\s/i;
+/**
+ * Headings of checks a change must pass before it is done or goes on: "Before committing" (pushing, merging, opening a
+ * PR, submitting, releasing), "After changes" (edits); not a setup step's ("After cloning", "Before you start").
+ */
+const GATE =
+  /\b(definition of done|acceptance criteria|quality gates?|checklist|pre-?commit|pre-?push|done when)\b|^before\s+(?:(?:you|each|every|any|a|the|your)\s+)?(?:commit|push|merg|open\w*\s+(?:a\s+|the\s+|your\s+)?(?:pr\b|pull|merge)|submit|releas|finish|complet|hand|pr\b|pull request)|^after\s+(?:(?:making|make|any|each|every|all|your|code|you)\s+)*(?:changes?|chang(?:ing|ed)|edits?|edit(?:ing|ed)|modif)/i;
 
 /**
  * The text of a command item that the label or heading above it makes a check to pass ("Before committing" over

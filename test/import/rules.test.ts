@@ -313,6 +313,17 @@ describe('splitInstructions: what is a rule', () => {
     expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([7, 'command']);
   });
 
+  it('takes a command as a check only under a heading of checks a change must pass, not under a setup step', () => {
+    const md =
+      '## After cloning\n\n- `npm install`\n\n## Before you start\n\n- `make setup`\n\n## After making changes\n\n- `npm test`\n\n## Before opening a PR\n\n- `npm run lint`\n';
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.line, c.text])).toEqual([
+      [11, 'After making changes: npm test'],
+      [15, 'Before opening a PR: npm run lint'],
+    ]);
+    expect(r.leftOut.filter((l) => l.reason === 'command').map((l) => l.line)).toEqual([3, 7]);
+  });
+
   it("leaves a template's lines still to fill in out, and joins a rule's steps without their trailing commas and conjunctions", () => {
     const tpl =
       '- Tone: {{tone}}\n- Always propose tests with code changes: {{ tests_required }}\n- Use `{{ }}` for interpolation.\n\nProject {{name}} must build.\n';
