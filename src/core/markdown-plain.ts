@@ -158,9 +158,19 @@ export function labelledCode(markdown: string): boolean {
 /**
  * A template's blank to fill in, outside code spans: "Tone: {{tone}}", or a label over nothing but a bracket of
  * examples or of what to write ("Code Style: [e.g., PEP 8]", "[Your stack here]"): a text still to be written, no rule.
+ * A placeholder inside a sentence that speaks of templates ("Always escape {{user_input}} in templates") is what the
+ * rule is about, unless it stands alone or after a label.
  */
 export function holdsPlaceholder(markdown: string): boolean {
-  if (markdown.includes('{{') && /\{\{\s*[\w.-]+\s*\}\}/.test(markdown.replace(/`[^`]*`/g, ''))) return true;
+  if (markdown.includes('{{')) {
+    const text = markdown.includes('`') ? markdown.replace(/`[^`]*`/g, '') : markdown;
+    if (PLACEHOLDER.test(text)) return !TEMPLATE_WORDS.test(text) || LABELLED_PLACEHOLDER.test(text);
+  }
   return markdown.includes('[') && BRACKET_BLANK.test(markdown);
 }
+const PLACEHOLDER = /\{\{\s*[\w.-]+\s*\}\}/;
+/** A placeholder that opens the text or follows a label's colon ("{{description}}", "**Tone:** {{tone}}"). */
+const LABELLED_PLACEHOLDER = /(?:^|:)[\s*_]*\{\{\s*[\w.-]+\s*\}\}/;
+/** Words of a sentence about templates and their placeholders, whose own placeholder is an example of what it speaks of. */
+const TEMPLATE_WORDS = /\b(templat\w*|placeholders?|interpolat\w*|escap\w*|mustache|handlebars|jinja2?|liquid)\b/i;
 const BRACKET_BLANK = /^[\s*_]*(?:[^:[\]]{1,60}:[\s*_]*)?\[(?:e\.?g\.?|i\.e\.|your|insert|add|describe|todo|tbd)\b[^\]]*\](?!\()[\s.]*$/i;

@@ -324,6 +324,17 @@ describe('splitInstructions: what is a rule', () => {
     expect(r.leftOut.filter((l) => l.reason === 'command').map((l) => l.line)).toEqual([3, 7]);
   });
 
+  it('takes a rule about templates that names a placeholder in its sentence; a placeholder alone or after a label is a blank', () => {
+    const md =
+      '- Always escape {{user_input}} in templates\n- **Template:** {{tpl}}\n- {{placeholder}} templates must be escaped\n- Use {{package_manager}} to install\n\nNever render {{ user }} unescaped in a template.\n';
+    expect(texts(md)).toEqual(['Always escape {{user_input}} in templates', 'Never render {{ user }} unescaped in a template.']);
+    expect(reasons(md)).toEqual([
+      [2, 2, 'description'],
+      [3, 3, 'description'],
+      [4, 4, 'description'],
+    ]);
+  });
+
   it("leaves a template's lines still to fill in out, and joins a rule's steps without their trailing commas and conjunctions", () => {
     const tpl =
       '- Tone: {{tone}}\n- Always propose tests with code changes: {{ tests_required }}\n- Use `{{ }}` for interpolation.\n\nProject {{name}} must build.\n';
