@@ -2,12 +2,13 @@
  * `agents import --replace`: the text of a source file without the lines of
  * the rules it imported, the managed export block (when the file is an export
  * target's) standing where the first of them stood. Every other byte is kept,
- * but for a list item that only labelled rules now gone, and a GitHub alert's
+ * but for a list item that only labelled rules now gone, an element of a rule
+ * file written as elements whose rules are all gone, and a GitHub alert's
  * marker whose quoted rules are gone.
  */
 
 import { fileReferences, resolveReference } from './import-references.ts';
-import { HEADING, indentOf, ITEM, listKind } from './markdown-blocks.ts';
+import { fileLines, HEADING, indentOf, ITEM, listKind } from './markdown-blocks.ts';
 import { isAlertMarker, QUOTED, unquote } from './markdown-plain.ts';
 
 /**
@@ -27,8 +28,13 @@ export function removeLines(
   // Lines with their own endings, so a CRLF file stays CRLF and the last line keeps (or lacks) its break. A lone CR
   // ends a line too, as the splitter that numbered them counts it.
   const lines = text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
+  // The lines as the splitter read them: a quote's as the text it quotes, an element's as a list item or a blank line.
+  const seen = fileLines(text, false).lines;
   // The innermost labels first: an outer label's items are then gone with the inner label's.
-  for (const label of [...labels].sort((a, b) => b - a)) if (emptied(lines, label, gone)) gone.add(label);
+  for (const label of [...labels].sort((a, b) => b - a)) if (emptied(seen, label, gone)) gone.add(label);
+  // "<requirements>" and "</requirements>" go with the last of the rules between them: alone, they hold nothing.
+  if (text.includes('</'))
+    for (const [open, close] of elements(lines, seen)) if (between(lines, open, close, gone)) gone.add(open).add(close);
   // A GitHub alert's marker ("> [!IMPORTANT]") goes with the last line of its quote: alone, it heads nothing.
   if (text.includes('[!')) for (const [i, l] of lines.entries()) if (isAlertMarker(l) && alertEmptied(lines, i + 1, gone)) gone.add(i + 1);
   let out = '';
@@ -44,8 +50,8 @@ export function removeLines(
  * Whether every line the label on line `label` (1-based) heads is in `gone`, and there is one: the lines nested below
  * a list item, or the list below a caption ("**Don't:**"), up to the paragraph or heading after it.
  */
-function emptied(lines: readonly string[], label: number, gone: ReadonlySet<number>): boolean {
-  const first = read(lines, label);
+function emptied(seen: readonly string[], label: number, gone: ReadonlySet<number>): boolean {
+  const first = seen[label - 1] ?? '';
   // A heading of the document stays, whatever is left below it; so does a label that is a sentence ("- Our stack is
   // Go." over its rules), which says something of its own that no invariant holds.
   if (HEADING.test(first) || /[.!?][*_`"')\]]*[ \t]*$/.test(first)) return false;
@@ -54,8 +60,8 @@ function emptied(lines: readonly string[], label: number, gone: ReadonlySet<numb
   let headed = 0;
   // A caption's list: the kind of its first item, as the splitter reads it (a list of another kind is not the caption's).
   let kind: string | undefined;
-  for (let n = label + 1; n <= lines.length; n++) {
-    const line = read(lines, n);
+  for (let n = label + 1; n <= seen.length; n++) {
+    const line = seen[n - 1]!;
     if (line.trim() === '') continue;
     const inside = item ? indentOf(/^[ \t]*/.exec(line)![0]) > indent : ITEM.test(line) || /^[ \t]/.test(line);
     if (!inside) break;
@@ -68,10 +74,43 @@ function emptied(lines: readonly string[], label: number, gone: ReadonlySet<numb
   return headed > 0;
 }
 
-/** Line `n` (1-based) without its ending, and a quoted one as the text it quotes, as the splitter read it. */
-function read(lines: readonly string[], n: number): string {
-  const line = (lines[n - 1] ?? '').replace(/\r?\n$|\r$/, '');
+/** A line as the text it quotes, when it is quoted. */
+function quoted(line: string): string {
   return QUOTED.test(line) ? unquote(line) : line;
+}
+
+/** An element's opening or closing tag, as a line that the splitter read as a blank line holds it. */
+const TAG = /^[ \t]*<(\/?)([A-Za-z][\w-]*)/;
+
+/**
+ * The elements of a rule file written as elements: the lines (1-based) of each one's opening and closing tags, the
+ * innermost first (in the order they close). Only lines the splitter read as blank are tags: one in code is text.
+ */
+function elements(lines: readonly string[], seen: readonly string[]): [number, number][] {
+  const pairs: [number, number][] = [];
+  const open: { name: string; line: number }[] = [];
+  for (const [i, l] of lines.entries()) {
+    if (seen[i] !== '' || !l.includes('<')) continue;
+    const tag = TAG.exec(quoted(l));
+    if (tag === null) continue;
+    if (tag[1] === '') open.push({ name: tag[2]!, line: i + 1 });
+    else {
+      const at = open.findLastIndex((o) => o.name === tag[2]);
+      if (at >= 0) pairs.push([open[at]!.line, i + 1]);
+      if (at >= 0) open.length = at;
+    }
+  }
+  return pairs;
+}
+
+/** Whether every line between `open` and `close` (1-based, exclusive) that holds anything is in `gone`, and one is. */
+function between(lines: readonly string[], open: number, close: number, gone: ReadonlySet<number>): boolean {
+  let held = 0;
+  for (let n = open + 1; n < close; n++) {
+    if (gone.has(n)) held++;
+    else if (quoted(lines[n - 1]!).trim() !== '') return false;
+  }
+  return held > 0;
 }
 
 /**

@@ -77,6 +77,22 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced('> [!TIP]\n> The cache is slow.\n\n> Never push to main.\n')).toBe('> [!TIP]\n> The cache is slow.\n\n');
   });
 
+  it('an element of a rule file goes with the last of its rules, innermost first; one that holds a line that stays, stays', () => {
+    expect(
+      replaced(
+        '# R\r\n\r\n<rules>\r\n  <style>\r\n\t<rule>Use tabs</rule>\r\n  </style>\r\n<rule>Never log secrets</rule>\r\n</rules>\r\n',
+      ),
+    ).toBe('# R\r\n\r\n');
+    expect(replaced('<requirements>\n<requirement>Use tabs</requirement>\n\nThe CI is slow.\n</requirements>\n', '<block>\n')).toBe(
+      '<requirements>\n<block>\n\nThe CI is slow.\n</requirements>\n',
+    );
+    // In a quote too; a caption over its element's items goes with them. An element in a code block is text.
+    expect(replaced('> <rules>\n> <rule>Use tabs</rule>\n>\n> </rules>\n\nRules:\n<rules>\n<rule>Use pnpm</rule>\n</rules>\n')).toBe(
+      '>\n\n',
+    );
+    expect(replaced('```\n<rules>\n<rule>x</rule>\n</rules>\n```\n- Use tabs\n')).toBe('```\n<rules>\n<rule>x</rule>\n</rules>\n```\n');
+  });
+
   it('a heading stays, whatever is left below it (setext ones too)', () => {
     expect(replaced('## Rules\n\n- Never commit secrets.\n')).toBe('## Rules\n\n');
     expect(replaced('Rules\n-----\n- Never commit secrets.\n')).toBe('Rules\n-----\n');
