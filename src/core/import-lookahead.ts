@@ -95,8 +95,16 @@ export function nestsBelow(lines: readonly string[], from: number, indent: numbe
   return m !== null && indentOf(m[1]!) > indent;
 }
 
-/** The items nested below the item that ends on line `from - 1` (indented more than `indent`), with their last line. */
-export function nestedItems(lines: readonly string[], from: number, indent: number): { items: string[]; end: number } | undefined {
+/**
+ * The items nested below the item that ends on line `from - 1` (indented more than `indent`), with their last line;
+ * an item on one of the lines of `elements` (a rule file's `<rule>…</rule>`) takes no line after it.
+ */
+export function nestedItems(
+  lines: readonly string[],
+  from: number,
+  indent: number,
+  elements?: ReadonlySet<number>,
+): { items: string[]; end: number } | undefined {
   const items: string[] = [];
   let end = from - 1;
   // The first item's indent and kind: an item as shallow of another kind starts a list of its own.
@@ -114,7 +122,15 @@ export function nestedItems(lines: readonly string[], from: number, indent: numb
     }
     // A line not indented past the first item's marker goes on with an item only right below it, never after a blank
     // line; a heading, a table or a comment right below it starts a block of its own (a fence too).
-    else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart()) && !endsBlock(l) && (at > first || n === end + 1))
+    else if (
+      !m &&
+      at > indent &&
+      items.length > 0 &&
+      !elements?.has(end) &&
+      !FENCE.test(l.trimStart()) &&
+      !endsBlock(l) &&
+      (at > first || n === end + 1)
+    )
       items[items.length - 1] += ` ${l.trim()}`;
     else break;
     end = n;

@@ -100,7 +100,7 @@ export interface SplitFile {
  * next are Markdown (a rule, then text), not front matter.
  */
 export function splitInstructions(text: string, { frontMatter = true }: { frontMatter?: boolean } = {}): SplitFile {
-  const { lines, front, bodyLine, unclosed } = fileLines(text, frontMatter);
+  const { lines, front, bodyLine, unclosed, elements } = fileLines(text, frontMatter);
   const out: SplitFile = { bodyLine, candidates: [], leftOut: [] };
   if (front !== undefined) out.frontMatter = front;
   if (unclosed) out.unclosedFrontMatter = true;
@@ -237,10 +237,10 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       open.push(indent);
       const body = [item[3]!];
       let end = i;
-      // Lazy and indented continuation lines; a nested item, a fence or a blank line ends it.
+      // Lazy and indented continuation lines, up to a nested item, a fence or a blank line; an element's line is all its item.
       while (end + 1 < lines.length) {
         const next = lines[end + 1]!;
-        if (endsBlock(next)) break;
+        if (endsBlock(next) || elements?.has(end)) break;
         const nextIndent = next.length - next.trimStart().length;
         if (nextIndent <= indent && BREAK.test(next)) break;
         body.push(next.trim());
@@ -261,7 +261,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
         continue;
       }
       // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
-      const children = raw.trimEnd().endsWith(':') ? nestedItems(lines, end + 1, indent) : undefined;
+      const children = raw.trimEnd().endsWith(':') ? nestedItems(lines, end + 1, indent, elements) : undefined;
       // A lead-in stating no rule over rules of their own ("The API has constraints:"): a label; a condition goes on each.
       if (children && leadsIntoRules(raw, children.items)) {
         leave(i, end, 'heading');
@@ -319,7 +319,9 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const short = leads && words(caption) <= 3;
     // "Run it when you change:" and the list below it are one rule.
     const list =
-      raw.trimEnd().endsWith(':') && !(short && !isRule(caption.replace(/:$/, ''), true)) ? nestedItems(lines, end + 1, -1) : undefined;
+      raw.trimEnd().endsWith(':') && !(short && !isRule(caption.replace(/:$/, ''), true))
+        ? nestedItems(lines, end + 1, -1, elements)
+        : undefined;
     if (list && !captionOfCode(lines, plain(raw), end) && !leadsIntoRules(raw, list.items)) {
       takeGroup(raw, list.items, i, list.end);
       i = list.end + 1;

@@ -50,9 +50,13 @@ const TAG_LINE = /^[ \t]*<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>[ \t]*$/;
  * `--replace` stay the file's) and, with `frontMatter`, its front matter's text (between a first `---` and the next
  * `---` or `...`) with the line its Markdown starts on (1-based); `unclosed` when no line closes the first `---`.
  * Rule files written as elements read as Markdown, line for line too: a line that is one element around text as a
- * list item of that text at the margin, a line that only opens or closes an element as a blank line.
+ * list item of that text at the margin (`elements`: which lines, each the whole of its item), a line that only opens
+ * or closes an element as a blank line.
  */
-export function fileLines(text: string, frontMatter: boolean): { lines: string[]; front?: string; bodyLine: number; unclosed?: true } {
+export function fileLines(
+  text: string,
+  frontMatter: boolean,
+): { lines: string[]; front?: string; bodyLine: number; unclosed?: true; elements?: Set<number> } {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
   if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
@@ -61,6 +65,8 @@ export function fileLines(text: string, frontMatter: boolean): { lines: string[]
     let fence: string | undefined;
     // Whether the last line that held anything was an element's: the lines below it are its, however deep.
     let markup = false;
+    // The lines (0-based) that are one element around text: each ends its item, as its closing tag does.
+    const elements = new Set<number>();
     for (let n = 0; n < lines.length; n++) {
       const line = lines[n]!;
       // A code block holds elements as text: fenced, or indented where no element is open above it.
@@ -74,13 +80,24 @@ export function fileLines(text: string, frontMatter: boolean): { lines: string[]
       // At the margin: an element's indent is its nesting in other elements, no list's nor code's.
       const element: boolean = !tag && line.includes('</') && (markup || !/^( {4}|\t)/.test(line)) && ELEMENT_LINE.test(line);
       if (tag) lines[n] = '';
-      else if (element) lines[n] = line.replace(ELEMENT_LINE, '- $2');
+      else if (element) {
+        lines[n] = line.replace(ELEMENT_LINE, '- $2');
+        elements.add(n);
+      }
       markup = tag || element;
     }
+    if (elements.size > 0) return withFrontMatter(lines, frontMatter, elements);
   }
-  if (!frontMatter || lines[0]?.trim() !== '---') return { lines, bodyLine: 1 };
+  return withFrontMatter(lines, frontMatter);
+}
+
+function withFrontMatter(lines: string[], frontMatter: boolean, elements?: Set<number>) {
+  const read = elements ? { lines, elements } : { lines };
+  if (!frontMatter || lines[0]?.trim() !== '---') return { ...read, bodyLine: 1 };
   const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
-  return close > 0 ? { lines, front: lines.slice(1, close).join('\n'), bodyLine: close + 2 } : { lines, bodyLine: 1, unclosed: true };
+  return close > 0
+    ? { ...read, front: lines.slice(1, close).join('\n'), bodyLine: close + 2 }
+    : { ...read, bodyLine: 1, unclosed: true as const };
 }
 
 /**

@@ -301,6 +301,21 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it("reads the text on the line below an element's line as a block of its own, not as the element's rule going on", () => {
+    const md = '<rules>\n<rule>Use tabs</rule>\nNotes about the repo follow here.\n<rule>Use pnpm</rule>\n</rules>\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text])).toEqual([
+      [2, 2, 'Use tabs'],
+      [4, 4, 'Use pnpm'],
+    ]);
+    expect(reasons(md)).toEqual([[3, 3, 'description']]);
+    // Under a sentence that leads into them too.
+    const lead = 'You must:\n<rule>use tabs</rule>\n<rule>never push</rule>\nThe CI is slow.\n';
+    expect(splitInstructions(lead).candidates.map((c) => [c.line, c.end_line, c.text])).toEqual([
+      [1, 3, 'You must: use tabs; never push.'],
+    ]);
+    expect(reasons(lead)).toEqual([[4, 4, 'description']]);
+  });
+
   it('takes a command under a heading of checks a change must pass as a check, with the heading when it says when', () => {
     const md =
       '## Definition of Done\n\n- **Tests pass:** `npm test`\n\n## Commands\n\n- **Build:** `npm run build`\n\n## Before committing\n\n- `npm run lint`\n';
