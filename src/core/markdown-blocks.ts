@@ -40,8 +40,11 @@ export const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
 export const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
-/** A line that is one element around text (`<requirement>Use tabs</requirement>`): its text is `[2]`. */
-const ELEMENT_LINE = /^[ \t]*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>([^<>]*)<\/\1>[ \t]*$/;
+/**
+ * A line that is one element around text (`<requirement>Use tabs</requirement>`): its text is `[2]`, which may hold
+ * other markup or a `<` (`<rule>Never use <div> for buttons</rule>`), not another element of its name.
+ */
+const ELEMENT_LINE = /^[ \t]*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>((?:(?!<\/?\1[\s>/]).)*)<\/\1>[ \t]*$/;
 /** A line that only opens or closes an element (`<requirements>`, `</context>`). */
 const TAG_LINE = /^[ \t]*<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>[ \t]*$/;
 

@@ -301,6 +301,14 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it("reads an element's line as its item when its text holds other markup or a `<`", () => {
+    const md = '<rules>\n<rule>Prefer <code>const</code> over let</rule>\n<rule>Use `a < b` comparisons</rule>\n</rules>\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text])).toEqual([
+      [2, 2, 'Prefer const over let'],
+      [3, 3, 'Use a < b comparisons'],
+    ]);
+  });
+
   it("reads the text on the line below an element's line as a block of its own, not as the element's rule going on", () => {
     const md = '<rules>\n<rule>Use tabs</rule>\nNotes about the repo follow here.\n<rule>Use pnpm</rule>\n</rules>\n';
     expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text])).toEqual([
