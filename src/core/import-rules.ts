@@ -42,7 +42,7 @@ import {
   NEGATIVE,
   NEGATIVE_MARKS,
   NORMATIVE,
-  DESCRIBING_HEADING,
+  headingNamesRules,
   RULE_HEADING,
   readsAsEnglish,
   SAYS_WHERE,
@@ -100,7 +100,7 @@ export interface SplitFile {
  * next are Markdown (a rule, then text), not front matter.
  */
 export function splitInstructions(text: string, { frontMatter = true }: { frontMatter?: boolean } = {}): SplitFile {
-  const { lines, front, bodyLine, unclosed, elements } = fileLines(text, frontMatter);
+  const { lines, front, bodyLine, unclosed, elements, examples } = fileLines(text, frontMatter);
   const out: SplitFile = { bodyLine, candidates: [], leftOut: [] };
   if (front !== undefined) out.frontMatter = front;
   if (unclosed) out.unclosedFrontMatter = true;
@@ -151,6 +151,14 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   let lastEnd: number | undefined;
   while (i < lines.length) {
     const line = lines[i]!;
+    // "<example>" and the lines up to its closing tag show what to write or not to write: an example, no rule.
+    const example = examples?.get(i);
+    if (example !== undefined) {
+      endList();
+      leave(i, example, 'description');
+      i = example + 1;
+      continue;
+    }
     if (line.trim() === '') {
       i++;
       continue;
@@ -482,19 +490,4 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole: all, tags: tags() });
   }
-}
-
-/**
- * Whether the nearest heading that says either names rules, not what the project is or has. A title that calls the
- * file instructions ("# Copilot Instructions for X") says what every agent's file is: it speaks for the items right
- * below it, not for those of a section of their own ("## Development Gotchas"), as "# Go Rules" does for its sections.
- */
-function headingNamesRules(headings: readonly Heading[]): boolean {
-  for (let k = headings.length - 1; k >= 0; k--) {
-    const text =
-      headings[k]!.level === 1 && k < headings.length - 1 ? headings[k]!.text.replace(/\binstructions?\b/gi, '') : headings[k]!.text;
-    if (RULE_HEADING.test(text)) return true;
-    if (DESCRIBING_HEADING.test(text)) return false;
-  }
-  return false;
 }

@@ -45,8 +45,10 @@ export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
  * other markup or a `<` (`<rule>Never use <div> for buttons</rule>`), not another element of its name.
  */
 const ELEMENT_LINE = /^[ \t]*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>((?:(?!<\/?\1[\s>/]).)*)<\/\1>[ \t]*$/;
-/** A line that only opens or closes an element (`<requirements>`, `</context>`). */
-const TAG_LINE = /^[ \t]*<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>[ \t]*$/;
+/** A line that only opens or closes an element (`<requirements>`, `</context>`): `[1]` is `/` for a closing one, `[2]` its name. */
+const TAG_LINE = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*$/;
+/** The name of an element that shows examples (`<example>`, `<example type="invalid">`, `<bad-example>`), as Cursor's rules do. */
+const EXAMPLE = /^(?:\w+[-_])?examples?(?:[-_][\w-]+)?$/i;
 
 /**
  * A file's lines (line ends of any kind; a quote's lines read as the text they quote, line for line, so numbers and
@@ -54,12 +56,9 @@ const TAG_LINE = /^[ \t]*<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>[ \t]*$/;
  * `---` or `...`) with the line its Markdown starts on (1-based); `unclosed` when no line closes the first `---`.
  * Rule files written as elements read as Markdown, line for line too: a line that is one element around text as a
  * list item of that text at the margin (`elements`: which lines, each the whole of its item), a line that only opens
- * or closes an element as a blank line.
+ * or closes an element as a blank line; an element of examples spans the lines `examples` maps its first line to.
  */
-export function fileLines(
-  text: string,
-  frontMatter: boolean,
-): { lines: string[]; front?: string; bodyLine: number; unclosed?: true; elements?: Set<number> } {
+export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
   if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
@@ -70,6 +69,9 @@ export function fileLines(
     let markup = false;
     // The lines (0-based) that are one element around text: each ends its item, as its closing tag does.
     const elements = new Set<number>();
+    // An element of examples open above (its name, first line and how many of its name are open), and those closed.
+    let example: { name: string; from: number; depth: number } | undefined;
+    let examples: Map<number, number> | undefined;
     for (let n = 0; n < lines.length; n++) {
       const line = lines[n]!;
       // A code block holds elements as text: fenced, or indented where no element is open above it.
@@ -79,28 +81,46 @@ export function fileLines(
       }
       fence = FENCE.exec(line)?.[1];
       if (fence !== undefined || line.trim() === '') continue;
-      const tag: boolean = line.includes('<') && (markup || !/^( {4}|\t)/.test(line)) && TAG_LINE.test(line);
+      const tag: RegExpExecArray | null = line.includes('<') && (markup || !/^( {4}|\t)/.test(line)) ? TAG_LINE.exec(line) : null;
       // At the margin: an element's indent is its nesting in other elements, no list's nor code's.
-      const element: boolean = !tag && line.includes('</') && (markup || !/^( {4}|\t)/.test(line)) && ELEMENT_LINE.test(line);
-      if (tag) lines[n] = '';
-      else if (element) {
-        lines[n] = line.replace(ELEMENT_LINE, '- $2');
+      const element: RegExpExecArray | null =
+        !tag && line.includes('</') && (markup || !/^( {4}|\t)/.test(line)) ? ELEMENT_LINE.exec(line) : null;
+      if (tag) {
+        lines[n] = '';
+        if (example === undefined) example = tag[1] === '' && EXAMPLE.test(tag[2]!) ? { name: tag[2]!, from: n, depth: 1 } : undefined;
+        else if (tag[2] === example.name && (example.depth += tag[1] === '' ? 1 : -1) === 0) {
+          (examples ??= new Map()).set(example.from, n);
+          example = undefined;
+        }
+      } else if (element) {
+        lines[n] = `- ${element[2]}`;
         elements.add(n);
+        if (example === undefined && EXAMPLE.test(element[1]!)) (examples ??= new Map()).set(n, n);
       }
-      markup = tag || element;
+      markup = tag !== null || element !== null;
     }
-    if (elements.size > 0) return withFrontMatter(lines, frontMatter, elements);
+    if (elements.size > 0 || examples) return withFrontMatter({ lines, elements, ...(examples ? { examples } : {}) }, frontMatter);
   }
-  return withFrontMatter(lines, frontMatter);
+  return withFrontMatter({ lines }, frontMatter);
 }
 
-function withFrontMatter(lines: string[], frontMatter: boolean, elements?: Set<number>) {
-  const read = elements ? { lines, elements } : { lines };
+/** A file's lines as the splitter reads them (`fileLines`). */
+export interface MarkdownLines {
+  lines: string[];
+  front?: string;
+  bodyLine: number;
+  unclosed?: true;
+  /** The lines (0-based) that are one element around text, read as a list item each. */
+  elements?: ReadonlySet<number>;
+  /** The elements of examples (`<example>`): each one's first line (0-based) to its last. */
+  examples?: ReadonlyMap<number, number>;
+}
+
+function withFrontMatter(read: Pick<MarkdownLines, 'lines' | 'elements' | 'examples'>, frontMatter: boolean): MarkdownLines {
+  const { lines } = read;
   if (!frontMatter || lines[0]?.trim() !== '---') return { ...read, bodyLine: 1 };
   const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
-  return close > 0
-    ? { ...read, front: lines.slice(1, close).join('\n'), bodyLine: close + 2 }
-    : { ...read, bodyLine: 1, unclosed: true as const };
+  return close > 0 ? { ...read, front: lines.slice(1, close).join('\n'), bodyLine: close + 2 } : { ...read, bodyLine: 1, unclosed: true };
 }
 
 /**

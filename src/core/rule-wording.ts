@@ -326,3 +326,18 @@ export function readsAsEnglish(lines: readonly string[]): boolean {
   if (letters >= 10 && latin < letters / 2) return false;
   return !(other >= 3 && other > english);
 }
+
+/**
+ * Whether the nearest heading that says either names rules, not what the project is or has. A title that calls the
+ * file instructions ("# Copilot Instructions for X") says what every agent's file is: it speaks for the items right
+ * below it, not for those of a section of their own ("## Development Gotchas"), as "# Go Rules" does for its sections.
+ */
+export function headingNamesRules(headings: readonly Heading[]): boolean {
+  for (let k = headings.length - 1; k >= 0; k--) {
+    const text =
+      headings[k]!.level === 1 && k < headings.length - 1 ? headings[k]!.text.replace(/\binstructions?\b/gi, '') : headings[k]!.text;
+    if (RULE_HEADING.test(text)) return true;
+    if (DESCRIBING_HEADING.test(text)) return false;
+  }
+  return false;
+}

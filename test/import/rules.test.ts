@@ -309,6 +309,17 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('leaves an element of examples out whole, as an example: what it shows is no rule, nor the opposite of one', () => {
+    const md =
+      '## Rules\n\n- Use const\n\n<example type="invalid">\n  Always use any types\n  <example>- Use var</example>\n</example>\n- Keep it short\n<bad-example>Use var</bad-example>\n';
+    expect(texts(md)).toEqual(['Use const', 'Keep it short']);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [5, 8, 'description'],
+      [10, 10, 'description'],
+    ]);
+  });
+
   it("reads the text on the line below an element's line as a block of its own, not as the element's rule going on", () => {
     const md = '<rules>\n<rule>Use tabs</rule>\nNotes about the repo follow here.\n<rule>Use pnpm</rule>\n</rules>\n';
     expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text])).toEqual([
