@@ -12,15 +12,15 @@ import { fileLines, HEADING, indentOf, ITEM, listKind } from './markdown-blocks.
 import { isAlertMarker, QUOTED, unquote } from './markdown-plain.ts';
 
 /**
- * Removes the 1-based, inclusive line ranges; `block` goes where the first range was. A line of `labels` (a list
- * item that heads the items nested below it, "- Testing:", or a caption over a list, "**Don't:**") goes too once
- * every line it heads goes.
+ * Removes the 1-based, inclusive line ranges; `block` goes where the first range was. The lines of a label in
+ * `labels` (a list item that heads the items nested below it, "- Testing:", or a caption over a list, "**Don't:**",
+ * also one written over two lines) go too once every line it heads goes.
  */
 export function removeLines(
   text: string,
   ranges: readonly { line: number; end_line: number }[],
   block?: string,
-  labels: readonly number[] = [],
+  labels: readonly { line: number; end_line: number }[] = [],
 ): string {
   const gone = new Set<number>();
   for (const r of ranges) for (let n = r.line; n <= r.end_line; n++) gone.add(n);
@@ -31,7 +31,8 @@ export function removeLines(
   // The lines as the splitter read them: a quote's as the text it quotes, an element's as a list item or a blank line.
   const seen = fileLines(text, false).lines;
   // The innermost labels first: an outer label's items are then gone with the inner label's.
-  for (const label of [...labels].sort((a, b) => b - a)) if (emptied(seen, label, gone)) gone.add(label);
+  for (const label of [...labels].sort((a, b) => b.line - a.line))
+    if (emptied(seen, label, gone)) for (let n = label.line; n <= label.end_line; n++) gone.add(n);
   // "<requirements>" and "</requirements>" go with the last of the rules between them: alone, they hold nothing.
   if (text.includes('</'))
     for (const [open, close] of elements(lines, seen)) if (between(lines, open, close, gone)) gone.add(open).add(close);
@@ -50,17 +51,21 @@ export function removeLines(
  * Whether every line the label on line `label` (1-based) heads is in `gone`, and there is one: the lines nested below
  * a list item, or the list below a caption ("**Don't:**"), up to the paragraph or heading after it.
  */
-function emptied(seen: readonly string[], label: number, gone: ReadonlySet<number>): boolean {
+function emptied(
+  seen: readonly string[],
+  { line: label, end_line: last }: { line: number; end_line: number },
+  gone: ReadonlySet<number>,
+): boolean {
   const first = seen[label - 1] ?? '';
-  // A heading of the document stays, whatever is left below it; so does a label that is a sentence ("- Our stack is
-  // Go." over its rules), which says something of its own that no invariant holds.
-  if (HEADING.test(first) || /[.!?][*_`"')\]]*[ \t]*$/.test(first)) return false;
+  // A heading of the document stays, whatever is left below it (a setext one, its text over its underline, too); so
+  // does a label that is a sentence ("- Our stack is Go." over its rules), which says something no invariant holds.
+  if (HEADING.test(first) || SETEXT.test(seen[last - 1] ?? '') || /[.!?][*_`"')\]]*[ \t]*$/.test(seen[last - 1] ?? '')) return false;
   const item = ITEM.exec(first);
   const indent = item ? indentOf(item[1]!) : -1;
   let headed = 0;
   // A caption's list: the kind of its first item, as the splitter reads it (a list of another kind is not the caption's).
   let kind: string | undefined;
-  for (let n = label + 1; n <= seen.length; n++) {
+  for (let n = last + 1; n <= seen.length; n++) {
     const line = seen[n - 1]!;
     if (line.trim() === '') continue;
     const inside = item ? indentOf(/^[ \t]*/.exec(line)![0]) > indent : ITEM.test(line) || /^[ \t]/.test(line);
@@ -73,6 +78,9 @@ function emptied(seen: readonly string[], label: number, gone: ReadonlySet<numbe
   }
   return headed > 0;
 }
+
+/** A setext heading's underline. */
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 
 /** A line as the text it quotes, when it is quoted. */
 function quoted(line: string): string {

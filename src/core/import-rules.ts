@@ -336,7 +336,11 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       continue;
     }
     const introduces = leads && firstItemIsRule(lines, end + 1);
-    if (short || (i === end && titlesList(lines, caption, end)) || (leads && i === end && introduces && isCondition(caption))) {
+    if (
+      short ||
+      (i === end && titlesList(lines, caption, end)) ||
+      (leads && introduces && isCondition(caption) && (i === end || splitSentences(caption).length === 1))
+    ) {
       leave(i, end, 'heading');
       // "Before creating a file:" says when the rules below it apply: each is taken with it, and it gives no tag.
       const condition = isCondition(caption) ? caption : undefined;

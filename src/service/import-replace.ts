@@ -96,7 +96,7 @@ export async function replaceImported(
         ? `${beginMarker(sha256(hashedText(undefined, '')))}\n${END_MARKER}\n`
         : undefined;
     // A label over nested rules ("- Testing:") goes with the last of them.
-    const labels = f.leftOut.filter((l) => l.reason === 'heading').map((l) => l.line);
+    const labels = f.leftOut.filter((l) => l.reason === 'heading');
     try {
       writeFileAtomic(top, f.file, bom + removeLines(text, ranges, block, labels), 'replace');
     } catch (error) {

@@ -5,7 +5,7 @@ import { splitInstructions } from '../../src/core/import-rules.ts';
 /** What `import --replace` leaves of `text` when every rule the splitter finds is taken out. */
 function replaced(text: string, block?: string): string {
   const split = splitInstructions(text);
-  const labels = split.leftOut.filter((l) => l.reason === 'heading').map((l) => l.line);
+  const labels = split.leftOut.filter((l) => l.reason === 'heading');
   return removeLines(text, split.candidates, block, labels);
 }
 
@@ -40,7 +40,7 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     const split = splitInstructions(text);
     expect(split.candidates.map((c) => c.text)).toEqual(["Don't: use var", 'Use the logger.']);
     // The logger's rule stays (dropped in the review, say): it is not left under "Don't:", which would turn it around.
-    expect(removeLines(text, split.candidates.slice(0, 1), undefined, [1])).toBe('\n1) Use the logger.\n');
+    expect(removeLines(text, split.candidates.slice(0, 1), undefined, [{ line: 1, end_line: 1 }])).toBe('\n1) Use the logger.\n');
   });
 
   it('a caption or label in a quote goes with its last rule, as one outside a quote does', () => {
@@ -58,6 +58,15 @@ describe('removeLines: a label over rules that are all taken out goes with them'
   it('a lead-in over rules of their own goes with the last of them', () => {
     expect(replaced('Intro.\n\n- The API layer has a few constraints:\n  - Validate every input.\n  - Never return stack traces.\n')).toBe(
       'Intro.\n\n',
+    );
+  });
+
+  it('a caption written over two lines goes whole with its last rule; a setext heading stays', () => {
+    expect(replaced('Intro.\n\nif the build fails on CI\nbut passes locally:\n- run the tests again\n- ask for help\n\nMore.\n')).toBe(
+      'Intro.\n\n\nMore.\n',
+    );
+    expect(removeLines('Rules\n-----\n- Use tabs\n', [{ line: 3, end_line: 3 }], undefined, [{ line: 1, end_line: 2 }])).toBe(
+      'Rules\n-----\n',
     );
   });
 

@@ -347,6 +347,15 @@ describe('splitInstructions: what is a rule', () => {
     expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([7, 'command']);
   });
 
+  it('takes each step below a condition written over two lines with the condition, as below one of a line', () => {
+    const md = 'if the build fails on CI\nbut passes locally:\n- run the tests again\n- ask for help\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.text])).toEqual([
+      [3, 'if the build fails on CI but passes locally: run the tests again'],
+      [4, 'if the build fails on CI but passes locally: ask for help'],
+    ]);
+    expect(reasons(md)).toEqual([[1, 2, 'heading']]);
+  });
+
   it('takes a command as a check only under a heading of checks a change must pass, not under a setup step', () => {
     const md =
       '## After cloning\n\n- `npm install`\n\n## Before you start\n\n- `make setup`\n\n## After making changes\n\n- `npm test`\n\n## Before opening a PR\n\n- `npm run lint`\n';
