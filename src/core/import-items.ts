@@ -74,6 +74,7 @@ const GATE =
  */
 export function gateCheck(text: string, labels: readonly Heading[], headings: readonly Heading[]): string | undefined {
   const above = labels.at(-1) ?? headings.at(-1);
-  if (above === undefined || !GATE.test(above.text)) return undefined;
+  // A caption that says when ("Before committing:" over its list) holds its words as the condition its rules take.
+  if (above === undefined || !GATE.test(above.condition ?? above.text)) return undefined;
   return labels.length === 0 && /^(before|after)\s/i.test(above.text) ? `${above.text}: ${text}` : text;
 }

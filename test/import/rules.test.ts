@@ -367,6 +367,16 @@ describe('splitInstructions: what is a rule', () => {
     expect(r.leftOut.filter((l) => l.reason === 'command').map((l) => l.line)).toEqual([3, 7]);
   });
 
+  it('takes a command below a caption of checks that says when (Before committing:) as a check with it', () => {
+    const md = '**Before committing:**\n- `npm test`\n\nAfter cloning:\n- `npm install`\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.text])).toEqual([[2, 'Before committing: npm test']]);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [4, 4, 'heading'],
+      [5, 5, 'command'],
+    ]);
+  });
+
   it('takes a rule about templates that names a placeholder in its sentence; a placeholder alone or after a label is a blank', () => {
     const md =
       '- Always escape {{user_input}} in templates\n- **Template:** {{tpl}}\n- {{placeholder}} templates must be escaped\n- Use {{package_manager}} to install\n\nNever render {{ user }} unescaped in a template.\n';
