@@ -45,6 +45,8 @@ export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
  * other markup or a `<` (`<rule>Never use <div> for buttons</rule>`), not another element of its name.
  */
 const ELEMENT_LINE = /^[ \t]*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>((?:(?!<\/?\1[\s>/]).)*)<\/\1>[ \t]*$/;
+/** Elements that head what follows them: HTML's headings, and the summary of a collapsible section (`<details>`). */
+const HEADING_ELEMENT = /^(?:h[1-6]|summary)$/i;
 /** A line that only opens or closes an element (`<requirements>`, `</context>`): `[1]` is `/` for a closing one, `[2]` its name. */
 const TAG_LINE = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*$/;
 /** The name of an element that shows examples (`<example>`, `<example type="invalid">`, `<bad-example>`), as Cursor's rules do. */
@@ -92,6 +94,11 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
           (examples ??= new Map()).set(example.from, n);
           example = undefined;
         }
+      } else if (element && HEADING_ELEMENT.test(element[1]!)) {
+        // "<h2>Style</h2>", and a collapsible section's "<summary>Frontend</summary>", head what follows: a heading.
+        const name = element[1]!.toLowerCase();
+        const level = name === 'summary' ? 6 : Number(name[1]);
+        lines[n] = `${'#'.repeat(level)} ${element[2]}`;
       } else if (element) {
         lines[n] = `- ${element[2]}`;
         elements.add(n);

@@ -309,6 +309,18 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it("reads an HTML heading's line, and a collapsible section's summary, as a heading, not as an item", () => {
+    const md =
+      '## Conventions\n\n<details>\n<summary>Frontend</summary>\n\n- Use tabs\n</details>\n\n<h2 id="o">Overview</h2>\n\n- a web app\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.text, c.tags])).toEqual([[6, 'Use tabs', ['conventions', 'frontend']]]);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [4, 4, 'heading'],
+      [9, 9, 'heading'],
+      [11, 11, 'description'],
+    ]);
+  });
+
   it('leaves an element of examples out whole, as an example: what it shows is no rule, nor the opposite of one', () => {
     const md =
       '## Rules\n\n- Use const\n\n<example type="invalid">\n  Always use any types\n  <example>- Use var</example>\n</example>\n- Keep it short\n<bad-example>Use var</bad-example>\n';
