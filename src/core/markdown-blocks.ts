@@ -45,6 +45,8 @@ export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
  * other markup or a `<` (`<rule>Never use <div> for buttons</rule>`), not another element of its name.
  */
 const ELEMENT_LINE = /^[ \t]*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>((?:(?!<\/?\1[\s>/]).)*)<\/\1>[ \t]*$/;
+/** HTML's elements that format text within a line, which `plain` drops around it. */
+const INLINE_ELEMENT = /^(?:a|abbr|b|code|del|em|font|i|ins|kbd|mark|q|s|samp|small|span|strike|strong|sub|sup|tt|u|var)$/i;
 /** Elements that head what follows them: HTML's headings, and the summary of a collapsible section (`<details>`). */
 const HEADING_ELEMENT = /^(?:h[1-6]|summary)$/i;
 /** A line that only opens or closes an element (`<requirements>`, `</context>`): `[1]` is `/` for a closing one, `[2]` its name. */
@@ -85,8 +87,10 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
       if (fence !== undefined || line.trim() === '') continue;
       const tag: RegExpExecArray | null = line.includes('<') && (markup || !/^( {4}|\t)/.test(line)) ? TAG_LINE.exec(line) : null;
       // At the margin: an element's indent is its nesting in other elements, no list's nor code's.
-      const element: RegExpExecArray | null =
+      const found: RegExpExecArray | null =
         !tag && line.includes('</') && (markup || !/^( {4}|\t)/.test(line)) ? ELEMENT_LINE.exec(line) : null;
+      // "<code>npm test</code>" and "<b>Important</b>" format a line of text, as Markdown's marks do: no rule file's item.
+      const element: RegExpExecArray | null = found && !INLINE_ELEMENT.test(found[1]!) ? found : null;
       if (tag) {
         lines[n] = '';
         if (example === undefined) example = tag[1] === '' && EXAMPLE.test(tag[2]!) ? { name: tag[2]!, from: n, depth: 1 } : undefined;

@@ -321,6 +321,16 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('reads a line that is one element of HTML formatting (<code>, <b>) as the text it formats, not as an item', () => {
+    const md = '## Conventions\n\n<code>npm test</code>\n\n<b>Important</b>\n\n<li>Use tabs</li>\n';
+    expect(texts(md)).toEqual(['Use tabs']);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [3, 3, 'description'],
+      [5, 5, 'description'],
+    ]);
+  });
+
   it('leaves an element of examples out whole, as an example: what it shows is no rule, nor the opposite of one', () => {
     const md =
       '## Rules\n\n- Use const\n\n<example type="invalid">\n  Always use any types\n  <example>- Use var</example>\n</example>\n- Keep it short\n<bad-example>Use var</bad-example>\n';
