@@ -156,8 +156,9 @@ export function labelledCode(markdown: string): boolean {
 }
 
 /**
- * A template's blank to fill in, outside code spans: "Tone: {{tone}}", or a label over nothing but a bracket of
- * examples or of what to write ("Code Style: [e.g., PEP 8]", "[Your stack here]"): a text still to be written, no rule.
+ * A template's blank to fill in, outside code spans: "Tone: {{tone}}", a label over nothing but a bracket of examples
+ * or of what to write ("Code Style: [e.g., PEP 8]", "[Your stack here]"), or such a bracket of what to write within a
+ * sentence ("Run [your test command]"): a text still to be written, no rule; a bracket of examples in a rule is its.
  * A placeholder inside a sentence that speaks of templates ("Always escape {{user_input}} in templates") is what the
  * rule is about, unless it stands alone or after a label.
  */
@@ -166,8 +167,10 @@ export function holdsPlaceholder(markdown: string): boolean {
     const text = markdown.includes('`') ? markdown.replace(/`[^`]*`/g, '') : markdown;
     if (PLACEHOLDER.test(text)) return !TEMPLATE_WORDS.test(text) || LABELLED_PLACEHOLDER.test(text);
   }
-  return markdown.includes('[') && BRACKET_BLANK.test(markdown);
+  return markdown.includes('[') && (BRACKET_BLANK.test(markdown) || WRITE_HERE.test(markdown.replace(/`[^`]*`/g, '')));
 }
+/** A bracket of what to write, anywhere in the text ("Always run [your test command] before pushing"), not a link's. */
+const WRITE_HERE = /\[(?:your|insert|describe|todo|tbd)\b[^\]]*\](?![([])/i;
 const PLACEHOLDER = /\{\{\s*[\w.-]+\s*\}\}/;
 /** A placeholder that opens the text or follows a label's colon ("{{description}}", "**Tone:** {{tone}}"). */
 const LABELLED_PLACEHOLDER = /(?:^|:)[\s*_]*\{\{\s*[\w.-]+\s*\}\}/;

@@ -410,6 +410,13 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it("leaves a line with a bracket of what to write inside its sentence out as a blank; a bracket of examples in a rule is the rule's", () => {
+    const md =
+      '- Always run [your test command] before pushing\n- Name ids plainly [e.g. userId]\n- Read [your notes][n]\n- Use `[todo]` markers\n';
+    expect(texts(md)).toEqual(['Name ids plainly [e.g. userId]', 'Read your notes', 'Use [todo] markers']);
+    expect(reasons(md)).toEqual([[1, 1, 'description']]);
+  });
+
   it("leaves a template's lines still to fill in out, and joins a rule's steps without their trailing commas and conjunctions", () => {
     const tpl =
       '- Tone: {{tone}}\n- Always propose tests with code changes: {{ tests_required }}\n- Use `{{ }}` for interpolation.\n\nProject {{name}} must build.\n';
