@@ -45,10 +45,13 @@ export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
  * other markup or a `<` (`<rule>Never use <div> for buttons</rule>`), not another element of its name.
  */
 const ELEMENT_LINE = /^[ \t]*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>((?:(?!<\/?\1[\s>/]).)*)<\/\1>[ \t]*$/;
-/** HTML's elements that format text within a line, which `plain` drops around it. */
-const INLINE_ELEMENT = /^(?:a|abbr|b|code|del|em|font|i|ins|kbd|mark|q|s|samp|small|span|strike|strong|sub|sup|tt|u|var)$/i;
-/** Elements that head what follows them: HTML's headings, and the summary of a collapsible section (`<details>`). */
-const HEADING_ELEMENT = /^(?:h[1-6]|summary)$/i;
+/**
+ * HTML's elements that format text within a line, which `plain` drops around it; and a collapsible section's summary,
+ * whose heading would outlive its section (nothing closes a heading but another).
+ */
+const INLINE_ELEMENT = /^(?:a|abbr|b|code|del|em|font|i|ins|kbd|mark|q|s|samp|small|span|strike|strong|sub|sup|tt|u|var|summary)$/i;
+/** HTML's headings, which head what follows them as Markdown's do. */
+const HEADING_ELEMENT = /^h[1-6]$/i;
 /** A line that only opens or closes an element (`<requirements>`, `</context>`): `[1]` is `/` for a closing one, `[2]` its name. */
 const TAG_LINE = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*$/;
 /** The name of an element that shows examples (`<example>`, `<example type="invalid">`, `<bad-example>`), as Cursor's rules do. */
@@ -99,10 +102,8 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
           example = undefined;
         }
       } else if (element && HEADING_ELEMENT.test(element[1]!)) {
-        // "<h2>Style</h2>", and a collapsible section's "<summary>Frontend</summary>", head what follows: a heading.
-        const name = element[1]!.toLowerCase();
-        const level = name === 'summary' ? 6 : Number(name[1]);
-        lines[n] = `${'#'.repeat(level)} ${element[2]}`;
+        // "<h2>Style</h2>" heads what follows it: a heading.
+        lines[n] = `${'#'.repeat(Number(element[1]![1]))} ${element[2]}`;
       } else if (element) {
         lines[n] = `- ${element[2]}`;
         elements.add(n);

@@ -309,15 +309,18 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
-  it("reads an HTML heading's line, and a collapsible section's summary, as a heading, not as an item", () => {
+  it("reads an HTML heading's line as a heading, and a collapsible section's summary as its text, not as an item", () => {
     const md =
-      '## Conventions\n\n<details>\n<summary>Frontend</summary>\n\n- Use tabs\n</details>\n\n<h2 id="o">Overview</h2>\n\n- a web app\n';
-    expect(splitInstructions(md).candidates.map((c) => [c.line, c.text, c.tags])).toEqual([[6, 'Use tabs', ['conventions', 'frontend']]]);
+      '## Conventions\n\n<details>\n<summary>Frontend</summary>\n\n- Use tabs\n</details>\n\n- 2-space YAML\n\n<h2 id="o">Overview</h2>\n\n- a web app\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.text, c.tags])).toEqual([
+      [6, 'Use tabs', ['conventions']],
+      [9, '2-space YAML', ['conventions']],
+    ]);
     expect(reasons(md)).toEqual([
       [1, 1, 'heading'],
-      [4, 4, 'heading'],
-      [9, 9, 'heading'],
-      [11, 11, 'description'],
+      [4, 4, 'description'],
+      [11, 11, 'heading'],
+      [13, 13, 'description'],
     ]);
   });
 
