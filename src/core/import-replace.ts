@@ -34,8 +34,7 @@ export function removeLines(
   for (const label of [...labels].sort((a, b) => b.line - a.line))
     if (emptied(seen, label, gone)) for (let n = label.line; n <= label.end_line; n++) gone.add(n);
   // "<requirements>" and "</requirements>" go with the last of the rules between them: alone, they hold nothing.
-  if (text.includes('</'))
-    for (const [open, close] of elements(lines, seen)) if (between(lines, open, close, gone)) gone.add(open).add(close);
+  if (text.includes('</')) emptyElements(lines, seen, gone);
   // A GitHub alert's marker ("> [!IMPORTANT]") goes with the last line of its quote: alone, it heads nothing.
   if (text.includes('[!')) for (const [i, l] of lines.entries()) if (isAlertMarker(l) && alertEmptied(lines, i + 1, gone)) gone.add(i + 1);
   let out = '';
@@ -91,34 +90,48 @@ function quoted(line: string): string {
 const TAG = /^[ \t]*<(\/?)([A-Za-z][\w-]*)/;
 
 /**
- * The elements of a rule file written as elements: the lines (1-based) of each one's opening and closing tags, the
- * innermost first (in the order they close). Only lines the splitter read as blank are tags: one in code is text.
+ * Adds to `gone` the tag lines of each element of a rule file written as elements whose every line that holds anything
+ * is gone, and one is: in one pass, each open element counting the lines inside it that stay and that go, an inner
+ * element one line that stays unless it goes whole. An element that stays keeps its tags, also one that a rule's lines
+ * ran over. Only lines the splitter read as blank are tags: one in code is text.
  */
-function elements(lines: readonly string[], seen: readonly string[]): [number, number][] {
-  const pairs: [number, number][] = [];
-  const open: { name: string; line: number }[] = [];
+function emptyElements(lines: readonly string[], seen: readonly string[], gone: Set<number>): void {
+  const open: { name: string; line: number; kept: number; held: number }[] = [];
+  // How many elements of each name are open: a closing tag of none is a line that stays, found without a search.
+  const opened = new Map<string, number>();
+  const close = (e: { name: string }) => opened.set(e.name, opened.get(e.name)! - 1);
   for (const [i, l] of lines.entries()) {
-    if (seen[i] !== '' || !l.includes('<')) continue;
-    const tag = TAG.exec(quoted(l));
-    if (tag === null) continue;
-    if (tag[1] === '') open.push({ name: tag[2]!, line: i + 1 });
-    else {
-      const at = open.findLastIndex((o) => o.name === tag[2]);
-      if (at >= 0) pairs.push([open[at]!.line, i + 1]);
-      if (at >= 0) open.length = at;
+    const n = i + 1;
+    const tag = seen[i] === '' && l.includes('<') ? TAG.exec(quoted(l)) : null;
+    const top = open.at(-1);
+    if (tag !== null && tag[1] === '') {
+      open.push({ name: tag[2]!, line: n, kept: 0, held: 0 });
+      opened.set(tag[2]!, (opened.get(tag[2]!) ?? 0) + 1);
+    } else if (tag !== null && opened.get(tag[2]!)) {
+      // Elements left open inside this one (never closed) stay, with what they hold.
+      let inner = open.pop()!;
+      while (inner.name !== tag[2]) {
+        close(inner);
+        const outer = open.at(-1)!;
+        outer.kept += inner.kept + 1;
+        outer.held += inner.held;
+        inner = open.pop()!;
+      }
+      close(inner);
+      const emptied = inner.kept === 0 && inner.held > 0;
+      if (emptied) gone.add(inner.line).add(n);
+      else {
+        gone.delete(inner.line);
+        gone.delete(n);
+      }
+      const parent = open.at(-1);
+      if (parent !== undefined && emptied) parent.held += inner.held;
+      else if (parent !== undefined) parent.kept++;
+    } else if (top !== undefined) {
+      if (gone.has(n)) top.held++;
+      else if (quoted(l).trim() !== '') top.kept++;
     }
   }
-  return pairs;
-}
-
-/** Whether every line between `open` and `close` (1-based, exclusive) that holds anything is in `gone`, and one is. */
-function between(lines: readonly string[], open: number, close: number, gone: ReadonlySet<number>): boolean {
-  let held = 0;
-  for (let n = open + 1; n < close; n++) {
-    if (gone.has(n)) held++;
-    else if (quoted(lines[n - 1]!).trim() !== '') return false;
-  }
-  return held > 0;
 }
 
 /**

@@ -102,6 +102,14 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced('```\n<rules>\n<rule>x</rule>\n</rules>\n```\n- Use tabs\n')).toBe('```\n<rules>\n<rule>x</rule>\n</rules>\n```\n');
   });
 
+  it("an element's tags stay when a rule's lines ran over one of them and the element keeps a line; deep nesting costs no more than the file", () => {
+    const text = 'You must:\n<rules>\n<rule>use tabs</rule>\n<rule>never push</rule>\nThe CI is slow.\n</rules>\n';
+    expect(replaced(text)).toBe('<rules>\nThe CI is slow.\n</rules>\n');
+    // Thirty thousand elements one inside the other around one rule: each line is looked at once, not once an element.
+    const deep = `${'<div>\n'.repeat(30_000)}- Use tabs\n${'</div>\n'.repeat(30_000)}Notes.\n`;
+    expect(replaced(deep)).toBe('Notes.\n');
+  });
+
   it('a heading stays, whatever is left below it (setext ones too)', () => {
     expect(replaced('## Rules\n\n- Never commit secrets.\n')).toBe('## Rules\n\n');
     expect(replaced('Rules\n-----\n- Never commit secrets.\n')).toBe('Rules\n-----\n');
