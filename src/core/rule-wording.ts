@@ -89,6 +89,10 @@ function negationOf(heading: string): string | undefined {
   const m = NEGATING.exec(text);
   if (!m) return undefined;
   const word = m[1]!.toLowerCase();
+  // "Do Not Modify" over "vendor/", "Never Edit" over "generated files": the verb says what not to do with them.
+  const verb = /^\s+([A-Za-z]+)/.exec(text.slice(m[0].length))?.[1]?.toLowerCase();
+  if (verb !== undefined && /^(don|do not|never|must)/.test(word) && verb !== 'do' && (IMPERATIVE.test(verb) || HEADING_VERB.test(verb)))
+    return text.replace(/[\s:.!]+$/, '');
   if (word.startsWith('don')) return "Don't";
   if (word === 'do not') return 'Do not';
   if (word === 'never') return 'Never';
@@ -96,6 +100,10 @@ function negationOf(heading: string): string | undefined {
   if (word === 'avoid' || word.startsWith('anti') || word === 'bad practices') return 'Avoid';
   return 'Not allowed';
 }
+
+/** Verbs a heading of don'ts names after its word ("Do Not Touch", "Never Edit"), beyond those a rule starts with. */
+const HEADING_VERB =
+  /^(edit|touch|change|alter|overwrite|rewrite|reformat|hardcode|repeat|assume|guess|ignore|bypass|leak|introduce|downgrade|mix|duplicate|nest|mutate|modify|delete|commit|push)$/;
 
 /** A rule and a nested item that finishes it: "Use tabs" and "except in YAML" read "Use tabs, except in YAML". */
 export function joinDetail(rule: string, detail: string): string {

@@ -662,6 +662,13 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
       'Do not: Database schemas without migrations',
     ]);
   });
+  it('takes the items under a heading or caption of don\'ts that names its verb with the verb ("Do Not Modify: vendor/")', () => {
+    expect(
+      texts(
+        "## Do Not Modify\n\n- vendor/\n- Never delete tests\n\n**Never edit:**\n- generated files\n\n## Don'ts for agents\n\n- use var\n",
+      ),
+    ).toEqual(['Do Not Modify: vendor/', 'Never delete tests', 'Never edit: generated files', "Don't: use var"]);
+  });
   it('an item whose later sentence names the alternative is still a prohibition: the first sentence is what not to do', () => {
     expect(texts("### Don't\n\n- Use print for logging. Use the `logging` module instead.\n- Use `logging` instead.\n")).toEqual([
       "Don't: Use print for logging. Use the logging module instead.",
