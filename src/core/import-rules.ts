@@ -39,6 +39,7 @@ import {
   joinDetail,
   labelsRule,
   MARKED,
+  namesVerb,
   NEGATIVE,
   NEGATIVE_MARKS,
   NORMATIVE,
@@ -397,7 +398,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule, and
     // so is a command under "Before committing" (a check to pass: takeItem words it).
     const check = () => gateCheck(text, labels, headings) !== undefined;
-    if (startsWithCode(body)) return NORMATIVE.test(text) || check() ? undefined : 'command';
+    // Under a heading of don'ts that names its verb ("## Never Run" over "`git push --force`"), what not to run or touch.
+    if (startsWithCode(body)) return NORMATIVE.test(text) || check() || (!underItem && namesVerb(negationAround())) ? undefined : 'command';
     // "**Build:** `npm run build`" lists a command; "Ensure the submodule is current: `git submodule update`" is a rule.
     if (labelledCode(body) && !labelsRule(text.slice(0, text.indexOf(':')))) return check() ? undefined : 'command';
     // "Test commands:", a label over the items below it.

@@ -101,6 +101,11 @@ function negationOf(heading: string): string | undefined {
   return 'Not allowed';
 }
 
+/** Whether the word a heading of don'ts gives its rules names what not to do ("Do Not Touch"), not only that ("Don't"). */
+export function namesVerb(negation: string | undefined): boolean {
+  return negation !== undefined && !/^(Don't|Do not|Never|Must not|Avoid|Not allowed)$/.test(negation);
+}
+
 /** Verbs a heading of don'ts names after its word ("Do Not Touch", "Never Edit"), beyond those a rule starts with. */
 const HEADING_VERB =
   /^(edit|touch|change|alter|overwrite|rewrite|reformat|hardcode|repeat|assume|guess|ignore|bypass|leak|introduce|downgrade|mix|duplicate|nest|mutate|modify|delete|commit|push)$/;

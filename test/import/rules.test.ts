@@ -669,6 +669,11 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
       ),
     ).toEqual(['Do Not Modify: vendor/', 'Never delete tests', 'Never edit: generated files', "Don't: use var"]);
   });
+  it('takes an item of code under a heading of don\'ts that names its verb as what not to do with it; under a bare "Don\'ts" it is a listing', () => {
+    const md = "## Never Run\n\n- `git push --force`\n\n## Do Not Touch\n\n- `dist/`\n\n## Don'ts\n\n- `npm test`\n";
+    expect(texts(md)).toEqual(['Never Run: git push --force', 'Do Not Touch: dist/']);
+    expect(reasons(md).filter(([, , reason]) => reason === 'command')).toEqual([[11, 11, 'command']]);
+  });
   it('an item whose later sentence names the alternative is still a prohibition: the first sentence is what not to do', () => {
     expect(texts("### Don't\n\n- Use print for logging. Use the `logging` module instead.\n- Use `logging` instead.\n")).toEqual([
       "Don't: Use print for logging. Use the logging module instead.",
