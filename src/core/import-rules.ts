@@ -10,6 +10,7 @@ import { BEGIN_PREFIX, END_MARKER } from './export.ts';
 import {
   BREAK,
   closesFence,
+  EXAMPLE_MARK,
   endsBlock,
   excerpt,
   FENCE,
@@ -157,6 +158,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (example !== undefined) {
       endList();
       leave(i, example, 'description');
+      // Its excerpt is what it shows, without the mark its first line reads as.
+      out.leftOut.at(-1)!.excerpt = out.leftOut.at(-1)!.excerpt.slice(EXAMPLE_MARK.length + 1);
       i = example + 1;
       continue;
     }
@@ -381,7 +384,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
         : [];
     for (const s of later) take(s, from, to, false);
     const check = reason === undefined && (startsWithCode(body) || labelledCode(body)) ? gateCheck(text, labels, headings) : undefined;
-    leaveOrTake(reason, check ?? text, from, to);
+    if (reason === undefined) take(check ?? text, from, to);
+    else leave(from, to, reason);
     return to;
   }
 
@@ -436,11 +440,6 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const reason = itemReason(raw, head, to);
     if (reason !== undefined && !(reason === 'description' && isRule(head.replace(/:$/, ''), true))) leave(from, to, reason);
     else take(`${head} ${parts.join('; ')}.`, from, to);
-  }
-
-  function leaveOrTake(reason: LeftOutReason | undefined, text: string, from: number, to: number): void {
-    if (reason === undefined) take(text, from, to);
-    else leave(from, to, reason);
   }
 
   /** A paragraph; one that `introducesList` ends with a sentence that only leads into the list below it. */

@@ -54,6 +54,11 @@ const INLINE_ELEMENT = /^(?:a|abbr|b|code|del|em|font|i|ins|kbd|mark|q|s|samp|sm
 const HEADING_ELEMENT = /^h[1-6]$/i;
 /** A line that only opens or closes an element (`<requirements>`, `</context>`): `[1]` is `/` for a closing one, `[2]` its name. */
 const TAG_LINE = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*$/;
+/**
+ * What an element of examples starts with in the lines read: a block of its own, as a comment's first line is, so that
+ * no caption or item above takes what it shows as theirs (the splitter leaves the element out before reading it).
+ */
+export const EXAMPLE_MARK = '<!-- example -->';
 /** The name of an element that shows examples (`<example>`, `<example type="invalid">`, `<bad-example>`), as Cursor's rules do. */
 const EXAMPLE = /^(?:\w+[-_])?examples?(?:[-_][\w-]+)?$/i;
 
@@ -99,15 +104,18 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
         if (example === undefined) example = tag[1] === '' && EXAMPLE.test(tag[2]!) ? { name: tag[2]!, from: n, depth: 1 } : undefined;
         else if (tag[2] === example.name && (example.depth += tag[1] === '' ? 1 : -1) === 0) {
           (examples ??= new Map()).set(example.from, n);
+          lines[example.from] = EXAMPLE_MARK;
           example = undefined;
         }
       } else if (element && HEADING_ELEMENT.test(element[1]!)) {
         // "<h2>Style</h2>" heads what follows it: a heading.
         lines[n] = `${'#'.repeat(Number(element[1]![1]))} ${element[2]}`;
+      } else if (element && example === undefined && EXAMPLE.test(element[1]!)) {
+        (examples ??= new Map()).set(n, n);
+        lines[n] = `${EXAMPLE_MARK} ${element[2]}`;
       } else if (element) {
         lines[n] = `- ${element[2]}`;
         elements.add(n);
-        if (example === undefined && EXAMPLE.test(element[1]!)) (examples ??= new Map()).set(n, n);
       }
       markup = tag !== null || element !== null;
     }

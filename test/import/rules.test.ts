@@ -345,6 +345,17 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('takes no line of an element of examples into a caption or sentence above it', () => {
+    const md = 'Avoid:\n<example>\n- use var\n</example>\n\nUse this pattern:\n<example>Run `make` twice</example>\n';
+    expect(texts(md)).toEqual([]);
+    expect(splitInstructions(md).leftOut.map((l) => [l.line, l.end_line, l.reason, l.excerpt])).toEqual([
+      [1, 1, 'description', 'Avoid:'],
+      [2, 4, 'description', '- use var'],
+      [6, 6, 'description', 'Use this pattern:'],
+      [7, 7, 'description', 'Run `make` twice'],
+    ]);
+  });
+
   it("reads the text on the line below an element's line as a block of its own, not as the element's rule going on", () => {
     const md = '<rules>\n<rule>Use tabs</rule>\nNotes about the repo follow here.\n<rule>Use pnpm</rule>\n</rules>\n';
     expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text])).toEqual([
