@@ -22,6 +22,7 @@ import {
   ITEM,
   listKind,
   opensComment,
+  opensIndentedCode,
   TABLE_ROW,
   TABLE_RULE,
   words,
@@ -221,9 +222,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       i = end + 1;
       continue;
     }
-    // Indented code (four spaces, outside a list: a nested item of a list is an item, and so is one right below a line
-    // of text, which indented code cannot interrupt: "Claude must:" over "\t•\tAsk first").
-    if (/^( {4}|\t)/.test(line) && !((inList || (i > 0 && lines[i - 1]!.trim() !== '')) && ITEM.test(line))) {
+    if (opensIndentedCode(line, lines[i - 1], inList)) {
       let end = i;
       while (end + 1 < lines.length && (/^( {4}|\t)/.test(lines[end + 1]!) || lines[end + 1]!.trim() === '')) end++;
       while (lines[end]!.trim() === '') end--;

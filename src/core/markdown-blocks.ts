@@ -30,6 +30,16 @@ export function headingText(heading: RegExpExecArray): string {
 export const ITEM = /^([ \t]*)([-*+\u2022\u25e6\u25aa\u2023]|\d{1,9}[.)])[ \t]+(.*)$/;
 
 /**
+ * Whether `line` opens indented code (four spaces or a tab): not a nested item of a list, nor an item right below a
+ * line of text, which indented code cannot interrupt ("Claude must:" over "\t•\tAsk first"), nor one a word
+ * processor's bullet marks, which no code starts with.
+ */
+export function opensIndentedCode(line: string, previous: string | undefined, inList: boolean): boolean {
+  if (!/^( {4}|\t)/.test(line) || !ITEM.test(line)) return /^( {4}|\t)/.test(line);
+  return !(inList || (previous !== undefined && previous.trim() !== '') || /^[ \t]*[\u2022\u25e6\u25aa\u2023]/.test(line));
+}
+
+/**
  * Which list an item's marker (`ITEM`'s `[2]`) continues: its bullet, or its number's delimiter. An item of another
  * kind starts a new list, as CommonMark reads it, and what headed the list above heads it no more.
  */

@@ -269,16 +269,17 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
-  it('reads bullets pasted from a word processor as list items, also indented right below a line of text', () => {
+  it('reads bullets pasted from a word processor as list items, indented right below a line of text or after a blank line', () => {
     const md =
-      'Expectations of the team\n\t\u2022\tClaude must preserve the architecture.\n\t\u2022\tAsk before a rewrite.\n\nThe end.\n\n\t\u2022\tcode\n';
+      'Expectations of the team\n\t\u2022\tClaude must preserve the architecture.\n\t\u2022\tAsk before a rewrite.\n\nRules:\n\n\t\u2022\tUse tabs.\n\nThe end.\n\n\t- code\n';
     const r = splitInstructions(md);
     expect(r.candidates.map((c) => [c.line, c.text])).toEqual([
       [2, 'Claude must preserve the architecture.'],
       [3, 'Ask before a rewrite.'],
+      [7, 'Use tabs.'],
     ]);
-    // After a blank line, an indented line is code, whatever it starts with, as before.
-    expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([7, 'code-block']);
+    // After a blank line, an indented line of another marker is code, as CommonMark reads it.
+    expect(r.leftOut.map((l) => [l.line, l.reason])).toContainEqual([11, 'code-block']);
   });
 
   it('reads a rule file written as elements line for line: one element around text as an item, a lone tag as a blank line', () => {
