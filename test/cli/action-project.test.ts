@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
@@ -98,6 +98,15 @@ describe('agents action add / list', () => {
     expect(r.stderr.toLowerCase()).toContain(message.toLowerCase());
     expect(fileList(root)).toEqual(before);
     expect(git(repo, 'status', '--porcelain').trim()).toBe('');
+  });
+
+  it('refuses a template folder that is a link (exit 3, the link named), as validate does, rather than leaving it out of the list', async () => {
+    const root = exampleStore();
+    symlinkSync('code-coverage', join(root, 'actions/local/coverage-link'));
+    const r = await run(root, 'action', 'list', '--format', 'json');
+    expect(r.code).toBe(3);
+    const diagnostics = JSON.parse(r.stdout).error.detail.diagnostics as { code: string; file: string }[];
+    expect(diagnostics.map((d) => [d.code, d.file])).toEqual([['symlink', 'actions/local/coverage-link']]);
   });
 
   it('lists nothing in an empty store', async () => {

@@ -1,7 +1,7 @@
 // A policy source's action template is named SOURCE:NS/NAME by every command that takes one (docs/extends.md,
 // "Actions"): `invariant list --action` lists it as `plan use` uses it, `show` takes the ids it prints, and the
 // writers refuse it, since the template is changed in the source's repository.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll } from '../helpers/git.ts';
@@ -69,6 +69,24 @@ describe('a policy source action template, SOURCE:NS/NAME', () => {
     const diagnostics = JSON.parse(r.stdout).error.detail.diagnostics as { file: string; source?: string }[];
     expect(diagnostics.length).toBeGreaterThan(0);
     expect(diagnostics.map((d) => [d.file, d.source])).toEqual(diagnostics.map(() => [PATH, 'policy']));
+  });
+
+  it('a template folder that is a link in the source is refused as a link, naming the source, never left out without a word', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    policyCommit(policy, { [`.agents/actions/org/release/${TEMPLATE}.yaml`]: invariantYaml(TEMPLATE, 'Tag every release') });
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    // The pinned commit gains the link: the update that moves the pin, and every listing of the templates at it, refuse it.
+    symlinkSync('release', join(policy.work, '.agents/actions/org/hotfix'));
+    policyCommit(policy, {});
+    const refusedBy = async (...args: string[]) => {
+      const r = await run(app, ...args, '--format', 'json');
+      const detail = JSON.parse(r.stdout).error.detail as { diagnostics: { code: string; file: string; source?: string }[] };
+      return [r.code, detail.diagnostics.map((d) => [d.code, d.file, d.source])];
+    };
+    const link = ['symlink', 'extends/policy/actions/org/hotfix', 'policy'];
+    expect(await refusedBy('extends', 'update')).toEqual([3, [link]]);
   });
 
   it('add, move, edit and action add into the template are refused with nothing written', async () => {

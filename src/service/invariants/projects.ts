@@ -4,8 +4,8 @@ import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalString, requiredString } from '../../core/input-shape.ts';
 import { actionName } from '../../core/model.ts';
 import { isName, isProjectName } from '../../core/names.ts';
-import { readAllPlans, readFolders } from '../../store/read.ts';
-import type { TreeSource } from '../../store/tree-source.ts';
+import { readAllPlans, readEntries, readFolders } from '../../store/read.ts';
+import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
 import { invariantFiles, planIds } from '../../store/listing.ts';
 import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
@@ -28,6 +28,27 @@ export async function actionRefs(tree: TreeSource): Promise<string[]> {
   for (const ns of await namedFolders(tree, 'actions'))
     for (const name of await namedFolders(tree, `actions/${ns}`)) refs.push(`${ns}/${name}`);
   return refs;
+}
+
+/**
+ * Refuses a template folder, or folder of templates, of `tree` that is a link (exit 3, the link named; a source's named
+ * as the source's), as every link of a store is refused, rather than leaving it out of the templates without a word.
+ */
+export async function refuseLinkedTemplates(tree: TreeSource, source?: string): Promise<void> {
+  const links: TreeEntry[] = [];
+  for (const e of await tree.list('actions', { recursive: false })) {
+    if (e.type === 'symlink') links.push(e);
+    else if (e.type === 'dir') links.push(...(await tree.list(e.path, { recursive: false })).filter((f) => f.type === 'symlink'));
+  }
+  if (links.length === 0) return;
+  const snap = await readEntries(tree, links);
+  if (source === undefined) return requireValid(snap, 'read the action templates');
+  const { SOURCE_FILE_HINT, sourceDiagnostic } = await import('../../store/extends.ts');
+  requireValid(
+    { ...snap, diagnostics: snap.diagnostics.map((d) => sourceDiagnostic(d, source)) },
+    `read the action templates of ${source}`,
+    SOURCE_FILE_HINT,
+  );
 }
 
 /** What a word on the command line names in the store. */
