@@ -474,16 +474,22 @@ export function guardReason(hit: GuardHit, plan: string | null, planProject?: st
   // The subject is the agent's (its command, its file's name): escaped, so that a control or bidirectional character
   // cannot hide or reorder what the person reads where the client asks them (a warning's `ask`).
   const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(hit.subject)})`}`;
+  const waive = r.locked
+    ? 'It is a locked floor of a policy source: it cannot be waived here.'
+    : `To waive it: ${waiveCommand(hit, plan, planProject)}.`;
+  return `Blocked by invariant ${r.id} (${r.scope}, ${r.severity}): "${r.text}". An agent ${what}. ${waive}`;
+}
+
+/** The command that waives the invariant of `hit` where it can be (not a locked floor's), with what it still needs. */
+export function waiveCommand(hit: GuardHit, plan: string | null, planProject?: string): string {
+  const r = hit.rule;
   const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
   // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
   // The active plan's waives only what its own set holds: not the invariant of a project it does not target, which only
   // that project's waiver can (waiverReaches), and which `invariant waive --plan` refuses.
   const otherProject =
     hit.project !== undefined && hit.project !== planProject && r.scope === describeScope({ kind: 'project', project: hit.project });
-  const waive = r.locked
-    ? 'It is a locked floor of a policy source: it cannot be waived here.'
-    : (plan !== null && !otherProject) || hit.project === undefined
-      ? `To waive it: agents invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}${plan === null ? ', then agents plan activate PLAN (no project holds it, so only an active plan can waive it)' : ''}.`
-      : `To waive it: agents invariant waive ${r.id} --project ${hit.project} ${rest}.`;
-  return `Blocked by invariant ${r.id} (${r.scope}, ${r.severity}): "${r.text}". An agent ${what}. ${waive}`;
+  return (plan !== null && !otherProject) || hit.project === undefined
+    ? `agents invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}${plan === null ? ', then agents plan activate PLAN (no project holds it, so only an active plan can waive it)' : ''}`
+    : `agents invariant waive ${r.id} --project ${hit.project} ${rest}`;
 }

@@ -74,6 +74,22 @@ describe('agents guard check against the working tree', () => {
   });
 });
 
+describe('agents guard check, the way out it names', () => {
+  it("a finding's hint is the waive command that lets the change through, once its placeholders are filled in", async () => {
+    const dir = await repo();
+    expect((await runAgents(['project', 'add', 'web', '--path', 'web/**'], { cwd: dir })).code).toBe(0);
+    mkdirSync(join(dir, 'web'));
+    writeFileSync(join(dir, 'web/notes.txt'), `aws=${KEY}\n`);
+    const r = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const hint = (JSON.parse(r.stdout).diagnostics as { hint: string }[])[0]!.hint;
+    const command = /agents (invariant waive .*?)\.?$/.exec(hint)![1]!.replace(/…/g, 'ops').replace('YYYY-MM-DD', '2099-01-01');
+    const argv = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+    expect((await runAgents(argv, { cwd: dir })).code).toBe(0);
+    expect(await findings(dir)).toEqual({ code: 0, found: [] });
+  });
+});
+
 describe('agents guard check, files git is told not to look at', () => {
   it('sees the edits and deletions of assume-unchanged and skip-worktree files, which git diff leaves out', async () => {
     const dir = await repo();

@@ -1,7 +1,15 @@
 import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { relative, sep } from 'node:path';
 import type { Diagnostic, RelatedLocation } from '../../core/diagnostics.ts';
-import { evaluateGuards, type GuardIndex, type GuardRule, guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
+import {
+  evaluateGuards,
+  type GuardIndex,
+  type GuardRule,
+  guardReason,
+  GuardMatchers,
+  patternsNeeded,
+  waiveCommand,
+} from '../../core/guard.ts';
 import { physicalPath } from '../../service/link-paths.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
@@ -194,7 +202,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
             .replace(/ It is a locked floor.*$/, ''),
           hint: h.rule.locked
             ? 'A locked floor of a policy source: undo the change.'
-            : `Undo the change, or waive ${h.rule.id} (agents invariant waive).`,
+            : `Undo the change, or waive it: ${waiveCommand(h, plan, index.planProject)}.`,
           related: [ruleLocation(h.rule, storePrefix)],
         });
       }
