@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitInit } from '../helpers/git.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 
 describe('plan activate outside a git repository', () => {
@@ -73,6 +73,16 @@ describe('plan activate, shown', () => {
     expect(invalid.stderr).not.toContain('is not in the store');
     const audit = readFileSync(join(repo, '.git/agents/guard-audit.jsonl'), 'utf8').trim().split('\n');
     expect(JSON.parse(audit.at(-1)!).reason).toContain(`plans/${twin}/plan.yaml:2:1`);
+    // plan activate reads it as the hook does: shown or made active, it is refused with the file to fix (exit 3).
+    for (const args of [
+      ['plan', 'activate', twin],
+      ['plan', 'activate'],
+    ]) {
+      const r = await runAgents([...args, '--format', 'json'], { cwd: repo, env: args.length === 2 ? { AGENTS_PLAN: twin } : {} });
+      expect(r.code).toBe(3);
+      expect(errorOf(r).detail).toMatchObject({ diagnostics: [{ file: `plans/${twin}/plan.yaml`, line: 2 }] });
+    }
+    expect(readFileSync(join(repo, '.git/agents/active-plan'), 'utf8')).toBe('garbage\n');
   });
 });
 

@@ -29,7 +29,8 @@ export default defineCommand<ActivateArgs>({
       if (dir !== undefined) writeActivePlan(dir, null);
       plan = null;
     } else if (argv.id !== undefined) {
-      plan = await (await ctx.invariants()).resolvePlanId(argv.id);
+      // Read whole, so that a plan.yaml the hook could not read is refused here (exit 3, its file:line:col), not made active.
+      plan = (await (await ctx.invariants()).readPlan(argv.id)).id;
       writeActivePlan(dir!, plan);
     }
     const env = ctx.io.env.AGENTS_PLAN?.trim() || null;
@@ -39,7 +40,7 @@ export default defineCommand<ActivateArgs>({
     // An ambiguous prefix names plans of the store, more than one: said so with them (pickId's refusal), not as none.
     let matches: string[] = [];
     if (argv.id === undefined && !argv.clear && named !== null) {
-      missing = await (await ctx.invariants()).resolvePlanId(named).then(
+      missing = await (await ctx.invariants()).readPlan(named).then(
         () => null,
         (error: unknown) => {
           if (!(error instanceof UsageError)) throw error;
