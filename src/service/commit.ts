@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { optionalBoolean } from '../core/input-shape.ts';
+import { shellPath, shellWord } from '../core/shell-word.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
 /** What a writing use case hands back to be committed. */
@@ -124,7 +125,7 @@ export async function withCommit<T extends object>(
   // file staged meanwhile would be refused as "other changes", git's own index lock would fail the second commit
   // outright, and the id read after the commit could be the other command's. The lock is the store's own `.lock`
   // (beside the scopes' locks, which readers skip), not one in git's folder, which may belong to someone else.
-  return withFolderLock(root, '', () => commitWritten(top, prefix, git, write, option, options.notice), {
+  return withFolderLock(root, '', () => commitWritten(root, top, prefix, git, write, option, options.notice), {
     label: prefix || '.',
     ...(options.notice ? { onStale: options.notice } : {}),
   });
@@ -132,6 +133,8 @@ export async function withCommit<T extends object>(
 
 /** withCommit's work once it holds the repository's commit lock. */
 async function commitWritten<T extends object>(
+  /** The store's folder. */
+  root: string,
   top: string,
   /** The store's path in the repository ('' at its top), through its real folder (storePrefix). */
   prefix: string,
@@ -239,13 +242,29 @@ async function commitWritten<T extends object>(
         : error instanceof Error
           ? error.message
           : String(error);
+    // The export-check hook refuses every such commit while the exported files are stale: the way on is said whole.
+    const exports = staged ? await (await import('./commit-exports.ts')).staleExports(root) : [];
     throw new AgentsError(`the change was written, but git commit failed: ${why}`, EXIT_CODES.checkFailed, {
-      hint: staged
-        ? `The files are staged (${repoPaths.join(', ')}); fix what git or its hooks reported, then run \`git commit\`.`
-        : `The files are written, not staged (${repoPaths.join(', ')}); fix what git reported, then \`git add\` and commit them.`,
-      detail: { paths: repoPaths, staged, ...(ignored.length > 0 ? { ignored } : {}) },
+      hint:
+        exports.length > 0
+          ? exportsHint(prefix, repoPaths, exports, done.message)
+          : staged
+            ? `The files are staged (${repoPaths.join(', ')}); fix what git or its hooks reported, then run \`git commit\`.`
+            : `The files are written, not staged (${repoPaths.join(', ')}); fix what git reported, then \`git add\` and commit them.`,
+      detail: { paths: repoPaths, staged, ...(ignored.length > 0 ? { ignored } : {}), ...(exports.length > 0 ? { exports } : {}) },
     });
   }
+}
+
+/**
+ * The hint of a commit the export-check hook refused: the files `agents export` writes are committed with the change
+ * (the hook checks the working tree, so exporting without staging them would pass it and leave them out).
+ */
+function exportsHint(prefix: string, repoPaths: readonly string[], exports: readonly string[], message: string): string {
+  const store = prefix === '.agents' ? '' : ` --store ${shellPath(prefix || '.')}`;
+  const files = exports.map(shellPath).join(' ');
+  const subject = message.split('\n')[0] ?? message;
+  return `The files are staged (${repoPaths.join(', ')}); the pre-commit hook checks the exported files, and these are out of date with the change: ${exports.join(', ')}. Run \`agents export${store} && git add -- ${files} && git commit -m ${shellWord(subject)}\`.`;
 }
 
 /** Waits, as for the store's own lock, until no process holds git's index lock: the lock still held at `deadline`, else undefined. */

@@ -274,3 +274,14 @@ export function writePreCommitHook(plan: HookPlan): HookInstall {
   }
   return { path: plan.path, action: plan.action, merge: plan.merge };
 }
+
+/**
+ * Whether the pre-commit hook git runs for the repository holding `storeRoot` is ours with the export check
+ * (`init --hooks --export-check`): a commit `--commit` makes then fails while the exported files are stale.
+ */
+export async function hookChecksExports(storeRoot: string): Promise<boolean> {
+  const hook = readRegularFile(join(await hooksDir(storeRoot), 'pre-commit'), MAX_HOOK_BYTES, { followLinks: true });
+  if (!hook.ok) return false;
+  const text = hook.bytes.toString('utf8');
+  return text.includes(HOOK_MARKER) && text.includes(' export --check');
+}

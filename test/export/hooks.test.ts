@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
 import { git, GIT_ENV } from '../helpers/git.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
 import { B1, exportedRepo, inv } from './repo.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 
 // The real pre-commit framework's test of the agents-export-check hook is in test/validate/hooks.test.ts,
 // beside the agents-validate one: both share one hook environment, which takes minutes to build.
@@ -41,6 +41,24 @@ describe('the plain git hook with --export-check', () => {
     git(repo, 'checkout', 'HEAD~1', '--', '.agents');
     rmSync(join(repo, '.agents'), { recursive: true });
     expect((await runAgents(['export', '--check'], { cwd: repo })).code).toBe(2);
+  });
+
+  it('a --commit the hook refuses for stale exports names them in its error, and a refusal of another hook names none', async () => {
+    const repo = await exportedRepo();
+    expect((await runAgents(['init', '--hooks', '--export-check'], { cwd: repo })).code).toBe(0);
+    // The hook runs the repository's own agents first: a stand-in whose export check fails, as the real one would here.
+    writeTree(repo, { 'node_modules/.bin/agents': '#!/bin/sh\n[ "$1" = export ] && exit 1\nexit 0\n' });
+    chmodSync(join(repo, 'node_modules/.bin/agents'), 0o755);
+    const add = ['--format', 'json', 'invariant', 'add', '--project', 'billing', 'Refunds are idempotent', '--commit'];
+    const refused = errorOf(await runAgents(add, { cwd: repo }));
+    expect(refused.exit_code).toBe(1);
+    expect(refused.detail).toMatchObject({ staged: true, exports: ['services/billing/AGENTS.md'] });
+    // A hook without the export check refuses for reasons of its own: no exported file is blamed.
+    git(repo, 'reset', '-q');
+    expect((await runAgents(['init', '--hooks', '--no-export-check'], { cwd: repo })).code).toBe(0);
+    const other = errorOf(await runAgents(add, { cwd: repo }));
+    expect(other.exit_code).toBe(1);
+    expect(other.detail).not.toHaveProperty('exports');
   });
 
   it('init --hooks offers the export check when the store exports', async () => {
