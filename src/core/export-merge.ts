@@ -184,5 +184,9 @@ export function removeBlock(
     return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand' };
   const rest = current.slice(bomOf(current).length + (front?.length ?? 0), scan.start) + current.slice(scan.end);
   if (rest.trim() === '') return { kind: 'delete' };
-  return { kind: 'write', text: current.slice(0, scan.start) + current.slice(scan.end), action: 'update' };
+  // A block that ends the file was appended after a blank line of the export's own (mergeBlock's separator): it goes
+  // with the block, so that the owner's file ends as it did before the export, not with a blank line more.
+  const head = current.slice(0, scan.start);
+  const left = scan.end === current.length ? head.replace(/(\r?\n)\r?\n$/, '$1') : head;
+  return { kind: 'write', text: left + current.slice(scan.end), action: 'update' };
 }

@@ -742,6 +742,17 @@ describe('mergeBlock: exact texts', () => {
     expect(mergeBlock(current, undefined, inner, hash, false)).toEqual({ kind: 'write', text: `${before}${block}`, action: 'update' });
   });
 
+  // The blank line an append put before the block goes with it: the owner's file ends as it did, CRLF or LF.
+  it.each([
+    ['mine\n', 'mine\n'],
+    ['# Notes\r\nline\r\n', '# Notes\r\nline\r\n'],
+    ['\ufeffmine\n', '\ufeffmine\n'],
+    ['mine', 'mine\n'],
+  ])('a block appended to %j and then removed leaves %j', (current, left) => {
+    const merged = mergeBlock(current, undefined, inner, hash, false) as { text: string };
+    expect(removeBlock(merged.text, hash, false)).toEqual({ kind: 'write', text: left, action: 'update' });
+  });
+
   // A file written with CRLF line ends gets its block with CRLF too (and stays up to date so); a file of mostly LF, LF.
   it.each([
     ['# Notes\r\n', '# Notes\r\n\r\n', true],

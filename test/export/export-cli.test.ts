@@ -616,7 +616,7 @@ describe('agents export: files it leaves alone', () => {
       { path: 'packages/ui/CLAUDE.md', status: 'obsolete', line: null },
     ]);
     expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(0);
-    expect(readFileSync(ui, 'utf8')).toBe('# UI notes\n\n');
+    expect(readFileSync(ui, 'utf8')).toBe('# UI notes\n');
     expect(existsSync(join(repo, 'packages/ui/CLAUDE.md'))).toBe(false);
     expect(readFileSync(join(repo, 'vendor/kit/src/AGENTS.md'), 'utf8')).toBe(theirs);
     expect((await runAgents(['export', '--check', ...targets], { cwd: repo })).code).toBe(0);
