@@ -11,6 +11,7 @@ import {
 import { UsageError } from '../core/errors.ts';
 import { leavesStore } from '../core/model-shape.ts';
 import { quoteText } from '../core/plain-text.ts';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { FileChange } from './export-targets.ts';
 
 export interface ExportOptions {
@@ -43,24 +44,40 @@ export function checkedExportOptions(given: ExportOptions | undefined): ExportOp
  * A plan handed to `apply` as `plan()` returned it: another object, whose missing fields would fail deep inside
  * the writes, is refused by the field at fault before anything is written.
  */
-export function checkPlanShape(plan: { top: string; changes: readonly FileChange[] }, onProgress: ExportOptions['onProgress']): void {
+export function checkPlanShape(
+  plan: { top: string; changes: readonly FileChange[] },
+  onProgress: ExportOptions['onProgress'],
+  /** The store's folder (absolute): no instruction file goes into it. */
+  store: string,
+): void {
   optionalFunction(onProgress, 'onProgress');
   const given = inputObject(plan, 'apply', undefined, 'plan');
-  requiredString(given.top, 'top');
+  const top = requiredString(given.top, 'top');
   for (const change of requiredArray(given.changes, 'changes', 'of file changes')) {
     const c = inputObject(change as FileChange, 'each of changes', undefined, 'changes[]');
     // A path that climbs out of the repository (`../x`) or starts elsewhere (`/etc/x`), in a plan a caller rebuilt or
     // edited, was written there: `plan()` gives only paths below the top.
     // A path into git's own folder (`.git/hooks/pre-commit`) is no instruction file either: git would run what it holds.
     const path = requiredString(c.path, 'changes[].path');
-    if (leavesStore(path) || path.split(/[\\/]/).some((part) => part.toLowerCase() === '.git'))
-      throw new UsageError(
-        `apply: changes[].path ${quoteText(c.path!)} is outside the repository's files`,
-        'Nothing was written. Apply a plan as plan() returned it: its paths are relative to its top, without "..".',
-        { field: 'changes[].path', path: c.path },
-      );
+    if (leavesStore(path) || path.split(/[\\/]/).some((part) => part.toLowerCase() === '.git')) throw outsideFiles(path);
     requiredString(c.action, 'changes[].action');
     optionalString(c.before, 'changes[].before');
     optionalString(c.after, 'changes[].after');
+    // Nor is one into the store, whose every file is read as the store's (an invariant of the caller's choosing).
+    if (within(store, resolve(top, path))) throw outsideFiles(path);
   }
+}
+
+function outsideFiles(path: string): UsageError {
+  return new UsageError(
+    `apply: changes[].path ${quoteText(path)} is outside the repository's files`,
+    'Nothing was written. Apply a plan as plan() returned it: its paths are relative to its top, without "..".',
+    { field: 'changes[].path', path },
+  );
+}
+
+/** Whether `path` is `folder` or below it (both absolute). */
+function within(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

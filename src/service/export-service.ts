@@ -387,7 +387,7 @@ export class ExportService {
 
   /** Writes the plan's files one at a time, each atomically, yielding after each. */
   private *writes(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): Generator<FileChange> {
-    checkPlanShape(plan, onProgress);
+    checkPlanShape(plan, onProgress, this.service.root);
     // Temporaries a killed export left beside its files (which git would show forever) go first.
     removeStaleTemps(
       plan.top,

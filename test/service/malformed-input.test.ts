@@ -1,7 +1,7 @@
 // The library taken from JavaScript, where nothing checks the types: input of the wrong shape is a usage error
 // (exit code 2) that says what is missing, never a TypeError from inside, and never a silent choice.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentsError, EXIT_CODES } from '../../src/core/errors.ts';
 import { resolvePrefix } from '../../src/core/id-prefix.ts';
@@ -383,7 +383,7 @@ describe('the library given input of the wrong shape', () => {
     );
     expect(await fieldOf(() => exporter.apply({ top: store, changes: [] }, 5))).toBe('onProgress');
     // A path out of the top, in a plan rebuilt by the caller, was written there; nothing is written, not even the others.
-    const top = join(store, 'top');
+    const top = join(dirname(store), 'top');
     mkdirSync(top);
     for (const path of ['../outside.md', join(store, 'outside.md'), 'a/../../outside.md', '.git/hooks/pre-commit', 'sub/.GIT/config'])
       expect(
@@ -398,6 +398,12 @@ describe('the library given input of the wrong shape', () => {
         ),
       ).toBe('changes[].path');
     expect(existsSync(join(top, 'AGENTS.md')) || existsSync(join(store, 'outside.md'))).toBe(false);
+    // Nor into the store, below the repository's top, where the file would be read as the store's own.
+    for (const path of ['.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F8G7.yaml', '.agents', 'x/../.agents/AGENTS.md'])
+      expect(await fieldOf(() => exporter.apply({ top: dirname(store), changes: [{ path, action: 'create', after: 'x' }] }))).toBe(
+        'changes[].path',
+      );
+    expect(existsSync(join(store, 'global/01JDQ6X5Z8W4N3B2C1D0E9F8G7.yaml')) || existsSync(join(store, 'AGENTS.md'))).toBe(false);
     await usageError(() => exporter.applyUntil({ top: store }, new AbortController().signal));
     // A stop that is no AbortSignal is named, not a TypeError at the first file; none is a run never stopped.
     expect(await fieldOf(() => exporter.applyUntil({ top: store, changes: [] }, 'stop'))).toBe('signal');
