@@ -5,6 +5,7 @@ import { throwIfCancelled, UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
 import { renderStandalone, standaloneSection } from '../core/export-standalone.ts';
 import { optionalSignal, requiredString } from '../core/input-shape.ts';
+import { literalFolder } from '../core/globs.ts';
 import { checkedExportOptions, checkPlanShape, type ExportOptions } from './export-options.ts';
 import {
   blockFencedAt,
@@ -35,6 +36,7 @@ import {
   ignoredTargets,
   type FileChange,
   linkedTarget,
+  placedAt,
   placedPathError,
   refuseUnfaithfulLink,
   sameRules,
@@ -113,6 +115,23 @@ export class ExportService {
       );
     }
     requireValid({ diagnostics: read.diagnostics } as never, "read the projects' project.yaml");
+    // A store elsewhere than .agents/ (--store config/agents), which the glob rules cannot know: a glob whose folder is
+    // in it would have the export write AGENTS.md into the store, refused as one into .agents/ is.
+    const store = this.storeRel();
+    for (const [name, meta] of read.meta)
+      for (const [i, glob] of (meta.paths ?? []).entries()) {
+        const dir = literalFolder(glob);
+        if (store === '.' || (dir !== store && !dir.startsWith(`${store}/`))) continue;
+        throw await placedAt(
+          this.service.source,
+          name,
+          i,
+          new UsageError(
+            `paths.${i} ${JSON.stringify(glob)} points into ${store}/, the invariant store; a project's files are the repository's`,
+            'Paths are globs relative to the top of the repository (e.g. services/billing/**); nothing was written.',
+          ),
+        );
+      }
     return read;
   }
 

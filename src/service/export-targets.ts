@@ -369,6 +369,11 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
 export async function placedPathError(source: TreeSource, error: unknown): Promise<unknown> {
   if (!(error instanceof UsageError) || error.code !== 'path-not-expressible') return error;
   const { project, index } = error.detail as { project: string; index: number };
+  return placedAt(source, project, index, error);
+}
+
+/** `error` about path `index` of `project`'s paths, its message prefixed with where project.yaml holds it. */
+export async function placedAt(source: TreeSource, project: string, index: number, error: UsageError): Promise<UsageError> {
   const file = `projects/${project}/project.yaml`;
   const read = (await source.read([file])).get(file);
   if (!read?.ok) return error;

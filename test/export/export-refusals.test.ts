@@ -1,7 +1,7 @@
 // What `agents export` says when it leaves files alone (docs/export.md, "The managed block"): what it did
 // write, and a fix that fits each kind of refusal.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
@@ -25,6 +25,18 @@ describe('agents export, a file left alone', () => {
     // A folder above it, and one beside it, are this repository's: with the project's paths kept out, it exports.
     writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n');
     expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+  });
+
+  it('a project path into a store kept elsewhere than .agents/ (--store config/agents): exit 2 at its file:line:col, nothing written', async () => {
+    const repo = monorepo();
+    mkdirSync(join(repo, 'config'));
+    renameSync(join(repo, '.agents'), join(repo, 'config/agents'));
+    writeFileSync(join(repo, 'config/agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - config/agents/**\n');
+    const before = snapshot(repo);
+    const r = await runAgents(['--store', 'config/agents', 'export', '--target', 'agents-md'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('projects/web/project.yaml:3:5:');
+    expect(snapshot(repo)).toEqual(before);
   });
 
   it('says nothing was written only when nothing was', async () => {
