@@ -85,14 +85,19 @@ function schemaIssues(text: string): string | undefined {
 /**
  * Turns a thrown user error on a resource read or a prompt into a JSON-RPC error with the CLI's message and hint, and
  * in its data the failure's stable code, detail and diagnostics, as a tool's error result has them: a client tells `no-store` or
- * `store-changed` (ask again) from a bad URI without reading the message.
+ * `store-changed` (ask again) from a bad URI without reading the message. `notFound`: the error is of a URI that names
+ * no resource.
  */
-export function resourceError(error: unknown): McpError {
+export function resourceError(error: unknown, notFound = false): McpError {
+  // Made already (a URI that names no resource, refused before the read): sent as it is.
+  if (error instanceof McpError) return error;
   if (error instanceof AgentsError) {
     const text = errorLines(error, makeStyle(false)).join('\n');
     // A project without a folder is no resource, as a plan without one is not: both are "not found", not bad params.
     const unknown =
-      error.code === 'unknown-project' || (error instanceof UsageError && /^(unknown (plan|resource)|no plan with id)/.test(error.message));
+      notFound ||
+      error.code === 'unknown-project' ||
+      (error instanceof UsageError && /^(unknown plan|no plan with id)/.test(error.message));
     return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, {
       code: error.code,
       exit_code: error.exitCode,

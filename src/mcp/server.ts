@@ -291,6 +291,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
       const { resources, ctx } = await parts();
+      namedTarget(resources, request.params.uri);
       const read = await readingStore(options.root, () => resources.readResource(ctx, request.params.uri));
       return bounded({ contents: [read] }, ASK_LESS.resource);
     } catch (error) {
@@ -298,11 +299,23 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     }
   });
 
+  /**
+   * The target a resource URI names. One that names no target the store could hold (`agents://projects/Web/…`, a plan
+   * id in lower case) is no resource, as an unknown project is none: not found, with the CLI's message.
+   */
+  const namedTarget = (resources: Parts['resources'], uri: string): Target => {
+    try {
+      return resources.parseUri(uri).target;
+    } catch (error) {
+      throw resourceError(error, true);
+    }
+  };
+
   const subscribed = new Map<string, Target>();
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     try {
       const { resources } = await parts();
-      subscribed.set(request.params.uri, resources.parseUri(request.params.uri).target);
+      subscribed.set(request.params.uri, namedTarget(resources, request.params.uri));
     } catch (error) {
       throw resourceError(error);
     }

@@ -97,6 +97,15 @@ describe('agents mcp: initialize, tools and resources', () => {
       code: -32002,
       message: expect.stringContaining('unknown project myap'),
     });
+    // A name the store cannot hold is no resource either (not invalid params), read or subscribed to, said with the CLI's words.
+    await expect(s.client.readResource({ uri: 'agents://projects/MyApp/effective.json' })).rejects.toMatchObject({
+      code: -32002,
+      data: { code: 'usage', detail: { suggestions: ['myapp'] } },
+    });
+    await expect(s.client.readResource({ uri: `agents://plans/${EXAMPLE_PLAN.toLowerCase()}/effective.md` })).rejects.toMatchObject({
+      code: -32002,
+    });
+    await expect(s.client.subscribeResource({ uri: 'agents://projects/MyApp/effective.md' })).rejects.toMatchObject({ code: -32002 });
   });
 
   it('answers every read tool, with structured content and text', async () => {
