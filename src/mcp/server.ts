@@ -130,8 +130,13 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   // not before `initialize` is answered (docs/performance.md).
   let loading: Promise<Parts> | undefined;
   // The notices of the service while a tool runs: its answer carries them, so the model learns what stderr says.
+  // Each once: a call may read the set twice (record_reconciliation checks the answer, then records under the lock),
+  // or again when the store moved during its read, and each read says its notices.
   const callNotices = new AsyncLocalStorage<string[]>();
-  const notice = (message: string) => callNotices.getStore()?.push(message);
+  const notice = (message: string) => {
+    const noticed = callNotices.getStore();
+    if (noticed !== undefined && !noticed.includes(message)) noticed.push(message);
+  };
   const parts = () =>
     (loading ??= (async () => {
       const [tools, resources, service] = await Promise.all([import('./tools.ts'), import('./resources.ts'), options.service(notice)]);

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,18 @@ describe('MCP: the reconcile_plan prompt and record_reconciliation', () => {
       IDS.map((id) => [id, id !== IDS[3], `reasoned about ${id.slice(-4)}`]),
     );
     expect(node).toMatchObject({ enforcement_id: run!.id, actor: 'agent', summary: '3 of 4 invariants enforced (agent actor)' });
+
+    // The plan's project gone: the tool reads the set twice (to check the answer, then under the lock), and says its
+    // warning once, as `plan strategize` does.
+    renameSync(join(root, 'projects/myapp'), join(root, 'projects/web'));
+    const set = await s.client.callTool({ name: 'effective_invariants', arguments: { plan: EXAMPLE_PLAN } });
+    const shortIds = (set.structuredContent as { invariants: { id: string }[] }).invariants.map((i) => i.id);
+    const short = await s.client.callTool({ name: 'record_reconciliation', arguments: { plan: EXAMPLE_PLAN, answer: answer(shortIds) } });
+    expect(short.isError).toBeFalsy();
+    const notes = (short._meta as Record<string, string[]>)['agents/notices']!;
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('unknown-project');
+    expect(JSON.stringify(short.content).split('unknown-project').length).toBe(2);
   });
 
   it("a call the client cancels while it waits for the plan's lock gives up and records no run", async () => {
