@@ -22,15 +22,16 @@ import {
 import { setFlagsFromString } from 'node:v8';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { escapeUnsafe } from '../core/plain-text.ts';
-import { EXIT_CODES, UsageError } from '../core/errors.ts';
+import { EXIT_CODES } from '../core/errors.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { Target } from './resources.ts';
-import type { ToolContext, ToolDef } from './tool.ts';
+import type { ToolContext } from './tool.ts';
 import { readingStore, requireStoreHere } from './store-here.ts';
 import { extendsCacheDir } from '../store/git-dir.ts';
 import { oneBatchAtATime, StoreWatcher } from './watch.ts';
 import { errorResult, readableError, resourceError } from './error-answers.ts';
 import { docsRef } from '../core/docs-link.ts';
+import { toolListing, writeOffError } from './write-off.ts';
 import { runEnv } from '../git/run-environment.ts';
 
 export interface McpOptions {
@@ -87,28 +88,6 @@ const TAKEN_LIMIT = 16;
 /** How many messages are read on and held while TAKEN_LIMIT requests are taken: a cancellation sent after them is heard. */
 const HELD_LIMIT = 16;
 
-const WRITE_OFF_HINT = `Start the server with \`agents mcp --allow-write\`, or set \`mcp: {allow_write: true}\` in .agents/config.yaml (${docsRef('mcp.md')}).`;
-
-function toolListing(tool: ToolDef, writeOn: boolean) {
-  const off = tool.writes && !writeOn;
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: off
-      ? `OFF in this server: it was started without --allow-write, so calling this tool returns an error. ${tool.description}`
-      : tool.description,
-    inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema,
-    annotations: {
-      title: tool.title,
-      readOnlyHint: !tool.writes,
-      ...(tool.writes ? { destructiveHint: false, idempotentHint: false } : {}),
-      openWorldHint: false,
-    },
-    _meta: { 'agents/enabled': !off },
-  };
-}
-
 /**
  * `agents mcp` (docs/mcp.md): an MCP server on stdin/stdout until the client
  * closes stdin. Tools answer through the same services as the CLI; resources
@@ -151,6 +130,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   // Why writing is off when config.yaml could not be read: a writing call answers with it (file:line:col), not with
   // "set allow_write: true" to a user whose config.yaml says so in a form it does not take.
   let configError: unknown;
+  const writeOffBy = options.allowWrite === false ? 'option' : 'config';
   // The config is read on the first tools request, not before `initialize` is answered.
   const writeAllowed = () =>
     (writeOn ??=
@@ -225,7 +205,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       prepared = true;
       setImmediate(() => void tools.prepareTools().catch(() => {}));
     }
-    return { tools: tools.TOOLS.map((t) => toolListing(t, on)) };
+    return { tools: tools.TOOLS.map((t) => toolListing(t, on, writeOffBy)) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
@@ -241,9 +221,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
         try {
           if (tool.writes && !(await writeAllowed())) {
             if (configError !== undefined) throw configError;
-            throw new UsageError(`${tool.name} is off: this server does not allow writing to the store`, WRITE_OFF_HINT, {
-              reason: 'write-off',
-            });
+            throw writeOffError(tool, writeOffBy);
           }
           const noticed: string[] = [];
           const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;

@@ -378,7 +378,7 @@ describe('agents mcp: writing', () => {
     const s = await startMcp(root);
     const r = await call(s, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' });
     expect(r.isError).toBe(true);
-    expect(errorOf(r)).toMatchObject({ exit_code: 2, detail: { reason: 'write-off' } });
+    expect(errorOf(r)).toMatchObject({ exit_code: 2, detail: { reason: 'write-off', by: 'config' } });
     expect(textOf(r)).toContain('--allow-write');
     expect(fileList(root)).toEqual(before);
   });
@@ -474,7 +474,8 @@ describe('agents mcp: writing', () => {
       const o = await startMcp(other, [off]);
       const r = await call(o, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' });
       expect(r.isError, off).toBe(true);
-      expect(errorOf(r).detail).toEqual({ reason: 'write-off' });
+      // Said to be the option's doing, not config.yaml's, which says allow_write: true already.
+      expect(errorOf(r).detail).toEqual({ reason: 'write-off', by: 'option' });
     }
     expect(records(other, EXAMPLE_PLAN, 'violations')).toHaveLength(1);
     // A value config.yaml does not take leaves writing off, and a writing call says where (exit 3), as a reader would.
