@@ -9,6 +9,15 @@
  * separate globs, an alternation as a glob per alternative). Pure.
  */
 
+/**
+ * Why `glob` points into the store kept at `folder` (relative to the repository's top) elsewhere than `.agents/`, whose
+ * globs `globProblem` refuses already; undefined when it does not, or the store's folder is unknown ('').
+ */
+export function intoStore(glob: string, folder: string): string | undefined {
+  if (folder === '' || folder === '.agents' || (glob !== folder && !glob.startsWith(`${folder}/`))) return undefined;
+  return `points into ${folder}/, the invariant store; a project's files are the repository's`;
+}
+
 /** Why `glob` is not a path glob this tool takes, or undefined when it is. */
 export function globProblem(glob: string): string | undefined {
   if (glob.trim() !== glob) return 'has white space at its start or end';

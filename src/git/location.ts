@@ -10,7 +10,7 @@ import {
   realpathSync,
   statSync,
 } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
  * The folder holding the nearest `.git` (a folder, or a file as in linked
@@ -34,6 +34,18 @@ export function realPath(path: string): string {
   } catch {
     return resolve(path);
   }
+}
+
+/**
+ * The store's folder as its repository holds it, relative to the top (`.agents`, `config/agents`; '' at the top),
+ * links on the way followed; undefined outside a repository, or where the store's real folder is outside its top.
+ */
+export function storeFolderOf(store: string): string | undefined {
+  const top = repoTop(store);
+  if (top === undefined) return undefined;
+  const [realTop, realStore] = [realPath(top), realPath(store)];
+  if (realStore !== realTop && !realStore.startsWith(`${realTop}${sep}`)) return undefined;
+  return relative(realTop, realStore).split(sep).join('/');
 }
 
 /** Whether git would take `dir` for a bare repository's folder: it holds HEAD, objects/ and refs/. */

@@ -1,5 +1,5 @@
 import { type AgentsError, UsageError, valueTooLong } from '../core/errors.ts';
-import { globProblem } from '../core/globs.ts';
+import { globProblem, intoStore } from '../core/globs.ts';
 import {
   inputObject,
   optionalBoolean,
@@ -12,6 +12,7 @@ import {
 import { codePointLength, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
+import { storeFolderOf } from '../store/git-dir.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { commitOptionFor, commitWanted, lockedWrite, withCommit } from './commit.ts';
 import { pinnedTrees } from './invariants/pinned-sources.ts';
@@ -289,8 +290,14 @@ export class ScopeService {
           'Nothing was written. Use broader globs.',
         );
       }
+      let folder: string | undefined;
       for (const glob of paths) {
-        const problem = glob === '' ? 'is empty' : (globProblem(glob) ?? (glob.length > 500 ? 'is longer than 500 characters' : undefined));
+        const problem =
+          glob === ''
+            ? 'is empty'
+            : (globProblem(glob) ??
+              (glob.length > 500 ? 'is longer than 500 characters' : undefined) ??
+              intoStore(glob, (folder ??= storeFolderOf(this.root) ?? '')));
         if (problem) {
           throw new UsageError(
             `path ${truncate(JSON.stringify(glob))} ${problem}`,

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { conflictingOptions, UsageError } from '../core/errors.ts';
 import { mayExtend } from '../core/extends-config.ts';
-import { realPath, repoTop } from '../store/git-dir.ts';
+import { repoTop, storeFolderOf } from '../store/git-dir.ts';
 import { refuseSparseStore } from '../store/sparse-store.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { lockAge, samePidNamespace } from '../store/lock-owner.ts';
@@ -75,8 +75,8 @@ function prefixFor(from: string, store: string): string {
  * that folder, whose files the tree holds, not the link's path.
  */
 function repoPrefixOf(top: string, store: string): string {
-  const [realTop, realStore] = [realPath(top), realPath(store)];
-  return realStore === realTop || realStore.startsWith(`${realTop}${sep}`) ? prefixFor(realTop, realStore) : prefixFor(top, store);
+  const folder = storeFolderOf(store);
+  return folder === undefined ? prefixFor(top, store) : folder === '' ? '' : `${folder}/`;
 }
 
 function matches(only: readonly string[], file: string): boolean {
@@ -145,11 +145,13 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     changed !== undefined && !options.fix && (await (await import('./hook-scope.ts')).changesStoreWideInput(source, changed));
   const now = (deps.clock ?? (() => new Date()))();
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
+  const storeFolder = storeFolderOf(options.store);
   const shared = {
     cache,
     // --fix amends its report after the checks: what it found is not what the fixed files hold.
     memo: !options.fix,
     repoFiles,
+    ...(storeFolder === undefined ? {} : { storeFolder }),
     now,
     // Hook mode: the checks across files look only at what the changed paths can take part in (docs/validation.md).
     // (--fix acts on the whole report: never narrowed.)

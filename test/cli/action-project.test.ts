@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
 
 function repoStore(): { root: string; repo: string } {
   const root = exampleStore();
@@ -141,6 +142,21 @@ describe('agents project add / list', () => {
     ]);
     expect((await run(root, 'project', 'ls')).stdout).toContain('web    1 active of 1 invariant · 1 plan');
     expect((await run(root, 'validate')).code).toBe(0);
+  });
+
+  it('refuses a path into a store kept elsewhere than .agents/, in project add (exit 2) and, written by hand, in validate', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    const store = join(repo, 'config/agents');
+    expect((await runAgents(['--store', store, 'init'])).code).toBe(0);
+    const add = await run(store, 'project', 'add', 'web', '--path', 'config/agents/**', '--format', 'json');
+    expect([add.code, existsSync(join(store, 'projects/web'))]).toEqual([2, false]);
+    mkdirSync(join(store, 'projects/web'));
+    writeFileSync(join(store, 'projects/web/project.yaml'), 'paths:\n  - web/**\n  - config/agents/global/**\n');
+    const v = await run(store, 'validate', '--format', 'json');
+    expect(v.code).toBe(1);
+    const found = JSON.parse(v.stdout).diagnostics as { code: string; file: string; line: number }[];
+    expect(found.filter((d) => d.code === 'project-path-invalid').map((d) => [d.file, d.line])).toEqual([['projects/web/project.yaml', 3]]);
   });
 
   it('writes the description and paths into project.yaml, which which and validate read', async () => {

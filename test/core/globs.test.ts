@@ -8,6 +8,7 @@ import {
   globHoldsFolder,
   globMatches,
   globProblem,
+  intoStore,
   globsSurelyOverlap,
   literalFolder,
   singleFolder,
@@ -37,6 +38,18 @@ describe('globProblem', () => {
     [' src/**', 'has white space at its start or end'],
   ])('%j → %j', (glob, problem) => {
     expect(globProblem(glob)).toBe(problem);
+  });
+});
+
+describe('intoStore', () => {
+  it('names a glob into a store kept elsewhere than .agents/, and nothing else', () => {
+    expect(intoStore('config/agents/**', 'config/agents')).toMatch(/config\/agents\//);
+    expect(intoStore('config/agents', 'config/agents')).toBeDefined();
+    expect(intoStore('config/agents-old/**', 'config/agents')).toBeUndefined();
+    expect(intoStore('config/**', 'config/agents')).toBeUndefined();
+    // .agents/ is globProblem's; a store at the top, or outside a repository, names no folder.
+    expect(intoStore('.agents/**', '.agents')).toBeUndefined();
+    expect(intoStore('x/**', '')).toBeUndefined();
   });
 });
 

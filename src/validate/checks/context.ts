@@ -37,6 +37,8 @@ export interface ValidateOptions {
    * undefined when they cannot be known (no git repository, a revision).
    */
   repoFiles?: () => Promise<readonly string[] | undefined>;
+  /** The store's folder relative to the repository's top (`.agents`, `config/agents`); undefined outside git. */
+  storeFolder?: string;
   /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
   now?: Date;
   /** The invariant ids of a policy source's action template (`SOURCE:NS/NAME`), for promoted origins; absent: the store extends nothing. */

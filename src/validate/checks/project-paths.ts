@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import type { Severity, StoreConfig } from '../../core/model.ts';
+import { intoStore } from '../../core/globs.ts';
 import { quoteText } from '../../core/plain-text.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
@@ -71,6 +72,24 @@ export async function checkProjectPaths(
         ),
     });
   }
+  // A store kept elsewhere than .agents/ (whose globs the parser refuses) is no folder of a project's files either.
+  for (const p of options.storeFolder ? projects : [])
+    for (const [gi, glob] of p.paths.entries()) {
+      const problem = intoStore(glob, options.storeFolder!);
+      if (problem)
+        found.push({
+          files: [p.file],
+          report: () =>
+            located.at(
+              p.file,
+              ['paths', String(gi)],
+              'project-path-invalid',
+              'error',
+              `paths.${gi} ${quoteText(glob)} of project ${p.name} ${problem}`,
+              'Paths are globs relative to the top of the repository, e.g. services/billing/**.',
+            ),
+        });
+    }
   for (const [pi, p] of projects.entries()) {
     for (const [gi, glob] of p.paths.entries()) {
       if (!hits || hits[pi]![gi]! > 0) continue;
