@@ -5,7 +5,7 @@ import { throwIfCancelled, UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
 import { renderStandalone, standaloneSection } from '../core/export-standalone.ts';
 import { optionalSignal, requiredString } from '../core/input-shape.ts';
-import { literalFolder } from '../core/globs.ts';
+import { intoStore } from '../core/globs.ts';
 import { checkedExportOptions, checkPlanShape, type ExportOptions } from './export-options.ts';
 import {
   blockFencedAt,
@@ -120,14 +120,14 @@ export class ExportService {
     const store = this.storeRel();
     for (const [name, meta] of read.meta)
       for (const [i, glob] of (meta.paths ?? []).entries()) {
-        const dir = literalFolder(glob);
-        if (store === '.' || (dir !== store && !dir.startsWith(`${store}/`))) continue;
+        const problem = store === '.' ? undefined : intoStore(glob, store);
+        if (problem === undefined) continue;
         throw await placedAt(
           this.service.source,
           name,
           i,
           new UsageError(
-            `paths.${i} ${JSON.stringify(glob)} points into ${store}/, the invariant store; a project's files are the repository's`,
+            `paths.${i} ${JSON.stringify(glob)} ${problem}`,
             'Paths are globs relative to the top of the repository (e.g. services/billing/**); nothing was written.',
           ),
         );
