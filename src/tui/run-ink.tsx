@@ -1,5 +1,5 @@
-import { Box, type DOMElement, measureElement, render, useApp, useInput, useStdout } from 'ink';
-import { useCallback, useRef, useState, type ReactElement } from 'react';
+import { Box, type DOMElement, type Key, measureElement, render, useApp, useInput, useStdin, useStdout } from 'ink';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { CancelledError, cancelledBy, STOP_SIGNALS } from '../core/errors.ts';
 import { ThemeContext, makeTheme } from './theme.ts';
 import { KeyHub, KeyHubContext, PLAIN } from './use-keys.ts';
@@ -30,6 +30,18 @@ type Outcome<T> =
 const PASTE_START = '[200~';
 const PASTE_END = '[201~';
 const CTRL_C = '\u0003';
+/** The flags of a sequence Ink names no key for: none set. */
+const UNNAMED_KEY = {
+  ...PLAIN,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageUp: false,
+  pageDown: false,
+  home: false,
+  end: false,
+} as Key;
 
 function Shell(props: {
   onCancel: () => void;
@@ -42,8 +54,32 @@ function Shell(props: {
   const frame = useRef<DOMElement>(null);
   // Ink's write of nothing: it erases its frame and draws it again, as the screen was before the suspension.
   const { write } = useStdout();
+  // Ink reads an escape sequence it names no key for (a colour, \u001b[31m, in pasted output) as a Ctrl key named
+  // undefined, and throws on it before any handler runs: that ended the screen with a stack trace, the terminal raw.
+  // Such a sequence is no key here; pasted, it is text, which the field takes as it takes typed text.
+  const { internal_eventEmitter: events } = useStdin();
+  const reached = useRef(false);
+  useLayoutEffect(() => {
+    const emit = events.emit;
+    events.emit = function (this: unknown, name: string | symbol, ...args: unknown[]): boolean {
+      reached.current = false;
+      try {
+        return emit.call(events, name, ...args);
+      } catch (error) {
+        const [data] = args;
+        if (name !== 'input' || reached.current || typeof data !== 'string' || !data.startsWith('\u001b')) throw error;
+        const text = pasting.current ? pastedText(data) : '';
+        if (text !== '') hub.dispatch(text, UNNAMED_KEY, { pasted: true });
+        return true;
+      }
+    };
+    return () => {
+      events.emit = emit;
+    };
+  }, [events, hub]);
   // Ctrl-C reaches the app as a key in raw mode; it cancels wherever the user is.
   useInput((input, key) => {
+    reached.current = true;
     if (input === PASTE_START || input === PASTE_END) pasting.current = input === PASTE_START;
     else if (pasting.current) {
       // Typed as plain text into the field that has the focus, whatever Ink read into it (a paste of one line break

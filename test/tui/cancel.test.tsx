@@ -3,9 +3,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, vi } from 'vitest';
 import { CancelledError } from '../../src/core/errors.ts';
+import type { ImportPlan, PlannedCandidate } from '../../src/core/import-plan.ts';
 import { type AddResult, InvariantService } from '../../src/service/invariant-service.ts';
 import { runAddForm } from '../../src/tui/add.tsx';
 import { runBrowser } from '../../src/tui/browse.tsx';
+import { runImportReview } from '../../src/tui/import.tsx';
 import type { TuiIo } from '../../src/tui/run-ink.tsx';
 import { G1, exampleStore, settle } from './helpers.ts';
 
@@ -163,4 +165,23 @@ test('Ctrl-C while the browser is removing: the removal is made, and the cancel 
   expect(error).toBeInstanceOf(CancelledError);
   expect(existsSync(join(root, `global/${G1}.yaml`))).toBe(false);
   expect((error as CancelledError).message).toContain(`global/${G1}.yaml`);
+});
+
+test('an escape sequence Ink names no key for (a colour in pasted output) ends no screen: pasted, its text goes in the field (the escape character, a control, left out as typed)', async () => {
+  const stdin = new Keys();
+  const io = { stdin, stdout: new Screen(), color: false } as unknown as TuiIo;
+  const rule = { n: 1, file: 'AGENTS.md', line: 3, end_line: 3, whole: true, tags: [], near: [] };
+  const plan = {
+    files: [],
+    projects: [],
+    candidates: [{ ...rule, text: 'Use tabs', severity: 'error', scope: { kind: 'global' }, status: 'new' }],
+  } as unknown as ImportPlan;
+  const outcome = outcomeOf(runImportReview(io, plan));
+  for (const keys of ['e', '\u001b[200~ red\u001b[31m text\u001b[201~', '\r', '\u001b[31m', '\r']) {
+    await settle();
+    stdin.write(keys);
+  }
+  const { value, error } = await outcome;
+  expect(error).toBeUndefined();
+  expect((value as PlannedCandidate[]).map((c) => c.text)).toEqual(['Use tabs red[31m text']);
 });
