@@ -64,7 +64,7 @@ export const PLAIN: Partial<Key> = {
   shift: false,
 };
 
-/** One chunk of plain typing as single keys; anything with an escape sequence or a modifier is left whole. */
+/** One chunk of plain typing as single keys, as Ink reads each alone; anything with an escape sequence or a modifier is left whole. */
 export function splitChunk(input: string, key: Key): [string, Key][] {
   const chars = [...input];
   if (chars.length < 2 || input.includes('\u001b') || key.ctrl || key.meta) return [[input, key]];
@@ -72,6 +72,9 @@ export function splitChunk(input: string, key: Key): [string, Key][] {
     if (c === '\r' || c === '\n') return ['', { ...key, ...PLAIN, return: true }];
     if (c === '\u007f' || c === '\b') return ['', { ...key, ...PLAIN, backspace: true }];
     if (c === '\t') return ['', { ...key, ...PLAIN, tab: true }];
+    // A Ctrl key as Ink reads one pressed alone (Ctrl-U: "u", ctrl): typed ahead with text, Ctrl-U was dropped as a
+    // control character and the text went after the field's old value instead of in its place.
+    if (c <= '\u001a') return [String.fromCharCode(c.charCodeAt(0) + 96), { ...key, ...PLAIN, ctrl: true }];
     return [c, { ...key, ...PLAIN, shift: /[A-Z]/.test(c) }];
   });
 }

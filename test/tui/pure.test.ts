@@ -63,6 +63,14 @@ describe('splitChunk (keys typed ahead arrive as one chunk)', () => {
       ['', false, true, false],
     ]);
   });
+  test('a Ctrl key typed ahead is the Ctrl key Ink reads pressed alone (Ctrl-U then text: the field cleared, then typed)', () => {
+    const keys = splitChunk('\u0015ab', key).map(([input, k]) => [input, k.ctrl]);
+    expect(keys).toEqual([
+      ['u', true],
+      ['a', false],
+      ['b', false],
+    ]);
+  });
   test('escape sequences, modified keys and single keys stay whole', () => {
     expect(splitChunk('\u001b[B', key)).toEqual([['\u001b[B', key]]);
     expect(splitChunk('c', { ...key, ctrl: true })).toEqual([['c', { ...key, ctrl: true }]]);
