@@ -235,7 +235,11 @@ export function AddForm({
       track(
         service.edit({
           id: editing.id,
-          ...editChanges(editing, { text, severity, tags: tagList, rationale: why, active, guard }),
+          ...editChanges(
+            editing,
+            { text, severity, tags: tagList, rationale: why, active, guard },
+            context?.invariants.find((i) => i.id === editing.id)?.tags,
+          ),
           ...(commit !== undefined ? { commit } : {}),
         }),
         (r) => `edited ${r.invariant.id} (${r.invariant.path})`,
@@ -460,7 +464,7 @@ export function AddForm({
  * not send the user to another step.
  */
 export function stepOfProblem(message: string): Step {
-  if (/^tag "/.test(message)) return 'tags';
+  if (/^(tag "|\S+ has no tag ")/.test(message)) return 'tags';
   if (/^the rationale /.test(message)) return 'rationale';
   if (/^(write glob|command pattern|content pattern) "/.test(message)) return 'guard';
   return 'text';

@@ -24,7 +24,7 @@ function guardLists(guard: Guard | undefined): Pick<ScopedInvariant, 'guard'> {
  * The fields the form changed on `before` (the invariant it was filled with), and no other: a field that another
  * process changed while the form was open keeps that change, instead of being set back to what the form showed.
  */
-export function editChanges(before: ScopedInvariant, values: EditedValues): Omit<EditInput, 'id'> {
+export function editChanges(before: ScopedInvariant, values: EditedValues, tagsNow?: readonly string[]): Omit<EditInput, 'id'> {
   const { guard: _guard, rationale: _rationale, ...rest } = before;
   const shown: ScopedInvariant = {
     ...rest,
@@ -44,7 +44,7 @@ export function editChanges(before: ScopedInvariant, values: EditedValues): Omit
   return {
     ...(changed.has('text') ? { text: values.text } : {}),
     ...(changed.has('severity') ? { severity: values.severity } : {}),
-    ...(changed.has('tags') ? tagChanges(before.tags, values.tags) : {}),
+    ...(changed.has('tags') ? tagChanges(before.tags, values.tags, tagsNow) : {}),
     ...(changed.has('rationale') ? { rationale: values.rationale } : {}),
     ...(changed.has('active') ? { active: values.active } : {}),
     // Every kind, a list emptied in the form as an empty one: `edit` replaces the lists it is given and keeps the others.
@@ -56,9 +56,15 @@ export function editChanges(before: ScopedInvariant, values: EditedValues): Omit
  * The tags the form added and took out, as `--tag` and `--untag` give them, so that a tag another process added or
  * took out while the form was open keeps that change (a tag this form takes out that is gone already is refused,
  * said). A new order of the same tags is no change: the whole list given would drop a tag added meanwhile.
+ * `now`: the tags the store was last read holding; one gone from them is no longer the form's to take out, else the
+ * refusal that said so came back at every save, and the form could never save.
  */
-function tagChanges(before: readonly string[], after: readonly string[]): Pick<EditInput, 'addTags' | 'removeTags'> {
+function tagChanges(
+  before: readonly string[],
+  after: readonly string[],
+  now: readonly string[] = before,
+): Pick<EditInput, 'addTags' | 'removeTags'> {
   const addTags = after.filter((t) => !before.includes(t));
-  const removeTags = before.filter((t) => !after.includes(t));
+  const removeTags = before.filter((t) => !after.includes(t) && now.includes(t));
   return { ...(addTags.length > 0 ? { addTags } : {}), ...(removeTags.length > 0 ? { removeTags } : {}) };
 }

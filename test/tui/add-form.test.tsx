@@ -230,6 +230,7 @@ test('a refusal of the save goes back to the step it is about, whatever words th
   expect(stepOfProblem('the rationale is 5000 characters long; the limit is 4000')).toBe('rationale');
   expect(stepOfProblem('command pattern "git tag -d (" is not an RE2 regular expression: missing )')).toBe('guard');
   expect(stepOfProblem('write glob "[" is not a glob')).toBe('guard');
+  expect(stepOfProblem('01M8KJW430VF8WCABSB8RTQ8RY has no tag "beta"')).toBe('tags');
   // A project named "tagging", a store under a folder named "guards": the text step.
   expect(stepOfProblem('cannot write projects/tagging/.lock: permission denied')).toBe('text');
   expect(stepOfProblem('cannot add an invariant to /srv/guards/.agents/global/: text holds U+202E')).toBe('text');
@@ -298,6 +299,45 @@ test('the edit form changes only what was changed in it: a field another process
   expect(edited[0]!.changed).toEqual(['text']);
   const { invariant } = await service.show(G2);
   expect(invariant).toMatchObject({ text: 'Log all changes twice', severity: 'warning', tags: ['external'], rationale: 'Audits need it' });
+  r.unmount();
+});
+
+test('a tag taken out in the form that another process took out meanwhile: the refusal goes to the tags, and the next save is made', async () => {
+  const { service, r, edited } = await editForm(G2, (s) => s.edit({ id: G2, tags: ['alpha', 'beta'] }));
+  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ shadowed by');
+  r.stdin.write(' twice');
+  await frameHas(r.lastFrame, 'Text: Log all changes twice');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Severity');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Tags', 'alpha, beta');
+  r.stdin.write('\u0015');
+  await frameMatches(r.lastFrame, (f) => expect(f).not.toContain('alpha, beta'));
+  r.stdin.write('alpha');
+  await frameHas(r.lastFrame, ': alpha');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Rationale');
+  r.stdin.write('\r');
+  await passGuard(r);
+  await frameHas(r.lastFrame, 'State');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Save the changes? [Y/n]');
+  // Another process, while the form is open.
+  await service.edit({ id: G2, removeTags: ['beta'] });
+  r.stdin.write('y');
+  await frameHas(r.lastFrame, 'Tags (', 'has no tag "beta"');
+  expect(edited).toEqual([]);
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Rationale');
+  r.stdin.write('\r');
+  await passGuard(r);
+  await frameHas(r.lastFrame, 'State');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Save the changes? [Y/n]');
+  r.stdin.write('y');
+  await expect.poll(() => edited.length, { timeout: 10_000 }).toBe(1);
+  expect(edited[0]!.changed).toEqual(['text']);
+  expect((await service.show(G2)).invariant).toMatchObject({ text: 'Log all changes twice', tags: ['alpha'] });
   r.unmount();
 });
 
