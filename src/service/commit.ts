@@ -247,7 +247,7 @@ async function commitWritten<T extends object>(
     throw new AgentsError(`the change was written, but git commit failed: ${why}`, EXIT_CODES.checkFailed, {
       hint:
         exports.length > 0
-          ? exportsHint(prefix, repoPaths, exports, done.message)
+          ? await exportsHint(top, prefix, repoPaths, exports, done.message)
           : staged
             ? `The files are staged (${repoPaths.join(', ')}); fix what git or its hooks reported, then run \`git commit\`.`
             : `The files are written, not staged (${repoPaths.join(', ')}); fix what git reported, then \`git add\` and commit them.`,
@@ -260,11 +260,20 @@ async function commitWritten<T extends object>(
  * The hint of a commit the export-check hook refused: the files `agents export` writes are committed with the change
  * (the hook checks the working tree, so exporting without staging them would pass it and leave them out).
  */
-function exportsHint(prefix: string, repoPaths: readonly string[], exports: readonly string[], message: string): string {
+async function exportsHint(
+  top: string,
+  prefix: string,
+  repoPaths: readonly string[],
+  exports: readonly string[],
+  message: string,
+): Promise<string> {
+  // The store and the files are named from the top, which a command run in a folder below it must go to first.
+  const [{ runCwd }, { realPath }] = await Promise.all([import('../git/run-environment.ts'), import('../git/location.ts')]);
+  const cd = realPath(runCwd()) === realPath(top) ? '' : `cd ${shellPath(top)} && `;
   const store = prefix === '.agents' ? '' : ` --store ${shellPath(prefix || '.')}`;
   const files = exports.map(shellPath).join(' ');
   const subject = message.split('\n')[0] ?? message;
-  return `The files are staged (${repoPaths.join(', ')}); the pre-commit hook checks the exported files, and these are out of date with the change: ${exports.join(', ')}. Run \`agents export${store} && git add -- ${files} && git commit -m ${shellWord(subject)}\`.`;
+  return `The files are staged (${repoPaths.join(', ')}); the pre-commit hook checks the exported files, and these are out of date with the change: ${exports.join(', ')}. Run \`${cd}agents export${store} && git add -- ${files} && git commit -m ${shellWord(subject)}\`.`;
 }
 
 /** Waits, as for the store's own lock, until no process holds git's index lock: the lock still held at `deadline`, else undefined. */

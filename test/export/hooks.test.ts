@@ -53,6 +53,18 @@ describe('the plain git hook with --export-check', () => {
     const refused = errorOf(await runAgents(add, { cwd: repo }));
     expect(refused.exit_code).toBe(1);
     expect(refused.detail).toMatchObject({ staged: true, exports: ['services/billing/AGENTS.md'] });
+    // The command its hint gives, run where the --commit was (a folder below the top), commits the change: its paths
+    // are the top's. A stand-in that passes stands for the export done and checked.
+    git(repo, 'reset', '-q');
+    const below = join(repo, 'services/billing');
+    const fromBelow = await runAgents([...add.slice(0, -2), 'Refunds are logged', '--commit'], { cwd: below });
+    const hint = (JSON.parse(fromBelow.stdout) as { error: { hint: string } }).error.hint;
+    writeTree(repo, { 'node_modules/.bin/agents': '#!/bin/sh\nexit 0\n' });
+    const env = { ...process.env, ...GIT_ENV, PATH: `${join(repo, 'node_modules/.bin')}:${process.env.PATH}` };
+    const ran = spawnSync('sh', ['-c', /`([^`]+)`\.$/.exec(hint)![1]!], { cwd: below, env, encoding: 'utf8' });
+    expect([ran.status, ran.stderr]).toEqual([0, '']);
+    expect(git(repo, 'show', '--format=', '--name-only', 'HEAD')).toContain('.agents/projects/billing/');
+    writeTree(repo, { 'node_modules/.bin/agents': '#!/bin/sh\n[ "$1" = export ] && exit 1\nexit 0\n' });
     // A hook without the export check refuses for reasons of its own: no exported file is blamed.
     git(repo, 'reset', '-q');
     expect((await runAgents(['init', '--hooks', '--no-export-check'], { cwd: repo })).code).toBe(0);
