@@ -11,7 +11,9 @@ import {
 import { UsageError } from '../core/errors.ts';
 import { leavesStore } from '../core/model-shape.ts';
 import { quoteText } from '../core/plain-text.ts';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { sep } from 'node:path';
+import { within } from './guard-paths.ts';
+import { physicalPath } from './link-paths.ts';
 import type { FileChange } from './export-targets.ts';
 
 export interface ExportOptions {
@@ -63,8 +65,10 @@ export function checkPlanShape(
     requiredString(c.action, 'changes[].action');
     optionalString(c.before, 'changes[].before');
     optionalString(c.after, 'changes[].after');
-    // Nor is one into the store, whose every file is read as the store's (an invariant of the caller's choosing).
-    if (within(store, resolve(top, path))) throw outsideFiles(path);
+    // Nor is one into the store, whose every file is read as the store's (an invariant of the caller's choosing): where
+    // the write would land, through a link to the top or the store, or the store's name in capitals a forgiving file
+    // system takes for it.
+    if (within(physicalPath(store), physicalPath(`${top}${sep}${path}`))) throw outsideFiles(path);
   }
 }
 
@@ -74,10 +78,4 @@ function outsideFiles(path: string): UsageError {
     'Nothing was written. Apply a plan as plan() returned it: its paths are relative to its top, without "..".',
     { field: 'changes[].path', path },
   );
-}
-
-/** Whether `path` is `folder` or below it (both absolute). */
-function within(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

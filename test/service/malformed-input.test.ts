@@ -1,6 +1,6 @@
 // The library taken from JavaScript, where nothing checks the types: input of the wrong shape is a usage error
 // (exit code 2) that says what is missing, never a TypeError from inside, and never a silent choice.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentsError, EXIT_CODES } from '../../src/core/errors.ts';
@@ -403,6 +403,14 @@ describe('the library given input of the wrong shape', () => {
       expect(await fieldOf(() => exporter.apply({ top: dirname(store), changes: [{ path, action: 'create', after: 'x' }] }))).toBe(
         'changes[].path',
       );
+    // Also through a link to the top, or the store's name in other capitals, which a forgiving file system takes for it.
+    const link = join(top, 'link');
+    symlinkSync(dirname(store), link);
+    for (const [at, path] of [
+      [link, '.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F8G7.yaml'],
+      [dirname(store), '.AGENTS/AGENTS.md'],
+    ] as const)
+      expect(await fieldOf(() => exporter.apply({ top: at, changes: [{ path, action: 'create', after: 'x' }] }))).toBe('changes[].path');
     expect(existsSync(join(store, 'global/01JDQ6X5Z8W4N3B2C1D0E9F8G7.yaml')) || existsSync(join(store, 'AGENTS.md'))).toBe(false);
     await usageError(() => exporter.applyUntil({ top: store }, new AbortController().signal));
     // A stop that is no AbortSignal is named, not a TypeError at the first file; none is a run never stopped.
