@@ -6,6 +6,7 @@ import { chooseTargets } from '../core/export-choice.ts';
 import { renderStandalone, standaloneSection } from '../core/export-standalone.ts';
 import { optionalSignal, requiredString } from '../core/input-shape.ts';
 import { intoStore } from '../core/globs.ts';
+import { storeFolderOf } from '../store/git-dir.ts';
 import { checkedExportOptions, checkPlanShape, type ExportOptions } from './export-options.ts';
 import {
   blockFencedAt,
@@ -116,11 +117,12 @@ export class ExportService {
     }
     requireValid({ diagnostics: read.diagnostics } as never, "read the projects' project.yaml");
     // A store elsewhere than .agents/ (--store config/agents), which the glob rules cannot know: a glob whose folder is
-    // in it would have the export write AGENTS.md into the store, refused as one into .agents/ is.
-    const store = this.storeRel();
+    // in it would have the export write AGENTS.md into the store, refused as one into .agents/ is. Its folder as the
+    // repository holds it (storeFolderOf), also when --store named it through a link.
+    const store = storeFolderOf(this.service.root) ?? '';
     for (const [name, meta] of read.meta)
       for (const [i, glob] of (meta.paths ?? []).entries()) {
-        const problem = store === '.' ? undefined : intoStore(glob, store);
+        const problem = intoStore(glob, store);
         if (problem === undefined) continue;
         throw await placedAt(
           this.service.source,

@@ -1,7 +1,7 @@
 // What `agents export` says when it leaves files alone (docs/export.md, "The managed block"): what it did
 // write, and a fix that fits each kind of refusal.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
@@ -37,6 +37,10 @@ describe('agents export, a file left alone', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('projects/web/project.yaml:3:5:');
     expect(snapshot(repo)).toEqual(before);
+    // Named through a link to it, the store is the same folder of the repository: the same refusal, at the same place.
+    symlinkSync('config/agents', join(repo, 'st'));
+    const linked = await runAgents(['--store', 'st', 'export', '--target', 'agents-md'], { cwd: repo });
+    expect([linked.code, linked.stderr]).toEqual([2, expect.stringContaining('projects/web/project.yaml:3:5:')]);
   });
 
   it('says nothing was written only when nothing was', async () => {
