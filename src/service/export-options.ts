@@ -10,8 +10,9 @@ import {
 } from '../core/input-shape.ts';
 import { UsageError } from '../core/errors.ts';
 import { leavesStore } from '../core/model-shape.ts';
+import { classifyPath } from '../core/layout.ts';
 import { quoteText } from '../core/plain-text.ts';
-import { sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import { within } from './guard-paths.ts';
 import { physicalPath } from './link-paths.ts';
 import type { FileChange } from './export-targets.ts';
@@ -68,7 +69,14 @@ export function checkPlanShape(
     // Nor is one into the store, whose every file is read as the store's (an invariant of the caller's choosing): where
     // the write would land, through a link to the top or the store, or the store's name in capitals a forgiving file
     // system takes for it.
-    if (within(physicalPath(store), physicalPath(`${top}${sep}${path}`))) throw outsideFiles(path);
+    // A store kept at the repository's top holds the instruction files of the top too: there only a path the store
+    // reads as its own (config.yaml, global/…) is refused.
+    const [inStore, at] = [physicalPath(store), physicalPath(`${top}${sep}${path}`)];
+    if (
+      within(inStore, at) &&
+      (inStore !== physicalPath(top) || classifyPath(relative(inStore, at).split(sep).join('/')).kind !== 'unknown')
+    )
+      throw outsideFiles(path);
   }
 }
 

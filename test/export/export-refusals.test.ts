@@ -5,6 +5,8 @@ import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
+import { gitInit } from '../helpers/git.ts';
+import { tempDir } from '../helpers/tmp.ts';
 import { G1, inv, monorepo, snapshot } from './repo.ts';
 
 const TARGETS = ['--target', 'agents-md,claude-md'];
@@ -119,5 +121,21 @@ describe("agents export, a path Copilot's applyTo cannot hold", () => {
     expect(error.detail).toEqual({ target: 'copilot', project: 'web', index: 1, path: 'docs/a,b/**' });
     expect(error.message.startsWith('projects/web/project.yaml:3:5: ')).toBe(true);
     expect(snapshot(repo)).toEqual(snap);
+  });
+});
+
+describe('agents export, a store kept at the top of the repository', () => {
+  it("writes the top's AGENTS.md, which is no file of the store, and refuses none of the store's own", async () => {
+    const top = tempDir();
+    // The store first (init takes no folder holding something else), then the repository around it.
+    const init = await runAgents(['--store', '.', 'init'], { cwd: top });
+    expect(init.code, init.stderr).toBe(0);
+    gitInit(top);
+    writeFileSync(join(top, 'config.yaml'), `${readFileSync(join(top, 'config.yaml'), 'utf8')}export:\n  targets: [agents-md]\n`);
+    expect((await runAgents(['--store', '.', 'invariant', 'add', '--global', 'Never delete production data'], { cwd: top })).code).toBe(0);
+    const r = await runAgents(['--store', '.', 'export'], { cwd: top });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(top, 'AGENTS.md'), 'utf8')).toContain('Never delete production data');
+    expect((await runAgents(['--store', '.', 'export', '--check'], { cwd: top })).code).toBe(0);
   });
 });
