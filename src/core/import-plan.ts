@@ -32,7 +32,8 @@ export interface ImportFile {
   references?: { line: number; path: string }[];
 }
 
-export type CandidateStatus = 'new' | 'duplicate' | 'exists';
+/** `dropped`: a new rule the review left out (only in the plan a review made, reviewedPlan). */
+export type CandidateStatus = 'new' | 'duplicate' | 'exists' | 'dropped';
 
 export interface PlannedScope {
   kind: 'global' | 'project';
@@ -380,4 +381,17 @@ export function refuseOverlaps(
 /** Whether two projects' paths overlap, by the globs alone or by a file of the repository both hold (as validate finds it). */
 function overlaps(a: readonly string[], b: readonly string[], repoFiles: readonly string[]): boolean {
   return projectOverlaps([a, b], repoFiles).overlaps.length > 0;
+}
+
+/**
+ * The plan as the review left it: each kept candidate as edited (text, severity, scope), each new one it dropped
+ * `dropped`, so the report after a review says what was written rather than what the files proposed.
+ */
+export function reviewedPlan(plan: ImportPlan, chosen: readonly PlannedCandidate[]): ImportPlan {
+  const kept = new Map(chosen.map((c) => [c.n, c]));
+  const candidates = plan.candidates.map((c): PlannedCandidate => {
+    if (c.status !== 'new') return c;
+    return kept.get(c.n) ?? { ...c, status: 'dropped' };
+  });
+  return { ...plan, candidates };
 }

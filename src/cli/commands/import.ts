@@ -1,6 +1,6 @@
 import { loadTui } from '../tui-loader.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import type { ImportFile, ImportPlan, PlannedCandidate } from '../../core/import-plan.ts';
+import { type ImportFile, type ImportPlan, type PlannedCandidate, reviewedPlan } from '../../core/import-plan.ts';
 import { IMPORT_KINDS, type ImportKind, instructionKind } from '../../core/import-sources.ts';
 import type { ImportWritten } from '../../service/import-service.ts';
 import type { ReplaceResult } from '../../service/import-replace.ts';
@@ -93,8 +93,11 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
       lines.push(`${s.yellow('skipped')} ${oneLine(f.file)}: ${oneLine(skipped)}`);
       continue;
     }
-    const where = f.target.kind === 'project' ? `project ${f.target.name}` : 'global';
     const mine = byFile.get(f.file) ?? [];
+    // Where its rules go: the review may have moved some of them out of the file's scope.
+    const fileScope = f.target.kind === 'project' ? `project ${f.target.name}` : 'global';
+    const scopes = new Set(mine.filter((c) => c.status === 'new').map(scopeLabel));
+    const where = scopes.size > 0 ? [...scopes].join(', ') : fileScope;
     // Headings are listed with --verbose only (they name the tags of what follows): the count is of what is listed.
     const left = verbose ? f.leftOut : f.leftOut.filter((l) => l.reason !== 'heading');
     const headings = f.leftOut.length - left.length;
@@ -111,17 +114,20 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
         ),
       );
     for (const c of mine) {
-      const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : '~');
+      const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : c.status === 'dropped' ? '-' : '~');
+      const moved = c.status === 'new' && scopeLabel(c) !== fileScope ? s.dim(`  (→ ${scopeLabel(c)})`) : '';
       const note =
-        c.status === 'exists' && c.same_as && 'id' in c.same_as
-          ? s.dim(`  (already in the store${c.same_as.inactive ? ', inactive' : ''}: ${c.same_as.id})`)
-          : c.status === 'duplicate' && c.same_as && 'file' in c.same_as
-            ? s.dim(`  (said before at ${oneLine(c.same_as.file)}:${c.same_as.line})`)
-            : c.near.length > 0
-              ? s.yellow(`  (near-duplicate of ${c.near.map((n) => n.id).join(', ')})`)
-              : '';
+        c.status === 'dropped'
+          ? s.dim('  (dropped in the review)')
+          : c.status === 'exists' && c.same_as && 'id' in c.same_as
+            ? s.dim(`  (already in the store${c.same_as.inactive ? ', inactive' : ''}: ${c.same_as.id})`)
+            : c.status === 'duplicate' && c.same_as && 'file' in c.same_as
+              ? s.dim(`  (said before at ${oneLine(c.same_as.file)}:${c.same_as.line})`)
+              : c.near.length > 0
+                ? s.yellow(`  (near-duplicate of ${c.near.map((n) => n.id).join(', ')})`)
+                : '';
       lines.push(
-        `  ${mark} ${String(c.line).padStart(4)}  ${c.text} ${s.dim(`[${c.severity}${c.tags.length ? `; ${c.tags.join(', ')}` : ''}]`)}${note}`,
+        `  ${mark} ${String(c.line).padStart(4)}  ${c.text} ${s.dim(`[${c.severity}${c.tags.length ? `; ${c.tags.join(', ')}` : ''}]`)}${moved}${note}`,
       );
     }
     for (const l of left) {
@@ -137,6 +143,8 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
   }
   return lines.join('\n');
 }
+
+const scopeLabel = (c: PlannedCandidate) => (c.scope.kind === 'project' ? `project ${c.scope.project}` : 'global');
 
 function summary(plan: ImportPlan): string {
   const fresh = plan.candidates.filter((c) => c.status === 'new');
@@ -237,15 +245,17 @@ export default defineCommand<ImportArgs>({
     }
     // The rules now in the store reach agents only through the export: files it would change are said, as extends update says them.
     const stale = written.invariants.length > 0 ? await staleExports(ctx) : [];
-    await emitDocument(ctx, importJson(plan, written, replaced, stale), () => {
+    // The report says what was written: the candidates as the review left them, not as the files proposed them.
+    const done = chosen === fresh ? plan : reviewedPlan(plan, chosen);
+    await emitDocument(ctx, importJson(done, written, replaced, stale), () => {
       const lines = [
-        planText(s, plan, argv.verbose === true),
+        planText(s, done, argv.verbose === true),
         '',
         `${s.green('imported')} ${written.invariants.length} invariant${written.invariants.length === 1 ? '' : 's'}`,
       ];
       for (const w of written.invariants) lines.push(`  ${w.path}`);
       for (const r of written.refused) {
-        const c = plan.candidates[r.n - 1]!;
+        const c = done.candidates[r.n - 1]!;
         lines.push(`${s.yellow('not imported')} ${oneLine(c.file)}:${c.line}: ${r.why}`);
       }
       for (const f of replaced?.files ?? [])

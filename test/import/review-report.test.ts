@@ -1,0 +1,79 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { GIT_ENV } from '../helpers/git.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
+
+// A terminal in the test's process, as Ink reads one: each key written reaches the review screen.
+class Keys extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write(data: string): void {
+    this.data = data;
+    this.emit('readable');
+  }
+  read = (): string | null => {
+    const { data } = this;
+    this.data = null;
+    return data;
+  };
+  setEncoding(): void {}
+  setRawMode(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+/** Runs `agents ...args` in this process on a terminal, pressing `keys` one at a time once the review reads them. */
+async function review(top: string, args: string[], keys: string[]) {
+  const stdin = new Keys();
+  let stdout = '';
+  let stderr = '';
+  const env: Record<string, string | undefined> = { ...process.env, ...GIT_ENV, NO_COLOR: '1', TERM: 'xterm' };
+  delete env.CI;
+  delete env.AGENTS_STORE;
+  const run = main(['import', ...args], {
+    stdout: Object.assign(new EventEmitter(), { isTTY: true, columns: 100, rows: 30, write: (c: string) => (stdout += c) }),
+    stderr: { write: (c: string) => (stderr += c) },
+    stdin: stdin as unknown as NodeJS.ReadableStream,
+    env,
+    cwd: top,
+  });
+  for (let i = 0; i < 500 && stdin.listenerCount('readable') === 0; i++) await tick();
+  for (const k of keys) {
+    stdin.write(k);
+    await tick();
+  }
+  const code = await run;
+  return { code, stdout, stderr };
+}
+
+describe('the report after the review', () => {
+  it('says what the review wrote: the dropped rule, the edited text, the scope it moved to', async () => {
+    const top = tempDir('agents-import-review-');
+    // Outside a git repository: the import walks the folders itself, and the test starts no process.
+    writeTree(top, {
+      '.agents/global/': null,
+      '.agents/projects/': null,
+      '.agents/actions/': null,
+      '.agents/plans/': null,
+      'apps/web/AGENTS.md': '## Rules\n\n- Never commit secrets.\n- Use tabs.\n- Run the linter.\n',
+    });
+    // Drop the first, edit the second, move the third to global (p cycles global first), then Enter.
+    const r = await review(top, ['--format', 'json'], [' ', '\u001B[B', 'e', '\u0015', 'Use spaces.', '\r', '\u001B[B', 'p', '\r']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout.slice(r.stdout.indexOf('{\n'))) as {
+      candidates: { line: number; text: string; status: string; scope: { kind: string; project?: string } }[];
+      written: { invariants: { n: number }[] };
+    };
+    expect(doc.written.invariants.length).toBe(2);
+    expect(doc.candidates.map((c) => [c.line, c.status, c.text, c.scope.kind])).toEqual([
+      [3, 'dropped', 'Never commit secrets.', 'project'],
+      [4, 'new', 'Use spaces.', 'project'],
+      [5, 'new', 'Run the linter.', 'global'],
+    ]);
+  });
+});
