@@ -29,6 +29,11 @@ export function cleanTag(tag: string): string {
   return ASCII.test(t) ? t : t.normalize('NFC');
 }
 
+/** The tags a comma-separated answer gives, as the store keeps them: each cleaned, none empty, each once, in order. */
+export function typedTags(typed: string): string[] {
+  return [...new Set(typed.split(',').map(cleanTag))].filter((t) => t !== '');
+}
+
 /** Trims text as writers store it; inner white space is kept as the author wrote it. */
 export function cleanText(text: string): string {
   return text.trim();

@@ -8,6 +8,7 @@ import { SEVERITIES, describeScope, type Guard, type Scope, type ScopedInvariant
 import { canMeet, looseKey, nearDuplicatesOf } from '../core/near-duplicates.ts';
 import { codePointLength, nameProblem } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
+import { typedTags } from '../core/normalise.ts';
 import { checkNewInvariant } from '../core/shadow.ts';
 import type { AddContext, AddResult, EditResult, InvariantService, ScopeCatalog } from '../service/invariant-service.ts';
 import { SelectList, type SelectItem } from './SelectList.tsx';
@@ -213,10 +214,7 @@ export function AddForm({
   const save = () => {
     if (!scope) return;
     setStep('saving');
-    const tagList = tags
-      .split(',')
-      .map((t) => t.trim())
-      .filter((t) => t !== '');
+    const tagList = typedTags(tags);
     const why = rationale.trim();
     const failed = (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
@@ -439,7 +437,8 @@ export function AddForm({
     case 'saving':
       body = (
         <AddSummary
-          {...{ text, scope, severity, tags, rationale, guard, editing, active, check, near, width }}
+          {...{ text, scope, severity, rationale, guard, editing, active, check, near, width }}
+          tags={typedTags(tags)}
           saving={step === 'saving'}
           rows={screenRows - 3 - (problem ? 1 : 0)}
         />

@@ -13,7 +13,8 @@ export interface AddSummaryProps {
   text: string;
   scope: Scope | undefined;
   severity: Severity;
-  tags: string;
+  /** The tags as they are saved (typedTags), not as typed. */
+  tags: readonly string[];
   rationale: string;
   guard: Guard;
   editing: ScopedInvariant | undefined;
@@ -44,7 +45,9 @@ export function AddSummary(props: AddSummaryProps): ReactElement {
     { key: 'text', rows: clip(`text      ${plain(text.trim())}`) },
     { key: 'scope', rows: [`scope     ${scope ? describeScope(scope) : ''}`], spare: 2 },
     { key: 'severity', rows: [`severity  ${props.severity}`], spare: 4 },
-    tags.trim() === '' ? { key: 'tags', rows: ['tags      (none)'], spare: 1 } : { key: 'tags', rows: clip(`tags      ${plain(tags)}`) },
+    tags.length === 0
+      ? { key: 'tags', rows: ['tags      (none)'], spare: 1 }
+      : { key: 'tags', rows: clip(`tags      ${plain(tags.join(', '))}`) },
     rationale.trim() === ''
       ? { key: 'rationale', rows: ['rationale (none)'], spare: 1 }
       : { key: 'rationale', rows: clip(`rationale ${plain(rationale.trim())}`) },

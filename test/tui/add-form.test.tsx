@@ -84,8 +84,9 @@ test('typing shows duplicate (blocking Enter), then shadows, then adds through s
   await frameHas(r.lastFrame, '› warning');
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Tags (comma-separated');
-  r.stdin.write('data, safety');
-  await frameHas(r.lastFrame, 'data, safety');
+  // Typed with a tag twice and uneven spaces: the confirmation shows the list saved.
+  r.stdin.write('data,safety,  data');
+  await frameHas(r.lastFrame, 'data,safety,  data');
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Rationale (why it exists');
   r.stdin.write('Backups are not tested');
@@ -112,6 +113,7 @@ test('typing shows duplicate (blocking Enter), then shadows, then adds through s
   expect(confirm).toContain('guard     write: backups/**; command: \\bpg_dump\\b.*--clean');
   expect(confirm).toContain('text      Never delete production data');
   expect(confirm).toContain('severity  warning');
+  expect(confirm).toContain('tags      data, safety\n');
   expect(confirm).toContain('rationale Backups are not tested');
   expect(confirm).toContain('file      projects/myapp/<new id>.yaml');
   r.stdin.write('y');
