@@ -296,6 +296,9 @@ describe('agents import', () => {
     // The reason names the scope: the file it would have been is never written.
     expect(r.data.written.refused[0].why).toMatch(/^cannot add an invariant to global\/: text holds U\+202E/);
     expect(stored(top).map((i) => i.text)).toEqual(['Keep this rule.']);
+    // The text report marks it as not written, not as a rule added.
+    const again = await run(top, 'import', '--yes');
+    expect(again.stdout).toMatch(/^ {2}! {4}2 {2}Never trust/m);
   });
 
   it('names the files a CLAUDE.md has its agent read (@path) and the import leaves out, with the command that brings them in where its rules go', async () => {

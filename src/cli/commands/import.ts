@@ -76,7 +76,8 @@ function oneLine(text: string): string {
   return escapeUnsafe(text);
 }
 
-function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
+/** `refused`: the candidates the write refused (written.refused), marked `!` rather than `+`, as they were not written. */
+function planText(s: Style, plan: ImportPlan, verbose: boolean, refused: ReadonlySet<number> = new Set()): string {
   const lines: string[] = [];
   // Global files first, as the plan weighs them (a rule said there applies everywhere).
   const files = [...plan.files].sort((a, b) => Number(a.target.kind === 'project') - Number(b.target.kind === 'project'));
@@ -114,7 +115,11 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
         ),
       );
     for (const c of mine) {
-      const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : c.status === 'dropped' ? '-' : '~');
+      const mark = refused.has(c.n)
+        ? s.yellow('!')
+        : c.status === 'new'
+          ? s.green('+')
+          : s.dim(c.status === 'exists' ? '=' : c.status === 'dropped' ? '-' : '~');
       const moved = c.status === 'new' && scopeLabel(c) !== fileScope ? s.dim(`  (→ ${scopeLabel(c)})`) : '';
       const note =
         c.status === 'dropped'
@@ -249,7 +254,7 @@ export default defineCommand<ImportArgs>({
     const done = chosen === fresh ? plan : reviewedPlan(plan, chosen);
     await emitDocument(ctx, importJson(done, written, replaced, stale), () => {
       const lines = [
-        planText(s, done, argv.verbose === true),
+        planText(s, done, argv.verbose === true, new Set(written.refused.map((r) => r.n))),
         '',
         `${s.green('imported')} ${written.invariants.length} invariant${written.invariants.length === 1 ? '' : 's'}`,
       ];
