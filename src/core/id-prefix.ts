@@ -73,7 +73,7 @@ export function pickId(
         `Give the full id or at least ${MIN_PREFIX} of its first characters.${hint ? ` ${hint}` : ''}`,
       );
     case 'unknown':
-      throw unknownId(`no ${what} with id ${m.prefix.length === 26 ? m.prefix : `prefix ${m.prefix}`}`, hint, m.prefix, all);
+      throw noSuchId(what, m.prefix, hint, all);
     case 'ambiguous':
       throw new UsageError(
         `${what} id prefix ${m.prefix} is ambiguous; it matches:\n${m.matches.map((id) => `  ${describe(id)}`).join('\n')}`,
@@ -81,6 +81,14 @@ export function pickId(
         { matches: m.matches },
       );
   }
+}
+
+/**
+ * The refusal of an id or prefix (in upper case) that names no `what` among `ids`, in the one wording every command and
+ * MCP tool gives it (unknownId's code and detail), for a caller that found it missing without pickId.
+ */
+export function noSuchId(what: string, wanted: string, hint: string | undefined, ids: Iterable<string>): UsageError {
+  return unknownId(`no ${what} with id ${wanted.length === 26 ? wanted : `prefix ${wanted}`}`, hint, wanted, ids);
 }
 
 /**

@@ -94,10 +94,7 @@ export function resourceError(error: unknown, notFound = false): McpError {
   if (error instanceof AgentsError) {
     const text = errorLines(error, makeStyle(false)).join('\n');
     // A project without a folder is no resource, as a plan without one is not: both are "not found", not bad params.
-    const unknown =
-      notFound ||
-      error.code === 'unknown-project' ||
-      (error instanceof UsageError && /^(unknown plan|no plan with id)/.test(error.message));
+    const unknown = notFound || error.code === 'unknown-project' || (error instanceof UsageError && /^no plan with id/.test(error.message));
     return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, {
       code: error.code,
       exit_code: error.exitCode,

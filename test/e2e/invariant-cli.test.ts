@@ -347,7 +347,7 @@ describe('bad input gets a clear error and changes nothing', () => {
     ['an action that climbs out', ['invariant', 'add', '--action', 'a/../../b', 'T'], 2, /action "a\/\.\.\/\.\.\/b" must be NS\/NAME/],
     ['an action without a name', ['invariant', 'add', '--action', 'local', 'T'], 2, /must be NS\/NAME/],
     ['a plan id that is not a ULID', ['invariant', 'add', '--plan', 'notaulid', 'T'], 2, /"notaulid" is not a plan id or a prefix of one/],
-    ['an unknown plan', ['invariant', 'add', '--plan', '01M8KK5920RS6CGAVDFVYYJ0ZZ', 'T'], 2, /unknown plan 01M8KK5920RS6CGAVDFVYYJ0ZZ/],
+    ['an unknown plan', ['invariant', 'add', '--plan', '01M8KK5920RS6CGAVDFVYYJ0ZZ', 'T'], 2, /no plan with id 01M8KK5920RS6CGAVDFVYYJ0ZZ/],
     ['empty text', ['invariant', 'add', '--global', ''], 2, /text is empty/],
     ['white-space-only text', ['invariant', 'add', '--global', ' \t\n '], 2, /text is empty/],
     ['text over 2,000 characters', ['invariant', 'add', '--global', 'x'.repeat(2001)], 2, /2001 characters long; the limit is 2000/],

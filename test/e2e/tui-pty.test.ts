@@ -227,7 +227,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     const { pty } = start(['invariant', 'list', '--interactive', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B5']);
     const { code, screen } = await pty.exit();
     expect(code).toBe(2);
-    expect(screen).toContain('unknown plan 01M8KK5920RS6CGAVDFVYYJ0B5');
+    expect(screen).toContain('no plan with id 01M8KK5920RS6CGAVDFVYYJ0B5');
     expect(screen).not.toContain('agents · ');
   });
 

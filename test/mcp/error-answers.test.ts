@@ -12,9 +12,9 @@ function answered(error: { code: number; message: string; data?: unknown }) {
 
 describe('readableError', () => {
   it("sends a resource's error as the CLI's message, without the SDK's code prefix the client adds again", () => {
-    const error = answered(resourceError(new UsageError('unknown plan 01M8XXA0000000000000000000', 'Run `agents plan list`.')));
+    const error = answered(resourceError(new UsageError('no plan with id 01M8XXA0000000000000000000', 'Run `agents plan list`.')));
     expect(error.code).toBe(-32002);
-    expect(error.message).toMatch(/^error: unknown plan 01M8XXA0000000000000000000\nhint: /);
+    expect(error.message).toMatch(/^error: no plan with id 01M8XXA0000000000000000000\nhint: /);
     expect(error.message).not.toContain('MCP error');
     expect(error.data).toEqual({ code: 'usage', exit_code: 2, detail: null, diagnostics: [] });
   });

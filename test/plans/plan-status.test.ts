@@ -284,8 +284,21 @@ describe('plan status is a gate', () => {
         ['plan-missing', `plans/${EXAMPLE_PLAN}/plan.yaml`],
       ]);
     }
-    // A plan that has no folder at all is still unknown (exit 2).
-    expect((await runAgents(['--store', root, 'plan', 'status', '01M8KK5920RS6CGAVDFVYYJ0B5'])).code).toBe(2);
+    // A plan that has no folder at all is still unknown (exit 2), in the same words and detail wherever it is named.
+    const gone = '01M8KK5920RS6CGAVDFVYYJ0B5';
+    const errors = [];
+    for (const args of [
+      ['plan', 'status', gone],
+      ['invariant', 'list', '--plan', gone],
+      ['invariant', 'list', '--effective', '--plan', gone],
+    ]) {
+      const r = await runAgents(['--store', root, '--format', 'json', ...args]);
+      expect(r.code).toBe(2);
+      errors.push(JSON.parse(r.stdout).error);
+    }
+    expect(errors[0]).toMatchObject({ code: 'unknown-id', detail: { id: gone } });
+    expect(errors[1]).toEqual(errors[0]);
+    expect(errors[2]).toEqual(errors[0]);
   });
 
   it('refuses an --allow value it does not know (exit 2)', async () => {

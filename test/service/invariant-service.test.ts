@@ -75,7 +75,8 @@ describe('InvariantService', () => {
     const ambiguous = await failure(s.show('01M8KJ0000'));
     expect(ambiguous.exitCode).toBe(EXIT_CODES.usage);
     expect(ambiguous.detail).toEqual({ matches: ['01M8KJ00000000000000000000', '01M8KJ00000000000000000001'] });
-    expect((await failure(s.effective({ plan: PLAN }))).message).toContain(`unknown plan ${PLAN}`);
+    const unknownPlan = await failure(s.effective({ plan: PLAN }));
+    expect([unknownPlan.code, unknownPlan.detail]).toEqual(['unknown-id', { id: PLAN, suggestions: [] }]);
   });
 
   it('lists inactive invariants only with `all`', async () => {

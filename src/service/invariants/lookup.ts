@@ -1,7 +1,7 @@
 // Finding what an id, a prefix or a scope names: the lookups every use case starts with.
 import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
-import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
+import { IdAbbreviations, noSuchId, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
 import { classifyPath, isKnownFolder } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
@@ -10,6 +10,9 @@ import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../s
 import type { InvariantContext } from './context.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
+
+/** Where a plan id that names none sends its user, by a whole id or a prefix alike. */
+const PLANS_HINT = 'Run `agents plan list` to see the plans; `agents plan use NS/NAME` makes one.';
 
 /** Reads one plan's plan.yaml; unknown plans are a usage error. */
 export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promise<Plan> {
@@ -25,15 +28,10 @@ export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promi
     // unknown plan to create: its records are still there.
     if ((await svc.source.list(`plans/${planId}`, { recursive: false })).length > 0)
       requireValid({ ...snap, diagnostics: [readFailure(planFile, { ok: false, code: 'missing', message: '' })] }, `read plan ${planId}`);
-    const hint = 'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.';
+    const hint = PLANS_HINT;
     // A whole id skips the prefix lookup (resolvePlanId), which says what else of the store an id names.
     await refuseOtherKind(svc, planId, 'plan', hint);
-    throw unknownId(
-      `unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`,
-      hint,
-      planId,
-      planIdsIn(await svc.source.list('plans', { recursive: false })),
-    );
+    throw noSuchId('plan', planId, hint, planIdsIn(await svc.source.list('plans', { recursive: false })));
   }
   return plan;
 }
@@ -139,7 +137,7 @@ export async function resolvePlanId(svc: InvariantContext, prefix: string): Prom
     if (links.length > 0) requireValid(await readEntries(svc.source, links), `read plan ${wanted}`);
   }
   const ids = planIdsIn(entries);
-  const hint = 'Run `agents plan list` to see the plans.';
+  const hint = PLANS_HINT;
   if (wanted !== undefined && resolvePrefix(wanted, ids).kind === 'unknown') await refuseOtherKind(svc, wanted, 'plan', hint);
   return pickId(prefix, ids, 'plan', hint);
 }
@@ -172,7 +170,7 @@ export async function refuseUnknownInvariant(
   if (named(await svc.inherited().catch(() => []))) return;
   const { sourceTemplates } = await import('./source-actions.ts');
   if (named(await sourceTemplates(svc).catch(() => []))) return;
-  throw unknownId(`no invariant with id ${wanted.length === 26 ? wanted : `prefix ${wanted}`}`, hints.unknown, wanted, inSet);
+  throw noSuchId('invariant', wanted, hints.unknown, inSet);
 }
 
 /** The error refuseOtherKind throws, of the ids `found` starting with `wanted` (idsAmong); undefined when none is another kind. */
