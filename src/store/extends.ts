@@ -104,7 +104,7 @@ export function resolveSourceUrl(storeRoot: string, url: string): string {
 export function notFetchedAt(error: unknown, commit: string): unknown {
   if (!(error instanceof AgentsError) || error.code !== 'extends-not-fetched') return error;
   return new AgentsError(error.message, error.exitCode, {
-    hint: `Run \`agents extends fetch --rev ${commit.slice(0, 12)}\` (it fetches that revision's pinned commits); nothing was written.`,
+    hint: `Run \`agents extends fetch --rev ${commit.slice(0, 12)}\` (it fetches that revision's pinned commits).`,
     code: 'extends-not-fetched',
     detail: error.detail,
   });
@@ -135,7 +135,9 @@ export function pinsFor(state: ExtendsState, only?: readonly string[], skipUnpin
 function notFetched(source: string, commit: string, damaged = false): AgentsError {
   const where = damaged ? 'is not whole in the cache (an object of its tree is missing or damaged)' : 'is not in the cache';
   return new AgentsError(`the pinned commit ${commit.slice(0, 12)} of the policy source ${source} ${where}`, EXIT_CODES.usage, {
-    hint: 'Run `agents extends fetch` (it fetches exactly the pinned commits); nothing was written.',
+    // Said alike by readers and writers, the commands that only read among them: a writer refused here is exit 2,
+    // which writes nothing (docs/json-output.md), so the hint leaves "nothing was written" to the exit code.
+    hint: 'Run `agents extends fetch` (it fetches exactly the pinned commits).',
     code: 'extends-not-fetched',
     detail: { source, commit },
   });

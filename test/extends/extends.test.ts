@@ -262,6 +262,8 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     const missing = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout).error).toMatchObject({ code: 'extends-not-fetched', detail: { source: 'policy' } });
+    // A listing writes nothing, so its refusal does not say it wrote nothing.
+    expect(JSON.parse(missing.stdout).error.hint).not.toMatch(/nothing was written/i);
     const use = await run(app, 'plan', 'use', 'policy:org/release', '--format', 'json');
     expect(use.code).toBe(2);
     expect(JSON.parse(use.stdout).error.code).toBe('extends-not-fetched');
