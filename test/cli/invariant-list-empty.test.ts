@@ -1,5 +1,6 @@
 // A listing that finds nothing says why: with no scope or pattern, the store holds no invariant yet (or only
-// inactive ones); "match" is said only when a filter was given. The CLI and MCP list_invariants say it alike.
+// inactive ones, as a scope or pattern that holds only inactive ones counts them); "match" is said only when a filter
+// was given. The CLI and MCP list_invariants say it alike.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +38,11 @@ describe('an empty listing', () => {
     expect(await cli(INACTIVE)).toMatch(/1 inactive \(--all/);
     expect(await mcp(INACTIVE)).toMatch(/1 inactive \(`include_inactive: true`/);
     expect(await cli(INACTIVE, '--all')).toContain('Never delete production data');
+    // A scope or a pattern that holds only inactive ones counts them too, rather than saying nothing matches.
+    expect(await cli(INACTIVE, '--global')).toMatch(/1 inactive .*\(--all/);
+    expect(await cli(INACTIVE, 'production')).toMatch(/1 inactive .*\(--all/);
+    expect(await mcp(INACTIVE, { global: true })).toMatch(/1 inactive .*\(`include_inactive: true`/);
+    expect(await cli(INACTIVE, '--global', 'staging')).not.toMatch(/inactive/);
   });
 });
 

@@ -86,16 +86,15 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
 }
 
 /**
- * What `invariant list` and MCP list_invariants show: the listing, and, when an unfiltered listing of active
- * invariants finds none, how many inactive ones the store holds (said in place of "none match"). One read of the
- * store either way: a second would say its notices (a policy source not fetched yet) a second time.
+ * What `invariant list` and MCP list_invariants show: the listing, and, when a listing of active invariants finds
+ * none, how many inactive ones its scope and pattern hold (said in place of "none match"). One read of the store
+ * either way: a second would say its notices (a policy source not fetched yet) a second time.
  */
 export async function listShown(
   service: { list(options: ListOptions): Promise<ListedInvariant[]> },
   options: ListOptions,
 ): Promise<{ items: ListedInvariant[]; inactive: number }> {
-  if (options.scope !== undefined || options.pattern !== undefined || options.all)
-    return { items: await service.list(options), inactive: 0 };
+  if (options.all) return { items: await service.list(options), inactive: 0 };
   const everything = await service.list({ ...options, all: true });
   const items = everything.filter((l) => l.invariant.active);
   return { items, inactive: items.length > 0 ? 0 : everything.length };
