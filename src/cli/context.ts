@@ -91,6 +91,7 @@ export class CliContext implements ContextOptions {
       import('../present/version.ts'),
       import('../store/sparse-store.ts'),
       import('../service/commit.ts'),
+      import('../service/option-words.ts'),
     ]).then(
       async ([
         root,
@@ -100,6 +101,7 @@ export class CliContext implements ContextOptions {
         { BUILD_ID },
         { refuseSparseStore },
         { COMMIT_FLAG },
+        { CLI_FLAGS },
       ]) => {
         // A store a sparse checkout leaves partly out would give sets without the invariants left out.
         await refuseSparseStore(root);
@@ -115,6 +117,7 @@ export class CliContext implements ContextOptions {
           },
           new WorkingTreeSource(root, parseCache ? { parseCache } : {}),
           COMMIT_FLAG,
+          CLI_FLAGS,
         );
       },
     );

@@ -136,15 +136,16 @@ export function waiversForPlan<W extends ScopedWaiver>(waivers: readonly W[], pl
 
 /**
  * Reads `--expires` as the user typed it: a date or an RFC 3339 date-time,
- * which must lie after `now`. Returns the value to store, or why it is refused.
+ * which must lie after `now`. Returns the value to store, or why it is refused, naming the option as the caller
+ * calls it (`option`: the library's `expires`, or `--expires` on the command line).
  */
-export function parseExpiresInput(input: string, now: Date): { value: string } | { problem: string } {
+export function parseExpiresInput(input: string, now: Date, option = 'expires'): { value: string } | { problem: string } {
   // RFC 3339 lets "t" and "z" be lower case; the file keeps the upper case its schema takes.
   const text = /^\d{4}-\d{2}-\d{2}[Tt]/.test(input.trim()) ? input.trim().toUpperCase() : input.trim();
   const end = waiverExpiry(text);
   if (!Number.isFinite(end))
-    return { problem: `--expires "${text}" is not a date (YYYY-MM-DD) or an RFC 3339 date-time (2026-12-31T18:00:00Z)` };
+    return { problem: `${option} "${text}" is not a date (YYYY-MM-DD) or an RFC 3339 date-time (2026-12-31T18:00:00Z)` };
   if (end <= now.getTime())
-    return { problem: `--expires ${text} is not in the future (now ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')})` };
+    return { problem: `${option} ${text} is not in the future (now ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')})` };
   return { value: text };
 }

@@ -126,15 +126,15 @@ describe('parseExpiresInput', () => {
   });
   test('not a date', () => {
     expect(parseExpiresInput(' soon ', now)).toEqual({
-      problem: '--expires "soon" is not a date (YYYY-MM-DD) or an RFC 3339 date-time (2026-12-31T18:00:00Z)',
+      problem: 'expires "soon" is not a date (YYYY-MM-DD) or an RFC 3339 date-time (2026-12-31T18:00:00Z)',
     });
   });
   test('the present and the past are refused, with now shown to the second', () => {
     expect(parseExpiresInput('2026-03-01T12:00:00.500Z', now)).toEqual({
-      problem: '--expires 2026-03-01T12:00:00.500Z is not in the future (now 2026-03-01T12:00:00Z)',
+      problem: 'expires 2026-03-01T12:00:00.500Z is not in the future (now 2026-03-01T12:00:00Z)',
     });
     expect(parseExpiresInput('2026-02-28', now)).toEqual({
-      problem: '--expires 2026-02-28 is not in the future (now 2026-03-01T12:00:00Z)',
+      problem: 'expires 2026-02-28 is not in the future (now 2026-03-01T12:00:00Z)',
     });
   });
 });
@@ -154,7 +154,7 @@ describe('waiverExpiry: years and prefixes', () => {
 
   test('--expires with a date of the first century is in the past, not "not a date"', () => {
     expect(parseExpiresInput('0050-06-15', new Date(Date.UTC(2026, 2, 1)))).toEqual({
-      problem: '--expires 0050-06-15 is not in the future (now 2026-03-01T00:00:00Z)',
+      problem: 'expires 0050-06-15 is not in the future (now 2026-03-01T00:00:00Z)',
     });
   });
 });

@@ -35,10 +35,10 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
   requireOwnScope(scope);
   // Where a refusal says the value would have gone: the scope's folder, as the schema gate names it.
   const target = `${scopeFolder(scope)}/`;
-  const text = checkText(input.text, target);
+  const text = checkText(input.text, target, svc.optionWords);
   const severity = checkSeverity(input.severity ?? 'error');
-  const tags = checkTags(input.tags ?? []);
-  const rationale = checkRationale(input.rationale, target);
+  const tags = checkTags(input.tags ?? [], 'tags', svc.optionWords);
+  const rationale = checkRationale(input.rationale, target, svc.optionWords);
   // Null reads as left out, as every field a method may be given does.
   const guard = input.guard !== undefined && input.guard !== null ? await checkGuard(input.guard) : undefined;
   if (scope.kind === 'plan') await svc.readPlan(scope.plan);

@@ -1,6 +1,7 @@
 import type { Plan, Scope, ScopedInvariant, Target } from '../../core/model.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import type { ServiceDeps } from '../deps.ts';
+import type { OptionWords } from '../option-words.ts';
 import type { AddContext, ScopeInput, WaiverState } from './types.ts';
 
 /**
@@ -13,6 +14,8 @@ export interface InvariantContext {
   readonly root: string;
   readonly source: TreeSource;
   readonly deps: ServiceDeps;
+  /** What a refusal calls an option the caller gave (optionWords): the command line's flags, else the library's fields. */
+  readonly optionWords?: OptionWords;
   readPlan(idOrPrefix: string): Promise<Plan>;
   resolveId(prefix: string, options?: { inherited?: boolean }): Promise<{ id: string; path: string; scope: Scope }>;
   resolvePlanId(prefix: string): Promise<string>;

@@ -1,6 +1,6 @@
 // Changing fields of one invariant in place.
 import { invariantFieldChanges } from '../../core/diff.ts';
-import { CheckFailedError, UsageError } from '../../core/errors.ts';
+import { CheckFailedError, conflictingOptions, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalStrings, requiredString } from '../../core/input-shape.ts';
 import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
@@ -8,6 +8,7 @@ import { cleanTag, textKey } from '../../core/normalise.ts';
 import { shadowInfo } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
+import { optionWords } from '../option-words.ts';
 import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
@@ -27,15 +28,21 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
   const input = { ...inputObject(given, 'edit', EDIT_FIELDS, 'input') } as EditInput;
   for (const field of Object.keys(input) as (keyof EditInput)[]) if (input[field] === null && field !== 'guard') delete input[field];
   const found = await svc.resolveId(input.id);
-  const text = input.text !== undefined ? checkText(input.text, found.path) : undefined;
+  const text = input.text !== undefined ? checkText(input.text, found.path, svc.optionWords) : undefined;
   const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;
-  const replaceTags = input.tags !== undefined ? checkTags(input.tags) : undefined;
-  const addTags = checkTags(input.addTags, 'addTags');
+  const replaceTags = input.tags !== undefined ? checkTags(input.tags, 'tags', svc.optionWords) : undefined;
+  const addTags = checkTags(input.addTags, 'addTags', svc.optionWords);
   const removeTags = (optionalStrings(input.removeTags, 'removeTags') ?? []).map(cleanTag);
   const both = addTags.find((t) => removeTags.includes(t));
-  if (both !== undefined)
-    throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');
-  const rationale = input.rationale !== undefined ? (checkRationale(input.rationale, found.path) ?? '') : undefined;
+  if (both !== undefined) {
+    const words = optionWords(svc.optionWords);
+    throw conflictingOptions(
+      `tag "${truncate(both)}" is both added and removed`,
+      `Give it to ${words.addTags} or to ${words.removeTags}, not both.`,
+      [words.addTags, words.removeTags].map((w) => w.replace(/^--/, '')),
+    );
+  }
+  const rationale = input.rationale !== undefined ? (checkRationale(input.rationale, found.path, svc.optionWords) ?? '') : undefined;
   const guard = input.guard ? await checkGuard(input.guard) : input.guard;
   let overrides: string | undefined;
   if (input.overrides !== undefined && requiredString(input.overrides, 'overrides').trim() !== '') {

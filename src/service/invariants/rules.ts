@@ -23,6 +23,7 @@ import type { StoreSnapshot } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import { reusedInvariantIds } from '../../validate/checks/ids.ts';
 import type { NearMatch, ScopeInput } from './types.ts';
+import { type OptionWords, optionWords } from '../option-words.ts';
 import { docsRef } from '../../core/docs-link.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 
@@ -195,7 +196,7 @@ export function requireValid(snapshot: StoreSnapshot, what: string, hint?: strin
  * schema gate says it): the same rule for add and edit. `file`: the file (or, for
  * a new invariant, the scope's folder) the text would be written to.
  */
-export function checkText(raw: unknown, file: string): string {
+export function checkText(raw: unknown, file: string, words?: OptionWords): string {
   const text = cleanText(requiredString(raw, 'text'));
   if (text === '')
     throw new UsageError('the invariant text is empty', 'Give the constraint in natural language, e.g. "Never delete production data".');
@@ -207,7 +208,7 @@ export function checkText(raw: unknown, file: string): string {
       length,
       limit: MAX_TEXT_LENGTH,
       schema: 'invariant.schema.json',
-      fix: 'Shorten it; put the reasons in --rationale.',
+      fix: `Shorten it; put the reasons in ${optionWords(words).rationale}.`,
     });
   return text;
 }
@@ -225,8 +226,8 @@ export function checkSeverity(severity: Severity): Severity {
 
 const MAX_RATIONALE = 10_000;
 
-/** The rationale, trimmed (undefined when blank), or `value-too-long`; `file` as for `checkText`. */
-export function checkRationale(raw: unknown, file: string): string | undefined {
+/** The rationale, trimmed (undefined when blank), or `value-too-long`; `file` and `words` as for `checkText`. */
+export function checkRationale(raw: unknown, file: string, words?: OptionWords): string | undefined {
   const rationale = optionalString(raw, 'rationale')?.trim() || undefined;
   const length = rationale === undefined ? 0 : codePointLength(rationale);
   if (length > MAX_RATIONALE)
@@ -236,7 +237,7 @@ export function checkRationale(raw: unknown, file: string): string | undefined {
       length,
       limit: MAX_RATIONALE,
       schema: 'invariant.schema.json',
-      fix: `Shorten --rationale to at most ${MAX_RATIONALE} characters.`,
+      fix: `Shorten ${optionWords(words).rationale} to at most ${MAX_RATIONALE} characters.`,
     });
   return rationale;
 }
@@ -250,15 +251,19 @@ export function nearAmong(subject: ScopedInvariant, others: readonly ScopedInvar
   return nearDuplicatesOf(subject.text, candidates);
 }
 
-/** `field`: the input's name for the list (`tags`, `addTags`). */
-export function checkTags(tags: unknown, field = 'tags'): string[] {
+/** `field`: the input's name for the list (`tags`, `addTags`); `words` as for `checkText`. */
+export function checkTags(tags: unknown, field: 'tags' | 'addTags' = 'tags', words?: OptionWords): string[] {
   const out: string[] = [];
   for (const raw of optionalStrings(tags, field) ?? []) {
     const tag = cleanTag(raw);
     if (tag === '' || codePointLength(tag) > 64 || tag.includes(',')) {
+      const flag = optionWords(words)[field];
       throw new UsageError(
         `tag "${truncate(raw)}" is invalid: tags are 1 to 64 characters without commas`,
-        'Repeat --tag for several tags: --tag data --tag safety.',
+        flag.startsWith('-')
+          ? `Repeat ${flag} for several tags: ${flag} data ${flag} safety.`
+          : `Give each tag as an item of ${flag}: ['data', 'safety'].`,
+        { field },
       );
     }
     if (!out.includes(tag)) out.push(tag);

@@ -12,6 +12,7 @@ import { planIds } from '../../store/listing.ts';
 import { refuseOtherKind, refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { checkSeverity, requirePlanHeld } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
+import { optionWords } from '../option-words.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
 import { waivedNow } from './queries.ts';
@@ -134,7 +135,7 @@ export async function resolveViolation(
       length: codePointLength(note),
       limit: 10_000,
       schema: 'violation.schema.json',
-      fix: 'Shorten --note to at most 10000 characters.',
+      fix: `Shorten ${optionWords(svc.invariants.optionWords).note} to at most 10000 characters.`,
     });
   const author = await svc.invariants.deps.author(svc.root);
   const folder = `plans/${found.plan}`;

@@ -8,6 +8,7 @@ import { type ScopedWaiver, type Waiver, type WaiverScope, parseExpiresInput, wa
 import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { lockedWrite } from '../commit.ts';
+import { optionWords } from '../option-words.ts';
 import { refuseLockedWaiver } from '../floors.ts';
 import { refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { toScope } from '../invariants/rules.ts';
@@ -22,22 +23,30 @@ import { WAIVE_FIELDS, type WaiveInput } from './types.ts';
  */
 export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
   const input = inputObject(given, 'waive', WAIVE_FIELDS, 'input') as WaiveInput;
+  const words = optionWords(svc.invariants.optionWords);
   if ((input.plan === undefined) === (input.project === undefined)) {
     const hint = 'A waiver covers one plan, or one project and the plans that target it.';
-    if (input.plan === undefined)
-      throw missingOption('name exactly one of --plan ID or --project P', hint, 'invariant waive', ['plan', 'project']);
-    throw conflictingOptions('name exactly one of --plan ID or --project P', hint, ['plan', 'project']);
+    const message = `name exactly one of ${words.plan} or ${words.project}`;
+    if (input.plan === undefined) throw missingOption(message, hint, 'invariant waive', ['plan', 'project']);
+    throw conflictingOptions(message, hint, ['plan', 'project']);
   }
   const reason = requiredString(input.reason, 'reason').trim();
-  if (reason === '') throw new UsageError('--reason must be 1 to 2,000 characters', 'Say why the exception is granted.');
+  if (reason === '')
+    throw new UsageError(`${words.reason} must be 1 to 2,000 characters`, 'Say why the exception is granted.', { field: 'reason' });
   const owner = requiredString(input.owner, 'owner').trim();
-  if (owner === '') throw new UsageError('--owner must be 1 to 512 characters', 'Name who answers for the exception: a person or a team.');
+  if (owner === '')
+    throw new UsageError(`${words.owner} must be 1 to 512 characters`, 'Name who answers for the exception: a person or a team.', {
+      field: 'owner',
+    });
   const now = svc.invariants.deps.clock();
-  const expires = parseExpiresInput(requiredString(input.expires, 'expires'), now);
+  const expires = parseExpiresInput(requiredString(input.expires, 'expires'), now, words.expires);
   if ('problem' in expires) {
     // The example is a month from the clock, so the command it suggests is one that works whenever it is read.
     const example = timestamp(new Date(now.getTime() + 30 * 24 * 60 * 60 * 1000)).slice(0, 10);
-    throw new UsageError(expires.problem, `Nothing was written. A waiver is time-boxed: give a future date, e.g. --expires ${example}.`);
+    const give = words.expires.startsWith('-') ? `${words.expires} ${example}` : `${words.expires}: '${example}'`;
+    throw new UsageError(expires.problem, `Nothing was written. A waiver is time-boxed: give a future date, e.g. ${give}.`, {
+      field: 'expires',
+    });
   }
   const expiresAt = expires.value;
   let scope: WaiverScope;
@@ -66,7 +75,7 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
         length,
         limit,
         schema: 'waiver.schema.json',
-        fix: `Shorten --${field} to at most ${limit} characters.`,
+        fix: `Shorten ${words[field]} to at most ${limit} characters.`,
       });
   }
   const where = scope.kind === 'plan' ? `plan ${scope.plan}` : `project ${scope.project}`;

@@ -1,0 +1,49 @@
+/**
+ * How a refusal names an option its caller gave: the library by its methods' fields (`reason`, `addTags`), unless
+ * the caller names its own, as the command line names its flags (CLI_FLAGS), the way CommitOption names `--commit`.
+ */
+export interface OptionWords {
+  reason: string;
+  owner: string;
+  expires: string;
+  plan: string;
+  project: string;
+  tags: string;
+  addTags: string;
+  removeTags: string;
+  rationale: string;
+  note: string;
+}
+
+/** The library's own names: its methods' fields. */
+const LIBRARY_WORDS: OptionWords = {
+  reason: 'reason',
+  owner: 'owner',
+  expires: 'expires',
+  plan: 'plan',
+  project: 'project',
+  tags: 'tags',
+  addTags: 'addTags',
+  removeTags: 'removeTags',
+  rationale: 'rationale',
+  note: 'note',
+};
+
+/** The command line's flags: what its services name in a refusal of a value given with one. */
+export const CLI_FLAGS: OptionWords = {
+  reason: '--reason',
+  owner: '--owner',
+  expires: '--expires',
+  plan: '--plan',
+  project: '--project',
+  tags: '--tag',
+  addTags: '--tag',
+  removeTags: '--untag',
+  rationale: '--rationale',
+  note: '--note',
+};
+
+/** The words of `words`, or the library's when the caller named none. */
+export function optionWords(words: OptionWords | undefined): OptionWords {
+  return words ?? LIBRARY_WORDS;
+}

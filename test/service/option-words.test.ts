@@ -1,0 +1,90 @@
+// A refusal names the option its caller gave: the library's field (reason, addTags) to a library caller, the flag
+// (--reason, --tag) on the command line, never the command line's words in a library error.
+import { describe, expect, it } from 'vitest';
+import type { AgentsError } from '../../src/core/errors.ts';
+import { InvariantService, PlanService } from '../../src/index.ts';
+import { runAgents } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, EXAMPLE_PLAN_SET, exampleStore } from '../helpers/plans.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+
+async function failure(p: Promise<unknown>): Promise<AgentsError> {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeDefined();
+  return error as AgentsError;
+}
+
+/** The words a library caller reads: none of them a flag. */
+function noFlag(error: AgentsError): void {
+  expect(`${error.message}\n${error.hint ?? ''}`).not.toMatch(/(^|\s)--[a-z]/);
+}
+
+function store(): string {
+  return testStore({ 'projects/myapp/.gitkeep': '', [`global/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data') });
+}
+
+describe('the options a refusal names', () => {
+  const waiver = { invariant: ID, project: 'myapp', reason: 'r', owner: 'o', expires: '2099-01-01' };
+
+  it('are the library fields to a library caller', async () => {
+    const invariants = new InvariantService(store());
+    const plans = new PlanService(invariants);
+    for (const [given, field] of [
+      [{ reason: ' ' }, 'reason'],
+      [{ owner: '' }, 'owner'],
+      [{ expires: 'soon' }, 'expires'],
+      [{ expires: '2020-01-01' }, 'expires'],
+    ] as const) {
+      const error = await failure(plans.waive({ ...waiver, ...given }));
+      expect([error.exitCode, error.detail]).toEqual([2, { field }]);
+      noFlag(error);
+    }
+    const both = await failure(plans.waive({ ...waiver, plan: '01M8KM00000000000000000000' }));
+    expect([both.code, both.detail]).toEqual(['conflicting-options', { options: ['plan', 'project'] }]);
+    noFlag(both);
+    const tags = await failure(invariants.edit({ id: ID, addTags: ['a'], removeTags: ['a'] }));
+    expect([tags.code, tags.detail]).toEqual(['conflicting-options', { options: ['addTags', 'removeTags'] }]);
+    noFlag(tags);
+    const tag = await failure(invariants.edit({ id: ID, addTags: ['a,b'] }));
+    expect(tag.detail).toEqual({ field: 'addTags' });
+    noFlag(tag);
+    const rationale = await failure(invariants.edit({ id: ID, rationale: 'x'.repeat(10_001) }));
+    expect([rationale.code, (rationale.detail as { field: string }).field]).toEqual(['value-too-long', 'rationale']);
+    noFlag(rationale);
+    const example = new PlanService(new InvariantService(exampleStore()));
+    const { violation } = await example.addViolation({ plan: EXAMPLE_PLAN, invariant: EXAMPLE_PLAN_SET[0]![0] });
+    const note = await failure(example.resolveViolation(violation.id, { note: 'x'.repeat(10_001) }));
+    expect([note.code, (note.detail as { field: string }).field]).toEqual(['value-too-long', 'resolved.note']);
+    noFlag(note);
+  });
+
+  it('are the flags on the command line', async () => {
+    const root = store();
+    const r = await runAgents(['--store', root, '--format', 'json', 'invariant', 'edit', ID, '--tag', 'a', '--untag', 'a']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'conflicting-options', detail: { options: ['tag', 'untag'] } });
+    const blank = await runAgents([
+      '--store',
+      root,
+      '--format',
+      'json',
+      'invariant',
+      'waive',
+      ID,
+      '--project',
+      'myapp',
+      '--reason',
+      ' ',
+      '--owner',
+      'o',
+      '--expires',
+      '2099-01-01',
+    ]);
+    expect(blank.code).toBe(2);
+    expect(JSON.parse(blank.stdout).error).toMatchObject({ detail: { field: 'reason' }, message: expect.stringContaining('--reason') });
+  });
+});
