@@ -15,7 +15,7 @@ export interface InvariantContext {
   readonly source: TreeSource;
   readonly deps: ServiceDeps;
   /** What a refusal calls an option the caller gave (optionWords): the command line's flags, else the library's fields. */
-  readonly optionWords?: OptionWords;
+  readonly optionWords?: OptionWords | undefined;
   readPlan(idOrPrefix: string): Promise<Plan>;
   resolveId(prefix: string, options?: { inherited?: boolean }): Promise<{ id: string; path: string; scope: Scope }>;
   resolvePlanId(prefix: string): Promise<string>;
