@@ -3,27 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { GIT_ENV } from '../helpers/git.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
-
-// A terminal in the test's process, as Ink reads one: each key written reaches the review screen.
-class Keys extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(data: string): void {
-    this.data = data;
-    this.emit('readable');
-  }
-  read = (): string | null => {
-    const { data } = this;
-    this.data = null;
-    return data;
-  };
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
-}
+import { Keys } from '../tui/helpers.ts';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
 

@@ -9,28 +9,7 @@ import { runAddForm } from '../../src/tui/add.tsx';
 import { runBrowser } from '../../src/tui/browse.tsx';
 import { runImportReview } from '../../src/tui/import.tsx';
 import type { TuiIo } from '../../src/tui/run-ink.tsx';
-import { G1, exampleStore, settle } from './helpers.ts';
-
-// A terminal in the test's process, as Ink reads and writes one: keys written to stdin reach the screen at once.
-class Keys extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(data: string): void {
-    this.data = data;
-    this.emit('readable');
-  }
-  read = (): string | null => {
-    const { data } = this;
-    this.data = null;
-    return data;
-  };
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
-}
+import { G1, Keys, exampleStore, settle } from './helpers.ts';
 
 class Screen extends EventEmitter {
   isTTY = true;

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, vi } from 'vitest';
@@ -61,4 +62,25 @@ export function resizeTo(stdout: NodeJS.EventEmitter, columns: number, rows: num
   Object.defineProperty(stdout, 'columns', { value: columns, configurable: true });
   Object.defineProperty(stdout, 'rows', { value: rows, configurable: true });
   stdout.emit('resize');
+}
+
+/** A terminal in the test's process, as Ink reads one: each key written reaches the screen at once. */
+export class Keys extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write(data: string): void {
+    this.data = data;
+    this.emit('readable');
+  }
+  read = (): string | null => {
+    const { data } = this;
+    this.data = null;
+    return data;
+  };
+  setEncoding(): void {}
+  setRawMode(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
 }
