@@ -116,7 +116,7 @@ export class CliContext implements ContextOptions {
             },
           },
           new WorkingTreeSource(root, parseCache ? { parseCache } : {}),
-          COMMIT_FLAG,
+          { ...COMMIT_FLAG, staleExports: async (at) => (await import('../service/commit-exports.ts')).staleExports(at) },
           CLI_FLAGS,
         );
       },

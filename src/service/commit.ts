@@ -22,6 +22,11 @@ export interface CommitOption {
   without: string;
   /** How one call turns off the commit config.yaml asks for. */
   off: string;
+  /**
+   * The exported files a refused commit leaves stale, when the export-check hook refused it (commit-exports.ts): the
+   * command line asks, so that its hint says the whole way on; a commit module that asked itself would import the export.
+   */
+  staleExports?: (root: string) => Promise<readonly string[]>;
 }
 
 const LIBRARY_OPTION: CommitOption = { name: 'commit: true', without: 'leave out commit: true', off: 'give commit: false' };
@@ -36,7 +41,7 @@ export const COMMIT_FLAG: CommitOption = { name: '--commit', without: 'run witho
 export function commitOptionFor(option: CommitOption | undefined, flag: boolean | undefined): CommitOption {
   const own = option ?? LIBRARY_OPTION;
   if (flag !== undefined && flag !== null) return own;
-  return { name: "config.yaml's commit: true", without: `${own.off} (or set commit: false in config.yaml)`, off: own.off };
+  return { ...own, name: "config.yaml's commit: true", without: `${own.off} (or set commit: false in config.yaml)` };
 }
 
 /** The result of a writing use case run through {@link withCommit}. */
@@ -243,7 +248,7 @@ async function commitWritten<T extends object>(
           ? error.message
           : String(error);
     // The export-check hook refuses every such commit while the exported files are stale: the way on is said whole.
-    const exports = staged ? await (await import('./commit-exports.ts')).staleExports(root) : [];
+    const exports = staged && option.staleExports ? [...(await option.staleExports(root))] : [];
     throw new AgentsError(`the change was written, but git commit failed: ${why}`, EXIT_CODES.checkFailed, {
       hint:
         exports.length > 0
