@@ -51,6 +51,8 @@ const pkgOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join
 const MAX_LINES = 500;
 
 const problems = [];
+/** Each source's imports of other sources (static, type and dynamic alike), for the circles below. */
+const edges = new Map();
 for (const file of files('src')) {
   const from = relative('.', file);
   const fromLayer = layerOf(from);
@@ -65,6 +67,8 @@ for (const file of files('src')) {
       const to = normalize(join(dirname(from), spec));
       // Data beside the sources (schemas/, package.json) belongs to no layer.
       if (!to.startsWith('src/')) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from).has(to)) edges.get(from).set(to, line);
       const toLayer = layerOf(to);
       if (fromLayer === 'api') {
         if (LIBRARY_FORBIDS.has(toLayer)) problems.push(`${at}: the library entry imports ${to}; it must not load src/${toLayer}`);
@@ -84,6 +88,44 @@ for (const file of files('src')) {
       if (home && fromLayer !== home) problems.push(`${at}: ${pkgOf(spec)} may be imported only in src/${home}`);
     }
   }
+}
+
+// No circle of modules (docs/architecture.md): within a layer too, each module depends on the ones below it only.
+// Tarjan's strongly connected components; each of more than one module is one circle, named by its modules.
+{
+  let next = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const on = new Set();
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    on.add(v);
+    for (const w of edges.get(v)?.keys() ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const circle = [];
+    for (let w = stack.pop(); ; w = stack.pop()) {
+      on.delete(w);
+      circle.push(w);
+      if (w === v) break;
+    }
+    if (circle.length > 1) {
+      const members = new Set(circle);
+      const [first] = circle.sort();
+      const to = [...edges.get(first).keys()].find((t) => members.has(t));
+      problems.push(
+        `${first}:${edges.get(first).get(to)}: imports ${to}, in a circle of ${circle.length} modules (${circle.join(', ')}): break it`,
+      );
+    }
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
 }
 
 const unknown = files('src')
