@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../core/diagnostics.ts';
+import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.ts';
 import type { Severity, StoreConfig } from '../../core/model.ts';
 import { intoStore } from '../../core/globs.ts';
 import { quoteText } from '../../core/plain-text.ts';
@@ -72,39 +72,41 @@ export async function checkProjectPaths(
         ),
     });
   }
-  // A store kept elsewhere than .agents/ (whose globs the parser refuses) is no folder of a project's files either.
-  for (const p of options.storeFolder ? projects : [])
-    for (const [gi, glob] of p.paths.entries()) {
-      const problem = intoStore(glob, options.storeFolder!);
-      if (problem)
-        found.push({
-          files: [p.file],
-          report: () =>
-            located.at(
-              p.file,
-              ['paths', String(gi)],
-              'project-path-invalid',
-              'error',
-              `paths.${gi} ${quoteText(glob)} of project ${p.name} ${problem}`,
-              'Paths are globs relative to the top of the repository, e.g. services/billing/**.',
-            ),
-        });
-    }
+  const onGlob = (p: (typeof projects)[number], gi: number, code: DiagnosticCode, severity: Severity, words: string, hint: string) =>
+    found.push({
+      files: [p.file],
+      report: () =>
+        located.at(
+          p.file,
+          ['paths', String(gi)],
+          code,
+          severity,
+          `paths.${gi} ${quoteText(p.paths[gi]!)} of project ${p.name} ${words}`,
+          hint,
+        ),
+    });
   for (const [pi, p] of projects.entries()) {
     for (const [gi, glob] of p.paths.entries()) {
-      if (!hits || hits[pi]![gi]! > 0) continue;
-      found.push({
-        files: [p.file],
-        report: () =>
-          located.at(
-            p.file,
-            ['paths', String(gi)],
-            'project-path-unmatched',
-            'warning',
-            `paths.${gi} ${quoteText(glob)} of project ${p.name} matches no file of the repository`,
-            'Correct the glob (paths are relative to the top of the repository), or remove it.',
-          ),
-      });
+      // A store kept elsewhere than .agents/ (whose globs the parser refuses) is no folder of a project's files either.
+      const into = options.storeFolder ? intoStore(glob, options.storeFolder) : undefined;
+      if (into)
+        onGlob(
+          p,
+          gi,
+          'project-path-invalid',
+          'error',
+          into,
+          'Paths are globs relative to the top of the repository, e.g. services/billing/**.',
+        );
+      if (hits && hits[pi]![gi]! === 0)
+        onGlob(
+          p,
+          gi,
+          'project-path-unmatched',
+          'warning',
+          'matches no file of the repository',
+          'Correct the glob (paths are relative to the top of the repository), or remove it.',
+        );
     }
   }
   await located.load(found.flatMap((x) => x.files));
