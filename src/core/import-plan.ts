@@ -40,6 +40,11 @@ export interface PlannedScope {
   project?: string;
 }
 
+/** `global` or `project NAME`, as describeScope words them: the review screen and the report after it name a scope alike. */
+export function plannedScopeName(scope: PlannedScope): string {
+  return scope.kind === 'global' ? 'global' : `project ${scope.project}`;
+}
+
 export interface PlannedCandidate {
   /** Its place in the plan: the review screen and `--format json` name candidates by it. */
   n: number;

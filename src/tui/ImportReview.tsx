@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useState, type ReactElement } from 'react';
-import type { ImportPlan, PlannedCandidate, PlannedScope } from '../core/import-plan.ts';
+import { type ImportPlan, type PlannedCandidate, type PlannedScope, plannedScopeName } from '../core/import-plan.ts';
 import { SEVERITIES } from '../core/model.ts';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import { TextInput } from './TextInput.tsx';
@@ -17,8 +17,6 @@ export interface ImportReviewProps {
   /** n or Esc: nothing is written. */
   onCancel(): void;
 }
-
-const scopeName = (s: PlannedScope) => (s.kind === 'global' ? 'global' : `project ${s.project}`);
 
 const KEYS = '↑/↓ move · space keep/drop · a all · e edit · s severity · p scope · Enter import · n/Esc write nothing';
 const EDIT_KEYS = 'Enter saves the text, Esc leaves it as it was';
@@ -67,7 +65,7 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
     else if (input === 'e' && c) setEditing(c.text);
     else if (input === 's' && c) update(at, { severity: SEVERITIES[(SEVERITIES.indexOf(c.severity) + 1) % SEVERITIES.length]! });
     else if (input === 'p' && c && scopes.length > 1) {
-      const i = scopes.findIndex((s) => scopeName(s) === scopeName(c.scope));
+      const i = scopes.findIndex((s) => plannedScopeName(s) === plannedScopeName(c.scope));
       update(at, { scope: scopes[(i + 1) % scopes.length]! });
     } else if (key.return) onDone(items.filter((x) => x.keep).map(({ keep: _, ...x }) => x));
     else if (input === 'n' || key.escape) onCancel();
@@ -117,7 +115,7 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
               {`${here ? '›' : ' '} [${c.keep ? 'x' : ' '}] `}
               <Text color={theme.hue(c.severity === 'error' ? 'red' : c.severity === 'warning' ? 'yellow' : 'cyan')}>{c.severity}</Text>
               {fitColumns(
-                plain(`  ${scopeName(c.scope)}  ${c.file}:${c.line}${foreign.has(c.file) ? '  not English' : ''}`),
+                plain(`  ${plannedScopeName(c.scope)}  ${c.file}:${c.line}${foreign.has(c.file) ? '  not English' : ''}`),
                 width - 6 - c.severity.length,
               )}
             </Text>

@@ -1,6 +1,6 @@
 import { loadTui } from '../tui-loader.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import { type ImportFile, type ImportPlan, type PlannedCandidate, reviewedPlan } from '../../core/import-plan.ts';
+import { type ImportFile, type ImportPlan, type PlannedCandidate, plannedScopeName, reviewedPlan } from '../../core/import-plan.ts';
 import { IMPORT_KINDS, type ImportKind, instructionKind } from '../../core/import-sources.ts';
 import type { ImportWritten } from '../../service/import-service.ts';
 import type { ReplaceResult } from '../../service/import-replace.ts';
@@ -97,7 +97,7 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean, refused: Readonl
     const mine = byFile.get(f.file) ?? [];
     // Where its rules go: the review may have moved some of them out of the file's scope.
     const fileScope = f.target.kind === 'project' ? `project ${f.target.name}` : 'global';
-    const scopes = new Set(mine.filter((c) => c.status === 'new').map(scopeLabel));
+    const scopes = new Set(mine.filter((c) => c.status === 'new').map((c) => plannedScopeName(c.scope)));
     const where = scopes.size > 0 ? [...scopes].join(', ') : fileScope;
     // Headings are listed with --verbose only (they name the tags of what follows): the count is of what is listed.
     const left = verbose ? f.leftOut : f.leftOut.filter((l) => l.reason !== 'heading');
@@ -120,7 +120,8 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean, refused: Readonl
         : c.status === 'new'
           ? s.green('+')
           : s.dim(c.status === 'exists' ? '=' : c.status === 'dropped' ? '-' : '~');
-      const moved = c.status === 'new' && scopeLabel(c) !== fileScope ? s.dim(`  (→ ${scopeLabel(c)})`) : '';
+      const to = plannedScopeName(c.scope);
+      const moved = c.status === 'new' && to !== fileScope ? s.dim(`  (→ ${to})`) : '';
       const note =
         c.status === 'dropped'
           ? s.dim('  (dropped in the review)')
@@ -148,8 +149,6 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean, refused: Readonl
   }
   return lines.join('\n');
 }
-
-const scopeLabel = (c: PlannedCandidate) => (c.scope.kind === 'project' ? `project ${c.scope.project}` : 'global');
 
 function summary(plan: ImportPlan): string {
   const fresh = plan.candidates.filter((c) => c.status === 'new');
