@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { GIT_ENV } from '../helpers/git.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
-import { Keys } from '../tui/helpers.ts';
+import { Keys, settle } from '../tui/helpers.ts';
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+const tick = () => new Promise((resolve) => setTimeout(resolve, 100));
 
 /** Runs `agents ...args` in this process on a terminal, pressing `keys` one at a time once the review reads them. */
 async function review(top: string, args: string[], keys: string[]) {
@@ -23,9 +23,13 @@ async function review(top: string, args: string[], keys: string[]) {
     cwd: top,
   });
   for (let i = 0; i < 500 && stdin.listenerCount('readable') === 0; i++) await tick();
+  // Ink installs a screen's key handler in an effect, after the frame: each key waits for React's effects to flush
+  // (settle) and for a while beyond, so that it reaches the handler of the state the key before it made.
   for (const k of keys) {
     stdin.write(k);
+    await settle();
     await tick();
+    await settle();
   }
   const code = await run;
   return { code, stdout, stderr };
