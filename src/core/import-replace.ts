@@ -8,7 +8,7 @@
  */
 
 import { fileReferences, resolveReference } from './import-references.ts';
-import { fileLines, HEADING, indentOf, ITEM, listKind } from './markdown-blocks.ts';
+import { fileLines, HEADING, indentOf, ITEM, listKind, SETEXT } from './markdown-blocks.ts';
 import { isAlertMarker, QUOTED, unquote } from './markdown-plain.ts';
 
 /**
@@ -77,9 +77,6 @@ function emptied(
   }
   return headed > 0;
 }
-
-/** A setext heading's underline. */
-const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 
 /** A line as the text it quotes, when it is quoted. */
 function quoted(line: string): string {

@@ -23,6 +23,7 @@ import {
   listKind,
   opensComment,
   opensIndentedCode,
+  SETEXT,
   TABLE_ROW,
   TABLE_RULE,
   words,
@@ -296,11 +297,11 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     while (end + 1 < lines.length) {
       const next = lines[end + 1]!;
       if (endsBlock(next)) break;
-      if (/^ {0,3}(=+|-+)\s*$/.test(next)) break;
+      if (SETEXT.test(next)) break;
       end++;
     }
     // A setext heading: a line of = or - under the paragraph.
-    if (/^ {0,3}(=+|-+)\s*$/.test(lines[end + 1] ?? '')) {
+    if (SETEXT.test(lines[end + 1] ?? '')) {
       const level = lines[end + 1]!.trim()[0] === '=' ? 1 : 2;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       const text = plain(lines.slice(i, end + 1).join(' '));

@@ -49,6 +49,8 @@ export function listKind(marker: string): string {
 export const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
 export const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+/** A setext heading's underline: a line of = (level 1) or - (level 2) under a paragraph. */
+export const SETEXT = /^ {0,3}(=+|-+)\s*$/;
 
 /**
  * A line that is one element around text (`<requirement>Use tabs</requirement>`): its text is `[2]`, which may hold
