@@ -149,8 +149,7 @@ function writeRefused(said: string, cwd: string): AgentsError | undefined {
  * objects/, refs/: one committed as plain files), which safe.bareRepository (above) made git refuse. git's
  * own answer names no way out, or none at all (`git diff` then reads its options as those of --no-index).
  */
-function embeddedRepository(cwd: string): AgentsError | undefined {
-  const top = repoTop(cwd);
+function embeddedRepository(cwd: string, top: string | undefined): AgentsError | undefined {
   if (top === undefined || OWN_BARE.has(resolve(cwd))) return undefined;
   // The repository's own git folder (the caches' place) holds HEAD, objects/ and refs/ of course: it is no clone's.
   const own = join(top, '.git');
@@ -172,8 +171,7 @@ function embeddedRepository(cwd: string): AgentsError | undefined {
  * says only that they are unknown, and a caller would take either for "not a repository" or "no such revision".
  * Asked only once git failed where the working tree or git folder belongs to another user (one more git then).
  */
-function unsafeRepository(said: string, cwd: string): AgentsError | undefined {
-  const top = repoTop(cwd);
+function unsafeRepository(said: string, cwd: string, top: string | undefined): AgentsError | undefined {
   if (top === undefined) return undefined;
   if (!said.includes('detected dubious ownership')) {
     const uid = process.getuid?.();
@@ -292,9 +290,11 @@ export function runGit(
     child.on('close', (code) => {
       if (code === 0) return resolveRun(Buffer.concat(out));
       const said = Buffer.concat(err).toString('utf8').trim();
+      // Found once for both explanations: a probe that fails as an answer (rev-parse --verify, cat-file -e) ends here too.
+      const top = repoTop(cwd);
       reject(
-        embeddedRepository(cwd) ??
-          unsafeRepository(said, cwd) ??
+        embeddedRepository(cwd, top) ??
+          unsafeRepository(said, cwd, top) ??
           promisorUnreachable(said) ??
           writeRefused(said, cwd) ??
           new GitProcessError(said || `git ${args[0] ?? ''} exited with code ${code}`, code),
