@@ -54,15 +54,18 @@ export function defaultSourceName(url: string): string | undefined {
 export function sourceKeyProblem(key: string, value: unknown, where: string): { message: string; hint: string } | undefined {
   const text = typeof value === 'string' ? value : '';
   switch (key) {
-    case 'url':
-      return {
-        message: /^(?:fd|ext)::/.test(text)
-          ? `${where} cannot use git's ${text.slice(0, text.indexOf(':'))}:: transport, which runs or reads something on this machine rather than fetching a repository`
-          : `${where} cannot start with "-" or hold white space`,
-        hint: /^(?:fd|ext)::/.test(text)
-          ? 'Give the URL or path of the policy repository.'
-          : 'Write a path that holds a space as a file:// URL, each space as %20 (file:///srv/My%20Policy.git).',
-      };
+    case 'url': {
+      const transport = /^(fd|ext)::/.exec(text)?.[1];
+      return transport !== undefined
+        ? {
+            message: `${where} cannot use git's ${transport}:: transport, which runs or reads something on this machine rather than fetching a repository`,
+            hint: 'Give the URL or path of the policy repository.',
+          }
+        : {
+            message: `${where} cannot start with "-" or hold white space`,
+            hint: 'Write a path that holds a space as a file:// URL, each space as %20 (file:///srv/My%20Policy.git).',
+          };
+    }
     case 'name':
       return {
         message: nameProblem(text, where) ?? `${where} is not a name`,
