@@ -7,6 +7,15 @@ function pathError(code: Diagnostic['code'], file: string, message: string, hint
   return { code, severity: 'error', file, line: 0, col: 0, message, hint };
 }
 
+/**
+ * What a reader says of a folder it could not list (`unreadable`: why): a hidden folder refused hides nothing (the
+ * layout check warns of it as of any hidden folder); any other may hide an invariant put there, and is an error of
+ * every reader. Undefined for a hidden one.
+ */
+export function unlistedFolder(path: string, unreadable: string): Diagnostic | undefined {
+  return inHiddenFolder(path) ? undefined : unreadableFolder(path, unreadable);
+}
+
 /** Diagnostic for a file the source could not give us. */
 export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>): Diagnostic {
   if (r.code === 'missing') {
@@ -203,9 +212,8 @@ export function planReads(
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     if (entry.unreadable !== undefined) {
-      // A hidden folder refused hides nothing (the layout check warns of it as of any hidden folder); any other may
-      // hide an invariant put there, and is an error of every reader.
-      if (!inHiddenFolder(entry.path)) diagnostics.push(unreadableFolder(entry.path, entry.unreadable));
+      const refused = unlistedFolder(entry.path, entry.unreadable);
+      if (refused) diagnostics.push(refused);
       continue;
     }
     if (entry.type === 'symlink' && isScopeFolder(entry.path)) {

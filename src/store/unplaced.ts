@@ -2,9 +2,9 @@
 // that stops at the scope's own level would never see an invariant put there by hand, which the readers say
 // (read-plan.ts, nestedYamlMeant) rather than leave out of the set in silence.
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { badId, classifyPath, inHiddenFolder, isHiddenName, isKnownFolder, type PathKind } from '../core/layout.ts';
-import { readFailure, strayFinding } from './read-plan.ts';
-import { type TreeEntry, type TreeSource, unreadableFolder } from './tree-source.ts';
+import { badId, classifyPath, isHiddenName, isKnownFolder, type PathKind } from '../core/layout.ts';
+import { readFailure, strayFinding, unlistedFolder } from './read-plan.ts';
+import type { TreeEntry, TreeSource } from './tree-source.ts';
 
 /**
  * The files below each folder of `listed` that fits no place in the store (hidden folders are the user's, and left alone),
@@ -36,7 +36,8 @@ export async function filesOfKind<K extends 'record' | 'waiver'>(
   const out: { path: string; c: Extract<PathKind, { kind: K }> }[] = [];
   for (const entry of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
     if (entry.unreadable !== undefined) {
-      if (!inHiddenFolder(entry.path)) diagnostics.push(unreadableFolder(entry.path, entry.unreadable));
+      const refused = unlistedFolder(entry.path, entry.unreadable);
+      if (refused) diagnostics.push(refused);
       continue;
     }
     const stray = strayFinding(
