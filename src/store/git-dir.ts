@@ -6,7 +6,6 @@ export {
   extendsCacheDir,
   gitDirFor,
   mayBeSparse,
-  realPath,
   repoTop,
   storeFolderOf,
 } from '../git/location.ts';
