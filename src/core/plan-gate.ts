@@ -164,7 +164,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     // Which ones, and the command that resolves one: the gate's message is what CI shows.
     const errors = facts.violations.filter((v) => v.severity === 'error');
     const ids = errors.map((v) => v.id);
-    const named = `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}`;
+    const named = fiveOf(ids);
     const resolve = `\`agents invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
     add({
       code: 'error-violation',
@@ -271,10 +271,15 @@ function waiveWords(errors: readonly Violation[], effective: readonly GateInvari
   const gone = errors.filter((v) => !inSet.has(v.invariant_id));
   if (gone.length === 0) return ', or waive its invariant';
   const left = [...new Set(gone.map((v) => v.invariant_id))];
-  const which = `${left.slice(0, 5).join(', ')}${left.length > 5 ? `, and ${left.length - 5} more` : ''}`;
+  const which = fiveOf(left);
   if (gone.length === errors.length)
     return ` (${left.length === 1 ? `its invariant ${which} is` : `their invariants ${which} are`} no longer in the plan's set, so no waiver covers ${errors.length === 1 ? 'it' : 'them'})`;
   return `, or, for one whose invariant is still in the plan's set, waive that invariant (not ${which}, which left the set)`;
+}
+
+/** The first five ids of a list, and how many more it holds: what the gate's one-line messages name. */
+function fiveOf(ids: readonly string[]): string {
+  return `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}`;
 }
 
 /** An invariant of the set the latest run kept no record of: not enforced by it, failing for an error one unless waived. */
