@@ -108,7 +108,7 @@ export function namesVerb(negation: string | undefined): boolean {
 
 /** Verbs a heading of don'ts names after its word ("Do Not Touch", "Never Edit"), beyond those a rule starts with. */
 const HEADING_VERB =
-  /^(edit|touch|change|alter|overwrite|rewrite|reformat|hardcode|repeat|assume|guess|ignore|bypass|leak|introduce|downgrade|mix|duplicate|nest|mutate|modify|delete|commit|push)$/;
+  /^(edit|touch|change|alter|overwrite|rewrite|reformat|hardcode|repeat|assume|guess|ignore|bypass|leak|introduce|downgrade|mix|duplicate|nest|mutate)$/;
 
 /** A rule and a nested item that finishes it: "Use tabs" and "except in YAML" read "Use tabs, except in YAML". */
 export function joinDetail(rule: string, detail: string): string {
