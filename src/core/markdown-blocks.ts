@@ -35,7 +35,8 @@ export const ITEM = /^([ \t]*)([-*+\u2022\u25e6\u25aa\u2023]|\d{1,9}[.)])[ \t]+(
  * processor's bullet marks, which no code starts with.
  */
 export function opensIndentedCode(line: string, previous: string | undefined, inList: boolean): boolean {
-  if (!/^( {4}|\t)/.test(line) || !ITEM.test(line)) return /^( {4}|\t)/.test(line);
+  if (!/^( {4}|\t)/.test(line)) return false;
+  if (!ITEM.test(line)) return true;
   return !(inList || (previous !== undefined && previous.trim() !== '') || /^[ \t]*[\u2022\u25e6\u25aa\u2023]/.test(line));
 }
 
