@@ -69,16 +69,6 @@ function prefixFor(from: string, store: string): string {
   return rel === '' ? '' : `${rel}/`;
 }
 
-/**
- * The store's folder as the repository holds it, for annotations and SARIF (which name a file of the repository's
- * tree): a store named through a link to a folder of the repository (`--store .agents`, a link to `tools/agents`) is
- * that folder, whose files the tree holds, not the link's path.
- */
-function repoPrefixOf(top: string, store: string): string {
-  const folder = storeFolderOf(store);
-  return folder === undefined ? prefixFor(top, store) : folder === '' ? '' : `${folder}/`;
-}
-
 function matches(only: readonly string[], file: string): boolean {
   return only.some((p) => p === '' || file === p || file.startsWith(`${p}/`));
 }
@@ -245,7 +235,6 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   if (changed) report = { ...report, files: [...changed].filter((p) => !named || matches(named, p)).length };
   const counts = countBySeverity(diagnostics);
   const strict = options.strict ?? false;
-  const top = repoTop(options.store);
   return {
     store: options.store,
     source: report.source,
@@ -256,7 +245,14 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     ok: counts.error === 0 && (!strict || counts.warning === 0),
     counts,
     displayPrefix: prefixFor(options.cwd, options.store),
-    repoPrefix: top === undefined ? prefixFor(options.cwd, options.store) : repoPrefixOf(top, options.store),
+    // The store's folder as the repository holds it, for annotations and SARIF (which name a file of the repository's
+    // tree): a store named through a link to a folder of the repository is that folder, not the link's path.
+    repoPrefix:
+      storeFolder === undefined
+        ? prefixFor(repoTop(options.store) ?? options.cwd, options.store)
+        : storeFolder === ''
+          ? ''
+          : `${storeFolder}/`,
   };
 }
 
