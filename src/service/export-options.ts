@@ -56,6 +56,9 @@ export function checkPlanShape(
   optionalFunction(onProgress, 'onProgress');
   const given = inputObject(plan, 'apply', undefined, 'plan');
   const top = requiredString(given.top, 'top');
+  // Where the store and the top really are, found once: each change's path is then followed alone.
+  let inStore: string | undefined;
+  let atTop: string | undefined;
   for (const change of requiredArray(given.changes, 'changes', 'of file changes')) {
     const c = inputObject(change as FileChange, 'each of changes', undefined, 'changes[]');
     // A path that climbs out of the repository (`../x`) or starts elsewhere (`/etc/x`), in a plan a caller rebuilt or
@@ -71,10 +74,11 @@ export function checkPlanShape(
     // system takes for it.
     // A store kept at the repository's top holds the instruction files of the top too: there only a path the store
     // reads as its own (config.yaml, global/…) is refused.
-    const [inStore, at] = [physicalPath(store), physicalPath(`${top}${sep}${path}`)];
+    inStore ??= physicalPath(store);
+    const at = physicalPath(`${top}${sep}${path}`);
     if (
       within(inStore, at) &&
-      (inStore !== physicalPath(top) || classifyPath(relative(inStore, at).split(sep).join('/')).kind !== 'unknown')
+      (inStore !== (atTop ??= physicalPath(top)) || classifyPath(relative(inStore, at).split(sep).join('/')).kind !== 'unknown')
     )
       throw outsideFiles(path);
   }
