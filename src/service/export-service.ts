@@ -445,14 +445,11 @@ export class ExportService {
     const [name] = chooseTargets([requiredString(targetName, 'target')], config);
     const result = await this.service.effective(target);
     const entries = result.entries.filter((e) => config.export.severities.includes(e.invariant.severity));
+    // effective() gives only the waivers its set holds (waiversInSet): those that hold now are the files'.
     const section = standaloneSection(
       result.target,
       entries,
-      waiversInSet(
-        result.waivers.filter((w) => w.holds),
-        result.entries,
-        result.plan?.project,
-      ),
+      result.waivers.filter((w) => w.holds),
       result.warnings.some((w) => w.code === 'unknown-project'),
     );
     return renderStandalone(TARGETS[name!], [section], this.storeRel());
