@@ -16,7 +16,7 @@ import { storeFolderOf } from '../store/git-dir.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { commitOptionFor, commitWanted, lockedWrite, withCommit } from './commit.ts';
 import { pinnedTrees } from './invariants/pinned-sources.ts';
-import { actionRefs, namedFolders, refuseLinkedTemplates } from './invariants/projects.ts';
+import { namedFolders, templateRefs } from './invariants/projects.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
 import { type InvariantService, requireInvariantService, requireValid, toScope } from './invariant-service.ts';
 import { requireOwnScope } from './invariants/rules.ts';
@@ -51,8 +51,7 @@ export interface ProjectSummary {
 /** The action templates of one tree (the store's, or a policy source's at its pin, named `source`). */
 async function actionsIn(tree: TreeSource, source: string | undefined, plans: readonly Plan[]): Promise<ActionSummary[]> {
   const out: ActionSummary[] = [];
-  await refuseLinkedTemplates(tree, source);
-  for (const ref of await actionRefs(tree)) {
+  for (const ref of await templateRefs(tree, source)) {
     const action = source === undefined ? ref : `${source}:${ref}`;
     const folder = `actions/${ref}`;
     const snap = await readFolders(tree, [folder]);

@@ -24,31 +24,53 @@ export async function namedFolders(tree: TreeSource, dir: string): Promise<strin
 
 /** The action templates of a tree (the store's, or a policy source's at its pin), as NS/NAME. */
 export async function actionRefs(tree: TreeSource): Promise<string[]> {
-  const refs: string[] = [];
-  for (const ns of await namedFolders(tree, 'actions'))
-    for (const name of await namedFolders(tree, `actions/${ns}`)) refs.push(`${ns}/${name}`);
-  return refs;
+  return (await templateFolders(tree)).refs;
 }
 
 /**
- * Refuses a template folder, or folder of templates, of `tree` that is a link (exit 3, the link named; a source's named
- * as the source's), as every link of a store is refused, rather than leaving it out of the templates without a word.
+ * The action templates of a tree as NS/NAME (namespaces sorted, then names), and the links standing where a
+ * namespace or a template folder goes: one listing of each folder serves both.
  */
-export async function refuseLinkedTemplates(tree: TreeSource, source?: string): Promise<void> {
+async function templateFolders(tree: TreeSource): Promise<{ refs: string[]; links: TreeEntry[] }> {
+  const refs: string[] = [];
   const links: TreeEntry[] = [];
-  for (const e of await tree.list('actions', { recursive: false })) {
-    if (e.type === 'symlink') links.push(e);
-    else if (e.type === 'dir') links.push(...(await tree.list(e.path, { recursive: false })).filter((f) => f.type === 'symlink'));
+  const nameOf = (e: TreeEntry) => e.path.slice(e.path.lastIndexOf('/') + 1);
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const top = await tree.list('actions', { recursive: false });
+  links.push(...top.filter((e) => e.type === 'symlink'));
+  for (const ns of top.filter((e) => e.type === 'dir').sort((a, b) => byName(nameOf(a), nameOf(b)))) {
+    const inner = await tree.list(ns.path, { recursive: false });
+    links.push(...inner.filter((f) => f.type === 'symlink'));
+    if (!isName(nameOf(ns))) continue;
+    const names = inner
+      .filter((f) => f.type === 'dir')
+      .map(nameOf)
+      .filter(isName)
+      .sort();
+    for (const name of names) refs.push(`${nameOf(ns)}/${name}`);
   }
-  if (links.length === 0) return;
+  return { refs, links };
+}
+
+/**
+ * The action templates of `tree` as NS/NAME (actionRefs), once no template folder, or folder of templates, is a link:
+ * one is refused (exit 3, the link named; a source's named as the source's), as every link of a store is refused,
+ * rather than left out of the templates without a word.
+ */
+export async function templateRefs(tree: TreeSource, source?: string): Promise<string[]> {
+  const { refs, links } = await templateFolders(tree);
+  if (links.length === 0) return refs;
   const snap = await readEntries(tree, links);
-  if (source === undefined) return requireValid(snap, 'read the action templates');
-  const { SOURCE_FILE_HINT, sourceDiagnostic } = await import('../../store/extends.ts');
-  requireValid(
-    { ...snap, diagnostics: snap.diagnostics.map((d) => sourceDiagnostic(d, source)) },
-    `read the action templates of ${source}`,
-    SOURCE_FILE_HINT,
-  );
+  if (source === undefined) requireValid(snap, 'read the action templates');
+  else {
+    const { SOURCE_FILE_HINT, sourceDiagnostic } = await import('../../store/extends.ts');
+    requireValid(
+      { ...snap, diagnostics: snap.diagnostics.map((d) => sourceDiagnostic(d, source)) },
+      `read the action templates of ${source}`,
+      SOURCE_FILE_HINT,
+    );
+  }
+  return refs;
 }
 
 /** What a word on the command line names in the store. */

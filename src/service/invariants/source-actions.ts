@@ -6,7 +6,7 @@ import { emptySnapshot, readFolders } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
 import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
-import { actionRefs, refuseLinkedTemplates } from './projects.ts';
+import { templateRefs } from './projects.ts';
 import { requireValid } from './rules.ts';
 
 type SourceAction = Extract<Scope, { kind: 'action' }> & { source: string };
@@ -37,8 +37,7 @@ export async function sourceTemplates(svc: InvariantContext): Promise<ScopedInva
 /** The invariants of every template of the source `name`, whose store at one commit is `tree`. */
 export async function templatesOf(tree: TreeSource, name: string): Promise<ScopedInvariant[]> {
   const out: ScopedInvariant[] = [];
-  await refuseLinkedTemplates(tree, name);
-  for (const ref of await actionRefs(tree)) {
+  for (const ref of await templateRefs(tree, name)) {
     const [ns, local] = ref.split('/') as [string, string];
     out.push(...(await readTemplate(tree, { kind: 'action', ns, name: local, source: name })));
   }
