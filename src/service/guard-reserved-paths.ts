@@ -144,8 +144,10 @@ export class ReservedPaths {
     };
     for (const top of this.tops()) for (const f of HOOK_SETTINGS.project) add(join(top, f));
     // The user settings where the client's variable (in the environment the hook inherits from it) moves them, and the
-    // home folder's too, which a session started without the variable reads.
-    for (const client of GUARD_CLIENTS) for (const f of [...userSettingsFiles(client), ...userSettingsFiles(client, 'home')]) add(f);
+    // home folder's too, which a session started without the variable reads. Without the variable they are one file,
+    // whose links are followed once.
+    for (const client of GUARD_CLIENTS)
+      for (const f of new Set([...userSettingsFiles(client), ...userSettingsFiles(client, 'home')])) add(f);
     return (this.#hookSettings = out);
   }
 
