@@ -8,7 +8,7 @@ import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import type { SchemaName } from './schemas.ts';
 import type { Waiver } from './waivers.ts';
 import type { ExtendsLock } from './extends.ts';
-import { assertSchemaValid } from './write-check.ts';
+import { assertSchemaValid, type FieldWords } from './write-check.ts';
 import { assertFitsStoreFile } from './store-file-size.ts';
 import { yaml11Reads } from './yaml11.ts';
 import { docsRef } from './docs-link.ts';
@@ -216,8 +216,8 @@ function preferredQuotes(value: string, text: string): string {
  * own, core/plain-text.ts), then its schema, before any text (let alone a
  * byte on disk) is made.
  */
-function document(rel: string, schema: SchemaName, data: Record<string, unknown>, lead?: string): string {
-  checkDocument(rel, schema, data, lead);
+function document(rel: string, schema: SchemaName, data: Record<string, unknown>, refusal: Refusal = {}): string {
+  checkDocument(rel, schema, data, refusal);
   const text = yamlDocument(rel, schema, data);
   assertFitsStoreFile(rel, text);
   return text;
@@ -231,10 +231,19 @@ export function addingTo(kind: string, folder: string): string {
   return `cannot add ${kind} to ${folder}/`;
 }
 
-/** `document`'s checks; `lead` opens a hidden-text refusal (default: "cannot write REL"). */
-function checkDocument(rel: string, schema: SchemaName, data: Record<string, unknown>, lead?: string): void {
-  refuseUnsafeText(rel, schema, data, lead);
-  assertSchemaValid(schema, rel, data);
+/**
+ * How a writer's refusal is worded: `lead` opens a hidden-text refusal (default: "cannot write REL"); `words` name the
+ * options its caller gave the values with (FieldWords).
+ */
+export interface Refusal {
+  lead?: string | undefined;
+  words?: FieldWords | undefined;
+}
+
+/** `document`'s checks. */
+function checkDocument(rel: string, schema: SchemaName, data: Record<string, unknown>, refusal: Refusal = {}): void {
+  refuseUnsafeText(rel, schema, data, refusal.lead);
+  assertSchemaValid(schema, rel, data, refusal.words);
 }
 
 /** An invariant's fields as its file holds them, keys in the documented order. */
@@ -254,8 +263,8 @@ export function invariantFields(inv: Invariant): Record<string, unknown> {
 }
 
 /** Canonical text of an invariant file, keys in the documented order. */
-export function formatInvariantFile(rel: string, inv: Invariant): string {
-  return document(rel, 'invariant.schema.json', invariantFields(inv));
+export function formatInvariantFile(rel: string, inv: Invariant, words?: FieldWords): string {
+  return document(rel, 'invariant.schema.json', invariantFields(inv), { words });
 }
 
 /**
@@ -263,17 +272,17 @@ export function formatInvariantFile(rel: string, inv: Invariant): string {
  * and file yet (add checks its draft before it takes the lock): a refusal
  * names the scope's folder, not a file that will never exist.
  */
-export function checkInvariantDraft(folder: string, inv: Invariant): void {
-  checkDocument(`${folder}/`, 'invariant.schema.json', invariantFields(inv), addingTo('an invariant', folder));
+export function checkInvariantDraft(folder: string, inv: Invariant, words?: FieldWords): void {
+  checkDocument(`${folder}/`, 'invariant.schema.json', invariantFields(inv), { lead: addingTo('an invariant', folder), words });
 }
 
-/** `lead`: how a refusal opens (default: "cannot write REL"); a new plan's is `addingTo('a plan', 'plans')`. */
-export function formatPlanFile(rel: string, plan: Plan, lead?: string): string {
+/** A new plan's refusal opens with `addingTo('a plan', 'plans')`. */
+export function formatPlanFile(rel: string, plan: Plan, refusal?: Refusal): string {
   const data: Record<string, unknown> = { id: plan.id };
   for (const key of ['action', 'project', 'goal', 'created_at', 'created_by'] as const) {
     if (plan[key] !== undefined) data[key] = plan[key];
   }
-  return document(rel, 'plan.schema.json', data, lead);
+  return document(rel, 'plan.schema.json', data, refusal);
 }
 
 /** action.yaml of an action template (schemas/action.schema.json). */
@@ -333,21 +342,18 @@ export function formatEnforcementFile(rel: string, run: EnforcementRun): string 
   return document(rel, 'enforcement.schema.json', data);
 }
 
-/** `lead` as for `formatPlanFile`: a new violation's refusal names its folder. */
-export function formatViolationFile(rel: string, v: Violation, lead?: string): string {
+/** A new violation's refusal names its folder, as a new plan's does. */
+export function formatViolationFile(rel: string, v: Violation, refusal?: Refusal): string {
   const data = ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']);
   if (v.resolved !== undefined) data.resolved = ordered(v.resolved, ['at', 'by', 'note']);
-  return document(rel, 'violation.schema.json', data, lead);
+  return document(rel, 'violation.schema.json', data, refusal);
 }
 
-/** A waiver file (schemas/waiver.schema.json); `lead` as for `formatPlanFile`. */
+/** A waiver file (schemas/waiver.schema.json); `lead` opens a refusal, as for `formatPlanFile`. */
 export function formatWaiverFile(rel: string, w: Waiver, lead?: string): string {
-  return document(
-    rel,
-    'waiver.schema.json',
-    ordered(w, ['id', 'invariant_id', 'reason', 'owner', 'expires', 'created_at', 'created_by']),
+  return document(rel, 'waiver.schema.json', ordered(w, ['id', 'invariant_id', 'reason', 'owner', 'expires', 'created_at', 'created_by']), {
     lead,
-  );
+  });
 }
 
 /** `extends.lock.yaml` (schemas/extends-lock.schema.json; docs/extends.md). */

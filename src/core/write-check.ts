@@ -13,14 +13,16 @@ const ORIGIN: Record<string, string> = {
   violated_text: "the invariant's text",
 };
 
-/** The flag a value is given with, for the hint. */
-const FLAG: Record<string, string> = {
-  rationale: '--rationale',
-  goal: '--goal',
-  details: '--details',
-  tags: '--tag',
-  text: 'the text',
-};
+/**
+ * What the hint calls a field its writer's caller gave as an option: the service's OptionWords
+ * (service/option-words.ts), which are the library's field names or the command line's flags. A writer whose values
+ * came from elsewhere (an imported file, an action template) gives none, and the hint names no option.
+ */
+export type FieldWords = Readonly<Partial<Record<'rationale' | 'goal' | 'details' | 'tags', string>>>;
+
+function wordOf(words: FieldWords | undefined, field: string): string | undefined {
+  return words !== undefined && Object.hasOwn(words, field) ? words[field as keyof FieldWords] : undefined;
+}
 
 /** One segment of a JSON Pointer as the key it stands for (RFC 6901: `~1` is `/`, `~0` is `~`). */
 function pointerKey(segment: string): string {
@@ -49,9 +51,9 @@ function lengthAt(data: unknown, instancePath: string): number {
 /**
  * Refuses (exit 2, nothing written) a document `schema` would reject. A
  * value over a length limit names the field, its length and the limit; any
- * other mismatch names the field and what the schema wants.
+ * other mismatch names the field and what the schema wants; the hint names the option a field came from by `words`.
  */
-export function assertSchemaValid(schema: SchemaName, rel: string, data: unknown): void {
+export function assertSchemaValid(schema: SchemaName, rel: string, data: unknown, words?: FieldWords): void {
   const validate = validatorFor(schema);
   if (validate(data)) return;
   // ajv sets errors whenever it refuses, and reports a failed `then` by its own errors
@@ -60,7 +62,8 @@ export function assertSchemaValid(schema: SchemaName, rel: string, data: unknown
   const field = fieldOf(e);
   const top = field.split('.')[0]!;
   const where = ORIGIN[top] ? ` (from ${ORIGIN[top]})` : '';
-  const fix = FLAG[top] ? `Shorten ${FLAG[top]}` : ORIGIN[top] ? `Shorten ${ORIGIN[top]}` : 'Correct the value';
+  const option = wordOf(words, top);
+  const fix = option ? `Shorten ${option}` : ORIGIN[top] ? `Shorten ${ORIGIN[top]}` : 'Correct the value';
   if (e.keyword === 'maxLength') {
     const limit = Number((e.params as { limit?: unknown }).limit);
     const length = lengthAt(data, e.instancePath);

@@ -13,6 +13,8 @@ export interface OptionWords {
   removeTags: string;
   rationale: string;
   note: string;
+  goal: string;
+  details: string;
 }
 
 /** The library's own names: its methods' fields. */
@@ -27,6 +29,8 @@ const LIBRARY_WORDS: OptionWords = {
   removeTags: 'removeTags',
   rationale: 'rationale',
   note: 'note',
+  goal: 'goal',
+  details: 'details',
 };
 
 /** The command line's flags: what its services name in a refusal of a value given with one. */
@@ -41,6 +45,8 @@ export const CLI_FLAGS: OptionWords = {
   removeTags: '--untag',
   rationale: '--rationale',
   note: '--note',
+  goal: '--goal',
+  details: '--details',
 };
 
 /** The words of `words`, or the library's when the caller named none. */

@@ -1,13 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
-import { assertSchemaValid } from '../../src/core/write-check.ts';
+import { assertSchemaValid, type FieldWords } from '../../src/core/write-check.ts';
 
 const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const REL = `global/${ID}.yaml`;
 
-function refusal(schema: Parameters<typeof assertSchemaValid>[0], data: unknown): UsageError {
+/** The words the command line's services give (CLI_FLAGS). */
+const FLAGS: FieldWords = { rationale: '--rationale', goal: '--goal', details: '--details', tags: '--tag' };
+
+function refusal(schema: Parameters<typeof assertSchemaValid>[0], data: unknown, words?: FieldWords): UsageError {
   try {
-    assertSchemaValid(schema, REL, data);
+    assertSchemaValid(schema, REL, data, words);
   } catch (e) {
     if (e instanceof UsageError) return e;
     throw e;
@@ -26,13 +29,18 @@ describe('assertSchemaValid', () => {
     expect([e.exitCode, e.code]).toEqual([2, 'value-too-long']);
     expect(e.detail).toEqual({ file: REL, field: 'text', limit: 2000, length: 2001, schema: 'invariant.schema.json' });
     expect(e.message).toBe('text is 2001 characters long (from the invariant text); the limit is 2000 (invariant.schema.json)');
-    expect(e.hint).toBe('Shorten the text to at most 2000 characters. Nothing was written.');
+    expect(e.hint).toBe('Shorten the invariant text to at most 2000 characters. Nothing was written.');
   });
 
-  test('a value given by a flag names the flag', () => {
-    const e = refusal('invariant.schema.json', { id: ID, text: 'x', rationale: 'r'.repeat(10_001) });
+  test("a value given by an option is named by the caller's word for it, and by none when the caller gave no words", () => {
+    const data = { id: ID, text: 'x', rationale: 'r'.repeat(10_001) };
+    const e = refusal('invariant.schema.json', data, FLAGS);
     expect(e.message).toBe('rationale is 10001 characters long; the limit is 10000 (invariant.schema.json)');
     expect(e.hint).toBe('Shorten --rationale to at most 10000 characters. Nothing was written.');
+    expect(refusal('invariant.schema.json', data, { rationale: 'rationale' }).hint).toBe(
+      'Shorten rationale to at most 10000 characters. Nothing was written.',
+    );
+    expect(refusal('invariant.schema.json', data).hint).not.toContain('--');
   });
 
   test("a value from git's identity says where it came from", () => {
@@ -43,7 +51,7 @@ describe('assertSchemaValid', () => {
   });
 
   test('a nested field is named by its path', () => {
-    const e = refusal('invariant.schema.json', { id: ID, text: 'x', tags: ['ok', 't'.repeat(65)] });
+    const e = refusal('invariant.schema.json', { id: ID, text: 'x', tags: ['ok', 't'.repeat(65)] }, FLAGS);
     expect(e.code).toBe('invalid-document');
     expect(e.detail).toMatchObject({ field: 'tags.1', keyword: 'pattern' });
     expect(e.message).toMatch(/^tags\.1 must match pattern .*: global\/\S+\.yaml would not pass invariant\.schema\.json$/);
@@ -53,7 +61,7 @@ describe('assertSchemaValid', () => {
   test('a missing or unknown property names that property', () => {
     const missing = refusal('invariant.schema.json', { id: ID });
     expect(missing.detail).toMatchObject({ field: 'text', keyword: 'required' });
-    expect(missing.hint).toBe('Shorten the text. Nothing was written.');
+    expect(missing.hint).toBe('Shorten the invariant text. Nothing was written.');
     const extra = refusal('invariant.schema.json', { id: ID, text: 'x', colour: 'red' });
     expect(extra.detail).toMatchObject({ field: 'colour', keyword: 'additionalProperties' });
     expect(extra.hint).toBe('Correct the value. Nothing was written.');
@@ -84,9 +92,9 @@ describe('assertSchemaValid', () => {
       "violated_text is 2001 characters long (from the invariant's text); the limit is 2000 (violation.schema.json)",
     );
     expect(text.hint).toBe("Shorten the invariant's text to at most 2000 characters. Nothing was written.");
-    const details = refusal('violation.schema.json', { ...violation, violated_text: 'x', details: 'd'.repeat(10_001) });
+    const details = refusal('violation.schema.json', { ...violation, violated_text: 'x', details: 'd'.repeat(10_001) }, FLAGS);
     expect(details.hint).toBe('Shorten --details to at most 10000 characters. Nothing was written.');
-    const goal = refusal('plan.schema.json', { id: PLAN, goal: 'g'.repeat(10_001) });
+    const goal = refusal('plan.schema.json', { id: PLAN, goal: 'g'.repeat(10_001) }, FLAGS);
     expect(goal.message).toBe('goal is 10001 characters long; the limit is 10000 (plan.schema.json)');
     expect(goal.hint).toBe('Shorten --goal to at most 10000 characters. Nothing was written.');
   });

@@ -1,6 +1,7 @@
 // Writers never write what the reader rejects (docs/guarantees.md): every
 // document is checked against its own JSON Schema before a byte is written.
 import { describe, expect, it } from 'vitest';
+import { InvariantService, PlanService, UsageError } from '../../src/index.ts';
 import { runAgents, runMain } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { storeState } from '../helpers/store-state.ts';
@@ -176,6 +177,31 @@ describe('invariant violation resolve --note over its limit', () => {
       code: 'value-too-long',
       detail: { file: path, field: 'resolved.note', limit: 10_000, length: 10_001, schema: 'violation.schema.json' },
     });
+    expect(storeState(root)).toEqual(before);
+  });
+});
+
+describe("the library's refusal of a value over its limit names the method's field, not the command line's flag", () => {
+  it('plan use goal and addViolation details', async () => {
+    const root = exampleStore();
+    const before = storeState(root);
+    const plans = new PlanService(new InvariantService(root, { author: async () => undefined }));
+    const refused = async (write: Promise<unknown>) => {
+      const e = await write.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(e).toBeInstanceOf(UsageError);
+      return e as UsageError;
+    };
+    const goal = await refused(plans.use({ action: 'local/code-coverage', project: 'myapp', goal: long(10_001) }));
+    expect([goal.code, (goal.detail as { field: string }).field]).toEqual(['value-too-long', 'goal']);
+    expect(goal.hint).toMatch(/^Shorten goal /);
+    const details = await refused(
+      plans.addViolation({ plan: EXAMPLE_PLAN, invariant: '01M8KJT9G0XNWEM589ZS7FV0VT', details: long(10_001) }),
+    );
+    expect([details.code, (details.detail as { field: string }).field]).toEqual(['value-too-long', 'details']);
+    expect(details.hint).toMatch(/^Shorten details /);
     expect(storeState(root)).toEqual(before);
   });
 });

@@ -9,6 +9,7 @@ import { lockedWrite } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
 import { refuseWeakenedFloor } from '../floors.ts';
 import { idMaker } from '../new-ids.ts';
+import { optionWords } from '../option-words.ts';
 import type { InvariantContext } from './context.ts';
 import { checkNewAction, projectMadeUnderLock } from './projects.ts';
 import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
@@ -78,7 +79,7 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
     return inv;
   };
   // The schema check, before the lock makes the scope's folder: a refused value leaves nothing behind.
-  checkInvariantDraft(folder, draft(PROBE_ID));
+  checkInvariantDraft(folder, draft(PROBE_ID), optionWords(svc.optionWords));
   refuseWeakenedFloor(draft(PROBE_ID), await inheritedIfReadable(svc));
   let created: string | undefined;
   const { invariant, commit } = await lockedWrite(

@@ -120,7 +120,7 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
       if (textKey(next.text) !== textKey(old.text)) await refuseOverridden(svc, old, 'change the text of');
       if (next.overrides !== undefined && (changed.includes('overrides') || changed.includes('text'))) await checkOverride(svc, next);
       if (changed.includes('text') || changed.includes('severity') || changed.includes('active')) refuseWeakenedFloor(next, inherited);
-      replaceInStyle(svc.root, next.path, formatInvariantFile(next.path, next));
+      replaceInStyle(svc.root, next.path, formatInvariantFile(next.path, next, optionWords(svc.optionWords)));
       return next;
     },
     (written) => ({

@@ -9,6 +9,7 @@ import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitOptionFor, commitWanted, withCommit } from '../commit.ts';
 import { idMaker } from '../new-ids.ts';
+import { optionWords } from '../option-words.ts';
 import { projectMadeUnderLock, requireAction } from '../invariants/projects.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
@@ -84,7 +85,13 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
       const write = () =>
         writeFolderAtomic(svc.root, final, [
           ...promoted.map((inv) => ({ name: `${inv.id}.yaml`, content: formatInvariantFile(inv.path, inv) })),
-          { name: 'plan.yaml', content: formatPlanFile(`${final}/plan.yaml`, plan, addingTo('a plan', 'plans')) },
+          {
+            name: 'plan.yaml',
+            content: formatPlanFile(`${final}/plan.yaml`, plan, {
+              lead: addingTo('a plan', 'plans'),
+              words: optionWords(svc.invariants.optionWords),
+            }),
+          },
         ]);
       // The project's lock, as `project remove` takes it to check that no plan targets the project: a plan never
       // targets a project removed meanwhile.

@@ -69,7 +69,10 @@ export async function addViolation(
   const folder = `plans/${plan.id}/violations`;
   const path = `${folder}/${id}.yaml`;
   const { addingTo, formatViolationFile } = await writer();
-  const content = formatViolationFile(path, violation, addingTo('a violation', folder));
+  const content = formatViolationFile(path, violation, {
+    lead: addingTo('a violation', folder),
+    words: optionWords(svc.invariants.optionWords),
+  });
   // Under the lock of the violations folder, once the plan is known to be still there (a folder the lock had to make
   // goes again). Not the plan folder's: a lock file there changes the folder the guard hook's index watches, and the
   // hook records a violation at each deny.
