@@ -90,19 +90,9 @@ export class CliContext implements ContextOptions {
       import('../store/tree-source.ts'),
       import('../present/version.ts'),
       import('../store/sparse-store.ts'),
-      import('../service/commit.ts'),
       import('../service/option-words.ts'),
     ]).then(
-      async ([
-        root,
-        { InvariantService },
-        { parseCacheOf },
-        { WorkingTreeSource },
-        { BUILD_ID },
-        { refuseSparseStore },
-        { COMMIT_FLAG },
-        { CLI_FLAGS },
-      ]) => {
+      async ([root, { InvariantService }, { parseCacheOf }, { WorkingTreeSource }, { BUILD_ID }, { refuseSparseStore }, { CLI_FLAGS }]) => {
         // A store a sparse checkout leaves partly out would give sets without the invariants left out.
         await refuseSparseStore(root);
         // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
@@ -116,8 +106,10 @@ export class CliContext implements ContextOptions {
             },
           },
           new WorkingTreeSource(root, parseCache ? { parseCache } : {}),
-          { ...COMMIT_FLAG, staleExports: async (at) => (await import('../service/commit-exports.ts')).staleExports(at) },
-          CLI_FLAGS,
+          {
+            ...CLI_FLAGS,
+            commit: { ...CLI_FLAGS.commit, staleExports: async (at) => (await import('../service/commit-exports.ts')).staleExports(at) },
+          },
         );
       },
     );

@@ -29,7 +29,8 @@ export interface CommitOption {
   staleExports?: (root: string) => Promise<readonly string[]>;
 }
 
-const LIBRARY_OPTION: CommitOption = { name: 'commit: true', without: 'leave out commit: true', off: 'give commit: false' };
+/** The library's `commit: true`: its writing methods' field. */
+export const LIBRARY_OPTION: CommitOption = { name: 'commit: true', without: 'leave out commit: true', off: 'give commit: false' };
 
 /** The command line's `--commit`: what its services name in a refusal of the commit. */
 export const COMMIT_FLAG: CommitOption = { name: '--commit', without: 'run without --commit', off: 'run with --no-commit' };
@@ -65,8 +66,8 @@ export interface WriteContext {
   readonly root: string;
   readonly source: TreeSource;
   readonly deps: { notice: (message: string) => void };
-  /** What a refusal of the commit calls the option: the library's `commit: true` when left out. */
-  readonly commitOption?: CommitOption;
+  /** What a refusal of the commit calls the option (OptionWords' commit): the library's `commit: true` when left out. */
+  readonly optionWords?: { readonly commit: CommitOption } | undefined;
 }
 
 /**
@@ -89,7 +90,7 @@ export async function lockedWrite<L, T extends object>(
   const { notice } = ctx.deps;
   return withCommit(ctx.root, enabled, async () => written(await withFolderLocks(ctx.root, options.folders, locked, { onStale: notice })), {
     notice,
-    option: commitOptionFor(ctx.commitOption, options.commit),
+    option: commitOptionFor(ctx.optionWords?.commit, options.commit),
   });
 }
 

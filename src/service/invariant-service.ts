@@ -7,7 +7,6 @@ import type { AddCheck } from '../core/shadow.ts';
 import { discoverStore } from '../store/discover.ts';
 import { currentFolder } from '../store/current-folder.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
-import type { CommitOption } from './commit.ts';
 import type { OptionWords } from './option-words.ts';
 import { defaultDeps, type ServiceDeps } from './deps.ts';
 import type { InvariantContext } from './invariants/context.ts';
@@ -53,9 +52,10 @@ export class InvariantService implements InvariantContext {
     readonly root: string,
     deps: Partial<ServiceDeps> = {},
     source?: TreeSource,
-    /** What a refusal of a write's commit calls the option that asked for it: the command line's `--commit`; the library's `commit: true` when left out. */
-    readonly commitOption?: CommitOption,
-    /** What a refusal calls the other options it names: the command line's flags (CLI_FLAGS); the library's fields when left out. */
+    /**
+     * What a refusal calls the options it names, the commit's among them: the command line's flags (CLI_FLAGS,
+     * `--commit`); the library's fields (`commit: true`) when left out.
+     */
     readonly optionWords?: OptionWords,
   ) {
     requiredString(root, 'root');

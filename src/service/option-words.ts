@@ -1,8 +1,12 @@
+import { COMMIT_FLAG, type CommitOption, LIBRARY_OPTION } from './commit.ts';
+
 /**
- * How a refusal names an option its caller gave: the library by its methods' fields (`reason`, `addTags`), unless
- * the caller names its own, as the command line names its flags (CLI_FLAGS), the way CommitOption names `--commit`.
+ * How a refusal names an option its caller gave: the library by its methods' fields (`reason`, `addTags`,
+ * `commit: true`), unless the caller names its own, as the command line names its flags (CLI_FLAGS).
  */
 export interface OptionWords {
+  /** The option that asks a write to be committed, with the ways around it a commit's refusal names. */
+  commit: CommitOption;
   reason: string;
   owner: string;
   expires: string;
@@ -19,6 +23,7 @@ export interface OptionWords {
 
 /** The library's own names: its methods' fields. */
 const LIBRARY_WORDS: OptionWords = {
+  commit: LIBRARY_OPTION,
   reason: 'reason',
   owner: 'owner',
   expires: 'expires',
@@ -35,6 +40,7 @@ const LIBRARY_WORDS: OptionWords = {
 
 /** The command line's flags: what its services name in a refusal of a value given with one. */
 export const CLI_FLAGS: OptionWords = {
+  commit: COMMIT_FLAG,
   reason: '--reason',
   owner: '--owner',
   expires: '--expires',

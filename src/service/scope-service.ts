@@ -258,7 +258,7 @@ export class ScopeService {
         writeFolderAtomic(this.root, folder, [file]);
         return { value, paths: [written], message };
       },
-      { notice: this.invariants.deps.notice, option: commitOptionFor(this.invariants.commitOption, input.commit) },
+      { notice: this.invariants.deps.notice, option: commitOptionFor(this.invariants.optionWords?.commit, input.commit) },
     );
   }
 

@@ -115,7 +115,7 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
         message: `plan: use ${ref} as ${id}${plan.project ? ` for project ${plan.project}` : ''} (${n} invariant${n === 1 ? '' : 's'} promoted)\n${goal ? `\n${goal}\n` : ''}`,
       };
     },
-    { notice: svc.invariants.deps.notice, option: commitOptionFor(svc.invariants.commitOption, input.commit) },
+    { notice: svc.invariants.deps.notice, option: commitOptionFor(svc.invariants.optionWords?.commit, input.commit) },
   );
   const result: UseResult = {
     plan,
