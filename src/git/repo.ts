@@ -56,6 +56,31 @@ export async function commitTime(cwd: string, commit: string): Promise<Date> {
   return new Date(Number((await git(cwd, ['show', '-s', '--no-show-signature', '--format=%ct', commit])).trim()) * 1000);
 }
 
+/**
+ * The commit a revision names and its committer date, from one git process: `cat-file --batch` reads one object name,
+ * as rev-parse --verify does (never a range), and answers with the commit's id and its text, whose committer line
+ * holds the date. A revision it does not answer for (a message search, a tree, a missing one) is resolved, or refused,
+ * by resolveCommit, and its date asked then.
+ */
+export async function resolveCommitTime(cwd: string, rev: string): Promise<{ commit: string; time: Date }> {
+  // A line break would end the object name and start another; a leading "-" is refused by resolveCommit.
+  if (!rev.startsWith('-') && !/[\r\n]/.test(rev)) {
+    let out: string;
+    try {
+      out = (await runGit(cwd, ['cat-file', '--batch'], `${rev}^{commit}\n`)).toString('utf8');
+    } catch (error) {
+      passOn(error);
+      out = '';
+    }
+    const head = /^([0-9a-f]{40,64}) commit \d+\n/.exec(out);
+    const headers = head ? out.slice(head[0].length).split('\n\n', 1)[0]! : '';
+    const date = /^committer .* (\d+) [+-]\d{4}$/m.exec(headers);
+    if (head && date) return { commit: head[1]!, time: new Date(Number(date[1]) * 1000) };
+  }
+  const commit = await resolveCommit(cwd, rev);
+  return { commit, time: await commitTime(cwd, commit) };
+}
+
 /** The commit a revision names, or a GitError saying it is missing. */
 export async function resolveCommit(cwd: string, rev: string): Promise<string> {
   if (rev.startsWith('-')) throw new GitError(`revision "${rev}" may not start with "-"`, 'bad-revision');

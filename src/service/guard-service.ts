@@ -209,12 +209,11 @@ export class GuardService {
   }
 
   /**
-   * The time a commit is judged at, as its guards are read from it: its committer date, no later than now. A waiver
-   * that held then lets its changes through, though it has ended since.
+   * The time a commit is judged at, as its guards are read from it: its committer date (rangeEnd's `time`), no later
+   * than now. A waiver that held then lets its changes through, though it has ended since.
    */
-  async timeAt(at: { commit: string }): Promise<Date> {
-    const { commitTime } = await import('../git/repo.ts');
-    return new Date(Math.min((await commitTime(this.top, at.commit)).getTime(), this.clock().getTime()));
+  timeAt(at: { time: Date }): Date {
+    return new Date(Math.min(at.time.getTime(), this.clock().getTime()));
   }
 
   /**

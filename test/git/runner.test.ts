@@ -1,7 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitTime } from '../../src/git/repo.ts';
+import { commitTime, GitError, resolveCommitTime } from '../../src/git/repo.ts';
 import { GitProcessError, runGit } from '../../src/git/runner.ts';
 import { git, gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -51,5 +51,26 @@ describe('commitTime, under log.showSignature', () => {
     writeFileSync(join(top, 'commit.txt'), signed);
     const commit = git(top, 'hash-object', '-t', 'commit', '-w', 'commit.txt').trim();
     expect((await commitTime(top, commit)).toISOString()).toBe('2023-11-14T22:13:20.000Z');
+    // The commit and its date from one read of the commit's text: its committer line, not the signature after it.
+    expect(await resolveCommitTime(top, commit)).toEqual({ commit, time: new Date('2023-11-14T22:13:20.000Z') });
+  });
+});
+
+describe('resolveCommitTime', () => {
+  it("a revision's commit and committer date; a tag peeled, a message search answered, a tree or a missing one refused", async () => {
+    const top = tempDir();
+    gitInit(top);
+    git(top, 'commit', '-q', '--allow-empty', '-m', 'first words');
+    const commit = git(top, 'rev-parse', 'HEAD').trim();
+    git(top, '-c', 'user.name=T', 'tag', '-a', '-m', 'v1', 'v1');
+    const dated = { commit, time: await commitTime(top, commit) };
+    expect(await resolveCommitTime(top, 'HEAD')).toEqual(dated);
+    expect(await resolveCommitTime(top, 'v1')).toEqual(dated);
+    expect(await resolveCommitTime(top, ':/first')).toEqual(dated);
+    for (const rev of ['HEAD^{tree}', 'no-such-branch', 'HEAD..HEAD', '-p', 'HEAD\nHEAD']) {
+      const error = await resolveCommitTime(top, rev).catch((e: unknown) => e);
+      expect(error, rev).toBeInstanceOf(GitError);
+      expect((error as GitError).kind, rev).toBe('bad-revision');
+    }
   });
 });

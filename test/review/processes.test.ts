@@ -95,6 +95,20 @@ describe('the review commands start as few git processes as they need', () => {
     expect(spy.calls()[0]!.split(' ')[0]).toBe('rev-parse');
   });
 
+  it("guard check A..B: the commit B names and its date come from one cat-file, which reads B's guards too", () => {
+    const repo = storeWith(2);
+    const spy = gitSpy();
+    const r = agents(['guard', 'check', 'HEAD~1..HEAD', '--format', 'json'], { cwd: repo.dir, env: spy.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      spy
+        .calls()
+        .filter((c) => !c.startsWith('cat-file'))
+        .map((c) => c.split(' ').find((w) => !/^-|=/.test(w))),
+    ).toEqual(['diff', 'ls-tree', 'config']);
+    expect(spy.objects()).toContain('HEAD^{commit}');
+  });
+
   it('a log: one rev-parse names the top folder and whether the clone is shallow, then one log and one cat-file', () => {
     const repo = storeWith(2);
     const spy = gitSpy();

@@ -157,7 +157,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   // failure below.
   const ending = ranges
     ?.rangeEnd(service.top, argv.range!)
-    .then(async (end) => (end === undefined ? undefined : { ...end, now: await service.timeAt(end) }));
+    .then((end) => (end === undefined ? undefined : { ...end, now: service.timeAt(end) }));
   ending?.catch(() => undefined);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {

@@ -7,7 +7,7 @@ import { relative, sep } from 'node:path';
 import { conflictingOptions, UsageError } from '../../core/errors.ts';
 import { truncate } from '../../core/names.ts';
 import { namedRepositoryHint } from '../../git/caller-env.ts';
-import { GitError, mergeBase, resolveCommit, topLevel } from '../../git/repo.ts';
+import { commitTime, GitError, mergeBase, resolveCommit, resolveCommitTime, topLevel } from '../../git/repo.ts';
 import { physicalPath } from '../link-paths.ts';
 
 /** What `agents invariant diff` compares, and for which targets. */
@@ -177,15 +177,15 @@ export async function checkRange(top: string, range: string): Promise<void> {
 }
 
 /**
- * The commit a range ends at (`B` of `A..B` and `A...B`, `A^!`'s `A`), or undefined for one that ends at the working
- * tree (`A` alone). A revision that is not here is the usage error `invariant diff` gives.
+ * The commit a range ends at (`B` of `A..B` and `A...B`, `A^!`'s `A`) and its committer date, or undefined for one
+ * that ends at the working tree (`A` alone). A revision that is not here is the usage error `invariant diff` gives.
  */
-export async function rangeEnd(top: string, range: string): Promise<{ commit: string; label: string } | undefined> {
+export async function rangeEnd(top: string, range: string): Promise<{ commit: string; label: string; time: Date } | undefined> {
   const { after } = await parseRange(top, { range });
-  if (after.kind === 'commit') return { commit: after.commit, label: after.label };
-  if (after.kind !== 'revision') return undefined;
+  if (after.kind !== 'commit' && after.kind !== 'revision') return undefined;
   try {
-    return { commit: await resolveCommit(top, after.rev), label: after.rev };
+    if (after.kind === 'commit') return { commit: after.commit, label: after.label, time: await commitTime(top, after.commit) };
+    return { ...(await resolveCommitTime(top, after.rev)), label: after.rev };
   } catch (error) {
     return gitFailure(error);
   }
