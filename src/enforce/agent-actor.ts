@@ -142,7 +142,7 @@ export function findAgent(
     const path = isAbsolute(configured) ? configured : resolve(storeRoot, configured);
     return executableFile(path) ? path : undefined;
   }
-  return programOnPath(AGENTS[agent].program, env.PATH);
+  return programOnPath(AGENTS[agent].program, env.PATH, { pathext: env.PATHEXT });
 }
 
 /**

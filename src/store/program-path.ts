@@ -1,9 +1,9 @@
 /**
  * Where a program named without a folder is found, as a shell finds it: the first folder of PATH that holds an
- * executable regular file of that name.
+ * executable regular file of that name (on Windows, of that name with one of PATHEXT's extensions, `agents.cmd`).
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 
 /** Whether `path` is a regular file this process may run. */
 export function executableFile(path: string): boolean {
@@ -15,12 +15,29 @@ export function executableFile(path: string): boolean {
   }
 }
 
-/** The path of `program` in the first folder of `pathVariable` (PATH's value) that holds it, else undefined. */
-export function programOnPath(program: string, pathVariable: string | undefined): string | undefined {
-  for (const dir of (pathVariable ?? '').split(delimiter)) {
+/** What Windows' shell tries after a bare name when PATHEXT is not set. */
+const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
+
+/**
+ * The path of `program` in the first folder of `pathVariable` (PATH's value) that holds it, else undefined. On
+ * Windows a name without one of PATHEXT's extensions is looked for with each of them in turn, as its shell does: npm
+ * installs `agents` there as `agents.cmd`, which no file named `agents` stands for.
+ */
+export function programOnPath(
+  program: string,
+  pathVariable: string | undefined,
+  options: { platform?: NodeJS.Platform; pathext?: string | undefined } = {},
+): string | undefined {
+  const windows = (options.platform ?? process.platform) === 'win32';
+  const extensions = windows ? (options.pathext || DEFAULT_PATHEXT).split(';').filter((e) => e !== '') : [];
+  const hasExtension = extensions.some((e) => program.toLowerCase().endsWith(e.toLowerCase()));
+  const names = windows && !hasExtension ? extensions.map((e) => `${program}${e}`) : [program];
+  for (const dir of (pathVariable ?? '').split(windows ? win32.delimiter : posix.delimiter)) {
     if (dir === '') continue;
-    const path = join(dir, program);
-    if (executableFile(path)) return path;
+    for (const name of names) {
+      const path = join(dir, name);
+      if (executableFile(path)) return path;
+    }
   }
   return undefined;
 }

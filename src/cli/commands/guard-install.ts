@@ -70,7 +70,7 @@ function programNotOnPath(program: string, env: Record<string, string | undefine
     .split(delimiter)
     .filter((dir) => !(byNpm && /[/\\]node_modules[/\\]\.bin[/\\]?$/.test(dir)))
     .join(delimiter);
-  return programOnPath(word, path) === undefined ? word : undefined;
+  return programOnPath(word, path, { pathext: env.PATHEXT }) === undefined ? word : undefined;
 }
 
 /** A client's settings file as it is: undefined when absent (exit 2 naming the file when it cannot be read). */
