@@ -361,20 +361,27 @@ export const YAML_SYNTAX: YamlSyntax = Object.freeze({ yaml: YAML_PARSER });
  * first; undefined when the key is not one plain or quoted scalar (the parser's own message stands then).
  */
 function duplicateKeyMessage(source: string, at: number): string | undefined {
-  const m = /^(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\s:#{}[\],&*!|>'"%@`][^:\n]*?))?[ \t]*:(?=\s|$)/.exec(
+  const start = source.lastIndexOf('\n', at - 1) + 1;
+  // An explicit key (`? k`, its value on a `: v` line below) ends with its line; the mapping is indented as its `?`.
+  const explicit = /^([ ]*)\?[ \t]+$/.exec(source.slice(start, at));
+  const end = explicit ? /[ \t]*(?:[ \t]#[^\n]*)?(?=\r?\n|$)/.source : /[ \t]*:(?=\s|$)/.source;
+  const m = new RegExp(`^(?:"((?:[^"\\\\\\n]|\\\\.)*)"|'((?:[^'\\n]|'')*)'|([^\\s:#{}[\\],&*!|>'"%@\`][^:\\n]*?))?${end}`).exec(
     source.slice(at, at + 1100),
   );
   if (!m) return undefined;
   const name = m[1] !== undefined ? unescaped(m[1]) : (m[2]?.replaceAll("''", "'") ?? m[3] ?? '');
-  const written = m[0].slice(0, m[0].lastIndexOf(':')).trimEnd();
+  const written = explicit ? m[0].replace(/[ \t]+#.*$/, '').trimEnd() : m[0].slice(0, m[0].lastIndexOf(':')).trimEnd();
   // A null key is one however it is written (`~`, `null`, nothing before the colon): the first may be written otherwise.
   const isNull = m[3] === undefined ? m[1] === undefined && m[2] === undefined : NULL_KEY.test(m[3]);
+  // The first may be written in either form, `k:` or `? k`.
   const sameKey = (rest: string) =>
     isNull
       ? /^(?:~|null|Null|NULL)?[ \t]*:(\s|$)|^\?(?:[ \t]+(?:~|null|Null|NULL))?[ \t]*$/.test(rest)
-      : rest.startsWith(written) && /^[ \t]*:(\s|$)/.test(rest.slice(written.length));
-  const start = source.lastIndexOf('\n', at - 1) + 1;
-  const indent = source.slice(start, at);
+      : (rest.startsWith(written) && /^[ \t]*:(\s|$)/.test(rest.slice(written.length))) ||
+        (/^\?[ \t]/.test(rest) &&
+          rest.slice(1).trimStart().startsWith(written) &&
+          /^[ \t]*(?:[ \t]#.*)?$/.test(rest.slice(1).trimStart().slice(written.length)));
+  const indent = explicit ? explicit[1]! : source.slice(start, at);
   let first: number | undefined;
   // A block mapping's earlier key at the same indentation, back to the line that opened the mapping.
   if (/^[ ]*$/.test(indent)) {

@@ -129,8 +129,22 @@ describe('parseFullYaml refuses', () => {
     ['a key of another mapping between', 'a:\n  k: 1\nb:\n  k: 2\n  k: 3\n', 'key "k" appears twice in one mapping (first on line 4)'],
     ['quoted keys', '"text": a\n\'text\': b\n', 'key "text" appears twice in one mapping'],
     ['a flow mapping', '{a: 1, a: 2}\n', 'key "a" appears twice in one mapping'],
+    ['explicit form after a plain key', 'id: x\ntext: a\n? text\n: b\n', 'key "text" appears twice in one mapping (first on line 2)'],
+    ['explicit form twice', 'id: x\n? text\n: a\n? text\n: b\n', 'key "text" appears twice in one mapping (first on line 2)'],
+    ['a plain key after the explicit form', 'id: x\n? text\n: a\ntext: b\n', 'key "text" appears twice in one mapping (first on line 2)'],
+    [
+      'explicit form, nested, a comment after the key',
+      'a:\n  ? k # c\n  : 1\n  ? k\n  : 2\n',
+      'key "k" appears twice in one mapping (first on line 2)',
+    ],
+    ['explicit form, quoted', '? "k"\n: 1\n? \'k\'\n: 2\n', 'key "k" appears twice in one mapping'],
   ])('a key given twice in %s is named, with the line of the first where it has one', (_, text, message) => {
     expect(parseFullYaml(F, text).diagnostics).toMatchObject([{ code: 'yaml-duplicate-key', message }]);
+  });
+
+  it('an explicit key given twice is found at the second key, as a plain one is', () => {
+    const [d] = parseFullYaml(F, 'id: x\n? text\n: a\n  # note\n? text\n: b\n').diagnostics;
+    expect([d?.code, d?.line, d?.col, d?.lineText]).toEqual(['yaml-duplicate-key', 5, 3, '? text']);
   });
 
   // A null key is one however it is written (~, null, nothing before the colon); `: v` under `? k` is k's value.
