@@ -19,6 +19,7 @@ export interface OptionWords {
   note: string;
   goal: string;
   details: string;
+  description: string;
 }
 
 /** The library's own names: its methods' fields. */
@@ -36,6 +37,7 @@ const LIBRARY_WORDS: OptionWords = {
   note: 'note',
   goal: 'goal',
   details: 'details',
+  description: 'description',
 };
 
 /** The command line's flags: what its services name in a refusal of a value given with one. */
@@ -53,6 +55,7 @@ export const CLI_FLAGS: OptionWords = {
   note: '--note',
   goal: '--goal',
   details: '--details',
+  description: '--description',
 };
 
 /** The words of `words`, or the library's when the caller named none. */

@@ -15,6 +15,7 @@ import { readAllPlans, readFolders } from '../store/read.ts';
 import { storeFolderOf } from '../store/git-dir.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { commitOptionFor, commitWanted, lockedWrite, withCommit } from './commit.ts';
+import { type OptionWords, optionWords } from './option-words.ts';
 import { pinnedTrees } from './invariants/pinned-sources.ts';
 import { namedFolders, templateRefs } from './invariants/projects.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
@@ -73,7 +74,7 @@ async function actionsIn(tree: TreeSource, source: string | undefined, plans: re
 const MAX_DESCRIPTION = 10_000;
 
 /** A description over the schema's limit: `value-too-long`, as the schema gate says it (docs/json-output.md). */
-function refuseLongDescription(description: string | undefined, file: string, schema: string): void {
+function refuseLongDescription(description: string | undefined, file: string, schema: string, words: OptionWords): void {
   const length = description === undefined ? 0 : codePointLength(description);
   if (length > MAX_DESCRIPTION)
     throw valueTooLong({
@@ -82,7 +83,7 @@ function refuseLongDescription(description: string | undefined, file: string, sc
       length,
       limit: MAX_DESCRIPTION,
       schema,
-      fix: `Shorten --description to at most ${MAX_DESCRIPTION} characters.`,
+      fix: `Shorten ${words.description} to at most ${MAX_DESCRIPTION} characters.`,
     });
 }
 /** schemas/project.schema.json: `paths` holds 1 to 100 globs of at most 500 characters. */
@@ -177,7 +178,7 @@ export class ScopeService {
     const description = optionalString(input.description, 'description')?.trim() || undefined;
     const folder = `actions/${ref}`;
     const path = `${folder}/action.yaml`;
-    refuseLongDescription(description, path, 'action.schema.json');
+    refuseLongDescription(description, path, 'action.schema.json', optionWords(this.invariants.optionWords));
     await this.refuseLinks([folder]);
     const [{ formatActionFile }, { writeFileAtomic }] = await Promise.all([
       import('../core/serialize.ts'),
@@ -281,7 +282,12 @@ export class ScopeService {
       const scope = toScope({ project: requiredString(input.project, 'project') });
       if (scope.kind !== 'project') throw new Error('unreachable');
       const description = optionalString(input.description, 'description')?.trim() || undefined;
-      refuseLongDescription(description, `projects/${input.project}/project.yaml`, 'project.schema.json');
+      refuseLongDescription(
+        description,
+        `projects/${input.project}/project.yaml`,
+        'project.schema.json',
+        optionWords(this.invariants.optionWords),
+      );
       const paths = [...new Set(optionalStrings(input.paths, 'paths') ?? [])];
       if (paths.length > MAX_PROJECT_PATHS) {
         throw new UsageError(

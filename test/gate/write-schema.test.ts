@@ -1,7 +1,7 @@
 // Writers never write what the reader rejects (docs/guarantees.md): every
 // document is checked against its own JSON Schema before a byte is written.
 import { describe, expect, it } from 'vitest';
-import { InvariantService, PlanService, UsageError } from '../../src/index.ts';
+import { InvariantService, PlanService, ScopeService, UsageError } from '../../src/index.ts';
 import { runAgents, runMain } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { storeState } from '../helpers/store-state.ts';
@@ -182,7 +182,7 @@ describe('invariant violation resolve --note over its limit', () => {
 });
 
 describe("the library's refusal of a value over its limit names the method's field, not the command line's flag", () => {
-  it('plan use goal and addViolation details', async () => {
+  it('plan use goal, addViolation details, addProject and addAction description', async () => {
     const root = exampleStore();
     const before = storeState(root);
     const plans = new PlanService(new InvariantService(root, { author: async () => undefined }));
@@ -202,6 +202,15 @@ describe("the library's refusal of a value over its limit names the method's fie
     );
     expect([details.code, (details.detail as { field: string }).field]).toEqual(['value-too-long', 'details']);
     expect(details.hint).toMatch(/^Shorten details /);
+    const scopes = new ScopeService(plans.invariants);
+    for (const write of [
+      scopes.addProject({ project: 'reports', description: long(10_001) }),
+      scopes.addAction({ action: 'local/lint', description: long(10_001) }),
+    ]) {
+      const description = await refused(write);
+      expect([description.code, (description.detail as { field: string }).field]).toEqual(['value-too-long', 'description']);
+      expect(description.hint).toMatch(/^Shorten description /);
+    }
     expect(storeState(root)).toEqual(before);
   });
 });
