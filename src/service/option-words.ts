@@ -20,6 +20,8 @@ export interface OptionWords {
   goal: string;
   details: string;
   description: string;
+  /** The ways to name a scope. */
+  scopes: string;
 }
 
 /** The library's own names: its methods' fields. */
@@ -38,6 +40,7 @@ const LIBRARY_WORDS: OptionWords = {
   goal: 'goal',
   details: 'details',
   description: 'description',
+  scopes: '{ global: true }, { project }, { action } or { plan }',
 };
 
 /** The command line's flags: what its services name in a refusal of a value given with one. */
@@ -56,6 +59,7 @@ export const CLI_FLAGS: OptionWords = {
   goal: '--goal',
   details: '--details',
   description: '--description',
+  scopes: '--global, --project P, --action NS/NAME or --plan ID',
 };
 
 /** The words of `words`, or the library's when the caller named none. */

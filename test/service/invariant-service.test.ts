@@ -189,6 +189,15 @@ describe('InvariantService', () => {
     expect((await s.move(p.id, { project: 'web' })).invariant.overrides).toBe(g.id);
   });
 
+  it("a move into the scope the invariant is in names the library's scopes, not the command line's flags", async () => {
+    const s = service(testStore({}));
+    const g = (await s.add({ scope: { global: true }, text: 'Keep backups' })).invariant;
+    const same = await failure(s.move(g.id, { global: true }));
+    expect(same.exitCode).toBe(EXIT_CODES.usage);
+    expect(same.hint).toContain('{ project }');
+    expect(same.hint).not.toContain('--');
+  });
+
   it('edits nothing of a plan whose plan.yaml is missing: exit 3 before the write, not after it', async () => {
     const id = '01M8KJ00000000000000000900';
     const file = `plans/${PLAN}/${id}.yaml`;

@@ -5,6 +5,7 @@ import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFo
 import { textKey } from '../../core/normalise.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
+import { optionWords } from '../option-words.ts';
 import type { InvariantContext } from './context.ts';
 import { checkOverride } from './edit.ts';
 import { gone, readOne } from './lookup.ts';
@@ -34,10 +35,7 @@ export async function move(
   const dest = await svc.resolveScope(to);
   requireOwnScope(dest);
   if (scopeFolder(dest) === scopeFolder(found.scope)) {
-    throw new UsageError(
-      `${found.id} is already in ${describeScope(dest)}`,
-      'Name another scope: --global, --project P, --action NS/NAME or --plan ID.',
-    );
+    throw new UsageError(`${found.id} is already in ${describeScope(dest)}`, `Name another scope: ${optionWords(svc.optionWords).scopes}.`);
   }
   if (dest.kind === 'plan') await svc.readPlan(dest.plan);
   // As for add: a new project is created (and said), but a name close to an existing project's is a likely typo.
