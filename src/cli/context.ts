@@ -186,8 +186,8 @@ export class CliContext implements ContextOptions {
         return { root: at.root, absent: { top: at.top, error } };
       },
     );
-    this.#review ??= Promise.all([place, import('../service/review-service.ts')]).then(
-      ([{ root, absent }, { ReviewService }]) => new ReviewService(root, () => this.invariants(), absent),
+    this.#review ??= Promise.all([place, import('../service/review-service.ts'), import('../service/option-words.ts')]).then(
+      ([{ root, absent }, { ReviewService }, { CLI_FLAGS }]) => new ReviewService(root, () => this.invariants(), absent, CLI_FLAGS),
     );
     return this.#review;
   }

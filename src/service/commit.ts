@@ -3,6 +3,7 @@ import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { optionalBoolean } from '../core/input-shape.ts';
 import { shellPath, shellWord } from '../core/shell-word.ts';
 import type { TreeSource } from '../store/tree-source.ts';
+import { type CommitOption, LIBRARY_OPTION } from './option-words.ts';
 
 /** What a writing use case hands back to be committed. */
 export interface Written<T> {
@@ -12,28 +13,6 @@ export interface Written<T> {
   /** The commit message: `invariant: add 01J… to project myapp`, then an optional body. */
   message: string;
 }
-
-/**
- * How a commit's refusals name the option that asked for it, and say to go without it: the library's `commit: true`
- * (its methods' field), unless the caller names its own, as the command line names its flag (COMMIT_FLAG).
- */
-export interface CommitOption {
-  name: string;
-  without: string;
-  /** How one call turns off the commit config.yaml asks for. */
-  off: string;
-  /**
-   * The exported files a refused commit leaves stale, when the export-check hook refused it (commit-exports.ts): the
-   * command line asks, so that its hint says the whole way on; a commit module that asked itself would import the export.
-   */
-  staleExports?: (root: string) => Promise<readonly string[]>;
-}
-
-/** The library's `commit: true`: its writing methods' field. */
-export const LIBRARY_OPTION: CommitOption = { name: 'commit: true', without: 'leave out commit: true', off: 'give commit: false' };
-
-/** The command line's `--commit`: what its services name in a refusal of the commit. */
-export const COMMIT_FLAG: CommitOption = { name: '--commit', without: 'run without --commit', off: 'run with --no-commit' };
 
 /**
  * The words of a commit's refusals for a write whose caller gave `flag`: its option's when it asked for the commit,

@@ -1,4 +1,24 @@
-import { COMMIT_FLAG, type CommitOption, LIBRARY_OPTION } from './commit.ts';
+/**
+ * How a commit's refusals name the option that asked for it, and say to go without it: the library's `commit: true`
+ * (its methods' field), unless the caller names its own, as the command line names its flag (COMMIT_FLAG).
+ */
+export interface CommitOption {
+  name: string;
+  without: string;
+  /** How one call turns off the commit config.yaml asks for. */
+  off: string;
+  /**
+   * The exported files a refused commit leaves stale, when the export-check hook refused it (commit-exports.ts): the
+   * command line asks, so that its hint says the whole way on; a commit module that asked itself would import the export.
+   */
+  staleExports?: (root: string) => Promise<readonly string[]>;
+}
+
+/** The library's `commit: true`: its writing methods' field. */
+export const LIBRARY_OPTION: CommitOption = { name: 'commit: true', without: 'leave out commit: true', off: 'give commit: false' };
+
+/** The command line's `--commit`: what its services name in a refusal of the commit. */
+export const COMMIT_FLAG: CommitOption = { name: '--commit', without: 'run without --commit', off: 'run with --no-commit' };
 
 /**
  * How a refusal names an option its caller gave: the library by its methods' fields (`reason`, `addTags`,
@@ -22,6 +42,8 @@ export interface OptionWords {
   description: string;
   /** The ways to name a scope. */
   scopes: string;
+  staged: string;
+  allProjects: string;
 }
 
 /** The library's own names: its methods' fields. */
@@ -41,6 +63,8 @@ const LIBRARY_WORDS: OptionWords = {
   details: 'details',
   description: 'description',
   scopes: '{ global: true }, { project }, { action } or { plan }',
+  staged: 'staged',
+  allProjects: 'allProjects',
 };
 
 /** The command line's flags: what its services name in a refusal of a value given with one. */
@@ -60,6 +84,8 @@ export const CLI_FLAGS: OptionWords = {
   details: '--details',
   description: '--description',
   scopes: '--global, --project P, --action NS/NAME or --plan ID',
+  staged: '--staged',
+  allProjects: '--all-projects',
 };
 
 /** The words of `words`, or the library's when the caller named none. */

@@ -12,6 +12,7 @@ import { refuseOtherKind } from './invariants/lookup.ts';
 import { diffRevisions, type DiffResult } from './review/diff.ts';
 import { invariantLog, type LogResult } from './review/log.ts';
 import type { DiffRequest } from './review/ranges.ts';
+import type { OptionWords } from './option-words.ts';
 
 export type { DiffResult } from './review/diff.ts';
 export type { LogEvent, LogResult } from './review/log.ts';
@@ -27,6 +28,8 @@ export class ReviewService {
      * it; anything else throws `error`, why none was found.
      */
     private readonly absent?: { top: string; error: Error },
+    /** What a refusal calls the request's fields: the command line's flags (CLI_FLAGS); the library's when left out. */
+    private readonly words?: OptionWords,
   ) {
     // The other services take an InvariantService; this one the store's path, which a caller may mix up.
     const given: unknown = root;
@@ -40,7 +43,7 @@ export class ReviewService {
 
   /** The effective-set diff between two trees of the store. */
   diff(request: DiffRequest = {}): Promise<DiffResult> {
-    return diffRevisions(this.root, request, this.absent);
+    return diffRevisions(this.root, request, this.absent, this.words);
   }
 
   /** The history of one invariant (an id or a unique prefix), newest first, following moves between scopes. */

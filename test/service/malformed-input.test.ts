@@ -278,6 +278,20 @@ describe('the library given input of the wrong shape', () => {
     }
   });
 
+  it("names a diff's fields that cannot go together as the library takes them, never the command line's flags", async () => {
+    const review = new ReviewService(exampleStore());
+    for (const [request, options] of [
+      [{ project: 'myapp', plan: 'x' }, ['project', 'plan']],
+      [{ allProjects: true, plan: 'x' }, ['all-projects', 'plan']],
+      // Refused before git runs, as the command line's conflicts are.
+      [{ staged: true, range: 'HEAD~1..HEAD' }, ['staged', 'range']],
+    ] as const) {
+      const e = await usageError(() => review.diff(request));
+      expect([e.code, e.detail]).toEqual(['conflicting-options', { options }]);
+      expect(`${e.message} ${e.hint}`).not.toContain('--');
+    }
+  });
+
   it('never reads a misplaced scope or plan as none, which would list the whole store', async () => {
     const store = exampleStore();
     const s = InvariantService.open({ store }) as Loose;

@@ -16,22 +16,23 @@ import {
   type StoreDiff,
   type TargetRef,
 } from '../../core/diff.ts';
-import { conflictingOptions, InvalidStoreError, UsageError } from '../../core/errors.ts';
-import { inputObject, optionalBoolean, optionalString } from '../../core/input-shape.ts';
+import { InvalidStoreError, UsageError } from '../../core/errors.ts';
 import { normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
 import type { PathKind } from '../../core/layout.ts';
 import { scopeFolder, type Plan, type ProjectMeta, type ScopedInvariant } from '../../core/model.ts';
 import type { ScopedWaiver } from '../../core/waivers.ts';
-import { nameProblem, truncate } from '../../core/names.ts';
+import { truncate } from '../../core/names.ts';
 import { ObjectReader } from '../../git/object-reader.ts';
 import { indexHolds } from '../../git/changed.ts';
 import { resolveCommit, topLevelAndCommits } from '../../git/repo.ts';
 import { idsAmong } from '../../store/listing.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
 import { otherKindError } from '../invariants/lookup.ts';
+import type { OptionWords } from '../option-words.ts';
 import { parseYamlDocument, parseYamlDocumentNow } from '../../store/yaml-document.ts';
 import { loadParsing, parseFile, type Parsed } from './parsing.ts';
 import {
+  checkedRequest,
   gitFailure,
   parseRange,
   repositoryTop,
@@ -60,37 +61,15 @@ export interface DiffResult extends StoreDiff {
   policyOrder?: { before: string[]; after: string[] };
 }
 
-/**
- * The request as a JavaScript caller may hand it, checked: `staged: "no"` is refused, not read by its truthiness
- * (which compared the index), and a field left null reads as left out.
- */
-function checkedRequest(given: DiffRequest | undefined): DiffRequest {
-  const request = inputObject(given, 'diff', { range: true, staged: true, project: true, plan: true, allProjects: true }, 'request');
-  const fields = {
-    range: optionalString(request.range, 'range'),
-    staged: optionalBoolean(request.staged, 'staged'),
-    project: optionalString(request.project, 'project'),
-    plan: optionalString(request.plan, 'plan'),
-    allProjects: optionalBoolean(request.allProjects, 'allProjects'),
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-}
-
 /** The effective-set diff between two trees of the store at `root`. */
-export async function diffRevisions(root: string, given: DiffRequest = {}, absent?: { top: string; error: Error }): Promise<DiffResult> {
-  const request = checkedRequest(given);
-  if (request.project !== undefined && request.plan !== undefined)
-    throw conflictingOptions('give --project or --plan, not both', undefined, ['project', 'plan']);
-  if (request.allProjects && (request.project !== undefined || request.plan !== undefined)) {
-    throw conflictingOptions('--all-projects cannot be combined with --project or --plan', undefined, [
-      'all-projects',
-      request.project !== undefined ? 'project' : 'plan',
-    ]);
-  }
-  if (request.project !== undefined) {
-    const problem = nameProblem(request.project, 'project');
-    if (problem) throw new UsageError(problem, 'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$.');
-  }
+export async function diffRevisions(
+  root: string,
+  given: DiffRequest = {},
+  absent?: { top: string; error: Error },
+  /** What a refusal calls the request's fields: the command line's flags, else the library's fields. */
+  words?: OptionWords,
+): Promise<DiffResult> {
+  const request = checkedRequest(given, words);
   // For A..B, git starts at once: one process names the top folder and both commits (if it cannot,
   // the steps are taken one by one for their messages) while the object reader starts beside it,
   // and the parsers load while git answers. Against the working tree or the index, the same process

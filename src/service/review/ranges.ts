@@ -5,10 +5,12 @@
  */
 import { relative, sep } from 'node:path';
 import { conflictingOptions, UsageError } from '../../core/errors.ts';
-import { truncate } from '../../core/names.ts';
+import { inputObject, optionalBoolean, optionalString } from '../../core/input-shape.ts';
+import { nameProblem, truncate } from '../../core/names.ts';
 import { namedRepositoryHint } from '../../git/caller-env.ts';
 import { commitTime, GitError, mergeBase, resolveCommit, resolveCommitTime, topLevel } from '../../git/repo.ts';
 import { physicalPath } from '../link-paths.ts';
+import { type OptionWords, optionWords } from '../option-words.ts';
 
 /** What `agents invariant diff` compares, and for which targets. */
 export interface DiffRequest {
@@ -118,12 +120,6 @@ export async function parseRange(
   const three = range?.indexOf('...') ?? -1;
   const two = range?.indexOf('..') ?? -1;
   if (range !== undefined && two >= 0) {
-    if (request.staged)
-      throw conflictingOptions(
-        '--staged compares HEAD (or one revision) with the index; it cannot be combined with a range A..B',
-        'Give one revision with --staged, or drop --staged.',
-        ['staged', 'range'],
-      );
     if (three >= 0) {
       const a = range.slice(0, three) || 'HEAD';
       const b = range.slice(three + 3) || 'HEAD';
@@ -173,6 +169,48 @@ export async function checkRange(top: string, range: string): Promise<void> {
     } catch (error) {
       gitFailure(error);
     }
+  }
+}
+
+/**
+ * The request as a JavaScript caller may hand it, checked: `staged: "no"` is refused, not read by its truthiness
+ * (which compared the index), and a field left null reads as left out; fields that cannot go together are refused,
+ * named by `words` (the command line's flags, else the library's fields), before git runs.
+ */
+export function checkedRequest(given: DiffRequest | undefined, words?: OptionWords): DiffRequest {
+  const request = inputObject(given, 'diff', { range: true, staged: true, project: true, plan: true, allProjects: true }, 'request');
+  const fields = {
+    range: optionalString(request.range, 'range'),
+    staged: optionalBoolean(request.staged, 'staged'),
+    project: optionalString(request.project, 'project'),
+    plan: optionalString(request.plan, 'plan'),
+    allProjects: optionalBoolean(request.allProjects, 'allProjects'),
+  };
+  const checked: DiffRequest = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  refuseConflicts(checked, optionWords(words));
+  return checked;
+}
+
+/** The fields of a request that cannot go together, and a project name no project may have. */
+function refuseConflicts(request: DiffRequest, w: OptionWords): void {
+  if (request.project !== undefined && request.plan !== undefined)
+    throw conflictingOptions(`give ${w.project} or ${w.plan}, not both`, undefined, ['project', 'plan']);
+  if (request.allProjects && (request.project !== undefined || request.plan !== undefined)) {
+    throw conflictingOptions(`${w.allProjects} cannot be combined with ${w.project} or ${w.plan}`, undefined, [
+      'all-projects',
+      request.project !== undefined ? 'project' : 'plan',
+    ]);
+  }
+  // Before git runs: `A^!` is a range too (parentRange).
+  if (request.staged && parentRange(request.range?.trim() || undefined)?.includes('..'))
+    throw conflictingOptions(
+      `${w.staged} compares HEAD (or one revision) with the index; it cannot be combined with a range A..B`,
+      `Give one revision with ${w.staged}, or drop ${w.staged}.`,
+      ['staged', 'range'],
+    );
+  if (request.project !== undefined) {
+    const problem = nameProblem(request.project, 'project');
+    if (problem) throw new UsageError(problem, 'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$.');
   }
 }
 
