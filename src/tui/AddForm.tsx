@@ -9,6 +9,7 @@ import { canMeet, looseKey, nearDuplicatesOf } from '../core/near-duplicates.ts'
 import { codePointLength, nameProblem } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { typedTags } from '../core/normalise.ts';
+import { errorSummary } from '../present/diagnostics.ts';
 import { checkNewInvariant } from '../core/shadow.ts';
 import type { AddContext, AddResult, EditResult, InvariantService, ScopeCatalog } from '../service/invariant-service.ts';
 import { SelectList, type SelectItem } from './SelectList.tsx';
@@ -218,7 +219,7 @@ export function AddForm({
     const why = rationale.trim();
     const failed = (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
-        setProblem(error.message);
+        setProblem(errorSummary(error));
         setStep(stepOfProblem(error.message));
         setReads((n) => n + 1);
       } else if (onError) onError(error);

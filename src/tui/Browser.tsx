@@ -3,6 +3,7 @@ import { clipToRows, fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { warningLine } from '../core/diagnostics.ts';
+import { errorSummary } from '../present/diagnostics.ts';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { IdAbbreviations } from '../core/id-prefix.ts';
 import { scopeFolder, type ScopedInvariant } from '../core/model.ts';
@@ -148,9 +149,9 @@ function BrowserScreen({
         : effective !== undefined && effective.warnings.length > 0
           ? { text: `! ${effective.warnings.map(warningLine).join(' · ')}`, hue: 'yellow' as const }
           : undefined;
-  // The status and notice lines take a second row where the terminal has rows to spare: an invalid store's message
-  // ends with the file and line to fix, which one row cut off at 80 columns.
-  const messageRows = height >= 12 ? 2 : 1;
+  // The status and notice lines take a second row, and a third, where the terminal has rows to spare: an invalid
+  // store's message ends with the file and line to fix and the first problem's code, which one row cut off at 80 columns.
+  const messageRows = height >= 16 ? 3 : height >= 12 ? 2 : 1;
   const problem = regexProblem ?? filterProblem;
   const statusLines = !filtering && !problem && status ? clipToRows(plain(status), width, messageRows) : [];
   const noticeLines = notice !== undefined && height >= 7 ? clipToRows(plain(notice.text), width, messageRows) : [];
@@ -185,11 +186,11 @@ function BrowserScreen({
       } catch (error) {
         if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
         if (storeGone(service)) return void reload();
-        if (!options.refresh) return setStatus(error.message);
+        if (!options.refresh) return setStatus(errorSummary(error));
         // The set is gone with the change (a project's last invariant removed takes its folder): the view goes back to
         // the list instead of showing the set as it was, and the status line keeps what the change did.
         setEffective(undefined);
-        setStatus((said) => (said ? `${said} · ${error.message}` : error.message));
+        setStatus((said) => (said ? `${said} · ${errorSummary(error)}` : errorSummary(error)));
       }
     },
     [service, onError, reload],
@@ -236,7 +237,7 @@ function BrowserScreen({
     if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
     // A store removed meanwhile is the cause, not the id it no longer holds: the reload says it is gone, once.
     if (storeGone(service)) return void reload();
-    setStatus(error.message);
+    setStatus(errorSummary(error));
     if (error.exitCode === EXIT_CODES.usage) void reload();
   };
 

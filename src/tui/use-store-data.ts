@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import type { ScopedInvariant } from '../core/model.ts';
+import { errorSummary } from '../present/diagnostics.ts';
 import type { InvariantService, ListedInvariant, ScopeCatalog } from '../service/invariant-service.ts';
 import { inheritedIfReadable, inheritedNotListed } from '../service/invariants/related.ts';
 import { requireStore } from '../store/discover.ts';
@@ -63,7 +64,7 @@ export function useStoreData(
       setData({ items, catalog, inherited, ...(inheritedMissing !== undefined ? { inheritedMissing } : {}) });
       setProblem(undefined);
     } catch (error) {
-      if (read.current && error instanceof AgentsError && error.exitCode !== EXIT_CODES.internal) setProblem(error.message);
+      if (read.current && error instanceof AgentsError && error.exitCode !== EXIT_CODES.internal) setProblem(errorSummary(error));
       else onError(error);
     }
   }, [service, onError]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidStoreError } from '../../src/core/errors.ts';
 import { makeStyle } from '../../src/core/style.ts';
 import { safeText } from '../../src/cli/safe-output.ts';
-import { errorLines } from '../../src/present/diagnostics.ts';
+import { errorLines, errorSummary } from '../../src/present/diagnostics.ts';
 
 /** The colour codes the style adds (core/style.ts), which are all a coloured error may hold raw. */
 const OWN = /\u001b\[(?:1|2|22|31|32|33|36|39)m/g;
@@ -20,5 +20,18 @@ describe('an error as its lines, with colour on', () => {
     expect(out.match(OWN)).toHaveLength(6);
     expect(out.replace(OWN, '')).not.toContain('\u001b');
     expect(out.split('x\\u001b[31mRED\\u001b[2K.yaml').length).toBe(6);
+  });
+});
+
+describe('an error on one line, as a screen says it', () => {
+  const d = { code: 'yaml-syntax' as const, severity: 'error' as const, file: 'global/a.yaml', line: 2, col: 5, message: 'bad' };
+  it("adds the first problem's code, and its place where the message does not give it", () => {
+    expect(errorSummary(new InvalidStoreError('cannot list invariants: global/a.yaml:2:5 is invalid', [d]))).toBe(
+      'cannot list invariants: global/a.yaml:2:5 is invalid (yaml-syntax)',
+    );
+    expect(errorSummary(new InvalidStoreError('cannot list invariants', [d]))).toBe(
+      'cannot list invariants (yaml-syntax at global/a.yaml:2:5)',
+    );
+    expect(errorSummary(new InvalidStoreError('cannot list invariants', []))).toBe('cannot list invariants');
   });
 });
