@@ -2,7 +2,6 @@ import { Box, Text, type Key } from 'ink';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
-import { warningLine } from '../core/diagnostics.ts';
 import { errorSummary } from '../present/diagnostics.ts';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { IdAbbreviations } from '../core/id-prefix.ts';
@@ -21,7 +20,7 @@ import { storeGone, useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { useWrites } from './use-writes.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
-import { Detail, MessageLines, RowLine, scopeChoices } from './browser-parts.tsx';
+import { Detail, MessageLines, RowLine, noticeWords, scopeChoices } from './browser-parts.tsx';
 
 export interface BrowserProps {
   service: InvariantService;
@@ -147,11 +146,12 @@ function BrowserScreen({
       : data?.inheritedMissing !== undefined
         ? { text: `! ${data.inheritedMissing}`, hue: 'yellow' as const }
         : effective !== undefined && effective.warnings.length > 0
-          ? { text: `! ${effective.warnings.map(warningLine).join(' · ')}`, hue: 'yellow' as const }
+          ? { text: `! ${effective.warnings.map(noticeWords).join(' · ')}`, hue: 'yellow' as const }
           : undefined;
-  // The status and notice lines take a second row, and a third, where the terminal has rows to spare: an invalid
-  // store's message ends with the file and line to fix and the first problem's code, which one row cut off at 80 columns.
-  const messageRows = height >= 16 ? 3 : height >= 12 ? 2 : 1;
+  // The status and notice lines take a second row, and a third (a fourth below 80 columns), where the terminal has rows
+  // to spare: an invalid store's message ends with the file and line to fix and the first problem's code, which one row
+  // cut off at 80 columns, and a plan whose project is gone is named with the project at 40.
+  const messageRows = height >= 16 ? (width < 80 ? 4 : 3) : height >= 12 ? 2 : 1;
   const problem = regexProblem ?? filterProblem;
   const statusLines = !filtering && !problem && status ? clipToRows(plain(status), width, messageRows) : [];
   const noticeLines = notice !== undefined && height >= 7 ? clipToRows(plain(notice.text), width, messageRows) : [];

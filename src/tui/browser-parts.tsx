@@ -3,6 +3,8 @@
 import { Box, Text } from 'ink';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import type { ReactElement } from 'react';
+import { type Diagnostic, location } from '../core/diagnostics.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import { actionName, describeScope, type ScopedInvariant } from '../core/model.ts';
 import { waiverPlainLine } from '../present/effective.ts';
 import { relationWords } from '../present/invariant.ts';
@@ -39,6 +41,15 @@ export function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
     });
   }
   return items;
+}
+
+/**
+ * A warning of the effective set on the notice line: what it says first (the plan and the project a plan whose project
+ * is gone names), then its code and place, then what to do, so that a narrow terminal cuts the place and the hint
+ * rather than the names (the stderr line, `warningLine`, leads with the place, which takes a row of 40 columns alone).
+ */
+export function noticeWords(d: Diagnostic): string {
+  return `${d.code}: ${escapeUnsafe(d.message)} (${location(d)})${d.hint ? `. ${escapeUnsafe(d.hint)}` : ''}`;
 }
 
 /** The status or notice line's rows (cut to the terminal's width already, by clipToRows), in one colour. */

@@ -31,13 +31,23 @@ test("a plan's effective set whose project is gone says so on a line of its own,
   writeFileSync(join(root, `plans/${PLAN}/plan.yaml`), `id: ${PLAN}\nproject: ghost\ngoal: Upgrade the API\n`);
   const { r } = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true });
   const frame = await frameHas(r.lastFrame, `effective set of plan ${PLAN.slice(0, 7)} · 3 in effect`);
-  expect(frame).toContain(`! warning: plans/${PLAN}/plan.yaml:2:10 unknown-project:`);
+  expect(frame).toContain(`! unknown-project: plan ${PLAN} targets project ghost,`);
+  expect(frame).toContain(`(plans/${PLAN}/plan.yaml:2:10)`);
   r.unmount();
   // Its project back, nothing is said.
   mkdirSync(join(root, 'projects/ghost'));
   const back = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true });
   expect(await frameHas(back.r.lastFrame, `effective set of plan ${PLAN.slice(0, 7)} · `)).not.toContain('unknown-project');
   back.r.unmount();
+  // At 40 columns the plan and the project are still named whole, each on a row, never cut off by the file's place.
+  const project = 'ghost-of-a-renamed-service';
+  writeFileSync(join(root, `plans/${PLAN}/plan.yaml`), `id: ${PLAN}\nproject: ${project}\ngoal: Upgrade the API\n`);
+  const narrow = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true, size: { columns: 40, rows: 24 } });
+  const rows = lines(await frameHas(narrow.r.lastFrame, 'unknown-project'));
+  expect(rows.some((l) => l.includes(PLAN))).toBe(true);
+  expect(rows.some((l) => l.includes(project))).toBe(true);
+  for (const l of rows) expect(l.length).toBeLessThanOrEqual(40);
+  narrow.r.unmount();
 });
 
 test('lists every invariant grouped by scope, with a detail pane, within 80 columns and the screen height', async () => {
