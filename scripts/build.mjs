@@ -26,25 +26,31 @@ async function intoNamespace(b, args, namespace) {
  * An esbuild plugin that bundles the package `pkg` as a small module whose
  * default export is `body` (a function that may answer itself and otherwise
  * evaluates the real module through `real()`, a `require` that esbuild turns
- * into a lazily initialised module).
+ * into a lazily initialised module). `except`: importers that get
+ * `exceptBody` instead.
  */
-function lazyDefault(pkg, body) {
+function lazyDefault(pkg, body, { except = new Set(), exceptBody = body } = {}) {
   const namespace = `lazy-${pkg}`;
+  const exceptNamespace = `${namespace}-own`;
   return {
     name: namespace,
     setup(b) {
       b.onResolve({ filter: new RegExp(`^${pkg}$`) }, (args) =>
-        args.pluginData === 'real' ? undefined : intoNamespace(b, args, namespace),
+        args.pluginData === 'real' ? undefined : intoNamespace(b, args, except.has(args.importer) ? exceptNamespace : namespace),
       );
-      b.onLoad({ filter: /.*/, namespace }, (args) => ({
-        contents: [
-          'let loaded;',
-          `const real = () => (loaded ??= require(${JSON.stringify(args.path)}).default);`,
-          `export default ${body};`,
-        ].join('\n'),
-        resolveDir: dirname(args.path),
-        loader: 'js',
-      }));
+      for (const [ns, text] of [
+        [namespace, body],
+        [exceptNamespace, exceptBody],
+      ])
+        b.onLoad({ filter: /.*/, namespace: ns }, (args) => ({
+          contents: [
+            'let loaded;',
+            `const real = () => (loaded ??= require(${JSON.stringify(args.path)}).default);`,
+            `export default ${text};`,
+          ].join('\n'),
+          resolveDir: dirname(args.path),
+          loader: 'js',
+        }));
     },
   };
 }
@@ -60,10 +66,21 @@ function lazyDefault(pkg, body) {
  * initialised module) only for any other string. The same answers, by
  * construction for non-ASCII and by test (test/perf/startup-guards.test.ts)
  * for ASCII. Kept for speed alone: docs/adr/0301-lazy-string-width.md gives the figure.
+ *
+ * For any other string it adds the columns a terminal draws that string-width
+ * leaves out (src/tui/terminal-width.ts: a skin tone after its emoji, Thai SARA AM), so that
+ * Ink lays out and fills its rows as the terminal draws them, as the screens'
+ * own cuts measure them; that module's own import gets the plain count.
  */
+const TERMINAL_WIDTH = fileURLToPath(new URL('../src/tui/terminal-width.ts', import.meta.url));
 const lazyStringWidth = lazyDefault(
   'string-width',
-  "function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; return real()(input, options); }",
+  `function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; const n = real()(input, options); return typeof input === 'string' ? n + require(${JSON.stringify(TERMINAL_WIDTH)}).extraColumns(input) : n; }`,
+  {
+    except: new Set([TERMINAL_WIDTH]),
+    exceptBody:
+      "function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; return real()(input, options); }",
+  },
 );
 
 /**

@@ -1,5 +1,5 @@
-import stringWidth from 'string-width';
 import { escapeUnsafe } from '../core/plain-text.ts';
+import { terminalWidth } from './terminal-width.ts';
 
 /**
  * Text as a screen draws it: what every output escapes escaped (`\u001b`, `\u202e`), and a tab drawn as one space.
@@ -24,17 +24,17 @@ export function withoutLastCharacter(text: string): string {
 }
 
 /**
- * `text` cut to `columns` terminal columns, a cut one ending in "…", measured as Ink measures it. Ink's own
+ * `text` cut to `columns` terminal columns, a cut one ending in "…", measured as the terminal draws it. Ink's own
  * truncation keeps a wide character (CJK, an emoji) that crosses the last column but one, so its line is a column too
  * wide and the "…" is clipped off: a line cut here already fits, and Ink leaves it as it is.
  */
 export function fitColumns(text: string, columns: number): string {
-  if (stringWidth(text) <= columns) return text;
+  if (terminalWidth(text) <= columns) return text;
   if (columns < 1) return '';
   let kept = '';
   let used = 0;
   for (const { segment } of graphemes.segment(text)) {
-    const w = stringWidth(segment);
+    const w = terminalWidth(segment);
     if (used + w > columns - 1) break;
     kept += segment;
     used += w;
@@ -59,7 +59,7 @@ export function clipToRows(text: string, columns: number, rows: number): string[
   };
   for (const word of text.split(' ')) {
     if (out.length > rows) break;
-    const w = stringWidth(word);
+    const w = terminalWidth(word);
     if (used > 0 && used + 1 + w <= width) {
       line += ` ${word}`;
       used += 1 + w;
@@ -72,7 +72,7 @@ export function clipToRows(text: string, columns: number, rows: number): string[
       continue;
     }
     for (const { segment } of graphemes.segment(word)) {
-      const g = stringWidth(segment);
+      const g = terminalWidth(segment);
       if (used > 0 && used + g > width) end();
       line += segment;
       used += g;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { gitInit } from '../helpers/git.ts';
 import { PtySession } from '../helpers/pty.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { G1, G2, P2, exampleStore } from '../tui/helpers.ts';
 
 // The real bin/agents.js in a real terminal (tmux): every wait polls the screen with a bounded timeout.
@@ -164,10 +164,17 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect(files(store)).toEqual(before);
   });
 
-  test('Ctrl-C in the browser: exit 130, terminal restored', async () => {
-    const { store, pty } = start(['tui']);
+  test('Ctrl-C in the browser: exit 130, terminal restored; a row holding an emoji with a skin tone fits the terminal', async () => {
+    // tmux draws "👍🏽" in four columns: a row measured as two outgrew the terminal and pushed the title off the screen.
+    const store = exampleStore();
+    const id = '01M8KK7000000000000000000Z';
+    writeFileSync(join(store, `global/${id}.yaml`), invariantYaml(id, `Thumbs 👍🏽 up ${'for a text longer than the row '.repeat(3)}`));
+    const pty = PtySession.start(['--store', store, 'tui'], { cwd: join(store, '..') });
     const before = files(store);
-    await pty.waitFor('6 shown of 6');
+    const screen = await pty.waitFor('7 shown of 7');
+    const rows = screen.split('\n');
+    expect(rows[0]).toBe('agents · all scopes · 7 shown of 7');
+    expect(rows.find((l) => l.includes('Thumbs 👍🏽 up'))).toMatch(/…\s+01M8KK7$/);
     pty.keys('C-c');
     const { code, mode } = await pty.exit();
     expect(code).toBe(130);
