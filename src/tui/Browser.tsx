@@ -174,6 +174,22 @@ function BrowserScreen({
     return undefined;
   }, [scope, selected]);
 
+  /**
+   * A change or a set the store refused: said on the status line. Where the refusal names something the store no
+   * longer holds (an invariant or plan another process removed while the screen was open), the store is read again so
+   * that its rows go too; an invalid file is left to the status line, which already says what reading again would.
+   */
+  const refused = useCallback(
+    (error: unknown) => {
+      if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
+      // A store removed meanwhile is the cause, not the id it no longer holds: the reload says it is gone, once.
+      if (storeGone(service)) return void reload();
+      setStatus(errorSummary(error));
+      if (error.exitCode === EXIT_CODES.usage) void reload();
+    },
+    [service, onError, reload],
+  );
+
   const loadEffective = useCallback(
     async (t: { project: string } | { plan: string }, options: { refresh?: boolean } = {}) => {
       try {
@@ -184,16 +200,15 @@ function BrowserScreen({
           setStatus('');
         }
       } catch (error) {
-        if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
-        if (storeGone(service)) return void reload();
-        if (!options.refresh) return setStatus(errorSummary(error));
+        if (!options.refresh || !(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal || storeGone(service))
+          return refused(error);
         // The set is gone with the change (a project's last invariant removed takes its folder): the view goes back to
         // the list instead of showing the set as it was, and the status line keeps what the change did.
         setEffective(undefined);
         setStatus((said) => (said ? `${said} · ${errorSummary(error)}` : errorSummary(error)));
       }
     },
-    [service, onError, reload],
+    [service, refused],
   );
 
   /** `e` off the effective view: the set of the chosen project or plan, or of the selected invariant's. */
@@ -227,19 +242,6 @@ function BrowserScreen({
         refresh: true,
       });
   }, [data]);
-
-  /**
-   * A change the store refused: said on the status line. Where the refusal names an id the store no longer holds
-   * (another process removed it while the screen was open), the store is read again so that its row goes too; an
-   * invalid file is left to the status line, which already says what reading again would.
-   */
-  const refused = (error: unknown) => {
-    if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
-    // A store removed meanwhile is the cause, not the id it no longer holds: the reload says it is gone, once.
-    if (storeGone(service)) return void reload();
-    setStatus(errorSummary(error));
-    if (error.exitCode === EXIT_CODES.usage) void reload();
-  };
 
   /** `d`: the remove confirmation of the selected invariant. */
   const removeSelected = () => {

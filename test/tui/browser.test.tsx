@@ -522,6 +522,20 @@ test("a file another process broke: the status line and the line under it keep t
   r.unmount();
 });
 
+test('e on a plan another process removed says so and reads the store again, so that its rows go too', async () => {
+  const root = exampleStore();
+  const { r, events } = open(root);
+  await frameHas(r.lastFrame, '6 shown of 6');
+  rmSync(join(root, `plans/${PLAN}`), { recursive: true });
+  r.stdin.write('G');
+  await frameHas(r.lastFrame, '› E Use Python 3.13 only');
+  r.stdin.write('e');
+  const frame = await frameHas(r.lastFrame, `no plan with id ${PLAN}`, '5 shown of 5');
+  expect(frame).not.toContain('Use Python 3.13 only');
+  expect(events).toEqual([]);
+  r.unmount();
+});
+
 test('a store moved away while the screen is open is said, not read as an empty store', async () => {
   const root = exampleStore();
   const { r, events } = open(root);
