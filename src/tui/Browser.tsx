@@ -14,13 +14,13 @@ import { MAX_FORM_WIDTH } from './FitWidth.tsx';
 import { Help } from './Help.tsx';
 import { SelectList } from './SelectList.tsx';
 import { TextInput } from './TextInput.tsx';
-import { effectiveRows, inScope, listRows, scopeLabel, windowTop, type Row, type ScopeChoice } from './browser-rows.ts';
+import { effectiveRows, inScope, listRows, windowTop, type Row, type ScopeChoice } from './browser-rows.ts';
 import { useTheme } from './theme.ts';
 import { storeGone, useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { useWrites } from './use-writes.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
-import { Detail, MessageLines, RowLine, noticeWords, scopeChoices } from './browser-parts.tsx';
+import { Detail, MessageLines, RowLine, noticeWords, scopeChoices, titleMode } from './browser-parts.tsx';
 
 export interface BrowserProps {
   service: InvariantService;
@@ -338,16 +338,7 @@ function BrowserScreen({
     const allHidden = hiddenIn(whole);
     count = `${selectable.length - hidden} of ${itemsIn(whole) - allHidden} in effect, ${hidden} of ${allHidden} hidden`;
   } else if (effective) count = `${selectable.length - hidden} in effect, ${hidden} hidden`;
-  const setOf = (plan: string) => `effective set of plan ${plan}`;
-  // A plan's id, whole where the title has room for it and its count, else its short form (as its rows give ids): the
-  // count past the width was cut off at 80 columns under a filter, leaving no word of what the set holds.
-  const mode = !effective
-    ? scopeLabel(scope)
-    : effective.target.kind !== 'plan'
-      ? `effective set of project ${effective.target.project}`
-      : `agents · ${setOf(effective.target.plan)} · ${count}`.length <= width
-        ? setOf(effective.target.plan)
-        : setOf(short(effective.target.plan));
+  const mode = titleMode(scope, effective?.target, `${count}${data && !effective ? ` of ${data.items.length}` : ''}`, width, short);
   const title = (
     <Text wrap="truncate-end">
       <Text bold>agents</Text>

@@ -5,11 +5,11 @@ import { clipToRows, fitColumns, plain } from './plain.ts';
 import type { ReactElement } from 'react';
 import { type Diagnostic, location } from '../core/diagnostics.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
-import { actionName, describeScope, type ScopedInvariant } from '../core/model.ts';
+import { actionName, describeScope, type ScopedInvariant, type Target } from '../core/model.ts';
 import { waiverPlainLine } from '../present/effective.ts';
 import { relationWords } from '../present/invariant.ts';
 import type { SelectItem } from './SelectList.tsx';
-import type { Row, ScopeChoice } from './browser-rows.ts';
+import { type Row, type ScopeChoice, scopeLabel } from './browser-rows.ts';
 import { useTheme, type Theme } from './theme.ts';
 import type { StoreData } from './use-store-data.ts';
 
@@ -50,6 +50,29 @@ export function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
  */
 export function noticeWords(d: Diagnostic): string {
   return `${d.code}: ${escapeUnsafe(d.message)} (${location(d)})${d.hint ? `. ${escapeUnsafe(d.hint)}` : ''}`;
+}
+
+/**
+ * What the title says is shown (the scope, or the effective set of a project or plan), before `count`, within `width`:
+ * a plan's id whole where there is room for it and the count, else short (as its rows give ids), "effective set of"
+ * left to the count ("in effect") where it leaves the name no room, and a long name cut with "…", so that the count,
+ * which past the width was cut off, stays in the title.
+ */
+export function titleMode(
+  scope: ScopeChoice,
+  effective: Target | undefined,
+  count: string,
+  width: number,
+  short: (id: string) => string,
+): string {
+  const room = Math.max(4, width - `agents ·  · ${count}`.length);
+  if (!effective) return fitColumns(scopeLabel(scope), room);
+  const set = 'effective set of ';
+  const name =
+    effective.kind === 'project'
+      ? `project ${effective.project}`
+      : `plan ${`${set}plan ${effective.plan}`.length <= room ? effective.plan : short(effective.plan)}`;
+  return fitColumns(`${set}${name}`.length <= room || room - set.length >= 12 ? `${set}${name}` : name, room);
 }
 
 /** The status or notice line's rows (cut to the terminal's width already, by clipToRows), in one colour. */

@@ -227,6 +227,27 @@ test('a filtered effective set is counted against the whole set: the title never
   r.unmount();
 });
 
+test('a long project name is cut with "…" in the title at 40 columns, which keeps its count', async () => {
+  const root = exampleStore();
+  const name = `p${'x'.repeat(63)}`;
+  mkdirSync(join(root, `projects/${name}`));
+  writeFileSync(join(root, `projects/${name}/${P1}.yaml`), invariantYaml(P1, 'A rule of the long project'));
+  rmSync(join(root, `projects/myapp/${P1}.yaml`));
+  const props = { scope: { kind: 'project' as const, project: name }, size: { columns: 40, rows: 24 } };
+  const { r } = open(root, props);
+  const [title = ''] = lines(await frameHas(r.lastFrame, 'A rule of the long project'));
+  expect(title).toMatch(/^agents · project px+… · 1 shown of 6$/);
+  r.stdin.write('e');
+  const [set = ''] = lines(await frameHas(r.lastFrame, 'in effect'));
+  expect(set).toMatch(/^agents · projec… · 3 in effect, 0 hidden$/);
+  r.unmount();
+  // Wider, the words come back before the name.
+  const wide = open(root, { ...props, effective: true, size: { columns: 80, rows: 24 } });
+  const [wider = ''] = lines(await frameHas(wide.r.lastFrame, 'in effect'));
+  expect(wider).toMatch(/^agents · effective set of project px+… · 3 in effect, 0 hidden$/);
+  wide.r.unmount();
+});
+
 test("a plan's filtered effective set keeps its counts in the title at 80 columns: the plan's id shortened where the whole one leaves no room", async () => {
   const { r } = open(exampleStore(), { scope: { kind: 'plan', plan: PLAN }, effective: true, pattern: 'python|log' });
   const frame = await frameHas(r.lastFrame, '2 of 4 in effect, 1 of 1 hidden');
