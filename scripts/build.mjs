@@ -68,11 +68,11 @@ function lazyDefault(pkg, body, { except = new Set(), exceptBody = body } = {}) 
  * for ASCII. Kept for speed alone: docs/adr/0301-lazy-string-width.md gives the figure.
  *
  * For any other string it adds the columns a terminal draws that string-width
- * leaves out (src/tui/terminal-width.ts: a skin tone after its emoji, Thai SARA AM), so that
+ * leaves out (src/present/terminal-width.ts: a skin tone after its emoji, Thai SARA AM), so that
  * Ink lays out and fills its rows as the terminal draws them, as the screens'
  * own cuts measure them; that module's own import gets the plain count.
  */
-const TERMINAL_WIDTH = fileURLToPath(new URL('../src/tui/terminal-width.ts', import.meta.url));
+const TERMINAL_WIDTH = fileURLToPath(new URL('../src/present/terminal-width.ts', import.meta.url));
 const lazyStringWidth = lazyDefault(
   'string-width',
   `function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; const n = real()(input, options); return typeof input === 'string' ? n + require(${JSON.stringify(TERMINAL_WIDTH)}).extraColumns(input) : n; }`,

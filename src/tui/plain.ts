@@ -1,5 +1,5 @@
 import { escapeUnsafe } from '../core/plain-text.ts';
-import { terminalWidth } from './terminal-width.ts';
+import { terminalWidth } from '../present/terminal-width.ts';
 
 /**
  * Text as a screen draws it: what every output escapes escaped (`\u001b`, `\u202e`), and a tab drawn as one space.

@@ -11,7 +11,7 @@ import { Browser } from '../../src/tui/Browser.tsx';
 import { Detail, RowLine } from '../../src/tui/browser-parts.tsx';
 import { SelectList } from '../../src/tui/SelectList.tsx';
 import { fitColumns, plain } from '../../src/tui/plain.ts';
-import { extraColumns, terminalWidth } from '../../src/tui/terminal-width.ts';
+import { extraColumns, terminalWidth } from '../../src/present/terminal-width.ts';
 import { G1, exampleStore, frameHas } from './helpers.ts';
 
 // Wide characters at every parity of the cut: after one narrow character, after two, emoji with a modifier.
