@@ -23,11 +23,28 @@ const IMPERATIVE = new RegExp(
     'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
     'suggest encourage remember pay be keep register explore consult assign delay choose defer convert save send pick let ' +
     'copy configure tell notify inform attach squash rebase try give discuss link merge publish improve modify mimic ' +
-    'emulate analyze analyse inspect investigate simplify justify propose summarize summarise'
+    'emulate analyze analyse inspect investigate simplify justify propose summarize summarise regenerate rerun re-run ' +
+    'restart rebuild reload recompile execute clone revert restore undo amend append prepend capture ' +
+    'purge flush prune trim collect gather inject prevent allow reject deny forbid refuse obey honor ' +
+    'honour comply abide heed cover focus leverage embrace aim strive opt seek refrain abstain double-check cross-check ' +
+    'recheck re-check proofread escalate reproduce diagnose resolve understand learn study examine evaluate ' +
+    'assess compare prepare finish reach warn grep indent capitalize capitalise memoize memoise ' +
+    'debounce throttle await cancel abort kill terminate rotate revoke redact populate substitute swap backport ' +
+    'deprecate cherry-pick unstage uninstall paste'
   )
     .split(' ')
     .join('|')})$`,
 );
+
+/**
+ * Verbs that are as often a noun or an adjective at the start of a description ("Open source licences", "Clear
+ * separation of concerns", "File names"): a rule starts with one when its object follows ("Open an issue", "Clear the
+ * cache"), or after a word that places a step ("Then open a PR").
+ */
+const VERB_WITH_OBJECT =
+  /^(?:open|clear|file|list|show|display|request|draft|complete|stage|flag|alert|archive|seed|bundle|inline|debug|watch|monitor|mask|hash|fetch|pull|compile|load|parse|scan|audit|contact|address|trigger|upload|download)$/;
+/** The words that open a verb's object: "the", "a", "all", "your"… */
+const OBJECT_START = /^(?:the|a|an|all|any|each|every|your|our|its|their|it|them|this|that|these|those|one|new|up|out|only)$/;
 
 /** Headings under which short phrases ("2-space indentation") are conventions, hence rules. */
 export const RULE_HEADING =
@@ -213,7 +230,10 @@ function startsImperative(text: string, alone: boolean): boolean {
   // head ("Build:") has its list for that, and "When unsure, ask." its clause; a longer "Use of X is …" says more.
   if (alone && m![2] === undefined && /^[\p{P}\s]*$/u.test(text.slice(m![0].length))) return false;
   if (m![2] === 'of' && first !== 'think' && /^\s*\S+(?:\s+\S+){0,3}\s*$/.test(text)) return false;
-  return IMPERATIVE.test(first) || ((first.endsWith('ly') || SEQUENCING.test(first)) && m![2] !== undefined && IMPERATIVE.test(m![2]));
+  if (IMPERATIVE.test(first) || (VERB_WITH_OBJECT.test(first) && m![2] !== undefined && OBJECT_START.test(m![2]))) return true;
+  return (
+    (first.endsWith('ly') || SEQUENCING.test(first)) && m![2] !== undefined && (IMPERATIVE.test(m![2]) || VERB_WITH_OBJECT.test(m![2]))
+  );
 }
 
 /** Words that place a step among others before its verb ("Also link to the docs", "Then run the tests"). */

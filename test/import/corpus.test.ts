@@ -97,6 +97,6 @@ describe('the import corpus', () => {
     expect(total.rulesTaken / total.ruleItems).toBeGreaterThanOrEqual(0.9);
     expect(total.notRules / total.candidates).toBeLessThanOrEqual(0.05);
     // The figures of docs/adr/0900-import-splits-markdown-by-hand.md: a change that moves them shows here.
-    expect(total).toEqual({ ruleItems: 349, rulesTaken: 346, candidates: 379, notRules: 9 });
+    expect(total).toEqual({ ruleItems: 349, rulesTaken: 346, candidates: 381, notRules: 9 });
   });
 });

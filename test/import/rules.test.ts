@@ -165,6 +165,20 @@ describe('splitInstructions: what is a rule', () => {
     expect(texts('- Early returns keep functions flat.')).toEqual([]);
   });
 
+  it('a verb of a step starts a rule; one that is also a noun or an adjective only before its object, or after a step word', () => {
+    const md =
+      '## Workflow\n\n- Clear the cache before running the benchmarks.\n- Open an issue before starting a large change.\n' +
+      '- Regenerate the snapshots after changing the parser.\n- Abort the rebase on conflicts.\n- Then open a PR.\n' +
+      '- Open source under the MIT licence.\n- Clear separation between the CLI and the core.\n- Pull requests are reviewed weekly.\n';
+    expect(texts(md)).toEqual([
+      'Clear the cache before running the benchmarks.',
+      'Open an issue before starting a large change.',
+      'Regenerate the snapshots after changing the parser.',
+      'Abort the rebase on conflicts.',
+      'Then open a PR.',
+    ]);
+  });
+
   it('a sentence that only leads into a list of rules is no rule itself; one that the items finish is', () => {
     const first = '- Run the linter and the type checker on every package you touched before you push a branch.';
     const md = `We insist on high standards at all times:\n\n${first}\n- Keep functions short.\n`;
