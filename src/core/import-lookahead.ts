@@ -97,13 +97,14 @@ export function nestsBelow(lines: readonly string[], from: number, indent: numbe
 
 /**
  * The items nested below the item that ends on line `from - 1` (indented more than `indent`), with their last line;
- * an item on one of the lines of `elements` (a rule file's `<rule>…</rule>`) takes no line after it.
+ * an item on one of the lines of `ends` (a rule file's `<rule>…</rule>`, or a line a tag and text follow) takes no
+ * line after it.
  */
 export function nestedItems(
   lines: readonly string[],
   from: number,
   indent: number,
-  elements?: ReadonlySet<number>,
+  ends?: ReadonlySet<number>,
 ): { items: string[]; end: number } | undefined {
   const items: string[] = [];
   let end = from - 1;
@@ -126,7 +127,7 @@ export function nestedItems(
       !m &&
       at > indent &&
       items.length > 0 &&
-      !elements?.has(end) &&
+      !ends?.has(end) &&
       !FENCE.test(l.trimStart()) &&
       !endsBlock(l) &&
       (at > first || n === end + 1)

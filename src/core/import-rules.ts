@@ -104,7 +104,7 @@ export interface SplitFile {
  * next are Markdown (a rule, then text), not front matter.
  */
 export function splitInstructions(text: string, { frontMatter = true }: { frontMatter?: boolean } = {}): SplitFile {
-  const { lines, front, bodyLine, unclosed, elements, examples } = fileLines(text, frontMatter);
+  const { lines, front, bodyLine, unclosed, ends, tagged, examples } = fileLines(text, frontMatter);
   const out: SplitFile = { bodyLine, candidates: [], leftOut: [] };
   if (front !== undefined) out.frontMatter = front;
   if (unclosed) out.unclosedFrontMatter = true;
@@ -252,7 +252,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       // Lazy and indented continuation lines, up to a nested item, a fence or a blank line; an element's line is all its item.
       while (end + 1 < lines.length) {
         const next = lines[end + 1]!;
-        if (endsBlock(next) || elements?.has(end)) break;
+        if (endsBlock(next) || ends?.has(end)) break;
         const nextIndent = next.length - next.trimStart().length;
         if (nextIndent <= indent && BREAK.test(next)) break;
         body.push(next.trim());
@@ -273,7 +273,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
         continue;
       }
       // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
-      const children = raw.trimEnd().endsWith(':') ? nestedItems(lines, end + 1, indent, elements) : undefined;
+      const children = raw.trimEnd().endsWith(':') ? nestedItems(lines, end + 1, indent, ends) : undefined;
       // A lead-in stating no rule over rules of their own ("The API has constraints:"): a label; a condition goes on each.
       if (children && leadsIntoRules(raw, children.items)) {
         leave(i, end, 'heading');
@@ -296,7 +296,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     let end = i;
     while (end + 1 < lines.length) {
       const next = lines[end + 1]!;
-      if (endsBlock(next)) break;
+      if (endsBlock(next) || ends?.has(end)) break;
       if (SETEXT.test(next)) break;
       end++;
     }
@@ -332,7 +332,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     // "Run it when you change:" and the list below it are one rule.
     const list =
       raw.trimEnd().endsWith(':') && !(short && !isRule(caption.replace(/:$/, ''), true))
-        ? nestedItems(lines, end + 1, -1, elements)
+        ? nestedItems(lines, end + 1, -1, ends)
         : undefined;
     if (list && !captionOfCode(lines, plain(raw), end) && !leadsIntoRules(raw, list.items)) {
       takeGroup(raw, list.items, i, list.end);
@@ -491,7 +491,9 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !remedy && !affirms ? `${negation}: ${said}` : said;
     const condition = labels.findLast((l) => l.condition !== undefined)?.condition;
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
-    const all = whole && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
+    // A line that starts with a tag before its rule keeps it on --replace: its element needs the tag.
+    const tag = tagged !== undefined && lines.slice(from, to + 1).some((_, k) => tagged.has(from + k));
+    const all = whole && !tag && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole: all, tags: tags() });
   }

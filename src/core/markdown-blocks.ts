@@ -67,6 +67,10 @@ const INLINE_ELEMENT = /^(?:a|abbr|b|code|del|em|font|i|ins|kbd|mark|q|s|samp|sm
 const HEADING_ELEMENT = /^h[1-6]$/i;
 /** A line that only opens or closes an element (`<requirements>`, `</context>`): `[1]` is `/` for a closing one, `[2]` its name. */
 const TAG_LINE = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*$/;
+/** A line that opens or closes an element before text of its own (`</rules> Then run the tests.`): as TAG_LINE, `[3]` the text. */
+const TAG_BEFORE_TEXT = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*(\S.*)$/;
+/** Elements that stand within a line of text (a break, an image): one at a line's start starts no block. */
+const VOID_ELEMENT = /^(?:br|img|wbr)$/i;
 /**
  * What an element of examples starts with in the lines read: a block of its own, as a comment's first line is, so that
  * no caption or item above takes what it shows as theirs (the splitter leaves the element out before reading it).
@@ -80,8 +84,10 @@ const EXAMPLE = /^(?:\w+[-_])?examples?(?:[-_][\w-]+)?$/i;
  * `--replace` stay the file's) and, with `frontMatter`, its front matter's text (between a first `---` and the next
  * `---` or `...`) with the line its Markdown starts on (1-based); `unclosed` when no line closes the first `---`.
  * Rule files written as elements read as Markdown, line for line too: a line that is one element around text as a
- * list item of that text at the margin (`elements`: which lines, each the whole of its item), a line that only opens
- * or closes an element as a blank line; an element of examples spans the lines `examples` maps its first line to.
+ * list item of that text at the margin (`ends`: which lines, each the whole of its item), a line that only opens
+ * or closes an element as a blank line, and one that opens or closes an element before text as that text starting a
+ * block of its own (the line above it in `ends`); an element of examples spans the lines `examples` maps its first
+ * line to.
  */
 export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
@@ -92,8 +98,11 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
     let fence: string | undefined;
     // Whether the last line that held anything was an element's: the lines below it are its, however deep.
     let markup = false;
-    // The lines (0-based) that are one element around text: each ends its item, as its closing tag does.
-    const elements = new Set<number>();
+    // The lines (0-based) that end the item or paragraph they are in: one element around text, as its closing tag
+    // does, and the line above a tag that text follows, which that tag closes or opens an element after.
+    const ends = new Set<number>();
+    // The lines that start with a tag before their text: --replace keeps such a line, whose tag its element needs.
+    const tagged = new Set<number>();
     // An element of examples open above (its name, first line and how many of its name are open), and those closed.
     let example: { name: string; from: number; depth: number } | undefined;
     let examples: Map<number, number> | undefined;
@@ -106,17 +115,26 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
       }
       fence = FENCE.exec(line)?.[1];
       if (fence !== undefined || line.trim() === '') continue;
-      const tag: RegExpExecArray | null = line.includes('<') && (markup || !/^( {4}|\t)/.test(line)) ? TAG_LINE.exec(line) : null;
+      const marked: boolean = line.includes('<') && (markup || !/^( {4}|\t)/.test(line));
+      const only: RegExpExecArray | null = marked ? TAG_LINE.exec(line) : null;
       // At the margin: an element's indent is its nesting in other elements, no list's nor code's.
-      const found: RegExpExecArray | null =
-        !tag && line.includes('</') && (markup || !/^( {4}|\t)/.test(line)) ? ELEMENT_LINE.exec(line) : null;
+      const found: RegExpExecArray | null = !only && marked && line.includes('</') ? ELEMENT_LINE.exec(line) : null;
       // "<code>npm test</code>" and "<b>Important</b>" format a line of text, as Markdown's marks do: no rule file's item.
       const element: RegExpExecArray | null = found && !INLINE_ELEMENT.test(found[1]!) ? found : null;
+      // "</rules> Then run the tests.": the tag ends the block above it as a line of its own would, and the text starts one.
+      const before: RegExpExecArray | null = !only && !element && marked ? TAG_BEFORE_TEXT.exec(line) : null;
+      const tag: RegExpExecArray | null =
+        only ?? (before && !INLINE_ELEMENT.test(before[2]!) && !VOID_ELEMENT.test(before[2]!) ? before : null);
       if (tag) {
-        lines[n] = '';
+        lines[n] = tag === before ? tag[3]! : '';
+        if (tag === before) {
+          tagged.add(n);
+          if (n > 0 && lines[n - 1]!.trim() !== '') ends.add(n - 1);
+        }
         if (example === undefined) example = tag[1] === '' && EXAMPLE.test(tag[2]!) ? { name: tag[2]!, from: n, depth: 1 } : undefined;
         else if (tag[2] === example.name && (example.depth += tag[1] === '' ? 1 : -1) === 0) {
-          (examples ??= new Map()).set(example.from, n);
+          // Text after the closing tag is no longer the example's.
+          (examples ??= new Map()).set(example.from, tag === before ? n - 1 : n);
           lines[example.from] = EXAMPLE_MARK;
           example = undefined;
         }
@@ -128,11 +146,12 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
         lines[n] = `${EXAMPLE_MARK} ${element[2]}`;
       } else if (element) {
         lines[n] = `- ${element[2]}`;
-        elements.add(n);
+        ends.add(n);
       }
       markup = tag !== null || element !== null;
     }
-    if (elements.size > 0 || examples) return withFrontMatter({ lines, elements, ...(examples ? { examples } : {}) }, frontMatter);
+    if (ends.size > 0 || examples)
+      return withFrontMatter({ lines, ends, ...(tagged.size > 0 ? { tagged } : {}), ...(examples ? { examples } : {}) }, frontMatter);
   }
   return withFrontMatter({ lines }, frontMatter);
 }
@@ -143,13 +162,18 @@ export interface MarkdownLines {
   front?: string;
   bodyLine: number;
   unclosed?: true;
-  /** The lines (0-based) that are one element around text, read as a list item each. */
-  elements?: ReadonlySet<number>;
+  /**
+   * The lines (0-based) that end the item or paragraph they are in: one element around text, read as a list item
+   * each, and the line above one that starts with a tag before its text.
+   */
+  ends?: ReadonlySet<number>;
+  /** The lines (0-based) that start with a tag before their text (`</rules> Then run the tests.`), read as that text. */
+  tagged?: ReadonlySet<number>;
   /** The elements of examples (`<example>`): each one's first line (0-based) to its last. */
   examples?: ReadonlyMap<number, number>;
 }
 
-function withFrontMatter(read: Pick<MarkdownLines, 'lines' | 'elements' | 'examples'>, frontMatter: boolean): MarkdownLines {
+function withFrontMatter(read: Pick<MarkdownLines, 'lines' | 'ends' | 'tagged' | 'examples'>, frontMatter: boolean): MarkdownLines {
   const { lines } = read;
   if (!frontMatter || lines[0]?.trim() !== '---') return { ...read, bodyLine: 1 };
   const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));

@@ -386,6 +386,22 @@ describe('splitInstructions: what is a rule', () => {
     expect(reasons(lead)).toEqual([[4, 4, 'description']]);
   });
 
+  it('reads the text after a closing tag on its line as a block of its own, whose line --replace keeps for its tag', () => {
+    const md =
+      '<rules>\n- Never commit secrets\n</rules> Then run the tests.\n\n<rules>\n<rule>Use tabs</rule>\n</rules> Always lint.\n\n' +
+      'Never push to main.\n</rules> Then run the linter.\n\n<example>\nUse var\n</example> Use const.\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text, c.whole])).toEqual([
+      [2, 2, 'Never commit secrets', true],
+      [3, 3, 'Then run the tests.', false],
+      [6, 6, 'Use tabs', true],
+      [7, 7, 'Always lint.', false],
+      [9, 9, 'Never push to main.', true],
+      [10, 10, 'Then run the linter.', false],
+      [14, 14, 'Use const.', false],
+    ]);
+    expect(reasons(md)).toEqual([[12, 13, 'description']]);
+  });
+
   it('takes a command under a heading of checks a change must pass as a check, with the heading when it says when', () => {
     const md =
       '## Definition of Done\n\n- **Tests pass:** `npm test`\n\n## Commands\n\n- **Build:** `npm run build`\n\n## Before committing\n\n- `npm run lint`\n';
