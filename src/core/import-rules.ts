@@ -104,7 +104,7 @@ export interface SplitFile {
  * next are Markdown (a rule, then text), not front matter.
  */
 export function splitInstructions(text: string, { frontMatter = true }: { frontMatter?: boolean } = {}): SplitFile {
-  const { lines, front, bodyLine, unclosed, ends, tagged, examples } = fileLines(text, frontMatter);
+  const { lines, front, bodyLine, unclosed, ends, tagged, written, examples } = fileLines(text, frontMatter);
   const out: SplitFile = { bodyLine, candidates: [], leftOut: [] };
   if (front !== undefined) out.frontMatter = front;
   if (unclosed) out.unclosedFrontMatter = true;
@@ -149,7 +149,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     underItem = false;
   };
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
-    out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to) });
+    out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to, written) });
   };
 
   let lastEnd: number | undefined;

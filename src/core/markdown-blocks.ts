@@ -103,6 +103,8 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
     const ends = new Set<number>();
     // The lines that start with a tag before their text: --replace keeps such a line, whose tag its element needs.
     const tagged = new Set<number>();
+    // The lines read as other text than they were written (an element's as an item, a heading's as `##`): as written.
+    const written = new Map<number, string>();
     // An element of examples open above (its name, first line and how many of its name are open), and those closed.
     let example: { name: string; from: number; depth: number } | undefined;
     let examples: Map<number, number> | undefined;
@@ -129,6 +131,7 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
         lines[n] = tag === before ? tag[3]! : '';
         if (tag === before) {
           tagged.add(n);
+          written.set(n, line);
           if (n > 0 && lines[n - 1]!.trim() !== '') ends.add(n - 1);
         }
         if (example === undefined) example = tag[1] === '' && EXAMPLE.test(tag[2]!) ? { name: tag[2]!, from: n, depth: 1 } : undefined;
@@ -141,17 +144,22 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
       } else if (element && HEADING_ELEMENT.test(element[1]!)) {
         // "<h2>Style</h2>" heads what follows it: a heading.
         lines[n] = `${'#'.repeat(Number(element[1]![1]))} ${element[2]}`;
+        written.set(n, line);
       } else if (element && example === undefined && EXAMPLE.test(element[1]!)) {
         (examples ??= new Map()).set(n, n);
         lines[n] = `${EXAMPLE_MARK} ${element[2]}`;
       } else if (element) {
         lines[n] = `- ${element[2]}`;
         ends.add(n);
+        written.set(n, line);
       }
       markup = tag !== null || element !== null;
     }
     if (ends.size > 0 || examples)
-      return withFrontMatter({ lines, ends, ...(tagged.size > 0 ? { tagged } : {}), ...(examples ? { examples } : {}) }, frontMatter);
+      return withFrontMatter(
+        { lines, ends, written, ...(tagged.size > 0 ? { tagged } : {}), ...(examples ? { examples } : {}) },
+        frontMatter,
+      );
   }
   return withFrontMatter({ lines }, frontMatter);
 }
@@ -169,11 +177,16 @@ export interface MarkdownLines {
   ends?: ReadonlySet<number>;
   /** The lines (0-based) that start with a tag before their text (`</rules> Then run the tests.`), read as that text. */
   tagged?: ReadonlySet<number>;
+  /** The lines (0-based) read as other text than the file has (an element's line as an item): the file's text, for excerpts. */
+  written?: ReadonlyMap<number, string>;
   /** The elements of examples (`<example>`): each one's first line (0-based) to its last. */
   examples?: ReadonlyMap<number, number>;
 }
 
-function withFrontMatter(read: Pick<MarkdownLines, 'lines' | 'ends' | 'tagged' | 'examples'>, frontMatter: boolean): MarkdownLines {
+function withFrontMatter(
+  read: Pick<MarkdownLines, 'lines' | 'ends' | 'tagged' | 'written' | 'examples'>,
+  frontMatter: boolean,
+): MarkdownLines {
   const { lines } = read;
   if (!frontMatter || lines[0]?.trim() !== '---') return { ...read, bodyLine: 1 };
   const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
@@ -229,13 +242,14 @@ export function findFrom(lines: readonly string[], from: number, test: (l: strin
  * The first words of lines `from`..`to` joined, as one line of at most 80
  * characters. Folded a line at a time, and no further than the excerpt
  * shows: a code block of a thousand lines is not joined to show 77 characters,
- * nor a line of a thousand characters folded whole.
+ * nor a line of a thousand characters folded whole. `written`: the lines as the
+ * file has them where they were read as other text (`fileLines`).
  */
-export function excerpt(lines: readonly string[], from: number, to: number): string {
+export function excerpt(lines: readonly string[], from: number, to: number, written?: ReadonlyMap<number, string>): string {
   let t = '';
   for (let n = from; n <= to && t.length <= 80; n++) {
     // Folding the joined lines is folding each line and joining the non-empty ones with a space.
-    const l = foldedStart(lines[n]!, 81 - (t === '' ? 0 : t.length + 1));
+    const l = foldedStart(written?.get(n) ?? lines[n]!, 81 - (t === '' ? 0 : t.length + 1));
     if (l !== '') t = t === '' ? l : `${t} ${l}`;
   }
   return t.length > 80 ? `${t.slice(0, 77)}…` : t;

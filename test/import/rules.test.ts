@@ -386,6 +386,15 @@ describe('splitInstructions: what is a rule', () => {
     expect(reasons(lead)).toEqual([[4, 4, 'description']]);
   });
 
+  it('excerpts a left-out line of an element as the file has it, not as it was read', () => {
+    const md = '<h2 id="c">Context</h2>\n<context>The repository is a monorepo</context>\n</rules> The CI is slow.\n';
+    expect(splitInstructions(md).leftOut.map((l) => [l.line, l.reason, l.excerpt])).toEqual([
+      [1, 'heading', '<h2 id="c">Context</h2>'],
+      [2, 'description', '<context>The repository is a monorepo</context>'],
+      [3, 'description', '</rules> The CI is slow.'],
+    ]);
+  });
+
   it('reads the text after a closing tag on its line as a block of its own, whose line --replace keeps for its tag', () => {
     const md =
       '<rules>\n- Never commit secrets\n</rules> Then run the tests.\n\n<rules>\n<rule>Use tabs</rule>\n</rules> Always lint.\n\n' +
