@@ -258,6 +258,29 @@ export function planImport(
 }
 
 /**
+ * The candidates the review kept, each with the near-duplicates in `store` of its text in its scope as the review left
+ * them: a text edited, or moved to another scope, has other near-duplicates than the file's (planImport's `store`).
+ */
+export function nearAfterReview(
+  plan: ImportPlan,
+  chosen: readonly PlannedCandidate[],
+  store: readonly ScopedInvariant[],
+): PlannedCandidate[] {
+  const planned = new Map(plan.candidates.map((c) => [c.n, c]));
+  const moved = (c: PlannedCandidate) => {
+    const p = planned.get(c.n);
+    return p === undefined || p.text !== c.text || plannedScopeName(p.scope) !== plannedScopeName(c.scope);
+  };
+  const changed = chosen.filter(moved);
+  if (changed.length === 0) return [...chosen];
+  const near = nearIndex(
+    store.filter((i) => i.active),
+    changed.map((c) => c.text),
+  );
+  return chosen.map((c) => (moved(c) ? { ...c, near: near(c.text, textKey(c.text), c.scope) } : c));
+}
+
+/**
  * The near-duplicates in `store` of each of `texts` (`nearDuplicatesOf`'s,
  * in the store's order) that hold in a scope. The loose keys one edit apart
  * come from `nearPairs` over the distinct keys, linear in them, where a scan

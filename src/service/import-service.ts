@@ -2,7 +2,14 @@ import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from 'no
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { readUtf8, utf16Mark } from '../core/utf8.ts';
-import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
+import {
+  nearAfterReview,
+  planImport,
+  refuseOverlaps,
+  type ImportFile,
+  type ImportPlan,
+  type PlannedCandidate,
+} from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { appliesTo, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant, Scope } from '../core/model.ts';
@@ -61,6 +68,9 @@ const NEVER_WALKED = new Set(['.git', 'node_modules', '.agents']);
  * (core/import-plan.ts), and writes what the user keeps.
  */
 export class ImportService {
+  /** The invariants each plan was made against: the review's edits are compared with them again (reviewed). */
+  readonly #stores = new WeakMap<ImportPlan, readonly ScopedInvariant[]>();
+
   constructor(
     readonly invariants: InvariantService,
     readonly scopes: ScopeService,
@@ -105,7 +115,14 @@ export class ImportService {
     requireValid(snap, 'import');
     if (!config.projects.allow_overlap) files = refuseOverlaps(files, projects.meta, projects.names, all);
     const store = [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited];
-    return planImport(files, store, projects.meta, projects.names);
+    const plan = planImport(files, store, projects.meta, projects.names);
+    this.#stores.set(plan, store);
+    return plan;
+  }
+
+  /** The candidates a review of `plan` kept, their near-duplicates those of the text and scope it left them with. */
+  reviewed(plan: ImportPlan, chosen: readonly PlannedCandidate[]): PlannedCandidate[] {
+    return nearAfterReview(plan, chosen, this.#stores.get(plan) ?? []);
   }
 
   /** The files to read: those named, or every known kind in the repository. */

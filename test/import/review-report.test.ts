@@ -36,11 +36,13 @@ async function review(top: string, args: string[], keys: string[]) {
 }
 
 describe('the report after the review', () => {
-  it('says what the review wrote: the dropped rule, the edited text, the scope it moved to', async () => {
+  it('says what the review wrote: the dropped rule, the edited text and its near-duplicates, the scope it moved to', async () => {
     const top = tempDir('agents-import-review-');
     // Outside a git repository: the import walks the folders itself, and the test starts no process.
     writeTree(top, {
-      '.agents/global/': null,
+      // Near the second rule as the file says it, and near it as the review edits it.
+      '.agents/global/01K0000000000000000000000A.yaml': 'id: 01K0000000000000000000000A\ntext: Use tabs\nseverity: error\n',
+      '.agents/global/01K0000000000000000000000B.yaml': 'id: 01K0000000000000000000000B\ntext: Use spaces\nseverity: error\n',
       '.agents/projects/': null,
       '.agents/actions/': null,
       '.agents/plans/': null,
@@ -50,7 +52,13 @@ describe('the report after the review', () => {
     const r = await review(top, ['--format', 'json'], [' ', '\u001B[B', 'e', '\u0015', 'Use spaces.', '\r', '\u001B[B', 'p', '\r']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout.slice(r.stdout.indexOf('{\n'))) as {
-      candidates: { line: number; text: string; status: string; scope: { kind: string; project?: string } }[];
+      candidates: {
+        line: number;
+        text: string;
+        status: string;
+        scope: { kind: string; project?: string };
+        near_duplicates: { id: string }[];
+      }[];
       written: { invariants: { n: number }[] };
     };
     expect(doc.written.invariants.length).toBe(2);
@@ -59,5 +67,7 @@ describe('the report after the review', () => {
       [4, 'new', 'Use spaces.', 'project'],
       [5, 'new', 'Run the linter.', 'global'],
     ]);
+    // The edited text's near-duplicates, not those of the text the file said.
+    expect(doc.candidates.map((c) => c.near_duplicates.map((n) => n.id))).toEqual([[], ['01K0000000000000000000000B'], []]);
   });
 });

@@ -222,12 +222,14 @@ export default defineCommand<ImportArgs>({
     if (!argv.yes && fresh.length > 0) {
       requireInteractive(ctx);
       const { runImportReview } = await loadTui();
-      chosen = await ctx.onScreen(() => runImportReview(tuiIo(ctx), plan));
-      if (chosen === undefined) {
+      const kept = await ctx.onScreen(() => runImportReview(tuiIo(ctx), plan));
+      if (kept === undefined) {
         // As every form answered no (n or Esc): nothing changed, exit 1 (docs/tui.md).
         ctx.io.stderr.write('Nothing imported.\n');
         return EXIT_CODES.checkFailed;
       }
+      // A text edited, or moved to another scope, is near other invariants than the file's.
+      chosen = service.reviewed(plan, kept);
     }
     // A stop signal while the files are staged ends the import with nothing written (exit 130). Once they are in
     // place, one that comes while --replace takes the lines out and the export fills the blocks waits for it to end:
