@@ -69,6 +69,8 @@ const HEADING_ELEMENT = /^h[1-6]$/i;
 const TAG_LINE = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*$/;
 /** A line that opens or closes an element before text of its own (`</rules> Then run the tests.`): as TAG_LINE, `[3]` the text. */
 const TAG_BEFORE_TEXT = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*(\S.*)$/;
+/** A line of text that closes an element opened above it (`Keep PRs small.</rules>`): `[1]` the text, `[2]` its name. */
+const TEXT_BEFORE_CLOSE = /^(.*?\S)[ \t]*<\/([A-Za-z][\w-]*)>[ \t]*$/;
 /** Elements that stand within a line of text (a break, an image): one at a line's start starts no block. */
 const VOID_ELEMENT = /^(?:br|img|wbr)$/i;
 /**
@@ -108,6 +110,8 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
     // An element of examples open above (its name, first line and how many of its name are open), and those closed.
     let example: { name: string; from: number; depth: number } | undefined;
     let examples: Map<number, number> | undefined;
+    // How many elements of each name the tags above opened and left open: only such a one closes after text.
+    const opened = new Map<string, number>();
     for (let n = 0; n < lines.length; n++) {
       const line = lines[n]!;
       // A code block holds elements as text: fenced, or indented where no element is open above it.
@@ -127,7 +131,23 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
       const before: RegExpExecArray | null = !only && !element && marked ? TAG_BEFORE_TEXT.exec(line) : null;
       const tag: RegExpExecArray | null =
         only ?? (before && !INLINE_ELEMENT.test(before[2]!) && !VOID_ELEMENT.test(before[2]!) ? before : null);
-      if (tag) {
+      // "Keep PRs small.</rules>": the text ends its block there, as the element does, and the tag is no part of it.
+      const after: RegExpExecArray | null = !tag && !element && opened.size > 0 ? TEXT_BEFORE_CLOSE.exec(line) : null;
+      const closes: RegExpExecArray | null = after !== null && opened.has(after[2]!) ? after : null;
+      if (tag) opened.set(tag[2]!, (opened.get(tag[2]!) ?? 0) + (tag[1] === '' ? 1 : -1));
+      if (closes) opened.set(closes[2]!, opened.get(closes[2]!)! - 1);
+      for (const name of [tag?.[2], closes?.[2]]) if (name !== undefined && opened.get(name)! <= 0) opened.delete(name);
+      if (closes) {
+        lines[n] = closes[1]!;
+        ends.add(n);
+        tagged.add(n);
+        written.set(n, line);
+        if (example !== undefined && closes[2] === example.name && --example.depth === 0) {
+          (examples ??= new Map()).set(example.from, n);
+          lines[example.from] = EXAMPLE_MARK;
+          example = undefined;
+        }
+      } else if (tag) {
         lines[n] = tag === before ? tag[3]! : '';
         if (tag === before) {
           tagged.add(n);
@@ -153,7 +173,7 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
         ends.add(n);
         written.set(n, line);
       }
-      markup = tag !== null || element !== null;
+      markup = tag !== null || element !== null || closes !== null;
     }
     if (ends.size > 0 || examples)
       return withFrontMatter(
@@ -175,7 +195,10 @@ export interface MarkdownLines {
    * each, and the line above one that starts with a tag before its text.
    */
   ends?: ReadonlySet<number>;
-  /** The lines (0-based) that start with a tag before their text (`</rules> Then run the tests.`), read as that text. */
+  /**
+   * The lines (0-based) that start with a tag before their text (`</rules> Then run the tests.`), or close an element
+   * after it (`Keep PRs small.</rules>`), read as that text.
+   */
   tagged?: ReadonlySet<number>;
   /** The lines (0-based) read as other text than the file has (an element's line as an item): the file's text, for excerpts. */
   written?: ReadonlyMap<number, string>;

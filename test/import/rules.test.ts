@@ -386,6 +386,21 @@ describe('splitInstructions: what is a rule', () => {
     expect(reasons(lead)).toEqual([[4, 4, 'description']]);
   });
 
+  it('reads a line that closes an element after its text as that text, the end of its block, whose line --replace keeps', () => {
+    const md =
+      '<important>Never push to main\nwithout a review.</important>\n\n<rules>\n- Run the tests.\n- Keep PRs small.</rules>\n' +
+      'The CI is slow.\n\n<example>\nUse var</example>\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text, c.whole])).toEqual([
+      [1, 2, 'Never push to main without a review.', false],
+      [5, 5, 'Run the tests.', true],
+      [6, 6, 'Keep PRs small.', false],
+    ]);
+    expect(reasons(md)).toEqual([
+      [7, 7, 'description'],
+      [9, 10, 'description'],
+    ]);
+  });
+
   it('excerpts a left-out line of an element as the file has it, not as it was read', () => {
     const md = '<h2 id="c">Context</h2>\n<context>The repository is a monorepo</context>\n</rules> The CI is slow.\n';
     expect(splitInstructions(md).leftOut.map((l) => [l.line, l.reason, l.excerpt])).toEqual([
