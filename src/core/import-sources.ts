@@ -5,6 +5,7 @@
  */
 
 import { isName } from './names.ts';
+import { withoutAccents } from './normalise.ts';
 import { globProblem } from './globs.ts';
 import { describeCharacter, findUnsafe, quoteText } from './plain-text.ts';
 
@@ -143,8 +144,8 @@ function topLevelItems(list: string): string[] {
 
 /** A project name from a folder or file name: lower case, the characters names allow. */
 export function projectName(from: string): string | undefined {
-  const name = from
-    .toLowerCase()
+  // "ça/été" is the project ca-ete, not one made of the letters that have no accent (t).
+  const name = withoutAccents(from.toLowerCase())
     .replace(/\.(instructions\.md|mdc|md)$/, '')
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/^[^a-z0-9]+|-+$/g, '')

@@ -4,6 +4,11 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** ASCII white space that folding would change: anything but a single space. */
 const FOLD_ASCII = /[\t\n\v\f\r]| {2}/;
 
+/** A text's letters without their accents ("déjà vu" → "deja vu"), as a name or tag made of it spells them in ASCII. */
+export function withoutAccents(text: string): string {
+  return ASCII.test(text) ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+}
+
 /**
  * The de-duplication key of an invariant's text (docs/resolution.md): Unicode NFKC, trimmed,
  * runs of white space folded to one space, lower-cased, invisible characters

@@ -4,6 +4,8 @@
  * heading, a ❌ mark), and the tags headings give. Pure.
  */
 
+import { withoutAccents } from './normalise.ts';
+
 /** Words that make a sentence a rule wherever they stand. */
 export const NORMATIVE =
   /\b(must|mustn't|never|always|should|shouldn't|shall|do not|don't|does not need|is required|are required|required to|mandatory|forbidden|prohibited|not allowed|is not permitted|make sure|ensure|avoid|prefer|only use|need to|needs to|have to|has to|at all times|under no circumstances)\b/i;
@@ -257,10 +259,7 @@ export function splitSentences(text: string): string[] {
 
 /** A heading as a tag: lower case, words joined by hyphens, at most 64 characters. */
 export function tagOf(heading: string): string {
-  return heading
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  return withoutAccents(heading.toLowerCase())
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 64)

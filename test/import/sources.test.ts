@@ -188,6 +188,9 @@ describe('importTarget: where a file applies', () => {
     ['web', 'web'],
     ['My API', 'my-api'],
     ['react.instructions.md', 'react'],
+    // Accented letters as their letters, not as gaps: not "d-j-vu", nor "t" for "été".
+    ['déjà vu', 'deja-vu'],
+    ['été', 'ete'],
     ['---', undefined],
   ])('projectName(%j) = %j', (from, name) => expect(projectName(from)).toBe(name));
 });
