@@ -1,11 +1,13 @@
 // The reading helpers of `agents import` (service/import-service.ts): where a link leads, code blocks set aside,
-// front matter parsed, and the refusal of a folder that cannot be listed.
-import { readlinkSync } from 'node:fs';
+// front matter parsed, and the refusal of a folder that cannot be listed or of a link to one.
+import { readlinkSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { LeftOut } from '../core/import-rules.ts';
 import { lenientFrontMatter } from '../core/import-sources.ts';
 import { parseYaml } from '../core/parse-core.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
+import { shellPath } from '../core/shell-word.ts';
 
 /** A folder the search outside git could not list, and the system's code for why. */
 export interface Unlisted {
@@ -32,6 +34,24 @@ export function linkTarget(abs: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The refusal of a path named that is a symbolic link to a folder (exit 2), which git and the search list as a file
+ * of its own, or undefined when it is none: the import reads the folder it leads to when that folder is named.
+ */
+export function folderLinkError(given: string, abs: string, realTop: string): UsageError | undefined {
+  const to = linkTarget(abs);
+  if (to === undefined || statSync(abs, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
+  const rel = relative(realTop, realpathSync.native(abs)).split(sep).join('/');
+  const outside = rel.startsWith('..') || isAbsolute(rel);
+  return new UsageError(
+    `${given} is a symbolic link to a folder (${to}), which import does not follow`,
+    outside
+      ? 'It leads out of the repository, whose own files alone are imported.'
+      : `Name the folder it leads to: agents import ${shellPath(rel)}`,
+    { folder: outside ? null : rel },
+  );
 }
 
 /** `text` with the lines of its code blocks emptied (their numbers kept). */

@@ -30,7 +30,7 @@ import { idMaker } from './new-ids.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
-import { linkTarget, outsideCode, parseFrontMatter, type Unlisted, unlistedError } from './import-files.ts';
+import { folderLinkError, linkTarget, outsideCode, parseFrontMatter, type Unlisted, unlistedError } from './import-files.ts';
 
 export interface ImportOptions {
   /** Files or folders (relative to `cwd`, or absolute) to import; none: every known instruction file of the repository. */
@@ -186,6 +186,9 @@ export class ImportService {
           `Nothing was read. Drop --from, or add --from ${known}.`,
         );
       const kind = known ?? (options.from?.length === 1 ? options.from[0] : undefined);
+      // A link to a folder is a file to git: said as the link it is, not as a file of no known kind.
+      const link = known === undefined ? folderLinkError(given, abs, realpathSync.native(top)) : undefined;
+      if (link !== undefined) throw link;
       if (kind === undefined) {
         throw new UsageError(
           `${given} is not an instruction file agents knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,

@@ -437,6 +437,17 @@ describe('agents import outside a git repository', () => {
     };
   }
 
+  it('a path named that is a symbolic link to a folder is exit 2 naming the folder, not a file of no known kind', async () => {
+    const top = tempDir('agents-import-');
+    writeTree(top, { '.agents/global/': null, '.agents/projects/': null, 'real/AGENTS.md': '- Use tabs.\n' });
+    symlinkSync('real', join(top, 'inlink'));
+    for (const args of [['inlink'], ['inlink', '--from', 'agents-md']]) {
+      const error = errorOf(await run(top, '--format', 'json', 'import', '--dry-run', ...args));
+      expect([error.code, error.exit_code, error.detail]).toEqual(['usage', 2, { folder: 'real' }]);
+    }
+    expect(storeFiles(top)).toEqual([]);
+  });
+
   it('a folder it cannot list is exit 2 naming it, never a crash; files named outright are still imported', async () => {
     const top = tempDir('agents-import-');
     writeTree(top, { '.agents/global/': null, '.agents/projects/': null, 'AGENTS.md': '- Never commit secrets.\n' });
