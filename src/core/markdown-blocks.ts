@@ -73,6 +73,17 @@ const TAG_BEFORE_TEXT = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*(\S.*)
 const TEXT_BEFORE_CLOSE = /^(.*?\S)[ \t]*<\/([A-Za-z][\w-]*)>[ \t]*$/;
 /** Elements that stand within a line of text (a break, an image): one at a line's start starts no block. */
 const VOID_ELEMENT = /^(?:br|img|wbr)$/i;
+
+/**
+ * Whether the tag a line starts with before its text (TAG_BEFORE_TEXT's match) opens or closes a rule file's element:
+ * a closing tag of one open above it, or an opening tag in lower case, as a rule file's are (`<important>`), where
+ * `<Button> components must be accessible.` names a component and `<T> is the type` a parameter, in the text.
+ */
+function startsElement(tag: RegExpExecArray, opened: ReadonlyMap<string, number>): boolean {
+  const name = tag[2]!;
+  if (INLINE_ELEMENT.test(name) || VOID_ELEMENT.test(name)) return false;
+  return tag[1] === '/' ? opened.has(name) : /^[a-z][a-z0-9-]*$/.test(name);
+}
 /**
  * What an element of examples starts with in the lines read: a block of its own, as a comment's first line is, so that
  * no caption or item above takes what it shows as theirs (the splitter leaves the element out before reading it).
@@ -129,8 +140,7 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
       const element: RegExpExecArray | null = found && !INLINE_ELEMENT.test(found[1]!) ? found : null;
       // "</rules> Then run the tests.": the tag ends the block above it as a line of its own would, and the text starts one.
       const before: RegExpExecArray | null = !only && !element && marked ? TAG_BEFORE_TEXT.exec(line) : null;
-      const tag: RegExpExecArray | null =
-        only ?? (before && !INLINE_ELEMENT.test(before[2]!) && !VOID_ELEMENT.test(before[2]!) ? before : null);
+      const tag: RegExpExecArray | null = only ?? (before && startsElement(before, opened) ? before : null);
       // "Keep PRs small.</rules>": the text ends its block there, as the element does, and the tag is no part of it.
       const after: RegExpExecArray | null = !tag && !element && opened.size > 0 ? TEXT_BEFORE_CLOSE.exec(line) : null;
       const closes: RegExpExecArray | null = after !== null && opened.has(after[2]!) ? after : null;

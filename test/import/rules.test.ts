@@ -413,17 +413,20 @@ describe('splitInstructions: what is a rule', () => {
   it('reads the text after a closing tag on its line as a block of its own, whose line --replace keeps for its tag', () => {
     const md =
       '<rules>\n- Never commit secrets\n</rules> Then run the tests.\n\n<rules>\n<rule>Use tabs</rule>\n</rules> Always lint.\n\n' +
-      'Never push to main.\n</rules> Then run the linter.\n\n<example>\nUse var\n</example> Use const.\n';
+      '<rules>\nNever push to main.\n</rules> Then run the linter.\n\n<example>\nUse var\n</example> Use const.\n\n' +
+      // A component or a type parameter in the text, and a tag that closes nothing, are the text's.
+      'Use semantic HTML.\n<Button> must have a label.\n</rules> Keep it short.\n';
     expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text, c.whole])).toEqual([
       [2, 2, 'Never commit secrets', true],
       [3, 3, 'Then run the tests.', false],
       [6, 6, 'Use tabs', true],
       [7, 7, 'Always lint.', false],
-      [9, 9, 'Never push to main.', true],
-      [10, 10, 'Then run the linter.', false],
-      [14, 14, 'Use const.', false],
+      [10, 10, 'Never push to main.', true],
+      [11, 11, 'Then run the linter.', false],
+      [15, 15, 'Use const.', false],
+      [17, 19, 'Use semantic HTML. <Button> must have a label. </rules> Keep it short.', true],
     ]);
-    expect(reasons(md)).toEqual([[12, 13, 'description']]);
+    expect(reasons(md)).toEqual([[13, 14, 'description']]);
   });
 
   it('takes a command under a heading of checks a change must pass as a check, with the heading when it says when', () => {
