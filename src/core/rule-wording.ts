@@ -28,10 +28,10 @@ const IMPERATIVE = new RegExp(
     'emulate analyze analyse inspect investigate simplify justify propose summarize summarise regenerate rerun re-run ' +
     'restart rebuild reload recompile execute clone revert restore undo amend append prepend capture ' +
     'purge flush prune trim collect gather inject prevent allow reject deny forbid refuse obey honor ' +
-    'honour comply abide heed cover focus leverage embrace aim strive opt seek refrain abstain double-check cross-check ' +
+    'honour comply abide heed leverage embrace aim strive opt seek refrain abstain double-check cross-check ' +
     'recheck re-check proofread escalate reproduce diagnose resolve understand learn study examine evaluate ' +
     'assess compare prepare finish reach warn grep indent capitalize capitalise memoize memoise ' +
-    'debounce throttle await cancel abort kill terminate rotate revoke redact populate substitute swap backport ' +
+    'await terminate rotate revoke redact populate substitute backport ' +
     'deprecate cherry-pick unstage uninstall paste'
   )
     .split(' ')
@@ -44,9 +44,9 @@ const IMPERATIVE = new RegExp(
  * cache"), or after a word that places a step ("Then open a PR").
  */
 const VERB_WITH_OBJECT =
-  /^(?:open|clear|file|list|show|display|request|draft|complete|stage|flag|alert|archive|seed|bundle|inline|debug|watch|monitor|mask|hash|fetch|pull|compile|load|parse|scan|audit|contact|address|trigger|upload|download)$/;
-/** The words that open a verb's object: "the", "a", "all", "your"… */
-const OBJECT_START = /^(?:the|a|an|all|any|each|every|your|our|its|their|it|them|this|that|these|those|one|new|up|out|only)$/;
+  /^(?:open|clear|file|list|show|display|request|draft|complete|stage|flag|alert|archive|seed|bundle|inline|debug|watch|monitor|mask|hash|fetch|pull|compile|load|parse|scan|audit|contact|address|trigger|upload|download|cover|focus|kill|swap|cancel|abort|debounce|throttle)$/;
+/** The words that open a verb's object: "the", "a", "all", "your"…, and "on" ("Focus on one change"). */
+const OBJECT_START = /^(?:the|a|an|all|any|each|every|your|our|its|their|it|them|this|that|these|those|one|new|up|out|only|on)$/;
 
 /** Headings under which short phrases ("2-space indentation") are conventions, hence rules. */
 export const RULE_HEADING =

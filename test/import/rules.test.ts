@@ -169,13 +169,15 @@ describe('splitInstructions: what is a rule', () => {
     const md =
       '## Workflow\n\n- Clear the cache before running the benchmarks.\n- Open an issue before starting a large change.\n' +
       '- Regenerate the snapshots after changing the parser.\n- Abort the rebase on conflicts.\n- Then open a PR.\n' +
-      '- Open source under the MIT licence.\n- Clear separation between the CLI and the core.\n- Pull requests are reviewed weekly.\n';
+      '- Focus on one change per PR.\n- Open source under the MIT licence.\n- Clear separation between the CLI and the core.\n' +
+      '- Pull requests are reviewed weekly.\n- Focus areas: speed.\n- Cancel button closes the dialog.\n';
     expect(texts(md)).toEqual([
       'Clear the cache before running the benchmarks.',
       'Open an issue before starting a large change.',
       'Regenerate the snapshots after changing the parser.',
       'Abort the rebase on conflicts.',
       'Then open a PR.',
+      'Focus on one change per PR.',
     ]);
   });
 
