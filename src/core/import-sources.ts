@@ -283,7 +283,8 @@ export function folderOf(rel: string, kind: ImportKind): string {
  * Front matter as Cursor and Windsurf read it: `key: value` lines, values
  * unquoted (`globs: **\/*.ts`, which YAML takes for an alias). Undefined
  * when a line is not of that form, or a value starts as YAML structure does
- * (`[`, `{`, a quote): such a file is YAML, and a broken one.
+ * (`[`, `{`, a quote): such a file is YAML, and a broken one; so is one
+ * that gives a key twice, whose first value the second would drop unsaid.
  */
 export function lenientFrontMatter(text: string): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
@@ -295,6 +296,7 @@ export function lenientFrontMatter(text: string): Record<string, unknown> | unde
     let end = m[2]!.length;
     while (end > 0 && (m[2]![end - 1] === ' ' || m[2]![end - 1] === '\t')) end--;
     const v = m[2]!.slice(0, end);
+    if (Object.hasOwn(out, m[1]!)) return undefined;
     out[m[1]!] = v === 'true' ? true : v === 'false' ? false : v;
   }
   return out;

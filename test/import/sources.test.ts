@@ -36,6 +36,10 @@ describe('lenientFrontMatter: Cursor and Windsurf front matter that YAML refuses
     });
   });
 
+  it('reads no key given twice: its first value would be dropped unsaid, so the file is YAML, and a broken one', () => {
+    expect(lenientFrontMatter('globs: a/**\nglobs: b/**\n')).toBeUndefined();
+  });
+
   it('reads a line with a long run of blanks inside its value in one pass', async () => {
     // A lazy value before the trailing blanks tried each blank of the run against the rest of the line.
     await new Promise((resolve) => setImmediate(resolve));
