@@ -63,14 +63,15 @@ export function outsideCode(text: string, leftOut: readonly LeftOut[]): string {
 
 /** The front matter as a map, or why it cannot be read (file:line:col, counted in the file). */
 export async function parseFrontMatter(rel: string, text: string): Promise<Record<string, unknown> | string> {
-  const bytes = new TextEncoder().encode(text);
+  // The front matter starts on the file's second line: read below a blank line, every line a message names is the file's
+  // (the line and the "first on line 1" of a key given twice alike).
+  const bytes = new TextEncoder().encode(`\n${text}`);
   const parsed = await parseYamlDocument((syntax) => parseYaml(rel, bytes, syntax));
   const error = parsed.diagnostics.find((d) => d.severity === 'error');
   if (error || !parsed.value) {
     const lenient = lenientFrontMatter(text);
     if (lenient) return lenient;
-    // The front matter starts on the file's second line.
-    const at = error ? `${rel}:${error.line + 1}:${error.col}` : rel;
+    const at = error ? `${rel}:${error.line}:${error.col}` : rel;
     return `its front matter is not valid YAML (${at}: ${error?.message ?? 'unreadable'})`;
   }
   const data = parsed.value.data;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planImport, refuseOverlaps, severityOf, type ImportFile } from '../../src/core/import-plan.ts';
 import { appliesTo, importTarget, instructionKind, lenientFrontMatter, projectName } from '../../src/core/import-sources.ts';
+import { parseFrontMatter } from '../../src/service/import-files.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
 import { nameProblem } from '../../src/core/names.ts';
 
@@ -44,6 +45,16 @@ describe('lenientFrontMatter: Cursor and Windsurf front matter that YAML refuses
     // A lazy value before the trailing blanks tried each blank of the run against the rest of the line.
     await new Promise((resolve) => setImmediate(resolve));
     expect(lenientFrontMatter(`globs: **/*.ts${' '.repeat(300_000)}x`)).toEqual({ globs: `**/*.ts${' '.repeat(300_000)}x` });
+  });
+});
+
+describe('parseFrontMatter: why front matter cannot be read, where in the file', () => {
+  it('names the lines of the file, the front matter starting on its second', async () => {
+    const why = await parseFrontMatter('.cursor/rules/a.mdc', 'globs: a/**\nglobs: b/**');
+    // The key given again on line 3, first given on line 2: not the lines of the front matter's own text.
+    expect(why).toEqual(expect.stringContaining('.cursor/rules/a.mdc:3:1:'));
+    expect(why).toEqual(expect.stringContaining('line 2)'));
+    expect(await parseFrontMatter('a.mdc', 'globs: [')).toEqual(expect.stringContaining('a.mdc:2:8:'));
   });
 });
 
