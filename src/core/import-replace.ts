@@ -40,7 +40,11 @@ export function removeLines(
   let out = '';
   for (const [i, l] of lines.entries()) {
     const n = i + 1;
-    if (n === first && block !== undefined) out += block.replace(/\n/g, /\r\n?$/.exec(l)?.[0] ?? '\n');
+    // The block's lines end as the line it takes the place of does, but never with a lone CR, which the export reads as
+    // no line end: its markers would be one line, a damaged block it refuses to fill. After a line a lone CR ends, the
+    // block starts on a line of its own by an LF.
+    if (n === first && block !== undefined)
+      out += `${out.endsWith('\r') ? '\n' : ''}${block.replace(/\n/g, l.endsWith('\r\n') ? '\r\n' : '\n')}`;
     if (!gone.has(n)) out += l;
   }
   return out;

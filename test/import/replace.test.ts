@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { beginMarker, END_MARKER, scanBlock } from '../../src/core/export.ts';
 import { removeLines } from '../../src/core/import-replace.ts';
 import { splitInstructions } from '../../src/core/import-rules.ts';
 
@@ -26,8 +27,14 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced('Intro.\r\n\r\n- Style:\r\n\t- Use tabs\r\n')).toBe('Intro.\r\n\r\n');
   });
 
-  it('a file whose lines end with a lone CR loses its rules as one with LF does, and its block ends lines the same way', () => {
-    expect(replaced('# T\r\r- Use tabs.\r- Never push.\r\rNotes.\r', '<begin>\n<end>\n')).toBe('# T\r\r<begin>\r<end>\r\rNotes.\r');
+  it('a file whose lines end with a lone CR loses its rules as one with LF does; its block is one the export reads and fills', () => {
+    // A lone CR is no line end to the export: a block whose lines ended with one would be damaged markers it refuses.
+    const block = `${beginMarker('0'.repeat(64))}\n${END_MARKER}\n`;
+    const cr = replaced('# T\r\r- Use tabs.\r- Never push.\r\rNotes.\r', block);
+    expect(cr).toBe(`# T\r\r\n${block}\rNotes.\r`);
+    const stray = replaced('# T\n\n- Use tabs.\r- Never push.\n\nNotes.\n', block);
+    expect(stray).toBe(`# T\n\n${block}\nNotes.\n`);
+    for (const text of [cr, stray]) expect(scanBlock(text).kind).toBe('block');
   });
 
   it('a caption over a list goes with the last rule of its list; one over a list that keeps a line stays', () => {
