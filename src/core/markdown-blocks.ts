@@ -185,7 +185,7 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
       }
       markup = tag !== null || element !== null || closes !== null;
     }
-    if (ends.size > 0 || examples)
+    if (ends.size > 0 || examples || written.size > 0)
       return withFrontMatter(
         { lines, ends, written, ...(tagged.size > 0 ? { tagged } : {}), ...(examples ? { examples } : {}) },
         frontMatter,

@@ -410,6 +410,8 @@ describe('splitInstructions: what is a rule', () => {
       [2, 'description', '<context>The repository is a monorepo</context>'],
       [3, 'description', '</rules> The CI is slow.'],
     ]);
+    // A heading of HTML the only element of its file.
+    expect(splitInstructions('<h2 id="c">Context</h2>\n').leftOut.map((l) => l.excerpt)).toEqual(['<h2 id="c">Context</h2>']);
   });
 
   it('reads the text after a closing tag on its line as a block of its own, whose line --replace keeps for its tag', () => {
