@@ -123,6 +123,14 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
     let examples: Map<number, number> | undefined;
     // How many elements of each name the tags above opened and left open: only such a one closes after text.
     const opened = new Map<string, number>();
+    // An example's first line reads as the mark of one, before the text its opening tag had after it ("<example>Use
+    // var"), which its excerpt shows from there.
+    const closeExample = (from: number, to: number): undefined => {
+      (examples ??= new Map()).set(from, to);
+      lines[from] = lines[from] === '' ? EXAMPLE_MARK : `${EXAMPLE_MARK} ${lines[from]}`;
+      written.delete(from);
+      return undefined;
+    };
     for (let n = 0; n < lines.length; n++) {
       const line = lines[n]!;
       // A code block holds elements as text: fenced, or indented where no element is open above it.
@@ -152,11 +160,7 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
         ends.add(n);
         tagged.add(n);
         written.set(n, line);
-        if (example !== undefined && closes[2] === example.name && --example.depth === 0) {
-          (examples ??= new Map()).set(example.from, n);
-          lines[example.from] = EXAMPLE_MARK;
-          example = undefined;
-        }
+        if (example !== undefined && closes[2] === example.name && --example.depth === 0) example = closeExample(example.from, n);
       } else if (tag) {
         lines[n] = tag === before ? tag[3]! : '';
         if (tag === before) {
@@ -165,12 +169,9 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
           if (n > 0 && lines[n - 1]!.trim() !== '') ends.add(n - 1);
         }
         if (example === undefined) example = tag[1] === '' && EXAMPLE.test(tag[2]!) ? { name: tag[2]!, from: n, depth: 1 } : undefined;
-        else if (tag[2] === example.name && (example.depth += tag[1] === '' ? 1 : -1) === 0) {
-          // Text after the closing tag is no longer the example's.
-          (examples ??= new Map()).set(example.from, tag === before ? n - 1 : n);
-          lines[example.from] = EXAMPLE_MARK;
-          example = undefined;
-        }
+        // Text after the closing tag is no longer the example's.
+        else if (tag[2] === example.name && (example.depth += tag[1] === '' ? 1 : -1) === 0)
+          example = closeExample(example.from, tag === before ? n - 1 : n);
       } else if (element && HEADING_ELEMENT.test(element[1]!)) {
         // "<h2>Style</h2>" heads what follows it: a heading.
         lines[n] = `${'#'.repeat(Number(element[1]![1]))} ${element[2]}`;

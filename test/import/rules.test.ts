@@ -410,6 +410,8 @@ describe('splitInstructions: what is a rule', () => {
       [2, 'description', '<context>The repository is a monorepo</context>'],
       [3, 'description', '</rules> The CI is slow.'],
     ]);
+    // An example shows what it holds, the text after its opening tag first.
+    expect(splitInstructions('<example>Use var\nin old code\n</example>\n').leftOut.map((l) => l.excerpt)).toEqual(['Use var in old code']);
     // A heading of HTML the only element of its file.
     expect(splitInstructions('<h2 id="c">Context</h2>\n').leftOut.map((l) => l.excerpt)).toEqual(['<h2 id="c">Context</h2>']);
   });
