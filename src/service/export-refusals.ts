@@ -1,6 +1,21 @@
 // What `agents export` says of the files it left alone (docs/export.md, "The managed block").
 import { CheckFailedError } from '../core/errors.ts';
+import type { RefusalReason } from '../core/export-merge.ts';
 import type { ExportPlan } from './export-service.ts';
+
+/** The status `--check` gives a file it leaves alone (docs/json-output.md). */
+const REFUSED_STATUS: Record<RefusalReason, string> = {
+  'hand-edited': 'edited by hand',
+  foreign: 'no agents block',
+  damaged: 'damaged',
+  conflicted: 'merge conflict',
+  'text-above-front-matter': 'text above front matter',
+};
+
+/** A file left alone as JSON names it: its path, its status as --check says it, and the line to look at, or null. */
+export function refusedEntry(r: ExportPlan['refused'][number]): { path: string; status: string; line: number | null } {
+  return { path: r.path, status: REFUSED_STATUS[r.reason], line: r.line ?? null };
+}
 
 /** Exit 1 naming each refused file. */
 export function refusedError(plan: ExportPlan, written = 0): CheckFailedError {

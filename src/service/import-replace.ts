@@ -18,6 +18,7 @@ import { MAX_FILE_BYTES } from '../core/parse-core.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import type { ExportPlan } from './export-service.ts';
+import { refusedEntry, refusedError } from './export-refusals.ts';
 import { linkedTarget } from './export-targets.ts';
 import type { InvariantService } from './invariant-service.ts';
 
@@ -54,7 +55,16 @@ export async function replaceImported(
     const id = c.whole ? idOf(c) : undefined;
     if (id !== undefined) moving.push({ c, id, target: TARGET_OF[kindOf.get(c.file)!] });
   }
-  const result: ReplaceResult = { files: [], changed: [], unexported: [], exported: [], targets: [], unlisted_targets: [], emptied: [] };
+  const result: ReplaceResult = {
+    files: [],
+    changed: [],
+    unexported: [],
+    refused: [],
+    exported: [],
+    targets: [],
+    unlisted_targets: [],
+    emptied: [],
+  };
   // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
   const [{ failedPartWay, writeFileAtomic, removeFile }, { ExportService, sha256 }] = await Promise.all([
     import('../store/atomic-write.ts'),
@@ -65,7 +75,11 @@ export async function replaceImported(
   if (moving.length === 0) return result;
   // Only a rule the export then writes somewhere leaves its file: one of a project without paths, or whose paths the
   // target cannot express (a glob for AGENTS.md), would reach no agent at all.
-  const carried = exportedIds(await exporter.plan({ targets: [...new Set(moving.map((m) => m.target))] }));
+  const before = await exporter.plan({ targets: [...new Set(moving.map((m) => m.target))] });
+  const carried = exportedIds(before);
+  // A file the export leaves alone (one of its name without its block, a block edited by hand) carries none of them:
+  // named, as the reason their lines stay.
+  result.refused = before.refused.map(refusedEntry);
   // Each file's lines to remove, and the scope of its rules, found once rather than by a scan of the plan per file.
   const gone = new Map<string, PlannedCandidate[]>();
   for (const { c, id, target } of moving) {
@@ -181,11 +195,7 @@ export async function refuseBlockedReplace(invariants: InvariantService, plan: I
   const moving = new Set(plan.candidates.filter((c) => c.whole).map((c) => c.file));
   const targets = new Set(plan.files.filter((f) => moving.has(f.file)).map((f) => TARGET_OF[f.kind]));
   if (targets.size === 0) return;
-  const [{ ExportService }, { refusedError }, { checkWritable }] = await Promise.all([
-    import('./export-service.ts'),
-    import('./export-refusals.ts'),
-    import('./export-targets.ts'),
-  ]);
+  const [{ ExportService }, { checkWritable }] = await Promise.all([import('./export-service.ts'), import('./export-targets.ts')]);
   const exporter = new ExportService(invariants);
   // A file whose lines go, and one the export writes, that cannot be written (read-only, no permission) is found
   // now, as the export finds its own: found after the rules went into the store, it left them there and the lines too.
@@ -220,6 +230,8 @@ export interface ReplaceResult {
   changed: string[];
   /** Rules imported whose lines stay: the export of their file's target writes them nowhere (a project without paths…). */
   unexported: { file: string; line: number; target: ExportTargetName }[];
+  /** The export's files it leaves alone (as `export` names them), whose rules' lines stay. */
+  refused: { path: string; status: string; line: number | null }[];
   exported: string[];
   /** The export targets run for the changed files. */
   targets: ExportTargetName[];

@@ -448,6 +448,23 @@ describe('agents import outside a git repository', () => {
     expect(storeFiles(top)).toEqual([]);
   });
 
+  it('--replace names a file of the export it leaves alone as the reason the lines of its rules stay', async () => {
+    const top = tempDir('agents-import-');
+    writeTree(top, {
+      '.agents/global/': null,
+      '.agents/projects/': null,
+      '.cursor/rules/react.mdc': '---\nglobs: apps/web/**\n---\n- Use hooks.\n',
+      // The export's name for project react's file, held by a file of the user's, which the export leaves alone.
+      '.cursor/rules/agents-react.mdc': '---\ndescription: mine\n---\nMy own notes.\n',
+      'apps/web/a.ts': 'export {};\n',
+    });
+    const r = await json(top, 'import', '--yes', '--replace');
+    expect(r.code).toBe(0);
+    expect(r.data.replaced.refused).toEqual([{ path: '.cursor/rules/agents-react.mdc', status: 'no agents block', line: null }]);
+    expect(r.data.replaced.unexported).toEqual([{ file: '.cursor/rules/react.mdc', line: 4, target: 'cursor' }]);
+    expect(readFileSync(join(top, '.cursor/rules/react.mdc'), 'utf8')).toContain('- Use hooks.');
+  });
+
   it('a folder it cannot list is exit 2 naming it, never a crash; files named outright are still imported', async () => {
     const top = tempDir('agents-import-');
     writeTree(top, { '.agents/global/': null, '.agents/projects/': null, 'AGENTS.md': '- Never commit secrets.\n' });

@@ -2,7 +2,7 @@ import { conflictingOptions, AgentsError, EXIT_CODES, missingOption, UsageError 
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { isUlid } from '../../core/names.ts';
 import { EXPORT_TARGETS } from '../../core/model.ts';
-import { refusedError } from '../../service/export-refusals.ts';
+import { refusedEntry, refusedError } from '../../service/export-refusals.ts';
 import type { ExportPlan, ExportService } from '../../service/export-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
@@ -13,16 +13,6 @@ import { abortOnStopSignals } from '../stop-signals.ts';
 import { inferProject } from '../scope-options.ts';
 import { startProgress } from '../progress.ts';
 import { unifiedDiff } from '../unified-diff.ts';
-import type { RefusalReason } from '../../core/export-merge.ts';
-
-/** The status `--check` gives a file it leaves alone (docs/json-output.md). */
-const REFUSED_STATUS: Record<RefusalReason, string> = {
-  'hand-edited': 'edited by hand',
-  foreign: 'no agents block',
-  damaged: 'damaged',
-  conflicted: 'merge conflict',
-  'text-above-front-matter': 'text above front matter',
-};
 
 interface ExportArgs {
   target?: string[];
@@ -230,11 +220,6 @@ export default defineCommand<ExportArgs>({
     return EXIT_CODES.ok;
   },
 });
-
-/** A file left alone as JSON names it: its path, its status as --check says it, and the line to look at, or null. */
-function refusedEntry(r: ExportPlan['refused'][number]): { path: string; status: string; line: number | null } {
-  return { path: r.path, status: REFUSED_STATUS[r.reason], line: r.line ?? null };
-}
 
 function nothingToCheck(ctx: CliContext, why: string): number {
   emit(ctx, { ok: true, files: [], up_to_date: 0 }, () => `${why}: nothing to check`);

@@ -268,9 +268,14 @@ export default defineCommand<ImportArgs>({
         lines.push(
           `${s.green('replaced')} ${f.removed.length} line${f.removed.length === 1 ? '' : 's'} of ${oneLine(f.file)}${f.block ? ' with the managed block' : ''}`,
         );
+      // The export's files it leaves alone are said first: a rule their target would carry stays for that reason.
+      for (const r of replaced?.refused ?? [])
+        lines.push(
+          `${s.yellow('not exported')} ${oneLine(r.path)}: ${r.status}, so the export leaves it alone and the rules it would hold keep their lines (\`agents export\` says how to repair it; then run \`agents import --yes --replace\` again)`,
+        );
       for (const u of replaced?.unexported ?? [])
         lines.push(
-          `${s.yellow('not replaced')} ${oneLine(u.file)}:${u.line}: the export (${u.target}) writes this rule in no file (its project has no paths, or none ${u.target} can express), so its line stays`,
+          `${s.yellow('not replaced')} ${oneLine(u.file)}:${u.line}: the export (${u.target}) writes this rule in no file (its project has no paths, or none ${u.target} can express${replaced!.refused.length > 0 ? ', or its file is left alone' : ''}), so its line stays`,
         );
       for (const file of replaced?.changed ?? [])
         lines.push(
