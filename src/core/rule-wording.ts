@@ -110,7 +110,12 @@ function negationOf(heading: string): string | undefined {
   const word = m[1]!.toLowerCase();
   // "Do Not Modify" over "vendor/", "Never Edit" over "generated files": the verb says what not to do with them.
   const verb = /^\s+([A-Za-z]+)/.exec(text.slice(m[0].length))?.[1]?.toLowerCase();
-  if (verb !== undefined && /^(don|do not|never|must)/.test(word) && verb !== 'do' && (IMPERATIVE.test(verb) || HEADING_VERB.test(verb)))
+  if (
+    verb !== undefined &&
+    /^(don|do not|never|must)/.test(word) &&
+    verb !== 'do' &&
+    (IMPERATIVE.test(verb) || VERB_WITH_OBJECT.test(verb) || HEADING_VERB.test(verb))
+  )
     return text.replace(/[\s:.!]+$/, '');
   if (word.startsWith('don')) return "Don't";
   if (word === 'do not') return 'Do not';
@@ -125,7 +130,10 @@ export function namesVerb(negation: string | undefined): boolean {
   return negation !== undefined && !/^(Don't|Do not|Never|Must not|Avoid|Not allowed)$/.test(negation);
 }
 
-/** Verbs a heading of don'ts names after its word ("Do Not Touch", "Never Edit"), beyond those a rule starts with. */
+/**
+ * Verbs a heading of don'ts names after its word ("Do Not Touch", "Never Edit"), beyond those a rule starts with (and
+ * those that start one before their object: after "Do Not", "Open" is one).
+ */
 const HEADING_VERB =
   /^(edit|touch|change|alter|overwrite|rewrite|reformat|hardcode|repeat|assume|guess|ignore|bypass|leak|introduce|downgrade|mix|duplicate|nest|mutate)$/;
 

@@ -740,9 +740,10 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
   it('takes the items under a heading or caption of don\'ts that names its verb with the verb ("Do Not Modify: vendor/")', () => {
     expect(
       texts(
-        "## Do Not Modify\n\n- vendor/\n- Never delete tests\n\n**Never edit:**\n- generated files\n\n## Don'ts for agents\n\n- use var\n",
+        "## Do Not Modify\n\n- vendor/\n- Never delete tests\n\n**Never edit:**\n- generated files\n\n## Don'ts for agents\n\n- use var\n" +
+          '\n## Never Open\n\n- .env files\n',
       ),
-    ).toEqual(['Do Not Modify: vendor/', 'Never delete tests', 'Never edit: generated files', "Don't: use var"]);
+    ).toEqual(['Do Not Modify: vendor/', 'Never delete tests', 'Never edit: generated files', "Don't: use var", 'Never Open: .env files']);
   });
   it('takes an item of code under a heading of don\'ts that names its verb as what not to do with it; under a bare "Don\'ts" it is a listing', () => {
     const md = "## Never Run\n\n- `git push --force`\n\n## Do Not Touch\n\n- `dist/`\n\n## Don'ts\n\n- `npm test`\n";
