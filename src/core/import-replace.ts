@@ -2,9 +2,9 @@
  * `agents import --replace`: the text of a source file without the lines of
  * the rules it imported, the managed export block (when the file is an export
  * target's) standing where the first of them stood. Every other byte is kept,
- * but for a list item that only labelled rules now gone, an element of a rule
- * file written as elements whose rules are all gone, and a GitHub alert's
- * marker whose quoted rules are gone.
+ * but for a list item that only labelled rules now gone, a heading whose
+ * section held nothing but them, an element of a rule file written as elements
+ * whose rules are all gone, and a GitHub alert's marker whose quoted rules are gone.
  */
 
 import { fileReferences, resolveReference } from './import-references.ts';
@@ -13,8 +13,8 @@ import { isAlertMarker, QUOTED, unquote } from './markdown-plain.ts';
 
 /**
  * Removes the 1-based, inclusive line ranges; `block` goes where the first range was. The lines of a label in
- * `labels` (a list item that heads the items nested below it, "- Testing:", or a caption over a list, "**Don't:**",
- * also one written over two lines) go too once every line it heads goes.
+ * `labels` (a list item that heads the items nested below it, "- Testing:", a caption over a list, "**Don't:**",
+ * also one written over two lines, or a heading of the document) go too once every line it heads goes.
  */
 export function removeLines(
   text: string,
@@ -31,12 +31,23 @@ export function removeLines(
   // The lines as the splitter read them: a quote's as the text it quotes, an element's as a list item or a blank line.
   const seen = fileLines(text, false).lines;
   // The innermost labels first: an outer label's items are then gone with the inner label's.
-  for (const label of [...labels].sort((a, b) => b.line - a.line))
-    if (emptied(seen, label, gone)) for (let n = label.line; n <= label.end_line; n++) gone.add(n);
+  const sorted = [...labels].sort((a, b) => b.line - a.line);
+  const levels = sorted.map((l) => headingLevel(seen, l));
+  for (const [i, label] of sorted.entries())
+    if (levels[i] === undefined && emptied(seen, label, gone)) for (let n = label.line; n <= label.end_line; n++) gone.add(n);
   // "<requirements>" and "</requirements>" go with the last of the rules between them: alone, they hold nothing.
   if (text.includes('</')) emptyElements(lines, seen, gone);
   // A GitHub alert's marker ("> [!IMPORTANT]") goes with the last line of its quote: alone, it heads nothing.
   if (text.includes('[!')) for (const [i, l] of lines.entries()) if (isAlertMarker(l) && alertEmptied(lines, i + 1, gone)) gone.add(i + 1);
+  // Then a heading whose section held only lines now gone, the innermost first; but the file's title (a first heading
+  // of level 1), which names the file rather than the rules under it.
+  const heads = levels.findLastIndex((l) => l !== undefined);
+  for (const [i, label] of sorted.entries()) {
+    if (levels[i] === undefined || (i === heads && levels[i] === 1) || !sectionEmptied(lines, sorted, levels, i, gone)) continue;
+    for (let n = label.line; n <= label.end_line; n++) gone.add(n);
+    // The blank lines under it only parted it from its section.
+    for (let n = label.end_line + 1; n <= lines.length && lines[n - 1]!.trim() === ''; n++) gone.add(n);
+  }
   let out = '';
   for (const [i, l] of lines.entries()) {
     const n = i + 1;
@@ -50,6 +61,42 @@ export function removeLines(
   return out;
 }
 
+/** The level of a heading of the document among the labels (an ATX one, or a setext one's text over its underline). */
+function headingLevel(seen: readonly string[], { line, end_line }: { line: number; end_line: number }): number | undefined {
+  const atx = HEADING.exec(seen[line - 1] ?? '');
+  if (atx) return atx[1]!.length;
+  const under = SETEXT.exec(seen[end_line - 1] ?? '');
+  return under && end_line > line ? (under[1]![0] === '=' ? 1 : 2) : undefined;
+}
+
+/**
+ * Whether the heading `sorted[i]` (labels last line first, `levels` theirs) had a section that the removal emptied:
+ * up to the next heading of its level or above, every line that held anything is in `gone`, and there is one. A
+ * heading over nothing already (a user's placeholder) stays.
+ */
+function sectionEmptied(
+  lines: readonly string[],
+  sorted: readonly { line: number; end_line: number }[],
+  levels: readonly (number | undefined)[],
+  i: number,
+  gone: ReadonlySet<number>,
+): boolean {
+  const level = levels[i]!;
+  // The splitter's headings, not a search of the lines: a "# comment" in a code block is no heading.
+  let end = lines.length;
+  for (let j = i - 1; j >= 0; j--)
+    if (levels[j] !== undefined && levels[j]! <= level) {
+      end = sorted[j]!.line - 1;
+      break;
+    }
+  let held = 0;
+  for (let n = sorted[i]!.end_line + 1; n <= end; n++) {
+    if (gone.has(n)) held++;
+    else if (quoted(lines[n - 1]!).trim() !== '') return false;
+  }
+  return held > 0;
+}
+
 /**
  * Whether every line the label on line `label` (1-based) heads is in `gone`, and there is one: the lines nested below
  * a list item, or the list below a caption ("**Don't:**"), up to the paragraph or heading after it.
@@ -60,9 +107,8 @@ function emptied(
   gone: ReadonlySet<number>,
 ): boolean {
   const first = seen[label - 1] ?? '';
-  // A heading of the document stays, whatever is left below it (a setext one, its text over its underline, too); so
-  // does a label that is a sentence ("- Our stack is Go." over its rules), which says something no invariant holds.
-  if (HEADING.test(first) || SETEXT.test(seen[last - 1] ?? '') || /[.!?][*_`"')\]]*[ \t]*$/.test(seen[last - 1] ?? '')) return false;
+  // A label that is a sentence ("- Our stack is Go." over its rules) stays: it says something no invariant holds.
+  if (/[.!?][*_`"')\]]*[ \t]*$/.test(seen[last - 1] ?? '')) return false;
   const item = ITEM.exec(first);
   const indent = item ? indentOf(item[1]!) : -1;
   let headed = 0;

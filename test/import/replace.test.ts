@@ -68,13 +68,11 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     );
   });
 
-  it('a caption written over two lines goes whole with its last rule; a setext heading stays', () => {
+  it('a caption written over two lines goes whole with its last rule; so does a setext heading', () => {
     expect(replaced('Intro.\n\nif the build fails on CI\nbut passes locally:\n- run the tests again\n- ask for help\n\nMore.\n')).toBe(
       'Intro.\n\n\nMore.\n',
     );
-    expect(removeLines('Rules\n-----\n- Use tabs\n', [{ line: 3, end_line: 3 }], undefined, [{ line: 1, end_line: 2 }])).toBe(
-      'Rules\n-----\n',
-    );
+    expect(removeLines('Rules\n-----\n- Use tabs\n', [{ line: 3, end_line: 3 }], undefined, [{ line: 1, end_line: 2 }])).toBe('');
   });
 
   it('a label that is a sentence stays: it says something no invariant holds', () => {
@@ -117,8 +115,20 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced(deep)).toBe('Notes.\n');
   });
 
-  it('a heading stays, whatever is left below it (setext ones too)', () => {
-    expect(replaced('## Rules\n\n- Never commit secrets.\n')).toBe('## Rules\n\n');
-    expect(replaced('Rules\n-----\n- Never commit secrets.\n')).toBe('Rules\n-----\n');
+  it('a heading whose section held only the rules goes with them, with the blank lines under it, innermost first', () => {
+    const text = 'Intro.\n\n## Testing\n\n- Always run the tests.\n- Never skip the linter.\n\n## Notes\n\nThe CI is slow.\n';
+    expect(replaced(text, '<block>\n')).toBe('Intro.\n\n<block>\n\n## Notes\n\nThe CI is slow.\n');
+    expect(replaced('## Rules\r\n\r\n### Style\r\n- Use tabs.\r\n\r\nStyle\r\n=====\r\n- Use pnpm.\r\n')).toBe('\r\n');
+    // Its section ends at the next heading of its level or above: a deeper one that keeps its text keeps it too.
+    expect(replaced('## Rules\n### Style\n- Use tabs.\n### Why\nHistory.\n')).toBe('## Rules\n### Why\nHistory.\n');
+  });
+
+  it('a heading stays when anything is left below it, when nothing was (a placeholder), and when it is the title', () => {
+    expect(replaced('## Rules\n\n- Never commit secrets.\n- `npm test`\n')).toBe('## Rules\n\n- `npm test`\n');
+    expect(replaced('## TODO\n\n## Rules\n- Use tabs.\n')).toBe('## TODO\n\n');
+    expect(replaced('# Guide\n\n## Rules\n\n- Use tabs.\n', '<block>\n')).toBe('# Guide\n\n<block>\n');
+    expect(replaced('Guide\n=====\n- Use tabs.\n')).toBe('Guide\n=====\n');
+    // A "# comment" in a code block is no heading: the section of "## Setup" holds the block, which stays.
+    expect(replaced('## Setup\n\n```sh\n# install\nnpm ci\n```\n\n- Use pnpm.\n')).toBe('## Setup\n\n```sh\n# install\nnpm ci\n```\n\n');
   });
 });
