@@ -8,7 +8,7 @@ import { fenceOverBlock, lineOf, markerDamage, markerLines } from './export-mark
 import { codeSpan, inlineText } from './export-text.ts';
 import { describeShadows } from './export-entry-end.ts';
 import { commaSeparatedGlobs, yamlScalar } from './export-front-matter.ts';
-import { folderPattern, nestedFolder } from './globs.ts';
+import { folderHolder, folderPattern, nestedFolder } from './globs.ts';
 import { markdownText } from './plain-text.ts';
 import type { EffectiveEntry } from './resolve.ts';
 import { describeScope, frozenDeep, SEVERITIES, type ExportTargetName, type ProjectMeta, type Severity } from './model.ts';
@@ -80,6 +80,12 @@ export interface TargetSpec {
   root: string;
   /** Markdown files nested in folders (AGENTS.md, …): a project folder gets `<dir>/<nestedName>`. */
   nestedName?: string;
+  /**
+   * Some of its agents read only the nested file nearest to what they work on (docs/export.md): a folder's file holds
+   * a section of every project whose paths hold the folder (`services/**` over `services/billing/`), not only of those
+   * that name it, as such an agent is bound by each.
+   */
+  nearestOnly?: boolean;
   /** A file of its own per project with paths, with the globs in its front matter. */
   projectFile?: (project: string) => string;
   /** The folder holding those files, and how their names look (for finding files a removed project left). */
@@ -102,6 +108,7 @@ export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = frozenDee
     name: 'agents-md',
     root: 'AGENTS.md',
     nestedName: 'AGENTS.md',
+    nearestOnly: true,
     maxBytes: { bytes: 32_768, reader: 'Codex CLI (project_doc_max_bytes)' },
   },
   'claude-md': { name: 'claude-md', root: 'CLAUDE.md', nestedName: 'CLAUDE.md' },
@@ -166,6 +173,8 @@ export function planExport(input: ExportInput): ExportFile[] {
   const globalsHeld = (globalEntries ?? sharedGlobal)?.length !== 0;
   // A project's own invariants (its global ones are in the root file, which every agent reads as well).
   const own = new Map(input.projects.map((p) => [p.name, keep(p.entries.filter((e) => e.invariant.scope.kind === 'project'))]));
+  // Each project's paths compiled once as the folders they hold, for the targets whose agents read the nearest file only.
+  let holders: { name: string; holds: (dir: string) => boolean }[] | undefined;
   // No two targets write one path (their root, project and nested file names differ), so their order does not matter.
   for (const name of new Set(input.targets)) {
     const spec = TARGETS[name];
@@ -176,6 +185,9 @@ export function planExport(input: ExportInput): ExportFile[] {
       sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries }],
     });
     if (globalEntries !== undefined) add(rootFile(globalEntries));
+    // This target's nested files by folder, and each project's section in them.
+    const nested = new Map<string, string>();
+    const sectionOf = new Map<string, ExportSection>();
     for (const p of input.projects) {
       const paths = p.meta.paths;
       if (!paths || paths.length === 0) continue;
@@ -196,11 +208,24 @@ export function planExport(input: ExportInput): ExportFile[] {
             const path = d === '' ? spec.nestedName : `${d}/${spec.nestedName}`;
             if (path === spec.root && sharedGlobal !== undefined && !files.has(path)) add(rootFile(sharedGlobal));
             add({ path, target: name, frontMatter: undefined, sections: [{ ...section }] });
+            nested.set(path, d);
           }
         }
+        sectionOf.set(p.name, section);
       } else {
         // Every target without nested files has a file of its own per project, with its front matter (TARGETS).
         add({ path: spec.projectFile!(p.name), target: name, frontMatter: spec.projectFrontMatter!(p.name, p.meta), sections: [section] });
+      }
+    }
+    if (!spec.nearestOnly || nested.size === 0) continue;
+    holders ??= input.projects.map((p) => ({ name: p.name, holds: folderHolder(p.meta.paths ?? []) }));
+    for (const [path, d] of nested) {
+      const f = files.get(path)!;
+      // A folder whose own sections are empty gets no file: its agent reads the nearest one above, of those projects too.
+      if (!f.sections.some((sec) => sec.entries.length > 0)) continue;
+      for (const h of holders) {
+        const section = sectionOf.get(h.name);
+        if (section !== undefined && h.holds(d) && !f.sections.some((sec) => sec.scope === section.scope)) f.sections.push({ ...section });
       }
     }
   }

@@ -297,6 +297,19 @@ export function nestedFolder(glob: string): string | undefined {
 }
 
 /**
+ * Whether some glob of a project's paths holds every file below a folder ("" for the top), as its nested file would
+ * say it: `DIR/**` (or `DIR/**\/*`, DIR with wildcards too) or `**`. A glob of another shape (`**\/*.sql`) holds only
+ * some of them. The globs are compiled once, for the many folders of an export.
+ */
+export function folderHolder(paths: readonly string[]): (dir: string) => boolean {
+  const whole = paths.filter((g) => nestedFolder(g) !== undefined || folderPattern(g) !== undefined).map(compileSegments);
+  return (dir) => {
+    const d = dir === '' ? [] : dir.split('/');
+    return whole.some((g) => segmentsHoldFolder(g, d));
+  };
+}
+
+/**
  * The folders a glob names when it is `DIR/**` (or `DIR/**\/*`): DIR, which
  * may hold wildcards in its segments (`packages/*\/src`) but no `**`.
  * Undefined for a glob of another shape (`**\/*.sql`, `src/*.ts`).

@@ -1,6 +1,7 @@
 // `export --project P` and the nested files (AGENTS.md, CLAUDE.md, GEMINI.md) P shares with other projects: a folder
-// two projects' paths name gets one file with a section of each, so P's export writes that file whole.
-import { nestedFolder } from '../core/globs.ts';
+// two projects' paths name gets one file with a section of each, and an AGENTS.md a section of each project whose paths
+// hold its folder too, so P's export writes that file whole.
+import { folderHolder, nestedFolder } from '../core/globs.ts';
 import type { ProjectMeta } from '../core/model.ts';
 import { readProjects } from '../store/projects.ts';
 import { requireValid } from './invariants/rules.ts';
@@ -38,12 +39,22 @@ export async function nestedFolderInputs(
     ([name, m]) => name !== only && (m.paths?.length ?? 0) > 0 && !broken.has(`projects/${name}/project.yaml`),
   );
   const named = await wildcardFolders(at.top, at.storeRel, [...globs, ...others.flatMap(([, m]) => m.paths!)]);
-  const mine = new Set(nestedFolders(meta.get(only)!, named));
+  const folders = new Map(others.map(([name, m]) => [name, nestedFolders(m, named)]));
+  // P's folders, and the other projects' that P's paths hold, whose AGENTS.md holds P's section (TARGETS' nearestOnly).
+  const holds = folderHolder(meta.get(only)!.paths!);
+  const mine = new Set([...nestedFolders(meta.get(only)!, named), ...[...folders.values()].flat().filter(holds)]);
   // Whether a project.yaml that cannot be read names one of these folders too cannot be told: P's files, written
   // whole, could lose its section in silence. A project with no nested file shares none, so it goes on.
   const unread = all.diagnostics.filter((d) => d.severity === 'error' && d.file !== `projects/${only}/project.yaml`);
   if (mine.size > 0 && unread.length > 0)
     requireValid({ diagnostics: unread } as never, `write the nested files of project ${only}, which another project may share`);
-  const sharing = new Map(others.filter(([, m]) => nestedFolders(m, named).some((d) => mine.has(d))));
+  // Those with a section in one of the files of these folders: one naming the folder, or whose paths hold it.
+  const sharing = new Map(
+    others.filter(([name, m]) => {
+      if (folders.get(name)!.some((d) => mine.has(d))) return true;
+      const held = folderHolder(m.paths!);
+      return [...mine].some(held);
+    }),
+  );
   return { sharing, named };
 }

@@ -108,6 +108,39 @@ describe('planExport', () => {
     expect(bare).toEqual([]);
   });
 
+  it("gives a folder's AGENTS.md a section of each project whose paths hold the folder, after those naming it; CLAUDE.md only the latter", () => {
+    const P2 = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G3', 'Services log in JSON', { kind: 'project', project: 'svc' });
+    const P3 = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G4', 'Every table has an owner', { kind: 'project', project: 'sql' });
+    const P4 = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G5', 'Each service has a README', { kind: 'project', project: 'svcs' });
+    const projects: ExportProject[] = [
+      billing(['services/billing/**']),
+      // The agents that read only the nearest AGENTS.md are bound by these in services/billing too.
+      { name: 'svc', meta: { paths: ['services/**'] }, entries: [P2] },
+      // Not by one that holds only some files of the folder, nor by one whose folder is below it.
+      { name: 'sql', meta: { paths: ['services/**/*.sql', 'services/billing/db/**'] }, entries: [P3] },
+      // A wildcard folder names services/billing, and holds the folders below it.
+      { name: 'svcs', meta: { paths: ['services/*/**'] }, entries: [P4] },
+      // A folder whose own set is empty gets no file, so nothing is added to it: the nearest one above holds them.
+      { name: 'quiet', meta: { paths: ['services/quiet/**'] }, entries: [] },
+    ];
+    const files = planExport({
+      targets: ['agents-md', 'claude-md'],
+      global: [G1],
+      projects,
+      severities: ['error', 'warning', 'info'],
+      nested: true,
+      storeRel: '.agents',
+      folders: new Map([['services/*/**', ['services/billing']]]),
+    });
+    const scopes = (path: string) => files.find((f) => f.path === path)!.sections.map((sec) => sec.scope.slice('project '.length));
+    expect(scopes('services/AGENTS.md')).toEqual(['svc']);
+    expect(scopes('services/billing/AGENTS.md')).toEqual(['billing', 'svcs', 'svc']);
+    expect(scopes('services/billing/db/AGENTS.md')).toEqual(['sql', 'billing', 'svc', 'svcs']);
+    expect(scopes('services/billing/CLAUDE.md')).toEqual(['billing', 'svcs']);
+    expect(scopes('services/billing/db/CLAUDE.md')).toEqual(['sql']);
+    expect(scopes('services/quiet/AGENTS.md')).toEqual(['quiet']);
+  });
+
   it('leaves out projects without paths, nested files when nested is false, and severities not asked for', () => {
     const files = planExport({
       targets: ['claude-md'],

@@ -812,10 +812,12 @@ describe('agents export --project and --stdout', () => {
     writeFileSync(join(repo, `.agents/projects/admin/${admin}.yaml`), inv(admin, 'Admin pages need two reviewers'));
     const all = await runAgents(['export'], { cwd: repo });
     expect(all.code, all.stderr).toBe(0);
+    // legacy's paths hold apps/web too: an agent that reads only the nearest AGENTS.md is bound by it there.
     const shared = readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8');
     expect(headings(shared).filter(([level]) => level === 3)).toEqual([
       [3, 'Project admin'],
       [3, 'Project web'],
+      [3, 'Project legacy'],
     ]);
     writeFileSync(join(repo, `.agents/projects/admin/${admin}.yaml`), inv(admin, 'Admin pages need three reviewers'));
     rmSync(join(repo, 'packages/ui/AGENTS.md'));
@@ -828,6 +830,19 @@ describe('agents export --project and --stdout', () => {
     // --project web, whose name sorts after admin's, writes the sections in the same order: a whole --check agrees.
     expect((await runAgents(['export', '--project', 'web'], { cwd: repo })).code).toBe(0);
     expect(readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8')).toBe(after);
+    expect((await runAgents(['export', '--check', '--no-cache'], { cwd: repo })).code).toBe(0);
+    // --project legacy writes every AGENTS.md its section is in, each whole: the folders its ** holds.
+    writeFileSync(
+      join(repo, '.agents/projects/legacy/01JDQ6X5Z8W4N3B2C1D0E9F8F1.yaml'),
+      inv('01JDQ6X5Z8W4N3B2C1D0E9F8F1', 'Never touch the mainframe'),
+    );
+    const outer = await runAgents(['--format', 'json', 'export', '--project', 'legacy'], { cwd: repo });
+    expect(JSON.parse(outer.stdout).changes.map((c: { path: string }) => c.path)).toEqual([
+      'AGENTS.md',
+      'apps/web/AGENTS.md',
+      'packages/ui/AGENTS.md',
+      'services/billing/AGENTS.md',
+    ]);
     expect((await runAgents(['export', '--check', '--no-cache'], { cwd: repo })).code).toBe(0);
   });
 

@@ -77,7 +77,8 @@ describe('export edges', () => {
     const web = readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8');
     for (const text of [root, web]) expect(text).not.toContain('(none)');
     expect(root.match(/^### .*/gm)).toEqual(['### Project legacy']);
-    expect(web.match(/^### .*/gm)).toEqual(['### Project admin']);
+    // legacy's ** holds apps/web: its section is there too, for the agents that read only the nearest AGENTS.md.
+    expect(web.match(/^### .*/gm)).toEqual(['### Project admin', '### Project legacy']);
     for (const args of [['--no-cache'], ['--project', 'web'], ['--project', 'legacy']])
       expect((await run(repo, 'export', '--check', ...args)).code, args.join(' ')).toBe(0);
   });
