@@ -20,7 +20,7 @@ export type PathKind =
   | { kind: 'waiver'; scope: WaiverScope; id: string }
   | { kind: 'temporary' }
   | { kind: 'lock' }
-  /** `.gitkeep`: keeps an empty scope folder in git. */
+  /** `.gitkeep`, which keeps an empty scope folder in git, and `.gitattributes`, which says its line ends: git's files. */
   | { kind: 'keep' }
   /** A `*.yaml` where an invariant, a record or a waiver must be (`of`), but the name is not a ULID. */
   | { kind: 'bad-id'; of: 'invariant' | 'record' | 'waiver'; scope?: Scope; problem: string }
@@ -32,6 +32,9 @@ export type RecordKind = 'decisions' | 'enforcement' | 'violations';
 
 /** The folder of a plan's or a project's waivers. */
 export const WAIVERS = 'waivers';
+
+/** The store's own `.gitattributes`, which `agents init` writes: git keeps the store's files LF (docs/adr/0606). */
+export const GIT_ATTRIBUTES = '.gitattributes';
 
 export const TEMP_SUFFIX = '.tmp';
 export const LOCK_NAME = '.lock';
@@ -137,7 +140,7 @@ function classify(rel: string, memory: FolderMemory): PathKind {
   const base = parts[parts.length - 1]!;
   // The lock, and the short-lived file that serialises clearing a stale one.
   if (base === LOCK_NAME || base === `${LOCK_NAME}.break`) return { kind: 'lock' };
-  if (base === '.gitkeep') return { kind: 'keep' };
+  if (base === '.gitkeep' || base === GIT_ATTRIBUTES) return { kind: 'keep' };
   if (isTemporaryName(base)) return { kind: 'temporary' };
   // Never read; validate says it is there.
   if (isHiddenName(base)) return { kind: 'unknown' };

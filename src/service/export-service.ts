@@ -34,6 +34,7 @@ import { failedPartWay, writeFailure, writeFileAtomic } from '../store/atomic-wr
 import { requireInvariantService, requireValid, toScope, type InvariantService } from './invariant-service.ts';
 import {
   checkWritable,
+  crlfTargets,
   ignoredTargets,
   type FileChange,
   linkedTarget,
@@ -335,12 +336,13 @@ export class ExportService {
       out.changes.push({ path: f.path, target: f.target, action: merge.action, before: raw, after: merge.text });
     }
     const created = out.changes.filter((c) => c.action === 'create');
+    const made = created.map((c) => c.path);
+    const [ignored, crlf] = await Promise.all([ignoredTargets(top, made), crlfTargets(top, made)]);
+    // A new file gets the line ends git checks it out with, as a file there already keeps its own (mergeBlock).
+    for (const c of created) if (crlf.has(c.path)) c.after = c.after!.replace(/\r?\n/g, '\r\n');
     // Said of the files this run creates (once made, they are no longer created), so never said again from the cache.
     const once = new Set<string>();
-    for (const i of await ignoredTargets(
-      top,
-      created.map((c) => c.path),
-    )) {
+    for (const i of ignored) {
       const w = `${i.path} is ignored by git (${i.rule}): it is never committed, so \`agents export --check\` in a fresh clone (CI) calls it missing; remove that rule, or leave ${created.find((c) => c.path === i.path)?.target} out of the targets`;
       out.warnings.push(w);
       once.add(w);

@@ -11,6 +11,7 @@ import { compileGlob, folderPattern, singleFolder } from '../core/globs.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
+import { crlfInCheckout } from '../git/line-ends.ts';
 import { GitError, lsRepoFiles } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
@@ -393,5 +394,18 @@ export async function ignoredTargets(top: string, paths: readonly string[]): Pro
     return await ignoredPaths(top, paths);
   } catch {
     return [];
+  }
+}
+
+/**
+ * Which of the files an export creates git would check out with CRLF line ends (core.autocrlf=true, an `eol=crlf`
+ * attribute…): written so, `git add` under core.safecrlf takes them as they are (docs/adr/0606). Outside a
+ * repository, or without git, none: they are written LF, as everywhere else.
+ */
+export async function crlfTargets(top: string, paths: readonly string[]): Promise<Set<string>> {
+  try {
+    return await crlfInCheckout(top, paths);
+  } catch {
+    return new Set();
   }
 }

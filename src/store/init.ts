@@ -9,8 +9,16 @@ import { assertOwnStore } from './ownership.ts';
 import { fileOnPath } from './discover.ts';
 import { failedPartWay, fsyncDir, tempName, writeFailure, writeFileAtomic } from './atomic-write.ts';
 import { removeStaleTemps } from './stale-temps.ts';
+import { GIT_ATTRIBUTES } from '../core/layout.ts';
 
 export const SCOPE_FOLDERS = ['global', 'projects', 'actions', 'plans'] as const;
+
+/**
+ * The store's `.gitattributes`: every writer writes LF, and git keeps it so in every checkout, whatever core.autocrlf
+ * or core.eol say, so a plain `git add` under core.safecrlf takes the files as written (docs/adr/0606).
+ */
+export const STORE_GIT_ATTRIBUTES =
+  "# Written by `agents init`: the store's files keep LF line ends in every checkout, as agents writes them.\n* text=auto eol=lf\n";
 
 /**
  * Writes the tool's schemas into `<store>/schemas/` (for editors' modelines). `refresh`: the copies of a store in use
@@ -102,6 +110,8 @@ export function initStore(root: string, actor?: ActorChoice): string[] {
     }
     writeFileAtomic(temp, 'config.yaml', formatConfigFile(actor));
     made.push('config.yaml');
+    writeFileAtomic(temp, GIT_ATTRIBUTES, STORE_GIT_ATTRIBUTES);
+    made.push(GIT_ATTRIBUTES);
     if (actor?.actor === 'command') {
       writeFileAtomic(temp, EXAMPLE_ACTOR_FILE, EXAMPLE_ACTOR_SOURCE);
       made.push(EXAMPLE_ACTOR_FILE);

@@ -130,6 +130,8 @@ describe('classifyPath', () => {
     ['.lock', { kind: 'lock' }],
     ['.lock.break', { kind: 'lock' }],
     ['global/.gitkeep', { kind: 'keep' }],
+    // The store's .gitattributes (agents init writes it): git's file, never read.
+    ['.gitattributes', { kind: 'keep' }],
     [`global/.${ID}.yaml.4194000.1a2b3c4d.tmp`, { kind: 'temporary' }],
     [`global/.${ID}.yaml.tmp`, { kind: 'unknown' }],
     ['global/.rule.tmp', { kind: 'unknown' }],

@@ -1,4 +1,16 @@
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +18,7 @@ import { BIN, REPO } from '../helpers/cli.ts';
 import { tempDir, testStore, invariantYaml } from '../helpers/tmp.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { errorOf, runAgents } from '../helpers/main.ts';
+import { GIT_ENV, gitInit } from '../helpers/git.ts';
 import { runReadOnly } from '../helpers/read-only.ts';
 
 const ULID_RE = /\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b/;
@@ -582,7 +595,15 @@ describe('init', () => {
     execFileSync('git', ['init', '-q'], { cwd: dir });
     const r = await runAgents(['init'], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(readdirSync(join(dir, '.agents')).sort()).toEqual(['actions', 'config.yaml', 'global', 'plans', 'projects', 'schemas']);
+    expect(readdirSync(join(dir, '.agents')).sort()).toEqual([
+      '.gitattributes',
+      'actions',
+      'config.yaml',
+      'global',
+      'plans',
+      'projects',
+      'schemas',
+    ]);
     expect(readdirSync(join(dir, '.agents/schemas'))).toContain('invariant.schema.json');
     writeFileSync(join(dir, 'marker'), '');
     const again = await runAgents(['init'], { cwd: dir });
@@ -594,6 +615,26 @@ describe('init', () => {
     expect(
       (await runAgents(['invariant', 'list', '--format', 'json'], { cwd: join(dir, 'sub'), env: { AGENTS_STORE: undefined } })).stdout,
     ).toContain('Found from below');
+  });
+
+  it('writes what git checks out: a plain git add takes the store and the exported files under core.safecrlf, and --check passes after a CRLF checkout', async () => {
+    for (const autocrlf of ['true', 'input']) {
+      const dir = tempDir();
+      gitInit(dir);
+      appendFileSync(join(dir, '.git/config'), `[core]\n\tautocrlf = ${autocrlf}\n\tsafecrlf = true\n`);
+      expect((await runAgents(['init', '--actor', 'none'], { cwd: dir })).code).toBe(0);
+      expect((await runAgents(['invariant', 'add', '--global', 'Never push to main'], { cwd: dir })).code).toBe(0);
+      expect((await runAgents(['export', '--target', 'agents-md,cursor'], { cwd: dir })).code).toBe(0);
+      // git refuses (exit 128) a file whose line ends a checkout would change.
+      expect(spawnSync('git', ['add', '-A'], { cwd: dir, env: { ...process.env, ...GIT_ENV } }).status, autocrlf).toBe(0);
+      expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8').includes('\r\n')).toBe(autocrlf === 'true');
+      expect(readFileSync(join(dir, '.agents/config.yaml'), 'utf8')).not.toContain('\r');
+      // The files as a checkout writes them (CRLF with autocrlf=true) are up to date, and git sees no change.
+      rmSync(join(dir, 'AGENTS.md'));
+      rmSync(join(dir, '.cursor'), { recursive: true });
+      expect(spawnSync('git', ['checkout', '--', '.'], { cwd: dir }).status).toBe(0);
+      expect((await runAgents(['export', '--check', '--no-cache', '--target', 'agents-md,cursor'], { cwd: dir })).code).toBe(0);
+    }
   });
 
   it("a .agents/ folder that holds no store (another tool's) is said as such (not-a-store), and nothing is changed", async () => {
@@ -653,7 +694,7 @@ describe('init', () => {
     execFileSync('mkdir', [store]);
     const r = await runAgents(['--store', store, 'init', '--actor', 'none'], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(readdirSync(store).sort()).toEqual(['actions', 'config.yaml', 'global', 'plans', 'projects', 'schemas']);
+    expect(readdirSync(store).sort()).toEqual(['.gitattributes', 'actions', 'config.yaml', 'global', 'plans', 'projects', 'schemas']);
     expect(readdirSync(dir)).toEqual(['store']);
   });
 });

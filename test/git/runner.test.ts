@@ -1,6 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { crlfInCheckout } from '../../src/git/line-ends.ts';
 import { commitTime, GitError, resolveCommitTime } from '../../src/git/repo.ts';
 import { GitProcessError, runGit } from '../../src/git/runner.ts';
 import { git, gitInit } from '../helpers/git.ts';
@@ -72,5 +73,19 @@ describe('resolveCommitTime', () => {
       expect(error, rev).toBeInstanceOf(GitError);
       expect((error as GitError).kind, rev).toBe('bad-revision');
     }
+  });
+});
+
+describe('crlfInCheckout', () => {
+  it('is what git checks a new file out with: the eol attribute, then core.autocrlf, then core.eol for text; never for -text', async () => {
+    const top = tempDir();
+    gitInit(top);
+    writeFileSync(join(top, '.gitattributes'), '*.bin -text\n*.lf eol=lf\n*.crlf eol=crlf\n*.auto text=auto\n');
+    const paths = ['plain.md', 'x.bin', 'x.lf', 'x.crlf', 'x.auto'];
+    appendFileSync(join(top, '.git/config'), '[core]\n\tautocrlf = true\n');
+    expect([...(await crlfInCheckout(top, paths))].sort()).toEqual(['plain.md', 'x.auto', 'x.crlf']);
+    // core.eol is read for text files only, and only when core.autocrlf says nothing (false here).
+    appendFileSync(join(top, '.git/config'), '\tautocrlf = false\n\teol = crlf\n');
+    expect([...(await crlfInCheckout(top, paths))].sort()).toEqual(['x.auto', 'x.crlf']);
   });
 });
