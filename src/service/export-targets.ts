@@ -171,11 +171,15 @@ export function linkedTarget(top: string, rel: string, written: ReadonlySet<stri
  * as a file of its own: the same front matter, sections and invariants in the
  * same order (the notes name each target's own root file, so they may differ).
  * A nested CLAUDE.md linked to the root AGENTS.md would hide its project's rules.
+ * `to` may hold more sections after those: a nested AGENTS.md also holds the
+ * projects whose paths hold its folder (TARGETS' nearestOnly), which bind the
+ * agent there too, read a second time from the file above.
  */
 export function sameRules(file: ExportFile, to: ExportFile): boolean {
-  const key = (f: ExportFile) =>
-    JSON.stringify([f.frontMatter ?? null, f.sections.map((s) => [s.title, s.entries.map((e) => e.invariant.id)])]);
-  return key(file) === key(to);
+  const key = (f: ExportFile, n: number) =>
+    JSON.stringify([f.frontMatter ?? null, f.sections.slice(0, n).map((s) => [s.title, s.entries.map((e) => e.invariant.id)])]);
+  const n = file.sections.length;
+  return to.sections.length >= n && key(file, n) === key(to, n);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type ExportProject,
 } from '../../src/core/export.ts';
 import { mergeBlock, removeBlock } from '../../src/core/export-merge.ts';
+import { sameRules } from '../../src/service/export-targets.ts';
 import { entry, sha256 } from '../helpers/effective.ts';
 
 const hash = sha256;
@@ -139,6 +140,12 @@ describe('planExport', () => {
     expect(scopes('services/billing/CLAUDE.md')).toEqual(['billing', 'svcs']);
     expect(scopes('services/billing/db/CLAUDE.md')).toEqual(['sql']);
     expect(scopes('services/quiet/AGENTS.md')).toEqual(['quiet']);
+    // A CLAUDE.md kept as a link to the AGENTS.md beside it gives its agent every rule of its own, and more that bind
+    // it there too: it is left as a link. The other way round, the AGENTS.md's agent would miss some.
+    const at = (path: string) => files.find((f) => f.path === path)!;
+    expect(sameRules(at('services/billing/db/CLAUDE.md'), at('services/billing/db/AGENTS.md'))).toBe(true);
+    expect(sameRules(at('services/billing/db/AGENTS.md'), at('services/billing/db/CLAUDE.md'))).toBe(false);
+    expect(sameRules(at('services/billing/db/CLAUDE.md'), at('services/billing/AGENTS.md'))).toBe(false);
   });
 
   it('leaves out projects without paths, nested files when nested is false, and severities not asked for', () => {
