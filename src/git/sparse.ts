@@ -9,7 +9,7 @@ import { GitProcessError, runGit } from './runner.ts';
  * marks skip-worktree and that are not in the working tree: what a sparse
  * checkout leaves out. A file marked by hand (`git update-index
  * --skip-worktree`) that is still on disk is not among them. One `git
- * ls-files` process; none when git cannot answer.
+ * ls-files` process; none found when git cannot answer.
  */
 export async function sparseMissing(dir: string): Promise<string[]> {
   // A folder the checkout leaves out whole is not on disk (a store `init` would make there): git runs in the
@@ -17,17 +17,8 @@ export async function sparseMissing(dir: string): Promise<string[]> {
   let from = dir;
   while (!existsSync(from) && dirname(from) !== from) from = dirname(from);
   const under = relative(from, dir).split(sep).join('/');
-  let out: string;
-  try {
-    out = (await runGit(from, ['--literal-pathspecs', 'ls-files', '-t', '-z', '--', under === '' ? '.' : under])).toString('utf8');
-  } catch (error) {
-    if (error instanceof GitProcessError) return [];
-    throw error;
-  }
-  const skipped = out
-    .split('\0')
-    .filter((record) => record.startsWith('S '))
-    .map((record) => (under === '' ? record.slice(2) : record.slice(3 + under.length)))
+  const skipped = (await skipWorktree(from, [under === '' ? '.' : under]))
+    .map(({ path }) => (under === '' ? path : path.slice(under.length + 1)))
     // A hidden file (a folder's `.gitkeep`) holds nothing a reader takes.
     .filter((p) => !p.slice(p.lastIndexOf('/') + 1).startsWith('.'));
   const missing = await Promise.all(
@@ -39,4 +30,32 @@ export async function sparseMissing(dir: string): Promise<string[]> {
     ),
   );
   return skipped.filter((_, i) => missing[i]);
+}
+
+/**
+ * Of `paths` (files relative to `top`, the working tree's top, that are not on disk), those a sparse checkout leaves
+ * out, each with the blob the index holds for it: what `git checkout` would put there. One `git ls-files` process.
+ */
+export async function sparseBlobs(top: string, paths: readonly string[]): Promise<Map<string, string>> {
+  if (paths.length === 0) return new Map();
+  return new Map((await skipWorktree(top, paths)).map(({ path, blob }) => [path, blob]));
+}
+
+/** The tracked files of `pathspecs` (literal, relative to `cwd`) marked skip-worktree, with their staged blobs. */
+async function skipWorktree(cwd: string, pathspecs: readonly string[]): Promise<{ path: string; blob: string }[]> {
+  let out: string;
+  try {
+    out = (await runGit(cwd, ['--literal-pathspecs', 'ls-files', '-t', '-s', '-z', '--', ...pathspecs])).toString('utf8');
+  } catch (error) {
+    if (error instanceof GitProcessError) return [];
+    throw error;
+  }
+  // "S <mode> <blob> <stage>\t<path>": the tag, then the staged entry.
+  const found: { path: string; blob: string }[] = [];
+  for (const record of out.split('\0')) {
+    if (!record.startsWith('S ')) continue;
+    const tab = record.indexOf('\t');
+    found.push({ path: record.slice(tab + 1), blob: record.slice(2, tab).split(' ')[1]! });
+  }
+  return found;
 }

@@ -36,6 +36,7 @@ import {
   checkWritable,
   crlfTargets,
   ignoredTargets,
+  sparseTargets,
   type FileChange,
   linkedTarget,
   placedAt,
@@ -289,6 +290,8 @@ export class ExportService {
     const folders = new Set<string>();
     const rendered = newRenderedEntries();
     const paths = new Set(files.map((f) => f.path));
+    // A file a sparse checkout leaves out is judged by the text git holds for it, and written only when that is stale.
+    const sparse = await sparseTargets(top, [...paths]);
     for (const [n, f] of files.entries()) {
       options.onProgress?.('compute', n + 1, files.length);
       planned.add(f.path);
@@ -317,7 +320,7 @@ export class ExportService {
         continue;
       }
       const inner = renderSections(sections, storeRel, rendered);
-      const merge = mergeBlock(raw, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
+      const merge = mergeBlock(raw ?? sparse.get(f.path), frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {
         out.refused.push(refusalOf(f.path, merge));
         continue;
@@ -333,7 +336,9 @@ export class ExportService {
       const length = max === undefined ? 0 : codePointLength(merge.text.replaceAll('\r\n', '\n'));
       if (max !== undefined && length > max)
         out.warnings.push(`${f.path} is ${length} characters; ${f.target} reads at most ${max} of a rule file`);
-      out.changes.push({ path: f.path, target: f.target, action: merge.action, before: raw, after: merge.text });
+      // Not on disk (left out by a sparse checkout): made when stale, with the text around the block that git holds.
+      const action = raw === undefined && merge.action !== 'unchanged' ? 'create' : merge.action;
+      out.changes.push({ path: f.path, target: f.target, action, before: raw, after: merge.text });
     }
     const created = out.changes.filter((c) => c.action === 'create');
     const made = created.map((c) => c.path);

@@ -12,7 +12,10 @@ import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { crlfInCheckout } from '../git/line-ends.ts';
+import { mayBeSparse } from '../git/location.ts';
+import { catFileBatch } from '../git/object-reader.ts';
 import { GitError, lsRepoFiles } from '../git/repo.ts';
+import { sparseBlobs } from '../git/sparse.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';
@@ -412,4 +415,27 @@ export async function crlfTargets(top: string, paths: readonly string[]): Promis
   } catch {
     return new Set();
   }
+}
+
+/**
+ * The texts the index holds for the files of `paths` that a sparse checkout leaves out of the working tree (tracked,
+ * not on disk): judged by what git holds for them, they are not missing (docs/export.md). Outside a sparse checkout
+ * none, found without a git process; none either when git cannot answer.
+ */
+export async function sparseTargets(top: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!mayBeSparse(top)) return out;
+  const absent = paths.filter((p) => lstatSync(join(top, p), { throwIfNoEntry: false }) === undefined);
+  try {
+    const blobs = await sparseBlobs(top, absent);
+    const held = await catFileBatch(top, [...new Set(blobs.values())], MAX_TARGET_BYTES);
+    for (const [path, blob] of blobs) {
+      const bytes = held.get(blob);
+      const text = Buffer.isBuffer(bytes) ? readUtf8(bytes) : undefined;
+      if (text?.ok) out.set(path, text.text);
+    }
+  } catch {
+    // Read as missing, as before git was asked.
+  }
+  return out;
 }

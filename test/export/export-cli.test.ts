@@ -7,7 +7,7 @@ import { END_MARKER } from '../../src/core/export.ts';
 import { globProblem } from '../../src/core/globs.ts';
 import { REPO } from '../helpers/cli.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
-import { gitInit } from '../helpers/git.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { B1, G1, G2, inv, monorepo, PLAN, snapshot, W1, writtenSince } from './repo.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 
@@ -224,6 +224,31 @@ describe('agents export: every target, from a monorepo', () => {
     expect((JSON.parse(check.stdout) as { files: { path: string; status: string }[] }).files).toEqual([
       { path: 'services/audit/api/AGENTS.md', status: 'missing', line: null },
     ]);
+  });
+
+  it('judges a file a sparse checkout leaves out by the text git holds: no missing file when that is up to date, written when stale', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
+    const nested = join(repo, 'services/billing/AGENTS.md');
+    writeFileSync(nested, `# Billing\n\n${readFileSync(nested, 'utf8')}`);
+    commitAll(repo, 'exported');
+    // The checkout keeps the top folder's files and the store only.
+    git(repo, 'sparse-checkout', 'set', '--cone', '.agents');
+    expect(existsSync(nested)).toBe(false);
+    const check = await runAgents(['--format', 'json', 'export', '--check'], { cwd: repo });
+    expect([check.code, JSON.parse(check.stdout).files]).toEqual([0, []]);
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
+    expect(existsSync(nested)).toBe(false);
+    // A stale one is written, with the text around the block git holds.
+    writeFileSync(join(repo, `.agents/projects/billing/${B1}.yaml`), inv(B1, 'Amounts are integers of cents, never floats'));
+    const stale = await runAgents(['--format', 'json', 'export', '--check', '--no-cache'], { cwd: repo });
+    expect([stale.code, JSON.parse(stale.stdout).files]).toEqual([
+      1,
+      [{ path: 'services/billing/AGENTS.md', status: 'missing', line: null }],
+    ]);
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(nested, 'utf8')).toMatch(/^# Billing\n\n<!-- agents:begin[\s\S]*never floats/);
   });
 
   it('warns when a CLAUDE.md has its agent read (@path) another file the export writes: the rules would reach it twice', async () => {
