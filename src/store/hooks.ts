@@ -9,6 +9,7 @@ import { readRegularFile } from './read-file.ts';
 import { writeFailure, writeFileAtomic } from './atomic-write.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { docsRef } from '../core/docs-link.ts';
+import { eolOf } from '../core/file-style.ts';
 
 /**
  * How the hook says to install the command it did not find: from the repository at
@@ -106,7 +107,15 @@ export interface HookInstall {
   action: 'installed' | 'updated' | 'unchanged';
   /** The pre-merge-commit hook beside it; `kept` when one agents did not write is there, left alone. */
   merge: { path: string; action: HookInstall['action'] | 'kept' };
+  /** The `.gitattributes` written or added to beside hooks in a folder of the working tree (core.hooksPath), if any. */
+  attributes: string | null;
 }
+
+/**
+ * What a `.gitattributes` beside hooks git tracks says of them: LF in every checkout. Turned into CRLF (core.autocrlf),
+ * a script's first line names `sh\r`, which no system runs, and core.safecrlf refuses to add it as written.
+ */
+const HOOK_ATTRIBUTES = ['.gitattributes text eol=lf', 'pre-commit text eol=lf', 'pre-merge-commit text eol=lf'];
 
 /**
  * The repository's top folder and the folder git runs hooks from, refusing
@@ -114,7 +123,7 @@ export interface HookInstall {
  * globally to a shared folder would make every repository run this store's
  * hook, and fail its commits. Called before anything is written.
  */
-export async function hookTarget(storeRoot: string): Promise<{ top: string; dir: string }> {
+export async function hookTarget(storeRoot: string): Promise<{ top: string; dir: string; tracked: boolean }> {
   let top: string;
   let dir: string;
   let common: string;
@@ -159,7 +168,8 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
       { hooks_path: dir },
       'hooks-outside-repository',
     );
-  return { top, dir };
+  // A hooks folder of the working tree (core.hooksPath .githooks) is one git may commit, and check out again.
+  return { top, dir, tracked: !within(dir, common) };
 }
 
 /** A pre-commit hook checked and ready to be written: `planPreCommitHook`, then `writePreCommitHook`. */
@@ -169,6 +179,8 @@ export interface HookPlan extends HookInstall {
   script: string;
   /** Whether the hook runs `agents export --check` too. */
   exportCheck: boolean;
+  /** The new text of the `.gitattributes` beside the hooks, when it lacks a line of HOOK_ATTRIBUTES. */
+  attributesText?: string;
 }
 
 /**
@@ -178,7 +190,7 @@ export interface HookPlan extends HookInstall {
  * that says nothing was changed.
  */
 export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Promise<HookPlan> {
-  const { top, dir } = await hookTarget(storeRoot);
+  const { top, dir, tracked } = await hookTarget(storeRoot);
   const rel = relative(top, storeRoot).split(sep).join('/');
   let exportCheck = wanted ?? false;
   let script = preCommitScript(rel === '.agents' ? undefined : rel, exportCheck);
@@ -212,8 +224,10 @@ export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Pr
     else action = 'updated';
   }
   const merge = planMergeHook(dir);
-  if (action === 'unchanged' && merge.action !== 'installed' && merge.action !== 'updated')
-    return { path, action, merge, dir, script, exportCheck, mergeScript: preMergeCommitScript() };
+  const attributesText = tracked ? hookAttributes(dir) : undefined;
+  const attributes = attributesText === undefined ? null : join(dir, '.gitattributes');
+  const ready = { path, action, merge, attributes, dir, script, exportCheck, mergeScript: preMergeCommitScript(), attributesText };
+  if (action === 'unchanged' && merge.action !== 'installed' && merge.action !== 'updated' && attributesText === undefined) return ready;
   // The nearest folder that exists must take the hook's temporary (hooks/ itself may be made).
   let at = dir;
   while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
@@ -226,7 +240,25 @@ export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Pr
       code: failure.code,
     });
   }
-  return { path, action, merge, dir, script, exportCheck, mergeScript: preMergeCommitScript() };
+  return ready;
+}
+
+/**
+ * The text of the `.gitattributes` in the hooks folder `dir` with the lines of HOOK_ATTRIBUTES it lacks added after
+ * what it holds (a file of its own is kept, never rewritten); undefined when it has them all, or is no file to add to.
+ */
+function hookAttributes(dir: string): string | undefined {
+  const read = readRegularFile(join(dir, '.gitattributes'), MAX_HOOK_BYTES);
+  // One that is no regular file (a link, a folder) or cannot be read is the owner's to mend: never replaced.
+  if (!read.ok && read.code !== 'missing') return undefined;
+  const current = read.ok ? read.bytes.toString('utf8') : '';
+  const lines = new Set(current.split(/\r?\n/).map((l) => l.trim()));
+  const missing = HOOK_ATTRIBUTES.filter((l) => !lines.has(l));
+  if (missing.length === 0) return undefined;
+  const sep = current === '' || current.endsWith('\n') ? '' : '\n';
+  const added = `${sep}# Written by \`agents init --hooks\`: its hooks keep LF line ends in every checkout, as sh reads them.\n${missing.join('\n')}\n`;
+  // In the line ends the file has, so that its own lines are the only change.
+  return `${current}${eolOf(current)(added)}`;
 }
 
 /**
@@ -272,7 +304,8 @@ export function writePreCommitHook(plan: HookPlan): HookInstall {
     writeFileAtomic(plan.dir, 'pre-merge-commit', plan.mergeScript, 'replace', undefined, plan.merge.path);
     chmodSync(plan.merge.path, 0o755);
   }
-  return { path: plan.path, action: plan.action, merge: plan.merge };
+  if (plan.attributesText !== undefined) writeFileAtomic(plan.dir, '.gitattributes', plan.attributesText, 'replace');
+  return { path: plan.path, action: plan.action, merge: plan.merge, attributes: plan.attributes };
 }
 
 /**

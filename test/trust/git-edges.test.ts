@@ -1,5 +1,5 @@
 // Git and export edges (issue 30, E).
-import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
@@ -23,14 +23,26 @@ describe('init --hooks and core.hooksPath', () => {
     expect(existsSync(join(repo, '.agents'))).toBe(false);
   });
 
-  it('installs into a hooks folder inside the repository (core.hooksPath .githooks)', async () => {
+  it('installs into a hooks folder inside the repository (core.hooksPath .githooks), which git keeps LF: added under core.safecrlf, run after a CRLF checkout', async () => {
     const repo = tempDir();
     gitInit(repo);
-    git(repo, 'config', 'core.hooksPath', '.githooks');
+    appendFileSync(join(repo, '.git/config'), '[core]\n\thooksPath = .githooks\n\tautocrlf = true\n\tsafecrlf = true\n');
     mkdirSync(join(repo, '.githooks'));
-    const r = await runAgents(['init', '--hooks'], { cwd: repo });
+    writeFileSync(join(repo, '.githooks/.gitattributes'), '*.sh text eol=lf');
+    const r = await runAgents(['--format', 'json', 'init', '--hooks'], { cwd: repo });
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(repo, '.githooks/pre-commit'))).toBe(true);
+    // The owner's line stays; ours follow it.
+    expect(readFileSync(join(repo, '.githooks/.gitattributes'), 'utf8')).toMatch(
+      /^\*\.sh text eol=lf\n#.*\n\.gitattributes text eol=lf\npre-commit text eol=lf\n/,
+    );
+    // git refuses (exit 128) a file a checkout would turn CRLF; the hook checked out again is one sh runs.
+    git(repo, 'add', '-A');
+    rmSync(join(repo, '.githooks'), { recursive: true });
+    git(repo, 'checkout', '--', '.githooks');
+    expect(readFileSync(join(repo, '.githooks/pre-commit'), 'utf8')).not.toContain('\r');
+    expect(JSON.parse(r.stdout).hook.attributes).toBe(join(repo, '.githooks/.gitattributes'));
+    expect(JSON.parse((await runAgents(['--format', 'json', 'init', '--hooks'], { cwd: repo })).stdout).hook.attributes).toBe(null);
   });
 });
 

@@ -100,7 +100,9 @@ export default defineCommand<InitArgs>({
         store: root,
         created: made,
         actor: creating ? (actor ?? null) : null,
-        hook: hook ? { path: hook.path, action: hook.action, export_check: exportCheck, merge_hook: hook.merge } : null,
+        hook: hook
+          ? { path: hook.path, action: hook.action, export_check: exportCheck, merge_hook: hook.merge, attributes: hook.attributes }
+          : null,
         ignored_by_git: ignored ? { path: ignored.path, rule: ignored.rule } : null,
       },
       () => {
@@ -114,6 +116,9 @@ export default defineCommand<InitArgs>({
               ? `  ${s.yellow('kept')} the pre-merge-commit hook ${hook.merge.path}, which agents did not install: a merge git commits itself (git merge, git pull) runs no pre-commit hook; add \`agents validate --staged\` to it to check merges too`
               : `${s.green(hook.merge.action)} pre-merge-commit hook ${hook.merge.path}`,
             ...(hook.merge.action === 'kept' ? [] : ['  it runs the pre-commit hook for a merge git commits itself (git merge, git pull)']),
+            ...(hook.attributes === null
+              ? []
+              : [`${s.green('wrote')} ${hook.attributes}`, '  git keeps the hooks LF in every checkout (core.autocrlf would break them)']),
           );
         if (offer)
           lines.push(
