@@ -1,17 +1,11 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { waiverJson } from '../../present/plan.ts';
+import type { WaiveInput } from '../../service/plans/types.ts';
 import { emit } from '../render.ts';
 
-interface WaiveArgs {
-  id: string;
-  plan?: string;
-  project?: string;
-  reason: string;
-  owner: string;
-  expires: string;
-  commit?: boolean;
-}
+/** The service's input, the invariant given as the positional `id`. */
+type WaiveArgs = Omit<WaiveInput, 'invariant'> & { id: string };
 
 export default defineCommand<WaiveArgs>({
   builder: (y) =>
