@@ -4,8 +4,11 @@ import { UsageError } from './errors.ts';
 import { EXPORT_TARGETS, type ExportTargetName, type StoreConfig } from './model.ts';
 import { truncate } from './names.ts';
 
-/** The targets asked for: --target (each may be a comma list), else config.yaml; none is a usage error. */
-export function chooseTargets(given: readonly string[] | undefined, config: StoreConfig): ExportTargetName[] {
+/**
+ * The targets asked for: --target (each may be a comma list), else config.yaml; none is a usage error, whose hint
+ * names the option by `option` (the command line's --target; the library's field when left out).
+ */
+export function chooseTargets(given: readonly string[] | undefined, config: StoreConfig, option = 'targets'): ExportTargetName[] {
   const names =
     given && given.length > 0
       ? given
@@ -16,7 +19,7 @@ export function chooseTargets(given: readonly string[] | undefined, config: Stor
   if (names.length === 0) {
     throw new UsageError(
       'no export targets chosen',
-      `Give --target (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`,
+      `Give ${option} (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`,
       undefined,
       'no-export-targets',
     );

@@ -28,6 +28,8 @@ export async function obsoleteFiles(
   force: boolean,
   /** Targets neither exported now nor listed in config.yaml: their files' blocks are said, not touched. */
   dropped: readonly ExportTargetName[] = [],
+  /** The way round a refused file the hint offers, as the caller's options name it (checkTargetPath). */
+  otherwise?: string,
 ): Promise<{ changes: FileChange[]; refused: Refusal[]; warnings: string[]; watched: WatchedFile[] }> {
   const changes: FileChange[] = [];
   const refused: Refusal[] = [];
@@ -50,7 +52,7 @@ export async function obsoleteFiles(
     if (planned.has(rel)) continue;
     const t = nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!;
     // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
-    const before = readQuietly(top, rel, folders, !dropped.includes(t));
+    const before = readQuietly(top, rel, folders, !dropped.includes(t), otherwise);
     if (!(before !== undefined && holdsBlock(before))) continue;
     if (dropped.includes(t)) leave(rel, t, before);
     else clear(rel, t, before, false);
@@ -65,7 +67,7 @@ export async function obsoleteFiles(
     if (!spec.projectDir || !spec.projectFilePattern) continue;
     let names: string[];
     try {
-      checkTargetPath(top, spec.projectDir, 'folder');
+      checkTargetPath(top, spec.projectDir, 'folder', undefined, otherwise);
       names = readdirSync(join(top, spec.projectDir)).sort();
     } catch (error) {
       // A target not exported names no folder this export must write: a link or a file there is none of its business.
@@ -78,7 +80,7 @@ export async function obsoleteFiles(
       // A link (the team's rules kept elsewhere) or a folder of such a name is none the export wrote: left alone, as below
       // the top, never a reason to refuse the whole export.
       if (!lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile()) continue;
-      const before = readQuietly(top, rel, folders, !dropped.includes(t));
+      const before = readQuietly(top, rel, folders, !dropped.includes(t), otherwise);
       if (!(before !== undefined && holdsBlock(before))) continue;
       if (dropped.includes(t)) leave(rel, t, before);
       else clear(rel, t, before, spec.projectFrontMatter !== undefined);
@@ -96,9 +98,9 @@ export async function obsoleteFiles(
  * UTF-8 that holds a begin marker all the same (the owner's text added in another encoding after the block was
  * written) is refused, exit 2, as a file the export writes is: else its block would stand for ever, unseen.
  */
-function readQuietly(top: string, rel: string, folders: Set<string>, clearing = false): string | undefined {
+function readQuietly(top: string, rel: string, folders: Set<string>, clearing = false, otherwise?: string): string | undefined {
   try {
-    return readExisting(top, rel, folders);
+    return readExisting(top, rel, folders, otherwise);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     if (clearing && error.detail?.reason === 'not-utf8' && readFileSync(join(top, rel)).includes(BEGIN_PREFIX)) throw error;

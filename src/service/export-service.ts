@@ -53,6 +53,7 @@ import { agentsMdBudgetWarnings } from './export-limits.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { nestedFolderInputs } from './export-sharing.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
+import { optionWords } from './option-words.ts';
 import { planFromCache, rememberPlan, strayNestedBlock } from './export-remembered.ts';
 import type { ExportPlan, WatchedFile } from './export-plan.ts';
 
@@ -143,7 +144,9 @@ export class ExportService {
   async plan(given: ExportOptions = {}): Promise<ExportPlan> {
     const options = checkedExportOptions(given);
     const config = await this.settings();
-    const targets = chooseTargets(options.targets, config);
+    const words = optionWords(this.service.optionWords);
+    const targets = chooseTargets(options.targets, config, words.targets);
+    const otherwise = `or ${words.withoutTarget}`;
     const listed = [...(config.export.targets ?? [])];
     const top = this.top;
     const storeRel = this.storeRel();
@@ -302,7 +305,7 @@ export class ExportService {
         out.linked.push({ path: f.path, to });
         continue;
       }
-      const raw = readExisting(top, f.path, folders);
+      const raw = readExisting(top, f.path, folders, otherwise);
       if (raw !== undefined && (f.target === 'claude-md' || f.target === 'gemini-md'))
         for (const r of readsOtherTargets(top, f.path, raw, paths))
           out.warnings.push(
@@ -363,7 +366,7 @@ export class ExportService {
     if (options.project === undefined) {
       // Targets config.yaml stopped listing (with no list, each run's --target is all there is: nothing is dropped).
       const dropped = listed.length === 0 ? [] : EXPORT_TARGETS.filter((t) => !targets.includes(t) && !listed.includes(t));
-      const obsolete = await obsoleteFiles(top, storeRel, targets, planned, folders, sha256, options.force ?? false, dropped);
+      const obsolete = await obsoleteFiles(top, storeRel, targets, planned, folders, sha256, options.force ?? false, dropped, otherwise);
       out.changes.push(...obsolete.changes);
       out.refused.push(...obsolete.refused);
       out.warnings.push(...obsolete.warnings);
@@ -422,9 +425,10 @@ export class ExportService {
       plan.changes.map((c) => c.path),
     );
     const todo = plan.changes.filter((c) => c.action !== 'unchanged');
+    const otherwise = `or ${optionWords(this.service.optionWords).withoutTarget}`;
     for (const c of todo) {
-      checkWritable(plan.top, c.path, c.before !== undefined);
-      checkUnchanged(plan.top, c.path, c.before);
+      checkWritable(plan.top, c.path, c.before !== undefined, otherwise);
+      checkUnchanged(plan.top, c.path, c.before, otherwise);
     }
     const written: string[] = [];
     for (const [n, c] of todo.entries()) {
@@ -449,7 +453,7 @@ export class ExportService {
   /** A plan's (or a project's) whole effective set in one target's format, for standard output. */
   async standalone(target: { plan: string } | { project: string }, targetName: string): Promise<string> {
     const config = await this.settings();
-    const [name] = chooseTargets([requiredString(targetName, 'target')], config);
+    const [name] = chooseTargets([requiredString(targetName, 'target')], config, optionWords(this.service.optionWords).targets);
     const result = await this.service.effective(target);
     const entries = result.entries.filter((e) => config.export.severities.includes(e.invariant.severity));
     // effective() gives only the waivers its set holds (waiversInSet): those that hold now are the files'.

@@ -20,6 +20,10 @@ import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';
 import type { TreeSource } from '../store/tree-source.ts';
+import { optionWords } from './option-words.ts';
+
+/** The way round a refused target's file that the library's caller can take (the command line names its flag). */
+const LIBRARY_OTHERWISE = `or ${optionWords(undefined).withoutTarget}`;
 
 /** Why a target file cannot be written (`detail.reason` of `export-target-refused`, docs/json-output.md). */
 type RefusedBecause =
@@ -75,7 +79,14 @@ export function refusalOf(path: string, r: Extract<Merge, { kind: 'refuse' }>): 
  * repository), and the folders on the way are folders. Usage error (exit 2)
  * otherwise, before anything is written.
  */
-export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder' = 'file', folders?: Set<string>): void {
+export function checkTargetPath(
+  top: string,
+  rel: string,
+  last: 'file' | 'folder' = 'file',
+  folders?: Set<string>,
+  /** The way round the hint offers: leaving the target out, as the caller's options name that. */
+  otherwise = LIBRARY_OTHERWISE,
+): void {
   const parts = rel.split('/');
   let at = '';
   for (let i = 0; i < parts.length; i++) {
@@ -91,7 +102,7 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
     if (st.isSymbolicLink()) {
       throw targetRefused(
         `cannot export to ${rel}: ${at} is a symbolic link, and an export never writes through a link (it could lead out of the repository)`,
-        'Replace the link with a real file or folder, or leave this target out with --target; nothing was written.',
+        `Replace the link with a real file or folder, ${otherwise}; nothing was written.`,
         rel,
         'symbolic-link',
       );
@@ -99,7 +110,7 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
     if (i < parts.length - 1 && !st.isDirectory()) {
       throw targetRefused(
         `cannot export to ${rel}: ${at} is a file, not a folder`,
-        'Move that file away, or leave this target out with --target; nothing was written.',
+        `Move that file away, ${otherwise}; nothing was written.`,
         rel,
         'not-a-folder',
       );
@@ -107,7 +118,7 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
     if (i < parts.length - 1 && st.isDirectory() && holdsGit(join(top, at))) {
       throw targetRefused(
         `cannot export to ${rel}: ${at} is a repository of its own (a submodule, or a clone inside this one), so a file written there is not this repository's, and \`export --check\` on a fresh clone would miss it`,
-        "Keep the project's paths out of that folder (a project there belongs in that repository's own store), or leave this target out with --target; nothing was written.",
+        `Keep the project's paths out of that folder (a project there belongs in that repository's own store), ${otherwise}; nothing was written.`,
         rel,
         'other-repository',
       );
@@ -116,7 +127,7 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
     if (i === parts.length - 1 && last === 'folder' && !st.isDirectory()) {
       throw targetRefused(
         `cannot export to ${rel}/: ${at} is a file, not a folder`,
-        'Move that file away, or leave this target out with --target; nothing was written.',
+        `Move that file away, ${otherwise}; nothing was written.`,
         rel,
         'not-a-folder',
       );
@@ -124,7 +135,7 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
     if (i === parts.length - 1 && last === 'file' && !st.isFile()) {
       throw targetRefused(
         `cannot export to ${rel}: it is not a regular file`,
-        'Remove it, or leave this target out with --target; nothing was written.',
+        `Remove it, ${otherwise}; nothing was written.`,
         rel,
         'not-a-file',
       );
@@ -200,13 +211,13 @@ export function refuseUnfaithfulLink(rel: string, to: string): never {
 
 /**
  * Refuses (exit 2) a file that cannot be written, before any file is. `otherwise`: the way round it the hint offers,
- * after making it writable (an import with --replace has no --target).
+ * after making it writable (an import with --replace has no --target; the library's caller leaves it out of `targets`).
  */
 export function checkWritable(
   top: string,
   rel: string,
   exists: boolean,
-  otherwise = 'or leave this target out with --target',
+  otherwise = LIBRARY_OTHERWISE,
   /** What the file is: an export's target (`export-target-refused`), or a client's settings (`write-failed`). */
   what: 'target' | 'settings' = 'target',
 ): void {
@@ -238,8 +249,8 @@ export function checkWritable(
 }
 
 /** The text of a target file, or undefined when there is none; exit 2 for anything that is not a regular file. */
-export function readExisting(top: string, rel: string, folders?: Set<string>): string | undefined {
-  checkTargetPath(top, rel, 'file', folders);
+export function readExisting(top: string, rel: string, folders?: Set<string>, otherwise = LIBRARY_OTHERWISE): string | undefined {
+  checkTargetPath(top, rel, 'file', folders, otherwise);
   // Type first, bytes capped: a FIFO or device in a target's place never blocks or floods the export.
   const read = readRegularFile(join(top, rel), MAX_TARGET_BYTES);
   if (read.ok) {
@@ -248,7 +259,7 @@ export function readExisting(top: string, rel: string, folders?: Set<string>): s
     if (text.ok) return text.text;
     throw targetRefused(
       `cannot export to ${rel}: it is not UTF-8 text (${rel}:${text.line}:${text.col})`,
-      'Save it as UTF-8, or leave this target out with --target; nothing was written.',
+      `Save it as UTF-8, ${otherwise}; nothing was written.`,
       rel,
       'not-utf8',
     );
@@ -258,7 +269,7 @@ export function readExisting(top: string, rel: string, folders?: Set<string>): s
   if (read.code === 'too-large')
     throw targetRefused(
       `cannot export to ${rel}: it ${read.message}`,
-      'Move text out of it until it is under the limit, or leave this target out with --target; nothing was written.',
+      `Move text out of it until it is under the limit, ${otherwise}; nothing was written.`,
       rel,
       'too-large',
     );
@@ -276,8 +287,8 @@ export function readExisting(top: string, rel: string, folders?: Set<string>): s
  * Refuses a file that is no longer as the plan read it: a plan handed to `apply` after a while (a caller that
  * shows the diff and asks first) would otherwise write over what was added to the file since.
  */
-export function checkUnchanged(top: string, rel: string, before: string | undefined): void {
-  if (readExisting(top, rel) === before) return;
+export function checkUnchanged(top: string, rel: string, before: string | undefined, otherwise = LIBRARY_OTHERWISE): void {
+  if (readExisting(top, rel, undefined, otherwise) === before) return;
   throw targetRefused(
     `cannot export to ${rel}: it ${before === undefined ? 'was created' : 'changed'} since the export was planned`,
     'Plan the export again (run it again) and apply the new plan; nothing was written.',

@@ -44,6 +44,10 @@ export interface OptionWords {
   scopes: string;
   staged: string;
   allProjects: string;
+  /** The option that names an export's targets. */
+  targets: string;
+  /** How an export's refusal of one target's file says to go on without that target. */
+  withoutTarget: string;
 }
 
 /** The library's own names: its methods' fields. */
@@ -65,6 +69,8 @@ const LIBRARY_WORDS: OptionWords = {
   scopes: '{ global: true }, { project }, { action } or { plan }',
   staged: 'staged',
   allProjects: 'allProjects',
+  targets: 'targets',
+  withoutTarget: 'leave this target out of targets',
 };
 
 /** The command line's flags: what its services name in a refusal of a value given with one. */
@@ -86,6 +92,8 @@ export const CLI_FLAGS: OptionWords = {
   scopes: '--global, --project P, --action NS/NAME or --plan ID',
   staged: '--staged',
   allProjects: '--all-projects',
+  targets: '--target',
+  withoutTarget: 'leave this target out with --target',
 };
 
 /** The words of `words`, or the library's when the caller named none. */

@@ -4,6 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { InvariantService, UsageError } from '../../src/index.ts';
+import { ExportService } from '../../src/service/export-service.ts';
 import { runAgents } from '../helpers/main.ts';
 import { gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -137,5 +139,37 @@ describe('agents export, a store kept at the top of the repository', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(top, 'AGENTS.md'), 'utf8')).toContain('Never delete production data');
     expect((await runAgents(['--store', '.', 'export', '--check'], { cwd: top })).code).toBe(0);
+  });
+});
+
+describe("the library's refusal of a target names plan()'s targets, not the command line's --target", () => {
+  it("no targets, a link in a target file's place, a file no longer UTF-8 at apply: the hint leaves out the flag", async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\n');
+    const exporter = new ExportService(new InvariantService(join(repo, '.agents')));
+    const refused = async (run: () => unknown): Promise<UsageError> => {
+      try {
+        await run();
+      } catch (error) {
+        if (error instanceof UsageError) return error;
+        throw error;
+      }
+      throw new Error('not refused');
+    };
+    const none = await refused(() => exporter.plan({}));
+    expect([none.code, none.hint]).toEqual(['no-export-targets', expect.stringMatching(/^Give targets /)]);
+    const plan = await exporter.plan({ targets: ['agents-md'] });
+    writeFileSync(join(repo, 'AGENTS.md'), Buffer.from([0xff, 0x0a]));
+    const changed = await refused(() => exporter.apply(plan));
+    expect([changed.code, (changed.detail as { reason: string }).reason]).toEqual(['export-target-refused', 'not-utf8']);
+    symlinkSync('README.md', join(repo, 'CLAUDE.md'));
+    const before = snapshot(repo);
+    const linked = await refused(() => exporter.plan({ targets: ['claude-md'] }));
+    expect([linked.code, (linked.detail as { reason: string }).reason]).toEqual(['export-target-refused', 'symbolic-link']);
+    for (const e of [changed, linked]) expect([e.hint?.includes('--'), e.hint]).toEqual([false, expect.stringContaining('out of targets')]);
+    expect(snapshot(repo)).toEqual(before);
+    // The command line names its flag, as before.
+    const cli = await runAgents(['--format', 'json', 'export', '--target', 'claude-md'], { cwd: repo });
+    expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([2, expect.stringContaining('with --target')]);
   });
 });
