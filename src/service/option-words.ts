@@ -48,7 +48,25 @@ export interface OptionWords {
   targets: string;
   /** How an export's refusal of one target's file says to go on without that target. */
   withoutTarget: string;
+  action: string;
+  /** The option that creates a project whose name is close to an existing one's. */
+  newProject: string;
+  /** What a hint tells its caller to run: the command line's commands, the library's methods (Class.method(…)). */
+  calls: Calls;
 }
+
+/** The commands (or methods) a hint names for what it tells its caller to do. */
+export interface Calls {
+  /** Adds a first invariant to project `project`, which creates it; `confirmed` with the option a close name needs. */
+  addToProject(project: string, confirmed: boolean): string;
+  /** Creates action template `ref`. */
+  addAction(ref: string): string;
+  listProjects: string;
+  listActions: string;
+}
+
+/** A value as JavaScript writes it in a call: the library's hints show the call to make. */
+const js = (value: string) => JSON.stringify(value);
 
 /** The library's own names: its methods' fields. */
 const LIBRARY_WORDS: OptionWords = {
@@ -71,6 +89,15 @@ const LIBRARY_WORDS: OptionWords = {
   allProjects: 'allProjects',
   targets: 'targets',
   withoutTarget: 'leave this target out of targets',
+  action: 'action',
+  newProject: 'newProject: true',
+  calls: {
+    addToProject: (project, confirmed) =>
+      `InvariantService.add({ scope: { project: ${js(project)} }, text${confirmed ? ', newProject: true' : ''} })`,
+    addAction: (ref) => `ScopeService.addAction({ action: ${js(ref)} })`,
+    listProjects: 'ScopeService.listProjects()',
+    listActions: 'ScopeService.listActions()',
+  },
 };
 
 /** The command line's flags: what its services name in a refusal of a value given with one. */
@@ -94,6 +121,14 @@ export const CLI_FLAGS: OptionWords = {
   allProjects: '--all-projects',
   targets: '--target',
   withoutTarget: 'leave this target out with --target',
+  action: '--action',
+  newProject: '--new-project',
+  calls: {
+    addToProject: (project, confirmed) => `agents invariant add --project ${project}${confirmed ? ' --new-project' : ''} "…"`,
+    addAction: (ref) => `agents action add ${ref}`,
+    listProjects: 'agents project list',
+    listActions: 'agents action list',
+  },
 };
 
 /** The words of `words`, or the library's when the caller named none. */

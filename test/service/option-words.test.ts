@@ -88,3 +88,31 @@ describe('the options a refusal names', () => {
     expect(JSON.parse(blank.stdout).error).toMatchObject({ detail: { field: 'reason' }, message: expect.stringContaining('--reason') });
   });
 });
+
+/** The words a library caller reads: neither a flag nor a command of the command line. */
+function noCommand(error: AgentsError): void {
+  noFlag(error);
+  expect(error.hint ?? '').not.toMatch(/`agents /);
+}
+
+describe('the scopes a refusal names', () => {
+  it("are the library's fields and methods to a library caller, the flags and commands on the command line", async () => {
+    const root = exampleStore();
+    const invariants = new InvariantService(root);
+    const plans = new PlanService(invariants);
+    const closeProject = await failure(invariants.add({ scope: { project: 'myap' }, text: 'Count twice' }));
+    expect([closeProject.code, closeProject.hint]).toEqual(['close-project-name', expect.stringContaining('newProject: true')]);
+    const closeAction = await failure(invariants.add({ scope: { action: 'local/code-coverag' }, text: 'Count twice' }));
+    expect([closeAction.code, closeAction.hint]).toEqual(['close-action-name', expect.stringContaining('ScopeService.addAction(')]);
+    const unknownProject = await failure(invariants.effective({ project: 'nope' }));
+    expect([unknownProject.code, unknownProject.hint]).toEqual([
+      'unknown-project',
+      expect.stringContaining('InvariantService.add({ scope: {'),
+    ]);
+    const unknownAction = await failure(plans.use({ action: 'local/nope', project: 'myapp' }));
+    expect([unknownAction.code, unknownAction.hint]).toEqual(['unknown-action', expect.stringContaining('ScopeService.addAction(')]);
+    for (const e of [closeProject, closeAction, unknownProject, unknownAction]) noCommand(e);
+    const cli = await runAgents(['--store', root, '--format', 'json', 'invariant', 'add', '--project', 'myap', 'Count twice']);
+    expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([2, expect.stringContaining('--project myapp')]);
+  });
+});

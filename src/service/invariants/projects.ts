@@ -11,6 +11,7 @@ import { invariantFiles, planIds } from '../../store/listing.ts';
 import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
 import { unlessSourceNotReady } from './related.ts';
 import { requireValid } from './rules.ts';
+import { type OptionWords, optionWords } from '../option-words.ts';
 import type { ScopeCatalog } from './types.ts';
 
 /** The folders of `dir` in a tree whose names are names (projects: not a reserved one), sorted: the scopes that exist. */
@@ -121,10 +122,11 @@ export async function requireProject(svc: InvariantContext, project: string, giv
   const ranked = closestNames(project, known);
   const suggestions = ranked.length > 0 ? ranked : close;
   const guess = didYouMean(suggestions);
-  const create = `agents invariant add --project ${project}${close.length > 0 ? ' --new-project' : ''} "…"`;
+  const { calls } = optionWords(svc.optionWords);
+  const create = calls.addToProject(project, close.length > 0);
   throw new UsageError(
     `unknown project ${project}: projects/${project}/ does not exist${guess ? `; ${guess}` : ''}`,
-    `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${someNames(known, { more: '`agents project list` lists them all' })}. A project is created by adding its first invariant: \`${create}\`.`,
+    `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${someNames(known, { more: `\`${calls.listProjects}\` lists them all` })}. A project is created by adding its first invariant: \`${create}\`.`,
     { project, suggestions, known },
     'unknown-project',
   );
@@ -150,7 +152,8 @@ export async function checkNewProject(
   if (known.includes(project)) return undefined;
   const suggestions = closeTo(project, known);
   if (suggestions.length > 0 && !confirmed) {
-    const { message, hint, detail } = closeName('project', project, suggestions, known, doing, 'add --new-project');
+    const words = optionWords(svc.optionWords);
+    const { message, hint, detail } = closeName('project', project, suggestions, known, doing, `add ${words.newProject}`, words);
     throw new UsageError(message, hint, detail, 'close-project-name');
   }
   return project;
@@ -197,9 +200,10 @@ export async function requireAction(
       : closestNames(ref, known);
   const guess = didYouMean(suggestions);
   const where = scope.source === undefined ? `actions/${ref}/ does not exist` : `policy source ${scope.source} has no actions/${local}/`;
+  const { calls } = optionWords(svc.optionWords);
   throw new UsageError(
     `unknown action ${ref}: ${where}${guess ? `; ${guess}` : ''}`,
-    `${options.writing ? 'Nothing was written. ' : ''}Known actions: ${someNames(known, { more: '`agents action list` lists them all' })}.${scope.source === undefined ? ` Create one with \`agents action add ${ref}\`.` : ''}`,
+    `${options.writing ? 'Nothing was written. ' : ''}Known actions: ${someNames(known, { more: `\`${calls.listActions}\` lists them all` })}.${scope.source === undefined ? ` Create one with \`${calls.addAction(ref)}\`.` : ''}`,
     { action: ref, suggestions, known },
     'unknown-action',
   );
@@ -227,7 +231,16 @@ export async function checkNewAction(svc: InvariantContext, ref: string, doing =
   if (known.includes(ref)) return;
   const suggestions = closeTo(ref, known);
   if (suggestions.length === 0) return;
-  const { message, hint, detail } = closeName('action', ref, suggestions, known, doing, `run \`agents action add ${ref}\` first`);
+  const words = optionWords(svc.optionWords);
+  const { message, hint, detail } = closeName(
+    'action',
+    ref,
+    suggestions,
+    known,
+    doing,
+    `run \`${words.calls.addAction(ref)}\` first`,
+    words,
+  );
   throw new UsageError(message, hint, detail, 'close-action-name');
 }
 
@@ -250,10 +263,12 @@ function closeName(
   known: readonly string[],
   doing: string,
   anyway: string,
+  /** What the hint calls the option that names a scope of `kind`. */
+  words: OptionWords,
 ): { message: string; hint: string; detail: Record<string, unknown> } {
   return {
     message: `${kind} ${name} does not exist, and its name is close to ${suggestions.length === 1 ? `the existing ${kind}` : `the existing ${kind}s`} ${suggestions.join(', ')}; ${didYouMean(suggestions)}`,
-    hint: `Nothing was written. To ${doing} ${suggestions[0]}, use --${kind} ${suggestions[0]}; to create ${kind} ${name} anyway, ${anyway}.`,
+    hint: `Nothing was written. To ${doing} ${suggestions[0]}, use ${words[kind]} ${suggestions[0]}; to create ${kind} ${name} anyway, ${anyway}.`,
     detail: { [kind]: name, suggestions, known },
   };
 }
