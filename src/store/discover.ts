@@ -21,6 +21,11 @@ export interface DiscoverOptions {
   outermost?: boolean;
 }
 
+/** A store folder as the caller gives one: the command line's `--store DIR`, the library's `store: "DIR"`. */
+function storeNamed(options: DiscoverOptions, store: string): string {
+  return options.storeOption === undefined ? `--store ${shellPath(store)}` : `store: ${JSON.stringify(store)}`;
+}
+
 function isDir(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -141,12 +146,7 @@ export function discoverStore(options: DiscoverOptions): string {
     if (!looksLikeStore(root)) {
       // Never read as an empty store, let alone written into: a folder such as the repository's top holding .agents/.
       const inner = join(root, DEFAULT_STORE_DIR);
-      const named = (store: string) =>
-        from === 'AGENTS_STORE'
-          ? `AGENTS_STORE=${store}`
-          : from === '--store'
-            ? `--store ${shellPath(store)}`
-            : `store: ${JSON.stringify(store)}`;
+      const named = (store: string) => (from === 'AGENTS_STORE' ? `AGENTS_STORE=${store}` : storeNamed(options, store));
       // A folder of a store (its global/, a project's folder) is no store of its own, nor one init could make there.
       const outer = enclosingStore(root);
       const hint = isDir(inner)
@@ -175,7 +175,7 @@ export function discoverStore(options: DiscoverOptions): string {
       if (lstatSync(candidate).isSymbolicLink()) {
         throw new UsageError(
           `${candidate} is a symbolic link; a store found by searching is never followed through a link`,
-          `If you trust where it points, name it explicitly: --store ${shellPath(candidate)} (or AGENTS_STORE).`,
+          `If you trust where it points, name it explicitly: ${storeNamed(options, candidate)} (or AGENTS_STORE).`,
         );
       }
       if (looksLikeStore(candidate)) {
@@ -192,16 +192,18 @@ export function discoverStore(options: DiscoverOptions): string {
     dir = parent;
   }
   if (found !== undefined) return found;
+  // The caller's option that names a store (the library's open({store})), which the hints name beside AGENTS_STORE.
+  const point = options.storeOption ?? '--store DIR';
   if (passed !== undefined)
     throw new UsageError(
       `no store found: ${passed} holds no store (no config.yaml, no global/, projects/, actions/, plans/), and no other ${DEFAULT_STORE_DIR}/ from ${resolve(options.cwd)} up does`,
-      `Run \`agents init\` to make the store there when the folder is empty, or \`agents init --store DIR\` to make it elsewhere when another tool uses it (then --store DIR or AGENTS_STORE for every command).`,
+      `Run \`agents init\` to make the store there when the folder is empty, or \`agents init --store DIR\` to make it elsewhere when another tool uses it (then ${point} or AGENTS_STORE for every command).`,
       { passed },
     );
   if (blocked !== undefined)
     throw new UsageError(
       `no store found: ${blocked} is a file, not a store folder, and no other ${DEFAULT_STORE_DIR}/ from ${resolve(options.cwd)} up is a store`,
-      `Move ${blocked} away, then run \`agents init\`; or make the store elsewhere with \`agents init --store DIR\` (then --store DIR or AGENTS_STORE for every command).`,
+      `Move ${blocked} away, then run \`agents init\`; or make the store elsewhere with \`agents init --store DIR\` (then ${point} or AGENTS_STORE for every command).`,
       { file: blocked },
     );
   // The search ends at the repository's top: a store above it (the outer tree of a worktree or submodule made inside
@@ -217,12 +219,12 @@ export function discoverStore(options: DiscoverOptions): string {
   throw new UsageError(
     `no store found: no ${DEFAULT_STORE_DIR}/ folder in ${cwd}${top === undefined ? ' or above it' : top === cwd ? '' : ` or above it up to the repository's top ${top}`}${sparse ? ' (this is a sparse checkout)' : ''}`,
     sparse
-      ? `If the repository has a store, bring it into the checkout: git sparse-checkout add ${DEFAULT_STORE_DIR}. Otherwise run \`agents init\` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.`
+      ? `If the repository has a store, bring it into the checkout: git sparse-checkout add ${DEFAULT_STORE_DIR}. Otherwise run \`agents init\` at the top of your repository, or point to a store with ${point} or AGENTS_STORE.`
       : linked
-        ? `This worktree's checkout holds no store: if the repository has one, check out a branch that holds it here (or merge it in), or point to a store with --store DIR or AGENTS_STORE; otherwise run \`agents init\` at the top of the repository.`
+        ? `This worktree's checkout holds no store: if the repository has one, check out a branch that holds it here (or merge it in), or point to a store with ${point} or AGENTS_STORE; otherwise run \`agents init\` at the top of the repository.`
         : outer !== undefined
-          ? `${top} is a repository of its own (a submodule or a nested clone), and the search stops at its top: run agents in the repository around it, or point to its store with --store ${shellPath(outer)} (or AGENTS_STORE); \`agents init\` here would make a store for this repository alone.`
-          : 'Run `agents init` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.',
+          ? `${top} is a repository of its own (a submodule or a nested clone), and the search stops at its top: run agents in the repository around it, or point to its store with ${storeNamed(options, outer)} (or AGENTS_STORE); \`agents init\` here would make a store for this repository alone.`
+          : `Run \`agents init\` at the top of your repository, or point to a store with ${point} or AGENTS_STORE.`,
     sparse
       ? { sparse: true, top }
       : top !== undefined

@@ -1,11 +1,13 @@
 // A refusal names the option its caller gave: the library's field (reason, addTags) to a library caller, the flag
 // (--reason, --tag) on the command line, never the command line's words in a library error.
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
 import { InvariantService, PlanService } from '../../src/index.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, EXAMPLE_PLAN_SET, exampleStore } from '../helpers/plans.ts';
-import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 
 const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
 
@@ -114,5 +116,20 @@ describe('the scopes a refusal names', () => {
     for (const e of [closeProject, closeAction, unknownProject, unknownAction]) noCommand(e);
     const cli = await runAgents(['--store', root, '--format', 'json', 'invariant', 'add', '--project', 'myap', 'Count twice']);
     expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([2, expect.stringContaining('--project myapp')]);
+  });
+});
+
+describe('the store a refusal of open() names', () => {
+  it("is open()'s store, not --store: none found, or a link found by the search", async () => {
+    const dir = tempDir();
+    const none = await failure((async () => InvariantService.open({ cwd: dir, env: {} }))());
+    expect([none.exitCode, none.hint]).toEqual([2, expect.stringContaining('open({store})')]);
+    noFlag(none);
+    symlinkSync(store(), join(dir, '.agents'));
+    const linked = await failure((async () => InvariantService.open({ cwd: dir, env: {} }))());
+    expect([linked.exitCode, linked.hint]).toEqual([2, expect.stringContaining(`store: ${JSON.stringify(join(dir, '.agents'))}`)]);
+    noFlag(linked);
+    const cli = await runAgents(['invariant', 'list'], { cwd: dir, env: {} });
+    expect([cli.code, cli.stderr]).toEqual([2, expect.stringContaining(`--store ${join(dir, '.agents')}`)]);
   });
 });
