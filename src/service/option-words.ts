@@ -63,6 +63,15 @@ export interface Calls {
   addAction(ref: string): string;
   listProjects: string;
   listActions: string;
+  /** Lists every invariant, inactive ones too: their ids. */
+  listAll: string;
+  listPlans: string;
+  usePlan: string;
+  listViolations: string;
+  /** Shows the effective set of a plan or a project. */
+  effectiveSet(target: { plan: string } | { project: string }): string;
+  /** Compares the index with HEAD. */
+  diffStaged: string;
 }
 
 /** A value as JavaScript writes it in a call: the library's hints show the call to make. */
@@ -97,6 +106,15 @@ const LIBRARY_WORDS: OptionWords = {
     addAction: (ref) => `ScopeService.addAction({ action: ${js(ref)} })`,
     listProjects: 'ScopeService.listProjects()',
     listActions: 'ScopeService.listActions()',
+    listAll: 'InvariantService.list({ all: true })',
+    listPlans: 'PlanService.list()',
+    usePlan: 'PlanService.use({ action })',
+    listViolations: 'PlanService.listViolations({ plan })',
+    effectiveSet: (target) =>
+      'plan' in target
+        ? `InvariantService.effective({ plan: ${js(target.plan)} })`
+        : `InvariantService.effective({ project: ${js(target.project)} })`,
+    diffStaged: 'ReviewService.diff({ staged: true })',
   },
 };
 
@@ -128,6 +146,13 @@ export const CLI_FLAGS: OptionWords = {
     addAction: (ref) => `agents action add ${ref}`,
     listProjects: 'agents project list',
     listActions: 'agents action list',
+    listAll: 'agents invariant list --all',
+    listPlans: 'agents plan list',
+    usePlan: 'agents plan use NS/NAME',
+    listViolations: 'agents invariant violation list',
+    effectiveSet: (target) =>
+      `agents invariant list --effective ${'plan' in target ? `--plan ${target.plan}` : `--project ${target.project}`}`,
+    diffStaged: 'agents invariant diff --staged',
   },
 };
 

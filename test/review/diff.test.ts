@@ -1,6 +1,8 @@
 import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { UsageError } from '../../src/core/errors.ts';
+import { ReviewService } from '../../src/service/review-service.ts';
 import { git } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { A1, G1, G2, G3, P1, P2, PLAN, Q1, Repo, X1, history, suiteDir } from './repo.ts';
@@ -488,6 +490,11 @@ describe('invalid files and shallow clones', () => {
     const r = await runAgents(['invariant', 'diff', '--format', 'json'], { cwd: repo.dir });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'sparse-store', detail: { missing: 4 } });
+    expect(JSON.parse(r.stdout).error.hint).toContain('`agents invariant diff --staged`');
+    // The library's caller is told its own way to the index: the method's field, not the command line's flag.
+    const library = await new ReviewService(repo.store).diff({}).catch((error: unknown) => error as UsageError);
+    expect(library).toMatchObject({ code: 'sparse-store', hint: expect.stringContaining('`ReviewService.diff({ staged: true })`') });
+    expect((library as UsageError).hint).not.toMatch(/--|`agents /);
     // The index and the revisions hold every file: compared as usual.
     expect((await diff(repo, '--staged')).invariants).toEqual([]);
     expect(files(await diff(repo, `${c[3]}..${c[4]}`))).toEqual([['moved', `global/${P1}.yaml`, `projects/myapp/${P1}.yaml`]]);

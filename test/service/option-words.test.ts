@@ -133,3 +133,26 @@ describe('the store a refusal of open() names', () => {
     expect([cli.code, cli.stderr]).toEqual([2, expect.stringContaining(`--store ${join(dir, '.agents')}`)]);
   });
 });
+
+describe('the commands a hint names', () => {
+  it("are the library's methods to a library caller, the commands on the command line", async () => {
+    const root = exampleStore();
+    const invariants = new InvariantService(root);
+    const plans = new PlanService(invariants);
+    const none = '01M8ZZZZZZZZZZZZZZZZZZZZZZ';
+    const waiver = { invariant: none, project: 'myapp', reason: 'r', owner: 'o', expires: '2099-01-01' };
+    for (const [call, named] of [
+      [invariants.show(none), 'InvariantService.list({ all: true })'],
+      [plans.show(none), 'PlanService.list()'],
+      [plans.addViolation({ plan: EXAMPLE_PLAN, invariant: none }), `InvariantService.effective({ plan: "${EXAMPLE_PLAN}" })`],
+      [plans.waive(waiver), 'InvariantService.effective({ project: "myapp" })'],
+      [plans.resolveViolation(none), 'PlanService.listViolations({ plan })'],
+    ] as const) {
+      const error = await failure(call);
+      expect([error.code, error.hint]).toEqual(['unknown-id', expect.stringContaining(named)]);
+      noCommand(error);
+    }
+    const cli = await runAgents(['--store', root, '--format', 'json', 'invariant', 'show', none]);
+    expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([2, expect.stringContaining('`agents invariant list --all`')]);
+  });
+});

@@ -72,7 +72,7 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
       const here = await readFolders(svc.source, [folder]);
       requireValid(here, `edit ${found.id} in ${describeScope(found.scope)}`);
       const old = here.invariants.find((i) => i.id === found.id);
-      if (!old) throw gone(found);
+      if (!old) throw gone(svc, found);
       before = old;
       const next: ScopedInvariant = { ...old, tags: [...old.tags] };
       if (text !== undefined) next.text = text;

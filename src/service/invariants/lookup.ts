@@ -10,9 +10,16 @@ import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../s
 import type { InvariantContext } from './context.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
+import { optionWords } from '../option-words.ts';
 
-/** Where a plan id that names none sends its user, by a whole id or a prefix alike. */
-const PLANS_HINT = 'Run `agents plan list` to see the plans; `agents plan use NS/NAME` makes one.';
+/**
+ * Where a plan id that names none sends its user, by a whole id or a prefix alike, in the caller's words (the
+ * command line's commands, the library's methods).
+ */
+function plansHint(svc: InvariantContext): string {
+  const { calls } = optionWords(svc.optionWords);
+  return `Run \`${calls.listPlans}\` to see the plans; \`${calls.usePlan}\` makes one.`;
+}
 
 /** Reads one plan's plan.yaml; unknown plans are a usage error. */
 export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promise<Plan> {
@@ -28,7 +35,7 @@ export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promi
     // unknown plan to create: its records are still there.
     if ((await svc.source.list(`plans/${planId}`, { recursive: false })).length > 0)
       requireValid({ ...snap, diagnostics: [readFailure(planFile, { ok: false, code: 'missing', message: '' })] }, `read plan ${planId}`);
-    const hint = PLANS_HINT;
+    const hint = plansHint(svc);
     // A whole id skips the prefix lookup (resolvePlanId), which says what else of the store an id names.
     await refuseOtherKind(svc, planId, 'plan', hint);
     throw noSuchId('plan', planId, hint, planIdsIn(await svc.source.list('plans', { recursive: false })));
@@ -77,7 +84,7 @@ export async function resolveId(
     }
     for (const i of inherited) found.push({ id: i.id, path: i.path, scope: i.scope });
   }
-  const hint = 'Run `agents invariant list --all` to see the ids.';
+  const hint = `Run \`${optionWords(svc.optionWords).calls.listAll}\` to see the ids.`;
   // A plan's or a record's id given for an invariant's is said so, as resolvePlanId says an invariant's.
   const wanted = normalisePrefix(prefix);
   if (
@@ -137,7 +144,7 @@ export async function resolvePlanId(svc: InvariantContext, prefix: string): Prom
     if (links.length > 0) requireValid(await readEntries(svc.source, links), `read plan ${wanted}`);
   }
   const ids = planIdsIn(entries);
-  const hint = PLANS_HINT;
+  const hint = plansHint(svc);
   if (wanted !== undefined && resolvePrefix(wanted, ids).kind === 'unknown') await refuseOtherKind(svc, wanted, 'plan', hint);
   return pickId(prefix, ids, 'plan', hint);
 }
@@ -224,16 +231,16 @@ export async function readOne(
   const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
   if (!inv) {
     requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `${what} ${found.id}`);
-    throw gone(found);
+    throw gone(svc, found);
   }
   return inv;
 }
 
 /** An invariant found before its scope's lock was taken, and gone once it was: another writer moved or removed it. */
-export function gone(found: { id: string; path: string }): UsageError {
+export function gone(svc: InvariantContext, found: { id: string; path: string }): UsageError {
   return unknownId(
     `no invariant with id ${found.id}: ${found.path} is gone`,
-    'Another command may have moved or removed it; run `agents invariant list --all`.',
+    `Another command may have moved or removed it; run \`${optionWords(svc.optionWords).calls.listAll}\`.`,
     found.id,
     [],
   );

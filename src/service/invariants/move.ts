@@ -64,7 +64,7 @@ export async function move(
       const here = await readFolders(svc.source, [from, toFolder]);
       requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
       const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
-      if (!old) throw gone(found);
+      if (!old) throw gone(svc, found);
       before = old;
       const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
       if (dup) {
@@ -144,7 +144,7 @@ export async function remove(
     async () => {
       // Found before the lock was taken: a writer it waited for may have moved or removed it meanwhile.
       const here = await svc.source.list(folder, { recursive: false });
-      if (!here.some((e) => e.path === found.path && e.type === 'file')) throw gone(found);
+      if (!here.some((e) => e.path === found.path && e.type === 'file')) throw gone(svc, found);
       await refuseOverridden(svc, found, 'remove');
       removeFile(svc.root, found.path);
     },

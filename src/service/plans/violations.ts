@@ -36,7 +36,7 @@ export async function addViolation(
   const inSet = entries.map((e) => e.invariant);
   const wanted = normalisePrefix(input.invariant);
   if (wanted !== undefined && !inSet.some((i) => i.id.startsWith(wanted))) {
-    const hint = `Nothing was written. See the set with \`agents invariant list --effective --plan ${plan.id}\`; a shadowed or inactive copy does not apply.`;
+    const hint = `Nothing was written. See the set with \`${optionWords(svc.invariants.optionWords).calls.effectiveSet({ plan: plan.id })}\`; a shadowed or inactive copy does not apply.`;
     // A violation's id (or a plan's, a waiver's) given for the invariant's: said so, not as an invariant outside the set.
     // An id that names no invariant at all is unknown-id, as every command says it.
     await refuseUnknownInvariant(
@@ -100,7 +100,7 @@ export async function findViolation(svc: PlanContext, prefix: string): Promise<{
       if (isUlid(id)) found.push({ plan, id, path: e.path });
     }
   }
-  const hint = 'Run `agents invariant violation list` to see the violations.';
+  const hint = `Run \`${optionWords(svc.invariants.optionWords).calls.listViolations}\` to see the violations.`;
   if (found.length === 0) await refuseOtherKind(svc.invariants, wanted, 'violation', hint);
   const id = pickId(
     prefix,

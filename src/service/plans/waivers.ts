@@ -89,8 +89,8 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
     // A copy the locked floor shadows is out of the set because of the floor: refused as a waiver of it (locked-waived).
     const shadowed = await svc.invariants.show(input.invariant).catch(() => undefined);
     if (shadowed) await refuseLockedWaiver(svc.root, svc.invariants.source, shadowed.invariant);
-    const list = scope.kind === 'plan' ? `--plan ${scope.plan}` : `--project ${scope.project}`;
-    const hint = `Nothing was written. See the set with \`agents invariant list --effective ${list}\`; a shadowed or inactive copy does not apply.`;
+    const set = words.calls.effectiveSet(scope.kind === 'plan' ? { plan: scope.plan } : { project: scope.project });
+    const hint = `Nothing was written. See the set with \`${set}\`; a shadowed or inactive copy does not apply.`;
     // A violation's id (or a plan's, a waiver's) given for its invariant's: said so, not as an invariant outside the set.
     await refuseUnknownInvariant(
       svc.invariants,

@@ -28,7 +28,7 @@ import { resolveCommit, topLevelAndCommits } from '../../git/repo.ts';
 import { idsAmong } from '../../store/listing.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
 import { otherKindError } from '../invariants/lookup.ts';
-import type { OptionWords } from '../option-words.ts';
+import { type OptionWords, optionWords } from '../option-words.ts';
 import { parseYamlDocument, parseYamlDocumentNow } from '../../store/yaml-document.ts';
 import { loadParsing, parseFile, type Parsed } from './parsing.ts';
 import {
@@ -85,7 +85,7 @@ export async function diffRevisions(
   try {
     const got = asked ? await topLevelAndCommits(at, asked) : undefined;
     const quick = got && asked ? { top: got.top, commits: new Map(asked.map((r, i) => [r, got.commits[i]!])) } : undefined;
-    return await diffWith(root, request, quick, early, absent);
+    return await diffWith(root, request, quick, early, absent, optionWords(words));
   } finally {
     early?.close();
   }
@@ -97,6 +97,7 @@ async function diffWith(
   quick: { top: string; commits: Map<string, string> } | undefined,
   early: ObjectReader | undefined,
   absent: { top: string; error: Error } | undefined,
+  words: OptionWords,
 ): Promise<DiffResult> {
   const top = quick?.top ?? (await repositoryTop(absent?.top ?? root));
   const { range, before: bSpec, after: aSpec } = await parseRange(top, request, quick?.commits);
@@ -106,7 +107,8 @@ async function diffWith(
   // (`git rm -r .agents`) is a side without a store: all of it is removed, as `validate --staged` passes there. The
   // working tree, or an index that still holds the store (removed from the disk only), is no side to read.
   const open = async (spec: typeof bSpec, idLength: () => number): Promise<Side> => {
-    if (absent === undefined || revisions(spec) || spec.kind === 'empty') return openSide(root, top, spec, idLength);
+    if (absent === undefined || revisions(spec) || spec.kind === 'empty')
+      return openSide(root, top, spec, idLength, words.calls.diffStaged);
     if (spec.kind === 'working tree' || (await indexHolds(top, prefix))) throw absent.error;
     return emptySide({ label: 'index', kind: 'index' });
   };

@@ -283,13 +283,20 @@ function emptyStore(): StoreTree {
 }
 
 /** One side holding every relevant file of the store at `root`: the working tree, the index, or a revision. */
-export async function openSide(root: string, top: string, spec: SideSpec, idLength: () => number): Promise<Side> {
+export async function openSide(
+  root: string,
+  top: string,
+  spec: SideSpec,
+  idLength: () => number,
+  /** What the sparse checkout's hint calls a diff of the index: the command line's command, the library's method. */
+  diffStaged: string,
+): Promise<Side> {
   if (spec.kind === 'empty') return emptySide({ label: 'no commit yet', kind: 'revision' });
   if (spec.kind === 'working tree') {
     // Files a sparse checkout leaves out would read as removed (docs/store-format.md): the index holds them all.
     await (await import('../../store/sparse-store.ts')).refuseSparseStore(
       root,
-      'Compare with the index instead, which holds them all (`agents invariant diff --staged`)',
+      `Compare with the index instead, which holds them all (\`${diffStaged}\`)`,
     );
     const { WorkingTreeSource } = await import('../../store/tree-source.ts');
     const source = new WorkingTreeSource(root);
