@@ -72,6 +72,12 @@ export interface Calls {
   effectiveSet(target: { plan: string } | { project: string }): string;
   /** Compares the index with HEAD. */
   diffStaged: string;
+  /** Lists the invariants of one project or action template. */
+  listScope(scope: { project: string } | { action: string }): string;
+  /** Sets (or, with "", removes) invariant `id`'s overrides. */
+  editOverrides(id: string, overrides: string): string;
+  /** Creates a project, by adding its first invariant. */
+  createProject: string;
 }
 
 /** A value as JavaScript writes it in a call: the library's hints show the call to make. */
@@ -115,6 +121,10 @@ const LIBRARY_WORDS: OptionWords = {
         ? `InvariantService.effective({ plan: ${js(target.plan)} })`
         : `InvariantService.effective({ project: ${js(target.project)} })`,
     diffStaged: 'ReviewService.diff({ staged: true })',
+    listScope: (scope) =>
+      `InvariantService.list({ scope: ${'project' in scope ? `{ project: ${js(scope.project)} }` : `{ action: ${js(scope.action)} }`} })`,
+    editOverrides: (id, overrides) => `InvariantService.edit({ id: ${js(id)}, overrides: ${js(overrides)} })`,
+    createProject: 'InvariantService.add({ scope: { project }, text })',
   },
 };
 
@@ -153,6 +163,9 @@ export const CLI_FLAGS: OptionWords = {
     effectiveSet: (target) =>
       `agents invariant list --effective ${'plan' in target ? `--plan ${target.plan}` : `--project ${target.project}`}`,
     diffStaged: 'agents invariant diff --staged',
+    listScope: (scope) => `agents invariant list ${'project' in scope ? `--project ${scope.project}` : `--action ${scope.action}`}`,
+    editOverrides: (id, overrides) => `agents invariant edit ${id} --overrides ${overrides === '' ? '""' : overrides}`,
+    createProject: 'agents invariant add --project',
   },
 };
 

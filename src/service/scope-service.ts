@@ -192,7 +192,7 @@ export class ScopeService {
         if (here.some((e) => e.path === path)) {
           throw new UsageError(
             `action ${ref} already exists: ${path}`,
-            `Nothing was written. Its invariants: \`agents invariant list --action ${ref}\`.`,
+            `Nothing was written. Its invariants: \`${optionWords(this.invariants.optionWords).calls.listScope({ action: ref })}\`.`,
           );
         }
         writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
@@ -239,7 +239,7 @@ export class ScopeService {
         { folders: [folder], commit: input.commit },
         async () => {
           const here = await this.source.list(folder, { recursive: false });
-          if (here.some((e) => e.path === written)) throw projectExists(project, folder);
+          if (here.some((e) => e.path === written)) throw projectExists(project, folder, optionWords(this.invariants.optionWords));
           writeFileAtomic(this.root, written, file.content);
           // The .gitkeep kept the folder while it held nothing else: project.yaml keeps it now.
           const keep = `${folder}/.gitkeep`;
@@ -325,7 +325,7 @@ export class ScopeService {
       if (!existing.has(project)) continue;
       const bare = adopt && (meta.description !== undefined || meta.paths !== undefined);
       if (!bare || (await this.source.list(folder, { recursive: false })).some((e) => e.path === `${folder}/project.yaml`))
-        throw projectExists(project, folder);
+        throw projectExists(project, folder, optionWords(this.invariants.optionWords));
       adopted.add(project);
     }
     const { formatProjectFile } = await import('../core/serialize.ts');
@@ -390,9 +390,9 @@ export class ScopeService {
   }
 }
 
-function projectExists(project: string, folder: string): UsageError {
+function projectExists(project: string, folder: string, words: OptionWords): UsageError {
   return new UsageError(
     `project ${project} already exists: ${folder}/`,
-    `Nothing was written. See it with \`agents invariant list --project ${project}\`.`,
+    `Nothing was written. See it with \`${words.calls.listScope({ project })}\`.`,
   );
 }

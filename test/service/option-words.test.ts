@@ -4,7 +4,7 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
-import { InvariantService, PlanService } from '../../src/index.ts';
+import { InvariantService, PlanService, ScopeService } from '../../src/index.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, EXAMPLE_PLAN_SET, exampleStore } from '../helpers/plans.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
@@ -154,5 +154,42 @@ describe('the commands a hint names', () => {
     }
     const cli = await runAgents(['--store', root, '--format', 'json', 'invariant', 'show', none]);
     expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([2, expect.stringContaining('`agents invariant list --all`')]);
+  });
+});
+
+describe('the calls a hint of scopes and overrides names', () => {
+  it("are the library's methods to a library caller, the commands on the command line", async () => {
+    const G = '01M8AAAAAAAAAAAAAAAAAAAAAA';
+    const P = '01M8BBBBBBBBBBBBBBBBBBBBBB';
+    const PLAN = '01M8CCCCCCCCCCCCCCCCCCCCCC';
+    const root = testStore({
+      [`global/${G}.yaml`]: invariantYaml(G, 'Keep it small'),
+      [`projects/myapp/${P}.yaml`]: invariantYaml(P, 'Keep it small', { overrides: G }),
+      'actions/local/lint/action.yaml': 'description: Lint\n',
+      [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: gone\n`,
+    });
+    const invariants = new InvariantService(root, { notice: () => undefined });
+    const scopes = new ScopeService(invariants);
+    for (const [call, named] of [
+      [() => scopes.addProject({ project: 'myapp' }), 'InvariantService.list({ scope: { project: "myapp" } })'],
+      [() => scopes.addAction({ action: 'local/lint' }), 'InvariantService.list({ scope: { action: "local/lint" } })'],
+      [() => invariants.remove(G), `InvariantService.edit({ id: "${P}", overrides: "" })`],
+      [() => invariants.edit({ id: G, text: 'Keep it tiny' }), `InvariantService.edit({ id: "${P}", overrides: "" })`],
+      [() => invariants.edit({ id: G, overrides: P }), `InvariantService.edit({ id: "${P}", overrides: "${G}" })`],
+    ] as const) {
+      const error = await failure(call());
+      expect(error.hint).toContain(named);
+      noCommand(error);
+    }
+    const { warnings } = await invariants.effective({ plan: PLAN });
+    expect(warnings.map((w) => [w.code, w.hint])).toEqual([
+      ['unknown-project', expect.stringContaining('InvariantService.add({ scope: { project }, text })')],
+    ]);
+    expect(warnings[0]!.hint).not.toMatch(/--|`agents /);
+    const cli = await runAgents(['--store', root, '--format', 'json', 'invariant', 'remove', G, '--yes']);
+    expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([
+      1,
+      expect.stringContaining(`\`agents invariant edit ${P} --overrides ""\``),
+    ]);
   });
 });

@@ -159,7 +159,7 @@ export async function checkOverride(svc: InvariantContext, inv: ScopedInvariant)
   if (own !== 'action' && other !== 'action' && precedence(other) < precedence(own))
     throw new UsageError(
       `${inv.id} cannot override ${target.id}: ${describeScope(target.scope)} comes before ${describeScope(inv.scope)}, so ${target.id} is the copy that applies`,
-      `An override names a copy of lower precedence (plan > project > global > inherited). To replace ${inv.id} on purpose, run \`agents invariant edit ${target.id} --overrides ${inv.id}\`.`,
+      `An override names a copy of lower precedence (plan > project > global > inherited). To replace ${inv.id} on purpose, run \`${optionWords(svc.optionWords).calls.editOverrides(target.id, inv.id)}\`.`,
     );
   // Nor one it never meets (another project's, another plan's): it would replace nothing anywhere. The resolver's rule
   // decides, on copies taken as active and unlocked, so that only where they live counts.

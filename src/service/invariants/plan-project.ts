@@ -4,6 +4,7 @@ import type { Plan } from '../../core/model.ts';
 import { SET_LEAVES_PROJECT_OUT, unknownPlanProject } from '../../core/plan-project.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
+import { optionWords } from '../option-words.ts';
 
 /**
  * The warning (code `unknown-project`, at the `project` of the plan's plan.yaml) for a plan whose project is not
@@ -17,7 +18,7 @@ export async function planProjectWarnings(svc: InvariantContext, plan: Plan, lis
   const folder = `projects/${project}/`;
   if (listed.some((e) => e.path.startsWith(folder)) || (await svc.projectNames()).includes(project)) return [];
   const file = `plans/${plan.id}/plan.yaml`;
-  const words = unknownPlanProject(plan.id, project);
+  const words = unknownPlanProject(plan.id, project, optionWords(svc.optionWords).calls.createProject);
   const message = `${words.message}: ${SET_LEAVES_PROJECT_OUT}`;
   let warning: Diagnostic = { code: 'unknown-project', severity: 'warning', file, line: 0, col: 0, message, hint: words.hint };
   const read = (await svc.source.read([file])).get(file);

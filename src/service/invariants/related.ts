@@ -4,6 +4,7 @@ import { type Scope, type ScopedInvariant, describeScope, scopeFolder } from '..
 import { shadowInfo } from '../../core/shadow.ts';
 import { type StoreSnapshot, emptySnapshot, readAllPlans, readFolders, readStore } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
+import { optionWords } from '../option-words.ts';
 import { nearAmong } from './rules.ts';
 import type { NearMatch } from './types.ts';
 
@@ -90,7 +91,7 @@ export async function refuseOverridden(svc: InvariantContext, inv: { id: string 
   const more = by.length > 1 ? ` (and ${by.length - 1} more)` : '';
   throw new CheckFailedError(
     `cannot ${doing} ${inv.id}: ${first.id} in ${describeScope(first.scope)}${more} names it in overrides, as a copy of its text`,
-    `Nothing was written. Take the override away first (\`agents invariant edit ${first.id} --overrides ""\`), then run the command again.`,
+    `Nothing was written. Take the override away first (\`${optionWords(svc.optionWords).calls.editOverrides(first.id, '')}\`), then run the command again.`,
     { id: inv.id, overridden_by: by.map((o) => ({ id: o.id, path: o.path })) },
     'overridden',
   );
