@@ -23,6 +23,7 @@ import {
 import { mergeBlock, removeBlock } from '../core/export-merge.ts';
 import { EXPORT_TARGETS, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
+import { quoteText } from '../core/plain-text.ts';
 import { codePointLength } from '../core/names.ts';
 import { waiverExpiry, waiverFolder, waiversInSet } from '../core/waivers.ts';
 import { resolveEffective } from '../core/resolve.ts';
@@ -453,7 +454,15 @@ export class ExportService {
   /** A plan's (or a project's) whole effective set in one target's format, for standard output. */
   async standalone(target: { plan: string } | { project: string }, targetName: string): Promise<string> {
     const config = await this.settings();
-    const [name] = chooseTargets([requiredString(targetName, 'target')], config, optionWords(this.service.optionWords).targets);
+    const names = chooseTargets([requiredString(targetName, 'target')], config, optionWords(this.service.optionWords).targets);
+    // One format is printed: a comma list would otherwise print the first of its targets in name order, without a word.
+    if (names.length > 1)
+      throw new UsageError(
+        `standalone: target ${quoteText(targetName)} names ${names.length} targets (${names.join(', ')}); it returns one format`,
+        'Give one target, and call standalone once for each.',
+        { field: 'target', targets: names },
+      );
+    const name = names[0]!;
     const result = await this.service.effective(target);
     const entries = result.entries.filter((e) => config.export.severities.includes(e.invariant.severity));
     // effective() gives only the waivers its set holds (waiversInSet): those that hold now are the files'.
@@ -463,6 +472,6 @@ export class ExportService {
       result.waivers.filter((w) => w.holds),
       result.warnings.some((w) => w.code === 'unknown-project'),
     );
-    return renderStandalone(TARGETS[name!], [section], this.storeRel());
+    return renderStandalone(TARGETS[name], [section], this.storeRel());
   }
 }

@@ -143,7 +143,7 @@ describe('agents export, a store kept at the top of the repository', () => {
 });
 
 describe("the library's refusal of a target names plan()'s targets, not the command line's --target", () => {
-  it("no targets, a link in a target file's place, a file no longer UTF-8 at apply: the hint leaves out the flag", async () => {
+  it("no targets, a link in a target file's place, a file no longer UTF-8 at apply: the hint leaves out the flag; standalone takes one target", async () => {
     const repo = monorepo();
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\n');
     const exporter = new ExportService(new InvariantService(join(repo, '.agents')));
@@ -168,6 +168,10 @@ describe("the library's refusal of a target names plan()'s targets, not the comm
     expect([linked.code, (linked.detail as { reason: string }).reason]).toEqual(['export-target-refused', 'symbolic-link']);
     for (const e of [changed, linked]) expect([e.hint?.includes('--'), e.hint]).toEqual([false, expect.stringContaining('out of targets')]);
     expect(snapshot(repo)).toEqual(before);
+    // standalone returns one format: a comma list is refused, never read as the first of its targets.
+    const two = await refused(() => exporter.standalone({ project: 'web' }, 'cursor,claude-md'));
+    expect([two.code, two.detail]).toEqual(['usage', { field: 'target', targets: ['claude-md', 'cursor'] }]);
+    expect(await exporter.standalone({ project: 'web' }, 'claude-md,claude-md')).toContain('Never ship UI copy without review');
     // The command line names its flag, as before.
     const cli = await runAgents(['--format', 'json', 'export', '--target', 'claude-md'], { cwd: repo });
     expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([2, expect.stringContaining('with --target')]);
