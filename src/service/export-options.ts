@@ -66,9 +66,21 @@ export function checkPlanShape(
     // A path into git's own folder (`.git/hooks/pre-commit`) is no instruction file either: git would run what it holds.
     const path = requiredString(c.path, 'changes[].path');
     if (leavesStore(path) || path.split(/[\\/]/).some((part) => part.toLowerCase() === '.git')) throw outsideFiles(path);
-    requiredString(c.action, 'changes[].action');
+    const action = requiredString(c.action, 'changes[].action');
     optionalString(c.before, 'changes[].before');
-    optionalString(c.after, 'changes[].after');
+    const after = optionalString(c.after, 'changes[].after');
+    // The writes go by `after` (none: the file is deleted): an action of another name, or a delete that holds a text,
+    // would be written as a plan() never gives it.
+    if (!(CHANGE_ACTIONS as readonly string[]).includes(action))
+      throw notAsPlanned(`changes[].action must be one of ${CHANGE_ACTIONS.join(', ')}, not ${quoteText(action)}`, 'changes[].action', {
+        allowed: [...CHANGE_ACTIONS],
+      });
+    // An unchanged file is not written: a plan the cache answered gives it no text.
+    if (action !== 'unchanged' && (action === 'delete') !== (after === undefined))
+      throw notAsPlanned(
+        `changes[].after of ${quoteText(path)} ${action === 'delete' ? 'is a text, for a delete' : `is missing, for ${action}`}`,
+        'changes[].after',
+      );
     // Nor is one into the store, whose every file is read as the store's (an invariant of the caller's choosing): where
     // the write would land, through a link to the top or the store, or the store's name in capitals a forgiving file
     // system takes for it.
@@ -82,6 +94,14 @@ export function checkPlanShape(
     )
       throw outsideFiles(path);
   }
+}
+
+/** What a change of `plan()` may do to its file. */
+const CHANGE_ACTIONS = ['create', 'update', 'unchanged', 'delete'] as const satisfies readonly FileChange['action'][];
+
+/** A change no plan() gives: refused by the field at fault, nothing written. */
+function notAsPlanned(problem: string, field: string, more: Record<string, unknown> = {}): UsageError {
+  return new UsageError(`apply: ${problem}`, 'Nothing was written. Apply a plan as plan() returned it.', { field, ...more });
 }
 
 function outsideFiles(path: string): UsageError {

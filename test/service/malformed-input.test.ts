@@ -396,6 +396,14 @@ describe('the library given input of the wrong shape', () => {
       'changes[].after',
     );
     expect(await fieldOf(() => exporter.apply({ top: store, changes: [] }, 5))).toBe('onProgress');
+    // An action no plan() gives, or a delete that holds a text, was written as if planned: refused by its field.
+    for (const [change, field] of [
+      [{ path: 'A.md', action: 'explode', after: 'x' }, 'changes[].action'],
+      [{ path: 'A.md', action: 'delete', after: 'x' }, 'changes[].after'],
+      [{ path: 'A.md', action: 'create' }, 'changes[].after'],
+    ] as const)
+      expect(await fieldOf(() => exporter.apply({ top: store, changes: [change] }))).toBe(field);
+    expect(existsSync(join(store, 'A.md'))).toBe(false);
     // A path out of the top, in a plan rebuilt by the caller, was written there; nothing is written, not even the others.
     const top = join(dirname(store), 'top');
     mkdirSync(top);
