@@ -49,6 +49,8 @@ export interface OptionWords {
   /** How an export's refusal of one target's file says to go on without that target. */
   withoutTarget: string;
   action: string;
+  /** The option that names the store's folder. */
+  store: string;
   /** The option that creates a project whose name is close to an existing one's. */
   newProject: string;
   /** What a hint tells its caller to run: the command line's commands, the library's methods (Class.method(…)). */
@@ -105,6 +107,7 @@ const LIBRARY_WORDS: OptionWords = {
   targets: 'targets',
   withoutTarget: 'leave this target out of targets',
   action: 'action',
+  store: 'new ReviewService(root)',
   newProject: 'newProject: true',
   calls: {
     addToProject: (project, confirmed) =>
@@ -150,6 +153,7 @@ export const CLI_FLAGS: OptionWords = {
   targets: '--target',
   withoutTarget: 'leave this target out with --target',
   action: '--action',
+  store: '--store',
   newProject: '--new-project',
   calls: {
     addToProject: (project, confirmed) => `agents invariant add --project ${project}${confirmed ? ' --new-project' : ''} "…"`,

@@ -113,9 +113,9 @@ export class GitTreeSource implements TreeSource {
   }
 
   /** The refusal to read a revision whose store path is a link, a file or a submodule, not a folder; undefined when it is a folder or absent. */
-  async notAFolder(): Promise<UsageError | undefined> {
+  async notAFolder(storeOption?: string): Promise<UsageError | undefined> {
     const { notFolder } = await this.load();
-    return notFolder === undefined ? undefined : storeNotAFolder(this.prefix, this.description, notFolder);
+    return notFolder === undefined ? undefined : storeNotAFolder(this.prefix, this.description, notFolder, storeOption);
   }
 
   /** Every entry under the store with its blob id and mode (store-relative paths), from the one listing. */

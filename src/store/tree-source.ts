@@ -355,11 +355,17 @@ export class WorkingTreeSource implements TreeSource {
  * The store's path (or a folder on it, `path`) is a link, a file or a submodule in a revision (`where`): read as a
  * folder, it would be an empty store, and every invariant would read as removed.
  */
-export function storeNotAFolder(path: string, where: string, mode: string): UsageError {
+export function storeNotAFolder(
+  path: string,
+  where: string,
+  mode: string,
+  /** What the hint calls the option that names the store's folder: the command line's, unless the caller names its own. */
+  storeOption = '--store',
+): UsageError {
   const what = mode === '120000' ? 'a symbolic link' : mode === '160000' ? 'a submodule' : 'a file';
   return new UsageError(
     `the store's path ${path} is ${what} in the ${where}, not a folder; a store is never followed through a link`,
-    'Compare revisions whose store is a folder, or name the folder the store is in with --store.',
+    `Compare revisions whose store is a folder, or name the folder the store is in with ${storeOption}.`,
   );
 }
 

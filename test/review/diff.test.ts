@@ -532,6 +532,11 @@ describe('invalid files and shallow clones', () => {
         code: 'usage',
         message: expect.stringContaining(`.agents is ${what} in the revision`),
       });
+      expect(JSON.parse(r.stdout).error.hint).toContain('with --store.');
+      // The library's caller is told to give ReviewService the store's folder, not the command line's flag.
+      const library = await new ReviewService(repo.store).diff({ range }).catch((error: unknown) => error as UsageError);
+      expect(library).toMatchObject({ code: 'usage', hint: expect.stringContaining('with new ReviewService(root).') });
+      expect((library as UsageError).hint).not.toContain('--');
     }
   });
 });

@@ -107,8 +107,7 @@ async function diffWith(
   // (`git rm -r .agents`) is a side without a store: all of it is removed, as `validate --staged` passes there. The
   // working tree, or an index that still holds the store (removed from the disk only), is no side to read.
   const open = async (spec: typeof bSpec, idLength: () => number): Promise<Side> => {
-    if (absent === undefined || revisions(spec) || spec.kind === 'empty')
-      return openSide(root, top, spec, idLength, words.calls.diffStaged);
+    if (absent === undefined || revisions(spec) || spec.kind === 'empty') return openSide(root, top, spec, idLength, words);
     if (spec.kind === 'working tree' || (await indexHolds(top, prefix))) throw absent.error;
     return emptySide({ label: 'index', kind: 'index' });
   };
@@ -127,7 +126,13 @@ async function diffWith(
     }
     before = { ...emptySide(revisionInfo(bSpec, commits[0]!)), blobs: new Map() };
     after = { ...emptySide(revisionInfo(aSpec, commits[1]!)), blobs: new Map() };
-    walk = await RevisionTrees.open((quick && early) ?? new ObjectReader(top), prefix, [before, after], [commits[0]!, commits[1]!]);
+    walk = await RevisionTrees.open(
+      (quick && early) ?? new ObjectReader(top),
+      prefix,
+      [before, after],
+      [commits[0]!, commits[1]!],
+      words.store,
+    );
     changed = [];
     if (absent !== undefined && walk.isEmpty(0) && walk.isEmpty(1)) {
       if (walk.reader !== early) walk.reader.close();

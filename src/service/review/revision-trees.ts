@@ -7,6 +7,7 @@ import { isHiddenName, isKnownFolder, type PathKind, pathClassifier } from '../.
 import type { ObjectReader } from '../../git/object-reader.ts';
 import { GitError, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
 import { storeNotAFolder } from '../../store/tree-source.ts';
+import type { OptionWords } from '../option-words.ts';
 import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
 import {
   addGitFile,
@@ -65,6 +66,8 @@ export class RevisionTrees {
     prefix: string,
     sides: readonly [Side, Side],
     commits: readonly [string, string],
+    /** What the hint calls the option that names the store's folder. */
+    storeOption: string,
   ): Promise<RevisionTrees> {
     const walk = new RevisionTrees(reader, sides, [emptyStore(), emptyStore()], commits[0]);
     const roots = await reader.read(commits.map((c) => `${c}^{tree}`));
@@ -79,7 +82,7 @@ export class RevisionTrees {
       next.forEach((e, i) => {
         const { label } = sides[i]!.info;
         if (e !== undefined && !isTree(e))
-          throw storeNotAFolder(parts.slice(0, k + 1).join('/'), `revision ${label} (${commits[i]!.slice(0, 12)})`, e.mode);
+          throw storeNotAFolder(parts.slice(0, k + 1).join('/'), `revision ${label} (${commits[i]!.slice(0, 12)})`, e.mode, storeOption);
       });
       await walk.read(next.filter(isTree).map((e) => e.sha));
       level = next.map((e) => (isTree(e) ? walk.entries(e.sha) : []));
@@ -288,15 +291,15 @@ export async function openSide(
   top: string,
   spec: SideSpec,
   idLength: () => number,
-  /** What the sparse checkout's hint calls a diff of the index: the command line's command, the library's method. */
-  diffStaged: string,
+  /** What the hints call a diff of the index and the store's folder: the command line's words, the library's. */
+  words: OptionWords,
 ): Promise<Side> {
   if (spec.kind === 'empty') return emptySide({ label: 'no commit yet', kind: 'revision' });
   if (spec.kind === 'working tree') {
     // Files a sparse checkout leaves out would read as removed (docs/store-format.md): the index holds them all.
     await (await import('../../store/sparse-store.ts')).refuseSparseStore(
       root,
-      `Compare with the index instead, which holds them all (\`${diffStaged}\`)`,
+      `Compare with the index instead, which holds them all (\`${words.calls.diffStaged}\`)`,
     );
     const { WorkingTreeSource } = await import('../../store/tree-source.ts');
     const source = new WorkingTreeSource(root);
@@ -358,7 +361,7 @@ export async function openSide(
   } catch (error) {
     return gitFailure(error);
   }
-  const refused = await source.notAFolder();
+  const refused = await source.notAFolder(words.store);
   if (refused) throw refused;
   const side = emptySide(info);
   for (const [p, e] of await source.blobIds()) {
