@@ -4,7 +4,7 @@
  * active plan (`active-plan`) and the audit log (`guard-audit.jsonl`).
  * None of them is ever read from or written into the store itself.
  */
-import { closeSync, constants, fstatSync, type FSWatcher, mkdirSync, openSync, readdirSync, statSync, watch } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, type FSWatcher, mkdirSync, openSync, readdirSync, statSync, watch } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import type { GuardIndex } from '../core/guard.ts';
@@ -15,7 +15,7 @@ import { writeFailure } from './atomic-write.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
 import { settledBefore } from './tree-source.ts';
-import { replaceCacheFile, replaceFile, writeAll } from './write-all.ts';
+import { replaceCacheFile, replaceFile, writeAll, writtenBefore } from './write-all.ts';
 
 /**
  * Bump when the index's shape changes, or what the build keeps for the same store (a waiver that no longer lifts a
@@ -276,7 +276,16 @@ export function appendAudit(dir: string | undefined, entry: Record<string, unkno
     // One write of one line, under PIPE_BUF for any sane entry: concurrent hooks do not interleave lines.
     writeAll(fd, `${JSON.stringify(entry)}\n`);
     return file;
-  } catch {
+  } catch (error) {
+    // A line cut short (a full disk took part of it) is taken back: left, the next line would be glued to it.
+    const part = writtenBefore(error);
+    if (fd !== undefined && part > 0) {
+      try {
+        ftruncateSync(fd, Math.max(0, fstatSync(fd).size - part));
+      } catch {
+        // The log keeps the part; nothing more can be done here.
+      }
+    }
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);

@@ -15,11 +15,23 @@ import { removeStaleTempsIn } from './stale-temps.ts';
 export function writeAll(fd: number, content: string | Uint8Array): void {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   let done = 0;
-  while (done < bytes.length) {
-    const n = writeSync(fd, bytes, done, bytes.length - done);
-    if (n <= 0) throw Object.assign(new Error('no byte was written'), { code: 'ENOSPC' });
-    done += n;
+  try {
+    while (done < bytes.length) {
+      const n = writeSync(fd, bytes, done, bytes.length - done);
+      if (n <= 0) throw Object.assign(new Error('no byte was written'), { code: 'ENOSPC' });
+      done += n;
+    }
+  } catch (error) {
+    // How many bytes did land, for a writer that appends in place (no temporary to drop) and must take them back.
+    if (done > 0 && error instanceof Error) Object.assign(error, { written: done });
+    throw error;
   }
+}
+
+/** The bytes a failed {@link writeAll} had written before it failed (0 when none, or another error). */
+export function writtenBefore(error: unknown): number {
+  const n = (error as { written?: unknown } | null)?.written;
+  return typeof n === 'number' ? n : 0;
 }
 
 /**

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
+import { appendAudit } from '../../src/store/guard-files.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
 
 /**
@@ -485,5 +486,27 @@ describe.skipIf(!isRoot)('caches on a nearly full disk', () => {
     }
     expect(outcomes[0]).toBe(0);
     expect(outcomes.at(-1)).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!isRoot)('the guard audit log on a full disk', () => {
+  it('a line the disk takes only part of is taken back whole, so the next line is one JSON object of its own', () => {
+    const dir = join(mnt, 'audit');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    const log = join(dir, 'guard-audit.jsonl');
+    // The log ends 100 bytes before a page ends: a longer line needs a page the full disk does not have.
+    writeFileSync(log, `${JSON.stringify({ decision: 'allow', pad: 'x'.repeat(PAGE - 130) })}\n`);
+    const before = readFileSync(log, 'utf8');
+    expect(before.length).toBe(PAGE - 100);
+    leaveFree(0);
+    expect(appendAudit(dir, { decision: 'deny', files: ['secret/a'], reason: 'y'.repeat(400) })).toBeUndefined();
+    rmSync(join(mnt, 'filler'), { force: true });
+    expect(readFileSync(log, 'utf8')).toBe(before);
+    expect(appendAudit(dir, { decision: 'deny', files: ['secret/b'] })).toBe(log);
+    const lines = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    expect(lines.map((l) => JSON.parse(l).decision)).toEqual(['allow', 'deny']);
   });
 });
