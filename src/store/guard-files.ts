@@ -4,7 +4,7 @@
  * active plan (`active-plan`) and the audit log (`guard-audit.jsonl`).
  * None of them is ever read from or written into the store itself.
  */
-import { closeSync, constants, fstatSync, ftruncateSync, type FSWatcher, mkdirSync, openSync, readdirSync, statSync, watch } from 'node:fs';
+import { type FSWatcher, mkdirSync, readdirSync, statSync, watch } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import type { GuardIndex } from '../core/guard.ts';
@@ -15,7 +15,7 @@ import { writeFailure } from './atomic-write.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
 import { settledBefore } from './tree-source.ts';
-import { replaceCacheFile, replaceFile, writeAll, writtenBefore } from './write-all.ts';
+import { appendWhole, replaceCacheFile, replaceFile, writeAll } from './write-all.ts';
 
 /**
  * Bump when the index's shape changes, or what the build keeps for the same store (a waiver that no longer lifts a
@@ -261,33 +261,15 @@ export function writeActivePlan(dir: string, plan: string | null): void {
   }
 }
 
-const AUDIT_OPEN = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
-
 /** Appends one decision to the audit log (JSON lines); a log that cannot be written is skipped, never fatal. */
 export function appendAudit(dir: string | undefined, entry: Record<string, unknown>): string | undefined {
   if (dir === undefined) return undefined;
   const file = join(dir, 'guard-audit.jsonl');
-  let fd: number | undefined;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    // Never through a link, nor into a named pipe, which held every hook call until a reader came: a regular file only.
-    fd = openSync(file, AUDIT_OPEN, 0o644);
-    if (!fstatSync(fd).isFile()) return undefined;
-    // One write of one line, under PIPE_BUF for any sane entry: concurrent hooks do not interleave lines.
-    writeAll(fd, `${JSON.stringify(entry)}\n`);
-    return file;
-  } catch (error) {
-    // A line cut short (a full disk took part of it) is taken back: left, the next line would be glued to it.
-    const part = writtenBefore(error);
-    if (fd !== undefined && part > 0) {
-      try {
-        ftruncateSync(fd, Math.max(0, fstatSync(fd).size - part));
-      } catch {
-        // The log keeps the part; nothing more can be done here.
-      }
-    }
+  } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
+  // Never through a link, nor into a named pipe, which held every hook call until a reader came: a regular file only.
+  return appendWhole(file, `${JSON.stringify(entry)}\n`, { follow: false }) ? file : undefined;
 }

@@ -1,7 +1,7 @@
 // Writing whole files whatever the disk says: write(2) may take fewer bytes
 // than asked. Kept apart from atomic-write.ts, whose store writes load what a
 // cache's writer never needs (ownership checks, git).
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { temporaryName } from '../core/layout.ts';
 import { writerMark } from './lock-owner.ts';
@@ -29,9 +29,39 @@ export function writeAll(fd: number, content: string | Uint8Array): void {
 }
 
 /** The bytes a failed {@link writeAll} had written before it failed (0 when none, or another error). */
-export function writtenBefore(error: unknown): number {
+function writtenBefore(error: unknown): number {
   const n = (error as { written?: unknown } | null)?.written;
   return typeof n === 'number' ? n : 0;
+}
+
+const APPEND_OPEN = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Appends `text` to the regular file `file` (made when missing), whole or not at all: a log read a line at a time (the
+ * guard's audit log, a CI job's step summary), which a part left by a full disk would cut, and glue to what follows.
+ * Never waits on a named pipe at that name, nor (`follow: false`) goes through a link. False when it could not.
+ */
+export function appendWhole(file: string, text: string, options: { follow?: boolean } = {}): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, APPEND_OPEN | (options.follow === false ? (constants.O_NOFOLLOW ?? 0) : 0), 0o644);
+    if (!fstatSync(fd).isFile()) return false;
+    // One write for a short text (under PIPE_BUF): appenders at once do not interleave their lines.
+    writeAll(fd, text);
+    return true;
+  } catch (error) {
+    const part = writtenBefore(error);
+    if (fd !== undefined && part > 0) {
+      try {
+        ftruncateSync(fd, Math.max(0, fstatSync(fd).size - part));
+      } catch {
+        // The file keeps the part; nothing more can be done here.
+      }
+    }
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdirSync, openSync, readFileSync, readSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +109,29 @@ describe('validate output formats', () => {
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary).toMatch(/^### agents validate: failed\n\n12 errors, 2 warnings, 1 info in 17 files \(working tree\)\./);
     expect(summary.split('\n').filter((l) => l.startsWith('| error |'))).toHaveLength(12);
+  });
+
+  it('github writes no step summary into a named pipe at GITHUB_STEP_SUMMARY, which would hold the run until a reader came', async () => {
+    const { repo } = messyStore();
+    const fifo = join(tempDir(), 'summary.md');
+    execFileSync('mkfifo', [fifo]);
+    // A reader that is already there: a writer that opens the pipe is let in at once, and what it writes waits here.
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const r = await runMain(['validate', '--format', 'github'], { cwd: repo, env: { GITHUB_STEP_SUMMARY: fifo } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('::error file=');
+      let got = 0;
+      try {
+        got = readSync(reader, Buffer.alloc(4096));
+      } catch (error) {
+        // Nothing in the pipe and no writer holds it open.
+        expect((error as NodeJS.ErrnoException).code).toBe('EAGAIN');
+      }
+      expect(got).toBe(0);
+    } finally {
+      closeSync(reader);
+    }
   });
 
   it('github and sarif name a store reached through a link by the folder the repository holds, where annotations attach', async () => {

@@ -228,12 +228,10 @@ export default defineCommand<ValidateArgs>({
           await write(githubLog(result, verbose), plain);
           const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
           if (summaryFile) {
-            try {
-              const { appendFileSync } = await import('node:fs');
-              for (const piece of githubStepSummary(result, verbose)) appendFileSync(summaryFile, piece);
-            } catch {
-              // The log already holds everything; a missing summary file is not the user's problem.
-            }
+            // Whole or not at all, never waiting on a named pipe: the log already holds everything, so a summary file
+            // that cannot take it (missing folder, full disk) is not the user's problem.
+            const { appendWhole } = await import('../../store/write-all.ts');
+            appendWhole(summaryFile, [...githubStepSummary(result, verbose)].join(''));
           }
           break;
         }
