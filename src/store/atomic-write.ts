@@ -27,7 +27,7 @@ import { writerMark } from './lock-owner.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
 import { readRegularFile } from './read-file.ts';
-import { makeFolders, writeAll } from './write-all.ts';
+import { makeFolders, removeEmptyUpTo, writeAll } from './write-all.ts';
 
 /** Every write below (and the batch's and the lock's) starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
 export function assertMine(root: string): void {
@@ -163,7 +163,8 @@ export function modeToKeep(path: string): number | undefined {
  * permissions a created file takes: the file it is made from (a rename that
  * rewrites it), so a private file stays private. A failure names the file as
  * `named`: the path the user will find, when `rel` lies in a temporary folder
- * or `root` is no folder the user knows (the hooks folder).
+ * or `root` is no folder the user knows (the hooks folder). Returns the first folder it made for the file, if it
+ * made any; a failed write takes the folders it made back, as they were not there before.
  */
 export function writeFileAtomic(
   root: string,
@@ -172,14 +173,15 @@ export function writeFileAtomic(
   mode: 'create' | 'replace' = 'create',
   modeOf?: string,
   named = rel,
-): void {
+): string | undefined {
   assertMine(root);
   const path = join(root, rel);
   const tmp = tempName(path);
   const relDir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
   assertNoLinkedFolder(root, relDir, `write ${rel}`);
+  let made: string | undefined;
   try {
-    makeFolders(dirname(path));
+    made = makeFolders(dirname(path));
     const keep = mode === 'replace' ? modeToKeep(path) : modeOf !== undefined ? modeToKeep(join(root, modeOf)) : undefined;
     const fd = openSync(tmp, 'wx', 0o644);
     try {
@@ -196,12 +198,15 @@ export function writeFileAtomic(
       renameSync(tmp, path);
     }
     fsyncDir(dirname(path));
+    return made;
   } catch (error) {
     try {
       unlinkSync(tmp);
     } catch {
       // The temporary was never made, or is already gone.
     }
+    // "Nothing was changed" holds for the folders too: a new client's or target's folder left empty would stay.
+    if (made !== undefined) removeEmptyUpTo(dirname(path), made);
     throw writeFailure(error, named);
   }
 }
@@ -275,13 +280,15 @@ export function writeFolderAtomic(root: string, rel: string, files: readonly { n
  */
 export function writeFilesTogether(root: string, files: readonly { rel: string; content: string }[]): void {
   const done: string[] = [];
+  const folders: { dir: string; made: string }[] = [];
   try {
     for (const f of files) {
-      writeFileAtomic(root, f.rel, f.content);
+      const made = writeFileAtomic(root, f.rel, f.content);
       done.push(f.rel);
+      if (made !== undefined) folders.push({ dir: dirname(join(root, f.rel)), made });
     }
   } catch (error) {
-    undoWrites(root, done, error, 'readers ignore a file nothing names');
+    undoWrites(root, done, error, 'readers ignore a file nothing names', folders);
   }
 }
 
@@ -290,7 +297,14 @@ export function writeFilesTogether(root: string, files: readonly { rel: string; 
  * `error`: the store is as it was. A file that cannot be removed again is named in the hint, with `left`, what it
  * is now to a reader.
  */
-export function undoWrites(root: string, written: readonly string[], error: unknown, left: string): never {
+export function undoWrites(
+  root: string,
+  written: readonly string[],
+  error: unknown,
+  left: string,
+  /** The folders the writes made, each from a file's folder (`dir`) up to the first one made: they go again once empty. */
+  folders: readonly { dir: string; made: string }[] = [],
+): never {
   const kept: string[] = [];
   for (const rel of [...written].reverse()) {
     try {
@@ -300,6 +314,7 @@ export function undoWrites(root: string, written: readonly string[], error: unkn
       kept.push(rel);
     }
   }
+  for (const f of [...folders].reverse()) removeEmptyUpTo(f.dir, f.made);
   if (kept.length === 0 || !(error instanceof AgentsError)) throw error;
   throw new AgentsError(error.message, error.exitCode, {
     hint: `${kept.join(', ')} could not be removed again (${left}). Delete ${kept.length === 1 ? 'it' : 'them'} when the store is writable, then run the command again.`,

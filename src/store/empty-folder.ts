@@ -1,10 +1,11 @@
 // A scope folder a command emptied (docs/store-format.md): a project exists
 // while its folder does, so an emptied one is removed rather than left as a
 // project with nothing in it.
-import { type Dirent, readdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
+import { type Dirent, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LOCK_NAME } from '../core/layout.ts';
 import { fsyncDir, tempName } from './atomic-write.ts';
+import { removeEmptyUpTo } from './write-all.ts';
 
 /**
  * Removes the folder `rel` of the store when it is empty; anything in it (a
@@ -13,22 +14,6 @@ import { fsyncDir, tempName } from './atomic-write.ts';
 export function removeIfEmpty(storeRoot: string, rel: string): boolean {
   const path = join(storeRoot, rel);
   return removeEmptyUpTo(path, path);
-}
-
-/**
- * Removes the folder `dir`, then its parents up to `top`, each while it is empty (a lock that made them takes them
- * back); stops at the first that is not. Whether `dir` itself went. Never fails.
- */
-export function removeEmptyUpTo(dir: string, top: string): boolean {
-  for (let d = dir; ; d = dirname(d)) {
-    try {
-      // rmdir removes only an empty folder, in one step: no window between looking and removing.
-      rmdirSync(d);
-    } catch {
-      return d !== dir;
-    }
-    if (d === top || dirname(d) === d) return true;
-  }
 }
 
 /** Whether the folder `rel` of the store exists and holds nothing. */

@@ -11,8 +11,7 @@ import { runEnv } from '../git/run-environment.ts';
 import { holdStopSignals, stopPending, takePending } from './held-signals.ts';
 import { lockOwner, lookupablePid, ownerLine, processAlive, staleLockReason, startedAfter } from './lock-owner.ts';
 import { assertMine, fsyncDir, tempName, writeFailure } from './atomic-write.ts';
-import { removeEmptyUpTo } from './empty-folder.ts';
-import { makeFolders, writeAll } from './write-all.ts';
+import { makeFolders, removeEmptyUpTo, writeAll } from './write-all.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
 

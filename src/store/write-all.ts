@@ -1,7 +1,20 @@
-// Writing whole files whatever the disk says: write(2) may take fewer bytes
-// than asked. Kept apart from atomic-write.ts, whose store writes load what a
-// cache's writer never needs (ownership checks, git).
-import { closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+// Writing whole files (and appending whole texts) whatever the disk says:
+// write(2) may take fewer bytes than asked; and the folders made for a write
+// that failed taken back. Kept apart from atomic-write.ts, whose store writes
+// load what a cache's writer never needs (ownership checks, git).
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { temporaryName } from '../core/layout.ts';
 import { writerMark } from './lock-owner.ts';
@@ -93,6 +106,22 @@ export function makeFolders(path: string): string | undefined {
 }
 
 /**
+ * Removes the folder `dir`, then its parents up to `top`, each while it is empty (a lock that made them takes them
+ * back); stops at the first that is not. Whether `dir` itself went. Never fails.
+ */
+export function removeEmptyUpTo(dir: string, top: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      // rmdir removes only an empty folder, in one step: no window between looking and removing.
+      rmdirSync(d);
+    } catch {
+      return d !== dir;
+    }
+    if (d === top || dirname(d) === d) return true;
+  }
+}
+
+/**
  * Replaces `file` with what `write` writes: a temporary file renamed into
  * place, so a reader never sees half of it. Throws when it cannot, and
  * leaves no temporary file behind.
@@ -102,8 +131,9 @@ export function replaceFile(file: string, write: (fd: number) => void): void {
   const tmp = join(dirname(file), temporaryName(basename(file), process.pid, writerMark(), randomHex()));
   let fd: number | undefined;
   let created = false;
+  let made: string | undefined;
   try {
-    makeFolders(dirname(file));
+    made = makeFolders(dirname(file));
     // Exclusive: never through a link or into a FIFO someone left at that name.
     fd = openSync(tmp, 'wx');
     created = true;
@@ -115,6 +145,8 @@ export function replaceFile(file: string, write: (fd: number) => void): void {
     if (fd !== undefined) closeSync(fd);
     // Only a temporary this run made (none when the exclusive open failed).
     if (created) rmSync(tmp, { force: true });
+    // And the folders made for it (`.git/agents/` of a first `plan activate`), as a failed store write takes them back.
+    if (made !== undefined) removeEmptyUpTo(dirname(file), made);
     throw error;
   }
   sweepOnce(dirname(file));

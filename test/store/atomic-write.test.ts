@@ -5,7 +5,7 @@ import { AgentsError } from '../../src/core/errors.ts';
 import { replaceInStyle, writeFileAtomic, writeFilesTogether } from '../../src/store/atomic-write.ts';
 import { ReplaceBatch } from '../../src/store/replace-batch.ts';
 import { writerMark } from '../../src/store/lock-owner.ts';
-import { replaceCacheFile, writeAll } from '../../src/store/write-all.ts';
+import { replaceCacheFile, replaceFile, writeAll } from '../../src/store/write-all.ts';
 import { temporaryParts } from '../../src/core/layout.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -84,7 +84,8 @@ describe('a name longer than the file system allows', () => {
     expect((error as AgentsError).exitCode).toBe(2);
     expect((error as AgentsError).code).toBe('write-failed');
     expect((error as AgentsError).message).not.toContain('ENAMETOOLONG');
-    expect(readdirSync(join(root, 'global'))).toEqual([]);
+    // Not even the folder it made for the file: a new client's or target's folder would stay, empty.
+    expect(readdirSync(root)).toEqual([]);
   });
 });
 
@@ -122,6 +123,29 @@ describe('files written together', () => {
     expect(readdirSync(join(root, 'plans/P/enforcement'))).toEqual([]);
     writeFilesTogether(root, [{ rel: 'plans/P/enforcement/R.yaml', content: 'run\n' }]);
     expect(readFileSync(join(root, 'plans/P/enforcement/R.yaml'), 'utf8')).toBe('run\n');
+  });
+});
+
+describe('folders made for a write that fails', () => {
+  // A name longer than the file system takes: its folders are made, then the file is refused.
+  const tooLong = `${'n'.repeat(300)}.yaml`;
+
+  it('go again, those of the files written before the failure too; folders there before stay', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'plans/P'), { recursive: true });
+    expect(() =>
+      writeFilesTogether(root, [
+        { rel: 'plans/P/enforcement/R.yaml', content: 'run\n' },
+        { rel: `plans/P/decisions/${tooLong}`, content: 'node\n' },
+      ]),
+    ).toThrow(AgentsError);
+    expect(readdirSync(join(root, 'plans/P'))).toEqual([]);
+  });
+
+  it('go again for a file outside the store (replaceFile: the active plan, in a git folder with no agents/ yet)', () => {
+    const root = tempDir();
+    expect(() => replaceFile(join(root, 'agents', tooLong), (fd) => writeAll(fd, 'P\n'))).toThrow();
+    expect(readdirSync(root)).toEqual([]);
   });
 });
 

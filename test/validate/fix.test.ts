@@ -571,7 +571,7 @@ describe('applyFixes: a writer of the same scope meanwhile', () => {
     const report = await validateTree(tree, {});
     const edited = `${ML}\n${invariantYaml(A, 'Never delete production data or backups')}`;
     const write = () => writeFileAtomic(store, `global/${A}.yaml`, edited, 'replace');
-    let writer: Promise<void> | undefined;
+    let writer: Promise<unknown> | undefined;
     await applyFixes(tree, report, {
       processAlive: () => false,
       // A's new content is staged: a writer of global/ (an `invariant edit`) comes now. It writes at once if it
