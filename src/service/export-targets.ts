@@ -28,6 +28,7 @@ const LIBRARY_OTHERWISE = `or ${optionWords(undefined).withoutTarget}`;
 /** Why a target file cannot be written (`detail.reason` of `export-target-refused`, docs/json-output.md). */
 type RefusedBecause =
   | 'symbolic-link'
+  | 'hard-link'
   | 'not-a-folder'
   | 'not-a-file'
   | 'link-to-other-rules'
@@ -130,6 +131,15 @@ export function checkTargetPath(
         `Move that file away, ${otherwise}; nothing was written.`,
         rel,
         'not-a-folder',
+      );
+    }
+    // A write replaces the file by renaming a new one over it: its other names would keep the old text, unsaid.
+    if (i === parts.length - 1 && last === 'file' && st.isFile() && st.nlink > 1) {
+      throw targetRefused(
+        `cannot export to ${rel}: it has ${st.nlink} names (hard links), and a write would give this one alone the new text while the others kept the old`,
+        `Keep one name and make the others symbolic links to it (CLAUDE.md -> AGENTS.md), ${otherwise}; nothing was written.`,
+        rel,
+        'hard-link',
       );
     }
     if (i === parts.length - 1 && last === 'file' && !st.isFile()) {

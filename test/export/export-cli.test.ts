@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -1076,6 +1076,15 @@ describe('agents export: a target it cannot write', () => {
   it('is export-target-refused, with the path and the reason, and nothing written', async () => {
     const cases: [string, (repo: string) => void, string, string][] = [
       ['a link', (repo) => symlinkSync(tempDir(), join(repo, 'GEMINI.md')), 'GEMINI.md', 'symbolic-link'],
+      [
+        'a second name of another file',
+        (repo) => {
+          writeFileSync(join(repo, 'NOTES.md'), '# Notes\n');
+          linkSync(join(repo, 'NOTES.md'), join(repo, 'GEMINI.md'));
+        },
+        'GEMINI.md',
+        'hard-link',
+      ],
       ['not UTF-8', (repo) => writeFileSync(join(repo, 'GEMINI.md'), Buffer.from([0x66, 0xff, 0x0a])), 'GEMINI.md', 'not-utf8'],
       // Readable, but over the limit: said as what it is, not as a file to make readable.
       ['over 4 MiB', (repo) => writeFileSync(join(repo, 'GEMINI.md'), 'a'.repeat(4 * 1024 * 1024 + 1)), 'GEMINI.md', 'too-large'],
