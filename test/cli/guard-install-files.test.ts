@@ -1,6 +1,6 @@
 // `agents guard install` on settings files a person wrote: their hooks are never lost, and what it
 // cannot merge is refused with the place, writing nothing (docs/guard.md, "Installing the hook").
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -276,6 +276,17 @@ describe('agents guard install, linked or misplaced client files', () => {
     });
     expect(existsSync(join(dir, '.codex')) || existsSync(join(dir, '.claude')) || existsSync(join(dir, '.gemini'))).toBe(false);
     expect((await install({ HOME: tempDir() })).code).toBe(0);
+  });
+
+  it('refuses a settings file with another name (a hard link): exit 2, both names as they were', async () => {
+    const dir = await store();
+    const outside = tempDir();
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), '{"model": "x"}\n');
+    linkSync(join(dir, '.claude/settings.json'), join(outside, 'settings.json'));
+    expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(2);
+    expect(readFileSync(join(outside, 'settings.json'), 'utf8')).toBe('{"model": "x"}\n');
+    expect(lstatSync(join(dir, '.claude/settings.json')).nlink).toBe(2);
   });
 
   it('links to a target that holds the hook already: unchanged, installed', async () => {

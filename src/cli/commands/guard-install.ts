@@ -178,6 +178,14 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
         `cannot write ${rel}: ${link} is a symbolic link (to ${readlinkSync(join(top, link))}), which the install does not write through`,
         `Add the hook to the file it leads to by hand (${docsRef('guard.md', 'installing-the-hook')}), or replace the link with a real ${link === rel ? 'file' : 'folder'}, then run the install again. Nothing was written.`,
       );
+    // The write renames a new file over this name: another name of the file (a hard link from a dotfiles folder) would
+    // keep the old settings without a word, as a replaced link would.
+    const names = changed && !check && exists ? lstatSync(join(top, rel)).nlink : 1;
+    if (names > 1)
+      throw new UsageError(
+        `cannot write ${rel}: it has ${names} names (hard links), and the install would give this one alone the hook while the others kept the old settings`,
+        `Add the hook to it by hand (${docsRef('guard.md', 'installing-the-hook')}), or make the other names symbolic links to it, then run the install again. Nothing was written.`,
+      );
     // Installed is what the install would write, matcher and command included: a hook limited to Bash, or a command
     // that merely names `guard hook`, leaves the client's other tools unguarded.
     const installed = exists && !changed;
