@@ -14,8 +14,11 @@ export type Merge =
   /** `line`: where to look (from 1): a damaged block's first marker to repair, the first line a hand edit changed, a conflict's first marker. */
   | { kind: 'refuse'; reason: RefusalReason; why: string; line?: number };
 
-/** Why a file is left alone; `conflicted`: it holds an unresolved merge conflict, which the file's owner resolves first. */
-export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted' | 'text-above-front-matter';
+/**
+ * Why a file is left alone; `conflicted`: it holds an unresolved merge conflict, which the file's owner resolves first;
+ * `out-of-checkout`: an obsolete file a sparse checkout leaves out, whose removal only git can stage.
+ */
+export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted' | 'text-above-front-matter' | 'out-of-checkout';
 
 /** A refusal of a file mid-merge: writing into it would bury the conflict's markers under a fresh block. */
 function conflictRefusal(current: string): Merge | undefined {

@@ -1,13 +1,21 @@
 // What a whole export takes back: the blocks it wrote into files that no
 // project names any more (a project removed, or its paths moved), in the
 // targets' rule folders and in nested AGENTS.md, CLAUDE.md and GEMINI.md.
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { BEGIN_PREFIX, holdsBlock, TARGETS } from '../core/export.ts';
 import { removeBlock } from '../core/export-merge.ts';
 import type { ExportTargetName } from '../core/model.ts';
-import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal, refusalOf } from './export-targets.ts';
+import {
+  checkTargetPath,
+  type FileChange,
+  nestedTargetFiles,
+  readExisting,
+  type Refusal,
+  refusalOf,
+  sparseTargets,
+} from './export-targets.ts';
 import type { WatchedFile } from './export-plan.ts';
 import { watched } from './export-remembered.ts';
 
@@ -40,19 +48,40 @@ export async function obsoleteFiles(
     left.set(target, [...(left.get(target) ?? []), rel]);
     watch.push(watched(rel, text));
   };
+  // Files a sparse checkout leaves out are judged by the text git holds for them, as the files the export writes are.
+  const ruleFolders = targets.flatMap((t) => (TARGETS[t].projectDir ? [TARGETS[t].projectDir!] : []));
+  const nestedName = new Map(
+    [...targets, ...dropped].flatMap((t) => (TARGETS[t].nestedName ? [[TARGETS[t].nestedName!, t] as const] : [])),
+  );
+  const nestedFiles = await nestedTargetFiles(top, storeRel, [...nestedName.keys()]);
+  const held = await sparseTargets(top, nestedFiles, ruleFolders);
   const clear = (rel: string, target: ExportTargetName, before: string, frontMatter: boolean) => {
     const r = removeBlock(before, hash, frontMatter, force);
+    const onDisk = !held.has(rel);
     if (r.kind === 'refuse') refused.push(refusalOf(rel, r));
+    else if (r.kind === 'delete' && !onDisk)
+      // Not on disk, it can be removed from git alone: the export does not stage, so the owner does.
+      refused.push({
+        path: rel,
+        reason: 'out-of-checkout',
+        why: `no project names it any more, and the sparse checkout leaves it out of the working tree, so there is no file to delete; stage its removal with \`git rm --sparse -- ${rel}\``,
+      });
     else if (r.kind === 'delete') changes.push({ path: rel, target, action: 'delete', before, after: undefined });
-    else if (r.kind === 'write') changes.push({ path: rel, target, action: 'update', before, after: r.text, obsolete: true });
+    // Not on disk, the owner's text git holds is written into the working tree without the block, as a stale file is.
+    else if (r.kind === 'write')
+      changes.push({ path: rel, target, action: 'update', before: onDisk ? before : undefined, after: r.text, obsolete: true });
   };
   // Nested files below the top, as git lists them.
-  const nestedOf = new Map([...targets, ...dropped].flatMap((t) => (TARGETS[t].nestedName ? [[TARGETS[t].nestedName!, t] as const] : [])));
-  for (const rel of await nestedTargetFiles(top, storeRel, [...nestedOf.keys()])) {
+  for (const rel of nestedFiles) {
     if (planned.has(rel)) continue;
-    const t = nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!;
+    const t = nestedName.get(rel.slice(rel.lastIndexOf('/') + 1))!;
     // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
-    const before = readQuietly(top, rel, folders, !dropped.includes(t), otherwise);
+    // One left out of the checkout is said for a dropped target only when on disk, where its warning can watch it.
+    const before = held.has(rel)
+      ? dropped.includes(t)
+        ? undefined
+        : held.get(rel)
+      : readQuietly(top, rel, folders, !dropped.includes(t), otherwise);
     if (!(before !== undefined && holdsBlock(before))) continue;
     if (dropped.includes(t)) leave(rel, t, before);
     else clear(rel, t, before, false);
@@ -65,22 +94,29 @@ export async function obsoleteFiles(
       if (root !== undefined && holdsBlock(root)) leave(spec.root, t, root);
     }
     if (!spec.projectDir || !spec.projectFilePattern) continue;
+    const dir = spec.projectDir;
     let names: string[];
+    // The files of the folder git holds that a sparse checkout leaves out.
+    const absent = [...held.keys()].filter((p) => p.startsWith(`${dir}/`) && !p.includes('/', dir.length + 1));
     try {
-      checkTargetPath(top, spec.projectDir, 'folder', undefined, otherwise);
-      names = readdirSync(join(top, spec.projectDir)).sort();
+      checkTargetPath(top, dir, 'folder', undefined, otherwise);
+      names = existsSync(join(top, dir)) ? readdirSync(join(top, dir)) : [];
     } catch (error) {
       // A target not exported names no folder this export must write: a link or a file there is none of its business.
       if (error instanceof UsageError && !dropped.includes(t)) throw error;
       continue;
     }
-    for (const name of names) {
-      const rel = `${spec.projectDir}/${name}`;
+    names.push(...(dropped.includes(t) ? [] : absent.map((p) => p.slice(dir.length + 1))));
+    for (const name of names.sort()) {
+      const rel = `${dir}/${name}`;
       if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
       // A link (the team's rules kept elsewhere) or a folder of such a name is none the export wrote: left alone, as below
       // the top, never a reason to refuse the whole export.
-      if (!lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile()) continue;
-      const before = readQuietly(top, rel, folders, !dropped.includes(t), otherwise);
+      const before = held.has(rel)
+        ? held.get(rel)
+        : lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile()
+          ? readQuietly(top, rel, folders, !dropped.includes(t), otherwise)
+          : undefined;
       if (!(before !== undefined && holdsBlock(before))) continue;
       if (dropped.includes(t)) leave(rel, t, before);
       else clear(rel, t, before, spec.projectFrontMatter !== undefined);

@@ -10,6 +10,8 @@ const REFUSED_STATUS: Record<RefusalReason, string> = {
   damaged: 'damaged',
   conflicted: 'merge conflict',
   'text-above-front-matter': 'text above front matter',
+  // Its block is the export's to take back, as any obsolete file's: only its removal is git's to stage.
+  'out-of-checkout': 'obsolete',
 };
 
 /** A file left alone as JSON names it: its path, its status as --check says it, and the line to look at, or null. */
@@ -35,6 +37,9 @@ export function refusedError(plan: ExportPlan, written = 0): CheckFailedError {
     // A file of the export's name without a block holds no text of the export's to keep apart from the person's.
     reasons.has('foreign')
       ? "A file without an agents block is not the export's: rename or move it, or run `agents export --force` to replace it with the export's."
+      : '',
+    reasons.has('out-of-checkout')
+      ? 'Stage the removal of each file the sparse checkout leaves out with `git rm --sparse -- PATH` (or bring its folder into the checkout, `git sparse-checkout add DIR`, and run `agents export` again).'
       : '',
     reasons.has('damaged')
       ? 'Repair the markers by hand (one "<!-- agents:begin … -->" line and one "<!-- agents:end -->" line) or delete them; --force does not touch a damaged block.'

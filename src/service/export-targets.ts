@@ -366,8 +366,8 @@ export async function wildcardFolders(top: string, storeRel: string, globs: read
  * (`AGENTS.md`, …), outside the store: where an export may have written a
  * project's block that no project names any more. Only regular files, and
  * none in a folder that holds a store of its own (a repository copied in
- * whole has that store's files, never this export's). Outside a git
- * repository, none.
+ * whole has that store's files, never this export's); a file git lists
+ * that is not on disk is among them. Outside a git repository, none.
  */
 export async function nestedTargetFiles(top: string, storeRel: string, names: readonly string[]): Promise<string[]> {
   if (names.length === 0) return [];
@@ -385,9 +385,11 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
     }
     return false;
   };
+  // A file git lists that is not on disk is one a sparse checkout left out (sparseTargets reads it) or one deleted.
+  const fileOrNone = (f: string) => lstatSync(join(top, f), { throwIfNoEntry: false })?.isFile() ?? true;
   return files
     .filter((f) => f.includes('/') && !f.startsWith(`${storeRel}/`))
-    .filter((f) => lstatSync(join(top, f), { throwIfNoEntry: false })?.isFile() && !foreign(f))
+    .filter((f) => fileOrNone(f) && !foreign(f))
     .sort();
 }
 
@@ -440,16 +442,17 @@ export async function crlfTargets(top: string, paths: readonly string[]): Promis
 
 /**
  * The texts the index holds for the files of `paths` that a sparse checkout leaves out of the working tree (tracked,
- * not on disk): judged by what git holds for them, they are not missing (docs/export.md). Outside a sparse checkout
+ * not on disk), and for those of the same kind below `folders` (the targets' rule folders, whose files an obsolete
+ * project left): judged by what git holds for them, they are not missing (docs/export.md). Outside a sparse checkout
  * none, found without a git process; none either when git cannot answer.
  */
-export async function sparseTargets(top: string, paths: readonly string[]): Promise<Map<string, string>> {
+export async function sparseTargets(top: string, paths: readonly string[], folders: readonly string[] = []): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (!mayBeSparse(top)) return out;
-  const absent = paths.filter((p) => lstatSync(join(top, p), { throwIfNoEntry: false }) === undefined);
+  const absent = (p: string) => lstatSync(join(top, p), { throwIfNoEntry: false }) === undefined;
   try {
-    const blobs = await sparseBlobs(top, absent);
-    const held = await catFileBatch(top, [...new Set(blobs.values())], MAX_TARGET_BYTES);
+    const blobs = [...(await sparseBlobs(top, [...paths.filter(absent), ...folders]))].filter(([path]) => absent(path));
+    const held = await catFileBatch(top, [...new Set(blobs.map(([, blob]) => blob))], MAX_TARGET_BYTES);
     for (const [path, blob] of blobs) {
       const bytes = held.get(blob);
       const text = Buffer.isBuffer(bytes) ? readUtf8(bytes) : undefined;

@@ -251,6 +251,33 @@ describe('agents export: every target, from a monorepo', () => {
     expect(readFileSync(nested, 'utf8')).toMatch(/^# Billing\n\n<!-- agents:begin[\s\S]*never floats/);
   });
 
+  it("judges the obsolete files a sparse checkout leaves out by the text git holds: the owner's text is written back without the block, a file of the block alone is left for git rm --sparse", async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md, cursor]\n');
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
+    const nested = join(repo, 'services/billing/AGENTS.md');
+    writeFileSync(nested, `# Billing\n\n${readFileSync(nested, 'utf8')}`);
+    commitAll(repo, 'exported');
+    git(repo, 'sparse-checkout', 'set', '--cone', 'apps', '.agents');
+    // The project no longer names its folder: its nested file and its Cursor rule are obsolete, though not on disk.
+    writeFileSync(join(repo, '.agents/projects/billing/project.yaml'), 'description: Payments and invoices\n');
+    const obsolete = [
+      { path: '.cursor/rules/agents-billing.mdc', status: 'obsolete', line: null },
+      { path: 'services/billing/AGENTS.md', status: 'obsolete', line: null },
+    ];
+    const check = await runAgents(['--format', 'json', 'export', '--check'], { cwd: repo });
+    expect([check.code, JSON.parse(check.stdout).files]).toEqual([1, obsolete]);
+    const run = await runAgents(['--format', 'json', 'export'], { cwd: repo });
+    expect([run.code, JSON.parse(run.stdout).changes, JSON.parse(run.stdout).refused]).toEqual([
+      1,
+      [{ path: 'services/billing/AGENTS.md', target: 'agents-md', action: 'update' }],
+      [obsolete[0]],
+    ]);
+    expect(readFileSync(nested, 'utf8')).toBe('# Billing\n');
+    git(repo, 'rm', '-q', '--sparse', '--', '.cursor/rules/agents-billing.mdc');
+    expect((await runAgents(['export', '--check'], { cwd: repo })).code).toBe(0);
+  });
+
   it('warns when a CLAUDE.md has its agent read (@path) another file the export writes: the rules would reach it twice', async () => {
     const repo = monorepo();
     writeFileSync(

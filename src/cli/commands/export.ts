@@ -256,6 +256,7 @@ function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): numb
       ? "text above the front matter: move it below the front matter (the client reads front matter only at the file's start), or `agents export --force`"
       : '',
     reasons.has('foreign') ? 'files without an agents block: rename or move them, or `agents export --force` to replace them' : '',
+    reasons.has('out-of-checkout') ? 'obsolete files the sparse checkout leaves out: `git rm --sparse -- PATH` for each' : '',
     reasons.has('damaged') ? 'damaged blocks: repair or delete their markers by hand (`--force` does not)' : '',
   ].filter((f) => f !== '');
   const what =
