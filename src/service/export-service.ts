@@ -42,6 +42,7 @@ import {
   linkedTarget,
   placedAt,
   placedPathError,
+  refuseLinkChain,
   refuseUnfaithfulLink,
   sameRules,
   readExisting,
@@ -306,6 +307,7 @@ export class ExportService {
         out.linked.push({ path: f.path, to });
         continue;
       }
+      refuseLinkChain(top, f.path, paths);
       const raw = readExisting(top, f.path, folders, otherwise);
       if (raw !== undefined && (f.target === 'claude-md' || f.target === 'gemini-md'))
         for (const r of readsOtherTargets(top, f.path, raw, paths))

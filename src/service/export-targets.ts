@@ -32,6 +32,7 @@ type RefusedBecause =
   | 'not-a-folder'
   | 'not-a-file'
   | 'link-to-other-rules'
+  | 'link-chain'
   | 'other-repository'
   | 'not-writable'
   | 'not-utf8'
@@ -167,10 +168,23 @@ function holdsGit(dir: string): boolean {
  * When the target file `rel` is itself a symbolic link (no folder on the way
  * is one) to another file of `written` in the same repository, that file: a
  * repository keeps CLAUDE.md as a link to AGENTS.md for an agent that reads
- * only its own name. Anything else (a link elsewhere, a chain of links) is
- * left to `checkTargetPath` to refuse.
+ * only its own name. A chain of links is `refuseLinkChain`'s to refuse,
+ * anything else (a link elsewhere) `checkTargetPath`'s.
  */
 export function linkedTarget(top: string, rel: string, written: ReadonlySet<string>): string | undefined {
+  const to = linkStep(top, rel);
+  if (to === undefined || !written.has(to)) return undefined;
+  try {
+    // The file it leads to must be one the export writes itself, through no link.
+    checkTargetPath(top, to);
+  } catch {
+    return undefined;
+  }
+  return to;
+}
+
+/** Where the link `rel` leads, relative to the top, when it is a link to another path inside the repository. */
+function linkStep(top: string, rel: string): string | undefined {
   let link: string;
   try {
     if (!lstatSync(join(top, rel)).isSymbolicLink()) return undefined;
@@ -180,14 +194,35 @@ export function linkedTarget(top: string, rel: string, written: ReadonlySet<stri
   }
   if (isAbsolute(link)) return undefined;
   const to = posix.normalize(posix.join(posix.dirname(rel), link.split(sep).join('/')));
-  if (to === rel || to.startsWith('../') || !written.has(to)) return undefined;
-  try {
-    // The file it leads to must be one the export writes itself, through no link.
-    checkTargetPath(top, to);
-  } catch {
-    return undefined;
+  return to === rel || to.startsWith('../') ? undefined : to;
+}
+
+/**
+ * Refuses (exit 2) a target file that is a link to a link in the repository (GEMINI.md → CLAUDE.md → AGENTS.md),
+ * before any file is written: the export follows one link, as `--check` checks one. The
+ * hint names the file at the chain's end when the export writes it, to link to directly.
+ */
+export function refuseLinkChain(top: string, rel: string, written: ReadonlySet<string>): void {
+  const to = linkStep(top, rel);
+  if (to === undefined || linkStep(top, to) === undefined) return;
+  const seen = new Set([rel]);
+  let end = to;
+  for (let next = linkStep(top, end); next !== undefined && !seen.has(end); next = linkStep(top, end)) {
+    seen.add(end);
+    end = next;
   }
-  return to;
+  // A real file, or none yet: the export writes it there.
+  const st = lstatSync(join(top, end), { throwIfNoEntry: false });
+  const direct = written.has(end) && (st === undefined || st.isFile());
+  const link = posix.relative(posix.dirname(rel), end);
+  throw targetRefused(
+    `cannot export to ${rel}: it is a link to ${to}, which is a link itself (a chain of links), and an export follows one link only`,
+    direct
+      ? `Link ${rel} to ${end} directly (\`ln -sfn ${link} ${rel}\`), or replace it with a real file; nothing was written.`
+      : `Link ${rel} to a real file this export writes, or replace it with a real file; nothing was written.`,
+    rel,
+    'link-chain',
+  );
 }
 
 /**

@@ -1112,6 +1112,15 @@ describe('agents export: a target it cannot write', () => {
         'GEMINI.md',
         'hard-link',
       ],
+      [
+        'a chain of links',
+        (repo) => {
+          symlinkSync('AGENTS.md', join(repo, 'CLAUDE.md'));
+          symlinkSync('CLAUDE.md', join(repo, 'GEMINI.md'));
+        },
+        'GEMINI.md',
+        'link-chain',
+      ],
       ['not UTF-8', (repo) => writeFileSync(join(repo, 'GEMINI.md'), Buffer.from([0x66, 0xff, 0x0a])), 'GEMINI.md', 'not-utf8'],
       // Readable, but over the limit: said as what it is, not as a file to make readable.
       ['over 4 MiB', (repo) => writeFileSync(join(repo, 'GEMINI.md'), 'a'.repeat(4 * 1024 * 1024 + 1)), 'GEMINI.md', 'too-large'],
