@@ -6,7 +6,7 @@ import type { ProjectMeta } from '../core/model.ts';
 import { readProjects } from '../store/projects.ts';
 import { requireValid } from './invariants/rules.ts';
 import type { TreeSource } from '../store/tree-source.ts';
-import { wildcardFolders } from './export-targets.ts';
+import { wildcardFolders } from './export-folders.ts';
 
 /** The folders whose nested file holds a project's section: each `DIR/**` (or `**`), and what a wildcard DIR names. */
 function nestedFolders(meta: ProjectMeta, named: ReadonlyMap<string, readonly string[]>): string[] {

@@ -7,7 +7,6 @@ import { UsageError } from '../core/errors.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { type ExportFile, scanBlock } from '../core/export.ts';
 import type { Merge, RefusalReason } from '../core/export-merge.ts';
-import { compileGlob, folderPattern, singleFolder } from '../core/globs.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
@@ -363,35 +362,6 @@ export function readsOtherTargets(
   for (const { line, ref } of fileReferences(outside)) {
     const to = resolveReference(ref, rel, top);
     if (to !== undefined && to !== rel && written.has(to)) out.push({ line, ref, to });
-  }
-  return out;
-}
-
-/**
- * The folders of the repository at `top` that each path glob with wildcards
- * in its folder names (`packages/*\/src/**` → packages/a/src,
- * packages/b/src): where AGENTS.md, CLAUDE.md and GEMINI.md go for it. As
- * git lists the repository (tracked files and untracked ones it does not
- * ignore), the store's folder left out. No glob of that shape, or no git
- * repository: none, and nothing listed.
- */
-export async function wildcardFolders(top: string, storeRel: string, globs: readonly string[]): Promise<Map<string, string[]>> {
-  const wild = [...new Set(globs)].filter((g) => singleFolder([g]) === undefined && folderPattern(g) !== undefined);
-  const out = new Map<string, string[]>();
-  if (wild.length === 0) return out;
-  let files: string[];
-  try {
-    files = await lsRepoFiles(top, true);
-  } catch (error) {
-    if (error instanceof GitError) return out;
-    throw error;
-  }
-  const dirs = new Set<string>();
-  for (const f of files) for (let at = f.lastIndexOf('/'); at > 0; at = f.lastIndexOf('/', at - 1)) dirs.add(f.slice(0, at));
-  const sorted = [...dirs].filter((d) => d !== storeRel && !d.startsWith(`${storeRel}/`)).sort();
-  for (const g of wild) {
-    const found = sorted.filter(compileGlob(folderPattern(g)!));
-    if (found.length > 0) out.set(g, found);
   }
   return out;
 }

@@ -226,6 +226,25 @@ describe('agents export: every target, from a monorepo', () => {
     ]);
   });
 
+  it("outside a git repository, a path with a wildcard folder names the folders on disk below the store's folder", async () => {
+    const top = tempDir();
+    writeTree(top, {
+      '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n',
+      '.agents/projects/billing/project.yaml': 'paths:\n  - services/*/api/**\n',
+      [`.agents/projects/billing/${B1}.yaml`]: inv(B1, 'Amounts are integers of cents'),
+      'services/billing/api/a.ts': 'x\n',
+      'services/ledger/docs/c.md': 'x\n',
+    });
+    const r = await runAgents(['--format', 'json', 'export'], { cwd: top });
+    expect([r.code, JSON.parse(r.stdout).changes.map((c: { path: string }) => c.path)]).toEqual([0, ['services/billing/api/AGENTS.md']]);
+    mkdirSync(join(top, 'services/audit/api'), { recursive: true });
+    const check = await runAgents(['--format', 'json', 'export', '--check'], { cwd: top });
+    expect([check.code, JSON.parse(check.stdout).files]).toEqual([
+      1,
+      [{ path: 'services/audit/api/AGENTS.md', status: 'missing', line: null }],
+    ]);
+  });
+
   it('judges a file a sparse checkout leaves out by the text git holds: no missing file when that is up to date, written when stale', async () => {
     const repo = monorepo();
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');

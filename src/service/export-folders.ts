@@ -1,0 +1,66 @@
+// The folders a project path with wildcards in its folder names (`packages/*/**`) names: where its AGENTS.md,
+// CLAUDE.md and GEMINI.md go (docs/export.md, "What a file holds").
+import { type Dirent, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileGlob, compileSegments, folderPattern, singleFolder } from '../core/globs.ts';
+import { GitError, lsRepoFiles } from '../git/repo.ts';
+
+/**
+ * The folders of the repository at `top` that each path glob with wildcards
+ * in its folder names (`packages/*\/src/**` → packages/a/src,
+ * packages/b/src): where AGENTS.md, CLAUDE.md and GEMINI.md go for it. As
+ * git lists the repository (tracked files and untracked ones it does not
+ * ignore), the store's folder left out; outside a git repository, as the
+ * disk holds them. No glob of that shape, or git failing: none, and nothing
+ * listed.
+ */
+export async function wildcardFolders(top: string, storeRel: string, globs: readonly string[]): Promise<Map<string, string[]>> {
+  const wild = [...new Set(globs)].filter((g) => singleFolder([g]) === undefined && folderPattern(g) !== undefined);
+  const out = new Map<string, string[]>();
+  if (wild.length === 0) return out;
+  const inStore = (d: string) => d === storeRel || d.startsWith(`${storeRel}/`);
+  let files: string[];
+  try {
+    files = await lsRepoFiles(top, true);
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    // Outside git the top is the folder holding the store, and its folders are those on disk.
+    if (error.kind === 'not-a-repo')
+      for (const g of wild) {
+        const found = diskFolders(top, folderPattern(g)!).filter((d) => !inStore(d));
+        if (found.length > 0) out.set(g, found);
+      }
+    return out;
+  }
+  const dirs = new Set<string>();
+  for (const f of files) for (let at = f.lastIndexOf('/'); at > 0; at = f.lastIndexOf('/', at - 1)) dirs.add(f.slice(0, at));
+  const sorted = [...dirs].filter((d) => !inStore(d)).sort();
+  for (const g of wild) {
+    const found = sorted.filter(compileGlob(folderPattern(g)!));
+    if (found.length > 0) out.set(g, found);
+  }
+  return out;
+}
+
+/**
+ * The folders below `top` that `pattern` (a folder glob without `**`, as folderPattern gives it) matches, read one
+ * level per segment: only the folders its segments lead into are listed, never the whole tree. Links are not
+ * followed, as git lists a link and not what it leads to.
+ */
+function diskFolders(top: string, pattern: string): string[] {
+  let at = [''];
+  for (const seg of compileSegments(pattern)) {
+    const next: string[] = [];
+    for (const dir of at) {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(join(top, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) if (e.isDirectory() && seg !== '**' && seg.test(e.name)) next.push(dir === '' ? e.name : `${dir}/${e.name}`);
+    }
+    at = next;
+  }
+  return at.sort();
+}
