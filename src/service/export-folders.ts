@@ -1,6 +1,6 @@
 // The folders a project path with wildcards in its folder names (`packages/*/**`) names: where its AGENTS.md,
 // CLAUDE.md and GEMINI.md go (docs/export.md, "What a file holds").
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileGlob, compileSegments, folderPattern, singleFolder } from '../core/globs.ts';
 import { GitError, lsRepoFiles } from '../git/repo.ts';
@@ -33,7 +33,12 @@ export async function wildcardFolders(top: string, storeRel: string, globs: read
     return out;
   }
   const dirs = new Set<string>();
-  for (const f of files) for (let at = f.lastIndexOf('/'); at > 0; at = f.lastIndexOf('/', at - 1)) dirs.add(f.slice(0, at));
+  for (const listed of files) {
+    // A repository inside this one that git does not track (a clone) is listed as its folder with a `/` after it: one
+    // entry, as a submodule is, and no folder of this repository's, which a nested file could never be written into.
+    const f = listed.endsWith('/') ? listed.slice(0, -1) : listed;
+    for (let at = f.lastIndexOf('/'); at > 0; at = f.lastIndexOf('/', at - 1)) dirs.add(f.slice(0, at));
+  }
   const sorted = [...dirs].filter((d) => !inStore(d)).sort();
   for (const g of wild) {
     const found = sorted.filter(compileGlob(folderPattern(g)!));
@@ -45,7 +50,7 @@ export async function wildcardFolders(top: string, storeRel: string, globs: read
 /**
  * The folders below `top` that `pattern` (a folder glob without `**`, as folderPattern gives it) matches, read one
  * level per segment: only the folders its segments lead into are listed, never the whole tree. Links are not
- * followed, as git lists a link and not what it leads to.
+ * followed, as git lists a link and not what it leads to, nor are repositories of their own entered.
  */
 function diskFolders(top: string, pattern: string): string[] {
   let at = [''];
@@ -58,7 +63,11 @@ function diskFolders(top: string, pattern: string): string[] {
       } catch {
         continue;
       }
-      for (const e of entries) if (e.isDirectory() && seg !== '**' && seg.test(e.name)) next.push(dir === '' ? e.name : `${dir}/${e.name}`);
+      for (const e of entries) {
+        const path = dir === '' ? e.name : `${dir}/${e.name}`;
+        // A folder holding `.git` is a repository of its own, as git itself would take it: none of this folder's.
+        if (e.isDirectory() && seg !== '**' && seg.test(e.name) && !existsSync(join(top, path, '.git'))) next.push(path);
+      }
     }
     at = next;
   }

@@ -198,19 +198,18 @@ describe('agents export: every target, from a monorepo', () => {
   it('a path with a wildcard folder (services/*/api/**) gets the nested file in each folder of the repository it names, and --check finds a new one', async () => {
     const repo = monorepo();
     writeFileSync(join(repo, '.agents/projects/billing/project.yaml'), 'paths:\n  - services/*/api/**\n  - "**/*.sql"\n');
-    for (const f of ['services/billing/api/a.ts', 'services/ledger/api/b.ts', 'services/ledger/docs/c.md']) {
+    for (const f of ['services/billing/api/a.ts', 'services/ledger/api/b.ts', 'services/ledger/docs/c.md', 'services/clone/api/e.ts']) {
       mkdirSync(dirname(join(repo, f)), { recursive: true });
       writeFileSync(join(repo, f), 'x\n');
     }
+    // A clone inside the repository, untracked: a repository of its own, none of whose folders the wildcard names.
+    gitInit(join(repo, 'services/clone/api'));
     const r = await runAgents(['export', '--target', 'agents-md'], { cwd: repo });
     expect(r.code, r.stderr).toBe(0);
     const nested = (dir: string) => existsSync(join(repo, dir, 'AGENTS.md'));
-    expect(['services/billing/api', 'services/ledger/api', 'services/ledger/docs', 'services/billing'].map(nested)).toEqual([
-      true,
-      true,
-      false,
-      false,
-    ]);
+    expect(
+      ['services/billing/api', 'services/ledger/api', 'services/ledger/docs', 'services/billing', 'services/clone/api'].map(nested),
+    ).toEqual([true, true, false, false, false]);
     expect(readFileSync(join(repo, 'services/ledger/api/AGENTS.md'), 'utf8')).toContain('Amounts are integers of cents');
     // The glob that is no folder is still said; the wildcard folder, which names two, is not.
     const warned = r.stderr.split('\n').filter((l) => l.startsWith('agents: warning: project billing'));
@@ -234,6 +233,9 @@ describe('agents export: every target, from a monorepo', () => {
       [`.agents/projects/billing/${B1}.yaml`]: inv(B1, 'Amounts are integers of cents'),
       'services/billing/api/a.ts': 'x\n',
       'services/ledger/docs/c.md': 'x\n',
+      // A repository of its own (a clone) is no folder of this one's.
+      'services/clone/.git/HEAD': 'ref: refs/heads/main\n',
+      'services/clone/api/e.ts': 'x\n',
     });
     const r = await runAgents(['--format', 'json', 'export'], { cwd: top });
     expect([r.code, JSON.parse(r.stdout).changes.map((c: { path: string }) => c.path)]).toEqual([0, ['services/billing/api/AGENTS.md']]);
