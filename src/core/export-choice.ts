@@ -9,17 +9,20 @@ import { truncate } from './names.ts';
  * names the option by `option` (the command line's --target; the library's field when left out).
  */
 export function chooseTargets(given: readonly string[] | undefined, config: StoreConfig, option = 'targets'): ExportTargetName[] {
-  const names =
-    given && given.length > 0
-      ? given
-          .flatMap((t) => t.split(','))
-          .map((t) => t.trim())
-          .filter((t) => t !== '')
-      : [...(config.export.targets ?? [])];
+  const asked = given !== undefined && given.length > 0;
+  const names = asked
+    ? given
+        .flatMap((t) => t.split(','))
+        .map((t) => t.trim())
+        .filter((t) => t !== '')
+    : [...(config.export.targets ?? [])];
   if (names.length === 0) {
     throw new UsageError(
       'no export targets chosen',
-      `Give ${option} (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`,
+      // Targets given but blank (standalone's one target, --target ''): config.yaml was not asked, so not named.
+      asked
+        ? `Give ${option}: one of ${EXPORT_TARGETS.join(', ')}.`
+        : `Give ${option} (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`,
       undefined,
       'no-export-targets',
     );

@@ -172,6 +172,9 @@ describe("the library's refusal of a target names plan()'s targets, not the comm
     const two = await refused(() => exporter.standalone({ project: 'web' }, 'cursor,claude-md'));
     expect([two.code, two.detail]).toEqual(['usage', { field: 'target', targets: ['claude-md', 'cursor'] }]);
     expect(await exporter.standalone({ project: 'web' }, 'claude-md,claude-md')).toContain('Never ship UI copy without review');
+    // A blank target is no target: config.yaml's export.targets, which standalone never reads, is not offered.
+    const blank = await refused(() => exporter.standalone({ project: 'web' }, ' , '));
+    expect([blank.code, blank.hint?.includes('export.targets')]).toEqual(['no-export-targets', false]);
     // The command line names its flag, as before.
     const cli = await runAgents(['--format', 'json', 'export', '--target', 'claude-md'], { cwd: repo });
     expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([2, expect.stringContaining('with --target')]);
