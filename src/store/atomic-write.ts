@@ -75,7 +75,8 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
       : taken
         ? 'Nothing was changed. Run the command again: it sees what is there now.'
         : e.code === 'ENAMETOOLONG'
-          ? 'Nothing was changed. Put the store at a shorter path (--store DIR).'
+          ? // No option named: this writer serves the library and the command line alike, and moving the folder is the fix.
+            `Nothing was changed. Move the store (or its repository) to a shorter path, or shorten the longest name in ${rel}.`
           : 'Nothing was changed. Check that the store is writable, then run the command again.',
     code: 'write-failed',
   });

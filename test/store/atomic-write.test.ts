@@ -84,6 +84,8 @@ describe('a name longer than the file system allows', () => {
     expect((error as AgentsError).exitCode).toBe(2);
     expect((error as AgentsError).code).toBe('write-failed');
     expect((error as AgentsError).message).not.toContain('ENAMETOOLONG');
+    // The writer serves the library too: its hint names no flag of the command line.
+    expect((error as AgentsError).hint).not.toContain('--');
     // Not even the folder it made for the file: a new client's or target's folder would stay, empty.
     expect(readdirSync(root)).toEqual([]);
   });
