@@ -289,13 +289,14 @@ export function AddForm({
     case 'scope':
       body = catalog ? (
         <Box flexDirection="column">
-          <Text>Scope (↑↓, Enter):</Text>
           <SelectList
             items={scopeItems(catalog)}
+            label="Scope (↑↓, Enter):"
             width={width}
-            // Under the title, the question, the list's position line, the key line and a spare row.
+            // Under the title, the question, the list's position line, the key line and a spare row; on 5 rows the
+            // position goes after the question.
             height={rows === undefined ? 10 : Math.max(1, Math.min(10, rows - 5))}
-            position={rows === undefined || rows > 5}
+            position={rows === undefined || rows > 5 ? true : 'label'}
             onSelect={(choice) => {
               if (choice === 'new-project') return setStep('new-project');
               setScope(choice);
@@ -367,13 +368,13 @@ export function AddForm({
     case 'severity':
       body = (
         <Box flexDirection="column">
-          <Text wrap="truncate-end">Severity (↑↓, Enter):</Text>
           <SelectList
+            label="Severity (↑↓, Enter):"
             items={SEVERITY_ITEMS}
             initialIndex={SEVERITIES.indexOf(severity)}
             width={width}
             height={choiceRows === 2 ? 1 : choiceRows}
-            position={choiceRows > 1}
+            position={choiceRows > 1 ? true : 'label'}
             onSelect={(s) => {
               setSeverity(s);
               setStep('tags');
@@ -419,13 +420,13 @@ export function AddForm({
     case 'active':
       body = (
         <Box flexDirection="column">
-          <Text wrap="truncate-end">State (↑↓, Enter):</Text>
           <SelectList
+            label="State (↑↓, Enter):"
             items={ACTIVE_ITEMS}
             initialIndex={active ? 0 : 1}
             width={width}
             height={choiceRows === 2 ? 1 : choiceRows}
-            position={choiceRows > 1}
+            position={choiceRows > 1 ? true : 'label'}
             onSelect={(a) => {
               setActive(a);
               setStep('confirm');

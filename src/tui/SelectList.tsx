@@ -19,8 +19,13 @@ export interface SelectListProps<V> {
   height?: number;
   width?: number;
   focus?: boolean;
-  /** Show "n/N" under a list longer than `height` (off where the screen has no row for it). */
-  position?: boolean;
+  /** A question drawn on the row above the list. */
+  label?: string;
+  /**
+   * Show "n/N" under a list longer than `height`; `'label'` puts it after `label` instead, where the screen has no row
+   * for it (off without a label).
+   */
+  position?: boolean | 'label';
   /** Keys the list does not use, with the item under the cursor (e.g. `e` in the browser's scope picker). */
   onKey?(input: string, value: V | undefined): void;
 }
@@ -34,6 +39,7 @@ export function SelectList<V>({
   width = 80,
   focus = true,
   position = true,
+  label,
   onKey,
 }: SelectListProps<V>): ReactElement {
   const theme = useTheme();
@@ -62,8 +68,15 @@ export function SelectList<V>({
   );
   const top = Math.min(Math.max(0, index - height + 1), Math.max(0, items.length - height), index);
   const shown = items.slice(Math.max(0, top), Math.max(0, top) + height);
+  const cut = items.length > height;
   return (
     <Box flexDirection="column" width={width}>
+      {label !== undefined ? (
+        <Text wrap="truncate-end">
+          {label}
+          {position === 'label' && cut ? <Text dimColor={theme.dim}>{` ${index + 1}/${items.length}`}</Text> : null}
+        </Text>
+      ) : null}
       {shown.map((item, i) => {
         const selected = Math.max(0, top) + i === index;
         // Cut as one line after the two-column marker, so that its "…" stays when a wide character crosses the edge (plain.ts).
@@ -80,7 +93,7 @@ export function SelectList<V>({
           </Text>
         );
       })}
-      {position && items.length > height ? <Text dimColor={theme.dim}>{`  ${index + 1}/${items.length}`}</Text> : null}
+      {position === true && cut ? <Text dimColor={theme.dim}>{`  ${index + 1}/${items.length}`}</Text> : null}
     </Box>
   );
 }

@@ -571,18 +571,25 @@ test('on a terminal of 5 or 6 rows every step stays within it, the title on its 
     const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
     const done: AddResult[] = [];
     const r = render(<AddForm service={service} width={columns} rows={rows} onDone={(x) => done.push(x)} onCancel={() => {}} />);
-    const within = async (text: string) => {
-      const lines = (await frameHas(r.lastFrame, text)).split('\n');
+    const within = async (...texts: string[]) => {
+      const lines = (await frameHas(r.lastFrame, ...texts)).split('\n');
       expect(lines.length).toBeLessThan(rows);
       expect(lines[0]).toMatch(/^Add an invariant/);
     };
     await within('› global');
+    // The cut lists say where the cursor is, on the question's row when there is no row under them.
+    r.stdin.write(DOWN);
+    await within('2/5');
+    r.stdin.write('\u001b[A');
+    await within('1/5');
     r.stdin.write('\r');
     await within('Text:');
     r.stdin.write('Fits a short terminal');
-    await within('Text: Fits a short terminal');
+    // Enter counts once the text is checked: one typed ahead of the check is taken for the text's own.
+    await within('Text: Fits a short terminal', '✓ new in this scope');
     r.stdin.write('\r');
     await within('Severity');
+    expect(r.lastFrame()).toMatch(/[123]\/3/);
     r.stdin.write('\r');
     await within('Tags');
     r.stdin.write('\r');
