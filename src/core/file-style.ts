@@ -2,13 +2,14 @@
 
 /**
  * `text`, as writers make it (LF line ends, no BOM), in the style of the file it replaces: its BOM kept first and
- * CRLF line ends when it has them, as `validate --fix` keeps them. A file a team keeps with CRLF (no git line-end
- * normalisation) then changes by the edit only, not on every line.
+ * CRLF line ends when most of its lines end so, as `validate --fix` keeps them. A file a team keeps with CRLF (no git
+ * line-end normalisation) then changes by the edit only, not on every line; nor does an LF file one pasted CRLF line
+ * is in.
  */
 export function inStyleOf(previous: string | undefined, text: string): string {
   if (previous === undefined) return text;
   const bom = previous.startsWith('\uFEFF') ? '\uFEFF' : '';
-  return `${bom}${previous.includes('\r\n') ? text.replace(/\n/g, '\r\n') : text}`;
+  return `${bom}${mostlyCrlf(previous) ? text.replace(/\n/g, '\r\n') : text}`;
 }
 
 /** The byte order mark a file starts with, or ''. */

@@ -11,6 +11,7 @@ import { removeFile, writeFileAtomic } from '../store/atomic-write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { withModelineIfMissing } from './modeline-text.ts';
 import type { Fix } from './result.ts';
+import { mostlyCrlf } from '../core/file-style.ts';
 
 const BOM = '\uFEFF';
 
@@ -46,7 +47,7 @@ export function withId(text: string, id: string): string | undefined {
     const indent = body.slice(lineStart, at);
     // A key that shares its line with something else (`--- text: a`, `? text`) has no line of its own to go before.
     if (!/^[ ]*$/.test(indent)) return undefined;
-    const eol = /\r\n/.test(body) ? '\r\n' : '\n';
+    const eol = mostlyCrlf(body) ? '\r\n' : '\n';
     next = `${body.slice(0, lineStart)}${indent}id: ${id}${eol}${body.slice(lineStart)}`;
   }
   const after = parseYaml('file.yaml', new TextEncoder().encode(next));

@@ -5,6 +5,7 @@ import { classifyPath } from '../core/layout.ts';
 import { assertFitsStoreFile } from '../core/store-file-size.ts';
 import { modeline } from '../core/serialize.ts';
 import { MODELINE_RE, modelineProblem, modelineSchema, modelineTarget } from './check-file.ts';
+import { mostlyCrlf } from '../core/file-style.ts';
 
 const BOM = '\uFEFF';
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -27,7 +28,7 @@ export function withModeline(file: string, bytes: Uint8Array): string {
     lines[at - 1] = lines[at - 1]!.replace(MODELINE_RE, right);
     out = `${bom}${lines.join('\n')}`;
   } else {
-    const eol = /\r\n/.test(text) ? '\r\n' : '\n';
+    const eol = mostlyCrlf(text) ? '\r\n' : '\n';
     out = `${bom}${right}${eol}${text}`;
   }
   // A file just under the size readers take would pass it with its modeline: it stays as it was (file-too-large).
