@@ -617,7 +617,7 @@ describe('init', () => {
     ).toContain('Found from below');
   });
 
-  it('writes what git checks out: a plain git add takes the store and the exported files under core.safecrlf, and --check passes after a CRLF checkout', async () => {
+  it('writes what git checks out: a plain git add takes the store, the exported files and the guard settings under core.safecrlf, and --check passes after a CRLF checkout', async () => {
     for (const autocrlf of ['true', 'input']) {
       const dir = tempDir();
       gitInit(dir);
@@ -625,9 +625,12 @@ describe('init', () => {
       expect((await runAgents(['init', '--actor', 'none'], { cwd: dir })).code).toBe(0);
       expect((await runAgents(['invariant', 'add', '--global', 'Never push to main'], { cwd: dir })).code).toBe(0);
       expect((await runAgents(['export', '--target', 'agents-md,cursor'], { cwd: dir })).code).toBe(0);
+      // The guard's new settings file too, as a checkout writes it.
+      expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);
       // git refuses (exit 128) a file whose line ends a checkout would change.
       expect(spawnSync('git', ['add', '-A'], { cwd: dir, env: { ...process.env, ...GIT_ENV } }).status, autocrlf).toBe(0);
       expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8').includes('\r\n')).toBe(autocrlf === 'true');
+      expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8').includes('\r\n')).toBe(autocrlf === 'true');
       expect(readFileSync(join(dir, '.agents/config.yaml'), 'utf8')).not.toContain('\r');
       // The files as a checkout writes them (CRLF with autocrlf=true) are up to date, and git sees no change.
       rmSync(join(dir, 'AGENTS.md'));

@@ -255,14 +255,21 @@ export default defineCommand<InstallArgs>({
       );
       // Every file checked before the first is written: a client's folder found read-only after another's settings
       // were written left that one changed behind a message that nothing was.
-      const { checkWritable } = await import('../../service/export-targets.ts');
+      const { checkWritable, crlfTargets } = await import('../../service/export-targets.ts');
       for (const p of plans) if (p.changed) checkWritable(top, p.rel, p.exists, 'or leave that client out of --client', 'settings');
       // A full disk part-way leaves the clients before it installed: said, never "nothing was changed".
       const changed = plans.filter((p) => p.changed);
+      // A new settings file gets the line ends git checks it out with, as an export's new file does (docs/adr/0606): a
+      // plain git add under core.autocrlf and core.safecrlf takes it as written. A file there keeps its own.
+      const crlf = await crlfTargets(
+        top,
+        changed.filter((p) => !p.exists).map((p) => p.rel),
+      );
       const written: string[] = [];
       for (const p of changed) {
         try {
-          writeFileAtomic(top, p.rel, p.text, p.exists ? 'replace' : 'create');
+          const text = crlf.has(p.rel) ? p.text.replace(/\r?\n/g, '\r\n') : p.text;
+          writeFileAtomic(top, p.rel, text, p.exists ? 'replace' : 'create');
         } catch (error) {
           failedPartWay(error, written, `agents guard install --client ${clients.join(',')}`, changed.length);
         }
