@@ -458,8 +458,10 @@ describe('agents import outside a git repository', () => {
       '.cursor/rules/agents-react.mdc': '---\ndescription: mine\n---\nMy own notes.\n',
       'apps/web/a.ts': 'export {};\n',
     });
-    const r = await json(top, 'import', '--yes', '--replace');
-    expect(r.code).toBe(0);
+    // A partial import, as a file export leaves alone is a partial export: exit 1, the report printed all the same.
+    const out = await run(top, '--format', 'json', 'import', '--yes', '--replace');
+    expect(out.code).toBe(1);
+    const r = { data: JSON.parse(out.stdout) };
     expect(r.data.replaced.refused).toEqual([{ path: '.cursor/rules/agents-react.mdc', status: 'no agents block', line: null }]);
     expect(r.data.replaced.unexported).toEqual([{ file: '.cursor/rules/react.mdc', line: 4, target: 'cursor' }]);
     expect(readFileSync(join(top, '.cursor/rules/react.mdc'), 'utf8')).toContain('- Use hooks.');

@@ -289,9 +289,27 @@ export default defineCommand<ImportArgs>({
       if (stale.length > 0) lines.push(s.yellow(staleLine(stale)));
       return lines.join('\n');
     });
-    return EXIT_CODES.ok;
+    // Lines --replace had to leave (a file of the export's it leaves alone, a file edited since it was read) are a
+    // partial import, as a file export leaves alone is a partial export: exit 1, saying what to do, so a script knows.
+    return replaced === null ? EXIT_CODES.ok : replaceLeftOver(ctx, replaced);
   },
 });
+
+/** Exit 1 naming what --replace left in place and how to finish it; exit 0 when it moved every rule it could. */
+function replaceLeftOver(ctx: CliContext, replaced: ReplaceResult): number {
+  const { refused, changed } = replaced;
+  if (refused.length === 0 && changed.length === 0) return EXIT_CODES.ok;
+  const what = [
+    ...refused.map((r) => `${r.path}${r.line === null ? '' : `:${r.line}`}: ${r.status}, left alone by the export`),
+    ...changed.map((f) => `${f}: changed since it was read`),
+  ];
+  const fix = refused.length > 0 ? 'repair the files the export leaves alone (`agents export` says how), then ' : '';
+  ctx.io.stderr.write(
+    `error: ${escapeUnsafe(`--replace left the lines of rules it imported in their files: ${what.join('; ')}`)}\n` +
+      `hint: the rules are in the store; ${fix}run \`agents import --yes --replace\` again to take their lines out.\n`,
+  );
+  return EXIT_CODES.checkFailed;
+}
 
 async function importService(ctx: CliContext) {
   const [invariants, scopes, { ImportService }] = await Promise.all([
