@@ -18,6 +18,21 @@ export function intoStore(glob: string, folder: string): string | undefined {
   return `points into ${folder}/, the invariant store; a project's files are the repository's`;
 }
 
+/**
+ * A glob written relative to `folder` (a nested rule file's, relative to the repository's top) as a path from the
+ * top: a `..` after a folder of literal text leaves it (`apps/web` and `../../lib/**` give `lib/**`), and a `.` goes.
+ * A `..` after a pattern stays, as what it leaves is unknown, and so does one above the top: `globProblem` refuses both.
+ */
+export function globUnder(folder: string, glob: string): string {
+  const out: string[] = [];
+  for (const seg of [...(folder === '' ? [] : folder.split('/')), ...glob.split('/')]) {
+    const last = out.at(-1);
+    if (seg === '..' && last !== undefined && last !== '..' && last !== '' && !/[*?[\]{}]/.test(last)) out.pop();
+    else if (seg !== '.') out.push(seg);
+  }
+  return out.join('/');
+}
+
 /** Why `glob` is not a path glob this tool takes, or undefined when it is. */
 export function globProblem(glob: string): string | undefined {
   if (glob.trim() !== glob) return 'has white space at its start or end';

@@ -6,7 +6,7 @@
 
 import { isName } from './names.ts';
 import { withoutAccents } from './normalise.ts';
-import { globProblem } from './globs.ts';
+import { globProblem, globUnder } from './globs.ts';
 import { describeCharacter, findUnsafe, quoteText } from './plain-text.ts';
 
 export const IMPORT_KINDS = [
@@ -164,7 +164,8 @@ export function projectName(from: string): string | undefined {
 export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, project?: string, global = false): ImportTarget {
   if (global) return { kind: 'global' };
   const dir = folderOf(rel, kind);
-  const named = (fallback: string | undefined, paths: string[]): ImportTarget => {
+  // `written`: the globs as the file gives them, which a refusal names, where `paths` are from the repository's top.
+  const named = (fallback: string | undefined, paths: string[], written: readonly string[] = paths): ImportTarget => {
     const name = project ?? (fallback === undefined ? undefined : projectName(fallback));
     if (name === undefined) return { kind: 'skip', why: `no project name can be made from ${rel}: give one with --project` };
     // The folder goes into the project's globs as written: `app[1]/**` would cover app1/, not app[1]/, and the
@@ -176,9 +177,12 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
         why: `its folder ${quoteText(dir)} holds "${pattern[0]}", which a project's paths read as a pattern, so they would cover other folders: rename the folder, or import the file alone with --global`,
       };
     // A glob project.yaml would refuse (one that leaves the repository…) skips this file, not the whole import.
-    for (const g of paths) {
+    for (const [i, g] of paths.entries()) {
       const problem = globProblem(g);
-      if (problem !== undefined) return { kind: 'skip', why: `its glob "${g}" ${problem}: fix the file's globs` };
+      if (problem !== undefined) {
+        const as = written[i] === g ? '' : ` ("${g}" from the repository's top)`;
+        return { kind: 'skip', why: `its glob "${written[i]}"${as} ${problem}: fix the file's globs` };
+      }
       // project.yaml holds plain text only (docs/store-format.md): a folder named with a newline or a control
       // character gives a glob the project's file would refuse, and the whole import with it.
       const unsafe = findUnsafe(g, false);
@@ -194,11 +198,12 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
     return dir === '' ? { kind: 'global' } : named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
   }
   if (applies.globs !== undefined) {
-    const prefix = dir === '' ? '' : `${dir}/`;
     const base = rel.slice(rel.lastIndexOf('/') + 1);
+    // A nested rule file's globs are its folder's: one that climbs out of it (`../../lib/**`) may still be inside.
     const target = named(
       base,
-      applies.globs.map((g) => `${prefix}${g}`),
+      applies.globs.map((g) => globUnder(dir, g)),
+      applies.globs,
     );
     const wider = project === undefined ? subfolderNames(rel, kind, base) : [];
     return target.kind === 'project' && wider.length > 0 ? { ...target, wider } : target;

@@ -164,6 +164,15 @@ describe('importTarget: where a file applies', () => {
     expect(importTarget('.cursor/rules/x.mdc', 'cursor', appliesTo('cursor', { globs: 'src/**' })).kind).toBe('project');
   });
 
+  it("a nested rule file's glob that climbs out of its folder is read from the repository's top, refused only above it", () => {
+    const nested = (globs: string) => importTarget('apps/web/.cursor/rules/up.mdc', 'cursor', appliesTo('cursor', { globs }));
+    expect(nested('../../lib/**')).toMatchObject({ kind: 'project', name: 'up', paths: ['lib/**'] });
+    expect(nested('./src/../test/*.ts')).toMatchObject({ kind: 'project', paths: ['apps/web/test/*.ts'] });
+    // Above the top, or after a pattern (which folder it leaves is unknown): skipped, naming the glob as written.
+    for (const glob of ['../../../x/**', '*/../x/**'])
+      expect(nested(glob), glob).toMatchObject({ kind: 'skip', why: expect.stringContaining(`"${glob}"`) });
+  });
+
   it('a folder whose name holds a newline or a control character is skipped, naming the character: project.yaml holds plain text only', () => {
     for (const [dir, code] of [
       ['svc/a\nb', 'U+000A'],
