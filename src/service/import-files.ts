@@ -6,6 +6,7 @@ import { UsageError } from '../core/errors.ts';
 import type { LeftOut } from '../core/import-rules.ts';
 import { lenientFrontMatter } from '../core/import-sources.ts';
 import { parseYaml } from '../core/parse-core.ts';
+import type { YamlFile } from '../core/yaml-file.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
 import { shellPath } from '../core/shell-word.ts';
 
@@ -66,7 +67,13 @@ export async function parseFrontMatter(rel: string, text: string): Promise<Recor
   // The front matter starts on the file's second line: read below a blank line, every line a message names is the file's
   // (the line and the "first on line 1" of a key given twice alike).
   const bytes = new TextEncoder().encode(`\n${text}`);
-  const parsed = await parseYamlDocument((syntax) => parseYaml(rel, bytes, syntax));
+  const parsed = await parseYamlDocument((syntax) => {
+    const p = parseYaml(rel, bytes, syntax);
+    // Within the parse: a glob's text needs the syntax tree, which the fast path loads only when asked.
+    const data = p.value?.data;
+    if (data !== null && typeof data === 'object' && !Array.isArray(data)) globsAsWritten(p.value!, data as Record<string, unknown>);
+    return p;
+  });
   const error = parsed.diagnostics.find((d) => d.severity === 'error');
   if (error || !parsed.value) {
     const lenient = lenientFrontMatter(text);
@@ -78,4 +85,25 @@ export async function parseFrontMatter(rel: string, text: string): Promise<Recor
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) return `its front matter is not a map of keys (${rel}:2:1)`;
   return data as Record<string, unknown>;
+}
+
+/** The keys whose values are globs: Cursor's and Windsurf's `globs`, Copilot's `applyTo`, Cline's `paths`. */
+const GLOB_KEYS = ['globs', 'applyTo', 'paths'];
+
+/**
+ * `data` with each glob YAML read as a number (`globs: 42`, the `3` of `[a/**, 3]`) as the text the file writes:
+ * the agents read a glob as that text (a file named 42), where the number was taken for no glob at all.
+ */
+function globsAsWritten(file: YamlFile, data: Record<string, unknown>): void {
+  const numeric = (v: unknown) => typeof v === 'number';
+  for (const key of GLOB_KEYS) {
+    const v = data[key];
+    if (!numeric(v) && !(Array.isArray(v) && v.some(numeric))) continue;
+    const node = file.doc.get(key, true) as { items?: unknown[] } | undefined;
+    const written = (n: unknown) => {
+      const { value, range } = n as { value?: unknown; range?: [number, number, number] };
+      return numeric(value) && range !== undefined ? file.source.slice(range[0], range[1]) : value;
+    };
+    data[key] = Array.isArray(node?.items) ? node.items.map(written) : written(node);
+  }
 }

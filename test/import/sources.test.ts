@@ -56,6 +56,14 @@ describe('parseFrontMatter: why front matter cannot be read, where in the file',
     expect(why).toEqual(expect.stringContaining('line 2)'));
     expect(await parseFrontMatter('a.mdc', 'globs: [')).toEqual(expect.stringContaining('a.mdc:2:8:'));
   });
+
+  it('a glob YAML reads as a number is the text the file writes, as the agents read it, alone or in a list', async () => {
+    expect(await parseFrontMatter('a.mdc', 'globs: 42\ndescription: 7')).toEqual({ globs: '42', description: 7 });
+    expect(await parseFrontMatter('a.mdc', 'globs: [a/**, 3, 0x10]')).toEqual({ globs: ['a/**', '3', '0x10'] });
+    expect(await parseFrontMatter('a.md', 'applyTo: 1e3')).toEqual({ applyTo: '1e3' });
+    const front = await parseFrontMatter('a.mdc', 'globs:\n  - 007\n  - src/**');
+    expect(appliesTo('cursor', front as Record<string, unknown>).globs).toEqual(['007', 'src/**']);
+  });
 });
 
 describe('importTarget: where a file applies', () => {
