@@ -240,10 +240,25 @@ function startsImperative(text: string, alone: boolean): boolean {
   // head ("Build:") has its list for that, and "When unsure, ask." its clause; a longer "Use of X is …" says more.
   if (alone && m![2] === undefined && /^[\p{P}\s]*$/u.test(text.slice(m![0].length))) return false;
   if (m![2] === 'of' && first !== 'think' && /^\s*\S+(?:\s+\S+){0,3}\s*$/.test(text)) return false;
-  if (IMPERATIVE.test(first) || (VERB_WITH_OBJECT.test(first) && m![2] !== undefined && OBJECT_START.test(m![2]))) return true;
+  if (IMPERATIVE.test(first)) return true;
+  if (
+    VERB_WITH_OBJECT.test(first) &&
+    ((m![2] !== undefined && OBJECT_START.test(m![2])) || namesPath(text.slice(m![0].indexOf(m![1]!) + m![1]!.length)))
+  )
+    return true;
   return (
     (first.endsWith('ly') || SEQUENCING.test(first)) && m![2] !== undefined && (IMPERATIVE.test(m![2]) || VERB_WITH_OBJECT.test(m![2]))
   );
+}
+
+/**
+ * Whether the word after a verb names a file or a folder ("Clear .next/", "Open src/index.ts"): its object, written as
+ * code, which the plain text keeps as it stands, where a noun's next word ("Clear separation") names none.
+ */
+function namesPath(rest: string): boolean {
+  const word = /^\s+(\S+)/.exec(rest)?.[1]?.replace(/[.,;:!?)"']+$/, '');
+  if (word === undefined || /^(?:e\.g|i\.e)$/i.test(word)) return false;
+  return word.includes('/') || /^\.[A-Za-z]/.test(word) || /^[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}$/.test(word);
 }
 
 /** Words that place a step among others before its verb ("Also link to the docs", "Then run the tests"). */

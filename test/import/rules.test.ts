@@ -181,6 +181,13 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('a verb that is also a noun starts a rule before a file or folder it acts on, written as code', () => {
+    const md =
+      '## Troubleshooting\n\n- Clear `.next/` when the build acts up.\n- Open `src/index.ts` first.\n- Clear .env.local before a demo.\n' +
+      '- Clear separation of `src/` and `test/`.\n- File names are kebab-case.\n- List e.g. the folders.\n';
+    expect(texts(md)).toEqual(['Clear .next/ when the build acts up.', 'Open src/index.ts first.', 'Clear .env.local before a demo.']);
+  });
+
   it('a sentence that only leads into a list of rules is no rule itself; one that the items finish is', () => {
     const first = '- Run the linter and the type checker on every package you touched before you push a branch.';
     const md = `We insist on high standards at all times:\n\n${first}\n- Keep functions short.\n`;
