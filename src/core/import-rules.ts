@@ -41,6 +41,7 @@ import {
   isRule,
   joinDetail,
   labelsRule,
+  namesForm,
   MARKED,
   namesVerb,
   NEGATIVE,
@@ -52,52 +53,9 @@ import {
   SAYS_WHERE,
   splitSentences,
 } from './rule-wording.ts';
+import type { LeftOutReason, SplitFile } from './import-split.ts';
 
-/** One rule found in a file: its plain text, the line it starts on (1-based), and the tags its headings give. */
-export interface RuleCandidate {
-  text: string;
-  line: number;
-  /** The last line of its list item or paragraph. */
-  end_line: number;
-  /** Whether the rule is all its lines say (false: one sentence of a longer paragraph). */
-  whole: boolean;
-  tags: string[];
-}
-
-export type LeftOutReason =
-  | 'code-block'
-  | 'heading'
-  | 'table'
-  | 'command'
-  | 'link'
-  | 'description'
-  | 'export-block'
-  | 'comment'
-  | 'too-long';
-
-/** A piece of the file that is not a rule, with its lines (1-based, inclusive). */
-export interface LeftOut {
-  line: number;
-  end_line: number;
-  reason: LeftOutReason;
-  excerpt: string;
-}
-
-export interface SplitFile {
-  /** The front matter's text (between the `---` lines), if the file starts with one. */
-  frontMatter?: string;
-  /** The file opens with `---` and no line closes it: front matter cut short, or a rule opening Markdown. */
-  unclosedFrontMatter?: true;
-  /** The line after the front matter (1-based): where the Markdown starts. */
-  bodyLine: number;
-  /**
-   * The file is written in another language than English, in which the words that make a rule are not known: each of
-   * its list items that is no code, link or label is taken as it stands, for a person to judge in the review.
-   */
-  notEnglish?: true;
-  candidates: RuleCandidate[];
-  leftOut: LeftOut[];
-}
+export type { LeftOut, LeftOutReason, RuleCandidate, SplitFile } from './import-split.ts';
 
 /**
  * The candidates and left-out pieces of one file's text. `frontMatter: false`: lines between a first `---` and the
@@ -406,6 +364,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     if (startsWithCode(body)) return NORMATIVE.test(text) || check() || (!underItem && namesVerb(negationAround())) ? undefined : 'command';
     // "**Build:** `npm run build`" lists a command; "Ensure the submodule is current: `git submodule update`" is a rule.
     if (labelledCode(body) && !labelsRule(text.slice(0, text.indexOf(':')))) return check() ? undefined : 'command';
+    // "Title format: `feat(scope): …`": the form to keep to, under any heading, as "Use the format: …" is.
+    if (labelledCode(body) && namesForm(text.slice(0, text.indexOf(':')))) return undefined;
     // "Test commands:", a label over the items below it.
     if (/:$/.test(text) && words(text) <= 3) return 'description';
     // "Purpose: Provide a terminal interface": a description, whatever its verb.

@@ -166,8 +166,20 @@ const CONFORMING =
 
 /** Whether the label before a colon and code states a rule: by its words, or by a verb of keeping to what the code shows. */
 export function labelsRule(label: string): boolean {
-  return NORMATIVE.test(label) || keepsTo(label);
+  return NORMATIVE.test(label) || keepsTo(label) || namesForm(label);
 }
+
+/** Whether a label before a colon and code names the form the code shows ("Title format: `feat(scope): …`"). */
+export function namesForm(label: string): boolean {
+  return FORM_LABEL.test(label);
+}
+
+/**
+ * A label that names the form of a thing ("Title format", "Branch naming", "Commit message convention"): the code after
+ * it is the form to keep to, not a command; "Format" alone, or after a verb of running ("Check format"), names a task.
+ */
+const FORM_LABEL =
+  /^[\p{P}\s]*(?!(?:check|run|fix|apply|verify|lint|auto|test|enforce)\b)[\p{L}][\p{L}\d'-]*(?:\s+[\p{L}\d'-]+){0,3}\s+(?:format|naming(?:\s+conventions?)?|conventions?|pattern|syntax|scheme)[\p{P}\s]*$/iu;
 
 /** Whether a text opens with a verb of keeping to a form, a layout or a tool, and its object ("Use conventional commits"). */
 export function keepsTo(text: string): boolean {

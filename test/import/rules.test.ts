@@ -188,6 +188,23 @@ describe('splitInstructions: what is a rule', () => {
     expect(texts(md)).toEqual(['Clear .next/ when the build acts up.', 'Open src/index.ts first.', 'Clear .env.local before a demo.']);
   });
 
+  it('a label that names a form over code is the form to keep to, under any heading; one of a task lists a command', () => {
+    const md =
+      '## Rules\n\n- Title format: `feat(scope): …`\n\n## Git\n\n- Branch naming: `feature/<ticket>-<slug>`\n' +
+      '- Naming convention: `kebab-case.ts`\n- Check format: `npm run format:check`\n- Format: `npm run format`\n' +
+      '- Run tests: `npm test`\n';
+    expect(texts(md)).toEqual([
+      'Title format: feat(scope): …',
+      'Branch naming: feature/<ticket>-<slug>',
+      'Naming convention: kebab-case.ts',
+    ]);
+    expect(reasons(md).filter((r) => r[2] === 'command')).toEqual([
+      [9, 9, 'command'],
+      [10, 10, 'command'],
+      [11, 11, 'command'],
+    ]);
+  });
+
   it('a sentence that only leads into a list of rules is no rule itself; one that the items finish is', () => {
     const first = '- Run the linter and the type checker on every package you touched before you push a branch.';
     const md = `We insist on high standards at all times:\n\n${first}\n- Keep functions short.\n`;

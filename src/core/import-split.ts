@@ -1,0 +1,50 @@
+/**
+ * What splitting one instruction file gives (./import-rules.ts): the rules
+ * found, each with its lines and tags, and the pieces left out, with why.
+ */
+
+/** One rule found in a file: its plain text, the line it starts on (1-based), and the tags its headings give. */
+export interface RuleCandidate {
+  text: string;
+  line: number;
+  /** The last line of its list item or paragraph. */
+  end_line: number;
+  /** Whether the rule is all its lines say (false: one sentence of a longer paragraph). */
+  whole: boolean;
+  tags: string[];
+}
+
+export type LeftOutReason =
+  | 'code-block'
+  | 'heading'
+  | 'table'
+  | 'command'
+  | 'link'
+  | 'description'
+  | 'export-block'
+  | 'comment'
+  | 'too-long';
+
+/** A piece of the file that is not a rule, with its lines (1-based, inclusive). */
+export interface LeftOut {
+  line: number;
+  end_line: number;
+  reason: LeftOutReason;
+  excerpt: string;
+}
+
+export interface SplitFile {
+  /** The front matter's text (between the `---` lines), if the file starts with one. */
+  frontMatter?: string;
+  /** The file opens with `---` and no line closes it: front matter cut short, or a rule opening Markdown. */
+  unclosedFrontMatter?: true;
+  /** The line after the front matter (1-based): where the Markdown starts. */
+  bodyLine: number;
+  /**
+   * The file is written in another language than English, in which the words that make a rule are not known: each of
+   * its list items that is no code, link or label is taken as it stands, for a person to judge in the review.
+   */
+  notEnglish?: true;
+  candidates: RuleCandidate[];
+  leftOut: LeftOut[];
+}
