@@ -51,6 +51,7 @@ import {
   RULE_HEADING,
   readsAsEnglish,
   SAYS_WHERE,
+  sectionOf,
   splitSentences,
 } from './rule-wording.ts';
 import type { LeftOutReason, SplitFile } from './import-split.ts';
@@ -160,7 +161,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       const level = heading[1]!.length;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       const text = plain(headingText(heading));
-      headings.push(headingOf(text, level));
+      headings.push(sectionOf(text, level));
       labels.length = 0;
       open.length = 0;
       kind = '';
@@ -263,7 +264,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       const level = lines[end + 1]!.trim()[0] === '=' ? 1 : 2;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       const text = plain(lines.slice(i, end + 1).join(' '));
-      headings.push(headingOf(text, level));
+      headings.push(sectionOf(text, level));
       labels.length = 0;
       open.length = 0;
       kind = '';
@@ -449,7 +450,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const remedy = negation !== undefined && REMEDY.test(said) && REMEDY.test(splitSentences(said)[0]!);
     const affirms = !mark && AFFIRMATIVE.test(said);
     const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !remedy && !affirms ? `${negation}: ${said}` : said;
-    const condition = labels.findLast((l) => l.condition !== undefined)?.condition;
+    const condition = (labels.findLast((l) => l.condition !== undefined) ?? headings.findLast((h) => h.condition !== undefined))?.condition;
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
     // A line that starts with a tag before its rule keeps it on --replace: its element needs the tag.
     const tag = tagged !== undefined && lines.slice(from, to + 1).some((_, k) => tagged.has(from + k));

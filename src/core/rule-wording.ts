@@ -219,13 +219,20 @@ export function isRule(text: string, head = false): boolean {
 /** A one-line caption that says when the rules of the list below it apply ("Before creating a file:"). */
 export function isCondition(caption: string): boolean {
   return (
-    CONDITION.test(caption) &&
+    (CONDITION.test(caption) || PERMISSION.test(caption)) &&
     !ASIDE.test(caption) &&
     caption.endsWith(':') &&
     caption.split(/\s+/).length <= 20 &&
     !NORMATIVE.test(caption)
   );
 }
+
+/**
+ * A caption of what an agent may do ("Allowed without asking:", "You may:"): its items are permissions, which a verb
+ * alone below it would turn into orders ("Read files"), so each is taken with it as its condition is.
+ */
+const PERMISSION =
+  /^[\p{P}\s]*(?:(?:allowed|permitted)(?=\s+(?:without|to)\b|[\s:]*$)|you (?:may|can)\b|(?:ok|okay|fine|safe|free) to\b|no need to ask\b|without (?:asking|approval|a prompt)\b)/iu;
 
 /** "For example:", "In short:": they open with a word of a condition, yet say when nothing applies. */
 const ASIDE =
@@ -313,6 +320,12 @@ export interface Heading {
   negation: string | undefined;
   /** A caption's condition, which each rule below it is taken with ("Before creating a file:"). */
   condition?: string;
+}
+
+/** A heading of the file: one of what an agent may do ("### Allowed without asking") is the condition of each rule below it. */
+export function sectionOf(text: string, level: number): Heading {
+  const heading = headingOf(text, level);
+  return PERMISSION.test(text) ? { ...heading, condition: `${text.replace(/[\s:]+$/, '')}:` } : heading;
 }
 
 export function headingOf(text: string, level: number): Heading {

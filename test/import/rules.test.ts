@@ -205,6 +205,20 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('the items of a caption, label or heading of what an agent may do are taken with it, as permissions, never as orders', () => {
+    const md =
+      '## Permissions\n\nAllowed without prompt:\n- Run the linter\n\nAllowed values:\n- strict\n\n' +
+      '- You may:\n  - Run one test file\n\n### Allowed without asking\n\n- Read files\n\n#### Tools\n\n- Run tsc on one file\n\n' +
+      '## Rules\n\n- Keep PRs small.\n';
+    expect(texts(md)).toEqual([
+      'Allowed without prompt: Run the linter',
+      'You may: Run one test file',
+      'Allowed without asking: Read files',
+      'Allowed without asking: Run tsc on one file',
+      'Keep PRs small.',
+    ]);
+  });
+
   it('a sentence that only leads into a list of rules is no rule itself; one that the items finish is', () => {
     const first = '- Run the linter and the type checker on every package you touched before you push a branch.';
     const md = `We insist on high standards at all times:\n\n${first}\n- Keep functions short.\n`;
