@@ -44,7 +44,7 @@ const IMPERATIVE = new RegExp(
  * cache"), or after a word that places a step ("Then open a PR").
  */
 const VERB_WITH_OBJECT =
-  /^(?:open|clear|file|list|show|display|request|draft|complete|stage|flag|alert|archive|seed|bundle|inline|debug|watch|monitor|mask|hash|fetch|pull|compile|load|parse|scan|audit|contact|address|trigger|upload|download|cover|focus|kill|swap|cancel|abort|debounce|throttle)$/;
+  /^(?:open|clear|file|list|show|display|request|draft|complete|stage|flag|alert|archive|seed|bundle|inline|debug|watch|monitor|mask|hash|fetch|pull|compile|load|parse|scan|audit|contact|address|trigger|upload|download|cover|focus|kill|swap|cancel|abort|debounce|throttle|edit|change)$/;
 /** The words that open a verb's object: "the", "a", "all", "your"…, and "on" ("Focus on one change"). */
 const OBJECT_START = /^(?:the|a|an|all|any|each|every|your|our|its|their|it|them|this|that|these|those|one|new|up|out|only|on)$/;
 
@@ -135,7 +135,7 @@ export function namesVerb(negation: string | undefined): boolean {
  * those that start one before their object: after "Do Not", "Open" is one).
  */
 const HEADING_VERB =
-  /^(edit|touch|change|alter|overwrite|rewrite|reformat|hardcode|repeat|assume|guess|ignore|bypass|leak|introduce|downgrade|mix|duplicate|nest|mutate)$/;
+  /^(touch|alter|overwrite|rewrite|reformat|hardcode|repeat|assume|guess|ignore|bypass|leak|introduce|downgrade|mix|duplicate|nest|mutate)$/;
 
 /** A rule and a nested item that finishes it: "Use tabs" and "except in YAML" read "Use tabs, except in YAML". */
 export function joinDetail(rule: string, detail: string): string {

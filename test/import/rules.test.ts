@@ -188,6 +188,17 @@ describe('splitInstructions: what is a rule', () => {
     expect(texts(md)).toEqual(['Clear .next/ when the build acts up.', 'Open src/index.ts first.', 'Clear .env.local before a demo.']);
   });
 
+  it('edit and change start a rule before their object, as a verb that is as often a noun does', () => {
+    const md =
+      '## Workflow\n\n- Edit the README when you add a command.\n- Change `config.ts` only through the wizard.\n' +
+      '- Edit history is kept for a year.\n- Change log entries go under Unreleased.\n\n## Never Edit\n\n- generated files\n';
+    expect(texts(md)).toEqual([
+      'Edit the README when you add a command.',
+      'Change config.ts only through the wizard.',
+      'Never Edit: generated files',
+    ]);
+  });
+
   it('a label that names a form over code is the form to keep to, under any heading; one of a task lists a command', () => {
     const md =
       '## Rules\n\n- Title format: `feat(scope): …`\n\n## Git\n\n- Branch naming: `feature/<ticket>-<slug>`\n' +
