@@ -194,17 +194,17 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
     }
     return project === undefined ? { kind: 'project', name, paths } : { kind: 'project', name, paths, given: true };
   };
-  if (applies.alwaysApply === true || applies.globs?.every((g) => g === '**' || g === '**/*')) {
+  // A nested rule file's globs are its folder's: one that climbs out of it (`../../lib/**`) may still be inside.
+  const resolved = applies.globs?.map((g) => globUnder(dir, g));
+  const everything = (under: string) => resolved?.every((g) => g === `${under}**` || g === `${under}**/*`) === true;
+  if (applies.alwaysApply === true || everything(dir === '' ? '' : `${dir}/`)) {
     return dir === '' ? { kind: 'global' } : named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
   }
+  // One that climbs to the top (`../../**`) covers every file, as a top rule file's `**` does.
+  if (everything('')) return { kind: 'global' };
   if (applies.globs !== undefined) {
     const base = rel.slice(rel.lastIndexOf('/') + 1);
-    // A nested rule file's globs are its folder's: one that climbs out of it (`../../lib/**`) may still be inside.
-    const target = named(
-      base,
-      applies.globs.map((g) => globUnder(dir, g)),
-      applies.globs,
-    );
+    const target = named(base, resolved!, applies.globs);
     const wider = project === undefined ? subfolderNames(rel, kind, base) : [];
     return target.kind === 'project' && wider.length > 0 ? { ...target, wider } : target;
   }

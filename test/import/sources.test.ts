@@ -176,6 +176,9 @@ describe('importTarget: where a file applies', () => {
     const nested = (globs: string) => importTarget('apps/web/.cursor/rules/up.mdc', 'cursor', appliesTo('cursor', { globs }));
     expect(nested('../../lib/**')).toMatchObject({ kind: 'project', name: 'up', paths: ['lib/**'] });
     expect(nested('./src/../test/*.ts')).toMatchObject({ kind: 'project', paths: ['apps/web/test/*.ts'] });
+    // Climbed to the top, every file: global, as a top rule's `**` is; its own folder's every file is its folder's project.
+    expect(nested('../../**')).toEqual({ kind: 'global' });
+    expect(nested('./**')).toMatchObject({ kind: 'project', name: 'web', paths: ['apps/web/**'] });
     // Above the top, or after a pattern (which folder it leaves is unknown): skipped, naming the glob as written.
     for (const glob of ['../../../x/**', '*/../x/**'])
       expect(nested(glob), glob).toMatchObject({ kind: 'skip', why: expect.stringContaining(`"${glob}"`) });
