@@ -32,6 +32,9 @@ export function isAlertMarker(line: string): boolean {
 const HTML_TAG =
   /<!--(?:(?!<!--).)*?-->|<\/?(?:a|abbr|b|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var|video)(?:\s[^<>]*)?\/?>/g;
 
+/** An element of struck-out text, with what it holds (`<del>jQuery</del>`, `<s>…</s>`, `<strike>…</strike>`). */
+const STRUCK_ELEMENT = /<(del|s|strike)(?:\s[^<>]*)?>[^<]*<\/\1>/gi;
+
 /*
  * The inline expressions below stop at the next delimiter of their kind (a bracket, a parenthesis, the emphasis
  * mark): one that may run over it tries every later character from every opening, so a line of unclosed openings
@@ -74,10 +77,12 @@ export function plain(markdown: string): string {
       .replace(/\[([^[\]]+)\]\([^()]*\)/g, '$1')
       .replace(/\[([^[\]]+)\]\[[^[\]]*\]/g, '$1');
   }
-  if (t.includes('<')) t = t.replace(HTML_TAG, '');
+  // Struck-out text is what the file's authors took back ("~~Use jQuery~~"): it goes with its marks, else the rule
+  // would say what the file no longer does.
+  if (t.includes('<')) t = t.replace(STRUCK_ELEMENT, '').replace(HTML_TAG, '');
   if (t.includes('**') || t.includes('__')) t = t.replace(STRONG, '$1$2');
   if (t.includes('*') || t.includes('_')) t = t.replace(EMPHASIS, '$1$2$3');
-  if (t.includes('~~')) t = t.replace(/~~([^~]+?)~~/g, '$1');
+  if (t.includes('~~')) t = t.replace(/~~[^~]+?~~/g, '');
   if (t.includes('\\')) t = t.replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
   if (ticks && code.length === 0) t = t.replace(/`([^`]+)`/g, '$1');
   // A span's inner spaces at both ends are markup (`` ` a ` `` is "a"), as CommonMark strips one of each.
@@ -101,6 +106,11 @@ export function saysMoreThan(markdown: string, text: string): boolean {
   if (markdown.includes('][')) for (const m of markdown.matchAll(/\[[^[\]]+\]\[[^[\]]*\]/g)) if (!text.includes(m[0])) return true;
   // So does a footnote's mark: its note, which stays, says more than the rule.
   if (markdown.includes('[^')) for (const m of markdown.matchAll(FOOTNOTE_MARK)) if (!text.includes(m[0])) return true;
+  // And struck-out text, gone from the rule: what was taken back, which the file's editors keep on the line.
+  if (markdown.includes('~~') || markdown.includes('<')) {
+    const prose = markdown.includes('`') ? markdown.replace(/`[^`]*`/g, '') : markdown;
+    if (/~~[^~]+?~~/.test(prose) || new RegExp(STRUCK_ELEMENT.source, 'i').test(prose)) return true;
+  }
   return false;
 }
 

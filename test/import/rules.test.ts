@@ -199,6 +199,15 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('struck-out text is taken back: an item struck out whole is no rule, and a line with some keeps it on --replace', () => {
+    const r = splitInstructions('## Rules\n\n- [ ] ~~Use jQuery~~\n- Use ~~jQuery~~ vanilla JS.\n- Keep `a~~b~~c` as is.\n');
+    expect(r.candidates.map((c) => [c.text, c.whole])).toEqual([
+      ['Use vanilla JS.', false],
+      ['Keep a~~b~~c as is.', true],
+    ]);
+    expect(r.leftOut.filter((l) => l.reason !== 'heading')).toEqual([expect.objectContaining({ line: 3, reason: 'description' })]);
+  });
+
   it('a label that names a form over code is the form to keep to, under any heading; one of a task lists a command', () => {
     const md =
       '## Rules\n\n- Title format: `feat(scope): …`\n\n## Git\n\n- Branch naming: `feature/<ticket>-<slug>`\n' +
@@ -1168,7 +1177,9 @@ describe('plain and splitSentences', () => {
   it.each([
     ['`a` and ``b``', 'a and b'],
     ['![img](x.png) [link](y) <b>bold</b>', 'img link bold'],
-    ['__strong__ *em* _em_ ~~gone~~', 'strong em em gone'],
+    ['__strong__ *em* _em_ ~~gone~~ kept', 'strong em em kept'],
+    // Struck-out text is taken back: it goes with its marks, as an element of it does.
+    ['Use ~~jQuery~~ vanilla JS, <del>not</del> <s>ever</s> <strike>x</strike>fast', 'Use vanilla JS, fast'],
     ['snake_case_names stay', 'snake_case_names stay'],
     // What a code span holds is text: placeholders, dunders, emphasis and links characters inside it stay.
     ['run `pnpm test --filter <project_name>`', 'run pnpm test --filter <project_name>'],
