@@ -285,7 +285,9 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     // "**Don't:**", "Style:" or "**Don'ts**" over a list: a caption, which heads the list as a label does. One that
     // is a rule ("Avoid:") is finished by the list's items instead.
     const caption = nestsBelow(lines, end + 1, -1) ? plain(raw) : '';
-    const way = i === end && words(caption) <= 3 && headingOf(caption.replace(/:$/, ''), -1).negation !== undefined;
+    // A sentence ("Never commit secrets.") is a rule of its own over its list, not a word of which way the list goes.
+    const way =
+      i === end && words(caption) <= 3 && !/[.!?]$/.test(caption) && headingOf(caption.replace(/:$/, ''), -1).negation !== undefined;
     const leads = (caption.endsWith(':') || way) && !captionOfCode(lines, caption, end);
     const short = leads && words(caption) <= 3;
     // "Run it when you change:" and the list below it are one rule.

@@ -851,6 +851,15 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
     expect(texts('Avoid:\n- var\n- eval\n')).toEqual(['Avoid: var; eval.']);
   });
 
+  it("a sentence of a way's word over a list is a rule of its own, and its items are read as they are", () => {
+    expect(texts('## Security\n\nNever commit secrets.\n\n- Rotate keys after a leak.\n')).toEqual([
+      'Never commit secrets.',
+      'Rotate keys after a leak.',
+    ]);
+    // Without its full stop it heads the list, as "Never" over don'ts does.
+    expect(texts('Never commit\n- secrets\n')).toEqual(['Never commit: secrets']);
+  });
+
   it('under a heading of what gets a change rejected, each is not allowed', () => {
     expect(texts('## Things that will get your PR rejected\n\n- Committing generated files\n- Never disable tests.\n')).toEqual([
       'Not allowed: Committing generated files',
