@@ -4,11 +4,12 @@
  * target's) standing where the first of them stood. Every other byte is kept,
  * but for a list item that only labelled rules now gone, a heading whose
  * section held nothing but them, an element of a rule file written as elements
- * whose rules are all gone, and a GitHub alert's marker whose quoted rules are gone.
+ * whose rules are all gone, and a GitHub alert's marker (or an admonition's)
+ * whose rules are gone.
  */
 
 import { fileReferences, resolveReference } from './import-references.ts';
-import { fileLines, HEADING, indentOf, ITEM, listKind, SETEXT } from './markdown-blocks.ts';
+import { type Admonition, fileLines, HEADING, indentOf, ITEM, listKind, SETEXT } from './markdown-blocks.ts';
 import { isAlertMarker, QUOTED, unquote } from './markdown-plain.ts';
 
 /**
@@ -29,7 +30,8 @@ export function removeLines(
   // ends a line too, as the splitter that numbered them counts it.
   const lines = text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
   // The lines as the splitter read them: a quote's as the text it quotes, an element's as a list item or a blank line.
-  const seen = fileLines(text, false).lines;
+  const read = fileLines(text, false);
+  const seen = read.lines;
   // The innermost labels first: an outer label's items are then gone with the inner label's.
   const sorted = [...labels].sort((a, b) => b.line - a.line);
   const levels = sorted.map((l) => headingLevel(seen, l));
@@ -39,6 +41,9 @@ export function removeLines(
   if (text.includes('</')) emptyElements(lines, seen, gone);
   // A GitHub alert's marker ("> [!IMPORTANT]") goes with the last line of its quote: alone, it heads nothing.
   if (text.includes('[!')) for (const [i, l] of lines.entries()) if (isAlertMarker(l) && alertEmptied(lines, i + 1, gone)) gone.add(i + 1);
+  // An admonition's marker lines (`:::danger` and its `:::`, `!!! warning`) go with the last of the rules it holds.
+  for (const a of read.admonitions ?? [])
+    if (boxEmptied(seen, a, gone)) for (const m of [a.marker, a.close]) if (m !== undefined) gone.add(m + 1);
   // Then a heading whose section held only lines now gone, the innermost first; but the file's title (a first heading
   // of level 1), which names the file rather than the rules under it.
   const heads = levels.findLastIndex((l) => l !== undefined);
@@ -195,6 +200,17 @@ function alertEmptied(lines: readonly string[], marker: number, gone: ReadonlySe
     quoted++;
   }
   return quoted > 0;
+}
+
+/** Whether every line of text the admonition `a` holds is in `gone` (blank ones apart), and there is one. */
+function boxEmptied(seen: readonly string[], a: Admonition, gone: ReadonlySet<number>): boolean {
+  let held = 0;
+  for (let n = a.from; n <= a.to; n++) {
+    if (seen[n]!.trim() === '') continue;
+    if (!gone.has(n + 1)) return false;
+    held++;
+  }
+  return held > 0;
 }
 
 /**

@@ -106,6 +106,8 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
   if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
+  const admonitions = text.includes(':::') || text.includes('!!!') || text.includes('???') ? readAdmonitions(lines) : undefined;
+  const boxed = admonitions !== undefined && admonitions.length > 0 ? { admonitions } : {};
   // A line that starts with a tag, looked for from each line end (a regex anchored at every line start tries each place).
   if (text.includes('<') && (/^[ \t>]*<\/?[A-Za-z]/.test(text) || /\n[ \t>]*<\/?[A-Za-z]/.test(text))) {
     let fence: string | undefined;
@@ -188,11 +190,11 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
     }
     if (ends.size > 0 || examples || written.size > 0)
       return withFrontMatter(
-        { lines, ends, written, ...(tagged.size > 0 ? { tagged } : {}), ...(examples ? { examples } : {}) },
+        { lines, ends, written, ...(tagged.size > 0 ? { tagged } : {}), ...(examples ? { examples } : {}), ...boxed },
         frontMatter,
       );
   }
-  return withFrontMatter({ lines }, frontMatter);
+  return withFrontMatter({ lines, ...boxed }, frontMatter);
 }
 
 /** A file's lines as the splitter reads them (`fileLines`). */
@@ -215,10 +217,72 @@ export interface MarkdownLines {
   written?: ReadonlyMap<number, string>;
   /** The elements of examples (`<example>`): each one's first line (0-based) to its last. */
   examples?: ReadonlyMap<number, number>;
+  /** The admonitions (`:::danger` … `:::`, `!!! warning`), whose marker lines read as blank lines. */
+  admonitions?: readonly Admonition[];
+}
+
+/** An admonition's marker lines and the lines of text it holds (0-based, inclusive; `close` for a `:::` one). */
+export interface Admonition {
+  marker: number;
+  close?: number;
+  from: number;
+  to: number;
+}
+
+/** A Docusaurus (or Pandoc) admonition's opening or closing line: `:::danger`, `:::tip Title`, `::: warning`, `:::`. */
+const FENCED_ADMONITION = /^ {0,3}(:{3,})[ \t]*(?:[A-Za-z][\w-]*(?:[ \t[{].*)?)?$/;
+/** An MkDocs admonition's line (`!!! warning "Secrets"`, `??? note`, `???+ tip`), whose text is indented below it. */
+const INDENTED_ADMONITION = /^ {0,3}(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z][\w-]*(?:[ \t]+.*)?$/;
+
+/**
+ * Reads the admonitions of `lines` as the text they hold, line for line: their marker lines as blank lines (markup,
+ * as a GitHub alert's is), an MkDocs one's indented text at the margin, where it would read as code. Outside code.
+ */
+function readAdmonitions(lines: string[]): Admonition[] {
+  const out: Admonition[] = [];
+  let fence: string | undefined;
+  let open: Admonition | undefined;
+  let colons = '';
+  let body: Admonition | undefined;
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!;
+    if (body !== undefined) {
+      if (line.trim() === '') continue;
+      if (/^( {4}|\t)/.test(line)) {
+        lines[n] = line.replace(/^( {4}|\t)/, '');
+        body.to = n;
+        continue;
+      }
+      body = undefined;
+    }
+    if (fence !== undefined) {
+      if (closesFence(line, fence)) fence = undefined;
+      continue;
+    }
+    fence = FENCE.exec(line)?.[1];
+    if (fence !== undefined) continue;
+    const fenced = FENCED_ADMONITION.exec(line);
+    if (fenced !== null) {
+      lines[n] = '';
+      // A bare `:::` of the opening's colons closes it (one nested inside takes more or fewer, `::::` around `:::`).
+      if (open !== undefined && line.trim() === colons) {
+        out.push({ ...open, close: n, to: n - 1 });
+        open = undefined;
+      } else if (open === undefined) {
+        open = { marker: n, from: n + 1, to: n };
+        colons = fenced[1]!;
+      }
+    } else if (INDENTED_ADMONITION.test(line)) {
+      lines[n] = '';
+      body = { marker: n, from: n + 1, to: n };
+      out.push(body);
+    }
+  }
+  return out;
 }
 
 function withFrontMatter(
-  read: Pick<MarkdownLines, 'lines' | 'ends' | 'tagged' | 'written' | 'examples'>,
+  read: Pick<MarkdownLines, 'lines' | 'ends' | 'tagged' | 'written' | 'examples' | 'admonitions'>,
   frontMatter: boolean,
 ): MarkdownLines {
   const { lines } = read;

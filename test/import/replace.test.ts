@@ -91,6 +91,14 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced('> [!TIP]\n> The cache is slow.\n\n> Never push to main.\n')).toBe('> [!TIP]\n> The cache is slow.\n\n');
   });
 
+  it("an admonition's marker lines go with the last rule it holds; one that holds a line that stays, stays", () => {
+    const docusaurus = ':::danger\nDo not disable TLS.\n:::\n\n::::note Title\nThe cache is slow.\n:::tip\nUse pnpm.\n:::\n::::\n';
+    expect(replaced(docusaurus)).toBe('\n::::note Title\nThe cache is slow.\n:::tip\n:::\n::::\n');
+    const mkdocs =
+      '!!! warning "Secrets"\n    Never commit secrets.\n\n    Rotate keys after a leak.\n\nText.\n\n??? note\n    The cache is slow.\n';
+    expect(replaced(mkdocs)).toBe('\n\nText.\n\n??? note\n    The cache is slow.\n');
+  });
+
   it('an element of a rule file goes with the last of its rules, innermost first; one that holds a line that stays, stays', () => {
     expect(
       replaced(

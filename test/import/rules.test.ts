@@ -199,6 +199,20 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it("an admonition is read as the text it holds, its marker lines as markup, an MkDocs one's indented text as text", () => {
+    const md =
+      '## Security\n\n!!! warning "Secrets"\n    Never commit secrets.\n\n    - Rotate keys after a leak.\n\n:::danger\nDo not disable TLS.\n:::\n\n' +
+      '::::note\n:::tip Title\nUse pnpm.\n:::\n::::\n\n```md\n:::danger\nA code line.\n:::\n```\n\n    !!! note\n        Code.\n';
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.line, c.text])).toEqual([
+      [4, 'Never commit secrets.'],
+      [6, 'Rotate keys after a leak.'],
+      [9, 'Do not disable TLS.'],
+      [14, 'Use pnpm.'],
+    ]);
+    expect(r.leftOut.filter((l) => l.reason === 'code-block').map((l) => l.line)).toEqual([18, 24]);
+  });
+
   it('struck-out text is taken back: an item struck out whole is no rule, and a line with some keeps it on --replace', () => {
     const r = splitInstructions('## Rules\n\n- [ ] ~~Use jQuery~~\n- Use ~~jQuery~~ vanilla JS.\n- Keep `a~~b~~c` as is.\n');
     expect(r.candidates.map((c) => [c.text, c.whole])).toEqual([
