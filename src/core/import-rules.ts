@@ -48,7 +48,7 @@ import {
   NEGATIVE_MARKS,
   NORMATIVE,
   headingNamesRules,
-  RULE_HEADING,
+  labelsNameRules,
   readsAsEnglish,
   SAYS_WHERE,
   sectionOf,
@@ -82,7 +82,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   let ruled: boolean | undefined;
   // The nearest label decides for the items below it ("Examples:" under a heading of rules holds no conventions), and
   // the nearest heading that names rules or what the project has ("## Tech Stack" under "# Project Conventions").
-  const underRuleHeading = () => (ruled ??= labels.length > 0 ? RULE_HEADING.test(labels.at(-1)!.text) : headingNamesRules(headings));
+  const underRuleHeading = () => (ruled ??= labelsNameRules(labels) ?? headingNamesRules(headings));
   /** List items that head the items nested below them ("Testing:", "**Style**"), as headings do, by their indent. */
   const labels: Heading[] = [];
   // Whether a text states a rule, asked twice of a list item that is one: the last answer kept.

@@ -412,6 +412,22 @@ export function readsAsEnglish(lines: readonly string[]): boolean {
  * file instructions ("# Copilot Instructions for X") says what every agent's file is: it speaks for the items right
  * below it, not for those of a section of their own ("## Development Gotchas"), as "# Go Rules" does for its sections.
  */
+/**
+ * Whether the nearest label names rules ("Style"), or what things are ("Examples", "Commands", a longer phrase):
+ * undefined when none does, as the name of a topic ("React", "Frontend") leaves it to the label or heading above, as
+ * it passes a heading's way on.
+ */
+export function labelsNameRules(labels: readonly Heading[]): boolean | undefined {
+  for (let k = labels.length - 1; k >= 0; k--) {
+    const text = labels[k]!.text;
+    if (RULE_HEADING.test(text)) return true;
+    if (DESCRIBING_HEADING.test(text) || DESCRIBING.test(text) || /\bexamples?\b/i.test(text)) return false;
+    // Only a topic's name passes it on: a longer label ("Except for well-known abbreviations") says what its items are.
+    if (text.split(/\s+/).length > 3 || /^\W*(?:except|unless|but|other than|apart from)\b/i.test(text)) return false;
+  }
+  return undefined;
+}
+
 export function headingNamesRules(headings: readonly Heading[]): boolean {
   for (let k = headings.length - 1; k >= 0; k--) {
     const text =

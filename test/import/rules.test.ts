@@ -718,6 +718,13 @@ describe('splitInstructions: an item that labels the items nested below it', () 
     ]);
   });
 
+  it("a label that names a topic passes the heading's judgement on: under a heading of rules, its bare phrases are conventions", () => {
+    const md =
+      '## Coding standards\n\n- **React**\n  * Function components only\n  * Hooks:\n    1. Custom hooks start with `use`.\n' +
+      '- Commands:\n  - the usual scripts\n- Except for well-known abbreviations:\n  - err for errors\n\n## Stack\n\n- **React**\n  - Next.js 15\n';
+    expect(texts(md)).toEqual(['Function components only', 'Custom hooks start with use.']);
+  });
+
   it('the nearest heading that names rules or what the project has decides: a tech stack under a title of conventions describes', () => {
     const md = '## Project Conventions\n\n### Tech Stack\n\n- **Backend**: Go 1.25, Gin\n\n### Naming\n\n- camelCase for variables\n';
     expect(texts(md)).toEqual(['camelCase for variables']);
