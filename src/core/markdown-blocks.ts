@@ -27,7 +27,13 @@ export function headingText(heading: RegExpExecArray): string {
   return text.slice(0, end);
 }
 /** A list item: its indent, marker and text. Bullets pasted from word processors (•, ◦, ▪, ‣) mark items as `-` does. */
-export const ITEM = /^([ \t]*)([-*+\u2022\u25e6\u25aa\u2023]|\d{1,9}[.)])[ \t]+(.*)$/;
+/**
+ * A list item: its indent, marker and text. Besides Markdown's markers, the sub-steps written by hand that a reader
+ * takes as items, before a capital, code or emphasis: a step's number (`1.1.`, `2.1`), and a letter in a nested list
+ * (`   a. Run it`), else a line of the paragraph above them, which ran the steps into one rule.
+ */
+export const ITEM =
+  /^([ \t]*)([-*+\u2022\u25e6\u25aa\u2023]|\d{1,9}[.)]|\d{1,3}(?:\.\d{1,3}){1,3}\.?(?=[ \t]+[A-Z`*_])|(?<=^[ \t]+)[a-z][.)](?=[ \t]+[A-Z`*_]))[ \t]+(.*)$/;
 
 /**
  * Whether `line` opens indented code (four spaces or a tab): not a nested item of a list, nor an item right below a
@@ -45,7 +51,8 @@ export function opensIndentedCode(line: string, previous: string | undefined, in
  * kind starts a new list, as CommonMark reads it, and what headed the list above heads it no more.
  */
 export function listKind(marker: string): string {
-  return marker.length === 1 ? marker : marker.at(-1)!;
+  // A step's number without its last dot (`2.1`) is of the list of `1.` as much as `2.1.` is.
+  return marker.length === 1 || /[.)]$/.test(marker) ? marker.at(-1)! : '.';
 }
 export const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
 export const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;

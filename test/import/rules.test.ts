@@ -213,6 +213,20 @@ describe('splitInstructions: what is a rule', () => {
     expect(r.leftOut.filter((l) => l.reason === 'code-block').map((l) => l.line)).toEqual([18, 24]);
   });
 
+  it("a step's number (1.1.) and a nested letter (a.) mark sub-steps as items, each a rule of its own; prose stays prose", () => {
+    const md =
+      '## Release\n\n1. Prepare\n   1.1. Bump the version in `package.json`.\n   1.2. Never tag from a fork.\n2. Publish\n   2.1 Run `npm publish`.\n\n' +
+      '## Setup\n\n1. Install the tools:\n   a. Run `pnpm install`\n   b. Never use `npm install`\n\n' +
+      'Version 2.0 is out; we dropped\n1.0.0 support and\na. k. a. names.\n';
+    expect(texts(md)).toEqual([
+      'Bump the version in package.json.',
+      'Never tag from a fork.',
+      'Run npm publish.',
+      'Install the tools: Run pnpm install; Never use npm install.',
+    ]);
+    expect(reasons(md).at(-1)).toEqual([15, 17, 'description']);
+  });
+
   it('struck-out text is taken back: an item struck out whole is no rule, and a line with some keeps it on --replace', () => {
     const r = splitInstructions('## Rules\n\n- [ ] ~~Use jQuery~~\n- Use ~~jQuery~~ vanilla JS.\n- Keep `a~~b~~c` as is.\n');
     expect(r.candidates.map((c) => [c.text, c.whole])).toEqual([
