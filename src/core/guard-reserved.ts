@@ -15,8 +15,11 @@ import { escapeUnsafe } from './plain-text.ts';
 export interface ReservedWrite {
   /** The file as shown: relative to the repository's top when inside it, else absolute. */
   path: string;
-  /** git's folder, the store, a client's hook settings (the file itself, not a folder), or the hook's own package. */
-  folder: 'git' | 'store' | 'hooks' | 'program';
+  /**
+   * git's folder, the store, a client's hook settings (the file itself, not a folder), the hook's own package, or a
+   * `.git` below the repository's top, which would make its folder a repository of its own.
+   */
+  folder: 'git' | 'store' | 'hooks' | 'program' | 'nested-git';
 }
 
 /** The reason the agent is shown for a write into a reserved folder: what it is, why, and what to do instead. */
@@ -35,6 +38,11 @@ const RESERVED_REASONS: Record<ReservedWrite['folder'], string> = {
     "is in the repository's git folder, which holds git's own files and hooks and the guards' index, active plan and audit " +
     "log. An agent's file tools may not write there: a changed index or active plan would switch guards off. Use git and " +
     'agents commands (git commit, agents plan activate…), or ask the person to make the change.',
+  'nested-git':
+    "is a .git below the repository's top, or in one, which makes the folder holding it a repository of its own: git and " +
+    "Codex CLI take that folder for the top, so a Codex CLI session started there reads none of the top's hook settings, " +
+    "and git at the top shows the folder as one path, its files hidden from agents guard check. An agent's file tools " +
+    'may not write there. Ask the person to make the change (git submodule add, git clone).',
   store:
     'is in the invariant store. Its invariants, waivers and config are changed by people, through agents commands (agents ' +
     "invariant add, edit, waive…), not by an agent's file tools: a changed rule or waiver would switch its guard off. Ask " +

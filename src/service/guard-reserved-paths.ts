@@ -163,8 +163,18 @@ export class ReservedPaths {
     // (Claude Code, Gemini CLI) or of each folder up to the top (Codex CLI), so a write there can switch its hook off.
     const tops = [this.top, ...this.otherTops()];
     if (candidates.some((c) => tops.some((t) => within(t, c)) && PROJECT_SETTINGS.some((f) => loosely(c).endsWith(f)))) return 'hooks';
+    // A `.git` written below a top makes its folder a repository of its own: Codex CLI started there reads none of the
+    // top's hook settings, and the top's git status shows the folder as one path, its files hidden from guard check.
+    if (candidates.some((c) => tops.some((t) => gitBelow(t, c)))) return 'nested-git';
     return undefined;
   }
+}
+
+/** Whether `abs` is a `.git` below `top`, or in one: a part of its path there named `.git`, compared loosely as `within` compares. */
+function gitBelow(top: string, abs: string): boolean {
+  if (!within(top, abs)) return false;
+  const [t, a] = [loosely(top), loosely(abs)];
+  return a.slice(t.length).split(sep).includes('.git');
 }
 
 /** A client's project settings file (`.claude/settings.json`…) as the end of a path, compared loosely as `within` compares. */

@@ -36,6 +36,9 @@ describe("agents guard hook, writes into git's folder and the store", () => {
       ['Write', { file_path: join(dir, 'src/../.agents/projects/p/waivers/01JGGEBWJTQ6P08NTXZQ7TKM3R.yaml'), content: 'x' }],
       ['mcp__filesystem__move_file', { source: join(dir, 'notes.md'), destination: join(dir, '.git/info/exclude') }],
       ['apply_patch', { command: '*** Begin Patch\n*** Add File: .agents/global/x.yaml\n+x\n*** End Patch\n' }],
+      // A .git below the top makes its folder a repository of its own, where Codex CLI reads none of the top's hooks.
+      ['Write', { file_path: join(dir, 'services/.git'), content: 'gitdir: ../.git\n' }],
+      ['apply_patch', { command: '*** Begin Patch\n*** Add File: services/.GIT./HEAD\n+ref: refs/heads/main\n*** End Patch\n' }],
     ];
     for (const [tool, input] of writes)
       expect(await decision(dir, claude(dir, tool, input)), `${tool} ${JSON.stringify(input)}`).toBe('deny');
@@ -51,6 +54,8 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     expect(audit.map((a) => a.decision)).toEqual(Array(writes.length + 1).fill('deny'));
     expect(audit[0].reserved).toEqual([{ path: '.git/agents/guard-index.json', folder: 'git' }]);
     expect(audit[4].reserved).toEqual([{ path: `.agents/global/${INV}.yaml`, folder: 'store' }]);
+    expect(audit[9].reserved).toEqual([{ path: 'services/.git', folder: 'nested-git' }]);
+    expect(audit[10].reserved).toEqual([{ path: 'services/.GIT./HEAD', folder: 'nested-git' }]);
   });
 
   it('lets reads and writes elsewhere pass, and the same names outside the reserved folders', async () => {
@@ -61,6 +66,8 @@ describe("agents guard hook, writes into git's folder and the store", () => {
       ['Write', { file_path: join(dir, 'docs/.git-notes.md'), content: 'x' }],
       ['Write', { file_path: join(dir, 'docs/.agents/x.md'), content: 'x' }],
       ['Write', { file_path: join(dir, '.agents-old/x.md'), content: 'x' }],
+      ['Write', { file_path: join(dir, 'services/.gitignore'), content: 'x' }],
+      ['Write', { file_path: join(dir, 'vendor/lib.git/x'), content: 'x' }],
     ] as const)
       expect(await decision(dir, claude(dir, tool, input)), JSON.stringify(input)).toBe('none');
   });
@@ -169,9 +176,11 @@ describe("agents guard hook, writes into git's folder and the store", () => {
         join(home, '.Codex/Config.toml'),
         '.g\u200cit/config',
         '.git./config',
+        // A .git below the top, which would make docs/ a repository of its own.
+        'docs/.GIT/x',
       ])
         expect(await hook(file), `${file} (core.ignorecase ${ignorecase})`).toBe('deny');
-      for (const file of ['docs/.GIT/x', '.Agents-old/x.md', '.Claude/agents/x.md'])
+      for (const file of ['docs/.GIT-notes/x', '.Agents-old/x.md', '.Claude/agents/x.md'])
         expect(await hook(file), `${file} (core.ignorecase ${ignorecase})`).toBe('none');
     }
   });
