@@ -36,6 +36,17 @@ export const USER_SETTINGS: Record<
 };
 
 /**
+ * The variable in which a client tells its hook the folder its session was started in. Claude Code runs the hook in
+ * its shell's folder, wherever a `cd` of the agent's took it (a nested repository with a store of its own, a folder
+ * of another repository): the store is found from the session's folder instead, whose settings ran the hook.
+ * Gemini CLI sets both names, and a client started by another's shell may inherit the other's: only the client's own.
+ */
+export const PROJECT_FOLDER_VARIABLE: Partial<Record<GuardClient, string>> = {
+  claude: 'CLAUDE_PROJECT_DIR',
+  gemini: 'GEMINI_PROJECT_DIR',
+};
+
+/**
  * Every settings file in which a client reads hooks or a switch that turns them off (`disableAllHooks`,
  * `hooksConfig.enabled`), relative to the repository's top: a write there could switch the guard hook off, so the hook
  * keeps them from agents' file tools (docs/guard.md; docs/adr/0087-hook-settings-reserved.md), as it keeps the user's

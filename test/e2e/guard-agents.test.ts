@@ -188,6 +188,27 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     assertGuarded(dir, server, 'notes/allowed.txt');
   });
 
+  it("Claude Code: after a cd into a nested repository with a store of its own, the session's store still judges", async () => {
+    const bin = await agentCli('claude');
+    const { dir, home } = project();
+    // A vendored clone with a store and no guard: Claude Code runs the hook in its shell's folder, there.
+    const nested = join(dir, 'vendor/lib');
+    mkdirSync(nested, { recursive: true });
+    gitInit(nested);
+    expect(agents(['init'], { cwd: nested }).code).toBe(0);
+    expect(agents(['guard', 'install', '--client', 'claude', '--program', program], { cwd: dir }).code).toBe(0);
+    server = await startModelServer(
+      steps([
+        { tool: 'Bash', input: { command: 'cd vendor/lib', description: 'enter the library' } },
+        { tool: 'Write', input: { file_path: join(dir, 'protected/new.txt'), content: 'pwned' } },
+      ]),
+    );
+    const r = await runAgentClient('claude', bin, dir, baseEnv(home), home, server.url);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(join(dir, 'protected'))).toEqual(['secret.txt']);
+    expect(violations(dir).length).toBe(1);
+  });
+
   // Claude Code and Codex CLI let a call through when its hook fails in any way but exit 2: the
   // installed command turns a hook that cannot start into a deny.
   it.for(['claude', 'codex', 'gemini'] as const)(

@@ -11,7 +11,18 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Variables whose value on the machine would change what the CLI or a client reads. */
-const CLEARED = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GEMINI_CLI_HOME', 'XDG_CONFIG_HOME', 'FORCE_COLOR', 'CLICOLOR_FORCE', 'LANGUAGE'];
+const CLEARED = [
+  'CLAUDE_CONFIG_DIR',
+  'CODEX_HOME',
+  'GEMINI_CLI_HOME',
+  // A suite run from a client's session: the guard hook would look for the store in that session's folder.
+  'CLAUDE_PROJECT_DIR',
+  'GEMINI_PROJECT_DIR',
+  'XDG_CONFIG_HOME',
+  'FORCE_COLOR',
+  'CLICOLOR_FORCE',
+  'LANGUAGE',
+];
 
 /** A proxy of the machine would carry the tests' requests to their own servers on 127.0.0.1. */
 const PROXIES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'all_proxy', 'no_proxy'];

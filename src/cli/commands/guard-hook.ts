@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import {
   type ClientAction,
@@ -6,6 +7,7 @@ import {
   GUARD_CLIENTS,
   GuardInputError,
   hookReason,
+  PROJECT_FOLDER_VARIABLE,
   parseClientInput,
   type GuardClient,
   type HookAnswer,
@@ -124,7 +126,11 @@ export default defineCommand<HookArgs>({
           import('../../service/guard-service.ts'),
           import('../../store/discover.ts'),
         ]);
-        const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd, outermost: true });
+        // From the folder the client's session started in, where it says it (--client names the client before the input).
+        const variable = argv.client === undefined ? undefined : PROJECT_FOLDER_VARIABLE[argv.client];
+        const session = variable === undefined ? undefined : ctx.io.env[variable];
+        const cwd = session ? resolve(ctx.io.cwd, session) : ctx.io.cwd;
+        const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd, outermost: true });
         service = new GuardService(root, ctx.io.env);
         reading = true;
         const raw = await readInput(ctx, deadline).catch((error: unknown) => {
