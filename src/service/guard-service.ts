@@ -239,28 +239,28 @@ export class GuardService {
     const seen = new Set<string>();
     const reserved: ReservedWrite[] = [];
     const caselessFiles: string[] = [];
-    const add = (abs: string, real: string) => {
+    const add = (abs: string, ...reals: string[]) => {
       // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
       // The worktrees are listed for the reserved folders below anyway: another's file costs no more to place.
-      const [one, two] = [this.repoPaths(abs, true), this.repoPaths(real, true)];
-      for (const candidate of [...one.exact, ...two.exact]) {
+      const found = [abs, ...reals].map((p) => this.repoPaths(p, true));
+      for (const candidate of found.flatMap((m) => m.exact)) {
         if (candidate !== '' && !seen.has(candidate)) {
           seen.add(candidate);
           files.push(candidate);
         }
       }
-      for (const candidate of [...one.caseless, ...two.caseless]) {
+      for (const candidate of found.flatMap((m) => m.caseless)) {
         if (candidate !== '' && !seen.has(candidate)) {
           seen.add(candidate);
           caselessFiles.push(candidate);
         }
       }
-      const folder = this.#reserved.folder([abs, real]);
+      const folder = this.#reserved.folder([abs, ...reals]);
       if (folder !== undefined) reserved.push({ path: relativeTo(this.top, abs) || abs, folder });
     };
     // A path as named from the folder the action starts in, and as the home folder's when it starts with `~`.
     const spellings = (p: string) => spelledFrom(starts, p);
-    for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), physicalPath(named));
+    for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
     if (action.move) {
       // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
       // `secrets/x`; a copy, where it goes only): the guards judge those files, not the folder's name. Only a move, a
@@ -295,11 +295,12 @@ export class GuardService {
     // The top named in another case, as for a file: a project's command guards hold for its folder however it is spelt.
     const caselessCwds = new Set<string>();
     for (const cd of ['', ...(action.cds ?? [])])
-      for (const named of spelledFrom(starts, cd)) {
-        const paths = this.repoPaths(physicalPath(named), false);
-        for (const rel of paths.exact) cwds.add(rel);
-        for (const rel of paths.caseless) caselessCwds.add(rel);
-      }
+      for (const named of spelledFrom(starts, cd))
+        for (const real of wherePathLeads(named)) {
+          const paths = this.repoPaths(real, false);
+          for (const rel of paths.exact) cwds.add(rel);
+          for (const rel of paths.caseless) caselessCwds.add(rel);
+        }
     const [cwd, ...more] = cwds;
     if (cwd !== undefined) out.cwd = cwd;
     if (more.length > 0) out.cwds = more;
@@ -458,4 +459,18 @@ export class GuardService {
       return { notRecorded: (error as Error).message };
     }
   }
+}
+
+/**
+ * Where a path leads: as the system reads it, each link followed before the `..` after it, and, when it holds a `..`,
+ * as its `..` folded first. Claude Code and Gemini CLI fold a path (path.resolve) before they write, and a shell's `cd`
+ * folds it against its folder: `out/../shortcut/x`, with `out` a link out of the repository, is `shortcut/x` to them,
+ * and writes where `shortcut` leads.
+ */
+function wherePathLeads(named: string): string[] {
+  const real = physicalPath(named);
+  const folded = resolve(named);
+  if (folded === named) return [real];
+  const foldedReal = physicalPath(folded);
+  return foldedReal === real ? [real] : [real, foldedReal];
 }

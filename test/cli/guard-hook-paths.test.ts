@@ -401,6 +401,11 @@ describe('agents guard hook, a link followed by `..`', () => {
       expect(await decision(dir, claude(dir, 'Write', { file_path: file, content: 'x' }, cwd)), `${cwd} ${file}`).toBe('deny');
     // The lexical reading (`lnk/..` is the top) is a file of no guard.
     expect(await decision(dir, claude(dir, 'Write', { file_path: `${dir}/lnk/../notes.md`, content: 'x' }))).toBe('none');
+    // Gemini CLI folds the `..` first and writes where the folded path's links lead: through `sc` into secrets/.
+    symlinkSync(tempDir(), join(dir, 'out'));
+    symlinkSync('secrets', join(dir, 'sc'));
+    for (const file of ['out/../sc/prod.env', `${dir}/out/../sc/prod.env`])
+      expect(await decision(dir, claude(dir, 'Write', { file_path: file, content: 'x' })), file).toBe('deny');
     expect((await runAgents(['guard', 'try', '--path', 'lnk/../../secrets/prod.env'], { cwd: dir })).code).toBe(1);
 
     const BILL = '01JGGEBWJTQ6P08NTXZQ7TKM5T';
@@ -419,7 +424,8 @@ describe('agents guard hook, a link followed by `..`', () => {
         tool_name: 'run_shell_command',
         tool_input: { command: 'npm publish', dir_path: dirPath },
       });
-    for (const dirPath of ['services/billing', 'lnk/../../services/billing']) {
+    // A shell's `cd` and Gemini CLI's dir_path fold the `..` first too.
+    for (const dirPath of ['services/billing', 'lnk/../../services/billing', 'out/../services/billing']) {
       const r = await runAgents(['guard', 'hook'], { cwd: dir, input: gemini(dirPath) });
       expect(r.stdout === '' ? 'none' : JSON.parse(r.stdout).decision, dirPath).toBe('deny');
     }
