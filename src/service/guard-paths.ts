@@ -10,6 +10,7 @@ import { UsageError } from '../core/errors.ts';
 import { type GuardClient, USER_SETTINGS } from '../core/guard-clients.ts';
 import { loosely } from '../core/names.ts';
 import { runCwd, runEnv } from '../git/run-environment.ts';
+import { physicalPath } from './link-paths.ts';
 
 /** Whether `abs` is `dir` or inside it, compared {@link loosely}. */
 export function within(dir: string, abs: string): boolean {
@@ -142,4 +143,29 @@ export function filesBelow(named: string, real: string): string[] {
   };
   walk(real, '');
   return out;
+}
+
+/**
+ * A path through the process's own entries (`/proc/self/cwd/x`, `/dev/fd/3`): to the client that writes it, its own
+ * folder or file, which the hook, another process in another folder (Claude Code runs it in its shell's), cannot see.
+ */
+const OWN_PROCESS = /^\/(?:proc\/(?:self|thread-self)|dev\/(?:fd|stdin|stdout|stderr))(?:\/|$)/;
+
+/**
+ * Where a path leads: as the system reads it, each link followed before the `..` after it, and, when it holds a `..`,
+ * as its `..` folded first. Claude Code and Gemini CLI fold a path (path.resolve) before they write, and a shell's `cd`
+ * folds it against its folder: `out/../shortcut/x`, with `out` a link out of the repository, is `shortcut/x` to them,
+ * and writes where `shortcut` leads. A path through the process's own entries is a call the hook cannot decide.
+ */
+export function wherePathLeads(named: string): string[] {
+  const folded = resolve(named);
+  if (process.platform !== 'win32' && (OWN_PROCESS.test(folded) || OWN_PROCESS.test(named)))
+    throw new UsageError(
+      `${named} names a folder or file of the process that uses it (the client's own), which the guard hook's process cannot see`,
+      'Name the file or folder by its own path.',
+    );
+  const real = physicalPath(named);
+  if (folded === named) return [real];
+  const foldedReal = physicalPath(folded);
+  return foldedReal === real ? [real] : [real, foldedReal];
 }

@@ -35,7 +35,7 @@ import {
   writeGuardIndex,
 } from '../store/guard-files.ts';
 import { repoTop } from '../store/git-dir.ts';
-import { filesBelow, relativeCaseless, relativeTo, spelledFrom } from './guard-paths.ts';
+import { filesBelow, relativeCaseless, relativeTo, spelledFrom, wherePathLeads } from './guard-paths.ts';
 import { ReservedPaths } from './guard-reserved-paths.ts';
 import type { GitSide } from './guard-build.ts';
 import { physicalPath } from './link-paths.ts';
@@ -459,18 +459,4 @@ export class GuardService {
       return { notRecorded: (error as Error).message };
     }
   }
-}
-
-/**
- * Where a path leads: as the system reads it, each link followed before the `..` after it, and, when it holds a `..`,
- * as its `..` folded first. Claude Code and Gemini CLI fold a path (path.resolve) before they write, and a shell's `cd`
- * folds it against its folder: `out/../shortcut/x`, with `out` a link out of the repository, is `shortcut/x` to them,
- * and writes where `shortcut` leads.
- */
-function wherePathLeads(named: string): string[] {
-  const real = physicalPath(named);
-  const folded = resolve(named);
-  if (folded === named) return [real];
-  const foldedReal = physicalPath(folded);
-  return foldedReal === real ? [real] : [real, foldedReal];
 }

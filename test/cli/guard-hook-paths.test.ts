@@ -406,6 +406,15 @@ describe('agents guard hook, a link followed by `..`', () => {
     symlinkSync('secrets', join(dir, 'sc'));
     for (const file of ['out/../sc/prod.env', `${dir}/out/../sc/prod.env`])
       expect(await decision(dir, claude(dir, 'Write', { file_path: file, content: 'x' })), file).toBe('deny');
+    // The client's own folder, which the hook's process cannot see (Claude Code runs it in its shell's): guard.on_error.
+    for (const file of ['/proc/self/cwd/secrets/prod.env', '/dev/fd/../../proc/self/cwd/secrets/prod.env']) {
+      const r = await runAgents(['guard', 'hook'], {
+        cwd: dir,
+        input: claude(dir, 'Write', { file_path: file, content: 'x' }, join(dir, 'deep')),
+      });
+      expect(r.code, file).toBe(2);
+      expect(r.stderr, file).toContain('denied (guard.on_error: deny)');
+    }
     expect((await runAgents(['guard', 'try', '--path', 'lnk/../../secrets/prod.env'], { cwd: dir })).code).toBe(1);
 
     const BILL = '01JGGEBWJTQ6P08NTXZQ7TKM5T';
