@@ -82,6 +82,11 @@ export interface ClientAction {
   cwd: string;
   /** The folder the tool names for its command (Gemini CLI's dir_path, Codex CLI's workdir), as named: relative to `cwd`, absolute or `~/x`. */
   dir?: string;
+  /**
+   * The folder the client's session started in, where the client says it ({@link PROJECT_FOLDER_VARIABLE}): an MCP
+   * server takes a relative path from its own folder, that one, though a `cd` of the agent's moved `cwd` elsewhere.
+   */
+  started?: string;
   session?: string;
   /** False for events that report what already happened (Cursor's afterFileEdit): nothing to answer. */
   blocking: boolean;

@@ -231,7 +231,9 @@ export class GuardService {
   }
 
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
-  toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes'>): GuardAction {
+  toAction(
+    action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes' | 'started'>,
+  ): GuardAction {
     if (this.options.longLived) this.#reserved.refresh();
     // The folders the action starts in: the agent's, then the tool's own (`dir`), each as named and from the home folder.
     const starts = spelledFrom(spelledFrom([process.cwd()], action.cwd), action.dir ?? '');
@@ -258,8 +260,10 @@ export class GuardService {
       const folder = this.#reserved.folder([abs, ...reals]);
       if (folder !== undefined) reserved.push({ path: relativeTo(this.top, abs) || abs, folder });
     };
-    // A path as named from the folder the action starts in, and as the home folder's when it starts with `~`.
-    const spellings = (p: string) => spelledFrom(starts, p);
+    // A path as named from the folder the action starts in, and as the home folder's when it starts with `~`; and from
+    // the session's folder, where a tool's own process (an MCP server's) reads it, whatever folder the shell went to.
+    const fileStarts = action.started === undefined ? starts : [...new Set([...starts, action.started])];
+    const spellings = (p: string) => spelledFrom(fileStarts, p);
     for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
     if (action.move) {
       // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:

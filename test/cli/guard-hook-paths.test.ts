@@ -135,18 +135,18 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
-  it('judges by the store of the folder the session started in (CLAUDE_PROJECT_DIR), where Claude Code runs the hook in a nested repository its shell went to', async () => {
+  it("judges by the store of the folder the session started in (CLAUDE_PROJECT_DIR), and a tool's relative path from there too, where Claude Code runs the hook in the folder its shell went to", async () => {
     const dir = await repo();
     // A nested clone with a store of its own and no guard: Claude Code runs the hook there after the agent's `cd vendor/lib`.
     const nested = join(dir, 'vendor/lib');
     mkdirSync(nested, { recursive: true });
     gitInit(nested);
     expect((await runAgents(['init'], { cwd: nested })).code).toBe(0);
-    const hook = async (client: string, env: Record<string, string>) => {
+    const hook = async (client: string, env: Record<string, string>, tool = 'Write', input: Record<string, unknown> = {}) => {
       const r = await runAgents(['guard', 'hook', '--client', client], {
         cwd: nested,
         env,
-        input: claude(dir, 'Write', { file_path: join(dir, 'secrets/k.pem'), content: 'x' }, nested),
+        input: claude(dir, tool, { file_path: join(dir, 'secrets/k.pem'), content: 'x', ...input }, nested),
       });
       expect(r.code, r.stderr).toBe(0);
       return r.stdout === '' ? 'none' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
@@ -154,6 +154,9 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     expect(await hook('claude', { CLAUDE_PROJECT_DIR: dir })).toBe('deny');
     // Another client's variable, inherited from the session that started this one, names no folder of this one's.
     expect(await hook('codex', { CLAUDE_PROJECT_DIR: dir })).toBe('none');
+    // An MCP server takes a relative path from its own folder, the session's, not the one the shell went to.
+    const mcp = { file_path: undefined, path: 'secrets/k.pem' };
+    expect(await hook('claude', { CLAUDE_PROJECT_DIR: dir }, 'mcp__fs__write_file', mcp)).toBe('deny');
   });
 
   it('reserves the agents package the hook runs from, inside the repository or out, unless it holds the repository', async () => {

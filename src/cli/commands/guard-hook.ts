@@ -138,6 +138,7 @@ export default defineCommand<HookArgs>({
         });
         reading = false;
         action = parseClientInput(raw, argv.client);
+        if (session) action.started = cwd;
         if (!action.blocking) return EXIT_CODES.ok;
         if (timeout.problem !== undefined) throw new UsageError(timeout.problem);
         const decided = await service.decide(action, (v, reason) => {
