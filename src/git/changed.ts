@@ -106,9 +106,9 @@ export async function indexHolds(top: string, path: string): Promise<boolean> {
   return (await indexFilesUnder(top, path)).length > 0;
 }
 
-/** The files the index holds under folder `path` (relative to `top`, the repository's top), as paths from the top. */
-export async function indexFilesUnder(top: string, path: string): Promise<string[]> {
-  return split(await run(top, ['--literal-pathspecs', 'ls-files', '-z', '--', path]));
+/** The files the index holds under folder `path` (or any of `path`s; relative to `top`, the repository's top), as paths from the top. */
+export async function indexFilesUnder(top: string, path: string | readonly string[]): Promise<string[]> {
+  return split(await run(top, ['--literal-pathspecs', 'ls-files', '-z', '--', ...(typeof path === 'string' ? [path] : path)]));
 }
 
 /** The files under folder `path` (relative to `top`) that the next commit adds, changes or deletes against HEAD. */

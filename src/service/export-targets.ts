@@ -9,6 +9,7 @@ import { type ExportFile, scanBlock } from '../core/export.ts';
 import type { Merge, RefusalReason } from '../core/export-merge.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
+import { indexFilesUnder } from '../git/changed.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { crlfInCheckout } from '../git/line-ends.ts';
 import { mayBeSparse } from '../git/location.ts';
@@ -370,8 +371,9 @@ export function readsOtherTargets(
  * The files below the top of the repository named as a nested target's
  * (`AGENTS.md`, …), outside the store: where an export may have written a
  * project's block that no project names any more. Only regular files, and
- * none in a folder that holds a store of its own (a repository copied in
- * whole has that store's files, never this export's); a file git lists
+ * none in a folder that holds a store of its own, on disk or in git's index
+ * when a sparse checkout leaves it out (a repository copied in whole has that
+ * store's files, never this export's); a file git lists
  * that is not on disk is among them. Outside a git repository, none.
  */
 export async function nestedTargetFiles(top: string, storeRel: string, names: readonly string[]): Promise<string[]> {
@@ -383,19 +385,31 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
     if (error instanceof GitError) return [];
     throw error;
   }
-  const foreign = (rel: string) => {
+  files = files.filter((f) => f.includes('/') && !f.startsWith(`${storeRel}/`));
+  const storesAbove = (rel: string) => {
+    const out: string[] = [];
     for (let dir = dirname(rel); dir !== '.'; dir = dirname(dir)) {
       const store = `${dir}/${DEFAULT_STORE_DIR}`;
-      if (store !== storeRel && existsSync(join(top, store))) return true;
+      if (store !== storeRel) out.push(store);
     }
-    return false;
+    return out;
   };
   // A file git lists that is not on disk is one a sparse checkout left out (sparseTargets reads it) or one deleted.
-  const fileOrNone = (f: string) => lstatSync(join(top, f), { throwIfNoEntry: false })?.isFile() ?? true;
-  return files
-    .filter((f) => f.includes('/') && !f.startsWith(`${storeRel}/`))
-    .filter((f) => fileOrNone(f) && !foreign(f))
-    .sort();
+  const stat = (f: string) => lstatSync(join(top, f), { throwIfNoEntry: false });
+  const absent = files.filter((f) => stat(f) === undefined);
+  // A store the sparse checkout leaves out with the copy holding it is not on disk, yet still that copy's: git is
+  // asked, once, which of the stores above the absent files it holds.
+  const unseen = [...new Set(absent.flatMap(storesAbove))].filter((s) => !existsSync(join(top, s)));
+  const tracked = new Set<string>();
+  if (unseen.length > 0) {
+    const held = await indexFilesUnder(top, unseen).catch((error: unknown) => {
+      if (error instanceof GitError) return [];
+      throw error;
+    });
+    for (const f of held) for (const s of unseen) if (f.startsWith(`${s}/`)) tracked.add(s);
+  }
+  const foreign = (rel: string) => storesAbove(rel).some((s) => tracked.has(s) || existsSync(join(top, s)));
+  return files.filter((f) => (stat(f)?.isFile() ?? true) && !foreign(f)).sort();
 }
 
 /**

@@ -253,9 +253,12 @@ describe('agents export: every target, from a monorepo', () => {
     expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
     const nested = join(repo, 'services/billing/AGENTS.md');
     writeFileSync(nested, `# Billing\n\n${readFileSync(nested, 'utf8')}`);
+    // A repository copied in whole with a store and an export of its own: its block is that store's, in or out of the checkout.
+    writeTree(repo, { 'vendor/kit/.agents/global/.gitkeep': '', 'vendor/kit/src/AGENTS.md': readFileSync(nested, 'utf8') });
     commitAll(repo, 'exported');
     // The checkout keeps the top folder's files and the store only.
     git(repo, 'sparse-checkout', 'set', '--cone', '.agents');
+    expect(existsSync(join(repo, 'vendor'))).toBe(false);
     expect(existsSync(nested)).toBe(false);
     const check = await runAgents(['--format', 'json', 'export', '--check'], { cwd: repo });
     expect([check.code, JSON.parse(check.stdout).files]).toEqual([0, []]);
