@@ -50,6 +50,7 @@ export const PROCESS_TESTS = [
   'test/git/identity.test.ts',
   'test/git/runner.test.ts',
   'test/git/sparse.test.ts',
+  'test/git/nested-repositories.test.ts',
   'test/import/import-cli.test.ts',
   'test/import/replace-safety.test.ts',
   'test/package/code-cache.test.ts',

@@ -1,6 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import { truncate } from '../core/names.ts';
-import { passOn, runGit } from './runner.ts';
+import { passOn, runGit, runGitSync } from './runner.ts';
 import { EMPTY_BLOBS, intentsToAdd } from './intent-to-add.ts';
 
 /** A git object listed in a tree or the index. */
@@ -236,6 +236,17 @@ export async function lsRepoFiles(dir: string, untracked: boolean, names?: reado
   }
   const files = out.split('\0').filter((f) => f !== '');
   return [...new Set(files)];
+}
+
+/**
+ * Whether the index of the repository at `top` holds a submodule (a gitlink) at `rel`, a folder relative to `top`:
+ * one not checked out is an empty folder without `.git`, which only the index tells from a folder of this
+ * repository's. Blocking, for the synchronous checks of a target's folders; one `git ls-files`, false when git
+ * cannot answer.
+ */
+export function indexHoldsGitlink(top: string, rel: string): boolean {
+  const out = runGitSync(top, ['--literal-pathspecs', 'ls-files', '-s', '-z', '--', rel]) ?? '';
+  return out.split('\0').some((r) => r.startsWith('160000 ') && r.slice(r.indexOf('\t') + 1) === rel);
 }
 
 const HEX_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;

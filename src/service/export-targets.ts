@@ -1,7 +1,7 @@
 // The files an export writes, on disk: whether a path may be written (no
 // link on the way, folders that are folders, a writable place) and what is
 // there now. Usage errors (exit 2), raised before any file is written.
-import { accessSync, constants, existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { ExportTargetName } from '../core/model.ts';
@@ -14,7 +14,7 @@ import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { crlfInCheckout } from '../git/line-ends.ts';
 import { mayBeSparse } from '../git/location.ts';
 import { catFileBatch } from '../git/object-reader.ts';
-import { GitError, lsRepoFiles } from '../git/repo.ts';
+import { GitError, indexHoldsGitlink, lsRepoFiles } from '../git/repo.ts';
 import { sparseBlobs } from '../git/sparse.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
@@ -117,7 +117,7 @@ export function checkTargetPath(
         'not-a-folder',
       );
     }
-    if (i < parts.length - 1 && st.isDirectory() && holdsGit(join(top, at))) {
+    if (i < parts.length - 1 && st.isDirectory() && holdsGit(top, at)) {
       throw targetRefused(
         `cannot export to ${rel}: ${at} is a repository of its own (a submodule, or a clone inside this one), so a file written there is not this repository's, and \`export --check\` on a fresh clone would miss it`,
         `Keep the project's paths out of that folder (a project there belongs in that repository's own store), ${otherwise}; nothing was written.`,
@@ -154,14 +154,19 @@ export function checkTargetPath(
   }
 }
 
-/** Whether a folder holds `.git` (a folder, or the file a submodule or linked worktree has): the top of a repository. */
-function holdsGit(dir: string): boolean {
+/**
+ * Whether folder `rel` holds `.git` (a folder, or the file a submodule or linked worktree has): the top of a
+ * repository. An empty one may be a submodule not checked out (a fresh clone's), which git's index tells.
+ */
+function holdsGit(top: string, rel: string): boolean {
+  const dir = join(top, rel);
+  if (lstatSync(join(dir, '.git'), { throwIfNoEntry: false }) !== undefined) return true;
   try {
-    lstatSync(join(dir, '.git'));
-    return true;
+    if (readdirSync(dir).length > 0) return false;
   } catch {
     return false;
   }
+  return indexHoldsGitlink(top, rel);
 }
 
 /**

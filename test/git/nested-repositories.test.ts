@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
+import { writeTree } from '../helpers/tmp.ts';
+import { inv } from '../export/repo.ts';
+
+// A repository with repositories of their own inside it, as git lists them: a submodule (checked out, and not in a
+// fresh clone, where it is an empty folder), an untracked clone, and projects whose paths cover them.
+const S1 = '01JDQ6X5Z8W4N3B2C1D0E9F8S1';
+const C1 = '01JDQ6X5Z8W4N3B2C1D0E9F8C1';
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'agents-nested-')));
+const outer = join(root, 'outer');
+const fresh = join(root, 'fresh');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+beforeAll(() => {
+  const lib = join(root, 'lib');
+  for (const dir of [lib, outer]) mkdirSync(dir);
+  gitInit(lib);
+  writeTree(lib, { 'AGENTS.md': '# Lib\n\n- Indent with tabs\n', 'src/a.ts': 'export {};\n' });
+  commitAll(lib, 'lib');
+  gitInit(outer);
+  writeTree(outer, {
+    '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n',
+    '.agents/projects/sub/project.yaml': 'paths:\n  - pk/sub/**\n',
+    [`.agents/projects/sub/${S1}.yaml`]: inv(S1, 'Keep the submodule pinned'),
+    '.agents/projects/clone/project.yaml': 'paths:\n  - pk/cl/**\n',
+    [`.agents/projects/clone/${C1}.yaml`]: inv(C1, 'Leave the clone alone'),
+    'README.md': '# Outer\n',
+  });
+  git(outer, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'pk/sub');
+  commitAll(outer, 'outer');
+  git(root, 'clone', '-q', outer, fresh);
+  git(root, 'clone', '-q', lib, join(outer, 'pk/cl'));
+});
+
+describe('a submodule not checked out (a fresh clone: an empty folder without .git)', () => {
+  it('export refuses to write into it, as into one checked out: exit 2, other-repository, nothing written', async () => {
+    expect(readdirSync(join(fresh, 'pk/sub'))).toEqual([]);
+    const r = await runAgents(['--format', 'json', 'export', '--project', 'sub'], { cwd: fresh });
+    expect(errorOf(r)).toMatchObject({
+      code: 'export-target-refused',
+      exit_code: 2,
+      detail: { path: 'pk/sub/AGENTS.md', reason: 'other-repository' },
+    });
+    expect(readdirSync(join(fresh, 'pk/sub'))).toEqual([]);
+    const check = await runAgents(['--format', 'json', 'export', '--check', '--project', 'sub'], { cwd: fresh });
+    expect(errorOf(check)).toMatchObject({ code: 'export-target-refused', detail: { reason: 'other-repository' } });
+  });
+});
