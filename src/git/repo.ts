@@ -210,7 +210,9 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
 /**
  * The files of the repository holding `dir`, relative to its top: the
  * index's (`untracked` false), or also the untracked files git does not
- * ignore (the working tree as a commit would take it). With `names`, only
+ * ignore (the working tree as a commit would take it); a repository of its
+ * own inside it (a submodule, an untracked clone or worktree) is one entry,
+ * its folder, whose files are not listed. With `names`, only
  * the files of those names in any folder (`AGENTS.md`, …), which git itself
  * filters. One `git ls-files`.
  */
@@ -234,7 +236,12 @@ export async function lsRepoFiles(dir: string, untracked: boolean, names?: reado
     if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
     throw new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');
   }
-  const files = out.split('\0').filter((f) => f !== '');
+  // A repository inside this one that git does not track (a clone, a linked worktree) is listed as its folder with a
+  // `/` after it: named without it, it is one entry, as a submodule's gitlink is, and no folder a glob's `**` enters.
+  const files = out
+    .split('\0')
+    .filter((f) => f !== '')
+    .map((f) => (f.endsWith('/') ? f.slice(0, -1) : f));
   return [...new Set(files)];
 }
 

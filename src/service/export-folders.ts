@@ -33,12 +33,8 @@ export async function wildcardFolders(top: string, storeRel: string, globs: read
     return out;
   }
   const dirs = new Set<string>();
-  for (const listed of files) {
-    // A repository inside this one that git does not track (a clone) is listed as its folder with a `/` after it: one
-    // entry, as a submodule is, and no folder of this repository's, which a nested file could never be written into.
-    const f = listed.endsWith('/') ? listed.slice(0, -1) : listed;
-    for (let at = f.lastIndexOf('/'); at > 0; at = f.lastIndexOf('/', at - 1)) dirs.add(f.slice(0, at));
-  }
+  // A repository inside this one (a submodule, a clone) is one entry of git's list, never a folder of this one's.
+  for (const f of files) for (let at = f.lastIndexOf('/'); at > 0; at = f.lastIndexOf('/', at - 1)) dirs.add(f.slice(0, at));
   const sorted = [...dirs].filter((d) => !inStore(d)).sort();
   for (const g of wild) {
     const found = sorted.filter(compileGlob(folderPattern(g)!));

@@ -51,3 +51,14 @@ describe('a submodule not checked out (a fresh clone: an empty folder without .g
     expect(errorOf(check)).toMatchObject({ code: 'export-target-refused', detail: { reason: 'other-repository' } });
   });
 });
+
+describe('validate: a project path that covers only a repository of its own', () => {
+  it('matches no file of the repository, whether that repository is a submodule or an untracked clone', async () => {
+    const r = await runAgents(['--format', 'json', 'validate'], { cwd: outer });
+    const { diagnostics } = JSON.parse(r.stdout) as { diagnostics: { code: string; file: string }[] };
+    expect([r.code, diagnostics.filter((d) => d.code === 'project-path-unmatched').map((d) => d.file)]).toEqual([
+      0,
+      ['projects/clone/project.yaml', 'projects/sub/project.yaml'],
+    ]);
+  });
+});
