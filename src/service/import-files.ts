@@ -1,7 +1,7 @@
 // The reading helpers of `agents import` (service/import-service.ts): where a link leads, code blocks set aside,
-// front matter parsed, and the refusal of a folder that cannot be listed or of a link to one.
-import { readlinkSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
+// front matter parsed, and the refusal of a folder that cannot be listed, of a link to one, or of another repository.
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { LeftOut } from '../core/import-rules.ts';
 import { lenientFrontMatter } from '../core/import-sources.ts';
@@ -25,6 +25,43 @@ export function unlistedError(u: Unlisted, searching: boolean): UsageError {
       ? 'Nothing was read. Make it readable, or name the files to import (agents import AGENTS.md).'
       : 'Nothing was read. Make it readable, then run the command again.',
     { folder, code: u.code },
+  );
+}
+
+/**
+ * The refusal of a path named to import (`rel`, from the repository's top) whose files cannot be read as this
+ * repository's: in a folder the search outside git could not list, or in a repository of its own within this one.
+ */
+export function namedPathRefusal(
+  given: string,
+  rel: string,
+  top: string,
+  unlisted: readonly Unlisted[],
+  listed: ReadonlySet<string>,
+): UsageError | undefined {
+  const blocked = unlisted.find(
+    (u) => u.folder === '' || rel === u.folder || rel.startsWith(`${u.folder}/`) || u.folder.startsWith(`${rel}/`) || rel === '',
+  );
+  if (blocked !== undefined) return unlistedError(blocked, false);
+  return rel === '' ? undefined : nestedRepositoryError(given, rel, top, listed);
+}
+
+/**
+ * The refusal of a path named that is, or is inside, a repository of its own within this one (a submodule, a clone,
+ * a worktree), or undefined when it is none. Git lists such a repository as one entry (`listed`), its folder: an
+ * entry with something below it, or one that is a folder on disk, is one. Its instruction files are that
+ * repository's, read by an agent working there, and go into that repository's own store.
+ */
+function nestedRepositoryError(given: string, rel: string, top: string, listed: ReadonlySet<string>): UsageError | undefined {
+  let repository: string | undefined;
+  for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1))
+    if (listed.has(rel.slice(0, at))) repository = rel.slice(0, at);
+  if (repository === undefined && listed.has(rel) && lstatSync(join(top, rel), { throwIfNoEntry: false })?.isDirectory()) repository = rel;
+  if (repository === undefined) return undefined;
+  return new UsageError(
+    `${given} ${repository === rel ? 'is' : `is inside ${repository}, which is`} a repository of its own (a submodule, or a clone inside this one): its instruction files are that repository's, not this one's`,
+    `Nothing was read. Import them into that repository's store from its folder: cd ${shellPath(repository)} && agents import (agents init there first if it has no store).`,
+    { repository },
   );
 }
 

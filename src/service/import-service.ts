@@ -30,7 +30,15 @@ import { idMaker } from './new-ids.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
-import { folderLinkError, linkTarget, outsideCode, parseFrontMatter, type Unlisted, unlistedError } from './import-files.ts';
+import {
+  folderLinkError,
+  linkTarget,
+  namedPathRefusal,
+  outsideCode,
+  parseFrontMatter,
+  type Unlisted,
+  unlistedError,
+} from './import-files.ts';
 
 export interface ImportOptions {
   /** Files or folders (relative to `cwd`, or absolute) to import; none: every known instruction file of the repository. */
@@ -142,6 +150,7 @@ export class ImportService {
       });
     }
     const out: { rel: string; kind: ImportKind }[] = [];
+    let listed: Set<string> | undefined;
     for (const given of options.paths) {
       // An empty path (an unset shell variable) names nothing; read as the current folder, it would import every file there.
       if (given.trim() === '')
@@ -151,10 +160,8 @@ export class ImportService {
       if (rel.startsWith('..') || isAbsolute(rel)) {
         throw new UsageError(`${given} is outside the repository (${top})`, 'Name files or folders inside the repository.');
       }
-      const blocked = unlisted.find(
-        (u) => u.folder === '' || rel === u.folder || rel.startsWith(`${u.folder}/`) || u.folder.startsWith(`${rel}/`) || rel === '',
-      );
-      if (blocked !== undefined) throw unlistedError(blocked, false);
+      const refused = namedPathRefusal(given, rel, top, unlisted, (listed ??= new Set(all)));
+      if (refused !== undefined) throw refused;
       const below = all.filter((f) => rel === '' || f.startsWith(`${rel}/`));
       if (below.length > 0 && !all.includes(rel)) {
         for (const f of below) {

@@ -62,3 +62,13 @@ describe('validate: a project path that covers only a repository of its own', ()
     ]);
   });
 });
+
+describe('import: the instruction files of a repository of its own inside this one are that repository’s', () => {
+  it('refuses a file named inside a clone or a submodule, and the submodule’s folder, checked out or not: exit 2, nothing read', async () => {
+    const refused = async (cwd: string, path: string) =>
+      errorOf(await runAgents(['--format', 'json', 'import', '--dry-run', path], { cwd }));
+    expect(await refused(outer, 'pk/cl/AGENTS.md')).toMatchObject({ code: 'usage', exit_code: 2, detail: { repository: 'pk/cl' } });
+    expect(await refused(outer, 'pk/sub/AGENTS.md')).toMatchObject({ code: 'usage', detail: { repository: 'pk/sub' } });
+    expect(await refused(fresh, 'pk/sub')).toMatchObject({ code: 'usage', detail: { repository: 'pk/sub' } });
+  });
+});
