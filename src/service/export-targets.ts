@@ -401,10 +401,11 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
   };
   // A file git lists that is not on disk is one a sparse checkout left out (sparseTargets reads it) or one deleted.
   const stat = (f: string) => lstatSync(join(top, f), { throwIfNoEntry: false });
-  const absent = files.filter((f) => stat(f) === undefined);
-  // A store the sparse checkout leaves out with the copy holding it is not on disk, yet still that copy's: git is
-  // asked, once, which of the stores above the absent files it holds.
-  const unseen = [...new Set(absent.flatMap(storesAbove))].filter((s) => !existsSync(join(top, s)));
+  // A store a sparse checkout leaves out (with the copy holding it, or alone) is not on disk, yet still that copy's:
+  // git is asked, once, which of the stores above the files it holds (above the files not on disk, when no sparse
+  // checkout is set up: those deleted).
+  const asked = mayBeSparse(top) ? files : files.filter((f) => stat(f) === undefined);
+  const unseen = [...new Set(asked.flatMap(storesAbove))].filter((s) => !existsSync(join(top, s)));
   const tracked = new Set<string>();
   if (unseen.length > 0) {
     const held = await indexFilesUnder(top, unseen).catch((error: unknown) => {

@@ -273,6 +273,11 @@ describe('agents export: every target, from a monorepo', () => {
     ]);
     expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
     expect(readFileSync(nested, 'utf8')).toMatch(/^# Billing\n\n<!-- agents:begin[\s\S]*never floats/);
+    // The copy's store alone left out: its nested file, on disk, is still that store's.
+    git(repo, 'sparse-checkout', 'set', '--no-cone', '/*', '!/vendor/kit/.agents/');
+    expect([existsSync(join(repo, 'vendor/kit/src/AGENTS.md')), existsSync(join(repo, 'vendor/kit/.agents'))]).toEqual([true, false]);
+    const alone = await runAgents(['--format', 'json', 'export', '--check', '--no-cache'], { cwd: repo });
+    expect(JSON.parse(alone.stdout).files).toEqual([]);
   });
 
   it("judges the obsolete files a sparse checkout leaves out by the text git holds: the owner's text is written back without the block, a file of the block alone is left for git rm --sparse", async () => {
