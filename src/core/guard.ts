@@ -6,7 +6,7 @@
  * module one {@link GuardAction} at a time.
  */
 import { compileGlob, globHoldsFolder, literalFolder } from './globs.ts';
-import { loosely } from './names.ts';
+import { loosely, truncateCounted } from './names.ts';
 import { escapeUnsafe } from './plain-text.ts';
 import type { ReservedWrite } from './guard-reserved.ts';
 // Only the type: the regular-expression engine is large, and loaded by the caller only when a pattern must run (see patternsNeeded).
@@ -473,7 +473,7 @@ export function guardReason(hit: GuardHit, plan: string | null, planProject?: st
   const r = hit.rule;
   // The subject is the agent's (its command, its file's name): escaped, so that a control or bidirectional character
   // cannot hide or reorder what the person reads where the client asks them (a warning's `ask`).
-  const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(hit.subject)})`}`;
+  const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(truncateCounted(hit.subject))})`}`;
   const waive = r.locked
     ? 'It is a locked floor of a policy source: it cannot be waived here.'
     : `To waive it: ${waiveCommand(hit, plan, planProject)}.`;

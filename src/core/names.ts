@@ -80,6 +80,18 @@ export function parseActionRef(value: string): ActionRef | string {
   return problem ?? { ns, name };
 }
 
+/**
+ * The agent's own text a reason or a record quotes (a command, a path, a tool's argument): whole up to `max`
+ * characters, else cut by `truncate` with its whole length after it, so that a megabyte command is not handed back
+ * to the model and the person whole, whichever client asked.
+ */
+export function truncateCounted(value: string, max = 300): string {
+  if (value.length <= max) return value;
+  let length = 0;
+  for (const _ of value) length++;
+  return `${truncate(value, max)} (${length} characters)`;
+}
+
 export function truncate(value: string, max = 60): string {
   if (value.length <= max) return value;
   // Cut between characters as a reader sees them (graphemes): a letter keeps its combining accent, a flag and an

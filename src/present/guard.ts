@@ -1,4 +1,5 @@
 import type { GuardVerdict } from '../core/guard.ts';
+import { truncateCounted } from '../core/names.ts';
 
 /**
  * The JSON of a guard's verdict (docs/json-output.md, "guard"): what
@@ -18,7 +19,7 @@ export function verdictJson(verdict: GuardVerdict, reason: string | undefined, p
       path: h.rule.path,
       kind: h.kind,
       entry: h.entry,
-      subject: h.subject,
+      subject: truncateCounted(h.subject),
       waived: h.waived,
       locked: h.rule.locked === true,
     })),

@@ -21,6 +21,7 @@ import {
 } from '../core/guard.ts';
 import { reservedReason, type ReservedWrite } from '../core/guard-reserved.ts';
 import { indexFits } from '../core/guard-index-shape.ts';
+import { truncateCounted } from '../core/names.ts';
 import {
   appendAudit,
   folderStamp,
@@ -396,7 +397,13 @@ export class GuardService {
       files: action.files,
       ...(action.command !== undefined ? { command: action.command } : {}),
       ...(action.reserved ? { reserved: action.reserved } : {}),
-      hits: verdict.hits.map((h) => ({ invariant: h.rule.id, kind: h.kind, entry: h.entry, subject: h.subject, waived: h.waived })),
+      hits: verdict.hits.map((h) => ({
+        invariant: h.rule.id,
+        kind: h.kind,
+        entry: h.entry,
+        subject: truncateCounted(h.subject),
+        waived: h.waived,
+      })),
       ...(record.violation ? { violation: record.violation } : {}),
       ...(record.warnings ? { warnings: record.warnings } : {}),
     });

@@ -13,6 +13,7 @@ import { compileRegex, guardProblems, regexProblem } from '../../src/core/guard-
 import { hasUnsafe } from '../../src/core/plain-text.ts';
 import type { Guard, Scope, ScopedInvariant, Severity } from '../../src/core/model.ts';
 import type { ScopedWaiver } from '../../src/core/waivers.ts';
+import { verdictJson } from '../../src/present/guard.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
 
 const NOW = new Date('2026-12-02T12:00:00Z');
@@ -381,6 +382,16 @@ describe('the reason', () => {
     const g = inv(APP, { command: ['\\bterraform\\s+apply\\b'] });
     const reason = guardReason(decide([g], { command: 'terraform apply', cwd: 'services/app' }).decisive!, null);
     expect(reason).toContain('matching `\\bterraform\\s+apply\\b` (terraform apply)');
+  });
+
+  it('quotes a long command in a few hundred characters with its whole length, in the reason and the verdict alike', () => {
+    const g = inv(APP, { command: ['terraform apply'] });
+    const command = `terraform apply ${'x'.repeat(1_000_000)}`;
+    const verdict = decide([g], { command, cwd: 'services/app' });
+    const reason = guardReason(verdict.decisive!, null);
+    expect(reason.length).toBeLessThan(1000);
+    expect(reason).toContain(`… (${command.length} characters)`);
+    expect(verdictJson(verdict, reason, null).hits[0]!.subject.length).toBeLessThan(400);
   });
 
   it("escapes the control and bidirectional characters of what the agent named (a command, a file's name), and keeps it on one line", () => {

@@ -1,6 +1,7 @@
 import { EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
 import { quoteEntry } from '../../core/guard.ts';
 import { namedToolAction } from '../../core/guard-clients.ts';
+import { truncateCounted } from '../../core/names.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { verdictJson } from '../../present/guard.ts';
 import { defineCommand } from '../command.ts';
@@ -75,7 +76,7 @@ export default defineCommand<TryArgs>({
       ];
       for (const h of verdict.hits)
         lines.push(
-          `  ${h.rule.id} (${h.rule.scope}, ${h.rule.severity}) ${h.kind} ${quoteEntry(h.entry)} matches ${escapeUnsafe(h.subject)}${h.waived ? ' (waived)' : ''}`,
+          `  ${h.rule.id} (${h.rule.scope}, ${h.rule.severity}) ${h.kind} ${quoteEntry(h.entry)} matches ${escapeUnsafe(truncateCounted(h.subject))}${h.waived ? ' (waived)' : ''}`,
         );
       return lines.join('\n');
     });
