@@ -6,7 +6,6 @@
  */
 import { AgentsError } from './errors.ts';
 import { escapeUnsafe } from './plain-text.ts';
-import type { GuardDecision } from './guard.ts';
 
 export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
 export const GUARD_CLIENTS: readonly GuardClient[] = ['claude', 'codex', 'gemini', 'cursor'];
@@ -62,6 +61,8 @@ export interface ClientAction {
   /** The hook event (`PreToolUse`, `BeforeTool`, `beforeShellExecution`…). */
   event: string;
   tool: string;
+  /** The tool's name as the client spelt it, where {@link tool} is another spelling (Gemini CLI's `mcp_db_drop_table`). */
+  clientTool?: string;
   /** Files written, as given: absolute, or relative to `cwd`. */
   paths: string[];
   /**
@@ -434,64 +435,24 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
       return { ...base, tool: 'Edit', paths: p ? [p] : [], texts, blocking: false };
     }
   }
-  const tool = str(input.tool_name);
-  if (tool === undefined || tool === '') throw new GuardInputError(`the ${event || 'hook'} input has no tool_name`);
+  const given = str(input.tool_name);
+  if (given === undefined || given === '') throw new GuardInputError(`the ${event || 'hook'} input has no tool_name`);
+  // Gemini CLI joins an MCP server's name to its tool's with one `_`, where either may hold one, and gives the two apart
+  // in mcp_context: named as Claude Code names it (`mcp__db__drop_table`), the tool meets the same `tool` guards and is
+  // known as a read by its own name, however many `_` the server's holds.
+  const mcp = obj(input.mcp_context);
+  const [server, own] = [str(mcp.server_name), str(mcp.tool_name)];
+  const tool = server && own ? `mcp__${server}__${own}` : given;
   const parts = toolParts(tool, obj(input.tool_input));
   // A shell tool may name its own folder, relative to the project: Gemini's dir_path, Codex's workdir, the Serena MCP
   // server's execute_shell_command's cwd (a project's command guards apply to a command run in its folders).
   const ti = obj(input.tool_input);
   const dir = str(ti.dir_path) ?? str(ti.directory) ?? str(ti.workdir) ?? str(ti.cwd);
-  return { ...base, ...(dir && parts.command !== undefined ? { dir } : {}), tool, ...parts, blocking: true };
+  const spelt = tool !== given ? { clientTool: given } : {};
+  return { ...base, ...(dir && parts.command !== undefined ? { dir } : {}), tool, ...spelt, ...parts, blocking: true };
 }
 
 /** `dir` against `cwd` (POSIX), without the file system: absolute stays, relative is appended. */
 function joinPath(cwd: string, dir: string): string {
   return dir.startsWith('/') ? dir : `${cwd.replace(/\/+$/, '')}/${dir}`;
-}
-
-/** What the hook prints and its exit code. */
-export interface HookAnswer {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
-/**
- * The answer in the client's protocol. `ask` becomes a deny where the client
- * cannot ask (Codex, Gemini); `allow` and `none` print nothing, so the
- * client's own permissions decide (the hook never forces an allow).
- */
-export function clientAnswer(client: GuardClient, decision: GuardDecision, reason: string, event: string): HookAnswer {
-  if (decision === 'none' || decision === 'allow') return { stdout: '', stderr: '', exitCode: 0 };
-  const ask = decision === 'ask' && (client === 'claude' || client === 'cursor');
-  switch (client) {
-    case 'claude':
-    case 'codex':
-      return {
-        stdout: `${JSON.stringify({
-          hookSpecificOutput: {
-            hookEventName: event || 'PreToolUse',
-            permissionDecision: ask ? 'ask' : 'deny',
-            permissionDecisionReason: reason,
-          },
-        })}\n`,
-        stderr: '',
-        exitCode: 0,
-      };
-    case 'gemini':
-      return { stdout: `${JSON.stringify({ decision: 'deny', reason })}\n`, stderr: '', exitCode: 0 };
-    case 'cursor':
-      return {
-        stdout: `${JSON.stringify({ permission: ask ? 'ask' : 'deny', user_message: reason, agent_message: reason })}\n`,
-        stderr: '',
-        exitCode: 0,
-      };
-  }
-}
-
-/** The answer when the hook cannot decide and `guard.on_error` is deny: every client treats exit 2 as a block, with stderr as the reason. */
-export function errorAnswer(reason: string, onError: 'deny' | 'allow'): HookAnswer {
-  return onError === 'deny'
-    ? { stdout: '', stderr: `agents guard: ${reason}; denied (guard.on_error: deny)\n`, exitCode: 2 }
-    : { stdout: '', stderr: `agents guard: ${reason}; not checked (guard.on_error: allow)\n`, exitCode: 0 };
 }

@@ -66,6 +66,8 @@ export interface GuardIndex {
 export interface GuardAction {
   /** The tool's name as the client gives it (`Write`, `Bash`, `apply_patch`, `mcp__db__drop_table`). */
   tool: string;
+  /** The name as the client spelt it, when `tool` is another spelling: a `tool` guard written with it holds too. */
+  clientTool?: string;
   /** Files it creates, changes or deletes, relative to the repository's top; paths outside the repository are left out. */
   files: string[];
   /** Text it writes (a file's new content, an edit's new string, the lines a patch adds). */
@@ -430,7 +432,8 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
       if (action.command !== undefined)
         for (const p of rule.guard.command ?? [])
           if (matchers.regex(p)(action.command)) out.push({ kind: 'command', entry: p, subject: action.command });
-      for (const name of rule.guard.tool ?? []) if (name === action.tool) out.push({ kind: 'tool', entry: name, subject: action.tool });
+      for (const name of rule.guard.tool ?? [])
+        if (name === action.tool || name === action.clientTool) out.push({ kind: 'tool', entry: name, subject: action.tool });
       // Text with no file inside the repository (a path outside it, a tool's argument) still meets the content guards here.
       if (files.length === 0)
         for (const p of rule.guard.content ?? [])

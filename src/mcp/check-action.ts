@@ -6,7 +6,8 @@
 import { AgentsError, missingOption } from '../core/errors.ts';
 import { type GuardDecision, GuardMatchers } from '../core/guard.ts';
 import { compileRegex } from '../core/guard-patterns.ts';
-import { clientAnswer, GUARD_CLIENTS, type GuardClient, hookReason, namedToolAction } from '../core/guard-clients.ts';
+import { clientAnswer } from '../core/guard-answers.ts';
+import { GUARD_CLIENTS, type GuardClient, hookReason, namedToolAction } from '../core/guard-clients.ts';
 import { verdictJson } from '../present/guard.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';

@@ -233,7 +233,10 @@ export class GuardService {
 
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
   toAction(
-    action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes' | 'started'>,
+    action: Pick<
+      ClientAction,
+      'tool' | 'clientTool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes' | 'started'
+    >,
   ): GuardAction {
     if (this.options.longLived) this.#reserved.refresh();
     // The folders the action starts in: the agent's, then the tool's own (`dir`), each as named and from the home folder.
@@ -291,6 +294,7 @@ export class GuardService {
         for (const rel of filesBelow(named, real)) add(join(resolve(named), rel), join(real, rel));
       }
     const out: GuardAction = { tool: action.tool, files, texts: action.texts };
+    if (action.clientTool !== undefined) out.clientTool = action.clientTool;
     if (reserved.length > 0) out.reserved = reserved;
     if (caselessFiles.length > 0) out.caselessFiles = caselessFiles;
     if (action.command !== undefined) out.command = action.command;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientAnswer, detectClient, errorAnswer, GuardInputError, parseClientInput, patchParts } from '../../src/core/guard-clients.ts';
+import { clientAnswer, errorAnswer } from '../../src/core/guard-answers.ts';
+import { detectClient, GuardInputError, parseClientInput, patchParts } from '../../src/core/guard-clients.ts';
 
 // Hook inputs in the shapes the clients send: Claude Code 2.1, Codex CLI 0.171 and Gemini CLI 0.61 as
 // captured from real runs; Cursor's from its hooks documentation.
@@ -193,6 +194,22 @@ describe('every captured input shape becomes one action', () => {
       'xmcp_fs_read_file',
     ])
       expect(gemini(tool).paths, tool).toEqual(['protected/a.pem']);
+  });
+
+  it('names a Gemini CLI MCP tool given with mcp_context as Claude Code does, keeping its own spelling beside it, and knows a reader by its own name', () => {
+    const mcp = (server: string, tool: string, input: object) =>
+      parseClientInput(
+        JSON.stringify({
+          ...geminiWrite,
+          tool_name: `mcp_${server}_${tool}`,
+          tool_input: input,
+          mcp_context: { server_name: server, tool_name: tool },
+        }),
+      );
+    expect(mcp('db', 'drop_table', { table: 'users' })).toMatchObject({ tool: 'mcp__db__drop_table', clientTool: 'mcp_db_drop_table' });
+    // A server whose name holds `_`: its read is a read, its write a write.
+    expect(mcp('my_fs', 'read_file', { path: 'protected/a.pem' })).toMatchObject({ tool: 'mcp__my_fs__read_file', paths: [] });
+    expect(mcp('my_fs', 'delete_glob', { path: 'protected/a.pem' }).paths).toEqual(['protected/a.pem']);
   });
 
   it("takes Claude Code's StructuredOutput (the run's final answer) as writing nothing; an MCP tool of that name still has its text judged", () => {

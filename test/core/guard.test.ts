@@ -90,6 +90,11 @@ describe('each guard kind', () => {
     expect(v.decisive?.kind).toBe(kind);
     expect(v.decisive?.rule.id).toBe(g.id);
   });
+  it("denies a Gemini CLI MCP tool by Claude Code's name for it, and still by Gemini CLI's", () => {
+    const action = { tool: 'mcp__db__drop_table', clientTool: 'mcp_db_drop_table', cwd: '' };
+    expect(decide([g], action).decisive?.kind).toBe('tool');
+    expect(decide([inv(GLOBAL, { tool: ['mcp_db_drop_table'] })], action).decision).toBe('deny');
+  });
   it.each([
     ['an unguarded path', { files: ['src/secrets.ts'] }],
     ['an unguarded command', { tool: 'Bash', command: 'rmdir build', cwd: '' }],

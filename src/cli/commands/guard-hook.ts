@@ -2,16 +2,14 @@ import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import {
   type ClientAction,
-  clientAnswer,
-  errorAnswer,
   GUARD_CLIENTS,
   GuardInputError,
   hookReason,
   PROJECT_FOLDER_VARIABLE,
   parseClientInput,
   type GuardClient,
-  type HookAnswer,
 } from '../../core/guard-clients.ts';
+import { clientAnswer, errorAnswer, type HookAnswer } from '../../core/guard-answers.ts';
 import type { GuardDecision } from '../../core/guard.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
