@@ -78,3 +78,32 @@ export function gateCheck(text: string, labels: readonly Heading[], headings: re
   if (above === undefined || !GATE.test(above.condition ?? above.text)) return undefined;
   return labels.length === 0 && /^(before|after)\s/i.test(above.text) ? `${above.text}: ${text}` : text;
 }
+
+/** A verb that says who said a quote ("says the lead", "the CTO said"). */
+const SAID = String.raw`(?:says|said|writes|wrote|insists|insisted|reminds(?:\s+us)?|notes|noted|puts\s+it)`;
+/**
+ * `"Always write tests," says the lead.`, `“Never push,” the CTO said.`, `"Keep PRs small." — Ana`: the quote ends a
+ * sentence or a comma follows it, which `"npm test" must pass, as the lead says` does not.
+ */
+const QUOTE_FIRST = new RegExp(
+  String.raw`^["\u201c](?:(?<ended>[^"\u201c\u201d]+?[,.!?])["\u201d],?|(?<bare>[^"\u201c\u201d]+?)["\u201d],)\s+(?:(?:[^"\u201c\u201d\s]+\s+){0,3}${SAID}\b[^"\u201c\u201d]{0,60}|[\u2014\u2013-]{1,2}\s*[^"\u201c\u201d\s][^"\u201c\u201d]{0,59})$`,
+  'iu',
+);
+/** `The lead says: "Always write tests."`, `As the lead says, “Keep PRs small.”`. */
+const QUOTE_LAST = new RegExp(
+  String.raw`^[^"\u201c\u201d]{1,60}?\b${SAID}[,:]?\s+["\u201c](?<ended>[^"\u201c\u201d]+?)["\u201d]\.?$`,
+  'iu',
+);
+
+/**
+ * The rule a list item quotes when all it adds is who said it: `"Always write tests," says the lead.` is "Always
+ * write tests.", judged as any item is. Undefined when the item is no such quote.
+ */
+export function unattributed(text: string): string | undefined {
+  if (!/["\u201c]/.test(text)) return undefined;
+  const groups = (QUOTE_FIRST.exec(text) ?? QUOTE_LAST.exec(text))?.groups;
+  const quote = (groups?.ended ?? groups?.bare)?.trim();
+  if (quote === undefined || !/\p{L}/u.test(quote)) return undefined;
+  // The comma that led into the attribution ends the sentence now.
+  return /[.!?]$/.test(quote) ? quote : `${quote.replace(/[,;:]$/, '')}.`;
+}

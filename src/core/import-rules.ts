@@ -28,7 +28,7 @@ import {
   TABLE_RULE,
   words,
 } from './markdown-blocks.ts';
-import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
+import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unattributed, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
 import { FOOTNOTE, holdsPlaceholder, isLinkOnly, joinLines, labelledCode, plain, saysMoreThan, startsWithCode } from './markdown-plain.ts';
@@ -64,6 +64,8 @@ export type { LeftOut, LeftOutReason, RuleCandidate, SplitFile } from './import-
  */
 export function splitInstructions(text: string, { frontMatter = true }: { frontMatter?: boolean } = {}): SplitFile {
   const { lines, front, bodyLine, unclosed, ends, tagged, written, examples } = fileLines(text, frontMatter);
+  /** The first lines of items whose rule is a quote without who said it (unattributed). */
+  const attributed = new Set<number>();
   const out: SplitFile = { bodyLine, candidates: [], leftOut: [] };
   if (front !== undefined) out.frontMatter = front;
   if (unclosed) out.unclosedFrontMatter = true;
@@ -323,7 +325,17 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
    */
   function takeItem(raw: string, from: number, to: number, indent: number): number {
     const body = raw.replace(/^\[[ xX]\]\s+/, '');
-    const text = plain(body);
+    // A rule quoted with who said it is the rule; its line, which says who, stays in its file on --replace.
+    const quoted = unattributed(plain(body));
+    if (quoted !== undefined) {
+      // A quote that states no rule by its words ("Hello," says the lead) is what someone said, whatever the heading.
+      if (!isRule(unmarked(quoted))) {
+        leave(from, to, 'description');
+        return to;
+      }
+      attributed.add(from);
+    }
+    const text = quoted ?? plain(body);
     const reason = itemReason(body, text, to);
     const command = reason === 'command' ? ruleWithCommand(lines, text, to) : undefined;
     if (command !== undefined) {
@@ -456,7 +468,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
     // A line that starts with a tag before its rule keeps it on --replace: its element needs the tag.
     const tag = tagged !== undefined && lines.slice(from, to + 1).some((_, k) => tagged.has(from + k));
-    const all = whole && !tag && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
+    const all =
+      whole && !tag && !attributed.has(from) && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole: all, tags: tags() });
   }

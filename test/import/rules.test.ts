@@ -1168,6 +1168,31 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
   });
 });
 
+describe('a rule quoted with who said it', () => {
+  const md = [
+    '# Rules',
+    '',
+    '- "Always write tests," says the lead.',
+    '- \u201cNever push to main,\u201d the CTO said.',
+    '- As the lead says: "Keep PRs small."',
+    '- "Run `pnpm lint` before you push." \u2014 Ana',
+    '- "npm test" must pass, as lead says.',
+    '- "Hello," says the lead.',
+  ].join('\n');
+
+  it('is the quoted rule without the attribution, its line kept by --replace; a quote of no rule is left out', () => {
+    const r = splitInstructions(md);
+    expect(r.candidates.map((c) => [c.text, c.whole])).toEqual([
+      ['Always write tests.', false],
+      ['Never push to main.', false],
+      ['Keep PRs small.', false],
+      ['Run pnpm lint before you push.', false],
+      ['"npm test" must pass, as lead says.', true],
+    ]);
+    expect(reasons(md)).toContainEqual([8, 8, 'description']);
+  });
+});
+
 describe('headings become tags', () => {
   it('below the title, nearest two, setext headings too', () => {
     const md = '# Project\n## Backend\n### Error handling\n- Never swallow errors.\n\nTesting\n-------\n- Mock nothing.';
