@@ -155,6 +155,8 @@ function BrowserScreen({
   const problem = regexProblem ?? filterProblem;
   const statusLines = !filtering && !problem && status ? clipToRows(plain(status), width, messageRows) : [];
   const noticeLines = notice !== undefined && height >= 7 ? clipToRows(plain(notice.text), width, messageRows) : [];
+  // On 5 rows the scope picker's question, with the list's position, takes the status row while nothing is said there.
+  const questionOnStatus = overlay.kind === 'scope' && height < 6 && !filtering && !problem && statusLines.length === 0 && pattern === '';
   const room = Math.max(1, height - 3 - Math.max(1, statusLines.length) - noticeLines.length);
   const paneFits = Math.min(9, Math.max(4, Math.floor(height / 3)), room - 1);
   const detailHeight = showDetail && paneFits >= 2 ? paneFits : 0;
@@ -395,17 +397,18 @@ function BrowserScreen({
       c.value.kind === 'all' ? scope.kind === 'all' : scope.kind !== 'all' && scopeFolder(c.value) === scopeFolder(scope),
     );
     // Title, status, this question, the list's position line, the key line and the spare row; on a terminal too short
-    // for all of them, the list alone.
+    // for all of them, the position goes after the question, which takes the blank status row on 5 rows.
     const roomy = height >= 8;
+    const asks = height >= 6 || questionOnStatus;
     middle = (
       <Box flexDirection="column">
-        {roomy ? <Text wrap="truncate-end">Show which scope? (↑↓, Enter; e effective set of a project or plan; Esc back)</Text> : null}
         <SelectList
           items={choices}
           initialIndex={Math.max(0, at)}
           width={width}
-          height={roomy ? height - 6 : Math.max(1, height - 4)}
-          position={roomy}
+          label={asks ? 'Show which scope? (↑↓, Enter; e effective set of a project or plan; Esc back)' : undefined}
+          height={roomy ? height - 6 : Math.max(1, height - (questionOnStatus ? 4 : 5))}
+          position={roomy ? true : 'label'}
           onSelect={(choice) => {
             setScope(choice);
             setEffective(undefined);
@@ -478,7 +481,7 @@ function BrowserScreen({
   return (
     <Box flexDirection="column" width={width}>
       {title}
-      {filterLine}
+      {questionOnStatus ? null : filterLine}
       {notice && noticeLines.length > 0 ? <MessageLines lines={noticeLines} color={theme.hue(notice.hue)} /> : null}
       {middle}
       <Text dimColor={theme.dim} wrap="truncate-end">

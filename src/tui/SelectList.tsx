@@ -69,12 +69,14 @@ export function SelectList<V>({
   const top = Math.min(Math.max(0, index - height + 1), Math.max(0, items.length - height), index);
   const shown = items.slice(Math.max(0, top), Math.max(0, top) + height);
   const cut = items.length > height;
+  const where = position === 'label' && cut ? ` ${index + 1}/${items.length}` : '';
   return (
     <Box flexDirection="column" width={width}>
       {label !== undefined ? (
         <Text wrap="truncate-end">
-          {label}
-          {position === 'label' && cut ? <Text dimColor={theme.dim}>{` ${index + 1}/${items.length}`}</Text> : null}
+          {/* A question longer than the row is cut before the position, which would otherwise be the part cut off. */}
+          {where ? fitColumns(label, width - where.length) : label}
+          {where ? <Text dimColor={theme.dim}>{where}</Text> : null}
         </Text>
       ) : null}
       {shown.map((item, i) => {

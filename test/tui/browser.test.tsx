@@ -446,6 +446,27 @@ test('a short terminal keeps the title, the selected row and the key line on scr
   }
 });
 
+test('below 8 rows the scope picker still asks its question and says where the cursor is in the list it cuts', async () => {
+  for (const rows of [5, 6, 7]) {
+    const { r } = open(exampleStore(), { size: { columns: 80, rows } });
+    await frameHas(r.lastFrame, '› E Never');
+    r.stdin.write('s');
+    const picker = await frameHas(r.lastFrame, '› all scopes', 'Show which scope?');
+    expect(picker, `${rows} rows`).toMatch(/ 1\/\d+$/m);
+    expect(lines(picker).length).toBeLessThanOrEqual(rows - 1);
+    r.stdin.write('j');
+    const moved = await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/ 2\/\d+$/m));
+    expect(lines(moved).length).toBeLessThanOrEqual(rows - 1);
+    // A status to say takes its row back from the question on 5 rows.
+    r.stdin.write('k');
+    await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/ 1\/\d+$/m));
+    r.stdin.write('e');
+    const said = await frameHas(r.lastFrame, 'The effective set belongs', '› all scopes');
+    expect(lines(said).length).toBeLessThanOrEqual(rows - 1);
+    r.unmount();
+  }
+});
+
 test('a detail pane shorter than its lines is cut at its foot, each line whole on a row of its own', async () => {
   for (const rows of [7, 8, 10, 14]) {
     const { r } = open(exampleStore(), { size: { columns: 80, rows } });
