@@ -2,6 +2,7 @@
  * The folders and files the guard hook keeps from every agent's file tools by itself, whatever the guards say
  * (docs/guard.md, "What no guard is needed for"), and the reason the agent is shown for a write there.
  */
+import { truncateCounted } from './names.ts';
 import { escapeUnsafe } from './plain-text.ts';
 
 /**
@@ -24,7 +25,7 @@ export interface ReservedWrite {
 
 /** The reason the agent is shown for a write into a reserved folder: what it is, why, and what to do instead. */
 export function reservedReason(write: ReservedWrite): string {
-  return `Blocked: ${escapeUnsafe(write.path)} ${RESERVED_REASONS[write.folder]}`;
+  return `Blocked: ${escapeUnsafe(truncateCounted(write.path))} ${RESERVED_REASONS[write.folder]}`;
 }
 
 const RESERVED_REASONS: Record<ReservedWrite['folder'], string> = {

@@ -10,6 +10,7 @@ import {
   requiredLiteral,
 } from '../../src/core/guard.ts';
 import { compileRegex, guardProblems, regexProblem } from '../../src/core/guard-patterns.ts';
+import { reservedReason } from '../../src/core/guard-reserved.ts';
 import { hasUnsafe } from '../../src/core/plain-text.ts';
 import type { Guard, Scope, ScopedInvariant, Severity } from '../../src/core/model.ts';
 import type { ScopedWaiver } from '../../src/core/waivers.ts';
@@ -391,12 +392,15 @@ describe('the reason', () => {
 
   it('quotes a long command in a few hundred characters with its whole length, in the reason and the verdict alike', () => {
     const g = inv(APP, { command: ['terraform apply'] });
-    const command = `terraform apply ${'x'.repeat(1_000_000)}`;
+    const command = `terraform apply ${'x'.repeat(10_000)}`;
     const verdict = decide([g], { command, cwd: 'services/app' });
     const reason = guardReason(verdict.decisive!, null);
     expect(reason.length).toBeLessThan(1000);
     expect(reason).toContain(`… (${command.length} characters)`);
     expect(verdictJson(verdict, reason, null).hits[0]!.subject.length).toBeLessThan(400);
+    // A write into git's folder, denied by itself, quotes its path the same way.
+    const path = `.git/${'a/'.repeat(50_000)}x`;
+    expect(reservedReason({ path, folder: 'git' })).toContain(`… (${path.length} characters)`);
   });
 
   it("escapes the control and bidirectional characters of what the agent named (a command, a file's name), and keeps it on one line", () => {
