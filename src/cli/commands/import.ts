@@ -12,7 +12,7 @@ import { staleExports, staleLine } from '../stale-exports.ts';
 import { emitDocument } from '../render.ts';
 import type { Style } from '../../core/style.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
-import { shellPath } from '../../core/shell-word.ts';
+import { shellPath, shellWord } from '../../core/shell-word.ts';
 
 interface ImportArgs {
   paths?: string[];
@@ -271,7 +271,7 @@ export default defineCommand<ImportArgs>({
       // The export's files it leaves alone are said first: a rule their target would carry stays for that reason.
       for (const r of replaced?.refused ?? [])
         lines.push(
-          `${s.yellow('not exported')} ${oneLine(r.path)}: ${r.status}, so the export leaves it alone and the rules it would hold keep their lines (\`agents export\` says how to repair it; then run \`agents import --yes --replace\` again)`,
+          `${s.yellow('not exported')} ${oneLine(r.path)}: ${r.status}, so the export leaves it alone and the rules it would hold keep their lines (\`agents export\` says how to repair it; then run \`${oneLine(again(argv))}\`)`,
         );
       for (const u of replaced?.unexported ?? [])
         lines.push(
@@ -279,7 +279,7 @@ export default defineCommand<ImportArgs>({
         );
       for (const file of replaced?.changed ?? [])
         lines.push(
-          `${s.yellow('not replaced')} ${oneLine(file)}: it changed since it was read, so its lines stay; run \`agents import --yes --replace ${oneLine(shellPath(file))}\` again`,
+          `${s.yellow('not replaced')} ${oneLine(file)}: it changed since it was read, so its lines stay; run \`${oneLine(again(argv, [file]))}\` again`,
         );
       for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${oneLine(p)}`);
       for (const p of replaced?.emptied ?? [])
@@ -291,12 +291,12 @@ export default defineCommand<ImportArgs>({
     });
     // Lines --replace had to leave (a file of the export's it leaves alone, a file edited since it was read) are a
     // partial import, as a file export leaves alone is a partial export: exit 1, saying what to do, so a script knows.
-    return replaced === null ? EXIT_CODES.ok : replaceLeftOver(ctx, replaced);
+    return replaced === null ? EXIT_CODES.ok : replaceLeftOver(ctx, replaced, again(argv));
   },
 });
 
 /** Exit 1 naming what --replace left in place and how to finish it; exit 0 when it moved every rule it could. */
-function replaceLeftOver(ctx: CliContext, replaced: ReplaceResult): number {
+function replaceLeftOver(ctx: CliContext, replaced: ReplaceResult, again: string): number {
   const { refused, changed } = replaced;
   if (refused.length === 0 && changed.length === 0) return EXIT_CODES.ok;
   const what = [
@@ -306,9 +306,24 @@ function replaceLeftOver(ctx: CliContext, replaced: ReplaceResult): number {
   const fix = refused.length > 0 ? 'repair the files the export leaves alone (`agents export` says how), then ' : '';
   ctx.io.stderr.write(
     `error: ${escapeUnsafe(`--replace left the lines of rules it imported in their files: ${what.join('; ')}`)}\n` +
-      `hint: the rules are in the store; ${fix}run \`agents import --yes --replace\` again to take their lines out.\n`,
+      `hint: ${escapeUnsafe(`the rules are in the store; ${fix}run \`${again}\` to take their lines out.`)}\n`,
   );
   return EXIT_CODES.checkFailed;
+}
+
+/**
+ * This import again with --replace, of `paths` (the files it was given) into the scope it was given: a bare `agents
+ * import` would import every instruction file, those this one was not given too.
+ */
+function again(argv: ImportArgs, paths = argv.paths ?? []): string {
+  return [
+    'agents import',
+    ...paths.map((p) => shellPath(String(p))),
+    ...(argv.from ?? []).map((k) => `--from ${k}`),
+    ...(argv.project !== undefined ? [`--project ${shellWord(String(argv.project))}`] : []),
+    ...(argv.global ? ['--global'] : []),
+    '--yes --replace',
+  ].join(' ');
 }
 
 async function importService(ctx: CliContext) {
