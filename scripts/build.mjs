@@ -73,13 +73,14 @@ function lazyDefault(pkg, body, { except = new Set(), exceptBody = body } = {}) 
  * own cuts measure them; that module's own import gets the plain count.
  */
 const TERMINAL_WIDTH = fileURLToPath(new URL('../src/present/terminal-width.ts', import.meta.url));
+/** The stand-ins' first statement, the same in both: printable ASCII is answered by its length. */
+const ASCII_WIDTH = "if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length;";
 const lazyStringWidth = lazyDefault(
   'string-width',
-  `function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; const n = real()(input, options); return typeof input === 'string' ? n + require(${JSON.stringify(TERMINAL_WIDTH)}).extraColumns(input) : n; }`,
+  `function stringWidth(input, options) { ${ASCII_WIDTH} const n = real()(input, options); return typeof input === 'string' ? n + require(${JSON.stringify(TERMINAL_WIDTH)}).extraColumns(input) : n; }`,
   {
     except: new Set([TERMINAL_WIDTH]),
-    exceptBody:
-      "function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; return real()(input, options); }",
+    exceptBody: `function stringWidth(input, options) { ${ASCII_WIDTH} return real()(input, options); }`,
   },
 );
 
