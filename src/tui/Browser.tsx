@@ -340,13 +340,15 @@ function BrowserScreen({
     const allHidden = hiddenIn(whole);
     count = `${selectable.length - hidden} of ${itemsIn(whole) - allHidden} in effect, ${hidden} of ${allHidden} hidden`;
   } else if (effective) count = `${selectable.length - hidden} in effect, ${hidden} hidden`;
-  const mode = titleMode(scope, effective?.target, `${count}${data && !effective ? ` of ${data.items.length}` : ''}`, width, short);
+  // The store's whole count, dimmed after the list's: measured with it, so that titleMode leaves it room.
+  const total = data && !effective ? ` of ${data.items.length}` : '';
+  const mode = titleMode(scope, effective?.target, `${count}${total}`, width, short);
   const title = (
     <Text wrap="truncate-end">
       <Text bold>agents</Text>
       {/* No count before the store is read: "0 shown" would say, for the seconds a large store takes, that it holds none. */}
       {data ? ` · ${mode} · ${count}` : ` · ${mode}`}
-      {data && !effective ? <Text dimColor={theme.dim}>{` of ${data.items.length}`}</Text> : null}
+      {total ? <Text dimColor={theme.dim}>{total}</Text> : null}
     </Text>
   );
 
