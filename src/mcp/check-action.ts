@@ -8,7 +8,8 @@ import { type GuardDecision, GuardMatchers } from '../core/guard.ts';
 import { compileRegex } from '../core/guard-patterns.ts';
 import { clientAnswer } from '../core/guard-answers.ts';
 import { GUARD_CLIENTS, type GuardClient, hookReason, namedToolAction } from '../core/guard-clients.ts';
-import { verdictJson } from '../present/guard.ts';
+import { makeStyle } from '../core/style.ts';
+import { verdictJson, verdictText } from '../present/guard.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 
@@ -99,11 +100,7 @@ export const CHECK_ACTION: ToolDef = {
     const { verdict, reason, plan } = await guard.evaluate(action, matchers);
     const client = args.client as GuardClient | undefined;
     // For a hook that parses the text as its decision: the client's own answer ("{}" when nothing is decided).
-    const text = client
-      ? hookText(client, verdict.decision, reason ?? '')
-      : verdict.decision === 'none'
-        ? 'none: no guard matches this action.'
-        : `${verdict.decision}: ${reason ?? 'waived'}`;
+    const text = client ? hookText(client, verdict.decision, reason ?? '') : verdictText(makeStyle(false), verdict, reason);
     return { data: verdictJson(verdict, reason, plan), text };
   },
   // In a client's protocol the caller is a hook (Claude Code's mcp_tool), which lets an action through on an error

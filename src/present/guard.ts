@@ -1,5 +1,7 @@
-import type { GuardVerdict } from '../core/guard.ts';
+import { type GuardVerdict, quoteEntry } from '../core/guard.ts';
 import { truncateCounted } from '../core/names.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
+import type { Style } from '../core/style.ts';
 
 /**
  * The JSON of a guard's verdict (docs/json-output.md, "guard"): what
@@ -24,4 +26,20 @@ export function verdictJson(verdict: GuardVerdict, reason: string | undefined, p
       locked: h.rule.locked === true,
     })),
   };
+}
+
+/**
+ * The text of a guard's verdict: what `agents guard try` prints and MCP `check_action` answers, so that the model is
+ * told of a guard that matched but is waived as the person trying it is, not that no guard matches.
+ */
+export function verdictText(s: Style, verdict: GuardVerdict, reason: string | undefined): string {
+  if (verdict.hits.length === 0 && verdict.decision === 'none')
+    return `${s.green('none')}: no guard matches; the client's own permissions decide`;
+  const decision = verdict.decision === 'deny' ? s.red('deny') : verdict.decision === 'ask' ? s.yellow('ask') : s.green(verdict.decision);
+  const lines = [`${decision}${reason ? `: ${reason}` : ''}`];
+  for (const h of verdict.hits)
+    lines.push(
+      `  ${h.rule.id} (${h.rule.scope}, ${h.rule.severity}) ${h.kind} ${quoteEntry(h.entry)} matches ${escapeUnsafe(truncateCounted(h.subject))}${h.waived ? ' (waived)' : ''}`,
+    );
+  return lines.join('\n');
 }

@@ -1,9 +1,6 @@
 import { EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
-import { quoteEntry } from '../../core/guard.ts';
 import { namedToolAction } from '../../core/guard-clients.ts';
-import { truncateCounted } from '../../core/names.ts';
-import { escapeUnsafe } from '../../core/plain-text.ts';
-import { verdictJson } from '../../present/guard.ts';
+import { verdictJson, verdictText } from '../../present/guard.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
@@ -67,19 +64,7 @@ export default defineCommand<TryArgs>({
       ...(argv.cwd !== undefined ? { dir: argv.cwd } : {}),
     });
     const { verdict, reason, plan } = await service.evaluate(action);
-    const s = ctx.style;
-    emit(ctx, verdictJson(verdict, reason, plan), () => {
-      if (verdict.hits.length === 0 && verdict.decision === 'none')
-        return `${s.green('none')}: no guard matches; the client's own permissions decide`;
-      const lines = [
-        `${verdict.decision === 'deny' ? s.red('deny') : verdict.decision === 'ask' ? s.yellow('ask') : s.green(verdict.decision)}${reason ? `: ${reason}` : ''}`,
-      ];
-      for (const h of verdict.hits)
-        lines.push(
-          `  ${h.rule.id} (${h.rule.scope}, ${h.rule.severity}) ${h.kind} ${quoteEntry(h.entry)} matches ${escapeUnsafe(truncateCounted(h.subject))}${h.waived ? ' (waived)' : ''}`,
-        );
-      return lines.join('\n');
-    });
+    emit(ctx, verdictJson(verdict, reason, plan), () => verdictText(ctx.style, verdict, reason));
     return verdict.decision === 'deny' || verdict.decision === 'ask' ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
   },
 });
