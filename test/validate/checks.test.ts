@@ -1476,6 +1476,16 @@ describe('checkProjectPaths', () => {
     expect(paths(await run(['config.yaml']))).toStrictEqual(full);
     expect(asked).toStrictEqual(['projects/lib/project.yaml', 'config.yaml']);
   });
+  it('a glob that names a folder of files (--path services/api) is told the glob of its files', async () => {
+    const found = await check(
+      { 'projects/api/project.yaml': project(['services/api', 'docs/*.md']) },
+      { repoFiles: async () => ['services/api/x.ts', 'docs/a/b.md'] },
+    );
+    expect(found.map((d) => [d.code, d.line, d.hint?.includes('services/api/**')])).toStrictEqual([
+      ['project-path-unmatched', 3, true],
+      ['project-path-unmatched', 4, false],
+    ]);
+  });
 });
 
 describe('validateTree', () => {
