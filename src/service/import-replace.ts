@@ -64,6 +64,7 @@ export async function replaceImported(
     targets: [],
     unlisted_targets: [],
     emptied: [],
+    warnings: [],
   };
   // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
   const [{ failedPartWay, writeFileAtomic, removeFile }, { ExportService, sha256 }] = await Promise.all([
@@ -136,6 +137,8 @@ export async function replaceImported(
       );
     }
     result.targets = [...targets].sort();
+    // What `agents export` warns of, the same run: a CLAUDE.md whose `@AGENTS.md` now gives its agent the block twice.
+    result.warnings = planned.warnings;
     // The moved rules now reach agents only through the export: a target config.yaml does not list is one
     // that `agents export` and `export --check` (the pre-commit hook) would leave out.
     result.unlisted_targets = result.targets.filter((t) => !planned.listed.includes(t));
@@ -239,6 +242,8 @@ export interface ReplaceResult {
   unlisted_targets: ExportTargetName[];
   /** Folders' AGENTS.md, CLAUDE.md or GEMINI.md left with nothing but headings, and removed (with the links beside them to them). */
   emptied: string[];
+  /** The export's warnings for the targets it ran, as `agents export` gives them. */
+  warnings: string[];
 }
 
 /** The ids of the invariants each target's files hold (each entry ends with its id: "(`ID`)"). */

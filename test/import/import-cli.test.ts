@@ -687,6 +687,19 @@ describe('import and export', () => {
     expect(readFileSync(join(own, 'services/api/AGENTS.md'), 'utf8')).toContain('Validate every request body.');
   });
 
+  it("--replace gives the warnings of the export it runs, as agents export does: a CLAUDE.md's @AGENTS.md read beside its block", async () => {
+    const top = repo({
+      '.agents/config.yaml': 'version: 1\n',
+      'AGENTS.md': '# Rules\n\n- Never commit secrets.\n',
+      'CLAUDE.md': '@AGENTS.md\n\n- Ask before deleting files.\n',
+    });
+    const r = await json(top, 'import', '--yes', '--replace');
+    expect(r.code).toBe(0);
+    expect(r.data.replaced.targets).toEqual(['agents-md', 'claude-md']);
+    expect(r.data.replaced.warnings).toEqual([expect.stringMatching(/^CLAUDE\.md:1 .*@AGENTS\.md/)]);
+    expect(r.stderr).toContain('warning: CLAUDE.md:1');
+  });
+
   it('--replace names the export targets it ran that config.yaml does not list (export --check would skip them)', async () => {
     const top = repo({
       '.agents/config.yaml': 'version: 1\n',

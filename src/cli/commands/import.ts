@@ -242,6 +242,7 @@ export default defineCommand<ImportArgs>({
       const paths = plan.projects.find((x) => x.name === p)?.paths ?? [];
       ctx.notice(`created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})`);
     }
+    for (const w of replaced?.warnings ?? []) ctx.notice(`warning: ${w}`);
     if (replaced && replaced.unlisted_targets.length > 0) {
       const them = replaced.unlisted_targets.length === 1 ? 'it' : 'them';
       ctx.notice(
