@@ -26,11 +26,11 @@ export function headingText(heading: RegExpExecArray): string {
   while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === '#')) end--;
   return text.slice(0, end);
 }
-/** A list item: its indent, marker and text. Bullets pasted from word processors (•, ◦, ▪, ‣) mark items as `-` does. */
 /**
- * A list item: its indent, marker and text. Besides Markdown's markers, the sub-steps written by hand that a reader
- * takes as items, before a capital, code or emphasis: a step's number (`1.1.`, `2.1`), and a letter in a nested list
- * (`   a. Run it`), else a line of the paragraph above them, which ran the steps into one rule.
+ * A list item: its indent, marker and text. Bullets pasted from word processors (•, ◦, ▪, ‣) mark items as `-` does.
+ * Besides Markdown's markers, the sub-steps written by hand that a reader takes as items, before a capital, code or
+ * emphasis: a step's number (`1.1.`, `2.1`), and a letter in a nested list (`   a. Run it`), else a line of the
+ * paragraph above them, which ran the steps into one rule.
  */
 export const ITEM =
   /^([ \t]*)([-*+\u2022\u25e6\u25aa\u2023]|\d{1,9}[.)]|\d{1,3}(?:\.\d{1,3}){1,3}\.?(?=[ \t]+[A-Z`*_])|(?<=^[ \t]+)[a-z][.)](?=[ \t]+[A-Z`*_]))[ \t]+(.*)$/;

@@ -408,11 +408,6 @@ export function readsAsEnglish(lines: readonly string[]): boolean {
 }
 
 /**
- * Whether the nearest heading that says either names rules, not what the project is or has. A title that calls the
- * file instructions ("# Copilot Instructions for X") says what every agent's file is: it speaks for the items right
- * below it, not for those of a section of their own ("## Development Gotchas"), as "# Go Rules" does for its sections.
- */
-/**
  * Whether the nearest label names rules ("Style"), or what things are ("Examples", "Commands", a longer phrase):
  * undefined when none does, as the name of a topic ("React", "Frontend") leaves it to the label or heading above, as
  * it passes a heading's way on.
@@ -428,6 +423,11 @@ export function labelsNameRules(labels: readonly Heading[]): boolean | undefined
   return undefined;
 }
 
+/**
+ * Whether the nearest heading that says either names rules, not what the project is or has. A title that calls the
+ * file instructions ("# Copilot Instructions for X") says what every agent's file is: it speaks for the items right
+ * below it, not for those of a section of their own ("## Development Gotchas"), as "# Go Rules" does for its sections.
+ */
 export function headingNamesRules(headings: readonly Heading[]): boolean {
   for (let k = headings.length - 1; k >= 0; k--) {
     const text =
