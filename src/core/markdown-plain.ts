@@ -33,7 +33,9 @@ const HTML_TAG =
   /<!--(?:(?!<!--).)*?-->|<\/?(?:a|abbr|b|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var|video)(?:\s[^<>]*)?\/?>/g;
 
 /** An element of struck-out text, with what it holds (`<del>jQuery</del>`, `<s>…</s>`, `<strike>…</strike>`). */
-const STRUCK_ELEMENT = /<(del|s|strike)(?:\s[^<>]*)?>[^<]*<\/\1>/gi;
+const STRUCK_ELEMENT = /<(del|s|strike)(?:\s[^<>]*)?>[^<]*<\/\1>/i;
+/** Each such element, for `replace`: a global expression keeps its place between calls of `test`, so `test` has its own. */
+const STRUCK_ELEMENTS = new RegExp(STRUCK_ELEMENT.source, 'gi');
 
 /*
  * The inline expressions below stop at the next delimiter of their kind (a bracket, a parenthesis, the emphasis
@@ -79,7 +81,7 @@ export function plain(markdown: string): string {
   }
   // Struck-out text is what the file's authors took back ("~~Use jQuery~~"): it goes with its marks, else the rule
   // would say what the file no longer does.
-  if (t.includes('<')) t = t.replace(STRUCK_ELEMENT, '').replace(HTML_TAG, '');
+  if (t.includes('<')) t = t.replace(STRUCK_ELEMENTS, '').replace(HTML_TAG, '');
   if (t.includes('**') || t.includes('__')) t = t.replace(STRONG, '$1$2');
   if (t.includes('*') || t.includes('_')) t = t.replace(EMPHASIS, '$1$2$3');
   if (t.includes('~~')) t = t.replace(/~~[^~]+?~~/g, '');
@@ -109,7 +111,7 @@ export function saysMoreThan(markdown: string, text: string): boolean {
   // And struck-out text, gone from the rule: what was taken back, which the file's editors keep on the line.
   if (markdown.includes('~~') || markdown.includes('<')) {
     const prose = markdown.includes('`') ? markdown.replace(/`[^`]*`/g, '') : markdown;
-    if (/~~[^~]+?~~/.test(prose) || new RegExp(STRUCK_ELEMENT.source, 'i').test(prose)) return true;
+    if (/~~[^~]+?~~/.test(prose) || STRUCK_ELEMENT.test(prose)) return true;
   }
   return false;
 }
