@@ -27,7 +27,7 @@ export function globUnder(folder: string, glob: string): string {
   const out: string[] = [];
   for (const seg of [...(folder === '' ? [] : folder.split('/')), ...glob.split('/')]) {
     const last = out.at(-1);
-    if (seg === '..' && last !== undefined && last !== '..' && last !== '' && !/[*?[\]{}]/.test(last)) out.pop();
+    if (seg === '..' && last !== undefined && last !== '..' && last !== '' && !WILDCARD.test(last)) out.pop();
     else if (seg !== '.') out.push(seg);
   }
   return out.join('/');
