@@ -72,17 +72,18 @@ const ELEMENT_LINE = /^[ \t]*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>((?:(?!<\/?\1[\s>/])
 const INLINE_ELEMENT = /^(?:a|abbr|b|code|del|em|font|i|ins|kbd|mark|q|s|samp|small|span|strike|strong|sub|sup|tt|u|var|summary)$/i;
 /** HTML's headings, which head what follows them as Markdown's do. */
 const HEADING_ELEMENT = /^h[1-6]$/i;
-/** A line that only opens or closes an element (`<requirements>`, `</context>`): `[1]` is `/` for a closing one, `[2]` its name. */
-const TAG_LINE = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*$/;
-/** A line that opens or closes an element before text of its own (`</rules> Then run the tests.`): as TAG_LINE, `[3]` the text. */
-const TAG_BEFORE_TEXT = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*(\S.*)$/;
+/**
+ * A line that starts by opening or closing an element: `[1]` is `/` for a closing one, `[2]` its name, `[3]` the text
+ * after the tag (`</rules> Then run the tests.`), undefined when the tag is all the line holds (`<requirements>`).
+ */
+const TAG_LINE = /^[ \t]*<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>[ \t]*(\S.*)?$/;
 /** A line of text that closes an element opened above it (`Keep PRs small.</rules>`): `[1]` the text, `[2]` its name. */
 const TEXT_BEFORE_CLOSE = /^(.*?\S)[ \t]*<\/([A-Za-z][\w-]*)>[ \t]*$/;
 /** Elements that stand within a line of text (a break, an image): one at a line's start starts no block. */
 const VOID_ELEMENT = /^(?:br|img|wbr)$/i;
 
 /**
- * Whether the tag a line starts with before its text (TAG_BEFORE_TEXT's match) opens or closes a rule file's element:
+ * Whether the tag a line starts with before its text (TAG_LINE's match with text) opens or closes a rule file's element:
  * a closing tag of one open above it, or an opening tag in lower case, as a rule file's are (`<important>`), where
  * `<Button> components must be accessible.` names a component and `<T> is the type` a parameter, in the text.
  */
@@ -150,13 +151,14 @@ export function fileLines(text: string, frontMatter: boolean): MarkdownLines {
       fence = FENCE.exec(line)?.[1];
       if (fence !== undefined || line.trim() === '') continue;
       const marked: boolean = line.includes('<') && (markup || !/^( {4}|\t)/.test(line));
-      const only: RegExpExecArray | null = marked ? TAG_LINE.exec(line) : null;
+      const starts: RegExpExecArray | null = marked ? TAG_LINE.exec(line) : null;
+      const only: RegExpExecArray | null = starts !== null && starts[3] === undefined ? starts : null;
       // At the margin: an element's indent is its nesting in other elements, no list's nor code's.
       const found: RegExpExecArray | null = !only && marked && line.includes('</') ? ELEMENT_LINE.exec(line) : null;
       // "<code>npm test</code>" and "<b>Important</b>" format a line of text, as Markdown's marks do: no rule file's item.
       const element: RegExpExecArray | null = found && !INLINE_ELEMENT.test(found[1]!) ? found : null;
       // "</rules> Then run the tests.": the tag ends the block above it as a line of its own would, and the text starts one.
-      const before: RegExpExecArray | null = !only && !element && marked ? TAG_BEFORE_TEXT.exec(line) : null;
+      const before: RegExpExecArray | null = !only && !element ? starts : null;
       const tag: RegExpExecArray | null = only ?? (before && startsElement(before, opened) ? before : null);
       // "Keep PRs small.</rules>": the text ends its block there, as the element does, and the tag is no part of it.
       const after: RegExpExecArray | null = !tag && !element && opened.size > 0 ? TEXT_BEFORE_CLOSE.exec(line) : null;
