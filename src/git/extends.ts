@@ -3,7 +3,7 @@
 // Every process goes through runner.ts.
 import { resolve } from 'node:path';
 import { hideCredentials } from '../core/plain-text.ts';
-import { type ConfigPair, GitProcessError, passOn, runGit } from './runner.ts';
+import { type ConfigPair, configMatching, passOn, runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
 /** What `git ls-remote` says a ref names. */
@@ -154,32 +154,15 @@ export async function hasWholeCommit(dir: string, commit: string): Promise<boole
  * `http.extraHeader` (as actions/checkout writes) must not show in `ps`.
  */
 export async function reachSettings(repo: string): Promise<ConfigPair[]> {
-  let out: string;
   try {
-    out = (
-      await runGit(repo, [
-        'config',
-        '--local',
-        '--includes',
-        '-z',
-        '--get-regexp',
-        '^(core\\.sshcommand|core\\.gitproxy|url\\..*\\.insteadof|http\\..*|credential\\..*)$',
-      ])
-    ).toString('utf8');
+    return await configMatching(repo, '^(core\\.sshcommand|core\\.gitproxy|url\\..*\\.insteadof|http\\..*|credential\\..*)$', [
+      '--local',
+      '--includes',
+    ]);
   } catch (error) {
-    // git exits 1 when no key matches.
-    if (error instanceof GitProcessError && error.exitCode === 1) return [];
     passOn(error);
     throw new GitError(`cannot read the configuration of the repository at ${repo}: ${failure(error)}`, 'failed');
   }
-  const pairs: ConfigPair[] = [];
-  // Each entry is `key LF value NUL`, or `key NUL` for a key without a value (true).
-  for (const entry of out.split('\0')) {
-    if (entry === '') continue;
-    const lf = entry.indexOf('\n');
-    pairs.push(lf < 0 ? [entry, 'true'] : [entry.slice(0, lf), entry.slice(lf + 1)]);
-  }
-  return pairs;
 }
 
 /** A quiet fetch over protocol v2 that leaves no tags and no FETCH_HEAD behind: what each fetch of a policy source starts with. */

@@ -1,4 +1,4 @@
-import { GitProcessError, runGit } from './runner.ts';
+import { configMatching, runGit } from './runner.ts';
 
 /**
  * Which of `paths` (repository-relative files, new ones) a checkout would write with CRLF line ends, as git decides
@@ -11,21 +11,10 @@ export async function crlfInCheckout(top: string, paths: readonly string[]): Pro
   if (paths.length === 0) return new Set();
   const [attrs, config] = await Promise.all([
     runGit(top, ['check-attr', '-z', '--stdin', 'text', 'eol'], paths.map((p) => `${p}\0`).join('')),
-    runGit(top, ['config', '-z', '--get-regexp', '^core\\.(autocrlf|eol)$']).catch((error: unknown) => {
-      // Exit 1: neither is set.
-      if (error instanceof GitProcessError && error.exitCode === 1) return Buffer.alloc(0);
-      throw error;
-    }),
+    configMatching(top, '^core\\.(autocrlf|eol)$'),
   ]);
-  // Each entry "key\nvalue"; the last one set wins, as git reads its files in order.
-  const settings = new Map<string, string>();
-  for (const entry of config.toString('utf8').split('\0')) {
-    if (entry === '') continue;
-    const cut = entry.indexOf('\n');
-    // A key with no value ("autocrlf" alone in a [core] section) is a boolean's true.
-    const [key, value] = cut > 0 ? [entry.slice(0, cut), entry.slice(cut + 1)] : [entry, 'true'];
-    settings.set(key.toLowerCase(), value.trim().toLowerCase());
-  }
+  // The last one set wins, as git reads its files in order.
+  const settings = new Map(config.map(([key, value]) => [key.toLowerCase(), value.trim().toLowerCase()]));
   const autocrlf = settings.get('core.autocrlf');
   const crlfByConfig = autocrlf === 'input' ? false : isTrue(autocrlf) ? true : undefined;
   const eol = settings.get('core.eol') ?? 'native';

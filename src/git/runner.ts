@@ -315,3 +315,26 @@ export function runGitSync(cwd: string, args: readonly string[]): string | undef
   const r = spawnSync('git', args, { cwd, env: gitEnv(cwd), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 });
   return r.status === 0 ? r.stdout : undefined;
 }
+
+/**
+ * The configuration entries whose keys match `pattern` (`git config --get-regexp`, keys as git spells them: section
+ * and name in lower case), in the order git reads its files; `options` go before it (`--local`, `--includes`). A key
+ * with no value (`autocrlf` alone in its section) is a boolean's true. None when no key matches (git exits 1).
+ */
+export async function configMatching(cwd: string, pattern: string, options: readonly string[] = []): Promise<ConfigPair[]> {
+  let out: string;
+  try {
+    out = (await runGit(cwd, ['config', ...options, '-z', '--get-regexp', pattern])).toString('utf8');
+  } catch (error) {
+    if (error instanceof GitProcessError && error.exitCode === 1) return [];
+    throw error;
+  }
+  const pairs: ConfigPair[] = [];
+  // Each entry is `key LF value NUL`, or `key NUL` for a key without a value.
+  for (const entry of out.split('\0')) {
+    if (entry === '') continue;
+    const lf = entry.indexOf('\n');
+    pairs.push(lf < 0 ? [entry, 'true'] : [entry.slice(0, lf), entry.slice(lf + 1)]);
+  }
+  return pairs;
+}
