@@ -29,11 +29,12 @@ export function headingText(heading: RegExpExecArray): string {
 /**
  * A list item: its indent, marker and text. Bullets pasted from word processors (•, ◦, ▪, ‣) mark items as `-` does.
  * Besides Markdown's markers, the sub-steps written by hand that a reader takes as items, before a capital, code or
- * emphasis: a step's number (`1.1.`, `2.1`), and a letter in a nested list (`   a. Run it`), else a line of the
- * paragraph above them, which ran the steps into one rule.
+ * emphasis: a step's number (`1.1.`, and `2.1` in a nested list), and a letter in a nested list (`   a. Run it`), else
+ * a line of the paragraph above them, which ran the steps into one rule. A number with no dot after it at the margin
+ * is a version or a size that starts its sentence ("2.0 APIs must not be used"), which the rule keeps.
  */
 export const ITEM =
-  /^([ \t]*)([-*+\u2022\u25e6\u25aa\u2023]|\d{1,9}[.)]|\d{1,3}(?:\.\d{1,3}){1,3}\.?(?=[ \t]+[A-Z`*_])|(?<=^[ \t]+)[a-z][.)](?=[ \t]+[A-Z`*_]))[ \t]+(.*)$/;
+  /^([ \t]*)([-*+\u2022\u25e6\u25aa\u2023]|\d{1,9}[.)]|(?:\d{1,3}(?:\.\d{1,3}){1,3}\.|(?<=^[ \t]+)\d{1,3}(?:\.\d{1,3}){1,3})(?=[ \t]+[A-Z`*_])|(?<=^[ \t]+)[a-z][.)](?=[ \t]+[A-Z`*_]))[ \t]+(.*)$/;
 
 /**
  * Whether `line` opens indented code (four spaces or a tab): not a nested item of a list, nor an item right below a

@@ -227,6 +227,12 @@ describe('splitInstructions: what is a rule', () => {
     expect(reasons(md).at(-1)).toEqual([15, 17, 'description']);
   });
 
+  it('a number with no dot after it at the margin (a version, a size) is the start of its line, no sub-step', () => {
+    expect(
+      texts('## Rules\n\n2.0 APIs must not be used in new code.\n\nUploads are limited:\n1.5 MB per file must never be exceeded.\n'),
+    ).toEqual(['2.0 APIs must not be used in new code.', 'Uploads are limited: 1.5 MB per file must never be exceeded.']);
+  });
+
   it('struck-out text is taken back: an item struck out whole is no rule, and a line with some keeps it on --replace', () => {
     const r = splitInstructions('## Rules\n\n- [ ] ~~Use jQuery~~\n- Use ~~jQuery~~ vanilla JS.\n- Keep `a~~b~~c` as is.\n');
     expect(r.candidates.map((c) => [c.text, c.whole])).toEqual([
