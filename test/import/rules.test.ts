@@ -271,6 +271,9 @@ describe('splitInstructions: what is a rule', () => {
       'Allowed without asking: Run tsc on one file',
       'Keep PRs small.',
     ]);
+    // "You can" heads a permission alone or with "without asking", not as the start of any sentence.
+    expect(texts('## You can find docs here\n\n- Never commit secrets.\n')).toEqual(['Never commit secrets.']);
+    expect(texts('## You can do these without asking\n\n- Read files\n')).toEqual(['You can do these without asking: Read files']);
   });
 
   it('a sentence that only leads into a list of rules is no rule itself; one that the items finish is', () => {
