@@ -108,6 +108,8 @@ export async function indexHolds(top: string, path: string): Promise<boolean> {
 
 /** The files the index holds under folder `path` (or any of `path`s; relative to `top`, the repository's top), as paths from the top. */
 export async function indexFilesUnder(top: string, path: string | readonly string[]): Promise<string[]> {
+  // No path at all is no folder: git given no pathspec would list the whole index.
+  if (typeof path !== 'string' && path.length === 0) return [];
   return split(await run(top, ['--literal-pathspecs', 'ls-files', '-z', '--', ...(typeof path === 'string' ? [path] : path)]));
 }
 
