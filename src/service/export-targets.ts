@@ -8,6 +8,7 @@ import type { ExportTargetName } from '../core/model.ts';
 import { type ExportFile, scanBlock } from '../core/export.ts';
 import type { Merge, RefusalReason } from '../core/export-merge.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
+import { shellPath } from '../core/shell-word.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { indexFilesUnder } from '../git/changed.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
@@ -223,7 +224,7 @@ export function refuseLinkChain(top: string, rel: string, written: ReadonlySet<s
   throw targetRefused(
     `cannot export to ${rel}: it is a link to ${to}, which is a link itself (a chain of links), and an export follows one link only`,
     direct
-      ? `Link ${rel} to ${end} directly (\`ln -sfn ${link} ${rel}\`), or replace it with a real file; nothing was written.`
+      ? `Link ${rel} to ${end} directly (\`ln -sfn ${shellPath(link)} ${shellPath(rel)}\`), or replace it with a real file; nothing was written.`
       : `Link ${rel} to a real file this export writes, or replace it with a real file; nothing was written.`,
     rel,
     'link-chain',
