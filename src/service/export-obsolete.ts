@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { BEGIN_PREFIX, holdsBlock, TARGETS } from '../core/export.ts';
 import { removeBlock } from '../core/export-merge.ts';
+import { shellPath } from '../core/shell-word.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import {
   checkTargetPath,
@@ -64,7 +65,7 @@ export async function obsoleteFiles(
       refused.push({
         path: rel,
         reason: 'out-of-checkout',
-        why: `no project names it any more, and the sparse checkout leaves it out of the working tree, so there is no file to delete; stage its removal with \`git rm --sparse -- ${rel}\``,
+        why: `no project names it any more, and the sparse checkout leaves it out of the working tree, so there is no file to delete; stage its removal with \`git rm --sparse -- ${shellPath(rel)}\``,
       });
     else if (r.kind === 'delete') changes.push({ path: rel, target, action: 'delete', before, after: undefined });
     // Not on disk, the owner's text git holds is written into the working tree without the block, as a stale file is.

@@ -307,6 +307,21 @@ describe('agents export: every target, from a monorepo', () => {
     expect((await runAgents(['export', '--check'], { cwd: repo })).code).toBe(0);
   });
 
+  it('names the git rm --sparse of an obsolete file left out of the checkout as a shell reads it, a folder with a space quoted', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    writeFileSync(join(repo, '.agents/projects/billing/project.yaml'), 'paths:\n  - services/my billing/**\n');
+    writeTree(repo, { 'services/my billing/main.ts': 'export {};\n' });
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
+    expect(existsSync(join(repo, 'services/my billing/AGENTS.md'))).toBe(true);
+    commitAll(repo, 'exported');
+    git(repo, 'sparse-checkout', 'set', '--cone', 'apps', '.agents');
+    writeFileSync(join(repo, '.agents/projects/billing/project.yaml'), 'description: Payments and invoices\n');
+    const run = await runAgents(['export'], { cwd: repo });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("`git rm --sparse -- 'services/my billing/AGENTS.md'`");
+  });
+
   it('warns when a CLAUDE.md has its agent read (@path) another file the export writes: the rules would reach it twice', async () => {
     const repo = monorepo();
     writeFileSync(
