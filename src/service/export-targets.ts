@@ -401,12 +401,19 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
     return out;
   };
   // A file git lists that is not on disk is one a sparse checkout left out (sparseTargets reads it) or one deleted.
-  const stat = (f: string) => lstatSync(join(top, f), { throwIfNoEntry: false });
+  const stats = new Map(files.map((f) => [f, lstatSync(join(top, f), { throwIfNoEntry: false })]));
+  // Many files lie below the same folders: each store is looked for on disk once.
+  const onDisk = new Map<string, boolean>();
+  const present = (store: string) => {
+    let found = onDisk.get(store);
+    if (found === undefined) onDisk.set(store, (found = existsSync(join(top, store))));
+    return found;
+  };
   // A store a sparse checkout leaves out (with the copy holding it, or alone) is not on disk, yet still that copy's:
   // git is asked, once, which of the stores above the files it holds (above the files not on disk, when no sparse
   // checkout is set up: those deleted).
-  const asked = mayBeSparse(top) ? files : files.filter((f) => stat(f) === undefined);
-  const unseen = [...new Set(asked.flatMap(storesAbove))].filter((s) => !existsSync(join(top, s)));
+  const asked = mayBeSparse(top) ? files : files.filter((f) => stats.get(f) === undefined);
+  const unseen = [...new Set(asked.flatMap(storesAbove))].filter((s) => !present(s));
   const tracked = new Set<string>();
   if (unseen.length > 0) {
     const held = await indexFilesUnder(top, unseen).catch((error: unknown) => {
@@ -415,8 +422,8 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
     });
     for (const f of held) for (const s of unseen) if (f.startsWith(`${s}/`)) tracked.add(s);
   }
-  const foreign = (rel: string) => storesAbove(rel).some((s) => tracked.has(s) || existsSync(join(top, s)));
-  return files.filter((f) => (stat(f)?.isFile() ?? true) && !foreign(f)).sort();
+  const foreign = (rel: string) => storesAbove(rel).some((s) => tracked.has(s) || present(s));
+  return files.filter((f) => (stats.get(f)?.isFile() ?? true) && !foreign(f)).sort();
 }
 
 /**
