@@ -49,13 +49,14 @@ export async function obsoleteFiles(
     left.set(target, [...(left.get(target) ?? []), rel]);
     watch.push(watched(rel, text));
   };
-  // Files a sparse checkout leaves out are judged by the text git holds for them, as the files the export writes are.
+  // Files a sparse checkout leaves out are judged by the text git holds for them, as the files the export writes are
+  // (those planned, read so by the plan already, are not asked again).
   const ruleFolders = targets.flatMap((t) => (TARGETS[t].projectDir ? [TARGETS[t].projectDir!] : []));
   const nestedName = new Map(
     [...targets, ...dropped].flatMap((t) => (TARGETS[t].nestedName ? [[TARGETS[t].nestedName!, t] as const] : [])),
   );
   const nestedFiles = await nestedTargetFiles(top, storeRel, [...nestedName.keys()]);
-  const held = await sparseTargets(top, nestedFiles, ruleFolders);
+  const held = await sparseTargets(top, nestedFiles.filter((f) => !planned.has(f)), ruleFolders);
   const clear = (rel: string, target: ExportTargetName, before: string, frontMatter: boolean) => {
     const r = removeBlock(before, hash, frontMatter, force);
     const onDisk = !held.has(rel);
