@@ -18,7 +18,7 @@ export interface CommitOption {
 export const LIBRARY_OPTION: CommitOption = { name: 'commit: true', without: 'leave out commit: true', off: 'give commit: false' };
 
 /** The command line's `--commit`: what its services name in a refusal of the commit. */
-export const COMMIT_FLAG: CommitOption = { name: '--commit', without: 'run without --commit', off: 'run with --no-commit' };
+const COMMIT_FLAG: CommitOption = { name: '--commit', without: 'run without --commit', off: 'run with --no-commit' };
 
 /**
  * How a refusal names an option its caller gave: the library by its methods' fields (`reason`, `addTags`,
