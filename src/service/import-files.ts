@@ -54,8 +54,10 @@ export function namedPathRefusal(
  */
 function nestedRepositoryError(given: string, rel: string, top: string, listed: ReadonlySet<string>): UsageError | undefined {
   let repository: string | undefined;
+  // A symbolic link is one entry of git's list too (and of the search's), a path through it none of another repository's.
   for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1))
-    if (listed.has(rel.slice(0, at))) repository = rel.slice(0, at);
+    if (listed.has(rel.slice(0, at)) && !lstatSync(join(top, rel.slice(0, at)), { throwIfNoEntry: false })?.isSymbolicLink())
+      repository = rel.slice(0, at);
   if (repository === undefined && listed.has(rel) && lstatSync(join(top, rel), { throwIfNoEntry: false })?.isDirectory()) repository = rel;
   if (repository === undefined) return undefined;
   return new UsageError(

@@ -448,6 +448,16 @@ describe('agents import outside a git repository', () => {
     expect(storeFiles(top)).toEqual([]);
   });
 
+  it('a file named through a symbolic link to a folder is not called inside a repository of its own', async () => {
+    const top = tempDir('agents-import-');
+    writeTree(top, { '.agents/global/': null, '.agents/projects/': null, 'real/AGENTS.md': '- Use tabs.\n' });
+    symlinkSync('real', join(top, 'inlink'));
+    const out = await run(top, '--format', 'json', 'import', '--dry-run', 'inlink/AGENTS.md');
+    expect(out.stdout).not.toContain('repository of its own');
+    expect(out.code).toBe(0);
+    expect(storeFiles(top)).toEqual([]);
+  });
+
   it('--replace names a file of the export it leaves alone as the reason the lines of its rules stay', async () => {
     const top = tempDir('agents-import-');
     writeTree(top, {
