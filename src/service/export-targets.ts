@@ -379,7 +379,7 @@ export function readsOtherTargets(
  * project's block that no project names any more. Only regular files, and
  * none in a folder that holds a store of its own, on disk or in git's index
  * when a sparse checkout leaves it out (a repository copied in whole has that
- * store's files, never this export's); a file git lists
+ * store's files, never this export's); in a sparse checkout, a file git lists
  * that is not on disk is among them. Outside a git repository, none.
  */
 export async function nestedTargetFiles(top: string, storeRel: string, names: readonly string[]): Promise<string[]> {
@@ -400,8 +400,10 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
     }
     return out;
   };
-  // A file git lists that is not on disk is one a sparse checkout left out (sparseTargets reads it) or one deleted.
-  const stats = new Map(files.map((f) => [f, lstatSync(join(top, f), { throwIfNoEntry: false })]));
+  // Regular files, and in a sparse checkout the files it leaves out (not on disk), whose text sparseTargets reads.
+  // Outside one, a file git lists that is not on disk was deleted: no text to judge, and no store above to look for.
+  const sparse = mayBeSparse(top);
+  files = files.filter((f) => lstatSync(join(top, f), { throwIfNoEntry: false })?.isFile() ?? sparse);
   // Many files lie below the same folders: each store is looked for on disk once.
   const onDisk = new Map<string, boolean>();
   const present = (store: string) => {
@@ -410,10 +412,8 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
     return found;
   };
   // A store a sparse checkout leaves out (with the copy holding it, or alone) is not on disk, yet still that copy's:
-  // git is asked, once, which of the stores above the files it holds (above the files not on disk, when no sparse
-  // checkout is set up: those deleted).
-  const asked = mayBeSparse(top) ? files : files.filter((f) => stats.get(f) === undefined);
-  const unseen = [...new Set(asked.flatMap(storesAbove))].filter((s) => !present(s));
+  // git is asked, once, which of the stores above the files it holds.
+  const unseen = sparse ? [...new Set(files.flatMap(storesAbove))].filter((s) => !present(s)) : [];
   const tracked = new Set<string>();
   if (unseen.length > 0) {
     const held = await indexFilesUnder(top, unseen).catch((error: unknown) => {
@@ -423,7 +423,7 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
     for (const f of held) for (const s of unseen) if (f.startsWith(`${s}/`)) tracked.add(s);
   }
   const foreign = (rel: string) => storesAbove(rel).some((s) => tracked.has(s) || present(s));
-  return files.filter((f) => (stats.get(f)?.isFile() ?? true) && !foreign(f)).sort();
+  return files.filter((f) => !foreign(f)).sort();
 }
 
 /**
