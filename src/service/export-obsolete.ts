@@ -8,15 +8,9 @@ import { BEGIN_PREFIX, holdsBlock, TARGETS } from '../core/export.ts';
 import { removeBlock } from '../core/export-merge.ts';
 import { shellPath } from '../core/shell-word.ts';
 import type { ExportTargetName } from '../core/model.ts';
-import {
-  checkTargetPath,
-  type FileChange,
-  nestedTargetFiles,
-  readExisting,
-  type Refusal,
-  refusalOf,
-  sparseTargets,
-} from './export-targets.ts';
+import { checkTargetPath, type FileChange, readExisting, type Refusal, refusalOf, targetText } from './export-targets.ts';
+import type { FileRead } from '../store/read-file.ts';
+import { nestedTargetFiles, sparseTargets } from './export-listed.ts';
 import type { WatchedFile } from './export-plan.ts';
 import { watched } from './export-remembered.ts';
 
@@ -56,7 +50,11 @@ export async function obsoleteFiles(
     [...targets, ...dropped].flatMap((t) => (TARGETS[t].nestedName ? [[TARGETS[t].nestedName!, t] as const] : [])),
   );
   const nestedFiles = await nestedTargetFiles(top, storeRel, [...nestedName.keys()]);
-  const held = await sparseTargets(top, nestedFiles.filter((f) => !planned.has(f)), ruleFolders);
+  const held = await sparseTargets(
+    top,
+    nestedFiles.filter((f) => !planned.has(f)),
+    ruleFolders,
+  );
   const clear = (rel: string, target: ExportTargetName, before: string, frontMatter: boolean) => {
     const r = removeBlock(before, hash, frontMatter, force);
     const onDisk = !held.has(rel);
@@ -79,11 +77,8 @@ export async function obsoleteFiles(
     const t = nestedName.get(rel.slice(rel.lastIndexOf('/') + 1))!;
     // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
     // One left out of the checkout is said for a dropped target only when on disk, where its warning can watch it.
-    const before = held.has(rel)
-      ? dropped.includes(t)
-        ? undefined
-        : held.get(rel)
-      : readQuietly(top, rel, folders, !dropped.includes(t), otherwise);
+    const before =
+      held.has(rel) && dropped.includes(t) ? undefined : readQuietly(top, rel, folders, !dropped.includes(t), otherwise, held.get(rel));
     if (!(before !== undefined && holdsBlock(before))) continue;
     if (dropped.includes(t)) leave(rel, t, before);
     else clear(rel, t, before, false);
@@ -114,10 +109,9 @@ export async function obsoleteFiles(
       if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
       // A link (the team's rules kept elsewhere) or a folder of such a name is none the export wrote: left alone, as below
       // the top, never a reason to refuse the whole export.
-      const before = held.has(rel)
-        ? held.get(rel)
-        : lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile()
-          ? readQuietly(top, rel, folders, !dropped.includes(t), otherwise)
+      const before =
+        held.has(rel) || lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile()
+          ? readQuietly(top, rel, folders, !dropped.includes(t), otherwise, held.get(rel))
           : undefined;
       if (!(before !== undefined && holdsBlock(before))) continue;
       if (dropped.includes(t)) leave(rel, t, before);
@@ -136,12 +130,21 @@ export async function obsoleteFiles(
  * UTF-8 that holds a begin marker all the same (the owner's text added in another encoding after the block was
  * written) is refused, exit 2, as a file the export writes is: else its block would stand for ever, unseen.
  */
-function readQuietly(top: string, rel: string, folders: Set<string>, clearing = false, otherwise?: string): string | undefined {
+function readQuietly(
+  top: string,
+  rel: string,
+  folders: Set<string>,
+  clearing = false,
+  otherwise?: string,
+  /** What git's index holds for it, when a sparse checkout leaves it out of the working tree. */
+  held?: FileRead,
+): string | undefined {
   try {
-    return readExisting(top, rel, folders, otherwise);
+    return held === undefined ? readExisting(top, rel, folders, otherwise) : targetText(rel, held, otherwise);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    if (clearing && error.detail?.reason === 'not-utf8' && readFileSync(join(top, rel)).includes(BEGIN_PREFIX)) throw error;
+    const bytes = () => (held === undefined ? readFileSync(join(top, rel)) : held.ok ? held.bytes : Buffer.alloc(0));
+    if (clearing && error.detail?.reason === 'not-utf8' && bytes().includes(BEGIN_PREFIX)) throw error;
     return undefined;
   }
 }

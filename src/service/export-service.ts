@@ -37,7 +37,7 @@ import {
   checkWritable,
   crlfTargets,
   ignoredTargets,
-  sparseTargets,
+  targetText,
   type FileChange,
   linkedTarget,
   placedAt,
@@ -52,6 +52,7 @@ import {
   refusalOf,
 } from './export-targets.ts';
 import { agentsMdBudgetWarnings } from './export-limits.ts';
+import { sparseTargets } from './export-listed.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { nestedFolderInputs } from './export-sharing.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
@@ -326,7 +327,9 @@ export class ExportService {
         continue;
       }
       const inner = renderSections(sections, storeRel, rendered);
-      const merge = mergeBlock(raw ?? sparse.get(f.path), frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
+      const held = sparse.get(f.path);
+      const before = raw ?? (held === undefined ? undefined : targetText(f.path, held, otherwise));
+      const merge = mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {
         out.refused.push(refusalOf(f.path, merge));
         continue;

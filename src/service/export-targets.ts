@@ -1,7 +1,7 @@
 // The files an export writes, on disk: whether a path may be written (no
 // link on the way, folders that are folders, a writable place) and what is
 // there now. Usage errors (exit 2), raised before any file is written.
-import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { ExportTargetName } from '../core/model.ts';
@@ -10,16 +10,11 @@ import type { Merge, RefusalReason } from '../core/export-merge.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { shellPath } from '../core/shell-word.ts';
 import { readUtf8 } from '../core/utf8.ts';
-import { indexFilesUnder } from '../git/changed.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { crlfInCheckout } from '../git/line-ends.ts';
-import { mayBeSparse } from '../git/location.ts';
-import { catFileBatch } from '../git/object-reader.ts';
-import { GitError, indexHoldsGitlink, lsRepoFiles } from '../git/repo.ts';
-import { sparseBlobs } from '../git/sparse.ts';
+import { indexHoldsGitlink } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
-import { readRegularFile } from '../store/read-file.ts';
-import { DEFAULT_STORE_DIR } from '../store/discover.ts';
+import { type FileRead, readRegularFile } from '../store/read-file.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { optionWords } from './option-words.ts';
 
@@ -47,7 +42,7 @@ function targetRefused(message: string, hint: string, path: string, reason: Refu
 }
 
 /** An instruction file larger than this is not one the tool wrote: refused rather than read. */
-const MAX_TARGET_BYTES = 4 * 1024 * 1024;
+export const MAX_TARGET_BYTES = 4 * 1024 * 1024;
 
 /** One file an export writes, or would. */
 export interface FileChange {
@@ -303,7 +298,14 @@ export function checkWritable(
 export function readExisting(top: string, rel: string, folders?: Set<string>, otherwise = LIBRARY_OTHERWISE): string | undefined {
   checkTargetPath(top, rel, 'file', folders, otherwise);
   // Type first, bytes capped: a FIFO or device in a target's place never blocks or floods the export.
-  const read = readRegularFile(join(top, rel), MAX_TARGET_BYTES);
+  return targetText(rel, readRegularFile(join(top, rel), MAX_TARGET_BYTES), otherwise);
+}
+
+/**
+ * The text of target file `rel` as read (from disk, or from git's index for a file a sparse checkout leaves out), or
+ * undefined when there is none; exit 2 for bytes the export cannot take as text (not UTF-8, over the limit).
+ */
+export function targetText(rel: string, read: FileRead, otherwise = LIBRARY_OTHERWISE): string | undefined {
   if (read.ok) {
     // Decoded leniently, a file of another encoding would have its bytes replaced when the block is written around them.
     const text = readUtf8(read.bytes);
@@ -374,59 +376,6 @@ export function readsOtherTargets(
 }
 
 /**
- * The files below the top of the repository named as a nested target's
- * (`AGENTS.md`, …), outside the store: where an export may have written a
- * project's block that no project names any more. Only regular files, and
- * none in a folder that holds a store of its own, on disk or in git's index
- * when a sparse checkout leaves it out (a repository copied in whole has that
- * store's files, never this export's); in a sparse checkout, a file git lists
- * that is not on disk is among them. Outside a git repository, none.
- */
-export async function nestedTargetFiles(top: string, storeRel: string, names: readonly string[]): Promise<string[]> {
-  if (names.length === 0) return [];
-  let files: string[];
-  try {
-    files = await lsRepoFiles(top, true, names);
-  } catch (error) {
-    if (error instanceof GitError) return [];
-    throw error;
-  }
-  files = files.filter((f) => f.includes('/') && !f.startsWith(`${storeRel}/`));
-  const storesAbove = (rel: string) => {
-    const out: string[] = [];
-    for (let dir = dirname(rel); dir !== '.'; dir = dirname(dir)) {
-      const store = `${dir}/${DEFAULT_STORE_DIR}`;
-      if (store !== storeRel) out.push(store);
-    }
-    return out;
-  };
-  // Regular files, and in a sparse checkout the files it leaves out (not on disk), whose text sparseTargets reads.
-  // Outside one, a file git lists that is not on disk was deleted: no text to judge, and no store above to look for.
-  const sparse = mayBeSparse(top);
-  files = files.filter((f) => lstatSync(join(top, f), { throwIfNoEntry: false })?.isFile() ?? sparse);
-  // Many files lie below the same folders: each store is looked for on disk once.
-  const onDisk = new Map<string, boolean>();
-  const present = (store: string) => {
-    let found = onDisk.get(store);
-    if (found === undefined) onDisk.set(store, (found = existsSync(join(top, store))));
-    return found;
-  };
-  // A store a sparse checkout leaves out (with the copy holding it, or alone) is not on disk, yet still that copy's:
-  // git is asked, once, which of the stores above the files it holds.
-  const unseen = sparse ? [...new Set(files.flatMap(storesAbove))].filter((s) => !present(s)) : [];
-  const tracked = new Set<string>();
-  if (unseen.length > 0) {
-    const held = await indexFilesUnder(top, unseen).catch((error: unknown) => {
-      if (error instanceof GitError) return [];
-      throw error;
-    });
-    for (const f of held) for (const s of unseen) if (f.startsWith(`${s}/`)) tracked.add(s);
-  }
-  const foreign = (rel: string) => storesAbove(rel).some((s) => tracked.has(s) || present(s));
-  return files.filter((f) => !foreign(f)).sort();
-}
-
-/**
  * A project path a target cannot write (`path-not-expressible`, core/export-front-matter.ts), placed at its
  * file:line:col in project.yaml, as a path the glob rules refuse is; any other error is returned as it is.
  */
@@ -471,28 +420,4 @@ export async function crlfTargets(top: string, paths: readonly string[]): Promis
   } catch {
     return new Set();
   }
-}
-
-/**
- * The texts the index holds for the files of `paths` that a sparse checkout leaves out of the working tree (tracked,
- * not on disk), and for those of the same kind below `folders` (the targets' rule folders, whose files an obsolete
- * project left): judged by what git holds for them, they are not missing (docs/export.md). Outside a sparse checkout
- * none, found without a git process; none either when git cannot answer.
- */
-export async function sparseTargets(top: string, paths: readonly string[], folders: readonly string[] = []): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (!mayBeSparse(top)) return out;
-  const absent = (p: string) => lstatSync(join(top, p), { throwIfNoEntry: false }) === undefined;
-  try {
-    const blobs = [...(await sparseBlobs(top, [...paths.filter(absent), ...folders]))].filter(([path]) => absent(path));
-    const held = await catFileBatch(top, [...new Set(blobs.map(([, blob]) => blob))], MAX_TARGET_BYTES);
-    for (const [path, blob] of blobs) {
-      const bytes = held.get(blob);
-      const text = Buffer.isBuffer(bytes) ? readUtf8(bytes) : undefined;
-      if (text?.ok) out.set(path, text.text);
-    }
-  } catch {
-    // Read as missing, as before git was asked.
-  }
-  return out;
 }

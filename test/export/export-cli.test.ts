@@ -307,6 +307,26 @@ describe('agents export: every target, from a monorepo', () => {
     expect((await runAgents(['export', '--check'], { cwd: repo })).code).toBe(0);
   });
 
+  it('refuses a file a sparse checkout leaves out whose text git holds is not UTF-8, as on disk, instead of writing the block alone in its place', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
+    const nested = join(repo, 'services/billing/AGENTS.md');
+    writeFileSync(nested, Buffer.concat([Buffer.from('Caf\xe9 notes\n\n', 'latin1'), readFileSync(nested)]));
+    commitAll(repo, 'exported');
+    git(repo, 'sparse-checkout', 'set', '--cone', 'apps', '.agents');
+    expect(existsSync(nested)).toBe(false);
+    for (const args of [['export', '--check', '--no-cache'], ['export']]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: repo });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: 'export-target-refused',
+        detail: { path: 'services/billing/AGENTS.md', reason: 'not-utf8' },
+      });
+    }
+    expect(existsSync(nested)).toBe(false);
+  });
+
   it('names the git rm --sparse of an obsolete file left out of the checkout as a shell reads it, a folder with a space quoted', async () => {
     const repo = monorepo();
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
