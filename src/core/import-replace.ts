@@ -54,14 +54,29 @@ export function removeLines(
     for (let n = label.end_line + 1; n <= lines.length && lines[n - 1]!.trim() === ''; n++) gone.add(n);
   }
   let out = '';
+  // Whether the last line kept was blank, and whether lines went since it.
+  let blank = false;
+  let cut = false;
   for (const [i, l] of lines.entries()) {
     const n = i + 1;
     // The block's lines end as the line it takes the place of does, but never with a lone CR, which the export reads as
     // no line end: its markers would be one line, a damaged block it refuses to fill. After a line a lone CR ends, the
     // block starts on a line of its own by an LF.
-    if (n === first && block !== undefined)
+    if (n === first && block !== undefined) {
       out += `${out.endsWith('\r') ? '\n' : ''}${block.replace(/\n/g, l.endsWith('\r\n') ? '\r\n' : '\n')}`;
-    if (!gone.has(n)) out += l;
+      blank = false;
+      cut = false;
+    }
+    if (gone.has(n)) {
+      cut = true;
+      continue;
+    }
+    const empty = l.trim() === '';
+    // A blank line that parted what went from the text before it now doubles the blank line before it: it goes. A run of blank lines the user wrote, with nothing gone between them, stays.
+    if (empty && blank && cut) continue;
+    out += l;
+    blank = empty;
+    cut = false;
   }
   return out;
 }

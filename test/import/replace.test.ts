@@ -38,7 +38,7 @@ describe('removeLines: a label over rules that are all taken out goes with them'
   });
 
   it('a caption over a list goes with the last rule of its list; one over a list that keeps a line stays', () => {
-    expect(replaced("Intro.\n\n**Don't:**\n\n- use var\n- mutate props\n\nMore text.\n")).toBe('Intro.\n\n\n\nMore text.\n');
+    expect(replaced("Intro.\n\n**Don't:**\n\n- use var\n- mutate props\n\nMore text.\n")).toBe('Intro.\n\nMore text.\n');
     expect(replaced("**Don't:**\n- use var\n- `npm test`\n")).toBe("**Don't:**\n- `npm test`\n");
   });
 
@@ -70,7 +70,7 @@ describe('removeLines: a label over rules that are all taken out goes with them'
 
   it('a caption written over two lines goes whole with its last rule; so does a setext heading', () => {
     expect(replaced('Intro.\n\nif the build fails on CI\nbut passes locally:\n- run the tests again\n- ask for help\n\nMore.\n')).toBe(
-      'Intro.\n\n\nMore.\n',
+      'Intro.\n\nMore.\n',
     );
     expect(removeLines('Rules\n-----\n- Use tabs\n', [{ line: 3, end_line: 3 }], undefined, [{ line: 1, end_line: 2 }])).toBe('');
   });
@@ -96,7 +96,7 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced(docusaurus)).toBe('\n::::note Title\nThe cache is slow.\n:::tip\n:::\n::::\n');
     const mkdocs =
       '!!! warning "Secrets"\n    Never commit secrets.\n\n    Rotate keys after a leak.\n\nText.\n\n??? note\n    The cache is slow.\n';
-    expect(replaced(mkdocs)).toBe('\n\nText.\n\n??? note\n    The cache is slow.\n');
+    expect(replaced(mkdocs)).toBe('\nText.\n\n??? note\n    The cache is slow.\n');
   });
 
   it('an element of a rule file goes with the last of its rules, innermost first; one that holds a line that stays, stays', () => {
@@ -129,6 +129,16 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced('## Rules\r\n\r\n### Style\r\n- Use tabs.\r\n\r\nStyle\r\n=====\r\n- Use pnpm.\r\n')).toBe('\r\n');
     // Its section ends at the next heading of its level or above: a deeper one that keeps its text keeps it too.
     expect(replaced('## Rules\n### Style\n- Use tabs.\n### Why\nHistory.\n')).toBe('## Rules\n### Why\nHistory.\n');
+  });
+
+  it('the blank line that parted an emptied section from the next heading goes; a run of blank lines the user wrote stays', () => {
+    const block = `${beginMarker('0'.repeat(64))}\n${END_MARKER}\n`;
+    const text = `# T\n\n${block}\n## Code style\n- Use X.\n\n## Testing\n- Run tests always.\n\n## Overview\nText.\n`;
+    expect(replaced(text)).toBe(`# T\n\n${block}\n## Overview\nText.\n`);
+    expect(replaced('Intro.\r\n\r\n## Testing\r\n- Use vitest.\r\n\r\n## Notes\r\n\r\n\r\nMore.\r\n')).toBe(
+      'Intro.\r\n\r\n## Notes\r\n\r\n\r\nMore.\r\n',
+    );
+    expect(replaced('Intro.\n\n\n- Use tabs.\n- `npm test`\n')).toBe('Intro.\n\n\n- `npm test`\n');
   });
 
   it('a heading stays when anything is left below it, when nothing was (a placeholder), and when it is the title', () => {
