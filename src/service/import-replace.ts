@@ -64,6 +64,7 @@ export async function replaceImported(
     targets: [],
     unlisted_targets: [],
     emptied: [],
+    emptied_links: [],
     warnings: [],
   };
   // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
@@ -143,7 +144,9 @@ export async function replaceImported(
     // that `agents export` and `export --check` (the pre-commit hook) would leave out.
     result.unlisted_targets = result.targets.filter((t) => !planned.listed.includes(t));
   }
-  result.emptied = dropEmptied(top, result.files, removeFile);
+  const emptied = dropEmptied(top, result.files, removeFile);
+  result.emptied = emptied.map((e) => e.file);
+  result.emptied_links = emptied.flatMap((e) => (e.to === undefined ? [] : [{ file: e.file, to: e.to, link: e.link! }]));
   return result;
 }
 
@@ -155,8 +158,12 @@ export const REPLACE_AGAIN = 'agents import --replace';
  * is removed: it would stay the file nearest to the folder's files, which an agent that reads only the nearest
  * one reads instead of the files above it, where the rules now are (the root file, or the project's folder above).
  */
-function dropEmptied(top: string, files: ReplaceResult['files'], remove: (root: string, rel: string) => void): string[] {
-  const out: string[] = [];
+function dropEmptied(
+  top: string,
+  files: ReplaceResult['files'],
+  remove: (root: string, rel: string) => void,
+): { file: string; to?: string; link?: EmptiedLink['link'] }[] {
+  const out: { file: string; to?: string; link?: EmptiedLink['link'] }[] = [];
   for (const { file } of files) {
     const cut = file.lastIndexOf('/');
     if (cut < 0 || !PER_FOLDER.has(file.slice(cut + 1))) continue;
@@ -169,9 +176,17 @@ function dropEmptied(top: string, files: ReplaceResult['files'], remove: (root: 
     const folder = file.slice(0, cut);
     const links = [...PER_FOLDER]
       .map((name) => `${folder}/${name}`)
-      .filter((other) => other !== file && (linkedTarget(top, other, new Set([file])) === file || refersOnlyTo(top, other, file)));
-    for (const gone of [file, ...links]) {
-      remove(top, gone);
+      .flatMap((other): { file: string; to: string; link: EmptiedLink['link'] }[] =>
+        other === file
+          ? []
+          : linkedTarget(top, other, new Set([file])) === file
+            ? [{ file: other, to: file, link: 'symbolic' }]
+            : refersOnlyTo(top, other, file)
+              ? [{ file: other, to: file, link: 'reference' }]
+              : [],
+      );
+    for (const gone of [{ file }, ...links]) {
+      remove(top, gone.file);
       out.push(gone);
     }
   }
@@ -242,8 +257,17 @@ export interface ReplaceResult {
   unlisted_targets: ExportTargetName[];
   /** Folders' AGENTS.md, CLAUDE.md or GEMINI.md left with nothing but headings, and removed (with the links beside them to them). */
   emptied: string[];
+  /** Those of `emptied` that were links to one of them (a symbolic link, or a file saying only `@AGENTS.md`), which would lead nowhere. */
+  emptied_links: EmptiedLink[];
   /** The export's warnings for the targets it ran, as `agents export` gives them. */
   warnings: string[];
+}
+
+/** A CLAUDE.md or GEMINI.md removed with the emptied file it led to, by a symbolic link or by `@` references alone. */
+export interface EmptiedLink {
+  file: string;
+  to: string;
+  link: 'symbolic' | 'reference';
 }
 
 /** The ids of the invariants each target's files hold (each entry ends with its id: "(`ID`)"). */

@@ -690,8 +690,21 @@ describe('import and export', () => {
       'services/api/GEMINI.md',
       'services/web/AGENTS.md',
     ]);
+    // The links are said as links to the file they led to, not as files left with only headings.
+    expect(l.data.replaced.emptied_links).toEqual([
+      { file: 'services/api/CLAUDE.md', to: 'services/api/AGENTS.md', link: 'symbolic' },
+      { file: 'services/api/GEMINI.md', to: 'services/api/AGENTS.md', link: 'reference' },
+    ]);
     expect(readdirSync(join(linked, 'services/api'))).toEqual(['main.py']);
     expect(readdirSync(join(linked, 'services/web')).sort()).toEqual(['CLAUDE.md', 'main.py']);
+    const text = repo({ ...config, ...files, 'services/api/AGENTS.md': '- Validate every request body.\n' });
+    symlinkSync('AGENTS.md', join(text, 'services/api/CLAUDE.md'));
+    const t = await run(text, 'import', '--yes', '--replace', '--global', 'services/api/AGENTS.md');
+    expect(t.code).toBe(0);
+    const said = t.stdout.split('\n').filter((line) => line.startsWith('removed '));
+    expect(said).toHaveLength(2);
+    expect(said.find((line) => line.includes('CLAUDE.md'))).not.toContain('headings');
+    expect(said.find((line) => line.includes('CLAUDE.md'))).toContain('services/api/AGENTS.md');
     const own = repo({ ...config, ...files, 'services/api/AGENTS.md': '# API rules\n\n- Validate every request body.\n' });
     expect((await json(own, 'import', '--yes', '--replace')).data.replaced.emptied).toEqual([]);
     expect(readFileSync(join(own, 'services/api/AGENTS.md'), 'utf8')).toContain('Validate every request body.');

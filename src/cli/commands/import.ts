@@ -283,10 +283,15 @@ export default defineCommand<ImportArgs>({
           `${s.yellow('not replaced')} ${oneLine(file)}: it changed since it was read, so its lines stay; run \`${oneLine(again(argv, [file]))}\` again`,
         );
       for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${oneLine(p)}`);
-      for (const p of replaced?.emptied ?? [])
+      for (const p of replaced?.emptied ?? []) {
+        // A link removed with the file it led to held no headings of its own: it is said as what it was.
+        const link = replaced!.emptied_links.find((l) => l.file === p);
         lines.push(
-          `${s.green('removed')} ${oneLine(p)}: only headings were left in it, and agents in its folder now read the file above it`,
+          link === undefined
+            ? `${s.green('removed')} ${oneLine(p)}: only headings were left in it, and agents in its folder now read the file above it`
+            : `${s.green('removed')} ${oneLine(p)}: it ${link.link === 'symbolic' ? 'was a symbolic link' : 'said nothing but a reference'} to ${oneLine(link.to)}, removed above, so it would lead nowhere`,
         );
+      }
       if (stale.length > 0) lines.push(s.yellow(staleLine(stale)));
       return lines.join('\n');
     });
