@@ -219,7 +219,7 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
 }
 
 /** The folder each kind of rule file is kept in, below which it may stand in folders of its own. */
-const RULE_FOLDERS: Partial<Record<ImportKind, string>> = {
+export const RULE_FOLDERS: Partial<Record<ImportKind, string>> = {
   cursor: '.cursor/rules',
   'copilot-instructions': '.github/instructions',
   windsurf: '.windsurf/rules',

@@ -7,12 +7,12 @@
 
 import { join } from 'node:path';
 import { CheckFailedError, UsageError } from '../core/errors.ts';
-import { beginMarker, END_MARKER, exportedEntryIds, hashedText, scanBlock } from '../core/export.ts';
+import { beginMarker, END_MARKER, exportedEntryIds, hashedText, leadingFrontMatter, scanBlock } from '../core/export.ts';
 import { singleFolder } from '../core/globs.ts';
 import type { ImportFile, ImportPlan, PlannedCandidate } from '../core/import-plan.ts';
 import { onlyHeadings, onlyRefersTo, removeLines } from '../core/import-replace.ts';
 import { splitInstructions } from '../core/import-rules.ts';
-import type { ImportKind } from '../core/import-sources.ts';
+import { type ImportKind, RULE_FOLDERS } from '../core/import-sources.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { MAX_FILE_BYTES } from '../core/parse-core.ts';
 import { readUtf8 } from '../core/utf8.ts';
@@ -144,7 +144,7 @@ export async function replaceImported(
     // that `agents export` and `export --check` (the pre-commit hook) would leave out.
     result.unlisted_targets = result.targets.filter((t) => !planned.listed.includes(t));
   }
-  const emptied = dropEmptied(top, result.files, removeFile);
+  const emptied = dropEmptied(top, result.files, plan.files, removeFile);
   result.emptied = emptied.map((e) => e.file);
   result.emptied_links = emptied.flatMap((e) => (e.to === undefined ? [] : [{ file: e.file, to: e.to, link: e.link! }]));
   return result;
@@ -157,25 +157,38 @@ export const REPLACE_AGAIN = 'agents import --replace';
  * A folder's AGENTS.md (CLAUDE.md, GEMINI.md) that `--replace` and the export left with nothing but its headings
  * is removed: it would stay the file nearest to the folder's files, which an agent that reads only the nearest
  * one reads instead of the files above it, where the rules now are (the root file, or the project's folder above).
+ * So is a rule file of a rules folder (`.cursor/rules/style.mdc`) left with nothing but its front matter and
+ * headings: its rules reach its agent through the export's own file there, and it would apply an empty rule.
  */
 function dropEmptied(
   top: string,
   files: ReplaceResult['files'],
+  sources: readonly ImportFile[],
   remove: (root: string, rel: string) => void,
 ): { file: string; to?: string; link?: EmptiedLink['link'] }[] {
   const out: { file: string; to?: string; link?: EmptiedLink['link'] }[] = [];
+  const source = new Map(sources.map((f) => [f.file, f]));
   for (const { file } of files) {
     const cut = file.lastIndexOf('/');
-    if (cut < 0 || !PER_FOLDER.has(file.slice(cut + 1))) continue;
+    const f = source.get(file);
+    const folder = f === undefined ? undefined : RULE_FOLDERS[f.kind];
+    const ruleFile = folder !== undefined && `/${file}`.includes(`/${folder}/`);
+    if (!ruleFile && (cut < 0 || !PER_FOLDER.has(file.slice(cut + 1)))) continue;
     const r = readRegularFile(join(top, file), MAX_FILE_BYTES);
     if (!r.ok) continue;
     const read = readUtf8(r.bytes, { dropBom: true });
-    if (!read.ok || scanBlock(read.text).kind !== 'none' || !onlyHeadings(read.text)) continue;
+    if (!read.ok || scanBlock(read.text).kind !== 'none') continue;
+    const body = ruleFile && f!.noFrontMatter !== true ? read.text.slice(leadingFrontMatter(read.text)?.length ?? 0) : read.text;
+    if (!onlyHeadings(body)) continue;
+    if (ruleFile) {
+      remove(top, file);
+      out.push({ file });
+      continue;
+    }
     // A CLAUDE.md kept as a link to it (docs/export.md), or one that says nothing but `@AGENTS.md`, would lead
     // nowhere: it goes too.
-    const folder = file.slice(0, cut);
     const links = [...PER_FOLDER]
-      .map((name) => `${folder}/${name}`)
+      .map((name) => `${file.slice(0, cut)}/${name}`)
       .flatMap((other): { file: string; to: string; link: EmptiedLink['link'] }[] =>
         other === file
           ? []

@@ -477,6 +477,27 @@ describe('agents import outside a git repository', () => {
     expect(readFileSync(join(top, '.cursor/rules/react.mdc'), 'utf8')).toContain('- Use hooks.');
   });
 
+  it('--replace removes a rule file left with only its front matter and headings, as a folder file left with only headings', async () => {
+    const top = tempDir('agents-import-');
+    writeTree(top, {
+      '.agents/global/': null,
+      '.agents/projects/': null,
+      '.cursor/rules/style.mdc': '---\ndescription: Style\nalwaysApply: true\n---\n\n# Style\n\n- Use tabs.\n- Never push to main.\n',
+      '.cursor/rules/react.mdc': '---\nglobs: apps/web/**\n---\n- Use hooks.\n- `npm test`\n',
+      '.windsurf/rules/db.md': '---\ntrigger: always_on\n---\n- Never drop tables.\n',
+      'apps/web/a.ts': 'export {};\n',
+    });
+    const out = await run(top, '--format', 'json', 'import', '--yes', '--replace');
+    expect(out.code).toBe(0);
+    const r = JSON.parse(out.stdout);
+    expect(r.replaced.emptied).toEqual(['.cursor/rules/style.mdc', '.windsurf/rules/db.md']);
+    expect(existsSync(join(top, '.cursor/rules/style.mdc'))).toBe(false);
+    expect(existsSync(join(top, '.windsurf/rules/db.md'))).toBe(false);
+    // One that keeps a line of its own stays; the export's own files carry the rules.
+    expect(readFileSync(join(top, '.cursor/rules/react.mdc'), 'utf8')).toBe('---\nglobs: apps/web/**\n---\n- `npm test`\n');
+    expect(readFileSync(join(top, '.cursor/rules/agents-global.mdc'), 'utf8')).toContain('Use tabs.');
+  });
+
   it('--replace that left lines says to run again the import it was given (its files and scope), not one of every file', async () => {
     const top = tempDir('agents-import-');
     writeTree(top, {

@@ -286,10 +286,15 @@ export default defineCommand<ImportArgs>({
       for (const p of replaced?.emptied ?? []) {
         // A link removed with the file it led to held no headings of its own: it is said as what it was.
         const link = replaced!.emptied_links.find((l) => l.file === p);
+        // A rule file (.cursor/rules/style.mdc) goes for its agent reads the export's own file beside it.
+        const kind = done.files.find((f) => f.file === p)?.kind;
+        const folderFile = kind === 'agents-md' || kind === 'claude-md' || kind === 'gemini-md';
         lines.push(
-          link === undefined
-            ? `${s.green('removed')} ${oneLine(p)}: only headings were left in it, and agents in its folder now read the file above it`
-            : `${s.green('removed')} ${oneLine(p)}: it ${link.link === 'symbolic' ? 'was a symbolic link' : 'said nothing but a reference'} to ${oneLine(link.to)}, removed above, so it would lead nowhere`,
+          link === undefined && !folderFile
+            ? `${s.green('removed')} ${oneLine(p)}: only its front matter and headings were left in it, and its rules reach its agent through the export's files`
+            : link === undefined
+              ? `${s.green('removed')} ${oneLine(p)}: only headings were left in it, and agents in its folder now read the file above it`
+              : `${s.green('removed')} ${oneLine(p)}: it ${link.link === 'symbolic' ? 'was a symbolic link' : 'said nothing but a reference'} to ${oneLine(link.to)}, removed above, so it would lead nowhere`,
         );
       }
       if (stale.length > 0) lines.push(s.yellow(staleLine(stale)));
