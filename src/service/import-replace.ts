@@ -36,25 +36,7 @@ export async function replaceImported(
   plan: ImportPlan,
   written: ReadonlyMap<number, string>,
 ): Promise<ReplaceResult> {
-  // A copy's line goes only when the copy it repeats is in the store now: one dropped in the review, or one the
-  // schema refused, leaves its copies where they are, else the rule would be gone from both the files and the store.
-  const at = new Map(plan.candidates.map((c) => [`${c.file}\n${c.line}`, c]));
-  // One the store keeps inactive stays too: the export leaves it out, so its line is all that still says it.
-  const appliedId = (c: PlannedCandidate): string | undefined =>
-    written.get(c.n) ??
-    (c.status === 'exists' && c.same_as !== undefined && 'id' in c.same_as && c.same_as.inactive !== true ? c.same_as.id : undefined);
-  const idOf = (c: PlannedCandidate): string | undefined => {
-    const own = appliedId(c);
-    if (own !== undefined || c.status !== 'duplicate' || c.same_as === undefined || !('file' in c.same_as)) return own;
-    const first = at.get(`${c.same_as.file}\n${c.same_as.line}`);
-    return first === undefined ? undefined : appliedId(first);
-  };
-  const kindOf = new Map(plan.files.map((f) => [f.file, f.kind]));
-  const moving: { c: PlannedCandidate; id: string; target: ExportTargetName }[] = [];
-  for (const c of plan.candidates) {
-    const id = c.whole ? idOf(c) : undefined;
-    if (id !== undefined) moving.push({ c, id, target: TARGET_OF[kindOf.get(c.file)!] });
-  }
+  const moving = movingRules(plan, written);
   const result: ReplaceResult = {
     files: [],
     changed: [],
@@ -171,16 +153,12 @@ function dropEmptied(
   for (const { file } of files) {
     const cut = file.lastIndexOf('/');
     const f = source.get(file);
-    const folder = f === undefined ? undefined : RULE_FOLDERS[f.kind];
-    const ruleFile = folder !== undefined && `/${file}`.includes(`/${folder}/`);
-    if (!ruleFile && (cut < 0 || !PER_FOLDER.has(file.slice(cut + 1)))) continue;
+    if (f === undefined) continue;
     const r = readRegularFile(join(top, file), MAX_FILE_BYTES);
     if (!r.ok) continue;
     const read = readUtf8(r.bytes, { dropBom: true });
-    if (!read.ok || scanBlock(read.text).kind !== 'none') continue;
-    const body = ruleFile && f!.noFrontMatter !== true ? read.text.slice(leadingFrontMatter(read.text)?.length ?? 0) : read.text;
-    if (!onlyHeadings(body)) continue;
-    if (ruleFile) {
+    if (!read.ok || !emptiedText(f, read.text)) continue;
+    if (!PER_FOLDER.has(file.slice(cut + 1)) || RULE_FOLDERS[f.kind] !== undefined) {
       remove(top, file);
       out.push({ file });
       continue;
@@ -252,6 +230,101 @@ export async function refuseBlockedReplace(invariants: InvariantService, plan: I
     refused.hint,
     refused.detail,
   );
+}
+
+/**
+ * The rules whose lines `--replace` takes out, with the id of the invariant in the store that says each: the ones
+ * `written` (the import's own, by candidate number), and those the store held already.
+ */
+function movingRules(
+  plan: ImportPlan,
+  written: ReadonlyMap<number, string>,
+): { c: PlannedCandidate; id: string; target: ExportTargetName }[] {
+  // A copy's line goes only when the copy it repeats is in the store now: one dropped in the review, or one the
+  // schema refused, leaves its copies where they are, else the rule would be gone from both the files and the store.
+  const at = new Map(plan.candidates.map((c) => [`${c.file}\n${c.line}`, c]));
+  // One the store keeps inactive stays too: the export leaves it out, so its line is all that still says it.
+  const appliedId = (c: PlannedCandidate): string | undefined =>
+    written.get(c.n) ??
+    (c.status === 'exists' && c.same_as !== undefined && 'id' in c.same_as && c.same_as.inactive !== true ? c.same_as.id : undefined);
+  const idOf = (c: PlannedCandidate): string | undefined => {
+    const own = appliedId(c);
+    if (own !== undefined || c.status !== 'duplicate' || c.same_as === undefined || !('file' in c.same_as)) return own;
+    const first = at.get(`${c.same_as.file}\n${c.same_as.line}`);
+    return first === undefined ? undefined : appliedId(first);
+  };
+  const kindOf = new Map(plan.files.map((f) => [f.file, f.kind]));
+  const moving: { c: PlannedCandidate; id: string; target: ExportTargetName }[] = [];
+  for (const c of plan.candidates) {
+    const id = c.whole ? idOf(c) : undefined;
+    if (id !== undefined) moving.push({ c, id, target: TARGET_OF[kindOf.get(c.file)!] });
+  }
+  return moving;
+}
+
+/** What `--dry-run --replace` shows of one source file: the lines that would go, and the file's text after. */
+export interface ReplacePreview {
+  file: string;
+  removed: number[];
+  block: boolean;
+  /** The file's text before and after (`after` null when the file would be removed, left with only headings). */
+  before: string;
+  after: string | null;
+}
+
+/**
+ * `--dry-run --replace`: what `--replace` would do to each source file, writing nothing, were every new rule
+ * written. The export is not run, so a rule of a project without paths keeps its line, as the run would leave it; a
+ * rule the export then writes in no file for another reason (a glob `AGENTS.md` cannot express) is shown going.
+ */
+export function previewReplace(top: string, plan: ImportPlan): ReplacePreview[] {
+  const fresh = new Map(plan.candidates.filter((c) => c.status === 'new').map((c) => [c.n, `new-${c.n}`]));
+  const pathless = new Set(plan.projects.filter((p) => p.paths.length === 0).map((p) => p.name));
+  const gone = new Map<string, PlannedCandidate[]>();
+  for (const { c } of movingRules(plan, fresh))
+    if (c.scope.project === undefined || !pathless.has(c.scope.project)) gone.get(c.file)?.push(c) ?? gone.set(c.file, [c]);
+  const scopeOf = new Map<string, string | undefined>();
+  for (const c of plan.candidates) if (!scopeOf.has(c.file)) scopeOf.set(c.file, c.scope.project);
+  const out: ReplacePreview[] = [];
+  for (const f of plan.files) {
+    const ranges = gone.get(f.file);
+    if (ranges === undefined) continue;
+    const r = readRegularFile(join(top, f.file), MAX_FILE_BYTES);
+    if (!r.ok) continue;
+    const read = readUtf8(r.bytes, { dropBom: true });
+    if (!read.ok) continue;
+    const target = inPlaceTarget(f, plan, scopeOf.get(f.file));
+    // The empty block the run puts in, which the export then fills.
+    const block =
+      target !== undefined && scanBlock(read.text).kind === 'none' ? `${beginMarker('0'.repeat(64))}\n${END_MARKER}\n` : undefined;
+    const after = removeLines(
+      read.text,
+      ranges,
+      block,
+      f.leftOut.filter((l) => l.reason === 'heading'),
+    );
+    out.push({
+      file: f.file,
+      removed: ranges.map((c) => c.line),
+      block: block !== undefined,
+      before: read.text,
+      after: block === undefined && emptiedText(f, after) ? null : after,
+    });
+  }
+  return out;
+}
+
+/**
+ * Whether `text`, what `--replace` left of the file `f`, says nothing of its own: a folder's AGENTS.md (CLAUDE.md,
+ * GEMINI.md) with only headings, or a rule file of a rules folder with only its front matter and headings.
+ */
+function emptiedText(f: ImportFile, text: string): boolean {
+  const cut = f.file.lastIndexOf('/');
+  const folder = RULE_FOLDERS[f.kind];
+  const ruleFile = folder !== undefined && `/${f.file}`.includes(`/${folder}/`);
+  if (!ruleFile && (cut < 0 || !PER_FOLDER.has(f.file.slice(cut + 1)))) return false;
+  if (scanBlock(text).kind !== 'none') return false;
+  return onlyHeadings(ruleFile && f.noFrontMatter !== true ? text.slice(leadingFrontMatter(text)?.length ?? 0) : text);
 }
 
 /** What `--replace` changed: the lines taken out of each file, and the files the export then wrote. */

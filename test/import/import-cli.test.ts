@@ -498,6 +498,35 @@ describe('agents import outside a git repository', () => {
     expect(readFileSync(join(top, '.cursor/rules/agents-global.mdc'), 'utf8')).toContain('Use tabs.');
   });
 
+  it('--dry-run --replace shows what --replace would do to each file, in text and JSON, and writes nothing', async () => {
+    const top = tempDir('agents-import-');
+    const agents = '# T\n\n## Code style\n- Use X.\n\n## Testing\n- Run tests always.\n- `npm test`\n';
+    const api = '# API\n\n- Validate every request body.\n';
+    writeTree(top, { '.agents/global/': null, '.agents/projects/': null, 'AGENTS.md': agents, 'services/api/AGENTS.md': api });
+    const out = await run(top, '--format', 'json', 'import', '--dry-run', '--replace', '--global');
+    expect(out.code).toBe(0);
+    const r = JSON.parse(out.stdout);
+    expect(r.written).toBeNull();
+    expect(
+      r.would_replace.map((f: { file: string; removed: number[]; block: boolean; removes_file: boolean }) => [
+        f.file,
+        f.removed,
+        f.block,
+        f.removes_file,
+      ]),
+    ).toEqual([
+      ['AGENTS.md', [4, 7], true, false],
+      ['services/api/AGENTS.md', [3], false, true],
+    ]);
+    expect(r.would_replace[0].diff).toContain('\n-- Run tests always.\n');
+    const text = await run(top, 'import', '--dry-run', '--replace', '--global');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('+++ /dev/null');
+    expect(readFileSync(join(top, 'AGENTS.md'), 'utf8')).toBe(agents);
+    expect(readFileSync(join(top, 'services/api/AGENTS.md'), 'utf8')).toBe(api);
+    expect(storeFiles(top)).toEqual([]);
+  });
+
   it('--replace that left lines says to run again the import it was given (its files and scope), not one of every file', async () => {
     const top = tempDir('agents-import-');
     writeTree(top, {

@@ -3,7 +3,7 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { type ImportFile, type ImportPlan, type PlannedCandidate, plannedScopeName, reviewedPlan } from '../../core/import-plan.ts';
 import { IMPORT_KINDS, type ImportKind, instructionKind } from '../../core/import-sources.ts';
 import type { ImportWritten } from '../../service/import-service.ts';
-import type { ReplaceResult } from '../../service/import-replace.ts';
+import type { ReplacePreview, ReplaceResult } from '../../service/import-replace.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
@@ -13,6 +13,7 @@ import { emitDocument } from '../render.ts';
 import type { Style } from '../../core/style.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { shellPath, shellWord } from '../../core/shell-word.ts';
+import { safeDiffText } from '../safe-output.ts';
 
 interface ImportArgs {
   paths?: string[];
@@ -26,7 +27,13 @@ interface ImportArgs {
 }
 
 /** The stable JSON shape of an import (docs/json-output.md). */
-function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: ReplaceResult | null, stale: readonly string[] = []) {
+function importJson(
+  plan: ImportPlan,
+  written: ImportWritten | null,
+  replaced: ReplaceResult | null,
+  stale: readonly string[] = [],
+  preview: readonly (ReplacePreview & { diff: string })[] | null = null,
+) {
   return {
     files: plan.files.map((f) => ({
       file: f.file,
@@ -54,6 +61,14 @@ function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: R
     projects: plan.projects,
     written,
     replaced,
+    would_replace:
+      preview?.map((p) => ({
+        file: p.file,
+        removed: p.removed,
+        block: p.block,
+        removes_file: p.after === null,
+        diff: p.diff,
+      })) ?? null,
     stale_exports: stale,
   };
 }
@@ -189,7 +204,7 @@ export default defineCommand<ImportArgs>({
         type: 'boolean',
         describe: "remove the imported lines from their files and let `agents export` write the rules' block in their place",
       })
-      .conflicts('dry-run', ['yes', 'replace'])
+      .conflicts('dry-run', 'yes')
       .conflicts('global', 'project'),
   async run(argv, ctx) {
     const service = await importService(ctx);
@@ -209,10 +224,33 @@ export default defineCommand<ImportArgs>({
       );
     }
     if (argv.dryRun) {
-      await emitDocument(
-        ctx,
-        importJson(plan, null, null),
-        () => `${planText(s, plan, argv.verbose === true)}\n\nWould write ${summary(plan)}. Nothing was written.`,
+      // With --replace, what it would do to each file, after the checks the run makes first (a block the export
+      // would leave alone, a file it cannot write).
+      let preview: (ReplacePreview & { diff: string })[] | null = null;
+      if (argv.replace) {
+        await service.checkReplace(plan);
+        // Loaded only here, as the diff library is: a plain import never shows one.
+        const [{ previewReplace }, { unifiedDiff }] = await Promise.all([
+          import('../../service/import-replace.ts'),
+          import('../unified-diff.ts'),
+        ]);
+        preview = previewReplace(service.top, plan).map((p) => ({ ...p, diff: unifiedDiff(p.file, p.before, p.after ?? undefined) }));
+      }
+      const diffs = (preview ?? []).map((p) => p.diff).join('');
+      await emitDocument(ctx, importJson(plan, null, null, [], preview), () =>
+        [
+          planText(s, plan, argv.verbose === true),
+          ...(preview === null
+            ? []
+            : [
+                '',
+                preview.length === 0
+                  ? '--replace would change no file.'
+                  : `--replace would change these files (the block is filled by \`agents export\`):\n${safeDiffText(diffs, Boolean(ctx.io.stdout.isTTY)).replace(/\n$/, '')}`,
+              ]),
+          '',
+          `Would write ${summary(plan)}. Nothing was written.`,
+        ].join('\n'),
       );
       return EXIT_CODES.ok;
     }
