@@ -1,10 +1,11 @@
 // What a new user tripped on (issue 30, H).
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
+import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, useActor } from '../helpers/plans.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
@@ -223,5 +224,25 @@ describe('--help advertises only commands that exist', () => {
       // "Create" is what `project add` does; every other verb names a subcommand.
       for (const v of verbs.filter((w) => w !== 'create')) expect(subs.has(v), `${g.name} ${v}`).toBe(true);
     }
+  });
+});
+
+describe('init in a repository that already has instruction files', () => {
+  it('suggests agents import next, whose --yes brings their rules in, and invariant add where there are none', async () => {
+    const cwd = tempDir();
+    gitInit(cwd);
+    mkdirSync(join(cwd, '.cursor/rules'), { recursive: true });
+    writeFileSync(join(cwd, '.cursor/rules/style.mdc'), '---\nalwaysApply: true\n---\n- Always write tests\n');
+    const init = await runAgents(['init', '--actor', 'none'], { cwd });
+    expect(init.code, init.stderr).toBe(0);
+    expect(/^Next: agents (.*)$/m.exec(init.stdout)?.[1]).toBe('import');
+    const imported = await runAgents(['import', '--yes', '--format', 'json'], { cwd });
+    expect(imported.code, imported.stderr).toBe(0);
+    const listed = await runAgents(['invariant', 'list', '--format', 'json'], { cwd });
+    expect(JSON.parse(listed.stdout).map((i: { text: string }) => i.text)).toEqual(['Always write tests']);
+    const bare = tempDir();
+    gitInit(bare);
+    const plain = await runAgents(['init', '--actor', 'none'], { cwd: bare });
+    expect(/^Next: agents (.*)$/m.exec(plain.stdout)?.[1]).toMatch(/^invariant add /);
   });
 });

@@ -88,6 +88,7 @@ export default defineCommand<InitArgs>({
     const exportCheck = hookPlan?.exportCheck ?? false;
     const offer = hook && !exportCheck && argv['export-check'] === undefined && (await exportsConfigured(root));
     const ignored = made.length > 0 ? await ignoredByGit(root, made) : undefined;
+    const instructions = made.length > 0 ? await instructionFiles(root) : [];
     if (ignored)
       ctx.notice(
         ignored.path.endsWith('/')
@@ -126,7 +127,14 @@ export default defineCommand<InitArgs>({
           );
         if (made.length > 0) {
           if (actor) lines.push(`  plans are judged by the ${actorLabel(actor)} (reconciliation in config.yaml)`);
-          lines.push('', `Next: agents invariant add --global "Never delete production data"${storeFlag(ctx.store, root, ctx.io)}`);
+          // A repository with instruction files already holds its rules: importing them is the first step, not a new one.
+          if (instructions.length > 0)
+            lines.push(
+              '',
+              `the repository has ${instructions.length === 1 ? `an instruction file, ${instructions[0]}` : `${instructions.length} instruction files (${instructions[0]}, …)`}: import its rules as invariants`,
+              `Next: agents import${storeFlag(ctx.store, root, ctx.io)}`,
+            );
+          else lines.push('', `Next: agents invariant add --global "Never delete production data"${storeFlag(ctx.store, root, ctx.io)}`);
         }
         return lines.join('\n');
       },
@@ -134,6 +142,23 @@ export default defineCommand<InitArgs>({
     return EXIT_CODES.ok;
   },
 });
+
+/**
+ * The instruction files (AGENTS.md, CLAUDE.md, Cursor rules…) of the repository a new store is made in, as import
+ * finds them: their rules are the first invariants to bring in. None outside git, where import lists no files either.
+ */
+async function instructionFiles(root: string): Promise<string[]> {
+  const [{ lsRepoFiles, GitError }, { instructionKind }] = await Promise.all([
+    import('../../git/repo.ts'),
+    import('../../core/import-sources.ts'),
+  ]);
+  try {
+    return (await lsRepoFiles(root, true)).filter((f) => instructionKind(f) !== undefined).sort();
+  } catch (error) {
+    if (error instanceof GitError) return [];
+    throw error;
+  }
+}
 
 /** Whether the store's config.yaml lists export targets (a broken config offers nothing). */
 async function exportsConfigured(root: string): Promise<boolean> {
