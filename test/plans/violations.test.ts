@@ -237,3 +237,41 @@ describe('invariant violation add / list and plan status', () => {
     ).toEqual([['schema', path, 11]]);
   });
 });
+
+describe('invariant violation list, text', () => {
+  it("shows the lines of a violation's details one under another, indented, the JSON keeping the text", async () => {
+    const root = exampleStore();
+    const details = 'rm -rf data/ ran\n::warning::not a command\n\n  then the backup';
+    const added = await run(
+      root,
+      '--format',
+      'json',
+      'invariant',
+      'violation',
+      'add',
+      '--plan',
+      EXAMPLE_PLAN,
+      '--invariant',
+      NEVER_DELETE,
+      '--details',
+      details,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const id = JSON.parse(added.stdout).id as string;
+    expect((await run(root, 'invariant', 'violation', 'resolve', id, '--note', 'restored')).code).toBe(0);
+    const text = await run(root, 'invariant', 'violation', 'list');
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split('\n');
+    const at = lines.indexOf('      rm -rf data/ ran');
+    expect(lines.slice(at, at + 4)).toEqual([
+      '      rm -rf data/ ran',
+      '      \\u003a:warning::not a command',
+      '      ',
+      '        then the backup',
+    ]);
+    expect(lines[at + 4]).toMatch(/^ {4}resolved .*: restored$/);
+    expect(text.stdout).not.toContain('\\n');
+    const json = JSON.parse((await run(root, '--format', 'json', 'invariant', 'violation', 'list')).stdout);
+    expect(json[0].details).toBe(details);
+  });
+});

@@ -32,7 +32,9 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
           lines.push(
             `  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : waived ? `  ${s.dim('waived')}` : ''}`,
           );
-          lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${oneLine(v.details)}` : ''}`)}`);
+          const details = textLines(v.details);
+          lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${details.length === 1 ? ` · ${details[0]}` : ''}`)}`);
+          if (details.length > 1) lines.push(...details.map((l) => `      ${s.dim(l)}`));
           if (v.resolved)
             lines.push(
               `    ${s.dim(`resolved ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''}${v.resolved.note ? `: ${oneLine(v.resolved.note)}` : ''}`)}`,
@@ -45,3 +47,16 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
     return EXIT_CODES.ok;
   },
 });
+
+/**
+ * A violation's details (the one field of it that may hold several lines) as its lines, shown one under another
+ * rather than joined with a literal \n; each line escaped as one (a carriage return, a control character), blank ends
+ * dropped.
+ */
+function textLines(text: string | undefined): string[] {
+  if (!text) return [];
+  const lines = text.split(/\r?\n/).map((l) => oneLine(l));
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
+  return lines;
+}
