@@ -20,6 +20,7 @@ export interface ImportReviewProps {
 
 const KEYS = '↑/↓ move · space keep/drop · a all · e edit · s severity · p scope · Enter import · n/Esc write nothing';
 const EDIT_KEYS = 'Enter saves the text, Esc leaves it as it was';
+const EMPTY_TEXT = 'the text is empty: type the rule, or Esc to leave it as it was (then space drops it)';
 /** Columns a candidate's text is indented by under its line. */
 const INDENT = 6;
 
@@ -48,13 +49,18 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
   const [items, setItems] = useState(() => fresh.map((c) => ({ ...c, keep: true })));
   const [at, setAt] = useState(0);
   const [editing, setEditing] = useState<string | undefined>(undefined);
+  // Enter on an emptied text: the field stays open and says why, rather than close as if the old text were saved.
+  const [empty, setEmpty] = useState(false);
   const scopes: PlannedScope[] = [{ kind: 'global' }, ...plan.projects.map((p) => ({ kind: 'project' as const, project: p.name }))];
   const update = (n: number, change: Partial<(typeof items)[number]>) =>
     setItems((all) => all.map((c, i) => (i === n ? { ...c, ...change } : c)));
 
   useKeys((input, key) => {
     if (editing !== undefined) {
-      if (key.escape) setEditing(undefined);
+      if (key.escape) {
+        setEditing(undefined);
+        setEmpty(false);
+      }
       return;
     }
     const c = items[at];
@@ -82,7 +88,7 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
     width,
     roomy ? 2 : 1,
   );
-  const keyLine = clipToRows(editing !== undefined ? EDIT_KEYS : KEYS, width, roomy ? 2 : 1);
+  const keyLine = clipToRows(editing === undefined ? KEYS : empty ? EMPTY_TEXT : EDIT_KEYS, width, roomy ? 2 : 1);
   const heldLine = held > 0 && rows >= 6;
   // As the text and JSON reports say (files[].not_english): the rules of such a file were not told from descriptions
   // by their words, so the review is told to judge them, in a line of its own and in each of their headers.
@@ -124,9 +130,16 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
                 <TextInput
                   value={editing}
                   fit={{ columns: textColumns - 1, rows: textRows }}
-                  onChange={setEditing}
+                  onChange={(text) => {
+                    setEditing(text);
+                    setEmpty(false);
+                  }}
                   onSubmit={(text) => {
-                    if (text.trim() !== '') update(at, { text: text.trim() });
+                    if (text.trim() === '') {
+                      setEmpty(true);
+                      return;
+                    }
+                    update(at, { text: text.trim() });
                     setEditing(undefined);
                   }}
                 />
@@ -143,7 +156,7 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
           </Box>
         );
       })}
-      <Text dimColor={theme.dim}>{keyLine.join('\n')}</Text>
+      {empty ? <Text color={theme.hue('yellow')}>{keyLine.join('\n')}</Text> : <Text dimColor={theme.dim}>{keyLine.join('\n')}</Text>}
     </Box>
   );
 }

@@ -92,3 +92,34 @@ test('a file not in English is said, as the text and JSON reports say it (files[
   expect(await frameHas(plainPlan.lastFrame, '›')).not.toContain('not English');
   plainPlan.unmount();
 });
+
+test('Enter on a text edited to nothing keeps the field open and says so; typed again it saves, Esc keeps the old text', async () => {
+  const one: ImportPlan = { ...plan, candidates: plan.candidates.slice(0, 2) };
+  const chosen: PlannedCandidate[][] = [];
+  const r = render(<ImportReview plan={one} width={80} rows={24} onDone={(c) => chosen.push(c)} onCancel={() => {}} />);
+  await frameHas(r.lastFrame, '›');
+  r.stdin.write('e');
+  await frameHas(r.lastFrame, 'Enter saves the text');
+  r.stdin.write('\u0015');
+  await frameMatches(r.lastFrame, (f) => expect(f).not.toContain('Rule 1'));
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'the text is empty');
+  // Still editing: what is typed now is the rule's new text.
+  r.stdin.write('Keep the changelog');
+  await frameHas(r.lastFrame, 'Enter saves the text');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, '↑/↓ move');
+  r.stdin.write('j');
+  r.stdin.write('e');
+  await frameHas(r.lastFrame, 'Enter saves the text');
+  r.stdin.write('\u0015');
+  await frameMatches(r.lastFrame, (f) => expect(f).not.toContain('Rule 2'));
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'the text is empty');
+  r.stdin.write('\u001b');
+  await frameHas(r.lastFrame, '↑/↓ move');
+  r.stdin.write('\r');
+  await expect.poll(() => chosen.length).toBe(1);
+  expect(chosen[0]!.map((c) => c.text)).toEqual(['Keep the changelog', one.candidates[1]!.text]);
+  r.unmount();
+});
