@@ -61,6 +61,8 @@ export type DiagnosticCode =
   | 'project-path-invalid'
   | 'project-paths-overlap'
   | 'project-path-unmatched'
+  // guards' write globs (invariants)
+  | 'guard-write-folder'
   // guards over a diff (agents guard check)
   | 'guard-violation';
 

@@ -256,6 +256,20 @@ export function compileGlob(glob: string): (path: string) => boolean {
   return (path) => path.startsWith(prefix) && matchSegments((segments ??= compileSegments(glob)), 0, path.split('/'), 0);
 }
 
+/**
+ * Whether a glob matches no file of `files` but names folders that hold some (`secrets` beside `secrets/**`,
+ * `services/api`): the slip of a guard's write glob or a project's path given as a folder, which matches files only.
+ */
+export function namesFolderOfFiles(glob: string, files: readonly string[]): boolean {
+  if (glob.endsWith('**')) return false;
+  const last = glob.slice(glob.lastIndexOf('/') + 1);
+  // A last segment without wildcards is the folder's own name: only the paths holding it can answer either question.
+  const near = /[*?[{\\]/.test(last) ? files : files.filter((f) => f.includes(`${last}/`) || f === last || f.endsWith(`/${last}`));
+  const self = compileGlob(glob);
+  const below = compileGlob(`${glob}/**`);
+  return !near.some(self) && near.some(below);
+}
+
 /** Whether the repository-relative file path `path` matches `glob` (a valid one). */
 export function globMatches(glob: string, path: string): boolean {
   return compileGlob(glob)(path);

@@ -12,9 +12,10 @@ import type { FileFacts } from './file-facts.ts';
  * of another format is ignored. 4: keys are SHA-256 (content-hash.ts), no
  * longer MurmurHash3, whose collisions can be forged (3 and before). 5: the
  * header names the generation the whole-store checks' memo belongs to. 6: a
- * working-tree key may carry the file's stat stamp after an `@`.
+ * working-tree key may carry the file's stat stamp after an `@`. 7: an
+ * invariant's facts hold its guard's write globs (`g`).
  */
-const FORMAT = 6;
+const FORMAT = 7;
 
 /**
  * Where the caches of a store inside a git repository live (one file for the
@@ -49,6 +50,7 @@ function isFacts(v: unknown): v is FileFacts {
   if (f.j !== undefined && !(isObject(f.j) && strings(f.j, ['description']) && (f.j.paths === undefined || isStringList(f.j.paths))))
     return false;
   if (f.w !== undefined && !(isObject(f.w) && typeof f.w.i === 'string' && typeof f.w.x === 'string')) return false;
+  if (f.g !== undefined && !isStringList(f.g)) return false;
   return f.d === undefined || isDiagnosticList(f.d);
 }
 
@@ -80,6 +82,7 @@ function encode(f: FileFacts): string {
     f.r === undefined &&
     f.p === undefined &&
     f.m === undefined &&
+    f.g === undefined &&
     (f.n === undefined || !/[\t\n\r]/.test(f.n))
   ) {
     return f.n === undefined ? f.k : `${f.k} ${f.n}`;

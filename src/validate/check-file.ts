@@ -110,6 +110,7 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
         facts.k = keyDigest(textKey(p.value.text));
         if (p.value.active) facts.n = looseKey(p.value.text);
         if (p.value.overrides !== undefined) facts.v = ownCopy(p.value.overrides);
+        if (p.value.guard?.write !== undefined) facts.g = p.value.guard.write.map(ownCopy);
         const source = p.value.source;
         if (kind.scope.kind === 'plan' && source?.origin_id !== undefined) {
           facts.o = ownCopy(source.origin_id);

@@ -73,5 +73,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
     'A path glob of a project.yaml is not a relative glob inside the repository (absolute, `..`, a backslash, unbalanced braces).',
   'project-paths-overlap': "Two projects' paths cover the same files (an error unless `projects.allow_overlap` in config.yaml).",
   'project-path-unmatched': 'A path glob of a project.yaml matches no file of the repository.',
+  'guard-write-folder':
+    "A guard's write glob matches no file of the repository but names a folder of files (secrets for secrets/**): it guards nothing below it.",
   'guard-violation': "A diff writes a file or text an invariant's `guard:` forbids (`agents guard check`).",
 };

@@ -30,6 +30,8 @@ export interface FileFacts {
   m?: string;
   /** The line (1-based) of a modeline that names another schema than the file's own (`m` is that line). */
   l?: number;
+  /** Invariants with a guard: its `write` globs, which the repository's files may show to name a folder. */
+  g?: string[];
 }
 
 /** The kinds of path whose content validation checks file by file. */

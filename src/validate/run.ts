@@ -114,17 +114,20 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   const cache = options.cache
     ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build)
     : FactsCache.none();
-  // Projects' paths are matched against the repository's files as git lists them (the index with --staged).
-  const repoFiles = async (): Promise<readonly string[] | undefined> => {
-    if (repoTop(options.store) === undefined) return undefined;
-    const { lsRepoFiles, GitError } = await import('../git/repo.ts');
-    try {
-      return await lsRepoFiles(options.store, !options.staged);
-    } catch (error) {
-      if (error instanceof GitError) return undefined;
-      throw error;
-    }
-  };
+  // Projects' paths and guards' write globs are matched against the repository's files as git lists them (the index
+  // with --staged): listed once for both checks.
+  let listed: Promise<readonly string[] | undefined> | undefined;
+  const repoFiles = (): Promise<readonly string[] | undefined> =>
+    (listed ??= (async () => {
+      if (repoTop(options.store) === undefined) return undefined;
+      const { lsRepoFiles, GitError } = await import('../git/repo.ts');
+      try {
+        return await lsRepoFiles(options.store, !options.staged);
+      } catch (error) {
+        if (error instanceof GitError) return undefined;
+        throw error;
+      }
+    })());
   const changed = options.changed ? new Set(options.changed) : undefined;
   // A changed path inside a folder that is itself at fault (a committed `.lock/x` under a bad `.lock`) takes part in the folder's problem.
   const changedFolders = new Set<string>();

@@ -947,4 +947,22 @@ describe('invariant add and edit', () => {
     expect(bad.code).toBe(2);
     expect(readdirSync(join(dir, '.agents/global'))).toHaveLength(3);
   });
+
+  it("refuse a write glob that names a folder of the repository's files (secrets), which would guard nothing below it", async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/k.pem'), 'k\n');
+    const error = async (...args: string[]) => {
+      const r = await runAgents(['--format', 'json', 'invariant', ...args], { cwd: dir });
+      return [r.code, JSON.parse(r.stdout).error?.code, JSON.parse(r.stdout).error?.detail];
+    };
+    const refused = [2, 'guard-write-folder', { glob: 'secrets', suggestion: 'secrets/**' }];
+    expect(await error('add', '--global', 'Never touch the keys', '--guard-write', 'secrets')).toEqual(refused);
+    expect(await error('edit', INV, '--guard-write', '**/*.key', '--guard-write', 'secrets')).toEqual(refused);
+    expect(readdirSync(join(dir, '.agents/global')).sort()).toEqual(['.gitkeep', `${INV}.yaml`]);
+    expect(readFileSync(join(dir, '.agents/global', `${INV}.yaml`), 'utf8')).toContain('secrets/**');
+    // The glob the refusal offers is taken, and denies the file below the folder.
+    expect((await error('add', '--global', 'Never touch the keys', '--guard-write', 'secrets/**'))[0]).toBe(0);
+    expect((await runAgents(['guard', 'try', '--path', 'secrets/k.pem'], { cwd: dir })).code).toBe(1);
+  });
 });

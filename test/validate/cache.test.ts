@@ -152,18 +152,18 @@ describe('the validation cache', () => {
     // A cache of another build that says the broken file is fine.
     mkdirSync(cacheDir, { recursive: true });
     const liar = `global/${A}.yaml\t${contentHash(bytes)}\tAAAAAAAAAAAAAAAA\n`;
-    writeFileSync(cacheFile, `agents validate cache\t6\tother-build\tg1\n${liar}`);
+    writeFileSync(cacheFile, `agents validate cache\t7\tother-build\tg1\n${liar}`);
     expect(await check(store, cacheDir)).toBe(plain);
     // Nor one of an older format, even with a line keyed as today's format keys it.
-    for (const old of [4, 3, 2, 1]) {
+    for (const old of [6, 4, 3, 2, 1]) {
       writeFileSync(cacheFile, `agents validate cache\t${old}\ttest-build\n${liar}`);
       expect(await check(store, cacheDir)).toBe(plain);
     }
-    expect(readFileSync(cacheFile, 'utf8')).toMatch(/^agents validate cache\t6\ttest-build\t\S+\n/);
+    expect(readFileSync(cacheFile, 'utf8')).toMatch(/^agents validate cache\t7\ttest-build\t\S+\n/);
     // Garbage, a damaged line, an empty file, a folder where the file should be.
     for (const junk of [
       '\u0000\u0001garbage',
-      `agents validate cache\t6\ttest-build\tg1\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`,
+      `agents validate cache\t7\ttest-build\tg1\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`,
       '',
     ]) {
       writeFileSync(cacheFile, junk);
@@ -224,7 +224,7 @@ describe('the validation cache', () => {
     // A cache in which both files claim one digest.
     const lines = Object.entries(files).map(([path, text]) => `${path}\t${contentHash(new TextEncoder().encode(text))}\tAAAAAAAAAAA`);
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t6\ttest-build\tg1\n${lines.join('\n')}\n`);
+    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t7\ttest-build\tg1\n${lines.join('\n')}\n`);
     expect(await check(store, cacheDir)).toBe(plain);
   });
 
@@ -263,7 +263,7 @@ describe('the validation cache', () => {
       expect(r.stderr).toBe('');
     }
     const lines = readFileSync(join(repo, '.git/agents/validate-worktree.cache'), 'utf8').split('\n');
-    expect(lines[0]).toMatch(/^agents validate cache\t6\t/);
+    expect(lines[0]).toMatch(/^agents validate cache\t7\t/);
     expect(lines.filter((l) => l.startsWith('global/'))).toHaveLength(4);
     expect(readdirSync(join(repo, '.git/agents')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
@@ -444,10 +444,15 @@ describe('FactsCache', () => {
     expect(FactsCache.load(file, 'b1').get(paths[5]!, 'other')).toBeUndefined();
     expect(FactsCache.load(file, 'b2').get(paths[5]!, 'hash5')).toBeUndefined();
   });
-  it("misses on facts a check could not read (a plan, a project's paths, a waiver of another shape), and answers whole ones", () => {
+  it("misses on facts a check could not read (a plan, a project's paths, a waiver, a guard's write globs of another shape), and answers whole ones", () => {
     const file = join(tempDir(), 'agents', 'validate-worktree.cache');
     mkdirSync(dirname(file), { recursive: true });
-    const good = [{ p: { id: A, project: 'web' } }, { j: { description: 'd', paths: ['src/**'] } }, { w: { i: A, x: '2030-01-01' } }];
+    const good = [
+      { p: { id: A, project: 'web' } },
+      { j: { description: 'd', paths: ['src/**'] } },
+      { w: { i: A, x: '2030-01-01' } },
+      { g: ['secrets'] },
+    ];
     const damaged = [
       { p: { id: A, project: 5 } },
       { p: null },
@@ -457,9 +462,11 @@ describe('FactsCache', () => {
       { w: null },
       { w: { i: A } },
       { w: 5 },
+      { g: 'secrets' },
+      { g: [5] },
     ];
     const all = [...good, ...damaged];
-    writeFileSync(file, `agents validate cache\t6\tb1\tg1\n${all.map((f, i) => `f${i}.yaml\th${i}\t${JSON.stringify(f)}\n`).join('')}`);
+    writeFileSync(file, `agents validate cache\t7\tb1\tg1\n${all.map((f, i) => `f${i}.yaml\th${i}\t${JSON.stringify(f)}\n`).join('')}`);
     const cache = FactsCache.load(file, 'b1');
     expect(all.map((_, i) => cache.get(`f${i}.yaml`, `h${i}`))).toEqual([...good, ...damaged.map(() => undefined)]);
   });

@@ -40,7 +40,10 @@ const BROKEN: Record<string, Spec> = {
   [`plans/${A}/plan.yaml`]: `${PLML}id: ${A}\naction: ns/gone\nproject: gone\n`,
   'projects/web/project.yaml': `${PRML}paths:\n  - "web/**"\n`,
   'projects/api/project.yaml': `${PRML}paths:\n  - "web/**"\n`,
+  // A write glob naming the folder secrets/ of the repository's files (REPO_FILES).
+  'global/01JDQ6X5Z8W4N3B2C1D0E9F8GK.yaml': inv('01JDQ6X5Z8W4N3B2C1D0E9F8GK', 'Keep the keys', 'guard:\n  write: [secrets]\n'),
 };
+const REPO_FILES = ['web/index.ts', 'secrets/k.pem'];
 
 describe('the registry of whole-store checks', () => {
   it('names each check once, with codes of the documented list', () => {
@@ -58,6 +61,7 @@ describe('the registry of whole-store checks', () => {
       lockHolderAlive: () => false,
       now: new Date('2026-06-01T00:00:00Z'),
       onCheck: (name, found) => ran.push({ name, found }),
+      repoFiles: async () => REPO_FILES,
     });
     expect(ran.map((r) => r.name)).toStrictEqual(CHECKS.map((c) => c.name));
     const found = new Set<DiagnosticCode>();
@@ -75,6 +79,7 @@ describe('the registry of whole-store checks', () => {
       [
         'bad-name',
         'duplicate-text',
+        'guard-write-folder',
         'id-reused',
         'modeline-missing',
         'near-duplicate',

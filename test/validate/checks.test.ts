@@ -1488,6 +1488,38 @@ describe('checkProjectPaths', () => {
   });
 });
 
+describe('checkGuardWrites', () => {
+  const guarded = (globs: string[]) => inv(A, 'Never touch the keys', `guard:\n  write:\n${globs.map((g) => `    - "${g}"\n`).join('')}`);
+  it("a write glob that names a folder of the repository's files and matches none is warned of at the glob, told the glob of its files", async () => {
+    const files = ['secrets/k.pem', 'config/prod', 'keys/a/b.pem', 'docs/x.md'];
+    const found = await check(
+      { [`global/${A}.yaml`]: guarded(['secrets', 'config/prod', '**/*.pem', 'keys', 'docs/*.md', 'docs/**', 'vault']) },
+      { repoFiles: async () => files },
+    );
+    expect(found.map((d) => [d.code, d.severity, d.line, d.col, d.hint?.includes(`${/"(.*)"/.exec(d.message)![1]}/**`)])).toStrictEqual([
+      ['guard-write-folder', 'warning', 6, 7, true],
+      ['guard-write-folder', 'warning', 9, 7, true],
+    ]);
+    // Outside git nothing is known of the files; in hook mode only a touched invariant is judged.
+    expect(await check({ [`global/${A}.yaml`]: guarded(['secrets']) }, { repoFiles: async () => undefined })).toStrictEqual([]);
+    const asked: number[] = [];
+    const hook = (touched: string) =>
+      check(
+        { [`global/${A}.yaml`]: guarded(['secrets']) },
+        {
+          repoFiles: async () => {
+            asked.push(1);
+            return files;
+          },
+          touches: (p) => p === touched,
+        },
+      );
+    expect((await hook(`global/${B}.yaml`)).filter((d) => d.code === 'guard-write-folder')).toStrictEqual([]);
+    expect(asked).toStrictEqual([]);
+    expect((await hook(`global/${A}.yaml`)).map((d) => d.code)).toStrictEqual(['guard-write-folder']);
+  });
+});
+
 describe('validateTree', () => {
   it('reports the source, the entries, the number of files and the ids in use; a file that cannot be read is said as such', async () => {
     const progress: [string, number, number][] = [];

@@ -20,6 +20,7 @@ import {
   checkSeverity,
   checkTags,
   checkText,
+  refuseFolderWrites,
   requireOwnScope,
   requirePlanHeld,
   requireValid,
@@ -42,6 +43,7 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
   const rationale = checkRationale(input.rationale, target, svc.optionWords);
   // Null reads as left out, as every field a method may be given does.
   const guard = input.guard !== undefined && input.guard !== null ? await checkGuard(input.guard) : undefined;
+  await refuseFolderWrites(svc.root, guard);
   if (scope.kind === 'plan') await svc.readPlan(scope.plan);
   const creates =
     scope.kind === 'project'

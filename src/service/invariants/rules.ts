@@ -25,7 +25,7 @@ import { reusedInvariantIds } from '../../validate/checks/ids.ts';
 import type { NearMatch, ScopeInput } from './types.ts';
 import { type OptionWords, optionWords } from '../option-words.ts';
 import { docsRef } from '../../core/docs-link.ts';
-import { escapeUnsafe } from '../../core/plain-text.ts';
+import { escapeUnsafe, quoteText } from '../../core/plain-text.ts';
 
 /** Turns a caller's scope flags into a scope, refusing bad names before any path is built. */
 export function toScope(input: ScopeInput | Scope): Scope {
@@ -307,4 +307,34 @@ export async function checkGuard(given: Guard): Promise<Guard> {
   const first = guardProblems(guard)[0];
   if (first) throw new UsageError(first.problem, `Nothing was written. ${docsRef('guard.md')} gives the syntax of each list.`);
   return guard;
+}
+
+/**
+ * A guard's write glob that names a folder of the repository's files (`secrets`) and matches none of them is refused
+ * (exit 2, `guard-write-folder`, as validate warns of it): a glob matches files, so it would deny nothing below the
+ * folder. Outside git the repository's files are unknown, and nothing is judged.
+ */
+export async function refuseFolderWrites(root: string, guard: Guard | null | undefined): Promise<void> {
+  const write = guard?.write ?? [];
+  if (!write.some((g) => !g.endsWith('**'))) return;
+  const [{ lsRepoFiles, GitError }, { namesFolderOfFiles }] = await Promise.all([
+    import('../../git/repo.ts'),
+    import('../../core/globs.ts'),
+  ]);
+  let files: string[];
+  try {
+    files = await lsRepoFiles(root, true);
+  } catch (error) {
+    if (error instanceof GitError) return;
+    throw error;
+  }
+  const glob = write.find((g) => namesFolderOfFiles(g, files));
+  if (glob === undefined) return;
+  throw new UsageError(
+    // Worded as the other refusals of a write glob, which the add and edit form take back to its guard step.
+    `write glob ${quoteText(glob)} names a folder of the repository and matches no file: it would guard nothing below it`,
+    `Nothing was written. A write glob matches files: give ${escapeUnsafe(glob)}/** for every file below it (${docsRef('guard.md')}).`,
+    { glob, suggestion: `${glob}/**` },
+    'guard-write-folder',
+  );
 }

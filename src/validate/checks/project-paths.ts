@@ -1,6 +1,6 @@
 import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.ts';
 import type { Severity, StoreConfig } from '../../core/model.ts';
-import { compileGlob, intoStore } from '../../core/globs.ts';
+import { intoStore, namesFolderOfFiles } from '../../core/globs.ts';
 import { quoteText } from '../../core/plain-text.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
@@ -105,7 +105,7 @@ export async function checkProjectPaths(
           'project-path-unmatched',
           'warning',
           'matches no file of the repository',
-          namesFolder(glob, files)
+          files !== undefined && namesFolderOfFiles(glob, files)
             ? `${glob} names a folder, and a path is a glob of files: write ${glob}/** for every file below it.`
             : 'Correct the glob (paths are relative to the top of the repository), or remove it.',
         );
@@ -113,14 +113,4 @@ export async function checkProjectPaths(
   }
   await located.load(found.flatMap((x) => x.files));
   return found.map((x) => x.report());
-}
-
-/**
- * Whether a glob that matches no file names folders that hold some (`services/api` for `services/api/**`), the slip of
- * a project added with `--path services/api`, which the hint then mends.
- */
-function namesFolder(glob: string, files: readonly string[] | undefined): boolean {
-  if (!files || glob.endsWith('**')) return false;
-  const below = compileGlob(`${glob}/**`);
-  return files.some((f) => below(f));
 }

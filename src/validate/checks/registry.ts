@@ -1,5 +1,6 @@
 import { checkDuplicates } from './duplicates.ts';
 import type { Check } from './context.ts';
+import { checkGuardWrites } from './guard-writes.ts';
 import { checkLayout } from './layout.ts';
 import { checkLocks } from './locks.ts';
 import { checkModelines } from './modelines.ts';
@@ -99,5 +100,11 @@ export const CHECKS: readonly Check[] = [
     codes: ['project-paths-overlap', 'project-path-unmatched'],
     stage: 'content',
     run: (c) => checkProjectPaths(c.storeConfig, c.jobs, c.facts, c.located, c.options),
+  },
+  {
+    name: 'guard-writes',
+    codes: ['guard-write-folder'],
+    stage: 'content',
+    run: (c) => checkGuardWrites(c.jobs, c.facts, c.located, c.options),
   },
 ];
