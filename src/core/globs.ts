@@ -40,7 +40,11 @@ export function globProblem(glob: string): string | undefined {
   if (glob.includes('\\')) return 'holds a backslash; use forward slashes';
   if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob)) return 'is absolute; paths are relative to the top of the repository';
   if (glob.startsWith('!')) return 'is a negation; list the paths a project covers instead';
-  if (glob.endsWith('/')) return `ends with "/"; write ${glob}** for everything below that folder`;
+  if (glob.endsWith('/')) {
+    // The glob of the folder's files: `secrets/**` for `secrets/`, and for `secrets/**/` or `secrets//` as well.
+    const folder = glob.replace(/\/+$/, '');
+    return `ends with "/"; write ${folder.endsWith('**') ? folder : `${folder}/**`} for everything below that folder`;
+  }
   const segments = glob.split('/');
   for (const seg of segments) {
     if (seg === '') return 'has an empty path segment ("//")';

@@ -29,6 +29,8 @@ describe('globProblem', () => {
     ['services\\billing', 'holds a backslash; use forward slashes'],
     ['services//billing', 'has an empty path segment ("//")'],
     ['services/', 'ends with "/"; write services/** for everything below that folder'],
+    ['services/**/', 'ends with "/"; write services/** for everything below that folder'],
+    ['services//', 'ends with "/"; write services/** for everything below that folder'],
     ['a**/b', 'uses "**" inside a segment; "**" stands alone between slashes'],
     ['src/{a,{b,c}}', 'nests braces; write "{a,b}" without a brace inside'],
     ['src/{a,b', 'has a "{" without its "}"'],
