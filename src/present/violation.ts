@@ -51,10 +51,25 @@ export function openViolationsText(s: Style, violations: readonly Violation[], w
   const lines = [s.cyan(`Open violations (${violations.length}${n ? `; ${n} waived` : ''})`)];
   for (const v of violations) {
     const mark = covered.has(v.id) ? `${s.dim('(waived)')} ` : '';
+    const details = detailLines(v.details);
     lines.push(
-      `  ${severityLabel(s, v.severity)}  ${v.id}  ${mark}${v.violated_text}${v.details ? s.dim(` — ${escapeUnsafe(v.details)}`) : ''}`,
+      `  ${severityLabel(s, v.severity)}  ${v.id}  ${mark}${v.violated_text}${details.length === 1 ? s.dim(` — ${details[0]}`) : ''}`,
     );
+    if (details.length > 1) lines.push(...details.map((l) => `      ${s.dim(l)}`));
   }
   if (violations.length === 0) lines.push('  none');
+  return lines;
+}
+
+/**
+ * A violation's details (the one field of it that may hold several lines) as its lines, which text output shows one
+ * under another rather than joined with a literal \n; each line escaped as one (a carriage return, a control
+ * character), blank ends dropped.
+ */
+export function detailLines(text: string | undefined): string[] {
+  if (!text) return [];
+  const lines = text.split(/\r?\n/).map((l) => escapeUnsafe(l));
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
   return lines;
 }

@@ -238,7 +238,7 @@ describe('invariant violation add / list and plan status', () => {
   });
 });
 
-describe('invariant violation list, text', () => {
+describe('invariant violation list and plan show, text', () => {
   it("shows the lines of a violation's details one under another, indented, the JSON keeping the text", async () => {
     const root = exampleStore();
     const details = 'rm -rf data/ ran\n::warning::not a command\n\n  then the backup';
@@ -258,6 +258,16 @@ describe('invariant violation list, text', () => {
     );
     expect(added.code, added.stderr).toBe(0);
     const id = JSON.parse(added.stdout).id as string;
+    // plan show lists the open one so too.
+    const shown = (await run(root, 'plan', 'show', EXAMPLE_PLAN)).stdout.split('\n');
+    const from = shown.indexOf('      rm -rf data/ ran');
+    expect(shown[from - 1]).toMatch(new RegExp(`${id}  Never delete production data$`));
+    expect(shown.slice(from, from + 4)).toEqual([
+      '      rm -rf data/ ran',
+      '      \\u003a:warning::not a command',
+      '      ',
+      '        then the backup',
+    ]);
     expect((await run(root, 'invariant', 'violation', 'resolve', id, '--note', 'restored')).code).toBe(0);
     const text = await run(root, 'invariant', 'violation', 'list');
     expect(text.code).toBe(0);

@@ -2,7 +2,7 @@ import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { severityLabel, violationJson } from '../../present/violation.ts';
+import { detailLines, severityLabel, violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ plan?: string; severity?: Severity }>({
@@ -32,7 +32,7 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
           lines.push(
             `  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : waived ? `  ${s.dim('waived')}` : ''}`,
           );
-          const details = textLines(v.details);
+          const details = detailLines(v.details);
           lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${details.length === 1 ? ` · ${details[0]}` : ''}`)}`);
           if (details.length > 1) lines.push(...details.map((l) => `      ${s.dim(l)}`));
           if (v.resolved)
@@ -47,16 +47,3 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
     return EXIT_CODES.ok;
   },
 });
-
-/**
- * A violation's details (the one field of it that may hold several lines) as its lines, shown one under another
- * rather than joined with a literal \n; each line escaped as one (a carriage return, a control character), blank ends
- * dropped.
- */
-function textLines(text: string | undefined): string[] {
-  if (!text) return [];
-  const lines = text.split(/\r?\n/).map((l) => oneLine(l));
-  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-  while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
-  return lines;
-}
