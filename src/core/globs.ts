@@ -268,10 +268,28 @@ export function namesFolderOfFiles(glob: string, files: readonly string[]): bool
   if (glob.endsWith('**')) return false;
   const last = glob.slice(glob.lastIndexOf('/') + 1);
   // A last segment without wildcards is the folder's own name: only the paths holding it can answer either question.
-  const near = /[*?[{\\]/.test(last) ? files : files.filter((f) => f.includes(`${last}/`) || f === last || f.endsWith(`/${last}`));
-  const self = compileGlob(glob);
-  const below = compileGlob(`${glob}/**`);
-  return !near.some(self) && near.some(below);
+  const near = WILDCARD.test(last) ? files : files.filter((f) => f.includes(`${last}/`) || f === last || f.endsWith(`/${last}`));
+  return !near.some(compileGlob(glob)) && near.some(compileGlob(`${glob}/**`));
+}
+
+/** Whether a guard's write glob may name a folder: its last segment is a name (`secrets`, `**\/secrets`), not `**` nor a pattern. */
+export function mayNameFolder(glob: string): boolean {
+  return !glob.endsWith('**') && !WILDCARD.test(glob.slice(glob.lastIndexOf('/') + 1));
+}
+
+/**
+ * Whether a guard's write glob names a folder, so guards none of the files below it: one that may (`mayNameFolder`)
+ * and that `namesFolderOfFiles` finds a folder of `files`, or, without any wildcard, that `isFolder` finds a folder
+ * of the working tree where git lists no file (an ignored `secrets/`, the usual one).
+ */
+export async function writeGlobNamesFolder(
+  glob: string,
+  files: readonly string[],
+  isFolder?: (path: string) => Promise<boolean>,
+): Promise<boolean> {
+  if (!mayNameFolder(glob)) return false;
+  if (namesFolderOfFiles(glob, files)) return true;
+  return isFolder !== undefined && !WILDCARD.test(glob) && !files.includes(glob) && (await isFolder(glob));
 }
 
 /** Whether the repository-relative file path `path` matches `glob` (a valid one). */

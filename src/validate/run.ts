@@ -114,12 +114,13 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   const cache = options.cache
     ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build)
     : FactsCache.none();
+  const top = repoTop(options.store);
   // Projects' paths and guards' write globs are matched against the repository's files as git lists them (the index
   // with --staged): listed once for both checks.
   let listed: Promise<readonly string[] | undefined> | undefined;
   const repoFiles = (): Promise<readonly string[] | undefined> =>
     (listed ??= (async () => {
-      if (repoTop(options.store) === undefined) return undefined;
+      if (top === undefined) return undefined;
       const { lsRepoFiles, GitError } = await import('../git/repo.ts');
       try {
         return await lsRepoFiles(options.store, !options.staged);
@@ -144,6 +145,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     // --fix amends its report after the checks: what it found is not what the fixed files hold.
     memo: !options.fix,
     repoFiles,
+    ...(top === undefined ? {} : { repoFolder: async (path: string) => (await import('../store/atomic-write.ts')).isFolder(top, path) }),
     ...(storeFolder === undefined ? {} : { storeFolder }),
     now,
     // Hook mode: the checks across files look only at what the changed paths can take part in (docs/validation.md).

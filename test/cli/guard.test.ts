@@ -962,7 +962,23 @@ describe('invariant add and edit', () => {
     expect(readdirSync(join(dir, '.agents/global')).sort()).toEqual(['.gitkeep', `${INV}.yaml`]);
     expect(readFileSync(join(dir, '.agents/global', `${INV}.yaml`), 'utf8')).toContain('secrets/**');
     // The glob the refusal offers is taken, and denies the file below the folder.
+    // A folder git ignores, whose files it lists none of, is named by a glob all the same.
+    mkdirSync(join(dir, 'vault'));
+    writeFileSync(join(dir, 'vault/k.pem'), 'k\n');
+    writeFileSync(join(dir, '.gitignore'), 'vault/\n');
+    expect(await error('add', '--global', 'Never touch the vault', '--guard-write', 'vault')).toEqual([
+      2,
+      'guard-write-folder',
+      { glob: 'vault', suggestion: 'vault/**' },
+    ]);
     expect((await error('add', '--global', 'Never touch the keys', '--guard-write', 'secrets/**'))[0]).toBe(0);
     expect((await runAgents(['guard', 'try', '--path', 'secrets/k.pem'], { cwd: dir })).code).toBe(1);
+    const report = JSON.parse((await runAgents(['--format', 'json', 'validate'], { cwd: dir })).stdout);
+    expect(report.diagnostics.filter((d: { code: string }) => d.code === 'guard-write-folder')).toEqual([]);
+    writeFileSync(join(dir, '.agents/global', `${INV2}.yaml`), guardYaml(INV2, 'Keep the vault', ['write: [vault, "**/*.pem"]']));
+    const warned = JSON.parse((await runAgents(['--format', 'json', 'validate'], { cwd: dir })).stdout);
+    expect(
+      warned.diagnostics.filter((d: { code: string }) => d.code === 'guard-write-folder').map((d: { file: string }) => d.file),
+    ).toEqual([`global/${INV2}.yaml`]);
   });
 });

@@ -1500,8 +1500,20 @@ describe('checkGuardWrites', () => {
       ['guard-write-folder', 'warning', 6, 7, true],
       ['guard-write-folder', 'warning', 9, 7, true],
     ]);
+    // A folder git lists no file of (ignored): a glob without wildcards is judged by the working tree's folder.
+    const ignored = await check(
+      { [`global/${A}.yaml`]: guarded(['vault', 'vault*', 'docs/x.md', '**/*.pem']) },
+      { repoFiles: async () => files, repoFolder: async (p) => p === 'vault' || p === 'docs/x.md' },
+    );
+    expect(ignored.map((d) => [d.code, d.line])).toStrictEqual([['guard-write-folder', 6]]);
     // Outside git nothing is known of the files; in hook mode only a touched invariant is judged.
-    expect(await check({ [`global/${A}.yaml`]: guarded(['secrets']) }, { repoFiles: async () => undefined })).toStrictEqual([]);
+    expect(
+      await check({ [`global/${A}.yaml`]: guarded(['secrets']) }, { repoFiles: async () => undefined, repoFolder: async () => true }),
+    ).toStrictEqual([]);
+    // A glob that cannot name a folder has no files listed.
+    const listed: number[] = [];
+    await check({ [`global/${A}.yaml`]: guarded(['**/*.pem', 'keys/**']) }, { repoFiles: async () => (listed.push(1), files) });
+    expect(listed).toStrictEqual([]);
     const asked: number[] = [];
     const hook = (touched: string) =>
       check(

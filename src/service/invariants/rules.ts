@@ -315,20 +315,25 @@ export async function checkGuard(given: Guard): Promise<Guard> {
  * folder. Outside git the repository's files are unknown, and nothing is judged.
  */
 export async function refuseFolderWrites(root: string, guard: Guard | null | undefined): Promise<void> {
+  const { mayNameFolder, writeGlobNamesFolder } = await import('../../core/globs.ts');
   const write = guard?.write ?? [];
-  if (!write.some((g) => !g.endsWith('**'))) return;
-  const [{ lsRepoFiles, GitError }, { namesFolderOfFiles }] = await Promise.all([
+  if (!write.some(mayNameFolder)) return;
+  const [{ lsRepoFiles, GitError }, { repoTop }, { isFolder }] = await Promise.all([
     import('../../git/repo.ts'),
-    import('../../core/globs.ts'),
+    import('../../git/location.ts'),
+    import('../../store/atomic-write.ts'),
   ]);
+  const top = repoTop(root);
   let files: string[];
   try {
+    if (top === undefined) return;
     files = await lsRepoFiles(root, true);
   } catch (error) {
     if (error instanceof GitError) return;
     throw error;
   }
-  const glob = write.find((g) => namesFolderOfFiles(g, files));
+  let glob: string | undefined;
+  for (const g of write) if (glob === undefined && (await writeGlobNamesFolder(g, files, async (p) => isFolder(top, p)))) glob = g;
   if (glob === undefined) return;
   throw new UsageError(
     // Worded as the other refusals of a write glob, which the add and edit form take back to its guard step.

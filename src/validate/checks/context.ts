@@ -37,6 +37,11 @@ export interface ValidateOptions {
    * undefined when they cannot be known (no git repository, a revision).
    */
   repoFiles?: () => Promise<readonly string[] | undefined>;
+  /**
+   * Whether a path relative to the repository's top is a folder of the working tree: a guard's write glob that names
+   * one git lists no file of (an ignored `secrets/`) is warned of too. Absent: only git's list is asked.
+   */
+  repoFolder?: (path: string) => Promise<boolean>;
   /** The store's folder relative to the repository's top (`.agents`, `config/agents`); undefined outside git. */
   storeFolder?: string;
   /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */

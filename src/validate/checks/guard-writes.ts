@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { namesFolderOfFiles } from '../../core/globs.ts';
+import { mayNameFolder, writeGlobNamesFolder } from '../../core/globs.ts';
 import { quoteText } from '../../core/plain-text.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
@@ -21,12 +21,14 @@ export async function checkGuardWrites(
     const write = facts[i]!.g;
     // Hook mode: a finding sits on the invariant's own file, kept only when the change touches it.
     if (kind.kind !== 'invariant' || write === undefined || (options.touches && !options.touches(entry.path))) continue;
-    for (const [index, glob] of write.entries()) if (!glob.endsWith('**')) globs.push({ file: entry.path, index, glob });
+    // Only a glob that may name a folder has the repository's files listed (`**/*.pem` never does).
+    for (const [index, glob] of write.entries()) if (mayNameFolder(glob)) globs.push({ file: entry.path, index, glob });
   }
   if (globs.length === 0) return [];
   const files = options.repoFiles ? await options.repoFiles() : undefined;
   if (files === undefined) return [];
-  const found = globs.filter((g) => namesFolderOfFiles(g.glob, files));
+  const found: typeof globs = [];
+  for (const g of globs) if (await writeGlobNamesFolder(g.glob, files, options.repoFolder)) found.push(g);
   await located.load(found.map((g) => g.file));
   return found.map((g) =>
     located.at(
