@@ -22,8 +22,11 @@ export const DEFAULT_KEY_ENV: Record<Provider, string> = { openai: 'OPENAI_API_K
  * Whether a value given as api_key_env is the key rather than a variable's name, though it spells one
  * (a Groq key, gsk_…, a Mistral or Together key): long, with digits in three places or more, and in
  * mixed case or all hex, as generated keys are and names (OPENAI_API_KEY, MyTeamKey2024) are not.
+ * A Hugging Face token is one too, though it has no digits (hf_ and 30 or more letters): it would
+ * otherwise pass for a name, and be printed as one.
  */
 export function looksLikeKey(value: string): boolean {
+  if (/^hf_[A-Za-z]{30,}$/.test(value)) return true;
   if (value.length < 24 || (value.match(/[0-9]+/g)?.length ?? 0) < 3) return false;
   return (/[a-z]/.test(value) && /[A-Z]/.test(value)) || /^[0-9a-f]+$/i.test(value);
 }

@@ -891,13 +891,25 @@ describe('parseConfig', () => {
   });
 
   it('an api_key_env that is the key itself is an error at its place that never shows the line holding it', () => {
-    for (const key of ['gsk_4kQ9zXv2Lm8PwR7tYb3NcJ5hGf6Ds1Ae0UiOpZxWqVbNm3Kl', 'sk-proj-4kQ9zXv2Lm8PwR7t']) {
+    // A Hugging Face token is hf_ and letters only: no digits to tell it from a name by.
+    for (const key of [
+      'gsk_4kQ9zXv2Lm8PwR7tYb3NcJ5hGf6Ds1Ae0UiOpZxWqVbNm3Kl',
+      'sk-proj-4kQ9zXv2Lm8PwR7t',
+      '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',
+    ]) {
       const r = parseConfig('config.yaml', enc(`reconciliation:\n  actor: llm\n  api_key_env: ${key}\n`));
       expect(r.value).toBeUndefined();
       expect(r.diagnostics).toMatchObject([{ code: 'schema', file: 'config.yaml', line: 3, col: 16 }]);
       expect(JSON.stringify(r.diagnostics)).not.toContain(key.slice(4, 20));
     }
-    for (const name of ['OPENAI_API_KEY', 'MyCompanyOpenAIKey2024', 'GROQ_API_KEY_2', 'azure_openai_key_eu_west_1']) {
+    for (const name of [
+      'OPENAI_API_KEY',
+      'MyCompanyOpenAIKey2024',
+      'GROQ_API_KEY_2',
+      'azure_openai_key_eu_west_1',
+      'HF_TOKEN',
+      'ci_HuggingFaceInferenceTokenForNightly',
+    ]) {
       expect(parseConfig('config.yaml', enc(`reconciliation:\n  api_key_env: ${name}\n`)).diagnostics).toEqual([]);
     }
   });
