@@ -108,6 +108,7 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
 
   return {
     model: `${config.provider}/${config.model}`,
+    clean,
     async send(prompt, signal, timeLeftMs) {
       const started = Date.now();
       for (let attempt = 0; ; attempt++) {

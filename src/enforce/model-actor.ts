@@ -20,6 +20,8 @@ export interface ModelTransport {
   model: string;
   /** Sends one prompt. `signal` aborts at the run's time-out or on cancel; never rejects for the model's failure. */
   send(prompt: ReconcilePrompt, signal: AbortSignal, timeLeftMs: number): Promise<SendOutcome>;
+  /** Takes the secret the transport sends (the llm actor's key) out of a text that is shown or recorded. */
+  clean?: (text: string) => string;
 }
 
 export interface ModelActorOptions {
@@ -100,6 +102,9 @@ export function modelActor(options: ModelActorOptions): Actor {
       if (!sent.ok) return sent;
       const read = readModelAnswer(sent.answer, current.ids);
       if (read.ok) return read;
+      // Why an answer is unusable quotes it (its start, an id it named): an endpoint that answers with the key
+      // (a gateway's error given as the model's text) would have it recorded and printed.
+      read.reason = options.transport.clean?.(read.reason) ?? read.reason;
       if (!read.malformed || attempt >= 2) {
         return { ok: false, reason: attempt >= 2 ? `${read.reason} (after one retry)` : read.reason };
       }

@@ -528,6 +528,19 @@ describe('the llm actor: secrets and bad settings', () => {
     expect(written.join('\n')).toContain('JUDGE_KEY'); // the variable's name is in config.yaml, as meant
   });
 
+  it('an answer that quotes the key (a gateway error given as the text) fails the run without the key in the reason', async () => {
+    // Asked once more, it says the same: the reason quotes the start of the answer, which holds the key.
+    server = await startModelServer([], { fallback: { text: `Gateway error: key ${KEY} may not use judge-1` } });
+    const { root, context } = llmStore('openai');
+    const r = await strategize(root, context);
+    expect(r.code).toBe(1);
+    const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+    expect(run!.error).toMatch(/the answer is not one JSON object.*\[key\]/);
+    expect(server.generations()[1]!.text).toContain('Your previous answer could not be used');
+    const written = allFiles(dirname(root)).map((f) => readFileSync(f, 'utf8'));
+    for (const text of [r.stdout, r.stderr, ...written]) expect(text).not.toContain(KEY);
+  });
+
   it('no part of the key is kept when the endpoint echoes it where its message is cut short', async () => {
     // A message is shown up to its 300th character: the key starts before that and ends after it.
     const long = 'x'.repeat(290);
