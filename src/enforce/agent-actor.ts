@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { executableFile, programOnPath } from '../store/program-path.ts';
-import { ANSWER_SCHEMA, promptText } from '../core/reconcile-prompt.ts';
+import { ANSWER_SCHEMA, promptText, type ReconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
 import { type ProgramOutcome, runProgram } from './command-actor.ts';
 import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
@@ -42,6 +42,23 @@ toolName = ["write_file", "replace", "run_shell_command", "save_memory", "exit_p
 decision = "deny"
 priority = 999
 `;
+
+/** The variables each CLI reads its credentials from (docs/actors.md, "Secrets"). */
+const CREDENTIAL_VARIABLES: Record<AgentName, readonly string[]> = {
+  claude: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'],
+  codex: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+};
+
+/**
+ * Takes the CLI's credentials, as its environment holds them, out of a text: an endpoint that echoes a key
+ * back has it in the error the CLI reports, which the run records and prints. A value shorter than a key
+ * is left alone, as it would be taken out of words.
+ */
+export function credentialCleaner(agent: AgentName, env: Record<string, string | undefined>): (text: string) => string {
+  const secrets = CREDENTIAL_VARIABLES[agent].map((name) => env[name]?.trim() ?? '').filter((value) => value.length >= 8);
+  return (text) => secrets.reduce((out, secret) => out.split(secret).join('[key]'), text);
+}
 
 /** The line given to `gemini -p`, which appends it to the prompt read from standard input. */
 const GEMINI_TAIL = 'Answer as the instructions above ask: with the JSON object only.';
@@ -153,52 +170,61 @@ export function findAgent(
 export function agentActor(config: AgentActorConfig): Actor {
   const name = AGENTS[config.agent].program;
   const description = `the agent actor (${name})`;
+  const clean = credentialCleaner(config.agent, config.env);
   const transport: ModelTransport = {
     model: config.model ? `${config.agent}/${config.model}` : config.agent,
+    clean,
     async send(prompt, signal, timeLeftMs) {
-      const dir = mkdtempSync(join(tmpdir(), 'agents-actor-'));
-      try {
-        const files = { schema: join(dir, 'answer.schema.json'), last: join(dir, 'last-message.txt'), policy: join(dir, 'read-only.toml') };
-        writeFileSync(files.schema, JSON.stringify(ANSWER_SCHEMA));
-        writeFileSync(files.policy, GEMINI_POLICY);
-        let mcpOff: string[] = [];
-        const started = Date.now();
-        if (config.agent === 'codex') {
-          const listed = await runProgram({
-            command: [config.program, 'mcp', 'list', '--json'],
-            cwd: config.cwd,
-            env: config.env,
-            timeoutMs: timeLeftMs,
-            signal,
-            input: '',
-            label: `the agent CLI \`${name} mcp list --json\``,
-          }).catch(() => ({ outcome: { ok: false as const, reason: 'stopped' }, stderr: '' }));
-          if (!listed.outcome.ok) return listed.outcome;
-          const off = codexMcpOff(listed.outcome.stdout);
-          // A server left on could write: no run rather than one that is not read-only.
-          if (!off.ok) return { ok: false, reason: `${off.reason}; the run was not started, as it could not be made read-only` };
-          mcpOff = off.args;
-        }
-        const r = await runProgram({
-          command: [config.program, ...agentArgs(config.agent, files, config.model, mcpOff)],
-          cwd: config.cwd,
-          env: config.env,
-          timeoutMs: Math.max(1, timeLeftMs - (Date.now() - started)),
-          signal,
-          input: promptText(prompt),
-          label: `the agent CLI \`${name}\``,
-        }).catch(() => ({ outcome: { ok: false, reason: 'stopped' } as ProgramOutcome, stderr: '' }));
-        if (!r.outcome.ok) {
-          // The CLI's own account of what failed (an API error), instead of the bare status or a stack's tail.
-          const own = r.outcome.exitCode !== undefined ? reportedError(config.agent, r.outcome.stdout ?? '', r.stderr) : undefined;
-          return own ? { ok: false, reason: `the agent CLI \`${name}\` exited with status ${r.outcome.exitCode}: ${own}` } : r.outcome;
-        }
-        return readAgentOutput(config.agent, r.outcome.stdout, files.last);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const sent = await run(prompt, signal, timeLeftMs);
+      return sent.ok ? sent : { ok: false, reason: clean(sent.reason) };
     },
   };
+  /** One run of the CLI for one prompt: its answer, or why there is none (the CLI's own words at times). */
+  async function run(prompt: ReconcilePrompt, signal: AbortSignal, timeLeftMs: number): Promise<SendOutcome> {
+    const dir = mkdtempSync(join(tmpdir(), 'agents-actor-'));
+    try {
+      const files = { schema: join(dir, 'answer.schema.json'), last: join(dir, 'last-message.txt'), policy: join(dir, 'read-only.toml') };
+      writeFileSync(files.schema, JSON.stringify(ANSWER_SCHEMA));
+      writeFileSync(files.policy, GEMINI_POLICY);
+      let mcpOff: string[] = [];
+      const started = Date.now();
+      if (config.agent === 'codex') {
+        const listed = await runProgram({
+          command: [config.program, 'mcp', 'list', '--json'],
+          cwd: config.cwd,
+          env: config.env,
+          timeoutMs: timeLeftMs,
+          signal,
+          input: '',
+          label: `the agent CLI \`${name} mcp list --json\``,
+        }).catch(() => ({ outcome: { ok: false as const, reason: 'stopped' }, stderr: '' }));
+        if (!listed.outcome.ok) return listed.outcome;
+        const off = codexMcpOff(listed.outcome.stdout);
+        // A server left on could write: no run rather than one that is not read-only.
+        if (!off.ok) return { ok: false, reason: `${off.reason}; the run was not started, as it could not be made read-only` };
+        mcpOff = off.args;
+      }
+      const r = await runProgram({
+        command: [config.program, ...agentArgs(config.agent, files, config.model, mcpOff)],
+        cwd: config.cwd,
+        env: config.env,
+        timeoutMs: Math.max(1, timeLeftMs - (Date.now() - started)),
+        signal,
+        input: promptText(prompt),
+        label: `the agent CLI \`${name}\``,
+      }).catch(() => ({ outcome: { ok: false, reason: 'stopped' } as ProgramOutcome, stderr: '' }));
+      if (!r.outcome.ok) {
+        // The CLI's own account of what failed (an API error), instead of the bare status or a stack's tail; the
+        // credentials taken out before it is cut short, where a key echoed across the cut would no longer be found whole.
+        const own =
+          r.outcome.exitCode !== undefined ? reportedError(config.agent, clean(r.outcome.stdout ?? ''), clean(r.stderr)) : undefined;
+        return own ? { ok: false, reason: `the agent CLI \`${name}\` exited with status ${r.outcome.exitCode}: ${own}` } : r.outcome;
+      }
+      return readAgentOutput(config.agent, r.outcome.stdout, files.last);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   return modelActor({
     kind: 'agent',
     description,

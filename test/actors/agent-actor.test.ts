@@ -469,6 +469,30 @@ describe('the agent actor with the real CLIs', () => {
     },
   );
 
+  it.for([
+    [
+      'claude',
+      'ANTHROPIC_API_KEY',
+      `echo '{"type":"result","is_error":true,"result":"API Error: 401 invalid key '"$ANTHROPIC_API_KEY"'"}'`,
+    ],
+    ['gemini', 'GEMINI_API_KEY', `echo '{"error":{"code":401,"message":"invalid key '"$GEMINI_API_KEY"'"}}' >&2`],
+  ] as const)(
+    '%s: an error the CLI reports that says its key back is recorded and printed without the key',
+    async ([agent, variable, report], { onTestFinished }) => {
+      const { root, work } = privateStore(onTestFinished);
+      const bin = join(work, agent);
+      writeFileSync(bin, `#!/bin/sh\ncat > /dev/null\n${report}\nexit 1\n`);
+      chmodSync(bin, 0o755);
+      agentConfig(root, agent, bin, 20_000);
+      const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env: { [variable]: KEY } });
+      expect(r.code).toBe(1);
+      const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+      expect(run!.error).toMatch(/reported an error: .*401 invalid key \[key\]/);
+      const written = allFiles(root).map((f) => readFileSync(f, 'utf8'));
+      for (const text of [r.stdout, r.stderr, ...written]) expect(text).not.toContain(KEY);
+    },
+  );
+
   it('a CLI that is not installed: exit 2 naming what to install, nothing written', async () => {
     const root = exampleStore();
     writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  actor: agent\n  agent: codex\n');
