@@ -119,9 +119,10 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
           return got.ok ? got : { ok: false, reason: clean(got.reason) };
         }
         // A compatible server without JSON-schema output: ask once more for plain text, read as a fenced block.
+        // It refuses with a 400 (vLLM) or, when the field does not fit its own type, a 422 (Text Generation Inference).
         if (
           r.kind === 'status' &&
-          r.status === 400 &&
+          (r.status === 400 || r.status === 422) &&
           structured &&
           config.provider === 'openai' &&
           /response_format|json_schema/i.test(r.text)

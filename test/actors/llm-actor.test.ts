@@ -281,6 +281,25 @@ describe('the llm actor, OpenAI-compatible content as a list of parts', () => {
   });
 });
 
+describe('the llm actor, an OpenAI-compatible server without JSON-schema output', () => {
+  it.each([
+    // vLLM's refusal of a field it does not take, and Text Generation Inference's (its JSON body not deserialized).
+    [400, 'response_format json_schema is not supported'],
+    [422, 'Failed to deserialize the JSON body into the target type: response_format: unknown variant `json_schema`'],
+  ])('HTTP %i naming response_format: asked once more for plain text, the fenced block recorded', async (status, message) => {
+    server = await startModelServer((req) =>
+      (req.body as { response_format?: unknown }).response_format !== undefined
+        ? { status, message }
+        : { text: `Here it is:\n\n\`\`\`json\n${answer(asked(req))}\n\`\`\`\n` },
+    );
+    const { root, context } = llmStore('openai');
+    const r = await strategize(root, context);
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.generations()).toHaveLength(2);
+    expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
+  });
+});
+
 describe('the llm actor, an OpenAI-compatible response whose choices hold no message', () => {
   it.each([
     ['an empty choices list', [], /no answer \(an empty choices list\): upstream model unavailable/],
