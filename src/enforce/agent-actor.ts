@@ -5,7 +5,7 @@ import { executableFile, programOnPath } from '../store/program-path.ts';
 import { ANSWER_SCHEMA, promptText, type ReconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
 import { type ProgramOutcome, runProgram } from './command-actor.ts';
-import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
+import { keyCleaner, modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
 
 import type { AgentName } from '../core/actor-choice.ts';
 
@@ -52,12 +52,10 @@ const CREDENTIAL_VARIABLES: Record<AgentName, readonly string[]> = {
 
 /**
  * Takes the CLI's credentials, as its environment holds them, out of a text: an endpoint that echoes a key
- * back has it in the error the CLI reports, which the run records and prints. A value shorter than a key
- * is left alone, as it would be taken out of words.
+ * back has it in the error the CLI reports, which the run records and prints.
  */
 export function credentialCleaner(agent: AgentName, env: Record<string, string | undefined>): (text: string) => string {
-  const secrets = CREDENTIAL_VARIABLES[agent].map((name) => env[name]?.trim() ?? '').filter((value) => value.length >= 8);
-  return (text) => secrets.reduce((out, secret) => out.split(secret).join('[key]'), text);
+  return keyCleaner(CREDENTIAL_VARIABLES[agent].map((name) => env[name]?.trim()));
 }
 
 /** The line given to `gemini -p`, which appends it to the prompt read from standard input. */

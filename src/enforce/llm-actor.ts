@@ -2,7 +2,7 @@ import { ANSWER_SCHEMA, type ReconcilePrompt } from '../core/reconcile-prompt.ts
 import { readUtf8 } from '../core/utf8.ts';
 import type { Actor } from './actors.ts';
 import { MAX_ANSWER_BYTES } from './command-actor.ts';
-import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
+import { keyCleaner, modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
 import { loadUndici } from './proxy-loader.ts';
 
 /** The `llm` actor's settings, defaults applied (config.yaml `reconciliation`, docs/actors.md). */
@@ -91,7 +91,7 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
     headers.authorization = `Bearer ${config.apiKey}`;
   }
   // Whatever an endpoint or a network error says is shown without the key (some echo it back).
-  const clean = (text: string) => (config.apiKey ? text.split(config.apiKey).join('[key]') : text);
+  const clean = keyCleaner([config.apiKey]);
   let structured = true;
   // Anthropic's path holds its version: a base_url that ends in it asks for /v1/v1/messages.
   const doubled = config.provider === 'anthropic' && /\/v1$/.test(config.baseUrl);

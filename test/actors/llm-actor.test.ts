@@ -560,6 +560,20 @@ describe('the llm actor: secrets and bad settings', () => {
     for (const text of [r.stdout, r.stderr, ...written]) expect(text).not.toContain(KEY);
   });
 
+  it("a local server's dummy key (ollama) is sent but not taken out of what the endpoint says, which would no longer read", async () => {
+    server = await startModelServer(() => ({
+      status: 404,
+      message: 'model "judge-1" not found, try pulling it first: ollama pull judge-1',
+    }));
+    const { root, context } = llmStore('openai');
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context], {
+      env: { JUDGE_KEY: 'ollama' },
+    });
+    expect(r.code).toBe(1);
+    expect(server.generations()[0]!.headers.authorization).toBe('Bearer ollama');
+    expect(onlyRun(root).run.error).toContain('try pulling it first: ollama pull judge-1');
+  });
+
   it('no part of the key is kept when the endpoint echoes it where its message is cut short', async () => {
     // A message is shown up to its 300th character: the key starts before that and ends after it.
     const long = 'x'.repeat(290);
