@@ -11,6 +11,7 @@ const WORDS: Readonly<Record<string, string>> = {
     'is not a date (YYYY-MM-DD) nor an RFC 3339 date-time (2026-12-31T18:00:00Z)',
   '^(?:[a-z0-9][a-z0-9._-]{0,63}:)?[a-z0-9][a-z0-9._-]{0,63}/[a-z0-9][a-z0-9._-]{0,63}$':
     'is not an action template (ns/name, or source:ns/name for a policy source\'s; names in lower case a-z, 0-9, ".", "_" and "-")',
+  '^[^-\\s][^\\s]*$': 'holds white space or starts with "-", which a program given it would read as an option',
   '^[a-z0-9][a-z0-9._-]{0,63}$': 'is not a name (lower case a-z, 0-9, ".", "_" and "-", starting with a letter or digit, at most 64)',
 };
 

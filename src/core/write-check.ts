@@ -5,6 +5,7 @@
 // every later read refuses with exit 3.
 import { UsageError, valueTooLong } from './errors.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+import { patternWords } from './schema-words.ts';
 
 /** Where a written value comes from, when the user did not type it as a flag. */
 const ORIGIN: Record<string, string> = {
@@ -41,11 +42,16 @@ function fieldOf(e: SchemaError): string {
  * of the document (every schema's document is an object), found by its JSON Pointer.
  */
 function lengthAt(data: unknown, instancePath: string): number {
+  let n = 0;
+  for (const _ of valueAt(data, instancePath) as string) n++;
+  return n;
+}
+
+/** The value of the document an error is about, found by its JSON Pointer. */
+function valueAt(data: unknown, instancePath: string): unknown {
   let v = data;
   for (const key of instancePath.slice(1).split('/')) v = (v as Record<string, unknown>)[pointerKey(key)];
-  let n = 0;
-  for (const _ of v as string) n++;
-  return n;
+  return v;
 }
 
 /**
@@ -69,9 +75,13 @@ export function assertSchemaValid(schema: SchemaName, rel: string, data: unknown
     const length = lengthAt(data, e.instancePath);
     throw valueTooLong({ file: rel, field, length, limit, schema, where, fix: `${fix} to at most ${limit} characters.` });
   }
+  // The generated validators keep ajv's messages (scripts/gen-validators.mjs); a pattern a person meets is said in words.
+  const said =
+    (e.keyword === 'pattern' &&
+      patternWords(String((e.params as { pattern?: unknown }).pattern), `${field} ${JSON.stringify(valueAt(data, e.instancePath))}`)) ||
+    `${field} ${e.message}`;
   throw new UsageError(
-    // The generated validators keep ajv's messages (scripts/gen-validators.mjs).
-    `${field} ${e.message}${where}: ${rel} would not pass ${schema}`,
+    `${said}${where}: ${rel} would not pass ${schema}`,
     `${fix}. Nothing was written.`,
     { file: rel, field, keyword: e.keyword, params: e.params, schema },
     'invalid-document',

@@ -111,6 +111,8 @@ describe('agents init and the reconciliation actor', () => {
     [['--actor', 'llm', '--provider', 'openai', '--base-url', 'http://localhost:8080/v1?api-version=1'], /holds a query/],
     [['--actor', 'llm', '--provider', 'openai', '--base-url', 'https://me:sk-proj-abcdefghijklmnop@llm.example/v1'], /holds credentials/],
     [['--actor', 'agent'], /needs --agent/],
+    // A model the agent CLI would read as an option of its own (`--model --yolo`).
+    [['--actor', 'agent', '--agent', 'gemini', '--model=--yolo'], /reconciliation\.model "--yolo" holds white space or starts with "-"/],
     [['--actor', 'agent', '--agent', 'claude', '--provider', 'openai'], /--provider goes with --actor llm/],
     [['--agent', 'claude'], /--agent goes with --actor agent/],
   ])('init %j: exit 2, nothing created', async (flags, message) => {

@@ -54,7 +54,8 @@ describe('assertSchemaValid', () => {
     const e = refusal('invariant.schema.json', { id: ID, text: 'x', tags: ['ok', 't'.repeat(65)] }, FLAGS);
     expect(e.code).toBe('invalid-document');
     expect(e.detail).toMatchObject({ field: 'tags.1', keyword: 'pattern' });
-    expect(e.message).toMatch(/^tags\.1 must match pattern .*: global\/\S+\.yaml would not pass invariant\.schema\.json$/);
+    // The pattern said in words, as validate says it (schema-words.ts), with the value it refuses.
+    expect(e.message).toMatch(/^tags\.1 "t{65}" must be 1 to 64 characters, .*: global\/\S+\.yaml would not pass invariant\.schema\.json$/);
     expect(e.hint).toBe('Shorten --tag. Nothing was written.');
   });
 
