@@ -32,17 +32,24 @@ export async function sparseMissing(dir: string): Promise<string[]> {
   return skipped.filter((_, i) => missing[i]);
 }
 
-/**
- * Of `paths` (files relative to `top`, the working tree's top, that are not on disk), those a sparse checkout leaves
- * out, each with the blob the index holds for it: what `git checkout` would put there. One `git ls-files` process.
- */
-export async function sparseBlobs(top: string, paths: readonly string[]): Promise<Map<string, string>> {
-  if (paths.length === 0) return new Map();
-  return new Map((await skipWorktree(top, paths)).map(({ path, blob }) => [path, blob]));
+/** An index entry a sparse checkout leaves out: its blob, and its mode (`100644`, `120000` for a link, `160000` for a gitlink). */
+export interface SparseEntry {
+  blob: string;
+  mode: string;
 }
 
-/** The tracked files of `pathspecs` (literal, relative to `cwd`) marked skip-worktree, with their staged blobs. */
-async function skipWorktree(cwd: string, pathspecs: readonly string[]): Promise<{ path: string; blob: string }[]> {
+/**
+ * Of `paths` (files relative to `top`, the working tree's top, that are not on disk), those a sparse checkout leaves
+ * out, each with the entry the index holds for it: what `git checkout` would put there (a file, or a link whose blob
+ * is its target). One `git ls-files` process.
+ */
+export async function sparseBlobs(top: string, paths: readonly string[]): Promise<Map<string, SparseEntry>> {
+  if (paths.length === 0) return new Map();
+  return new Map((await skipWorktree(top, paths)).map(({ path, blob, mode }) => [path, { blob, mode }]));
+}
+
+/** The tracked files of `pathspecs` (literal, relative to `cwd`) marked skip-worktree, with their staged blobs and modes. */
+async function skipWorktree(cwd: string, pathspecs: readonly string[]): Promise<{ path: string; blob: string; mode: string }[]> {
   let out: string;
   try {
     out = (await runGit(cwd, ['--literal-pathspecs', 'ls-files', '-t', '-s', '-z', '--', ...pathspecs])).toString('utf8');
@@ -51,11 +58,12 @@ async function skipWorktree(cwd: string, pathspecs: readonly string[]): Promise<
     throw error;
   }
   // "S <mode> <blob> <stage>\t<path>": the tag, then the staged entry.
-  const found: { path: string; blob: string }[] = [];
+  const found: { path: string; blob: string; mode: string }[] = [];
   for (const record of out.split('\0')) {
     if (!record.startsWith('S ')) continue;
     const tab = record.indexOf('\t');
-    found.push({ path: record.slice(tab + 1), blob: record.slice(2, tab).split(' ')[1]! });
+    const [mode, blob] = record.slice(2, tab).split(' ');
+    found.push({ path: record.slice(tab + 1), blob: blob!, mode: mode! });
   }
   return found;
 }

@@ -80,7 +80,14 @@ export async function sparseTargets(
   if (!mayBeSparse(top)) return out;
   const absent = (p: string) => lstatSync(join(top, p), { throwIfNoEntry: false }) === undefined;
   try {
-    const blobs = [...(await sparseBlobs(top, [...paths.filter(absent), ...folders]))].filter(([path]) => absent(path));
+    const entries = [...(await sparseBlobs(top, [...paths.filter(absent), ...folders]))].filter(([path]) => absent(path));
+    // A link git holds there (its blob is the path it leads to) or a gitlink is refused as one on disk would be, never
+    // read as the file's text and replaced by a file of that text with the block.
+    const blobs: [string, string][] = [];
+    for (const [path, { blob, mode }] of entries) {
+      if (mode === '100644' || mode === '100755') blobs.push([path, blob]);
+      else out.set(path, notAFile(mode));
+    }
     const held = await catFileBatch(top, [...new Set(blobs.map(([, blob]) => blob))], MAX_TARGET_BYTES);
     for (const [path, blob] of blobs) {
       const bytes = held.get(blob);
@@ -93,4 +100,12 @@ export async function sparseTargets(
     // Read as missing, as before git was asked.
   }
   return out;
+}
+
+/** What a sparse checkout's entry that is no regular file is to the export: refused as the same thing on disk is. */
+function notAFile(mode: string): FileRead {
+  const where = "in git's index, which the sparse checkout leaves out of the working tree";
+  return mode === '120000'
+    ? { ok: false, code: 'symlink', message: `is a symbolic link ${where}` }
+    : { ok: false, code: 'not-a-file', message: `is ${mode === '160000' ? 'a submodule (gitlink)' : `an entry of mode ${mode}`} ${where}` };
 }

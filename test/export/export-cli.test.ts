@@ -327,6 +327,22 @@ describe('agents export: every target, from a monorepo', () => {
     expect(existsSync(nested)).toBe(false);
   });
 
+  it('refuses a file a sparse checkout leaves out that git holds as a symbolic link, as on disk, instead of writing its target path and the block there', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    const nested = join(repo, 'services/billing/AGENTS.md');
+    symlinkSync('/etc/passwd', nested);
+    commitAll(repo, 'a link where the export writes');
+    git(repo, 'sparse-checkout', 'set', '--cone', 'apps', '.agents');
+    expect(existsSync(join(repo, 'services'))).toBe(false);
+    for (const args of [['export', '--check', '--no-cache'], ['export']]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: repo });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'export-target-refused', detail: { path: 'services/billing/AGENTS.md' } });
+    }
+    expect(lstatSync(nested, { throwIfNoEntry: false })).toBeUndefined();
+  });
+
   it('names the git rm --sparse of an obsolete file left out of the checkout as a shell reads it, a folder with a space quoted', async () => {
     const repo = monorepo();
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
