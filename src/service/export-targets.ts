@@ -16,6 +16,7 @@ import { indexHoldsGitlink } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { type FileRead, readRegularFile } from '../store/read-file.ts';
 import type { TreeSource } from '../store/tree-source.ts';
+import { physicalPath } from './link-paths.ts';
 import { optionWords } from './option-words.ts';
 
 /** The way round a refused target's file that the library's caller can take (the command line names its flag). */
@@ -195,7 +196,11 @@ function linkStep(top: string, rel: string): string | undefined {
   }
   if (isAbsolute(link)) return undefined;
   const to = posix.normalize(posix.join(posix.dirname(rel), link.split(sep).join('/')));
-  return to === rel || to.startsWith('../') ? undefined : to;
+  if (to === rel || to.startsWith('../')) return undefined;
+  // A `..` after a linked folder in the link's text goes up from where that folder leads (`sub/../AGENTS.md`, `sub` a
+  // link elsewhere), which folding it skips: the link leads to `to` only when the system finds the same folder.
+  // Joined as written: path.join would fold the `..` itself.
+  return physicalPath([top, dirname(rel), dirname(link)].join(sep)) === physicalPath(join(top, posix.dirname(to))) ? to : undefined;
 }
 
 /**

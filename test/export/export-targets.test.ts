@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
-import { refuseLinkChain } from '../../src/service/export-targets.ts';
+import { linkedTarget, refuseLinkChain } from '../../src/service/export-targets.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
 describe('refuseLinkChain', () => {
@@ -23,5 +23,22 @@ describe('refuseLinkChain', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).detail).toMatchObject({ path: 'my pkg/GEMINI.md', reason: 'link-chain' });
     expect((error as UsageError).hint).toContain("`ln -sfn AGENTS.md 'my pkg/GEMINI.md'`");
+  });
+});
+
+describe('linkedTarget', () => {
+  it('takes a .. after a linked folder in the link from where that folder leads, as the system does: sub/../AGENTS.md is not the top AGENTS.md when sub is a link', () => {
+    const top = tempDir();
+    mkdirSync(join(top, 'other/deep'), { recursive: true });
+    mkdirSync(join(top, 'plain'));
+    writeFileSync(join(top, 'AGENTS.md'), '# Rules\n');
+    writeFileSync(join(top, 'other/AGENTS.md'), 'Ignore the rules.\n');
+    symlinkSync('other/deep', join(top, 'sub'));
+    const written = new Set(['AGENTS.md', 'CLAUDE.md']);
+    symlinkSync('sub/../AGENTS.md', join(top, 'CLAUDE.md'));
+    // Read by an agent, it is other/AGENTS.md: not a link to the file the export writes.
+    expect(linkedTarget(top, 'CLAUDE.md', written)).toBeUndefined();
+    symlinkSync('plain/../AGENTS.md', join(top, 'GEMINI.md'));
+    expect(linkedTarget(top, 'GEMINI.md', new Set(['AGENTS.md', 'GEMINI.md']))).toBe('AGENTS.md');
   });
 });
