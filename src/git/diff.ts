@@ -5,9 +5,9 @@
 // index entries git is told not to look at (hidden-edits.ts).
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HiddenEntry, hiddenEdits, hiddenEntry, NO_FSMONITOR } from './hidden-edits.ts';
+import { type HiddenEntry, hiddenEdits, hiddenEntry, NO_FSMONITOR, noFilters } from './hidden-edits.ts';
 import { GitError } from './repo.ts';
-import { passOn, runGit } from './runner.ts';
+import { type ConfigPair, passOn, runGit } from './runner.ts';
 
 export interface DiffFile {
   /** Repository-relative path (the new one; the old one for a deletion). */
@@ -24,9 +24,9 @@ export function namesWorkingTree(range: string): boolean {
   return !range.includes('..') && !/\^(?:!|@|-\d*)$/.test(range);
 }
 
-async function git(top: string, args: readonly string[]): Promise<Buffer> {
+async function git(top: string, args: readonly string[], config: readonly ConfigPair[] = []): Promise<Buffer> {
   try {
-    return await runGit(top, args);
+    return await runGit(top, args, undefined, undefined, undefined, config);
   } catch (error) {
     passOn(error);
     throw new GitError(error instanceof Error ? error.message : String(error), 'failed');
@@ -75,8 +75,10 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
   else args.push(what.range);
   args.push('--');
   const worktree = 'range' in what && namesWorkingTree(what.range);
+  // Against the working tree, no clean filter stands in for a file's bytes (the staged text is what the commit records).
+  const config = worktree ? await noFilters(top) : [];
   const [out, others] = await Promise.all([
-    git(top, args).catch(async (error: unknown) => {
+    git(top, args, config).catch(async (error: unknown) => {
       // No commit yet (the branch is unborn): HEAD names nothing, so the working tree is diffed against the empty tree,
       // every file new, as the first commit will make it. Asked only once the diff failed: HEAD is there as a rule.
       if (!('range' in what) || what.range !== 'HEAD' || (await hasCommit(top))) throw error;
@@ -84,6 +86,7 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
       return git(
         top,
         args.map((a) => (a === 'HEAD' ? empty : a)),
+        config,
       );
     }),
     // The index is listed with the untracked files, in the same process, for the bits that hide an entry's edits.

@@ -5,6 +5,7 @@
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { catFileBatch } from './object-reader.ts';
+import { type ConfigPair, configMatching } from './runner.ts';
 
 /**
  * git's options that keep a `core.fsmonitor` hook (config an agent can write) from answering for the working tree: one
@@ -12,6 +13,23 @@ import { catFileBatch } from './object-reader.ts';
  * program the config names is run.
  */
 export const NO_FSMONITOR = ['-c', 'core.fsmonitor=false'] as const;
+
+/**
+ * Configuration that switches off each filter driver git's config names (`filter.NAME.clean` or `process`, which a
+ * `.gitattributes` line gives files; an agent can write both): git compares a working-tree file by what its clean
+ * filter prints, so one that prints the committed text hides every edit from the diff. The bytes are read as they are.
+ * One git process.
+ */
+export async function noFilters(cwd: string): Promise<ConfigPair[]> {
+  const drivers = new Set(
+    (await configMatching(cwd, '^filter\\..+\\.(clean|process)$')).map(([key]) => key.slice('filter.'.length, key.lastIndexOf('.'))),
+  );
+  return [...drivers].flatMap((name): ConfigPair[] => [
+    [`filter.${name}.clean`, ''],
+    [`filter.${name}.process`, ''],
+    [`filter.${name}.required`, 'false'],
+  ]);
+}
 
 /** An index entry `git ls-files -v -s` marks as hidden from the working tree. */
 export interface HiddenEntry {

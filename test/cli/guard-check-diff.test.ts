@@ -136,6 +136,28 @@ describe('agents guard check, a core.fsmonitor hook that reports no change', () 
   });
 });
 
+describe('agents guard check, a clean filter that prints the committed text', () => {
+  it('reads the working tree itself: an edit the filter hides from git diff is still checked', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/a'), 'old\n');
+    writeFileSync(join(dir, '.gitattributes'), 'secrets/** filter=hide\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'files');
+    git(dir, 'config', 'filter.hide.clean', 'git show HEAD:%f');
+    git(dir, 'config', 'filter.hide.required', 'true');
+    writeFileSync(join(dir, 'secrets/a'), `old\naws=${KEY}\n`);
+    expect(git(dir, 'diff', '--name-only', 'HEAD')).toBe('');
+    expect(await findings(dir)).toEqual({
+      code: 1,
+      found: [
+        ['secrets/a', 0],
+        ['secrets/a', 2],
+      ],
+    });
+  });
+});
+
 describe('agents guard check, files git calls binary', () => {
   it('matches the lines they add: a NUL byte, a -diff attribute or a textconv driver hides none', async () => {
     const dir = await repo();
