@@ -46,6 +46,25 @@ describe('init --hooks and core.hooksPath', () => {
   });
 });
 
+describe('init in a submodule not checked out', () => {
+  it('refuses the empty folder git holds as a gitlink (a fresh clone without --recurse-submodules): exit 2, nothing made there', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    writeFileSync(join(repo, '.gitmodules'), '[submodule "policy"]\n\tpath = .agents\n\turl = ./policy\n');
+    git(repo, 'update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},.agents`);
+    git(repo, 'add', '.gitmodules');
+    git(repo, 'commit', '-qm', 'the store as a submodule');
+    mkdirSync(join(repo, '.agents'));
+    const r = await runAgents(['init', '--format', 'json'], { cwd: repo });
+    expect([r.code, JSON.parse(r.stdout).error.code, JSON.parse(r.stdout).error.detail]).toEqual([
+      2,
+      'submodule-not-checked-out',
+      { folder: '.agents' },
+    ]);
+    expect(readdirSync(join(repo, '.agents'))).toEqual([]);
+  });
+});
+
 describe('reserved project names', () => {
   it.each(['global', 'plans', 'inherited'])(
     'project %s is refused by project add and invariant add (exit 2), and is a bad-name in validate',
