@@ -10,7 +10,7 @@ import { UsageError } from '../core/errors.ts';
 import { type GuardClient, USER_SETTINGS } from '../core/guard-clients.ts';
 import { loosely } from '../core/names.ts';
 import { runCwd, runEnv } from '../git/run-environment.ts';
-import { physicalPath } from './link-paths.ts';
+import { OWN_PROCESS, physicalPathOf } from './link-paths.ts';
 
 /** Whether `abs` is `dir` or inside it, compared {@link loosely}. */
 export function within(dir: string, abs: string): boolean {
@@ -146,12 +146,6 @@ export function filesBelow(named: string, real: string): string[] {
 }
 
 /**
- * A path through the process's own entries (`/proc/self/cwd/x`, `/dev/fd/3`): to the client that writes it, its own
- * folder or file, which the hook, another process in another folder (Claude Code runs it in its shell's), cannot see.
- */
-const OWN_PROCESS = /^\/(?:proc\/(?:self|thread-self)|dev\/(?:fd|stdin|stdout|stderr))(?:\/|$)/;
-
-/**
  * Where a path leads: as the system reads it, each link followed before the `..` after it, and, when it holds a `..`,
  * as its `..` folded first. Claude Code and Gemini CLI fold a path (path.resolve) before they write, and a shell's `cd`
  * folds it against its folder: `out/../shortcut/x`, with `out` a link out of the repository, is `shortcut/x` to them,
@@ -159,13 +153,17 @@ const OWN_PROCESS = /^\/(?:proc\/(?:self|thread-self)|dev\/(?:fd|stdin|stdout|st
  */
 export function wherePathLeads(named: string): string[] {
   const folded = resolve(named);
-  if (process.platform !== 'win32' && (OWN_PROCESS.test(folded) || OWN_PROCESS.test(named)))
-    throw new UsageError(
+  const own = () =>
+    new UsageError(
       `${named} names a folder or file of the process that uses it (the client's own), which the guard hook's process cannot see`,
       'Name the file or folder by its own path.',
     );
-  const real = physicalPath(named);
-  if (folded === named) return [real];
-  const foldedReal = physicalPath(folded);
-  return foldedReal === real ? [real] : [real, foldedReal];
+  if (process.platform !== 'win32' && (OWN_PROCESS.test(folded) || OWN_PROCESS.test(named))) throw own();
+  // So is a path that leads there through a link (`lnk` → /proc/self/cwd/secrets): to the client, its own folder.
+  const real = physicalPathOf(named);
+  if (real.ownProcess) throw own();
+  if (folded === named) return [real.path];
+  const foldedReal = physicalPathOf(folded);
+  if (foldedReal.ownProcess) throw own();
+  return foldedReal.path === real.path ? [real.path] : [real.path, foldedReal.path];
 }

@@ -17,11 +17,29 @@ const SEPARATORS = process.platform === 'win32' ? /[\\/]/ : /\//;
  * named. A relative path is taken from the process's folder.
  */
 export function physicalPath(path: string): string {
-  return follow(path, { links: 0 });
+  return follow(path, { links: 0, ownProcess: false });
 }
 
-/** physicalPath, with the links followed so far counted across the calls a dangling link makes. */
-function follow(path: string, passed: { links: number }): string {
+/**
+ * A path through the process's own entries (`/proc/self/cwd/x`, `/dev/fd/3`): to the process that follows it, its own
+ * folder or file, which another process (the guard hook, which Claude Code runs in its shell's folder) cannot see.
+ */
+export const OWN_PROCESS = /^\/(?:proc\/(?:self|thread-self)|dev\/(?:fd|stdin|stdout|stderr))(?:\/|$)/;
+
+/**
+ * physicalPath, and whether the way there passes through the process's own entries ({@link OWN_PROCESS}), as named
+ * or through a link (`lnk` → `/proc/self/cwd/secrets`): where such a path leads depends on the process that follows it.
+ */
+export function physicalPathOf(path: string): { path: string; ownProcess: boolean } {
+  const passed = { links: 0, ownProcess: false };
+  return { path: follow(path, passed), ownProcess: passed.ownProcess };
+}
+
+/**
+ * physicalPath, with the links followed so far counted across the calls a link makes, and whether one of the folders
+ * on the way was the process's own.
+ */
+function follow(path: string, passed: { links: number; ownProcess: boolean }): string {
   const root = parse(path).root;
   let here = root === '' ? resolve('.') : root;
   let exists = true;
@@ -33,7 +51,11 @@ function follow(path: string, passed: { links: number }): string {
       continue;
     }
     const next = join(here, part);
+    if (process.platform !== 'win32' && OWN_PROCESS.test(next)) passed.ownProcess = true;
     if (exists) {
+      // realpath follows a link and its chain at once: the way it goes is walked too, for the process's own entries.
+      const link = passed.ownProcess ? undefined : danglingTarget(next, passed);
+      if (link !== undefined) follow(isAbsolute(link) ? link : `${here}${sep}${link}`, passed);
       try {
         here = realpathSync(next);
         continue;
@@ -52,7 +74,7 @@ function follow(path: string, passed: { links: number }): string {
 }
 
 /** What the link `path` points to, when it is one and the limit of links is not reached; else undefined. */
-function danglingTarget(path: string, passed: { links: number }): string | undefined {
+function danglingTarget(path: string, passed: { links: number; ownProcess: boolean }): string | undefined {
   try {
     if (!lstatSync(path).isSymbolicLink() || ++passed.links > MAX_LINKS) return undefined;
     return readlinkSync(path);

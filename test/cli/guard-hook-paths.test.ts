@@ -410,7 +410,15 @@ describe('agents guard hook, a link followed by `..`', () => {
     for (const file of ['out/../sc/prod.env', `${dir}/out/../sc/prod.env`])
       expect(await decision(dir, claude(dir, 'Write', { file_path: file, content: 'x' })), file).toBe('deny');
     // The client's own folder, which the hook's process cannot see (Claude Code runs it in its shell's): guard.on_error.
-    for (const file of ['/proc/self/cwd/secrets/prod.env', '/dev/fd/../../proc/self/cwd/secrets/prod.env']) {
+    // So is one a link in the repository leads to, or a chain of links.
+    symlinkSync('/proc/self/cwd/secrets', join(dir, 'own'));
+    symlinkSync('own', join(dir, 'own2'));
+    for (const file of [
+      '/proc/self/cwd/secrets/prod.env',
+      '/dev/fd/../../proc/self/cwd/secrets/prod.env',
+      `${dir}/own/prod.env`,
+      `${dir}/own2/prod.env`,
+    ]) {
       const r = await runAgents(['guard', 'hook'], {
         cwd: dir,
         input: claude(dir, 'Write', { file_path: file, content: 'x' }, join(dir, 'deep')),
