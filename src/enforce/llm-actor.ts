@@ -18,8 +18,11 @@ export interface LlmActorConfig {
   maxRequestChars: number;
   maxOutputTokens: number;
   maxRetries: number;
-  /** The proxy for baseUrl's scheme (HTTPS_PROXY or HTTP_PROXY of the run's environment), when one is set; NO_PROXY's hosts. */
-  proxy?: { url: string; noProxy: string };
+  /**
+   * The proxy for baseUrl's scheme (HTTPS_PROXY or HTTP_PROXY of the run's environment), when one is set: the
+   * variable that names it, as spelt there (its value may hold a password); NO_PROXY's hosts.
+   */
+  proxy?: { url: string; variable: string; noProxy: string };
   signal?: AbortSignal;
 }
 
@@ -102,6 +105,10 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
     : bare
       ? `; an OpenAI-compatible server serves it under /v1 (base_url ${config.baseUrl}/v1): /chat/completions is appended to base_url`
       : '';
+  // A proxy's failure reads as the endpoint's (connect ECONNREFUSED at the proxy's address): name the variable it came from.
+  const via = config.proxy
+    ? `; the request goes through the proxy in ${config.proxy.variable}${config.proxy.noProxy ? ' unless NO_PROXY lists its host' : ''}`
+    : '';
   // Node's own fetch takes no proxy from the environment, and gives up on a response slower than undici's
   // 300 s whatever timeout_ms says: behind a proxy or for a longer run, requests go through undici's own agent.
   const send = config.proxy || config.timeoutMs > UNDICI_TIMEOUT_MS ? viaUndici(config.proxy) : fetch;
@@ -133,9 +140,9 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
         }
         const why =
           r.kind === 'tls'
-            ? `the TLS connection to ${url} failed: ${clean(r.message)}; a private CA goes in NODE_EXTRA_CA_CERTS, a plain-HTTP endpoint needs an http:// base_url`
+            ? `the TLS connection to ${url} failed: ${clean(r.message)}${via}; a private CA goes in NODE_EXTRA_CA_CERTS, a plain-HTTP endpoint needs an http:// base_url`
             : r.kind === 'network'
-              ? `no response from ${url}: ${clean(r.message)}`
+              ? `no response from ${url}: ${clean(r.message)}${via}`
               : r.status >= 300 && r.status < 400
                 ? `HTTP ${r.status} from ${url}: redirected to ${clean(r.headers.get('location') ?? '(no location)')}; set reconciliation.base_url to where the endpoint is (a redirect is not followed: the key would go along)`
                 : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text, clean))}${r.status === 404 ? on404 : ''}`;

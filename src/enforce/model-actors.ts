@@ -99,9 +99,11 @@ function headerCarries(value: string): boolean {
  * reached without it. undici alone would send https through HTTP_PROXY when HTTPS_PROXY is unset.
  */
 function proxyOf(env: Record<string, string | undefined>, baseUrl: string): Pick<LlmActorConfig, 'proxy'> {
-  const url = proxyUrl(baseUrl.startsWith('https:') ? 'HTTPS_PROXY' : 'HTTP_PROXY', env);
+  const name = baseUrl.startsWith('https:') ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+  const variable = env[name.toLowerCase()] ? name.toLowerCase() : name;
+  const url = proxyUrl(variable, env);
   if (url === undefined) return {};
-  return { proxy: { url, noProxy: env.no_proxy || env.NO_PROXY || '' } };
+  return { proxy: { url, variable, noProxy: env.no_proxy || env.NO_PROXY || '' } };
 }
 
 /**
@@ -109,8 +111,7 @@ function proxyOf(env: Record<string, string | undefined>, baseUrl: string): Pick
  * undici would take it for no URL at every attempt, each retried as a network failure. A value no
  * request can go through is exit 2 naming the variable, never its value (it may hold a password).
  */
-function proxyUrl(name: string, env: Record<string, string | undefined>): string | undefined {
-  const variable = env[name.toLowerCase()] ? name.toLowerCase() : name;
+function proxyUrl(variable: string, env: Record<string, string | undefined>): string | undefined {
   const value = env[variable]?.trim() || undefined;
   if (value === undefined) return undefined;
   const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;

@@ -428,6 +428,21 @@ describe('the llm actor behind a proxy that refuses the tunnel', () => {
   });
 });
 
+describe('the llm actor behind a proxy that cannot be reached', () => {
+  it('the run’s error names the proxy variable the request went through, never its value', async () => {
+    server = await startModelServer([]);
+    const { root, context } = llmStore('openai', ['max_retries: 0']);
+    const args = ['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context];
+    const proxy = 'http://me:hunter2@127.0.0.1:1';
+    const r = await runAgents(args, { env: { JUDGE_KEY: KEY, HTTP_PROXY: proxy, http_proxy: undefined, NO_PROXY: '', no_proxy: '' } });
+    expect(r.code, r.stderr).toBe(1);
+    expect(server.requests).toHaveLength(0);
+    const error = onlyRun(root).run.error;
+    expect(error).toMatch(/no response from .*ECONNREFUSED.*HTTP_PROXY/);
+    expect(`${error}${r.stderr}${r.stdout}`).not.toContain('hunter2');
+  });
+});
+
 describe('the llm actor: proxy variables as curl reads them', () => {
   it('a proxy without a scheme is an HTTP proxy; one no request goes through (socks5://) is exit 2 naming the variable, nothing sent or written', async () => {
     server = await startModelServer((req) => reply('openai', answer(asked(req))));
