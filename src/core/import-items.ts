@@ -16,6 +16,8 @@ import { type Heading, isCondition, isRule, MARKED, onlyNegates } from './rule-w
 export function isLabel(markdown: string): boolean {
   const text = plain(markdown.replace(/^\[[ xX]\]\s+/, ''));
   if (text === '' || /:\s*\S/.test(text) || words(text) > 6) return false;
+  // "Strict mode on." is a sentence, a rule of its own however short: a label ends with a colon or is a bare phrase.
+  if (/[^.]\.$/.test(text)) return false;
   if (startsWithCode(markdown) || isLinkOnly(markdown)) return false;
   // "Don't:" and "Never:" are rules by their words, yet only head the prohibitions below them.
   const head = text.replace(/:$/, '');

@@ -731,6 +731,21 @@ describe('splitInstructions: an item that labels the items nested below it', () 
     ]);
   });
 
+  it('a short sentence ending in a full stop over nested items is a rule of its own, not their label', () => {
+    const md = '# Rules\n\n- Strict mode on.\n  - No any.\n  - No implicit returns.\n- Testing:\n  - Always write tests\n  - Use vitest\n';
+    expect(taken(md)).toEqual([
+      [3, 'Strict mode on.', []],
+      [4, 'No any.', []],
+      [5, 'No implicit returns.', []],
+      [7, 'Always write tests', ['testing']],
+      [8, 'Use vitest', ['testing']],
+    ]);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [6, 6, 'heading'],
+    ]);
+  });
+
   it('the nearest label decides whether bare phrases are conventions; a heading or a paragraph ends it', () => {
     const md = '## Code style\n\n- Examples:\n  - foo_bar\n\nSome words.\n\n- single quotes';
     expect(taken(md)).toEqual([[8, 'single quotes', ['code-style']]]);
