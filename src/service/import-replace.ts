@@ -316,9 +316,12 @@ export function previewReplace(top: string, plan: ImportPlan): ReplacePreview[] 
 
 /**
  * Whether `text`, what `--replace` left of the file `f`, says nothing of its own: a folder's AGENTS.md (CLAUDE.md,
- * GEMINI.md) with only headings, or a rule file of a rules folder with only its front matter and headings.
+ * GEMINI.md, not Ruler's .ruler/AGENTS.md) with only headings, or a rule file of a rules folder with only its front matter and headings.
  */
 function emptiedText(f: ImportFile, text: string): boolean {
+  // Ruler's sources (.ruler/AGENTS.md among them) are no agent's file: Ruler joins every one of them into the files it
+  // writes, so one left with headings governs no folder and is kept, as any other .ruler/*.md is.
+  if (f.kind === 'ruler') return false;
   const cut = f.file.lastIndexOf('/');
   const folder = RULE_FOLDERS[f.kind];
   const ruleFile = folder !== undefined && `/${f.file}`.includes(`/${folder}/`);

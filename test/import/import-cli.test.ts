@@ -498,6 +498,23 @@ describe('agents import outside a git repository', () => {
     expect(readFileSync(join(top, '.cursor/rules/agents-global.mdc'), 'utf8')).toContain('Use tabs.');
   });
 
+  it('--replace keeps a Ruler source left with only headings, .ruler/AGENTS.md as any other: Ruler joins them all', async () => {
+    const top = tempDir('agents-import-');
+    writeTree(top, {
+      '.agents/global/': null,
+      '.agents/projects/': null,
+      '.ruler/AGENTS.md': '# Rules\n\n- Use tabs.\n',
+      '.ruler/style.md': '# Style\n\n- Never push to main.\n',
+    });
+    const dry = await run(top, '--format', 'json', 'import', '--dry-run', '--replace');
+    expect(JSON.parse(dry.stdout).would_replace.map((f: { removes_file: boolean }) => f.removes_file)).toEqual([false, false]);
+    const out = await run(top, '--format', 'json', 'import', '--yes', '--replace');
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout).replaced.emptied).toEqual([]);
+    expect(readFileSync(join(top, '.ruler/AGENTS.md'), 'utf8').trim()).toBe('# Rules');
+    expect(readFileSync(join(top, '.ruler/style.md'), 'utf8').trim()).toBe('# Style');
+  });
+
   it('--dry-run --replace shows what --replace would do to each file, in text and JSON, and writes nothing', async () => {
     const top = tempDir('agents-import-');
     const agents = '# T\n\n## Code style\n- Use X.\n\n## Testing\n- Run tests always.\n- `npm test`\n';
