@@ -1,7 +1,7 @@
 // The reading helpers of `agents import` (service/import-service.ts): where a link leads, code blocks set aside,
 // front matter parsed, and the refusal of a folder that cannot be listed, of a link to one, or of another repository.
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { LeftOut } from '../core/import-rules.ts';
 import { lenientFrontMatter } from '../core/import-sources.ts';
@@ -67,6 +67,28 @@ function nestedRepositoryError(given: string, rel: string, top: string, listed: 
   );
 }
 
+/**
+ * The repository-relative path of a file named, through the folder a link leads to: `link/AGENTS.md`, `link` a
+ * symbolic link to `docs`, is `docs/AGENTS.md`, the file an agent reads for docs/, whose folder names its project
+ * (as `agents import link` names docs). A path git lists, or one whose folder leads out of the repository or
+ * nowhere, is kept as named.
+ */
+export function namedRel(top: string, abs: string, listed: readonly string[]): string {
+  const rel = relative(top, abs).split(sep).join('/');
+  const cut = rel.lastIndexOf('/');
+  if (cut < 0 || rel.startsWith('..') || isAbsolute(rel) || listed.includes(rel)) return rel;
+  let real: string;
+  try {
+    real = relative(realpathSync.native(top), realpathSync.native(dirname(abs)))
+      .split(sep)
+      .join('/');
+  } catch {
+    return rel;
+  }
+  if (real.startsWith('..') || isAbsolute(real)) return rel;
+  return real === '' ? rel.slice(cut + 1) : `${real}/${rel.slice(cut + 1)}`;
+}
+
 /** Where the symbolic link at `abs` leads, or undefined when it is none. */
 export function linkTarget(abs: string): string | undefined {
   try {
@@ -77,15 +99,15 @@ export function linkTarget(abs: string): string | undefined {
 }
 
 /**
- * The refusal of a path named that is a symbolic link to a folder (exit 2), which git and the search list as a file
- * of its own, or undefined when it is none: the import reads the folder it leads to when that folder is named.
+ * Refuses a path named that is a symbolic link to a folder (exit 2), which git and the search list as a file of its
+ * own; returns when it is none: the import reads the folder it leads to when that folder is named.
  */
-export function folderLinkError(given: string, abs: string, realTop: string): UsageError | undefined {
+export function refuseFolderLink(given: string, abs: string, realTop: string): void {
   const to = linkTarget(abs);
-  if (to === undefined || statSync(abs, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
+  if (to === undefined || statSync(abs, { throwIfNoEntry: false })?.isDirectory() !== true) return;
   const rel = relative(realTop, realpathSync.native(abs)).split(sep).join('/');
   const outside = rel.startsWith('..') || isAbsolute(rel);
-  return new UsageError(
+  throw new UsageError(
     `${given} is a symbolic link to a folder (${to}), which import does not follow`,
     outside
       ? 'It leads out of the repository, whose own files alone are imported.'

@@ -31,11 +31,12 @@ import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
 import {
-  folderLinkError,
   linkTarget,
+  namedRel,
   namedPathRefusal,
   outsideCode,
   parseFrontMatter,
+  refuseFolderLink,
   type Unlisted,
   unlistedError,
 } from './import-files.ts';
@@ -156,7 +157,7 @@ export class ImportService {
       if (given.trim() === '')
         throw new UsageError('an empty path was given', 'Name a file or folder to import, or none to import every instruction file.');
       const abs = isAbsolute(given) ? given : resolve(options.cwd, given);
-      const rel = relative(top, abs).split(sep).join('/');
+      const rel = namedRel(top, abs, all);
       if (rel.startsWith('..') || isAbsolute(rel)) {
         throw new UsageError(`${given} is outside the repository (${top})`, 'Name files or folders inside the repository.');
       }
@@ -194,8 +195,7 @@ export class ImportService {
         );
       const kind = known ?? (options.from?.length === 1 ? options.from[0] : undefined);
       // A link to a folder is a file to git: said as the link it is, not as a file of no known kind.
-      const link = known === undefined ? folderLinkError(given, abs, realpathSync.native(top)) : undefined;
-      if (link !== undefined) throw link;
+      if (known === undefined) refuseFolderLink(given, abs, realpathSync.native(top));
       if (kind === undefined) {
         throw new UsageError(
           `${given} is not an instruction file agents knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,

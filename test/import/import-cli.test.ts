@@ -456,6 +456,10 @@ describe('agents import outside a git repository', () => {
     expect(out.stdout).not.toContain('repository of its own');
     expect(out.code).toBe(0);
     expect(storeFiles(top)).toEqual([]);
+    // It is the file of the folder the link leads to, as naming the link names that folder: project real, not inlink.
+    const data = JSON.parse(out.stdout);
+    expect(data.files.map((f: { file: string }) => f.file)).toEqual(['real/AGENTS.md']);
+    expect(data.projects.map((p: { name: string; paths: string[] }) => [p.name, p.paths])).toEqual([['real', ['real/**']]]);
   });
 
   it('--replace names a file of the export it leaves alone as the reason the lines of its rules stay', async () => {
