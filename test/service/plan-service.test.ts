@@ -206,6 +206,36 @@ describe('PlanService', () => {
     expect(await s.list()).toEqual([]);
   });
 
+  it('says a run stale when the effective set changed while the actor ran, dated when the actor was asked', async () => {
+    const root = testStore({
+      'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
+      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+    });
+    let now = new Date('2026-11-30T09:00:00Z');
+    let n = 0;
+    const s = new PlanService(
+      new InvariantService(root, { clock: () => now, newId: () => `01M8KM00000000000000000${String(n++).padStart(3, '0')}` }),
+    );
+    const { plan } = await s.use({ action: 'local/cov' });
+    const editing = actor(async (r) => {
+      // Meanwhile, someone edits the invariant asked about and adds another; the actor answers ten minutes later.
+      const file = join(root, 'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('Never delete production data', 'Never delete any data'));
+      writeFileSync(join(root, 'global/01M8KJTB000000000000000000.yaml'), invariantYaml('01M8KJTB000000000000000000', 'Keep backups'));
+      now = new Date('2026-11-30T09:10:00Z');
+      return { ok: true, response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) } };
+    });
+    const run = await s.strategize(plan.id, { actor: editing });
+    expect([run.ok, run.setChanged]).toEqual([false, { added: 1, removed: 0, edited: 1 }]);
+    expect([run.run.created_at, run.decision.created_at]).toEqual(['2026-11-30T09:00:00Z', '2026-11-30T09:10:00Z']);
+    const stale = (await s.status(plan.id)).reasons.find((r) => r.code === 'stale');
+    expect(stale).toMatchObject({ added: 1, removed: 0, edited: 1 });
+    expect(stale?.message).toContain('since 2026-11-30T09:00:00Z');
+    // Asked again with the set unchanged, the run is enforced and not stale.
+    const again = await s.strategize(plan.id, { actor: actor(async (r) => editing.evaluate(r)) });
+    expect([again.ok, again.setChanged]).toEqual([true, null]);
+  });
+
   it('records no violation in a plan removed after it was read, and leaves no folder without plan.yaml', async () => {
     const root = testStore({
       'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),

@@ -133,10 +133,11 @@ export default defineCommand<StrategizeArgs>({
         decision: decisionJson(decision),
         enforcement: runJson(run),
         problems: result.problems,
+        set_changed: result.setChanged,
       },
       () => {
         const lines = [
-          `${result.ok ? s.green('enforced') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
+          `${result.ok ? s.green('enforced') : enforced === run.records.length && !run.error ? s.yellow('stale') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
         ];
         if (run.error) lines.push(`${s.red('actor failed:')} ${oneLine(run.error)}`);
         for (const rec of run.records) {
@@ -145,6 +146,11 @@ export default defineCommand<StrategizeArgs>({
           lines.push(`      ${s.dim(`${rec.invariant_id} · ${oneLine(rec.actor_response)}`)}`);
         }
         for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
+        const c = result.setChanged;
+        if (c)
+          lines.push(
+            `${s.yellow('warning:')} the effective set changed while the actor ran (${c.added} added, ${c.removed} removed, ${c.edited} edited): the run is recorded, and stale; run \`agents plan strategize ${result.plan.id}\` again`,
+          );
         lines.push(
           '',
           `recorded decision ${decision.id}${decision.parent_id ? ` (after ${decision.parent_id})` : ' (the first)'}`,

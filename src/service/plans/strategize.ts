@@ -24,6 +24,7 @@ import type { PlanContext } from './context.ts';
 import { invariantDigests, planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';
 import { docsRef } from '../../core/docs-link.ts';
+import { setChanges } from '../../core/plan-gate.ts';
 
 /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
 export async function actorRequest(svc: PlanContext, prefix: string, context: string | null): Promise<ActorRequest> {
@@ -106,6 +107,8 @@ export async function strategize(
   // An actor of the caller's may answer in any shape: a malformed answer is a failed run, as a program's is.
   // A stop heard before the actor is asked spares its work (a model's call): the lock would refuse the run after it.
   throwIfCancelled(signal, 'the actor was not asked; nothing was written.');
+  // The run's time is when the set it judged was asked about: plan status counts the set's changes since then.
+  const asked = timestamp(svc.invariants.deps.clock());
   const outcome = actorOutcomeOf(await options.actor.evaluate(request));
   return withFolderLock(
     svc.root,
@@ -126,7 +129,7 @@ export async function strategize(
       const run: EnforcementRun = {
         id: runId,
         decision_id: decisionId,
-        created_at: now,
+        created_at: asked,
         actor: options.actor.kind,
         records: rec.records.map((r) => ({ ...r, digest: digests.get(r.invariant_id)! })),
       };
@@ -145,6 +148,9 @@ export async function strategize(
         actor: options.actor.kind,
       };
       if (author !== undefined) decision.created_by = author;
+      // An invariant edited, added or removed while the actor worked: the run is recorded (its answers are of the
+      // set it was asked about) and said to be stale at once, as plan status will, instead of called enforced.
+      const changed = await changedSince(svc, plan.id, digest, run.records);
       const runPath = `${folder}/enforcement/${runId}.yaml`;
       const nodePath = `${folder}/decisions/${decisionId}.yaml`;
       // Both documents are made (and schema-checked) before either is written; then both or
@@ -162,9 +168,31 @@ export async function strategize(
         decision,
         run: written.run,
         problems: rec.problems,
-        ok: rec.error === undefined && rec.records.every((r) => r.enforced),
+        ok: rec.error === undefined && rec.records.every((r) => r.enforced) && changed === undefined,
+        setChanged: changed ?? null,
       };
     },
     { onStale: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },
   );
+}
+
+/** What changed in the plan's effective set since the actor was asked about the set of `digest`, if anything. */
+async function changedSince(
+  svc: PlanContext,
+  planId: string,
+  digest: string,
+  records: EnforcementRun['records'],
+): Promise<StrategizeResult['setChanged'] | undefined> {
+  const now = (await svc.invariants.effective({ plan: planId })).entries.map((e) => e.invariant);
+  if ((await setDigest(now)) === digest) return undefined;
+  const digests = await invariantDigests(now);
+  const {
+    added,
+    removed,
+    edited = 0,
+  } = setChanges(
+    now.map((i) => ({ id: i.id, severity: i.severity, digest: digests.get(i.id)! })),
+    records,
+  );
+  return { added, removed, edited };
 }

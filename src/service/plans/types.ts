@@ -52,8 +52,10 @@ export interface StrategizeResult {
   run: EnforcementRun;
   /** Run-level notes (answers for invariants that were not asked about). */
   problems: string[];
-  /** Every invariant enforced and the actor did not fail. */
+  /** Every invariant enforced, the actor did not fail, and the effective set did not change while it ran. */
   ok: boolean;
+  /** How the effective set changed while the actor ran (the run is stale at once), or null. */
+  setChanged: { added: number; removed: number; edited: number } | null;
 }
 
 export interface PlanStatus {
