@@ -6,6 +6,12 @@ import { compileGlob, compileSegments, folderPattern, singleFolder } from '../co
 import { GitError, lsRepoFiles } from '../git/repo.ts';
 
 /**
+ * Folders never searched outside a git repository, by import's search for instruction files and export's folders of
+ * a wildcard path alike: git's own, the packages installed, and the store's usual folder.
+ */
+export const NEVER_WALKED: ReadonlySet<string> = new Set(['.git', 'node_modules', '.agents']);
+
+/**
  * The folders of the repository at `top` that each path glob with wildcards
  * in its folder names (`packages/*\/src/**` → packages/a/src,
  * packages/b/src): where AGENTS.md, CLAUDE.md and GEMINI.md go for it. As
@@ -62,7 +68,8 @@ function diskFolders(top: string, pattern: string): string[] {
       for (const e of entries) {
         const path = dir === '' ? e.name : `${dir}/${e.name}`;
         // A folder holding `.git` is a repository of its own, as git itself would take it: none of this folder's.
-        if (e.isDirectory() && seg !== '**' && seg.test(e.name) && !existsSync(join(top, path, '.git'))) next.push(path);
+        if (e.isDirectory() && !NEVER_WALKED.has(e.name) && seg !== '**' && seg.test(e.name) && !existsSync(join(top, path, '.git')))
+          next.push(path);
       }
     }
     at = next;

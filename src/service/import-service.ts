@@ -26,6 +26,7 @@ import { readFolders, readStore } from '../store/read.ts';
 import { loadConfig } from '../store/config.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { loadIdGenerator } from './deps.ts';
+import { NEVER_WALKED } from './export-folders.ts';
 import { idMaker } from './new-ids.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ReplaceResult } from './import-replace.ts';
@@ -66,9 +67,6 @@ const STAGED_BETWEEN_SIGNALS = 200;
 
 /** The kinds whose front matter says where their rules apply: one that cannot be read skips the file. */
 const FRONT_MATTER_KINDS: ReadonlySet<ImportKind> = new Set(['cursor', 'copilot-instructions', 'windsurf', 'clinerules']);
-
-/** Folders never searched for instruction files when the store is not in a git repository. */
-const NEVER_WALKED = new Set(['.git', 'node_modules', '.agents']);
 
 /**
  * `agents import`: finds the repository's instruction files, splits them into

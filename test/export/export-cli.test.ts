@@ -236,6 +236,8 @@ describe('agents export: every target, from a monorepo', () => {
       // A repository of its own (a clone) is no folder of this one's.
       'services/clone/.git/HEAD': 'ref: refs/heads/main\n',
       'services/clone/api/e.ts': 'x\n',
+      // Nor are the folders import never searches outside git (installed packages).
+      'services/node_modules/api/f.js': 'x\n',
     });
     const r = await runAgents(['--format', 'json', 'export'], { cwd: top });
     expect([r.code, JSON.parse(r.stdout).changes.map((c: { path: string }) => c.path)]).toEqual([0, ['services/billing/api/AGENTS.md']]);
