@@ -8,6 +8,7 @@
  * project's paths are written to them as they are (in `applyTo`, whose commas
  * separate globs, an alternation as a glob per alternative). Pure.
  */
+import { loosely } from './names.ts';
 
 /**
  * Why `glob` points into the store kept at `folder` (relative to the repository's top) elsewhere than `.agents/`, whose
@@ -280,16 +281,19 @@ export function mayNameFolder(glob: string): boolean {
 /**
  * Whether a guard's write glob names a folder, so guards none of the files below it: one that may (`mayNameFolder`)
  * and that `namesFolderOfFiles` finds a folder of `files`, or, without any wildcard, that `isFolder` finds a folder
- * of the working tree where git lists no file (an ignored `secrets/`, the usual one).
+ * of the working tree where git lists no file (an ignored `secrets/`, the usual one). `caseless` where git ignores
+ * case: the glob and the files are compared as the guard matches them there (`Secrets` names `secrets/`).
  */
 export async function writeGlobNamesFolder(
   glob: string,
   files: readonly string[],
   isFolder?: (path: string) => Promise<boolean>,
+  caseless = false,
 ): Promise<boolean> {
   if (!mayNameFolder(glob)) return false;
-  if (namesFolderOfFiles(glob, files)) return true;
-  return isFolder !== undefined && !WILDCARD.test(glob) && !files.includes(glob) && (await isFolder(glob));
+  const [named, listed] = caseless ? [loosely(glob), files.map(loosely)] : [glob, files];
+  if (namesFolderOfFiles(named, listed)) return true;
+  return isFolder !== undefined && !WILDCARD.test(glob) && !listed.includes(named) && (await isFolder(glob));
 }
 
 /** Whether the repository-relative file path `path` matches `glob` (a valid one). */

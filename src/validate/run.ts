@@ -145,7 +145,12 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     // --fix amends its report after the checks: what it found is not what the fixed files hold.
     memo: !options.fix,
     repoFiles,
-    ...(top === undefined ? {} : { repoFolder: async (path: string) => (await import('../store/atomic-write.ts')).isFolder(top, path) }),
+    ...(top === undefined
+      ? {}
+      : {
+          repoFolder: async (path: string) => (await import('../store/atomic-write.ts')).isFolder(top, path),
+          repoIgnoresCase: async () => (await import('../git/repo.ts')).ignoresCase(top),
+        }),
     ...(storeFolder === undefined ? {} : { storeFolder }),
     now,
     // Hook mode: the checks across files look only at what the changed paths can take part in (docs/validation.md).

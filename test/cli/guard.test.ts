@@ -980,5 +980,13 @@ describe('invariant add and edit', () => {
     expect(
       warned.diagnostics.filter((d: { code: string }) => d.code === 'guard-write-folder').map((d: { file: string }) => d.file),
     ).toEqual([`global/${INV2}.yaml`]);
+    // Where git ignores case the guard matches Secrets as secrets, a file only: the folder is named in any case.
+    git(dir, 'config', 'core.ignorecase', 'true');
+    expect(await error('add', '--global', 'Never touch the keys', '--guard-write', 'Secrets')).toEqual([
+      2,
+      'guard-write-folder',
+      { glob: 'Secrets', suggestion: 'Secrets/**' },
+    ]);
+    expect((await runAgents(['guard', 'try', '--path', 'SECRETS/k.pem'], { cwd: dir })).code).toBe(1);
   });
 });

@@ -1506,6 +1506,17 @@ describe('checkGuardWrites', () => {
       { repoFiles: async () => files, repoFolder: async (p) => p === 'vault' || p === 'docs/x.md' },
     );
     expect(ignored.map((d) => [d.code, d.line])).toStrictEqual([['guard-write-folder', 6]]);
+    // Where git ignores case, a glob naming the folder in another case is one too, as the guard matches it there.
+    const cased = (ignoresCase: boolean) =>
+      check(
+        { [`global/${A}.yaml`]: guarded(['Secrets', 'KEYS/A']) },
+        { repoFiles: async () => files, repoIgnoresCase: async () => ignoresCase },
+      );
+    expect((await cased(true)).map((d) => [d.code, d.line])).toStrictEqual([
+      ['guard-write-folder', 6],
+      ['guard-write-folder', 7],
+    ]);
+    expect(await cased(false)).toStrictEqual([]);
     // Outside git nothing is known of the files; in hook mode only a touched invariant is judged.
     expect(
       await check({ [`global/${A}.yaml`]: guarded(['secrets']) }, { repoFiles: async () => undefined, repoFolder: async () => true }),

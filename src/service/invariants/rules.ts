@@ -318,7 +318,7 @@ export async function refuseFolderWrites(root: string, guard: Guard | null | und
   const { mayNameFolder, writeGlobNamesFolder } = await import('../../core/globs.ts');
   const write = guard?.write ?? [];
   if (!write.some(mayNameFolder)) return;
-  const [{ lsRepoFiles, GitError }, { repoTop }, { isFolder }] = await Promise.all([
+  const [{ lsRepoFiles, GitError, ignoresCase }, { repoTop }, { isFolder }] = await Promise.all([
     import('../../git/repo.ts'),
     import('../../git/location.ts'),
     import('../../store/atomic-write.ts'),
@@ -332,8 +332,11 @@ export async function refuseFolderWrites(root: string, guard: Guard | null | und
     if (error instanceof GitError) return;
     throw error;
   }
+  // Where git ignores case the guard matches `Secrets` against `secrets/`'s files as it would against `secrets`.
+  const caseless = await ignoresCase(top);
   let glob: string | undefined;
-  for (const g of write) if (glob === undefined && (await writeGlobNamesFolder(g, files, async (p) => isFolder(top, p)))) glob = g;
+  for (const g of write)
+    if (glob === undefined && (await writeGlobNamesFolder(g, files, async (p) => isFolder(top, p), caseless))) glob = g;
   if (glob === undefined) return;
   throw new UsageError(
     // Worded as the other refusals of a write glob, which the add and edit form take back to its guard step.

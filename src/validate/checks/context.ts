@@ -42,6 +42,8 @@ export interface ValidateOptions {
    * one git lists no file of (an ignored `secrets/`) is warned of too. Absent: only git's list is asked.
    */
   repoFolder?: (path: string) => Promise<boolean>;
+  /** Whether git compares the repository's paths without case (`core.ignorecase`), as the guards then match them. */
+  repoIgnoresCase?: () => Promise<boolean>;
   /** The store's folder relative to the repository's top (`.agents`, `config/agents`); undefined outside git. */
   storeFolder?: string;
   /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */

@@ -27,8 +27,9 @@ export async function checkGuardWrites(
   if (globs.length === 0) return [];
   const files = options.repoFiles ? await options.repoFiles() : undefined;
   if (files === undefined) return [];
+  const caseless = (await options.repoIgnoresCase?.()) ?? false;
   const found: typeof globs = [];
-  for (const g of globs) if (await writeGlobNamesFolder(g.glob, files, options.repoFolder)) found.push(g);
+  for (const g of globs) if (await writeGlobNamesFolder(g.glob, files, options.repoFolder, caseless)) found.push(g);
   await located.load(found.map((g) => g.file));
   return found.map((g) =>
     located.at(
