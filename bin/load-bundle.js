@@ -5,7 +5,7 @@
 // CommonJS itself (bin/package.json), like bin/agents.js: a command run
 // never starts Node's ES module loader.
 'use strict';
-const { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { accessSync, constants, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -93,8 +93,40 @@ function readCache(cacheFile, digest) {
   return end > 0 && made === digest && key ? { key, data: data.subarray(end + 1) } : undefined;
 }
 
-/** Writes the cache whole or not at all (a temporary file renamed over it); a folder we may not write is left alone. */
+/** A temporary of a cache being written (`writeCache`): the cache's name, the writer's pid, `.tmp`. */
+const CACHE_TEMPORARY = /\.cache\.\d+\.tmp$/;
+
+/**
+ * Removes the temporaries of caches beside `target` that a run killed while writing one left: nothing else removes
+ * them. A writer takes milliseconds, so one older than a minute is no run's at work, whatever its pid now names.
+ */
+function removeStaleTemporaries(target) {
+  const folder = dirname(target);
+  let names;
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    if (!CACHE_TEMPORARY.test(name)) continue;
+    const path = join(folder, name);
+    try {
+      const stat = lstatSync(path);
+      if (stat.isFile() && now - stat.mtimeMs > 60_000) rmSync(path, { force: true });
+    } catch {
+      // Gone already, or not ours to remove: the cache is written all the same.
+    }
+  }
+}
+
+/**
+ * Writes the cache whole or not at all (a temporary file renamed over it); a folder we may not write is left alone.
+ * Only a run without a cache it can take writes one: the run after one killed while writing clears its temporary.
+ */
 function writeCache(target, digest, data) {
+  removeStaleTemporaries(target);
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, Buffer.concat([Buffer.from(`${digest} ${environmentKey()}\n`, 'latin1'), data]), { flag: 'wx' });

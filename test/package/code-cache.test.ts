@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -164,6 +165,21 @@ describe('the CLI bundle and its code cache', () => {
     expect(readdirSync(join(p.dir, 'dist')).sort()).toEqual(
       ['agents.cjs', 'hook.cjs', 'hook.cjs.cache', 'commit-hook.cjs', 'commit-hook.cjs.cache', own.slice(own.lastIndexOf('/') + 1)].sort(),
     );
+  });
+
+  it("writing a cache removes the temporaries of the package's caches that a killed run left over a minute ago, and no newer one", () => {
+    const loader = createRequire(import.meta.url)(join(REPO, 'bin/load-bundle.js')) as {
+      writeCache: (target: string, digest: string, data: Buffer) => boolean;
+    };
+    const dist = tempDir();
+    const stale = join(dist, 'hook.cjs.k2x9.cache.4242.tmp');
+    const fresh = join(dist, 'agents.cjs.k2x9.cache.4243.tmp');
+    for (const f of [stale, fresh, join(dist, 'notes.4242.tmp')]) writeFileSync(f, 'x');
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(stale, old, old);
+    utimesSync(join(dist, 'notes.4242.tmp'), old, old);
+    expect(loader.writeCache(join(dist, 'agents.cjs.k2x9.cache'), '0123456789abcdef', Buffer.from('data'))).toBe(true);
+    expect(readdirSync(dist).sort()).toEqual(['agents.cjs.k2x9.cache', 'agents.cjs.k2x9.cache.4243.tmp', 'notes.4242.tmp']);
   });
 
   it("warming the caches (part of the build) leaves the caller's repository and store alone, whatever GIT_* and AGENTS_* say", () => {
