@@ -1,17 +1,39 @@
-import { cancelledBy, STOP_SIGNALS } from '../core/errors.ts';
+import { CancelledError, cancelledBy, type SIGNAL_EXIT_CODES, STOP_SIGNALS } from '../core/errors.ts';
 
 /**
  * Runs `work` with the stop signals turned into an abort of the signal it is
  * given (instead of ending the process at once), for work that cleans up
  * after itself when aborted; the default action is back once it ends.
+ * `completed`, for work that finishes its writes whole once it has begun
+ * them: a stop that came after its last look at the signal ends the run as
+ * the signal asks (130, 143, 129) once the work is done, saying what it did,
+ * as a writer holding a lock does (docs/guarantees.md), instead of exit 0.
  */
-export async function abortOnStopSignals<T>(outcome: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function abortOnStopSignals<T>(
+  outcome: string,
+  work: (signal: AbortSignal) => Promise<T>,
+  completed?: (value: T) => string,
+): Promise<T> {
   const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => controller.abort(cancelledBy(signal, outcome));
+  let stop: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop ??= signal;
+    controller.abort(cancelledBy(signal, outcome));
+  };
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
+  let value: T;
   try {
-    return await work(controller.signal);
+    value = await work(controller.signal);
   } finally {
+    // A signal caught during the work's last synchronous stretch reaches its listener only at the next turn of the
+    // event loop: let it in before the listeners go, or it would be lost and the run end as if none came.
+    if (completed !== undefined) await new Promise((resolve) => setImmediate(resolve));
     for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
   }
+  if (completed !== undefined && stop !== undefined)
+    throw new CancelledError(
+      `Stopped${stop === 'SIGINT' ? '' : ` by ${stop}`} once ${completed(value)}`,
+      stop as keyof typeof SIGNAL_EXIT_CODES,
+    );
+  return value;
 }

@@ -98,14 +98,21 @@ export default defineCommand<SyncArgs>({
     };
     if (argv.dryRun) r = await service.sync(String(argv.id), { apply: false });
     else {
-      // A stop before the first write cancels the sync; once the plan's files are being written, they are written whole.
-      r = await abortOnStopSignals('the plan was left as it was; nothing was synced.', (signal) =>
-        service.sync(String(argv.id), {
-          apply: true,
-          ...commit,
-          signal,
-          ...(argv.yes ? {} : { confirm }),
-        }),
+      // A stop before the first write cancels the sync; once the plan's files are being written, they are written whole,
+      // and the run then ends as the signal asks.
+      r = await abortOnStopSignals(
+        'the plan was left as it was; nothing was synced.',
+        (signal) =>
+          service.sync(String(argv.id), {
+            apply: true,
+            ...commit,
+            signal,
+            ...(argv.yes ? {} : { confirm }),
+          }),
+        (done) =>
+          !done.applied || done.changes.length === 0
+            ? 'nothing was synced.'
+            : `plan ${done.plan.id} was synced whole (${done.changes.length} ${done.changes.length === 1 ? 'change' : 'changes'}${done.commit === undefined ? '' : `, commit ${done.commit.slice(0, 12)}`}): nothing is left to sync.`,
       );
     }
     if (declined) {
