@@ -52,8 +52,7 @@ export async function topLevel(cwd: string): Promise<string> {
 
 /** When a commit (a full id this repository holds) was made: its committer date, as git records it. */
 export async function commitTime(cwd: string, commit: string): Promise<Date> {
-  // Under log.showSignature, git writes a signed commit's check before the date: read as a number, it was no time.
-  return new Date(Number((await git(cwd, ['show', '-s', '--no-show-signature', '--format=%ct', commit])).trim()) * 1000);
+  return new Date(Number((await git(cwd, ['show', '-s', '--format=%ct', commit])).trim()) * 1000);
 }
 
 /**

@@ -64,9 +64,12 @@ export function gitEnv(cwd: string): Record<string, string> {
   // A bare repository is never found by searching: a cloned repository can hold one as plain files (its store
   // folder, say), whose config would run programs (core.fsmonitor) in a git started there. Command-line
   // configuration, which git lets set this; the caller's own GIT_CONFIG_* never pass (above).
-  env.GIT_CONFIG_COUNT = '1';
+  env.GIT_CONFIG_COUNT = '2';
   env.GIT_CONFIG_KEY_0 = 'safe.bareRepository';
   env.GIT_CONFIG_VALUE_0 = 'explicit';
+  // Under log.showSignature, git log and show write a signed commit's check into the output the tool reads.
+  env.GIT_CONFIG_KEY_1 = 'log.showSignature';
+  env.GIT_CONFIG_VALUE_1 = 'false';
   if (OWN_BARE.has(resolve(cwd))) env.GIT_DIR = resolve(cwd);
   return env;
 }

@@ -2,6 +2,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { crlfInCheckout } from '../../src/git/line-ends.ts';
+import { logRaw } from '../../src/git/log.ts';
 import { commitTime, GitError, resolveCommitTime } from '../../src/git/repo.ts';
 import { GitProcessError, runGit } from '../../src/git/runner.ts';
 import { git, gitInit } from '../helpers/git.ts';
@@ -54,6 +55,9 @@ describe('commitTime, under log.showSignature', () => {
     expect((await commitTime(top, commit)).toISOString()).toBe('2023-11-14T22:13:20.000Z');
     // The commit and its date from one read of the commit's text: its committer line, not the signature after it.
     expect(await resolveCommitTime(top, commit)).toEqual({ commit, time: new Date('2023-11-14T22:13:20.000Z') });
+    // A history read by git log holds the signed commit alone, not a commit made of the signature's check.
+    git(top, 'update-ref', 'HEAD', commit);
+    expect((await logRaw(top, [])).map((c) => c.commit)).toEqual([commit]);
   });
 });
 
