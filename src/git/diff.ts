@@ -3,9 +3,10 @@
 // process, started directly like the hook-mode readers (changed.ts); against the
 // working tree, one more lists the untracked files git does not ignore and the
 // index entries git is told not to look at (hidden-edits.ts).
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HiddenEntry, hiddenEdits, hiddenEntry, NO_FSMONITOR, noFilters } from './hidden-edits.ts';
+import { AgentsError } from '../core/errors.ts';
+import { type HiddenEntry, hiddenEdits, hiddenEntry, NO_FSMONITOR, noFilters, readWhole } from './hidden-edits.ts';
 import { GitError } from './repo.ts';
 import { type ConfigPair, passOn, runGit } from './runner.ts';
 
@@ -116,7 +117,7 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
  * An untracked file as the diff of a new file would show it: every line
  * added (a link's target as its one line, as git diffs a link). A nested
  * repository (`sub/`) and a file gone or unreadable since git listed it are
- * judged by their path alone.
+ * judged by their path alone; a file too large to read whole is refused.
  */
 function untrackedFile(top: string, listed: string): DiffFile {
   const path = listed.replace(/\/$/, '');
@@ -126,9 +127,10 @@ function untrackedFile(top: string, listed: string): DiffFile {
     const full = join(top, path);
     const st = lstatSync(full);
     if (st.isSymbolicLink()) text = readlinkSync(full, 'utf8');
-    else if (st.isFile()) text = readFileSync(full).toString('utf8');
+    else if (st.isFile()) text = readWhole(full, path, st.size).toString('utf8');
     else return { path, added: [] };
-  } catch {
+  } catch (error) {
+    if (error instanceof AgentsError) throw error;
     return { path, added: [] };
   }
   if (text === '') return { path, added: [] };

@@ -2,8 +2,10 @@
 // `--skip-worktree`, which an agent can run): `git diff` takes such a file as its index copy, so an edit made to it
 // through the shell is in no diff. guard check and validate --changed compare each one with its index blob
 // themselves (docs/guard.md, docs/validation.md).
+import { constants } from 'node:buffer';
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { catFileBatch } from './object-reader.ts';
 import { type ConfigPair, configMatching } from './runner.ts';
 
@@ -72,6 +74,31 @@ export function hiddenEntries(listing: Buffer): HiddenEntry[] {
   return out;
 }
 
+/** The most bytes of a working-tree file read to check its lines: the longest text the runtime holds, which a UTF-8 file of that size fits in. */
+export const WORKTREE_LIMIT = constants.MAX_STRING_LENGTH;
+
+/**
+ * The bytes of the regular file `full` (`path` from the top, `size` its lstat's), refused over {@link WORKTREE_LIMIT}
+ * (exit 2, `worktree-file-too-large`): a check must never pass lines it did not read, and the read stays bounded.
+ */
+export function readWhole(full: string, path: string, size: number): Buffer {
+  const tooLarge = (bytes: number) =>
+    new AgentsError(
+      `${path}: a file of ${bytes} bytes in the working tree, over the ${WORKTREE_LIMIT} read of one to check its lines; nothing was judged`,
+      EXIT_CODES.usage,
+      {
+        hint: `If ${path} is not part of the change, add it to .gitignore or remove it (a tracked one: git update-index --no-assume-unchanged --no-skip-worktree, then git rm --cached); then run the command again.`,
+        code: 'worktree-file-too-large',
+        detail: { file: path, bytes, limit: WORKTREE_LIMIT },
+      },
+    );
+  if (size > WORKTREE_LIMIT) throw tooLarge(size);
+  const bytes = readFileSync(full);
+  // Grown since lstat: its lines would not fit in one text either.
+  if (bytes.length > WORKTREE_LIMIT) throw tooLarge(bytes.length);
+  return bytes;
+}
+
 /**
  * A file's bytes as git would hash them (a link's target); undefined when it is gone, null when it is something else
  * (a submodule's folder), which is judged by git's diff alone.
@@ -81,8 +108,9 @@ function worktreeBytes(top: string, path: string): Buffer | undefined | null {
     const full = join(top, path);
     const st = lstatSync(full);
     if (st.isSymbolicLink()) return Buffer.from(readlinkSync(full, 'utf8'), 'utf8');
-    return st.isFile() ? readFileSync(full) : null;
-  } catch {
+    return st.isFile() ? readWhole(full, path, st.size) : null;
+  } catch (error) {
+    if (error instanceof AgentsError) throw error;
     return undefined;
   }
 }

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { consumer, policyCommit, policyRepo } from '../extends/repos.ts';
+import { WORKTREE_LIMIT } from '../../src/git/hidden-edits.ts';
 import { GIT_ENV, git } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { GUARDED, guardedRepo } from '../helpers/guard.ts';
@@ -71,6 +72,16 @@ describe('agents guard check against the working tree', () => {
     // A range of two revisions and the index know nothing of the working tree.
     expect(await findings(dir, 'HEAD..HEAD')).toEqual({ code: 0, found: [] });
     expect(await findings(dir, '--staged')).toEqual({ code: 0, found: [] });
+    // An untracked file too large to read whole (sparse: nothing of it is written) is refused, never passed unread.
+    writeFileSync(join(dir, 'huge.txt'), `${KEY}\n`);
+    truncateSync(join(dir, 'huge.txt'), WORKTREE_LIMIT + 1);
+    const r = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: dir });
+    expect(errorOf(r)).toEqual({
+      code: 'worktree-file-too-large',
+      exit_code: 2,
+      detail: { file: 'huge.txt', bytes: WORKTREE_LIMIT + 1, limit: WORKTREE_LIMIT },
+    });
+    rmSync(join(dir, 'huge.txt'));
   });
 });
 
@@ -117,6 +128,10 @@ describe('agents guard check, files git is told not to look at', () => {
     expect(await findings(dir, 'HEAD')).toEqual({ code: 1, found: expected });
     // The index is what a commit records: the hidden edits are not in it.
     expect(await findings(dir, '--staged')).toEqual({ code: 0, found: [] });
+    // One grown too large to read whole is refused, as an untracked one is, instead of taken as deleted, its lines unread.
+    truncateSync(join(dir, 'notes.txt'), WORKTREE_LIMIT + 1);
+    const r = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: dir });
+    expect(errorOf(r)).toMatchObject({ code: 'worktree-file-too-large', exit_code: 2, detail: { file: 'notes.txt' } });
   });
 });
 
