@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { shellPath } from '../core/shell-word.ts';
 import { bareRepositoryAbove, commonGitDir, gitDirFor, mayBeSparse, repoTop } from './git-dir.ts';
+import { refuseUncheckedSubmodule } from './unchecked-submodule.ts';
 
 export const DEFAULT_STORE_DIR = '.agents';
 
@@ -144,6 +145,8 @@ export function discoverStore(options: DiscoverOptions): string {
       );
     }
     if (!looksLikeStore(root)) {
+      // A submodule not checked out is named as init names it, not as a folder to make a store in.
+      refuseUncheckedSubmodule(root, 'read');
       // Never read as an empty store, let alone written into: a folder such as the repository's top holding .agents/.
       const inner = join(root, DEFAULT_STORE_DIR);
       const named = (store: string) => (from === 'AGENTS_STORE' ? `AGENTS_STORE=${store}` : storeNamed(options, store));
@@ -194,6 +197,7 @@ export function discoverStore(options: DiscoverOptions): string {
   if (found !== undefined) return found;
   // The caller's option that names a store (the library's open({store})), which the hints name beside AGENTS_STORE.
   const point = options.storeOption ?? '--store DIR';
+  if (passed !== undefined) refuseUncheckedSubmodule(passed, 'read');
   if (passed !== undefined)
     throw new UsageError(
       `no store found: ${passed} holds no store (no config.yaml, no global/, projects/, actions/, plans/), and no other ${DEFAULT_STORE_DIR}/ from ${resolve(options.cwd)} up does`,

@@ -1,5 +1,5 @@
-import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import type { ActorChoice } from '../core/actor-choice.ts';
 import { SCHEMAS, schemaCopy, type SchemaName } from '../core/schema-docs.ts';
@@ -10,9 +10,7 @@ import { fileOnPath } from './discover.ts';
 import { failedPartWay, fsyncDir, tempName, writeFailure, writeFileAtomic } from './atomic-write.ts';
 import { removeStaleTemps } from './stale-temps.ts';
 import { GIT_ATTRIBUTES } from '../core/layout.ts';
-import { shellPath } from '../core/shell-word.ts';
-import { repoTop } from '../git/location.ts';
-import { indexHoldsGitlink } from '../git/repo.ts';
+import { folderState } from './unchecked-submodule.ts';
 
 export const SCOPE_FOLDERS = ['global', 'projects', 'actions', 'plans'] as const;
 
@@ -49,7 +47,12 @@ export function writeSchemas(root: string, refresh = false): string[] {
  * something else (another tool's `.agents/`) are refused, exit 2, so that no mode writes beside them.
  */
 export function initTargetState(root: string): 'none' | 'empty' | 'store' {
-  const state = folderState(root);
+  let state: ReturnType<typeof folderState>;
+  try {
+    state = folderState(root);
+  } catch (error) {
+    throw writeFailure(error, root);
+  }
   if (state === 'none' && isLink(root)) {
     // A link to nothing: a folder cannot be renamed onto it, and what it should lead to is the user's to say.
     throw new UsageError(
@@ -74,27 +77,6 @@ export function initTargetState(root: string): 'none' | 'empty' | 'store' {
     'Nothing was changed. Put the store elsewhere with --store DIR (then AGENTS_STORE or --store DIR for every command), or move what the folder holds.',
     { entries: entries.slice(0, 20) },
     'not-a-store',
-  );
-}
-
-/**
- * Refuses (exit 2, `submodule-not-checked-out`) a new store in a submodule git has not checked out (an empty folder
- * its index holds as a gitlink, as a fresh clone leaves one), or below one: git never sees what is made there, so the
- * store would be committed nowhere and the submodule's own store, once checked out, would sit beside it. A git process
- * only when the nearest folder on the way that exists is empty.
- */
-export function refuseUncheckedSubmodule(root: string): void {
-  let dir = root;
-  while (folderState(dir) === 'none' && dirname(dir) !== dir) dir = dirname(dir);
-  const top = repoTop(dir);
-  if (top === undefined || dir === top || folderState(dir) !== 'empty') return;
-  const rel = relative(top, dir).split(sep).join('/');
-  if (rel.startsWith('../') || !indexHoldsGitlink(top, rel)) return;
-  throw new UsageError(
-    `cannot create a store at ${root}: ${rel}/ is a submodule git has not checked out (an empty folder git's index holds as a gitlink), so git would never see a store made there`,
-    `Nothing was changed. Check the submodule out (\`git submodule update --init -- ${shellPath(rel)}\`), whose own store is then found, or make the store elsewhere with --store DIR.`,
-    { folder: rel },
-    'submodule-not-checked-out',
   );
 }
 
@@ -157,20 +139,6 @@ function isLink(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function folderState(path: string): 'none' | 'empty' | 'full' | 'not-a-folder' {
-  let st: Stats;
-  try {
-    st = statSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'none';
-    if (code === 'ENOTDIR') return 'not-a-folder';
-    throw writeFailure(error, path);
-  }
-  if (!st.isDirectory()) return 'not-a-folder';
-  return readdirSync(path).length === 0 ? 'empty' : 'full';
 }
 
 /** The entries of `from` moved into the empty folder `to`, then `from` removed; on a failure, those moved go back. */

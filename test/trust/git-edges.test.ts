@@ -62,6 +62,19 @@ describe('init in a submodule not checked out', () => {
       { folder: '.agents' },
     ]);
     expect(readdirSync(join(repo, '.agents'))).toEqual([]);
+    // Every other command finding its store there says the same, from the top, inside the folder, or told it by --store.
+    for (const [args, cwd] of [
+      [['validate'], repo],
+      [['invariant', 'list'], join(repo, '.agents')],
+      [['--store', '.agents', 'validate'], repo],
+    ] as const) {
+      const other = await runAgents(['--format', 'json', ...args], { cwd });
+      expect([other.code, JSON.parse(other.stdout).error.code, JSON.parse(other.stdout).error.detail], args.join(' ')).toEqual([
+        2,
+        'submodule-not-checked-out',
+        { folder: '.agents' },
+      ]);
+    }
   });
 });
 

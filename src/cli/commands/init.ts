@@ -3,7 +3,8 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { shellPath } from '../../core/shell-word.ts';
 import { discoverStore, initTarget } from '../../store/discover.ts';
 import { planPreCommitHook, writePreCommitHook } from '../../store/hooks.ts';
-import { initStore, initTargetState, refuseUncheckedSubmodule, writeSchemas } from '../../store/init.ts';
+import { initStore, initTargetState, writeSchemas } from '../../store/init.ts';
+import { refuseUncheckedSubmodule } from '../../store/unchecked-submodule.ts';
 import { type ActorFlags, askActor, choiceFromFlags } from '../actor-options.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
@@ -76,7 +77,7 @@ export default defineCommand<InitArgs>({
     // A store git tracks there that a sparse checkout leaves out is the repository's store, not a place for a second one.
     if (state !== 'store') await (await import('../../store/sparse-store.ts')).refuseSparseStore(root);
     // So is a submodule not checked out: a store made in its empty folder would be in no repository git sees.
-    if (state !== 'store') refuseUncheckedSubmodule(root);
+    if (state !== 'store') refuseUncheckedSubmodule(root, 'create');
     // Every refusal of the hook (outside the repository, another tool's hook, a folder that cannot be written) comes
     // before the store is made: nothing is written then.
     const hookPlan = argv.hooks ? await planPreCommitHook(root, argv['export-check']) : undefined;
