@@ -4,7 +4,7 @@ import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { LeftOut } from '../core/import-rules.ts';
-import { lenientFrontMatter } from '../core/import-sources.ts';
+import { type ImportKind, instructionKind, lenientFrontMatter, RULE_FOLDERS } from '../core/import-sources.ts';
 import { parseYaml } from '../core/parse-core.ts';
 import type { YamlFile } from '../core/yaml-file.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
@@ -114,6 +114,27 @@ export function refuseFolderLink(given: string, abs: string, realTop: string): v
       : `Name the folder it leads to: agents import ${shellPath(rel)}`,
     { folder: outside ? null : rel },
   );
+}
+
+/**
+ * The kind of the repository's file `rel` to import: an instruction file's, or the rule folder's for a rules folder
+ * that is a symbolic link out of the repository or to nothing (`.cursor/rules` -> `~/rules`), one entry of git's list
+ * whose rules are read nowhere else: then its reading says it is skipped, as it says it of a linked CLAUDE.md. A link
+ * to a folder of the repository is left out, as before.
+ */
+export function sourceKind(rel: string, top: string): ImportKind | undefined {
+  const known = instructionKind(rel);
+  if (known !== undefined) return known;
+  const kind = (Object.keys(RULE_FOLDERS) as ImportKind[]).find((k) => rel === RULE_FOLDERS[k] || rel.endsWith(`/${RULE_FOLDERS[k]}`));
+  if (kind === undefined || lstatSync(join(top, rel), { throwIfNoEntry: false })?.isSymbolicLink() !== true) return undefined;
+  let real: string;
+  try {
+    real = realpathSync.native(join(top, rel));
+  } catch {
+    return kind;
+  }
+  const inside = relative(realpathSync.native(top), real);
+  return inside.startsWith('..') || isAbsolute(inside) ? kind : undefined;
 }
 
 /** `text` with the lines of its code blocks emptied (their numbers kept). */

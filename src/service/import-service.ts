@@ -38,6 +38,7 @@ import {
   outsideCode,
   parseFrontMatter,
   refuseFolderLink,
+  sourceKind,
   type Unlisted,
   unlistedError,
 } from './import-files.ts';
@@ -143,10 +144,7 @@ export class ImportService {
     if (options.paths === undefined || options.paths.length === 0) {
       // A folder that could not be listed may hold instruction files: its rules are never left out in silence.
       if (unlisted.length > 0) throw unlistedError(unlisted[0]!, true);
-      return all.flatMap((rel) => {
-        const kind = instructionKind(rel);
-        return wanted(kind) ? [{ rel, kind: kind! }] : [];
-      });
+      return all.map((rel) => ({ rel, kind: sourceKind(rel, top)! })).filter((f) => wanted(f.kind));
     }
     const out: { rel: string; kind: ImportKind }[] = [];
     let listed: Set<string> | undefined;
@@ -164,7 +162,7 @@ export class ImportService {
       const below = all.filter((f) => rel === '' || f.startsWith(`${rel}/`));
       if (below.length > 0 && !all.includes(rel)) {
         for (const f of below) {
-          const kind = instructionKind(f);
+          const kind = sourceKind(f, top);
           if (wanted(kind)) out.push({ rel: f, kind: kind! });
         }
         continue;

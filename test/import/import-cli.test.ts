@@ -370,6 +370,9 @@ describe('agents import', () => {
     });
     mkdirSync(join(top, 'link'));
     symlinkSync(join(outside, 'AGENTS.md'), join(top, 'link/AGENTS.md'));
+    // A rules folder that is a link out of the repository: one entry of git's list, said as the linked file is.
+    mkdirSync(join(top, '.windsurf'));
+    symlinkSync(outside, join(top, '.windsurf/rules'));
     // A CLAUDE.md kept as a link to an AGENTS.md since removed: a link that leads nowhere, not a file that does not exist.
     mkdirSync(join(top, 'dangling'));
     symlinkSync('AGENTS.md', join(top, 'dangling/CLAUDE.md'));
@@ -384,6 +387,7 @@ describe('agents import', () => {
       '.cursor/rules/bad.mdc',
       '.cursor/rules/out.mdc',
       '.github/instructions/abs.instructions.md',
+      '.windsurf/rules',
       'big/AGENTS.md',
       'bin/AGENTS.md',
       'dangling/CLAUDE.md',
@@ -398,6 +402,7 @@ describe('agents import', () => {
     expect(skipped['big/AGENTS.md']).toContain('larger than');
     expect(skipped['wide/AGENTS.md']).not.toContain('binary');
     expect(skipped['link/AGENTS.md']).toContain('outside the repository');
+    expect(skipped['.windsurf/rules']).toContain('outside the repository');
     expect(skipped['dangling/CLAUDE.md']).toContain('symbolic link to AGENTS.md');
     expect(skipped['.cursor/rules/bad.mdc']).toMatch(/front matter .*\.cursor\/rules\/bad\.mdc:2:/);
     expect(skipped['.clinerules/db.md']).toContain('.clinerules/db.md:1:1');
