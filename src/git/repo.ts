@@ -255,6 +255,18 @@ export function indexHoldsGitlink(top: string, rel: string): boolean {
   return out.split('\0').some((r) => r.startsWith('160000 ') && r.slice(r.indexOf('\t') + 1) === rel);
 }
 
+/**
+ * The submodules (gitlinks) the index of the repository at `top` holds, folders relative to `top`: one not checked
+ * out may hold files written there since (an AGENTS.md an older export left), which only the index tells from a
+ * folder of this repository's. Blocking; one `git ls-files` of the whole index, none when git cannot answer.
+ */
+export function indexGitlinks(top: string): Set<string> {
+  const out = runGitSync(top, ['ls-files', '-s', '-z'], 1024 * 1024 * 1024) ?? '';
+  const links = new Set<string>();
+  for (const r of out.split('\0')) if (r.startsWith('160000 ')) links.add(r.slice(r.indexOf('\t') + 1));
+  return links;
+}
+
 const HEX_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**

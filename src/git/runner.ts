@@ -314,8 +314,15 @@ export function runGit(
  * (reading `safe.directory` when a store belongs to someone else). Resolves
  * to undefined when git is missing or fails.
  */
-export function runGitSync(cwd: string, args: readonly string[]): string | undefined {
-  const r = spawnSync('git', args, { cwd, env: gitEnv(cwd), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 });
+export function runGitSync(cwd: string, args: readonly string[], maxBuffer = 1024 * 1024): string | undefined {
+  const r = spawnSync('git', args, {
+    cwd,
+    env: gitEnv(cwd),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 10_000,
+    maxBuffer,
+  });
   return r.status === 0 ? r.stdout : undefined;
 }
 

@@ -96,7 +96,7 @@ export async function obsoleteFiles(
     // The files of the folder git holds that a sparse checkout leaves out.
     const absent = [...held.keys()].filter((p) => p.startsWith(`${dir}/`) && !p.includes('/', dir.length + 1));
     try {
-      checkTargetPath(top, dir, 'folder', undefined, otherwise);
+      checkTargetPath(top, dir, 'folder', folders, otherwise);
       names = existsSync(join(top, dir)) ? readdirSync(join(top, dir)) : [];
     } catch (error) {
       // A target not exported names no folder this export must write: a link or a file there is none of its business.

@@ -12,7 +12,7 @@ import { shellPath } from '../core/shell-word.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { crlfInCheckout } from '../git/line-ends.ts';
-import { indexHoldsGitlink } from '../git/repo.ts';
+import { indexGitlinks, indexHoldsGitlink } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { type FileRead, readRegularFile } from '../store/read-file.ts';
 import type { TreeSource } from '../store/tree-source.ts';
@@ -114,7 +114,7 @@ export function checkTargetPath(
         'not-a-folder',
       );
     }
-    if (i < parts.length - 1 && st.isDirectory() && holdsGit(top, at)) {
+    if (i < parts.length - 1 && st.isDirectory() && holdsGit(top, at, folders)) {
       throw targetRefused(
         `cannot export to ${rel}: ${at} is a repository of its own (a submodule, or a clone inside this one), so a file written there is not this repository's, and \`export --check\` on a fresh clone would miss it`,
         `Keep the project's paths out of that folder (a project there belongs in that repository's own store), ${otherwise}; nothing was written.`,
@@ -151,19 +151,32 @@ export function checkTargetPath(
   }
 }
 
+/** The index's gitlinks, read once per run: keyed by the run's cache of the folders found to be folders. */
+const GITLINKS = new WeakMap<Set<string>, Set<string>>();
+
 /**
  * Whether folder `rel` holds `.git` (a folder, or the file a submodule or linked worktree has): the top of a
- * repository. An empty one may be a submodule not checked out (a fresh clone's), which git's index tells.
+ * repository. One without it may be a submodule not checked out, which git's index tells: empty (a fresh clone's),
+ * asked of git for it alone; holding files (an AGENTS.md an older export left there), asked of the index's gitlinks,
+ * listed once per run, and only where `.gitmodules` is, without which git checks out no submodule.
  */
-function holdsGit(top: string, rel: string): boolean {
+function holdsGit(top: string, rel: string, folders?: Set<string>): boolean {
   const dir = join(top, rel);
   if (lstatSync(join(dir, '.git'), { throwIfNoEntry: false }) !== undefined) return true;
+  let empty: boolean;
   try {
-    if (readdirSync(dir).length > 0) return false;
+    empty = readdirSync(dir).length === 0;
   } catch {
     return false;
   }
-  return indexHoldsGitlink(top, rel);
+  if (empty) return indexHoldsGitlink(top, rel);
+  if (lstatSync(join(top, '.gitmodules'), { throwIfNoEntry: false }) === undefined) return false;
+  let links = folders === undefined ? undefined : GITLINKS.get(folders);
+  if (links === undefined) {
+    links = indexGitlinks(top);
+    if (folders !== undefined) GITLINKS.set(folders, links);
+  }
+  return links.has(rel);
 }
 
 /**

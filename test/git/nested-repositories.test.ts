@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,16 @@ describe('a submodule not checked out (a fresh clone: an empty folder without .g
     expect(readdirSync(join(fresh, 'pk/sub'))).toEqual([]);
     const check = await runAgents(['--format', 'json', 'export', '--check', '--project', 'sub'], { cwd: fresh });
     expect(errorOf(check)).toMatchObject({ code: 'export-target-refused', detail: { reason: 'other-repository' } });
+    // Holding a file since (an AGENTS.md an older export left), it is still the submodule's: refused, the file untouched.
+    const left = join(fresh, 'pk/sub/AGENTS.md');
+    writeFileSync(left, '# Old\n\n- An old rule.\n');
+    const again = await runAgents(['--format', 'json', 'export', '--project', 'sub'], { cwd: fresh });
+    expect(errorOf(again)).toMatchObject({
+      code: 'export-target-refused',
+      detail: { path: 'pk/sub/AGENTS.md', reason: 'other-repository' },
+    });
+    expect(readFileSync(left, 'utf8')).toBe('# Old\n\n- An old rule.\n');
+    rmSync(left);
   });
 });
 
