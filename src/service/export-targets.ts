@@ -115,9 +115,13 @@ export function checkTargetPath(
       );
     }
     if (i < parts.length - 1 && st.isDirectory() && holdsGit(top, at, folders)) {
+      // A tool's own folder on the way (.cursor/rules, .github) is the target's, not a project's path.
+      const toolFolder = at.split('/').some((part) => part.startsWith('.'));
       throw targetRefused(
         `cannot export to ${rel}: ${at} is a repository of its own (a submodule, or a clone inside this one), so a file written there is not this repository's, and \`export --check\` on a fresh clone would miss it`,
-        `Keep the project's paths out of that folder (a project there belongs in that repository's own store), ${otherwise}; nothing was written.`,
+        toolFolder
+          ? `Make ${at} a folder of this repository (the export writes its rules file there), ${otherwise}; nothing was written.`
+          : `Keep the project's paths out of that folder (a project there belongs in that repository's own store), ${otherwise}; nothing was written.`,
         rel,
         'other-repository',
       );

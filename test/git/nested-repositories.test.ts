@@ -32,6 +32,8 @@ beforeAll(() => {
     'README.md': '# Outer\n',
   });
   git(outer, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'pk/sub');
+  // A target's own folder kept as a submodule: Cursor rules shared by several repositories.
+  git(outer, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, '.cursor/rules');
   commitAll(outer, 'outer');
   git(root, 'clone', '-q', outer, fresh);
   git(root, 'clone', '-q', lib, join(outer, 'pk/cl'));
@@ -59,6 +61,10 @@ describe('a submodule not checked out (a fresh clone: an empty folder without .g
     });
     expect(readFileSync(left, 'utf8')).toBe('# Old\n\n- An old rule.\n');
     rmSync(left);
+    // A target's own folder (.cursor/rules) is refused alike, with a way out that is not about a project's paths.
+    const rules = await runAgents(['--format', 'json', 'export', '--target', 'cursor'], { cwd: fresh });
+    expect(errorOf(rules)).toMatchObject({ code: 'export-target-refused', detail: { reason: 'other-repository' } });
+    expect(JSON.parse(rules.stdout).error.hint).not.toContain("project's paths");
   });
 });
 
