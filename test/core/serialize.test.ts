@@ -479,7 +479,7 @@ describe('formatConfigFile and the values given to init', () => {
       .model;
 
   it('writes a model name as the string it is, quoted where YAML needs it', () => {
-    for (const m of ['1.5', 'yes', '[x', '{x}', '-x', 'llama3:8b', 'gpt-4o"', '&a', '*a', '!x', '---']) expect(model(m)).toBe(m);
+    for (const m of ['1.5', 'yes', '[x', '{x}', 'llama3:8b', 'gpt-4o"', '&a', '*a', '!x']) expect(model(m)).toBe(m);
     expect(parse(formatConfigFile({ actor: 'agent', agent: 'claude', model: '2024' })).reconciliation.model).toBe('2024');
   });
 
@@ -487,6 +487,9 @@ describe('formatConfigFile and the values given to init', () => {
     for (const [m, expected] of [
       ['gpt #x', 'invalid-document'],
       ['a: b', 'invalid-document'],
+      // An agent CLI given `--model -x` would read it as an option of its own.
+      ['-x', 'invalid-document'],
+      ['---', 'invalid-document'],
       ['x\u001b', 'usage'],
     ]) {
       let code: string | undefined;
