@@ -17,7 +17,7 @@ const SEPARATORS = process.platform === 'win32' ? /[\\/]/ : /\//;
  * named. A relative path is taken from the process's folder.
  */
 export function physicalPath(path: string): string {
-  return follow(path, { links: 0, ownProcess: false });
+  return follow(path, { links: 0 });
 }
 
 /**
@@ -35,11 +35,14 @@ export function physicalPathOf(path: string): { path: string; ownProcess: boolea
   return { path: follow(path, passed), ownProcess: passed.ownProcess };
 }
 
-/**
- * physicalPath, with the links followed so far counted across the calls a link makes, and whether one of the folders
- * on the way was the process's own.
- */
-function follow(path: string, passed: { links: number; ownProcess: boolean }): string {
+/** The links followed so far, counted across the calls a link makes; when asked for, whether the way passed the process's own entries. */
+interface Passed {
+  links: number;
+  ownProcess?: boolean;
+}
+
+/** physicalPath, with what the way passed kept in `passed`. */
+function follow(path: string, passed: Passed): string {
   const root = parse(path).root;
   let here = root === '' ? resolve('.') : root;
   let exists = true;
@@ -51,10 +54,11 @@ function follow(path: string, passed: { links: number; ownProcess: boolean }): s
       continue;
     }
     const next = join(here, part);
-    if (process.platform !== 'win32' && OWN_PROCESS.test(next)) passed.ownProcess = true;
+    if (passed.ownProcess === false && process.platform !== 'win32' && OWN_PROCESS.test(next)) passed.ownProcess = true;
     if (exists) {
-      // realpath follows a link and its chain at once: the way it goes is walked too, for the process's own entries.
-      const link = passed.ownProcess ? undefined : danglingTarget(next, passed);
+      // realpath follows a link and its chain at once: where the process's own entries are asked for, the way it goes
+      // is walked too; physicalPath alone (the guard hook's paths, an export's) spares the walk and its count of links.
+      const link = passed.ownProcess === false ? danglingTarget(next, passed) : undefined;
       if (link !== undefined) follow(isAbsolute(link) ? link : `${here}${sep}${link}`, passed);
       try {
         here = realpathSync(next);
@@ -74,7 +78,7 @@ function follow(path: string, passed: { links: number; ownProcess: boolean }): s
 }
 
 /** What the link `path` points to, when it is one and the limit of links is not reached; else undefined. */
-function danglingTarget(path: string, passed: { links: number; ownProcess: boolean }): string | undefined {
+function danglingTarget(path: string, passed: Passed): string | undefined {
   try {
     if (!lstatSync(path).isSymbolicLink() || ++passed.links > MAX_LINKS) return undefined;
     return readlinkSync(path);
