@@ -54,7 +54,7 @@ export function planFromCache(
   }
   for (const w of data.watched ?? []) if (now(w.path) !== w.hash) return undefined;
   const linked = data.linked ?? [];
-  for (const l of linked) if (linkedTarget(top, l.path, known) !== l.to) return undefined;
+  for (const l of linked) if (linkedTarget(top, l.path, known, folders) !== l.to) return undefined;
   if (at.whole) {
     for (const t of targets) {
       const spec = TARGETS[t];

@@ -302,7 +302,7 @@ export class ExportService {
       options.onProgress?.('compute', n + 1, files.length);
       planned.add(f.path);
       // A file kept as a link to another target (CLAUDE.md → AGENTS.md, for agents that read only one name) reads what that one holds.
-      const to = linkedTarget(top, f.path, paths);
+      const to = linkedTarget(top, f.path, paths, folders);
       if (to !== undefined) {
         if (!sameRules(f, files.find((g) => g.path === to)!)) refuseUnfaithfulLink(f.path, to);
         out.linked.push({ path: f.path, to });
@@ -432,9 +432,11 @@ export class ExportService {
     );
     const todo = plan.changes.filter((c) => c.action !== 'unchanged');
     const otherwise = `or ${optionWords(this.service.optionWords).withoutTarget}`;
+    // Checked at once, before any is written: the folders found to be folders (and the index's gitlinks) are shared.
+    const folders = new Set<string>();
     for (const c of todo) {
       checkWritable(plan.top, c.path, c.before !== undefined, otherwise);
-      checkUnchanged(plan.top, c.path, c.before, otherwise);
+      checkUnchanged(plan.top, c.path, c.before, otherwise, folders);
     }
     const written: string[] = [];
     for (const [n, c] of todo.entries()) {

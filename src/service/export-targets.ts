@@ -155,7 +155,10 @@ export function checkTargetPath(
   }
 }
 
-/** The index's gitlinks, read once per run: keyed by the run's cache of the folders found to be folders. */
+/**
+ * The index's gitlinks, read once per run: keyed by the run's cache of the folders found to be folders, which every
+ * caller on an export's path hands down (a call without one lists the whole index each time it asks).
+ */
 const GITLINKS = new WeakMap<Set<string>, Set<string>>();
 
 /**
@@ -188,14 +191,14 @@ function holdsGit(top: string, rel: string, folders?: Set<string>): boolean {
  * is one) to another file of `written` in the same repository, that file: a
  * repository keeps CLAUDE.md as a link to AGENTS.md for an agent that reads
  * only its own name. A chain of links is `refuseLinkChain`'s to refuse,
- * anything else (a link elsewhere) `checkTargetPath`'s.
+ * anything else (a link elsewhere) `checkTargetPath`'s. `folders`: the run's cache of folders found to be folders.
  */
-export function linkedTarget(top: string, rel: string, written: ReadonlySet<string>): string | undefined {
+export function linkedTarget(top: string, rel: string, written: ReadonlySet<string>, folders?: Set<string>): string | undefined {
   const to = linkStep(top, rel);
   if (to === undefined || !written.has(to)) return undefined;
   try {
     // The file it leads to must be one the export writes itself, through no link.
-    checkTargetPath(top, to);
+    checkTargetPath(top, to, 'file', folders);
   } catch {
     return undefined;
   }
@@ -360,10 +363,17 @@ export function targetText(rel: string, read: FileRead, otherwise = LIBRARY_OTHE
 
 /**
  * Refuses a file that is no longer as the plan read it: a plan handed to `apply` after a while (a caller that
- * shows the diff and asks first) would otherwise write over what was added to the file since.
+ * shows the diff and asks first) would otherwise write over what was added to the file since. `folders`: the
+ * run's cache of folders found to be folders, shared by the files checked at once.
  */
-export function checkUnchanged(top: string, rel: string, before: string | undefined, otherwise = LIBRARY_OTHERWISE): void {
-  if (readExisting(top, rel, undefined, otherwise) === before) return;
+export function checkUnchanged(
+  top: string,
+  rel: string,
+  before: string | undefined,
+  otherwise = LIBRARY_OTHERWISE,
+  folders?: Set<string>,
+): void {
+  if (readExisting(top, rel, folders, otherwise) === before) return;
   throw targetRefused(
     `cannot export to ${rel}: it ${before === undefined ? 'was created' : 'changed'} since the export was planned`,
     'Plan the export again (run it again) and apply the new plan; nothing was written.',
