@@ -70,8 +70,7 @@ export async function replaceImported(
     if (carried.has(target, c.file, id)) gone.get(c.file)?.push(c) ?? gone.set(c.file, [c]);
     else result.unexported.push({ file: c.file, line: c.line, target });
   }
-  const scopeOf = new Map<string, string | undefined>();
-  for (const c of plan.candidates) if (!scopeOf.has(c.file)) scopeOf.set(c.file, c.scope.project);
+  const scopeOf = fileScopes(plan);
   const targets = new Set<ExportTargetName>();
   for (const f of plan.files) {
     const ranges = gone.get(f.file);
@@ -86,17 +85,10 @@ export async function replaceImported(
       result.changed.push(f.file);
       continue;
     }
-    const text = read.text;
     const bom = r.bytes[0] === 0xef && r.bytes[1] === 0xbb && r.bytes[2] === 0xbf ? '\uFEFF' : '';
-    const target = inPlaceTarget(f, plan, scopeOf.get(f.file));
-    const block =
-      target !== undefined && scanBlock(text).kind === 'none'
-        ? `${beginMarker(sha256(hashedText(undefined, '')))}\n${END_MARKER}\n`
-        : undefined;
-    // A label over nested rules ("- Testing:") goes with the last of them.
-    const labels = f.leftOut.filter((l) => l.reason === 'heading');
+    const { after, block } = replacedText(f, plan, scopeOf, read.text, ranges, beginMarker(sha256(hashedText(undefined, ''))));
     try {
-      writeFileAtomic(top, f.file, bom + removeLines(text, ranges, block, labels), 'replace');
+      writeFileAtomic(top, f.file, bom + after, 'replace');
     } catch (error) {
       failedPartWay(
         error,
@@ -105,7 +97,7 @@ export async function replaceImported(
       );
     }
     targets.add(TARGET_OF[f.kind]);
-    result.files.push({ file: f.file, removed: ranges.map((c) => c.line), block: block !== undefined });
+    result.files.push({ file: f.file, removed: ranges.map((c) => c.line), block });
   }
   if (targets.size > 0) {
     const planned = await exporter.plan({ targets: [...targets] });
@@ -283,8 +275,7 @@ export function previewReplace(top: string, plan: ImportPlan): ReplacePreview[] 
   const gone = new Map<string, PlannedCandidate[]>();
   for (const { c } of movingRules(plan, fresh))
     if (c.scope.project === undefined || !pathless.has(c.scope.project)) gone.get(c.file)?.push(c) ?? gone.set(c.file, [c]);
-  const scopeOf = new Map<string, string | undefined>();
-  for (const c of plan.candidates) if (!scopeOf.has(c.file)) scopeOf.set(c.file, c.scope.project);
+  const scopeOf = fileScopes(plan);
   const out: ReplacePreview[] = [];
   for (const f of plan.files) {
     const ranges = gone.get(f.file);
@@ -293,25 +284,43 @@ export function previewReplace(top: string, plan: ImportPlan): ReplacePreview[] 
     if (!r.ok) continue;
     const read = readUtf8(r.bytes, { dropBom: true });
     if (!read.ok) continue;
-    const target = inPlaceTarget(f, plan, scopeOf.get(f.file));
     // The empty block the run puts in, which the export then fills.
-    const block =
-      target !== undefined && scanBlock(read.text).kind === 'none' ? `${beginMarker('0'.repeat(64))}\n${END_MARKER}\n` : undefined;
-    const after = removeLines(
-      read.text,
-      ranges,
-      block,
-      f.leftOut.filter((l) => l.reason === 'heading'),
-    );
+    const { after, block } = replacedText(f, plan, scopeOf, read.text, ranges, beginMarker('0'.repeat(64)));
     out.push({
       file: f.file,
       removed: ranges.map((c) => c.line),
-      block: block !== undefined,
+      block,
       before: read.text,
-      after: block === undefined && emptiedText(f, after) ? null : after,
+      after: !block && emptiedText(f, after) ? null : after,
     });
   }
   return out;
+}
+
+/** The scope's project of each source file's rules, as its first candidate has it. */
+function fileScopes(plan: ImportPlan): Map<string, string | undefined> {
+  const scopeOf = new Map<string, string | undefined>();
+  for (const c of plan.candidates) if (!scopeOf.has(c.file)) scopeOf.set(c.file, c.scope.project);
+  return scopeOf;
+}
+
+/**
+ * What `--replace` leaves of the source file `f` (`text` as read): the lines of `ranges` taken out, a label over nested
+ * rules ("- Testing:") with the last of them, and, where the export writes the file in place and it holds no block
+ * yet, an empty block that `marker` begins, which the export fills.
+ */
+function replacedText(
+  f: ImportFile,
+  plan: ImportPlan,
+  scopeOf: ReadonlyMap<string, string | undefined>,
+  text: string,
+  ranges: readonly PlannedCandidate[],
+  marker: string,
+): { after: string; block: boolean } {
+  const block =
+    inPlaceTarget(f, plan, scopeOf.get(f.file)) !== undefined && scanBlock(text).kind === 'none' ? `${marker}\n${END_MARKER}\n` : undefined;
+  const labels = f.leftOut.filter((l) => l.reason === 'heading');
+  return { after: removeLines(text, ranges, block, labels), block: block !== undefined };
 }
 
 /**
