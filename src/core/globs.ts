@@ -282,7 +282,8 @@ export function mayNameFolder(glob: string): boolean {
  * Whether a guard's write glob names a folder, so guards none of the files below it: one that may (`mayNameFolder`)
  * and that `namesFolderOfFiles` finds a folder of `files`, or, without any wildcard, that `isFolder` finds a folder
  * of the working tree where git lists no file (an ignored `secrets/`, the usual one). `caseless` where git ignores
- * case: the glob and the files are compared as the guard matches them there (`Secrets` names `secrets/`).
+ * case: the glob is compared as the guard matches it there (`Secrets` names `secrets/`), against `files` made so by
+ * `filesAsMatched`, once for every glob of a run.
  */
 export async function writeGlobNamesFolder(
   glob: string,
@@ -291,9 +292,14 @@ export async function writeGlobNamesFolder(
   caseless = false,
 ): Promise<boolean> {
   if (!mayNameFolder(glob)) return false;
-  const [named, listed] = caseless ? [loosely(glob), files.map(loosely)] : [glob, files];
-  if (namesFolderOfFiles(named, listed)) return true;
-  return isFolder !== undefined && !WILDCARD.test(glob) && !listed.includes(named) && (await isFolder(glob));
+  const named = caseless ? loosely(glob) : glob;
+  if (namesFolderOfFiles(named, files)) return true;
+  return isFolder !== undefined && !WILDCARD.test(glob) && !files.includes(named) && (await isFolder(glob));
+}
+
+/** The repository's files as a write glob is matched against them: compared without case where git ignores it. */
+export function filesAsMatched(files: readonly string[], caseless: boolean): readonly string[] {
+  return caseless ? files.map(loosely) : files;
 }
 
 /** Whether the repository-relative file path `path` matches `glob` (a valid one). */

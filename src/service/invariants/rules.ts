@@ -315,7 +315,7 @@ export async function checkGuard(given: Guard): Promise<Guard> {
  * folder. Outside git the repository's files are unknown, and nothing is judged.
  */
 export async function refuseFolderWrites(root: string, guard: Guard | null | undefined): Promise<void> {
-  const { mayNameFolder, writeGlobNamesFolder } = await import('../../core/globs.ts');
+  const { filesAsMatched, mayNameFolder, writeGlobNamesFolder } = await import('../../core/globs.ts');
   const write = guard?.write ?? [];
   if (!write.some(mayNameFolder)) return;
   const [{ lsRepoFiles, GitError, ignoresCase }, { repoTop }, { isFolder }] = await Promise.all([
@@ -334,9 +334,10 @@ export async function refuseFolderWrites(root: string, guard: Guard | null | und
   }
   // Where git ignores case the guard matches `Secrets` against `secrets/`'s files as it would against `secrets`.
   const caseless = await ignoresCase(top);
+  const matched = filesAsMatched(files, caseless);
   let glob: string | undefined;
   for (const g of write)
-    if (glob === undefined && (await writeGlobNamesFolder(g, files, async (p) => isFolder(top, p), caseless))) glob = g;
+    if (glob === undefined && (await writeGlobNamesFolder(g, matched, async (p) => isFolder(top, p), caseless))) glob = g;
   if (glob === undefined) return;
   throw new UsageError(
     // Worded as the other refusals of a write glob, which the add and edit form take back to its guard step.

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { mayNameFolder, writeGlobNamesFolder } from '../../core/globs.ts';
+import { filesAsMatched, mayNameFolder, writeGlobNamesFolder } from '../../core/globs.ts';
 import { quoteText } from '../../core/plain-text.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
@@ -28,8 +28,9 @@ export async function checkGuardWrites(
   const files = options.repoFiles ? await options.repoFiles() : undefined;
   if (files === undefined) return [];
   const caseless = (await options.repoIgnoresCase?.()) ?? false;
+  const matched = filesAsMatched(files, caseless);
   const found: typeof globs = [];
-  for (const g of globs) if (await writeGlobNamesFolder(g.glob, files, options.repoFolder, caseless)) found.push(g);
+  for (const g of globs) if (await writeGlobNamesFolder(g.glob, matched, options.repoFolder, caseless)) found.push(g);
   await located.load(found.map((g) => g.file));
   return found.map((g) =>
     located.at(
