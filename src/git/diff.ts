@@ -76,10 +76,11 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
   else args.push(what.range);
   args.push('--');
   const worktree = 'range' in what && namesWorkingTree(what.range);
-  // Against the working tree, no clean filter stands in for a file's bytes (the staged text is what the commit records).
-  const config = worktree ? await noFilters(top) : [];
-  const [out, others] = await Promise.all([
-    git(top, args, config).catch(async (error: unknown) => {
+  const diff = async () => {
+    // Against the working tree, no clean filter stands in for a file's bytes (the staged text is what the commit
+    // records). Read while the index is listed below, which does not wait for it.
+    const config = worktree ? await noFilters(top) : [];
+    return git(top, args, config).catch(async (error: unknown) => {
       // No commit yet (the branch is unborn): HEAD names nothing, so the working tree is diffed against the empty tree,
       // every file new, as the first commit will make it. Asked only once the diff failed: HEAD is there as a rule.
       if (!('range' in what) || what.range !== 'HEAD' || (await hasCommit(top))) throw error;
@@ -89,7 +90,10 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
         args.map((a) => (a === 'HEAD' ? empty : a)),
         config,
       );
-    }),
+    });
+  };
+  const [out, others] = await Promise.all([
+    diff(),
     // The index is listed with the untracked files, in the same process, for the bits that hide an entry's edits.
     worktree
       ? git(top, [...NO_FSMONITOR, 'ls-files', '-v', '-s', '--cached', '--others', '--exclude-standard', '-z', '--full-name', '--', '.'])
