@@ -11,17 +11,14 @@ import { isObject } from './parsed-shape.ts';
 import { quoteText } from './plain-text.ts';
 import { RECORD_SCHEMAS } from './record-files.ts';
 import { RELAXABLE } from './plan-gate.ts';
-import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+import { errorPath, SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
 const notObject = (v: unknown): Problem => ({ at: '', says: `must be an object, not ${typeName(v)}` });
 const missing = (key: string): Problem => ({ at: `.${key}`, says: 'is missing' });
 
-/** One segment of a JSON Pointer as the key it stands for (RFC 6901: `~1` is `/`, `~0` is `~`). */
-const pointerKey = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
-
 /** Where a schema error is, as a path in JavaScript (`.guard.write[0]`). */
 function schemaPath(e: SchemaError): string {
-  const keys = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map(pointerKey);
+  const keys = errorPath(e);
   return keys.map((k) => (/^\d+$/.test(k) ? `[${k}]` : `.${k}`)).join('');
 }
 

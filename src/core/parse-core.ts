@@ -5,7 +5,7 @@ import { diagAt, nodeAt, offsetAt, parseYaml, fullParser, YamlSyntaxNotLoaded, t
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { cleanTag, cleanText } from './normalise.ts';
 import { yaml11Reads } from './yaml11.ts';
-import { SCHEMAS, validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+import { errorPath, pointerKey, SCHEMAS, validatorFor, valueAt, type SchemaError, type SchemaName } from './schemas.ts';
 import { closestNames, hintWithGuess } from './closest.ts';
 import { boundWords, patternWords } from './schema-words.ts';
 import { sourceKeyProblem, sourcesFromConfig } from './extends-config.ts';
@@ -61,7 +61,7 @@ export function checkSchema(y: YamlFile, schema: SchemaName): Diagnostic[] {
 }
 
 function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diagnostic {
-  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map(unescapePointer);
+  const path = errorPath(e);
   const node = nodeAt(y, path);
   const where = path.length ? path.join('.') : 'document';
   let offset = node?.range?.[0] ?? 0;
@@ -228,20 +228,9 @@ function isPlain(node: unknown): boolean {
  */
 function allowedKeys(schema: SchemaName, schemaPath: string): string[] {
   let at: unknown = SCHEMAS[schema];
-  for (const segment of schemaPath.split('/').slice(1, -1)) at = (at as Record<string, unknown> | undefined)?.[unescapePointer(segment)];
+  for (const segment of schemaPath.split('/').slice(1, -1)) at = (at as Record<string, unknown> | undefined)?.[pointerKey(segment)];
   const properties = (at as { properties?: unknown } | undefined)?.properties;
   return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
-}
-
-/** The value at `path` (keys and indexes) of a document's data. */
-function valueAt(data: unknown, path: readonly string[]): unknown {
-  let value = data;
-  for (const key of path) value = (value as Record<string, unknown> | undefined)?.[key];
-  return value;
-}
-
-function unescapePointer(s: string): string {
-  return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /**

@@ -4,7 +4,7 @@
 // which all serialize through ./serialize.ts — can leave a file behind that
 // every later read refuses with exit 3.
 import { UsageError, valueTooLong } from './errors.ts';
-import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+import { errorPath, validatorFor, valueAt, type SchemaError, type SchemaName } from './schemas.ts';
 import { patternWords } from './schema-words.ts';
 
 /** Where a written value comes from, when the user did not type it as a flag. */
@@ -25,33 +25,11 @@ function wordOf(words: FieldWords | undefined, field: string): string | undefine
   return words !== undefined && Object.hasOwn(words, field) ? words[field as keyof FieldWords] : undefined;
 }
 
-/** One segment of a JSON Pointer as the key it stands for (RFC 6901: `~1` is `/`, `~0` is `~`). */
-function pointerKey(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 function fieldOf(e: SchemaError): string {
-  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map(pointerKey);
+  const path = errorPath(e);
   if (e.keyword === 'required') path.push(String((e.params as { missingProperty?: unknown }).missingProperty));
   if (e.keyword === 'additionalProperties') path.push(String((e.params as { additionalProperty?: unknown }).additionalProperty));
   return path.length ? path.join('.') : 'document';
-}
-
-/**
- * The length in characters of the string a maxLength error is about: a property
- * of the document (every schema's document is an object), found by its JSON Pointer.
- */
-function lengthAt(data: unknown, instancePath: string): number {
-  let n = 0;
-  for (const _ of valueAt(data, instancePath) as string) n++;
-  return n;
-}
-
-/** The value of the document an error is about, found by its JSON Pointer. */
-function valueAt(data: unknown, instancePath: string): unknown {
-  let v = data;
-  for (const key of instancePath.slice(1).split('/')) v = (v as Record<string, unknown>)[pointerKey(key)];
-  return v;
 }
 
 /**
@@ -72,13 +50,14 @@ export function assertSchemaValid(schema: SchemaName, rel: string, data: unknown
   const fix = option ? `Shorten ${option}` : ORIGIN[top] ? `Shorten ${ORIGIN[top]}` : 'Correct the value';
   if (e.keyword === 'maxLength') {
     const limit = Number((e.params as { limit?: unknown }).limit);
-    const length = lengthAt(data, e.instancePath);
+    // In characters (code points), as the validators count them.
+    const length = [...(valueAt(data, errorPath(e)) as string)].length;
     throw valueTooLong({ file: rel, field, length, limit, schema, where, fix: `${fix} to at most ${limit} characters.` });
   }
   // The generated validators keep ajv's messages (scripts/gen-validators.mjs); a pattern a person meets is said in words.
   const said =
     (e.keyword === 'pattern' &&
-      patternWords(String((e.params as { pattern?: unknown }).pattern), `${field} ${JSON.stringify(valueAt(data, e.instancePath))}`)) ||
+      patternWords(String((e.params as { pattern?: unknown }).pattern), `${field} ${JSON.stringify(valueAt(data, errorPath(e)))}`)) ||
     `${field} ${e.message}`;
   throw new UsageError(
     `${said}${where}: ${rel} would not pass ${schema}`,
