@@ -251,8 +251,7 @@ export async function lsRepoFiles(dir: string, untracked: boolean, names?: reado
  * cannot answer.
  */
 export function indexHoldsGitlink(top: string, rel: string): boolean {
-  const out = runGitSync(top, ['--literal-pathspecs', 'ls-files', '-s', '-z', '--', rel]) ?? '';
-  return out.split('\0').some((r) => r.startsWith('160000 ') && r.slice(r.indexOf('\t') + 1) === rel);
+  return gitlinksOf(runGitSync(top, ['--literal-pathspecs', 'ls-files', '-s', '-z', '--', rel])).has(rel);
 }
 
 /**
@@ -261,9 +260,13 @@ export function indexHoldsGitlink(top: string, rel: string): boolean {
  * folder of this repository's. Blocking; one `git ls-files` of the whole index, none when git cannot answer.
  */
 export function indexGitlinks(top: string): Set<string> {
-  const out = runGitSync(top, ['ls-files', '-s', '-z'], 1024 * 1024 * 1024) ?? '';
+  return gitlinksOf(runGitSync(top, ['ls-files', '-s', '-z'], 1024 * 1024 * 1024));
+}
+
+/** The paths of the gitlinks of a `git ls-files -s -z` listing (`<mode> <blob> <stage>\t<path>` records); none without one. */
+function gitlinksOf(listing: string | undefined): Set<string> {
   const links = new Set<string>();
-  for (const r of out.split('\0')) if (r.startsWith('160000 ')) links.add(r.slice(r.indexOf('\t') + 1));
+  for (const r of listing?.split('\0') ?? []) if (r.startsWith('160000 ')) links.add(r.slice(r.indexOf('\t') + 1));
   return links;
 }
 
