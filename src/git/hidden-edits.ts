@@ -84,7 +84,7 @@ export const WORKTREE_LIMIT = constants.MAX_STRING_LENGTH;
 export function readWhole(full: string, path: string, size: number): Buffer {
   const tooLarge = (bytes: number) =>
     new AgentsError(
-      `${path}: a file of ${bytes} bytes in the working tree, over the ${WORKTREE_LIMIT} read of one to check its lines; nothing was judged`,
+      `${path}: a file of ${bytes} bytes in the working tree, over the ${WORKTREE_LIMIT} bytes read of one to check its lines; nothing was judged`,
       EXIT_CODES.usage,
       {
         hint: `If ${path} is not part of the change, add it to .gitignore or remove it (a tracked one: git update-index --no-assume-unchanged --no-skip-worktree, then git rm --cached); then run the command again.`,

@@ -81,6 +81,8 @@ describe('agents guard check against the working tree', () => {
       exit_code: 2,
       detail: { file: 'huge.txt', bytes: WORKTREE_LIMIT + 1, limit: WORKTREE_LIMIT },
     });
+    // The limit is said with its unit, as the file's size is.
+    expect((JSON.parse(r.stdout) as { error: { message: string } }).error.message).toContain(`over the ${WORKTREE_LIMIT} bytes read`);
     rmSync(join(dir, 'huge.txt'));
   });
 });
