@@ -230,10 +230,11 @@ export function isCondition(caption: string): boolean {
 /**
  * A caption of what an agent may do ("Allowed without asking:", "You may:"): its items are permissions, which a verb
  * alone below it would turn into orders ("Read files"), so each is taken with it as its condition is. "You can" says
- * so only alone or with "without asking": "You can find docs here" heads what follows, not a permission.
+ * so alone, as a caption of a list ("You may use these tools:") or with "without asking": "You can find docs here"
+ * heads what follows, not a permission.
  */
 const PERMISSION =
-  /^[\p{P}\s]*(?:(?:allowed|permitted)(?=\s+(?:without|to)\b|[\s:]*$)|you (?:may|can)(?:\s+also)?(?=[\s:]*$|.*\bwithout (?:asking|approval|a prompt|permission)\b)|(?:ok|okay|fine|safe|free) to\b|no need to ask\b|without (?:asking|approval|a prompt)\b)/iu;
+  /^[\p{P}\s]*(?:(?:allowed|permitted)(?=\s+(?:without|to)\b|[\s:]*$)|you (?:may|can)(?:\s+also)?(?=[\s:]*$|.*:\s*$|.*\bwithout (?:asking|approval|a prompt|permission)\b)|(?:ok|okay|fine|safe|free) to\b|no need to ask\b|without (?:asking|approval|a prompt)\b)/iu;
 
 /** "For example:", "In short:": they open with a word of a condition, yet say when nothing applies. */
 const ASIDE =

@@ -274,6 +274,7 @@ describe('splitInstructions: what is a rule', () => {
     // "You can" heads a permission alone or with "without asking", not as the start of any sentence.
     expect(texts('## You can find docs here\n\n- Never commit secrets.\n')).toEqual(['Never commit secrets.']);
     expect(texts('## You can do these without asking\n\n- Read files\n')).toEqual(['You can do these without asking: Read files']);
+    expect(texts('- You may use these tools:\n  - Read files\n')).toEqual(['You may use these tools: Read files']);
   });
 
   it('a sentence that only leads into a list of rules is no rule itself; one that the items finish is', () => {
