@@ -251,7 +251,15 @@ export async function lsRepoFiles(dir: string, untracked: boolean, names?: reado
  * cannot answer.
  */
 export function indexHoldsGitlink(top: string, rel: string): boolean {
-  return gitlinksOf(runGitSync(top, ['--literal-pathspecs', 'ls-files', '-s', '-z', '--', rel])).has(rel);
+  return indexGitlinksAmong(top, [rel]).has(rel);
+}
+
+/**
+ * Which of the folders `rels` (relative to `top`) the index of the repository at `top` holds as gitlinks: one
+ * `git ls-files` of those paths alone, none when git cannot answer.
+ */
+export function indexGitlinksAmong(top: string, rels: readonly string[]): Set<string> {
+  return gitlinksOf(runGitSync(top, ['--literal-pathspecs', 'ls-files', '-s', '-z', '--', ...rels], 1024 * 1024 * 1024));
 }
 
 /**

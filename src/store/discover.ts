@@ -164,6 +164,7 @@ export function discoverStore(options: DiscoverOptions): string {
         'not-a-store',
       );
     }
+    refuseUncheckedSubmodule(root, 'open');
     return root;
   }
   let dir = resolve(options.cwd);
@@ -182,6 +183,8 @@ export function discoverStore(options: DiscoverOptions): string {
         );
       }
       if (looksLikeStore(candidate)) {
+        // One an older version made in a submodule not checked out is named, never read as the repository's.
+        refuseUncheckedSubmodule(candidate, 'open');
         if (!options.outermost) return candidate;
         found = candidate;
       }

@@ -1,12 +1,12 @@
 // A store folder that is a submodule git has not checked out (the empty folder a clone without
 // --recurse-submodules leaves, its index holding a gitlink there): init refuses to make a store in it, and store
 // discovery names it, so that every command gives the same diagnosis and the same way out.
-import { readdirSync, type Stats, statSync } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
+import { dirname, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { shellPath } from '../core/shell-word.ts';
 import { repoTop } from '../git/location.ts';
-import { indexHoldsGitlink } from '../git/repo.ts';
+import { indexGitlinksAmong } from '../git/repo.ts';
 
 /** What is at `path`: nothing, an empty folder, a folder that holds something, or something else; throws what else the system says. */
 export function folderState(path: string): 'none' | 'empty' | 'full' | 'not-a-folder' {
@@ -25,9 +25,11 @@ export function folderState(path: string): 'none' | 'empty' | 'full' | 'not-a-fo
 
 /**
  * The submodule git has not checked out that `root` is or is below (its path from the repository's top), else
- * undefined. A git process only when the nearest folder on the way that exists is empty.
+ * undefined. Each folder on the way up to the top may be one (none holds `.git`, or it would be the top); a git
+ * process only for the folders `.gitmodules` names (without which git checks no submodule out), and for the nearest
+ * that exists when it is empty (a fresh clone's, `.gitmodules` or not) and `maybeEmpty`.
  */
-function uncheckedSubmodule(root: string): string | undefined {
+function uncheckedSubmodule(root: string, maybeEmpty: boolean): string | undefined {
   let dir = root;
   const state = (path: string) => {
     try {
@@ -37,30 +39,49 @@ function uncheckedSubmodule(root: string): string | undefined {
       return 'not-a-folder';
     }
   };
-  while (state(dir) === 'none' && dirname(dir) !== dir) dir = dirname(dir);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
   const top = repoTop(dir);
-  if (top === undefined || dir === top || state(dir) !== 'empty') return undefined;
+  if (top === undefined || dir === top) return undefined;
   const rel = relative(top, dir).split(sep).join('/');
-  if (rel.startsWith('../') || !indexHoldsGitlink(top, rel)) return undefined;
-  return rel;
+  if (rel.startsWith('../')) return undefined;
+  const way: string[] = [];
+  for (let f = rel; f !== '.'; f = posix.dirname(f)) way.push(f);
+  let modules = '';
+  try {
+    modules = readFileSync(join(top, '.gitmodules'), 'utf8');
+  } catch {
+    // No .gitmodules (or none readable): no submodule git could check out, but the empty folder's own.
+  }
+  // Named in it at all is enough to ask: git reads the paths, its index says which are gitlinks.
+  const asked = way.filter((f) => modules.includes(f));
+  if (maybeEmpty && !asked.includes(rel) && state(dir) === 'empty') asked.push(rel);
+  if (asked.length === 0) return undefined;
+  const links = indexGitlinksAmong(top, asked);
+  return way.findLast((f) => links.has(f));
 }
 
 /**
  * Refuses (exit 2, `submodule-not-checked-out`) a store at `root` in a submodule git has not checked out, or below
  * one: `init` would make it where git never sees it (nothing written to it committed, the submodule's own store
- * beside it once checked out); every other command would find no store there. `doing`: what was refused.
+ * beside it once checked out); a store found there (one an older version made) is not the repository's, and an
+ * empty folder holds none. `doing`: what was refused (`open`: a store found there).
  */
-export function refuseUncheckedSubmodule(root: string, doing: 'create' | 'read'): void {
-  const rel = uncheckedSubmodule(root);
+export function refuseUncheckedSubmodule(root: string, doing: 'create' | 'read' | 'open'): void {
+  const rel = uncheckedSubmodule(root, doing !== 'open');
   if (rel === undefined) return;
   const checkout = `git submodule update --init -- ${shellPath(rel)}`;
+  const what = `${rel}/ is a submodule git has not checked out (a folder git's index holds as a gitlink, without its own .git)`;
   throw new UsageError(
     doing === 'create'
-      ? `cannot create a store at ${root}: ${rel}/ is a submodule git has not checked out (an empty folder git's index holds as a gitlink), so git would never see a store made there`
-      : `no store found at ${root}: ${rel}/ is a submodule git has not checked out (an empty folder git's index holds as a gitlink)`,
+      ? `cannot create a store at ${root}: ${what}, so git would never see a store made there`
+      : doing === 'read'
+        ? `no store found at ${root}: ${what}`
+        : `the store ${root} is not the repository's: ${what}, so git never sees what is written there`,
     doing === 'create'
       ? `Nothing was changed. Check the submodule out (\`${checkout}\`), whose own store is then found, or make the store elsewhere with --store DIR.`
-      : `Check the submodule out (\`${checkout}\`), whose store is then found, then run the command again.`,
+      : doing === 'read'
+        ? `Check the submodule out (\`${checkout}\`), whose store is then found, then run the command again.`
+        : `Move what is in ${rel}/ out of it (the store to a folder of this repository, then named with --store DIR), then check the submodule out (\`${checkout}\`).`,
     { folder: rel },
     'submodule-not-checked-out',
   );

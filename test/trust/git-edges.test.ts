@@ -76,6 +76,40 @@ describe('init in a submodule not checked out', () => {
       ]);
     }
   });
+
+  it('refuses a store below a gitlink that holds a folder already (shared/.agents made first), and names a store an older version made there instead of reading it', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    writeFileSync(join(repo, '.gitmodules'), '[submodule "shared"]\n\tpath = shared\n\turl = ./shared\n');
+    git(repo, 'update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},shared`);
+    git(repo, 'add', '.gitmodules');
+    git(repo, 'commit', '-qm', 'a submodule');
+    mkdirSync(join(repo, 'shared/.agents'), { recursive: true });
+    for (const store of ['shared/.agents', 'shared/docs/.agents']) {
+      const r = await runAgents(['init', '--store', store, '--format', 'json'], { cwd: repo });
+      expect([r.code, JSON.parse(r.stdout).error.code, JSON.parse(r.stdout).error.detail], store).toEqual([
+        2,
+        'submodule-not-checked-out',
+        { folder: 'shared' },
+      ]);
+    }
+    expect(readdirSync(join(repo, 'shared'))).toEqual(['.agents']);
+    expect(readdirSync(join(repo, 'shared/.agents'))).toEqual([]);
+    // A store there, as an older version made it: found by the search or named, it is refused, not read.
+    mkdirSync(join(repo, 'shared/.agents/global'));
+    writeFileSync(join(repo, 'shared/.agents/config.yaml'), 'version: 1\n');
+    for (const [args, cwd] of [
+      [['invariant', 'list'], join(repo, 'shared')],
+      [['--store', 'shared/.agents', 'validate'], repo],
+    ] as const) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect([r.code, JSON.parse(r.stdout).error.code, JSON.parse(r.stdout).error.detail], args.join(' ')).toEqual([
+        2,
+        'submodule-not-checked-out',
+        { folder: 'shared' },
+      ]);
+    }
+  });
 });
 
 describe('reserved project names', () => {
