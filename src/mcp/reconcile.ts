@@ -3,6 +3,7 @@ import { escapeUnsafe } from '../core/plain-text.ts';
 import type { ActorRequest } from '../core/records.ts';
 import { PROMPT_VERSION, promptText, readModelAnswer, reconcilePrompt } from '../core/reconcile-prompt.ts';
 import { SCHEMAS } from '../core/schema-docs.ts';
+import { setChangedText } from '../present/plan.ts';
 import type { Actor } from '../enforce/actors.ts';
 import { checkArgs, type InputSchema } from './args.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
@@ -133,8 +134,12 @@ export function reconcileTools(): ToolDef[] {
           enforced: { type: 'integer' },
           total: { type: 'integer' },
           ok: { type: 'boolean' },
+          set_changed: {
+            type: ['object', 'null'],
+            properties: { added: { type: 'integer' }, removed: { type: 'integer' }, edited: { type: 'integer' } },
+          },
         },
-        required: ['plan', 'decision_id', 'enforcement_id', 'enforced', 'total', 'ok'],
+        required: ['plan', 'decision_id', 'enforcement_id', 'enforced', 'total', 'ok', 'set_changed'],
       },
       async run(args, ctx) {
         const plan = args.plan as string;
@@ -149,9 +154,12 @@ export function reconcileTools(): ToolDef[] {
           enforced,
           total: r.run.records.length,
           ok: r.ok,
+          set_changed: r.setChanged,
         };
+        // ok false with every invariant enforced is a set that changed meanwhile: said, as plan strategize says it.
         const text = [
           `Recorded run ${r.run.id} of plan ${r.plan.id}: ${enforced} of ${data.total} invariants enforced.`,
+          ...(r.setChanged ? [`Warning: ${setChangedText(r.plan.id, r.setChanged)}.`] : []),
           `  plans/${r.plan.id}/decisions/${r.decision.id}.yaml`,
           `  plans/${r.plan.id}/enforcement/${r.run.id}.yaml`,
         ].join('\n');

@@ -151,3 +151,11 @@ export function treeText(s: Style, roots: readonly DecisionTreeNode[]): string[]
   }
   return lines;
 }
+
+/**
+ * What a run whose plan's effective set changed while the actor ran means (`plan strategize` and the MCP tool
+ * `record_reconciliation` both say it): recorded, stale, to be run again.
+ */
+export function setChangedText(plan: string, c: { added: number; removed: number; edited: number }): string {
+  return `the effective set changed while the actor ran (${c.added} added, ${c.removed} removed, ${c.edited} edited): the run is recorded, and stale; run \`agents plan strategize ${plan}\` again`;
+}

@@ -10,7 +10,7 @@ import { commandActor, type Actor } from '../../enforce/actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
-import { decisionJson, planJson, runJson } from '../../present/plan.ts';
+import { decisionJson, planJson, runJson, setChangedText } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 import { startProgress } from '../progress.ts';
 import { docsRef } from '../../core/docs-link.ts';
@@ -147,10 +147,7 @@ export default defineCommand<StrategizeArgs>({
         }
         for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
         const c = result.setChanged;
-        if (c)
-          lines.push(
-            `${s.yellow('warning:')} the effective set changed while the actor ran (${c.added} added, ${c.removed} removed, ${c.edited} edited): the run is recorded, and stale; run \`agents plan strategize ${result.plan.id}\` again`,
-          );
+        if (c) lines.push(`${s.yellow('warning:')} ${setChangedText(result.plan.id, c)}`);
         lines.push(
           '',
           `recorded decision ${decision.id}${decision.parent_id ? ` (after ${decision.parent_id})` : ' (the first)'}`,
