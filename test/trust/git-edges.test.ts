@@ -101,6 +101,7 @@ describe('init in a submodule not checked out', () => {
     for (const [args, cwd] of [
       [['invariant', 'list'], join(repo, 'shared')],
       [['--store', 'shared/.agents', 'validate'], repo],
+      [['init', '--hooks', '--store', 'shared/.agents'], repo],
     ] as const) {
       const r = await runAgents(['--format', 'json', ...args], { cwd });
       expect([r.code, JSON.parse(r.stdout).error.code, JSON.parse(r.stdout).error.detail], args.join(' ')).toEqual([
@@ -109,6 +110,7 @@ describe('init in a submodule not checked out', () => {
         { folder: 'shared' },
       ]);
     }
+    expect(existsSync(join(repo, '.git/hooks/pre-commit'))).toBe(false);
   });
 });
 

@@ -76,8 +76,9 @@ export default defineCommand<InitArgs>({
       );
     // A store git tracks there that a sparse checkout leaves out is the repository's store, not a place for a second one.
     if (state !== 'store') await (await import('../../store/sparse-store.ts')).refuseSparseStore(root);
-    // So is a submodule not checked out: a store made in its empty folder would be in no repository git sees.
-    if (state !== 'store') refuseUncheckedSubmodule(root, 'create');
+    // So is a submodule not checked out: a store made in its folder would be in no repository git sees, and the hook
+    // of one an older version made there would check a store no commit holds.
+    refuseUncheckedSubmodule(root, state === 'store' ? 'open' : 'create');
     // Every refusal of the hook (outside the repository, another tool's hook, a folder that cannot be written) comes
     // before the store is made: nothing is written then.
     const hookPlan = argv.hooks ? await planPreCommitHook(root, argv['export-check']) : undefined;
