@@ -41,11 +41,13 @@ function uncheckedSubmodule(root: string, maybeEmpty: boolean): string | undefin
   };
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
   const top = repoTop(dir);
-  if (top === undefined || dir === top) return undefined;
+  if (top === undefined) return undefined;
+  // The way is root's own, folders not made yet included: a submodule's folder removed is still its gitlink.
+  const path = relative(top, root).split(sep).join('/');
+  if (path === '' || path.startsWith('../')) return undefined;
   const rel = relative(top, dir).split(sep).join('/');
-  if (rel.startsWith('../')) return undefined;
   const way: string[] = [];
-  for (let f = rel; f !== '.'; f = posix.dirname(f)) way.push(f);
+  for (let f = path; f !== '.'; f = posix.dirname(f)) way.push(f);
   let modules = '';
   try {
     modules = readFileSync(join(top, '.gitmodules'), 'utf8');
@@ -54,7 +56,7 @@ function uncheckedSubmodule(root: string, maybeEmpty: boolean): string | undefin
   }
   // Named in it at all is enough to ask: git reads the paths, its index says which are gitlinks.
   const asked = way.filter((f) => modules.includes(f));
-  if (maybeEmpty && !asked.includes(rel) && state(dir) === 'empty') asked.push(rel);
+  if (maybeEmpty && rel !== '' && !asked.includes(rel) && state(dir) === 'empty') asked.push(rel);
   if (asked.length === 0) return undefined;
   const links = indexGitlinksAmong(top, asked);
   return way.findLast((f) => links.has(f));

@@ -111,6 +111,11 @@ describe('init in a submodule not checked out', () => {
       ]);
     }
     expect(existsSync(join(repo, '.git/hooks/pre-commit'))).toBe(false);
+    // Its folder removed, the gitlink stays: a store made on its way would still be one git cannot add.
+    rmSync(join(repo, 'shared'), { recursive: true });
+    const gone = await runAgents(['init', '--store', 'shared/.agents', '--format', 'json'], { cwd: repo });
+    expect([gone.code, JSON.parse(gone.stdout).error.code]).toEqual([2, 'submodule-not-checked-out']);
+    expect(existsSync(join(repo, 'shared'))).toBe(false);
   });
 });
 
