@@ -176,7 +176,13 @@ export function throwIfCancelled(signal: AbortSignal | undefined, outcome: strin
   throw reason instanceof AgentsError && reason.code === 'cancelled' ? reason : new CancelledError(`Cancelled: ${outcome}`);
 }
 
-/** The error a run stopped by `signal` ends with (exit 130), saying what was left undone. */
-export function cancelledBy(signal: NodeJS.Signals, outcome: string): CancelledError {
-  return new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: ${outcome}`);
+/**
+ * The error a run stopped by `signal` ends with, saying what was left undone: exit 130, or with `keepCode` the
+ * signal's own code (143 for SIGTERM, 129 for SIGHUP), for the commands that end as a writer does (docs/guarantees.md).
+ */
+export function cancelledBy(signal: NodeJS.Signals, outcome: string, keepCode = false): CancelledError {
+  return new CancelledError(
+    `Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: ${outcome}`,
+    keepCode && signal in SIGNAL_EXIT_CODES ? (signal as keyof typeof SIGNAL_EXIT_CODES) : undefined,
+  );
 }

@@ -41,4 +41,28 @@ describe('abortOnStopSignals', () => {
     ).catch((e: unknown) => e);
     expect((caught as CancelledError).exitCode).toBe(129);
   });
+
+  it('a stop before the writes aborts with the signal’s own code where the run ends as a writer does, 130 for every signal elsewhere', async () => {
+    const reason = (completed?: (n: number) => string) =>
+      abortOnStopSignals(
+        'nothing was written.',
+        async (signal) => {
+          deliver('SIGTERM');
+          signal.throwIfAborted();
+          return 0;
+        },
+        completed,
+      ).then(
+        () => expect.unreachable('the run was not stopped'),
+        (e: unknown) => e as CancelledError,
+      );
+    const early = await reason((n) => `${n} files were written whole.`);
+    expect([early instanceof CancelledError, early.exitCode, early.code, early.message]).toEqual([
+      true,
+      143,
+      'cancelled',
+      'Cancelled by SIGTERM: nothing was written.',
+    ]);
+    expect((await reason()).exitCode).toBe(130);
+  });
 });
