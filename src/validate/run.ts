@@ -49,7 +49,7 @@ export interface RunValidateOptions {
    * Runs the `--fix` writes, handing them the signal that cancels them (the CLI's stop signals): only the writes,
    * so that a signal during the check ends the process at once, as nothing is written then.
    */
-  whileFixing?: <T>(fixes: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+  whileFixing?: (fixes: (signal: AbortSignal) => Promise<Fix[]>) => Promise<Fix[]>;
   /** Told the time (ms) of each step (`--profile`; see ValidateOptions.onTime), then of `extends` when the store extends a source. */
   onTime?: (step: string, ms: number, start: number) => void;
 }

@@ -2,7 +2,7 @@
 // was or written whole, and no temporary is left beside one (docs/export.md, "The managed block").
 import { readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { ExportService } from '../../src/service/export-service.ts';
 import { AgentsError } from '../../src/core/errors.ts';
@@ -64,6 +64,29 @@ describe('agents export, stopped', () => {
     expect(madeWhole(repo, before).length).toBeLessThan(total);
     expect((await runAgents(['export', '--target', TARGETS.join(',')], { cwd: repo })).code).toBe(0);
     expect(madeWhole(repo, before)).toHaveLength(total);
+  });
+
+  it('a stop caught as the last file is written ends the export with the signal’s code once every file is written whole', async () => {
+    const repo = monorepo();
+    const before = new Set(files(repo));
+    // The signal reaches its listener once the writes are done, before the command has looked at its signal again.
+    const applyUntil = ExportService.prototype.applyUntil;
+    const spy = vi.spyOn(ExportService.prototype, 'applyUntil').mockImplementation(async function (this: ExportService, ...args) {
+      const written = await applyUntil.apply(this, args);
+      process.emit('SIGTERM', 'SIGTERM');
+      return written;
+    });
+    try {
+      const r = await runAgents(['export', '--target', TARGETS.join(','), '--format', 'json'], { cwd: repo });
+      expect([r.code, JSON.parse(r.stdout).error.code]).toEqual([143, 'cancelled']);
+    } finally {
+      spy.mockRestore();
+    }
+    const made = madeWhole(repo, before);
+    expect(
+      JSON.parse((await runAgents(['export', '--target', TARGETS.join(','), '--format', 'json'], { cwd: repo })).stdout).changes,
+    ).toEqual([]);
+    expect(madeWhole(repo, before)).toEqual(made);
   });
 
   it('ExportService.apply refuses a plan whose files changed since it was made, and writes none of them', async () => {

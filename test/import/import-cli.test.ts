@@ -225,7 +225,7 @@ describe('agents import', () => {
     expect(storeFiles(top)).toEqual(files);
   });
 
-  it('a stop signal while the files are staged ends the import: exit 130, nothing written, no temporary left; one during --replace waits for it', async () => {
+  it('a stop signal while the files are staged ends the import: exit 130 (143 for SIGTERM), nothing written, no temporary left; one during --replace waits for it, then exit 130', async () => {
     // 1,200 rules in 30 new projects: staging them takes long enough for the signal to come in the middle.
     const tree: Record<string, string> = {};
     for (let p = 0; p < 30; p++)
@@ -243,7 +243,7 @@ describe('agents import', () => {
       expect(exited, 'the import ended before a file was staged').toBe(false);
       child!.kill(signal);
       const r = await running;
-      expect(r.code, r.stderr).toBe(130);
+      expect(r.code, r.stderr).toBe(signal === 'SIGTERM' ? 143 : 130);
       // No invariant, no project, no temporary and no lock: the store is as it was.
       expect(storeFiles(top)).toEqual([]);
     }
@@ -251,7 +251,7 @@ describe('agents import', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(stored(top)).toHaveLength(1200);
     // --replace, stopped once it has taken the lines out of the first file: it ends its work first, so no file is
-    // left without its rules and with an empty block.
+    // left without its rules and with an empty block, then ends as the signal asks, not with 0.
     const first = join(top, 'packages/p0/AGENTS.md');
     const source = readFileSync(first, 'utf8');
     let child: ChildProcess | undefined;
@@ -264,7 +264,7 @@ describe('agents import', () => {
     expect(exited, 'the import ended before it replaced a line').toBe(false);
     child!.kill('SIGINT');
     const replaced = await replacing;
-    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(replaced.code, replaced.stderr).toBe(130);
     for (let p = 0; p < 30; p++) {
       const text = readFileSync(join(top, `packages/p${p}/AGENTS.md`), 'utf8');
       expect(text).not.toMatch(/^- Never skip check[^`]*$/m);

@@ -191,9 +191,12 @@ export default defineCommand<ExportArgs>({
     let written: ReturnType<typeof exporter.apply>;
     progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
     try {
-      // A stop signal ends the export between two files, never in the middle of one (its temporary left behind).
-      written = await abortOnStopSignals('the files written so far are whole; run `agents export` again for the rest.', (signal) =>
-        exporter.applyUntil(plan, signal, onProgress),
+      // A stop signal ends the export between two files, never in the middle of one (its temporary left behind);
+      // one caught as the last file is written ends it with the signal's code once every file is written whole.
+      written = await abortOnStopSignals(
+        'the files written so far are whole; run `agents export` again for the rest.',
+        (signal) => exporter.applyUntil(plan, signal, onProgress),
+        (done) => `the export was written whole (${done.length} ${done.length === 1 ? 'file' : 'files'}): nothing is left to write.`,
       );
     } finally {
       progress.stop();

@@ -272,10 +272,16 @@ export default defineCommand<ImportArgs>({
     // A stop signal while the files are staged ends the import with nothing written (exit 130). Once they are in
     // place, one that comes while --replace takes the lines out and the export fills the blocks waits for it to end:
     // else the lines would be gone from their files and the blocks left empty, without a word.
-    const { written, replaced } = await abortOnStopSignals('nothing was imported.', async (signal) => {
-      const written = await service.apply(plan, chosen, { signal });
-      return { written, replaced: argv.replace ? await service.replace(plan, written) : null };
-    });
+    // A stop that comes once they are in place ends the import with the signal's code after it is done, as plan sync does.
+    const { written, replaced } = await abortOnStopSignals(
+      'nothing was imported.',
+      async (signal) => {
+        const written = await service.apply(plan, chosen, { signal });
+        return { written, replaced: argv.replace ? await service.replace(plan, written) : null };
+      },
+      (done) =>
+        `${done.written.invariants.length} ${done.written.invariants.length === 1 ? 'invariant was' : 'invariants were'} imported whole${done.replaced ? ', the moved rules taken out of their files' : ''}: nothing is left to import.`,
+    );
     for (const p of written.projects) {
       const paths = plan.projects.find((x) => x.name === p)?.paths ?? [];
       ctx.notice(`created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})`);

@@ -182,8 +182,13 @@ export default defineCommand<ValidateArgs>({
                 staged: argv.staged ?? false,
                 strict: argv.strict ?? false,
                 fix: argv.fix ?? false,
-                // A stop signal while fixes are written cancels the rest: no modeline half-staged is left behind.
-                whileFixing: (fixes) => abortOnStopSignals(FIX_CANCELLED, fixes),
+                // A stop signal while fixes are written cancels the rest: no modeline half-staged is left behind. One
+                // caught as the last are put in place ends the run with the signal's code once they all are.
+                whileFixing: (fixes) =>
+                  abortOnStopSignals(FIX_CANCELLED, fixes, (done) => {
+                    const n = done.filter((f) => f.done).length;
+                    return `${n} ${n === 1 ? 'fix was' : 'fixes were'} made whole: run \`agents validate\` to see the store as it is.`;
+                  }),
                 cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
                 ...(jobs !== undefined ? { jobs } : {}),
                 ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
