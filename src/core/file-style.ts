@@ -24,7 +24,12 @@ export function lf<T extends string | undefined>(text: T): T {
 
 /** How to write text where `sample` stands: with CRLF line ends when it has them, else as it is. */
 export function eolOf(sample: string): (text: string) => string {
-  return sample.includes('\r\n') ? (text) => text.replace(/\r?\n/g, '\r\n') : (text) => text;
+  return sample.includes('\r\n') ? crlf : (text) => text;
+}
+
+/** `text` with every line end CRLF, as git checks a file out under core.autocrlf or eol=crlf. */
+export function crlf(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n');
 }
 
 /** Whether more of `text`'s line ends are CRLF than LF alone. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { crlf } from '../core/file-style.ts';
 import { throwIfCancelled, UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
 import { renderStandalone, standaloneSection } from '../core/export-standalone.ts';
@@ -351,9 +352,9 @@ export class ExportService {
     }
     const created = out.changes.filter((c) => c.action === 'create');
     const made = created.map((c) => c.path);
-    const [ignored, crlf] = await Promise.all([ignoredTargets(top, made), crlfTargets(top, made)]);
+    const [ignored, crlfFiles] = await Promise.all([ignoredTargets(top, made), crlfTargets(top, made)]);
     // A new file gets the line ends git checks it out with, as a file there already keeps its own (mergeBlock).
-    for (const c of created) if (crlf.has(c.path)) c.after = c.after!.replace(/\r?\n/g, '\r\n');
+    for (const c of created) if (crlfFiles.has(c.path)) c.after = crlf(c.after!);
     // Said of the files this run creates (once made, they are no longer created), so never said again from the cache.
     const once = new Set<string>();
     for (const i of ignored) {

@@ -24,6 +24,7 @@ import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { lineStartsOf } from '../../core/yaml-file.ts';
 import { docsRef } from '../../core/docs-link.ts';
+import { crlf } from '../../core/file-style.ts';
 
 interface InstallArgs {
   client?: string[];
@@ -261,14 +262,14 @@ export default defineCommand<InstallArgs>({
       const changed = plans.filter((p) => p.changed);
       // A new settings file gets the line ends git checks it out with, as an export's new file does (docs/adr/0606): a
       // plain git add under core.autocrlf and core.safecrlf takes it as written. A file there keeps its own.
-      const crlf = await crlfTargets(
+      const crlfFiles = await crlfTargets(
         top,
         changed.filter((p) => !p.exists).map((p) => p.rel),
       );
       const written: string[] = [];
       for (const p of changed) {
         try {
-          const text = crlf.has(p.rel) ? p.text.replace(/\r?\n/g, '\r\n') : p.text;
+          const text = crlfFiles.has(p.rel) ? crlf(p.text) : p.text;
           writeFileAtomic(top, p.rel, text, p.exists ? 'replace' : 'create');
         } catch (error) {
           failedPartWay(error, written, `agents guard install --client ${clients.join(',')}`, changed.length);
