@@ -116,25 +116,51 @@ export function refuseFolderLink(given: string, abs: string, realTop: string): v
   );
 }
 
+/** A file to read: its path as the agent reads it, its kind, and for one read through a linked rules folder, the file itself. */
+export interface Source {
+  rel: string;
+  kind: ImportKind;
+  via?: string;
+}
+
 /**
- * The kind of the repository's file `rel` to import: an instruction file's, or the rule folder's for a rules folder
- * that is a symbolic link out of the repository or to nothing (`.cursor/rules` -> `~/rules`), one entry of git's list
- * whose rules are read nowhere else: then its reading says it is skipped, as it says it of a linked CLAUDE.md. A link
- * to a folder of the repository is left out, as before.
+ * The files to read for the repository's entry `rel`: an instruction file, or a rules folder that is a symbolic link
+ * (`.cursor/rules` -> `../shared/rules`). One that leads out of the repository or to nothing is itself, said skipped
+ * by its reading as a linked CLAUDE.md is; one that leads inside is the rule files git lists in the folder it leads
+ * to, named through the link as its agent reads them (`.cursor/rules/a.mdc`, `via` the file itself).
  */
-export function sourceKind(rel: string, top: string): ImportKind | undefined {
+export function sourcesOf(rel: string, top: string, all: readonly string[]): Source[] {
   const known = instructionKind(rel);
-  if (known !== undefined) return known;
+  if (known !== undefined) return [{ rel, kind: known }];
   const kind = (Object.keys(RULE_FOLDERS) as ImportKind[]).find((k) => rel === RULE_FOLDERS[k] || rel.endsWith(`/${RULE_FOLDERS[k]}`));
-  if (kind === undefined || lstatSync(join(top, rel), { throwIfNoEntry: false })?.isSymbolicLink() !== true) return undefined;
+  if (kind === undefined || lstatSync(join(top, rel), { throwIfNoEntry: false })?.isSymbolicLink() !== true) return [];
   let real: string;
   try {
     real = realpathSync.native(join(top, rel));
   } catch {
-    return kind;
+    return [{ rel, kind }];
   }
-  const inside = relative(realpathSync.native(top), real);
-  return inside.startsWith('..') || isAbsolute(inside) ? kind : undefined;
+  const inside = relative(realpathSync.native(top), real).split(sep).join('/');
+  if (inside.startsWith('..') || isAbsolute(inside)) return [{ rel, kind }];
+  if (statSync(real, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
+  const out: Source[] = [];
+  for (const file of all) {
+    if (inside !== '' && !file.startsWith(`${inside}/`)) continue;
+    const named = `${rel}/${inside === '' ? file : file.slice(inside.length + 1)}`;
+    // Only the folder's own kind: a link to a folder above would make every file of the repository one of its rules.
+    if (instructionKind(named) === kind) out.push({ rel: named, kind, via: file });
+  }
+  return out;
+}
+
+/**
+ * `sources` with each file read through a linked rules folder left out when the file it leads to is read itself:
+ * its rules are read once, where the file is.
+ */
+export function readOnce(sources: readonly Source[]): Source[] {
+  const direct = new Set(sources.filter((s) => s.via === undefined).map((s) => s.rel));
+  const seen = new Set<string>();
+  return sources.filter((s) => !direct.has(s.via ?? '') && !seen.has(s.rel) && seen.add(s.rel));
 }
 
 /** `text` with the lines of its code blocks emptied (their numbers kept). */

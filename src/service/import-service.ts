@@ -38,7 +38,9 @@ import {
   outsideCode,
   parseFrontMatter,
   refuseFolderLink,
-  sourceKind,
+  readOnce,
+  type Source,
+  sourcesOf,
   type Unlisted,
   unlistedError,
 } from './import-files.ts';
@@ -134,19 +136,15 @@ export class ImportService {
   }
 
   /** The files to read: those named, or every known kind in the repository. */
-  private async find(
-    options: ImportOptions,
-    all: readonly string[],
-    unlisted: readonly Unlisted[],
-  ): Promise<{ rel: string; kind: ImportKind }[]> {
+  private async find(options: ImportOptions, all: readonly string[], unlisted: readonly Unlisted[]): Promise<Source[]> {
     const top = this.top;
     const wanted = (kind: ImportKind | undefined) => kind !== undefined && (options.from === undefined || options.from.includes(kind));
     if (options.paths === undefined || options.paths.length === 0) {
       // A folder that could not be listed may hold instruction files: its rules are never left out in silence.
       if (unlisted.length > 0) throw unlistedError(unlisted[0]!, true);
-      return all.map((rel) => ({ rel, kind: sourceKind(rel, top)! })).filter((f) => wanted(f.kind));
+      return readOnce(all.flatMap((rel) => sourcesOf(rel, top, all)).filter((f) => wanted(f.kind)));
     }
-    const out: { rel: string; kind: ImportKind }[] = [];
+    const out: Source[] = [];
     let listed: Set<string> | undefined;
     for (const given of options.paths) {
       // An empty path (an unset shell variable) names nothing; read as the current folder, it would import every file there.
@@ -161,10 +159,7 @@ export class ImportService {
       if (refused !== undefined) throw refused;
       const below = all.filter((f) => rel === '' || f.startsWith(`${rel}/`));
       if (below.length > 0 && !all.includes(rel)) {
-        for (const f of below) {
-          const kind = sourceKind(f, top);
-          if (wanted(kind)) out.push({ rel: f, kind: kind! });
-        }
+        for (const f of below) out.push(...sourcesOf(f, top, all).filter((s) => wanted(s.kind)));
         continue;
       }
       if (!all.includes(rel)) {
@@ -181,6 +176,12 @@ export class ImportService {
             `${given} holds no instruction file: it is empty, or git ignores what it holds`,
             `Name the file to import itself: agents import ${shellPath(`${given.replace(/[/\\]+$/, '')}/AGENTS.md`)} (add --from KIND for a name of no known kind).`,
           );
+      }
+      // A rules folder linked to a folder of the repository is read as the search reads it, not refused as a link.
+      const linked = all.includes(rel) ? sourcesOf(rel, top, all) : [];
+      if (linked.some((s) => s.via !== undefined)) {
+        out.push(...linked.filter((s) => wanted(s.kind)));
+        continue;
       }
       const known = instructionKind(rel);
       // A file named outright is never left out in silence: one whose kind --from excludes is refused, saying so.
@@ -201,8 +202,7 @@ export class ImportService {
       out.push({ rel, kind });
     }
     // A file named twice (itself, and by a folder above it) is read once, not its rules listed as copies of themselves.
-    const seen = new Set<string>();
-    return out.filter((f) => !seen.has(f.rel) && seen.add(f.rel));
+    return readOnce(out);
   }
 
   /** Every file of the repository (git's list when there is one, so ignored files stay out), repository-relative. */

@@ -415,6 +415,30 @@ describe('agents import', () => {
       { text: 'Never commit conflict markers.', scope: 'shown' },
     ]);
   });
+
+  it('a rules folder linked to a folder of the repository is read through the link, once when its files are found themselves', async () => {
+    const top = repo({
+      'shared/rules/tabs.mdc': '---\nalwaysApply: true\n---\n- Always use tabs.\n',
+      'web/.cursor/rules/hooks.mdc': '---\nalwaysApply: true\n---\n- Use hooks.\n',
+      'api/index.ts': 'export {};\n',
+    });
+    mkdirSync(join(top, '.cursor'));
+    mkdirSync(join(top, 'api/.cursor'));
+    symlinkSync('../shared/rules', join(top, '.cursor/rules'));
+    // The folder it leads to is a rules folder the search finds itself: its file is read there, not a second time.
+    symlinkSync('../../web/.cursor/rules', join(top, 'api/.cursor/rules'));
+    const files = (data: { files: { file: string }[] }) => data.files.map((f) => f.file);
+    const all = await json(top, 'import', '--dry-run');
+    expect(all.code).toBe(0);
+    expect(files(all.data)).toEqual(['.cursor/rules/tabs.mdc', 'web/.cursor/rules/hooks.mdc']);
+    expect(all.data.candidates.map((c: { text: string; scope: { kind: string } }) => [c.text, c.scope.kind])).toEqual([
+      ['Always use tabs.', 'global'],
+      ['Use hooks.', 'project'],
+    ]);
+    // Named, the link is read as the search reads it, not refused as a link to a folder.
+    expect(files((await json(top, 'import', '--dry-run', '.cursor/rules')).data)).toEqual(['.cursor/rules/tabs.mdc']);
+    expect(files((await json(top, 'import', '--dry-run', 'api')).data)).toEqual(['api/.cursor/rules/hooks.mdc']);
+  });
 });
 
 describe('agents import outside a git repository', () => {
