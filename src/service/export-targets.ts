@@ -96,6 +96,11 @@ export function checkTargetPath(
     try {
       st = lstatSync(join(top, at));
     } catch {
+      // A folder missing on the way may be a submodule's git has not checked out (its folder gone, or never made,
+      // with or without a line of .gitmodules): the index's gitlink is all that says so, and a folder made there
+      // would hold what git never sees.
+      const linked = i < parts.length - 1 ? gitlinkOnWay(top, parts.slice(0, -1).join('/'), at, folders) : undefined;
+      if (linked !== undefined) throw otherRepository(rel, linked, otherwise);
       return;
     }
     if (st.isSymbolicLink()) {
@@ -114,18 +119,7 @@ export function checkTargetPath(
         'not-a-folder',
       );
     }
-    if (i < parts.length - 1 && st.isDirectory() && holdsGit(top, at, folders)) {
-      // A tool's own folder on the way (.cursor/rules, .github) is the target's, not a project's path.
-      const toolFolder = at.split('/').some((part) => part.startsWith('.'));
-      throw targetRefused(
-        `cannot export to ${rel}: ${at} is a repository of its own (a submodule, or a clone inside this one), so a file written there is not this repository's, and \`export --check\` on a fresh clone would miss it`,
-        toolFolder
-          ? `Make ${at} a folder of this repository (the export writes its rules file there), ${otherwise}; nothing was written.`
-          : `Keep the project's paths out of that folder (a project there belongs in that repository's own store), ${otherwise}; nothing was written.`,
-        rel,
-        'other-repository',
-      );
-    }
+    if (i < parts.length - 1 && st.isDirectory() && holdsGit(top, at, folders)) throw otherRepository(rel, at, otherwise);
     if (i < parts.length - 1) folders?.add(at);
     if (i === parts.length - 1 && last === 'folder' && !st.isDirectory()) {
       throw targetRefused(
@@ -155,6 +149,20 @@ export function checkTargetPath(
   }
 }
 
+/** The refusal of target `rel` whose folder `at` on the way is a repository of its own (exit 2, other-repository). */
+function otherRepository(rel: string, at: string, otherwise: string): UsageError {
+  // A tool's own folder on the way (.cursor/rules, .github) is the target's, not a project's path.
+  const toolFolder = at.split('/').some((part) => part.startsWith('.'));
+  return targetRefused(
+    `cannot export to ${rel}: ${at} is a repository of its own (a submodule, or a clone inside this one), so a file written there is not this repository's, and \`export --check\` on a fresh clone would miss it`,
+    toolFolder
+      ? `Make ${at} a folder of this repository (the export writes its rules file there), ${otherwise}; nothing was written.`
+      : `Keep the project's paths out of that folder (a project there belongs in that repository's own store), ${otherwise}; nothing was written.`,
+    rel,
+    'other-repository',
+  );
+}
+
 /**
  * The index's gitlinks, read once per run: keyed by the run's cache of the folders found to be folders, which every
  * caller on an export's path hands down (a call without one lists the whole index each time it asks).
@@ -178,12 +186,29 @@ function holdsGit(top: string, rel: string, folders?: Set<string>): boolean {
   }
   if (empty) return indexHoldsGitlink(top, rel);
   if (lstatSync(join(top, '.gitmodules'), { throwIfNoEntry: false }) === undefined) return false;
+  return gitlinks(top, folders).has(rel);
+}
+
+/** The index's gitlinks, listed once per run when `folders` (the run's cache) is given. */
+function gitlinks(top: string, folders?: Set<string>): Set<string> {
   let links = folders === undefined ? undefined : GITLINKS.get(folders);
   if (links === undefined) {
     links = indexGitlinks(top);
     if (folders !== undefined) GITLINKS.set(folders, links);
   }
-  return links.has(rel);
+  return links;
+}
+
+/** The gitlink of the index that is `missing` (a folder not on disk) or below it on the way to folder `way`, if any. */
+function gitlinkOnWay(top: string, way: string, missing: string, folders?: Set<string>): string | undefined {
+  const links = gitlinks(top, folders);
+  if (links.size === 0) return undefined;
+  const parts = way.split('/');
+  for (let n = missing.split('/').length; n <= parts.length; n++) {
+    const at = parts.slice(0, n).join('/');
+    if (links.has(at)) return at;
+  }
+  return undefined;
 }
 
 /**

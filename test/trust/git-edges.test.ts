@@ -119,6 +119,27 @@ describe('init in a submodule not checked out', () => {
   });
 });
 
+describe('a gitlink without a line of .gitmodules', () => {
+  it('is a repository of its own though its folder was never made: export refuses a target below it (exit 2), nothing made there', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    expect((await runAgents(['init'], { cwd: repo })).code).toBe(0);
+    git(repo, 'update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},vendor/x`);
+    expect((await runAgents(['project', 'add', 'vendor', '--path', 'vendor/x/**'], { cwd: repo })).code).toBe(0);
+    expect((await runAgents(['invariant', 'add', '--project', 'vendor', 'Never edit vendored code.'], { cwd: repo })).code).toBe(0);
+    for (const args of [['export'], ['export', '--check']]) {
+      const r = await runAgents(['--format', 'json', ...args, '--target', 'agents-md'], { cwd: repo });
+      const error = JSON.parse(r.stdout).error;
+      expect([r.code, error.code, error.detail], args.join(' ')).toEqual([
+        2,
+        'export-target-refused',
+        { path: 'vendor/x/AGENTS.md', reason: 'other-repository' },
+      ]);
+    }
+    expect(existsSync(join(repo, 'vendor'))).toBe(false);
+  });
+});
+
 describe('reserved project names', () => {
   it.each(['global', 'plans', 'inherited'])(
     'project %s is refused by project add and invariant add (exit 2), and is a bad-name in validate',
