@@ -25,11 +25,11 @@ export function folderState(path: string): 'none' | 'empty' | 'full' | 'not-a-fo
 
 /**
  * The submodule git has not checked out that `root` is or is below (its path from the repository's top), else
- * undefined. Each folder on the way up to the top may be one (none holds `.git`, or it would be the top); a git
- * process only for the folders `.gitmodules` names (without which git checks no submodule out), and for the nearest
- * that exists when it is empty (a fresh clone's, `.gitmodules` or not) and `maybeEmpty`.
+ * undefined, and whether a line of `.gitmodules` names it. Each folder on the way up to the top may be one (none holds
+ * `.git`, or it would be the top); a git process only for the folders `.gitmodules` names, and when `maybeEmpty`, for
+ * those not made yet and the nearest that exists when it is empty (a fresh clone's, `.gitmodules` or not).
  */
-function uncheckedSubmodule(root: string, maybeEmpty: boolean): string | undefined {
+function uncheckedSubmodule(root: string, maybeEmpty: boolean): { rel: string; named: boolean } | undefined {
   let dir = root;
   const state = (path: string) => {
     try {
@@ -45,7 +45,7 @@ function uncheckedSubmodule(root: string, maybeEmpty: boolean): string | undefin
   // The way is root's own, folders not made yet included: a submodule's folder removed is still its gitlink.
   const path = relative(top, root).split(sep).join('/');
   if (path === '' || path.startsWith('../')) return undefined;
-  const rel = relative(top, dir).split(sep).join('/');
+  const nearest = relative(top, dir).split(sep).join('/');
   const way: string[] = [];
   for (let f = path; f !== '.'; f = posix.dirname(f)) way.push(f);
   let modules = '';
@@ -54,12 +54,16 @@ function uncheckedSubmodule(root: string, maybeEmpty: boolean): string | undefin
   } catch {
     // No .gitmodules (or none readable): no submodule git could check out, but the empty folder's own.
   }
-  // Named in it at all is enough to ask: git reads the paths, its index says which are gitlinks.
-  const asked = way.filter((f) => modules.includes(f));
-  if (maybeEmpty && rel !== '' && !asked.includes(rel) && state(dir) === 'empty') asked.push(rel);
+  // Named in it at all is enough to ask: git reads the paths, its index says which are gitlinks. Where a store is to
+  // be made (or was not found), the folders not made yet are asked too: a gitlink without a line of .gitmodules is
+  // still a repository of its own, which a folder made there would not be.
+  const missing = (f: string) => maybeEmpty && f.length > nearest.length;
+  const asked = way.filter((f) => modules.includes(f) || missing(f));
+  if (maybeEmpty && nearest !== '' && !asked.includes(nearest) && state(dir) === 'empty') asked.push(nearest);
   if (asked.length === 0) return undefined;
   const links = indexGitlinksAmong(top, asked);
-  return way.findLast((f) => links.has(f));
+  const rel = way.findLast((f) => links.has(f));
+  return rel === undefined ? undefined : { rel, named: modules.includes(rel) };
 }
 
 /**
@@ -69,9 +73,14 @@ function uncheckedSubmodule(root: string, maybeEmpty: boolean): string | undefin
  * empty folder holds none. `doing`: what was refused (`open`: a store found there).
  */
 export function refuseUncheckedSubmodule(root: string, doing: 'create' | 'read' | 'open'): void {
-  const rel = uncheckedSubmodule(root, doing !== 'open');
-  if (rel === undefined) return;
-  const checkout = `git submodule update --init -- ${shellPath(rel)}`;
+  const found = uncheckedSubmodule(root, doing !== 'open');
+  if (found === undefined) return;
+  const { rel } = found;
+  const update = `\`git submodule update --init -- ${shellPath(rel)}\``;
+  // Without a line of .gitmodules git has no URL to check it out from: the update alone would fail.
+  const checkout = found.named
+    ? `Check the submodule out (${update})`
+    : `Give it a line in .gitmodules (none names it, so git has no URL to check it out from) and check it out (${update})`;
   const what = `${rel}/ is a submodule git has not checked out (a folder git's index holds as a gitlink, without its own .git)`;
   throw new UsageError(
     doing === 'create'
@@ -80,10 +89,10 @@ export function refuseUncheckedSubmodule(root: string, doing: 'create' | 'read' 
         ? `no store found at ${root}: ${what}`
         : `the store ${root} is not the repository's: ${what}, so git never sees what is written there`,
     doing === 'create'
-      ? `Nothing was changed. Check the submodule out (\`${checkout}\`), whose own store is then found, or make the store elsewhere with --store DIR.`
+      ? `Nothing was changed. ${checkout}, whose own store is then found, or make the store elsewhere with --store DIR.`
       : doing === 'read'
-        ? `Check the submodule out (\`${checkout}\`), whose store is then found, then run the command again.`
-        : `Move what is in ${rel}/ out of it (the store to a folder of this repository, then named with --store DIR), then check the submodule out (\`${checkout}\`).`,
+        ? `${checkout}, whose store is then found, then run the command again.`
+        : `Move what is in ${rel}/ out of it (the store to a folder of this repository, then named with --store DIR), then ${checkout[0]!.toLowerCase()}${checkout.slice(1)}.`,
     { folder: rel },
     'submodule-not-checked-out',
   );

@@ -120,11 +120,17 @@ describe('init in a submodule not checked out', () => {
 });
 
 describe('a gitlink without a line of .gitmodules', () => {
-  it('is a repository of its own though its folder was never made: export refuses a target below it (exit 2), nothing made there', async () => {
+  it('is a repository of its own though its folder was never made: init --store and export refuse it (exit 2), nothing made there', async () => {
     const repo = tempDir();
     gitInit(repo);
     expect((await runAgents(['init'], { cwd: repo })).code).toBe(0);
     git(repo, 'update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},vendor/x`);
+    const init = await runAgents(['init', '--store', 'vendor/x/.agents', '--format', 'json'], { cwd: repo });
+    expect([init.code, JSON.parse(init.stdout).error.code, JSON.parse(init.stdout).error.detail]).toEqual([
+      2,
+      'submodule-not-checked-out',
+      { folder: 'vendor/x' },
+    ]);
     expect((await runAgents(['project', 'add', 'vendor', '--path', 'vendor/x/**'], { cwd: repo })).code).toBe(0);
     expect((await runAgents(['invariant', 'add', '--project', 'vendor', 'Never edit vendored code.'], { cwd: repo })).code).toBe(0);
     for (const args of [['export'], ['export', '--check']]) {
