@@ -7,6 +7,7 @@ import type { LeftOut } from '../core/import-rules.ts';
 import { type ImportKind, instructionKind, lenientFrontMatter, RULE_FOLDERS } from '../core/import-sources.ts';
 import { parseYaml } from '../core/parse-core.ts';
 import type { YamlFile } from '../core/yaml-file.ts';
+import { indexHoldsGitlink } from '../git/repo.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
 import { shellPath } from '../core/shell-word.ts';
 
@@ -58,7 +59,11 @@ function nestedRepositoryError(given: string, rel: string, top: string, listed: 
   for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1))
     if (listed.has(rel.slice(0, at)) && !lstatSync(join(top, rel.slice(0, at)), { throwIfNoEntry: false })?.isSymbolicLink())
       repository = rel.slice(0, at);
-  if (repository === undefined && listed.has(rel) && lstatSync(join(top, rel), { throwIfNoEntry: false })?.isDirectory()) repository = rel;
+  if (repository === undefined && listed.has(rel)) {
+    const st = lstatSync(join(top, rel), { throwIfNoEntry: false });
+    // Not on disk, it is a file deleted, or a submodule whose folder is not there, which only the index tells apart.
+    if (st === undefined ? indexHoldsGitlink(top, rel) : st.isDirectory()) repository = rel;
+  }
   if (repository === undefined) return undefined;
   return new UsageError(
     `${given} ${repository === rel ? 'is' : `is inside ${repository}, which is`} a repository of its own (a submodule, or a clone inside this one): its instruction files are that repository's, not this one's`,

@@ -120,7 +120,7 @@ describe('init in a submodule not checked out', () => {
 });
 
 describe('a gitlink without a line of .gitmodules', () => {
-  it('is a repository of its own though its folder was never made: init --store and export refuse it (exit 2), nothing made there', async () => {
+  it('is a repository of its own though its folder was never made: init --store, export and import refuse it (exit 2), nothing made there', async () => {
     const repo = tempDir();
     gitInit(repo);
     expect((await runAgents(['init'], { cwd: repo })).code).toBe(0);
@@ -142,6 +142,9 @@ describe('a gitlink without a line of .gitmodules', () => {
         { path: 'vendor/x/AGENTS.md', reason: 'other-repository' },
       ]);
     }
+    // Named to import, it is said as the repository of its own it is, not as a file of no known kind.
+    const named = await runAgents(['--format', 'json', 'import', '--dry-run', 'vendor/x'], { cwd: repo });
+    expect([named.code, JSON.parse(named.stdout).error.detail]).toEqual([2, { repository: 'vendor/x' }]);
     expect(existsSync(join(repo, 'vendor'))).toBe(false);
   });
 });
