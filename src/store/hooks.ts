@@ -4,7 +4,7 @@ import { AgentsError, UsageError } from '../core/errors.ts';
 import { notAnOption, shellQuote } from '../core/shell-word.ts';
 import { namedRepositoryHint } from '../git/caller-env.ts';
 import { gitCommonDir } from '../git/extends.ts';
-import { GitError, hooksDir, topLevel } from '../git/repo.ts';
+import { GitError, hooksDir, indexGitlinksAmong, topLevel } from '../git/repo.ts';
 import { readRegularFile } from './read-file.ts';
 import { writeFailure, writeFileAtomic } from './atomic-write.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -168,8 +168,35 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
       { hooks_path: dir },
       'hooks-outside-repository',
     );
+  const tracked = !within(dir, common);
+  const nested = tracked ? nestedRepository(real(top), real(dir)) : undefined;
+  if (nested !== undefined)
+    throw new UsageError(
+      `git runs hooks from ${dir} (core.hooksPath), which is inside ${nested}, a repository of its own (a submodule, checked out or not, or a clone inside this one); agents writes no hook there`,
+      `Nothing was written. A hook written there is not this repository's, and no commit of it holds it. Set core.hooksPath to a folder of this repository (\`git config core.hooksPath .githooks\`), or unset it (\`git config --unset core.hooksPath\`).`,
+      { hooks_path: dir },
+      'hooks-outside-repository',
+    );
   // A hooks folder of the working tree (core.hooksPath .githooks) is one git may commit, and check out again.
-  return { top, dir, tracked: !within(dir, common) };
+  return { top, dir, tracked };
+}
+
+/**
+ * The folder on the way from `top` to `dir` (inside it) that is a repository of its own, from `top`: one holding
+ * `.git`, or one git's index holds as a gitlink (a submodule not checked out, its folder there or not, with or
+ * without a line of .gitmodules); undefined when none is.
+ */
+function nestedRepository(top: string, dir: string): string | undefined {
+  const way: string[] = [];
+  for (const part of relative(top, dir)
+    .split(sep)
+    .filter((p) => p !== ''))
+    way.push(way.length === 0 ? part : `${way.at(-1)}/${part}`);
+  const checkedOut = way.find((f) => existsSync(join(top, f, '.git')));
+  if (checkedOut !== undefined) return checkedOut;
+  if (way.length === 0) return undefined;
+  const links = indexGitlinksAmong(top, way);
+  return way.find((f) => links.has(f));
 }
 
 /** A pre-commit hook checked and ready to be written: `planPreCommitHook`, then `writePreCommitHook`. */

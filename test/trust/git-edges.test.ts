@@ -120,7 +120,7 @@ describe('init in a submodule not checked out', () => {
 });
 
 describe('a gitlink without a line of .gitmodules', () => {
-  it('is a repository of its own though its folder was never made: init --store, export and import refuse it (exit 2), nothing made there', async () => {
+  it('is a repository of its own though its folder was never made: init --store, export, import and init --hooks refuse it (exit 2), nothing made there', async () => {
     const repo = tempDir();
     gitInit(repo);
     expect((await runAgents(['init'], { cwd: repo })).code).toBe(0);
@@ -145,6 +145,10 @@ describe('a gitlink without a line of .gitmodules', () => {
     // Named to import, it is said as the repository of its own it is, not as a file of no known kind.
     const named = await runAgents(['--format', 'json', 'import', '--dry-run', 'vendor/x'], { cwd: repo });
     expect([named.code, JSON.parse(named.stdout).error.detail]).toEqual([2, { repository: 'vendor/x' }]);
+    // A hooks folder there (core.hooksPath) is that repository's: no hook written into it.
+    git(repo, 'config', 'core.hooksPath', 'vendor/x/hooks');
+    const hooks = await runAgents(['--format', 'json', 'init', '--hooks'], { cwd: repo });
+    expect([hooks.code, JSON.parse(hooks.stdout).error.code]).toEqual([2, 'hooks-outside-repository']);
     expect(existsSync(join(repo, 'vendor'))).toBe(false);
   });
 });
