@@ -273,9 +273,15 @@ export function namesFolderOfFiles(glob: string, files: readonly string[]): bool
   return !near.some(compileGlob(glob)) && near.some(compileGlob(`${glob}/**`));
 }
 
-/** Whether a guard's write glob may name a folder: its last segment is a name (`secrets`, `**\/secrets`), not `**` nor a pattern. */
+/**
+ * Whether a guard's write glob may name a folder: its last segment is a name (`secrets`, `**\/secrets`), not `**`, or
+ * a pattern below folders that are names (`config/*`, `secr*`), which matches folders as it matches files. Not one
+ * such as `**\/*.pem`, which would have the repository's files listed for a glob of files.
+ */
 export function mayNameFolder(glob: string): boolean {
-  return !glob.endsWith('**') && !WILDCARD.test(glob.slice(glob.lastIndexOf('/') + 1));
+  if (glob.endsWith('**')) return false;
+  const cut = glob.lastIndexOf('/');
+  return !WILDCARD.test(glob.slice(cut + 1)) || !WILDCARD.test(glob.slice(0, Math.max(cut, 0)));
 }
 
 /**

@@ -1500,6 +1500,16 @@ describe('checkGuardWrites', () => {
       ['guard-write-folder', 'warning', 6, 7, true],
       ['guard-write-folder', 'warning', 9, 7, true],
     ]);
+    // A last segment with wildcards that matches folders alone (`secr*`, `config/*`) guards nothing either, as the
+    // guard matches a path; one that matches a file too (`note*`, notes.txt) guards that file, and is no slip.
+    const wild = await check(
+      { [`global/${A}.yaml`]: guarded(['secr*', 'config/*', 'note*']) },
+      { repoFiles: async () => ['secrets/k.pem', 'config/a/x.yml', 'config/b/y.yml', 'notes.txt', 'notes/a.md'] },
+    );
+    expect(wild.map((d) => [d.code, d.line])).toStrictEqual([
+      ['guard-write-folder', 6],
+      ['guard-write-folder', 7],
+    ]);
     // A folder git lists no file of (ignored): a glob without wildcards is judged by the working tree's folder.
     const ignored = await check(
       { [`global/${A}.yaml`]: guarded(['vault', 'vault*', 'docs/x.md', '**/*.pem']) },
