@@ -5,7 +5,7 @@
  */
 import { BEGIN_PREFIX, type BlockScan, beginMarker, END_MARKER, hashedText, leadingFrontMatter, scanBlock } from './export.ts';
 import { lineOf, withoutConflictExamples } from './export-markers.ts';
-import { bomOf, eolOf, lf, mostlyCrlf } from './file-style.ts';
+import { bomOf, eolOf, eolOfFile, lf } from './file-style.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 
 /** What to do with one file. */
@@ -66,7 +66,7 @@ export function mergeBlock(
       return { kind: 'write', text: `${front}${block}`, action: 'update' };
     }
     // The block is written with the line ends the file has most of, so a CRLF file stays all CRLF.
-    const eol = mostlyCrlf(current) ? eolOf('\r\n') : eolOf('');
+    const eol = eolOfFile(current);
     const sep = current === '' ? '' : /\n\r?\n$/.test(current) ? '' : current.endsWith('\n') ? '\n' : '\n\n';
     return { kind: 'write', text: `${current}${eol(sep)}${eol(block)}`, action: 'update' };
   }

@@ -9,7 +9,15 @@
 export function inStyleOf(previous: string | undefined, text: string): string {
   if (previous === undefined) return text;
   const bom = previous.startsWith('\uFEFF') ? '\uFEFF' : '';
-  return `${bom}${mostlyCrlf(previous) ? text.replace(/\n/g, '\r\n') : text}`;
+  return `${bom}${eolOfFile(previous)(text)}`;
+}
+
+/**
+ * How to write text into the file `current` (a block, lines added after its own): with CRLF line ends when most of
+ * its lines end so, the rule of every writer, so that one CRLF line pasted into an LF file turns nothing else CRLF.
+ */
+export function eolOfFile(current: string): (text: string) => string {
+  return mostlyCrlf(current) ? crlf : (text) => text;
 }
 
 /** The byte order mark a file starts with, or ''. */

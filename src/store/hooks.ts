@@ -9,7 +9,7 @@ import { readRegularFile } from './read-file.ts';
 import { writeFailure, writeFileAtomic } from './atomic-write.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { docsRef } from '../core/docs-link.ts';
-import { eolOf } from '../core/file-style.ts';
+import { eolOfFile } from '../core/file-style.ts';
 
 /**
  * How the hook says to install the command it did not find: from the repository at
@@ -284,8 +284,8 @@ function hookAttributes(dir: string): string | undefined {
   if (missing.length === 0) return undefined;
   const sep = current === '' || current.endsWith('\n') ? '' : '\n';
   const added = `${sep}# Written by \`agents init --hooks\`: its hooks keep LF line ends in every checkout, as sh reads them.\n${missing.join('\n')}\n`;
-  // In the line ends the file has, so that its own lines are the only change.
-  return `${current}${eolOf(current)(added)}`;
+  // In the line ends the file has most of, as every writer takes them, so that its own lines are the only change.
+  return `${current}${eolOfFile(current)(added)}`;
 }
 
 /**

@@ -44,6 +44,18 @@ describe('init --hooks and core.hooksPath', () => {
     expect(JSON.parse(r.stdout).hook.attributes).toBe(join(repo, '.githooks/.gitattributes'));
     expect(JSON.parse((await runAgents(['--format', 'json', 'init', '--hooks'], { cwd: repo })).stdout).hook.attributes).toBe(null);
   });
+  it('adds its lines to a hooks .gitattributes of mixed line ends in those most of its lines have, as every writer does', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    appendFileSync(join(repo, '.git/config'), '[core]\n\thooksPath = .githooks\n');
+    mkdirSync(join(repo, '.githooks'));
+    // One CRLF line pasted into an LF file: the lines added are LF, as the file's others.
+    writeFileSync(join(repo, '.githooks/.gitattributes'), '*.sh text eol=lf\r\n*.py text\n*.md text\n');
+    expect((await runAgents(['init', '--hooks'], { cwd: repo })).code).toBe(0);
+    const added = readFileSync(join(repo, '.githooks/.gitattributes'), 'utf8').split('*.md text\n')[1]!;
+    expect(added).toContain('pre-commit text eol=lf\n');
+    expect(added).not.toContain('\r');
+  });
 });
 
 describe('init in a submodule not checked out', () => {
