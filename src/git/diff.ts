@@ -5,8 +5,8 @@
 // index entries git is told not to look at (hidden-edits.ts).
 import { lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentsError } from '../core/errors.ts';
-import { type HiddenEntry, hiddenEdits, hiddenEntry, NO_FSMONITOR, noFilters, readWhole } from './hidden-edits.ts';
+import { AgentsError, EXIT_CODES } from '../core/errors.ts';
+import { type HiddenEntry, hiddenEdits, hiddenEntry, NO_FSMONITOR, noFilters, readWhole, WORKTREE_LIMIT } from './hidden-edits.ts';
 import { GitError } from './repo.ts';
 import { type ConfigPair, passOn, runGit } from './runner.ts';
 
@@ -34,6 +34,58 @@ async function git(top: string, args: readonly string[], config: readonly Config
   }
 }
 
+/**
+ * The output of the diff `args`, read up to `limit` bytes: past it git is stopped and the diff of `what` refused (exit
+ * 2, `diff-too-large`), naming the file it was at, before more is held than the text its lines are read from can be.
+ */
+async function boundedDiff(
+  top: string,
+  args: readonly string[],
+  config: readonly ConfigPair[],
+  what: string,
+  limit: number,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let file: string | undefined;
+  const stop = new AbortController();
+  const onStdout = (chunk: Buffer) => {
+    if (stop.signal.aborted) return;
+    const header = chunk.lastIndexOf('diff --git a/');
+    if (header >= 0 && (header === 0 || chunk[header - 1] === 0x0a)) {
+      const end = chunk.indexOf(0x0a, header);
+      const line = chunk.toString('utf8', header, end < 0 ? chunk.length : end);
+      file = /^diff --git a\/(.*) b\/\1$/.exec(line)?.[1] ?? file;
+    }
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+    else stop.abort(diffTooLarge(what, limit, file));
+  };
+  try {
+    await runGit(top, args, undefined, stop.signal, onStdout, config);
+  } catch (error) {
+    passOn(error);
+    throw new GitError(error instanceof Error ? error.message : String(error), 'failed');
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** The refusal of a diff whose output is over `limit` bytes, `file` the one it was at when it went over. */
+function diffTooLarge(what: string, limit: number, file: string | undefined): AgentsError {
+  return new AgentsError(
+    `the diff of ${what} is larger than the ${limit} bytes read of one to check its lines${file === undefined ? '' : ` (it went over at ${file})`}; nothing was judged`,
+    EXIT_CODES.usage,
+    {
+      hint:
+        what === 'the index'
+          ? 'Stage fewer files at once (a large generated file apart, or kept out of git with .gitignore), then run the command again.'
+          : 'Check a narrower range, fewer commits at once (main~20..main, then main~40..main~20), or keep the large file out of the working tree (.gitignore), then run the command again.',
+      code: 'diff-too-large',
+      detail: { diff: what, limit, file: file ?? null },
+    },
+  );
+}
+
 /** Whether HEAD names a commit: false on a branch with no commit yet. */
 async function hasCommit(top: string): Promise<boolean> {
   try {
@@ -54,7 +106,12 @@ async function hasCommit(top: string): Promise<boolean> {
  * files too: an agent's shell writes them without `git add`. So are the edits to
  * files marked assume-unchanged or skip-worktree, which git diff does not see.
  */
-export async function diffFiles(top: string, what: { staged: true } | { range: string }): Promise<DiffFile[]> {
+export async function diffFiles(
+  top: string,
+  what: { staged: true } | { range: string },
+  /** The most bytes of the diff's output read: the longest text the runtime holds. */
+  limit = WORKTREE_LIMIT,
+): Promise<DiffFile[]> {
   if ('range' in what && what.range.startsWith('-')) throw new GitError(`"${what.range}" is not a revision range`, 'failed');
   const args = [
     ...NO_FSMONITOR,
@@ -80,15 +137,18 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
     // Against the working tree, no clean filter stands in for a file's bytes (the staged text is what the commit
     // records). Read while the index is listed below, which does not wait for it.
     const config = worktree ? await noFilters(top) : [];
-    return git(top, args, config).catch(async (error: unknown) => {
+    const named = 'staged' in what ? 'the index' : what.range;
+    return boundedDiff(top, args, config, named, limit).catch(async (error: unknown) => {
       // No commit yet (the branch is unborn): HEAD names nothing, so the working tree is diffed against the empty tree,
       // every file new, as the first commit will make it. Asked only once the diff failed: HEAD is there as a rule.
       if (!('range' in what) || what.range !== 'HEAD' || (await hasCommit(top))) throw error;
       const empty = (await runGit(top, ['hash-object', '-t', 'tree', '--stdin'], '')).toString('utf8').trim();
-      return git(
+      return boundedDiff(
         top,
         args.map((a) => (a === 'HEAD' ? empty : a)),
         config,
+        named,
+        limit,
       );
     });
   };

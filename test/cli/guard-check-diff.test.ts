@@ -5,7 +5,8 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { consumer, policyCommit, policyRepo } from '../extends/repos.ts';
 import { WORKTREE_LIMIT } from '../../src/git/hidden-edits.ts';
-import { GIT_ENV, git } from '../helpers/git.ts';
+import { commitAll, GIT_ENV, git, gitInit } from '../helpers/git.ts';
+import type { AgentsError } from '../../src/core/errors.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { GUARDED, guardedRepo } from '../helpers/guard.ts';
 import { exampleStore } from '../helpers/plans.ts';
@@ -50,6 +51,33 @@ describe('agents guard check in a repository with no commit yet', () => {
         expect(errorOf(r), `${command.join(' ')} "${range}"`).toEqual({ code: 'usage', exit_code: 2, detail: { argument: 'range' } });
       }
     }
+  });
+});
+
+describe('agents guard check, a diff larger than it reads', () => {
+  it('is refused naming the diff, the limit and the file it went over at, git stopped, nothing judged', async () => {
+    const { diffFiles } = await import('../../src/git/diff.ts');
+    const dir = tempDir();
+    gitInit(dir);
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    commitAll(dir, 'one');
+    writeFileSync(join(dir, 'small.txt'), 's\n');
+    writeFileSync(join(dir, 'big.txt'), 'x\n'.repeat(64 * 1024));
+    commitAll(dir, 'two');
+    const refused = (what: { range: string } | { staged: true }) =>
+      diffFiles(dir, what, 4096).then(
+        () => undefined,
+        (error: AgentsError) => [error.code, error.exitCode, error.detail],
+      );
+    expect(await refused({ range: 'HEAD~1..HEAD' })).toEqual(['diff-too-large', 2, { diff: 'HEAD~1..HEAD', limit: 4096, file: 'big.txt' }]);
+    writeFileSync(join(dir, 'big.txt'), 'y\n'.repeat(64 * 1024));
+    git(dir, 'add', 'big.txt');
+    expect(await refused({ staged: true })).toEqual(['diff-too-large', 2, { diff: 'the index', limit: 4096, file: 'big.txt' }]);
+    // Within the limit, the same diff is read whole.
+    expect((await diffFiles(dir, { range: 'HEAD~1..HEAD' })).map((f) => [f.path, f.added.length])).toEqual([
+      ['big.txt', 64 * 1024],
+      ['small.txt', 1],
+    ]);
   });
 });
 
