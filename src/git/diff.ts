@@ -3,7 +3,7 @@
 // process, started directly like the hook-mode readers (changed.ts); against the
 // working tree, one more lists the untracked files git does not ignore and the
 // index entries git is told not to look at (hidden-edits.ts).
-import { lstatSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { type HiddenEntry, hiddenEdits, hiddenEntry, NO_FSMONITOR, noFilters, readWhole, WORKTREE_LIMIT } from './hidden-edits.ts';
@@ -162,12 +162,21 @@ export async function diffFiles(
   let files = parseUnifiedDiff(out.toString('utf8'));
   if (others === undefined) return files;
   const hidden: HiddenEntry[] = [];
+  const unpopulated = new Map<string, string>();
   for (const record of others.toString('utf8').split('\0')) {
     if (record.startsWith('? ')) files.push(untrackedFile(top, record.slice(2)));
-    else if (!record.startsWith('H ')) {
+    else if (record.startsWith('H 160000 ')) {
+      const tab = record.indexOf('\t');
+      const path = record.slice(tab + 1);
+      if (!existsSync(join(top, path, '.git'))) unpopulated.set(path, record.slice(9, record.indexOf(' ', 9)));
+    } else if (!record.startsWith('H ')) {
       const entry = hiddenEntry(record);
       if (entry) hidden.push(entry);
     }
+  }
+  if (unpopulated.size > 0 && 'range' in what) {
+    const seen = new Set(files.map((f) => f.path));
+    for (const path of await movedGitlinks(top, what.range, unpopulated)) if (!seen.has(path)) files.push({ path, added: [] });
   }
   if (hidden.length > 0 && 'range' in what) {
     const edits = await hiddenEdits(top, what.range, hidden);
@@ -175,6 +184,29 @@ export async function diffFiles(
     files = [...files.filter((f) => !edited.has(f.path)), ...edits];
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Of the submodules not checked out (`gitlinks`: path to the commit the index holds), those whose commit in the index
+ * is not the one `revision` holds: against the working tree git takes such a submodule as unchanged, so a new commit
+ * staged for it (`git update-index --cacheinfo`, which an agent can run) is in no diff but the index's. One
+ * `git ls-tree`; on a branch with no commit yet, every one is new.
+ */
+async function movedGitlinks(top: string, revision: string, gitlinks: ReadonlyMap<string, string>): Promise<string[]> {
+  let listed: string;
+  try {
+    listed = (await git(top, ['--literal-pathspecs', 'ls-tree', '-z', '--full-tree', revision, '--', ...gitlinks.keys()])).toString('utf8');
+  } catch (error) {
+    passOn(error);
+    if (await hasCommit(top)) throw error;
+    listed = '';
+  }
+  const at = new Map<string, string>();
+  for (const record of listed.split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab > 0) at.set(record.slice(tab + 1), record.slice(0, tab).split(' ')[2]!);
+  }
+  return [...gitlinks].filter(([path, oid]) => at.get(path) !== oid).map(([path]) => path);
 }
 
 /**

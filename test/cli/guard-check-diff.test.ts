@@ -232,6 +232,8 @@ describe("agents guard check, a submodule's new commit", () => {
     git(dir, 'add', '.gitmodules');
     git(dir, 'update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},secrets/vault`);
     expect(await findings(dir, '--staged')).toEqual({ code: 1, found: [['secrets/vault', 0]] });
+    // Against the working tree too, though its folder is not there, which git's diff takes for no change at all.
+    expect(await findings(dir)).toEqual({ code: 1, found: [['secrets/vault', 0]] });
     git(dir, 'commit', '-qm', 'vault');
     expect(await findings(dir, 'HEAD~1..HEAD')).toEqual({ code: 1, found: [['secrets/vault', 0]] });
     // Marked assume-unchanged, its folder is no deleted file.
