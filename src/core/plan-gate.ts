@@ -303,18 +303,29 @@ function unrecorded(inv: GateInvariant, waivedIds: ReadonlySet<string> | undefin
  */
 export function setChanges(
   effective: readonly GateInvariant[],
-  records: readonly EnforcementRecord[],
+  records: readonly Pick<EnforcementRecord, 'invariant_id' | 'digest'>[],
 ): { added: number; removed: number; edited?: number } {
+  const { added, removed, edited } = setChangeIds(effective, records);
+  return edited === undefined
+    ? { added: added.length, removed: removed.length }
+    : { added: added.length, removed: removed.length, edited: edited.length };
+}
+
+/** The ids behind setChanges' counts, in the set's and the records' order: what an answer to a changed set names. */
+export function setChangeIds(
+  effective: readonly GateInvariant[],
+  records: readonly Pick<EnforcementRecord, 'invariant_id' | 'digest'>[],
+): { added: string[]; removed: string[]; edited?: string[] } {
   const current = new Map(effective.map((i) => [i.id, i]));
   const judged = new Map(records.map((r) => [r.invariant_id, r]));
-  const added = effective.filter((i) => !judged.has(i.id)).length;
-  const removed = records.filter((r) => !current.has(r.invariant_id)).length;
-  let edited = 0;
+  const added = effective.filter((i) => !judged.has(i.id)).map((i) => i.id);
+  const removed = records.filter((r) => !current.has(r.invariant_id)).map((r) => r.invariant_id);
+  const edited: string[] = [];
   for (const i of effective) {
     const r = judged.get(i.id);
     if (r === undefined) continue;
     if (r.digest === undefined || i.digest === undefined) return { added, removed };
-    if (r.digest !== i.digest) edited++;
+    if (r.digest !== i.digest) edited.push(i.id);
   }
   return { added, removed, edited };
 }
@@ -326,7 +337,7 @@ function sameIds(current: ReadonlySet<string>, records: ReadonlyMap<string, unkn
 }
 
 /** What a digest is taken of, for one invariant: what matters to its enforcement. */
-type Digested = { id: string; severity: Severity; text: string };
+export type Digested = { id: string; severity: Severity; text: string };
 
 /** One invariant's row of the set digest: `[id, severity, text]`. */
 function digestRow(i: Digested): [string, Severity, string] {

@@ -108,6 +108,12 @@ export type ModelAnswer = { ok: true; results: ActorResult[] } | { ok: false; re
  * the run fails: a model that skips or invents an invariant is not asked to guess again).
  */
 export function readModelAnswer(answer: unknown, ids: readonly string[]): ModelAnswer {
+  const parsed = parseModelAnswer(answer);
+  return parsed.ok ? answerForIds(parsed.results, ids) : parsed;
+}
+
+/** The first half of readModelAnswer: the answer's results, read and checked against the schema, whatever ids they name. */
+export function parseModelAnswer(answer: unknown): ModelAnswer {
   let data: unknown = answer;
   if (typeof answer === 'string') {
     const json = jsonText(answer);
@@ -127,9 +133,14 @@ export function readModelAnswer(answer: unknown, ids: readonly string[]): ModelA
   }
   const checked: ActorOutcome = checkActorAnswer(data ?? null);
   if (!checked.ok) return { ok: false, malformed: true, reason: checked.reason.replace("the actor's answer", 'the answer') };
+  return { ok: true, results: checked.response.results };
+}
+
+/** The second half of readModelAnswer: results for exactly the ids asked, each once, or what is wrong with them. */
+export function answerForIds(results: ActorResult[], ids: readonly string[]): ModelAnswer {
   const asked = new Set(ids);
   const counts = new Map<string, number>();
-  for (const r of checked.response.results) counts.set(r.invariant_id, (counts.get(r.invariant_id) ?? 0) + 1);
+  for (const r of results) counts.set(r.invariant_id, (counts.get(r.invariant_id) ?? 0) + 1);
   const extra = [...counts.keys()].filter((id) => !asked.has(id));
   const missing = ids.filter((id) => !counts.has(id));
   const doubled = ids.filter((id) => (counts.get(id) ?? 0) > 1);
@@ -139,7 +150,7 @@ export function readModelAnswer(answer: unknown, ids: readonly string[]): ModelA
     doubled.length > 0 ? `answers twice for ${someNames(doubled, { shown: 5 })}` : '',
   ].filter((w) => w !== '');
   if (wrong.length > 0) return { ok: false, malformed: false, reason: `the answer ${wrong.join(', ')}` };
-  return { ok: true, results: checked.response.results };
+  return { ok: true, results };
 }
 
 /** The JSON text of an answer: all of it, or its one fenced block (```json, ```JSON or ```). */

@@ -13,6 +13,8 @@ export interface PropertySchema {
   enum?: readonly string[];
   minLength?: number;
   maxLength?: number;
+  /** A regular expression the whole value matches (anchored): a value of a fixed form, a digest. */
+  pattern?: string;
 }
 
 export interface InputSchema {
@@ -93,6 +95,14 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
       return new UsageError(
         `${tool}: argument "${key}" is ${codePointLength(String(value))} characters long; the limit is ${String(e.params.limit)}`,
         hint,
+      );
+    case 'pattern':
+      // A value of a fixed form (a digest): the form is named, and the value refused, as a choice's is.
+      return new UsageError(
+        `${tool}: argument "${key}" must match ${String(e.params.pattern)}, not "${truncate(escapeUnsafe(String(value)))}"`,
+        hint,
+        { option: key, value, suggestions: [] },
+        'invalid-value',
       );
     default:
       return new UsageError(`${tool}: argument "${key}" ${e.message ?? 'is not valid'}`, hint);

@@ -1,11 +1,14 @@
 import { UsageError } from '../core/errors.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
-import type { ActorRequest } from '../core/records.ts';
-import { PROMPT_VERSION, promptText, readModelAnswer, reconcilePrompt } from '../core/reconcile-prompt.ts';
+import { answerForIds, parseModelAnswer, PROMPT_VERSION, promptText, reconcilePrompt } from '../core/reconcile-prompt.ts';
+import type { ActorResult } from '../core/records.ts';
 import { SCHEMAS } from '../core/schema-docs.ts';
 import { setChangedText } from '../present/plan.ts';
+import { changedIds, invariantDigests, setDigest } from '../service/plans/common.ts';
+import { someNames } from '../core/closest.ts';
 import type { Actor } from '../enforce/actors.ts';
 import { checkArgs, type InputSchema } from './args.ts';
+import type { PromptedSet } from './prompted-sets.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 
 /**
@@ -47,17 +50,29 @@ const PROMPT_ARGS: InputSchema = {
 export async function reconcilePlanPrompt(
   ctx: ToolContext,
   rawArgs: unknown,
-): Promise<{ description: string; messages: { role: 'user'; content: { type: 'text'; text: string } }[] }> {
+): Promise<{
+  description: string;
+  messages: { role: 'user'; content: { type: 'text'; text: string } }[];
+  _meta: { 'agents/set_digest': string };
+}> {
   const args = await checkArgs(RECONCILE_PROMPT.name, PROMPT_ARGS, rawArgs, "See the prompt's arguments (prompts/list).");
   const plan = args.plan as string;
   const context = (args.context as string | undefined) ?? null;
   const request = await ctx.plans.actorRequest(plan, context);
   const prompt = reconcilePrompt(request, request.invariants);
+  // The set's digest goes out with the prompt and comes back with the answer: an answer to a set edited since is
+  // refused, never recorded as a judgement of the set as it is now. Kept here too, for the clients that leave it out.
+  const digests = await invariantDigests(request.invariants);
+  const set: PromptedSet = {
+    setDigest: await setDigest(request.invariants),
+    records: request.invariants.map((i) => ({ invariant_id: i.id, digest: digests.get(i.id)! })),
+  };
+  ctx.prompted?.remember(request.plan.id, set);
   const text = [
     promptText(prompt).trimEnd(),
     '',
-    `When you have judged every invariant, call the tool record_reconciliation with plan "${request.plan.id}" and answer: your JSON object, as a string.`,
-    'It records the run under the plan; if it reports a problem with the answer, correct the answer and call it again.',
+    `When you have judged every invariant, call the tool record_reconciliation with plan "${request.plan.id}", set_digest "${set.setDigest}" and answer: your JSON object, as a string.`,
+    'It records the run under the plan; if it reports a problem with the answer, correct the answer and call it again; if it reports that the set changed, get this prompt again and judge the set it gives.',
   ].join('\n');
   // A client shows the prompt: the context's control and bidirectional characters are escaped, as the CLI's
   // `plan strategize --show-prompt` prints them (store texts hold none).
@@ -65,28 +80,80 @@ export async function reconcilePlanPrompt(
   return {
     description: `Judge the ${request.invariants.length} invariants of plan ${request.plan.id} (prompt ${PROMPT_VERSION})`,
     messages: [{ role: 'user', content: { type: 'text', text: shown } }],
+    _meta: { 'agents/set_digest': set.setDigest },
   };
 }
 
-/** Reads the answer strictly; a bad one is refused (nothing written) with what to correct, for the agent to try again. */
-function checkedActor(request: ActorRequest, answer: string, client: string | undefined): Actor {
-  const read = readModelAnswer(
-    answer,
-    request.invariants.map((i) => i.id),
-  );
-  if (!read.ok) {
-    throw new UsageError(
-      `record_reconciliation: ${read.reason}`,
-      'Nothing was recorded. Correct the answer and call record_reconciliation again.',
-    );
-  }
+/**
+ * The agent as the run's actor: handed the set the run reads, it refuses (nothing written) a set changed since the one
+ * it judged, then an answer that is not one for each invariant of it, with what to do, for the agent to try again.
+ */
+function checkedActor(plan: string, results: ActorResult[], judged: Judged | undefined, client: string | undefined): Actor {
   return {
     kind: 'agent',
     description: 'the agent connected over MCP',
     ...(client !== undefined ? { model: clientModel(client) } : {}),
     promptVersion: PROMPT_VERSION,
-    evaluate: async () => ({ ok: true, response: { results: read.results } }),
+    evaluate: async (request) => {
+      const changed = judged && (await changedIds(request.invariants, judged));
+      if (judged && changed) throw setChangedError(plan, judged.setDigest, changed);
+      const read = answerForIds(
+        results,
+        request.invariants.map((i) => i.id),
+      );
+      if (!read.ok) throw badAnswer(read.reason);
+      return { ok: true, response: { results: read.results } };
+    },
   };
+}
+
+/** An answer that is no answer for the set: nothing written; the agent corrects it. */
+function badAnswer(reason: string): UsageError {
+  return new UsageError(
+    `record_reconciliation: ${reason}`,
+    'Nothing was recorded. Correct the answer and call record_reconciliation again.',
+  );
+}
+
+/** The set an answer was given for: its digest, and its invariants' ids (with their digests when this server gave it). */
+interface Judged {
+  setDigest: string;
+  records: PromptedSet['records'] | readonly { invariant_id: string }[];
+}
+
+/**
+ * The set the answer judged: the one of the set_digest given, as the prompt that gave it (if this server did) or as
+ * the answer names its ids (edits then cannot be told). Without one, the set of the last prompt this server gave for
+ * the plan when the answer names its invariants, an older client's answer to it; else none: the answer names the set
+ * as it is now (read with effective_invariants), and is taken for it, as before set_digest was given out.
+ */
+function judgedSet(ctx: ToolContext, plan: string, given: string | undefined, results: readonly ActorResult[]): Judged | undefined {
+  if (given === undefined) {
+    const last = ctx.prompted?.latest(plan);
+    const named = new Set(results.map((r) => r.invariant_id));
+    const same = last !== undefined && last.records.length === named.size && last.records.every((r) => named.has(r.invariant_id));
+    return same ? last : undefined;
+  }
+  return ctx.prompted?.get(plan, given) ?? { setDigest: given, records: results.map((r) => ({ invariant_id: r.invariant_id })) };
+}
+
+/** An answer to a set that changed since: nothing recorded; the ids that changed named, and the prompt to ask again. */
+function setChangedError(plan: string, judged: string, changed: { added: string[]; removed: string[]; edited?: string[] }): UsageError {
+  const named = [
+    ...(changed.added.length > 0 ? [`added: ${someNames(changed.added)}`] : []),
+    ...(changed.removed.length > 0 ? [`removed: ${someNames(changed.removed)}`] : []),
+    ...(changed.edited === undefined
+      ? ['an edit cannot be named, as this server did not give that prompt']
+      : changed.edited.length > 0
+        ? [`edited: ${someNames(changed.edited)}`]
+        : []),
+  ];
+  return new UsageError(
+    `record_reconciliation: the effective set of plan ${plan} changed since the reconcile_plan prompt gave it (${named.join('; ')})`,
+    `Nothing was recorded. Get the reconcile_plan prompt for plan ${plan} again, judge the set it gives, and call record_reconciliation with its set_digest.`,
+    { plan, set_digest: judged, added: changed.added, removed: changed.removed, edited: changed.edited ?? null },
+    'set-changed',
+  );
 }
 
 /**
@@ -121,6 +188,12 @@ export function reconcileTools(): ToolDef[] {
             minLength: 2,
             maxLength: 16 * 1024 * 1024,
           },
+          set_digest: {
+            type: 'string',
+            description:
+              "The set_digest the reconcile_plan prompt gave: the set the answer judged. Left out, the last prompt's for the plan.",
+            pattern: '^sha256:[0-9a-f]{64}$',
+          },
         },
         required: ['plan', 'answer'],
         additionalProperties: false,
@@ -142,9 +215,11 @@ export function reconcileTools(): ToolDef[] {
         required: ['plan', 'decision_id', 'enforcement_id', 'enforced', 'total', 'ok', 'set_changed'],
       },
       async run(args, ctx) {
-        const plan = args.plan as string;
-        const request = await ctx.plans.actorRequest(plan, null);
-        const actor = checkedActor(request, args.answer as string, ctx.client?.());
+        const plan = await ctx.plans.resolvePlanId(args.plan as string);
+        const answer = parseModelAnswer(args.answer as string);
+        if (!answer.ok) throw badAnswer(answer.reason);
+        const judged = judgedSet(ctx, plan, args.set_digest as string | undefined, answer.results);
+        const actor = checkedActor(plan, answer.results, judged, ctx.client?.());
         const r = await ctx.plans.strategize(plan, { actor, ...(ctx.signal ? { signal: ctx.signal } : {}) });
         const enforced = r.run.records.filter((x) => x.enforced).length;
         const data = {

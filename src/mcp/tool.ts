@@ -4,6 +4,7 @@
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { PlanService } from '../service/plan-service.ts';
 import type { InputSchema } from './args.ts';
+import type { PromptedSets } from './prompted-sets.ts';
 
 /** What a tool answers: data for `structuredContent`, and the same for a person (or a model) to read. */
 export interface ToolAnswer {
@@ -18,6 +19,8 @@ export interface ToolContext {
   env: Record<string, string | undefined>;
   /** The MCP client, `name/version`, when it said (kept as the model of a run it records). */
   client?: () => string | undefined;
+  /** The sets this server's reconcile_plan prompts gave: an answer to one is checked against the set as it is now. */
+  prompted?: PromptedSets;
   /** Aborted when the client cancels the call (notifications/cancelled): a write waiting for a lock gives up. */
   signal?: AbortSignal;
 }

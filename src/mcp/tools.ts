@@ -24,6 +24,7 @@ import type { InvariantService, ScopeInput } from '../service/invariant-service.
 import { PlanService } from '../service/plan-service.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { checkArgs, prepareArgs } from './args.ts';
+import { PromptedSets } from './prompted-sets.ts';
 import { reconcileTools } from './reconcile.ts';
 import { CHECK_ACTION } from './check-action.ts';
 import type { ToolAnswer, ToolContext, ToolDef } from './tool.ts';
@@ -293,5 +294,5 @@ export function prepareTools(): Promise<void> {
 
 /** A call's context; `env` is the run's environment (the one main was given), read when the server starts. */
 export function newToolContext(service: InvariantService, env: Record<string, string | undefined> = runEnv()): ToolContext {
-  return { service, plans: new PlanService(service), env };
+  return { service, plans: new PlanService(service), env, prompted: new PromptedSets() };
 }

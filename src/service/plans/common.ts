@@ -1,8 +1,9 @@
 // What every plan use case needs: a plan by id or prefix, its records, where an action template is read.
 import { splitSourceRef } from '../../core/extends.ts';
 import type { RecordKind } from '../../core/layout.ts';
-import type { Plan, ScopedInvariant } from '../../core/model.ts';
-import { invariantDigestInput, setDigestInput } from '../../core/plan-gate.ts';
+import type { Plan } from '../../core/model.ts';
+import { type Digested, invariantDigestInput, setChangeIds, setDigestInput } from '../../core/plan-gate.ts';
+import type { EnforcementRecord } from '../../core/records.ts';
 import { type PlanRecords, readPlanRecords } from '../../store/read-records.ts';
 import { emptySnapshot } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
@@ -11,15 +12,31 @@ import { requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 
 /** `sha256:<hex>` of an effective set (docs/plans.md): node:crypto loads only for the commands that need it. */
-export async function setDigest(invariants: readonly ScopedInvariant[]): Promise<string> {
+export async function setDigest(invariants: readonly Digested[]): Promise<string> {
   const { createHash } = await import('node:crypto');
   return `sha256:${createHash('sha256').update(setDigestInput(invariants)).digest('hex')}`;
 }
 
 /** `sha256:<hex>` of each invariant of a set, by id (docs/plans.md): what an enforcement record keeps of the invariant it judged. */
-export async function invariantDigests(invariants: readonly ScopedInvariant[]): Promise<Map<string, string>> {
+export async function invariantDigests(invariants: readonly Digested[]): Promise<Map<string, string>> {
   const { createHash } = await import('node:crypto');
   return new Map(invariants.map((i) => [i.id, `sha256:${createHash('sha256').update(invariantDigestInput(i)).digest('hex')}`]));
+}
+
+/**
+ * What changed in a set since the set of `judged.setDigest` was judged: undefined when nothing did, else the ids
+ * added, removed and edited (edits known only when `judged.records` keep each judged invariant's digest).
+ */
+export async function changedIds(
+  now: readonly Digested[],
+  judged: { setDigest: string; records: readonly Pick<EnforcementRecord, 'invariant_id' | 'digest'>[] },
+): Promise<{ added: string[]; removed: string[]; edited?: string[] } | undefined> {
+  if ((await setDigest(now)) === judged.setDigest) return undefined;
+  const digests = await invariantDigests(now);
+  return setChangeIds(
+    now.map((i) => ({ id: i.id, severity: i.severity, digest: digests.get(i.id)! })),
+    judged.records,
+  );
 }
 
 /** A record's time: RFC 3339 in UTC, to the second. */

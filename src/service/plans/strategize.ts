@@ -21,10 +21,9 @@ import { withFolderLock } from '../../store/lock.ts';
 import { requirePlanHeld } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
 import type { PlanContext } from './context.ts';
-import { invariantDigests, planById, planRecords, setDigest, timestamp } from './common.ts';
+import { changedIds, invariantDigests, planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';
 import { docsRef } from '../../core/docs-link.ts';
-import { setChanges } from '../../core/plan-gate.ts';
 
 /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
 export async function actorRequest(svc: PlanContext, prefix: string, context: string | null): Promise<ActorRequest> {
@@ -184,15 +183,6 @@ async function changedSince(
   records: EnforcementRun['records'],
 ): Promise<StrategizeResult['setChanged'] | undefined> {
   const now = (await svc.invariants.effective({ plan: planId })).entries.map((e) => e.invariant);
-  if ((await setDigest(now)) === digest) return undefined;
-  const digests = await invariantDigests(now);
-  const {
-    added,
-    removed,
-    edited = 0,
-  } = setChanges(
-    now.map((i) => ({ id: i.id, severity: i.severity, digest: digests.get(i.id)! })),
-    records,
-  );
-  return { added, removed, edited };
+  const changed = await changedIds(now, { setDigest: digest, records });
+  return changed && { added: changed.added.length, removed: changed.removed.length, edited: changed.edited?.length ?? 0 };
 }
