@@ -6,6 +6,7 @@ import { runAgents } from '../helpers/main.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const GLOBAL_LOG = '01M8KJW430VF8WCABSB8RTQ8RY'; // shadowed by the project copy in the example plan
+const PROJECT_LOG = '01M8KJZS90J6DRJJ8E264B9DFX'; // that copy
 
 async function run(root: string, ...args: string[]) {
   return await runAgents(['--store', root, ...args]);
@@ -140,8 +141,18 @@ describe('invariant violation add / list and plan status', () => {
       detail: { id: typo, suggestions: [NEVER_DELETE] },
     });
     expect((await error('invariant', 'waive', typo, '--plan', EXAMPLE_PLAN, ...waive)).code).toBe('unknown-id');
-    // An invariant of the store the set leaves out (shadowed here) is no unknown id.
-    expect((await error('invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', GLOBAL_LOG)).code).toBe('usage');
+    // An invariant of the store the set leaves out (shadowed here) is no unknown id; the copy that applies is named.
+    expect(await error('invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', GLOBAL_LOG)).toMatchObject({
+      code: 'usage',
+      detail: { invariant: GLOBAL_LOG, applies: PROJECT_LOG },
+    });
+    expect(await error('invariant', 'waive', GLOBAL_LOG, '--plan', EXAMPLE_PLAN, ...waive)).toMatchObject({
+      code: 'usage',
+      detail: { invariant: GLOBAL_LOG, applies: PROJECT_LOG },
+    });
+    expect(
+      (await error('invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KK1KW0KPRSWWKENT2QZ1QM')).detail,
+    ).toBeNull();
     expect(fileList(root)).toEqual(before);
   });
 

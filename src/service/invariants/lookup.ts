@@ -3,7 +3,8 @@ import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { IdAbbreviations, noSuchId, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
 import { classifyPath, isKnownFolder } from '../../core/layout.ts';
-import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
+import { type Plan, type Scope, type ScopedInvariant, actionName, describeScope, scopeFolder } from '../../core/model.ts';
+import type { EffectiveEntry } from '../../core/resolve.ts';
 import { isUlid } from '../../core/names.ts';
 import { emptySnapshot, readEntries, readFailure, readFolders } from '../../store/read.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
@@ -243,5 +244,25 @@ export function gone(svc: InvariantContext, found: { id: string; path: string })
     `Another command may have moved or removed it; run \`${optionWords(svc.optionWords).calls.listAll}\`.`,
     found.id,
     [],
+  );
+}
+
+/**
+ * The refusal of an invariant a set leaves out (`violation add`, `waive`): when the set holds another copy of it (one
+ * it shadows, or the action template's invariant a plan copied), that copy is named, the one to use at the next try.
+ */
+export function notInSet(wanted: string, entries: readonly EffectiveEntry[], where: string, hint: string, use: string): UsageError {
+  const copies = [
+    ...new Set([
+      ...entries.filter((e) => e.shadows.some((s) => s.id.startsWith(wanted))).map((e) => e.invariant),
+      ...entries.map((e) => e.invariant).filter((i) => i.source?.origin_id?.startsWith(wanted)),
+    ]),
+  ];
+  if (copies.length !== 1) return new UsageError(`invariant ${wanted} is not in the effective set of ${where}`, hint);
+  const copy = copies[0]!;
+  return new UsageError(
+    `invariant ${wanted} is not in the effective set of ${where}: the copy of it there is ${copy.id} (${describeScope(copy.scope)})`,
+    `Nothing was written. ${use} ${copy.id}, the copy that applies.`,
+    { invariant: wanted, applies: copy.id },
   );
 }

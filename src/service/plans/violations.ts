@@ -9,7 +9,7 @@ import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { planIds } from '../../store/listing.ts';
-import { refuseOtherKind, refuseUnknownInvariant } from '../invariants/lookup.ts';
+import { notInSet, refuseOtherKind, refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { checkSeverity, requirePlanHeld } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
 import { optionWords } from '../option-words.ts';
@@ -45,7 +45,7 @@ export async function addViolation(
       inSet.map((i) => i.id),
       { otherKind: `A violation names the invariant it breaks. ${hint}`, unknown: hint },
     );
-    throw new UsageError(`invariant ${wanted} is not in the effective set of plan ${plan.id}`, hint);
+    throw notInSet(wanted, entries, `plan ${plan.id}`, hint, 'Record the violation against');
   }
   const chosen = pickId(
     input.invariant,

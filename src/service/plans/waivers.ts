@@ -10,7 +10,7 @@ import { withFolderLock } from '../../store/lock.ts';
 import { lockedWrite } from '../commit.ts';
 import { optionWords } from '../option-words.ts';
 import { refuseLockedWaiver } from '../floors.ts';
-import { refuseUnknownInvariant } from '../invariants/lookup.ts';
+import { notInSet, refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { toScope } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
 import type { PlanContext } from './context.ts';
@@ -98,7 +98,7 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
       inSet.map((i) => i.id),
       { otherKind: `A waiver names an invariant, not a violation or plan. ${hint}`, unknown: hint },
     );
-    throw new UsageError(`invariant ${match.prefix} is not in the effective set of ${where}`, hint);
+    throw notInSet(match.prefix, entries, where, hint, 'Waive');
   }
   const chosenId = pickId(
     input.invariant,
