@@ -7,8 +7,8 @@ import { CancelledError, cancelledBy, type SIGNAL_EXIT_CODES, STOP_SIGNALS } fro
  * `completed`, for work that finishes its writes whole once it has begun
  * them: a stop that came after its last look at the signal ends the run as
  * the signal asks (130, 143, 129) once the work is done, saying what it did,
- * as a writer holding a lock does (docs/guarantees.md), instead of exit 0;
- * and a stop before the writes ends it with the signal's code too, not 130 for every signal.
+ * as a writer holding a lock does (docs/guarantees.md), instead of exit 0.
+ * A stop the work heard ends it with the signal's code too (cancelledBy).
  */
 export async function abortOnStopSignals<T>(
   outcome: string,
@@ -19,7 +19,7 @@ export async function abortOnStopSignals<T>(
   let stop: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     stop ??= signal;
-    controller.abort(cancelledBy(signal, outcome, completed !== undefined));
+    controller.abort(cancelledBy(signal, outcome));
   };
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   let value: T;

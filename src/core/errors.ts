@@ -17,9 +17,10 @@ export const EXIT_CODES = Object.freeze({
 
 /**
  * The exit of a run a stop signal ended, 128 and the signal's number as a shell reports a process it killed: what a
- * writer stopped while it waited for another's lock ends with, once it has said so (exit 130 for Ctrl-C).
+ * writer stopped while it waited for another's lock ends with, once it has said so (exit 130 for Ctrl-C). SIGQUIT
+ * closes a screen of the terminal UI only.
  */
-export const SIGNAL_EXIT_CODES = Object.freeze({ SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const);
+export const SIGNAL_EXIT_CODES = Object.freeze({ SIGHUP: 129, SIGINT: 130, SIGQUIT: 131, SIGTERM: 143 } as const);
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES] | (typeof SIGNAL_EXIT_CODES)[keyof typeof SIGNAL_EXIT_CODES];
 
@@ -156,7 +157,10 @@ export class InvalidStoreError extends AgentsError {
 
 export class CancelledError extends AgentsError {
   /** `signal`: the stop signal that ended the run, whose exit code it keeps (SIGNAL_EXIT_CODES); 130 without one. */
-  constructor(message = 'Cancelled.', signal?: keyof typeof SIGNAL_EXIT_CODES) {
+  constructor(
+    message = 'Cancelled.',
+    readonly signal?: keyof typeof SIGNAL_EXIT_CODES,
+  ) {
     super(message, signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES.cancelled, { code: 'cancelled' });
     this.name = 'CancelledError';
   }
@@ -176,13 +180,19 @@ export function throwIfCancelled(signal: AbortSignal | undefined, outcome: strin
   throw reason instanceof AgentsError && reason.code === 'cancelled' ? reason : new CancelledError(`Cancelled: ${outcome}`);
 }
 
+/** The stop signal an abort's reason names (cancelledBy's), for a wait it ends to end with that signal's code too. */
+export function stopSignalOf(reason: unknown): keyof typeof SIGNAL_EXIT_CODES | undefined {
+  return reason instanceof AgentsError && reason.code === 'cancelled' ? (reason as CancelledError).signal : undefined;
+}
+
 /**
- * The error a run stopped by `signal` ends with, saying what was left undone: exit 130, or with `keepCode` the
- * signal's own code (143 for SIGTERM, 129 for SIGHUP), for the commands that end as a writer does (docs/guarantees.md).
+ * The error a run stopped by `signal` ends with, saying what was left undone, and with the signal's own exit code
+ * (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), as every command a stop ends exits (docs/guarantees.md): a
+ * script tells CI's cancel from a person's Ctrl-C whichever command it stopped.
  */
-export function cancelledBy(signal: NodeJS.Signals, outcome: string, keepCode = false): CancelledError {
+export function cancelledBy(signal: NodeJS.Signals, outcome: string): CancelledError {
   return new CancelledError(
     `Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: ${outcome}`,
-    keepCode && signal in SIGNAL_EXIT_CODES ? (signal as keyof typeof SIGNAL_EXIT_CODES) : undefined,
+    signal in SIGNAL_EXIT_CODES ? (signal as keyof typeof SIGNAL_EXIT_CODES) : undefined,
   );
 }

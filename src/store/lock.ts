@@ -4,7 +4,15 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { AgentsError, CancelledError, EXIT_CODES, InvalidStoreError, type SIGNAL_EXIT_CODES, UsageError } from '../core/errors.ts';
+import {
+  AgentsError,
+  CancelledError,
+  EXIT_CODES,
+  InvalidStoreError,
+  type SIGNAL_EXIT_CODES,
+  stopSignalOf,
+  UsageError,
+} from '../core/errors.ts';
 import { LOCK_NAME } from '../core/layout.ts';
 import { repoTop } from '../git/location.ts';
 import { runEnv } from '../git/run-environment.ts';
@@ -344,7 +352,8 @@ export async function withFolderLock<T>(
   assertNoLinkedFolder(root, folder, `lock ${folder}`);
   // A caller that gave up before its turn came (an MCP call cancelled while the store was read) writes nothing, though
   // the lock be free by then.
-  if (options.signal?.aborted) throw new CancelledError(`Cancelled before taking ${lockName()}: nothing was written.`);
+  if (options.signal?.aborted)
+    throw new CancelledError(`Cancelled before taking ${lockName()}: nothing was written.`, stopSignalOf(options.signal.reason));
   // The first folder this call made, if it made any: it and those below it, down to `dir`, are this call's to remove.
   let made: string | undefined;
   const makeFolder = () => {
@@ -420,15 +429,17 @@ export async function withFolderLock<T>(
       waiting ??= holdStopSignals();
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, 50);
-      if (options.signal?.aborted) throw new CancelledError(`Cancelled while waiting for ${lockName()}: nothing was written.`);
-      if (stopPending()) {
-        // Taken, so that no release raises it again before the error is said: the run ends with its exit code.
-        const signal = takePending() as keyof typeof SIGNAL_EXIT_CODES;
+      // A caller's stop signal (extends fetch's, strategize's) is said as the process's own is, with its exit code.
+      const stopped = options.signal?.aborted ? stopSignalOf(options.signal.reason) : undefined;
+      if (options.signal?.aborted && stopped === undefined)
+        throw new CancelledError(`Cancelled while waiting for ${lockName()}: nothing was written.`);
+      // Taken, so that no release raises it again before the error is said: the run ends with its exit code.
+      const signal = stopped ?? (stopPending() ? (takePending() as keyof typeof SIGNAL_EXIT_CODES) : undefined);
+      if (signal !== undefined)
         throw new CancelledError(
           `Stopped by ${signal} while waiting for ${lockName()}, held by ${holder().by}: nothing was written.`,
           signal,
         );
-      }
     }
   } catch (error) {
     await waiting?.();

@@ -1,5 +1,5 @@
 // Entry of the interactive reconciliation actor (loaded with `await import`).
-import { CancelledError } from '../core/errors.ts';
+import { CancelledError, cancelledBy } from '../core/errors.ts';
 import type { ActorRequest, ActorResult } from '../core/records.ts';
 import { ReconcileApp } from './ReconcileApp.tsx';
 import { runInk, type TuiIo } from './run-ink.tsx';
@@ -7,7 +7,7 @@ import { FitWidth } from './FitWidth.tsx';
 
 /**
  * Asks a person about every invariant of `request`; resolves with the answers,
- * or null when they cancelled (Ctrl-C). The terminal is restored either way.
+ * or null when they cancelled (Ctrl-C); a stop signal rejects. The terminal is restored either way.
  */
 export async function askPerson(request: ActorRequest, io: TuiIo): Promise<ActorResult[] | null> {
   try {
@@ -24,6 +24,8 @@ export async function askPerson(request: ActorRequest, io: TuiIo): Promise<Actor
       </FitWidth>
     ));
   } catch (error) {
+    // A stop signal keeps its exit code (143 for SIGTERM): only a person's cancel is the caller's to say.
+    if (error instanceof CancelledError && error.signal !== undefined) throw cancelledBy(error.signal, 'nothing was written.');
     if (error instanceof CancelledError) return null;
     throw error;
   }

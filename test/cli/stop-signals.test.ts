@@ -42,7 +42,7 @@ describe('abortOnStopSignals', () => {
     expect((caught as CancelledError).exitCode).toBe(129);
   });
 
-  it('a stop before the writes aborts with the signal’s own code where the run ends as a writer does, 130 for every signal elsewhere', async () => {
+  it('a stop before the writes aborts with the signal’s own code, where the run ends as a writer does and where it keeps its own way', async () => {
     const reason = (completed?: (n: number) => string) =>
       abortOnStopSignals(
         'nothing was written.',
@@ -63,6 +63,6 @@ describe('abortOnStopSignals', () => {
       'cancelled',
       'Cancelled by SIGTERM: nothing was written.',
     ]);
-    expect((await reason()).exitCode).toBe(130);
+    expect((await reason()).exitCode).toBe(143);
   });
 });

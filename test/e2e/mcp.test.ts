@@ -562,7 +562,7 @@ describe('agents mcp: a client that does not read its answers', () => {
 });
 
 describe('agents mcp: a stop signal', () => {
-  it('SIGTERM while a record_violation waits for a lock: the call gives up and is answered, nothing is written, exit 130', async () => {
+  it('SIGTERM while a record_violation waits for a lock: the call gives up and is answered, nothing is written, exit 143', async () => {
     const root = exampleStore();
     const folder = join(root, 'plans', EXAMPLE_PLAN, 'violations');
     mkdirSync(folder, { recursive: true });
@@ -601,7 +601,7 @@ describe('agents mcp: a stop signal', () => {
     for (let waited = 0; !out.includes('"id":0') && waited < 100; waited++) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 500));
     child.kill('SIGTERM');
-    expect(await exited).toEqual({ code: 130, signal: null });
+    expect(await exited).toEqual({ code: 143, signal: null });
     expect(err).toMatch(/SIGTERM/);
     const answer = out
       .trim()

@@ -182,18 +182,18 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect(files(store)).toEqual(before);
   });
 
-  test('SIGTERM, SIGHUP or SIGQUIT to the browser, or to a form: exit 130 with the terminal given back (main screen, cursor, tty)', async () => {
-    for (const [args, shown, signal] of [
-      [['tui'], '6 shown of 6', 'SIGTERM'],
-      [['invariant', 'add', '--global'], 'Add an invariant · global', 'SIGHUP'],
-      [['tui'], '6 shown of 6', 'SIGQUIT'],
+  test('SIGTERM, SIGHUP or SIGQUIT to the browser, or to a form: the signal’s exit code (143, 129, 131) with the terminal given back (main screen, cursor, tty)', async () => {
+    for (const [args, shown, signal, exit] of [
+      [['tui'], '6 shown of 6', 'SIGTERM', 143],
+      [['invariant', 'add', '--global'], 'Add an invariant · global', 'SIGHUP', 129],
+      [['tui'], '6 shown of 6', 'SIGQUIT', 131],
     ] as const) {
       const { store, pty } = start([...args]);
       const before = files(store);
       await pty.waitFor(shown);
       pty.signal(signal);
       const { code, mode, screen } = await pty.exit();
-      expect({ args, code }).toEqual({ args, code: 130 });
+      expect({ args, code }).toEqual({ args, code: exit });
       expect(screen).toContain(`Cancelled by ${signal}`);
       expectRestored(pty, mode);
       expect(files(store)).toEqual(before);

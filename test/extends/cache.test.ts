@@ -64,7 +64,7 @@ describe('the cache of policy sources', () => {
       expect(ended).toBe(false);
       const fetching = Number(readFileSync(pidFile, 'utf8').trim());
       child.kill(signal);
-      expect(await exited).toBe(130);
+      expect(await exited).toBe(signal === 'SIGTERM' ? 143 : 130);
       // The git it started is stopped with it, rather than left to write the cache after the run ended.
       expect(await gone(fetching)).toBe(true);
       const cache = join(app, '.git', 'agents', 'extends');
@@ -238,7 +238,7 @@ describe('the cache of policy sources', () => {
     }
   });
 
-  it('Ctrl-C while a fetch waits for the lock of another stops it then: exit 130, not after that fetch or the wait', async () => {
+  it('Ctrl-C or SIGTERM while a fetch waits for the lock of another stops it then: exit 130 or 143, not after that fetch or the wait', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);
     const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
@@ -247,21 +247,25 @@ describe('the cache of policy sources', () => {
     writeFileSync(lock, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
     vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
     try {
-      let done = false;
-      const fetching = runMain(['extends', 'fetch', '--format', 'json'], { cwd: app, env: { AGENTS_LOCK_TIMEOUT_MS: '5000' } }).finally(
-        () => {
-          done = true;
-        },
-      );
-      // Waiting for the lock (its first sleep between tries) when the "Ctrl-C" comes.
-      const until = performance.now() + 30_000;
-      while (vi.getTimerCount() === 0 && !done && performance.now() < until) await new Promise((r) => setImmediate(r));
-      process.emit('SIGINT', 'SIGINT');
-      for (let waited = 0; waited < 10_000 && !done; waited += 100) await vi.advanceTimersByTimeAsync(100);
-      const r = await fetching;
-      expect(r.code, r.stderr).toBe(130);
-      expect(errorOf(r).code).toBe('cancelled');
-      expect(readFileSync(lock, 'utf8')).toContain(String(process.pid));
+      for (const [signal, exit] of [
+        ['SIGINT', 130],
+        ['SIGTERM', 143],
+      ] as const) {
+        let done = false;
+        const fetching = runMain(['extends', 'fetch', '--format', 'json'], { cwd: app, env: { AGENTS_LOCK_TIMEOUT_MS: '5000' } }).finally(
+          () => {
+            done = true;
+          },
+        );
+        // Waiting for the lock (its first sleep between tries) when the signal comes.
+        const until = performance.now() + 30_000;
+        while (vi.getTimerCount() === 0 && !done && performance.now() < until) await new Promise((r) => setImmediate(r));
+        process.emit(signal, signal);
+        for (let waited = 0; waited < 10_000 && !done; waited += 100) await vi.advanceTimersByTimeAsync(100);
+        const r = await fetching;
+        expect([signal, r.code, errorOf(r).code], r.stderr).toEqual([signal, exit, 'cancelled']);
+        expect(readFileSync(lock, 'utf8')).toContain(String(process.pid));
+      }
     } finally {
       vi.useRealTimers();
     }

@@ -220,10 +220,10 @@ process.exit(0);`,
   });
 
   it.each([
-    ['SIGINT', 'Cancelled: the actor was stopped and nothing was written.'],
-    ['SIGTERM', 'Cancelled by SIGTERM: the actor was stopped and nothing was written.'],
-    ['SIGHUP', 'Cancelled by SIGHUP: the actor was stopped and nothing was written.'],
-  ] as const)('stops the actor and the helper it started, and writes nothing, on %s (exit 130)', async (signal, message) => {
+    ['SIGINT', 'Cancelled: the actor was stopped and nothing was written.', 130],
+    ['SIGTERM', 'Cancelled by SIGTERM: the actor was stopped and nothing was written.', 143],
+    ['SIGHUP', 'Cancelled by SIGHUP: the actor was stopped and nothing was written.', 129],
+  ] as const)('stops the actor and the helper it started, and writes nothing, on %s (exit %s)', async (signal, message, exit) => {
     const root = exampleStore();
     // The helper stays in the actor's process group, as an LLM client started by a wrapper does.
     useActor(
@@ -246,14 +246,14 @@ setInterval(() => {}, 1000);`,
     for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((res) => setTimeout(res, 50));
     expect(existsSync(pidFile)).toBe(true);
     child.kill(signal);
-    expect(await closed).toBe(130);
+    expect(await closed).toBe(exit);
     expect(stderr).toContain(message);
     expect(fileList(root)).toEqual([...before, 'actor.pid', 'helper.pid'].sort());
     expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
     expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
   });
 
-  it('writes nothing on a stop signal while it waits for the plan lock after the actor answered (exit 130)', async () => {
+  it('writes nothing on a stop signal while it waits for the plan lock after the actor answered (exit 143 for SIGTERM)', async () => {
     const root = exampleStore();
     const folder = join(root, 'plans', EXAMPLE_PLAN);
     // Another writer of the plan (a second strategize, a resolve) holds its lock while this run's actor answers.
@@ -267,7 +267,7 @@ setInterval(() => {}, 1000);`,
     });
     try {
       const r = await strategize(root);
-      expect(r.code).toBe(130);
+      expect(r.code).toBe(143);
     } finally {
       watcher.close();
       rmSync(join(folder, '.lock'));

@@ -342,7 +342,7 @@ describe('PlanService', () => {
       timeoutMs: 10_000,
       signal: stop.signal,
     });
-    await expect(s.strategize(plan.id, { actor: program })).rejects.toMatchObject({ exitCode: 130, code: 'cancelled' });
+    await expect(s.strategize(plan.id, { actor: program })).rejects.toMatchObject({ exitCode: 143, code: 'cancelled' });
     expect(existsSync(ran)).toBe(false);
     // strategize's own signal, aborted before the call: an actor of the caller's is not asked either.
     const counting = actor(async () => ({ ok: false, reason: 'asked' }));

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { expect, test, vi } from 'vitest';
 import { CancelledError } from '../../src/core/errors.ts';
 import type { ImportPlan, PlannedCandidate } from '../../src/core/import-plan.ts';
+import type { ActorRequest } from '../../src/core/records.ts';
 import { type AddResult, InvariantService } from '../../src/service/invariant-service.ts';
 import { runAddForm } from '../../src/tui/add.tsx';
 import { runBrowser } from '../../src/tui/browse.tsx';
 import { runImportReview } from '../../src/tui/import.tsx';
+import { askPerson } from '../../src/tui/reconcile.tsx';
 import type { TuiIo } from '../../src/tui/run-ink.tsx';
-import { G1, Keys, exampleStore, settle } from './helpers.ts';
+import { G1, Keys, PLAN, exampleStore, settle } from './helpers.ts';
 
 class Screen extends EventEmitter {
   isTTY = true;
@@ -163,4 +165,33 @@ test('an escape sequence Ink names no key for (a colour in pasted output) ends n
   const { value, error } = await outcome;
   expect(error).toBeUndefined();
   expect((value as PlannedCandidate[]).map((c) => c.text)).toEqual(['Use tabs red[31m text']);
+});
+
+test('a stop signal ends a screen with its own exit code, the interactive actor’s too: 143 for SIGTERM, 129 for SIGHUP, 131 for SIGQUIT', async () => {
+  const request: ActorRequest = {
+    protocol: 'agents-reconcile/1',
+    plan: { id: PLAN, action: null, project: null, goal: 'Upgrade' },
+    context: null,
+    invariants: [{ id: G1, text: 'Never delete production data', severity: 'error', scope: 'global', tags: [] }],
+  };
+  const root = exampleStore();
+  const screens = [
+    ['SIGTERM', (io: TuiIo) => askPerson(request, io)],
+    ['SIGHUP', (io: TuiIo) => runAddForm(io, new GatedService(root), { scope: { kind: 'global' } })],
+    ['SIGQUIT', (io: TuiIo) => runBrowser(io, new GatedRemoval(root))],
+  ] as const;
+  const ended: unknown[] = [];
+  for (const [signal, open] of screens) {
+    const io = { stdin: new Keys(), stdout: new Screen(), color: false } as unknown as TuiIo;
+    const outcome = outcomeOf(open(io) as Promise<unknown>);
+    await settle();
+    process.emit(signal, signal);
+    const { error } = await outcome;
+    ended.push([signal, error instanceof CancelledError, (error as CancelledError).exitCode, (error as CancelledError).code]);
+  }
+  expect(ended).toEqual([
+    ['SIGTERM', true, 143, 'cancelled'],
+    ['SIGHUP', true, 129, 'cancelled'],
+    ['SIGQUIT', true, 131, 'cancelled'],
+  ]);
 });
