@@ -488,10 +488,11 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
     // The command runs with `io.env` and `io.cwd` as the run's environment: code below the CLI
     // (git's environment, the lock wait, the ownership checks) reads them there, so a run in another
     // program's process behaves as the same run in its own (docs/adr/0080-run-environment-through-the-run.md).
-    // Loaded here, not at start-up: it lives in src/git.
+    // Loaded here, not at start-up: they live in src/git, and below src/store (the signals a writer holds).
     const { withRunEnvironment } = await import('../git/run-environment.ts');
+    const { runToItsStop } = await import('./stop-signals.ts');
     const { spec, argv: commandArgv } = chosen;
-    return await withRunEnvironment({ env: io.env, cwd: io.cwd }, () => spec.run(commandArgv as never, ctx));
+    return await runToItsStop(io, () => withRunEnvironment({ env: io.env, cwd: io.cwd }, () => spec.run(commandArgv as never, ctx)));
   } catch (error) {
     return await report(io, await asOtherCommandsOption(error), errorColor, format);
   }

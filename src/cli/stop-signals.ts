@@ -1,4 +1,6 @@
-import { CancelledError, cancelledBy, type SIGNAL_EXIT_CODES, STOP_SIGNALS } from '../core/errors.ts';
+import { CancelledError, cancelledBy, EXIT_CODES, SIGNAL_EXIT_CODES, STOP_SIGNALS } from '../core/errors.ts';
+import { deferHeldStops } from '../store/held-signals.ts';
+import type { CliIo } from './io.ts';
 
 /**
  * Runs `work` with the stop signals turned into an abort of the signal it is
@@ -37,4 +39,30 @@ export async function abortOnStopSignals<T>(
       stop as keyof typeof SIGNAL_EXIT_CODES,
     );
   return value;
+}
+
+/**
+ * Runs a command of the process's own run (`io.exit` given): a stop a writer held while it held a lock (held-signals)
+ * ends the run once the command has printed what it made, with the signal's code and a line saying the change stays,
+ * instead of ending the process as the lock is released, before the id it gave or the plan it made is said.
+ */
+export async function runToItsStop(io: CliIo, run: () => Promise<number>): Promise<number> {
+  if (io.exit === undefined) return run();
+  let stop: NodeJS.Signals | undefined;
+  deferHeldStops((signal) => (stop = signal));
+  let code: number;
+  try {
+    code = await run();
+  } finally {
+    deferHeldStops(undefined);
+  }
+  if (stop !== undefined) {
+    io.stderr.write(`agents: stopped by ${stop} once the change under way was made, which stays (said above)\n`);
+    code = exitCodeOf(stop);
+  }
+  return code;
+}
+
+function exitCodeOf(signal: NodeJS.Signals): number {
+  return SIGNAL_EXIT_CODES[signal as keyof typeof SIGNAL_EXIT_CODES] ?? EXIT_CODES.cancelled;
 }

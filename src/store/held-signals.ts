@@ -8,6 +8,13 @@ let held = 0;
 /** The stop signal that came meanwhile, raised again once the last lock is released. */
 let pending: NodeJS.Signals | undefined;
 const listening = new Set<NodeJS.Signals>();
+/**
+ * Where a stop held until the last release goes instead of being raised again: the command line's own run, which
+ * then prints what the writer made and ends with the signal's code, rather than dying before it says the id it gave.
+ */
+let deferTo: ((signal: NodeJS.Signals) => void) | undefined;
+/** The stop handed to `deferTo`: no later writer of the run takes a lock, as none would have run. */
+let deferred: NodeJS.Signals | undefined;
 
 function onSignal(signal: NodeJS.Signals): void {
   pending ??= signal;
@@ -36,9 +43,24 @@ export function takePending(): NodeJS.Signals | undefined {
 }
 
 /**
+ * Hands a stop held while a lock was held to `to` once the last lock is released, instead of raising it again (a run
+ * that ends itself as the signal asks); undefined takes that back. A second signal still ends the process at once.
+ */
+export function deferHeldStops(to: ((signal: NodeJS.Signals) => void) | undefined): void {
+  deferTo = to;
+  deferred = undefined;
+}
+
+/** The stop a released lock handed on (deferHeldStops), which a writer of the same run heeds before taking a lock. */
+export function deferredStop(): NodeJS.Signals | undefined {
+  return deferred;
+}
+
+/**
  * Holds the stop signals that would end this process at once (those no one else listens to: a command that handles
  * them, `validate --fix`, `export`, the MCP server, keeps its own way) until the returned release is called by the
- * last lock released; a signal that came meanwhile is then raised again, and ends the process as it would have.
+ * last lock released; a signal that came meanwhile is then raised again, and ends the process as it would have
+ * (or goes where deferHeldStops says).
  */
 export function holdStopSignals(): () => Promise<void> {
   if (held++ === 0) {
@@ -60,6 +82,11 @@ export function holdStopSignals(): () => Promise<void> {
     stopListening();
     const signal = pending;
     pending = undefined;
-    if (signal !== undefined) process.kill(process.pid, signal);
+    if (signal === undefined) return;
+    if (deferTo === undefined) process.kill(process.pid, signal);
+    else {
+      deferred = signal;
+      deferTo(signal);
+    }
   };
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/core/errors.ts';
-import { abortOnStopSignals } from '../../src/cli/stop-signals.ts';
+import type { CliIo } from '../../src/cli/io.ts';
+import { abortOnStopSignals, runToItsStop } from '../../src/cli/stop-signals.ts';
+import { withFolderLock } from '../../src/store/lock.ts';
+import { tempDir } from '../helpers/tmp.ts';
 
 /** Hands `signal` to the listener abortOnStopSignals added last, as Node would at the loop's next turn (no real signal in the test's process). */
 function deliver(signal: NodeJS.Signals): void {
@@ -64,5 +67,33 @@ describe('abortOnStopSignals', () => {
       'Cancelled by SIGTERM: nothing was written.',
     ]);
     expect((await reason()).exitCode).toBe(143);
+  });
+
+  it('a stop a writer held ends the command line’s own run once its result is printed, with the signal’s code; no later write of the run begins', async () => {
+    const root = tempDir();
+    const out: string[] = [];
+    const err: string[] = [];
+    // `exit` given: the run is the process's own, as bin/agents.js's is.
+    const io = { stdout: { write: (c: string) => out.push(c) }, stderr: { write: (c: string) => err.push(c) }, exit: () => {} };
+    let listening = 0;
+    let later: unknown;
+    const code = await runToItsStop(io as unknown as CliIo, async () => {
+      await withFolderLock(root, 'global', () => {
+        listening = process.listenerCount('SIGTERM');
+        deliver('SIGTERM');
+      });
+      later = await withFolderLock(root, 'projects', () => 'written').catch((e: unknown) => e);
+      io.stdout.write('added 01M93E9J8D0JANQNP01FTSBMB9\n');
+      return 0;
+    });
+    expect([listening, code, out, later instanceof CancelledError, (later as CancelledError).exitCode]).toEqual([
+      1,
+      143,
+      ['added 01M93E9J8D0JANQNP01FTSBMB9\n'],
+      true,
+      143,
+    ]);
+    expect(err.join('')).toContain('SIGTERM');
+    expect(process.listenerCount('SIGTERM')).toBe(0);
   });
 });

@@ -36,17 +36,31 @@ export function runAndKill(args: string[], afterMs: number): Promise<KillOutcome
 /**
  * Spawns the real CLI, which sends itself `signal` as it is about to remove the file `path` (absolute): a crash (or a
  * stop signal) at that point exactly, through a module loaded ahead of it (kill-at-unlink.cjs). `killed`: it ended
- * by that signal.
+ * by that signal; its output is read once it has ended.
  */
-export function runKilledAtUnlink(args: string[], path: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<KillOutcome> {
+export function runKilledAtUnlink(
+  args: string[],
+  path: string,
+  signal: NodeJS.Signals = 'SIGKILL',
+): Promise<KillOutcome & { stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', KILL_AT_UNLINK: path, KILL_SIGNAL: signal };
     delete env.AGENTS_STORE;
     const start = Date.now();
     const preload = join(REPO, 'test/reliability/kill-at-unlink.cjs');
-    const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.stdout.pause();
     child.on('error', reject);
-    child.on('exit', (code, ended) => resolve({ killed: ended === signal, code, ms: Date.now() - start }));
+    let stdout = '';
+    let ended: { code: number | null; killed: boolean; ms: number } | undefined;
+    child.on('exit', (code, by) => {
+      ended = { code, killed: by === signal, ms: Date.now() - start };
+      child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+      child.stdout.resume();
+    });
+    child.on('close', () => resolve({ ...ended!, stdout, stderr }));
   });
 }
 

@@ -79,14 +79,17 @@ describe('invariant move cut short', () => {
     expect(listed.code).toBe(0);
   });
 
-  it('SIGTERM as it removes the old copy: the move ends first (one copy, in the destination; no lock, no mark), then the signal ends the process', async () => {
+  it('SIGTERM as it removes the old copy: the move ends first (one copy, in the destination; no lock, no mark), says what it made, then ends with 143', async () => {
     const store = testStore({ [`global/${ID}.yaml`]: `${ML}\n${invariantYaml(ID, TEXT)}` });
     const stopped = await runKilledAtUnlink(
-      ['--store', store, 'invariant', 'move', ID, '--project', 'web'],
+      ['--store', store, '--format', 'json', 'invariant', 'move', ID, '--project', 'web'],
       join(store, `global/${ID}.yaml`),
       'SIGTERM',
     );
-    expect(stopped.killed).toBe(true);
+    expect([stopped.killed, stopped.code], stopped.stderr).toEqual([false, 143]);
+    // The result is printed whole, as it would have been: a script learns what the move made.
+    expect(JSON.parse(stopped.stdout)).toMatchObject({ id: ID });
+    expect(stopped.stderr).toContain('SIGTERM');
     expect(copies(store)).toEqual([`projects/web/${ID}.yaml`]);
     expect(existsSync(join(store, 'global/.lock')) || existsSync(join(store, 'projects/web/.lock'))).toBe(false);
     expect((await validate(store, '--strict')).code).toBe(0);
