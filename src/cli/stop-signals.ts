@@ -1,6 +1,7 @@
-import { CancelledError, cancelledBy, EXIT_CODES, SIGNAL_EXIT_CODES, STOP_SIGNALS } from '../core/errors.ts';
+import { CancelledError, cancelledBy, type SIGNAL_EXIT_CODES, STOP_SIGNALS, signalExitCode } from '../core/errors.ts';
 import { deferHeldStops } from '../store/held-signals.ts';
 import type { CliIo } from './io.ts';
+import { sayCutOnStop } from './output-stop.ts';
 
 /**
  * Runs `work` with the stop signals turned into an abort of the signal it is
@@ -58,11 +59,10 @@ export async function runToItsStop(io: CliIo, run: () => Promise<number>): Promi
   }
   if (stop !== undefined) {
     io.stderr.write(`agents: stopped by ${stop} once the change under way was made, which stays (said above)\n`);
-    code = exitCodeOf(stop);
+    code = signalExitCode(stop);
   }
+  // What the command printed may still wait for a slow reader: a stop meanwhile cuts it, and says so.
+  const out = io.stdout as NodeJS.WriteStream;
+  if ((out.writableLength ?? 0) > 0) out.write('', sayCutOnStop(out));
   return code;
-}
-
-function exitCodeOf(signal: NodeJS.Signals): number {
-  return SIGNAL_EXIT_CODES[signal as keyof typeof SIGNAL_EXIT_CODES] ?? EXIT_CODES.cancelled;
 }

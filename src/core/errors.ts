@@ -22,6 +22,11 @@ export const EXIT_CODES = Object.freeze({
  */
 export const SIGNAL_EXIT_CODES = Object.freeze({ SIGHUP: 129, SIGINT: 130, SIGQUIT: 131, SIGTERM: 143 } as const);
 
+/** The exit code of a run `signal` ended (130 for one the table lacks, as a cancel's). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return SIGNAL_EXIT_CODES[signal as keyof typeof SIGNAL_EXIT_CODES] ?? EXIT_CODES.cancelled;
+}
+
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES] | (typeof SIGNAL_EXIT_CODES)[keyof typeof SIGNAL_EXIT_CODES];
 
 /** Marks an AgentsError made by any copy of this module (see `AgentsError[Symbol.hasInstance]`). */

@@ -20,6 +20,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { GIT_ENV, gitInit } from '../helpers/git.ts';
 import { runReadOnly } from '../helpers/read-only.ts';
+import { runKilledAtUnlink } from '../reliability/kill.ts';
 
 const ULID_RE = /\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b/;
 const EXAMPLE_PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
@@ -699,5 +700,21 @@ describe('init', () => {
     expect(r.code).toBe(0);
     expect(readdirSync(store).sort()).toEqual(['.gitattributes', 'actions', 'config.yaml', 'global', 'plans', 'projects', 'schemas']);
     expect(readdirSync(dir)).toEqual(['store']);
+  });
+});
+
+describe('a stop signal while the output waits for a slow reader', () => {
+  it('ends the run at once with the signal’s code, saying the output is cut short, not killed without a word', async () => {
+    // Enough invariants for the JSON list to fill a pipe nobody reads.
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) {
+      const id = `01M8KJT9G0XNWEM589ZS7F${String(i).padStart(4, '0')}`;
+      tree[`global/${id}.yaml`] = invariantYaml(id, `Rule ${i}: ${'never skip the review of a migration '.repeat(8)}`);
+    }
+    const store = testStore(tree);
+    const stopped = await runKilledAtUnlink(['--store', store, '--format', 'json', 'invariant', 'list'], 'stdout', 'SIGTERM');
+    expect([stopped.killed, stopped.code], stopped.stderr).toEqual([false, 143]);
+    expect(stopped.stderr).toContain('SIGTERM');
+    expect(() => JSON.parse(stopped.stdout)).toThrow();
   });
 });

@@ -1,8 +1,9 @@
 // Loaded with `node --require` ahead of the CLI (kill.ts `runKilledAtUnlink`,
 // `runStoppedAtRmdirIn`): the process sends itself KILL_SIGNAL (SIGKILL unless
 // named) when it is about to remove the file KILL_AT_UNLINK names, or a folder
-// directly in KILL_AT_RMDIR_IN: a crash, a stop signal, or a pause (SIGSTOP)
-// at that point exactly. The product carries no hook for this.
+// directly in KILL_AT_RMDIR_IN, or (KILL_AT_FULL_STDOUT) once a write to stdout
+// is held for a reader that does not read: a crash, a stop signal, or a pause
+// (SIGSTOP) at that point exactly. The product carries no hook for this.
 'use strict';
 const fs = require('node:fs');
 const { dirname } = require('node:path');
@@ -22,3 +23,16 @@ fs.rmdirSync = (path, ...rest) => {
   return rmdirSync(path, ...rest);
 };
 syncBuiltinESMExports();
+if (process.env.KILL_AT_FULL_STDOUT) {
+  const write = process.stdout.write;
+  let sent = false;
+  process.stdout.write = function (...args) {
+    const taken = write.apply(this, args);
+    // Sent once, as the run goes on to wait for the reader, as for a slow pipe.
+    if (!taken && !sent) {
+      sent = true;
+      setImmediate(() => process.kill(process.pid, signal));
+    }
+    return taken;
+  };
+}

@@ -34,9 +34,10 @@ export function runAndKill(args: string[], afterMs: number): Promise<KillOutcome
 }
 
 /**
- * Spawns the real CLI, which sends itself `signal` as it is about to remove the file `path` (absolute): a crash (or a
- * stop signal) at that point exactly, through a module loaded ahead of it (kill-at-unlink.cjs). `killed`: it ended
- * by that signal; its output is read once it has ended.
+ * Spawns the real CLI, which sends itself `signal` as it is about to remove the file `path` (absolute), or, with
+ * `path` 'stdout', once its output waits for a reader that does not read (this one reads it only once it has ended):
+ * a crash (or a stop signal) at that point exactly, through a module loaded ahead of it (kill-at-unlink.cjs).
+ * `killed`: it ended by that signal.
  */
 export function runKilledAtUnlink(
   args: string[],
@@ -44,13 +45,15 @@ export function runKilledAtUnlink(
   signal: NodeJS.Signals = 'SIGKILL',
 ): Promise<KillOutcome & { stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', KILL_AT_UNLINK: path, KILL_SIGNAL: signal };
+    const at = path === 'stdout' ? { KILL_AT_FULL_STDOUT: '1' } : { KILL_AT_UNLINK: path };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', ...at, KILL_SIGNAL: signal };
     delete env.AGENTS_STORE;
     const start = Date.now();
     const preload = join(REPO, 'test/reliability/kill-at-unlink.cjs');
     const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    // Not read until the process has ended: a reader slower than its output.
     child.stdout.pause();
     child.on('error', reject);
     let stdout = '';
