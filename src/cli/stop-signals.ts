@@ -1,5 +1,5 @@
 import { CancelledError, cancelledBy, type SIGNAL_EXIT_CODES, STOP_SIGNALS, signalExitCode } from '../core/errors.ts';
-import { deferHeldStops } from '../store/held-signals.ts';
+import { caughtSignalsHandedOver, deferHeldStops } from '../store/held-signals.ts';
 import type { CliIo } from './io.ts';
 import { sayCutOnStop } from './output-stop.ts';
 
@@ -31,7 +31,7 @@ export async function abortOnStopSignals<T>(
   } finally {
     // A signal caught during the work's last synchronous stretch reaches its listener only at the next turn of the
     // event loop: let it in before the listeners go, or it would be lost and the run end as if none came.
-    if (completed !== undefined) await new Promise((resolve) => setImmediate(resolve));
+    if (completed !== undefined) await caughtSignalsHandedOver();
     for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
   }
   if (completed !== undefined && stop !== undefined)

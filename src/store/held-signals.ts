@@ -43,6 +43,14 @@ export function takePending(): NodeJS.Signals | undefined {
 }
 
 /**
+ * Resolves once a signal already caught has reached its listeners. Node hands a signal over in the poll phase of its
+ * loop, and one setImmediate from a callback of that phase runs before the next poll: a second one comes after it.
+ */
+export async function caughtSignalsHandedOver(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
  * Hands a stop held while a lock was held to `to` once the last lock is released, instead of raising it again (a run
  * that ends itself as the signal asks); undefined takes that back. A second signal still ends the process at once.
  */
@@ -75,9 +83,9 @@ export function holdStopSignals(): () => Promise<void> {
     if (released) return;
     released = true;
     if (--held > 0) return;
-    // A signal caught but not yet handed to its listener waits for a turn of the event loop: let it in before the
+    // A signal caught but not yet handed to its listener waits for the event loop's poll: let it in before the
     // listeners go, or it would be lost.
-    if (listening.size > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (listening.size > 0) await caughtSignalsHandedOver();
     if (held > 0) return;
     stopListening();
     const signal = pending;

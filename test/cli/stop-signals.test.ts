@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/core/errors.ts';
 import type { CliIo } from '../../src/cli/io.ts';
@@ -95,5 +98,20 @@ describe('abortOnStopSignals', () => {
     ]);
     expect(err.join('')).toContain('SIGTERM');
     expect(process.listenerCount('SIGTERM')).toBe(0);
+  });
+
+  it('a real signal caught as the work ends, resumed from the loop’s poll as a write’s last step is, reaches the run before its listeners go', async () => {
+    const file = join(tempDir(), 'written');
+    writeFileSync(file, 'x');
+    const caught = await abortOnStopSignals(
+      'nothing was written.',
+      async () => {
+        await readFile(file);
+        process.kill(process.pid, 'SIGHUP');
+        return 1;
+      },
+      (n) => `${n} file was written whole.`,
+    ).catch((e: unknown) => e);
+    expect([caught instanceof CancelledError, (caught as CancelledError).exitCode]).toEqual([true, 129]);
   });
 });
