@@ -11,6 +11,7 @@ import { GIT_ENV, commitAll, git } from '../helpers/git.ts';
 import { errorOf, runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { gone } from '../helpers/process-gone.ts';
+import { runKilledAtUnlink } from '../reliability/kill.ts';
 import { LATER, LOCAL, LOCKED, SECRETS, consumer, effectiveIds, gitShim, policyCommit, policyRepo, run } from './repos.ts';
 
 describe('the cache of policy sources', () => {
@@ -35,6 +36,20 @@ describe('the cache of policy sources', () => {
         .sort(),
     ).toEqual(['pol.check.git', 'pol.git']);
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
+
+  it('SIGTERM as extends update puts the lock in place: the lock is written whole, then the run ends with 143, not 0', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    const lock = join(app, '.agents', 'extends.lock.yaml');
+    const r = await runKilledAtUnlink(
+      ['--store', join(app, '.agents'), '--format', 'json', 'extends', 'update'],
+      { placed: lock },
+      'SIGTERM',
+    );
+    expect([r.killed, r.code, JSON.parse(r.stdout).error?.code], r.stderr).toEqual([false, 143, 'cancelled']);
+    expect(readFileSync(lock, 'utf8')).toContain(policy.v1);
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)(

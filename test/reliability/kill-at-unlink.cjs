@@ -1,7 +1,8 @@
 // Loaded with `node --require` ahead of the CLI (kill.ts `runKilledAtUnlink`,
 // `runStoppedAtRmdirIn`): the process sends itself KILL_SIGNAL (SIGKILL unless
 // named) when it is about to remove the file KILL_AT_UNLINK names, or a folder
-// directly in KILL_AT_RMDIR_IN, or (KILL_AT_FULL_STDOUT) once a write to stdout
+// directly in KILL_AT_RMDIR_IN, or to put a file in place at KILL_AT_PLACE (a
+// rename or link onto it), or (KILL_AT_FULL_STDOUT) once a write to stdout
 // is held for a reader that does not read: a crash, a stop signal, or a pause
 // (SIGSTOP) at that point exactly. The product carries no hook for this.
 'use strict';
@@ -22,6 +23,14 @@ fs.rmdirSync = (path, ...rest) => {
   if (rmdirIn !== undefined && dirname(String(path)) === rmdirIn) process.kill(process.pid, signal);
   return rmdirSync(path, ...rest);
 };
+const placed = process.env.KILL_AT_PLACE;
+for (const name of ['renameSync', 'linkSync']) {
+  const place = fs[name];
+  fs[name] = (from, to, ...rest) => {
+    if (placed !== undefined && String(to) === placed) process.kill(process.pid, signal);
+    return place(from, to, ...rest);
+  };
+}
 syncBuiltinESMExports();
 if (process.env.KILL_AT_FULL_STDOUT) {
   const write = process.stdout.write;

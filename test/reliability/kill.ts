@@ -34,18 +34,24 @@ export function runAndKill(args: string[], afterMs: number): Promise<KillOutcome
 }
 
 /**
- * Spawns the real CLI, which sends itself `signal` as it is about to remove the file `path` (absolute), or, with
- * `path` 'stdout', once its output waits for a reader that does not read (this one reads it only once it has ended):
+ * Spawns the real CLI, which sends itself `signal` as it is about to remove the file `path` (absolute), or to put a
+ * file in place at `{ placed }` (a rename or link onto it), or, with `path` 'stdout', once its output waits for a
+ * reader that does not read (this one reads it only once it has ended):
  * a crash (or a stop signal) at that point exactly, through a module loaded ahead of it (kill-at-unlink.cjs).
  * `killed`: it ended by that signal.
  */
 export function runKilledAtUnlink(
   args: string[],
-  path: string,
+  path: string | { placed: string },
   signal: NodeJS.Signals = 'SIGKILL',
 ): Promise<KillOutcome & { stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const at = path === 'stdout' ? { KILL_AT_FULL_STDOUT: '1' } : { KILL_AT_UNLINK: path };
+    const at =
+      typeof path === 'object'
+        ? { KILL_AT_PLACE: path.placed }
+        : path === 'stdout'
+          ? { KILL_AT_FULL_STDOUT: '1' }
+          : { KILL_AT_UNLINK: path };
     const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', ...at, KILL_SIGNAL: signal };
     delete env.AGENTS_STORE;
     const start = Date.now();

@@ -35,10 +35,14 @@ export default defineCommand<{ source?: string[]; rev?: string }>({
       },
     );
     const service = at === undefined ? new ExtendsService(await ctx.invariants()) : undefined;
-    const outcomes = await abortOnStopSignals('git was stopped; the sources not fetched yet were left as they were.', (signal) =>
-      service !== undefined
-        ? service.fetch(argv.source ?? [], signal, argv.rev)
-        : ExtendsService.fetchAtRevision(at!, argv.source ?? [], signal, argv.rev!),
+    // A stop that comes as the last source is put in the cache ends the run as the signal asks once it is there, not 0.
+    const outcomes = await abortOnStopSignals(
+      'git was stopped; the sources not fetched yet were left as they were.',
+      (signal) =>
+        service !== undefined
+          ? service.fetch(argv.source ?? [], signal, argv.rev)
+          : ExtendsService.fetchAtRevision(at!, argv.source ?? [], signal, argv.rev!),
+      (done) => `${done.length} source${done.length === 1 ? ' was' : 's were'} fetched or found cached.`,
     );
     const s = makeStyle(ctx.color);
     emit(

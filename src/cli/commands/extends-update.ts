@@ -26,8 +26,11 @@ export default defineCommand<UpdateArgs>({
   async run(argv, ctx) {
     const invariants = await ctx.invariants();
     const service = new ExtendsService(invariants);
-    const r = await abortOnStopSignals('git was stopped and extends.lock.yaml was not written.', (signal) =>
-      service.update(argv.source ?? [], { acceptMovedTag: argv.acceptMovedTag ?? false, dryRun: argv.dryRun ?? false, signal }),
+    // A stop that comes as the lock is written lets it be written whole, then ends the run as the signal asks, not 0.
+    const r = await abortOnStopSignals(
+      'git was stopped and extends.lock.yaml was not written.',
+      (signal) => service.update(argv.source ?? [], { acceptMovedTag: argv.acceptMovedTag ?? false, dryRun: argv.dryRun ?? false, signal }),
+      (done) => (done.written ? 'extends.lock.yaml was written.' : 'the sources were checked; extends.lock.yaml was not written.'),
     );
     const s = makeStyle(ctx.color);
     const refused = r.moves.filter((m) => m.movedTag && !argv.acceptMovedTag);
