@@ -9,6 +9,7 @@ import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionF
 import { gone } from '../helpers/process-gone.ts';
 import { runReadOnly } from '../helpers/read-only.ts';
 import { tempDir } from '../helpers/tmp.ts';
+import { runKilledAtUnlink } from '../reliability/kill.ts';
 
 // The example plan's effective set, in order (seed merge example).
 const IDS = ['01M8KK3EF09G9ET4TAJAHQWPMN', '01M8KJXYP0GVPRF8KRRE9G8474', '01M8KJZS90J6DRJJ8E264B9DFX', '01M8KJT9G0XNWEM589ZS7FV0VT'];
@@ -251,6 +252,22 @@ setInterval(() => {}, 1000);`,
     expect(fileList(root)).toEqual([...before, 'actor.pid', 'helper.pid'].sort());
     expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
     expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
+  });
+
+  it('SIGTERM as the run is written (its decision node put in place): the run is recorded whole, then exit 143, not the verdict', async () => {
+    const root = exampleStore();
+    useActor(
+      root,
+      `${READ_STDIN}
+console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invariant_id: inv.id, enforced: true, response: 'ok' })) }));`,
+    );
+    const r = await runKilledAtUnlink(
+      ['--store', root, '--format', 'json', 'plan', 'strategize', EXAMPLE_PLAN],
+      { placedIn: join(root, 'plans', EXAMPLE_PLAN, 'decisions') },
+      'SIGTERM',
+    );
+    expect([r.killed, r.code, JSON.parse(r.stdout).error?.code], r.stderr).toEqual([false, 143, 'cancelled']);
+    expect(onlyRun(root).node.summary).toBe('4 of 4 invariants enforced (command actor)');
   });
 
   it('writes nothing on a stop signal while it waits for the plan lock after the actor answered (exit 143 for SIGTERM)', async () => {

@@ -1,8 +1,8 @@
 // Loaded with `node --require` ahead of the CLI (kill.ts `runKilledAtUnlink`,
 // `runStoppedAtRmdirIn`): the process sends itself KILL_SIGNAL (SIGKILL unless
 // named) when it is about to remove the file KILL_AT_UNLINK names, or a folder
-// directly in KILL_AT_RMDIR_IN, or to put a file in place at KILL_AT_PLACE (a
-// rename or link onto it), or (KILL_AT_FULL_STDOUT) once a write to stdout
+// directly in KILL_AT_RMDIR_IN, or to put a file in place at KILL_AT_PLACE or
+// directly in the folder KILL_AT_PLACE_IN (a rename or link onto it), or (KILL_AT_FULL_STDOUT) once a write to stdout
 // is held for a reader that does not read: a crash, a stop signal, or a pause
 // (SIGSTOP) at that point exactly. The product carries no hook for this.
 'use strict';
@@ -24,10 +24,11 @@ fs.rmdirSync = (path, ...rest) => {
   return rmdirSync(path, ...rest);
 };
 const placed = process.env.KILL_AT_PLACE;
+const placedIn = process.env.KILL_AT_PLACE_IN;
 for (const name of ['renameSync', 'linkSync']) {
   const place = fs[name];
   fs[name] = (from, to, ...rest) => {
-    if (placed !== undefined && String(to) === placed) process.kill(process.pid, signal);
+    if (String(to) === placed || (placedIn !== undefined && dirname(String(to)) === placedIn)) process.kill(process.pid, signal);
     return place(from, to, ...rest);
   };
 }

@@ -35,20 +35,22 @@ export function runAndKill(args: string[], afterMs: number): Promise<KillOutcome
 
 /**
  * Spawns the real CLI, which sends itself `signal` as it is about to remove the file `path` (absolute), or to put a
- * file in place at `{ placed }` (a rename or link onto it), or, with `path` 'stdout', once its output waits for a
+ * file in place at `{ placed }` or directly in the folder `{ placedIn }` (a rename or link onto it), or, with `path` 'stdout', once its output waits for a
  * reader that does not read (this one reads it only once it has ended):
  * a crash (or a stop signal) at that point exactly, through a module loaded ahead of it (kill-at-unlink.cjs).
  * `killed`: it ended by that signal.
  */
 export function runKilledAtUnlink(
   args: string[],
-  path: string | { placed: string },
+  path: string | { placed: string } | { placedIn: string },
   signal: NodeJS.Signals = 'SIGKILL',
 ): Promise<KillOutcome & { stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const at =
       typeof path === 'object'
-        ? { KILL_AT_PLACE: path.placed }
+        ? 'placed' in path
+          ? { KILL_AT_PLACE: path.placed }
+          : { KILL_AT_PLACE_IN: path.placedIn }
         : path === 'stdout'
           ? { KILL_AT_FULL_STDOUT: '1' }
           : { KILL_AT_UNLINK: path };

@@ -1,6 +1,6 @@
 import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { resolve } from 'node:path';
-import { cancelledBy, EXIT_CODES, STOP_SIGNALS, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
 import { ACTOR_KINDS, type ActorKind } from '../../core/records.ts';
 import { readUtf8 } from '../../core/utf8.ts';
@@ -13,6 +13,7 @@ import type { CliContext } from '../context.ts';
 import { decisionJson, planJson, runJson, setChangedText } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 import { startProgress } from '../progress.ts';
+import { abortOnStopSignals } from '../stop-signals.ts';
 import { docsRef } from '../../core/docs-link.ts';
 
 interface StrategizeArgs {
@@ -72,10 +73,9 @@ export default defineCommand<StrategizeArgs>({
     const kind = argv.actor ?? config.reconciliation.actor;
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
     if (argv['show-prompt']) return showPrompt(ctx, service, id, kind, config.reconciliation, context);
-    const controller = new AbortController();
-    // Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP) all stop the actor's whole process group and write nothing.
-    const onSignal = (signal: NodeJS.Signals) => controller.abort(cancelledBy(signal, 'the actor was stopped and nothing was written.'));
-    let actor: Actor;
+    // Made with the run's signal: Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP) stop the actor's
+    // whole process group and write nothing. The interactive actor's screen handles them itself.
+    let actorFor: (signal: AbortSignal | undefined) => Actor;
     if (kind === 'interactive') {
       if (!ctx.interactive) {
         throw new UsageError(
@@ -83,12 +83,16 @@ export default defineCommand<StrategizeArgs>({
           'Nothing was written. Use --actor command, or run it in a terminal.',
         );
       }
-      actor = interactiveActor({ stdin: ctx.io.stdin as NodeJS.ReadStream, stdout: ctx.io.stdout as NodeJS.WriteStream, color: ctx.color });
+      const person = interactiveActor({
+        stdin: ctx.io.stdin as NodeJS.ReadStream,
+        stdout: ctx.io.stdout as NodeJS.WriteStream,
+        color: ctx.color,
+      });
+      actorFor = () => person;
     } else if (kind === 'agent' || kind === 'llm') {
       // Loaded only here: no other command pays for the model actors.
       const { modelActorFromConfig } = await import('../../enforce/model-actors.ts');
-      actor = modelActorFromConfig(kind, config.reconciliation, { root: service.root, env: ctx.io.env, signal: controller.signal });
-      for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
+      actorFor = (signal) => modelActorFromConfig(kind, config.reconciliation, { root: service.root, env: ctx.io.env, signal });
     } else {
       const command = config.reconciliation.command;
       if (!command || command.length === 0) {
@@ -97,14 +101,14 @@ export default defineCommand<StrategizeArgs>({
           `Nothing was written. Choose who judges plans in config.yaml (${docsRef('actors.md')}): \`reconciliation: {actor: agent, agent: claude}\`, an llm endpoint, or \`command: [node, actors/my-actor.mjs]\` (argv, run in the store folder); or use --actor interactive.`,
         );
       }
-      actor = commandActor({
-        command,
-        timeoutMs: config.reconciliation.timeout_ms,
-        cwd: service.root,
-        env: { ...ctx.io.env, AGENTS_STORE: service.root },
-        signal: controller.signal,
-      });
-      for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
+      actorFor = (signal) =>
+        commandActor({
+          command,
+          timeoutMs: config.reconciliation.timeout_ms,
+          cwd: service.root,
+          env: { ...ctx.io.env, AGENTS_STORE: service.root },
+          signal,
+        });
     }
     // On a terminal, a wait past a second shows the actor's time against its time-out (docs/commands.md, "Progress");
     // not for the interactive actor, which has the terminal itself.
@@ -114,13 +118,20 @@ export default defineCommand<StrategizeArgs>({
       const limit = config.reconciliation.timeout_ms;
       progress.every(() => `plan strategize: waiting for the actor, ${seconds(Date.now() - started)} of its ${seconds(limit)} time-out`);
     }
+    // The signal stops the wait for the plan's lock too, once the actor has answered: nothing is written then either.
+    const strategize = (signal?: AbortSignal) => service.strategize(id, { actor: actorFor(signal), context, signal });
     let result: Awaited<ReturnType<typeof service.strategize>>;
     try {
-      // The signal stops the wait for the plan's lock too, once the actor has answered: nothing is written then either.
-      result = await service.strategize(id, { actor, context, signal: controller.signal });
+      // A stop that comes as the run is written lets it be written whole, then ends the run as the signal asks.
+      result =
+        kind === 'interactive'
+          ? await strategize()
+          : await abortOnStopSignals('the actor was stopped and nothing was written.', strategize, (done) => {
+              const n = done.run.records.filter((r) => r.enforced).length;
+              return `the run was recorded (${n} of ${done.run.records.length} invariants enforced).`;
+            });
     } finally {
       progress.stop();
-      for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
     }
     const s = ctx.style;
     const { run, decision } = result;
