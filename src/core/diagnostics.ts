@@ -116,8 +116,9 @@ export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
 }
 
 /**
- * One diagnostic per code and place: two checks, or two readers of one file, may meet the same problem (the layout
- * check and the reader one link; a project folder's reader and the projects' reader one project.yaml).
+ * One diagnostic per code, place and message: two checks, or two readers of one file, may meet the same problem (the
+ * layout check and the reader one link; a project folder's reader and the projects' reader one project.yaml). Two
+ * problems at one place stay two: a misspelt first key is an unknown key where the key it misses is placed too.
  */
 export function uniqueDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   // Only the findings of a file with several can repeat one: no key is made for a file's only finding (on a
@@ -127,7 +128,7 @@ export function uniqueDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return list.filter((d) => {
     if (perFile.get(d.file) === 1) return true;
-    const key = `${d.code}\0${d.file}\0${d.line}\0${d.col}`;
+    const key = `${d.code}\0${d.file}\0${d.line}\0${d.col}\0${d.message}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

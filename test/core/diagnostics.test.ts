@@ -7,6 +7,7 @@ import {
   lineExcerpt,
   location,
   sortDiagnostics,
+  uniqueDiagnostics,
 } from '../../src/core/diagnostics.ts';
 import {
   AgentsError,
@@ -49,6 +50,18 @@ describe('sortDiagnostics', () => {
     expect(sortDiagnostics([...list].reverse()).map(key)).toEqual(want);
     // The input is left as it was.
     expect(list.map(key)[0]).toBe('info a:1:1 schema');
+  });
+});
+
+describe('uniqueDiagnostics', () => {
+  test('drops a problem met twice, never two problems at one place', () => {
+    const missing = d({ message: 'missing required key "id"' });
+    const unknown = d({ message: 'unknown key "idd"' });
+    expect(uniqueDiagnostics([missing, unknown, { ...missing }, d({ file: 'b.yaml' })])).toStrictEqual([
+      missing,
+      unknown,
+      d({ file: 'b.yaml' }),
+    ]);
   });
 });
 

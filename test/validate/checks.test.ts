@@ -2049,7 +2049,24 @@ describe('more edges of the whole-store checks', () => {
           { now: new Date('2030-01-01T00:00:00Z') },
         ),
       ),
-    ).toStrictEqual([`error schema projects/web/waivers/${B}.yaml:2:1 missing required key "reason"`]);
+    ).toStrictEqual(
+      // Each missing key is a mistake of its own, though all are placed at the mapping's start.
+      ['reason', 'owner', 'expires', 'created_at'].map(
+        (k) => `error schema projects/web/waivers/${B}.yaml:2:1 missing required key "${k}"`,
+      ),
+    );
+  });
+
+  it('a misspelt required key written first is said with its guess, beside the key it leaves missing at the same place', async () => {
+    const found = brief(
+      await check({ [`global/${A}.yaml`]: `${ML}idd: ${A}\ntext: One\n`, [`projects/web/${B}.yaml`]: `${PML}txt: One\nid: ${B}\n` }),
+    );
+    expect(found).toStrictEqual([
+      `error schema global/${A}.yaml:2:1 missing required key "id"`,
+      `error schema global/${A}.yaml:2:1 unknown key "idd"`,
+      `error schema projects/web/${B}.yaml:2:1 missing required key "text"`,
+      `error schema projects/web/${B}.yaml:2:1 unknown key "txt"`,
+    ]);
   });
 
   it('project paths: a glob without a literal folder is tried on every file', async () => {

@@ -13,7 +13,7 @@ const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
 const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
 const PML = '# yaml-language-server: $schema=../../schemas/invariant.schema.json\n';
 
-type D = { code: string; file: string; severity: string };
+type D = { code: string; file: string; severity: string; message: string };
 async function run(
   cwd: string,
   ...args: string[]
@@ -194,7 +194,10 @@ describe('extends.lock.yaml written by hand', () => {
     const bad = testStore({ 'extends.lock.yaml': `${ml}version: 1\nsources: [{name: org}]\n` });
     const refused = await run(dirname(bad));
     expect(refused.stderr).toBe('');
-    expect(codes(refused.diagnostics)).toEqual(['schema extends.lock.yaml']);
+    // Each key the source lacks is said, though all are placed at its mapping.
+    expect(refused.diagnostics.map((d) => `${d.code} ${d.file} ${d.message}`)).toEqual(
+      ['url', 'ref', 'kind', 'commit'].map((k) => `schema extends.lock.yaml missing required key "${k}" in sources.0`),
+    );
     expect(refused.code).toBe(1);
   });
 });
