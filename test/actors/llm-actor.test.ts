@@ -730,6 +730,10 @@ describe('an actor config.yaml names without a key it needs', () => {
     expect(other.code).toBe(0);
     // A command that runs no actor reads the rest of the file; plan use does not name a run that would stop.
     expect((await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN])).code).not.toBe(3);
+    // Listing the whole store reads config.yaml with every other file: it lists, as a listing of one scope does.
+    const listed = await runAgents(['--store', root, '--format', 'json', 'invariant', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as unknown[]).length).toBeGreaterThan(0);
     expect(fileList(root)).toEqual(before);
     const used = await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage']);
     expect(used.code, used.stderr).toBe(0);

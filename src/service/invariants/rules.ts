@@ -19,6 +19,7 @@ import { codePointLength, nameProblem, parseActionRef, truncate, ulidProblem } f
 import { canMeet, looseKey, nearDuplicatesOf } from '../../core/near-duplicates.ts';
 import { cleanTag, cleanText } from '../../core/normalise.ts';
 import { MAX_TEXT_LENGTH } from '../../core/parse-core.ts';
+import { actorApart } from '../../store/config.ts';
 import type { StoreSnapshot } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import { reusedInvariantIds } from '../../validate/checks/ids.ts';
@@ -172,8 +173,9 @@ export function requireValid(snapshot: StoreSnapshot, what: string, hint?: strin
   // By place, so that "first" is the first in the files as read, whichever check found it.
   // One id in two of the files read (validate's id-reused): each would shadow the other, a set silently shortened.
   // Once each: the readers of a command may meet one file twice (a project's folder and its project.yaml).
+  // config.yaml's actor lacking a key it needs stops only that actor's run (ADR 0702), which loadConfig gates.
   const errors = uniqueDiagnostics([
-    ...snapshot.diagnostics.filter((d) => d.severity === 'error'),
+    ...actorApart(snapshot.diagnostics).diagnostics.filter((d) => d.severity === 'error'),
     ...reusedInvariantIds(snapshot.invariants ?? []),
   ]).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
   if (errors.length === 0) return;
