@@ -206,7 +206,9 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       message = `${where} cannot be ${JSON.stringify(valueAt(y.data, path))}`;
       break;
     default:
-      message = boundWords(e.keyword, Number(params.limit), valueAt(y.data, path), where) ?? `${where} ${e.message ?? 'is invalid'}`;
+      message =
+        boundWords(e.keyword, Number(params.limit), valueAt(y.data, path), where, allowedKeys(schema, e.schemaPath)) ??
+        `${where} ${e.message ?? 'is invalid'}`;
   }
   return diagAt(y, offset, 'schema', message, `Correct the value; ${schema} (in schemas/) describes every key.`);
 }

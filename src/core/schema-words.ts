@@ -13,6 +13,13 @@ const WORDS: Readonly<Record<string, string>> = {
     'is not an action template (ns/name, or source:ns/name for a policy source\'s; names in lower case a-z, 0-9, ".", "_" and "-")',
   '^[^-\\s][^\\s]*$': 'holds white space or starts with "-", which a program given it would read as an option',
   '^[a-z0-9][a-z0-9._-]{0,63}$': 'is not a name (lower case a-z, 0-9, ".", "_" and "-", starting with a letter or digit, at most 64)',
+  '^[^\\s]{1,200}$': 'is not a tool name (1 to 200 characters, no white space)',
+  '^[^/\\u0000-\\u001f][^\\u0000-\\u001f]*$':
+    'is not a path from the top of the repository (it starts with "/", or holds a control character)',
+  '^(?:[0-9a-f]{40}|[0-9a-f]{64})$': 'is not a full commit id (40 or 64 hexadecimal digits, lower case)',
+  '^(?!-)[A-Za-z0-9._/+-]+$':
+    'is not a ref (a tag, branch or commit id of A-Z, a-z, 0-9, ".", "_", "/", "+" and "-", not starting with "-")',
+  '^sha256:[0-9a-f]{64}$': 'is not a digest ("sha256:" and 64 hexadecimal digits, lower case)',
 };
 
 /** `what` (the key and its value) followed by what a value failing the schema pattern `pattern` must be; undefined for a pattern not described here. */
@@ -23,10 +30,10 @@ export function patternWords(pattern: string, what: string): string | undefined 
 
 /**
  * `where` against a bound of its length, count or size (`minLength`, `maxLength`, `minItems`, `maxItems`, `minimum`,
- * `maximum`, with the schema's `limit`), saying what `value` has; undefined for another keyword. A length counts code
- * points, as the schemas' validators count it.
+ * `maximum`, `minProperties`, with the schema's `limit`), saying what `value` has; undefined for another keyword. A
+ * length counts code points, as the schemas' validators count it. `keys`: the keys a mapping may hold, to name.
  */
-export function boundWords(keyword: string, limit: number, value: unknown, where: string): string | undefined {
+export function boundWords(keyword: string, limit: number, value: unknown, where: string, keys?: readonly string[]): string | undefined {
   if ((keyword === 'minLength' || keyword === 'maxLength') && typeof value === 'string') {
     const length = [...value].length;
     if (length === 0) return `${where} is empty`;
@@ -38,5 +45,10 @@ export function boundWords(keyword: string, limit: number, value: unknown, where
   }
   if ((keyword === 'minimum' || keyword === 'maximum') && typeof value === 'number')
     return `${where} is ${value}; ${keyword === 'minimum' ? 'at least' : 'at most'} ${limit}`;
+  if (keyword === 'minProperties' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const count = Object.keys(value).length;
+    const given = count === 0 ? 'holds no key' : `holds ${count} key${count === 1 ? '' : 's'}`;
+    return `${where} ${given}; give at least ${limit}${keys && keys.length > 0 ? ` of ${keys.join(', ')}` : ''}, or remove it`;
+  }
   return undefined;
 }

@@ -3,6 +3,8 @@ import type { Scope } from '../../src/core/model.ts';
 import { DEFAULT_CONFIG } from '../../src/core/model.ts';
 import { badId, classifyPath, type PathKind } from '../../src/core/layout.ts';
 import * as core from '../../src/core/parse-core.ts';
+import { SCHEMAS } from '../../src/core/schemas.ts';
+import { patternWords } from '../../src/core/schema-words.ts';
 import {
   checkSchema,
   diag,
@@ -548,6 +550,35 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     for (const m of all) expect(m).not.toContain('must match');
     expect(messages(`id: ${ID}\ntext: T\noverrides: abc\n`)).toStrictEqual([
       'overrides "abc" is not a ULID (26 characters of Crockford base32, upper case)',
+    ]);
+  });
+
+  it("every pattern of a store file's schema has its words, and a mapping with too few keys names the keys it takes", () => {
+    const patterns = new Set<string>();
+    const walk = (node: unknown, key?: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'pattern' && typeof v === 'string' && key !== 'properties') patterns.add(v);
+        else walk(v, k);
+      }
+    };
+    for (const [name, schema] of Object.entries(SCHEMAS)) if (!name.startsWith('actor-')) walk(schema);
+    // extends' url, ref and path in config.yaml are said by sourceKeyProblem (extends-config.ts), before these words.
+    const config = (
+      SCHEMAS['config.schema.json'] as { properties: { extends: { items: { properties: Record<string, { pattern?: string }> } } } }
+    ).properties.extends.items.properties;
+    for (const key of ['url', 'ref', 'path']) patterns.delete(config[key]!.pattern!);
+    // The words quote the value: an api_key_env or base_url off its pattern may hold a key or a password, never quoted.
+    const actor = (
+      SCHEMAS['config.schema.json'] as { properties: { reconciliation: { properties: Record<string, { pattern?: string }> } } }
+    ).properties.reconciliation.properties;
+    for (const key of ['api_key_env', 'base_url']) patterns.delete(actor[key]!.pattern!);
+    expect([...patterns].filter((p) => patternWords(p, 'x') === undefined)).toStrictEqual([]);
+    expect(said(`id: ${ID}\ntext: T\nguard: {}\n`).map((d) => d.slice(0, 3))).toStrictEqual([
+      [3, 8, 'guard holds no key; give at least 1 of write, command, content, tool, or remove it'],
+    ]);
+    expect(said(`id: ${ID}\ntext: T\nguard: {tool: ["a b"]}\n`).map((d) => d[2])).toStrictEqual([
+      'guard.tool.0 "a b" is not a tool name (1 to 200 characters, no white space)',
     ]);
   });
 
