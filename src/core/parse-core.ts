@@ -5,7 +5,7 @@ import { diagAt, nodeAt, offsetAt, parseYaml, fullParser, YamlSyntaxNotLoaded, t
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { cleanTag, cleanText } from './normalise.ts';
 import { yaml11Reads } from './yaml11.ts';
-import { errorPath, pointerKey, SCHEMAS, validatorFor, valueAt, type SchemaError, type SchemaName } from './schemas.ts';
+import { errorPath, keyPlaces, pointerKey, SCHEMAS, validatorFor, valueAt, type SchemaError, type SchemaName } from './schemas.ts';
 import { closestNames, hintWithGuess } from './closest.ts';
 import { boundWords, patternWords } from './schema-words.ts';
 import { sourceKeyProblem, sourcesFromConfig } from './extends-config.ts';
@@ -92,15 +92,27 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           'Write the keys out in place of "<<: *alias".',
         );
       message = `unknown key "${key}"${inWhere}`;
+      const guesses = closestNames(key, allowedKeys(schema, e.schemaPath));
+      // Spelt right but written at another level (`allow_overlap:` at the top, not under `projects:`): said where it goes.
+      const here = path
+        .map((p) => (/^\d+$/.test(p) ? '[]' : `.${p}`))
+        .join('')
+        .replace(/^\./, '');
+      const places = guesses.length > 0 ? [] : keyPlaces(schema, key).filter((p) => p !== here);
+      if (places.length > 0)
+        return diagAt(
+          y,
+          offset,
+          'schema',
+          message,
+          `"${key}" belongs ${places.map(placeWords).join(' or ')}, not ${placeWords(here)}: move it there.`,
+        );
       return diagAt(
         y,
         offset,
         'schema',
         message,
-        hintWithGuess(
-          closestNames(key, allowedKeys(schema, e.schemaPath)),
-          `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`,
-        ),
+        hintWithGuess(guesses, `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`),
       );
     }
     case 'required':
@@ -222,6 +234,12 @@ function isQuoted(node: unknown): boolean {
 /** Whether a node is a plain scalar (`1e3`, `~`, or nothing after the colon), whose type YAML 1.2 infers from its spelling. */
 function isPlain(node: unknown): boolean {
   return node === undefined || (node as { type?: unknown }).type === 'PLAIN';
+}
+
+/** Where a mapping of `keyPlaces` is, in words: `at the top level`, `under projects`, `in an entry of extends`. */
+function placeWords(place: string): string {
+  if (place === '') return 'at the top level';
+  return place.endsWith('[]') ? `in an entry of ${place.slice(0, -2)}` : `under ${place}`;
 }
 
 /**

@@ -553,6 +553,24 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     ]);
   });
 
+  it('a key spelt right but written at another level is told where it belongs, not to fix its spelling', () => {
+    const hints = (text: string, schema: Parameters<typeof checkSchema>[1]) => said(text, schema).map((d) => d.slice(0, 4));
+    expect(hints('version: 1\nallow_overlap: true\n', 'config.schema.json')).toStrictEqual([
+      [2, 1, 'unknown key "allow_overlap"', '"allow_overlap" belongs under projects, not at the top level: move it there.'],
+    ]);
+    expect(hints('extends:\n  - url: x\n    ref: v3\n    on_error: deny\n', 'config.schema.json')).toStrictEqual([
+      [4, 5, 'unknown key "on_error" in extends.0', '"on_error" belongs under guard, not in an entry of extends: move it there.'],
+    ]);
+    expect(hints(`id: ${ID}\ntext: T\nguard:\n  severity: info\nref: local/x\n`, 'invariant.schema.json')).toStrictEqual([
+      [5, 1, 'unknown key "ref"', '"ref" belongs under source, not at the top level: move it there.'],
+      [4, 3, 'unknown key "severity" in guard', '"severity" belongs at the top level, not under guard: move it there.'],
+    ]);
+    // A close name at its own level is the likelier slip: it is guessed first.
+    expect(hints(`id: ${ID}\ntext: T\nwrites: [a]\n`, 'invariant.schema.json').map((d) => d[3])).toStrictEqual([
+      'Remove "writes" or fix its spelling; invariant.schema.json lists the allowed keys.',
+    ]);
+  });
+
   it("every pattern of a store file's schema has its words, and a mapping with too few keys names the keys it takes", () => {
     const patterns = new Set<string>();
     const walk = (node: unknown, key?: string): void => {
