@@ -158,6 +158,9 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           `Quote it (${JSON.stringify(written)}) to write it as text.`,
         );
       }
+      // `guard:` or `active:` with nothing after it, as `text:` above: the key written, its value not yet.
+      if (value === null && !written && isPlain(node))
+        return diagAt(y, offset, 'schema', `${message}: the value is missing`, 'Write the value, or remove the line.');
       // `paths: src/**` where a list goes: one value, which a list of one holds.
       if (params.type === 'array' && value !== null && typeof value !== 'object' && written)
         return diagAt(

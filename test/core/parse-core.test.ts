@@ -508,6 +508,12 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     expect(said(`id: ${ID}\ntext:\n`).map((d) => d.slice(0, 3))).toStrictEqual([
       [2, 6, 'text must be of type string: the value is missing'],
     ]);
+    // So where a mapping, a list or a boolean goes: the key is written, its value not yet.
+    expect(said(`id: ${ID}\ntext: T\nactive:\ntags:\nguard:\n`).map((d) => d.slice(0, 4))).toStrictEqual([
+      [3, 8, 'active must be of type boolean: the value is missing', 'Write the value, or remove the line.'],
+      [4, 6, 'tags must be of type array: the value is missing', 'Write the value, or remove the line.'],
+      [5, 7, 'guard must be of type object: the value is missing', 'Write the value, or remove the line.'],
+    ]);
   });
 
   it('a quoted value where a boolean goes is said to be quoted, not to be a YAML 1.2 string', () => {
