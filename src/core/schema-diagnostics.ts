@@ -90,9 +90,28 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       if (schema === 'invariant.schema.json' && path.length === 0 && params.missingProperty === 'id')
         return diagAt(y, offset, 'schema', message, 'Run `agents validate --fix` to give it an id and name the file after it.');
       break;
-    case 'enum':
-      message = `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'enum': {
+      const allowed = params.allowedValues as unknown[];
+      message = `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+      // `severity: warn`, `targets: [claude]`: a slip for one of the values, guessed as a misspelt key is.
+      const value = valueAt(y.data, path);
+      const guesses =
+        typeof value === 'string'
+          ? closestNames(
+              value,
+              allowed.filter((v): v is string => typeof v === 'string'),
+            )
+          : [];
+      if (guesses.length > 0)
+        return diagAt(
+          y,
+          offset,
+          'schema',
+          message,
+          hintWithGuess(guesses, `Correct the value; ${schema} (in schemas/) describes every key.`),
+        );
       break;
+    }
     case 'type': {
       message = `${where} must be of type ${String(params.type)}`;
       const value = valueAt(y.data, path);

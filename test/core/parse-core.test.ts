@@ -559,6 +559,25 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     ]);
   });
 
+  it("a value that is a slip for one of an enum's is guessed, as a misspelt key is", () => {
+    expect(said(`id: ${ID}\ntext: T\nseverity: warn\n`).map((d) => d.slice(0, 4))).toStrictEqual([
+      [
+        3,
+        11,
+        'severity must be one of "error", "warning", "info"',
+        'Did you mean warning? Correct the value; invariant.schema.json (in schemas/) describes every key.',
+      ],
+    ]);
+    expect(said('export:\n  targets: [claude]\nguard:\n  on_error: allw\n', 'config.schema.json').map((d) => d[3])).toStrictEqual([
+      'Did you mean claude-md? Correct the value; config.schema.json (in schemas/) describes every key.',
+      'Did you mean allow? Correct the value; config.schema.json (in schemas/) describes every key.',
+    ]);
+    // Nothing close: no guess.
+    expect(said(`id: ${ID}\ntext: T\nseverity: fatal\n`).map((d) => d[3])).toStrictEqual([
+      'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+    ]);
+  });
+
   it('a key spelt right but written at another level is told where it belongs, not to fix its spelling', () => {
     const hints = (text: string, schema: Parameters<typeof checkSchema>[1]) => said(text, schema).map((d) => d.slice(0, 4));
     expect(hints('version: 1\nallow_overlap: true\n', 'config.schema.json')).toStrictEqual([
