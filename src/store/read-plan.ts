@@ -107,19 +107,29 @@ export function fileWhereFolderGoes(path: string): Diagnostic {
   );
 }
 
-/** The `.yaml` name a file with another YAML ending (`.yml`, `.YAML`) stands for; undefined for any other file. */
+/** The files of the store's top whose name is fixed: a reader looks for that name alone. */
+const TOP_FILES: ReadonlySet<string> = new Set(['config.yaml', 'extends.lock.yaml']);
+
+/**
+ * The `.yaml` name a file with another YAML ending (`.yml`, `.YAML`) stands for, or a top file's name written in other
+ * case (`Config.yaml` for config.yaml, which no reader opens); undefined for any other file.
+ */
 export function yamlNameMeant(path: string): string | undefined {
   const m = /\.(ya?ml)$/i.exec(path);
-  if (m === null || m[1] === 'yaml') return undefined;
+  if (m === null) return undefined;
+  const lower = `${path.slice(0, m.index)}.yaml`.toLowerCase();
+  if (!path.includes('/') && lower !== path && TOP_FILES.has(lower)) return lower;
+  if (m[1] === 'yaml') return undefined;
   return `${path.slice(0, m.index)}.yaml`;
 }
 
 /** The finding of such a file where its `.yaml` name would be read, and is not there: what it holds is left out, an error. */
 export function misnamedYaml(path: string, meant: string): Diagnostic {
+  const why = path.endsWith('.yaml') ? `the store reads ${meant}, in lower case` : 'only files ending in .yaml are';
   return pathError(
     'unknown-path',
     path,
-    `${path} is never read: only files ending in .yaml are, so what it holds is left out`,
+    `${path} is never read: ${why}, so what it holds is left out`,
     `Rename it to ${meant.slice(meant.lastIndexOf('/') + 1)}.`,
   );
 }
@@ -168,12 +178,12 @@ export function strayFinding(
   listed: () => ReadonlySet<string>,
 ): Diagnostic | undefined {
   if (entry.type !== 'file') return undefined;
-  const nested = entry.path.endsWith('.yaml');
-  const meant = nested ? nestedYamlMeant(entry.path) : yamlNameMeant(entry.path);
+  const nested = entry.path.endsWith('.yaml') ? nestedYamlMeant(entry.path) : undefined;
+  const meant = nested ?? yamlNameMeant(entry.path);
   if (meant === undefined) return undefined;
   const kind = classify(meant);
   if (kind.kind === 'unknown' || kind.kind === 'bad-id' || kind.kind === 'bad-name' || !want(kind) || listed().has(meant)) return undefined;
-  return nested ? nestedYaml(entry.path, meant) : misnamedYaml(entry.path, meant);
+  return nested !== undefined ? nestedYaml(entry.path, meant) : misnamedYaml(entry.path, meant);
 }
 
 /** The finding of a symbolic link (or, in a git tree, a submodule) in the place of a store folder: never followed. */

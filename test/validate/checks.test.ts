@@ -7,6 +7,7 @@ import { validateTree, type ValidateOptions } from '../../src/validate/validate-
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { readPlanRecords } from '../../src/store/read-records.ts';
 import { readWaivers } from '../../src/store/read-waivers.ts';
+import { readStore } from '../../src/store/read.ts';
 import { FactsCache } from '../../src/validate/cache.ts';
 import { keyDigest } from '../../src/validate/content-hash.ts';
 import { reusedInvariantIds } from '../../src/validate/checks/ids.ts';
@@ -84,6 +85,31 @@ describe('checkLayout', () => {
       [`projects/web/${B}.YAML`, 'error', `Rename it to ${B}.yaml.`],
       ['projects/web/project.yml', 'error', 'Rename it to project.yaml.'],
     ]);
+  });
+
+  it('config.yaml or extends.lock.yaml named in other case is an error where no lower-case file stands, never a store read as extending nothing', async () => {
+    const found = await check({ 'Config.yaml': 'version: 1\nextends: []\n', 'EXTENDS.LOCK.YML': 'version: 1\nsources: []\n' });
+    expect(found.filter((d) => d.code === 'unknown-path').map((d) => [d.file, d.severity, d.message, d.hint])).toEqual([
+      [
+        'Config.yaml',
+        'error',
+        'Config.yaml is never read: the store reads config.yaml, in lower case, so what it holds is left out',
+        'Rename it to config.yaml.',
+      ],
+      [
+        'EXTENDS.LOCK.YML',
+        'error',
+        'EXTENDS.LOCK.YML is never read: only files ending in .yaml are, so what it holds is left out',
+        'Rename it to extends.lock.yaml.',
+      ],
+    ]);
+    // Beside the file it would be, a stray copy: a warning. A scope's own files in other case are already no ULID (id-invalid).
+    const beside = await check({ 'config.yaml': 'version: 1\n', 'Config.yaml': 'version: 1\n' });
+    expect(beside.filter((d) => d.code === 'unknown-path').map((d) => [d.file, d.severity])).toEqual([['Config.yaml', 'warning']]);
+    // Every reader of the whole store refuses it too, as validate does.
+    const root = testStore({ 'Config.yaml': 'version: 1\n', [`global/${A}.yaml`]: inv(A, 'Never delete data') });
+    const read = (await readStore(new WorkingTreeSource(root))).diagnostics;
+    expect(read.map((d) => [d.code, d.file])).toEqual([['unknown-path', 'Config.yaml']]);
   });
 
   it('reports what fits no place, bad names, temporaries, links and plan folders without plan.yaml, and nothing under a reported folder', async () => {

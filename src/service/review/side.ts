@@ -51,7 +51,7 @@ export interface Side {
  * of a scope whose name the scope would read (store/read-plan.ts).
  */
 export function noteMisnamed(side: Pick<Side, 'misnamed' | 'classify'>, path: string): void {
-  const meant = path.endsWith('.yaml') ? nestedYamlMeant(path) : yamlNameMeant(path);
+  const meant = (path.endsWith('.yaml') ? nestedYamlMeant(path) : undefined) ?? yamlNameMeant(path);
   if (meant === undefined) return;
   const kind = side.classify(meant);
   if (kind.kind === 'bad-id' || kind.kind === 'bad-name' || !relevant(kind)) return;
@@ -62,7 +62,9 @@ export function noteMisnamed(side: Pick<Side, 'misnamed' | 'classify'>, path: st
 export function misnamedFindings(side: Side): Diagnostic[] {
   return [...(side.misnamed ?? [])]
     .filter(([, meant]) => !side.files.has(meant))
-    .map(([path, meant]) => (path.endsWith('.yaml') ? nestedYaml(path, meant) : misnamedYaml(path, meant)));
+    .map(([path, meant]) =>
+      path.endsWith('.yaml') && nestedYamlMeant(path) !== undefined ? nestedYaml(path, meant) : misnamedYaml(path, meant),
+    );
 }
 
 /**
