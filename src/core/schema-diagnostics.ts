@@ -10,6 +10,7 @@ import { errorPath, keyPlaces, pointerKey, SCHEMAS, validatorFor, valueAt, type 
 import { closestNames, hintWithGuess } from './closest.ts';
 import { boundWords, patternWords } from './schema-words.ts';
 import { sourceKeyProblem } from './extends-config.ts';
+import { truncate } from './names.ts';
 
 /** Schema errors of a parsed file, each pointing at the offending key or value. */
 export function checkSchema(y: YamlFile, schema: SchemaName): Diagnostic[] {
@@ -60,7 +61,7 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           `merge key "<<"${inWhere}: store files are YAML 1.2, which has no merge keys, so the keys it names are not read`,
           'Write the keys out in place of "<<: *alias".',
         );
-      message = `unknown key "${key}"${inWhere}`;
+      message = `unknown key "${cut(key)}"${inWhere}`;
       const guesses = closestNames(key, allowedKeys(schema, e.schemaPath));
       // Spelt right but written at another level (`allow_overlap:` at the top, not under `projects:`): said where it goes.
       const here = path
@@ -74,14 +75,14 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           offset,
           'schema',
           message,
-          `"${key}" belongs ${places.map(placeWords).join(' or ')}, not ${placeWords(here)}: move it there.`,
+          `"${cut(key)}" belongs ${places.map(placeWords).join(' or ')}, not ${placeWords(here)}: move it there.`,
         );
       return diagAt(
         y,
         offset,
         'schema',
         message,
-        hintWithGuess(guesses, `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`),
+        hintWithGuess(guesses, `Remove "${cut(key)}" or fix its spelling; ${schema} lists the allowed keys.`),
       );
     }
     case 'required':
@@ -115,7 +116,7 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
     case 'type': {
       message = `${where} must be of type ${String(params.type)}`;
       const value = valueAt(y.data, path);
-      const written = node && y.source.slice(node.range![0], node.range![1]);
+      const written = node && cut(y.source.slice(node.range![0], node.range![1]));
       // `"false"` where a boolean goes: the quotes make it text in every YAML, whatever it spells.
       if (typeof value === 'string' && params.type !== 'string' && isQuoted(node) && yaml11Reads(value))
         return diagAt(
@@ -131,7 +132,7 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           y,
           offset,
           'schema',
-          `${message}: ${JSON.stringify(value)} is a string in YAML 1.2, which store files are written in`,
+          `${message}: ${quoted(value)} is a string in YAML 1.2, which store files are written in`,
           params.type === 'boolean' ? 'Write true or false.' : 'Write the number in digits alone (no underscores, no leading zero).',
         );
       // `1e3`, `yes`-like `true`, `~` or `0x10` where text goes: YAML 1.2 reads the plain scalar as another type.
@@ -174,12 +175,12 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       if (copy?.range) offset = copy.range[0];
       const [first, second] = [lineOf(earlier), lineOf(later)];
       const lines = first !== undefined && second !== undefined && first !== second ? `, lines ${first} and ${second}` : '';
-      message = `${where} holds ${JSON.stringify(item)} twice (items ${earlier} and ${later}${lines})`;
+      message = `${where} holds ${quoted(item)} twice (items ${earlier} and ${later}${lines})`;
       return diagAt(y, offset, 'schema', message, `Remove one of the two; each of ${where} is listed once.`);
     }
     case 'const':
       // The validator's own words ("must be equal to constant") do not say which value.
-      message = `${where} must be ${JSON.stringify(params.allowedValue)}, not ${JSON.stringify(valueAt(y.data, path))}`;
+      message = `${where} must be ${JSON.stringify(params.allowedValue)}, not ${quoted(valueAt(y.data, path))}`;
       break;
     case 'pattern':
       if (path.length === 1 && path[0] === 'id') {
@@ -187,13 +188,13 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           y,
           offset,
           'id-invalid',
-          `id ${JSON.stringify(y.data && (y.data as { id?: unknown }).id)} is not a ULID (26 characters of Crockford base32, upper case)`,
+          `id ${quoted(y.data && (y.data as { id?: unknown }).id)} is not a ULID (26 characters of Crockford base32, upper case)`,
           'Ids are made by the CLI; copy a valid one or run `agents invariant add`.',
         );
       }
       // The rule in words where the regular expression is one a hand edit meets (a ULID, a tag, a date).
       message =
-        patternWords(String(params.pattern), `${where} ${JSON.stringify(valueAt(y.data, path))}`) ??
+        patternWords(String(params.pattern), `${where} ${quoted(valueAt(y.data, path))}`) ??
         `${where} has an invalid format (must match ${String(params.pattern)})`;
       // A key of a policy source: the rule in words, not the schema's regular expression.
       if (schema === 'config.schema.json' && path.length === 3 && path[0] === 'extends') {
@@ -206,7 +207,7 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       break;
     case 'not':
       // The validator's own words ("must NOT be valid") say nothing of the value: name the value refused.
-      message = `${where} cannot be ${JSON.stringify(valueAt(y.data, path))}`;
+      message = `${where} cannot be ${quoted(valueAt(y.data, path))}`;
       break;
     default:
       message =
@@ -242,4 +243,17 @@ function allowedKeys(schema: SchemaName, schemaPath: string): string[] {
   for (const segment of schemaPath.split('/').slice(1, -1)) at = (at as Record<string, unknown> | undefined)?.[pointerKey(segment)];
   const properties = (at as { properties?: unknown } | undefined)?.properties;
   return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/** How many characters of a key or value a message quotes: a store file may hold a megabyte on one line. */
+const QUOTED_CHARS = 100;
+
+/** Text a message quotes, a long one cut to its first characters and `…`, as the excerpt under the message is cut. */
+function cut(text: string): string {
+  return truncate(text, QUOTED_CHARS);
+}
+
+/** A value as a message quotes it, in JSON: a long string cut inside its quotes, anything else cut as its JSON text. */
+function quoted(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(cut(value)) : cut(JSON.stringify(value) ?? String(value));
 }

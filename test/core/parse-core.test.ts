@@ -578,6 +578,17 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     ]);
   });
 
+  it('a long key or value is quoted cut, as the excerpt under the message is: a megabyte on one line is said, not printed', () => {
+    const long = (c: string) => c.repeat(5000);
+    const found = said(`id: ${ID}\ntext: T\noverrides: ${long('o')}\ntags: ["${long('t,')}"]\n? ${long('k')}\n: 1\n`);
+    expect(found.map((d) => (d[2] as string).replace(/(.)\1{20,}/g, '$1…'))).toStrictEqual([
+      'unknown key "k……"',
+      'tags.0 "t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t,t…" must be 1 to 64 characters, hold no comma and start with no white space',
+      'overrides "o……" is not a ULID (26 characters of Crockford base32, upper case)',
+    ]);
+    for (const d of found) expect([(d[2] as string).length, (d[3] as string).length].every((n) => n < 300)).toBe(true);
+  });
+
   it('a key spelt right but written at another level is told where it belongs, not to fix its spelling', () => {
     const hints = (text: string, schema: Parameters<typeof checkSchema>[1]) => said(text, schema).map((d) => d.slice(0, 4));
     expect(hints('version: 1\nallow_overlap: true\n', 'config.schema.json')).toStrictEqual([
