@@ -1,4 +1,5 @@
-import { resolve as resolvePath } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
 import { truncate } from '../core/names.ts';
 import { passOn, runGit, runGitSync } from './runner.ts';
 import { EMPTY_BLOBS, intentsToAdd } from './intent-to-add.ts';
@@ -259,6 +260,7 @@ export function indexHoldsGitlink(top: string, rel: string): boolean {
  * `git ls-files` of those paths alone, none when git cannot answer.
  */
 export function indexGitlinksAmong(top: string, rels: readonly string[]): Set<string> {
+  if (!hasIndex(top)) return new Set();
   return gitlinksOf(runGitSync(top, ['--literal-pathspecs', 'ls-files', '-s', '-z', '--', ...rels], 1024 * 1024 * 1024));
 }
 
@@ -269,6 +271,20 @@ export function indexGitlinksAmong(top: string, rels: readonly string[]): Set<st
  */
 export function indexGitlinks(top: string): Set<string> {
   return gitlinksOf(runGitSync(top, ['ls-files', '-s', '-z'], 1024 * 1024 * 1024));
+}
+
+/**
+ * Whether the repository at `top` may have an index: a repository made by `git init` has none until its first add,
+ * so it holds no gitlink and no git process need ask. A `.git` file (a worktree, a submodule) or GIT_INDEX_FILE is
+ * left to git.
+ */
+function hasIndex(top: string): boolean {
+  if (process.env.GIT_INDEX_FILE) return true;
+  try {
+    return !statSync(join(top, '.git')).isDirectory() || statSync(join(top, '.git', 'index'), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 /** The paths of the gitlinks of a `git ls-files -s -z` listing (`<mode> <blob> <stage>\t<path>` records); none without one. */
