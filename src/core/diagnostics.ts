@@ -63,6 +63,7 @@ export type DiagnosticCode =
   | 'project-path-unmatched'
   // guards' write globs (invariants)
   | 'guard-write-folder'
+  | 'guard-write-outside-project'
   // guards over a diff (agents guard check)
   | 'guard-violation';
 

@@ -398,6 +398,11 @@ export function literalFolder(glob: string): string {
 
 const WILDCARD = /[*?[\]{}]/;
 
+/** Whether a glob or one of its segments holds a wildcard (`*`, `?`, `[…]`, `{…}`): else it is a name of its own. */
+export function hasWildcard(glob: string): boolean {
+  return WILDCARD.test(glob);
+}
+
 /**
  * Whether two globs surely cover common files, known without listing any:
  * they are equal, or one is `DIR/**` (every file below DIR) and the other

@@ -1,4 +1,5 @@
-import { compileGlob, compileSegments, type GlobSegment, literalFolder, segmentsHoldFolder } from './globs.ts';
+import { compileGlob, compileSegments, type GlobSegment, hasWildcard, literalFolder, segmentsHoldFolder } from './globs.ts';
+import { loosely } from './names.ts';
 
 /**
  * Projects whose paths surely overlap (`globsSurelyOverlap`), found without
@@ -194,4 +195,56 @@ export function projectOverlaps(
     }
   }
   return { overlaps, hits };
+}
+
+/**
+ * Whether two (valid) globs may match a common path, the question opposite to `globsSurelyOverlap`: false only when
+ * no path can pass both, a name one of them gives as it is refused by the other's segment there, or their numbers of
+ * segments never agreeing (`secrets/**` and `web/**`, `web/*.ts` and `web/src/a.ts`). Two patterns side by side
+ * (`*.ts`, `a*`) are taken to meet, so a "no" is always true. `caseless` compares them as the guards do where git
+ * ignores case. Both globs are walked together, a `**` taking names as matchSegments lets it: any number, and at
+ * least one as a glob's last segment.
+ */
+export function globsMayMeet(a: string, b: string, caseless = false): boolean {
+  const [x, y] = caseless ? [loosely(a), loosely(b)] : [a, b];
+  const names = [x.split('/'), y.split('/')] as const;
+  const segs = [compileSegments(x), compileSegments(y)] as const;
+  const last = (side: 0 | 1, i: number) => i === segs[side].length - 1;
+  // A name both segments take: one a name of its own is tested by the other; two patterns may meet.
+  const meet = (i: number, j: number) => {
+    const [p, q] = [segs[0][i]!, segs[1][j]!];
+    if (p === '**' || q === '**') return true;
+    const [m, n] = [names[0][i]!, names[1][j]!];
+    if (!hasWildcard(m)) return q.test(m);
+    if (!hasWildcard(n)) return p.test(n);
+    return true;
+  };
+  // After one name: a `**` stays (or, the last, may end); any other segment steps on.
+  const after = (side: 0 | 1, i: number) => (segs[side][i] === '**' ? (last(side, i) ? [i, i + 1] : [i]) : [i + 1]);
+  const seen = new Set<number>();
+  const todo: [number, number][] = [[0, 0]];
+  while (todo.length > 0) {
+    const [i, j] = todo.pop()!;
+    const key = i * (segs[1].length + 1) + j;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (i === segs[0].length && j === segs[1].length) return true;
+    // A `**` before the end may take no name.
+    if (segs[0][i] === '**' && !last(0, i)) todo.push([i + 1, j]);
+    if (segs[1][j] === '**' && !last(1, j)) todo.push([i, j + 1]);
+    if (i < segs[0].length && j < segs[1].length && meet(i, j))
+      for (const ni of after(0, i)) for (const nj of after(1, j)) todo.push([ni, nj]);
+  }
+  return false;
+}
+
+/**
+ * The write globs of a project's guard that no file of the project can match, so that guard never fires on a write:
+ * it judges only the files its project's `paths` hold (docs/guard.md), and a write glob is a path from the repository's
+ * top like them, so one that meets none of them (`secrets/**` for `web/**`) guards nothing. None when the project has
+ * no paths.
+ */
+export function writesOutsidePaths(write: readonly string[], paths: readonly string[], caseless = false): string[] {
+  if (paths.length === 0) return [];
+  return write.filter((w) => !paths.some((p) => globsMayMeet(w, p, caseless)));
 }

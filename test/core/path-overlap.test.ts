@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { globProblem, globsSurelyOverlap } from '../../src/core/globs.ts';
-import { type OverlapStats, type PathOverlap, surelyOverlappingProjects } from '../../src/core/path-overlap.ts';
+import { globMatches, globProblem, globsSurelyOverlap } from '../../src/core/globs.ts';
+import {
+  globsMayMeet,
+  type OverlapStats,
+  type PathOverlap,
+  surelyOverlappingProjects,
+  writesOutsidePaths,
+} from '../../src/core/path-overlap.ts';
 import { fcRuns } from '../helpers/fc-runs.ts';
 
 /** The definition: every glob of every pair of projects compared, the first overlapping pair of each kept. */
@@ -76,5 +82,49 @@ describe('surelyOverlappingProjects counts its work, not its time', () => {
     expect(surelyOverlappingProjects(services(1_000), large)).toHaveLength(200);
     expect(small.compared).toBeGreaterThan(0);
     expect(large.compared).toBeLessThanOrEqual(15 * small.compared);
+  });
+});
+
+describe('globsMayMeet: whether two globs can match a common path', () => {
+  it('says no only where no path passes both', () => {
+    const cases: [string, string, boolean][] = [
+      ['secrets/**', 'web/**', false],
+      ['web/secrets/**', 'web/**', true],
+      ['**/*.pem', 'web/**', true],
+      ['*/secrets/**', 'web/**', true],
+      ['{web,api}/**', 'web/**', true],
+      ['{api,app}/**', 'web/**', false],
+      ['w*/**', 'web/**', true],
+      ['web/*.ts', 'web/src/a.ts', false],
+      ['web/a.js', 'web/*.ts', false],
+      ['web', 'web/**', false],
+      ['a/**/b', 'a/b', true],
+      ['a/**/b', 'a/c', false],
+      ['x/**/y/**', 'x/y', false],
+      ['x/**/y/**', 'x/y/z', true],
+      ['Web/**', 'web/**', false],
+    ];
+    for (const [a, b, meet] of cases) {
+      expect([a, b, globsMayMeet(a, b)]).toEqual([a, b, meet]);
+      expect([b, a, globsMayMeet(b, a)]).toEqual([b, a, meet]);
+    }
+    expect(globsMayMeet('Web/**', 'web/**', true)).toBe(true);
+  });
+
+  it('never says no for two globs a path matches both of', () => {
+    const name = fc.constantFrom('a', 'b', 'src', 'a.ts', 'b.ts');
+    const path = fc.array(name, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
+    fc.assert(
+      fc.property(glob, glob, path, (a, b, p) => {
+        fc.pre(globProblem(a) === undefined && globProblem(b) === undefined);
+        if (globMatches(a, p) && globMatches(b, p)) expect(globsMayMeet(a, b)).toBe(true);
+      }),
+      { numRuns: fcRuns(2000) },
+    );
+  });
+
+  it('writesOutsidePaths keeps the write globs that meet none of the paths, and none for a project without paths', () => {
+    expect(writesOutsidePaths(['secrets/**', 'web/secrets/**', '**/*.pem'], ['web/**', 'lib/**'])).toEqual(['secrets/**']);
+    expect(writesOutsidePaths(['secrets/**'], [])).toEqual([]);
   });
 });

@@ -328,3 +328,29 @@ describe('a project created or removed between the check and the lock', () => {
     expect(created.createdProject).toBe('docs');
   });
 });
+
+describe("a project's guard with a write glob outside the project's paths", () => {
+  it('add and edit refuse it (exit 2, guard-write-outside-project), nothing written; a glob that can meet the paths is kept', async () => {
+    const root = testStore({ 'projects/web/project.yaml': 'paths:\n  - web/**\n' });
+    const s = service(root);
+    const refused = await failure(
+      s.add({ scope: { project: 'web' }, text: 'Keep the keys', guard: { write: ['**/*.pem', 'secrets/**'] } }),
+    );
+    expect([refused.code, refused.exitCode, refused.detail]).toEqual([
+      'guard-write-outside-project',
+      EXIT_CODES.usage,
+      { glob: 'secrets/**', project: 'web', paths: ['web/**'], suggestion: 'web/secrets/**' },
+    ]);
+    expect(readdirSync(join(root, 'projects/web'))).toEqual(['project.yaml']);
+    const kept = await s.add({ scope: { project: 'web' }, text: 'Keep the keys', guard: { write: ['web/secrets/**', '*/keys/**'] } });
+    const edited = await failure(s.edit({ id: kept.invariant.id, guard: { write: ['secrets/**'] } }));
+    expect(edited.code).toBe('guard-write-outside-project');
+    expect((await s.show(kept.invariant.id)).invariant.guard).toEqual({ write: ['web/secrets/**', '*/keys/**'] });
+    // A global invariant guards the whole repository: nothing to refuse.
+    expect(
+      (await s.add({ scope: { global: true }, text: 'Keep the root keys', guard: { write: ['secrets/**'] } })).invariant.guard,
+    ).toEqual({
+      write: ['secrets/**'],
+    });
+  });
+});

@@ -1577,6 +1577,35 @@ describe('checkGuardWrites', () => {
     expect(asked).toStrictEqual([]);
     expect((await hook(`global/${A}.yaml`)).map((d) => d.code)).toStrictEqual(['guard-write-folder']);
   });
+
+  it("a project's write glob that no file of the project's paths can match is warned of at the glob, naming the paths", async () => {
+    const spec = (paths: string[]) => ({
+      'projects/web/project.yaml': project(paths),
+      [`projects/web/${A}.yaml`]: guarded(['secrets/**', 'web/secrets/**', '**/*.pem', '*/keys/**']),
+      [`global/${B}.yaml`]: inv(B, 'Never touch the root keys', 'guard:\n  write:\n    - "secrets/**"\n'),
+    });
+    const outside = (found: Diagnostic[]) => found.filter((d) => d.code === 'guard-write-outside-project');
+    const found = outside(await check(spec(['web/**'])));
+    expect(found.map((d) => [d.file, d.severity, d.line, d.col, d.related?.[0]?.file])).toStrictEqual([
+      [`projects/web/${A}.yaml`, 'warning', 6, 7, 'projects/web/project.yaml'],
+    ]);
+    // Globs that can meet the paths are not judged by the files: no warning for any of them, nor for a project without paths.
+    expect(outside(await check(spec(['web/**', 'secrets/*.txt'])))).toStrictEqual([]);
+    expect(outside(await check({ [`projects/web/${A}.yaml`]: guarded(['secrets/**']) }))).toStrictEqual([]);
+    // Where git ignores case, `Web/**` holds `web/secrets/**`, as the guard matches it there.
+    const cased = (ignoresCase: boolean) =>
+      check(
+        { 'projects/web/project.yaml': project(['Web/**']), [`projects/web/${A}.yaml`]: guarded(['web/secrets/**']) },
+        { repoIgnoresCase: async () => ignoresCase },
+      );
+    expect(outside(await cased(true))).toStrictEqual([]);
+    expect(outside(await cased(false))).toHaveLength(1);
+    // Hook mode: the invariant or its project.yaml touched.
+    const hook = (touched: string) => check(spec(['web/**']), { touches: (p) => p === touched });
+    expect(outside(await hook(`global/${B}.yaml`))).toStrictEqual([]);
+    expect(outside(await hook(`projects/web/${A}.yaml`))).toHaveLength(1);
+    expect(outside(await hook('projects/web/project.yaml'))).toHaveLength(1);
+  });
 });
 
 describe('validateTree', () => {

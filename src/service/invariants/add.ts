@@ -21,6 +21,7 @@ import {
   checkTags,
   checkText,
   refuseFolderWrites,
+  refuseWritesOutsideProject,
   requireOwnScope,
   requirePlanHeld,
   requireValid,
@@ -44,6 +45,7 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
   // Null reads as left out, as every field a method may be given does.
   const guard = input.guard !== undefined && input.guard !== null ? await checkGuard(input.guard) : undefined;
   await refuseFolderWrites(svc.root, guard);
+  await refuseWritesOutsideProject(svc.source, svc.root, scope, guard);
   if (scope.kind === 'plan') await svc.readPlan(scope.plan);
   const creates =
     scope.kind === 'project'

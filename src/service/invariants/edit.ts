@@ -13,7 +13,16 @@ import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
 import { inheritedIfReadable, refuseOverridden, relations } from './related.ts';
-import { checkGuard, checkRationale, checkSeverity, checkTags, checkText, refuseFolderWrites, requireValid } from './rules.ts';
+import {
+  checkGuard,
+  checkRationale,
+  checkSeverity,
+  checkTags,
+  checkText,
+  refuseFolderWrites,
+  refuseWritesOutsideProject,
+  requireValid,
+} from './rules.ts';
 import { EDIT_FIELDS, type EditInput, type EditResult } from './types.ts';
 
 /**
@@ -45,6 +54,7 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
   const rationale = input.rationale !== undefined ? (checkRationale(input.rationale, found.path, svc.optionWords) ?? '') : undefined;
   const guard = input.guard ? await checkGuard(input.guard) : input.guard;
   await refuseFolderWrites(svc.root, guard);
+  await refuseWritesOutsideProject(svc.source, svc.root, found.scope, guard);
   let overrides: string | undefined;
   if (input.overrides !== undefined && requiredString(input.overrides, 'overrides').trim() !== '') {
     // An inherited id too: a repository copy overrides an inherited invariant the way it overrides one of its own.

@@ -349,3 +349,40 @@ export async function refuseFolderWrites(root: string, guard: Guard | null | und
     'guard-write-folder',
   );
 }
+
+/**
+ * A project's guard whose write glob no file of the project can match (`secrets/**` in a project of `web/**`) is
+ * refused (exit 2, `guard-write-outside-project`, as validate warns of it): that guard judges only the files the
+ * project's paths hold, and write globs are paths from the repository's top as those are, so it would never fire.
+ */
+export async function refuseWritesOutsideProject(
+  source: TreeSource,
+  root: string,
+  scope: Scope,
+  guard: Guard | null | undefined,
+): Promise<void> {
+  const write = guard?.write ?? [];
+  if (scope.kind !== 'project' || write.length === 0) return;
+  const [{ readProjects }, { writesOutsidePaths }, { globProblem, singleFolder }] = await Promise.all([
+    import('../../store/projects.ts'),
+    import('../../core/path-overlap.ts'),
+    import('../../core/globs.ts'),
+  ]);
+  const paths = (await readProjects(source, [scope.project])).meta.get(scope.project)?.paths ?? [];
+  // Paths validate refuses are not judged against: what the guard meets there is unknown until they are fixed.
+  if (paths.some((p) => globProblem(p) !== undefined) || writesOutsidePaths(write, paths).length === 0) return;
+  // Asked of git only now: where it ignores case, the guard and the paths match `Web/x` as `web/x`.
+  const [{ ignoresCase }, { repoTop }] = await Promise.all([import('../../git/repo.ts'), import('../../git/location.ts')]);
+  const top = repoTop(root);
+  const glob = writesOutsidePaths(write, paths, top !== undefined && (await ignoresCase(top)))[0];
+  if (glob === undefined) return;
+  const folder = singleFolder(paths);
+  const suggestion = folder === undefined ? null : `${folder}/${glob}`;
+  throw new UsageError(
+    // Worded as the other refusals of a write glob, which the add and edit form take back to its guard step.
+    `write glob ${quoteText(glob)} matches no file of project ${scope.project}, whose paths are ${paths.map(quoteText).join(', ')}: its guard judges only the project's files, so it would never fire`,
+    `Nothing was written. A write glob is a path from the repository's top, as project.yaml's paths are: give one within them${suggestion === null ? '' : ` (${escapeUnsafe(suggestion)})`}, or make the invariant a global one to guard the whole repository (${docsRef('guard.md')}).`,
+    { glob, project: scope.project, paths, suggestion },
+    'guard-write-outside-project',
+  );
+}

@@ -103,7 +103,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     name: 'guard-writes',
-    codes: ['guard-write-folder'],
+    codes: ['guard-write-folder', 'guard-write-outside-project'],
     stage: 'content',
     run: (c) => checkGuardWrites(c.jobs, c.facts, c.located, c.options),
   },
