@@ -71,10 +71,17 @@ export interface ActionRef {
   name: string;
 }
 
-/** Parses `ns/name`; returns a reason string when it is malformed. */
-export function parseActionRef(value: string): ActionRef | string {
+/**
+ * Parses `ns/name`; returns a reason string when it is malformed. `source`: the policy source the name followed
+ * (`SOURCE:NS/NAME`, docs/extends.md), which the reason then names with it, as it was given.
+ */
+export function parseActionRef(value: string, source?: string): ActionRef | string {
   const parts = value.split('/');
-  if (parts.length !== 2) return `action ${quoteText(truncate(value))} must be NS/NAME, e.g. local/code-coverage`;
+  if (parts.length !== 2) {
+    if (source !== undefined)
+      return `action ${quoteText(truncate(`${source}:${value}`))} names no template after the policy source's name: write SOURCE:NS/NAME, e.g. ${source}:local/code-coverage`;
+    return `action ${quoteText(truncate(value))} must be NS/NAME (or SOURCE:NS/NAME, a policy source's template), e.g. local/code-coverage`;
+  }
   const [ns, name] = parts as [string, string];
   const problem = nameProblem(ns, 'action namespace') ?? nameProblem(name, 'action name');
   return problem ?? { ns, name };

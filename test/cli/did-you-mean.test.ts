@@ -199,6 +199,16 @@ describe('a slip gets the command or option it was close to', () => {
     });
     expect(action.code).toBe(2);
     expect(JSON.parse(action.stdout).error.detail).toEqual({ action: 'Local/Cover', suggestions: ['local/cover'] });
+    // A policy source's template keeps its source in the suggestion; one with no template after the source says what it was given.
+    const sourced = (action: string) =>
+      runAgents(['--store', root, '--format', 'json', 'invariant', 'list', '--action', action], { cwd: tempDir() });
+    expect(JSON.parse((await sourced('policy:Local/Cover')).stdout).error.detail).toEqual({
+      action: 'policy:Local/Cover',
+      suggestions: ['policy:local/cover'],
+    });
+    const bare = await sourced('policy:');
+    expect(bare.code).toBe(2);
+    expect(JSON.parse(bare.stdout).error.message).toContain('"policy:"');
     // No lower-case form is a name: nothing suggested.
     const spaced = await runAgents(['--store', root, '--format', 'json', 'invariant', 'list', '--project', 'My App'], { cwd: tempDir() });
     expect(JSON.parse(spaced.stdout).error.detail).toBeNull();

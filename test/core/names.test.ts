@@ -105,13 +105,19 @@ describe('parseActionRef', () => {
     expect(parseActionRef('local/code-coverage')).toEqual({ ns: 'local', name: 'code-coverage' });
   });
   test.each([
-    ['local', 'action "local" must be NS/NAME, e.g. local/code-coverage'],
-    ['a/b/c', 'action "a/b/c" must be NS/NAME, e.g. local/code-coverage'],
+    ['local', `action "local" must be NS/NAME (or SOURCE:NS/NAME, a policy source's template), e.g. local/code-coverage`],
+    ['a/b/c', `action "a/b/c" must be NS/NAME (or SOURCE:NS/NAME, a policy source's template), e.g. local/code-coverage`],
     ['Local/x', 'action namespace "Local" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"'],
     ['local/X', 'action name "X" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"'],
     ['/x', 'action namespace is empty'],
   ])('%j: %s', (value, problem) => {
     expect(parseActionRef(value)).toBe(problem);
+  });
+  test('after a policy source (SOURCE:NS/NAME), a malformed name is said with the source, as it was given', () => {
+    for (const local of ['', 'local'])
+      expect(parseActionRef(local, 'policy')).toBe(
+        `action "policy:${local}" names no template after the policy source's name: write SOURCE:NS/NAME, e.g. policy:local/code-coverage`,
+      );
   });
 });
 

@@ -66,11 +66,11 @@ export function toScope(input: ScopeInput | Scope): Scope {
     const problem = nameProblem(source, 'policy source');
     if (problem) throw new UsageError(problem, `Write a source's action as <source>:<ns>/<name> (${docsRef('extends.md')}).`);
   }
-  const ref = parseActionRef(local);
+  const ref = parseActionRef(local, source);
   if (typeof ref === 'string') {
-    // As for a project: `Local/Cover` is a slip for `local/cover`.
+    // As for a project: `Local/Cover` is a slip for `local/cover` (and `policy:Local/Cover` for `policy:local/cover`).
     const lower = local.toLowerCase();
-    const guess = lower !== local && typeof parseActionRef(lower) !== 'string' ? [lower] : [];
+    const guess = lower !== local && typeof parseActionRef(lower) !== 'string' ? [source === undefined ? lower : `${source}:${lower}`] : [];
     throw new UsageError(
       ref,
       hintWithGuess(guess, 'Action names match ^[a-z0-9][a-z0-9._-]{0,63}$ on each side of the "/".'),
