@@ -303,6 +303,14 @@ export async function writeGlobNamesFolder(
   return isFolder !== undefined && !WILDCARD.test(glob) && !files.includes(named) && (await isFolder(glob));
 }
 
+/**
+ * How a refusal or a warning says what a write glob that names folders (`writeGlobNamesFolder`) names: `secrets` a
+ * folder, and a pattern (`config/*`, `secr*`) folders, each that it matches.
+ */
+export function folderWords(glob: string): { folders: string; them: string } {
+  return hasWildcard(glob) ? { folders: 'folders', them: 'them' } : { folders: 'a folder', them: 'it' };
+}
+
 /** The repository's files as a write glob is matched against them: compared without case where git ignores it. */
 export function filesAsMatched(files: readonly string[], caseless: boolean): readonly string[] {
   return caseless ? files.map(loosely) : files;

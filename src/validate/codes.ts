@@ -74,7 +74,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'project-paths-overlap': "Two projects' paths cover the same files (an error unless `projects.allow_overlap` in config.yaml).",
   'project-path-unmatched': 'A path glob of a project.yaml matches no file of the repository.',
   'guard-write-folder':
-    "A guard's write glob matches no file of the repository but names a folder of files (secrets for secrets/**): it guards nothing below it.",
+    "A guard's write glob matches no file of the repository but names a folder of files, or folders (secrets for secrets/**, config/* for config/*/**): it guards nothing below them.",
   'guard-write-outside-project':
     "A project's guard has a write glob that no file of the project's paths can match (secrets/** in a project of web/**): the guard judges only the project's files, so it never fires.",
   'guard-violation': "A diff writes a file or text an invariant's `guard:` forbids (`agents guard check`).",

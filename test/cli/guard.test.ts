@@ -961,6 +961,12 @@ describe('invariant add and edit', () => {
     expect(await error('edit', INV, '--guard-write', '**/*.key', '--guard-write', 'secrets')).toEqual(refused);
     expect(readdirSync(join(dir, '.agents/global')).sort()).toEqual(['.gitkeep', `${INV}.yaml`]);
     expect(readFileSync(join(dir, '.agents/global', `${INV}.yaml`), 'utf8')).toContain('secrets/**');
+    // A pattern that matches folders alone names folders, each it matches, and says so: not "a folder".
+    const wild = await runAgents(['--format', 'json', 'invariant', 'add', '--global', 'Never touch the keys', '--guard-write', 'secr*'], {
+      cwd: dir,
+    });
+    expect([wild.code, JSON.parse(wild.stdout).error.code]).toEqual([2, 'guard-write-folder']);
+    expect(JSON.parse(wild.stdout).error.message).toMatch(/ names folders .* below them$/);
     // The glob the refusal offers is taken, and denies the file below the folder.
     // A folder git ignores, whose files it lists none of, is named by a glob all the same.
     mkdirSync(join(dir, 'vault'));

@@ -1536,6 +1536,9 @@ describe('checkGuardWrites', () => {
       ['guard-write-folder', 6],
       ['guard-write-folder', 7],
     ]);
+    // Such a pattern names folders (config/a, config/b), one without wildcards a folder: each said as what it names.
+    expect(wild.map((d) => / names folders .* below them$/.test(d.message))).toStrictEqual([true, true]);
+    expect(found.map((d) => / names a folder .* below it$/.test(d.message))).toStrictEqual([true, true]);
     // A folder git lists no file of (ignored): a glob without wildcards is judged by the working tree's folder.
     const ignored = await check(
       { [`global/${A}.yaml`]: guarded(['vault', 'vault*', 'docs/x.md', '**/*.pem']) },

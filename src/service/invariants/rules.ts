@@ -312,12 +312,12 @@ export async function checkGuard(given: Guard): Promise<Guard> {
 }
 
 /**
- * A guard's write glob that names a folder of the repository's files (`secrets`) and matches none of them is refused
+ * A guard's write glob that names a folder of the repository's files (`secrets`), or folders (`config/*`), and matches none of them is refused
  * (exit 2, `guard-write-folder`, as validate warns of it): a glob matches files, so it would deny nothing below the
  * folder. Outside git the repository's files are unknown, and nothing is judged.
  */
 export async function refuseFolderWrites(root: string, guard: Guard | null | undefined): Promise<void> {
-  const { filesAsMatched, mayNameFolder, writeGlobNamesFolder } = await import('../../core/globs.ts');
+  const { filesAsMatched, folderWords, mayNameFolder, writeGlobNamesFolder } = await import('../../core/globs.ts');
   const write = guard?.write ?? [];
   if (!write.some(mayNameFolder)) return;
   const [{ lsRepoFiles, GitError, ignoresCase }, { repoTop }, { isFolder }] = await Promise.all([
@@ -341,10 +341,11 @@ export async function refuseFolderWrites(root: string, guard: Guard | null | und
   for (const g of write)
     if (glob === undefined && (await writeGlobNamesFolder(g, matched, async (p) => isFolder(top, p), caseless))) glob = g;
   if (glob === undefined) return;
+  const { folders, them } = folderWords(glob);
   throw new UsageError(
     // Worded as the other refusals of a write glob, which the add and edit form take back to its guard step.
-    `write glob ${quoteText(glob)} names a folder of the repository and matches no file: it would guard nothing below it`,
-    `Nothing was written. A write glob matches files: give ${escapeUnsafe(glob)}/** for every file below it (${docsRef('guard.md')}).`,
+    `write glob ${quoteText(glob)} names ${folders} of the repository and matches no file: it would guard nothing below ${them}`,
+    `Nothing was written. A write glob matches files: give ${escapeUnsafe(glob)}/** for every file below ${them} (${docsRef('guard.md')}).`,
     { glob, suggestion: `${glob}/**` },
     'guard-write-folder',
   );

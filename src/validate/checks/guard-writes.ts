@@ -1,12 +1,12 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { filesAsMatched, globProblem, mayNameFolder, singleFolder, writeGlobNamesFolder } from '../../core/globs.ts';
+import { filesAsMatched, folderWords, globProblem, mayNameFolder, singleFolder, writeGlobNamesFolder } from '../../core/globs.ts';
 import { quoteText } from '../../core/plain-text.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
 import type { Located } from './located.ts';
 
 /**
- * Guards' write globs that can never deny a write (docs/guard.md): one that names a folder (`secrets`) and so matches
+ * Guards' write globs that can never deny a write (docs/guard.md): one that names a folder (`secrets`) or folders (`config/*`) and so matches
  * no file of the repository, and one of a project's guard that no file of the project's paths can match (`secrets/**`
  * in a project of `web/**`), as that guard judges only the project's files. Such a guard denies nothing its author
  * meant it to keep.
@@ -54,16 +54,17 @@ async function namingFolders(
   const found: (typeof globs)[number][] = [];
   for (const g of globs) if (await writeGlobNamesFolder(g.glob, matched, options.repoFolder, caseless)) found.push(g);
   await located.load(found.map((g) => g.file));
-  return found.map((g) =>
-    located.at(
+  return found.map((g) => {
+    const { folders, them } = folderWords(g.glob);
+    return located.at(
       g.file,
       ['guard', 'write', String(g.index)],
       'guard-write-folder',
       'warning',
-      `guard.write.${g.index} ${quoteText(g.glob)} names a folder and matches no file: it guards nothing below it`,
-      `A write glob matches files: write ${g.glob}/** for every file below it.`,
-    ),
-  );
+      `guard.write.${g.index} ${quoteText(g.glob)} names ${folders} and matches no file: it guards nothing below ${them}`,
+      `A write glob matches files: write ${g.glob}/** for every file below ${them}.`,
+    );
+  });
 }
 
 /** The write globs of projects' guards that meet none of their project's paths (judged without git: globs alone). */
