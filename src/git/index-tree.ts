@@ -1,5 +1,6 @@
 // Whether a commit stages anything under one folder, told from git's own files when they can tell it: the commit
-// hook (`validate --staged`) asks it before it starts a git process (docs/adr/0512-the-commit-hook-bundle.md).
+// hook (`validate --staged`) asks it before it starts a git process (docs/adr/0512-the-commit-hook-bundle.md). And
+// the index's gitlinks, which the export's and the store's checks of a submodule not checked out ask without one.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -148,43 +149,105 @@ function subtree(tree: Buffer, name: string): string | undefined {
 }
 
 /**
- * The tree id the index's cache tree (its `TREE` extension) gives the folder at `parts`, when git has it valid;
- * undefined otherwise. The entries are walked only to find where the extensions start; a split index
- * (`link`) is left to git.
+ * Walks the entries of an index file (versions 2 to 4), telling `visit` each one's mode and, when it asks, its path
+ * (version 4 keeps each as the previous one cut and a rest); the offset where the extensions start, or undefined when
+ * the file is not one this reader follows.
  */
-function cacheTreeOid(index: Buffer, parts: readonly string[]): string | undefined {
+function walkEntries(index: Buffer, visit?: (mode: number, path: () => string) => void): number | undefined {
   if (index.length < 32 || index.toString('latin1', 0, 4) !== 'DIRC') return undefined;
   const version = index.readUInt32BE(4);
   if (version < 2 || version > 4) return undefined;
   const count = index.readUInt32BE(8);
   let at = 12;
+  let previous = Buffer.alloc(0);
   for (let i = 0; i < count; i++) {
+    if (at + 62 > index.length) return undefined;
     const flags = index.readUInt16BE(at + 60);
+    const mode = index.readUInt32BE(at + 24);
     let name = at + 62 + (version >= 3 && (flags & 0x4000) !== 0 ? 2 : 0);
     if (version === 4) {
       // The length of the previous name to drop, as a variable-width number, then the rest of the name and a NUL.
-      while (index[name]! & 0x80) name++;
+      let drop = index[name]! & 0x7f;
+      while (index[name]! & 0x80) drop = ((drop + 1) << 7) | (index[++name]! & 0x7f);
       name++;
-      at = index.indexOf(0, name) + 1;
-      if (at === 0) return undefined;
+      const end = index.indexOf(0, name);
+      if (end < 0 || (visit !== undefined && drop > previous.length)) return undefined;
+      if (visit) {
+        previous = Buffer.concat([previous.subarray(0, previous.length - drop), index.subarray(name, end)]);
+        const path = previous;
+        visit(mode, () => path.toString('utf8'));
+      }
+      at = end + 1;
     } else {
       const length = flags & 0xfff;
       const end = length < 0xfff ? name + length : index.indexOf(0, name);
       if (end < 0) return undefined;
+      const from = name;
+      visit?.(mode, () => index.toString('utf8', from, end));
       // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
       at += (end - at + 8) & ~7;
     }
   }
-  let tree: string | undefined;
+  return at;
+}
+
+/** The extensions of an index file after its entries at `at`: each signature with its body. */
+function* extensions(index: Buffer, at: number): Generator<[string, Buffer]> {
   const last = index.length - OID_BYTES;
   while (at + 8 <= last) {
-    const signature = index.toString('latin1', at, at + 4);
     const size = index.readUInt32BE(at + 4);
-    if (signature === 'link') return undefined;
-    if (signature === 'TREE') tree = folderInCacheTree(index.subarray(at + 8, at + 8 + size), parts);
+    yield [index.toString('latin1', at, at + 4), index.subarray(at + 8, at + 8 + size)];
     at += 8 + size;
   }
+}
+
+/**
+ * The tree id the index's cache tree (its `TREE` extension) gives the folder at `parts`, when git has it valid;
+ * undefined otherwise. The entries are walked only to find where the extensions start; a split index
+ * (`link`) is left to git.
+ */
+function cacheTreeOid(index: Buffer, parts: readonly string[]): string | undefined {
+  const at = walkEntries(index);
+  if (at === undefined) return undefined;
+  let tree: string | undefined;
+  for (const [signature, body] of extensions(index, at)) {
+    if (signature === 'link') return undefined;
+    if (signature === 'TREE') tree = folderInCacheTree(body, parts);
+  }
   return tree;
+}
+
+/** A gitlink's mode in an index entry (`160000`). */
+const GITLINK = 0o160000;
+
+/**
+ * The gitlinks (submodules) the index of the repository holding `top` holds, folders relative to its top, read from
+ * the index file a git process there would read (the caller's GIT_INDEX_FILE in its own repository): no git process.
+ * None without an index (a repository with no commit staged yet). Undefined when the file cannot tell: a split index
+ * (`link`), whose entries lie in another file, a sparse index (`sdir`), whose folders left out hide what they hold, a
+ * format this reader does not follow or a file git was rewriting; the caller then asks git.
+ */
+export function indexFileGitlinks(top: string): Set<string> | undefined {
+  try {
+    const gitDir = gitDirOf(top);
+    if (gitDir === undefined) return undefined;
+    let index: Buffer;
+    try {
+      index = readFileSync(callerVariables(top).GIT_INDEX_FILE ?? join(gitDir, 'index'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+      return undefined;
+    }
+    const links = new Set<string>();
+    const at = walkEntries(index, (mode, path) => {
+      if (mode === GITLINK) links.add(path());
+    });
+    if (at === undefined) return undefined;
+    for (const [signature] of extensions(index, at)) if (signature === 'link' || signature === 'sdir') return undefined;
+    return links;
+  } catch {
+    return undefined;
+  }
 }
 
 /** In a `TREE` extension's body: the valid tree id of the folder at `parts` (the root's children first). */

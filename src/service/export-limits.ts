@@ -18,12 +18,14 @@ export function agentsMdBudgetWarnings(
   const after = new Map(changes.filter((c) => c.target === 'agents-md').map((c) => [c.path, c.after]));
   // A folder's AGENTS.md is above every nested one below it: each is read once, not once per file it is above.
   const read = new Map<string, string | undefined>();
+  // The folders found to be folders, shared by the reads: the index's gitlinks are read once for them all.
+  const checked = new Set<string>();
   const text = (path: string): string | undefined => {
     if (after.has(path)) return after.get(path);
     if (read.has(path)) return read.get(path);
     let t: string | undefined;
     try {
-      t = readExisting(top, path);
+      t = readExisting(top, path, checked);
     } catch {
       // A file the export cannot read is no file Codex reads either.
       t = undefined;

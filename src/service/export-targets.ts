@@ -1,7 +1,7 @@
 // The files an export writes, on disk: whether a path may be written (no
 // link on the way, folders that are folders, a writable place) and what is
 // there now. Usage errors (exit 2), raised before any file is written.
-import { accessSync, constants, lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { ExportTargetName } from '../core/model.ts';
@@ -12,7 +12,8 @@ import { shellPath } from '../core/shell-word.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { crlfInCheckout } from '../git/line-ends.ts';
-import { indexGitlinks, indexHoldsGitlink } from '../git/repo.ts';
+import { indexFileGitlinks } from '../git/index-tree.ts';
+import { indexGitlinks } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { type FileRead, readRegularFile } from '../store/read-file.ts';
 import type { TreeSource } from '../store/tree-source.ts';
@@ -171,29 +172,24 @@ const GITLINKS = new WeakMap<Set<string>, Set<string>>();
 
 /**
  * Whether folder `rel` holds `.git` (a folder, or the file a submodule or linked worktree has): the top of a
- * repository. One without it may be a submodule not checked out, which git's index tells: empty (a fresh clone's),
- * asked of git for it alone; holding files (an AGENTS.md an older export left there), asked of the index's gitlinks,
- * listed once per run, and only where `.gitmodules` is, without which git checks out no submodule.
+ * repository. One without it may be a submodule not checked out, which git's index tells, empty (a fresh clone's) or
+ * holding files (an AGENTS.md an older export left there), `.gitmodules` or not: a gitlink no line of it names is
+ * still a repository of its own.
  */
 function holdsGit(top: string, rel: string, folders?: Set<string>): boolean {
-  const dir = join(top, rel);
-  if (lstatSync(join(dir, '.git'), { throwIfNoEntry: false }) !== undefined) return true;
-  let empty: boolean;
-  try {
-    empty = readdirSync(dir).length === 0;
-  } catch {
-    return false;
-  }
-  if (empty) return indexHoldsGitlink(top, rel);
-  if (lstatSync(join(top, '.gitmodules'), { throwIfNoEntry: false }) === undefined) return false;
+  if (lstatSync(join(top, rel, '.git'), { throwIfNoEntry: false }) !== undefined) return true;
   return gitlinks(top, folders).has(rel);
 }
 
-/** The index's gitlinks, listed once per run when `folders` (the run's cache) is given. */
+/**
+ * The index's gitlinks, listed once per run when `folders` (the run's cache) is given: read from the index file, so
+ * that a folder of files is judged with no git process (a gitlink no line of .gitmodules names is one all the same),
+ * and asked of git only when that file cannot tell.
+ */
 function gitlinks(top: string, folders?: Set<string>): Set<string> {
   let links = folders === undefined ? undefined : GITLINKS.get(folders);
   if (links === undefined) {
-    links = indexGitlinks(top);
+    links = indexFileGitlinks(top) ?? indexGitlinks(top);
     if (folders !== undefined) GITLINKS.set(folders, links);
   }
   return links;

@@ -142,6 +142,8 @@ function dropEmptied(
 ): { file: string; to?: string; link?: EmptiedLink['link'] }[] {
   const out: { file: string; to?: string; link?: EmptiedLink['link'] }[] = [];
   const source = new Map(sources.map((f) => [f.file, f]));
+  // The folders found to be folders, shared by the links' checks: the index's gitlinks are read once for them all.
+  const checked = new Set<string>();
   for (const { file } of files) {
     const cut = file.lastIndexOf('/');
     const f = source.get(file);
@@ -162,7 +164,7 @@ function dropEmptied(
       .flatMap((other): { file: string; to: string; link: EmptiedLink['link'] }[] =>
         other === file
           ? []
-          : linkedTarget(top, other, new Set([file])) === file
+          : linkedTarget(top, other, new Set([file]), checked) === file
             ? [{ file: other, to: file, link: 'symbolic' }]
             : refersOnlyTo(top, other, file)
               ? [{ file: other, to: file, link: 'reference' }]

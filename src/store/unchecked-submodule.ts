@@ -6,6 +6,7 @@ import { dirname, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { shellPath } from '../core/shell-word.ts';
 import { repoTop } from '../git/location.ts';
+import { indexFileGitlinks } from '../git/index-tree.ts';
 import { indexGitlinksAmong } from '../git/repo.ts';
 
 /** What is at `path`: nothing, an empty folder, a folder that holds something, or something else; throws what else the system says. */
@@ -26,8 +27,9 @@ export function folderState(path: string): 'none' | 'empty' | 'full' | 'not-a-fo
 /**
  * The submodule git has not checked out that `root` is or is below (its path from the repository's top), else
  * undefined, and whether a line of `.gitmodules` names it. Each folder on the way up to the top may be one (none holds
- * `.git`, or it would be the top); a git process only for the folders `.gitmodules` names, and when `maybeEmpty`, for
- * those not made yet and the nearest that exists when it is empty (a fresh clone's, `.gitmodules` or not).
+ * `.git`, or it would be the top): each one, for a store below a folder, by the index file (no git process); else, or
+ * when that file cannot tell, the folders `.gitmodules` names, and when `maybeEmpty`, those not made yet and the
+ * nearest that exists when it is empty (a fresh clone's, `.gitmodules` or not), asked of git.
  */
 function uncheckedSubmodule(root: string, maybeEmpty: boolean): { rel: string; named: boolean } | undefined {
   let dir = root;
@@ -60,9 +62,14 @@ function uncheckedSubmodule(root: string, maybeEmpty: boolean): { rel: string; n
   const missing = (f: string) => maybeEmpty && f.length > nearest.length;
   const asked = way.filter((f) => modules.includes(f) || missing(f));
   if (maybeEmpty && nearest !== '' && !asked.includes(nearest) && state(dir) === 'empty') asked.push(nearest);
-  if (asked.length === 0) return undefined;
-  const links = indexGitlinksAmong(top, asked);
-  const rel = way.findLast((f) => links.has(f));
+  // A store below a folder (vendor/x/.agents), any of which may be a gitlink no line of .gitmodules names that holds
+  // files: the index file tells, read with no git process, and so every folder on the way is judged. The usual store
+  // at the top (.agents) lies below none, and reads nothing more.
+  const below = way.length > 1;
+  if (asked.length === 0 && !below) return undefined;
+  const file = below || asked.length > 0 ? indexFileGitlinks(top) : undefined;
+  const links = file ?? (asked.length > 0 ? indexGitlinksAmong(top, asked) : new Set<string>());
+  const rel = (file === undefined ? asked : way).findLast((f) => links.has(f));
   return rel === undefined ? undefined : { rel, named: modules.includes(rel) };
 }
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stagesNothingUnder } from '../../src/git/index-tree.ts';
+import { indexFileGitlinks, stagesNothingUnder } from '../../src/git/index-tree.ts';
 import { withRunEnvironment } from '../../src/git/run-environment.ts';
 import { GIT_ENV, git, gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -152,5 +152,26 @@ describe('whether a commit stages nothing under the store, from git’s files', 
       }
     }
     expect(said).toBeGreaterThan(5);
+  });
+});
+
+describe("the index's gitlinks, from git's index file", () => {
+  it('are those git lists, in index versions 2, 3 (an intent-to-add entry) and 4; a split index is left to git', () => {
+    const { top } = repoWithStore();
+    const links = ['vendor/x', 'vendor/y-long-name', 'zz/deep/link'];
+    for (const [i, path] of links.entries()) git(top, 'update-index', '--add', '--cacheinfo', `160000,${String(i + 1).repeat(40)},${path}`);
+    writeFileSync(join(top, 'vendor-notes.md'), 'n\n');
+    git(top, 'add', '-N', 'vendor-notes.md');
+    const read = () => withRunEnvironment({ env: process.env, cwd: top }, () => indexFileGitlinks(top));
+    for (const version of ['2', '3', '4']) {
+      git(top, 'update-index', '--index-version', version);
+      expect([version, read()], version).toEqual([version, new Set(links)]);
+    }
+    git(top, 'update-index', '--split-index');
+    expect(read()).toBeUndefined();
+    // No index at all (nothing staged yet): no gitlink.
+    const empty = tempDir();
+    gitInit(empty);
+    expect(withRunEnvironment({ env: process.env, cwd: empty }, () => indexFileGitlinks(empty))).toEqual(new Set());
   });
 });

@@ -162,6 +162,22 @@ describe('a gitlink without a line of .gitmodules', () => {
     const hooks = await runAgents(['--format', 'json', 'init', '--hooks'], { cwd: repo });
     expect([hooks.code, JSON.parse(hooks.stdout).error.code]).toEqual([2, 'hooks-outside-repository']);
     expect(existsSync(join(repo, 'vendor'))).toBe(false);
+    // Its folder made and holding files without a .git (an AGENTS.md, a store an older version made): that
+    // repository's all the same, as the index tells with no line of .gitmodules, in any index version.
+    mkdirSync(join(repo, 'vendor/x/.agents/global'), { recursive: true });
+    writeFileSync(join(repo, 'vendor/x/AGENTS.md'), 'x\n');
+    for (const version of ['2', '4']) {
+      git(repo, 'update-index', '--index-version', version);
+      const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md'], { cwd: repo });
+      expect([r.code, JSON.parse(r.stdout).error.detail], version).toEqual([2, { path: 'vendor/x/AGENTS.md', reason: 'other-repository' }]);
+    }
+    expect(readFileSync(join(repo, 'vendor/x/AGENTS.md'), 'utf8')).toBe('x\n');
+    const found = await runAgents(['--format', 'json', 'invariant', 'list'], { cwd: join(repo, 'vendor/x') });
+    expect([found.code, JSON.parse(found.stdout).error.code, JSON.parse(found.stdout).error.detail]).toEqual([
+      2,
+      'submodule-not-checked-out',
+      { folder: 'vendor/x' },
+    ]);
   });
 });
 
