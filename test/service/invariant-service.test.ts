@@ -330,7 +330,7 @@ describe('a project created or removed between the check and the lock', () => {
 });
 
 describe("a project's guard with a write glob outside the project's paths", () => {
-  it('add and edit refuse it (exit 2, guard-write-outside-project), nothing written; a glob that can meet the paths is kept', async () => {
+  it('add, edit and move refuse it (exit 2, guard-write-outside-project), nothing written; a glob that can meet the paths is kept', async () => {
     const root = testStore({ 'projects/web/project.yaml': 'paths:\n  - web/**\n' });
     const s = service(root);
     const refused = await failure(
@@ -346,11 +346,10 @@ describe("a project's guard with a write glob outside the project's paths", () =
     const edited = await failure(s.edit({ id: kept.invariant.id, guard: { write: ['secrets/**'] } }));
     expect(edited.code).toBe('guard-write-outside-project');
     expect((await s.show(kept.invariant.id)).invariant.guard).toEqual({ write: ['web/secrets/**', '*/keys/**'] });
-    // A global invariant guards the whole repository: nothing to refuse.
-    expect(
-      (await s.add({ scope: { global: true }, text: 'Keep the root keys', guard: { write: ['secrets/**'] } })).invariant.guard,
-    ).toEqual({
-      write: ['secrets/**'],
-    });
+    // A global invariant guards the whole repository: nothing to refuse; moved into the project, it would guard nothing.
+    const global = await s.add({ scope: { global: true }, text: 'Keep the root keys', guard: { write: ['secrets/**'] } });
+    expect(global.invariant.guard).toEqual({ write: ['secrets/**'] });
+    expect((await failure(s.move(global.invariant.id, { project: 'web' }))).code).toBe('guard-write-outside-project');
+    expect(existsSync(global.file)).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { checkOverride } from './edit.ts';
 import { gone, readOne } from './lookup.ts';
 import { checkNewAction, projectMadeUnderLock } from './projects.ts';
 import { inheritedIfReadable, refuseOverridden, relations } from './related.ts';
-import { requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
+import { refuseWritesOutsideProject, requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
 import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
 
 /**
@@ -44,7 +44,9 @@ export async function move(
       ? await svc.checkNewProject(dest.project, optionalBoolean(options.newProject, 'newProject') ?? false, 'move it to')
       : undefined;
   if (dest.kind === 'action') await checkNewAction(svc, `${dest.ns}/${dest.name}`, 'move it to');
-  await readOne(svc, found, 'move');
+  const moving = await readOne(svc, found, 'move');
+  // Into a project, its guard judges only the project's files: a write glob none of them can match would never fire.
+  await refuseWritesOutsideProject(svc.source, svc.root, dest, moving.guard);
   // The notes after the move read the policy sources (below every scope but templates'): one that cannot be read
   // (an invalid lock, exit 3) stops the move before it is written, not once it is.
   if (dest.kind !== 'action') await inheritedIfReadable(svc);
