@@ -76,15 +76,18 @@ export interface ActionRef {
  * (`SOURCE:NS/NAME`, docs/extends.md), which the reason then names with it, as it was given.
  */
 export function parseActionRef(value: string, source?: string): ActionRef | string {
+  const shown = quoteText(truncate(source === undefined ? value : `${source}:${value}`));
+  const form =
+    source === undefined
+      ? "NS/NAME (or SOURCE:NS/NAME, a policy source's template), e.g. local/code-coverage"
+      : `SOURCE:NS/NAME, e.g. ${source}:local/code-coverage`;
+  if (source !== undefined && value === '') return `action ${shown} names no template after the policy source's name: write ${form}`;
   const parts = value.split('/');
-  if (parts.length !== 2) {
-    if (source !== undefined)
-      return `action ${quoteText(truncate(`${source}:${value}`))} names no template after the policy source's name: write SOURCE:NS/NAME, e.g. ${source}:local/code-coverage`;
-    return `action ${quoteText(truncate(value))} must be NS/NAME (or SOURCE:NS/NAME, a policy source's template), e.g. local/code-coverage`;
-  }
+  if (parts.length !== 2) return `action ${shown} must be ${form}`;
   const [ns, name] = parts as [string, string];
-  const problem = nameProblem(ns, 'action namespace') ?? nameProblem(name, 'action name');
-  return problem ?? { ns, name };
+  // An empty side is said with the whole value, which alone shows where it is missing.
+  if (ns === '' || name === '') return `action ${shown} has an empty ${ns === '' ? 'namespace' : 'name'}: it must be ${form}`;
+  return nameProblem(ns, 'action namespace') ?? nameProblem(name, 'action name') ?? { ns, name };
 }
 
 /**

@@ -109,15 +109,22 @@ describe('parseActionRef', () => {
     ['a/b/c', `action "a/b/c" must be NS/NAME (or SOURCE:NS/NAME, a policy source's template), e.g. local/code-coverage`],
     ['Local/x', 'action namespace "Local" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"'],
     ['local/X', 'action name "X" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"'],
-    ['/x', 'action namespace is empty'],
+    [
+      '/x',
+      `action "/x" has an empty namespace: it must be NS/NAME (or SOURCE:NS/NAME, a policy source's template), e.g. local/code-coverage`,
+    ],
+    ['x/', `action "x/" has an empty name: it must be NS/NAME (or SOURCE:NS/NAME, a policy source's template), e.g. local/code-coverage`],
   ])('%j: %s', (value, problem) => {
     expect(parseActionRef(value)).toBe(problem);
   });
   test('after a policy source (SOURCE:NS/NAME), a malformed name is said with the source, as it was given', () => {
-    for (const local of ['', 'local'])
-      expect(parseActionRef(local, 'policy')).toBe(
-        `action "policy:${local}" names no template after the policy source's name: write SOURCE:NS/NAME, e.g. policy:local/code-coverage`,
-      );
+    expect(parseActionRef('', 'policy')).toBe(
+      `action "policy:" names no template after the policy source's name: write SOURCE:NS/NAME, e.g. policy:local/code-coverage`,
+    );
+    expect(parseActionRef('local', 'policy')).toBe('action "policy:local" must be SOURCE:NS/NAME, e.g. policy:local/code-coverage');
+    expect(parseActionRef('/x', 'policy')).toBe(
+      'action "policy:/x" has an empty namespace: it must be SOURCE:NS/NAME, e.g. policy:local/code-coverage',
+    );
   });
 });
 
