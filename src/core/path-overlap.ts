@@ -1,4 +1,4 @@
-import { compileGlob, compileSegments, type GlobSegment, hasWildcard, literalFolder, segmentsHoldFolder } from './globs.ts';
+import { compileGlob, compileSegments, type GlobSegment, hasWildcard, literalFolder, segmentsHoldFolder, singleFolder } from './globs.ts';
 import { loosely } from './names.ts';
 
 /**
@@ -247,4 +247,15 @@ export function globsMayMeet(a: string, b: string, caseless = false): boolean {
 export function writesOutsidePaths(write: readonly string[], paths: readonly string[], caseless = false): string[] {
   if (paths.length === 0) return [];
   return write.filter((w) => !paths.some((p) => globsMayMeet(w, p, caseless)));
+}
+
+/**
+ * The glob to give instead of a write glob outside a project's paths when those are one folder (`web/**`): the glob
+ * below that folder (`web/secrets/**` for `secrets/**`), or every file of the folder for a glob naming it or a folder
+ * above it (`web`); undefined for paths of another shape.
+ */
+export function writeWithinPaths(glob: string, paths: readonly string[]): string | undefined {
+  const folder = singleFolder(paths);
+  if (folder === undefined) return undefined;
+  return glob === folder || folder.startsWith(`${glob}/`) ? `${folder}/**` : `${folder}/${glob}`;
 }

@@ -7,6 +7,7 @@ import {
   type PathOverlap,
   surelyOverlappingProjects,
   writesOutsidePaths,
+  writeWithinPaths,
 } from '../../src/core/path-overlap.ts';
 import { fcRuns } from '../helpers/fc-runs.ts';
 
@@ -126,5 +127,12 @@ describe('globsMayMeet: whether two globs can match a common path', () => {
   it('writesOutsidePaths keeps the write globs that meet none of the paths, and none for a project without paths', () => {
     expect(writesOutsidePaths(['secrets/**', 'web/secrets/**', '**/*.pem'], ['web/**', 'lib/**'])).toEqual(['secrets/**']);
     expect(writesOutsidePaths(['secrets/**'], [])).toEqual([]);
+  });
+
+  it("writeWithinPaths offers the glob below the one folder of the paths, that folder's files for a glob naming it", () => {
+    expect(writeWithinPaths('secrets/**', ['web/**'])).toBe('web/secrets/**');
+    expect(writeWithinPaths('web', ['web/**'])).toBe('web/**');
+    expect(writeWithinPaths('apps', ['apps/web/**'])).toBe('apps/web/**');
+    expect(writeWithinPaths('secrets/**', ['web/**', 'lib/**'])).toBeUndefined();
   });
 });

@@ -364,7 +364,7 @@ export async function refuseWritesOutsideProject(
 ): Promise<void> {
   const write = guard?.write ?? [];
   if (scope.kind !== 'project' || write.length === 0) return;
-  const [{ readProjects }, { writesOutsidePaths }, { globProblem, singleFolder }] = await Promise.all([
+  const [{ readProjects }, { writesOutsidePaths, writeWithinPaths }, { globProblem }] = await Promise.all([
     import('../../store/projects.ts'),
     import('../../core/path-overlap.ts'),
     import('../../core/globs.ts'),
@@ -377,8 +377,7 @@ export async function refuseWritesOutsideProject(
   const top = repoTop(root);
   const glob = writesOutsidePaths(write, paths, top !== undefined && (await ignoresCase(top)))[0];
   if (glob === undefined) return;
-  const folder = singleFolder(paths);
-  const suggestion = folder === undefined ? null : `${folder}/${glob}`;
+  const suggestion = writeWithinPaths(glob, paths) ?? null;
   throw new UsageError(
     // Worded as the other refusals of a write glob, which the add and edit form take back to its guard step.
     `write glob ${quoteText(glob)} matches no file of project ${scope.project}, whose paths are ${paths.map(quoteText).join(', ')}: its guard judges only the project's files, so it would never fire`,

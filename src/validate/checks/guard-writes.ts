@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { filesAsMatched, folderWords, globProblem, mayNameFolder, singleFolder, writeGlobNamesFolder } from '../../core/globs.ts';
+import { filesAsMatched, folderWords, globProblem, mayNameFolder, writeGlobNamesFolder } from '../../core/globs.ts';
 import { quoteText } from '../../core/plain-text.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
@@ -80,7 +80,7 @@ async function outsideProjects(
     return p && !p.paths.some((g) => globProblem(g) !== undefined) ? [{ ...w, paths: p.paths, meta: p.file }] : [];
   });
   if (judged.length === 0) return [];
-  const { writesOutsidePaths } = await import('../../core/path-overlap.ts');
+  const { writesOutsidePaths, writeWithinPaths } = await import('../../core/path-overlap.ts');
   if (!judged.some((w) => writesOutsidePaths(w.write, w.paths).length > 0)) return [];
   // Asked only now: where git ignores case, the guard and the paths match `Web/x` as `web/x`.
   const caseless = (await options.repoIgnoresCase?.()) ?? false;
@@ -89,14 +89,14 @@ async function outsideProjects(
   );
   await located.load([...new Set(found.flatMap((f) => [f.file, f.meta]))]);
   return found.map((f) => {
-    const folder = singleFolder(f.paths);
+    const within = writeWithinPaths(f.glob, f.paths);
     return located.at(
       f.file,
       ['guard', 'write', String(f.index)],
       'guard-write-outside-project',
       'warning',
       `guard.write.${f.index} ${quoteText(f.glob)} matches no file of project ${f.project}'s paths (${f.paths.map(quoteText).join(', ')}): its guard judges only the project's files, so it never fires`,
-      `A write glob is a path from the repository's top, as project.yaml's paths are: write one within them${folder === undefined ? '' : ` (${folder}/${f.glob})`}, or make the invariant a global one to guard the whole repository.`,
+      `A write glob is a path from the repository's top, as project.yaml's paths are: write one within them${within === undefined ? '' : ` (${within})`}, or make the invariant a global one to guard the whole repository.`,
       [{ file: f.meta, ...located.where(f.meta, ['paths']), message: `project ${f.project}'s paths` }],
     );
   });
