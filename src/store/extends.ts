@@ -28,7 +28,7 @@ import { checkPin, isChecked, rememberChecked } from './pin-check.ts';
 import { readEntries, readFolders } from './read.ts';
 import type { ParseCache } from './parse-cache.ts';
 import type { TreeSource } from './tree-source.ts';
-import { replaceInStyle } from './atomic-write.ts';
+import { replaceInStyle, writeFailure } from './atomic-write.ts';
 import { lockTimeoutFromEnv, withFolderLock } from './lock.ts';
 import { makeFolders } from './write-all.ts';
 
@@ -429,7 +429,12 @@ export async function withSourcesLock<T>(storeRoot: string, fn: () => Promise<T>
   // `agents/` under the git folder is the tool's too (the parse cache's home): a file there is named as one here.
   notAFolder(parent);
   notAFolder(root);
-  makeFolders(parent);
+  try {
+    makeFolders(parent);
+  } catch (error) {
+    // A read-only checkout (or git folder) is the user's to fix, said as any refused write is, never a trace.
+    throw writeFailure(error, parent);
+  }
   // Named by its whole path: `extends/` alone leads nowhere, as the cache is under the git folder.
   return withFolderLock(parent, 'extends', fn, {
     label: root,

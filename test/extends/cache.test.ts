@@ -1,6 +1,6 @@
 // The cache of policy sources under the git folder (docs/extends.md): one bare repository per source, and
 // nothing else of `extends fetch` left in it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -202,6 +202,33 @@ describe('the cache of policy sources', () => {
     expect(r.code).toBe(2);
     expect(errorOf(r)).toMatchObject({ code: 'extends-fetch-failed', detail: { path } });
     expect(readFileSync(path, 'utf8')).toBe('not a cache\n');
+  });
+
+  it('a read-only git folder (a read-only checkout in CI) is exit 2 naming the folder it cannot make, never a trace', async (ctx) => {
+    // Root writes through file modes; a read-only bind mount refuses even root, as a read-only checkout would.
+    if (process.getuid?.() !== 0 || spawnSync('mount', ['--version']).status !== 0) return ctx.skip();
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const gitDir = join(app, '.git');
+    rmSync(join(gitDir, 'agents'), { recursive: true, force: true });
+    if (spawnSync('mount', ['--bind', gitDir, gitDir]).status !== 0) return ctx.skip();
+    try {
+      expect(spawnSync('mount', ['-o', 'remount,ro,bind', gitDir]).status).toBe(0);
+      for (const args of [
+        ['extends', 'fetch'],
+        ['extends', 'update'],
+      ]) {
+        const r = await run(app, ...args, '--format', 'json');
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(errorOf(r).code).toBe('write-failed');
+        expect(JSON.parse(r.stdout).error.message).toContain(join(gitDir, 'agents'));
+      }
+    } finally {
+      spawnSync('umount', [gitDir]);
+    }
+    expect(existsSync(join(gitDir, 'agents'))).toBe(false);
   });
 
   it("a lock held by a live process is named by the cache folder's whole path", async () => {
