@@ -49,6 +49,8 @@ export async function lsRemote(cwd: string, url: string, ref: string, signal?: A
     ).toString('utf8');
   } catch (error) {
     if (signal?.aborted) throw error;
+    // git's own refusal (a source's repository owned by another user, git missing) says what to do: passed on whole.
+    passOn(error);
     throw remoteError(`cannot reach ${url}: ${failure(error)}`);
   }
   const refs = new Map<string, string>();
@@ -193,6 +195,8 @@ export async function fetchCommit(
     );
   } catch (error) {
     if (signal?.aborted) throw error;
+    // git's own refusal (a source's repository owned by another user, git missing) says what to do: passed on whole.
+    passOn(error);
     throw remoteError(`cannot fetch ${commit} from ${url}: ${failure(error)}`);
   }
   if (!(await hasWholeCommit(dir, commit)))
@@ -232,6 +236,8 @@ export async function branchHolds(
     await runGit(scratch, [...FETCH, '--end-of-options', url, `+refs/heads/${branch}:refs/check`], undefined, signal, undefined, reach);
   } catch (error) {
     if (signal?.aborted) throw error;
+    // git's own refusal (a source's repository owned by another user, git missing) says what to do: passed on whole.
+    passOn(error);
     throw remoteError(`cannot fetch the branch ${branch} from ${url}: ${failure(error)}`);
   }
   try {

@@ -3,7 +3,7 @@ import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { shellPath } from '../core/shell-word.ts';
-import { gitDirFor, looksLikeGitDir, repoTop } from './location.ts';
+import { gitDirFor, looksLikeGitDir, realPath, repoTop } from './location.ts';
 import { callerVariables } from './caller-env.ts';
 import { runEnv } from './run-environment.ts';
 
@@ -189,16 +189,29 @@ function unsafeRepository(said: string, cwd: string, top: string | undefined): A
     });
     if (!probe.stderr?.includes('detected dubious ownership')) return undefined;
   }
+  const refused = refusedRepository(said, top);
   return new AgentsError(
-    `git refuses the repository at ${top}: it is owned by another user, and safe.directory does not allow it`,
+    `git refuses the repository at ${refused}: it is owned by another user, and safe.directory does not allow it`,
     EXIT_CODES.usage,
     {
       // Quoted for the shell: a top with a space (`~/My Projects/app`) would be two words, and git config refuses three.
-      hint: `Nothing was run in it. If you trust it, allow it for git: \`git config --global --add safe.directory ${shellPath(top)}\`, then run the command again.`,
+      hint: `Nothing was run in it. If you trust it, allow it for git: \`git config --global --add safe.directory ${shellPath(refused)}\`, then run the command again.`,
       code: 'unsafe-repository',
-      detail: { top },
+      detail: { top: refused },
     },
   );
+}
+
+/**
+ * The repository git's refusal names: another than the one git ran in when it read from it (a policy source given
+ * as a path, whose upload-pack git refuses), which allowing this one would not fix. `top` when git names this one.
+ */
+function refusedRepository(said: string, top: string): string {
+  const named = /detected dubious ownership in repository at '(.+)'$/m.exec(said)?.[1];
+  if (named === undefined) return top;
+  const real = realPath(named);
+  const own = gitDirFor(top);
+  return real === realPath(top) || (own !== undefined && real === realPath(own)) ? top : named;
 }
 
 /**

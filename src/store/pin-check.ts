@@ -72,7 +72,7 @@ export async function checkPin(
   try {
     found = await lsRemote(cwd, url, pin.ref, signal);
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (signal?.aborted || error instanceof AgentsError) throw error;
     throw new AgentsError(
       `cannot reach the policy source ${pin.name}: ${error instanceof Error ? error.message : String(error)}`,
       EXIT_CODES.usage,

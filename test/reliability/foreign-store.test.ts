@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, cpSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, GIT_ENV, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, useActor } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
+import { consumer, policyRepo } from '../extends/repos.ts';
 
 /**
  * A store owned by another user is never written and its actor never run,
@@ -193,3 +194,29 @@ function gitConfig(text: string): string {
   writeFileSync(file, text);
   return file;
 }
+
+describe.skipIf(!isRoot)('a policy source whose repository (a path) another user owns, which git refuses', () => {
+  it('extends fetch and update name that repository, not this one, and its command allows it (exit 2, unsafe-repository)', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    const env = { ...GIT_ENV, GIT_CONFIG_GLOBAL: gitConfig('') };
+    expect((await runAgents(['extends', 'update'], { cwd: app, env })).code).toBe(0);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    chownTree(policy.bare, NOBODY);
+    let hint = '';
+    for (const args of [
+      ['extends', 'fetch'],
+      ['extends', 'update'],
+    ]) {
+      const r = await runAgents([...args, '--format', 'json'], { cwd: app, env });
+      expect(r.code, args.join(' ')).toBe(2);
+      const error = JSON.parse(r.stdout).error;
+      expect(error).toMatchObject({ code: 'unsafe-repository', detail: { top: policy.bare } });
+      hint = error.hint;
+    }
+    execFileSync('sh', ['-c', /`(git config [^`]+)`/.exec(hint)![1]!], { env: { ...process.env, ...env } });
+    const fetched = await runAgents(['extends', 'fetch'], { cwd: app, env });
+    expect(fetched.code, fetched.stderr).toBe(0);
+  });
+});
