@@ -28,6 +28,7 @@ import { requireValid, type InvariantService } from './invariant-service.ts';
 import { pinnedTemplates } from './invariants/source-actions.ts';
 import { emptySnapshot } from '../store/read.ts';
 import { docsRef } from '../core/docs-link.ts';
+import { gitFailure } from './review/ranges.ts';
 
 /** One side of a move, as `invariant diff` names its sides. */
 export interface MoveSide {
@@ -89,10 +90,9 @@ async function revisionTree(root: string, rev: string, top?: string): Promise<Gi
       ? await GitTreeSource.revision(root, rev)
       : await GitTreeSource.atCommit(root, top, await resolveCommit(top, rev), rev);
   } catch (error) {
-    throw new UsageError(
-      `cannot read the revision ${rev}: ${error instanceof Error ? error.message : String(error)}`,
-      'Give a commit, branch or tag of this repository (a shallow clone may lack it: fetch more history).',
-    );
+    // As `invariant diff` says it of the same revision: the command that fetches it into a shallow clone, and git's
+    // own refusals (a repository another user owns, a partial clone's remote out of reach) with their codes.
+    return gitFailure(error);
   }
 }
 

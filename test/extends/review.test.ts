@@ -332,6 +332,13 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     const range = await run(ci, 'extends', 'fetch', '--rev', 'HEAD^1..HEAD', '--format', 'json');
     expect(range.code).toBe(2);
     expect(JSON.parse(range.stdout).error.message).toContain('range HEAD^1..HEAD');
+    // A CI clone one commit deep lacks the base: fetch --rev says it as the diff does, with the same way to fetch it.
+    const shallow = join(dir, 'shallow');
+    git(dir, 'clone', '-q', '--depth', '1', `file://${app}`, shallow);
+    const base = JSON.parse((await run(shallow, 'extends', 'fetch', '--rev', 'HEAD^1', '--format', 'json')).stdout);
+    const diffBase = JSON.parse((await run(shallow, 'invariant', 'diff', 'HEAD^1..HEAD', '--format', 'json')).stdout);
+    expect(base.exit_code).toBe(2);
+    expect(base.error).toEqual(diffBase.error);
 
     // A pull request that removes the whole store, in a fresh CI cache: the base's pins are fetched where the base
     // held the store, and the diff reports the inherited invariants leaving with it.

@@ -140,7 +140,7 @@ describe.skipIf(!isRoot)('a store of ours whose config.yaml belongs to another u
 });
 
 describe.skipIf(!isRoot)('a git repository owned by another user, which git refuses (safe.directory)', () => {
-  it('validate --staged, guard check, invariant diff, add --commit and init --hooks say so (exit 2, unsafe-repository), not a missing revision or an unknown option; nothing written', async () => {
+  it('validate --staged, guard check, invariant diff, extends fetch --rev, add --commit and init --hooks say so (exit 2, unsafe-repository), not a missing revision or an unknown option; nothing written', async () => {
     // One repository for every command: two commits of the example store, chowned to nobody.
     const top = dirname(exampleStore());
     gitInit(top);
@@ -153,6 +153,7 @@ describe.skipIf(!isRoot)('a git repository owned by another user, which git refu
       ['guard', 'check', '--staged'],
       ['guard', 'check', 'HEAD~1..HEAD'],
       ['invariant', 'diff', 'HEAD~1..HEAD'],
+      ['extends', 'fetch', '--rev', 'HEAD~1'],
       ['invariant', 'add', '--global', 'Never push on Fridays', '--commit'],
       ['init', '--hooks'],
     ]) {
