@@ -21,6 +21,7 @@ import {
   topNames,
 } from '../git/extends.ts';
 import { commonGitDir, extendsCacheDir, repoTop } from '../git/location.ts';
+import { namedRepositoryHint } from '../git/caller-env.ts';
 import { type ConfigPair, ownBareRepository } from '../git/runner.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
@@ -65,7 +66,11 @@ export function cacheRoot(storeRoot: string): string {
   if (cache === undefined)
     throw new UsageError(
       `the store ${storeRoot} extends policy sources but is not in a git repository`,
-      'Policy sources are cached under the git folder: run `git init` at the top of the project.',
+      // A work tree that GIT_DIR names the repository of (a CI runner's, a bare repository's) has one already: `git
+      // init` would make a second there.
+      namedRepositoryHint() ?? 'Policy sources are cached under the git folder: run `git init` at the top of the project.',
+      undefined,
+      'not-a-repository',
     );
   return cache;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
@@ -286,6 +286,22 @@ describe('a work tree reached only through GIT_DIR and GIT_WORK_TREE (a bare rep
       expect(hint, args.join(' ')).not.toContain('Run `git init`');
     }
     expect(readdirSync(join(work, '.agents/global')).sort()).toEqual(before);
+    // A store that extends a policy source is read from the cache under the git folder, which there is none of either.
+    const commit = 'a'.repeat(40);
+    appendFileSync(
+      join(work, '.agents/config.yaml'),
+      `extends:\n  - name: acme\n    url: https://example.com/acme.git\n    ref: ${commit}\n`,
+    );
+    writeFileSync(
+      join(work, '.agents/extends.lock.yaml'),
+      `version: 1\nsources:\n  - name: acme\n    url: https://example.com/acme.git\n    ref: ${commit}\n    kind: commit\n    commit: ${commit}\n`,
+    );
+    for (const args of [['validate'], ['extends', 'fetch']]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: work, env });
+      const { code, hint } = JSON.parse(r.stdout).error;
+      expect({ args, code, exit: r.code }).toEqual({ args, code: 'not-a-repository', exit: 2 });
+      expect(hint, args.join(' ')).toContain('GIT_DIR and GIT_WORK_TREE');
+    }
     expect(existsSync(join(work, '.git'))).toBe(false);
   });
 });
