@@ -259,6 +259,16 @@ describe('agents guard check, a pull request range', () => {
     expect(await findings(dir, 'main...HEAD')).toEqual({ code: 0, found: [] });
     // Two dots diff the two trees: main's own change is blamed on the branch.
     expect(await findings(dir, 'main..HEAD')).toEqual({ code: 1, found: [['secrets/rotated.key', 0]] });
+    // A merge's `A^!` is what it brings to its first parent, as invariant diff reads it: not git's combined diff,
+    // which leaves out every file one parent already had.
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge main', 'main');
+    expect(await findings(dir, 'HEAD^!')).toEqual({ code: 1, found: [['secrets/rotated.key', 0]] });
+    // A clone one commit deep holds no parent of HEAD: said as a revision to fetch, not HEAD against the working tree.
+    const shallow = join(tempDir(), 'shallow');
+    git(dir, 'clone', '-q', '--depth', '1', `file://${dir}`, shallow);
+    const r = await runAgents(['--format', 'json', 'guard', 'check', 'HEAD^!'], { cwd: shallow });
+    expect(r.code).toBe(2);
+    expect(errorOf(r).code).toBe('usage');
   });
 
   it('judges a range ending at a commit by the guards the store held there, not by those of the working tree', async () => {

@@ -92,7 +92,7 @@ export default defineCommand<CheckArgs>({
  */
 async function removedStore(ctx: CliContext, range: string | undefined, error: unknown): Promise<string | { place: string }> {
   if (!(error instanceof UsageError)) throw error;
-  const [{ storePlaceAtRevisions }, { diffFiles }, { indexHolds }, { GitError, lsTree }, { rangeEnd }] = await Promise.all([
+  const [{ storePlaceAtRevisions }, { diffFiles }, { indexHolds }, { GitError, lsTree }, { parentRange, rangeEnd }] = await Promise.all([
     import('../../store/discover.ts'),
     import('../../git/diff.ts'),
     import('../../git/changed.ts'),
@@ -107,7 +107,7 @@ async function removedStore(ctx: CliContext, range: string | undefined, error: u
     // Asked while git diffs; the diff's failure, awaited first, is the one said.
     const ending = range === undefined ? undefined : rangeEnd(at.top, range);
     ending?.catch(() => undefined);
-    const files = await diffFiles(at.top, { range: range ?? 'HEAD' });
+    const files = await diffFiles(at.top, { range: parentRange(range) ?? 'HEAD' });
     const end = await ending;
     if (end && (await lsTree(at.top, end.commit, rel)).length > 0) return at.root;
     if (files.some((f) => f.path.startsWith(`${rel}/`))) return { place: at.root };
@@ -161,7 +161,9 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   ending?.catch(() => undefined);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
-    files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: argv.range ?? 'HEAD' });
+    // `A^!` and `A^-N` as invariant diff reads them (A^1..A): git would diff a merge only where it differs from every
+    // parent, and a commit with no parent here (a shallow clone's) against the working tree, both passing unseen.
+    files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: ranges?.parentRange(argv.range) ?? 'HEAD' });
   } catch (error) {
     // Said by git's runner already (no git at all, a disk that is full): never read as a bad range.
     if (error instanceof AgentsError) throw error;
