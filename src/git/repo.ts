@@ -84,6 +84,13 @@ export async function resolveCommitTime(cwd: string, rev: string): Promise<{ com
 /** The commit a revision names, or a GitError saying it is missing. */
 export async function resolveCommit(cwd: string, rev: string): Promise<string> {
   if (rev.startsWith('-')) throw new GitError(`revision "${rev}" may not start with "-"`, 'bad-revision');
+  // git reads `^X` as the commits to leave out, and rev-parse answers it with `^<id>`, which no reader takes for a commit.
+  if (rev.startsWith('^'))
+    throw new GitError(
+      `revision "${truncate(rev)}" names the commits to leave out (^), not a commit to compare`,
+      'bad-revision',
+      'Name the commit without the ^, or a range such as main...HEAD.',
+    );
   const verify = async (name: string) => {
     try {
       return (await git(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', name])).trim();

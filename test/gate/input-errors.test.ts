@@ -162,6 +162,28 @@ describe('usage errors are usage errors', () => {
       detail: { project: 'biling', suggestions: ['billing'] },
     });
   });
+
+  it('a revision written ^X (the commits to leave out) is a usage error for diff and guard check, never exit 70 or a hang', async () => {
+    const dir = tempDir();
+    gitInit(dir);
+    const root = join(dir, '.agents');
+    mkdirSync(join(root, 'global'), { recursive: true });
+    writeFileSync(
+      join(root, 'global', '01M8KJT9G0XNWEM589ZS7FV0VT.yaml'),
+      invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
+    );
+    commitAll(dir, 'one');
+    commitAll(dir, 'two');
+    for (const args of [
+      ['invariant', 'diff', '^HEAD'],
+      ['invariant', 'diff', 'HEAD~1..^HEAD'],
+      ['invariant', 'diff', '^HEAD~1...HEAD'],
+      ['guard', 'check', 'HEAD~1..^HEAD'],
+    ]) {
+      const r = await runMain(['--format', 'json', ...args], { cwd: dir });
+      expect({ args, code: r.code, error: jsonError(r.stdout).error.code }).toEqual({ args, code: 2, error: 'usage' });
+    }
+  });
 });
 
 describe('unknown YAML tags are an error, not dropped', () => {
