@@ -266,9 +266,11 @@ describe('agents guard check, a pull request range', () => {
     // A clone one commit deep holds no parent of HEAD: said as a revision to fetch, not HEAD against the working tree.
     const shallow = join(tempDir(), 'shallow');
     git(dir, 'clone', '-q', '--depth', '1', `file://${dir}`, shallow);
-    const r = await runAgents(['--format', 'json', 'guard', 'check', 'HEAD^!'], { cwd: shallow });
-    expect(r.code).toBe(2);
-    expect(errorOf(r).code).toBe('usage');
+    for (const range of ['HEAD^!', 'HEAD^@']) {
+      const r = await runAgents(['--format', 'json', 'guard', 'check', range], { cwd: shallow });
+      expect(r.code, range).toBe(2);
+      expect(errorOf(r).code).toBe('usage');
+    }
   });
 
   it('judges a range ending at a commit by the guards the store held there, not by those of the working tree', async () => {

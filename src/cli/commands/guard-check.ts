@@ -159,11 +159,18 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     ?.rangeEnd(service.top, argv.range!)
     .then((end) => (end === undefined ? undefined : { ...end, now: service.timeAt(end) }));
   ending?.catch(() => undefined);
+  // `A^!` and `A^-N` as invariant diff reads them (A^1..A): git would diff a merge only where it differs from every
+  // parent, and a commit with no parent here (a shallow clone's) against the working tree, both passing unseen.
+  const range = ranges?.parentRange(argv.range);
+  // One revision is one commit against the working tree, resolved as invariant diff resolves it, while git diffs: git
+  // reads some single arguments as other revisions (`X^@`, all of X's parents: none in a shallow clone, `^X`). HEAD is
+  // one, or none yet on an unborn branch, which diffFiles compares as the empty tree.
+  const single = range !== undefined && range !== 'HEAD' && !range.includes('..');
+  const revision = single ? ranges?.checkRange(service.top, range) : undefined;
+  revision?.catch(() => undefined);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
-    // `A^!` and `A^-N` as invariant diff reads them (A^1..A): git would diff a merge only where it differs from every
-    // parent, and a commit with no parent here (a shallow clone's) against the working tree, both passing unseen.
-    files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: ranges?.parentRange(argv.range) ?? 'HEAD' });
+    files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: range ?? 'HEAD' });
   } catch (error) {
     // Said by git's runner already (no git at all, a disk that is full): never read as a bad range.
     if (error instanceof AgentsError) throw error;
@@ -174,6 +181,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
       'Name a revision range such as main...HEAD (a branch since it left main), or use --staged.',
     );
   }
+  await revision;
   const actions = files.map((f) => ({
     tool: 'git',
     files: [f.path],
