@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync, readFileSync, readSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,7 +111,7 @@ describe('validate output formats', () => {
     expect(summary.split('\n').filter((l) => l.startsWith('| error |'))).toHaveLength(12);
   });
 
-  it('github writes no step summary into a named pipe at GITHUB_STEP_SUMMARY, which would hold the run until a reader came', async () => {
+  it('github writes no step summary into a named pipe or a missing folder at GITHUB_STEP_SUMMARY, and says so on stderr', async () => {
     const { repo } = messyStore();
     const fifo = join(tempDir(), 'summary.md');
     execFileSync('mkfifo', [fifo]);
@@ -129,9 +129,17 @@ describe('validate output formats', () => {
         expect((error as NodeJS.ErrnoException).code).toBe('EAGAIN');
       }
       expect(got).toBe(0);
+      // Said on stderr, as the summary asked for is not there; the verdict is the log's.
+      expect(r.stderr).toContain(fifo);
     } finally {
       closeSync(reader);
     }
+    // A folder that does not exist (a runner's summary path mistyped) is said the same way, and not made.
+    const missing = join(tempDir(), 'missing', 'summary.md');
+    const r = await runMain(['validate', '--format', 'github'], { cwd: repo, env: { GITHUB_STEP_SUMMARY: missing } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(missing);
+    expect(existsSync(join(missing, '..'))).toBe(false);
   });
 
   it('github and sarif name a store reached through a link by the folder the repository holds, where annotations attach', async () => {

@@ -234,9 +234,12 @@ export default defineCommand<ValidateArgs>({
           const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
           if (summaryFile) {
             // Whole or not at all, never waiting on a named pipe: the log already holds everything, so a summary file
-            // that cannot take it (missing folder, full disk) is not the user's problem.
+            // that cannot take it (missing folder, full disk) fails no run, but is said, as the summary asked for is not there.
             const { appendWhole } = await import('../../store/write-all.ts');
-            appendWhole(summaryFile, [...githubStepSummary(result, verbose)].join(''));
+            if (!appendWhole(summaryFile, [...githubStepSummary(result, verbose)].join('')))
+              ctx.io.stderr.write(
+                `warning: no job summary written: GITHUB_STEP_SUMMARY names ${escapeUnsafe(summaryFile)}, which is no regular file that can be appended to (a missing folder, a full disk, a named pipe); the log above holds the whole report.\n`,
+              );
           }
           break;
         }
