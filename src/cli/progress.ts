@@ -40,7 +40,8 @@ const ERASE = '\r\x1b[2K';
 
 export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress {
   const stderr = io.stderr as CliIo['stderr'] & { columns?: number };
-  const enabled = Boolean(stderr.isTTY) && !inCi(io.env) && options.quiet !== true;
+  // A terminal that says it cannot move the cursor (TERM=dumb: an editor's shell buffer) would print the erase as text.
+  const enabled = Boolean(stderr.isTTY) && !inCi(io.env) && io.env.TERM !== 'dumb' && options.quiet !== true;
   if (!enabled) {
     return { enabled, update() {}, show() {}, every() {}, stop() {} };
   }

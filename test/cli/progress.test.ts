@@ -45,10 +45,11 @@ describe('startProgress', () => {
     ]);
   });
 
-  it('draws nothing before its delay, under CI, with --quiet, or off a terminal', () => {
+  it('draws nothing before its delay, under CI, with --quiet, off a terminal, or on one that cannot move the cursor', () => {
     for (const [env, quiet, tty] of [
       [{ AGENTS_PROGRESS_DELAY_MS: '60000' }, false, true],
       [{ AGENTS_PROGRESS_DELAY_MS: '0', CI: 'true' }, false, true],
+      [{ AGENTS_PROGRESS_DELAY_MS: '0', TERM: 'dumb' }, false, true],
       [{ AGENTS_PROGRESS_DELAY_MS: '0' }, true, true],
       [{ AGENTS_PROGRESS_DELAY_MS: '0' }, false, false],
     ] as const) {
