@@ -91,6 +91,13 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
       'bad-revision',
       'Name the commit without the ^, or a range such as main...HEAD.',
     );
+  // git's null id, which CI gives as the commit before a push that created the branch: no fetch brings it.
+  if (/^(?:0{40}|0{64})$/.test(rev))
+    throw new GitError(
+      `revision ${rev} is git's null id, which names no commit (a push that created its branch has no commit before it)`,
+      'bad-revision',
+      'Compare with the branch it left instead, such as origin/main...HEAD (in a shallow clone, fetch that branch first).',
+    );
   const verify = async (name: string) => {
     try {
       return (await git(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', name])).trim();

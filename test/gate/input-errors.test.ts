@@ -163,7 +163,7 @@ describe('usage errors are usage errors', () => {
     });
   });
 
-  it('a revision written ^X (the commits to leave out) is a usage error for diff and guard check, never exit 70 or a hang', async () => {
+  it("a revision written ^X (the commits to leave out), or git's null id, is a usage error for diff and guard check, never exit 70 or a hang", async () => {
     const dir = tempDir();
     gitInit(dir);
     const root = join(dir, '.agents');
@@ -182,6 +182,15 @@ describe('usage errors are usage errors', () => {
     ]) {
       const r = await runMain(['--format', 'json', ...args], { cwd: dir });
       expect({ args, code: r.code, error: jsonError(r.stdout).error.code }).toEqual({ args, code: 2, error: 'usage' });
+    }
+    // git's null id (CI's commit before a push that made the branch) is said as such, not as a commit to fetch.
+    for (const args of [
+      ['invariant', 'diff', `${'0'.repeat(40)}..HEAD`],
+      ['guard', 'check', `${'0'.repeat(40)}..HEAD`],
+    ]) {
+      const r = await runMain(['--format', 'json', ...args], { cwd: dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(jsonError(r.stdout).error.message).toContain('null id');
     }
   });
 });
