@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { INVARIANT_SCHEMA } from '../../src/present/invariant.ts';
 import { REPO } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 
@@ -37,6 +38,24 @@ describe('docs/json-output.md', () => {
     const shown = exampleAfter('`invariant list` prints an array of') as { id: string };
     const printed = (JSON.parse(r.stdout) as { id: string }[]).find((e) => e.id === shown.id);
     expect(printed).toEqual(shown);
+  });
+});
+
+/** The text of the page that describes an invariant's JSON: the section it opens with, and the paragraph on inherited ones. */
+function invariantShapeText(): string {
+  const start = page.indexOf('`invariant list` prints an array of');
+  const inherited = page.indexOf('An inherited invariant ([policy sources]');
+  if (start < 0 || inherited < 0) throw new Error("docs/json-output.md: no invariant's shape");
+  return page.slice(start, page.indexOf('`invariant add` prints', start)) + page.slice(inherited, page.indexOf('\n\n', inherited));
+}
+
+describe("docs/json-output.md's invariant", () => {
+  it('names every key an invariant can have, optional ones included (guard, inherited_from, locked)', () => {
+    const text = invariantShapeText();
+    const keys = Object.keys((INVARIANT_SCHEMA as { properties: Record<string, unknown> }).properties);
+    expect(keys).toContain('guard');
+    // A key as code (`guard`, `locked: true`) or as the example's JSON ("imported_from").
+    expect(keys.filter((k) => !new RegExp(`[\`"]${k}[\`":]`).test(text))).toEqual([]);
   });
 });
 
