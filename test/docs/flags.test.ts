@@ -160,6 +160,43 @@ describe('each command in the documentation', () => {
   });
 });
 
+/** The aliases of each command (`ls` of `invariant list`) that no section headed by the command names as `` `alias` ``. */
+function undocumentedAliases(commands: { group?: string; names: string[] }[], sections: { heading: string; text: string }[]): string[] {
+  const found: string[] = [];
+  for (const c of commands) {
+    const words = [c.group, c.names[0]].filter(Boolean).join(' ');
+    const text = sections
+      .filter((s) => s.heading.includes(`\`agents ${words} `) || s.heading.includes(`\`agents ${words}\``))
+      .map((s) => s.text)
+      .join('\n');
+    for (const alias of c.names.slice(1))
+      if (!new RegExp(`\\balias\\b[^.]*\`${alias}\``, 'i').test(text)) found.push(`agents ${words}: ${alias}`);
+  }
+  return found;
+}
+
+describe("each command's aliases", () => {
+  it('are named in the section headed by the command (`agents invariant list`: "Alias `ls`")', () => {
+    const sections = pages().flatMap((p) => commandSections(readFileSync(join(REPO, p), 'utf8')));
+    const commands = COMMANDS.map((c) => ({ group: c.group, names: commandNames(c) }));
+    expect(commands.filter((c) => c.names.length > 1).length).toBeGreaterThan(5);
+    expect(undocumentedAliases(commands, sections)).toEqual([]);
+  });
+
+  it('finds an alias no section names (the check is not blind)', () => {
+    const sections = commandSections('## `agents invariant list [REGEX]`\n\nLists.\n\n## `agents invariant move ID`\n\nAlias `mv`.\n');
+    expect(
+      undocumentedAliases(
+        [
+          { group: 'invariant', names: ['list', 'ls'] },
+          { group: 'invariant', names: ['move', 'mv'] },
+        ],
+        sections,
+      ),
+    ).toEqual(['agents invariant list: ls']);
+  });
+});
+
 describe("a command's arguments", () => {
   it('are none of its options: an argument written as an option is refused (src/cli/unknown-option.ts)', async () => {
     const both: string[] = [];
