@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/validate/checks/registry.ts';
+import { REPO } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
@@ -22,6 +25,15 @@ function profileRows(stderr: string): Map<string, { ms: number; cpu: number; gc:
   return rows;
 }
 
+/** The steps of a whole run without a policy source, in the order they run: the listing's checks before `files`. */
+const STEPS = [
+  'list',
+  ...CHECKS.filter((c) => c.stage === 'listing').map((c) => c.name),
+  'files',
+  ...CHECKS.filter((c) => c.stage === 'content').map((c) => c.name),
+  'total',
+];
+
 describe('validate --profile', () => {
   const store = () =>
     testStore({
@@ -36,13 +48,7 @@ describe('validate --profile', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('near-duplicate');
     const rows = profileRows(r.stderr);
-    expect([...rows.keys()]).toStrictEqual([
-      'list',
-      ...CHECKS.filter((c) => c.stage === 'listing').map((c) => c.name),
-      'files',
-      ...CHECKS.filter((c) => c.stage === 'content').map((c) => c.name),
-      'total',
-    ]);
+    expect([...rows.keys()]).toStrictEqual(STEPS);
     for (const { ms, cpu, gc } of rows.values()) {
       expect(ms).toBeGreaterThanOrEqual(0);
       expect(cpu).toBeGreaterThanOrEqual(0);
@@ -60,5 +66,14 @@ describe('validate --profile', () => {
     expect(rows.get('total')!.cpu).toBeGreaterThan(0);
     const plain = await runAgents(['--store', s, 'validate', '--format', 'json']);
     expect(plain.stderr).not.toContain('profile');
+  });
+});
+
+describe('the --profile example of docs/validation.md', () => {
+  it('shows every step a run has, in its order', () => {
+    const page = readFileSync(join(REPO, 'docs/validation.md'), 'utf8');
+    const section = page.slice(page.indexOf('### Which check is slow'));
+    const example = /```console\n([\s\S]*?)```/.exec(section)![1]!;
+    expect([...profileRows(example).keys()]).toStrictEqual(STEPS);
   });
 });
