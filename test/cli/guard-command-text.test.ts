@@ -31,8 +31,10 @@ describe('guard try with an empty value', () => {
     const dir = tempDir();
     mkdirSync(join(dir, '.git'));
     expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
-    for (const option of ['path', 'command', 'tool']) {
-      const r = await runAgents(['--format', 'json', 'guard', 'try', `--${option}`, ' '], { cwd: dir });
+    for (const option of ['path', 'command', 'tool', 'cwd']) {
+      // --cwd goes with an action: empty, it would judge the command in the current folder instead of the one meant.
+      const action = option === 'cwd' ? ['--command', 'terraform apply'] : [];
+      const r = await runAgents(['--format', 'json', 'guard', 'try', ...action, `--${option}`, ' '], { cwd: dir });
       expect(errorOf(r), option).toEqual({ code: 'missing-value', exit_code: 2, detail: { option } });
     }
   });

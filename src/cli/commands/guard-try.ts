@@ -33,12 +33,14 @@ export default defineCommand<TryArgs>({
         'guard try',
         ['path', 'command', 'tool'],
       );
-    // An empty value (an unset shell variable) names nothing: judged, it would answer `none` for no action at all.
-    // Each with an example of its own: the hint for an empty --tool names a tool, not a path.
+    // An empty value (an unset shell variable) names nothing: judged, it would answer `none` for no action at all,
+    // and an empty --cwd would judge the command in the current folder instead of the one meant (MCP check_action
+    // refuses an empty cwd too). Each with an example of its own: the hint for an empty --tool names a tool, not a path.
     for (const [option, value, example] of [
       ...paths.map((p) => ['path', p, 'infra/prod.tf'] as const),
       ['tool', argv.tool, 'mcp__db__drop_table'] as const,
       ['command', argv.command, '"terraform apply"'] as const,
+      ['cwd', argv.cwd, 'services/billing --command "terraform apply"'] as const,
     ])
       if (value !== undefined && value.trim() === '')
         throw new UsageError(
