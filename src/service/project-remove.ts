@@ -76,19 +76,21 @@ async function refuseInUse(invariants: InvariantService, name: string, folder: s
       `its project.yaml names paths (${paths.join(', ')}): run \`agents export\` after removing them, so its exported files go too`,
     );
   const other = files.filter((p) => p !== `${folder}/project.yaml` && p !== `${folder}/.gitkeep` && !p.startsWith(`${folder}/waivers/`));
-  const temporaries = other.filter((p) => isTemporaryName(p.slice(p.lastIndexOf('/') + 1)));
-  const foreign = other.filter((p) => !temporaries.includes(p));
-  if (held === 0 && temporaries.length > 0)
+  // With invariants held, their files are among `other`: only a folder that holds none is judged by its other files.
+  const temporaries = held === 0 ? other.filter((p) => isTemporaryName(p.slice(p.lastIndexOf('/') + 1))) : [];
+  const foreign = held === 0 ? other.filter((p) => !temporaries.includes(p)) : [];
+  if (temporaries.length > 0)
     blockers.push(
       `it holds temporary files of an interrupted write (${temporaries.slice(0, 3).join(', ')}): \`agents validate --fix\` removes them`,
     );
-  if (held === 0 && foreign.length > 0)
+  if (foreign.length > 0)
     blockers.push(`it holds other files (${foreign.slice(0, 3).join(', ')}), which are not the tool's: move or delete them`);
   if (blockers.length > 0)
     throw new CheckFailedError(
       `project ${name} is still in use: ${blockers.join('; ')}`,
       'Nothing was removed. Do what each reason says, then run the command again.',
-      { project: name, invariants: held, waivers, plans: targeting, paths },
+      // Every reason in the detail too: a folder refused only for a .DS_Store would otherwise read as in use by nothing.
+      { project: name, invariants: held, waivers, plans: targeting, paths, temporary_files: temporaries, other_files: foreign },
       'project-in-use',
     );
   return files;

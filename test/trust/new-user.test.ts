@@ -194,7 +194,14 @@ describe('project remove, and what a project folder holds that is no file of the
     });
     const r = await run(root, 'project', 'remove', 'docs');
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).error.code).toBe('project-in-use');
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'project-in-use',
+      detail: {
+        invariants: 0,
+        temporary_files: ['projects/docs/.01M8KK5920RS6CGAVDFVYYJ0B4.yaml.999999999.ab12.tmp'],
+        other_files: ['projects/docs/.DS_Store'],
+      },
+    });
     expect(readdirSync(join(root, 'projects/docs')).sort()).toEqual([
       '.01M8KK5920RS6CGAVDFVYYJ0B4.yaml.999999999.ab12.tmp',
       '.DS_Store',
