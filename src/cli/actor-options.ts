@@ -1,5 +1,13 @@
 import { createInterface } from 'node:readline/promises';
-import { type ActorChoice, type AgentName, baseUrlProblem, DEFAULT_MODEL, looksLikeKey, type Provider } from '../core/actor-choice.ts';
+import {
+  type ActorChoice,
+  type AgentName,
+  baseUrlProblem,
+  DEFAULT_KEY_ENV,
+  DEFAULT_MODEL,
+  looksLikeKey,
+  type Provider,
+} from '../core/actor-choice.ts';
 import { CancelledError, missingOption, UsageError } from '../core/errors.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import type { CliIo } from './io.ts';
@@ -90,7 +98,8 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
         provider: f.provider,
         model: f.model ?? DEFAULT_MODEL[f.provider],
         ...(f['base-url'] !== undefined ? { base_url: f['base-url'] } : {}),
-        ...(f['api-key-env'] !== undefined ? { api_key_env: f['api-key-env'] } : {}),
+        // The variable config.yaml names, the provider's when none is given: init's JSON says the actor as written.
+        api_key_env: f['api-key-env'] ?? DEFAULT_KEY_ENV[f.provider],
       };
     }
   }
@@ -102,11 +111,11 @@ const MENU: { label: string; choice: ActorChoice | undefined }[] = [
   { label: 'Gemini CLI (gemini), run headless and read-only', choice: { actor: 'agent', agent: 'gemini' } },
   {
     label: `an OpenAI-compatible endpoint (key in OPENAI_API_KEY, model ${DEFAULT_MODEL.openai})`,
-    choice: { actor: 'llm', provider: 'openai', model: DEFAULT_MODEL.openai },
+    choice: { actor: 'llm', provider: 'openai', model: DEFAULT_MODEL.openai, api_key_env: DEFAULT_KEY_ENV.openai },
   },
   {
     label: `Anthropic's API (key in ANTHROPIC_API_KEY, model ${DEFAULT_MODEL.anthropic})`,
-    choice: { actor: 'llm', provider: 'anthropic', model: DEFAULT_MODEL.anthropic },
+    choice: { actor: 'llm', provider: 'anthropic', model: DEFAULT_MODEL.anthropic, api_key_env: DEFAULT_KEY_ENV.anthropic },
   },
   { label: 'the example actor: fixed rules, no model (to try the tool)', choice: { actor: 'command' } },
   { label: 'a person, answering at the terminal', choice: { actor: 'interactive' } },

@@ -90,7 +90,9 @@ describe('agents init and the reconciliation actor', () => {
     const { dir, run } = repo();
     const init = await run('init', ...flags, '--format', 'json');
     expect(init.code).toBe(0);
-    expect(JSON.parse(init.stdout).actor).toMatchObject({ actor: flags[1] });
+    // The JSON says the actor as config.yaml has it, a default written there (api_key_env, model) included.
+    const written = Object.fromEntries(lines.map((l) => l.split(': ') as [string, string]));
+    expect(JSON.parse(init.stdout).actor).toEqual({ actor: flags[1], ...written });
     const config = readFileSync(join(dir, '.agents/config.yaml'), 'utf8');
     for (const l of lines) expect(config).toContain(`  ${l}\n`);
     expect((await run('validate')).code).toBe(0);
@@ -156,7 +158,7 @@ describe('agents init and the reconciliation actor', () => {
     const asked = askActor(io);
     stdin.write('9\n');
     stdin.write('4\n');
-    await expect(asked).resolves.toEqual({ actor: 'llm', provider: 'openai', model: 'gpt-4.1-mini' });
+    await expect(asked).resolves.toEqual({ actor: 'llm', provider: 'openai', model: 'gpt-4.1-mini', api_key_env: 'OPENAI_API_KEY' });
     expect(out).toContain('1) Claude Code');
     expect(out).toContain('"9" is not one of 1-8');
     const later = askActor(io);
