@@ -140,6 +140,9 @@ function undocumentedOptions(commands: CommandHelp[], sections: { heading: strin
       const named = (o: string) => new RegExp(`${o}(?![\\w-])`).test(text);
       if (!named(option) && !named(`--no-${option.slice(2)}`)) found.push(`agents ${words} ${option}`);
     }
+    // A one-letter form (`-y` of --yes) is named as code, as `-i` is beside --interactive.
+    for (const m of options.matchAll(/^ {2}(-\w), (--[\w-]+)/gm))
+      if (!GLOBAL.has(m[2]!) && !text.includes(`\`${m[1]}\``)) found.push(`agents ${words} ${m[1]}`);
   }
   return found;
 }
@@ -157,6 +160,10 @@ describe('each command in the documentation', () => {
     const commands = (await commandOptions()).filter((c) => ['which', 'project add'].includes(c.words.join(' ')));
     const sections = commandSections('## `agents project add NAME`\n\n`--description TEXT`, `--commit`.\n\n## Other\n\n`--path`\n');
     expect(undocumentedOptions(commands, sections)).toEqual(['agents project add --path', 'agents which: no section']);
+    const remove = (await commandOptions()).filter((c) => c.words.join(' ') === 'invariant remove');
+    expect(undocumentedOptions(remove, commandSections('## `agents invariant remove ID`\n\n`--yes`, `--commit`.\n'))).toEqual([
+      'agents invariant remove -y',
+    ]);
   });
 });
 
