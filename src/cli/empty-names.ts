@@ -2,11 +2,12 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
 import { parserOptions } from './parser-options.ts';
 
-/** The options that name a scope, and what each takes, for the hint. */
+/** The options that name a scope, or the invariant a violation is of, and what each takes, for the hint. */
 const NAMING: Readonly<Record<string, string>> = {
   project: 'a project name (`agents project list` shows them)',
   plan: 'a plan id or a unique prefix of one (`agents plan list` shows them)',
   action: 'an action template, NS/NAME (`agents action list` shows them)',
+  invariant: "an invariant id or a unique prefix of one (`agents plan show PLAN` shows the plan's)",
 };
 
 /**

@@ -59,7 +59,7 @@ describe('an empty value', () => {
     }
   });
 
-  it('an empty scope name (--project "", --plan=, --action " ") is missing-value naming it, in every command, nothing written', async () => {
+  it('an empty scope name (--project "", --plan=, --action " ") or --invariant is missing-value naming it, in every command, nothing written', async () => {
     const root = exampleStore();
     const before = fileList(root);
     for (const args of [
@@ -68,9 +68,11 @@ describe('an empty value', () => {
       ['invariant', 'move', '01M8KJT9G0XNWEM589ZS7FV0VT', '--action', ' '],
       ['invariant', 'diff', '--project', ''],
       ['export', '--project', '', '--target', 'agents-md'],
+      ['invariant', 'violation', 'add', '--plan', '01M8KK59', '--invariant', ' '],
     ]) {
       const r = await runAgents(['--store', root, '--format', 'json', ...args], { cwd: dirname(root) });
-      const option = args.find((a) => a.startsWith('--'))!.replace(/^--|=$/g, '');
+      // The option given empty: the one before an empty word, or one written with `=` and nothing after it.
+      const option = args.find((a, i) => a.startsWith('--') && (a.endsWith('=') || args[i + 1]?.trim() === ''))!.replace(/^--|=$/g, '');
       expect(errorOf(r), args.join(' ')).toEqual({ code: 'missing-value', exit_code: 2, detail: { option } });
     }
     expect(fileList(root)).toEqual(before);
