@@ -328,11 +328,12 @@ describe('hook mode reports what a full validation reports of the change', () =>
     commitAll(repo, 'projects');
     stage(repo, store, { [`projects/web/${C}.yaml`]: MLP + invariantYaml(C, 'Keep secrets out of logs') });
     expect(await hookAgainstFull(repo, store)).toEqual([]);
-    // A project.yaml staged: its overlaps and unmatched globs, as a full run reports them. (docs and web overlap
-    // too, but that finding sits where api's does, on web's paths.0: one diagnostic per code and place.)
+    // A project.yaml staged: its overlaps and unmatched globs, as a full run reports them. docs meets api and web
+    // both: two overlaps, each said, though web's sits at the place of api's.
     stage(repo, store, { 'projects/docs/project.yaml': paths(['docs/**', 'web/**']) });
     expect(summary(await hookAgainstFull(repo, store))).toEqual([
       ['project-paths-overlap', 'projects/docs/project.yaml', ['projects/api/project.yaml']],
+      ['project-paths-overlap', 'projects/web/project.yaml', ['projects/docs/project.yaml']],
       ['project-path-unmatched', 'projects/docs/project.yaml', []],
       ['project-path-unmatched', 'projects/docs/project.yaml', []],
       ['modeline-missing', 'projects/docs/project.yaml', []],
