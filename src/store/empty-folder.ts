@@ -3,7 +3,7 @@
 // project with nothing in it.
 import { type Dirent, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { LOCK_NAME } from '../core/layout.ts';
+import { LOCK_NAME, temporaryParts } from '../core/layout.ts';
 import { fsyncDir, tempName } from './atomic-write.ts';
 import { removeEmptyUpTo } from './write-all.ts';
 
@@ -16,13 +16,21 @@ export function removeIfEmpty(storeRoot: string, rel: string): boolean {
   return removeEmptyUpTo(path, path);
 }
 
-/** Whether the folder `rel` of the store exists and holds nothing. */
-export function folderIsEmpty(storeRoot: string, rel: string): boolean {
+/**
+ * Whether the folder `rel` of the store exists and holds nothing but its writer's lock (the caller's, held) and the
+ * attempts of writers waiting for it: each try of theirs writes the lock's temporary beside it, for an instant.
+ */
+export function holdsOnlyLock(storeRoot: string, rel: string): boolean {
   try {
-    return readdirSync(join(storeRoot, rel)).length === 0;
+    return readdirSync(join(storeRoot, rel)).every((name) => name === LOCK_NAME || lockAttempt(name));
   } catch {
     return false;
   }
+}
+
+/** A waiting writer's try at a lock: the lock's temporary, which it links to `.lock` and then removes. */
+function lockAttempt(name: string): boolean {
+  return temporaryParts(name)?.name === LOCK_NAME;
 }
 
 /**
@@ -45,14 +53,23 @@ export function takeFolderAway(storeRoot: string, rel: string): string | undefin
 }
 
 /**
- * Removes a folder takeFolderAway took away: its lock, then the folder and the empty folders in it (a `waivers/` left
- * empty), never a file. Never fails (a folder left is a temporary `validate --fix` removes).
+ * Removes a folder takeFolderAway took away: its lock and the tries of writers that waited for it (taken away with
+ * the folder, they can no longer become the lock), then the folder and the empty folders in it (a `waivers/` left
+ * empty), never another file. Never fails (a folder left is a temporary `validate --fix` removes).
  */
 export function removeTakenFolder(away: string): void {
+  let names: string[] = [];
   try {
-    unlinkSync(join(away, LOCK_NAME));
+    names = readdirSync(away).filter((name) => name === LOCK_NAME || lockAttempt(name));
   } catch {
-    // Released already.
+    // Gone already.
+  }
+  for (const name of names) {
+    try {
+      unlinkSync(join(away, name));
+    } catch {
+      // Released already, or removed by the writer that made it.
+    }
   }
   removeEmptyTree(away);
 }

@@ -106,10 +106,10 @@ export async function move(
       } catch {
         // The move is done; the link left is a temporary of a process gone, which `validate --fix` removes.
       }
-      return next;
+      return { moved: next, left: await leaveEmptiedProject(svc, from) };
     },
-    async (moved) => {
-      const kept = await leaveEmptiedProject(svc, from);
+    ({ moved, left: { kept, release } }) => {
+      release();
       return {
         value: { invariant: moved, ...(kept ? { keptProject: kept } : {}) },
         paths: [found.path, moved.path, ...(kept ? [kept.path] : [])],
@@ -149,9 +149,10 @@ export async function remove(
       if (!here.some((e) => e.path === found.path && e.type === 'file')) throw gone(svc, found);
       await refuseOverridden(svc, found, 'remove');
       removeFile(svc.root, found.path);
+      return leaveEmptiedProject(svc, folder);
     },
-    async () => {
-      const kept = await leaveEmptiedProject(svc, folder);
+    ({ kept, release }) => {
+      release();
       return {
         value: { ...found, ...(kept ? { keptProject: kept } : {}) },
         paths: [found.path, ...(kept ? [kept.path] : [])],
@@ -165,20 +166,25 @@ export async function remove(
  * A project folder that a move or a removal left empty. A project exists while its folder does, so the folder goes,
  * unless a plan targets the project: then it keeps a `.gitkeep`, as `project add` writes, so that the plan's project
  * stays in the store and in git. Removing a project a plan targets is `project remove`'s decision, which it refuses.
+ * Decided under the folder's lock, as `project remove` decides it: `plan use` writes a plan for the project under that
+ * lock, so its plan either lands first and keeps the project, or finds the project gone; decided after the lock, a
+ * plan made meanwhile was left targeting a folder removed, or left empty, which git does not keep. The folder is taken
+ * out of its place under the lock; `release`, once the lock is released, removes it.
  */
-async function leaveEmptiedProject(svc: InvariantContext, folder: string): Promise<KeptProject | undefined> {
-  if (!folder.startsWith('projects/')) return undefined;
-  const { folderIsEmpty, removeIfEmpty } = await import('../../store/empty-folder.ts');
-  if (!folderIsEmpty(svc.root, folder)) return undefined;
+async function leaveEmptiedProject(svc: InvariantContext, folder: string): Promise<{ kept?: KeptProject; release: () => void }> {
+  const stays = { release: () => {} };
+  if (!folder.startsWith('projects/')) return stays;
+  const { holdsOnlyLock, removeIfEmpty, removeTakenFolder, takeFolderAway } = await import('../../store/empty-folder.ts');
+  if (!holdsOnlyLock(svc.root, folder)) return stays;
   const project = folder.slice('projects/'.length);
   const plans = await readAllPlans(svc.source);
   const targeting = [...plans.plans.values()].filter((p) => p.project === project).map((p) => p.id);
   // A plan file that cannot be read may target it too: the project is kept rather than lost.
   if (targeting.length === 0 && plans.diagnostics.every((d) => d.severity !== 'error')) {
-    removeIfEmpty(svc.root, folder);
-    return undefined;
+    const away = takeFolderAway(svc.root, folder);
+    return { release: () => (away === undefined ? removeIfEmpty(svc.root, folder) : removeTakenFolder(away)) };
   }
   const path = `${folder}/.gitkeep`;
   (await import('../../store/atomic-write.ts')).writeFileAtomic(svc.root, path, '');
-  return { project, path, plans: targeting };
+  return { kept: { project, path, plans: targeting }, release: stays.release };
 }
