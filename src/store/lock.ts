@@ -1,27 +1,20 @@
 // The writers' lock of one scope folder (`<folder>/.lock`): taken
 // exclusively, waited on, cleared when its process is gone; and what
 // `validate --fix` uses to judge and clear locks left behind.
-import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import {
-  AgentsError,
-  CancelledError,
-  EXIT_CODES,
-  InvalidStoreError,
-  type SIGNAL_EXIT_CODES,
-  stopSignalOf,
-  UsageError,
-} from '../core/errors.ts';
+import { AgentsError, CancelledError, EXIT_CODES, type SIGNAL_EXIT_CODES, stopSignalOf, UsageError } from '../core/errors.ts';
 import { LOCK_NAME } from '../core/layout.ts';
 import { repoTop } from '../git/location.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { deferredStop, holdStopSignals, stopPending, takePending } from './held-signals.ts';
 import { lockOwner, lookupablePid, ownerLine, processAlive, staleLockReason, startedAfter } from './lock-owner.ts';
-import { assertMine, fsyncDir, tempName, writeFailure } from './atomic-write.ts';
+import { assertMine, tempName, writeFailure } from './atomic-write.ts';
 import { makeFolders, removeEmptyUpTo, writeAll } from './write-all.ts';
+import { assertLockUsable } from './lock-blocker.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
-import { describeType, OPEN_READ } from './read-file.ts';
+import { OPEN_READ } from './read-file.ts';
 
 export interface LockOptions {
   /** How long to wait for another writer, in ms (default: AGENTS_LOCK_TIMEOUT_MS, else 15 s). */
@@ -204,102 +197,32 @@ function clearDeadBreaker(lockPath: string): void {
   }
 }
 
-/**
- * What stands at a lock's name when it is not a file a writer made (a folder,
- * a link, a FIFO…): no writer could ever take or clear it. Null for a regular
- * file or nothing.
- */
-export function lockBlocker(path: string): string | null {
-  try {
-    const st = lstatSync(path);
-    return st.isFile() ? null : describeType(st);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Removes what stands at a lock's name when it is not a regular file (see
- * lockBlocker): a link, a FIFO, a socket or device node, or an empty folder.
- * A folder that holds files is kept (they are not the tool's to delete), and
- * so is a regular file, which may be a live writer's lock.
- */
-export function removeLockBlocker(root: string, rel: string): void {
-  assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
-  const path = join(root, rel);
-  let folder: boolean;
-  try {
-    const st = lstatSync(path);
-    if (st.isFile()) throw new AgentsError(`${rel} is a regular file now (a writer's lock); it was kept`, EXIT_CODES.usage);
-    folder = st.isDirectory();
-  } catch (error) {
-    if (error instanceof AgentsError) throw error;
-    return; // Gone already: nothing stands in a writer's way.
-  }
-  try {
-    if (folder) rmdirSync(path);
-    else unlinkSync(path);
-    fsyncDir(dirname(path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY')
-      throw new AgentsError(`${rel}/ holds files; move them out, then remove the folder`, EXIT_CODES.usage);
-    throw writeFailure(error, rel);
-  }
-}
-
-/**
- * Refuses (exit 3) at once when the lock of `folder` (or its breaker) is something no writer can take or clear.
- * `label`: a folder outside the store (under the git folder), named by its whole path: `validate --fix` never
- * reaches it, so the hint says to remove it.
- */
-function assertLockUsable(lockPath: string, folder: string, label?: string): void {
-  for (const [path, name] of [
-    [lockPath, LOCK_NAME],
-    [`${lockPath}.break`, `${LOCK_NAME}.break`],
-  ] as const) {
-    const what = lockBlocker(path);
-    if (what === null) continue;
-    const owner = label ?? folder;
-    const file = owner === '' ? name : `${owner}/${name}`;
-    const message = `${file} is ${what}, not a writer's lock file; every writer of ${owner || 'the store'} would wait on it`;
-    const remove =
-      label === undefined
-        ? { fix: 'Run `agents validate --fix` to remove it', whole: `Run \`agents validate --fix\` to remove ${file}` }
-        : { fix: 'Move it away or delete it', whole: `Move ${file} away or delete it` };
-    throw new InvalidStoreError(
-      `cannot lock ${owner || 'the store'}: ${message}`,
-      [
-        {
-          code: 'bad-lock',
-          severity: 'error',
-          file,
-          line: 0,
-          col: 0,
-          message,
-          hint: `${remove.fix} (it never holds anything of the store).`,
-        },
-      ],
-      `Nothing was written. ${remove.whole}, then run the command again.`,
-    );
-  }
+/** Which file a lock is, so that its writer removes that one and no other at its name. */
+interface LockFile {
+  dev: number;
+  ino: number;
 }
 
 /**
  * Takes the lock: its content ("pid host time") goes to a temporary first and
  * is then linked to `.lock`, which fails when the lock exists. So a lock is
- * never seen empty or half written, even when its writer is killed.
+ * never seen empty or half written, even when its writer is killed. Returns
+ * which file the lock is, false while another writer holds it.
  */
-function tryLock(lockPath: string, lockName: () => string, made: number): boolean | 'gone' {
+function tryLock(lockPath: string, lockName: () => string, made: number): LockFile | false | 'gone' {
   const tmp = tempName(lockPath);
   try {
     const fd = openSync(tmp, 'wx', 0o644);
+    let file: LockFile;
     try {
       writeAll(fd, ownerLine(made));
+      const { dev, ino } = fstatSync(fd);
+      file = { dev, ino };
     } finally {
       closeSync(fd);
     }
     linkSync(tmp, lockPath);
-    return true;
+    return file;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
@@ -312,6 +235,19 @@ function tryLock(lockPath: string, lockName: () => string, made: number): boolea
     } catch {
       // Never made.
     }
+  }
+}
+
+/**
+ * Removes the lock `file` its writer took, and nothing else at its name: a folder taken away under its lock
+ * (takeFolderAway) may be there again, made and locked by a writer that waited, whose lock must stay.
+ */
+function releaseLock(lockPath: string, file: LockFile): void {
+  try {
+    const st = lstatSync(lockPath);
+    if (st.dev === file.dev && st.ino === file.ino) unlinkSync(lockPath);
+  } catch {
+    // Cleared by someone who judged it stale, or taken away with its folder; nothing more to do.
   }
 }
 
@@ -401,11 +337,7 @@ export async function withFolderLock<T>(
           // Whether the folder had to be made for the lock: a scope removed meanwhile, for a writer that needs it there.
           return await fn(made !== undefined);
         } finally {
-          try {
-            unlinkSync(lockPath);
-          } catch {
-            // Cleared by someone who judged it stale; nothing more to do.
-          }
+          releaseLock(lockPath, taken);
           if (made !== undefined) removeEmptyUpTo(dir, made);
           await release();
         }

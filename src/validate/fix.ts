@@ -6,7 +6,8 @@ import { classifyPath, LOCK_NAME, lockFolderOf, temporaryParts, temporaryTarget 
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/atomic-write.ts';
-import { clearStaleLock, lockBlocker, removeLockBlocker, withFolderLocks } from '../store/lock.ts';
+import { lockBlocker, removeLockBlocker } from '../store/lock-blocker.ts';
+import { clearStaleLock, withFolderLocks } from '../store/lock.ts';
 import { ReplaceBatch } from '../store/replace-batch.ts';
 import { tempWriterState } from '../store/stale-temps.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';

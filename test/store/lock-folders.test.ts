@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/core/errors.ts';
@@ -123,5 +123,20 @@ describe('withFolderLocks: many folders', () => {
     });
     expect(held).toBe(3000);
     expect(folders.filter((f) => readdirSync(join(root, f)).length > 0)).toEqual([]);
+  });
+});
+
+describe('withFolderLock: its release', () => {
+  it("removes its own lock only: a folder taken away under the lock, made again and locked by the next writer, keeps that writer's lock", async () => {
+    const root = testStore({ 'projects/web/.gitkeep': '' });
+    const next = '4000000 elsewhere 2026-01-01T00:00:00.000Z\n';
+    await withFolderLock(root, 'projects/web', () => {
+      // As project remove takes an emptied folder away (takeFolderAway), then a writer that waited makes it again.
+      renameSync(join(root, 'projects/web'), join(root, 'projects/.web.away'));
+      mkdirSync(join(root, 'projects/web'));
+      writeFileSync(join(root, 'projects/web/.lock'), next);
+    });
+    expect(readFileSync(join(root, 'projects/web/.lock'), 'utf8')).toBe(next);
+    expect(readdirSync(join(root, 'projects/.web.away')).sort()).toEqual(['.gitkeep', '.lock']);
   });
 });
