@@ -40,6 +40,12 @@ export const TEMP_SUFFIX = '.tmp';
 export const LOCK_NAME = '.lock';
 
 /**
+ * The folder whose lock a writer of new projects' paths (`project add`, `import`) holds from comparing them with
+ * every other project's to writing them: the paths of all projects must be disjoint, which no one project's lock keeps.
+ */
+export const PROJECTS_LOCK = 'projects';
+
+/**
  * Whether a file name is hidden: never one of the store's files unless the tool's own (lock, temporaries, .gitkeep).
  * macOS's `.DS_Store` and `._NAME.yaml` (its metadata beside a file on a volume without extended attributes), an
  * editor's `.NAME.yaml.swp` or Emacs's lock `.#NAME.yaml`.

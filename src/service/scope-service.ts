@@ -9,12 +9,13 @@ import {
   refuseArgs,
   requiredString,
 } from '../core/input-shape.ts';
+import { PROJECTS_LOCK } from '../core/layout.ts';
 import { codePointLength, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import { storeFolderOf } from '../store/git-dir.ts';
 import type { TreeSource } from '../store/tree-source.ts';
-import { commitOptionFor, commitWanted, lockedWrite, withCommit } from './commit.ts';
+import { lockedWrite } from './commit.ts';
 import { type OptionWords, optionWords } from './option-words.ts';
 import { pinnedTrees } from './invariants/pinned-sources.ts';
 import { namedFolders, templateRefs } from './invariants/projects.ts';
@@ -226,7 +227,11 @@ export class ScopeService {
     const [made] = await this.newProjects([input], { adopt: true });
     const { project, folder, file, adopted } = made!;
     // Null reads as left out (newProjects has checked the list).
-    if (input.paths && input.paths.length > 0) await this.refuseOverlap(project, [...new Set(input.paths)]);
+    const paths = [...new Set(input.paths ?? [])];
+    // Compared with the other projects' paths under the lock of projects/, which every project add with paths takes
+    // from its read of them to its write: two at once each found the other's paths absent, and both were written.
+    const pathsLock = paths.length > 0 ? [PROJECTS_LOCK] : [];
+    const refuseOverlap = () => (paths.length > 0 ? this.refuseOverlap(project, paths) : undefined);
     const { removeFile, writeFileAtomic, writeFolderAtomic } = await import('../store/atomic-write.ts');
     const written = `${folder}/${file.name}`;
     const value = { project, folder, path: written, adopted: adopted === true };
@@ -236,8 +241,9 @@ export class ScopeService {
       // `action add` gives a template's folder its action.yaml.
       return lockedWrite(
         this.invariants,
-        { folders: [folder], commit: input.commit },
+        { folders: [...pathsLock, folder], commit: input.commit },
         async () => {
+          await refuseOverlap();
           const here = await this.source.list(folder, { recursive: false });
           if (here.some((e) => e.path === written)) throw projectExists(project, folder, optionWords(this.invariants.optionWords));
           writeFileAtomic(this.root, written, file.content);
@@ -250,16 +256,15 @@ export class ScopeService {
         (removed) => ({ value, paths: [written, ...removed], message }),
       );
     }
-    const enabled = await commitWanted(this.source, input.commit);
-    return withCommit(
-      this.root,
-      enabled,
+    return lockedWrite(
+      this.invariants,
+      { folders: pathsLock, commit: input.commit },
       async () => {
+        await refuseOverlap();
         // All or nothing, and a concurrent `project add` of the same name fails on the rename.
         writeFolderAtomic(this.root, folder, [file]);
-        return { value, paths: [written], message };
       },
-      { notice: this.invariants.deps.notice, option: commitOptionFor(this.invariants.optionWords?.commit, input.commit) },
+      () => ({ value, paths: [written], message }),
     );
   }
 
@@ -341,28 +346,37 @@ export class ScopeService {
     }));
   }
 
-  /**
-   * A new project whose paths overlap another project's (by the globs alone, or
-   * by a file of the repository both hold: validate's `project-paths-overlap`)
-   * is refused, exit 2, unless `projects.allow_overlap`: a file belongs to one
-   * project, and `project add` must not leave the store invalid.
-   */
+  /** The refusal of {@link pathOverlaps} for one new project, thrown: exit 2, nothing written. */
   private async refuseOverlap(project: string, paths: readonly string[]): Promise<void> {
+    const refused = (await this.pathOverlaps([{ project, paths }])).get(project);
+    if (refused !== undefined) throw refused;
+  }
+
+  /**
+   * The new projects whose paths overlap a project's of the store (by the globs alone, or by a file of the repository
+   * both hold: validate's `project-paths-overlap`), each with its refusal, exit 2; none when `projects.allow_overlap`:
+   * a file belongs to one project, and a writer must not leave the store invalid. Read as the store is now: a caller
+   * that writes the paths holds the lock of {@link PROJECTS_LOCK} from this read to its write.
+   */
+  async pathOverlaps(news: readonly { project: string; paths: readonly string[] }[]): Promise<Map<string, UsageError>> {
+    const refused = new Map<string, UsageError>();
+    if (news.length === 0) return refused;
     const [{ loadConfig }, { readProjects }, { lsRepoFiles, GitError }, { projectOverlaps }] = await Promise.all([
       import('../store/config.ts'),
       import('../store/projects.ts'),
       import('../git/repo.ts'),
       import('../core/path-overlap.ts'),
     ]);
-    if ((await loadConfig(this.source)).projects.allow_overlap) return;
+    if ((await loadConfig(this.source)).projects.allow_overlap) return refused;
     const read = await readProjects(this.source);
     // A project.yaml that cannot be read hides its paths: the new ones could overlap them unseen.
-    requireValid({ diagnostics: read.diagnostics } as never, `compare the paths of project ${project} with the other projects'`);
+    const named = news.length === 1 ? `project ${news[0]!.project}` : 'the new projects';
+    requireValid({ diagnostics: read.diagnostics } as never, `compare the paths of ${named} with the other projects'`);
     const others = read.names.flatMap((name) => {
       const taken = read.meta.get(name)?.paths;
       return taken && taken.length > 0 ? [{ name, paths: taken }] : [];
     });
-    if (others.length === 0) return;
+    if (others.length === 0) return refused;
     let files: string[] | undefined;
     try {
       files = await lsRepoFiles(this.root, true);
@@ -370,16 +384,27 @@ export class ScopeService {
       // Outside git the globs alone are compared, as validate does.
       if (!(error instanceof GitError)) throw error;
     }
-    const found = projectOverlaps([...others.map((o) => o.paths), paths], files).overlaps.find((o) => o.b === others.length);
-    if (found === undefined) return;
-    const other = others[found.a]!;
-    const otherPath = other.paths[found.ai]!;
-    throw new UsageError(
-      `path ${paths[found.bi]} of the new project ${project} overlaps path ${otherPath} of project ${other.name} (${found.example ? `both hold ${found.example}` : 'the globs alone show it'})`,
-      `Nothing was written. A file belongs to one project: give ${project} paths outside ${other.name}'s (projects/${other.name}/project.yaml), or set projects.allow_overlap: true in config.yaml.`,
-      { project, path: paths[found.bi], other: other.name, other_path: otherPath, example: found.example ?? null },
-      'project-paths-overlap',
-    );
+    const { overlaps } = projectOverlaps([...others.map((o) => o.paths), ...news.map((n) => n.paths)], files);
+    for (const o of overlaps) {
+      // A pair of the store's own projects, or of two new ones, is not this check's: only a new one beside another.
+      const [known, fresh] = o.a < o.b ? [o.a, o.b] : [o.b, o.a];
+      if (known >= others.length || fresh < others.length) continue;
+      const [ki, fi] = known === o.a ? [o.ai, o.bi] : [o.bi, o.ai];
+      const { project, paths } = news[fresh - others.length]!;
+      if (refused.has(project)) continue;
+      const other = others[known]!;
+      const otherPath = other.paths[ki]!;
+      refused.set(
+        project,
+        new UsageError(
+          `path ${paths[fi]} of the new project ${project} overlaps path ${otherPath} of project ${other.name} (${o.example ? `both hold ${o.example}` : 'the globs alone show it'})`,
+          `Nothing was written. A file belongs to one project: give ${project} paths outside ${other.name}'s (projects/${other.name}/project.yaml), or set projects.allow_overlap: true in config.yaml.`,
+          { project, path: paths[fi], other: other.name, other_path: otherPath, example: o.example ?? null },
+          'project-paths-overlap',
+        ),
+      );
+    }
+    return refused;
   }
 
   /** A linked folder on the way is an invalid store (exit 3), never followed. */

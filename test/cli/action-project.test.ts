@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { runAgents } from '../helpers/main.ts';
+import type { ImportPlan, PlannedCandidate } from '../../src/core/import-plan.ts';
+import { ImportService } from '../../src/service/import-service.ts';
+import { InvariantService, ScopeService } from '../../src/index.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
 function repoStore(): { root: string; repo: string } {
@@ -225,6 +228,32 @@ describe('agents project add / list', () => {
     writeFileSync(join(root, 'config.yaml'), `${readFileSync(join(root, 'config.yaml'), 'utf8')}projects:\n  allow_overlap: true\n`);
     expect((await run(root, 'project', 'add', 'api', '--path', 'services/billing/api/**')).code).toBe(0);
     expect((await run(root, 'validate')).code).toBe(0);
+  });
+
+  it('two project adds at once whose paths overlap: one is written, the other refused (project-paths-overlap), never both', async () => {
+    const { root } = repoStore();
+    const scopes = new ScopeService(new InvariantService(root, { author: async () => undefined }));
+    const adds = await Promise.allSettled(['alpha', 'beta'].map((project) => scopes.addProject({ project, paths: ['services/**'] })));
+    expect(adds.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = adds.find((a) => a.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: 'project-paths-overlap', exitCode: 2 });
+    expect(['alpha', 'beta'].filter((p) => existsSync(join(root, 'projects', p)))).toHaveLength(1);
+  });
+
+  it("an import's new project whose paths a project made meanwhile (during the review) came to overlap: its rules are not imported, said, and the store stays valid", async () => {
+    const { root } = repoStore();
+    const invariants = new InvariantService(root, { author: async () => undefined });
+    const scopes = new ScopeService(invariants);
+    const rule: PlannedCandidate = {
+      ...{ n: 1, file: 'services/api/AGENTS.md', line: 3, end_line: 3, whole: true, text: 'Always validate input' },
+      ...{ tags: [], severity: 'error', scope: { kind: 'project', project: 'api' }, status: 'new', near: [] },
+    };
+    const plan: ImportPlan = { files: [], projects: [{ name: 'api', paths: ['services/api/**'], exists: false }], candidates: [rule] };
+    await scopes.addProject({ project: 'services', paths: ['services/**'] });
+    const written = await new ImportService(invariants, scopes).apply(plan, [rule]);
+    expect(written).toMatchObject({ invariants: [], projects: [], refused: [{ n: 1 }] });
+    expect(written.refused[0]!.why).toContain('overlaps path services/** of project services');
+    expect(existsSync(join(root, 'projects/api'))).toBe(false);
   });
 
   it.each([
