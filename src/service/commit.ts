@@ -67,7 +67,7 @@ export async function lockedWrite<L, T extends object>(
   const enabled = await commitWanted(ctx.source, options.commit);
   const { withFolderLocks } = await import('../store/lock.ts');
   const { notice } = ctx.deps;
-  return withCommit(ctx.root, enabled, async () => written(await withFolderLocks(ctx.root, options.folders, locked, { onStale: notice })), {
+  return withCommit(ctx.root, enabled, async () => written(await withFolderLocks(ctx.root, options.folders, locked, { notice: notice })), {
     notice,
     option: commitOptionFor(ctx.optionWords?.commit, options.commit),
   });
@@ -112,7 +112,7 @@ export async function withCommit<T extends object>(
   // (beside the scopes' locks, which readers skip), not one in git's folder, which may belong to someone else.
   return withFolderLock(root, '', () => commitWritten(root, top, prefix, git, write, option, options.notice), {
     label: prefix || '.',
-    ...(options.notice ? { onStale: options.notice } : {}),
+    ...(options.notice ? { notice: options.notice } : {}),
   });
 }
 

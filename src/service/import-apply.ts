@@ -181,7 +181,7 @@ export async function applyImport(
       }
       batch.commit();
     },
-    { onStale: deps.notice },
+    { notice: deps.notice },
   );
   written.projects = made.map((m) => m.project).filter((p) => !overlapping.has(p));
   return written;

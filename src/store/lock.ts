@@ -19,8 +19,8 @@ import { OPEN_READ } from './read-file.ts';
 export interface LockOptions {
   /** How long to wait for another writer, in ms (default: AGENTS_LOCK_TIMEOUT_MS, else 15 s). */
   timeoutMs?: number;
-  /** Told when a stale lock of a dead process is cleared. */
-  onStale?: (message: string) => void;
+  /** Told what the wait does that its user should know: a stale lock of a dead process cleared, a wait that lasts. */
+  notice?: (message: string) => void;
   /** The folder as messages name it, when `folder` (relative to a root the user does not know) would not lead there. */
   label?: string;
   /** Stops the wait for another writer's lock (a caller that gave up, as an MCP client cancels a call): nothing is written. */
@@ -31,6 +31,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** How long a breaker that names no process stands before another may remove it: its maker may be about to name itself. */
 const BREAKER_LIFETIME_MS = 5_000;
+
+/** How long a writer waits for another's lock before it says so: a shorter wait is a turn, a longer one looks hung. */
+const WAIT_NOTICE_MS = 1_000;
 
 /** Default wait for another writer's lock. */
 export const LOCK_TIMEOUT_MS = 15_000;
@@ -284,6 +287,8 @@ export async function withFolderLock<T>(
   const lockName = () => (shown ??= shownLock(root, folder, options.label));
   const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
   const deadline = Date.now() + timeoutMs;
+  // Whether a wait that lasts was said (once): a command silent for the whole wait looked hung.
+  let told = false;
   assertMine(root);
   assertNoLinkedFolder(root, folder, `lock ${folder}`);
   // A caller that gave up before its turn came (an MCP call cancelled while the store was read) writes nothing, though
@@ -345,7 +350,7 @@ export async function withFolderLock<T>(
       assertLockUsable(lockPath, folder, options.label);
       const stale = isStale(lockPath);
       if (stale !== null && breakStale(lockPath, stale.seen, lockName())) {
-        options.onStale?.(`cleared a stale lock ${lockName()}: ${stale.why}`);
+        options.notice?.(`cleared a stale lock ${lockName()}: ${stale.why}`);
         continue;
       }
       if (Date.now() >= deadline) {
@@ -362,6 +367,10 @@ export async function withFolderLock<T>(
         );
       }
       waiting ??= holdStopSignals();
+      if (!told && Date.now() >= deadline - timeoutMs + WAIT_NOTICE_MS) {
+        told = true;
+        options.notice?.(`waiting for ${lockName()}, held by ${holder().by}; gives up after ${timeoutMs} ms (AGENTS_LOCK_TIMEOUT_MS)`);
+      }
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, 50);
       // A caller's stop signal (extends fetch's, strategize's) is said as the process's own is, with its exit code.

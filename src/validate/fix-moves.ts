@@ -139,7 +139,7 @@ export async function finishMoves(root: string, moves: readonly InterruptedMove[
           fixes.push(fix);
           fixes.push(removeMarker(root, m.marker));
         },
-        options.onStale ? { onStale: options.onStale } : {},
+        options.onStale ? { notice: options.onStale } : {},
       );
       if (!fix.done) fixes.push(fix);
     } catch (error) {

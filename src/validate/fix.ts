@@ -132,7 +132,7 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
             renamed.add(d.file);
           }
         },
-        options.onStale ? { onStale: options.onStale } : {},
+        options.onStale ? { notice: options.onStale } : {},
       );
     } catch (error) {
       if (locked || !(error instanceof AgentsError)) throw error;
@@ -192,7 +192,7 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
           if (error) Object.assign(fix, { done: false, failed: true, message: `${fix.message}: not done, ${error.message}` });
         }
       },
-      options.onStale ? { onStale: options.onStale } : {},
+      options.onStale ? { notice: options.onStale } : {},
     );
   } catch (error) {
     if (locked || !(error instanceof AgentsError)) throw error;

@@ -33,7 +33,7 @@ export interface FixOptions {
    * discarded, none is put in place, and the abort's reason is thrown; the renames and removals made before it stand.
    */
   signal?: AbortSignal;
-  /** Told when a stale lock of a dead process is cleared to take it. */
+  /** Told what the wait for a scope's lock does: a stale lock of a dead process cleared to take it, a wait that lasts. */
   onStale?: (message: string) => void;
   /** Told when a file to rename or give an id changed since the check (another --fix did it): the report is behind. */
   onChanged?: () => void;

@@ -23,7 +23,7 @@ describe('a lock when the wall clock jumps', () => {
     let fixed: { stdout: string } = { stdout: '' };
     await withFolderLock(store, 'global', async () => {
       clockSetForward(lock, 3_600_000);
-      second = await withFolderLock(store, 'global', () => 'taken', { timeoutMs: 200, onStale: (m) => cleared.push(m) }).catch(
+      second = await withFolderLock(store, 'global', () => 'taken', { timeoutMs: 200, notice: (m) => cleared.push(m) }).catch(
         (error: { code?: string }) => error.code,
       );
       fixed = await runAgents(['--store', store, 'validate', '--fix', '--format', 'json']);

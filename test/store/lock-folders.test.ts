@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { hostname } from 'node:os';
+import { describe, expect, it, vi } from 'vitest';
 import { CancelledError } from '../../src/core/errors.ts';
 import { withFolderLock, withFolderLocks } from '../../src/store/lock.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -92,7 +93,7 @@ describe('the folders a writer killed under its lock made', () => {
       () => {
         throw new Error('refused');
       },
-      { onStale: (m) => cleared.push(m) },
+      { notice: (m) => cleared.push(m) },
     );
     await expect(refused).rejects.toThrow('refused');
     expect(cleared).toHaveLength(1);
@@ -138,5 +139,32 @@ describe('withFolderLock: its release', () => {
     });
     expect(readFileSync(join(root, 'projects/web/.lock'), 'utf8')).toBe(next);
     expect(readdirSync(join(root, 'projects/.web.away')).sort()).toEqual(['.gitkeep', '.lock']);
+  });
+});
+
+describe('withFolderLock: a wait that lasts', () => {
+  it('is said once, after a second, naming the lock, its holder and when the wait ends; a shorter turn says nothing', async () => {
+    const root = testStore();
+    let letGo!: () => void;
+    const held = withFolderLock(root, 'global', () => new Promise<void>((resolve) => (letGo = resolve)));
+    await vi.waitFor(() => expect(existsSync(join(root, 'global/.lock'))).toBe(true));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const told: string[] = [];
+      const waiter = withFolderLock(root, 'global', () => 'taken', { timeoutMs: 15_000, notice: (m) => told.push(m) });
+      await vi.advanceTimersByTimeAsync(800);
+      expect(told).toEqual([]);
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(told).toEqual([
+        `waiting for ${join(root, 'global/.lock')}, held by process ${process.pid} on ${hostname()}; gives up after 15000 ms (AGENTS_LOCK_TIMEOUT_MS)`,
+      ]);
+      letGo();
+      await held;
+      await vi.advanceTimersByTimeAsync(100);
+      expect(await waiter).toBe('taken');
+      expect(told).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -285,7 +285,10 @@ export default defineCommand<InstallArgs>({
       ? planInstall(top, clients, program, true)
       : git === undefined
         ? await write()
-        : await withFolderLock(git, 'agents/guard-install', write, { label: join(git, 'agents/guard-install') });
+        : await withFolderLock(git, 'agents/guard-install', write, {
+            label: join(git, 'agents/guard-install'),
+            notice: (m) => ctx.notice(m),
+          });
     const rows: { client: GuardClient; file: string; status: string; line?: number; col?: number; program?: string }[] = plans.map((p) => ({
       client: p.client,
       file: p.rel,

@@ -171,7 +171,7 @@ export async function strategize(
         setChanged: changed ?? null,
       };
     },
-    { onStale: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },
+    { notice: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },
   );
 }
 

@@ -106,7 +106,7 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
             projectMadeUnderLock(project, undefined, made);
             write();
           },
-          { onStale: svc.invariants.deps.notice },
+          { notice: svc.invariants.deps.notice },
         );
       const n = promoted.length;
       return {

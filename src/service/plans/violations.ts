@@ -83,7 +83,7 @@ export async function addViolation(
       await requirePlanHeld(svc.invariants.source, plan.id, 'this command ran');
       writeFileAtomic(svc.root, path, content);
     },
-    { onStale: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },
+    { notice: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },
   );
   return { plan: plan.id, violation, path };
 }

@@ -140,7 +140,7 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
           'Nothing was written. Run `agents project list` (or `agents plan list`) to see what there is.',
         );
       const id = (await idMaker(svc.invariants))();
-      return withFolderLock(svc.root, folder, () => writeWaiver(id), { onStale: svc.invariants.deps.notice });
+      return withFolderLock(svc.root, folder, () => writeWaiver(id), { notice: svc.invariants.deps.notice });
     },
     (waiver) => ({
       value: { waiver },
