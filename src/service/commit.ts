@@ -176,10 +176,19 @@ async function commitWritten<T extends object>(
   }
   // git's index lock, held by another git (an IDE refreshing its status, say), is waited on as the store's own lock
   // is: a commit tried while it is there would fail with the change already written.
-  const { lockTimeoutFromEnv } = await import('../store/lock.ts');
+  const { lockTimeoutFromEnv, WAIT_NOTICE_MS } = await import('../store/lock.ts');
   const waitMs = lockTimeoutFromEnv();
   const deadline = Date.now() + waitMs;
-  const held = await indexLockAfterWait(top, git, deadline);
+  // A wait that lasts is said once, as a scope lock's is: a stale index.lock of a git that crashed makes it last.
+  let told = false;
+  const waiting = (lock: string) => {
+    if (told || Date.now() < deadline - waitMs + WAIT_NOTICE_MS) return;
+    told = true;
+    notice?.(
+      `waiting for ${relative(top, lock).split(sep).join('/')}, git's index lock, held by another git process; gives up after ${waitMs} ms (AGENTS_LOCK_TIMEOUT_MS)`,
+    );
+  };
+  const held = await indexLockAfterWait(top, git, deadline, waiting);
   if (held !== undefined) {
     const lock = relative(top, held).split(sep).join('/');
     throw new AgentsError(
@@ -206,7 +215,7 @@ async function commitWritten<T extends object>(
         // Another process took git's index lock after the check: git failed before it changed anything, so the
         // commit is tried again once the lock is gone, within the same wait.
         if (!(error instanceof git.CommitError) || git.heldIndexLock(top) === undefined || Date.now() >= deadline) throw error;
-        if ((await indexLockAfterWait(top, git, deadline)) !== undefined) throw error;
+        if ((await indexLockAfterWait(top, git, deadline, waiting)) !== undefined) throw error;
       }
     }
     // None of them a change git can record (a file it never had, removed): nothing to commit.
@@ -262,11 +271,17 @@ async function exportsHint(
 }
 
 /** Waits, as for the store's own lock, until no process holds git's index lock: the lock still held at `deadline`, else undefined. */
-async function indexLockAfterWait(top: string, git: typeof import('../git/commit.ts'), deadline: number): Promise<string | undefined> {
+async function indexLockAfterWait(
+  top: string,
+  git: typeof import('../git/commit.ts'),
+  deadline: number,
+  waiting: (lock: string) => void,
+): Promise<string | undefined> {
   let delay = 2;
   for (;;) {
     const held = git.heldIndexLock(top);
     if (held === undefined || Date.now() >= deadline) return held;
+    waiting(held);
     await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
     delay = Math.min(delay * 2, 50);
   }

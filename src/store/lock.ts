@@ -33,7 +33,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BREAKER_LIFETIME_MS = 5_000;
 
 /** How long a writer waits for another's lock before it says so: a shorter wait is a turn, a longer one looks hung. */
-const WAIT_NOTICE_MS = 1_000;
+export const WAIT_NOTICE_MS = 1_000;
 
 /** Default wait for another writer's lock. */
 export const LOCK_TIMEOUT_MS = 15_000;

@@ -395,12 +395,18 @@ describe('--commit on add and remove', () => {
     expect(readdirSync(join(repo.store, 'global'))).toEqual([`${G1}.yaml`]);
     rmSync(lock);
     expect(repo.git('status', '--porcelain').trim()).toBe('');
-    // Let go while the command waits (an IDE's git refreshing its status): the change is written and committed.
+    // Let go while the command waits (an IDE's git refreshing its status): the change is written and committed, and a
+    // wait past a second is said, once, so that the command does not look hung.
     writeFileSync(lock, '');
-    const release = setTimeout(() => rmSync(lock), 200);
+    const release = setTimeout(() => rmSync(lock), 1_300);
     const waited = await add('Never skip the review', '20000');
     clearTimeout(release);
     expect(waited.code).toBe(0);
+    expect(
+      waited.stderr.match(
+        /^agents: waiting for \.git\/index\.lock, git's index lock, held by another git process; gives up after 20000 ms/gm,
+      ),
+    ).toHaveLength(1);
     expect(count(repo)).toBe(2);
     expect(repo.git('status', '--porcelain').trim()).toBe('');
     // Taken after the check, when the change is written and git add meets it: the commit is tried again once it goes.
