@@ -141,6 +141,7 @@ async function fetchSources(
   rev: string | undefined,
   tree: TreeSource,
   top?: string,
+  notice?: (message: string) => void,
 ): Promise<FetchOutcome[]> {
   // A store that extends nothing has nothing to fetch, a revision from before it extended anything or a lock left
   // after its last source went (a CI step runs for every pull request, one that drops `extends` too).
@@ -156,7 +157,11 @@ async function fetchSources(
   // folder is gone. A revision's pins are history the diff reads for that side, as an update's previous pins are: a
   // tag moved or a branch force-pushed since would otherwise stop the review of the pull request that follows it.
   const previous = rev !== undefined;
-  return fetchPins(top ?? root, pinsFor(read, wanted, rev !== undefined && names.length === 0), { signal, previous });
+  return fetchPins(top ?? root, pinsFor(read, wanted, rev !== undefined && names.length === 0), {
+    signal,
+    previous,
+    ...(notice ? { notice } : {}),
+  });
 }
 
 export class ExtendsService {
@@ -180,7 +185,7 @@ export class ExtendsService {
    * Fetches exactly the pinned commits into the cache (docs/extends.md); with `rev`, those of that revision's lock.
    */
   async fetch(names: readonly string[] = [], signal?: AbortSignal, rev?: string): Promise<FetchOutcome[]> {
-    return fetchSources(this.root, names, signal, rev, await this.tree(rev));
+    return fetchSources(this.root, names, signal, rev, await this.tree(rev), undefined, this.invariants.deps.notice);
   }
 
   /**
@@ -193,10 +198,11 @@ export class ExtendsService {
     names: readonly string[],
     signal: AbortSignal | undefined,
     rev: string,
+    notice?: (message: string) => void,
   ): Promise<FetchOutcome[]> {
     const tree = await revisionTree(at.root, rev, at.top);
     if ((await tree.list('')).length === 0) throw at.error;
-    return fetchSources(at.root, names, signal, rev, tree, at.top);
+    return fetchSources(at.root, names, signal, rev, tree, at.top, notice);
   }
 
   /**
@@ -212,7 +218,7 @@ export class ExtendsService {
     // An invalid config.yaml or a misspelt SOURCE is said first, as a store outside git (no cache, no lock) says them.
     selectSources(await this.state(undefined, true), names);
     // From the read of the lock to its write: another update meanwhile would have its pins written over by this one's.
-    return withSourcesLock(this.root, () => this.updateLocked(names, options), options.signal);
+    return withSourcesLock(this.root, () => this.updateLocked(names, options), options.signal, this.invariants.deps.notice);
   }
 
   private async updateLocked(

@@ -319,9 +319,10 @@ export async function fetchPins(
    * `fresh`: the pins were just taken from the remote (`extends update`), nothing to check. `previous`: the pins an
    * update moves away from, or a revision's (`fetch --rev`), fetched only for a report of that side: neither
    * checked against their refs nor remembered as checked, as they are not the working tree's. `signal` stops the
-   * run's git processes. `locked`: the caller holds the cache's lock already (withSourcesLock).
+   * run's git processes. `locked`: the caller holds the cache's lock already (withSourcesLock). `notice`: told of a
+   * wait for that lock that lasts.
    */
-  options: { fresh?: boolean; previous?: boolean; signal?: AbortSignal; locked?: boolean } = {},
+  options: { fresh?: boolean; previous?: boolean; signal?: AbortSignal; locked?: boolean; notice?: (message: string) => void } = {},
 ): Promise<FetchOutcome[]> {
   const root = cacheRoot(storeRoot);
   const fetch = async () => {
@@ -420,7 +421,7 @@ export async function fetchPins(
     }
     return outcomes;
   };
-  return options.locked ? fetch() : withSourcesLock(storeRoot, fetch, options.signal);
+  return options.locked ? fetch() : withSourcesLock(storeRoot, fetch, options.signal, options.notice);
 }
 
 /**
@@ -428,7 +429,12 @@ export async function fetchPins(
  * takes: `extends update` holds it from its read of the lock file to its write, so that two updates at once take
  * turns, the second reading the pins the first wrote instead of writing its own over them.
  */
-export async function withSourcesLock<T>(storeRoot: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function withSourcesLock<T>(
+  storeRoot: string,
+  fn: () => Promise<T>,
+  signal?: AbortSignal,
+  notice?: (message: string) => void,
+): Promise<T> {
   const root = cacheRoot(storeRoot);
   const parent = join(root, '..');
   // `agents/` under the git folder is the tool's too (the parse cache's home): a file there is named as one here.
@@ -447,5 +453,7 @@ export async function withSourcesLock<T>(storeRoot: string, fn: () => Promise<T>
     timeoutMs: lockTimeoutFromEnv(undefined, FETCH_LOCK_TIMEOUT_MS),
     // Its signal ends the wait too: Ctrl-C while another fetch holds the lock stops this run then, not after that fetch.
     signal,
+    // A wait as long as another's fetch is said once it lasts: silent, the command looked hung for minutes.
+    ...(notice ? { notice } : {}),
   });
 }

@@ -275,6 +275,10 @@ describe('the cache of policy sources', () => {
       const r = await fetching;
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)[0].status).toBe('cached');
+      // Said once, as it began to last, so that a wait as long as another's fetch does not look hung.
+      expect(r.stderr.match(/^agents: waiting for .*/gm)).toEqual([
+        `agents: waiting for ${lock}, held by process ${process.pid} on ${hostname()}; gives up after 600000 ms (AGENTS_LOCK_TIMEOUT_MS)`,
+      ]);
     } finally {
       vi.useRealTimers();
     }

@@ -41,7 +41,7 @@ export default defineCommand<{ source?: string[]; rev?: string }>({
       (signal) =>
         service !== undefined
           ? service.fetch(argv.source ?? [], signal, argv.rev)
-          : ExtendsService.fetchAtRevision(at!, argv.source ?? [], signal, argv.rev!),
+          : ExtendsService.fetchAtRevision(at!, argv.source ?? [], signal, argv.rev!, (m) => ctx.notice(m)),
       (done) => `${done.length} source${done.length === 1 ? ' was' : 's were'} fetched or found cached.`,
     );
     const s = makeStyle(ctx.color);
