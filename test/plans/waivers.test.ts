@@ -500,6 +500,32 @@ describe('invariant waive --project of a project removed while it waited', () =>
       cwd: dirname(root),
     });
     expect(code, stdout).toBe(2);
+    // As add, move and plan use say it: a script tells a project removed meanwhile from a mistake in what it asked.
+    expect(JSON.parse(stdout).error).toMatchObject({ code: 'project-removed', detail: { project: 'reports' } });
     expect(existsSync(join(root, 'projects/reports'))).toBe(false);
+  });
+
+  it('an empty project folder made by hand is a project: waived for, as plan use targets it', async () => {
+    const { mkdirSync, readdirSync } = await import('node:fs');
+    const root = exampleStore();
+    mkdirSync(join(root, 'projects/bare'));
+    const r = await run(
+      root,
+      '--format',
+      'json',
+      'invariant',
+      'waive',
+      NEVER_DELETE,
+      '--project',
+      'bare',
+      '--reason',
+      'Busy',
+      '--owner',
+      'Ops',
+      '--expires',
+      '2999-01-01',
+    );
+    expect(r.code, r.stdout).toBe(0);
+    expect(readdirSync(join(root, 'projects/bare/waivers'))).toEqual([`${JSON.parse(r.stdout).id}.yaml`]);
   });
 });

@@ -2,7 +2,6 @@
 import { conflictingOptions, missingOption, UsageError, valueTooLong } from '../../core/errors.ts';
 import { inputObject, requiredString } from '../../core/input-shape.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
-import { LOCK_NAME } from '../../core/layout.ts';
 import { codePointLength } from '../../core/names.ts';
 import { type ScopedWaiver, type Waiver, type WaiverScope, parseExpiresInput, waiverFolder, waiverPath } from '../../core/waivers.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
@@ -11,7 +10,8 @@ import { lockedWrite } from '../commit.ts';
 import { optionWords } from '../option-words.ts';
 import { refuseLockedWaiver } from '../floors.ts';
 import { notInSet, refuseUnknownInvariant } from '../invariants/lookup.ts';
-import { toScope } from '../invariants/rules.ts';
+import { projectMadeUnderLock } from '../invariants/projects.ts';
+import { requirePlanHeld, toScope } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
 import type { PlanContext } from './context.ts';
 import { planById, timestamp } from './common.ts';
@@ -132,13 +132,11 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
   return lockedWrite(
     svc.invariants,
     { folders: [scopeDir], commit: input.commit },
-    async () => {
-      const here = await svc.invariants.source.list(scopeDir, { recursive: false });
-      if (!here.some((e) => e.path !== `${scopeDir}/${LOCK_NAME}`))
-        throw new UsageError(
-          `${where} is gone: it was removed while this command waited for it`,
-          'Nothing was written. Run `agents project list` (or `agents plan list`) to see what there is.',
-        );
+    async (made) => {
+      // Gone while this waited: the plan's plan.yaml, or the project's folder, which the lock had to make again. A
+      // project folder that is there and empty (made by hand) is a project, as for every other command.
+      if (scope.kind === 'plan') await requirePlanHeld(svc.invariants.source, scope.plan, 'this command waited for it');
+      else projectMadeUnderLock(scope.project, undefined, made.has(scopeDir));
       const id = (await idMaker(svc.invariants))();
       return withFolderLock(svc.root, folder, () => writeWaiver(id), { notice: svc.invariants.deps.notice });
     },
