@@ -100,6 +100,11 @@ export function temporaryParts(base: string): TemporaryParts | undefined {
   return { name: m[1]!, pid: Number(m[5]), writer };
 }
 
+/** A writer's try at a lock: the lock's temporary, linked to `.lock` and removed at once, there for an instant. */
+export function isLockAttempt(base: string): boolean {
+  return temporaryParts(base)?.name === LOCK_NAME;
+}
+
 /** The store path a temporary at `path` stands for (`global/.X.yaml.….tmp` → `global/X.yaml`), or undefined for none. */
 export function temporaryTarget(path: string): string | undefined {
   const slash = path.lastIndexOf('/');

@@ -3,7 +3,7 @@
 // while a plan targets it, or while its project.yaml names paths (exported
 // files still stand for it): each of those is a decision to take first.
 import { CheckFailedError } from '../core/errors.ts';
-import { isTemporaryName, LOCK_NAME } from '../core/layout.ts';
+import { isLockAttempt, isTemporaryName, LOCK_NAME } from '../core/layout.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import { lockedWrite } from './commit.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
@@ -63,8 +63,10 @@ async function refuseInUse(invariants: InvariantService, name: string, folder: s
   const blockers: string[] = [];
   const held = snap.invariants.length;
   if (held > 0) blockers.push(`it holds ${held} invariant${held === 1 ? '' : 's'} (move or remove them first)`);
-  // The lock is this command's own.
-  const files = snap.entries.filter((e) => e.type !== 'dir' && e.path !== `${folder}/${LOCK_NAME}`).map((e) => e.path);
+  // The lock is this command's own, and a try at it is a waiting writer's, which finds the project gone once it goes.
+  const files = snap.entries
+    .filter((e) => e.type !== 'dir' && e.path !== `${folder}/${LOCK_NAME}` && !isLockAttempt(e.path.slice(e.path.lastIndexOf('/') + 1)))
+    .map((e) => e.path);
   const waivers = files.filter((p) => p.startsWith(`${folder}/waivers/`)).length;
   if (waivers > 0) blockers.push(`it holds ${waivers} waiver${waivers === 1 ? '' : 's'}`);
   const targeting = [...plans.plans.values()].filter((p) => p.project === name).map((p) => p.id);

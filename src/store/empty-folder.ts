@@ -3,7 +3,7 @@
 // project with nothing in it.
 import { type Dirent, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { LOCK_NAME, temporaryParts } from '../core/layout.ts';
+import { isLockAttempt, LOCK_NAME } from '../core/layout.ts';
 import { fsyncDir, tempName } from './atomic-write.ts';
 import { removeEmptyUpTo } from './write-all.ts';
 
@@ -22,15 +22,10 @@ export function removeIfEmpty(storeRoot: string, rel: string): boolean {
  */
 export function holdsOnlyLock(storeRoot: string, rel: string): boolean {
   try {
-    return readdirSync(join(storeRoot, rel)).every((name) => name === LOCK_NAME || lockAttempt(name));
+    return readdirSync(join(storeRoot, rel)).every((name) => name === LOCK_NAME || isLockAttempt(name));
   } catch {
     return false;
   }
-}
-
-/** A waiting writer's try at a lock: the lock's temporary, which it links to `.lock` and then removes. */
-function lockAttempt(name: string): boolean {
-  return temporaryParts(name)?.name === LOCK_NAME;
 }
 
 /**
@@ -60,7 +55,7 @@ export function takeFolderAway(storeRoot: string, rel: string): string | undefin
 export function removeTakenFolder(away: string): void {
   let names: string[] = [];
   try {
-    names = readdirSync(away).filter((name) => name === LOCK_NAME || lockAttempt(name));
+    names = readdirSync(away).filter((name) => name === LOCK_NAME || isLockAttempt(name));
   } catch {
     // Gone already.
   }

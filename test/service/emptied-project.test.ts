@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryName } from '../../src/core/layout.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
+import { removeProject } from '../../src/service/project-remove.ts';
 import { withFolderLock } from '../../src/store/lock.ts';
 import { type TreeSource, WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
@@ -65,6 +66,14 @@ describe("a project's last invariant removed while another writer comes", () => 
       if (dir === 'projects/web') writeFileSync(attempt, '4000000 host 0\n');
     });
     await svc.remove(ONLY);
+    expect(readdirSync(join(root, 'projects'))).toEqual([]);
+  });
+
+  it("project remove: a waiting writer's try at the project's lock is no file of the project; the project goes, and the try with it", async () => {
+    const root = testStore({ 'projects/web/.gitkeep': '' });
+    writeFileSync(join(root, 'projects/web', temporaryName('.lock', 4_000_000, undefined, 'ab12cd34')), '4000000 host 0\n');
+    const svc = new InvariantService(root, { author: async () => undefined });
+    expect(await removeProject(svc, { project: 'web' })).toMatchObject({ project: 'web', removed: ['projects/web/.gitkeep'] });
     expect(readdirSync(join(root, 'projects'))).toEqual([]);
   });
 });
