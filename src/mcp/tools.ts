@@ -12,6 +12,7 @@ import {
   LISTED_SCHEMA,
   listedJson,
   SHOW_RELATIONS_SCHEMA,
+  showIncompleteText,
   showRelationsJson,
   showText,
 } from '../present/invariant.ts';
@@ -212,10 +213,16 @@ export const TOOLS: readonly ToolDef[] = [
       'plans_targeting',
       'shadows',
       'shadowed_by',
+      'incomplete',
     ]),
     async run(args, ctx) {
       const r = await ctx.service.show(args.id as string);
-      return { data: { invariant: invariantJson(r.invariant), ...showRelationsJson(r) }, text: showText(r, makeStyle(false)) };
+      const incomplete = showIncompleteText(r);
+      const text = showText(r, makeStyle(false));
+      return {
+        data: { invariant: invariantJson(r.invariant), ...showRelationsJson(r) },
+        text: incomplete ? `${text}\n${incomplete}` : text,
+      };
     },
   },
   {

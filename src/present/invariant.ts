@@ -1,4 +1,6 @@
 import { actionName, describeScope, type Guard, type Scope, SCOPE_KINDS, SEVERITIES, type ScopedInvariant } from '../core/model.ts';
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import type { Style } from '../core/style.ts';
 import { arrayOf, BOOLEAN, enumOf, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
 
@@ -120,6 +122,20 @@ export interface ShownInvariant {
   appliesTo: string;
   plansTargeting?: string[];
   shadow: { shadows: readonly ScopedInvariant[]; shadowedBy: readonly ScopedInvariant[] };
+  /** The problems of the store's invalid files, which were not read: copies and plans there are not in the relations. */
+  incomplete?: readonly Diagnostic[];
+}
+
+/** What `show` says when files of the store are invalid: how many problems, in which files, and the command that shows them. */
+export interface IncompleteJson {
+  problems: number;
+  files: string[];
+  command: string;
+}
+
+function incompleteJson(problems: readonly Diagnostic[] | undefined): IncompleteJson | null {
+  if (!problems?.length) return null;
+  return { problems: problems.length, files: [...new Set(problems.map((d) => d.file))].sort(), command: 'agents validate' };
 }
 
 export function showRelationsJson(r: ShownInvariant): {
@@ -127,12 +143,14 @@ export function showRelationsJson(r: ShownInvariant): {
   plans_targeting: string[] | null;
   shadows: ShadowJson[];
   shadowed_by: ShadowJson[];
+  incomplete: IncompleteJson | null;
 } {
   return {
     applies_to: r.appliesTo,
     plans_targeting: r.plansTargeting ?? null,
     shadows: r.shadow.shadows.map(shadowJson),
     shadowed_by: r.shadow.shadowedBy.map(shadowJson),
+    incomplete: incompleteJson(r.incomplete),
   };
 }
 
@@ -141,7 +159,27 @@ export const SHOW_RELATIONS_SCHEMA: Record<string, JsonSchema> = {
   plans_targeting: { type: ['array', 'null'], items: STRING },
   shadows: arrayOf(SHADOW_SCHEMA),
   shadowed_by: arrayOf(SHADOW_SCHEMA),
+  incomplete: {
+    ...objectOf({ problems: { type: 'integer' }, files: arrayOf(STRING), command: STRING }, ['problems', 'files', 'command']),
+    type: ['object', 'null'],
+  },
 };
+
+/**
+ * The warning `show` gives beside the invariant when files of the store are invalid (the CLI on stderr, the MCP
+ * `show_invariant` in its text): a copy it shadows or a plan targeting it may be in one of them, so the relations
+ * shown may be short.
+ */
+export function showIncompleteText(r: ShownInvariant): string | undefined {
+  const inc = incompleteJson(r.incomplete);
+  if (!inc) return undefined;
+  const files = inc.files.map((f) => escapeUnsafe(f));
+  const which =
+    files.length === 1
+      ? `${files[0]} is invalid`
+      : `${files.length} files are invalid (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''})`;
+  return `warning: the copies it shadows or is shadowed by and the plans targeting it may be missing, as ${which} and was not read: run \`${inc.command}\` to see the ${inc.problems === 1 ? 'problem' : `${inc.problems} problems`}`;
+}
 
 /**
  * The copies of an invariant's text it hides and is hidden by, each with the word the effective set says it by

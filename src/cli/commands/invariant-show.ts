@@ -1,6 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
-import { invariantJson, showRelationsJson, showText } from '../../present/invariant.ts';
+import { invariantJson, showIncompleteText, showRelationsJson, showText } from '../../present/invariant.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ id: string }>({
@@ -8,6 +8,9 @@ export default defineCommand<{ id: string }>({
   async run(argv, ctx) {
     const r = await (await ctx.invariants()).show(String(argv.id));
     emit(ctx, { ...invariantJson(r.invariant), ...showRelationsJson(r) }, () => showText(r, ctx.style));
+    // On stderr in every format, as JSON says it in its `incomplete` field too.
+    const incomplete = showIncompleteText(r);
+    if (incomplete) ctx.notice(incomplete);
     return EXIT_CODES.ok;
   },
 });

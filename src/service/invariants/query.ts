@@ -14,7 +14,7 @@ import { planProjectWarnings } from './plan-project.ts';
 import { requireAction } from './projects.ts';
 import { inheritedIfReadable, inheritedNotListed, unlessSourceNotReady } from './related.ts';
 import { sourceTemplate, sourceTemplates } from './source-actions.ts';
-import { byScopeThenId, holdsProject, requireValid, scopeToInput, toScope } from './rules.ts';
+import { byScopeThenId, holdsProject, requireValid, scopeToInput, storeErrors, toScope } from './rules.ts';
 import { type EffectiveResult, LIST_FIELDS, type ListOptions, type ListedInvariant, type ShowResult, type WaiverState } from './types.ts';
 import { docsRef } from '../../core/docs-link.ts';
 
@@ -217,6 +217,9 @@ export async function show(svc: InvariantContext, idOrPrefix: string): Promise<S
   }
   const info = shadowInfo(inv, all, snap.plans);
   const result: ShowResult = { invariant: inv, appliesTo: '', shadow: info };
+  // Shown even so (a removal's confirmation shows it while another file is broken), but said to be maybe short.
+  const incomplete = storeErrors(snap);
+  if (incomplete.length > 0) result.incomplete = incomplete;
   switch (inv.scope.kind) {
     case 'global':
       result.appliesTo = 'every project and every plan';

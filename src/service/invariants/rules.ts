@@ -1,5 +1,5 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
-import { uniqueDiagnostics } from '../../core/diagnostics.ts';
+import { type Diagnostic, uniqueDiagnostics } from '../../core/diagnostics.ts';
 import { InvalidStoreError, UsageError, valueTooLong } from '../../core/errors.ts';
 import { inputObject, optionalString, optionalStrings, requiredString, typeName } from '../../core/input-shape.ts';
 import {
@@ -168,16 +168,24 @@ export async function requirePlanHeld(source: TreeSource, plan: string, what: st
     );
 }
 
-/** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */
-export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string): void {
+/**
+ * The problems of the files read that leave something out of what was read, by place: what requireValid refuses,
+ * and what a command that goes on anyway (`invariant show`) says may be missing.
+ */
+export function storeErrors(snapshot: StoreSnapshot): Diagnostic[] {
   // By place, so that "first" is the first in the files as read, whichever check found it.
   // One id in two of the files read (validate's id-reused): each would shadow the other, a set silently shortened.
   // Once each: the readers of a command may meet one file twice (a project's folder and its project.yaml).
   // config.yaml's actor lacking a key it needs stops only that actor's run (ADR 0702), which loadConfig gates.
-  const errors = uniqueDiagnostics([
+  return uniqueDiagnostics([
     ...actorApart(snapshot.diagnostics).diagnostics.filter((d) => d.severity === 'error'),
     ...reusedInvariantIds(snapshot.invariants ?? []),
   ]).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+}
+
+/** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */
+export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string): void {
+  const errors = storeErrors(snapshot);
   if (errors.length === 0) return;
   const first = errors[0]!;
   // A file's name may hold a newline (a source's file, a clone's): shown escaped, as the lines below the message show it.

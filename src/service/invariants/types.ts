@@ -176,6 +176,8 @@ export interface ShowResult {
   appliesTo: string;
   plansTargeting?: string[];
   shadow: ShadowInfo;
+  /** The problems of the store's invalid files, left unread: a copy or a plan there is not in `shadow` nor `plansTargeting`. */
+  incomplete?: Diagnostic[];
 }
 
 /** What the add form checks a text against while it is typed (see `addContext`). */

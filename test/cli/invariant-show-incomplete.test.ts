@@ -1,0 +1,45 @@
+// `invariant show` goes on while other files of the store are invalid (a removal's confirmation shows the invariant
+// then), but never as if its relations were whole: the CLI text warns on stderr, its JSON and the MCP show_invariant
+// give `incomplete`, naming the files not read, since a copy it shadows or a plan targeting it may be there.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InvariantService } from '../../src/index.ts';
+import { newToolContext, TOOLS } from '../../src/mcp/tools.ts';
+import { runAgents } from '../helpers/main.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+const PROJECT = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const GLOBAL = '01M8KJT9G0XNWEM589ZS7FV0VV';
+const OTHER = '01M8KJT9G0XNWEM589ZS7FV0VW';
+const SHOW = TOOLS.find((t) => t.name === 'show_invariant')!;
+
+describe('invariant show with invalid files in the store', () => {
+  it('says, in text, JSON and MCP alike, that a shadowed copy may be missing as a file was not read', async () => {
+    const store = testStore({
+      [`projects/web/${PROJECT}.yaml`]: invariantYaml(PROJECT, 'Never log secrets', { severity: 'error' }),
+      [`global/${GLOBAL}.yaml`]: invariantYaml(GLOBAL, 'Never log secrets', { severity: 'error' }),
+      [`global/${OTHER}.yaml`]: invariantYaml(OTHER, 'Other rule', { severity: 'error' }),
+    });
+    const show = (format: string) => runAgents(['--store', store, '--format', format, 'invariant', 'show', PROJECT]);
+
+    const r = await show('json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ shadows: [{ id: GLOBAL }], incomplete: null });
+    expect(r.stderr).toBe('');
+    // The copy it shadows is the invalid file: it drops out of the relations.
+    writeFileSync(join(store, `global/${GLOBAL}.yaml`), invariantYaml(GLOBAL, 'Never log secrets', { severty: 'x' }));
+    const incomplete = { problems: 1, files: [`global/${GLOBAL}.yaml`], command: 'agents validate' };
+    const json = await show('json');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: PROJECT, shadows: [], incomplete });
+    expect(json.stderr).toContain(`global/${GLOBAL}.yaml`);
+    const text = await show('text');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(PROJECT);
+    expect(text.stderr).toContain(`global/${GLOBAL}.yaml`);
+    const mcp = await SHOW.run({ id: PROJECT }, newToolContext(new InvariantService(store)));
+    expect((mcp.data as Record<string, unknown>).incomplete).toEqual(incomplete);
+    expect(mcp.text).toContain(`global/${GLOBAL}.yaml`);
+  });
+});
