@@ -206,12 +206,12 @@ export const REVISION_FILE_HINT =
 
 /**
  * A problem of a source's file as this store says it: the file named under `extends/<source>/`, the source named
- * (`source`), and the file's own hint (fix the YAML here, `validate --fix`…), which cannot be followed in this
- * repository, replaced by one to fix it in the source's. `at`: the source's URL and pinned commit, when known.
+ * (`source`), and the file's own hint (a guessed key, the YAML to write), then that the fix is made in the source's
+ * repository, not in this one. `at`: the source's URL and pinned commit, when known.
  */
 export function sourceDiagnostic(d: Diagnostic, source: string, at?: string): Diagnostic {
-  const hint = `This file is in the policy source ${source}${at === undefined ? '' : ` (${at})`}: fix it in that repository and pin the fixed commit (\`agents extends update\`), or pin another ref.`;
-  return Object.assign({}, d, { file: inheritedPath(source, d.file), hint, source });
+  const where = `This file is in the policy source ${source}${at === undefined ? '' : ` (${at})`}: fix it in that repository and pin the fixed commit (\`agents extends update\`), or pin another ref.`;
+  return Object.assign({}, d, { file: inheritedPath(source, d.file), hint: d.hint ? `${d.hint} ${where}` : where, source });
 }
 
 /** Inherited invariants and the problems met reading them; their paths are `extends/<source>/global/<id>.yaml`. */

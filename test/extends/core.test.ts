@@ -1,6 +1,7 @@
-import { resolveSourceUrl } from '../../src/store/extends.ts';
+import { resolveSourceUrl, sourceDiagnostic } from '../../src/store/extends.ts';
 import { describe, expect, it } from 'vitest';
 import { defaultSourceName, sourcesFromConfig } from '../../src/core/extends-config.ts';
+import { parseInvariant } from '../../src/core/parse.ts';
 import { staleReason } from '../../src/core/extends.ts';
 import { hideCredentials } from '../../src/core/plain-text.ts';
 import type { Scope, ScopedInvariant } from '../../src/core/model.ts';
@@ -112,5 +113,21 @@ describe('a name config.yaml gives a source', () => {
       ['schema', 'error'],
       ['schema', 'error'],
     ]);
+  });
+});
+
+describe("a policy source's invalid file as this store says it", () => {
+  it("keeps the file's own hint (the key it guesses), then says to fix it in the source's repository", () => {
+    const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    const bytes = new TextEncoder().encode(`id: ${id}\ntext: Keep backups\nseverty: error\n`);
+    const parsed = parseInvariant(`global/${id}.yaml`, bytes, { kind: 'global' }, id);
+    const own = parsed.diagnostics.find((d) => d.code === 'schema')!;
+    expect(own.hint).toMatch(/severity/);
+    const said = sourceDiagnostic(own, 'policy');
+    expect(said.file).toBe(`extends/policy/global/${id}.yaml`);
+    expect(said.hint!.startsWith(own.hint!)).toBe(true);
+    expect(said.hint!.slice(own.hint!.length)).toMatch(/policy/);
+    // A problem with no hint of its own gets the source's alone.
+    expect(sourceDiagnostic({ ...own, hint: undefined }, 'policy').hint).toMatch(/^This file is in the policy source policy/);
   });
 });
