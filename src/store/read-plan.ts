@@ -111,15 +111,18 @@ export function fileWhereFolderGoes(path: string): Diagnostic {
 const TOP_FILES: ReadonlySet<string> = new Set(['config.yaml', 'extends.lock.yaml']);
 
 /**
- * The `.yaml` name a file with another YAML ending (`.yml`, `.YAML`) stands for, or a top file's name written in other
- * case (`Config.yaml` for config.yaml, which no reader opens); undefined for any other file.
+ * The `.yaml` name a file with another YAML ending (`.yml`, `.YAML`) stands for, or one whose name goes on past its
+ * ending with characters that cannot be seen (`<ULID>.yaml `, a zero-width space or a direction mark after it), or a
+ * top file's name written in other case (`Config.yaml` for config.yaml, which no reader opens); undefined for any
+ * other file.
  */
 export function yamlNameMeant(path: string): string | undefined {
-  const m = /\.(ya?ml)$/i.exec(path);
+  // Spaces, controls and format characters (zero-width, bidi marks, the byte order mark) after the ending.
+  const m = /\.(ya?ml)[\s\p{Cc}\p{Cf}]*$/iu.exec(path);
   if (m === null) return undefined;
   const lower = `${path.slice(0, m.index)}.yaml`.toLowerCase();
   if (!path.includes('/') && lower !== path && TOP_FILES.has(lower)) return lower;
-  if (m[1] === 'yaml') return undefined;
+  if (m[0] === '.yaml') return undefined;
   return `${path.slice(0, m.index)}.yaml`;
 }
 

@@ -112,6 +112,29 @@ describe('checkLayout', () => {
     expect(read.map((d) => [d.code, d.file])).toEqual([['unknown-path', 'Config.yaml']]);
   });
 
+  it('a .yaml name that goes on with characters that cannot be seen is an error naming the .yaml name, for validate and every reader', async () => {
+    const tree = {
+      [`global/${A}.yaml `]: inv(A, 'Never delete data'),
+      [`global/${B}.yaml\u200b`]: inv(B, 'Keep backups'),
+      'config.yaml\u00a0': 'version: 1\n',
+    };
+    const found = await check(tree);
+    expect(found.filter((d) => d.code === 'unknown-path').map((d) => [d.file, d.severity, d.hint])).toEqual([
+      ['config.yaml\u00a0', 'error', 'Rename it to config.yaml.'],
+      [`global/${A}.yaml `, 'error', `Rename it to ${A}.yaml.`],
+      [`global/${B}.yaml\u200b`, 'error', `Rename it to ${B}.yaml.`],
+    ]);
+    const read = (await readStore(new WorkingTreeSource(testStore(tree)))).diagnostics;
+    expect(read.map((d) => [d.code, d.file, d.severity])).toEqual([
+      ['unknown-path', 'config.yaml\u00a0', 'error'],
+      ['unknown-path', `global/${A}.yaml `, 'error'],
+      ['unknown-path', `global/${B}.yaml\u200b`, 'error'],
+    ]);
+    // A name with a visible ending after .yaml (a backup) is no such slip: only warned of.
+    const backup = await check({ [`global/${A}.yaml~`]: inv(A, 'Never delete data') });
+    expect(backup.filter((d) => d.code === 'unknown-path').map((d) => d.severity)).toEqual(['warning']);
+  });
+
   it('reports what fits no place, bad names, temporaries, links and plan folders without plan.yaml, and nothing under a reported folder', async () => {
     const found = await check({
       [`global/${A}.yaml`]: inv(A, 'Never delete data'),
