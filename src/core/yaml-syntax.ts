@@ -24,6 +24,7 @@ import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile
 import { MERGE_CONFLICT_HINT, mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { hiddenLineBreak, strayByteOrderMark, yamlShapeProblem } from './yaml-guard.ts';
 import { describeCharacter, quoteText } from './plain-text.ts';
+import { classifyPath } from './layout.ts';
 
 /**
  * Where the parser's error about a quote or a flow collection left open to the end of the file belongs: at the quote
@@ -54,6 +55,32 @@ function openedAt(doc: Document.Parsed, err: YAMLError, source: string): number 
 
 /** The yaml package's `parseAllDocuments`, as parseFullYaml calls it. */
 type ParseAll = (source: string, options: ParseOptions & DocumentOptions & SchemaOptions) => Document.Parsed[];
+
+/** What to do with a second YAML document, in the words of the file's kind: a file holds one of what it is for. */
+function oneDocumentHint(file: string): string {
+  const kind = classifyPath(file);
+  switch (kind.kind) {
+    case 'invariant':
+      return 'Keep one document per file: one invariant, one file (another invariant goes in a file of its own).';
+    // A file named wrong still says what it holds: its folder tells.
+    case 'bad-id':
+      return `Keep one document per file: one ${kind.of}, one file${kind.of === 'invariant' ? ' (another invariant goes in a file of its own)' : ''}.`;
+    case 'waiver':
+      return 'Keep one document per file: one waiver, one file.';
+    case 'record':
+      return `Keep one document per file: one ${kind.record === 'decisions' ? 'decision' : kind.record === 'enforcement' ? 'run' : 'violation'}, one file.`;
+    case 'plan':
+    case 'project-meta':
+    case 'action-meta':
+    case 'config':
+    case 'extends-lock': {
+      const name = file.slice(file.lastIndexOf('/') + 1);
+      return `Keep one document: ${name} is one mapping, so merge the keys of the documents into one and remove the \`---\` line between them.`;
+    }
+    default:
+      return 'Keep one document per file.';
+  }
+}
 
 /**
  * A store file through the full parser. `parse` is the yaml package's; the tests
@@ -234,7 +261,7 @@ export function parseFullYaml(file: string, source: string, parse: ParseAll = pa
           second.range[0],
           'yaml-multi-document',
           `file holds ${docs.length} YAML documents; a store file holds exactly one`,
-          'Keep one document per file (one invariant, one file).',
+          oneDocumentHint(file),
         ),
       ],
     };

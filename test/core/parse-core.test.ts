@@ -1120,7 +1120,7 @@ describe('parseConfig', () => {
             line: 2,
             col: 1,
             message: 'file holds 2 YAML documents; a store file holds exactly one',
-            hint: 'Keep one document per file (one invariant, one file).',
+            hint: 'Keep one document: config.yaml is one mapping, so merge the keys of the documents into one and remove the `---` line between them.',
             lineText: '---',
           },
         ],

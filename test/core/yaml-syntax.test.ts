@@ -219,9 +219,27 @@ describe('parseFullYaml refuses', () => {
         col: 1,
         lineText: '---',
         message: 'file holds 3 YAML documents; a store file holds exactly one',
-        hint: 'Keep one document per file (one invariant, one file).',
+        hint: 'Keep one document per file: one invariant, one file (another invariant goes in a file of its own).',
       },
     ]);
+  });
+
+  it("a second document's hint says what the file's kind holds: an invariant or a waiver a file, a settings file one mapping", () => {
+    const hint = (file: string) => parseFullYaml(file, 'a: 1\n---\nb: 2\n').diagnostics.map((d) => [d.code, d.hint]);
+    const ULID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    expect(hint(`projects/web/${ULID}.yaml`)).toEqual([['yaml-multi-document', expect.stringMatching(/invariant/)]]);
+    expect(hint(`projects/web/waivers/${ULID}.yaml`)).toEqual([['yaml-multi-document', expect.stringMatching(/waiver/)]]);
+    for (const file of [
+      'config.yaml',
+      'extends.lock.yaml',
+      'projects/web/project.yaml',
+      'actions/ops/deploy/action.yaml',
+      `plans/${ULID}/plan.yaml`,
+    ]) {
+      const [[code, h]] = hint(file) as [[string, string]];
+      expect([code, h]).toEqual(['yaml-multi-document', expect.stringContaining(file.slice(file.lastIndexOf('/') + 1))]);
+      expect(h).not.toMatch(/invariant/);
+    }
   });
 
   it.each([
