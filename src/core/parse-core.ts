@@ -1,7 +1,7 @@
 import type { Diagnostic, Parsed } from './diagnostics.ts';
 import type { Guard, Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG, GUARD_KINDS } from './model.ts';
-import { diagAt, nodeAt, offsetAt, parseYaml, YamlSyntaxNotLoaded, type YamlFile, type YamlSyntax } from './yaml-file.ts';
+import { diagAt, fullParser, nodeAt, offsetAt, parseYaml, YamlSyntaxNotLoaded, type YamlFile, type YamlSyntax } from './yaml-file.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { cleanTag, cleanText } from './normalise.ts';
 import { checkSchema } from './schema-diagnostics.ts';
@@ -61,6 +61,12 @@ function offsetOfKey(y: YamlFile, key: string): number {
   return node?.range?.[0] ?? 0;
 }
 
+/** Offset of a top-level key itself, not of its value: where a key that may not stand in the file at all is pointed at, as an unknown key is. */
+function offsetOfKeyName(y: YamlFile, key: string): number {
+  const name = fullParser(y.syntax).keyNodeOf(nodeAt(y, []), key);
+  return name?.range?.[0] ?? offsetOfKey(y, key);
+}
+
 /** A record or waiver whose `id` is not its file name: the one diagnostic, at the id, as an invariant's is. */
 export function fileIdMismatch(y: YamlFile, found: string, id: string): Diagnostic {
   return diagAt(
@@ -110,7 +116,7 @@ export function parseInvariant(
     diagnostics.push(
       diagAt(
         y,
-        offsetOfKey(y, 'source'),
+        offsetOfKeyName(y, 'source'),
         'source-not-in-plan',
         '"source" is only allowed on invariants in a plan\'s scope',
         'Remove the source key.',

@@ -45,7 +45,7 @@ describe('parseInvariant', () => {
     ['two documents', `id: ${ID}\ntext: T\n---\nid: ${ID}\n`, [['yaml-multi-document', 3, 1]]],
     ['an empty file', '', [['file-empty', 0, 0]]],
     ['only a comment', '# nothing here\n', [['file-empty', 0, 0]]],
-    ['source outside a plan', `id: ${ID}\ntext: T\nsource:\n  kind: plan\n`, [['source-not-in-plan', 4, 3]]],
+    ['source outside a plan', `id: ${ID}\ntext: T\nsource:\n  kind: plan\n`, [['source-not-in-plan', 3, 1]]],
     ['an invalid created_at', `id: ${ID}\ntext: T\ncreated_at: yesterday\n`, [['schema', 3, 13]]],
   ])('points at %s', (_name, text, expected) => {
     expect(where(text)).toEqual(expected);
