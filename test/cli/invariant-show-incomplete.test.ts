@@ -1,6 +1,7 @@
 // `invariant show` goes on while other files of the store are invalid (a removal's confirmation shows the invariant
 // then), but never as if its relations were whole: the CLI text warns on stderr, its JSON and the MCP show_invariant
-// give `incomplete`, naming the files not read, since a copy it shadows or a plan targeting it may be there.
+// give `incomplete`, naming the files not read, since a copy it shadows or a plan targeting it may be there; so does
+// `invariant remove` of what comes back into effect.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,5 +42,10 @@ describe('invariant show with invalid files in the store', () => {
     const mcp = await SHOW.run({ id: PROJECT }, newToolContext(new InvariantService(store)));
     expect((mcp.data as Record<string, unknown>).incomplete).toEqual(incomplete);
     expect(mcp.text).toContain(`global/${GLOBAL}.yaml`);
+    // A removal goes through, and says that what comes back into effect may be short, as show does.
+    const removed = await runAgents(['--store', store, '--format', 'json', 'invariant', 'remove', PROJECT, '--yes']);
+    expect(removed.code).toBe(0);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ removed: PROJECT, back_in_effect: [], incomplete });
+    expect(removed.stderr).toContain(`global/${GLOBAL}.yaml`);
   });
 });

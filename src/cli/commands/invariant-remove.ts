@@ -5,7 +5,7 @@ import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
 import { emit, keptProjectNote } from '../render.ts';
-import { shadowJson } from '../../present/invariant.ts';
+import { shadowJson, showIncompleteText, showRelationsJson } from '../../present/invariant.ts';
 
 export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
   builder: (y) =>
@@ -41,6 +41,8 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
     }
     const done = await service.remove(found.id, argv.commit !== undefined ? { commit: argv.commit } : {});
     const back = info?.shadow.shadows ?? [];
+    // Other files not read: a copy in one of them may come back too, so "nothing comes back" is not said as known.
+    const incomplete = info ? showIncompleteText(info) : undefined;
     emit(
       ctx,
       {
@@ -50,12 +52,16 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
         kept_project: done.keptProject ?? null,
         commit: done.commit ?? null,
         back_in_effect: info ? back.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })) : null,
+        incomplete: info ? showRelationsJson(info).incomplete : null,
       },
       () => {
         const lines = [`${s.green('removed')} ${found.id} from ${describeScope(found.scope)} (${found.path})`];
         if (done.commit) lines.push(`  committed ${done.commit.slice(0, 12)}`);
         if (!info) lines.push('  (the file was invalid: which copies it shadowed is not known)');
-        else if (back.length === 0) lines.push('  it shadowed nothing; no other copy comes back into effect');
+        else if (back.length === 0)
+          lines.push(
+            incomplete ? '  it shadowed nothing of the files read' : '  it shadowed nothing; no other copy comes back into effect',
+          );
         else {
           lines.push(`  ${s.yellow('back in effect')} (it shadowed ${back.length === 1 ? 'this copy' : 'these copies'}):`);
           for (const o of back) lines.push(`    ${describeScope(o.scope)} ${o.id}  ${o.path}`);
@@ -64,6 +70,7 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
         return lines.join('\n');
       },
     );
+    if (incomplete) ctx.notice(incomplete);
     return EXIT_CODES.ok;
   },
 });
