@@ -1,5 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
+import { projectAddedJson, projectAddedText } from '../../present/project.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ name: string; description?: string; path?: string[]; commit?: boolean }>({
@@ -21,18 +22,7 @@ export default defineCommand<{ name: string; description?: string; path?: string
       ...(argv.path !== undefined ? { paths: argv.path.map(String) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = ctx.style;
-    emit(ctx, { project: r.project, folder: r.folder, path: r.path, adopted: r.adopted, commit: r.commit ?? null }, () =>
-      [
-        r.adopted
-          ? `${s.green('gave')} project ${s.bold(r.project)} its project.yaml`
-          : `${s.green('created')} project ${s.bold(r.project)}`,
-        `  ${r.path}`,
-        ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
-        '',
-        `Next: agents invariant add --project ${r.project} "…"`,
-      ].join('\n'),
-    );
+    emit(ctx, projectAddedJson(r), () => projectAddedText(ctx.style, r));
     return EXIT_CODES.ok;
   },
 });

@@ -1,5 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
+import { projectRemovedJson, projectRemovedText } from '../../present/project.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ name: string; commit?: boolean }>({
@@ -13,13 +14,7 @@ export default defineCommand<{ name: string; commit?: boolean }>({
       project: String(argv.name),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = ctx.style;
-    emit(ctx, { project: r.project, folder: r.folder, removed: r.removed, commit: r.commit ?? null }, () =>
-      [
-        `${s.yellow('removed')} project ${s.bold(r.project)} (${r.folder}/)`,
-        ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
-      ].join('\n'),
-    );
+    emit(ctx, projectRemovedJson(r), () => projectRemovedText(ctx.style, r));
     return EXIT_CODES.ok;
   },
 });
