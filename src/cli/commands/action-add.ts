@@ -1,5 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
+import { actionAddedJson, actionAddedText } from '../../present/action.ts';
 import { emit } from '../render.ts';
 
 interface ActionAddArgs {
@@ -20,16 +21,7 @@ export default defineCommand<ActionAddArgs>({
       ...(argv.description !== undefined ? { description: String(argv.description) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = ctx.style;
-    emit(ctx, { action: r.action, path: r.path, description: r.description, commit: r.commit ?? null }, () =>
-      [
-        `${s.green('created')} action ${s.bold(r.action)}`,
-        `  ${r.path}`,
-        ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
-        '',
-        `Next: agents invariant add --action ${r.action} "…"`,
-      ].join('\n'),
-    );
+    emit(ctx, actionAddedJson(r), () => actionAddedText(ctx.style, r));
     return EXIT_CODES.ok;
   },
 });
