@@ -6,6 +6,7 @@ import { loadConfig } from '../../store/config.ts';
 import { repoPathOf } from '../../service/repo-path.ts';
 import { projectsOfPath, readProjects, repositoryTop } from '../../store/projects.ts';
 import { defineCommand } from '../command.ts';
+import { type WhichRow, whichJson, whichText } from '../../present/which.ts';
 import { emit } from '../render.ts';
 
 interface WhichArgs {
@@ -20,7 +21,7 @@ export default defineCommand<WhichArgs>({
     const config = await loadConfig(service.source);
     const projects = await readProjects(service.source);
     requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
-    const rows: { path: string; projects: string[] }[] = [];
+    const rows: WhichRow[] = [];
     for (const p of argv.paths ?? []) {
       // An empty argument (an unset shell variable) names no path; read as `.`, it would answer for the current folder.
       if (p.trim() === '')
@@ -41,14 +42,10 @@ export default defineCommand<WhichArgs>({
       }
       rows.push({ path: rel === '' ? '.' : rel, projects: await projectsOfPath(projects.meta, top, rel, isDir) });
     }
-    const s = ctx.style;
     const overlapping = rows.filter((r) => r.projects.length > 1);
     const refused = overlapping.length > 0 && !config.projects.allow_overlap;
     // Refused under json or yaml, the error document is the one document on stdout: the paths go into its detail.
-    if (!refused || ctx.format === 'text')
-      emit(ctx, rows, () =>
-        rows.map((r) => `${r.path}  ${r.projects.length > 0 ? r.projects.join(', ') : s.dim('(no project)')}`).join('\n'),
-      );
+    if (!refused || ctx.format === 'text') emit(ctx, whichJson(rows), () => whichText(ctx.style, rows));
     if (refused) {
       const first = overlapping[0]!;
       const more = overlapping.length - 1;
