@@ -1,6 +1,7 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { ambiguousMatches } from '../../core/id-prefix.ts';
 import { defineCommand } from '../command.ts';
+import { activePlanJson, activePlanText } from '../../present/active-plan.ts';
 import { emit } from '../render.ts';
 
 interface ActivateArgs {
@@ -49,30 +50,8 @@ export default defineCommand<ActivateArgs>({
         },
       );
     }
-    const which = env ? `AGENTS_PLAN=${env}` : `the active plan ${plan}`;
-    const cannot = 'the guard hook cannot check a call while it is in effect, and guard.on_error answers (deny unless set otherwise)';
-    emit(ctx, { plan, env, found: named === null ? null : missing === null, matches }, () =>
-      [
-        plan ? `active plan ${plan}` : 'no active plan',
-        ...(env && env !== plan ? [`AGENTS_PLAN=${env} in this environment takes precedence`] : []),
-        ...(missing === null
-          ? []
-          : matches.length > 0
-            ? [
-                `warning: ${which} is ambiguous; it matches ${matches.length} plans of the store (below): ${cannot}`,
-                ...matches.map((id) => `  ${id}`),
-                env
-                  ? '  Give AGENTS_PLAN more characters of the id, enough for one plan.'
-                  : '  Run `agents plan activate ID` with more characters of the id, or `agents plan activate --clear`.',
-              ]
-            : [
-                `warning: ${which} names no plan of the store (${missing}): ${cannot}`,
-                env
-                  ? '  Unset AGENTS_PLAN, or set it to a plan `agents plan list` shows.'
-                  : '  Run `agents plan activate ID`, or `agents plan activate --clear`.',
-              ]),
-      ].join('\n'),
-    );
+    const state = { plan, env, missing, matches };
+    emit(ctx, activePlanJson(state), () => activePlanText(state));
     return missing === null ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
