@@ -7,6 +7,7 @@ import { initStore, initTargetState, writeSchemas } from '../../store/init.ts';
 import { refuseUncheckedSubmodule } from '../../store/unchecked-submodule.ts';
 import { type ActorFlags, askActor, choiceFromFlags } from '../actor-options.ts';
 import { defineCommand } from '../command.ts';
+import { initJson, initText, schemasRefreshedJson, schemasRefreshedText } from '../../present/init.ts';
 import { emit } from '../render.ts';
 import { ignoredByGit } from '../ignored-by-git.ts';
 import { docsRef } from '../../core/docs-link.ts';
@@ -54,15 +55,12 @@ export default defineCommand<InitArgs>({
       .conflicts('schemas', ['hooks', 'export-check', ...ACTOR_FLAGS]),
   async run(argv, ctx) {
     const root = initTarget({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
-    const s = ctx.style;
     // What the folder holds decides every mode, and is refused (a file, another tool's folder) before any writes.
     const state = initTargetState(root);
     if (argv.schemas) {
       if (state !== 'store') throw new UsageError(`no store at ${root}`, 'Create it with `agents init` (which copies the schemas too).');
       const written = writeSchemas(root, true);
-      emit(ctx, { store: root, schemas: written }, () =>
-        [`${s.green('refreshed')} schemas in ${root}`, ...written.map((w) => `  ${w}`)].join('\n'),
-      );
+      emit(ctx, schemasRefreshedJson(root, written), () => schemasRefreshedText(ctx.style, root, written));
       return EXIT_CODES.ok;
     }
     if (argv['export-check'] && !argv.hooks)
@@ -99,50 +97,19 @@ export default defineCommand<InitArgs>({
           ? `git ignores ${ignored.path} (${ignored.rule}): the store will not be committed; remove that rule to keep it in git`
           : `git ignores ${ignored.path} (${ignored.rule})${ignored.more > 0 ? ` and ${ignored.more} more of the store's files` : ''}: a clone will not have ${ignored.more > 0 ? 'them' : 'it'}; remove that rule, or add \`!${ignored.path}\` after it, to keep it in git`,
       );
-    emit(
-      ctx,
-      {
-        store: root,
-        created: made,
-        actor: creating ? (actor ?? null) : null,
-        hook: hook
-          ? { path: hook.path, action: hook.action, export_check: exportCheck, merge_hook: hook.merge, attributes: hook.attributes }
-          : null,
-        ignored_by_git: ignored ? { path: ignored.path, rule: ignored.rule } : null,
-      },
-      () => {
-        const lines: string[] = [];
-        if (made.length > 0) lines.push(`${s.green('created')} store ${root}`, ...made.map((m) => `  ${m}`));
-        if (hook)
-          lines.push(
-            `${s.green(hook.action)} pre-commit hook ${hook.path}`,
-            `  it runs \`agents validate --staged\`${exportCheck ? ' and `agents export --check`' : ''} before each commit`,
-            hook.merge.action === 'kept'
-              ? `  ${s.yellow('kept')} the pre-merge-commit hook ${hook.merge.path}, which agents did not install: a merge git commits itself (git merge, git pull) runs no pre-commit hook; add \`agents validate --staged\` to it to check merges too`
-              : `${s.green(hook.merge.action)} pre-merge-commit hook ${hook.merge.path}`,
-            ...(hook.merge.action === 'kept' ? [] : ['  it runs the pre-commit hook for a merge git commits itself (git merge, git pull)']),
-            ...(hook.attributes === null
-              ? []
-              : [`${s.green('wrote')} ${hook.attributes}`, '  git keeps the hooks LF in every checkout (core.autocrlf would break them)']),
-          );
-        if (offer)
-          lines.push(
-            '  this store exports instruction files (export.targets in config.yaml): `agents init --hooks --export-check` also checks they are up to date',
-          );
-        if (made.length > 0) {
-          if (actor) lines.push(`  plans are judged by the ${actorLabel(actor)} (reconciliation in config.yaml)`);
-          // A repository with instruction files already holds its rules: importing them is the first step, not a new one.
-          if (instructions.length > 0)
-            lines.push(
-              '',
-              `the repository has ${instructions.length === 1 ? `an instruction file, ${instructions[0]}` : `${instructions.length} instruction files (${instructions[0]}, …)`}: import its rules as invariants`,
-              `Next: agents import${storeFlag(ctx.store, root, ctx.io)}`,
-            );
-          else lines.push('', `Next: agents invariant add --global "Never delete production data"${storeFlag(ctx.store, root, ctx.io)}`);
-        }
-        return lines.join('\n');
-      },
-    );
+    const done = {
+      store: root,
+      made,
+      creating,
+      actor,
+      hook,
+      exportCheck,
+      offer: Boolean(offer),
+      ignored,
+      instructions,
+      storeFlag: made.length > 0 ? storeFlag(ctx.store, root, ctx.io) : '',
+    };
+    emit(ctx, initJson(done), () => initText(ctx.style, done));
     return EXIT_CODES.ok;
   },
 });
@@ -188,10 +155,4 @@ function storeFlag(given: string | undefined, root: string, io: { env: Record<st
     // Nothing found from here: the flag is needed.
   }
   return ` --store ${shellPath(given)}`;
-}
-
-function actorLabel(a: NonNullable<ReturnType<typeof choiceFromFlags>>): string {
-  if (a.actor === 'agent') return `agent actor (${a.agent})`;
-  if (a.actor === 'llm') return `llm actor (${a.provider} ${a.model})`;
-  return a.actor === 'command' ? 'example actor (actors/example-actor.mjs: fixed rules, replace it)' : 'interactive actor (a person)';
 }
