@@ -2,10 +2,22 @@ import { conflictingOptions, AgentsError, EXIT_CODES, missingOption, UsageError 
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { isUlid } from '../../core/names.ts';
 import { EXPORT_TARGETS } from '../../core/model.ts';
-import { refusedEntry, refusedError } from '../../service/export-refusals.ts';
+import { refusedError } from '../../service/export-refusals.ts';
 import type { ExportPlan, ExportService } from '../../service/export-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
+import {
+  checkJson,
+  checkProblems,
+  checkText,
+  dryRunJson,
+  dryRunNothingText,
+  nothingToCheckJson,
+  nothingToCheckText,
+  standaloneJson,
+  writtenJson,
+  writtenText,
+} from '../../present/export.ts';
 import { emit } from '../render.ts';
 import { hookStore } from '../hook-store.ts';
 import { safeDiffText } from '../safe-output.ts';
@@ -118,17 +130,7 @@ export default defineCommand<ExportArgs>({
       const content = await exporter.standalone(target, targets[0]!);
       // The text is the target's file as it is; --format json or yaml wraps it in a document, as every command's output is.
       if (ctx.format === 'text') ctx.io.stdout.write(content);
-      else
-        emit(
-          ctx,
-          {
-            target: targets[0]!.trim(),
-            plan: 'plan' in target ? target.plan : null,
-            project: 'project' in target ? target.project : null,
-            content,
-          },
-          () => content,
-        );
+      else emit(ctx, standaloneJson(targets[0]!.trim(), target, content), () => content);
       return EXIT_CODES.ok;
     }
     if (argv.plan !== undefined)
@@ -168,18 +170,7 @@ export default defineCommand<ExportArgs>({
       const diff = diffs.join('');
       // The diff's own bytes (a CRLF file's carriage returns included), so that `git apply` takes what was printed.
       if (ctx.format === 'text' && diff !== '') ctx.io.stdout.write(safeDiffText(diff, Boolean(ctx.io.stdout.isTTY)));
-      else if (ctx.format !== 'text' || plan.refused.length === 0)
-        emit(
-          ctx,
-          {
-            changes: plan.changes
-              .filter((c) => c.action !== 'unchanged')
-              .map((c) => ({ path: c.path, target: c.target, action: c.action })),
-            diff,
-            refused: plan.refused.map(refusedEntry),
-          },
-          () => 'Every file is up to date; nothing to write.',
-        );
+      else if (ctx.format !== 'text' || plan.refused.length === 0) emit(ctx, dryRunJson(plan, diff), dryRunNothingText);
       // The files export would leave alone, named as it names them: the diff is what it would write of the others.
       if (plan.refused.length > 0) {
         const e = refusedError(plan);
@@ -202,18 +193,8 @@ export default defineCommand<ExportArgs>({
       progress.stop();
     }
     exporter.remember(plan);
-    const s = ctx.style;
-    const unchanged = plan.changes.length - written.length;
     // The files left alone are in the document too, named as --check names them: exit 1 alone does not say which.
-    const refused = plan.refused.map(refusedEntry);
-    emit(ctx, { changes: written.map((c) => ({ path: c.path, target: c.target, action: c.action })), unchanged, refused }, () => {
-      const verb = { create: s.green('created'), update: s.green('updated'), delete: s.yellow('removed'), unchanged: 'unchanged' } as const;
-      const lines = written.map((c) => `${verb[c.action]} ${c.path}`);
-      lines.push(
-        s.dim(`${written.length} file${written.length === 1 ? '' : 's'} written, ${unchanged} up to date (${plan.targets.join(', ')})`),
-      );
-      return lines.join('\n');
-    });
+    emit(ctx, writtenJson(plan, written), () => writtenText(ctx.style, plan, written));
     // The files edited by hand were left alone, the others written (docs/export.md): exit 1 naming them.
     if (plan.refused.length > 0) {
       const e = refusedError(plan, written.length);
@@ -225,25 +206,15 @@ export default defineCommand<ExportArgs>({
 });
 
 function nothingToCheck(ctx: CliContext, why: string): number {
-  emit(ctx, { ok: true, files: [], up_to_date: 0 }, () => `${why}: nothing to check`);
+  emit(ctx, nothingToCheckJson(), () => nothingToCheckText(why));
   return EXIT_CODES.ok;
 }
 
 function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): number {
   const stale = plan.changes.filter((c) => c.action !== 'unchanged');
-  const problems = [
-    ...stale.map((c) => ({
-      path: c.path,
-      status: c.action === 'create' ? 'missing' : c.action === 'delete' || c.obsolete ? 'obsolete' : 'out of date',
-      line: null,
-    })),
-    ...plan.refused.map(refusedEntry),
-  ].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const problems = checkProblems(plan);
   const ok = problems.length === 0;
-  emit(ctx, { ok, files: problems, up_to_date: plan.changes.length - stale.length }, () => {
-    if (ok) return `${plan.changes.length} exported file${plan.changes.length === 1 ? '' : 's'} up to date (${plan.targets.join(', ')})`;
-    return problems.map((p) => `${p.path}${p.line === null ? '' : `:${p.line}`}: ${p.status}`).join('\n');
-  });
+  emit(ctx, checkJson(plan, problems), () => checkText(plan, problems));
   if (ok) {
     exporter.remember(plan);
     return EXIT_CODES.ok;
