@@ -15,8 +15,3 @@ export async function staleExports(ctx: CliContext): Promise<string[]> {
     throw error;
   }
 }
-
-/** The line that says so, for text output. */
-export function staleLine(stale: readonly string[]): string {
-  return `Exported files now stale: ${stale.join(', ')}. Run \`agents export\` to bring them in step.`;
-}

@@ -8,7 +8,8 @@ import { emit } from '../render.ts';
 import type { DiffResult } from '../../service/review-service.ts';
 import { makeStyle } from '../../core/style.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
-import { staleExports, staleLine } from '../stale-exports.ts';
+import { staleLine } from '../../present/stale-exports.ts';
+import { staleExports } from '../stale-exports.ts';
 import { ignoredByGit } from '../ignored-by-git.ts';
 
 interface UpdateArgs {
