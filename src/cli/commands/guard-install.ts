@@ -21,6 +21,7 @@ import { withFolderLock } from '../../store/lock.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import { readUtf8 } from '../../core/utf8.ts';
 import { defineCommand } from '../command.ts';
+import { guardInstallJson, guardInstallRows, guardInstallText } from '../../present/guard-install.ts';
 import { emit } from '../render.ts';
 import { lineStartsOf } from '../../core/yaml-file.ts';
 import { docsRef } from '../../core/docs-link.ts';
@@ -289,20 +290,14 @@ export default defineCommand<InstallArgs>({
             label: join(git, 'agents/guard-install'),
             notice: (m) => ctx.notice(m),
           });
-    const rows: { client: GuardClient; file: string; status: string; line?: number; col?: number; program?: string }[] = plans.map((p) => ({
-      client: p.client,
-      file: p.rel,
-      status: argv.check ? (p.installed ? 'installed' : 'missing') : p.changed ? 'written' : 'unchanged',
-      ...(argv.check && p.other !== undefined ? { program: p.other } : {}),
-    }));
     // A session started in a folder below the top reads that folder's settings (docs/guard.md): --check says each, and
     // the install, which writes the top's only, warns of each that leaves such a session unguarded.
     const { folderSettings, homeSettings } = await import('../../service/guard-install-folders.ts');
     const folders = await folderSettings(top, clients, program);
     // The user's own settings switch hooks off for every project of theirs that does not set the key back.
     const home = homeSettings(top, clients);
+    const rows = guardInstallRows(plans, argv.check === true, folders, home);
     if (argv.check) {
-      rows.push(...folders, ...home);
       // A failing check says what to do, as export --check does: the install that writes the missing entries, or the
       // --program an entry was installed with, which --check must be given to find it.
       const asGiven = program === 'agents' ? '' : ` --program ${shellWord(program)}`;
@@ -332,9 +327,7 @@ export default defineCommand<InstallArgs>({
       ctx.notice(
         `warning: ${f.file}:${f.line}:${f.col}: your own ${f.client} settings switch hooks off, and the project's do not set them back, so your ${f.client} sessions here run no guard hook: set it back there, or in the project's settings (${docsRef('guard.md', 'installing-the-hook')})`,
       );
-    emit(ctx, rows, () =>
-      rows.map((r) => `${r.client}  ${r.file}${r.line === undefined ? '' : `:${r.line}:${r.col}`}  ${r.status}`).join('\n'),
-    );
+    emit(ctx, guardInstallJson(rows), () => guardInstallText(rows));
     return argv.check && rows.some((r) => r.status !== 'installed') ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
   },
 });
