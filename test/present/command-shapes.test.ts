@@ -1,0 +1,185 @@
+// The shapes of the commands that gather data and hand it to src/present (project, action, which, plan activate,
+// init, export, import's stale line, guard install): their JSON, keys in order, as docs/json-output.md gives them,
+// and their text, as the commands printed them before the shapes moved out of src/cli/commands.
+import { describe, expect, it } from 'vitest';
+import { makeStyle } from '../../src/core/style.ts';
+import { actionAddedJson, actionAddedText, actionListText } from '../../src/present/action.ts';
+import { activePlanJson, activePlanText } from '../../src/present/active-plan.ts';
+import { checkJson, checkProblems, checkText, dryRunJson, standaloneJson, writtenJson, writtenText } from '../../src/present/export.ts';
+import { guardInstallRows, guardInstallText } from '../../src/present/guard-install.ts';
+import { initJson, initText } from '../../src/present/init.ts';
+import { projectAddedJson, projectListText, projectRemovedJson, projectRemovedText } from '../../src/present/project.ts';
+import { staleLine } from '../../src/present/stale-exports.ts';
+import { whichText } from '../../src/present/which.ts';
+import type { ExportPlan } from '../../src/service/export-plan.ts';
+
+const s = makeStyle(false);
+/** The document as emit prints it: key order is part of the shape. */
+const doc = (x: unknown) => JSON.stringify(x);
+const PLAN = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+
+describe('project and action shapes', () => {
+  it('project add, list and remove', () => {
+    const added = { project: 'web', folder: 'projects/web', path: 'projects/web/project.yaml', adopted: false };
+    expect(doc(projectAddedJson(added))).toBe(doc({ ...added, commit: null }));
+    expect(doc(projectAddedJson({ ...added, adopted: true, commit: 'a'.repeat(40) }))).toContain(`"commit":"${'a'.repeat(40)}"`);
+    const removed = { project: 'batch', folder: 'projects/batch', removed: ['projects/batch/.gitkeep'] };
+    expect(doc(projectRemovedJson(removed))).toBe(doc({ ...removed, commit: null }));
+    expect(projectRemovedText(s, { ...removed, commit: 'b'.repeat(40) })).toBe(
+      `removed project batch (projects/batch/)\n  committed ${'b'.repeat(12)}`,
+    );
+    const summary = (project: string, n: number) => ({ project, folder: `projects/${project}`, invariants: n, active: n, plans: n });
+    expect(projectListText(s, [summary('api', 0), summary('web', 1)])).toBe(
+      'api  0 active of 0 invariants · 0 plans\nweb  1 active of 1 invariant · 1 plan\n\n2 projects',
+    );
+    expect(projectListText(s, [])).toMatch(/^No projects\./);
+  });
+
+  it('action add and list', () => {
+    const added = { action: 'local/cov', path: 'actions/local/cov/action.yaml', description: 'Coverage' };
+    expect(doc(actionAddedJson(added))).toBe(doc({ ...added, commit: null }));
+    expect(actionAddedText(s, added)).toBe(
+      'created action local/cov\n  actions/local/cov/action.yaml\n\nNext: agents invariant add --action local/cov "…"',
+    );
+    const listed = {
+      action: 'policy:org/release',
+      source: 'policy',
+      description: 'Releases',
+      folder: 'extends/policy/actions/org/release',
+      invariants: 1,
+      active: 1,
+      plans: 0,
+    };
+    expect(actionListText(s, [listed])).toBe(
+      'policy:org/release  1 active of 1 invariant · 0 plans · from policy source policy\n  Releases\n\n1 action template',
+    );
+  });
+
+  it('which', () => {
+    expect(
+      whichText(s, [
+        { path: 'web/src/a.ts', projects: ['web'] },
+        { path: '.', projects: [] },
+      ]),
+    ).toBe('web/src/a.ts  web\n.  (no project)');
+  });
+});
+
+describe('plan activate shape', () => {
+  it('found is null with no plan in effect, false for one the store lacks, and the text warns of it', () => {
+    expect(doc(activePlanJson({ plan: null, env: null, missing: null, matches: [] }))).toBe(
+      doc({ plan: null, env: null, found: null, matches: [] }),
+    );
+    const gone = { plan: PLAN, env: 'ZZZZ', missing: 'no plan with id ZZZZ', matches: [] };
+    expect(doc(activePlanJson(gone))).toBe(doc({ plan: PLAN, env: 'ZZZZ', found: false, matches: [] }));
+    const lines = activePlanText(gone).split('\n');
+    expect(lines.slice(0, 2)).toEqual([`active plan ${PLAN}`, 'AGENTS_PLAN=ZZZZ in this environment takes precedence']);
+    expect(lines[2]).toMatch(/^warning: AGENTS_PLAN=ZZZZ names no plan of the store \(no plan with id ZZZZ\)/);
+    const ambiguous = activePlanText({ plan: '01JD', env: null, missing: 'ambiguous', matches: ['01JDA', '01JDB'] }).split('\n');
+    expect(ambiguous.slice(2, 4)).toEqual(['  01JDA', '  01JDB']);
+  });
+});
+
+describe('init shape', () => {
+  it('the hook installed in an existing store: no actor, the hook with its merge hook', () => {
+    const hook = {
+      path: '/r/.git/hooks/pre-commit',
+      action: 'installed' as const,
+      merge: { path: '/r/.git/hooks/pre-merge-commit', action: 'installed' as const },
+      attributes: null,
+    };
+    const done = {
+      store: '/r/.agents',
+      made: [],
+      creating: false,
+      actor: undefined,
+      hook,
+      exportCheck: true,
+      offer: false,
+      ignored: undefined,
+      instructions: [],
+      storeFlag: '',
+    };
+    expect(doc(initJson(done))).toBe(
+      doc({
+        store: '/r/.agents',
+        created: [],
+        actor: null,
+        hook: { path: hook.path, action: 'installed', export_check: true, merge_hook: hook.merge, attributes: null },
+        ignored_by_git: null,
+      }),
+    );
+    expect(initText(s, done).split('\n')[0]).toBe('installed pre-commit hook /r/.git/hooks/pre-commit');
+    const made = initText(s, { ...done, made: ['config.yaml'], creating: true, hook: undefined, instructions: ['AGENTS.md'] });
+    expect(made.split('\n').slice(-1)).toEqual(['Next: agents import']);
+  });
+});
+
+describe('export shapes', () => {
+  const change = (path: string, action: 'create' | 'update' | 'unchanged' | 'delete') => ({
+    path,
+    target: 'agents-md' as const,
+    action,
+    before: undefined,
+    after: '',
+  });
+  const plan = {
+    top: '/r',
+    targets: ['agents-md'],
+    listed: [],
+    changes: [change('web/AGENTS.md', 'update'), change('AGENTS.md', 'create'), change('x/AGENTS.md', 'unchanged')],
+    refused: [{ path: 'CLAUDE.md', reason: 'hand-edited', why: 'edited', line: 3 }],
+    warnings: [],
+    linked: [],
+  } as ExportPlan;
+
+  it('a write, --dry-run and --stdout', () => {
+    const written = plan.changes.slice(0, 2);
+    expect(doc(writtenJson(plan, written))).toBe(
+      doc({
+        changes: [
+          { path: 'web/AGENTS.md', target: 'agents-md', action: 'update' },
+          { path: 'AGENTS.md', target: 'agents-md', action: 'create' },
+        ],
+        unchanged: 1,
+        refused: [{ path: 'CLAUDE.md', status: 'edited by hand', line: 3 }],
+      }),
+    );
+    expect(writtenText(s, plan, written)).toBe('updated web/AGENTS.md\ncreated AGENTS.md\n2 files written, 1 up to date (agents-md)');
+    expect(Object.keys(dryRunJson(plan, ''))).toEqual(['changes', 'diff', 'refused']);
+    expect(doc(standaloneJson('agents-md', { project: 'web' }, 'x'))).toBe(
+      doc({ target: 'agents-md', plan: null, project: 'web', content: 'x' }),
+    );
+  });
+
+  it('--check lists the stale and refused files by path', () => {
+    const problems = checkProblems(plan);
+    expect(doc(checkJson(plan, problems))).toBe(
+      doc({
+        ok: false,
+        files: [
+          { path: 'AGENTS.md', status: 'missing', line: null },
+          { path: 'CLAUDE.md', status: 'edited by hand', line: 3 },
+          { path: 'web/AGENTS.md', status: 'out of date', line: null },
+        ],
+        up_to_date: 1,
+      }),
+    );
+    expect(checkText(plan, problems)).toBe('AGENTS.md: missing\nCLAUDE.md:3: edited by hand\nweb/AGENTS.md: out of date');
+  });
+});
+
+describe('guard install and stale-exports shapes', () => {
+  it('rows of an install, and of a --check with the folders after the clients', () => {
+    const client = { client: 'claude' as const, rel: '.claude/settings.json', installed: false, changed: true, other: 'npx agents' };
+    expect(guardInstallRows([client], false)).toEqual([{ client: 'claude', file: '.claude/settings.json', status: 'written' }]);
+    const folder = { client: 'claude' as const, file: 'web/.claude/settings.json', status: 'off' as const, line: 2, col: 5 };
+    const rows = guardInstallRows([client], true, [folder]);
+    expect(doc(rows)).toBe(doc([{ client: 'claude', file: '.claude/settings.json', status: 'missing', program: 'npx agents' }, folder]));
+    expect(guardInstallText(rows)).toBe('claude  .claude/settings.json  missing\nclaude  web/.claude/settings.json:2:5  off');
+  });
+
+  it('the stale line names the files', () => {
+    expect(staleLine(['AGENTS.md', 'web/AGENTS.md'])).toContain('AGENTS.md, web/AGENTS.md');
+  });
+});
