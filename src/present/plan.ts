@@ -159,3 +159,31 @@ export function treeText(s: Style, roots: readonly DecisionTreeNode[]): string[]
 export function setChangedText(plan: string, c: { added: number; removed: number; edited: number }): string {
   return `the effective set changed while the actor ran (${c.added} added, ${c.removed} removed, ${c.edited} edited): the run is recorded, and stale; run \`agents plan strategize ${plan}\` again`;
 }
+
+/** The text of `plan list`: each plan with its action, project and creation, its goal indented under it. */
+export function planListText(s: Style, plans: readonly Plan[]): string {
+  if (plans.length === 0) return 'No plans. Create one with `agents plan use NS/NAME`.';
+  const lines: string[] = [];
+  for (const p of plans) {
+    const meta = [p.action ? `action ${p.action}` : null, p.project ? `project ${p.project}` : null, p.created_at ?? null]
+      .filter(Boolean)
+      .join(' · ');
+    lines.push(`${s.bold(p.id)}  ${s.dim(meta)}`);
+    // Every line of a goal indented, as plan show does, so that none reads as a plan of the list.
+    if (p.goal) lines.push(`  ${p.goal.replace(/\n/g, '\n  ')}`);
+  }
+  lines.push('', s.dim(`${plans.length} plan${plans.length === 1 ? '' : 's'}`));
+  return lines.join('\n');
+}
+
+/** The JSON of `plan decisions`: the plan and its decision tree. */
+export function decisionsJson(plan: Plan, tree: readonly DecisionTreeNode[]) {
+  return { plan: planJson(plan), nodes: treeJson(tree) };
+}
+
+/** The text of `plan decisions`: a head counting the nodes, then the tree (or what to run when it is empty). */
+export function decisionsText(s: Style, plan: Plan, tree: readonly DecisionTreeNode[], n: number): string {
+  const head = s.bold(`Decision tree of plan ${plan.id}: ${n} node${n === 1 ? '' : 's'}`);
+  if (n === 0) return `${head}\n  (empty: run \`agents plan strategize ${plan.id}\`)`;
+  return [head, '', ...treeText(s, tree)].join('\n');
+}

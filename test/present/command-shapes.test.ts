@@ -1,5 +1,5 @@
 // The shapes of the commands that gather data and hand it to src/present (project, action, which, plan activate,
-// init, export, import's stale line, guard install): their JSON, keys in order, as docs/json-output.md gives them,
+// plan list and decisions, init, export, import's stale line, guard install): their JSON, keys in order, as docs/json-output.md gives them,
 // and their text, as the commands printed them before the shapes moved out of src/cli/commands.
 import { describe, expect, it } from 'vitest';
 import { makeStyle } from '../../src/core/style.ts';
@@ -8,9 +8,11 @@ import { activePlanJson, activePlanText } from '../../src/present/active-plan.ts
 import { checkJson, checkProblems, checkText, dryRunJson, standaloneJson, writtenJson, writtenText } from '../../src/present/export.ts';
 import { guardInstallRows, guardInstallText } from '../../src/present/guard-install.ts';
 import { initJson, initText } from '../../src/present/init.ts';
+import { decisionsJson, decisionsText, planListText } from '../../src/present/plan.ts';
 import { projectAddedJson, projectListText, projectRemovedJson, projectRemovedText } from '../../src/present/project.ts';
 import { staleLine } from '../../src/present/stale-exports.ts';
 import { whichText } from '../../src/present/which.ts';
+import type { Plan } from '../../src/core/model.ts';
 import type { ExportPlan } from '../../src/service/export-plan.ts';
 
 const s = makeStyle(false);
@@ -77,6 +79,15 @@ describe('plan activate shape', () => {
     expect(lines[2]).toMatch(/^warning: AGENTS_PLAN=ZZZZ names no plan of the store \(no plan with id ZZZZ\)/);
     const ambiguous = activePlanText({ plan: '01JD', env: null, missing: 'ambiguous', matches: ['01JDA', '01JDB'] }).split('\n');
     expect(ambiguous.slice(2, 4)).toEqual(['  01JDA', '  01JDB']);
+  });
+});
+
+describe('plan list and decisions shapes', () => {
+  it('a goal of two lines indented under its plan; an empty tree says what to run', () => {
+    const plan = { id: PLAN, action: 'local/cov', project: 'web', goal: 'Two\nlines', created_at: '2026-01-01T00:00:00Z' } as Plan;
+    expect(planListText(s, [plan])).toBe(`${PLAN}  action local/cov · project web · 2026-01-01T00:00:00Z\n  Two\n  lines\n\n1 plan`);
+    expect(Object.keys(decisionsJson(plan, []))).toEqual(['plan', 'nodes']);
+    expect(decisionsText(s, plan, [], 0)).toBe(`Decision tree of plan ${PLAN}: 0 nodes\n  (empty: run \`agents plan strategize ${PLAN}\`)`);
   });
 });
 
