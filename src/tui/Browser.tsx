@@ -455,7 +455,10 @@ function BrowserScreen({
 
   const filterLine = filtering ? (
     <Box>
-      <Text color={theme.hue('cyan')}>/</Text>
+      {/* Kept whole: a field filled to its width beside a problem would otherwise squeeze the "/" out of the row. */}
+      <Box flexShrink={0}>
+        <Text color={theme.hue('cyan')}>/</Text>
+      </Box>
       {/* One row: a pattern longer than the terminal shows its end (where typing goes), never pushing the title off;
           beside a problem, within half the row. */}
       <Box flexShrink={0}>

@@ -92,10 +92,26 @@ export function clipToRows(text: string, columns: number, rows: number): string[
 export function tailRows(text: string, columns: number, rows: number): string {
   const all = clipToRows(text, columns, Number.POSITIVE_INFINITY);
   if (all.length <= rows) return text;
-  const kept = all.slice(-Math.max(1, rows));
+  // On one row the last row as broken would show only what follows the last break, as little as "…" after a long
+  // word: the row is filled with the text's end instead.
+  if (rows <= 1) return `…${endColumns(text, Math.max(0, columns - 1))}`;
+  const kept = all.slice(-rows);
   kept[0] = `…${[...graphemes.segment(kept[0]!)]
     .slice(1)
     .map((g) => g.segment)
     .join('')}`;
   return kept.join('\n');
+}
+
+/** The longest end of `text` that fits in `columns` terminal columns, whole characters as a reader sees them. */
+function endColumns(text: string, columns: number): string {
+  const kept: string[] = [];
+  let used = 0;
+  for (const { segment } of [...graphemes.segment(text)].reverse()) {
+    const w = terminalWidth(segment);
+    if (used + w > columns) break;
+    kept.push(segment);
+    used += w;
+  }
+  return kept.reverse().join('');
 }

@@ -209,6 +209,19 @@ test('a filter pattern longer than the terminal stays on its row, with its probl
   r.unmount();
 });
 
+test('a filter pattern of one long word shows its end on its row, where typing goes, not only what follows its last break', async () => {
+  const { r } = open(exampleStore());
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('/');
+  await frameHas(r.lastFrame, '/');
+  // One column more than the field's 78: broken into rows, the last holds one character.
+  const long = `${'x'.repeat(52)}abcdefghijklmnopqrstuvwxyz0`;
+  r.stdin.write(long);
+  const frame = await frameHas(r.lastFrame, '0 shown of 6');
+  expect(lines(frame)[1]!.trimEnd()).toBe(`/…${long.slice(-77)}`);
+  r.unmount();
+});
+
 test('a filtered effective set is counted against the whole set: the title never gives what the filter kept as the set', async () => {
   const { r } = open(exampleStore());
   await frameHas(r.lastFrame, '6 shown');
