@@ -56,21 +56,24 @@ export interface WriteContext {
 had to be made for their lock: a scope removed meanwhile); `written` then says what
  * was written, once the locks are released; and when `commit` (the command's
  * flag, else `commit:` in config.yaml) says so, exactly those files are
- * committed ({@link withCommit}).
+ * committed ({@link withCommit}). An aborted `signal` ends a wait for another writer's lock, nothing written.
  */
 export async function lockedWrite<L, T extends object>(
   ctx: WriteContext,
-  options: { folders: readonly string[]; commit: boolean | undefined },
+  options: { folders: readonly string[]; commit: boolean | undefined; signal?: AbortSignal | undefined },
   locked: (made: ReadonlySet<string>) => Promise<L>,
   written: (value: L) => Promise<Written<T>> | Written<T>,
 ): Promise<Committed<T>> {
   const enabled = await commitWanted(ctx.source, options.commit);
   const { withFolderLocks } = await import('../store/lock.ts');
   const { notice } = ctx.deps;
-  return withCommit(ctx.root, enabled, async () => written(await withFolderLocks(ctx.root, options.folders, locked, { notice: notice })), {
-    notice,
-    option: commitOptionFor(ctx.optionWords?.commit, options.commit),
-  });
+  const signal = options.signal ? { signal: options.signal } : {};
+  return withCommit(
+    ctx.root,
+    enabled,
+    async () => written(await withFolderLocks(ctx.root, options.folders, locked, { notice, ...signal })),
+    { notice, option: commitOptionFor(ctx.optionWords?.commit, options.commit), ...signal },
+  );
 }
 
 /**
@@ -85,7 +88,7 @@ export async function withCommit<T extends object>(
   root: string,
   enabled: boolean,
   write: () => Promise<Written<T>>,
-  options: { notice?: (message: string) => void; option?: CommitOption | undefined } = {},
+  options: { notice?: (message: string) => void; option?: CommitOption | undefined; signal?: AbortSignal } = {},
 ): Promise<Committed<T>> {
   if (!enabled) return (await write()).value;
   const option = options.option ?? LIBRARY_OPTION;
@@ -113,6 +116,7 @@ export async function withCommit<T extends object>(
   return withFolderLock(root, '', () => commitWritten(root, top, prefix, git, write, option, options.notice), {
     label: prefix || '.',
     ...(options.notice ? { notice: options.notice } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
 }
 

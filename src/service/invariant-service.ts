@@ -102,8 +102,8 @@ export class InvariantService implements InvariantContext {
    * Adds an invariant. Refuses (exit 1) a text whose key equals one already in
    * the same scope; the check and the write happen under the scope's lock.
    */
-  async add(input: AddInput): Promise<AddResult> {
-    return (await adding()).add(this, input);
+  async add(input: AddInput, options: { signal?: AbortSignal } = {}): Promise<AddResult> {
+    return (await adding()).add(this, input, options);
   }
 
   /** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
@@ -136,8 +136,8 @@ export class InvariantService implements InvariantContext {
    * under the scope's lock, written atomically in place; the id, the file and
    * the provenance stay. An edit that changes nothing writes nothing.
    */
-  async edit(input: EditInput): Promise<EditResult> {
-    return (await editing()).edit(this, input);
+  async edit(input: EditInput, options: { signal?: AbortSignal } = {}): Promise<EditResult> {
+    return (await editing()).edit(this, input, options);
   }
 
   /**
@@ -206,7 +206,7 @@ export class InvariantService implements InvariantContext {
   /** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
   async remove(
     idOrPrefix: string,
-    options: { commit?: boolean } = {},
+    options: { commit?: boolean; signal?: AbortSignal } = {},
   ): Promise<{ id: string; path: string; scope: Scope; keptProject?: KeptProject; commit?: string }> {
     return (await moving()).remove(this, idOrPrefix, options);
   }

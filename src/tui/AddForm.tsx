@@ -19,7 +19,7 @@ import { AddFeedback } from './AddFeedback.tsx';
 import { AddSummary } from './AddSummary.tsx';
 import { OptionalLine, TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
-import { useWrites } from './use-writes.ts';
+import { useWriteSignal, useWrites } from './use-writes.ts';
 import { requireOpenedStore } from './use-store-data.ts';
 
 /** Values the form starts from: flags given on the command line, or the invariant being edited. */
@@ -133,6 +133,7 @@ export function AddForm({
   // Bumped by a refused save, so that what the text meets is said as the store is now (a copy another process added).
   const [reads, setReads] = useState(0);
   const track = useWrites();
+  const signal = useWriteSignal();
 
   useEffect(() => {
     if (fixedScope) return;
@@ -232,30 +233,36 @@ export function AddForm({
     }
     if (editing) {
       track(
-        service.edit({
-          id: editing.id,
-          ...editChanges(
-            editing,
-            { text, severity, tags: tagList, rationale: why, active, guard },
-            context?.invariants.find((i) => i.id === editing.id)?.tags,
-          ),
-          ...(commit !== undefined ? { commit } : {}),
-        }),
+        service.edit(
+          {
+            id: editing.id,
+            ...editChanges(
+              editing,
+              { text, severity, tags: tagList, rationale: why, active, guard },
+              context?.invariants.find((i) => i.id === editing.id)?.tags,
+            ),
+            ...(commit !== undefined ? { commit } : {}),
+          },
+          { signal },
+        ),
         (r) => `edited ${r.invariant.id} (${r.invariant.path})`,
       ).then((r) => onEdited?.(r), failed);
       return;
     }
     track(
-      service.add({
-        scope,
-        text,
-        severity,
-        tags: tagList,
-        ...(why !== '' ? { rationale: why } : {}),
-        ...(Object.keys(guard).length > 0 ? { guard } : {}),
-        ...(commit !== undefined ? { commit } : {}),
-        ...(newProject || typedNew ? { newProject: true } : {}),
-      }),
+      service.add(
+        {
+          scope,
+          text,
+          severity,
+          tags: tagList,
+          ...(why !== '' ? { rationale: why } : {}),
+          ...(Object.keys(guard).length > 0 ? { guard } : {}),
+          ...(commit !== undefined ? { commit } : {}),
+          ...(newProject || typedNew ? { newProject: true } : {}),
+        },
+        { signal },
+      ),
       (r) => `added ${r.invariant.id} (${r.invariant.path})`,
     ).then(onDone, failed);
   };

@@ -18,7 +18,7 @@ import { effectiveRows, inScope, listRows, windowTop, type Row, type ScopeChoice
 import { useTheme } from './theme.ts';
 import { storeGone, useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
-import { useWrites } from './use-writes.ts';
+import { useWriteSignal, useWrites } from './use-writes.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
 import { Detail, MessageLines, RowLine, noticeWords, scopeChoices, titleMode } from './browser-parts.tsx';
 
@@ -91,6 +91,7 @@ function BrowserScreen({
   const [status, setStatus] = useState('');
   const top = useRef(0);
   const track = useWrites();
+  const signal = useWriteSignal();
 
   const { regex, regexProblem } = useMemo(() => {
     if (pattern === '') return { regex: undefined, regexProblem: undefined };
@@ -381,7 +382,8 @@ function BrowserScreen({
         onAnswer={(yes) => {
           setOverlay({ kind: 'none' });
           if (!yes) return setStatus('Nothing removed.');
-          track(service.remove(info.invariant.id), () => `removed ${info.invariant.id} (${info.invariant.path})`).then((done) => {
+          const removal = service.remove(info.invariant.id, { signal });
+          track(removal, () => `removed ${info.invariant.id} (${info.invariant.path})`).then((done) => {
             const kept = done.keptProject ? ` · kept project ${done.keptProject.project}: a plan targets it` : '';
             setStatus(`removed ${info.invariant.id} · ${info.invariant.path}${kept}`);
             void reload();

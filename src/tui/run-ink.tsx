@@ -125,14 +125,14 @@ function Exit<T>(props: {
   const finish = useRef<Finish<T>>({
     done: (value) => settle({ kind: 'done', value }),
     fail: (error) => settle({ kind: 'failed', error }),
-    cancel: () => writes.whenIdle(() => settle({ kind: 'cancelled', made: writes.madeWhileCancelling })),
+    cancel: () => writes.cancel(() => settle({ kind: 'cancelled', made: writes.madeWhileCancelling })),
   });
   // A cancel waits for a write in flight (use-writes.ts): once it ends, whichever outcome came first stands.
-  props.onSignal.current = (signal) => writes.whenIdle(() => settle({ kind: 'cancelled', signal, made: writes.madeWhileCancelling }));
+  props.onSignal.current = (signal) => writes.cancel(() => settle({ kind: 'cancelled', signal, made: writes.madeWhileCancelling }));
   return (
     <WritesContext.Provider value={writes}>
       <Shell
-        onCancel={() => writes.whenIdle(() => settle({ kind: 'cancelled', made: writes.madeWhileCancelling }))}
+        onCancel={() => writes.cancel(() => settle({ kind: 'cancelled', made: writes.madeWhileCancelling }))}
         onSuspend={props.suspend}
       >
         {props.screen(finish.current)}

@@ -7,6 +7,12 @@ import { createContext, useContext } from 'react';
  */
 export class Writes {
   private inFlight = 0;
+  private readonly stop = new AbortController();
+  /**
+   * Aborted by a cancel: a write still waiting for another writer's lock has written nothing and gives up, so that
+   * Ctrl-C ends the screen at once instead of once the wait runs out.
+   */
+  readonly signal: AbortSignal = this.stop.signal;
   private readonly idle: (() => void)[] = [];
   /** What the writes a cancel waited for made (a screen that goes on after a write, the browser, ends cancelled: said with them). */
   readonly madeWhileCancelling: string[] = [];
@@ -32,6 +38,12 @@ export class Writes {
     if (this.inFlight === 0) f();
     else this.idle.push(f);
   }
+
+  /** A cancel (Ctrl-C, a stop signal): the writes waiting for a lock give up, and `f` runs once none is in flight. */
+  cancel(f: () => void): void {
+    this.stop.abort();
+    this.whenIdle(f);
+  }
 }
 
 export const WritesContext = createContext<Writes | null>(null);
@@ -43,4 +55,12 @@ export const WritesContext = createContext<Writes | null>(null);
 export function useWrites(): <T>(write: Promise<T>, describe?: (value: T) => string) => Promise<T> {
   const writes = useContext(WritesContext);
   return (write, describe) => (writes ? writes.track(write, describe) : write);
+}
+
+/** Never aborted: the signal of a screen run outside `runInk`, as in tests. */
+const NO_CANCEL = new AbortController().signal;
+
+/** The signal to give a write the screen starts (`add`, `edit`, `remove`): a cancel ends its wait for a lock. */
+export function useWriteSignal(): AbortSignal {
+  return useContext(WritesContext)?.signal ?? NO_CANCEL;
 }

@@ -240,6 +240,9 @@ describe('the library given input of the wrong shape', () => {
     expect((await refused(() => p.addViolation({ plan, invariant: id }, { sigal: stop })))[0]).toBe('sigal');
     expect((await refused(() => p.addViolation({ plan, invariant: id }, { signal: 'stop' })))[0]).toBe('signal');
     expect((await refused(() => p.sync(plan, { apply: true, signal: {} })))[0]).toBe('signal');
+    expect((await refused(() => s.add({ scope: { global: true }, text: 'x' }, { signal: 'stop' })))[0]).toBe('signal');
+    expect((await refused(() => s.edit({ id, text: 'x' }, { sigal: stop })))[0]).toBe('sigal');
+    expect((await refused(() => s.remove(id, { signal: {} })))[0]).toBe('signal');
     expect(await p.listViolations({ plan })).toEqual([]);
     expect(JSON.stringify(await s.list({ all: true }))).toBe(before);
     expect((await scopes.listProjects()).map((x: Loose) => x.project)).toEqual(['myapp']);
@@ -496,6 +499,16 @@ describe('the library given input of the wrong shape', () => {
     expect(lib.CancelledError).toBeTypeOf('function');
     expect(cancelled).toBeInstanceOf(lib.CancelledError);
     expect(await p.listViolations({ plan: plan.id })).toEqual([]);
+    const s = p.invariants;
+    const count = (await s.list({ all: true })).length;
+    for (const call of [
+      () => s.add({ scope: { global: true }, text: 'Keep the audit log' }, { signal: stopped.signal }),
+      () => s.edit({ id: invariant, text: 'Keep the audit log' }, { signal: stopped.signal }),
+      () => s.remove(invariant, { signal: stopped.signal }),
+    ])
+      expect(await rejectionOf(call)).toBeInstanceOf(lib.CancelledError);
+    expect((await s.list({ all: true })).length).toBe(count);
+    expect((await s.show(invariant)).invariant.text).not.toBe('Keep the audit log');
   });
 
   it('refuses a service built over the wrong thing when it is built: a store path where an InvariantService goes, and back', async () => {

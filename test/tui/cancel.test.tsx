@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, vi } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { CancelledError } from '../../src/core/errors.ts';
 import type { ImportPlan, PlannedCandidate } from '../../src/core/import-plan.ts';
 import type { ActorRequest } from '../../src/core/records.ts';
@@ -37,20 +38,29 @@ const pressUntil = (stdin: Keys, key: string, done: () => boolean) =>
     { timeout: 10_000, interval: 20 },
   );
 
-/** An add that waits, once it has started, until the test lets it write. */
+/**
+ * A write that waits, once it holds its scope's lock (its first read of the folder made under the lock), until the
+ * test lets it write: in flight, no cancel can take it back. One that has not taken its lock yet a cancel ends.
+ */
 class GatedService extends InvariantService {
   started = false;
   private open!: () => void;
   private readonly gate = new Promise<void>((resolve) => {
     this.open = resolve;
   });
+  constructor(...args: ConstructorParameters<typeof InvariantService>) {
+    super(...args);
+    const list = this.source.list.bind(this.source);
+    this.source.list = async (dir, options) => {
+      if (!this.started && dir !== '' && existsSync(join(this.root, dir, '.lock'))) {
+        this.started = true;
+        await this.gate;
+      }
+      return list(dir, options);
+    };
+  }
   let(): void {
     this.open();
-  }
-  override async add(...args: Parameters<InvariantService['add']>): Promise<AddResult> {
-    this.started = true;
-    await this.gate;
-    return super.add(...args);
   }
 }
 
@@ -107,26 +117,13 @@ test('Ctrl-C read in one chunk with keys typed just before it (a fast typist, a 
   expect(service.started).toBe(false);
 });
 
-/** A removal that waits, once it has started, until the test lets it write. */
-class GatedRemoval extends InvariantService {
+/** A removal that waits, once it holds its scope's lock, until the test lets it write. */
+class GatedRemoval extends GatedService {
   shown = false;
-  started = false;
-  private open!: () => void;
-  private readonly gate = new Promise<void>((resolve) => {
-    this.open = resolve;
-  });
-  let(): void {
-    this.open();
-  }
   override async show(...args: Parameters<InvariantService['show']>): ReturnType<InvariantService['show']> {
     const info = await super.show(...args);
     this.shown = true;
     return info;
-  }
-  override async remove(...args: Parameters<InvariantService['remove']>): ReturnType<InvariantService['remove']> {
-    this.started = true;
-    await this.gate;
-    return super.remove(...args);
   }
 }
 
@@ -146,6 +143,64 @@ test('Ctrl-C while the browser is removing: the removal is made, and the cancel 
   expect(error).toBeInstanceOf(CancelledError);
   expect(existsSync(join(root, `global/${G1}.yaml`))).toBe(false);
   expect((error as CancelledError).message).toContain(`global/${G1}.yaml`);
+});
+
+describe("Ctrl-C while a write waits for another writer's lock", () => {
+  /** A lock of a live process (this one) on `folder`, so that a writer waits for it; the wait longer than the test. */
+  const held = (root: string, folder: string) => {
+    writeFileSync(join(root, folder, '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    vi.stubEnv('AGENTS_LOCK_TIMEOUT_MS', '60000');
+    onTestFinished(() => void vi.unstubAllEnvs());
+  };
+  /** A service that says when a write began (before its lock). */
+  class Watched extends InvariantService {
+    began = false;
+    shown = false;
+    override async add(...args: Parameters<InvariantService['add']>): Promise<AddResult> {
+      this.began = true;
+      return super.add(...args);
+    }
+    override async show(...args: Parameters<InvariantService['show']>): ReturnType<InvariantService['show']> {
+      const info = await super.show(...args);
+      this.shown = true;
+      return info;
+    }
+    override async remove(...args: Parameters<InvariantService['remove']>): ReturnType<InvariantService['remove']> {
+      this.began = true;
+      return super.remove(...args);
+    }
+  }
+
+  test('the form ends at once, cancelled, nothing written', async () => {
+    const root = exampleStore();
+    held(root, 'global');
+    const service = new Watched(root, { author: async () => 'Tester <t@example.com>' });
+    const stdin = new Keys();
+    const io = { stdin, stdout: new Screen(), color: false } as unknown as TuiIo;
+    const outcome = outcomeOf(runAddForm(io, service, { scope: { kind: 'global' }, initial: { text: 'Keep the audit log' } }));
+    await pressUntil(stdin, '\r', () => service.began);
+    await settle();
+    stdin.write('\u0003');
+    const { error } = await outcome;
+    expect(error).toBeInstanceOf(CancelledError);
+    expect((error as CancelledError).exitCode).toBe(130);
+    expect(readdirSync(join(root, 'global')).filter((f) => f.endsWith('.yaml'))).toHaveLength(2);
+  });
+
+  test('the browser ends at once, cancelled, the invariant kept', async () => {
+    const root = exampleStore();
+    held(root, 'global');
+    const service = new Watched(root);
+    const stdin = new Keys();
+    const outcome = outcomeOf(runBrowser({ stdin, stdout: new Screen(), color: false } as unknown as TuiIo, service));
+    await pressUntil(stdin, 'd', () => service.shown);
+    await pressUntil(stdin, 'y', () => service.began);
+    await settle();
+    stdin.write('\u0003');
+    const { error } = await outcome;
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(existsSync(join(root, `global/${G1}.yaml`))).toBe(true);
+  });
 });
 
 test('an escape sequence Ink names no key for (a colour in pasted output) ends no screen: pasted, its text goes in the field (the escape character, a control, left out as typed)', async () => {

@@ -1,6 +1,6 @@
 // Adding an invariant, and the dry run the add form checks a text with as it is typed.
 import { CheckFailedError } from '../../core/errors.ts';
-import { inputObject, optionalBoolean, requiredString } from '../../core/input-shape.ts';
+import { inputObject, optionalBoolean, optionalSignal, requiredString } from '../../core/input-shape.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { cleanText, textKey } from '../../core/normalise.ts';
 import { type AddCheck, checkNewInvariant } from '../../core/shadow.ts';
@@ -32,8 +32,9 @@ import { ADD_FIELDS, type AddContext, type AddInput, type AddResult, type ScopeI
  * Adds an invariant. Refuses (exit 1) a text whose key equals one already in
  * the same scope; the check and the write happen under the scope's lock.
  */
-export async function add(svc: InvariantContext, given: AddInput): Promise<AddResult> {
+export async function add(svc: InvariantContext, given: AddInput, options: { signal?: AbortSignal } = {}): Promise<AddResult> {
   const input = inputObject(given, 'add', ADD_FIELDS, 'input') as AddInput;
+  const signal = optionalSignal(inputObject(options, 'add', { signal: true }).signal, 'signal');
   const scope = await svc.resolveScope(input.scope);
   requireOwnScope(scope);
   // Where a refusal says the value would have gone: the scope's folder, as the schema gate names it.
@@ -88,7 +89,7 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
   let created: string | undefined;
   const { invariant, commit } = await lockedWrite(
     svc,
-    { folders: [folder], commit: input.commit },
+    { folders: [folder], commit: input.commit, signal },
     async (made) => {
       if (scope.kind === 'plan') await requirePlanHeld(svc.source, scope.plan, 'this command ran');
       if (scope.kind === 'project') created = projectMadeUnderLock(scope.project, creates, made.has(folder));

@@ -1,7 +1,7 @@
 // Changing fields of one invariant in place.
 import { invariantFieldChanges } from '../../core/diff.ts';
 import { CheckFailedError, conflictingOptions, UsageError } from '../../core/errors.ts';
-import { inputObject, optionalStrings, requiredString } from '../../core/input-shape.ts';
+import { inputObject, optionalSignal, optionalStrings, requiredString } from '../../core/input-shape.ts';
 import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
 import { cleanTag, textKey } from '../../core/normalise.ts';
@@ -31,7 +31,8 @@ import { EDIT_FIELDS, type EditInput, type EditResult } from './types.ts';
  * under the scope's lock, written atomically in place; the id, the file and
  * the provenance stay. An edit that changes nothing writes nothing.
  */
-export async function edit(svc: InvariantContext, given: EditInput): Promise<EditResult> {
+export async function edit(svc: InvariantContext, given: EditInput, options: { signal?: AbortSignal } = {}): Promise<EditResult> {
+  const signal = optionalSignal(inputObject(options, 'edit', { signal: true }).signal, 'signal');
   // A field given as null is left out, as add and every options object read it: read as given, tags: null emptied the
   // tags and rationale: null removed the rationale. guard: null alone means something: the guard removed.
   const input = { ...inputObject(given, 'edit', EDIT_FIELDS, 'input') } as EditInput;
@@ -78,7 +79,7 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
   let changed: string[] = [];
   const done = await lockedWrite(
     svc,
-    { folders: [folder], commit: input.commit },
+    { folders: [folder], commit: input.commit, signal },
     async () => {
       const here = await readFolders(svc.source, [folder]);
       requireValid(here, `edit ${found.id} in ${describeScope(found.scope)}`);

@@ -1,6 +1,6 @@
 // Moving an invariant to another scope, and removing one.
 import { CheckFailedError, UsageError } from '../../core/errors.ts';
-import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
+import { inputObject, optionalBoolean, optionalSignal } from '../../core/input-shape.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { textKey } from '../../core/normalise.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
@@ -133,16 +133,17 @@ export async function move(
 export async function remove(
   svc: InvariantContext,
   idOrPrefix: string,
-  given: { commit?: boolean } = {},
+  given: { commit?: boolean; signal?: AbortSignal } = {},
 ): Promise<{ id: string; path: string; scope: Scope; keptProject?: KeptProject; commit?: string }> {
   // Null reads as no options; a string in their place is refused, not taken for none.
-  const options = inputObject(given, 'remove', { commit: true });
+  const options = inputObject(given, 'remove', { commit: true, signal: true });
+  const signal = optionalSignal(options.signal, 'signal');
   const found = await svc.resolveId(idOrPrefix);
   const { removeFile } = await import('../../store/atomic-write.ts');
   const folder = scopeFolder(found.scope);
   return lockedWrite(
     svc,
-    { folders: [folder], commit: options.commit },
+    { folders: [folder], commit: options.commit, signal },
     async () => {
       // Found before the lock was taken: a writer it waited for may have moved or removed it meanwhile.
       const here = await svc.source.list(folder, { recursive: false });
