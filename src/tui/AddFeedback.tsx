@@ -5,7 +5,7 @@ import { describeScope } from '../core/model.ts';
 import { codePointLength } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { describeCharacter, findUnsafe } from '../core/plain-text.ts';
-import { fitColumns, plain } from './plain.ts';
+import { clipToRows, fitColumns, plain } from './plain.ts';
 import type { AddCheck } from '../core/shadow.ts';
 import type { NearMatch } from '../service/invariant-service.ts';
 import { useTheme } from './theme.ts';
@@ -25,20 +25,26 @@ export function AddFeedback({
   width?: number;
   /** At most this many lines, the last counting the rest: a text held in many projects keeps the form on screen. */
   rows?: number;
-}): ReactElement {
+}): ReactElement | null {
   const theme = useTheme();
+  // No row left (a refusal the form shows on a terminal of 5 rows): the refusal says what matters.
+  if (rows !== undefined && rows <= 0) return null;
+  // A message of its own is cut to the rows it is given: wrapped whole on a narrow terminal, it pushed the title off.
+  const fitted = (message: string) => clipToRows(message, width, rows ?? Number.POSITIVE_INFINITY).join('\n');
   const length = codePointLength(text.trim());
   if (length > MAX_TEXT_LENGTH)
-    return <Text color={theme.hue('red')}>{`✗ too long: ${length} characters, the limit is ${MAX_TEXT_LENGTH}`}</Text>;
+    return <Text color={theme.hue('red')}>{fitted(`✗ too long: ${length} characters, the limit is ${MAX_TEXT_LENGTH}`)}</Text>;
   const unsafe = findUnsafe(text.trim(), false);
   if (unsafe)
     return (
-      <Text color={theme.hue('red')} wrap="wrap">
-        {`✗ the text holds ${describeCharacter(unsafe.codePoint)} at character ${unsafe.index + 1}; the store takes plain text only`}
+      <Text color={theme.hue('red')}>
+        {fitted(
+          `✗ the text holds ${describeCharacter(unsafe.codePoint)} at character ${unsafe.index + 1}; the store takes plain text only`,
+        )}
       </Text>
     );
   if (!check) return <Text dimColor={theme.dim}>checking…</Text>;
-  if (text.trim() === '') return <Text dimColor={theme.dim}>Type the constraint in natural language.</Text>;
+  if (text.trim() === '') return <Text dimColor={theme.dim}>{fitted('Type the constraint in natural language.')}</Text>;
   const lines: ReactElement[] = [];
   if (check.duplicate) {
     lines.push(
@@ -67,8 +73,10 @@ export function AddFeedback({
       </Text>,
     );
   }
-  if (rows !== undefined && lines.length > rows) {
-    const kept = Math.max(1, rows - 1);
+  // On one row, the first line alone: with the count under it, two.
+  if (rows !== undefined && rows <= 1) lines.splice(1);
+  else if (rows !== undefined && lines.length > rows) {
+    const kept = rows - 1;
     lines.splice(
       kept,
       lines.length,

@@ -129,7 +129,8 @@ export function AddForm({
   const [rationale, setRationale] = useState(start.rationale ?? '');
   const [guard, setGuard] = useState<Guard>(start.guard ?? {});
   const [active, setActive] = useState(start.active ?? true);
-  const [problem, setProblem] = useState<string | undefined>();
+  // With the step a refused save went back to (`at`): said there, not under the steps after it, where it is stale.
+  const [problem, setProblem] = useState<{ text: string; at?: Step } | undefined>();
   // Bumped by a refused save, so that what the text meets is said as the store is now (a copy another process added).
   const [reads, setReads] = useState(0);
   const track = useWrites();
@@ -137,7 +138,7 @@ export function AddForm({
 
   useEffect(() => {
     if (fixedScope) return;
-    service.scopes().then(setCatalog, (error) => (onError ? onError(error) : setProblem(String(error))));
+    service.scopes().then(setCatalog, (error) => (onError ? onError(error) : setProblem({ text: String(error) })));
   }, [service, fixedScope, onError]);
 
   useEffect(() => {
@@ -146,7 +147,7 @@ export function AddForm({
     setContext(undefined);
     service.addContext(scope).then(
       (c) => live && setContext(c),
-      (error) => live && (onError ? onError(error) : setProblem(String(error))),
+      (error) => live && (onError ? onError(error) : setProblem({ text: String(error) })),
     );
     return () => {
       live = false;
@@ -220,11 +221,11 @@ export function AddForm({
     const why = rationale.trim();
     const failed = (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
-        setProblem(errorSummary(error));
+        setProblem({ text: errorSummary(error), at: stepOfProblem(error.message) });
         setStep(stepOfProblem(error.message));
         setReads((n) => n + 1);
       } else if (onError) onError(error);
-      else setProblem(String(error));
+      else setProblem({ text: String(error) });
     };
     try {
       requireOpenedStore(service);
@@ -279,7 +280,11 @@ export function AddForm({
 
   // A long text, rationale or guard is cut to rows that leave the rest of the step on screen: a frame as tall as the
   // terminal would scroll the form's first lines away at each key.
-  const screenRows = rows ?? 24;
+  // A refusal the form shows is cut to the rows the step leaves it, and the step is drawn in the rest: wrapped whole
+  // (a lock's long message), it pushed the title off a short terminal.
+  const said = problem?.at === undefined || problem.at === step ? problem?.text : undefined;
+  const problemLines = said ? clipToRows(plain(`✗ ${said}`), width, Math.max(1, (rows ?? 24) - 6)) : [];
+  const screenRows = (rows ?? 24) - problemLines.length;
   const fit = { columns: width, rows: Math.max(1, Math.min(6, screenRows - 10)) };
   // The severity and state lists (and their position line) under the title, their question, the key line and a spare
   // row: on a terminal of 5 or 6 rows they scroll, where their 3 choices outgrew it.
@@ -368,7 +373,13 @@ export function AddForm({
               />
             </Box>
           </Box>
-          <AddFeedback check={check} text={text} near={near} width={width} rows={Math.max(2, screenRows - 4 - fit.rows)} />
+          <AddFeedback
+            check={check}
+            text={text}
+            near={near}
+            width={width}
+            rows={Math.max(problemLines.length > 0 ? 0 : 1, screenRows - 3 - fit.rows)}
+          />
         </Box>
       );
       break;
@@ -419,8 +430,8 @@ export function AddForm({
           onChange={setGuard}
           onDone={() => setStep(editing ? 'active' : 'confirm')}
           width={width}
-          // The title, the key line, a refusal the form shows and the spare row, besides the step.
-          rows={screenRows - 3 - (problem ? clipToRows(plain(`✗ ${problem}`), width, Number.POSITIVE_INFINITY).length : 0)}
+          // The title, the key line and the spare row, besides the step.
+          rows={screenRows - 3}
         />
       );
       break;
@@ -449,7 +460,7 @@ export function AddForm({
           {...{ text, scope, severity, rationale, guard, editing, active, check, near, width }}
           tags={typedTags(tags)}
           saving={step === 'saving'}
-          rows={screenRows - 3 - (problem ? 1 : 0)}
+          rows={screenRows - 3}
         />
       );
       break;
@@ -458,7 +469,7 @@ export function AddForm({
     <Box flexDirection="column" width={width}>
       {header}
       {body}
-      {problem ? <Text color={theme.hue('red')} wrap="wrap">{`✗ ${plain(problem)}`}</Text> : null}
+      {problemLines.length > 0 ? <Text color={theme.hue('red')}>{problemLines.join('\n')}</Text> : null}
       <Text dimColor={theme.dim} wrap="truncate-end">
         {formHint(step, steps)}
       </Text>

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { plain, tailRows, withoutLastCharacter } from './plain.ts';
+import { fitColumns, plain, tailRows, withoutLastCharacter } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useRef, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
@@ -71,7 +71,7 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
     return (
       <Text>
         <Text inverse> </Text>
-        <Text dimColor={theme.dim}>{placeholder}</Text>
+        <Text dimColor={theme.dim}>{fit ? fitColumns(placeholder, fit.columns - 1) : placeholder}</Text>
       </Text>
     );
   }
@@ -102,7 +102,8 @@ export function OptionalLine({
   return (
     <Box flexDirection="column">
       <Text>
-        {label}
+        {/* Cut to a row on a narrow terminal: wrapped whole, the question pushed the form's title off a short one. */}
+        {fitColumns(label, Math.max(1, fit.columns - 1))}
         <TextInput
           value={value}
           fit={fit}

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
-import { expect, test } from 'vitest';
+import { expect, onTestFinished, test, vi } from 'vitest';
 import type { AddResult, EditResult } from '../../src/service/invariant-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { AddForm, stepOfProblem } from '../../src/tui/AddForm.tsx';
@@ -603,6 +604,53 @@ test('on a terminal of 5 or 6 rows every step stays within it, the title on its 
     r.stdin.write('y');
     await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
     expect(done[0]!.invariant.text).toBe('Fits a short terminal');
+    r.unmount();
+  }
+});
+
+test('a refusal of several rows (a scope locked by another writer) keeps every step within a short terminal, the title on its first row', async () => {
+  vi.stubEnv('AGENTS_LOCK_TIMEOUT_MS', '20');
+  onTestFinished(() => void vi.unstubAllEnvs());
+  for (const [columns, rows] of [
+    [40, 6],
+    [20, 5],
+    [80, 8],
+  ] as const) {
+    const root = exampleStore();
+    // A live writer's lock (this process): the save waits for it, then is refused naming it.
+    writeFileSync(join(root, 'global', '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
+    const done: AddResult[] = [];
+    const r = render(
+      <AddForm service={service} scope={{ kind: 'global' }} width={columns} rows={rows} onDone={(x) => done.push(x)} onCancel={() => {}} />,
+    );
+    const within = async (...texts: string[]) => {
+      const frame = await frameHas(r.lastFrame, ...texts);
+      expect([columns, rows, frame.split('\n').length < rows, frame.split('\n')[0]]).toEqual([
+        columns,
+        rows,
+        true,
+        expect.stringMatching(/^Add an inv/),
+      ]);
+      return frame;
+    };
+    await within('Text:');
+    r.stdin.write('Ok');
+    await within('Text: Ok', '✓');
+    r.stdin.write('\r');
+    await passDefaults(r);
+    await passGuard(r);
+    await within('[Y/n]');
+    r.stdin.write('y');
+    // Said at the step the refusal went back to, the text; not under the steps after it, where it is stale.
+    await within('✗ glob', 'Text: Ok');
+    for (const step of ['Sever', 'Tags', 'Rat', 'Guard 1', 'Guard 2', 'Guard 3', 'Guard 4', '[Y/n]']) {
+      r.stdin.write('\r');
+      expect(await within(step)).not.toContain('✗ glob');
+    }
+    rmSync(join(root, 'global', '.lock'));
+    r.stdin.write('y');
+    await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
     r.unmount();
   }
 });
