@@ -8,7 +8,10 @@
 import { closesFence, FENCE } from './markdown-blocks.ts';
 import { mergeConflicts } from './merge-conflict.ts';
 
-/** The offsets of the lines starting with `begin` and with `end` (in order), outside the owner's code fences. */
+/**
+ * The offsets of the lines starting with `begin` and with `end` (in order), outside the owner's code fences; a marker
+ * may stand after up to three spaces (`startsWithMarker`).
+ */
 export function markerLines(text: string, begin: string, end: string): { begins: number[]; ends: number[] } {
   const { begins, ends } = walk(text, begin, end);
   return { begins, ends };
@@ -68,6 +71,16 @@ export function markerDamage(text: string, begins: readonly number[], ends: read
   return undefined;
 }
 
+/**
+ * Whether `line` starts with `marker`, after up to three spaces: Markdown reads such a line as the same HTML comment
+ * as one at the margin (four spaces make it code), so an indented block is the block, not a reason to append another.
+ */
+export function startsWithMarker(line: string, marker: string): boolean {
+  let at = 0;
+  while (at < 3 && line.charCodeAt(at) === 32) at++;
+  return line.startsWith(marker, at);
+}
+
 /** The line (from 1) holding the character at `offset`. */
 export function lineOf(text: string, offset: number): number {
   let line = 1;
@@ -101,12 +114,12 @@ function walk(
         fence = undefined;
         fences.push({ from: fenceAt, to: lineEnd });
         fenced = { begins: [], ends: [] };
-      } else if (line.startsWith(begin)) fenced.begins.push(at);
-      else if (line.startsWith(end)) fenced.ends.push(at);
-    } else if (line.startsWith(begin)) {
+      } else if (startsWithMarker(line, begin)) fenced.begins.push(at);
+      else if (startsWithMarker(line, end)) fenced.ends.push(at);
+    } else if (startsWithMarker(line, begin)) {
       begins.push(at);
       inBlock = true;
-    } else if (line.startsWith(end)) {
+    } else if (startsWithMarker(line, end)) {
       ends.push(at);
       inBlock = false;
     } else if (!inBlock) {

@@ -378,10 +378,11 @@ export function scanBlock(text: string): BlockScan {
   const endAt = ends[0]!;
   // The end marker starts a line after the begin marker's, so a line break follows the begin marker.
   const beginLineEnd = text.indexOf('\n', start);
-  const beginLine = text.slice(start, beginLineEnd).replace(/\r$/, '');
+  // The offsets are of the marker lines, whose markers may stand after up to three spaces (markerLines).
+  const beginLine = text.slice(start, beginLineEnd).replace(/\r$/, '').trimStart();
   const m = BEGIN_RE.exec(beginLine);
   if (!m) return { kind: 'damaged', ...lostHash(lineOf(text, start)) };
-  const afterEnd = endAt + END_MARKER.length;
+  const afterEnd = text.indexOf(END_MARKER, endAt) + END_MARKER.length;
   const end = text[afterEnd] === '\n' ? afterEnd + 1 : text.startsWith('\r\n', afterEnd) ? afterEnd + 2 : afterEnd;
   return { kind: 'block', start, end, hash: m[1]!, inner: text.slice(beginLineEnd + 1, endAt), frontMatter: leadingFrontMatter(text) };
 }

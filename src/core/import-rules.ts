@@ -7,6 +7,7 @@
  */
 
 import { BEGIN_PREFIX, END_MARKER } from './export.ts';
+import { startsWithMarker } from './export-markers.ts';
 import {
   BREAK,
   closesFence,
@@ -134,11 +135,11 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     // heads the list after a code block).
     if (open.length > 0 && /^\S/.test(line) && !ITEM.test(line)) endList();
     // The block `agents export` wrote: what it holds came from a store, never goes back into one.
-    if (line.startsWith(BEGIN_PREFIX)) {
+    if (startsWithMarker(line, BEGIN_PREFIX)) {
       // A begin marker after the last end line (found once, not searched for per line) is one line of markup, as an
       // agent reads it: the rules below it are the file's own; the block's entries are known by their ids all the same.
-      lastEnd ??= lines.findLastIndex((l) => l.startsWith(END_MARKER));
-      const end = lastEnd > i ? findFrom(lines, i + 1, (l) => l.startsWith(END_MARKER)) : i;
+      lastEnd ??= lines.findLastIndex((l) => startsWithMarker(l, END_MARKER));
+      const end = lastEnd > i ? findFrom(lines, i + 1, (l) => startsWithMarker(l, END_MARKER)) : i;
       leave(i, end, 'export-block');
       i = end + 1;
       continue;

@@ -648,6 +648,22 @@ describe('scanBlock', () => {
     expect(scanBlock(cr)).toMatchObject({ kind: 'block', end: cr.length - 2 });
   });
 
+  it('markers after up to three spaces are the block, as Markdown reads them; after four they are code, not markers', () => {
+    const text = `a\n   ${begin}\ninside\n  ${END_MARKER}\nb\n`;
+    expect(scanBlock(text)).toEqual({
+      kind: 'block',
+      start: 2,
+      end: text.indexOf('b\n'),
+      hash: H,
+      inner: 'inside\n',
+      frontMatter: undefined,
+    });
+    expect(scanBlock(`    ${begin}\n    ${END_MARKER}\n`)).toEqual({ kind: 'none' });
+    expect(scanBlock(`\t${begin}\n${END_MARKER}\n`)).toMatchObject({ kind: 'damaged', line: 2 });
+    // An indented marker in the owner's code fence is an example all the same.
+    expect(scanBlock(`\`\`\`\n  ${begin}\n  ${END_MARKER}\n\`\`\`\n`)).toEqual({ kind: 'none' });
+  });
+
   it('a begin marker with other words before the hash', () => {
     expect(scanBlock(`${BEGIN_PREFIX} made by hand sha256:${H} -->\n${END_MARKER}\n`)).toMatchObject({ kind: 'block', hash: H });
   });
@@ -828,6 +844,18 @@ describe('mergeBlock: exact texts', () => {
       });
     },
   );
+
+  it('an indented block is the block: up to date as it is, replaced at the margin once the store changes, never a second one', () => {
+    const indented = `mine\n\n${block.replace(/^</gm, '  <')}after\n`;
+    expect(mergeBlock(indented, undefined, inner, hash, false)).toEqual({ kind: 'write', text: indented, action: 'unchanged' });
+    const next = '## Invariants\n\n- B\n';
+    expect(mergeBlock(indented, undefined, next, hash, false)).toEqual({
+      kind: 'write',
+      text: `mine\n\n${blockOf(undefined, next)}after\n`,
+      action: 'update',
+    });
+    expect(removeBlock(indented, hash, false)).toEqual({ kind: 'write', text: 'mine\n\nafter\n', action: 'update' });
+  });
 
   it('a damaged block is refused with the reason, forced or not', () => {
     expect(mergeBlock(END_MARKER, undefined, inner, hash, true)).toEqual({
