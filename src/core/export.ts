@@ -319,7 +319,8 @@ export function renderSections(
 
 export const BEGIN_PREFIX = '<!-- agents:begin';
 export const END_MARKER = '<!-- agents:end -->';
-const BEGIN_RE = /^<!-- agents:begin .*\bsha256:([0-9a-f]{64}) -->$/;
+// Blanks after the marker (an editor's, a formatter's) are no part of it: the hash is still there.
+const BEGIN_RE = /^<!-- agents:begin .*\bsha256:([0-9a-f]{64}) -->[ \t]*$/;
 
 /** The text a block's hash covers: the front matter (when the file has one) and the block's inside. */
 export function hashedText(frontMatter: string | undefined, inner: string): string {

@@ -664,6 +664,20 @@ describe('scanBlock', () => {
     expect(scanBlock(`\`\`\`\n  ${begin}\n  ${END_MARKER}\n\`\`\`\n`)).toEqual({ kind: 'none' });
   });
 
+  it('blanks after the begin marker (as after the end marker) leave it whole: up to date, then written back without them', () => {
+    const text = `${begin} \t\ninside\n${END_MARKER}  \n`;
+    expect(scanBlock(text)).toMatchObject({ kind: 'block', hash: H, inner: 'inside\n' });
+    const inner = '## Invariants\n\n- A\n';
+    const made = `${beginMarker(hash(hashedText(undefined, inner)))}  \n${inner}${END_MARKER}\n`;
+    expect(mergeBlock(made, undefined, inner, hash, false)).toEqual({ kind: 'write', text: made, action: 'unchanged' });
+    const next = '## Invariants\n\n- B\n';
+    expect(mergeBlock(made, undefined, next, hash, false)).toEqual({
+      kind: 'write',
+      text: `${beginMarker(hash(hashedText(undefined, next)))}\n${next}${END_MARKER}\n`,
+      action: 'update',
+    });
+  });
+
   it('a begin marker with other words before the hash', () => {
     expect(scanBlock(`${BEGIN_PREFIX} made by hand sha256:${H} -->\n${END_MARKER}\n`)).toMatchObject({ kind: 'block', hash: H });
   });
