@@ -97,8 +97,9 @@ function walk(
   const ends: number[] = [];
   const fences: { from: number; to: number }[] = [];
   let fenceAt = 0;
-  // Markers met inside a fence of the owner's; they count after all when that fence is never closed
-  // (a stray fence must not hide the real block, or a second one would be appended).
+  // Markers met inside a fence of the owner's; they count after all when that fence is never closed and no marker
+  // stands outside fences (a stray fence must not hide the real block, or a second one would be appended; below the
+  // block, its example is code to every reader, not a second block).
   let fence: string | undefined;
   let fenced: { begins: number[]; ends: number[] } = { begins: [], ends: [] };
   // Between a begin marker and its end the text is the export's: its lines open no fence.
@@ -133,7 +134,9 @@ function walk(
     if (nl < 0) break;
     at = nl + 1;
   }
-  begins.push(...fenced.begins);
-  ends.push(...fenced.ends);
+  if (begins.length === 0 && ends.length === 0) {
+    begins.push(...fenced.begins);
+    ends.push(...fenced.ends);
+  }
   return { begins, ends, fences, open: fence === undefined ? undefined : fenceAt };
 }

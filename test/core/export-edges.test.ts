@@ -612,6 +612,12 @@ describe('scanBlock', () => {
     });
   });
 
+  it('a fence never closed below the block is code to its end, whose markers are an example: the block is found, no fence over it', () => {
+    const text = `${begin}\ninside\n${END_MARKER}\n\nSee:\n\n\`\`\`markdown\n${begin}\n${END_MARKER}\n`;
+    expect(scanBlock(text)).toMatchObject({ kind: 'block', start: 0, inner: 'inside\n' });
+    expect(blockFencedAt(text)).toBeUndefined();
+  });
+
   it('a damaged block is placed at its markers, after a CRLF text, and a hundred markers are not all listed', () => {
     const text = `# Notes\r\n\r\n${begin}\r\nx\r\n${begin}\r\n${END_MARKER}\r\n`;
     expect(scanBlock(text)).toEqual({ kind: 'damaged', why: 'it holds 2 "agents:begin" markers (lines 3 and 5)', line: 3 });
