@@ -18,8 +18,11 @@ export interface ExportPlan {
   refused: Refusal[];
   /** Things said on stderr: globs a target cannot express, files over a target's size limit. */
   warnings: string[];
-  /** Target files that are links to another file this export writes (`CLAUDE.md` → `AGENTS.md`): left as they are. */
-  linked: { path: string; to: string }[];
+  /**
+   * Target files that are links to another file this export writes (`CLAUDE.md` → `AGENTS.md`): left as they are.
+   * `empty`: no invariant applies there, so the file it leads to holds no rules of the export (deleted, or its block removed).
+   */
+  linked: { path: string; to: string; empty?: true }[];
   /** The digest of the inputs read, and the kind of export (targets, project), for the cache; undefined without a cache. */
   digest?: string;
   cacheKey?: string;

@@ -305,8 +305,9 @@ export class ExportService {
       // A file kept as a link to another target (CLAUDE.md → AGENTS.md, for agents that read only one name) reads what that one holds.
       const to = linkedTarget(top, f.path, paths, folders);
       if (to !== undefined) {
-        if (!sameRules(f, files.find((g) => g.path === to)!)) refuseUnfaithfulLink(f.path, to);
-        out.linked.push({ path: f.path, to });
+        const led = files.find((g) => g.path === to)!;
+        if (!sameRules(f, led)) refuseUnfaithfulLink(f.path, to);
+        out.linked.push({ path: f.path, to, ...(led.sections.every((sec) => sec.entries.length === 0) ? { empty: true as const } : {}) });
         continue;
       }
       refuseLinkChain(top, f.path, paths);

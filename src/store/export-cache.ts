@@ -22,7 +22,7 @@ export interface ExportCacheData {
   digest: string;
   files: { path: string; target: ExportTargetName; hash: string }[];
   /** Target files that were links to another of the files: still such links, or the cache does not answer. */
-  linked?: { path: string; to: string }[];
+  linked?: { path: string; to: string; empty?: true }[];
   /** When the first waiver the files name expires (ms since the epoch): from then on the cache does not answer. */
   until?: number;
   /** The warnings the export said, said again when the cache answers. */

@@ -650,6 +650,16 @@ describe('agents export: files it leaves alone', () => {
     rmSync(join(repo, 'CLAUDE.md'));
     symlinkSync('README.md', join(repo, 'CLAUDE.md'));
     expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(2);
+    // Once no global invariant is left, AGENTS.md holds no rules: the link is left, and not said to lead to them.
+    rmSync(join(repo, 'CLAUDE.md'));
+    symlinkSync('AGENTS.md', join(repo, 'CLAUDE.md'));
+    rmSync(join(repo, '.agents/global'), { recursive: true });
+    const emptied = await runAgents(['export', ...targets], { cwd: repo });
+    expect(emptied.code).toBe(0);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toBe('# Team notes\n');
+    expect(lstatSync(join(repo, 'CLAUDE.md')).isSymbolicLink()).toBe(true);
+    expect(emptied.stderr).not.toMatch(/^agents: CLAUDE\.md is a link to AGENTS\.md, which this export writes/m);
+    expect(emptied.stderr).toMatch(/^agents: CLAUDE\.md is a link to AGENTS\.md, which holds no rules/m);
   });
 
   it("refuses a nested file kept as a link to the root file (other rules: its project's would never reach the agent), exit 2, nothing written", async () => {

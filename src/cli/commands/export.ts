@@ -163,7 +163,12 @@ export default defineCommand<ExportArgs>({
       progress.stop();
     }
     for (const w of plan.warnings) ctx.notice(`warning: ${w}`);
-    for (const l of plan.linked) ctx.notice(`${l.path} is a link to ${l.to}, which this export writes: left as it is`);
+    for (const l of plan.linked)
+      ctx.notice(
+        l.empty
+          ? `${l.path} is a link to ${l.to}, which holds no rules of this export (no invariant applies there): left as it is`
+          : `${l.path} is a link to ${l.to}, which this export writes: left as it is`,
+      );
     if (argv.check) return check(ctx, plan, exporter);
     if (argv['dry-run']) {
       const diffs = plan.changes.filter((c) => c.action !== 'unchanged').map((c) => unifiedDiff(c.path, c.before, c.after));
