@@ -120,6 +120,15 @@ export function conflictingOptions(message: string, hint: string | undefined, op
 }
 
 /**
+ * A store, or a file a command writes, changed under the command between its read and its write (exit 2, code
+ * `store-changed`, docs/json-output.md): nothing written, and a script reruns the command rather than fixing its
+ * arguments. `detail` names what changed.
+ */
+export function storeChanged(message: string, hint: string, detail: Record<string, unknown>): UsageError {
+  return new UsageError(message, hint, detail, 'store-changed');
+}
+
+/**
  * A value over its schema's length limit (exit 2, code `value-too-long`,
  * docs/json-output.md): every writer's refusal of a value too long, whether its
  * own check or the schema gate finds it first. Nothing is written.

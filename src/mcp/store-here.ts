@@ -1,6 +1,6 @@
 // The store the server was started on, checked around each read of it (docs/mcp.md, "Errors").
 import { statSync } from 'node:fs';
-import { UsageError } from '../core/errors.ts';
+import { storeChanged } from '../core/errors.ts';
 import { requireStore } from '../store/discover.ts';
 
 /** The store the server was started on, still a store (store/discover.ts): else the error `no-store`. */
@@ -43,11 +43,10 @@ export async function readingStore<T>(root: string, read: () => Promise<T>): Pro
       return answer.value;
     }
     if (reads === READS_OF_A_CHANGING_STORE)
-      throw new UsageError(
+      throw storeChanged(
         `the store at ${root} changed while it was read, ${reads} times running (moved away and back, or replaced)`,
         'Ask again once nothing moves the store folder.',
         { store: root },
-        'store-changed',
       );
   }
 }

@@ -200,7 +200,11 @@ describe('PlanService', () => {
       rmSync(folder, { recursive: true });
       return { ok: true, response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) } };
     });
-    await expect(s.strategize(plan.id, { actor: removing })).rejects.toMatchObject({ exitCode: 2, code: 'usage' });
+    await expect(s.strategize(plan.id, { actor: removing })).rejects.toMatchObject({
+      exitCode: 2,
+      code: 'store-changed',
+      detail: { changed: [`plans/${plan.id}/`] },
+    });
     expect(removing.seen.length).toBe(1);
     expect(existsSync(folder)).toBe(false);
     expect(await s.list()).toEqual([]);
@@ -252,7 +256,8 @@ describe('PlanService', () => {
     );
     await expect(s.addViolation({ plan: plan.id, invariant: promoted[0]!.id, details: 'late' })).rejects.toMatchObject({
       exitCode: 2,
-      code: 'usage',
+      code: 'store-changed',
+      detail: { changed: [`plans/${plan.id}/`] },
     });
     expect(existsSync(folder)).toBe(false);
     expect(await s.list()).toEqual([]);
@@ -269,9 +274,49 @@ describe('PlanService', () => {
     );
     const folder = join(root, 'plans', plan.id);
     const confirm = async () => (rmSync(folder, { recursive: true }), true);
-    await expect(s.sync(plan.id, { apply: true, confirm })).rejects.toMatchObject({ exitCode: 2, code: 'usage' });
+    await expect(s.sync(plan.id, { apply: true, confirm })).rejects.toMatchObject({
+      exitCode: 2,
+      code: 'store-changed',
+      detail: { changed: [`plans/${plan.id}/`] },
+    });
     expect(existsSync(folder)).toBe(false);
     expect(await s.list()).toEqual([]);
+  });
+
+  it('syncs nothing when the template changed while the changes were confirmed: store-changed naming its folder', async () => {
+    const root = testStore({ 'actions/local/cov/.gitkeep': '' });
+    const s = service(root);
+    const { plan } = await s.use({ action: 'local/cov' });
+    const file = (id: string) => join(root, `actions/local/cov/${id}.yaml`);
+    writeFileSync(file('01M8KK1KW0KPRSWWKENT2QZ1QM'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'));
+    const listed = () => readdirSync(join(root, 'plans', plan.id)).sort();
+    const before = listed();
+    // Another invariant added to the template between the preview and the answer: the confirmed changes are not these.
+    const confirm = async () => (
+      writeFileSync(file('01M8KK1KW0KPRSWWKENT2QZ1QN'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Keep the report')), true
+    );
+    await expect(s.sync(plan.id, { apply: true, confirm })).rejects.toMatchObject({
+      exitCode: 2,
+      code: 'store-changed',
+      detail: { changed: ['actions/local/cov/'] },
+    });
+    expect(listed()).toEqual(before);
+  });
+
+  it('resolves no violation removed while it waited for the plan: store-changed naming its file', async () => {
+    const root = testStore({
+      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+    });
+    const made = service(root);
+    const { plan, promoted } = await made.use({ action: 'local/cov' });
+    const { violation, path } = await made.addViolation({ plan: plan.id, invariant: promoted[0]!.id, details: 'late' });
+    // The author is asked after the violation was found, before the plan's lock: the violation goes then.
+    const s = new PlanService(new InvariantService(root, { author: async () => (rmSync(join(root, path)), undefined) }));
+    await expect(s.resolveViolation(violation.id)).rejects.toMatchObject({
+      exitCode: 2,
+      code: 'store-changed',
+      detail: { changed: [path] },
+    });
   });
 
   it('adds or moves no invariant into a plan removed after it was read, and leaves no folder without plan.yaml', async () => {
@@ -283,7 +328,11 @@ describe('PlanService', () => {
     const folder = join(root, 'plans', plan.id);
     // add: the author is asked after the plan was read, before the lock: the plan goes then.
     const adding = new InvariantService(root, { author: async () => (rmSync(folder, { recursive: true }), undefined) });
-    await expect(adding.add({ scope: { plan: plan.id }, text: 'Keep the report' })).rejects.toMatchObject({ exitCode: 2, code: 'usage' });
+    await expect(adding.add({ scope: { plan: plan.id }, text: 'Keep the report' })).rejects.toMatchObject({
+      exitCode: 2,
+      code: 'store-changed',
+      detail: { changed: [`plans/${plan.id}/`] },
+    });
     expect(existsSync(folder)).toBe(false);
 
     // move: the plan's lock is taken first (plans/ sorts before projects/); the project's, held here, makes it wait.
@@ -297,7 +346,7 @@ describe('PlanService', () => {
     rmSync(target, { recursive: true });
     release();
     await holding;
-    await expect(moving).rejects.toMatchObject({ exitCode: 2, code: 'usage' });
+    await expect(moving).rejects.toMatchObject({ exitCode: 2, code: 'store-changed', detail: { changed: [`plans/${second.id}/`] } });
     expect(existsSync(target)).toBe(false);
     expect(existsSync(join(root, 'projects/myapp/01M8KJXYP0GVPRF8KRRE9G8474.yaml'))).toBe(true);
     expect(await service(root).list()).toEqual([]);

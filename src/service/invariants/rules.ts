@@ -1,6 +1,6 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
 import { type Diagnostic, uniqueDiagnostics } from '../../core/diagnostics.ts';
-import { InvalidStoreError, UsageError, valueTooLong } from '../../core/errors.ts';
+import { InvalidStoreError, storeChanged, UsageError, valueTooLong } from '../../core/errors.ts';
 import { inputObject, optionalString, optionalStrings, requiredString, typeName } from '../../core/input-shape.ts';
 import {
   GUARD_KINDS,
@@ -162,9 +162,10 @@ export function scopeToInput(scope: Scope): ScopeInput {
 export async function requirePlanHeld(source: TreeSource, plan: string, what: string): Promise<void> {
   const here = await source.list(`plans/${plan}`, { recursive: false });
   if (!here.some((e) => e.path === `plans/${plan}/plan.yaml`))
-    throw new UsageError(
+    throw storeChanged(
       `plan ${plan} is gone: it was removed while ${what}`,
       'Nothing was written. Run `agents plan list` to see the plans.',
+      { changed: [`plans/${plan}/`] },
     );
 }
 

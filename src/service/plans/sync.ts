@@ -1,5 +1,6 @@
 // `plan sync`: a plan brought back in step with its action templates.
-import { throwIfCancelled, UsageError } from '../../core/errors.ts';
+import { storeChanged, throwIfCancelled, UsageError } from '../../core/errors.ts';
+import { splitSourceRef } from '../../core/extends.ts';
 import { inputObject, optionalBoolean, optionalFunction, optionalSignal, refuseArgs } from '../../core/input-shape.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
 import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
@@ -46,6 +47,27 @@ export async function syncInputs(
   return { planInvariants: planSnap.invariants, actions, gone: gone.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0)) };
 }
 
+type SyncInputs = Awaited<ReturnType<typeof syncInputs>>;
+
+/**
+ * The folders a sync read otherwise under its lock than when it showed its changes: the plan's, a template's (a
+ * policy source's under extends/), from the store. Every one it read when none reads otherwise to the letter.
+ */
+function changedFolders(plan: string, shown: SyncInputs, now: SyncInputs): string[] {
+  const folderOf = (ref: string) => {
+    const { source, local } = splitSourceRef(ref);
+    return source === undefined ? `actions/${local}/` : `extends/${source}/actions/${local}/`;
+  };
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const refs = [...new Set([...shown.actions.keys(), ...now.actions.keys()])].sort();
+  const all = [`plans/${plan}/`, ...refs.map(folderOf)];
+  const changed = [
+    ...(same(shown.planInvariants, now.planInvariants) ? [] : [`plans/${plan}/`]),
+    ...refs.filter((ref) => !same(shown.actions.get(ref), now.actions.get(ref))).map(folderOf),
+  ];
+  return changed.length > 0 ? changed : all;
+}
+
 /**
  * `plan sync`: the plan's drift from its action templates, as changes to
  * its promoted invariants (see planSync). With `apply`, once `confirm` (when
@@ -90,9 +112,11 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
       const fresh = await syncInputs(svc, plan);
       const again = planSync(plan, fresh.planInvariants, fresh.actions);
       if (fingerprint(again.changes) !== fingerprint(preview.changes)) {
-        throw new UsageError(
-          `plan ${plan.id} or its action template changed while the sync was prepared`,
+        const changed = changedFolders(plan.id, inputs, fresh);
+        throw storeChanged(
+          `${changed.join(' and ')} changed while the sync of plan ${plan.id} was prepared`,
           `Nothing was written. Run \`agents plan sync ${plan.id}\` again to see the new changes.`,
+          { changed },
         );
       }
       // The YAML writer loads only to write: `plan status` reads this module for syncInputs.

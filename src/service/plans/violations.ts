@@ -1,5 +1,5 @@
 // Violations of a plan's invariants: record, resolve, list.
-import { UsageError, valueTooLong } from '../../core/errors.ts';
+import { storeChanged, UsageError, valueTooLong } from '../../core/errors.ts';
 import { inputObject, optionalSignal, optionalString, requiredString } from '../../core/input-shape.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import type { Severity } from '../../core/model.ts';
@@ -148,7 +148,10 @@ export async function resolveViolation(
     async () => {
       const { violations } = await planRecords(svc, found.plan, ['violations']);
       const v = violations.find((x) => x.id === found.id);
-      if (!v) throw new UsageError(`violation ${found.id} vanished while it was resolved`, 'Run the command again.');
+      if (!v)
+        throw storeChanged(`violation ${found.id} vanished while it was resolved`, 'Nothing was written. Run the command again.', {
+          changed: [found.path],
+        });
       if (v.resolved !== undefined) {
         throw new UsageError(
           `violation ${v.id} is already resolved (at ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''})`,
