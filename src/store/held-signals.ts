@@ -1,7 +1,7 @@
 // A stop signal that comes while a writer holds a scope's lock waits until the
 // lock is released, so that Ctrl-C, SIGTERM or SIGHUP never leaves a write cut
 // short (two copies of a moved invariant, a temporary, a stale lock).
-import { STOP_SIGNALS } from '../core/errors.ts';
+import { CancelledError, type SIGNAL_EXIT_CODES, STOP_SIGNALS } from '../core/errors.ts';
 
 /** How many locks this process holds now: signals are held from the first taken to the last released. */
 let held = 0;
@@ -97,4 +97,21 @@ export function holdStopSignals(): () => Promise<void> {
       deferTo(signal);
     }
   };
+}
+
+/**
+ * Runs a write that takes no lock (a new folder renamed into place, which no other writer can name) with the stop
+ * signals held as a lock holds them: a stop meanwhile ends the run once the write is whole and said, as for every
+ * writer, instead of killing the process between the write and the line that names what it made.
+ */
+export async function withStopsHeld<T>(what: string, write: () => T | Promise<T>): Promise<T> {
+  // A stop held by an earlier write of this run, which ends once that write is said: this one is not begun.
+  const after = deferredStop() as keyof typeof SIGNAL_EXIT_CODES | undefined;
+  if (after !== undefined) throw new CancelledError(`Stopped by ${after} before ${what}: nothing more was written.`, after);
+  const release = holdStopSignals();
+  try {
+    return await write();
+  } finally {
+    await release();
+  }
 }

@@ -2,7 +2,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rm
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/cli.ts';
+import { spawn } from 'node:child_process';
+import { BIN, REPO } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
@@ -147,6 +148,31 @@ describe('plan use', () => {
     expect(readdirSync(join(root, 'plans')).sort()).toEqual(plansBefore);
     expect(existsSync(folder)).toBe(false);
   });
+
+  it('a stop while a plan without a project is written ends the run once the plan is said: exit 143, its id printed', async () => {
+    // A template of many invariants: the plan's folder takes a while to write, one file at a time.
+    const tree: Record<string, string> = { 'actions/local/big/.gitkeep': '' };
+    for (let i = 0; i < 300; i++) {
+      const id = `01M8KK2${String(i).padStart(19, '0')}`;
+      tree[`actions/local/big/${id}.yaml`] = invariantYaml(id, `Template rule number ${i}`);
+    }
+    const root = testStore(tree);
+    const plans = join(root, 'plans');
+    const child = spawn(process.execPath, [BIN, '--store', root, '--format', 'json', 'plan', 'use', 'local/big'], {
+      env: { ...process.env, NO_COLOR: '1', CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+    // Sent once the plan's folder is begun (its temporary), however slow a busy machine is to get there.
+    for (let i = 0; i < 3000 && readdirSync(plans).length === 0; i++) await new Promise((res) => setTimeout(res, 5));
+    child.kill('SIGTERM');
+    expect(await closed).toBe(143);
+    const id = (JSON.parse(stdout) as { plan: { id: string } }).plan.id;
+    expect(readdirSync(plans)).toEqual([id]);
+    expect(existsSync(join(plans, id, 'plan.yaml'))).toBe(true);
+  }, 60_000);
 
   it('an empty project folder made by hand is a project: plan use targets it', async () => {
     const root = exampleStore();

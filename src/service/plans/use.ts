@@ -7,6 +7,7 @@ import { emptySnapshot, readFolders } from '../../store/read.ts';
 import { readProjects } from '../../store/projects.ts';
 import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
+import { withStopsHeld } from '../../store/held-signals.ts';
 import { commitOptionFor, commitWanted, withCommit } from '../commit.ts';
 import { idMaker } from '../new-ids.ts';
 import { optionWords } from '../option-words.ts';
@@ -96,7 +97,8 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
       // The project's lock, as `project remove` takes it to check that no plan targets the project: a plan never
       // targets a project removed meanwhile.
       const project = plan.project;
-      if (project === undefined) write();
+      // Without a project no lock is taken, but a stop is held all the same until the plan is said.
+      if (project === undefined) await withStopsHeld(`writing ${final}`, write);
       else
         await withFolderLock(
           svc.root,
