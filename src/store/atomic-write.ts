@@ -165,7 +165,9 @@ export function modeToKeep(path: string): number | undefined {
  * rewrites it), so a private file stays private. A failure names the file as
  * `named`: the path the user will find, when `rel` lies in a temporary folder
  * or `root` is no folder the user knows (the hooks folder). Returns the first folder it made for the file, if it
- * made any; a failed write takes the folders it made back, as they were not there before.
+ * made any; a failed write takes the folders it made back, as they were not there before. `unchanged`, for a file
+ * another program may write (a client's settings an editor saves): called once the new content is flushed, just
+ * before it is put in place, it throws to leave the file as it is, its error passed on as it is.
  */
 export function writeFileAtomic(
   root: string,
@@ -174,6 +176,7 @@ export function writeFileAtomic(
   mode: 'create' | 'replace' = 'create',
   modeOf?: string,
   named = rel,
+  unchanged?: () => void,
 ): string | undefined {
   assertMine(root);
   const path = join(root, rel);
@@ -192,6 +195,7 @@ export function writeFileAtomic(
     } finally {
       closeSync(fd);
     }
+    unchanged?.();
     if (mode === 'create') {
       linkSync(tmp, path);
       unlinkSync(tmp);
@@ -208,7 +212,7 @@ export function writeFileAtomic(
     }
     // "Nothing was changed" holds for the folders too: a new client's or target's folder left empty would stay.
     if (made !== undefined) removeEmptyUpTo(dirname(path), made);
-    throw writeFailure(error, named);
+    throw error instanceof AgentsError ? error : writeFailure(error, named);
   }
 }
 /**

@@ -4,7 +4,7 @@ import { loosely } from '../../core/names.ts';
 import { userSettingsFiles } from '../../service/guard-paths.ts';
 import { physicalPath } from '../../service/link-paths.ts';
 import { closestNames, hintWithGuess } from '../../core/closest.ts';
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, storeChanged, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { SETTINGS_FILE } from '../../core/guard-clients.ts';
 import { hookPrograms, hooksSwitchedOff, mergeSettingsText } from '../../core/guard-install.ts';
@@ -104,6 +104,26 @@ function readSettings(top: string, rel: string): string | undefined {
 }
 
 /**
+ * Refuses to put the merged settings in place when the file is no longer what the install read (`before`, undefined
+ * for none): an editor that saved it meanwhile would lose its change without a word. Checked just before the rename.
+ */
+function unchangedSince(top: string, rel: string, before: string | undefined): void {
+  let now: string | undefined | null;
+  try {
+    now = readSettings(top, rel);
+  } catch {
+    // No longer readable as settings (made a folder, or not UTF-8): changed all the same.
+    now = null;
+  }
+  if (now === before) return;
+  throw storeChanged(
+    `cannot write ${rel}: it ${before === undefined ? 'was created' : now === undefined ? 'was removed' : 'changed'} since the install read it (another program wrote it meanwhile)`,
+    'Nothing was written to it. Run the install again: it merges the hook into the file as it is now.',
+    { changed: [rel] },
+  );
+}
+
+/**
  * A project's `.codex/config.toml` that switches Codex's hooks off (`[features] hooks = false`): the entry would be
  * written and found, and never run, so install and --check stop at the switch, as at Gemini CLI's and Claude Code's.
  */
@@ -194,7 +214,7 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
     // The entry of ours started by another program than --check was given is no hook missing: the check was.
     const found = installed ? [] : hookPrograms(client, merged.settings);
     const other = found.includes(program) ? undefined : found[0];
-    return { client, rel, exists, installed, changed, text: merged.text, other };
+    return { client, rel, before, exists, installed, changed, text: merged.text, other };
   });
 }
 
@@ -271,7 +291,7 @@ export default defineCommand<InstallArgs>({
       for (const p of changed) {
         try {
           const text = crlfFiles.has(p.rel) ? crlf(p.text) : p.text;
-          writeFileAtomic(top, p.rel, text, p.exists ? 'replace' : 'create');
+          writeFileAtomic(top, p.rel, text, p.exists ? 'replace' : 'create', undefined, p.rel, () => unchangedSince(top, p.rel, p.before));
         } catch (error) {
           failedPartWay(error, written, `agents guard install --client ${clients.join(',')}`, changed.length);
         }
