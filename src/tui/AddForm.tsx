@@ -129,8 +129,9 @@ export function AddForm({
   const [rationale, setRationale] = useState(start.rationale ?? '');
   const [guard, setGuard] = useState<Guard>(start.guard ?? {});
   const [active, setActive] = useState(start.active ?? true);
-  // With the step a refused save went back to (`at`): said there, not under the steps after it, where it is stale.
-  const [problem, setProblem] = useState<{ text: string; at?: Step } | undefined>();
+  // With the step a refused save went back to (`at`): said there, not under the steps after it, where it is stale. A
+  // duplicate's is left to the live feedback once the store is read again, which would say it a second time.
+  const [problem, setProblem] = useState<{ text: string; at?: Step; duplicate?: boolean } | undefined>();
   // Bumped by a refused save, so that what the text meets is said as the store is now (a copy another process added).
   const [reads, setReads] = useState(0);
   const track = useWrites();
@@ -221,7 +222,7 @@ export function AddForm({
     const why = rationale.trim();
     const failed = (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
-        setProblem({ text: errorSummary(error), at: stepOfProblem(error.message) });
+        setProblem({ text: errorSummary(error), at: stepOfProblem(error.message), duplicate: error.code === 'duplicate' });
         setStep(stepOfProblem(error.message));
         setReads((n) => n + 1);
       } else if (onError) onError(error);
@@ -282,7 +283,7 @@ export function AddForm({
   // terminal would scroll the form's first lines away at each key.
   // A refusal the form shows is cut to the rows the step leaves it, and the step is drawn in the rest: wrapped whole
   // (a lock's long message), it pushed the title off a short terminal.
-  const said = problem?.at === undefined || problem.at === step ? problem?.text : undefined;
+  const said = (problem?.at === undefined || problem.at === step) && !(problem?.duplicate && check?.duplicate) ? problem?.text : undefined;
   const problemLines = said ? clipToRows(plain(`✗ ${said}`), width, Math.max(1, (rows ?? 24) - 6)) : [];
   const screenRows = (rows ?? 24) - problemLines.length;
   const fit = { columns: width, rows: Math.max(1, Math.min(6, screenRows - 10)) };
