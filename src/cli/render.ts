@@ -3,35 +3,8 @@ import type { CliContext } from './context.ts';
 import type { KeptProject } from '../service/invariant-service.ts';
 import { jsonPieces, jsonSlices, STREAM } from '../core/json-stream.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
-import { relationWords } from '../present/invariant.ts';
 import { safeJson, safeText } from './safe-output.ts';
 import { writePieces } from './write-pieces.ts';
-
-/**
- * The notes printed after a write: what the invariant shadows or overrides, is shadowed or overridden by (the words
- * `show` and the effective set use, relationWords), and nearly repeats.
- */
-export function relationNotes(
-  r: {
-    invariant: ScopedInvariant;
-    shadows: readonly ScopedInvariant[];
-    shadowedBy: readonly ScopedInvariant[];
-    near: readonly { invariant: ScopedInvariant; kind: string }[];
-  },
-  warn: (s: string) => string,
-): string[] {
-  const lines: string[] = [];
-  const { hides, hiddenBy } = relationWords(r.invariant, r);
-  for (const [word, o] of hides) lines.push(`  note: it ${word} the copy in ${describeScope(o.scope)} (${o.id})`);
-  for (const [word, o] of hiddenBy) lines.push(`  note: it is ${word} the copy in ${describeScope(o.scope)} (${o.id})`);
-  for (const m of r.near) {
-    const how = m.kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart';
-    lines.push(
-      `  ${warn('warning')}: nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${how}); both apply`,
-    );
-  }
-  return lines;
-}
 
 /** The line that says a project whose last invariant went was kept, because plans target it. */
 export function keptProjectNote(kept: KeptProject): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScopedInvariant } from '../../src/core/model.ts';
-import { relationNotes } from '../../src/cli/render.ts';
+import { relationNotes } from '../../src/present/invariant-write.ts';
 
 const G = '01M8KJW430VF8WCABSB8RTQ8RY';
 const P = '01M8KJZS90J6DRJJ8E264B9DFX';

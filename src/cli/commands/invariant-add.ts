@@ -1,11 +1,11 @@
 import { loadTui } from '../tui-loader.ts';
 import { EXIT_CODES, missingArgument } from '../../core/errors.ts';
-import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
+import { SEVERITIES, type Severity } from '../../core/model.ts';
 import type { AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
-import { emit, relationNotes } from '../render.ts';
-import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
+import { emit } from '../render.ts';
+import { addedJson, addedText } from '../../present/invariant-write.ts';
 import { guardFromArgs, guardOptions, type GuardArgs } from '../guard-options.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
@@ -91,26 +91,7 @@ export default defineCommand<AddArgs>({
       });
     }
     if (result.createdProject !== undefined) ctx.notice(`created project ${result.createdProject} (projects/${result.createdProject}/)`);
-    const s = ctx.style;
-    emit(
-      ctx,
-      {
-        ...invariantJson(result.invariant),
-        file: result.file,
-        shadows: result.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
-        shadowed_by: result.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
-        near_duplicates: result.near.map(nearJson),
-        commit: result.commit ?? null,
-        created_project: result.createdProject ?? null,
-      },
-      () => {
-        const inv = result.invariant;
-        const lines = [`${s.green('added')} ${s.bold(inv.id)} to ${describeScope(inv.scope)}`, `  ${result.file}`];
-        if (result.commit) lines.push(`  committed ${result.commit.slice(0, 12)}`);
-        lines.push(...relationNotes(result, s.yellow));
-        return lines.join('\n');
-      },
-    );
+    emit(ctx, addedJson(result), () => addedText(ctx.style, result));
     return EXIT_CODES.ok;
   },
 });

@@ -6,7 +6,8 @@ import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { guardFromArgs, guardOptions, type GuardArgs } from '../guard-options.ts';
 import { tuiIo } from '../interactive.ts';
-import { emit, relationNotes } from '../render.ts';
+import { emit } from '../render.ts';
+import { relationNotes } from '../../present/invariant-write.ts';
 import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
 
 interface EditArgs extends GuardArgs {

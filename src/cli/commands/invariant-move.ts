@@ -1,7 +1,8 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { emit, keptProjectNote, relationNotes } from '../render.ts';
+import { emit, keptProjectNote } from '../render.ts';
+import { relationNotes } from '../../present/invariant-write.ts';
 import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 

@@ -1,0 +1,64 @@
+// The shapes the commands that write one invariant print (docs/json-output.md): `invariant add` and, after it, the
+// notes on what the written copy shadows or nearly repeats; built here so that the command only gathers what the
+// service did.
+import { describeScope, type ScopedInvariant } from '../core/model.ts';
+import type { Style } from '../core/style.ts';
+import type { AddResult } from '../service/invariants/types.ts';
+import { invariantJson, nearJson, relationWords, shadowJson } from './invariant.ts';
+
+/** The copies an invariant meets, as every write's JSON lists them. */
+function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near'>) {
+  return {
+    shadows: r.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+    shadowed_by: r.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+    near_duplicates: r.near.map(nearJson),
+  };
+}
+
+/**
+ * The notes printed after a write: what the invariant shadows or overrides, is shadowed or overridden by (the words
+ * `show` and the effective set use, relationWords), and nearly repeats.
+ */
+export function relationNotes(
+  r: {
+    invariant: ScopedInvariant;
+    shadows: readonly ScopedInvariant[];
+    shadowedBy: readonly ScopedInvariant[];
+    near: readonly { invariant: ScopedInvariant; kind: string }[];
+  },
+  warn: (s: string) => string,
+): string[] {
+  const lines: string[] = [];
+  const { hides, hiddenBy } = relationWords(r.invariant, r);
+  for (const [word, o] of hides) lines.push(`  note: it ${word} the copy in ${describeScope(o.scope)} (${o.id})`);
+  for (const [word, o] of hiddenBy) lines.push(`  note: it is ${word} the copy in ${describeScope(o.scope)} (${o.id})`);
+  for (const m of r.near) {
+    const how = m.kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart';
+    lines.push(
+      `  ${warn('warning')}: nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${how}); both apply`,
+    );
+  }
+  return lines;
+}
+
+/** The JSON of `invariant add`: the invariant, its file, the copies it meets, the commit and the project it made. */
+export function addedJson(r: AddResult) {
+  const { shadows, shadowed_by, near_duplicates } = relationsJson(r);
+  return {
+    ...invariantJson(r.invariant),
+    file: r.file,
+    shadows,
+    shadowed_by,
+    near_duplicates,
+    commit: r.commit ?? null,
+    created_project: r.createdProject ?? null,
+  };
+}
+
+export function addedText(s: Style, r: AddResult): string {
+  const inv = r.invariant;
+  const lines = [`${s.green('added')} ${s.bold(inv.id)} to ${describeScope(inv.scope)}`, `  ${r.file}`];
+  if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
+  lines.push(...relationNotes(r, s.yellow));
+  return lines.join('\n');
+}
