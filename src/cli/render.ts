@@ -1,19 +1,9 @@
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { CliContext } from './context.ts';
-import type { KeptProject } from '../service/invariant-service.ts';
 import { jsonPieces, jsonSlices, STREAM } from '../core/json-stream.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { safeJson, safeText } from './safe-output.ts';
 import { writePieces } from './write-pieces.ts';
-
-/** The line that says a project whose last invariant went was kept, because plans target it. */
-export function keptProjectNote(kept: KeptProject): string {
-  const why =
-    kept.plans.length === 0
-      ? 'a plan file could not be read, and it may target it'
-      : `plan${kept.plans.length === 1 ? '' : 's'} ${kept.plans.join(', ')} target${kept.plans.length === 1 ? 's' : ''} it`;
-  return `  kept project ${kept.project} (${kept.path}): ${why}; \`agents project remove ${kept.project}\` removes it once no plan does`;
-}
 
 let yamlOutput: typeof import('./yaml-output.ts') | undefined;
 

@@ -3,7 +3,7 @@
 // service did.
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
-import type { AddResult } from '../service/invariants/types.ts';
+import type { AddResult, KeptProject, MoveResult } from '../service/invariants/types.ts';
 import { invariantJson, nearJson, relationWords, shadowJson } from './invariant.ts';
 
 /** The copies an invariant meets, as every write's JSON lists them. */
@@ -60,5 +60,41 @@ export function addedText(s: Style, r: AddResult): string {
   const lines = [`${s.green('added')} ${s.bold(inv.id)} to ${describeScope(inv.scope)}`, `  ${r.file}`];
   if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
   lines.push(...relationNotes(r, s.yellow));
+  return lines.join('\n');
+}
+
+/** The line that says a project whose last invariant went was kept, because plans target it. */
+export function keptProjectNote(kept: KeptProject): string {
+  const why =
+    kept.plans.length === 0
+      ? 'a plan file could not be read, and it may target it'
+      : `plan${kept.plans.length === 1 ? '' : 's'} ${kept.plans.join(', ')} target${kept.plans.length === 1 ? 's' : ''} it`;
+  return `  kept project ${kept.project} (${kept.path}): ${why}; \`agents project remove ${kept.project}\` removes it once no plan does`;
+}
+
+/** The JSON of `invariant move`: the invariant where it is now, where it was, and the project the move kept or made. */
+export function movedJson(r: MoveResult) {
+  const { shadows, shadowed_by, near_duplicates } = relationsJson(r);
+  return {
+    ...invariantJson(r.invariant),
+    file: r.file,
+    from: { scope: r.before.scope.kind, path: r.before.path },
+    shadows,
+    shadowed_by,
+    near_duplicates,
+    kept_project: r.keptProject ?? null,
+    created_project: r.createdProject ?? null,
+    commit: r.commit ?? null,
+  };
+}
+
+export function movedText(s: Style, r: MoveResult): string {
+  const lines = [
+    `${s.green('moved')} ${s.bold(r.invariant.id)} from ${describeScope(r.before.scope)} to ${describeScope(r.invariant.scope)}`,
+    `  ${r.file}`,
+  ];
+  if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
+  lines.push(...relationNotes(r, s.yellow));
+  if (r.keptProject) lines.push(keptProjectNote(r.keptProject));
   return lines.join('\n');
 }

@@ -1,9 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
-import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { emit, keptProjectNote } from '../render.ts';
-import { relationNotes } from '../../present/invariant-write.ts';
-import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
+import { emit } from '../render.ts';
+import { movedJson, movedText } from '../../present/invariant-write.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
 interface MoveArgs extends ScopeArgs {
@@ -32,31 +30,7 @@ export default defineCommand<MoveArgs>({
       ...(argv['new-project'] ? { newProject: true } : {}),
     });
     if (r.createdProject !== undefined) ctx.notice(`created project ${r.createdProject} (projects/${r.createdProject}/)`);
-    const s = ctx.style;
-    emit(
-      ctx,
-      {
-        ...invariantJson(r.invariant),
-        file: r.file,
-        from: { scope: r.before.scope.kind, path: r.before.path },
-        shadows: r.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
-        shadowed_by: r.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
-        near_duplicates: r.near.map(nearJson),
-        kept_project: r.keptProject ?? null,
-        created_project: r.createdProject ?? null,
-        commit: r.commit ?? null,
-      },
-      () => {
-        const lines = [
-          `${s.green('moved')} ${s.bold(r.invariant.id)} from ${describeScope(r.before.scope)} to ${describeScope(r.invariant.scope)}`,
-          `  ${r.file}`,
-        ];
-        if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
-        lines.push(...relationNotes(r, s.yellow));
-        if (r.keptProject) lines.push(keptProjectNote(r.keptProject));
-        return lines.join('\n');
-      },
-    );
+    emit(ctx, movedJson(r), () => movedText(ctx.style, r));
     return EXIT_CODES.ok;
   },
 });

@@ -4,7 +4,8 @@ import type { ShowResult } from '../../service/invariant-service.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
-import { emit, keptProjectNote } from '../render.ts';
+import { emit } from '../render.ts';
+import { keptProjectNote } from '../../present/invariant-write.ts';
 import { shadowJson, showIncompleteText, showRelationsJson } from '../../present/invariant.ts';
 
 export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
