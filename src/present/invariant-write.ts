@@ -3,7 +3,7 @@
 // service did.
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
-import type { AddResult, KeptProject, MoveResult } from '../service/invariants/types.ts';
+import type { AddResult, EditResult, KeptProject, MoveResult } from '../service/invariants/types.ts';
 import { invariantJson, nearJson, relationWords, shadowJson } from './invariant.ts';
 
 /** The copies an invariant meets, as every write's JSON lists them. */
@@ -96,5 +96,30 @@ export function movedText(s: Style, r: MoveResult): string {
   if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
   lines.push(...relationNotes(r, s.yellow));
   if (r.keptProject) lines.push(keptProjectNote(r.keptProject));
+  return lines.join('\n');
+}
+
+/** The JSON of `invariant edit`: the invariant as it is now, the fields changed, and as it was before. */
+export function editedJson(r: EditResult) {
+  const { shadows, shadowed_by, near_duplicates } = relationsJson(r);
+  return {
+    ...invariantJson(r.invariant),
+    file: r.file,
+    changed: r.changed,
+    before: invariantJson(r.before),
+    shadows,
+    shadowed_by,
+    near_duplicates,
+    commit: r.commit ?? null,
+  };
+}
+
+export function editedText(s: Style, r: EditResult): string {
+  const inv = r.invariant;
+  if (r.changed.length === 0)
+    return `${s.dim('unchanged')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: it already has these values; nothing was written`;
+  const lines = [`${s.green('edited')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: ${r.changed.join(', ')}`, `  ${r.file}`];
+  if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
+  lines.push(...relationNotes(r, s.yellow));
   return lines.join('\n');
 }

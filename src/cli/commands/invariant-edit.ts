@@ -1,14 +1,13 @@
 import { loadTui } from '../tui-loader.ts';
 import { conflictingOptions, EXIT_CODES, missingOption } from '../../core/errors.ts';
-import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
+import { SEVERITIES, type Severity } from '../../core/model.ts';
 import type { EditInput, EditResult } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { guardFromArgs, guardOptions, type GuardArgs } from '../guard-options.ts';
 import { tuiIo } from '../interactive.ts';
 import { emit } from '../render.ts';
-import { relationNotes } from '../../present/invariant-write.ts';
-import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
+import { editedJson, editedText } from '../../present/invariant-write.ts';
 
 interface EditArgs extends GuardArgs {
   id: string;
@@ -118,27 +117,5 @@ export default defineCommand<EditArgs>({
 });
 
 function printEdit(ctx: CliContext, r: EditResult): void {
-  const s = ctx.style;
-  emit(
-    ctx,
-    {
-      ...invariantJson(r.invariant),
-      file: r.file,
-      changed: r.changed,
-      before: invariantJson(r.before),
-      shadows: r.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
-      shadowed_by: r.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
-      near_duplicates: r.near.map(nearJson),
-      commit: r.commit ?? null,
-    },
-    () => {
-      const inv = r.invariant;
-      if (r.changed.length === 0)
-        return `${s.dim('unchanged')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: it already has these values; nothing was written`;
-      const lines = [`${s.green('edited')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: ${r.changed.join(', ')}`, `  ${r.file}`];
-      if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
-      lines.push(...relationNotes(r, s.yellow));
-      return lines.join('\n');
-    },
-  );
+  emit(ctx, editedJson(r), () => editedText(ctx.style, r));
 }
