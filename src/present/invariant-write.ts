@@ -1,10 +1,10 @@
 // The shapes the commands that write one invariant print (docs/json-output.md): `invariant add` and, after it, the
 // notes on what the written copy shadows or nearly repeats; built here so that the command only gathers what the
 // service did.
-import { describeScope, type ScopedInvariant } from '../core/model.ts';
+import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
-import type { AddResult, EditResult, KeptProject, MoveResult } from '../service/invariants/types.ts';
-import { invariantJson, nearJson, relationWords, shadowJson } from './invariant.ts';
+import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult } from '../service/invariants/types.ts';
+import { invariantJson, nearJson, relationWords, shadowJson, showIncompleteText, showRelationsJson } from './invariant.ts';
 
 /** The copies an invariant meets, as every write's JSON lists them. */
 function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near'>) {
@@ -121,5 +121,49 @@ export function editedText(s: Style, r: EditResult): string {
   const lines = [`${s.green('edited')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: ${r.changed.join(', ')}`, `  ${r.file}`];
   if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
   lines.push(...relationNotes(r, s.yellow));
+  return lines.join('\n');
+}
+
+/**
+ * What `invariant remove` did: the invariant found, what the service answered, and `shown`, what show said of it
+ * before (what it shadowed), absent when its own file was invalid and nothing is known of its copies.
+ */
+export interface Removed {
+  id: string;
+  path: string;
+  scope: Scope;
+  keptProject?: KeptProject;
+  commit?: string;
+  shown?: ShowResult;
+}
+
+/** The JSON of `invariant remove`: back_in_effect and incomplete are null when the removed file was invalid. */
+export function removedJson(r: Removed) {
+  const back = r.shown?.shadow.shadows ?? [];
+  return {
+    removed: r.id,
+    path: r.path,
+    scope: r.scope.kind,
+    kept_project: r.keptProject ?? null,
+    commit: r.commit ?? null,
+    back_in_effect: r.shown ? back.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })) : null,
+    incomplete: r.shown ? showRelationsJson(r.shown).incomplete : null,
+  };
+}
+
+export function removedText(s: Style, r: Removed): string {
+  const back = r.shown?.shadow.shadows ?? [];
+  // Other files not read: a copy in one of them may come back too, so "nothing comes back" is not said as known.
+  const incomplete = r.shown ? showIncompleteText(r.shown) : undefined;
+  const lines = [`${s.green('removed')} ${r.id} from ${describeScope(r.scope)} (${r.path})`];
+  if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
+  if (!r.shown) lines.push('  (the file was invalid: which copies it shadowed is not known)');
+  else if (back.length === 0)
+    lines.push(incomplete ? '  it shadowed nothing of the files read' : '  it shadowed nothing; no other copy comes back into effect');
+  else {
+    lines.push(`  ${s.yellow('back in effect')} (it shadowed ${back.length === 1 ? 'this copy' : 'these copies'}):`);
+    for (const o of back) lines.push(`    ${describeScope(o.scope)} ${o.id}  ${o.path}`);
+  }
+  if (r.keptProject) lines.push(keptProjectNote(r.keptProject));
   return lines.join('\n');
 }
