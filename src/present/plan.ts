@@ -109,6 +109,27 @@ export function waiverJson(w: ScopedWaiver & { holds?: boolean }) {
   };
 }
 
+/** What `invariant waive` did: the waiver written and the commit made with it. */
+export interface Waived {
+  waiver: ScopedWaiver;
+  commit?: string;
+}
+
+/** The JSON of `invariant waive`: the waiver and the commit. */
+export function waivedJson(r: Waived) {
+  return { ...waiverJson(r.waiver), commit: r.commit ?? null };
+}
+
+export function waivedText(s: Style, r: Waived): string {
+  const w = r.waiver;
+  return [
+    `${s.green('waived')} ${w.invariant_id} for ${w.scope.kind === 'plan' ? `plan ${w.scope.plan}` : `project ${w.scope.project}`} until ${w.expires} (owner ${w.owner})`,
+    `  ${w.reason}`,
+    `  ${w.path}`,
+    ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
+  ].join('\n');
+}
+
 export const WAIVER_SCHEMA: JsonSchema = objectOf(
   {
     id: STRING,

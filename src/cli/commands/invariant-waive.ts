@@ -1,6 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
-import { waiverJson } from '../../present/plan.ts';
+import { waivedJson, waivedText } from '../../present/plan.ts';
 import type { WaiveInput } from '../../service/plans/types.ts';
 import { emit } from '../render.ts';
 
@@ -33,16 +33,7 @@ export default defineCommand<WaiveArgs>({
       expires: String(argv.expires),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = ctx.style;
-    const w = r.waiver;
-    emit(ctx, { ...waiverJson(w), commit: r.commit ?? null }, () =>
-      [
-        `${s.green('waived')} ${w.invariant_id} for ${w.scope.kind === 'plan' ? `plan ${w.scope.plan}` : `project ${w.scope.project}`} until ${w.expires} (owner ${w.owner})`,
-        `  ${w.reason}`,
-        `  ${w.path}`,
-        ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
-      ].join('\n'),
-    );
+    emit(ctx, waivedJson(r), () => waivedText(ctx.style, r));
     return EXIT_CODES.ok;
   },
 });
