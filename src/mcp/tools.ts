@@ -19,7 +19,7 @@ import {
 import { PLAN_STATUS_SCHEMA, planStatusJson, planStatusText } from '../present/plan-status.ts';
 import { listLines } from '../present/list.ts';
 import { arrayOf, INTEGER, objectOf } from '../present/schema.ts';
-import { VIOLATION_SCHEMA, violationJson } from '../present/violation.ts';
+import { recordedLine, VIOLATION_SCHEMA, violationJson } from '../present/violation.ts';
 import { makeStyle } from '../core/style.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
@@ -257,10 +257,7 @@ export const TOOLS: readonly ToolDef[] = [
         ctx.signal ? { signal: ctx.signal } : {},
       );
       const data = violationJson(r.plan, r.path, r.violation);
-      return {
-        data,
-        text: `Recorded ${data.severity} violation ${data.id} of ${data.invariant_id} ("${data.violated_text}") in plan ${data.plan}: ${data.path}`,
-      };
+      return { data, text: recordedLine(data) };
     },
   },
   {

@@ -2,6 +2,7 @@ import { SEVERITIES } from '../core/model.ts';
 import type { Violation } from '../core/records.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import type { Style } from '../core/style.ts';
+import type { ListedViolation } from '../service/plans/types.ts';
 import { type JsonSchema, nullable, objectOf, enumOf, STRING } from './schema.ts';
 
 /** The stable JSON shape of a violation (docs/json-output.md). */
@@ -35,6 +36,20 @@ export const VIOLATION_SCHEMA: JsonSchema = objectOf(
   },
   ['id', 'plan', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by', 'resolved', 'path'],
 );
+
+/** The text of `invariant violation add`: the violation recorded, the text it broke, and its file. */
+export function recordedText(s: Style, r: ListedViolation): string {
+  return [
+    `${s.green('recorded')} ${severityLabel(s, r.violation.severity)} violation ${s.bold(r.violation.id)} of ${r.violation.invariant_id} in plan ${r.plan}`,
+    `  ${r.violation.violated_text}`,
+    `  ${r.path}`,
+  ].join('\n');
+}
+
+/** The line the MCP tool record_violation answers beside its structured content (violationJson). */
+export function recordedLine(data: ReturnType<typeof violationJson>): string {
+  return `Recorded ${data.severity} violation ${data.id} of ${data.invariant_id} ("${data.violated_text}") in plan ${data.plan}: ${data.path}`;
+}
 
 /** A severity coloured as every surface shows it: error red, warning yellow, info plain. */
 export function severityLabel(s: Style, severity: string): string {

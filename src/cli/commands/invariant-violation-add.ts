@@ -1,7 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { severityLabel, violationJson } from '../../present/violation.ts';
+import { recordedText, violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 
 interface AddArgs {
@@ -30,14 +30,7 @@ export default defineCommand<AddArgs>({
       ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
       ...(argv.details !== undefined ? { details: String(argv.details) } : {}),
     });
-    const s = ctx.style;
-    emit(ctx, violationJson(r.plan, r.path, r.violation), () =>
-      [
-        `${s.green('recorded')} ${severityLabel(s, r.violation.severity)} violation ${s.bold(r.violation.id)} of ${r.violation.invariant_id} in plan ${r.plan}`,
-        `  ${r.violation.violated_text}`,
-        `  ${r.path}`,
-      ].join('\n'),
-    );
+    emit(ctx, violationJson(r.plan, r.path, r.violation), () => recordedText(ctx.style, r));
     return EXIT_CODES.ok;
   },
 });
