@@ -51,6 +51,37 @@ export function recordedLine(data: ReturnType<typeof violationJson>): string {
   return `Recorded ${data.severity} violation ${data.id} of ${data.invariant_id} ("${data.violated_text}") in plan ${data.plan}: ${data.path}`;
 }
 
+/** The JSON of `invariant violation list`: each violation with waived, true while a waiver covers it now. */
+export function violationListJson(items: readonly ListedViolation[]) {
+  return items.map((i) => ({ ...violationJson(i.plan, i.path, i.violation), waived: i.waived === true }));
+}
+
+/** The text of `invariant violation list`: the violations under their plan, then how many. */
+export function violationListText(s: Style, items: readonly ListedViolation[]): string {
+  if (items.length === 0) return 'No violations.';
+  const lines: string[] = [];
+  let plan = '';
+  for (const { plan: p, violation: v, waived } of items) {
+    if (p !== plan) {
+      if (plan) lines.push('');
+      plan = p;
+      lines.push(s.cyan(`plan ${p}`));
+    }
+    lines.push(
+      `  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : waived ? `  ${s.dim('waived')}` : ''}`,
+    );
+    const details = detailLines(v.details);
+    lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${details.length === 1 ? ` · ${details[0]}` : ''}`)}`);
+    if (details.length > 1) lines.push(...details.map((l) => `      ${s.dim(l)}`));
+    if (v.resolved)
+      lines.push(
+        `    ${s.dim(`resolved ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''}${v.resolved.note ? `: ${escapeUnsafe(v.resolved.note)}` : ''}`)}`,
+      );
+  }
+  lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
+  return lines.join('\n');
+}
+
 /** A severity coloured as every surface shows it: error red, warning yellow, info plain. */
 export function severityLabel(s: Style, severity: string): string {
   return severity === 'error' ? s.red(severity) : severity === 'warning' ? s.yellow(severity) : severity;
