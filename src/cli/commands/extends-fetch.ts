@@ -3,7 +3,7 @@ import { ExtendsService } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { makeStyle } from '../../core/style.ts';
-import { escapeUnsafe } from '../../core/plain-text.ts';
+import { fetchedJson, fetchedText } from '../../present/extends.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
 
 export default defineCommand<{ source?: string[]; rev?: string }>({
@@ -45,24 +45,7 @@ export default defineCommand<{ source?: string[]; rev?: string }>({
       (done) => `${done.length} source${done.length === 1 ? ' was' : 's were'} fetched or found cached.`,
     );
     const s = makeStyle(ctx.color);
-    emit(
-      ctx,
-      outcomes.map((o) => ({ name: o.name, commit: o.commit, status: o.status, ignored: o.ignored })),
-      () =>
-        outcomes
-          .flatMap((o) => [
-            `${o.status === 'fetched' ? s.green('fetched') : s.dim('cached ')}  ${o.name}  ${o.commit}`,
-            ...(o.ignored.length > 0
-              ? [
-                  s.dim(
-                    // A name of the source's may hold a newline, which would print a line of its own (a forged "fetched" line).
-                    `         ignored (never read or run): ${o.ignored.map((n) => escapeUnsafe(o.ignoredFolders.includes(n) ? `${n}/` : n)).join(', ')}`,
-                  ),
-                ]
-              : []),
-          ])
-          .join('\n'),
-    );
+    emit(ctx, fetchedJson(outcomes), () => fetchedText(s, outcomes));
     return EXIT_CODES.ok;
   },
 });
