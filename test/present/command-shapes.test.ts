@@ -1,5 +1,6 @@
 // The shapes of the commands that gather data and hand it to src/present (project, action, which, plan activate,
-// plan list and decisions, init, export, import's stale line, guard install): their JSON, keys in order, as docs/json-output.md gives them,
+// plan list and decisions, init, export, import's stale line, guard install, invariant add, move, edit, remove and
+// waive, violation add and list, extends fetch and update): their JSON, keys in order, as docs/json-output.md gives them,
 // and their text, as the commands printed them before the shapes moved out of src/cli/commands.
 import { describe, expect, it } from 'vitest';
 import { makeStyle } from '../../src/core/style.ts';
@@ -12,7 +13,22 @@ import { decisionsJson, decisionsText, planListText } from '../../src/present/pl
 import { projectAddedJson, projectListText, projectRemovedJson, projectRemovedText } from '../../src/present/project.ts';
 import { staleLine } from '../../src/present/stale-exports.ts';
 import { whichText } from '../../src/present/which.ts';
-import type { Plan } from '../../src/core/model.ts';
+import {
+  addedJson,
+  addedText,
+  editedJson,
+  editedText,
+  movedJson,
+  movedText,
+  removedJson,
+  removedText,
+} from '../../src/present/invariant-write.ts';
+import { waivedJson, waivedText } from '../../src/present/plan.ts';
+import { recordedLine, recordedText, violationJson, violationListJson, violationListText } from '../../src/present/violation.ts';
+import { fetchedJson, fetchedText, updateJson, updateText } from '../../src/present/extends.ts';
+import type { Plan, ScopedInvariant } from '../../src/core/model.ts';
+import type { ShowResult } from '../../src/service/invariants/types.ts';
+import type { SourceMove } from '../../src/service/extends-service.ts';
 import type { ExportPlan } from '../../src/service/export-plan.ts';
 
 const s = makeStyle(false);
@@ -192,5 +208,176 @@ describe('guard install and stale-exports shapes', () => {
 
   it('the stale line names the files', () => {
     expect(staleLine(['AGENTS.md', 'web/AGENTS.md'])).toContain('AGENTS.md, web/AGENTS.md');
+  });
+});
+
+describe('invariant write shapes', () => {
+  const G = '01M8KJW430VF8WCABSB8RTQ8RY';
+  const W = '01M8KJZS90J6DRJJ8E264B9DFX';
+  const inv = (id: string, scope: ScopedInvariant['scope'], path: string, text = 'Keep backups') =>
+    ({ id, text, severity: 'error', active: true, tags: [], scope, path, created_at: '2026-01-01T00:00:00Z' }) as ScopedInvariant;
+  const global = inv(G, { kind: 'global' }, `global/${G}.yaml`);
+  const web = inv(W, { kind: 'project', project: 'web' }, `projects/web/${W}.yaml`);
+  const near = inv(G, { kind: 'global' }, `global/${G}.yaml`, 'Keep backups.');
+  const kept = { project: 'web', path: 'projects/web/.gitkeep', plans: [PLAN] };
+
+  it('add: the copies it shadows and nearly repeats, then the commit and the project made', () => {
+    const r = {
+      invariant: web,
+      file: `/r/.agents/${web.path}`,
+      shadows: [global],
+      shadowedBy: [],
+      near: [{ invariant: near, kind: 'punctuation' as const }],
+    };
+    const json = addedJson({ ...r, createdProject: 'web' });
+    expect(Object.keys(json).slice(-6)).toEqual(['file', 'shadows', 'shadowed_by', 'near_duplicates', 'commit', 'created_project']);
+    expect(doc(json.shadows)).toBe(doc([{ id: G, scope: 'global', path: global.path }]));
+    expect(json.created_project).toBe('web');
+    expect(addedText(s, { ...r, commit: 'c'.repeat(40) })).toBe(
+      [
+        `added ${W} to project web`,
+        `  /r/.agents/${web.path}`,
+        `  committed ${'c'.repeat(12)}`,
+        `  note: it shadows the copy in global (${G})`,
+        `  warning: nearly repeats global ${G} "Keep backups." (the same but for punctuation); both apply`,
+      ].join('\n'),
+    );
+  });
+
+  it('move: where it was, and the project the move kept', () => {
+    const r = { before: global, invariant: web, file: `/r/.agents/${web.path}`, shadows: [], shadowedBy: [], near: [], keptProject: kept };
+    const json = movedJson(r);
+    expect(Object.keys(json).slice(-8)).toEqual([
+      'file',
+      'from',
+      'shadows',
+      'shadowed_by',
+      'near_duplicates',
+      'kept_project',
+      'created_project',
+      'commit',
+    ]);
+    expect(json.from).toEqual({ scope: 'global', path: global.path });
+    expect(movedText(s, r)).toBe(
+      [
+        `moved ${W} from global to project web`,
+        `  /r/.agents/${web.path}`,
+        `  kept project web (projects/web/.gitkeep): plan ${PLAN} targets it; \`agents project remove web\` removes it once no plan does`,
+      ].join('\n'),
+    );
+  });
+
+  it('edit: the fields changed and the invariant before; nothing changed is said so', () => {
+    const r = {
+      before: global,
+      invariant: web,
+      file: `/r/.agents/${web.path}`,
+      changed: ['severity'],
+      shadows: [],
+      shadowedBy: [],
+      near: [],
+    };
+    const json = editedJson(r);
+    expect(Object.keys(json).slice(-7)).toEqual(['file', 'changed', 'before', 'shadows', 'shadowed_by', 'near_duplicates', 'commit']);
+    expect(json.before.id).toBe(G);
+    expect(editedText(s, r)).toBe(`edited ${W} in project web: severity\n  /r/.agents/${web.path}`);
+    expect(editedText(s, { ...r, changed: [] })).toBe(`unchanged ${W} in project web: it already has these values; nothing was written`);
+  });
+
+  it('remove: what comes back into effect, null when the file was invalid', () => {
+    const found = { id: W, path: web.path, scope: web.scope };
+    const shown = { invariant: web, shadow: { shadows: [global], shadowedBy: [] } } as unknown as ShowResult;
+    const json = removedJson({ ...found, shown });
+    expect(Object.keys(json)).toEqual(['removed', 'path', 'scope', 'kept_project', 'commit', 'back_in_effect', 'incomplete']);
+    expect(json.back_in_effect).toEqual([{ id: G, scope: 'global', path: global.path }]);
+    expect(doc(removedJson(found))).toBe(
+      doc({ removed: W, path: web.path, scope: 'project', kept_project: null, commit: null, back_in_effect: null, incomplete: null }),
+    );
+    expect(removedText(s, { ...found, shown })).toBe(
+      [`removed ${W} from project web (${web.path})`, '  back in effect (it shadowed this copy):', `    global ${G}  ${global.path}`].join(
+        '\n',
+      ),
+    );
+    expect(removedText(s, found)).toBe(
+      `removed ${W} from project web (${web.path})\n  (the file was invalid: which copies it shadowed is not known)`,
+    );
+    const alone = { invariant: web, shadow: { shadows: [], shadowedBy: [] } } as unknown as ShowResult;
+    expect(
+      removedText(s, { ...found, shown: alone, keptProject: kept })
+        .split('\n')
+        .slice(1, 2),
+    ).toEqual(['  it shadowed nothing; no other copy comes back into effect']);
+  });
+
+  it('waive: the waiver and its commit', () => {
+    const waiver = {
+      id: PLAN,
+      invariant_id: G,
+      scope: { kind: 'project' as const, project: 'web' },
+      reason: 'because',
+      owner: 'me',
+      expires: '2099-01-01',
+      created_at: '2026-01-01T00:00:00Z',
+      path: `projects/web/waivers/${PLAN}.yaml`,
+    };
+    expect(Object.keys(waivedJson({ waiver })).slice(-2)).toEqual(['path', 'commit']);
+    expect(waivedText(s, { waiver })).toBe(
+      `waived ${G} for project web until 2099-01-01 (owner me)\n  because\n  projects/web/waivers/${PLAN}.yaml`,
+    );
+  });
+});
+
+describe('violation and extends shapes', () => {
+  const V = '01M8KJW430VF8WCABSB8RTQ8RY';
+  const violation = {
+    id: V,
+    invariant_id: PLAN,
+    violated_text: 'Keep backups',
+    severity: 'warning' as const,
+    details: 'a\nb',
+    created_at: '2026-01-01T00:00:00Z',
+    resolved: { at: '2026-01-02T00:00:00Z', by: 'me', note: 'fixed' },
+  };
+  const listed = { plan: PLAN, path: `plans/${PLAN}/violations/${V}.yaml`, violation };
+
+  it('violation add and list, and the line record_violation answers', () => {
+    expect(recordedText(s, listed)).toBe(`recorded warning violation ${V} of ${PLAN} in plan ${PLAN}\n  Keep backups\n  ${listed.path}`);
+    expect(recordedLine(violationJson(listed.plan, listed.path, violation))).toBe(
+      `Recorded warning violation ${V} of ${PLAN} ("Keep backups") in plan ${PLAN}: ${listed.path}`,
+    );
+    expect(Object.keys(violationListJson([listed])[0]!).slice(-2)).toEqual(['path', 'waived']);
+    expect(violationListText(s, [listed])).toBe(
+      [
+        `plan ${PLAN}`,
+        `  warning  ${V}  Keep backups  resolved`,
+        `    invariant ${PLAN} · 2026-01-01T00:00:00Z`,
+        '      a',
+        '      b',
+        '    resolved 2026-01-02T00:00:00Z by me: fixed',
+        '',
+        '1 violation',
+      ].join('\n'),
+    );
+    expect(violationListText(s, [])).toBe('No violations.');
+  });
+
+  it('extends fetch and update', () => {
+    const fetched = {
+      name: 'pol',
+      commit: 'a'.repeat(40),
+      status: 'cached' as const,
+      ignored: ['config.yaml', 'plans'],
+      ignoredFolders: ['plans'],
+    };
+    expect(doc(fetchedJson([fetched]))).toBe(
+      doc([{ name: 'pol', commit: 'a'.repeat(40), status: 'cached', ignored: ['config.yaml', 'plans'] }]),
+    );
+    expect(fetchedText(s, [fetched])).toBe(`cached   pol  ${'a'.repeat(40)}\n         ignored (never read or run): config.yaml, plans/`);
+    const report = { result: { moves: [], written: false, fetched: [] }, refused: [{ name: 'pol' } as SourceMove], stale: ['AGENTS.md'] };
+    expect(doc(updateJson(report))).toBe(doc({ written: false, sources: [], stale_exports: ['AGENTS.md'], ignored_by_git: null }));
+    expect(updateText(s, report).split('\n')[0]).toBe(
+      'Not written: pol moved a tag. Check the change above, then run again with --accept-moved-tag.',
+    );
+    expect(updateText(s, { ...report, refused: [], stale: [] })).toBe('Dry run: extends.lock.yaml was not written.');
   });
 });
