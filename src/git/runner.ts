@@ -234,6 +234,23 @@ export function promisorUnreachable(said: string): AgentsError | undefined {
 }
 
 /**
+ * git could not read the index (a file cut short or overwritten: "index file smaller than expected", "index file
+ * corrupt"): the user's to fix (exit 2), not a missing revision or a range to name. The index git read is the
+ * caller's GIT_INDEX_FILE where it applies, else the git folder's `index`.
+ */
+export function damagedIndex(said: string, cwd: string): AgentsError | undefined {
+  const line = /^fatal: (?:.*: )?index file (?:smaller than expected|corrupt)$/m.exec(said);
+  if (line === null) return undefined;
+  const gitDir = gitDirFor(cwd);
+  const index = callerVariables(cwd).GIT_INDEX_FILE ?? (gitDir === undefined ? undefined : join(gitDir, 'index'));
+  return new AgentsError(`git's index${index === undefined ? '' : ` (${index})`} is damaged: ${line[0]}`, EXIT_CODES.usage, {
+    hint: `Nothing was changed. Rebuild the index from the last commit (the working tree is kept; what was staged since must be staged again): \`rm ${index === undefined ? '.git/index' : shellPath(index)} && git reset\`, then run the command again.`,
+    code: 'index-damaged',
+    detail: { index: index ?? null },
+  });
+}
+
+/**
  * Why git could not be started. No git at all is said as such (exit 2, `git-not-found`), never as "not a git
  * repository", whose remedy (`git init`) needs git too.
  */
@@ -312,6 +329,7 @@ export function runGit(
         embeddedRepository(cwd, top) ??
           unsafeRepository(said, cwd, top) ??
           promisorUnreachable(said) ??
+          damagedIndex(said, cwd) ??
           writeRefused(said, cwd) ??
           new GitProcessError(said || `git ${args[0] ?? ''} exited with code ${code}`, code),
       );

@@ -235,3 +235,27 @@ describe('a partial clone whose remote cannot be reached', () => {
     }
   });
 });
+
+describe('a damaged index', () => {
+  it('guard check --staged, invariant diff --staged and validate --staged say so with the way to rebuild it: exit 2, index-damaged, not a range to name or a revision to fetch', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    expect((await runAgents(['init'], { cwd: repo })).code).toBe(0);
+    commitAll(repo, 'store');
+    const index = join(repo, '.git/index');
+    writeFileSync(index, 'garbage\n');
+    for (const args of [
+      ['guard', 'check', '--staged'],
+      ['invariant', 'diff', '--staged'],
+      ['validate', '--staged'],
+    ]) {
+      const r = await runAgents([...args, '--format', 'json'], { cwd: repo });
+      expect({ args, code: r.code, error: JSON.parse(r.stdout).error }).toMatchObject({
+        args,
+        code: 2,
+        error: { code: 'index-damaged', detail: { index } },
+      });
+    }
+    expect(readFileSync(index, 'utf8')).toBe('garbage\n');
+  });
+});
