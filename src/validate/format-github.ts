@@ -18,9 +18,13 @@ export function escapeData(s: string): string {
   return escapeUnsafe(s, { newlines: true }).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-/** Escapes a property value of a workflow command (one line; also `:` and `,`). */
+/**
+ * Escapes a property value of a workflow command: GitHub's escapes for `%`, CR, LF, `:` and `,`, which it decodes
+ * back, so a file name holding them still names its file; the other control characters made visible, as they can
+ * be no file's name GitHub would find.
+ */
 export function escapeProperty(s: string): string {
-  return escapeData(escapeUnsafe(s)).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return escapeUnsafe(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C'));
 }
 
 /** Pieces of about this many characters. */

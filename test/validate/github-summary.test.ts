@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.ts';
-import { githubStepSummary, STEP_SUMMARY_LIMIT } from '../../src/validate/format-github.ts';
+import { githubLog, githubStepSummary, STEP_SUMMARY_LIMIT } from '../../src/validate/format-github.ts';
 import type { ValidationResult } from '../../src/validate/result.ts';
 
 function result(n: number): ValidationResult {
@@ -44,5 +44,18 @@ describe('validate --format github: the step summary', () => {
     const md = [...githubStepSummary(result(500), true)].join('');
     expect(rows(md)).toBe(500);
     expect(md).not.toMatch(/more rows?:/);
+  });
+});
+
+describe('validate --format github: the annotations', () => {
+  it("escape a file name's %, CR, LF, : and , in its property as GitHub decodes them, and the message's %, CR and LF, each a line of its own", () => {
+    const r = result(0);
+    const file = 'secrets/a%b:c,d\ne\rf.txt';
+    r.diagnostics.push({ code: 'guard-violation', severity: 'error', file, line: 2, col: 3, message: `writes ${file}%` });
+    const annotation = [...githubLog(r)].join('').split('\n')[0]!;
+    expect(annotation.startsWith('::error file=.agents/secrets/a%25b%3Ac%2Cd%0Ae%0Df.txt,line=2,col=3,')).toBe(true);
+    const data = annotation.slice(annotation.indexOf('::', 2) + 2);
+    expect(data).not.toMatch(/[\r\n]|%(?!25|0A|0D)/);
+    expect(data.endsWith('%25')).toBe(true);
   });
 });
