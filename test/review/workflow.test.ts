@@ -39,7 +39,22 @@ describe('docs/github-workflow.yml', () => {
     for (const path of ['.agents', "':(glob)**/AGENTS.md'", '.cursor/rules', '.clinerules']) expect(touched.run).toContain(path);
   });
 
-  type Step = { id?: string; if?: string; run?: string; env?: Record<string, string>; with?: { script?: string } };
+  it('caches .git/agents without its locks, which a killed run would leave for the next to wait on, with one path to restore and save', () => {
+    const cached = steps().filter((s) => s.uses?.startsWith('actions/cache/'));
+    expect(cached.map((s) => s.uses)).toEqual(['actions/cache/restore@v4', 'actions/cache/save@v4']);
+    const [restore, save] = cached.map((s) => s.with?.path?.trim().split('\n'));
+    expect(restore).toEqual(save);
+    expect(restore).toEqual(['.git/agents', '!.git/agents/**/.lock', '!.git/agents/**/.lock.break']);
+  });
+
+  type Step = {
+    id?: string;
+    if?: string;
+    run?: string;
+    uses?: string;
+    env?: Record<string, string>;
+    with?: { script?: string; path?: string };
+  };
   const steps = () => (parse(readFileSync(WORKFLOW, 'utf8')) as { jobs: { review: { steps: Step[] } } }).jobs.review.steps;
 
   /** Runs the comment step's script as github-script would, against a pull request holding `comments`. */
