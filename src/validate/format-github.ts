@@ -2,7 +2,7 @@ import { SEVERITIES } from '../core/model.ts';
 import { location, sortDiagnostics } from '../core/diagnostics.ts';
 import { escapeUnsafe, githubMarkdownText, markdownCode } from '../core/plain-text.ts';
 import { PerCodeLimit } from './format-text.ts';
-import { countLine, plural, type ValidationResult } from './result.ts';
+import { countLine, filesLine, type ValidationResult } from './result.ts';
 
 /** GitHub shows this many annotations of each kind per step; the rest only in the log. */
 export const GITHUB_ANNOTATION_LIMIT = 10;
@@ -62,7 +62,7 @@ export function* githubLog(r: ValidationResult, verbose = false): Generator<stri
     ? ` (GitHub shows at most ${GITHUB_ANNOTATION_LIMIT} annotations of each kind per step; ${where})`
     : '';
   const verdict = r.ok ? 'ok' : 'failed';
-  yield `${piece}agents validate: ${verdict}: ${countLine(r.counts)} in ${plural(r.files, 'file')} (${r.source})${shown}\n`;
+  yield `${piece}agents validate: ${verdict}: ${countLine(r.counts)} in ${filesLine(r)}${shown}\n`;
 }
 
 /** GitHub drops a step summary over this many bytes whole (it shows an error instead). */
@@ -78,7 +78,7 @@ const SUMMARY_TAIL = 32 * 1024;
  */
 export function* githubStepSummary(r: ValidationResult, verbose = false, limit = STEP_SUMMARY_LIMIT): Generator<string> {
   const verdict = r.ok ? 'ok' : 'failed';
-  let piece = `### agents validate: ${verdict}\n\n${countLine(r.counts)} in ${plural(r.files, 'file')} (${r.source}).\n\n`;
+  let piece = `### agents validate: ${verdict}\n\n${countLine(r.counts)} in ${filesLine(r)}.\n\n`;
   if (r.diagnostics.length > 0) {
     piece += '| severity | code | location | message |\n| --- | --- | --- | --- |\n';
     let bytes = Buffer.byteLength(piece);

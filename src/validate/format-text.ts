@@ -1,6 +1,6 @@
 import { byPosition, caretExcerpt, type Diagnostic, location } from '../core/diagnostics.ts';
 import { type Style, withCommas } from '../core/style.ts';
-import { countLine, plural, type ValidationResult } from './result.ts';
+import { countLine, filesLine, type ValidationResult } from './result.ts';
 
 import { LISTED_PER_CODE } from './limits.ts';
 
@@ -74,7 +74,7 @@ export function* textOutput(r: ValidationResult, s: Style, verbose = false): Gen
   }
   for (const line of limit.lines()) piece += `${s.dim(line)}\n`;
   if (r.diagnostics.length > 0) piece += '\n';
-  const where = `${plural(r.files, 'file')} (${r.source})`;
+  const where = filesLine(r);
   if (r.diagnostics.length === 0) piece += `${s.green('ok')}  no problems in ${where}\n`;
   else {
     const verdict = r.ok ? s.green('ok') : s.red('failed');

@@ -50,8 +50,10 @@ export interface ValidationResult {
   store: string;
   /** "working tree" or "index". */
   source: string;
-  /** Files checked (in the whole store, or those named). */
+  /** Files checked (in the whole store, or those named; in hook mode, the changed files the source holds). */
   files: number;
+  /** In hook mode: the changed files the source no longer holds (deleted), which were not read; absent otherwise. */
+  deleted?: number;
   /** Diagnostics reported (already narrowed to the named paths). */
   diagnostics: Diagnostic[];
   fixes: Fix[];
@@ -67,6 +69,11 @@ export interface ValidationResult {
 
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** "12 files (index)", the deleted files of hook mode said apart: "0 files (index; 21 files deleted)". */
+export function filesLine(r: Pick<ValidationResult, 'files' | 'source' | 'deleted'>): string {
+  return `${plural(r.files, 'file')} (${r.source}${r.deleted ? `; ${plural(r.deleted, 'file')} deleted` : ''})`;
 }
 
 /** "2 errors, 1 warning, 0 infos". */

@@ -241,14 +241,22 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     fixes = fixes.filter((f) => matches(named, f.file));
     report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && matches(named, e.path)).length };
   }
-  // Hook mode: the files the commit changes, a deleted one too (a commit that only deletes checks something).
-  if (changed) report = { ...report, files: [...changed].filter((p) => !named || matches(named, p)).length };
+  // Hook mode: the files the commit changes that the source holds; a deleted one is counted apart, as nothing of it is read.
+  let deleted: number | undefined;
+  if (changed) {
+    const held = new Set(report.entries.filter((e) => e.type !== 'dir').map((e) => e.path));
+    const touched = [...changed].filter((p) => !named || matches(named, p));
+    const files = touched.filter((p) => held.has(p)).length;
+    deleted = touched.length - files;
+    report = { ...report, files };
+  }
   const counts = countBySeverity(diagnostics);
   const strict = options.strict ?? false;
   return {
     store: options.store,
     source: report.source,
     files: report.files,
+    ...(deleted ? { deleted } : {}),
     diagnostics,
     fixes,
     strict,
