@@ -172,10 +172,12 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
       };
   // Policy sources (docs/extends.md): their modules load only for a store that extends one.
   const extending = await extendsSomething(source);
-  const sourceOptions = extending
+  const inherited = extending ? (await import('./inherited-keys.ts')).inheritedFacts(options.store, source) : undefined;
+  const sourceOptions = inherited
     ? {
         sourceActionIds: (await import('./source-actions.ts')).sourceActionIds(options.store, source),
-        inheritedKeys: (await import('./inherited-keys.ts')).inheritedKeys(options.store, source),
+        inheritedKeys: inherited.keys,
+        inheritedTexts: inherited.texts,
       }
     : {};
   let report: ValidateReport = await checkTree(source, { ...checkOptions, ...sourceOptions }, git?.GitError);

@@ -431,3 +431,30 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(r.stdout).toContain('project > global > inherited');
   });
 });
+
+describe('extends: near-duplicates of inherited texts', () => {
+  it('validate warns of a text of the store one character from an inherited one, as invariant add does, in a full run and in hook mode; not of an action template', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`, {
+      [`.agents/projects/myapp/${OTHER_COPY}.yaml`]: invariantYaml(OTHER_COPY, 'Never delete production dat'),
+      [`.agents/actions/ops/deploy/${LOCAL_WEAK}.yaml`]: invariantYaml(LOCAL_WEAK, 'Never delete production dat'),
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const near = async (...args: string[]) => {
+      const r = await run(app, 'validate', ...args, '--format', 'json');
+      return (JSON.parse(r.stdout) as { diagnostics: { code: string; file: string; message: string }[] }).diagnostics
+        .filter((d) => d.code === 'near-duplicate')
+        .map((d) => ({ file: d.file, names: d.message.includes(NEVER_DELETE) }));
+    };
+    const expected = [{ file: `projects/myapp/${OTHER_COPY}.yaml`, names: true }];
+    expect(await near()).toEqual(expected);
+    // Hook mode: the project's copy staged, now the inherited text but for punctuation.
+    commitAll(app, 'pinned');
+    writeFileSync(join(app, `.agents/projects/myapp/${OTHER_COPY}.yaml`), invariantYaml(OTHER_COPY, 'Never delete production data!'));
+    git(app, 'add', '-A');
+    expect(await near('--staged')).toEqual(expected);
+    const add = await run(app, 'invariant', 'add', '--project', 'myapp', 'Never delete production data.', '--format', 'json');
+    expect(JSON.parse(add.stdout).near_duplicates.map((n: { id: string }) => n.id)).toContain(NEVER_DELETE);
+  });
+});

@@ -6,6 +6,7 @@ import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
 import type { FactsCache } from '../cache.ts';
 import type { ContentKind, FileFacts } from '../file-facts.ts';
 import type { RecordingSource } from '../recording-source.ts';
+import type { InheritedText } from '../inherited-keys.ts';
 import type { Located } from './located.ts';
 
 export interface ValidateOptions {
@@ -52,6 +53,8 @@ export interface ValidateOptions {
   sourceActionIds?: (ref: string) => Promise<ReadonlySet<string> | null | undefined>;
   /** The inherited invariants' ids with the digests of their text keys, which an `overrides` or a waiver may name; absent: the store extends nothing. */
   inheritedKeys?: () => Promise<ReadonlyMap<string, string>>;
+  /** The active inherited invariants, which a text of the store may nearly repeat; absent: the store extends nothing. */
+  inheritedTexts?: () => Promise<readonly InheritedText[]>;
   /**
    * Threads that check the files no cache answers (`--jobs`, docs/validation.md):
    * 1 is this thread alone; absent, every core when there are enough files.

@@ -70,8 +70,9 @@ export const CHECKS: readonly Check[] = [
     name: 'near-duplicates',
     codes: ['near-duplicate'],
     stage: 'content',
-    pure: true,
-    run: (c) => checkNearDuplicates(c.jobs, c.facts, c.plans, c.located, c.options.touches),
+    // A text of the store may nearly repeat an inherited one, which lives outside the store.
+    pure: (c) => c.options.inheritedTexts === undefined,
+    run: (c) => checkNearDuplicates(c.jobs, c.facts, c.plans, c.located, c.options.touches, c.options.inheritedTexts),
   },
   {
     name: 'references',
