@@ -16,6 +16,7 @@ import {
   positionalNames,
   refusePositionalFlags,
   refuseTypographicDashes,
+  missingSubcommand,
   USAGE_HINT,
   usageHint,
   singleDashOption,
@@ -24,7 +25,7 @@ import {
   unknownOptionError,
   usageOf,
 } from './unknown-option.ts';
-import { COMMANDS, GLOBAL_OPTIONS, GROUPS, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
+import { COMMANDS, GLOBAL_OPTIONS, GROUPS, groupDemand, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
 import { parserOptions } from './parser-options.ts';
 
 interface GlobalArgs {
@@ -108,7 +109,7 @@ function buildParser(
       py.command(group.name.slice(group.name.lastIndexOf(' ') + 1), group.describe, (gy) => {
         for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, choose, building, built, dashed);
         addGroups(gy, group.name);
-        return gy.demandCommand(1, group.demand);
+        return gy.demandCommand(1, groupDemand(group));
       });
     }
   };
@@ -130,12 +131,12 @@ function buildParser(
       if (completing) return;
       // No command named, but an option no level takes (`agents --bogus`): the option is the slip, as strayOption says
       // when a command follows it.
-      const demanded = msg === 'Name a command.' || GROUPS.some((g) => g.demand === msg);
+      const demanded = msg === 'Name a command.' || GROUPS.some((g) => groupDemand(g) === msg);
       const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
       // A global option's value outside its choices (`agents --format jsn`) is said as with a command, before the
       // missing command: yargs checks the command first.
       const refused = demanded ? (strayOption(before.filter((a) => a.startsWith('-'))) ?? invalidChoice(before)) : undefined;
-      throw refused ?? usageFromYargs(msg, err, args, optionNames(yi, current), current, taken);
+      throw refused ?? missingSubcommand(msg) ?? usageFromYargs(msg, err, args, optionNames(yi, current), current, taken);
     });
   return y;
 }

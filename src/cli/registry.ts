@@ -23,33 +23,27 @@ export interface CommandGroup {
   /** The words that lead to it: `invariant`, or `invariant violation` for a group inside a group. */
   name: string;
   describe: string;
-  /** Said when the group is given without a subcommand. */
-  demand: string;
 }
 
 export const GROUPS: readonly CommandGroup[] = [
   {
     name: 'invariant',
     describe: 'Add, list, show, edit, move, remove, diff, log and waive invariants; record violations',
-    demand: 'Name a subcommand: add, list, show, edit, move, remove, diff, log, waive or violation.',
   },
   {
     name: 'invariant violation',
     describe: 'Record, list and resolve invariant violations of plans',
-    demand: 'Name a subcommand: add, list or resolve.',
   },
   {
     name: 'plan',
     describe: 'Create plans from action templates, reconcile their invariants, track violations',
-    demand: 'Name a subcommand: use, list, show, sync, strategize, decisions, status or activate.',
   },
-  { name: 'action', describe: 'Create and list action templates', demand: 'Name a subcommand: add or list.' },
-  { name: 'project', describe: 'Create, list and remove projects', demand: 'Name a subcommand: add, list or remove.' },
-  { name: 'extends', describe: 'Pin and fetch the policy sources this store inherits from', demand: 'Name a subcommand: fetch or update.' },
+  { name: 'action', describe: 'Create and list action templates' },
+  { name: 'project', describe: 'Create, list and remove projects' },
+  { name: 'extends', describe: 'Pin and fetch the policy sources this store inherits from' },
   {
     name: 'guard',
     describe: "Enforce invariants' guards in agents' tool hooks and over git diffs",
-    demand: 'Name a subcommand: hook, install, check or try.',
   },
 ];
 
@@ -314,6 +308,18 @@ const VALUE_OPTIONS = new Set(
     .filter(([, o]) => 'requiresArg' in o)
     .map(([name]) => `--${name}`),
 );
+
+/**
+ * What a group given without a subcommand (`agents plan`) is told: its subcommands, from the table above (so a
+ * command added to the group is named), each by its first name.
+ */
+export function groupDemand(group: Pick<CommandGroup, 'name'>): string {
+  const names = [
+    ...COMMANDS.filter((c) => c.group === group.name).map((c) => commandNames(c)[0]!),
+    ...GROUPS.filter((g) => parentGroup(g.name) === group.name).map((g) => g.name.slice(g.name.lastIndexOf(' ') + 1)),
+  ];
+  return `Name a subcommand: ${names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]}.`;
+}
 
 /** The names a command word may take at one level: the commands and groups of `group` (the top level when undefined). */
 export function namesAt(group: string | undefined): string[] {

@@ -7,10 +7,16 @@ import yargs, { type Argv } from 'yargs';
 import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
 import { UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
-import { COMMANDS, commandNames, GLOBAL_OPTION_NAMES, type LazyCommand } from './registry.ts';
+import { COMMANDS, commandNames, GLOBAL_OPTION_NAMES, GROUPS, groupDemand, type LazyCommand } from './registry.ts';
 import { type ParserOptions, parserOptions } from './parser-options.ts';
 
 export const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
+
+/** A group given without a subcommand (`agents plan`, yargs' demand `msg`): its subcommands, and its --help to read what each does. */
+export function missingSubcommand(msg: string | null | undefined): UsageError | undefined {
+  const group = GROUPS.find((g) => groupDemand(g) === msg);
+  return group && new UsageError(groupDemand(group), `Run \`agents ${group.name} --help\` for what each does.`);
+}
 
 /** Where to read a command's options: that command's --help when it is known (`agents plan status --help`), else USAGE_HINT. */
 export function usageHint(command: LazyCommand | undefined): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
+import { COMMANDS, commandNames, GROUPS } from '../../src/cli/registry.ts';
 import { positionalNames } from '../../src/cli/unknown-option.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
@@ -229,4 +229,22 @@ describe("a refused option's hint names the command given, whose --help lists it
     expect(error.hint).toContain(`\`${help}\``);
     expect(error.hint).not.toContain('COMMAND');
   });
+});
+
+describe('a command group given without a subcommand', () => {
+  it.each(GROUPS.map((g) => g.name))(
+    'agents %s: usage, naming every subcommand the registry gives it and its own --help',
+    async (group) => {
+      const r = await runAgents(['--format', 'json', ...group.split(' ')], { cwd: tempDir() });
+      expect(r.code).toBe(2);
+      const error = JSON.parse(r.stdout).error as { code: string; message: string; hint: string };
+      expect(error.code).toBe('usage');
+      const subcommands = [
+        ...COMMANDS.filter((c) => c.group === group).map((c) => commandNames(c)[0]!),
+        ...GROUPS.filter((g) => g.name.startsWith(`${group} `)).map((g) => g.name.slice(group.length + 1)),
+      ];
+      for (const name of subcommands) expect(error.message).toMatch(new RegExp(`[ :]${name}[,. ]`));
+      expect(error.hint).toContain(`agents ${group} --help`);
+    },
+  );
 });
