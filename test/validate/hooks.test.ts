@@ -300,6 +300,20 @@ describe('the pre-commit framework manifest', () => {
     expect(Object.keys(pkg.bin)).toContain((hook.entry as string).split(' ')[0]);
   });
 
+  it("is given args in docs/validation.md that add to each hook's entry, none repeating an option it has", () => {
+    const page = readFileSync(join(REPO, 'docs/validation.md'), 'utf8');
+    const given = [...page.matchAll(/`args: \[([^\]]*)\]`/g)].map((m) => m[1]!.split(/,\s*/).map((w) => w.trim()));
+    expect(given.length).toBeGreaterThanOrEqual(2);
+    for (const args of given)
+      for (const hook of manifest) {
+        const entry = (hook.entry as string).split(' ');
+        expect({ hook: hook.id, repeated: args.filter((a) => a.startsWith('--') && entry.includes(a)) }).toEqual({
+          hook: hook.id,
+          repeated: [],
+        });
+      }
+  });
+
   it('declares agents-guard-check: the staged diff against the guards, once per commit', () => {
     // On every commit: one that only deletes a guarded file stages nothing pre-commit passes, and would skip it.
     expect(manifest[2]).toMatchObject({
