@@ -49,6 +49,11 @@ export class AgentsError extends Error {
   readonly [BRAND] = true;
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
+  /**
+   * The hint names no command-line option, command or library method, so any surface says it: a form of the terminal
+   * UI too, where a hint naming `--tag` would mean nothing and is left out (errorSummary).
+   */
+  readonly hintAnySurface: boolean;
   readonly diagnostics: readonly Diagnostic[];
   /** Machine-readable detail for `--format json` (e.g. the existing id on a duplicate). */
   readonly detail: Record<string, unknown> | undefined;
@@ -62,12 +67,19 @@ export class AgentsError extends Error {
   constructor(
     message: string,
     exitCode: ExitCode,
-    options: { hint?: string; diagnostics?: readonly Diagnostic[]; detail?: Record<string, unknown>; code?: string } = {},
+    options: {
+      hint?: string;
+      hintAnySurface?: boolean;
+      diagnostics?: readonly Diagnostic[];
+      detail?: Record<string, unknown>;
+      code?: string;
+    } = {},
   ) {
     super(message);
     this.name = 'AgentsError';
     this.exitCode = exitCode;
     this.hint = options.hint;
+    this.hintAnySurface = options.hintAnySurface === true && options.hint !== undefined;
     this.diagnostics = options.diagnostics ?? [];
     this.detail = options.detail;
     this.code = options.code ?? defaultErrorCode(exitCode);

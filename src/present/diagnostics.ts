@@ -30,13 +30,15 @@ export function errorLines(error: AgentsError, s: Style): string[] {
 /**
  * A user error on one line, as a screen's status line says it: the message and the first diagnostic's code (its
  * file:line:col too where the message does not give it), so that a screen that shows no excerpts still says what is
- * wrong where. The message already counts the rest ("3 problems in 2 store files, first …").
+ * wrong where. The message already counts the rest ("3 problems in 2 store files, first …"). Then the hint, when it is
+ * one for any surface (a lock to delete): one that names command-line options or commands would mean nothing in a form.
  */
 export function errorSummary(error: AgentsError): string {
   const first = error.diagnostics[0];
-  if (first === undefined) return error.message;
-  const where = location(first);
-  return `${error.message} (${first.code}${error.message.includes(where) ? '' : ` at ${where}`})`;
+  const where = first === undefined ? '' : location(first);
+  const said =
+    first === undefined ? error.message : `${error.message} (${first.code}${error.message.includes(where) ? '' : ` at ${where}`})`;
+  return error.hintAnySurface && error.hint !== undefined ? `${said}${said.endsWith('.') ? '' : '.'} ${error.hint}` : said;
 }
 
 /** Diagnostics as data (docs/json-output.md): everything but the source line, which the excerpt already showed. */

@@ -199,7 +199,8 @@ async function commitWritten<T extends object>(
       `${option.name} refused: git's index is locked by another process (${lock}); gave up after ${waitMs} ms`,
       EXIT_CODES.usage,
       {
-        hint: `Nothing was written. Run the command again when the other git process (an editor's or IDE's git, another git command) has finished; if none is running, one crashed: delete ${lock}, as git says. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+        hint: `Nothing was written. Try again when the other git process (an editor's or IDE's git, another git command) has finished; if none is running, one crashed: delete ${lock}, as git says. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+        hintAnySurface: true,
         code: 'locked',
         detail: { lock, pid: null, host: null, waited_ms: waitMs },
       },

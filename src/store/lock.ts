@@ -359,7 +359,9 @@ export async function withFolderLock<T>(
           `${named || 'the store'} is locked by ${by} (${lockName()}); gave up after ${timeoutMs} ms`,
           EXIT_CODES.usage,
           {
-            hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${lockName()}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+            // Worded for any surface: a form of the terminal UI says it too, and the lock to delete is the way out.
+            hint: `Nothing was written. Try again when the other agents command has finished; if none is running, delete ${lockName()}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+            hintAnySurface: true,
             // Its own code, so that a script (an agent) can tell "busy, try again" from a mistake in what it asked.
             code: 'locked',
             detail: { lock: lockName(), pid: owner?.pid ?? null, host: owner?.host ?? null, waited_ms: timeoutMs },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidStoreError } from '../../src/core/errors.ts';
+import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../../src/core/errors.ts';
 import { makeStyle } from '../../src/core/style.ts';
 import { safeText } from '../../src/cli/safe-output.ts';
 import { errorLines, errorSummary } from '../../src/present/diagnostics.ts';
@@ -33,5 +33,17 @@ describe('an error on one line, as a screen says it', () => {
       'cannot list invariants (yaml-syntax at global/a.yaml:2:5)',
     );
     expect(errorSummary(new InvalidStoreError('cannot list invariants', []))).toBe('cannot list invariants');
+  });
+
+  it('adds a hint meant for any surface (a lock to delete), never one that names command-line options or commands', () => {
+    const locked = new AgentsError('global is locked by process 7 on h (.agents/global/.lock)', EXIT_CODES.usage, {
+      hint: 'Delete .agents/global/.lock.',
+      hintAnySurface: true,
+    });
+    expect(errorSummary(locked)).toBe('global is locked by process 7 on h (.agents/global/.lock). Delete .agents/global/.lock.');
+    expect(errorSummary(new UsageError('tag "a,b" is invalid', 'Repeat --tag for several tags.'))).toBe('tag "a,b" is invalid');
+    // The store's default hint names `agents validate`: a screen says the problem's code and place instead.
+    expect(errorSummary(new InvalidStoreError('cannot list invariants', []))).toBe('cannot list invariants');
+    expect(new AgentsError('x', EXIT_CODES.usage, { hintAnySurface: true }).hintAnySurface).toBe(false);
   });
 });

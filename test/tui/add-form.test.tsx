@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, onTestFinished, test, vi } from 'vitest';
+import type { AgentsError } from '../../src/core/errors.ts';
 import type { AddResult, EditResult } from '../../src/service/invariant-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { AddForm, stepOfProblem } from '../../src/tui/AddForm.tsx';
@@ -655,4 +656,28 @@ test('a refusal of several rows (a scope locked by another writer) keeps every s
     await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
     r.unmount();
   }
+});
+
+test("a save refused for another writer's lock says the refusal's hint too (the lock to delete when no writer runs), as the command line does", async () => {
+  vi.stubEnv('AGENTS_LOCK_TIMEOUT_MS', '20');
+  onTestFinished(() => void vi.unstubAllEnvs());
+  const root = exampleStore();
+  writeFileSync(join(root, 'global', '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+  const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
+  const refusal = (await service.add({ scope: { kind: 'global' }, text: 'Probe' }).catch((error: unknown) => error)) as AgentsError;
+  expect(refusal).toMatchObject({ code: 'locked', hintAnySurface: true });
+  const r = render(<AddForm service={service} scope={{ kind: 'global' }} width={80} rows={24} onDone={() => {}} onCancel={() => {}} />);
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Ok');
+  await frameHas(r.lastFrame, 'Text: Ok', '✓');
+  r.stdin.write('\r');
+  await passDefaults(r);
+  await passGuard(r);
+  await frameHas(r.lastFrame, '[Y/n]');
+  r.stdin.write('y');
+  const frame = await frameHas(r.lastFrame, '✗ ');
+  const said = frame.slice(frame.indexOf('✗ ')).replace(/\s+/g, ' ');
+  expect(said).toContain(refusal.message);
+  expect(said).toContain(refusal.hint!.replace(/\s+/g, ' '));
+  r.unmount();
 });

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
-import { expect, test } from 'vitest';
+import { expect, onTestFinished, test, vi } from 'vitest';
+import type { AgentsError } from '../../src/core/errors.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { Browser, type BrowserProps } from '../../src/tui/Browser.tsx';
@@ -704,5 +706,27 @@ test('q quits from the too-small screen', async () => {
   await frameHas(r.lastFrame, '12×3');
   r.stdin.write('q');
   await expect.poll(() => events).toEqual(['quit']);
+  r.unmount();
+});
+
+test("a removal refused for another writer's lock says the refusal's hint on the status line: the lock to delete when no writer runs", async () => {
+  vi.stubEnv('AGENTS_LOCK_TIMEOUT_MS', '20');
+  onTestFinished(() => void vi.unstubAllEnvs());
+  const root = exampleStore();
+  writeFileSync(join(root, 'global', '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+  const refusal = (await new InvariantService(root).remove(G1).catch((error: unknown) => error)) as AgentsError;
+  expect(refusal).toMatchObject({ code: 'locked', hintAnySurface: true });
+  const { r, events } = open(root);
+  await frameHas(r.lastFrame, '6 shown of 6', '› E Never delete production data');
+  r.stdin.write('d');
+  await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  r.stdin.write('y');
+  const frame = await frameHas(r.lastFrame, 'is locked by');
+  // The status line's rows under the title, up to the first scope's heading: the message, then as much of the hint as
+  // its rows hold (the store of this test is in no repository, so the lock is named by its whole path).
+  const said = frame.slice(frame.indexOf('\n') + 1, frame.indexOf('global (')).replace(/\s+/g, ' ');
+  expect(said).toContain(`${refusal.message}. ${refusal.hint!.slice(0, 30)}`);
+  expect(existsSync(join(root, `global/${G1}.yaml`))).toBe(true);
+  expect(events).toEqual([]);
   r.unmount();
 });
