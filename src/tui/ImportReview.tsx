@@ -7,13 +7,21 @@ import { TextInput } from './TextInput.tsx';
 import { useKeys } from './use-keys.ts';
 import { useTheme } from './theme.ts';
 
+/** The review as the user left it: every new candidate as edited, kept or not, and the one selected. */
+export interface ReviewState {
+  items: (PlannedCandidate & { keep: boolean })[];
+  at: number;
+}
+
 export interface ImportReviewProps {
   plan: ImportPlan;
   width?: number;
   /** The terminal's rows: the review lays its candidates out within them. */
   rows?: number;
-  /** Enter: the kept candidates, as edited. */
-  onDone(chosen: PlannedCandidate[]): void;
+  /** The review opened again as it was left, saying why its write was refused (Enter tries again). */
+  resume?: ReviewState & { refusal: string };
+  /** Enter: the kept candidates, as edited, and the review as it was left, to open it again should the write be refused. */
+  onDone(chosen: PlannedCandidate[], state: ReviewState): void;
   /** n or Esc: nothing is written. */
   onCancel(): void;
 }
@@ -43,11 +51,11 @@ export function reviewLayout(rows: number, chrome: number, selectedText: number,
  * Enter writes the kept ones, n or Esc writes nothing. Candidates the store
  * already holds, or said twice, are shown but cannot be kept.
  */
-export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: ImportReviewProps): ReactElement {
+export function ImportReview({ plan, width = 80, rows = 24, resume, onDone, onCancel }: ImportReviewProps): ReactElement {
   const theme = useTheme();
   const fresh = plan.candidates.filter((c) => c.status === 'new');
-  const [items, setItems] = useState(() => fresh.map((c) => ({ ...c, keep: true })));
-  const [at, setAt] = useState(0);
+  const [items, setItems] = useState(() => resume?.items ?? fresh.map((c) => ({ ...c, keep: true })));
+  const [at, setAt] = useState(resume?.at ?? 0);
   const [editing, setEditing] = useState<string | undefined>(undefined);
   // Enter on an emptied text: the field stays open and says why, rather than close as if the old text were saved.
   const [empty, setEmpty] = useState(false);
@@ -73,7 +81,11 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
     else if (input === 'p' && c && scopes.length > 1) {
       const i = scopes.findIndex((s) => plannedScopeName(s) === plannedScopeName(c.scope));
       update(at, { scope: scopes[(i + 1) % scopes.length]! });
-    } else if (key.return) onDone(items.filter((x) => x.keep).map(({ keep: _, ...x }) => x));
+    } else if (key.return)
+      onDone(
+        items.filter((x) => x.keep).map(({ keep: _, ...x }) => x),
+        { items, at },
+      );
     else if (input === 'n' || key.escape) onCancel();
   });
 
@@ -88,7 +100,11 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
     width,
     roomy ? 2 : 1,
   );
-  const keyLine = clipToRows(editing === undefined ? KEYS : empty ? EMPTY_TEXT : EDIT_KEYS, width, roomy ? 2 : 1);
+  // A refused write's reason: rows of its own above the keys, or on a short terminal the keys' row, which it needs more.
+  const refusal = resume === undefined ? [] : clipToRows(plain(`✗ ${resume.refusal}`), width, roomy ? 4 : 1);
+  const refusalInKeys = refusal.length > 0 && !roomy && editing === undefined;
+  const keyLine = refusalInKeys ? refusal : clipToRows(editing === undefined ? KEYS : empty ? EMPTY_TEXT : EDIT_KEYS, width, roomy ? 2 : 1);
+  const refusalLines = roomy ? refusal : [];
   const heldLine = held > 0 && rows >= 6;
   // As the text and JSON reports say (files[].not_english): the rules of such a file were not told from descriptions
   // by their words, so the review is told to judge them, in a line of its own and in each of their headers.
@@ -98,7 +114,7 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
   const selectedText = selected ? clipToRows(plain(editing ?? selected.text), textColumns, Number.POSITIVE_INFINITY).length : 1;
   const { textRows, shown } = reviewLayout(
     rows,
-    title.length + (heldLine ? 1 : 0) + (foreignLine ? 1 : 0) + keyLine.length,
+    title.length + (heldLine ? 1 : 0) + (foreignLine ? 1 : 0) + refusalLines.length + keyLine.length,
     selectedText,
     items.length,
   );
@@ -156,7 +172,14 @@ export function ImportReview({ plan, width = 80, rows = 24, onDone, onCancel }: 
           </Box>
         );
       })}
-      {empty ? <Text color={theme.hue('yellow')}>{keyLine.join('\n')}</Text> : <Text dimColor={theme.dim}>{keyLine.join('\n')}</Text>}
+      {refusalLines.length > 0 ? <Text color={theme.hue('red')}>{refusalLines.join('\n')}</Text> : null}
+      {refusalInKeys ? (
+        <Text color={theme.hue('red')}>{keyLine.join('\n')}</Text>
+      ) : empty ? (
+        <Text color={theme.hue('yellow')}>{keyLine.join('\n')}</Text>
+      ) : (
+        <Text dimColor={theme.dim}>{keyLine.join('\n')}</Text>
+      )}
     </Box>
   );
 }

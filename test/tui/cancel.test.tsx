@@ -219,7 +219,7 @@ test('an escape sequence Ink names no key for (a colour in pasted output) ends n
   }
   const { value, error } = await outcome;
   expect(error).toBeUndefined();
-  expect((value as PlannedCandidate[]).map((c) => c.text)).toEqual(['Use tabs red[31m text']);
+  expect((value as { chosen: PlannedCandidate[] }).chosen.map((c) => c.text)).toEqual(['Use tabs red[31m text']);
 });
 
 test('a stop signal ends a screen with its own exit code, the interactive actor’s too: 143 for SIGTERM, 129 for SIGHUP, 131 for SIGQUIT', async () => {

@@ -123,3 +123,37 @@ test('Enter on a text edited to nothing keeps the field open and says so; typed 
   expect(chosen[0]!.map((c) => c.text)).toEqual(['Keep the changelog', one.candidates[1]!.text]);
   r.unmount();
 });
+
+test('opened again after a refused write: the rules as they were left (edited, dropped, the one selected) and the refusal, within the terminal; Enter gives them again', async () => {
+  const three: ImportPlan = { ...plan, candidates: plan.candidates.slice(0, 3) };
+  const items = three.candidates.map((c, i) => ({ ...c, keep: i !== 1, ...(i === 0 ? { text: 'Edited rule' } : {}) }));
+  const refusal = `global is locked by process 7 on h (.agents/global/.lock); gave up after 20 ms. ${LONG}`;
+  for (const [columns, rows] of [
+    [80, 24],
+    [30, 8],
+    [20, 5],
+  ] as const) {
+    const chosen: PlannedCandidate[][] = [];
+    const r = render(
+      <ImportReview
+        plan={three}
+        width={columns}
+        rows={rows}
+        resume={{ items, at: 2, refusal }}
+        onDone={(c) => chosen.push(c)}
+        onCancel={() => {}}
+      />,
+    );
+    const frame = await frameHas(r.lastFrame, '✗ global');
+    const lines = frame.split('\n');
+    expect([lines.length < rows, lines[0]]).toEqual([true, expect.stringMatching(/^Import 3/)]);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+    // The third rule is the selected one, as it was.
+    expect(frame).toMatch(/› \[x\]/);
+    expect(frame).toContain('Rule 3');
+    r.stdin.write('\r');
+    await expect.poll(() => chosen.length).toBe(1);
+    expect(chosen[0]!.map((c) => c.text.slice(0, 11))).toEqual(['Edited rule', 'Rule 3: run']);
+    r.unmount();
+  }
+});

@@ -1,8 +1,11 @@
 import { loadTui } from '../tui-loader.ts';
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { type PlannedCandidate, reviewedPlan } from '../../core/import-plan.ts';
 import { IMPORT_KINDS, type ImportKind } from '../../core/import-sources.ts';
 import type { ReplacePreview, ReplaceResult } from '../../service/import-replace.ts';
+import type { ImportWritten } from '../../service/import-apply.ts';
+import type { ReviewState } from '../../tui/import.tsx';
+import { errorSummary } from '../../present/diagnostics.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
@@ -13,6 +16,9 @@ import { emitDocument } from '../render.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { shellPath, shellWord } from '../../core/shell-word.ts';
 import { safeDiffText } from '../safe-output.ts';
+
+/** What the import wrote, and what --replace did then. */
+type Written = { written: ImportWritten; replaced: ReplaceResult | null };
 
 interface ImportArgs {
   paths?: string[];
@@ -89,32 +95,55 @@ export default defineCommand<ImportArgs>({
     }
     // Before the review: a block the export would refuse to fill stops --replace with nothing written.
     if (argv.replace) await service.checkReplace(plan);
-    let chosen: PlannedCandidate[] | undefined = fresh;
-    if (!argv.yes && fresh.length > 0) {
-      requireInteractive(ctx);
-      const { runImportReview } = await loadTui();
-      const kept = await ctx.onScreen(() => runImportReview(tuiIo(ctx), plan));
-      if (kept === undefined) {
-        // As every form answered no (n or Esc): nothing changed, exit 1 (docs/tui.md).
-        ctx.io.stderr.write('Nothing imported.\n');
-        return EXIT_CODES.checkFailed;
+    let chosen: PlannedCandidate[] = fresh;
+    const reviewing = !argv.yes && fresh.length > 0;
+    if (reviewing) requireInteractive(ctx);
+    // The review as the user left it, and why its write was refused: it opens again so, to try again.
+    let state: ReviewState | undefined;
+    let refusal: string | undefined;
+    let result: Written | undefined;
+    while (result === undefined) {
+      if (reviewing) {
+        const { runImportReview } = await loadTui();
+        const reviewed = await ctx.onScreen(() =>
+          runImportReview(tuiIo(ctx), plan, state && refusal !== undefined ? { ...state, refusal } : undefined),
+        );
+        if (reviewed === undefined) {
+          // As every form answered no (n or Esc): nothing changed, exit 1 (docs/tui.md).
+          ctx.io.stderr.write('Nothing imported.\n');
+          return EXIT_CODES.checkFailed;
+        }
+        // A text edited, or moved to another scope, is near other invariants than the file's.
+        chosen = service.reviewed(plan, reviewed.chosen);
+        state = reviewed.state;
       }
-      // A text edited, or moved to another scope, is near other invariants than the file's.
-      chosen = service.reviewed(plan, kept);
+      // A stop signal while the files are staged ends the import with nothing written (exit 130). Once they are in
+      // place, one that comes while --replace takes the lines out and the export fills the blocks waits for it to end:
+      // else the lines would be gone from their files and the blocks left empty, without a word.
+      // A stop that comes once they are in place ends the import with the signal's code after it is done, as plan sync does.
+      const done = await abortOnStopSignals(
+        'nothing was imported.',
+        async (signal): Promise<Written | { refused: AgentsError }> => {
+          let written: ImportWritten;
+          try {
+            written = await service.apply(plan, chosen, { signal });
+          } catch (error) {
+            // A write refused with nothing written (another writer's lock, a store file broken meanwhile) goes back to
+            // the review, as the user left it: the edits made there are the user's work, never lost to a busy store.
+            if (reviewing && !signal.aborted && refusedWhole(error)) return { refused: error };
+            throw error;
+          }
+          return { written, replaced: argv.replace ? await service.replace(plan, written) : null };
+        },
+        (done) =>
+          'refused' in done
+            ? 'the import was refused: nothing was imported.'
+            : `${done.written.invariants.length} ${done.written.invariants.length === 1 ? 'invariant was' : 'invariants were'} imported whole${done.replaced ? ', the moved rules taken out of their files' : ''}: nothing is left to import.`,
+      );
+      if ('refused' in done) refusal = errorSummary(done.refused);
+      else result = done;
     }
-    // A stop signal while the files are staged ends the import with nothing written (exit 130). Once they are in
-    // place, one that comes while --replace takes the lines out and the export fills the blocks waits for it to end:
-    // else the lines would be gone from their files and the blocks left empty, without a word.
-    // A stop that comes once they are in place ends the import with the signal's code after it is done, as plan sync does.
-    const { written, replaced } = await abortOnStopSignals(
-      'nothing was imported.',
-      async (signal) => {
-        const written = await service.apply(plan, chosen, { signal });
-        return { written, replaced: argv.replace ? await service.replace(plan, written) : null };
-      },
-      (done) =>
-        `${done.written.invariants.length} ${done.written.invariants.length === 1 ? 'invariant was' : 'invariants were'} imported whole${done.replaced ? ', the moved rules taken out of their files' : ''}: nothing is left to import.`,
-    );
+    const { written, replaced } = result;
     for (const p of written.projects) {
       const paths = plan.projects.find((x) => x.name === p)?.paths ?? [];
       ctx.notice(`created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})`);
@@ -139,6 +168,16 @@ export default defineCommand<ImportArgs>({
     return replaced === null ? EXIT_CODES.ok : replaceLeftOver(ctx, replaced, again(argv));
   },
 });
+
+/** A refusal of the whole write, nothing written: not a stop, not a bug, nor a write failed part-way (detail.written). */
+function refusedWhole(error: unknown): error is AgentsError {
+  return (
+    error instanceof AgentsError &&
+    error.code !== 'cancelled' &&
+    error.exitCode !== EXIT_CODES.internal &&
+    error.detail?.written === undefined
+  );
+}
 
 /** Exit 1 naming what --replace left in place and how to finish it; exit 0 when it moved every rule it could. */
 function replaceLeftOver(ctx: CliContext, replaced: ReplaceResult, again: string): number {
