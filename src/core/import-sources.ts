@@ -196,7 +196,11 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
   };
   // A nested rule file's globs are its folder's: one that climbs out of it (`../../lib/**`) may still be inside.
   const resolved = applies.globs?.map((g) => globUnder(dir, g));
-  const everything = (under: string) => resolved?.every((g) => g === `${under}**` || g === `${under}**/*`) === true;
+  // One glob that holds every file below a folder (`**`, `**/*`, `**/**`) leaves the others nothing to add: as a
+  // project of those globs, the rule would cover every file and overlap every other project, skipping their files.
+  const everything = (under: string) =>
+    resolved?.some((g) => g.startsWith(under) && EVERY_FILE.test(g.slice(under.length))) === true &&
+    resolved.every((g) => g.startsWith(under));
   if (applies.alwaysApply === true || everything(dir === '' ? '' : `${dir}/`)) {
     return dir === '' ? { kind: 'global' } : named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
   }
@@ -217,6 +221,9 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
   if (dir === '') return project === undefined ? { kind: 'global' } : { kind: 'project', name: project, paths: [], given: true };
   return named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
 }
+
+/** A glob of `**` segments alone (the last one may be `*`): every file below the folder it starts from. */
+const EVERY_FILE = /^\*\*(\/\*\*)*(\/\*)?$/;
 
 /** The folder each kind of rule file is kept in, below which it may stand in folders of its own. */
 export const RULE_FOLDERS: Partial<Record<ImportKind, string>> = {

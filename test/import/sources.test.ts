@@ -92,6 +92,23 @@ describe('importTarget: where a file applies', () => {
       { kind: 'project', name: 'react', paths: ['**/*.tsx', '**/*.jsx'] },
     ],
     ['.github/instructions/all.instructions.md', 'copilot-instructions', { applyTo: '**' }, { kind: 'global' }],
+    // Every form of "every file", and a list that holds one: the others add nothing to it.
+    ['.github/instructions/all.instructions.md', 'copilot-instructions', { applyTo: '**/**' }, { kind: 'global' }],
+    ['.github/instructions/all.instructions.md', 'copilot-instructions', { applyTo: '**/**/*' }, { kind: 'global' }],
+    ['.github/instructions/all.instructions.md', 'copilot-instructions', { applyTo: '**, docs/**' }, { kind: 'global' }],
+    ['apps/web/.cursor/rules/all.mdc', 'cursor', { globs: '**/**, src/**' }, { kind: 'project', name: 'web', paths: ['apps/web/**'] }],
+    [
+      'apps/web/.cursor/rules/all.mdc',
+      'cursor',
+      { globs: '**, ../../lib/**' },
+      { kind: 'project', name: 'all', paths: ['apps/web/**', 'lib/**'] },
+    ],
+    [
+      '.github/instructions/any.instructions.md',
+      'copilot-instructions',
+      { applyTo: '**/*.ts' },
+      { kind: 'project', name: 'any', paths: ['**/*.ts'] },
+    ],
     // A list is split at its top-level commas only: a brace alternation's or a character class's comma is its glob's.
     [
       '.github/instructions/ts.instructions.md',
