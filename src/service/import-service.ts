@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { readUtf8, utf16Mark } from '../core/utf8.ts';
@@ -146,6 +146,13 @@ export class ImportService {
       const refused = namedPathRefusal(given, rel, top, unlisted, (listed ??= new Set(all)));
       if (refused !== undefined) throw refused;
       const below = all.filter((f) => rel === '' || f.startsWith(`${rel}/`));
+      // A file or folder git lists that was deleted from the working tree does not exist, as a path git never knew:
+      // refused, not read as a file skipped and an import of nothing that exits 0.
+      if (rel !== '' && (below.length > 0 || all.includes(rel)) && lstatSync(join(top, rel), { throwIfNoEntry: false }) === undefined)
+        throw new UsageError(
+          `${given} does not exist: git lists it, but it was deleted from the working tree`,
+          `Nothing was read. Restore it (git restore -- ${shellPath(rel)}) and import it again, or leave it out.`,
+        );
       if (below.length > 0 && !all.includes(rel)) {
         for (const f of below) out.push(...sourcesOf(f, top, all).filter((s) => wanted(s.kind)));
         continue;

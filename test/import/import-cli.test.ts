@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ChildProcess } from 'node:child_process';
 import { BIN, spawnAsync } from '../helpers/cli.ts';
-import { gitInit } from '../helpers/git.ts';
+import { git, gitInit } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
 
@@ -168,11 +168,22 @@ describe('agents import', () => {
   });
 
   it('a named path that does not exist, or a folder git lists nothing of, is exit 2 and names what it is', async () => {
-    const top = repo({ ...EVERY_KIND, '.gitignore': 'local/\n', 'local/AGENTS.md': '- Never push on Fridays.\n', 'empty/': null });
+    const top = repo({
+      ...EVERY_KIND,
+      '.gitignore': 'local/\n',
+      'local/AGENTS.md': '- Never push on Fridays.\n',
+      'empty/': null,
+      'gone/AGENTS.md': '- Never deploy on Fridays.\n',
+    });
+    // Known to git (in its index), deleted from the working tree: the file and its folder do not exist all the same.
+    git(top, 'add', 'gone/AGENTS.md');
+    rmSync(join(top, 'gone'), { recursive: true });
     const before = storeFiles(top);
     for (const [path, says] of [
       ['nope/AGENTS.md', /^nope\/AGENTS\.md does not exist$/],
       ['docs/rules.md', /^docs\/rules\.md does not exist$/],
+      ['gone/AGENTS.md', /^gone\/AGENTS\.md does not exist: git lists it/],
+      ['gone', /^gone does not exist: git lists it/],
       ['local', /^local holds no instruction file/],
       ['empty/', /^empty\/ holds no instruction file/],
     ] as const) {
