@@ -175,8 +175,11 @@ export function outsideCode(text: string, leftOut: readonly LeftOut[]): string {
   return lines.join('\n');
 }
 
-/** The front matter as a map, or why it cannot be read (file:line:col, counted in the file). */
-export async function parseFrontMatter(rel: string, text: string): Promise<Record<string, unknown> | string> {
+/**
+ * The front matter as a map, or why it cannot be read (file:line:col, counted in the file). `bareGlobs`: `globs:` is
+ * read to the end of its line, as Cursor and Windsurf read it (and the export writes it).
+ */
+export async function parseFrontMatter(rel: string, text: string, bareGlobs = false): Promise<Record<string, unknown> | string> {
   // The front matter starts on the file's second line: read below a blank line, every line a message names is the file's
   // (the line and the "first on line 1" of a key given twice alike).
   const bytes = new TextEncoder().encode(`\n${text}`);
@@ -197,7 +200,14 @@ export async function parseFrontMatter(rel: string, text: string): Promise<Recor
   const data = parsed.value.data;
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) return `its front matter is not a map of keys (${rel}:2:1)`;
-  return data as Record<string, unknown>;
+  const out = data as Record<string, unknown>;
+  // `globs: #hash/**` (a folder named with a `#`) is a glob to those agents, where YAML reads a comment: the rule
+  // would be skipped as one read only on request.
+  if (bareGlobs && out.globs === null) {
+    const line = lenientFrontMatter(text)?.globs;
+    if (typeof line === 'string' && line !== '') out.globs = line;
+  }
+  return out;
 }
 
 /** The keys whose values are globs: Cursor's and Windsurf's `globs`, Copilot's `applyTo`, Cline's `paths`. */

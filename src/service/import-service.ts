@@ -280,7 +280,7 @@ export class ImportService {
     let front: Record<string, unknown> | undefined;
     let markdown = false;
     if (split.frontMatter !== undefined) {
-      const parsed = await parseFrontMatter(rel, split.frontMatter);
+      const parsed = await parseFrontMatter(rel, split.frontMatter, kind === 'cursor' || kind === 'windsurf');
       if (typeof parsed !== 'string') front = parsed;
       else if (FRONT_MATTER_KINDS.has(kind)) return { ...file, skipped: parsed };
       else {

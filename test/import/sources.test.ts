@@ -64,6 +64,14 @@ describe('parseFrontMatter: why front matter cannot be read, where in the file',
     const front = await parseFrontMatter('a.mdc', 'globs:\n  - 007\n  - src/**');
     expect(appliesTo('cursor', front as Record<string, unknown>).globs).toEqual(['007', 'src/**']);
   });
+
+  it("Cursor's and Windsurf's bare globs are read to the end of the line, a leading # too (as the export writes them)", async () => {
+    const text = 'description: Hash\nglobs: #hash/**\nalwaysApply: false';
+    const front = await parseFrontMatter('.cursor/rules/agents-hash.mdc', text, true);
+    expect(appliesTo('cursor', front as Record<string, unknown>).globs).toEqual(['#hash/**']);
+    // Where the value is YAML (Copilot's applyTo, Cline's paths), a # starts a comment.
+    expect(await parseFrontMatter('a.instructions.md', 'globs: #x/**')).toEqual({ globs: null });
+  });
 });
 
 describe('importTarget: where a file applies', () => {
