@@ -9,7 +9,7 @@ import { exportedEntryId } from './export.ts';
 import type { LeftOut, RuleCandidate } from './import-rules.ts';
 import { type ImportKind, type ImportTarget, projectName } from './import-sources.ts';
 import { literalFolder, singleFolder } from './globs.ts';
-import { projectOverlaps } from './path-overlap.ts';
+import { keptOverlaps } from './path-overlap.ts';
 import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
 import { RESERVED_PROJECT_NAMES } from './names.ts';
 import { looseKey, nearPairs } from './near-duplicates.ts';
@@ -377,38 +377,50 @@ export function refuseOverlaps(
       `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: import it with --project ${other}, or set projects.allow_overlap: true in config.yaml`,
     );
   const pathsOf = (name: string) => taken.find((t) => t.name === name)?.paths ?? [];
-  const general = taken.filter((t) => singleFolder(t.paths) === undefined);
   // A project only files without rules land in is never made: it takes no paths from the files after it.
   const holding = new Set<string>();
   for (const f of files) if (f.candidates.length > 0 && projectOf.has(f)) holding.add(projectOf.get(f)!);
-  for (const p of projects) {
-    if (p.exists || !holding.has(p.name)) continue;
+  const fresh = projects.filter((p) => !p.exists && holding.has(p.name));
+  // The store's projects, then the new ones: their overlaps found at once, then asked of those kept so far.
+  const everyone = [...taken, ...fresh];
+  const at = new Map(everyone.map((t, i) => [t.name, i]));
+  const kept = keptOverlaps(
+    everyone.map((t) => t.paths),
+    repoFiles,
+  );
+  const general = new Set<number>();
+  for (const t of taken) {
+    kept.keep(at.get(t.name)!);
+    if (singleFolder(t.paths) === undefined) general.add(at.get(t.name)!);
+  }
+  for (const p of fresh) {
     const dir = singleFolder(p.paths);
+    const i = at.get(p.name)!;
     let hit: string | undefined;
+    const first = (among: (j: number) => boolean) => {
+      const j = kept.firstKept(i, among);
+      return j === undefined ? undefined : everyone[j]!.name;
+    };
     if (dir !== undefined) {
       // A folder above it, or below it, that a project holds already.
       for (let d = dir; hit === undefined && d !== ''; d = d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '') hit = folders.get(d);
       const below = firstBelow.get(dir);
       if (below !== undefined) hit ??= folders.get(below);
-      hit ??= general.find((t) => overlaps(p.paths, t.paths, repoFiles))?.name;
-    } else hit = taken.find((t) => t.name !== p.name && overlaps(p.paths, t.paths, repoFiles))?.name;
+      hit ??= first((j) => general.has(j));
+    } else hit = first(() => true);
     if (hit !== undefined && hit !== p.name) {
       say(p, hit, pathsOf(hit));
       continue;
     }
     taken.push(p);
+    kept.keep(i);
     if (dir !== undefined) addFolder(dir, p.name);
-    else general.push(p);
+    else general.add(i);
   }
   return files.map((f) => {
     const why = refused.get(projectOf.get(f) ?? '');
     return why === undefined ? f : { ...f, skipped: why };
   });
-}
-
-/** Whether two projects' paths overlap, by the globs alone or by a file of the repository both hold (as validate finds it). */
-function overlaps(a: readonly string[], b: readonly string[], repoFiles: readonly string[]): boolean {
-  return projectOverlaps([a, b], repoFiles).overlaps.length > 0;
 }
 
 /**

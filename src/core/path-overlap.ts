@@ -198,6 +198,46 @@ export function projectOverlaps(
 }
 
 /**
+ * Overlaps with the projects kept so far, for a caller that keeps projects one by one, each only when it overlaps
+ * none kept before it (an import's new projects): the pairs whose globs surely overlap and the files of `files` each
+ * project holds are found once for all of them, not by a `projectOverlaps` of each new project with each kept one.
+ * `keep(i)` keeps project `i` (an index of `paths`); `firstKept(i, among)` is the project `among` allows that overlaps
+ * `i` (by the globs, or by a file both hold) and was kept first, or undefined.
+ */
+export function keptOverlaps(
+  paths: readonly (readonly string[])[],
+  files: readonly string[],
+): { keep: (i: number) => void; firstKept: (i: number, among: (j: number) => boolean) => number | undefined } {
+  const sure = paths.map((): number[] => []);
+  for (const o of surelyOverlappingProjects(paths)) {
+    sure[o.a]!.push(o.b);
+    sure[o.b]!.push(o.a);
+  }
+  const globs = paths.flatMap((p, pi) => p.map((g) => ({ pi, matches: compileGlob(g), folder: literalFolder(g) })));
+  const matching = globsByFolder(globs);
+  const held = paths.map((): string[] => []);
+  for (const f of files) for (const pi of new Set(matching(f).map((i) => globs[i]!.pi))) held[pi]!.push(f);
+  // The projects kept that hold each file (one, when those kept are disjoint), and the order they were kept in.
+  const holders = new Map<string, number[]>();
+  const order = new Map<number, number>();
+  return {
+    keep: (i) => {
+      order.set(i, order.size);
+      for (const f of held[i]!) holders.get(f)?.push(i) ?? holders.set(f, [i]);
+    },
+    firstKept: (i, among) => {
+      let best: number | undefined;
+      const consider = (j: number) => {
+        if (j !== i && order.has(j) && among(j) && (best === undefined || order.get(j)! < order.get(best)!)) best = j;
+      };
+      for (const j of sure[i]!) consider(j);
+      for (const f of held[i]!) for (const j of holders.get(f) ?? []) consider(j);
+      return best;
+    },
+  };
+}
+
+/**
  * Whether two (valid) globs may match a common path, the question opposite to `globsSurelyOverlap`: false only when
  * no path can pass both, a name one of them gives as it is refused by the other's segment there, or their numbers of
  * segments never agreeing (`secrets/**` and `web/**`, `web/*.ts` and `web/src/a.ts`). Two patterns side by side

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { globMatches, globProblem, globsSurelyOverlap } from '../../src/core/globs.ts';
 import {
   globsMayMeet,
+  keptOverlaps,
   type OverlapStats,
+  projectOverlaps,
   type PathOverlap,
   surelyOverlappingProjects,
   writesOutsidePaths,
@@ -72,6 +74,26 @@ describe('surelyOverlappingProjects finds exactly what comparing every pair find
     expect(found).toContainEqual({ a: 0, ai: 0, b: 1, bi: 3 });
     expect(found).toContainEqual({ a: 1, ai: 0, b: 2, bi: 3 });
     expect(found).toHaveLength(4);
+  });
+});
+
+describe('keptOverlaps answers as projectOverlaps of each pair with those kept before', () => {
+  const file = fc.array(fc.constantFrom('a', 'b', 'src', 'a.ts', 'b.md'), { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
+  it('on random globs and files, keeping each project that overlaps none kept', () => {
+    fc.assert(
+      fc.property(fc.array(projectPaths, { maxLength: 8 }), fc.array(file, { maxLength: 6 }), (paths, files) => {
+        const kept = keptOverlaps(paths, files);
+        const before: number[] = [];
+        for (let i = 0; i < paths.length; i++) {
+          const want = before.find((j) => projectOverlaps([paths[i]!, paths[j]!], files).overlaps.length > 0);
+          expect(kept.firstKept(i, () => true)).toBe(want);
+          if (want !== undefined) continue;
+          kept.keep(i);
+          before.push(i);
+        }
+      }),
+      { numRuns: fcRuns(300) },
+    );
   });
 });
 

@@ -463,4 +463,29 @@ describe('refuseOverlaps: an import never makes projects whose paths overlap', (
     ];
     expect(refuseOverlaps(files, new Map(), [], ['src/a.ts']).map((f) => f.skipped)).toEqual([undefined, undefined]);
   });
+
+  it("reads the repository's files once for many rule files with globs, not once for each pair of projects", () => {
+    // The files, counting each pass over them: a pass for each new project and each one before it grew as their square.
+    class Counted extends Array<string> {
+      passes = 0;
+      override [Symbol.iterator]() {
+        this.passes++;
+        return super[Symbol.iterator]();
+      }
+    }
+    const repoFiles = new Counted();
+    repoFiles.push('lib/x.ts', 'src/m3/a.ts', 'docs/a.md');
+    const files = Array.from({ length: 60 }, (_, i) =>
+      file(`.cursor/rules/r${i}.mdc`, { kind: 'project', name: `r${i}`, paths: [`src/m${i}/**/*.ts`] }, [`Use rule ${i}`]),
+    );
+    // One over another's folder (by the globs), one sharing a file of the repository (lib/x.ts) with a project of the store.
+    files.push(file('.cursor/rules/wide.mdc', { kind: 'project', name: 'wide', paths: ['src/m3/**'] }, ['Use wide']));
+    files.push(file('.cursor/rules/lib.mdc', { kind: 'project', name: 'lib', paths: ['lib/**/*.ts'] }, ['Use lib']));
+    const out = refuseOverlaps(files, new Map([['ts', { paths: ['lib/*.ts'] }]]), ['ts'], repoFiles);
+    expect(out.filter((f) => f.skipped !== undefined).map((f) => [f.file, f.skipped?.match(/overlap project (\S+)/)?.[1]])).toEqual([
+      ['.cursor/rules/wide.mdc', 'r3'],
+      ['.cursor/rules/lib.mdc', 'ts'],
+    ]);
+    expect(repoFiles.passes).toBeLessThanOrEqual(2);
+  });
 });
