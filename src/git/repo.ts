@@ -230,19 +230,25 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
  * the files of those names in any folder (`AGENTS.md`, …), which git itself
  * filters. One `git ls-files`.
  */
-export async function lsRepoFiles(dir: string, untracked: boolean, names?: readonly string[]): Promise<string[]> {
+export async function lsRepoFiles(
+  dir: string,
+  untracked: boolean,
+  names?: readonly string[],
+  unlisted?: (folder: string, code: string) => void,
+): Promise<string[]> {
   const specs = names === undefined ? [':/'] : names.flatMap((n) => [`:(top,glob)${n}`, `:(top,glob)**/${n}`]);
   let out: string;
   try {
     out = (
-      await runGit(dir, [
-        'ls-files',
-        '-z',
-        '--full-name',
-        ...(untracked ? ['--cached', '--others', '--exclude-standard'] : []),
-        '--',
-        ...specs,
-      ])
+      await runGit(
+        dir,
+        ['ls-files', '-z', '--full-name', ...(untracked ? ['--cached', '--others', '--exclude-standard'] : []), '--', ...specs],
+        undefined,
+        undefined,
+        undefined,
+        [],
+        unlisted === undefined ? undefined : (said) => unlistedFolders(said, unlisted),
+      )
     ).toString('utf8');
   } catch (error) {
     passOn(error);
@@ -257,6 +263,21 @@ export async function lsRepoFiles(dir: string, untracked: boolean, names?: reado
     .filter((f) => f !== '')
     .map((f) => (f.endsWith('/') ? f.slice(0, -1) : f));
   return [...new Set(files)];
+}
+
+/** The system's codes of git's reasons for a folder it could not open, as the search outside git names them. */
+const OPEN_FAILURES: Record<string, string> = { 'Permission denied': 'EACCES', 'File name too long': 'ENAMETOOLONG' };
+
+/**
+ * The folders git's warnings say it could not open while it listed the untracked files (`could not open directory
+ * 'secret/': Permission denied`, in whatever language git speaks: the quoted folder, then the reason; a path longer
+ * than the system allows is cut short, quote and reason with it): their files are missing from the list, not absent.
+ */
+function unlistedFolders(said: string, unlisted: (folder: string, code: string) => void): void {
+  for (const line of said.split('\n')) {
+    const m = /'([^']+)\/': (.+)$/.exec(line.trim()) ?? /'([^']+)$/.exec(line.trim());
+    if (m) unlisted(m[1]!.replace(/\/$/, ''), m[2] === undefined ? 'ENAMETOOLONG' : (OPEN_FAILURES[m[2]] ?? m[2]));
+  }
 }
 
 /**

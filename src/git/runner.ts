@@ -301,6 +301,8 @@ export function runGit(
   onStdout?: (chunk: Buffer) => void,
   /** Configuration for this process alone, as `-c` (see spawnGit). */
   config: readonly ConfigPair[] = [],
+  /** What git wrote to stderr when it succeeded: its warnings, which are else dropped. */
+  onWarnings?: (said: string) => void,
 ): Promise<Buffer> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolveRun, reject) => {
@@ -321,7 +323,10 @@ export function runGit(
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => reject(startFailure(error, cwd)));
     child.on('close', (code) => {
-      if (code === 0) return resolveRun(Buffer.concat(out));
+      if (code === 0) {
+        if (onWarnings !== undefined && err.length > 0) onWarnings(Buffer.concat(err).toString('utf8'));
+        return resolveRun(Buffer.concat(out));
+      }
       const said = Buffer.concat(err).toString('utf8').trim();
       // Found once for both explanations: a probe that fails as an answer (rev-parse --verify, cat-file -e) ends here too.
       const top = repoTop(cwd);

@@ -203,7 +203,10 @@ export class ImportService {
   /** Every file of the repository (git's list when there is one, so ignored files stay out), repository-relative. */
   private async repositoryFiles(top: string): Promise<{ files: string[]; unlisted: Unlisted[] }> {
     try {
-      return { files: (await lsRepoFiles(top, true)).sort(), unlisted: [] };
+      // A folder git could not open (no permission) hides its files from git's list as from the walk below.
+      const unlisted: Unlisted[] = [];
+      const files = await lsRepoFiles(top, true, undefined, (folder, code) => unlisted.push({ folder, code }));
+      return { files: files.sort(), unlisted };
     } catch {
       const out: string[] = [];
       const unlisted: Unlisted[] = [];

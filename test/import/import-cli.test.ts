@@ -46,6 +46,30 @@ function storeFiles(top: string): string[] {
   return out.sort();
 }
 
+/**
+ * A chain of folders under `top/deep/` whose full path is longer than the system allows, so that listing its
+ * deepest folder fails (ENAMETOOLONG) even for root, who reads through permissions. Built by renames of short
+ * paths; `undo` takes it apart the same way, since no removal can name its deepest folder.
+ */
+function tooDeep(top: string): { undo: () => void } {
+  const name = 'd'.repeat(250);
+  mkdirSync(join(top, 'deep'));
+  for (let i = 0; i < 18; i++) {
+    mkdirSync(join(top, 'wrap'));
+    renameSync(join(top, 'deep'), join(top, 'wrap', name));
+    renameSync(join(top, 'wrap'), join(top, 'deep'));
+  }
+  return {
+    undo: () => {
+      for (let i = 0; i < 18; i++) {
+        renameSync(join(top, 'deep', name), join(top, 'inner'));
+        rmdirSync(join(top, 'deep'));
+        renameSync(join(top, 'inner'), join(top, 'deep'));
+      }
+    },
+  };
+}
+
 const EVERY_KIND: Record<string, string> = {
   'AGENTS.md': '# Agents\n\nThis is the billing monorepo.\n\n## Rules\n\n- Never commit secrets.\n- `npm test` runs the tests\n',
   'CLAUDE.md': '- Never commit secrets.\n- Ask before deleting files outside src/.\n',
@@ -198,6 +222,19 @@ describe('agents import', () => {
     expect((await json(top, 'import', '--dry-run', 'local/AGENTS.md')).data.candidates.map((c: { text: string }) => c.text)).toEqual([
       'Never push on Fridays.',
     ]);
+  });
+
+  it('a folder git cannot open while it lists the untracked files is exit 2 naming it, as outside git, not left out unsaid', async () => {
+    const top = repo({ 'AGENTS.md': '- Never commit secrets.\n' });
+    const deep = tooDeep(top);
+    try {
+      const error = errorOf(await run(top, '--format', 'json', 'import', '--dry-run'));
+      expect([error.code, error.exit_code, error.detail?.code]).toEqual(['usage', 2, 'ENAMETOOLONG']);
+      expect(String(error.detail?.folder)).toMatch(/^deep\/d+\//);
+      expect(storeFiles(top)).toEqual([]);
+    } finally {
+      deep.undo();
+    }
   });
 
   it('an AGENTS.md that opens with a rule (---) and text is Markdown, not front matter; a Cursor rule with such is skipped', async () => {
@@ -453,30 +490,6 @@ describe('agents import', () => {
 });
 
 describe('agents import outside a git repository', () => {
-  /**
-   * A chain of folders under `top/deep/` whose full path is longer than the system allows, so that listing its
-   * deepest folder fails (ENAMETOOLONG) even for root, who reads through permissions. Built by renames of short
-   * paths; `undo` takes it apart the same way, since no removal can name its deepest folder.
-   */
-  function tooDeep(top: string): { undo: () => void } {
-    const name = 'd'.repeat(250);
-    mkdirSync(join(top, 'deep'));
-    for (let i = 0; i < 18; i++) {
-      mkdirSync(join(top, 'wrap'));
-      renameSync(join(top, 'deep'), join(top, 'wrap', name));
-      renameSync(join(top, 'wrap'), join(top, 'deep'));
-    }
-    return {
-      undo: () => {
-        for (let i = 0; i < 18; i++) {
-          renameSync(join(top, 'deep', name), join(top, 'inner'));
-          rmdirSync(join(top, 'deep'));
-          renameSync(join(top, 'inner'), join(top, 'deep'));
-        }
-      },
-    };
-  }
-
   it('a path named that is a symbolic link to a folder is exit 2 naming the folder, not a file of no known kind', async () => {
     const top = tempDir('agents-import-');
     writeTree(top, { '.agents/global/': null, '.agents/projects/': null, 'real/AGENTS.md': '- Use tabs.\n' });
