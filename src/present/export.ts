@@ -62,18 +62,34 @@ export interface CheckProblem {
   path: string;
   status: string;
   line: number | null;
+  /** A block edited by hand: the unified diff `export --force` would apply to the file; else null. */
+  diff: string | null;
 }
 
-/** The files --check finds not up to date, sorted by path: the stale ones and the ones export would leave alone. */
-export function checkProblems(plan: ExportPlan): CheckProblem[] {
+/** The most lines of one file's diff --check prints as text; JSON holds it whole. */
+export const CHECK_DIFF_LINES = 40;
+
+/**
+ * The files --check finds not up to date, sorted by path: the stale ones and the ones export would leave alone.
+ * `diffOf` makes the unified diff of a hand-edited file's text now and what --force would write (the command's
+ * module, which present does not import).
+ */
+export function checkProblems(
+  plan: ExportPlan,
+  diffOf?: (path: string, before: string, after: string | undefined) => string,
+): CheckProblem[] {
   const stale = plan.changes.filter((c) => c.action !== 'unchanged');
   return [
     ...stale.map((c) => ({
       path: c.path,
       status: c.action === 'create' ? 'missing' : c.action === 'delete' || c.obsolete ? 'obsolete' : 'out of date',
       line: null,
+      diff: null,
     })),
-    ...plan.refused.map(refusedEntry),
+    ...plan.refused.map((r) => ({
+      ...refusedEntry(r),
+      diff: r.forced === undefined || diffOf === undefined ? null : diffOf(r.path, r.forced.before, r.forced.after) || null,
+    })),
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
@@ -83,8 +99,23 @@ export function checkJson(plan: ExportPlan, problems: readonly CheckProblem[]) {
   return { ok: problems.length === 0, files: problems, up_to_date: plan.changes.length - stale.length };
 }
 
-export function checkText(plan: ExportPlan, problems: readonly CheckProblem[]): string {
+/**
+ * Each file as `PATH[:LINE]: STATUS`, a hand edit's diff indented below it, cut to CHECK_DIFF_LINES lines; `rerun`
+ * is the export command as it was given its targets and project, which the cut line names with --dry-run --force.
+ */
+export function checkText(plan: ExportPlan, problems: readonly CheckProblem[], rerun = 'agents export'): string {
   if (problems.length === 0)
     return `${plan.changes.length} exported file${plan.changes.length === 1 ? '' : 's'} up to date (${plan.targets.join(', ')})`;
-  return problems.map((p) => `${p.path}${p.line === null ? '' : `:${p.line}`}: ${p.status}`).join('\n');
+  return problems
+    .flatMap((p) => [`${p.path}${p.line === null ? '' : `:${p.line}`}: ${p.status}`, ...(p.diff === null ? [] : diffLines(p.diff, rerun))])
+    .join('\n');
+}
+
+/** A diff shown to eyes under its file's line: indented, line ends aside (no edit), and cut with the count left out. */
+function diffLines(diff: string, rerun: string): string[] {
+  const lines = diff.replace(/\n$/, '').split('\n');
+  const shown = lines.slice(0, CHECK_DIFF_LINES).map((l) => `  ${l.replace(/\r$/, '')}`);
+  const left = lines.length - shown.length;
+  if (left > 0) shown.push(`  … ${left} more line${left === 1 ? '' : 's'} of the diff (\`${rerun} --dry-run --force\` prints it whole)`);
+  return shown;
 }

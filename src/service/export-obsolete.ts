@@ -58,7 +58,7 @@ export async function obsoleteFiles(
   const clear = (rel: string, target: ExportTargetName, before: string, frontMatter: boolean) => {
     const r = removeBlock(before, hash, frontMatter, force);
     const onDisk = !held.has(rel);
-    if (r.kind === 'refuse') refused.push(refusalOf(rel, r));
+    if (r.kind === 'refuse') refused.push(refusalOf(rel, r, before, () => removeBlock(before, hash, frontMatter, true)));
     else if (r.kind === 'delete' && !onDisk)
       // Not on disk, it can be removed from git alone: the export does not stage, so the owner does.
       refused.push({

@@ -52,6 +52,7 @@ export function refusedError(plan: ExportPlan, written = 0): CheckFailedError {
   return new CheckFailedError(
     `${plan.refused.length === 1 ? 'a file was' : `${plan.refused.length} files were`} left alone: ${lines.join('; ')}`,
     hint,
-    { refused: plan.refused },
+    // The texts a hand edit's diff is made of stay out of the error's detail: --check shows that diff.
+    { refused: plan.refused.map(({ forced: _, ...r }) => r) },
   );
 }

@@ -323,7 +323,8 @@ export class ExportService {
       if (sections.length === 0) {
         if (raw === undefined || !holdsBlock(raw)) continue;
         const r = removeBlock(raw, sha256, f.frontMatter !== undefined, options.force ?? false);
-        if (r.kind === 'refuse') out.refused.push(refusalOf(f.path, r));
+        if (r.kind === 'refuse')
+          out.refused.push(refusalOf(f.path, r, raw, () => removeBlock(raw, sha256, f.frontMatter !== undefined, true)));
         else if (r.kind === 'delete') out.changes.push({ path: f.path, target: f.target, action: 'delete', before: raw, after: undefined });
         else if (r.kind === 'write') out.changes.push({ path: f.path, target: f.target, action: 'update', before: raw, after: r.text });
         continue;
@@ -333,7 +334,7 @@ export class ExportService {
       const before = raw ?? (held === undefined ? undefined : targetText(f.path, held, otherwise));
       const merge = mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {
-        out.refused.push(refusalOf(f.path, merge));
+        out.refused.push(refusalOf(f.path, merge, before, () => mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, true)));
         continue;
       }
       if (merge.kind !== 'write') continue;

@@ -66,11 +66,29 @@ export interface Refusal {
   why: string;
   /** Where in the file to look (from 1), when known: a damaged block's marker, the first line a hand edit changed. */
   line?: number;
+  /**
+   * A block edited by hand: the file's text now and what `--force` would make of it (undefined: delete it), so that
+   * `--check` shows the edit as a diff rather than only naming the file.
+   */
+  forced?: { before: string; after: string | undefined };
 }
 
-/** A file left alone, with the line to look at when the refusal knows one. */
-export function refusalOf(path: string, r: Extract<Merge, { kind: 'refuse' }>): Refusal {
-  return { path, reason: r.reason, why: r.why, ...(r.line === undefined ? {} : { line: r.line }) };
+/**
+ * A file left alone, with the line to look at when the refusal knows one. `before` is its text now, and `force` the
+ * same merge with --force: asked only for a block edited by hand, the one refusal --force overrides by rewriting it.
+ */
+export function refusalOf(
+  path: string,
+  r: Extract<Merge, { kind: 'refuse' }>,
+  before?: string,
+  force?: () => Merge | { kind: 'delete' },
+): Refusal {
+  const refusal: Refusal = { path, reason: r.reason, why: r.why, ...(r.line === undefined ? {} : { line: r.line }) };
+  if (r.reason !== 'hand-edited' || before === undefined || force === undefined) return refusal;
+  const forced = force();
+  if (forced.kind === 'write') refusal.forced = { before, after: forced.text };
+  else if (forced.kind === 'delete') refusal.forced = { before, after: undefined };
+  return refusal;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { applyPatch } from 'diff';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER } from '../../src/core/export.ts';
@@ -221,7 +222,7 @@ describe('agents export: every target, from a monorepo', () => {
     const check = await runAgents(['--format', 'json', 'export', '--check', '--target', 'agents-md'], { cwd: repo });
     expect(check.code).toBe(1);
     expect((JSON.parse(check.stdout) as { files: { path: string; status: string }[] }).files).toEqual([
-      { path: 'services/audit/api/AGENTS.md', status: 'missing', line: null },
+      { path: 'services/audit/api/AGENTS.md', status: 'missing', line: null, diff: null },
     ]);
   });
 
@@ -245,7 +246,7 @@ describe('agents export: every target, from a monorepo', () => {
     const check = await runAgents(['--format', 'json', 'export', '--check'], { cwd: top });
     expect([check.code, JSON.parse(check.stdout).files]).toEqual([
       1,
-      [{ path: 'services/audit/api/AGENTS.md', status: 'missing', line: null }],
+      [{ path: 'services/audit/api/AGENTS.md', status: 'missing', line: null, diff: null }],
     ]);
   });
 
@@ -271,7 +272,7 @@ describe('agents export: every target, from a monorepo', () => {
     const stale = await runAgents(['--format', 'json', 'export', '--check', '--no-cache'], { cwd: repo });
     expect([stale.code, JSON.parse(stale.stdout).files]).toEqual([
       1,
-      [{ path: 'services/billing/AGENTS.md', status: 'missing', line: null }],
+      [{ path: 'services/billing/AGENTS.md', status: 'missing', line: null, diff: null }],
     ]);
     expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
     expect(readFileSync(nested, 'utf8')).toMatch(/^# Billing\n\n<!-- agents:begin[\s\S]*never floats/);
@@ -293,8 +294,8 @@ describe('agents export: every target, from a monorepo', () => {
     // The project no longer names its folder: its nested file and its Cursor rule are obsolete, though not on disk.
     writeFileSync(join(repo, '.agents/projects/billing/project.yaml'), 'description: Payments and invoices\n');
     const obsolete = [
-      { path: '.cursor/rules/agents-billing.mdc', status: 'obsolete', line: null },
-      { path: 'services/billing/AGENTS.md', status: 'obsolete', line: null },
+      { path: '.cursor/rules/agents-billing.mdc', status: 'obsolete', line: null, diff: null },
+      { path: 'services/billing/AGENTS.md', status: 'obsolete', line: null, diff: null },
     ];
     const check = await runAgents(['--format', 'json', 'export', '--check'], { cwd: repo });
     expect([check.code, JSON.parse(check.stdout).files]).toEqual([1, obsolete]);
@@ -302,7 +303,7 @@ describe('agents export: every target, from a monorepo', () => {
     expect([run.code, JSON.parse(run.stdout).changes, JSON.parse(run.stdout).refused]).toEqual([
       1,
       [{ path: 'services/billing/AGENTS.md', target: 'agents-md', action: 'update' }],
-      [obsolete[0]],
+      [{ path: '.cursor/rules/agents-billing.mdc', status: 'obsolete', line: null }],
     ]);
     expect(readFileSync(nested, 'utf8')).toBe('# Billing\n');
     git(repo, 'rm', '-q', '--sparse', '--', '.cursor/rules/agents-billing.mdc');
@@ -422,7 +423,15 @@ describe('agents export --check and --dry-run', () => {
     const snap = snapshot(repo);
     const stale = await runAgents(['export', '--check'], { cwd: repo });
     expect(stale.code).toBe(1);
-    expect(stale.stdout.trim().split('\n')).toEqual([
+    const out = stale.stdout.trim().split('\n');
+    // Below the hand-edited file, indented: the diff --force would apply, from the edit back to the store's text.
+    const shown = out.slice(out.indexOf(`.cursor/rules/agents-billing.mdc:${edit}: edited by hand`) + 1).filter((l) => l.startsWith('  '));
+    expect(shown.slice(0, 2)).toEqual(['  --- a/.cursor/rules/agents-billing.mdc', '  +++ b/.cursor/rules/agents-billing.mdc']);
+    expect(shown.filter((l) => /^ {2}[-+]- /.test(l))).toEqual([
+      expect.stringMatching(/^ {2}-- .*integers of pennies/),
+      expect.stringMatching(/^ {2}\+- .*integers of cents/),
+    ]);
+    expect(out.filter((l) => !l.startsWith('  '))).toEqual([
       '.clinerules/agents-web.md: out of date',
       // The line where the edit starts: the billing set did not change, so what the export wrote is known.
       `.cursor/rules/agents-billing.mdc:${edit}: edited by hand`,
@@ -438,7 +447,7 @@ describe('agents export --check and --dry-run', () => {
       'packages/ui/GEMINI.md: out of date',
     ]);
     expect(stale.stderr).toMatch(
-      /^12 exported files are not up to date; fix: run `agents export` and commit the files; edited blocks: .*`agents export --force`\n$/,
+      /^12 exported files are not up to date; fix: run `agents export` and commit the files; edited blocks: .*`agents export --force` to rewrite them as their diff shows\n$/,
     );
     expect(snapshot(repo)).toEqual(snap);
   });
@@ -507,9 +516,12 @@ describe('agents export --check answered from the cache', () => {
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('integers of cents', 'integers of pennies'));
     const edit = text.split('\n').findIndex((l) => l.includes('integers of cents')) + 1;
-    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).stdout).toBe(
-      `services/billing/AGENTS.md:${edit}: edited by hand\n`,
+    const edited = await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo });
+    expect(edited.stdout).toMatch(
+      new RegExp(`^services/billing/AGENTS\\.md:${edit}: edited by hand\n {2}--- a/services/billing/AGENTS\\.md\n`),
     );
+    // The fix names the command that rewrites it, with the targets the check was given.
+    expect(edited.stderr).toContain('`agents export --target agents-md,cursor --force`');
     writeFileSync(file, `${text}Text of my own after the block.\n`);
     expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).code).toBe(0);
     rmSync(join(repo, 'AGENTS.md'));
@@ -574,9 +586,14 @@ describe('agents export: files it leaves alone', () => {
     // --check writes nothing: with --force too it names the edited block as it is, not as a file `export` would update.
     const check = await runAgents(['export', '--check', '--force', '--format', 'json'], { cwd: repo });
     expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'GEMINI.md', status: 'edited by hand', line: null }]);
+    expect(JSON.parse(check.stdout).files).toEqual([
+      { path: 'GEMINI.md', status: 'edited by hand', line: null, diff: expect.stringContaining('\n-- Please never delete') },
+    ]);
+    // The diff is what --force writes: applied to the edited file, it gives the forced file.
+    const diff = JSON.parse(check.stdout).files[0].diff as string;
     const forced = await runAgents(['export', '--force'], { cwd: repo });
     expect(forced.code).toBe(0);
+    expect(applyPatch(edited, diff)).toBe(readFileSync(file, 'utf8'));
     expect(readFileSync(file, 'utf8')).toContain('Never drop production data');
     expect(readFileSync(file, 'utf8')).not.toContain('Please never delete');
   });
@@ -619,7 +636,7 @@ describe('agents export: files it leaves alone', () => {
     }
     const check = await runAgents(['export', '--check', '--target', 'claude-md', '--format', 'json'], { cwd: repo });
     expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'merge conflict', line: 1 }]);
+    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'merge conflict', line: 1, diff: null }]);
     // Either side will do: the block is written anew.
     writeFileSync(file, theirs);
     expect((await runAgents(['export', '--target', 'claude-md', '--force'], { cwd: repo })).code).toBe(0);
@@ -645,7 +662,7 @@ describe('agents export: files it leaves alone', () => {
     writeFileSync(join(repo, 'CLAUDE.md'), '# Claude notes\n');
     const check = await runAgents(['export', '--check', ...targets, '--format', 'json'], { cwd: repo });
     expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'out of date', line: null }]);
+    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'out of date', line: null, diff: null }]);
     // A link to a file no target writes is still refused (exit 2), nothing written.
     rmSync(join(repo, 'CLAUDE.md'));
     symlinkSync('README.md', join(repo, 'CLAUDE.md'));
@@ -754,10 +771,10 @@ describe('agents export: files it leaves alone', () => {
     expect(check.code).toBe(1);
     // apps/web's files name the new paths; in packages/ui the file that held only the block goes, the other loses it.
     expect((JSON.parse(check.stdout) as { files: { path: string; status: string }[] }).files).toEqual([
-      { path: 'apps/web/AGENTS.md', status: 'out of date', line: null },
-      { path: 'apps/web/CLAUDE.md', status: 'out of date', line: null },
-      { path: 'packages/ui/AGENTS.md', status: 'obsolete', line: null },
-      { path: 'packages/ui/CLAUDE.md', status: 'obsolete', line: null },
+      { path: 'apps/web/AGENTS.md', status: 'out of date', line: null, diff: null },
+      { path: 'apps/web/CLAUDE.md', status: 'out of date', line: null, diff: null },
+      { path: 'packages/ui/AGENTS.md', status: 'obsolete', line: null, diff: null },
+      { path: 'packages/ui/CLAUDE.md', status: 'obsolete', line: null, diff: null },
     ]);
     expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(0);
     expect(readFileSync(ui, 'utf8')).toBe('# UI notes\n');

@@ -6,7 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { makeStyle } from '../../src/core/style.ts';
 import { actionAddedJson, actionAddedText, actionListText } from '../../src/present/action.ts';
 import { activePlanJson, activePlanText } from '../../src/present/active-plan.ts';
-import { checkJson, checkProblems, checkText, dryRunJson, standaloneJson, writtenJson, writtenText } from '../../src/present/export.ts';
+import {
+  CHECK_DIFF_LINES,
+  checkJson,
+  checkProblems,
+  checkText,
+  dryRunJson,
+  standaloneJson,
+  writtenJson,
+  writtenText,
+} from '../../src/present/export.ts';
+import { unifiedDiff } from '../../src/cli/unified-diff.ts';
 import { guardInstallRows, guardInstallText } from '../../src/present/guard-install.ts';
 import { initJson, initText } from '../../src/present/init.ts';
 import { decisionsJson, decisionsText, planListText } from '../../src/present/plan.ts';
@@ -185,14 +195,36 @@ describe('export shapes', () => {
       doc({
         ok: false,
         files: [
-          { path: 'AGENTS.md', status: 'missing', line: null },
-          { path: 'CLAUDE.md', status: 'edited by hand', line: 3 },
-          { path: 'web/AGENTS.md', status: 'out of date', line: null },
+          { path: 'AGENTS.md', status: 'missing', line: null, diff: null },
+          { path: 'CLAUDE.md', status: 'edited by hand', line: 3, diff: null },
+          { path: 'web/AGENTS.md', status: 'out of date', line: null, diff: null },
         ],
         up_to_date: 1,
       }),
     );
     expect(checkText(plan, problems)).toBe('AGENTS.md: missing\nCLAUDE.md:3: edited by hand\nweb/AGENTS.md: out of date');
+  });
+
+  it('--check shows a hand edit as the diff --force would apply: whole in JSON, cut in text with the count left out', () => {
+    const before = Array.from({ length: 60 }, (_, i) => `line ${i}\r\n`).join('');
+    const after = before.replace(/line (\d+)/g, 'rule $1');
+    const edited = { ...plan, refused: [{ ...plan.refused[0]!, forced: { before, after } }] } as ExportPlan;
+    const problems = checkProblems(edited, unifiedDiff);
+    const diff = problems.find((p) => p.path === 'CLAUDE.md')!.diff!;
+    expect(diff).toBe(unifiedDiff('CLAUDE.md', before, after));
+    expect(diff.split('\n')).toHaveLength(3 + 120 + 1);
+    expect(problems.filter((p) => p.diff !== null)).toHaveLength(1);
+    const lines = checkText(edited, problems, 'agents export --target claude-md').split('\n');
+    const at = lines.indexOf('CLAUDE.md:3: edited by hand');
+    // The diff's first lines, indented, line ends aside; then how many more there are, and the command that prints them.
+    expect(lines.slice(at + 1, at + 4)).toEqual(['  --- a/CLAUDE.md', '  +++ b/CLAUDE.md', '  @@ -1,60 +1,60 @@']);
+    expect(lines[at + 4]).toBe('  -line 0');
+    expect(lines.slice(at + 1, at + 1 + CHECK_DIFF_LINES).every((l) => l.startsWith('  ') && !l.includes('\r'))).toBe(true);
+    expect(lines[at + 1 + CHECK_DIFF_LINES]).toMatch(/^ {2}… 83 more lines .*`agents export --target claude-md --dry-run --force`/);
+    expect(lines[at + 2 + CHECK_DIFF_LINES]).toBe('web/AGENTS.md: out of date');
+    // A file the export would delete with --force: the diff goes to /dev/null.
+    const gone = { ...plan, refused: [{ ...plan.refused[0]!, forced: { before: 'x\n', after: undefined } }] } as ExportPlan;
+    expect(checkProblems(gone, unifiedDiff).find((p) => p.path === 'CLAUDE.md')!.diff).toContain('+++ /dev/null');
   });
 });
 

@@ -162,7 +162,12 @@ describe('export edges', () => {
     const stale = async () => {
       const r = await run(repo, 'export', '--check', '--format', 'json');
       expect(r.code, r.stdout).toBe(1);
-      expect(JSON.parse(r.stdout).files).toContainEqual({ path: 'services/billing/AGENTS.md', status: 'out of date', line: null });
+      expect(JSON.parse(r.stdout).files).toContainEqual({
+        path: 'services/billing/AGENTS.md',
+        status: 'out of date',
+        line: null,
+        diff: null,
+      });
       expect((await run(repo, 'export')).code).toBe(0);
       expect((await run(repo, 'export', '--check')).code).toBe(0);
     };

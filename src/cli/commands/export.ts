@@ -1,5 +1,6 @@
 import { conflictingOptions, AgentsError, EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
+import { shellWord } from '../../core/shell-word.ts';
 import { isUlid } from '../../core/names.ts';
 import { EXPORT_TARGETS } from '../../core/model.ts';
 import { refusedError } from '../../service/export-refusals.ts';
@@ -169,7 +170,13 @@ export default defineCommand<ExportArgs>({
           ? `${l.path} is a link to ${l.to}, which holds no rules of this export (no invariant applies there): left as it is`
           : `${l.path} is a link to ${l.to}, which this export writes: left as it is`,
       );
-    if (argv.check) return check(ctx, plan, exporter);
+    // The command that rewrites what --check finds, with the targets and project it was given.
+    const rerun = [
+      'agents export',
+      ...(argv.target ? [`--target ${plan.targets.join(',')}`] : []),
+      ...(argv.project !== undefined ? [`--project ${shellWord(argv.project)}`] : []),
+    ].join(' ');
+    if (argv.check) return check(ctx, plan, exporter, rerun);
     if (argv['dry-run']) {
       const diffs = plan.changes.filter((c) => c.action !== 'unchanged').map((c) => unifiedDiff(c.path, c.before, c.after));
       const diff = diffs.join('');
@@ -215,11 +222,12 @@ function nothingToCheck(ctx: CliContext, why: string): number {
   return EXIT_CODES.ok;
 }
 
-function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): number {
+function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService, rerun: string): number {
   const stale = plan.changes.filter((c) => c.action !== 'unchanged');
-  const problems = checkProblems(plan);
+  // A block edited by hand is shown as the diff --force would apply to it: what the store would write against what is there.
+  const problems = checkProblems(plan, unifiedDiff);
   const ok = problems.length === 0;
-  emit(ctx, checkJson(plan, problems), () => checkText(plan, problems));
+  emit(ctx, checkJson(plan, problems), () => checkText(plan, problems, rerun));
   if (ok) {
     exporter.remember(plan);
     return EXIT_CODES.ok;
@@ -228,13 +236,15 @@ function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): numb
   // block has no text to move outside it.
   const reasons = new Set(plan.refused.map((r) => r.reason));
   const fixes = [
-    reasons.has('conflicted') ? 'resolve the merge conflict, then run `agents export`' : '',
-    stale.length > 0 ? 'run `agents export` and commit the files' : '',
-    reasons.has('hand-edited') ? 'edited blocks: move your text outside the block, or `agents export --force`' : '',
-    reasons.has('text-above-front-matter')
-      ? "text above the front matter: move it below the front matter (the client reads front matter only at the file's start), or `agents export --force`"
+    reasons.has('conflicted') ? `resolve the merge conflict, then run \`${rerun}\`` : '',
+    stale.length > 0 ? `run \`${rerun}\` and commit the files` : '',
+    reasons.has('hand-edited')
+      ? `edited blocks: move your text outside the block, or \`${rerun} --force\` to rewrite them as their diff shows`
       : '',
-    reasons.has('foreign') ? 'files without an agents block: rename or move them, or `agents export --force` to replace them' : '',
+    reasons.has('text-above-front-matter')
+      ? `text above the front matter: move it below the front matter (the client reads front matter only at the file's start), or \`${rerun} --force\``
+      : '',
+    reasons.has('foreign') ? `files without an agents block: rename or move them, or \`${rerun} --force\` to replace them` : '',
     reasons.has('out-of-checkout') ? 'obsolete files the sparse checkout leaves out: `git rm --sparse -- PATH` for each' : '',
     reasons.has('damaged') ? 'damaged blocks: repair or delete their markers by hand (`--force` does not)' : '',
   ].filter((f) => f !== '');
