@@ -17,7 +17,7 @@ import { indexGitlinks } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { type FileRead, readRegularFile } from '../store/read-file.ts';
 import type { TreeSource } from '../store/tree-source.ts';
-import { physicalPath } from './link-paths.ts';
+import { absoluteLinkInside, physicalPath } from './link-paths.ts';
 import { optionWords } from './option-words.ts';
 
 /** The way round a refused target's file that the library's caller can take (the command line names its flag). */
@@ -26,6 +26,7 @@ const LIBRARY_OTHERWISE = `or ${optionWords(undefined).withoutTarget}`;
 /** Why a target file cannot be written (`detail.reason` of `export-target-refused`, docs/json-output.md). */
 type RefusedBecause =
   | 'symbolic-link'
+  | 'absolute-link'
   | 'hard-link'
   | 'not-a-folder'
   | 'not-a-file'
@@ -66,10 +67,7 @@ export interface Refusal {
   why: string;
   /** Where in the file to look (from 1), when known: a damaged block's marker, the first line a hand edit changed. */
   line?: number;
-  /**
-   * A block edited by hand: the file's text now and what `--force` would make of it (undefined: delete it), so that
-   * `--check` shows the edit as a diff rather than only naming the file.
-   */
+  /** A block edited by hand: the file's text now and what `--force` makes of it (undefined: deleted), --check's diff. */
   forced?: { before: string; after: string | undefined };
 }
 
@@ -92,10 +90,9 @@ export function refusalOf(
 }
 
 /**
- * A repository-relative path an export may write: no folder on the way, and
- * not the file itself, is a symbolic link (it could lead out of the
- * repository), and the folders on the way are folders. Usage error (exit 2)
- * otherwise, before anything is written.
+ * A repository-relative path an export may write: no folder on the way, and not the file itself, is a symbolic link (it
+ * could lead out of the repository; by absolute path, elsewhere in other clones), and the folders on the way are
+ * folders. Usage error (exit 2) otherwise, before anything is written.
  */
 export function checkTargetPath(
   top: string,
@@ -122,6 +119,15 @@ export function checkTargetPath(
       if (linked !== undefined) throw otherRepository(rel, linked, otherwise);
       return;
     }
+    // A link by absolute path into the repository is refused for its true fault: it leads elsewhere in every other clone.
+    const absolute = st.isSymbolicLink() && i === parts.length - 1 ? absoluteLinkInside(top, at) : undefined;
+    if (absolute !== undefined)
+      throw targetRefused(
+        `cannot export to ${rel}: it is a symbolic link by absolute path (${absolute.abs}), which leads elsewhere, or nowhere, in every other clone of the repository`,
+        `Link it by a relative path (\`ln -sf ${shellPath(absolute.relative)} ${shellPath(rel)}\`), or replace it with a real file, ${otherwise}; nothing was written.`,
+        rel,
+        'absolute-link',
+      );
     if (st.isSymbolicLink()) {
       throw targetRefused(
         `cannot export to ${rel}: ${at} is a symbolic link, and an export never writes through a link (it could lead out of the repository)`,

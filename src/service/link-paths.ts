@@ -1,5 +1,5 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 
 /** How many links one path may pass through, as the system's own limit (SYMLOOP_MAX, 40 on Linux): a loop ends. */
 const MAX_LINKS = 40;
@@ -85,4 +85,28 @@ function danglingTarget(path: string, passed: Passed): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The link `rel` (relative to `top`) when its text is an absolute path into the repository: `abs` as written, and
+ * `relative`, the same file named from the link's folder, as a link every clone follows alike; else undefined.
+ */
+export function absoluteLinkInside(top: string, rel: string): { abs: string; relative: string } | undefined {
+  let abs: string;
+  try {
+    abs = readlinkSync(join(top, rel));
+  } catch {
+    return undefined;
+  }
+  if (!isAbsolute(abs)) return undefined;
+  // The folder as the system finds it, the name as written: the link names that file, not where it leads in turn.
+  const to = relative(physicalPath(top), join(physicalPath(dirname(abs)), basename(abs)));
+  if (to === '' || to === '..' || to.startsWith(`..${sep}`) || isAbsolute(to)) return undefined;
+  const from = physicalPath(dirname(join(top, rel)));
+  return {
+    abs,
+    relative: relative(from, join(physicalPath(top), to))
+      .split(sep)
+      .join('/'),
+  };
 }

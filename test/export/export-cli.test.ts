@@ -1212,6 +1212,8 @@ describe('agents export: a target it cannot write', () => {
   it('is export-target-refused, with the path and the reason, and nothing written', async () => {
     const cases: [string, (repo: string) => void, string, string][] = [
       ['a link', (repo) => symlinkSync(tempDir(), join(repo, 'GEMINI.md')), 'GEMINI.md', 'symbolic-link'],
+      // Into the repository, but by absolute path: in every other clone it leads elsewhere, so it is refused as that.
+      ['a link by absolute path', (repo) => symlinkSync(join(repo, 'AGENTS.md'), join(repo, 'CLAUDE.md')), 'CLAUDE.md', 'absolute-link'],
       [
         'a second name of another file',
         (repo) => {
