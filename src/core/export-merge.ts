@@ -87,7 +87,8 @@ export function mergeBlock(
     return { kind: 'write', text: current, action: 'unchanged' };
   }
   // The owner's text written above the export's front matter: the client reads front matter only at the file's start.
-  const moved = frontMatter !== undefined && currentFront === undefined ? frontMatterBelowText(current, scan, hash) : undefined;
+  const moved =
+    frontMatter !== undefined && currentFront === undefined ? frontMatterBelowText(current, scan, hash, frontMatter) : undefined;
   if (moved !== undefined && !force)
     return {
       kind: 'refuse',
@@ -116,19 +117,48 @@ export function mergeBlock(
 }
 
 /**
+ * How much text the search for the export's front matter below the owner's text hashes beyond one file's length: each
+ * try hashes the block whole, so a crafted file of many distinct front-matter-like texts is searched only that far.
+ */
+const FRONT_MATTER_HASH_BUDGET = 1 << 16;
+
+/**
  * The export's own front matter found below the owner's text, above the block (`start`: its offset), or undefined: the
  * block's hash names it with the block's text, so it is the one the export wrote, not a thematic break of the owner's.
+ * Each `---` line opens a candidate that the next `---` line not right below it closes (leadingFrontMatter's reading),
+ * found in one pass. `known`, the front matter the export would write now, is looked for by its text when the hash
+ * names it; else each distinct text is hashed once, the nearest the block first, within FRONT_MATTER_HASH_BUDGET
+ * beyond a few times the file's length (past it, none is found, and the block is called edited by hand). The first
+ * place of the text found is the answer.
  */
-function frontMatterBelowText(
+export function frontMatterBelowText(
   current: string,
   scan: Extract<BlockScan, { kind: 'block' }>,
   hash: (s: string) => string,
+  known?: string,
 ): { start: number; text: string } | undefined {
-  const head = current.slice(0, scan.start);
-  for (const m of head.matchAll(/(?<=\n)---\r?\n/g)) {
-    const text = leadingFrontMatter(current.slice(m.index));
-    if (text !== undefined && m.index + text.length <= scan.start && hash(hashedText(lf(text), lf(scan.inner))) === scan.hash)
-      return { start: m.index, text };
+  const dashes = [...current.slice(0, scan.start).matchAll(/(?<=\n)---\r?\n/g)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+  const first = new Map<string, { start: number; text: string }>();
+  for (const [i, open] of dashes.entries()) {
+    const close = dashes[i + 1] !== undefined && dashes[i + 1]!.start > open.end ? dashes[i + 1] : dashes[i + 2];
+    if (close === undefined) continue;
+    // The blank line after it is part of it, as leadingFrontMatter takes it.
+    const end = close.end + (current.startsWith('\r\n', close.end) ? 2 : current[close.end] === '\n' ? 1 : 0);
+    if (end > scan.start) continue;
+    const text = current.slice(open.start, end);
+    const key = lf(text);
+    if (!first.has(key)) first.set(key, { start: open.start, text });
+  }
+  const inner = lf(scan.inner);
+  if (known !== undefined && hash(hashedText(known, inner)) === scan.hash) return first.get(known);
+  let budget = 4 * current.length + FRONT_MATTER_HASH_BUDGET;
+  for (const [key, found] of [...first].reverse()) {
+    budget -= key.length + inner.length + 1;
+    if (budget < 0) return undefined;
+    if (hash(hashedText(key, inner)) === scan.hash) return found;
   }
   return undefined;
 }
