@@ -13,6 +13,7 @@ import type { ReviewService } from '../service/review-service.ts';
 import type { ScopeService } from '../service/scope-service.ts';
 import type { CliIo, OutputFormat } from './io.ts';
 import { safeText } from './safe-output.ts';
+import { shellPath } from '../core/shell-word.ts';
 import { makeStyle } from '../core/style.ts';
 
 /** The global options of one run, as `main` parsed them. */
@@ -66,6 +67,11 @@ export class CliContext implements ContextOptions {
   notice(message: string): void {
     if (this.#held) this.#held.push(message);
     else this.io.stderr.write(safeText(`agents: ${message}\n`, false));
+  }
+
+  /** `agents`, with the `--store` this run was given: the start of a command a hint gives to paste as it is. */
+  agentsCommand(): string {
+    return this.store === undefined ? 'agents' : `agents --store ${shellPath(this.store)}`;
   }
 
   /** The store's folder: `--store`, else AGENTS_STORE, else found from the current folder (docs/store-format.md). */

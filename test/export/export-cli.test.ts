@@ -522,6 +522,9 @@ describe('agents export --check answered from the cache', () => {
     );
     // The fix names the command that rewrites it, with the targets the check was given.
     expect(edited.stderr).toContain('`agents export --target agents-md,cursor --force`');
+    // Given a store by --store, the command names it: pasted from another folder, it rewrites the same store's files.
+    const named = await runAgents(['--store', '.agents', 'export', '--check', '--target', 'agents-md'], { cwd: repo });
+    expect(named.stderr).toContain('`agents --store .agents export --target agents-md --force`');
     writeFileSync(file, `${text}Text of my own after the block.\n`);
     expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).code).toBe(0);
     rmSync(join(repo, 'AGENTS.md'));

@@ -601,22 +601,27 @@ describe('agents import outside a git repository', () => {
     expect(storeFiles(top)).toEqual([]);
   });
 
-  it('--replace that left lines says to run again the import it was given (its files and scope), not one of every file', async () => {
-    const top = tempDir('agents-import-');
-    writeTree(top, {
-      '.agents/global/': null,
-      '.agents/projects/': null,
-      '.cursor/rules/react.mdc': '---\nglobs: apps/web/**\n---\n- Use hooks.\n',
-      '.cursor/rules/agents-web.mdc': '---\ndescription: mine\n---\nMy own notes.\n',
-      // Not named: the import again must not take it in.
-      'CLAUDE.md': '- Never push to main.\n',
-      'apps/web/a.ts': 'export {};\n',
-    });
-    const out = await run(top, 'import', '.cursor/rules/react.mdc', '--project', 'web', '--yes', '--replace');
+  it('--replace that left lines says to run again the import it was given (its files, scope and store), not one of every file', async () => {
+    const tree = () => {
+      const top = tempDir('agents-import-');
+      writeTree(top, {
+        '.agents/global/': null,
+        '.agents/projects/': null,
+        '.cursor/rules/react.mdc': '---\nglobs: apps/web/**\n---\n- Use hooks.\n',
+        '.cursor/rules/agents-web.mdc': '---\ndescription: mine\n---\nMy own notes.\n',
+        // Not named: the import again must not take it in.
+        'CLAUDE.md': '- Never push to main.\n',
+        'apps/web/a.ts': 'export {};\n',
+      });
+      return top;
+    };
+    const out = await run(tree(), 'import', '.cursor/rules/react.mdc', '--project', 'web', '--yes', '--replace');
     expect(out.code).toBe(1);
     const again = '`agents import .cursor/rules/react.mdc --project web --yes --replace`';
     expect(out.stderr).toContain(`run ${again} to take their lines out`);
     expect(out.stdout).toContain(`then run ${again})`);
+    const named = await run(tree(), '--store', '.agents', 'import', '.cursor/rules/react.mdc', '--project', 'web', '--yes', '--replace');
+    expect(named.stderr).toContain('run `agents --store .agents import .cursor/rules/react.mdc --project web --yes --replace`');
   });
 
   it('a folder it cannot list is exit 2 naming it, never a crash; files named outright are still imported', async () => {

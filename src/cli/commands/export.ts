@@ -172,7 +172,7 @@ export default defineCommand<ExportArgs>({
       );
     // The command that rewrites what --check finds, with the targets and project it was given.
     const rerun = [
-      'agents export',
+      `${ctx.agentsCommand()} export`,
       ...(argv.target ? [`--target ${plan.targets.join(',')}`] : []),
       ...(argv.project !== undefined ? [`--project ${shellWord(argv.project)}`] : []),
     ].join(' ');

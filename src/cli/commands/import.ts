@@ -161,11 +161,11 @@ export default defineCommand<ImportArgs>({
     // The report says what was written: the candidates as the review left them, not as the files proposed them.
     const done = chosen === fresh ? plan : reviewedPlan(plan, chosen);
     await emitDocument(ctx, importJson(done, written, replaced, stale), () =>
-      importDoneText(s, done, argv.verbose === true, written, replaced, stale, (paths) => again(argv, paths)),
+      importDoneText(s, done, argv.verbose === true, written, replaced, stale, (paths) => again(ctx, argv, paths)),
     );
     // Lines --replace had to leave (a file of the export's it leaves alone, a file edited since it was read) are a
     // partial import, as a file export leaves alone is a partial export: exit 1, saying what to do, so a script knows.
-    return replaced === null ? EXIT_CODES.ok : replaceLeftOver(ctx, replaced, again(argv));
+    return replaced === null ? EXIT_CODES.ok : replaceLeftOver(ctx, replaced, again(ctx, argv));
   },
 });
 
@@ -199,9 +199,9 @@ function replaceLeftOver(ctx: CliContext, replaced: ReplaceResult, again: string
  * This import again with --replace, of `paths` (the files it was given) into the scope it was given: a bare `agents
  * import` would import every instruction file, those this one was not given too.
  */
-function again(argv: ImportArgs, paths = argv.paths ?? []): string {
+function again(ctx: CliContext, argv: ImportArgs, paths = argv.paths ?? []): string {
   return [
-    'agents import',
+    `${ctx.agentsCommand()} import`,
     ...paths.map((p) => shellPath(String(p))),
     ...(argv.from ?? []).map((k) => `--from ${k}`),
     ...(argv.project !== undefined ? [`--project ${shellWord(String(argv.project))}`] : []),
