@@ -67,6 +67,16 @@ export function readableError(message: JSONRPCMessage): JSONRPCMessage {
   return { ...message, error: { ...message.error, code, message: escapeUnsafe(issues ?? own, { newlines: true }) } };
 }
 
+/**
+ * The stderr line of an error the SDK reports but answers no one for (a notification that fails its schema, such as
+ * `notifications/cancelled` without `params`): the schema's dump said in one line naming the field, as a request's is.
+ */
+export function errorNote(message: string): string {
+  const at = message.indexOf(': [');
+  const issues = at < 0 ? undefined : schemaIssues(message.slice(at + 2));
+  return issues === undefined ? escapeUnsafe(message, { newlines: true }) : escapeUnsafe(`${message.slice(0, at)}: ${issues}`);
+}
+
 /** The issues of a schema failure the SDK sends as its message (a JSON array of `{path, message}`), in one line. */
 function schemaIssues(text: string): string | undefined {
   if (!text.startsWith('[')) return undefined;

@@ -29,7 +29,7 @@ import type { ToolContext } from './tool.ts';
 import { readingStore, requireStoreHere } from './store-here.ts';
 import { extendsCacheDir } from '../store/git-dir.ts';
 import { oneBatchAtATime, StoreWatcher } from './watch.ts';
-import { errorResult, readableError, resourceError } from './error-answers.ts';
+import { errorNote, errorResult, readableError, resourceError } from './error-answers.ts';
 import { docsRef } from '../core/docs-link.ts';
 import { toolListing, writeOffError } from './write-off.ts';
 import { runEnv } from '../git/run-environment.ts';
@@ -384,7 +384,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     // A line that is no message gets the JSON-RPC error the protocol requires (the client may be waiting on it).
     const unreadable = unreadableError(error);
     if (unreadable !== undefined) process.stdout.write(unreadable.answer);
-    stderr.write(`agents mcp: ${unreadable?.message ?? escapeUnsafe(error.message, { newlines: true })}\n`);
+    stderr.write(`agents mcp: ${unreadable?.message ?? errorNote(error.message)}\n`);
   };
   await server.connect(transport);
   const deliver = transport.onmessage;

@@ -1,7 +1,7 @@
 // The JSON-RPC error answers of the MCP server (src/mcp/error-answers.ts, src/mcp/line-limit.ts), as they are written to the client.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
-import { readableError, resourceError } from '../../src/mcp/error-answers.ts';
+import { errorNote, readableError, resourceError } from '../../src/mcp/error-answers.ts';
 import { unreadableError } from '../../src/mcp/line-limit.ts';
 
 /** The answer the SDK writes for an error a request handler throws: its code, message and data. */
@@ -51,5 +51,25 @@ describe('unreadableError', () => {
       expect(message).not.toMatch(/[\u001b\u202e\ufeff]/);
       expect(message).toContain('\\u001b');
     }
+  });
+});
+
+describe('errorNote', () => {
+  it("says a notification's schema failure in one line naming the field, not the SDK's dump over many", () => {
+    const dump = JSON.stringify(
+      [{ expected: 'object', code: 'invalid_type', path: ['params'], message: 'Invalid input: expected object, received undefined' }],
+      null,
+      2,
+    );
+    const note = errorNote(`Uncaught error in notification handler: ${dump}`);
+    expect(note).not.toContain('\n');
+    expect(note).toBe(
+      'Uncaught error in notification handler: invalid request: params: Invalid input: expected object, received undefined',
+    );
+  });
+
+  it('keeps another message as it is, its control characters escaped', () => {
+    expect(errorNote('Received a response for an unknown message ID: 5')).toBe('Received a response for an unknown message ID: 5');
+    expect(errorNote('odd \u001b[31m')).toBe('odd \\u001b[31m');
   });
 });
