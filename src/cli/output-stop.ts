@@ -18,3 +18,25 @@ export function sayCutOnStop(stream: unknown): () => void {
     for (const signal of taken) process.removeListener(signal, cut);
   };
 }
+
+/**
+ * After a stop, output its reader still leaves unread (an MCP client that stopped reading its server's answers) is
+ * given `graceMs` to leave, then dropped and said so, and the process ends with `code` once the run has reported its
+ * stop: a pending write to a full pipe would hold it until the reader reads or a second signal comes, as the default
+ * action of the signal, which `sayCutOnStop` keeps for a later one, would not.
+ */
+export async function dropUnreadOnStop(stream: NodeJS.WriteStream, graceMs: number, what: string, code: number): Promise<void> {
+  if ((stream.writableLength ?? 0) === 0) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, graceMs);
+    stream.once('drain', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  if ((stream.writableLength ?? 0) === 0) return;
+  process.stderr.write(`agents: ${stream.writableLength} bytes of ${what} the reader left unread were dropped at the stop\n`);
+  process.exitCode = code;
+  // Unreferenced: it fires only while that write still holds the process, after the run's own report of the stop.
+  setTimeout(() => process.exit(code), 200).unref();
+}

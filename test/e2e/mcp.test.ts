@@ -611,6 +611,42 @@ describe('agents mcp: a stop signal', () => {
     expect(answer?.result?.isError).toBe(true);
     expect(fileList(root)).toEqual(before);
   }, 30_000);
+  it('SIGTERM while the client leaves its answers unread: the answers are dropped, said on stderr, and it exits 143 instead of waiting for a reader', async () => {
+    const root = exampleStore();
+    const child = spawn(process.execPath, [BIN, '--store', root, 'mcp'], {
+      cwd: REPO,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => void child.kill('SIGKILL'));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.stdout.pause();
+    child.stdin.on('error', () => {});
+    const line = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
+    let lines = line({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    // An answer far longer than a pipe holds (the prompt quotes its context): the server's write of it waits, once
+    // more has come than the answer to initialize.
+    lines += line({
+      id: 1,
+      method: 'prompts/get',
+      params: { name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, context: 'x'.repeat(1_000_000) } },
+    });
+    child.stdin.write(lines);
+    for (let waited = 0; child.stdout.readableLength < 8192 && waited < 150; waited++) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGTERM');
+    const stuck = new Promise((r) => setTimeout(() => r('still running'), 10_000).unref());
+    expect(await Promise.race([exited, stuck])).toEqual({ code: 143, signal: null });
+    expect(err).toMatch(/left unread were dropped/);
+    expect(err).toMatch(/SIGTERM/);
+  }, 30_000);
 });
 
 describe('agents mcp: store changes on disk', () => {

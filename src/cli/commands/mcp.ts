@@ -1,5 +1,7 @@
+import type { AgentsError } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
+import { dropUnreadOnStop } from '../output-stop.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
 
 export default defineCommand<{ allowWrite?: boolean }>({
@@ -42,8 +44,12 @@ export default defineCommand<{ allowWrite?: boolean }>({
           ...settle(ctx.io.env),
         });
       } finally {
-        // Stopped, nothing more is read: the client's open stdin must not keep the process alive.
-        if (stop.aborted) process.stdin.destroy();
+        // Stopped, nothing more is read: the client's open stdin must not keep the process alive, nor answers it
+        // leaves unread (a full pipe), once they had a moment to leave.
+        if (stop.aborted) {
+          process.stdin.destroy();
+          await dropUnreadOnStop(process.stdout, 1000, 'answers', (stop.reason as AgentsError).exitCode);
+        }
       }
     });
   },
