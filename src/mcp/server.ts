@@ -156,6 +156,23 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     instructions: SERVER_INSTRUCTIONS,
   });
 
+  // The ids of requests taken and not yet answered, or cancelled while their handler still runs: that goes on until it
+  // notices (a write ends whole), and the SDK would give its result to a request sent meanwhile under its id.
+  const working = new Set<string | number>();
+  const setRequestHandler = server.setRequestHandler.bind(server);
+  server.setRequestHandler = ((schema, handler) =>
+    setRequestHandler(schema, (request, extra) => {
+      const answer = handler(request, extra);
+      // Cancelled, it gets no answer: its id is free once its handler is done. The answer itself is returned as it
+      // is, so that the SDK sends it as soon as it is made, before a stop closes the transport.
+      Promise.resolve(answer)
+        .finally(() => {
+          if (!unanswered.has(extra.requestId)) working.delete(extra.requestId);
+        })
+        .catch(() => {});
+      return answer;
+    })) as typeof server.setRequestHandler;
+
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -421,22 +438,24 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   };
   const take = (message: JSONRPCMessage) => {
     if ('method' in message && 'id' in message) {
-      // The SDK and the state above know a request by its id: a second request under the id of one not yet answered
-      // would be answered with the other's arguments or result, so it is refused and the first one goes on. The
-      // `initialize` answered early is answered for the client, which may use its id again.
-      if (unanswered.has(message.id) && (dropped || message.id !== answered.id)) {
+      // The SDK and the state above know a request by its id: a second request under the id of one not yet answered,
+      // or cancelled but still worked on, would be answered with the other's arguments or result, so it is refused
+      // and the first one goes on. The `initialize` answered early is answered for the client, which may use its id
+      // again.
+      if ((unanswered.has(message.id) || working.has(message.id)) && (dropped || message.id !== answered.id)) {
         const refusal: JSONRPCMessage = {
           jsonrpc: '2.0',
           id: message.id,
           error: {
             code: ErrorCode.InvalidRequest,
-            message: `invalid request: id ${escapeUnsafe(JSON.stringify(message.id))} is the id of a request not yet answered; give each request an id of its own`,
+            message: `invalid request: id ${escapeUnsafe(JSON.stringify(message.id))} is the id of a request not yet answered or still worked on; give each request an id of its own`,
           },
         };
         writing = writing.then(() => send(refusal)).catch(() => {});
         return;
       }
       unanswered.add(message.id);
+      working.add(message.id);
       if (message.method === 'tools/call' || message.method === 'prompts/get')
         sentArguments.set(message.id, (message.params as { arguments?: unknown } | undefined)?.arguments);
     }
@@ -460,6 +479,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
         else await send(readableError(message));
       } finally {
         settle(id);
+        if (id !== undefined) working.delete(id);
       }
     });
     writing = written.catch(() => {});

@@ -163,6 +163,23 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
     expect(errors.get(6)?.message).toMatch(/^invalid request: params\.uri: /);
   }, 60_000);
 
+  it("a request under the id of a call cancelled while it still runs is refused, never answered with the cancelled call's result", () => {
+    const r = pipedToServer(
+      exampleStore(),
+      INIT +
+        line({ id: 8, method: 'tools/call', params: { name: 'plan_status', arguments: { plan: EXAMPLE_PLAN } } }) +
+        line({ method: 'notifications/cancelled', params: { requestId: 8 } }) +
+        line({ id: 8, method: 'tools/call', params: { name: 'list_invariants', arguments: {} } }),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const eights = (r.answers as { id: number; result?: CallToolResult; error?: { code: number } }[]).filter((a) => a.id === 8);
+    // The second call is answered once: refused while the cancelled one runs, or its own list once that has ended.
+    expect(eights).toHaveLength(1);
+    expect(eights[0]?.error?.code ?? (eights[0]?.result?.structuredContent as { count?: number } | undefined)?.count).toEqual(
+      eights[0]?.error ? -32600 : expect.any(Number),
+    );
+  }, 60_000);
+
   // JSON.parse keeps "__proto__" as a key; the SDK's parse of a call drops it, so the check must see the sent arguments.
   it('a __proto__ argument is refused as unknown, with or without the right ones beside it, and nothing is written', () => {
     const root = exampleStore();
