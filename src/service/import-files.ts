@@ -94,6 +94,14 @@ export function namedRel(top: string, abs: string, listed: readonly string[]): s
   return real === '' ? rel.slice(cut + 1) : `${real}/${rel.slice(cut + 1)}`;
 }
 
+/**
+ * What a file git lists but deleted from the working tree is, and the git command that brings it back: one wording for
+ * a path named (refused) and for a file the search found (skipped).
+ */
+export function deletedFromTree(rel: string): { said: string; restore: string } {
+  return { said: 'git lists it, but it was deleted from the working tree', restore: `git restore -- ${shellPath(rel)}` };
+}
+
 /** Where the symbolic link at `abs` leads, or undefined when it is none. */
 export function linkTarget(abs: string): string | undefined {
   try {

@@ -29,6 +29,7 @@ import type { ImportWritten } from './import-apply.ts';
 import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
 import {
+  deletedFromTree,
   linkTarget,
   namedRel,
   namedPathRefusal,
@@ -148,11 +149,13 @@ export class ImportService {
       const below = all.filter((f) => rel === '' || f.startsWith(`${rel}/`));
       // A file or folder git lists that was deleted from the working tree does not exist, as a path git never knew:
       // refused, not read as a file skipped and an import of nothing that exits 0.
-      if (rel !== '' && (below.length > 0 || all.includes(rel)) && lstatSync(join(top, rel), { throwIfNoEntry: false }) === undefined)
+      if (rel !== '' && (below.length > 0 || all.includes(rel)) && lstatSync(join(top, rel), { throwIfNoEntry: false }) === undefined) {
+        const deleted = deletedFromTree(rel);
         throw new UsageError(
-          `${given} does not exist: git lists it, but it was deleted from the working tree`,
-          `Nothing was read. Restore it (git restore -- ${shellPath(rel)}) and import it again, or leave it out.`,
+          `${given} does not exist: ${deleted.said}`,
+          `Nothing was read. Restore it (${deleted.restore}) and import it again, or leave it out.`,
         );
+      }
       if (below.length > 0 && !all.includes(rel)) {
         for (const f of below) out.push(...sourcesOf(f, top, all).filter((s) => wanted(s.kind)));
         continue;
@@ -253,7 +256,11 @@ export class ImportService {
     } catch {
       // A link that leads nowhere (CLAUDE.md to an AGENTS.md since removed, or a loop) is there: said as the link it is.
       const to = linkTarget(abs);
-      return { ...file, skipped: to === undefined ? 'it does not exist' : `it is a symbolic link to ${to}, which leads nowhere` };
+      if (to !== undefined) return { ...file, skipped: `it is a symbolic link to ${to}, which leads nowhere` };
+      // The search found it in git's list: deleted since, as a named path is said, with the command that restores it.
+      if (!repository.has(rel)) return { ...file, skipped: 'it does not exist' };
+      const deleted = deletedFromTree(rel);
+      return { ...file, skipped: `it does not exist: ${deleted.said}; restore it (${deleted.restore}) and import it again` };
     }
     if (real !== realTop && !real.startsWith(`${realTop}${sep}`)) {
       return { ...file, skipped: `it is a symbolic link to ${real}, outside the repository` };

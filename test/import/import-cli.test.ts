@@ -218,6 +218,10 @@ describe('agents import', () => {
       }
     }
     expect(storeFiles(top)).toEqual(before);
+    // Found by the search without paths, the same file is skipped as git listing it, with the restore, not as a path unknown.
+    const search = await json(top, 'import', '--dry-run');
+    const gone = search.data.files.find((f: { file: string }) => f.file === 'gone/AGENTS.md');
+    expect(gone.skipped).toMatch(/^it does not exist: git lists it.*git restore -- gone\/AGENTS\.md/);
     // The ignored file itself, named, is read.
     expect((await json(top, 'import', '--dry-run', 'local/AGENTS.md')).data.candidates.map((c: { text: string }) => c.text)).toEqual([
       'Never push on Fridays.',
