@@ -86,10 +86,15 @@ const WINDSURF_ON_REQUEST: Record<string, string> = {
 };
 
 /** Front matter values as Cursor, Copilot, Windsurf and Cline write them. */
+/** The front matter key whose value are a rule's globs: Copilot's `applyTo`, Cline's `paths`, Cursor's and Windsurf's `globs`. */
+export function globKey(kind: ImportKind): string {
+  return kind === 'copilot-instructions' ? 'applyTo' : kind === 'clinerules' ? 'paths' : 'globs';
+}
+
 export function appliesTo(kind: ImportKind, front: Record<string, unknown> | undefined): AppliesTo {
   if (front === undefined) return {};
   const out: AppliesTo = {};
-  const globs = kind === 'copilot-instructions' ? front.applyTo : kind === 'clinerules' ? front.paths : front.globs;
+  const globs = front[globKey(kind)];
   const list = globList(globs);
   if (list.length > 0) out.globs = list;
   // A quoted "true" says what the author meant as plainly as the boolean: read as a word, the rule would be skipped

@@ -187,7 +187,13 @@ export function outsideCode(text: string, leftOut: readonly LeftOut[]): string {
  * The front matter as a map, or why it cannot be read (file:line:col, counted in the file). `bareGlobs`: `globs:` is
  * read to the end of its line, as Cursor and Windsurf read it (and the export writes it).
  */
-export async function parseFrontMatter(rel: string, text: string, bareGlobs = false): Promise<Record<string, unknown> | string> {
+export async function parseFrontMatter(
+  rel: string,
+  text: string,
+  bareGlobs = false,
+  globKey?: string,
+): Promise<Record<string, unknown> | string> {
+  let notGlob: string | undefined;
   // The front matter starts on the file's second line: read below a blank line, every line a message names is the file's
   // (the line and the "first on line 1" of a key given twice alike).
   const bytes = new TextEncoder().encode(`\n${text}`);
@@ -195,7 +201,10 @@ export async function parseFrontMatter(rel: string, text: string, bareGlobs = fa
     const p = parseYaml(rel, bytes, syntax);
     // Within the parse: a glob's text needs the syntax tree, which the fast path loads only when asked.
     const data = p.value?.data;
-    if (data !== null && typeof data === 'object' && !Array.isArray(data)) globsAsWritten(p.value!, data as Record<string, unknown>);
+    if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+      globsAsWritten(p.value!, data as Record<string, unknown>);
+      if (globKey !== undefined) notGlob = globNotText(rel, p.value!, data as Record<string, unknown>, globKey);
+    }
     return p;
   });
   const error = parsed.diagnostics.find((d) => d.severity === 'error');
@@ -208,6 +217,7 @@ export async function parseFrontMatter(rel: string, text: string, bareGlobs = fa
   const data = parsed.value.data;
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) return `its front matter is not a map of keys (${rel}:2:1)`;
+  if (notGlob !== undefined) return notGlob;
   const out = data as Record<string, unknown>;
   // `globs: #hash/**` (a folder named with a `#`) is a glob to those agents, where YAML reads a comment: the rule
   // would be skipped as one read only on request.
@@ -216,6 +226,23 @@ export async function parseFrontMatter(rel: string, text: string, bareGlobs = fa
     if (typeof line === 'string' && line !== '') out.globs = line;
   }
   return out;
+}
+
+/**
+ * Why the globs under `key` cannot be read, naming the first that is no text (`true` in `[src/**, true]`, a map, an
+ * empty item) at file:line:col; undefined when each is text. Such a glob left out would narrow the rule in silence.
+ */
+function globNotText(rel: string, file: YamlFile, data: Record<string, unknown>, key: string): string | undefined {
+  const value = data[key];
+  if (value === null || value === undefined || typeof value === 'string') return undefined;
+  const list = Array.isArray(value);
+  const i = list ? value.findIndex((g) => typeof g !== 'string') : 0;
+  if (i < 0) return undefined;
+  const node = file.doc.get(key, true) as { items?: { range?: number[] }[]; range?: number[] } | undefined;
+  const range = (list ? node?.items?.[i] : node)?.range;
+  const at = range === undefined ? { line: 2, col: 1 } : file.lines.linePos(range[0]!);
+  const written = range === undefined ? '' : file.source.slice(range[0], range[1]).trim();
+  return `its ${key} hold ${written === '' ? 'an empty item' : written}, which is no glob (${rel}:${at.line}:${at.col}): quote it if it names files, or remove it, and import it again`;
 }
 
 /** The keys whose values are globs: Cursor's and Windsurf's `globs`, Copilot's `applyTo`, Cline's `paths`. */

@@ -11,7 +11,7 @@ import {
   type PlannedCandidate,
 } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
-import { appliesTo, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
+import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
 import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts';
@@ -290,7 +290,12 @@ export class ImportService {
     let front: Record<string, unknown> | undefined;
     let markdown = false;
     if (split.frontMatter !== undefined) {
-      const parsed = await parseFrontMatter(rel, split.frontMatter, kind === 'cursor' || kind === 'windsurf');
+      const parsed = await parseFrontMatter(
+        rel,
+        split.frontMatter,
+        kind === 'cursor' || kind === 'windsurf',
+        FRONT_MATTER_KINDS.has(kind) ? globKey(kind) : undefined,
+      );
       if (typeof parsed !== 'string') front = parsed;
       else if (FRONT_MATTER_KINDS.has(kind)) return { ...file, skipped: parsed };
       else {

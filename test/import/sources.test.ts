@@ -65,6 +65,20 @@ describe('parseFrontMatter: why front matter cannot be read, where in the file',
     expect(appliesTo('cursor', front as Record<string, unknown>).globs).toEqual(['007', 'src/**']);
   });
 
+  it('a glob that is no text (a boolean, a map, an empty item) is why the front matter cannot be read, at its place', async () => {
+    const why = (text: string, key = 'globs') => parseFrontMatter('.cursor/rules/a.mdc', text, key === 'globs', key);
+    expect(await why('description: x\nglobs: [src/**, true]')).toEqual(expect.stringContaining('.cursor/rules/a.mdc:3:17)'));
+    expect(await why('globs:\n  - src/**\n  - {a: b}')).toEqual(expect.stringContaining('.cursor/rules/a.mdc:4:5)'));
+    expect(await why('applyTo: true', 'applyTo')).toEqual(expect.stringContaining('.cursor/rules/a.mdc:2:10)'));
+    expect(await why('paths: [a/**, ]', 'paths')).toEqual({ paths: ['a/**'] });
+    expect(await why('paths: [a/**, null]', 'paths')).toEqual(expect.stringContaining(':2:15)'));
+    // Text, numbers (read as written) and no globs at all are read as before.
+    expect(await why('globs: [src/**, 3]')).toEqual({ globs: ['src/**', '3'] });
+    expect(await why('globs:\nalwaysApply: true')).toEqual({ globs: null, alwaysApply: true });
+    // Only the kind's own key: another key's values are none of its globs.
+    expect(await why('globs: [true]', 'applyTo')).toEqual({ globs: [true] });
+  });
+
   it("Cursor's and Windsurf's bare globs are read to the end of the line, a leading # too (as the export writes them)", async () => {
     const text = 'description: Hash\nglobs: #hash/**\nalwaysApply: false';
     const front = await parseFrontMatter('.cursor/rules/agents-hash.mdc', text, true);
