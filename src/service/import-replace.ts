@@ -71,6 +71,7 @@ export async function replaceImported(
     else result.unexported.push({ file: c.file, line: c.line, target });
   }
   const scopeOf = fileScopes(plan);
+  const made = projectsAfter(plan, written);
   const targets = new Set<ExportTargetName>();
   for (const f of plan.files) {
     const ranges = gone.get(f.file);
@@ -86,7 +87,7 @@ export async function replaceImported(
       continue;
     }
     const bom = r.bytes[0] === 0xef && r.bytes[1] === 0xbb && r.bytes[2] === 0xbf ? '\uFEFF' : '';
-    const { after, block } = replacedText(f, plan, scopeOf, read.text, ranges, beginMarker(sha256(hashedText(undefined, ''))));
+    const { after, block } = replacedText(f, plan, scopeOf, made, read.text, ranges, beginMarker(sha256(hashedText(undefined, ''))));
     try {
       writeFileAtomic(top, f.file, bom + after, 'replace');
     } catch (error) {
@@ -278,6 +279,7 @@ export function previewReplace(top: string, plan: ImportPlan): ReplacePreview[] 
   for (const { c } of movingRules(plan, fresh))
     if (c.scope.project === undefined || !pathless.has(c.scope.project)) gone.get(c.file)?.push(c) ?? gone.set(c.file, [c]);
   const scopeOf = fileScopes(plan);
+  const made = projectsAfter(plan, fresh);
   const out: ReplacePreview[] = [];
   for (const f of plan.files) {
     const ranges = gone.get(f.file);
@@ -287,7 +289,7 @@ export function previewReplace(top: string, plan: ImportPlan): ReplacePreview[] 
     const read = readUtf8(r.bytes, { dropBom: true });
     if (!read.ok) continue;
     // The empty block the run puts in, which the export then fills.
-    const { after, block } = replacedText(f, plan, scopeOf, read.text, ranges, beginMarker('0'.repeat(64)));
+    const { after, block } = replacedText(f, plan, scopeOf, made, read.text, ranges, beginMarker('0'.repeat(64)));
     out.push({
       file: f.file,
       removed: ranges.map((c) => c.line),
@@ -296,6 +298,16 @@ export function previewReplace(top: string, plan: ImportPlan): ReplacePreview[] 
       after: !block && emptiedText(f, after) ? null : after,
     });
   }
+  return out;
+}
+
+/**
+ * The projects there are once the import wrote `written` (by candidate number): the store's, and each new one a rule
+ * written went into. A folder's project the import leaves unmade (its every rule said already above) gets no block.
+ */
+function projectsAfter(plan: ImportPlan, written: ReadonlyMap<number, string>): Set<string> {
+  const out = new Set(plan.projects.filter((p) => p.exists).map((p) => p.name));
+  for (const c of plan.candidates) if (c.scope.project !== undefined && written.has(c.n)) out.add(c.scope.project);
   return out;
 }
 
@@ -315,12 +327,15 @@ function replacedText(
   f: ImportFile,
   plan: ImportPlan,
   scopeOf: ReadonlyMap<string, string | undefined>,
+  made: ReadonlySet<string>,
   text: string,
   ranges: readonly PlannedCandidate[],
   marker: string,
 ): { after: string; block: boolean } {
   const block =
-    inPlaceTarget(f, plan, scopeOf.get(f.file)) !== undefined && scanBlock(text).kind === 'none' ? `${marker}\n${END_MARKER}\n` : undefined;
+    inPlaceTarget(f, plan, scopeOf.get(f.file), made) !== undefined && scanBlock(text).kind === 'none'
+      ? `${marker}\n${END_MARKER}\n`
+      : undefined;
   const labels = f.leftOut.filter((l) => l.reason === 'heading');
   return { after: removeLines(text, ranges, block, labels), block: block !== undefined };
 }
@@ -404,7 +419,12 @@ function sameRules(text: string, ranges: readonly PlannedCandidate[], frontMatte
 }
 
 /** The export target whose block belongs in the file itself (AGENTS.md at the top or in a project's folder…), if any. */
-function inPlaceTarget(f: ImportFile, plan: ImportPlan, project: string | undefined): ExportTargetName | undefined {
+function inPlaceTarget(
+  f: ImportFile,
+  plan: ImportPlan,
+  project: string | undefined,
+  made: ReadonlySet<string>,
+): ExportTargetName | undefined {
   const roots: Record<string, ExportTargetName> = {
     'AGENTS.md': 'agents-md',
     'CLAUDE.md': 'claude-md',
@@ -412,7 +432,7 @@ function inPlaceTarget(f: ImportFile, plan: ImportPlan, project: string | undefi
     '.github/copilot-instructions.md': 'copilot',
   };
   if (f.target.kind === 'global') return roots[f.file];
-  if (f.target.kind !== 'project' || project === undefined) return undefined;
+  if (f.target.kind !== 'project' || project === undefined || !made.has(project)) return undefined;
   const dir = f.file.slice(0, f.file.lastIndexOf('/'));
   const base = f.file.slice(f.file.lastIndexOf('/') + 1);
   const paths = plan.projects.find((p) => p.name === project)?.paths;

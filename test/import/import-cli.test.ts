@@ -786,8 +786,27 @@ describe('import and export', () => {
     expect(readFileSync(join(global, 'AGENTS.md'), 'utf8')).toContain('Validate every request body.');
     expect((await run(global, 'export', '--check')).code).toBe(0);
     // Every rule of the folder's file said at the top already: the project's set is empty, and so is its block.
-    const same = repo({ ...config, ...files, 'services/api/AGENTS.md': '# API rules\n\n- Never commit secrets.\n' });
-    expect((await json(same, 'import', '--yes', '--replace')).data.replaced.emptied).toEqual(['services/api/AGENTS.md']);
+    // No project is made for the folder then: the file is said as it ends, removed without a block, not as given one
+    // (with no heading left either, the export took that block back and deleted the file, which went unsaid).
+    const same = repo({
+      ...config,
+      ...files,
+      'services/api/AGENTS.md': '# API rules\n\n- Never commit secrets.\n',
+      'services/web/AGENTS.md': '- Never commit secrets.\n',
+    });
+    const ends = (f: { file: string; block: boolean; removes_file?: boolean }) => [f.file, f.block, f.removes_file];
+    expect((await json(same, 'import', '--dry-run', '--replace')).data.would_replace.map(ends)).toEqual([
+      ['AGENTS.md', true, false],
+      ['services/api/AGENTS.md', false, true],
+      ['services/web/AGENTS.md', false, true],
+    ]);
+    const s = (await json(same, 'import', '--yes', '--replace')).data.replaced;
+    expect(s.files.map(ends)).toEqual([
+      ['AGENTS.md', true, undefined],
+      ['services/api/AGENTS.md', false, undefined],
+      ['services/web/AGENTS.md', false, undefined],
+    ]);
+    expect([s.exported, s.emptied]).toEqual([['AGENTS.md'], ['services/api/AGENTS.md', 'services/web/AGENTS.md']]);
     expect(existsSync(join(same, 'services/api/AGENTS.md'))).toBe(false);
     // Into a project of the folder above: its block is written there, and the emptied file no longer stands before it.
     const above = repo({ ...config, ...files, 'services/api/AGENTS.md': '# API rules\n\n- Validate every request body.\n' });
