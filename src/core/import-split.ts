@@ -23,7 +23,8 @@ export type LeftOutReason =
   | 'description'
   | 'export-block'
   | 'comment'
-  | 'too-long';
+  | 'too-long'
+  | 'front-matter';
 
 /** A piece of the file that is not a rule, with its lines (1-based, inclusive). */
 export interface LeftOut {

@@ -11,6 +11,7 @@ import {
   type PlannedCandidate,
 } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
+import { excerpt } from '../core/markdown-blocks.ts';
 import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
@@ -312,6 +313,13 @@ export class ImportService {
       candidates: split.candidates,
       leftOut: split.leftOut,
     };
+    // No agent reads front matter in an AGENTS.md (CLAUDE.md…): it hands its lines to the model as text, so a map of
+    // keys there (`Important: Never push to main.`) is said as left out, never dropped unseen.
+    if (front !== undefined && !FRONT_MATTER_KINDS.has(kind) && Object.keys(front).length > 0) {
+      const lines = text.split('\n');
+      const end = split.bodyLine - 1;
+      out.leftOut = [{ line: 1, end_line: end, reason: 'front-matter', excerpt: excerpt(lines, 1, end - 2) }, ...out.leftOut];
+    }
     if (REFERENCING_KINDS.includes(kind)) {
       const references: { line: number; path: string }[] = [];
       for (const { line, ref } of fileReferences(text)) {

@@ -247,10 +247,17 @@ describe('agents import', () => {
       '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n',
       'AGENTS.md': agents,
       '.cursor/rules/odd.mdc': '---\nJust text.\n---\n- Use tabs.\n',
+      // A map of keys no agent reads there (each hands the lines to its model as text): left out, said with its lines.
+      'CLAUDE.md': '---\nImportant: Never push on Fridays.\n---\n\nThis repository holds the web app.\n',
     });
     const dry = await json(top, 'import', '--dry-run');
     expect(dry.data.candidates.map((c: { file: string; line: number; text: string }) => [c.file, c.line, c.text])).toEqual([
       ['AGENTS.md', 8, 'Never push to main.'],
+    ]);
+    const claude = dry.data.files.find((f: { file: string }) => f.file === 'CLAUDE.md');
+    expect(claude.left_out.map((l: { line: number; end_line: number; reason: string }) => [l.line, l.end_line, l.reason])).toEqual([
+      [1, 3, 'front-matter'],
+      [5, 5, 'description'],
     ]);
     expect(dry.data.files.find((f: { file: string }) => f.file === '.cursor/rules/odd.mdc').skipped).toMatch(/front matter/);
     const r = await json(top, 'import', '--yes', '--replace');
