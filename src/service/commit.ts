@@ -202,7 +202,7 @@ async function commitWritten<T extends object>(
         hint: `Nothing was written. Try again when the other git process (an editor's or IDE's git, another git command) has finished; if none is running, one crashed: delete ${lock}, as git says. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
         hintAnySurface: true,
         code: 'locked',
-        detail: { lock, pid: null, host: null, waited_ms: waitMs },
+        detail: { lock, pid: null, host: null, waited_ms: waitMs, elsewhere: false },
       },
     );
   }

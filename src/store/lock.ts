@@ -319,7 +319,9 @@ export async function withFolderLock<T>(
     const by = owner
       ? `process ${owner.pid} on ${owner.host}${elsewhere ? ' in another pid namespace (another container)' : ''}`
       : 'another writer';
-    return { owner, by };
+    // A holder this host cannot look up (another host, another container) is never judged gone: its lock stays until deleted.
+    const foreign = owner !== null && !lookupablePid(owner.host, owner.ns);
+    return { owner, by, foreign };
   };
   try {
     makeFolder();
@@ -354,17 +356,27 @@ export async function withFolderLock<T>(
         continue;
       }
       if (Date.now() >= deadline) {
-        const { owner, by } = holder();
+        const { owner, by, foreign } = holder();
+        const never = foreign ? '; this host cannot tell whether that process still runs, so the lock never clears by itself' : '';
         throw new AgentsError(
-          `${named || 'the store'} is locked by ${by} (${lockName()}); gave up after ${timeoutMs} ms`,
+          `${named || 'the store'} is locked by ${by} (${lockName()}); gave up after ${timeoutMs} ms${never}`,
           EXIT_CODES.usage,
           {
             // Worded for any surface: a form of the terminal UI says it too, and the lock to delete is the way out.
-            hint: `Nothing was written. Try again when the other agents command has finished; if none is running, delete ${lockName()}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+            hint: foreign
+              ? `Nothing was written. Try again when the agents command there has finished; if none runs there, delete ${lockName()}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`
+              : `Nothing was written. Try again when the other agents command has finished; if none is running, delete ${lockName()}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
             hintAnySurface: true,
             // Its own code, so that a script (an agent) can tell "busy, try again" from a mistake in what it asked.
             code: 'locked',
-            detail: { lock: lockName(), pid: owner?.pid ?? null, host: owner?.host ?? null, waited_ms: timeoutMs },
+            // `elsewhere`: a script retrying a lock it will never see taken back is told to stop retrying.
+            detail: {
+              lock: lockName(),
+              pid: owner?.pid ?? null,
+              host: owner?.host ?? null,
+              waited_ms: timeoutMs,
+              elsewhere: foreign,
+            },
           },
         );
       }

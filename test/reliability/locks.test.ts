@@ -139,8 +139,14 @@ describe('scope locks', () => {
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout).error).toMatchObject({
       code: 'locked',
-      detail: { lock: join(store, 'global/.lock'), pid, host: 'some-other-host', waited_ms: 0 },
+      detail: { lock: join(store, 'global/.lock'), pid, host: 'some-other-host', waited_ms: 0, elsewhere: true },
     });
+    // A live holder of this host is not: its lock is taken back once that process is gone.
+    writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const here = await runAgents(['--store', store, '--format', 'json', 'invariant', 'add', '--global', 'x rule'], {
+      env: { AGENTS_LOCK_TIMEOUT_MS: '0' },
+    });
+    expect(JSON.parse(here.stdout).error).toMatchObject({ code: 'locked', detail: { pid: process.pid, elsewhere: false } });
   });
 
   it('names the lock from the top of the repository the store is in, where the user who deletes it stands', async () => {
@@ -176,7 +182,7 @@ describe('scope locks', () => {
     writeFileSync(join(store, 'global/.lock'), lock);
     const r = inContainer('--store', store, '--format', 'json', 'invariant', 'add', '--global', 'Never delete production data');
     expect(r.status, r.stderr).toBe(2);
-    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'locked', detail: { pid: process.pid, host: hostname() } });
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'locked', detail: { pid: process.pid, host: hostname(), elsewhere: true } });
     expect(readFileSync(join(store, 'global/.lock'), 'utf8')).toBe(lock);
     expect(yamlFiles(join(store, 'global'))).toEqual([]);
     // validate does not call it stale either, and --fix keeps it.
