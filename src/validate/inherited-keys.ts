@@ -1,6 +1,7 @@
 // The invariants this store inherits (docs/extends.md), as the whole-store checks need them: an `overrides`
 // or a waiver may name an inherited id, which is no file of the store but is an invariant it knows, and a text
 // of the store may nearly repeat an inherited one, as `invariant add` warns.
+import { createHash } from 'node:crypto';
 import { describeScope } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { pinsFor, readExtendsState, readInherited } from '../store/extends.ts';
@@ -23,6 +24,11 @@ export interface InheritedText {
 export interface InheritedFacts {
   keys: InheritedKeys;
   texts: () => Promise<readonly InheritedText[]>;
+  /**
+   * A digest of all the two answers hold: the whole-store checks that read them keep their findings under it, so a
+   * pin moved, a source fetched or gone from the cache, is a miss, and a warm run stays warm.
+   */
+  digest: () => Promise<string>;
 }
 
 /**
@@ -30,7 +36,7 @@ export interface InheritedFacts {
  * that is not pinned, not fetched or invalid answers none: `validate` reports it through its own checks.
  */
 export function inheritedFacts(storeRoot: string, tree: TreeSource): InheritedFacts {
-  let read: Promise<{ keys: ReadonlyMap<string, string>; texts: InheritedText[] }> | undefined;
+  let read: Promise<{ keys: ReadonlyMap<string, string>; texts: InheritedText[]; digest: string }> | undefined;
   const once = () =>
     (read ??= (async () => {
       try {
@@ -42,10 +48,20 @@ export function inheritedFacts(storeRoot: string, tree: TreeSource): InheritedFa
           scope: describeScope(i.scope),
           active: i.active,
         }));
-        return { keys: new Map(texts.map((t) => [t.id, t.k])), texts: texts.filter((t) => t.active).map(({ active: _, ...t }) => t) };
+        const h = createHash('sha1');
+        for (const t of texts) h.update(`${t.id}\0${t.k}\0${t.active}\0${t.scope}\0${t.text}\0`);
+        return {
+          keys: new Map(texts.map((t) => [t.id, t.k])),
+          texts: texts.filter((t) => t.active).map(({ active: _, ...t }) => t),
+          digest: h.digest('base64'),
+        };
       } catch {
-        return { keys: new Map(), texts: [] };
+        return { keys: new Map(), texts: [], digest: '' };
       }
     })());
-  return { keys: async () => (await once()).keys, texts: async () => (await once()).texts };
+  return {
+    keys: async () => (await once()).keys,
+    texts: async () => (await once()).texts,
+    digest: async () => (await once()).digest,
+  };
 }

@@ -178,6 +178,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
         sourceActionIds: (await import('./source-actions.ts')).sourceActionIds(options.store, source),
         inheritedKeys: inherited.keys,
         inheritedTexts: inherited.texts,
+        inheritedDigest: inherited.digest,
       }
     : {};
   let report: ValidateReport = await checkTree(source, { ...checkOptions, ...sourceOptions }, git?.GitError);

@@ -121,7 +121,9 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   };
   // Findings of the checks that read only the store's files, reused while those and the listing are unchanged.
   const memo = options.memo === true && options.touches === undefined && cache.enabled;
-  const treeDigest = memo ? (await import('./content-hash.ts')).listingDigest(entries) : '';
+  // The inherited invariants some checks read join the key: a pin moved or a source fetched is a miss.
+  const inheritedDigest = memo && options.inheritedDigest ? ` ${await options.inheritedDigest()}` : '';
+  const treeDigest = memo ? (await import('./content-hash.ts')).listingDigest(entries) + inheritedDigest : '';
   for (const check of CHECKS) {
     if (check.stage !== 'content') continue;
     if (!memo || !(typeof check.pure === 'function' ? check.pure(content) : check.pure === true)) {

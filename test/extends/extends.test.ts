@@ -458,3 +458,46 @@ describe('extends: near-duplicates of inherited texts', () => {
     expect(JSON.parse(add.stdout).near_duplicates.map((n: { id: string }) => n.id)).toContain(NEVER_DELETE);
   });
 });
+
+describe('extends: the memo of the checks that read inherited texts', () => {
+  it('a warm validate of a store that extends a source answers near-duplicates and overrides from the memo, the same report as --no-cache after a pin moved, the cache fetched again and a local edit', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`, {
+      [`.agents/projects/myapp/${OTHER_COPY}.yaml`]: invariantYaml(OTHER_COPY, 'Never delete production dat'),
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const report = async (...args: string[]) => {
+      const r = await run(app, 'validate', '--format', 'json', ...args);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { diagnostics: { code: string; file: string; message: string }[] }).diagnostics;
+    };
+    /** The report of a run with the cache (and the memo the run before kept), checked against one that reads none. */
+    const same = async () => {
+      const cached = await report();
+      expect(cached).toEqual(await report('--no-cache'));
+      return cached.filter((d) => d.code === 'near-duplicate').map((d) => d.file);
+    };
+    const near = [`projects/myapp/${OTHER_COPY}.yaml`];
+    expect(await same()).toEqual(near);
+    // Kept: a warm run does not pay the pair search again.
+    const memo = JSON.parse(readFileSync(join(app, '.git/agents/validate-worktree.cache.checks'), 'utf8'));
+    expect(Object.keys(memo.checks)).toEqual(expect.arrayContaining(['near-duplicates', 'overrides']));
+    expect(await same()).toEqual(near);
+    // The pin moved to a commit whose text is no longer one character from the store's.
+    writeFileSync(join(policy.work, `.agents/global/${NEVER_DELETE}.yaml`), invariantYaml(NEVER_DELETE, 'Never drop production tables'));
+    commitAll(policy.work, 'v2');
+    git(policy.work, 'tag', 'v2');
+    git(policy.work, 'push', '-q', join(dir, 'policy.git'), 'v2');
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${policy.url}\n    ref: v2\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect(await same()).toEqual([]);
+    // The sources' cache made again: the same texts, the same report.
+    rmSync(join(app, '.git/agents/extends'), { recursive: true, force: true });
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    expect(await same()).toEqual([]);
+    // A local edit brings the store's text one character from the inherited one again.
+    writeFileSync(join(app, `.agents/projects/myapp/${OTHER_COPY}.yaml`), invariantYaml(OTHER_COPY, 'Never drop production table'));
+    expect(await same()).toEqual(near);
+  });
+});

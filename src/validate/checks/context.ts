@@ -56,6 +56,11 @@ export interface ValidateOptions {
   /** The active inherited invariants, which a text of the store may nearly repeat; absent: the store extends nothing. */
   inheritedTexts?: () => Promise<readonly InheritedText[]>;
   /**
+   * A digest of what `inheritedKeys` and `inheritedTexts` answer: the memo of the checks that read them is kept under
+   * it beside the listing. Absent while they are given: those checks are not memoized.
+   */
+  inheritedDigest?: () => Promise<string>;
+  /**
    * Threads that check the files no cache answers (`--jobs`, docs/validation.md):
    * 1 is this thread alone; absent, every core when there are enough files.
    */

@@ -55,8 +55,8 @@ export const CHECKS: readonly Check[] = [
     name: 'overrides',
     codes: ['overrides-unknown', 'overrides-text'],
     stage: 'content',
-    // An override of an inherited invariant names a copy outside the store.
-    pure: (c) => c.options.inheritedKeys === undefined,
+    // An override of an inherited invariant names a copy outside the store: memoized under its digest.
+    pure: (c) => c.options.inheritedKeys === undefined || c.options.inheritedDigest !== undefined,
     run: (c) => checkOverrides(c.jobs, c.facts, c.located, c.options.inheritedKeys),
   },
   {
@@ -70,8 +70,8 @@ export const CHECKS: readonly Check[] = [
     name: 'near-duplicates',
     codes: ['near-duplicate'],
     stage: 'content',
-    // A text of the store may nearly repeat an inherited one, which lives outside the store.
-    pure: (c) => c.options.inheritedTexts === undefined,
+    // A text of the store may nearly repeat an inherited one, which lives outside the store: memoized under its digest.
+    pure: (c) => c.options.inheritedTexts === undefined || c.options.inheritedDigest !== undefined,
     run: (c) => checkNearDuplicates(c.jobs, c.facts, c.plans, c.located, c.options.touches, c.options.inheritedTexts),
   },
   {
