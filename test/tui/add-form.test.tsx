@@ -6,7 +6,8 @@ import { expect, onTestFinished, test, vi } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
 import type { AddResult, EditResult } from '../../src/service/invariant-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
-import { AddForm, stepOfProblem } from '../../src/tui/AddForm.tsx';
+import { AddForm } from '../../src/tui/AddForm.tsx';
+import { stepOfProblem } from '../../src/tui/add-form-steps.ts';
 import { FitWidth } from '../../src/tui/FitWidth.tsx';
 import { G2, P2, PLAN, exampleStore, frameHas, frameMatches, resizeTo } from './helpers.ts';
 
