@@ -194,8 +194,9 @@ export function AddForm({
     const why = rationale.trim();
     const failed = (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
-        setProblem({ text: errorSummary(error), at: stepOfProblem(error.message), duplicate: error.code === 'duplicate' });
-        setStep(stepOfProblem(error.message));
+        const at = stepOfProblem(error.message, error.code);
+        setProblem({ text: errorSummary(error), at, duplicate: error.code === 'duplicate' });
+        setStep(at);
         setReads((n) => n + 1);
       } else if (onError) onError(error);
       else setProblem({ text: String(error) });

@@ -67,6 +67,11 @@ export function AddSummary(props: AddSummaryProps): ReactElement {
     if (count(shown) <= room) break;
     shown = shown.filter((l) => (l.spare ?? 0) > level || l.spare === undefined);
   }
+  // Still too many (a refusal said under the question on a terminal of a few rows): the answers that fit, from the first.
+  if (count(shown) > room) {
+    let left = Math.max(0, room);
+    shown = shown.filter((l) => (left -= l.rows.length) >= 0);
+  }
   return (
     <Box flexDirection="column" width={width}>
       {shown.map((l) => (

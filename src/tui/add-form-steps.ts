@@ -34,12 +34,18 @@ export function scopeItems(catalog: ScopeCatalog): SelectItem<ScopeChoice>[] {
   return items;
 }
 
+/** Refusals about the store as the save met it (another writer's lock, a change under it, a write the disk refused). */
+const RETRIED: ReadonlySet<string> = new Set(['locked', 'store-changed', 'write-failed']);
+
 /**
  * The step whose answer a refusal of `add` or `edit` is about, by how the refusal begins (service/invariants/rules.ts,
  * core/guard-entries.ts): a word met elsewhere in a message (a project named "tagging", a pattern holding "tag") must
- * not send the user to another step.
+ * not send the user to another step. One about no answer (`code`: a lock, the store changed) stays at the
+ * confirmation.
  */
-export function stepOfProblem(message: string): Step {
+export function stepOfProblem(message: string, code?: string): Step {
+  // Nothing the form asked is wrong: the same save may pass once the other writer is done, so Enter tries it again.
+  if (code !== undefined && RETRIED.has(code)) return 'confirm';
   if (/^(tag "|\S+ has no tag ")/.test(message)) return 'tags';
   if (/^the rationale /.test(message)) return 'rationale';
   if (/^(write glob|command pattern|content pattern) "/.test(message)) return 'guard';
