@@ -1,4 +1,4 @@
-import { precedence, sameScope, type Plan, type Scope, type ScopedInvariant } from './model.ts';
+import { describeScope, precedence, sameScope, type Plan, type Scope, type ScopedInvariant } from './model.ts';
 import { canMeet } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
 import { stricter } from './resolve.ts';
@@ -124,6 +124,11 @@ export interface AddCheck {
   shadows: ScopedInvariant[];
   /** Copies at higher precedence that would hide the new invariant. */
   shadowedBy: ScopedInvariant[];
+}
+
+/** The refusal of a text `scope` holds already, as add, edit and move refuse it and the add form says it while typing. */
+export function duplicateMessage(scope: Scope, dup: Pick<ScopedInvariant, 'id' | 'active'>): string {
+  return `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`;
 }
 
 /**

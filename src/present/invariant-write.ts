@@ -16,9 +16,27 @@ function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near'>) {
 }
 
 /**
- * The notes printed after a write: what the invariant shadows or overrides, is shadowed or overridden by (the words
- * `show` and the effective set use, relationWords), and nearly repeats.
+ * What a copy meets, one sentence each: what it shadows or overrides, is shadowed or overridden by (the words `show`
+ * and the effective set use, relationWords). The notes after a write and the add form's live feedback both say these.
  */
+export function relationSentences(
+  inv: Pick<ScopedInvariant, 'id' | 'overrides'>,
+  r: { shadows: readonly ScopedInvariant[]; shadowedBy: readonly ScopedInvariant[] },
+): { hides: string[]; hiddenBy: string[] } {
+  const { hides, hiddenBy } = relationWords(inv, r);
+  return {
+    hides: hides.map(([word, o]) => `it ${word} the copy in ${describeScope(o.scope)} (${o.id})`),
+    hiddenBy: hiddenBy.map(([word, o]) => `it is ${word} the copy in ${describeScope(o.scope)} (${o.id})`),
+  };
+}
+
+/** A text nearly the same as the copy's, which both apply: after a write and in the add form. */
+export function nearSentence(m: { invariant: ScopedInvariant; kind: string }): string {
+  const how = m.kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart';
+  return `nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${how}); both apply`;
+}
+
+/** The notes printed after a write: what the invariant shadows, is shadowed by, and nearly repeats. */
 export function relationNotes(
   r: {
     invariant: ScopedInvariant;
@@ -28,17 +46,8 @@ export function relationNotes(
   },
   warn: (s: string) => string,
 ): string[] {
-  const lines: string[] = [];
-  const { hides, hiddenBy } = relationWords(r.invariant, r);
-  for (const [word, o] of hides) lines.push(`  note: it ${word} the copy in ${describeScope(o.scope)} (${o.id})`);
-  for (const [word, o] of hiddenBy) lines.push(`  note: it is ${word} the copy in ${describeScope(o.scope)} (${o.id})`);
-  for (const m of r.near) {
-    const how = m.kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart';
-    lines.push(
-      `  ${warn('warning')}: nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${how}); both apply`,
-    );
-  }
-  return lines;
+  const { hides, hiddenBy } = relationSentences(r.invariant, r);
+  return [...[...hides, ...hiddenBy].map((line) => `  note: ${line}`), ...r.near.map((m) => `  ${warn('warning')}: ${nearSentence(m)}`)];
 }
 
 /** The JSON of `invariant add`: the invariant, its file, the copies it meets, the commit and the project it made. */

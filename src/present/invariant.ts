@@ -187,7 +187,7 @@ export function showIncompleteText(r: ShownInvariant): string | undefined {
  * `shadows` / `shadowed by` for one hidden by accident.
  */
 export function relationWords(
-  inv: ScopedInvariant,
+  inv: Pick<ScopedInvariant, 'id' | 'overrides'>,
   shadow: ShownInvariant['shadow'],
 ): { hides: [word: string, other: ScopedInvariant][]; hiddenBy: [word: string, other: ScopedInvariant][] } {
   const named = new Set([inv, ...shadow.shadows, ...shadow.shadowedBy].map((i) => i.overrides));

@@ -1,12 +1,12 @@
 // The add form's live verdict on the typed text (AddForm.tsx holds the steps).
 import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
-import { describeScope } from '../core/model.ts';
 import { codePointLength } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { describeCharacter, findUnsafe } from '../core/plain-text.ts';
 import { clipToRows, fitColumns, plain } from './plain.ts';
-import type { AddCheck } from '../core/shadow.ts';
+import { type AddCheck, duplicateMessage, PENDING_ID } from '../core/shadow.ts';
+import { nearSentence, relationSentences } from '../present/invariant-write.ts';
 import type { NearMatch } from '../service/invariant-service.ts';
 import { useTheme } from './theme.ts';
 
@@ -46,30 +46,25 @@ export function AddFeedback({
   if (!check) return <Text dimColor={theme.dim}>checking…</Text>;
   if (text.trim() === '') return <Text dimColor={theme.dim}>{fitted('Type the constraint in natural language.')}</Text>;
   const lines: ReactElement[] = [];
+  // The words are the CLI's (src/present, the duplicate's refusal and the notes after a write); the form keeps its marks and colours.
   if (check.duplicate) {
     lines.push(
       <Text key="dup" color={theme.hue('red')} wrap="truncate-end">
-        {`✗ duplicate: this scope already holds it as ${check.duplicate.id}${check.duplicate.active ? '' : ' (inactive)'}`}
+        {`✗ ${duplicateMessage(check.duplicate.scope, check.duplicate)}`}
       </Text>,
     );
   }
-  for (const o of check.shadows) {
-    lines.push(
-      <Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↓ shadows ${describeScope(o.scope)} ${o.id}`}</Text>,
-    );
-  }
-  for (const o of check.shadowedBy) {
-    lines.push(
-      <Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↑ shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>,
-    );
-  }
+  const { hides, hiddenBy } = relationSentences({ id: PENDING_ID }, check);
+  hides.forEach((line, i) => {
+    lines.push(<Text key={`s${check.shadows[i]!.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↓ ${line}`}</Text>);
+  });
+  hiddenBy.forEach((line, i) => {
+    lines.push(<Text key={`b${check.shadowedBy[i]!.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↑ ${line}`}</Text>);
+  });
   for (const m of near) {
     lines.push(
       <Text key={`n${m.invariant.id}`} color={theme.hue('yellow')} wrap="truncate-end">
-        {fitColumns(
-          `≈ nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${plain(m.invariant.text)}" (${m.kind === 'punctuation' ? 'but for punctuation' : 'one character apart'})`,
-          width,
-        )}
+        {fitColumns(`≈ ${plain(nearSentence(m))}`, width)}
       </Text>,
     );
   }

@@ -142,7 +142,7 @@ describe('the edit form in a terminal', { timeout: 180_000 }, () => {
     const { store, pty } = start(['invariant', 'edit', P2.slice(0, 7)]);
     await pty.waitFor(`Edit ${P2} · project myapp`);
     await pty.waitFor('Text: Log all changes');
-    await pty.waitFor(`↓ shadows global`);
+    await pty.waitFor(`↓ it shadows the copy in global`);
     pty.keys('Enter');
     await pty.waitFor('› warning');
     pty.keys('Down');

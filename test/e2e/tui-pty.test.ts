@@ -31,7 +31,7 @@ describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
     pty.keys('Enter');
     await pty.waitFor('Add an invariant · project myapp');
     pty.type('never delete production DATA');
-    await pty.waitFor('↓ shadows global 01M8KJT9G0XNWEM589ZS7FV0VT');
+    await pty.waitFor('↓ it shadows the copy in global (01M8KJT9G0XNWEM589ZS7FV0VT)');
     pty.keys('Enter');
     await pty.waitFor('Severity (↑↓, Enter):');
     pty.keys('Down');
@@ -69,9 +69,9 @@ describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
     const before = files(store);
     await pty.waitFor('Add an invariant · global');
     pty.type('Log all changes');
-    await pty.waitFor(`✗ duplicate: this scope already holds it as ${G2}`);
+    await pty.waitFor(`✗ duplicate: global already holds this text as ${G2}`);
     pty.keys('Enter');
-    await pty.waitFor(`↑ shadowed by project myapp ${P2}`);
+    await pty.waitFor(`↑ it is shadowed by the copy in project myapp (${P2})`);
     expect(pty.screen()).not.toContain('Severity');
     pty.keys('C-c');
     const { code, mode } = await pty.exit();

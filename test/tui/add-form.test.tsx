@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, onTestFinished, test, vi } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
+import type { ScopedInvariant } from '../../src/core/model.ts';
 import type { AddResult, EditResult } from '../../src/service/invariant-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
+import { AddFeedback } from '../../src/tui/AddFeedback.tsx';
 import { AddForm } from '../../src/tui/AddForm.tsx';
 import { stepOfProblem } from '../../src/tui/add-form-steps.ts';
 import { FitWidth } from '../../src/tui/FitWidth.tsx';
@@ -72,7 +74,7 @@ test('typing shows duplicate (blocking Enter), then shadows, then adds through s
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Add an invariant · project myapp', 'Text:');
   r.stdin.write('log ALL changes');
-  await frameHas(r.lastFrame, `✗ duplicate: this scope already holds it as ${P2}`);
+  await frameHas(r.lastFrame, `✗ duplicate: project myapp already holds this text as ${P2}`);
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Text: log ALL changes');
   expect(r.lastFrame()).not.toContain('Severity');
@@ -80,7 +82,7 @@ test('typing shows duplicate (blocking Enter), then shadows, then adds through s
   r.stdin.write('\u0015');
   await frameHas(r.lastFrame, 'Type the constraint');
   r.stdin.write('Never delete production data');
-  await frameHas(r.lastFrame, '↓ shadows global 01M8KJT9G0XNWEM589ZS7FV0VT');
+  await frameHas(r.lastFrame, '↓ it shadows the copy in global (01M8KJT9G0XNWEM589ZS7FV0VT)');
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Severity (↑↓, Enter):', '› error');
   r.stdin.write(DOWN);
@@ -163,7 +165,7 @@ test('a new project: bad names are refused inline; the text is checked against g
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Add an invariant · project web');
   r.stdin.write('Log all changes');
-  await frameHas(r.lastFrame, `↓ shadows global ${G2}`);
+  await frameHas(r.lastFrame, `↓ it shadows the copy in global (${G2})`);
   r.stdin.write('\r');
   await passDefaults(r);
   await passGuard(r);
@@ -268,7 +270,7 @@ async function editForm(id: string, prepare: (service: InvariantService) => Prom
 
 test('the edit form saves a guard list emptied in it: the kind goes, the other lists stay', async () => {
   const { service, r, edited } = await editForm(G2, (s) => s.edit({ id: G2, guard: { write: ['secrets/**'], command: ['rm -rf'] } }));
-  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ shadowed by');
+  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ it is shadowed by');
   r.stdin.write('\r');
   await passDefaults(r);
   await passGuardTo(r, 2);
@@ -291,7 +293,7 @@ test('the edit form saves a guard list emptied in it: the kind goes, the other l
 
 test('the edit form changes only what was changed in it: a field another process changed meanwhile keeps that change', async () => {
   const { service, r, edited } = await editForm(G2);
-  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ shadowed by');
+  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ it is shadowed by');
   r.stdin.write(' twice');
   await frameHas(r.lastFrame, 'Text: Log all changes twice', '✓ new in this scope');
   r.stdin.write('\r');
@@ -312,7 +314,7 @@ test('the edit form changes only what was changed in it: a field another process
 
 test('a tag taken out in the form that another process took out meanwhile: the refusal goes to the tags, and the next save is made', async () => {
   const { service, r, edited } = await editForm(G2, (s) => s.edit({ id: G2, tags: ['alpha', 'beta'] }));
-  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ shadowed by');
+  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ it is shadowed by');
   r.stdin.write(' twice');
   await frameHas(r.lastFrame, 'Text: Log all changes twice');
   r.stdin.write('\r');
@@ -377,7 +379,7 @@ test('a text another process added to the scope while the form was open: the ref
   await frameHas(r.lastFrame, 'Add it? [Y/n]');
   const other = await new InvariantService(root).add({ scope: { kind: 'global' }, text: 'Said twice by two hands' });
   r.stdin.write('y');
-  const refused = await frameHas(r.lastFrame, `✗ duplicate: this scope already holds it as ${other.invariant.id}`);
+  const refused = await frameHas(r.lastFrame, `✗ duplicate: global already holds this text as ${other.invariant.id}`);
   expect(refused).not.toContain('✓ new in this scope');
   // Said once: the live feedback of the store read again, not the refusal's own line beside it.
   expect(refused.match(/✗ duplicate/g)).toHaveLength(1);
@@ -435,7 +437,7 @@ test('a text many projects hold: the shadow lines are counted past what fits, ea
   const r = render(<AddForm service={service} scope={{ kind: 'global' }} width={80} rows={24} onDone={() => {}} onCancel={() => {}} />);
   await frameHas(r.lastFrame, 'Text:');
   r.stdin.write('Same rule everywhere');
-  const typed = await frameHas(r.lastFrame, '↑ shadowed by project svc00', 'more');
+  const typed = await frameHas(r.lastFrame, '↑ it is shadowed by the copy in project svc00', 'more');
   expect(typed.split('\n').length).toBeLessThan(24);
   expect(typed.split('\n')[0]).toBe('Add an invariant · global');
   r.stdin.write('\r');
@@ -450,7 +452,7 @@ test('a text many projects hold: the shadow lines are counted past what fits, ea
 test('a guard of many entries keeps the guard step within the terminal: the last entries shown, the others counted, all saved', async () => {
   const globs = Array.from({ length: 40 }, (_, i) => `src/module${i + 1}/**/*.generated.ts`);
   const { service, r, edited } = await editForm(G2, (s) => s.edit({ id: G2, guard: { write: globs } }));
-  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ shadowed by');
+  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ it is shadowed by');
   r.stdin.write('\r');
   await passDefaults(r);
   const within = (frame: string) => {
@@ -681,5 +683,36 @@ test("a save refused for another writer's lock says the refusal's hint too (the 
   const said = frame.slice(frame.indexOf('✗ ')).replace(/\s+/g, ' ');
   expect(said).toContain(refusal.message);
   expect(said).toContain(refusal.hint!.replace(/\s+/g, ' '));
+  r.unmount();
+});
+
+test('the live feedback says what the text meets in the words invariant add says after a write', () => {
+  const copy = (id: string, scope: ScopedInvariant['scope'], text: string, more: Partial<ScopedInvariant> = {}): ScopedInvariant => ({
+    id,
+    text,
+    severity: 'error',
+    active: true,
+    tags: [],
+    scope,
+    path: `x/${id}.yaml`,
+    ...more,
+  });
+  const low = copy(G2, { kind: 'global' }, 'Log all changes');
+  const high = copy(PLAN, { kind: 'plan', plan: PLAN }, 'Log all changes', { overrides: P2 });
+  const near = copy(P2, { kind: 'project', project: 'w' }, 'Log it');
+  const r = render(
+    <AddFeedback
+      check={{ duplicate: { ...near, active: false }, shadows: [low], shadowedBy: [high] }}
+      text="Log all changes"
+      near={[{ invariant: near, kind: 'one-edit' }]}
+      width={200}
+    />,
+  );
+  expect((r.lastFrame() ?? '').split('\n').map((l) => l.trimEnd())).toEqual([
+    `✗ duplicate: project w already holds this text as ${P2} (inactive)`,
+    `↓ it shadows the copy in global (${G2})`,
+    `↑ it is shadowed by the copy in plan ${PLAN} (${PLAN})`,
+    `≈ nearly repeats project w ${P2} "Log it" (one character apart); both apply`,
+  ]);
   r.unmount();
 });

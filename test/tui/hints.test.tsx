@@ -199,7 +199,7 @@ describe('the add and edit forms', () => {
     if (!editing) {
       r.stdin.write('A hinted rule');
       await frameHas(r.lastFrame, 'Text: A hinted rule', '✓ new in this scope');
-    } else await frameHas(r.lastFrame, 'Text: Log all changes', '↓ shadows');
+    } else await frameHas(r.lastFrame, 'Text: Log all changes', '↓ it shadows');
     for (const step of [
       'Severity',
       'Tags',

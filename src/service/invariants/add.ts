@@ -3,7 +3,7 @@ import { CheckFailedError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalSignal, requiredString } from '../../core/input-shape.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { cleanText, textKey } from '../../core/normalise.ts';
-import { type AddCheck, checkNewInvariant } from '../../core/shadow.ts';
+import { type AddCheck, checkNewInvariant, duplicateMessage } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
@@ -98,7 +98,7 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
       const dup = here.invariants.find((i) => textKey(i.text) === key);
       if (dup) {
         throw new CheckFailedError(
-          `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+          duplicateMessage(scope, dup),
           `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
           { existing_id: dup.id, path: dup.path },
           'duplicate',

@@ -5,7 +5,7 @@ import { inputObject, optionalSignal, optionalStrings, requiredString } from '..
 import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
 import { cleanTag, textKey } from '../../core/normalise.ts';
-import { shadowInfo } from '../../core/shadow.ts';
+import { duplicateMessage, shadowInfo } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import { optionWords } from '../option-words.ts';
@@ -122,7 +122,7 @@ export async function edit(svc: InvariantContext, given: EditInput, options: { s
         const dup = here.invariants.find((i) => i.id !== old.id && textKey(i.text) === textKey(next.text));
         if (dup) {
           throw new CheckFailedError(
-            `duplicate: ${describeScope(found.scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+            duplicateMessage(found.scope, dup),
             `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
             { existing_id: dup.id, path: dup.path },
             'duplicate',

@@ -3,6 +3,7 @@ import { CheckFailedError, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalSignal } from '../../core/input-shape.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { textKey } from '../../core/normalise.ts';
+import { duplicateMessage } from '../../core/shadow.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import { optionWords } from '../option-words.ts';
@@ -71,7 +72,7 @@ export async function move(
       const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
       if (dup) {
         throw new CheckFailedError(
-          `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+          duplicateMessage(dest, dup),
           `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
           { existing_id: dup.id, path: dup.path },
           'duplicate',
