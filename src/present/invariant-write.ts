@@ -72,13 +72,18 @@ export function addedText(s: Style, r: AddResult): string {
   return lines.join('\n');
 }
 
-/** The line that says a project whose last invariant went was kept, because plans target it. */
-export function keptProjectNote(kept: KeptProject): string {
+/** Why a project whose last invariant went was kept (plans target it), as the CLI's note and the browser's status say it. */
+export function keptProjectSentence(kept: KeptProject): string {
   const why =
     kept.plans.length === 0
       ? 'a plan file could not be read, and it may target it'
       : `plan${kept.plans.length === 1 ? '' : 's'} ${kept.plans.join(', ')} target${kept.plans.length === 1 ? 's' : ''} it`;
-  return `  kept project ${kept.project} (${kept.path}): ${why}; \`agents project remove ${kept.project}\` removes it once no plan does`;
+  return `kept project ${kept.project} (${kept.path}): ${why}; \`agents project remove ${kept.project}\` removes it once no plan does`;
+}
+
+/** The line that says a project whose last invariant went was kept, because plans target it. */
+export function keptProjectNote(kept: KeptProject): string {
+  return `  ${keptProjectSentence(kept)}`;
 }
 
 /** The JSON of `invariant move`: the invariant where it is now, where it was, and the project the move kept or made. */

@@ -3,6 +3,7 @@ import { clipToRows, fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { errorSummary } from '../present/diagnostics.ts';
+import { keptProjectSentence } from '../present/invariant-write.ts';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { IdAbbreviations } from '../core/id-prefix.ts';
 import { scopeFolder, type ScopedInvariant } from '../core/model.ts';
@@ -384,7 +385,7 @@ function BrowserScreen({
           if (!yes) return setStatus('Nothing removed.');
           const removal = service.remove(info.invariant.id, { signal });
           track(removal, () => `removed ${info.invariant.id} (${info.invariant.path})`).then((done) => {
-            const kept = done.keptProject ? ` · kept project ${done.keptProject.project}: a plan targets it` : '';
+            const kept = done.keptProject ? ` · ${keptProjectSentence(done.keptProject)}` : '';
             setStatus(`removed ${info.invariant.id} · ${info.invariant.path}${kept}`);
             void reload();
           }, refused);

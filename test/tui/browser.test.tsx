@@ -321,6 +321,14 @@ test('d asks with the remove confirmation: n keeps, y removes and the list reloa
   await frameHas(r.lastFrame, `removed ${P2}`, '5 shown of 5');
   expect(existsSync(join(root, `projects/myapp/${P2}.yaml`))).toBe(false);
   expect(r.lastFrame()).not.toContain('(shadowed)');
+  // The project's last invariant removed while a plan targets it: the project is kept, and said so as the CLI says it.
+  r.stdin.write('gjj');
+  await frameHas(r.lastFrame, '› E All API changes need tests');
+  r.stdin.write('d');
+  await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  r.stdin.write('y');
+  await frameHas(r.lastFrame, `removed ${P1}`, 'kept project myapp', `(projects/myapp/.gitkeep): plan ${PLAN} targets it;`);
+  expect(existsSync(join(root, 'projects/myapp'))).toBe(true);
   r.unmount();
 });
 
