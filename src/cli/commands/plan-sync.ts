@@ -4,66 +4,14 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { SyncResult } from '../../service/plan-service.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
-import { activeChangeText, planJson } from '../../present/plan.ts';
+import { syncJson, syncText } from '../../present/plan-sync.ts';
 import { emit } from '../render.ts';
-import { invariantJson } from '../../present/invariant.ts';
-import type { Style } from '../../core/style.ts';
 
 interface SyncArgs {
   id: string;
   yes?: boolean;
   dryRun?: boolean;
   commit?: boolean;
-}
-
-/** The stable JSON shape of a sync (docs/json-output.md). */
-function syncJson(r: SyncResult) {
-  return {
-    plan: planJson(r.plan),
-    applied: r.applied,
-    changes: r.changes.map((c) => ({
-      kind: c.kind,
-      action: c.drift.action,
-      origin_id: c.drift.origin_id,
-      plan_invariant_id: c.kind === 'added' ? (c.after?.id ?? null) : c.before.id,
-      fields: c.drift.fields ?? [],
-      before: c.kind === 'added' ? null : invariantJson(c.before),
-      after:
-        c.kind === 'removed'
-          ? null
-          : c.kind === 'changed'
-            ? invariantJson(c.after)
-            : c.after
-              ? invariantJson(c.after)
-              : { text: c.origin.text, severity: c.origin.severity },
-    })),
-    skipped: r.skipped.map((k) => ({ kind: k.drift.kind, action: k.drift.action, origin_id: k.drift.origin_id, reason: k.reason })),
-    commit: r.commit ?? null,
-  };
-}
-
-function syncText(s: Style, r: SyncResult): string {
-  const lines: string[] = [];
-  const n = r.changes.length;
-  if (n === 0)
-    lines.push(`plan ${r.plan.id} is in step with its action template${r.skipped.length ? ' (apart from what is skipped below)' : ''}`);
-  else lines.push(`${r.applied ? s.green('synced') : 'would sync'} plan ${s.bold(r.plan.id)}: ${n} change${n === 1 ? '' : 's'}`);
-  for (const c of r.changes) {
-    if (c.kind === 'changed') {
-      lines.push(`  ${s.yellow('changed')}  ${c.before.id} (${(c.drift.fields ?? []).join(', ')})`);
-      if (c.before.text !== c.after.text) lines.push(`      "${c.before.text}" → "${c.after.text}"`);
-      if (c.before.severity !== c.after.severity) lines.push(`      severity ${c.before.severity} → ${c.after.severity}`);
-      const active = activeChangeText(c.before, c.after);
-      if (active) lines.push(`      ${active}`);
-    } else if (c.kind === 'removed') {
-      lines.push(`  ${s.red('removed')}  ${c.before.id} "${c.before.text}" (origin ${c.drift.origin_id} left ${c.drift.action})`);
-    } else {
-      lines.push(`  ${s.green('added')}    ${c.after ? `${c.after.id} ` : ''}"${c.origin.text}" (from ${c.drift.action} ${c.origin.id})`);
-    }
-  }
-  for (const k of r.skipped) lines.push(`  ${s.dim(`skipped  ${k.drift.kind} ${k.drift.origin_id}: ${k.reason}`)}`);
-  if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
-  return lines.join('\n');
 }
 
 export default defineCommand<SyncArgs>({
