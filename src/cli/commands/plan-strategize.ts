@@ -1,16 +1,14 @@
-import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
 import { ACTOR_KINDS, type ActorKind } from '../../core/records.ts';
 import { readUtf8 } from '../../core/utf8.ts';
-import { shellWord } from '../../core/shell-word.ts';
 import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
-import { decisionJson, planJson, runJson, setChangedText } from '../../present/plan.ts';
+import { promptJson, promptText, strategizedJson, strategizedText } from '../../present/strategize.ts';
 import { emit } from '../render.ts';
 import { startProgress } from '../progress.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
@@ -133,41 +131,7 @@ export default defineCommand<StrategizeArgs>({
     } finally {
       progress.stop();
     }
-    const s = ctx.style;
-    const { run, decision } = result;
-    const enforced = run.records.filter((r) => r.enforced).length;
-    emit(
-      ctx,
-      {
-        ok: result.ok,
-        plan: planJson(result.plan),
-        decision: decisionJson(decision),
-        enforcement: runJson(run),
-        problems: result.problems,
-        set_changed: result.setChanged,
-      },
-      () => {
-        const lines = [
-          `${result.ok ? s.green('enforced') : enforced === run.records.length && !run.error ? s.yellow('stale') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
-        ];
-        if (run.error) lines.push(`${s.red('actor failed:')} ${oneLine(run.error)}`);
-        for (const rec of run.records) {
-          const inv = result.request.invariants.find((i) => i.id === rec.invariant_id);
-          lines.push(`  ${rec.enforced ? s.green('✓') : s.red('✗')} ${inv?.text ?? rec.invariant_id}`);
-          lines.push(`      ${s.dim(`${rec.invariant_id} · ${oneLine(rec.actor_response)}`)}`);
-        }
-        for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
-        const c = result.setChanged;
-        if (c) lines.push(`${s.yellow('warning:')} ${setChangedText(result.plan.id, c)}`);
-        lines.push(
-          '',
-          `recorded decision ${decision.id}${decision.parent_id ? ` (after ${decision.parent_id})` : ' (the first)'}`,
-          `  plans/${result.plan.id}/decisions/${decision.id}.yaml`,
-          `  plans/${result.plan.id}/enforcement/${run.id}.yaml`,
-        );
-        return lines.join('\n');
-      },
-    );
+    emit(ctx, strategizedJson(result), () => strategizedText(ctx.style, result));
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
@@ -188,21 +152,7 @@ async function showPrompt(
   }
   const { previewModelActor } = await import('../../enforce/model-actors.ts');
   const preview = previewModelActor(kind, reconciliation, request, { root: service.root, env: ctx.io.env });
-  emit(ctx, { actor: kind, ...preview }, () => {
-    const out: string[] = [
-      `${kind} actor · ${preview.model} · prompt ${preview.prompt_version} · ${preview.requests.length} request(s); nothing sent`,
-    ];
-    for (const [i, r] of preview.requests.entries()) {
-      out.push('', `── request ${i + 1} of ${preview.requests.length}: ${r.ids.length} invariant(s)`);
-      if (r.endpoint) {
-        const key = reconciliation.api_key_env ? `, the key from $${reconciliation.api_key_env} in a header (not shown)` : '';
-        out.push(`POST ${r.endpoint}${key}`);
-      }
-      if (r.command) out.push(`${r.command.map(shellWord).join(' ')} < prompt`);
-      out.push('', '[system]', r.system, '', '[user]', r.user);
-    }
-    return out.join('\n');
-  });
+  emit(ctx, promptJson(kind, preview), () => promptText(kind, preview, reconciliation.api_key_env));
   return EXIT_CODES.ok;
 }
 
