@@ -1,6 +1,6 @@
 // The shapes of the commands that gather data and hand it to src/present (project, action, which, plan activate,
 // plan list and decisions, init, export, import's stale line, guard install, invariant add, move, edit, remove and
-// waive, violation add and list, extends fetch and update): their JSON, keys in order, as docs/json-output.md gives them,
+// waive, violation add and list, extends fetch and update, plan sync and strategize): their JSON, keys in order, as docs/json-output.md gives them,
 // and their text, as the commands printed them before the shapes moved out of src/cli/commands.
 import { describe, expect, it } from 'vitest';
 import { makeStyle } from '../../src/core/style.ts';
@@ -36,6 +36,9 @@ import {
 import { waivedJson, waivedText } from '../../src/present/plan.ts';
 import { recordedLine, recordedText, violationJson, violationListJson, violationListText } from '../../src/present/violation.ts';
 import { fetchedJson, fetchedText, updateJson, updateText } from '../../src/present/extends.ts';
+import { syncJson, syncText } from '../../src/present/plan-sync.ts';
+import { promptJson, promptText, strategizedJson, strategizedText } from '../../src/present/strategize.ts';
+import type { StrategizeResult, SyncResult } from '../../src/service/plans/types.ts';
 import type { Plan, ScopedInvariant } from '../../src/core/model.ts';
 import type { ShowResult } from '../../src/service/invariants/types.ts';
 import type { SourceMove } from '../../src/service/extends-service.ts';
@@ -411,5 +414,139 @@ describe('violation and extends shapes', () => {
       'Not written: pol moved a tag. Check the change above, then run again with --accept-moved-tag.',
     );
     expect(updateText(s, { ...report, refused: [], stale: [] })).toBe('Dry run: extends.lock.yaml was not written.');
+  });
+});
+
+describe('plan sync and strategize shapes', () => {
+  const O = '01M8KJW430VF8WCABSB8RTQ8RY';
+  const C = '01M8KJZS90J6DRJJ8E264B9DFX';
+  const plan = { id: PLAN, action: 'local/review', project: 'web' } as Plan;
+  const copy = (id: string, text: string, more: Partial<ScopedInvariant> = {}) =>
+    ({
+      id,
+      text,
+      severity: 'error',
+      active: true,
+      tags: [],
+      scope: { kind: 'plan', plan: PLAN },
+      path: `plans/${PLAN}/${id}.yaml`,
+      ...more,
+    }) as ScopedInvariant;
+  const drift = (kind: 'changed' | 'added' | 'removed', fields?: string[]) => ({
+    kind,
+    action: 'local/review',
+    origin_id: O,
+    text: 'x',
+    ...(fields ? { fields } : {}),
+  });
+
+  it('sync: each change, what is skipped, and the commit; an added copy not written gives its origin', () => {
+    const r: SyncResult = {
+      plan,
+      applied: false,
+      changes: [
+        { kind: 'removed', drift: drift('removed'), before: copy(C, 'Never log secrets') },
+        {
+          kind: 'changed',
+          drift: drift('changed', ['text', 'severity', 'active']),
+          before: copy(C, 'Review'),
+          after: copy(C, 'Review twice', { severity: 'warning', active: false }),
+        },
+        { kind: 'added', drift: drift('added'), origin: copy(O, 'Name every branch', { severity: 'info' }) },
+      ],
+      skipped: [{ drift: drift('added'), reason: `the plan already holds this text as ${C}` }],
+    };
+    const json = syncJson(r);
+    expect(Object.keys(json)).toEqual(['plan', 'applied', 'changes', 'skipped', 'commit']);
+    expect(Object.keys(json.changes[0]!)).toEqual(['kind', 'action', 'origin_id', 'plan_invariant_id', 'fields', 'before', 'after']);
+    expect(doc(json.changes[2])).toBe(
+      doc({
+        kind: 'added',
+        action: 'local/review',
+        origin_id: O,
+        plan_invariant_id: null,
+        fields: [],
+        before: null,
+        after: { text: 'Name every branch', severity: 'info' },
+      }),
+    );
+    expect(doc(json.skipped)).toBe(
+      doc([{ kind: 'added', action: 'local/review', origin_id: O, reason: `the plan already holds this text as ${C}` }]),
+    );
+    expect(syncText(s, r)).toBe(
+      [
+        `would sync plan ${PLAN}: 3 changes`,
+        `  removed  ${C} "Never log secrets" (origin ${O} left local/review)`,
+        `  changed  ${C} (text, severity, active)`,
+        '      "Review" → "Review twice"',
+        '      severity error → warning',
+        '      deactivated (the action deactivated its origin)',
+        `  added    "Name every branch" (from local/review ${O})`,
+        `  skipped  added ${O}: the plan already holds this text as ${C}`,
+      ].join('\n'),
+    );
+    expect(syncText(s, { plan, applied: true, changes: [], skipped: r.skipped, commit: 'c'.repeat(40) })).toBe(
+      `plan ${PLAN} is in step with its action template (apart from what is skipped below)\n  skipped  added ${O}: the plan already holds this text as ${C}\n  committed ${'c'.repeat(12)}`,
+    );
+  });
+
+  it("strategize: the verdict, each invariant with the actor's answer on one line, the files written; the prompt shown", () => {
+    const run = {
+      id: 'R1',
+      decision_id: 'D2',
+      created_at: '2026-01-01T00:00:00Z',
+      actor: 'command' as const,
+      records: [
+        { invariant_id: O, enforced: true, actor_response: 'line one\nsaid 0', decision_id: 'D2' },
+        { invariant_id: C, enforced: false, actor_response: 'no', decision_id: 'D2' },
+      ],
+    };
+    const r = {
+      plan,
+      request: { invariants: [{ id: O, text: 'Review every diff' }] },
+      decision: { id: 'D2', type: 'invariant_enforced', parent_id: 'D1', created_at: '2026-01-01T00:00:00Z', summary: '1 of 2' },
+      run,
+      problems: ['an answer for an invariant not asked about'],
+      ok: false,
+      setChanged: null,
+    } as unknown as StrategizeResult;
+    expect(Object.keys(strategizedJson(r))).toEqual(['ok', 'plan', 'decision', 'enforcement', 'problems', 'set_changed']);
+    expect(strategizedText(s, r)).toBe(
+      [
+        `not all enforced: 1 of 2 invariants of plan ${PLAN} (command actor)`,
+        '  ✓ Review every diff',
+        `      ${O} · line one\\nsaid 0`,
+        `  ✗ ${C}`,
+        `      ${C} · no`,
+        'note: an answer for an invariant not asked about',
+        '',
+        'recorded decision D2 (after D1)',
+        `  plans/${PLAN}/decisions/D2.yaml`,
+        `  plans/${PLAN}/enforcement/R1.yaml`,
+      ].join('\n'),
+    );
+    const all = { ...r, run: { ...run, records: [run.records[0]!] }, problems: [] };
+    expect(strategizedText(s, all).split('\n')[0]).toBe(`stale: 1 of 1 invariants of plan ${PLAN} (command actor)`);
+    expect(strategizedText(s, { ...all, ok: true }).split('\n')[0]).toBe(`enforced: 1 of 1 invariants of plan ${PLAN} (command actor)`);
+    const preview = {
+      prompt_version: 'p/2',
+      model: 'm1',
+      requests: [{ ids: [O], system: 'S', user: 'U', endpoint: 'https://x/v1/chat/completions' }],
+    };
+    expect(doc(promptJson('llm', preview))).toBe(doc({ actor: 'llm', ...preview }));
+    expect(promptText('llm', preview, 'KEY')).toBe(
+      [
+        'llm actor · m1 · prompt p/2 · 1 request(s); nothing sent',
+        '',
+        '── request 1 of 1: 1 invariant(s)',
+        'POST https://x/v1/chat/completions, the key from $KEY in a header (not shown)',
+        '',
+        '[system]',
+        'S',
+        '',
+        '[user]',
+        'U',
+      ].join('\n'),
+    );
   });
 });
