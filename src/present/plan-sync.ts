@@ -31,6 +31,41 @@ export function syncJson(r: SyncResult) {
   };
 }
 
+/**
+ * One change or skip of a sync in words: its word (changed, removed, added, skipped), the rest of its line, and the
+ * lines under it that say what changes. The CLI's text and the TUI's confirmation both say these.
+ */
+export interface SyncEntry {
+  word: 'changed' | 'removed' | 'added' | 'skipped';
+  rest: string;
+  under: string[];
+}
+
+export function syncEntries(r: Pick<SyncResult, 'changes' | 'skipped'>): SyncEntry[] {
+  const out: SyncEntry[] = [];
+  for (const c of r.changes) {
+    if (c.kind === 'changed') {
+      const under: string[] = [];
+      if (c.before.text !== c.after.text) under.push(`"${c.before.text}" → "${c.after.text}"`);
+      if (c.before.severity !== c.after.severity) under.push(`severity ${c.before.severity} → ${c.after.severity}`);
+      const active = activeChangeText(c.before, c.after);
+      if (active) under.push(active);
+      out.push({ word: 'changed', rest: `  ${c.before.id} (${(c.drift.fields ?? []).join(', ')})`, under });
+    } else if (c.kind === 'removed') {
+      out.push({
+        word: 'removed',
+        rest: `  ${c.before.id} "${c.before.text}" (origin ${c.drift.origin_id} left ${c.drift.action})`,
+        under: [],
+      });
+    } else {
+      const id = c.after ? `${c.after.id} ` : '';
+      out.push({ word: 'added', rest: `    ${id}"${c.origin.text}" (from ${c.drift.action} ${c.origin.id})`, under: [] });
+    }
+  }
+  for (const k of r.skipped) out.push({ word: 'skipped', rest: `  ${k.drift.kind} ${k.drift.origin_id}: ${k.reason}`, under: [] });
+  return out;
+}
+
 /** The text of `plan sync`: synced or would sync, one line per change with what it changes, then what is skipped. */
 export function syncText(s: Style, r: SyncResult): string {
   const lines: string[] = [];
@@ -38,20 +73,11 @@ export function syncText(s: Style, r: SyncResult): string {
   if (n === 0)
     lines.push(`plan ${r.plan.id} is in step with its action template${r.skipped.length ? ' (apart from what is skipped below)' : ''}`);
   else lines.push(`${r.applied ? s.green('synced') : 'would sync'} plan ${s.bold(r.plan.id)}: ${n} change${n === 1 ? '' : 's'}`);
-  for (const c of r.changes) {
-    if (c.kind === 'changed') {
-      lines.push(`  ${s.yellow('changed')}  ${c.before.id} (${(c.drift.fields ?? []).join(', ')})`);
-      if (c.before.text !== c.after.text) lines.push(`      "${c.before.text}" → "${c.after.text}"`);
-      if (c.before.severity !== c.after.severity) lines.push(`      severity ${c.before.severity} → ${c.after.severity}`);
-      const active = activeChangeText(c.before, c.after);
-      if (active) lines.push(`      ${active}`);
-    } else if (c.kind === 'removed') {
-      lines.push(`  ${s.red('removed')}  ${c.before.id} "${c.before.text}" (origin ${c.drift.origin_id} left ${c.drift.action})`);
-    } else {
-      lines.push(`  ${s.green('added')}    ${c.after ? `${c.after.id} ` : ''}"${c.origin.text}" (from ${c.drift.action} ${c.origin.id})`);
-    }
+  const hue = { changed: s.yellow, removed: s.red, added: s.green } as const;
+  for (const e of syncEntries(r)) {
+    lines.push(e.word === 'skipped' ? `  ${s.dim(`${e.word}${e.rest}`)}` : `  ${hue[e.word](e.word)}${e.rest}`);
+    for (const u of e.under) lines.push(`      ${u}`);
   }
-  for (const k of r.skipped) lines.push(`  ${s.dim(`skipped  ${k.drift.kind} ${k.drift.origin_id}: ${k.reason}`)}`);
   if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
   return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
-import { activeChangeText } from '../present/plan.ts';
+import { syncEntries } from '../present/plan-sync.ts';
 import type { SyncResult } from '../service/plan-service.ts';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
@@ -31,46 +31,23 @@ interface Entry {
   under: string[];
 }
 
-/** A line that starts with `word`, cut to `rows` rows of `columns`: the word and the rest of its first row, then the rows after. */
-function worded(key: string, word: string, line: string, columns: number, extra: Partial<Entry> = {}): Entry {
-  const rows = clipToRows(plain(line), columns, TEXT_ROWS);
-  return { key, word, rows: [rows[0]!.slice(word.length), ...rows.slice(1)], under: [], ...extra };
-}
-
+/**
+ * The changes and skips in the words of `plan sync` (syncEntries), each line cut to `TEXT_ROWS` rows of the width: the
+ * word and the rest of its first row, then the rows after, and the lines under it indented.
+ */
 function entries(preview: SyncResult, width: number): Entry[] {
   const columns = Math.max(1, width - 2);
-  const out: Entry[] = [];
-  for (const c of preview.changes) {
-    if (c.kind === 'changed') {
-      const fields = c.drift.fields ?? [];
-      const under = clipToRows(
-        plain(c.before.text !== c.after.text ? `"${c.before.text}" → "${c.after.text}"` : c.after.text),
-        Math.max(1, columns - 4),
-        TEXT_ROWS,
-      );
-      if (c.before.severity !== c.after.severity) under.push(`severity ${c.before.severity} → ${c.after.severity}`);
-      const active = activeChangeText(c.before, c.after);
-      if (active) under.push(fitColumns(active, Math.max(1, columns - 4)));
-      out.push({
-        key: `c${c.before.id}`,
-        word: 'changed',
-        hue: 'yellow',
-        rows: [fitColumns(`changed  ${c.before.id} (${fields.join(', ')})`, columns).slice('changed'.length)],
-        under,
-      });
-    } else if (c.kind === 'removed') {
-      const line = `removed  ${c.before.id} "${c.before.text}" (its origin ${c.drift.origin_id} left ${c.drift.action})`;
-      out.push(worded(`r${c.before.id}`, 'removed', line, columns, { hue: 'red' }));
-    } else {
-      const line = `added    "${c.origin.text}" (${c.origin.severity}, from ${c.drift.action} ${c.origin.id})`;
-      out.push(worded(`a${c.origin.id}`, 'added', line, columns, { hue: 'green' }));
-    }
-  }
-  for (const k of preview.skipped) {
-    const line = `skipped  ${k.drift.kind} ${k.drift.origin_id}: ${k.reason}`;
-    out.push(worded(`s${k.drift.kind}${k.drift.origin_id}`, 'skipped', line, columns, { dim: true }));
-  }
-  return out;
+  const hue = { changed: 'yellow', removed: 'red', added: 'green' } as const;
+  return syncEntries(preview).map((e, i) => {
+    const rows = clipToRows(plain(`${e.word}${e.rest}`), columns, TEXT_ROWS);
+    return {
+      key: `${i}`,
+      word: e.word,
+      ...(e.word === 'skipped' ? { dim: true } : { hue: hue[e.word] }),
+      rows: [rows[0]!.slice(e.word.length), ...rows.slice(1)],
+      under: e.under.flatMap((u) => clipToRows(plain(u), Math.max(1, columns - 4), TEXT_ROWS)),
+    };
+  });
 }
 
 /**

@@ -44,11 +44,11 @@ test('shows every change and what is left alone, then asks y/N', async () => {
   expect(frame).toBe(
     [
       `Sync plan ${PLAN} with its action template: 3 changes`,
-      '  removed  P2 "Keep the report" (its origin O2 left local/cov)',
+      '  removed  P2 "Keep the report" (origin O2 left local/cov)',
       '  changed  P1 (text, severity)',
       '      "Minimum 80% coverage" → "Minimum 85% coverage"',
       '      severity error → warning',
-      '  added    "Publish the badge" (error, from local/cov O3)',
+      '  added    "Publish the badge" (from local/cov O3)',
       '  skipped  added O4: the plan already holds this text as H1',
       'Invariants added to the plan by hand are not touched.',
       'Apply these changes? [y/N]',
