@@ -40,6 +40,16 @@ test('an invariant that shadows nothing says so', async () => {
   r.unmount();
 });
 
+test('an invariant that shadows nothing of the files read, another file invalid, does not say nothing comes back', async () => {
+  const root = exampleStore();
+  writeFileSync(join(root, 'projects/myapp/01M8KJW430VF8WCABSB8RTQ9ZZ.yaml'), 'id: 01M8KJW430VF8WCABSB8RTQ9ZZ\ntext: [broken\n');
+  const info = await new InvariantService(root).show(G1);
+  const r = render(<ConfirmRemove info={info} onAnswer={() => {}} />);
+  const frame = await frameHas(r.lastFrame, 'Remove this invariant? [y/N]', 'It shadows nothing of the files read;');
+  expect(frame).not.toContain('no other copy comes back');
+  r.unmount();
+});
+
 test.each([
   ['y', true],
   ['Y', true],
