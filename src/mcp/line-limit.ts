@@ -4,7 +4,7 @@
 // stream sits in front of it: a line over the limit is dropped as it comes
 // (never held whole), refused with a JSON-RPC error naming its id when its
 // first or last bytes show one, and the server goes on reading the next line.
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { UsageError } from '../core/errors.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 
@@ -51,20 +51,54 @@ export function idOf(head: string, tail: string): string | number | null {
   return raw.startsWith('"') ? (JSON.parse(raw) as string) : Number(raw);
 }
 
-/** The error answer to a refused message (JSON-RPC's Invalid Request). */
 /**
- * The JSON-RPC answer to a line that is not a message: not JSON (-32700, parse error) or JSON that is no JSON-RPC
- * message (-32600, invalid request). JSON-RPC 2.0 answers both with `id: null`, as the request's id is unknown.
+ * The JSON-RPC answer to a line that is not a message: not JSON (-32700, parse error, `id: null` as the id is unknown)
+ * or JSON that is no JSON-RPC message (-32600, invalid request). `line`, the line the SDK was reading (lineBeingRead),
+ * gives the invalid request its id when it has one, as JSON-RPC 2.0 requires: a client waiting on that id hears back.
  */
-export function unreadableError(error: Error): { answer: string; message: string } | undefined {
+export function unreadableError(error: Error, line?: Buffer | string): { answer: string; message: string } | undefined {
   const code = error instanceof SyntaxError ? -32700 : error.name === 'ZodError' ? -32600 : undefined;
   if (code === undefined) return undefined;
-  // JSON.parse's message quotes the line: its ESC, RLO or BOM are escaped, as in every error answer and on stderr.
-  const message =
-    code === -32700
-      ? `parse error: the line is not JSON (${escapeUnsafe(error.message, { newlines: true })})`
-      : 'invalid request: the line is not a JSON-RPC message';
-  return { answer: `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`, message };
+  if (code === -32700) {
+    // JSON.parse's message quotes the line: its ESC, RLO or BOM are escaped, as in every error answer and on stderr.
+    const message = `parse error: the line is not JSON (${escapeUnsafe(error.message, { newlines: true })})`;
+    return { answer: `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`, message };
+  }
+  const sent = parsedLine(line);
+  const message = 'invalid request: the line is not a JSON-RPC message';
+  return { answer: `${JSON.stringify({ jsonrpc: '2.0', id: idIn(sent), error: { code, message } })}\n`, message };
+}
+
+function parsedLine(line: Buffer | string | undefined): unknown {
+  if (line === undefined) return undefined;
+  try {
+    return JSON.parse(line.toString());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id of an invalid request: its top-level `id` when that is a string or a number, else null (JSON-RPC's "unknown"). */
+function idIn(message: unknown): string | number | null {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  const id = (message as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/**
+ * The line the SDK's transport is reading while it reads it, so that an error it reports can be answered under the
+ * line's id: the listeners added here run just before and just after the transport's own, which must be added
+ * already. Each chunk of `lines` is one line (LineLimit pushes them one by one).
+ */
+export function lineBeingRead(lines: Readable): () => Buffer | undefined {
+  let reading: Buffer | undefined;
+  lines.prependListener('data', (chunk: Buffer) => {
+    reading = chunk;
+  });
+  lines.on('data', () => {
+    reading = undefined;
+  });
+  return () => reading;
 }
 
 export function oversizeError(id: string | number | null, bytes: number, limit: number): string {

@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS, type McpInput } from './initialize.ts';
-import { oversizeAnswer, unreadableError } from './line-limit.ts';
+import { lineBeingRead, oversizeAnswer, unreadableError } from './line-limit.ts';
 import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -397,13 +397,16 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     process.stdout.on('error', () => end(false));
     server.onclose = () => end(false);
   });
+  // The line the transport reads, once it reads (lineBeingRead): an invalid request's error answer carries its id.
+  let reading: () => Buffer | undefined = () => undefined;
   server.onerror = (error) => {
     // A line that is no message gets the JSON-RPC error the protocol requires (the client may be waiting on it).
-    const unreadable = unreadableError(error);
-    if (unreadable !== undefined) process.stdout.write(unreadable.answer);
+    const unreadable = unreadableError(error, reading());
+    if (unreadable?.answer) process.stdout.write(unreadable.answer);
     stderr.write(`agents mcp: ${unreadable?.message ?? errorNote(error.message)}\n`);
   };
   await server.connect(transport);
+  reading = lineBeingRead(input);
   const deliver = transport.onmessage;
   // Messages read while TAKEN_LIMIT requests are worked on or wait for their answer to be written, taken in order as
   // answers leave: a client that leaves its answers unread is read no further (stdin paused), and no request of it is

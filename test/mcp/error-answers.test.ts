@@ -1,8 +1,9 @@
 // The JSON-RPC error answers of the MCP server (src/mcp/error-answers.ts, src/mcp/line-limit.ts), as they are written to the client.
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
 import { errorNote, readableError, resourceError } from '../../src/mcp/error-answers.ts';
-import { unreadableError } from '../../src/mcp/line-limit.ts';
+import { lineBeingRead, unreadableError } from '../../src/mcp/line-limit.ts';
 
 /** The answer the SDK writes for an error a request handler throws: its code, message and data. */
 function answered(error: { code: number; message: string; data?: unknown }) {
@@ -51,6 +52,42 @@ describe('unreadableError', () => {
       expect(message).not.toMatch(/[\u001b\u202e\ufeff]/);
       expect(message).toContain('\\u001b');
     }
+  });
+});
+
+describe('unreadableError: the id of an invalid request', () => {
+  const invalid = Object.assign(new Error('[]'), { name: 'ZodError' });
+  const answerTo = (line: string | undefined) => JSON.parse(unreadableError(invalid, line)!.answer) as unknown;
+
+  it('answers an invalid request under its own id when the line shows one, as JSON-RPC 2.0 requires', () => {
+    expect(answerTo('{"jsonrpc":"2.0","id":8,"method":"ping","params":[]}')).toMatchObject({ id: 8, error: { code: -32600 } });
+    expect(answerTo('{"jsonrpc":"1.0","id":"eight","method":"ping"}')).toMatchObject({ id: 'eight', error: { code: -32600 } });
+  });
+
+  it('answers with id null when the id cannot be read: none, an object, or no line', () => {
+    expect(answerTo('{"foo":1}')).toMatchObject({ id: null });
+    expect(answerTo('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}')).toMatchObject({ id: null });
+    expect(answerTo(undefined)).toMatchObject({ id: null });
+    expect(answerTo('[]')).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+});
+
+describe('lineBeingRead', () => {
+  it('gives the line a data listener added before it is reading, and nothing once it is done', () => {
+    const lines = new PassThrough();
+    const seen: (string | undefined)[] = [];
+    let reading: () => Buffer | undefined = () => undefined;
+    lines.on('data', () => seen.push(reading()?.toString()));
+    reading = lineBeingRead(lines);
+    lines.write('{"id":1}\n');
+    lines.write('{"id":2}\n');
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        expect(seen).toEqual(['{"id":1}\n', '{"id":2}\n']);
+        expect(reading()).toBeUndefined();
+        resolve();
+      }),
+    );
   });
 });
 
