@@ -55,6 +55,8 @@ export function idOf(head: string, tail: string): string | number | null {
  * The JSON-RPC answer to a line that is not a message: not JSON (-32700, parse error, `id: null` as the id is unknown)
  * or JSON that is no JSON-RPC message (-32600, invalid request). `line`, the line the SDK was reading (lineBeingRead),
  * gives the invalid request its id when it has one, as JSON-RPC 2.0 requires: a client waiting on that id hears back.
+ * A batch (an array of messages, which the SDK does not take) is answered as JSON-RPC answers one: an array with an
+ * error for each of its requests, under its id; its notifications get none.
  */
 export function unreadableError(error: Error, line?: Buffer | string): { answer: string; message: string } | undefined {
   const code = error instanceof SyntaxError ? -32700 : error.name === 'ZodError' ? -32600 : undefined;
@@ -65,9 +67,23 @@ export function unreadableError(error: Error, line?: Buffer | string): { answer:
     return { answer: `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`, message };
   }
   const sent = parsedLine(line);
+  if (Array.isArray(sent) && sent.length > 0) {
+    const message = `invalid request: ${BATCH_REFUSED}`;
+    const errors = sent.filter((m) => !isNotification(m)).map((m) => ({ jsonrpc: '2.0', id: idIn(m), error: { code, message } }));
+    const said = `invalid request: a batch of ${sent.length} message${sent.length === 1 ? '' : 's'} was refused: ${BATCH_REFUSED}`;
+    if (errors.length === 0) return { answer: '', message: said };
+    // An error per request would make a short batch an answer over the limit of a message, which the client's SDK
+    // closes the connection on: such a batch gets one error, as one JSON-RPC cannot read.
+    const fits = errors.length * (message.length + 40) <= MAX_MESSAGE_BYTES && oversizeAnswer(errors, '') === undefined;
+    const answer = fits ? errors : { jsonrpc: '2.0', id: null, error: { code, message: said } };
+    return { answer: `${JSON.stringify(answer)}\n`, message: said };
+  }
   const message = 'invalid request: the line is not a JSON-RPC message';
   return { answer: `${JSON.stringify({ jsonrpc: '2.0', id: idIn(sent), error: { code, message } })}\n`, message };
 }
+
+/** Batches came with protocol 2025-03-26 and left with 2025-06-18; the SDK reads none, so none is taken. */
+const BATCH_REFUSED = 'batches are not supported by this server (only protocol 2025-03-26 has them); send each message on its own line';
 
 function parsedLine(line: Buffer | string | undefined): unknown {
   if (line === undefined) return undefined;
@@ -84,6 +100,9 @@ function idIn(message: unknown): string | number | null {
   const id = (message as { id?: unknown }).id;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
+
+const isNotification = (m: unknown): boolean =>
+  typeof m === 'object' && m !== null && !Array.isArray(m) && typeof (m as { method?: unknown }).method === 'string' && !('id' in m);
 
 /**
  * The line the SDK's transport is reading while it reads it, so that an error it reports can be answered under the

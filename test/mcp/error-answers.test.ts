@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
 import { errorNote, readableError, resourceError } from '../../src/mcp/error-answers.ts';
-import { lineBeingRead, unreadableError } from '../../src/mcp/line-limit.ts';
+import { lineBeingRead, MAX_MESSAGE_BYTES, unreadableError } from '../../src/mcp/line-limit.ts';
 
 /** The answer the SDK writes for an error a request handler throws: its code, message and data. */
 function answered(error: { code: number; message: string; data?: unknown }) {
@@ -69,6 +69,35 @@ describe('unreadableError: the id of an invalid request', () => {
     expect(answerTo('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}')).toMatchObject({ id: null });
     expect(answerTo(undefined)).toMatchObject({ id: null });
     expect(answerTo('[]')).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+});
+
+describe('unreadableError: a batch', () => {
+  const invalid = Object.assign(new Error('[]'), { name: 'ZodError' });
+
+  it("is refused as JSON-RPC answers a batch: an array with an error under each request's id, none for a notification", () => {
+    const batch =
+      '[{"jsonrpc":"2.0","id":11,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"b","method":"ping"},5]';
+    const answer = JSON.parse(unreadableError(invalid, batch)!.answer) as { id: unknown; error: { code: number } }[];
+    expect(answer.map((a) => [a.id, a.error.code])).toEqual([
+      [11, -32600],
+      ['b', -32600],
+      [null, -32600],
+    ]);
+    expect(answer[0]!.error).toHaveProperty('message', expect.stringContaining('2025-03-26'));
+  });
+
+  it('whose errors would make an answer over the limit of a message gets one error with id null', () => {
+    const batch = JSON.stringify(Array.from({ length: 40_000 }, (_, id) => ({ id })));
+    const answer = unreadableError(invalid, batch)!.answer;
+    expect(Buffer.byteLength(answer)).toBeLessThan(MAX_MESSAGE_BYTES);
+    expect(JSON.parse(answer)).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('40000 messages') } });
+  });
+
+  it('of notifications only is answered by nothing, and said', () => {
+    const refused = unreadableError(invalid, '[{"jsonrpc":"2.0","method":"notifications/x"}]')!;
+    expect(refused.answer).toBe('');
+    expect(refused.message).toMatch(/batch/);
   });
 });
 

@@ -111,12 +111,15 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
   // An invalid request whose id can be read is answered under it: its client waits on that id.
   it('a line that is not JSON, and one that is no JSON-RPC message, get their errors (id null, or its readable id); the rest is answered', () => {
     const invalid = line({ id: 8, method: 'ping', params: [] });
-    const r = pipedToServer(exampleStore(), `${INIT}not json\n{"foo":1}\n${invalid}${line({ id: 5, method: 'tools/list' })}`);
+    const batch = `[${line({ id: 9, method: 'ping' }).trim()}]\n`;
+    const r = pipedToServer(exampleStore(), `${INIT}not json\n{"foo":1}\n${invalid}${batch}${line({ id: 5, method: 'tools/list' })}`);
     expect(r.status, r.stderr).toBe(0);
     const answers = r.answers as { id: number | null; error?: { code: number } }[];
     expect(answers.filter((a) => a.id === null).map((a) => a.error?.code)).toEqual([-32700, -32600]);
     expect(answers.filter((a) => a.id === 8).map((a) => a.error?.code)).toEqual([-32600]);
-    expect(answers.filter((a) => a.id !== null && a.error === undefined).map((a) => a.id)).toEqual([1, 5]);
+    // A batch is refused as JSON-RPC answers one: an array, its request's error under its id.
+    expect(answers.filter(Array.isArray)).toMatchObject([[{ id: 9, error: { code: -32600 } }]]);
+    expect(answers.filter((a) => a.id !== null && a.error === undefined && !Array.isArray(a)).map((a) => a.id)).toEqual([1, 5]);
     expect(r.stderr).toContain('parse error: the line is not JSON');
   }, 60_000);
 
