@@ -5,12 +5,10 @@
  * with their waivers), keeps it outside the committed store, and hands this
  * module one {@link GuardAction} at a time.
  */
-import { compileGlob, globHoldsFolder, literalFolder } from './globs.ts';
-import { loosely, truncateCounted } from './names.ts';
-import { escapeUnsafe } from './plain-text.ts';
+import { globHoldsFolder, literalFolder } from './globs.ts';
+import { GuardMatchers, requiredLiteral } from './guard-matchers.ts';
+import { loosely } from './names.ts';
 import type { ReservedWrite } from './guard-reserved.ts';
-// Only the type: the regular-expression engine is large, and loaded by the caller only when a pattern must run (see patternsNeeded).
-import type { TextMatcher } from './guard-patterns.ts';
 import { describeScope, type Guard, type GuardKind, type ScopedInvariant, type Severity, type Target } from './model.ts';
 import { resolveEffective, type EffectiveEntry } from './resolve.ts';
 import { waiverExpiry, waiverHolds, waiverReaches, type ScopedWaiver } from './waivers.ts';
@@ -313,57 +311,6 @@ export function actionProjects(index: GuardIndex, action: GuardAction, m = new G
   return [...out].sort();
 }
 
-/**
- * Compiled matchers, made on first use and kept for the life of one process
- * (the MCP server's, a `guard check`'s). `compileRegex` (guard-patterns.ts)
- * is given by the caller, which loads it only when {@link patternsNeeded}.
- */
-export class GuardMatchers {
-  readonly #globs = new Map<string, (p: string) => boolean>();
-  readonly #regexes = new Map<string, TextMatcher>();
-  constructor(readonly compileRegex?: (pattern: string) => TextMatcher) {}
-  glob(g: string): (p: string) => boolean {
-    let m = this.#globs.get(g);
-    if (!m) this.#globs.set(g, (m = compileGlob(g)));
-    return m;
-  }
-  /** A pattern's matcher: a text without the pattern's required literal is refused before the engine is asked. */
-  regex(p: string): TextMatcher {
-    let m = this.#regexes.get(p);
-    if (!m) {
-      let compiled: TextMatcher | undefined;
-      const run = (text: string) => {
-        if (!this.compileRegex)
-          throw new Error('guard: a pattern must run but no regular-expression engine was given (see patternsNeeded)');
-        compiled ??= this.compileRegex(p);
-        return compiled(text);
-      };
-      const literal = requiredLiteral(p);
-      this.#regexes.set(p, (m = literal === '' ? run : (text) => text.includes(literal) && run(text)));
-    }
-    return m;
-  }
-}
-
-/** Characters with a meaning of their own in an RE2 pattern. */
-const REGEX_SYNTAX = '\\.+*?()[]{}^$|';
-
-/**
- * What every match of an RE2 pattern holds: the literal characters it starts
- * with (after a leading `^`), or '' when it starts with anything else or has
- * another branch (`|`). A text without them cannot match, so the engine is
- * neither loaded nor run for it.
- */
-export function requiredLiteral(pattern: string): string {
-  if (pattern.includes('|')) return '';
-  let i = pattern.startsWith('^') ? 1 : 0;
-  const start = i;
-  while (i < pattern.length && !REGEX_SYNTAX.includes(pattern[i]!)) i++;
-  // A quantifier after the run applies to its last character alone, which may then be absent.
-  const end = i < pattern.length && '?*{'.includes(pattern[i]!) ? i - 1 : i;
-  return pattern.slice(start, Math.max(start, end));
-}
-
 /** Whether `pattern` may match `text`: false only when the text lacks the pattern's required literal. */
 function mayMatch(pattern: string, text: string): boolean {
   const literal = requiredLiteral(pattern);
@@ -451,48 +398,4 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
         ? 'ask'
         : 'allow';
   return decisive ? { decision, hits, decisive } : { decision, hits };
-}
-
-const KIND_WORDS: Record<GuardKind, string> = {
-  write: 'may not write files matching',
-  command: 'may not run commands matching',
-  content: 'may not write text matching',
-  tool: 'may not call the tool',
-};
-
-/**
- * A guard entry (a glob, a pattern, a tool's name) as the person wrote it, between backticks: a pattern's
- * backslashes are its own (`\bterraform\s+apply\b`), not doubled as a JSON string would show them.
- */
-export function quoteEntry(entry: string): string {
-  return `\`${escapeUnsafe(entry)}\``;
-}
-
-/**
- * The reason the client shows the agent: the invariant's id, text and scope,
- * what matched, and how to waive it. One paragraph, plain text.
- */
-export function guardReason(hit: GuardHit, plan: string | null, planProject?: string): string {
-  const r = hit.rule;
-  // The subject is the agent's (its command, its file's name): escaped, so that a control or bidirectional character
-  // cannot hide or reorder what the person reads where the client asks them (a warning's `ask`).
-  const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(truncateCounted(hit.subject))})`}`;
-  const waive = r.locked
-    ? 'It is a locked floor of a policy source: it cannot be waived here.'
-    : `To waive it: ${waiveCommand(hit, plan, planProject)}.`;
-  return `Blocked by invariant ${r.id} (${r.scope}, ${r.severity}): "${r.text}". An agent ${what}. ${waive}`;
-}
-
-/** The command that waives the invariant of `hit` where it can be (not a locked floor's), with what it still needs. */
-export function waiveCommand(hit: GuardHit, plan: string | null, planProject?: string): string {
-  const r = hit.rule;
-  const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
-  // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
-  // The active plan's waives only what its own set holds: not the invariant of a project it does not target, which only
-  // that project's waiver can (waiverReaches), and which `invariant waive --plan` refuses.
-  const otherProject =
-    hit.project !== undefined && hit.project !== planProject && r.scope === describeScope({ kind: 'project', project: hit.project });
-  return (plan !== null && !otherProject) || hit.project === undefined
-    ? `agents invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}${plan === null ? ', then agents plan activate PLAN (no project holds it, so only an active plan can waive it)' : ''}`
-    : `agents invariant waive ${r.id} --project ${hit.project} ${rest}`;
 }

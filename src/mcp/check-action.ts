@@ -4,7 +4,8 @@
  * the harness, not the hook, then acts or not.
  */
 import { AgentsError, missingOption } from '../core/errors.ts';
-import { type GuardDecision, GuardMatchers } from '../core/guard.ts';
+import type { GuardDecision } from '../core/guard.ts';
+import { GuardMatchers } from '../core/guard-matchers.ts';
 import { compileRegex } from '../core/guard-patterns.ts';
 import { clientAnswer } from '../core/guard-answers.ts';
 import { GUARD_CLIENTS, type GuardClient, hookReason, namedToolAction } from '../core/guard-clients.ts';

@@ -1,4 +1,5 @@
-import { type GuardVerdict, quoteEntry } from '../core/guard.ts';
+import type { GuardVerdict } from '../core/guard.ts';
+import { quoteEntry } from '../core/guard-reason.ts';
 import { truncateCounted } from '../core/names.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import type { Style } from '../core/style.ts';

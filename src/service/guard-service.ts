@@ -9,16 +9,9 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ClientAction } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
-import {
-  actionProjects,
-  evaluateGuards,
-  GuardMatchers,
-  guardReason,
-  patternsNeeded,
-  type GuardAction,
-  type GuardIndex,
-  type GuardVerdict,
-} from '../core/guard.ts';
+import { actionProjects, evaluateGuards, patternsNeeded, type GuardAction, type GuardIndex, type GuardVerdict } from '../core/guard.ts';
+import { GuardMatchers } from '../core/guard-matchers.ts';
+import { guardReason } from '../core/guard-reason.ts';
 import { reservedReason, type ReservedWrite } from '../core/guard-reserved.ts';
 import { indexFits } from '../core/guard-index-shape.ts';
 import { truncateCounted } from '../core/names.ts';

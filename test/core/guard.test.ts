@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  buildGuardIndex,
-  evaluateGuards,
-  type GuardAction,
-  GuardMatchers,
-  guardReason,
-  patternsNeeded,
-  requiredLiteral,
-} from '../../src/core/guard.ts';
+import { buildGuardIndex, evaluateGuards, type GuardAction, patternsNeeded } from '../../src/core/guard.ts';
+import { GuardMatchers, requiredLiteral } from '../../src/core/guard-matchers.ts';
+import { guardReason } from '../../src/core/guard-reason.ts';
 import { compileRegex, guardProblems, regexProblem } from '../../src/core/guard-patterns.ts';
 import { reservedReason } from '../../src/core/guard-reserved.ts';
 import { hasUnsafe } from '../../src/core/plain-text.ts';

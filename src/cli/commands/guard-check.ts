@@ -1,15 +1,9 @@
 import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { relative, sep } from 'node:path';
 import type { Diagnostic, RelatedLocation } from '../../core/diagnostics.ts';
-import {
-  evaluateGuards,
-  type GuardIndex,
-  type GuardRule,
-  guardReason,
-  GuardMatchers,
-  patternsNeeded,
-  waiveCommand,
-} from '../../core/guard.ts';
+import { evaluateGuards, type GuardIndex, type GuardRule, patternsNeeded } from '../../core/guard.ts';
+import { GuardMatchers } from '../../core/guard-matchers.ts';
+import { guardReason, waiveCommand } from '../../core/guard-reason.ts';
 import { physicalPath } from '../../service/link-paths.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';

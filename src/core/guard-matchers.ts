@@ -1,0 +1,60 @@
+/**
+ * The guards' matchers (docs/guard.md): each glob and pattern compiled once
+ * for the life of one process, and the literal a pattern's every match holds,
+ * which turns a text away before the regular-expression engine is loaded or
+ * run. Pure.
+ */
+import { compileGlob } from './globs.ts';
+// Only the type: the regular-expression engine is large, and loaded by the caller only when a pattern must run (see patternsNeeded in guard.ts).
+import type { TextMatcher } from './guard-patterns.ts';
+
+/**
+ * Compiled matchers, made on first use and kept for the life of one process
+ * (the MCP server's, a `guard check`'s). `compileRegex` (guard-patterns.ts)
+ * is given by the caller, which loads it only when `patternsNeeded` (guard.ts).
+ */
+export class GuardMatchers {
+  readonly #globs = new Map<string, (p: string) => boolean>();
+  readonly #regexes = new Map<string, TextMatcher>();
+  constructor(readonly compileRegex?: (pattern: string) => TextMatcher) {}
+  glob(g: string): (p: string) => boolean {
+    let m = this.#globs.get(g);
+    if (!m) this.#globs.set(g, (m = compileGlob(g)));
+    return m;
+  }
+  /** A pattern's matcher: a text without the pattern's required literal is refused before the engine is asked. */
+  regex(p: string): TextMatcher {
+    let m = this.#regexes.get(p);
+    if (!m) {
+      let compiled: TextMatcher | undefined;
+      const run = (text: string) => {
+        if (!this.compileRegex)
+          throw new Error('guard: a pattern must run but no regular-expression engine was given (see patternsNeeded)');
+        compiled ??= this.compileRegex(p);
+        return compiled(text);
+      };
+      const literal = requiredLiteral(p);
+      this.#regexes.set(p, (m = literal === '' ? run : (text) => text.includes(literal) && run(text)));
+    }
+    return m;
+  }
+}
+
+/** Characters with a meaning of their own in an RE2 pattern. */
+const REGEX_SYNTAX = '\\.+*?()[]{}^$|';
+
+/**
+ * What every match of an RE2 pattern holds: the literal characters it starts
+ * with (after a leading `^`), or '' when it starts with anything else or has
+ * another branch (`|`). A text without them cannot match, so the engine is
+ * neither loaded nor run for it.
+ */
+export function requiredLiteral(pattern: string): string {
+  if (pattern.includes('|')) return '';
+  let i = pattern.startsWith('^') ? 1 : 0;
+  const start = i;
+  while (i < pattern.length && !REGEX_SYNTAX.includes(pattern[i]!)) i++;
+  // A quantifier after the run applies to its last character alone, which may then be absent.
+  const end = i < pattern.length && '?*{'.includes(pattern[i]!) ? i - 1 : i;
+  return pattern.slice(start, Math.max(start, end));
+}

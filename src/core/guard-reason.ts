@@ -1,0 +1,52 @@
+/**
+ * What a guard's hit says (docs/guard.md): the reason the client shows the
+ * agent, and the command that waives the invariant where it can be. Pure.
+ */
+import type { GuardHit } from './guard.ts';
+import { describeScope, type GuardKind } from './model.ts';
+import { truncateCounted } from './names.ts';
+import { escapeUnsafe } from './plain-text.ts';
+
+const KIND_WORDS: Record<GuardKind, string> = {
+  write: 'may not write files matching',
+  command: 'may not run commands matching',
+  content: 'may not write text matching',
+  tool: 'may not call the tool',
+};
+
+/**
+ * A guard entry (a glob, a pattern, a tool's name) as the person wrote it, between backticks: a pattern's
+ * backslashes are its own (`\bterraform\s+apply\b`), not doubled as a JSON string would show them.
+ */
+export function quoteEntry(entry: string): string {
+  return `\`${escapeUnsafe(entry)}\``;
+}
+
+/**
+ * The reason the client shows the agent: the invariant's id, text and scope,
+ * what matched, and how to waive it. One paragraph, plain text.
+ */
+export function guardReason(hit: GuardHit, plan: string | null, planProject?: string): string {
+  const r = hit.rule;
+  // The subject is the agent's (its command, its file's name): escaped, so that a control or bidirectional character
+  // cannot hide or reorder what the person reads where the client asks them (a warning's `ask`).
+  const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(truncateCounted(hit.subject))})`}`;
+  const waive = r.locked
+    ? 'It is a locked floor of a policy source: it cannot be waived here.'
+    : `To waive it: ${waiveCommand(hit, plan, planProject)}.`;
+  return `Blocked by invariant ${r.id} (${r.scope}, ${r.severity}): "${r.text}". An agent ${what}. ${waive}`;
+}
+
+/** The command that waives the invariant of `hit` where it can be (not a locked floor's), with what it still needs. */
+export function waiveCommand(hit: GuardHit, plan: string | null, planProject?: string): string {
+  const r = hit.rule;
+  const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
+  // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
+  // The active plan's waives only what its own set holds: not the invariant of a project it does not target, which only
+  // that project's waiver can (waiverReaches), and which `invariant waive --plan` refuses.
+  const otherProject =
+    hit.project !== undefined && hit.project !== planProject && r.scope === describeScope({ kind: 'project', project: hit.project });
+  return (plan !== null && !otherProject) || hit.project === undefined
+    ? `agents invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}${plan === null ? ', then agents plan activate PLAN (no project holds it, so only an active plan can waive it)' : ''}`
+    : `agents invariant waive ${r.id} --project ${hit.project} ${rest}`;
+}
