@@ -1,0 +1,189 @@
+/**
+ * The parser's refusals as usage errors (exit 2): what yargs reports when it
+ * fails (a missing argument, option or value, options that exclude each other,
+ * a value outside its choices, an unknown option), and a command word the
+ * table does not hold, each with its code, what was given and what to do.
+ */
+import { closestNames, hintWithGuess } from '../core/closest.ts';
+import { conflictingOptions, missingArgument, missingOption, UsageError } from '../core/errors.ts';
+import { truncate } from '../core/names.ts';
+import { GLOBAL_OPTIONS, GROUPS, namesAt, type LazyCommand } from './registry.ts';
+import { positionalNames, singleDashOption, unknownIn, unknownOptionError, usageHint, usageOf } from './unknown-option.ts';
+
+/** What each positional argument of the command table names, as a missing one is said. */
+const ARGUMENT_NAMES: Record<string, string> = {
+  id: 'an id (or a unique prefix of 4 or more characters)',
+  action: 'an action template, NS/NAME',
+  name: 'a project name',
+  paths: 'a path',
+};
+
+/**
+ * A parse failure of yargs as one line and a hint (exit 2). yargs reports a
+ * missing option value by throwing its own error class (YError), which is a
+ * user's slip, not a bug; any other exception from inside the parser is.
+ */
+export function usageFromYargs(
+  msg: string | null | undefined,
+  err: Error | undefined,
+  args: readonly string[],
+  known: readonly string[] = [],
+  command?: LazyCommand,
+  taken?: ReadonlySet<string>,
+): Error {
+  if (err && err.name !== 'YError') return err;
+  const text = (msg || err?.message || 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
+  const short = /^Not enough non-option arguments: got (\d+), need at least \d+$/.exec(text);
+  // yargs says how many arguments it got; the command's usage says which one is missing.
+  // An unknown option takes the word after it as its value (`plan use --global x/y`): that option is the slip, not
+  // the argument or option it took.
+  const stray = (short || /^Missing required arguments?: /.test(text)) && taken && command ? unknownIn(args, taken) : undefined;
+  if (stray) return unknownOptionError(stray, known, [stray], command);
+  if (short && command) return missingArgumentOf(command, Number(short[1]));
+  const required = /^Missing required arguments?: (.+)$/.exec(text);
+  if (required && command) {
+    // A required option left out: named as it is written, with the command whose option it is.
+    const usage = usageOf(command);
+    const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
+    const options = required[1]!.split(', ').map((o) => `--${o}`);
+    const listed = options.length === 1 ? options[0]! : `${options.slice(0, -1).join(', ')} and ${options.at(-1)}`;
+    return missingOption(
+      `${words} needs ${listed}`,
+      `Give ${options.map((o) => `${o} VALUE`).join(' ')}. Run \`${words} --help\` for its options.`,
+      words.slice('agents '.length),
+      options.map((o) => o.slice(2)),
+    );
+  }
+  const missing = /^Not enough arguments following: (\S+)$/.exec(text);
+  if (missing) {
+    const flag = `--${missing[1]}`;
+    return new UsageError(
+      `${flag} needs a value`,
+      `Give it as ${flag} VALUE; a value that starts with "-" goes after an equals sign (${flag}=-value).`,
+      { option: missing[1] },
+      'missing-value',
+    );
+  }
+  const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(text);
+  if (exclusive) {
+    // A positional argument (`plan activate [id]`) is named as the usage writes it, not as an option it is not.
+    const positionals = positionalNames(command);
+    const shown = (name: string) => (positionals.includes(name) ? name.toUpperCase() : `--${name}`);
+    const [a, b] = [shown(exclusive[1]!), shown(exclusive[2]!)];
+    const choose = `Choose one of them. ${usageHint(command)}`;
+    return conflictingOptions(`${a} and ${b} cannot be combined`, choose, [exclusive[1]!, exclusive[2]!]);
+  }
+  // The first option whose values are refused, when yargs names several.
+  const invalid = /^Invalid values: Argument: (\S+), Given: (.*?), Choices: (.*?)(?: Argument: \S+, Given: .*)?$/.exec(text);
+  if (invalid) {
+    // yargs writes each value as JSON, joined by commas: a list of them read back, or the text itself if it is not one.
+    const values = (list: string): unknown[] => {
+      try {
+        return JSON.parse(`[${list}]`) as unknown[];
+      } catch {
+        return [list];
+      }
+    };
+    return invalidValue(invalid[1]!, values(invalid[2]!), values(invalid[3]!), command);
+  }
+  const unknown = /^Unknown arguments?: (.*)$/.exec(text);
+  if (unknown) {
+    // yargs names each unknown option twice (kebab and camel case) and mixes in stray words.
+    const names = unknown[1]!
+      .split(', ')
+      .filter((n, _i, all) => !(/[A-Z]/.test(n) && all.includes(n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))));
+    const written = (n: string) =>
+      args.find((a) => a === `--${n}` || a.startsWith(`--${n}=`) || a === `--no-${n}` || a.startsWith(`--no-${n}=`) || a === `-${n}`);
+    const first = names[0] ?? '';
+    const flag = written(first);
+    const all = names.map((n) => written(n)?.replace(/=.*$/, '') ?? n);
+    // A mistyped option gets the options of this command that are close to it ("--globl": --global).
+    if (flag) return unknownOptionError(flag.replace(/=.*$/, ''), known, all, command, args);
+    // A long option written with one dash (`-effective`) reads as one-letter flags, most of them unknown: the word is the slip.
+    const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+    for (const a of before) {
+      const dashed = a.includes(first) ? singleDashOption(a, known, command) : undefined;
+      if (dashed) return dashed;
+    }
+    return new UsageError(
+      `unexpected argument "${truncate(first)}"`,
+      usageHint(command),
+      { arguments: all, suggestions: [] },
+      'unexpected-argument',
+    );
+  }
+  return new UsageError(text, usageHint(command));
+}
+
+/** `command` without its required argument number `index` (from 0) of its usage, said with that usage. */
+export function missingArgumentOf(command: LazyCommand, index: number): UsageError {
+  const usage = usageOf(command);
+  const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
+  const needed = requiredArguments(usage);
+  const missing = needed[index] ?? needed[0] ?? 'argument';
+  return missingArgument(
+    `${words} needs ${ARGUMENT_NAMES[missing] ?? `<${missing}>`}`,
+    `Usage: ${words} ${usage.split(' ').slice(1).join(' ')} [options]. Run \`${words} --help\` for its options.`,
+    words.slice('agents '.length),
+    missing,
+  );
+}
+
+/** The names of a usage's required arguments (`<id>`, `<paths..>`), in order. */
+export function requiredArguments(usage: string): string[] {
+  return [...usage.matchAll(/<([^>.]+)(?:\.\.)?>/g)].map((m) => m[1]!);
+}
+
+/** An option's values outside its choices: a misspelt choice (`--format jsn`) is answered with the choices close to it. */
+function invalidValue(option: string, given: readonly unknown[], choices: readonly unknown[], command?: LazyCommand): UsageError {
+  const list = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(', ');
+  const first = given[0] === undefined ? null : String(given[0]);
+  const names = choices.filter((c): c is string => typeof c === 'string');
+  const close = given.length === 1 && first !== null ? closestNames(first, names) : [];
+  return new UsageError(
+    `--${option} ${list(given)} is not one of ${list(choices)}`,
+    hintWithGuess(close, usageHint(command)),
+    // The value refused as written (the first, when several were), as every other invalid-value names it.
+    { option, value: first, suggestions: close },
+    'invalid-value',
+  );
+}
+
+/** A global option given a value outside its choices (`--format jsn`). */
+export function invalidChoice(args: readonly string[]): Error | undefined {
+  for (const [name, option] of Object.entries(GLOBAL_OPTIONS)) {
+    if (!('choices' in option)) continue;
+    const at = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    if (at < 0) continue;
+    const value = args[at]!.includes('=') ? args[at]!.slice(args[at]!.indexOf('=') + 1) : args[at + 1];
+    if (value === undefined || (option.choices as readonly string[]).includes(value)) continue;
+    return invalidValue(name, [value], option.choices);
+  }
+  return undefined;
+}
+
+/** An unknown command word as a usage error that suggests a real command by spelling, never an unrelated one. */
+export function unknownCommandError(found: { group: string | undefined; word: string }): UsageError {
+  const names = namesAt(found.group);
+  const prefix = found.group ? `${found.group} ` : '';
+  const close = closestNames(found.word, names).map((n) => `${prefix}${n}`);
+  // A subcommand given without its group (`agents list`): the groups that have it.
+  const grouped =
+    found.group === undefined ? GROUPS.filter((g) => namesAt(g.name).includes(found.word)).map((g) => `${g.name} ${found.word}`) : [];
+  const suggestions = [...close, ...grouped];
+  const all = [...new Set(names)].filter((n) => n !== 'completion').join(', ');
+  const listing = `The ${found.group ?? 'agents'} commands are: ${all}.`;
+  const hint =
+    suggestions.length > 0
+      ? hintWithGuess(
+          suggestions.map((n) => `\`agents ${n}\``),
+          listing,
+        )
+      : `${listing} Run \`agents ${prefix}--help\` for what each does.`;
+  return new UsageError(
+    `unknown command "${prefix}${truncate(found.word)}"`,
+    hint,
+    { command: `${prefix}${found.word}`, suggestions },
+    'unknown-command',
+  );
+}
