@@ -7,7 +7,8 @@ import type { ExportTargetName } from '../core/model.ts';
 import { type ExportCache, textHash } from '../store/export-cache.ts';
 import type { ExportPlan, WatchedFile } from './export-plan.ts';
 import { nestedTargetFiles } from './export-listed.ts';
-import { linkedTarget, readExisting } from './export-targets.ts';
+import { linkedTarget } from './export-links.ts';
+import { readExisting } from './export-targets.ts';
 
 /** The watch of a file as it is now (its text, or undefined when there is none). */
 export function watched(path: string, text: string | undefined): WatchedFile {

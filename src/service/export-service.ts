@@ -40,18 +40,14 @@ import {
   ignoredTargets,
   targetText,
   type FileChange,
-  linkedTarget,
   placedAt,
   placedPathError,
-  refuseLinkChain,
-  refuseUnfaithfulLink,
-  sameRules,
   readExisting,
   checkUnchanged,
-  readsOtherTargets,
   type Refusal,
   refusalOf,
 } from './export-targets.ts';
+import { linkedTarget, readsOtherTargets, refuseLinkChain, refuseUnfaithfulLink, sameRules } from './export-links.ts';
 import { agentsMdBudgetWarnings } from './export-limits.ts';
 import { sparseTargets } from './export-listed.ts';
 import { obsoleteFiles } from './export-obsolete.ts';

@@ -19,7 +19,7 @@ import { readUtf8 } from '../core/utf8.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import type { ExportPlan } from './export-service.ts';
 import { refusedEntry, refusedError } from './export-refusals.ts';
-import { linkedTarget } from './export-targets.ts';
+import { linkedTarget } from './export-links.ts';
 import type { InvariantService } from './invariant-service.ts';
 
 /**

@@ -11,7 +11,7 @@ import {
   type ExportProject,
 } from '../../src/core/export.ts';
 import { mergeBlock, removeBlock } from '../../src/core/export-merge.ts';
-import { sameRules } from '../../src/service/export-targets.ts';
+import { sameRules } from '../../src/service/export-links.ts';
 import { entry, sha256 } from '../helpers/effective.ts';
 
 const hash = sha256;

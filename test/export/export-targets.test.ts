@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
-import { linkedTarget, refuseLinkChain } from '../../src/service/export-targets.ts';
+import { linkedTarget, refuseLinkChain } from '../../src/service/export-links.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
 describe('refuseLinkChain', () => {
