@@ -64,6 +64,9 @@ describe('startProgress', () => {
 
   it('a stop signal erases the line; it ends the process only when nothing else listens, then or since the first draw', () => {
     const kill = vi.spyOn(process, 'kill').mockImplementation(() => true);
+    // Files share their worker's process: a listener the runner or an earlier file holds would read as the command's.
+    const held = process.listeners('SIGTERM');
+    process.removeAllListeners('SIGTERM');
     try {
       // Nobody else listens: the signal is sent again, to end the process as it would have.
       const alone = terminal();
@@ -84,6 +87,7 @@ describe('startProgress', () => {
       expect(process.listenerCount('SIGTERM')).toBe(0);
     } finally {
       kill.mockRestore();
+      for (const listener of held) process.on('SIGTERM', listener);
     }
   });
 });

@@ -136,7 +136,7 @@ test('the sync confirmation shows the texts it compares escaped', async () => {
   );
   const frame = await frameHas(r.lastFrame, 'Apply these changes?');
   expect(frame).toContain('"Minimum 80% coverage" → "Harmless rule\\u001b[2K\\rNever mind \\u202eeteled"');
-  expect(frame).toContain('"Harmless rule\\u001b[2K\\rNever mind \\u202eeteled!" (error');
+  expect(frame).toContain('added    "Harmless rule\\u001b[2K\\rNever mind \\u202eeteled!" (from');
   expect(RAW.test(frame)).toBe(false);
   r.unmount();
 });
