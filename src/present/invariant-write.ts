@@ -4,7 +4,8 @@
 import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
 import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult } from '../service/invariants/types.ts';
-import { invariantJson, nearJson, relationWords, shadowJson, showIncompleteText, showRelationsJson } from './invariant.ts';
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { invariantJson, nearJson, relationWords, shadowJson, showIncompleteText, showRelationsJson, unreadFilesText } from './invariant.ts';
 
 /** The copies an invariant meets, as every write's JSON lists them. */
 function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near'>) {
@@ -34,6 +35,14 @@ export function relationSentences(
 export function nearSentence(m: { invariant: ScopedInvariant; kind: string }): string {
   const how = m.kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart';
   return `nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${how}); both apply`;
+}
+
+/**
+ * What the add form says beside what the text meets when files it would read are invalid (AddContext's incomplete):
+ * a copy there is not among them, so nothing met is said only of the files read.
+ */
+export function unreadCopiesText(problems: readonly Diagnostic[] | undefined): string | undefined {
+  return unreadFilesText(problems, 'a copy it duplicates, shadows, is shadowed by or nearly repeats');
 }
 
 /** The notes printed after a write: what the invariant shadows, is shadowed by, and nearly repeats. */

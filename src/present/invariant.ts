@@ -166,19 +166,27 @@ export const SHOW_RELATIONS_SCHEMA: Record<string, JsonSchema> = {
 };
 
 /**
- * The warning `show` gives beside the invariant when files of the store are invalid (the CLI on stderr, the MCP
- * `show_invariant` in its text): a copy it shadows or a plan targeting it may be in one of them, so the relations
- * shown may be short.
+ * The warning an answer about an invariant's copies gives when files of the store are invalid and were not read:
+ * `missing` (what the answer lists) may lack what is in them. Null when every file was read.
  */
-export function showIncompleteText(r: ShownInvariant): string | undefined {
-  const inc = incompleteJson(r.incomplete);
+export function unreadFilesText(problems: readonly Diagnostic[] | undefined, missing: string): string | undefined {
+  const inc = incompleteJson(problems);
   if (!inc) return undefined;
   const files = inc.files.map((f) => escapeUnsafe(f));
   const which =
     files.length === 1
       ? `${files[0]} is invalid`
       : `${files.length} files are invalid (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''})`;
-  return `warning: the copies it shadows or is shadowed by and the plans targeting it may be missing, as ${which} and was not read: run \`${inc.command}\` to see the ${inc.problems === 1 ? 'problem' : `${inc.problems} problems`}`;
+  return `warning: ${missing} may be missing, as ${which} and was not read: run \`${inc.command}\` to see the ${inc.problems === 1 ? 'problem' : `${inc.problems} problems`}`;
+}
+
+/**
+ * The warning `show` gives beside the invariant when files of the store are invalid (the CLI on stderr, the MCP
+ * `show_invariant` in its text): a copy it shadows or a plan targeting it may be in one of them, so the relations
+ * shown may be short.
+ */
+export function showIncompleteText(r: ShownInvariant): string | undefined {
+  return unreadFilesText(r.incomplete, 'the copies it shadows or is shadowed by and the plans targeting it');
 }
 
 /**

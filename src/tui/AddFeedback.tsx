@@ -6,7 +6,8 @@ import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { describeCharacter, findUnsafe } from '../core/plain-text.ts';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import { type AddCheck, duplicateMessage, PENDING_ID } from '../core/shadow.ts';
-import { nearSentence, relationSentences } from '../present/invariant-write.ts';
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { nearSentence, relationSentences, unreadCopiesText } from '../present/invariant-write.ts';
 import type { NearMatch } from '../service/invariant-service.ts';
 import { useTheme } from './theme.ts';
 
@@ -15,12 +16,15 @@ export function AddFeedback({
   check,
   text,
   near = [],
+  incomplete,
   width = 80,
   rows,
 }: {
   check: AddCheck | undefined;
   text: string;
   near?: readonly NearMatch[];
+  /** The problems of the invalid files left unread (AddContext's): what the text meets is said of the files read. */
+  incomplete?: readonly Diagnostic[] | undefined;
   /** The form's width: a line that quotes an invariant is cut to it in terminal columns (plain.ts). */
   width?: number;
   /** At most this many lines, the last counting the rest: a text held in many projects keeps the form on screen. */
@@ -68,10 +72,17 @@ export function AddFeedback({
       </Text>,
     );
   }
+  // Files left unread: what the text meets may be short, said under it in the words `invariant show` warns with.
+  const unread = unreadCopiesText(incomplete);
+  const whole = unread ? clipToRows(plain(unread), width, Number.POSITIVE_INFINITY).length : 0;
+  // The warning takes the rows the lines above leave it (one at least, from two rows up); they keep one at least.
+  const left = rows === undefined ? whole : rows <= 1 ? 0 : Math.max(1, rows - Math.max(1, lines.length));
+  const warnRows = Math.min(whole, left);
+  const lineRows = rows === undefined ? undefined : rows - warnRows;
   // On one row, the first line alone: with the count under it, two.
-  if (rows !== undefined && rows <= 1) lines.splice(1);
-  else if (rows !== undefined && lines.length > rows) {
-    const kept = rows - 1;
+  if (lineRows !== undefined && lineRows <= 1) lines.splice(1);
+  else if (lineRows !== undefined && lines.length > lineRows) {
+    const kept = lineRows - 1;
     lines.splice(
       kept,
       lines.length,
@@ -83,7 +94,13 @@ export function AddFeedback({
   if (lines.length === 0)
     lines.push(
       <Text key="ok" color={theme.hue('green')} wrap="truncate-end">
-        ✓ new in this scope, shadows nothing
+        {unread ? '✓ new in this scope, shadows nothing of the files read' : '✓ new in this scope, shadows nothing'}
+      </Text>,
+    );
+  if (warnRows > 0)
+    lines.push(
+      <Text key="unread" color={theme.hue('yellow')}>
+        {clipToRows(plain(unread!), width, warnRows).join('\n')}
       </Text>,
     );
   return <Box flexDirection="column">{lines}</Box>;

@@ -351,6 +351,7 @@ export function AddForm({
             check={check}
             text={text}
             near={near}
+            incomplete={context?.incomplete}
             width={width}
             rows={Math.max(problemLines.length > 0 ? 0 : 1, screenRows - 3 - fit.rows)}
           />
@@ -432,6 +433,7 @@ export function AddForm({
       body = (
         <AddSummary
           {...{ text, scope, severity, rationale, guard, editing, active, check, near, width }}
+          incomplete={context?.incomplete}
           tags={typedTags(tags)}
           saving={step === 'saving'}
           rows={screenRows - 3}

@@ -3,6 +3,7 @@
 import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
 import { describeScope, invariantPath, type Guard, type Scope, type ScopedInvariant, type Severity } from '../core/model.ts';
+import type { Diagnostic } from '../core/diagnostics.ts';
 import type { AddCheck } from '../core/shadow.ts';
 import type { NearMatch } from '../service/invariant-service.ts';
 import { AddFeedback } from './AddFeedback.tsx';
@@ -21,6 +22,8 @@ export interface AddSummaryProps {
   active: boolean;
   check: AddCheck | undefined;
   near: readonly NearMatch[];
+  /** The problems of the invalid files the form left unread, said beside what the text meets. */
+  incomplete: readonly Diagnostic[] | undefined;
   saving: boolean;
   width: number;
   /** The rows the form has for this step: the terminal's, less its title, key line, a problem and the spare row. */
@@ -81,7 +84,14 @@ export function AddSummary(props: AddSummaryProps): ReactElement {
         </Text>
       ))}
       {feedback > 0 ? (
-        <AddFeedback check={props.check} text={text} near={props.near} width={width} rows={Math.max(feedback, rows - 1 - count(shown))} />
+        <AddFeedback
+          check={props.check}
+          text={text}
+          near={props.near}
+          incomplete={props.incomplete}
+          width={width}
+          rows={Math.max(feedback, rows - 1 - count(shown))}
+        />
       ) : null}
       <Text bold>{props.saving ? 'writing…' : editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]'}</Text>
     </Box>

@@ -716,3 +716,18 @@ test('the live feedback says what the text meets in the words invariant add says
   ]);
   r.unmount();
 });
+
+test('another file of the store invalid and unread: the live feedback says the text shadows nothing of the files read and names the file', async () => {
+  const root = exampleStore();
+  const broken = 'projects/myapp/01M8KJW430VF8WCABSB8RTQ9ZZ.yaml';
+  writeFileSync(join(root, broken), 'id: 01M8KJW430VF8WCABSB8RTQ9ZZ\ntext: [broken\n');
+  const service = new InvariantService(root);
+  const context = await service.addContext({ kind: 'global' });
+  expect(context.incomplete?.map((d) => d.file)).toEqual([broken]);
+  const r = render(<AddForm service={service} scope={{ kind: 'global' }} width={200} onDone={() => {}} onCancel={() => {}} />);
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Only in the broken file');
+  const frame = await frameHas(r.lastFrame, '✓ new in this scope, shadows nothing of the files read', `${broken} is invalid`);
+  expect(frame).not.toMatch(/shadows nothing\s*$/m);
+  r.unmount();
+});

@@ -25,6 +25,7 @@ import {
   requireOwnScope,
   requirePlanHeld,
   requireValid,
+  storeErrors,
 } from './rules.ts';
 import { ADD_FIELDS, type AddContext, type AddInput, type AddResult, type ScopeInput } from './types.ts';
 
@@ -130,8 +131,8 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
 
 /**
  * Reads what a text added to `scope` could duplicate, shadow or be shadowed
- * by. Never writes; invalid files are skipped (the add itself re-checks its
- * scope under the lock).
+ * by. Never writes; invalid files are skipped and their problems returned as
+ * `incomplete` (the add itself re-checks its scope under the lock).
  */
 export async function addContext(svc: InvariantContext, input: ScopeInput | Scope): Promise<AddContext> {
   const scope = await svc.resolveScope(input);
@@ -140,7 +141,14 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
   if (scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(scope)], snap);
   // The policy sources' invariants lie below every scope but templates': a new copy may shadow them.
   const inherited = scope.kind === 'action' ? [] : await inheritedIfReadable(svc);
-  return { scope, invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants, plans: snap.plans };
+  // Said beside the answer, as show says it: a copy in a file left unread is not in it, so "shadows nothing" is not known.
+  const incomplete = storeErrors(snap);
+  return {
+    scope,
+    invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants,
+    plans: snap.plans,
+    ...(incomplete.length > 0 ? { incomplete } : {}),
+  };
 }
 
 /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */

@@ -186,6 +186,8 @@ export interface AddContext {
   /** The scope's own invariants and those it can shadow or be shadowed by. */
   invariants: ScopedInvariant[];
   plans: Map<string, Plan>;
+  /** The problems of the invalid files among those read, left unread: a copy or a plan there is not in `invariants` nor `plans`. */
+  incomplete?: Diagnostic[];
 }
 
 /** The scopes that exist in a store, for pickers. */
