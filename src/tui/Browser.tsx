@@ -3,15 +3,12 @@ import { clipToRows, fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { errorSummary } from '../present/diagnostics.ts';
-import { keptProjectSentence } from '../present/invariant-write.ts';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { IdAbbreviations } from '../core/id-prefix.ts';
 import { scopeFolder, type ScopedInvariant } from '../core/model.ts';
-import type { EffectiveResult, InvariantService, ShowResult } from '../service/invariant-service.ts';
+import type { EffectiveResult, InvariantService } from '../service/invariant-service.ts';
 import { compileFilter, filterByRegex } from '../service/regex.ts';
-import { AddForm } from './AddForm.tsx';
-import { ConfirmRemove } from './ConfirmRemove.tsx';
-import { MAX_FORM_WIDTH } from './FitWidth.tsx';
+import { BrowserWrite, type WriteOverlay } from './BrowserWrite.tsx';
 import { Help } from './Help.tsx';
 import { SelectList } from './SelectList.tsx';
 import { TextInput } from './TextInput.tsx';
@@ -19,7 +16,6 @@ import { effectiveRows, inScope, listRows, windowTop, type Row, type ScopeChoice
 import { useTheme } from './theme.ts';
 import { storeGone, useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
-import { useWriteSignal, useWrites } from './use-writes.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
 import { Detail, MessageLines, RowLine, noticeWords, scopeChoices, titleMode } from './browser-parts.tsx';
 
@@ -36,7 +32,7 @@ export interface BrowserProps {
   onError(error: unknown): void;
 }
 
-type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | { kind: 'add' } | { kind: 'remove'; info: ShowResult };
+type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | WriteOverlay;
 
 /**
  * The store browser (`agents tui`): every invariant grouped by scope, a live
@@ -91,8 +87,6 @@ function BrowserScreen({
   const [overlay, setOverlay] = useState<Overlay>({ kind: 'none' });
   const [status, setStatus] = useState('');
   const top = useRef(0);
-  const track = useWrites();
-  const signal = useWriteSignal();
 
   const { regex, regexProblem } = useMemo(() => {
     if (pattern === '') return { regex: undefined, regexProblem: undefined };
@@ -354,42 +348,18 @@ function BrowserScreen({
     </Text>
   );
 
-  if (overlay.kind === 'add') {
+  if (overlay.kind === 'add' || overlay.kind === 'remove') {
     return (
-      <AddForm
+      <BrowserWrite
+        overlay={overlay}
         service={service}
-        width={Math.min(width, MAX_FORM_WIDTH)}
+        width={width}
         rows={height}
-        onCancel={() => {
-          setOverlay({ kind: 'none' });
-          setStatus('Nothing added.');
-        }}
+        close={() => setOverlay({ kind: 'none' })}
+        say={setStatus}
+        reload={reload}
+        refused={refused}
         onError={onError}
-        onDone={(r) => {
-          setOverlay({ kind: 'none' });
-          setStatus(`added ${r.invariant.id} · ${r.invariant.path}`);
-          void reload();
-        }}
-      />
-    );
-  }
-  if (overlay.kind === 'remove') {
-    const info = overlay.info;
-    return (
-      <ConfirmRemove
-        info={info}
-        width={Math.min(width, MAX_FORM_WIDTH)}
-        rows={height}
-        onAnswer={(yes) => {
-          setOverlay({ kind: 'none' });
-          if (!yes) return setStatus('Nothing removed.');
-          const removal = service.remove(info.invariant.id, { signal });
-          track(removal, () => `removed ${info.invariant.id} (${info.invariant.path})`).then((done) => {
-            const kept = done.keptProject ? ` · ${keptProjectSentence(done.keptProject)}` : '';
-            setStatus(`removed ${info.invariant.id} · ${info.invariant.path}${kept}`);
-            void reload();
-          }, refused);
-        }}
       />
     );
   }
