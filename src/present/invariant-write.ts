@@ -45,18 +45,21 @@ export function unreadCopiesText(problems: readonly Diagnostic[] | undefined): s
   return unreadFilesText(problems, 'a copy it duplicates, shadows, is shadowed by or nearly repeats');
 }
 
-/** The notes printed after a write: what the invariant shadows, is shadowed by, and nearly repeats. */
-export function relationNotes(
-  r: {
-    invariant: ScopedInvariant;
-    shadows: readonly ScopedInvariant[];
-    shadowedBy: readonly ScopedInvariant[];
-    near: readonly { invariant: ScopedInvariant; kind: string }[];
-  },
-  warn: (s: string) => string,
-): string[] {
+/** What a written copy meets, one sentence each: the notes (what it hides or is hidden by), then the warnings (near repeats). */
+function relationLines(r: {
+  invariant: ScopedInvariant;
+  shadows: readonly ScopedInvariant[];
+  shadowedBy: readonly ScopedInvariant[];
+  near: readonly { invariant: ScopedInvariant; kind: string }[];
+}): { notes: string[]; warnings: string[] } {
   const { hides, hiddenBy } = relationSentences(r.invariant, r);
-  return [...[...hides, ...hiddenBy].map((line) => `  note: ${line}`), ...r.near.map((m) => `  ${warn('warning')}: ${nearSentence(m)}`)];
+  return { notes: [...hides, ...hiddenBy], warnings: r.near.map(nearSentence) };
+}
+
+/** The notes printed after a write: what the invariant shadows, is shadowed by, and nearly repeats. */
+export function relationNotes(r: Parameters<typeof relationLines>[0], warn: (s: string) => string): string[] {
+  const { notes, warnings } = relationLines(r);
+  return [...notes.map((line) => `  note: ${line}`), ...warnings.map((line) => `  ${warn('warning')}: ${line}`)];
 }
 
 /** The JSON of `invariant add`: the invariant, its file, the copies it meets, the commit and the project it made. */
@@ -79,6 +82,17 @@ export function addedText(s: Style, r: AddResult): string {
   if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
   lines.push(...relationNotes(r, s.yellow));
   return lines.join('\n');
+}
+
+/**
+ * What the browser's status line says after an add, on one line that it cuts to its rows: the id and file, then the
+ * notes `invariant add` prints under them (addedText), each after a `·`.
+ */
+export function addedSentence(r: AddResult): string {
+  const { notes, warnings } = relationLines(r);
+  return [`added ${r.invariant.id}`, r.invariant.path, ...notes.map((n) => `note: ${n}`), ...warnings.map((w) => `warning: ${w}`)].join(
+    ' · ',
+  );
 }
 
 /** Why a project whose last invariant went was kept (plans target it), as the CLI's note and the browser's status say it. */

@@ -1,7 +1,7 @@
 // The browser's changes (Browser.tsx holds the list and keys): the add form and the remove confirmation over the
 // screen, the write each starts, and what the status line says it did.
 import type { ReactElement } from 'react';
-import { keptProjectSentence } from '../present/invariant-write.ts';
+import { addedSentence, keptProjectSentence } from '../present/invariant-write.ts';
 import type { InvariantService, ShowResult } from '../service/invariant-service.ts';
 import { AddForm } from './AddForm.tsx';
 import { ConfirmRemove } from './ConfirmRemove.tsx';
@@ -45,7 +45,8 @@ export function BrowserWrite({ overlay, service, width, rows, close, say, reload
         onError={onError}
         onDone={(r) => {
           close();
-          say(`added ${r.invariant.id} · ${r.invariant.path}`);
+          // What it shadows or nearly repeats too, as `invariant add` prints under the file; the status line cuts it to its rows.
+          say(addedSentence(r));
           void reload();
         }}
       />

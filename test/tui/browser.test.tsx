@@ -738,3 +738,39 @@ test("a removal refused for another writer's lock says the refusal's hint on the
   expect(events).toEqual([]);
   r.unmount();
 });
+
+test('the status line after an add says what the new copy shadows and nearly repeats, as invariant add prints it, cut to its rows at 80×24 and 20×5', async () => {
+  const root = exampleStore();
+  const near = '01M8KK7000000000000000NEAR';
+  writeFileSync(join(root, `global/${near}.yaml`), invariantYaml(near, 'Never delete production dat'));
+  const service = new InvariantService(root);
+  const at = (size: { columns: number; rows: number }) => <Browser service={service} size={size} onQuit={() => {}} onError={() => {}} />;
+  const r = render(at(SIZE));
+  await frameHas(r.lastFrame, '7 shown');
+  r.stdin.write('a');
+  await frameHas(r.lastFrame, '› global');
+  r.stdin.write('j');
+  await frameHas(r.lastFrame, '› project myapp');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Never delete production data');
+  await frameHas(r.lastFrame, '↓ it shadows');
+  for (const step of ['Severity', 'Tags', 'Rationale', 'Guard 1/4', 'Guard 2/4', 'Guard 3/4', 'Guard 4/4', 'Add it?']) {
+    r.stdin.write('\r');
+    await frameHas(r.lastFrame, step);
+  }
+  r.stdin.write('\r');
+  const frame = await frameHas(r.lastFrame, '8 shown of 8');
+  const said = lines(frame).slice(1, 4).join(' ');
+  expect(said).toMatch(/^added [0-9A-Z]{26} · projects\/myapp\/[0-9A-Z]{26}\.yaml · /);
+  expect(said).toContain(`note: it shadows the copy in global (${G1})`);
+  // The near repeat's warning is begun and cut at the status line's third row, its text left to `invariant show`.
+  expect(said).toMatch(/ · warning: nearly repeats global…$/);
+  expect(lines(frame).length).toBeLessThanOrEqual(SIZE.rows - 1);
+  // On 20×5 the status keeps to its one row and the screen within the terminal.
+  r.rerender(at({ columns: 20, rows: 5 }));
+  const small = await frameMatches(r.lastFrame, (f) => expect(lines(f)[1]).toMatch(/^added/));
+  expect(lines(small).length).toBeLessThanOrEqual(4);
+  for (const l of lines(small)) expect(l.length).toBeLessThanOrEqual(20);
+  r.unmount();
+});
