@@ -152,15 +152,18 @@ export class InvariantService implements InvariantContext {
 
   /**
    * Reads what a text added to `scope` could duplicate, shadow or be shadowed
-   * by. Never writes; invalid files are skipped (the add itself re-checks its
-   * scope under the lock).
+   * by. Never writes; invalid files are skipped and their problems returned as
+   * `incomplete` (the add itself re-checks its scope under the lock).
    */
   async addContext(input: ScopeInput | Scope): Promise<AddContext> {
     return (await adding()).addContext(this, input);
   }
 
-  /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */
-  async checkAdd(input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
+  /**
+   * A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? With
+   * `incomplete`, the problems of the invalid files left unread, where a copy it meets may be.
+   */
+  async checkAdd(input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck & Pick<AddContext, 'incomplete'>> {
     return (await adding()).checkAdd(this, input);
   }
 

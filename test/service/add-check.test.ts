@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { InvariantService } from '../../src/service/invariant-service.ts';
@@ -49,4 +49,17 @@ test('scopes lists projects, actions and plans with valid names', async () => {
   expect(catalog.actions).toEqual(['local/code-coverage']);
   expect(catalog.plans).toEqual([{ id: PLAN, project: 'myapp', goal: 'Upgrade' }]);
   expect(files(join(root, 'projects'))).toContain('Bad Name');
+});
+
+test('checkAdd and addContext say the invalid files they left unread, where a copy the text meets may be', async () => {
+  const root = store();
+  const broken = 'global/01M8KJW430VF8WCABSB8RTQ9ZZ.yaml';
+  writeFileSync(join(root, broken), 'id: 01M8KJW430VF8WCABSB8RTQ9ZZ\ntext: [broken\n');
+  const service = new InvariantService(root);
+  const check = await service.checkAdd({ scope: { project: 'web' }, text: 'Only in the broken file' });
+  expect(check.shadows).toEqual([]);
+  expect(check.incomplete?.map((d) => d.file)).toEqual([broken]);
+  expect((await service.addContext({ project: 'web' })).incomplete?.map((d) => d.file)).toEqual([broken]);
+  // Every file read valid: nothing is said.
+  expect((await new InvariantService(store()).checkAdd({ scope: { global: true }, text: 'x' })).incomplete).toBeUndefined();
 });

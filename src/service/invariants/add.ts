@@ -152,8 +152,13 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
 }
 
 /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */
-export async function checkAdd(svc: InvariantContext, given: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
+export async function checkAdd(
+  svc: InvariantContext,
+  given: { scope: ScopeInput | Scope; text: string },
+): Promise<AddCheck & Pick<AddContext, 'incomplete'>> {
   const input = inputObject(given, 'checkAdd', { scope: true, text: true }, 'input');
   const context = await svc.addContext(input.scope!);
-  return checkNewInvariant(context.scope, cleanText(requiredString(input.text, 'text')), context.invariants, context.plans);
+  const check = checkNewInvariant(context.scope, cleanText(requiredString(input.text, 'text')), context.invariants, context.plans);
+  // A copy in a file left unread is not in the answer: said with it, as addContext says it.
+  return context.incomplete ? { ...check, incomplete: context.incomplete } : check;
 }
