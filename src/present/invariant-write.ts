@@ -38,11 +38,17 @@ export function nearSentence(m: { invariant: ScopedInvariant; kind: string }): s
 }
 
 /**
- * What the add form says beside what the text meets when files it would read are invalid (AddContext's incomplete):
- * a copy there is not among them, so nothing met is said only of the files read.
+ * What the add form says beside what the text meets when files it would read are invalid (AddContext's incomplete) or
+ * a policy source's invariants could not be read (its inheritedMissing, the command that reads them): a copy there is
+ * not among them, so nothing met is said only of the files read.
  */
-export function unreadCopiesText(problems: readonly Diagnostic[] | undefined): string | undefined {
-  return unreadFilesText(problems, 'a copy it duplicates, shadows, is shadowed by or nearly repeats');
+export function unreadCopiesText(problems: readonly Diagnostic[] | undefined, inheritedMissing?: string): string | undefined {
+  const files = unreadFilesText(problems, 'a copy it duplicates, shadows, is shadowed by or nearly repeats');
+  const sources =
+    inheritedMissing !== undefined
+      ? `warning: a copy it shadows or nearly repeats in the policy sources may be missing, as their invariants were not read: ${inheritedMissing}`
+      : undefined;
+  return files !== undefined && sources !== undefined ? `${files} · ${sources}` : (files ?? sources);
 }
 
 /** What a written copy meets, one sentence each: the notes (what it hides or is hidden by), then the warnings (near repeats). */

@@ -17,6 +17,7 @@ export function AddFeedback({
   text,
   near = [],
   incomplete,
+  inheritedMissing,
   width = 80,
   rows,
 }: {
@@ -25,6 +26,8 @@ export function AddFeedback({
   near?: readonly NearMatch[];
   /** The problems of the invalid files left unread (AddContext's): what the text meets is said of the files read. */
   incomplete?: readonly Diagnostic[] | undefined;
+  /** Why the policy sources' invariants were not read (AddContext's), with the command that reads them. */
+  inheritedMissing?: string | undefined;
   /** The form's width: a line that quotes an invariant is cut to it in terminal columns (plain.ts). */
   width?: number;
   /** At most this many lines, the last counting the rest: a text held in many projects keeps the form on screen. */
@@ -72,8 +75,8 @@ export function AddFeedback({
       </Text>,
     );
   }
-  // Files left unread: what the text meets may be short, said under it in the words `invariant show` warns with.
-  const unread = unreadCopiesText(incomplete);
+  // Files or policy sources left unread: what the text meets may be short, said under it in the words `invariant show` warns with.
+  const unread = unreadCopiesText(incomplete, inheritedMissing);
   const whole = unread ? clipToRows(plain(unread), width, Number.POSITIVE_INFINITY).length : 0;
   // The warning takes the rows the lines above leave it (one at least, from two rows up); they keep one at least.
   const left = rows === undefined ? whole : rows <= 1 ? 0 : Math.max(1, rows - Math.max(1, lines.length));

@@ -352,6 +352,7 @@ export function AddForm({
             text={text}
             near={near}
             incomplete={context?.incomplete}
+            inheritedMissing={context?.inheritedMissing}
             width={width}
             rows={Math.max(problemLines.length > 0 ? 0 : 1, screenRows - 3 - fit.rows)}
           />
@@ -434,6 +435,7 @@ export function AddForm({
         <AddSummary
           {...{ text, scope, severity, rationale, guard, editing, active, check, near, width }}
           incomplete={context?.incomplete}
+          inheritedMissing={context?.inheritedMissing}
           tags={typedTags(tags)}
           saving={step === 'saving'}
           rows={screenRows - 3}

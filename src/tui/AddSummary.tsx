@@ -24,6 +24,7 @@ export interface AddSummaryProps {
   near: readonly NearMatch[];
   /** The problems of the invalid files the form left unread, said beside what the text meets. */
   incomplete: readonly Diagnostic[] | undefined;
+  inheritedMissing: string | undefined;
   saving: boolean;
   width: number;
   /** The rows the form has for this step: the terminal's, less its title, key line, a problem and the spare row. */

@@ -731,3 +731,15 @@ test('another file of the store invalid and unread: the live feedback says the t
   expect(frame).not.toMatch(/shadows nothing\s*$/m);
   r.unmount();
 });
+
+test('a policy source not pinned: the live feedback says the text shadows nothing of the files read, and the source was not read with the command that reads it', async () => {
+  const root = exampleStore();
+  writeFileSync(join(root, 'config.yaml'), 'extends:\n  - url: https://git.example.com/acme/acme-policy.git\n    ref: v3\n');
+  const service = new InvariantService(root);
+  expect((await service.addContext({ kind: 'global' })).inheritedMissing).toContain('agents extends update');
+  const r = render(<AddForm service={service} scope={{ kind: 'global' }} width={200} onDone={() => {}} onCancel={() => {}} />);
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Only in the policy');
+  await frameHas(r.lastFrame, '✓ new in this scope, shadows nothing of the files read', 'acme-policy has no pin');
+  r.unmount();
+});

@@ -12,7 +12,7 @@ import { idMaker } from '../new-ids.ts';
 import { optionWords } from '../option-words.ts';
 import type { InvariantContext } from './context.ts';
 import { checkNewAction, projectMadeUnderLock } from './projects.ts';
-import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
+import { inheritedIfReadable, relatedSnapshot, relations, sourceRemedy } from './related.ts';
 import {
   PROBE_ID,
   checkGuard,
@@ -140,7 +140,13 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
   const snap = await relatedSnapshot(svc, scope);
   if (scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(scope)], snap);
   // The policy sources' invariants lie below every scope but templates': a new copy may shadow them.
-  const inherited = scope.kind === 'action' ? [] : await inheritedIfReadable(svc);
+  let inheritedMissing: string | undefined;
+  const inherited =
+    scope.kind === 'action'
+      ? []
+      : await inheritedIfReadable(svc, (error) => {
+          inheritedMissing = sourceRemedy(error);
+        });
   // Said beside the answer, as show says it: a copy in a file left unread is not in it, so "shadows nothing" is not known.
   const incomplete = storeErrors(snap);
   return {
@@ -148,6 +154,7 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
     invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants,
     plans: snap.plans,
     ...(incomplete.length > 0 ? { incomplete } : {}),
+    ...(inheritedMissing !== undefined ? { inheritedMissing } : {}),
   };
 }
 

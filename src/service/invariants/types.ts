@@ -188,6 +188,8 @@ export interface AddContext {
   plans: Map<string, Plan>;
   /** The problems of the invalid files among those read, left unread: a copy or a plan there is not in `invariants` nor `plans`. */
   incomplete?: Diagnostic[];
+  /** Why the policy sources' invariants are not in `invariants` (a source not pinned or not fetched yet), with the command that reads them. */
+  inheritedMissing?: string;
 }
 
 /** The scopes that exist in a store, for pickers. */
