@@ -177,7 +177,7 @@ export function unreadFilesText(problems: readonly Diagnostic[] | undefined, mis
     files.length === 1
       ? `${files[0]} is invalid`
       : `${files.length} files are invalid (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''})`;
-  return `warning: ${missing} may be missing, as ${which} and was not read: run \`${inc.command}\` to see the ${inc.problems === 1 ? 'problem' : `${inc.problems} problems`}`;
+  return `warning: ${missing} may be missing, as ${which} and ${files.length === 1 ? 'was' : 'were'} not read: run \`${inc.command}\` to see the ${inc.problems === 1 ? 'problem' : `${inc.problems} problems`}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeStyle } from '../../src/core/style.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
-import { showText } from '../../src/present/invariant.ts';
+import { showText, unreadFilesText } from '../../src/present/invariant.ts';
 
 describe('invariant show as text', () => {
   it('gives every field the file holds, overrides among them', () => {
@@ -60,5 +60,18 @@ describe('invariant show as text', () => {
       `shadowed by plan 01M8KK5920RS6CGAVDFVYYJ0B5 ${plan}`,
     ]);
     expect(shown(g, [], [mine]).map(([k, v]) => `${k} ${v}`)).toEqual([`overridden by project myapp ${project}`]);
+  });
+});
+
+describe('the warning of files left unread', () => {
+  const problem = (file: string) => ({ file, line: 2, col: 7, code: 'yaml-syntax' as const, message: 'bad', severity: 'error' as const });
+  it('names each invalid file, the verb agreeing with how many, and the command that shows the problems', () => {
+    const one = unreadFilesText([problem('global/A.yaml')], 'the copies');
+    expect(one).toMatch(/global\/A\.yaml is invalid and was not read: run `agents validate` to see the problem$/);
+    const two = unreadFilesText([problem('global/A.yaml'), problem('global/B.yaml'), problem('global/B.yaml')], 'the copies');
+    expect(two).toMatch(
+      /2 files are invalid \(global\/A\.yaml, global\/B\.yaml\) and were not read: run `agents validate` to see the 3 problems$/,
+    );
+    expect(unreadFilesText([], 'the copies')).toBeUndefined();
   });
 });
