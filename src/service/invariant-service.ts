@@ -153,7 +153,8 @@ export class InvariantService implements InvariantContext {
   /**
    * Reads what a text added to `scope` could duplicate, shadow or be shadowed
    * by. Never writes; invalid files are skipped and their problems returned as
-   * `incomplete` (the add itself re-checks its scope under the lock).
+   * `incomplete`, a policy source not readable yet said in `inheritedMissing` (the add itself re-checks its scope
+   * under the lock).
    */
   async addContext(input: ScopeInput | Scope): Promise<AddContext> {
     return (await adding()).addContext(this, input);
@@ -161,9 +162,13 @@ export class InvariantService implements InvariantContext {
 
   /**
    * A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? With
-   * `incomplete`, the problems of the invalid files left unread, where a copy it meets may be.
+   * `incomplete`, the problems of the invalid files left unread, and `inheritedMissing`, why the policy sources'
+   * invariants were not read: a copy it meets may be there.
    */
-  async checkAdd(input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck & Pick<AddContext, 'incomplete'>> {
+  async checkAdd(input: {
+    scope: ScopeInput | Scope;
+    text: string;
+  }): Promise<AddCheck & Pick<AddContext, 'incomplete' | 'inheritedMissing'>> {
     return (await adding()).checkAdd(this, input);
   }
 

@@ -51,7 +51,7 @@ test('scopes lists projects, actions and plans with valid names', async () => {
   expect(files(join(root, 'projects'))).toContain('Bad Name');
 });
 
-test('checkAdd and addContext say the invalid files they left unread, where a copy the text meets may be', async () => {
+test('checkAdd and addContext say the invalid files and the policy sources they left unread, where a copy the text meets may be', async () => {
   const root = store();
   const broken = 'global/01M8KJW430VF8WCABSB8RTQ9ZZ.yaml';
   writeFileSync(join(root, broken), 'id: 01M8KJW430VF8WCABSB8RTQ9ZZ\ntext: [broken\n');
@@ -60,6 +60,9 @@ test('checkAdd and addContext say the invalid files they left unread, where a co
   expect(check.shadows).toEqual([]);
   expect(check.incomplete?.map((d) => d.file)).toEqual([broken]);
   expect((await service.addContext({ project: 'web' })).incomplete?.map((d) => d.file)).toEqual([broken]);
+  // A policy source not pinned: its invariants were not read, and the answer says so with the command that reads them.
+  writeFileSync(join(root, 'config.yaml'), 'extends:\n  - url: https://git.example.com/acme/acme-policy.git\n    ref: v3\n');
+  expect((await service.checkAdd({ scope: { global: true }, text: 'x' })).inheritedMissing).toContain('agents extends update');
   // Every file read valid: nothing is said.
   expect((await new InvariantService(store()).checkAdd({ scope: { global: true }, text: 'x' })).incomplete).toBeUndefined();
 });

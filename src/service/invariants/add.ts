@@ -132,7 +132,8 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
 /**
  * Reads what a text added to `scope` could duplicate, shadow or be shadowed
  * by. Never writes; invalid files are skipped and their problems returned as
- * `incomplete` (the add itself re-checks its scope under the lock).
+ * `incomplete`, a policy source not readable yet said in `inheritedMissing` (the add itself re-checks its scope
+ * under the lock).
  */
 export async function addContext(svc: InvariantContext, input: ScopeInput | Scope): Promise<AddContext> {
   const scope = await svc.resolveScope(input);
@@ -162,10 +163,11 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
 export async function checkAdd(
   svc: InvariantContext,
   given: { scope: ScopeInput | Scope; text: string },
-): Promise<AddCheck & Pick<AddContext, 'incomplete'>> {
+): Promise<AddCheck & Pick<AddContext, 'incomplete' | 'inheritedMissing'>> {
   const input = inputObject(given, 'checkAdd', { scope: true, text: true }, 'input');
   const context = await svc.addContext(input.scope!);
   const check = checkNewInvariant(context.scope, cleanText(requiredString(input.text, 'text')), context.invariants, context.plans);
-  // A copy in a file left unread is not in the answer: said with it, as addContext says it.
-  return context.incomplete ? { ...check, incomplete: context.incomplete } : check;
+  // A copy in a file or policy source left unread is not in the answer: said with it, as addContext says it.
+  const { incomplete, inheritedMissing } = context;
+  return { ...check, ...(incomplete ? { incomplete } : {}), ...(inheritedMissing !== undefined ? { inheritedMissing } : {}) };
 }
