@@ -247,10 +247,11 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   // Hook mode: the files the commit changes that the source holds; a deleted one is counted apart, as nothing of it is read.
   let deleted: number | undefined;
   if (changed) {
-    const held = new Set(report.entries.filter((e) => e.type !== 'dir').map((e) => e.path));
-    const touched = [...changed].filter((p) => !named || matches(named, p));
-    const files = touched.filter((p) => held.has(p)).length;
-    deleted = touched.length - files;
+    // One pass over the entries, the few touched paths looked up: no set of every path of the store.
+    const touched = new Set([...changed].filter((p) => !named || matches(named, p)));
+    let files = 0;
+    for (const e of report.entries) if (e.type !== 'dir' && touched.has(e.path)) files++;
+    deleted = touched.size - files;
     report = { ...report, files };
   }
   const counts = countBySeverity(diagnostics);
