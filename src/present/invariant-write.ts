@@ -5,14 +5,24 @@ import { describeScope, type Scope, type ScopedInvariant } from '../core/model.t
 import type { Style } from '../core/style.ts';
 import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult } from '../service/invariants/types.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { invariantJson, nearJson, relationWords, shadowJson, showIncompleteText, showRelationsJson, unreadFilesText } from './invariant.ts';
+import {
+  incompleteJson,
+  invariantJson,
+  nearJson,
+  relationWords,
+  shadowJson,
+  showIncompleteText,
+  showRelationsJson,
+  unreadFilesText,
+} from './invariant.ts';
 
-/** The copies an invariant meets, as every write's JSON lists them. */
-function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near'>) {
+/** The copies an invariant meets, as every write's JSON lists them, and the invalid files they were not read from. */
+function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near' | 'incomplete'>) {
   return {
     shadows: r.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
     shadowed_by: r.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
     near_duplicates: r.near.map(nearJson),
+    incomplete: incompleteJson(r.incomplete),
   };
 }
 
@@ -42,13 +52,25 @@ export function nearSentence(m: { invariant: ScopedInvariant; kind: string }): s
  * a policy source's invariants could not be read (its inheritedMissing, the command that reads them): a copy there is
  * not among them, so nothing met is said only of the files read.
  */
-export function unreadCopiesText(problems: readonly Diagnostic[] | undefined, inheritedMissing?: string): string | undefined {
-  const files = unreadFilesText(problems, 'a copy it duplicates, shadows, is shadowed by or nearly repeats');
+export function unreadCopiesText(
+  problems: readonly Diagnostic[] | undefined,
+  inheritedMissing?: string,
+  missing = 'a copy it duplicates, shadows, is shadowed by or nearly repeats',
+): string | undefined {
+  const files = unreadFilesText(problems, missing);
   const sources =
     inheritedMissing !== undefined
       ? `warning: a copy it shadows or nearly repeats in the policy sources may be missing, as their invariants were not read: ${inheritedMissing}`
       : undefined;
   return files !== undefined && sources !== undefined ? `${files} · ${sources}` : (files ?? sources);
+}
+
+/**
+ * The warning after add, edit and move when the notes were read short: an invalid file or a policy source not read
+ * may hold a copy it shadows, is shadowed by or nearly repeats (the CLI says it on stderr in every format, as show's).
+ */
+export function writtenUnreadText(r: Pick<AddResult, 'incomplete' | 'inheritedMissing'>): string | undefined {
+  return unreadCopiesText(r.incomplete, r.inheritedMissing, 'a copy it shadows, is shadowed by or nearly repeats');
 }
 
 /** What a written copy meets, one sentence each: the notes (what it hides or is hidden by), then the warnings (near repeats). */
@@ -70,13 +92,14 @@ export function relationNotes(r: Parameters<typeof relationLines>[0], warn: (s: 
 
 /** The JSON of `invariant add`: the invariant, its file, the copies it meets, the commit and the project it made. */
 export function addedJson(r: AddResult) {
-  const { shadows, shadowed_by, near_duplicates } = relationsJson(r);
+  const { shadows, shadowed_by, near_duplicates, incomplete } = relationsJson(r);
   return {
     ...invariantJson(r.invariant),
     file: r.file,
     shadows,
     shadowed_by,
     near_duplicates,
+    incomplete,
     commit: r.commit ?? null,
     created_project: r.createdProject ?? null,
   };
@@ -117,7 +140,7 @@ export function keptProjectNote(kept: KeptProject): string {
 
 /** The JSON of `invariant move`: the invariant where it is now, where it was, and the project the move kept or made. */
 export function movedJson(r: MoveResult) {
-  const { shadows, shadowed_by, near_duplicates } = relationsJson(r);
+  const { shadows, shadowed_by, near_duplicates, incomplete } = relationsJson(r);
   return {
     ...invariantJson(r.invariant),
     file: r.file,
@@ -125,6 +148,7 @@ export function movedJson(r: MoveResult) {
     shadows,
     shadowed_by,
     near_duplicates,
+    incomplete,
     kept_project: r.keptProject ?? null,
     created_project: r.createdProject ?? null,
     commit: r.commit ?? null,
@@ -144,7 +168,7 @@ export function movedText(s: Style, r: MoveResult): string {
 
 /** The JSON of `invariant edit`: the invariant as it is now, the fields changed, and as it was before. */
 export function editedJson(r: EditResult) {
-  const { shadows, shadowed_by, near_duplicates } = relationsJson(r);
+  const { shadows, shadowed_by, near_duplicates, incomplete } = relationsJson(r);
   return {
     ...invariantJson(r.invariant),
     file: r.file,
@@ -153,6 +177,7 @@ export function editedJson(r: EditResult) {
     shadows,
     shadowed_by,
     near_duplicates,
+    incomplete,
     commit: r.commit ?? null,
   };
 }

@@ -133,7 +133,8 @@ export interface IncompleteJson {
   command: string;
 }
 
-function incompleteJson(problems: readonly Diagnostic[] | undefined): IncompleteJson | null {
+/** `incomplete` of every JSON answer about an invariant's copies: null when every file was read. */
+export function incompleteJson(problems: readonly Diagnostic[] | undefined): IncompleteJson | null {
   if (!problems?.length) return null;
   return { problems: problems.length, files: [...new Set(problems.map((d) => d.file))].sort(), command: 'agents validate' };
 }

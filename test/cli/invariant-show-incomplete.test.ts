@@ -49,3 +49,39 @@ describe('invariant show with invalid files in the store', () => {
     expect(removed.stderr).toContain(`global/${GLOBAL}.yaml`);
   });
 });
+
+describe('invariant add, edit and move with invalid files or a policy source left unread', () => {
+  it('say in JSON (incomplete) and on stderr that what the written copy meets is of the files read', async () => {
+    const store = testStore({
+      [`projects/web/${PROJECT}.yaml`]: invariantYaml(PROJECT, 'Never log secrets', { severity: 'error' }),
+      // The copy the new one would shadow is the invalid file: an answer of nothing met is not known.
+      [`global/${GLOBAL}.yaml`]: invariantYaml(GLOBAL, 'Keep logs', { severty: 'x' }),
+    });
+    const run = (...args: string[]) => runAgents(['--store', store, '--format', 'json', 'invariant', ...args]);
+    const incomplete = { problems: 1, files: [`global/${GLOBAL}.yaml`], command: 'agents validate' };
+
+    const added = await run('add', '--project', 'web', 'Keep logs');
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ text: 'Keep logs', shadows: [], incomplete });
+    expect(added.stderr).toContain(`global/${GLOBAL}.yaml`);
+    const edited = await run('edit', PROJECT, '--severity', 'warning');
+    expect(edited.code).toBe(0);
+    expect(JSON.parse(edited.stdout)).toMatchObject({ changed: ['severity'], incomplete });
+    expect(edited.stderr).toContain(`global/${GLOBAL}.yaml`);
+    const moved = await run('move', PROJECT, '--project', 'api', '--new-project');
+    expect(moved.code).toBe(0);
+    expect(JSON.parse(moved.stdout)).toMatchObject({ project: 'api', incomplete });
+    expect(moved.stderr).toContain(`global/${GLOBAL}.yaml`);
+
+    // Every file valid again, but a policy source not pinned: its invariants were not read, and the command that reads them is said.
+    writeFileSync(join(store, `global/${GLOBAL}.yaml`), invariantYaml(GLOBAL, 'Keep logs', { severity: 'error' }));
+    writeFileSync(join(store, 'config.yaml'), 'extends:\n  - url: https://git.example.com/acme/acme-policy.git\n    ref: v3\n');
+    const text = await runAgents(['--store', store, 'invariant', 'add', '--project', 'api', 'Keep traces']);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain('agents extends update');
+    const json = await run('add', '--project', 'api', 'Keep metrics');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).incomplete).toBeNull();
+    expect(json.stderr).toContain('agents extends update');
+  });
+});

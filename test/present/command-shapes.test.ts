@@ -265,7 +265,16 @@ describe('invariant write shapes', () => {
       near: [{ invariant: near, kind: 'punctuation' as const }],
     };
     const json = addedJson({ ...r, createdProject: 'web' });
-    expect(Object.keys(json).slice(-6)).toEqual(['file', 'shadows', 'shadowed_by', 'near_duplicates', 'commit', 'created_project']);
+    expect(Object.keys(json).slice(-7)).toEqual([
+      'file',
+      'shadows',
+      'shadowed_by',
+      'near_duplicates',
+      'incomplete',
+      'commit',
+      'created_project',
+    ]);
+    expect(json.incomplete).toBeNull();
     expect(doc(json.shadows)).toBe(doc([{ id: G, scope: 'global', path: global.path }]));
     expect(json.created_project).toBe('web');
     expect(addedText(s, { ...r, commit: 'c'.repeat(40) })).toBe(
@@ -282,12 +291,13 @@ describe('invariant write shapes', () => {
   it('move: where it was, and the project the move kept', () => {
     const r = { before: global, invariant: web, file: `/r/.agents/${web.path}`, shadows: [], shadowedBy: [], near: [], keptProject: kept };
     const json = movedJson(r);
-    expect(Object.keys(json).slice(-8)).toEqual([
+    expect(Object.keys(json).slice(-9)).toEqual([
       'file',
       'from',
       'shadows',
       'shadowed_by',
       'near_duplicates',
+      'incomplete',
       'kept_project',
       'created_project',
       'commit',
@@ -313,7 +323,16 @@ describe('invariant write shapes', () => {
       near: [],
     };
     const json = editedJson(r);
-    expect(Object.keys(json).slice(-7)).toEqual(['file', 'changed', 'before', 'shadows', 'shadowed_by', 'near_duplicates', 'commit']);
+    expect(Object.keys(json).slice(-8)).toEqual([
+      'file',
+      'changed',
+      'before',
+      'shadows',
+      'shadowed_by',
+      'near_duplicates',
+      'incomplete',
+      'commit',
+    ]);
     expect(json.before.id).toBe(G);
     expect(editedText(s, r)).toBe(`edited ${W} in project web: severity\n  /r/.agents/${web.path}`);
     expect(editedText(s, { ...r, changed: [] })).toBe(`unchanged ${W} in project web: it already has these values; nothing was written`);

@@ -5,7 +5,7 @@ import type { AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { addedJson, addedText } from '../../present/invariant-write.ts';
+import { addedJson, addedText, writtenUnreadText } from '../../present/invariant-write.ts';
 import { guardFromArgs, guardOptions, type GuardArgs } from '../guard-options.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
@@ -91,6 +91,9 @@ export default defineCommand<AddArgs>({
       });
     }
     if (result.createdProject !== undefined) ctx.notice(`created project ${result.createdProject} (projects/${result.createdProject}/)`);
+    // On stderr in every format, as show says it: the notes are of the files read, JSON saying it in `incomplete` too.
+    const unread = writtenUnreadText(result);
+    if (unread) ctx.notice(unread);
     emit(ctx, addedJson(result), () => addedText(ctx.style, result));
     return EXIT_CODES.ok;
   },

@@ -7,7 +7,7 @@ import type { CliContext } from '../context.ts';
 import { guardFromArgs, guardOptions, type GuardArgs } from '../guard-options.ts';
 import { tuiIo } from '../interactive.ts';
 import { emit } from '../render.ts';
-import { editedJson, editedText } from '../../present/invariant-write.ts';
+import { editedJson, editedText, writtenUnreadText } from '../../present/invariant-write.ts';
 
 interface EditArgs extends GuardArgs {
   id: string;
@@ -117,5 +117,8 @@ export default defineCommand<EditArgs>({
 });
 
 function printEdit(ctx: CliContext, r: EditResult): void {
+  // On stderr in every format, as add says it: the notes are of the files read.
+  const unread = writtenUnreadText(r);
+  if (unread) ctx.notice(unread);
   emit(ctx, editedJson(r), () => editedText(ctx.style, r));
 }

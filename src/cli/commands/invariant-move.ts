@@ -1,7 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { movedJson, movedText } from '../../present/invariant-write.ts';
+import { movedJson, movedText, writtenUnreadText } from '../../present/invariant-write.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
 interface MoveArgs extends ScopeArgs {
@@ -30,6 +30,9 @@ export default defineCommand<MoveArgs>({
       ...(argv['new-project'] ? { newProject: true } : {}),
     });
     if (r.createdProject !== undefined) ctx.notice(`created project ${r.createdProject} (projects/${r.createdProject}/)`);
+    // On stderr in every format, as add says it: the notes are of the files read.
+    const unread = writtenUnreadText(r);
+    if (unread) ctx.notice(unread);
     emit(ctx, movedJson(r), () => movedText(ctx.style, r));
     return EXIT_CODES.ok;
   },

@@ -117,13 +117,11 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
   );
 
   // Notes of what the new copy shadows or is shadowed by, as edit and move say them: best effort over readable files.
-  const { shadows, shadowedBy, near } = await relations(svc, invariant);
+  const rel = await relations(svc, invariant);
   return {
     invariant,
     file: `${svc.root}/${invariant.path}`,
-    shadows,
-    shadowedBy,
-    near,
+    ...rel,
     ...(commit ? { commit } : {}),
     ...(created !== undefined ? { createdProject: created } : {}),
   };

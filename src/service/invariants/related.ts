@@ -5,8 +5,8 @@ import { shadowInfo } from '../../core/shadow.ts';
 import { type StoreSnapshot, emptySnapshot, readAllPlans, readFolders, readStore } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
 import { optionWords } from '../option-words.ts';
-import { nearAmong } from './rules.ts';
-import type { NearMatch } from './types.ts';
+import { nearAmong, storeErrors } from './rules.ts';
+import type { AddResult } from './types.ts';
 
 /** The folders whose invariants can shadow, or be shadowed by, one in `scope`. */
 export async function relatedSnapshot(svc: InvariantContext, scope: Scope): Promise<StoreSnapshot> {
@@ -28,20 +28,37 @@ export async function relatedSnapshot(svc: InvariantContext, scope: Scope): Prom
   }
 }
 
-/** What an invariant in `scope` shadows, is shadowed by and nearly repeats: best effort over readable files. */
+/**
+ * What an invariant in `scope` shadows, is shadowed by and nearly repeats: best effort over readable files, with
+ * what was not read (the invalid files' problems in `incomplete`, a policy source not ready in `inheritedMissing`),
+ * so that an answer of nothing met is said only of what was read, as `show` and the add form say it.
+ */
 export async function relations(
   svc: InvariantContext,
   inv: ScopedInvariant,
-): Promise<{ shadows: ScopedInvariant[]; shadowedBy: ScopedInvariant[]; near: NearMatch[] }> {
+): Promise<Pick<AddResult, 'shadows' | 'shadowedBy' | 'near' | 'incomplete' | 'inheritedMissing'>> {
   const related = await relatedSnapshot(svc, inv.scope);
   if (inv.scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(inv.scope)], related);
   const plans = related.plans;
   if (inv.scope.kind === 'plan' && !plans.has(inv.scope.plan)) plans.set(inv.scope.plan, await svc.readPlan(inv.scope.plan));
   // The policy sources' invariants apply below every scope but templates': a copy here shadows or repeats them too.
-  const inherited = inv.scope.kind === 'action' ? [] : await inheritedIfReadable(svc);
+  let inheritedMissing: string | undefined;
+  const inherited =
+    inv.scope.kind === 'action'
+      ? []
+      : await inheritedIfReadable(svc, (error) => {
+          inheritedMissing = sourceRemedy(error);
+        });
   const others = (inherited.length > 0 ? [...related.invariants, ...inherited] : related.invariants).filter((o) => o.id !== inv.id);
   const info = shadowInfo(inv, others, plans);
-  return { shadows: info.shadows, shadowedBy: info.shadowedBy, near: nearAmong(inv, others, plans) };
+  const incomplete = storeErrors(related);
+  return {
+    shadows: info.shadows,
+    shadowedBy: info.shadowedBy,
+    near: nearAmong(inv, others, plans),
+    ...(incomplete.length > 0 ? { incomplete } : {}),
+    ...(inheritedMissing !== undefined ? { inheritedMissing } : {}),
+  };
 }
 
 /**

@@ -48,6 +48,10 @@ export interface AddResult {
   shadowedBy: ScopedInvariant[];
   /** Texts nearly the same that can meet it in an effective set (a warning, not a refusal). */
   near: NearMatch[];
+  /** The problems of the invalid files left unread: a copy there is not in `shadows`, `shadowedBy` nor `near`. */
+  incomplete?: Diagnostic[];
+  /** Why the policy sources' invariants were not read (a source not pinned or not fetched yet), with the command that reads them. */
+  inheritedMissing?: string;
   /** The commit made with `commit`. */
   commit?: string;
   /** The project this add created (its folder did not exist before). */
@@ -105,6 +109,9 @@ export interface EditResult {
   shadows: ScopedInvariant[];
   shadowedBy: ScopedInvariant[];
   near: NearMatch[];
+  /** As `AddResult`'s: what the relations were not read from. */
+  incomplete?: Diagnostic[];
+  inheritedMissing?: string;
   commit?: string;
 }
 
@@ -116,6 +123,9 @@ export interface MoveResult {
   shadows: ScopedInvariant[];
   shadowedBy: ScopedInvariant[];
   near: NearMatch[];
+  /** As `AddResult`'s: what the relations were not read from. */
+  incomplete?: Diagnostic[];
+  inheritedMissing?: string;
   /** The project folder the move emptied, kept with a `.gitkeep` because plans target it. */
   keptProject?: KeptProject;
   /** The project the move created (its folder did not exist), as `add` says it. */
