@@ -115,13 +115,18 @@ export function addedText(s: Style, r: AddResult): string {
 
 /**
  * What the browser's status line says after an add, on one line that it cuts to its rows: the id and file, then the
- * notes `invariant add` prints under them (addedText), each after a `·`.
+ * notes `invariant add` prints under them (addedText), each after a `·`, and its warning of what was not read.
  */
 export function addedSentence(r: AddResult): string {
   const { notes, warnings } = relationLines(r);
-  return [`added ${r.invariant.id}`, r.invariant.path, ...notes.map((n) => `note: ${n}`), ...warnings.map((w) => `warning: ${w}`)].join(
-    ' · ',
-  );
+  const unread = writtenUnreadText(r);
+  return [
+    `added ${r.invariant.id}`,
+    r.invariant.path,
+    ...notes.map((n) => `note: ${n}`),
+    ...warnings.map((w) => `warning: ${w}`),
+    ...(unread ? [unread] : []),
+  ].join(' · ');
 }
 
 /** Why a project whose last invariant went was kept (plans target it), as the CLI's note and the browser's status say it. */

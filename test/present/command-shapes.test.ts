@@ -4,6 +4,7 @@
 // and their text, as the commands printed them before the shapes moved out of src/cli/commands.
 import { describe, expect, it } from 'vitest';
 import { makeStyle } from '../../src/core/style.ts';
+import type { Diagnostic } from '../../src/core/diagnostics.ts';
 import { actionAddedJson, actionAddedText, actionListText } from '../../src/present/action.ts';
 import { activePlanJson, activePlanText } from '../../src/present/active-plan.ts';
 import {
@@ -25,6 +26,7 @@ import { staleLine } from '../../src/present/stale-exports.ts';
 import { whichText } from '../../src/present/which.ts';
 import {
   addedJson,
+  addedSentence,
   addedText,
   editedJson,
   editedText,
@@ -275,6 +277,13 @@ describe('invariant write shapes', () => {
       'created_project',
     ]);
     expect(json.incomplete).toBeNull();
+    // Files left unread: the JSON names them, and the browser's status line after the add warns of them as the CLI does.
+    const incomplete = [
+      { file: 'global/bad.yaml', line: 3, col: 11, code: 'yaml-syntax', severity: 'error', message: 'm' },
+    ] as Diagnostic[];
+    expect(addedJson({ ...r, incomplete }).incomplete).toEqual({ problems: 1, files: ['global/bad.yaml'], command: 'agents validate' });
+    expect(addedSentence({ ...r, incomplete })).toContain('global/bad.yaml');
+    expect(addedSentence({ ...r, inheritedMissing: 'not pinned (run `agents extends update`)' })).toContain('agents extends update');
     expect(doc(json.shadows)).toBe(doc([{ id: G, scope: 'global', path: global.path }]));
     expect(json.created_project).toBe('web');
     expect(addedText(s, { ...r, commit: 'c'.repeat(40) })).toBe(
