@@ -90,6 +90,7 @@ export function AddSummary(props: AddSummaryProps): ReactElement {
           text={text}
           near={props.near}
           incomplete={props.incomplete}
+          inheritedMissing={props.inheritedMissing}
           width={width}
           rows={Math.max(feedback, rows - 1 - count(shown))}
         />

@@ -743,3 +743,20 @@ test('a policy source not pinned: the live feedback says the text shadows nothin
   await frameHas(r.lastFrame, '✓ new in this scope, shadows nothing of the files read', 'acme-policy has no pin');
   r.unmount();
 });
+
+test('a policy source not pinned: the confirmation too says the text shadows nothing of the files read, and the source was not read', async () => {
+  const root = exampleStore();
+  writeFileSync(join(root, 'config.yaml'), 'extends:\n  - url: https://git.example.com/acme/acme-policy.git\n    ref: v3\n');
+  const service = new InvariantService(root);
+  const r = render(<AddForm service={service} scope={{ kind: 'global' }} width={200} rows={40} onDone={() => {}} onCancel={() => {}} />);
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Only in the policy');
+  await frameHas(r.lastFrame, '✓ new in this scope, shadows nothing of the files read');
+  r.stdin.write('\r');
+  await passDefaults(r);
+  await passGuard(r);
+  const confirm = await frameHas(r.lastFrame, 'Add it? [Y/n]');
+  expect(confirm).toContain('✓ new in this scope, shadows nothing of the files read');
+  expect(confirm).toContain('acme-policy has no pin');
+  r.unmount();
+});
