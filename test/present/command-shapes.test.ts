@@ -42,6 +42,7 @@ import { syncJson, syncText } from '../../src/present/plan-sync.ts';
 import { promptJson, promptText, strategizedJson, strategizedText } from '../../src/present/strategize.ts';
 import type { StrategizeResult, SyncResult } from '../../src/service/plans/types.ts';
 import type { Plan, ScopedInvariant } from '../../src/core/model.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
 import type { ShowResult } from '../../src/service/invariants/types.ts';
 import type { SourceMove } from '../../src/service/extends-service.ts';
 import type { ExportPlan } from '../../src/service/export-plan.ts';
@@ -450,16 +451,7 @@ describe('plan sync and strategize shapes', () => {
   const C = '01M8KJZS90J6DRJJ8E264B9DFX';
   const plan = { id: PLAN, action: 'local/review', project: 'web' } as Plan;
   const copy = (id: string, text: string, more: Partial<ScopedInvariant> = {}) =>
-    ({
-      id,
-      text,
-      severity: 'error',
-      active: true,
-      tags: [],
-      scope: { kind: 'plan', plan: PLAN },
-      path: `plans/${PLAN}/${id}.yaml`,
-      ...more,
-    }) as ScopedInvariant;
+    scopedInvariant(id, { kind: 'plan', plan: PLAN }, text, more);
   const drift = (kind: 'changed' | 'added' | 'removed', fields?: string[]) => ({
     kind,
     action: 'local/review',

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, onTestFinished, test, vi } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
-import type { ScopedInvariant } from '../../src/core/model.ts';
 import type { AddResult, EditResult } from '../../src/service/invariant-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { AddFeedback } from '../../src/tui/AddFeedback.tsx';
 import { AddForm } from '../../src/tui/AddForm.tsx';
 import { stepOfProblem } from '../../src/tui/add-form-steps.ts';
 import { FitWidth } from '../../src/tui/FitWidth.tsx';
+import { scopedInvariant } from '../helpers/invariants.ts';
 import { G2, P2, PLAN, exampleStore, frameHas, frameMatches, resizeTo } from './helpers.ts';
 
 const DOWN = '\u001b[B';
@@ -687,19 +687,9 @@ test("a save refused for another writer's lock says the refusal's hint too (the 
 });
 
 test('the live feedback says what the text meets in the words invariant add says after a write', () => {
-  const copy = (id: string, scope: ScopedInvariant['scope'], text: string, more: Partial<ScopedInvariant> = {}): ScopedInvariant => ({
-    id,
-    text,
-    severity: 'error',
-    active: true,
-    tags: [],
-    scope,
-    path: `x/${id}.yaml`,
-    ...more,
-  });
-  const low = copy(G2, { kind: 'global' }, 'Log all changes');
-  const high = copy(PLAN, { kind: 'plan', plan: PLAN }, 'Log all changes', { overrides: P2 });
-  const near = copy(P2, { kind: 'project', project: 'w' }, 'Log it');
+  const low = scopedInvariant(G2, { kind: 'global' }, 'Log all changes');
+  const high = scopedInvariant(PLAN, { kind: 'plan', plan: PLAN }, 'Log all changes', { overrides: P2 });
+  const near = scopedInvariant(P2, { kind: 'project', project: 'w' }, 'Log it');
   const r = render(
     <AddFeedback
       check={{ duplicate: { ...near, active: false }, shadows: [low], shadowedBy: [high] }}
