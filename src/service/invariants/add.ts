@@ -12,7 +12,7 @@ import { idMaker } from '../new-ids.ts';
 import { optionWords } from '../option-words.ts';
 import type { InvariantContext } from './context.ts';
 import { checkNewAction, projectMadeUnderLock } from './projects.ts';
-import { inheritedIfReadable, relatedSnapshot, relations, sourceRemedy } from './related.ts';
+import { inheritedIfReadable, relatedRead, relations } from './related.ts';
 import {
   PROBE_ID,
   checkGuard,
@@ -25,7 +25,6 @@ import {
   requireOwnScope,
   requirePlanHeld,
   requireValid,
-  storeErrors,
 } from './rules.ts';
 import { ADD_FIELDS, type AddContext, type AddInput, type AddResult, type ScopeInput } from './types.ts';
 
@@ -136,25 +135,8 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
 export async function addContext(svc: InvariantContext, input: ScopeInput | Scope): Promise<AddContext> {
   const scope = await svc.resolveScope(input);
   requireOwnScope(scope);
-  const snap = await relatedSnapshot(svc, scope);
-  if (scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(scope)], snap);
-  // The policy sources' invariants lie below every scope but templates': a new copy may shadow them.
-  let inheritedMissing: string | undefined;
-  const inherited =
-    scope.kind === 'action'
-      ? []
-      : await inheritedIfReadable(svc, (error) => {
-          inheritedMissing = sourceRemedy(error);
-        });
   // Said beside the answer, as show says it: a copy in a file left unread is not in it, so "shadows nothing" is not known.
-  const incomplete = storeErrors(snap);
-  return {
-    scope,
-    invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants,
-    plans: snap.plans,
-    ...(incomplete.length > 0 ? { incomplete } : {}),
-    ...(inheritedMissing !== undefined ? { inheritedMissing } : {}),
-  };
+  return { scope, ...(await relatedRead(svc, scope)) };
 }
 
 /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */

@@ -1,6 +1,7 @@
 // What an invariant can shadow, be shadowed by or nearly repeat: the notes add, edit and move print.
 import { AgentsError, CheckFailedError } from '../../core/errors.ts';
-import { type Scope, type ScopedInvariant, describeScope, scopeFolder } from '../../core/model.ts';
+import type { Diagnostic } from '../../core/diagnostics.ts';
+import { type Plan, type Scope, type ScopedInvariant, describeScope, scopeFolder } from '../../core/model.ts';
 import { shadowInfo } from '../../core/shadow.ts';
 import { type StoreSnapshot, emptySnapshot, readAllPlans, readFolders, readStore } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
@@ -9,7 +10,7 @@ import { nearAmong, storeErrors } from './rules.ts';
 import type { AddResult } from './types.ts';
 
 /** The folders whose invariants can shadow, or be shadowed by, one in `scope`. */
-export async function relatedSnapshot(svc: InvariantContext, scope: Scope): Promise<StoreSnapshot> {
+async function relatedSnapshot(svc: InvariantContext, scope: Scope): Promise<StoreSnapshot> {
   switch (scope.kind) {
     case 'action':
       return emptySnapshot();
@@ -29,36 +30,45 @@ export async function relatedSnapshot(svc: InvariantContext, scope: Scope): Prom
 }
 
 /**
+ * The invariants a copy in `scope` can meet (the related folders', the scope's own and, below every scope but
+ * templates', the policy sources'), with what was not read: the invalid files' problems in `incomplete`, a policy
+ * source not ready in `inheritedMissing`, so that an answer of nothing met is said only of what was read.
+ */
+export async function relatedRead(
+  svc: InvariantContext,
+  scope: Scope,
+): Promise<{ invariants: ScopedInvariant[]; plans: Map<string, Plan>; incomplete?: Diagnostic[]; inheritedMissing?: string }> {
+  const snap = await relatedSnapshot(svc, scope);
+  if (scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(scope)], snap);
+  let inheritedMissing: string | undefined;
+  const inherited =
+    scope.kind === 'action'
+      ? []
+      : await inheritedIfReadable(svc, (error) => {
+          inheritedMissing = sourceRemedy(error);
+        });
+  const incomplete = storeErrors(snap);
+  return {
+    invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants,
+    plans: snap.plans,
+    ...(incomplete.length > 0 ? { incomplete } : {}),
+    ...(inheritedMissing !== undefined ? { inheritedMissing } : {}),
+  };
+}
+
+/**
  * What an invariant in `scope` shadows, is shadowed by and nearly repeats: best effort over readable files, with
- * what was not read (the invalid files' problems in `incomplete`, a policy source not ready in `inheritedMissing`),
- * so that an answer of nothing met is said only of what was read, as `show` and the add form say it.
+ * what was not read ({@link relatedRead}), as `show` and the add form say it.
  */
 export async function relations(
   svc: InvariantContext,
   inv: ScopedInvariant,
 ): Promise<Pick<AddResult, 'shadows' | 'shadowedBy' | 'near' | 'incomplete' | 'inheritedMissing'>> {
-  const related = await relatedSnapshot(svc, inv.scope);
-  if (inv.scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(inv.scope)], related);
-  const plans = related.plans;
+  const { invariants, plans, ...unread } = await relatedRead(svc, inv.scope);
   if (inv.scope.kind === 'plan' && !plans.has(inv.scope.plan)) plans.set(inv.scope.plan, await svc.readPlan(inv.scope.plan));
-  // The policy sources' invariants apply below every scope but templates': a copy here shadows or repeats them too.
-  let inheritedMissing: string | undefined;
-  const inherited =
-    inv.scope.kind === 'action'
-      ? []
-      : await inheritedIfReadable(svc, (error) => {
-          inheritedMissing = sourceRemedy(error);
-        });
-  const others = (inherited.length > 0 ? [...related.invariants, ...inherited] : related.invariants).filter((o) => o.id !== inv.id);
+  const others = invariants.filter((o) => o.id !== inv.id);
   const info = shadowInfo(inv, others, plans);
-  const incomplete = storeErrors(related);
-  return {
-    shadows: info.shadows,
-    shadowedBy: info.shadowedBy,
-    near: nearAmong(inv, others, plans),
-    ...(incomplete.length > 0 ? { incomplete } : {}),
-    ...(inheritedMissing !== undefined ? { inheritedMissing } : {}),
-  };
+  return { shadows: info.shadows, shadowedBy: info.shadowedBy, near: nearAmong(inv, others, plans), ...unread };
 }
 
 /**
