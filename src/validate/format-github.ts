@@ -15,7 +15,12 @@ const COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
  * GitHub's own escapes, so a newline can never start a second command.
  */
 export function escapeData(s: string): string {
-  return escapeUnsafe(s, { newlines: true }).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return githubEscapes(escapeUnsafe(s, { newlines: true }));
+}
+
+/** GitHub's escapes of a workflow command's data, which it decodes back: `%`, CR and LF. */
+function githubEscapes(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
 /**
@@ -24,7 +29,7 @@ export function escapeData(s: string): string {
  * be no file's name GitHub would find.
  */
 export function escapeProperty(s: string): string {
-  return escapeUnsafe(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C'));
+  return escapeUnsafe(githubEscapes(s).replace(/:/g, '%3A').replace(/,/g, '%2C'));
 }
 
 /** Pieces of about this many characters. */
