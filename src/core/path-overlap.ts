@@ -1,4 +1,13 @@
-import { compileGlob, compileSegments, type GlobSegment, hasWildcard, literalFolder, segmentsHoldFolder, singleFolder } from './globs.ts';
+import {
+  compileGlob,
+  compileSegments,
+  type GlobSegment,
+  globProblem,
+  hasWildcard,
+  literalFolder,
+  segmentsHoldFolder,
+  singleFolder,
+} from './globs.ts';
 import { loosely } from './names.ts';
 
 /**
@@ -287,6 +296,21 @@ export function globsMayMeet(a: string, b: string, caseless = false): boolean {
 export function writesOutsidePaths(write: readonly string[], paths: readonly string[], caseless = false): string[] {
   if (paths.length === 0) return [];
   return write.filter((w) => !paths.some((p) => globsMayMeet(w, p, caseless)));
+}
+
+/**
+ * The write globs of a project's guard that never fire (`writesOutsidePaths`), as `invariant add` refuses them and
+ * `validate` warns of them: none while a path is one the glob check refuses (what the guard meets there is unknown until
+ * it is fixed), and `ignoresCase` (git's core.ignorecase, where the guard matches `Web/x` as `web/x`) asked only once a
+ * glob is found without it.
+ */
+export async function neverFiringWrites(
+  write: readonly string[],
+  paths: readonly string[],
+  ignoresCase: () => Promise<boolean>,
+): Promise<string[]> {
+  if (paths.some((p) => globProblem(p) !== undefined) || writesOutsidePaths(write, paths).length === 0) return [];
+  return writesOutsidePaths(write, paths, await ignoresCase());
 }
 
 /**

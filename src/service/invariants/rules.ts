@@ -373,18 +373,16 @@ export async function refuseWritesOutsideProject(
 ): Promise<void> {
   const write = guard?.write ?? [];
   if (scope.kind !== 'project' || write.length === 0) return;
-  const [{ readProjects }, { writesOutsidePaths, writeWithinPaths }, { globProblem }] = await Promise.all([
+  const [{ readProjects }, { neverFiringWrites, writeWithinPaths }] = await Promise.all([
     import('../../store/projects.ts'),
     import('../../core/path-overlap.ts'),
-    import('../../core/globs.ts'),
   ]);
   const paths = (await readProjects(source, [scope.project])).meta.get(scope.project)?.paths ?? [];
-  // Paths validate refuses are not judged against: what the guard meets there is unknown until they are fixed.
-  if (paths.some((p) => globProblem(p) !== undefined) || writesOutsidePaths(write, paths).length === 0) return;
-  // Asked of git only now: where it ignores case, the guard and the paths match `Web/x` as `web/x`.
-  const [{ ignoresCase }, { repoTop }] = await Promise.all([import('../../git/repo.ts'), import('../../git/location.ts')]);
-  const top = repoTop(root);
-  const glob = writesOutsidePaths(write, paths, top !== undefined && (await ignoresCase(top)))[0];
+  const [glob] = await neverFiringWrites(write, paths, async () => {
+    const [{ ignoresCase }, { repoTop }] = await Promise.all([import('../../git/repo.ts'), import('../../git/location.ts')]);
+    const top = repoTop(root);
+    return top !== undefined && (await ignoresCase(top));
+  });
   if (glob === undefined) return;
   const suggestion = writeWithinPaths(glob, paths) ?? null;
   throw new UsageError(

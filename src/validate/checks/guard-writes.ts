@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { filesAsMatched, folderWords, globProblem, mayNameFolder, writeGlobNamesFolder } from '../../core/globs.ts';
+import { filesAsMatched, folderWords, mayNameFolder, writeGlobNamesFolder } from '../../core/globs.ts';
 import { quoteText } from '../../core/plain-text.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
@@ -76,17 +76,15 @@ async function outsideProjects(
 ): Promise<Diagnostic[]> {
   const judged = writes.flatMap((w) => {
     const p = projects.get(w.project);
-    // Paths validate refuses (project-path-invalid) are judged once they are fixed.
-    return p && !p.paths.some((g) => globProblem(g) !== undefined) ? [{ ...w, paths: p.paths, meta: p.file }] : [];
+    return p ? [{ ...w, paths: p.paths, meta: p.file }] : [];
   });
   if (judged.length === 0) return [];
-  const { writesOutsidePaths, writeWithinPaths } = await import('../../core/path-overlap.ts');
-  if (!judged.some((w) => writesOutsidePaths(w.write, w.paths).length > 0)) return [];
-  // Asked only now: where git ignores case, the guard and the paths match `Web/x` as `web/x`.
-  const caseless = (await options.repoIgnoresCase?.()) ?? false;
-  const found = judged.flatMap((w) =>
-    writesOutsidePaths(w.write, w.paths, caseless).map((glob) => ({ ...w, glob, index: w.write.indexOf(glob) })),
-  );
+  const { neverFiringWrites, writeWithinPaths } = await import('../../core/path-overlap.ts');
+  let caseless: Promise<boolean> | undefined;
+  const ignoresCase = () => (caseless ??= options.repoIgnoresCase?.() ?? Promise.resolve(false));
+  const found: ((typeof judged)[number] & { glob: string; index: number })[] = [];
+  for (const w of judged)
+    for (const glob of await neverFiringWrites(w.write, w.paths, ignoresCase)) found.push({ ...w, glob, index: w.write.indexOf(glob) });
   await located.load([...new Set(found.flatMap((f) => [f.file, f.meta]))]);
   return found.map((f) => {
     const within = writeWithinPaths(f.glob, f.paths);
