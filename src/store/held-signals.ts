@@ -59,9 +59,17 @@ export function deferHeldStops(to: ((signal: NodeJS.Signals) => void) | undefine
   deferred = undefined;
 }
 
-/** The stop a released lock handed on (deferHeldStops), which a writer of the same run heeds before taking a lock. */
-export function deferredStop(): NodeJS.Signals | undefined {
-  return deferred;
+/**
+ * Refuses a write `before` names (`taking global/.lock`) once a released lock has handed a stop on (deferHeldStops):
+ * the run ends when the earlier write is said, so this one is not begun. `before` is asked only then: a lock's name
+ * costs a look for the repository's top.
+ */
+export function refuseAfterDeferredStop(before: () => string): void {
+  if (deferred !== undefined)
+    throw new CancelledError(
+      `Stopped by ${deferred} before ${before()}: nothing more was written.`,
+      deferred as keyof typeof SIGNAL_EXIT_CODES,
+    );
 }
 
 /**
@@ -105,9 +113,7 @@ export function holdStopSignals(): () => Promise<void> {
  * writer, instead of killing the process between the write and the line that names what it made.
  */
 export async function withStopsHeld<T>(what: string, write: () => T | Promise<T>): Promise<T> {
-  // A stop held by an earlier write of this run, which ends once that write is said: this one is not begun.
-  const after = deferredStop() as keyof typeof SIGNAL_EXIT_CODES | undefined;
-  if (after !== undefined) throw new CancelledError(`Stopped by ${after} before ${what}: nothing more was written.`, after);
+  refuseAfterDeferredStop(() => what);
   const release = holdStopSignals();
   try {
     return await write();

@@ -8,7 +8,7 @@ import { AgentsError, CancelledError, EXIT_CODES, type SIGNAL_EXIT_CODES, stopSi
 import { LOCK_NAME } from '../core/layout.ts';
 import { repoTop } from '../git/location.ts';
 import { runEnv } from '../git/run-environment.ts';
-import { deferredStop, holdStopSignals, stopPending, takePending } from './held-signals.ts';
+import { holdStopSignals, refuseAfterDeferredStop, stopPending, takePending } from './held-signals.ts';
 import { lockOwner, lookupablePid, ownerLine, processAlive, staleLockReason, startedAfter } from './lock-owner.ts';
 import { assertMine, tempName, writeFailure } from './atomic-write.ts';
 import { makeFolders, removeEmptyUpTo, writeAll } from './write-all.ts';
@@ -295,9 +295,7 @@ export async function withFolderLock<T>(
   // the lock be free by then.
   if (options.signal?.aborted)
     throw new CancelledError(`Cancelled before taking ${lockName()}: nothing was written.`, stopSignalOf(options.signal.reason));
-  // A stop held by an earlier write of this run, which ends once that write is said: this one is not begun.
-  const after = deferredStop() as keyof typeof SIGNAL_EXIT_CODES | undefined;
-  if (after !== undefined) throw new CancelledError(`Stopped by ${after} before taking ${lockName()}: nothing more was written.`, after);
+  refuseAfterDeferredStop(() => `taking ${lockName()}`);
   // The first folder this call made, if it made any: it and those below it, down to `dir`, are this call's to remove.
   let made: string | undefined;
   const makeFolder = () => {
