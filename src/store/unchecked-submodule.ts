@@ -67,7 +67,7 @@ function uncheckedSubmodule(root: string, maybeEmpty: boolean): { rel: string; n
   // at the top (.agents) lies below none, and reads nothing more.
   const below = way.length > 1;
   if (asked.length === 0 && !below) return undefined;
-  const file = below || asked.length > 0 ? indexFileGitlinks(top) : undefined;
+  const file = indexFileGitlinks(top);
   const links = file ?? (asked.length > 0 ? indexGitlinksAmong(top, asked) : new Set<string>());
   const rel = (file === undefined ? asked : way).findLast((f) => links.has(f));
   return rel === undefined ? undefined : { rel, named: modules.includes(rel) };
