@@ -85,12 +85,12 @@ const WINDSURF_ON_REQUEST: Record<string, string> = {
   model_decision: 'Windsurf applies it only when the model judges its description relevant',
 };
 
-/** Front matter values as Cursor, Copilot, Windsurf and Cline write them. */
-/** The front matter key whose value are a rule's globs: Copilot's `applyTo`, Cline's `paths`, Cursor's and Windsurf's `globs`. */
+/** The front matter key whose value is a rule's globs: Copilot's `applyTo`, Cline's `paths`, Cursor's and Windsurf's `globs`. */
 export function globKey(kind: ImportKind): string {
   return kind === 'copilot-instructions' ? 'applyTo' : kind === 'clinerules' ? 'paths' : 'globs';
 }
 
+/** Front matter values as Cursor, Copilot, Windsurf and Cline write them. */
 export function appliesTo(kind: ImportKind, front: Record<string, unknown> | undefined): AppliesTo {
   if (front === undefined) return {};
   const out: AppliesTo = {};
