@@ -275,7 +275,9 @@ const OPEN_FAILURES: Record<string, string> = { 'Permission denied': 'EACCES', '
  */
 function unlistedFolders(said: string, unlisted: (folder: string, code: string) => void): void {
   for (const line of said.split('\n')) {
-    const m = /'([^']+)\/': (.+)$/.exec(line.trim()) ?? /'([^']+)$/.exec(line.trim());
+    // A line cut short holds its opening quote alone: one that closes its quote is another warning (the user's ignore
+    // file git could not read, `'…/ignore': Permission denied`), whose closing quote opens no folder.
+    const m = /'([^']+)\/': (.+)$/.exec(line.trim()) ?? /^[^']*'([^']+)$/.exec(line.trim());
     if (m) unlisted(m[1]!.replace(/\/$/, ''), m[2] === undefined ? 'ENAMETOOLONG' : (OPEN_FAILURES[m[2]] ?? m[2]));
   }
 }

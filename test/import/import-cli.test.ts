@@ -228,6 +228,17 @@ describe('agents import', () => {
     ]);
   });
 
+  it("git's warning of another file it could not read (the user's ignore file, a loop of links) names no folder left unlisted", async () => {
+    const top = repo({ 'AGENTS.md': '- Never commit secrets.\n' });
+    const config = tempDir('agents-xdg-');
+    mkdirSync(join(config, 'git'));
+    symlinkSync('loop', join(config, 'git', 'ignore'));
+    symlinkSync('ignore', join(config, 'git', 'loop'));
+    const r = await runAgents(['--format', 'json', 'import', '--dry-run'], { cwd: top, env: { XDG_CONFIG_HOME: config } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).candidates.map((c: { text: string }) => c.text)).toEqual(['Never commit secrets.']);
+  });
+
   it('a folder git cannot open while it lists the untracked files is exit 2 naming it, as outside git, not left out unsaid', async () => {
     const top = repo({ 'AGENTS.md': '- Never commit secrets.\n' });
     const deep = tooDeep(top);
