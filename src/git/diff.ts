@@ -51,12 +51,11 @@ async function boundedDiff(
   const stop = new AbortController();
   const onStdout = (chunk: Buffer) => {
     if (stop.signal.aborted) return;
-    const header = chunk.lastIndexOf('diff --git a/');
-    if (header >= 0 && (header === 0 || chunk[header - 1] === 0x0a)) {
-      const end = chunk.indexOf(0x0a, header);
-      const line = chunk.toString('utf8', header, end < 0 ? chunk.length : end);
-      file = /^diff --git a\/(.*) b\/\1$/.exec(line)?.[1] ?? file;
-    }
+    // The last file header whole in the chunk, read as the diff's own reader reads it: a name git quotes too.
+    const header = chunk.lastIndexOf(HEADER);
+    const end = header < 0 ? -1 : chunk.indexOf(0x0a, header);
+    if (end >= 0 && (header === 0 || chunk[header - 1] === 0x0a))
+      file = headerPath(chunk.toString('utf8', header + HEADER.length, end)) ?? file;
     size += chunk.length;
     if (size <= limit) chunks.push(chunk);
     else stop.abort(diffTooLarge(what, limit, file));
@@ -69,6 +68,9 @@ async function boundedDiff(
   }
   return Buffer.concat(chunks, size);
 }
+
+/** What starts the line that names each file of a diff. */
+const HEADER = 'diff --git ';
 
 /** The refusal of a diff whose output is over `limit` bytes, `file` the one it was at when it went over. */
 function diffTooLarge(what: string, limit: number, file: string | undefined): AgentsError {
@@ -275,9 +277,9 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
   let line = 0;
   let inHeader = false;
   for (const l of text.split('\n')) {
-    if (l.startsWith('diff --git ')) {
+    if (l.startsWith(HEADER)) {
       inHeader = true;
-      const path = headerPath(l.slice('diff --git '.length));
+      const path = headerPath(l.slice(HEADER.length));
       current = path === undefined ? undefined : { path, added: [] };
       if (current) files.push(current);
       continue;

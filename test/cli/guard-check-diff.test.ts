@@ -73,6 +73,17 @@ describe('agents guard check, a diff larger than it reads', () => {
     writeFileSync(join(dir, 'big.txt'), 'y\n'.repeat(64 * 1024));
     git(dir, 'add', 'big.txt');
     expect(await refused({ staged: true })).toEqual(['diff-too-large', 2, { diff: 'the index', limit: 4096, file: 'big.txt' }]);
+    // A name git quotes in the header (one not in ASCII) is named as it is.
+    git(dir, 'reset', '-q', '--hard', 'HEAD');
+    writeFileSync(join(dir, 'a2.txt'), 's\n');
+    writeFileSync(join(dir, 'café.txt'), 'z\n'.repeat(64 * 1024));
+    commitAll(dir, 'three');
+    expect(await refused({ range: 'HEAD~1..HEAD' })).toEqual([
+      'diff-too-large',
+      2,
+      { diff: 'HEAD~1..HEAD', limit: 4096, file: 'café.txt' },
+    ]);
+    git(dir, 'reset', '-q', '--hard', 'HEAD~1');
     // Within the limit, the same diff is read whole.
     expect((await diffFiles(dir, { range: 'HEAD~1..HEAD' })).map((f) => [f.path, f.added.length])).toEqual([
       ['big.txt', 64 * 1024],
