@@ -238,7 +238,7 @@ export function promisorUnreachable(said: string): AgentsError | undefined {
  * corrupt"): the user's to fix (exit 2), not a missing revision or a range to name. The index git read is the
  * caller's GIT_INDEX_FILE where it applies, else the git folder's `index`.
  */
-export function damagedIndex(said: string, cwd: string): AgentsError | undefined {
+function damagedIndex(said: string, cwd: string): AgentsError | undefined {
   const line = /^fatal: (?:.*: )?index file (?:smaller than expected|corrupt)$/m.exec(said);
   if (line === null) return undefined;
   const gitDir = gitDirFor(cwd);
