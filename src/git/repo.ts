@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { truncate } from '../core/names.ts';
 import { passOn, runGit, runGitSync } from './runner.ts';
+import { runEnv } from './run-environment.ts';
 import { EMPTY_BLOBS, intentsToAdd } from './intent-to-add.ts';
 
 /** A git object listed in a tree or the index. */
@@ -313,10 +314,10 @@ export function indexGitlinks(top: string): Set<string> {
 /**
  * Whether the repository at `top` may have an index: a repository made by `git init` has none until its first add,
  * so it holds no gitlink and no git process need ask. A `.git` file (a worktree, a submodule) or GIT_INDEX_FILE is
- * left to git.
+ * left to git: the run's, which a command run in-process is given apart from the process's own.
  */
 function hasIndex(top: string): boolean {
-  if (process.env.GIT_INDEX_FILE) return true;
+  if (runEnv().GIT_INDEX_FILE) return true;
   try {
     return !statSync(join(top, '.git')).isDirectory() || statSync(join(top, '.git', 'index'), { throwIfNoEntry: false }) !== undefined;
   } catch {

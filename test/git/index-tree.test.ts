@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { indexFileGitlinks, stagesNothingUnder } from '../../src/git/index-tree.ts';
+import { indexGitlinksAmong } from '../../src/git/repo.ts';
 import { withRunEnvironment } from '../../src/git/run-environment.ts';
 import { GIT_ENV, git, gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -173,5 +174,17 @@ describe("the index's gitlinks, from git's index file", () => {
     const empty = tempDir();
     gitInit(empty);
     expect(withRunEnvironment({ env: process.env, cwd: empty }, () => indexFileGitlinks(empty))).toEqual(new Set());
+  });
+  it("are asked of the index the run's GIT_INDEX_FILE names, in a repository with no index of its own yet", () => {
+    const top = tempDir();
+    gitInit(top);
+    const other = join(tempDir(), 'index');
+    execFileSync('git', ['update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},vendor/x`], {
+      cwd: top,
+      env: { ...process.env, ...GIT_ENV, GIT_INDEX_FILE: other },
+    });
+    // The run's environment, not the process's: a command run in-process (the MCP server, a test) is given its own.
+    const env = { ...process.env, GIT_INDEX_FILE: other };
+    expect(withRunEnvironment({ env, cwd: top }, () => indexGitlinksAmong(top, ['vendor/x']))).toEqual(new Set(['vendor/x']));
   });
 });
