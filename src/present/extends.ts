@@ -63,7 +63,8 @@ export function updateJson(u: UpdateReport) {
   };
 }
 
-export function updateText(s: Style, u: UpdateReport): string {
+/** `agents`: the start of a command to paste, with the run's --store (CliContext.agentsCommand). */
+export function updateText(s: Style, u: UpdateReport, agents = 'agents'): string {
   const lines: string[] = [];
   for (const m of u.result.moves) {
     lines.push(s.bold(moveLine(m)));
@@ -90,7 +91,7 @@ export function updateText(s: Style, u: UpdateReport): string {
       ),
     );
   else lines.push(u.result.written ? 'Wrote extends.lock.yaml.' : 'Dry run: extends.lock.yaml was not written.');
-  if (u.stale.length > 0) lines.push(s.yellow(staleLine(u.stale)));
+  if (u.stale.length > 0) lines.push(s.yellow(staleLine(u.stale, agents)));
   return lines.join('\n');
 }
 

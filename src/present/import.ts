@@ -189,7 +189,8 @@ export function importPreviewText(
 
 /**
  * The text of an import that wrote: the plan as the review left it, the files written, what --replace did, and the
- * exported files now stale. `again` is the command that runs this import again with --replace (of `paths`).
+ * exported files now stale. `again` is the command that runs this import again with --replace (of `paths`); `agents`
+ * the start of a command to paste, with the run's --store (CliContext.agentsCommand).
  */
 export function importDoneText(
   s: Style,
@@ -199,6 +200,7 @@ export function importDoneText(
   replaced: ReplaceResult | null,
   stale: readonly string[],
   again: (paths?: string[]) => string,
+  agents = 'agents',
 ): string {
   const lines = [
     planText(s, done, verbose, new Set(written.refused.map((r) => r.n))),
@@ -217,7 +219,7 @@ export function importDoneText(
   // The export's files it leaves alone are said first: a rule their target would carry stays for that reason.
   for (const r of replaced?.refused ?? [])
     lines.push(
-      `${s.yellow('not exported')} ${oneLine(r.path)}: ${r.status}, so the export leaves it alone and the rules it would hold keep their lines (\`agents export\` says how to repair it; then run \`${oneLine(again())}\`)`,
+      `${s.yellow('not exported')} ${oneLine(r.path)}: ${r.status}, so the export leaves it alone and the rules it would hold keep their lines (\`${oneLine(agents)} export\` says how to repair it; then run \`${oneLine(again())}\`)`,
     );
   for (const u of replaced?.unexported ?? [])
     lines.push(
@@ -242,6 +244,6 @@ export function importDoneText(
           : `${s.green('removed')} ${oneLine(p)}: it ${link.link === 'symbolic' ? 'was a symbolic link' : 'said nothing but a reference'} to ${oneLine(link.to)}, removed above, so it would lead nowhere`,
     );
   }
-  if (stale.length > 0) lines.push(s.yellow(staleLine(stale)));
+  if (stale.length > 0) lines.push(s.yellow(staleLine(stale, agents)));
   return lines.join('\n');
 }

@@ -930,4 +930,15 @@ describe('agents import and the exported files', () => {
     const none = repo({ 'AGENTS.md': '# Rules\n\n- Never commit secrets.\n' });
     expect((await json(none, 'import', '--yes')).data.stale_exports).toEqual([]);
   });
+
+  it('the export to run for the stale files names the --store the import was given', async () => {
+    const top = repo({
+      '.agents/config.yaml': 'version: 1\nexport:\n  targets: [claude-md]\n',
+      'AGENTS.md': '# Rules\n\n- Never commit secrets.\n',
+    });
+    expect((await run(top, 'export')).code).toBe(0);
+    const done = await run(top, '--store', '.agents', 'import', '--yes');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('Exported files now stale: CLAUDE.md. Run `agents --store .agents export` to bring them in step.');
+  });
 });

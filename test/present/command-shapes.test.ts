@@ -443,6 +443,12 @@ describe('violation and extends shapes', () => {
       'Not written: pol moved a tag. Check the change above, then run again with --accept-moved-tag.',
     );
     expect(updateText(s, { ...report, refused: [], stale: [] })).toBe('Dry run: extends.lock.yaml was not written.');
+    // The export to run names the --store the update was given, so that, pasted, it exports the same store.
+    expect(
+      updateText(s, { ...report, refused: [] }, 'agents --store ../policy')
+        .split('\n')
+        .at(-1),
+    ).toBe('Exported files now stale: AGENTS.md. Run `agents --store ../policy export` to bring them in step.');
   });
 });
 

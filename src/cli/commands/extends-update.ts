@@ -40,7 +40,7 @@ export default defineCommand<UpdateArgs>({
         `git ignores ${ignored.path} (${ignored.rule}): ${EXTENDS_LOCK_FILE} will not be committed, and a clone will find its sources not pinned; remove that rule, or add \`!${ignored.path}\` after it`,
       );
     const report = { result: r, refused, stale, ...(ignored ? { ignored } : {}) };
-    emit(ctx, updateJson(report), () => updateText(s, report));
+    emit(ctx, updateJson(report), () => updateText(s, report, ctx.agentsCommand()));
     return refused.length > 0 ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
   },
 });

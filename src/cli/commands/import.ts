@@ -161,7 +161,7 @@ export default defineCommand<ImportArgs>({
     // The report says what was written: the candidates as the review left them, not as the files proposed them.
     const done = chosen === fresh ? plan : reviewedPlan(plan, chosen);
     await emitDocument(ctx, importJson(done, written, replaced, stale), () =>
-      importDoneText(s, done, argv.verbose === true, written, replaced, stale, (paths) => again(ctx, argv, paths)),
+      importDoneText(s, done, argv.verbose === true, written, replaced, stale, (paths) => again(ctx, argv, paths), ctx.agentsCommand()),
     );
     // Lines --replace had to leave (a file of the export's it leaves alone, a file edited since it was read) are a
     // partial import, as a file export leaves alone is a partial export: exit 1, saying what to do, so a script knows.
