@@ -5,16 +5,7 @@ import { describeScope, type Scope, type ScopedInvariant } from '../core/model.t
 import type { Style } from '../core/style.ts';
 import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult } from '../service/invariants/types.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import {
-  incompleteJson,
-  invariantJson,
-  nearJson,
-  relationWords,
-  shadowJson,
-  showIncompleteText,
-  showRelationsJson,
-  unreadFilesText,
-} from './invariant.ts';
+import { incompleteJson, invariantJson, nearJson, relationWords, shadowJson, showIncompleteText, unreadFilesText } from './invariant.ts';
 
 /** The copies an invariant meets, as every write's JSON lists them, and the invalid files they were not read from. */
 function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near' | 'incomplete'>) {
@@ -220,7 +211,7 @@ export function removedJson(r: Removed) {
     kept_project: r.keptProject ?? null,
     commit: r.commit ?? null,
     back_in_effect: r.shown ? back.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })) : null,
-    incomplete: r.shown ? showRelationsJson(r.shown).incomplete : null,
+    incomplete: r.shown ? incompleteJson(r.shown.incomplete) : null,
   };
 }
 
