@@ -29,6 +29,7 @@ import type { ToolContext } from './tool.ts';
 import { readingStore, requireStoreHere } from './store-here.ts';
 import { extendsCacheDir } from '../store/git-dir.ts';
 import { oneBatchAtATime, StoreWatcher } from './watch.ts';
+import { WorkingIds } from './working-ids.ts';
 import { errorNote, errorResult, readableError, resourceError } from './error-answers.ts';
 import { docsRef } from '../core/docs-link.ts';
 import { toolListing, writeOffError } from './write-off.ts';
@@ -156,22 +157,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     instructions: SERVER_INSTRUCTIONS,
   });
 
-  // The ids of requests taken and not yet answered, or cancelled while their handler still runs: that goes on until it
-  // notices (a write ends whole), and the SDK would give its result to a request sent meanwhile under its id.
-  const working = new Set<string | number>();
-  const setRequestHandler = server.setRequestHandler.bind(server);
-  server.setRequestHandler = ((schema, handler) =>
-    setRequestHandler(schema, (request, extra) => {
-      const answer = handler(request, extra);
-      // Cancelled, it gets no answer: its id is free once its handler is done. The answer itself is returned as it
-      // is, so that the SDK sends it as soon as it is made, before a stop closes the transport.
-      Promise.resolve(answer)
-        .finally(() => {
-          if (!unanswered.has(extra.requestId)) working.delete(extra.requestId);
-        })
-        .catch(() => {});
-      return answer;
-    })) as typeof server.setRequestHandler;
+  // Requests received and not yet answered: a client may send its last requests and close stdin at once
+  // (a script piped in); each of them is answered before the server ends.
+  const unanswered = new Set<string | number>();
+  const working = new WorkingIds(unanswered);
+  working.watch(server);
 
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -360,9 +350,6 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   // stdin's lines, a line over the limit refused and a first `initialize` already answered (./initialize.ts).
   const { lines: input, answered } = options.input;
   const transport = new StdioServerTransport(input, process.stdout);
-  // Requests received and not yet answered: a client may send its last requests and close stdin at once
-  // (a script piped in); each of them is answered before the server ends.
-  const unanswered = new Set<string | number>();
   let drained: (() => void) | undefined;
   let stopped = false;
   const done = new Promise<number>((resolve, reject) => {
@@ -458,13 +445,16 @@ export async function serveMcp(options: McpOptions): Promise<number> {
         return;
       }
       unanswered.add(message.id);
-      working.add(message.id);
+      working.taken(message.id);
       if (message.method === 'tools/call' || message.method === 'prompts/get')
         sentArguments.set(message.id, (message.params as { arguments?: unknown } | undefined)?.arguments);
     }
     // A request the client cancels gets no answer.
-    else if ('method' in message && message.method === 'notifications/cancelled')
-      settle((message.params as { requestId?: string | number } | undefined)?.requestId);
+    else if ('method' in message && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      settle(id);
+      if (id !== undefined) working.cancelled(id);
+    }
     deliver?.(message);
   };
   const send = transport.send.bind(transport);
@@ -482,7 +472,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
         else await send(readableError(message));
       } finally {
         settle(id);
-        if (id !== undefined) working.delete(id);
+        if (id !== undefined) working.answered(id);
       }
     });
     writing = written.catch(() => {});

@@ -1,6 +1,6 @@
 // MCP (issue 30, F): an oversized message is refused and the server keeps
 // serving; blank details are refused; errors never echo control characters raw.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -184,6 +184,40 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
     expect(eights[0]?.error?.code ?? (eights[0]?.result?.structuredContent as { count?: number } | undefined)?.count).toEqual(
       eights[0]?.error ? -32600 : expect.any(Number),
     );
+  }, 60_000);
+
+  it('the id of a cancelled request that reached no tool (a ping, params that fail the schema) is free again once it is over', async () => {
+    const server = spawn(process.execPath, [BIN, '--store', exampleStore(), 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    server.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const answered = async (id: number) => {
+      for (let i = 0; i < 100 && !out.split('\n').some((l) => l.includes(`"id":${id}`)); i++) await pause(100);
+    };
+    server.stdin.write(INIT + line({ method: 'notifications/initialized' }));
+    await answered(1);
+    // Each request and its cancellation in one write: the SDK hears the cancellation before it answers.
+    server.stdin.write(line({ id: 5, method: 'ping' }) + line({ method: 'notifications/cancelled', params: { requestId: 5 } }));
+    server.stdin.write(
+      line({ id: 6, method: 'tools/call', params: { name: 'list_invariants', arguments: 'all' } }) +
+        line({ method: 'notifications/cancelled', params: { requestId: 6 } }),
+    );
+    await pause(500);
+    server.stdin.write(line({ id: 5, method: 'ping' }) + line({ id: 6, method: 'ping' }));
+    await answered(5);
+    await answered(6);
+    server.stdin.end();
+    await new Promise((resolve) => server.once('close', resolve));
+    const answers = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: unknown; error?: unknown });
+    expect(answers.filter((a) => a.id === 5 || a.id === 6)).toEqual([
+      { jsonrpc: '2.0', id: 5, result: {} },
+      { jsonrpc: '2.0', id: 6, result: {} },
+    ]);
   }, 60_000);
 
   // JSON.parse keeps "__proto__" as a key; the SDK's parse of a call drops it, so the check must see the sent arguments.
