@@ -27,9 +27,10 @@ export function strategizedText(s: Style, result: StrategizeResult): string {
     `${result.ok ? s.green('enforced') : enforced === run.records.length && !run.error ? s.yellow('stale') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
   ];
   if (run.error) lines.push(`${s.red('actor failed:')} ${oneLine(run.error)}`);
+  // Each record's text looked up by id once, not by a pass over the set per record.
+  const texts = new Map(result.request.invariants.map((i) => [i.id, i.text]));
   for (const rec of run.records) {
-    const inv = result.request.invariants.find((i) => i.id === rec.invariant_id);
-    lines.push(`  ${rec.enforced ? s.green('✓') : s.red('✗')} ${inv?.text ?? rec.invariant_id}`);
+    lines.push(`  ${rec.enforced ? s.green('✓') : s.red('✗')} ${texts.get(rec.invariant_id) ?? rec.invariant_id}`);
     lines.push(`      ${s.dim(`${rec.invariant_id} · ${oneLine(rec.actor_response)}`)}`);
   }
   for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
