@@ -180,18 +180,15 @@ async function commitWritten<T extends object>(
   }
   // git's index lock, held by another git (an IDE refreshing its status, say), is waited on as the store's own lock
   // is: a commit tried while it is there would fail with the change already written.
-  const { lockTimeoutFromEnv, WAIT_NOTICE_MS } = await import('../store/lock.ts');
+  const { lockTimeoutFromEnv, waitNotice } = await import('../store/lock.ts');
   const waitMs = lockTimeoutFromEnv();
   const deadline = Date.now() + waitMs;
   // A wait that lasts is said once, as a scope lock's is: a stale index.lock of a git that crashed makes it last.
-  let told = false;
-  const waiting = (lock: string) => {
-    if (told || Date.now() < deadline - waitMs + WAIT_NOTICE_MS) return;
-    told = true;
+  const waiting = waitNotice((lock: string) =>
     notice?.(
       `waiting for ${relative(top, lock).split(sep).join('/')}, git's index lock, held by another git process; gives up after ${waitMs} ms (AGENTS_LOCK_TIMEOUT_MS)`,
-    );
-  };
+    ),
+  );
   const held = await indexLockAfterWait(top, git, deadline, waiting);
   if (held !== undefined) {
     const lock = relative(top, held).split(sep).join('/');

@@ -33,7 +33,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BREAKER_LIFETIME_MS = 5_000;
 
 /** How long a writer waits for another's lock before it says so: a shorter wait is a turn, a longer one looks hung. */
-export const WAIT_NOTICE_MS = 1_000;
+const WAIT_NOTICE_MS = 1_000;
+
+/**
+ * The call to make on each try of a wait for a lock (the store's, git's index lock): it says the wait once, through
+ * `say`, when it has lasted WAIT_NOTICE_MS, since a command silent for the whole wait looked hung.
+ */
+export function waitNotice<A extends unknown[]>(say: (...args: A) => void): (...args: A) => void {
+  const from = Date.now();
+  let told = false;
+  return (...args) => {
+    if (told || Date.now() < from + WAIT_NOTICE_MS) return;
+    told = true;
+    say(...args);
+  };
+}
 
 /** Default wait for another writer's lock. */
 export const LOCK_TIMEOUT_MS = 15_000;
@@ -287,8 +301,9 @@ export async function withFolderLock<T>(
   const lockName = () => (shown ??= shownLock(root, folder, options.label));
   const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
   const deadline = Date.now() + timeoutMs;
-  // Whether a wait that lasts was said (once): a command silent for the whole wait looked hung.
-  let told = false;
+  const waitSaid = waitNotice(() =>
+    options.notice?.(`waiting for ${lockName()}, held by ${holder().by}; gives up after ${timeoutMs} ms (AGENTS_LOCK_TIMEOUT_MS)`),
+  );
   assertMine(root);
   assertNoLinkedFolder(root, folder, `lock ${folder}`);
   // A caller that gave up before its turn came (an MCP call cancelled while the store was read) writes nothing, though
@@ -379,10 +394,7 @@ export async function withFolderLock<T>(
         );
       }
       waiting ??= holdStopSignals();
-      if (!told && Date.now() >= deadline - timeoutMs + WAIT_NOTICE_MS) {
-        told = true;
-        options.notice?.(`waiting for ${lockName()}, held by ${holder().by}; gives up after ${timeoutMs} ms (AGENTS_LOCK_TIMEOUT_MS)`);
-      }
+      waitSaid();
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, 50);
       // A caller's stop signal (extends fetch's, strategize's) is said as the process's own is, with its exit code.
