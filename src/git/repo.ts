@@ -269,18 +269,41 @@ export async function lsRepoFiles(
 /** The system's codes of git's reasons for a folder it could not open, as the search outside git names them. */
 const OPEN_FAILURES: Record<string, string> = { 'Permission denied': 'EACCES', 'File name too long': 'ENAMETOOLONG' };
 
+/** How long a line of git's is when it was cut short: its message buffer (usage.c's `msg[4096]`), less the newline. */
+const GIT_MESSAGE_MAX = 4095;
+
 /**
  * The folders git's warnings say it could not open while it listed the untracked files (`could not open directory
- * 'secret/': Permission denied`, in whatever language git speaks: the quoted folder, then the reason; a path longer
- * than the system allows is cut short, quote and reason with it): their files are missing from the list, not absent.
+ * 'secret/': Permission denied`, in whatever language git speaks): their files are missing from the list, not absent.
  */
 function unlistedFolders(said: string, unlisted: (folder: string, code: string) => void): void {
   for (const line of said.split('\n')) {
-    // A line cut short holds its opening quote alone: one that closes its quote is another warning (the user's ignore
-    // file git could not read, `'…/ignore': Permission denied`), whose closing quote opens no folder.
-    const m = /'([^']+)\/': (.+)$/.exec(line.trim()) ?? /^[^']*'([^']+)$/.exec(line.trim());
-    if (m) unlisted(m[1]!.replace(/\/$/, ''), m[2] === undefined ? 'ENAMETOOLONG' : (OPEN_FAILURES[m[2]] ?? m[2]));
+    const found = unlistedFolder(line);
+    if (found !== undefined) unlisted(found.folder, found.code);
   }
+}
+
+/**
+ * The folder one line of git's warnings says it could not open, and the code of why. git writes the folder as it is,
+ * unquoted (a `'` in it too), between a quote after a space and `/': ` before the reason, the last of the line: the
+ * reason holds no `/`. A path longer than the system allows cuts the line short at git's limit, quote and reason with
+ * it. A quoted name that is no folder (the user's ignore file git could not read, `'…/ignore': Permission denied`)
+ * names none.
+ */
+export function unlistedFolder(line: string): { folder: string; code: string } | undefined {
+  const open = line.indexOf(" '");
+  if (open < 0) return undefined;
+  const quoted = line.slice(open + 2);
+  const close = quoted.lastIndexOf("': ");
+  const reason = close < 0 ? undefined : quoted.slice(close + 3).trim();
+  if (reason !== undefined && reason !== '' && !reason.includes('/')) {
+    const folder = quoted.slice(0, close);
+    if (!folder.endsWith('/') || folder === '/') return undefined;
+    return { folder: folder.slice(0, -1), code: OPEN_FAILURES[reason] ?? reason };
+  }
+  // A letter cut in its bytes is read as a replacement letter no shorter than they were.
+  if (Buffer.byteLength(line) < GIT_MESSAGE_MAX || quoted === '') return undefined;
+  return { folder: quoted.replace(/\/$/, ''), code: 'ENAMETOOLONG' };
 }
 
 /**
