@@ -16,5 +16,5 @@ export function requireInteractive(ctx: CliContext, flag = '--yes'): void {
 
 /** The terminal an Ink screen runs in, from the CLI's context. Type-only link to src/tui: nothing of Ink is loaded. */
 export function tuiIo(ctx: CliContext): TuiIo {
-  return { stdin: ctx.io.stdin, stdout: ctx.io.stdout, color: ctx.color };
+  return { stdin: ctx.io.stdin, stdout: ctx.io.stdout, color: ctx.color, agents: ctx.agentsCommand() };
 }

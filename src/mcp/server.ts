@@ -48,6 +48,8 @@ export interface McpOptions {
   /** `--allow-write` (true) or `--no-allow-write` (false) decides; not given, `mcp.allow_write` in config.yaml does. */
   allowWrite: boolean | undefined;
   stderr: { write(chunk: string): unknown };
+  /** The start of a command its answers tell to run (`agents --store DIR` when the server was given one). */
+  agents?: string;
   /** Debounce of the store watcher (tests and benchmarks shorten it). */
   settleMs?: number;
   /**
@@ -120,7 +122,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   const parts = () =>
     (loading ??= (async () => {
       const [tools, resources, service] = await Promise.all([import('./tools.ts'), import('./resources.ts'), options.service(notice)]);
-      const ctx = tools.newToolContext(service, env);
+      const ctx = tools.newToolContext(service, env, options.agents);
       ctx.client = () => {
         const c = server.getClientVersion();
         return c ? `${c.name}/${c.version}` : undefined;

@@ -17,6 +17,8 @@ export interface ToolContext {
   plans: PlanService;
   /** The run's environment (the agent's AGENTS_PLAN, AGENTS_NO_CACHE), not necessarily the process's. */
   env: Record<string, string | undefined>;
+  /** The start of a command an answer tells to run: `agents`, or `agents --store DIR` when the server was given one. */
+  agents: string;
   /** The MCP client, `name/version`, when it said (kept as the model of a run it records). */
   client?: () => string | undefined;
   /** The sets this server's reconcile_plan prompts gave: an answer to one is checked against the set as it is now. */

@@ -217,10 +217,10 @@ export const TOOLS: readonly ToolDef[] = [
     ]),
     async run(args, ctx) {
       const r = await ctx.service.show(args.id as string);
-      const incomplete = showIncompleteText(r);
+      const incomplete = showIncompleteText(r, ctx.agents);
       const text = showText(r, makeStyle(false));
       return {
-        data: { invariant: invariantJson(r.invariant), ...showRelationsJson(r) },
+        data: { invariant: invariantJson(r.invariant), ...showRelationsJson(r, ctx.agents) },
         text: incomplete ? `${text}\n${incomplete}` : text,
       };
     },
@@ -296,7 +296,14 @@ export function prepareTools(): Promise<void> {
   return prepareArgs(TOOLS.map((t) => t.inputSchema));
 }
 
-/** A call's context; `env` is the run's environment (the one main was given), read when the server starts. */
-export function newToolContext(service: InvariantService, env: Record<string, string | undefined> = runEnv()): ToolContext {
-  return { service, plans: new PlanService(service), env, prompted: new PromptedSets() };
+/**
+ * A call's context; `env` is the run's environment (the one main was given), read when the server starts; `agents`
+ * the start of a command an answer names (CliContext.agentsCommand of the `agents mcp` run).
+ */
+export function newToolContext(
+  service: InvariantService,
+  env: Record<string, string | undefined> = runEnv(),
+  agents = 'agents',
+): ToolContext {
+  return { service, plans: new PlanService(service), env, agents, prompted: new PromptedSets() };
 }

@@ -5,15 +5,15 @@ import { describeScope, type Scope, type ScopedInvariant } from '../core/model.t
 import type { Style } from '../core/style.ts';
 import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult } from '../service/invariants/types.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { incompleteJson, invariantJson, nearJson, relationWords, shadowJson, showIncompleteText, unreadFilesText } from './invariant.ts';
+import { incompleteJson, invariantJson, nearJson, relationWords, shadowJson, unreadFilesText } from './invariant.ts';
 
 /** The copies an invariant meets, as every write's JSON lists them, and the invalid files they were not read from. */
-function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near' | 'incomplete'>) {
+function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near' | 'incomplete'>, agents: string) {
   return {
     shadows: r.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
     shadowed_by: r.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
     near_duplicates: r.near.map(nearJson),
-    incomplete: incompleteJson(r.incomplete),
+    incomplete: incompleteJson(r.incomplete, agents),
   };
 }
 
@@ -45,10 +45,11 @@ export function nearSentence(m: { invariant: ScopedInvariant; kind: string }): s
  */
 export function unreadCopiesText(
   problems: readonly Diagnostic[] | undefined,
+  agents: string,
   inheritedMissing?: string,
   missing = 'a copy it duplicates, shadows, is shadowed by or nearly repeats',
 ): string | undefined {
-  const files = unreadFilesText(problems, missing);
+  const files = unreadFilesText(problems, missing, agents);
   const sources =
     inheritedMissing !== undefined
       ? `warning: a copy it shadows or nearly repeats in the policy sources may be missing, as their invariants were not read: ${inheritedMissing}`
@@ -60,8 +61,8 @@ export function unreadCopiesText(
  * The warning after add, edit and move when the notes were read short: an invalid file or a policy source not read
  * may hold a copy it shadows, is shadowed by or nearly repeats (the CLI says it on stderr in every format, as show's).
  */
-export function writtenUnreadText(r: Pick<AddResult, 'incomplete' | 'inheritedMissing'>): string | undefined {
-  return unreadCopiesText(r.incomplete, r.inheritedMissing, 'a copy it shadows, is shadowed by or nearly repeats');
+export function writtenUnreadText(r: Pick<AddResult, 'incomplete' | 'inheritedMissing'>, agents: string): string | undefined {
+  return unreadCopiesText(r.incomplete, agents, r.inheritedMissing, 'a copy it shadows, is shadowed by or nearly repeats');
 }
 
 /** What a written copy meets, one sentence each: the notes (what it hides or is hidden by), then the warnings (near repeats). */
@@ -82,8 +83,8 @@ export function relationNotes(r: Parameters<typeof relationLines>[0], warn: (s: 
 }
 
 /** The JSON of `invariant add`: the invariant, its file, the copies it meets, the commit and the project it made. */
-export function addedJson(r: AddResult) {
-  const { shadows, shadowed_by, near_duplicates, incomplete } = relationsJson(r);
+export function addedJson(r: AddResult, agents: string) {
+  const { shadows, shadowed_by, near_duplicates, incomplete } = relationsJson(r, agents);
   return {
     ...invariantJson(r.invariant),
     file: r.file,
@@ -108,9 +109,9 @@ export function addedText(s: Style, r: AddResult): string {
  * What the browser's status line says after an add, on one line that it cuts to its rows: the id and file, then the
  * notes `invariant add` prints under them (addedText), each after a `·`, and its warning of what was not read.
  */
-export function addedSentence(r: AddResult): string {
+export function addedSentence(r: AddResult, agents: string): string {
   const { notes, warnings } = relationLines(r);
-  const unread = writtenUnreadText(r);
+  const unread = writtenUnreadText(r, agents);
   return [
     `added ${r.invariant.id}`,
     r.invariant.path,
@@ -135,8 +136,8 @@ export function keptProjectNote(kept: KeptProject): string {
 }
 
 /** The JSON of `invariant move`: the invariant where it is now, where it was, and the project the move kept or made. */
-export function movedJson(r: MoveResult) {
-  const { shadows, shadowed_by, near_duplicates, incomplete } = relationsJson(r);
+export function movedJson(r: MoveResult, agents: string) {
+  const { shadows, shadowed_by, near_duplicates, incomplete } = relationsJson(r, agents);
   return {
     ...invariantJson(r.invariant),
     file: r.file,
@@ -163,8 +164,8 @@ export function movedText(s: Style, r: MoveResult): string {
 }
 
 /** The JSON of `invariant edit`: the invariant as it is now, the fields changed, and as it was before. */
-export function editedJson(r: EditResult) {
-  const { shadows, shadowed_by, near_duplicates, incomplete } = relationsJson(r);
+export function editedJson(r: EditResult, agents: string) {
+  const { shadows, shadowed_by, near_duplicates, incomplete } = relationsJson(r, agents);
   return {
     ...invariantJson(r.invariant),
     file: r.file,
@@ -202,7 +203,7 @@ export interface Removed {
 }
 
 /** The JSON of `invariant remove`: back_in_effect and incomplete are null when the removed file was invalid. */
-export function removedJson(r: Removed) {
+export function removedJson(r: Removed, agents: string) {
   const back = r.shown?.shadow.shadows ?? [];
   return {
     removed: r.id,
@@ -211,14 +212,14 @@ export function removedJson(r: Removed) {
     kept_project: r.keptProject ?? null,
     commit: r.commit ?? null,
     back_in_effect: r.shown ? back.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })) : null,
-    incomplete: r.shown ? incompleteJson(r.shown.incomplete) : null,
+    incomplete: r.shown ? incompleteJson(r.shown.incomplete, agents) : null,
   };
 }
 
 export function removedText(s: Style, r: Removed): string {
   const back = r.shown?.shadow.shadows ?? [];
   // Other files not read: a copy in one of them may come back too, so "nothing comes back" is not said as known.
-  const incomplete = r.shown ? showIncompleteText(r.shown) : undefined;
+  const incomplete = (r.shown?.incomplete?.length ?? 0) > 0;
   const lines = [`${s.green('removed')} ${r.id} from ${describeScope(r.scope)} (${r.path})`];
   if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
   if (!r.shown) lines.push('  (the file was invalid: which copies it shadowed is not known)');

@@ -133,13 +133,19 @@ export interface IncompleteJson {
   command: string;
 }
 
-/** `incomplete` of every JSON answer about an invariant's copies: null when every file was read. */
-export function incompleteJson(problems: readonly Diagnostic[] | undefined): IncompleteJson | null {
+/**
+ * `incomplete` of every JSON answer about an invariant's copies: null when every file was read. `agents` is the start
+ * of a command to paste (the CLI's with its --store, CliContext.agentsCommand), so that the command validates this store.
+ */
+export function incompleteJson(problems: readonly Diagnostic[] | undefined, agents: string): IncompleteJson | null {
   if (!problems?.length) return null;
-  return { problems: problems.length, files: [...new Set(problems.map((d) => d.file))].sort(), command: 'agents validate' };
+  return { problems: problems.length, files: [...new Set(problems.map((d) => d.file))].sort(), command: `${agents} validate` };
 }
 
-export function showRelationsJson(r: ShownInvariant): {
+export function showRelationsJson(
+  r: ShownInvariant,
+  agents: string,
+): {
   applies_to: string;
   plans_targeting: string[] | null;
   shadows: ShadowJson[];
@@ -151,7 +157,7 @@ export function showRelationsJson(r: ShownInvariant): {
     plans_targeting: r.plansTargeting ?? null,
     shadows: r.shadow.shadows.map(shadowJson),
     shadowed_by: r.shadow.shadowedBy.map(shadowJson),
-    incomplete: incompleteJson(r.incomplete),
+    incomplete: incompleteJson(r.incomplete, agents),
   };
 }
 
@@ -170,8 +176,8 @@ export const SHOW_RELATIONS_SCHEMA: Record<string, JsonSchema> = {
  * The warning an answer about an invariant's copies gives when files of the store are invalid and were not read:
  * `missing` (what the answer lists) may lack what is in them. Null when every file was read.
  */
-export function unreadFilesText(problems: readonly Diagnostic[] | undefined, missing: string): string | undefined {
-  const inc = incompleteJson(problems);
+export function unreadFilesText(problems: readonly Diagnostic[] | undefined, missing: string, agents: string): string | undefined {
+  const inc = incompleteJson(problems, agents);
   if (!inc) return undefined;
   const files = inc.files.map((f) => escapeUnsafe(f));
   const which =
@@ -186,8 +192,8 @@ export function unreadFilesText(problems: readonly Diagnostic[] | undefined, mis
  * `show_invariant` in its text): a copy it shadows or a plan targeting it may be in one of them, so the relations
  * shown may be short.
  */
-export function showIncompleteText(r: ShownInvariant): string | undefined {
-  return unreadFilesText(r.incomplete, 'the copies it shadows or is shadowed by and the plans targeting it');
+export function showIncompleteText(r: ShownInvariant, agents: string): string | undefined {
+  return unreadFilesText(r.incomplete, 'the copies it shadows or is shadowed by and the plans targeting it', agents);
 }
 
 /**

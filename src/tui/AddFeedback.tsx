@@ -76,7 +76,7 @@ export function AddFeedback({
     );
   }
   // Files or policy sources left unread: what the text meets may be short, said under it in the words `invariant show` warns with.
-  const unread = unreadCopiesText(incomplete, inheritedMissing);
+  const unread = unreadCopiesText(incomplete, theme.agents, inheritedMissing);
   const whole = unread ? clipToRows(plain(unread), width, Number.POSITIVE_INFINITY).length : 0;
   // The warning takes the rows the lines above leave it (one at least, from two rows up); they keep one at least.
   const left = rows === undefined ? whole : rows <= 1 ? 0 : Math.max(1, rows - Math.max(1, lines.length));

@@ -6,6 +6,7 @@ import type { InvariantService, ShowResult } from '../service/invariant-service.
 import { AddForm } from './AddForm.tsx';
 import { ConfirmRemove } from './ConfirmRemove.tsx';
 import { MAX_FORM_WIDTH } from './FitWidth.tsx';
+import { useTheme } from './theme.ts';
 import { useWriteSignal, useWrites } from './use-writes.ts';
 
 /** A change the browser asks about: `a` opens the add form, `d` the removal of the invariant `show` answered for. */
@@ -29,6 +30,7 @@ export interface BrowserWriteProps {
 }
 
 export function BrowserWrite({ overlay, service, width, rows, close, say, reload, refused, onError }: BrowserWriteProps): ReactElement {
+  const { agents } = useTheme();
   const track = useWrites();
   const signal = useWriteSignal();
   const formWidth = Math.min(width, MAX_FORM_WIDTH);
@@ -46,7 +48,7 @@ export function BrowserWrite({ overlay, service, width, rows, close, say, reload
         onDone={(r) => {
           close();
           // What it shadows or nearly repeats too, as `invariant add` prints under the file; the status line cuts it to its rows.
-          say(addedSentence(r));
+          say(addedSentence(r, agents));
           void reload();
         }}
       />

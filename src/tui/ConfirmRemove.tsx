@@ -2,7 +2,6 @@ import { Box, Text } from 'ink';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import type { ReactElement } from 'react';
-import { showIncompleteText } from '../present/invariant.ts';
 import { describeScope } from '../core/model.ts';
 import type { ShowResult } from '../service/invariant-service.ts';
 import { useTheme } from './theme.ts';
@@ -59,9 +58,10 @@ export function ConfirmRemove({ info, width = 80, rows = 24, onAnswer }: Confirm
   const inv = info.invariant;
   const title = `Remove ${inv.id} from ${describeScope(inv.scope)}?`;
   // Files left unread (invalid) may hold a copy it shadows: nothing coming back is said only of the files read, as remove's report says it.
-  const nothing = showIncompleteText(info)
-    ? 'It shadows nothing of the files read; a copy in a file not read may come back into effect.'
-    : 'It shadows nothing; no other copy comes back into effect.';
+  const nothing =
+    (info.incomplete?.length ?? 0) > 0
+      ? 'It shadows nothing of the files read; a copy in a file not read may come back into effect.'
+      : 'It shadows nothing; no other copy comes back into effect.';
   const heading = 'It shadows these now; they come back into effect:';
   const shadows = info.shadow.shadows;
   const question = clipToRows(QUESTION, width, 2);

@@ -10,6 +10,8 @@ export interface TuiIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
   color: boolean;
+  /** The start of a command to paste (the CLI's CliContext.agentsCommand, with its --store). */
+  agents?: string;
 }
 
 /** How a screen ends: with a value, or with an error to report after the terminal is restored. */
@@ -248,7 +250,7 @@ export async function runInk<T>(
     if (io.stdin.isTTY && io.stdin.setRawMode) io.stdin.setRawMode(true);
     if (io.stdin.isTTY && io.stdout.isTTY) io.stdout.write(PASTE_MARKS_ON);
     const instance = render(
-      <ThemeContext.Provider value={makeTheme(io.color)}>
+      <ThemeContext.Provider value={makeTheme(io.color, io.agents)}>
         <Exit outcome={outcome} onSignal={onSignal} suspend={suspend} screen={screen} />
       </ThemeContext.Provider>,
       {

@@ -9,10 +9,12 @@ export interface Theme {
   hue(name: Hue): Hue | undefined;
   /** Whether to dim secondary text (off with colour, as the plain CLI output does). */
   dim: boolean;
+  /** The start of a command the screen tells to run: `agents`, or `agents --store DIR` when the run was given one. */
+  agents: string;
 }
 
-export function makeTheme(color: boolean): Theme {
-  return { color, hue: (name) => (color ? name : undefined), dim: color };
+export function makeTheme(color: boolean, agents = 'agents'): Theme {
+  return { color, hue: (name) => (color ? name : undefined), dim: color, agents };
 }
 
 export const ThemeContext = createContext<Theme>(makeTheme(false));

@@ -637,7 +637,7 @@ describe('agents guard try', () => {
 
   it('answers as the hook does for the same call: a patch, given as apply_patch or to a shell, and a tool that only reads', async () => {
     const dir = await repo();
-    const mcp = { service: new InvariantService(join(dir, '.agents')), plans: undefined as never, env: process.env };
+    const mcp = { service: new InvariantService(join(dir, '.agents')), plans: undefined as never, env: process.env, agents: 'agents' };
     const hit = (h: { invariant: string; kind: string; entry: string; subject: string }) => [h.invariant, h.kind, h.entry, h.subject];
     /** The hook's decision and hits (from its audit log), `guard try`'s and MCP check_action's, for one call. */
     const verdicts = async (tool: string, input: Record<string, unknown>, given: string[], mcpArgs: Record<string, string>) => {

@@ -1,10 +1,12 @@
 // `invariant show` goes on while other files of the store are invalid (a removal's confirmation shows the invariant
 // then), but never as if its relations were whole: the CLI text warns on stderr, its JSON and the MCP show_invariant
 // give `incomplete`, naming the files not read, since a copy it shadows or a plan targeting it may be there; so does
-// `invariant remove` of what comes back into effect.
+// `invariant remove` of what comes back into effect. The command `incomplete` names validates the store asked: a run
+// given --store names it, so that, pasted in the same folder, it does not validate another store or none.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shellPath } from '../../src/core/shell-word.ts';
 import { InvariantService } from '../../src/index.ts';
 import { newToolContext, TOOLS } from '../../src/mcp/tools.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -30,7 +32,7 @@ describe('invariant show with invalid files in the store', () => {
     expect(r.stderr).toBe('');
     // The copy it shadows is the invalid file: it drops out of the relations.
     writeFileSync(join(store, `global/${GLOBAL}.yaml`), invariantYaml(GLOBAL, 'Never log secrets', { severty: 'x' }));
-    const incomplete = { problems: 1, files: [`global/${GLOBAL}.yaml`], command: 'agents validate' };
+    const incomplete = { problems: 1, files: [`global/${GLOBAL}.yaml`], command: `agents --store ${shellPath(store)} validate` };
     const json = await show('json');
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: PROJECT, shadows: [], incomplete });
@@ -39,9 +41,16 @@ describe('invariant show with invalid files in the store', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(PROJECT);
     expect(text.stderr).toContain(`global/${GLOBAL}.yaml`);
-    const mcp = await SHOW.run({ id: PROJECT }, newToolContext(new InvariantService(store)));
+    expect(text.stderr).toContain(`\`${incomplete.command}\``);
+    // The MCP server names the command its `agents mcp` run was started with; a context made without one, bare agents.
+    const mcp = await SHOW.run(
+      { id: PROJECT },
+      newToolContext(new InvariantService(store), {}, incomplete.command.replace(/ validate$/, '')),
+    );
     expect((mcp.data as Record<string, unknown>).incomplete).toEqual(incomplete);
-    expect(mcp.text).toContain(`global/${GLOBAL}.yaml`);
+    expect(mcp.text).toContain(`\`${incomplete.command}\``);
+    const bare = await SHOW.run({ id: PROJECT }, newToolContext(new InvariantService(store)));
+    expect((bare.data as Record<string, unknown>).incomplete).toEqual({ ...incomplete, command: 'agents validate' });
     // A removal goes through, and says that what comes back into effect may be short, as show does.
     const removed = await runAgents(['--store', store, '--format', 'json', 'invariant', 'remove', PROJECT, '--yes']);
     expect(removed.code).toBe(0);
@@ -58,7 +67,7 @@ describe('invariant add, edit and move with invalid files or a policy source lef
       [`global/${GLOBAL}.yaml`]: invariantYaml(GLOBAL, 'Keep logs', { severty: 'x' }),
     });
     const run = (...args: string[]) => runAgents(['--store', store, '--format', 'json', 'invariant', ...args]);
-    const incomplete = { problems: 1, files: [`global/${GLOBAL}.yaml`], command: 'agents validate' };
+    const incomplete = { problems: 1, files: [`global/${GLOBAL}.yaml`], command: `agents --store ${shellPath(store)} validate` };
 
     const added = await run('add', '--project', 'web', 'Keep logs');
     expect(added.code).toBe(0);
@@ -72,6 +81,7 @@ describe('invariant add, edit and move with invalid files or a policy source lef
     expect(moved.code).toBe(0);
     expect(JSON.parse(moved.stdout)).toMatchObject({ project: 'api', incomplete });
     expect(moved.stderr).toContain(`global/${GLOBAL}.yaml`);
+    expect(moved.stderr).toContain(`\`${incomplete.command}\``);
 
     // Every file valid again, but a policy source not pinned: its invariants were not read, and the command that reads them is said.
     writeFileSync(join(store, `global/${GLOBAL}.yaml`), invariantYaml(GLOBAL, 'Keep logs', { severity: 'error' }));

@@ -41,7 +41,7 @@ describe('MCP record_reconciliation of a set changed meanwhile', () => {
           },
         })) as PlanService['strategize'],
     });
-    const ctx: ToolContext = { service, plans, env: {} };
+    const ctx: ToolContext = { service, plans, env: {}, agents: 'agents' };
     const asked = (await real.actorRequest(plan.id, null)).invariants.map((i) => i.id);
     const answer = JSON.stringify({ results: asked.map((i) => ({ invariant_id: i, enforced: true, response: 'ok' })) });
     const r = await reconcileTools()[0]!.run({ plan: plan.id, answer }, ctx);

@@ -267,7 +267,7 @@ describe('invariant write shapes', () => {
       shadowedBy: [],
       near: [{ invariant: near, kind: 'punctuation' as const }],
     };
-    const json = addedJson({ ...r, createdProject: 'web' });
+    const json = addedJson({ ...r, createdProject: 'web' }, 'agents');
     expect(Object.keys(json).slice(-7)).toEqual([
       'file',
       'shadows',
@@ -282,9 +282,15 @@ describe('invariant write shapes', () => {
     const incomplete = [
       { file: 'global/bad.yaml', line: 3, col: 11, code: 'yaml-syntax', severity: 'error', message: 'm' },
     ] as Diagnostic[];
-    expect(addedJson({ ...r, incomplete }).incomplete).toEqual({ problems: 1, files: ['global/bad.yaml'], command: 'agents validate' });
-    expect(addedSentence({ ...r, incomplete })).toContain('global/bad.yaml');
-    expect(addedSentence({ ...r, inheritedMissing: 'not pinned (run `agents extends update`)' })).toContain('agents extends update');
+    expect(addedJson({ ...r, incomplete }, 'agents').incomplete).toEqual({
+      problems: 1,
+      files: ['global/bad.yaml'],
+      command: 'agents validate',
+    });
+    expect(addedSentence({ ...r, incomplete }, 'agents')).toContain('global/bad.yaml');
+    expect(addedSentence({ ...r, inheritedMissing: 'not pinned (run `agents extends update`)' }, 'agents')).toContain(
+      'agents extends update',
+    );
     expect(doc(json.shadows)).toBe(doc([{ id: G, scope: 'global', path: global.path }]));
     expect(json.created_project).toBe('web');
     expect(addedText(s, { ...r, commit: 'c'.repeat(40) })).toBe(
@@ -300,7 +306,7 @@ describe('invariant write shapes', () => {
 
   it('move: where it was, and the project the move kept', () => {
     const r = { before: global, invariant: web, file: `/r/.agents/${web.path}`, shadows: [], shadowedBy: [], near: [], keptProject: kept };
-    const json = movedJson(r);
+    const json = movedJson(r, 'agents');
     expect(Object.keys(json).slice(-9)).toEqual([
       'file',
       'from',
@@ -332,7 +338,7 @@ describe('invariant write shapes', () => {
       shadowedBy: [],
       near: [],
     };
-    const json = editedJson(r);
+    const json = editedJson(r, 'agents');
     expect(Object.keys(json).slice(-8)).toEqual([
       'file',
       'changed',
@@ -351,10 +357,10 @@ describe('invariant write shapes', () => {
   it('remove: what comes back into effect, null when the file was invalid', () => {
     const found = { id: W, path: web.path, scope: web.scope };
     const shown = { invariant: web, shadow: { shadows: [global], shadowedBy: [] } } as unknown as ShowResult;
-    const json = removedJson({ ...found, shown });
+    const json = removedJson({ ...found, shown }, 'agents');
     expect(Object.keys(json)).toEqual(['removed', 'path', 'scope', 'kept_project', 'commit', 'back_in_effect', 'incomplete']);
     expect(json.back_in_effect).toEqual([{ id: G, scope: 'global', path: global.path }]);
-    expect(doc(removedJson(found))).toBe(
+    expect(doc(removedJson(found, 'agents'))).toBe(
       doc({ removed: W, path: web.path, scope: 'project', kept_project: null, commit: null, back_in_effect: null, incomplete: null }),
     );
     expect(removedText(s, { ...found, shown })).toBe(

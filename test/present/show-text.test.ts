@@ -66,12 +66,12 @@ describe('invariant show as text', () => {
 describe('the warning of files left unread', () => {
   const problem = (file: string) => ({ file, line: 2, col: 7, code: 'yaml-syntax' as const, message: 'bad', severity: 'error' as const });
   it('names each invalid file, the verb agreeing with how many, and the command that shows the problems', () => {
-    const one = unreadFilesText([problem('global/A.yaml')], 'the copies');
+    const one = unreadFilesText([problem('global/A.yaml')], 'the copies', 'agents');
     expect(one).toMatch(/global\/A\.yaml is invalid and was not read: run `agents validate` to see the problem$/);
-    const two = unreadFilesText([problem('global/A.yaml'), problem('global/B.yaml'), problem('global/B.yaml')], 'the copies');
+    const two = unreadFilesText([problem('global/A.yaml'), problem('global/B.yaml'), problem('global/B.yaml')], 'the copies', 'agents');
     expect(two).toMatch(
       /2 files are invalid \(global\/A\.yaml, global\/B\.yaml\) and were not read: run `agents validate` to see the 3 problems$/,
     );
-    expect(unreadFilesText([], 'the copies')).toBeUndefined();
+    expect(unreadFilesText([], 'the copies', 'agents')).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import { InvariantService } from '../../src/service/invariant-service.ts';
 import { AddFeedback } from '../../src/tui/AddFeedback.tsx';
 import { AddForm } from '../../src/tui/AddForm.tsx';
 import { stepOfProblem } from '../../src/tui/add-form-steps.ts';
+import { ThemeContext, makeTheme } from '../../src/tui/theme.ts';
 import { FitWidth } from '../../src/tui/FitWidth.tsx';
 import { scopedInvariant } from '../helpers/invariants.ts';
 import { G2, P2, PLAN, exampleStore, frameHas, frameMatches, resizeTo } from './helpers.ts';
@@ -720,6 +721,22 @@ test('another file of the store invalid and unread: the live feedback says the t
   const frame = await frameHas(r.lastFrame, '✓ new in this scope, shadows nothing of the files read', `${broken} is invalid`);
   expect(frame).not.toMatch(/shadows nothing\s*$/m);
   r.unmount();
+});
+
+test('an invalid file unread under --store: the warning names the command with that store, so that it validates the same store', () => {
+  const problem = { file: 'global/bad.yaml', line: 1, col: 1, code: 'yaml-syntax' as const, message: 'bad', severity: 'error' as const };
+  const feedback = (agents?: string) =>
+    render(
+      <ThemeContext.Provider value={makeTheme(false, agents)}>
+        <AddFeedback check={{ shadows: [], shadowedBy: [] }} text="Log all changes" incomplete={[problem]} width={400} />
+      </ThemeContext.Provider>,
+    );
+  const given = feedback("agents --store '../my store'");
+  expect(given.lastFrame()).toContain("`agents --store '../my store' validate`");
+  given.unmount();
+  const bare = feedback();
+  expect(bare.lastFrame()).toContain('`agents validate`');
+  bare.unmount();
 });
 
 test('a policy source not pinned: the live feedback says the text shadows nothing of the files read, and the source was not read with the command that reads it', async () => {

@@ -92,9 +92,9 @@ export default defineCommand<AddArgs>({
     }
     if (result.createdProject !== undefined) ctx.notice(`created project ${result.createdProject} (projects/${result.createdProject}/)`);
     // On stderr in every format, as show says it: the notes are of the files read, JSON saying it in `incomplete` too.
-    const unread = writtenUnreadText(result);
+    const unread = writtenUnreadText(result, ctx.agentsCommand());
     if (unread) ctx.notice(unread);
-    emit(ctx, addedJson(result), () => addedText(ctx.style, result));
+    emit(ctx, addedJson(result, ctx.agentsCommand()), () => addedText(ctx.style, result));
     return EXIT_CODES.ok;
   },
 });

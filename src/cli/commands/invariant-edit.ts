@@ -118,7 +118,7 @@ export default defineCommand<EditArgs>({
 
 function printEdit(ctx: CliContext, r: EditResult): void {
   // On stderr in every format, as add says it: the notes are of the files read.
-  const unread = writtenUnreadText(r);
+  const unread = writtenUnreadText(r, ctx.agentsCommand());
   if (unread) ctx.notice(unread);
-  emit(ctx, editedJson(r), () => editedText(ctx.style, r));
+  emit(ctx, editedJson(r, ctx.agentsCommand()), () => editedText(ctx.style, r));
 }

@@ -31,9 +31,9 @@ export default defineCommand<MoveArgs>({
     });
     if (r.createdProject !== undefined) ctx.notice(`created project ${r.createdProject} (projects/${r.createdProject}/)`);
     // On stderr in every format, as add says it: the notes are of the files read.
-    const unread = writtenUnreadText(r);
+    const unread = writtenUnreadText(r, ctx.agentsCommand());
     if (unread) ctx.notice(unread);
-    emit(ctx, movedJson(r), () => movedText(ctx.style, r));
+    emit(ctx, movedJson(r, ctx.agentsCommand()), () => movedText(ctx.style, r));
     return EXIT_CODES.ok;
   },
 });

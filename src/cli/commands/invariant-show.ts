@@ -7,9 +7,9 @@ export default defineCommand<{ id: string }>({
   builder: (y) => y.positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' }),
   async run(argv, ctx) {
     const r = await (await ctx.invariants()).show(String(argv.id));
-    emit(ctx, { ...invariantJson(r.invariant), ...showRelationsJson(r) }, () => showText(r, ctx.style));
+    emit(ctx, { ...invariantJson(r.invariant), ...showRelationsJson(r, ctx.agentsCommand()) }, () => showText(r, ctx.style));
     // On stderr in every format, as JSON says it in its `incomplete` field too.
-    const incomplete = showIncompleteText(r);
+    const incomplete = showIncompleteText(r, ctx.agentsCommand());
     if (incomplete) ctx.notice(incomplete);
     return EXIT_CODES.ok;
   },

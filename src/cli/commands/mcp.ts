@@ -41,6 +41,7 @@ export default defineCommand<{ allowWrite?: boolean }>({
           // Given either way, the option wins over config.yaml, as --commit and --no-commit do.
           allowWrite: argv.allowWrite,
           stderr: ctx.io.stderr,
+          agents: ctx.agentsCommand(),
           ...settle(ctx.io.env),
         });
       } finally {
