@@ -30,7 +30,7 @@ export interface InitDone {
   ignored: (IgnoredPath & { more: number }) | undefined;
   /** The repository's instruction files, whose rules the next step imports. */
   instructions: readonly string[];
-  /** The ` --store DIR` the next command needs, or ''. */
+  /** The ` --store DIR` the commands it says to run next need (the next step, the hook's export check), or ''. */
   storeFlag: string;
 }
 
@@ -66,7 +66,7 @@ export function initText(s: Style, d: InitDone): string {
     );
   if (d.offer)
     lines.push(
-      '  this store exports instruction files (export.targets in config.yaml): `agents init --hooks --export-check` also checks they are up to date',
+      `  this store exports instruction files (export.targets in config.yaml): \`agents init --hooks --export-check${d.storeFlag}\` also checks they are up to date`,
     );
   if (made.length > 0) {
     if (actor) lines.push(`  plans are judged by the ${actorLabel(actor)} (reconciliation in config.yaml)`);

@@ -58,13 +58,14 @@ export default defineCommand<InitArgs>({
     // What the folder holds decides every mode, and is refused (a file, another tool's folder) before any writes.
     const state = initTargetState(root);
     if (argv.schemas) {
-      if (state !== 'store') throw new UsageError(`no store at ${root}`, 'Create it with `agents init` (which copies the schemas too).');
+      if (state !== 'store')
+        throw new UsageError(`no store at ${root}`, `Create it with \`${ctx.agentsCommand()} init\` (which copies the schemas too).`);
       const written = writeSchemas(root, true);
       emit(ctx, schemasRefreshedJson(root, written), () => schemasRefreshedText(ctx.style, root, written));
       return EXIT_CODES.ok;
     }
     if (argv['export-check'] && !argv.hooks)
-      throw new UsageError('--export-check goes with --hooks', 'Run `agents init --hooks --export-check`.');
+      throw new UsageError('--export-check goes with --hooks', `Run \`${ctx.agentsCommand()} init --hooks --export-check\`.`);
     const actorFlag = ACTOR_FLAGS.find((k) => argv[k] !== undefined);
     if (state === 'store' && actorFlag !== undefined)
       throw new UsageError(
@@ -107,7 +108,7 @@ export default defineCommand<InitArgs>({
       offer: Boolean(offer),
       ignored,
       instructions,
-      storeFlag: made.length > 0 ? storeFlag(ctx.store, root, ctx.io) : '',
+      storeFlag: made.length > 0 || offer ? storeFlag(ctx.store, root, ctx.io) : '',
     };
     emit(ctx, initJson(done), () => initText(ctx.style, done));
     return EXIT_CODES.ok;
