@@ -98,10 +98,11 @@ export class CliContext implements ContextOptions {
       import('../store/sparse-store.ts'),
       import('../service/option-words.ts'),
     ]).then(
-      async ([root, { InvariantService }, { parseCacheOf }, { WorkingTreeSource }, { BUILD_ID }, { refuseSparseStore }, { CLI_FLAGS }]) => {
+      async ([root, { InvariantService }, { parseCacheOf }, { WorkingTreeSource }, { BUILD_ID }, { refuseSparseStore }, { cliFlags }]) => {
         // A store a sparse checkout leaves partly out would give sets without the invariants left out.
         await refuseSparseStore(root);
         // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
+        const flags = cliFlags(this.agentsCommand());
         const parseCache = this.io.env.AGENTS_NO_CACHE || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
         return new InvariantService(
           root,
@@ -113,8 +114,8 @@ export class CliContext implements ContextOptions {
           },
           new WorkingTreeSource(root, parseCache ? { parseCache } : {}),
           {
-            ...CLI_FLAGS,
-            commit: { ...CLI_FLAGS.commit, staleExports: async (at) => (await import('../service/commit-exports.ts')).staleExports(at) },
+            ...flags,
+            commit: { ...flags.commit, staleExports: async (at) => (await import('../service/commit-exports.ts')).staleExports(at) },
           },
         );
       },
@@ -193,7 +194,8 @@ export class CliContext implements ContextOptions {
       },
     );
     this.#review ??= Promise.all([place, import('../service/review-service.ts'), import('../service/option-words.ts')]).then(
-      ([{ root, absent }, { ReviewService }, { CLI_FLAGS }]) => new ReviewService(root, () => this.invariants(), absent, CLI_FLAGS),
+      ([{ root, absent }, { ReviewService }, { cliFlags }]) =>
+        new ReviewService(root, () => this.invariants(), absent, cliFlags(this.agentsCommand())),
     );
     return this.#review;
   }

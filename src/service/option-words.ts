@@ -131,6 +131,29 @@ const LIBRARY_WORDS: OptionWords = {
   },
 };
 
+/**
+ * The commands the command line's refusals say to run, each starting with `agents` (CliContext.agentsCommand: with
+ * the run's --store), so that, pasted in the same folder, they reach the same store.
+ */
+function cliCalls(agents: string): OptionWords['calls'] {
+  return {
+    addToProject: (project, confirmed) => `${agents} invariant add --project ${project}${confirmed ? ' --new-project' : ''} "…"`,
+    addAction: (ref) => `${agents} action add ${ref}`,
+    listProjects: `${agents} project list`,
+    listActions: `${agents} action list`,
+    listAll: `${agents} invariant list --all`,
+    listPlans: `${agents} plan list`,
+    usePlan: `${agents} plan use NS/NAME`,
+    listViolations: `${agents} invariant violation list`,
+    effectiveSet: (target) =>
+      `${agents} invariant list --effective ${'plan' in target ? `--plan ${target.plan}` : `--project ${target.project}`}`,
+    diffStaged: `${agents} invariant diff --staged`,
+    listScope: (scope) => `${agents} invariant list ${'project' in scope ? `--project ${scope.project}` : `--action ${scope.action}`}`,
+    editOverrides: (id, overrides) => `${agents} invariant edit ${id} --overrides ${overrides === '' ? '""' : overrides}`,
+    createProject: `${agents} invariant add --project`,
+  };
+}
+
 /** The command line's flags: what its services name in a refusal of a value given with one. */
 export const CLI_FLAGS: OptionWords = {
   commit: COMMIT_FLAG,
@@ -155,25 +178,15 @@ export const CLI_FLAGS: OptionWords = {
   action: '--action',
   store: '--store',
   newProject: '--new-project',
-  calls: {
-    addToProject: (project, confirmed) => `agents invariant add --project ${project}${confirmed ? ' --new-project' : ''} "…"`,
-    addAction: (ref) => `agents action add ${ref}`,
-    listProjects: 'agents project list',
-    listActions: 'agents action list',
-    listAll: 'agents invariant list --all',
-    listPlans: 'agents plan list',
-    usePlan: 'agents plan use NS/NAME',
-    listViolations: 'agents invariant violation list',
-    effectiveSet: (target) =>
-      `agents invariant list --effective ${'plan' in target ? `--plan ${target.plan}` : `--project ${target.project}`}`,
-    diffStaged: 'agents invariant diff --staged',
-    listScope: (scope) => `agents invariant list ${'project' in scope ? `--project ${scope.project}` : `--action ${scope.action}`}`,
-    editOverrides: (id, overrides) => `agents invariant edit ${id} --overrides ${overrides === '' ? '""' : overrides}`,
-    createProject: 'agents invariant add --project',
-  },
+  calls: cliCalls('agents'),
 };
 
 /** The words of `words`, or the library's when the caller named none. */
 export function optionWords(words: OptionWords | undefined): OptionWords {
   return words ?? LIBRARY_WORDS;
+}
+
+/** CLI_FLAGS, its calls starting with `agents` (the run's, with its --store). */
+export function cliFlags(agents: string): OptionWords {
+  return agents === 'agents' ? CLI_FLAGS : { ...CLI_FLAGS, calls: cliCalls(agents) };
 }

@@ -4,6 +4,7 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
+import { shellPath } from '../../src/core/shell-word.ts';
 import { InvariantService, PlanService, ScopeService } from '../../src/index.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, EXAMPLE_PLAN_SET, exampleStore } from '../helpers/plans.ts';
@@ -153,7 +154,10 @@ describe('the commands a hint names', () => {
       noCommand(error);
     }
     const cli = await runAgents(['--store', root, '--format', 'json', 'invariant', 'show', none]);
-    expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([2, expect.stringContaining('`agents invariant list --all`')]);
+    expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([
+      2,
+      expect.stringContaining(`\`agents --store ${shellPath(root)} invariant list --all\``),
+    ]);
   });
 });
 
@@ -189,7 +193,7 @@ describe('the calls a hint of scopes and overrides names', () => {
     const cli = await runAgents(['--store', root, '--format', 'json', 'invariant', 'remove', G, '--yes']);
     expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([
       1,
-      expect.stringContaining(`\`agents invariant edit ${P} --overrides ""\``),
+      expect.stringContaining(`\`agents --store ${shellPath(root)} invariant edit ${P} --overrides ""\``),
     ]);
   });
 });

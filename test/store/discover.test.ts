@@ -223,6 +223,22 @@ describe('the next command init suggests', () => {
   });
 });
 
+// A command a refusal names (OptionWords' calls), pasted where the refused one ran, must reach the store it was given.
+describe('the command a refusal under --store names', () => {
+  it('reaches the store given, which no search from the current folder finds', async () => {
+    const cwd = tempDir();
+    const store = "policy store/it's";
+    expect((await runAgents(['init', '--store', store, '--actor', 'none'], { cwd })).code).toBe(0);
+    const refused = await runAgents(['--store', store, '--format', 'json', 'plan', 'show', '01ZZZZ'], { cwd });
+    expect(refused.code).toBe(2);
+    const hint = (JSON.parse(refused.stdout) as { error: { hint: string } }).error.hint;
+    const named = /`agents ([^`]+)`/.exec(hint)![1]!;
+    expect(shellWords(named).slice(0, 2)).toEqual(['--store', store]);
+    const r = await runAgents([...shellWords(named), '--format', 'json'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
 // A store path that starts with `-`: a command suggested with it, pasted as it is written, must not read it as an option.
 describe('a store path that starts with -', () => {
   it('the init that no-store suggests, and the command init suggests next, run as written', async () => {

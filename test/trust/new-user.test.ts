@@ -28,7 +28,8 @@ describe('an unknown project', () => {
       expect(error.detail.suggestions).toEqual(['web']);
       expect(error.message).toContain('did you mean web?');
       // The hint's command: run as given, it is not refused as a name close to web.
-      const hinted = /`agents (invariant add [^`]*)`/
+      // The run was given --store: the hint names it, and `run` gives it again.
+      const hinted = /`agents --store \S+ (invariant add [^`]*)`/
         .exec(error.hint)![1]!
         .replace('"…"', 'Keep it')
         .split(' ')
