@@ -234,7 +234,7 @@ export function reconcileTools(): ToolDef[] {
         // ok false with every invariant enforced is a set that changed meanwhile: said, as plan strategize says it.
         const text = [
           `Recorded run ${r.run.id} of plan ${r.plan.id}: ${enforced} of ${data.total} invariants enforced.`,
-          ...(r.setChanged ? [`Warning: ${setChangedText(r.plan.id, r.setChanged)}.`] : []),
+          ...(r.setChanged ? [`Warning: ${setChangedText(r.plan.id, r.setChanged, ctx.agents)}.`] : []),
           `  plans/${r.plan.id}/decisions/${r.decision.id}.yaml`,
           `  plans/${r.plan.id}/enforcement/${r.run.id}.yaml`,
         ].join('\n');

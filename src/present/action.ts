@@ -16,13 +16,13 @@ export function actionAddedJson(r: ActionAdded) {
   return { action: r.action, path: r.path, description: r.description, commit: r.commit ?? null };
 }
 
-export function actionAddedText(s: Style, r: ActionAdded): string {
+export function actionAddedText(s: Style, r: ActionAdded, agents: string): string {
   return [
     `${s.green('created')} action ${s.bold(r.action)}`,
     `  ${r.path}`,
     ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
     '',
-    `Next: agents invariant add --action ${r.action} "…"`,
+    `Next: ${agents} invariant add --action ${r.action} "…"`,
   ].join('\n');
 }
 
@@ -31,8 +31,8 @@ export function actionListJson(actions: readonly ActionSummary[]): readonly Acti
   return actions;
 }
 
-export function actionListText(s: Style, actions: readonly ActionSummary[]): string {
-  if (actions.length === 0) return 'No action templates. Create one with `agents action add NS/NAME`.';
+export function actionListText(s: Style, actions: readonly ActionSummary[], agents: string): string {
+  if (actions.length === 0) return `No action templates. Create one with \`${agents} action add NS/NAME\`.`;
   const lines: string[] = [];
   for (const a of actions) {
     const from = a.source === null ? '' : ` · from policy source ${a.source}`;

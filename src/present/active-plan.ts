@@ -16,7 +16,7 @@ export function activePlanJson(a: ActivePlanState) {
   return { plan: a.plan, env: a.env, found: named === null ? null : a.missing === null, matches: a.matches };
 }
 
-export function activePlanText(a: ActivePlanState): string {
+export function activePlanText(a: ActivePlanState, agents: string): string {
   const { plan, env, missing, matches } = a;
   const which = env ? `AGENTS_PLAN=${env}` : `the active plan ${plan}`;
   const cannot = 'the guard hook cannot check a call while it is in effect, and guard.on_error answers (deny unless set otherwise)';
@@ -31,13 +31,13 @@ export function activePlanText(a: ActivePlanState): string {
             ...matches.map((id) => `  ${id}`),
             env
               ? '  Give AGENTS_PLAN more characters of the id, enough for one plan.'
-              : '  Run `agents plan activate ID` with more characters of the id, or `agents plan activate --clear`.',
+              : `  Run \`${agents} plan activate ID\` with more characters of the id, or \`${agents} plan activate --clear\`.`,
           ]
         : [
             `warning: ${which} names no plan of the store (${missing}): ${cannot}`,
             env
-              ? '  Unset AGENTS_PLAN, or set it to a plan `agents plan list` shows.'
-              : '  Run `agents plan activate ID`, or `agents plan activate --clear`.',
+              ? `  Unset AGENTS_PLAN, or set it to a plan \`${agents} plan list\` shows.`
+              : `  Run \`${agents} plan activate ID\`, or \`${agents} plan activate --clear\`.`,
           ]),
   ].join('\n');
 }

@@ -122,17 +122,17 @@ export function addedSentence(r: AddResult, agents: string): string {
 }
 
 /** Why a project whose last invariant went was kept (plans target it), as the CLI's note and the browser's status say it. */
-export function keptProjectSentence(kept: KeptProject): string {
+export function keptProjectSentence(kept: KeptProject, agents: string): string {
   const why =
     kept.plans.length === 0
       ? 'a plan file could not be read, and it may target it'
       : `plan${kept.plans.length === 1 ? '' : 's'} ${kept.plans.join(', ')} target${kept.plans.length === 1 ? 's' : ''} it`;
-  return `kept project ${kept.project} (${kept.path}): ${why}; \`agents project remove ${kept.project}\` removes it once no plan does`;
+  return `kept project ${kept.project} (${kept.path}): ${why}; \`${agents} project remove ${kept.project}\` removes it once no plan does`;
 }
 
 /** The line that says a project whose last invariant went was kept, because plans target it. */
-export function keptProjectNote(kept: KeptProject): string {
-  return `  ${keptProjectSentence(kept)}`;
+export function keptProjectNote(kept: KeptProject, agents: string): string {
+  return `  ${keptProjectSentence(kept, agents)}`;
 }
 
 /** The JSON of `invariant move`: the invariant where it is now, where it was, and the project the move kept or made. */
@@ -152,14 +152,14 @@ export function movedJson(r: MoveResult, agents: string) {
   };
 }
 
-export function movedText(s: Style, r: MoveResult): string {
+export function movedText(s: Style, r: MoveResult, agents: string): string {
   const lines = [
     `${s.green('moved')} ${s.bold(r.invariant.id)} from ${describeScope(r.before.scope)} to ${describeScope(r.invariant.scope)}`,
     `  ${r.file}`,
   ];
   if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
   lines.push(...relationNotes(r, s.yellow));
-  if (r.keptProject) lines.push(keptProjectNote(r.keptProject));
+  if (r.keptProject) lines.push(keptProjectNote(r.keptProject, agents));
   return lines.join('\n');
 }
 
@@ -216,7 +216,7 @@ export function removedJson(r: Removed, agents: string) {
   };
 }
 
-export function removedText(s: Style, r: Removed): string {
+export function removedText(s: Style, r: Removed, agents: string): string {
   const back = r.shown?.shadow.shadows ?? [];
   // Other files not read: a copy in one of them may come back too, so "nothing comes back" is not said as known.
   const incomplete = (r.shown?.incomplete?.length ?? 0) > 0;
@@ -229,6 +229,6 @@ export function removedText(s: Style, r: Removed): string {
     lines.push(`  ${s.yellow('back in effect')} (it shadowed ${back.length === 1 ? 'this copy' : 'these copies'}):`);
     for (const o of back) lines.push(`    ${describeScope(o.scope)} ${o.id}  ${o.path}`);
   }
-  if (r.keptProject) lines.push(keptProjectNote(r.keptProject));
+  if (r.keptProject) lines.push(keptProjectNote(r.keptProject, agents));
   return lines.join('\n');
 }

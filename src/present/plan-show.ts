@@ -37,7 +37,7 @@ export function planShowJson(r: PlanShow) {
 }
 
 /** `plan show` as text: the same facts as its JSON, section by section. */
-export function planShowText(s: Style, r: PlanShow): string {
+export function planShowText(s: Style, r: PlanShow, agents: string): string {
   const p = r.plan;
   const lines = [s.bold(`plan ${p.id}`)];
   const rows: [string, string | undefined][] = [
@@ -59,10 +59,10 @@ export function planShowText(s: Style, r: PlanShow): string {
   lines.push('', s.cyan(`Waivers (${r.waivers.length})`));
   for (const w of r.waivers) lines.push(`  ${w.invariant_id}  ${waiverLine(s, w)}`);
   if (r.waivers.length === 0) lines.push('  none');
-  lines.push('', s.cyan('Latest decision'), ...decisionLines(s, r.latestDecision, p.id));
+  lines.push('', s.cyan('Latest decision'), ...decisionLines(s, r.latestDecision, p.id, agents));
   lines.push('', s.cyan('Latest enforcement'));
   const run = r.latestEnforcement;
-  if (!run) lines.push(`  none yet: run \`agents plan strategize ${p.id}\``);
+  if (!run) lines.push(`  none yet: run \`${agents} plan strategize ${p.id}\``);
   else {
     const ok = run.records.filter((x) => x.enforced).length;
     lines.push(`  run ${run.id} at ${run.created_at} (${run.actor} actor): ${ok} of ${run.records.length} enforced`);
@@ -91,8 +91,8 @@ export function planShowText(s: Style, r: PlanShow): string {
 }
 
 /** The latest decision node, as its JSON (`latest_decision`) has it: id, type, when, by whom, which run, its summary. */
-function decisionLines(s: Style, d: DecisionNode | undefined, plan: string): string[] {
-  if (!d) return [`  none yet: run \`agents plan strategize ${plan}\``];
+function decisionLines(s: Style, d: DecisionNode | undefined, plan: string, agents: string): string[] {
+  if (!d) return [`  none yet: run \`${agents} plan strategize ${plan}\``];
   const by = [d.created_by ? `by ${oneLine(d.created_by)}` : undefined, d.actor ? `${d.actor} actor` : undefined].filter(Boolean);
   const run = d.enforcement_id ? `, run ${d.enforcement_id}` : '';
   // The id, type and time as the decision tree (`plan decisions`) writes a node.

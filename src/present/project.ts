@@ -18,13 +18,13 @@ export function projectAddedJson(r: ProjectAdded) {
   return { project: r.project, folder: r.folder, path: r.path, adopted: r.adopted, commit: r.commit ?? null };
 }
 
-export function projectAddedText(s: Style, r: ProjectAdded): string {
+export function projectAddedText(s: Style, r: ProjectAdded, agents: string): string {
   return [
     r.adopted ? `${s.green('gave')} project ${s.bold(r.project)} its project.yaml` : `${s.green('created')} project ${s.bold(r.project)}`,
     `  ${r.path}`,
     ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
     '',
-    `Next: agents invariant add --project ${r.project} "…"`,
+    `Next: ${agents} invariant add --project ${r.project} "…"`,
   ].join('\n');
 }
 
@@ -33,8 +33,8 @@ export function projectListJson(projects: readonly ProjectSummary[]): readonly P
   return projects;
 }
 
-export function projectListText(s: Style, projects: readonly ProjectSummary[]): string {
-  if (projects.length === 0) return 'No projects. Create one with `agents project add NAME`.';
+export function projectListText(s: Style, projects: readonly ProjectSummary[], agents: string): string {
+  if (projects.length === 0) return `No projects. Create one with \`${agents} project add NAME\`.`;
   const width = Math.max(...projects.map((p) => p.project.length));
   const lines = projects.map(
     (p) =>

@@ -20,7 +20,7 @@ export function strategizedJson(result: StrategizeResult) {
 }
 
 /** The text of `plan strategize`: the verdict, each invariant with the actor's answer on one line, then the files written. */
-export function strategizedText(s: Style, result: StrategizeResult): string {
+export function strategizedText(s: Style, result: StrategizeResult, agents: string): string {
   const { run, decision } = result;
   const enforced = run.records.filter((r) => r.enforced).length;
   const lines = [
@@ -35,7 +35,7 @@ export function strategizedText(s: Style, result: StrategizeResult): string {
   }
   for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
   const c = result.setChanged;
-  if (c) lines.push(`${s.yellow('warning:')} ${setChangedText(result.plan.id, c)}`);
+  if (c) lines.push(`${s.yellow('warning:')} ${setChangedText(result.plan.id, c, agents)}`);
   lines.push(
     '',
     `recorded decision ${decision.id}${decision.parent_id ? ` (after ${decision.parent_id})` : ' (the first)'}`,

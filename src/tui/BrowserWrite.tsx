@@ -65,7 +65,7 @@ export function BrowserWrite({ overlay, service, width, rows, close, say, reload
         if (!yes) return say('Nothing removed.');
         const removal = service.remove(info.invariant.id, { signal });
         track(removal, () => `removed ${info.invariant.id} (${info.invariant.path})`).then((done) => {
-          const kept = done.keptProject ? ` · ${keptProjectSentence(done.keptProject)}` : '';
+          const kept = done.keptProject ? ` · ${keptProjectSentence(done.keptProject, agents)}` : '';
           say(`removed ${info.invariant.id} · ${info.invariant.path}${kept}`);
           void reload();
         }, refused);

@@ -63,16 +63,16 @@ describe('project and action shapes', () => {
       `removed project batch (projects/batch/)\n  committed ${'b'.repeat(12)}`,
     );
     const summary = (project: string, n: number) => ({ project, folder: `projects/${project}`, invariants: n, active: n, plans: n });
-    expect(projectListText(s, [summary('api', 0), summary('web', 1)])).toBe(
+    expect(projectListText(s, [summary('api', 0), summary('web', 1)], 'agents')).toBe(
       'api  0 active of 0 invariants · 0 plans\nweb  1 active of 1 invariant · 1 plan\n\n2 projects',
     );
-    expect(projectListText(s, [])).toMatch(/^No projects\./);
+    expect(projectListText(s, [], 'agents')).toMatch(/^No projects\./);
   });
 
   it('action add and list', () => {
     const added = { action: 'local/cov', path: 'actions/local/cov/action.yaml', description: 'Coverage' };
     expect(doc(actionAddedJson(added))).toBe(doc({ ...added, commit: null }));
-    expect(actionAddedText(s, added)).toBe(
+    expect(actionAddedText(s, added, 'agents')).toBe(
       'created action local/cov\n  actions/local/cov/action.yaml\n\nNext: agents invariant add --action local/cov "…"',
     );
     const listed = {
@@ -84,7 +84,7 @@ describe('project and action shapes', () => {
       active: 1,
       plans: 0,
     };
-    expect(actionListText(s, [listed])).toBe(
+    expect(actionListText(s, [listed], 'agents')).toBe(
       'policy:org/release  1 active of 1 invariant · 0 plans · from policy source policy\n  Releases\n\n1 action template',
     );
   });
@@ -106,10 +106,10 @@ describe('plan activate shape', () => {
     );
     const gone = { plan: PLAN, env: 'ZZZZ', missing: 'no plan with id ZZZZ', matches: [] };
     expect(doc(activePlanJson(gone))).toBe(doc({ plan: PLAN, env: 'ZZZZ', found: false, matches: [] }));
-    const lines = activePlanText(gone).split('\n');
+    const lines = activePlanText(gone, 'agents').split('\n');
     expect(lines.slice(0, 2)).toEqual([`active plan ${PLAN}`, 'AGENTS_PLAN=ZZZZ in this environment takes precedence']);
     expect(lines[2]).toMatch(/^warning: AGENTS_PLAN=ZZZZ names no plan of the store \(no plan with id ZZZZ\)/);
-    const ambiguous = activePlanText({ plan: '01JD', env: null, missing: 'ambiguous', matches: ['01JDA', '01JDB'] }).split('\n');
+    const ambiguous = activePlanText({ plan: '01JD', env: null, missing: 'ambiguous', matches: ['01JDA', '01JDB'] }, 'agents').split('\n');
     expect(ambiguous.slice(2, 4)).toEqual(['  01JDA', '  01JDB']);
   });
 });
@@ -117,9 +117,13 @@ describe('plan activate shape', () => {
 describe('plan list and decisions shapes', () => {
   it('a goal of two lines indented under its plan; an empty tree says what to run', () => {
     const plan = { id: PLAN, action: 'local/cov', project: 'web', goal: 'Two\nlines', created_at: '2026-01-01T00:00:00Z' } as Plan;
-    expect(planListText(s, [plan])).toBe(`${PLAN}  action local/cov · project web · 2026-01-01T00:00:00Z\n  Two\n  lines\n\n1 plan`);
+    expect(planListText(s, [plan], 'agents')).toBe(
+      `${PLAN}  action local/cov · project web · 2026-01-01T00:00:00Z\n  Two\n  lines\n\n1 plan`,
+    );
     expect(Object.keys(decisionsJson(plan, []))).toEqual(['plan', 'nodes']);
-    expect(decisionsText(s, plan, [], 0)).toBe(`Decision tree of plan ${PLAN}: 0 nodes\n  (empty: run \`agents plan strategize ${PLAN}\`)`);
+    expect(decisionsText(s, plan, [], 0, 'agents')).toBe(
+      `Decision tree of plan ${PLAN}: 0 nodes\n  (empty: run \`agents plan strategize ${PLAN}\`)`,
+    );
   });
 });
 
@@ -319,7 +323,7 @@ describe('invariant write shapes', () => {
       'commit',
     ]);
     expect(json.from).toEqual({ scope: 'global', path: global.path });
-    expect(movedText(s, r)).toBe(
+    expect(movedText(s, r, 'agents')).toBe(
       [
         `moved ${W} from global to project web`,
         `  /r/.agents/${web.path}`,
@@ -363,17 +367,17 @@ describe('invariant write shapes', () => {
     expect(doc(removedJson(found, 'agents'))).toBe(
       doc({ removed: W, path: web.path, scope: 'project', kept_project: null, commit: null, back_in_effect: null, incomplete: null }),
     );
-    expect(removedText(s, { ...found, shown })).toBe(
+    expect(removedText(s, { ...found, shown }, 'agents')).toBe(
       [`removed ${W} from project web (${web.path})`, '  back in effect (it shadowed this copy):', `    global ${G}  ${global.path}`].join(
         '\n',
       ),
     );
-    expect(removedText(s, found)).toBe(
+    expect(removedText(s, found, 'agents')).toBe(
       `removed ${W} from project web (${web.path})\n  (the file was invalid: which copies it shadowed is not known)`,
     );
     const alone = { invariant: web, shadow: { shadows: [], shadowedBy: [] } } as unknown as ShowResult;
     expect(
-      removedText(s, { ...found, shown: alone, keptProject: kept })
+      removedText(s, { ...found, shown: alone, keptProject: kept }, 'agents')
         .split('\n')
         .slice(1, 2),
     ).toEqual(['  it shadowed nothing; no other copy comes back into effect']);
@@ -543,7 +547,7 @@ describe('plan sync and strategize shapes', () => {
       setChanged: null,
     } as unknown as StrategizeResult;
     expect(Object.keys(strategizedJson(r))).toEqual(['ok', 'plan', 'decision', 'enforcement', 'problems', 'set_changed']);
-    expect(strategizedText(s, r)).toBe(
+    expect(strategizedText(s, r, 'agents')).toBe(
       [
         `not all enforced: 1 of 2 invariants of plan ${PLAN} (command actor)`,
         '  ✓ Review every diff',
@@ -558,8 +562,10 @@ describe('plan sync and strategize shapes', () => {
       ].join('\n'),
     );
     const all = { ...r, run: { ...run, records: [run.records[0]!] }, problems: [] };
-    expect(strategizedText(s, all).split('\n')[0]).toBe(`stale: 1 of 1 invariants of plan ${PLAN} (command actor)`);
-    expect(strategizedText(s, { ...all, ok: true }).split('\n')[0]).toBe(`enforced: 1 of 1 invariants of plan ${PLAN} (command actor)`);
+    expect(strategizedText(s, all, 'agents').split('\n')[0]).toBe(`stale: 1 of 1 invariants of plan ${PLAN} (command actor)`);
+    expect(strategizedText(s, { ...all, ok: true }, 'agents').split('\n')[0]).toBe(
+      `enforced: 1 of 1 invariants of plan ${PLAN} (command actor)`,
+    );
     const preview = {
       prompt_version: 'p/2',
       model: 'm1',

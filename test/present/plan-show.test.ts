@@ -28,7 +28,7 @@ const decision: DecisionNode = {
 describe('plan show as text', () => {
   it('says the latest decision its JSON gives (latest_decision), or that there is none yet', () => {
     const s = makeStyle(false);
-    const text = planShowText(s, { ...bare, latestDecision: decision });
+    const text = planShowText(s, { ...bare, latestDecision: decision }, 'agents');
     const json = planShowJson({ ...bare, latestDecision: decision }).latest_decision!;
     const section = text.slice(text.indexOf('Latest decision'), text.indexOf('Latest enforcement'));
     for (const fact of [json.id, json.type, json.created_at, json.created_by!, json.enforcement_id!, json.actor!])
@@ -36,7 +36,7 @@ describe('plan show as text', () => {
     // Its summary on one line, as the decision tree writes it.
     expect(section).toContain('Reconciled 3 invariants:\\nall enforced');
     expect(planShowJson(bare).latest_decision).toBeNull();
-    const none = planShowText(s, bare);
+    const none = planShowText(s, bare, 'agents');
     expect(none.slice(none.indexOf('Latest decision'), none.indexOf('Latest enforcement'))).toContain(`agents plan strategize ${PLAN}`);
   });
 });

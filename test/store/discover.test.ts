@@ -236,6 +236,16 @@ describe('the command a refusal under --store names', () => {
     expect(shellWords(named).slice(0, 2)).toEqual(['--store', store]);
     const r = await runAgents([...shellWords(named), '--format', 'json'], { cwd });
     expect(r.code, r.stderr).toBe(0);
+    // So does the command an empty list says makes the first one.
+    const empty = await runAgents(['--store', store, 'project', 'list'], { cwd });
+    const make = /`agents ([^`]+)`/.exec(empty.stdout)![1]!.replace('NAME', 'web');
+    const made = await runAgents(shellWords(make), { cwd });
+    expect(made.code).toBe(0);
+    // And the next step it names adds to that project of that store.
+    const next = /^Next: agents (.*)$/m.exec(made.stdout)![1]!.replace('…', 'Keep logs');
+    const added = await runAgents([...shellWords(next), '--format', 'json'], { cwd });
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout).file).toBe(join(cwd, store, 'projects/web', `${JSON.parse(added.stdout).id}.yaml`));
   });
 });
 

@@ -21,7 +21,7 @@ export default defineCommand<ActionAddArgs>({
       ...(argv.description !== undefined ? { description: String(argv.description) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    emit(ctx, actionAddedJson(r), () => actionAddedText(ctx.style, r));
+    emit(ctx, actionAddedJson(r), () => actionAddedText(ctx.style, r, ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },
 });

@@ -7,7 +7,7 @@ export default defineCommand<Record<string, unknown>>({
   builder: (y) => y,
   async run(_argv, ctx) {
     const actions = await (await ctx.scopes()).listActions();
-    emit(ctx, actionListJson(actions), () => actionListText(ctx.style, actions));
+    emit(ctx, actionListJson(actions), () => actionListText(ctx.style, actions, ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },
 });

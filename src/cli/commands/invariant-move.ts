@@ -33,7 +33,7 @@ export default defineCommand<MoveArgs>({
     // On stderr in every format, as add says it: the notes are of the files read.
     const unread = writtenUnreadText(r, ctx.agentsCommand());
     if (unread) ctx.notice(unread);
-    emit(ctx, movedJson(r, ctx.agentsCommand()), () => movedText(ctx.style, r));
+    emit(ctx, movedJson(r, ctx.agentsCommand()), () => movedText(ctx.style, r, ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },
 });

@@ -47,7 +47,7 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
       ...(done.commit ? { commit: done.commit } : {}),
       ...(info ? { shown: info } : {}),
     };
-    emit(ctx, removedJson(removed, ctx.agentsCommand()), () => removedText(ctx.style, removed));
+    emit(ctx, removedJson(removed, ctx.agentsCommand()), () => removedText(ctx.style, removed, ctx.agentsCommand()));
     // The files not read are said on stderr, as show says them.
     const incomplete = info ? showIncompleteText(info, ctx.agentsCommand()) : undefined;
     if (incomplete) ctx.notice(incomplete);

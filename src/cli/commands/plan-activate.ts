@@ -51,7 +51,7 @@ export default defineCommand<ActivateArgs>({
       );
     }
     const state = { plan, env, missing, matches };
-    emit(ctx, activePlanJson(state), () => activePlanText(state));
+    emit(ctx, activePlanJson(state), () => activePlanText(state, ctx.agentsCommand()));
     return missing === null ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });

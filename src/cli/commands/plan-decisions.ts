@@ -7,7 +7,7 @@ export default defineCommand<{ id: string }>({
   builder: (y) => y.positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' }),
   async run(argv, ctx) {
     const r = await (await ctx.plans()).decisions(String(argv.id));
-    emit(ctx, decisionsJson(r.plan, r.tree), () => decisionsText(ctx.style, r.plan, r.tree, r.nodes.length));
+    emit(ctx, decisionsJson(r.plan, r.tree), () => decisionsText(ctx.style, r.plan, r.tree, r.nodes.length, ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },
 });

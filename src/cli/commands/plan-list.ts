@@ -7,7 +7,7 @@ export default defineCommand<Record<string, unknown>>({
   builder: (y) => y,
   async run(_argv, ctx) {
     const plans = await (await ctx.plans()).list();
-    emit(ctx, plans.map(planJson), () => planListText(ctx.style, plans));
+    emit(ctx, plans.map(planJson), () => planListText(ctx.style, plans, ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },
 });

@@ -7,7 +7,7 @@ export default defineCommand<{ id: string }>({
   builder: (y) => y.positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' }),
   async run(argv, ctx) {
     const r = await (await ctx.plans()).show(String(argv.id));
-    emit(ctx, planShowJson(r), () => planShowText(ctx.style, r));
+    emit(ctx, planShowJson(r), () => planShowText(ctx.style, r, ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },
 });

@@ -131,7 +131,7 @@ export default defineCommand<StrategizeArgs>({
     } finally {
       progress.stop();
     }
-    emit(ctx, strategizedJson(result), () => strategizedText(ctx.style, result));
+    emit(ctx, strategizedJson(result), () => strategizedText(ctx.style, result, ctx.agentsCommand()));
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });

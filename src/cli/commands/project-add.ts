@@ -22,7 +22,7 @@ export default defineCommand<{ name: string; description?: string; path?: string
       ...(argv.path !== undefined ? { paths: argv.path.map(String) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    emit(ctx, projectAddedJson(r), () => projectAddedText(ctx.style, r));
+    emit(ctx, projectAddedJson(r), () => projectAddedText(ctx.style, r, ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },
 });

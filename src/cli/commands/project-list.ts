@@ -7,7 +7,7 @@ export default defineCommand<Record<string, unknown>>({
   builder: (y) => y,
   async run(_argv, ctx) {
     const projects = await (await ctx.scopes()).listProjects();
-    emit(ctx, projectListJson(projects), () => projectListText(ctx.style, projects));
+    emit(ctx, projectListJson(projects), () => projectListText(ctx.style, projects, ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },
 });
