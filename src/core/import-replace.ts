@@ -8,6 +8,8 @@
  * whose rules are gone.
  */
 
+import { scanBlock } from './export.ts';
+import { lineOf } from './export-markers.ts';
 import { fileReferences, resolveReference } from './import-references.ts';
 import { type Admonition, fileLines, HEADING, indentOf, ITEM, listKind, SETEXT } from './markdown-blocks.ts';
 import { isAlertMarker, QUOTED, unquote } from './markdown-plain.ts';
@@ -47,8 +49,10 @@ export function removeLines(
   // Then a heading whose section held only lines now gone, the innermost first; but the file's title (a first heading
   // of level 1), which names the file rather than the rules under it.
   const heads = levels.findLastIndex((l) => l !== undefined);
+  const scan = scanBlock(text);
+  const blockAt = scan.kind === 'block' ? lineOf(text, scan.start) : undefined;
   for (const [i, label] of sorted.entries()) {
-    if (levels[i] === undefined || (i === heads && levels[i] === 1) || !sectionEmptied(lines, sorted, levels, i, gone)) continue;
+    if (levels[i] === undefined || (i === heads && levels[i] === 1) || !sectionEmptied(lines, sorted, levels, i, gone, blockAt)) continue;
     for (let n = label.line; n <= label.end_line; n++) gone.add(n);
     // The blank lines under it only parted it from its section.
     for (let n = label.end_line + 1; n <= lines.length && lines[n - 1]!.trim() === ''; n++) gone.add(n);
@@ -92,7 +96,8 @@ function headingLevel(seen: readonly string[], { line, end_line }: { line: numbe
 /**
  * Whether the heading `sorted[i]` (labels last line first, `levels` theirs) had a section that the removal emptied:
  * up to the next heading of its level or above, every line that held anything is in `gone`, and there is one. A
- * heading over nothing already (a user's placeholder) stays.
+ * heading over nothing already (a user's placeholder) stays. The managed block (its begin marker on line `blockAt`)
+ * ends a section above it: it is the export's, not text the heading heads.
  */
 function sectionEmptied(
   lines: readonly string[],
@@ -100,13 +105,14 @@ function sectionEmptied(
   levels: readonly (number | undefined)[],
   i: number,
   gone: ReadonlySet<number>,
+  blockAt: number | undefined,
 ): boolean {
   const level = levels[i]!;
   // The splitter's headings, not a search of the lines: a "# comment" in a code block is no heading.
-  let end = lines.length;
+  let end = blockAt !== undefined && blockAt > sorted[i]!.end_line ? blockAt - 1 : lines.length;
   for (let j = i - 1; j >= 0; j--)
     if (levels[j] !== undefined && levels[j]! <= level) {
-      end = sorted[j]!.line - 1;
+      end = Math.min(end, sorted[j]!.line - 1);
       break;
     }
   let held = 0;

@@ -141,6 +141,21 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced('Intro.\n\n\n- Use tabs.\n- `npm test`\n')).toBe('Intro.\n\n\n- `npm test`\n');
   });
 
+  it('a section ends at the managed block below it: a heading over rules an earlier export put the block after goes', () => {
+    const block = `${beginMarker('0'.repeat(64))}\n\n## Invariants\n\n- Use X.\n\n${END_MARKER}\n`;
+    const text = `# T\n\n- Use X.\n\n## Style\nAlways run the linter.\n\n${block}`;
+    const split = splitInstructions(text);
+    const labels = split.leftOut.filter((l) => l.reason === 'heading');
+    const rules = split.candidates.filter((c) => c.line < 8);
+    expect(removeLines(text, rules, undefined, labels)).toBe(`# T\n\n${block}`);
+    // A heading that still heads a line of its own above the block stays.
+    expect(
+      removeLines(`## Style\nAlways run the linter.\nSee the wiki.\n\n${block}`, [{ line: 2, end_line: 2 }], undefined, [
+        { line: 1, end_line: 1 },
+      ]),
+    ).toBe(`## Style\nSee the wiki.\n\n${block}`);
+  });
+
   it('a heading stays when anything is left below it, when nothing was (a placeholder), and when it is the title', () => {
     expect(replaced('## Rules\n\n- Never commit secrets.\n- `npm test`\n')).toBe('## Rules\n\n- `npm test`\n');
     expect(replaced('## TODO\n\n## Rules\n- Use tabs.\n')).toBe('## TODO\n\n');
