@@ -151,14 +151,19 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       if (value === null && !written && isPlain(node))
         return diagAt(y, offset, 'schema', `${message}: the value is missing`, 'Write the value, or remove the line.');
       // `paths: src/**` where a list goes: one value, which a list of one holds.
-      if (params.type === 'array' && value !== null && typeof value !== 'object' && written)
+      if (params.type === 'array' && value !== null && typeof value !== 'object' && written) {
+        // But the actor's command is an argv run without a shell: `node actor.mjs` as one item names no program.
+        const argv = schema === 'config.schema.json' && path.join('.') === 'reconciliation.command' && typeof value === 'string';
         return diagAt(
           y,
           offset,
           'schema',
           `${message}: ${written} is one value, not a list`,
-          `Write it as a list: [${written}], or one "- item" line per item.`,
+          argv
+            ? `Write the program and each of its arguments as an item (run without a shell): [${value.trim().split(/\s+/).map(flowItem).join(', ')}].`
+            : `Write it as a list: [${written}], or one "- item" line per item.`,
         );
+      }
       break;
     }
     case 'uniqueItems': {
@@ -215,6 +220,11 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
         `${where} ${e.message ?? 'is invalid'}`;
   }
   return diagAt(y, offset, 'schema', message, `Correct the value; ${schema} (in schemas/) describes every key.`);
+}
+
+/** A word as an item of a YAML flow list: bare where YAML 1.2 reads it back as that text, else quoted. */
+function flowItem(word: string): string {
+  return /^[\w./@%+=~-]+$/.test(word) && !/^(true|false|null|yes|no|on|off|~|-|[-+]?\.?\d.*)$/i.test(word) ? word : JSON.stringify(word);
 }
 
 /** Whether a node is a quoted scalar (`"no"`, `'1'`): text in every YAML, whatever it spells. */
