@@ -348,8 +348,37 @@ export class ScopeService {
 
   /** The refusal of {@link pathOverlaps} for one new project, thrown: exit 2, nothing written. */
   private async refuseOverlap(project: string, paths: readonly string[]): Promise<void> {
+    await this.refuseFolderPaths(project, paths);
     const refused = (await this.pathOverlaps([{ project, paths }])).get(project);
     if (refused !== undefined) throw refused;
+  }
+
+  /**
+   * A path that names a folder of the repository's files (`apps/web` for `apps/web/**`) matches none of them: the
+   * project would hold no file, so `which`, inference and export would pass it by. Refused as a guard's write glob is.
+   */
+  private async refuseFolderPaths(project: string, paths: readonly string[]): Promise<void> {
+    const [{ lsRepoFiles, GitError }, { namesFolderOfFiles, mayNameFolder }] = await Promise.all([
+      import('../git/repo.ts'),
+      import('../core/globs.ts'),
+    ]);
+    if (!paths.some(mayNameFolder)) return;
+    let files: string[];
+    try {
+      files = await lsRepoFiles(this.root, true);
+    } catch (error) {
+      // Outside git no folder of the repository's files is known, as validate finds none.
+      if (error instanceof GitError) return;
+      throw error;
+    }
+    const folder = paths.find((p) => mayNameFolder(p) && namesFolderOfFiles(p, files));
+    if (folder === undefined) return;
+    throw new UsageError(
+      `path ${folder} of project ${project} names a folder of the repository's files and matches none of them (a path is a glob of files)`,
+      `Nothing was written. Write ${folder}/** for every file below it.`,
+      { project, path: folder, suggestion: `${folder}/**` },
+      'project-path-folder',
+    );
   }
 
   /**

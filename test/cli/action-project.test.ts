@@ -230,6 +230,22 @@ describe('agents project add / list', () => {
     expect((await run(root, 'validate')).code).toBe(0);
   });
 
+  it("refuses a path that names a folder of the repository's files (exit 2, project-path-folder); its glob is taken", async () => {
+    const { root, repo } = repoStore();
+    mkdirSync(join(repo, 'apps/site'), { recursive: true });
+    writeFileSync(join(repo, 'apps/site/main.ts'), 'x');
+    const before = fileList(root);
+    const r = await run(root, 'project', 'add', 'site', '--path', 'apps/site', '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'project-path-folder',
+      detail: { project: 'site', path: 'apps/site', suggestion: 'apps/site/**' },
+    });
+    expect(fileList(root)).toEqual(before);
+    // A path of a folder not made yet matches nothing either way: taken, as validate only warns of it.
+    expect((await run(root, 'project', 'add', 'site', '--path', 'apps/site/**', '--path', 'apps/later')).code).toBe(0);
+  });
+
   it('two project adds at once whose paths overlap: one is written, the other refused (project-paths-overlap), never both', async () => {
     const { root } = repoStore();
     const scopes = new ScopeService(new InvariantService(root, { author: async () => undefined }));
