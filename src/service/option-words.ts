@@ -80,6 +80,8 @@ export interface Calls {
   editOverrides(id: string, overrides: string): string;
   /** Creates a project, by adding its first invariant. */
   createProject: string;
+  /** Shows invariant `id`: where it comes from and what it shadows. */
+  show(id: string): string;
 }
 
 /** A value as JavaScript writes it in a call: the library's hints show the call to make. */
@@ -128,6 +130,7 @@ const LIBRARY_WORDS: OptionWords = {
       `InvariantService.list({ scope: ${'project' in scope ? `{ project: ${js(scope.project)} }` : `{ action: ${js(scope.action)} }`} })`,
     editOverrides: (id, overrides) => `InvariantService.edit({ id: ${js(id)}, overrides: ${js(overrides)} })`,
     createProject: 'InvariantService.add({ scope: { project }, text })',
+    show: (id) => `InvariantService.show(${js(id)})`,
   },
 };
 
@@ -151,6 +154,7 @@ function cliCalls(agents: string): OptionWords['calls'] {
     listScope: (scope) => `${agents} invariant list ${'project' in scope ? `--project ${scope.project}` : `--action ${scope.action}`}`,
     editOverrides: (id, overrides) => `${agents} invariant edit ${id} --overrides ${overrides === '' ? '""' : overrides}`,
     createProject: `${agents} invariant add --project`,
+    show: (id) => `${agents} invariant show ${id}`,
   };
 }
 

@@ -197,3 +197,31 @@ describe('the calls a hint of scopes and overrides names', () => {
     ]);
   });
 });
+
+describe('the call a duplicate refusal names', () => {
+  it('is InvariantService.show to a library caller, agents invariant show on the command line', async () => {
+    const G = '01M8AAAAAAAAAAAAAAAAAAAAAA';
+    const H = '01M8DDDDDDDDDDDDDDDDDDDDDD';
+    const P = '01M8BBBBBBBBBBBBBBBBBBBBBB';
+    const root = testStore({
+      [`global/${G}.yaml`]: invariantYaml(G, 'Keep it small'),
+      [`global/${H}.yaml`]: invariantYaml(H, 'Keep it tidy'),
+      [`projects/myapp/${P}.yaml`]: invariantYaml(P, 'Keep it small'),
+    });
+    const invariants = new InvariantService(root, { notice: () => undefined });
+    for (const call of [
+      () => invariants.add({ scope: { global: true }, text: 'Keep it small' }),
+      () => invariants.edit({ id: H, text: 'Keep it small' }),
+      () => invariants.move(P, { global: true }),
+    ]) {
+      const error = await failure(call());
+      expect([error.code, error.exitCode, error.hint]).toEqual(['duplicate', 1, expect.stringContaining(`InvariantService.show("${G}")`)]);
+      noCommand(error);
+    }
+    const cli = await runAgents(['--store', root, '--format', 'json', 'invariant', 'add', '--global', 'Keep it small']);
+    expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([
+      1,
+      expect.stringContaining(`\`agents --store ${shellPath(root)} invariant show ${G}\``),
+    ]);
+  });
+});

@@ -99,7 +99,7 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
       if (dup) {
         throw new CheckFailedError(
           duplicateMessage(scope, dup),
-          `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+          `See it with \`${optionWords(svc.optionWords).calls.show(dup.id)}\`; nothing was written.`,
           { existing_id: dup.id, path: dup.path },
           'duplicate',
         );

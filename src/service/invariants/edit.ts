@@ -123,7 +123,7 @@ export async function edit(svc: InvariantContext, given: EditInput, options: { s
         if (dup) {
           throw new CheckFailedError(
             duplicateMessage(found.scope, dup),
-            `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+            `See it with \`${optionWords(svc.optionWords).calls.show(dup.id)}\`; nothing was written.`,
             { existing_id: dup.id, path: dup.path },
             'duplicate',
           );

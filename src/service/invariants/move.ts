@@ -73,7 +73,7 @@ export async function move(
       if (dup) {
         throw new CheckFailedError(
           duplicateMessage(dest, dup),
-          `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
+          `See it with \`${optionWords(svc.optionWords).calls.show(dup.id)}\`; nothing was moved.`,
           { existing_id: dup.id, path: dup.path },
           'duplicate',
         );
