@@ -141,6 +141,21 @@ describe('agents invariant diff between revisions', () => {
     const r = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--project', 'nope', '--format', 'json'], { cwd: repo.dir });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'unknown-project', detail: { project: 'nope' } });
+    // The library's caller is told the library's call that lists them, never a command of the command line.
+    for (const [target, code] of [
+      [{ project: 'nope' }, 'unknown-project'],
+      [{ plan: '01M8ZZZZZZZZZZZZZZZZZZZZZZ' }, 'unknown-id'],
+    ] as const) {
+      const library = await new ReviewService(repo.store)
+        .diff({ range: `${c1}..${c2}`, ...target })
+        .catch((error: unknown) => error as UsageError);
+      expect(library).toMatchObject({
+        code,
+        exitCode: 2,
+        hint: expect.stringMatching('project' in target ? /ScopeService\.listProjects\(\)/ : /PlanService\.list\(\)/),
+      });
+      expect((library as UsageError).hint).not.toMatch(/--|`agents /);
+    }
     // A plan prefix too short to be one is said to be that, as every command that takes an id says it.
     const short = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--plan', PLAN.slice(0, 3), '--format', 'json'], { cwd: repo.dir });
     expect(short.code).toBe(2);

@@ -164,7 +164,7 @@ async function diffWith(
       locked(0, before) || locked(1, after)
         ? await (await import('../review-extends.ts')).inheritedSides(root, top, prefix, before.info, after.info)
         : undefined;
-    return await diffSides(top, request, range, before, after, changed, walk, inherited);
+    return await diffSides(top, request, range, before, after, changed, walk, words, inherited);
   } finally {
     if (walk?.reader !== early) walk?.reader.close();
   }
@@ -188,6 +188,7 @@ async function diffSides(
   after: Side,
   changed: string[],
   walk: RevisionTrees | undefined,
+  words: OptionWords,
   inherited?: InheritedSides,
 ): Promise<DiffResult> {
   // A new order of the sources decides which copy of a shared text is kept: every project can change, as for a move.
@@ -252,7 +253,8 @@ async function diffSides(
       const guess = didYouMean(suggestions);
       throw new UsageError(
         `unknown project ${request.project}: it has no folder and no plan targets it on either side (${before.info.label}; ${after.info.label})${guess ? `; ${guess}` : ''}`,
-        'Check the name; `agents invariant list` shows the scopes.',
+        // The caller's words: the library's ScopeService.listProjects(), the command line's agents project list.
+        `Check the name; \`${words.calls.listProjects}\` shows the projects.`,
         { project: request.project, suggestions, known },
         'unknown-project',
       );
@@ -263,7 +265,7 @@ async function diffSides(
     const match = resolvePrefix(request.plan, plans);
     // A prefix too short (or no id at all) is said so, as every other command says it (pickId).
     if (match.kind === 'unknown') {
-      const hint = 'Give the plan id (or a unique prefix of 4+ characters); `agents plan list` shows them.';
+      const hint = `Give the plan id (or a unique prefix of 4+ characters); \`${words.calls.listPlans}\` shows them.`;
       // An invariant's or a record's id given for a plan's is said so, with its plan, as every other command says it.
       const wanted = normalisePrefix(request.plan);
       // Two revisions are read folder by folder: the projects' and plans' folders are listed to find it.
