@@ -82,6 +82,10 @@ export interface Calls {
   createProject: string;
   /** Shows invariant `id`: where it comes from and what it shadows. */
   show(id: string): string;
+  /** Removes invariant `id` (a placeholder such as ID when several). */
+  remove(id: string): string;
+  /** Shows plan `id`'s sync again. */
+  syncPlan(id: string): string;
 }
 
 /** A value as JavaScript writes it in a call: the library's hints show the call to make. */
@@ -131,6 +135,8 @@ const LIBRARY_WORDS: OptionWords = {
     editOverrides: (id, overrides) => `InvariantService.edit({ id: ${js(id)}, overrides: ${js(overrides)} })`,
     createProject: 'InvariantService.add({ scope: { project }, text })',
     show: (id) => `InvariantService.show(${js(id)})`,
+    remove: (id) => `InvariantService.remove(${id === 'ID' ? 'id' : js(id)})`,
+    syncPlan: (id) => `PlanService.sync(${js(id)})`,
   },
 };
 
@@ -155,6 +161,8 @@ function cliCalls(agents: string): OptionWords['calls'] {
     editOverrides: (id, overrides) => `${agents} invariant edit ${id} --overrides ${overrides === '' ? '""' : overrides}`,
     createProject: `${agents} invariant add --project`,
     show: (id) => `${agents} invariant show ${id}`,
+    remove: (id) => `${agents} invariant remove ${id}`,
+    syncPlan: (id) => `${agents} plan sync ${id}`,
   };
 }
 

@@ -2,8 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CancelledError, cancelledBy } from '../../src/core/errors.ts';
+import { type AgentsError, CancelledError, cancelledBy } from '../../src/core/errors.ts';
 import { planSync } from '../../src/core/records.ts';
+import { shellPath } from '../../src/core/shell-word.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { PlanService } from '../../src/service/plan-service.ts';
 import { BIN } from '../helpers/cli.ts';
@@ -225,6 +226,13 @@ describe('plan sync (CLI, on a git repository)', () => {
     const r = await run(d.root, 'plan', 'sync', d.planId, '--yes', '--format', 'json');
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'action-gone', detail: { actions: ['local/code-coverage'] } });
+    expect(JSON.parse(r.stdout).error.hint).toContain(`\`agents --store ${shellPath(d.root)} invariant remove ID\``);
+    // A library caller is told the library's call, never the command line's command.
+    const library = await new PlanService(new InvariantService(d.root))
+      .sync(d.planId, { apply: true })
+      .then(undefined, (error: unknown) => error as AgentsError);
+    expect(library).toMatchObject({ code: 'action-gone', exitCode: 2, hint: expect.stringContaining('`InvariantService.remove(id)`') });
+    expect((library as AgentsError).hint).not.toMatch(/--|`agents /);
     expect(fileList(d.root)).toEqual(before);
     expect(existsSync(join(d.root, 'plans', d.planId, `${d.p1}.yaml`))).toBe(true);
   });

@@ -1,4 +1,5 @@
 // `plan sync`: a plan brought back in step with its action templates.
+import { optionWords } from '../option-words.ts';
 import { storeChanged, throwIfCancelled, UsageError } from '../../core/errors.ts';
 import { splitSourceRef } from '../../core/extends.ts';
 import { inputObject, optionalBoolean, optionalFunction, optionalSignal, refuseArgs } from '../../core/input-shape.ts';
@@ -88,7 +89,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
     throw new UsageError(
       `plan ${plan.id} was made from the action template ${ref}, which is gone (${why})`,
       'Nothing was written: a sync would remove every invariant the plan took from it. Put the template back (or restore its folder), ' +
-        'or, if it was retired on purpose, remove those invariants of the plan with `agents invariant remove ID`.',
+        `or, if it was retired on purpose, remove those invariants of the plan with \`${optionWords(svc.invariants.optionWords).calls.remove('ID')}\`.`,
       { plan: plan.id, actions: inputs.gone.map((g) => g.ref) },
       'action-gone',
     );
@@ -115,7 +116,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
         const changed = changedFolders(plan.id, inputs, fresh);
         throw storeChanged(
           `${changed.join(' and ')} changed while the sync of plan ${plan.id} was prepared`,
-          `Nothing was written. Run \`agents plan sync ${plan.id}\` again to see the new changes.`,
+          `Nothing was written. Run \`${optionWords(svc.invariants.optionWords).calls.syncPlan(plan.id)}\` again to see the new changes.`,
           { changed },
         );
       }
