@@ -174,7 +174,7 @@ export class ScopeService {
     input = inputObject(input, 'addAction', { action: true, description: true, commit: true }, 'input') as typeof input;
     const scope = toScope({ action: requiredString(input.action, 'action') });
     if (scope.kind !== 'action') throw new Error('unreachable');
-    requireOwnScope(scope);
+    requireOwnScope(scope, this.invariants.optionWords);
     const ref = `${scope.ns}/${scope.name}`;
     const description = optionalString(input.description, 'description')?.trim() || undefined;
     const folder = `actions/${ref}`;

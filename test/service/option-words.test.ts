@@ -225,3 +225,30 @@ describe('the call a duplicate refusal names', () => {
     ]);
   });
 });
+
+describe("the call a policy source's template refusal names", () => {
+  it('is ScopeService.listActions() to a library caller, agents action list on the command line', async () => {
+    const root = store();
+    const invariants = new InvariantService(root, { notice: () => undefined });
+    const action = 'policy:local/lint';
+    for (const call of [
+      () => invariants.add({ scope: { action }, text: 'Keep it small' }),
+      () => invariants.checkAdd({ scope: { action }, text: 'Keep it small' }),
+      () => invariants.move(ID, { action }),
+      () => new ScopeService(invariants).addAction({ action }),
+    ]) {
+      const error = await failure(call());
+      expect([error.exitCode, error.detail, error.hint]).toEqual([
+        2,
+        { source: 'policy', action },
+        expect.stringContaining('`ScopeService.listActions()`'),
+      ]);
+      noCommand(error);
+    }
+    const cli = await runAgents(['--store', root, '--format', 'json', 'invariant', 'add', '--action', action, 'Keep it small']);
+    expect([cli.code, JSON.parse(cli.stdout).error.hint]).toEqual([
+      2,
+      expect.stringContaining(`\`agents --store ${shellPath(root)} action list\``),
+    ]);
+  });
+});

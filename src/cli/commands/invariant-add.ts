@@ -53,7 +53,7 @@ export default defineCommand<AddArgs>({
       const scope = given ? await service.resolveScope(given) : undefined;
       // A likely typo of a project, or a policy source's template, is refused before the form opens, not after the text is typed.
       if (scope?.kind === 'project') await service.checkNewProject(scope.project, argv['new-project'] ?? false);
-      if (scope) (await import('../../service/invariant-service.ts')).requireOwnScope(scope);
+      if (scope) (await import('../../service/invariant-service.ts')).requireOwnScope(scope, service.optionWords);
       const { runAddForm } = await loadTui();
       result = await ctx.onScreen(() =>
         runAddForm(tuiIo(ctx), service, {

@@ -36,7 +36,7 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
   const input = inputObject(given, 'add', ADD_FIELDS, 'input') as AddInput;
   const signal = optionalSignal(inputObject(options, 'add', { signal: true }).signal, 'signal');
   const scope = await svc.resolveScope(input.scope);
-  requireOwnScope(scope);
+  requireOwnScope(scope, svc.optionWords);
   // Where a refusal says the value would have gone: the scope's folder, as the schema gate names it.
   const target = `${scopeFolder(scope)}/`;
   const text = checkText(input.text, target, svc.optionWords);
@@ -134,7 +134,7 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
  */
 export async function addContext(svc: InvariantContext, input: ScopeInput | Scope): Promise<AddContext> {
   const scope = await svc.resolveScope(input);
-  requireOwnScope(scope);
+  requireOwnScope(scope, svc.optionWords);
   // Said beside the answer, as show says it: a copy in a file left unread is not in it, so "shadows nothing" is not known.
   return { scope, ...(await relatedRead(svc, scope)) };
 }

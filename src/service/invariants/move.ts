@@ -34,7 +34,7 @@ export async function move(
   const options = inputObject(given, 'move', { commit: true, newProject: true });
   const found = await svc.resolveId(idOrPrefix);
   const dest = await svc.resolveScope(to);
-  requireOwnScope(dest);
+  requireOwnScope(dest, svc.optionWords);
   if (scopeFolder(dest) === scopeFolder(found.scope)) {
     throw new UsageError(`${found.id} is already in ${describeScope(dest)}`, `Name another scope: ${optionWords(svc.optionWords).scopes}.`);
   }

@@ -84,11 +84,11 @@ export function toScope(input: ScopeInput | Scope): Scope {
  * Refuses (exit 2) to write into a policy source's action template: it is changed in the source's
  * repository, as an inherited invariant is (docs/extends.md).
  */
-export function requireOwnScope(scope: Scope): void {
+export function requireOwnScope(scope: Scope, words: OptionWords | undefined): void {
   if (scope.kind !== 'action' || scope.source === undefined) return;
   throw new UsageError(
     `action ${actionName(scope)} is a template of the policy source ${scope.source}; this store cannot change it`,
-    `Nothing was written. Change it in the repository of ${scope.source} (config.yaml's extends), or use a template of this store (\`agents action list\`).`,
+    `Nothing was written. Change it in the repository of ${scope.source} (config.yaml's extends), or use a template of this store (\`${optionWords(words).calls.listActions}\`).`,
     { source: scope.source, action: actionName(scope) },
   );
 }
