@@ -68,7 +68,8 @@ export interface Calls {
   /** Lists every invariant, inactive ones too: their ids. */
   listAll: string;
   listPlans: string;
-  usePlan: string;
+  /** Makes a plan from action template `action` (any template when left out). */
+  usePlan(action?: string): string;
   listViolations: string;
   /** Shows the effective set of a plan or a project. */
   effectiveSet(target: { plan: string } | { project: string }): string;
@@ -123,7 +124,7 @@ const LIBRARY_WORDS: OptionWords = {
     listActions: 'ScopeService.listActions()',
     listAll: 'InvariantService.list({ all: true })',
     listPlans: 'PlanService.list()',
-    usePlan: 'PlanService.use({ action })',
+    usePlan: (action) => `PlanService.use({ action${action === undefined ? '' : `: ${js(action)}`} })`,
     listViolations: 'PlanService.listViolations({ plan })',
     effectiveSet: (target) =>
       'plan' in target
@@ -152,7 +153,7 @@ function cliCalls(agents: string): OptionWords['calls'] {
     listActions: `${agents} action list`,
     listAll: `${agents} invariant list --all`,
     listPlans: `${agents} plan list`,
-    usePlan: `${agents} plan use NS/NAME`,
+    usePlan: (action) => `${agents} plan use ${action ?? 'NS/NAME'}`,
     listViolations: `${agents} invariant violation list`,
     effectiveSet: (target) =>
       `${agents} invariant list --effective ${'plan' in target ? `--plan ${target.plan}` : `--project ${target.project}`}`,

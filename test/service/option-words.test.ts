@@ -158,6 +158,16 @@ describe('the commands a hint names', () => {
       2,
       expect.stringContaining(`\`agents --store ${shellPath(root)} invariant list --all\``),
     ]);
+    // Where a template's invariant applies names the call that makes a plan of it.
+    const template = '01M8KK1KW0KPRSWWKENT2QZ1QM';
+    const { appliesTo } = await invariants.show(template);
+    expect(appliesTo).toContain('`PlanService.use({ action: "local/code-coverage" })`');
+    expect(appliesTo).not.toMatch(/`agents /);
+    const shown = await runAgents(['--store', root, '--format', 'json', 'invariant', 'show', template]);
+    expect([shown.code, JSON.parse(shown.stdout).applies_to]).toEqual([
+      0,
+      expect.stringContaining(`\`agents --store ${shellPath(root)} plan use local/code-coverage\``),
+    ]);
   });
 });
 

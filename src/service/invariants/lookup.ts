@@ -19,7 +19,7 @@ import { optionWords } from '../option-words.ts';
  */
 function plansHint(svc: InvariantContext): string {
   const { calls } = optionWords(svc.optionWords);
-  return `Run \`${calls.listPlans}\` to see the plans; \`${calls.usePlan}\` makes one.`;
+  return `Run \`${calls.listPlans}\` to see the plans; \`${calls.usePlan()}\` makes one.`;
 }
 
 /** Reads one plan's plan.yaml; unknown plans are a usage error. */

@@ -17,6 +17,7 @@ import { sourceTemplate, sourceTemplates } from './source-actions.ts';
 import { byScopeThenId, holdsProject, requireValid, scopeToInput, storeErrors, toScope } from './rules.ts';
 import { type EffectiveResult, LIST_FIELDS, type ListOptions, type ListedInvariant, type ShowResult, type WaiverState } from './types.ts';
 import { docsRef } from '../../core/docs-link.ts';
+import { optionWords } from '../option-words.ts';
 
 const TARGET_FIELDS = { project: true, plan: true } as const;
 
@@ -240,7 +241,7 @@ export async function show(svc: InvariantContext, idOrPrefix: string): Promise<S
       result.appliesTo = `plan ${inv.scope.plan} only`;
       break;
     case 'action':
-      result.appliesTo = `no target directly; promoted into each plan created with \`agents plan use ${actionName(inv.scope)}\``;
+      result.appliesTo = `no target directly; promoted into each plan created with \`${optionWords(svc.optionWords).calls.usePlan(actionName(inv.scope))}\``;
       break;
   }
   if (!inv.active) result.appliesTo = `nothing while inactive (would apply to ${result.appliesTo})`;
