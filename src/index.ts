@@ -208,23 +208,26 @@ export class WorkingTreeSource extends WorkingTreeSourceUnchecked {
   // async: a refusal is the promise's, as the unchecked methods' failures are.
   override async list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]> {
     refuseArgs('WorkingTreeSource.list', ['dir: string', 'options: object?'], [dir, options], { options: LIST_OPTIONS });
-    refuseOutside('list', [dir]);
+    refuseOutside('list', 'dir', [dir]);
     return super.list(dir, options ?? {});
   }
 
   override async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
     // One path given bare would be read as its characters, each a path.
     refuseArgs('WorkingTreeSource.read', ['paths: strings'], [paths]);
-    refuseOutside('read', paths);
+    refuseOutside('read', 'paths', paths);
     return super.read(paths);
   }
 }
 
 /** A source reads its store only: a path that climbs out of it (`..`) or starts elsewhere (`/etc`) is refused. */
-function refuseOutside(method: string, paths: readonly string[]): void {
-  const out = paths.find(leavesStore);
+function refuseOutside(method: string, argument: 'dir' | 'paths', paths: readonly string[]): void {
+  const at = paths.findIndex(leavesStore);
+  if (at < 0) return;
   const hint = 'Name paths relative to the store folder, without "..".';
-  if (out !== undefined) throw new UsageError(`WorkingTreeSource.${method}: "${out}" is outside the store`, hint);
+  // The argument by name, as every other refusal of an argument gives it: the item of a list by its index.
+  const field = argument === 'dir' ? 'dir' : `paths[${at}]`;
+  throw new UsageError(`WorkingTreeSource.${method}: ${field} "${paths[at]}" is outside the store`, hint, { field });
 }
 
 // The names a caller sees (a class's name, console.log of a service or of an error): the bundler renames a class named

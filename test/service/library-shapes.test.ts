@@ -183,8 +183,12 @@ describe('every pure function of the library given a model object with a missing
     await expect(source.list(5 as Loose)).rejects.toMatchObject({ exitCode: EXIT_CODES.usage, detail: { field: 'dir' } });
     // Nor does it read or list outside its store: `..` and a path from the root are refused, a name with dots is not.
     const store = new L.WorkingTreeSource(exampleStore());
-    for (const call of [() => store.read(['../.gitignore']), () => store.read(['/etc/hostname']), () => store.list('global/../..')])
-      await expect(call()).rejects.toMatchObject({ exitCode: EXIT_CODES.usage });
+    for (const [field, call] of [
+      ['paths[0]', () => store.read(['../.gitignore'])],
+      ['paths[1]', () => store.read(['global', '/etc/hostname'])],
+      ['dir', () => store.list('global/../..')],
+    ] as const)
+      await expect(call()).rejects.toMatchObject({ exitCode: EXIT_CODES.usage, detail: { field } });
     expect((await store.read(['global/a..b.yaml'])).get('global/a..b.yaml')).toMatchObject({ ok: false, code: 'missing' });
     // A name is a folder's, never a path: ../../x would read a project.yaml outside the store.
     await expect(lib.readProjects(new L.WorkingTreeSource('.'), ['myapp', '../../x'])).rejects.toMatchObject({
