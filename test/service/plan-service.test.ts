@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync 
 import { parse } from 'yaml';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cancelledBy } from '../../src/core/errors.ts';
+import { type AgentsError, cancelledBy } from '../../src/core/errors.ts';
 import { InvariantService, PlanService, commandActor, type Actor, type ActorRequest } from '../../src/index.ts';
 import { withFolderLock } from '../../src/store/lock.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
@@ -200,11 +200,18 @@ describe('PlanService', () => {
       rmSync(folder, { recursive: true });
       return { ok: true, response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) } };
     });
-    await expect(s.strategize(plan.id, { actor: removing })).rejects.toMatchObject({
+    const refused = await s.strategize(plan.id, { actor: removing }).then(
+      () => undefined,
+      (error: unknown) => error as AgentsError,
+    );
+    expect(refused).toMatchObject({
       exitCode: 2,
       code: 'store-changed',
       detail: { changed: [`plans/${plan.id}/`] },
+      // A library caller is told the library's call that lists the plans, not the command line's command.
+      hint: expect.stringContaining('`PlanService.list()`'),
     });
+    expect(refused?.hint).not.toMatch(/`agents /);
     expect(removing.seen.length).toBe(1);
     expect(existsSync(folder)).toBe(false);
     expect(await s.list()).toEqual([]);

@@ -91,7 +91,7 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
     svc,
     { folders: [folder], commit: input.commit, signal },
     async (made) => {
-      if (scope.kind === 'plan') await requirePlanHeld(svc.source, scope.plan, 'this command ran');
+      if (scope.kind === 'plan') await requirePlanHeld(svc.source, scope.plan, 'this command ran', svc.optionWords);
       if (scope.kind === 'project') created = projectMadeUnderLock(scope.project, creates, made.has(folder));
       const here = await readFolders(svc.source, [folder]);
       requireValid(here, `add to ${describeScope(scope)}`);

@@ -62,7 +62,7 @@ export async function move(
     // Both folders' locks, taken in one order by every writer, so two moves in opposite directions never wait on each other.
     { folders: [from, toFolder], commit: options.commit },
     async (made) => {
-      if (dest.kind === 'plan') await requirePlanHeld(svc.source, dest.plan, 'this command ran');
+      if (dest.kind === 'plan') await requirePlanHeld(svc.source, dest.plan, 'this command ran', svc.optionWords);
       if (dest.kind === 'project') created = projectMadeUnderLock(dest.project, creates, made.has(toFolder));
       const here = await readFolders(svc.source, [from, toFolder]);
       requireValid(here, `move ${found.id} to ${describeScope(dest)}`);

@@ -159,12 +159,12 @@ export function scopeToInput(scope: Scope): ScopeInput {
  * the folder again, and a file written there alone is a plan folder without plan.yaml, which fails every listing
  * of plans. Called under the plan folder's lock; `what` says what the command was doing meanwhile.
  */
-export async function requirePlanHeld(source: TreeSource, plan: string, what: string): Promise<void> {
+export async function requirePlanHeld(source: TreeSource, plan: string, what: string, words: OptionWords | undefined): Promise<void> {
   const here = await source.list(`plans/${plan}`, { recursive: false });
   if (!here.some((e) => e.path === `plans/${plan}/plan.yaml`))
     throw storeChanged(
       `plan ${plan} is gone: it was removed while ${what}`,
-      'Nothing was written. Run `agents plan list` to see the plans.',
+      `Nothing was written. Run \`${optionWords(words).calls.listPlans}\` to see the plans.`,
       { changed: [`plans/${plan}/`] },
     );
 }

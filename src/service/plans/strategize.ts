@@ -113,7 +113,7 @@ export async function strategize(
     svc.root,
     folder,
     async () => {
-      await requirePlanHeld(svc.invariants.source, plan.id, 'the actor ran');
+      await requirePlanHeld(svc.invariants.source, plan.id, 'the actor ran', svc.invariants.optionWords);
       const { decisions } = await planRecords(svc, plan.id, ['decisions']);
       const parent = latestDecision(decisions);
       const newId = await idMaker(svc.invariants);

@@ -109,7 +109,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
     { folders: [`plans/${plan.id}`], commit: options.commit },
     async () => {
       // The plan may have gone while the changes were confirmed.
-      await requirePlanHeld(svc.invariants.source, plan.id, 'the sync was prepared');
+      await requirePlanHeld(svc.invariants.source, plan.id, 'the sync was prepared', svc.invariants.optionWords);
       const fresh = await syncInputs(svc, plan);
       const again = planSync(plan, fresh.planInvariants, fresh.actions);
       if (fingerprint(again.changes) !== fingerprint(preview.changes)) {

@@ -80,7 +80,7 @@ export async function addViolation(
     svc.root,
     folder,
     async () => {
-      await requirePlanHeld(svc.invariants.source, plan.id, 'this command ran');
+      await requirePlanHeld(svc.invariants.source, plan.id, 'this command ran', svc.invariants.optionWords);
       writeFileAtomic(svc.root, path, content);
     },
     { notice: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },

@@ -135,7 +135,8 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
     async (made) => {
       // Gone while this waited: the plan's plan.yaml, or the project's folder, which the lock had to make again. A
       // project folder that is there and empty (made by hand) is a project, as for every other command.
-      if (scope.kind === 'plan') await requirePlanHeld(svc.invariants.source, scope.plan, 'this command waited for it');
+      if (scope.kind === 'plan')
+        await requirePlanHeld(svc.invariants.source, scope.plan, 'this command waited for it', svc.invariants.optionWords);
       else projectMadeUnderLock(scope.project, undefined, made.has(scopeDir));
       const id = (await idMaker(svc.invariants))();
       return withFolderLock(svc.root, folder, () => writeWaiver(id), { notice: svc.invariants.deps.notice });
