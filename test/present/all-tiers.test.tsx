@@ -329,8 +329,9 @@ describe('one invariant of every tier, shown', () => {
       expect(tool.isError, textOf(tool)).toBeFalsy();
       const data = tool.structuredContent as { invariant: ShowJson } & ShowJson;
       expect(relations({ ...data, id: data.invariant.id, scope: data.invariant.scope })).toEqual(shown);
-      // The text of both is one rendering (src/present/invariant.ts).
-      expect(textOf(tool)).toBe((await cli('invariant', 'show', id)).stdout.trimEnd());
+      // The text of both is one rendering (src/present/invariant.ts); the server was given the store by --store, so
+      // the commands its text names carry it, as the command line's do when it is given the same.
+      expect(textOf(tool)).toBe((await cli('--store', store, 'invariant', 'show', id)).stdout.trimEnd());
       seen[id] = shown;
     }
     // A whole-store listing too: the text of list_invariants is `invariant list`'s (tags, the copies hidden and hiding).
