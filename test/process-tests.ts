@@ -88,6 +88,7 @@ export const PROCESS_TESTS = [
   'test/review/workflow-steps.test.ts',
   'test/store/create-batch.test.ts',
   'test/store/hook-script.test.ts',
+  'test/store/init-hooks-offer.test.ts',
   'test/store/parse-cache-git.test.ts',
   'test/trust/export-edges.test.ts',
   'test/trust/floors.test.ts',

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverStore, explicitStore, initTarget } from '../../src/store/discover.ts';
-import { git } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
+import { shellWords } from '../helpers/shell-words.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 
 // `--store=~/x` (bash expands no `~` after `=`), or `AGENTS_STORE: ~/x` in a CI file or an .env file, reaches the
@@ -166,25 +166,6 @@ describe('a store path that is a folder of a store', () => {
   });
 });
 
-/** A pasted command line's words, as a POSIX shell splits them (quotes and backslashes; no expansions). */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i] as string;
-    if (c === ' ') {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (c === "'" || c === '"') {
-      const end = line.indexOf(c, i + 1);
-      word = (word ?? '') + line.slice(i + 1, end);
-      i = end;
-    } else if (c === '\\') word = (word ?? '') + line[++i];
-    else word = (word ?? '') + c;
-  }
-  return word === undefined ? words : [...words, word];
-}
-
 // The first thing a new user does after init is paste the command it suggests: it must reach the store init made.
 describe('the next command init suggests', () => {
   it('reaches a store made with --store, which no search from the current folder finds', async () => {
@@ -198,28 +179,6 @@ describe('the next command init suggests', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).file).toBe(join(cwd, store, 'global', `${JSON.parse(r.stdout).id}.yaml`));
     }
-  });
-
-  it('reaches, with --hooks, the store whose exports the hook is offered to check', async () => {
-    const cwd = tempDir();
-    git(cwd, 'init', '-q');
-    const store = 'policy store';
-    expect((await runAgents(['init', '--store', store, '--actor', 'none'], { cwd })).code).toBe(0);
-    writeFileSync(join(cwd, store, 'config.yaml'), 'export:\n  targets: [agents-md]\n');
-    const hooked = await runAgents(['--store', store, 'init', '--hooks'], { cwd });
-    expect(hooked.code, hooked.stderr).toBe(0);
-    const offered = /`agents (init --hooks --export-check[^`]*)`/.exec(hooked.stdout)?.[1];
-    expect(offered).toBeDefined();
-    const r = await runAgents(shellWords(offered as string), { cwd });
-    expect(r.code, r.stderr).toBe(0);
-    // The hook now checks the exports of that store, and no other store was made where it was pasted.
-    expect(readFileSync(join(cwd, '.git/hooks/pre-commit'), 'utf8')).toContain('export --check');
-    expect(existsSync(join(cwd, '.agents'))).toBe(false);
-    // --export-check without --hooks is refused with the command to run instead, the store with it.
-    const refused = await runAgents(['--store', store, '--format', 'json', 'init', '--export-check'], { cwd });
-    expect(refused.code).toBe(2);
-    const hint = (JSON.parse(refused.stdout) as { error: { hint: string } }).error.hint;
-    expect(shellWords(/`agents ([^`]+)`/.exec(hint)![1]!)).toEqual(['--store', store, 'init', '--hooks', '--export-check']);
   });
 });
 
