@@ -230,6 +230,8 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
   // is read before the parse, since the parse itself may fail.
   let errorColor = useColor(io, noColorOf(args), io.stderr);
   let format: OutputFormat = formatOf(args);
+  // The start of a command an error names to run: the run's --store with it, once the context knows it.
+  let agents: string | undefined;
   try {
     // A shell asking for completions sends the partial word being typed: not an unknown command.
     const completing = args.indexOf('--get-yargs-completions');
@@ -303,6 +305,7 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
       interactive: canPrompt(io, argv.input === false),
       quiet: argv.quiet === true,
     });
+    agents = ctx.agentsCommand();
     // The command runs with `io.env` and `io.cwd` as the run's environment: code below the CLI
     // (git's environment, the lock wait, the ownership checks) reads them there, so a run in another
     // program's process behaves as the same run in its own (docs/adr/0080-run-environment-through-the-run.md).
@@ -312,6 +315,6 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
     const { spec, argv: commandArgv } = chosen;
     return await runToItsStop(io, () => withRunEnvironment({ env: io.env, cwd: io.cwd }, () => spec.run(commandArgv as never, ctx)));
   } catch (error) {
-    return await report(io, await asOtherCommandsOption(error), errorColor, format);
+    return await report(io, await asOtherCommandsOption(error), errorColor, format, agents);
   }
 }

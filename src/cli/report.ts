@@ -9,12 +9,12 @@ import { VERSION } from '../present/version.ts';
  * Reports an error that ended a command and returns its exit code: user
  * errors as what, where and what to do (and the error document under
  * `--format json|yaml`); anything else as a bug (exit 70). The one catch of
- * `main` (and the direct start of three forms, cli/direct-main.ts) calls it.
+ * `main` (and the direct start of three forms, cli/direct-main.ts) calls it. `agents`: the run's, with its --store.
  */
-export async function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat): Promise<number> {
+export async function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat, agents = 'agents'): Promise<number> {
   const s = makeStyle(color);
   if (error instanceof AgentsError) {
-    const lines = errorLines(error, s);
+    const lines = errorLines(error, s, agents);
     io.stderr.write(safeText(`${lines.join('\n')}\n`, color));
     await writeErrorDocument(io, format, error.code, error.exitCode, error.message, error.hint, detailOf(error));
     return error.exitCode;

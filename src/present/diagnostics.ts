@@ -7,9 +7,10 @@ import { INTEGER, type JsonSchema, nullable, objectOf, STRING } from './schema.t
 /**
  * The lines a user error is reported with: what, where (each diagnostic with
  * its caret excerpt) and the hint. `main` prints them on stderr; `agents mcp`
- * returns them as a tool's error result, so both say exactly the same.
+ * returns them as a tool's error result, so both say exactly the same. `agents` starts the command it names (the
+ * CLI's with its --store, CliContext.agentsCommand), so that, pasted, it validates the same store.
  */
-export function errorLines(error: AgentsError, s: Style): string[] {
+export function errorLines(error: AgentsError, s: Style, agents = 'agents'): string[] {
   // Escaped before the colours go in: the output keeps the CLI's own colour codes, and a file name holding one (\e[31m)
   // would pass as one of them, unescaped.
   const plain = (text: string) => escapeUnsafe(text, { newlines: true });
@@ -22,7 +23,7 @@ export function errorLines(error: AgentsError, s: Style): string[] {
     if (d.hint) lines.push(`    ${s.dim(plain(d.hint))}`);
   }
   if (error.diagnostics.length > shown.length)
-    lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`agents validate\`)`);
+    lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`${agents} validate\`)`);
   if (error.hint) lines.push(`${s.dim('hint:')} ${plain(error.hint)}`);
   return lines;
 }

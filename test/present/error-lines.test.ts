@@ -1,8 +1,13 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../../src/core/errors.ts';
 import { makeStyle } from '../../src/core/style.ts';
 import { safeText } from '../../src/cli/safe-output.ts';
 import { errorLines, errorSummary } from '../../src/present/diagnostics.ts';
+import { runAgents } from '../helpers/main.ts';
+import { shellWords } from '../helpers/shell-words.ts';
+import { tempDir } from '../helpers/tmp.ts';
 
 /** The colour codes the style adds (core/style.ts), which are all a coloured error may hold raw. */
 const OWN = /\u001b\[(?:1|2|22|31|32|33|36|39)m/g;
@@ -45,5 +50,19 @@ describe('an error on one line, as a screen says it', () => {
     // The store's default hint names `agents validate`: a screen says the problem's code and place instead.
     expect(errorSummary(new InvalidStoreError('cannot list invariants', []))).toBe('cannot list invariants');
     expect(new AgentsError('x', EXIT_CODES.usage, { hintAnySurface: true }).hintAnySurface).toBe(false);
+  });
+});
+
+describe('the command an error with more problems than it lists names', () => {
+  it("carries the run's --store, so that, pasted where it ran, it validates the same store", async () => {
+    const cwd = tempDir();
+    const store = "policy store/it's";
+    expect((await runAgents(['init', '--store', store, '--actor', 'none'], { cwd })).code).toBe(0);
+    for (let i = 0; i < 25; i++) writeFileSync(join(cwd, store, 'global', `bad${i}.yaml`), 'id: [\n');
+    const refused = await runAgents(['--store', store, 'invariant', 'list'], { cwd });
+    expect(refused.code).not.toBe(0);
+    const named = /more \(run `agents ([^`]+)`\)/.exec(refused.stderr)?.[1];
+    expect(named, refused.stderr).toBeDefined();
+    expect(shellWords(named as string)).toEqual(['--store', store, 'validate']);
   });
 });
