@@ -348,29 +348,38 @@ export class ScopeService {
 
   /** The refusal of {@link pathOverlaps} for one new project, thrown: exit 2, nothing written. */
   private async refuseOverlap(project: string, paths: readonly string[]): Promise<void> {
-    await this.refuseFolderPaths(project, paths);
-    const refused = (await this.pathOverlaps([{ project, paths }])).get(project);
+    // The repository's files, listed by git once for both checks, and only when one needs them.
+    let listed: Promise<string[] | undefined> | undefined;
+    const files = () => (listed ??= this.repoFiles());
+    await this.refuseFolderPaths(project, paths, files);
+    const refused = (await this.overlapsOf([{ project, paths }], files)).get(project);
     if (refused !== undefined) throw refused;
+  }
+
+  /** The repository's files, untracked ones too; none known outside git, as validate finds none. */
+  private async repoFiles(): Promise<string[] | undefined> {
+    const { lsRepoFiles, GitError } = await import('../git/repo.ts');
+    try {
+      return await lsRepoFiles(this.root, true);
+    } catch (error) {
+      if (error instanceof GitError) return undefined;
+      throw error;
+    }
   }
 
   /**
    * A path that names a folder of the repository's files (`apps/web` for `apps/web/**`) matches none of them: the
    * project would hold no file, so `which`, inference and export would pass it by. Refused as a guard's write glob is.
    */
-  private async refuseFolderPaths(project: string, paths: readonly string[]): Promise<void> {
-    const [{ lsRepoFiles, GitError }, { namesFolderOfFiles, mayNameFolder }] = await Promise.all([
-      import('../git/repo.ts'),
-      import('../core/globs.ts'),
-    ]);
+  private async refuseFolderPaths(
+    project: string,
+    paths: readonly string[],
+    repoFiles: () => Promise<string[] | undefined>,
+  ): Promise<void> {
+    const { namesFolderOfFiles, mayNameFolder } = await import('../core/globs.ts');
     if (!paths.some(mayNameFolder)) return;
-    let files: string[];
-    try {
-      files = await lsRepoFiles(this.root, true);
-    } catch (error) {
-      // Outside git no folder of the repository's files is known, as validate finds none.
-      if (error instanceof GitError) return;
-      throw error;
-    }
+    const files = await repoFiles();
+    if (files === undefined) return;
     const folder = paths.find((p) => mayNameFolder(p) && namesFolderOfFiles(p, files));
     if (folder === undefined) return;
     throw new UsageError(
@@ -388,12 +397,19 @@ export class ScopeService {
    * that writes the paths holds the lock of {@link PROJECTS_LOCK} from this read to its write.
    */
   async pathOverlaps(news: readonly { project: string; paths: readonly string[] }[]): Promise<Map<string, UsageError>> {
+    return this.overlapsOf(news, () => this.repoFiles());
+  }
+
+  /** {@link pathOverlaps}, the repository's files (when a file both hold is looked for) from `repoFiles`. */
+  private async overlapsOf(
+    news: readonly { project: string; paths: readonly string[] }[],
+    repoFiles: () => Promise<string[] | undefined>,
+  ): Promise<Map<string, UsageError>> {
     const refused = new Map<string, UsageError>();
     if (news.length === 0) return refused;
-    const [{ loadConfig }, { readProjects }, { lsRepoFiles, GitError }, { projectOverlaps }] = await Promise.all([
+    const [{ loadConfig }, { readProjects }, { projectOverlaps }] = await Promise.all([
       import('../store/config.ts'),
       import('../store/projects.ts'),
-      import('../git/repo.ts'),
       import('../core/path-overlap.ts'),
     ]);
     if ((await loadConfig(this.source)).projects.allow_overlap) return refused;
@@ -406,13 +422,8 @@ export class ScopeService {
       return taken && taken.length > 0 ? [{ name, paths: taken }] : [];
     });
     if (others.length === 0) return refused;
-    let files: string[] | undefined;
-    try {
-      files = await lsRepoFiles(this.root, true);
-    } catch (error) {
-      // Outside git the globs alone are compared, as validate does.
-      if (!(error instanceof GitError)) throw error;
-    }
+    // Outside git (no files) the globs alone are compared, as validate does.
+    const files = await repoFiles();
     const { overlaps } = projectOverlaps([...others.map((o) => o.paths), ...news.map((n) => n.paths)], files);
     for (const o of overlaps) {
       // A pair of the store's own projects, or of two new ones, is not this check's: only a new one beside another.
