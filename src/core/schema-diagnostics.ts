@@ -11,6 +11,7 @@ import { closestNames, hintWithGuess } from './closest.ts';
 import { boundWords, patternWords } from './schema-words.ts';
 import { sourceKeyProblem } from './extends-config.ts';
 import { truncate } from './names.ts';
+import { yamlScalar } from './export-front-matter.ts';
 
 /** Schema errors of a parsed file, each pointing at the offending key or value. */
 export function checkSchema(y: YamlFile, schema: SchemaName): Diagnostic[] {
@@ -222,9 +223,12 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
   return diagAt(y, offset, 'schema', message, `Correct the value; ${schema} (in schemas/) describes every key.`);
 }
 
-/** A word as an item of a YAML flow list: bare where YAML 1.2 reads it back as that text, else quoted. */
+/**
+ * A word as an item of a YAML flow list: the export's plain-when-safe scalar, quoted too when it holds a flow
+ * list's own punctuation, which would end or split the item.
+ */
 function flowItem(word: string): string {
-  return /^[\w./@%+=~-]+$/.test(word) && !/^(true|false|null|yes|no|on|off|~|-|[-+]?\.?\d.*)$/i.test(word) ? word : JSON.stringify(word);
+  return /[,[\]{}]/.test(word) ? JSON.stringify(word) : yamlScalar(word);
 }
 
 /** Whether a node is a quoted scalar (`"no"`, `'1'`): text in every YAML, whatever it spells. */

@@ -676,6 +676,15 @@ describe('checkSchema: a value YAML 1.2 reads as another type than the one the k
     expect(r.value!.reconciliation.command).toStrictEqual(['node', 'actors/my-actor.mjs', '--level', '3', 'true']);
   });
 
+  it("the actor's argv list hint quotes each word YAML would not read back as that text (@scope, .inf, a flow indicator)", () => {
+    const text = (command: string) => `reconciliation:\n  actor: command\n  command: ${command}\n`;
+    const [hint] = said(text('npx @acme/actor .inf -.NaN a,b {x} %y'), 'config.schema.json').map((d) => String(d[3]));
+    const list = /\[.*\]/.exec(hint ?? '')![0];
+    const r = parseConfig('config.yaml', enc(text(list)));
+    expect(r.diagnostics).toStrictEqual([]);
+    expect(r.value!.reconciliation.command).toStrictEqual(['npx', '@acme/actor', '.inf', '-.NaN', 'a,b', '{x}', '%y']);
+  });
+
   it('a constant (config.yaml version) names the value it must be', () => {
     expect(said('version: 2\n', 'config.schema.json').map((d) => d.slice(0, 3))).toStrictEqual([[1, 10, 'version must be 1, not 2']]);
     expect(said('version: 1\n', 'config.schema.json')).toStrictEqual([]);
