@@ -83,8 +83,8 @@ export interface Calls {
   createProject: string;
   /** Shows invariant `id`: where it comes from and what it shadows. */
   show(id: string): string;
-  /** Removes invariant `id` (a placeholder such as ID when several). */
-  remove(id: string): string;
+  /** Removes invariant `id` (any invariant when left out). */
+  remove(id?: string): string;
   /** Shows plan `id`'s sync again. */
   syncPlan(id: string): string;
 }
@@ -136,7 +136,7 @@ const LIBRARY_WORDS: OptionWords = {
     editOverrides: (id, overrides) => `InvariantService.edit({ id: ${js(id)}, overrides: ${js(overrides)} })`,
     createProject: 'InvariantService.add({ scope: { project }, text })',
     show: (id) => `InvariantService.show(${js(id)})`,
-    remove: (id) => `InvariantService.remove(${id === 'ID' ? 'id' : js(id)})`,
+    remove: (id) => `InvariantService.remove(${id === undefined ? 'id' : js(id)})`,
     syncPlan: (id) => `PlanService.sync(${js(id)})`,
   },
 };
@@ -162,7 +162,7 @@ function cliCalls(agents: string): OptionWords['calls'] {
     editOverrides: (id, overrides) => `${agents} invariant edit ${id} --overrides ${overrides === '' ? '""' : overrides}`,
     createProject: `${agents} invariant add --project`,
     show: (id) => `${agents} invariant show ${id}`,
-    remove: (id) => `${agents} invariant remove ${id}`,
+    remove: (id) => `${agents} invariant remove ${id ?? 'ID'}`,
     syncPlan: (id) => `${agents} plan sync ${id}`,
   };
 }

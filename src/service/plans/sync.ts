@@ -89,7 +89,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
     throw new UsageError(
       `plan ${plan.id} was made from the action template ${ref}, which is gone (${why})`,
       'Nothing was written: a sync would remove every invariant the plan took from it. Put the template back (or restore its folder), ' +
-        `or, if it was retired on purpose, remove those invariants of the plan with \`${optionWords(svc.invariants.optionWords).calls.remove('ID')}\`.`,
+        `or, if it was retired on purpose, remove those invariants of the plan with \`${optionWords(svc.invariants.optionWords).calls.remove()}\`.`,
       { plan: plan.id, actions: inputs.gone.map((g) => g.ref) },
       'action-gone',
     );
