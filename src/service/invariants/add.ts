@@ -1,9 +1,8 @@
 // Adding an invariant, and the dry run the add form checks a text with as it is typed.
-import { CheckFailedError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalSignal, requiredString } from '../../core/input-shape.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { cleanText, textKey } from '../../core/normalise.ts';
-import { type AddCheck, checkNewInvariant, duplicateMessage } from '../../core/shadow.ts';
+import { type AddCheck, checkNewInvariant } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
@@ -20,6 +19,7 @@ import {
   checkSeverity,
   checkTags,
   checkText,
+  duplicateRefusal,
   refuseFolderWrites,
   refuseWritesOutsideProject,
   requireOwnScope,
@@ -97,12 +97,7 @@ export async function add(svc: InvariantContext, given: AddInput, options: { sig
       requireValid(here, `add to ${describeScope(scope)}`);
       const dup = here.invariants.find((i) => textKey(i.text) === key);
       if (dup) {
-        throw new CheckFailedError(
-          duplicateMessage(scope, dup),
-          `See it with \`${optionWords(svc.optionWords).calls.show(dup.id)}\`; nothing was written.`,
-          { existing_id: dup.id, path: dup.path },
-          'duplicate',
-        );
+        throw duplicateRefusal(scope, dup, svc.optionWords, 'written');
       }
       const inv = draft((await idMaker(svc))());
       writeFileAtomic(svc.root, inv.path, formatInvariantFile(inv.path, inv));

@@ -1,11 +1,11 @@
 // Changing fields of one invariant in place.
 import { invariantFieldChanges } from '../../core/diff.ts';
-import { CheckFailedError, conflictingOptions, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalSignal, optionalStrings, requiredString } from '../../core/input-shape.ts';
 import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
 import { cleanTag, textKey } from '../../core/normalise.ts';
-import { duplicateMessage, shadowInfo } from '../../core/shadow.ts';
+import { shadowInfo } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import { optionWords } from '../option-words.ts';
@@ -19,6 +19,7 @@ import {
   checkSeverity,
   checkTags,
   checkText,
+  duplicateRefusal,
   refuseFolderWrites,
   refuseWritesOutsideProject,
   requireValid,
@@ -121,12 +122,7 @@ export async function edit(svc: InvariantContext, given: EditInput, options: { s
       if (textKey(next.text) !== textKey(old.text)) {
         const dup = here.invariants.find((i) => i.id !== old.id && textKey(i.text) === textKey(next.text));
         if (dup) {
-          throw new CheckFailedError(
-            duplicateMessage(found.scope, dup),
-            `See it with \`${optionWords(svc.optionWords).calls.show(dup.id)}\`; nothing was written.`,
-            { existing_id: dup.id, path: dup.path },
-            'duplicate',
-          );
+          throw duplicateRefusal(found.scope, dup, svc.optionWords, 'written');
         }
       }
       if (textKey(next.text) !== textKey(old.text)) await refuseOverridden(svc, old, 'change the text of');

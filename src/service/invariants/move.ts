@@ -1,9 +1,8 @@
 // Moving an invariant to another scope, and removing one.
-import { CheckFailedError, UsageError } from '../../core/errors.ts';
+import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalSignal } from '../../core/input-shape.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { textKey } from '../../core/normalise.ts';
-import { duplicateMessage } from '../../core/shadow.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import { optionWords } from '../option-words.ts';
@@ -12,7 +11,7 @@ import { checkOverride } from './edit.ts';
 import { gone, readOne } from './lookup.ts';
 import { checkNewAction, projectMadeUnderLock } from './projects.ts';
 import { inheritedIfReadable, refuseOverridden, relations } from './related.ts';
-import { refuseWritesOutsideProject, requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
+import { duplicateRefusal, refuseWritesOutsideProject, requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
 import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
 
 /**
@@ -71,12 +70,7 @@ export async function move(
       before = old;
       const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
       if (dup) {
-        throw new CheckFailedError(
-          duplicateMessage(dest, dup),
-          `See it with \`${optionWords(svc.optionWords).calls.show(dup.id)}\`; nothing was moved.`,
-          { existing_id: dup.id, path: dup.path },
-          'duplicate',
-        );
+        throw duplicateRefusal(dest, dup, svc.optionWords, 'moved');
       }
       const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
       // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.

@@ -1,6 +1,7 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
 import { type Diagnostic, uniqueDiagnostics } from '../../core/diagnostics.ts';
-import { InvalidStoreError, storeChanged, UsageError, valueTooLong } from '../../core/errors.ts';
+import { CheckFailedError, InvalidStoreError, storeChanged, UsageError, valueTooLong } from '../../core/errors.ts';
+import { duplicateMessage } from '../../core/shadow.ts';
 import { inputObject, optionalString, optionalStrings, requiredString, typeName } from '../../core/input-shape.ts';
 import {
   GUARD_KINDS,
@@ -78,6 +79,24 @@ export function toScope(input: ScopeInput | Scope): Scope {
     );
   }
   return source === undefined ? { kind: 'action', ns: ref.ns, name: ref.name } : { kind: 'action', ns: ref.ns, name: ref.name, source };
+}
+
+/**
+ * The refusal (`duplicate`) of a write that would put the text of `dup`, an invariant of `scope`, there twice; `nothing`
+ * says what the command did not do.
+ */
+export function duplicateRefusal(
+  scope: Scope,
+  dup: Pick<ScopedInvariant, 'id' | 'active' | 'path'>,
+  words: OptionWords | undefined,
+  nothing: 'written' | 'moved',
+): CheckFailedError {
+  return new CheckFailedError(
+    duplicateMessage(scope, dup),
+    `See it with \`${optionWords(words).calls.show(dup.id)}\`; nothing was ${nothing}.`,
+    { existing_id: dup.id, path: dup.path },
+    'duplicate',
+  );
 }
 
 /**
