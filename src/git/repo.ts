@@ -278,7 +278,7 @@ const GIT_MESSAGE_MAX = 4095;
  */
 function unlistedFolders(said: string, unlisted: (folder: string, code: string) => void): void {
   for (const line of said.split('\n')) {
-    const found = unlistedFolder(line);
+    const found = folderGitCouldNotOpen(line);
     if (found !== undefined) unlisted(found.folder, found.code);
   }
 }
@@ -290,7 +290,7 @@ function unlistedFolders(said: string, unlisted: (folder: string, code: string) 
  * it. A quoted name that is no folder (the user's ignore file git could not read, `'…/ignore': Permission denied`)
  * names none.
  */
-export function unlistedFolder(line: string): { folder: string; code: string } | undefined {
+export function folderGitCouldNotOpen(line: string): { folder: string; code: string } | undefined {
   const open = line.indexOf(" '");
   if (open < 0) return undefined;
   const quoted = line.slice(open + 2);
