@@ -29,7 +29,9 @@ describe("folderGitCouldNotOpen: the folder of git's warning that it could not o
 
   it('names no folder for a quoted name that is none, or a short line without a reason', () => {
     expect(folderGitCouldNotOpen("warning: unable to access '/home/me/.config/git/ignore': Permission denied")).toBeUndefined();
-    expect(folderGitCouldNotOpen("warning: unable to access '/home/me/.config/git/ignore': Too many levels of symbolic links")).toBeUndefined();
+    expect(
+      folderGitCouldNotOpen("warning: unable to access '/home/me/.config/git/ignore': Too many levels of symbolic links"),
+    ).toBeUndefined();
     expect(folderGitCouldNotOpen("warning: in the working copy of 'a.txt', LF will be replaced by CRLF")).toBeUndefined();
     expect(folderGitCouldNotOpen(`${WARNING}short`)).toBeUndefined();
     expect(folderGitCouldNotOpen('')).toBeUndefined();
