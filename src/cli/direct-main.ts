@@ -20,11 +20,13 @@ export async function directMain(args: readonly string[], io: CliIo = processIo(
   if (form === undefined) return undefined;
   // The hook's answer is read by a program: never colored, and the terminal never asked (which makes Node's stdout stream).
   const color = form.command === 'guard hook' ? false : useColor(io, form.noColor);
+  const ctx = new CliContext({ io, store: form.store, format: 'text', color, interactive: false });
   try {
     const spec = (await form.load()).default as CommandSpec<never>;
-    return await spec.run(form.argv as never, new CliContext({ io, store: form.store, format: 'text', color, interactive: false }));
+    return await spec.run(form.argv as never, ctx);
   } catch (error) {
-    return report(io, error, color, 'text');
+    // The commands an error names carry the run's --store, as main's report says them.
+    return report(io, error, color, 'text', ctx.agentsCommand());
   }
 }
 

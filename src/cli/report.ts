@@ -16,7 +16,7 @@ export async function report(io: CliIo, error: unknown, color: boolean, format: 
   if (error instanceof AgentsError) {
     const lines = errorLines(error, s, agents);
     io.stderr.write(safeText(`${lines.join('\n')}\n`, color));
-    await writeErrorDocument(io, format, error.code, error.exitCode, error.message, error.hint, detailOf(error));
+    await writeErrorDocument(io, format, error.code, error.exitCode, error.message, error.hintFor(agents), detailOf(error, agents));
     return error.exitCode;
   }
   const e = error as Error;
@@ -38,9 +38,9 @@ export async function report(io: CliIo, error: unknown, color: boolean, format: 
   return EXIT_CODES.internal;
 }
 
-function detailOf(error: AgentsError): Record<string, unknown> | null {
+function detailOf(error: AgentsError, agents: string): Record<string, unknown> | null {
   const detail: Record<string, unknown> = { ...error.detail };
-  if (error.diagnostics.length > 0) detail.diagnostics = diagnosticsJson(error.diagnostics);
+  if (error.diagnostics.length > 0) detail.diagnostics = diagnosticsJson(error.diagnostics, agents);
   return Object.keys(detail).length > 0 ? detail : null;
 }
 

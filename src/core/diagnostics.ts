@@ -147,6 +147,17 @@ export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, n
   return counts;
 }
 
+/**
+ * `d` with each command its hint names (a code span that starts with `agents `) started by `agents` instead: the
+ * run's, with its --store (CliContext.agentsCommand), so that, pasted where the run ran, it reaches the same store.
+ * Diagnostics are data made below the command line, and kept in caches that runs naming the store otherwise share:
+ * they name a bare `agents`, and are said with the run's where they are shown. A command already given the store keeps it.
+ */
+export function withAgents<D extends Pick<Diagnostic, 'hint'>>(d: D, agents: string): D {
+  if (agents === 'agents' || d.hint === undefined || !d.hint.includes('`agents ')) return d;
+  return { ...d, hint: d.hint.replace(/`agents (?!--store )/g, () => `\`${agents} `) };
+}
+
 /** `file:line:col`, leaving out what is unknown. */
 export function location(d: Pick<Diagnostic, 'file' | 'line' | 'col' | 'source'>, prefix = ''): string {
   // A file name may hold anything a file system allows, a newline or an ESC too: it is shown escaped, on one line.

@@ -32,6 +32,13 @@ export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES] | (typeof SI
 /** Marks an AgentsError made by any copy of this module (see `AgentsError[Symbol.hasInstance]`). */
 const BRAND = Symbol.for('agents-invariants.AgentsError');
 
+/**
+ * A hint that names a command to run, made from the start of that command: `agents`, or the command line's with the
+ * run's --store (CliContext.agentsCommand), given where the error is reported, since the code that refuses below the
+ * command line does not know how the run named its store. Pasted where the run ran, the command reaches the same store.
+ */
+export type CommandHint = (agents: string) => string;
+
 /** An error meant for the user: a message, what to do next, and an exit code. Never printed with a stack. */
 export class AgentsError extends Error {
   /**
@@ -48,7 +55,9 @@ export class AgentsError extends Error {
 
   readonly [BRAND] = true;
   readonly exitCode: ExitCode;
+  /** The hint, a command it names starting with a bare `agents` (`hintFor` starts it with the run's). */
   readonly hint: string | undefined;
+  readonly #hint: string | CommandHint | undefined;
   /**
    * The hint names no command-line option, command or library method, so any surface says it: a form of the terminal
    * UI too, where a hint naming `--tag` would mean nothing and is left out (errorSummary).
@@ -68,7 +77,7 @@ export class AgentsError extends Error {
     message: string,
     exitCode: ExitCode,
     options: {
-      hint?: string;
+      hint?: string | CommandHint;
       hintAnySurface?: boolean;
       diagnostics?: readonly Diagnostic[];
       detail?: Record<string, unknown>;
@@ -78,11 +87,17 @@ export class AgentsError extends Error {
     super(message);
     this.name = 'AgentsError';
     this.exitCode = exitCode;
-    this.hint = options.hint;
+    this.#hint = options.hint;
+    this.hint = typeof options.hint === 'function' ? options.hint('agents') : options.hint;
     this.hintAnySurface = options.hintAnySurface === true && options.hint !== undefined;
     this.diagnostics = options.diagnostics ?? [];
     this.detail = options.detail;
     this.code = options.code ?? defaultErrorCode(exitCode);
+  }
+
+  /** The hint, a command it names starting with `agents`: the run's, with its --store (CliContext.agentsCommand). */
+  hintFor(agents: string): string | undefined {
+    return typeof this.#hint === 'function' ? this.#hint(agents) : this.#hint;
   }
 }
 
@@ -103,7 +118,7 @@ export function defaultErrorCode(exitCode: ExitCode): string {
 }
 
 export class UsageError extends AgentsError {
-  constructor(message: string, hint?: string, detail?: Record<string, unknown>, code?: string) {
+  constructor(message: string, hint?: string | CommandHint, detail?: Record<string, unknown>, code?: string) {
     super(message, EXIT_CODES.usage, { hint, detail, code });
     this.name = 'UsageError';
   }
@@ -127,7 +142,7 @@ export function missingArgument(message: string, hint: string | undefined, comma
  * Options that cannot go together (exit 2, code `conflicting-options`, docs/json-output.md), whichever check finds
  * them: yargs' own, or a command's or the library's. `options`: their names without dashes.
  */
-export function conflictingOptions(message: string, hint: string | undefined, options: readonly string[]): UsageError {
+export function conflictingOptions(message: string, hint: string | CommandHint | undefined, options: readonly string[]): UsageError {
   return new UsageError(message, hint, { options: [...options] }, 'conflicting-options');
 }
 
@@ -167,7 +182,7 @@ export function valueTooLong(what: {
 
 /** A check failed (exit 1). */
 export class CheckFailedError extends AgentsError {
-  constructor(message: string, hint?: string, detail?: Record<string, unknown>, code?: string) {
+  constructor(message: string, hint?: string | CommandHint, detail?: Record<string, unknown>, code?: string) {
     super(message, EXIT_CODES.checkFailed, { hint, detail, code });
     this.name = 'CheckFailedError';
   }
@@ -175,7 +190,11 @@ export class CheckFailedError extends AgentsError {
 
 /** The store holds invalid files the command needed (exit 3). */
 export class InvalidStoreError extends AgentsError {
-  constructor(message: string, diagnostics: readonly Diagnostic[], hint = 'Fix the file, then run `agents validate` to check the store.') {
+  constructor(
+    message: string,
+    diagnostics: readonly Diagnostic[],
+    hint: string | CommandHint = (agents) => `Fix the file, then run \`${agents} validate\` to check the store.`,
+  ) {
     super(message, EXIT_CODES.invalidStore, { hint, diagnostics });
     this.name = 'InvalidStoreError';
   }

@@ -10,23 +10,27 @@ import { VERSION } from '../present/version.ts';
 /** Resource-not-found, as the MCP specification numbers it. */
 const RESOURCE_NOT_FOUND = -32002;
 
-/** A user error as a tool's error result: the text the CLI prints on stderr, and its data in `_meta`. */
-export function errorResult(error: unknown, stderr: { write(chunk: string): unknown }): CallToolResult {
+/**
+ * A user error as a tool's error result: the text the CLI prints on stderr, and its data in `_meta`. `agents`: the
+ * start of a command it names, the `agents mcp` run's with its --store (CliContext.agentsCommand).
+ */
+export function errorResult(error: unknown, stderr: { write(chunk: string): unknown }, agents = 'agents'): CallToolResult {
   if (error instanceof AgentsError) {
+    const hint = error.hintFor(agents);
     return {
       isError: true,
       // Escaped as the CLI escapes its output: an argument's ESC, BEL or RLO never reaches the client raw.
-      content: [{ type: 'text', text: escapeUnsafe(errorLines(error, makeStyle(false)).join('\n'), { newlines: true }) }],
+      content: [{ type: 'text', text: escapeUnsafe(errorLines(error, makeStyle(false), agents).join('\n'), { newlines: true }) }],
       _meta: {
         'agents/error': {
           // Lines as the CLI's JSON has them: only what could change the client's screen is escaped.
           // The stable name of the failure, as the CLI's JSON error document gives it (docs/json-output.md).
           code: error.code,
           message: escapeUnsafe(error.message, { newlines: true }),
-          hint: error.hint === undefined ? null : escapeUnsafe(error.hint, { newlines: true }),
+          hint: hint === undefined ? null : escapeUnsafe(hint, { newlines: true }),
           exit_code: error.exitCode,
           detail: error.detail ?? null,
-          diagnostics: diagnosticsJson(error.diagnostics),
+          diagnostics: diagnosticsJson(error.diagnostics, agents),
         },
       },
     };
@@ -96,20 +100,20 @@ function schemaIssues(text: string): string | undefined {
  * Turns a thrown user error on a resource read or a prompt into a JSON-RPC error with the CLI's message and hint, and
  * in its data the failure's stable code, detail and diagnostics, as a tool's error result has them: a client tells `no-store` or
  * `store-changed` (ask again) from a bad URI without reading the message. `notFound`: the error is of a URI that names
- * no resource.
+ * no resource. `agents`: the start of a command it names, as errorResult's.
  */
-export function resourceError(error: unknown, notFound = false): McpError {
+export function resourceError(error: unknown, agents = 'agents', notFound = false): McpError {
   // Made already (a URI that names no resource, refused before the read): sent as it is.
   if (error instanceof McpError) return error;
   if (error instanceof AgentsError) {
-    const text = errorLines(error, makeStyle(false)).join('\n');
+    const text = errorLines(error, makeStyle(false), agents).join('\n');
     // A project without a folder is no resource, as a plan without one is not: both are "not found", not bad params.
     const unknown = notFound || error.code === 'unknown-project' || (error instanceof UsageError && /^no plan with id/.test(error.message));
     return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, {
       code: error.code,
       exit_code: error.exitCode,
       detail: error.detail ?? null,
-      diagnostics: diagnosticsJson(error.diagnostics),
+      diagnostics: diagnosticsJson(error.diagnostics, agents),
     });
   }
   return new McpError(

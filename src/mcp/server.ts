@@ -105,6 +105,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   // it, so it takes effect now.
   setFlagsFromString('--semi-space-growth-factor=1');
   const { stderr } = options;
+  // The start of the commands an error answer names: the run's, with its --store (CliContext.agentsCommand).
+  const agents = options.agents ?? 'agents';
   // Read now, inside the run: the handlers run from stdin's events, which need not carry the run's context.
   const env = runEnv();
   // The tools, the resources and the services they use (the store reader,
@@ -184,7 +186,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     try {
       requireStoreHere(options.root);
     } catch (error) {
-      throw resourceError(error);
+      throw resourceError(error, agents);
     }
     if (request.params.name !== reconcile.RECONCILE_PROMPT.name) {
       throw new McpError(
@@ -201,7 +203,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       if (noticed.length > 0) content.text += `\n\n${noticed.map((n) => `Note: ${escapeUnsafe(n)}`).join('\n')}`;
       return bounded(prompt, ASK_LESS.prompt);
     } catch (error) {
-      throw resourceError(error);
+      throw resourceError(error, agents);
     }
   });
 
@@ -250,11 +252,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
         } catch (error) {
           const answer = await tool.answerError?.(error, request.params.arguments, ctx);
           if (answer) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
-          return errorResult(error, stderr);
+          return errorResult(error, stderr, agents);
         }
       })().then((result) => {
         const tooLarge = oversizeAnswer(result, ASK_LESS.tool);
-        return tooLarge ? errorResult(tooLarge, stderr) : result;
+        return tooLarge ? errorResult(tooLarge, stderr, agents) : result;
       }),
     ),
   );
@@ -274,7 +276,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       const { page, next } = resources.pageOf(targets, request.params?.cursor);
       return { resources: resources.listedResources(page), ...(next !== undefined ? { nextCursor: next } : {}) };
     } catch (error) {
-      throw resourceError(error);
+      throw resourceError(error, agents);
     }
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
@@ -287,7 +289,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       const read = await readingStore(options.root, () => resources.readResource(ctx, request.params.uri));
       return bounded({ contents: [read] }, ASK_LESS.resource);
     } catch (error) {
-      throw resourceError(error);
+      throw resourceError(error, agents);
     }
   });
 
@@ -299,7 +301,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     try {
       return resources.parseUri(uri).target;
     } catch (error) {
-      throw resourceError(error, true);
+      throw resourceError(error, agents, true);
     }
   };
 
@@ -309,7 +311,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       const { resources } = await parts();
       subscribed.set(request.params.uri, namedTarget(resources, request.params.uri));
     } catch (error) {
-      throw resourceError(error);
+      throw resourceError(error, agents);
     }
     return {};
   });

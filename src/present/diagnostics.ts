@@ -1,4 +1,4 @@
-import { caretExcerpt, type Diagnostic, location } from '../core/diagnostics.ts';
+import { caretExcerpt, type Diagnostic, location, withAgents } from '../core/diagnostics.ts';
 import type { AgentsError } from '../core/errors.ts';
 import type { Style } from '../core/style.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
@@ -8,7 +8,7 @@ import { INTEGER, type JsonSchema, nullable, objectOf, STRING } from './schema.t
  * The lines a user error is reported with: what, where (each diagnostic with
  * its caret excerpt) and the hint. `main` prints them on stderr; `agents mcp`
  * returns them as a tool's error result, so both say exactly the same. `agents` starts the command it names (the
- * CLI's with its --store, CliContext.agentsCommand), so that, pasted, it validates the same store.
+ * CLI's with its --store, CliContext.agentsCommand), so that, pasted, it reaches the same store: the "more" line's, the diagnostics' and the hint's.
  */
 export function errorLines(error: AgentsError, s: Style, agents = 'agents'): string[] {
   // Escaped before the colours go in: the output keeps the CLI's own colour codes, and a file name holding one (\e[31m)
@@ -20,11 +20,13 @@ export function errorLines(error: AgentsError, s: Style, agents = 'agents'): str
     lines.push(`  ${location(d)}  ${d.code}  ${plain(d.message)}`);
     const excerpt = caretExcerpt(d);
     if (excerpt) lines.push(excerpt.replace(/^/gm, '    '));
-    if (d.hint) lines.push(`    ${s.dim(plain(d.hint))}`);
+    const { hint } = withAgents(d, agents);
+    if (hint) lines.push(`    ${s.dim(plain(hint))}`);
   }
   if (error.diagnostics.length > shown.length)
     lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`${agents} validate\`)`);
-  if (error.hint) lines.push(`${s.dim('hint:')} ${plain(error.hint)}`);
+  const hint = error.hintFor(agents);
+  if (hint) lines.push(`${s.dim('hint:')} ${plain(hint)}`);
   return lines;
 }
 
@@ -42,11 +44,15 @@ export function errorSummary(error: AgentsError): string {
   return error.hintAnySurface && error.hint !== undefined ? `${said}${said.endsWith('.') ? '' : '.'} ${error.hint}` : said;
 }
 
-/** Diagnostics as data (docs/json-output.md): everything but the source line, which the excerpt already showed. */
+/**
+ * Diagnostics as data (docs/json-output.md): everything but the source line, which the excerpt already showed. `agents`
+ * starts the commands their hints name, as errorLines'.
+ */
 export function diagnosticsJson(
   diagnostics: AgentsError['diagnostics'],
+  agents = 'agents',
 ): Omit<AgentsError['diagnostics'][number], 'lineText' | 'lineTextFrom'>[] {
-  return diagnostics.map(({ lineText: _l, lineTextFrom: _f, ...d }) => d);
+  return diagnostics.map(({ lineText: _l, lineTextFrom: _f, ...d }) => withAgents(d, agents));
 }
 
 /** A warning a read gives beside its answer (a plan whose project is gone): `{code, severity, file, line, col, message, hint}`. */

@@ -53,6 +53,6 @@ export async function loadConfig(source: TreeSource, options: { actor?: ActorKin
   throw new InvalidStoreError(
     errors.length === 1 ? `cannot read ${CONFIG_FILE}: ${what}` : `cannot read ${CONFIG_FILE}: ${errors.length} problems, first ${what}`,
     errors,
-    `Fix ${CONFIG_FILE} (\`agents validate\` lists every problem), or delete it to use the defaults.`,
+    (agents) => `Fix ${CONFIG_FILE} (\`${agents} validate\` lists every problem), or delete it to use the defaults.`,
   );
 }

@@ -4,7 +4,7 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
+import { AgentsError, type CommandHint, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
@@ -109,7 +109,7 @@ export function resolveSourceUrl(storeRoot: string, url: string): string {
 export function notFetchedAt(error: unknown, commit: string): unknown {
   if (!(error instanceof AgentsError) || error.code !== 'extends-not-fetched') return error;
   return new AgentsError(error.message, error.exitCode, {
-    hint: `Run \`agents extends fetch --rev ${commit.slice(0, 12)}\` (it fetches that revision's pinned commits).`,
+    hint: (agents) => `Run \`${agents} extends fetch --rev ${commit.slice(0, 12)}\` (it fetches that revision's pinned commits).`,
     code: 'extends-not-fetched',
     detail: error.detail,
   });
@@ -129,7 +129,7 @@ export function pinsFor(state: ExtendsState, only?: readonly string[], skipUnpin
     if ((stale !== undefined || !pin) && skipUnpinned) continue;
     if (stale !== undefined || !pin)
       throw new AgentsError(stale ?? `no pin for ${source.name}`, EXIT_CODES.usage, {
-        hint: 'Run `agents extends update` to pin it, then `agents extends fetch` in other clones.',
+        hint: (agents) => `Run \`${agents} extends update\` to pin it, then \`${agents} extends fetch\` in other clones.`,
         code: 'extends-not-pinned',
       });
     out.push({ source, pin });
@@ -142,7 +142,7 @@ function notFetched(source: string, commit: string, damaged = false): AgentsErro
   return new AgentsError(`the pinned commit ${commit.slice(0, 12)} of the policy source ${source} ${where}`, EXIT_CODES.usage, {
     // Said alike by readers and writers, the commands that only read among them: a writer refused here is exit 2,
     // which writes nothing (docs/json-output.md), so the hint leaves "nothing was written" to the exit code.
-    hint: 'Run `agents extends fetch` (it fetches exactly the pinned commits).',
+    hint: (agents) => `Run \`${agents} extends fetch\` (it fetches exactly the pinned commits).`,
     code: 'extends-not-fetched',
     detail: { source, commit },
   });
@@ -168,7 +168,8 @@ function noStore(source: ExtendsSource, commit: string): AgentsError {
     `the policy source ${source.name} has no store in the folder ${source.path} at ${commit.slice(0, 12)} (neither global/ nor actions/)`,
     EXIT_CODES.usage,
     {
-      hint: 'Set `path:` of the source in config.yaml to the folder of its store (default .agents), then run `agents extends update`.',
+      hint: (agents) =>
+        `Set \`path:\` of the source in config.yaml to the folder of its store (default .agents), then run \`${agents} extends update\`.`,
       code: 'extends-no-store',
       detail: { source: source.name, path: source.path, commit },
     },
@@ -197,12 +198,12 @@ export async function sourceTree(
 }
 
 /** What to do about an invalid file of a policy source: it is not this repository's to fix (docs/extends.md, "Safety"). */
-export const SOURCE_FILE_HINT =
-  "The file is in a policy source, not in this repository: fix it in the source's repository and pin the fixed commit (`agents extends update`), or pin another ref in config.yaml.";
+export const SOURCE_FILE_HINT: CommandHint = (agents) =>
+  `The file is in a policy source, not in this repository: fix it in the source's repository and pin the fixed commit (\`${agents} extends update\`), or pin another ref in config.yaml.`;
 
 /** What to do about config.yaml or the lock as a revision holds them: history, which a commit fixes, not the working tree. */
-export const REVISION_FILE_HINT =
-  "The file is invalid in that revision, not necessarily in the working tree: give another revision, or fix the file and commit it (`agents validate` checks the working tree's).";
+export const REVISION_FILE_HINT: CommandHint = (agents) =>
+  `The file is invalid in that revision, not necessarily in the working tree: give another revision, or fix the file and commit it (\`${agents} validate\` checks the working tree's).`;
 
 /**
  * A problem of a source's file as this store says it: the file named under `extends/<source>/`, the source named

@@ -235,7 +235,7 @@ export function readActivePlan(dir: string | undefined): string | undefined {
   if (!read.ok || read.bytes.length > MAX_ACTIVE_PLAN_BYTES)
     throw new UsageError(
       `cannot read the active plan ${path}: it ${read.ok ? `is over ${MAX_ACTIVE_PLAN_BYTES} bytes` : read.message}`,
-      'Run `agents plan activate ID` or `agents plan activate --clear`, which replace it.',
+      (agents) => `Run \`${agents} plan activate ID\` or \`${agents} plan activate --clear\`, which replace it.`,
     );
   const text = read.bytes.toString('utf8').trim();
   return text === '' ? undefined : text;

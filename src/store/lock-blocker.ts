@@ -68,8 +68,11 @@ export function assertLockUsable(lockPath: string, folder: string, label?: strin
     const message = `${file} is ${what}, not a writer's lock file; every writer of ${owner || 'the store'} would wait on it`;
     const remove =
       label === undefined
-        ? { fix: 'Run `agents validate --fix` to remove it', whole: `Run \`agents validate --fix\` to remove ${file}` }
-        : { fix: 'Move it away or delete it', whole: `Move ${file} away or delete it` };
+        ? {
+            fix: 'Run `agents validate --fix` to remove it',
+            whole: (agents: string) => `Run \`${agents} validate --fix\` to remove ${file}`,
+          }
+        : { fix: 'Move it away or delete it', whole: () => `Move ${file} away or delete it` };
     throw new InvalidStoreError(
       `cannot lock ${owner || 'the store'}: ${message}`,
       [
@@ -83,7 +86,7 @@ export function assertLockUsable(lockPath: string, folder: string, label?: strin
           hint: `${remove.fix} (it never holds anything of the store).`,
         },
       ],
-      `Nothing was written. ${remove.whole}, then run the command again.`,
+      (agents) => `Nothing was written. ${remove.whole(agents)}, then run the command again.`,
     );
   }
 }

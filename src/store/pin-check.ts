@@ -43,9 +43,9 @@ export function rememberChecked(dir: string, pin: LockEntry): void {
 
 function mismatch(pin: LockEntry, named: string | undefined, why: string): AgentsError {
   return new AgentsError(`the pin of the policy source ${pin.name} names the commit ${pin.commit}, but ${why}`, EXIT_CODES.checkFailed, {
-    hint:
+    hint: (agents) =>
       'The lock was edited by hand, or the source moved its ref since the pin was taken; nothing was fetched. ' +
-      'See who changed it (`git log -p -- extends.lock.yaml` in the store), and run `agents extends update` to pin what the ref names now (a moved tag needs --accept-moved-tag).',
+      `See who changed it (\`git log -p -- extends.lock.yaml\` in the store), and run \`${agents} extends update\` to pin what the ref names now (a moved tag needs --accept-moved-tag).`,
     code: 'extends-pin-mismatch',
     detail: { source: pin.name, ref: pin.ref, kind: pin.kind, pinned: pin.commit, named: named ?? null },
   });

@@ -82,7 +82,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   if (options.staged && options.fix) {
     throw conflictingOptions(
       '--fix cannot be combined with --staged',
-      'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.',
+      (agents) => `Fixes change the working tree: run \`${agents} validate --fix\`, then \`git add\` the fixed files.`,
       ['fix', 'staged'],
     );
   }
@@ -109,7 +109,10 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     }
   } else {
     source = new WorkingTreeSource(options.store);
-    await refuseSparseStore(options.store, 'Check the index, which holds them all, with `agents validate --staged --all-files`');
+    await refuseSparseStore(
+      options.store,
+      (agents) => `Check the index, which holds them all, with \`${agents} validate --staged --all-files\``,
+    );
   }
   const cache = options.cache
     ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build)

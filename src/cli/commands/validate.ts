@@ -10,9 +10,12 @@ import { abortOnStopSignals } from '../stop-signals.ts';
 import { writePieces } from '../write-pieces.ts';
 import { BUILD_ID, VERSION } from '../../present/version.ts';
 
-/** What a stop signal during `--fix` leaves: the fixes are written one by one, but modelines all at once at the end. */
-const FIX_CANCELLED =
-  'no modeline was added; files renamed or removed before the signal stay so. Run `agents validate --fix` again to finish.';
+/**
+ * What a stop signal during `--fix` leaves: the fixes are written one by one, but modelines all at once at the end.
+ * `agents`: the run's, with its --store (CliContext.agentsCommand).
+ */
+const fixCancelled = (agents: string) =>
+  `no modeline was added; files renamed or removed before the signal stay so. Run \`${agents} validate --fix\` again to finish.`;
 
 interface ValidateArgs {
   paths?: string[];
@@ -94,7 +97,7 @@ export default defineCommand<ValidateArgs>({
     if (argv.staged && argv.fix) {
       throw conflictingOptions(
         '--fix cannot be combined with --staged',
-        'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.',
+        `Fixes change the working tree: run \`${ctx.agentsCommand()} validate --fix\`, then \`git add\` the fixed files.`,
         ['fix', 'staged'],
       );
     }
@@ -185,9 +188,9 @@ export default defineCommand<ValidateArgs>({
                 // A stop signal while fixes are written cancels the rest: no modeline half-staged is left behind. One
                 // caught as the last are put in place ends the run with the signal's code once they all are.
                 whileFixing: (fixes) =>
-                  abortOnStopSignals(FIX_CANCELLED, fixes, (done) => {
+                  abortOnStopSignals(fixCancelled(ctx.agentsCommand()), fixes, (done) => {
                     const n = done.filter((f) => f.done).length;
-                    return `${n} ${n === 1 ? 'fix was' : 'fixes were'} made whole: run \`agents validate\` to see the store as it is.`;
+                    return `${n} ${n === 1 ? 'fix was' : 'fixes were'} made whole: run \`${ctx.agentsCommand()} validate\` to see the store as it is.`;
                   }),
                 cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
                 ...(jobs !== undefined ? { jobs } : {}),
@@ -200,6 +203,9 @@ export default defineCommand<ValidateArgs>({
     } finally {
       progress.stop();
     }
+    // The commands the hints name carry the run's --store, in every format, so that, pasted, they reach this store.
+    const { withAgents } = await import('../../core/diagnostics.ts');
+    result = { ...result, diagnostics: result.diagnostics.map((d) => withAgents(d, ctx.agentsCommand())) };
     const out = ctx.io.stdout;
     const verbose = argv.verbose ?? false;
     // Every format is written in pieces (docs/json-output.md, "Large outputs are streamed"), and leaves with no raw
@@ -254,7 +260,7 @@ export default defineCommand<ValidateArgs>({
       const { validateJson } = await import('../../validate/format-json.ts');
       throw new UsageError(
         `${refused.length} fix${refused.length === 1 ? ' was' : 'es were'} not written: ${refused[0]!.message}`,
-        'Make the store writable (the message says what refused the write), then run `agents validate --fix` again; the fixes made are kept.',
+        `Make the store writable (the message says what refused the write), then run \`${ctx.agentsCommand()} validate --fix\` again; the fixes made are kept.`,
         { fixes: validateJson(result).fixes },
         'write-failed',
       );

@@ -1,6 +1,6 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
 import { type Diagnostic, uniqueDiagnostics } from '../../core/diagnostics.ts';
-import { CheckFailedError, InvalidStoreError, storeChanged, UsageError, valueTooLong } from '../../core/errors.ts';
+import { CheckFailedError, type CommandHint, InvalidStoreError, storeChanged, UsageError, valueTooLong } from '../../core/errors.ts';
 import { duplicateMessage } from '../../core/shadow.ts';
 import { inputObject, optionalString, optionalStrings, requiredString, typeName } from '../../core/input-shape.ts';
 import {
@@ -204,7 +204,7 @@ export function storeErrors(snapshot: StoreSnapshot): Diagnostic[] {
 }
 
 /** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */
-export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string): void {
+export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string | CommandHint): void {
   const errors = storeErrors(snapshot);
   if (errors.length === 0) return;
   const first = errors[0]!;

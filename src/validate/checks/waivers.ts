@@ -78,20 +78,20 @@ export async function checkWaivers(
       warn(
         'waiver-not-applicable',
         `waiver ${kind.id} of ${target} names invariant ${w.i}, which is inactive and in no set: it waives nothing`,
-        `Remove the waiver, or activate the invariant (agents invariant edit ${w.i} --activate).`,
+        `Remove the waiver, or activate the invariant (\`agents invariant edit ${w.i} --activate\`).`,
       );
     } else if (held !== undefined) {
       warn(
         'waiver-not-applicable',
         `waiver ${kind.id} of ${target} names invariant ${w.i}, which the set of ${target} does not hold: ${held.id} (${describeScope(held.scope)}), a copy of its text, applies there instead; it waives nothing`,
-        `Waive the copy that applies (agents invariant waive ${held.id} …), or remove this one.`,
+        `Waive the copy that applies (\`agents invariant waive ${held.id} …\`), or remove this one.`,
       );
     }
     if (outside !== undefined) {
       warn(
         'waiver-not-applicable',
         `waiver ${kind.id} of ${target} names invariant ${w.i}, which is in ${outside}, not in the set of ${target}: it waives nothing`,
-        `Record the waiver where the invariant applies (agents invariant waive ${w.i} …), or remove this one; a moved invariant leaves its waivers behind.`,
+        `Record the waiver where the invariant applies (\`agents invariant waive ${w.i} …\`), or remove this one; a moved invariant leaves its waivers behind.`,
       );
     }
     if (!usedIds().has(w.i) && !(await inheritedKeys?.())?.has(w.i)) {

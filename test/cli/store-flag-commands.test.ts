@@ -1,0 +1,141 @@
+// A team whose store is not at .agents (a monorepo's tools/agents) runs every command with --store DIR, and so does
+// its CI from the repository's top: each command the tool then says to run must carry that --store, so that, pasted
+// in the same folder, it reaches the same store, not another or none.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withAgents } from '../../src/core/diagnostics.ts';
+import { InvalidStoreError, UsageError } from '../../src/core/errors.ts';
+import { errorResult, resourceError } from '../../src/mcp/error-answers.ts';
+import { runAgents } from '../helpers/main.ts';
+import { shellWords } from '../helpers/shell-words.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+/** A store's folder a shell must quote, as `--store` is given it. */
+const STORE = "tools/my agents's";
+
+/** A folder holding a new store at STORE. */
+async function repository(): Promise<string> {
+  const cwd = tempDir();
+  const made = await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd });
+  expect(made.code, made.stderr).toBe(0);
+  return cwd;
+}
+
+/** The words after `agents` of each command `text` names in backticks. */
+function commandsIn(text: string | null | undefined): string[][] {
+  return [...(text ?? '').matchAll(/`agents ([^`]+)`/g)].map((m) => shellWords(m[1]!));
+}
+
+/** The JSON error document of a run given `--store STORE --format json`. */
+async function refusal(cwd: string, ...args: string[]) {
+  const r = await runAgents(['--store', STORE, '--format', 'json', ...args], { cwd });
+  expect(r.code, r.stderr).not.toBe(0);
+  return { code: r.code, stderr: r.stderr, error: JSON.parse(r.stdout).error };
+}
+
+describe('the commands an invalid store file is refused with', () => {
+  it("name the run's --store: the error's validate, and the diagnostic's validate --fix, in text and in JSON", async () => {
+    const cwd = await repository();
+    writeFileSync(join(cwd, STORE, 'global', 'bad.yaml'), 'id: [\n');
+    const { code, stderr, error } = await refusal(cwd, 'invariant', 'list');
+    expect([code, error.code]).toEqual([3, 'invalid-store']);
+    expect(commandsIn(error.hint)).toEqual([['--store', STORE, 'validate']]);
+    const named = error.detail.diagnostics.find((d: { code: string }) => d.code === 'id-invalid');
+    expect(commandsIn(named.hint)).toEqual([['--store', STORE, 'validate', '--fix']]);
+    expect(commandsIn(stderr)).toEqual([
+      ['--store', STORE, 'validate', '--fix'],
+      ['--store', STORE, 'validate'],
+    ]);
+  });
+
+  it("name it in validate's own report, in every format", async () => {
+    const cwd = await repository();
+    writeFileSync(join(cwd, STORE, 'global', 'bad.yaml'), 'id: [\n');
+    const json = await runAgents(['--store', STORE, '--format', 'json', 'validate'], { cwd });
+    expect(json.code).toBe(1);
+    const named = JSON.parse(json.stdout).diagnostics.find((d: { code: string }) => d.code === 'id-invalid');
+    expect(commandsIn(named.hint)).toEqual([['--store', STORE, 'validate', '--fix']]);
+    const text = await runAgents(['--store', STORE, 'validate'], { cwd });
+    expect(commandsIn(text.stdout)).toEqual([['--store', STORE, 'validate', '--fix']]);
+    // Named by AGENTS_STORE, which a pasted command keeps, the store needs no --store: the command is the bare one.
+    const env = await runAgents(['--format', 'json', 'validate'], { cwd, env: { AGENTS_STORE: join(cwd, STORE) } });
+    const own = JSON.parse(env.stdout).diagnostics.find((d: { code: string }) => d.code === 'id-invalid');
+    expect(commandsIn(own.hint)).toEqual([['validate', '--fix']]);
+  });
+
+  it('name it for an invalid config.yaml', async () => {
+    const cwd = await repository();
+    writeFileSync(join(cwd, STORE, 'config.yaml'), 'version: [\n');
+    const { code, error } = await refusal(cwd, 'export');
+    expect(code).toBe(3);
+    expect(commandsIn(error.hint)).toEqual([['--store', STORE, 'validate']]);
+  });
+
+  it("name it for a lock that is no writer's (a folder): the fix that removes it", async () => {
+    const cwd = await repository();
+    mkdirSync(join(cwd, STORE, 'global', '.lock'));
+    const { code, error } = await refusal(cwd, 'invariant', 'add', '--global', 'Never push to main');
+    expect(code).toBe(3);
+    expect(commandsIn(error.hint)).toEqual([['--store', STORE, 'validate', '--fix']]);
+    expect(commandsIn(error.detail.diagnostics[0].hint)).toEqual([['--store', STORE, 'validate', '--fix']]);
+  });
+});
+
+describe('the commands the other refusals under --store name', () => {
+  it('validate --fix with --staged', async () => {
+    const cwd = await repository();
+    const { code, error } = await refusal(cwd, 'validate', '--staged', '--fix');
+    expect([code, error.code]).toEqual([2, 'conflicting-options']);
+    expect(commandsIn(error.hint)).toEqual([['--store', STORE, 'validate', '--fix']]);
+  });
+});
+
+describe("an MCP server's error answers", () => {
+  const agents = "agents --store 'tools/my agents'";
+  const many = Array.from({ length: 25 }, (_, i) => ({
+    code: 'id-invalid' as const,
+    severity: 'error' as const,
+    file: `global/bad${i}.yaml`,
+    line: 0,
+    col: 0,
+    message: 'bad',
+    hint: 'Run `agents validate --fix`.',
+  }));
+  const stderr = { write: () => true };
+
+  it("name the server's --store in the more line, the hint and each diagnostic's hint", () => {
+    const answer = errorResult(new InvalidStoreError('cannot list invariants', many), stderr, agents);
+    const text = answer.content[0]!.type === 'text' ? answer.content[0]!.text : '';
+    expect(commandsIn(text).filter((c) => c[2] === 'validate' && c.length === 3)).toEqual([
+      ['--store', 'tools/my agents', 'validate'],
+      ['--store', 'tools/my agents', 'validate'],
+    ]);
+    const meta = (answer._meta as Record<string, { hint: string; diagnostics: { hint: string }[] }>)['agents/error']!;
+    expect(commandsIn(meta.hint)).toEqual([['--store', 'tools/my agents', 'validate']]);
+    expect(commandsIn(meta.diagnostics[0]!.hint)).toEqual([['--store', 'tools/my agents', 'validate', '--fix']]);
+    const resource = resourceError(new InvalidStoreError('cannot read', many), agents);
+    expect(commandsIn(resource.message).filter((c) => c.length === 3)).toEqual([
+      ['--store', 'tools/my agents', 'validate'],
+      ['--store', 'tools/my agents', 'validate'],
+    ]);
+  });
+});
+
+describe('withAgents', () => {
+  it("starts each command of a hint with the run's agents, once, and leaves a bare run's and other text alone", () => {
+    const d = { hint: 'Run `agents validate --fix`, or `git rm` it; the agents block stays.' };
+    expect(withAgents(d, "agents --store 'a$b'").hint).toBe(
+      "Run `agents --store 'a$b' validate --fix`, or `git rm` it; the agents block stays.",
+    );
+    expect(withAgents(d, 'agents')).toBe(d);
+    const given = { hint: "Run `agents --store 'x' plan list`." };
+    expect(withAgents(given, "agents --store 'x'").hint).toBe(given.hint);
+  });
+
+  it('is what a UsageError with a command hint says under each agents', () => {
+    const error = new UsageError('x', (agents) => `Run \`${agents} plan list\`.`);
+    expect(error.hint).toBe('Run `agents plan list`.');
+    expect(error.hintFor('agents --store d')).toBe('Run `agents --store d plan list`.');
+  });
+});
