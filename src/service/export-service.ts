@@ -430,7 +430,8 @@ export class ExportService {
       plan.changes.map((c) => c.path),
     );
     const todo = plan.changes.filter((c) => c.action !== 'unchanged');
-    const otherwise = `or ${optionWords(this.service.optionWords).withoutTarget}`;
+    const words = optionWords(this.service.optionWords);
+    const otherwise = `or ${words.withoutTarget}`;
     // Checked at once, before any is written: the folders found to be folders (and the index's gitlinks) are shared.
     const folders = new Set<string>();
     for (const c of todo) {
@@ -450,7 +451,7 @@ export class ExportService {
         } else writeFileAtomic(plan.top, c.path, c.after, 'replace');
       } catch (error) {
         // A full disk part-way leaves the files written before it whole: said, never "nothing was changed".
-        failedPartWay(error, written, 'agents export', todo.length);
+        failedPartWay(error, written, words.calls.exportFiles(), todo.length);
       }
       written.push(c.path);
       yield c;

@@ -21,6 +21,7 @@ import type { ExportPlan } from './export-service.ts';
 import { refusedEntry, refusedError } from './export-refusals.ts';
 import { linkedTarget } from './export-links.ts';
 import type { InvariantService } from './invariant-service.ts';
+import { optionWords } from './option-words.ts';
 
 /**
  * `--replace`: removes from each source file the lines of the rules now in
@@ -55,6 +56,7 @@ export async function replaceImported(
     import('./export-service.ts'),
   ]);
   const exporter = new ExportService(invariants);
+  const { calls } = optionWords(invariants.optionWords);
   // Nothing to move (the lines went already, by a run a full disk stopped before its export): no export to plan.
   if (moving.length === 0) return result;
   // Only a rule the export then writes somewhere leaves its file: one of a project without paths, or whose paths the
@@ -94,7 +96,7 @@ export async function replaceImported(
       failedPartWay(
         error,
         result.files.map((done) => done.file),
-        REPLACE_AGAIN,
+        calls.importReplace,
       );
     }
     targets.add(TARGET_OF[f.kind]);
@@ -109,7 +111,7 @@ export async function replaceImported(
       failedPartWay(
         error,
         result.files.map((done) => done.file),
-        `agents export --target ${[...targets].sort().join(',')}`,
+        calls.exportFiles([...targets].sort()),
       );
     }
     result.targets = [...targets].sort();
@@ -124,9 +126,6 @@ export async function replaceImported(
   result.emptied_links = emptied.flatMap((e) => (e.to === undefined ? [] : [{ file: e.file, to: e.to, link: e.link! }]));
   return result;
 }
-
-/** What finishes an import whose --replace a full disk stopped part-way: the rules it holds are not imported twice. */
-export const REPLACE_AGAIN = 'agents import --replace';
 
 /**
  * A folder's AGENTS.md (CLAUDE.md, GEMINI.md) that `--replace` and the export left with nothing but its headings

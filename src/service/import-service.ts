@@ -29,6 +29,7 @@ import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ImportWritten } from './import-apply.ts';
 import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
+import { optionWords } from './option-words.ts';
 import {
   deletedFromTree,
   linkTarget,
@@ -361,10 +362,7 @@ export class ImportService {
    */
   async replace(plan: ImportPlan, written: ImportWritten): Promise<ReplaceResult> {
     // Loaded only for --replace, as the exporter it runs: a dry run or a plain import never uses it.
-    const [{ replaceImported, REPLACE_AGAIN }, { failedPartWay }] = await Promise.all([
-      import('./import-replace.ts'),
-      import('../store/atomic-write.ts'),
-    ]);
+    const [{ replaceImported }, { failedPartWay }] = await Promise.all([import('./import-replace.ts'), import('../store/atomic-write.ts')]);
     try {
       return await replaceImported(this.invariants, this.top, plan, new Map(written.invariants.map((w) => [w.n, w.id])));
     } catch (error) {
@@ -374,7 +372,8 @@ export class ImportService {
         error,
         // A new project's folder (its project.yaml with it), then each invariant written.
         [...written.projects.map((p) => `${store}/projects/${p}/`), ...written.invariants.map((w) => `${store}/${w.path}`)],
-        REPLACE_AGAIN,
+        // What finishes an import whose --replace a full disk stopped part-way: the rules it holds are not imported twice.
+        optionWords(this.invariants.optionWords).calls.importReplace,
       );
     }
   }

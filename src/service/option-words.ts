@@ -87,6 +87,20 @@ export interface Calls {
   remove(id?: string): string;
   /** Shows plan `id`'s sync again. */
   syncPlan(id: string): string;
+  /** Removes project `name`'s folder. */
+  removeProject(name: string): string;
+  /** Exports the store's instruction files: those of `targets`, or every target config.yaml lists. */
+  exportFiles(targets?: readonly string[]): string;
+  /** Takes the imported rules' lines out of their files, after an import. */
+  importReplace: string;
+  /** Checks the whole store. */
+  validate: string;
+  /** Makes the fixes validation knows (temporaries, stale locks, file names, ids). */
+  fix: string;
+  /** Pins the policy sources config.yaml names (extends.lock.yaml). */
+  extendsUpdate: string;
+  /** Fetches the pinned commits of the policy sources into the cache. */
+  extendsFetch: string;
 }
 
 /** A value as JavaScript writes it in a call: the library's hints show the call to make. */
@@ -138,6 +152,16 @@ const LIBRARY_WORDS: OptionWords = {
     show: (id) => `InvariantService.show(${js(id)})`,
     remove: (id) => `InvariantService.remove(${id === undefined ? 'id' : js(id)})`,
     syncPlan: (id) => `PlanService.sync(${js(id)})`,
+    // The library has no method to remove a project, validate or fix the store, or pin or fetch policy sources
+    // (docs/library.md): the command does it.
+    removeProject: (name) => `agents project remove ${name}`,
+    exportFiles: (targets) =>
+      `ExportService.apply(await ExportService.plan(${targets === undefined ? '' : `{ targets: ${JSON.stringify(targets)} }`}))`,
+    importReplace: 'ImportService.replace(plan, written)',
+    validate: 'agents validate',
+    fix: 'agents validate --fix',
+    extendsUpdate: 'agents extends update',
+    extendsFetch: 'agents extends fetch',
   },
 };
 
@@ -164,6 +188,13 @@ function cliCalls(agents: string): OptionWords['calls'] {
     show: (id) => `${agents} invariant show ${id}`,
     remove: (id) => `${agents} invariant remove ${id ?? 'ID'}`,
     syncPlan: (id) => `${agents} plan sync ${id}`,
+    removeProject: (name) => `${agents} project remove ${name}`,
+    exportFiles: (targets) => `${agents} export${targets === undefined ? '' : ` --target ${targets.join(',')}`}`,
+    importReplace: `${agents} import --replace`,
+    validate: `${agents} validate`,
+    fix: `${agents} validate --fix`,
+    extendsUpdate: `${agents} extends update`,
+    extendsFetch: `${agents} extends fetch`,
   };
 }
 

@@ -6,6 +6,7 @@ import { CheckFailedError } from '../core/errors.ts';
 import { isLockAttempt, isTemporaryName, LOCK_NAME } from '../core/layout.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import { lockedWrite } from './commit.ts';
+import { optionWords } from './option-words.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
 
 export interface ProjectRemoved {
@@ -42,7 +43,7 @@ export async function removeProject(invariants: InvariantService, input: { proje
         }
       } catch (error) {
         // One file gone and the next refused: said so, and the same command removes the rest.
-        failedPartWay(error, removed, `agents project remove ${name}`, files.length);
+        failedPartWay(error, removed, optionWords(invariants.optionWords).calls.removeProject(name), files.length);
       }
       return { files, away: takeFolderAway(invariants.root, folder) };
     },
@@ -61,6 +62,7 @@ async function refuseInUse(invariants: InvariantService, name: string, folder: s
   const plans = await readAllPlans(invariants.source);
   requireValid(plans, `remove project ${name}`);
   const blockers: string[] = [];
+  const { calls } = optionWords(invariants.optionWords);
   const held = snap.invariants.length;
   if (held > 0) blockers.push(`it holds ${held} invariant${held === 1 ? '' : 's'} (move or remove them first)`);
   // The lock is this command's own, and a try at it is a waiting writer's, which finds the project gone once it goes.
@@ -75,7 +77,7 @@ async function refuseInUse(invariants: InvariantService, name: string, folder: s
   const paths = snap.projectMeta.get(name)?.paths ?? [];
   if (paths.length > 0)
     blockers.push(
-      `its project.yaml names paths (${paths.join(', ')}): run \`agents export\` after removing them, so its exported files go too`,
+      `its project.yaml names paths (${paths.join(', ')}): run \`${calls.exportFiles()}\` after removing them, so its exported files go too`,
     );
   const other = files.filter((p) => p !== `${folder}/project.yaml` && p !== `${folder}/.gitkeep` && !p.startsWith(`${folder}/waivers/`));
   // With invariants held, their files are among `other`: only a folder that holds none is judged by its other files.
@@ -83,7 +85,7 @@ async function refuseInUse(invariants: InvariantService, name: string, folder: s
   const foreign = held === 0 ? other.filter((p) => !temporaries.includes(p)) : [];
   if (temporaries.length > 0)
     blockers.push(
-      `it holds temporary files of an interrupted write (${temporaries.slice(0, 3).join(', ')}): \`agents validate --fix\` removes them`,
+      `it holds temporary files of an interrupted write (${temporaries.slice(0, 3).join(', ')}): \`${calls.fix}\` removes them`,
     );
   if (foreign.length > 0)
     blockers.push(`it holds other files (${foreign.slice(0, 3).join(', ')}), which are not the tool's: move or delete them`);

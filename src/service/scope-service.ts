@@ -124,7 +124,9 @@ export class ScopeService {
     const out = await actionsIn(this.source, undefined, [...plans.plans.values()]);
     // A source not pinned or fetched yet: the store's own templates are listed, and the notice says what to run.
     const sources = await this.readableSourceTrees((error) =>
-      this.invariants.deps.notice(`the action templates of policy sources are not listed: ${sourceRemedy(error)}`),
+      this.invariants.deps.notice(
+        `the action templates of policy sources are not listed: ${sourceRemedy(error, this.invariants.optionWords)}`,
+      ),
     );
     for (const { name, tree } of sources) out.push(...(await actionsIn(tree, name, [...plans.plans.values()])));
     return out;

@@ -22,10 +22,11 @@ export const STORE_GIT_ATTRIBUTES =
   "# Written by `agents init`: the store's files keep LF line ends in every checkout, as agents writes them.\n* text=auto eol=lf\n";
 
 /**
- * Writes the tool's schemas into `<store>/schemas/` (for editors' modelines). `refresh`: the copies of a store in use
- * (`init --schemas`), whose refusal part-way names what was written; a new store is built in a folder removed on failure.
+ * Writes the tool's schemas into `<store>/schemas/` (for editors' modelines). `refresh`: the command that refreshes the
+ * copies of a store in use (`agents init --schemas`, with the run's --store), whose refusal part-way names what was
+ * written and says to run it again; a new store is built in a folder removed on failure.
  */
-export function writeSchemas(root: string, refresh = false): string[] {
+export function writeSchemas(root: string, refresh?: string): string[] {
   const written: string[] = [];
   const all = Object.keys(SCHEMAS) as SchemaName[];
   for (const name of all) {
@@ -33,7 +34,7 @@ export function writeSchemas(root: string, refresh = false): string[] {
       writeFileAtomic(root, `schemas/${name}`, schemaCopy(name), 'replace');
     } catch (error) {
       // Each copy is written whole, one after another: a refusal part-way names those before it, never "nothing changed".
-      if (refresh) failedPartWay(error, written, 'agents init --schemas', all.length);
+      if (refresh !== undefined) failedPartWay(error, written, refresh, all.length);
       throw error;
     }
     written.push(`schemas/${name}`);

@@ -57,7 +57,7 @@ export function useStoreData(
         service.list({ all: true }),
         service.scopes(),
         inheritedIfReadable(service, (error) => {
-          inheritedMissing = inheritedNotListed(error);
+          inheritedMissing = inheritedNotListed(error, service.optionWords);
         }),
       ]);
       read.current = true;

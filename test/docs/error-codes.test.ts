@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
 import { defaultErrorCode, EXIT_CODES } from '../../src/core/errors.ts';
+import { type Calls, CLI_FLAGS } from '../../src/service/option-words.ts';
 import { REPO } from '../helpers/cli.ts';
 import { topLevelParts } from '../helpers/literal-parts.ts';
 
@@ -135,7 +136,7 @@ function errorRow(code: string): string {
 function partWayCommands(): Map<string, string> {
   const found = new Map<string, string>();
   const files = sources(join(REPO, 'src')).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
-  // A rerun may be a constant of any module (REPLACE_AGAIN): its literal.
+  // A rerun may be a constant of any module: its literal.
   const constants = new Map(
     files.flatMap(({ text }) => [...text.matchAll(/const ([A-Z_]+) = ('[^']*'|`[^`]*`)/g)].map((c) => [c[1]!, c[2]!])),
   );
@@ -143,15 +144,33 @@ function partWayCommands(): Map<string, string> {
     for (const m of text.matchAll(/\bfailedPartWay\(/g)) {
       if (/function\s+$/.test(text.slice(0, m.index))) continue; // its definition
       const arg = callArguments(text, m.index + m[0].length - 1)[2] ?? '';
-      const rerun = constants.get(arg) ?? arg;
-      const words = rerun.slice(1, -1).split(' ');
-      if (words[0] !== 'agents') throw new Error(`${relative(REPO, file)}: a rerun that is no agents command: ${rerun}`);
+      const words = rerunWords(constants.get(arg) ?? arg);
+      if (words[0] !== 'agents') throw new Error(`${relative(REPO, file)}: a rerun that is no agents command: ${arg}`);
       const command = words.slice(1, words.findIndex((w, i) => i > 0 && !/^[a-z]+$/.test(w)) >>> 0).join(' ');
       found.set(command, `${relative(REPO, file)}:${text.slice(0, m.index).split('\n').length}`);
     }
   }
   return found;
 }
+
+/**
+ * The words of a rerun as the source writes it: a literal; a template started by the run's agents
+ * (`${ctx.agentsCommand()} init --schemas`); a call of the command line's words (`calls.syncPlan(plan.id)`), said
+ * with a bare agents; or a parameter its caller gives (GIVEN_BY_CALLER).
+ */
+function rerunWords(rerun: string): string[] {
+  const call = /\bcalls\.(\w+)\b/.exec(rerun);
+  if (call) {
+    const made = CLI_FLAGS.calls[call[1] as keyof Calls] as string | ((given: unknown) => string);
+    // ['X'] is said X as a name and as a list of targets.
+    return (typeof made === 'function' ? made(['X']) : made).split(' ');
+  }
+  if (GIVEN_BY_CALLER[rerun] !== undefined) return `agents ${GIVEN_BY_CALLER[rerun]}`.split(' ');
+  return rerun.slice(1, -1).replace(/^\$\{ctx\.agentsCommand\(\)\}/, 'agents').split(' ');
+}
+
+/** The reruns a caller gives: writeSchemas's `refresh`, `${ctx.agentsCommand()} init --schemas` (cli/commands/init.ts). */
+const GIVEN_BY_CALLER: Record<string, string> = { refresh: 'init --schemas' };
 
 describe('write-failed refused part-way', () => {
   it('the source is read (the commands refused part-way are found)', () => {

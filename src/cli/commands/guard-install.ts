@@ -293,7 +293,7 @@ export default defineCommand<InstallArgs>({
           const text = crlfFiles.has(p.rel) ? crlf(p.text) : p.text;
           writeFileAtomic(top, p.rel, text, p.exists ? 'replace' : 'create', undefined, p.rel, () => unchangedSince(top, p.rel, p.before));
         } catch (error) {
-          failedPartWay(error, written, `agents guard install --client ${clients.join(',')}`, changed.length);
+          failedPartWay(error, written, `${ctx.agentsCommand()} guard install --client ${clients.join(',')}`, changed.length);
         }
         written.push(p.rel);
       }
@@ -325,11 +325,11 @@ export default defineCommand<InstallArgs>({
       for (const other of new Set(missing.flatMap((m) => (m.other === undefined ? [] : [m.other])))) {
         const those = missing.filter((m) => m.other === other);
         ctx.notice(
-          `${those.map((m) => m.rel).join(', ')}: the guard hook there is started by \`${other}\`, not \`${program}\`: check it with --program ${shellWord(other)}, or run \`agents guard install --client ${those.map((m) => m.client).join(',')}${asGiven}\` to replace it`,
+          `${those.map((m) => m.rel).join(', ')}: the guard hook there is started by \`${other}\`, not \`${program}\`: check it with --program ${shellWord(other)}, or run \`${ctx.agentsCommand()} guard install --client ${those.map((m) => m.client).join(',')}${asGiven}\` to replace it`,
         );
       }
       const plain = missing.filter((m) => m.other === undefined).map((m) => m.client);
-      if (plain.length > 0) ctx.notice(`fix: run \`agents guard install --client ${plain.join(',')}${asGiven}\``);
+      if (plain.length > 0) ctx.notice(`fix: run \`${ctx.agentsCommand()} guard install --client ${plain.join(',')}${asGiven}\``);
     }
     // Said where the hook is written; a --check in CI runs with a PATH other than the agents' own.
     const missing = argv.check ? undefined : programNotOnPath(program, ctx.io.env);

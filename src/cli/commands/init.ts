@@ -60,7 +60,7 @@ export default defineCommand<InitArgs>({
     if (argv.schemas) {
       if (state !== 'store')
         throw new UsageError(`no store at ${root}`, `Create it with \`${ctx.agentsCommand()} init\` (which copies the schemas too).`);
-      const written = writeSchemas(root, true);
+      const written = writeSchemas(root, `${ctx.agentsCommand()} init --schemas`);
       emit(ctx, schemasRefreshedJson(root, written), () => schemasRefreshedText(ctx.style, root, written));
       return EXIT_CODES.ok;
     }

@@ -67,7 +67,7 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   const inherited = scope
     ? []
     : [
-        ...(await inheritedIfReadable(svc, (error) => svc.deps.notice(inheritedNotListed(error)))),
+        ...(await inheritedIfReadable(svc, (error) => svc.deps.notice(inheritedNotListed(error, svc.optionWords)))),
         ...(await unlessSourceNotReady(() => sourceTemplates(svc))),
       ];
   const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;

@@ -5,7 +5,7 @@ import { type Plan, type Scope, type ScopedInvariant, describeScope, scopeFolder
 import { shadowInfo } from '../../core/shadow.ts';
 import { type StoreSnapshot, emptySnapshot, readAllPlans, readFolders, readStore } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
-import { optionWords } from '../option-words.ts';
+import { type OptionWords, optionWords } from '../option-words.ts';
 import { nearAmong, storeErrors } from './rules.ts';
 import type { AddResult } from './types.ts';
 
@@ -45,7 +45,7 @@ export async function relatedRead(
     scope.kind === 'action'
       ? []
       : await inheritedIfReadable(svc, (error) => {
-          inheritedMissing = sourceRemedy(error);
+          inheritedMissing = sourceRemedy(error, svc.optionWords);
         });
   const incomplete = storeErrors(snap);
   return {
@@ -90,14 +90,18 @@ export async function unlessSourceNotReady<T>(read: () => Promise<T[]>, missing?
   }
 }
 
-/** A policy source that cannot be read yet, and the command that makes it readable, as one clause. */
-export function sourceRemedy(error: AgentsError): string {
-  return `${error.message} (run \`agents extends ${error.code === 'extends-not-pinned' ? 'update' : 'fetch'}\`)`;
+/**
+ * A policy source that cannot be read yet, and the command that makes it readable, as one clause. `words`: the
+ * caller's (the command line's, with the run's --store).
+ */
+export function sourceRemedy(error: AgentsError, words: OptionWords | undefined): string {
+  const { calls } = optionWords(words);
+  return `${error.message} (run \`${error.code === 'extends-not-pinned' ? calls.extendsUpdate : calls.extendsFetch}\`)`;
 }
 
 /** What a listing of every scope says when a policy source leaves its invariants out (the CLI's notice, the browser's line). */
-export function inheritedNotListed(error: AgentsError): string {
-  return `the invariants inherited from policy sources are not listed: ${sourceRemedy(error)}`;
+export function inheritedNotListed(error: AgentsError, words: OptionWords | undefined): string {
+  return `the invariants inherited from policy sources are not listed: ${sourceRemedy(error, words)}`;
 }
 
 /** Whether `error` is a policy source not pinned or not fetched yet (docs/extends.md): what a listing can go without. */

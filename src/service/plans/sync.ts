@@ -164,7 +164,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
       } catch (error) {
         // A refusal part-way (a read-only or full disk) leaves the plan synced in part, as a crash does: said, not
         // "nothing was changed", and finished by the next sync, which finds what is left.
-        failedPartWay(error, written, `agents plan sync ${plan.id}`, writes.length + removals.length);
+        failedPartWay(error, written, optionWords(svc.invariants.optionWords).calls.syncPlan(plan.id), writes.length + removals.length);
       }
       return out;
     },
