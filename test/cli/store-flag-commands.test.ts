@@ -1,12 +1,13 @@
 // A team whose store is not at .agents (a monorepo's tools/agents) runs every command with --store DIR, and so does
 // its CI from the repository's top: each command the tool then says to run must carry that --store, so that, pasted
 // in the same folder, it reaches the same store, not another or none.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withAgents } from '../../src/core/diagnostics.ts';
 import { InvalidStoreError, UsageError } from '../../src/core/errors.ts';
 import { errorResult, resourceError } from '../../src/mcp/error-answers.ts';
+import { CLI_FLAGS, cliFlags } from '../../src/service/option-words.ts';
 import { runAgents } from '../helpers/main.ts';
 import { shellWords } from '../helpers/shell-words.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -82,12 +83,75 @@ describe('the commands an invalid store file is refused with', () => {
   });
 });
 
+describe('the commands a policy source not pinned yet is said with', () => {
+  it("name the run's --store in the notice of a listing", async () => {
+    const cwd = await repository();
+    appendFileSync(join(cwd, STORE, 'config.yaml'), 'extends:\n  - name: policy\n    url: ../policy\n    ref: main\n');
+    const r = await runAgents(['--store', STORE, 'invariant', 'list'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(commandsIn(r.stderr)).toEqual([['--store', STORE, 'extends', 'update']]);
+  });
+});
+
 describe('the commands the other refusals under --store name', () => {
   it('validate --fix with --staged', async () => {
     const cwd = await repository();
     const { code, error } = await refusal(cwd, 'validate', '--staged', '--fix');
     expect([code, error.code]).toEqual([2, 'conflicting-options']);
     expect(commandsIn(error.hint)).toEqual([['--store', STORE, 'validate', '--fix']]);
+  });
+
+  it('project remove of a project whose project.yaml names paths: the export that takes its files away', async () => {
+    const cwd = await repository();
+    expect((await runAgents(['--store', STORE, 'project', 'add', 'web', '--path', 'src/**'], { cwd })).code).toBe(0);
+    const { code, error } = await refusal(cwd, 'project', 'remove', 'web');
+    expect([code, error.code]).toEqual([1, 'project-in-use']);
+    expect(commandsIn(error.message)).toEqual([['--store', STORE, 'export']]);
+  });
+
+  it('init --schemas refused part-way: the rerun that makes the rest', async () => {
+    const cwd = await repository();
+    // The second copy init writes is refused: the first is already refreshed.
+    rmSync(join(cwd, STORE, 'schemas/plan.schema.json'));
+    mkdirSync(join(cwd, STORE, 'schemas/plan.schema.json'));
+    const { code, error } = await refusal(cwd, 'init', '--schemas');
+    expect([code, error.code]).toEqual([2, 'write-failed']);
+    expect(shellWords(error.detail.rerun)).toEqual(['agents', '--store', STORE, 'init', '--schemas']);
+    expect(commandsIn(error.hint)).toEqual([['--store', STORE, 'init', '--schemas']]);
+  });
+
+  it('an empty store: the add of the first invariant', async () => {
+    const cwd = await repository();
+    const r = await runAgents(['--store', STORE, 'invariant', 'list'], { cwd });
+    expect(r.code).toBe(0);
+    const add = /Add one: agents (.*)$/m.exec(r.stdout)![1]!;
+    expect(shellWords(add)).toEqual(['--store', STORE, 'invariant', 'add', '--global', 'TEXT']);
+  });
+});
+
+describe("the reruns of a write refused part-way, in the command line's words", () => {
+  it("start with the run's agents, and are the library's own calls to a library caller", () => {
+    const { calls } = cliFlags("agents --store 'tools/my agents'");
+    expect([
+      calls.syncPlan('01M8KM00000000000000000000'),
+      calls.removeProject('web'),
+      calls.exportFiles(),
+      calls.exportFiles(['agents-md', 'cursor']),
+      calls.importReplace,
+      calls.fix,
+      calls.extendsUpdate,
+      calls.extendsFetch,
+    ]).toEqual([
+      "agents --store 'tools/my agents' plan sync 01M8KM00000000000000000000",
+      "agents --store 'tools/my agents' project remove web",
+      "agents --store 'tools/my agents' export",
+      "agents --store 'tools/my agents' export --target agents-md,cursor",
+      "agents --store 'tools/my agents' import --replace",
+      "agents --store 'tools/my agents' validate --fix",
+      "agents --store 'tools/my agents' extends update",
+      "agents --store 'tools/my agents' extends fetch",
+    ]);
+    expect(CLI_FLAGS.calls.exportFiles()).toBe('agents export');
   });
 });
 
