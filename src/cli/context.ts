@@ -29,6 +29,14 @@ export interface ContextOptions {
   quiet?: boolean;
 }
 
+/**
+ * `agents`, with `--store store` when one is given: the start of a command to paste as it is (CliContext.agentsCommand;
+ * `main` says it of the words it was given, before the parse, for an error the parse itself finds).
+ */
+export function agentsCommandOf(store: string | undefined): string {
+  return store === undefined ? 'agents' : `agents --store ${shellPath(store)}`;
+}
+
 export class CliContext implements ContextOptions {
   readonly io: CliIo;
   readonly store: string | undefined;
@@ -71,7 +79,7 @@ export class CliContext implements ContextOptions {
 
   /** `agents`, with the `--store` this run was given: the start of a command a hint gives to paste as it is. */
   agentsCommand(): string {
-    return this.store === undefined ? 'agents' : `agents --store ${shellPath(this.store)}`;
+    return agentsCommandOf(this.store);
   }
 
   /** The store's folder: `--store`, else AGENTS_STORE, else found from the current folder (docs/store-format.md). */

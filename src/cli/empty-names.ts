@@ -1,13 +1,13 @@
 import type { Argv } from 'yargs';
-import { UsageError } from '../core/errors.ts';
+import { type CommandHint, UsageError } from '../core/errors.ts';
 import { parserOptions } from './parser-options.ts';
 
 /** The options that name a scope, or the invariant a violation is of, and what each takes, for the hint. */
-const NAMING: Readonly<Record<string, string>> = {
-  project: 'a project name (`agents project list` shows them)',
-  plan: 'a plan id or a unique prefix of one (`agents plan list` shows them)',
-  action: 'an action template, NS/NAME (`agents action list` shows them)',
-  invariant: "an invariant id or a unique prefix of one (`agents plan show PLAN` shows the plan's)",
+const NAMING: Readonly<Record<string, CommandHint>> = {
+  project: (agents) => `a project name (\`${agents} project list\` shows them)`,
+  plan: (agents) => `a plan id or a unique prefix of one (\`${agents} plan list\` shows them)`,
+  action: (agents) => `an action template, NS/NAME (\`${agents} action list\` shows them)`,
+  invariant: (agents) => `an invariant id or a unique prefix of one (\`${agents} plan show PLAN\` shows the plan's)`,
 };
 
 /**
@@ -26,7 +26,7 @@ export function refuseEmptyNames(parser: Argv, args: readonly string[]): void {
     if (value === undefined || value.trim() !== '') continue;
     throw new UsageError(
       `--${m[1]} is empty`,
-      `Give ${NAMING[m[1]!]}; an unset shell variable gives an empty one.`,
+      (agents) => `Give ${NAMING[m[1]!]!(agents)}; an unset shell variable gives an empty one.`,
       { option: m[1] },
       'missing-value',
     );

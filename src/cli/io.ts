@@ -88,6 +88,18 @@ export function formatOf(args: readonly string[]): OutputFormat {
   return format;
 }
 
+/** The `--store` of `args` before the parse reads them (the last one, none after `--`), or undefined; an empty one is none. */
+export function storeOf(args: readonly string[]): string | undefined {
+  let store: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    const value = a === '--store' ? args[i + 1] : a.startsWith('--store=') ? a.slice('--store='.length) : undefined;
+    if (value !== undefined && value !== '') store = value;
+  }
+  return store;
+}
+
 let outputWatched = false;
 
 /**

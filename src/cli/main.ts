@@ -2,8 +2,8 @@ import yargs, { type Argv } from 'yargs';
 import { EXIT_CODES, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 import type { CommandSpec } from './command.ts';
-import { CliContext } from './context.ts';
-import { canPrompt, formatOf, processIo, refuseMainInput, useColor, type CliIo, type OutputFormat } from './io.ts';
+import { agentsCommandOf, CliContext } from './context.ts';
+import { canPrompt, formatOf, processIo, storeOf, refuseMainInput, useColor, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
@@ -230,8 +230,9 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
   // is read before the parse, since the parse itself may fail.
   let errorColor = useColor(io, noColorOf(args), io.stderr);
   let format: OutputFormat = formatOf(args);
-  // The start of a command an error names to run: the run's --store with it, once the context knows it.
-  let agents: string | undefined;
+  // The start of a command an error names to run: with the run's --store, read before the parse (which may fail), then
+  // the context's.
+  let agents = agentsCommandOf(storeOf(args));
   try {
     // A shell asking for completions sends the partial word being typed: not an unknown command.
     const completing = args.indexOf('--get-yargs-completions');

@@ -98,6 +98,11 @@ export interface GateFacts {
   waived?: ReadonlySet<string>;
   /** The plan's id: the reasons that say to run `plan strategize` name it, so the command works as written. */
   plan?: string;
+  /**
+   * The call that reconciles the plan, as the caller names it (the command line's with its --store, so that, pasted,
+   * it reaches the same store; the library's method); `agents plan strategize` and `plan` without it.
+   */
+  strategize?: string;
   /** The plan's project when it has no folder, and where the plan file names it (`file:line:col`). */
   missingProject?: { project: string; at: string };
 }
@@ -196,7 +201,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     });
   }
 
-  const strategize = `agents plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
+  const strategize = facts.strategize ?? `agents plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
   const latest = facts.latest;
   if (!latest) {
     if (facts.effective.length > 0)

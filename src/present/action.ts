@@ -1,5 +1,6 @@
 // The shapes `agents action add` and `action list` print (docs/json-output.md): their JSON and their text, built here
 // so that the command only gathers what the service did.
+import { cliFlags } from '../service/option-words.ts';
 import type { Style } from '../core/style.ts';
 import type { ActionSummary } from '../service/scope-service.ts';
 
@@ -22,7 +23,7 @@ export function actionAddedText(s: Style, r: ActionAdded, agents: string): strin
     `  ${r.path}`,
     ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
     '',
-    `Next: ${agents} invariant add --action ${r.action} "…"`,
+    `Next: ${cliFlags(agents).calls.addToAction(r.action)}`,
   ].join('\n');
 }
 
@@ -32,7 +33,7 @@ export function actionListJson(actions: readonly ActionSummary[]): readonly Acti
 }
 
 export function actionListText(s: Style, actions: readonly ActionSummary[], agents: string): string {
-  if (actions.length === 0) return `No action templates. Create one with \`${agents} action add NS/NAME\`.`;
+  if (actions.length === 0) return `No action templates. Create one with \`${cliFlags(agents).calls.addAction('NS/NAME')}\`.`;
   const lines: string[] = [];
   for (const a of actions) {
     const from = a.source === null ? '' : ` · from policy source ${a.source}`;

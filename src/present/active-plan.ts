@@ -1,5 +1,6 @@
 // The shape `agents plan activate` prints (docs/json-output.md): the plan active in this clone, the one AGENTS_PLAN
 // names, and whether the store holds the one in effect, with the warning the guard hook's user needs when it does not.
+import { cliFlags } from '../service/option-words.ts';
 
 /** What `plan activate` found: `missing` is why the plan in effect could not be read (null when it could, or none is). */
 export interface ActivePlanState {
@@ -18,6 +19,7 @@ export function activePlanJson(a: ActivePlanState) {
 
 export function activePlanText(a: ActivePlanState, agents: string): string {
   const { plan, env, missing, matches } = a;
+  const { calls } = cliFlags(agents);
   const which = env ? `AGENTS_PLAN=${env}` : `the active plan ${plan}`;
   const cannot = 'the guard hook cannot check a call while it is in effect, and guard.on_error answers (deny unless set otherwise)';
   return [
@@ -31,13 +33,13 @@ export function activePlanText(a: ActivePlanState, agents: string): string {
             ...matches.map((id) => `  ${id}`),
             env
               ? '  Give AGENTS_PLAN more characters of the id, enough for one plan.'
-              : `  Run \`${agents} plan activate ID\` with more characters of the id, or \`${agents} plan activate --clear\`.`,
+              : `  Run \`${calls.activatePlan('ID')}\` with more characters of the id, or \`${calls.activatePlan()}\`.`,
           ]
         : [
             `warning: ${which} names no plan of the store (${missing}): ${cannot}`,
             env
-              ? `  Unset AGENTS_PLAN, or set it to a plan \`${agents} plan list\` shows.`
-              : `  Run \`${agents} plan activate ID\`, or \`${agents} plan activate --clear\`.`,
+              ? `  Unset AGENTS_PLAN, or set it to a plan \`${calls.listPlans}\` shows.`
+              : `  Run \`${calls.activatePlan('ID')}\`, or \`${calls.activatePlan()}\`.`,
           ]),
   ].join('\n');
 }

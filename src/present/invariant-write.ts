@@ -1,6 +1,7 @@
 // The shapes the commands that write one invariant print (docs/json-output.md): `invariant add` and, after it, the
 // notes on what the written copy shadows or nearly repeats; built here so that the command only gathers what the
 // service did.
+import { cliFlags } from '../service/option-words.ts';
 import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
 import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult } from '../service/invariants/types.ts';
@@ -127,7 +128,7 @@ export function keptProjectSentence(kept: KeptProject, agents: string): string {
     kept.plans.length === 0
       ? 'a plan file could not be read, and it may target it'
       : `plan${kept.plans.length === 1 ? '' : 's'} ${kept.plans.join(', ')} target${kept.plans.length === 1 ? 's' : ''} it`;
-  return `kept project ${kept.project} (${kept.path}): ${why}; \`${agents} project remove ${kept.project}\` removes it once no plan does`;
+  return `kept project ${kept.project} (${kept.path}): ${why}; \`${cliFlags(agents).calls.removeProject(kept.project)}\` removes it once no plan does`;
 }
 
 /** The line that says a project whose last invariant went was kept, because plans target it. */

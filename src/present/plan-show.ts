@@ -1,5 +1,6 @@
 // `agents plan show` (docs/commands.md): the plan, its effective set, waivers, latest decision and enforcement run,
 // open violations and drift, as data and as text. One view, beside the lines it shares with invariant list and status.
+import { cliFlags } from '../service/option-words.ts';
 import { textKey } from '../core/normalise.ts';
 import { escapeUnsafe as oneLine } from '../core/plain-text.ts';
 import type { DecisionNode } from '../core/records.ts';
@@ -62,7 +63,7 @@ export function planShowText(s: Style, r: PlanShow, agents: string): string {
   lines.push('', s.cyan('Latest decision'), ...decisionLines(s, r.latestDecision, p.id, agents));
   lines.push('', s.cyan('Latest enforcement'));
   const run = r.latestEnforcement;
-  if (!run) lines.push(`  none yet: run \`${agents} plan strategize ${p.id}\``);
+  if (!run) lines.push(`  none yet: run \`${cliFlags(agents).calls.strategize(p.id)}\``);
   else {
     const ok = run.records.filter((x) => x.enforced).length;
     lines.push(`  run ${run.id} at ${run.created_at} (${run.actor} actor): ${ok} of ${run.records.length} enforced`);
@@ -92,7 +93,7 @@ export function planShowText(s: Style, r: PlanShow, agents: string): string {
 
 /** The latest decision node, as its JSON (`latest_decision`) has it: id, type, when, by whom, which run, its summary. */
 function decisionLines(s: Style, d: DecisionNode | undefined, plan: string, agents: string): string[] {
-  if (!d) return [`  none yet: run \`${agents} plan strategize ${plan}\``];
+  if (!d) return [`  none yet: run \`${cliFlags(agents).calls.strategize(plan)}\``];
   const by = [d.created_by ? `by ${oneLine(d.created_by)}` : undefined, d.actor ? `${d.actor} actor` : undefined].filter(Boolean);
   const run = d.enforcement_id ? `, run ${d.enforcement_id}` : '';
   // The id, type and time as the decision tree (`plan decisions`) writes a node.

@@ -1,3 +1,4 @@
+import { cliFlags } from '../service/option-words.ts';
 import type { Plan } from '../core/model.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import type { Style } from '../core/style.ts';
@@ -178,12 +179,12 @@ export function treeText(s: Style, roots: readonly DecisionTreeNode[]): string[]
  * `record_reconciliation` both say it): recorded, stale, to be run again.
  */
 export function setChangedText(plan: string, c: { added: number; removed: number; edited: number }, agents: string): string {
-  return `the effective set changed while the actor ran (${c.added} added, ${c.removed} removed, ${c.edited} edited): the run is recorded, and stale; run \`${agents} plan strategize ${plan}\` again`;
+  return `the effective set changed while the actor ran (${c.added} added, ${c.removed} removed, ${c.edited} edited): the run is recorded, and stale; run \`${cliFlags(agents).calls.strategize(plan)}\` again`;
 }
 
 /** The text of `plan list`: each plan with its action, project and creation, its goal indented under it. */
 export function planListText(s: Style, plans: readonly Plan[], agents: string): string {
-  if (plans.length === 0) return `No plans. Create one with \`${agents} plan use NS/NAME\`.`;
+  if (plans.length === 0) return `No plans. Create one with \`${cliFlags(agents).calls.newPlan()}\`.`;
   const lines: string[] = [];
   for (const p of plans) {
     const meta = [p.action ? `action ${p.action}` : null, p.project ? `project ${p.project}` : null, p.created_at ?? null]
@@ -205,6 +206,6 @@ export function decisionsJson(plan: Plan, tree: readonly DecisionTreeNode[]) {
 /** The text of `plan decisions`: a head counting the nodes, then the tree (or what to run when it is empty). */
 export function decisionsText(s: Style, plan: Plan, tree: readonly DecisionTreeNode[], n: number, agents: string): string {
   const head = s.bold(`Decision tree of plan ${plan.id}: ${n} node${n === 1 ? '' : 's'}`);
-  if (n === 0) return `${head}\n  (empty: run \`${agents} plan strategize ${plan.id}\`)`;
+  if (n === 0) return `${head}\n  (empty: run \`${cliFlags(agents).calls.strategize(plan.id)}\`)`;
   return [head, '', ...treeText(s, tree)].join('\n');
 }

@@ -1,5 +1,6 @@
 // The shapes `agents project add`, `list` and `remove` print (docs/json-output.md): their JSON and their text, built
 // here so that the command only gathers what the service did.
+import { cliFlags } from '../service/option-words.ts';
 import type { Style } from '../core/style.ts';
 import type { ProjectRemoved } from '../service/project-remove.ts';
 import type { ProjectSummary } from '../service/scope-service.ts';
@@ -24,7 +25,7 @@ export function projectAddedText(s: Style, r: ProjectAdded, agents: string): str
     `  ${r.path}`,
     ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
     '',
-    `Next: ${agents} invariant add --project ${r.project} "…"`,
+    `Next: ${cliFlags(agents).calls.addToProject(r.project, false)}`,
   ].join('\n');
 }
 
@@ -34,7 +35,7 @@ export function projectListJson(projects: readonly ProjectSummary[]): readonly P
 }
 
 export function projectListText(s: Style, projects: readonly ProjectSummary[], agents: string): string {
-  if (projects.length === 0) return `No projects. Create one with \`${agents} project add NAME\`.`;
+  if (projects.length === 0) return `No projects. Create one with \`${cliFlags(agents).calls.addProject()}\`.`;
   const width = Math.max(...projects.map((p) => p.project.length));
   const lines = projects.map(
     (p) =>

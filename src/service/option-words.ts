@@ -69,7 +69,7 @@ export interface Calls {
   listAll: string;
   listPlans: string;
   /** Makes a plan from action template `action` (any template when left out). */
-  usePlan(action?: string): string;
+  newPlan(action?: string): string;
   listViolations: string;
   /** Shows the effective set of a plan or a project. */
   effectiveSet(target: { plan: string } | { project: string }): string;
@@ -101,6 +101,18 @@ export interface Calls {
   extendsUpdate: string;
   /** Fetches the pinned commits of the policy sources into the cache. */
   extendsFetch: string;
+  /** Adds an invariant to action template `ref`. */
+  addToAction(ref: string): string;
+  /** Creates project `name` (NAME when left out). */
+  addProject(name?: string): string;
+  /** Reconciles plan `id` with its actor. */
+  strategize(id: string): string;
+  /** Makes plan `id` the one this clone's guard hook checks calls against; with no id, clears it. */
+  activatePlan(id?: string): string;
+  /** Compares a plan's set with its action template's, commit by commit. */
+  diffPlan: string;
+  /** Shows the history of invariant `id`. */
+  log(id: string): string;
 }
 
 /** A value as JavaScript writes it in a call: the library's hints show the call to make. */
@@ -138,7 +150,7 @@ const LIBRARY_WORDS: OptionWords = {
     listActions: 'ScopeService.listActions()',
     listAll: 'InvariantService.list({ all: true })',
     listPlans: 'PlanService.list()',
-    usePlan: (action) => `PlanService.use({ action${action === undefined ? '' : `: ${js(action)}`} })`,
+    newPlan: (action) => `PlanService.use({ action${action === undefined ? '' : `: ${js(action)}`} })`,
     listViolations: 'PlanService.listViolations({ plan })',
     effectiveSet: (target) =>
       'plan' in target
@@ -162,6 +174,13 @@ const LIBRARY_WORDS: OptionWords = {
     fix: 'agents validate --fix',
     extendsUpdate: 'agents extends update',
     extendsFetch: 'agents extends fetch',
+    addToAction: (ref) => `InvariantService.add({ scope: { action: ${js(ref)} }, text })`,
+    addProject: (name) => `ScopeService.addProject({ project${name === undefined ? '' : `: ${js(name)}`} })`,
+    strategize: (id) => `PlanService.strategize(${js(id)}, { actor })`,
+    // The active plan is the command line's: the guard hook of a clone reads it.
+    activatePlan: (id) => `agents plan activate ${id ?? '--clear'}`,
+    diffPlan: 'ReviewService.diff({ plan })',
+    log: (id) => `ReviewService.log(${js(id)})`,
   },
 };
 
@@ -177,7 +196,7 @@ function cliCalls(agents: string): OptionWords['calls'] {
     listActions: `${agents} action list`,
     listAll: `${agents} invariant list --all`,
     listPlans: `${agents} plan list`,
-    usePlan: (action) => `${agents} plan use ${action ?? 'NS/NAME'}`,
+    newPlan: (action) => `${agents} plan use ${action ?? 'NS/NAME'}`,
     listViolations: `${agents} invariant violation list`,
     effectiveSet: (target) =>
       `${agents} invariant list --effective ${'plan' in target ? `--plan ${target.plan}` : `--project ${target.project}`}`,
@@ -195,6 +214,12 @@ function cliCalls(agents: string): OptionWords['calls'] {
     fix: `${agents} validate --fix`,
     extendsUpdate: `${agents} extends update`,
     extendsFetch: `${agents} extends fetch`,
+    addToAction: (ref) => `${agents} invariant add --action ${ref} "…"`,
+    addProject: (name) => `${agents} project add ${name ?? 'NAME'}`,
+    strategize: (id) => `${agents} plan strategize ${id}`,
+    activatePlan: (id) => `${agents} plan activate ${id ?? '--clear'}`,
+    diffPlan: `${agents} invariant diff --plan ID`,
+    log: (id) => `${agents} invariant log ${id}`,
   };
 }
 

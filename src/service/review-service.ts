@@ -12,7 +12,7 @@ import { refuseOtherKind } from './invariants/lookup.ts';
 import { diffRevisions, type DiffResult } from './review/diff.ts';
 import { invariantLog, type LogResult } from './review/log.ts';
 import type { DiffRequest } from './review/ranges.ts';
-import type { OptionWords } from './option-words.ts';
+import { type OptionWords, optionWords } from './option-words.ts';
 
 export type { DiffResult } from './review/diff.ts';
 export type { LogEvent, LogResult } from './review/log.ts';
@@ -61,8 +61,8 @@ export class ReviewService {
       if (held === undefined) {
         // A plan's or a record's id given for an invariant's is said so, as `invariant show` says it.
         const wanted = normalisePrefix(idOrPrefix);
-        const hint =
-          "Give an invariant's id (`agents invariant list --all` shows them); `agents invariant diff --plan ID` shows a plan's changes.";
+        const { calls } = optionWords(this.words);
+        const hint = `Give an invariant's id (\`${calls.listAll}\` shows them); \`${calls.diffPlan}\` shows a plan's changes.`;
         if (wanted !== undefined) await refuseOtherKind(await this.invariants(), wanted, 'invariant', hint);
         throw error;
       }
@@ -80,7 +80,7 @@ export class ReviewService {
         if (committed) throw error;
         throw new UsageError(
           `${held.id} has no history yet: no commit holds ${held.path}`,
-          `Commit it (\`git add\` and \`git commit\`); \`agents invariant log\` then shows its history.`,
+          `Commit it (\`git add\` and \`git commit\`); \`${optionWords(this.words).calls.log(held.id)}\` then shows its history.`,
           { id: held.id, path: held.path },
         );
       }
@@ -88,7 +88,7 @@ export class ReviewService {
       const path = held.path.slice(`extends/${source}/`.length);
       throw new UsageError(
         `${held.id} is inherited from the policy source ${source}: its history is in that source's repository, not this one`,
-        `Run \`git log\` on ${path} of the source's store, in a clone of the source (\`agents invariant show ${held.id}\` says where it comes from).`,
+        `Run \`git log\` on ${path} of the source's store, in a clone of the source (\`${optionWords(this.words).calls.show(held.id)}\` says where it comes from).`,
         { id: held.id, source, path },
       );
     }

@@ -203,3 +203,49 @@ describe('withAgents', () => {
     expect(error.hintFor('agents --store d')).toBe('Run `agents --store d plan list`.');
   });
 });
+
+describe('the next commands a report under --store names', () => {
+  /** The words after `agents` of a text's `Next: agents …` line. */
+  const next = (text: string) => shellWords(/Next: agents (.*)$/m.exec(text)![1]!);
+
+  it('the lists with nothing in them, and the Next of what project add and action add made', async () => {
+    const cwd = await repository();
+    const run = async (...args: string[]) => (await runAgents(['--store', STORE, ...args], { cwd })).stdout;
+    expect(commandsIn(await run('project', 'list'))).toEqual([['--store', STORE, 'project', 'add', 'NAME']]);
+    expect(commandsIn(await run('action', 'list'))).toEqual([['--store', STORE, 'action', 'add', 'NS/NAME']]);
+    expect(commandsIn(await run('plan', 'list'))).toEqual([['--store', STORE, 'plan', 'use', 'NS/NAME']]);
+    expect(next(await run('project', 'add', 'web'))).toEqual(['--store', STORE, 'invariant', 'add', '--project', 'web', '…']);
+    expect(next(await run('action', 'add', 'ops/deploy'))).toEqual(['--store', STORE, 'invariant', 'add', '--action', 'ops/deploy', '…']);
+  });
+
+  it("a plan's: plan use's Next, plan status's reason, plan decisions and plan show before any run", async () => {
+    const cwd = await repository();
+    const run = async (...args: string[]) => runAgents(['--store', STORE, ...args], { cwd });
+    expect((await run('action', 'add', 'ops/deploy')).code).toBe(0);
+    expect((await run('invariant', 'add', '--action', 'ops/deploy', 'Never deploy on Fridays')).code).toBe(0);
+    const used = await run('--format', 'json', 'plan', 'use', 'ops/deploy');
+    const id = JSON.parse(used.stdout).plan.id as string;
+    const strategize = ['--store', STORE, 'plan', 'strategize', id];
+    // The store's actor is none: the Next line says to choose one, then names the run, and the interactive one.
+    const said = (await run('plan', 'use', 'ops/deploy')).stdout;
+    const again = /plan ([0-9A-Z]{26}) from action/.exec(said)![1]!;
+    expect([...said.matchAll(/(agents [^;\n]*?)(?:;|$)/gm)].map((m) => shellWords(m[1]!).slice(1))).toEqual([
+      ['--store', STORE, 'plan', 'strategize', again],
+      ['--store', STORE, 'plan', 'strategize', again, '--actor', 'interactive'],
+    ]);
+    const status = JSON.parse((await run('--format', 'json', 'plan', 'status', id)).stdout);
+    const notRun = status.reasons.find((r: { code: string }) => r.code === 'not-run');
+    expect(commandsIn(notRun.message)).toEqual([strategize]);
+    expect(commandsIn((await run('plan', 'decisions', id)).stdout)).toEqual([strategize]);
+    expect(commandsIn((await run('plan', 'show', id)).stdout)).toEqual([strategize, strategize]);
+  });
+
+  it('the refusal of an empty scope name, which the parse finds before the store is known', async () => {
+    const cwd = await repository();
+    const empty = await refusal(cwd, 'invariant', 'list', '--project', '');
+    expect([empty.code, empty.error.code]).toEqual([2, 'missing-value']);
+    expect(commandsIn(empty.error.hint)).toEqual([['--store', STORE, 'project', 'list']]);
+    const equals = await runAgents([`--store=${STORE}`, '--format', 'json', 'invariant', 'list', '--plan='], { cwd });
+    expect(commandsIn(JSON.parse(equals.stdout).error.hint)).toEqual([['--store', STORE, 'plan', 'list']]);
+  });
+});

@@ -166,7 +166,10 @@ function rerunWords(rerun: string): string[] {
     return (typeof made === 'function' ? made(['X']) : made).split(' ');
   }
   if (GIVEN_BY_CALLER[rerun] !== undefined) return `agents ${GIVEN_BY_CALLER[rerun]}`.split(' ');
-  return rerun.slice(1, -1).replace(/^\$\{ctx\.agentsCommand\(\)\}/, 'agents').split(' ');
+  return rerun
+    .slice(1, -1)
+    .replace(/^\$\{ctx\.agentsCommand\(\)\}/, 'agents')
+    .split(' ');
 }
 
 /** The reruns a caller gives: writeSchemas's `refresh`, `${ctx.agentsCommand()} init --schemas` (cli/commands/init.ts). */

@@ -4,6 +4,7 @@ import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, sy
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shellPath } from '../../src/core/shell-word.ts';
 import { BIN } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -139,7 +140,8 @@ describe('project remove, refused part-way', () => {
     expect(JSON.parse(r.stdout).error).toMatchObject({
       code: 'write-failed',
       message: expect.stringContaining('projects/docs/project.yaml: it is in use'),
-      detail: { written: ['projects/docs/.gitkeep'], rerun: 'agents project remove docs' },
+      // The rerun names the --store the run was given, so that, pasted, it finishes the same store's removal.
+      detail: { written: ['projects/docs/.gitkeep'], rerun: `agents --store ${shellPath(root)} project remove docs` },
     });
     expect(JSON.parse(r.stdout).error.hint).not.toContain('Nothing was changed');
     const again = await run(root, 'project', 'remove', 'docs');

@@ -19,7 +19,7 @@ import { optionWords } from '../option-words.ts';
  */
 function plansHint(svc: InvariantContext): string {
   const { calls } = optionWords(svc.optionWords);
-  return `Run \`${calls.listPlans}\` to see the plans; \`${calls.usePlan()}\` makes one.`;
+  return `Run \`${calls.listPlans}\` to see the plans; \`${calls.newPlan()}\` makes one.`;
 }
 
 /** Reads one plan's plan.yaml; unknown plans are a usage error. */
@@ -121,7 +121,7 @@ export async function resolveId(
     // One id in two files (an id-reused error): say which, rather than pick one.
     throw new UsageError(
       `id ${id} names ${same.length} files:\n${same.map((m) => `  ${m.id}  ${m.path}`).join('\n')}`,
-      'Run `agents validate`: an id names one thing in the whole store.',
+      (agents) => `Run \`${agents} validate\`: an id names one thing in the whole store.`,
       { matches: same.map((m) => m.path) },
     );
   }

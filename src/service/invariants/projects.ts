@@ -170,7 +170,7 @@ export function projectMadeUnderLock(project: string, creates: string | undefine
   if (creates === undefined)
     throw new UsageError(
       `project ${project} is gone: it was removed while this command waited for it`,
-      `Nothing was written. Run \`agents project list\` to see what there is; name the project again to create it anew.`,
+      (agents) => `Nothing was written. Run \`${agents} project list\` to see what there is; name the project again to create it anew.`,
       { project },
       'project-removed',
     );

@@ -241,7 +241,7 @@ export async function show(svc: InvariantContext, idOrPrefix: string): Promise<S
       result.appliesTo = `plan ${inv.scope.plan} only`;
       break;
     case 'action':
-      result.appliesTo = `no target directly; promoted into each plan created with \`${optionWords(svc.optionWords).calls.usePlan(actionName(inv.scope))}\``;
+      result.appliesTo = `no target directly; promoted into each plan created with \`${optionWords(svc.optionWords).calls.newPlan(actionName(inv.scope))}\``;
       break;
   }
   if (!inv.active) result.appliesTo = `nothing while inactive (would apply to ${result.appliesTo})`;

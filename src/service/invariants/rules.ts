@@ -58,7 +58,7 @@ export function toScope(input: ScopeInput | Scope): Scope {
   }
   if ('plan' in input) {
     const problem = ulidProblem(input.plan, 'plan id');
-    if (problem) throw new UsageError(problem, "Give the plan's full ULID; `agents plan list` shows them.");
+    if (problem) throw new UsageError(problem, (agents) => `Give the plan's full ULID; \`${agents} plan list\` shows them.`);
     return { kind: 'plan', plan: input.plan };
   }
   // SOURCE:NS/NAME names a policy source's template (docs/extends.md), as `plan use` and `action list` write it.

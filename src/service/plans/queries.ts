@@ -16,6 +16,7 @@ import {
 import { waivedAt } from '../../core/waivers.ts';
 import { readAllPlans } from '../../store/read.ts';
 import { withoutFloors } from '../floors.ts';
+import { optionWords } from '../option-words.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { invariantDigests, planById, planRecords, setDigest } from './common.ts';
@@ -96,6 +97,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
       violations: standing.open,
       waived: new Set(waived.keys()),
       plan: plan.id,
+      strategize: optionWords(svc.invariants.optionWords).calls.strategize(plan.id),
       ...(gone && plan.project !== undefined ? { missingProject: { project: plan.project, at: location(gone) } } : {}),
     },
     options.allow ? { allow: options.allow } : {},

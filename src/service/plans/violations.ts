@@ -113,7 +113,8 @@ export async function findViolation(svc: PlanContext, prefix: string): Promise<{
   if (holders.length > 1)
     throw new UsageError(
       `violation id ${id} is ambiguous: ${holders.length} plans hold a violation of that id (${holders.map((f) => f.path).join(', ')})`,
-      'Nothing was written. Give each violation an id of its own (`agents validate` reports the copy as id-reused), then resolve it again.',
+      (agents) =>
+        `Nothing was written. Give each violation an id of its own (\`${agents} validate\` reports the copy as id-reused), then resolve it again.`,
       { matches: holders.map((f) => ({ plan: f.plan, path: f.path })) },
     );
   return holders[0]!;
