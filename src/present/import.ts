@@ -16,7 +16,8 @@ export function importJson(
   written: ImportWritten | null,
   replaced: ReplaceResult | null,
   stale: readonly string[] = [],
-  preview: readonly (ReplacePreview & { diff: string })[] | null = null,
+  preview: readonly (ReplacePreview & { diff: string })[] | null,
+  agents: string,
 ) {
   return {
     files: plan.files.map((f) => ({
@@ -27,7 +28,7 @@ export function importJson(
       candidates: f.candidates.length,
       not_english: f.notEnglish === true,
       left_out: f.leftOut,
-      references: (f.references ?? []).map((r) => ({ line: r.line, path: r.path, import: referenceCommand(f, r.path) })),
+      references: (f.references ?? []).map((r) => ({ line: r.line, path: r.path, import: referenceCommand(f, r.path, agents) })),
     })),
     candidates: plan.candidates.map((c) => ({
       n: c.n,
@@ -59,12 +60,12 @@ export function importJson(
 
 /**
  * The command that imports a file a CLAUDE.md or GEMINI.md has its agent read: where the referring
- * file's rules go (an instruction file of its own kind goes where it applies).
+ * file's rules go (an instruction file of its own kind goes where it applies). `agents`: the run's, with its --store.
  */
-function referenceCommand(f: ImportFile, path: string): string {
-  if (instructionKind(path) !== undefined) return `agents import ${shellPath(path)}`;
+function referenceCommand(f: ImportFile, path: string, agents: string): string {
+  if (instructionKind(path) !== undefined) return `${agents} import ${shellPath(path)}`;
   const where = f.target.kind === 'project' ? ` --project ${f.target.name}` : f.target.kind === 'global' ? ' --global' : '';
-  return `agents import ${shellPath(path)} --from ${f.kind}${where}`;
+  return `${agents} import ${shellPath(path)} --from ${f.kind}${where}`;
 }
 
 /**
@@ -76,7 +77,7 @@ function oneLine(text: string): string {
 }
 
 /** `refused`: the candidates the write refused (written.refused), marked `!` rather than `+`, as they were not written. */
-export function planText(s: Style, plan: ImportPlan, verbose: boolean, refused: ReadonlySet<number> = new Set()): string {
+export function planText(s: Style, plan: ImportPlan, verbose: boolean, agents: string, refused: ReadonlySet<number> = new Set()): string {
   const lines: string[] = [];
   // Global files first, as the plan weighs them (a rule said there applies everywhere).
   const files = [...plan.files].sort((a, b) => Number(a.target.kind === 'project') - Number(b.target.kind === 'project'));
@@ -142,7 +143,7 @@ export function planText(s: Style, plan: ImportPlan, verbose: boolean, refused: 
     for (const r of f.references ?? [])
       lines.push(
         s.yellow(
-          `    not read ${String(r.line).padStart(7)}  ${oneLine(r.path)}, which the agent reads too: ${oneLine(referenceCommand(f, r.path))}`,
+          `    not read ${String(r.line).padStart(7)}  ${oneLine(r.path)}, which the agent reads too: ${oneLine(referenceCommand(f, r.path, agents))}`,
         ),
       );
   }
@@ -171,9 +172,10 @@ export function importPreviewText(
   verbose: boolean,
   preview: readonly unknown[] | null,
   safeDiffs: string,
+  agents: string,
 ): string {
   return [
-    planText(s, plan, verbose),
+    planText(s, plan, verbose, agents),
     ...(preview === null
       ? []
       : [
@@ -203,7 +205,7 @@ export function importDoneText(
   agents = 'agents',
 ): string {
   const lines = [
-    planText(s, done, verbose, new Set(written.refused.map((r) => r.n))),
+    planText(s, done, verbose, agents, new Set(written.refused.map((r) => r.n))),
     '',
     `${s.green('imported')} ${written.invariants.length} invariant${written.invariants.length === 1 ? '' : 's'}`,
   ];

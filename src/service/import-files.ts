@@ -23,7 +23,7 @@ export function unlistedError(u: Unlisted, searching: boolean): UsageError {
   return new UsageError(
     `cannot list ${folder} (${u.code}): the instruction files in it cannot be ${searching ? 'found' : 'read'}`,
     searching
-      ? 'Nothing was read. Make it readable, or name the files to import (agents import AGENTS.md).'
+      ? (agents) => `Nothing was read. Make it readable, or name the files to import (${agents} import AGENTS.md).`
       : 'Nothing was read. Make it readable, then run the command again.',
     { folder, code: u.code },
   );
@@ -124,7 +124,7 @@ export function refuseFolderLink(given: string, abs: string, realTop: string): v
     `${given} is a symbolic link to a folder (${to}), which import does not follow`,
     outside
       ? 'It leads out of the repository, whose own files alone are imported.'
-      : `Name the folder it leads to: agents import ${shellPath(rel)}`,
+      : (agents) => `Name the folder it leads to: ${agents} import ${shellPath(rel)}`,
     { folder: outside ? null : rel },
   );
 }

@@ -221,7 +221,7 @@ export async function refuseBlockedReplace(invariants: InvariantService, plan: I
   const files = planned.refused.map((r) => `${r.path}: ${r.why}`).join('; ');
   throw new CheckFailedError(
     `nothing was imported: --replace moves the rules into the export's files, and the export would leave ${planned.refused.length === 1 ? 'one' : planned.refused.length} alone (${files})`,
-    refused.hint,
+    (agents) => refused.hintFor(agents) ?? '',
     refused.detail,
   );
 }

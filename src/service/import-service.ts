@@ -174,7 +174,8 @@ export class ImportService {
         if (stat.isDirectory())
           throw new UsageError(
             `${given} holds no instruction file: it is empty, or git ignores what it holds`,
-            `Name the file to import itself: agents import ${shellPath(`${given.replace(/[/\\]+$/, '')}/AGENTS.md`)} (add --from KIND for a name of no known kind).`,
+            (agents) =>
+              `Name the file to import itself: ${agents} import ${shellPath(`${given.replace(/[/\\]+$/, '')}/AGENTS.md`)} (add --from KIND for a name of no known kind).`,
           );
       }
       // A rules folder linked to a folder of the repository is read as the search reads it, not refused as a link.

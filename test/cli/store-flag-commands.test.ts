@@ -249,3 +249,27 @@ describe('the next commands a report under --store names', () => {
     expect(commandsIn(JSON.parse(equals.stdout).error.hint)).toEqual([['--store', STORE, 'plan', 'list']]);
   });
 });
+
+describe('the commands export, import and the examples of a refusal name under --store', () => {
+  it('the import of a file an instruction file has its agent read', async () => {
+    const cwd = await repository();
+    // Outside git the store's parent folder is the repository's top, whose files import reads.
+    const top = join(cwd, STORE, '..');
+    writeFileSync(join(top, 'CLAUDE.md'), '# Rules\n\n- Never push to main.\n\n@docs/more.md\n');
+    mkdirSync(join(top, 'docs'));
+    writeFileSync(join(top, 'docs/more.md'), '- Always run the tests.\n');
+    const r = await runAgents(['--store', STORE, '--format', 'json', 'import', '--dry-run', join(top, 'CLAUDE.md')], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const imports = JSON.parse(r.stdout).files.flatMap((f: { references: { import: string }[] }) => f.references.map((x) => x.import));
+    expect(imports.map(shellWords)).toEqual([['agents', '--store', STORE, 'import', 'docs/more.md', '--from', 'claude-md', '--global']]);
+  });
+
+  it("the example a refusal of a missing value gives: invariant add's, export --stdout's", async () => {
+    const cwd = await repository();
+    const example = (hint: string) => shellWords(/agents (.*?)\.?$/.exec(hint)![1]!);
+    const add = await refusal(cwd, 'invariant', 'add');
+    expect(example(add.error.hint)).toEqual(['--store', STORE, 'invariant', 'add', '--global', 'Never delete production data']);
+    const stdout = await refusal(cwd, 'export', '--stdout');
+    expect(example(stdout.error.hint).slice(0, 3)).toEqual(['--store', STORE, 'export']);
+  });
+});

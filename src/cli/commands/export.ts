@@ -95,14 +95,14 @@ export default defineCommand<ExportArgs>({
       if (targets.length === 0)
         throw missingOption(
           '--stdout prints one format: give exactly one --target',
-          'e.g. agents export --plan 01J… --stdout --target agents-md',
+          `e.g. ${ctx.agentsCommand()} export --plan 01J… --stdout --target agents-md`,
           'export',
           ['target'],
         );
       if (targets.length > 1)
         throw new UsageError(
           '--stdout prints one format: give exactly one --target',
-          'e.g. agents export --plan 01J… --stdout --target agents-md',
+          `e.g. ${ctx.agentsCommand()} export --plan 01J… --stdout --target agents-md`,
         );
       if (argv.plan !== undefined && argv.project !== undefined)
         throw conflictingOptions('--stdout takes --plan ID or --project P, not both', 'A plan names its project itself.', [
@@ -114,7 +114,7 @@ export default defineCommand<ExportArgs>({
         if (inferred === undefined)
           throw missingOption(
             '--stdout needs one of --plan ID or --project P',
-            'e.g. agents export --plan 01J… --stdout --target agents-md',
+            `e.g. ${ctx.agentsCommand()} export --plan 01J… --stdout --target agents-md`,
             'export',
             ['plan', 'project'],
           );
@@ -137,7 +137,7 @@ export default defineCommand<ExportArgs>({
     if (argv.plan !== undefined)
       throw new UsageError(
         '--plan goes with --stdout',
-        'Plans have no files of their own: agents export --plan ID --stdout --target T prints one.',
+        `Plans have no files of their own: ${ctx.agentsCommand()} export --plan ID --stdout --target T prints one.`,
       );
     // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
     let progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
@@ -186,7 +186,7 @@ export default defineCommand<ExportArgs>({
       // The files export would leave alone, named as it names them: the diff is what it would write of the others.
       if (plan.refused.length > 0) {
         const e = refusedError(plan);
-        ctx.io.stderr.write(`error: ${escapeUnsafe(e.message)}\nhint: ${e.hint ?? ''}\n`);
+        ctx.io.stderr.write(`error: ${escapeUnsafe(e.message)}\nhint: ${e.hintFor(ctx.agentsCommand()) ?? ''}\n`);
         return EXIT_CODES.checkFailed;
       }
       return EXIT_CODES.ok;
@@ -197,7 +197,7 @@ export default defineCommand<ExportArgs>({
       // A stop signal ends the export between two files, never in the middle of one (its temporary left behind);
       // one caught as the last file is written ends it with the signal's code once every file is written whole.
       written = await abortOnStopSignals(
-        'the files written so far are whole; run `agents export` again for the rest.',
+        `the files written so far are whole; run \`${rerun}\` again for the rest.`,
         (signal) => exporter.applyUntil(plan, signal, onProgress),
         (done) => `the export was written whole (${done.length} ${done.length === 1 ? 'file' : 'files'}): nothing is left to write.`,
       );
@@ -210,7 +210,7 @@ export default defineCommand<ExportArgs>({
     // The files edited by hand were left alone, the others written (docs/export.md): exit 1 naming them.
     if (plan.refused.length > 0) {
       const e = refusedError(plan, written.length);
-      ctx.io.stderr.write(`error: ${escapeUnsafe(e.message)}\nhint: ${e.hint ?? ''}\n`);
+      ctx.io.stderr.write(`error: ${escapeUnsafe(e.message)}\nhint: ${e.hintFor(ctx.agentsCommand()) ?? ''}\n`);
       return EXIT_CODES.checkFailed;
     }
     return EXIT_CODES.ok;

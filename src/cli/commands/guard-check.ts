@@ -133,7 +133,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     throw new UsageError(
       `not a git repository: ${root}`,
       (await import('../../git/caller-env.ts')).namedRepositoryHint() ??
-        'guard check reads the changes from git: run it inside the git repository that holds the store, or judge one action with `agents guard try`.',
+        `guard check reads the changes from git: run it inside the git repository that holds the store, or judge one action with \`${ctx.agentsCommand()} guard try\`.`,
       undefined,
       'not-a-repository',
     );

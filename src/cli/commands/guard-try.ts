@@ -29,7 +29,7 @@ export default defineCommand<TryArgs>({
     if (paths.length === 0 && argv.command === undefined && argv.tool === undefined)
       throw missingOption(
         'name an action: --path P, --command CMD or --tool T',
-        'e.g. agents guard try --path infra/prod.tf',
+        `e.g. ${ctx.agentsCommand()} guard try --path infra/prod.tf`,
         'guard try',
         ['path', 'command', 'tool'],
       );
@@ -45,7 +45,7 @@ export default defineCommand<TryArgs>({
       if (value !== undefined && value.trim() === '')
         throw new UsageError(
           `--${option} is empty`,
-          `Give --${option} a value, e.g. agents guard try --${option} ${example}`,
+          `Give --${option} a value, e.g. ${ctx.agentsCommand()} guard try --${option} ${example}`,
           { option },
           'missing-value',
         );

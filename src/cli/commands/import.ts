@@ -71,7 +71,7 @@ export default defineCommand<ImportArgs>({
     if (plan.files.length === 0) {
       throw new UsageError(
         'no instruction file found (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)',
-        'Name the files to import: agents import docs/rules.md --from agents-md.',
+        `Name the files to import: ${ctx.agentsCommand()} import docs/rules.md --from agents-md.`,
       );
     }
     if (argv.dryRun) {
@@ -88,8 +88,8 @@ export default defineCommand<ImportArgs>({
         preview = previewReplace(service.top, plan).map((p) => ({ ...p, diff: unifiedDiff(p.file, p.before, p.after ?? undefined) }));
       }
       const diffs = (preview ?? []).map((p) => p.diff).join('');
-      await emitDocument(ctx, importJson(plan, null, null, [], preview), () =>
-        importPreviewText(s, plan, argv.verbose === true, preview, safeDiffText(diffs, Boolean(ctx.io.stdout.isTTY))),
+      await emitDocument(ctx, importJson(plan, null, null, [], preview, ctx.agentsCommand()), () =>
+        importPreviewText(s, plan, argv.verbose === true, preview, safeDiffText(diffs, Boolean(ctx.io.stdout.isTTY)), ctx.agentsCommand()),
       );
       return EXIT_CODES.ok;
     }
@@ -153,14 +153,14 @@ export default defineCommand<ImportArgs>({
       const them = replaced.unlisted_targets.length === 1 ? 'it' : 'them';
       ctx.notice(
         `the moved rules now reach agents through the export (${replaced.unlisted_targets.join(', ')}), which config.yaml ` +
-          `does not list: add ${them} to export.targets so that \`agents export\` and \`agents export --check\` keep ${them} current.`,
+          `does not list: add ${them} to export.targets so that \`${ctx.agentsCommand()} export\` and \`${ctx.agentsCommand()} export --check\` keep ${them} current.`,
       );
     }
     // The rules now in the store reach agents only through the export: files it would change are said, as extends update says them.
     const stale = written.invariants.length > 0 ? await staleExports(ctx) : [];
     // The report says what was written: the candidates as the review left them, not as the files proposed them.
     const done = chosen === fresh ? plan : reviewedPlan(plan, chosen);
-    await emitDocument(ctx, importJson(done, written, replaced, stale), () =>
+    await emitDocument(ctx, importJson(done, written, replaced, stale, null, ctx.agentsCommand()), () =>
       importDoneText(s, done, argv.verbose === true, written, replaced, stale, (paths) => again(ctx, argv, paths), ctx.agentsCommand()),
     );
     // Lines --replace had to leave (a file of the export's it leaves alone, a file edited since it was read) are a
@@ -187,7 +187,7 @@ function replaceLeftOver(ctx: CliContext, replaced: ReplaceResult, again: string
     ...refused.map((r) => `${r.path}${r.line === null ? '' : `:${r.line}`}: ${r.status}, left alone by the export`),
     ...changed.map((f) => `${f}: changed since it was read`),
   ];
-  const fix = refused.length > 0 ? 'repair the files the export leaves alone (`agents export` says how), then ' : '';
+  const fix = refused.length > 0 ? `repair the files the export leaves alone (\`${ctx.agentsCommand()} export\` says how), then ` : '';
   ctx.io.stderr.write(
     `error: ${escapeUnsafe(`--replace left the lines of rules it imported in their files: ${what.join('; ')}`)}\n` +
       `hint: ${escapeUnsafe(`the rules are in the store; ${fix}run \`${again}\` to take their lines out.`)}\n`,

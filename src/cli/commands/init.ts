@@ -70,7 +70,7 @@ export default defineCommand<InitArgs>({
     if (state === 'store' && actorFlag !== undefined)
       throw new UsageError(
         `a store already exists at ${root}: --${actorFlag} chooses the actor of a new store`,
-        `Nothing was changed. Change the store's actor in ${join(root, 'config.yaml')} (reconciliation, ${docsRef('actors.md')})${argv.hooks ? '; `agents init --hooks` alone installs the hook' : ''}.`,
+        `Nothing was changed. Change the store's actor in ${join(root, 'config.yaml')} (reconciliation, ${docsRef('actors.md')})${argv.hooks ? `; \`${ctx.agentsCommand()} init --hooks\` alone installs the hook` : ''}.`,
         { store: root, option: actorFlag },
       );
     // A store git tracks there that a sparse checkout leaves out is the repository's store, not a place for a second one.

@@ -43,7 +43,7 @@ export default defineCommand<AddArgs>({
       if (!ctx.interactive) {
         throw missingArgument(
           'no invariant text given',
-          'Give the text as the last argument: agents invariant add --global "Never delete production data".',
+          `Give the text as the last argument: ${ctx.agentsCommand()} invariant add --global "Never delete production data".`,
           'invariant add',
           'text',
         );

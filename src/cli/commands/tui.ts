@@ -18,7 +18,7 @@ export async function browse(
   if (!ctx.interactive) {
     throw new UsageError(
       'the TUI needs an interactive terminal (stdin and stdout a TTY, TERM not dumb, not CI, no --no-input)',
-      'In scripts use `agents invariant list` (add --format json for machines).',
+      `In scripts use \`${ctx.agentsCommand()} invariant list\` (add --format json for machines).`,
     );
   }
   boundHeapGrowth();

@@ -1,0 +1,36 @@
+// The export's refusal under --store names the --store it was given (export runs git: a process test).
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgents } from '../helpers/main.ts';
+import { shellWords } from '../helpers/shell-words.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+/** A store's folder a shell must quote, as `--store` is given it. */
+const STORE = "tools/my agents's";
+
+/** The words after `agents` of each command `text` names in backticks. */
+function commandsIn(text: string): string[][] {
+  return [...text.matchAll(/`agents ([^`]+)`/g)].map((m) => shellWords(m[1]!));
+}
+
+describe('the commands export names under --store', () => {
+  it("export's refusal of a block edited by hand: the export --force that discards the edit", async () => {
+    const cwd = tempDir();
+    expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
+    const run = (...args: string[]) => runAgents(['--store', STORE, ...args], { cwd });
+    expect((await run('invariant', 'add', '--global', 'Never push to main')).code).toBe(0);
+    appendFileSync(join(cwd, STORE, 'config.yaml'), 'export:\n  targets: [agents-md]\n');
+    expect((await run('export')).code).toBe(0);
+    // Outside git the store's parent folder is the repository's top, where the export writes.
+    const file = join(cwd, STORE, '..', 'AGENTS.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Never push to main', 'Never push to main, mostly'));
+    // The other files are written, the edited one left alone: exit 1, the refusal said on stderr.
+    const refused = await run('export');
+    expect(refused.code).toBe(1);
+    expect(commandsIn(refused.stderr)).toEqual([['--store', STORE, 'export', '--force']]);
+    const dry = await run('export', '--dry-run');
+    expect(dry.code).toBe(1);
+    expect(commandsIn(dry.stderr)).toEqual([['--store', STORE, 'export', '--force']]);
+  });
+});
