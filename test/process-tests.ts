@@ -22,7 +22,7 @@ export const PROCESS_TESTS = [
   'test/cli/guard-hook-timeout.test.ts',
   'test/cli/guard-hook-paths.test.ts',
   'test/cli/guard.test.ts',
-  'test/cli/store-flag-export.test.ts',
+  'test/cli/store-flag-git.test.ts',
   'test/docs/json-shapes.test.ts',
   'test/e2e/edit-move-cli.test.ts',
   'test/e2e/export-agents.test.ts',

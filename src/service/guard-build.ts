@@ -43,7 +43,8 @@ export async function buildIndex(
       if (matches)
         throw new UsageError(
           `the active plan ${plan} is ambiguous: it matches ${matches.length} plans of the store (${matches.join(', ')})`,
-          'Give AGENTS_PLAN more characters of the id, enough for one plan, or run `agents plan activate ID` (or `--clear`).',
+          (agents) =>
+            `Give AGENTS_PLAN more characters of the id, enough for one plan, or run \`${agents} plan activate ID\` (or \`--clear\`).`,
           { matches },
         );
       // A plan the store holds but cannot read (an invalid plan.yaml) is said as every reader says it, with the
@@ -51,7 +52,7 @@ export async function buildIndex(
       if (!(error instanceof UsageError)) throw error;
       throw new UsageError(
         `the active plan ${plan} is not in the store (${error.message})`,
-        'Set AGENTS_PLAN to a plan of this store, or run `agents plan activate ID` (or `--clear`).',
+        (agents) => `Set AGENTS_PLAN to a plan of this store, or run \`${agents} plan activate ID\` (or \`--clear\`).`,
       );
     }
   }

@@ -1,7 +1,10 @@
-// The export's refusal under --store names the --store it was given (export runs git: a process test).
+// The commands that run git (export, guard check) name the --store they were given in what they say to run: a process test.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { git, GIT_ENV, gitInit } from '../helpers/git.ts';
+import { directMain } from '../../src/cli/direct-main.ts';
 import { runAgents } from '../helpers/main.ts';
 import { shellWords } from '../helpers/shell-words.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -14,7 +17,7 @@ function commandsIn(text: string): string[][] {
   return [...text.matchAll(/`agents ([^`]+)`/g)].map((m) => shellWords(m[1]!));
 }
 
-describe('the commands export names under --store', () => {
+describe('the commands export and guard check name under --store', () => {
   it("export's refusal of a block edited by hand: the export --force that discards the edit", async () => {
     const cwd = tempDir();
     expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
@@ -32,5 +35,37 @@ describe('the commands export names under --store', () => {
     const dry = await run('export', '--dry-run');
     expect(dry.code).toBe(1);
     expect(commandsIn(dry.stderr)).toEqual([['--store', STORE, 'export', '--force']]);
+  });
+
+  it('the refusal of an active plan the store does not hold: the plan activate that replaces it', async () => {
+    const cwd = tempDir();
+    gitInit(cwd);
+    expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
+    const r = await runAgents(['--store', STORE, '--format', 'json', 'guard', 'check'], {
+      cwd,
+      env: { AGENTS_PLAN: '01M8ZZZZZZZZZZZZZZZZZZZZZZ' },
+    });
+    expect(r.code).toBe(2);
+    expect(commandsIn(JSON.parse(r.stdout).error.hint)).toEqual([['--store', STORE, 'plan', 'activate', 'ID']]);
+  });
+
+  it("validate --staged, started without the parser (directMain): its diagnostics' commands", async () => {
+    const cwd = tempDir();
+    gitInit(cwd);
+    expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
+    writeFileSync(join(cwd, STORE, 'global', 'bad.yaml'), 'id: [\n');
+    git(cwd, 'add', '-A');
+    let stdout = '';
+    const stdin = new PassThrough();
+    stdin.end();
+    const code = await directMain(['--store', STORE, 'validate', '--staged'], {
+      stdout: { write: (c: string) => (stdout += c) },
+      stderr: { write: () => true },
+      stdin,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
+      cwd,
+    });
+    expect(code).toBe(1);
+    expect(commandsIn(stdout)).toEqual([['--store', STORE, 'validate', '--fix']]);
   });
 });
