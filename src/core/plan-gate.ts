@@ -99,10 +99,10 @@ export interface GateFacts {
   /** The plan's id: the reasons that say to run `plan strategize` name it, so the command works as written. */
   plan?: string;
   /**
-   * The call that reconciles the plan, as the caller names it (the command line's with its --store, so that, pasted,
-   * it reaches the same store; the library's method); `agents plan strategize` and `plan` without it.
+   * The start of the commands the reasons name: the command line's with its --store (CliContext.agentsCommand), so
+   * that, pasted, they reach the same store; `agents` without it.
    */
-  strategize?: string;
+  agents?: string;
   /** The plan's project when it has no folder, and where the plan file names it (`file:line:col`). */
   missingProject?: { project: string; at: string };
 }
@@ -170,7 +170,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     const errors = facts.violations.filter((v) => v.severity === 'error');
     const ids = errors.map((v) => v.id);
     const named = fiveOf(ids);
-    const resolve = `\`agents invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
+    const resolve = `\`${facts.agents ?? 'agents'} invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
     add({
       code: 'error-violation',
       level: 'fail',
@@ -201,7 +201,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     });
   }
 
-  const strategize = facts.strategize ?? `agents plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
+  const strategize = `${facts.agents ?? 'agents'} plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
   const latest = facts.latest;
   if (!latest) {
     if (facts.effective.length > 0)

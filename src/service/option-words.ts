@@ -55,6 +55,11 @@ export interface OptionWords {
   newProject: string;
   /** What a hint tells its caller to run: the command line's commands, the library's methods (Class.method(…)). */
   calls: Calls;
+  /**
+   * The start of a command line's command: `agents`, with the run's --store for the command line's own
+   * (CliContext.agentsCommand); a hint to a library caller names the command line's bare, where it has no method.
+   */
+  agents: string;
 }
 
 /** The commands (or methods) a hint names for what it tells its caller to do. */
@@ -142,6 +147,7 @@ const LIBRARY_WORDS: OptionWords = {
   action: 'action',
   store: 'new ReviewService(root)',
   newProject: 'newProject: true',
+  agents: 'agents',
   calls: {
     addToProject: (project, confirmed) =>
       `InvariantService.add({ scope: { project: ${js(project)} }, text${confirmed ? ', newProject: true' : ''} })`,
@@ -247,6 +253,7 @@ export const CLI_FLAGS: OptionWords = {
   action: '--action',
   store: '--store',
   newProject: '--new-project',
+  agents: 'agents',
   calls: cliCalls('agents'),
 };
 
@@ -257,5 +264,5 @@ export function optionWords(words: OptionWords | undefined): OptionWords {
 
 /** CLI_FLAGS, its calls starting with `agents` (the run's, with its --store). */
 export function cliFlags(agents: string): OptionWords {
-  return agents === 'agents' ? CLI_FLAGS : { ...CLI_FLAGS, calls: cliCalls(agents) };
+  return agents === 'agents' ? CLI_FLAGS : { ...CLI_FLAGS, agents, calls: cliCalls(agents) };
 }

@@ -257,6 +257,17 @@ describe('invariantDigestInput', () => {
 describe('judgePlan: what each reason says', () => {
   const said = (f: GateFacts) => judgePlan(f).reasons.map((r) => r.message);
 
+  it("starts the commands it names with the caller's agents: the command line's with its --store", () => {
+    const agents = "agents --store 'tools/my agents'";
+    expect(said(facts({ agents, plan: 'P' }))).toEqual([
+      "the plan was never reconciled: run `agents --store 'tools/my agents' plan strategize P` (2 invariants to enforce)",
+    ]);
+    const V = '01M8NA0000000000000000000V';
+    expect(said(facts({ agents, effective: [], violations: [violation('error')] }))[0]).toContain(
+      `\`agents --store 'tools/my agents' invariant violation resolve ${V}\``,
+    );
+  });
+
   it('counts in singular and plural', () => {
     expect(said(facts({ effective: [{ id: A, severity: 'error' }] }))).toEqual([
       'the plan was never reconciled: run `agents plan strategize` (1 invariant to enforce)',

@@ -97,7 +97,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
       violations: standing.open,
       waived: new Set(waived.keys()),
       plan: plan.id,
-      strategize: optionWords(svc.invariants.optionWords).calls.strategize(plan.id),
+      agents: optionWords(svc.invariants.optionWords).agents,
       ...(gone && plan.project !== undefined ? { missingProject: { project: plan.project, at: location(gone) } } : {}),
     },
     options.allow ? { allow: options.allow } : {},
