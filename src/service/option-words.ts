@@ -98,8 +98,6 @@ export interface Calls {
   exportFiles(targets?: readonly string[]): string;
   /** Takes the imported rules' lines out of their files, after an import. */
   importReplace: string;
-  /** Checks the whole store. */
-  validate: string;
   /** Makes the fixes validation knows (temporaries, stale locks, file names, ids). */
   fix: string;
   /** Pins the policy sources config.yaml names (extends.lock.yaml). */
@@ -114,7 +112,7 @@ export interface Calls {
   strategize(id: string): string;
   /** Makes plan `id` the one this clone's guard hook checks calls against; with no id, clears it. */
   activatePlan(id?: string): string;
-  /** Compares a plan's set with its action template's, commit by commit. */
+  /** Compares plan ID's effective set between two revisions (`invariant diff --plan`). */
   diffPlan: string;
   /** Shows the history of invariant `id`. */
   log(id: string): string;
@@ -170,13 +168,12 @@ const LIBRARY_WORDS: OptionWords = {
     show: (id) => `InvariantService.show(${js(id)})`,
     remove: (id) => `InvariantService.remove(${id === undefined ? 'id' : js(id)})`,
     syncPlan: (id) => `PlanService.sync(${js(id)})`,
-    // The library has no method to remove a project, validate or fix the store, or pin or fetch policy sources
+    // The library has no method to remove a project, fix the store, or pin or fetch policy sources
     // (docs/library.md): the command does it.
     removeProject: (name) => `agents project remove ${name}`,
     exportFiles: (targets) =>
       `ExportService.apply(await ExportService.plan(${targets === undefined ? '' : `{ targets: ${JSON.stringify(targets)} }`}))`,
     importReplace: 'ImportService.replace(plan, written)',
-    validate: 'agents validate',
     fix: 'agents validate --fix',
     extendsUpdate: 'agents extends update',
     extendsFetch: 'agents extends fetch',
@@ -216,7 +213,6 @@ function cliCalls(agents: string): OptionWords['calls'] {
     removeProject: (name) => `${agents} project remove ${name}`,
     exportFiles: (targets) => `${agents} export${targets === undefined ? '' : ` --target ${targets.join(',')}`}`,
     importReplace: `${agents} import --replace`,
-    validate: `${agents} validate`,
     fix: `${agents} validate --fix`,
     extendsUpdate: `${agents} extends update`,
     extendsFetch: `${agents} extends fetch`,
