@@ -6,6 +6,7 @@ import { REPO } from '../helpers/cli.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
+import { shellWords } from '../helpers/shell-words.ts';
 
 const PYTHON = '01M8KK3EF09G9ET4TAJAHQWPMN'; // plan scope, error
 const API_TESTS = '01M8KJXYP0GVPRF8KRRE9G8474'; // project myapp, error; shadows nothing
@@ -162,9 +163,10 @@ describe('plan status is a gate', () => {
     const follow = async (code: string) => {
       const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN.slice(0, 8)]);
       const reason = (JSON.parse(r.stdout) as { reasons: { code: string; message: string }[] }).reasons.find((x) => x.code === code);
-      const words = /`agents ([^`]+)`/.exec(reason?.message ?? '')?.[1]?.split(' ') ?? [];
-      expect(words.slice(0, 2)).toEqual(['plan', 'strategize']);
-      return await runAgents(['--store', root, ...words]);
+      // Pasted as it is: it names the --store the status was given.
+      const words = shellWords(/`agents ([^`]+)`/.exec(reason?.message ?? '')?.[1] ?? '');
+      expect(words.slice(0, 4)).toEqual(['--store', root, 'plan', 'strategize']);
+      return await runAgents(words);
     };
     expect((await follow('not-run')).code).toBe(0);
     expect((await status(root)).code).toBe(0);
@@ -200,8 +202,10 @@ describe('plan status is a gate', () => {
       }
     ).reasons[0]!.message;
     expect(message).toContain(id);
-    const words = /`agents ([^`]+)`/.exec(message)?.[1]?.split(' ') ?? [];
-    expect((await runAgents(['--store', root, ...words])).code).toBe(0);
+    // Pasted as it is: it names the --store the status was given.
+    const words = shellWords(/`agents ([^`]+)`/.exec(message)?.[1] ?? '');
+    expect(words.slice(0, 2)).toEqual(['--store', root]);
+    expect((await runAgents(words)).code).toBe(0);
     expect(await status(root)).toMatchObject({ code: 0, codes: [] });
   });
 
