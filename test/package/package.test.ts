@@ -219,6 +219,8 @@ describe('the tarball', { timeout: 240_000 }, () => {
         "import meta from 'agents-invariants/package.json' with { type: 'json' };",
         // The types of the options and results a caller names: a fixed clock for `deps`, a guard, the decision tree.
         "import type { ServiceDeps, Guard, DecisionTreeNode, ShadowInfo, KeptProject, DiffSide, DiffTargetOptions, PlainTextDocument } from 'agents-invariants';",
+        // The results of a listing and a removal (docs/library.md).
+        "import { ScopeService, type ListResult, type RemoveResult, type ActionList } from 'agents-invariants';",
         "export const clock: Partial<ServiceDeps> = { clock: () => new Date('2030-01-01T00:00:00Z') };",
         'export const atTime = (store: string) => InvariantService.open({ store, deps: clock });',
         'export type Named = [Guard, DecisionTreeNode, ShadowInfo, KeptProject, DiffSide, DiffTargetOptions, PlainTextDocument];',
@@ -226,6 +228,14 @@ describe('the tarball', { timeout: 240_000 }, () => {
         '  const service = await InvariantService.open({ store });',
         "  const result = await service.effective({ project: 'myapp' });",
         '  return result.entries.map((e: EffectiveEntry) => e.invariant.text);',
+        '}',
+        // A listing short of the policy sources says so, on the array itself.
+        'export async function short(store: string): Promise<(string | undefined)[]> {',
+        '  const service = InvariantService.open({ store });',
+        '  const listed: ListResult = await service.list();',
+        '  const actions: ActionList = await new ScopeService(service).listActions();',
+        "  const removed: RemoveResult = await service.remove(listed[0]?.invariant.id ?? 'none');",
+        '  return [listed.inheritedMissing, actions.inheritedMissing, removed.path, removed.keptProject?.path, removed.commit];',
         '}',
         'export const first = (i: Invariant): string => i.text;',
         'export const usage: number = EXIT_CODES.usage;',

@@ -12,10 +12,18 @@ import type { InvariantContext } from './context.ts';
 import { pinnedSources } from './pinned-sources.ts';
 import { planProjectWarnings } from './plan-project.ts';
 import { requireAction } from './projects.ts';
-import { inheritedIfReadable, inheritedNotListed, unlessSourceNotReady } from './related.ts';
+import { inheritedIfReadable, inheritedNotListed, sourceRemedy, unlessSourceNotReady } from './related.ts';
 import { sourceTemplate, sourceTemplates } from './source-actions.ts';
 import { byScopeThenId, holdsProject, requireValid, scopeToInput, storeErrors, toScope } from './rules.ts';
-import { type EffectiveResult, LIST_FIELDS, type ListOptions, type ListedInvariant, type ShowResult, type WaiverState } from './types.ts';
+import {
+  type EffectiveResult,
+  LIST_FIELDS,
+  type ListOptions,
+  type ListResult,
+  type ListedInvariant,
+  type ShowResult,
+  type WaiverState,
+} from './types.ts';
 import { docsRef } from '../../core/docs-link.ts';
 import { optionWords } from '../option-words.ts';
 
@@ -35,7 +43,7 @@ function effectiveTarget(given: unknown): { project: string } | { plan: string }
 }
 
 /** Invariants of one scope, or of the whole store; active ones unless `all`. */
-export async function list(svc: InvariantContext, given: ListOptions = {}): Promise<ListedInvariant[]> {
+export async function list(svc: InvariantContext, given: ListOptions = {}): Promise<ListResult> {
   const options = inputObject(given, 'list');
   // A scope beside `scope` ({project: 'p'}, as effective() takes its target) read as no scope: the whole store, silently.
   const stray = (['global', 'project', 'plan', 'action'] as const).find((k) => k in options);
@@ -62,12 +70,16 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await svc.requireProject(scope.project);
   if (scope?.kind === 'action' && snap.invariants.length === 0) await requireAction(svc, scope);
   // Every scope, without one named: the policy sources' invariants too (after the store's own), as `show` finds them.
-  // A source not fetched yet leaves them out, and says so: the store's own are still listed.
-  // Their action templates' too (`SOURCE:NS/NAME`), as the store's templates are listed: said once when unreadable.
+  // A source not fetched yet leaves them out, and says so, in the notice and in the result: the store's own are still
+  // listed. Their action templates' too (`SOURCE:NS/NAME`), as the store's templates are listed: said once when unreadable.
+  let inheritedMissing: string | undefined;
   const inherited = scope
     ? []
     : [
-        ...(await inheritedIfReadable(svc, (error) => svc.deps.notice(inheritedNotListed(error)))),
+        ...(await inheritedIfReadable(svc, (error) => {
+          inheritedMissing = sourceRemedy(error);
+          svc.deps.notice(inheritedNotListed(error));
+        })),
         ...(await unlessSourceNotReady(() => sourceTemplates(svc))),
       ];
   const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;
@@ -78,12 +90,14 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   // An id several sources hold (a fork, a copy) keys no map: each such copy is asked on its own.
   const seen = new Map<string, number>();
   if (shadows) for (const i of all) seen.set(i.id, (seen.get(i.id) ?? 0) + 1);
-  return items.map((invariant) => {
+  const result: ListResult = items.map((invariant) => {
     const listed: ListedInvariant = { invariant };
     const s = (seen.get(invariant.id) ?? 0) > 1 ? shadowInfo(invariant, all, snap.plans) : shadows?.get(invariant.id);
     if (s) listed.shadow = s;
     return listed;
   });
+  if (inheritedMissing !== undefined) result.inheritedMissing = inheritedMissing;
+  return result;
 }
 
 /**

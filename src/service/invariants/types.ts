@@ -133,6 +133,18 @@ export interface MoveResult {
   commit?: string;
 }
 
+/** What `remove` returns: the invariant removed, as `resolveId` found it. */
+export interface RemoveResult {
+  id: string;
+  /** Store-relative path of the file deleted. */
+  path: string;
+  scope: Scope;
+  /** The project folder the removal emptied, kept with a `.gitkeep` because plans target it. */
+  keptProject?: KeptProject;
+  /** The commit made with `commit`; none when git had nothing to record (a file never committed, removed). */
+  commit?: string;
+}
+
 /** A project whose last invariant went, kept (its `.gitkeep` written) because these plans target it. */
 export interface KeptProject {
   project: string;
@@ -159,6 +171,13 @@ export interface ListedInvariant {
   /** Present when the listing holds what is needed to know it. */
   shadow?: ShadowInfo;
 }
+
+/**
+ * What `list` returns: the invariants listed and, on the array itself, `inheritedMissing` when a listing of every
+ * scope left out the policy sources' invariants (a source not pinned or not fetched yet), with the command that reads
+ * them, as `add` says it: the listing is short, and a caller that hears no notice still knows.
+ */
+export type ListResult = ListedInvariant[] & { inheritedMissing?: string };
 
 export interface EffectiveResult {
   target: Target;
