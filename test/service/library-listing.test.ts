@@ -4,7 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InvariantService, ScopeService, type ListResult, type RemoveResult } from '../../src/index.ts';
+import { EXIT_CODES, InvariantService, ScopeService, UsageError, type ListResult, type RemoveResult } from '../../src/index.ts';
+import { rejectionOf } from '../helpers/main.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 const OWN = '01M8KJT9G0XNWEM589ZS7FV0VT';
@@ -87,5 +88,19 @@ describe('remove()', () => {
       scope: { kind: 'project', project: 'myapp' },
       keptProject: { project: 'myapp', path: 'projects/myapp/.gitkeep', plans: [PLAN] },
     });
+  });
+});
+
+describe('a pattern list() or effective() cannot use', () => {
+  it('is a UsageError naming the field pattern, as every refusal of a value a method was given names it', async () => {
+    const service = InvariantService.open({ store: testStore({ [`projects/myapp/${OWN}.yaml`]: invariantYaml(OWN, 'Keep logs') }) });
+    for (const pattern of ['(unclosed', 'x'.repeat(1001)]) {
+      for (const call of [service.list({ pattern }), service.effective({ project: 'myapp' }, { pattern })]) {
+        const error = await rejectionOf(call);
+        expect(error).toBeInstanceOf(UsageError);
+        expect(error.exitCode).toBe(EXIT_CODES.usage);
+        expect(error.detail).toEqual({ field: 'pattern' });
+      }
+    }
   });
 });
