@@ -237,6 +237,9 @@ describe('the tarball', { timeout: 240_000 }, () => {
         "  const removed: RemoveResult = await service.remove(listed[0]?.invariant.id ?? 'none');",
         '  return [listed.inheritedMissing, actions.inheritedMissing, removed.path, removed.keptProject?.path, removed.commit];',
         '}',
+        // An edit's field given as null is left as it is (a form's empty field), but the guard's, which removes it.
+        'export const unchanged = (store: string, id: string) =>',
+        '  InvariantService.open({ store }).edit({ id, text: null, severity: null, tags: null, active: null, guard: null });',
         'export const first = (i: Invariant): string => i.text;',
         'export const usage: number = EXIT_CODES.usage;',
         'export const run: (argv: readonly string[], io?: CliIo) => Promise<number> = main;',

@@ -58,25 +58,31 @@ export interface AddResult {
   createdProject?: string;
 }
 
-/** A change to one invariant (`invariant edit`): only the fields given change. */
+/**
+ * A change to one invariant (`invariant edit`): only the fields given change. A field given as null is left as it is,
+ * as one left out (a form's empty field), but `guard`, whose null removes the guard.
+ */
 export interface EditInput {
   /** The invariant: an id or a unique prefix. */
   id: string;
-  text?: string;
-  severity?: Severity;
+  text?: string | null;
+  severity?: Severity | null;
   /** Replaces every tag (the form); `addTags`/`removeTags` change some. */
-  tags?: string[];
-  addTags?: string[];
-  removeTags?: string[];
+  tags?: string[] | null;
+  addTags?: string[] | null;
+  removeTags?: string[] | null;
   /** The new rationale; "" removes it. */
-  rationale?: string;
-  active?: boolean;
+  rationale?: string | null;
+  active?: boolean | null;
   /** The id (or unique prefix) of the copy this one replaces on purpose; "" removes the field. */
-  overrides?: string;
+  overrides?: string | null;
   /** The lists given replace the guard's (docs/guard.md), an empty one takes its kind out; null removes the guard. */
   guard?: Guard | null;
-  commit?: boolean;
+  commit?: boolean | null;
 }
+
+/** An EditInput as `edit` reads it, its null fields left out: only `guard` may still be null. */
+export type EditFields = { [K in keyof EditInput]: K extends 'guard' ? EditInput[K] : Exclude<EditInput[K], null> };
 
 /** Every field `edit` takes. */
 export const EDIT_FIELDS = {
