@@ -1,10 +1,20 @@
-// What the library's listings say when they are short, and what remove answers, as a caller of the public entry meets
-// them (docs/library.md): a policy source not pinned or not fetched yet leaves its invariants and templates out of
-// `list()` and `listActions()`, and the result says so in `inheritedMissing`, not only the notice a caller may not hear.
+// What the library answers and throws, as a caller of the public entry meets it (docs/library.md): a policy source not
+// pinned or not fetched yet leaves its invariants and templates out of `list()` and `listActions()`, and the result says
+// so in `inheritedMissing`, not only the notice a caller may not hear; what remove answers; the error classes.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES, InvariantService, ScopeService, UsageError, type ListResult, type RemoveResult } from '../../src/index.ts';
+import {
+  AgentsError,
+  CheckFailedError,
+  EXIT_CODES,
+  InvalidStoreError,
+  InvariantService,
+  ScopeService,
+  UsageError,
+  type ListResult,
+  type RemoveResult,
+} from '../../src/index.ts';
 import { rejectionOf } from '../helpers/main.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
@@ -102,5 +112,25 @@ describe('a pattern list() or effective() cannot use', () => {
         expect(error.detail).toEqual({ field: 'pattern' });
       }
     }
+  });
+});
+
+describe('the errors a caller meets', () => {
+  it('say their exit code by class, but a refusal of exit code 2 that is no bad input is a plain AgentsError', async () => {
+    const store = extendingStore(false);
+    const service = InvariantService.open({ store });
+    const duplicate = await rejectionOf(service.add({ scope: { global: true }, text: 'never delete production data' }));
+    expect(duplicate).toBeInstanceOf(CheckFailedError);
+    expect([duplicate.exitCode, duplicate.code]).toEqual([EXIT_CODES.checkFailed, 'duplicate']);
+    mkdirSync(join(store, 'projects/myapp'));
+    const unpinned = await rejectionOf(service.effective({ project: 'myapp' }));
+    expect(unpinned).toBeInstanceOf(AgentsError);
+    expect(unpinned).not.toBeInstanceOf(UsageError);
+    expect([unpinned.exitCode, unpinned.code]).toEqual([EXIT_CODES.usage, 'extends-not-pinned']);
+    writeFileSync(join(store, `projects/myapp/${OTHER}.yaml`), 'id: [unclosed\n');
+    const invalid = await rejectionOf(service.list());
+    expect(invalid).toBeInstanceOf(InvalidStoreError);
+    expect(invalid.exitCode).toBe(EXIT_CODES.invalidStore);
+    expect(invalid.diagnostics.map((d) => [d.file, d.line])).toEqual([[`projects/myapp/${OTHER}.yaml`, 1]]);
   });
 });
