@@ -173,6 +173,22 @@ describe('the tarball', { timeout: 240_000 }, () => {
     expect(listed(shipped)).toContain(`- yargs@${readJson(join(REPO, 'node_modules/yargs/package.json')).version} (MIT)`);
   });
 
+  it('loads from CommonJS too: require() of either entry gives the module import() gives', () => {
+    // Node.js requires an ES module with no top-level await (20.19 and later, every version engines allows).
+    writeFileSync(
+      join(consumer, 'use.cjs'),
+      [
+        "const lib = require('agents-invariants');",
+        "const { main } = require('agents-invariants/cli');",
+        "import('agents-invariants').then((esm) => console.log(typeof main, esm.InvariantService === lib.InvariantService));",
+        '',
+      ].join('\n'),
+    );
+    const r = run(process.execPath, ['use.cjs'], consumer);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('function true\n');
+  });
+
   it('installs alone: every dependency is bundled', () => {
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(readdirSync(join(consumer, 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual([pkg.name]);
@@ -264,8 +280,19 @@ describe('the tarball', { timeout: 240_000 }, () => {
           types: ['node'],
           typeRoots: [join(REPO, 'node_modules/@types')],
         },
-        files: ['use.ts'],
+        // Under NodeNext a CommonJS file of the consumer's imports it too, as Node.js requires it (below).
+        files: resolution === 'NodeNext' ? ['use.ts', 'use.cts'] : ['use.ts'],
       }),
+    );
+    writeFileSync(
+      join(dir, 'use.cts'),
+      [
+        "import { InvariantService, type ListResult } from 'agents-invariants';",
+        "import { main } from 'agents-invariants/cli';",
+        'export const listed = (store: string): Promise<ListResult> => InvariantService.open({ store }).list();',
+        'export const run = main;',
+        '',
+      ].join('\n'),
     );
     // NodeNext reads "type" from the nearest package.json: the consumer's says module. One thread:
     // the same check, for less CPU than tsc's parallel checkers take (0.3 s a check, measured here).
