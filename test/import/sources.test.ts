@@ -417,6 +417,31 @@ describe('planImport: nothing said twice', () => {
     ]);
   });
 
+  it('files of one import with the same globs share one project, named by the first by path, and none is skipped as overlapping', () => {
+    const files = [
+      file('apps/web/AGENTS.md', { kind: 'project', name: 'web', paths: ['apps/web/**'] }, ['Use Tailwind classes']),
+      file('.cursor/rules/react.mdc', { kind: 'project', name: 'react', paths: ['apps/web/**'] }, ['Use hooks']),
+      file('.cursor/rules/frontend.mdc', { kind: 'project', name: 'frontend', paths: ['apps/web/**'] }, ['Use function components']),
+      file('.cursor/rules/docs.mdc', { kind: 'project', name: 'docs', paths: ['docs/**', 'site/**'] }, ['Write plainly']),
+      file('.github/instructions/site.instructions.md', { kind: 'project', name: 'site', paths: ['site/**', 'docs/**'] }, ['Link pages']),
+    ];
+    for (const list of [files, [...files].reverse()]) {
+      expect(refuseOverlaps(list, new Map(), [], ['apps/web/a.ts', 'docs/a.md']).map((f) => f.skipped)).toEqual(list.map(() => undefined));
+      const plan = planImport(list, [], new Map(), []);
+      expect(plan.projects).toEqual([
+        { name: 'docs', paths: ['docs/**', 'site/**'], exists: false },
+        { name: 'frontend', paths: ['apps/web/**'], exists: false },
+      ]);
+      expect(Object.fromEntries(plan.candidates.map((c) => [c.text, c.scope.project]))).toEqual({
+        'Use Tailwind classes': 'frontend',
+        'Use hooks': 'frontend',
+        'Use function components': 'frontend',
+        'Write plainly': 'docs',
+        'Link pages': 'docs',
+      });
+    }
+  });
+
   it('rule files of one name in different folders are named by their folders, whatever order the files come in', () => {
     const rule = (rel: string, kind: 'cursor' | 'copilot-instructions', globs: string) => {
       const target = importTarget(rel, kind, appliesTo(kind, kind === 'cursor' ? { globs } : { applyTo: globs }));
