@@ -12,6 +12,7 @@ import {
 } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { excerpt } from '../core/markdown-blocks.ts';
+import { unreadFrontMatter } from '../core/import-front-matter.ts';
 import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
@@ -305,21 +306,26 @@ export class ImportService {
         markdown = true;
       }
     }
+    const lines = text.split('\n');
+    const applies = appliesTo(kind, front);
+    const target = importTarget(rel, kind, applies, where.project, where.global);
     const out: ImportFile = {
       ...file,
       ...(markdown ? { noFrontMatter: true as const } : {}),
       ...(split.notEnglish ? { notEnglish: true as const } : {}),
-      target: importTarget(rel, kind, appliesTo(kind, front), where.project, where.global),
+      target,
       candidates: split.candidates,
       leftOut: split.leftOut,
     };
     // No agent reads front matter in an AGENTS.md (CLAUDE.md…): it hands its lines to the model as text, so a map of
     // keys there (`Important: Never push to main.`) is said as left out, never dropped unseen.
     if (front !== undefined && !FRONT_MATTER_KINDS.has(kind) && Object.keys(front).length > 0) {
-      const lines = text.split('\n');
       const end = split.bodyLine - 1;
       out.leftOut = [{ line: 1, end_line: end, reason: 'front-matter', excerpt: excerpt(lines, 1, end - 2) }, ...out.leftOut];
     }
+    // A key the import does not read (`priority: high`, Copilot's `excludeAgent`) is said with its lines, not dropped.
+    if (front !== undefined && FRONT_MATTER_KINDS.has(kind))
+      out.leftOut = [...unreadFrontMatter(kind, front, lines, split.bodyLine), ...out.leftOut];
     if (REFERENCING_KINDS.includes(kind)) {
       const references: { line: number; path: string }[] = [];
       for (const { line, ref } of fileReferences(text)) {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
+
+/** A folder with a store and the instruction files `tree`: outside git, the import walks it and starts no process. */
+function folder(tree: Record<string, string>): string {
+  const top = tempDir('agents-import-front-');
+  writeTree(top, {
+    '.agents/global/': null,
+    '.agents/projects/': null,
+    '.agents/actions/': null,
+    '.agents/plans/': null,
+    ...tree,
+  } as never);
+  return top;
+}
+
+interface FileJson {
+  file: string;
+  skipped: string | null;
+  left_out: { line: number; end_line: number; reason: string; excerpt: string }[];
+}
+
+async function dryRun(top: string): Promise<{ code: number; files: FileJson[]; candidates: { file: string; text: string }[] }> {
+  const r = await runAgents(['--format', 'json', 'import', '--dry-run'], { cwd: top });
+  const doc = JSON.parse(r.stdout) as { files: FileJson[]; candidates: { file: string; text: string }[] };
+  return { code: r.code, files: doc.files, candidates: doc.candidates };
+}
+
+const fileOf = (files: FileJson[], name: string) => files.find((f) => f.file === name)!;
+
+describe("a rule file's front matter keys the import does not read", () => {
+  it('are left out with their lines (front-matter-key), in Cursor rules and Copilot instructions, CRLF and BOM too', async () => {
+    const top = folder({
+      'apps/web/a.ts': '',
+      '.cursor/rules/web.mdc':
+        '---\ndescription: Web rules\nglobs: apps/web/**\npriority: high\nalwaysApply: false\nowners:\n  - web-team\n\n---\n- Use React function components.\n',
+      '.github/instructions/api.instructions.md':
+        '\uFEFF---\r\napplyTo: "apps/web/**"\r\nexcludeAgent: "code-review"\r\n---\r\n- Validate every input.\r\n',
+      // Only the keys each agent reads: nothing left out.
+      '.cursor/rules/plain.mdc': '---\ndescription: Plain\nalwaysApply: true\n---\n- Prefer named exports.\n',
+    });
+    const { code, files } = await dryRun(top);
+    expect(code).toBe(0);
+    const leftOut = (name: string) => fileOf(files, name).left_out.map((l) => [l.line, l.end_line, l.reason, l.excerpt]);
+    expect(leftOut('.cursor/rules/web.mdc')).toEqual([
+      [4, 4, 'front-matter-key', 'priority: high'],
+      [6, 7, 'front-matter-key', 'owners: - web-team'],
+    ]);
+    expect(leftOut('.github/instructions/api.instructions.md')).toEqual([[3, 3, 'front-matter-key', 'excludeAgent: "code-review"']]);
+    expect(leftOut('.cursor/rules/plain.mdc')).toEqual([]);
+  });
+
+  it('are said in the text report, also under a file skipped for want of the key its agent reads (glob: for globs:)', async () => {
+    const top = folder({ '.cursor/rules/typo.mdc': '---\nglob: src/**\n---\n- Use tabs.\n' });
+    const r = await runAgents(['import', '--dry-run'], { cwd: top });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/skipped \.cursor\/rules\/typo\.mdc: .*\n +left out +2 +front-matter-key: glob: src\/\*\*\n/);
+  });
+});
