@@ -1,6 +1,7 @@
 /**
  * What `agents import` does not take from a rule file's front matter (Cursor, Copilot, Windsurf, Cline): the keys it
- * does not read, said as left out with their lines. Pure: the file's lines and its parsed front matter in (docs/import.md).
+ * does not read, said as left out with their lines, and an `alwaysApply` that is neither true nor false, which skips
+ * the file. Pure: the file's lines and its parsed front matter in (docs/import.md).
  */
 
 import type { ImportKind } from './import-sources.ts';
@@ -84,4 +85,23 @@ export function unreadFrontMatter(
       return { line: k.line, end_line: k.end_line, reason: 'front-matter-key', excerpt: excerpt(lines, k.line - 1, k.end_line - 1) };
     })
     .sort((a, b) => a.line - b.line);
+}
+
+/**
+ * Why the file's `alwaysApply` cannot be read (`yes`, `1`, a list), at file:line:col, or undefined for true, false
+ * (also quoted) and none: read as not set, the rule would be skipped as one applied on request, against its own word.
+ */
+export function alwaysApplyProblem(
+  rel: string,
+  front: Readonly<Record<string, unknown>>,
+  lines: readonly string[],
+  bodyLine: number,
+): string | undefined {
+  const value = front.alwaysApply;
+  if (value === undefined || value === null || typeof value === 'boolean') return undefined;
+  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return undefined;
+  const k = keysAt(lines, bodyLine).find((a) => a.key === 'alwaysApply');
+  const written = k?.written ? k.written : JSON.stringify(value);
+  const where = k === undefined ? `${rel}:2:1` : `${rel}:${k.line}:${k.written ? k.col : 1}`;
+  return `its alwaysApply is ${written}, which is neither true nor false (${where}): write alwaysApply: true for a rule applied to every file, or false, and import it again`;
 }

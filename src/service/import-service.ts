@@ -12,7 +12,7 @@ import {
 } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { excerpt } from '../core/markdown-blocks.ts';
-import { unreadFrontMatter } from '../core/import-front-matter.ts';
+import { alwaysApplyProblem, unreadFrontMatter } from '../core/import-front-matter.ts';
 import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
@@ -307,6 +307,9 @@ export class ImportService {
       }
     }
     const lines = text.split('\n');
+    // Read as not set, an alwaysApply of `yes` would skip the rule as one applied on request, against its own word.
+    const always = front !== undefined && FRONT_MATTER_KINDS.has(kind) ? alwaysApplyProblem(rel, front, lines, split.bodyLine) : undefined;
+    if (always !== undefined) return { ...file, skipped: always };
     const applies = appliesTo(kind, front);
     const target = importTarget(rel, kind, applies, where.project, where.global);
     const out: ImportFile = {

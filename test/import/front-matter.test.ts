@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
@@ -29,6 +31,10 @@ async function dryRun(top: string): Promise<{ code: number; files: FileJson[]; c
 
 const fileOf = (files: FileJson[], name: string) => files.find((f) => f.file === name)!;
 
+function storeFiles(top: string): string[] {
+  return readdirSync(join(top, '.agents'), { recursive: true, encoding: 'utf8' }).sort();
+}
+
 describe("a rule file's front matter keys the import does not read", () => {
   it('are left out with their lines (front-matter-key), in Cursor rules and Copilot instructions, CRLF and BOM too', async () => {
     const top = folder({
@@ -56,5 +62,31 @@ describe("a rule file's front matter keys the import does not read", () => {
     const r = await runAgents(['import', '--dry-run'], { cwd: top });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/skipped \.cursor\/rules\/typo\.mdc: .*\n +left out +2 +front-matter-key: glob: src\/\*\*\n/);
+  });
+});
+
+describe('an alwaysApply that is neither true nor false', () => {
+  it.each([
+    ['"yes"', '2:14'],
+    ['yes', '2:14'],
+    ['1', '2:14'],
+    ['[true]', '2:14'],
+  ])('alwaysApply: %s skips the file naming it at file:line:col, and nothing is written', async (value, at) => {
+    const top = folder({ '.cursor/rules/always.mdc': `---\nalwaysApply: ${value}\n---\n- Prefer named exports.\n` });
+    const before = storeFiles(top);
+    const { code, files, candidates } = await dryRun(top);
+    expect(code).toBe(0);
+    expect(fileOf(files, '.cursor/rules/always.mdc').skipped).toContain(`.cursor/rules/always.mdc:${at}`);
+    expect(candidates).toEqual([]);
+    const r = await runAgents(['--format', 'json', 'import', '--yes'], { cwd: top });
+    expect(r.code).toBe(0);
+    expect(storeFiles(top)).toEqual(before);
+  });
+
+  it.each(['true', '"true"', 'True', 'false', ''])('alwaysApply: %s is read as before', async (value) => {
+    const top = folder({ '.cursor/rules/always.mdc': `---\nalwaysApply: ${value}\n---\n- Prefer named exports.\n` });
+    const f = fileOf((await dryRun(top)).files, '.cursor/rules/always.mdc');
+    if (/true/i.test(value)) expect(f.skipped).toBeNull();
+    else expect(f.skipped).toMatch(/applies only when an agent asks for it/);
   });
 });
