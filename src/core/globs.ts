@@ -142,6 +142,14 @@ export function namesFolderOfFiles(glob: string, files: readonly string[]): bool
 }
 
 /**
+ * The first of a project's paths that names a folder of `files` and matches none of them (`apps/web` beside
+ * `apps/web/**`), or undefined: such a project would hold no file, so `which`, inference and export would pass it by.
+ */
+export function folderPath(paths: readonly string[], files: readonly string[]): string | undefined {
+  return paths.find((p) => mayNameFolder(p) && namesFolderOfFiles(p, files));
+}
+
+/**
  * Whether a guard's write glob may name a folder: its last segment is a name (`secrets`, `**\/secrets`), not `**`, or
  * a pattern below folders that are names (`config/*`, `secr*`), which matches folders as it matches files. Not one
  * such as `**\/*.pem`, which would have the repository's files listed for a glob of files.

@@ -4,7 +4,8 @@
  * the file. Pure: the file's lines and its parsed front matter in (docs/import.md).
  */
 
-import type { ImportKind } from './import-sources.ts';
+import { folderPath } from './globs.ts';
+import { globKey, type ImportKind } from './import-sources.ts';
 import type { LeftOut } from './import-split.ts';
 import { excerpt } from './markdown-blocks.ts';
 
@@ -104,4 +105,27 @@ export function alwaysApplyProblem(
   const written = k?.written ? k.written : JSON.stringify(value);
   const where = k === undefined ? `${rel}:2:1` : `${rel}:${k.line}:${k.written ? k.col : 1}`;
   return `its alwaysApply is ${written}, which is neither true nor false (${where}): write alwaysApply: true for a rule applied to every file, or false, and import it again`;
+}
+
+/**
+ * Why a rule file's globs cannot make its project, at file:line: one names a folder of the repository's files and
+ * matches none of them (`applyTo: services/api`), as `project add` refuses such a path (folderPath); its agent applies
+ * the rule to no file, and the project would hold none. `paths` are the globs from the repository's top, `written`
+ * the same as the file gives them; undefined when none names such a folder.
+ */
+export function folderGlobProblem(
+  rel: string,
+  kind: ImportKind,
+  paths: readonly string[],
+  written: readonly string[],
+  files: readonly string[],
+  lines: readonly string[],
+  bodyLine: number,
+): string | undefined {
+  const folder = folderPath(paths, files);
+  if (folder === undefined) return undefined;
+  const own = written[paths.indexOf(folder)] ?? folder;
+  const as = own === folder ? `"${own}"` : `"${own}" ("${folder}" from the repository's top)`;
+  const line = keysAt(lines, bodyLine).find((k) => k.key === globKey(kind))?.line ?? 2;
+  return `its glob ${as} names a folder of the repository's files and matches none of them, as a glob is of files (${rel}:${line}): write ${own.replace(/\/+$/, '')}/** for every file below it, and import it again`;
 }

@@ -12,7 +12,7 @@ import {
 } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { excerpt } from '../core/markdown-blocks.ts';
-import { alwaysApplyProblem, unreadFrontMatter } from '../core/import-front-matter.ts';
+import { alwaysApplyProblem, folderGlobProblem, unreadFrontMatter } from '../core/import-front-matter.ts';
 import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
@@ -98,6 +98,7 @@ export class ImportService {
     const place = {
       top,
       realTop: realpathSync.native(top),
+      files: all,
       repository: new Set(all),
       store: storeRel === '' || storeRel.startsWith('..') || isAbsolute(storeRel) ? undefined : storeRel,
     };
@@ -240,7 +241,13 @@ export class ImportService {
     rel: string,
     kind: ImportKind,
     where: { project: string | undefined; global: boolean },
-    { top, realTop, repository, store }: { top: string; realTop: string; repository: ReadonlySet<string>; store: string | undefined },
+    {
+      top,
+      realTop,
+      files,
+      repository,
+      store,
+    }: { top: string; realTop: string; files: readonly string[]; repository: ReadonlySet<string>; store: string | undefined },
   ): Promise<ImportFile> {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
     // The store's folder holds invariants, and no agent reads an instruction file there: its lines are notes of the
@@ -312,6 +319,10 @@ export class ImportService {
     if (always !== undefined) return { ...file, skipped: always };
     const applies = appliesTo(kind, front);
     const target = importTarget(rel, kind, applies, where.project, where.global);
+    // As `project add` refuses it: a glob that names a folder (`apps/web`) holds none of its files.
+    const folder =
+      target.kind === 'project' ? folderGlobProblem(rel, kind, target.paths, applies.globs ?? [], files, lines, split.bodyLine) : undefined;
+    if (folder !== undefined) return { ...file, skipped: folder };
     const out: ImportFile = {
       ...file,
       ...(markdown ? { noFrontMatter: true as const } : {}),

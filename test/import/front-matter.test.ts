@@ -90,3 +90,30 @@ describe('an alwaysApply that is neither true nor false', () => {
     else expect(f.skipped).toMatch(/applies only when an agent asks for it/);
   });
 });
+
+describe('a glob that names a folder of the files (apps/web for apps/web/**)', () => {
+  it('skips its file naming the glob at file:line, as project add refuses such a path, and makes no project', async () => {
+    const top = folder({
+      'apps/web/src/a.ts': '',
+      'services/api/b.go': '',
+      '.cursor/rules/web.mdc': '---\ndescription: Web\nglobs: apps/web\n---\n- Use React function components.\n',
+      '.github/instructions/api.instructions.md': '---\napplyTo: "services/api/**, services/api"\n---\n- Validate every input.\n',
+      // A nested rule file's glob, named as it is written and as it reads from the top.
+      'apps/web/.cursor/rules/hooks.mdc': '---\nglobs: src\n---\n- Use hooks.\n',
+      // A glob of files is read as before.
+      '.cursor/rules/ts.mdc': '---\nglobs: apps/web/src/*.ts\n---\n- Use strict mode.\n',
+    });
+    const { code, files, candidates } = await dryRun(top);
+    expect(code).toBe(0);
+    expect(fileOf(files, '.cursor/rules/web.mdc').skipped).toContain('"apps/web"');
+    expect(fileOf(files, '.cursor/rules/web.mdc').skipped).toContain('.cursor/rules/web.mdc:3');
+    expect(fileOf(files, '.github/instructions/api.instructions.md').skipped).toContain('.github/instructions/api.instructions.md:2');
+    expect(fileOf(files, 'apps/web/.cursor/rules/hooks.mdc').skipped).toContain('"apps/web/src"');
+    expect(fileOf(files, '.cursor/rules/ts.mdc').skipped).toBeNull();
+    expect(candidates.map((c) => c.file)).toEqual(['.cursor/rules/ts.mdc']);
+    const before = storeFiles(top);
+    const r = await runAgents(['--format', 'json', 'import', '--yes'], { cwd: top });
+    expect(r.code).toBe(0);
+    expect(storeFiles(top).filter((f) => !before.includes(f) && f.endsWith('project.yaml'))).toEqual(['projects/ts/project.yaml']);
+  });
+});
