@@ -315,7 +315,9 @@ export class ImportService {
     }
     const lines = text.split('\n');
     // Read as not set, an alwaysApply of `yes` would skip the rule as one applied on request, against its own word.
-    const always = front !== undefined && FRONT_MATTER_KINDS.has(kind) ? alwaysApplyProblem(rel, front, lines, split.bodyLine) : undefined;
+    // A Windsurf rule's trigger decides in its place (appliesTo).
+    const readsAlways = FRONT_MATTER_KINDS.has(kind) && !(kind === 'windsurf' && front?.trigger != null);
+    const always = front !== undefined && readsAlways ? alwaysApplyProblem(rel, front, lines, split.bodyLine) : undefined;
     if (always !== undefined) return { ...file, skipped: always };
     const applies = appliesTo(kind, front);
     const target = importTarget(rel, kind, applies, where.project, where.global);

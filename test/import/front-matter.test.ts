@@ -117,3 +117,11 @@ describe('a glob that names a folder of the files (apps/web for apps/web/**)', (
     expect(storeFiles(top).filter((f) => !before.includes(f) && f.endsWith('project.yaml'))).toEqual(['projects/ts/project.yaml']);
   });
 });
+
+describe("a Windsurf rule's trigger", () => {
+  it('decides where it applies whatever its alwaysApply says: the rule is not skipped for an alwaysApply of yes', async () => {
+    const top = folder({ '.windsurf/rules/style.md': '---\ntrigger: always_on\nalwaysApply: yes\n---\n- Use tabs.\n' });
+    const f = fileOf((await dryRun(top)).files, '.windsurf/rules/style.md');
+    expect(f.skipped).toBeNull();
+  });
+});
