@@ -144,6 +144,14 @@ describe('importTarget: where a file applies', () => {
       { globs: 'src/**/*.{css,scss},docs/**' },
       { kind: 'project', name: 'css', paths: ['src/**/*.{css,scss}', 'docs/**'] },
     ],
+    // So is an item of a YAML list: taken whole, `src/**/*.ts,lib/**/*.ts` would be one glob that matches no file.
+    [
+      '.cursor/rules/list.mdc',
+      'cursor',
+      { globs: ['src/**/*.ts,lib/**/*.ts', 'docs/*.{md,mdx}'] },
+      { kind: 'project', name: 'list', paths: ['src/**/*.ts', 'lib/**/*.ts', 'docs/*.{md,mdx}'] },
+    ],
+    ['.github/instructions/list.instructions.md', 'copilot-instructions', { applyTo: ['src/**, **'] }, { kind: 'global' }],
     ['.cursor/rules/quoted.mdc', 'cursor', { alwaysApply: 'true' }, { kind: 'global' }],
     ['.cursor/rules/quoted.mdc', 'cursor', { alwaysApply: ' True ', globs: 'src/**' }, { kind: 'global' }],
     [
