@@ -66,28 +66,31 @@ describe("a rule file's front matter keys the import does not read", () => {
 });
 
 describe('an alwaysApply that is neither true nor false', () => {
-  it.each([
-    ['"yes"', '2:14'],
-    ['yes', '2:14'],
-    ['1', '2:14'],
-    ['[true]', '2:14'],
-  ])('alwaysApply: %s skips the file naming it at file:line:col, and nothing is written', async (value, at) => {
-    const top = folder({ '.cursor/rules/always.mdc': `---\nalwaysApply: ${value}\n---\n- Prefer named exports.\n` });
+  it('skips its file naming it at file:line:col, and nothing is written; true and false (also quoted) and none read as before', async () => {
+    const bad = { yes: 'yes', quoted: '"yes"', one: '1', list: '[true]' };
+    const good = { true: 'true', 'quoted-true': '"true"', capital: 'True', false: 'false', none: '' };
+    const tree: Record<string, string> = {};
+    for (const [name, value] of Object.entries({ ...bad, ...good }))
+      tree[`.cursor/rules/${name}.mdc`] = `---\nalwaysApply: ${value}\n---\n- Prefer rule ${name}.\n`;
+    const top = folder(tree);
     const before = storeFiles(top);
     const { code, files, candidates } = await dryRun(top);
     expect(code).toBe(0);
-    expect(fileOf(files, '.cursor/rules/always.mdc').skipped).toContain(`.cursor/rules/always.mdc:${at}`);
-    expect(candidates).toEqual([]);
-    const r = await runAgents(['--format', 'json', 'import', '--yes'], { cwd: top });
+    for (const name of Object.keys(bad))
+      expect(fileOf(files, `.cursor/rules/${name}.mdc`).skipped).toContain(`.cursor/rules/${name}.mdc:2:14`);
+    // Read as before: always on, or applied on request (skipped for that reason, as before).
+    expect(candidates.map((c) => c.file).sort()).toEqual([
+      '.cursor/rules/capital.mdc',
+      '.cursor/rules/quoted-true.mdc',
+      '.cursor/rules/true.mdc',
+    ]);
+    for (const name of ['false', 'none'])
+      expect(fileOf(files, `.cursor/rules/${name}.mdc`).skipped).toMatch(/applies only when an agent asks for it/);
+    const r = await runAgents(['--format', 'json', 'import', '--yes', ...Object.keys(bad).map((n) => `.cursor/rules/${n}.mdc`)], {
+      cwd: top,
+    });
     expect(r.code).toBe(0);
     expect(storeFiles(top)).toEqual(before);
-  });
-
-  it.each(['true', '"true"', 'True', 'false', ''])('alwaysApply: %s is read as before', async (value) => {
-    const top = folder({ '.cursor/rules/always.mdc': `---\nalwaysApply: ${value}\n---\n- Prefer named exports.\n` });
-    const f = fileOf((await dryRun(top)).files, '.cursor/rules/always.mdc');
-    if (/true/i.test(value)) expect(f.skipped).toBeNull();
-    else expect(f.skipped).toMatch(/applies only when an agent asks for it/);
   });
 });
 
