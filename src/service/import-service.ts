@@ -102,12 +102,14 @@ export class ImportService {
       repository: new Set(all),
       store: storeRel === '' || storeRel.startsWith('..') || isAbsolute(storeRel) ? undefined : storeRel,
     };
-    const where = { project: options.project, global: options.global ?? false };
+    const source = this.invariants.source;
+    // Rules put into a project that exists take its paths, not their file's globs: those are then not checked.
+    const into = options.project !== undefined && (await readProjects(source)).names.includes(options.project);
+    const where = { project: options.project, global: options.global ?? false, into };
     let files = await Promise.all(found.map((f) => this.readFile(f.rel, f.kind, where, place)));
     // What the agents are told to read too, and this import does not: named, so that no rule is left behind unsaid.
     const reading = new Set(found.map((f) => f.rel));
     files = files.map((f) => (f.references ? { ...f, references: f.references.filter((r) => !reading.has(r.path)) } : f));
-    const source = this.invariants.source;
     const [snap, projects, inherited, config] = await Promise.all([
       readStore(source),
       readProjects(source),
@@ -240,7 +242,7 @@ export class ImportService {
   private async readFile(
     rel: string,
     kind: ImportKind,
-    where: { project: string | undefined; global: boolean },
+    where: { project: string | undefined; global: boolean; into: boolean },
     {
       top,
       realTop,
@@ -323,7 +325,9 @@ export class ImportService {
     const target = importTarget(rel, kind, applies, where.project, where.global);
     // As `project add` refuses it: a glob that names a folder (`apps/web`) holds none of its files.
     const folder =
-      target.kind === 'project' ? folderGlobProblem(rel, kind, target.paths, applies.globs ?? [], files, lines, split.bodyLine) : undefined;
+      target.kind === 'project' && !(target.given && where.into)
+        ? folderGlobProblem(rel, kind, target.paths, applies.globs ?? [], files, lines, split.bodyLine)
+        : undefined;
     if (folder !== undefined) return { ...file, skipped: folder };
     const out: ImportFile = {
       ...file,

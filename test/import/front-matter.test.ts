@@ -128,3 +128,19 @@ describe("a Windsurf rule's trigger", () => {
     expect(f.skipped).toBeNull();
   });
 });
+
+describe('--project P and a glob that names a folder', () => {
+  it('puts the rules into P when P exists (its paths are kept, not the glob), and skips the file when the import would make P of it', async () => {
+    const top = folder({
+      'apps/web/src/a.ts': '',
+      '.agents/projects/web/project.yaml': 'paths:\n  - apps/web/**\n',
+      '.cursor/rules/web.mdc': '---\nglobs: apps/web\n---\n- Use React function components.\n',
+    });
+    const into = await runAgents(['--format', 'json', 'import', '--dry-run', '--project', 'web'], { cwd: top });
+    expect(JSON.parse(into.stdout).candidates.map((c: { scope: { project: string } }) => c.scope.project)).toEqual(['web']);
+    const fresh = await runAgents(['--format', 'json', 'import', '--dry-run', '--project', 'site'], { cwd: top });
+    const doc = JSON.parse(fresh.stdout) as { files: FileJson[]; candidates: unknown[] };
+    expect(fileOf(doc.files, '.cursor/rules/web.mdc').skipped).toContain('.cursor/rules/web.mdc:2');
+    expect(doc.candidates).toEqual([]);
+  });
+});
