@@ -48,7 +48,7 @@ export async function applyImport(
   const planned = plan.projects.filter((p) => !p.exists && needed.has(p.name));
   // A project the plan would make that another writer made meanwhile (a second import, `project add`, while the
   // review was open): with the same paths its rules go into it, as they would had it been there; with others they are
-  // reported not imported, as those of a project whose paths came to overlap, rather than the whole import refused.
+  // reported not imported, as those of a project whose paths came to overlap are: one project refuses its own rules only.
   const there = new Set(await namedFolders(invariants.source, 'projects'));
   const { meta } = await readProjects(
     invariants.source,
