@@ -4,7 +4,7 @@
  * the file. Pure: the file's lines and its parsed front matter in (docs/import.md).
  */
 
-import { folderPath } from './globs.ts';
+import { folderPath, type SortedFiles } from './globs.ts';
 import { globKey, type ImportKind } from './import-sources.ts';
 import type { LeftOut } from './import-split.ts';
 import { excerpt } from './markdown-blocks.ts';
@@ -118,7 +118,7 @@ export function folderGlobProblem(
   kind: ImportKind,
   paths: readonly string[],
   written: readonly string[],
-  files: readonly string[],
+  files: SortedFiles,
   lines: readonly string[],
   bodyLine: number,
 ): string | undefined {

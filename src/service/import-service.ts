@@ -13,6 +13,7 @@ import {
 import { splitInstructions } from '../core/import-rules.ts';
 import { excerpt } from '../core/markdown-blocks.ts';
 import { alwaysApplyProblem, folderGlobProblem, unreadFrontMatter } from '../core/import-front-matter.ts';
+import { type SortedFiles, sortFiles } from '../core/globs.ts';
 import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
@@ -209,12 +210,12 @@ export class ImportService {
   }
 
   /** Every file of the repository (git's list when there is one, so ignored files stay out), repository-relative. */
-  private async repositoryFiles(top: string): Promise<{ files: string[]; unlisted: Unlisted[] }> {
+  private async repositoryFiles(top: string): Promise<{ files: SortedFiles; unlisted: Unlisted[] }> {
     try {
       // A folder git could not open (no permission) hides its files from git's list as from the walk below.
       const unlisted: Unlisted[] = [];
       const files = await lsRepoFiles(top, true, undefined, (folder, code) => unlisted.push({ folder, code }));
-      return { files: files.sort(), unlisted };
+      return { files: sortFiles(files), unlisted };
     } catch {
       const out: string[] = [];
       const unlisted: Unlisted[] = [];
@@ -234,7 +235,7 @@ export class ImportService {
         }
       };
       walk('');
-      return { files: out.sort(), unlisted };
+      return { files: sortFiles(out), unlisted };
     }
   }
 
@@ -249,7 +250,7 @@ export class ImportService {
       files,
       repository,
       store,
-    }: { top: string; realTop: string; files: readonly string[]; repository: ReadonlySet<string>; store: string | undefined },
+    }: { top: string; realTop: string; files: SortedFiles; repository: ReadonlySet<string>; store: string | undefined },
   ): Promise<ImportFile> {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
     // The store's folder holds invariants, and no agent reads an instruction file there: its lines are notes of the

@@ -383,11 +383,11 @@ export class ScopeService {
     paths: readonly string[],
     repoFiles: () => Promise<string[] | undefined>,
   ): Promise<void> {
-    const { folderPath, mayNameFolder } = await import('../core/globs.ts');
+    const { folderPath, mayNameFolder, sortFiles } = await import('../core/globs.ts');
     if (!paths.some(mayNameFolder)) return;
     const files = await repoFiles();
     if (files === undefined) return;
-    const folder = folderPath(paths, files);
+    const folder = folderPath(paths, sortFiles(files));
     if (folder === undefined) return;
     throw new UsageError(
       `path ${folder} of project ${project} names a folder of the repository's files and matches none of them (a path is a glob of files)`,
