@@ -251,6 +251,7 @@ export const GATE_FACTS: Shape = fields({
   violations: VIOLATIONS,
   waived: 'set?',
   plan: 'string?',
+  agents: 'string?',
   missingProject: [fields({ project: 'string', at: 'string' }), 'optional'],
 });
 /** What setChanges reads of a run's records. */

@@ -98,6 +98,11 @@ export interface GateFacts {
   waived?: ReadonlySet<string>;
   /** The plan's id: the reasons that say to run `plan strategize` name it, so the command works as written. */
   plan?: string;
+  /**
+   * The start of the commands the reasons name: `agents`, or `agents --store DIR` for a run given a store, so that a
+   * command pasted in the same folder reaches the same store. `agents` when left out.
+   */
+  agents?: string;
   /** The plan's project when it has no folder, and where the plan file names it (`file:line:col`). */
   missingProject?: { project: string; at: string };
 }
@@ -158,6 +163,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     else reasons.push(r);
   };
 
+  const agents = facts.agents ?? 'agents';
   const bySeverity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const v of facts.violations) bySeverity[v.severity]++;
   if (bySeverity.error > 0) {
@@ -165,7 +171,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     const errors = facts.violations.filter((v) => v.severity === 'error');
     const ids = errors.map((v) => v.id);
     const named = fiveOf(ids);
-    const resolve = `\`agents invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
+    const resolve = `\`${agents} invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
     add({
       code: 'error-violation',
       level: 'fail',
@@ -196,7 +202,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     });
   }
 
-  const strategize = `agents plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
+  const strategize = `${agents} plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
   const latest = facts.latest;
   if (!latest) {
     if (facts.effective.length > 0)

@@ -190,7 +190,9 @@ export const TOOLS: readonly ToolDef[] = [
       const invariants = items.map(listedJson);
       const filtered = scope !== undefined || args.pattern !== undefined;
       // The text `invariant list` prints: each invariant's tags and, listing the whole store, the copies it hides or is hidden by.
-      const text = [...listLines(makeStyle(false), items, emptyListText(filtered, inactive, '`include_inactive: true`'))].join('\n');
+      const text = [...listLines(makeStyle(false), items, emptyListText(filtered, inactive, '`include_inactive: true`', ctx.agents))].join(
+        '\n',
+      );
       return { data: { count: invariants.length, invariants }, text };
     },
   },

@@ -262,12 +262,13 @@ export const LISTED_SCHEMA: JsonSchema = {
 /**
  * What a plain listing that found nothing says (`invariant list`, the MCP `list_invariants`): a scope or pattern
  * matched nothing, or only inactive invariants; or, with neither, the store holds no invariant yet, or only inactive
- * ones (`inactive` of them, left out unless `all` asks for them, which `showAll` names in the caller's words).
+ * ones (`inactive` of them, left out unless `all` asks for them, which `showAll` names in the caller's words). `agents`
+ * starts the command that adds one: with the run's --store, so that it adds to the store listed.
  */
-export function emptyListText(filtered: boolean, inactive: number, showAll: string): string {
+export function emptyListText(filtered: boolean, inactive: number, showAll: string, agents: string): string {
   if (filtered && inactive > 0)
     return `No active invariants match: ${inactive} inactive ${inactive === 1 ? 'one does' : 'ones do'} (${showAll} lists them).`;
   if (filtered) return 'No invariants match.';
   if (inactive > 0) return `No active invariants: the store holds ${inactive} inactive (${showAll} lists them).`;
-  return 'The store holds no invariants yet. Add one: agents invariant add --global "TEXT"';
+  return `The store holds no invariants yet. Add one: ${agents} invariant add --global "TEXT"`;
 }

@@ -55,6 +55,11 @@ export interface OptionWords {
   newProject: string;
   /** What a hint tells its caller to run: the command line's commands, the library's methods (Class.method(…)). */
   calls: Calls;
+  /**
+   * The start of the command-line commands a message names whatever the caller (the plan gate's reasons, which
+   * docs/library.md gives as commands): `agents`, with the run's --store on the command line.
+   */
+  agents: string;
 }
 
 /** The commands (or methods) a hint names for what it tells its caller to do. */
@@ -116,6 +121,7 @@ const LIBRARY_WORDS: OptionWords = {
   action: 'action',
   store: 'new ReviewService(root)',
   newProject: 'newProject: true',
+  agents: 'agents',
   calls: {
     addToProject: (project, confirmed) =>
       `InvariantService.add({ scope: { project: ${js(project)} }, text${confirmed ? ', newProject: true' : ''} })`,
@@ -192,6 +198,7 @@ export const CLI_FLAGS: OptionWords = {
   store: '--store',
   newProject: '--new-project',
   calls: cliCalls('agents'),
+  agents: 'agents',
 };
 
 /** The words of `words`, or the library's when the caller named none. */
@@ -201,5 +208,5 @@ export function optionWords(words: OptionWords | undefined): OptionWords {
 
 /** CLI_FLAGS, its calls starting with `agents` (the run's, with its --store). */
 export function cliFlags(agents: string): OptionWords {
-  return agents === 'agents' ? CLI_FLAGS : { ...CLI_FLAGS, calls: cliCalls(agents) };
+  return agents === 'agents' ? CLI_FLAGS : { ...CLI_FLAGS, calls: cliCalls(agents), agents };
 }

@@ -158,13 +158,13 @@ describe('plan status is a gate', () => {
 
   it('the command a not-run or stale reason says to run works as written, for a plan named by a prefix', async () => {
     const root = exampleStore();
-    /** The command in the reason's backticks, run as its words: what a user types after reading it. */
+    /** The command in the reason's backticks, run as its words: what a user types after reading it, --store and all. */
     const follow = async (code: string) => {
       const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN.slice(0, 8)]);
       const reason = (JSON.parse(r.stdout) as { reasons: { code: string; message: string }[] }).reasons.find((x) => x.code === code);
       const words = /`agents ([^`]+)`/.exec(reason?.message ?? '')?.[1]?.split(' ') ?? [];
-      expect(words.slice(0, 2)).toEqual(['plan', 'strategize']);
-      return await runAgents(['--store', root, ...words]);
+      expect(words.slice(0, 4)).toEqual(['--store', root, 'plan', 'strategize']);
+      return await runAgents(words);
     };
     expect((await follow('not-run')).code).toBe(0);
     expect((await status(root)).code).toBe(0);
@@ -201,7 +201,8 @@ describe('plan status is a gate', () => {
     ).reasons[0]!.message;
     expect(message).toContain(id);
     const words = /`agents ([^`]+)`/.exec(message)?.[1]?.split(' ') ?? [];
-    expect((await runAgents(['--store', root, ...words])).code).toBe(0);
+    expect(words.slice(0, 2)).toEqual(['--store', root]);
+    expect((await runAgents(words)).code).toBe(0);
     expect(await status(root)).toMatchObject({ code: 0, codes: [] });
   });
 

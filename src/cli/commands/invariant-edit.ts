@@ -93,7 +93,7 @@ export default defineCommand<EditArgs>({
       if (!ctx.interactive) {
         throw missingOption(
           'nothing to change: give at least one of --text, --severity, --tag, --untag, --rationale, --activate, --deactivate, --overrides, --guard-*, --clear-guard',
-          `Nothing was changed. E.g. agents invariant edit ${String(argv.id)} --severity warning (in a terminal, without flags, a form opens).`,
+          `Nothing was changed. E.g. ${ctx.agentsCommand()} invariant edit ${String(argv.id)} --severity warning (in a terminal, without flags, a form opens).`,
           'invariant edit',
           EDIT_FLAGS,
         );

@@ -70,7 +70,7 @@ export default defineCommand<ListArgs>({
     });
     // Nothing found with no filter is an empty store (or one of inactive invariants only), not a filter that matched nothing.
     const filtered = scope !== undefined || argv.pattern !== undefined;
-    await printList(ctx, items, emptyListText(filtered, inactive, '--all'));
+    await printList(ctx, items, emptyListText(filtered, inactive, '--all', ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },
 });

@@ -52,7 +52,7 @@ export default defineCommand<UseArgs>({
         for (const inv of r.promoted) lines.push(`    ${inv.id}  ${inv.text}  ${s.dim(`(from ${inv.source?.origin_id})`)}`);
         for (const d of r.duplicates) lines.push(`  ${s.yellow('skipped')} ${d.origin_id} (same text as ${d.of}): ${d.text}`);
         if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
-        lines.push('', ...nextStep(r.plan.id, config.reconciliation));
+        lines.push('', ...nextStep(r.plan.id, config.reconciliation, ctx.agentsCommand()));
         return lines.join('\n');
       },
     );
@@ -62,21 +62,22 @@ export default defineCommand<UseArgs>({
 
 /**
  * The "Next" line: `plan strategize` when an actor is configured that it can run, else how
- * to configure one (a command actor without its command fails with exit 2).
+ * to configure one (a command actor without its command fails with exit 2). `agents` carries the run's --store, so
+ * that the command pasted in the same folder reaches the store the plan is in.
  */
-function nextStep(id: string, r: StoreConfig['reconciliation']): string[] {
+function nextStep(id: string, r: StoreConfig['reconciliation'], agents: string): string[] {
   // An actor lacking a key it needs (actor-incomplete) would stop the run: it is not chosen yet either.
   const missing = r.actor !== 'command' ? actorNeeds(r, r.actor) : [];
   const ready = r.actor !== 'command' ? missing.length === 0 : r.command !== undefined && r.command.length > 0;
-  if (ready) return [`Next: agents plan strategize ${id}`];
+  if (ready) return [`Next: ${agents} plan strategize ${id}`];
   // The actor is chosen but lacks a key: that key is what to add, not another actor to choose.
   if (missing.length > 0)
     return [
       `Next: the ${r.actor} actor in config.yaml needs ${missing.join(' and ')}: add ${actorNeedsExample(missing)} under reconciliation,`,
-      `      then agents plan strategize ${id}; or judge it yourself: agents plan strategize ${id} --actor interactive`,
+      `      then ${agents} plan strategize ${id}; or judge it yourself: ${agents} plan strategize ${id} --actor interactive`,
     ];
   return [
     `Next: choose who judges plans (${docsRef('actors.md')}), e.g. set \`reconciliation: {actor: agent, agent: claude}\` in config.yaml,`,
-    `      then agents plan strategize ${id}; or judge it yourself: agents plan strategize ${id} --actor interactive`,
+    `      then ${agents} plan strategize ${id}; or judge it yourself: ${agents} plan strategize ${id} --actor interactive`,
   ];
 }

@@ -18,6 +18,7 @@ import { readAllPlans } from '../../store/read.ts';
 import { withoutFloors } from '../floors.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
+import { optionWords } from '../option-words.ts';
 import { invariantDigests, planById, planRecords, setDigest } from './common.ts';
 import { syncInputs } from './sync.ts';
 import type { PlanShow, PlanStatus } from './types.ts';
@@ -96,6 +97,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
       violations: standing.open,
       waived: new Set(waived.keys()),
       plan: plan.id,
+      agents: optionWords(svc.invariants.optionWords).agents,
       ...(gone && plan.project !== undefined ? { missingProject: { project: plan.project, at: location(gone) } } : {}),
     },
     options.allow ? { allow: options.allow } : {},
