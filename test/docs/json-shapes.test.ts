@@ -9,6 +9,7 @@ import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { topLevelParts } from '../helpers/literal-parts.ts';
+import { useExampleActor } from '../helpers/plans.ts';
 
 /** The top-level keys a cell's first code span gives: `{a, b: [x…], c}` → a, b, c (an array of them for `[{…}]`). */
 function documentedKeys(cell: string): { array: boolean; keys: string[] } | undefined {
@@ -44,6 +45,7 @@ async function store(): Promise<{ dir: string; plan: string; global: string }> {
     return JSON.parse(r.stdout);
   };
   await run('init');
+  useExampleActor(join(dir, '.agents'));
   await run('action', 'add', PLAN_ACTION);
   await run('invariant', 'add', '--action', PLAN_ACTION, 'Run the tests before deploying');
   const global = (await run('invariant', 'add', '--global', 'Never delete production data')).id as string;
@@ -55,8 +57,11 @@ async function store(): Promise<{ dir: string; plan: string; global: string }> {
 describe('the keys docs/json-output.md gives each command', () => {
   it('are the keys of what the command prints', async () => {
     const { dir, plan, global } = await store();
+    // In order: a violation is added before it is listed and resolved.
     const commands: Record<string, string[]> = {
       'plan use': ['plan', 'use', PLAN_ACTION, '--project', 'myapp'],
+      'plan list': ['plan', 'list'],
+      'plan strategize': ['plan', 'strategize', plan],
       'plan show': ['plan', 'show', plan],
       'plan sync': ['plan', 'sync', plan, '--yes'],
       'plan decisions': ['plan', 'decisions', plan],
@@ -64,6 +69,9 @@ describe('the keys docs/json-output.md gives each command', () => {
       'plan activate': ['plan', 'activate'],
       'guard install': ['guard', 'install', '--client', 'claude'],
       'invariant violation add': ['invariant', 'violation', 'add', '--plan', plan, '--invariant', global, '--details', 'x'],
+      'invariant violation list': ['invariant', 'violation', 'list', '--plan', plan],
+      'invariant violation resolve': ['invariant', 'violation', 'resolve', 'VIOLATION'],
+      'invariant waive': ['invariant', 'waive', global, '--plan', plan, '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01'],
       export: ['export', '--target', 'agents-md'],
       'export --check': ['export', '--check', '--target', 'agents-md'],
       'export --dry-run': ['export', '--dry-run', '--target', 'claude-md'],
@@ -78,10 +86,14 @@ describe('the keys docs/json-output.md gives each command', () => {
       init: ['init', '--store', join(tempDir(), '.agents')],
     };
     const rows = tableRows();
+    let violation = '';
     for (const [command, args] of Object.entries(commands)) {
       const documented = rows.get(command);
       expect(documented, `docs/json-output.md has no row for ${command}`).toBeDefined();
-      const r = await runAgents([...args, '--format', 'json'], { cwd: dir });
+      const r = await runAgents([...args.map((a) => (a === 'VIOLATION' ? violation : a)), '--format', 'json'], { cwd: dir });
+      // A verdict of exit 1 (which: a path in no project) prints its report; a refusal (2, 3) would print the error document.
+      expect(r.code, `${command}: ${r.stderr}`).toBeLessThan(2);
+      if (command === 'invariant violation add') violation = (JSON.parse(r.stdout) as { id: string }).id;
       const printed = JSON.parse(r.stdout) as Record<string, unknown> | Record<string, unknown>[];
       expect(Array.isArray(printed), command).toBe(documented!.array);
       const one = Array.isArray(printed) ? printed[0]! : printed;
@@ -97,5 +109,44 @@ describe('the keys docs/json-output.md gives each command', () => {
     expect(documentedKeys('`[{client, file, status}]` (`status`: …)')).toEqual({ array: true, keys: ['client', 'file', 'status'] });
     expect(documentedKeys('an array of `{path, projects: [name, …]}`; …')).toEqual({ array: true, keys: ['path', 'projects'] });
     expect(tableRows().size).toBeGreaterThan(20);
+  });
+});
+
+/** The keys of the first `{…}` code span after `lead` on docs/json-output.md, quotes dropped: `{"removed", "path"}`. */
+function proseKeys(lead: string): { keys: string[]; nested: Map<string, string[]> } {
+  const page = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
+  const at = page.indexOf(lead);
+  if (at < 0) throw new Error(`docs/json-output.md: no "${lead}"`);
+  const code = /`(\{[^`]+\})`/.exec(page.slice(at))?.[1]?.replace(/\s+/g, ' ').replace(/"/g, '');
+  if (code === undefined) throw new Error(`docs/json-output.md: no {…} after "${lead}"`);
+  const nested = new Map<string, string[]>();
+  const keys = topLevelParts(code).map((part) => {
+    const [key, value] = part.split(/:\s*/, 2) as [string, string | undefined];
+    // A list of objects, `events: [{commit, author}]`: the keys of its items.
+    if (value?.startsWith('[{'))
+      nested.set(
+        key,
+        topLevelParts(value.slice(1)).map((p) => p.split(/[:\s(]/)[0]!),
+      );
+    return key;
+  });
+  return { keys, nested };
+}
+
+describe('the keys docs/json-output.md gives invariant remove and invariant log in its prose', () => {
+  it('are the keys of what they print', async () => {
+    const { dir, global } = await store();
+    const committed = await runAgents(['invariant', 'edit', global, '--severity', 'warning', '--commit', '--format', 'json'], { cwd: dir });
+    expect(committed.code, committed.stderr).toBe(0);
+    const log = await runAgents(['invariant', 'log', global, '--format', 'json'], { cwd: dir });
+    expect(log.code, log.stderr).toBe(0);
+    const logged = JSON.parse(log.stdout) as { events: Record<string, unknown>[] };
+    const documented = proseKeys('`invariant log` prints');
+    expect(Object.keys(logged).sort()).toEqual([...documented.keys].sort());
+    expect(Object.keys(logged.events[0]!).sort()).toEqual([...documented.nested.get('events')!].sort());
+
+    const removed = await runAgents(['invariant', 'remove', global, '--yes', '--format', 'json'], { cwd: dir });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(removed.stdout)).sort()).toEqual([...proseKeys('`invariant remove` prints').keys].sort());
   });
 });
