@@ -150,3 +150,36 @@ describe('the keys docs/json-output.md gives invariant remove and invariant log 
     expect(Object.keys(JSON.parse(removed.stdout)).sort()).toEqual([...proseKeys('`invariant remove` prints').keys].sort());
   });
 });
+
+describe("the keys docs/guard.md gives the guard hook's audit lines", () => {
+  it('name every key a line of .git/agents/guard-audit.jsonl holds: a deny, a call no guard decides, one the hook cannot judge', async () => {
+    const guard = readFileSync(join(REPO, 'docs/guard.md'), 'utf8');
+    const from = guard.indexOf('Every decision (one that matched no guard too)');
+    const paragraph = guard.slice(from, guard.indexOf('\n\n', guard.indexOf('So is every call answered by `guard.on_error`', from)));
+    const named = new Set([...paragraph.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!));
+    const { dir, plan } = await store();
+    const added = await runAgents(['invariant', 'add', '--global', 'Never apply by hand', '--guard-command', 'terraform apply'], {
+      cwd: dir,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    expect((await runAgents(['plan', 'activate', plan], { cwd: dir })).code).toBe(0);
+    const call = (tool: string, input: object) =>
+      JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, cwd: dir });
+    for (const input of [
+      call('Bash', { command: 'terraform apply' }),
+      call('Write', { file_path: join(dir, '.git/config') }),
+      call('Read', {}),
+      '{',
+    ])
+      await runAgents(['guard', 'hook', '--client', 'claude'], { cwd: dir, input });
+    const lines = readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.decision)).toEqual(['deny', 'deny', 'none', 'error']);
+    expect(lines[0]).toHaveProperty('violation');
+    expect(lines[1]).toHaveProperty('reserved');
+    const keys = new Set(lines.flatMap((l) => Object.keys(l)));
+    expect([...keys].filter((k) => !named.has(k))).toEqual([]);
+  });
+});
