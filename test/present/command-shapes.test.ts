@@ -447,6 +447,9 @@ describe('violation and extends shapes', () => {
       doc([{ name: 'pol', commit: 'a'.repeat(40), status: 'cached', ignored: ['config.yaml', 'plans'] }]),
     );
     expect(fetchedText(s, [fetched])).toBe(`cached   pol  ${'a'.repeat(40)}\n         ignored (never read or run): config.yaml, plans/`);
+    // Nothing fetched, in a store that extends nothing: a line says so, where the JSON is [].
+    expect(doc(fetchedJson([]))).toBe(doc([]));
+    expect(fetchedText(s, [])).toMatch(/^Nothing to fetch: .*`extends`/);
     const report = { result: { moves: [], written: false, fetched: [] }, refused: [{ name: 'pol' } as SourceMove], stale: ['AGENTS.md'] };
     expect(doc(updateJson(report))).toBe(doc({ written: false, sources: [], stale_exports: ['AGENTS.md'], ignored_by_git: null }));
     expect(updateText(s, report).split('\n')[0]).toBe(
