@@ -22,6 +22,7 @@ export const PROCESS_TESTS = [
   'test/cli/guard-hook-timeout.test.ts',
   'test/cli/guard-hook-paths.test.ts',
   'test/cli/guard.test.ts',
+  'test/docs/export-walkthrough.test.ts',
   'test/docs/json-shapes.test.ts',
   'test/docs/plans-example.test.ts',
   'test/e2e/edit-move-cli.test.ts',
