@@ -10,6 +10,7 @@ import { runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { topLevelParts } from '../helpers/literal-parts.ts';
 import { useExampleActor } from '../helpers/plans.ts';
+import { consumer, policyRepo } from '../extends/repos.ts';
 
 /** The top-level keys a cell's first code span gives: `{a, b: [x…], c}` → a, b, c (an array of them for `[{…}]`). */
 function documentedKeys(cell: string): { array: boolean; keys: string[] } | undefined {
@@ -181,5 +182,36 @@ describe("the keys docs/guard.md gives the guard hook's audit lines", () => {
     expect(lines[1]).toHaveProperty('reserved');
     const keys = new Set(lines.flatMap((l) => Object.keys(l)));
     expect([...keys].filter((k) => !named.has(k))).toEqual([]);
+  });
+});
+
+describe('the keys docs/json-output.md gives extends fetch and extends update', () => {
+  it('are the keys of what they print, a source of update and a pin too', async () => {
+    const dir = tempDir();
+    const app = consumer(dir, `  - url: ${policyRepo(dir).url}\n    ref: v1\n`);
+    const rows = tableRows();
+    const json = async (...args: string[]) => {
+      const r = await runAgents([...args, '--format', 'json'], { cwd: app });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Record<string, unknown> & { sources: Record<string, unknown>[] };
+    };
+    const update = await json('extends', 'update');
+    expect(Object.keys(update).sort()).toEqual([...rows.get('extends update')!.keys].sort());
+    // A source: `{name, before, after, moved_tag, before_gone, diff}`; a pin as the row's "a pin is {…}" gives it.
+    const page = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
+    const row = /^\| `extends update` \| (.+) \|$/m.exec(page)![1]!;
+    const keysOf = (code: string) => topLevelParts(code).map((p) => p.split(/[:\s(?]/)[0]!);
+    const source = /sources: \[(\{[^\]]+\})\]/.exec(row)![1]!;
+    expect(Object.keys(update.sources[0]!).sort()).toEqual(keysOf(source).sort());
+    const pin = /a pin is `(\{[^`]+\})`/.exec(row)![1]!;
+    // `path` and `tag_object` are written only where they apply (a store not in .agents, an annotated tag).
+    expect(Object.keys(update.sources[0]!.after as object).sort()).toEqual(
+      keysOf(pin)
+        .filter((k) => !['path', 'tag_object'].includes(k))
+        .sort(),
+    );
+    const fetched = (await json('extends', 'fetch')) as unknown as Record<string, unknown>[];
+    expect(rows.get('extends fetch')!.array).toBe(true);
+    expect(Object.keys(fetched[0]!).sort()).toEqual([...rows.get('extends fetch')!.keys].sort());
   });
 });
