@@ -1,7 +1,8 @@
 // docs/json-output.md's table gives, for each command, the keys of what it
 // prints under --format json. A reader codes against them: each command's
 // document must have exactly the keys the table gives it, no more, no fewer.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -213,5 +214,38 @@ describe('the keys docs/json-output.md gives extends fetch and extends update', 
     const fetched = (await json('extends', 'fetch')) as unknown as Record<string, unknown>[];
     expect(rows.get('extends fetch')!.array).toBe(true);
     expect(Object.keys(fetched[0]!).sort()).toEqual([...rows.get('extends fetch')!.keys].sort());
+  });
+});
+
+describe("docs/json-output.md's invariant diff example", () => {
+  it('has the keys invariant diff prints, two levels deep, for an invariant, a waiver, paths and a plan changed', async () => {
+    const page = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
+    const at = page.indexOf('`invariant diff` prints:');
+    const shown = JSON.parse(/```json\n([\s\S]*?)```/.exec(page.slice(at))![1]!) as Record<string, unknown>;
+    const { dir, plan, global } = await store();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir });
+    const run = async (...args: string[]) => {
+      const r = await runAgents(args, { cwd: dir });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r;
+    };
+    await run('project', 'add', 'other');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    await run('invariant', 'add', '--project', 'myapp', 'Log all changes');
+    await run('invariant', 'waive', global, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01');
+    await run('project', 'add', 'myapp', '--path', 'services/**');
+    const planFile = join(dir, '.agents/plans', plan, 'plan.yaml');
+    writeFileSync(planFile, readFileSync(planFile, 'utf8').replace('project: myapp', 'project: other'));
+    const printed = JSON.parse((await run('invariant', 'diff', '--format', 'json')).stdout) as Record<string, unknown>;
+    /** The keys of `doc` and of its values' objects (a list's first item), as paths; the example's "…" left out. */
+    const twoLevels = (doc: Record<string, unknown>) =>
+      Object.entries(doc).flatMap(([k, v]) => {
+        const inner = Array.isArray(v) ? v[0] : v;
+        const keys = inner !== null && typeof inner === 'object' ? Object.keys(inner).filter((x) => x !== '…') : [];
+        return [k, ...keys.map((x) => `${k}.${x}`)];
+      });
+    // policy_sources and policy_order are said in the prose below the example (a store that extends nothing has none).
+    expect(twoLevels(printed).sort()).toEqual([...twoLevels(shown), 'policy_sources', 'policy_order'].sort());
   });
 });
