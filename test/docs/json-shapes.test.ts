@@ -1,6 +1,8 @@
-// docs/json-output.md's table gives, for each command, the keys of what it
-// prints under --format json. A reader codes against them: each command's
-// document must have exactly the keys the table gives it, no more, no fewer.
+// docs/json-output.md gives, for each command, the keys of what it prints under
+// --format json: in its table, in its prose (invariant remove, invariant log) and
+// in its examples (invariant diff); docs/guard.md those of the hook's audit lines.
+// A reader codes against them: each command's document must have exactly the keys
+// the page gives it, no more, no fewer.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
