@@ -127,7 +127,7 @@ describe('agents guard check against the working tree', () => {
 });
 
 describe("agents guard check's JSON document", () => {
-  it("is validate's, read for the diff: store the repository's top, source the side checked, files the files the diff touches", async () => {
+  it("is validate's, read for the diff: store the store that judged it, source the side checked, files the files the diff touches", async () => {
     const dir = await repo();
     writeFileSync(join(dir, 'notes.txt'), `aws=${KEY}\n`);
     writeFileSync(join(dir, 'other.txt'), 'x\n');
@@ -136,10 +136,17 @@ describe("agents guard check's JSON document", () => {
       const d = JSON.parse(r.stdout) as { store: string; source: string; files: number; fixes: unknown[] };
       return [r.code, d.store, d.source, d.files, d.fixes];
     };
-    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: dir, encoding: 'utf8' }).trim();
-    expect(await doc()).toEqual([1, top, 'diff HEAD', 2, []]);
+    const store = join(dir, '.agents');
+    expect(await doc()).toEqual([1, store, 'diff HEAD', 2, []]);
     git(dir, 'add', 'other.txt');
-    expect(await doc('--staged')).toEqual([0, top, 'index', 1, []]);
+    expect(await doc('--staged')).toEqual([0, store, 'index', 1, []]);
+    // A range that removes the store names its place, as the diff judged by no guard: the same key, the same meaning.
+    git(dir, 'commit', '-qm', 'other');
+    git(dir, 'rm', '-rq', '.agents');
+    git(dir, 'commit', '-qm', 'no store', '--no-verify');
+    expect(
+      await runAgents(['--format', 'json', 'guard', 'check', 'HEAD^1..HEAD'], { cwd: dir }).then((r) => JSON.parse(r.stdout).store),
+    ).toBe(store);
   });
 });
 
