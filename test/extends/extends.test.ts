@@ -350,6 +350,31 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect((await run(app, 'plan', 'sync', planId, '--yes')).code).toBe(0);
   });
 
+  it('sync of a plan whose source template left the source at the new pin names the source and its pin, not a folder of the store', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
+    const planId = JSON.parse(use.stdout).plan.id as string;
+    const copy = JSON.parse(use.stdout).promoted[0].id as string;
+    rmSync(join(policy.work, '.agents/actions'), { recursive: true });
+    commitAll(policy.work, 'v2');
+    git(policy.work, 'tag', 'v2');
+    git(policy.work, 'push', '-q', policy.url.slice('file://'.length), 'main', 'v2');
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${policy.url}\n    ref: v2\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+
+    const sync = await run(app, 'plan', 'sync', planId, '--yes', '--format', 'json');
+    expect(sync.code).toBe(2);
+    const error = JSON.parse(sync.stdout).error;
+    expect(error).toMatchObject({ code: 'action-gone', detail: { plan: planId, actions: ['policy:org/release'] } });
+    // The template was never a folder of this store: the refusal names the source it left, at its pin.
+    expect(error.message).toContain('policy source policy');
+    expect(error.message).not.toContain('actions/org/release/ does not exist');
+    expect(existsSync(join(app, '.agents/plans', planId, `${copy}.yaml`))).toBe(true);
+  });
+
   it('two sources with the same text: the one listed first in extends is kept and shadows the other', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir, join(dir, 'PWNED'));
