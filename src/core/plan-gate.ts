@@ -242,6 +242,9 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
         message: `the effective set changed after the latest run (${what}): run \`${strategize}\` again`,
         ...changes,
       });
+      // An invariant added since was never judged: unenforced as one the run left out, so that allowing the stale
+      // run does not pass an error invariant no run has seen (as allowing an incomplete run does not).
+      for (const inv of facts.effective) if (!records.has(inv.id)) add(unrecorded(inv, facts.waived));
     } else {
       const missing = facts.effective.filter((i) => !records.has(i.id));
       if (missing.length > 0)

@@ -95,7 +95,7 @@ describe('judgePlan: the plan status gate', () => {
       { failing: true, reasons: ['fail:stale'] },
     ],
     [
-      'an invariant added since a run without a digest: fails as stale',
+      'an invariant added since a run without a digest: fails as stale, and the run has no record of it',
       {
         effective: [
           { id: A, severity: 'error' },
@@ -104,7 +104,7 @@ describe('judgePlan: the plan status gate', () => {
         ],
         latest: { node, run: run({ [A]: true, [B]: true }, { set_digest: undefined }) },
       },
-      { failing: true, reasons: ['fail:stale'] },
+      { failing: true, reasons: ['fail:stale', 'report:unenforced'] },
     ],
     [
       'same digest but a record missing: fails as incomplete, and the invariant is unenforced',
@@ -317,6 +317,7 @@ describe('judgePlan: what each reason says', () => {
     ]);
     expect(said(facts({ setDigest: 'D2', latest: { node, run: run({ [A]: true, [C]: true }) } }))).toEqual([
       'the effective set changed after the latest run (1 added, 1 removed since, 2026-11-30T03:52:42Z): run `agents plan strategize` again',
+      `warning invariant ${B} was not enforced: the latest run has no record of it`,
     ]);
     expect(said(facts({ latest: { node, run: run({}) } }))).toEqual([
       `the latest run has no record for 2 invariants of the set: ${A}, ${B}`,
@@ -348,8 +349,11 @@ describe('judgePlan: what each reason says', () => {
   it('without a digest, the ids decide: the same ids are not stale, one removed or swapped is', () => {
     const noDigest = { set_digest: undefined };
     expect(codes(facts({ latest: { node, run: run({ [A]: true, [B]: true }, noDigest) } })).reasons).toEqual([]);
-    // Same count, different ids.
-    expect(codes(facts({ latest: { node, run: run({ [A]: true, [C]: true }, noDigest) } })).reasons).toEqual(['fail:stale']);
+    // Same count, different ids (B, added, has no record).
+    expect(codes(facts({ latest: { node, run: run({ [A]: true, [C]: true }, noDigest) } })).reasons).toEqual([
+      'fail:stale',
+      'report:unenforced',
+    ]);
     // One more record than the set.
     expect(codes(facts({ latest: { node, run: run({ [A]: true, [B]: true, [C]: true }, noDigest) } })).reasons).toEqual(['fail:stale']);
   });
@@ -373,6 +377,13 @@ describe('judgePlan: what each reason says', () => {
         edited: 1,
         message:
           'the effective set changed after the latest run (1 added, 1 removed, 1 edited since 2026-11-30T03:52:42Z): run `agents plan strategize` again',
+      },
+      {
+        code: 'unenforced',
+        level: 'report',
+        invariant_id: B,
+        severity: 'warning',
+        message: `warning invariant ${B} was not enforced: the latest run has no record of it`,
       },
     ]);
     // Only edits: no id added or removed.
@@ -398,6 +409,18 @@ describe('judgePlan: what each reason says', () => {
     expect(reason).toMatchObject({ code: 'stale', level: 'fail', added: 1, removed: 1 });
     expect(reason).not.toHaveProperty('edited');
     expect(reason!.message).toContain('(1 added, 1 removed since, 2026-11-30T03:52:42Z)');
+  });
+
+  it('allowing a stale run does not allow an error invariant added since, which no run has judged', () => {
+    // The run judged B alone; A, an error invariant, was added since.
+    const f = facts({ setDigest: 'D2', latest: { node, run: run({ [B]: true }) } });
+    const v = judgePlan(f, { allow: ['stale'] });
+    expect(v.failing).toBe(true);
+    expect(codes(f, { allow: ['stale'] }).reasons).toEqual(['report:stale:allowed', 'fail:unenforced']);
+    expect(v.reasons[1]).toMatchObject({ code: 'unenforced', invariant_id: A, severity: 'error' });
+    // Waived, it reports; allowed as unenforced too, the gate passes on purpose.
+    expect(judgePlan({ ...f, waived: new Set([A]) }, { allow: ['stale'] }).failing).toBe(false);
+    expect(judgePlan(f, { allow: ['stale', 'unenforced'] }).failing).toBe(false);
   });
 
   it('an --allow of a reason that does not fail changes nothing', () => {
