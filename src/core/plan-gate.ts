@@ -96,6 +96,8 @@ export interface GateFacts {
   violations: readonly Violation[];
   /** Invariants a waiver covers now: left unenforced, they report instead of failing. */
   waived?: ReadonlySet<string>;
+  /** Invariants of the set a policy source locks (docs/extends.md, "Floors"): no waiver covers them, so none is offered. */
+  locked?: ReadonlySet<string>;
   /** The plan's id: the reasons that say to run `plan strategize` name it, so the command works as written. */
   plan?: string;
   /**
@@ -177,8 +179,8 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
       level: 'fail',
       message:
         ids.length === 1
-          ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}${waiveWords(errors, facts.effective)}`
-          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it${waiveWords(errors, facts.effective)}`,
+          ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}${waiveWords(errors, facts.effective, facts.locked)}`
+          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it${waiveWords(errors, facts.effective, facts.locked)}`,
     });
   }
   for (const s of ['warning', 'info'] as const) {
@@ -273,17 +275,29 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
 
 /**
  * How the error-violation reason ends: waiving the invariant, which only an invariant of the plan's set can be
- * (`invariant waive` refuses another), so a violation whose invariant has left the set is said to need resolving.
+ * (`invariant waive` refuses another), and only one no policy source locks (it refuses that too): a violation whose
+ * invariant has left the set, or is locked, is said to need resolving.
  */
-function waiveWords(errors: readonly Violation[], effective: readonly GateInvariant[]): string {
+function waiveWords(errors: readonly Violation[], effective: readonly GateInvariant[], locked?: ReadonlySet<string>): string {
   const inSet = new Set(effective.map((i) => i.id));
   const gone = errors.filter((v) => !inSet.has(v.invariant_id));
-  if (gone.length === 0) return ', or waive its invariant';
-  const left = [...new Set(gone.map((v) => v.invariant_id))];
-  const which = fiveOf(left);
-  if (gone.length === errors.length)
-    return ` (${left.length === 1 ? `its invariant ${which} is` : `their invariants ${which} are`} no longer in the plan's set, so no waiver covers ${errors.length === 1 ? 'it' : 'them'})`;
-  return `, or, for one whose invariant is still in the plan's set, waive that invariant (not ${which}, which left the set)`;
+  const held = errors.filter((v) => inSet.has(v.invariant_id) && locked?.has(v.invariant_id) === true);
+  if (gone.length + held.length === 0) return ', or waive its invariant';
+  const ids = (vs: readonly Violation[]) => [...new Set(vs.map((v) => v.invariant_id))];
+  const [left, floors] = [ids(gone), ids(held)];
+  if (gone.length + held.length === errors.length) {
+    const them = errors.length === 1 ? 'it' : 'them';
+    const is = (list: readonly string[]) => (list.length === 1 ? 'is' : 'are');
+    // One kind: "its invariant X is …", as each was said before; both: each group named with its own reason.
+    const lead = (list: readonly string[]) => (list.length === 1 ? `its invariant ${fiveOf(list)}` : `their invariants ${fiveOf(list)}`);
+    if (floors.length === 0) return ` (${lead(left)} ${is(left)} no longer in the plan's set, so no waiver covers ${them})`;
+    if (left.length === 0) return ` (${lead(floors)} ${is(floors)} locked by a policy source, so no waiver covers ${them})`;
+    return ` (${fiveOf(left)} ${is(left)} no longer in the plan's set, and ${fiveOf(floors)} ${is(floors)} locked by a policy source, so no waiver covers ${them})`;
+  }
+  if (floors.length === 0)
+    return `, or, for one whose invariant is still in the plan's set, waive that invariant (not ${fiveOf(left)}, which left the set)`;
+  const not = [...(left.length > 0 ? [`${fiveOf(left)}, which left the set`] : []), `${fiveOf(floors)}, which a policy source locks`];
+  return `, or, for one whose invariant a waiver can cover, waive that invariant (not ${not.join(', nor ')})`;
 }
 
 /** The first five ids of a list, and how many more it holds: what the gate's one-line messages name. */

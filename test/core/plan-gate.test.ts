@@ -293,6 +293,21 @@ describe('judgePlan: what each reason says', () => {
     expect(mixed).toContain(`not ${C}`);
   });
 
+  it('an error violation of an invariant a policy source locks is offered no waiver, which invariant waive refuses', () => {
+    const enforced = { latest: { node, run: run({ [A]: true, [B]: true }) } };
+    const of = (invariant: string) => ({ ...violation('error'), invariant_id: invariant });
+    const message = (violations: Violation[]) => said(facts({ ...enforced, locked: new Set([A]), violations }))[0]!;
+    expect(message([of(A)])).not.toMatch(/\bwaive\b/);
+    expect(message([of(A)])).toContain(`its invariant ${A} is locked by a policy source`);
+    // Locked and gone: neither can be waived, each said why.
+    expect(message([of(A), of(C)])).not.toMatch(/\bwaive\b/);
+    expect(message([of(A), of(C)])).toContain(`${C} is no longer in the plan's set, and ${A} is locked`);
+    // One that can be waived beside them: the waiver is offered for it alone.
+    const mixed = message([of(A), of(B), of(C)]);
+    expect(mixed).toMatch(/\bwaive that invariant\b/);
+    expect(mixed).toContain(`not ${C}, which left the set, nor ${A}, which a policy source locks`);
+  });
+
   it('a violation report carries its severity', () => {
     const v = judgePlan(facts({ effective: [], violations: [violation('info')] }));
     expect(v.reasons).toEqual([{ code: 'violation', level: 'report', severity: 'info', message: '1 info violation recorded' }]);

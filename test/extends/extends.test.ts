@@ -375,6 +375,38 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(existsSync(join(app, '.agents/plans', planId, `${copy}.yaml`))).toBe(true);
   });
 
+  it('plan status offers no waiver for an error violation of a locked invariant, which invariant waive refuses', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
+    const planId = JSON.parse(use.stdout).plan.id as string;
+    expect((await run(app, 'invariant', 'violation', 'add', '--plan', planId, '--invariant', NEVER_DELETE)).code).toBe(0);
+    const waive = await run(
+      app,
+      'invariant',
+      'waive',
+      NEVER_DELETE,
+      '--plan',
+      planId,
+      '--reason',
+      'r',
+      '--owner',
+      'o',
+      '--expires',
+      '2999-01-01',
+      '--format',
+      'json',
+    );
+    expect(JSON.parse(waive.stdout).error.code).toBe('locked-waived');
+    const status = await run(app, 'plan', 'status', planId, '--format', 'json');
+    expect(status.code).toBe(1);
+    const reason = JSON.parse(status.stdout).reasons.find((r: { code: string }) => r.code === 'error-violation');
+    expect(reason.message).toContain(NEVER_DELETE);
+    expect(reason.message).not.toMatch(/\bwaive\b/);
+  });
+
   it('two sources with the same text: the one listed first in extends is kept and shadows the other', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir, join(dir, 'PWNED'));
