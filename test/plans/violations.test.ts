@@ -150,9 +150,18 @@ describe('invariant violation add / list and plan status', () => {
       code: 'usage',
       detail: { invariant: GLOBAL_LOG, applies: PROJECT_LOG },
     });
+    // One of a scope the set never reaches (an action template's the plan was not made from) is named where it lives.
+    const template = { invariant: '01M8KK1KW0KPRSWWKENT2QZ1QM', path: 'actions/local/code-coverage/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml' };
     expect(
-      (await error('invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KK1KW0KPRSWWKENT2QZ1QM')).detail,
-    ).toBeNull();
+      await error('invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', template.invariant.slice(0, 12)),
+    ).toMatchObject({
+      code: 'usage',
+      detail: template,
+    });
+    expect(await error('invariant', 'waive', template.invariant, '--project', 'myapp', ...waive)).toMatchObject({
+      code: 'usage',
+      detail: template,
+    });
     expect(fileList(root)).toEqual(before);
   });
 

@@ -9,7 +9,7 @@ import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { planIds } from '../../store/listing.ts';
-import { notInSet, refuseOtherKind, refuseUnknownInvariant } from '../invariants/lookup.ts';
+import { notInSet, outOfReach, refuseOtherKind, refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { checkSeverity, requirePlanHeld } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
 import { optionWords } from '../option-words.ts';
@@ -45,7 +45,8 @@ export async function addViolation(
       inSet.map((i) => i.id),
       { otherKind: `A violation names the invariant it breaks. ${hint}`, unknown: hint },
     );
-    throw notInSet(wanted, entries, `plan ${plan.id}`, hint, 'Record the violation against');
+    const elsewhere = await outOfReach(svc.invariants, wanted, { kind: 'plan', plan: plan.id, project: plan.project });
+    throw notInSet(wanted, entries, `plan ${plan.id}`, hint, 'Record the violation against', elsewhere);
   }
   const chosen = pickId(
     input.invariant,
