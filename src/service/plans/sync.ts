@@ -43,8 +43,8 @@ export async function syncInputs(
     const { tree, local } = found;
     // A template whose folder is gone (renamed, removed, a partial checkout) is not one whose invariants all left.
     // It is gone for the plan only while the plan holds copies from it: once those are removed by hand, as the
-    // refusal says, there is nothing left to remove and nothing to add from it.
-    // A source's template lives in the source at its pin, not in this store: a folder of the store is not what to restore.
+    // refusal says, there is nothing left to remove and nothing to add from it. A source's template lives in the source
+    // at its pin, not in this store: what brings it back is a pin that holds it, not a folder of the store.
     if (copied.has(ref) && (await tree.list(`actions/${local}`, { recursive: false })).length === 0)
       gone.push(
         found.source === undefined
