@@ -125,25 +125,7 @@ export async function effective(
   // A pattern given bare (effective(target, 'regex')) would be no filter: the whole set.
   const options = inputObject(given, 'effective', { pattern: true });
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
-  let resolvedTarget: Target;
-  let plan: Plan | undefined;
-  let folders: string[];
-  if ('plan' in target) {
-    plan = await svc.readPlan(requiredString(target.plan, 'plan'));
-    resolvedTarget = { kind: 'plan', plan: plan.id, ...(plan.project ? { project: plan.project } : {}) };
-    folders = [`plans/${plan.id}`, ...(plan.project ? [`projects/${plan.project}`] : []), 'global'];
-  } else {
-    const scope = toScope({ project: target.project });
-    if (scope.kind !== 'project') throw new Error('unreachable');
-    resolvedTarget = { kind: 'project', project: scope.project };
-    folders = [`projects/${scope.project}`, 'global'];
-  }
-  const snap = await readFolders(svc.source, folders);
-  requireValid(snap, 'resolve the effective set');
-  if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
-    await svc.requireProject(resolvedTarget.project);
-  const inherited = await svc.inherited();
-  const set = resolveEffective(resolvedTarget, inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants);
+  const { resolvedTarget, plan, set, snap, inherited } = await resolveSet(svc, target);
   let entries = set;
   if (re) {
     const keep = new Set(
@@ -172,6 +154,53 @@ export async function effective(
   const result: EffectiveResult = { target: resolvedTarget, entries, waivers, warnings };
   if (plan) result.plan = plan;
   return result;
+}
+
+/**
+ * A plan's effective set without its waivers, for what never reads them (`plan strategize`, `invariant violation
+ * add`): a waiver file broken by hand stops what reads the waivers (`plan status`, `plan show`, the listings), not
+ * the recording of a run or a violation. Its warnings are said as `effective` says them.
+ */
+export async function planSetWithoutWaivers(
+  svc: InvariantContext,
+  planId: string,
+): Promise<Pick<EffectiveResult, 'entries' | 'warnings'> & { plan: Plan }> {
+  const { plan, set, snap } = await resolveSet(svc, { plan: planId });
+  const warnings = await planProjectWarnings(svc, plan!, snap.entries);
+  return { plan: plan!, entries: set, warnings };
+}
+
+/** The target's effective set, resolved from the folders it reads and the inherited invariants (exit 3 when invalid). */
+async function resolveSet(
+  svc: InvariantContext,
+  target: { project: string } | { plan: string },
+): Promise<{
+  resolvedTarget: Target;
+  plan: Plan | undefined;
+  set: ReturnType<typeof resolveEffective>;
+  snap: Awaited<ReturnType<typeof readFolders>>;
+  inherited: ScopedInvariant[];
+}> {
+  let resolvedTarget: Target;
+  let plan: Plan | undefined;
+  let folders: string[];
+  if ('plan' in target) {
+    plan = await svc.readPlan(requiredString(target.plan, 'plan'));
+    resolvedTarget = { kind: 'plan', plan: plan.id, ...(plan.project ? { project: plan.project } : {}) };
+    folders = [`plans/${plan.id}`, ...(plan.project ? [`projects/${plan.project}`] : []), 'global'];
+  } else {
+    const scope = toScope({ project: target.project });
+    if (scope.kind !== 'project') throw new Error('unreachable');
+    resolvedTarget = { kind: 'project', project: scope.project };
+    folders = [`projects/${scope.project}`, 'global'];
+  }
+  const snap = await readFolders(svc.source, folders);
+  requireValid(snap, 'resolve the effective set');
+  if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
+    await svc.requireProject(resolvedTarget.project);
+  const inherited = await svc.inherited();
+  const set = resolveEffective(resolvedTarget, inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants);
+  return { resolvedTarget, plan, set, snap, inherited };
 }
 
 /**
