@@ -13,6 +13,7 @@ import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 // that kills it; a run that had to be killed fails the test (it hung).
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
 const LIMIT_MS = 10_000;
 
 interface Run {
@@ -313,6 +314,29 @@ describe('agents export reads its targets and its cache only when they are regul
     expect(check.hung).toBe(false);
     expect(check.code).toBe(0);
   });
+
+  it.each([
+    ['a FIFO', (path: string) => fifo(path)],
+    ['a folder', (path: string) => mkdirSync(path)],
+  ])(
+    "%s at an invariant's name after an export: export and export --check refuse it (exit 3) as list does, not answer from the cache",
+    (_, make) => {
+      const { store } = repoStore();
+      expect(run(['export', '--target', 'agents-md'], store).code).toBe(0);
+      const odd = `global/${B}.yaml`;
+      make(join(store, odd));
+      for (const args of [
+        ['invariant', 'list'],
+        ['export', '--target', 'agents-md'],
+        ['export', '--check', '--target', 'agents-md'],
+      ]) {
+        const r = run(['--format', 'json', ...args], store);
+        expect(r.hung, args.join(' ')).toBe(false);
+        expect(r.code, args.join(' ')).toBe(3);
+        expect(JSON.parse(r.stdout).error.detail.diagnostics[0], args.join(' ')).toMatchObject({ code: 'not-a-file', file: odd });
+      }
+    },
+  );
 });
 
 describe('agents guard install', () => {
