@@ -96,6 +96,8 @@ describe('project and action shapes', () => {
         { path: '.', projects: [] },
       ]),
     ).toBe('web/src/a.ts  web\n.  (no project)');
+    // A file named with a newline is one line, not a second path with no project.
+    expect(whichText(s, [{ path: 'web/a\nlib/b.ts', projects: ['web'] }])).toBe('web/a\\nlib/b.ts  web');
   });
 });
 
