@@ -69,8 +69,9 @@ export async function listProjectFolders(source: TreeSource): Promise<{ names: s
     diagnostics.push(top.type === 'symlink' ? linkedFolder('projects') : fileWhereFolderGoes('projects'));
   for (const e of entries) {
     const name = e.path.slice('projects/'.length);
-    // Hidden entries are the user's own, as in a scope folder.
+    // projects/ itself a link lists as that one entry.
     if (e.path === 'projects') diagnostics.push(linkedFolder(e.path));
+    // A hidden entry is the user's own, as in a scope folder.
     else if (e.type === 'symlink' && !isHiddenName(name)) diagnostics.push(linkedFolder(e.path, 'a symbolic link'));
     if (e.type !== 'dir') continue;
     // A project folder an interrupted `project add`, `import` or `project remove` left under a temporary's name is
