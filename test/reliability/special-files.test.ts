@@ -358,7 +358,7 @@ describe('a link or file where projects/ or a project folder goes', () => {
       'projects/web',
       (store: string, repo: string) => symlinkSync(movedAway(store, 'projects/web', repo), join(store, 'projects/web')),
     ],
-  ])('%s: export, export --check, which and guard check refuse it (exit 3), the exported file kept', (_, file, breakIt) => {
+  ])('%s: export, export --check, which, guard check and the set refuse it (exit 3), the exported file kept', (_, file, breakIt) => {
     const store = testStore({
       [`global/${A}.yaml`]: invariantYaml(A, 'Never delete production data'),
       [`projects/web/${B}.yaml`]: guardedYaml(B, 'Never touch the secrets', { write: ['secrets/**'] }),
@@ -377,6 +377,7 @@ describe('a link or file where projects/ or a project folder goes', () => {
       ['export', '--check', '--target', 'agents-md'],
       ['which', 'src/x.ts'],
       ['guard', 'check', '--staged'],
+      ['invariant', 'list', '--effective', '--project', 'web'],
     ]) {
       const r = run(['--format', 'json', ...args], join(repo, 'src'));
       expect(r.code, args.join(' ')).toBe(3);
