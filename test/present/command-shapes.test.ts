@@ -215,6 +215,10 @@ describe('export shapes', () => {
       }),
     );
     expect(checkText(plan, problems)).toBe('AGENTS.md: missing\nCLAUDE.md:3: edited by hand\nweb/AGENTS.md: out of date');
+    // A folder named with a newline: one line a file, written and checked alike.
+    const odd = { ...plan, changes: [{ ...plan.changes[0]!, path: 'lib\nx/AGENTS.md', action: 'delete' as const }], refused: [] };
+    expect(checkText(odd, checkProblems(odd))).toBe('lib\\nx/AGENTS.md: obsolete');
+    expect(writtenText(s, odd, odd.changes).split('\n')[0]).toBe('removed lib\\nx/AGENTS.md');
   });
 
   it('--check shows a hand edit as the diff --force would apply: whole in JSON, cut in text with the count left out', () => {
