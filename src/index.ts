@@ -20,9 +20,11 @@ export {
   type EditInput,
   type EditResult,
   type MoveResult,
+  type RemoveResult,
   type NearMatch,
   type ListOptions,
   type ListedInvariant,
+  type ListResult,
   type EffectiveResult,
   type WaiverState,
   type ShowResult,
@@ -69,7 +71,7 @@ export {
   type SyncResult,
   type WaiveInput,
 } from './service/plan-service.ts';
-export { ScopeService, type ActionSummary, type ProjectSummary } from './service/scope-service.ts';
+export { ScopeService, type ActionList, type ActionSummary, type ProjectSummary } from './service/scope-service.ts';
 export type { Waiver, ScopedWaiver, WaiverScope } from './core/waivers.ts';
 export { commandActor, type Actor, type CommandActorConfig } from './enforce/actors.ts';
 export type {

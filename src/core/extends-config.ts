@@ -16,10 +16,12 @@ function problem(file: string, message: string, hint: string): Diagnostic {
 
 /**
  * Whether config.yaml's text may declare sources: any mention of `extends`, not only a block key at the start
- * of a line (`{extends: …}` and `"extends":` are YAML too). A text without one need not be parsed for them.
+ * of a line (`{extends: …}` and `"extends":` are YAML too). A text without one need not be parsed for them. A
+ * backslash may spell the key in a double-quoted escape (`"\x65xtends":`), and a NUL is a file in UTF-16 or
+ * binary: either is parsed, so that the word's absence never stands for a store that extends nothing.
  */
 export function mayExtend(text: string): boolean {
-  return /extends/.test(text);
+  return /extends|\\|\u0000/.test(text);
 }
 
 /**

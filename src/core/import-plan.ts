@@ -136,16 +136,31 @@ export function placeProjects(
     const key = sorted(m.paths ?? []);
     if (!byPaths.has(key)) byPaths.set(key, name);
   }
+  // Files of one import with the same globs (`react.mdc` and `hooks.mdc` on `apps/web/**`, or one beside the folder's
+  // AGENTS.md) share one project, as they would an existing one of those globs: two would overlap, and one be skipped.
+  // The name is that of the first of them by path, whichever file is read first.
+  const shared = new Map<string, ImportFile>();
+  for (const f of files) {
+    if (f.target.kind !== 'project' || f.skipped || f.target.given || f.target.paths.length === 0) continue;
+    const key = sorted(f.target.paths);
+    const first = shared.get(key);
+    if (first === undefined || f.file < first.file) shared.set(key, f);
+  }
+  const targetOf = (f: ImportFile): ImportTarget =>
+    f.target.kind === 'project' && !f.target.given && f.target.paths.length > 0
+      ? (shared.get(sorted(f.target.paths))?.target ?? f.target)
+      : f.target;
   const named = new Set(names);
   // The path sets each made name stands for: those of its existing project (when it has paths), and the files'.
   const claims = new Map<string, Set<string>>();
   const claim = (name: string, key: string) => (claims.get(name) ?? claims.set(name, new Set()).get(name)!).add(key);
   for (const f of files) {
-    if (f.target.kind !== 'project' || f.skipped || f.target.given || f.target.paths.length === 0) continue;
-    if (byPaths.has(sorted(f.target.paths))) continue;
-    const have = existing.get(f.target.name)?.paths ?? [];
-    if (have.length > 0) claim(f.target.name, sorted(have));
-    claim(f.target.name, sorted(f.target.paths));
+    const t = targetOf(f);
+    if (t.kind !== 'project' || f.skipped || t.given || t.paths.length === 0) continue;
+    if (byPaths.has(sorted(t.paths))) continue;
+    const have = existing.get(t.name)?.paths ?? [];
+    if (have.length > 0) claim(t.name, sorted(have));
+    claim(t.name, sorted(t.paths));
   }
   // A name no project may have (a scope word: `plans/AGENTS.md`, `packages/global/`) is widened as a taken one is.
   const taken = new Set([...named, ...claims.keys(), ...RESERVED_PROJECT_NAMES]);
@@ -169,12 +184,12 @@ export function placeProjects(
   // Names chosen in the order of the paths, not of the files: which file is read first never decides a name.
   const byKey = files.filter((f) => f.target.kind === 'project' && !f.skipped && !f.target.given && f.target.paths.length > 0);
   for (const f of [...byKey].sort((a, b) => compareKeys(a, b, sorted))) {
-    const t = f.target as { name: string; paths: string[]; wider?: string[] };
+    const t = targetOf(f) as { name: string; paths: string[]; wider?: string[] };
     if (!byPaths.has(sorted(t.paths))) nameFor(t);
   }
   for (const f of files) {
-    if (f.target.kind !== 'project' || f.skipped) continue;
-    const t = f.target;
+    const t = targetOf(f);
+    if (t.kind !== 'project' || f.skipped) continue;
     const match = t.paths.length === 0 ? undefined : byPaths.get(sorted(t.paths));
     const name = match ?? (t.given ? t.name : nameFor(t));
     projectOf.set(f, name);

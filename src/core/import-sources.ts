@@ -115,9 +115,11 @@ export function appliesTo(kind: ImportKind, front: Record<string, unknown> | und
 }
 
 function globList(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? topLevelItems(value) : [];
+  // An item of a YAML list may be a comma-separated list itself (`- src/**/*.ts,lib/**/*.ts`), as the string form is:
+  // taken whole, it would be one glob that matches no file, and the rule would reach no agent.
+  const items = Array.isArray(value) ? value : [value];
   return items
-    .filter((g): g is string => typeof g === 'string')
+    .flatMap((g) => (typeof g === 'string' ? topLevelItems(g) : []))
     .map((g) => g.trim().replace(/^\.\//, ''))
     .filter((g) => g !== '');
 }

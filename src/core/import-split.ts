@@ -24,7 +24,8 @@ export type LeftOutReason =
   | 'export-block'
   | 'comment'
   | 'too-long'
-  | 'front-matter';
+  | 'front-matter'
+  | 'front-matter-key';
 
 /** A piece of the file that is not a rule, with its lines (1-based, inclusive). */
 export interface LeftOut {

@@ -96,11 +96,13 @@ export interface GateFacts {
   violations: readonly Violation[];
   /** Invariants a waiver covers now: left unenforced, they report instead of failing. */
   waived?: ReadonlySet<string>;
+  /** Invariants of the set a policy source locks (docs/extends.md, "Floors"): no waiver covers them, so none is offered. */
+  locked?: ReadonlySet<string>;
   /** The plan's id: the reasons that say to run `plan strategize` name it, so the command works as written. */
   plan?: string;
   /**
-   * The start of the commands the reasons name: the command line's with its --store (CliContext.agentsCommand), so
-   * that, pasted, they reach the same store; `agents` without it.
+   * The start of the commands the reasons name: `agents`, or `agents --store DIR` for a run given a store, so that a
+   * command pasted in the same folder reaches the same store. `agents` when left out.
    */
   agents?: string;
   /** The plan's project when it has no folder, and where the plan file names it (`file:line:col`). */
@@ -163,6 +165,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     else reasons.push(r);
   };
 
+  const agents = facts.agents ?? 'agents';
   const bySeverity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const v of facts.violations) bySeverity[v.severity]++;
   if (bySeverity.error > 0) {
@@ -170,14 +173,14 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     const errors = facts.violations.filter((v) => v.severity === 'error');
     const ids = errors.map((v) => v.id);
     const named = fiveOf(ids);
-    const resolve = `\`${facts.agents ?? 'agents'} invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
+    const resolve = `\`${agents} invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
     add({
       code: 'error-violation',
       level: 'fail',
       message:
         ids.length === 1
-          ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}${waiveWords(errors, facts.effective)}`
-          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it${waiveWords(errors, facts.effective)}`,
+          ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}${waiveWords(errors, facts.effective, facts.locked)}`
+          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it${waiveWords(errors, facts.effective, facts.locked)}`,
     });
   }
   for (const s of ['warning', 'info'] as const) {
@@ -201,7 +204,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     });
   }
 
-  const strategize = `${facts.agents ?? 'agents'} plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
+  const strategize = `${agents} plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
   const latest = facts.latest;
   if (!latest) {
     if (facts.effective.length > 0)
@@ -241,6 +244,9 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
         message: `the effective set changed after the latest run (${what}): run \`${strategize}\` again`,
         ...changes,
       });
+      // An invariant added since was never judged: unenforced as one the run left out, so that allowing the stale
+      // run does not pass an error invariant no run has seen (as allowing an incomplete run does not).
+      for (const inv of facts.effective) if (!records.has(inv.id)) add(unrecorded(inv, facts.waived));
     } else {
       const missing = facts.effective.filter((i) => !records.has(i.id));
       if (missing.length > 0)
@@ -269,17 +275,29 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
 
 /**
  * How the error-violation reason ends: waiving the invariant, which only an invariant of the plan's set can be
- * (`invariant waive` refuses another), so a violation whose invariant has left the set is said to need resolving.
+ * (`invariant waive` refuses another), and only one no policy source locks (it refuses that too): a violation whose
+ * invariant has left the set, or is locked, is said to need resolving.
  */
-function waiveWords(errors: readonly Violation[], effective: readonly GateInvariant[]): string {
+function waiveWords(errors: readonly Violation[], effective: readonly GateInvariant[], locked?: ReadonlySet<string>): string {
   const inSet = new Set(effective.map((i) => i.id));
   const gone = errors.filter((v) => !inSet.has(v.invariant_id));
-  if (gone.length === 0) return ', or waive its invariant';
-  const left = [...new Set(gone.map((v) => v.invariant_id))];
-  const which = fiveOf(left);
-  if (gone.length === errors.length)
-    return ` (${left.length === 1 ? `its invariant ${which} is` : `their invariants ${which} are`} no longer in the plan's set, so no waiver covers ${errors.length === 1 ? 'it' : 'them'})`;
-  return `, or, for one whose invariant is still in the plan's set, waive that invariant (not ${which}, which left the set)`;
+  const held = errors.filter((v) => inSet.has(v.invariant_id) && locked?.has(v.invariant_id) === true);
+  if (gone.length + held.length === 0) return ', or waive its invariant';
+  const ids = (vs: readonly Violation[]) => [...new Set(vs.map((v) => v.invariant_id))];
+  const [left, floors] = [ids(gone), ids(held)];
+  if (gone.length + held.length === errors.length) {
+    const them = errors.length === 1 ? 'it' : 'them';
+    const is = (list: readonly string[]) => (list.length === 1 ? 'is' : 'are');
+    // One kind: "its invariant X is …", as each was said before; both: each group named with its own reason.
+    const lead = (list: readonly string[]) => (list.length === 1 ? `its invariant ${fiveOf(list)}` : `their invariants ${fiveOf(list)}`);
+    if (floors.length === 0) return ` (${lead(left)} ${is(left)} no longer in the plan's set, so no waiver covers ${them})`;
+    if (left.length === 0) return ` (${lead(floors)} ${is(floors)} locked by a policy source, so no waiver covers ${them})`;
+    return ` (${fiveOf(left)} ${is(left)} no longer in the plan's set, and ${fiveOf(floors)} ${is(floors)} locked by a policy source, so no waiver covers ${them})`;
+  }
+  if (floors.length === 0)
+    return `, or, for one whose invariant is still in the plan's set, waive that invariant (not ${fiveOf(left)}, which left the set)`;
+  const not = [...(left.length > 0 ? [`${fiveOf(left)}, which left the set`] : []), `${fiveOf(floors)}, which a policy source locks`];
+  return `, or, for one whose invariant a waiver can cover, waive that invariant (not ${not.join(', nor ')})`;
 }
 
 /** The first five ids of a list, and how many more it holds: what the gate's one-line messages name. */

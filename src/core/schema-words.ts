@@ -8,7 +8,8 @@ const WORDS: Readonly<Record<string, string>> = {
   '\\S': `is blank: write the text (at most ${MAX_TEXT_LENGTH} characters)`,
   '^[^\\s,][^,]{0,63}$': 'must be 1 to 64 characters, hold no comma and start with no white space',
   '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2}))?$':
-    'is not a date (YYYY-MM-DD) nor an RFC 3339 date-time (2026-12-31T18:00:00Z)',
+    // A lower-case "t" or "z" is RFC 3339 too, but not how the store keeps it: said, so that "not RFC 3339" is never said of one.
+    'is not a date (YYYY-MM-DD) nor an RFC 3339 date-time as the store keeps one (2026-12-31T18:00:00Z: T and Z in upper case, an offset as +01:00)',
   '^(?:[a-z0-9][a-z0-9._-]{0,63}:)?[a-z0-9][a-z0-9._-]{0,63}/[a-z0-9][a-z0-9._-]{0,63}$':
     'is not an action template (ns/name, or source:ns/name for a policy source\'s; names in lower case a-z, 0-9, ".", "_" and "-")',
   '^[^-\\s][^\\s]*$': 'holds white space or starts with "-", which a program given it would read as an option',

@@ -1,5 +1,6 @@
 // The shapes `agents export` prints (docs/json-output.md, docs/export.md): the files it wrote, the diff --dry-run
 // shows, what --check found, and --stdout's file wrapped in a document. The command computes and writes; these say it.
+import { escapeUnsafe } from '../core/plain-text.ts';
 import type { Style } from '../core/style.ts';
 import { refusedEntry } from '../service/export-refusals.ts';
 import type { ExportPlan } from '../service/export-plan.ts';
@@ -41,7 +42,8 @@ export function writtenJson(plan: ExportPlan, written: readonly FileChange[]) {
 export function writtenText(s: Style, plan: ExportPlan, written: readonly FileChange[]): string {
   const unchanged = plan.changes.length - written.length;
   const verb = { create: s.green('created'), update: s.green('updated'), delete: s.yellow('removed'), unchanged: 'unchanged' } as const;
-  const lines = written.map((c) => `${verb[c.action]} ${c.path}`);
+  // A newline in a folder's name is shown as `\n`: each file stays one line.
+  const lines = written.map((c) => `${verb[c.action]} ${escapeUnsafe(c.path)}`);
   lines.push(
     s.dim(`${written.length} file${written.length === 1 ? '' : 's'} written, ${unchanged} up to date (${plan.targets.join(', ')})`),
   );
@@ -107,7 +109,10 @@ export function checkText(plan: ExportPlan, problems: readonly CheckProblem[], r
   if (problems.length === 0)
     return `${plan.changes.length} exported file${plan.changes.length === 1 ? '' : 's'} up to date (${plan.targets.join(', ')})`;
   return problems
-    .flatMap((p) => [`${p.path}${p.line === null ? '' : `:${p.line}`}: ${p.status}`, ...(p.diff === null ? [] : diffLines(p.diff, rerun))])
+    .flatMap((p) => [
+      `${escapeUnsafe(p.path)}${p.line === null ? '' : `:${p.line}`}: ${p.status}`,
+      ...(p.diff === null ? [] : diffLines(p.diff, rerun)),
+    ])
     .join('\n');
 }
 

@@ -15,6 +15,9 @@ export function fetchedJson(outcomes: readonly FetchOutcome[]) {
 }
 
 export function fetchedText(s: Style, outcomes: readonly FetchOutcome[]): string {
+  // A store that extends nothing (or, at --rev, pins none of what it names) fetches nothing, exit 0: said, rather than
+  // a run that prints nothing at all.
+  if (outcomes.length === 0) return "Nothing to fetch: config.yaml's `extends` names no pinned policy source.";
   return outcomes
     .flatMap((o) => [
       `${o.status === 'fetched' ? s.green('fetched') : s.dim('cached ')}  ${o.name}  ${o.commit}`,

@@ -3,6 +3,7 @@
 // writes; these say it.
 import { type ImportFile, type ImportPlan, type PlannedCandidate, plannedScopeName } from '../core/import-plan.ts';
 import { instructionKind } from '../core/import-sources.ts';
+import type { LeftOut } from '../core/import-split.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { shellPath } from '../core/shell-word.ts';
 import type { Style } from '../core/style.ts';
@@ -92,6 +93,8 @@ export function planText(s: Style, plan: ImportPlan, verbose: boolean, agents: s
     const skipped = f.skipped ?? (f.target.kind === 'skip' ? f.target.why : undefined);
     if (skipped) {
       lines.push(`${s.yellow('skipped')} ${oneLine(f.file)}: ${oneLine(skipped)}`);
+      // A key its agent reads and the import does not may be why (`glob:` for `globs:`): said under the reason.
+      for (const l of f.leftOut) if (l.reason === 'front-matter-key') lines.push(leftOutLine(s, l));
       continue;
     }
     const mine = byFile.get(f.file) ?? [];
@@ -136,10 +139,7 @@ export function planText(s: Style, plan: ImportPlan, verbose: boolean, agents: s
         `  ${mark} ${String(c.line).padStart(4)}  ${c.text} ${s.dim(`[${c.severity}${c.tags.length ? `; ${c.tags.join(', ')}` : ''}]`)}${moved}${note}`,
       );
     }
-    for (const l of left) {
-      const at = l.line === l.end_line ? `${l.line}` : `${l.line}-${l.end_line}`;
-      lines.push(s.dim(`    left out ${at.padStart(7)}  ${l.reason}: ${l.excerpt}`));
-    }
+    for (const l of left) lines.push(leftOutLine(s, l));
     for (const r of f.references ?? [])
       lines.push(
         s.yellow(
@@ -148,6 +148,12 @@ export function planText(s: Style, plan: ImportPlan, verbose: boolean, agents: s
       );
   }
   return lines.join('\n');
+}
+
+/** One piece of a file left out, with its lines and why. */
+function leftOutLine(s: Style, l: LeftOut): string {
+  const at = l.line === l.end_line ? `${l.line}` : `${l.line}-${l.end_line}`;
+  return s.dim(`    left out ${at.padStart(7)}  ${l.reason}: ${l.excerpt}`);
 }
 
 export function importSummary(plan: ImportPlan): string {

@@ -9,7 +9,7 @@ import { removeBlock } from '../core/export-merge.ts';
 import { shellPath } from '../core/shell-word.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { checkTargetPath, type FileChange, readExisting, type Refusal, refusalOf, targetText } from './export-targets.ts';
-import type { FileRead } from '../store/read-file.ts';
+import { type FileRead, fileHolds } from '../store/read-file.ts';
 import { nestedTargetFiles, sparseTargets } from './export-listed.ts';
 import type { WatchedFile } from './export-plan.ts';
 import { watched } from './export-remembered.ts';
@@ -127,8 +127,9 @@ export async function obsoleteFiles(
 
 /**
  * A file, if it is one the export could have written; else undefined (none of its business). `clearing`: a file not
- * UTF-8 that holds a begin marker all the same (the owner's text added in another encoding after the block was
- * written) is refused, exit 2, as a file the export writes is: else its block would stand for ever, unseen.
+ * UTF-8, or over the size limit, that holds a begin marker all the same (the owner's text added in another encoding, or
+ * grown past the limit, after the block was written) is refused, exit 2, as a file the export writes is: else its
+ * block would stand for ever, unseen, and `export --check` say the files are up to date.
  */
 function readQuietly(
   top: string,
@@ -145,6 +146,8 @@ function readQuietly(
     if (!(error instanceof UsageError)) throw error;
     const bytes = () => (held === undefined ? readFileSync(join(top, rel)) : held.ok ? held.bytes : Buffer.alloc(0));
     if (clearing && error.detail?.reason === 'not-utf8' && bytes().includes(BEGIN_PREFIX)) throw error;
+    // Searched in pieces: a file over the limit is never read whole.
+    if (clearing && error.detail?.reason === 'too-large' && held === undefined && fileHolds(join(top, rel), BEGIN_PREFIX)) throw error;
     return undefined;
   }
 }

@@ -66,11 +66,17 @@ export async function withoutFloors<W>(
   effective: readonly ScopedInvariant[],
 ): Promise<Map<string, W>> {
   if (waived.size === 0) return waived;
-  const locked = await lockedTexts(storeRoot, source);
-  if (locked.size === 0) return waived;
+  const floors = await lockedIds(storeRoot, source, effective);
+  if (floors.size === 0) return waived;
   const out = new Map(waived);
-  for (const inv of effective) if (locked.has(textKey(inv.text))) out.delete(inv.id);
+  for (const id of floors) out.delete(id);
   return out;
+}
+
+/** The ids of `effective` that are, or copy the text of, a locked inherited invariant: no waiver covers them. */
+export async function lockedIds(storeRoot: string, source: TreeSource, effective: readonly ScopedInvariant[]): Promise<Set<string>> {
+  const locked = await lockedTexts(storeRoot, source);
+  return new Set(locked.size === 0 ? [] : effective.filter((inv) => locked.has(textKey(inv.text))).map((inv) => inv.id));
 }
 
 /**

@@ -10,6 +10,7 @@ import { UsageError } from '../core/errors.ts';
 import { type WaiverScope, writtenBy } from '../core/waivers.ts';
 import { ignoresCase } from '../git/repo.ts';
 import { loadConfig } from '../store/config.ts';
+import { listProjectFolders } from '../store/projects.ts';
 import { readFolders } from '../store/read.ts';
 import { readWaivers } from '../store/read-waivers.ts';
 import type { TreeSource } from '../store/tree-source.ts';
@@ -28,9 +29,8 @@ export async function buildIndex(
 ): Promise<{ index: GuardIndex; stamps: Record<string, string> }> {
   const service = new InvariantService(root, { clock: () => now }, from);
   const source = service.source;
-  const projectNames = (await source.list('projects', { recursive: false }))
-    .filter((e) => e.type === 'dir')
-    .map((e) => e.path.slice('projects/'.length));
+  const projectFolders = await listProjectFolders(source);
+  const projectNames = projectFolders.names;
   const taken = stamps(projectNames);
   let planInfo: { id: string; project?: string } | undefined;
   if (plan !== null) {
@@ -58,7 +58,7 @@ export async function buildIndex(
   }
   const folders = ['global', ...projectNames.map((p) => `projects/${p}`), ...(planInfo ? [`plans/${planInfo.id}`] : [])];
   const snap = await readFolders(source, folders);
-  requireValid(snap, 'build the guard index');
+  requireValid({ ...snap, diagnostics: [...projectFolders.diagnostics, ...snap.diagnostics] }, 'build the guard index');
   const inherited = await service.inherited();
   const scopes: WaiverScope[] = projectNames.map((project) => ({ kind: 'project', project }));
   if (planInfo) scopes.push({ kind: 'plan', plan: planInfo.id });

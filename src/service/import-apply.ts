@@ -5,9 +5,11 @@ import { PROJECTS_LOCK } from '../core/layout.ts';
 import type { ScopedInvariant, Scope } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
+import { readProjects } from '../store/projects.ts';
 import { readFolders } from '../store/read.ts';
 import { loadIdGenerator } from './deps.ts';
 import { idMaker } from './new-ids.ts';
+import { namedFolders } from './invariants/projects.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ScopeService } from './scope-service.ts';
 
@@ -43,7 +45,26 @@ export async function applyImport(
   const { signal } = options;
   const written: ImportWritten = { invariants: [], projects: [], refused: [] };
   const needed = new Set(chosen.filter((c) => c.scope.kind === 'project').map((c) => c.scope.project!));
-  const creating = plan.projects.filter((p) => !p.exists && needed.has(p.name));
+  const planned = plan.projects.filter((p) => !p.exists && needed.has(p.name));
+  // A project the plan would make that another writer made meanwhile (a second import, `project add`, while the
+  // review was open): with the same paths its rules go into it, as they would had it been there; with others they are
+  // reported not imported, as those of a project whose paths came to overlap are: one project refuses its own rules only.
+  const there = new Set(await namedFolders(invariants.source, 'projects'));
+  const { meta } = await readProjects(
+    invariants.source,
+    planned.filter((p) => there.has(p.name)).map((p) => p.name),
+  );
+  const sorted = (paths: readonly string[] | undefined) => [...(paths ?? [])].sort().join('\n');
+  const meanwhile = new Map<string, string>();
+  for (const p of planned)
+    if (there.has(p.name) && sorted(meta.get(p.name)?.paths) !== sorted(p.paths))
+      meanwhile.set(
+        p.name,
+        `project ${p.name} was made meanwhile with other paths (${meta.get(p.name)?.paths?.join(', ') || 'none'}) than this import gives it (${p.paths.join(', ') || 'none'}): import the file again, with --project ${p.name} to put its rules there`,
+      );
+  const creating = planned.filter((p) => !there.has(p.name));
+  const madeMeanwhile = (project: string) =>
+    `project ${project} was made meanwhile by another writer: run the import again to put its rules there`;
   const made = await scopes.newProjects(creating.map((p) => ({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}) })));
   const [{ checkInvariantDraft, formatInvariantFile }, { CreateBatch }, { withFolderLocks }] = await Promise.all([
     import('../core/serialize.ts'),
@@ -69,6 +90,11 @@ export async function applyImport(
     .replace(/\.\d{3}Z$/, 'Z');
   const groups = new Map<string, { scope: Scope; items: PlannedCandidate[] }>();
   for (const c of chosen) {
+    const refusal = c.scope.kind === 'project' ? meanwhile.get(c.scope.project!) : undefined;
+    if (refusal !== undefined) {
+      written.refused.push({ n: c.n, why: refusal });
+      continue;
+    }
     const scope: Scope = c.scope.kind === 'global' ? { kind: 'global' } : { kind: 'project', project: c.scope.project! };
     const folder = scope.kind === 'global' ? 'global' : `projects/${scope.project}`;
     const g = groups.get(folder) ?? { scope, items: [] };
@@ -86,7 +112,10 @@ export async function applyImport(
     root,
     withPaths.length > 0 ? [...existing, PROJECTS_LOCK] : existing,
     async () => {
-      for (const [project, refusal] of await scopes.pathOverlaps(withPaths)) overlapping.set(project, refusal.message);
+      // The same project made by another writer since the check above (a second import at once): the rules are
+      // not written, and the way to write them is to run the import again, which finds the project there.
+      for (const [project, refusal] of await scopes.pathOverlaps(withPaths))
+        overlapping.set(project, refusal.detail?.other === project ? madeMeanwhile(project) : refusal.message);
       const here = await readFolders(source, existing);
       for (const folder of existing) {
         const invalid = here.diagnostics.filter((d) => d.file === folder || d.file.startsWith(`${folder}/`));

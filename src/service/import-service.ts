@@ -12,6 +12,8 @@ import {
 } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { excerpt } from '../core/markdown-blocks.ts';
+import { alwaysApplyProblem, folderGlobProblem, unreadFrontMatter } from '../core/import-front-matter.ts';
+import { type SortedFiles, sortFiles } from '../core/globs.ts';
 import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
@@ -98,15 +100,18 @@ export class ImportService {
     const place = {
       top,
       realTop: realpathSync.native(top),
+      files: all,
       repository: new Set(all),
       store: storeRel === '' || storeRel.startsWith('..') || isAbsolute(storeRel) ? undefined : storeRel,
     };
-    const where = { project: options.project, global: options.global ?? false };
+    const source = this.invariants.source;
+    // Rules put into a project that exists take its paths, not their file's globs: those are then not checked.
+    const into = options.project !== undefined && (await readProjects(source)).names.includes(options.project);
+    const where = { project: options.project, global: options.global ?? false, into };
     let files = await Promise.all(found.map((f) => this.readFile(f.rel, f.kind, where, place)));
     // What the agents are told to read too, and this import does not: named, so that no rule is left behind unsaid.
     const reading = new Set(found.map((f) => f.rel));
     files = files.map((f) => (f.references ? { ...f, references: f.references.filter((r) => !reading.has(r.path)) } : f));
-    const source = this.invariants.source;
     const [snap, projects, inherited, config] = await Promise.all([
       readStore(source),
       readProjects(source),
@@ -207,12 +212,12 @@ export class ImportService {
   }
 
   /** Every file of the repository (git's list when there is one, so ignored files stay out), repository-relative. */
-  private async repositoryFiles(top: string): Promise<{ files: string[]; unlisted: Unlisted[] }> {
+  private async repositoryFiles(top: string): Promise<{ files: SortedFiles; unlisted: Unlisted[] }> {
     try {
       // A folder git could not open (no permission) hides its files from git's list as from the walk below.
       const unlisted: Unlisted[] = [];
       const files = await lsRepoFiles(top, true, undefined, (folder, code) => unlisted.push({ folder, code }));
-      return { files: files.sort(), unlisted };
+      return { files: sortFiles(files), unlisted };
     } catch {
       const out: string[] = [];
       const unlisted: Unlisted[] = [];
@@ -232,7 +237,7 @@ export class ImportService {
         }
       };
       walk('');
-      return { files: out.sort(), unlisted };
+      return { files: sortFiles(out), unlisted };
     }
   }
 
@@ -240,8 +245,14 @@ export class ImportService {
   private async readFile(
     rel: string,
     kind: ImportKind,
-    where: { project: string | undefined; global: boolean },
-    { top, realTop, repository, store }: { top: string; realTop: string; repository: ReadonlySet<string>; store: string | undefined },
+    where: { project: string | undefined; global: boolean; into: boolean },
+    {
+      top,
+      realTop,
+      files,
+      repository,
+      store,
+    }: { top: string; realTop: string; files: SortedFiles; repository: ReadonlySet<string>; store: string | undefined },
   ): Promise<ImportFile> {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
     // The store's folder holds invariants, and no agent reads an instruction file there: its lines are notes of the
@@ -307,21 +318,37 @@ export class ImportService {
         markdown = true;
       }
     }
+    const lines = text.split('\n');
+    // Read as not set, an alwaysApply of `yes` would skip the rule as one applied on request, against its own word.
+    // A Windsurf rule's trigger decides in its place (appliesTo).
+    const readsAlways = FRONT_MATTER_KINDS.has(kind) && !(kind === 'windsurf' && front?.trigger != null);
+    const always = front !== undefined && readsAlways ? alwaysApplyProblem(rel, front, lines, split.bodyLine) : undefined;
+    if (always !== undefined) return { ...file, skipped: always };
+    const applies = appliesTo(kind, front);
+    const target = importTarget(rel, kind, applies, where.project, where.global);
+    // As `project add` refuses it: a glob that names a folder (`apps/web`) holds none of its files.
+    const folder =
+      target.kind === 'project' && !(target.given && where.into)
+        ? folderGlobProblem(rel, kind, target.paths, applies.globs ?? [], files, lines, split.bodyLine)
+        : undefined;
+    if (folder !== undefined) return { ...file, skipped: folder };
     const out: ImportFile = {
       ...file,
       ...(markdown ? { noFrontMatter: true as const } : {}),
       ...(split.notEnglish ? { notEnglish: true as const } : {}),
-      target: importTarget(rel, kind, appliesTo(kind, front), where.project, where.global),
+      target,
       candidates: split.candidates,
       leftOut: split.leftOut,
     };
     // No agent reads front matter in an AGENTS.md (CLAUDE.md…): it hands its lines to the model as text, so a map of
     // keys there (`Important: Never push to main.`) is said as left out, never dropped unseen.
     if (front !== undefined && !FRONT_MATTER_KINDS.has(kind) && Object.keys(front).length > 0) {
-      const lines = text.split('\n');
       const end = split.bodyLine - 1;
       out.leftOut = [{ line: 1, end_line: end, reason: 'front-matter', excerpt: excerpt(lines, 1, end - 2) }, ...out.leftOut];
     }
+    // A key the import does not read (`priority: high`, Copilot's `excludeAgent`) is said with its lines, not dropped.
+    if (front !== undefined && FRONT_MATTER_KINDS.has(kind))
+      out.leftOut = [...unreadFrontMatter(kind, front, lines, split.bodyLine), ...out.leftOut];
     if (REFERENCING_KINDS.includes(kind)) {
       const references: { line: number; path: string }[] = [];
       for (const { line, ref } of fileReferences(text)) {

@@ -26,10 +26,10 @@ import type {
   EditResult,
   EffectiveResult,
   ListOptions,
-  ListedInvariant,
-  KeptProject,
+  ListResult,
   MoveResult,
   OpenOptions,
+  RemoveResult,
   ScopeCatalog,
   ScopeInput,
   ShowResult,
@@ -177,8 +177,8 @@ export class InvariantService implements InvariantContext {
     return projects.scopes(this);
   }
 
-  /** Invariants of one scope, or of the whole store; active ones unless `all`. */
-  list(options: ListOptions = {}): Promise<ListedInvariant[]> {
+  /** Invariants of one scope, or of the whole store; active ones unless `all`. `inheritedMissing`: the policy sources' left out. */
+  list(options: ListOptions = {}): Promise<ListResult> {
     return query.list(this, options);
   }
 
@@ -212,10 +212,7 @@ export class InvariantService implements InvariantContext {
   }
 
   /** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
-  async remove(
-    idOrPrefix: string,
-    options: { commit?: boolean; signal?: AbortSignal } = {},
-  ): Promise<{ id: string; path: string; scope: Scope; keptProject?: KeptProject; commit?: string }> {
+  async remove(idOrPrefix: string, options: { commit?: boolean; signal?: AbortSignal } = {}): Promise<RemoveResult> {
     return (await moving()).remove(this, idOrPrefix, options);
   }
 }

@@ -10,7 +10,8 @@ export const REGEX_TIME_LIMIT_MS = 2000;
 
 /**
  * Compiles a user's pattern with smart case (as ripgrep): case-insensitive
- * unless the pattern holds an upper-case letter.
+ * unless the pattern holds an upper-case letter. Its refusals, and filterByRegex's, name the field `pattern`, as every
+ * refusal of a value a library method was given does (docs/library.md).
  */
 export function compileFilter(given: string): RegExp {
   const pattern = requiredString(given, 'pattern');
@@ -18,14 +19,18 @@ export function compileFilter(given: string): RegExp {
   // has): code points, so an emoji is one, not the two UTF-16 units of `length`.
   const length = codePointLength(pattern);
   if (length > MAX_PATTERN_LENGTH) {
-    throw new UsageError(`regex is ${length} characters long; the limit is ${MAX_PATTERN_LENGTH}`, 'Use a shorter pattern.');
+    throw new UsageError(`regex is ${length} characters long; the limit is ${MAX_PATTERN_LENGTH}`, 'Use a shorter pattern.', {
+      field: 'pattern',
+    });
   }
   const flags = /\p{Lu}/u.test(pattern.replace(/\\[pP]\{[^}]*\}|\\./g, '')) ? 'u' : 'iu';
   try {
     return new RegExp(pattern, flags);
   } catch (error) {
     const why = (error as Error).message.replace(/^Invalid regular expression: /, '');
-    throw new UsageError(`invalid regex "${pattern}": ${why}`, 'Fix the pattern (JavaScript syntax), or quote it for your shell.');
+    throw new UsageError(`invalid regex "${pattern}": ${why}`, 'Fix the pattern (JavaScript syntax), or quote it for your shell.', {
+      field: 'pattern',
+    });
   }
 }
 
@@ -43,6 +48,7 @@ export function filterByRegex<T extends { text: string }>(items: readonly T[], r
       throw new UsageError(
         `regex "${re.source}" took more than ${REGEX_TIME_LIMIT_MS / 1000} s over ${items.length} texts and was stopped`,
         'Simplify the pattern: nested repetition such as (a+)+ backtracks without end.',
+        { field: 'pattern' },
       );
     }
     throw error;

@@ -40,6 +40,12 @@ export interface ActionSummary {
   plans: number;
 }
 
+/**
+ * What `listActions` returns: the templates and, on the array itself, `inheritedMissing` when the policy sources'
+ * were left out (a source not pinned or not fetched yet), with the command that reads them, as `list` says it.
+ */
+export type ActionList = ActionSummary[] & { inheritedMissing?: string };
+
 /** One project, as `agents project list` shows it. */
 export interface ProjectSummary {
   project: string;
@@ -118,16 +124,15 @@ export class ScopeService {
    * Every action template (a folder actions/<ns>/<name>/), with its description and counts: the store's own, then
    * those of each policy source it extends, at their pins (`plan use SOURCE:NS/NAME` takes them).
    */
-  async listActions(): Promise<ActionSummary[]> {
+  async listActions(): Promise<ActionList> {
     const plans = await readAllPlans(this.source);
     requireValid(plans, 'list action templates');
-    const out = await actionsIn(this.source, undefined, [...plans.plans.values()]);
-    // A source not pinned or fetched yet: the store's own templates are listed, and the notice says what to run.
-    const sources = await this.readableSourceTrees((error) =>
-      this.invariants.deps.notice(
-        `the action templates of policy sources are not listed: ${sourceRemedy(error, this.invariants.optionWords)}`,
-      ),
-    );
+    const out: ActionList = await actionsIn(this.source, undefined, [...plans.plans.values()]);
+    // A source not pinned or fetched yet: the store's own templates are listed, and the notice and the result say what to run.
+    const sources = await this.readableSourceTrees((error) => {
+      out.inheritedMissing = sourceRemedy(error, this.invariants.optionWords);
+      this.invariants.deps.notice(`the action templates of policy sources are not listed: ${out.inheritedMissing}`);
+    });
     for (const { name, tree } of sources) out.push(...(await actionsIn(tree, name, [...plans.plans.values()])));
     return out;
   }
@@ -378,11 +383,11 @@ export class ScopeService {
     paths: readonly string[],
     repoFiles: () => Promise<string[] | undefined>,
   ): Promise<void> {
-    const { namesFolderOfFiles, mayNameFolder } = await import('../core/globs.ts');
+    const { folderPath, mayNameFolder, sortFiles } = await import('../core/globs.ts');
     if (!paths.some(mayNameFolder)) return;
     const files = await repoFiles();
     if (files === undefined) return;
-    const folder = paths.find((p) => mayNameFolder(p) && namesFolderOfFiles(p, files));
+    const folder = folderPath(paths, sortFiles(files));
     if (folder === undefined) return;
     throw new UsageError(
       `path ${folder} of project ${project} names a folder of the repository's files and matches none of them (a path is a glob of files)`,

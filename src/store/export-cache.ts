@@ -100,16 +100,21 @@ export async function inputDigest(
   extra: string,
 ): Promise<string | undefined> {
   const paths: string[] = [...files];
+  const subFolders: string[] = [];
   for (const folder of folders) {
     const listed = await source.list(folder, { recursive: false });
     // The files of a sub-folder the layout has no place for are inputs too: an invariant put there stops the export.
     for (const e of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
-      if (e.type === 'symlink') return undefined;
+      // A link, a FIFO or device, or a folder that cannot be listed: the full path reads the scope and refuses it.
+      if (e.type === 'symlink' || e.type === 'other' || e.unreadable !== undefined) return undefined;
       if (e.type === 'file') paths.push(e.path);
+      // A folder's name is an input: one made at an invariant's name (`global/<ULID>.yaml/`) stops the export.
+      else subFolders.push(e.path);
     }
   }
   // One running hash over every path and its bytes (length-prefixed, so no two inputs run together).
   const hash = createHash('sha256').update(extra);
+  for (const folder of subFolders) hash.update(`\u0000${folder}/\u0000`);
   let failed = false;
   const add = (path: string, bytes: Uint8Array | undefined) => {
     hash.update(`\u0000${path}\u0000${bytes === undefined ? -1 : bytes.byteLength}\u0000`);

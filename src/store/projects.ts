@@ -1,6 +1,6 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { isTemporaryName } from '../core/layout.ts';
+import { isHiddenName, isTemporaryName } from '../core/layout.ts';
 import { globHoldsFolder, globMatches } from '../core/globs.ts';
 import { isProjectName, nameProblem } from '../core/names.ts';
 import type { ProjectMeta } from '../core/model.ts';
@@ -8,7 +8,7 @@ import { parseProjectMeta } from '../core/parse-meta.ts';
 import { isCachedProjectMeta } from '../core/parsed-shape.ts';
 import { repoTop } from './git-dir.ts';
 import { readParsed } from './read-parsed.ts';
-import { badName } from './read-plan.ts';
+import { badName, fileWhereFolderGoes, linkedFolder } from './read-plan.ts';
 import { readFailure } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 
@@ -30,24 +30,9 @@ export interface ProjectsRead {
  * reader of project metadata (docs/export.md, "Projects and their paths").
  */
 export async function readProjects(source: TreeSource, names?: readonly string[]): Promise<ProjectsRead> {
-  const diagnostics: Diagnostic[] = [];
-  let listed: string[];
-  if (names) listed = [...names];
-  else {
-    listed = [];
-    for (const e of await source.list('projects', { recursive: false })) {
-      if (e.type !== 'dir') continue;
-      const name = e.path.slice('projects/'.length);
-      // A project folder an interrupted `project add`, `import` or `project remove` left under a temporary's name is
-      // no project: skipped, as readers skip every temporary (`validate` reports it and `--fix` removes it).
-      if (isTemporaryName(name)) continue;
-      if (isProjectName(name)) listed.push(name);
-      // A folder of a name no project may have is never read: its invariants would be left out of every set in silence.
-      else diagnostics.push(badName(e.path, nameProblem(name, 'project')!));
-    }
-  }
-  listed.sort();
-  const out: ProjectsRead = { names: listed, meta: new Map(), diagnostics };
+  const folders = names ? { names: [...names], diagnostics: [] } : await listProjectFolders(source);
+  const listed = folders.names.sort();
+  const out: ProjectsRead = { names: listed, meta: new Map(), diagnostics: folders.diagnostics };
   const files = listed.map((n) => `projects/${n}/project.yaml`);
   // Every project.yaml in one group of the parse cache: `which` and the guard read them all at once.
   const parsed = await readParsed(source, files, (i, bytes, syntax) => parseProjectMeta(files[i]!, bytes, syntax), {
@@ -66,6 +51,37 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
     out.diagnostics.push(...p.diagnostics);
   }
   return out;
+}
+
+/**
+ * The names of the project folders under `projects/`, and what stands where a project folder or `projects/` itself
+ * goes and is never read: a link (to a folder or not), a file in the place of `projects/`, a folder of a name no
+ * project may have. Each is a diagnostic, never a project left out in silence: every project's invariants, paths
+ * and guards would be missing from export, `which` and the guard alike. The one listing of the projects.
+ */
+export async function listProjectFolders(source: TreeSource): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
+  const names: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const entries = await source.list('projects', { recursive: false });
+  // A file where projects/ goes lists as an empty folder: only then is the store's top looked at.
+  const top = entries.length === 0 ? (await source.list('', { recursive: false })).find((e) => e.path === 'projects') : undefined;
+  if (top !== undefined && top.type !== 'dir')
+    diagnostics.push(top.type === 'symlink' ? linkedFolder('projects') : fileWhereFolderGoes('projects'));
+  for (const e of entries) {
+    const name = e.path.slice('projects/'.length);
+    // projects/ itself a link lists as that one entry.
+    if (e.path === 'projects') diagnostics.push(linkedFolder(e.path));
+    // A hidden entry is the user's own, as in a scope folder.
+    else if (e.type === 'symlink' && !isHiddenName(name)) diagnostics.push(linkedFolder(e.path, 'a symbolic link'));
+    if (e.type !== 'dir') continue;
+    // A project folder an interrupted `project add`, `import` or `project remove` left under a temporary's name is
+    // no project: skipped, as readers skip every temporary (`validate` reports it and `--fix` removes it).
+    if (isTemporaryName(name)) continue;
+    if (isProjectName(name)) names.push(name);
+    // A folder of a name no project may have is never read: its invariants would be left out of every set in silence.
+    else diagnostics.push(badName(e.path, nameProblem(name, 'project')!));
+  }
+  return { names, diagnostics };
 }
 
 /**

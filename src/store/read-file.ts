@@ -90,3 +90,35 @@ export function readRegularFile(path: string, maxBytes: number, options: { follo
     closeSync(fd);
   }
 }
+
+/**
+ * Whether the regular file `path` holds `needle` anywhere, read in pieces of 1 MiB: a file too large to read whole
+ * (over a reader's limit) is searched without being held. False for anything that is not a regular file or cannot be
+ * read; links are not followed.
+ */
+export function fileHolds(path: string, needle: string): boolean {
+  const want = Buffer.from(needle);
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_READ | NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return false;
+    const piece = Buffer.allocUnsafe(1 << 20);
+    // The last bytes of each piece are kept before the next: a needle across two pieces is found.
+    let carry = Buffer.alloc(0);
+    for (;;) {
+      const n = readSync(fd, piece, 0, piece.length, null);
+      if (n === 0) return false;
+      const window = Buffer.concat([carry, piece.subarray(0, n)]);
+      if (window.includes(want)) return true;
+      carry = window.subarray(Math.max(0, window.length - want.length + 1));
+    }
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -60,7 +60,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
     "A plan's action template is not in the store, names a policy source (`SOURCE:NS/NAME`) that `config.yaml`'s `extends` does not declare, or is not in that source at its pinned commit.",
   'unknown-project': "A plan's project is not in the store.",
   'unknown-origin': 'The action invariant a plan invariant was promoted from no longer exists.',
-  'unknown-invariant': 'A record names an invariant that is not in the store (an inherited one counts as in it).',
+  'unknown-invariant':
+    "A record names an invariant that is not in the store (an inherited one counts as in it), or names the id of something else as its invariant (a violation's, a plan's).",
   'waiver-not-applicable':
     "A waiver names an invariant its project's or plan's set does not hold (another project's, a template's, as an invariant moved away leaves it; an inactive one; a copy that another copy of its text shadows there, as a copy added later at a higher precedence leaves it, naming the copy that applies): it waives nothing.",
   'waiver-expired': 'A waiver has passed its `expires` date: the invariant it waived applies again.',

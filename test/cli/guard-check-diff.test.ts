@@ -126,6 +126,30 @@ describe('agents guard check against the working tree', () => {
   });
 });
 
+describe("agents guard check's JSON document", () => {
+  it("is validate's, read for the diff: store the store that judged it, source the side checked, files the files the diff touches", async () => {
+    const dir = await repo();
+    writeFileSync(join(dir, 'notes.txt'), `aws=${KEY}\n`);
+    writeFileSync(join(dir, 'other.txt'), 'x\n');
+    const doc = async (...args: string[]) => {
+      const r = await runAgents(['--format', 'json', 'guard', 'check', ...args], { cwd: join(dir, '.agents') });
+      const d = JSON.parse(r.stdout) as { store: string; source: string; files: number; fixes: unknown[] };
+      return [r.code, d.store, d.source, d.files, d.fixes];
+    };
+    const store = join(dir, '.agents');
+    expect(await doc()).toEqual([1, store, 'diff HEAD', 2, []]);
+    git(dir, 'add', 'other.txt');
+    expect(await doc('--staged')).toEqual([0, store, 'index', 1, []]);
+    // A range that removes the store names its place, as the diff judged by no guard: the same key, the same meaning.
+    git(dir, 'commit', '-qm', 'other');
+    git(dir, 'rm', '-rq', '.agents');
+    git(dir, 'commit', '-qm', 'no store', '--no-verify');
+    expect(
+      await runAgents(['--format', 'json', 'guard', 'check', 'HEAD^1..HEAD'], { cwd: dir }).then((r) => JSON.parse(r.stdout).store),
+    ).toBe(store);
+  });
+});
+
 describe('agents guard check, the way out it names', () => {
   it("a finding's hint is the waive command that lets the change through, once its placeholders are filled in", async () => {
     const dir = await repo();

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   compileGlob,
   compileSegments,
+  filesBelow,
+  folderPath,
   folderPattern,
   type GlobSegment,
   globHoldsFolder,
@@ -11,7 +13,9 @@ import {
   intoStore,
   globsSurelyOverlap,
   literalFolder,
+  namesFolderOfFiles,
   singleFolder,
+  sortFiles,
 } from '../../src/core/globs.ts';
 
 describe('globProblem', () => {
@@ -309,5 +313,45 @@ describe('globs a cloned repository chooses, with the file names it holds', () =
     expect(globMatches(glob, `${'a/'.repeat(30)}c`)).toBe(false);
     expect(globMatches(glob, `${'a/'.repeat(36)}b`)).toBe(true);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('files below a folder, and globs that name one', () => {
+  const files = sortFiles(['apps/web/a.ts', 'apps/web0.ts', 'apps/web-x/b.ts', 'apps/web/deep/c.ts', 'apps/api/d.ts', 'top.md']);
+
+  it('finds the files below a folder at any depth, and none of a sibling that shares its start', () => {
+    expect(filesBelow(files, 'apps/web')).toEqual(['apps/web/a.ts', 'apps/web/deep/c.ts']);
+    expect(filesBelow(files, 'apps/we')).toEqual([]);
+    expect(filesBelow(files, '')).toHaveLength(6);
+    expect(filesBelow(files, 'nowhere')).toEqual([]);
+  });
+
+  it('leaves the list it was given as it was', () => {
+    const given = ['b', 'a'];
+    expect(sortFiles(given)).toEqual(['a', 'b']);
+    expect(given).toEqual(['b', 'a']);
+  });
+
+  it('says a glob names a folder only where it matches no file and its folder holds some', () => {
+    expect(namesFolderOfFiles('apps/web', files)).toBe(true);
+    expect(namesFolderOfFiles('apps/web/dee*', files)).toBe(true);
+    expect(namesFolderOfFiles('apps/*', files)).toBe(false);
+    expect(namesFolderOfFiles('apps/web/*.ts', files)).toBe(false);
+    expect(namesFolderOfFiles('apps/web/**', files)).toBe(false);
+    expect(namesFolderOfFiles('apps/mobile', files)).toBe(false);
+    expect(folderPath(['apps/web/**', 'apps/api'], files)).toBe('apps/api');
+  });
+
+  it('answers as a walk of every file would, for any list and folder', () => {
+    const segment = fc.constantFrom('a', 'b', 'a0', 'a-b', 'é', '\u{1F600}');
+    const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
+    fc.assert(
+      fc.property(fc.array(path, { maxLength: 30 }), fc.array(segment, { minLength: 1, maxLength: 3 }), (list, folder) => {
+        const name = folder.join('/');
+        const sorted = sortFiles(list);
+        expect(filesBelow(sorted, name)).toEqual(sorted.filter((f) => f.startsWith(`${name}/`)));
+        expect(namesFolderOfFiles(name, sorted)).toBe(!list.some((f) => f === name) && list.some((f) => f.startsWith(`${name}/`)));
+      }),
+    );
   });
 });

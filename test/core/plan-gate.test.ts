@@ -95,7 +95,7 @@ describe('judgePlan: the plan status gate', () => {
       { failing: true, reasons: ['fail:stale'] },
     ],
     [
-      'an invariant added since a run without a digest: fails as stale',
+      'an invariant added since a run without a digest: fails as stale, and the run has no record of it',
       {
         effective: [
           { id: A, severity: 'error' },
@@ -104,7 +104,7 @@ describe('judgePlan: the plan status gate', () => {
         ],
         latest: { node, run: run({ [A]: true, [B]: true }, { set_digest: undefined }) },
       },
-      { failing: true, reasons: ['fail:stale'] },
+      { failing: true, reasons: ['fail:stale', 'report:unenforced'] },
     ],
     [
       'same digest but a record missing: fails as incomplete, and the invariant is unenforced',
@@ -304,6 +304,21 @@ describe('judgePlan: what each reason says', () => {
     expect(mixed).toContain(`not ${C}`);
   });
 
+  it('an error violation of an invariant a policy source locks is offered no waiver, which invariant waive refuses', () => {
+    const enforced = { latest: { node, run: run({ [A]: true, [B]: true }) } };
+    const of = (invariant: string) => ({ ...violation('error'), invariant_id: invariant });
+    const message = (violations: Violation[]) => said(facts({ ...enforced, locked: new Set([A]), violations }))[0]!;
+    expect(message([of(A)])).not.toMatch(/\bwaive\b/);
+    expect(message([of(A)])).toContain(`its invariant ${A} is locked by a policy source`);
+    // Locked and gone: neither can be waived, each said why.
+    expect(message([of(A), of(C)])).not.toMatch(/\bwaive\b/);
+    expect(message([of(A), of(C)])).toContain(`${C} is no longer in the plan's set, and ${A} is locked`);
+    // One that can be waived beside them: the waiver is offered for it alone.
+    const mixed = message([of(A), of(B), of(C)]);
+    expect(mixed).toMatch(/\bwaive that invariant\b/);
+    expect(mixed).toContain(`not ${C}, which left the set, nor ${A}, which a policy source locks`);
+  });
+
   it('a violation report carries its severity', () => {
     const v = judgePlan(facts({ effective: [], violations: [violation('info')] }));
     expect(v.reasons).toEqual([{ code: 'violation', level: 'report', severity: 'info', message: '1 info violation recorded' }]);
@@ -328,6 +343,7 @@ describe('judgePlan: what each reason says', () => {
     ]);
     expect(said(facts({ setDigest: 'D2', latest: { node, run: run({ [A]: true, [C]: true }) } }))).toEqual([
       'the effective set changed after the latest run (1 added, 1 removed since, 2026-11-30T03:52:42Z): run `agents plan strategize` again',
+      `warning invariant ${B} was not enforced: the latest run has no record of it`,
     ]);
     expect(said(facts({ latest: { node, run: run({}) } }))).toEqual([
       `the latest run has no record for 2 invariants of the set: ${A}, ${B}`,
@@ -359,8 +375,11 @@ describe('judgePlan: what each reason says', () => {
   it('without a digest, the ids decide: the same ids are not stale, one removed or swapped is', () => {
     const noDigest = { set_digest: undefined };
     expect(codes(facts({ latest: { node, run: run({ [A]: true, [B]: true }, noDigest) } })).reasons).toEqual([]);
-    // Same count, different ids.
-    expect(codes(facts({ latest: { node, run: run({ [A]: true, [C]: true }, noDigest) } })).reasons).toEqual(['fail:stale']);
+    // Same count, different ids (B, added, has no record).
+    expect(codes(facts({ latest: { node, run: run({ [A]: true, [C]: true }, noDigest) } })).reasons).toEqual([
+      'fail:stale',
+      'report:unenforced',
+    ]);
     // One more record than the set.
     expect(codes(facts({ latest: { node, run: run({ [A]: true, [B]: true, [C]: true }, noDigest) } })).reasons).toEqual(['fail:stale']);
   });
@@ -384,6 +403,13 @@ describe('judgePlan: what each reason says', () => {
         edited: 1,
         message:
           'the effective set changed after the latest run (1 added, 1 removed, 1 edited since 2026-11-30T03:52:42Z): run `agents plan strategize` again',
+      },
+      {
+        code: 'unenforced',
+        level: 'report',
+        invariant_id: B,
+        severity: 'warning',
+        message: `warning invariant ${B} was not enforced: the latest run has no record of it`,
       },
     ]);
     // Only edits: no id added or removed.
@@ -409,6 +435,18 @@ describe('judgePlan: what each reason says', () => {
     expect(reason).toMatchObject({ code: 'stale', level: 'fail', added: 1, removed: 1 });
     expect(reason).not.toHaveProperty('edited');
     expect(reason!.message).toContain('(1 added, 1 removed since, 2026-11-30T03:52:42Z)');
+  });
+
+  it('allowing a stale run does not allow an error invariant added since, which no run has judged', () => {
+    // The run judged B alone; A, an error invariant, was added since.
+    const f = facts({ setDigest: 'D2', latest: { node, run: run({ [B]: true }) } });
+    const v = judgePlan(f, { allow: ['stale'] });
+    expect(v.failing).toBe(true);
+    expect(codes(f, { allow: ['stale'] }).reasons).toEqual(['report:stale:allowed', 'fail:unenforced']);
+    expect(v.reasons[1]).toMatchObject({ code: 'unenforced', invariant_id: A, severity: 'error' });
+    // Waived, it reports; allowed as unenforced too, the gate passes on purpose.
+    expect(judgePlan({ ...f, waived: new Set([A]) }, { allow: ['stale'] }).failing).toBe(false);
+    expect(judgePlan(f, { allow: ['stale', 'unenforced'] }).failing).toBe(false);
   });
 
   it('an --allow of a reason that does not fail changes nothing', () => {

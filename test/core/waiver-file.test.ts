@@ -60,6 +60,13 @@ describe('parseWaiver', () => {
     }
   });
 
+  test('a date-time RFC 3339 allows but the store does not keep (a lower-case t or z) is said to need them upper case', () => {
+    const parsed = parseWaiver(FILE, waiver({ expires: '2027-01-10t10:00:00z' }), ID);
+    expect(parsed.value).toBeUndefined();
+    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['schema', 4, 10]]);
+    expect(parsed.diagnostics[0]!.message).toContain('T and Z in upper case');
+  });
+
   test('a schema mismatch and broken YAML give their own diagnostics', () => {
     expect(parseWaiver(FILE, waiver({ owner: '' }), ID).diagnostics.map((d) => d.code)).toEqual(['schema']);
     const broken = parseWaiver(FILE, new TextEncoder().encode('id: [\n'), ID);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { INVARIANT_SCHEMA } from '../../src/present/invariant.ts';
 import { REPO } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
+import { testStore } from '../helpers/tmp.ts';
 
 const page = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
 
@@ -71,5 +72,20 @@ describe('docs/validation.md', () => {
     const printed = JSON.parse(r.stdout) as { diagnostics: unknown[] };
     expect(printed.diagnostics.length).toBeGreaterThan(0);
     expect(new Set(keyPaths(printed))).toEqual(new Set(keyPaths(shown)));
+  });
+});
+
+describe("docs/json-output.md's error document", () => {
+  it('is what an unknown project prints, in a store of the projects its hint names', async () => {
+    const shown = exampleAfter('## Errors') as { error: { hint: string; detail: { known: string[] } } };
+    const root = testStore(Object.fromEntries(shown.error.detail.known.map((p) => [`projects/${p}/.gitkeep`, ''])));
+    const project = (shown.error.detail as unknown as { project: string }).project;
+    const r = await runAgents(['--store', root, '--format', 'json', 'invariant', 'list', '--project', project]);
+    const printed = JSON.parse(r.stdout) as { error: { hint: string } };
+    // The hint is shown up to the command it goes on to name (`…`).
+    const [lead] = shown.error.hint.split('…');
+    expect(printed.error.hint.startsWith(lead!)).toBe(true);
+    expect({ ...printed, error: { ...printed.error, hint: shown.error.hint } }).toEqual(shown);
+    expect(r.code).toBe(2);
   });
 });

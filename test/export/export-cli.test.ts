@@ -755,6 +755,21 @@ describe('agents export: files it leaves alone', () => {
     const latin = await runAgents(['--format', 'json', 'export', '--target', 'agents-md', '--no-cache'], { cwd: repo });
     expect(errorOf(latin)).toMatchObject({ code: 'export-target-refused', detail: { path: 'packages/ui/AGENTS.md', reason: 'not-utf8' } });
     expect(readFileSync(ui)).toEqual(stale);
+    // Nor one whose file has grown past the limit (the block after 5 MiB of the owner's text): refused as too large,
+    // export --check too, never "up to date" with the block standing.
+    const grown = `${'x'.repeat(5 * 1024 * 1024)}\n${readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8')}`;
+    writeFileSync(ui, grown);
+    for (const args of [['export'], ['export', '--check']]) {
+      const large = await runAgents(['--format', 'json', ...args, '--target', 'agents-md', '--no-cache'], { cwd: repo });
+      expect(errorOf(large), args.join(' ')).toMatchObject({
+        code: 'export-target-refused',
+        detail: { path: 'packages/ui/AGENTS.md', reason: 'too-large' },
+      });
+    }
+    expect(readFileSync(ui, 'utf8')).toBe(grown);
+    // A file as large that holds no block is none of the export's business.
+    writeFileSync(ui, 'x'.repeat(5 * 1024 * 1024));
+    expect((await runAgents(['export', '--target', 'agents-md', '--no-cache'], { cwd: repo })).code).toBe(0);
   });
 
   it('takes its block out of a nested file no project names any more (paths moved), keeping text around it, and leaves another store alone', async () => {

@@ -350,6 +350,63 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect((await run(app, 'plan', 'sync', planId, '--yes')).code).toBe(0);
   });
 
+  it('sync of a plan whose source template left the source at the new pin names the source and its pin, not a folder of the store', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
+    const planId = JSON.parse(use.stdout).plan.id as string;
+    const copy = JSON.parse(use.stdout).promoted[0].id as string;
+    rmSync(join(policy.work, '.agents/actions'), { recursive: true });
+    commitAll(policy.work, 'v2');
+    git(policy.work, 'tag', 'v2');
+    git(policy.work, 'push', '-q', policy.url.slice('file://'.length), 'main', 'v2');
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${policy.url}\n    ref: v2\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+
+    const sync = await run(app, 'plan', 'sync', planId, '--yes', '--format', 'json');
+    expect(sync.code).toBe(2);
+    const error = JSON.parse(sync.stdout).error;
+    expect(error).toMatchObject({ code: 'action-gone', detail: { plan: planId, actions: ['policy:org/release'] } });
+    // The template was never a folder of this store: the refusal names the source it left, at its pin.
+    expect(error.message).toContain('policy source policy');
+    expect(error.message).not.toContain('actions/org/release/ does not exist');
+    expect(existsSync(join(app, '.agents/plans', planId, `${copy}.yaml`))).toBe(true);
+  });
+
+  it('plan status offers no waiver for an error violation of a locked invariant, which invariant waive refuses', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
+    const planId = JSON.parse(use.stdout).plan.id as string;
+    expect((await run(app, 'invariant', 'violation', 'add', '--plan', planId, '--invariant', NEVER_DELETE)).code).toBe(0);
+    const waive = await run(
+      app,
+      'invariant',
+      'waive',
+      NEVER_DELETE,
+      '--plan',
+      planId,
+      '--reason',
+      'r',
+      '--owner',
+      'o',
+      '--expires',
+      '2999-01-01',
+      '--format',
+      'json',
+    );
+    expect(JSON.parse(waive.stdout).error.code).toBe('locked-waived');
+    const status = await run(app, 'plan', 'status', planId, '--format', 'json');
+    expect(status.code).toBe(1);
+    const reason = JSON.parse(status.stdout).reasons.find((r: { code: string }) => r.code === 'error-violation');
+    expect(reason.message).toContain(NEVER_DELETE);
+    expect(reason.message).not.toMatch(/\bwaive\b/);
+  });
+
   it('two sources with the same text: the one listed first in extends is kept and shadows the other', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir, join(dir, 'PWNED'));

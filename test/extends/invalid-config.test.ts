@@ -1,7 +1,7 @@
 // A config.yaml the reading commands cannot trust never gives a shorter effective set (docs/resolution.md):
 // every command that resolves, lists the sources' templates or checks a floor stops with exit 3, as
 // `validate` and `export` do, instead of reading the defaults, which extend nothing.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -31,6 +31,27 @@ describe('an invalid config.yaml in a store that extends policy sources', () => 
     expect((await run(app, 'action', 'list')).code).toBe(3);
     const waive = await waiveForMyapp(app, LOCKED);
     expect(waive.code).not.toBe(0);
+  });
+
+  // Without the lock the word is all the readers look for before parsing: a key spelled by an escape, or a file
+  // in UTF-16 (NULs between the letters), must not read as a store that extends nothing.
+  it.each([
+    ['extends: (as written)', (app: string) => app],
+    ['the key spelled by an escape', (app: string) => edit(app, '.agents/config.yaml', /^extends:/m, '"\\x65xtends":')],
+    [
+      'config.yaml in UTF-16',
+      (app: string) => {
+        const path = join(app, '.agents/config.yaml');
+        writeFileSync(path, Buffer.from(`\ufeff${readFileSync(path, 'utf8')}`, 'utf16le'));
+      },
+    ],
+  ] as const)('with the lock gone, %s: the effective set stops (exit 2 or 3), never a set without the sources', async (_, change) => {
+    const app = await pinnedApp({}, { commit: true });
+    rmSync(join(app, LOCK));
+    change(app);
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect([2, 3]).toContain(list.code);
+    expect(['extends-not-pinned', 'invalid-store']).toContain(errorOf(list).code);
   });
 
   it('the MCP effective_invariants answers an error, never a set without the inherited invariants', async () => {

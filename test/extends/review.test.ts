@@ -270,11 +270,15 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(errorOf(named).code).toBe('extends-not-pinned');
   });
 
-  it('a config.yaml in flow style extends as the block style does: the diff shows a pin move, validate checks the floors', async () => {
+  // The key spelled with an escape holds no `extends` in its text: the look for the word must not pass over it.
+  it.each([
+    ['in flow style', '"extends"'],
+    ['with the key spelled by an escape', '"\\x65xtends"'],
+  ])('a config.yaml %s extends as the block style does: the diff shows a pin move, validate checks the floors', async (_, key) => {
     const dir = tempDir();
     const policy = policyRepo(dir);
     const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
-    const flow = (ref: string) => ({ '.agents/config.yaml': `{"extends": [{"url": "${policy.url}", "ref": "${ref}"}]}\n` });
+    const flow = (ref: string) => ({ '.agents/config.yaml': `{${key}: [{"url": "${policy.url}", "ref": "${ref}"}]}\n` });
     writeTree(app, flow('v1'));
     expect((await run(app, 'extends', 'update')).code).toBe(0);
     commitAll(app, 'pin v1');

@@ -5,7 +5,7 @@ import type { ImportPlan, PlannedCandidate } from '../../src/core/import-plan.ts
 import { ImportService } from '../../src/service/import-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { ScopeService } from '../../src/service/scope-service.ts';
-import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { invariantYaml, testStore, writeTree } from '../helpers/tmp.ts';
 
 const candidate = (n: number, text: string): PlannedCandidate => ({
   n,
@@ -36,4 +36,38 @@ test('a kept rule whose text its scope holds, or another kept rule says (an edit
     { n: 3, why: 'global/ already holds this text' },
   ]);
   expect(readdirSync(join(root, 'global'))).toHaveLength(2);
+});
+
+test('a project the plan would make, made meanwhile: with the same paths its rules go into it; with others they are reported not imported, the rest written', async () => {
+  const root = testStore();
+  const invariants = new InvariantService(root, { author: async () => undefined });
+  const service = new ImportService(invariants, new ScopeService(invariants));
+  const inProject = (n: number, text: string, project: string): PlannedCandidate => ({
+    ...candidate(n, text),
+    scope: { kind: 'project', project },
+  });
+  const chosen = [inProject(1, 'Use hooks', 'web'), inProject(2, 'Validate every input', 'api'), inProject(3, 'Keep docs short', 'docs')];
+  const plan: ImportPlan = {
+    files: [],
+    projects: [
+      { name: 'api', paths: ['services/api/**'], exists: false },
+      { name: 'docs', paths: ['docs/**'], exists: false },
+      { name: 'web', paths: ['apps/web/**'], exists: false },
+    ],
+    candidates: chosen,
+  };
+  // Made by another writer after the plan: web with the paths the plan gives it, api with others.
+  writeTree(root, {
+    'projects/web/project.yaml': 'paths:\n  - apps/web/**\n',
+    'projects/api/project.yaml': 'paths:\n  - api/**\n',
+  });
+  const written = await service.apply(plan, chosen);
+  expect(written.invariants.map((w) => [w.n, w.path.split('/').slice(0, 2).join('/')])).toEqual([
+    [1, 'projects/web'],
+    [3, 'projects/docs'],
+  ]);
+  expect(written.refused.map((r) => r.n)).toEqual([2]);
+  expect(written.projects).toEqual(['docs']);
+  expect(readdirSync(join(root, 'projects/api'))).toEqual(['project.yaml']);
+  expect(readdirSync(join(root, 'projects/web')).length).toBe(2);
 });

@@ -144,6 +144,14 @@ describe('importTarget: where a file applies', () => {
       { globs: 'src/**/*.{css,scss},docs/**' },
       { kind: 'project', name: 'css', paths: ['src/**/*.{css,scss}', 'docs/**'] },
     ],
+    // So is an item of a YAML list: taken whole, `src/**/*.ts,lib/**/*.ts` would be one glob that matches no file.
+    [
+      '.cursor/rules/list.mdc',
+      'cursor',
+      { globs: ['src/**/*.ts,lib/**/*.ts', 'docs/*.{md,mdx}'] },
+      { kind: 'project', name: 'list', paths: ['src/**/*.ts', 'lib/**/*.ts', 'docs/*.{md,mdx}'] },
+    ],
+    ['.github/instructions/list.instructions.md', 'copilot-instructions', { applyTo: ['src/**, **'] }, { kind: 'global' }],
     ['.cursor/rules/quoted.mdc', 'cursor', { alwaysApply: 'true' }, { kind: 'global' }],
     ['.cursor/rules/quoted.mdc', 'cursor', { alwaysApply: ' True ', globs: 'src/**' }, { kind: 'global' }],
     [
@@ -415,6 +423,31 @@ describe('planImport: nothing said twice', () => {
       { kind: 'project', project: 'web' },
       { kind: 'project', project: 'web' },
     ]);
+  });
+
+  it('files of one import with the same globs share one project, named by the first by path, and none is skipped as overlapping', () => {
+    const files = [
+      file('apps/web/AGENTS.md', { kind: 'project', name: 'web', paths: ['apps/web/**'] }, ['Use Tailwind classes']),
+      file('.cursor/rules/react.mdc', { kind: 'project', name: 'react', paths: ['apps/web/**'] }, ['Use hooks']),
+      file('.cursor/rules/frontend.mdc', { kind: 'project', name: 'frontend', paths: ['apps/web/**'] }, ['Use function components']),
+      file('.cursor/rules/docs.mdc', { kind: 'project', name: 'docs', paths: ['docs/**', 'site/**'] }, ['Write plainly']),
+      file('.github/instructions/site.instructions.md', { kind: 'project', name: 'site', paths: ['site/**', 'docs/**'] }, ['Link pages']),
+    ];
+    for (const list of [files, [...files].reverse()]) {
+      expect(refuseOverlaps(list, new Map(), [], ['apps/web/a.ts', 'docs/a.md']).map((f) => f.skipped)).toEqual(list.map(() => undefined));
+      const plan = planImport(list, [], new Map(), []);
+      expect(plan.projects).toEqual([
+        { name: 'docs', paths: ['docs/**', 'site/**'], exists: false },
+        { name: 'frontend', paths: ['apps/web/**'], exists: false },
+      ]);
+      expect(Object.fromEntries(plan.candidates.map((c) => [c.text, c.scope.project]))).toEqual({
+        'Use Tailwind classes': 'frontend',
+        'Use hooks': 'frontend',
+        'Use function components': 'frontend',
+        'Write plainly': 'docs',
+        'Link pages': 'docs',
+      });
+    }
   });
 
   it('rule files of one name in different folders are named by their folders, whatever order the files come in', () => {

@@ -173,6 +173,22 @@ describe('the tarball', { timeout: 240_000 }, () => {
     expect(listed(shipped)).toContain(`- yargs@${readJson(join(REPO, 'node_modules/yargs/package.json')).version} (MIT)`);
   });
 
+  it('loads from CommonJS too: require() of either entry gives the module import() gives', () => {
+    // Node.js requires an ES module with no top-level await (20.19 and later, every version engines allows).
+    writeFileSync(
+      join(consumer, 'use.cjs'),
+      [
+        "const lib = require('agents-invariants');",
+        "const { main } = require('agents-invariants/cli');",
+        "import('agents-invariants').then((esm) => console.log(typeof main, esm.InvariantService === lib.InvariantService));",
+        '',
+      ].join('\n'),
+    );
+    const r = run(process.execPath, ['use.cjs'], consumer);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('function true\n');
+  });
+
   it('installs alone: every dependency is bundled', () => {
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(readdirSync(join(consumer, 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual([pkg.name]);
@@ -219,6 +235,8 @@ describe('the tarball', { timeout: 240_000 }, () => {
         "import meta from 'agents-invariants/package.json' with { type: 'json' };",
         // The types of the options and results a caller names: a fixed clock for `deps`, a guard, the decision tree.
         "import type { ServiceDeps, Guard, DecisionTreeNode, ShadowInfo, KeptProject, DiffSide, DiffTargetOptions, PlainTextDocument } from 'agents-invariants';",
+        // The results of a listing and a removal (docs/library.md).
+        "import { ScopeService, type ListResult, type RemoveResult, type ActionList } from 'agents-invariants';",
         "export const clock: Partial<ServiceDeps> = { clock: () => new Date('2030-01-01T00:00:00Z') };",
         'export const atTime = (store: string) => InvariantService.open({ store, deps: clock });',
         'export type Named = [Guard, DecisionTreeNode, ShadowInfo, KeptProject, DiffSide, DiffTargetOptions, PlainTextDocument];',
@@ -227,6 +245,17 @@ describe('the tarball', { timeout: 240_000 }, () => {
         "  const result = await service.effective({ project: 'myapp' });",
         '  return result.entries.map((e: EffectiveEntry) => e.invariant.text);',
         '}',
+        // A listing short of the policy sources says so, on the array itself.
+        'export async function short(store: string): Promise<(string | undefined)[]> {',
+        '  const service = InvariantService.open({ store });',
+        '  const listed: ListResult = await service.list();',
+        '  const actions: ActionList = await new ScopeService(service).listActions();',
+        "  const removed: RemoveResult = await service.remove(listed[0]?.invariant.id ?? 'none');",
+        '  return [listed.inheritedMissing, actions.inheritedMissing, removed.path, removed.keptProject?.path, removed.commit];',
+        '}',
+        // An edit's field given as null is left as it is (a form's empty field), but the guard's, which removes it.
+        'export const unchanged = (store: string, id: string) =>',
+        '  InvariantService.open({ store }).edit({ id, text: null, severity: null, tags: null, active: null, guard: null });',
         'export const first = (i: Invariant): string => i.text;',
         'export const usage: number = EXIT_CODES.usage;',
         'export const run: (argv: readonly string[], io?: CliIo) => Promise<number> = main;',
@@ -251,8 +280,19 @@ describe('the tarball', { timeout: 240_000 }, () => {
           types: ['node'],
           typeRoots: [join(REPO, 'node_modules/@types')],
         },
-        files: ['use.ts'],
+        // Under NodeNext a CommonJS file of the consumer's imports it too, as Node.js requires it (below).
+        files: resolution === 'NodeNext' ? ['use.ts', 'use.cts'] : ['use.ts'],
       }),
+    );
+    writeFileSync(
+      join(dir, 'use.cts'),
+      [
+        "import { InvariantService, type ListResult } from 'agents-invariants';",
+        "import { main } from 'agents-invariants/cli';",
+        'export const listed = (store: string): Promise<ListResult> => InvariantService.open({ store }).list();',
+        'export const run = main;',
+        '',
+      ].join('\n'),
     );
     // NodeNext reads "type" from the nearest package.json: the consumer's says module. One thread:
     // the same check, for less CPU than tsc's parallel checkers take (0.3 s a check, measured here).

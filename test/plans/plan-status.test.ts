@@ -146,8 +146,13 @@ describe('plan status is a gate', () => {
       'Keep the API backwards compatible',
     ]);
     expect(add.code).toBe(0);
-    expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:stale'] });
-    expect((await status(root, '--allow', 'stale')).code).toBe(0);
+    const added = JSON.parse(add.stdout).id as string;
+    // The new error invariant was judged by no run: it is unenforced too, which allowing the stale run does not pass.
+    expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:stale', 'fail:unenforced'] });
+    const allowed = await status(root, '--allow', 'stale');
+    expect(allowed).toMatchObject({ code: 1, codes: ['fail:unenforced', 'report:stale'] });
+    expect(allowed.json.reasons[0]).toMatchObject({ code: 'unenforced', invariant_id: added, severity: 'error' });
+    expect((await status(root, '--allow', 'stale', '--allow', 'unenforced')).code).toBe(0);
     expect((await strategize(root)).code).toBe(0);
     expect((await status(root)).code).toBe(0);
 
@@ -159,7 +164,7 @@ describe('plan status is a gate', () => {
 
   it('the command a not-run or stale reason says to run works as written, for a plan named by a prefix', async () => {
     const root = exampleStore();
-    /** The command in the reason's backticks, run as its words: what a user types after reading it. */
+    /** The command in the reason's backticks, run as its words: what a user types after reading it, --store and all. */
     const follow = async (code: string) => {
       const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN.slice(0, 8)]);
       const reason = (JSON.parse(r.stdout) as { reasons: { code: string; message: string }[] }).reasons.find((x) => x.code === code);
@@ -223,7 +228,7 @@ describe('plan status is a gate', () => {
     expect(add.code).toBe(0);
     rmSync(join(root, `projects/myapp/${API_TESTS}.yaml`));
     const s = await status(root);
-    expect(s).toMatchObject({ code: 1, codes: ['fail:stale'] });
+    expect(s).toMatchObject({ code: 1, codes: ['fail:stale', 'fail:unenforced'] });
     expect(s.json.reasons[0]).toMatchObject({ code: 'stale', added: 1, removed: 1, edited: 1 });
 
     // Another run covers today's set: nothing is stale.

@@ -150,10 +150,37 @@ describe('invariant violation add / list and plan status', () => {
       code: 'usage',
       detail: { invariant: GLOBAL_LOG, applies: PROJECT_LOG },
     });
+    // One of a scope the set never reaches (an action template's the plan was not made from) is named where it lives.
+    const template = { invariant: '01M8KK1KW0KPRSWWKENT2QZ1QM', path: 'actions/local/code-coverage/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml' };
     expect(
-      (await error('invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KK1KW0KPRSWWKENT2QZ1QM')).detail,
-    ).toBeNull();
+      await error('invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', template.invariant.slice(0, 12)),
+    ).toMatchObject({
+      code: 'usage',
+      detail: template,
+    });
+    expect(await error('invariant', 'waive', template.invariant, '--project', 'myapp', ...waive)).toMatchObject({
+      code: 'usage',
+      detail: template,
+    });
     expect(fileList(root)).toEqual(before);
+  });
+
+  it('a waiver file broken by hand stops what reads the waivers (plan status), not the recording of a violation or a run', async () => {
+    const root = exampleStore();
+    const waiver = join(root, `plans/${EXAMPLE_PLAN}/waivers/01M8KK6RQ0CZ6W1V4TZ2J5X3HB.yaml`);
+    writeFileSync(waiver, readFileSync(waiver, 'utf8').replace(/^expires: .*$/m, 'expires: "2027-02-30"'));
+    const added = await run(root, '--format', 'json', 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE);
+    expect(added.code, added.stderr).toBe(0);
+    const id = (JSON.parse(added.stdout) as { id: string }).id;
+    expect(records(root, EXAMPLE_PLAN, 'violations').map((v) => (v as { id: string }).id)).toContain(id);
+    expect((await run(root, 'plan', 'strategize', EXAMPLE_PLAN)).code).toBe(0);
+    expect(records(root, EXAMPLE_PLAN, 'decisions')).toHaveLength(1);
+    // The gate reads the waivers: it stops on the broken one, naming it.
+    const status = await run(root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN);
+    expect(status.code).toBe(3);
+    expect(JSON.parse(status.stdout).error.detail.diagnostics[0].file).toBe(
+      `plans/${EXAMPLE_PLAN}/waivers/01M8KK6RQ0CZ6W1V4TZ2J5X3HB.yaml`,
+    );
   });
 
   it("refuses a violation's or a waiver's id given for the invariant (violation add, waive): exit 2 saying what it names, nothing written", async () => {

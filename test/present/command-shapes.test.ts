@@ -96,6 +96,8 @@ describe('project and action shapes', () => {
         { path: '.', projects: [] },
       ]),
     ).toBe('web/src/a.ts  web\n.  (no project)');
+    // A file named with a newline is one line, not a second path with no project.
+    expect(whichText(s, [{ path: 'web/a\nlib/b.ts', projects: ['web'] }])).toBe('web/a\\nlib/b.ts  web');
   });
 });
 
@@ -213,6 +215,10 @@ describe('export shapes', () => {
       }),
     );
     expect(checkText(plan, problems)).toBe('AGENTS.md: missing\nCLAUDE.md:3: edited by hand\nweb/AGENTS.md: out of date');
+    // A folder named with a newline: one line a file, written and checked alike.
+    const odd = { ...plan, changes: [{ ...plan.changes[0]!, path: 'lib\nx/AGENTS.md', action: 'delete' as const }], refused: [] };
+    expect(checkText(odd, checkProblems(odd))).toBe('lib\\nx/AGENTS.md: obsolete');
+    expect(writtenText(s, odd, odd.changes).split('\n')[0]).toBe('removed lib\\nx/AGENTS.md');
   });
 
   it('--check shows a hand edit as the diff --force would apply: whole in JSON, cut in text with the count left out', () => {
@@ -447,6 +453,9 @@ describe('violation and extends shapes', () => {
       doc([{ name: 'pol', commit: 'a'.repeat(40), status: 'cached', ignored: ['config.yaml', 'plans'] }]),
     );
     expect(fetchedText(s, [fetched])).toBe(`cached   pol  ${'a'.repeat(40)}\n         ignored (never read or run): config.yaml, plans/`);
+    // Nothing fetched, in a store that extends nothing: a line says so, where the JSON is [].
+    expect(doc(fetchedJson([]))).toBe(doc([]));
+    expect(fetchedText(s, [])).toMatch(/^Nothing to fetch: .*`extends`/);
     const report = { result: { moves: [], written: false, fetched: [] }, refused: [{ name: 'pol' } as SourceMove], stale: ['AGENTS.md'] };
     expect(doc(updateJson(report))).toBe(doc({ written: false, sources: [], stale_exports: ['AGENTS.md'], ignored_by_git: null }));
     expect(updateText(s, report).split('\n')[0]).toBe(

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
 import { commitAll, GIT_ENV, git, gitInit } from '../helpers/git.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
-import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+import { guardedYaml, invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 
 // Every place the tool reads a file, given something that is not a regular
 // file: a named pipe (which blocks a plain open until a writer comes), a
@@ -13,6 +13,7 @@ import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 // that kills it; a run that had to be killed fails the test (it hung).
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
 const LIMIT_MS = 10_000;
 
 interface Run {
@@ -313,7 +314,85 @@ describe('agents export reads its targets and its cache only when they are regul
     expect(check.hung).toBe(false);
     expect(check.code).toBe(0);
   });
+
+  it.each([
+    ['a FIFO', (path: string) => fifo(path)],
+    ['a folder', (path: string) => mkdirSync(path)],
+  ])(
+    "%s at an invariant's name after an export: export and export --check refuse it (exit 3) as list does, not answer from the cache",
+    (_, make) => {
+      const { store } = repoStore();
+      expect(run(['export', '--target', 'agents-md'], store).code).toBe(0);
+      const odd = `global/${B}.yaml`;
+      make(join(store, odd));
+      for (const args of [
+        ['invariant', 'list'],
+        ['export', '--target', 'agents-md'],
+        ['export', '--check', '--target', 'agents-md'],
+      ]) {
+        const r = run(['--format', 'json', ...args], store);
+        expect(r.hung, args.join(' ')).toBe(false);
+        expect(r.code, args.join(' ')).toBe(3);
+        expect(JSON.parse(r.stdout).error.detail.diagnostics[0], args.join(' ')).toMatchObject({ code: 'not-a-file', file: odd });
+      }
+    },
+  );
 });
+
+// projects/ or a project's folder that is a link or a file lists as no project at all: export would remove the
+// project's AGENTS.md, `which` answer no project and the guard drop the project's guards, each with exit 0.
+describe('a link or file where projects/ or a project folder goes', () => {
+  it.each([
+    [
+      'projects/ a link to a folder',
+      'projects',
+      (store: string, repo: string) => symlinkSync(movedAway(store, 'projects', repo), join(store, 'projects')),
+    ],
+    [
+      'projects/ a file',
+      'projects',
+      (store: string, repo: string) => (movedAway(store, 'projects', repo), writeFileSync(join(store, 'projects'), 'x\n')),
+    ],
+    [
+      'projects/web a link to a folder',
+      'projects/web',
+      (store: string, repo: string) => symlinkSync(movedAway(store, 'projects/web', repo), join(store, 'projects/web')),
+    ],
+  ])('%s: export, export --check, which, guard check and the set refuse it (exit 3), the exported file kept', (_, file, breakIt) => {
+    const store = testStore({
+      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete production data'),
+      [`projects/web/${B}.yaml`]: guardedYaml(B, 'Never touch the secrets', { write: ['secrets/**'] }),
+      'projects/web/project.yaml': 'paths: ["src/**"]\n',
+    });
+    const repo = dirname(store);
+    mkdirSync(join(repo, 'src'));
+    writeFileSync(join(repo, 'src/x.ts'), '');
+    gitInit(repo);
+    expect(run(['export', '--target', 'agents-md'], store).code).toBe(0);
+    expect(existsSync(join(repo, 'src/AGENTS.md'))).toBe(true);
+    commitAll(repo, 'store');
+    breakIt(store, repo);
+    for (const args of [
+      ['export', '--target', 'agents-md'],
+      ['export', '--check', '--target', 'agents-md'],
+      ['which', 'src/x.ts'],
+      ['guard', 'check', '--staged'],
+      ['invariant', 'list', '--effective', '--project', 'web'],
+    ]) {
+      const r = run(['--format', 'json', ...args], join(repo, 'src'));
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(JSON.parse(r.stdout).error.detail.diagnostics[0], args.join(' ')).toMatchObject({ file });
+    }
+    expect(existsSync(join(repo, 'src/AGENTS.md'))).toBe(true);
+  });
+});
+
+/** Moves the store's folder `path` out of the store (to a folder of the repository), and returns where it went. */
+function movedAway(store: string, path: string, repo: string): string {
+  const to = join(repo, `moved-${path.replace('/', '-')}`);
+  execFileSync('mv', [join(store, path), to]);
+  return to;
+}
 
 describe('agents guard install', () => {
   it("refuses a FIFO as a client's settings file with exit 2, install and --check alike, writing nothing", () => {

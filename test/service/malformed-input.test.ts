@@ -56,6 +56,16 @@ describe('the library given input of the wrong shape', () => {
     // No scope at all names the field too, as docs/library.md says every wrong input does.
     expect((await usageError(() => s.add({ text: 'x' }))).detail).toEqual({ field: 'scope', scopes: [], suggestions: [] });
     await usageError(() => s.add({ scope: { project: 7 }, text: 'x' }));
+    // A scope that is no object, a word or a list, is said to be that: neither no scope nor a scope field named `0`.
+    for (const [call, what] of [
+      [() => s.add({ scope: 'global', text: 'x' }), 'a string'],
+      [() => s.checkAdd({ scope: ['global'], text: 'x' }), 'an array'],
+      [() => s.addContext('global'), 'a string'],
+      [() => s.list({ scope: 1 }), 'a number'],
+    ] as const) {
+      const e = await usageError(call);
+      expect([e.detail, e.message]).toEqual([{ field: 'scope' }, `a scope is an object, not ${what}`]);
+    }
     // One scope of the wrong type is named as that field, not said to be no scope at all.
     const scopeField = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
     expect(await scopeField(() => s.add({ scope: { project: 7 }, text: 'x' }))).toBe('project');

@@ -262,3 +262,51 @@ describe("the call a policy source's template refusal names", () => {
     ]);
   });
 });
+
+describe('the commands a run given --store names for what to do next', () => {
+  it('carry that --store: plan use, the reasons of plan status, an empty list, an edit with nothing to change', async () => {
+    const root = exampleStore();
+    const agents = `agents --store ${shellPath(root)}`;
+    const used = await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp']);
+    expect(used.code, used.stderr).toBe(0);
+    const plan = /created plan (\S+)/.exec(used.stdout)![1]!;
+    expect(used.stdout).toContain(`Next: ${agents} plan strategize ${plan}`);
+    const status = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', plan]);
+    const reasons = JSON.parse(status.stdout).reasons as { code: string; message: string }[];
+    expect([status.code, reasons.find((r) => r.code === 'not-run')?.message]).toEqual([
+      1,
+      expect.stringContaining(`\`${agents} plan strategize ${plan}\``),
+    ]);
+    // An error violation of the example plan's "Never delete production data" stands.
+    const added = await runAgents([
+      '--store',
+      root,
+      '--format',
+      'json',
+      'invariant',
+      'violation',
+      'add',
+      '--plan',
+      EXAMPLE_PLAN,
+      '--invariant',
+      EXAMPLE_PLAN_SET[3]![0],
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const id = JSON.parse(added.stdout).id as string;
+    const standing = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN]);
+    const resolve = (JSON.parse(standing.stdout).reasons as { code: string; message: string }[]).find((r) => r.code === 'error-violation');
+    expect([standing.code, resolve?.message]).toEqual([1, expect.stringContaining(`\`${agents} invariant violation resolve ${id}\``)]);
+    // A library caller's plan status names the command as it always did: no store of the command line to carry.
+    const library = await new PlanService(new InvariantService(root)).status(plan);
+    expect(library.reasons.find((r) => r.code === 'not-run')?.message).toContain(`\`agents plan strategize ${plan}\``);
+
+    const empty = testStore({});
+    const listed = await runAgents(['--store', empty, 'invariant', 'list']);
+    expect([listed.code, listed.stdout]).toEqual([0, expect.stringContaining(`agents --store ${shellPath(empty)} invariant add --global`)]);
+    const edit = await runAgents(['--store', root, '--format', 'json', 'invariant', 'edit', ID]);
+    expect([edit.code, JSON.parse(edit.stdout).error.hint]).toEqual([
+      2,
+      expect.stringContaining(`${agents} invariant edit ${ID} --severity`),
+    ]);
+  });
+});

@@ -776,6 +776,20 @@ describe('checkIds', () => {
         ],
         hint: 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
       },
+      // A plan's id is in use, as its folder says, but it is no invariant a waiver can name.
+      ...[
+        [B, P],
+        [C, X],
+      ].map(([waiverId, planId]) => ({
+        code: 'unknown-invariant',
+        severity: 'warning',
+        file: `projects/web/waivers/${waiverId}.yaml`,
+        line: 3,
+        col: 15,
+        message: `waiver ${waiverId} names invariant ${planId}, which is no invariant: it names plan ${planId}, plans/${planId}; it waives nothing`,
+        hint: "A waiver names the invariant it waives (a violation's invariant_id): correct invariant_id, or remove the waiver.",
+        lineText: `invariant_id: ${planId}`,
+      })),
     ]);
   });
 });
@@ -1234,6 +1248,38 @@ describe('checkWaivers', () => {
         lineText: `invariant_id: ${X}`,
       },
     ]);
+  });
+});
+
+describe('a record naming an invariant by the id of something else', () => {
+  // A violation's id is in use in the store, but names no invariant: a waiver of it, or a copy promoted from it, is
+  // as unknown as an id no file has, and said to name what it names.
+  const V = '01JDQ6X5Z8W4N3B2C1D0E9F8H7';
+  const violation = `# yaml-language-server: $schema=../../../schemas/violation.schema.json\nid: ${V}\ninvariant_id: ${A}\nviolated_text: One\nseverity: error\ncreated_at: 2020-01-02T10:00:00Z\n`;
+
+  it("a waiver of a violation's id, or of a plan's, is unknown-invariant naming that violation or plan", async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'One'),
+      [`plans/${P}/plan.yaml`]: plan(P),
+      [`plans/${P}/violations/${V}.yaml`]: violation,
+      [`plans/${P}/waivers/${B}.yaml`]: waiver(B, V, '2999-01-01'),
+      [`plans/${P}/waivers/${C}.yaml`]: waiver(C, P, '2999-01-01'),
+    });
+    expect(found.map((d) => [d.code, d.severity, d.file, d.line, d.col])).toStrictEqual([
+      ['unknown-invariant', 'warning', `plans/${P}/waivers/${B}.yaml`, 3, 15],
+      ['unknown-invariant', 'warning', `plans/${P}/waivers/${C}.yaml`, 3, 15],
+    ]);
+    expect(found[0]!.message).toContain(`violation ${V}, plans/${P}/violations/${V}.yaml`);
+    expect(found[1]!.message).toContain(`plan ${P}, plans/${P}`);
+  });
+
+  it("a copy promoted from a violation's id is unknown-origin", async () => {
+    const found = await check({
+      [`plans/${P}/plan.yaml`]: plan(P),
+      [`plans/${P}/violations/${V}.yaml`]: violation,
+      [`plans/${P}/${A}.yaml`]: pinv(A, 'One', `source:\n  kind: plan\n  origin_id: ${V}\n`),
+    });
+    expect(found.map((d) => [d.code, d.file, d.line, d.col])).toStrictEqual([['unknown-origin', `plans/${P}/${A}.yaml`, 6, 14]]);
   });
 });
 

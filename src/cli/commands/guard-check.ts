@@ -229,7 +229,8 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
   const result: ValidationResult = {
-    store: service.top,
+    // The store whose guards judged the diff, as validate names its store (and as a range that removed it names its place).
+    store: root,
     source: argv.staged ? 'index' : `diff ${argv.range ?? 'HEAD'}`,
     files: files.length,
     // The commands the hints name carry the run's --store, as validate's do.

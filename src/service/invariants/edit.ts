@@ -24,7 +24,7 @@ import {
   refuseWritesOutsideProject,
   requireValid,
 } from './rules.ts';
-import { EDIT_FIELDS, type EditInput, type EditResult } from './types.ts';
+import { EDIT_FIELDS, type EditFields, type EditInput, type EditResult } from './types.ts';
 
 /**
  * Changes fields of one invariant (`invariant edit`): the same checks as
@@ -36,8 +36,9 @@ export async function edit(svc: InvariantContext, given: EditInput, options: { s
   const signal = optionalSignal(inputObject(options, 'edit', { signal: true }).signal, 'signal');
   // A field given as null is left out, as add and every options object read it: read as given, tags: null emptied the
   // tags and rationale: null removed the rationale. guard: null alone means something: the guard removed.
-  const input = { ...inputObject(given, 'edit', EDIT_FIELDS, 'input') } as EditInput;
-  for (const field of Object.keys(input) as (keyof EditInput)[]) if (input[field] === null && field !== 'guard') delete input[field];
+  const loose = { ...inputObject(given, 'edit', EDIT_FIELDS, 'input') };
+  for (const field of Object.keys(loose) as (keyof EditInput)[]) if (loose[field] === null && field !== 'guard') delete loose[field];
+  const input = loose as EditFields;
   const found = await svc.resolveId(input.id);
   const text = input.text !== undefined ? checkText(input.text, found.path, svc.optionWords) : undefined;
   const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;

@@ -3,8 +3,8 @@ import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { IdAbbreviations, noSuchId, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
 import { classifyPath, isKnownFolder } from '../../core/layout.ts';
-import { type Plan, type Scope, type ScopedInvariant, actionName, describeScope, scopeFolder } from '../../core/model.ts';
-import type { EffectiveEntry } from '../../core/resolve.ts';
+import { type Plan, type Scope, type ScopedInvariant, type Target, actionName, describeScope, scopeFolder } from '../../core/model.ts';
+import { appliesTo, type EffectiveEntry } from '../../core/resolve.ts';
 import { isUlid } from '../../core/names.ts';
 import { emptySnapshot, readEntries, readFailure, readFolders } from '../../store/read.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
@@ -248,16 +248,44 @@ export function gone(svc: InvariantContext, found: { id: string; path: string })
 }
 
 /**
+ * The invariant a prefix names when it lives in a scope `target`'s set never reaches (another plan, another project,
+ * an action template); undefined when the set reaches its scope (it is inactive or shadowed there) or the prefix names
+ * no one invariant.
+ */
+export async function outOfReach(
+  svc: InvariantContext,
+  wanted: string,
+  target: Target,
+): Promise<{ id: string; path: string; scope: Scope } | undefined> {
+  const found = await resolveId(svc, wanted, { inherited: true }).catch(() => undefined);
+  return found === undefined || appliesTo({ scope: found.scope } as ScopedInvariant, target) ? undefined : found;
+}
+
+/**
  * The refusal of an invariant a set leaves out (`violation add`, `waive`): when the set holds another copy of it (one
  * it shadows, or the action template's invariant a plan copied), that copy is named, the one to use at the next try.
  */
-export function notInSet(wanted: string, entries: readonly EffectiveEntry[], where: string, hint: string, use: string): UsageError {
+export function notInSet(
+  wanted: string,
+  entries: readonly EffectiveEntry[],
+  where: string,
+  hint: string,
+  use: string,
+  /** Where the invariant lives when the set cannot reach it (outOfReach): named, so a wrong plan or project shows. */
+  elsewhere?: { id: string; path: string; scope: Scope },
+): UsageError {
   const copies = [
     ...new Set([
       ...entries.filter((e) => e.shadows.some((s) => s.id.startsWith(wanted))).map((e) => e.invariant),
       ...entries.map((e) => e.invariant).filter((i) => i.source?.origin_id?.startsWith(wanted)),
     ]),
   ];
+  if (copies.length !== 1 && elsewhere !== undefined)
+    return new UsageError(
+      `invariant ${elsewhere.id} is not in the effective set of ${where}: it belongs to ${describeScope(elsewhere.scope)} (${elsewhere.path})`,
+      hint,
+      { invariant: elsewhere.id, path: elsewhere.path },
+    );
   if (copies.length !== 1) return new UsageError(`invariant ${wanted} is not in the effective set of ${where}`, hint);
   const copy = copies[0]!;
   return new UsageError(

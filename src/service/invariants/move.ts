@@ -12,7 +12,7 @@ import { gone, readOne } from './lookup.ts';
 import { checkNewAction, projectMadeUnderLock } from './projects.ts';
 import { inheritedIfReadable, refuseOverridden, relations } from './related.ts';
 import { duplicateRefusal, refuseWritesOutsideProject, requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
-import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
+import type { KeptProject, MoveResult, RemoveResult, ScopeInput } from './types.ts';
 
 /**
  * Moves an invariant to another scope (`invariant move`), keeping its id
@@ -129,7 +129,7 @@ export async function remove(
   svc: InvariantContext,
   idOrPrefix: string,
   given: { commit?: boolean; signal?: AbortSignal } = {},
-): Promise<{ id: string; path: string; scope: Scope; keptProject?: KeptProject; commit?: string }> {
+): Promise<RemoveResult> {
   // Null reads as no options; a string in their place is refused, not taken for none.
   const options = inputObject(given, 'remove', { commit: true, signal: true });
   const signal = optionalSignal(options.signal, 'signal');

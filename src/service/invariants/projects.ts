@@ -4,7 +4,8 @@ import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalString, requiredString } from '../../core/input-shape.ts';
 import { actionName } from '../../core/model.ts';
 import { isName, isProjectName } from '../../core/names.ts';
-import { readAllPlans, readEntries, readFolders } from '../../store/read.ts';
+import { emptySnapshot, readAllPlans, readEntries, readFolders } from '../../store/read.ts';
+import { listProjectFolders } from '../../store/projects.ts';
 import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
 import { invariantFiles, planIds } from '../../store/listing.ts';
@@ -116,6 +117,9 @@ export async function requireProject(svc: InvariantContext, project: string, giv
       { project, path: folder },
     );
   }
+  // projects/ itself a file (a bad merge) lists as no project at all: said as what it is, not as a project to create.
+  const { diagnostics } = await listProjectFolders(svc.source);
+  requireValid({ ...emptySnapshot(), diagnostics: diagnostics.filter((d) => d.file === 'projects') }, `use project ${project}`);
   // The names `invariant add` would take for a typo of this one (checkNewProject): suggested here too, and the
   // command to create the project says --new-project then, so the hint never names a command that is refused.
   const close = known.filter((k) => isCloseName(project, k));

@@ -12,10 +12,18 @@ import type { InvariantContext } from './context.ts';
 import { pinnedSources } from './pinned-sources.ts';
 import { planProjectWarnings } from './plan-project.ts';
 import { requireAction } from './projects.ts';
-import { inheritedIfReadable, inheritedNotListed, unlessSourceNotReady } from './related.ts';
+import { inheritedIfReadable, inheritedNotListed, sourceRemedy, unlessSourceNotReady } from './related.ts';
 import { sourceTemplate, sourceTemplates } from './source-actions.ts';
 import { byScopeThenId, holdsProject, requireValid, scopeToInput, storeErrors, toScope } from './rules.ts';
-import { type EffectiveResult, LIST_FIELDS, type ListOptions, type ListedInvariant, type ShowResult, type WaiverState } from './types.ts';
+import {
+  type EffectiveResult,
+  LIST_FIELDS,
+  type ListOptions,
+  type ListResult,
+  type ListedInvariant,
+  type ShowResult,
+  type WaiverState,
+} from './types.ts';
 import { docsRef } from '../../core/docs-link.ts';
 import { optionWords } from '../option-words.ts';
 
@@ -35,7 +43,7 @@ function effectiveTarget(given: unknown): { project: string } | { plan: string }
 }
 
 /** Invariants of one scope, or of the whole store; active ones unless `all`. */
-export async function list(svc: InvariantContext, given: ListOptions = {}): Promise<ListedInvariant[]> {
+export async function list(svc: InvariantContext, given: ListOptions = {}): Promise<ListResult> {
   const options = inputObject(given, 'list');
   // A scope beside `scope` ({project: 'p'}, as effective() takes its target) read as no scope: the whole store, silently.
   const stray = (['global', 'project', 'plan', 'action'] as const).find((k) => k in options);
@@ -62,12 +70,16 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await svc.requireProject(scope.project);
   if (scope?.kind === 'action' && snap.invariants.length === 0) await requireAction(svc, scope);
   // Every scope, without one named: the policy sources' invariants too (after the store's own), as `show` finds them.
-  // A source not fetched yet leaves them out, and says so: the store's own are still listed.
-  // Their action templates' too (`SOURCE:NS/NAME`), as the store's templates are listed: said once when unreadable.
+  // A source not fetched yet leaves them out, and says so, in the notice and in the result: the store's own are still
+  // listed. Their action templates' too (`SOURCE:NS/NAME`), as the store's templates are listed: said once when unreadable.
+  let inheritedMissing: string | undefined;
   const inherited = scope
     ? []
     : [
-        ...(await inheritedIfReadable(svc, (error) => svc.deps.notice(inheritedNotListed(error, svc.optionWords)))),
+        ...(await inheritedIfReadable(svc, (error) => {
+          inheritedMissing = sourceRemedy(error, svc.optionWords);
+          svc.deps.notice(inheritedNotListed(error, svc.optionWords));
+        })),
         ...(await unlessSourceNotReady(() => sourceTemplates(svc))),
       ];
   const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;
@@ -78,12 +90,14 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   // An id several sources hold (a fork, a copy) keys no map: each such copy is asked on its own.
   const seen = new Map<string, number>();
   if (shadows) for (const i of all) seen.set(i.id, (seen.get(i.id) ?? 0) + 1);
-  return items.map((invariant) => {
+  const result: ListResult = items.map((invariant) => {
     const listed: ListedInvariant = { invariant };
     const s = (seen.get(invariant.id) ?? 0) > 1 ? shadowInfo(invariant, all, snap.plans) : shadows?.get(invariant.id);
     if (s) listed.shadow = s;
     return listed;
   });
+  if (inheritedMissing !== undefined) result.inheritedMissing = inheritedMissing;
+  return result;
 }
 
 /**
@@ -111,25 +125,7 @@ export async function effective(
   // A pattern given bare (effective(target, 'regex')) would be no filter: the whole set.
   const options = inputObject(given, 'effective', { pattern: true });
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
-  let resolvedTarget: Target;
-  let plan: Plan | undefined;
-  let folders: string[];
-  if ('plan' in target) {
-    plan = await svc.readPlan(requiredString(target.plan, 'plan'));
-    resolvedTarget = { kind: 'plan', plan: plan.id, ...(plan.project ? { project: plan.project } : {}) };
-    folders = [`plans/${plan.id}`, ...(plan.project ? [`projects/${plan.project}`] : []), 'global'];
-  } else {
-    const scope = toScope({ project: target.project });
-    if (scope.kind !== 'project') throw new Error('unreachable');
-    resolvedTarget = { kind: 'project', project: scope.project };
-    folders = [`projects/${scope.project}`, 'global'];
-  }
-  const snap = await readFolders(svc.source, folders);
-  requireValid(snap, 'resolve the effective set');
-  if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
-    await svc.requireProject(resolvedTarget.project);
-  const inherited = await svc.inherited();
-  const set = resolveEffective(resolvedTarget, inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants);
+  const { resolvedTarget, plan, set, snap, inherited } = await resolveSet(svc, target);
   let entries = set;
   if (re) {
     const keep = new Set(
@@ -158,6 +154,53 @@ export async function effective(
   const result: EffectiveResult = { target: resolvedTarget, entries, waivers, warnings };
   if (plan) result.plan = plan;
   return result;
+}
+
+/**
+ * A plan's effective set without its waivers, for what never reads them (`plan strategize`, `invariant violation
+ * add`): a waiver file broken by hand stops what reads the waivers (`plan status`, `plan show`, the listings), not
+ * the recording of a run or a violation. Its warnings are said as `effective` says them.
+ */
+export async function planSetWithoutWaivers(
+  svc: InvariantContext,
+  planId: string,
+): Promise<Pick<EffectiveResult, 'entries' | 'warnings'> & { plan: Plan }> {
+  const { plan, set, snap } = await resolveSet(svc, { plan: planId });
+  const warnings = await planProjectWarnings(svc, plan!, snap.entries);
+  return { plan: plan!, entries: set, warnings };
+}
+
+/** The target's effective set, resolved from the folders it reads and the inherited invariants (exit 3 when invalid). */
+async function resolveSet(
+  svc: InvariantContext,
+  target: { project: string } | { plan: string },
+): Promise<{
+  resolvedTarget: Target;
+  plan: Plan | undefined;
+  set: ReturnType<typeof resolveEffective>;
+  snap: Awaited<ReturnType<typeof readFolders>>;
+  inherited: ScopedInvariant[];
+}> {
+  let resolvedTarget: Target;
+  let plan: Plan | undefined;
+  let folders: string[];
+  if ('plan' in target) {
+    plan = await svc.readPlan(requiredString(target.plan, 'plan'));
+    resolvedTarget = { kind: 'plan', plan: plan.id, ...(plan.project ? { project: plan.project } : {}) };
+    folders = [`plans/${plan.id}`, ...(plan.project ? [`projects/${plan.project}`] : []), 'global'];
+  } else {
+    const scope = toScope({ project: target.project });
+    if (scope.kind !== 'project') throw new Error('unreachable');
+    resolvedTarget = { kind: 'project', project: scope.project };
+    folders = [`projects/${scope.project}`, 'global'];
+  }
+  const snap = await readFolders(svc.source, folders);
+  requireValid(snap, 'resolve the effective set');
+  if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
+    await svc.requireProject(resolvedTarget.project);
+  const inherited = await svc.inherited();
+  const set = resolveEffective(resolvedTarget, inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants);
+  return { resolvedTarget, plan, set, snap, inherited };
 }
 
 /**

@@ -113,10 +113,14 @@ export function requireOwnScope(scope: Scope, words: OptionWords | undefined): v
 }
 
 const SCOPE_KEYS = ['global', 'project', 'plan', 'action'] as const;
+const SCOPE_FORMS = '{global: true}, {project: NAME}, {plan: ID} or {action: "NS/NAME"}';
 
 /** One scope, of the right type: a library caller in JavaScript may hand none, two, or a number. */
 export function requireOneScope(input: unknown): void {
-  const loose = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  // A scope given as a word ('global') or a list is no scope object: said so, not "no scope given" (or a scope field `0`).
+  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input)))
+    throw new UsageError(`a scope is an object, not ${typeName(input)}`, `Give one of ${SCOPE_FORMS}.`, { field: 'scope' });
+  const loose = (input ?? {}) as Record<string, unknown>;
   const given = SCOPE_KEYS.filter((k) => loose[k] !== undefined);
   const one = given[0];
   if (given.length === 1 && (one === 'global' ? loose.global === true : typeof loose[one!] === 'string')) return;
@@ -143,7 +147,7 @@ export function requireOneScope(input: unknown): void {
         : 'no scope given';
   throw new UsageError(
     given.length > 1 ? `a scope is one of ${SCOPE_KEYS.join(', ')}, not ${given.join(' and ')}` : why,
-    hintWithGuess(suggestions, 'Give one of {global: true}, {project: NAME}, {plan: ID} or {action: "NS/NAME"}.'),
+    hintWithGuess(suggestions, `Give one of ${SCOPE_FORMS}.`),
     // `field`, as every other wrong input of the library names it (docs/library.md): the scope is what is wrong.
     { field: 'scope', scopes: given, ...(given.length === 0 ? { suggestions } : {}) },
   );

@@ -58,25 +58,31 @@ export interface AddResult {
   createdProject?: string;
 }
 
-/** A change to one invariant (`invariant edit`): only the fields given change. */
+/**
+ * A change to one invariant (`invariant edit`): only the fields given change. A field given as null is left as it is,
+ * as one left out (a form's empty field), but `guard`, whose null removes the guard.
+ */
 export interface EditInput {
   /** The invariant: an id or a unique prefix. */
   id: string;
-  text?: string;
-  severity?: Severity;
+  text?: string | null;
+  severity?: Severity | null;
   /** Replaces every tag (the form); `addTags`/`removeTags` change some. */
-  tags?: string[];
-  addTags?: string[];
-  removeTags?: string[];
+  tags?: string[] | null;
+  addTags?: string[] | null;
+  removeTags?: string[] | null;
   /** The new rationale; "" removes it. */
-  rationale?: string;
-  active?: boolean;
+  rationale?: string | null;
+  active?: boolean | null;
   /** The id (or unique prefix) of the copy this one replaces on purpose; "" removes the field. */
-  overrides?: string;
+  overrides?: string | null;
   /** The lists given replace the guard's (docs/guard.md), an empty one takes its kind out; null removes the guard. */
   guard?: Guard | null;
-  commit?: boolean;
+  commit?: boolean | null;
 }
+
+/** An EditInput as `edit` reads it, its null fields left out: only `guard` may still be null. */
+export type EditFields = { [K in keyof EditInput]: K extends 'guard' ? EditInput[K] : Exclude<EditInput[K], null> };
 
 /** Every field `edit` takes. */
 export const EDIT_FIELDS = {
@@ -133,6 +139,18 @@ export interface MoveResult {
   commit?: string;
 }
 
+/** What `remove` returns: the invariant removed, as `resolveId` found it. */
+export interface RemoveResult {
+  id: string;
+  /** Store-relative path of the file deleted. */
+  path: string;
+  scope: Scope;
+  /** The project folder the removal emptied, kept with a `.gitkeep` because plans target it. */
+  keptProject?: KeptProject;
+  /** The commit made with `commit`; none when git had nothing to record (a file never committed, removed). */
+  commit?: string;
+}
+
 /** A project whose last invariant went, kept (its `.gitkeep` written) because these plans target it. */
 export interface KeptProject {
   project: string;
@@ -159,6 +177,13 @@ export interface ListedInvariant {
   /** Present when the listing holds what is needed to know it. */
   shadow?: ShadowInfo;
 }
+
+/**
+ * What `list` returns: the invariants listed and, on the array itself, `inheritedMissing` when a listing of every
+ * scope left out the policy sources' invariants (a source not pinned or not fetched yet), with the command that reads
+ * them, as `add` says it: the listing is short, and a caller that hears no notice still knows.
+ */
+export type ListResult = ListedInvariant[] & { inheritedMissing?: string };
 
 export interface EffectiveResult {
   target: Target;

@@ -15,10 +15,10 @@ import {
 } from '../../core/records.ts';
 import { waivedAt } from '../../core/waivers.ts';
 import { readAllPlans } from '../../store/read.ts';
-import { withoutFloors } from '../floors.ts';
-import { optionWords } from '../option-words.ts';
+import { lockedIds, withoutFloors } from '../floors.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
+import { optionWords } from '../option-words.ts';
 import { invariantDigests, planById, planRecords, setDigest } from './common.ts';
 import { syncInputs } from './sync.ts';
 import type { PlanShow, PlanStatus } from './types.ts';
@@ -88,6 +88,10 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
   // Each invariant's own digest counts the edits of a stale run: taken only when the run's set digest differs.
   const stale = latest?.run?.set_digest !== undefined && latest.run.set_digest !== digest;
   const digests = stale ? await invariantDigests(invariants) : undefined;
+  // Which invariants no waiver can cover, so that the reason of an error violation offers no waiver of one: read only then.
+  const locked = standing.open.some((v) => v.severity === 'error')
+    ? await lockedIds(svc.root, svc.invariants.source, invariants)
+    : undefined;
   const verdict = judgePlan(
     {
       effective: digests ? invariants.map((i) => ({ id: i.id, severity: i.severity, digest: digests.get(i.id)! })) : invariants,
@@ -96,6 +100,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
       unfinished,
       violations: standing.open,
       waived: new Set(waived.keys()),
+      ...(locked !== undefined && locked.size > 0 ? { locked } : {}),
       plan: plan.id,
       agents: optionWords(svc.invariants.optionWords).agents,
       ...(gone && plan.project !== undefined ? { missingProject: { project: plan.project, at: location(gone) } } : {}),

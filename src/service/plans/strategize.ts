@@ -18,6 +18,7 @@ import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
 import { assertWritable, writeFilesTogether } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
+import { planSetWithoutWaivers } from '../invariants/query.ts';
 import { requirePlanHeld } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
 import type { PlanContext } from './context.ts';
@@ -30,7 +31,7 @@ export async function actorRequest(svc: PlanContext, prefix: string, context: st
   // From JavaScript, an object here would go into the request the actor reads, where the protocol holds a string or null.
   context = optionalString(context, 'context') ?? null;
   const plan = await planById(svc, prefix);
-  const { entries } = await svc.invariants.effective({ plan: plan.id });
+  const { entries } = await planSetWithoutWaivers(svc.invariants, plan.id);
   return buildActorRequest(
     plan,
     context,
@@ -70,7 +71,7 @@ export async function strategize(
   const context = optionalString(options.context, 'context') ?? null;
   const signal = optionalSignal(options.signal, 'signal');
   const plan = await planById(svc, prefix);
-  const { entries } = await svc.invariants.effective({ plan: plan.id });
+  const { entries } = await planSetWithoutWaivers(svc.invariants, plan.id);
   // Refuse before the actor runs if the tree cannot be extended, or the store is not ours, or not writable, to write.
   await planRecords(svc, plan.id, ['decisions']);
   assertOwnStore(svc.root, 'write in');
@@ -182,7 +183,7 @@ async function changedSince(
   digest: string,
   records: EnforcementRun['records'],
 ): Promise<StrategizeResult['setChanged'] | undefined> {
-  const now = (await svc.invariants.effective({ plan: planId })).entries.map((e) => e.invariant);
+  const now = (await planSetWithoutWaivers(svc.invariants, planId)).entries.map((e) => e.invariant);
   const changed = await changedIds(now, { setDigest: digest, records });
   return changed && { added: changed.added.length, removed: changed.removed.length, edited: changed.edited?.length ?? 0 };
 }

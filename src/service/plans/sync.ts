@@ -18,7 +18,7 @@ import type { SyncOptions, SyncResult } from './types.ts';
 export async function syncInputs(
   svc: PlanContext,
   plan: Plan,
-): Promise<{ planInvariants: ScopedInvariant[]; actions: Map<string, ScopedInvariant[]>; gone: { ref: string; why: string }[] }> {
+): Promise<{ planInvariants: ScopedInvariant[]; actions: Map<string, ScopedInvariant[]>; gone: GoneTemplate[] }> {
   const planSnap = await readFolders(svc.invariants.source, [`plans/${plan.id}`]);
   requireValid(planSnap, `read plan ${plan.id}`);
   const refs = new Set<string>();
@@ -27,25 +27,46 @@ export async function syncInputs(
   for (const inv of planSnap.invariants) if (inv.source?.kind === 'action' && inv.source.ref) copied.add(inv.source.ref);
   for (const ref of copied) refs.add(ref);
   const actions = new Map<string, ScopedInvariant[]>();
-  const gone: { ref: string; why: string }[] = [];
+  const gone: GoneTemplate[] = [];
   for (const ref of refs) {
     const found = await findActionTree(svc, ref);
     // A source dropped from config.yaml takes its templates with it: they are gone, as a removed folder is.
     if ('sources' in found) {
-      if (copied.has(ref)) gone.push({ ref, why: `the policy source ${found.source} is not in config.yaml's extends` });
+      if (copied.has(ref))
+        gone.push({
+          ref,
+          why: `the policy source ${found.source} is not in config.yaml's extends`,
+          fix: `Declare the source ${found.source} in config.yaml's extends again`,
+        });
       continue;
     }
     const { tree, local } = found;
     // A template whose folder is gone (renamed, removed, a partial checkout) is not one whose invariants all left.
     // It is gone for the plan only while the plan holds copies from it: once those are removed by hand, as the
-    // refusal says, there is nothing left to remove and nothing to add from it.
+    // refusal says, there is nothing left to remove and nothing to add from it. A source's template lives in the source
+    // at its pin, not in this store: what brings it back is a pin that holds it, not a folder of the store.
     if (copied.has(ref) && (await tree.list(`actions/${local}`, { recursive: false })).length === 0)
-      gone.push({ ref, why: `actions/${local}/ does not exist` });
+      gone.push(
+        found.source === undefined
+          ? { ref, why: `actions/${local}/ does not exist`, fix: 'Put the template back (or restore its folder)' }
+          : {
+              ref,
+              why: `the policy source ${found.source} does not hold actions/${local}/ at its pinned commit`,
+              fix: `Pin a ref of the source ${found.source} that holds it (its ref in config.yaml's extends)`,
+            },
+      );
     const snap = await readFolders(tree, [`actions/${local}`]);
     requireValid(snap, `compare plan ${plan.id} with action ${ref}`);
     actions.set(ref, snap.invariants);
   }
   return { planInvariants: planSnap.invariants, actions, gone: gone.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0)) };
+}
+
+/** An action template a plan holds copies from that cannot be read: why, and what brings it back. */
+interface GoneTemplate {
+  ref: string;
+  why: string;
+  fix: string;
 }
 
 type SyncInputs = Awaited<ReturnType<typeof syncInputs>>;
@@ -85,10 +106,10 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
   const plan = await planById(svc, prefix);
   const inputs = await syncInputs(svc, plan);
   if (inputs.gone.length > 0) {
-    const { ref, why } = inputs.gone[0]!;
+    const { ref, why, fix } = inputs.gone[0]!;
     throw new UsageError(
       `plan ${plan.id} was made from the action template ${ref}, which is gone (${why})`,
-      'Nothing was written: a sync would remove every invariant the plan took from it. Put the template back (or restore its folder), ' +
+      `Nothing was written: a sync would remove every invariant the plan took from it. ${fix}, ` +
         `or, if it was retired on purpose, remove those invariants of the plan with \`${optionWords(svc.invariants.optionWords).calls.remove()}\`.`,
       { plan: plan.id, actions: inputs.gone.map((g) => g.ref) },
       'action-gone',

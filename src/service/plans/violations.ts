@@ -9,7 +9,8 @@ import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { planIds } from '../../store/listing.ts';
-import { notInSet, refuseOtherKind, refuseUnknownInvariant } from '../invariants/lookup.ts';
+import { notInSet, outOfReach, refuseOtherKind, refuseUnknownInvariant } from '../invariants/lookup.ts';
+import { planSetWithoutWaivers } from '../invariants/query.ts';
 import { checkSeverity, requirePlanHeld } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
 import { optionWords } from '../option-words.ts';
@@ -32,7 +33,8 @@ export async function addViolation(
   const signal = optionalSignal(inputObject(options, 'addViolation', { signal: true }).signal, 'signal');
   if (input.severity !== undefined) checkSeverity(input.severity);
   const plan = await planById(svc, requiredString(input.plan, 'plan'));
-  const { entries } = await svc.invariants.effective({ plan: plan.id });
+  // Without the waivers, which a violation never reads: a waiver file broken by hand does not stop its recording.
+  const { entries } = await planSetWithoutWaivers(svc.invariants, plan.id);
   const inSet = entries.map((e) => e.invariant);
   const wanted = normalisePrefix(input.invariant);
   if (wanted !== undefined && !inSet.some((i) => i.id.startsWith(wanted))) {
@@ -45,7 +47,8 @@ export async function addViolation(
       inSet.map((i) => i.id),
       { otherKind: `A violation names the invariant it breaks. ${hint}`, unknown: hint },
     );
-    throw notInSet(wanted, entries, `plan ${plan.id}`, hint, 'Record the violation against');
+    const elsewhere = await outOfReach(svc.invariants, wanted, { kind: 'plan', plan: plan.id, project: plan.project });
+    throw notInSet(wanted, entries, `plan ${plan.id}`, hint, 'Record the violation against', elsewhere);
   }
   const chosen = pickId(
     input.invariant,

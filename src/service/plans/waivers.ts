@@ -2,6 +2,7 @@
 import { conflictingOptions, missingOption, UsageError, valueTooLong } from '../../core/errors.ts';
 import { inputObject, requiredString } from '../../core/input-shape.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
+import type { Target } from '../../core/model.ts';
 import { codePointLength } from '../../core/names.ts';
 import { type ScopedWaiver, type Waiver, type WaiverScope, parseExpiresInput, waiverFolder, waiverPath } from '../../core/waivers.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
@@ -9,7 +10,7 @@ import { withFolderLock } from '../../store/lock.ts';
 import { lockedWrite } from '../commit.ts';
 import { optionWords } from '../option-words.ts';
 import { refuseLockedWaiver } from '../floors.ts';
-import { notInSet, refuseUnknownInvariant } from '../invariants/lookup.ts';
+import { notInSet, outOfReach, refuseUnknownInvariant } from '../invariants/lookup.ts';
 import { projectMadeUnderLock } from '../invariants/projects.ts';
 import { requirePlanHeld, toScope } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
@@ -51,16 +52,20 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
   const expiresAt = expires.value;
   let scope: WaiverScope;
   let target: { plan: string } | { project: string };
+  // The scopes the set reaches: an invariant of another one is named where it lives when it is refused.
+  let reach: Target;
   if (input.plan !== undefined) {
     const plan = await planById(svc, requiredString(input.plan, 'plan'));
     scope = { kind: 'plan', plan: plan.id };
     target = { plan: plan.id };
+    reach = { kind: 'plan', plan: plan.id, project: plan.project };
   } else {
     const s = toScope({ project: input.project! });
     if (s.kind !== 'project') throw new Error('unreachable');
     await svc.invariants.requireProject(s.project, { writing: true });
     scope = { kind: 'project', project: s.project };
     target = { project: s.project };
+    reach = scope;
   }
   // Over the schema's limits: value-too-long, as every writer says it (the file is not named yet: its folder).
   for (const [field, value, limit] of [
@@ -98,7 +103,7 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
       inSet.map((i) => i.id),
       { otherKind: `A waiver names an invariant, not a violation or plan. ${hint}`, unknown: hint },
     );
-    throw notInSet(match.prefix, entries, where, hint, 'Waive');
+    throw notInSet(match.prefix, entries, where, hint, 'Waive', await outOfReach(svc.invariants, match.prefix, reach));
   }
   const chosenId = pickId(
     input.invariant,

@@ -120,8 +120,8 @@ export interface ContentContext extends ListingContext {
   located: Located;
   /** Every diagnostic found so far (the modeline check skips files with errors). */
   found: readonly Diagnostic[];
-  /** Ids in use in the store and their reuses: one pass over the listing, made by the first check that asks. */
-  ids(): { usedIds: ReadonlySet<string>; diagnostics: Diagnostic[] };
+  /** Ids in use in the store, those of invariant files, and their reuses: one pass over the listing, made by the first check that asks. */
+  ids(): { usedIds: ReadonlySet<string>; invariantIds: ReadonlySet<string>; diagnostics: Diagnostic[] };
   /** The invariants sharing a text key, parsed again and located, once. */
   shared(): Promise<SharedText>;
   /**

@@ -19,17 +19,19 @@ function isPlanFolderPath(path: string): boolean {
 }
 
 /**
- * Ids in use anywhere in the store (file names, plan folders), and `id-reused`
- * for every later use of an id that names an invariant file, a plan or a
- * record: one id names one thing in the whole store. One pass over the entries.
+ * Ids in use anywhere in the store (file names, plan folders), those of them that name an invariant file, and
+ * `id-reused` for every later use of an id that names an invariant file, a plan or a record: one id names one thing
+ * in the whole store. One pass over the entries.
  */
 export function checkIds(
   entries: readonly TreeEntry[],
   kinds: readonly PathKind[],
   /** Whether the files at two paths hold one invariant (the same or nearly the same text): the hint says to keep one. */
   copies?: (a: string, b: string) => boolean,
-): { usedIds: Set<string>; diagnostics: Diagnostic[] } {
+): { usedIds: Set<string>; invariantIds: Set<string>; diagnostics: Diagnostic[] } {
   const usedIds = new Set<string>();
+  // What a record naming an invariant (a waiver's invariant_id, a copy's origin_id) must name: a violation's id is in use, but no invariant.
+  const invariantIds = new Set<string>();
   // A use that does not grow the set is a reuse (rare): only then are first uses looked for.
   let reused: Map<string, string[]> | undefined;
   const planFolders: string[] = [];
@@ -37,6 +39,7 @@ export function checkIds(
     const e = entries[i]!;
     // A file both sides of a merge deleted is in no side of it: its conflict is reported, not its id.
     const id = e.deleted ? undefined : idOf(kinds[i]!);
+    if (id && kinds[i]!.kind === 'invariant') invariantIds.add(id);
     if (id) {
       const size = usedIds.size;
       if (usedIds.add(id).size === size) {
@@ -50,7 +53,7 @@ export function checkIds(
   }
   for (const id of planFolders) usedIds.add(id);
   const diagnostics: Diagnostic[] = [];
-  if (!reused) return { usedIds, diagnostics };
+  if (!reused) return { usedIds, invariantIds, diagnostics };
   // Grouped by id in the order of first use.
   const first = new Map<string, string>();
   for (let i = 0; i < entries.length; i++) {
@@ -66,7 +69,7 @@ export function checkIds(
   for (const [id, firstPath] of first)
     for (const p of reused.get(id)!)
       diagnostics.push(idReused(id, p, firstPath, temporaryOf.has(p) || temporaryOf.has(firstPath), copies?.(firstPath, p) === true));
-  return { usedIds, diagnostics };
+  return { usedIds, invariantIds, diagnostics };
 }
 
 function idReused(id: string, path: string, firstPath: string, moving = false, copies = false): Diagnostic {

@@ -1,6 +1,6 @@
 import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.ts';
 import type { Severity, StoreConfig } from '../../core/model.ts';
-import { intoStore, namesFolderOfFiles } from '../../core/globs.ts';
+import { intoStore, namesFolderOfFiles, type SortedFiles, sortFiles } from '../../core/globs.ts';
 import { quoteText } from '../../core/plain-text.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
@@ -44,6 +44,8 @@ export async function checkProjectPaths(
   // Each finding with the files its positions are read from (an overlap also names the other project's glob).
   const found: { files: string[]; report: () => Diagnostic }[] = [];
   const files = options.repoFiles ? await options.repoFiles() : undefined;
+  // Sorted for the folder check only when a glob matches no file (namesFolderOfFiles).
+  let sorted: SortedFiles | undefined;
   const { overlaps, hits } = projectOverlaps(
     projects.map((p) => p.paths),
     files,
@@ -105,7 +107,7 @@ export async function checkProjectPaths(
           'project-path-unmatched',
           'warning',
           'matches no file of the repository',
-          files !== undefined && namesFolderOfFiles(glob, files)
+          files !== undefined && namesFolderOfFiles(glob, (sorted ??= sortFiles(files)))
             ? `${glob} names a folder, and a path is a glob of files: write ${glob}/** for every file below it.`
             : 'Correct the glob (paths are relative to the top of the repository), or remove it.',
         );

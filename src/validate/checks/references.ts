@@ -14,8 +14,8 @@ export async function checkReferences(
   facts: readonly FileFacts[],
   plans: ReadonlyMap<string, Plan>,
   entries: readonly TreeEntry[],
-  /** The ids in use in the store, found on first call (most stores' invariants name no origin). */
-  usedIds: () => ReadonlySet<string>,
+  /** The ids of the store's invariant files, found on first call (most stores' invariants name no origin). */
+  invariantIds: () => ReadonlySet<string>,
   located: Located,
   sourceActionIds?: ValidateOptions['sourceActionIds'],
 ): Promise<Diagnostic[]> {
@@ -82,7 +82,7 @@ export async function checkReferences(
     if (kind.kind !== 'invariant') continue;
     const f = facts[i]!;
     const origin = f.o;
-    if (origin === undefined || usedIds().has(origin)) continue;
+    if (origin === undefined || invariantIds().has(origin)) continue;
     // Promoted from a policy source's template: the origin lives in the source, at its pinned commit.
     if (f.r !== undefined && (await sourceActionIds?.(f.r))?.has(origin)) continue;
     if (f.r !== undefined && splitSourceRef(f.r).source && (await sourcesDeclared()) === undefined) continue;

@@ -82,13 +82,13 @@ export const CHECKS: readonly Check[] = [
     // the store: only a store that extends none has findings that depend on its own files alone.
     pure: (c) => c.options.sourceActionIds === undefined,
     run: (c) =>
-      checkReferences(c.storeConfig, c.jobs, c.facts, c.plans, c.entries, () => c.ids().usedIds, c.located, c.options.sourceActionIds),
+      checkReferences(c.storeConfig, c.jobs, c.facts, c.plans, c.entries, () => c.ids().invariantIds, c.located, c.options.sourceActionIds),
   },
   {
     name: 'waivers',
     codes: ['waiver-expired', 'unknown-invariant', 'waiver-not-applicable'],
     stage: 'content',
-    run: (c) => checkWaivers(c.jobs, c.facts, () => c.ids().usedIds, c.located, c.options.now, c.options.inheritedKeys),
+    run: (c) => checkWaivers(c.jobs, c.facts, c.entries, () => c.ids(), c.located, c.options.now, c.options.inheritedKeys),
   },
   {
     name: 'modelines',

@@ -2,6 +2,8 @@ import type { Diagnostic } from '../../core/diagnostics.ts';
 import { describeScope, type Scope, type ScopedInvariant, type Target } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import type { WaiverScope } from '../../core/waivers.ts';
+import { idsAmong } from '../../store/listing.ts';
+import type { TreeEntry } from '../../store/tree-source.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob } from './context.ts';
 import type { Located } from './located.ts';
@@ -9,14 +11,16 @@ import type { Located } from './located.ts';
 /**
  * Waivers: one past its expiry is an error (the exception was time-boxed; the
  * invariant applies again, and the file should go or be renewed), and one
- * naming an invariant that is not in the store, or not in its target's set
- * (left behind by a move), is a warning.
+ * naming an invariant that is not in the store (or the id of another kind of
+ * thing: a violation's), or not in its target's set (left behind by a move),
+ * is a warning.
  */
 export async function checkWaivers(
   jobs: readonly ContentJob[],
   facts: readonly FileFacts[],
-  /** The ids in use in the store, found on first call (only a store with waivers asks). */
-  usedIds: () => ReadonlySet<string>,
+  entries: readonly TreeEntry[],
+  /** The ids in use in the store and those of its invariants, found on first call (only a store with waivers asks). */
+  ids: () => { usedIds: ReadonlySet<string>; invariantIds: ReadonlySet<string> },
   located: Located,
   now: Date | undefined,
   /** The inherited ids (docs/extends.md): a waiver of one names an invariant the store knows. */
@@ -71,7 +75,7 @@ export async function checkWaivers(
     // A warning placed on the waiver's invariant_id.
     const warn = (code: 'waiver-not-applicable' | 'unknown-invariant', message: string, hint: string) =>
       found.push({ file, report: () => located.at(file, ['invariant_id'], code, 'warning', message, hint) });
-    const outside = usedIds().has(w.i) ? outsideOf(kind.scope, w.i, placesOf()) : undefined;
+    const outside = ids().invariantIds.has(w.i) ? outsideOf(kind.scope, w.i, placesOf()) : undefined;
     const target = kind.scope.kind === 'plan' ? `plan ${kind.scope.plan}` : `project ${kind.scope.project}`;
     const held = outside === undefined ? await heldBy(kind.scope, w.i, placesOf(), inheritedKeys) : undefined;
     if (held === 'inactive') {
@@ -94,11 +98,18 @@ export async function checkWaivers(
         `Record the waiver where the invariant applies (\`agents invariant waive ${w.i} …\`), or remove this one; a moved invariant leaves its waivers behind.`,
       );
     }
-    if (!usedIds().has(w.i) && !(await inheritedKeys?.())?.has(w.i)) {
+    if (!ids().invariantIds.has(w.i) && !(await inheritedKeys?.())?.has(w.i)) {
+      // The id of a violation (the thing a waiver is most often mistaken to waive), a plan or a record: said so, as the
+      // commands refuse it, since it waives nothing either. Looked up only then: such a waiver is rare.
+      const other = ids().usedIds.has(w.i) ? idsAmong(entries, w.i).find((o) => o.id === w.i) : undefined;
       warn(
         'unknown-invariant',
-        `waiver ${kind.id} names invariant ${w.i}, which is not in the store`,
-        'Remove the waiver, or correct invariant_id.',
+        other
+          ? `waiver ${kind.id} names invariant ${w.i}, which is no invariant: it names ${other.kind} ${other.id}, ${other.path}; it waives nothing`
+          : `waiver ${kind.id} names invariant ${w.i}, which is not in the store`,
+        other
+          ? `A waiver names the invariant it waives (a violation's invariant_id): correct invariant_id, or remove the waiver.`
+          : 'Remove the waiver, or correct invariant_id.',
       );
     }
   }
