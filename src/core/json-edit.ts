@@ -3,8 +3,8 @@
  * byte they do not change: a value replaced where it stands, an item or a
  * property added after the last one, an item taken out. jsonc-parser's
  * `modify` lays out again every line an insertion touches, the previous entry
- * of the user's included, so it is left only the empty containers, whose line
- * holds nothing else of theirs. Pure.
+ * of the user's included (a one-line file whole), so it is left only the
+ * empty containers that hold a comment. Pure.
  */
 import { applyEdits, type FormattingOptions, findNodeAtLocation, type JSONPath, modify, type Node, parseTree } from 'jsonc-parser';
 
@@ -63,6 +63,18 @@ function insertAfter(text: string, last: Node, item: (at: { own: boolean; indent
   return `${text.slice(0, at)}${comma}${text.slice(at, where)}${fmt.eol ?? '\n'}${line.indent}${item(line)}${text.slice(where)}`;
 }
 
+/**
+ * `container`, an empty object or list, given `value` in its place: laid out as {@link valueText} lays out a value, by
+ * the line of the member that holds it (`"hooks": {}` on a line of its own: over lines at its indentation; beside other
+ * keys: on that line). Undefined when a comment stands inside it, which jsonc-parser's `modify` keeps.
+ */
+function fillEmpty(text: string, container: Node, value: unknown, fmt: FormattingOptions): string | undefined {
+  const end = container.offset + container.length;
+  if (!/^\s*$/.test(text.slice(container.offset + 1, end - 1))) return undefined;
+  const owner = container.parent?.type === 'property' ? container.parent : container;
+  return text.slice(0, container.offset) + valueText(value, lineAt(text, owner.offset), fmt) + text.slice(end);
+}
+
 /** Sets the value at `path`: replaced where it stands, or added as the last property of the nearest object that exists. */
 export function setJson(text: string, path: JSONPath, value: unknown, fmt: FormattingOptions): string {
   const root = tree(text);
@@ -82,7 +94,11 @@ export function setJson(text: string, path: JSONPath, value: unknown, fmt: Forma
   }
   const last = parent?.children?.at(-1);
   if (parent?.type !== 'object' || last === undefined || typeof key !== 'string') {
-    return applyEdits(text, modify(text, [...parentPath, key!], wrapped, { formattingOptions: fmt }));
+    const filled =
+      parent?.type === 'object' && last === undefined && typeof key === 'string'
+        ? fillEmpty(text, parent, Object.fromEntries([[key, wrapped]]), fmt)
+        : undefined;
+    return filled ?? applyEdits(text, modify(text, [...parentPath, key!], wrapped, { formattingOptions: fmt }));
   }
   return insertAfter(text, last, (at) => `${JSON.stringify(key)}: ${valueText(wrapped, at, fmt)}`, fmt);
 }
@@ -91,7 +107,11 @@ export function setJson(text: string, path: JSONPath, value: unknown, fmt: Forma
 export function appendJson(text: string, path: JSONPath, value: unknown, fmt: FormattingOptions): string {
   const list = findNodeAtLocation(tree(text)!, path)!;
   const last = list.children?.at(-1);
-  if (last === undefined) return applyEdits(text, modify(text, [...path, 0], value, { formattingOptions: fmt, isArrayInsertion: true }));
+  if (last === undefined)
+    return (
+      fillEmpty(text, list, [value], fmt) ??
+      applyEdits(text, modify(text, [...path, 0], value, { formattingOptions: fmt, isArrayInsertion: true }))
+    );
   return insertAfter(text, last, (at) => valueText(value, at, fmt), fmt);
 }
 

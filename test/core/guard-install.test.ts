@@ -41,6 +41,25 @@ describe('mergeSettingsText', () => {
     expect(merged('gemini', out)).toBe(out);
   });
 
+  it("fills an empty {} or [] on a line of the user's settings without laying out the rest of that line", () => {
+    // One line, the list empty: the entry goes into it on that line, as the file writes it; the permissions stay as written.
+    const oneLine = '{"permissions":{"allow":["Bash(npm test)"]},"hooks":{"PreToolUse":[]}}\n';
+    const out = merged('claude', oneLine);
+    expect(out.startsWith('{"permissions":{"allow":["Bash(npm test)"]},"hooks":{"PreToolUse":[')).toBe(true);
+    expect(out.trimEnd().split('\n')).toHaveLength(1);
+    expect(data(out).hooks.PreToolUse[0].hooks[0].command).toBe('agents guard hook --client claude || exit 2');
+    expect(merged('claude', out)).toBe(out);
+    // An empty `hooks` beside another key on its line: that key is kept as written, the entry goes on that line.
+    const shared = '{\n  "env": {"A": "1"}, "hooks": {}\n}\n';
+    const beside = merged('claude', shared);
+    expect(beside.split('\n')[1]!.startsWith('  "env": {"A": "1"}, "hooks": { "PreToolUse": [ {')).toBe(true);
+    expect(data(beside)).toMatchObject({ env: { A: '1' }, hooks: { PreToolUse: [{ matcher: '*' }] } });
+    // On a line of its own, an empty object is laid out over lines at its indentation.
+    const own = merged('cursor', '{\n\t"version": 1,\n\t"hooks": {}\n}\n');
+    expect(own.split('\n').slice(0, 4)).toEqual(['{', '\t"version": 1,', '\t"hooks": {', '\t\t"beforeShellExecution": [']);
+    expect(merged('cursor', own)).toBe(own);
+  });
+
   it("adds its entry after the user's, every byte of theirs kept, in the file's indentation and line ends", () => {
     for (const eol of ['\n', '\r\n']) {
       const text = [
