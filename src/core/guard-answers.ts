@@ -13,13 +13,21 @@ export interface HookAnswer {
 }
 
 /**
- * The answer in the client's protocol. `ask` becomes a deny where the client
- * cannot ask (Codex, Gemini); `allow` and `none` print nothing, so the
- * client's own permissions decide (the hook never forces an allow).
+ * The decision a client is given: `ask` is a deny where the client cannot ask (Codex, Gemini), which the hook records
+ * and logs as the deny it is.
+ */
+export function answeredDecision(client: GuardClient, decision: GuardDecision): GuardDecision {
+  return decision === 'ask' && client !== 'claude' && client !== 'cursor' ? 'deny' : decision;
+}
+
+/**
+ * The answer in the client's protocol ({@link answeredDecision}); `allow` and
+ * `none` print nothing, so the client's own permissions decide (the hook never
+ * forces an allow).
  */
 export function clientAnswer(client: GuardClient, decision: GuardDecision, reason: string, event: string): HookAnswer {
   if (decision === 'none' || decision === 'allow') return { stdout: '', stderr: '', exitCode: 0 };
-  const ask = decision === 'ask' && (client === 'claude' || client === 'cursor');
+  const ask = answeredDecision(client, decision) === 'ask';
   switch (client) {
     case 'claude':
     case 'codex':

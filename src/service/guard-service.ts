@@ -7,6 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { answeredDecision } from '../core/guard-answers.ts';
 import type { ClientAction } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import { actionProjects, evaluateGuards, patternsNeeded, type GuardAction, type GuardIndex, type GuardVerdict } from '../core/guard.ts';
@@ -377,7 +378,9 @@ export class GuardService {
     // Heard before the violation is recorded: a hook out of time still answers what was decided.
     decided?.(verdict, reason);
     const record: GuardDecisionRecord = { verdict, plan, action, ...(reason !== undefined ? { reason } : {}) };
-    if (verdict.decision === 'deny' && plan !== null && verdict.decisive) {
+    // What the client was told: a warning's ask is a deny where the client cannot ask, recorded and logged as one.
+    const answered = answeredDecision(client.client, verdict.decision);
+    if (answered === 'deny' && plan !== null && verdict.decisive) {
       const warnings: string[] = [];
       record.violation = await this.recordViolation(plan, client, verdict, warnings);
       if (warnings.length > 0) record.warnings = warnings;
@@ -389,7 +392,7 @@ export class GuardService {
       event: client.event,
       tool: client.tool,
       ...(client.session !== undefined ? { session: client.session } : {}),
-      decision: verdict.decision,
+      decision: answered,
       plan,
       files: action.files,
       ...(action.command !== undefined ? { command: action.command } : {}),

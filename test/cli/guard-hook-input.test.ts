@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -173,5 +173,55 @@ describe('agents guard hook run at a terminal', () => {
     expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
     expect(stderr).toContain('terminal');
     expect(readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8')).toContain('terminal');
+  });
+});
+
+describe('agents guard hook, a warning guard where the client cannot ask', () => {
+  it('is a deny for Codex CLI and Gemini CLI: recorded in the active plan and logged as the deny it was, an ask for Claude Code', async () => {
+    const dir = tempDir();
+    gitInit(dir);
+    expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
+    writeFileSync(
+      join(dir, '.agents/global', `${INV}.yaml`),
+      [`id: ${INV}`, 'text: Ask before touching docs', 'severity: warning', 'guard:', '  write: ["docs/**"]', ''].join('\n'),
+    );
+    const plan = '01JH5G411EVHG9XHQ43X20SSN4';
+    mkdirSync(join(dir, '.agents/plans', plan), { recursive: true });
+    writeFileSync(join(dir, '.agents/plans', plan, 'plan.yaml'), `id: ${plan}\n`);
+    const env = { AGENTS_PLAN: plan };
+    const asked = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, 'Write', { file_path: 'docs/a.md' }), env });
+    expect(JSON.parse(asked.stdout).hookSpecificOutput.permissionDecision).toBe('ask');
+    const codex = JSON.stringify({
+      session_id: 's2',
+      turn_id: 't1',
+      cwd: dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'apply_patch',
+      tool_input: { command: '*** Begin Patch\n*** Add File: docs/a.md\n+x\n*** End Patch\n' },
+    });
+    const denied = await runAgents(['guard', 'hook'], { cwd: dir, input: codex, env });
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const gemini = JSON.stringify({
+      session_id: 's3',
+      cwd: dir,
+      hook_event_name: 'BeforeTool',
+      tool_name: 'write_file',
+      tool_input: { file_path: 'docs/a.md', content: 'x' },
+    });
+    expect(JSON.parse((await runAgents(['guard', 'hook'], { cwd: dir, input: gemini, env })).stdout).decision).toBe('deny');
+    const listed = await runAgents(['--format', 'json', 'invariant', 'violation', 'list', '--plan', plan], { cwd: dir });
+    const violations: { invariant_id: string; severity: string; details: string }[] = JSON.parse(listed.stdout);
+    expect(violations.map((v) => [v.invariant_id, v.severity])).toEqual([
+      [INV, 'warning'],
+      [INV, 'warning'],
+    ]);
+    expect(violations.map((v) => v.details.split('\n')[0])).toEqual(
+      expect.arrayContaining([expect.stringContaining('codex apply_patch'), expect.stringContaining('gemini write_file')]),
+    );
+    expect(audit(dir).map((l) => [l.client, l.decision, l.violation === undefined])).toEqual([
+      ['claude', 'ask', true],
+      ['codex', 'deny', false],
+      ['gemini', 'deny', false],
+    ]);
   });
 });
