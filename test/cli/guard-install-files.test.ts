@@ -201,6 +201,25 @@ describe('agents guard install, a program the agents would not find', () => {
     expect(await install(bin, undefined)).toBe(false);
     // A program of another word, or named by its path, is not the default's concern.
     expect(await install(bin, 'exec', '--program', join(bin, 'agents'))).toBe(false);
+    // Not run by npm, it is not npx that found it for this run.
+    const bare = await runAgents(['guard', 'install', '--client', 'claude'], {
+      cwd: dir,
+      env: { PATH: git, npm_command: undefined, npm_lifecycle_event: undefined },
+    });
+    expect(bare.stderr).toContain('warning: `agents` is on no folder of PATH,');
+  });
+
+  it('warns when --program names its file from the top of the file system and no such file can be run', async () => {
+    const dir = await store();
+    writeFileSync(join(dir, 'plain'), 'not a program\n', { mode: 0o644 });
+    for (const program of [join(dir, 'no-such-folder/agents'), join(dir, 'plain')]) {
+      const r = await runAgents(['guard', 'install', '--client', 'claude', '--program', program], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`warning: \`${program}\` is no file this user can run`);
+      expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toContain(`${program} guard hook --client claude`);
+      // --check runs where the agents do not (CI): it says nothing of the program.
+      expect((await runAgents(['guard', 'install', '--client', 'claude', '--check', '--program', program], { cwd: dir })).stderr).toBe('');
+    }
   });
 });
 

@@ -9,8 +9,8 @@ import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { SETTINGS_FILE } from '../../core/guard-clients.ts';
 import { hookPrograms, hooksSwitchedOff, mergeSettingsText } from '../../core/guard-install.ts';
 import { shellWord } from '../../core/shell-word.ts';
-import { programOnPath } from '../../store/program-path.ts';
-import { delimiter } from 'node:path';
+import { executableFile, programOnPath } from '../../store/program-path.ts';
+import { delimiter, isAbsolute } from 'node:path';
 import { codexHooksOff } from '../../core/codex-features.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { failedPartWay, writeFileAtomic } from '../../store/atomic-write.ts';
@@ -59,20 +59,27 @@ function userSettingsOf(client: GuardClient, abs: string): string | undefined {
 }
 
 /**
- * The program word of `--program` (`agents` of the default) that the agent's PATH would not find, if so: the clients
+ * Why the agents' shell would not start the program word of `--program` (`agents` of the default), if so: the clients
  * run the hook with the PATH of the session, which holds no `node_modules/.bin` that `npx agents` or an npm script
- * added for this run alone, so such a hook would answer every call with `agents: not found`, a deny. A word with a
- * folder in it, or a variable set in front, is not looked up.
+ * added for this run alone; and a word naming its file from the top of the file system is run as named, there or
+ * nowhere. Such a hook would answer every call with `agents: not found`, a deny. A word with a folder in it that is
+ * relative (taken from whichever folder the client runs the hook in), or a variable set in front, is not looked up.
  */
-function programNotOnPath(program: string, env: Record<string, string | undefined>): string | undefined {
+function programNotRunnable(program: string, env: Record<string, string | undefined>): string | undefined {
   const word = program.trim().split(/\s+/)[0] ?? '';
-  if (word === '' || /[/\\=]/.test(word)) return undefined;
+  if (word === '' || word.includes('=')) return undefined;
+  if (/[/\\]/.test(word)) {
+    // Windows runs a file by its extension, not by a mode X_OK could read.
+    if (process.platform === 'win32' || !isAbsolute(word) || executableFile(word)) return undefined;
+    return `\`${word}\` is no file this user can run (missing, or not executable), so a client's hook starting it would answer every call with \`${word}: not found\` (or \`Permission denied\`), a deny: install with --program naming the agents program where it is installed`;
+  }
   const byNpm = env.npm_command !== undefined || env.npm_lifecycle_event !== undefined;
   const path = (env.PATH ?? '')
     .split(delimiter)
     .filter((dir) => !(byNpm && /[/\\]node_modules[/\\]\.bin[/\\]?$/.test(dir)))
     .join(delimiter);
-  return programOnPath(word, path, { pathext: env.PATHEXT }) === undefined ? word : undefined;
+  if (programOnPath(word, path, { pathext: env.PATHEXT }) !== undefined) return undefined;
+  return `\`${word}\` is on no folder of PATH${word === 'agents' && byNpm ? ' (npx finds it in node_modules/.bin for this run only)' : ''}, so a client's hook starting it would answer every call with \`${word}: not found\`, a deny: install with --program "npx --no-install agents" (agents installed in this repository), or put ${word} on the PATH the agents run with`;
 }
 
 /** A client's settings file as it is: undefined when absent (exit 2 naming the file when it cannot be read). */
@@ -332,11 +339,8 @@ export default defineCommand<InstallArgs>({
       if (plain.length > 0) ctx.notice(`fix: run \`${ctx.agentsCommand()} guard install --client ${plain.join(',')}${asGiven}\``);
     }
     // Said where the hook is written; a --check in CI runs with a PATH other than the agents' own.
-    const missing = argv.check ? undefined : programNotOnPath(program, ctx.io.env);
-    if (missing !== undefined)
-      ctx.notice(
-        `warning: \`${missing}\` is on no folder of PATH${missing === 'agents' ? ' (npx finds it in node_modules/.bin for this run only)' : ''}, so a client's hook starting it would answer every call with \`${missing}: not found\`, a deny: install with --program "npx --no-install agents" (agents installed in this repository), or put ${missing} on the PATH the agents run with`,
-      );
+    const unrunnable = argv.check ? undefined : programNotRunnable(program, ctx.io.env);
+    if (unrunnable !== undefined) ctx.notice(`warning: ${unrunnable}`);
     // The folders' and the user's settings that leave a session unguarded: the install warns of each, and a check that
     // fails on them says what to do with each as well.
     for (const f of folders.filter((r) => r.status !== 'installed'))
