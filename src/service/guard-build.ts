@@ -58,12 +58,21 @@ export async function buildIndex(
   }
   const folders = ['global', ...projectNames.map((p) => `projects/${p}`), ...(planInfo ? [`plans/${planInfo.id}`] : [])];
   const snap = await readFolders(source, folders);
-  requireValid({ ...snap, diagnostics: [...projectFolders.diagnostics, ...snap.diagnostics] }, 'build the guard index');
+  // git's copy (guard check --staged, a range's end) may be broken where the file on disk is not: said so, with its fix.
+  const at =
+    from === undefined || from.description === 'working tree' ? undefined : from.description === 'index' ? 'the index' : from.description;
+  const gitHint =
+    at === undefined
+      ? undefined
+      : at === 'the index'
+        ? (agents: string) => `Fix the file and stage it (git add), then run \`${agents} validate --staged\` to check what is staged.`
+        : 'The file is broken in that revision; fix it in a new commit, or check a range that ends at another.';
+  requireValid({ ...snap, diagnostics: [...projectFolders.diagnostics, ...snap.diagnostics] }, 'build the guard index', gitHint, at);
   const inherited = await service.inherited();
   const scopes: WaiverScope[] = projectNames.map((project) => ({ kind: 'project', project }));
   if (planInfo) scopes.push({ kind: 'plan', plan: planInfo.id });
   const waivers = await readWaivers(source, scopes);
-  requireValid({ ...snap, diagnostics: waivers.diagnostics }, 'read the waivers');
+  requireValid({ ...snap, diagnostics: waivers.diagnostics }, 'read the waivers', gitHint, at);
   const index = buildGuardIndex({
     invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants,
     projects: snap.projectMeta,

@@ -388,6 +388,33 @@ describe('agents guard check --staged, a store the working tree holds otherwise 
   });
 });
 
+describe('agents guard check, a store file invalid only where git holds it', () => {
+  it('says which copy is invalid, the index or the commit the range ends at, whose file on disk is valid (exit 3)', async () => {
+    const dir = await repo();
+    const rel = `.agents/global/${GUARDED}.yaml`;
+    const kept = readFileSync(join(dir, rel), 'utf8');
+    const message = async (...args: string[]) => {
+      const r = await runAgents(['--format', 'json', 'guard', 'check', ...args], { cwd: dir });
+      expect(errorOf(r)).toMatchObject({ code: 'invalid-store', exit_code: 3 });
+      return JSON.parse(r.stdout).error.message as string;
+    };
+    // Staged broken, then put right on disk without `git add`: the commit would record the broken copy.
+    writeFileSync(join(dir, rel), 'id: [\n');
+    git(dir, 'add', rel);
+    writeFileSync(join(dir, rel), kept);
+    expect(await message('--staged')).toMatch(/:1:5 is invalid in the index$/);
+    // Committed broken on a branch, checked from a working tree whose copy is valid.
+    git(dir, 'checkout', '-qb', 'broken');
+    writeFileSync(join(dir, rel), 'id: [\n');
+    git(dir, 'commit', '-qam', 'broken');
+    git(dir, 'checkout', '-q', '-');
+    expect(await message('HEAD..broken')).toMatch(/:1:5 is invalid in revision broken$/);
+    // The working tree's own copy broken: said as before, the file on disk to fix.
+    writeFileSync(join(dir, rel), 'id: [\n');
+    expect(await message()).toMatch(/:1:5 is invalid$/);
+  });
+});
+
 describe('agents guard check --format yaml', () => {
   it("prints YAML holding the same data as the JSON, as validate's does", async () => {
     const dir = await repo();

@@ -207,8 +207,11 @@ export function storeErrors(snapshot: StoreSnapshot): Diagnostic[] {
   ]).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
 }
 
-/** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */
-export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string | CommandHint): void {
+/**
+ * Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. `at`: where the
+ * files were read when not from the working tree (`the index`, `revision main`), whose file on disk may be valid.
+ */
+export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string | CommandHint, at?: string): void {
   const errors = storeErrors(snapshot);
   if (errors.length === 0) return;
   const first = errors[0]!;
@@ -216,10 +219,11 @@ export function requireValid(snapshot: StoreSnapshot, what: string, hint?: strin
   const file = escapeUnsafe(first.file);
   const where = first.line > 0 ? `${file}:${first.line}:${first.col}` : file;
   const files = new Set(errors.map((e) => e.file)).size;
+  const there = at === undefined ? '' : ` in ${at}`;
   throw new InvalidStoreError(
     errors.length === 1
-      ? `cannot ${what}: ${where} is invalid`
-      : `cannot ${what}: ${errors.length} problems in ${files === 1 ? 'one store file' : `${files} store files`}, first ${where}`,
+      ? `cannot ${what}: ${where} is invalid${there}`
+      : `cannot ${what}: ${errors.length} problems in ${files === 1 ? 'one store file' : `${files} store files`}${there}, first ${where}`,
     errors,
     hint,
   );
