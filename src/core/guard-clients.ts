@@ -114,6 +114,9 @@ export function hookReason(error: unknown): string {
 /** Why the input could not be read: the hook answers by `guard.on_error`. */
 export class GuardInputError extends Error {}
 
+/** The hook's time ran out while the paths of a call were being judged: it answers by `guard.on_error`. */
+export class GuardTimeout extends Error {}
+
 type Json = Record<string, unknown>;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -186,17 +189,18 @@ export function detectClient(input: Json): GuardClient | undefined {
  * `+++ file` header: Codex adds `+++x` as the line `++x`, so it is added text here too.
  */
 export function patchParts(patch: string): { paths: string[]; texts: string[] } {
-  const paths: string[] = [];
+  // A set, not a list searched for each header: a patch of many files was judged in time quadratic in their number.
+  const paths = new Set<string>();
   const added: string[] = [];
   for (const line of patch.split(/\r?\n/)) {
     // Codex reads a file's header with white space around it (its parser trims the line): so is it read here.
     const m = /^\s*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line);
     if (m) {
       const p = m[1]!.trim();
-      if (p !== '' && !paths.includes(p)) paths.push(p);
+      if (p !== '') paths.add(p);
     } else if (line.startsWith('+')) added.push(line.slice(1));
   }
-  return { paths, texts: added.length > 0 ? [added.join('\n')] : [] };
+  return { paths: [...paths], texts: added.length > 0 ? [added.join('\n')] : [] };
 }
 
 /**
@@ -239,13 +243,31 @@ const CHANGE_FOLDER = /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*
 function scriptFolders(script: string): string[] {
   const folders = new Set<string>(['']);
   let here = '';
+  let changes = 0;
   for (const m of script.matchAll(CHANGE_FOLDER)) {
     const dir = m[1] ?? m[2] ?? m[3]!;
     here = here === '' || dir.startsWith('~') ? dir : joinPath(here, dir);
+    // Each folder is judged by the file system's paths: a script of thousands of changes, or of a folder named past any
+    // system's limit, held the hook past its time (and the client's, which then lets the call through unlogged).
+    if (++changes > MAX_FOLDER_CHANGES || here.length > LONGEST_PATH)
+      throw new GuardInputError(
+        changes > MAX_FOLDER_CHANGES
+          ? `the command changes folder more than ${MAX_FOLDER_CHANGES} times (cd, pushd): too many folders to judge each in the hook's time`
+          : `the command changes to a folder named in more than ${LONGEST_PATH} characters, which no system enters`,
+      );
     folders.add(here).add(dir);
   }
   return [...folders];
 }
+
+/** How many changes of folder (`cd`, `pushd`) a command may make: each folder it may run in is judged by itself. */
+export const MAX_FOLDER_CHANGES = 1_000;
+
+/** The longest path a system takes (Linux's PATH_MAX): a folder named longer is entered by no shell. */
+export const LONGEST_PATH = 4_096;
+
+/** How many paths a patch a shell script applies may make, its files taken in each folder the script may be in. */
+const MAX_PATCH_PATHS = 100_000;
 
 /**
  * The paths of a patch a shell script applies, as the folders it may apply them in name them. Codex applies a patch
@@ -258,6 +280,10 @@ function patchPathsIn(command: string, paths: readonly string[]): string[] {
   const folders = scriptFolders(command.slice(0, at));
   const cd = APPLY_PATCH_CD.exec(command);
   if (folders.length === 2 && cd) return paths.map((p) => joinPath(cd[1] ?? cd[2] ?? cd[3]!, p));
+  if (folders.length * paths.length > MAX_PATCH_PATHS)
+    throw new GuardInputError(
+      `the command applies a patch of ${paths.length} files in ${folders.length} folders it may be in: more than ${MAX_PATCH_PATHS} paths to judge in the hook's time`,
+    );
   const out = new Set<string>();
   for (const base of folders) for (const p of paths) out.add(base === '' ? p : joinPath(base, p));
   return [...out];

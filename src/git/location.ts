@@ -18,7 +18,11 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
  * undefined outside a repository.
  */
 export function repoTop(dir: string): string | undefined {
-  for (let d = resolve(dir); ; d = dirname(d)) {
+  let d = resolve(dir);
+  // A folder past the system's limit holds nothing it can name: looked for from the nearest folder within it, not from
+  // each of thousands of folders above (Linux's PATH_MAX; Windows takes longer paths).
+  if (process.platform !== 'win32' && d.length > 4096) d = d.slice(0, Math.max(d.lastIndexOf(sep, 4096), 1));
+  for (; ; d = dirname(d)) {
     if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return undefined;
   }

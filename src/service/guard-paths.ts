@@ -7,7 +7,7 @@ import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { type GuardClient, USER_SETTINGS } from '../core/guard-clients.ts';
+import { type GuardClient, LONGEST_PATH, USER_SETTINGS } from '../core/guard-clients.ts';
 import { loosely } from '../core/names.ts';
 import { runCwd, runEnv } from '../git/run-environment.ts';
 import { OWN_PROCESS, physicalPathOf } from './link-paths.ts';
@@ -153,6 +153,9 @@ export function filesBelow(named: string, real: string): string[] {
  */
 export function wherePathLeads(named: string): string[] {
   const folded = resolve(named);
+  // No system follows a path past its limit (ENAMETOOLONG), and walking one a part at a time took time quadratic in its
+  // length: as named it leads nowhere, and its `..` folded (as a client folds it before it writes) is taken as it reads.
+  if (named.length > LONGEST_PATH) return folded.length > LONGEST_PATH ? [folded] : wherePathLeads(folded);
   const own = () =>
     new UsageError(
       `${named} names a folder or file of the process that uses it (the client's own), which the guard hook's process cannot see`,

@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { answeredDecision } from '../core/guard-answers.ts';
-import type { ClientAction } from '../core/guard-clients.ts';
+import { type ClientAction, GuardTimeout } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import { actionProjects, evaluateGuards, patternsNeeded, type GuardAction, type GuardIndex, type GuardVerdict } from '../core/guard.ts';
 import { GuardMatchers } from '../core/guard-matchers.ts';
@@ -81,7 +81,7 @@ export class GuardService {
      * `longLived`: a server answering many calls, the index's stamps checked on each one. `program`: the folder of the
      * agents package that runs the hook (default: found from the running program).
      */
-    readonly options: { longLived?: boolean; program?: string } = {},
+    readonly options: { longLived?: boolean; program?: string; deadline?: number } = {},
   ) {
     this.gitAgents = guardDir(root);
     this.#watched = options.longLived ? new WatchedStamps() : undefined;
@@ -233,6 +233,12 @@ export class GuardService {
     >,
   ): GuardAction {
     if (this.options.longLived) this.#reserved.refresh();
+    // Each path is followed through the file system in this one synchronous turn, which no timer interrupts: past the
+    // hook's deadline (a call naming many thousands of paths) it stops, and the hook answers by guard.on_error in time.
+    const deadline = this.options.deadline;
+    const inTime = () => {
+      if (deadline !== undefined && Date.now() > deadline) throw new GuardTimeout('no decision in time');
+    };
     // The folders the action starts in: the agent's, then the tool's own (`dir`), each as named and from the home folder.
     const starts = spelledFrom(spelledFrom([process.cwd()], action.cwd), action.dir ?? '');
     const files: string[] = [];
@@ -240,6 +246,7 @@ export class GuardService {
     const reserved: ReservedWrite[] = [];
     const caselessFiles: string[] = [];
     const add = (abs: string, ...reals: string[]) => {
+      inTime();
       // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
       // The worktrees are listed for the reserved folders below anyway: another's file costs no more to place.
       const found = [abs, ...reals].map((p) => this.repoPaths(p, true));
@@ -300,6 +307,7 @@ export class GuardService {
     for (const cd of ['', ...(action.cds ?? [])])
       for (const named of spelledFrom(starts, cd))
         for (const real of wherePathLeads(named)) {
+          inTime();
           const paths = this.repoPaths(real, false);
           for (const rel of paths.exact) cwds.add(rel);
           for (const rel of paths.caseless) caselessCwds.add(rel);

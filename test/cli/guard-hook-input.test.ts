@@ -225,3 +225,23 @@ describe('agents guard hook, a warning guard where the client cannot ask', () =>
     ]);
   });
 });
+
+describe('agents guard hook, a call whose paths take longer to judge than its bound', () => {
+  it('stops at the deadline between paths (GuardTimeout), which the hook answers by guard.on_error, not after the client gave up', async () => {
+    const dir = await repo(['write: ["secrets/**"]']);
+    const { GuardService } = await import('../../src/service/guard-service.ts');
+    const action = { tool: 'Write', paths: ['notes.txt', 'secrets/k'], texts: [], cwd: dir };
+    const { GuardTimeout } = await import('../../src/core/guard-clients.ts');
+    const late = new GuardService(join(dir, '.agents'), {}, undefined, { deadline: Date.now() - 1 });
+    expect(() => late.toAction(action)).toThrow(GuardTimeout);
+    const inTime = new GuardService(join(dir, '.agents'), {}, undefined, { deadline: Date.now() + 60_000 });
+    expect(inTime.toAction(action).files).toEqual(['notes.txt', 'secrets/k']);
+  });
+
+  it('judges a path longer than any system takes by its `..` folded, as the client writes it, and the rest as named', async () => {
+    const dir = await repo(['write: ["secrets/**"]']);
+    const write = (file_path: string) => claude(dir, 'Write', { file_path, content: 'x' });
+    expect(await decision(dir, write(`${'a/'.repeat(3000)}${'../'.repeat(3000)}secrets/k`))).toBe('deny');
+    expect(await decision(dir, write(`${'a/'.repeat(3000)}k`))).toBe('none');
+  });
+});

@@ -533,3 +533,22 @@ describe("answers in each client's protocol", () => {
     expect(errorAnswer('bad input', 'allow')).toMatchObject({ stdout: '', exitCode: 0 });
   });
 });
+
+describe('a command whose folders the hook could not judge in its time', () => {
+  const bash = (command: string) => JSON.stringify({ ...claudeBash, tool_input: { command } });
+  it('is refused (guard.on_error answers it): over 1,000 changes of folder, a folder named past any system limit, a patch in too many folders', () => {
+    expect(parseClientInput(bash(`${'cd a; '.repeat(1000)}make`)).cds).toHaveLength(1000);
+    expect(() => parseClientInput(bash(`${'cd a; '.repeat(1001)}make`))).toThrow(GuardInputError);
+    expect(() => parseClientInput(bash(`cd ${'d/'.repeat(2100)} && make`))).toThrow(GuardInputError);
+    const patch = `*** Begin Patch\n${Array.from({ length: 2000 }, (_, i) => `*** Add File: f${i}\n+x\n`).join('')}*** End Patch`;
+    const apply = (cds: number) =>
+      JSON.stringify({ ...codexBash, tool_input: { command: `${'cd a; '.repeat(cds)}apply_patch <<'EOF'\n${patch}\nEOF` } });
+    expect(parseClientInput(apply(20)).paths.length).toBeGreaterThan(2000);
+    expect(() => parseClientInput(apply(60))).toThrow(GuardInputError);
+  });
+
+  it('names a patch file once however often its headers name it, in the order first named', () => {
+    const patch = '*** Begin Patch\n*** Update File: b\n+1\n*** Add File: a\n+2\n*** Update File: b\n*** Move to: a\n*** End Patch';
+    expect(patchParts(patch).paths).toEqual(['b', 'a']);
+  });
+});

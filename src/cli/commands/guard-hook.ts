@@ -4,6 +4,7 @@ import {
   type ClientAction,
   GUARD_CLIENTS,
   GuardInputError,
+  GuardTimeout,
   hookReason,
   PROJECT_FOLDER_VARIABLE,
   parseClientInput,
@@ -129,7 +130,7 @@ export default defineCommand<HookArgs>({
         const session = variable === undefined ? undefined : ctx.io.env[variable];
         const cwd = session ? resolve(ctx.io.cwd, session) : ctx.io.cwd;
         const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd, outermost: true });
-        service = new GuardService(root, ctx.io.env);
+        service = new GuardService(root, ctx.io.env, undefined, { deadline });
         reading = true;
         const raw = await readInput(ctx, deadline).catch((error: unknown) => {
           throw error instanceof StdinTimeout ? new GuardInputError(inputLate(timeout)) : error;
@@ -146,7 +147,10 @@ export default defineCommand<HookArgs>({
       } catch (error) {
         // Whatever stops a decision (input, store, index) is answered by guard.on_error, never by a stack trace.
         const onError = service ? await service.onError() : 'deny';
-        const why = hookReason(error);
+        const why =
+          error instanceof GuardTimeout
+            ? `no decision within ${boundText(timeout.ms)} (${timeout.source}): the call names more paths or folders than the hook can judge in that time`
+            : hookReason(error);
         // Logged with its answer: with on_error allow, the log is the only trace of a call let through unchecked.
         if (!late) service?.logError(why, onError, action);
         return reply(errorAnswer(why, onError));
