@@ -4,7 +4,7 @@
  * action, and the answer each one obeys. Pure: paths stay as the client gave
  * them; the service resolves them (links, `..`) against the file system.
  */
-import { AgentsError } from './errors.ts';
+import { AgentsError, UsageError } from './errors.ts';
 import { escapeUnsafe } from './plain-text.ts';
 
 export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
@@ -250,10 +250,11 @@ function scriptFolders(script: string): string[] {
     // Each folder is judged by the file system's paths: a script of thousands of changes, or of a folder named past any
     // system's limit, held the hook past its time (and the client's, which then lets the call through unlogged).
     if (++changes > MAX_FOLDER_CHANGES || here.length > LONGEST_PATH)
-      throw new GuardInputError(
+      throw new UsageError(
         changes > MAX_FOLDER_CHANGES
           ? `the command changes folder more than ${MAX_FOLDER_CHANGES} times (cd, pushd): too many folders to judge each in the hook's time`
           : `the command changes to a folder named in more than ${LONGEST_PATH} characters, which no system enters`,
+        'Run it as shorter commands, each in the folder it works in.',
       );
     folders.add(here).add(dir);
   }
@@ -281,8 +282,9 @@ function patchPathsIn(command: string, paths: readonly string[]): string[] {
   const cd = APPLY_PATCH_CD.exec(command);
   if (folders.length === 2 && cd) return paths.map((p) => joinPath(cd[1] ?? cd[2] ?? cd[3]!, p));
   if (folders.length * paths.length > MAX_PATCH_PATHS)
-    throw new GuardInputError(
+    throw new UsageError(
       `the command applies a patch of ${paths.length} files in ${folders.length} folders it may be in: more than ${MAX_PATCH_PATHS} paths to judge in the hook's time`,
+      'Apply the patch from the folder it is written for (cd DIR && apply_patch), or as several patches.',
     );
   const out = new Set<string>();
   for (const base of folders) for (const p of paths) out.add(base === '' ? p : joinPath(base, p));

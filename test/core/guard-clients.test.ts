@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientAnswer, errorAnswer } from '../../src/core/guard-answers.ts';
+import { UsageError } from '../../src/core/errors.ts';
 import { detectClient, GuardInputError, parseClientInput, patchParts } from '../../src/core/guard-clients.ts';
 
 // Hook inputs in the shapes the clients send: Claude Code 2.1, Codex CLI 0.171 and Gemini CLI 0.61 as
@@ -538,13 +539,13 @@ describe('a command whose folders the hook could not judge in its time', () => {
   const bash = (command: string) => JSON.stringify({ ...claudeBash, tool_input: { command } });
   it('is refused (guard.on_error answers it): over 1,000 changes of folder, a folder named past any system limit, a patch in too many folders', () => {
     expect(parseClientInput(bash(`${'cd a; '.repeat(1000)}make`)).cds).toHaveLength(1000);
-    expect(() => parseClientInput(bash(`${'cd a; '.repeat(1001)}make`))).toThrow(GuardInputError);
-    expect(() => parseClientInput(bash(`cd ${'d/'.repeat(2100)} && make`))).toThrow(GuardInputError);
+    expect(() => parseClientInput(bash(`${'cd a; '.repeat(1001)}make`))).toThrow(UsageError);
+    expect(() => parseClientInput(bash(`cd ${'d/'.repeat(2100)} && make`))).toThrow(UsageError);
     const patch = `*** Begin Patch\n${Array.from({ length: 2000 }, (_, i) => `*** Add File: f${i}\n+x\n`).join('')}*** End Patch`;
     const apply = (cds: number) =>
       JSON.stringify({ ...codexBash, tool_input: { command: `${'cd a; '.repeat(cds)}apply_patch <<'EOF'\n${patch}\nEOF` } });
     expect(parseClientInput(apply(20)).paths.length).toBeGreaterThan(2000);
-    expect(() => parseClientInput(apply(60))).toThrow(GuardInputError);
+    expect(() => parseClientInput(apply(60))).toThrow(UsageError);
   });
 
   it('names a patch file once however often its headers name it, in the order first named', () => {
