@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { hasUnsafe } from '../../src/core/plain-text.ts';
 import { gitInit } from '../helpers/git.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
 const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
@@ -243,5 +243,15 @@ describe('agents guard hook, a call whose paths take longer to judge than its bo
     const write = (file_path: string) => claude(dir, 'Write', { file_path, content: 'x' });
     expect(await decision(dir, write(`${'a/'.repeat(3000)}${'../'.repeat(3000)}secrets/k`))).toBe('deny');
     expect(await decision(dir, write(`${'a/'.repeat(3000)}k`))).toBe('none');
+  });
+
+  it('refuses a command of more than 1,000 changes of folder: the hook by guard.on_error (exit 2), guard try as a usage error', async () => {
+    const dir = await repo(['command: ["make"]']);
+    const command = `${'cd a; '.repeat(1001)}make`;
+    const hook = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, 'Bash', { command }) });
+    expect([hook.code, hook.stdout]).toEqual([2, '']);
+    expect(audit(dir).at(-1)).toMatchObject({ decision: 'error', answer: 'deny' });
+    const tried = await runAgents(['--format', 'json', 'guard', 'try', '--command', command], { cwd: dir });
+    expect(errorOf(tried)).toEqual({ code: 'usage', exit_code: 2, detail: null });
   });
 });
