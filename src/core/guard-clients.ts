@@ -5,6 +5,7 @@
  * them; the service resolves them (links, `..`) against the file system.
  */
 import { AgentsError, UsageError } from './errors.ts';
+import { LONGEST_PATH } from './limits.ts';
 import { escapeUnsafe } from './plain-text.ts';
 
 export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
@@ -262,10 +263,7 @@ function scriptFolders(script: string): string[] {
 }
 
 /** How many changes of folder (`cd`, `pushd`) a command may make: each folder it may run in is judged by itself. */
-export const MAX_FOLDER_CHANGES = 1_000;
-
-/** The longest path a system takes (Linux's PATH_MAX): a folder named longer is entered by no shell. */
-export const LONGEST_PATH = 4_096;
+const MAX_FOLDER_CHANGES = 1_000;
 
 /** How many paths a patch a shell script applies may make, its files taken in each folder the script may be in. */
 const MAX_PATCH_PATHS = 100_000;

@@ -7,3 +7,5 @@ export const MAX_TEXT_LENGTH = 2000;
 export const MAX_YAML_TOKENS = 50_000;
 /** Nesting levels of a client's settings file the install reads (./guard-install.ts): the JSON parser recurses once per level. */
 export const MAX_SETTINGS_NESTING = 256;
+/** The longest path a system takes (Linux's PATH_MAX): no process names a file or enters a folder by a longer one. */
+export const LONGEST_PATH = 4096;

@@ -11,6 +11,7 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { LONGEST_PATH } from '../core/limits.ts';
 
 /**
  * The folder holding the nearest `.git` (a folder, or a file as in linked
@@ -21,7 +22,7 @@ export function repoTop(dir: string): string | undefined {
   let d = resolve(dir);
   // A folder past the system's limit holds nothing it can name: looked for from the nearest folder within it, not from
   // each of thousands of folders above (Linux's PATH_MAX; Windows takes longer paths).
-  if (process.platform !== 'win32' && d.length > 4096) d = d.slice(0, Math.max(d.lastIndexOf(sep, 4096), 1));
+  if (process.platform !== 'win32' && d.length > LONGEST_PATH) d = d.slice(0, Math.max(d.lastIndexOf(sep, LONGEST_PATH), 1));
   for (; ; d = dirname(d)) {
     if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return undefined;
