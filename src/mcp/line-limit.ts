@@ -33,7 +33,9 @@ export function oversizeAnswer(answer: unknown, hint: string, limit = MAX_MESSAG
 /** How much of a refused line is kept to find its id. */
 const HEAD_BYTES = 512;
 
-const ID_VALUE = '(-?\\d{1,15}|"(?:[^"\\\\]|\\\\.){0,200}")';
+// A number in JSON's grammar up to the member's end (`1.5` is never read as 1, nor 17 digits as their first 15): an id
+// answered must be the one sent, so idOf then keeps only a number that reads back as written.
+const ID_VALUE = '(-?\\d{1,20}(?:\\.\\d{1,20})?(?:[eE][-+]?\\d{1,3})?(?=\\s*[,}])|"(?:[^"\\\\]|\\\\.){0,200}")';
 /** The top-level `id` among the first members (before `params`), as some clients write it. */
 const HEAD_ID = new RegExp(`^\\s*\\{\\s*(?:"(?:jsonrpc|method)"\\s*:\\s*"[^"]{0,200}"\\s*,\\s*)*"id"\\s*:\\s*${ID_VALUE}`);
 /** The top-level `id` as the last member (or before a last `jsonrpc`), as the MCP SDK writes it. */
@@ -48,7 +50,9 @@ export function idOf(head: string, tail: string): string | number | null {
   const m = HEAD_ID.exec(head) ?? TAIL_ID.exec(tail);
   if (!m) return null;
   const raw = m[1]!;
-  return raw.startsWith('"') ? (JSON.parse(raw) as string) : Number(raw);
+  if (raw.startsWith('"')) return JSON.parse(raw) as string;
+  // 12345678901234567 reads back as …568, 1e3 as 1000: the answer would carry an id the client never sent.
+  return String(Number(raw)) === raw ? Number(raw) : null;
 }
 
 /**
