@@ -82,6 +82,15 @@ export class CliContext implements ContextOptions {
     return agentsCommandOf(this.store);
   }
 
+  /**
+   * `agentsCommand` for answers read where the run's folder and environment are not (the MCP server's: its client
+   * started it from its own config, in a folder of its choosing): a store given by --store or AGENTS_STORE is named by
+   * `root`, its absolute path, which a relative `--store ../.agents` would not name from the client's folder.
+   */
+  agentsCommandAt(root: string): string {
+    return this.store === undefined && !this.io.env.AGENTS_STORE ? 'agents' : `agents --store ${shellPath(root)}`;
+  }
+
   /** The store's folder: `--store`, else AGENTS_STORE, else found from the current folder (docs/store-format.md). */
   root(): Promise<string> {
     this.#root ??= import('../store/discover.ts').then(({ discoverStore }) =>
@@ -94,9 +103,9 @@ export class CliContext implements ContextOptions {
    * Invariants, scopes and effective sets of the store; its notices go to
    * stderr, and to `notice` (the MCP server's answers). `keepParses: false`
    * (the first call decides): every file is read and parsed, none kept in the
-   * git folder's parse cache.
+   * git folder's parse cache. `agents` starts the commands its refusals name (agentsCommand's, unless given).
    */
-  invariants(options: { keepParses?: boolean; notice?: (message: string) => void } = {}): Promise<InvariantService> {
+  invariants(options: { keepParses?: boolean; notice?: (message: string) => void; agents?: string } = {}): Promise<InvariantService> {
     this.#invariants ??= Promise.all([
       this.root(),
       import('../service/invariant-service.ts'),
@@ -110,7 +119,7 @@ export class CliContext implements ContextOptions {
         // A store a sparse checkout leaves partly out would give sets without the invariants left out.
         await refuseSparseStore(root);
         // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
-        const flags = cliFlags(this.agentsCommand());
+        const flags = cliFlags(options.agents ?? this.agentsCommand());
         const parseCache = this.io.env.AGENTS_NO_CACHE || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
         return new InvariantService(
           root,

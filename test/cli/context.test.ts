@@ -41,6 +41,19 @@ describe('the CLI context (src/cli/context.ts)', () => {
     expect((error as UsageError).exitCode).toBe(EXIT_CODES.usage);
   });
 
+  // The MCP server's answers are read by its client, started in a folder of its own without the server's environment.
+  it('names a store given by --store or AGENTS_STORE by its absolute path for answers read elsewhere, and none found upwards', () => {
+    const made = (store: string | undefined, env: Record<string, string>) => {
+      const sink = { write: () => true };
+      const io: CliIo = { stdout: sink, stderr: sink, stdin: new PassThrough(), env, cwd: '/repo/sub' };
+      return new CliContext({ io, store, format: 'text', color: false, interactive: false });
+    };
+    expect(made('../.agents', {}).agentsCommandAt('/repo/.agents')).toBe('agents --store /repo/.agents');
+    expect(made(undefined, { AGENTS_STORE: '../.agents' }).agentsCommandAt('/repo/.agents')).toBe('agents --store /repo/.agents');
+    expect(made(undefined, {}).agentsCommandAt('/repo/.agents')).toBe('agents');
+    expect(made('../.agents', {}).agentsCommand()).toBe('agents --store ../.agents');
+  });
+
   it('gives one style per run, plain without colour', () => {
     const ctx = context(tempDir());
     expect(ctx.style).toBe(ctx.style);

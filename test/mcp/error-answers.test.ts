@@ -1,8 +1,8 @@
 // The JSON-RPC error answers of the MCP server (src/mcp/error-answers.ts, src/mcp/line-limit.ts), as they are written to the client.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/core/errors.ts';
-import { errorNote, readableError, resourceError } from '../../src/mcp/error-answers.ts';
+import { InvalidStoreError, UsageError } from '../../src/core/errors.ts';
+import { errorNote, errorResult, readableError, resourceError } from '../../src/mcp/error-answers.ts';
 import { lineBeingRead, MAX_MESSAGE_BYTES, unreadableError } from '../../src/mcp/line-limit.ts';
 
 /** The answer the SDK writes for an error a request handler throws: its code, message and data. */
@@ -34,6 +34,24 @@ describe('readableError', () => {
   it('keeps a message that holds no prefix, or the prefix of another code, as it is', () => {
     expect(answered({ code: -32601, message: 'Method not found' }).message).toBe('Method not found');
     expect(answered({ code: -32602, message: 'MCP error -32002: x' }).message).toBe('MCP error -32002: x');
+  });
+});
+
+describe("the hint of an invalid store's error", () => {
+  const invalid = () => new InvalidStoreError('projects/web/x.yaml:1:5 is invalid', []);
+  const agents = 'agents --store /repo/.agents';
+
+  it('names the validate of the store the server was given, in the text and in _meta', () => {
+    const result = errorResult(invalid(), { write: () => true }, agents);
+    const meta = (result._meta as { 'agents/error': { hint: string } })['agents/error'];
+    expect(meta.hint).toBe('Fix the file, then run `agents --store /repo/.agents validate` to check the store.');
+    expect((result.content[0] as { text: string }).text).toContain(`hint: ${meta.hint}`);
+    expect(answered(resourceError(invalid(), agents)).message).toContain(meta.hint);
+  });
+
+  it('keeps a hint of its own, and the plain command without a store given', () => {
+    expect(new InvalidStoreError('x', [], 'Remove the copy.').hintFor(agents)).toBe('Remove the copy.');
+    expect(invalid().hintFor('agents')).toBe('Fix the file, then run `agents validate` to check the store.');
   });
 });
 

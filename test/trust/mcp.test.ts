@@ -1,7 +1,7 @@
 // MCP (issue 30, F): an oversized message is refused and the server keeps
 // serving; blank details are refused; errors never echo control characters raw.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -121,6 +121,19 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
     expect(answers.filter(Array.isArray)).toMatchObject([[{ id: 9, error: { code: -32600 } }]]);
     expect(answers.filter((a) => a.id !== null && a.error === undefined && !Array.isArray(a)).map((a) => a.id)).toEqual([1, 5]);
     expect(r.stderr).toContain('parse error: the line is not JSON');
+  }, 60_000);
+
+  // A client runs the commands a hint names in its own folder: `agents --store ../.agents` would name another store.
+  it('a hint names the store given as a relative --store by its absolute path', () => {
+    const root = exampleStore();
+    const sub = join(dirname(root), 'sub');
+    mkdirSync(sub);
+    const call = line({ id: 2, method: 'tools/call', params: { name: 'plan_status', arguments: { plan: '01M8XXA0000000000000000000' } } });
+    const r = pipedToServer(root, INIT + call, { store: '../.agents', cwd: sub });
+    expect(r.status, r.stderr).toBe(0);
+    const answer = (r.answers as { id: number; result: CallToolResult }[]).find((a) => a.id === 2)!;
+    expect(errorOf(answer.result).hint).toContain(`agents --store ${root} plan list`);
+    expect(JSON.stringify(answer.result)).not.toContain('../.agents');
   }, 60_000);
 
   it('a last request without its line break is answered too', () => {
@@ -308,12 +321,18 @@ describe('LineLimit', () => {
  * `input` piped into `agents mcp` all at once, through a pipe(2) closed behind it, as a shell pipes a script into
  * the server (Node's own spawn would give a socket pair, whose end comes later); its answers, a line each.
  */
-function pipedToServer(root: string, input: string): { status: number | null; stderr: string; answers: unknown[] } {
+function pipedToServer(
+  root: string,
+  input: string,
+  /** The --store given, and the folder the server starts in: the store's path and the test's folder unless given. */
+  at: { store?: string; cwd?: string } = {},
+): { status: number | null; stderr: string; answers: unknown[] } {
   const file = join(dirname(root), 'requests.jsonl');
   writeFileSync(file, input);
-  const r = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" --store "$4" mcp', 'sh', file, process.execPath, BIN, root], {
+  const r = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" --store "$4" mcp', 'sh', file, process.execPath, BIN, at.store ?? root], {
     encoding: 'utf8',
     timeout: 30_000,
+    ...(at.cwd !== undefined ? { cwd: at.cwd } : {}),
   });
   const answers = r.stdout
     .trim()

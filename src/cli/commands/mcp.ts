@@ -15,6 +15,8 @@ export default defineCommand<{ allowWrite?: boolean }>({
     // The store is found (or the command fails with exit 2) before the server starts; the
     // service that reads it is loaded after `initialize` is answered (docs/performance.md).
     const root = await ctx.root();
+    // The commands its answers name, for the client's folder (CliContext.agentsCommandAt).
+    const agents = ctx.agentsCommandAt(root);
     // A long-running server reads the store again on every call: without a bound, V8 lets the
     // garbage of those reads pile up to several times the live heap (docs/mcp.md, "Performance").
     boundHeapGrowth();
@@ -37,11 +39,11 @@ export default defineCommand<{ allowWrite?: boolean }>({
           input,
           // No parse cache: a server that lives for hours would hold its groups and rewrite one at each change,
           // and its memory must stay flat over 1,000 calls (docs/adr/0503-reads-answered-from-settled-stamps.md).
-          service: (notice) => ctx.invariants({ keepParses: false, notice }),
+          service: (notice) => ctx.invariants({ keepParses: false, notice, agents }),
           // Given either way, the option wins over config.yaml, as --commit and --no-commit do.
           allowWrite: argv.allowWrite,
           stderr: ctx.io.stderr,
-          agents: ctx.agentsCommand(),
+          agents,
           ...settle(ctx.io.env),
         });
       } finally {
