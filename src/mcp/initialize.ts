@@ -104,12 +104,22 @@ export function initializeAnswer(line: string): { id: string | number; text: str
   } catch {
     return undefined;
   }
-  if (!sdkTakes(m)) return undefined;
-  const { id, params: p } = m;
-  const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(p.protocolVersion) ? p.protocolVersion : SUPPORTED_PROTOCOL_VERSIONS[0];
+  const protocolVersion = agreedVersion(m);
+  if (protocolVersion === undefined || !sdkTakes(m)) return undefined;
+  const { id } = m;
   const result = { protocolVersion, capabilities: SERVER_CAPABILITIES, serverInfo: SERVER_INFO, instructions: SERVER_INSTRUCTIONS };
   // The members in the order the SDK writes them.
   return { id, text: `${JSON.stringify({ result, jsonrpc: '2.0', id })}\n` };
+}
+
+/**
+ * The protocol version the SDK's answer to the `initialize` request `m` gives: the one asked for when it speaks it,
+ * else the newest; undefined when it refuses the request (./batch.ts takes batches by it).
+ */
+export function agreedVersion(m: unknown): string | undefined {
+  if (!sdkTakes(m)) return undefined;
+  const asked = m.params.protocolVersion;
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : SUPPORTED_PROTOCOL_VERSIONS[0];
 }
 
 /** Hands each line on, and the first one to `first` before that. */

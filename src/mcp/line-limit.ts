@@ -6,6 +6,7 @@
 // first or last bytes show one, and the server goes on reading the next line.
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { UsageError } from '../core/errors.ts';
+import { docsRef } from '../core/docs-link.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 
 /** The largest message taken: far above any tool's arguments (a text is at most 10,000 characters), well below the SDK's buffer. */
@@ -28,6 +29,20 @@ export function oversizeAnswer(answer: unknown, hint: string, limit = MAX_MESSAG
     { bytes, limit },
     'answer-too-large',
   );
+}
+
+/** What an answer over the limit tells the client to ask instead. */
+export const ASK_LESS = {
+  tool: 'Ask for less: give list_invariants a scope (global, project, plan or action), or list_invariants or effective_invariants a pattern.',
+  resource: 'Ask for less: call effective_invariants for the same target with a pattern.',
+  prompt: `Judge the plan with \`agents plan strategize\`, whose agent and llm actors send its set in batches (${docsRef('actors.md')}).`,
+};
+
+/** An answer as it is sent, or the error of one over the limit of a message . */
+export function bounded<T>(answer: T, hint: string): T {
+  const tooLarge = oversizeAnswer(answer, hint);
+  if (tooLarge) throw tooLarge;
+  return answer;
 }
 
 /** How much of a refused line is kept to find its id. */
@@ -59,10 +74,15 @@ export function idOf(head: string, tail: string): string | number | null {
  * The JSON-RPC answer to a line that is not a message: not JSON (-32700, parse error, `id: null` as the id is unknown)
  * or JSON that is no JSON-RPC message (-32600, invalid request). `line`, the line the SDK was reading (lineBeingRead),
  * gives the invalid request its id when it has one, as JSON-RPC 2.0 requires: a client waiting on that id hears back.
- * A batch (an array of messages, which the SDK does not take) is answered as JSON-RPC answers one: an array with an
- * error for each of its requests, under its id; its notifications get none.
+ * A batch (an array of messages) that ./batch.ts did not take, the version agreed on having none, is refused as JSON-RPC
+ * answers one: an array with an error for each of its requests, under its id; its notifications get none.
  */
-export function unreadableError(error: Error, line?: Buffer | string): { answer: string; message: string } | undefined {
+export function unreadableError(
+  error: Error,
+  line?: Buffer | string,
+  /** The protocol version `initialize` agreed on (none before it is answered): it says why a batch is refused. */
+  version?: string,
+): { answer: string; message: string } | undefined {
   const code = error instanceof SyntaxError ? -32700 : error.name === 'ZodError' ? -32600 : undefined;
   if (code === undefined) return undefined;
   if (code === -32700) {
@@ -72,9 +92,10 @@ export function unreadableError(error: Error, line?: Buffer | string): { answer:
   }
   const sent = parsedLine(line);
   if (Array.isArray(sent) && sent.length > 0) {
-    const message = `invalid request: ${BATCH_REFUSED}`;
+    const refused = batchRefusal(version);
+    const message = `invalid request: ${refused}`;
     const errors = sent.filter((m) => !isNotification(m)).map((m) => ({ jsonrpc: '2.0', id: idIn(m), error: { code, message } }));
-    const said = `invalid request: a batch of ${sent.length} message${sent.length === 1 ? '' : 's'} was refused: ${BATCH_REFUSED}`;
+    const said = `invalid request: a batch of ${sent.length} message${sent.length === 1 ? '' : 's'} was refused: ${refused}`;
     if (errors.length === 0) return { answer: '', message: said };
     // An error per request would make a short batch an answer over the limit of a message, which the client's SDK
     // closes the connection on: such a batch gets one error, as one JSON-RPC cannot read.
@@ -86,8 +107,15 @@ export function unreadableError(error: Error, line?: Buffer | string): { answer:
   return { answer: `${JSON.stringify({ jsonrpc: '2.0', id: idIn(sent), error: { code, message } })}\n`, message };
 }
 
-/** Batches came with protocol 2025-03-26 and left with 2025-06-18; the SDK reads none, so none is taken. */
-const BATCH_REFUSED = 'batches are not supported by this server (only protocol 2025-03-26 has them); send each message on its own line';
+/** The protocol version that has batches: they came with it and left with 2025-06-18 (./batch.ts takes them). */
+export const BATCH_VERSION = '2025-03-26';
+
+/** Why a batch is refused, by the version agreed on (none before `initialize` is answered). */
+export function batchRefusal(version: string | undefined): string {
+  return version === undefined
+    ? `batches are taken only once initialize has agreed on protocol ${BATCH_VERSION}, the one that has them; send each message on its own line`
+    : `batches are not supported under protocol ${version} (only ${BATCH_VERSION} has them); send each message on its own line`;
+}
 
 function parsedLine(line: Buffer | string | undefined): unknown {
   if (line === undefined) return undefined;
@@ -99,7 +127,7 @@ function parsedLine(line: Buffer | string | undefined): unknown {
 }
 
 /** The id of an invalid request: its top-level `id` when that is a string or a number, else null (JSON-RPC's "unknown"). */
-function idIn(message: unknown): string | number | null {
+export function idIn(message: unknown): string | number | null {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
   const id = (message as { id?: unknown }).id;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;

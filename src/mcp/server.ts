@@ -3,7 +3,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS, type McpInput } from './initialize.ts';
-import { lineBeingRead, oversizeAnswer, unreadableError } from './line-limit.ts';
+import { ASK_LESS, bounded, lineBeingRead, MAX_MESSAGE_BYTES, oversizeAnswer, unreadableError } from './line-limit.ts';
+import { Batches } from './batch.ts';
 import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -31,7 +32,6 @@ import { extendsCacheDir } from '../store/git-dir.ts';
 import { oneBatchAtATime, StoreWatcher } from './watch.ts';
 import { WorkingIds } from './working-ids.ts';
 import { errorNote, errorResult, readableError, resourceError } from './error-answers.ts';
-import { docsRef } from '../core/docs-link.ts';
 import { toolListing, writeOffError } from './write-off.ts';
 import { runEnv } from '../git/run-environment.ts';
 
@@ -71,19 +71,6 @@ interface Parts {
 function lazyValidator(): jsonSchemaValidator {
   let made: AjvJsonSchemaValidator | undefined;
   return { getValidator: (schema) => (made ??= new AjvJsonSchemaValidator()).getValidator(schema) };
-}
-
-const ASK_LESS = {
-  tool: 'Ask for less: give list_invariants a scope (global, project, plan or action), or list_invariants or effective_invariants a pattern.',
-  resource: 'Ask for less: call effective_invariants for the same target with a pattern.',
-  prompt: `Judge the plan with \`agents plan strategize\`, whose agent and llm actors send its set in batches (${docsRef('actors.md')}).`,
-};
-
-/** An answer as it is sent, or the error of one over the limit of a message (./line-limit.ts). */
-function bounded<T>(answer: T, hint: string): T {
-  const tooLarge = oversizeAnswer(answer, hint);
-  if (tooLarge) throw tooLarge;
-  return answer;
 }
 
 /** How many requests are worked on, or wait for their answer to be written, at once. */
@@ -388,11 +375,17 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     process.stdout.on('error', () => end(false));
     server.onclose = () => end(false);
   });
+  // A batch's answers, written once its last request is answered; the server ends once they are.
+  const batches = new Batches(MAX_MESSAGE_BYTES, (answers) => {
+    writing = track(writing.then(() => send(answers as unknown as JSONRPCMessage))).catch(() => {});
+  });
   // The line the transport reads, once it reads (lineBeingRead): an invalid request's error answer carries its id.
   let reading: () => Buffer | undefined = () => undefined;
   server.onerror = (error) => {
     // A line that is no message gets the JSON-RPC error the protocol requires (the client may be waiting on it).
-    const unreadable = unreadableError(error, reading());
+    // A batch, under the version that has them, is taken message by message (./batch.ts); else it is refused.
+    if (error.name === 'ZodError' && batches.open(reading(), (m) => transport.onmessage?.(m))) return;
+    const unreadable = unreadableError(error, reading(), batches.version);
     if (unreadable?.answer) process.stdout.write(unreadable.answer);
     stderr.write(`agents mcp: ${unreadable?.message ?? errorNote(error.message)}\n`);
   };
@@ -423,7 +416,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     if ('method' in message && !('id' in message) && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
       const at = held.findIndex((m) => 'method' in m && 'id' in m && m.id === id);
-      if (at >= 0) held.splice(at, 1);
+      if (at >= 0) batches.cancelled(held.splice(at, 1)[0]!);
       else take(message);
     } else if (held.length > 0 || unanswered.size >= TAKEN_LIMIT) {
       held.push(message);
@@ -445,9 +438,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
             message: `invalid request: id ${escapeUnsafe(JSON.stringify(message.id))} is the id of a request not yet answered or still worked on; give each request an id of its own`,
           },
         };
-        writing = writing.then(() => send(refusal)).catch(() => {});
+        if (!batches.refused(message, refusal)) writing = writing.then(() => send(refusal)).catch(() => {});
         return;
       }
+      batches.taken(message);
+      batches.asked(message);
       unanswered.add(message.id);
       working.taken(message.id);
       if (message.method === 'tools/call' || message.method === 'prompts/get')
@@ -457,7 +452,10 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     else if ('method' in message && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
       settle(id);
-      if (id !== undefined) working.cancelled(id);
+      if (id !== undefined) {
+        working.cancelled(id);
+        batches.cancelled(id);
+      }
     }
     deliver?.(message);
   };
@@ -473,7 +471,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       try {
         // The SDK's answer to the `initialize` answered before it loaded: the client has it already.
         if (!dropped && answered.id !== undefined && id === answered.id) dropped = true;
-        else await send(readableError(message));
+        else {
+          // An answer to a request of a batch goes into the batch's array (./batch.ts), written once it is whole.
+          const readable = readableError(message);
+          if (!batches.answered(id, readable)) await send(readable);
+        }
       } finally {
         settle(id);
         if (id !== undefined) working.answered(id);

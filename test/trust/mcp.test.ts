@@ -136,6 +136,35 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
     expect(JSON.stringify(answer.result)).not.toContain('../.agents');
   }, 60_000);
 
+  // Protocol 2025-03-26 has batches, 2025-06-18 removed them: the version initialize agreed on decides.
+  it('a batch under 2025-03-26 is answered as one array, notifications unanswered; under 2025-06-18 it is refused, nothing done', () => {
+    const root = exampleStore();
+    const members = [
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'plan_status', arguments: { plan: EXAMPLE_PLAN } } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'show_invariant', arguments: {} } },
+    ];
+    const batch = `${JSON.stringify(members)}\n`;
+    const taken = pipedToServer(root, INIT.replace('2025-06-18', '2025-03-26') + batch + line({ id: 5, method: 'ping' }));
+    expect(taken.status, taken.stderr).toBe(0);
+    const arrays = taken.answers.filter(Array.isArray) as { id: number; result?: CallToolResult; error?: unknown }[][];
+    expect(arrays).toHaveLength(1);
+    expect(arrays[0]!.map((a) => a.id)).toEqual([2, 3, 4]);
+    expect(arrays[0]![1]!.result?.structuredContent).toMatchObject({ plan: { id: EXAMPLE_PLAN } });
+    expect(errorOf(arrays[0]![2]!.result!).code).toBe('missing-argument');
+    expect((taken.answers as { id?: number }[]).filter((a) => !Array.isArray(a)).map((a) => a.id)).toEqual([1, 5]);
+
+    const refused = pipedToServer(root, INIT + batch);
+    const [answers] = refused.answers.filter(Array.isArray) as { id: number; error: { code: number; message: string } }[][];
+    expect(answers!.map((a) => [a.id, a.error.code])).toEqual([
+      [2, -32600],
+      [3, -32600],
+      [4, -32600],
+    ]);
+    expect(answers![0]!.error.message).toContain('not supported under protocol 2025-06-18');
+  }, 60_000);
+
   it('a last request without its line break is answered too', () => {
     const r = pipedToServer(exampleStore(), INIT + CHECK.trimEnd());
     expect(r.status, r.stderr).toBe(0);
