@@ -10,8 +10,7 @@ import {
   realpathSync,
   statSync,
 } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { LONGEST_PATH } from '../core/limits.ts';
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 
 /**
  * The folder holding the nearest `.git` (a folder, or a file as in linked
@@ -19,14 +18,30 @@ import { LONGEST_PATH } from '../core/limits.ts';
  * undefined outside a repository.
  */
 export function repoTop(dir: string): string | undefined {
-  let d = resolve(dir);
-  // A folder past the system's limit holds nothing it can name: looked for from the nearest folder within it, not from
-  // each of thousands of folders above (Linux's PATH_MAX; Windows takes longer paths).
-  if (process.platform !== 'win32' && d.length > LONGEST_PATH) d = d.slice(0, Math.max(d.lastIndexOf(sep, LONGEST_PATH), 1));
-  for (; ; d = dirname(d)) {
+  for (let d = deepestExisting(resolve(dir)); ; d = dirname(d)) {
     if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return undefined;
   }
+}
+
+/**
+ * The deepest folder of `path` (absolute, folded) that exists, found by halves: a folder below one that does not exist
+ * does not exist either, and holds no `.git`. Asked level by level, a path of thousands of components that do not
+ * exist (a `cd a/a/a/…` the guard hook judges) cost a check of the whole path at each: minutes, past a client's time-out.
+ */
+function deepestExisting(path: string): string {
+  if (existsSync(path)) return path;
+  const root = parse(path).root;
+  const cuts: number[] = [];
+  for (let i = path.indexOf(sep, root.length); i >= 0; i = path.indexOf(sep, i + 1)) cuts.push(i);
+  // The folder up to cuts[lo - 1] exists (the root when lo is 0); the one up to cuts[hi] does not.
+  let [lo, hi] = [0, cuts.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (existsSync(path.slice(0, cuts[mid]))) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? root : path.slice(0, cuts[lo - 1]);
 }
 
 /**

@@ -46,16 +46,28 @@ function follow(path: string, passed: Passed): string {
   const root = parse(path).root;
   let here = root === '' ? resolve('.') : root;
   let exists = true;
+  // The components after the first that does not exist, named as given: nothing more is asked of the file system, so
+  // they are joined once at the end. Joined one by one, each join copied the whole path so far: a path of 45,000
+  // components (`cd a/a/a/…` given to check_action or the hook) took minutes, past the client's time-out.
+  const beyond: string[] = [];
   for (const part of path.slice(root.length).split(SEPARATORS)) {
     if (part === '' || part === '.') continue;
     if (part === '..') {
       // `here` is already where its links lead, so its parent is the one the system would take.
-      here = dirname(here);
+      if (beyond.length > 0) beyond.pop();
+      else here = dirname(here);
+      continue;
+    }
+    if (!exists) {
+      // The process's own entries are named by the first components: a path longer than their names keeps its start.
+      if (passed.ownProcess === false && process.platform !== 'win32' && beyond.length < 4)
+        passed.ownProcess = OWN_PROCESS.test(join(here, ...beyond, part));
+      beyond.push(part);
       continue;
     }
     const next = join(here, part);
     if (passed.ownProcess === false && process.platform !== 'win32' && OWN_PROCESS.test(next)) passed.ownProcess = true;
-    if (exists) {
+    {
       // realpath follows a link and its chain at once: where the process's own entries are asked for, the way it goes
       // is walked too; physicalPath alone (the guard hook's paths, an export's) spares the walk and its count of links.
       const link = passed.ownProcess === false ? danglingTarget(next, passed) : undefined;
@@ -74,7 +86,7 @@ function follow(path: string, passed: Passed): string {
     }
     here = next;
   }
-  return here;
+  return beyond.length > 0 ? join(here, ...beyond) : here;
 }
 
 /** What the link `path` points to, when it is one and the limit of links is not reached; else undefined. */
