@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv } from 'ajv';
 import { spawn } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -369,6 +370,53 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(some.isError, textOf(some)).toBeFalsy();
     expect((some.structuredContent as { count: number }).count).toBe(1);
   });
+});
+
+describe('agents mcp: the output schemas', () => {
+  // The SDK's client checks only the tools whose schemas it has cached; this holds each answer to the listed schema
+  // across the kinds of arguments each tool takes, writing ones included, and fails for a tool added without a case.
+  it("every tool's answers, across the kinds of arguments each takes, fit the outputSchema tools/list gives", async () => {
+    const root = exampleStore();
+    gitInit(dirname(root));
+    writeFileSync(
+      join(root, 'global', `${NEW_ID}.yaml`),
+      guardedYaml(NEW_ID, 'Agents never touch production credentials', { write: ['secrets/**'] }),
+    );
+    const s = await startMcp(root, ['--allow-write']);
+    const { tools } = await s.client.listTools();
+    const ajv = new Ajv({ strict: false });
+    // The plan's effective set, the guarded invariant with it, as a reconciliation answer names it.
+    const results = [PLAN_OWN, API_TESTS, PROJECT_LOG, NEVER_DELETE, NEW_ID].map((id) => ({
+      invariant_id: id,
+      enforced: true,
+      response: 'checked',
+    }));
+    const cases: [string, Record<string, unknown>][] = [
+      ['effective_invariants', { project: 'myapp' }],
+      ['effective_invariants', { plan: EXAMPLE_PLAN, pattern: 'log' }],
+      ['effective_invariants', { path: 'src/index.ts' }],
+      ['list_invariants', {}],
+      ['list_invariants', { global: true }],
+      ['list_invariants', { project: 'myapp', include_inactive: true }],
+      ['list_invariants', { action: 'local/code-coverage' }],
+      ['list_invariants', { plan: EXAMPLE_PLAN, pattern: 'zzz' }],
+      ['show_invariant', { id: NEVER_DELETE.slice(0, 8) }],
+      ['show_invariant', { id: PLAN_OWN }],
+      ['plan_status', { plan: EXAMPLE_PLAN }],
+      ['check_action', { path: 'secrets/prod.env', content: 'KEY=1' }],
+      ['check_action', { command: 'ls -la', cwd: dirname(root) }],
+      ['check_action', { tool: 'Bash', command: 'cat secrets/prod.env', client: 'claude' }],
+      ['record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table', severity: 'warning' }],
+      ['record_reconciliation', { plan: EXAMPLE_PLAN, answer: JSON.stringify({ results }) }],
+    ];
+    for (const [name, args] of cases) {
+      const r = await call(s, name, args);
+      expect(r.isError, `${name} ${JSON.stringify(args)}: ${textOf(r)}`).toBeFalsy();
+      const valid = ajv.compile(tools.find((t) => t.name === name)!.outputSchema!);
+      expect(valid(r.structuredContent), `${name} ${JSON.stringify(args)}: ${JSON.stringify(valid.errors)}`).toBe(true);
+    }
+    expect(new Set(cases.map(([name]) => name))).toEqual(new Set(tools.map((t) => t.name)));
+  }, 60_000);
 });
 
 describe('agents mcp: writing', () => {
