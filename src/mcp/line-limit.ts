@@ -38,7 +38,7 @@ export const ASK_LESS = {
   prompt: `Judge the plan with \`agents plan strategize\`, whose agent and llm actors send its set in batches (${docsRef('actors.md')}).`,
 };
 
-/** An answer as it is sent, or the error of one over the limit of a message . */
+/** An answer as it is sent, or, over the limit of a message, the error saying so with `hint` (one of ASK_LESS). */
 export function bounded<T>(answer: T, hint: string): T {
   const tooLarge = oversizeAnswer(answer, hint);
   if (tooLarge) throw tooLarge;
