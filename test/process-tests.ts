@@ -43,6 +43,7 @@ export const PROCESS_TESTS = [
   'test/extends/cache.test.ts',
   'test/extends/extends.test.ts',
   'test/extends/invalid-config.test.ts',
+  'test/extends/layered-sources.test.ts',
   'test/extends/moved-tag.test.ts',
   'test/extends/overrides-waivers.test.ts',
   'test/extends/review.test.ts',

@@ -11,7 +11,33 @@ import { staleLine } from './stale-exports.ts';
 
 /** The JSON of `extends fetch`: each source, its commit, fetched or cached, and what of it is never read. */
 export function fetchedJson(outcomes: readonly FetchOutcome[]) {
-  return outcomes.map((o) => ({ name: o.name, commit: o.commit, status: o.status, ignored: o.ignored }));
+  return outcomes.map((o) => ({
+    name: o.name,
+    commit: o.commit,
+    status: o.status,
+    ignored: o.ignored,
+    not_inherited: notInheritedJson(o),
+  }));
+}
+
+/** The sources a source pins itself that config.yaml does not list, their URLs without credentials. */
+function notInheritedJson(o: FetchOutcome | undefined) {
+  return (o?.extends ?? []).map((e) => ({ name: e.name, url: hideCredentials(e.url), ref: e.ref }));
+}
+
+/**
+ * Said of a source that pins sources of its own: only its global/ and actions/ are read, so what they hold is not
+ * inherited through it, which a team that layers policy (an organisation's under a platform's) would otherwise miss.
+ */
+function notInheritedLine(s: Style, o: FetchOutcome | undefined, indent: string): string[] {
+  if (!o || o.extends.length === 0) return [];
+  // Names and URLs are the source's own lock's: a newline there must not print a line of its own.
+  const named = o.extends.map((e) => escapeUnsafe(`${e.name} (${hideCredentials(e.url)} at ${e.ref})`)).join(', ');
+  return [
+    s.yellow(
+      `${indent}not inherited: ${o.name} itself extends ${named}; only its own global/ and actions/ are read: add ${o.extends.length === 1 ? 'it' : 'them'} to extends in config.yaml to inherit ${o.extends.length === 1 ? 'its' : 'their'} invariants`,
+    ),
+  ];
 }
 
 export function fetchedText(s: Style, outcomes: readonly FetchOutcome[]): string {
@@ -29,6 +55,7 @@ export function fetchedText(s: Style, outcomes: readonly FetchOutcome[]): string
             ),
           ]
         : []),
+      ...notInheritedLine(s, o, '         '),
     ])
     .join('\n');
 }
@@ -59,6 +86,7 @@ export function updateJson(u: UpdateReport) {
       after: m.after ? shownPin(m.after) : null,
       moved_tag: m.movedTag,
       before_gone: m.beforeGone,
+      not_inherited: notInheritedJson(u.result.fetched.find((f) => f.name === m.name)),
       diff: diffJson(m.diff as DiffResult),
     })),
     stale_exports: u.stale,
@@ -85,6 +113,7 @@ export function updateText(s: Style, u: UpdateReport, agents = 'agents'): string
           `  the commit it moved from (${m.before!.commit.slice(0, 12)}) could not be fetched (the source no longer holds it, or its old URL does not answer): the report counts the move as a first pin`,
         ),
       );
+    lines.push(...notInheritedLine(s, m.after ? u.result.fetched.find((f) => f.name === m.name) : undefined, '  '));
     lines.push(diffText(m.diff as DiffResult, s), '');
   }
   if (u.refused.length > 0)

@@ -157,11 +157,20 @@ async function fetchSources(
   // folder is gone. A revision's pins are history the diff reads for that side, as an update's previous pins are: a
   // tag moved or a branch force-pushed since would otherwise stop the review of the pull request that follows it.
   const previous = rev !== undefined;
-  return fetchPins(top ?? root, pinsFor(read, wanted, rev !== undefined && names.length === 0), {
+  const outcomes = await fetchPins(top ?? root, pinsFor(read, wanted, rev !== undefined && names.length === 0), {
     signal,
     previous,
     ...(notice ? { notice } : {}),
   });
+  return unlisted(outcomes, read.sources);
+}
+
+/**
+ * Keeps, of the sources each fetched source pins itself, those config.yaml does not list (by name or URL): only
+ * those are missing from the inherited set, and a consumer that lists them already needs no word of them.
+ */
+function unlisted(outcomes: FetchOutcome[], sources: readonly ExtendsSource[]): FetchOutcome[] {
+  return outcomes.map((o) => ({ ...o, extends: o.extends.filter((e) => !sources.some((s) => s.name === e.name || s.url === e.url)) }));
 }
 
 export class ExtendsService {
@@ -288,7 +297,7 @@ export class ExtendsService {
       const lock: ExtendsLock = { version: 1, sources: allPins.map((p) => p.pin) };
       await writeExtendsLock(this.root, lock);
     }
-    return { moves, written, fetched };
+    return { moves, written, fetched: unlisted(fetched, state.sources) };
   }
 
   /** What the source's ref names at its remote now. */

@@ -27,6 +27,7 @@ import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
 import { checkPin, isChecked, rememberChecked } from './pin-check.ts';
 import { readEntries, readFolders } from './read.ts';
+import { type SourceOfSource, sourcesOfSource } from './source-extends.ts';
 import type { ParseCache } from './parse-cache.ts';
 import type { TreeSource } from './tree-source.ts';
 import { replaceInStyle, writeFailure } from './atomic-write.ts';
@@ -272,6 +273,8 @@ export interface FetchOutcome {
   ignored: string[];
   /** Which of `ignored` are folders (the rest are files). */
   ignoredFolders: string[];
+  /** The sources this source pins in its own lock: never inherited through it (docs/extends.md, "A source that extends another"). */
+  extends: SourceOfSource[];
 }
 
 /**
@@ -418,6 +421,8 @@ export async function fetchPins(
         status,
         ignored: ignored.map((n) => n.name).sort(),
         ignoredFolders: ignored.filter((n) => n.folder).map((n) => n.name),
+        // Read only when the source has a lock: a source that extends none costs no git process more.
+        extends: names.some((n) => n.name === EXTENDS_LOCK_FILE && !n.folder) ? await sourcesOfSource(dir, pin.commit, source.path) : [],
       });
     }
     return outcomes;

@@ -82,7 +82,9 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
     const fetched = await run(app, 'extends', 'fetch', '--format', 'json');
     expect(fetched.code).toBe(0);
-    expect(JSON.parse(fetched.stdout)).toEqual([{ name: 'policy', commit: v1, status: 'fetched', ignored: ['actors', 'config.yaml'] }]);
+    expect(JSON.parse(fetched.stdout)).toEqual([
+      { name: 'policy', commit: v1, status: 'fetched', ignored: ['actors', 'config.yaml'], not_inherited: [] },
+    ]);
     expect(git(cacheDir(app, 'policy'), 'rev-parse', `refs/agents/pins/${v1}`).trim()).toBe(v1);
     expect(git(cacheDir(app, 'policy'), 'rev-parse', '--is-shallow-repository').trim()).toBe('true');
     const again = await run(app, 'extends', 'fetch', '--format', 'json');

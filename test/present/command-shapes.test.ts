@@ -448,14 +448,21 @@ describe('violation and extends shapes', () => {
       status: 'cached' as const,
       ignored: ['config.yaml', 'plans'],
       ignoredFolders: ['plans'],
+      extends: [],
     };
     expect(doc(fetchedJson([fetched]))).toBe(
-      doc([{ name: 'pol', commit: 'a'.repeat(40), status: 'cached', ignored: ['config.yaml', 'plans'] }]),
+      doc([{ name: 'pol', commit: 'a'.repeat(40), status: 'cached', ignored: ['config.yaml', 'plans'], not_inherited: [] }]),
     );
     expect(fetchedText(s, [fetched])).toBe(`cached   pol  ${'a'.repeat(40)}\n         ignored (never read or run): config.yaml, plans/`);
     // Nothing fetched, in a store that extends nothing: a line says so, where the JSON is [].
     expect(doc(fetchedJson([]))).toBe(doc([]));
     expect(fetchedText(s, [])).toMatch(/^Nothing to fetch: .*`extends`/);
+    // A source that pins sources of its own: they are named, without the URL's credentials, as not inherited through it.
+    const layered = { ...fetched, extends: [{ name: 'org', url: 'https://u:tok@git.example.com/org.git', ref: 'v1' }] };
+    expect(fetchedJson([layered])[0]!.not_inherited).toEqual([{ name: 'org', url: 'https://u:***@git.example.com/org.git', ref: 'v1' }]);
+    expect(fetchedText(s, [layered]).split('\n')[2]).toContain(
+      'not inherited: pol itself extends org (https://u:***@git.example.com/org.git at v1)',
+    );
     const report = { result: { moves: [], written: false, fetched: [] }, refused: [{ name: 'pol' } as SourceMove], stale: ['AGENTS.md'] };
     expect(doc(updateJson(report))).toBe(doc({ written: false, sources: [], stale_exports: ['AGENTS.md'], ignored_by_git: null }));
     expect(updateText(s, report).split('\n')[0]).toBe(

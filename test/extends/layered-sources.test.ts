@@ -1,0 +1,62 @@
+// A policy source that extends another (an organisation's policy under a platform's): only the source's own
+// global/ and actions/ are inherited, so fetch and update name the sources it pins itself for the consumer to list.
+import { describe, expect, it } from 'vitest';
+import { commitAll, git } from '../helpers/git.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
+import { consumer, edit, LOCKED, policyCommit, policyRepo, run } from './repos.ts';
+
+/** A platform policy that extends an organisation's (its own lock pins org at v1), and a consumer of the platform's. */
+async function layered() {
+  const dir = tempDir();
+  const org = policyRepo(dir, 'org');
+  const platform = policyRepo(dir, 'platform');
+  writeTree(platform.work, { '.agents/config.yaml': `extends:\n  - url: ${org.url}\n    ref: v1\n` });
+  const pinned = await run(platform.work, 'extends', 'update');
+  expect(pinned.code).toBe(0);
+  policyCommit(platform, {}, 'HEAD:refs/tags/v2');
+  const app = consumer(dir, `  - url: ${platform.url}\n    ref: v2\n`);
+  return { org, platform, app };
+}
+
+describe('extends: a source that extends another', () => {
+  it('update and fetch name the sources a source pins itself as not inherited, until config.yaml lists them', async () => {
+    const { org, app } = await layered();
+    const up = await run(app, 'extends', 'update', '--format', 'json');
+    expect(up.code).toBe(0);
+    expect(JSON.parse(up.stdout).sources[0].not_inherited).toEqual([{ name: 'org', url: org.url, ref: 'v1' }]);
+    const text = await run(app, 'extends', 'fetch');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`not inherited: platform itself extends org (${org.url} at v1)`);
+    const fetched = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(JSON.parse(fetched.stdout)[0].not_inherited).toEqual([{ name: 'org', url: org.url, ref: 'v1' }]);
+
+    // Listed by the consumer, org is inherited directly: nothing is said of it any more.
+    edit(app, '.agents/config.yaml', 'extends:\n', `extends:\n  - url: ${org.url}\n    ref: v1\n`);
+    const both = await run(app, 'extends', 'update', '--format', 'json');
+    expect(both.code).toBe(0);
+    expect(JSON.parse(both.stdout).sources.map((s: { not_inherited: unknown[] }) => s.not_inherited)).toEqual([[], []]);
+    const again = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(JSON.parse(again.stdout).map((s: { not_inherited: unknown[] }) => s.not_inherited)).toEqual([[], []]);
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect((JSON.parse(list.stdout) as { id: string; inherited_from?: string }[]).map((e) => e.inherited_from ?? null)).toContain('org');
+  });
+
+  it('a source whose own lock pins nothing, or is no lock, is said to extend nothing', async () => {
+    const dir = tempDir();
+    const platform = policyRepo(dir, 'platform');
+    policyCommit(platform, { '.agents/extends.lock.yaml': 'version: 1\nsources: []\n' }, 'HEAD:refs/tags/v2');
+    const app = consumer(dir, `  - url: ${platform.url}\n    ref: v2\n`);
+    const up = await run(app, 'extends', 'update', '--format', 'json');
+    expect(up.code).toBe(0);
+    expect(JSON.parse(up.stdout).sources[0].not_inherited).toEqual([]);
+    writeTree(platform.work, { '.agents/extends.lock.yaml': 'not: [a lock\n' });
+    commitAll(platform.work, 'broken lock');
+    git(platform.work, 'push', '-q', '--force', 'origin', 'HEAD:refs/tags/v3');
+    edit(app, '.agents/config.yaml', 'ref: v2', 'ref: v3');
+    const broken = await run(app, 'extends', 'update', '--format', 'json');
+    expect(broken.code).toBe(0);
+    expect(JSON.parse(broken.stdout).sources[0].not_inherited).toEqual([]);
+    // The source's lock is never read as its store: its invariants are read as they are.
+    expect((await run(app, 'invariant', 'show', LOCKED)).code).toBe(0);
+  });
+});
