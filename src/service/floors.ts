@@ -15,7 +15,7 @@ import { pinnedSources } from './invariants/pinned-sources.ts';
  */
 export async function lockedTexts(storeRoot: string, source: TreeSource): Promise<Map<string, ScopedInvariant>> {
   const out = new Map<string, ScopedInvariant>();
-  const pins = await pinnedSources({ source });
+  const pins = await pinnedSources({ root: storeRoot, source });
   if (pins.length === 0) return out;
   const inherited = await readInherited(storeRoot, pins);
   for (const inv of inherited.invariants) if (inv.locked && inv.active) out.set(textKey(inv.text), inv);

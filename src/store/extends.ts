@@ -138,6 +138,31 @@ export function pinsFor(state: ExtendsState, only?: readonly string[], skipUnpin
   return out;
 }
 
+/**
+ * Refuses a working tree's pin that `extends fetch` (or `update`) never checked against its ref in this clone (exit 2,
+ * `extends-not-fetched`): a lock edited by hand to another commit the cache holds (an earlier pin of a tag that has
+ * moved on) would otherwise be read as it says, by every reader, with no fetch run to refuse it. A pin by commit id
+ * names itself. The index and revisions (their trees know blob ids) are history or a review, read as pinned.
+ */
+export function requireChecked<T extends { source: ExtendsSource; pin: LockEntry }>(storeRoot: string, tree: TreeSource, pins: T[]): T[] {
+  if (tree.blobIds !== undefined) return pins;
+  for (const { source, pin } of pins) {
+    const dir = sourceCacheDir(storeRoot, source.name);
+    // A source with no cache at all is said by its reader, as not fetched.
+    if (pin.kind === 'commit' || !existsSync(dir) || isChecked(dir, pin)) continue;
+    throw new AgentsError(
+      `the pin of the policy source ${source.name} (${pin.kind} ${pin.ref} at ${pin.commit.slice(0, 12)}) was never checked against its ref in this clone`,
+      EXIT_CODES.usage,
+      {
+        hint: 'Run `agents extends fetch`: it checks that the ref names that commit at the source (a lock edited by hand is refused there), then reads it from the cache.',
+        code: 'extends-not-fetched',
+        detail: { source: source.name, commit: pin.commit },
+      },
+    );
+  }
+  return pins;
+}
+
 function notFetched(source: string, commit: string, damaged = false): AgentsError {
   const where = damaged ? 'is not whole in the cache (an object of its tree is missing or damaged)' : 'is not in the cache';
   return new AgentsError(`the pinned commit ${commit.slice(0, 12)} of the policy source ${source} ${where}`, EXIT_CODES.usage, {

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { textKey } from '../core/normalise.ts';
 import { stricter } from '../core/resolve.ts';
 import type { WaiverScope } from '../core/waivers.ts';
-import { pinsFor, readExtendsState, readInherited } from '../store/extends.ts';
+import { pinsFor, readExtendsState, readInherited, requireChecked } from '../store/extends.ts';
 import { readStore } from '../store/read.ts';
 import { readWaivers } from '../store/read-waivers.ts';
 import type { TreeSource } from '../store/tree-source.ts';
@@ -46,7 +46,7 @@ export async function lockedDiagnostics(storeRoot: string, source: TreeSource): 
   const state = await readExtendsState(source);
   // A broken config.yaml or lock is reported by the file checks.
   if (state.sources.length === 0 || state.diagnostics.length > 0) return [];
-  const inherited = await readInherited(storeRoot, pinsFor(state));
+  const inherited = await readInherited(storeRoot, requireChecked(storeRoot, source, pinsFor(state)));
   const out: Diagnostic[] = [...inherited.diagnostics];
   const locked = new Map<string, (typeof inherited.invariants)[number]>();
   for (const inv of inherited.invariants) if (inv.locked && inv.active) locked.set(textKey(inv.text), inv);

@@ -113,6 +113,39 @@ describe('a hand-edited pin', () => {
     expect(JSON.parse(r.stdout).error.detail).toMatchObject({ pinned: p.v1, named: later });
   });
 
+  it('a hand-edited pin whose commit the cache holds is read by no command until extends fetch checks it', async () => {
+    const dir = tempDir();
+    const p = policyRepo(dir);
+    const app = consumer(dir, p.url);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    // v0 cached too, as in a clone that once pinned it (or fetched a base side with --rev): no fetch would be needed.
+    git(join(app, '.git/agents/extends/policy.git'), 'fetch', '-q', '--depth', '1', p.url, `+${p.v0}:refs/agents/pins/${p.v0}`);
+    editPin(app, p.v1, p.v0);
+    // Read as it says, v0 would drop the locked invariant from every set without a word.
+    for (const args of [
+      ['invariant', 'list', '--effective', '--project', 'myapp'],
+      ['invariant', 'show', LOCKED],
+      ['validate'],
+      ['export', '--target', 'agents-md', '--dry-run'],
+    ]) {
+      const r = await run(app, ...args, '--format', 'json');
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error, args.join(' ')).toMatchObject({
+        code: 'extends-not-fetched',
+        detail: { source: 'policy', commit: p.v0 },
+      });
+    }
+    // The review still reads it, to show the edit; the fetch it names refuses it.
+    expect((await run(app, 'invariant', 'diff', '--format', 'json')).code).toBe(0);
+    expect((await run(app, 'extends', 'fetch')).code).toBe(1);
+    // The pin as update wrote it is read again at once: it was checked when it was taken.
+    editPin(app, p.v0, p.v1);
+    const back = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect(back.code).toBe(0);
+    expect(JSON.parse(back.stdout).map((e: { id: string }) => e.id)).toContain(LOCKED);
+  });
+
   it('a lock edited to kind: commit under a tag, or to another commit under a commit id, is refused by every command', async () => {
     const dir = tempDir();
     const p = policyRepo(dir);

@@ -13,7 +13,7 @@ import { requireValid } from './rules.ts';
  * config.yaml or lock that is invalid is exit 3 naming file:line:col, and a source without a pin is exit 2 naming
  * `agents extends update`: never an empty inherited set.
  */
-export async function pinnedSources(svc: Pick<InvariantContext, 'source'>): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
+export async function pinnedSources(svc: Pick<InvariantContext, 'root' | 'source'>): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
   const files = await svc.source.read(['config.yaml', EXTENDS_LOCK_FILE]);
   const config = files.get('config.yaml');
   const lock = files.get(EXTENDS_LOCK_FILE);
@@ -22,12 +22,12 @@ export async function pinnedSources(svc: Pick<InvariantContext, 'source'>): Prom
   const pinned = lock !== undefined && (lock.ok || lock.code !== 'missing');
   if (!pinned && (config === undefined || (config.ok ? !mayExtend(new TextDecoder().decode(config.bytes)) : config.code === 'missing')))
     return [];
-  const { readExtendsState, pinsFor } = await import('../../store/extends.ts');
+  const { readExtendsState, pinsFor, requireChecked } = await import('../../store/extends.ts');
   const state = await readExtendsState(svc.source);
   // Checked before the sources are counted: an invalid config.yaml reads as the defaults, which extend nothing.
   requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
   if (state.sources.length === 0) return [];
-  return pinsFor(state);
+  return requireChecked(svc.root, svc.source, pinsFor(state));
 }
 
 /**
@@ -39,11 +39,11 @@ export async function findPinnedTree(
   svc: Pick<InvariantContext, 'root' | 'source'>,
   name: string,
 ): Promise<{ tree: TreeSource } | { sources: string[] }> {
-  const { readExtendsState, pinsFor, sourceTree } = await import('../../store/extends.ts');
+  const { readExtendsState, pinsFor, requireChecked, sourceTree } = await import('../../store/extends.ts');
   const state = await readExtendsState(svc.source);
   requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
   if (!state.sources.some((s) => s.name === name)) return { sources: state.sources.map((s) => s.name) };
-  const { source, pin } = pinsFor(state, [name])[0]!;
+  const { source, pin } = requireChecked(svc.root, svc.source, pinsFor(state, [name]))[0]!;
   return { tree: await sourceTree(svc.root, source, pin.commit) };
 }
 
