@@ -13,6 +13,7 @@ import {
   pinsFor,
   readExtendsState,
   readInherited,
+  rememberPins,
   resolveSourceUrl,
   REVISION_FILE_HINT,
   SOURCE_FILE_HINT,
@@ -296,6 +297,7 @@ export class ExtendsService {
     if (written) {
       const lock: ExtendsLock = { version: 1, sources: allPins.map((p) => p.pin) };
       await writeExtendsLock(this.root, lock);
+      rememberPins(this.root, [...newPins.values()]);
     }
     return { moves, written, fetched: unlisted(fetched, state.sources) };
   }

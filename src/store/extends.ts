@@ -438,7 +438,9 @@ export async function fetchPins(
         throw noStore(source, pin.commit);
       }
       if (!holdsStore(names.filter((n) => n.folder).map((n) => n.name))) throw noStore(source, pin.commit);
-      if (!options.previous) rememberChecked(dir, pin);
+      // An update's pins are remembered once its lock is written (rememberPins): a dry run, or a moved tag refused,
+      // leaves the clone reading the pins it read before.
+      if (!options.previous && !options.fresh) rememberChecked(dir, pin);
       const ignored = names.filter((n) => !READ_FROM_SOURCE.has(n.name));
       outcomes.push({
         name: source.name,
@@ -453,6 +455,11 @@ export async function fetchPins(
     return outcomes;
   };
   return options.locked ? fetch() : withSourcesLock(storeRoot, fetch, options.signal, options.notice);
+}
+
+/** Remembers the pins `extends update` just wrote as checked: they are what their refs name at the source now. */
+export function rememberPins(storeRoot: string, pins: readonly LockEntry[]): void {
+  for (const pin of pins) rememberChecked(sourceCacheDir(storeRoot, pin.name), pin);
 }
 
 /**

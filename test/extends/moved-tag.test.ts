@@ -57,6 +57,28 @@ describe('a tag pin whose name now names a branch', () => {
   });
 });
 
+describe('a tag moved at the source', () => {
+  it('an update that refuses the move, or only reports it, leaves the clone reading the pin it had', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect(await effectiveIds(app)).toContain(LOCKED);
+    // The tag moved on to a commit without the locked floor.
+    git(policy.work, 'rm', '-q', `.agents/global/${LOCKED}.yaml`);
+    commitAll(policy.work, 'drop the floor');
+    git(policy.work, 'tag', '-f', 'v1');
+    git(policy.work, 'push', '-q', '--force', 'origin', 'v1');
+    expect((await run(app, 'extends', 'update', '--dry-run')).code).toBe(1);
+    expect((await run(app, 'extends', 'update')).code).toBe(1);
+    // Nothing was written: the lock's pin, checked when it was taken, is read as before, by readers and fetch alike.
+    expect(await effectiveIds(app)).toContain(LOCKED);
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    expect((await run(app, 'extends', 'update', '--accept-moved-tag')).code).toBe(0);
+    expect(await effectiveIds(app)).not.toContain(LOCKED);
+  });
+});
+
 describe('an annotated tag', () => {
   it('pins the commit it names, with the tag object beside it; a new tag object on the same commit is no move', async () => {
     const dir = tempDir();
