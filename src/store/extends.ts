@@ -345,7 +345,8 @@ export async function fetchPins(
   storeRoot: string,
   pins: readonly { source: ExtendsSource; pin: LockEntry }[],
   /**
-   * `fresh`: the pins were just taken from the remote (`extends update`), nothing to check. `previous`: the pins an
+   * `fresh`: the pins were just taken from the remote (`extends update`), nothing to check, remembered as checked only
+   * once the lock is written (rememberPins). `previous`: the pins an
    * update moves away from, or a revision's (`fetch --rev`), fetched only for a report of that side: neither
    * checked against their refs nor remembered as checked, as they are not the working tree's. `signal` stops the
    * run's git processes. `locked`: the caller holds the cache's lock already (withSourcesLock). `notice`: told of a
