@@ -154,7 +154,8 @@ export function requireChecked<T extends { source: ExtendsSource; pin: LockEntry
       `the pin of the policy source ${source.name} (${pin.kind} ${pin.ref} at ${pin.commit.slice(0, 12)}) was never checked against its ref in this clone`,
       EXIT_CODES.usage,
       {
-        hint: 'Run `agents extends fetch`: it checks that the ref names that commit at the source (a lock edited by hand is refused there), then reads it from the cache.',
+        hint: (agents) =>
+          `Run \`${agents} extends fetch\`: it checks that the ref names that commit at the source (a lock edited by hand is refused there), then reads it from the cache.`,
         code: 'extends-not-fetched',
         detail: { source: source.name, commit: pin.commit },
       },
