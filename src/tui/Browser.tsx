@@ -33,6 +33,12 @@ export interface BrowserProps {
 }
 
 type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | WriteOverlay;
+type Target = { project: string } | { plan: string };
+
+/** The project or plan a scope names, whose effective set `e` opens. */
+function targetOf(scope: ScopeChoice): Target | undefined {
+  return scope.kind === 'project' ? { project: scope.project } : scope.kind === 'plan' ? { plan: scope.plan } : undefined;
+}
 
 /**
  * The store browser (`agents tui`): every invariant grouped by scope, a live
@@ -161,16 +167,10 @@ function BrowserScreen({
   const visible = rows.slice(top.current, top.current + listHeight);
   const idWidth = visible.reduce((w, r) => (r.kind === 'item' ? Math.max(w, short(r.invariant.id).length) : w), 0);
 
-  const target = useCallback((): { project: string } | { plan: string } | undefined => {
-    if (scope.kind === 'project') return { project: scope.project };
-    if (scope.kind === 'plan') return { plan: scope.plan };
-    if (selected?.kind === 'item') {
-      const s = selected.invariant.scope;
-      if (s.kind === 'project') return { project: s.project };
-      if (s.kind === 'plan') return { plan: s.plan };
-    }
-    return undefined;
-  }, [scope, selected]);
+  const target = useCallback(
+    (): Target | undefined => targetOf(scope) ?? (selected?.kind === 'item' ? targetOf(selected.invariant.scope) : undefined),
+    [scope, selected],
+  );
 
   /**
    * A change or a set the store refused: said on the status line. Where the refusal names something the store no
@@ -188,16 +188,36 @@ function BrowserScreen({
     [service, onError, reload],
   );
 
+  /** The project or plan whose effective set the view shows or is opening; `loads` counts the reads of a set, so that only the latest lands. */
+  const wanted = useRef<Target | undefined>(
+    startEffective && (initialScope?.kind === 'project' || initialScope?.kind === 'plan') ? targetOf(initialScope) : undefined,
+  );
+  const loads = useRef(0);
+  /** Whether the set loading is one `e` opened (the cursor goes to its top) rather than the one shown, read again. */
+  const opening = useRef(false);
+  const closeEffective = () => {
+    wanted.current = undefined;
+    loads.current++;
+    setEffective(undefined);
+  };
+
   const loadEffective = useCallback(
-    async (t: { project: string } | { plan: string }, options: { refresh?: boolean } = {}) => {
+    async (t: Target, options: { refresh?: boolean } = {}) => {
+      const mine = ++loads.current;
       try {
-        setEffective(await service.effective(t));
+        const result = await service.effective(t);
+        if (mine !== loads.current) return;
+        setEffective(result);
         // A refresh of the same set keeps the cursor and the status line (which says what the change was).
-        if (!options.refresh) {
+        if (!options.refresh || opening.current) {
+          opening.current = false;
           setCursor(0);
           setStatus('');
         }
       } catch (error) {
+        if (mine !== loads.current) return;
+        wanted.current = undefined;
+        opening.current = false;
         if (!options.refresh || !(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal || storeGone(service))
           return refused(error);
         // The set is gone with the change (a project's last invariant removed takes its folder): the view goes back to
@@ -209,36 +229,33 @@ function BrowserScreen({
     [service, refused],
   );
 
-  /** `e` off the effective view: the set of the chosen project or plan, or of the selected invariant's. */
-  const openEffective = () => {
-    const t = target();
-    if (!t) setStatus('The effective set belongs to a project or a plan: choose one with s (or select one of its invariants).');
-    else void loadEffective(t);
+  /**
+   * `e` off the effective view: the set of the chosen project or plan, or of the selected invariant's. The store is
+   * read again first (unless `read` says it just was) and the set loaded once it is, so that the set's hidden copies
+   * and ids are found among the files as they are now, not as the screen first read them.
+   */
+  const openEffective = (t = target(), read = true) => {
+    if (!t) return setStatus('The effective set belongs to a project or a plan: choose one with s (or select one of its invariants).');
+    wanted.current = t;
+    loads.current++;
+    opening.current = true;
+    // A store that cannot be read again (a file broken meanwhile) leaves no new data to load the set on: it is loaded now.
+    if (read) void reload().then((fresh) => (fresh ? undefined : loadEffective(t)));
   };
   /** A key that needs the list (`e`, `d`) typed before the store's first read landed, made once it has. */
   const ahead = useRef<'e' | 'd' | undefined>(undefined);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on mount, for the scope given on the command line.
-  useEffect(() => {
-    if (!startEffective || !initialScope) return;
-    if (initialScope.kind === 'project') void loadEffective({ project: initialScope.project });
-    else if (initialScope.kind === 'plan') void loadEffective({ plan: initialScope.plan });
-  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed only when the store's data changes, not when the view does.
   useEffect(() => {
     if (data && ahead.current) {
       const key = ahead.current;
       ahead.current = undefined;
-      if (key === 'e' && !effective) openEffective();
+      if (key === 'e' && !wanted.current) openEffective(target(), false);
       else if (key === 'd') removeSelected();
     }
-    // After a change, an open effective view is recomputed from the store, the cursor where the user put it (this also
-    // runs when the store's first read lands after the effective set, when keys may already have moved it).
-    if (effective && data)
-      void loadEffective('plan' in effective.target ? { plan: effective.target.plan } : { project: effective.target.project }, {
-        refresh: true,
-      });
+    // After a read (a change made, an effective set opened, the first read), the set shown or opening is loaded from
+    // the store as read, the cursor where the user put it.
+    if (wanted.current && data) void loadEffective(wanted.current, { refresh: true });
   }, [data]);
 
   /** `d`: the remove confirmation of the selected invariant. */
@@ -273,8 +290,8 @@ function BrowserScreen({
     else if (input === '?') setOverlay({ kind: 'help' });
     else if (input === 'a') setOverlay({ kind: 'add' });
     else if (input === 'e') {
-      if (effective) {
-        setEffective(undefined);
+      if (wanted.current) {
+        closeEffective();
         setCursor(0);
       } else if (!data && !target()) {
         // Before the store is read, the selected invariant is not known yet: e is made once the list is there (as the
@@ -386,7 +403,7 @@ function BrowserScreen({
           position={roomy ? true : 'label'}
           onSelect={(choice) => {
             setScope(choice);
-            setEffective(undefined);
+            closeEffective();
             setCursor(0);
             setOverlay({ kind: 'none' });
           }}
@@ -396,7 +413,7 @@ function BrowserScreen({
               return setStatus('The effective set belongs to a project or a plan: pick one of those and press e.');
             setScope(choice);
             setOverlay({ kind: 'none' });
-            void loadEffective(choice.kind === 'project' ? { project: choice.project } : { plan: choice.plan });
+            openEffective(targetOf(choice));
           }}
         />
       </Box>

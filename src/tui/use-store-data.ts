@@ -40,12 +40,13 @@ export function storeGone(service: InvariantService): boolean {
  * why: the effective view, which needs it, refuses when it resolves the set. The first read failing ends the
  * screen (`onError`); a later one (a file another process broke) leaves the
  * store as last read on screen and says why in `problem`, until a read works:
- * ending the screen then would hide what the change just made did.
+ * ending the screen then would hide what the change just made did. `reload`
+ * resolves to whether it read the store.
  */
 export function useStoreData(
   service: InvariantService,
   onError: (error: unknown) => void,
-): { data: StoreData | undefined; reload: () => Promise<void>; problem: string | undefined } {
+): { data: StoreData | undefined; reload: () => Promise<boolean>; problem: string | undefined } {
   const [data, setData] = useState<StoreData | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const read = useRef(false);
@@ -63,9 +64,11 @@ export function useStoreData(
       read.current = true;
       setData({ items, catalog, inherited, ...(inheritedMissing !== undefined ? { inheritedMissing } : {}) });
       setProblem(undefined);
+      return true;
     } catch (error) {
       if (read.current && error instanceof AgentsError && error.exitCode !== EXIT_CODES.internal) setProblem(errorSummary(error));
       else onError(error);
+      return false;
     }
   }, [service, onError]);
   useEffect(() => {

@@ -160,6 +160,24 @@ test('e shows the effective set of the selected project: hidden copies greyed un
   r.unmount();
 });
 
+test('e reads the store again: a copy another process added while the browser was open is in the set, hidden where it is hidden', async () => {
+  const root = exampleStore();
+  const { r } = open(root);
+  await frameHas(r.lastFrame, '6 shown of 6');
+  // Another process adds a global copy of a text project myapp holds: the set hides it under myapp's.
+  const G3 = '01M9AAAAAAAAAAAAAAAAAAAAAA';
+  writeFileSync(join(root, 'global', `${G3}.yaml`), invariantYaml(G3, 'All API changes need tests'));
+  r.stdin.write('jj');
+  await frameHas(r.lastFrame, '› E All API changes need tests');
+  r.stdin.write('e');
+  const frame = await frameHas(r.lastFrame, 'effective set of project myapp · 3 in effect, 2 hidden');
+  expect(frame).toContain('  E ↳ hidden by 01M8KJX: All API changes need tests');
+  // The list behind the set is the one read with it.
+  r.stdin.write('e');
+  await frameHas(r.lastFrame, 'all scopes · 7 shown of 7');
+  r.unmount();
+});
+
 test('moves typed before the store is read are made once it is: G selects the last row, j moves from the top, e and d act on the row moved to', async () => {
   for (const [keys, ...expected] of [
     ['G', '6 shown of 6', '› E Use Python 3.13 only'],
