@@ -456,7 +456,7 @@ function BrowserScreen({
           value={pattern}
           onChange={setPattern}
           onSubmit={() => setFiltering(false)}
-          fit={{ columns: problem ? Math.floor(width / 2) : width - 2, rows: 1 }}
+          fit={{ columns: problem ? Math.floor(width / 2) : width - 1, rows: 1 }}
         />
       </Box>
       {problem ? <Text color={theme.hue('red')} wrap="truncate-end">{`  ✗ ${plain(problem)}`}</Text> : null}

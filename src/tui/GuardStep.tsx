@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import { GUARD_KINDS, type Guard, type GuardKind } from '../core/model.ts';
-import { TextInput } from './TextInput.tsx';
+import { TextInput, fieldRows } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
 
 const ASK: Record<GuardKind, string> = {
@@ -79,8 +79,8 @@ export function GuardStep({ guard, onChange, onDone, width = 80, rows = 21 }: Gu
   const question = clipToRows(`Guard ${at + 1}/${GUARD_KINDS.length} · ${ASK[kind]}:`, width, most);
   const hint = rows >= 3 ? clipToRows(HINT, width, most) : [];
   const problemRows = problem ? clipToRows(plain(`✗ ${problem}`), width, most) : [];
-  const inputColumns = Math.max(1, width - 3);
-  const inputRows = Math.min(most, clipToRows(plain(draft), inputColumns, Number.POSITIVE_INFINITY).length);
+  const inputColumns = Math.max(1, width - 2);
+  const inputRows = Math.min(most, fieldRows(draft, inputColumns));
   const room = Math.max(1, rows - question.length - inputRows - problemRows.length - hint.length);
   const shown = list.length <= room ? list : list.slice(list.length - (room - 1));
   const before = list.length - shown.length;

@@ -3,7 +3,7 @@ import { useState, type ReactElement } from 'react';
 import { type ImportPlan, type PlannedCandidate, type PlannedScope, plannedScopeName } from '../core/import-plan.ts';
 import { SEVERITIES } from '../core/model.ts';
 import { clipToRows, fitColumns, plain } from './plain.ts';
-import { TextInput } from './TextInput.tsx';
+import { TextInput, fieldRows } from './TextInput.tsx';
 import { useKeys } from './use-keys.ts';
 import { useTheme } from './theme.ts';
 
@@ -111,7 +111,11 @@ export function ImportReview({ plan, width = 80, rows = 24, resume, onDone, onCa
   const foreign = new Set(plan.files.filter((f) => f.notEnglish).map((f) => f.file));
   const foreignLine = foreign.size > 0 && roomy;
   const selected = items[at];
-  const selectedText = selected ? clipToRows(plain(editing ?? selected.text), textColumns, Number.POSITIVE_INFINITY).length : 1;
+  const selectedText = !selected
+    ? 1
+    : editing !== undefined
+      ? fieldRows(editing, textColumns)
+      : clipToRows(plain(selected.text), textColumns, Number.POSITIVE_INFINITY).length;
   const { textRows, shown } = reviewLayout(
     rows,
     title.length + (heldLine ? 1 : 0) + (foreignLine ? 1 : 0) + refusalLines.length + keyLine.length,
@@ -145,7 +149,7 @@ export function ImportReview({ plan, width = 80, rows = 24, resume, onDone, onCa
               <Box paddingLeft={INDENT}>
                 <TextInput
                   value={editing}
-                  fit={{ columns: textColumns - 1, rows: textRows }}
+                  fit={{ columns: textColumns, rows: textRows }}
                   onChange={(text) => {
                     setEditing(text);
                     setEmpty(false);

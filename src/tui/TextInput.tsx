@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { fitColumns, plain, tailRows, withoutLastCharacter } from './plain.ts';
+import { clipToRows, fitColumns, plain, tailRows, withoutLastCharacter } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useRef, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
@@ -79,10 +79,30 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
   // must not move the cursor or reorder the line (the store refuses it on saving; the form says so first).
   return (
     <Text>
-      {fit ? tailRows(plain(value), fit.columns, fit.rows) : plain(value)}
+      {fit ? fitted(plain(value), fit, focus) : plain(value)}
       {focus ? <Text inverse> </Text> : null}
     </Text>
   );
+}
+
+/** A column for the cursor's cell, measured with the text it follows. */
+const CURSOR_CELL = '_';
+
+/** The rows a focused field of `columns` columns takes for `value` as a whole, its cursor's cell counted. */
+export function fieldRows(value: string, columns: number): number {
+  return clipToRows(plain(value) + CURSOR_CELL, columns, Number.POSITIVE_INFINITY).length;
+}
+
+/**
+ * `text` in the field's rows, broken here rather than by Ink, the cursor's cell counted on the last: a text that
+ * filled its rows exactly put the cursor on a row more, and Ink's own wrap of a row of wide characters ran a column
+ * past the field, which the terminal wrapped again, leaving a stale row on the screen.
+ */
+function fitted(text: string, fit: { columns: number; rows: number }, cursor: boolean): string {
+  const measured = cursor ? text + CURSOR_CELL : text;
+  const rows = clipToRows(measured, fit.columns, Number.POSITIVE_INFINITY);
+  const shown = rows.length <= fit.rows ? rows.join('\n') : tailRows(measured, fit.columns, fit.rows);
+  return cursor ? shown.slice(0, -CURSOR_CELL.length) : shown;
 }
 
 /** A one-line answer that may be left empty: a label, then the text being typed; Enter goes on. */

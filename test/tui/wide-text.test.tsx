@@ -12,7 +12,7 @@ import { Detail, RowLine } from '../../src/tui/browser-parts.tsx';
 import { SelectList } from '../../src/tui/SelectList.tsx';
 import { fitColumns, plain } from '../../src/tui/plain.ts';
 import { extraColumns, terminalWidth } from '../../src/present/terminal-width.ts';
-import { G1, exampleStore, frameHas } from './helpers.ts';
+import { G1, exampleStore, frameHas, frameMatches } from './helpers.ts';
 
 // Wide characters at every parity of the cut: after one narrow character, after two, emoji with a modifier.
 const TEXTS = [
@@ -167,5 +167,30 @@ describe('terminalWidth: the columns a terminal draws', () => {
   test('fitColumns cuts a text with skin tones to what the terminal draws', () => {
     expect(fitColumns('ok 👍🏽 done', 8)).toBe('ok 👍🏽…');
     expect(terminalWidth(fitColumns('ok 👍🏽 done', 7))).toBeLessThanOrEqual(7);
+  });
+});
+
+describe('a field of wide characters', () => {
+  test("fills the add form's text rows exactly: no row outgrows the form, the cursor's cell counted with the text", async () => {
+    const { AddForm } = await import('../../src/tui/AddForm.tsx');
+    const service = new InvariantService(exampleStore());
+    for (const width of [39, 40]) {
+      const r = render(
+        <AddForm service={service} scope={{ kind: 'global' }} width={width} rows={12} onDone={() => {}} onCancel={() => {}} />,
+      );
+      await frameHas(r.lastFrame, 'Text:');
+      r.stdin.write('日'.repeat(14));
+      await frameHas(r.lastFrame, '日'.repeat(14));
+      // Every length from one row of the field to past two: the text exactly filling its rows among them.
+      for (let n = 15; n <= 40; n++) {
+        r.stdin.write('日');
+        // The frame with the n-th character: all n of them, or the field's end after "…".
+        const frame = await frameMatches(r.lastFrame, (f) =>
+          expect(f.includes('…') || [...f].filter((c) => c === '日').length === n).toBe(true),
+        );
+        for (const line of frame.split('\n')) expect(terminalWidth(line), `${width} columns, ${n}: ${line}`).toBeLessThanOrEqual(width);
+      }
+      r.unmount();
+    }
   });
 });
