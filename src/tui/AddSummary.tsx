@@ -8,7 +8,7 @@ import type { AddCheck } from '../core/shadow.ts';
 import type { NearMatch } from '../service/invariant-service.ts';
 import { AddFeedback } from './AddFeedback.tsx';
 import { guardSummary } from './GuardStep.tsx';
-import { clipToRows, plain } from './plain.ts';
+import { clipToRows, fitColumns, plain } from './plain.ts';
 
 export interface AddSummaryProps {
   text: string;
@@ -42,7 +42,9 @@ export function AddSummary(props: AddSummaryProps): ReactElement {
   const { text, scope, tags, rationale, guard, editing, width, rows } = props;
   // A long answer takes up to 5 rows on a tall terminal, one on a short one.
   const summaryRows = Math.max(1, Math.min(5, Math.floor((rows - 11) / 2)));
-  const clip = (line: string) => clipToRows(line, width, summaryRows);
+  // On one row an answer is cut where the row ends: broken at a space, a first word too long for the rest of the
+  // label's row (a text without spaces, CJK) went to a row left out, the answer shown as "…" alone.
+  const clip = (line: string) => (summaryRows === 1 ? [fitColumns(line, width)] : clipToRows(line, width, summaryRows));
   const guardLine = `guard     ${plain(guardSummary(guard).join('; '))}`;
   const path = editing ? editing.path : scope ? invariantPath(scope, '<new id>') : '';
   const lines: Line[] = [

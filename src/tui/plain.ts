@@ -65,12 +65,18 @@ export function clipToRows(text: string, columns: number, rows: number): string[
       used += 1 + w;
       continue;
     }
-    if (used > 0) end();
     if (w <= width) {
+      if (used > 0) end();
       line = word;
       used = w;
       continue;
     }
+    // A word longer than any row starts where the row is: after a label ("text      "), a text without spaces (CJK, a
+    // URL) on a row of its own would leave the label's row with nothing of it, and one row to show it only "…".
+    if (used > 0 && used + 1 < width) {
+      line += ' ';
+      used += 1;
+    } else if (used > 0) end();
     for (const { segment } of graphemes.segment(word)) {
       const g = terminalWidth(segment);
       if (used > 0 && used + g > width) end();

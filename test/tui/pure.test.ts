@@ -138,6 +138,15 @@ describe('clipToRows (a long text within a number of rows)', () => {
     expect(rows).toEqual(['word word', 'word word', 'word word…']);
     expect(clipToRows('abcdefghijklmnopqrstuvwxyz', 5, 2)).toEqual(['abcde', 'fghi…']);
   });
+
+  test('a word longer than a row starts where the row is: a label followed by a text without spaces keeps the text', () => {
+    // The add form's confirmation on a short terminal: one row for a text of CJK (no spaces) or a long URL.
+    expect(clipToRows('text      日本語のテキストはとても長い', 20, 1)).toEqual(['text      日本語の…']);
+    expect(clipToRows('rationale https://example.com/a/very/long/path', 24, 1)).toEqual(['rationale https://examp…']);
+    expect(clipToRows('ab cdefghijkl', 5, 5)).toEqual(['ab cd', 'efghi', 'jkl']);
+    // A word that fits a row of its own still starts one.
+    expect(clipToRows('abc defg', 5, 5)).toEqual(['abc', 'defg']);
+  });
 });
 
 describe('editChanges (what the edit form asks edit to change)', () => {

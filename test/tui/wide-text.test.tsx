@@ -194,3 +194,38 @@ describe('a field of wide characters', () => {
     }
   });
 });
+
+describe("the add form's confirmation on a short terminal", () => {
+  test('an answer cut to one row keeps its start beside its label, a text without spaces too', async () => {
+    const { AddSummary } = await import('../../src/tui/AddSummary.tsx');
+    const reason = '理由はとても長いです理由はとても長いです';
+    const lines = frameLines(
+      <AddSummary
+        text={TEXTS[3]!}
+        scope={{ kind: 'global' }}
+        severity="error"
+        tags={[]}
+        rationale={reason}
+        guard={{}}
+        editing={undefined}
+        active
+        check={{ shadows: [], shadowedBy: [] }}
+        near={[]}
+        incomplete={undefined}
+        inheritedMissing={undefined}
+        saving={false}
+        width={40}
+        rows={9}
+      />,
+    );
+    expect(
+      lines.find((l) => l.startsWith('text')),
+      lines.join('\n'),
+    ).toMatch(/^text {6}テキスト.*…$/);
+    expect(
+      lines.find((l) => l.startsWith('rationale')),
+      lines.join('\n'),
+    ).toMatch(/^rationale 理由は.*…$/);
+    for (const line of lines) expect(terminalWidth(line)).toBeLessThanOrEqual(40);
+  });
+});
