@@ -154,8 +154,25 @@ export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, n
  * they name a bare `agents`, and are said with the run's where they are shown. A command already given the store keeps it.
  */
 export function withAgents<D extends Pick<Diagnostic, 'hint'>>(d: D, agents: string): D {
-  if (agents === 'agents' || d.hint === undefined || !d.hint.includes('`agents ')) return d;
-  return { ...d, hint: d.hint.replace(/`agents (?!--store )/g, () => `\`${agents} `) };
+  return agentsHints(agents)(d);
+}
+
+/**
+ * `withAgents` for many diagnostics of one run: each distinct hint is rewritten once (a store of 100,000 files gives
+ * 100,000 diagnostics of a handful of hints), and a diagnostic whose hint names no command is passed on as it is.
+ */
+export function agentsHints(agents: string): <D extends Pick<Diagnostic, 'hint'>>(d: D) => D {
+  if (agents === 'agents') return (d) => d;
+  const rewritten = new Map<string, string>();
+  return (d) => {
+    if (d.hint === undefined || !d.hint.includes('`agents ')) return d;
+    let hint = rewritten.get(d.hint);
+    if (hint === undefined) {
+      hint = d.hint.replace(/`agents (?!--store )/g, () => `\`${agents} `);
+      rewritten.set(d.hint, hint);
+    }
+    return { ...d, hint };
+  };
 }
 
 /** `file:line:col`, leaving out what is unknown. */

@@ -1,4 +1,4 @@
-import { caretExcerpt, type Diagnostic, location, withAgents } from '../core/diagnostics.ts';
+import { agentsHints, caretExcerpt, type Diagnostic, location, withAgents } from '../core/diagnostics.ts';
 import type { AgentsError } from '../core/errors.ts';
 import type { Style } from '../core/style.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
@@ -52,7 +52,8 @@ export function diagnosticsJson(
   diagnostics: AgentsError['diagnostics'],
   agents = 'agents',
 ): Omit<AgentsError['diagnostics'][number], 'lineText' | 'lineTextFrom'>[] {
-  return diagnostics.map(({ lineText: _l, lineTextFrom: _f, ...d }) => withAgents(d, agents));
+  const withRun = agentsHints(agents);
+  return diagnostics.map(({ lineText: _l, lineTextFrom: _f, ...d }) => withRun(d));
 }
 
 /** A warning a read gives beside its answer (a plan whose project is gone): `{code, severity, file, line, col, message, hint}`. */

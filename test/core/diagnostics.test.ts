@@ -1,5 +1,6 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import {
+  agentsHints,
   byPosition,
   caretExcerpt,
   countBySeverity,
@@ -197,5 +198,29 @@ describe('sortDiagnostics: diagnostics alike in everything it compares', () => {
     const second = d({ message: 'second' });
     expect(sortDiagnostics([first, second]).map((x) => x.message)).toEqual(['first', 'second']);
     expect(sortDiagnostics([second, first]).map((x) => x.message)).toEqual(['second', 'first']);
+  });
+});
+
+describe('agentsHints', () => {
+  const d = (hint?: string) => ({ file: 'global/x.yaml', line: 1, col: 1, ...(hint !== undefined ? { hint } : {}) });
+
+  it("starts each command a hint names with the run's agents, once per distinct hint, and passes the rest on as they are", () => {
+    const withRun = agentsHints("agents --store 'tools/my agents'");
+    const plain = d('Rename the file.');
+    expect(withRun(plain)).toBe(plain);
+    expect(withRun(d())).toEqual(d());
+    expect(withRun(d('Run `agents validate --fix`, then `agents export`.')).hint).toBe(
+      "Run `agents --store 'tools/my agents' validate --fix`, then `agents --store 'tools/my agents' export`.",
+    );
+    // A command given its store already keeps it.
+    expect(withRun(d('Run `agents --store x validate`.')).hint).toBe('Run `agents --store x validate`.');
+    const hinted = d('Run `agents validate`.');
+    expect(withRun(hinted)).not.toBe(hinted);
+    expect(hinted.hint).toBe('Run `agents validate`.');
+  });
+
+  it('changes nothing for a run without --store', () => {
+    const hinted = d('Run `agents validate`.');
+    expect(agentsHints('agents')(hinted)).toBe(hinted);
   });
 });

@@ -1,6 +1,6 @@
 import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { relative, sep } from 'node:path';
-import { type Diagnostic, type RelatedLocation, withAgents } from '../../core/diagnostics.ts';
+import { agentsHints, type Diagnostic, type RelatedLocation } from '../../core/diagnostics.ts';
 import { evaluateGuards, type GuardIndex, type GuardRule, patternsNeeded } from '../../core/guard.ts';
 import { GuardMatchers } from '../../core/guard-matchers.ts';
 import { guardReason, waiveCommand } from '../../core/guard-reason.ts';
@@ -234,7 +234,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     source: argv.staged ? 'index' : `diff ${argv.range ?? 'HEAD'}`,
     files: files.length,
     // The commands the hints name carry the run's --store, as validate's do.
-    diagnostics: diagnostics.map((d) => withAgents(d, ctx.agentsCommand())),
+    diagnostics: diagnostics.map(agentsHints(ctx.agentsCommand())),
     fixes: [],
     strict: false,
     ok: counts.error === 0,

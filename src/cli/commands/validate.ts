@@ -204,8 +204,11 @@ export default defineCommand<ValidateArgs>({
       progress.stop();
     }
     // The commands the hints name carry the run's --store, in every format, so that, pasted, they reach this store.
-    const { withAgents } = await import('../../core/diagnostics.ts');
-    result = { ...result, diagnostics: result.diagnostics.map((d) => withAgents(d, ctx.agentsCommand())) };
+    const agents = ctx.agentsCommand();
+    if (agents !== 'agents') {
+      const { agentsHints } = await import('../../core/diagnostics.ts');
+      result = { ...result, diagnostics: result.diagnostics.map(agentsHints(agents)) };
+    }
     const out = ctx.io.stdout;
     const verbose = argv.verbose ?? false;
     // Every format is written in pieces (docs/json-output.md, "Large outputs are streamed"), and leaves with no raw
