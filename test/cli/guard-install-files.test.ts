@@ -120,6 +120,16 @@ describe("agents guard install, the user's hooks of similar names", () => {
 });
 
 describe('agents guard install --check', () => {
+  it('writes a --program given with blanks around it without them, so that a check without --program finds the hook', async () => {
+    const dir = await store();
+    expect((await runAgents(['guard', 'install', '--client', 'claude', '--program', '  agents  '], { cwd: dir })).code).toBe(0);
+    const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')) as {
+      hooks: { PreToolUse: { hooks: { command: string }[] }[] };
+    };
+    expect(settings.hooks.PreToolUse[0]!.hooks[0]!.command).toMatch(/^agents guard hook --client claude\b/);
+    expect((await runAgents(['guard', 'install', '--client', 'claude', '--check'], { cwd: dir })).code).toBe(0);
+  });
+
   it('says installed only for what the install writes: not a hook limited to one tool, nor a command that merely names it', async () => {
     const dir = await store();
     const check = async () => (await runAgents(['guard', 'install', '--client', 'claude', '--check'], { cwd: dir })).code;

@@ -263,7 +263,8 @@ export default defineCommand<InstallArgs>({
     // An empty list would install nothing and pass --check: a CI step that checks nothing.
     if (clients.length === 0)
       throw new UsageError(`--client names no client`, `Name one or more of ${GUARD_CLIENTS.join(', ')}, e.g. --client claude,codex.`);
-    const program = String(argv.program ?? 'agents');
+    // Blanks around the command are no part of it: the hook written, and --check's search, use it without them.
+    const program = String(argv.program ?? 'agents').trim();
     // A hook command without its program cannot start, and the clients take a failing hook as no answer: guards off.
     if (program.trim() === '')
       throw new UsageError(
