@@ -280,7 +280,14 @@ export class ImportService {
       return { ...file, skipped: `it is a symbolic link to ${real}, outside the repository` };
     }
     const r = readRegularFile(real, MAX_FILE_BYTES, { followLinks: true });
-    if (!r.ok) return { ...file, skipped: r.code === 'too-large' ? `it is larger than ${MAX_FILE_BYTES} bytes` : `it ${r.message}` };
+    if (!r.ok)
+      return {
+        ...file,
+        skipped:
+          r.code === 'too-large'
+            ? `it is larger than ${MAX_FILE_BYTES} bytes (1 MiB), the most import reads of one file: split it into smaller files, and import them`
+            : `it ${r.message}`,
+      };
     const bytes = r.bytes;
     const utf16 = utf16Mark(bytes);
     if (utf16 !== undefined)
