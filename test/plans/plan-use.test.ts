@@ -76,6 +76,17 @@ describe('plan use', () => {
     expect(readdirSync(join(root, 'plans')).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  it('says it promoted no invariant, with no list under it, for a template of inactive invariants only', async () => {
+    const root = testStore({
+      'actions/ns/off/01M8KK1KW0KPRSWWKENT2QZ1QA.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QA', 'Switched off', { active: 'false' }),
+    });
+    const r = await runAgents(['--store', root, '--no-color', 'plan', 'use', 'ns/off']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[2]).toBe('  promoted no invariant (the template holds no active one)');
+    expect(lines[3]).toBe('');
+  });
+
   it('promotes duplicates among the action invariants once (the oldest id)', async () => {
     const root = testStore({
       'actions/ns/dup/01M8KK1KW0KPRSWWKENT2QZ1QA.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QA', 'Run the linter'),

@@ -48,7 +48,10 @@ export default defineCommand<UseArgs>({
         const lines = [
           `${s.green('created')} plan ${s.bold(r.plan.id)} from action ${r.plan.action}${r.plan.project ? ` for project ${r.plan.project}` : ''}`,
           `  ${r.folder}`,
-          `  promoted ${n} invariant${n === 1 ? '' : 's'}:`,
+          // None to list: said without a colon over an empty list (a template of inactive invariants only, or copies skipped).
+          n === 0
+            ? `  promoted no invariant${r.duplicates.length === 0 ? ' (the template holds no active one)' : ''}`
+            : `  promoted ${n} invariant${n === 1 ? '' : 's'}:`,
         ];
         for (const inv of r.promoted) lines.push(`    ${inv.id}  ${inv.text}  ${s.dim(`(from ${inv.source?.origin_id})`)}`);
         for (const d of r.duplicates) lines.push(`  ${s.yellow('skipped')} ${d.origin_id} (same text as ${d.of}): ${d.text}`);
