@@ -57,10 +57,14 @@ export function clipToRows(text: string, columns: number, rows: number): string[
     line = '';
     used = 0;
   };
+  let first = true;
   for (const word of text.split(' ')) {
     if (out.length > rows) break;
     const w = terminalWidth(word);
-    if (used > 0 && used + 1 + w <= width) {
+    // The text's leading spaces are its own, kept as typed (a field showed "  foo" as "foo"); those at a break go.
+    const leading = !first && out.length === 0;
+    first = false;
+    if ((used > 0 || leading) && used + 1 + w <= width) {
       line += ` ${word}`;
       used += 1 + w;
       continue;

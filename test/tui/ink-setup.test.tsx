@@ -52,3 +52,14 @@ test('Backspace takes the last character as a reader sees it: an accent written 
   }
   unmount();
 });
+
+test('a fitted field shows the leading spaces typed: the value, not the value trimmed', async () => {
+  function Field() {
+    const [v, setV] = useState('');
+    return <TextInput value={v} onChange={setV} fit={{ columns: 20, rows: 2 }} />;
+  }
+  const { lastFrame, stdin, unmount } = render(<Field />);
+  stdin.write('  foo');
+  await vi.waitFor(() => expect(lastFrame()).toBe('  foo'));
+  unmount();
+});

@@ -147,6 +147,12 @@ describe('clipToRows (a long text within a number of rows)', () => {
     // A word that fits a row of its own still starts one.
     expect(clipToRows('abc defg', 5, 5)).toEqual(['abc', 'defg']);
   });
+
+  test("the text's leading spaces are kept; the spaces at a break are not", () => {
+    expect(clipToRows('  foo', 10, 3)).toEqual(['  foo']);
+    expect(clipToRows(' a b', 10, 3)).toEqual([' a b']);
+    expect(clipToRows('abcde  f', 5, 3)).toEqual(['abcde', 'f']);
+  });
 });
 
 describe('editChanges (what the edit form asks edit to change)', () => {
