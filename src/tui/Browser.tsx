@@ -239,8 +239,9 @@ function BrowserScreen({
     wanted.current = t;
     loads.current++;
     opening.current = true;
-    // A store that cannot be read again (a file broken meanwhile) leaves no new data to load the set on: it is loaded now.
-    if (read) void reload().then((fresh) => (fresh ? undefined : loadEffective(t)));
+    // A store that cannot be read again (a file broken meanwhile) leaves no new data to load the set on: it is loaded now,
+    // unless `e` closed it (or another set was asked for) while the store was being read.
+    if (read) void reload().then((fresh) => (fresh || wanted.current !== t ? undefined : loadEffective(t)));
   };
   /** A key that needs the list (`e`, `d`) typed before the store's first read landed, made once it has. */
   const ahead = useRef<'e' | 'd' | undefined>(undefined);

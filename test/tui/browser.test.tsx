@@ -792,3 +792,31 @@ test('the status line after an add says what the new copy shadows and nearly rep
   for (const l of lines(small)) expect(l.length).toBeLessThanOrEqual(20);
   r.unmount();
 });
+
+/** The store's service, counting the effective sets asked of it. */
+class CountingService extends InvariantService {
+  effectiveReads = 0;
+  override effective(...args: Parameters<InvariantService['effective']>): ReturnType<InvariantService['effective']> {
+    this.effectiveReads++;
+    return super.effective(...args);
+  }
+}
+
+test('e closes a set it opened before the store was read again: a store another process broke meanwhile leaves the list, the set not loaded', async () => {
+  const root = exampleStore();
+  const service = new CountingService(root);
+  const { r, events } = open(root, { service });
+  await frameHas(r.lastFrame, '6 shown of 6');
+  r.stdin.write('jj');
+  await frameHas(r.lastFrame, '› E All API changes need tests');
+  mkdirSync(join(root, 'projects/other'));
+  writeFileSync(join(root, 'projects/other/01M9AAAAAAAAAAAAAAAAAAAAAA.yaml'), 'text: [broken\n');
+  // The second e, made while the first one's read of the store is under way, takes the set back.
+  r.stdin.write('e');
+  r.stdin.write('e');
+  const frame = await frameHas(r.lastFrame, 'the list is as read before');
+  expect(service.effectiveReads).toBe(0);
+  expect(frame).toContain('agents · all scopes');
+  expect(events).toEqual([]);
+  r.unmount();
+});
