@@ -5,7 +5,7 @@
 // (never held whole), refused with a JSON-RPC error naming its id when its
 // first or last bytes show one, and the server goes on reading the next line.
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { UsageError } from '../core/errors.ts';
+import { type CommandHint, UsageError } from '../core/errors.ts';
 import { docsRef } from '../core/docs-link.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 
@@ -20,7 +20,7 @@ const ENVELOPE_BYTES = 1024;
  * error it is; undefined when it fits. The limit holds both ways: the SDK's client closes the connection on a message
  * over its buffer, so a whole store listed at once would end the session with every later call unanswered.
  */
-export function oversizeAnswer(answer: unknown, hint: string, limit = MAX_MESSAGE_BYTES): UsageError | undefined {
+export function oversizeAnswer(answer: unknown, hint: string | CommandHint, limit = MAX_MESSAGE_BYTES): UsageError | undefined {
   const bytes = Buffer.byteLength(JSON.stringify(answer));
   if (bytes + ENVELOPE_BYTES <= limit) return undefined;
   return new UsageError(
@@ -31,15 +31,19 @@ export function oversizeAnswer(answer: unknown, hint: string, limit = MAX_MESSAG
   );
 }
 
-/** What an answer over the limit tells the client to ask instead. */
-export const ASK_LESS = {
+/**
+ * What an answer over the limit tells the client to ask instead. The prompt's names a command: started by the server's
+ * `agents`, with its --store (CommandHint), so that, run, it judges the plan of the same store.
+ */
+export const ASK_LESS: Readonly<Record<'tool' | 'resource', string> & { prompt: CommandHint }> = {
   tool: 'Ask for less: give list_invariants a scope (global, project, plan or action), or list_invariants or effective_invariants a pattern.',
   resource: 'Ask for less: call effective_invariants for the same target with a pattern.',
-  prompt: `Judge the plan with \`agents plan strategize\`, whose agent and llm actors send its set in batches (${docsRef('actors.md')}).`,
+  prompt: (agents) =>
+    `Judge the plan with \`${agents} plan strategize\`, whose agent and llm actors send its set in batches (${docsRef('actors.md')}).`,
 };
 
 /** An answer as it is sent, or, over the limit of a message, the error saying so with `hint` (one of ASK_LESS). */
-export function bounded<T>(answer: T, hint: string): T {
+export function bounded<T>(answer: T, hint: string | CommandHint): T {
   const tooLarge = oversizeAnswer(answer, hint);
   if (tooLarge) throw tooLarge;
   return answer;

@@ -98,7 +98,9 @@ async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
   if (names.length === 0) {
     throw new UsageError(
       `${shown} is in no project's paths`,
-      'Give the project by name (project), or add the path to `paths` in its projects/<name>/project.yaml; `agents which PATH` shows the mapping.',
+      // The server's `agents`, with its --store: a bare `agents which` would look for the store from the client's folder.
+      (agents) =>
+        `Give the project by name (project), or add the path to \`paths\` in its projects/<name>/project.yaml; \`${agents} which PATH\` shows the mapping.`,
     );
   }
   if (names.length > 1) {

@@ -227,6 +227,8 @@ describe('agents mcp: initialize, tools and resources', () => {
     const none = await call(s, 'effective_invariants', { path: 'docs/readme.md' });
     expect(none.isError).toBe(true);
     expect(errorOf(none)).toMatchObject({ exit_code: 2, message: "docs/readme.md is in no project's paths" });
+    // The server was started with --store: the command its hint names reaches that store, not one found from the client's folder.
+    expect(errorOf(none).hint).toContain(`\`agents --store ${root} which PATH\``);
     const outside = await call(s, 'effective_invariants', { path: '../../etc/passwd' });
     expect(outside.isError).toBe(true);
     expect(errorOf(outside).message).toMatch(/is outside the repository/);

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InvalidStoreError, UsageError } from '../../src/core/errors.ts';
 import { errorNote, errorResult, readableError, resourceError } from '../../src/mcp/error-answers.ts';
-import { lineBeingRead, MAX_MESSAGE_BYTES, unreadableError } from '../../src/mcp/line-limit.ts';
+import { ASK_LESS, lineBeingRead, MAX_MESSAGE_BYTES, oversizeAnswer, unreadableError } from '../../src/mcp/line-limit.ts';
 
 /** The answer the SDK writes for an error a request handler throws: its code, message and data. */
 function answered(error: { code: number; message: string; data?: unknown }) {
@@ -47,6 +47,15 @@ describe("the hint of an invalid store's error", () => {
     expect(meta.hint).toBe('Fix the file, then run `agents --store /repo/.agents validate` to check the store.');
     expect((result.content[0] as { text: string }).text).toContain(`hint: ${meta.hint}`);
     expect(answered(resourceError(invalid(), agents)).message).toContain(meta.hint);
+  });
+
+  it("names the server's --store in the command an answer over the limit asks for instead (a prompt's)", () => {
+    const tooLarge = oversizeAnswer({ text: 'x'.repeat(100) }, ASK_LESS.prompt, 64)!;
+    expect(tooLarge.code).toBe('answer-too-large');
+    const meta = (errorResult(tooLarge, { write: () => true }, agents)._meta as { 'agents/error': { hint: string } })['agents/error'];
+    expect(meta.hint).toContain('`agents --store /repo/.agents plan strategize`');
+    expect(answered(resourceError(tooLarge, agents)).message).toContain('`agents --store /repo/.agents plan strategize`');
+    expect(tooLarge.hintFor('agents')).toContain('`agents plan strategize`');
   });
 
   it('keeps a hint of its own, and the plain command without a store given', () => {
