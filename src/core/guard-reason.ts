@@ -37,8 +37,12 @@ export function guardReason(hit: GuardHit, plan: string | null, planProject?: st
   return `Blocked by invariant ${r.id} (${r.scope}, ${r.severity}): "${r.text}". An agent ${what}. ${waive}`;
 }
 
-/** The command that waives the invariant of `hit` where it can be (not a locked floor's), with what it still needs. */
-export function waiveCommand(hit: GuardHit, plan: string | null, planProject?: string): string {
+/**
+ * The command that waives the invariant of `hit` where it can be (not a locked floor's), with what it still needs.
+ * `code` marks each command it names: a diagnostic's hint gives them as code spans, which its presenter starts with the
+ * run's `agents` and --store (agentsHints); the hook's reason, read by an agent, names them plain.
+ */
+export function waiveCommand(hit: GuardHit, plan: string | null, planProject?: string, code = (command: string) => command): string {
   const r = hit.rule;
   const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
   // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
@@ -47,6 +51,6 @@ export function waiveCommand(hit: GuardHit, plan: string | null, planProject?: s
   const otherProject =
     hit.project !== undefined && hit.project !== planProject && r.scope === describeScope({ kind: 'project', project: hit.project });
   return (plan !== null && !otherProject) || hit.project === undefined
-    ? `agents invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}${plan === null ? ', then agents plan activate PLAN (no project holds it, so only an active plan can waive it)' : ''}`
-    : `agents invariant waive ${r.id} --project ${hit.project} ${rest}`;
+    ? `${code(`agents invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}`)}${plan === null ? `, then ${code('agents plan activate PLAN')} (no project holds it, so only an active plan can waive it)` : ''}`
+    : code(`agents invariant waive ${r.id} --project ${hit.project} ${rest}`);
 }

@@ -159,7 +159,7 @@ describe('agents guard check, the way out it names', () => {
     const r = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: dir });
     expect(r.code).toBe(1);
     const hint = (JSON.parse(r.stdout).diagnostics as { hint: string }[])[0]!.hint;
-    const command = /agents (invariant waive .*?)\.?$/.exec(hint)![1]!.replace(/…/g, 'ops').replace('YYYY-MM-DD', '2099-01-01');
+    const command = /`agents (invariant waive [^`]*)`/.exec(hint)![1]!.replace(/…/g, 'ops').replace('YYYY-MM-DD', '2099-01-01');
     const argv = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
     expect((await runAgents(argv, { cwd: dir })).code).toBe(0);
     expect(await findings(dir)).toEqual({ code: 0, found: [] });

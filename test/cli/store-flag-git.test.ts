@@ -1,5 +1,5 @@
 // The commands that run git (export, guard check) name the --store they were given in what they say to run: a process test.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +47,44 @@ describe('the commands export and guard check name under --store', () => {
     });
     expect(r.code).toBe(2);
     expect(commandsIn(JSON.parse(r.stdout).error.hint)).toEqual([['--store', STORE, 'plan', 'activate', 'ID']]);
+  });
+
+  it("a guard violation's waiver: the invariant waive and the plan activate it names, in the text and in JSON", async () => {
+    const cwd = tempDir();
+    gitInit(cwd);
+    expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
+    const run = (...args: string[]) => runAgents(['--store', STORE, ...args], { cwd });
+    const added = await run('--format', 'json', 'invariant', 'add', '--global', 'Never touch secrets', '--guard-write', 'secrets/**');
+    expect(added.code).toBe(0);
+    const id = (JSON.parse(added.stdout) as { id: string }).id;
+    git(cwd, 'add', '-A');
+    mkdirSync(join(cwd, 'secrets'));
+    writeFileSync(join(cwd, 'secrets', 'prod.env'), 'x\n');
+    git(cwd, 'add', '-A');
+    const waive = [
+      '--store',
+      STORE,
+      'invariant',
+      'waive',
+      id,
+      '--plan',
+      'PLAN',
+      '--reason',
+      '…',
+      '--owner',
+      '…',
+      '--expires',
+      'YYYY-MM-DD',
+    ];
+    const activate = ['--store', STORE, 'plan', 'activate', 'PLAN'];
+    const text = await run('guard', 'check', '--staged');
+    expect(text.code).toBe(1);
+    expect(commandsIn(text.stdout)).toEqual([waive, activate]);
+    const json = await run('--format', 'json', 'guard', 'check', '--staged');
+    expect(json.code).toBe(1);
+    const [violation] = (JSON.parse(json.stdout) as { diagnostics: { code: string; hint: string }[] }).diagnostics;
+    expect(violation?.code).toBe('guard-violation');
+    expect(commandsIn(violation!.hint)).toEqual([waive, activate]);
   });
 
   it("validate --staged, started without the parser (directMain): its diagnostics' commands", async () => {

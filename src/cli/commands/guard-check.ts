@@ -204,9 +204,10 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
             .replace(/^Blocked by/, 'Forbidden by')
             .replace(/ To waive it:.*$/, '')
             .replace(/ It is a locked floor.*$/, ''),
+          // Code spans: the presenter starts them with the run's agents and --store (agentsHints), as every hint's command.
           hint: h.rule.locked
             ? 'A locked floor of a policy source: undo the change.'
-            : `Undo the change, or waive it: ${waiveCommand(h, plan, index.planProject)}.`,
+            : `Undo the change, or waive it: ${waiveCommand(h, plan, index.planProject, (c) => `\`${c}\``)}.`,
           related: [ruleLocation(h.rule, storePrefix)],
         });
       }
