@@ -15,7 +15,9 @@ const WRITE_OFF = {
   },
   config: {
     why: 'this server was started without --allow-write',
-    hint: `Start the server with \`agents mcp --allow-write\`, or set \`mcp: {allow_write: true}\` in .agents/config.yaml (${docsRef('mcp.md')}).`,
+    // The server's `agents`, with its --store: the restart it names serves the same store.
+    hint: (agents: string) =>
+      `Start the server with \`${agents} mcp --allow-write\`, or set \`mcp: {allow_write: true}\` in .agents/config.yaml (${docsRef('mcp.md')}).`,
   },
 } as const;
 

@@ -430,6 +430,8 @@ describe('agents mcp: writing', () => {
     expect(r.isError).toBe(true);
     expect(errorOf(r)).toMatchObject({ exit_code: 2, detail: { reason: 'write-off', by: 'config' } });
     expect(textOf(r)).toContain('--allow-write');
+    // Started with --store: the restart it names serves that store, not one found from the client's folder.
+    expect(errorOf(r).hint).toContain(`\`agents --store ${root} mcp --allow-write\``);
     expect(fileList(root)).toEqual(before);
   });
 
