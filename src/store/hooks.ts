@@ -32,6 +32,25 @@ function pinnedCommands(storeArg: string | undefined): string[] {
   return [...folders.map((f) => shellQuote(`${f}/node_modules/.bin/agents`)), 'node_modules/.bin/agents'];
 }
 
+/** The store's option as a hook gives it, from the repository's top (`storeArg`: none for `.agents`, the default). */
+function storeOption(storeArg: string | undefined): string {
+  return storeArg ? ` --store ${shellQuote(notAnOption(storeArg))}` : '';
+}
+
+/** `storeRoot` as a hook names it: its path from the repository's top, or undefined for `.agents` (found unnamed). */
+function storeArgOf(top: string, storeRoot: string): string | undefined {
+  const rel = relative(top, storeRoot).split(sep).join('/');
+  return rel === '.agents' ? undefined : rel;
+}
+
+/**
+ * The check a person adds to a hook of their own, as the hook this tool writes runs it: given the store when it is
+ * not `.agents`, since the hook runs at the repository's top and a bare `agents validate --staged` finds another store or none.
+ */
+function hookCheck(storeArg: string | undefined): string {
+  return `\`agents validate --staged${storeOption(storeArg)}\``;
+}
+
 /**
  * The plain `.git/hooks/pre-commit` script: validates what is staged and,
  * with `exportCheck`, then checks the agents' instruction files `agents
@@ -39,7 +58,7 @@ function pinnedCommands(storeArg: string | undefined): string[] {
  * runs before one on PATH, so that every clone checks with the version it pins.
  */
 export function preCommitScript(storeArg: string | undefined, exportCheck = false): string {
-  const store = storeArg ? ` --store ${shellQuote(notAnOption(storeArg))}` : '';
+  const store = storeOption(storeArg);
   const args = `validate --staged${store}`;
   const pinned = pinnedCommands(storeArg);
   if (exportCheck) {
@@ -164,7 +183,7 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
   if (!within(dir, top) && !within(dir, common))
     throw new UsageError(
       `git runs hooks from ${dir} (core.hooksPath), which is outside this repository; agents writes no hook there`,
-      `Nothing was written. A hook in a shared folder runs for every repository that uses it. Add \`agents validate --staged\` to ${join(dir, 'pre-commit')} yourself, set core.hooksPath for this repository only (\`git config core.hooksPath .git/hooks\`), or use the pre-commit framework (${docsRef('validation.md')}).`,
+      `Nothing was written. A hook in a shared folder runs for every repository that uses it. Add ${hookCheck(storeArgOf(top, storeRoot))} to ${join(dir, 'pre-commit')} yourself, set core.hooksPath for this repository only (\`git config core.hooksPath .git/hooks\`), or use the pre-commit framework (${docsRef('validation.md')}).`,
       { hooks_path: dir },
       'hooks-outside-repository',
     );
@@ -218,9 +237,9 @@ export interface HookPlan extends HookInstall {
  */
 export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Promise<HookPlan> {
   const { top, dir, tracked } = await hookTarget(storeRoot);
-  const rel = relative(top, storeRoot).split(sep).join('/');
+  const storeArg = storeArgOf(top, storeRoot);
   let exportCheck = wanted ?? false;
-  let script = preCommitScript(rel === '.agents' ? undefined : rel, exportCheck);
+  let script = preCommitScript(storeArg, exportCheck);
   const path = join(dir, 'pre-commit');
   let action: HookInstall['action'] = 'installed';
   // A hook may be a link (hook managers link them); what it leads to must be a regular file of sensible size.
@@ -228,13 +247,14 @@ export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Pr
   if (!existing.ok && existing.code !== 'missing') {
     throw new UsageError(
       `the pre-commit hook ${path} ${existing.message}; it was left alone`,
-      'Nothing was changed. Remove or repair that file, then run `agents init --hooks` again.',
+      // The rerun is made with the run's --store: pasted bare, `init --hooks` would make a store at the default place.
+      (agents) => `Nothing was changed. Remove or repair that file, then run \`${agents} init --hooks\` again.`,
     );
   }
   if (existing.ok) {
     const current = existing.bytes.toString('utf8');
     if (!current.includes(HOOK_MARKER)) {
-      const { edit, by, add } = hookToEdit(top, dir, path, current);
+      const { edit, by, add } = hookToEdit(top, dir, path, current, storeArg);
       throw new UsageError(
         `a pre-commit hook that agents did not install already exists: ${path}${by ? ` (${by}'s)` : ''}`,
         `Nothing was changed. Add ${add} to ${edit} yourself${by ? ` (${by} writes ${path} again at each install)` : ''}, or use the pre-commit framework or husky (see ${docsRef('validation.md')}).`,
@@ -245,7 +265,7 @@ export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Pr
     // Run again without the flag, an update keeps the export check a hook of ours has; --no-export-check takes it out.
     if (wanted === undefined && current.includes(' export --check')) {
       exportCheck = true;
-      script = preCommitScript(rel === '.agents' ? undefined : rel, true);
+      script = preCommitScript(storeArg, true);
     }
     if (current === script) action = 'unchanged';
     else action = 'updated';
@@ -308,8 +328,14 @@ function planMergeHook(dir: string): HookInstall['merge'] {
  * 9's `.husky/pre-commit` (core.hooksPath `.husky/_`), the pre-commit framework's `.pre-commit-config.yaml`,
  * lefthook's `lefthook.yml`.
  */
-function hookToEdit(top: string, dir: string, path: string, current: string): { edit: string; by?: string; add: string } {
-  const command = '`agents validate --staged`';
+function hookToEdit(
+  top: string,
+  dir: string,
+  path: string,
+  current: string,
+  storeArg: string | undefined,
+): { edit: string; by?: string; add: string } {
+  const command = hookCheck(storeArg);
   if (basename(dir) === '_' && existsSync(join(dir, 'h'))) return { edit: join(dirname(dir), 'pre-commit'), by: 'husky', add: command };
   if (current.includes('# File generated by pre-commit'))
     return { edit: join(top, '.pre-commit-config.yaml'), by: 'pre-commit', add: 'the hook `agents-validate`' };
