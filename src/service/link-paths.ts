@@ -67,21 +67,19 @@ function follow(path: string, passed: Passed): string {
     }
     const next = join(here, part);
     if (passed.ownProcess === false && process.platform !== 'win32' && OWN_PROCESS.test(next)) passed.ownProcess = true;
-    {
-      // realpath follows a link and its chain at once: where the process's own entries are asked for, the way it goes
-      // is walked too; physicalPath alone (the guard hook's paths, an export's) spares the walk and its count of links.
-      const link = passed.ownProcess === false ? danglingTarget(next, passed) : undefined;
-      if (link !== undefined) follow(isAbsolute(link) ? link : `${here}${sep}${link}`, passed);
-      try {
-        here = realpathSync(next);
+    // realpath follows a link and its chain at once: where the process's own entries are asked for, the way it goes
+    // is walked too; physicalPath alone (the guard hook's paths, an export's) spares the walk and its count of links.
+    const link = passed.ownProcess === false ? danglingTarget(next, passed) : undefined;
+    if (link !== undefined) follow(isAbsolute(link) ? link : `${here}${sep}${link}`, passed);
+    try {
+      here = realpathSync(next);
+      continue;
+    } catch {
+      exists = false;
+      const target = danglingTarget(next, passed);
+      if (target !== undefined) {
+        here = follow(isAbsolute(target) ? target : `${here}${sep}${target}`, passed);
         continue;
-      } catch {
-        exists = false;
-        const target = danglingTarget(next, passed);
-        if (target !== undefined) {
-          here = follow(isAbsolute(target) ? target : `${here}${sep}${target}`, passed);
-          continue;
-        }
       }
     }
     here = next;
