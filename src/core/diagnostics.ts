@@ -148,17 +148,11 @@ export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, n
 }
 
 /**
- * `d` with each command its hint names (a code span that starts with `agents `) started by `agents` instead: the
- * run's, with its --store (CliContext.agentsCommand), so that, pasted where the run ran, it reaches the same store.
+ * A diagnostic with each command its hint names (a code span that starts with `agents `) started by `agents` instead:
+ * the run's, with its --store (CliContext.agentsCommand), so that, pasted where the run ran, it reaches the same store.
  * Diagnostics are data made below the command line, and kept in caches that runs naming the store otherwise share:
- * they name a bare `agents`, and are said with the run's where they are shown. A command already given the store keeps it.
- */
-export function withAgents<D extends Pick<Diagnostic, 'hint'>>(d: D, agents: string): D {
-  return agentsHints(agents)(d);
-}
-
-/**
- * `withAgents` for many diagnostics of one run: each distinct hint is rewritten once (a store of 100,000 files gives
+ * they name a bare `agents`, and are said with the run's where they are shown. A command already given the store keeps
+ * it. Made once for the diagnostics of a run: each distinct hint is rewritten once (a store of 100,000 files gives
  * 100,000 diagnostics of a handful of hints), and a diagnostic whose hint names no command is passed on as it is.
  */
 export function agentsHints(agents: string): <D extends Pick<Diagnostic, 'hint'>>(d: D) => D {

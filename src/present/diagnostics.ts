@@ -1,4 +1,4 @@
-import { agentsHints, caretExcerpt, type Diagnostic, location, withAgents } from '../core/diagnostics.ts';
+import { agentsHints, caretExcerpt, type Diagnostic, location } from '../core/diagnostics.ts';
 import type { AgentsError } from '../core/errors.ts';
 import type { Style } from '../core/style.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
@@ -16,11 +16,12 @@ export function errorLines(error: AgentsError, s: Style, agents = 'agents'): str
   const plain = (text: string) => escapeUnsafe(text, { newlines: true });
   const lines = [`${s.red('error:')} ${plain(error.message)}`];
   const shown = error.diagnostics.slice(0, 20);
+  const withRun = agentsHints(agents);
   for (const d of shown) {
     lines.push(`  ${location(d)}  ${d.code}  ${plain(d.message)}`);
     const excerpt = caretExcerpt(d);
     if (excerpt) lines.push(excerpt.replace(/^/gm, '    '));
-    const { hint } = withAgents(d, agents);
+    const { hint } = withRun(d);
     if (hint) lines.push(`    ${s.dim(plain(hint))}`);
   }
   if (error.diagnostics.length > shown.length)

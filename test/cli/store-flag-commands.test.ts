@@ -4,7 +4,7 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withAgents } from '../../src/core/diagnostics.ts';
+import { agentsHints } from '../../src/core/diagnostics.ts';
 import { InvalidStoreError, UsageError } from '../../src/core/errors.ts';
 import { errorResult, resourceError } from '../../src/mcp/error-answers.ts';
 import { CLI_FLAGS, cliFlags } from '../../src/service/option-words.ts';
@@ -186,15 +186,15 @@ describe("an MCP server's error answers", () => {
   });
 });
 
-describe('withAgents', () => {
+describe('agentsHints', () => {
   it("starts each command of a hint with the run's agents, once, and leaves a bare run's and other text alone", () => {
     const d = { hint: 'Run `agents validate --fix`, or `git rm` it; the agents block stays.' };
-    expect(withAgents(d, "agents --store 'a$b'").hint).toBe(
+    expect(agentsHints("agents --store 'a$b'")(d).hint).toBe(
       "Run `agents --store 'a$b' validate --fix`, or `git rm` it; the agents block stays.",
     );
-    expect(withAgents(d, 'agents')).toBe(d);
+    expect(agentsHints('agents')(d)).toBe(d);
     const given = { hint: "Run `agents --store 'x' plan list`." };
-    expect(withAgents(given, "agents --store 'x'").hint).toBe(given.hint);
+    expect(agentsHints("agents --store 'x'")(given).hint).toBe(given.hint);
   });
 
   it('is what a UsageError with a command hint says under each agents', () => {

@@ -204,10 +204,9 @@ export default defineCommand<ValidateArgs>({
       progress.stop();
     }
     // The commands the hints name carry the run's --store, in every format, so that, pasted, they reach this store.
-    const agents = ctx.agentsCommand();
-    if (agents !== 'agents') {
+    if (ctx.store !== undefined) {
       const { agentsHints } = await import('../../core/diagnostics.ts');
-      result = { ...result, diagnostics: result.diagnostics.map(agentsHints(agents)) };
+      result = { ...result, diagnostics: result.diagnostics.map(agentsHints(ctx.agentsCommand())) };
     }
     const out = ctx.io.stdout;
     const verbose = argv.verbose ?? false;
