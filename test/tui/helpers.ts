@@ -40,7 +40,7 @@ export function bigStore(n: number): string {
 
 /** Waits (bounded) until the frame satisfies `check`. */
 export async function frameMatches(lastFrame: () => string | undefined, check: (frame: string) => void): Promise<string> {
-  await vi.waitFor(() => check(lastFrame() ?? ''), { timeout: 10_000, interval: 20 });
+  await vi.waitFor(() => check(lastFrame() ?? ''), { timeout: 10_000, interval: 4 });
   // A frame is written on commit; Ink subscribes key handlers in effects that run just after. Let them run.
   await settle();
   return lastFrame() ?? '';
