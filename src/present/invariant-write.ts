@@ -6,7 +6,7 @@ import { describeScope, type Scope, type ScopedInvariant } from '../core/model.t
 import type { Style } from '../core/style.ts';
 import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult } from '../service/invariants/types.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { incompleteJson, invariantJson, nearJson, relationWords, shadowJson, unreadFilesText } from './invariant.ts';
+import { incompleteJson, invariantJson, nearJson, relationWords, shadowJson, unreadFilesText, unreadText } from './invariant.ts';
 
 /** The copies an invariant meets, as every write's JSON lists them, and the invalid files they were not read from. */
 function relationsJson(r: Pick<AddResult, 'shadows' | 'shadowedBy' | 'near' | 'incomplete'>, agents: string) {
@@ -50,12 +50,7 @@ export function unreadCopiesText(
   inheritedMissing?: string,
   missing = 'a copy it duplicates, shadows, is shadowed by or nearly repeats',
 ): string | undefined {
-  const files = unreadFilesText(problems, missing, agents);
-  const sources =
-    inheritedMissing !== undefined
-      ? `warning: a copy it shadows or nearly repeats in the policy sources may be missing, as their invariants were not read: ${inheritedMissing}`
-      : undefined;
-  return files !== undefined && sources !== undefined ? `${files} · ${sources}` : (files ?? sources);
+  return unreadText(unreadFilesText(problems, missing, agents), inheritedMissing, 'a copy it shadows or nearly repeats');
 }
 
 /**

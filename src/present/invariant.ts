@@ -124,6 +124,8 @@ export interface ShownInvariant {
   shadow: { shadows: readonly ScopedInvariant[]; shadowedBy: readonly ScopedInvariant[] };
   /** The problems of the store's invalid files, which were not read: copies and plans there are not in the relations. */
   incomplete?: readonly Diagnostic[];
+  /** Why the policy sources' invariants were not read (a source not pinned or fetched yet): their copies are not in the relations. */
+  inheritedMissing?: string;
 }
 
 /** What `show` says when files of the store are invalid: how many problems, in which files, and the command that shows them. */
@@ -193,7 +195,23 @@ export function unreadFilesText(problems: readonly Diagnostic[] | undefined, mis
  * shown may be short.
  */
 export function showIncompleteText(r: ShownInvariant, agents: string): string | undefined {
-  return unreadFilesText(r.incomplete, 'the copies it shadows or is shadowed by and the plans targeting it', agents);
+  return unreadText(
+    unreadFilesText(r.incomplete, 'the copies it shadows or is shadowed by and the plans targeting it', agents),
+    r.inheritedMissing,
+    'a copy it shadows or is shadowed by',
+  );
+}
+
+/**
+ * The warning about invalid files not read (`files`, from unreadFilesText) and, when the policy sources' invariants
+ * could not be read (`inheritedMissing`, the command that reads them), that `missing` there may be missing too.
+ */
+export function unreadText(files: string | undefined, inheritedMissing: string | undefined, missing: string): string | undefined {
+  const sources =
+    inheritedMissing !== undefined
+      ? `warning: ${missing} in the policy sources may be missing, as their invariants were not read: ${inheritedMissing}`
+      : undefined;
+  return files !== undefined && sources !== undefined ? `${files} · ${sources}` : (files ?? sources);
 }
 
 /**

@@ -95,3 +95,27 @@ describe('invariant add, edit and move with invalid files or a policy source lef
     expect(json.stderr).toContain('agents extends update');
   });
 });
+
+describe('invariant show and remove of the store own id with a policy source not pinned', () => {
+  it('shows and removes it, saying on stderr (and in the MCP text) that the sources copies were not read; an id not in the store is refused', async () => {
+    const store = testStore({
+      [`projects/web/${PROJECT}.yaml`]: invariantYaml(PROJECT, 'Never log secrets', { severity: 'error' }),
+      'config.yaml': 'extends:\n  - url: https://git.example.com/acme/acme-policy.git\n    ref: v3\n',
+    });
+    const run = (...args: string[]) => runAgents(['--store', store, '--format', 'json', 'invariant', ...args]);
+    const shown = await run('show', PROJECT);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: PROJECT, shadows: [], shadowed_by: [] });
+    expect(shown.stderr).toContain('extends update');
+    const mcp = await SHOW.run({ id: PROJECT }, newToolContext(new InvariantService(store)));
+    expect(mcp.text).toContain('extends update');
+    // Another id may be one of the source's, which cannot be read: refused as `list --effective` is.
+    const other = await run('show', GLOBAL);
+    expect(other.code).toBe(2);
+    expect(JSON.parse(other.stdout).error.code).toBe('extends-not-pinned');
+    const removed = await run('remove', PROJECT, '--yes');
+    expect(removed.code).toBe(0);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ removed: PROJECT });
+    expect(removed.stderr).toContain('extends update');
+  });
+});

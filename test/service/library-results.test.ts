@@ -67,6 +67,23 @@ describe('list() of every scope in a store whose policy source cannot be read ye
     expect(actions.inheritedMissing).toBe(listed.inheritedMissing);
   });
 
+  it.each([
+    ['not pinned', false, 'extends-not-pinned'],
+    ['pinned, not fetched', true, 'extends-not-fetched'],
+  ])('%s: show() and remove() of an id of the store own answer as list() lists it', async (_, pinned, code) => {
+    const service = InvariantService.open({ store: extendingStore(pinned), deps: { notice: () => undefined } });
+    const listed = await service.list();
+    const shown = await service.show(OWN.slice(0, 8));
+    expect(shown.invariant.id).toBe(OWN);
+    expect(shown.shadow).toEqual({ shadows: [], shadowedBy: [] });
+    // Its relations lack the sources' copies, said in the same words as the listing's.
+    expect(shown.inheritedMissing).toBe(listed.inheritedMissing);
+    // An id the store does not hold may be inherited: it cannot be told until the source is read.
+    expect((await rejectionOf(service.show('01M8KZZZZZZZZZZZZZZZZZZZZZ'))).code).toBe(code);
+    expect((await service.remove(OWN)).id).toBe(OWN);
+    expect((await service.list()).map((l) => l.invariant.id)).toEqual([]);
+  });
+
   it('a listing of one scope, which holds no inherited invariant, lacks nothing: no inheritedMissing', async () => {
     const service = InvariantService.open({ store: extendingStore(false) });
     const listed = await service.list({ scope: { global: true } });

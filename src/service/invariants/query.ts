@@ -246,8 +246,13 @@ export async function waiversOf(
 export async function show(svc: InvariantContext, idOrPrefix: string): Promise<ShowResult> {
   const found = await svc.resolveId(idOrPrefix, { inherited: true });
   const snap = await readStore(svc.source);
-  // The copies of the policy sources take part in shadowing as in every effective set.
-  const inherited = await svc.inherited();
+  // The copies of the policy sources take part in shadowing as in every effective set. An id of the store's own is
+  // shown without them when a source is not pinned or fetched yet, as `list` lists it then, the answer saying why
+  // (`inheritedMissing`); an inherited one was read by resolveId, so its source is readable.
+  let inheritedMissing: string | undefined;
+  const inherited = await inheritedIfReadable(svc, (error) => {
+    inheritedMissing = sourceRemedy(error, svc.optionWords);
+  });
   // An id of a policy source's template (as `list --action SOURCE:NS/NAME` prints it) is read there.
   const template =
     found.scope.kind === 'action' && found.scope.source !== undefined
@@ -264,6 +269,7 @@ export async function show(svc: InvariantContext, idOrPrefix: string): Promise<S
   // Shown even so (a removal's confirmation shows it while another file is broken), but said to be maybe short.
   const incomplete = storeErrors(snap);
   if (incomplete.length > 0) result.incomplete = incomplete;
+  if (inheritedMissing !== undefined) result.inheritedMissing = inheritedMissing;
   switch (inv.scope.kind) {
     case 'global':
       result.appliesTo = 'every project and every plan';

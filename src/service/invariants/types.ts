@@ -213,6 +213,8 @@ export interface ShowResult {
   shadow: ShadowInfo;
   /** The problems of the store's invalid files, left unread: a copy or a plan there is not in `shadow` nor `plansTargeting`. */
   incomplete?: Diagnostic[];
+  /** Why the policy sources' invariants are not in `shadow` (a source not pinned or not fetched yet), with the command that reads them. */
+  inheritedMissing?: string;
 }
 
 /** What the add form checks a text against while it is typed (see `addContext`). */
