@@ -5,7 +5,7 @@ import { escapeUnsafe, hideCredentials } from '../core/plain-text.ts';
 import type { Style } from '../core/style.ts';
 import type { SourceMove, UpdateResult } from '../service/extends-service.ts';
 import type { DiffResult } from '../service/review-service.ts';
-import type { FetchOutcome } from '../store/extends.ts';
+import type { FetchOutcome } from '../store/extends-fetch.ts';
 import { diffJson, diffText } from './diff.ts';
 import { staleLine } from './stale-exports.ts';
 

@@ -9,19 +9,16 @@ import { quoteText } from '../core/plain-text.ts';
 import { GitError, resolveCommit } from '../git/repo.ts';
 import { lsRemote } from '../git/extends.ts';
 import {
-  fetchPins,
   pinsFor,
   readExtendsState,
   readInherited,
-  rememberPins,
   resolveSourceUrl,
   REVISION_FILE_HINT,
   SOURCE_FILE_HINT,
-  withSourcesLock,
   writeExtendsLock,
   type ExtendsState,
-  type FetchOutcome,
 } from '../store/extends.ts';
+import { fetchPins, rememberPins, withSourcesLock, type FetchOutcome } from '../store/extends-fetch.ts';
 import { GitTreeSource } from '../store/git-source.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { readStore } from '../store/read.ts';
