@@ -125,23 +125,27 @@ export function pinsFor(state: ExtendsState, only?: readonly string[], skipUnpin
 }
 
 /**
- * Refuses a working tree's pin that `extends fetch` (or `update`) never checked against its ref in this clone (exit 2,
- * `extends-not-fetched`): a lock edited by hand to another commit the cache holds (an earlier pin of a tag that has
- * moved on) would otherwise be read as it says, by every reader, with no fetch run to refuse it. A pin by commit id
- * names itself. The index and revisions (their trees know blob ids) are history or a review, read as pinned.
+ * Refuses a pin of the working tree's or the index's lock that `extends fetch` (or `update`) never checked against its
+ * ref in this clone (exit 2, `extends-not-fetched`): a lock edited by hand to another commit the cache holds (an earlier
+ * pin of a tag that has moved on) would otherwise be read as it says, by every reader, with no fetch run to refuse it;
+ * staged, it would pass the commit's own check. A pin by commit id names itself. Revisions are history or a review,
+ * read as pinned.
  */
 export function requireChecked<T extends { source: ExtendsSource; pin: LockEntry }>(storeRoot: string, tree: TreeSource, pins: T[]): T[] {
-  if (tree.blobIds !== undefined) return pins;
+  const index = tree instanceof GitTreeSource && tree.isIndex;
+  if (tree.blobIds !== undefined && !index) return pins;
   for (const { source, pin } of pins) {
     const dir = sourceCacheDir(storeRoot, source.name);
-    // A source with no cache at all is said by its reader, as not fetched.
-    if (pin.kind === 'commit' || !existsSync(dir) || isChecked(dir, pin)) continue;
+    // A source with no cache at all is said by its reader, as not fetched; the index's, whose fetch needs the staged
+    // lock in the working tree, here.
+    if (pin.kind === 'commit' || (!index && !existsSync(dir)) || isChecked(dir, pin)) continue;
+    const where = index ? ' in the index' : '';
     throw new AgentsError(
-      `the pin of the policy source ${source.name} (${pin.kind} ${pin.ref} at ${pin.commit.slice(0, 12)}) was never checked against its ref in this clone`,
+      `the pin of the policy source ${source.name}${where} (${pin.kind} ${pin.ref} at ${pin.commit.slice(0, 12)}) was never checked against its ref in this clone`,
       EXIT_CODES.usage,
       {
         hint: (agents) =>
-          `Run \`${agents} extends fetch\`: it checks that the ref names that commit at the source (a lock edited by hand is refused there), then reads it from the cache.`,
+          `Run \`${agents} extends fetch\`${index ? ' with the staged extends.lock.yaml in the working tree' : ''}: it checks that the ref names that commit at the source (a lock edited by hand is refused there), then reads it from the cache.`,
         code: 'extends-not-fetched',
         detail: { source: source.name, commit: pin.commit },
       },

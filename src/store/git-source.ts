@@ -80,6 +80,11 @@ export class GitTreeSource implements TreeSource {
     return this;
   }
 
+  /** Whether this source is the index (what the next commit records), not a revision. */
+  get isIndex(): boolean {
+    return this.where.kind === 'index';
+  }
+
   /** The commit this source reads, for revisions. */
   get commitId(): string | undefined {
     return this.commit;

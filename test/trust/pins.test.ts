@@ -146,6 +146,34 @@ describe('a hand-edited pin', () => {
     expect(JSON.parse(back.stdout).map((e: { id: string }) => e.id)).toContain(LOCKED);
   });
 
+  it('validate --staged refuses a hand-edited pin staged in the index, cached or not, as validate refuses the working tree one', async () => {
+    const dir = tempDir();
+    const p = policyRepo(dir);
+    const app = consumer(dir, p.url);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    const pinned = readFileSync(join(app, LOCK), 'utf8');
+    // v0 cached too, as in a clone that once pinned it: the staged edit needs no fetch to be read as it says.
+    git(join(app, '.git/agents/extends/policy.git'), 'fetch', '-q', '--depth', '1', p.url, `+${p.v0}:refs/agents/pins/${p.v0}`);
+    for (const commit of [p.v0, p.orphan]) {
+      editPin(app, p.v1, commit);
+      git(app, 'add', LOCK);
+      // The working tree's lock as update wrote it: only the index holds the edit.
+      writeFileSync(join(app, LOCK), pinned);
+      expect((await run(app, 'validate')).code).toBe(0);
+      const r = await run(app, 'validate', '--staged', '--format', 'json');
+      expect(r.code, commit).toBe(2);
+      const error = JSON.parse(r.stdout).error;
+      expect(error, commit).toMatchObject({ code: 'extends-not-fetched', detail: { source: 'policy', commit } });
+      expect(error.message).toContain('index');
+      // The guard's judgement of the staged change reads the same pins.
+      expect((await run(app, 'guard', 'check', '--staged', '--format', 'json')).code, commit).toBe(2);
+      git(app, 'reset', '-q', '--', LOCK);
+    }
+    // The pin as update wrote it, staged, passes: it was checked when it was taken.
+    expect((await run(app, 'validate', '--staged')).code).toBe(0);
+  });
+
   it('a lock edited to kind: commit under a tag, or to another commit under a commit id, is refused by every command', async () => {
     const dir = tempDir();
     const p = policyRepo(dir);
