@@ -5,7 +5,7 @@ import { splitSourceRef } from '../core/extends.ts';
 import { classifyPath } from '../core/layout.ts';
 import type { ExtendsSource } from '../core/model.ts';
 import type { LockEntry } from '../core/extends.ts';
-import { pinsFor, readExtendsState, sourceTree } from '../store/extends.ts';
+import { pinsFor, readExtendsState, requireChecked, sourceTree } from '../store/extends.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
 /**
@@ -17,8 +17,9 @@ export type SourceActionIds = (ref: string) => Promise<ReadonlySet<string> | nul
 /**
  * Reads, on first ask for each template, the invariant ids of a policy
  * source's action template at the commit `tree`'s lock pins, from the cache
- * (no network). A source that is not pinned or not fetched answers
- * undefined: `validate` reports the pin through its own checks.
+ * (no network). A source that is not pinned, not fetched or not checked
+ * against its ref in this clone (requireChecked) answers undefined:
+ * `validate` reports the pin through its own checks.
  */
 export function sourceActionIds(storeRoot: string, tree: TreeSource): SourceActionIds {
   let pins: Promise<Map<string, { source: ExtendsSource; pin: LockEntry }>> | undefined;
@@ -26,7 +27,7 @@ export function sourceActionIds(storeRoot: string, tree: TreeSource): SourceActi
   const read = async (name: string, local: string): Promise<ReadonlySet<string> | null | undefined> => {
     pins ??= readExtendsState(tree).then((state) => {
       try {
-        return new Map(pinsFor(state).map((p) => [p.source.name, p]));
+        return new Map(requireChecked(storeRoot, tree, pinsFor(state)).map((p) => [p.source.name, p]));
       } catch {
         return new Map();
       }

@@ -3,6 +3,9 @@
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WorkingTreeSource } from '../../src/store/tree-source.ts';
+import { inheritedFacts } from '../../src/validate/inherited-keys.ts';
+import { sourceActionIds } from '../../src/validate/source-actions.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { LOCKED, SECRETS, pinnedApp, run, waiveForMyapp } from './repos.ts';
 
@@ -74,5 +77,30 @@ describe('an inherited invariant', () => {
     const r = await waiveForMyapp(app, MINE, '--format', 'json');
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.code).toBe('locked-waived');
+  });
+});
+
+describe("validate's readers of the policy sources", () => {
+  it('read no pin extends fetch never checked in this clone: the inherited ids and the templates answer none until it is checked', async () => {
+    const app = await pinnedApp();
+    const store = join(app, '.agents');
+    // The same cached commit, pinned by hand under another ref and kind: never checked against that ref here.
+    writeFileSync(join(store, 'config.yaml'), readFileSync(join(store, 'config.yaml'), 'utf8').replace('ref: v1', 'ref: main'));
+    const lock = join(store, 'extends.lock.yaml');
+    writeFileSync(lock, readFileSync(lock, 'utf8').replace('ref: v1', 'ref: main').replace('kind: tag', 'kind: branch'));
+    const read = async () => {
+      const tree = new WorkingTreeSource(store);
+      return {
+        keys: [...(await inheritedFacts(store, tree).keys()).keys()],
+        template: await sourceActionIds(store, tree)('policy:org/release'),
+      };
+    };
+    expect(await read()).toEqual({ keys: [], template: undefined });
+    const validate = await run(app, 'validate', '--format', 'json');
+    expect(validate.code).toBe(2);
+    expect(JSON.parse(validate.stdout).error.code).toBe('extends-not-fetched');
+    // Checked by the fetch (main holds that commit): read as pinned.
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    expect(await read()).toEqual({ keys: [LOCKED, SECRETS], template: new Set() });
   });
 });
