@@ -20,6 +20,7 @@ import {
 } from '../store/extends.ts';
 import { fetchPins, rememberPins, withSourcesLock, type FetchOutcome } from '../store/extends-fetch.ts';
 import { GitTreeSource } from '../store/git-source.ts';
+import { optionWords } from './option-words.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { readStore } from '../store/read.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
@@ -140,12 +141,14 @@ async function fetchSources(
   tree: TreeSource,
   top?: string,
   notice?: (message: string) => void,
+  update = 'agents extends update',
 ): Promise<FetchOutcome[]> {
   // A store that extends nothing has nothing to fetch, a revision from before it extended anything or a lock left
   // after its last source went (a CI step runs for every pull request, one that drops `extends` too).
   if (names.length === 0) {
-    const { sources, diagnostics } = await readExtendsState(tree);
-    if (sources.length === 0 && diagnostics.length === 0) return [];
+    const state = await readExtendsState(tree);
+    if (rev === undefined && state.diagnostics.length === 0) leftPins(state, update, notice);
+    if (state.sources.length === 0 && state.diagnostics.length === 0) return [];
   }
   const read = await readState(tree, rev);
   const wanted = selectSources(read, names).map((s) => s.name);
@@ -161,6 +164,19 @@ async function fetchSources(
     ...(notice ? { notice } : {}),
   });
   return unlisted(outcomes, read.sources);
+}
+
+/**
+ * Says the pins the working tree's lock keeps for sources config.yaml's extends no longer lists: nothing reads them,
+ * and `extends update` removes them, but a source taken out of extends without it leaves the lock saying more than
+ * is inherited, in silence.
+ */
+function leftPins(state: ExtendsState, update: string, notice?: (message: string) => void): void {
+  const left = (state.lock?.sources ?? []).filter((p) => !state.sources.some((s) => s.name === p.name)).map((p) => p.name);
+  if (left.length > 0)
+    notice?.(
+      `extends.lock.yaml still pins ${left.join(', ')}, which config.yaml's extends no longer lists: run \`${update}\` to remove ${left.length === 1 ? 'that pin' : 'those pins'}.`,
+    );
 }
 
 /**
@@ -192,7 +208,8 @@ export class ExtendsService {
    * Fetches exactly the pinned commits into the cache (docs/extends.md); with `rev`, those of that revision's lock.
    */
   async fetch(names: readonly string[] = [], signal?: AbortSignal, rev?: string): Promise<FetchOutcome[]> {
-    return fetchSources(this.root, names, signal, rev, await this.tree(rev), undefined, this.invariants.deps.notice);
+    const update = optionWords(this.invariants.optionWords).calls.extendsUpdate;
+    return fetchSources(this.root, names, signal, rev, await this.tree(rev), undefined, this.invariants.deps.notice, update);
   }
 
   /**

@@ -60,3 +60,26 @@ describe('extends: a source that extends another', () => {
     expect((await run(app, 'invariant', 'show', LOCKED)).code).toBe(0);
   });
 });
+
+describe('extends: a source taken out of config.yaml without extends update', () => {
+  it('extends fetch says the lock still pins it, naming the update that removes the pin; once updated, nothing', async () => {
+    const { org, platform, app } = await layered();
+    edit(app, '.agents/config.yaml', 'extends:\n', `extends:\n  - url: ${org.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    // org taken out by hand, its pin left: nothing reads it, and fetch says so.
+    edit(app, '.agents/config.yaml', `  - url: ${org.url}\n    ref: v1\n`, '');
+    const fetched = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(fetched.code).toBe(0);
+    expect(JSON.parse(fetched.stdout).map((s: { name: string }) => s.name)).toEqual(['platform']);
+    expect(fetched.stderr).toContain('org');
+    expect(fetched.stderr).toContain('agents extends update');
+    // The last source taken out too: nothing to fetch, the pins still said.
+    edit(app, '.agents/config.yaml', `extends:\n  - url: ${platform.url}\n    ref: v2\n`, 'extends: []\n');
+    const none = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout)).toEqual([]);
+    expect(none.stderr).toContain('platform');
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect((await run(app, 'extends', 'fetch')).stderr).toBe('');
+  });
+});
