@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { executableFile, programOnPath } from '../store/program-path.ts';
 import { ANSWER_SCHEMA, promptText, type ReconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
-import { type ProgramOutcome, runProgram } from './command-actor.ts';
+import { type ProgramOutcome, runProgram, withStderrTail } from './command-actor.ts';
 import { keyCleaner, modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
 
 import type { AgentName } from '../core/actor-choice.ts';
@@ -218,7 +218,9 @@ export function agentActor(config: AgentActorConfig): Actor {
           r.outcome.exitCode !== undefined ? reportedError(config.agent, clean(r.outcome.stdout ?? ''), clean(r.stderr)) : undefined;
         return own ? { ok: false, reason: `the agent CLI \`${name}\` exited with status ${r.outcome.exitCode}: ${own}` } : r.outcome;
       }
-      return readAgentOutput(config.agent, r.outcome.stdout, files.last);
+      // A CLI that exited 0 with no answer to read (a sign-in it lacks, said on standard error alone) says why there.
+      const read = readAgentOutput(config.agent, r.outcome.stdout, files.last);
+      return read.ok ? read : { ok: false, reason: withStderrTail(read.reason, clean(r.stderr)) };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

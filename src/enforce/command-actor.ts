@@ -67,7 +67,17 @@ export async function runCommandActor(request: ActorRequest, options: CommandAct
   if (options.command.length === 0) return { outcome: { ok: false, reason: 'no actor command configured' }, stderr: '', durationMs: 0 };
   const label = `the actor \`${describeCommand(options.command)}\``;
   const r = await runProgram({ ...options, input: `${JSON.stringify(request)}\n`, label });
-  return { outcome: r.outcome.ok ? parseActorAnswer(r.outcome.stdout) : r.outcome, stderr: r.stderr, durationMs: r.durationMs };
+  if (!r.outcome.ok) return { outcome: r.outcome, stderr: r.stderr, durationMs: r.durationMs };
+  // An actor that exited 0 with no usable answer often said why on standard error alone (a missing key, a stack).
+  const answer = parseActorAnswer(r.outcome.stdout);
+  const outcome = answer.ok ? answer : { ok: false as const, reason: withStderrTail(answer.reason, r.stderr) };
+  return { outcome, stderr: r.stderr, durationMs: r.durationMs };
+}
+
+/** A program's failure with the end of its standard error after it, where the program's own account of it is. */
+export function withStderrTail(why: string, stderr: string): string {
+  const tail = stderr.trim();
+  return tail ? `${why}; its standard error ends: ${tail.slice(-500)}` : why;
 }
 
 /**
@@ -165,7 +175,7 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
         return;
       }
       let outcome: ProgramOutcome;
-      const withStderr = (why: string) => (tail ? `${why}; its standard error ends: ${tail.slice(-500)}` : why);
+      const withStderr = (why: string) => withStderrTail(why, tail);
       if (failure !== undefined) outcome = { ok: false, reason: failure };
       else if (signal !== null) outcome = { ok: false, reason: withStderr(`${shown} crashed (killed by ${signal})`) };
       else if (code !== 0)
@@ -180,7 +190,10 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
         const read = readUtf8(Buffer.concat(chunks));
         outcome = read.ok
           ? { ok: true, stdout: read.text }
-          : { ok: false, reason: `the answer of ${shown} is not UTF-8 text (line ${read.line}, column ${read.col} of its output)` };
+          : {
+              ok: false,
+              reason: withStderr(`the answer of ${shown} is not UTF-8 text (line ${read.line}, column ${read.col} of its output)`),
+            };
       }
       resolve({ outcome, stderr: tail, durationMs });
     };

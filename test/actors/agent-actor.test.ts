@@ -469,6 +469,26 @@ describe('the agent actor with the real CLIs', () => {
     },
   );
 
+  it.for(['claude', 'gemini'] as const)(
+    '%s: a CLI that exits 0 having printed nothing, saying why on standard error alone: the run records what it said, without the key',
+    async (agent, { onTestFinished }) => {
+      const { root, work } = privateStore(onTestFinished);
+      const bin = join(work, agent);
+      const variable = agent === 'claude' ? 'ANTHROPIC_API_KEY' : 'GEMINI_API_KEY';
+      writeFileSync(bin, `#!/bin/sh\ncat > /dev/null\necho "Invalid API key $${variable} · Please run /login" >&2\n`);
+      chmodSync(bin, 0o755);
+      agentConfig(root, agent, bin, 20_000);
+      const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env: { [variable]: KEY } });
+      expect(r.code).toBe(1);
+      const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+      expect(run!.error).toMatch(
+        /output is not JSON; it begins ""; its standard error ends: Invalid API key \[key\] · Please run \/login$/,
+      );
+      expect(run!.records.every((x) => !x.enforced)).toBe(true);
+      for (const text of [r.stdout, r.stderr, ...allFiles(root).map((f) => readFileSync(f, 'utf8'))]) expect(text).not.toContain(KEY);
+    },
+  );
+
   it.for([
     [
       'claude',

@@ -126,6 +126,16 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
     ['prints garbage', `${READ_STDIN} console.log('Sure! Here are the results: ...');`, /answer is not JSON/],
     ['prints nothing', `${READ_STDIN}`, /printed no answer/],
     [
+      'exits 0 having said why on standard error alone',
+      `${READ_STDIN} process.stderr.write('OPENAI_API_KEY is not set\\n');`,
+      /printed no answer on standard output; its standard error ends: OPENAI_API_KEY is not set$/,
+    ],
+    [
+      'prints garbage and says why on standard error',
+      `${READ_STDIN} console.log('Traceback (most recent call last):'); process.stderr.write('model not found: gpt-9\\n');`,
+      /answer is not JSON .*; its standard error ends: model not found: gpt-9$/,
+    ],
+    [
       'prints an answer that breaks the schema',
       `${READ_STDIN} console.log(JSON.stringify({ results: [{ invariant_id: request.invariants[0].id, enforced: 'yes', response: 'x' }] }));`,
       /does not match actor-response.schema.json: results.0.enforced must be boolean/,
