@@ -1,4 +1,5 @@
-import { dirname } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { actorNeeds, actorNeedsExample } from '../core/actor-choice.ts';
 import { UsageError } from '../core/errors.ts';
 import type { StoreConfig } from '../core/model.ts';
@@ -129,17 +130,48 @@ function agentProgram(r: Reconciliation, ctx: ModelActorContext): { agent: keyof
   if (r.agent === undefined) throw notSetUp('agent', r);
   const a = AGENTS[r.agent];
   const program = findAgent(r.agent, r.agent_path, ctx.root, ctx.env);
+  if (program === undefined && r.agent_path !== undefined) throw agentPathUnusable(r.agent_path, ctx.root, a);
   if (program === undefined) {
     throw new UsageError(
-      r.agent_path !== undefined
-        ? `the agent CLI ${r.agent_path} (reconciliation.agent_path) is not an executable file`
-        : `the agent CLI \`${a.program}\` (${a.product}) was not found on PATH`,
+      `the agent CLI \`${a.program}\` (${a.product}) was not found on PATH`,
       `${NOTHING} Install it (${a.install}) and sign in as you do to use it, or set reconciliation.agent_path to where it is.`,
       undefined,
       'agent-not-found',
     );
   }
   return { agent: r.agent, program };
+}
+
+/**
+ * Why `agent_path` names no program to run, said with the path it was taken as (a relative one is the store
+ * folder's, not the shell's): a file without the execute bit is to be made runnable, not installed again.
+ */
+function agentPathUnusable(given: string, root: string, a: (typeof AGENTS)[keyof typeof AGENTS]): UsageError {
+  const path = resolve(root, given);
+  const where =
+    path === given ? `${path} (reconciliation.agent_path)` : `${path} (reconciliation.agent_path: ${given}, from the store folder)`;
+  const kind = statKind(path);
+  const problem = kind === 'file' ? 'not-executable' : kind === 'other' ? 'not-a-file' : kind;
+  const [what, todo] =
+    kind === 'file'
+      ? ['is not executable', `Make it executable (chmod +x ${path}), or set reconciliation.agent_path to the CLI itself.`]
+      : kind === 'folder'
+        ? ['is a folder', `Set reconciliation.agent_path to the CLI's program in it (relative paths are the store folder's).`]
+        : [
+            kind === 'missing' ? 'does not exist' : 'is not a file',
+            `Install it (${a.install}) and set reconciliation.agent_path to where it is (relative paths are the store folder's), or remove agent_path to find \`${a.program}\` on PATH.`,
+          ];
+  return new UsageError(`the agent CLI ${where} ${what}`, `${NOTHING} ${todo}`, { agent_path: given, path, problem }, 'agent-not-found');
+}
+
+/** What is at `path`, following links. */
+function statKind(path: string): 'file' | 'folder' | 'missing' | 'other' {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? 'file' : st.isDirectory() ? 'folder' : 'other';
+  } catch {
+    return 'missing';
+  }
 }
 
 /** The configured `agent` or `llm` actor. */

@@ -513,6 +513,27 @@ describe('the agent actor with the real CLIs', () => {
     },
   );
 
+  it('an agent_path that names no program: exit 2 saying what is there, from the store folder, nothing written', async () => {
+    const root = exampleStore();
+    mkdirSync(join(root, 'bin'));
+    writeFileSync(join(root, 'bin', 'claude'), '#!/bin/sh\n', { mode: 0o644 });
+    const before = fileList(root);
+    for (const [given, problem] of [
+      ['bin/claude', 'not-executable'],
+      ['bin', 'folder'],
+      ['bin/gone', 'missing'],
+    ] as const) {
+      writeFileSync(join(root, 'config.yaml'), `version: 1\nreconciliation:\n  actor: agent\n  agent: claude\n  agent_path: ${given}\n`);
+      const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: 'agent-not-found',
+        detail: { agent_path: given, path: join(root, given), problem },
+      });
+      expect(fileList(root)).toEqual([...before]);
+    }
+  });
+
   it('a CLI that is not installed: exit 2 naming what to install, nothing written', async () => {
     const root = exampleStore();
     writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  actor: agent\n  agent: codex\n');
