@@ -29,6 +29,8 @@ export const GATE_REASON_CODES = [
   'unfinished-run',
   /** The plan's project is not in the store: its set leaves out that project's invariants. */
   'unknown-project',
+  /** An action template the plan was made from changed since (`plan show`'s drift): reported, never fails. */
+  'drift',
 ] as const;
 export type GateReasonCode = (typeof GATE_REASON_CODES)[number];
 
@@ -107,6 +109,8 @@ export interface GateFacts {
   agents?: string;
   /** The plan's project when it has no folder, and where the plan file names it (`file:line:col`). */
   missingProject?: { project: string; at: string };
+  /** How the action templates the plan was made from moved since (`plan show`'s drift), counted by kind. */
+  drift?: { actions: readonly string[]; changed: number; removed: number; added: number; gone: readonly { ref: string; why: string }[] };
 }
 
 export interface GateOptions {
@@ -205,6 +209,23 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
   }
 
   const strategize = `${agents} plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
+  const drift = facts.drift;
+  // A template that cannot be read is not one whose invariants all left: `plan sync` refuses it, so no sync is offered.
+  for (const { ref, why } of drift?.gone ?? [])
+    add({
+      code: 'drift',
+      level: 'report',
+      message: `the action template ${ref} the plan was made from cannot be read (${why}): the plan keeps its copies, which its runs judge`,
+    });
+  if (drift !== undefined && drift.changed + drift.removed + drift.added > 0) {
+    // The plan keeps its own copies, which its runs judge: a template tightened since is not in them until a sync.
+    const templates = `${drift.actions.length === 1 ? 'template' : 'templates'} ${drift.actions.join(', ')}`;
+    add({
+      code: 'drift',
+      level: 'report',
+      message: `the action ${templates} changed since the plan was made from ${drift.actions.length === 1 ? 'it' : 'them'} (${drift.changed} changed, ${drift.removed} removed, ${drift.added} added), which the plan's runs do not judge: \`${agents} plan sync${facts.plan !== undefined ? ` ${facts.plan}` : ''}\` applies the changes, then run \`${strategize}\` again`,
+    });
+  }
   const latest = facts.latest;
   if (!latest) {
     if (facts.effective.length > 0)

@@ -73,6 +73,33 @@ describe('judgePlan: the plan status gate', () => {
       { failing: false, reasons: [] },
     ],
     ['never run, with invariants to enforce: fails', {}, { failing: true, reasons: ['fail:not-run'] }],
+    [
+      'a template changed since the plan was made from it: reported, never failing',
+      {
+        latest: { node, run: run({ [A]: true, [B]: true }) },
+        drift: { actions: ['local/release'], changed: 1, removed: 0, added: 1, gone: [] },
+      },
+      { failing: false, reasons: ['report:drift'] },
+    ],
+    [
+      'a template the plan was made from that cannot be read: reported, never failing',
+      {
+        latest: { node, run: run({ [A]: true, [B]: true }) },
+        drift: {
+          actions: [],
+          changed: 0,
+          removed: 0,
+          added: 0,
+          gone: [{ ref: 'local/release', why: 'actions/local/release/ does not exist' }],
+        },
+      },
+      { failing: false, reasons: ['report:drift'] },
+    ],
+    [
+      'no drift counted: nothing said',
+      { latest: { node, run: run({ [A]: true, [B]: true }) }, drift: { actions: [], changed: 0, removed: 0, added: 0, gone: [] } },
+      { failing: false, reasons: [] },
+    ],
     ['never run, empty set: passes', { effective: [] }, { failing: false, reasons: [] }],
     [
       'the actor failed (time-out: 0 of 2 enforced): fails',

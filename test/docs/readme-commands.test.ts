@@ -41,7 +41,7 @@ describe("the README's table of commands", () => {
 });
 
 describe("the README's summary of plan status", () => {
-  /** The words that name each reason that can fail the gate (docs/plans.md); the two that only report have none. */
+  /** The words that name each reason that can fail the gate (docs/plans.md); those that only report have none. */
   const WORDS: Record<GateReasonCode, string | null> = {
     'error-violation': 'standing error violation',
     'not-run': 'never reconciled',
@@ -52,6 +52,7 @@ describe("the README's summary of plan status", () => {
     'unknown-project': 'project is gone',
     violation: null,
     'unfinished-run': null,
+    drift: null,
   };
 
   it('names every reason the gate fails on', () => {

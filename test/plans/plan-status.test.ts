@@ -85,6 +85,38 @@ describe('plan status is a gate', () => {
     });
   });
 
+  it('reports, never failing, an action template changed since the plan was made from it, until plan sync brings it in step', async () => {
+    const root = exampleStore();
+    const use = await runAgents(['--store', root, '--format', 'json', 'plan', 'use', 'local/code-coverage', '--project', 'myapp']);
+    expect(use.code).toBe(0);
+    const plan = JSON.parse(use.stdout).plan.id as string;
+    const gate = async () => {
+      const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', plan]);
+      const json = JSON.parse(r.stdout) as { reasons: (StatusJson['reasons'][number] & { message: string })[] };
+      return {
+        code: r.code,
+        reasons: json.reasons.map((x) => `${x.level}:${x.code}`),
+        drift: json.reasons.find((x) => x.code === 'drift'),
+      };
+    };
+    expect((await runAgents(['--store', root, 'plan', 'strategize', plan])).code).toBe(0);
+    expect(await gate()).toMatchObject({ code: 0, reasons: [] });
+    // The template tightened: the plan's copy, which its runs judge, is the old text.
+    const origin = '01M8KK1KW0KPRSWWKENT2QZ1QM';
+    expect((await runAgents(['--store', root, 'invariant', 'edit', origin, '--text', 'Minimum 90% coverage'])).code).toBe(0);
+    const drifted = await gate();
+    expect(drifted).toMatchObject({ code: 0, reasons: ['report:drift'] });
+    expect(drifted.drift!.message).toContain(`plan sync ${plan}`);
+    // plan sync applies it: the drift is gone, and the run is stale until the plan is strategized again.
+    expect((await runAgents(['--store', root, 'plan', 'sync', plan, '--yes'])).code).toBe(0);
+    expect(await gate()).toMatchObject({ code: 1, reasons: ['fail:stale'] });
+    // A template whose folder is gone: said, not offered to sync (which refuses it).
+    rmSync(join(root, 'actions', 'local', 'code-coverage'), { recursive: true });
+    const gone = await gate();
+    expect(gone.reasons).toContain('report:drift');
+    expect(gone.drift!.message).not.toContain('plan sync');
+  });
+
   it('fails after an actor time-out (0 of 4 enforced), naming the run failure and each error invariant', async () => {
     const root = exampleStore();
     useActor(root, 'setInterval(() => {}, 1000);', 500);

@@ -3,7 +3,7 @@ import { location } from '../../core/diagnostics.ts';
 import { UsageError } from '../../core/errors.ts';
 import { truncate } from '../../core/names.ts';
 import type { Plan, ScopedInvariant, Severity } from '../../core/model.ts';
-import { RELAXABLE, type RelaxableReason, committedRuns, judgePlan } from '../../core/plan-gate.ts';
+import { type GateFacts, RELAXABLE, type RelaxableReason, committedRuns, judgePlan } from '../../core/plan-gate.ts';
 import { inputObject, optionalStrings } from '../../core/input-shape.ts';
 import {
   type DecisionNode,
@@ -92,6 +92,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
   const locked = standing.open.some((v) => v.severity === 'error')
     ? await lockedIds(svc.root, svc.invariants.source, invariants)
     : undefined;
+  const drift = await driftCounts(svc, plan);
   const verdict = judgePlan(
     {
       effective: digests ? invariants.map((i) => ({ id: i.id, severity: i.severity, digest: digests.get(i.id)! })) : invariants,
@@ -104,6 +105,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
       plan: plan.id,
       agents: optionWords(svc.invariants.optionWords).agents,
       ...(gone && plan.project !== undefined ? { missingProject: { project: plan.project, at: location(gone) } } : {}),
+      ...(drift !== undefined ? { drift } : {}),
     },
     options.allow ? { allow: options.allow } : {},
   );
@@ -132,6 +134,22 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
     if (run.error !== undefined) status.latestEnforcement.error = run.error;
   }
   return status;
+}
+
+/** How the plan's templates moved since it was made from them (`plan show`'s drift), counted; undefined when in step. */
+async function driftCounts(svc: PlanContext, plan: Plan): Promise<GateFacts['drift']> {
+  const { planInvariants, actions, gone } = await syncInputs(svc, plan);
+  const goneRefs = new Set(gone.map((g) => g.ref));
+  const drift = computeDrift(plan, planInvariants, actions).filter((d) => !goneRefs.has(d.action));
+  if (drift.length === 0 && gone.length === 0) return undefined;
+  const count = (kind: string) => drift.filter((d) => d.kind === kind).length;
+  return {
+    actions: [...new Set(drift.map((d) => d.action))],
+    changed: count('changed'),
+    removed: count('removed'),
+    added: count('added'),
+    gone: gone.map(({ ref, why }) => ({ ref, why })),
+  };
 }
 
 /** The invariants of the set a waiver covers at the service clock's time, a locked text's never: `show`, `status` and `violation list` judge alike. */
