@@ -110,7 +110,15 @@ export interface GateFacts {
   /** The plan's project when it has no folder, and where the plan file names it (`file:line:col`). */
   missingProject?: { project: string; at: string };
   /** How the action templates the plan was made from moved since (`plan show`'s drift), counted by kind. */
-  drift?: { actions: readonly string[]; changed: number; removed: number; added: number; gone: readonly { ref: string; why: string }[] };
+  drift?: {
+    actions: readonly string[];
+    changed: number;
+    removed: number;
+    added: number;
+    gone: readonly { ref: string; why: string }[];
+    /** Why the templates could not be compared (an invalid file in one), when they could not. */
+    unread?: string;
+  };
 }
 
 export interface GateOptions {
@@ -211,6 +219,12 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
   const strategize = `${agents} plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
   const drift = facts.drift;
   // A template that cannot be read is not one whose invariants all left: `plan sync` refuses it, so no sync is offered.
+  if (drift?.unread !== undefined)
+    add({
+      code: 'drift',
+      level: 'report',
+      message: `${drift.unread}: the plan's drift from its templates is not known; run \`${agents} validate\``,
+    });
   for (const { ref, why } of drift?.gone ?? [])
     add({
       code: 'drift',

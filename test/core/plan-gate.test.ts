@@ -96,6 +96,14 @@ describe('judgePlan: the plan status gate', () => {
       { failing: false, reasons: ['report:drift'] },
     ],
     [
+      'templates that could not be compared (an invalid file in one): reported, never failing',
+      {
+        latest: { node, run: run({ [A]: true, [B]: true }) },
+        drift: { actions: [], changed: 0, removed: 0, added: 0, gone: [], unread: 'cannot compare plan P with action local/release' },
+      },
+      { failing: false, reasons: ['report:drift'] },
+    ],
+    [
       'no drift counted: nothing said',
       { latest: { node, run: run({ [A]: true, [B]: true }) }, drift: { actions: [], changed: 0, removed: 0, added: 0, gone: [] } },
       { failing: false, reasons: [] },

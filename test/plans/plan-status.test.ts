@@ -110,6 +110,11 @@ describe('plan status is a gate', () => {
     // plan sync applies it: the drift is gone, and the run is stale until the plan is strategized again.
     expect((await runAgents(['--store', root, 'plan', 'sync', plan, '--yes'])).code).toBe(0);
     expect(await gate()).toMatchObject({ code: 1, reasons: ['fail:stale'] });
+    // An invalid file in the template, which the plan's set does not read: the drift is unknown, the gate still judges.
+    const broken = join(root, 'actions', 'local', 'code-coverage', 'not-an-id.yaml');
+    writeFileSync(broken, 'text: [\n');
+    expect(await gate()).toMatchObject({ code: 1, reasons: ['fail:stale', 'report:drift'] });
+    rmSync(broken);
     // A template whose folder is gone: said, not offered to sync (which refuses it).
     rmSync(join(root, 'actions', 'local', 'code-coverage'), { recursive: true });
     const gone = await gate();

@@ -1,6 +1,6 @@
 // Reading plans: the list, one plan in full, its decision tree, its status and the gate.
 import { location } from '../../core/diagnostics.ts';
-import { UsageError } from '../../core/errors.ts';
+import { InvalidStoreError, UsageError } from '../../core/errors.ts';
 import { truncate } from '../../core/names.ts';
 import type { Plan, ScopedInvariant, Severity } from '../../core/model.ts';
 import { type GateFacts, RELAXABLE, type RelaxableReason, committedRuns, judgePlan } from '../../core/plan-gate.ts';
@@ -138,7 +138,15 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
 
 /** How the plan's templates moved since it was made from them (`plan show`'s drift), counted; undefined when in step. */
 async function driftCounts(svc: PlanContext, plan: Plan): Promise<GateFacts['drift']> {
-  const { planInvariants, actions, gone } = await syncInputs(svc, plan);
+  let inputs: Awaited<ReturnType<typeof syncInputs>>;
+  try {
+    inputs = await syncInputs(svc, plan);
+  } catch (error) {
+    // An invalid file in a template the set does not read is no reason to stop the gate: the drift alone is unknown.
+    if (!(error instanceof InvalidStoreError)) throw error;
+    return { actions: [], changed: 0, removed: 0, added: 0, gone: [], unread: error.message };
+  }
+  const { planInvariants, actions, gone } = inputs;
   const goneRefs = new Set(gone.map((g) => g.ref));
   const drift = computeDrift(plan, planInvariants, actions).filter((d) => !goneRefs.has(d.action));
   if (drift.length === 0 && gone.length === 0) return undefined;
