@@ -100,12 +100,13 @@ export interface ClientAction {
  * problem's own words when the message only names its place (`config.yaml:17:13 is invalid`),
  * and the error's hint, what to do, which a command would print below it.
  */
-export function hookReason(error: unknown): string {
+export function hookReason(error: unknown, agents = 'agents'): string {
   let text = error instanceof Error ? error.message : String(error);
   const first = error instanceof AgentsError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
   if (first && !text.includes(first.message)) text += ` (${first.message})`;
   // The reason is all the person sees of the error (a fresh clone's unfetched policy source, a stale active plan).
-  const hint = error instanceof AgentsError ? error.hint?.trim() : undefined;
+  // A command it names starts with the run's `agents`, with its --store (AgentsError.hintFor).
+  const hint = error instanceof AgentsError ? error.hintFor(agents)?.trim() : undefined;
   if (hint) text += `${/[.!?]$/.test(text) ? '' : '.'} ${hint.replace(/[.;]$/, '')}`;
   // Escaped: the message may quote the input (JSON.parse's does), whose escape sequences would reach the person's terminal.
   text = escapeUnsafe(text.replace(/\s*\n\s*/g, ' ').trim());

@@ -24,25 +24,33 @@ export function quoteEntry(entry: string): string {
 
 /**
  * The reason the client shows the agent: the invariant's id, text and scope,
- * what matched, and how to waive it. One paragraph, plain text.
+ * what matched, and how to waive it. One paragraph, plain text. `agents` starts the commands it names: the run's, with
+ * its --store, so that the waiver reaches the store that denied the call.
  */
-export function guardReason(hit: GuardHit, plan: string | null, planProject?: string): string {
+export function guardReason(hit: GuardHit, plan: string | null, planProject?: string, agents = 'agents'): string {
   const r = hit.rule;
   // The subject is the agent's (its command, its file's name): escaped, so that a control or bidirectional character
   // cannot hide or reorder what the person reads where the client asks them (a warning's `ask`).
   const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(truncateCounted(hit.subject))})`}`;
   const waive = r.locked
     ? 'It is a locked floor of a policy source: it cannot be waived here.'
-    : `To waive it: ${waiveCommand(hit, plan, planProject)}.`;
+    : `To waive it: ${waiveCommand(hit, plan, planProject, undefined, agents)}.`;
   return `Blocked by invariant ${r.id} (${r.scope}, ${r.severity}): "${r.text}". An agent ${what}. ${waive}`;
 }
 
 /**
  * The command that waives the invariant of `hit` where it can be (not a locked floor's), with what it still needs.
  * `code` marks each command it names: a diagnostic's hint gives them as code spans, which its presenter starts with the
- * run's `agents` and --store (agentsHints); the hook's reason, read by an agent, names them plain.
+ * run's `agents` and --store (agentsHints); the hook's reason, read by an agent, names them plain, each started by
+ * `agents` (the run's, as guardReason is given it).
  */
-export function waiveCommand(hit: GuardHit, plan: string | null, planProject?: string, code = (command: string) => command): string {
+export function waiveCommand(
+  hit: GuardHit,
+  plan: string | null,
+  planProject?: string,
+  code = (command: string) => command,
+  agents = 'agents',
+): string {
   const r = hit.rule;
   const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
   // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
@@ -51,6 +59,6 @@ export function waiveCommand(hit: GuardHit, plan: string | null, planProject?: s
   const otherProject =
     hit.project !== undefined && hit.project !== planProject && r.scope === describeScope({ kind: 'project', project: hit.project });
   return (plan !== null && !otherProject) || hit.project === undefined
-    ? `${code(`agents invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}`)}${plan === null ? `, then ${code('agents plan activate PLAN')} (no project holds it, so only an active plan can waive it)` : ''}`
-    : code(`agents invariant waive ${r.id} --project ${hit.project} ${rest}`);
+    ? `${code(`${agents} invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}`)}${plan === null ? `, then ${code(`${agents} plan activate PLAN`)} (no project holds it, so only an active plan can waive it)` : ''}`
+    : code(`${agents} invariant waive ${r.id} --project ${hit.project} ${rest}`);
 }

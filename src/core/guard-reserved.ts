@@ -23,29 +23,32 @@ export interface ReservedWrite {
   folder: 'git' | 'store' | 'hooks' | 'program' | 'nested-git';
 }
 
-/** The reason the agent is shown for a write into a reserved folder: what it is, why, and what to do instead. */
-export function reservedReason(write: ReservedWrite): string {
-  return `Blocked: ${escapeUnsafe(truncateCounted(write.path))} ${RESERVED_REASONS[write.folder]}`;
+/**
+ * The reason the agent is shown for a write into a reserved folder: what it is, why, and what to do instead. `agents`
+ * starts the commands it names: the run's, with its --store, so that the person told to run one reaches the same store.
+ */
+export function reservedReason(write: ReservedWrite, agents = 'agents'): string {
+  return `Blocked: ${escapeUnsafe(truncateCounted(write.path))} ${reservedReasons(agents)[write.folder]}`;
 }
 
-const RESERVED_REASONS: Record<ReservedWrite['folder'], string> = {
+const reservedReasons = (agents: string): Record<ReservedWrite['folder'], string> => ({
   hooks:
     "holds an agent client's hook settings, from which the client runs the guard hook. An agent's file tools may not write there: " +
-    'a changed setting could switch the guard off. Ask the person to make the change (agents guard install writes the hook entry).',
+    `a changed setting could switch the guard off. Ask the person to make the change (${agents} guard install writes the hook entry).`,
   program:
     "is in the agents package the guard hook runs from. An agent's file tools may not write there: changed code would switch " +
     'the guard off. Ask the person to make the change (npm installs and updates the package).',
   git:
     "is in the repository's git folder, which holds git's own files and hooks and the guards' index, active plan and audit " +
     "log. An agent's file tools may not write there: a changed index or active plan would switch guards off. Use git and " +
-    'agents commands (git commit, agents plan activate…), or ask the person to make the change.',
+    `agents commands (git commit, ${agents} plan activate…), or ask the person to make the change.`,
   'nested-git':
     "is a .git below the repository's top, or in one, which makes the folder holding it a repository of its own: git and " +
     "Codex CLI take that folder for the top, so a Codex CLI session started there reads none of the top's hook settings, " +
     "and git at the top shows the folder as one path, its files hidden from agents guard check. An agent's file tools " +
     'may not write there. Ask the person to make the change (git submodule add, git clone).',
   store:
-    'is in the invariant store. Its invariants, waivers and config are changed by people, through agents commands (agents ' +
+    `is in the invariant store. Its invariants, waivers and config are changed by people, through agents commands (${agents} ` +
     "invariant add, edit, waive…), not by an agent's file tools: a changed rule or waiver would switch its guard off. Ask " +
     'the person to make the change.',
-};
+});

@@ -23,7 +23,8 @@ function guardOf(ctx: ToolContext): { guard: GuardService; matchers: GuardMatche
     services.set(
       ctx.service,
       (s = {
-        guard: new GuardService(ctx.service.root, ctx.env, undefined, { longLived: true }),
+        // Its reasons name the server's `agents`, with its --store, as every answer of the server does.
+        guard: new GuardService(ctx.service.root, ctx.env, undefined, { longLived: true, agents: ctx.agents }),
         matchers: new GuardMatchers(compileRegex),
       }),
     );
@@ -110,7 +111,7 @@ export const CHECK_ACTION: ToolDef = {
     const client = (rawArgs as { client?: unknown } | null | undefined)?.client;
     if (!(error instanceof AgentsError) || !GUARD_CLIENTS.includes(client as GuardClient)) return undefined;
     const onError = await guardOf(ctx).guard.onError();
-    const why = hookReason(error);
+    const why = hookReason(error, ctx.agents);
     const reason = onError === 'deny' ? `${why}; denied (guard.on_error: deny)` : `${why}; not checked (guard.on_error: allow)`;
     return { data: { decision: onError, plan: null, reason, hits: [] }, text: hookText(client as GuardClient, onError, reason) };
   },

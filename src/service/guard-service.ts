@@ -79,9 +79,10 @@ export class GuardService {
     readonly clock: () => Date = () => new Date(),
     /**
      * `longLived`: a server answering many calls, the index's stamps checked on each one. `program`: the folder of the
-     * agents package that runs the hook (default: found from the running program).
+     * agents package that runs the hook (default: found from the running program). `agents`: the start of the commands
+     * a reason names (default `agents`), the run's with its --store, so that the command reaches the store that judged.
      */
-    readonly options: { longLived?: boolean; program?: string; deadline?: number } = {},
+    readonly options: { longLived?: boolean; program?: string; deadline?: number; agents?: string } = {},
   ) {
     this.gitAgents = guardDir(root);
     this.#watched = options.longLived ? new WatchedStamps() : undefined;
@@ -348,14 +349,14 @@ export class GuardService {
       } catch {
         // An active plan file that cannot be read does not stand in the way of this deny: the plan is only named.
       }
-      return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved), plan };
+      return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved, this.options.agents), plan };
     }
     return this.judged(action, async (index) => {
       const m =
         matchers ?? new GuardMatchers(patternsNeeded(index, action) ? (await import('../core/guard-patterns.ts')).compileRegex : undefined);
       const verdict = evaluateGuards(index, action, this.clock(), m);
       return verdict.decisive
-        ? { verdict, reason: guardReason(verdict.decisive, index.plan, index.planProject), plan: index.plan }
+        ? { verdict, reason: guardReason(verdict.decisive, index.plan, index.planProject, this.options.agents), plan: index.plan }
         : { verdict, plan: index.plan };
     });
   }

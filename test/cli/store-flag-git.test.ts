@@ -5,6 +5,10 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { git, GIT_ENV, gitInit } from '../helpers/git.ts';
 import { directMain } from '../../src/cli/direct-main.ts';
+import { agentsCommandOf } from '../../src/cli/context.ts';
+import { CHECK_ACTION } from '../../src/mcp/check-action.ts';
+import { newToolContext } from '../../src/mcp/tools.ts';
+import { InvariantService } from '../../src/service/invariant-service.ts';
 import { runAgents } from '../helpers/main.ts';
 import { shellWords } from '../helpers/shell-words.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -105,5 +109,87 @@ describe('the commands export and guard check name under --store', () => {
     });
     expect(code).toBe(1);
     expect(commandsIn(stdout)).toEqual([['--store', STORE, 'validate', '--fix']]);
+  });
+});
+
+describe('the commands a guard tells an agent to run under --store', () => {
+  /** A repository whose store at STORE guards secrets/**; the invariant's id. */
+  async function guarded(): Promise<{ cwd: string; id: string }> {
+    const cwd = tempDir();
+    gitInit(cwd);
+    expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
+    const added = await runAgents(
+      ['--store', STORE, '--format', 'json', 'invariant', 'add', '--global', 'Never touch secrets', '--guard-write', 'secrets/**'],
+      { cwd },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    return { cwd, id: (JSON.parse(added.stdout) as { id: string }).id };
+  }
+
+  /** The words of the waive and plan activate commands a deny's reason names (plain, not in backticks). */
+  const waivers = (reason: string) => {
+    const m = /To waive it: (agents .*?), then (agents .*?) \(no project/.exec(reason);
+    expect(m, reason).not.toBeNull();
+    return [shellWords(m![1]!), shellWords(m![2]!)];
+  };
+  const waive = (store: string, id: string) => [
+    ['agents', '--store', store, 'invariant', 'waive', id, '--plan', 'PLAN', '--reason', '…', '--owner', '…', '--expires', 'YYYY-MM-DD'],
+    ['agents', '--store', store, 'plan', 'activate', 'PLAN'],
+  ];
+
+  it("guard try's reason names the run's --store", async () => {
+    const { cwd, id } = await guarded();
+    const r = await runAgents(['--store', STORE, '--format', 'json', 'guard', 'try', '--path', 'secrets/a.pem'], { cwd });
+    expect(r.code, r.stderr).toBe(1);
+    const { decision, reason } = JSON.parse(r.stdout) as { decision: string; reason: string };
+    expect(decision).toBe('deny');
+    expect(waivers(reason)).toEqual(waive(STORE, id));
+  });
+
+  it("the hook's deny reasons name the store's absolute path: a guard's waiver, and a write into the store", async () => {
+    const { cwd, id } = await guarded();
+    // Started from the session's folder, as a client starts it; the agent's shell may be anywhere by then.
+    const hook = async (file: string) => {
+      const input = JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        session_id: 's',
+        cwd,
+        tool_name: 'Write',
+        tool_input: { file_path: join(cwd, file), content: 'x' },
+      });
+      const r = await runAgents(['--store', STORE, 'guard', 'hook', '--client', 'claude'], {
+        cwd,
+        input,
+        env: { CLAUDE_PROJECT_DIR: cwd },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const answer = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+      expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
+      return answer.hookSpecificOutput.permissionDecisionReason;
+    };
+    const root = join(cwd, STORE);
+    expect(waivers(await hook('secrets/a.pem'))).toEqual(waive(root, id));
+    expect(await hook(`${STORE}/global/new.yaml`)).toContain(`(${agentsCommandOf(root)} invariant add, edit, waive…)`);
+    // A store the hook cannot judge by (a policy source not pinned yet): the reason's commands, by guard.on_error's deny.
+    appendFileSync(join(root, 'config.yaml'), 'extends:\n  - name: policy\n    url: ../policy\n    ref: main\n');
+    const unpinned = await runAgents(['--store', STORE, 'guard', 'hook', '--client', 'claude'], {
+      cwd,
+      input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd, tool_name: 'Bash', tool_input: { command: 'ls' } }),
+      env: { CLAUDE_PROJECT_DIR: cwd },
+    });
+    expect(unpinned.code).toBe(2);
+    expect(commandsIn(unpinned.stderr)).toEqual([
+      ['--store', root, 'extends', 'update'],
+      ['--store', root, 'extends', 'fetch'],
+    ]);
+  });
+
+  it("MCP check_action's reason names the server's --store", async () => {
+    const { cwd, id } = await guarded();
+    const root = join(cwd, STORE);
+    const ctx = newToolContext(new InvariantService(root), { ...process.env, ...GIT_ENV }, agentsCommandOf(root));
+    const answer = await CHECK_ACTION.run({ path: 'secrets/a.pem' }, ctx);
+    expect(answer.data.decision).toBe('deny');
+    expect(waivers(answer.data.reason as string)).toEqual(waive(root, id));
   });
 });

@@ -117,6 +117,8 @@ export default defineCommand<HookArgs>({
     // Once out of time the answer is given: a call that ends later (where the run cannot end the process) says nothing more.
     let late = false;
     const reply = (answer: HookAnswer) => (late ? answer.exitCode : send(ctx, answer));
+    // The start of the commands a reason names: the run's, with its --store (the store's absolute path once it is found).
+    let agents = ctx.agentsCommand();
     const call = async (): Promise<number> => {
       try {
         // The repository's own store, the one nearest its top: one an agent made below it (a folder it then works
@@ -130,7 +132,9 @@ export default defineCommand<HookArgs>({
         const session = variable === undefined ? undefined : ctx.io.env[variable];
         const cwd = session ? resolve(ctx.io.cwd, session) : ctx.io.cwd;
         const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd, outermost: true });
-        service = new GuardService(root, ctx.io.env, undefined, { deadline });
+        // The commands its reasons name reach this store from wherever the agent's shell went (agentsCommandAt).
+        agents = ctx.agentsCommandAt(root);
+        service = new GuardService(root, ctx.io.env, undefined, { deadline, agents });
         reading = true;
         const raw = await readInput(ctx, deadline).catch((error: unknown) => {
           throw error instanceof StdinTimeout ? new GuardInputError(inputLate(timeout)) : error;
@@ -150,7 +154,7 @@ export default defineCommand<HookArgs>({
         const why =
           error instanceof GuardTimeout
             ? `no decision within ${boundText(timeout.ms)} (${timeout.source}): the call names more paths or folders than the hook can judge in that time`
-            : hookReason(error);
+            : hookReason(error, agents);
         // Logged with its answer: with on_error allow, the log is the only trace of a call let through unchecked.
         if (!late) service?.logError(why, onError, action);
         return reply(errorAnswer(why, onError));

@@ -50,7 +50,7 @@ export default defineCommand<TryArgs>({
           'missing-value',
         );
     const { GuardService } = await import('../../service/guard-service.ts');
-    const service = new GuardService(await ctx.root(), ctx.io.env);
+    const service = new GuardService(await ctx.root(), ctx.io.env, undefined, { agents: ctx.agentsCommand() });
     const tool = argv.tool ?? (argv.command !== undefined ? 'Bash' : 'Write');
     const action = service.toAction({
       tool,
