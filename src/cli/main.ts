@@ -204,7 +204,7 @@ function placeAfterDashes(entry: LazyCommand, argv: Record<string, unknown>): vo
   if (rest.length > 0) {
     throw new UsageError(
       `unexpected argument "${truncate(rest[0]!)}"`,
-      `\`agents ${entry.group ? `${entry.group} ` : ''}${form}\` takes no more words; run it with --help for usage.`,
+      (agents) => `\`${agents} ${entry.group ? `${entry.group} ` : ''}${form}\` takes no more words; run it with --help for usage.`,
       { arguments: rest },
       'unexpected-argument',
     );
@@ -286,7 +286,7 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
         const rest = args.slice(dashes + 1);
         throw new UsageError(
           rest.length > 0 ? `unexpected argument "${truncate(rest[0]!)}"` : 'Name a command.',
-          `A command's words go before \`--\`; after it come only its arguments. ${USAGE_HINT}`,
+          (agents) => `A command's words go before \`--\`; after it come only its arguments. ${USAGE_HINT(agents)}`,
           { arguments: rest },
           'unexpected-argument',
         );

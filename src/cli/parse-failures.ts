@@ -5,10 +5,10 @@
  * table does not hold, each with its code, what was given and what to do.
  */
 import { closestNames, hintWithGuess } from '../core/closest.ts';
-import { conflictingOptions, missingArgument, missingOption, UsageError } from '../core/errors.ts';
+import { type CommandHint, conflictingOptions, missingArgument, missingOption, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 import { GLOBAL_OPTIONS, GROUPS, namesAt, type LazyCommand } from './registry.ts';
-import { positionalNames, singleDashOption, unknownIn, unknownOptionError, usageHint, usageOf } from './unknown-option.ts';
+import { guessHint, positionalNames, singleDashOption, unknownIn, unknownOptionError, usageHint, usageOf } from './unknown-option.ts';
 
 /** What each positional argument of the command table names, as a missing one is said. */
 const ARGUMENT_NAMES: Record<string, string> = {
@@ -44,13 +44,13 @@ export function usageFromYargs(
   if (required && command) {
     // A required option left out: named as it is written, with the command whose option it is.
     const usage = usageOf(command);
-    const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
+    const words = `${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
     const options = required[1]!.split(', ').map((o) => `--${o}`);
     const listed = options.length === 1 ? options[0]! : `${options.slice(0, -1).join(', ')} and ${options.at(-1)}`;
     return missingOption(
-      `${words} needs ${listed}`,
-      `Give ${options.map((o) => `${o} VALUE`).join(' ')}. Run \`${words} --help\` for its options.`,
-      words.slice('agents '.length),
+      `agents ${words} needs ${listed}`,
+      (agents) => `Give ${options.map((o) => `${o} VALUE`).join(' ')}. Run \`${agents} ${words} --help\` for its options.`,
+      words,
       options.map((o) => o.slice(2)),
     );
   }
@@ -70,8 +70,10 @@ export function usageFromYargs(
     const positionals = positionalNames(command);
     const shown = (name: string) => (positionals.includes(name) ? name.toUpperCase() : `--${name}`);
     const [a, b] = [shown(exclusive[1]!), shown(exclusive[2]!)];
-    const choose = `Choose one of them. ${usageHint(command)}`;
-    return conflictingOptions(`${a} and ${b} cannot be combined`, choose, [exclusive[1]!, exclusive[2]!]);
+    return conflictingOptions(`${a} and ${b} cannot be combined`, guessHint([], command, 'Choose one of them. '), [
+      exclusive[1]!,
+      exclusive[2]!,
+    ]);
   }
   // The first option whose values are refused, when yargs names several.
   const invalid = /^Invalid values: Argument: (\S+), Given: (.*?), Choices: (.*?)(?: Argument: \S+, Given: .*)?$/.exec(text);
@@ -118,13 +120,14 @@ export function usageFromYargs(
 /** `command` without its required argument number `index` (from 0) of its usage, said with that usage. */
 export function missingArgumentOf(command: LazyCommand, index: number): UsageError {
   const usage = usageOf(command);
-  const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
+  const words = `${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
   const needed = requiredArguments(usage);
   const missing = needed[index] ?? needed[0] ?? 'argument';
   return missingArgument(
-    `${words} needs ${ARGUMENT_NAMES[missing] ?? `<${missing}>`}`,
-    `Usage: ${words} ${usage.split(' ').slice(1).join(' ')} [options]. Run \`${words} --help\` for its options.`,
-    words.slice('agents '.length),
+    `agents ${words} needs ${ARGUMENT_NAMES[missing] ?? `<${missing}>`}`,
+    (agents) =>
+      `Usage: ${agents} ${words} ${usage.split(' ').slice(1).join(' ')} [options]. Run \`${agents} ${words} --help\` for its options.`,
+    words,
     missing,
   );
 }
@@ -142,7 +145,7 @@ function invalidValue(option: string, given: readonly unknown[], choices: readon
   const close = given.length === 1 && first !== null ? closestNames(first, names) : [];
   return new UsageError(
     `--${option} ${list(given)} is not one of ${list(choices)}`,
-    hintWithGuess(close, usageHint(command)),
+    guessHint(close, command),
     // The value refused as written (the first, when several were), as every other invalid-value names it.
     { option, value: first, suggestions: close },
     'invalid-value',
@@ -173,13 +176,13 @@ export function unknownCommandError(found: { group: string | undefined; word: st
   const suggestions = [...close, ...grouped];
   const all = [...new Set(names)].filter((n) => n !== 'completion').join(', ');
   const listing = `The ${found.group ?? 'agents'} commands are: ${all}.`;
-  const hint =
+  const hint: CommandHint = (agents) =>
     suggestions.length > 0
       ? hintWithGuess(
-          suggestions.map((n) => `\`agents ${n}\``),
+          suggestions.map((n) => `\`${agents} ${n}\``),
           listing,
         )
-      : `${listing} Run \`agents ${prefix}--help\` for what each does.`;
+      : `${listing} Run \`${agents} ${prefix}--help\` for what each does.`;
   return new UsageError(
     `unknown command "${prefix}${truncate(found.word)}"`,
     hint,

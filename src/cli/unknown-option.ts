@@ -5,22 +5,33 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
-import { UsageError } from '../core/errors.ts';
+import { type CommandHint, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 import { COMMANDS, commandNames, GLOBAL_OPTION_NAMES, GROUPS, groupDemand, type LazyCommand } from './registry.ts';
 import { type ParserOptions, parserOptions } from './parser-options.ts';
 
-export const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
+/**
+ * Where to read the commands and their options. The parse's hints are CommandHints: the run's `agents`, with the
+ * --store it was given, starts the commands they name (AgentsError.hintFor), as every hint's do.
+ */
+export const USAGE_HINT: CommandHint = (agents) =>
+  `Run \`${agents} --help\` for the commands, or \`${agents} COMMAND --help\` for the options of one.`;
 
 /** A group given without a subcommand (`agents plan`, yargs' demand `msg`): its subcommands, and its --help to read what each does. */
 export function missingSubcommand(msg: string | null | undefined): UsageError | undefined {
   const group = GROUPS.find((g) => groupDemand(g) === msg);
-  return group && new UsageError(groupDemand(group), `Run \`agents ${group.name} --help\` for what each does.`);
+  return group && new UsageError(groupDemand(group), (agents) => `Run \`${agents} ${group.name} --help\` for what each does.`);
 }
 
 /** Where to read a command's options: that command's --help when it is known (`agents plan status --help`), else USAGE_HINT. */
-export function usageHint(command: LazyCommand | undefined): string {
-  return command ? `Run \`agents ${wordsOf(command)} --help\` for its options.` : USAGE_HINT;
+export function usageHint(command: LazyCommand | undefined): CommandHint {
+  return command ? (agents) => `Run \`${agents} ${wordsOf(command)} --help\` for its options.` : USAGE_HINT;
+}
+
+/** `usageHint(command)`, after "Did you mean …?" when there are `suggestions` (hintWithGuess), and `before` it. */
+export function guessHint(suggestions: readonly string[], command: LazyCommand | undefined, before = ''): CommandHint {
+  const usage = usageHint(command);
+  return (agents) => hintWithGuess(suggestions, `${before}${usage(agents)}`);
 }
 
 /** The flags that name a scope: a command that takes some of them is pointed to those. */
@@ -68,7 +79,7 @@ export class UnknownOptionError extends UsageError {
   ) {
     super(
       `unknown option ${truncate(written)}`,
-      hintWithGuess(close, usageHint(command)),
+      guessHint(close, command),
       { arguments: [...all], suggestions: [...close] },
       'unknown-option',
     );
@@ -107,7 +118,7 @@ export function singleDashOption(written: string, options: readonly string[], co
   const close = (options.includes(name) ? [name] : closestNames(name, options)).map((n) => `--${m[1]!.startsWith('no-') ? 'no-' : ''}${n}`);
   return new UsageError(
     `unknown option -${truncate(m[1]!)}`,
-    hintWithGuess(close, `Long options start with two dashes. ${usageHint(command)}`),
+    guessHint(close, command, 'Long options start with two dashes. '),
     { arguments: [`-${m[1]}`], suggestions: close },
     'unknown-option',
   );
@@ -131,7 +142,7 @@ export const refuseTypographicDashes =
       const meant = `--${m[2]}`;
       throw new UsageError(
         `unknown option ${truncate(m[1]! + m[2]!)}: it starts with a typographic dash (${dash}), not two hyphens`,
-        hintWithGuess([meant], usageHint(command)),
+        guessHint([meant], command),
         { arguments: [m[1]! + m[2]!], suggestions: [meant] },
         'unknown-option',
       );
@@ -165,7 +176,8 @@ export function refusePositionalFlags(command: LazyCommand | undefined): (parser
       const words = wordsOf(command);
       throw new UsageError(
         `${truncate(written)} is not an option of ${words}: ${written.slice(2).replace(/^no-/, '')} is its argument`,
-        `Give it after the command's words, without the option: agents ${words} ${usageOf(command).split(' ').slice(1).join(' ')}. Run \`agents ${words} --help\` for its options.`,
+        (agents) =>
+          `Give it after the command's words, without the option: ${agents} ${words} ${usageOf(command).split(' ').slice(1).join(' ')}. Run \`${agents} ${words} --help\` for its options.`,
         { arguments: [written], suggestions: [] },
         'unknown-option',
       );
@@ -227,7 +239,7 @@ export async function asOtherCommandsOption(error: unknown): Promise<unknown> {
   if (command === undefined) {
     return new UsageError(
       error.message,
-      `It is an option of ${some}: give it after the command's words (\`agents COMMAND ${truncate(error.written)}\`).`,
+      (agents) => `It is an option of ${some}: give it after the command's words (\`${agents} COMMAND ${truncate(error.written)}\`).`,
       error.detail,
       'unknown-option',
     );
@@ -237,7 +249,7 @@ export async function asOtherCommandsOption(error: unknown): Promise<unknown> {
   const instead = scopes.length > 0 ? ` ${words} takes ${scopes.map((s) => `--${s}`).join(' or ')}.` : '';
   return new UsageError(
     `${truncate(error.written)} is not an option of ${words}`,
-    `It is an option of ${some}.${instead} Run \`agents ${words} --help\` for its options.`,
+    (agents) => `It is an option of ${some}.${instead} Run \`${agents} ${words} --help\` for its options.`,
     { ...error.detail, suggestions: scopes.map((s) => `--${s}`) },
     'unknown-option',
   );

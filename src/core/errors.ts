@@ -129,12 +129,17 @@ export class UsageError extends AgentsError {
  * one of a group the command checks itself (`guard try` needs --path, --command or --tool). `command`: its words
  * after `agents`; `options`: the names without dashes.
  */
-export function missingOption(message: string, hint: string | undefined, command: string, options: readonly string[]): UsageError {
+export function missingOption(
+  message: string,
+  hint: string | CommandHint | undefined,
+  command: string,
+  options: readonly string[],
+): UsageError {
   return new UsageError(message, hint, { command, options: [...options] }, 'missing-option');
 }
 
 /** A command without its argument (exit 2, code `missing-argument`): `invariant show` with no id. */
-export function missingArgument(message: string, hint: string | undefined, command: string, argument: string): UsageError {
+export function missingArgument(message: string, hint: string | CommandHint | undefined, command: string, argument: string): UsageError {
   return new UsageError(message, hint, { command, argument }, 'missing-argument');
 }
 

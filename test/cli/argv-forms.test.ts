@@ -155,7 +155,8 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     const body = JSON.parse(r.stdout) as { error: { code: string; message: string; hint: string; detail: unknown } };
     expect(body.error.code).toBe('missing-argument');
     expect(body.error.detail).toEqual({ command, argument });
-    expect(body.error.hint).toContain(`agents ${command} <${argument}`);
+    // The usage it names starts with the run's agents and --store.
+    expect(body.error.hint).toContain(`agents --store .agents.example ${command} <${argument}`);
   });
 
   // yargs' own words ("Missing required argument: invariant") name neither the command nor the option as it is written.

@@ -273,3 +273,33 @@ describe('the commands export, import and the examples of a refusal name under -
     expect(example(stdout.error.hint).slice(0, 3)).toEqual(['--store', STORE, 'export']);
   });
 });
+
+describe("the parse's refusals under --store", () => {
+  it("name the run's --store in the --help, the suggestion and the usage they give", async () => {
+    const cwd = tempDir();
+    const hint = async (...args: string[]) => (await refusal(cwd, ...args)).error.hint as string;
+    expect(commandsIn(await hint('init', '--bogus'))).toEqual([['--store', STORE, 'init', '--help']]);
+    expect(commandsIn(await hint('init', '--hook'))).toEqual([['--store', STORE, 'init', '--help']]);
+    expect(commandsIn(await hint('init', '--project', 'web'))).toEqual([['--store', STORE, 'init', '--help']]);
+    expect(commandsIn(await hint('invariant', 'lst'))).toEqual([
+      ['--store', STORE, 'invariant', 'list'],
+      ['--store', STORE, 'invariant', 'ls'],
+    ]);
+    expect(commandsIn(await hint('plan'))).toEqual([['--store', STORE, 'plan', '--help']]);
+    expect(commandsIn(await hint('invariant', 'show'))).toEqual([['--store', STORE, 'invariant', 'show', '--help']]);
+    expect(commandsIn(await hint('invariant', 'list', '--format', 'jsn'))).toEqual([['--store', STORE, 'invariant', 'list', '--help']]);
+    expect(commandsIn(await hint('plan', 'use', '--action', 'x/y'))).toEqual([['--store', STORE, 'plan', 'use', '--help']]);
+    expect(commandsIn(await hint('--bogus', 'invariant', 'list'))).toEqual([
+      ['--store', STORE, '--help'],
+      ['--store', STORE, 'COMMAND', '--help'],
+    ]);
+    expect(commandsIn(await hint('invariant', 'add', '-effective'))).toEqual([['--store', STORE, 'invariant', 'add', '--help']]);
+    expect(commandsIn(await hint('--', 'invariant', 'list'))).toEqual([
+      ['--store', STORE, '--help'],
+      ['--store', STORE, 'COMMAND', '--help'],
+    ]);
+    // Run as the hint says, it answers.
+    const help = await runAgents(['--store', STORE, 'init', '--help'], { cwd });
+    expect(help.code).toBe(0);
+  });
+});
