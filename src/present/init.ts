@@ -30,8 +30,8 @@ export interface InitDone {
   ignored: (IgnoredPath & { more: number }) | undefined;
   /** The repository's instruction files, whose rules the next step imports. */
   instructions: readonly string[];
-  /** The ` --store DIR` the commands it says to run next need (the next step, the hook's export check), or ''. */
-  storeFlag: string;
+  /** The start of the commands it says to run next (the next step, the hook's export check): the run's, with its --store. */
+  agents: string;
 }
 
 /** The JSON of `agents init`. */
@@ -55,9 +55,10 @@ export function initText(s: Style, d: InitDone): string {
   if (hook)
     lines.push(
       `${s.green(hook.action)} pre-commit hook ${hook.path}`,
-      `  it runs \`agents validate --staged\`${d.exportCheck ? ' and `agents export --check`' : ''} before each commit`,
+      // As the hook runs them, from the repository's top: with the store's --store when it is not .agents.
+      `  it runs ${hook.runs.map((c) => `\`${c}\``).join(' and ')} before each commit`,
       hook.merge.action === 'kept'
-        ? `  ${s.yellow('kept')} the pre-merge-commit hook ${hook.merge.path}, which agents did not install: a merge git commits itself (git merge, git pull) runs no pre-commit hook; add \`agents validate --staged\` to it to check merges too`
+        ? `  ${s.yellow('kept')} the pre-merge-commit hook ${hook.merge.path}, which agents did not install: a merge git commits itself (git merge, git pull) runs no pre-commit hook; add \`${hook.runs[0]}\` to it to check merges too`
         : `${s.green(hook.merge.action)} pre-merge-commit hook ${hook.merge.path}`,
       ...(hook.merge.action === 'kept' ? [] : ['  it runs the pre-commit hook for a merge git commits itself (git merge, git pull)']),
       ...(hook.attributes === null
@@ -66,7 +67,7 @@ export function initText(s: Style, d: InitDone): string {
     );
   if (d.offer)
     lines.push(
-      `  this store exports instruction files (export.targets in config.yaml): \`agents init --hooks --export-check${d.storeFlag}\` also checks they are up to date`,
+      `  this store exports instruction files (export.targets in config.yaml): \`${d.agents} init --hooks --export-check\` also checks they are up to date`,
     );
   if (made.length > 0) {
     if (actor) lines.push(`  plans are judged by the ${actorLabel(actor)} (reconciliation in config.yaml)`);
@@ -75,9 +76,9 @@ export function initText(s: Style, d: InitDone): string {
       lines.push(
         '',
         `the repository has ${instructions.length === 1 ? `an instruction file, ${instructions[0]}` : `${instructions.length} instruction files (${instructions[0]}, …)`}: import its rules as invariants`,
-        `Next: agents import${d.storeFlag}`,
+        `Next: ${d.agents} import`,
       );
-    else lines.push('', `Next: agents invariant add --global "Never delete production data"${d.storeFlag}`);
+    else lines.push('', `Next: ${d.agents} invariant add --global "Never delete production data"`);
   }
   return lines.join('\n');
 }

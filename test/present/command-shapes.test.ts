@@ -136,6 +136,7 @@ describe('init shape', () => {
       action: 'installed' as const,
       merge: { path: '/r/.git/hooks/pre-merge-commit', action: 'installed' as const },
       attributes: null,
+      runs: ['agents validate --staged', 'agents export --check'],
     };
     const done = {
       store: '/r/.agents',
@@ -147,7 +148,7 @@ describe('init shape', () => {
       offer: false,
       ignored: undefined,
       instructions: [],
-      storeFlag: '',
+      agents: 'agents',
     };
     expect(doc(initJson(done))).toBe(
       doc({

@@ -219,8 +219,9 @@ describe('a store path that starts with -', () => {
     expect(init).toBe('agents init --store ./-policies');
     const made = await runAgents([...words(init), '--actor', 'none'], { cwd: dir });
     expect(made.code, made.stderr).toBe(0);
-    const next = /Next: agents invariant add --global "Never delete production data"( .*)\n/.exec(made.stdout)![1]!;
-    const added = await runAgents(['invariant', 'add', '--global', 'Never delete production data', ...words(`x${next}`)], { cwd: dir });
+    const next = /Next: (agents .*) invariant add --global "Never delete production data"\n/.exec(made.stdout)![1]!;
+    expect(next).toBe('agents --store ./-policies');
+    const added = await runAgents([...words(next), 'invariant', 'add', '--global', 'Never delete production data'], { cwd: dir });
     expect(added.code, added.stderr).toBe(0);
   });
 });

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import { shellPath } from '../../core/shell-word.ts';
-import { discoverStore, initTarget } from '../../store/discover.ts';
+import { initTarget } from '../../store/discover.ts';
 import { planPreCommitHook, writePreCommitHook } from '../../store/hooks.ts';
 import { initStore, initTargetState, writeSchemas } from '../../store/init.ts';
 import { refuseUncheckedSubmodule } from '../../store/unchecked-submodule.ts';
@@ -108,7 +107,7 @@ export default defineCommand<InitArgs>({
       offer: Boolean(offer),
       ignored,
       instructions,
-      storeFlag: made.length > 0 || offer ? storeFlag(ctx.store, root, ctx.io) : '',
+      agents: ctx.agentsCommand(),
     };
     emit(ctx, initJson(done), () => initText(ctx.style, done));
     return EXIT_CODES.ok;
@@ -142,18 +141,4 @@ async function exportsConfigured(root: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * The `--store` the next command needs to reach the new store: none when a command run here without it finds that
- * store (AGENTS_STORE, or .agents/ from the current folder up), else the folder as given, so that it can be pasted.
- */
-function storeFlag(given: string | undefined, root: string, io: { env: Record<string, string | undefined>; cwd: string }): string {
-  if (given === undefined) return '';
-  try {
-    if (discoverStore({ env: io.env, cwd: io.cwd }) === root) return '';
-  } catch {
-    // Nothing found from here: the flag is needed.
-  }
-  return ` --store ${shellPath(given)}`;
 }
