@@ -157,9 +157,15 @@ export interface MarkdownFilters {
  * `diffMarkdownLines` cut to at most `limit` characters (newlines included,
  * counted in UTF-16 units, never fewer than GitHub's characters): whole lines
  * up to the cut, then a closing line that says how many lines were left out
- * and how to see them all, with the run's filters. A report that fits is written unchanged.
+ * and how to see them all, with the run's filters and --store. A report that fits is written unchanged.
  */
-export function* boundedMarkdownLines(d: DiffResult, limit = MARKDOWN_LIMIT, filters: MarkdownFilters = {}): Generator<string> {
+export function* boundedMarkdownLines(
+  d: DiffResult,
+  limit = MARKDOWN_LIMIT,
+  filters: MarkdownFilters = {},
+  /** The start of the command it names: the run's, with its --store (CliContext.agentsCommand). */
+  agents = 'agents',
+): Generator<string> {
   // The index side is asked for with --staged; its range reads "HEAD (staged)" when none was given.
   const staged = d.after.kind === 'index';
   // Without the filters the command would report other projects than the comment did.
@@ -169,7 +175,7 @@ export function* boundedMarkdownLines(d: DiffResult, limit = MARKDOWN_LIMIT, fil
     ...(filters.allProjects ? ['--all-projects'] : []),
   ];
   const command = [
-    `agents invariant diff ${truncate(staged ? d.range.replace(/ \(staged\)$/, '') : d.range, 200)}`,
+    `${agents} invariant diff ${truncate(staged ? d.range.replace(/ \(staged\)$/, '') : d.range, 200)}`,
     ...(staged ? ['--staged'] : []),
     ...filtered,
   ].join(' ');

@@ -193,3 +193,22 @@ describe('the commands a guard tells an agent to run under --store', () => {
     expect(waivers(answer.data.reason as string)).toEqual(waive(root, id));
   });
 });
+
+describe('invariant diff --format markdown cut short under --store', () => {
+  it("names the whole report's command with the run's --store", async () => {
+    const cwd = tempDir();
+    gitInit(cwd);
+    expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
+    // More added invariants than one pull-request comment holds.
+    for (let i = 0; i < 900; i++) {
+      const id = `01JDQ6X5Z8W4N3B2C1D${String(i).padStart(7, '0')}`;
+      writeFileSync(join(cwd, STORE, 'global', `${id}.yaml`), `id: ${id}\ntext: Never deploy service number ${i} on a Friday afternoon\n`);
+    }
+    git(cwd, 'add', '-A');
+    const r = await runAgents(['--store', STORE, 'invariant', 'diff', '--staged', '--format', 'markdown'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const footer = r.stdout.trimEnd().split('\n').at(-1)!;
+    expect(footer).toMatch(/^\*\*Cut short:\*\*/);
+    expect(commandsIn(footer)).toEqual([['--store', STORE, 'invariant', 'diff', 'HEAD', '--staged']]);
+  });
+});

@@ -51,7 +51,9 @@ export default defineCommand<DiffArgs>({
     // Written as made: a change of many global invariants in a store of many projects lists millions of entries.
     // The markdown is a pull-request comment, cut where GitHub would refuse it whole.
     if (argv.format === 'markdown')
-      await writePieces(ctx.io.stdout, piecesOf(boundedMarkdownLines(result, undefined, filters)), (p) => safeText(p, false));
+      await writePieces(ctx.io.stdout, piecesOf(boundedMarkdownLines(result, undefined, filters, ctx.agentsCommand())), (p) =>
+        safeText(p, false),
+      );
     else if (ctx.format === 'text')
       await writePieces(ctx.io.stdout, piecesOf(diffTextLines(result, ctx.style)), (p) => safeText(p, ctx.color));
     // An effective set's entries may number thousands: a few sets to a piece, in JSON and YAML alike.
