@@ -22,6 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { setFlagsFromString } from 'node:v8';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { join } from 'node:path';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { EXIT_CODES } from '../core/errors.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
@@ -219,7 +220,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
         try {
           if (tool.writes && !(await writeAllowed())) {
             if (configError !== undefined) throw configError;
-            throw writeOffError(tool, writeOffBy);
+            throw writeOffError(tool, writeOffBy, join(ctx.service.root, 'config.yaml'));
           }
           const noticed: string[] = [];
           const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;

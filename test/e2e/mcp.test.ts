@@ -432,6 +432,8 @@ describe('agents mcp: writing', () => {
     expect(textOf(r)).toContain('--allow-write');
     // Started with --store: the restart it names serves that store, not one found from the client's folder.
     expect(errorOf(r).hint).toContain(`\`agents --store ${root} mcp --allow-write\``);
+    // And the config.yaml that turns writing on is that store's, wherever it is.
+    expect(errorOf(r).hint).toContain(`\`mcp: {allow_write: true}\` in ${join(root, 'config.yaml')} (`);
     expect(fileList(root)).toEqual(before);
   });
 
@@ -528,6 +530,7 @@ describe('agents mcp: writing', () => {
       expect(r.isError, off).toBe(true);
       // Said to be the option's doing, not config.yaml's, which says allow_write: true already.
       expect(errorOf(r).detail).toEqual({ reason: 'write-off', by: 'option' });
+      expect(errorOf(r).hint).toContain(`\`mcp: {allow_write: true}\` in ${join(other, 'config.yaml')} decides`);
     }
     expect(records(other, EXAMPLE_PLAN, 'violations')).toHaveLength(1);
     // A value config.yaml does not take leaves writing off, and a writing call says where (exit 3), as a reader would.
