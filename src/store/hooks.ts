@@ -37,6 +37,14 @@ function storeOption(storeArg: string | undefined): string {
   return storeArg ? ` --store ${shellQuote(notAnOption(storeArg))}` : '';
 }
 
+/**
+ * The ` --store DIR` a hook run at the repository's top `top` gives the store at `storeRoot` (the pre-commit hook, an
+ * agent client's guard hook): its path from the top, or '' for `.agents`, which the hook finds unnamed.
+ */
+export function hookStoreOption(top: string, storeRoot: string): string {
+  return storeOption(storeArgOf(top, storeRoot));
+}
+
 /** `storeRoot` as a hook names it: its path from the repository's top, or undefined for `.agents` (found unnamed). */
 function storeArgOf(top: string, storeRoot: string): string | undefined {
   const rel = relative(top, storeRoot).split(sep).join('/');

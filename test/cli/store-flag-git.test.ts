@@ -212,3 +212,44 @@ describe('invariant diff --format markdown cut short under --store', () => {
     expect(commandsIn(footer)).toEqual([['--store', STORE, 'invariant', 'diff', 'HEAD', '--staged']]);
   });
 });
+
+describe('guard install under --store', () => {
+  it('writes a hook that finds that store from the session folder, and --check finds it installed', async () => {
+    const cwd = tempDir();
+    gitInit(cwd);
+    expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
+    const added = await runAgents(
+      ['--store', STORE, 'invariant', 'add', '--global', 'Never touch secrets', '--guard-write', 'secrets/**'],
+      {
+        cwd,
+      },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const home = tempDir();
+    const installed = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude'], { cwd, env: { HOME: home } });
+    expect(installed.code, installed.stderr).toBe(0);
+    const settings = JSON.parse(readFileSync(join(cwd, '.claude/settings.json'), 'utf8'));
+    const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
+    const words = shellWords(command.replace(/ \|\| exit 2$/, ''));
+    expect(words).toEqual(['agents', '--store', STORE, 'guard', 'hook', '--client', 'claude']);
+    // Run as Claude Code runs it: from the agent's shell's folder, the session's folder in CLAUDE_PROJECT_DIR.
+    mkdirSync(join(cwd, 'sub'));
+    const hook = await runAgents(words.slice(1), {
+      cwd: join(cwd, 'sub'),
+      env: { CLAUDE_PROJECT_DIR: cwd },
+      input: JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        session_id: 's',
+        cwd: join(cwd, 'sub'),
+        tool_name: 'Write',
+        tool_input: { file_path: join(cwd, 'secrets/a.pem'), content: 'x' },
+      }),
+    });
+    expect(hook.code, hook.stderr).toBe(0);
+    const answer = JSON.parse(hook.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('Never touch secrets');
+    const check = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude', '--check'], { cwd, env: { HOME: home } });
+    expect(check.code, check.stderr).toBe(0);
+  });
+});

@@ -13,6 +13,7 @@ import { executableFile, programOnPath } from '../../store/program-path.ts';
 import { delimiter, isAbsolute } from 'node:path';
 import { codexHooksOff } from '../../core/codex-features.ts';
 import { repositoryTop } from '../../store/projects.ts';
+import { hookStoreOption } from '../../store/hooks.ts';
 import { failedPartWay, writeFileAtomic } from '../../store/atomic-write.ts';
 import { readRegularFile } from '../../store/read-file.ts';
 import { textOf } from '../../service/guard-install-folders.ts';
@@ -275,8 +276,11 @@ export default defineCommand<InstallArgs>({
       );
     const root = await ctx.root();
     const top = repositoryTop(root);
+    // What the entry starts: the program, given the store when it is not .agents, which the hook would not find
+    // unnamed (a monorepo's tools/policy/.agents): read from the session's folder, the top, as the settings lie there.
+    const hooked = `${program}${hookStoreOption(top, root)}`;
     const write = async () => {
-      const plans = planInstall(top, clients, program, false);
+      const plans = planInstall(top, clients, hooked, false);
       // Temporaries a killed install left beside the settings (which git would show for ever) go first.
       const { removeStaleTemps } = await import('../../store/stale-temps.ts');
       removeStaleTemps(
@@ -311,7 +315,7 @@ export default defineCommand<InstallArgs>({
     // Installs take turns from their read to their last write: two at once each found a file absent, and the second
     // failed at its create with part of its files written; or replaced a file the first had changed since it read it.
     const plans = argv.check
-      ? planInstall(top, clients, program, true)
+      ? planInstall(top, clients, hooked, true)
       : git === undefined
         ? await write()
         : await withFolderLock(git, 'agents/guard-install', write, {
@@ -321,7 +325,7 @@ export default defineCommand<InstallArgs>({
     // A session started in a folder below the top reads that folder's settings (docs/guard.md): --check says each, and
     // the install, which writes the top's only, warns of each that leaves such a session unguarded.
     const { folderSettings, homeSettings } = await import('../../service/guard-install-folders.ts');
-    const folders = await folderSettings(top, clients, program);
+    const folders = await folderSettings(top, clients, hooked);
     // The user's own settings switch hooks off for every project of theirs that does not set the key back.
     const home = homeSettings(top, clients);
     const rows = guardInstallRows(plans, argv.check === true, folders, home);
@@ -333,7 +337,7 @@ export default defineCommand<InstallArgs>({
       for (const other of new Set(missing.flatMap((m) => (m.other === undefined ? [] : [m.other])))) {
         const those = missing.filter((m) => m.other === other);
         ctx.notice(
-          `${those.map((m) => m.rel).join(', ')}: the guard hook there is started by \`${other}\`, not \`${program}\`: check it with --program ${shellWord(other)}, or run \`${ctx.agentsCommand()} guard install --client ${those.map((m) => m.client).join(',')}${asGiven}\` to replace it`,
+          `${those.map((m) => m.rel).join(', ')}: the guard hook there is started by \`${other}\`, not \`${hooked}\`: check it with --program ${shellWord(other)}, or run \`${ctx.agentsCommand()} guard install --client ${those.map((m) => m.client).join(',')}${asGiven}\` to replace it`,
         );
       }
       const plain = missing.filter((m) => m.other === undefined).map((m) => m.client);
