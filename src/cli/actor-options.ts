@@ -40,7 +40,7 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
       const actors = FLAG_ACTORS[given];
       throw new UsageError(
         `--${given} goes with ${actors.map((a) => `--actor ${a}`).join(' or ')}`,
-        `Nothing was created. See \`agents init --help\` and ${docsRef('actors.md')}.`,
+        (agents) => `Nothing was created. See \`${agents} init --help\` and ${docsRef('actors.md')}.`,
         { option: given, actors: [...actors] },
       );
     }

@@ -298,6 +298,8 @@ describe("the parse's refusals under --store", () => {
       ['--store', STORE, '--help'],
       ['--store', STORE, 'COMMAND', '--help'],
     ]);
+    // An actor's flag without its actor, which init checks itself.
+    expect(commandsIn(await hint('init', '--model', 'x'))).toEqual([['--store', STORE, 'init', '--help']]);
     // Run as the hint says, it answers.
     const help = await runAgents(['--store', STORE, 'init', '--help'], { cwd });
     expect(help.code).toBe(0);

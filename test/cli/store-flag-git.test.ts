@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { git, GIT_ENV, gitInit } from '../helpers/git.ts';
 import { directMain } from '../../src/cli/direct-main.ts';
+import { main } from '../../src/cli/main.ts';
 import { agentsCommandOf } from '../../src/cli/context.ts';
 import { CHECK_ACTION } from '../../src/mcp/check-action.ts';
 import { newToolContext } from '../../src/mcp/tools.ts';
@@ -251,5 +252,34 @@ describe('guard install under --store', () => {
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('Never touch secrets');
     const check = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude', '--check'], { cwd, env: { HOME: home } });
     expect(check.code, check.stderr).toBe(0);
+  });
+});
+
+describe('more refusals under --store that name a command', () => {
+  it("invariant diff of revisions that hold no store: the init that makes it at the run's --store", async () => {
+    const cwd = tempDir();
+    gitInit(cwd);
+    git(cwd, 'commit', '-q', '--allow-empty', '-m', 'a');
+    git(cwd, 'commit', '-q', '--allow-empty', '-m', 'b');
+    const r = await runAgents(['--store', STORE, '--format', 'json', 'invariant', 'diff', 'HEAD~1..HEAD'], { cwd });
+    expect(r.code).toBe(2);
+    expect(commandsIn(JSON.parse(r.stdout).error.hint)).toEqual([['--store', STORE, 'init']]);
+  });
+
+  it('guard hook at a terminal: the guard try to use instead', async () => {
+    const cwd = tempDir();
+    gitInit(cwd);
+    expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
+    let stderr = '';
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    const code = await main(['--store', STORE, 'guard', 'hook', '--client', 'claude'], {
+      stdout: { write: () => true },
+      stderr: { write: (c: string) => (stderr += c) },
+      stdin,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
+      cwd,
+    });
+    expect(code).toBe(2);
+    expect(commandsIn(stderr)).toEqual([['--store', STORE, 'guard', 'try']]);
   });
 });

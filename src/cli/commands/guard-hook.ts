@@ -29,7 +29,9 @@ const MAX_INPUT = 16 * 1024 * 1024;
 async function readInput(ctx: CliContext, deadline: number): Promise<string> {
   // A person at a terminal, not a client: the hook would wait for JSON until its bound. Answered now, by on_error.
   if (ctx.io.stdin.isTTY)
-    throw new GuardInputError('the hook input is a terminal: a client writes its JSON to the hook (try an action with `agents guard try`)');
+    throw new GuardInputError(
+      `the hook input is a terminal: a client writes its JSON to the hook (try an action with \`${ctx.agentsCommand()} guard try\`)`,
+    );
   const whole = ctx.io.readStdin?.(MAX_INPUT, deadline);
   if (whole !== undefined) {
     if (whole.length > MAX_INPUT) throw new GuardInputError('the hook input is over 16 MiB');

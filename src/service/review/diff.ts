@@ -138,7 +138,8 @@ async function diffWith(
       if (walk.reader !== early) walk.reader.close();
       throw new UsageError(
         `no store found: ${prefix}/ is in neither the working tree, ${before.info.label} nor ${after.info.label}`,
-        'Run `agents init` at the top of your repository, or point to the store with --store DIR or AGENTS_STORE.',
+        // Given --store, the init it names makes the store there, not at the default place.
+        (agents) => `Run \`${agents} init\` at the top of your repository, or point to the store with --store DIR or AGENTS_STORE.`,
         { store: root },
       );
     }
