@@ -1,5 +1,5 @@
 // The commands that run git (export, guard check) name the --store they were given in what they say to run: a process test.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -227,14 +227,18 @@ describe('guard install under --store', () => {
     );
     expect(added.code, added.stderr).toBe(0);
     const home = tempDir();
+    // A folder's own settings without the hook, which the install warns of with the check that lists them.
+    mkdirSync(join(cwd, 'sub/.claude'), { recursive: true });
+    writeFileSync(join(cwd, 'sub/.claude/settings.json'), '{}\n');
     const installed = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude'], { cwd, env: { HOME: home } });
     expect(installed.code, installed.stderr).toBe(0);
+    const lists = /\((agents .*?) lists these\)/.exec(installed.stderr)?.[1];
+    expect(lists && shellWords(lists)).toEqual(['agents', '--store', STORE, 'guard', 'install', '--check']);
     const settings = JSON.parse(readFileSync(join(cwd, '.claude/settings.json'), 'utf8'));
     const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
     const words = shellWords(command.replace(/ \|\| exit 2$/, ''));
     expect(words).toEqual(['agents', '--store', STORE, 'guard', 'hook', '--client', 'claude']);
     // Run as Claude Code runs it: from the agent's shell's folder, the session's folder in CLAUDE_PROJECT_DIR.
-    mkdirSync(join(cwd, 'sub'));
     const hook = await runAgents(words.slice(1), {
       cwd: join(cwd, 'sub'),
       env: { CLAUDE_PROJECT_DIR: cwd },
@@ -250,6 +254,8 @@ describe('guard install under --store', () => {
     const answer = JSON.parse(hook.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('Never touch secrets');
+    // The top's entry is installed; the folder's settings still lack it.
+    rmSync(join(cwd, 'sub/.claude'), { recursive: true });
     const check = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude', '--check'], { cwd, env: { HOME: home } });
     expect(check.code, check.stderr).toBe(0);
   });

@@ -350,7 +350,7 @@ export default defineCommand<InstallArgs>({
     // fails on them says what to do with each as well.
     for (const f of folders.filter((r) => r.status !== 'installed'))
       ctx.notice(
-        `warning: ${f.file}${f.line === undefined ? '' : `:${f.line}:${f.col}`}: ${f.status === 'off' ? 'switches hooks off' : 'holds no guard hook'}, so a ${f.client} session started in ${f.file.slice(0, f.file.indexOf('/.'))} runs none: ${f.status === 'off' ? 'set it back' : 'copy the entry into it by hand'}${argv.check ? '' : ' (agents guard install --check lists these)'}`,
+        `warning: ${f.file}${f.line === undefined ? '' : `:${f.line}:${f.col}`}: ${f.status === 'off' ? 'switches hooks off' : 'holds no guard hook'}, so a ${f.client} session started in ${f.file.slice(0, f.file.indexOf('/.'))} runs none: ${f.status === 'off' ? 'set it back' : 'copy the entry into it by hand'}${argv.check ? '' : ` (${ctx.agentsCommand()} guard install --check lists these)`}`,
       );
     for (const f of home)
       ctx.notice(
