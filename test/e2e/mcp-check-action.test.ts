@@ -42,8 +42,11 @@ describe('MCP check_action', () => {
       hits: [{ subject: 'app/migrations/001.sql' }],
     });
     rmSync(join(dir, 'app'), { recursive: true });
-    // The same data `agents guard try --format json` prints, hit by hit.
-    const cli = agents(['guard', 'try', '--path', 'app/migrations/001.sql', '--format', 'json'], { cwd: dir });
+    // The same data `agents guard try --format json` prints, hit by hit, given the server's --store (which the waiver it
+    // names carries).
+    const cli = agents(['--store', join(dir, '.agents'), 'guard', 'try', '--path', 'app/migrations/001.sql', '--format', 'json'], {
+      cwd: dir,
+    });
     expect((await call({ path: 'app/migrations/001.sql' })).structuredContent).toEqual(JSON.parse(cli.stdout));
     expect((await call({ tool: 'mcp__db__drop_table', cwd: 'app' })).structuredContent).toMatchObject({ decision: 'ask' });
     expect((await call({ tool: 'mcp__db__drop_table' })).structuredContent).toMatchObject({ decision: 'none', hits: [] });
