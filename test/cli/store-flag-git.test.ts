@@ -254,6 +254,19 @@ describe('guard install under --store', () => {
     const answer = JSON.parse(hook.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('Never touch secrets');
+    // An entry from before the store was named (the bare program) is put right by the install, which the check names.
+    const bare = structuredClone(settings);
+    bare.hooks.PreToolUse[0].hooks[0].command = 'agents guard hook --client claude || exit 2';
+    writeFileSync(join(cwd, '.claude/settings.json'), JSON.stringify(bare));
+    const stale = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude', '--check'], { cwd, env: { HOME: home } });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).not.toContain('check it with --program');
+    // Started by `agents`, not `agents --store STORE`: the install that replaces it.
+    expect(commandsIn(stale.stderr)).toEqual([
+      ['--store', STORE],
+      ['--store', STORE, 'guard', 'install', '--client', 'claude'],
+    ]);
+    writeFileSync(join(cwd, '.claude/settings.json'), JSON.stringify(settings));
     // The top's entry is installed; the folder's settings still lack it.
     rmSync(join(cwd, 'sub/.claude'), { recursive: true });
     const check = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude', '--check'], { cwd, env: { HOME: home } });

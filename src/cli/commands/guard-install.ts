@@ -336,8 +336,11 @@ export default defineCommand<InstallArgs>({
       const missing = plans.filter((p) => !p.installed);
       for (const other of new Set(missing.flatMap((m) => (m.other === undefined ? [] : [m.other])))) {
         const those = missing.filter((m) => m.other === other);
+        // The program itself, without the store's --store: an install from before the store was named, which no
+        // --program finds; only the install puts it right.
+        const check = other === program ? '' : `check it with --program ${shellWord(other)}, or `;
         ctx.notice(
-          `${those.map((m) => m.rel).join(', ')}: the guard hook there is started by \`${other}\`, not \`${hooked}\`: check it with --program ${shellWord(other)}, or run \`${ctx.agentsCommand()} guard install --client ${those.map((m) => m.client).join(',')}${asGiven}\` to replace it`,
+          `${those.map((m) => m.rel).join(', ')}: the guard hook there is started by \`${other}\`, not \`${hooked}\`: ${check}run \`${ctx.agentsCommand()} guard install --client ${those.map((m) => m.client).join(',')}${asGiven}\` to replace it`,
         );
       }
       const plain = missing.filter((m) => m.other === undefined).map((m) => m.client);
