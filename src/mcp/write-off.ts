@@ -6,21 +6,21 @@ import type { ToolDef } from './tool.ts';
 
 /**
  * Why writing is off, and what turns it on: `option` when --no-allow-write turned it off, whatever config.yaml says
- * (which may well say `allow_write: true`, so advising it would not help); `config` when config.yaml left it off. `config`
- * is the path of the store's config.yaml, which the hint names: the store's, not a `.agents/` the server may not serve.
+ * (which may well say `allow_write: true`, so advising it would not help); `config` when config.yaml left it off. Each
+ * hint is given the path of the served store's config.yaml, which it names: not a `.agents/` the server may not serve.
  */
 const WRITE_OFF = {
   option: {
     why: 'this server was started with --no-allow-write',
-    hint: (config: string): string | CommandHint =>
+    hint: (config: string): string =>
       `Start the server without --no-allow-write (then \`mcp: {allow_write: true}\` in ${config} decides), or with --allow-write (${docsRef('mcp.md')}).`,
   },
   config: {
     why: 'this server was started without --allow-write',
     // The server's `agents`, with its --store: the restart it names serves the same store.
     hint:
-      (config: string): string | CommandHint =>
-      (agents: string) =>
+      (config: string): CommandHint =>
+      (agents) =>
         `Start the server with \`${agents} mcp --allow-write\`, or set \`mcp: {allow_write: true}\` in ${config} (${docsRef('mcp.md')}).`,
   },
 } as const;
