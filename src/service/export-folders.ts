@@ -3,7 +3,8 @@
 import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileGlob, compileSegments, folderPattern, singleFolder } from '../core/globs.ts';
-import { GitError, lsRepoFiles } from '../git/repo.ts';
+import { lsRepoFiles } from '../git/file-listing.ts';
+import { GitError } from '../git/repo.ts';
 
 /**
  * Folders never searched outside a git repository, by import's search for instruction files and export's folders of

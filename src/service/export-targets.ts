@@ -11,7 +11,7 @@ import { readUtf8 } from '../core/utf8.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { crlfInCheckout } from '../git/line-ends.ts';
 import { indexFileGitlinks } from '../git/index-tree.ts';
-import { indexGitlinks } from '../git/repo.ts';
+import { indexGitlinks } from '../git/gitlinks.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { type FileRead, readRegularFile } from '../store/read-file.ts';
 import type { TreeSource } from '../store/tree-source.ts';

@@ -11,7 +11,7 @@ import { hooksSwitchedOff, mergeSettingsText } from '../core/guard-install.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { lineStartsOf } from '../core/yaml-file.ts';
-import { lsRepoFiles } from '../git/repo.ts';
+import { lsRepoFiles } from '../git/file-listing.ts';
 import { commonGitDir, looksLikeGitDir } from '../git/location.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { userSettingsDir } from './guard-paths.ts';

@@ -7,7 +7,7 @@ import type { LeftOut } from '../core/import-rules.ts';
 import { type ImportKind, instructionKind, lenientFrontMatter, RULE_FOLDERS } from '../core/import-sources.ts';
 import { parseYaml } from '../core/parse-core.ts';
 import type { YamlFile } from '../core/yaml-file.ts';
-import { indexHoldsGitlink } from '../git/repo.ts';
+import { indexHoldsGitlink } from '../git/gitlinks.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
 import { shellPath } from '../core/shell-word.ts';
 

@@ -21,7 +21,7 @@ import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts'
 import { nameProblem } from '../core/names.ts';
 import { MAX_FILE_BYTES } from '../core/parse-core.ts';
 import { shellPath } from '../core/shell-word.ts';
-import { lsRepoFiles } from '../git/repo.ts';
+import { lsRepoFiles } from '../git/file-listing.ts';
 import { repositoryTop, readProjects } from '../store/projects.ts';
 import { readStore } from '../store/read.ts';
 import { loadConfig } from '../store/config.ts';

@@ -365,7 +365,7 @@ export class ScopeService {
 
   /** The repository's files, untracked ones too; none known outside git, as validate finds none. */
   private async repoFiles(): Promise<string[] | undefined> {
-    const { lsRepoFiles, GitError } = await import('../git/repo.ts');
+    const [{ lsRepoFiles }, { GitError }] = await Promise.all([import('../git/file-listing.ts'), import('../git/repo.ts')]);
     try {
       return await lsRepoFiles(this.root, true);
     } catch (error) {

@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
-import { GitError, lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
+import { type GitEntry, lsIndex, lsTree } from '../git/file-listing.ts';
+import { GitError, resolveCommit, topLevel } from '../git/repo.ts';
 import { catFileBatch } from '../git/object-reader.ts';
 import type { ParseCache, ParseKeeping } from './parse-cache.ts';
 import type { UsageError } from '../core/errors.ts';

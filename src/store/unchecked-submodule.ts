@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.ts';
 import { shellPath } from '../core/shell-word.ts';
 import { repoTop } from '../git/location.ts';
 import { indexFileGitlinks } from '../git/index-tree.ts';
-import { indexGitlinksAmong } from '../git/repo.ts';
+import { indexGitlinksAmong } from '../git/gitlinks.ts';
 
 /** What is at `path`: nothing, an empty folder, a folder that holds something, or something else; throws what else the system says. */
 export function folderState(path: string): 'none' | 'empty' | 'full' | 'not-a-folder' {

@@ -32,7 +32,7 @@ export function storePaths(store: string, cwd: string, paths: readonly string[] 
  * once it has read the index: `given` are the paths as the user wrote them.
  */
 export async function requireIndexed(store: string, paths: readonly string[], given: readonly string[]): Promise<void> {
-  const { lsIndex } = await import('../git/repo.ts');
+  const { lsIndex } = await import('../git/file-listing.ts');
   refuseUnlisted(
     paths,
     (await lsIndex(store)).map((e) => e.path),

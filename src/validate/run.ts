@@ -124,7 +124,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   const repoFiles = (): Promise<readonly string[] | undefined> =>
     (listed ??= (async () => {
       if (top === undefined) return undefined;
-      const { lsRepoFiles, GitError } = await import('../git/repo.ts');
+      const [{ lsRepoFiles }, { GitError }] = await Promise.all([import('../git/file-listing.ts'), import('../git/repo.ts')]);
       try {
         return await lsRepoFiles(options.store, !options.staged);
       } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { folderGitCouldNotOpen } from '../../src/git/repo.ts';
+import { folderGitCouldNotOpen } from '../../src/git/file-listing.ts';
 
 const WARNING = "warning: could not open directory '";
 /** A line as git cuts it at its limit (usage.c's message buffer): 4095 bytes, no closing quote, no reason. */

@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { indexFileGitlinks, stagesNothingUnder } from '../../src/git/index-tree.ts';
-import { indexGitlinksAmong } from '../../src/git/repo.ts';
+import { indexGitlinksAmong } from '../../src/git/gitlinks.ts';
 import { withRunEnvironment } from '../../src/git/run-environment.ts';
 import { GIT_ENV, git, gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';

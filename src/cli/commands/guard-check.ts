@@ -86,13 +86,16 @@ export default defineCommand<CheckArgs>({
  */
 async function removedStore(ctx: CliContext, range: string | undefined, error: unknown): Promise<string | { place: string }> {
   if (!(error instanceof UsageError)) throw error;
-  const [{ storePlaceAtRevisions }, { diffFiles }, { indexHolds }, { GitError, lsTree }, { parentRange, rangeEnd }] = await Promise.all([
-    import('../../store/discover.ts'),
-    import('../../git/diff.ts'),
-    import('../../git/changed.ts'),
-    import('../../git/repo.ts'),
-    import('../../service/review/ranges.ts'),
-  ]);
+  const [{ storePlaceAtRevisions }, { diffFiles }, { indexHolds }, { GitError }, { lsTree }, { parentRange, rangeEnd }] = await Promise.all(
+    [
+      import('../../store/discover.ts'),
+      import('../../git/diff.ts'),
+      import('../../git/changed.ts'),
+      import('../../git/repo.ts'),
+      import('../../git/file-listing.ts'),
+      import('../../service/review/ranges.ts'),
+    ],
+  );
   const at = storePlaceAtRevisions({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
   const rel = at === undefined ? '' : relative(at.top, at.root).split(sep).join('/');
   if (at === undefined || rel === '' || rel.startsWith('..')) throw error;

@@ -119,7 +119,8 @@ export default defineCommand<InitArgs>({
  * finds them: their rules are the first invariants to bring in. None outside git, where import lists no files either.
  */
 async function instructionFiles(root: string): Promise<string[]> {
-  const [{ lsRepoFiles, GitError }, { instructionKind }] = await Promise.all([
+  const [{ lsRepoFiles }, { GitError }, { instructionKind }] = await Promise.all([
+    import('../../git/file-listing.ts'),
     import('../../git/repo.ts'),
     import('../../core/import-sources.ts'),
   ]);

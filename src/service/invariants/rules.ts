@@ -356,7 +356,8 @@ export async function refuseFolderWrites(root: string, guard: Guard | null | und
   const { filesAsMatched, folderWords, mayNameFolder, writeGlobNamesFolder } = await import('../../core/globs.ts');
   const write = guard?.write ?? [];
   if (!write.some(mayNameFolder)) return;
-  const [{ lsRepoFiles, GitError, ignoresCase }, { repoTop }, { isFolder }] = await Promise.all([
+  const [{ lsRepoFiles }, { GitError, ignoresCase }, { repoTop }, { isFolder }] = await Promise.all([
+    import('../../git/file-listing.ts'),
     import('../../git/repo.ts'),
     import('../../git/location.ts'),
     import('../../store/atomic-write.ts'),

@@ -5,7 +5,8 @@
  */
 import { isHiddenName, isKnownFolder, type PathKind, pathClassifier } from '../../core/layout.ts';
 import type { ObjectReader } from '../../git/object-reader.ts';
-import { GitError, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
+import { GitError, resolveCommit } from '../../git/repo.ts';
+import { findInTree, parseTree, type TreeItem } from '../../git/tree-object.ts';
 import { storeNotAFolder } from '../../store/tree-source.ts';
 import type { OptionWords } from '../option-words.ts';
 import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
