@@ -10,13 +10,8 @@ import {
   ListPromptsRequestSchema,
   CallToolRequestSchema,
   ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -26,12 +21,9 @@ import { join } from 'node:path';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { EXIT_CODES } from '../core/errors.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
-import type { Target } from './resources.ts';
-import type { ToolContext } from './tool.ts';
 import { readingStore, requireStoreHere } from './store-here.ts';
-import { extendsCacheDir } from '../store/git-dir.ts';
-import { oneBatchAtATime, StoreWatcher } from './watch.ts';
 import { WorkingIds } from './working-ids.ts';
+import { type Parts, serveResources } from './resource-handlers.ts';
 import { errorNote, errorResult, readableError, resourceError } from './error-answers.ts';
 import { toolListing, writeOffError } from './write-off.ts';
 import { runEnv } from '../git/run-environment.ts';
@@ -58,14 +50,6 @@ export interface McpOptions {
    * give up (one waiting for a lock writes nothing) and the writes under way finish; then it ends with the reason.
    */
   stop?: AbortSignal;
-}
-
-/** What the server loads after `initialize` is answered: the tools, the resources, and the services they use. */
-interface Parts {
-  tools: typeof import('./tools.ts');
-  resources: typeof import('./resources.ts');
-  service: InvariantService;
-  ctx: ToolContext;
 }
 
 /** The SDK's own JSON Schema validator, made when first asked for. */
@@ -249,95 +233,14 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     ),
   );
 
-  let listed: string | undefined;
-  const currentList = async () => {
-    const { resources, service } = await parts();
-    const targets = await resources.listTargets(service);
-    listed = targets.map((t) => resources.resourceUri(t, 'md')).join('\n');
-    return targets;
-  };
-
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-    try {
-      const targets = await readingStore(options.root, currentList);
-      const { resources } = await parts();
-      const { page, next } = resources.pageOf(targets, request.params?.cursor);
-      return { resources: resources.listedResources(page), ...(next !== undefined ? { nextCursor: next } : {}) };
-    } catch (error) {
-      throw resourceError(error, agents);
-    }
+  const { watcher, currentList } = serveResources(server, {
+    root: options.root,
+    agents,
+    stderr,
+    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+    parts,
+    track,
   });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: (await parts()).resources.TEMPLATES.map((t) => ({ ...t })),
-  }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    try {
-      const { resources, ctx } = await parts();
-      namedTarget(resources, request.params.uri);
-      const read = await readingStore(options.root, () => resources.readResource(ctx, request.params.uri));
-      return bounded({ contents: [read] }, ASK_LESS.resource);
-    } catch (error) {
-      throw resourceError(error, agents);
-    }
-  });
-
-  /**
-   * The target a resource URI names. One that names no target the store could hold (`agents://projects/Web/…`, a plan
-   * id in lower case) is no resource, as an unknown project is none: not found, with the CLI's message.
-   */
-  const namedTarget = (resources: Parts['resources'], uri: string): Target => {
-    try {
-      return resources.parseUri(uri).target;
-    } catch (error) {
-      throw resourceError(error, agents, true);
-    }
-  };
-
-  const subscribed = new Map<string, Target>();
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-    try {
-      const { resources } = await parts();
-      subscribed.set(request.params.uri, namedTarget(resources, request.params.uri));
-    } catch (error) {
-      throw resourceError(error, agents);
-    }
-    return {};
-  });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-    subscribed.delete(request.params.uri);
-    return {};
-  });
-
-  const onBatch = async (paths: ReadonlySet<string>) => {
-    const before = listed;
-    await currentList();
-    const { resources, service } = await parts();
-    if (before !== undefined && before !== listed) await server.sendResourceListChanged();
-    for (const [uri, target] of subscribed) {
-      let planProject: string | undefined;
-      if ('plan' in target)
-        planProject = await service.readPlan(target.plan).then(
-          (p) => p.project,
-          () => undefined,
-        );
-      if ([...paths].some((p) => resources.affects(p, target, planProject))) await server.sendResourceUpdated({ uri });
-    }
-  };
-  // A fetch of the policy sources changes the inherited sets without touching the store: their cache is watched too.
-  const cache = extendsCacheDir(options.root);
-  const watcher = new StoreWatcher(
-    options.root,
-    // A failure is told on stderr and the server goes on.
-    oneBatchAtATime(
-      (paths) => track(onBatch(paths)),
-      (error) => stderr.write(`agents mcp: could not report a store change: ${(error as Error)?.message ?? String(error)}\n`),
-    ),
-    {
-      ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
-      notice: (m) => stderr.write(`agents mcp: ${m}\n`),
-      ...(cache !== undefined ? { cache } : {}),
-    },
-  );
 
   // stdin's lines, a line over the limit refused and a first `initialize` already answered (./initialize.ts).
   const { lines: input, answered } = options.input;
