@@ -4,9 +4,9 @@
  * action, and the answer each one obeys. Pure: paths stay as the client gave
  * them; the service resolves them (links, `..`) against the file system.
  */
-import { AgentsError, UsageError } from './errors.ts';
-import { LONGEST_PATH } from './limits.ts';
+import { AgentsError } from './errors.ts';
 import { escapeUnsafe } from './plain-text.ts';
+import { APPLY_PATCH, commandFolders, patchParts, patchPathsIn } from './guard-scripts.ts';
 
 export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
 export const GUARD_CLIENTS: readonly GuardClient[] = ['claude', 'codex', 'gemini', 'cursor'];
@@ -185,27 +185,6 @@ export function detectClient(input: Json): GuardClient | undefined {
 }
 
 /**
- * The paths and the added text of a Codex `apply_patch` patch
- * (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`,
- * white space before them allowed; added lines start with `+`). The format has no
- * `+++ file` header: Codex adds `+++x` as the line `++x`, so it is added text here too.
- */
-export function patchParts(patch: string): { paths: string[]; texts: string[] } {
-  // A set, not a list searched for each header: a patch of many files was judged in time quadratic in their number.
-  const paths = new Set<string>();
-  const added: string[] = [];
-  for (const line of patch.split(/\r?\n/)) {
-    // Codex reads a file's header with white space around it (its parser trims the line): so is it read here.
-    const m = /^\s*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line);
-    if (m) {
-      const p = m[1]!.trim();
-      if (p !== '') paths.add(p);
-    } else if (line.startsWith('+')) added.push(line.slice(1));
-  }
-  return { paths: [...paths], texts: added.length > 0 ? [added.join('\n')] : [] };
-}
-
-/**
  * The tools that only read or search files (Claude Code's, Gemini CLI's, the MCP filesystem server's and
  * Serena's, by their own name): the paths they name are not written, so a write guard says nothing of them.
  * A tool guard (`guard.tool`) still applies by the name the client gives.
@@ -220,81 +199,6 @@ const READ_TOOLS =
  * `actor: agent` whenever its reasoning quoted guarded text, and recorded that as a violation.
  */
 const ANSWER_TOOL = 'StructuredOutput';
-
-/** A command that runs Codex's patch tool (`apply_patch`, or its other name `applypatch`). */
-const APPLY_PATCH = /(?:^|[\s;&|('"])(?:apply_patch|applypatch)(?=$|[\s;&|)'"<])/;
-
-/**
- * The folder a `cd DIR && apply_patch <<'EOF'` script changes to: Codex applies the patch there (its paths are
- * relative to DIR), as a shell would. DIR is a word, or a string in double or single quotes.
- */
-const APPLY_PATCH_CD = /(?:^|[\s;&|(])cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&;|]+))\s*&&\s*(?:apply_patch|applypatch)(?=$|[\s<])/;
-
-/**
- * Each folder a `cd DIR` or `pushd DIR` of a script changes to (a word, or a string in quotes), after its options (`cd
- * -P --`); in a script given to a shell in quotes or backticks too (`bash -c "cd DIR && …"`), which runs it as well.
- */
-const CHANGE_FOLDER = /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
-
-/**
- * The folders a shell script may be in at its end, relative to where it starts ('' that folder): where it starts, and
- * after each change of folder (`cd DIR`, `pushd DIR`) the folder it has gone to, each change also taken by itself (a
- * `cd` that failed leaves the script where it was). `~` and `~user` are home folders to the shell: a fresh start, as an
- * absolute folder is.
- */
-function scriptFolders(script: string): string[] {
-  const folders = new Set<string>(['']);
-  let here = '';
-  let changes = 0;
-  for (const m of script.matchAll(CHANGE_FOLDER)) {
-    const dir = m[1] ?? m[2] ?? m[3]!;
-    here = here === '' || dir.startsWith('~') ? dir : joinPath(here, dir);
-    // Each folder is judged by the file system's paths: a script of thousands of changes, or of a folder named past any
-    // system's limit, held the hook past its time (and the client's, which then lets the call through unlogged).
-    if (++changes > MAX_FOLDER_CHANGES || here.length > LONGEST_PATH)
-      throw new UsageError(
-        changes > MAX_FOLDER_CHANGES
-          ? `the command changes folder more than ${MAX_FOLDER_CHANGES} times (cd, pushd): too many folders to judge each in the hook's time`
-          : `the command changes to a folder named in more than ${LONGEST_PATH} characters, which no system enters`,
-        'Run it as shorter commands, each in the folder it works in.',
-      );
-    folders.add(here).add(dir);
-  }
-  return [...folders];
-}
-
-/** How many changes of folder (`cd`, `pushd`) a command may make: each folder it may run in is judged by itself. */
-const MAX_FOLDER_CHANGES = 1_000;
-
-/** How many paths a patch a shell script applies may make, its files taken in each folder the script may be in. */
-const MAX_PATCH_PATHS = 100_000;
-
-/**
- * The paths of a patch a shell script applies, as the folders it may apply them in name them. Codex applies a patch
- * of `cd DIR && apply_patch` in DIR. Any other change of folder before it (`cd DIR; apply_patch`, two `cd`s,
- * `pushd`) is the shell's, which runs the `apply_patch` Codex puts on its PATH where the script has gone: each
- * folder it may be in is judged ({@link scriptFolders}), not only the first.
- */
-function patchPathsIn(command: string, paths: readonly string[]): string[] {
-  const at = APPLY_PATCH.exec(command)?.index ?? command.length;
-  const folders = scriptFolders(command.slice(0, at));
-  const cd = APPLY_PATCH_CD.exec(command);
-  if (folders.length === 2 && cd) return paths.map((p) => joinPath(cd[1] ?? cd[2] ?? cd[3]!, p));
-  if (folders.length * paths.length > MAX_PATCH_PATHS)
-    throw new UsageError(
-      `the command applies a patch of ${paths.length} files in ${folders.length} folders it may be in: more than ${MAX_PATCH_PATHS} paths to judge in the hook's time`,
-      'Apply the patch from the folder it is written for (cd DIR && apply_patch), or as several patches.',
-    );
-  const out = new Set<string>();
-  for (const base of folders) for (const p of paths) out.add(base === '' ? p : joinPath(base, p));
-  return [...out];
-}
-
-/** The folders a command changes to ({@link scriptFolders}), for {@link ClientAction.cds}: none when it changes to none. */
-function commandFolders(command: string): Pick<ClientAction, 'cds'> {
-  const cds = scriptFolders(command).filter((f) => f !== '');
-  return cds.length > 0 ? { cds } : {};
-}
 
 /**
  * Tools that move a file: the file they take away is written as much as the one they make. Known by the end of
@@ -477,9 +381,4 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
   const dir = str(ti.dir_path) ?? str(ti.directory) ?? str(ti.workdir) ?? str(ti.cwd);
   const spelt = tool !== given ? { clientTool: given } : {};
   return { ...base, ...(dir && parts.command !== undefined ? { dir } : {}), tool, ...spelt, ...parts, blocking: true };
-}
-
-/** `dir` against `cwd` (POSIX), without the file system: absolute stays, relative is appended. */
-function joinPath(cwd: string, dir: string): string {
-  return dir.startsWith('/') ? dir : `${cwd.replace(/\/+$/, '')}/${dir}`;
 }

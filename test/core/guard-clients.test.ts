@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { clientAnswer, errorAnswer } from '../../src/core/guard-answers.ts';
 import { UsageError } from '../../src/core/errors.ts';
-import { detectClient, GuardInputError, parseClientInput, patchParts } from '../../src/core/guard-clients.ts';
+import { detectClient, GuardInputError, parseClientInput } from '../../src/core/guard-clients.ts';
+import { patchParts } from '../../src/core/guard-scripts.ts';
 
 // Hook inputs in the shapes the clients send: Claude Code 2.1, Codex CLI 0.171 and Gemini CLI 0.61 as
 // captured from real runs; Cursor's from its hooks documentation.
