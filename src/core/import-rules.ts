@@ -18,6 +18,7 @@ import {
   findFrom,
   HEADING,
   headingText,
+  indentedCodeEnd,
   indentOf,
   fileLines,
   ITEM,
@@ -25,8 +26,7 @@ import {
   opensComment,
   opensIndentedCode,
   SETEXT,
-  TABLE_ROW,
-  TABLE_RULE,
+  tableEnd,
   words,
 } from './markdown-blocks.ts';
 import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unattributed, unmarked } from './import-items.ts';
@@ -110,6 +110,22 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     kind = '';
     underItem = false;
   };
+  // A heading (`#` or setext) closes the headings at its level or below, and the list and labels read under them.
+  const enterHeading = (text: string, level: number): void => {
+    while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
+    headings.push(sectionOf(text, level));
+    labels.length = 0;
+    open.length = 0;
+    kind = '';
+    current = undefined;
+    ruled = undefined;
+  };
+  // A label heads what follows it as a heading does: the tags and whether bare phrases are conventions change with it.
+  const pushLabel = (label: Heading): void => {
+    labels.push(label);
+    current = undefined;
+    ruled = undefined;
+  };
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
     out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to, written) });
   };
@@ -161,15 +177,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const heading = HEADING.exec(line);
     if (heading) {
       inList = false;
-      const level = heading[1]!.length;
-      while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
-      const text = plain(headingText(heading));
-      headings.push(sectionOf(text, level));
-      labels.length = 0;
-      open.length = 0;
-      kind = '';
-      current = undefined;
-      ruled = undefined;
+      enterHeading(plain(headingText(heading)), heading[1]!.length);
       leave(i, i, 'heading');
       i++;
       continue;
@@ -178,17 +186,14 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       i++;
       continue;
     }
-    if (TABLE_ROW.test(line) || (lines[i + 1] !== undefined && TABLE_RULE.test(lines[i + 1]!) && line.includes('|'))) {
-      let end = i;
-      while (end + 1 < lines.length && lines[end + 1]!.includes('|') && lines[end + 1]!.trim() !== '') end++;
-      leave(i, end, 'table');
-      i = end + 1;
+    const table = tableEnd(lines, i);
+    if (table !== undefined) {
+      leave(i, table, 'table');
+      i = table + 1;
       continue;
     }
     if (opensIndentedCode(line, lines[i - 1], inList)) {
-      let end = i;
-      while (end + 1 < lines.length && (/^( {4}|\t)/.test(lines[end + 1]!) || lines[end + 1]!.trim() === '')) end++;
-      while (lines[end]!.trim() === '') end--;
+      const end = indentedCodeEnd(lines, i);
       leave(i, end, 'code-block');
       i = end + 1;
       continue;
@@ -228,9 +233,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
         leave(i, end, 'heading');
         // "After merge to main:" says when the steps below it apply: each is taken with it, as under such a caption.
         const head = plain(raw);
-        labels.push(isCondition(head) ? { ...headingOf(label, indent), tag: '', condition: head } : headingOf(label, indent));
-        current = undefined;
-        ruled = undefined;
+        pushLabel(isCondition(head) ? { ...headingOf(label, indent), tag: '', condition: head } : headingOf(label, indent));
         i = end + 1;
         continue;
       }
@@ -240,9 +243,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       if (children && leadsIntoRules(raw, children.items)) {
         leave(i, end, 'heading');
         const head = plain(raw);
-        labels.push({ ...headingOf(head.replace(/:$/, ''), indent), tag: '', ...(isCondition(head) ? { condition: head } : {}) });
-        current = undefined;
-        ruled = undefined;
+        pushLabel({ ...headingOf(head.replace(/:$/, ''), indent), tag: '', ...(isCondition(head) ? { condition: head } : {}) });
         i = end + 1;
         continue;
       }
@@ -264,15 +265,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     }
     // A setext heading: a line of = or - under the paragraph.
     if (SETEXT.test(lines[end + 1] ?? '')) {
-      const level = lines[end + 1]!.trim()[0] === '=' ? 1 : 2;
-      while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
-      const text = plain(lines.slice(i, end + 1).join(' '));
-      headings.push(sectionOf(text, level));
-      labels.length = 0;
-      open.length = 0;
-      kind = '';
-      current = undefined;
-      ruled = undefined;
+      enterHeading(plain(lines.slice(i, end + 1).join(' ')), lines[end + 1]!.trim()[0] === '=' ? 1 : 2);
       leave(i, end + 1, 'heading');
       i = end + 2;
       continue;
@@ -312,9 +305,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       leave(i, end, 'heading');
       // "Before creating a file:" says when the rules below it apply: each is taken with it, and it gives no tag.
       const condition = isCondition(caption) ? caption : undefined;
-      labels.push(condition ? { ...headingOf('', -1), condition } : headingOf(caption.replace(/:$/, ''), -1));
-      current = undefined;
-      ruled = undefined;
+      pushLabel(condition ? { ...headingOf('', -1), condition } : headingOf(caption.replace(/:$/, ''), -1));
     } else takeParagraph(raw, i, end, introduces);
     i = end + 1;
   }

@@ -47,6 +47,14 @@ export function opensIndentedCode(line: string, previous: string | undefined, in
   return !(inList || (previous !== undefined && previous.trim() !== '') || /^[ \t]*[\u2022\u25e6\u25aa\u2023]/.test(line));
 }
 
+/** The last line of the indented code that line `from` opens ({@link opensIndentedCode}): blank lines inside it are its own, not after it. */
+export function indentedCodeEnd(lines: readonly string[], from: number): number {
+  let end = from;
+  while (end + 1 < lines.length && (/^( {4}|\t)/.test(lines[end + 1]!) || lines[end + 1]!.trim() === '')) end++;
+  while (lines[end]!.trim() === '') end--;
+  return end;
+}
+
 /**
  * Which list an item's marker (`ITEM`'s `[2]`) continues: its bullet, or its number's delimiter. An item of another
  * kind starts a new list, as CommonMark reads it, and what headed the list above heads it no more.
@@ -55,8 +63,18 @@ export function listKind(marker: string): string {
   // A step's number without its last dot (`2.1`) is of the list of `1.` as much as `2.1.` is.
   return marker.length === 1 || /[.)]$/.test(marker) ? marker.at(-1)! : '.';
 }
-export const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
-export const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
+const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+
+/** The last line of the table that starts at line `from` (a row, or a header over its rule), or undefined when none does. */
+export function tableEnd(lines: readonly string[], from: number): number | undefined {
+  const line = lines[from]!;
+  if (!TABLE_ROW.test(line) && !(lines[from + 1] !== undefined && TABLE_RULE.test(lines[from + 1]!) && line.includes('|')))
+    return undefined;
+  let end = from;
+  while (end + 1 < lines.length && lines[end + 1]!.includes('|') && lines[end + 1]!.trim() !== '') end++;
+  return end;
+}
 export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /** A setext heading's underline: a line of = (level 1) or - (level 2) under a paragraph. */
 export const SETEXT = /^ {0,3}(=+|-+)\s*$/;
