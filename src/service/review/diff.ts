@@ -3,31 +3,24 @@
  * opens the sides a range names, reads and parses the files the affected
  * targets need, and compares their effective sets.
  */
-import { closestNames, didYouMean } from '../../core/closest.ts';
 import {
-  affectedTargets,
   allTargets,
   diffStores,
   targetChanged,
   targetFolders,
-  targetKey,
   type DiffSide,
   type SideShape,
   type StoreDiff,
   type TargetRef,
 } from '../../core/diff.ts';
-import { InvalidStoreError, UsageError } from '../../core/errors.ts';
-import { normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
+import { UsageError } from '../../core/errors.ts';
 import type { PathKind } from '../../core/layout.ts';
 import { scopeFolder, type Plan, type ProjectMeta, type ScopedInvariant } from '../../core/model.ts';
 import type { ScopedWaiver } from '../../core/waivers.ts';
-import { truncate } from '../../core/names.ts';
 import { ObjectReader } from '../../git/object-reader.ts';
 import { indexHolds } from '../../git/changed.ts';
 import { resolveCommit, topLevelAndCommits } from '../../git/repo.ts';
-import { idsAmong } from '../../store/listing.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
-import { otherKindError } from '../invariants/lookup.ts';
 import { type OptionWords, optionWords } from '../option-words.ts';
 import { parseYamlDocument, parseYamlDocumentNow } from '../../store/yaml-document.ts';
 import { loadParsing, parseFile, type Parsed } from './parsing.ts';
@@ -37,16 +30,15 @@ import {
   parseRange,
   repositoryTop,
   revisionInfo,
-  short,
   storePrefix,
   twoDot,
   type DiffRequest,
   type SideInfo,
 } from './ranges.ts';
 import { readSides } from './read-sides.ts';
-import { type IdUse, reusedInvariantIds } from '../../validate/checks/ids.ts';
 import { RevisionTrees, openSide } from './revision-trees.ts';
-import { emptySide, misnamedFindings, type Side, UNMERGED } from './side.ts';
+import { emptySide, refuseInvalid, type Side } from './side.ts';
+import { diffTargets } from './diff-targets.ts';
 import type { InheritedSides, PolicyMove } from '../review-extends.ts';
 
 export interface DiffResult extends StoreDiff {
@@ -171,15 +163,6 @@ async function diffWith(
   }
 }
 
-/** The invariant files a side lists, with their ids: not one both sides of an unresolved merge deleted, in neither. */
-function* ownInvariantFiles(side: Side): Generator<IdUse> {
-  for (const [path, kind] of side.kinds) {
-    if (kind.kind !== 'invariant') continue;
-    const blob = side.blobs?.get(path);
-    if (blob?.mode !== `${UNMERGED}:1`) yield blob === undefined ? { id: kind.id, path } : { id: kind.id, path, blob: blob.sha };
-  }
-}
-
 /** The diff of two opened sides (`walk`: revisions read folder by folder, which lists more as needed). */
 async function diffSides(
   top: string,
@@ -245,57 +228,17 @@ async function diffSides(
   const bShape = shape(before);
   const aShape = shape(after);
 
-  let targets: TargetRef[];
   const everything = allTargets(bShape, aShape);
-  if (request.project !== undefined) {
-    if (!everything.some((t) => t.kind === 'project' && t.project === request.project)) {
-      const known = [...new Set(everything.flatMap((t) => (t.kind === 'project' ? [t.project] : [])))].sort();
-      const suggestions = closestNames(request.project, known);
-      const guess = didYouMean(suggestions);
-      throw new UsageError(
-        `unknown project ${request.project}: it has no folder and no plan targets it on either side (${before.info.label}; ${after.info.label})${guess ? `; ${guess}` : ''}`,
-        // The caller's words: the library's ScopeService.listProjects(), the command line's agents project list.
-        `Check the name; \`${words.calls.listProjects}\` shows the projects.`,
-        { project: request.project, suggestions, known },
-        'unknown-project',
-      );
-    }
-    targets = [{ kind: 'project', project: request.project }];
-  } else if (request.plan !== undefined) {
-    const plans = everything.flatMap((t) => (t.kind === 'plan' ? [t.plan] : []));
-    const match = resolvePrefix(request.plan, plans);
-    // A prefix too short (or no id at all) is said so, as every other command says it (pickId).
-    if (match.kind === 'unknown') {
-      const hint = `Give the plan id (or a unique prefix of 4+ characters); \`${words.calls.listPlans}\` shows them.`;
-      // An invariant's or a record's id given for a plan's is said so, with its plan, as every other command says it.
-      const wanted = normalisePrefix(request.plan);
-      // Two revisions are read folder by folder: the projects' and plans' folders are listed to find it.
-      if (walk && wanted !== undefined) {
-        await walk.listAllProjects();
-        await walk.list(everything.flatMap((t) => (t.kind === 'plan' ? [`plans/${t.plan}`] : [])));
-      }
-      const files = new Set([...before.files.keys(), ...after.files.keys()]);
-      const found =
-        wanted === undefined
-          ? []
-          : idsAmong(
-              [...files].map((path) => ({ path, type: 'file' as const })),
-              wanted,
-            );
-      throw (
-        otherKindError(wanted ?? '', 'plan', found, hint) ??
-        unknownId(`unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`, hint, match.prefix, plans)
-      );
-    }
-    targets = [{ kind: 'plan', plan: pickId(request.plan, plans, 'plan', '') }];
-  } else {
-    targets = affectedTargets(changed, bShape, aShape);
-    // A policy source that moved can change every project's and every plan's set, as a global file does.
-    if (request.allProjects || policyMoved) {
-      const keys = new Set(targets.map(targetKey));
-      for (const t of everything) if ((policyMoved || t.kind === 'project') && !keys.has(targetKey(t))) targets.push(t);
-    }
-  }
+  const targets = await diffTargets({
+    request,
+    everything,
+    changed,
+    shapes: [bShape, aShape],
+    sides: [before, after],
+    walk,
+    words,
+    policyMoved,
+  });
 
   // A changed waiver is reported with the invariant it waives: the folders of what it covers are read too.
   const waived: TargetRef[] = [];
@@ -357,35 +300,8 @@ async function diffSides(
   await parse(after, aNeed);
 
   // Anything unreadable or invalid that was needed stops the diff (exit 3), naming the side.
-  for (const [side, paths] of [
-    [before, [...bPlans, ...bNeed]],
-    [after, [...aPlans, ...aNeed]],
-  ] as const) {
-    const errors = [
-      ...(side.notFolders?.values() ?? []),
-      ...misnamedFindings(side),
-      // One id in two of the folders listed (validate's id-reused) would read as a change of scope.
-      ...reusedInvariantIds(ownInvariantFiles(side)),
-      ...paths.flatMap((p) => cache.get(side.keys.get(p)!)?.diagnostics ?? []).filter((d) => d.severity === 'error'),
-    ];
-    if (errors.length > 0) {
-      const first = errors[0]!;
-      const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
-      const at =
-        side.info.kind === 'revision'
-          ? `revision ${side.info.label}${side.info.commit ? ` (${short(side.info.commit)})` : ''}`
-          : `the ${side.info.label}`;
-      throw new InvalidStoreError(
-        errors.length === 1
-          ? `cannot diff: ${where} is invalid in ${at}`
-          : `cannot diff: ${errors.length} store files are invalid in ${at}, first ${where}`,
-        errors,
-        side.info.kind === 'revision'
-          ? 'The file is broken in that revision; compare other revisions, or fix it in a new commit.'
-          : undefined,
-      );
-    }
-  }
+  refuseInvalid(before, [...bPlans, ...bNeed], (key) => cache.get(key)?.diagnostics);
+  refuseInvalid(after, [...aPlans, ...aNeed], (key) => cache.get(key)?.diagnostics);
 
   const collect = (side: Side, paths: readonly string[]) =>
     paths.map((p) => cache.get(side.keys.get(p)!)?.invariant).filter((i): i is ScopedInvariant => i !== undefined);

@@ -3,6 +3,7 @@
  * and what stands where a store file or folder should be, as the diff reads them (docs/review.md).
  */
 import type { Diagnostic } from '../../core/diagnostics.ts';
+import { InvalidStoreError } from '../../core/errors.ts';
 import { type PathKind, pathClassifier } from '../../core/layout.ts';
 import {
   fileWhereFolderGoes,
@@ -15,7 +16,8 @@ import {
   yamlNameMeant,
 } from '../../store/read-plan.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
-import type { SideInfo } from './ranges.ts';
+import { type IdUse, reusedInvariantIds } from '../../validate/checks/ids.ts';
+import { type SideInfo, short } from './ranges.ts';
 
 /** A file of a git side: its mode and blob id. */
 export interface GitBlob {
@@ -166,4 +168,48 @@ export function relevant(kind: PathKind): boolean {
     // A file in a folder whose name breaks the rules is refused as every reader of the store refuses it, never left out.
     kind.kind === 'bad-name'
   );
+}
+
+/** The invariant files a side lists, with their ids: not one both sides of an unresolved merge deleted, in neither. */
+function* ownInvariantFiles(side: Side): Generator<IdUse> {
+  for (const [path, kind] of side.kinds) {
+    if (kind.kind !== 'invariant') continue;
+    const blob = side.blobs?.get(path);
+    if (blob?.mode !== `${UNMERGED}:1`) yield blob === undefined ? { id: kind.id, path } : { id: kind.id, path, blob: blob.sha };
+  }
+}
+
+/**
+ * Stops the diff (exit 3, naming the side) when a file it needs of `side` is unreadable or invalid, or what stands in
+ * the side's folders would misread it. `diagnosticsOf` gives a parsed file's findings by its key.
+ */
+export function refuseInvalid(
+  side: Side,
+  paths: readonly string[],
+  diagnosticsOf: (key: string) => readonly Diagnostic[] | undefined,
+): void {
+  const errors = [
+    ...(side.notFolders?.values() ?? []),
+    ...misnamedFindings(side),
+    // One id in two of the folders listed (validate's id-reused) would read as a change of scope.
+    ...reusedInvariantIds(ownInvariantFiles(side)),
+    ...paths.flatMap((p) => diagnosticsOf(side.keys.get(p)!) ?? []).filter((d) => d.severity === 'error'),
+  ];
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
+    const at =
+      side.info.kind === 'revision'
+        ? `revision ${side.info.label}${side.info.commit ? ` (${short(side.info.commit)})` : ''}`
+        : `the ${side.info.label}`;
+    throw new InvalidStoreError(
+      errors.length === 1
+        ? `cannot diff: ${where} is invalid in ${at}`
+        : `cannot diff: ${errors.length} store files are invalid in ${at}, first ${where}`,
+      errors,
+      side.info.kind === 'revision'
+        ? 'The file is broken in that revision; compare other revisions, or fix it in a new commit.'
+        : undefined,
+    );
+  }
 }
