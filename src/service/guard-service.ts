@@ -8,12 +8,12 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { answeredDecision } from '../core/guard-answers.ts';
-import { type ClientAction, GuardTimeout } from '../core/guard-clients.ts';
+import type { ClientAction } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import { actionProjects, evaluateGuards, patternsNeeded, type GuardAction, type GuardIndex, type GuardVerdict } from '../core/guard.ts';
 import { GuardMatchers } from '../core/guard-matchers.ts';
 import { guardReason } from '../core/guard-reason.ts';
-import { reservedReason, type ReservedWrite } from '../core/guard-reserved.ts';
+import { reservedReason } from '../core/guard-reserved.ts';
 import { indexFits } from '../core/guard-index-shape.ts';
 import { truncateCounted } from '../core/names.ts';
 import {
@@ -30,7 +30,7 @@ import {
   writeGuardIndex,
 } from '../store/guard-files.ts';
 import { repoTop } from '../store/git-dir.ts';
-import { filesBelow, relativeCaseless, relativeTo, spelledFrom, wherePathLeads } from './guard-paths.ts';
+import { type ActionAsGiven, resolveAction } from './guard-action.ts';
 import { ReservedPaths } from './guard-reserved-paths.ts';
 import type { GitSide } from './guard-build.ts';
 import { physicalPath } from './link-paths.ts';
@@ -227,115 +227,9 @@ export class GuardService {
   }
 
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
-  toAction(
-    action: Pick<
-      ClientAction,
-      'tool' | 'clientTool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes' | 'started'
-    >,
-  ): GuardAction {
+  toAction(action: ActionAsGiven): GuardAction {
     if (this.options.longLived) this.#reserved.refresh();
-    // Each path is followed through the file system in this one synchronous turn, which no timer interrupts: past the
-    // hook's deadline (a call naming many thousands of paths) it stops, and the hook answers by guard.on_error in time.
-    const deadline = this.options.deadline;
-    const inTime = () => {
-      if (deadline !== undefined && Date.now() > deadline) throw new GuardTimeout('no decision in time');
-    };
-    // The folders the action starts in: the agent's, then the tool's own (`dir`), each as named and from the home folder.
-    const starts = spelledFrom(spelledFrom([process.cwd()], action.cwd), action.dir ?? '');
-    const files: string[] = [];
-    const seen = new Set<string>();
-    const reserved: ReservedWrite[] = [];
-    const caselessFiles: string[] = [];
-    const add = (abs: string, ...reals: string[]) => {
-      inTime();
-      // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
-      // The worktrees are listed for the reserved folders below anyway: another's file costs no more to place.
-      const found = [abs, ...reals].map((p) => this.repoPaths(p, true));
-      for (const candidate of found.flatMap((m) => m.exact)) {
-        if (candidate !== '' && !seen.has(candidate)) {
-          seen.add(candidate);
-          files.push(candidate);
-        }
-      }
-      for (const candidate of found.flatMap((m) => m.caseless)) {
-        if (candidate !== '' && !seen.has(candidate)) {
-          seen.add(candidate);
-          caselessFiles.push(candidate);
-        }
-      }
-      const folder = this.#reserved.folder([abs, ...reals]);
-      if (folder !== undefined) reserved.push({ path: relativeTo(this.top, abs) || abs, folder });
-    };
-    // A path as named from the folder the action starts in, and as the home folder's when it starts with `~`; and from
-    // the session's folder, where a tool's own process (an MCP server's) reads it, whatever folder the shell went to.
-    const fileStarts = action.started === undefined ? starts : [...new Set([...starts, action.started])];
-    const spellings = (p: string) => spelledFrom(fileStarts, p);
-    for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
-    if (action.move) {
-      // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
-      // `secrets/x`; a copy, where it goes only): the guards judge those files, not the folder's name. Only a move, a
-      // copy or a delete: another tool that names a folder (a search of the repository's top) would be judged by every
-      // file of it.
-      for (const from of spellings(action.move.from)) {
-        const fromReal = physicalPath(from);
-        const below = filesBelow(from, fromReal);
-        if (below.length === 0) continue;
-        for (const to of spellings(action.move.to)) {
-          const [fromAbs, toAbs, toReal] = [resolve(from), resolve(to), physicalPath(to)];
-          for (const rel of below) {
-            if (!action.move.copy) add(join(fromAbs, rel), join(fromReal, rel));
-            add(join(toAbs, rel), join(toReal, rel));
-          }
-        }
-      }
-    }
-    // A folder deleted deletes every file below it, as a folder moved away does.
-    for (const p of action.removes ?? [])
-      for (const named of spellings(p)) {
-        const real = physicalPath(named);
-        for (const rel of filesBelow(named, real)) add(join(resolve(named), rel), join(real, rel));
-      }
-    const out: GuardAction = { tool: action.tool, files, texts: action.texts };
-    if (action.clientTool !== undefined) out.clientTool = action.clientTool;
-    if (reserved.length > 0) out.reserved = reserved;
-    if (caselessFiles.length > 0) out.caselessFiles = caselessFiles;
-    if (action.command !== undefined) out.command = action.command;
-    // Where its command may run: where it starts and each folder a `cd` of it goes to, each as named and from the home
-    // folder (a shell reads `cd ~/x` so), every one judged by its projects' guards.
-    const cwds = new Set<string>();
-    // The top named in another case, as for a file: a project's command guards hold for its folder however it is spelt.
-    const caselessCwds = new Set<string>();
-    for (const cd of ['', ...(action.cds ?? [])])
-      for (const named of spelledFrom(starts, cd))
-        for (const real of wherePathLeads(named)) {
-          inTime();
-          const paths = this.repoPaths(real, false);
-          for (const rel of paths.exact) cwds.add(rel);
-          for (const rel of paths.caseless) caselessCwds.add(rel);
-        }
-    const [cwd, ...more] = cwds;
-    if (cwd !== undefined) out.cwd = cwd;
-    if (more.length > 0) out.cwds = more;
-    const [caselessCwd, ...moreCaseless] = caselessCwds;
-    if (caselessCwd !== undefined) out.caselessCwd = caselessCwd;
-    if (moreCaseless.length > 0) out.caselessCwds = moreCaseless;
-    return out;
-  }
-
-  /**
-   * Where `abs` is in the repository, as the guards name its files and folders: relative to this working tree's top,
-   * and to another working tree's that holds it (nested in this one's too), as the same path here: the agent works under
-   * this store's guards wherever it writes (ADR 0605). `caseless`: under a top named in another case only, judged where
-   * git ignores case. `listed`: the worktrees are read already; else they are read only for a path outside this tree's
-   * top, or below a `.git` other than its own, so that a command run here lists none.
-   */
-  private repoPaths(abs: string, listed: boolean): { exact: string[]; caseless: string[] } {
-    const [own, ownCaseless] = [relativeTo(this.top, abs), relativeCaseless(this.top, abs)];
-    const out = { exact: own === undefined ? [] : [own], caseless: ownCaseless === undefined ? [] : [ownCaseless] };
-    if (!listed && own !== undefined && repoTop(abs) === this.top) return out;
-    const other = this.#reserved.otherWorktreePath(abs);
-    if (other !== undefined) (other.caseless ? out.caseless : out.exact).push(other.rel);
-    return out;
+    return resolveAction(action, { top: this.top, reserved: this.#reserved, deadline: this.options.deadline });
   }
 
   /** Which guards an action breaks (no recording, no log): `guard try` and MCP `check_action`. */

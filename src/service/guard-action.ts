@@ -1,0 +1,132 @@
+/**
+ * An agent's action as the guards judge it (docs/guard.md): the paths a client named, followed through links and
+ * `..`, and the folders its command may run in, each made relative to the repository's top (or another working
+ * tree's), with the writes into reserved folders noted.
+ */
+import { join, resolve } from 'node:path';
+import { type ClientAction, GuardTimeout } from '../core/guard-clients.ts';
+import type { GuardAction } from '../core/guard.ts';
+import type { ReservedWrite } from '../core/guard-reserved.ts';
+import { repoTop } from '../store/git-dir.ts';
+import { filesBelow, relativeCaseless, relativeTo, spelledFrom, wherePathLeads } from './guard-paths.ts';
+import type { ReservedPaths } from './guard-reserved-paths.ts';
+import { physicalPath } from './link-paths.ts';
+
+/** What a client said of an action, before its paths are resolved. */
+export type ActionAsGiven = Pick<
+  ClientAction,
+  'tool' | 'clientTool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes' | 'started'
+>;
+
+/** Where an action is resolved: the repository's top, its reserved folders, and the time by which to give up. */
+export interface ActionPlace {
+  top: string;
+  reserved: ReservedPaths;
+  /** Past this time (ms since the epoch) resolving stops with a GuardTimeout. */
+  deadline?: number | undefined;
+}
+
+export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardAction {
+  // Each path is followed through the file system in this one synchronous turn, which no timer interrupts: past the
+  // hook's deadline (a call naming many thousands of paths) it stops, and the hook answers by guard.on_error in time.
+  const deadline = place.deadline;
+  const inTime = () => {
+    if (deadline !== undefined && Date.now() > deadline) throw new GuardTimeout('no decision in time');
+  };
+  // The folders the action starts in: the agent's, then the tool's own (`dir`), each as named and from the home folder.
+  const starts = spelledFrom(spelledFrom([process.cwd()], action.cwd), action.dir ?? '');
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const reserved: ReservedWrite[] = [];
+  const caselessFiles: string[] = [];
+  const add = (abs: string, ...reals: string[]) => {
+    inTime();
+    // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
+    // The worktrees are listed for the reserved folders below anyway: another's file costs no more to place.
+    const found = [abs, ...reals].map((p) => repoPaths(place, p, true));
+    for (const candidate of found.flatMap((m) => m.exact)) {
+      if (candidate !== '' && !seen.has(candidate)) {
+        seen.add(candidate);
+        files.push(candidate);
+      }
+    }
+    for (const candidate of found.flatMap((m) => m.caseless)) {
+      if (candidate !== '' && !seen.has(candidate)) {
+        seen.add(candidate);
+        caselessFiles.push(candidate);
+      }
+    }
+    const folder = place.reserved.folder([abs, ...reals]);
+    if (folder !== undefined) reserved.push({ path: relativeTo(place.top, abs) || abs, folder });
+  };
+  // A path as named from the folder the action starts in, and as the home folder's when it starts with `~`; and from
+  // the session's folder, where a tool's own process (an MCP server's) reads it, whatever folder the shell went to.
+  const fileStarts = action.started === undefined ? starts : [...new Set([...starts, action.started])];
+  const spellings = (p: string) => spelledFrom(fileStarts, p);
+  for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
+  if (action.move) {
+    // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
+    // `secrets/x`; a copy, where it goes only): the guards judge those files, not the folder's name. Only a move, a
+    // copy or a delete: another tool that names a folder (a search of the repository's top) would be judged by every
+    // file of it.
+    for (const from of spellings(action.move.from)) {
+      const fromReal = physicalPath(from);
+      const below = filesBelow(from, fromReal);
+      if (below.length === 0) continue;
+      for (const to of spellings(action.move.to)) {
+        const [fromAbs, toAbs, toReal] = [resolve(from), resolve(to), physicalPath(to)];
+        for (const rel of below) {
+          if (!action.move.copy) add(join(fromAbs, rel), join(fromReal, rel));
+          add(join(toAbs, rel), join(toReal, rel));
+        }
+      }
+    }
+  }
+  // A folder deleted deletes every file below it, as a folder moved away does.
+  for (const p of action.removes ?? [])
+    for (const named of spellings(p)) {
+      const real = physicalPath(named);
+      for (const rel of filesBelow(named, real)) add(join(resolve(named), rel), join(real, rel));
+    }
+  const out: GuardAction = { tool: action.tool, files, texts: action.texts };
+  if (action.clientTool !== undefined) out.clientTool = action.clientTool;
+  if (reserved.length > 0) out.reserved = reserved;
+  if (caselessFiles.length > 0) out.caselessFiles = caselessFiles;
+  if (action.command !== undefined) out.command = action.command;
+  // Where its command may run: where it starts and each folder a `cd` of it goes to, each as named and from the home
+  // folder (a shell reads `cd ~/x` so), every one judged by its projects' guards.
+  const cwds = new Set<string>();
+  // The top named in another case, as for a file: a project's command guards hold for its folder however it is spelt.
+  const caselessCwds = new Set<string>();
+  for (const cd of ['', ...(action.cds ?? [])])
+    for (const named of spelledFrom(starts, cd))
+      for (const real of wherePathLeads(named)) {
+        inTime();
+        const paths = repoPaths(place, real, false);
+        for (const rel of paths.exact) cwds.add(rel);
+        for (const rel of paths.caseless) caselessCwds.add(rel);
+      }
+  const [cwd, ...more] = cwds;
+  if (cwd !== undefined) out.cwd = cwd;
+  if (more.length > 0) out.cwds = more;
+  const [caselessCwd, ...moreCaseless] = caselessCwds;
+  if (caselessCwd !== undefined) out.caselessCwd = caselessCwd;
+  if (moreCaseless.length > 0) out.caselessCwds = moreCaseless;
+  return out;
+}
+
+/**
+ * Where `abs` is in the repository, as the guards name its files and folders: relative to this working tree's top,
+ * and to another working tree's that holds it (nested in this one's too), as the same path here: the agent works under
+ * this store's guards wherever it writes (ADR 0605). `caseless`: under a top named in another case only, judged where
+ * git ignores case. `listed`: the worktrees are read already; else they are read only for a path outside this tree's
+ * top, or below a `.git` other than its own, so that a command run here lists none.
+ */
+function repoPaths({ top, reserved }: ActionPlace, abs: string, listed: boolean): { exact: string[]; caseless: string[] } {
+  const [own, ownCaseless] = [relativeTo(top, abs), relativeCaseless(top, abs)];
+  const out = { exact: own === undefined ? [] : [own], caseless: ownCaseless === undefined ? [] : [ownCaseless] };
+  if (!listed && own !== undefined && repoTop(abs) === top) return out;
+  const other = reserved.otherWorktreePath(abs);
+  if (other !== undefined) (other.caseless ? out.caseless : out.exact).push(other.rel);
+  return out;
+}
