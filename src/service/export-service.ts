@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { crlf } from '../core/file-style.ts';
@@ -9,23 +8,10 @@ import { optionalSignal, requiredString } from '../core/input-shape.ts';
 import { intoStore } from '../core/globs.ts';
 import { storeFolderOf } from '../store/git-dir.ts';
 import { checkedExportOptions, checkPlanShape, type ExportOptions } from './export-options.ts';
-import {
-  blockFencedAt,
-  holdsBlock,
-  TARGETS,
-  frontMatterText,
-  planExport,
-  newRenderedEntries,
-  renderSections,
-  unexpressedGlobs,
-  type ExportFile,
-  type ExportProject,
-} from '../core/export.ts';
-import { mergeBlock, removeBlock } from '../core/export-merge.ts';
+import { TARGETS, planExport, unexpressedGlobs, type ExportFile, type ExportProject } from '../core/export.ts';
 import { EXPORT_TARGETS, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { quoteText } from '../core/plain-text.ts';
-import { codePointLength } from '../core/names.ts';
 import { waiverExpiry, waiverFolder, waiversInSet } from '../core/waivers.ts';
 import { resolveEffective } from '../core/resolve.ts';
 import { loadConfig } from '../store/config.ts';
@@ -38,18 +24,14 @@ import {
   checkWritable,
   crlfTargets,
   ignoredTargets,
-  targetText,
   type FileChange,
   placedAt,
   placedPathError,
-  readExisting,
   checkUnchanged,
   type Refusal,
-  refusalOf,
 } from './export-targets.ts';
-import { linkedTarget, readsOtherTargets, refuseLinkChain, refuseUnfaithfulLink, sameRules } from './export-links.ts';
+import { planFiles, sha256 } from './export-changes.ts';
 import { agentsMdBudgetWarnings } from './export-limits.ts';
-import { sparseTargets } from './export-listed.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { nestedFolderInputs } from './export-sharing.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
@@ -66,10 +48,6 @@ export interface ExportCacheOptions {
 export type { FileChange, Refusal };
 export type { ExportPlan };
 export type { ExportOptions };
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
 
 /** Global invariants' effective set: every global invariant applies to any project, so a name no project has will do. */
 function globalSet(invariants: readonly ScopedInvariant[], keyOf: (inv: ScopedInvariant) => string) {
@@ -289,65 +267,13 @@ export class ExportService {
         );
       }
     }
-    const planned = new Set<string>();
-    const folders = new Set<string>();
-    const rendered = newRenderedEntries();
-    const paths = new Set(files.map((f) => f.path));
-    // A file a sparse checkout leaves out is judged by the text git holds for it, and written only when that is stale.
-    const sparse = await sparseTargets(top, [...paths]);
-    for (const [n, f] of files.entries()) {
-      options.onProgress?.('compute', n + 1, files.length);
-      planned.add(f.path);
-      // A file kept as a link to another target (CLAUDE.md → AGENTS.md, for agents that read only one name) reads what that one holds.
-      const to = linkedTarget(top, f.path, paths, folders);
-      if (to !== undefined) {
-        const led = files.find((g) => g.path === to)!;
-        if (!sameRules(f, led)) refuseUnfaithfulLink(f.path, to);
-        out.linked.push({ path: f.path, to, ...(led.sections.every((sec) => sec.entries.length === 0) ? { empty: true as const } : {}) });
-        continue;
-      }
-      refuseLinkChain(top, f.path, paths);
-      const raw = readExisting(top, f.path, folders, otherwise);
-      if (raw !== undefined && (f.target === 'claude-md' || f.target === 'gemini-md'))
-        for (const r of readsOtherTargets(top, f.path, raw, paths))
-          out.warnings.push(
-            `${f.path}:${r.line} has its agent read ${r.to} (@${r.ref}), which this export also writes: the rules reach that agent twice; leave ${f.target} out of the targets, or remove the @ line`,
-          );
-      // An empty set writes nothing: no file is made, a block that became empty is removed (docs/export.md), and a file
-      // two sets share (a folder two projects name, the root file of a `**` project) holds only the one that is not.
-      const sections = f.sections.filter((sec) => sec.entries.length > 0);
-      if (sections.length === 0) {
-        if (raw === undefined || !holdsBlock(raw)) continue;
-        const r = removeBlock(raw, sha256, f.frontMatter !== undefined, options.force ?? false);
-        if (r.kind === 'refuse')
-          out.refused.push(refusalOf(f.path, r, raw, () => removeBlock(raw, sha256, f.frontMatter !== undefined, true)));
-        else if (r.kind === 'delete') out.changes.push({ path: f.path, target: f.target, action: 'delete', before: raw, after: undefined });
-        else if (r.kind === 'write') out.changes.push({ path: f.path, target: f.target, action: 'update', before: raw, after: r.text });
-        continue;
-      }
-      const inner = renderSections(sections, storeRel, rendered);
-      const held = sparse.get(f.path);
-      const before = raw ?? (held === undefined ? undefined : targetText(f.path, held, otherwise));
-      const merge = mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
-      if (merge.kind === 'refuse') {
-        out.refused.push(refusalOf(f.path, merge, before, () => mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, true)));
-        continue;
-      }
-      if (merge.kind !== 'write') continue;
-      const fenced = blockFencedAt(merge.text);
-      if (fenced !== undefined)
-        out.warnings.push(
-          `${f.path}:${fenced}: a code fence opened there is never closed, so Markdown readers take the agents block after it for code; close the fence above the block`,
-        );
-      const max = TARGETS[f.target].maxChars;
-      // Characters as the client counts them: an emoji is one, and a CRLF line end one, like the LF it stands for.
-      const length = max === undefined ? 0 : codePointLength(merge.text.replaceAll('\r\n', '\n'));
-      if (max !== undefined && length > max)
-        out.warnings.push(`${f.path} is ${length} characters; ${f.target} reads at most ${max} of a rule file`);
-      // Not on disk (left out by a sparse checkout): made when stale, with the text around the block that git holds.
-      const action = raw === undefined && merge.action !== 'unchanged' ? 'create' : merge.action;
-      out.changes.push({ path: f.path, target: f.target, action, before: raw, after: merge.text });
-    }
+    const { planned, folders } = await planFiles(out, files, {
+      top,
+      storeRel,
+      force: options.force ?? false,
+      otherwise,
+      onProgress: options.onProgress,
+    });
     const created = out.changes.filter((c) => c.action === 'create');
     const made = created.map((c) => c.path);
     const [ignored, crlfFiles] = await Promise.all([ignoredTargets(top, made), crlfTargets(top, made)]);

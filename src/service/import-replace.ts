@@ -51,9 +51,10 @@ export async function replaceImported(
     warnings: [],
   };
   // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
-  const [{ failedPartWay, writeFileAtomic, removeFile }, { ExportService, sha256 }] = await Promise.all([
+  const [{ failedPartWay, writeFileAtomic, removeFile }, { ExportService }, { sha256 }] = await Promise.all([
     import('../store/atomic-write.ts'),
     import('./export-service.ts'),
+    import('./export-changes.ts'),
   ]);
   const exporter = new ExportService(invariants);
   const { calls } = optionWords(invariants.optionWords);
