@@ -1,23 +1,22 @@
 import { Box, Text, type Key } from 'ink';
-import { clipToRows, fitColumns, plain } from './plain.ts';
+import { clipToRows, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { errorSummary } from '../present/diagnostics.ts';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { IdAbbreviations } from '../core/id-prefix.ts';
-import { scopeFolder, type ScopedInvariant } from '../core/model.ts';
+import { scopeFolder } from '../core/model.ts';
 import type { EffectiveResult, InvariantService } from '../service/invariant-service.ts';
-import { compileFilter, filterByRegex } from '../service/regex.ts';
 import { BrowserWrite, type WriteOverlay } from './BrowserWrite.tsx';
 import { Help } from './Help.tsx';
 import { SelectList } from './SelectList.tsx';
-import { TextInput } from './TextInput.tsx';
-import { effectiveRows, inScope, listRows, windowTop, type Row, type ScopeChoice } from './browser-rows.ts';
+import { windowTop, type Row, type ScopeChoice } from './browser-rows.ts';
 import { useTheme } from './theme.ts';
 import { storeGone, useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
-import { Detail, MessageLines, RowLine, noticeWords, scopeChoices, titleMode } from './browser-parts.tsx';
+import { Detail, FilterLine, MessageLines, RowLine, noticeWords, scopeChoices, titleMode } from './browser-parts.tsx';
+import { useFilteredRows } from './use-filtered-rows.ts';
 
 export interface BrowserProps {
   service: InvariantService;
@@ -94,43 +93,7 @@ function BrowserScreen({
   const [status, setStatus] = useState('');
   const top = useRef(0);
 
-  const { regex, regexProblem } = useMemo(() => {
-    if (pattern === '') return { regex: undefined, regexProblem: undefined };
-    try {
-      return { regex: compileFilter(pattern), regexProblem: undefined };
-    } catch (error) {
-      return { regex: undefined, regexProblem: error instanceof AgentsError ? error.message : String(error) };
-    }
-  }, [pattern]);
-
-  const { rows, filterProblem, whole } = useMemo((): { rows: Row[]; filterProblem?: string; whole?: Row[] } => {
-    if (!data) return { rows: [] };
-    let filterProblem: string | undefined;
-    // A pattern stopped for taking too long is said on the filter line and leaves the list unfiltered, as an invalid one does.
-    const matching = <T,>(list: T[], invariant: (x: T) => ScopedInvariant): T[] => {
-      if (!regex) return list;
-      try {
-        const keep = new Set(filterByRegex(list.map(invariant), regex));
-        return list.filter((x) => keep.has(invariant(x)));
-      } catch (error) {
-        filterProblem = error instanceof AgentsError ? error.message : String(error);
-        return list;
-      }
-    };
-    if (effective) {
-      const known = [...data.items.map((i) => i.invariant), ...data.inherited];
-      const entries = matching(effective.entries, (e) => e.invariant);
-      const rows = effectiveRows({ ...effective, entries }, known);
-      // A filtered set is counted against the whole, so the title never says the set is only what the filter kept.
-      const whole = entries.length === effective.entries.length ? rows : effectiveRows(effective, known);
-      return { rows, whole, ...(filterProblem ? { filterProblem } : {}) };
-    }
-    const items = matching(
-      data.items.filter((i) => inScope(i.invariant, scope)),
-      (i) => i.invariant,
-    );
-    return { rows: listRows(items), ...(filterProblem ? { filterProblem } : {}) };
-  }, [data, effective, regex, scope]);
+  const { rows, whole, problem } = useFilteredRows(data, effective, pattern, scope);
 
   const selectable = useMemo(() => rows.flatMap((r, i) => (r.kind === 'item' ? [i] : [])), [rows]);
   const sel = Math.min(cursor, Math.max(0, selectable.length - 1));
@@ -154,7 +117,6 @@ function BrowserScreen({
   // to spare: an invalid store's message ends with the file and line to fix and the first problem's code, which one row
   // cut off at 80 columns, and a plan whose project is gone is named with the project at 40.
   const messageRows = height >= 16 ? (width < 80 ? 4 : 3) : height >= 12 ? 2 : 1;
-  const problem = regexProblem ?? filterProblem;
   const statusLines = !filtering && !problem && status ? clipToRows(plain(status), width, messageRows) : [];
   const noticeLines = notice !== undefined && height >= 7 ? clipToRows(plain(notice.text), width, messageRows) : [];
   // On 5 rows the scope picker's question, with the list's position, takes the status row while nothing is said there.
@@ -444,34 +406,16 @@ function BrowserScreen({
     );
   }
 
-  const filterLine = filtering ? (
-    <Box>
-      {/* Kept whole: a field filled to its width beside a problem would otherwise squeeze the "/" out of the row. */}
-      <Box flexShrink={0}>
-        <Text color={theme.hue('cyan')}>/</Text>
-      </Box>
-      {/* One row: a pattern longer than the terminal shows its end (where typing goes), never pushing the title off;
-          beside a problem, within half the row. */}
-      <Box flexShrink={0}>
-        <TextInput
-          value={pattern}
-          onChange={setPattern}
-          onSubmit={() => setFiltering(false)}
-          fit={{ columns: problem ? Math.floor(width / 2) : width - 1, rows: 1 }}
-        />
-      </Box>
-      {problem ? <Text color={theme.hue('red')} wrap="truncate-end">{`  ✗ ${plain(problem)}`}</Text> : null}
-    </Box>
-  ) : problem ? (
-    <Text color={theme.hue('red')} wrap="truncate-end">
-      {fitColumns(plain(`/${pattern}  ✗ ${problem}`), width)}
-    </Text>
-  ) : statusLines.length > 0 ? (
-    <MessageLines lines={statusLines} color={theme.hue('green')} />
-  ) : pattern ? (
-    <Text wrap="truncate-end">{fitColumns(plain(`/${pattern}`), width)}</Text>
-  ) : (
-    <Text dimColor={theme.dim}> </Text>
+  const filterLine = (
+    <FilterLine
+      filtering={filtering}
+      pattern={pattern}
+      setPattern={setPattern}
+      done={() => setFiltering(false)}
+      problem={problem}
+      statusLines={statusLines}
+      width={width}
+    />
   );
 
   return (

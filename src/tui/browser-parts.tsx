@@ -1,5 +1,5 @@
 // The browser's pieces drawn from data alone: the scope picker's items, a
-// row of the list and the detail pane (Browser.tsx holds the state and keys).
+// row of the list, the detail pane and the filter line (Browser.tsx holds the state and keys).
 import { Box, Text } from 'ink';
 import { clipToRows, fitColumns, plain } from './plain.ts';
 import type { ReactElement } from 'react';
@@ -10,6 +10,7 @@ import { waiverPlainLine } from '../present/effective.ts';
 import { relationWords } from '../present/invariant.ts';
 import type { SelectItem } from './SelectList.tsx';
 import { type Row, type ScopeChoice, scopeLabel } from './browser-rows.ts';
+import { TextInput } from './TextInput.tsx';
 import { useTheme, type Theme } from './theme.ts';
 import type { StoreData } from './use-store-data.ts';
 
@@ -227,5 +228,59 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
         {lines}
       </Box>
     </Box>
+  );
+}
+
+/**
+ * The line under the title: the filter being typed (with why its pattern filters nothing), else that problem, the
+ * status, or the pattern in force.
+ */
+export function FilterLine({
+  filtering,
+  pattern,
+  setPattern,
+  done,
+  problem,
+  statusLines,
+  width,
+}: {
+  filtering: boolean;
+  pattern: string;
+  setPattern: (pattern: string) => void;
+  /** Enter: the pattern is kept and typing ends. */
+  done: () => void;
+  problem: string | undefined;
+  statusLines: readonly string[];
+  width: number;
+}): ReactElement {
+  const theme = useTheme();
+  return filtering ? (
+    <Box>
+      {/* Kept whole: a field filled to its width beside a problem would otherwise squeeze the "/" out of the row. */}
+      <Box flexShrink={0}>
+        <Text color={theme.hue('cyan')}>/</Text>
+      </Box>
+      {/* One row: a pattern longer than the terminal shows its end (where typing goes), never pushing the title off;
+          beside a problem, within half the row. */}
+      <Box flexShrink={0}>
+        <TextInput
+          value={pattern}
+          onChange={setPattern}
+          onSubmit={done}
+          fit={{ columns: problem ? Math.floor(width / 2) : width - 1, rows: 1 }}
+        />
+      </Box>
+      {problem ? <Text color={theme.hue('red')} wrap="truncate-end">{`  ✗ ${plain(problem)}`}</Text> : null}
+    </Box>
+  ) : problem ? (
+    <Text color={theme.hue('red')} wrap="truncate-end">
+      {fitColumns(plain(`/${pattern}  ✗ ${problem}`), width)}
+    </Text>
+  ) : statusLines.length > 0 ? (
+    <MessageLines lines={statusLines} color={theme.hue('green')} />
+  ) : pattern ? (
+    <Text wrap="truncate-end">{fitColumns(plain(`/${pattern}`), width)}</Text>
+  ) : (
+    <Text dimColor={theme.dim}> </Text>
   );
 }
