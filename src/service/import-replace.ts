@@ -79,20 +79,17 @@ export async function replaceImported(
   for (const f of plan.files) {
     const ranges = gone.get(f.file);
     if (ranges === undefined) continue;
-    const r = readRegularFile(join(top, f.file), MAX_FILE_BYTES);
+    const read = readAsPlanned(top, f.file);
     // A symbolic link (CLAUDE.md → AGENTS.md) is never written through: the file it leads to is replaced as itself.
-    if (!r.ok) continue;
-    // Read as the plan read it (a byte order mark apart, which is put back in front): every other byte is kept.
-    const read = readUtf8(r.bytes, { dropBom: true });
+    if (read === undefined) continue;
     // The lines to remove are the plan's: a file edited since (during the review, say) keeps every line.
-    if (!read.ok || !sameRules(read.text, ranges, f.noFrontMatter !== true)) {
+    if (read.text === undefined || !sameRules(read.text, ranges, f.noFrontMatter !== true)) {
       result.changed.push(f.file);
       continue;
     }
-    const bom = r.bytes[0] === 0xef && r.bytes[1] === 0xbb && r.bytes[2] === 0xbf ? '\uFEFF' : '';
     const { after, block } = replacedText(f, plan, scopeOf, made, read.text, ranges, beginMarker(sha256(hashedText(undefined, ''))));
     try {
-      writeFileAtomic(top, f.file, bom + after, 'replace');
+      writeFileAtomic(top, f.file, read.bom + after, 'replace');
     } catch (error) {
       failedPartWay(
         error,
@@ -149,10 +146,8 @@ function dropEmptied(
     const cut = file.lastIndexOf('/');
     const f = source.get(file);
     if (f === undefined) continue;
-    const r = readRegularFile(join(top, file), MAX_FILE_BYTES);
-    if (!r.ok) continue;
-    const read = readUtf8(r.bytes, { dropBom: true });
-    if (!read.ok || !emptiedText(f, read.text)) continue;
+    const text = readAsPlanned(top, file)?.text;
+    if (text === undefined || !emptiedText(f, text)) continue;
     if (!PER_FOLDER.has(file.slice(cut + 1)) || RULE_FOLDERS[f.kind] !== undefined) {
       remove(top, file);
       out.push({ file });
@@ -181,10 +176,21 @@ function dropEmptied(
 
 /** Whether the regular file `rel` (no managed block) says nothing but headings and `@` references to `to`. */
 function refersOnlyTo(top: string, rel: string, to: string): boolean {
+  const text = readAsPlanned(top, rel)?.text;
+  return text !== undefined && scanBlock(text).kind === 'none' && onlyRefersTo(text, rel, to, top);
+}
+
+/**
+ * The text of the regular file `rel` as the plan read it, a byte order mark apart (`bom`, put back in front when it is
+ * written, so that every other byte is kept); `text` undefined when it is no UTF-8. Undefined when it is not a regular
+ * file: a link is never read or written through.
+ */
+function readAsPlanned(top: string, rel: string): { text?: string; bom: string } | undefined {
   const r = readRegularFile(join(top, rel), MAX_FILE_BYTES);
-  if (!r.ok) return false;
+  if (!r.ok) return undefined;
   const read = readUtf8(r.bytes, { dropBom: true });
-  return read.ok && scanBlock(read.text).kind === 'none' && onlyRefersTo(read.text, rel, to, top);
+  const bom = r.bytes[0] === 0xef && r.bytes[1] === 0xbb && r.bytes[2] === 0xbf ? '\uFEFF' : '';
+  return read.ok ? { text: read.text, bom } : { bom };
 }
 
 /** The export targets' files that a folder holds for the files below it (docs/export.md). */
@@ -284,17 +290,15 @@ export function previewReplace(top: string, plan: ImportPlan): ReplacePreview[] 
   for (const f of plan.files) {
     const ranges = gone.get(f.file);
     if (ranges === undefined) continue;
-    const r = readRegularFile(join(top, f.file), MAX_FILE_BYTES);
-    if (!r.ok) continue;
-    const read = readUtf8(r.bytes, { dropBom: true });
-    if (!read.ok) continue;
+    const text = readAsPlanned(top, f.file)?.text;
+    if (text === undefined) continue;
     // The empty block the run puts in, which the export then fills.
-    const { after, block } = replacedText(f, plan, scopeOf, made, read.text, ranges, beginMarker('0'.repeat(64)));
+    const { after, block } = replacedText(f, plan, scopeOf, made, text, ranges, beginMarker('0'.repeat(64)));
     out.push({
       file: f.file,
       removed: ranges.map((c) => c.line),
       block,
-      before: read.text,
+      before: text,
       after: !block && emptiedText(f, after) ? null : after,
     });
   }

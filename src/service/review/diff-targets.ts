@@ -3,7 +3,7 @@
  * neither side has it, else every target the changes reach.
  */
 import { closestNames, didYouMean } from '../../core/closest.ts';
-import { affectedTargets, type SideShape, targetKey, type TargetRef } from '../../core/diff.ts';
+import { affectedTargets, allTargets, type SideShape, targetKey, type TargetRef } from '../../core/diff.ts';
 import { UsageError } from '../../core/errors.ts';
 import { normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
 import { truncate } from '../../core/names.ts';
@@ -16,8 +16,6 @@ import type { Side } from './side.ts';
 
 export interface TargetsAsked {
   request: DiffRequest;
-  /** Every target either side has. */
-  everything: TargetRef[];
   /** The store paths whose content differs. */
   changed: readonly string[];
   shapes: [before: SideShape, after: SideShape];
@@ -32,7 +30,6 @@ export interface TargetsAsked {
 /** The targets to compare; a project or plan asked for that neither side has is refused (exit 2). */
 export async function diffTargets({
   request,
-  everything,
   changed,
   shapes: [bShape, aShape],
   sides: [before, after],
@@ -40,6 +37,7 @@ export async function diffTargets({
   words,
   policyMoved,
 }: TargetsAsked): Promise<TargetRef[]> {
+  const everything = allTargets(bShape, aShape);
   if (request.project !== undefined) {
     if (!everything.some((t) => t.kind === 'project' && t.project === request.project)) {
       const known = [...new Set(everything.flatMap((t) => (t.kind === 'project' ? [t.project] : [])))].sort();

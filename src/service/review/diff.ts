@@ -4,7 +4,6 @@
  * targets need, and compares their effective sets.
  */
 import {
-  allTargets,
   diffStores,
   targetChanged,
   targetFolders,
@@ -228,10 +227,8 @@ async function diffSides(
   const bShape = shape(before);
   const aShape = shape(after);
 
-  const everything = allTargets(bShape, aShape);
   const targets = await diffTargets({
     request,
-    everything,
     changed,
     shapes: [bShape, aShape],
     sides: [before, after],
