@@ -5,6 +5,7 @@ import { diagAt, fullParser, nodeAt, offsetAt, parseYaml, YamlSyntaxNotLoaded, t
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { cleanTag, cleanText } from './normalise.ts';
 import { checkSchema } from './schema-diagnostics.ts';
+import type { SchemaName } from './schema-docs.ts';
 import { sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
 import { actorNeeds, actorNeedsExample, baseUrlProblem, looksLikeKey } from './actor-choice.ts';
@@ -76,6 +77,31 @@ export function fileIdMismatch(y: YamlFile, found: string, id: string): Diagnost
     `id ${found} differs from the file name ${id}.yaml`,
     `Rename the file to ${found}.yaml or correct the id.`,
   );
+}
+
+/**
+ * A file of one record or waiver: YAML, the schema, plain text only, the id against the file name, then `check`, the
+ * rule of its kind a schema cannot say (a finding, or undefined when the value keeps it).
+ */
+export function parseWithSchema<T extends { id: string }>(
+  file: string,
+  bytes: Uint8Array,
+  schema: SchemaName,
+  id: string,
+  syntax: YamlSyntax | undefined,
+  check?: (value: T, y: YamlFile) => Diagnostic | undefined,
+): Parsed<T> {
+  const parsed = parseYaml(file, bytes, syntax);
+  if (!parsed.value) return { diagnostics: parsed.diagnostics };
+  const y = parsed.value;
+  const diagnostics = checkSchema(y, schema);
+  // A text that hides text in a terminal is refused as in every other file of the store (docs/store-format.md).
+  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(y, schema));
+  if (diagnostics.length > 0) return { diagnostics };
+  const value = y.data as T;
+  if (value.id !== id) return { diagnostics: [fileIdMismatch(y, value.id, id)] };
+  const broken = check?.(value, y);
+  return broken ? { diagnostics: [broken] } : { value, diagnostics: [] };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Parsed } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
-import { checkSchema, diagAt, fileIdMismatch, offsetAt, parseYaml, plainTextDiagnostics, type YamlSyntax } from './parse-core.ts';
+import { diagAt, offsetAt, parseWithSchema, type YamlSyntax } from './parse-core.ts';
 import type { DecisionNode, EnforcementRun, RecordValue, Violation } from './record-types.ts';
 import type { SchemaName } from './schema-docs.ts';
 
@@ -15,49 +15,24 @@ export const RECORD_SCHEMAS: Record<RecordKind, SchemaName> = {
   violations: 'violation.schema.json',
 };
 
-function parseWithSchema<T extends { id: string }>(
-  file: string,
-  bytes: Uint8Array,
-  schema: SchemaName,
-  id: string,
-  syntax: YamlSyntax | undefined,
-): Parsed<T> {
-  const parsed = parseYaml(file, bytes, syntax);
-  if (!parsed.value) return { diagnostics: parsed.diagnostics };
-  const y = parsed.value;
-  const diagnostics = checkSchema(y, schema);
-  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(y, schema));
-  if (diagnostics.length > 0) return { diagnostics };
-  const value = y.data as T;
-  if (value.id !== id) return { diagnostics: [fileIdMismatch(y, value.id, id)] };
-  return { value, diagnostics: [] };
-}
-
 export function parseDecision(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<DecisionNode> {
   return parseWithSchema<DecisionNode>(file, bytes, 'decision.schema.json', id, syntax);
 }
 
 /** An enforcement file; each record's decision_id must be the run's. */
 export function parseEnforcement(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<EnforcementRun> {
-  const p = parseWithSchema<EnforcementRun>(file, bytes, 'enforcement.schema.json', id, syntax);
-  if (!p.value) return p;
-  const wrong = p.value.records.findIndex((r) => r.decision_id !== p.value!.decision_id);
-  if (wrong >= 0) {
-    const y = parseYaml(file, bytes, syntax).value!;
-    return {
-      diagnostics: [
-        diagAt(
-          y,
-          // At the record's own decision_id: a run holds many records, and the key alone would leave the reader to find which.
-          offsetAt(y, ['records', String(wrong), 'decision_id']),
-          'schema',
-          `records.${wrong}.decision_id differs from the run's decision_id ${p.value.decision_id}`,
-          "Every record of a run belongs to the run's decision node.",
-        ),
-      ],
-    };
-  }
-  return p;
+  return parseWithSchema<EnforcementRun>(file, bytes, 'enforcement.schema.json', id, syntax, (run, y) => {
+    const wrong = run.records.findIndex((r) => r.decision_id !== run.decision_id);
+    if (wrong < 0) return undefined;
+    return diagAt(
+      y,
+      // At the record's own decision_id: a run holds many records, and the key alone would leave the reader to find which.
+      offsetAt(y, ['records', String(wrong), 'decision_id']),
+      'schema',
+      `records.${wrong}.decision_id differs from the run's decision_id ${run.decision_id}`,
+      "Every record of a run belongs to the run's decision node.",
+    );
+  });
 }
 
 export function parseViolation(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<Violation> {
