@@ -6,8 +6,10 @@
  *   levels the stack runs out, and V8 may then abort the whole process (an
  *   out-of-memory "RegExpCompiler" failure seen with `? ? ? …`) instead of
  *   throwing, so the parser must never be started on such a file.
- * - size in nodes: parsing a 1 MiB flow sequence of one-letter items takes
- *   tens of seconds; store files hold at most a few thousand nodes.
+ * - size in nodes: the parser's time grows with the nodes, not the bytes, so a
+ *   flow sequence of one-letter items within the size limit held a run far
+ *   past any budget (docs/adr/0027-reliability-links-locks-hostile-input.md
+ *   has the measure); store files hold at most a few thousand nodes.
  *
  * Both counts over-estimate rather than under-estimate: a file the guard lets
  * through is never deeper or larger than the limits.
