@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { GIT_ENV } from './test/helpers/git.ts';
 import { hermeticEnv } from './test/helpers/hermetic-env.ts';
@@ -57,7 +57,37 @@ hermeticEnv(process.env, tmpRoot);
 // `npm run test:shuffle` passes --sequence.shuffle: vitest's random order of files, not this one.
 const shuffled = process.argv.some((a) => a.startsWith('--sequence.shuffle'));
 
+/** The stand-in's module id: the real module's path after the prefix, in hex (a path in node_modules would be left to Node). */
+const ASCII_WIDTH = '\0ascii-string-width:';
+
+/**
+ * Every import of `string-width` (yargs, its help layout cliui and wrap-ansi, the sources) gets a stand-in that
+ * answers printable ASCII by its length and asks the real module for any other string: the same answers, as in the
+ * bundle (scripts/build.mjs, docs/adr/0301-lazy-string-width.md), without its extra columns. yargs lays out a
+ * command's help after every command it runs, which with the real module cost an in-process run about 8 ms.
+ */
+const asciiStringWidth: Plugin = {
+  name: 'ascii-string-width',
+  enforce: 'pre',
+  async resolveId(id, importer, options) {
+    if (id !== 'string-width' || importer?.startsWith(ASCII_WIDTH)) return null;
+    const real = await this.resolve(id, importer, { ...options, skipSelf: true });
+    return real ? `${ASCII_WIDTH}${Buffer.from(real.id).toString('hex')}` : null;
+  },
+  load(id) {
+    if (!id.startsWith(ASCII_WIDTH)) return null;
+    return [
+      `import real from ${JSON.stringify(Buffer.from(id.slice(ASCII_WIDTH.length), 'hex').toString())};`,
+      'export default function stringWidth(input, options) {',
+      "  if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length;",
+      '  return real(input, options);',
+      '}',
+    ].join('\n');
+  },
+};
+
 export default defineConfig({
+  plugins: [asciiStringWidth],
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // `npm run test:cpu` (scripts/test-cpu.mjs): each file's CPU, its workers' and its child processes'.
@@ -78,6 +108,8 @@ export default defineConfig({
     // test could leak (docs/adr/0081-test-files-share-worker-modules.md); `npm run test:shuffle`
     // checks no test depends on another's order.
     isolate: false,
+    // Run through vite rather than Node's own import, so that their imports of string-width reach the stand-in above.
+    server: { deps: { inline: ['yargs', 'cliui', 'wrap-ansi'] } },
     sequence: shuffled ? {} : { sequencer: SlowFirst },
     // git's fixed test identity for the CLI run in-process (test/helpers/main.ts):
     // git reads it from the process's environment, as the spawned CLI gets it (test/helpers/cli.ts).
