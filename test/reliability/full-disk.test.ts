@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -77,6 +77,27 @@ function repo(tree: Record<string, string>, top: Record<string, string> = {}): s
   writeTree(join(dir, '.agents'), { 'global/': null, 'projects/': null, 'actions/': null, 'plans/': null, ...tree });
   writeTree(dir, top);
   return dir;
+}
+
+/**
+ * `make`'s repository (at mnt/repo), made at the first fill point and copied back from a template for each
+ * later one: every point starts from the same files, which need no new git repository or policy-source fetch.
+ */
+function eachPoint(make: () => string | Promise<string>): () => Promise<string> {
+  let template = '';
+  return async () => {
+    if (!template) {
+      const made = await make();
+      template = join(tempDir('agents-full-disk-template-'), 'repo');
+      cpSync(made, template, { recursive: true, verbatimSymlinks: true });
+      return made;
+    }
+    const dir = join(mnt, 'repo');
+    rmSync(join(mnt, 'filler'), { force: true });
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(template, dir, { recursive: true, verbatimSymlinks: true });
+    return dir;
+  };
 }
 
 interface Writer {
@@ -248,9 +269,10 @@ describe.skipIf(!isRoot)('a nearly full disk (a real tmpfs, as root)', () => {
   for (const [name, w] of Object.entries(WRITERS)) {
     it(`${name}: whole or not at all, at every fill point`, async () => {
       const outcomes: string[] = [];
+      const setup = eachPoint(w.setup);
       // From no free page up to the first point where the command has room enough, and one page more.
       for (let pages = 0; pages < 80 && outcomes.at(-2) !== 'written'; pages++) {
-        const dir = await w.setup();
+        const dir = await setup();
         const before = snapshot(dir);
         leaveFree(pages);
         const r = await runAgents(w.args, { cwd: dir });
@@ -301,8 +323,9 @@ describe.skipIf(!isRoot)('writers of several files outside the store on a nearly
     [['guard', 'install', '--client', 'claude,codex,gemini,cursor']],
   ])('%j: a failure part-way names the files it wrote before (detail.written), and only those changed', async (args) => {
     const kinds = new Set<string>();
+    const setup = eachPoint(() => repo({ [`global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, RULE)}` }));
     for (let pages = 0; pages < 40 && !kinds.has('written'); pages++) {
-      const dir = repo({ [`global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, RULE)}` });
+      const dir = await setup();
       const before = snapshot(dir);
       leaveFree(pages);
       const r = await runAgents(['--format', 'json', ...args], { cwd: dir });
@@ -328,14 +351,17 @@ describe.skipIf(!isRoot)('import --replace on a nearly full disk', () => {
   it('a failure after the rules went into the store lists what it wrote (detail.written); a second run finishes', async () => {
     const prose = (n: number) => Array.from({ length: n }, (_, i) => `A line of notes for people, number ${i}.`).join('\n');
     const kinds = new Set<string>();
-    for (let pages = 0; pages < 60 && !kinds.has('written'); pages++) {
-      const dir = repo(
+    const setup = eachPoint(() =>
+      repo(
         {},
         {
           'AGENTS.md': `# Notes\n\n${prose(400)}\n\n## Rules\n\n- Never push to main directly.\n- Always run the tests first.\n`,
           'apps/web/AGENTS.md': `${prose(300)}\n\n- Never use var in web code.\n`,
         },
-      );
+      ),
+    );
+    for (let pages = 0; pages < 60 && !kinds.has('written'); pages++) {
+      const dir = await setup();
       const before = snapshot(dir);
       leaveFree(pages);
       const r = await runAgents(['--format', 'json', 'import', '--yes', '--replace'], { cwd: dir });
@@ -429,8 +455,9 @@ describe.skipIf(!isRoot)('caches on a nearly full disk', () => {
     const expected = await runAgents(['--format', 'json', 'validate', '--no-cache'], { cwd: repo(tree) });
     expect(expected.code).toBe(0);
     const outcomes: number[] = [];
+    const setup = eachPoint(() => repo(tree));
     for (let pages = 0; pages < 80 && (outcomes.length < 2 || outcomes.at(-1) === 0); pages++) {
-      const dir = repo(tree);
+      const dir = await setup();
       leaveFree(pages);
       const r = await runAgents(['--format', 'json', 'validate'], { cwd: dir });
       rmSync(join(mnt, 'filler'), { force: true });
