@@ -1,6 +1,7 @@
 // Real git repositories for the tests of policy sources: a policy repository with a bare clone as its
 // remote, and a consumer store that extends it.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runMain } from '../helpers/main.ts';
@@ -22,9 +23,14 @@ export interface Policy {
   v1: string;
 }
 
-/** A policy repository: v1 (tagged) holds a locked invariant and another; pushed to a bare remote. */
-export function policyRepo(dir: string, name = 'policy'): Policy {
-  const work = join(dir, name);
+/** The first policy repository and its remote, made once in a folder of their own that outlives the test. */
+let template: { dir: string; v1: string } | undefined;
+
+function policyTemplate(): { dir: string; v1: string } {
+  if (template) return template;
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'agents-policy-template-')));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const work = join(dir, 'policy');
   mkdirSync(work);
   gitInit(work);
   writeTree(work, {
@@ -34,10 +40,35 @@ export function policyRepo(dir: string, name = 'policy'): Policy {
   });
   const v1 = commitAll(work, 'v1');
   git(work, 'tag', 'v1');
+  git(dir, 'clone', '-q', '--bare', work, join(dir, 'policy.git'));
+  git(work, 'remote', 'add', 'origin', join(dir, 'policy.git'));
+  template = { dir, v1 };
+  return template;
+}
+
+/** Replaces the one `url = from` line of a git config file by `url = to`. */
+function moveRemote(config: string, from: string, to: string): void {
+  const text = readFileSync(config, 'utf8');
+  const line = `\turl = ${from}\n`;
+  if (!text.includes(line)) throw new Error(`${config} names no remote ${from}`);
+  writeFileSync(config, text.replace(line, `\turl = ${to}\n`));
+}
+
+/**
+ * A policy repository: v1 (tagged) holds a locked invariant and another; pushed to a bare remote. Every one is a
+ * copy of the first one made (the same commits, fixed by the tests' git identity and dates), with each remote's
+ * path moved: eight git processes saved a repository.
+ */
+export function policyRepo(dir: string, name = 'policy'): Policy {
+  const t = policyTemplate();
+  const work = join(dir, name);
   const bare = join(dir, `${name}.git`);
-  git(dir, 'clone', '-q', '--bare', work, bare);
-  git(work, 'remote', 'add', 'origin', bare);
-  return { work, bare, url: `file://${bare}`, v1 };
+  mkdirSync(work);
+  cpSync(join(t.dir, 'policy'), work, { recursive: true });
+  cpSync(join(t.dir, 'policy.git'), bare, { recursive: true });
+  moveRemote(join(work, '.git/config'), join(t.dir, 'policy.git'), bare);
+  moveRemote(join(bare, 'config'), join(t.dir, 'policy'), work);
+  return { work, bare, url: `file://${bare}`, v1: t.v1 };
 }
 
 /** Commits `tree` in the policy repository and pushes `refs` (branch main by default); returns the commit. */
