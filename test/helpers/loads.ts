@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO } from './cli.ts';
@@ -18,8 +18,16 @@ export interface DistMeta {
  */
 export const ESM_AGENTS = join(REPO, 'test/helpers/esm-agents.mjs');
 
+/** The last parse of dist/meta.json (1.4 MB, asked for dozens of times a file), with the stamp of the file it read. */
+let metaRead: { stamp: string; meta: DistMeta } | undefined;
+
 export function distMeta(): DistMeta {
-  return JSON.parse(readFileSync(join(REPO, 'dist/meta.json'), 'utf8')) as DistMeta;
+  const path = join(REPO, 'dist/meta.json');
+  const s = statSync(path);
+  // A build between two calls (the stamp changes) is read again.
+  const stamp = `${s.ino} ${s.size} ${s.mtimeMs}`;
+  if (metaRead?.stamp !== stamp) metaRead = { stamp, meta: JSON.parse(readFileSync(path, 'utf8')) as DistMeta };
+  return metaRead.meta;
 }
 
 export interface TracedRun {
