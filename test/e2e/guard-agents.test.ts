@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentCliName, agentCli } from '../helpers/agent-clis.ts';
 import { runAgentClient } from '../helpers/agent-run.ts';
-import { agents, BIN } from '../helpers/cli.ts';
+import { BIN } from '../helpers/cli.ts';
 import { GIT_ENV, gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
 import { type ModelRequest, type ModelServer, type Reply, startModelServer } from '../helpers/model-server.ts';
 import { guardedYaml, tempDir } from '../helpers/tmp.ts';
 
@@ -21,14 +22,14 @@ const PLAN = '01JH5G411EVHG9XHQ43X20SSN4';
 const ORIGINAL = 'original secret\n';
 
 /** A repository with a store whose one global invariant guards protected/ and `rm -r`, an active plan, a link into protected/. */
-function project(): { dir: string; home: string } {
+async function project(): Promise<{ dir: string; home: string }> {
   const root = tempDir('agents-guard-e2e-');
   const dir = join(root, 'proj');
   const home = join(root, 'home');
   mkdirSync(dir);
   mkdirSync(home);
   gitInit(dir);
-  expect(agents(['init'], { cwd: dir }).code).toBe(0);
+  expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
   writeFileSync(
     join(dir, '.agents/global', `${INVARIANT}.yaml`),
     guardedYaml(INVARIANT, 'Agents never change the protected folder and never delete folders recursively', {
@@ -75,7 +76,7 @@ function violations(dir: string): string[] {
 }
 
 /** What every client run must show. */
-function assertGuarded(dir: string, server: ModelServer, allowedFile: string): void {
+async function assertGuarded(dir: string, server: ModelServer, allowedFile: string): Promise<void> {
   // The guarded file is untouched, nothing was written through the link, the command did not run.
   expect(readFileSync(join(dir, 'protected/secret.txt'), 'utf8')).toBe(ORIGINAL);
   expect(readdirSync(join(dir, 'protected')).sort()).toEqual(['secret.txt']);
@@ -98,7 +99,7 @@ function assertGuarded(dir: string, server: ModelServer, allowedFile: string): v
   for (const v of recorded) expect(v).toContain(`invariant_id: ${INVARIANT}`);
   expect(recorded.some((v) => v.includes('protected/new.txt'))).toBe(true);
   expect(recorded.some((v) => v.includes('rm -r build'))).toBe(true);
-  expect(agents(['plan', 'status', PLAN], { cwd: dir }).code).toBe(1);
+  expect((await runAgents(['plan', 'status', PLAN], { cwd: dir })).code).toBe(1);
 }
 
 /**
@@ -127,8 +128,8 @@ const program = `${process.execPath} ${BIN}`;
 describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
   it('Claude Code: denies the guarded write, command and link; allows the rest; records the violations', async () => {
     const bin = await agentCli('claude' satisfies AgentCliName);
-    const { dir, home } = project();
-    expect(agents(['guard', 'install', '--client', 'claude', '--program', program], { cwd: dir }).code).toBe(0);
+    const { dir, home } = await project();
+    expect((await runAgents(['guard', 'install', '--client', 'claude', '--program', program], { cwd: dir })).code).toBe(0);
     server = await startModelServer(
       steps([
         // A new file: Claude Code refuses to overwrite a file it has not read, before any hook runs.
@@ -140,14 +141,14 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     );
     const r = await runAgentClient('claude', bin, dir, baseEnv(home), home, server.url);
     expect(r.code, r.stderr).toBe(0);
-    assertGuarded(dir, server, 'notes/allowed.txt');
+    await assertGuarded(dir, server, 'notes/allowed.txt');
     keepTranscript('claude', dir, server);
   });
 
   it("Codex CLI: denies apply_patch into the guarded folder (also through the link) and into a folder's hook settings, and the command; applies the allowed patch", async () => {
     const bin = await agentCli('codex');
-    const { dir, home } = project();
-    expect(agents(['guard', 'install', '--client', 'codex', '--program', program], { cwd: dir }).code).toBe(0);
+    const { dir, home } = await project();
+    expect((await runAgents(['guard', 'install', '--client', 'codex', '--program', program], { cwd: dir })).code).toBe(0);
     server = await startModelServer(
       steps([
         { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: protected/new.txt\n+pwned\n*** End Patch\n' },
@@ -164,16 +165,16 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     const r = await runAgentClient('codex', bin, dir, baseEnv(home), home, server.url);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(existsSync(join(dir, 'build/.codex'))).toBe(false);
-    assertGuarded(dir, server, 'notes/allowed.txt');
+    await assertGuarded(dir, server, 'notes/allowed.txt');
   });
 
   it('Gemini CLI: denies the guarded write, command and link; allows the rest; records the violations', async () => {
     const bin = await agentCli('gemini');
-    const { dir, home } = project();
+    const { dir, home } = await project();
     // The team's settings hold a comment, as Gemini CLI allows: the install keeps it, and Gemini CLI reads the result.
     mkdirSync(join(dir, '.gemini'));
     writeFileSync(join(dir, '.gemini/settings.json'), '{\n  // the settings of this repository\n  "tools": {}\n}\n');
-    expect(agents(['guard', 'install', '--client', 'gemini', '--program', program], { cwd: dir }).code).toBe(0);
+    expect((await runAgents(['guard', 'install', '--client', 'gemini', '--program', program], { cwd: dir })).code).toBe(0);
     expect(readFileSync(join(dir, '.gemini/settings.json'), 'utf8')).toContain('// the settings of this repository');
     server = await startModelServer(
       steps([
@@ -185,18 +186,18 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     );
     const r = await runAgentClient('gemini', bin, dir, baseEnv(home), home, server.url);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    assertGuarded(dir, server, 'notes/allowed.txt');
+    await assertGuarded(dir, server, 'notes/allowed.txt');
   });
 
   it("Claude Code: after a cd into a nested repository with a store of its own, the session's store still judges", async () => {
     const bin = await agentCli('claude');
-    const { dir, home } = project();
+    const { dir, home } = await project();
     // A vendored clone with a store and no guard: Claude Code runs the hook in its shell's folder, there.
     const nested = join(dir, 'vendor/lib');
     mkdirSync(nested, { recursive: true });
     gitInit(nested);
-    expect(agents(['init'], { cwd: nested }).code).toBe(0);
-    expect(agents(['guard', 'install', '--client', 'claude', '--program', program], { cwd: dir }).code).toBe(0);
+    expect((await runAgents(['init'], { cwd: nested })).code).toBe(0);
+    expect((await runAgents(['guard', 'install', '--client', 'claude', '--program', program], { cwd: dir })).code).toBe(0);
     server = await startModelServer(
       steps([
         { tool: 'Bash', input: { command: 'cd vendor/lib', description: 'enter the library' } },
@@ -215,9 +216,9 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     "%s: a hook whose program is not on the agent's PATH denies the write, and the model is told the program is missing",
     async (client) => {
       const bin = await agentCli(client);
-      const { dir, home } = project();
+      const { dir, home } = await project();
       const missing = join(home, 'no-such-folder', 'agents');
-      expect(agents(['guard', 'install', '--client', client, '--program', missing], { cwd: dir }).code).toBe(0);
+      expect((await runAgents(['guard', 'install', '--client', client, '--program', missing], { cwd: dir })).code).toBe(0);
       const write =
         client === 'claude'
           ? { tool: 'Write', input: { file_path: join(dir, 'protected/new.txt'), content: 'pwned' } }
