@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { GIT_ENV } from './test/helpers/git.ts';
@@ -57,11 +58,13 @@ hermeticEnv(process.env, tmpRoot);
 // `npm run test:shuffle` passes --sequence.shuffle: vitest's random order of files, not this one.
 const shuffled = process.argv.some((a) => a.startsWith('--sequence.shuffle'));
 
+/** The product's sources, whose imports of string-width get the stand-in as the dependencies' do. */
+const SOURCES = fileURLToPath(new URL('./src/', import.meta.url));
 /** The stand-in's module id: the real module's path after the prefix, in hex (a path in node_modules would be left to Node). */
 const ASCII_WIDTH = '\0ascii-string-width:';
 
 /**
- * Every import of `string-width` (yargs, its help layout cliui and wrap-ansi, the sources) gets a stand-in that
+ * Every import of `string-width` by a dependency (yargs, its help layout cliui and wrap-ansi) or a source gets a stand-in that
  * answers printable ASCII by its length and asks the real module for any other string: the same answers, as in the
  * bundle (scripts/build.mjs, docs/adr/0301-lazy-string-width.md), without its extra columns. yargs lays out a
  * command's help after every command it runs, which with the real module cost an in-process run about 8 ms.
@@ -70,7 +73,8 @@ const asciiStringWidth: Plugin = {
   name: 'ascii-string-width',
   enforce: 'pre',
   async resolveId(id, importer, options) {
-    if (id !== 'string-width' || importer?.startsWith(ASCII_WIDTH)) return null;
+    // The tests' own imports keep the real module: they compare the stand-ins with it (test/perf/startup-guards.test.ts).
+    if (id !== 'string-width' || !importer || !(importer.includes('/node_modules/') || importer.startsWith(SOURCES))) return null;
     const real = await this.resolve(id, importer, { ...options, skipSelf: true });
     return real ? `${ASCII_WIDTH}${Buffer.from(real.id).toString('hex')}` : null;
   },
