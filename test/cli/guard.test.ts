@@ -19,6 +19,7 @@ import { GuardService } from '../../src/service/guard-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { agents, BIN } from '../helpers/cli.ts';
 import { git, gitInit } from '../helpers/git.ts';
+import { initializedRepo } from '../helpers/guard.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -32,9 +33,7 @@ function guardYaml(id: string, text: string, guard: string[], severity = 'error'
 
 /** A repository with a store: one global invariant guarding secrets/ and `rm -r`, a project app at services/app/**, a plan. */
 async function repo(extra: { config?: string } = {}): Promise<string> {
-  const dir = tempDir();
-  gitInit(dir);
-  expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
+  const dir = await initializedRepo();
   writeFileSync(
     join(dir, '.agents/global', `${INV}.yaml`),
     guardYaml(INV, 'Agents never touch secrets', [

@@ -1,11 +1,10 @@
 // Real git repositories for the tests of policy sources: a policy repository with a bare clone as its
 // remote, and a consumer store that extends it.
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runMain } from '../helpers/main.ts';
-import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+import { invariantYaml, lastingDir, tempDir, writeTree } from '../helpers/tmp.ts';
 
 export const LOCKED = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
 export const SECRETS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
@@ -28,8 +27,7 @@ let template: { dir: string; v1: string } | undefined;
 
 function policyTemplate(): { dir: string; v1: string } {
   if (template) return template;
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'agents-policy-template-')));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const dir = lastingDir('agents-policy-template-');
   const work = join(dir, 'policy');
   mkdirSync(work);
   gitInit(work);

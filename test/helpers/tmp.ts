@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +21,16 @@ export function tempDir(prefix = 'agents-test-'): string {
     removing.add(removal);
     void removal.then(() => removing.delete(removal));
   });
+  return dir;
+}
+
+/**
+ * A fresh temporary folder that lasts as long as the worker process: for what is made once and copied for many
+ * tests (a template repository), removed when the process exits.
+ */
+export function lastingDir(prefix = 'agents-lasting-'): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
