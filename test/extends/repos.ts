@@ -55,7 +55,7 @@ function moveRemote(config: string, from: string, to: string): void {
 /**
  * A policy repository: v1 (tagged) holds a locked invariant and another; pushed to a bare remote. Every one is a
  * copy of the first one made (the same commits, fixed by the tests' git identity and dates), with each remote's
- * path moved: eight git processes saved a repository.
+ * path moved: six git commands (and the processes the clone starts) saved a repository.
  */
 export function policyRepo(dir: string, name = 'policy'): Policy {
   const t = policyTemplate();
