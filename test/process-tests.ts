@@ -79,6 +79,7 @@ export const PROCESS_TESTS = [
   'test/reliability/git-environment.test.ts',
   'test/reliability/locks.test.ts',
   'test/reliability/move-crash.test.ts',
+  'test/reliability/odd-files.test.ts',
   'test/reliability/plans.test.ts',
   'test/reliability/special-files.test.ts',
   'test/review/commit.test.ts',

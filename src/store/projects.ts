@@ -8,7 +8,7 @@ import { parseProjectMeta } from '../core/parse-meta.ts';
 import { isCachedProjectMeta } from '../core/parsed-shape.ts';
 import { repoTop } from './git-dir.ts';
 import { readParsed } from './read-parsed.ts';
-import { badName, fileWhereFolderGoes, linkedFolder } from './read-plan.ts';
+import { badName, fileWhereFolderGoes, isRequiredFolder, linkedFolder } from './read-plan.ts';
 import { readFailure } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 
@@ -55,8 +55,8 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
 
 /**
  * The names of the project folders under `projects/`, and what stands where a project folder or `projects/` itself
- * goes and is never read: a link (to a folder or not), a file in the place of `projects/`, a folder of a name no
- * project may have. Each is a diagnostic, never a project left out in silence: every project's invariants, paths
+ * goes and is never read: a link (to a folder or not), a file in the place of `projects/` or of a project's folder, a
+ * folder of a name no project may have. Each is a diagnostic, never a project left out in silence: every project's invariants, paths
  * and guards would be missing from export, `which` and the guard alike. The one listing of the projects.
  */
 export async function listProjectFolders(source: TreeSource): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
@@ -73,6 +73,9 @@ export async function listProjectFolders(source: TreeSource): Promise<{ names: s
     if (e.path === 'projects') diagnostics.push(linkedFolder(e.path));
     // A hidden entry is the user's own, as in a scope folder.
     else if (e.type === 'symlink' && !isHiddenName(name)) diagnostics.push(linkedFolder(e.path, 'a symbolic link'));
+    // A file of a project's name stands where that project's folder goes: said, never read as a project removed (an
+    // export would delete the project's files, the guard drop its guards).
+    else if (e.type !== 'dir' && isRequiredFolder(e.path)) diagnostics.push(fileWhereFolderGoes(e.path));
     if (e.type !== 'dir') continue;
     // A project folder an interrupted `project add`, `import` or `project remove` left under a temporary's name is
     // no project: skipped, as readers skip every temporary (`validate` reports it and `--fix` removes it).

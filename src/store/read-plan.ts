@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { badId, inHiddenFolder, isKnownFolder, type PathKind, pathClassifier, WAIVERS } from '../core/layout.ts';
+import { isProjectName } from '../core/names.ts';
 import { type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
 
 /** An error of a whole file or folder of the store (no line in it): what the readers and validate say of its place. */
@@ -81,8 +82,9 @@ export const TOP_SCOPE_FOLDERS: ReadonlySet<string> = new Set(['global', 'projec
 const RECORD_FOLDERS: ReadonlySet<string> = new Set(['decisions', 'enforcement', 'violations', WAIVERS]);
 
 /**
- * A folder whose place a file must never take, as it would be read as empty: a top scope folder, a plan's records
- * and waivers (`plans/<id>/violations`: the open violations would vanish from the plan gate), a project's waivers.
+ * A folder whose place a file must never take, as it would be read as empty: a top scope folder, a project's folder
+ * (`projects/web`: read as no project, its invariants, paths and exported files would go), a plan's records and
+ * waivers (`plans/<id>/violations`: the open violations would vanish from the plan gate), a project's waivers.
  */
 export function isRequiredFolder(path: string): boolean {
   // Asked of every file a reader lists: an invariant's name (the usual answer) is turned away before anything is cut.
@@ -90,6 +92,8 @@ export function isRequiredFolder(path: string): boolean {
   if (TOP_SCOPE_FOLDERS.has(path)) return true;
   const first = path.indexOf('/');
   const second = first < 0 ? -1 : path.indexOf('/', first + 1);
+  // A file of another name (README.md, a hidden or temporary one) can be no project's folder: the layout check warns of it.
+  if (first >= 0 && second < 0) return path.slice(0, first) === 'projects' && isProjectName(path.slice(first + 1));
   if (second < 0 || path.includes('/', second + 1)) return false;
   const last = path.slice(second + 1);
   if (!RECORD_FOLDERS.has(last)) return false;
@@ -99,10 +103,13 @@ export function isRequiredFolder(path: string): boolean {
 
 /** The finding of a file in the place of a folder {@link isRequiredFolder} names: an error, never an empty folder. */
 export function fileWhereFolderGoes(path: string): Diagnostic {
+  const project = /^projects\/([^/]+)$/.exec(path)?.[1];
   return pathError(
     'unknown-path',
     path,
-    `${path} is a file, where the store's ${path}/ folder goes: nothing of that ${path.includes('/') ? 'folder' : 'scope'} can be read`,
+    project !== undefined
+      ? `${path} is a file, where the folder of project ${project} goes: none of its invariants, paths or waivers can be read`
+      : `${path} is a file, where the store's ${path}/ folder goes: nothing of that ${path.includes('/') ? 'folder' : 'scope'} can be read`,
     `Move it out of the store, and restore the folder ${path}/ (git checkout).`,
   );
 }

@@ -7,7 +7,7 @@ import { parseActionMeta, parseProjectMeta } from '../core/parse-meta.ts';
 import { isCachedActionMeta, isCachedInvariant, isCachedPlan, isCachedProjectMeta } from '../core/parsed-shape.ts';
 import type { ExtendsLock } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
-import { badName, isScopeFolder, planReads, readFailure, TOP_SCOPE_FOLDERS } from './read-plan.ts';
+import { badName, isRequiredFolder, isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 import { readParsed } from './read-parsed.ts';
 import { filesBelowUnknownFolders } from './unplaced.ts';
@@ -164,13 +164,16 @@ export async function readFolders(
 ): Promise<StoreSnapshot> {
   const entries: TreeEntry[] = [];
   const seen = new Set<string>();
-  let top: TreeEntry[] | undefined;
+  const parents = new Map<string, TreeEntry[]>();
   for (const folder of folders) {
     const listed = await source.list(folder, { recursive: false });
-    // An empty scope folder at the top may be no folder at all: a file there is reported (planReads), not read as empty.
-    if (listed.length === 0 && TOP_SCOPE_FOLDERS.has(folder)) {
-      top ??= await source.list('', { recursive: false });
-      const standing = top.find((e) => e.path === folder && e.type !== 'dir');
+    // An empty scope folder (a top one, a project's) may be no folder at all: a file there is reported (planReads), not
+    // read as empty. Its parent is listed once for every such folder.
+    if (listed.length === 0 && isRequiredFolder(folder)) {
+      const parent = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
+      let around = parents.get(parent);
+      if (around === undefined) parents.set(parent, (around = await source.list(parent, { recursive: false })));
+      const standing = around.find((e) => e.path === folder && e.type !== 'dir');
       if (standing !== undefined) listed.push(standing);
     }
     // An invariant put by hand in a sub-folder of the scope is said by planReads, not left out of the set in silence.

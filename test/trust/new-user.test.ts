@@ -169,15 +169,17 @@ describe('project remove, and what a project folder holds that is no file of the
     expect(existsSync(join(root, 'projects/linked'))).toBe(true);
   });
 
-  it("a file at a project's place is named as the file in the way (exit 2) by readers and writers, not as a project to create", async () => {
+  it("a file at a project's place is named as the file in the way (exit 3, unknown-path) by readers, not as a project to create", async () => {
     const root = testStore({ 'projects/docs/.gitkeep': '', 'projects/web': 'notes\n' });
     for (const args of [
       ['project', 'remove', 'web'],
       ['invariant', 'list', '--project', 'web'],
     ]) {
       const r = await run(root, ...args);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(JSON.parse(r.stdout).error, args.join(' ')).toMatchObject({ code: 'usage', detail: { project: 'web', path: 'projects/web' } });
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(JSON.parse(r.stdout).error.detail.diagnostics, args.join(' ')).toEqual([
+        expect.objectContaining({ code: 'unknown-path', severity: 'error', file: 'projects/web' }),
+      ]);
     }
     // The add that would make the folder says which file is in the way, as any write does.
     const add = await run(root, 'invariant', 'add', '--project', 'web', 'Keep one ledger');

@@ -2060,14 +2060,18 @@ describe('more edges of the whole-store checks', () => {
   it('layout: a file where a folder goes, folders that fit no place at any depth, and bad names met without their folder', async () => {
     const found = await check({
       'projects/web': 'x',
+      'projects/README.md': 'x',
       [`plans/${X}/plan.yaml`]: plan(X),
       [`plans/${X}/Bad/`]: null,
       'global/.x.tmp/': null,
     });
-    expect(found.map((d) => `${d.code} ${d.file}: ${d.message}`)).toStrictEqual([
-      'unknown-path global/.x.tmp: folder global/.x.tmp/ fits no place in the store layout and is never read',
-      `unknown-path plans/${X}/Bad: folder plans/${X}/Bad/ fits no place in the store layout and is never read`,
-      'unknown-path projects/web: projects/web fits no place in the store layout and is never read',
+    // A file of a project's name stands where that project's folder goes (an error, as every reader says it); one of
+    // another name can be no project's and is only warned of.
+    expect(found.map((d) => `${d.severity} ${d.code} ${d.file}: ${d.message}`)).toStrictEqual([
+      'warning unknown-path global/.x.tmp: folder global/.x.tmp/ fits no place in the store layout and is never read',
+      `warning unknown-path plans/${X}/Bad: folder plans/${X}/Bad/ fits no place in the store layout and is never read`,
+      'warning unknown-path projects/README.md: projects/README.md fits no place in the store layout and is never read',
+      'error unknown-path projects/web: projects/web is a file, where the folder of project web goes: none of its invariants, paths or waivers can be read',
     ]);
     // A listing without folders: a file under a badly named folder is reported itself.
     const flat = new MemorySource({ [`projects/Bad Name/${A}.yaml`]: pinv(A, 'One'), [`global/${B}.yaml`]: inv(B, 'Two') });

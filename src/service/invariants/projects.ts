@@ -106,17 +106,9 @@ export async function requireProject(svc: InvariantContext, project: string, giv
   const options = { writing: optionalBoolean(inputObject(given, 'requireProject', { writing: true }).writing, 'writing') };
   const known = await svc.projectNames();
   if (known.includes(project)) return;
-  // Something stands at the project's place that is no folder: said as what it is, not as a project to create. A
-  // link to one is what every reader of it says (exit 3); a file would fail the add the hint names.
-  const folder = `projects/${project}`;
-  if ((await svc.source.list('projects', { recursive: false })).some((e) => e.path === folder)) {
-    requireValid(await readFolders(svc.source, [folder]), `use project ${project}`);
-    throw new UsageError(
-      `${folder} is a file, where the folder of project ${project} goes`,
-      `${options.writing ? 'Nothing was written. ' : ''}It is no file of the store: move it away, then run the command again.`,
-      { project, path: folder },
-    );
-  }
+  // Something stands at the project's place that is no folder (a link, a file): said as what it is, as every reader
+  // of it says it (exit 3), not as a project to create.
+  requireValid(await readFolders(svc.source, [`projects/${project}`]), `use project ${project}`);
   // projects/ itself a file (a bad merge) lists as no project at all: said as what it is, not as a project to create.
   const { diagnostics } = await listProjectFolders(svc.source);
   requireValid({ ...emptySnapshot(), diagnostics: diagnostics.filter((d) => d.file === 'projects') }, `use project ${project}`);
