@@ -9,7 +9,7 @@ import { lsRepoFiles } from '../git/file-listing.ts';
 import { GitError } from '../git/repo.ts';
 import { sparseBlobs } from '../git/sparse.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';
-import type { FileRead } from '../store/read-file.ts';
+import { type FileRead, pathBytes } from '../store/read-file.ts';
 import { MAX_TARGET_BYTES } from './export-targets.ts';
 
 /**
@@ -42,7 +42,12 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
   // Regular files, and in a sparse checkout the files it leaves out (not on disk), whose text sparseTargets reads.
   // Outside one, a file git lists that is not on disk was deleted: no text to judge, and no store above to look for.
   const sparse = mayBeSparse(top);
-  files = files.filter((f) => lstatSync(join(top, f), { throwIfNoEntry: false })?.isFile() ?? sparse);
+  // One in a folder whose name is not UTF-8 is listed by a name no file has (U+FFFD for its bytes): kept when its own
+  // bytes name a file, for the export to refuse it if it holds a block.
+  const isFile = (f: string) =>
+    lstatSync(join(top, f), { throwIfNoEntry: false })?.isFile() ??
+    (f.includes('\uFFFD') ? lstatSync(pathBytes(top, f) ?? '', { throwIfNoEntry: false })?.isFile() : undefined);
+  files = files.filter((f) => isFile(f) ?? sparse);
   // Many files lie below the same folders: each store is looked for on disk once.
   const onDisk = new Map<string, boolean>();
   const present = (store: string) => {

@@ -9,7 +9,7 @@ import { removeBlock } from '../core/export-merge.ts';
 import { shellPath } from '../core/shell-word.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { checkTargetPath, type FileChange, readExisting, type Refusal, refusalOf, targetText } from './export-targets.ts';
-import { type FileRead, fileHolds } from '../store/read-file.ts';
+import { type FileRead, fileHolds, pathBytes } from '../store/read-file.ts';
 import { nestedTargetFiles, sparseTargets } from './export-listed.ts';
 import type { WatchedFile } from './export-plan.ts';
 import { watched } from './export-remembered.ts';
@@ -148,6 +148,12 @@ function readQuietly(
     if (clearing && error.detail?.reason === 'not-utf8' && bytes().includes(BEGIN_PREFIX)) throw error;
     // Searched in pieces: a file over the limit is never read whole.
     if (clearing && error.detail?.reason === 'too-large' && held === undefined && fileHolds(join(top, rel), BEGIN_PREFIX)) throw error;
+    // In a folder whose name is not UTF-8, a block it holds could be neither written nor cleared by that name: refused,
+    // never left to stand unseen; looked for under the name's own bytes.
+    if (clearing && error.detail?.reason === 'name-not-utf8' && held === undefined) {
+      const real = pathBytes(top, rel);
+      if (real !== undefined && fileHolds(real, BEGIN_PREFIX)) throw error;
+    }
     return undefined;
   }
 }

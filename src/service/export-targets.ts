@@ -33,6 +33,7 @@ type RefusedBecause =
   | 'other-repository'
   | 'not-writable'
   | 'not-utf8'
+  | 'name-not-utf8'
   | 'unreadable'
   | 'too-large'
   | 'changed';
@@ -110,6 +111,15 @@ export function checkTargetPath(
     try {
       st = lstatSync(join(top, at));
     } catch {
+      // A name that is not UTF-8 is listed with U+FFFD for its bytes, a name no folder has: a file written there would
+      // make a folder of that mangled name beside the real one, which its agents never read.
+      if (parts[i]!.includes('\uFFFD'))
+        throw targetRefused(
+          `cannot export to ${rel}: the name of ${at} is not UTF-8 (shown with \uFFFD for its bytes), so no file can be written in it by that name`,
+          `Rename the folder to a UTF-8 name, ${otherwise}; nothing was written.`,
+          rel,
+          'name-not-utf8',
+        );
       // A folder missing on the way may be a submodule's git has not checked out (its folder gone, or never made,
       // with or without a line of .gitmodules): the index's gitlink is all that says so, and a folder made there
       // would hold what git never sees.

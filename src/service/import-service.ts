@@ -25,7 +25,7 @@ import { lsRepoFiles } from '../git/file-listing.ts';
 import { repositoryTop, readProjects } from '../store/projects.ts';
 import { readStore } from '../store/read.ts';
 import { loadConfig } from '../store/config.ts';
-import { readRegularFile } from '../store/read-file.ts';
+import { pathBytes, readRegularFile } from '../store/read-file.ts';
 import { NEVER_WALKED } from './export-folders.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ImportWritten } from './import-apply.ts';
@@ -271,6 +271,12 @@ export class ImportService {
       // A link that leads nowhere (CLAUDE.md to an AGENTS.md since removed, or a loop) is there: said as the link it is.
       const to = linkTarget(abs);
       if (to !== undefined) return { ...file, skipped: `it is a symbolic link to ${to}, which leads nowhere` };
+      // git lists a name that is not UTF-8 with U+FFFD for its bytes, a name no file has: there, not deleted.
+      if (rel.includes('\uFFFD') && pathBytes(top, rel) !== undefined)
+        return {
+          ...file,
+          skipped: `its name (or its folder's) is not UTF-8 (shown with \uFFFD for its bytes), so it cannot be read by that name: rename it to a UTF-8 name and import it again`,
+        };
       // The search found it in git's list: deleted since, as a named path is said, with the command that restores it.
       if (!repository.has(rel)) return { ...file, skipped: 'it does not exist' };
       const deleted = deletedFromTree(rel);

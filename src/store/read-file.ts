@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 
 /**
  * Reading one file the tool did not list itself (a cache, a context file, a
@@ -96,7 +96,7 @@ export function readRegularFile(path: string, maxBytes: number, options: { follo
  * (over a reader's limit) is searched without being held. False for anything that is not a regular file or cannot be
  * read; links are not followed.
  */
-export function fileHolds(path: string, needle: string): boolean {
+export function fileHolds(path: string | Buffer, needle: string): boolean {
   const want = Buffer.from(needle);
   let fd: number;
   try {
@@ -121,4 +121,26 @@ export function fileHolds(path: string, needle: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The bytes of the path `rel` below `top` that a listing showed with U+FFFD for the bytes of a name that are not UTF-8
+ * (git's and Node's listings both decode names so): found by listing each folder on the way as bytes, for a reader
+ * that must look into a file it cannot open by the name it was given. Undefined when no name, or more than one,
+ * decodes to it.
+ */
+export function pathBytes(top: string, rel: string): Buffer | undefined {
+  let at = Buffer.from(top);
+  for (const part of rel.split('/')) {
+    let names: Buffer[];
+    try {
+      names = readdirSync(at, { encoding: 'buffer' });
+    } catch {
+      return undefined;
+    }
+    const found = names.filter((n) => n.toString('utf8') === part);
+    if (found.length !== 1) return undefined;
+    at = Buffer.concat([at, Buffer.from('/'), found[0]!]);
+  }
+  return at;
 }

@@ -1,6 +1,6 @@
 // Odd files in a repository (a file where a folder goes, names that are not UTF-8, special files, links), and two
 // writers at once: every reader says the same of each, and nothing is written or removed on a misreading.
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshot, monorepo } from '../export/repo.ts';
@@ -41,5 +41,67 @@ describe("a file at a project's place", () => {
     }
     // Nothing removed: the project's exported files stay until the store says the project is gone.
     expect(snapshot(repo)).toEqual(before);
+  });
+});
+
+/** `name` made a folder below `dir` by its bytes, with an AGENTS.md holding `text`; false where the file system takes only UTF-8 names. */
+function bytesFolder(dir: string, name: Buffer, text: string): boolean {
+  const folder = Buffer.concat([Buffer.from(`${dir}/`), name]);
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch {
+    return false;
+  }
+  writeFileSync(Buffer.concat([folder, Buffer.from('/AGENTS.md')]), text);
+  return true;
+}
+
+/** The names of `dir`'s entries as bytes, in hex: what is on disk, mangled names too. */
+const namesIn = (dir: string) =>
+  readdirSync(dir, { encoding: 'buffer' })
+    .map((n) => n.toString('hex'))
+    .sort();
+
+describe('a nested AGENTS.md in a folder whose name is not UTF-8', () => {
+  const web = Buffer.from([0x77, 0x65, 0x62, 0xff]);
+
+  it('import skips it with that reason, not as a file deleted from the working tree', async () => {
+    const repo = monorepo();
+    if (!bytesFolder(join(repo, 'apps'), web, '# Web\n\n- Never ship untranslated copy\n')) return;
+    const r = await runAgents(['--format', 'json', 'import', '--dry-run'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const files = (JSON.parse(r.stdout) as { files: { file: string; skipped: string | null }[] }).files;
+    const odd = files.filter((f) => f.file.includes('\uFFFD'));
+    expect(odd).toHaveLength(1);
+    expect(odd[0]!.skipped).toMatch(/not UTF-8/);
+    expect(odd[0]!.skipped).not.toMatch(/deleted/);
+  });
+
+  it('export refuses to write into it (exit 2, name-not-utf8), and makes no folder of the mangled name', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/*/**\n');
+    if (!bytesFolder(join(repo, 'apps'), web, '# Web\n')) return;
+    const before = namesIn(join(repo, 'apps'));
+    const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'export-target-refused',
+      detail: { path: 'apps/web\uFFFD/AGENTS.md', reason: 'name-not-utf8' },
+    });
+    expect(namesIn(join(repo, 'apps'))).toEqual(before);
+    expect(readFileSync(Buffer.concat([Buffer.from(join(repo, 'apps/')), web, Buffer.from('/AGENTS.md')]), 'utf8')).toBe('# Web\n');
+  });
+
+  it("export refuses a block it wrote there once (it can clear it by no name), and leaves the owner's own file alone", async () => {
+    const repo = monorepo();
+    expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+    const block = readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8');
+    if (!bytesFolder(repo, web, block)) return;
+    commitAll(repo, 'exported');
+    const r = await runAgents(['--format', 'json', 'export', '--check', '--target', 'agents-md'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'export-target-refused', detail: { reason: 'name-not-utf8' } });
+    bytesFolder(repo, web, '# Notes of my own\n');
+    expect((await runAgents(['export', '--check', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
   });
 });
