@@ -40,7 +40,7 @@ export async function applyImport(
   scopes: ScopeService,
   plan: ImportPlan,
   chosen: readonly PlannedCandidate[],
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; again?: true } = {},
 ): Promise<ImportWritten> {
   const { signal } = options;
   const written: ImportWritten = { invariants: [], projects: [], refused: [] };
@@ -65,7 +65,17 @@ export async function applyImport(
   const creating = planned.filter((p) => !there.has(p.name));
   const madeMeanwhile = (project: string) =>
     `project ${project} was made meanwhile by another writer: run the import again to put its rules there`;
-  const made = await scopes.newProjects(creating.map((p) => ({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}) })));
+  let made: Awaited<ReturnType<ScopeService['newProjects']>>;
+  try {
+    made = await scopes.newProjects(creating.map((p) => ({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}) })));
+  } catch (error) {
+    // One of them made by another writer since the listing above (a second import at once), with nothing staged yet:
+    // the write is made again, once, against the project that is there now, as below.
+    const now = options.again === undefined && error instanceof AgentsError ? await namedFolders(invariants.source, 'projects') : [];
+    if (creating.some((p) => now.includes(p.name)))
+      return applyImport(invariants, scopes, plan, chosen, { ...(signal ? { signal } : {}), again: true });
+    throw error;
+  }
   const [{ checkInvariantDraft, formatInvariantFile }, { CreateBatch }, { withFolderLocks }] = await Promise.all([
     import('../core/serialize.ts'),
     import('../store/create-batch.ts'),
@@ -108,14 +118,17 @@ export async function applyImport(
   // paths: one made meanwhile would otherwise share their files, and the store be left invalid.
   const withPaths = creating.filter((p) => p.paths.length > 0).map((p) => ({ project: p.name, paths: p.paths }));
   const overlapping = new Map<string, string>();
+  const madeByOther = new Set<string>();
   await withFolderLocks(
     root,
     withPaths.length > 0 ? [...existing, PROJECTS_LOCK] : existing,
     async () => {
       // The same project made by another writer since the check above (a second import at once): the rules are
       // not written, and the way to write them is to run the import again, which finds the project there.
-      for (const [project, refusal] of await scopes.pathOverlaps(withPaths))
+      for (const [project, refusal] of await scopes.pathOverlaps(withPaths)) {
         overlapping.set(project, refusal.detail?.other === project ? madeMeanwhile(project) : refusal.message);
+        if (refusal.detail?.other === project) madeByOther.add(project);
+      }
       const here = await readFolders(source, existing);
       for (const folder of existing) {
         const invalid = here.diagnostics.filter((d) => d.file === folder || d.file.startsWith(`${folder}/`));
@@ -213,5 +226,15 @@ export async function applyImport(
     { notice: deps.notice },
   );
   written.projects = made.map((m) => m.project).filter((p) => !overlapping.has(p));
+  // A project another writer made while this import staged its own (a second import at once): its rules are written
+  // again, once, as they would be had it been there at the start: into it when its paths are these (a text it holds
+  // already left out, never a copy), else refused naming its paths. Only the winner says it created the project.
+  if (madeByOther.size > 0 && options.again === undefined) {
+    const retry = chosen.filter((c) => c.scope.kind === 'project' && madeByOther.has(c.scope.project!));
+    const retried = new Set(retry.map((c) => c.n));
+    const second = await applyImport(invariants, scopes, plan, retry, { ...(signal ? { signal } : {}), again: true });
+    written.refused = [...written.refused.filter((r) => !retried.has(r.n)), ...second.refused];
+    written.invariants.push(...second.invariants);
+  }
   return written;
 }

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { badId, inHiddenFolder, isKnownFolder, type PathKind, pathClassifier, WAIVERS } from '../core/layout.ts';
+import { badId, inHiddenFolder, isKnownFolder, isTemporaryName, type PathKind, pathClassifier, WAIVERS } from '../core/layout.ts';
 import { isProjectName } from '../core/names.ts';
 import { type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
 
@@ -206,6 +206,12 @@ export function linkedFolder(path: string, what = 'a symbolic link to a folder')
   );
 }
 
+/** Whether `path` lies in a project or plan folder of a temporary's name (`projects/.web.<writer>.<pid>.<hex>.tmp/…`). */
+function inTemporaryFolder(path: string): boolean {
+  const parts = path.split('/', 3);
+  return parts.length === 3 && (parts[0] === 'projects' || parts[0] === 'plans') && isTemporaryName(parts[1]!);
+}
+
 /** A file to read and parse, with its kind. */
 export interface ReadJob {
   entry: TreeEntry;
@@ -258,6 +264,10 @@ export function planReads(
       continue;
     }
     const kind = kinds?.[i] ?? classify(entry.path);
+    // A project or plan folder an interrupted (or running) `project add`, `import` or `plan use` is making under a
+    // temporary's name is no scope yet: skipped, as every temporary is (validate warns of it, `--fix` removes it), never
+    // an error of another writer's moment.
+    if (kind.kind === 'bad-name' && inTemporaryFolder(entry.path)) continue;
     if (kind.kind === 'unknown') {
       // So would one put in a sub-folder of its scope.
       const stray = strayFinding(entry, classify, want, () => (listed ??= new Set(entries.map((e) => e.path))));

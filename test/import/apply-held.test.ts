@@ -71,3 +71,46 @@ test('a project the plan would make, made meanwhile: with the same paths its rul
   expect(readdirSync(join(root, 'projects/api'))).toEqual(['project.yaml']);
   expect(readdirSync(join(root, 'projects/web')).length).toBe(2);
 });
+
+/** A scope service that lets another writer make project web, with the paths the plan gives it, at one moment of the import's write. */
+class RacedScopes extends ScopeService {
+  constructor(
+    invariants: InvariantService,
+    private readonly when: 'before-staging' | 'after-staging',
+  ) {
+    super(invariants);
+  }
+  private other(): void {
+    writeTree(this.invariants.root, {
+      'projects/web/project.yaml': 'paths:\n  - apps/web/**\n',
+      'projects/web/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Use hooks'),
+    });
+  }
+  override async newProjects(...args: Parameters<ScopeService['newProjects']>): ReturnType<ScopeService['newProjects']> {
+    if (this.when === 'before-staging') this.other();
+    const made = await super.newProjects(...args);
+    if (this.when === 'after-staging') this.other();
+    return made;
+  }
+}
+
+test.each(['before-staging', 'after-staging'] as const)(
+  'a project made by a second import at once (%s): the rules go into it, a text it holds left out, never refused nor a second copy',
+  async (when) => {
+    const root = testStore();
+    const invariants = new InvariantService(root, { author: async () => undefined });
+    const service = new ImportService(invariants, new RacedScopes(invariants, when));
+    const chosen = [1, 2].map((n) => ({
+      ...candidate(n, n === 1 ? 'Use hooks' : 'Keep components small'),
+      scope: { kind: 'project' as const, project: 'web' },
+    }));
+    const plan: ImportPlan = { files: [], projects: [{ name: 'web', paths: ['apps/web/**'], exists: false }], candidates: chosen };
+    const written = await service.apply(plan, chosen);
+    expect(written.invariants.map((w) => w.n)).toEqual([2]);
+    expect(written.refused).toEqual([{ n: 1, why: 'projects/web/ already holds this text' }]);
+    // The other writer made it: this import does not say it did.
+    expect(written.projects).toEqual([]);
+    expect(readdirSync(join(root, 'projects')).sort()).toEqual(['web']);
+    expect(readdirSync(join(root, 'projects/web'))).toHaveLength(3);
+  },
+);

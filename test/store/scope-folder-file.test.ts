@@ -296,3 +296,33 @@ describe('a folder of a scope that cannot be listed', () => {
     }
   });
 });
+
+// `project add`, `import` and `plan use` make a new folder under a temporary's name and rename it into place: another
+// command reading the store meanwhile (or after one was killed) must not take it for a folder of a bad name.
+describe('a project or plan folder under a temporary name', () => {
+  it('is skipped by every reader, as validate only warns of it', async () => {
+    const store = testStore({
+      [`global/${P}.yaml`]: invariantYaml(P, 'Global rule'),
+      'projects/.web.fec0221b-3ac20609-1012431.3899.1a3bc7b3.tmp/project.yaml': 'paths:\n  - apps/web/**\n',
+      'projects/.web.fec0221b-3ac20609-1012431.3899.1a3bc7b3.tmp/01JP1000000000000000000001.yaml': invariantYaml(
+        '01JP1000000000000000000001',
+        'Web rule',
+      ),
+      'plans/.01JP1000000000000000000002.3899.1a3bc7b3.tmp/plan.yaml': 'id: 01JP1000000000000000000002\n',
+    });
+    const cwd = dirname(store);
+    const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
+    expect(validate.code).toBe(0);
+    for (const args of [
+      ['invariant', 'list'],
+      ['project', 'list'],
+      ['plan', 'list'],
+      ['invariant', 'show', P],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect(r.code, `${args.join(' ')}: ${r.stdout}`).toBe(0);
+    }
+    const list = await runAgents(['--format', 'json', 'invariant', 'list'], { cwd });
+    expect(JSON.stringify(JSON.parse(list.stdout))).not.toContain('Web rule');
+  });
+});
