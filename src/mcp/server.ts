@@ -140,6 +140,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   working.watch(server);
 
   const inFlight = new Set<Promise<unknown>>();
+  /** The writes of batches' answers under way (see `end`). */
+  const sending = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
     p.finally(() => inFlight.delete(p)).catch(() => {});
@@ -254,9 +256,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       ending = true;
       watcher.close();
       const answered = answerFirst && unanswered.size > 0 ? new Promise<void>((r) => (drained = r)) : Promise.resolve();
-      // Answers already being worked on (a write under way) finish before the process ends.
+      // Answers already being worked on (a write under way) finish before the process ends. A batch's answers being
+      // sent are waited for too, but not after a stop: a client that leaves them unread would hold the server, which
+      // then drops them and ends with the signal's code (the command's dropUnreadOnStop), as for a single answer.
       void answered
-        .then(() => Promise.allSettled([...inFlight]))
+        .then(() => Promise.allSettled([...inFlight, ...(stop === undefined ? sending : [])]))
         .then(async () => {
           await server.close().catch(() => {});
           if (stop === undefined) resolve(EXIT_CODES.ok);
@@ -281,7 +285,10 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   });
   // A batch's answers, written once its last request is answered; the server ends once they are.
   const batches = new Batches(MAX_MESSAGE_BYTES, (answers) => {
-    writing = track(writing.then(() => send(answers as unknown as JSONRPCMessage))).catch(() => {});
+    const sent = writing.then(() => send(answers as unknown as JSONRPCMessage));
+    sending.add(sent);
+    sent.finally(() => sending.delete(sent)).catch(() => {});
+    writing = sent.catch(() => {});
   });
   // The line the transport reads, once it reads (lineBeingRead): an invalid request's error answer carries its id.
   let reading: () => Buffer | undefined = () => undefined;

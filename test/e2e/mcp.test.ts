@@ -702,6 +702,44 @@ describe('agents mcp: a stop signal', () => {
     expect(err).toMatch(/left unread were dropped/);
     expect(err).toMatch(/SIGTERM/);
   }, 30_000);
+  it("SIGTERM while a batch's answers wait for a reader that does not read: it exits 143, not held until a second signal", async () => {
+    const root = exampleStore();
+    const child = spawn(process.execPath, [BIN, '--store', root, 'mcp'], {
+      cwd: REPO,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => void child.kill('SIGKILL'));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.stdout.pause();
+    child.stdin.on('error', () => {});
+    const line = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
+    // The version that has batches; one batch whose answer is far longer than a pipe holds.
+    const batch = Array.from({ length: 300 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'list_invariants', arguments: {} },
+    }));
+    child.stdin.write(
+      line({
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }) +
+        line({ method: 'notifications/initialized' }) +
+        `${JSON.stringify(batch)}\n`,
+    );
+    for (let waited = 0; child.stdout.readableLength < 8192 && waited < 150; waited++) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGTERM');
+    const stuck = new Promise((r) => setTimeout(() => r('still running'), 10_000).unref());
+    expect(await Promise.race([exited, stuck])).toEqual({ code: 143, signal: null });
+    expect(err).toMatch(/left unread were dropped/);
+  }, 30_000);
 });
 
 describe('agents mcp: store changes on disk', () => {
