@@ -79,6 +79,24 @@ describe('InvariantService', () => {
     expect([unknownPlan.code, unknownPlan.detail]).toEqual(['unknown-id', { id: PLAN, suggestions: [] }]);
   });
 
+  it('an id the store holds in a file renamed to another id is that file refused (exit 3, id-mismatch), not an unknown id', async () => {
+    const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    const root = testStore({ 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml': invariantYaml(id, 'Renamed by hand') });
+    const s = service(root);
+    for (const given of [id, id.slice(0, 8)]) {
+      for (const call of [() => s.show(given), () => s.edit({ id: given, severity: 'warning' }), () => s.remove(given)]) {
+        const error = await failure(call());
+        expect(error.exitCode, given).toBe(EXIT_CODES.invalidStore);
+        expect(error.diagnostics, given).toEqual([
+          expect.objectContaining({ code: 'id-mismatch', file: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml', line: 1 }),
+        ]);
+      }
+    }
+    expect(readdirSync(join(root, 'global'))).toEqual(['01M8KJW430VF8WCABSB8RTQ8RY.yaml']);
+    // An id no file holds is still an unknown one.
+    expect((await failure(s.show('01M8KJZS90J6DRJJ8E264B9DFX'))).code).toBe('unknown-id');
+  });
+
   it('lists inactive invariants only with `all`', async () => {
     const root = testStore({
       'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Kept but off\nactive: false\n',

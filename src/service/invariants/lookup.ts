@@ -6,7 +6,9 @@ import { classifyPath, isKnownFolder } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, type Target, actionName, describeScope, scopeFolder } from '../../core/model.ts';
 import { appliesTo, type EffectiveEntry } from '../../core/resolve.ts';
 import { isUlid } from '../../core/names.ts';
+import { parseYaml } from '../../core/yaml-file.ts';
 import { emptySnapshot, readEntries, readFailure, readFolders } from '../../store/read.ts';
+import { parseYamlDocument } from '../../store/yaml-document.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
@@ -20,6 +22,27 @@ import { optionWords } from '../option-words.ts';
 function plansHint(svc: InvariantContext): string {
   const { calls } = optionWords(svc.optionWords);
   return `Run \`${calls.listPlans}\` to see the plans; \`${calls.newPlan()}\` makes one.`;
+}
+
+/**
+ * Refuses (exit 3, at its file:line:col) an id the store holds in a file of another name (renamed by hand, or copied
+ * and edited): every reader refuses that file (id-mismatch), so it is said, not called an id the store does not hold.
+ * Only the files that hold the id's characters are parsed.
+ */
+async function refuseMisnamed(svc: InvariantContext, wanted: string, found: readonly { path: string; scope: Scope }[]): Promise<void> {
+  const own = found.filter((f) => f.scope.kind !== 'inherited').map((f) => f.path);
+  const read = await svc.source.read(own);
+  const needle = Buffer.from(wanted);
+  for (const path of own) {
+    const r = read.get(path);
+    if (!r?.ok || !Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength).includes(needle)) continue;
+    const bytes = r.bytes;
+    const data = (await parseYamlDocument((syntax) => parseYaml(path, bytes, syntax))).value?.data as { id?: unknown } | undefined;
+    if (typeof data?.id !== 'string' || !data.id.startsWith(wanted)) continue;
+    const snap = await readFolders(svc.source, [path.slice(0, path.lastIndexOf('/'))]);
+    const mismatch = snap.diagnostics.filter((d) => d.file === path && d.code === 'id-mismatch');
+    if (mismatch.length > 0) requireValid({ ...snap, diagnostics: mismatch }, `read invariant ${wanted}`);
+  }
 }
 
 /** Reads one plan's plan.yaml; unknown plans are a usage error. */
@@ -103,6 +126,7 @@ export async function resolveId(
       return (kind.kind === 'invariant' && kind.id.startsWith(wanted)) || (e.type === 'symlink' && holdsInvariants(e.path));
     });
     if (links.length > 0) requireValid(await readEntries(svc.source, links), `read invariant ${wanted}`);
+    await refuseMisnamed(svc, wanted, found);
     await refuseOtherKind(svc, wanted, 'invariant', hint);
   }
   const paths = new Map(found.map((f) => [f.id, f.path]));
