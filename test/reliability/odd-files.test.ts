@@ -4,8 +4,10 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshot, monorepo } from '../export/repo.ts';
-import { commitAll } from '../helpers/git.ts';
+import { agentsAsync } from '../helpers/cli.ts';
+import { commitAll, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
 
 /** The codes and files of a refused run's diagnostics (its JSON error document). */
 function refusedWith(stdout: string): string[] {
@@ -103,5 +105,31 @@ describe('a nested AGENTS.md in a folder whose name is not UTF-8', () => {
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'export-target-refused', detail: { reason: 'name-not-utf8' } });
     bytesFolder(repo, web, '# Notes of my own\n');
     expect((await runAgents(['export', '--check', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+  });
+});
+
+describe('two imports at once that make the same project', () => {
+  it('each ends 0; the project is made once and holds each rule once, with no temporary left', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    writeTree(repo, {
+      '.agents/config.yaml': 'version: 1\n',
+      '.agents/global/.gitkeep': '',
+      '.agents/projects/.gitkeep': '',
+      'services/billing/AGENTS.md': '# Billing\n\n- Never charge a card twice\n- Always run the tests\n',
+    });
+    commitAll(repo, 'repo');
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        agentsAsync(['--format', 'json', 'import', 'services/billing/AGENTS.md', '--project', 'billing', '--yes'], { cwd: repo }),
+      ),
+    );
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect(
+      runs.filter((r) => (JSON.parse(r.stdout) as { written: { projects: string[] } }).written.projects.includes('billing')),
+    ).toHaveLength(1);
+    expect(readdirSync(join(repo, '.agents/projects')).sort()).toEqual(['.gitkeep', 'billing']);
+    expect(readdirSync(join(repo, '.agents/projects/billing')).filter((n) => n !== 'project.yaml')).toHaveLength(2);
+    expect((await runAgents(['validate'], { cwd: repo })).code).toBe(0);
   });
 });
