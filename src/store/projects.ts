@@ -75,7 +75,7 @@ export async function listProjectFolders(source: TreeSource): Promise<{ names: s
     else if (e.type === 'symlink' && !isHiddenName(name)) diagnostics.push(linkedFolder(e.path, 'a symbolic link'));
     // A file of a project's name stands where that project's folder goes: said, never read as a project removed (an
     // export would delete the project's files, the guard drop its guards).
-    else if (e.type !== 'dir' && isRequiredFolder(e.path)) diagnostics.push(fileWhereFolderGoes(e.path));
+    else if (e.type !== 'dir' && isRequiredFolder(e.path, e.type)) diagnostics.push(fileWhereFolderGoes(e.path));
     if (e.type !== 'dir') continue;
     // A project folder an interrupted `project add`, `import` or `project remove` left under a temporary's name is
     // no project: skipped, as readers skip every temporary (`validate` reports it and `--fix` removes it).

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { badId, inHiddenFolder, isKnownFolder, isTemporaryName, type PathKind, pathClassifier, WAIVERS } from '../core/layout.ts';
-import { isProjectName } from '../core/names.ts';
-import { type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
+import { isName, isProjectName } from '../core/names.ts';
+import { type EntryType, type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
 
 /** An error of a whole file or folder of the store (no line in it): what the readers and validate say of its place. */
 function pathError(code: Diagnostic['code'], file: string, message: string, hint: string): Diagnostic {
@@ -83,17 +83,26 @@ const RECORD_FOLDERS: ReadonlySet<string> = new Set(['decisions', 'enforcement',
 
 /**
  * A folder whose place a file must never take, as it would be read as empty: a top scope folder, a project's folder
- * (`projects/web`: read as no project, its invariants, paths and exported files would go), a plan's records and
+ * (`projects/web`: read as no project, its invariants, paths and exported files would go), an action namespace's or
+ * template's folder, a plan's records and
  * waivers (`plans/<id>/violations`: the open violations would vanish from the plan gate), a project's waivers.
  */
-export function isRequiredFolder(path: string): boolean {
+export function isRequiredFolder(path: string, type?: EntryType): boolean {
   // Asked of every file a reader lists: an invariant's name (the usual answer) is turned away before anything is cut.
   if (path.endsWith('.yaml')) return false;
   if (TOP_SCOPE_FOLDERS.has(path)) return true;
+  // A project's folder, an action namespace's or a template's: read as none, the project's files would go from the
+  // export, the templates from `action list` and `plan use`. Only a regular file there (`type`, when the caller knows
+  // it): a submodule at such a place stays one unknown path, as anywhere in the store.
   const first = path.indexOf('/');
   const second = first < 0 ? -1 : path.indexOf('/', first + 1);
+  if (path.startsWith('actions/')) {
+    const names = path.split('/').slice(1);
+    return (type === undefined || type === 'file') && names.length <= 2 && names.every(isName);
+  }
   // A file of another name (README.md, a hidden or temporary one) can be no project's folder: the layout check warns of it.
-  if (first >= 0 && second < 0) return path.slice(0, first) === 'projects' && isProjectName(path.slice(first + 1));
+  if (first >= 0 && second < 0)
+    return (type === undefined || type === 'file') && path.slice(0, first) === 'projects' && isProjectName(path.slice(first + 1));
   if (second < 0 || path.includes('/', second + 1)) return false;
   const last = path.slice(second + 1);
   if (!RECORD_FOLDERS.has(last)) return false;
@@ -252,7 +261,7 @@ export function planReads(
       diagnostics.push(linkedFolder(entry.path, 'a symbolic link'));
       continue;
     }
-    if (entry.type !== 'dir' && entry.type !== 'symlink' && isRequiredFolder(entry.path)) {
+    if (entry.type !== 'dir' && entry.type !== 'symlink' && isRequiredFolder(entry.path, entry.type)) {
       // Read as an empty scope, every invariant of it would be silently missing from each set (and from an export).
       diagnostics.push(fileWhereFolderGoes(entry.path));
       continue;

@@ -326,3 +326,26 @@ describe('a project or plan folder under a temporary name', () => {
     expect(JSON.stringify(JSON.parse(list.stdout))).not.toContain('Web rule');
   });
 });
+
+describe("a file where an action namespace's or template's folder goes", () => {
+  it('is an error of validate, action list and plan use (exit 3), never a template left out in silence', async () => {
+    for (const place of ['actions/deploy', 'actions/deploy/prod']) {
+      const store = testStore({ [place]: 'x\n' });
+      const cwd = dirname(store);
+      const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
+      expect(validate.code, place).toBe(1);
+      expect(JSON.parse(validate.stdout).diagnostics, place).toContainEqual(
+        expect.objectContaining({ code: 'unknown-path', severity: 'error', file: place }),
+      );
+      for (const args of [
+        ['action', 'list'],
+        ['plan', 'use', 'deploy/prod', '--goal', 'Ship it'],
+      ]) {
+        const r = await runAgents(['--format', 'json', ...args], { cwd });
+        expect(r.code, `${place}: ${args.join(' ')}`).toBe(3);
+        expect(JSON.parse(r.stdout).error.detail.diagnostics[0]).toMatchObject({ code: 'unknown-path', file: place });
+      }
+      expect(readdirSync(join(store, 'plans'))).toEqual([]);
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { actionName } from '../../core/model.ts';
 import { isName, isProjectName } from '../../core/names.ts';
 import { emptySnapshot, readAllPlans, readEntries, readFolders } from '../../store/read.ts';
 import { listProjectFolders } from '../../store/projects.ts';
+import { isRequiredFolder } from '../../store/read-plan.ts';
 import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
 import { invariantFiles, planIds } from '../../store/listing.ts';
@@ -38,11 +39,13 @@ async function templateFolders(tree: TreeSource): Promise<{ refs: string[]; link
   const links: TreeEntry[] = [];
   const nameOf = (e: TreeEntry) => e.path.slice(e.path.lastIndexOf('/') + 1);
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  // A file where a namespace's or a template's folder goes is refused with the links: read as none, it would drop out.
+  const standing = (e: TreeEntry) => e.type === 'symlink' || (e.type !== 'dir' && isRequiredFolder(e.path, e.type));
   const top = await tree.list('actions', { recursive: false });
-  links.push(...top.filter((e) => e.type === 'symlink'));
+  links.push(...top.filter(standing));
   for (const ns of top.filter((e) => e.type === 'dir').sort((a, b) => byName(nameOf(a), nameOf(b)))) {
     const inner = await tree.list(ns.path, { recursive: false });
-    links.push(...inner.filter((f) => f.type === 'symlink'));
+    links.push(...inner.filter(standing));
     if (!isName(nameOf(ns))) continue;
     const names = inner
       .filter((f) => f.type === 'dir')
@@ -187,7 +190,8 @@ export async function requireAction(
   const ref = actionName(scope);
   const local = `${scope.ns}/${scope.name}`;
   const tree = options.tree ?? (scope.source === undefined ? svc.source : await pinnedTree(svc, scope.source, ref));
-  if ((await actionRefs(tree)).includes(local)) return;
+  // A link or a file standing where a template's folder goes is refused as such (exit 3), not called unknown.
+  if ((await templateRefs(tree, scope.source)).includes(local)) return;
   const known = (await actionNames(svc)).filter((a) => a !== ref);
   // NS/NAME that only a policy source holds is suggested as that source's SOURCE:NS/NAME.
   const suggestions =

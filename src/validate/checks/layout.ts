@@ -59,7 +59,7 @@ export function checkLayout(
     if (touches && !touches(e.path)) continue;
     if (under(e.path)) continue;
     // A file in the place of a folder the readers need (a scope's, a plan's records): the shared reader reports it.
-    if (e.type !== 'dir' && e.type !== 'symlink' && isRequiredFolder(e.path)) continue;
+    if (e.type !== 'dir' && e.type !== 'symlink' && isRequiredFolder(e.path, e.type)) continue;
     if (e.type === 'dir') {
       if (e.unreadable !== undefined && !inHiddenFolder(e.path)) {
         // The reader reports it (file-unreadable); what it holds is unknown, so nothing is said of it here.
