@@ -55,6 +55,7 @@ export type DiagnosticCode =
   | 'waiver-not-applicable'
   | 'locked-weakened'
   | 'locked-waived'
+  | 'extends-order'
   | 'schema-outdated'
   | 'modeline-missing'
   // projects' paths (project.yaml)

@@ -61,3 +61,11 @@ export function staleReason(source: ExtendsSource, pin: LockEntry | undefined): 
   if (pinned !== source.path) return `the pin of ${source.name} is for the folder ${pinned}, but config.yaml names ${source.path}`;
   return undefined;
 }
+
+/**
+ * The index in `sources` (config.yaml's extends) of the source a policy source's own lock names as `pinned`, by name
+ * or URL; -1 when config.yaml lists none of it.
+ */
+export function listedIndex(sources: readonly ExtendsSource[], pinned: { name: string; url: string }): number {
+  return sources.findIndex((s) => s.name === pinned.name || s.url === pinned.url);
+}

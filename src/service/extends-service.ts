@@ -1,7 +1,15 @@
 // `agents extends fetch` and `agents extends update` (docs/extends.md).
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { allTargets, diffInvariantFiles, diffStores, targetChanged, type StoreDiff, type TargetRef } from '../core/diff.ts';
-import { DEFAULT_SOURCE_PATH, isCommitId, sourceOfPin, type ExtendsLock, type LockEntry, type RefKind } from '../core/extends.ts';
+import {
+  DEFAULT_SOURCE_PATH,
+  isCommitId,
+  listedIndex,
+  sourceOfPin,
+  type ExtendsLock,
+  type LockEntry,
+  type RefKind,
+} from '../core/extends.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { closestNames } from '../core/closest.ts';
 import { truncate } from '../core/names.ts';
@@ -184,7 +192,7 @@ function leftPins(state: ExtendsState, update: string, notice?: (message: string
  * those are missing from the inherited set, and a consumer that lists them already needs no word of them.
  */
 function unlisted(outcomes: FetchOutcome[], sources: readonly ExtendsSource[]): FetchOutcome[] {
-  return outcomes.map((o) => ({ ...o, extends: o.extends.filter((e) => !sources.some((s) => s.name === e.name || s.url === e.url)) }));
+  return outcomes.map((o) => ({ ...o, extends: o.extends.filter((e) => listedIndex(sources, e) < 0) }));
 }
 
 export class ExtendsService {

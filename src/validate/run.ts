@@ -185,11 +185,12 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
       }
     : {};
   let report: ValidateReport = await checkTree(source, { ...checkOptions, ...sourceOptions }, git?.GitError);
-  // Floors of the policy sources this store extends.
+  // Floors of the policy sources this store extends, and the order config.yaml lists them in.
   if (extending) {
     const started = options.onTime ? performance.now() : 0;
-    const { lockedDiagnostics } = await import('./locked.ts');
-    report = { ...report, diagnostics: [...report.diagnostics, ...(await lockedDiagnostics(options.store, source))] };
+    const [{ lockedDiagnostics }, { orderDiagnostics }] = await Promise.all([import('./locked.ts'), import('./extends-order.ts')]);
+    const found = [...(await lockedDiagnostics(options.store, source)), ...(await orderDiagnostics(options.store, source))];
+    report = { ...report, diagnostics: [...report.diagnostics, ...found] };
     options.onTime?.('extends', performance.now() - started, started);
   }
   if (only)

@@ -61,6 +61,44 @@ describe('extends: a source that extends another', () => {
   });
 });
 
+describe('extends: the order of a source and a source that extends it', () => {
+  /** validate's extends-order warnings: where each stands in config.yaml and what it names. */
+  const orderWarnings = async (app: string) => {
+    const r = await run(app, 'validate', '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    type D = { code: string; severity: string; file: string; line: number; related?: { line: number }[] };
+    return (JSON.parse(r.stdout) as { diagnostics: D[] }).diagnostics
+      .filter((d) => d.code === 'extends-order')
+      .map((d) => ({ severity: d.severity, file: d.file, line: d.line, related: d.related?.map((x) => x.line) }));
+  };
+
+  it('validate warns at the nested source listed before the source that extends it (the nested copy of a shared text would win), and not once they are listed the other way', async () => {
+    const { org, platform, app } = await layered();
+    // org listed first: both hold "Never delete production data", and org's copy shadows the platform's.
+    edit(app, '.agents/config.yaml', 'extends:\n', `extends:\n  - url: ${org.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    const kept = (JSON.parse(list.stdout) as { id: string; inherited_from?: string }[]).find((e) => e.id === LOCKED);
+    expect(kept?.inherited_from).toBe('org');
+    // config.yaml: line 1 `extends:`, org's entry at line 2, the platform's at line 4.
+    expect(await orderWarnings(app)).toEqual([{ severity: 'warning', file: 'config.yaml', line: 2, related: [4] }]);
+
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - url: ${platform.url}\n    ref: v2\n  - url: ${org.url}\n    ref: v1\n` });
+    expect(await orderWarnings(app)).toEqual([]);
+  });
+
+  it('two sources that each list the other have no right order: nothing is said', async () => {
+    const { org, platform, app } = await layered();
+    // org now extends the platform too.
+    writeTree(org.work, { '.agents/config.yaml': `extends:\n  - url: ${platform.url}\n    ref: v2\n` });
+    expect((await run(org.work, 'extends', 'update')).code).toBe(0);
+    policyCommit(org, {}, 'HEAD:refs/tags/v2');
+    edit(app, '.agents/config.yaml', 'extends:\n', `extends:\n  - url: ${org.url}\n    ref: v2\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect(await orderWarnings(app)).toEqual([]);
+  });
+});
+
 describe('extends: a source taken out of config.yaml without extends update', () => {
   it('extends fetch says the lock still pins it, naming the update that removes the pin; once updated, nothing', async () => {
     const { org, platform, app } = await layered();
