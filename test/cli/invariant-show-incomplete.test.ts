@@ -96,6 +96,31 @@ describe('invariant add, edit and move with invalid files or a policy source lef
   });
 });
 
+describe('show, remove, edit and move of an id the store does not hold, a policy source not pinned', () => {
+  it("are each refused with the source's code (extends-not-pinned), naming the update that reads it, not as an unknown id; the store untouched", async () => {
+    const store = testStore({
+      [`projects/web/${PROJECT}.yaml`]: invariantYaml(PROJECT, 'Never log secrets', { severity: 'error' }),
+      'config.yaml': 'extends:\n  - url: https://git.example.com/acme/acme-policy.git\n    ref: v3\n',
+    });
+    const run = (...args: string[]) => runAgents(['--store', store, '--format', 'json', 'invariant', ...args]);
+    // A prefix as the export prints inherited ids, and a whole id: the source's, for all the store can tell.
+    const inherited = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+    for (const id of [inherited.slice(0, 10), inherited])
+      for (const args of [
+        ['show', id],
+        ['remove', id, '--yes'],
+        ['edit', id, '--severity', 'info'],
+        ['move', id, '--project', 'web'],
+      ]) {
+        const r = await run(...args);
+        const error = JSON.parse(r.stdout).error;
+        expect([r.code, error.code, error.detail], args.join(' ')).toEqual([2, 'extends-not-pinned', null]);
+        expect(error.hint, args.join(' ')).toContain('extends update`');
+      }
+    expect((await run('list', '--project', 'web')).stdout).toContain(PROJECT);
+  });
+});
+
 describe('invariant show and remove of the store own id with a policy source not pinned', () => {
   it('shows and removes it, saying on stderr (and in the MCP text) that the sources copies were not read; an id not in the store is refused', async () => {
     const store = testStore({

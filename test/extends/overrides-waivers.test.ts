@@ -1,13 +1,13 @@
 // An inherited invariant is overridden and waived here the way the store's own are (docs/extends.md):
 // `edit --overrides` takes its id, and `validate` knows it when an `overrides` or a waiver names it.
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { inheritedFacts } from '../../src/validate/inherited-keys.ts';
 import { sourceActionIds } from '../../src/validate/source-actions.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
-import { LOCKED, SECRETS, pinnedApp, run, waiveForMyapp } from './repos.ts';
+import { LOCAL, LOCKED, SECRETS, pinnedApp, run, waiveForMyapp } from './repos.ts';
 
 const MINE = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
 
@@ -77,6 +77,27 @@ describe('an inherited invariant', () => {
     const r = await waiveForMyapp(app, MINE, '--format', 'json');
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.code).toBe('locked-waived');
+  });
+});
+
+describe('remove, edit and move of an inherited id', () => {
+  it('are refused as read-only, naming the source; with the source not fetched, with its code (extends-not-fetched) as show says it; nothing written', async () => {
+    const app = await pinnedApp();
+    const refusal = async (...args: string[]) => {
+      const r = await run(app, 'invariant', ...args, '--format', 'json');
+      const { code, detail } = JSON.parse(r.stdout).error;
+      return [r.code, code, detail?.source];
+    };
+    const writes = [
+      ['remove', SECRETS, '--yes'],
+      ['edit', SECRETS, '--severity', 'info'],
+      ['move', SECRETS, '--project', 'myapp'],
+    ];
+    for (const args of writes) expect(await refusal(...args), args[0]).toEqual([2, 'usage', 'policy']);
+    rmSync(join(app, '.git/agents/extends/policy.git'), { recursive: true, force: true });
+    for (const args of [['show', SECRETS], ...writes])
+      expect(await refusal(...args), args[0]).toEqual([2, 'extends-not-fetched', 'policy']);
+    expect(readdirSync(join(app, '.agents/projects/myapp'))).toEqual([`${LOCAL}.yaml`]);
   });
 });
 

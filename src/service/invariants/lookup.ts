@@ -1,5 +1,5 @@
 // Finding what an id, a prefix or a scope names: the lookups every use case starts with.
-import { UsageError } from '../../core/errors.ts';
+import { AgentsError, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { IdAbbreviations, noSuchId, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
 import { classifyPath, isKnownFolder } from '../../core/layout.ts';
@@ -11,6 +11,7 @@ import { emptySnapshot, readEntries, readFailure, readFolders } from '../../stor
 import { parseYamlDocument } from '../../store/yaml-document.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
+import { sourceNotReady } from './related.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
 import { optionWords } from '../option-words.ts';
@@ -87,8 +88,18 @@ export async function resolveId(
     for (const i of sources) if (resolvePrefix(prefix, [i.id]).kind === 'unique') found.push({ id: i.id, path: i.path, scope: i.scope });
   }
   if (local === 'unknown') {
-    // A write only names what it refuses: a source it cannot read leaves the answer "no invariant with id".
-    const read = (all: () => Promise<ScopedInvariant[]>) => (options.inherited ? all() : all().catch(() => []));
+    // A source not pinned or fetched yet may hold the id: said so with the command that reads it, by `show` and by a
+    // write alike (which an inherited id refuses anyway), never "no invariant with id". A write says nothing else of a
+    // source it cannot read: it only names what it refuses.
+    const read = async (all: () => Promise<ScopedInvariant[]>) => {
+      try {
+        return await all();
+      } catch (error) {
+        if (sourceNotReady(error)) throw notReadForId(prefix, error, !options.inherited);
+        if (options.inherited) throw error;
+        return [];
+      }
+    };
     const matching = (list: ScopedInvariant[]) => list.filter((i) => resolvePrefix(prefix, [i.id]).kind === 'unique');
     let inherited = matching(await read(() => svc.inherited()));
     // Nor an inherited one: an invariant of a source's action template, as `list --action SOURCE:NS/NAME` prints it.
@@ -150,6 +161,27 @@ export async function resolveId(
     );
   }
   return same[0]!;
+}
+
+/**
+ * An id the store does not hold while a policy source, which may hold it, is not pinned or fetched yet: the source's
+ * refusal (its code, exit code and detail) said of the id. `writing`: a write, which an inherited id refuses anyway.
+ */
+function notReadForId(prefix: string, error: AgentsError, writing: boolean): AgentsError {
+  const wanted = normalisePrefix(prefix) ?? prefix;
+  const id = wanted.length === 26 ? wanted : `prefix ${wanted}`;
+  const readOnly = writing
+    ? `If it is inherited, it is read-only here anyway: it is changed in its policy source's repository (or overridden by a copy with \`overrides:\`). `
+    : '';
+  return new AgentsError(
+    `no invariant with id ${id} in this store, and the policy sources, which may hold it, are not read: ${error.message}`,
+    error.exitCode,
+    {
+      hint: (agents) => `${readOnly}${error.hintFor(agents) ?? ''}`.trim(),
+      code: error.code,
+      ...(error.detail !== undefined ? { detail: error.detail } : {}),
+    },
+  );
 }
 
 /** Whether `rel` is a folder of the layout that invariants live in or below (`global`, `projects/myapp`, `plans/01J…`). */

@@ -105,7 +105,7 @@ export function inheritedNotListed(error: AgentsError, words: OptionWords | unde
 }
 
 /** Whether `error` is a policy source not pinned or not fetched yet (docs/extends.md): what a listing can go without. */
-function sourceNotReady(error: unknown): error is AgentsError {
+export function sourceNotReady(error: unknown): error is AgentsError {
   return error instanceof AgentsError && (error.code === 'extends-not-fetched' || error.code === 'extends-not-pinned');
 }
 
