@@ -59,6 +59,25 @@ describe('a policy source action template, SOURCE:NS/NAME', () => {
     expect(JSON.parse(local.stdout).error.detail.suggestions).toEqual(['policy:org/release']);
   });
 
+  it('SOURCE/NS/NAME, a slash for the colon, is refused by plan use and --action with SOURCE:NS/NAME suggested; nothing written', async () => {
+    const app = await appWithTemplate();
+    for (const args of [
+      ['plan', 'use', 'policy/org/release'],
+      ['invariant', 'list', '--action', 'policy/org/release'],
+    ]) {
+      const r = await run(app, ...args, '--format', 'json');
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error.detail, args.join(' ')).toEqual({
+        action: 'policy/org/release',
+        suggestions: ['policy:org/release'],
+      });
+    }
+    expect(existsSync(join(app, '.agents/plans'))).toBe(false);
+    // A name of that shape near no template is refused as before, with nothing to suggest.
+    const far = await run(app, 'plan', 'use', 'other/thing/else', '--format', 'json');
+    expect([far.code, JSON.parse(far.stdout).error.detail]).toEqual([2, null]);
+  });
+
   it("an invalid file of a template is the source's, each problem naming the source, as an invalid file of its global/ does", async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);

@@ -11,6 +11,7 @@ import { emptySnapshot, readEntries, readFailure, readFolders } from '../../stor
 import { parseYamlDocument } from '../../store/yaml-document.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
+import { actionScope } from './projects.ts';
 import { sourceNotReady } from './related.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
@@ -264,6 +265,8 @@ export async function resolveScope(svc: InvariantContext, input: ScopeInput | Sc
   if (typeof input !== 'object' || input === null || !('kind' in input)) requireOneScope(input);
   const plan = 'plan' in input ? input.plan : undefined;
   if (typeof plan === 'string' && !isUlid(plan)) return toScope({ plan: await svc.resolvePlanId(plan) });
+  // A template's name of the wrong shape is refused with the closest known one, as `plan use` refuses it.
+  if (!('kind' in input) && 'action' in input && typeof input.action === 'string') return actionScope(svc, input.action);
   return toScope(input);
 }
 

@@ -1,8 +1,8 @@
 // The scopes that exist: projects (refusing typos of their names), action templates, plans.
-import { closestNames, didYouMean, isCloseName, someNames } from '../../core/closest.ts';
+import { closestNames, didYouMean, hintWithGuess, isCloseName, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalString, requiredString } from '../../core/input-shape.ts';
-import { actionName } from '../../core/model.ts';
+import { type Scope, actionName } from '../../core/model.ts';
 import { isName, isProjectName } from '../../core/names.ts';
 import { emptySnapshot, readAllPlans, readEntries, readFolders } from '../../store/read.ts';
 import { listProjectFolders } from '../../store/projects.ts';
@@ -12,9 +12,11 @@ import type { InvariantContext } from './context.ts';
 import { invariantFiles, planIds } from '../../store/listing.ts';
 import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
 import { unlessSourceNotReady } from './related.ts';
-import { requireValid } from './rules.ts';
+import { requireValid, toScope } from './rules.ts';
 import { type OptionWords, optionWords } from '../option-words.ts';
 import type { ScopeCatalog } from './types.ts';
+
+type ActionScope = Extract<Scope, { kind: 'action' }>;
 
 /** The folders of `dir` in a tree whose names are names (projects: not a reserved one), sorted: the scopes that exist. */
 export async function namedFolders(tree: TreeSource, dir: string): Promise<string[]> {
@@ -207,6 +209,23 @@ export async function requireAction(
     { action: ref, suggestions, known },
     'unknown-action',
   );
+}
+
+/**
+ * The scope of action template `action` (`NS/NAME`, or `SOURCE:NS/NAME`), checked as toScope checks it. A name of
+ * another shape whose closest known template is near (`org/release/ship` for the policy source org's
+ * `org:release/ship`) is refused with that template suggested: the shape alone cannot tell which was meant.
+ */
+export async function actionScope(svc: InvariantContext, action: string): Promise<ActionScope> {
+  try {
+    return toScope({ action }) as ActionScope;
+  } catch (error) {
+    const given = error instanceof UsageError ? (error.detail as { suggestions?: unknown } | undefined) : undefined;
+    if (!(error instanceof UsageError) || given?.suggestions !== undefined) throw error;
+    const suggestions = closestNames(action, await actionNames(svc).catch(() => []));
+    if (suggestions.length === 0) throw error;
+    throw new UsageError(error.message, hintWithGuess(suggestions, error.hint ?? ''), { action, suggestions });
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { withStopsHeld } from '../../store/held-signals.ts';
 import { commitOptionFor, commitWanted, withCommit } from '../commit.ts';
 import { idMaker } from '../new-ids.ts';
 import { optionWords } from '../option-words.ts';
-import { projectMadeUnderLock, requireAction } from '../invariants/projects.ts';
+import { actionScope, projectMadeUnderLock, requireAction } from '../invariants/projects.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { actionTree, timestamp } from './common.ts';
@@ -27,9 +27,9 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
   const input = inputObject(given, 'use', USE_FIELDS, 'input') as UseInput;
   optionalString(input.project, 'project');
   requiredString(input.action, 'action');
-  // SOURCE:NS/NAME names a policy source's template (docs/extends.md); its names are checked before any read.
-  const scope = toScope({ action: input.action });
-  if (scope.kind !== 'action') throw new Error('unreachable');
+  // SOURCE:NS/NAME names a policy source's template (docs/extends.md); its names are checked before any read (only a
+  // name of another shape reads the templates' names, for the closest to suggest).
+  const scope = await actionScope(svc.invariants, input.action);
   const { tree: actionSource } = await actionTree(svc, input.action);
   const localRef = `${scope.ns}/${scope.name}`;
   const ref = actionName(scope);
