@@ -2,7 +2,7 @@
 // global/ and actions/ are inherited, so fetch and update name the sources it pins itself for the consumer to list.
 import { describe, expect, it } from 'vitest';
 import { commitAll, git } from '../helpers/git.ts';
-import { tempDir, writeTree } from '../helpers/tmp.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
 import { consumer, edit, LOCKED, policyCommit, policyRepo, run } from './repos.ts';
 
 /** A platform policy that extends an organisation's (its own lock pins org at v1), and a consumer of the platform's. */
@@ -96,6 +96,26 @@ describe('extends: the order of a source and a source that extends it', () => {
     edit(app, '.agents/config.yaml', 'extends:\n', `extends:\n  - url: ${org.url}\n    ref: v2\n`);
     expect((await run(app, 'extends', 'update')).code).toBe(0);
     expect(await orderWarnings(app)).toEqual([]);
+  });
+});
+
+describe('extends: near-duplicates between two sources', () => {
+  it("are left to the sources: the consumer's validate says nothing of them, the source that extends the other warns in its own", async () => {
+    const { org, platform, app } = await layered();
+    const NEAR = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+    // The platform's text one character from the organisation's "No secrets in prompts".
+    policyCommit(platform, { [`.agents/global/${NEAR}.yaml`]: invariantYaml(NEAR, 'No secrets in prompt') }, 'HEAD:refs/tags/v3');
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - url: ${platform.url}\n    ref: v3\n  - url: ${org.url}\n    ref: v1\n` });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const near = async (top: string) => {
+      const r = await run(top, 'validate', '--format', 'json');
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { diagnostics: { code: string; file: string }[] }).diagnostics
+        .filter((d) => d.code === 'near-duplicate')
+        .map((d) => d.file);
+    };
+    expect(await near(app)).toEqual([]);
+    expect(await near(platform.work)).toEqual([`global/${NEAR}.yaml`]);
   });
 });
 

@@ -13,7 +13,7 @@ import type { Located } from './located.ts';
  * no file is parsed again except the few reported. An inherited invariant
  * (`inherited`, docs/extends.md) meets every scope but an action template's,
  * as `invariant add` judges it: the store's copy is warned of, naming it; two
- * inherited ones are the policy source's to judge, not this store's.
+ * inherited ones (of one source or of two) are the sources' to judge, not this store's, which can change neither.
  */
 export async function checkNearDuplicates(
   jobs: readonly ContentJob[],
