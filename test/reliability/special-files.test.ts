@@ -10,8 +10,9 @@ import { guardedYaml, invariantYaml, tempDir, testStore } from '../helpers/tmp.t
 
 // Every place the tool reads a file, given something that is not a regular
 // file: a named pipe (which blocks a plain open until a writer comes), a
-// device that never ends, a link, a folder. Each run is bounded by a time-out
-// that kills it; a run that had to be killed fails the test (it hung).
+// device that never ends, a link, a folder. Each run that meets a FIFO or a
+// device is a process bounded by a time-out that kills it; a run that had to be
+// killed fails the test (it hung). The others run in this process (runHere).
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
@@ -40,10 +41,10 @@ function run(args: string[], cwd: string, env: Record<string, string> = {}): Run
 /**
  * The CLI run in this process (test/helpers/main.ts), for a run that meets no FIFO or device: a link, a folder or a
  * regular file cannot block a read, so no process has to bound the run (the test's time-out does). A process costs
- * about 0.15 s of CPU; this file started some 70.
+ * about 0.15 s of CPU, and 43 of the file's 74 runs need none.
  */
-async function runHere(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  const r = await runAgents(args, { cwd, env: { AGENTS_LOCK_TIMEOUT_MS: '2000', ...env } });
+async function runHere(args: string[], cwd: string): Promise<Run> {
+  const r = await runAgents(args, { cwd, env: { AGENTS_LOCK_TIMEOUT_MS: '2000' } });
   return { ...r, hung: false };
 }
 
@@ -198,7 +199,6 @@ describe('plan strategize --context', () => {
       ['--store', store, 'plan', 'strategize', EXAMPLE_PLAN, '--context', join(dir, 'context.md'), '--format', 'json'],
       store,
     );
-    expect(r.hung).toBe(false);
     expect(r.code).toBe(0);
   });
 });
@@ -293,7 +293,6 @@ describe('a committed .lock', () => {
     const { repo, store } = repoStore();
     stage(repo, store);
     const r = await runHere(['validate', '--staged', '--format', 'json'], store);
-    expect(r.hung).toBe(false);
     expect(r.code).toBe(1);
     expect(codes(r.stdout)).toEqual(['bad-lock global/.lock']);
     // Once out of the index, the commit is clean again.
