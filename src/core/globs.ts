@@ -72,7 +72,10 @@ export function globProblem(glob: string): string | undefined {
     else if (ch === '{') {
       if (brace > 0) return 'nests braces; write "{a,b}" without a brace inside';
       brace++;
-    } else if (ch === '}') {
+    } else if (ch === '/' && brace > 0)
+      // The matcher reads a glob segment by segment, where such a brace is text; a target's reader spreads it into folders.
+      return 'has a "/" inside "{…}"; alternatives are names within one segment: write a path for each';
+    else if (ch === '}') {
       if (brace === 0) return 'has a "}" without its "{"';
       brace--;
     }

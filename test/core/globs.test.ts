@@ -37,6 +37,9 @@ describe('globProblem', () => {
     ['services//', 'ends with "/"; write services/** for everything below that folder'],
     ['a**/b', 'uses "**" inside a segment; "**" stands alone between slashes'],
     ['src/{a,{b,c}}', 'nests braces; write "{a,b}" without a brace inside'],
+    // Alternatives are names within one segment: read across a "/", they would be text here and folders to a target.
+    ['{apps/web,packages/ui}/**', 'has a "/" inside "{…}"; alternatives are names within one segment: write a path for each'],
+    ['src/{a,b/c}.ts', 'has a "/" inside "{…}"; alternatives are names within one segment: write a path for each'],
     ['src/{a,b', 'has a "{" without its "}"'],
     ['src/a}', 'has a "}" without its "{"'],
     ['src/[ab', 'has a "[" without its "]"'],

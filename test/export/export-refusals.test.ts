@@ -129,6 +129,21 @@ describe("agents export, a path Copilot's applyTo cannot hold", () => {
     expect(error.message.startsWith('projects/web/project.yaml:3:5: ')).toBe(true);
     expect(snapshot(repo)).toEqual(snap);
   });
+
+  it('a "/" inside {…}: exit 2 at its file:line:col, nothing written; validate calls it project-path-invalid', async () => {
+    // Copilot's applyTo would spread it into two folders (and Cline's picomatch match both) while which, validate
+    // and the guard read a segment "{apps" that matches no file: the rules would bind where nothing enforces them.
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - "{apps/web,packages/ui}/**"\n');
+    const snap = snapshot(repo);
+    const r = await runAgents(['--format', 'json', 'export', '--target', 'copilot,cline,agents-md'], { cwd: repo });
+    expect(r.code).toBe(2);
+    const error = JSON.parse(r.stdout).error;
+    expect(error.message.startsWith('projects/web/project.yaml:2:5: ')).toBe(true);
+    expect(snapshot(repo)).toEqual(snap);
+    const v = await runAgents(['--format', 'json', 'validate'], { cwd: repo });
+    expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
+  });
 });
 
 describe('agents export, a store kept at the top of the repository', () => {
