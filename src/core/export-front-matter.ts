@@ -51,3 +51,33 @@ export function commaSeparatedGlobs(target: keyof typeof GLOB_READERS, project: 
   }
   return out.join(',');
 }
+
+/**
+ * A project's path as picomatch reads it as the path does: Cline matches its rules' `paths` with picomatch, which
+ * by default takes a class's leading `!` for one of its characters (`[!a]` matches `a` and `!`, nothing else) and
+ * reads `(`, `)` and `|` as a regular expression's (`app/(marketing)/**`, a Next.js route group, matches
+ * `app/marketing/x`, never its own files). Written `[^a]`, `[(]`, `[)]` and `[|]`, they mean what they mean in the
+ * path; so does a `{a}` of one alternative, which picomatch keeps as text, written as that alternative.
+ */
+export function picomatchGlob(glob: string): string {
+  return glob
+    .split('/')
+    .map((seg) => {
+      let out = '';
+      for (let i = 0; i < seg.length; i++) {
+        const ch = seg[i]!;
+        // A class runs to the next `]`, an alternation to the next `}`, as glob-segment.ts reads them; without one, text.
+        const close = ch === '[' ? seg.indexOf(']', i + 1) : ch === '{' ? seg.indexOf('}', i) : -1;
+        if (ch === '[' && close > 0) {
+          const body = seg.slice(i + 1, close);
+          out += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
+          i = close;
+        } else if (ch === '{' && close > 0 && !seg.slice(i, close).includes(',')) {
+          out += picomatchGlob(seg.slice(i + 1, close));
+          i = close;
+        } else out += /[()|]/.test(ch) ? `[${ch}]` : ch;
+      }
+      return out;
+    })
+    .join('/');
+}

@@ -7,7 +7,7 @@
 import { fenceOverBlock, lineOf, markerDamage, markerLines } from './export-markers.ts';
 import { codeSpan, inlineText } from './export-text.ts';
 import { describeShadows } from './export-entry-end.ts';
-import { commaSeparatedGlobs, yamlScalar } from './export-front-matter.ts';
+import { commaSeparatedGlobs, picomatchGlob, yamlScalar } from './export-front-matter.ts';
 import { folderHolder, folderPattern, nestedFolder } from './globs.ts';
 import { markdownText } from './plain-text.ts';
 import type { EffectiveEntry } from './resolve.ts';
@@ -151,7 +151,7 @@ export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = frozenDee
     projectDir: '.clinerules',
     projectFile: (p) => `.clinerules/${agentFile(p)}.md`,
     projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.md$/,
-    projectFrontMatter: (_p, meta) => ['paths:', ...(meta.paths ?? []).map((g) => `  - ${JSON.stringify(g)}`)],
+    projectFrontMatter: (_p, meta) => ['paths:', ...(meta.paths ?? []).map((g) => `  - ${JSON.stringify(picomatchGlob(g))}`)],
   },
 });
 

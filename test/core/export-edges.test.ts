@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import {
@@ -22,6 +23,7 @@ import { renderStandalone } from '../../src/core/export-standalone.ts';
 import { type AgentsError, UsageError } from '../../src/core/errors.ts';
 import type { EffectiveEntry } from '../../src/core/resolve.ts';
 import type { Severity } from '../../src/core/model.ts';
+import { globMatches } from '../../src/core/globs.ts';
 import { entry, sha256 } from '../helpers/effective.ts';
 
 const hash = sha256;
@@ -208,6 +210,36 @@ describe('TARGETS', () => {
         noPaths: ['paths:'],
       },
     });
+  });
+
+  it("cline: each path written as Cline's picomatch reads it, matching what the path matches", () => {
+    // picomatch (as Cline calls it, dot: true) takes [!…] as a class holding "!", and ( ) | as a regular expression's.
+    const picomatch = createRequire(import.meta.url)('picomatch') as (glob: string, o: { dot: boolean }) => (path: string) => boolean;
+    const written: Record<string, string> = {
+      'app/(marketing)/**': 'app/[(]marketing[)]/**',
+      'docs/[!a-c]*.md': 'docs/[^a-c]*.md',
+      'a/x|y/**': 'a/x[|]y/**',
+      'a/{b}/*.ts': 'a/b/*.ts',
+      'src/{api,(web)}/*.ts': 'src/{api,[(]web[)]}/*.ts',
+      'a/[(]b/**': 'a/[(]b/**',
+      'services/billing/**': 'services/billing/**',
+    };
+    const front = TARGETS.cline.projectFrontMatter!('web', { paths: Object.keys(written) });
+    expect(front).toEqual(['paths:', ...Object.values(written).map((g) => `  - ${JSON.stringify(g)}`)]);
+    const files = [
+      'app/(marketing)/page.tsx',
+      'app/marketing/page.tsx',
+      'docs/d1.md',
+      'docs/a1.md',
+      'docs/!1.md',
+      'a/x|y/z',
+      'a/x/z',
+      'a/b/c.ts',
+    ];
+    const more = ['src/api/a.ts', 'src/(web)/a.ts', 'src/web/a.ts', 'a/(b/z', 'services/billing/x.ts'];
+    for (const [path, glob] of Object.entries(written))
+      for (const file of [...files, ...more])
+        expect([path, file, picomatch(glob, { dot: true })(file)]).toEqual([path, file, globMatches(path, file)]);
   });
 
   it('the file name patterns match the files of a project name and nothing else', () => {
