@@ -56,8 +56,10 @@ export function commaSeparatedGlobs(target: keyof typeof GLOB_READERS, project: 
  * A project's path as picomatch reads it as the path does: Cline matches its rules' `paths` with picomatch, which
  * by default takes a class's leading `!` for one of its characters (`[!a]` matches `a` and `!`, nothing else) and
  * reads `(`, `)` and `|` as a regular expression's (`app/(marketing)/**`, a Next.js route group, matches
- * `app/marketing/x`, never its own files). Written `[^a]`, `[(]`, `[)]` and `[|]`, they mean what they mean in the
- * path; so does a `{a}` of one alternative, which picomatch keeps as text, written as that alternative.
+ * `app/marketing/x`, never its own files), and `+` or `$` after another as a quantifier or an anchor (`c++`
+ * matches `c+`). Written `[^a]`, `[(]`, `[)]`, `[|]`, `[+]` and `[$]`, they mean what they mean in the path; so
+ * does a `{a}` of one alternative, which picomatch keeps as text, written as that alternative (but a `{*}`,
+ * which would make `**` of a `*` before it).
  */
 export function picomatchGlob(glob: string): string {
   return glob
@@ -72,10 +74,10 @@ export function picomatchGlob(glob: string): string {
           const body = seg.slice(i + 1, close);
           out += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
           i = close;
-        } else if (ch === '{' && close > 0 && !seg.slice(i, close).includes(',')) {
+        } else if (ch === '{' && close > 0 && !/[,*]/.test(seg.slice(i, close))) {
           out += picomatchGlob(seg.slice(i + 1, close));
           i = close;
-        } else out += /[()|]/.test(ch) ? `[${ch}]` : ch;
+        } else out += /[()|+$]/.test(ch) ? `[${ch}]` : ch;
       }
       return out;
     })

@@ -223,6 +223,8 @@ describe('TARGETS', () => {
       'src/{api,(web)}/*.ts': 'src/{api,[(]web[)]}/*.ts',
       'a/[(]b/**': 'a/[(]b/**',
       'services/billing/**': 'services/billing/**',
+      'lang/c++': 'lang/c[+][+]',
+      'a/$$': 'a/[$][$]',
     };
     const front = TARGETS.cline.projectFrontMatter!('web', { paths: Object.keys(written) });
     expect(front).toEqual(['paths:', ...Object.values(written).map((g) => `  - ${JSON.stringify(g)}`)]);
@@ -236,7 +238,17 @@ describe('TARGETS', () => {
       'a/x/z',
       'a/b/c.ts',
     ];
-    const more = ['src/api/a.ts', 'src/(web)/a.ts', 'src/web/a.ts', 'a/(b/z', 'services/billing/x.ts'];
+    const more = [
+      'src/api/a.ts',
+      'src/(web)/a.ts',
+      'src/web/a.ts',
+      'a/(b/z',
+      'services/billing/x.ts',
+      'lang/c+',
+      'lang/c++',
+      'a/$',
+      'a/$$',
+    ];
     for (const [path, glob] of Object.entries(written))
       for (const file of [...files, ...more])
         expect([path, file, picomatch(glob, { dot: true })(file)]).toEqual([path, file, globMatches(path, file)]);
