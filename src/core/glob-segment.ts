@@ -27,9 +27,7 @@ function segmentTokens(seg: string): Token[] {
     else if ((ch === '[' && !seg.includes(']', i + 1)) || (ch === '{' && !seg.includes('}', i))) out.push({ char: ch });
     else if (ch === '[') {
       const end = seg.indexOf(']', i + 1);
-      let body = seg.slice(i + 1, end);
-      if (body.startsWith('!')) body = `^${body.slice(1)}`;
-      out.push({ cls: `[${body.replace(/\\/g, '\\\\')}]` });
+      out.push({ cls: classSource(seg.slice(i + 1, end)) });
       i = end;
     } else if (ch === '{') {
       const end = seg.indexOf('}', i);
@@ -43,6 +41,11 @@ function segmentTokens(seg: string): Token[] {
     } else out.push({ char: ch });
   }
   return out;
+}
+
+/** The regular expression of a `[…]` class's body: a leading `!` negates it, as `^` does. */
+export function classSource(body: string): string {
+  return `[${(body.startsWith('!') ? `^${body.slice(1)}` : body).replace(/\\/g, '\\\\')}]`;
 }
 
 function tokenSource(t: Token): string {

@@ -8,7 +8,7 @@
  * project's paths are written to them as they are (in `applyTo`, whose commas
  * separate globs, an alternation as a glob per alternative). Pure.
  */
-import { segmentMatcher, type SegmentMatcher } from './glob-segment.ts';
+import { classSource, segmentMatcher, type SegmentMatcher } from './glob-segment.ts';
 import { loosely } from './names.ts';
 
 /**
@@ -62,14 +62,28 @@ export function globProblem(glob: string): string | undefined {
   if (!/[[{}]/.test(glob)) return undefined;
   let brace = 0;
   let bracket = false;
+  let opened = 0;
   for (let i = 0; i < glob.length; i++) {
     const ch = glob[i];
     if (bracket) {
-      if (ch === ']') bracket = false;
+      if (ch === ']') {
+        bracket = false;
+        // The matcher makes the class a regular expression: a range whose ends are out of order (`[a-Z]`) is none.
+        const body = glob.slice(opened + 1, i);
+        try {
+          new RegExp(classSource(body));
+        } catch {
+          return `has a class "[${body}]" whose range runs backwards; write its first character first`;
+        }
+      }
+      // As a "/" in braces: text to the matcher, a class of one character to a target's reader.
+      else if (ch === '/') return 'has a "/" inside "[…]"; a class is one character of a name: write a path for each';
       continue;
     }
-    if (ch === '[') bracket = true;
-    else if (ch === '{') {
+    if (ch === '[') {
+      bracket = true;
+      opened = i;
+    } else if (ch === '{') {
       if (brace > 0) return 'nests braces; write "{a,b}" without a brace inside';
       brace++;
     } else if (ch === '/' && brace > 0)

@@ -73,7 +73,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'modeline-missing':
     "The file lacks the `# yaml-language-server: $schema=…` line naming its own schema's copy in `schemas/`, or its modeline names another schema (`--fix` adds it, or replaces the wrong one).",
   'project-path-invalid':
-    'A path glob of a project.yaml is not a relative glob inside the repository (absolute, `..`, a backslash, unbalanced braces, a `/` inside `{…}`).',
+    'A path glob of a project.yaml is not a relative glob inside the repository (absolute, `..`, a backslash, unbalanced braces, a `/` inside `{…}` or `[…]`, a class whose range runs backwards).',
   'project-paths-overlap': "Two projects' paths cover the same files (an error unless `projects.allow_overlap` in config.yaml).",
   'project-path-unmatched': 'A path glob of a project.yaml matches no file of the repository.',
   'guard-write-folder':

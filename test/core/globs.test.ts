@@ -40,6 +40,11 @@ describe('globProblem', () => {
     // Alternatives are names within one segment: read across a "/", they would be text here and folders to a target.
     ['{apps/web,packages/ui}/**', 'has a "/" inside "{…}"; alternatives are names within one segment: write a path for each'],
     ['src/{a,b/c}.ts', 'has a "/" inside "{…}"; alternatives are names within one segment: write a path for each'],
+    ['src/[a/]b/**', 'has a "/" inside "[…]"; a class is one character of a name: write a path for each'],
+    // A range out of order is no class the matcher can make: refused, not an internal error of every reader.
+    ['docs/[a-Z]*.md', 'has a class "[a-Z]" whose range runs backwards; write its first character first'],
+    ['docs/[!9-0]/**', 'has a class "[!9-0]" whose range runs backwards; write its first character first'],
+    ['docs/[A-z0-9-]/**', undefined],
     ['src/{a,b', 'has a "{" without its "}"'],
     ['src/a}', 'has a "}" without its "{"'],
     ['src/[ab', 'has a "[" without its "]"'],

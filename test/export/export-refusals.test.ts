@@ -144,6 +144,20 @@ describe("agents export, a path Copilot's applyTo cannot hold", () => {
     const v = await runAgents(['--format', 'json', 'validate'], { cwd: repo });
     expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
   });
+
+  it('a class whose range runs backwards ([a-Z]): exit 2 at its file:line:col, as validate and which say, never an internal error', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - "packages/[a-Z]*/**"\n');
+    const snap = snapshot(repo);
+    const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md,cline'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.message.startsWith('projects/web/project.yaml:3:5: ')).toBe(true);
+    expect(snapshot(repo)).toEqual(snap);
+    const v = await runAgents(['--format', 'json', 'validate'], { cwd: repo });
+    expect(v.code).toBe(1);
+    expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
+    expect((await runAgents(['which', 'apps/web/x.ts'], { cwd: repo })).code).toBe(3);
+  });
 });
 
 describe('agents export, a store kept at the top of the repository', () => {
