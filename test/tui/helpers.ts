@@ -52,9 +52,13 @@ export async function frameHas(lastFrame: () => string | undefined, ...texts: st
   });
 }
 
-/** Lets React flush pending effects (two macrotask turns), so the next key reaches the handlers of the frame just seen. */
+/**
+ * Lets React flush pending effects, so the next key reaches the handlers of the frame just seen. React's scheduler runs
+ * in macrotask turns and yields after a few milliseconds of work, so on a loaded machine one render and its effects can
+ * take several turns: eight cover that, and cost next to nothing when it is idle.
+ */
 export async function settle(): Promise<void> {
-  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+  for (let i = 0; i < 8; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Resizes the terminal of an ink-testing-library render, as a terminal's SIGWINCH does. */
