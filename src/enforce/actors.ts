@@ -7,7 +7,10 @@ import { assertOwnStore } from '../store/ownership.ts';
 import { actorFiles } from './actor-files.ts';
 import { runCommandActor } from './command-actor.ts';
 
-/** A reconciliation actor: evaluates a request, never throws for its own failures. */
+/**
+ * A reconciliation actor: evaluates a request, never throws for its own failures; a program that cannot be
+ * started is no failure of an actor that ran but a configuration error (a UsageError), and nothing is recorded.
+ */
 export interface Actor {
   kind: ActorKind;
   /** For messages: the command line, or "a person at this terminal". */

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { UsageError } from '../core/errors.ts';
 import { executableFile, programOnPath } from '../store/program-path.ts';
 import { ANSWER_SCHEMA, promptText, type ReconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
@@ -195,7 +196,8 @@ export function agentActor(config: AgentActorConfig): Actor {
           signal,
           input: '',
           label: `the agent CLI \`${name} mcp list --json\``,
-        }).catch(() => ({ outcome: { ok: false as const, reason: 'stopped' }, stderr: '' }));
+          setting: 'reconciliation.agent_path',
+        }).catch(stoppedUnlessNotStarted);
         if (!listed.outcome.ok) return listed.outcome;
         const off = codexMcpOff(listed.outcome.stdout);
         // A server left on could write: no run rather than one that is not read-only.
@@ -210,7 +212,8 @@ export function agentActor(config: AgentActorConfig): Actor {
         signal,
         input: promptText(prompt),
         label: `the agent CLI \`${name}\``,
-      }).catch(() => ({ outcome: { ok: false, reason: 'stopped' } as ProgramOutcome, stderr: '' }));
+        setting: 'reconciliation.agent_path',
+      }).catch(stoppedUnlessNotStarted);
       if (!r.outcome.ok) {
         // The CLI's own account of what failed (an API error), instead of the bare status or a stack's tail; the
         // credentials taken out before it is cut short, where a key echoed across the cut would no longer be found whole.
@@ -235,6 +238,15 @@ export function agentActor(config: AgentActorConfig): Actor {
     maxRequestChars: config.maxRequestChars,
     ...(config.signal ? { signal: config.signal } : {}),
   });
+}
+
+/**
+ * A run the signal stopped (the model loop says why), or, thrown on, a CLI that could not be started: a configuration
+ * error that stops the run with nothing written, as the command actor's does (ADR 0703).
+ */
+function stoppedUnlessNotStarted(error: unknown): { outcome: ProgramOutcome; stderr: string } {
+  if (error instanceof UsageError) throw error;
+  return { outcome: { ok: false, reason: 'stopped' }, stderr: '' };
 }
 
 /** The last JSON object of a text that ends with one (Gemini CLI prints its error object after its log lines). */

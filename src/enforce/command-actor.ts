@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
+import { UsageError } from '../core/errors.ts';
 import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
 import { readUtf8 } from '../core/utf8.ts';
 
@@ -33,6 +34,8 @@ export interface ProgramOptions extends CommandActorOptions {
   input: string;
   /** How messages name the program, e.g. "the actor `node a.mjs`". */
   label: string;
+  /** Where the program is set up, for a program that cannot be started: `reconciliation.command` by default. */
+  setting?: string;
 }
 
 /**
@@ -52,6 +55,30 @@ function isFolder(program: string, cwd: string): boolean {
   }
 }
 
+/** Whether a program named by its path (with a slash) is a file: one that ENOENT stops is its #! line's interpreter. */
+function isFile(program: string, cwd: string): boolean {
+  if (!program.includes('/')) return false;
+  try {
+    return statSync(resolvePath(cwd, program)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A program that cannot be started is a configuration error (exit 2, nothing written), as an actor not
+ * configured is: no actor ran, so there is no run to record (ADR 0703).
+ */
+function notStarted(options: ProgramOptions, why: string, errno: string | undefined): UsageError {
+  const setting = options.setting ?? 'reconciliation.command';
+  return new UsageError(
+    why,
+    `Nothing was written: no actor ran. Install the program, or correct ${setting} in config.yaml (a program on PATH, or a path from the store folder).`,
+    { command: [...options.command], setting, errno: errno ?? null },
+    'actor-not-started',
+  );
+}
+
 function describeCommand(command: readonly string[]): string {
   return command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
@@ -61,7 +88,7 @@ function describeCommand(command: readonly string[]): string {
  * the answer as JSON on standard output. The actor leads its own process
  * group, so a timeout stops it and every process it started. Never rejects for
  * an actor failure: crashes, exit statuses, timeouts and bad answers come back
- * as `{ ok: false, reason }`.
+ * as `{ ok: false, reason }`; a program that cannot be started rejects (see runProgram).
  */
 export async function runCommandActor(request: ActorRequest, options: CommandActorOptions): Promise<CommandActorOutcome> {
   if (options.command.length === 0) return { outcome: { ok: false, reason: 'no actor command configured' }, stderr: '', durationMs: 0 };
@@ -84,8 +111,9 @@ export function withStderrTail(why: string, stderr: string): string {
  * Runs a program the way every actor runs (docs/plans.md, "The actor protocol"): without a
  * shell, `input` on standard input, as the leader of its own process group, so a timeout or
  * a cancel stops it and every process it started. Never rejects for the program's failure
- * (start, crash, exit status, timeout, output over the limit); rejects with the signal's
- * reason when cancelled.
+ * (crash, exit status, timeout, output over the limit); rejects with the signal's reason
+ * when cancelled, and with a UsageError (`actor-not-started`) when the program cannot be
+ * started: no actor ran, so there is nothing to record (ADR 0703).
  */
 export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramOutcome; stderr: string; durationMs: number }> {
   const started = Date.now();
@@ -109,11 +137,7 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
         windowsHide: true,
       });
     } catch (error) {
-      resolve({
-        outcome: { ok: false, reason: `${shown} could not be started: ${(error as Error).message}` },
-        stderr: '',
-        durationMs: Date.now() - started,
-      });
+      reject(notStarted(options, `${shown} could not be started: ${(error as Error).message}`, (error as NodeJS.ErrnoException).code));
       return;
     }
     const chunks: Buffer[] = [];
@@ -123,6 +147,8 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
     let aborted = false;
     let done = false;
     let exited = false;
+    let spawned = false;
+    let startFailure: UsageError | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
 
@@ -174,6 +200,10 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
         reject(options.signal?.reason ?? new Error('cancelled'));
         return;
       }
+      if (startFailure !== undefined) {
+        reject(startFailure);
+        return;
+      }
       let outcome: ProgramOutcome;
       const withStderr = (why: string) => withStderrTail(why, tail);
       if (failure !== undefined) outcome = { ok: false, reason: failure };
@@ -198,15 +228,27 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
       resolve({ outcome, stderr: tail, durationMs });
     };
 
+    child.on('spawn', () => {
+      spawned = true;
+    });
     child.on('error', (error: NodeJS.ErrnoException) => {
-      failure ??=
-        error.code === 'ENOENT'
-          ? `${shown} could not be started: ${program} was not found (ENOENT)`
-          : error.code === 'EACCES' && isFolder(program, options.cwd)
-            ? `${shown} could not be started: ${program} is a folder, not a program (EACCES); name the program in it, e.g. [node, ${program.replace(/\/+$/, '')}/my-actor.mjs]`
-            : error.code === 'EACCES'
-              ? `${shown} could not be started: ${program} may not be run (EACCES); make it executable (chmod +x), or name its interpreter first in the command (e.g. [sh, ${program}])`
-              : `${shown} could not be started: ${error.message}`;
+      // An error once the program runs (a kill that failed) is no failure to start it: the run failed.
+      if (spawned) {
+        failure ??= `${shown} failed: ${error.message}`;
+        finish(null, null);
+        return;
+      }
+      const why =
+        error.code === 'ENOENT' && isFile(program, options.cwd)
+          ? `${shown} could not be started: ${program} names an interpreter on its #! line that was not found (ENOENT)`
+          : error.code === 'ENOENT'
+            ? `${shown} could not be started: ${program} was not found (ENOENT)`
+            : error.code === 'EACCES' && isFolder(program, options.cwd)
+              ? `${shown} could not be started: ${program} is a folder, not a program (EACCES); name the program in it, e.g. [node, ${program.replace(/\/+$/, '')}/my-actor.mjs]`
+              : error.code === 'EACCES'
+                ? `${shown} could not be started: ${program} may not be run (EACCES); make it executable (chmod +x), or name its interpreter first in the command (e.g. [sh, ${program}])`
+                : `${shown} could not be started: ${error.message}`;
+      startFailure = notStarted(options, why, error.code);
       finish(null, null);
     });
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -534,6 +534,22 @@ describe('the agent actor with the real CLIs', () => {
     }
   });
 
+  // ADR 0703: a CLI found but not startable is refused as the command actor's program is, not recorded as a failed run.
+  it('an agent_path that cannot be started (its #! interpreter missing): exit 2, actor-not-started, nothing written', async () => {
+    const root = exampleStore();
+    mkdirSync(join(root, 'bin'));
+    writeFileSync(join(root, 'bin', 'claude'), '#!/no/such/interpreter\n', { mode: 0o755 });
+    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  actor: agent\n  agent: claude\n  agent_path: bin/claude\n');
+    const before = fileList(root);
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'actor-not-started',
+      detail: { setting: 'reconciliation.agent_path', errno: 'ENOENT' },
+    });
+    expect(fileList(root)).toEqual(before);
+  });
+
   it('a CLI that is not installed: exit 2 naming what to install, nothing written', async () => {
     const root = exampleStore();
     writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  actor: agent\n  agent: codex\n');

@@ -302,33 +302,29 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     expect(fileList(root)).toEqual(before.filter((f) => f !== `plans/${EXAMPLE_PLAN}/.lock`));
   });
 
-  it('records a program that cannot be started', async () => {
-    const root = exampleStore();
-    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [no-such-actor-program-xyz]\n');
-    const r = await strategize(root);
-    expect(r.code).toBe(1);
-    expect(onlyRun(root).run.error).toBe(
-      'the actor `no-such-actor-program-xyz` could not be started: no-such-actor-program-xyz was not found (ENOENT)',
-    );
-  });
-
-  it('records a program that may not be run (no executable bit) as that, with the way out', async () => {
-    const root = exampleStore();
-    writeFileSync(join(root, 'actors/run.sh'), '#!/bin/sh\necho {}\n', { mode: 0o644 });
-    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [./actors/run.sh]\n');
-    const r = await strategize(root);
-    expect(r.code).toBe(1);
-    expect(onlyRun(root).run.error).toMatch(
-      /^the actor `\.\/actors\/run\.sh` could not be started: \.\/actors\/run\.sh may not be run \(EACCES\)/,
-    );
-  });
-
-  it('records a folder given as the program as a folder, not as a file to make executable', async () => {
-    const root = exampleStore();
-    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [./actors]\n');
-    expect((await strategize(root)).code).toBe(1);
-    expect(onlyRun(root).run.error).toMatch(/^the actor `\.\/actors` could not be started: \.\/actors is a folder, not a program/);
-  });
+  // ADR 0703: a program that cannot be started is a configuration error, as the agent actor's missing CLI is.
+  it.each([
+    ['not found on PATH', null, ['no-such-actor-program-xyz'], 'ENOENT', /no-such-actor-program-xyz was not found \(ENOENT\)/],
+    ['without the execute bit', 0o644, ['./actors/run.sh'], 'EACCES', /\.\/actors\/run\.sh may not be run \(EACCES\)/],
+    ['a folder', null, ['./actors'], 'EACCES', /\.\/actors is a folder, not a program/],
+    ['a script whose #! interpreter is missing', 0o755, ['./actors/run.sh'], 'ENOENT', /interpreter on its #! line/],
+  ])(
+    'refuses a program that cannot be started (%s): exit 2, code actor-not-started, nothing written',
+    async (_name, mode, command, errno, message) => {
+      const root = exampleStore();
+      if (mode !== null)
+        writeFileSync(join(root, 'actors/run.sh'), `#!${mode === 0o755 ? '/no/such/interpreter' : '/bin/sh'}\necho {}\n`, { mode });
+      writeFileSync(join(root, 'config.yaml'), `version: 1\nreconciliation:\n  command: ${JSON.stringify(command)}\n`);
+      const before = fileList(root);
+      const r = await strategize(root, '--format', 'json');
+      expect(r.code).toBe(2);
+      const { error } = JSON.parse(r.stdout);
+      expect(error.code).toBe('actor-not-started');
+      expect(error.detail).toEqual({ command, setting: 'reconciliation.command', errno });
+      expect(error.message).toMatch(message);
+      expect(fileList(root)).toEqual(before);
+    },
+  );
 
   it.each([
     ['no command is configured', 'version: 1\n', [], /no actor command configured/],
