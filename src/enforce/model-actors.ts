@@ -128,18 +128,25 @@ function proxyUrl(variable: string, env: Record<string, string | undefined>): st
 
 function agentProgram(r: Reconciliation, ctx: ModelActorContext): { agent: keyof typeof AGENTS; program: string } {
   if (r.agent === undefined) throw notSetUp('agent', r);
-  const a = AGENTS[r.agent];
-  const program = findAgent(r.agent, r.agent_path, ctx.root, ctx.env);
-  if (program === undefined && r.agent_path !== undefined) throw agentPathUnusable(r.agent_path, ctx.root, a);
-  if (program === undefined) {
-    throw new UsageError(
+  const found = findProgram(r.agent, r, ctx);
+  if ('error' in found) throw found.error;
+  return { agent: r.agent, program: found.program };
+}
+
+/** The agent CLI's program, or the error (`agent-not-found`) that stops a run without it: a run throws it, a preview says it. */
+function findProgram(agent: keyof typeof AGENTS, r: Reconciliation, ctx: ModelActorContext): { program: string } | { error: UsageError } {
+  const a = AGENTS[agent];
+  const program = findAgent(agent, r.agent_path, ctx.root, ctx.env);
+  if (program !== undefined) return { program };
+  if (r.agent_path !== undefined) return { error: agentPathUnusable(r.agent_path, ctx.root, a) };
+  return {
+    error: new UsageError(
       `the agent CLI \`${a.program}\` (${a.product}) was not found on PATH`,
       `${NOTHING} Install it (${a.install}) and sign in as you do to use it, or set reconciliation.agent_path to where it is.`,
       undefined,
       'agent-not-found',
-    );
-  }
-  return { agent: r.agent, program };
+    ),
+  };
 }
 
 /**
@@ -203,6 +210,14 @@ export interface PromptPreview {
   command?: string[];
 }
 
+/** Why the run would stop before anything is sent, which a preview shows rather than stops on (an agent CLI not found). */
+export interface PreviewProblem {
+  code: string;
+  message: string;
+  hint: string | null;
+  detail: Record<string, unknown> | null;
+}
+
 /**
  * What the `agent` or `llm` actor would send for `request`, sending nothing (pure but for
  * finding the agent CLI). The key is not read: a preview needs none.
@@ -212,7 +227,7 @@ export function previewModelActor(
   r: Reconciliation,
   request: ActorRequest,
   ctx: ModelActorContext,
-): { prompt_version: string; model: string; requests: PromptPreview[] } {
+): { prompt_version: string; model: string; requests: PromptPreview[]; problem: PreviewProblem | null } {
   const llm = kind === 'llm' ? llmSettings(r, ctx.env, false) : undefined;
   const batchSize = llm ? llm.batchSize : Number.MAX_SAFE_INTEGER;
   const batches = promptsFor(request, batchSize, r.max_request_chars ?? MODEL_ACTOR_DEFAULTS.max_request_chars);
@@ -221,13 +236,20 @@ export function previewModelActor(
       prompt_version: PROMPT_VERSION,
       model: `${llm.provider}/${llm.model}`,
       requests: batches.prompts.map((p) => ({ ...p, endpoint: endpointOf(llm), body: requestBody(llm, p) })),
+      problem: null,
     };
   }
-  // The command line as it would run, found on PATH or not (a preview is also how to check the setup).
+  // The command line as it would run, found or not, and why a run would stop when not (a preview is also how to
+  // check the setup: an agent_path that names no program is said, not shown as if it would run).
   const agent = r.agent;
   if (agent === undefined) agentProgram(r, ctx);
   const name = agent!;
-  const program = findAgent(name, r.agent_path, ctx.root, ctx.env) ?? r.agent_path ?? AGENTS[name].program;
+  const found = findProgram(name, r, ctx);
+  const program = 'program' in found ? found.program : (r.agent_path ?? AGENTS[name].program);
+  const problem =
+    'error' in found
+      ? { code: found.error.code, message: found.error.message, hint: found.error.hint ?? null, detail: found.error.detail ?? null }
+      : null;
   const files = { schema: '<answer schema file>', last: '<last message file>', policy: '<read-only policy file>' };
   // Codex's run also turns off each MCP server `codex mcp list --json` names, which only the run itself asks.
   const mcpOff = name === 'codex' ? ['-c', '<mcp_servers.NAME.enabled=false for each server `codex mcp list --json` names>'] : [];
@@ -235,5 +257,6 @@ export function previewModelActor(
     prompt_version: PROMPT_VERSION,
     model: r.model ? `${name}/${r.model}` : name,
     requests: batches.prompts.map((p) => ({ ...p, command: [program, ...agentArgs(name, files, r.model, mcpOff)] })),
+    problem,
   };
 }

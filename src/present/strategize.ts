@@ -3,7 +3,7 @@
 import { escapeUnsafe as oneLine } from '../core/plain-text.ts';
 import { shellWord } from '../core/shell-word.ts';
 import type { Style } from '../core/style.ts';
-import type { PromptPreview } from '../enforce/model-actors.ts';
+import type { PreviewProblem, PromptPreview } from '../enforce/model-actors.ts';
 import type { StrategizeResult } from '../service/plans/types.ts';
 import { decisionJson, planJson, runJson, setChangedText } from './plan.ts';
 
@@ -50,6 +50,8 @@ export interface PromptShown {
   prompt_version: string;
   model: string;
   requests: PromptPreview[];
+  /** What would stop a run before anything is sent (an agent CLI not found), or null. */
+  problem: PreviewProblem | null;
 }
 
 /** The JSON of `plan strategize --show-prompt` for the agent and llm actors. */

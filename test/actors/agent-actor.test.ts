@@ -231,6 +231,10 @@ describe('the agent actor with the real CLIs', () => {
         expect(shown.stderr).toBe('');
         expect(shown.code).toBe(0);
         expect(shown.stdout).toContain(GOAL);
+        const shownJson = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--show-prompt', '--format', 'json'], {
+          env,
+        });
+        expect(JSON.parse(shownJson.stdout).problem).toBeNull();
         expect(server.requests.length).toBe(before);
 
         // The key: only in the CLI's environment, never in its arguments, a file the run wrote or anything printed.
@@ -530,6 +534,14 @@ describe('the agent actor with the real CLIs', () => {
         code: 'agent-not-found',
         detail: { agent_path: given, path: join(root, given), problem },
       });
+      // The preview still shows what would be sent, and says what the run would stop on (on stderr, and as data).
+      const shown = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--show-prompt', '--format', 'json']);
+      expect(shown.code).toBe(0);
+      expect(JSON.parse(shown.stdout).problem).toMatchObject({
+        code: 'agent-not-found',
+        detail: { agent_path: given, path: join(root, given), problem },
+      });
+      expect(shown.stderr).toContain('agent-not-found');
       expect(fileList(root)).toEqual([...before]);
     }
   });

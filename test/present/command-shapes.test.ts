@@ -587,6 +587,7 @@ describe('plan sync and strategize shapes', () => {
       prompt_version: 'p/2',
       model: 'm1',
       requests: [{ ids: [O], system: 'S', user: 'U', endpoint: 'https://x/v1/chat/completions' }],
+      problem: null,
     };
     expect(doc(promptJson('llm', preview))).toBe(doc({ actor: 'llm', ...preview }));
     expect(promptText('llm', preview, 'KEY')).toBe(

@@ -152,6 +152,11 @@ async function showPrompt(
   }
   const { previewModelActor } = await import('../../enforce/model-actors.ts');
   const preview = previewModelActor(kind, reconciliation, request, { root: service.root, env: ctx.io.env });
+  // What a run would stop on is said, not left for the run to find: the preview still shows what would be sent.
+  if (preview.problem)
+    ctx.notice(
+      `warning: ${preview.problem.message}; a run would stop here (exit 2, ${preview.problem.code}). ${preview.problem.hint ?? ''}`.trimEnd(),
+    );
   emit(ctx, promptJson(kind, preview), () => promptText(kind, preview, reconciliation.api_key_env));
   return EXIT_CODES.ok;
 }
