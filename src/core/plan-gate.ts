@@ -217,29 +217,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
   }
 
   const strategize = `${agents} plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
-  const drift = facts.drift;
-  // A template that cannot be read is not one whose invariants all left: `plan sync` refuses it, so no sync is offered.
-  if (drift?.unread !== undefined)
-    add({
-      code: 'drift',
-      level: 'report',
-      message: `${drift.unread}: the plan's drift from its templates is not known; run \`${agents} validate\``,
-    });
-  for (const { ref, why } of drift?.gone ?? [])
-    add({
-      code: 'drift',
-      level: 'report',
-      message: `the action template ${ref} the plan was made from cannot be read (${why}): the plan keeps its copies, which its runs judge`,
-    });
-  if (drift !== undefined && drift.changed + drift.removed + drift.added > 0) {
-    // The plan keeps its own copies, which its runs judge: a template tightened since is not in them until a sync.
-    const templates = `${drift.actions.length === 1 ? 'template' : 'templates'} ${drift.actions.join(', ')}`;
-    add({
-      code: 'drift',
-      level: 'report',
-      message: `the action ${templates} changed since the plan was made from ${drift.actions.length === 1 ? 'it' : 'them'} (${drift.changed} changed, ${drift.removed} removed, ${drift.added} added), which the plan's runs do not judge: \`${agents} plan sync${facts.plan !== undefined ? ` ${facts.plan}` : ''}\` applies the changes, then run \`${strategize}\` again`,
-    });
-  }
+  for (const message of driftMessages(facts.drift, agents, facts.plan)) add({ code: 'drift', level: 'report', message });
   const latest = facts.latest;
   if (!latest) {
     if (facts.effective.length > 0)
@@ -306,6 +284,30 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     }
   }
   return { failing: reasons.some((r) => r.level === 'fail'), reasons };
+}
+
+/**
+ * What the gate says of the plan's drift from its templates (the `drift` reasons), and `plan strategize` before its
+ * actor runs: one text for both, naming the `plan sync` that applies it.
+ */
+export function driftMessages(drift: GateFacts['drift'], agents: string, plan?: string): string[] {
+  const messages: string[] = [];
+  // A template that cannot be read is not one whose invariants all left: `plan sync` refuses it, so no sync is offered.
+  if (drift?.unread !== undefined)
+    messages.push(`${drift.unread}: the plan's drift from its templates is not known; run \`${agents} validate\``);
+  for (const { ref, why } of drift?.gone ?? [])
+    messages.push(
+      `the action template ${ref} the plan was made from cannot be read (${why}): the plan keeps its copies, which its runs judge`,
+    );
+  if (drift !== undefined && drift.changed + drift.removed + drift.added > 0) {
+    // The plan keeps its own copies, which its runs judge: a template tightened since is not in them until a sync.
+    const templates = `${drift.actions.length === 1 ? 'template' : 'templates'} ${drift.actions.join(', ')}`;
+    const id = plan !== undefined ? ` ${plan}` : '';
+    messages.push(
+      `the action ${templates} changed since the plan was made from ${drift.actions.length === 1 ? 'it' : 'them'} (${drift.changed} changed, ${drift.removed} removed, ${drift.added} added), which the plan's runs do not judge: \`${agents} plan sync${id}\` applies the changes, then run \`${agents} plan strategize${id}\` again`,
+    );
+  }
+  return messages;
 }
 
 /**

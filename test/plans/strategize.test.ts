@@ -340,6 +340,30 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     expect(fileList(root)).toEqual(before);
   });
 
+  it("says on stderr, before the actor runs, that the plan's template changed since (drift), naming plan sync; the run goes on", async () => {
+    const root = exampleStore();
+    const used = await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json']);
+    const id = (JSON.parse(used.stdout) as { plan: { id: string } }).plan.id;
+    const run = () => runAgents(['--store', root, 'plan', 'strategize', id, '--format', 'json']);
+    const inStep = await run();
+    expect(inStep.code).toBe(0);
+    expect(inStep.stderr).toBe('');
+    const template = join(root, 'actions/local/code-coverage/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml');
+    const text = readFileSync(template, 'utf8');
+    writeFileSync(template, text.replace(/^text: .*$/m, 'text: Minimum 90% coverage'));
+    const drifted = await run();
+    expect(drifted.code).toBe(0);
+    expect(drifted.stderr).toContain('drift');
+    expect(drifted.stderr).toContain(`plan sync ${id}`);
+    expect(records<EnforcementFile>(root, id, 'enforcement')).toHaveLength(2);
+    // An invalid template file, which the plan's set does not read, leaves the drift unknown: said, never a stop.
+    writeFileSync(template, `${text}bogus: [\n`);
+    const unknown = await run();
+    expect(unknown.code).toBe(0);
+    expect(unknown.stderr).toContain('01M8KK1KW0KPRSWWKENT2QZ1QM.yaml');
+    expect(records<EnforcementFile>(root, id, 'enforcement')).toHaveLength(3);
+  });
+
   it('exits 3 and runs no actor when a decision node is invalid', async () => {
     const root = exampleStore();
     writeFileSync(

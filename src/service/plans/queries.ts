@@ -137,7 +137,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
 }
 
 /** How the plan's templates moved since it was made from them (`plan show`'s drift), counted; undefined when in step. */
-async function driftCounts(svc: PlanContext, plan: Plan): Promise<GateFacts['drift']> {
+export async function driftCounts(svc: PlanContext, plan: Plan): Promise<GateFacts['drift']> {
   let inputs: Awaited<ReturnType<typeof syncInputs>>;
   try {
     inputs = await syncInputs(svc, plan);

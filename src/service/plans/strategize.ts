@@ -25,6 +25,9 @@ import type { PlanContext } from './context.ts';
 import { changedIds, invariantDigests, planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';
 import { docsRef } from '../../core/docs-link.ts';
+import { driftMessages } from '../../core/plan-gate.ts';
+import { optionWords } from '../option-words.ts';
+import { driftCounts } from './queries.ts';
 
 /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
 export async function actorRequest(svc: PlanContext, prefix: string, context: string | null): Promise<ActorRequest> {
@@ -104,6 +107,11 @@ export async function strategize(
       digest: digests.get(i.id)!,
     })),
   });
+  // A template changed since the plan was made from it is not in what the actor judges: said before it runs, as
+  // `plan status` reports it (never a refusal; an invalid template file leaves the drift unknown, said so).
+  const words = optionWords(svc.invariants.optionWords).agents;
+  for (const message of driftMessages(await driftCounts(svc, plan), words, plan.id))
+    svc.invariants.deps.notice(`warning: drift: ${message}`);
   // An actor of the caller's may answer in any shape: a malformed answer is a failed run, as a program's is.
   // A stop heard before the actor is asked spares its work (a model's call): the lock would refuse the run after it.
   throwIfCancelled(signal, 'the actor was not asked; nothing was written.');
