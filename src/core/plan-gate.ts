@@ -2,6 +2,7 @@ import type { Severity } from './model.ts';
 import { latestDecision } from './decision-tip.ts';
 import { SET_LEAVES_PROJECT_OUT } from './plan-project.ts';
 import type { DecisionNode, EnforcementRecord, EnforcementRun, Violation } from './records.ts';
+import { type WaiverScope, waiverExpiry } from './waivers.ts';
 
 /**
  * The rule of `plan status` (docs/plans.md, "plan status"): one pure
@@ -62,6 +63,17 @@ export interface GateReason {
   removed?: number;
   /** `stale`: invariants whose digest differs from their record's; absent when the run's records keep no digest. */
   edited?: number;
+  /** `error-violation`: the expired waivers of the standing violations' invariants, which renewing would cover. */
+  expiredWaivers?: string[];
+}
+
+/** A waiver of an invariant of the set that no longer holds: what renewing it takes. */
+export interface ExpiredWaiver {
+  id: string;
+  invariant_id: string;
+  expires: string;
+  path: string;
+  scope: WaiverScope;
 }
 
 export interface GateVerdict {
@@ -100,6 +112,8 @@ export interface GateFacts {
   waived?: ReadonlySet<string>;
   /** Invariants of the set a policy source locks (docs/extends.md, "Floors"): no waiver covers them, so none is offered. */
   locked?: ReadonlySet<string>;
+  /** The waivers of the set's invariants that have expired: an error violation of one names them, to renew. */
+  expired?: readonly ExpiredWaiver[];
   /** The plan's id: the reasons that say to run `plan strategize` name it, so the command works as written. */
   plan?: string;
   /**
@@ -186,13 +200,16 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     const ids = errors.map((v) => v.id);
     const named = fiveOf(ids);
     const resolve = `\`${agents} invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
+    const expired = renewable(errors, facts);
     add({
       code: 'error-violation',
       level: 'fail',
       message:
-        ids.length === 1
+        (ids.length === 1
           ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}${waiveWords(errors, facts.effective, facts.locked)}`
-          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it${waiveWords(errors, facts.effective, facts.locked)}`,
+          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it${waiveWords(errors, facts.effective, facts.locked)}`) +
+        renewWords(expired, agents),
+      ...(expired.length > 0 ? { expiredWaivers: expired.map((w) => w.id) } : {}),
     });
   }
   for (const s of ['warning', 'info'] as const) {
@@ -335,6 +352,35 @@ function waiveWords(errors: readonly Violation[], effective: readonly GateInvari
     return `, or, for one whose invariant is still in the plan's set, waive that invariant (not ${fiveOf(left)}, which left the set)`;
   const not = [...(left.length > 0 ? [`${fiveOf(left)}, which left the set`] : []), `${fiveOf(floors)}, which a policy source locks`];
   return `, or, for one whose invariant a waiver can cover, waive that invariant (not ${not.join(', nor ')})`;
+}
+
+/**
+ * The expired waivers of the standing error violations' invariants that a new waiver could replace (the invariant in
+ * the set and not locked), newest expiry first: a waiver that lapsed is the likeliest cause of a violation failing again.
+ */
+function renewable(errors: readonly Violation[], facts: GateFacts): ExpiredWaiver[] {
+  const inSet = new Set(facts.effective.map((i) => i.id));
+  const ids = new Set(errors.map((v) => v.invariant_id).filter((id) => inSet.has(id) && facts.locked?.has(id) !== true));
+  return (facts.expired ?? [])
+    .filter((w) => ids.has(w.invariant_id))
+    .sort((a, b) => (waiverExpiry(b.expires) || 0) - (waiverExpiry(a.expires) || 0));
+}
+
+/** The end of the error-violation reason naming each expired waiver (file, expiry) and the `invariant waive` that renews it. */
+function renewWords(expired: readonly ExpiredWaiver[], agents: string): string {
+  if (expired.length === 0) return '';
+  const named = expired
+    .slice(0, 5)
+    .map((w) => `${w.id} of ${w.invariant_id} (expires: ${w.expires}, ${w.path})`)
+    .join(', ');
+  const more = expired.length > 5 ? `, and ${expired.length - 5} more` : '';
+  // The new waiver goes where the expired one was: its plan's or its project's.
+  const scopes = new Set(expired.map((w) => (w.scope.kind === 'plan' ? `--plan ${w.scope.plan}` : `--project ${w.scope.project}`)));
+  const scope = scopes.size === 1 ? [...scopes][0]! : '(--plan P | --project P)';
+  const one = new Set(expired.map((w) => w.invariant_id)).size === 1;
+  const id = one ? expired[0]!.invariant_id : 'ID';
+  const them = expired.length === 1 ? 'it' : 'one';
+  return `; ${expired.length === 1 ? 'its expired waiver' : 'the expired waivers'} ${named}${more}: to renew ${them}, record a new waiver with \`${agents} invariant waive ${id} ${scope} --expires DATE --reason … --owner …\` and remove the expired file`;
 }
 
 /** The first five ids of a list, and how many more it holds: what the gate's one-line messages name. */

@@ -354,6 +354,26 @@ describe('judgePlan: what each reason says', () => {
     expect(mixed).toContain(`not ${C}, which left the set, nor ${A}, which a policy source locks`);
   });
 
+  it("an error violation whose invariant's waiver expired names that waiver (file, expiry) to renew, as data too", () => {
+    const enforced = { latest: { node, run: run({ [A]: true, [B]: true }) } };
+    const of = (invariant: string) => ({ ...violation('error'), invariant_id: invariant });
+    const W = '01M8NA000000000000000000W1';
+    const expired = [
+      { id: W, invariant_id: A, expires: '2026-11-01', path: `plans/P/waivers/${W}.yaml`, scope: { kind: 'plan' as const, plan: 'P' } },
+    ];
+    const reason = (violations: Violation[], more: Partial<GateFacts> = {}) =>
+      judgePlan(facts({ ...enforced, violations, expired, ...more })).reasons.find((r) => r.code === 'error-violation')!;
+    const lapsed = reason([of(A)]);
+    expect(lapsed.expiredWaivers).toEqual([W]);
+    expect(lapsed.message).toContain(`plans/P/waivers/${W}.yaml`);
+    expect(lapsed.message).toContain('2026-11-01');
+    expect(lapsed.message).toContain(`invariant waive ${A} --plan P --expires`);
+    // A waiver of another invariant, or of one no waiver can cover (locked, or gone from the set), is not offered.
+    expect(reason([of(B)]).expiredWaivers).toBeUndefined();
+    expect(reason([of(A)], { locked: new Set([A]) }).expiredWaivers).toBeUndefined();
+    expect(reason([of(A)], { effective: [{ id: B, severity: 'warning' }] }).expiredWaivers).toBeUndefined();
+  });
+
   it('a violation report carries its severity', () => {
     const v = judgePlan(facts({ effective: [], violations: [violation('info')] }));
     expect(v.reasons).toEqual([{ code: 'violation', level: 'report', severity: 'info', message: '1 info violation recorded' }]);

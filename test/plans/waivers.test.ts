@@ -194,6 +194,40 @@ describe('invariant waive (CLI, on a git repository)', () => {
     expect((await service.effective({ plan: EXAMPLE_PLAN })).waivers.map((w) => w.id)).toEqual([example]);
   });
 
+  it('an error violation whose waiver expired names the waiver to renew, alike in plan status text, JSON and MCP plan_status', async () => {
+    // No repository: nothing here commits, and a git repository costs processes.
+    const root = exampleStore();
+    expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE)).code).toBe(0);
+    const waive = ['--reason', 'Migration window', '--owner', 'Ops', '--expires', '2999-12-31', '--format', 'json'];
+    const waived = await run(root, 'invariant', 'waive', NEVER_DELETE, '--plan', EXAMPLE_PLAN, ...waive);
+    const { id, path } = JSON.parse(waived.stdout) as { id: string; path: string };
+    const file = join(root, path);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^expires: .*$/m, 'expires: 2020-01-31'));
+    const r = await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json');
+    expect(r.code).toBe(1);
+    const cli = JSON.parse(r.stdout) as { reasons: { code: string; expired_waivers: string[] | null; message: string }[] };
+    const reason = cli.reasons.find((x) => x.code === 'error-violation')!;
+    expect(reason.expired_waivers).toEqual([id]);
+    expect(reason.message).toContain(path);
+    expect(reason.message).toContain('2020-01-31');
+    expect(cli.reasons.filter((x) => x.code !== 'error-violation').every((x) => x.expired_waivers === null)).toBe(true);
+    const text = await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run');
+    expect(text.stdout).toContain(path);
+    // One presenter: MCP's plan_status answers the JSON the CLI prints (no --allow there, so the same reasons apart from it).
+    const mcp = await callTool(
+      TOOLS.find((t) => t.name === 'plan_status')!,
+      { plan: EXAMPLE_PLAN },
+      newToolContext(new InvariantService(root)),
+    );
+    const data = mcp.data as typeof cli;
+    // The commands it names start as the run names its store (the CLI's --store here); the rest is the same.
+    const answered = data.reasons.find((x) => x.code === 'error-violation')!;
+    expect({ ...answered, message: '' }).toEqual({ ...reason, message: '' });
+    expect(answered.message.replaceAll(`agents --store ${root} `, 'agents ')).toBe(
+      reason.message.replaceAll(`agents --store ${root} `, 'agents '),
+    );
+  });
+
   it("a project's waiver of an invariant since moved into a plan waives nothing there: not listed, no violation covered, no guard lifted", async () => {
     // No repository: nothing here commits, and a git repository costs processes.
     const root = exampleStore();

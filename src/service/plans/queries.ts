@@ -102,6 +102,9 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
       violations: standing.open,
       waived: new Set(waived.keys()),
       ...(locked !== undefined && locked.size > 0 ? { locked } : {}),
+      expired: waivers
+        .filter((w) => !w.holds)
+        .map((w) => ({ id: w.id, invariant_id: w.invariant_id, expires: w.expires, path: w.path, scope: w.scope })),
       plan: plan.id,
       agents: optionWords(svc.invariants.optionWords).agents,
       ...(gone && plan.project !== undefined ? { missingProject: { project: plan.project, at: location(gone) } } : {}),
