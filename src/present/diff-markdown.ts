@@ -6,6 +6,7 @@ import type { FieldChange, ProjectPathsChange, WaiverChange } from '../core/diff
 import { type Scope, type ScopedInvariant, actionName } from '../core/model.ts';
 import { truncate } from '../core/names.ts';
 import { githubMarkdownText, markdownCode } from '../core/plain-text.ts';
+import { shellWord } from '../core/shell-word.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
 import { listed, pathsOnly, planProjectText, planText, policyMoveTitle, policyOrderTitle, summaryLine, targetCounts } from './diff.ts';
 
@@ -79,7 +80,9 @@ function mdProjectPaths(p: ProjectPathsChange): string {
 function mdSide(s: SideInfo): string {
   if (s.mergeBaseOf && s.commit)
     return `the merge base of ${mdCode(s.mergeBaseOf[0])} and ${mdCode(s.mergeBaseOf[1])} (\`${s.commit.slice(0, 12)}\`)`;
-  return s.commit ? `${mdCode(s.label)} (\`${s.commit.slice(0, 12)}\`)` : `the ${githubMarkdownText(s.label)}`;
+  if (s.commit) return `${mdCode(s.label)} (\`${s.commit.slice(0, 12)}\`)`;
+  // A revision side without a commit is HEAD on a branch with no commit yet (the label says only that).
+  return s.kind === 'revision' ? `${mdCode('HEAD')} (no commit yet)` : `the ${githubMarkdownText(s.label)}`;
 }
 
 /**
@@ -170,12 +173,16 @@ export function* boundedMarkdownLines(
   const staged = d.after.kind === 'index';
   // Without the filters the command would report other projects than the comment did.
   const filtered = [
-    ...(filters.project !== undefined ? [`--project ${truncate(filters.project, 100)}`] : []),
-    ...(filters.plan !== undefined ? [`--plan ${truncate(filters.plan, 100)}`] : []),
+    ...(filters.project !== undefined ? [`--project ${shellWord(truncate(filters.project, 100))}`] : []),
+    ...(filters.plan !== undefined ? [`--plan ${shellWord(truncate(filters.plan, 100))}`] : []),
     ...(filters.allProjects ? ['--all-projects'] : []),
   ];
+  // The range as a shell reads it (a branch may hold `$` or `;`), left out when none was given: `HEAD` named
+  // on a branch with no commit yet is refused, where no range compares with nothing.
+  const given = d.range === (staged ? 'HEAD (staged)' : 'HEAD') ? undefined : d.range;
   const command = [
-    `${agents} invariant diff ${truncate(staged ? d.range.replace(/ \(staged\)$/, '') : d.range, 200)}`,
+    `${agents} invariant diff`,
+    ...(given !== undefined ? [shellWord(truncate(given, 200))] : []),
     ...(staged ? ['--staged'] : []),
     ...filtered,
   ].join(' ');

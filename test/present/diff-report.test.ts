@@ -47,6 +47,17 @@ describe("invariant diff: a plan's project in its title", () => {
   });
 });
 
+describe('invariant diff --format markdown: the sides compared', () => {
+  it('names HEAD on a branch with no commit yet, never "the no commit yet"', () => {
+    const d = report({ target: { kind: 'project', project: 'api' }, countAfter: 1 });
+    d.before = { label: 'no commit yet', kind: 'revision' };
+    d.after = { label: 'index', kind: 'index' };
+    expect([...diffMarkdownLines(d)][3]).toMatch(/^Comparing `HEAD` \(no commit yet\) → the index: /);
+    d.after = { label: 'working tree', kind: 'working tree' };
+    expect([...diffMarkdownLines(d)][3]).toMatch(/^Comparing `HEAD` \(no commit yet\) → the working tree: /);
+  });
+});
+
 describe('invariant diff: the summary', () => {
   it('counts as changed only the sets that changed, not those --project or --all-projects report unchanged', () => {
     const d = report({ target: { kind: 'project', project: 'api' }, countBefore: 2, countAfter: 2 });
@@ -79,11 +90,29 @@ describe('invariant diff --format markdown cut short', () => {
     const staged = report({ target: { kind: 'project', project: 'api' }, countAfter: 40, entered: entered as never });
     staged.range = 'HEAD (staged)';
     staged.after = { label: 'index', kind: 'index' };
+    // No range was given: none is named, as `HEAD` is refused on a branch with no commit yet.
+    expect(cut(staged)).toContain('`agents invariant diff --staged`');
+    staged.range = 'HEAD';
     expect(cut(staged)).toContain('`agents invariant diff HEAD --staged`');
     staged.range = 'main';
     expect(cut(staged)).toContain('`agents invariant diff main --staged`');
     const revisions = report({ target: { kind: 'project', project: 'api' }, countAfter: 40, entered: entered as never });
     expect(cut(revisions)).toContain('`agents invariant diff A..B`');
+    const worktree = report({ target: { kind: 'project', project: 'api' }, countAfter: 40, entered: entered as never });
+    worktree.range = 'HEAD';
+    worktree.after = { label: 'working tree', kind: 'working tree' };
+    expect(cut(worktree)).toContain('`agents invariant diff`, or');
+  });
+
+  it('quotes a range a shell would split or expand, so that the command runs as printed', () => {
+    const entered = Array.from({ length: 40 }, (_, i) => ({
+      id: `01JDQ6X5Z8W4N3B2C1D${String(i).padStart(7, '0')}`,
+      text: `Rule ${i}`,
+      scope: { kind: 'global' },
+    }));
+    const d = report({ target: { kind: 'project', project: 'api' }, countAfter: 40, entered: entered as never });
+    d.range = 'main..feat$x;y';
+    expect([...boundedMarkdownLines(d, 1000)].at(-1)!).toContain("`agents invariant diff 'main..feat$x;y'`");
   });
 
   it("repeats the run's --project, --plan and --all-projects in that command", () => {
@@ -99,6 +128,6 @@ describe('invariant diff --format markdown cut short', () => {
     expect(cut({ allProjects: true })).toContain('`agents invariant diff A..B --all-projects`');
     d.range = 'HEAD (staged)';
     d.after = { label: 'index', kind: 'index' };
-    expect(cut({ project: 'api' })).toContain('`agents invariant diff HEAD --staged --project api`');
+    expect(cut({ project: 'api' })).toContain('`agents invariant diff --staged --project api`');
   });
 });
