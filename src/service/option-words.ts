@@ -1,3 +1,5 @@
+import { shellWord } from '../core/shell-word.ts';
+
 /**
  * How a commit's refusals name the option that asked for it, and say to go without it: the library's `commit: true`
  * (its methods' field), unless the caller names its own, as the command line names its flag (COMMIT_FLAG).
@@ -78,8 +80,8 @@ export interface Calls {
   listViolations: string;
   /** Shows the effective set of a plan or a project. */
   effectiveSet(target: { plan: string } | { project: string }): string;
-  /** Compares the index with HEAD. */
-  diffStaged: string;
+  /** Compares the index with `rev` (HEAD when left out), the revision a diff against the working tree was given. */
+  diffStaged(rev?: string): string;
   /** Lists the invariants of one project or action template. */
   listScope(scope: { project: string } | { action: string }): string;
   /** Sets (or, with "", removes) invariant `id`'s overrides. */
@@ -160,7 +162,7 @@ const LIBRARY_WORDS: OptionWords = {
       'plan' in target
         ? `InvariantService.effective({ plan: ${js(target.plan)} })`
         : `InvariantService.effective({ project: ${js(target.project)} })`,
-    diffStaged: 'ReviewService.diff({ staged: true })',
+    diffStaged: (rev) => `ReviewService.diff({ ${rev === undefined ? '' : `range: ${js(rev)}, `}staged: true })`,
     listScope: (scope) =>
       `InvariantService.list({ scope: ${'project' in scope ? `{ project: ${js(scope.project)} }` : `{ action: ${js(scope.action)} }`} })`,
     editOverrides: (id, overrides) => `InvariantService.edit({ id: ${js(id)}, overrides: ${js(overrides)} })`,
@@ -203,7 +205,7 @@ function cliCalls(agents: string): OptionWords['calls'] {
     listViolations: `${agents} invariant violation list`,
     effectiveSet: (target) =>
       `${agents} invariant list --effective ${'plan' in target ? `--plan ${target.plan}` : `--project ${target.project}`}`,
-    diffStaged: `${agents} invariant diff --staged`,
+    diffStaged: (rev) => `${agents} invariant diff${rev === undefined ? '' : ` ${shellWord(rev)}`} --staged`,
     listScope: (scope) => `${agents} invariant list ${'project' in scope ? `--project ${scope.project}` : `--action ${scope.action}`}`,
     editOverrides: (id, overrides) => `${agents} invariant edit ${id} --overrides ${overrides === '' ? '""' : overrides}`,
     createProject: `${agents} invariant add --project`,

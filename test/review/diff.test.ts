@@ -510,6 +510,12 @@ describe('invalid files and shallow clones', () => {
     const library = await new ReviewService(repo.store).diff({}).catch((error: unknown) => error as UsageError);
     expect(library).toMatchObject({ code: 'sparse-store', hint: expect.stringContaining('`ReviewService.diff({ staged: true })`') });
     expect((library as UsageError).hint).not.toMatch(/--|`agents /);
+    // Against one revision, the hint compares the index with that revision, not with HEAD.
+    const one = await runAgents(['invariant', 'diff', 'HEAD~1', '--format', 'json'], { cwd: repo.dir });
+    expect(JSON.parse(one.stdout).error).toMatchObject({ code: 'sparse-store' });
+    expect(JSON.parse(one.stdout).error.hint).toContain("`agents invariant diff 'HEAD~1' --staged`");
+    const stagedOne = await new ReviewService(repo.store).diff({ range: 'HEAD~1' }).catch((error: unknown) => error as UsageError);
+    expect((stagedOne as UsageError).hint).toContain('`ReviewService.diff({ range: "HEAD~1", staged: true })`');
     // The index and the revisions hold every file: compared as usual.
     expect((await diff(repo, '--staged')).invariants).toEqual([]);
     expect(files(await diff(repo, `${c[3]}..${c[4]}`))).toEqual([['moved', `global/${P1}.yaml`, `projects/myapp/${P1}.yaml`]]);

@@ -98,7 +98,8 @@ async function diffWith(
   // (`git rm -r .agents`) is a side without a store: all of it is removed, as `validate --staged` passes there. The
   // working tree, or an index that still holds the store (removed from the disk only), is no side to read.
   const open = async (spec: typeof bSpec, idLength: () => number): Promise<Side> => {
-    if (absent === undefined || revisions(spec) || spec.kind === 'empty') return openSide(root, top, spec, idLength, words);
+    if (absent === undefined || revisions(spec) || spec.kind === 'empty')
+      return openSide(root, top, spec, idLength, words, request.range?.trim() || undefined);
     if (spec.kind === 'working tree' || (await indexHolds(top, prefix))) throw absent.error;
     return emptySide({ label: 'index', kind: 'index' });
   };

@@ -294,13 +294,15 @@ export async function openSide(
   idLength: () => number,
   /** What the hints call a diff of the index and the store's folder: the command line's words, the library's. */
   words: OptionWords,
+  /** The one revision the request names (none: HEAD), which a hint to compare the index instead keeps. */
+  revision?: string,
 ): Promise<Side> {
   if (spec.kind === 'empty') return emptySide({ label: 'no commit yet', kind: 'revision' });
   if (spec.kind === 'working tree') {
     // Files a sparse checkout leaves out would read as removed (docs/store-format.md): the index holds them all.
     await (await import('../../store/sparse-store.ts')).refuseSparseStore(
       root,
-      `Compare with the index instead, which holds them all (\`${words.calls.diffStaged}\`)`,
+      `Compare with the index instead, which holds them all (\`${words.calls.diffStaged(revision)}\`)`,
     );
     const { WorkingTreeSource } = await import('../../store/tree-source.ts');
     const source = new WorkingTreeSource(root);
