@@ -1,6 +1,6 @@
 import { currentFolder } from '../store/current-folder.ts';
-import { formatOf, processIo, useColor, type CliIo } from './io.ts';
-import { report } from './report.ts';
+import { processIo, type CliIo } from './io.ts';
+import { reportBeforeParse } from './report.ts';
 
 /**
  * What bin/agents.js runs: the parser's `main` and the direct starts, in one
@@ -17,9 +17,7 @@ export async function main(args: readonly string[], io?: CliIo): Promise<number>
     try {
       currentFolder();
     } catch (error) {
-      const own = processIo();
-      const noColor = args.includes('--no-color');
-      return report(own, error, useColor(own, noColor, own.stderr), formatOf(args));
+      return reportBeforeParse(processIo(), error, args);
     }
   }
   return (await import('./main.ts')).main(args, io);

@@ -88,6 +88,12 @@ export function formatOf(args: readonly string[]): OutputFormat {
   return format;
 }
 
+/** Whether `--no-color` (or `--color=false`) was given, read before yargs parses, as the format is. */
+export function noColorOf(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--no-color' || a === '--color=false');
+}
+
 /** The `--store` of `args` before the parse reads them (the last one, none after `--`), or undefined; an empty one is none. */
 export function storeOf(args: readonly string[]): string | undefined {
   let store: string | undefined;

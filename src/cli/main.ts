@@ -3,7 +3,7 @@ import { EXIT_CODES, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 import type { CommandSpec } from './command.ts';
 import { agentsCommandOf, CliContext } from './context.ts';
-import { canPrompt, formatOf, processIo, storeOf, refuseMainInput, useColor, type CliIo, type OutputFormat } from './io.ts';
+import { canPrompt, formatOf, noColorOf, processIo, storeOf, refuseMainInput, useColor, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
@@ -169,12 +169,6 @@ function refuseUndecodable(args: readonly string[]): void {
     "Nothing was done. Give it in UTF-8 (set the terminal's or the script's encoding to UTF-8).",
     { argument: index + 1 },
   );
-}
-
-/** Whether `--no-color` (or `--color=false`) was given, read before yargs parses, as the format is. */
-function noColorOf(args: readonly string[]): boolean {
-  const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--no-color' || a === '--color=false');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { diagnosticsJson, errorLines } from '../present/diagnostics.ts';
-import type { CliIo, OutputFormat } from './io.ts';
+import { agentsCommandOf } from './context.ts';
+import { type CliIo, formatOf, noColorOf, type OutputFormat, storeOf, useColor } from './io.ts';
 import { safeJson, safeText } from './safe-output.ts';
 import { makeStyle } from '../core/style.ts';
 import { VERSION } from '../present/version.ts';
@@ -36,6 +37,14 @@ export async function report(io: CliIo, error: unknown, color: boolean, format: 
     },
   );
   return EXIT_CODES.internal;
+}
+
+/**
+ * Reports an error met before the parse (the current folder gone): its format, colour and the run's --store read from
+ * the words as `main` reads them before its parse, so that a command the hint names carries that --store.
+ */
+export function reportBeforeParse(io: CliIo, error: unknown, args: readonly string[]): Promise<number> {
+  return report(io, error, useColor(io, noColorOf(args), io.stderr), formatOf(args), agentsCommandOf(storeOf(args)));
 }
 
 function detailOf(error: AgentsError, agents: string): Record<string, unknown> | null {
