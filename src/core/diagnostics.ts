@@ -236,3 +236,19 @@ export interface Parsed<T> {
   value?: T;
   diagnostics: Diagnostic[];
 }
+
+/**
+ * What a command that cannot `what` says of the invalid files it found (`at`: where they were read, when not from the
+ * working tree): the first one's place, and how many problems in how many files, counted apart.
+ */
+export function invalidFilesMessage(what: string, errors: readonly Diagnostic[], at?: string): string {
+  const first = errors[0]!;
+  // A file's name may hold a newline (a source's file, a clone's): shown escaped, as the lines below the message show it.
+  const file = escapeUnsafe(first.file);
+  const where = first.line > 0 ? `${file}:${first.line}:${first.col}` : file;
+  const files = new Set(errors.map((e) => e.file)).size;
+  const there = at === undefined ? '' : ` in ${at}`;
+  return errors.length === 1
+    ? `cannot ${what}: ${where} is invalid${there}`
+    : `cannot ${what}: ${errors.length} problems in ${files === 1 ? 'one store file' : `${files} store files`}${there}, first ${where}`;
+}

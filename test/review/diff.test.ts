@@ -403,6 +403,20 @@ describe('invalid files and shallow clones', () => {
     expect(r2.stderr).toContain('in revision HEAD');
   });
 
+  it('two problems in one invalid file are counted as that, not as two invalid files', async () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data');
+    const good = repo.commit('good');
+    repo.write(`global/${G2}.yaml`, `id: ${G2}\ntext: Log all changes\nseverity: error\ntext: [\n`);
+    const bad = repo.commit('bad');
+    const r = await runAgents(['invariant', 'diff', `${good}..${bad}`, '--format', 'json'], { cwd: repo.dir });
+    expect(r.code).toBe(3);
+    const error = JSON.parse(r.stdout).error;
+    expect(new Set(error.detail.diagnostics.map((d: { file: string }) => d.file))).toEqual(new Set([`global/${G2}.yaml`]));
+    expect(error.detail.diagnostics.length).toBeGreaterThan(1);
+    expect(error.message).toContain(`problems in one store file in revision ${bad}`);
+  });
+
   it('a folder where an invariant file was stops the diff (exit 3, not-a-file) on every side, never read as removed', async () => {
     const repo = new Repo();
     repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');

@@ -1,5 +1,5 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
-import { type Diagnostic, uniqueDiagnostics } from '../../core/diagnostics.ts';
+import { type Diagnostic, invalidFilesMessage, uniqueDiagnostics } from '../../core/diagnostics.ts';
 import { CheckFailedError, type CommandHint, InvalidStoreError, storeChanged, UsageError, valueTooLong } from '../../core/errors.ts';
 import { duplicateMessage } from '../../core/shadow.ts';
 import { inputObject, optionalString, optionalStrings, requiredString, typeName } from '../../core/input-shape.ts';
@@ -214,19 +214,7 @@ export function storeErrors(snapshot: StoreSnapshot): Diagnostic[] {
 export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string | CommandHint, at?: string): void {
   const errors = storeErrors(snapshot);
   if (errors.length === 0) return;
-  const first = errors[0]!;
-  // A file's name may hold a newline (a source's file, a clone's): shown escaped, as the lines below the message show it.
-  const file = escapeUnsafe(first.file);
-  const where = first.line > 0 ? `${file}:${first.line}:${first.col}` : file;
-  const files = new Set(errors.map((e) => e.file)).size;
-  const there = at === undefined ? '' : ` in ${at}`;
-  throw new InvalidStoreError(
-    errors.length === 1
-      ? `cannot ${what}: ${where} is invalid${there}`
-      : `cannot ${what}: ${errors.length} problems in ${files === 1 ? 'one store file' : `${files} store files`}${there}, first ${where}`,
-    errors,
-    hint,
-  );
+  throw new InvalidStoreError(invalidFilesMessage(what, errors, at), errors, hint);
 }
 
 /**

@@ -2,7 +2,7 @@
  * One side of a diff (a revision, the index, the working tree): the store files it holds, their kinds and blob ids,
  * and what stands where a store file or folder should be, as the diff reads them (docs/review.md).
  */
-import type { Diagnostic } from '../../core/diagnostics.ts';
+import { type Diagnostic, invalidFilesMessage } from '../../core/diagnostics.ts';
 import { InvalidStoreError } from '../../core/errors.ts';
 import { type PathKind, pathClassifier } from '../../core/layout.ts';
 import {
@@ -196,16 +196,12 @@ export function refuseInvalid(
     ...paths.flatMap((p) => diagnosticsOf(side.keys.get(p)!) ?? []).filter((d) => d.severity === 'error'),
   ];
   if (errors.length > 0) {
-    const first = errors[0]!;
-    const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
     const at =
       side.info.kind === 'revision'
         ? `revision ${side.info.label}${side.info.commit ? ` (${short(side.info.commit)})` : ''}`
         : `the ${side.info.label}`;
     throw new InvalidStoreError(
-      errors.length === 1
-        ? `cannot diff: ${where} is invalid in ${at}`
-        : `cannot diff: ${errors.length} store files are invalid in ${at}, first ${where}`,
+      invalidFilesMessage('diff', errors, at),
       errors,
       side.info.kind === 'revision'
         ? 'The file is broken in that revision; compare other revisions, or fix it in a new commit.'
