@@ -165,8 +165,9 @@ export async function diffFiles(
   if (others === undefined) return files;
   const hidden: HiddenEntry[] = [];
   const unpopulated = new Map<string, string>();
+  const untracked: DiffFile[] = [];
   for (const record of others.toString('utf8').split('\0')) {
-    if (record.startsWith('? ')) files.push(untrackedFile(top, record.slice(2)));
+    if (record.startsWith('? ')) untracked.push(untrackedFile(top, record.slice(2)));
     else if (record.startsWith('H 160000 ')) {
       const tab = record.indexOf('\t');
       const path = record.slice(tab + 1);
@@ -176,6 +177,7 @@ export async function diffFiles(
       if (entry) hidden.push(entry);
     }
   }
+  if (untracked.length > 0 && 'range' in what) files = await withUntracked(top, what.range, files, untracked);
   if (unpopulated.size > 0 && 'range' in what) {
     const seen = new Set(files.map((f) => f.path));
     for (const path of await movedGitlinks(top, what.range, unpopulated)) if (!seen.has(path)) files.push({ path, added: [] });
@@ -186,6 +188,45 @@ export async function diffFiles(
     files = [...files.filter((f) => !edited.has(f.path)), ...edits];
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The diff's files and the untracked ones, one entry a path. An untracked file where the diff deletes one was removed
+ * from the index only (`git rm --cached`): the working tree still holds it, so it stands for the deletion, and is no
+ * change at all when its bytes are the revision's. One `git ls-tree` and one `git hash-object`, only for such files.
+ */
+async function withUntracked(top: string, revision: string, files: DiffFile[], untracked: DiffFile[]): Promise<DiffFile[]> {
+  const listed = new Set(files.map((f) => f.path));
+  const both = untracked.filter((f) => listed.has(f.path)).map((f) => f.path);
+  if (both.length === 0) return [...files, ...untracked];
+  const kept = new Set(both);
+  const same = await unchangedSince(top, revision, both);
+  return [...files.filter((f) => !kept.has(f.path)), ...untracked.filter((f) => !same.has(f.path))];
+}
+
+/** Of `paths` (regular files in the working tree), those whose bytes are the file `revision` holds there. */
+async function unchangedSince(top: string, revision: string, paths: readonly string[]): Promise<Set<string>> {
+  const files = paths.filter((path) => {
+    try {
+      return lstatSync(join(top, path)).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (files.length === 0) return new Set();
+  const [tree, hashes] = await Promise.all([
+    git(top, ['--literal-pathspecs', 'ls-tree', '-z', '--full-tree', revision, '--', ...files]),
+    // Raw bytes, as the diff against the working tree reads them (noFilters): no clean filter stands in for them.
+    git(top, ['hash-object', '--no-filters', '--', ...files]),
+  ]);
+  const at = new Map<string, string>();
+  for (const record of tree.toString('utf8').split('\0')) {
+    const tab = record.indexOf('\t');
+    const [mode, type, oid] = record.slice(0, tab).split(' ');
+    if (tab > 0 && type === 'blob' && mode?.startsWith('100')) at.set(record.slice(tab + 1), oid!);
+  }
+  const oids = hashes.toString('utf8').trim().split('\n');
+  return new Set(files.filter((path, i) => at.get(path) === oids[i]));
 }
 
 /**

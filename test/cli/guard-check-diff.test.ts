@@ -167,6 +167,29 @@ describe('agents guard check, the way out it names', () => {
 });
 
 describe('agents guard check, files git is told not to look at', () => {
+  it('judges a file removed from the index only (git rm --cached) once, by what the working tree holds', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets', 'k'), 'old\n');
+    writeFileSync(join(dir, 'notes.txt'), 'one\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'files');
+    git(dir, 'rm', '-q', '--cached', 'secrets/k', 'notes.txt');
+    // The working tree holds both as HEAD does: nothing written there, though git lists each deleted and untracked.
+    expect(await findings(dir)).toEqual({ code: 0, found: [] });
+    // The commit records the deletion.
+    expect(await findings(dir, '--staged')).toEqual({ code: 1, found: [['secrets/k', 0]] });
+    writeFileSync(join(dir, 'secrets', 'k'), 'new\n');
+    writeFileSync(join(dir, 'notes.txt'), `one\naws=${KEY}\n`);
+    expect(await findings(dir)).toEqual({
+      code: 1,
+      found: [
+        ['notes.txt', 2],
+        ['secrets/k', 0],
+      ],
+    });
+  });
+
   it('sees the edits and deletions of assume-unchanged and skip-worktree files, which git diff leaves out', async () => {
     const dir = await repo();
     mkdirSync(join(dir, 'secrets'));
