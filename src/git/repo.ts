@@ -102,6 +102,17 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
         'bad-revision',
         'Make a first commit on this branch, or name a revision of another branch.',
       );
+    // An upstream or reflog form (`@{u}`, `main@{1}`) git cannot answer has a reason no fetch changes (no upstream
+    // configured, HEAD detached, a reflog too short): git's own words say it, never "missing".
+    if (rev.includes('@{')) {
+      const why = await refusal(cwd, rev);
+      if (why !== '')
+        throw new GitError(
+          `revision ${truncate(rev)} names no commit: ${why}`,
+          'bad-revision',
+          'Name the branch to compare with instead, such as origin/main...HEAD (in a shallow clone, fetch that branch first).',
+        );
+    }
     return missing(rev);
   }
   const peeled = await verify(`${object}^{commit}`);
@@ -114,6 +125,18 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
     return missing(rev);
   }
   throw new GitError(`revision ${truncate(rev)} names a ${type}, not a commit`, 'bad-revision');
+}
+
+/** What git says, in its last line without `fatal: `, when it cannot resolve `rev`; '' when it can. */
+async function refusal(cwd: string, rev: string): Promise<string> {
+  try {
+    await git(cwd, ['rev-parse', '--verify', '--end-of-options', rev]);
+    return '';
+  } catch (error) {
+    passOn(error);
+    const last = message(error).split('\n').at(-1) ?? '';
+    return truncate(last.replace(/^fatal: /, '').trim());
+  }
 }
 
 function missing(rev: string): never {

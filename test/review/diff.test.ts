@@ -537,6 +537,23 @@ describe('invalid files and shallow clones', () => {
     expect((await diff(repo)).invariants).toEqual([]);
   });
 
+  it('an upstream git cannot name (none set, HEAD detached) is said so, not as a revision a fetch would bring', async () => {
+    const { repo } = history();
+    for (const [range, why] of [
+      ['@{u}..HEAD', 'no upstream configured'],
+      ['HEAD@{999}..HEAD', 'only has'],
+    ] as const) {
+      const r = await runAgents(['invariant', 'diff', range, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code).toBe(2);
+      const error = JSON.parse(r.stdout).error;
+      expect(error.message).toContain(why);
+      expect(error.message).not.toContain('not in this repository');
+      const guard = await runAgents(['guard', 'check', range, '--format', 'json'], { cwd: repo.dir });
+      expect(guard.code).toBe(2);
+      expect(JSON.parse(guard.stdout).error.message).toContain(why);
+    }
+  });
+
   it('outside a git repository the diff is a usage error', async () => {
     const dir = tempDir();
     // A store (it holds config.yaml), but in no git repository.
