@@ -75,6 +75,14 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
       'bad-revision',
       'Name the commit without the ^, or a range such as main...HEAD.',
     );
+  // `C^@` is every parent of C, which rev-parse lists one by one: no one commit to compare, nor one a fetch would bring.
+  const parents = /^(.+)\^@$/.exec(rev);
+  if (parents)
+    throw new GitError(
+      `revision "${truncate(rev)}" names every parent of ${truncate(parents[1]!)}, not one commit to compare`,
+      'bad-revision',
+      `Compare with one parent: ${truncate(parents[1]!)}^! against the first, ${truncate(parents[1]!)}^-2 against the second.`,
+    );
   // git's null id, which CI gives as the commit before a push that created the branch: no fetch brings it.
   if (/^(?:0{40}|0{64})$/.test(rev))
     throw new GitError(

@@ -537,11 +537,13 @@ describe('invalid files and shallow clones', () => {
     expect((await diff(repo)).invariants).toEqual([]);
   });
 
-  it('an upstream git cannot name (none set, HEAD detached) is said so, not as a revision a fetch would bring', async () => {
+  it('an upstream git cannot name (none set, HEAD detached), a reflog too short or every parent (C^@) is said so, not as a revision a fetch would bring', async () => {
     const { repo } = history();
     for (const [range, why] of [
       ['@{u}..HEAD', 'no upstream configured'],
       ['HEAD@{999}..HEAD', 'only has'],
+      // Every parent of HEAD: no one commit, nor one a fetch would bring.
+      ['HEAD^@', 'every parent'],
     ] as const) {
       const r = await runAgents(['invariant', 'diff', range, '--format', 'json'], { cwd: repo.dir });
       expect(r.code).toBe(2);
