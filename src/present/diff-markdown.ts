@@ -8,7 +8,17 @@ import { truncate } from '../core/names.ts';
 import { githubMarkdownText, markdownCode } from '../core/plain-text.ts';
 import { shellWord } from '../core/shell-word.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
-import { listed, pathsOnly, planProjectText, planText, policyMoveTitle, policyOrderTitle, summaryLine, targetCounts } from './diff.ts';
+import {
+  listed,
+  noStoreText,
+  pathsOnly,
+  planProjectText,
+  planText,
+  policyMoveTitle,
+  policyOrderTitle,
+  summaryLine,
+  targetCounts,
+} from './diff.ts';
 
 /** The hidden first line of the markdown report: a bot finds and updates its one comment by it. */
 export const MARKDOWN_MARKER = '<!-- agents-invariant-diff -->';
@@ -78,9 +88,11 @@ function mdProjectPaths(p: ProjectPathsChange): string {
 
 /** A side as the range names it: a branch name may hold a backtick or `<`, so each name is a code span that holds it whole. */
 function mdSide(s: SideInfo): string {
+  const none = s.missingStore !== undefined ? `, ${noStoreText(s.missingStore, mdCode)}` : '';
   if (s.mergeBaseOf && s.commit)
-    return `the merge base of ${mdCode(s.mergeBaseOf[0])} and ${mdCode(s.mergeBaseOf[1])} (\`${s.commit.slice(0, 12)}\`)`;
-  if (s.commit) return `${mdCode(s.label)} (\`${s.commit.slice(0, 12)}\`)`;
+    return `the merge base of ${mdCode(s.mergeBaseOf[0])} and ${mdCode(s.mergeBaseOf[1])} (\`${s.commit.slice(0, 12)}\`${none})`;
+  if (s.commit) return `${mdCode(s.label)} (\`${s.commit.slice(0, 12)}\`${none})`;
+  if (none !== '') return `the ${githubMarkdownText(s.label)} (${none.slice(2)})`;
   // A revision side without a commit is HEAD on a branch with no commit yet (the label says only that).
   return s.kind === 'revision' ? `${mdCode('HEAD')} (no commit yet)` : `the ${githubMarkdownText(s.label)}`;
 }

@@ -38,8 +38,20 @@ function fieldJson(f: FieldChange | WaiverFieldChange): { field: string; before:
   return { field: f.field, before: scoped(f.before), after: scoped(f.after) };
 }
 
-function sideJson(s: SideInfo): { label: string; kind: string; commit: string | null; merge_base_of: [string, string] | null } {
-  return { label: s.label, kind: s.kind, commit: s.commit ?? null, merge_base_of: s.mergeBaseOf ?? null };
+function sideJson(s: SideInfo): {
+  label: string;
+  kind: string;
+  commit: string | null;
+  merge_base_of: [string, string] | null;
+  missing_store: string | null;
+} {
+  return {
+    label: s.label,
+    kind: s.kind,
+    commit: s.commit ?? null,
+    merge_base_of: s.mergeBaseOf ?? null,
+    missing_store: s.missingStore ?? null,
+  };
 }
 
 export function summary(
@@ -146,7 +158,19 @@ function targetJson(t: TargetDiff): unknown {
 }
 
 function sideText(s: SideInfo): string {
-  return s.commit ? `${s.label} (${s.commit.slice(0, 12)})` : s.label;
+  const notes = [
+    ...(s.commit ? [s.commit.slice(0, 12)] : []),
+    ...(s.missingStore !== undefined ? [noStoreText(s.missingStore, (x) => x)] : []),
+  ];
+  return notes.length > 0 ? `${s.label} (${notes.join('; ')})` : s.label;
+}
+
+/**
+ * What a side holding no store where the diff reads it says: its files read as all added or all removed, which a
+ * store renamed between the sides makes of every invariant it holds. `code`: how the folder's name is written.
+ */
+export function noStoreText(prefix: string, code: (text: string) => string): string {
+  return `no store at ${code(prefix === '' ? './' : `${prefix}/`)}`;
 }
 
 /** The shared one-line quoting (core/plain-text.ts): nothing in a text can hide from the reviewer. */

@@ -31,8 +31,8 @@ interface TargetJson {
 }
 interface DiffJson {
   range: string;
-  before: { label: string; kind: string; commit: string | null; merge_base_of: string[] | null };
-  after: { label: string; kind: string; commit: string | null };
+  before: { label: string; kind: string; commit: string | null; merge_base_of: string[] | null; missing_store: string | null };
+  after: { label: string; kind: string; commit: string | null; missing_store: string | null };
   summary: Record<string, number>;
   invariants: {
     change: string;
@@ -298,7 +298,13 @@ describe('rev-range forms', () => {
       ['added', `global/${G2}.yaml`, null],
       ['added', `global/${G3}.yaml`, null],
     ]);
-    expect((await diff(repo, first)).after).toEqual({ label: 'working tree', kind: 'working tree', commit: null, merge_base_of: null });
+    expect((await diff(repo, first)).after).toEqual({
+      label: 'working tree',
+      kind: 'working tree',
+      commit: null,
+      merge_base_of: null,
+      missing_store: null,
+    });
   });
 
   it('--staged compares HEAD with the index, leaving unstaged work out', async () => {
@@ -554,6 +560,30 @@ describe('invalid files and shallow clones', () => {
       expect(guard.code).toBe(2);
       expect(JSON.parse(guard.stdout).error.message).toContain(why);
     }
+  });
+
+  it('a side that holds no store where the diff reads it (the store folder renamed since) is said so, its invariants all added', async () => {
+    const { repo, c } = history();
+    repo.git('mv', '.agents', 'policy');
+    const moved = repo.commit('store renamed');
+    const policy = join(repo.dir, 'policy');
+    const r = await runAgents(['--store', policy, 'invariant', 'diff', `${c[4]}..${moved}`, '--format', 'json'], { cwd: repo.dir });
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout) as DiffJson;
+    expect(d.before.missing_store).toBe('policy');
+    expect(d.after.missing_store).toBeNull();
+    expect(d.invariants.every((i) => i.change === 'added')).toBe(true);
+    // Read where the working tree no longer holds it, the revision after the rename is the side without one.
+    const old = JSON.parse(
+      (await runAgents(['invariant', 'diff', `${c[4]}..${moved}`, '--format', 'json'], { cwd: repo.dir })).stdout,
+    ) as DiffJson;
+    expect([old.before.missing_store, old.after.missing_store]).toEqual([null, '.agents']);
+    // Against the working tree, the revision is read on its own: the same.
+    expect((await diff(new Repo(repo.dir, false), '--store', policy, c[4]!)).before.missing_store).toBe('policy');
+    const markdown = await runAgents(['--store', policy, 'invariant', 'diff', `${c[4]}..${moved}`, '--format', 'markdown'], {
+      cwd: repo.dir,
+    });
+    expect(markdown.stdout).toContain('no store at `policy/`');
   });
 
   it('outside a git repository the diff is a usage error', async () => {

@@ -101,7 +101,7 @@ async function diffWith(
     if (absent === undefined || revisions(spec) || spec.kind === 'empty')
       return openSide(root, top, spec, idLength, words, request.range?.trim() || undefined);
     if (spec.kind === 'working tree' || (await indexHolds(top, prefix))) throw absent.error;
-    return emptySide({ label: 'index', kind: 'index' });
+    return emptySide({ label: 'index', kind: 'index', missingStore: prefix });
   };
   let before: Side;
   let after: Side;
@@ -126,6 +126,10 @@ async function diffWith(
       words.store,
     );
     changed = [];
+    if (walk.isEmpty(0) !== walk.isEmpty(1)) {
+      const empty = walk.isEmpty(0) ? before : after;
+      empty.info = { ...empty.info, missingStore: prefix };
+    }
     if (absent !== undefined && walk.isEmpty(0) && walk.isEmpty(1)) {
       if (walk.reader !== early) walk.reader.close();
       throw new UsageError(

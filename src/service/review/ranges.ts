@@ -32,6 +32,12 @@ export interface SideInfo {
   commit?: string;
   /** For `A...B`: the two revisions whose merge base this side is. */
   mergeBaseOf?: [string, string];
+  /**
+   * The store's folder (from the repository's top) when this side holds no file there: a revision from before the
+   * store, or from when it was another folder (renamed since), or an index it was removed from. Its files are then all
+   * added or all removed, which the reader is told is why.
+   */
+  missingStore?: string;
 }
 
 /** A side as the range names it, before it is opened. */

@@ -9,7 +9,7 @@ import { GitError, resolveCommit } from '../../git/repo.ts';
 import { findInTree, parseTree, type TreeItem } from '../../git/tree-object.ts';
 import { storeNotAFolder } from '../../store/tree-source.ts';
 import type { OptionWords } from '../option-words.ts';
-import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
+import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec, storePrefix } from './ranges.ts';
 import {
   addGitFile,
   emptySide,
@@ -366,8 +366,10 @@ export async function openSide(
   }
   const refused = await source.notAFolder(words.store);
   if (refused) throw refused;
-  const side = emptySide(info);
-  for (const [p, e] of await source.blobIds()) {
+  const blobs = await source.blobIds();
+  // No file at all where the store is: git keeps no empty folder, so this side holds no store there.
+  const side = emptySide(blobs.size === 0 ? { ...info, missingStore: storePrefix(root, top) } : info);
+  for (const [p, e] of blobs) {
     if (p === 'extends.lock.yaml') side.holdsLock = true;
     addGitFile(side, p, e.unmerged ? `${UNMERGED}:${e.stages ?? ''}` : e.mode, e.sha);
   }
