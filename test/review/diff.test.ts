@@ -584,6 +584,9 @@ describe('invalid files and shallow clones', () => {
       cwd: repo.dir,
     });
     expect(markdown.stdout).toContain('no store at `policy/`');
+    // Two revisions from before it, read where it is now: neither holds it, each said so.
+    const neither = await diff(new Repo(repo.dir, false), '--store', policy, `${c[3]}..${c[4]}`);
+    expect([neither.before.missing_store, neither.after.missing_store, neither.invariants]).toEqual(['policy', 'policy', []]);
   });
 
   it('outside a git repository the diff is a usage error', async () => {

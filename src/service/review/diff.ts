@@ -126,10 +126,9 @@ async function diffWith(
       words.store,
     );
     changed = [];
-    if (walk.isEmpty(0) !== walk.isEmpty(1)) {
-      const empty = walk.isEmpty(0) ? before : after;
-      empty.info = { ...empty.info, missingStore: prefix };
-    }
+    // A side with no store there reads as all its invariants added or removed: the report says why.
+    if (walk.isEmpty(0)) before.info = { ...before.info, missingStore: prefix };
+    if (walk.isEmpty(1)) after.info = { ...after.info, missingStore: prefix };
     if (absent !== undefined && walk.isEmpty(0) && walk.isEmpty(1)) {
       if (walk.reader !== early) walk.reader.close();
       throw new UsageError(
