@@ -40,6 +40,9 @@ export class GuardMatchers {
   }
 }
 
+/** A group that only sets flags, at the start of the rest of a pattern. */
+const FLAGS_GROUP = /^\(\?[A-Za-z-]*\)/;
+
 /** Characters with a meaning of their own in an RE2 pattern. */
 const REGEX_SYNTAX = '\\.+*?()[]{}^$|';
 
@@ -54,7 +57,19 @@ export function requiredLiteral(pattern: string): string {
   let i = pattern.startsWith('^') ? 1 : 0;
   const start = i;
   while (i < pattern.length && !REGEX_SYNTAX.includes(pattern[i]!)) i++;
-  // A quantifier after the run applies to its last character alone, which may then be absent.
-  const end = i < pattern.length && '?*{'.includes(pattern[i]!) ? i - 1 : i;
+  // A quantifier after the run applies to its last character alone, which may then be absent: `?`, `*` or `{`, or one
+  // after a `+` (`a+(?)*` is `(a+)*`; the lazy `a+?` is taken as one too). A flags group (`(?i)`, `(?)`) matches
+  // nothing, so in RE2 a quantifier after it applies to that character as well: `a(?)?` is `a?`.
+  const next = pastFlagsGroups(pattern, i);
+  const optional =
+    '?*{'.includes(pattern[next] ?? 'x') || (pattern[next] === '+' && '?*{+'.includes(pattern[pastFlagsGroups(pattern, next + 1)] ?? 'x'));
+  const end = optional ? i - 1 : i;
   return pattern.slice(start, Math.max(start, end));
+}
+
+/** Where the flags groups (`(?i)`, `(?)`) that start at `i` of `pattern` end. */
+function pastFlagsGroups(pattern: string, i: number): number {
+  let at = i;
+  for (let group = FLAGS_GROUP.exec(pattern.slice(at)); group; group = FLAGS_GROUP.exec(pattern.slice(at))) at += group[0].length;
+  return at;
 }

@@ -331,13 +331,22 @@ describe('the literal every match of a pattern holds', () => {
     ['a*', ''],
     ['', ''],
     ['^', ''],
+    // A quantifier after a flags group applies to the character before the group (RE2).
+    ['a(?)?', ''],
+    ['xab(?i)(?s)*c', 'xa'],
+    ['ab(?i)c', 'ab'],
+    ['aa+(?i)*', 'a'],
+    ['ab+?', 'a'],
+    ['ab+c', 'ab'],
   ])('%s: %j', (pattern, literal) => {
     expect(requiredLiteral(pattern)).toBe(literal);
   });
 
   it('is in every text the engine matches (random patterns and texts)', () => {
     const pattern = fc
-      .array(fc.constantFrom('a', 'b', 'ab', '.', '*', '+', '?', '{1,2}', '|', '(', ')', '[ab]', '^', '\\w', 'c'), { maxLength: 8 })
+      .array(fc.constantFrom('a', 'b', 'ab', '.', '*', '+', '?', '{1,2}', '|', '(', ')', '[ab]', '^', '\\w', 'c', '(?)', '(?i)'), {
+        maxLength: 8,
+      })
       .map((parts) => parts.join(''))
       .filter((p) => regexProblem(p) === undefined);
     fc.assert(
