@@ -667,57 +667,25 @@ describe('agents mcp: a stop signal', () => {
     expect(fileList(root)).toEqual(before);
   }, 30_000);
   it('SIGTERM while the client leaves its answers unread: the answers are dropped, said on stderr, and it exits 143 instead of waiting for a reader', async () => {
-    const root = exampleStore();
-    const child = spawn(process.execPath, [BIN, '--store', root, 'mcp'], {
-      cwd: REPO,
-      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    onTestFinished(() => void child.kill('SIGKILL'));
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout.pause();
-    child.stdin.on('error', () => {});
-    const line = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
-    let lines = line({
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
     // An answer far longer than a pipe holds (the prompt quotes its context): the server's write of it waits, once
     // more has come than the answer to initialize.
-    lines += line({
-      id: 1,
-      method: 'prompts/get',
-      params: { name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, context: 'x'.repeat(1_000_000) } },
-    });
-    child.stdin.write(lines);
-    for (let waited = 0; child.stdout.readableLength < 8192 && waited < 150; waited++) await new Promise((r) => setTimeout(r, 100));
-    child.kill('SIGTERM');
-    const stuck = new Promise((r) => setTimeout(() => r('still running'), 10_000).unref());
-    expect(await Promise.race([exited, stuck])).toEqual({ code: 143, signal: null });
+    const { exit, err } = await stoppedUnread(
+      mcpLine({
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }) +
+        mcpLine({
+          id: 1,
+          method: 'prompts/get',
+          params: { name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, context: 'x'.repeat(1_000_000) } },
+        }),
+    );
+    expect(exit).toEqual({ code: 143, signal: null });
     expect(err).toMatch(/left unread were dropped/);
     expect(err).toMatch(/SIGTERM/);
   }, 30_000);
   it("SIGTERM while a batch's answers wait for a reader that does not read: it exits 143, not held until a second signal", async () => {
-    const root = exampleStore();
-    const child = spawn(process.execPath, [BIN, '--store', root, 'mcp'], {
-      cwd: REPO,
-      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    onTestFinished(() => void child.kill('SIGKILL'));
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout.pause();
-    child.stdin.on('error', () => {});
-    const line = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
     // The version that has batches; one batch whose answer is far longer than a pipe holds.
     const batch = Array.from({ length: 300 }, (_, i) => ({
       jsonrpc: '2.0',
@@ -725,22 +693,48 @@ describe('agents mcp: a stop signal', () => {
       method: 'tools/call',
       params: { name: 'list_invariants', arguments: {} },
     }));
-    child.stdin.write(
-      line({
+    const { exit, err } = await stoppedUnread(
+      mcpLine({
         id: 0,
         method: 'initialize',
         params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } },
       }) +
-        line({ method: 'notifications/initialized' }) +
+        mcpLine({ method: 'notifications/initialized' }) +
         `${JSON.stringify(batch)}\n`,
     );
-    for (let waited = 0; child.stdout.readableLength < 8192 && waited < 150; waited++) await new Promise((r) => setTimeout(r, 100));
-    child.kill('SIGTERM');
-    const stuck = new Promise((r) => setTimeout(() => r('still running'), 10_000).unref());
-    expect(await Promise.race([exited, stuck])).toEqual({ code: 143, signal: null });
+    expect(exit).toEqual({ code: 143, signal: null });
     expect(err).toMatch(/left unread were dropped/);
   }, 30_000);
 });
+
+/** One JSON-RPC message as a line of the stdio transport. */
+const mcpLine = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
+
+/**
+ * Starts `agents mcp` on the example store with a client that never reads its output, writes `lines`, waits until the
+ * answers fill the pipe and sends SIGTERM: how the server ended (or "still running" 10 s later) and its stderr.
+ */
+async function stoppedUnread(lines: string): Promise<{ exit: unknown; err: string }> {
+  const child = spawn(process.execPath, [BIN, '--store', exampleStore(), 'mcp'], {
+    cwd: REPO,
+    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  onTestFinished(() => void child.kill('SIGKILL'));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  child.stdout.pause();
+  child.stdin.on('error', () => {});
+  child.stdin.write(lines);
+  for (let waited = 0; child.stdout.readableLength < 8192 && waited < 150; waited++) await new Promise((r) => setTimeout(r, 100));
+  child.kill('SIGTERM');
+  const stuck = new Promise((r) => setTimeout(() => r('still running'), 10_000).unref());
+  const exit = await Promise.race([exited, stuck]);
+  return { exit, err };
+}
 
 describe('agents mcp: store changes on disk', () => {
   it('sends resources/updated to subscribers and list_changed when projects or plans come and go', async () => {
