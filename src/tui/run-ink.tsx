@@ -1,6 +1,7 @@
 import { Box, type DOMElement, type Key, measureElement, render, useApp, useInput, useStdin, useStdout } from 'ink';
 import { useCallback, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { CancelledError, cancelledBy, STOP_SIGNALS } from '../core/errors.ts';
+import { inkStdout, type TerminalOut } from './ink-stdout.ts';
 import { ThemeContext, makeTheme } from './theme.ts';
 import { KeyHub, KeyHubContext, PLAIN } from './use-keys.ts';
 import { Writes, WritesContext } from './use-writes.ts';
@@ -8,7 +9,7 @@ import { Writes, WritesContext } from './use-writes.ts';
 /** The terminal an interactive screen runs in. */
 export interface TuiIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
-  stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
+  stdout: TerminalOut;
   color: boolean;
   /** The start of a command to paste (the CLI's CliContext.agentsCommand, with its --store). */
   agents?: string;
@@ -164,37 +165,6 @@ const PASTE_MARKS_OFF = '\u001b[?2004l';
 const ALT_SCREEN_ON = '\u001b[?1049h';
 const ALT_SCREEN_OFF = '\u001b[?1049l';
 
-/** Part of Ink's clear before it draws again after a frame as tall as the terminal: erase the scrollback (ED 3). */
-const ERASE_SCROLLBACK = '\u001b[3J';
-const CONTROL_SEQUENCE = /\u001b\[[0-9;?]*[A-Za-z]/g;
-
-/**
- * The terminal as Ink writes to it, less the erasing of its scrollback: after a frame as tall as the terminal (a long
- * invariant's confirmation on a short one) Ink clears the whole terminal before it draws again, which would take the
- * output of the commands run before with it; the screen alone is cleared. `ended` says whether the last text Ink wrote
- * ended its line: Ink leaves the last line of such a frame open, and what the command prints next must not run on.
- */
-function keepingScrollback(stdout: TuiIo['stdout']): { stdout: TuiIo['stdout']; ended: () => boolean } {
-  let ended = true;
-  const write = (chunk: unknown, ...rest: unknown[]) => {
-    let out = chunk;
-    if (typeof out === 'string') {
-      out = out.replaceAll(ERASE_SCROLLBACK, '');
-      const text = (out as string).replace(CONTROL_SEQUENCE, '');
-      if (text !== '') ended = text.endsWith('\n');
-    }
-    return (stdout.write as (...args: unknown[]) => unknown).call(stdout, out, ...rest);
-  };
-  const proxy = new Proxy(stdout, {
-    get(target, key) {
-      if (key === 'write') return write;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { stdout: proxy, ended: () => ended };
-}
-
 /**
  * Runs one Ink screen to its end and returns its value. Ctrl-C throws
  * CancelledError (exit 130). Whatever happens, the terminal is given back as
@@ -243,7 +213,7 @@ export async function runInk<T>(
     redraw();
   };
   if (options.fullScreen) io.stdout.write(ALT_SCREEN_ON);
-  const ink = keepingScrollback(io.stdout);
+  const ink = inkStdout(io.stdout);
   let clearFrame: (() => void) | undefined;
   try {
     // Raw mode from the start: keys typed before the first frame wait, unechoed, for the app to read them.
@@ -267,6 +237,7 @@ export async function runInk<T>(
       instance.cleanup();
     }
   } finally {
+    ink.close();
     if (io.stdin.isTTY && io.stdin.setRawMode) io.stdin.setRawMode(false);
     io.stdin.pause();
     if (!options.fullScreen && !ink.ended()) io.stdout.write('\n');

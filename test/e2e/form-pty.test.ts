@@ -62,6 +62,33 @@ describe('the add form in a terminal', { timeout: 180_000 }, () => {
     expect((await pty.exit()).code).toBe(1);
   });
 
+  test('narrowing the terminal below earlier output erases the whole form, its wide line reflowed into more rows', async () => {
+    // tmux, as most terminals, reflows a line wider than the new width into more rows, keeping the cursor's row: the
+    // form's first rows move up into the earlier output, where an erase by the form's count of lines left them.
+    const store = exampleStore();
+    const above = ['$ earlier command', 'its output 1', 'its output 2', 'its output 3'];
+    const pty = PtySession.start(['--store', store, 'invariant', 'add', '--project', 'myapp'], {
+      cwd: join(store, '..'),
+      columns: 100,
+      rows: 20,
+      above,
+    });
+    await pty.waitFor('Add an invariant · project myapp');
+    pty.type('All API changes need tests!');
+    await pty.waitFor(/≈ nearly repeats .*\(the same/);
+    pty.resize(40, 20);
+    await pty.waitFor(/^≈ nearly repeats project myapp 01M8K\w*…$/m);
+    pty.type('?');
+    const screen = await pty.waitFor('Text: All API changes need tests!?');
+    const rows = screen.split('\n');
+    expect(rows.filter((l) => l.startsWith('Add an invariant')).length).toBe(1);
+    expect(rows.filter((l) => l.startsWith('Text:')).length).toBe(1);
+    // The earlier output the reflow left on the screen stays, right above the form.
+    expect(rows[rows.indexOf('Add an invariant · project myapp') - 1]).toBe('its output 3');
+    pty.keys('Escape');
+    expect((await pty.exit()).code).toBe(1);
+  });
+
   test('flags given without a text fill the form: scope, severity and tags', async () => {
     const { store, pty } = start(['invariant', 'add', '--project', 'web', '--severity', 'warning', '--tag', 'perf']);
     await pty.waitFor('Add an invariant · project web');

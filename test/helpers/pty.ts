@@ -25,11 +25,20 @@ export class PtySession {
    * the recording runs. `jobControl`: the program runs as a job of a shell
    * that has job control, as at a prompt; stopped (Ctrl-Z), the pane prints
    * `[stopped]` and the terminal's mode, and the shell puts it back in the
-   * foreground (`fg`) once the test sends Enter.
+   * foreground (`fg`) once the test sends Enter. `above`: lines printed before the program starts, as a previous
+   * command's output at a prompt, so that its screen is drawn below them rather than at the terminal's first row.
    */
   static start(
     args: string[],
-    options: { cwd: string; columns?: number; rows?: number; env?: Record<string, string>; record?: string; jobControl?: boolean },
+    options: {
+      cwd: string;
+      columns?: number;
+      rows?: number;
+      env?: Record<string, string>;
+      record?: string;
+      jobControl?: boolean;
+      above?: string[];
+    },
   ): PtySession {
     const dir = tempDir('agents-pty-');
     const socket = join(dir, 'tmux.sock');
@@ -53,6 +62,7 @@ export class PtySession {
       (options.jobControl ? 'set -m; ' : '') +
       'trap : INT; ' +
       (go ? `while [ ! -e ${quote(go)} ]; do sleep 0.05; done; ` : '') +
+      (options.above ? `printf '%s\\n' ${options.above.map(quote).join(' ')}; ` : '') +
       `${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; ` +
       `code=$?; ${stopped}printf '\\n[exit %s]\\n' "$code"; ` +
       `${mode}; printf '\\n[done]\\n'; sleep 600`;
