@@ -274,6 +274,22 @@ describe('guard install under --store', () => {
     rmSync(join(cwd, 'sub/.claude'), { recursive: true });
     const check = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude', '--check'], { cwd, env: { HOME: home } });
     expect(check.code, check.stderr).toBe(0);
+    // An entry of another program with the store's --store: the --program the check names finds it.
+    const npx = structuredClone(settings);
+    npx.hooks.PreToolUse[0].hooks[0].command = command.replace(/^agents /, 'npx agents ');
+    writeFileSync(join(cwd, '.claude/settings.json'), JSON.stringify(npx));
+    const other = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude', '--check'], { cwd, env: { HOME: home } });
+    expect(other.code).toBe(1);
+    const named = /--program ('(?:[^']|'\\'')*'|\S+),/.exec(other.stderr)?.[1];
+    expect(named && shellWords(named)).toEqual(['npx agents']);
+    const found = await runAgents(
+      ['--store', STORE, 'guard', 'install', '--client', 'claude', '--check', '--program', shellWords(named!)[0]!],
+      {
+        cwd,
+        env: { HOME: home },
+      },
+    );
+    expect(found.code, found.stderr).toBe(0);
   });
 });
 

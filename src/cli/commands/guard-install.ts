@@ -337,9 +337,11 @@ export default defineCommand<InstallArgs>({
       const missing = plans.filter((p) => !p.installed);
       for (const other of new Set(missing.flatMap((m) => (m.other === undefined ? [] : [m.other])))) {
         const those = missing.filter((m) => m.other === other);
-        // The program itself, without the store's --store: an install from before the store was named, which no
-        // --program finds; only the install puts it right.
-        const check = other === program ? '' : `check it with --program ${shellWord(other)}, or `;
+        // --check adds the store's --store to the --program it is given, so the one to give is the entry's program
+        // without it; an entry without it (installed before the store was named) no --program finds: only the install.
+        const store = hooked.slice(program.length);
+        const given = other.endsWith(store) ? other.slice(0, other.length - store.length) : undefined;
+        const check = given === undefined || given === program ? '' : `check it with --program ${shellWord(given)}, or `;
         ctx.notice(
           `${those.map((m) => m.rel).join(', ')}: the guard hook there is started by \`${other}\`, not \`${hooked}\`: ${check}run \`${ctx.agentsCommand()} guard install --client ${those.map((m) => m.client).join(',')}${asGiven}\` to replace it`,
         );
