@@ -67,7 +67,8 @@ const ASCII_WIDTH = '\0ascii-string-width:';
  * Every import of `string-width` by a dependency (yargs, its help layout cliui and wrap-ansi) or a source gets a stand-in that
  * answers printable ASCII by its length and asks the real module for any other string: the same answers, as in the
  * bundle (scripts/build.mjs, docs/adr/0301-lazy-string-width.md), without its extra columns. yargs lays out a
- * command's help after every command it runs, which with the real module cost an in-process run about 12 ms.
+ * command's help after every command it runs, which with the real module was most of an in-process run's CPU
+ * (docs/performance-log.md has the measure).
  */
 const asciiStringWidth: Plugin = {
   name: 'ascii-string-width',
