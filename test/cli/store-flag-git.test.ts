@@ -280,6 +280,11 @@ describe('guard install under --store', () => {
     writeFileSync(join(cwd, '.claude/settings.json'), JSON.stringify(npx));
     const other = await runAgents(['--store', STORE, 'guard', 'install', '--client', 'claude', '--check'], { cwd, env: { HOME: home } });
     expect(other.code).toBe(1);
+    const rows = await runAgents(['--store', STORE, '--format', 'json', 'guard', 'install', '--client', 'claude', '--check'], {
+      cwd,
+      env: { HOME: home },
+    });
+    expect(JSON.parse(rows.stdout)[0]).toMatchObject({ status: 'missing', program: 'npx agents' });
     const named = /--program ('(?:[^']|'\\'')*'|\S+),/.exec(other.stderr)?.[1];
     expect(named && shellWords(named)).toEqual(['npx agents']);
     const found = await runAgents(

@@ -329,7 +329,17 @@ export default defineCommand<InstallArgs>({
     const folders = await folderSettings(top, clients, hooked);
     // The user's own settings switch hooks off for every project of theirs that does not set the key back.
     const home = homeSettings(top, clients);
-    const rows = guardInstallRows(plans, argv.check === true, folders, home);
+    // --check adds the store's --store to the --program it is given, so the one to give is an entry's program without
+    // it; an entry without it (installed before the store was named) no --program finds: only the install.
+    const store = hooked.slice(program.length);
+    const toGive = (other: string) => (other.endsWith(store) ? other.slice(0, other.length - store.length) : undefined);
+    // The JSON's `program` is the one --check must be given, that entry's own where none finds it.
+    const rows = guardInstallRows(
+      plans.map((p) => (p.other === undefined ? p : { ...p, other: toGive(p.other) ?? p.other })),
+      argv.check === true,
+      folders,
+      home,
+    );
     if (argv.check) {
       // A failing check says what to do, as export --check does: the install that writes the missing entries, or the
       // --program an entry was installed with, which --check must be given to find it.
@@ -337,10 +347,7 @@ export default defineCommand<InstallArgs>({
       const missing = plans.filter((p) => !p.installed);
       for (const other of new Set(missing.flatMap((m) => (m.other === undefined ? [] : [m.other])))) {
         const those = missing.filter((m) => m.other === other);
-        // --check adds the store's --store to the --program it is given, so the one to give is the entry's program
-        // without it; an entry without it (installed before the store was named) no --program finds: only the install.
-        const store = hooked.slice(program.length);
-        const given = other.endsWith(store) ? other.slice(0, other.length - store.length) : undefined;
+        const given = toGive(other);
         const check = given === undefined || given === program ? '' : `check it with --program ${shellWord(given)}, or `;
         ctx.notice(
           `${those.map((m) => m.rel).join(', ')}: the guard hook there is started by \`${other}\`, not \`${hooked}\`: ${check}run \`${ctx.agentsCommand()} guard install --client ${those.map((m) => m.client).join(',')}${asGiven}\` to replace it`,
