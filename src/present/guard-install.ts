@@ -4,7 +4,7 @@
 import type { GuardClient } from '../core/guard-clients.ts';
 import type { FolderSettings } from '../service/guard-install-folders.ts';
 
-/** One settings file of the report; `program` the other one a --check found the hook started by. */
+/** One settings file of the report; `program` the one a --check must be given to find the hook another program starts. */
 export interface GuardInstallRow {
   client: GuardClient;
   file: string;
