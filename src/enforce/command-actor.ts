@@ -4,6 +4,7 @@ import { resolve as resolvePath } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
 import { readUtf8 } from '../core/utf8.ts';
+import { programOnPath } from '../store/program-path.ts';
 
 /** The most an actor may print on standard output; more is a failure (and the actor is stopped). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -55,9 +56,12 @@ function isFolder(program: string, cwd: string): boolean {
   }
 }
 
-/** Whether a program named by its path (with a slash) is a file: one that ENOENT stops is its #! line's interpreter. */
-function isFile(program: string, cwd: string): boolean {
-  if (!program.includes('/')) return false;
+/**
+ * Whether the program is there to run: a file at its path (with a slash), or an executable file on the run's PATH
+ * (a bare name). One that ENOENT stops all the same is missing its #! line's interpreter, not itself.
+ */
+function programThere(program: string, cwd: string, env: Record<string, string | undefined> | undefined): boolean {
+  if (!program.includes('/')) return programOnPath(program, (env ?? process.env).PATH) !== undefined;
   try {
     return statSync(resolvePath(cwd, program)).isFile();
   } catch {
@@ -239,7 +243,7 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
         return;
       }
       const why =
-        error.code === 'ENOENT' && isFile(program, options.cwd)
+        error.code === 'ENOENT' && programThere(program, options.cwd, options.env)
           ? `${shown} could not be started: ${program} names an interpreter on its #! line that was not found (ENOENT)`
           : error.code === 'ENOENT'
             ? `${shown} could not be started: ${program} was not found (ENOENT)`

@@ -326,6 +326,22 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     },
   );
 
+  it('says of a program found on PATH whose #! interpreter is missing that the interpreter was not found, not the program', async () => {
+    const root = exampleStore();
+    const bin = tempDir();
+    writeFileSync(join(bin, 'my-actor'), '#!/no/such/interpreter\necho {}\n', { mode: 0o755 });
+    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: ["my-actor"]\n');
+    const before = fileList(root);
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--format', 'json'], {
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
+    expect(r.code).toBe(2);
+    const { error } = JSON.parse(r.stdout);
+    expect(error).toMatchObject({ code: 'actor-not-started', detail: { command: ['my-actor'], errno: 'ENOENT' } });
+    expect(error.message).toMatch(/my-actor names an interpreter on its #! line that was not found/);
+    expect(fileList(root)).toEqual(before);
+  });
+
   it.each([
     ['no command is configured', 'version: 1\n', [], /no actor command configured/],
     ['the context file is missing', null, ['--context', 'missing.md'], /cannot read the context file missing.md: it does not exist/],
