@@ -119,6 +119,33 @@ describe('show, remove, edit and move of an id the store does not hold, a policy
       }
     expect((await run('list', '--project', 'web')).stdout).toContain(PROJECT);
   });
+
+  it("are refused for what the store itself says of the id first: a file of another name holding it (id-mismatch, exit 3), a plan's id (unknown-id)", async () => {
+    const PLAN = '01M8KJT9G0XNWEM589ZS7FV0VX';
+    const store = testStore({
+      // Renamed by hand: the store holds OTHER, in a file of another name.
+      [`global/${GLOBAL}.yaml`]: invariantYaml(OTHER, 'Never log secrets', { severity: 'error' }),
+      [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: web\ngoal: Upgrade the API\n`,
+      'projects/web/project.yaml': 'name: web\n',
+      'config.yaml': 'extends:\n  - url: https://git.example.com/acme/acme-policy.git\n    ref: v3\n',
+    });
+    const run = async (...args: string[]) => {
+      const r = await runAgents(['--store', store, '--format', 'json', 'invariant', ...args]);
+      const { code, detail } = JSON.parse(r.stdout).error;
+      return [r.code, code, detail?.diagnostics?.map((d: { code: string; file: string }) => `${d.code} ${d.file}`)];
+    };
+    for (const args of [
+      ['show', OTHER],
+      ['remove', OTHER, '--yes'],
+      ['edit', OTHER.slice(0, 12), '--severity', 'info'],
+    ])
+      expect(await run(...args), args.join(' ')).toEqual([3, 'invalid-store', [`id-mismatch global/${GLOBAL}.yaml`]]);
+    for (const args of [
+      ['show', PLAN],
+      ['remove', PLAN, '--yes'],
+    ])
+      expect((await run(...args)).slice(0, 2), args.join(' ')).toEqual([2, 'unknown-id']);
+  });
 });
 
 describe('invariant show and remove of the store own id with a policy source not pinned', () => {

@@ -47,6 +47,29 @@ async function refuseMisnamed(svc: InvariantContext, wanted: string, found: read
   }
 }
 
+/**
+ * Refuses an invariant id (or prefix) the store's readers cannot answer for what stands in the store itself: an
+ * invariant file that is a link, a folder or a FIFO, or a linked folder that could hold it (global/, a project's), is
+ * an invalid store (exit 3, naming it), as `list` says; so is a file of another name holding the id (refuseMisnamed);
+ * an id of another kind (a plan's) is said so, unless `hint` (the one that refusal gives) is undefined. Returns when
+ * none of these is so.
+ */
+async function refuseInStore(
+  svc: InvariantContext,
+  wanted: string,
+  found: readonly { path: string; scope: Scope }[],
+  hint: string | undefined,
+): Promise<void> {
+  const links = (await svc.source.list('', { recursive: true })).filter((e) => {
+    if (e.type === 'file') return false;
+    const kind = classifyPath(e.path);
+    return (kind.kind === 'invariant' && kind.id.startsWith(wanted)) || (e.type === 'symlink' && holdsInvariants(e.path));
+  });
+  if (links.length > 0) requireValid(await readEntries(svc.source, links), `read invariant ${wanted}`);
+  await refuseMisnamed(svc, wanted, found);
+  if (hint !== undefined) await refuseOtherKind(svc, wanted, 'invariant', hint);
+}
+
 /** Reads one plan's plan.yaml; unknown plans are a usage error. */
 export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promise<Plan> {
   const planId = typeof idOrPrefix === 'string' && isUlid(idOrPrefix) ? idOrPrefix : await svc.resolvePlanId(idOrPrefix);
@@ -88,15 +111,22 @@ export async function resolveId(
     const sources = await svc.inherited().catch(() => []);
     for (const i of sources) if (resolvePrefix(prefix, [i.id]).kind === 'unique') found.push({ id: i.id, path: i.path, scope: i.scope });
   }
+  const hint = `Run \`${optionWords(svc.optionWords).calls.listAll}\` to see the ids.`;
+  const wanted = normalisePrefix(prefix);
   if (local === 'unknown') {
     // A source not pinned or fetched yet may hold the id: said so with the command that reads it, by `show` and by a
     // write alike (which an inherited id refuses anyway), never "no invariant with id". A write says nothing else of a
-    // source it cannot read: it only names what it refuses.
+    // source it cannot read: it only names what it refuses. What the store itself says of the id (a file of another
+    // name holding it, a plan's id) is certain, and said first: the store does hold it, or it is no invariant's.
     const read = async (all: () => Promise<ScopedInvariant[]>) => {
       try {
         return await all();
       } catch (error) {
-        if (sourceNotReady(error)) throw notReadForId(prefix, error, !options.inherited);
+        if (sourceNotReady(error)) {
+          // Another kind's id only when whole: a prefix of a plan's may be one of an invariant the source holds too.
+          if (wanted !== undefined) await refuseInStore(svc, wanted, found, wanted.length === 26 ? hint : undefined);
+          throw notReadForId(prefix, error, !options.inherited);
+        }
         if (options.inherited) throw error;
         return [];
       }
@@ -120,27 +150,15 @@ export async function resolveId(
     }
     for (const i of inherited) found.push({ id: i.id, path: i.path, scope: i.scope });
   }
-  const hint = `Run \`${optionWords(svc.optionWords).calls.listAll}\` to see the ids.`;
   // A plan's or a record's id given for an invariant's is said so, as resolvePlanId says an invariant's.
-  const wanted = normalisePrefix(prefix);
   if (
     wanted !== undefined &&
     resolvePrefix(
       wanted,
       found.map((f) => f.id),
     ).kind === 'unknown'
-  ) {
-    // An invariant file that is a link, a folder or a FIFO, or a linked folder that could hold it (global/, a
-    // project's), is an invalid store (exit 3, naming it), as `list` says, not an unknown id: a reader never reads it.
-    const links = (await svc.source.list('', { recursive: true })).filter((e) => {
-      if (e.type === 'file') return false;
-      const kind = classifyPath(e.path);
-      return (kind.kind === 'invariant' && kind.id.startsWith(wanted)) || (e.type === 'symlink' && holdsInvariants(e.path));
-    });
-    if (links.length > 0) requireValid(await readEntries(svc.source, links), `read invariant ${wanted}`);
-    await refuseMisnamed(svc, wanted, found);
-    await refuseOtherKind(svc, wanted, 'invariant', hint);
-  }
+  )
+    await refuseInStore(svc, wanted, found, hint);
   const paths = new Map(found.map((f) => [f.id, f.path]));
   const id = pickId(prefix, paths.keys(), 'invariant', hint, (m) => `${m}  ${paths.get(m)}`);
   const same = found.filter((f) => f.id === id);
