@@ -1,6 +1,7 @@
 import { accessSync, chmodSync, constants, existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
+import { yamlScalar } from '../core/export-front-matter.ts';
 import { notAnOption, shellQuote } from '../core/shell-word.ts';
 import { namedRepositoryHint } from '../git/caller-env.ts';
 import { gitCommonDir } from '../git/extends.ts';
@@ -60,9 +61,12 @@ function hookCheck(storeArg: string | undefined): string {
   return `\`${hookCommands(storeArg, false)[0]}\``;
 }
 
-/** A word of a YAML flow list (`args: [--store, WORD]`): plain when YAML reads it so, else a double-quoted (JSON) string. */
+/**
+ * A word of a YAML flow list (`args: [--store, WORD]`): the front matter's scalar (so `2024` or `true`, which pre-commit
+ * would read as no string, is quoted), quoted as well when it holds a flow list's own `,[]{}`.
+ */
 function yamlFlowWord(word: string): string {
-  return /^[\w./][\w./-]*$/.test(word) ? word : JSON.stringify(word);
+  return /[,[\]{}]/.test(word) ? JSON.stringify(word) : yamlScalar(word);
 }
 
 /** The commands the hook runs at the repository's top, as a person would type them there: validate's, and export's check. */
