@@ -1,6 +1,6 @@
 // The files git lists: a commit's tree, the index, the repository's files as a commit would take them.
 import { EMPTY_BLOBS, intentsToAdd } from './intent-to-add.ts';
-import { GitError } from './repo.ts';
+import { GitError, message } from './repo.ts';
 import { passOn, runGit } from './runner.ts';
 
 /** A git object listed in a tree or the index. */
@@ -18,14 +18,10 @@ export interface GitEntry {
   stages?: string;
 }
 
-function said(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).trim();
-}
-
 /** A `git ls-files` that failed in `dir`, as the GitError of its kind (an interruption is passed on as it is). */
 function lsFilesFailure(dir: string, error: unknown): GitError {
   passOn(error);
-  const why = said(error);
+  const why = message(error);
   if (/not a git repository/i.test(why)) return new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
   return new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');
 }
@@ -106,7 +102,7 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
     intents = await intentsToAdd(dir, empty);
   } catch (error) {
     passOn(error);
-    throw new GitError(`git status failed in ${dir}: ${said(error)}`, 'failed');
+    throw new GitError(`git status failed in ${dir}: ${message(error)}`, 'failed');
   }
   return intents.size === 0 ? entries : entries.filter((e) => !intents.has(e.path));
 }

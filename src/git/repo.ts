@@ -21,7 +21,8 @@ async function git(cwd: string, args: readonly string[]): Promise<string> {
   return (await runGit(cwd, args)).toString('utf8');
 }
 
-function message(error: unknown): string {
+/** What a failed git run said, for a GitError's message: the one wording of it for this folder's readers. */
+export function message(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).trim();
 }
 
