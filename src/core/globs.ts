@@ -76,8 +76,12 @@ export function globProblem(glob: string): string | undefined {
           return `has a class "[${body}]" whose range runs backwards; write its first character first`;
         }
       }
-      // As a "/" in braces: text to the matcher, a class of one character to a target's reader.
-      else if (ch === '/') return 'has a "/" inside "[…]"; a class is one character of a name: write a path for each';
+      // As a "/" in braces: text to the matcher, a class of one character to a target's reader. A "[" no "]" follows
+      // holds no "/": it has no class at all.
+      else if (ch === '/')
+        return glob.includes(']', i)
+          ? 'has a "/" inside "[…]"; a class is one character of a name: write a path for each'
+          : 'has a "[" without its "]"';
       continue;
     }
     if (ch === '[') {

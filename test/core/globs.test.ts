@@ -48,6 +48,8 @@ describe('globProblem', () => {
     ['src/{a,b', 'has a "{" without its "}"'],
     ['src/a}', 'has a "}" without its "{"'],
     ['src/[ab', 'has a "[" without its "]"'],
+    // A "[" no "]" follows has no class for a "/" to be in.
+    ['src/[draft/notes.md', 'has a "[" without its "]"'],
     ['!vendor/**', 'is a negation; list the paths a project covers instead'],
     [' src/**', 'has white space at its start or end'],
   ])('%j → %j', (glob, problem) => {
