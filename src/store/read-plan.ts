@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { badId, inHiddenFolder, isKnownFolder, isTemporaryName, type PathKind, pathClassifier, WAIVERS } from '../core/layout.ts';
-import { isName, isProjectName } from '../core/names.ts';
+import { isName, isProjectName, isUlid } from '../core/names.ts';
 import { type EntryType, type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
 
 /** An error of a whole file or folder of the store (no line in it): what the readers and validate say of its place. */
@@ -84,7 +84,7 @@ const RECORD_FOLDERS: ReadonlySet<string> = new Set(['decisions', 'enforcement',
 /**
  * A folder whose place a file must never take, as it would be read as empty: a top scope folder, a project's folder
  * (`projects/web`: read as no project, its invariants, paths and exported files would go), an action namespace's or
- * template's folder, a plan's records and
+ * template's folder, a plan's folder, a plan's records and
  * waivers (`plans/<id>/violations`: the open violations would vanish from the plan gate), a project's waivers.
  */
 export function isRequiredFolder(path: string, type?: EntryType): boolean {
@@ -100,9 +100,13 @@ export function isRequiredFolder(path: string, type?: EntryType): boolean {
     const names = path.split('/').slice(1);
     return (type === undefined || type === 'file') && names.length <= 2 && names.every(isName);
   }
-  // A file of another name (README.md, a hidden or temporary one) can be no project's folder: the layout check warns of it.
-  if (first >= 0 && second < 0)
-    return (type === undefined || type === 'file') && path.slice(0, first) === 'projects' && isProjectName(path.slice(first + 1));
+  // A file of another name (README.md, a hidden or temporary one) can be no project's or plan's folder: the layout
+  // check warns of it. A plan's, read as none, would leave `plan list` and its gate without the plan.
+  if (first >= 0 && second < 0) {
+    const scope = path.slice(0, first);
+    const name = path.slice(first + 1);
+    return (type === undefined || type === 'file') && (scope === 'projects' ? isProjectName(name) : scope === 'plans' && isUlid(name));
+  }
   if (second < 0 || path.includes('/', second + 1)) return false;
   const last = path.slice(second + 1);
   if (!RECORD_FOLDERS.has(last)) return false;

@@ -7,7 +7,7 @@ import { parseActionMeta, parseProjectMeta } from '../core/parse-meta.ts';
 import { isCachedActionMeta, isCachedInvariant, isCachedPlan, isCachedProjectMeta } from '../core/parsed-shape.ts';
 import type { ExtendsLock } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
-import { badName, isRequiredFolder, isScopeFolder, planReads, readFailure } from './read-plan.ts';
+import { badName, fileWhereFolderGoes, isRequiredFolder, isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 import { readParsed } from './read-parsed.ts';
 import { filesBelowUnknownFolders } from './unplaced.ts';
@@ -203,6 +203,8 @@ export async function readAllPlans(source: TreeSource, into: StoreSnapshot = emp
     const name = e.path.slice('plans/'.length);
     if (e.type === 'dir' && !isUlid(name) && !isTemporaryName(name))
       into.diagnostics.push(badName(e.path, ulidProblem(name, 'plan folder')!));
+    // A file where a plan's folder goes is said, never a plan left out of the listing.
+    else if (e.type !== 'dir' && isRequiredFolder(e.path, e.type)) into.diagnostics.push(fileWhereFolderGoes(e.path));
   }
   // A linked plans/ or plan folder is reported (readEntries names it), never skipped in silence.
   const links = entries.filter((e) => e.type === 'symlink' && isScopeFolder(e.path));

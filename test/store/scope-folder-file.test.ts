@@ -38,6 +38,28 @@ describe('a file where a scope folder of the store goes', () => {
   });
 });
 
+// A plan's folder replaced by a file read as no plan would drop the plan from `plan list` and its gate, with exit 0.
+describe("a file where a plan's folder goes", () => {
+  it('is an error of validate and of plan list (exit 3), never a plan left out in silence', async () => {
+    const store = testStore({ [`global/${P}.yaml`]: invariantYaml(P, 'Global rule') });
+    mkdirSync(join(store, 'plans'), { recursive: true });
+    writeFileSync(join(store, 'plans', EXAMPLE_PLAN), 'id: x\n');
+    const cwd = dirname(store);
+    const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
+    expect(validate.code).toBe(1);
+    expect(JSON.parse(validate.stdout).diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'unknown-path', severity: 'error', file: `plans/${EXAMPLE_PLAN}` }),
+    );
+    const list = await runAgents(['--format', 'json', 'plan', 'list'], { cwd });
+    expect(list.code).toBe(3);
+    expect(JSON.parse(list.stdout).error.detail.diagnostics[0]).toMatchObject({ code: 'unknown-path', file: `plans/${EXAMPLE_PLAN}` });
+    // A file of a name no plan has is the user's: a warning of validate, no reader's error.
+    rmSync(join(store, 'plans', EXAMPLE_PLAN));
+    writeFileSync(join(store, 'plans', 'notes.md'), 'x\n');
+    expect((await runAgents(['--format', 'json', 'plan', 'list'], { cwd })).code).toBe(0);
+  });
+});
+
 // An invariant written by hand as `.yml` is never read: a reader that left it out in silence would give a shorter set.
 describe('an invariant file with another YAML ending (.yml, .YAML)', () => {
   it('is an error of every reader of its scope (exit 3), as validate says it; a .yaml of its name beside it is read', async () => {
