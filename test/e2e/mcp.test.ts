@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { setMaxListeners } from 'node:events';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
@@ -564,15 +565,9 @@ describe('agents mcp: writing', () => {
 describe('agents mcp: a client that does not read its answers', () => {
   it('is read no further while its answers wait: the requests after them are not worked on until it reads, then all are answered', async () => {
     const root = exampleStore();
-    const child = spawn(process.execPath, [BIN, '--store', root, 'mcp', '--allow-write'], {
-      cwd: REPO,
-      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    onTestFinished(() => void child.kill('SIGKILL'));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, exited } = mcpProcess(root, ['--allow-write'], 'ignore');
     child.stdout.pause();
-    const line = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
+    const line = mcpLine;
     const CALLS = 80;
     // Each answer holds its 10,000 characters of details: a few fill the pipe the client does not read.
     const details = 'd'.repeat(10_000);
@@ -606,7 +601,7 @@ describe('agents mcp: a client that does not read its answers', () => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stdout.resume();
-    expect(await exited).toBe(0);
+    expect((await exited).code).toBe(0);
     const answered = out
       .trim()
       .split('\n')
@@ -624,20 +619,12 @@ describe('agents mcp: a stop signal', () => {
     // Held by a live process (this one): the call waits for it.
     writeFileSync(join(folder, '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
     const before = fileList(root);
-    const child = spawn(process.execPath, [BIN, '--store', root, 'mcp', '--allow-write'], {
-      cwd: REPO,
-      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    onTestFinished(() => void child.kill('SIGKILL'));
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
+    const { child, exited } = mcpProcess(root, ['--allow-write']);
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const line = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
+    const line = mcpLine;
     // stdin stays open, as a client's does: the signal, not the end of the input, ends the server.
     child.stdin.write(
       line({
@@ -715,15 +702,7 @@ const mcpLine = (o: object) => `${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`;
  * answers fill the pipe and sends SIGTERM: how the server ended (or "still running" 10 s later) and its stderr.
  */
 async function stoppedUnread(lines: string): Promise<{ exit: unknown; err: string }> {
-  const child = spawn(process.execPath, [BIN, '--store', exampleStore(), 'mcp'], {
-    cwd: REPO,
-    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  onTestFinished(() => void child.kill('SIGKILL'));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const { child, exited } = mcpProcess(exampleStore());
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   child.stdout.pause();
@@ -955,3 +934,20 @@ describe('agents mcp: store changes on disk', () => {
     expect(readdirSync(planDir)).toContain(`${PLAN_OWN}.yaml`);
   });
 });
+
+/**
+ * `agents mcp` started on `root` as a client starts it (killed when the test ends), and how it exits. With `stderr`
+ * 'ignore' (a server that may say much there while nobody reads), `child.stderr` is null.
+ */
+function mcpProcess(root: string, args: string[] = [], stderr: 'pipe' | 'ignore' = 'pipe') {
+  const child = spawn(process.execPath, [BIN, '--store', root, 'mcp', ...args], {
+    cwd: REPO,
+    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
+    stdio: ['pipe', 'pipe', stderr],
+  }) as ChildProcessByStdio<Writable, Readable, Readable>;
+  onTestFinished(() => void child.kill('SIGKILL'));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited };
+}
