@@ -50,6 +50,17 @@ function consumer(dir: string, name: string, extendsYaml: string, tree: Record<s
 
 const run = (cwd: string, ...args: string[]) => runMain(args, { cwd });
 
+/** A consumer of a policy repository pinned at v1, and a plan made there from the source's template org/release. */
+async function planFromSource(): Promise<{ policy: { work: string; url: string }; app: string; planId: string; copy: string }> {
+  const dir = tempDir();
+  const policy = policyRepo(dir, join(dir, 'PWNED'));
+  const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+  expect((await run(app, 'extends', 'update')).code).toBe(0);
+  const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
+  expect(use.code).toBe(0);
+  return { policy, app, planId: JSON.parse(use.stdout).plan.id as string, copy: JSON.parse(use.stdout).promoted[0].id as string };
+}
+
 function effective(json: string): { id: string; scope: string; inherited_from?: string; severity: string }[] {
   return JSON.parse(json);
 }
@@ -329,13 +340,7 @@ describe('extends: a policy repository consumed by pinned commit', () => {
   });
 
   it('a plan made from a source dropped from config.yaml is still shown; sync refuses it as a gone template', async () => {
-    const dir = tempDir();
-    const policy = policyRepo(dir, join(dir, 'PWNED'));
-    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
-    expect((await run(app, 'extends', 'update')).code).toBe(0);
-    const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
-    const planId = JSON.parse(use.stdout).plan.id as string;
-    const copy = JSON.parse(use.stdout).promoted[0].id as string;
+    const { app, planId, copy } = await planFromSource();
     writeFileSync(join(app, '.agents/config.yaml'), 'version: 1\n');
 
     const show = await run(app, 'plan', 'show', planId, '--format', 'json');
@@ -353,13 +358,7 @@ describe('extends: a policy repository consumed by pinned commit', () => {
   });
 
   it('sync of a plan whose source template left the source at the new pin names the source and its pin, not a folder of the store', async () => {
-    const dir = tempDir();
-    const policy = policyRepo(dir, join(dir, 'PWNED'));
-    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
-    expect((await run(app, 'extends', 'update')).code).toBe(0);
-    const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
-    const planId = JSON.parse(use.stdout).plan.id as string;
-    const copy = JSON.parse(use.stdout).promoted[0].id as string;
+    const { policy, app, planId, copy } = await planFromSource();
     rmSync(join(policy.work, '.agents/actions'), { recursive: true });
     commitAll(policy.work, 'v2');
     git(policy.work, 'tag', 'v2');
@@ -378,12 +377,7 @@ describe('extends: a policy repository consumed by pinned commit', () => {
   });
 
   it('plan status offers no waiver for an error violation of a locked invariant, which invariant waive refuses', async () => {
-    const dir = tempDir();
-    const policy = policyRepo(dir, join(dir, 'PWNED'));
-    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
-    expect((await run(app, 'extends', 'update')).code).toBe(0);
-    const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
-    const planId = JSON.parse(use.stdout).plan.id as string;
+    const { app, planId } = await planFromSource();
     expect((await run(app, 'invariant', 'violation', 'add', '--plan', planId, '--invariant', NEVER_DELETE)).code).toBe(0);
     const waive = await run(
       app,
