@@ -69,3 +69,24 @@ export async function rejectionOf<E = AgentsError>(p: Promise<unknown>): Promise
   }
   throw new Error('expected a failure');
 }
+
+/**
+ * `invariant violation add --plan PLAN --invariant INVARIANT` run in this process with `--format json` on the store
+ * `root`: the run, and the new violation's id when it was recorded.
+ */
+export async function violationAdded(root: string, plan: string, invariant: string): Promise<RunResult & { id?: string }> {
+  const r = await runAgents([
+    '--store',
+    root,
+    '--format',
+    'json',
+    'invariant',
+    'violation',
+    'add',
+    '--plan',
+    plan,
+    '--invariant',
+    invariant,
+  ]);
+  return r.code === 0 ? { ...r, id: (JSON.parse(r.stdout) as { id: string }).id } : r;
+}

@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
-import { runAgents } from '../helpers/main.ts';
+import { runAgents, violationAdded } from '../helpers/main.ts';
 import { shellWords } from '../helpers/shell-words.ts';
 
 const PYTHON = '01M8KK3EF09G9ET4TAJAHQWPMN'; // plan scope, error
@@ -221,21 +221,9 @@ describe('plan status is a gate', () => {
   it('an error violation names itself and the command that resolves it, which works as written', async () => {
     const root = exampleStore();
     expect((await strategize(root)).code).toBe(0);
-    const add = await runAgents([
-      '--store',
-      root,
-      '--format',
-      'json',
-      'invariant',
-      'violation',
-      'add',
-      '--plan',
-      EXAMPLE_PLAN,
-      '--invariant',
-      PYTHON,
-    ]);
+    const add = await violationAdded(root, EXAMPLE_PLAN, PYTHON);
     expect(add.code).toBe(0);
-    const id = (JSON.parse(add.stdout) as { id: string }).id;
+    const id = add.id!;
     const failing = await status(root);
     expect(failing).toMatchObject({ code: 1, codes: ['fail:error-violation'] });
     const message = (

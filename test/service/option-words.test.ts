@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
 import { shellPath } from '../../src/core/shell-word.ts';
 import { InvariantService, PlanService, ScopeService } from '../../src/index.ts';
-import { runAgents } from '../helpers/main.ts';
+import { runAgents, violationAdded } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, EXAMPLE_PLAN_SET, exampleStore } from '../helpers/plans.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 
@@ -278,21 +278,9 @@ describe('the commands a run given --store names for what to do next', () => {
       expect.stringContaining(`\`${agents} plan strategize ${plan}\``),
     ]);
     // An error violation of the example plan's "Never delete production data" stands.
-    const added = await runAgents([
-      '--store',
-      root,
-      '--format',
-      'json',
-      'invariant',
-      'violation',
-      'add',
-      '--plan',
-      EXAMPLE_PLAN,
-      '--invariant',
-      EXAMPLE_PLAN_SET[3]![0],
-    ]);
+    const added = await violationAdded(root, EXAMPLE_PLAN, EXAMPLE_PLAN_SET[3]![0]);
     expect(added.code, added.stderr).toBe(0);
-    const id = JSON.parse(added.stdout).id as string;
+    const id = added.id!;
     const standing = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN]);
     const resolve = (JSON.parse(standing.stdout).reasons as { code: string; message: string }[]).find((r) => r.code === 'error-violation');
     expect([standing.code, resolve?.message]).toEqual([1, expect.stringContaining(`\`${agents} invariant violation resolve ${id}\``)]);
