@@ -2,7 +2,7 @@
 // text, the one listed first is kept, so a source listed before a source that extends it wins over the nearer policy.
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { listedIndex } from '../core/extends.ts';
-import { pinsFor, readExtendsState, requireChecked, sourceCacheDir } from '../store/extends.ts';
+import { type ExtendsState, pinsFor, requireChecked, sourceCacheDir } from '../store/extends.ts';
 import { type SourceOfSource, sourcesOfSource } from '../store/source-extends.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { Located } from './checks/located.ts';
@@ -14,8 +14,7 @@ import { RecordingSource } from './recording-source.ts';
  * policy's. Two sources that extend each other have no right order and are left alone. None when fewer than two
  * sources are pinned and readable: the other checks say why a source is not.
  */
-export async function orderDiagnostics(storeRoot: string, source: TreeSource): Promise<Diagnostic[]> {
-  const state = await readExtendsState(source);
+export async function orderDiagnostics(storeRoot: string, source: TreeSource, state: ExtendsState): Promise<Diagnostic[]> {
   if (state.sources.length < 2 || state.diagnostics.length > 0) return [];
   let pins: ReturnType<typeof pinsFor>;
   try {

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { textKey } from '../core/normalise.ts';
 import { stricter } from '../core/resolve.ts';
 import type { WaiverScope } from '../core/waivers.ts';
-import { pinsFor, readExtendsState, readInherited, requireChecked } from '../store/extends.ts';
+import { type ExtendsState, pinsFor, readInherited, requireChecked } from '../store/extends.ts';
 import { readStore } from '../store/read.ts';
 import { readWaivers } from '../store/read-waivers.ts';
 import type { TreeSource } from '../store/tree-source.ts';
@@ -42,8 +42,7 @@ async function placed(source: TreeSource, found: readonly Found[]): Promise<Diag
  * of any copy of its text (`locked-waived`). Problems in a source's own files are reported under
  * `extends/<source>/…`. None when the store extends no source.
  */
-export async function lockedDiagnostics(storeRoot: string, source: TreeSource): Promise<Diagnostic[]> {
-  const state = await readExtendsState(source);
+export async function lockedDiagnostics(storeRoot: string, source: TreeSource, state: ExtendsState): Promise<Diagnostic[]> {
   // A broken config.yaml or lock is reported by the file checks.
   if (state.sources.length === 0 || state.diagnostics.length > 0) return [];
   const inherited = await readInherited(storeRoot, requireChecked(storeRoot, source, pinsFor(state)));

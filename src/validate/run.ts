@@ -188,8 +188,14 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   // Floors of the policy sources this store extends, and the order config.yaml lists them in.
   if (extending) {
     const started = options.onTime ? performance.now() : 0;
-    const [{ lockedDiagnostics }, { orderDiagnostics }] = await Promise.all([import('./locked.ts'), import('./extends-order.ts')]);
-    const found = [...(await lockedDiagnostics(options.store, source)), ...(await orderDiagnostics(options.store, source))];
+    const [{ lockedDiagnostics }, { orderDiagnostics }, { readExtendsState }] = await Promise.all([
+      import('./locked.ts'),
+      import('./extends-order.ts'),
+      import('../store/extends.ts'),
+    ]);
+    // config.yaml's extends and the lock, read once for both checks.
+    const state = await readExtendsState(source);
+    const found = [...(await lockedDiagnostics(options.store, source, state)), ...(await orderDiagnostics(options.store, source, state))];
     report = { ...report, diagnostics: [...report.diagnostics, ...found] };
     options.onTime?.('extends', performance.now() - started, started);
   }
