@@ -60,6 +60,33 @@ describe("a file where a plan's folder goes", () => {
   });
 });
 
+// A writer that would make the project's folder said "write-failed" (exit 2) where every reader says unknown-path (exit 3).
+describe("a file where a project's folder, or projects/, goes, for a command that writes there", () => {
+  it('is unknown-path exit 3, as every reader says it, and nothing is written', async () => {
+    const store = testStore({ [`global/${P}.yaml`]: invariantYaml(P, 'Global rule') });
+    const cwd = dirname(store);
+    writeFileSync(join(store, 'projects/web'), 'x\n');
+    for (const args of [
+      ['invariant', 'add', '--project', 'web', 'Web rule'],
+      ['invariant', 'move', P, '--project', 'web'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect([r.code, JSON.parse(r.stdout).error.detail.diagnostics[0]], args.join(' ')).toEqual([
+        3,
+        expect.objectContaining({ code: 'unknown-path', file: 'projects/web' }),
+      ]);
+    }
+    rmSync(join(store, 'projects'), { recursive: true });
+    writeFileSync(join(store, 'projects'), 'x\n');
+    const r = await runAgents(['--format', 'json', 'invariant', 'add', '--project', 'web', 'Web rule'], { cwd });
+    expect([r.code, JSON.parse(r.stdout).error.detail.diagnostics[0]]).toEqual([
+      3,
+      expect.objectContaining({ code: 'unknown-path', file: 'projects' }),
+    ]);
+    expect(readdirSync(join(store, 'global'))).toEqual([`${P}.yaml`]);
+  });
+});
+
 // An invariant written by hand as `.yml` is never read: a reader that left it out in silence would give a shorter set.
 describe('an invariant file with another YAML ending (.yml, .YAML)', () => {
   it('is an error of every reader of its scope (exit 3), as validate says it; a .yaml of its name beside it is read', async () => {

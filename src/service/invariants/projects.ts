@@ -111,12 +111,7 @@ export async function requireProject(svc: InvariantContext, project: string, giv
   const options = { writing: optionalBoolean(inputObject(given, 'requireProject', { writing: true }).writing, 'writing') };
   const known = await svc.projectNames();
   if (known.includes(project)) return;
-  // Something stands at the project's place that is no folder (a link, a file): said as what it is, as every reader
-  // of it says it (exit 3), not as a project to create.
-  requireValid(await readFolders(svc.source, [`projects/${project}`]), `use project ${project}`);
-  // projects/ itself a file (a bad merge) lists as no project at all: said as what it is, not as a project to create.
-  const { diagnostics } = await listProjectFolders(svc.source);
-  requireValid({ ...emptySnapshot(), diagnostics: diagnostics.filter((d) => d.file === 'projects') }, `use project ${project}`);
+  await refuseProjectNotAFolder(svc, project);
   // The names `invariant add` would take for a typo of this one (checkNewProject): suggested here too, and the
   // command to create the project says --new-project then, so the hint never names a command that is refused.
   const close = known.filter((k) => isCloseName(project, k));
@@ -131,6 +126,17 @@ export async function requireProject(svc: InvariantContext, project: string, giv
     { project, suggestions, known },
     'unknown-project',
   );
+}
+
+/**
+ * Refuses (exit 3, as every reader of it does) a project that is not listed as a folder because something else stands
+ * at its place: a link or a file at `projects/<project>`, or `projects` itself a file after a bad merge. Said as what
+ * it is, never as a project to create: a write there could only fail.
+ */
+async function refuseProjectNotAFolder(svc: InvariantContext, project: string): Promise<void> {
+  requireValid(await readFolders(svc.source, [`projects/${project}`]), `use project ${project}`);
+  const { diagnostics } = await listProjectFolders(svc.source);
+  requireValid({ ...emptySnapshot(), diagnostics: diagnostics.filter((d) => d.file === 'projects') }, `use project ${project}`);
 }
 
 /**
@@ -151,6 +157,7 @@ export async function checkNewProject(
   doing = optionalString(doing, 'doing') ?? 'add to';
   const known = await svc.projectNames();
   if (known.includes(project)) return undefined;
+  await refuseProjectNotAFolder(svc, project);
   const suggestions = closeTo(project, known);
   if (suggestions.length > 0 && !confirmed) {
     const words = optionWords(svc.optionWords);
