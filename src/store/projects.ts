@@ -9,7 +9,7 @@ import { isCachedProjectMeta } from '../core/parsed-shape.ts';
 import { repoTop } from './git-dir.ts';
 import { readParsed } from './read-parsed.ts';
 import { badName, fileWhereFolderGoes, isRequiredFolder, linkedFolder } from './read-plan.ts';
-import { readFailure } from './read.ts';
+import { readFailure, standingAt } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 
 /** The projects of a store: every project folder, and the project.yaml of those that have one. */
@@ -64,8 +64,7 @@ export async function listProjectFolders(source: TreeSource): Promise<{ names: s
   const diagnostics: Diagnostic[] = [];
   const entries = await source.list('projects', { recursive: false });
   // A file where projects/ goes lists as an empty folder: only then is the store's top looked at.
-  const top = entries.length === 0 ? (await source.list('', { recursive: false })).find((e) => e.path === 'projects') : undefined;
-  if (top !== undefined && top.type !== 'dir')
+  for (const top of await standingAt(source, 'projects', entries))
     diagnostics.push(top.type === 'symlink' ? linkedFolder('projects') : fileWhereFolderGoes('projects'));
   for (const e of entries) {
     const name = e.path.slice('projects/'.length);

@@ -156,6 +156,24 @@ function addRecord(into: StoreSnapshot, kind: PathKind, p: Parsed<RecordValue>):
   }
 }
 
+/**
+ * What stands in the place of the required folder `folder` (isRequiredFolder) and is no folder, when `listed`, its
+ * listing, is empty: a file there lists as an empty folder, so only then is its parent listed (once for each parent,
+ * with `parents`). None for a folder that is one, or is absent.
+ */
+export async function standingAt(
+  source: TreeSource,
+  folder: string,
+  listed: readonly TreeEntry[],
+  parents: Map<string, TreeEntry[]> = new Map(),
+): Promise<TreeEntry[]> {
+  if (listed.length > 0 || !isRequiredFolder(folder)) return [];
+  const parent = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
+  let around = parents.get(parent);
+  if (around === undefined) parents.set(parent, (around = await source.list(parent, { recursive: false })));
+  return around.filter((e) => e.path === folder && e.type !== 'dir');
+}
+
 /** Reads the given scope folders (not recursively) into one snapshot. */
 export async function readFolders(
   source: TreeSource,
@@ -169,13 +187,7 @@ export async function readFolders(
     const listed = await source.list(folder, { recursive: false });
     // An empty scope folder (a top one, a project's) may be no folder at all: a file there is reported (planReads), not
     // read as empty. Its parent is listed once for every such folder.
-    if (listed.length === 0 && isRequiredFolder(folder)) {
-      const parent = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
-      let around = parents.get(parent);
-      if (around === undefined) parents.set(parent, (around = await source.list(parent, { recursive: false })));
-      const standing = around.find((e) => e.path === folder && e.type !== 'dir');
-      if (standing !== undefined) listed.push(standing);
-    }
+    listed.push(...(await standingAt(source, folder, listed, parents)));
     // An invariant put by hand in a sub-folder of the scope is said by planReads, not left out of the set in silence.
     for (const entry of [...listed, ...(await filesBelowUnknownFolders(source, listed))]) {
       // Two folders below one linked folder both report that link.
@@ -208,5 +220,7 @@ export async function readAllPlans(source: TreeSource, into: StoreSnapshot = emp
   }
   // A linked plans/ or plan folder is reported (readEntries names it), never skipped in silence.
   const links = entries.filter((e) => e.type === 'symlink' && isScopeFolder(e.path));
-  return readEntries(source, [...links, ...planDirs.map((d) => ({ path: `${d.path}/plan.yaml`, type: 'file' as const }))], into);
+  // A file in the place of plans/ lists as no plan at all: said, never "no plans" with the gate left without them.
+  const top = await standingAt(source, 'plans', entries);
+  return readEntries(source, [...top, ...links, ...planDirs.map((d) => ({ path: `${d.path}/plan.yaml`, type: 'file' as const }))], into);
 }

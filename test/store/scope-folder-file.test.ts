@@ -87,6 +87,43 @@ describe("a file where a project's folder, or projects/, goes, for a command tha
   });
 });
 
+// A plan asked for by id or prefix whose folder is a file was "no plan with id", and plans/ a file listed as "No plans".
+describe("a file where a plan's folder, or plans/, goes, for a command given the plan", () => {
+  it('is unknown-path exit 3 naming the file, never an unknown plan or no plans', async () => {
+    const store = testStore({ [`global/${P}.yaml`]: invariantYaml(P, 'Global rule') });
+    const cwd = dirname(store);
+    mkdirSync(join(store, 'plans'), { recursive: true });
+    writeFileSync(join(store, 'plans', EXAMPLE_PLAN), 'id: x\n');
+    for (const args of [
+      ['plan', 'show', EXAMPLE_PLAN],
+      ['plan', 'show', EXAMPLE_PLAN.slice(0, 8)],
+      ['plan', 'status', EXAMPLE_PLAN],
+      ['invariant', 'list', '--plan', EXAMPLE_PLAN.slice(0, 8)],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect([r.code, JSON.parse(r.stdout).error.detail?.diagnostics?.[0]], args.join(' ')).toEqual([
+        3,
+        expect.objectContaining({ code: 'unknown-path', file: `plans/${EXAMPLE_PLAN}` }),
+      ]);
+    }
+    // A prefix the file does not start with is still an unknown plan.
+    const other = await runAgents(['--format', 'json', 'plan', 'show', '01ZZ'], { cwd });
+    expect([other.code, JSON.parse(other.stdout).error.code]).toEqual([2, 'unknown-id']);
+    rmSync(join(store, 'plans'), { recursive: true });
+    writeFileSync(join(store, 'plans'), 'x\n');
+    for (const args of [
+      ['plan', 'list'],
+      ['plan', 'show', EXAMPLE_PLAN],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect([r.code, JSON.parse(r.stdout).error.detail?.diagnostics?.[0]], args.join(' ')).toEqual([
+        3,
+        expect.objectContaining({ code: 'unknown-path', file: 'plans' }),
+      ]);
+    }
+  });
+});
+
 // An invariant written by hand as `.yml` is never read: a reader that left it out in silence would give a shorter set.
 describe('an invariant file with another YAML ending (.yml, .YAML)', () => {
   it('is an error of every reader of its scope (exit 3), as validate says it; a .yaml of its name beside it is read', async () => {

@@ -7,7 +7,8 @@ import { type Plan, type Scope, type ScopedInvariant, type Target, actionName, d
 import { appliesTo, type EffectiveEntry } from '../../core/resolve.ts';
 import { isUlid } from '../../core/names.ts';
 import { parseYaml } from '../../core/yaml-file.ts';
-import { emptySnapshot, readEntries, readFailure, readFolders } from '../../store/read.ts';
+import { emptySnapshot, readEntries, readFailure, readFolders, standingAt } from '../../store/read.ts';
+import { isRequiredFolder } from '../../store/read-plan.ts';
 import { parseYamlDocument } from '../../store/yaml-document.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
@@ -214,10 +215,16 @@ function holdsInvariants(rel: string): boolean {
 export async function resolvePlanId(svc: InvariantContext, prefix: string): Promise<string> {
   const wanted = normalisePrefix(prefix);
   const entries = await svc.source.list('plans', { recursive: false });
-  // A linked plans/ or plan folder is an invalid store (exit 3), not an unknown plan.
+  // A linked plans/ or plan folder, or a file in the place of either (a bad merge), is an invalid store (exit 3), as
+  // `plan list` says, not an unknown plan.
   if (wanted !== undefined) {
-    const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
-    if (links.length > 0) requireValid(await readEntries(svc.source, links), `read plan ${wanted}`);
+    const standing = entries.filter(
+      (e) =>
+        (e.type === 'symlink' || (e.type !== 'dir' && isRequiredFolder(e.path, e.type))) &&
+        (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)),
+    );
+    standing.push(...(await standingAt(svc.source, 'plans', entries)));
+    if (standing.length > 0) requireValid(await readEntries(svc.source, standing), `read plan ${wanted}`);
   }
   const ids = planIdsIn(entries);
   const hint = plansHint(svc);
