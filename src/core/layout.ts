@@ -289,6 +289,9 @@ export function badId(path: string, kind: Extract<PathKind, { kind: 'bad-id' }>)
       : kind.of === 'record'
         ? [`${folder.slice(folder.lastIndexOf('/') + 1)}/`, 'a record', 'the plan folder']
         : ['waivers/', 'a waiver', 'waivers/'];
+  // A name that is an id but for its case (a hand rename, a case-folding file system) is named as the id it stands for.
+  const name = path.slice(path.lastIndexOf('/') + 1, -'.yaml'.length);
+  const meant = isUlid(name.toUpperCase()) ? `${folder}/${name.toUpperCase()}.yaml` : '<its id>.yaml';
   return {
     code: 'id-invalid',
     severity: 'error',
@@ -299,7 +302,7 @@ export function badId(path: string, kind: Extract<PathKind, { kind: 'bad-id' }>)
     hint:
       kind.of === 'invariant'
         ? // --fix renames a file holding a valid id, and gives one to a file holding none (docs/validation.md).
-          'Rename the file to <its id>.yaml (`agents validate --fix` does it, and gives a file without an id one), or move it out of the scope folder.'
-        : `Rename the file to <its id>.yaml, or move it out of ${leave}.`,
+          `Rename the file to ${meant} (\`agents validate --fix\` does it, and gives a file without an id one), or move it out of the scope folder.`
+        : `Rename the file to ${meant}, or move it out of ${leave}.`,
   };
 }

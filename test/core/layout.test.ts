@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
+  badId,
   classifyPath,
   isKnownFolder,
   isTemporaryName,
@@ -287,5 +288,26 @@ describe('lockFolderOf: the lock a rewrite of a file takes', () => {
     ['schemas/invariant.schema.json', undefined],
   ])('%s → %s', (rel, folder) => {
     expect(lockFolderOf(rel)).toBe(folder);
+  });
+});
+
+describe('badId: a file named by an id in the wrong case', () => {
+  // The id a hand-renamed (or case-folded) file stands for is named, so the rename is one step, not a guess.
+  test.each([
+    [`actions/deploy/prod/${ID.toLowerCase()}.yaml`, `actions/deploy/prod/${ID}.yaml`],
+    [`projects/web/${ID.slice(0, 10)}${ID.slice(10).toLowerCase()}.yaml`, `projects/web/${ID}.yaml`],
+    [`plans/${PLAN_A}/violations/${ID.toLowerCase()}.yaml`, `plans/${PLAN_A}/violations/${ID}.yaml`],
+    [`projects/web/waivers/${ID.toLowerCase()}.yaml`, `projects/web/waivers/${ID}.yaml`],
+  ])('%s names %s', (path, meant) => {
+    const d = badId(path, classifyPath(path) as Extract<PathKind, { kind: 'bad-id' }>);
+    expect([d.code, d.hint?.includes(meant)]).toEqual(['id-invalid', true]);
+  });
+
+  test('a name that is no id in any case names none', () => {
+    const d = badId(
+      'actions/deploy/prod/INV-no-friday.yaml',
+      classifyPath('actions/deploy/prod/INV-no-friday.yaml') as Extract<PathKind, { kind: 'bad-id' }>,
+    );
+    expect([d.code, d.hint?.includes('<its id>.yaml')]).toEqual(['id-invalid', true]);
   });
 });
