@@ -3,6 +3,9 @@
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { AgentsError } from '../../src/core/errors.ts';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { refuseUnknownInvariant } from '../../src/service/invariants/lookup.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { inheritedFacts } from '../../src/validate/inherited-keys.ts';
 import { sourceActionIds } from '../../src/validate/source-actions.ts';
@@ -98,6 +101,23 @@ describe('remove, edit and move of an inherited id', () => {
     for (const args of [['show', SECRETS], ...writes])
       expect(await refusal(...args), args[0]).toEqual([2, 'extends-not-fetched', 'policy']);
     expect(readdirSync(join(app, '.agents/projects/myapp'))).toEqual([`${LOCAL}.yaml`]);
+  });
+});
+
+describe('an id outside an effective set, with a policy source not fetched', () => {
+  // The set's readers stop at the source first; the refusal of an id outside a set read before the cache went says the
+  // same, never unknown-id, which would send the user looking for a typo in an id the source holds.
+  it("is refused with the source's code (extends-not-fetched), as show refuses it; an id the store holds returns", async () => {
+    const app = await pinnedApp();
+    rmSync(join(app, '.git/agents/extends/policy.git'), { recursive: true, force: true });
+    const svc = new InvariantService(join(app, '.agents'));
+    const hints = { otherKind: 'o', unknown: 'u' };
+    const refused = await refuseUnknownInvariant(svc, SECRETS, [], hints).then(
+      () => undefined,
+      (error: AgentsError) => [error.code, error.exitCode],
+    );
+    expect(refused).toEqual(['extends-not-fetched', 2]);
+    await expect(refuseUnknownInvariant(svc, LOCAL, [], hints)).resolves.toBeUndefined();
   });
 });
 

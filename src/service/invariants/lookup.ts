@@ -257,9 +257,16 @@ export async function refuseUnknownInvariant(
   if (refused) throw refused;
   if (found.some((f) => f.kind === 'invariant')) return;
   const named = (list: readonly { id: string }[]) => list.some((i) => i.id.startsWith(wanted));
-  if (named(await svc.inherited().catch(() => []))) return;
+  // A policy source not pinned or fetched yet may hold the id: its refusal is said of the id (as resolveId says it),
+  // never "unknown id", which would send the user looking for a typo.
+  const read = (list: () => Promise<{ id: string }[]>) =>
+    list().catch((error: unknown) => {
+      if (sourceNotReady(error)) throw notReadForId(wanted, error, false);
+      return [];
+    });
+  if (named(await read(() => svc.inherited()))) return;
   const { sourceTemplates } = await import('./source-actions.ts');
-  if (named(await sourceTemplates(svc).catch(() => []))) return;
+  if (named(await read(() => sourceTemplates(svc)))) return;
   throw noSuchId('invariant', wanted, hints.unknown, inSet);
 }
 
