@@ -173,20 +173,23 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
         lockAge: (path: string) => lockAge(join(options.store, path)),
         temporaryWriter: (path: string) => tempWriterState(join(options.store, path), deps.processAlive),
       };
-  // Policy sources (docs/extends.md): their modules load only for a store that extends one.
-  const extending = await extendsSomething(source);
-  const inherited = extending ? (await import('./inherited-keys.ts')).inheritedFacts(options.store, source) : undefined;
-  const sourceOptions = inherited
-    ? {
-        sourceActionIds: (await import('./source-actions.ts')).sourceActionIds(options.store, source),
-        inheritedKeys: inherited.keys,
-        inheritedTexts: inherited.texts,
-        inheritedDigest: inherited.digest,
-      }
-    : {};
-  let report: ValidateReport = await checkTree(source, { ...checkOptions, ...sourceOptions }, git?.GitError);
-  // Floors of the policy sources this store extends, and the order config.yaml lists them in.
-  if (extending) {
+  // The whole check, policy sources' included: the one run again after a --fix that renamed or locked, so that the
+  // fixed store is never called clean while a floor it breaks, or an inherited id it names, goes unread.
+  const checkWhole = async (tree: TreeSource): Promise<ValidateReport> => {
+    // Policy sources (docs/extends.md): their modules load only for a store that extends one.
+    const extending = await extendsSomething(tree);
+    const inherited = extending ? (await import('./inherited-keys.ts')).inheritedFacts(options.store, tree) : undefined;
+    const sourceOptions = inherited
+      ? {
+          sourceActionIds: (await import('./source-actions.ts')).sourceActionIds(options.store, tree),
+          inheritedKeys: inherited.keys,
+          inheritedTexts: inherited.texts,
+          inheritedDigest: inherited.digest,
+        }
+      : {};
+    const checked = await checkTree(tree, { ...checkOptions, ...sourceOptions }, git?.GitError);
+    if (!extending) return checked;
+    // Floors of the policy sources this store extends, and the order config.yaml lists them in.
     const started = options.onTime ? performance.now() : 0;
     const [{ lockedDiagnostics }, { orderDiagnostics }, { readExtendsState }] = await Promise.all([
       import('./locked.ts'),
@@ -194,11 +197,12 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
       import('../store/extends.ts'),
     ]);
     // config.yaml's extends and the lock, read once for both checks.
-    const state = await readExtendsState(source);
-    const found = [...(await lockedDiagnostics(options.store, source, state)), ...(await orderDiagnostics(options.store, source, state))];
-    report = { ...report, diagnostics: [...report.diagnostics, ...found] };
+    const state = await readExtendsState(tree);
+    const found = [...(await lockedDiagnostics(options.store, tree, state)), ...(await orderDiagnostics(options.store, tree, state))];
     options.onTime?.('extends', performance.now() - started, started);
-  }
+    return { ...checked, diagnostics: [...checked.diagnostics, ...found] };
+  };
+  let report: ValidateReport = await checkWhole(source);
   if (only)
     refuseUnlisted(
       only,
@@ -240,7 +244,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
       : fixes.some((f) => f.done || f.action === 'add-modeline')
         ? reportAfterFixes(report, fixes)
         : report;
-    report = after ?? (await checkTree(new WorkingTreeSource(options.store), checkOptions));
+    report = after ?? (await checkWhole(new WorkingTreeSource(options.store)));
   }
   cache.save();
   // A named file that --fix renamed (or gave an id) is reported under its new name too: its findings and its modeline

@@ -104,6 +104,25 @@ describe('remove, edit and move of an inherited id', () => {
   });
 });
 
+describe('validate --fix that renames a file, in a store that extends a source', () => {
+  // The check run again after the rename left out the policy sources: a store plain validate fails was called clean.
+  it('reports what plain validate reports: the floor a copy weakens, and no unknown-invariant for a waiver of an inherited id', async () => {
+    const app = await pinnedApp();
+    expect((await waiveForMyapp(app, SECRETS)).code).toBe(0);
+    writeFileSync(
+      join(app, `.agents/global/${MINE.toLowerCase()}.yaml`),
+      invariantYaml(MINE, 'Never delete production data', { severity: 'warning' }),
+    );
+    const fixed = await run(app, 'validate', '--fix', '--format', 'json');
+    const out = JSON.parse(fixed.stdout) as { fixes: { action: string; done: boolean }[]; diagnostics: { code: string }[] };
+    expect(out.fixes).toContainEqual(expect.objectContaining({ action: 'rename', done: true }));
+    const after = (r: typeof out) => r.diagnostics.map((d) => d.code).filter((c) => c !== 'modeline-missing');
+    expect([fixed.code, after(out)]).toEqual([1, ['locked-weakened']]);
+    const plain = await run(app, 'validate', '--format', 'json');
+    expect([plain.code, after(JSON.parse(plain.stdout))]).toEqual([1, ['locked-weakened']]);
+  });
+});
+
 describe('an id outside an effective set, with a policy source not fetched', () => {
   // The set's readers stop at the source first; the refusal of an id outside a set read before the cache went says the
   // same, never unknown-id, which would send the user looking for a typo in an id the source holds.
