@@ -70,6 +70,11 @@ export function globProblem(glob: string): string | undefined {
         bracket = false;
         // The matcher makes the class a regular expression: a range whose ends are out of order (`[a-Z]`) is none.
         const body = glob.slice(opened + 1, i);
+        // A POSIX class (`[[:alpha:]]`) is no class of the matcher: it would read `[[:alpha:]` and a literal "]", and
+        // match other files than a target's reader (or git) would. Refused, never matched another way in silence.
+        const posix = /\[([:=.])[^\]]*\1$/.exec(body);
+        if (posix)
+          return `has a POSIX class "${posix[0]}]" inside "[…]", which is not taken; write its characters (for [:alpha:], "[a-zA-Z]")`;
         try {
           new RegExp(classSource(body));
         } catch {

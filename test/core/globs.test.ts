@@ -45,6 +45,19 @@ describe('globProblem', () => {
     ['docs/[a-Z]*.md', 'has a class "[a-Z]" whose range runs backwards; write its first character first'],
     ['docs/[!9-0]/**', 'has a class "[!9-0]" whose range runs backwards; write its first character first'],
     ['docs/[A-z0-9-]/**', undefined],
+    // A POSIX class reads as other characters and a literal "]" here, and as a class to a target's reader: refused.
+    [
+      'src/[[:alpha:]]*.ts',
+      'has a POSIX class "[:alpha:]" inside "[…]", which is not taken; write its characters (for [:alpha:], "[a-zA-Z]")',
+    ],
+    [
+      'src/[![:digit:]x]',
+      'has a POSIX class "[:digit:]" inside "[…]", which is not taken; write its characters (for [:alpha:], "[a-zA-Z]")',
+    ],
+    ['src/[[=e=]]', 'has a POSIX class "[=e=]" inside "[…]", which is not taken; write its characters (for [:alpha:], "[a-zA-Z]")'],
+    // A "[" and a ":" of their own in a class are characters, as before.
+    ['src/[[:]x', undefined],
+    ['src/[[:alpha]x', undefined],
     ['src/{a,b', 'has a "{" without its "}"'],
     ['src/a}', 'has a "}" without its "{"'],
     ['src/[ab', 'has a "[" without its "]"'],

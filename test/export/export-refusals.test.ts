@@ -158,6 +158,25 @@ describe("agents export, a path Copilot's applyTo cannot hold", () => {
     expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
     expect((await runAgents(['which', 'apps/web/x.ts'], { cwd: repo })).code).toBe(3);
   });
+
+  it('a POSIX class ([[:alpha:]]): refused alike by export, validate, which and the guard, as the matcher would read it otherwise', async () => {
+    // The matcher reads "[[:alpha:]" and a literal "]" (apps/a]x matches, apps/a does not) while a target's reader
+    // takes a class of letters: one route (globProblem) refuses it for every reader.
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - "packages/[[:alpha:]]*/**"\n');
+    const snap = snapshot(repo);
+    const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md,cursor'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.message.startsWith('projects/web/project.yaml:3:5: ')).toBe(true);
+    expect(snapshot(repo)).toEqual(snap);
+    const v = await runAgents(['--format', 'json', 'validate'], { cwd: repo });
+    expect(v.code).toBe(1);
+    expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
+    expect((await runAgents(['which', 'apps/web/x.ts'], { cwd: repo })).code).toBe(3);
+    expect((await runAgents(['guard', 'check', '--staged'], { cwd: repo })).code).toBe(3);
+    const add = await runAgents(['--format', 'json', 'project', 'add', 'ui', '--path', 'ui/[[:digit:]]*'], { cwd: repo });
+    expect(add.code).toBe(2);
+  });
 });
 
 describe('agents export, a store kept at the top of the repository', () => {
