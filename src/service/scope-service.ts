@@ -18,7 +18,7 @@ import type { TreeSource } from '../store/tree-source.ts';
 import { lockedWrite } from './commit.ts';
 import { type OptionWords, optionWords } from './option-words.ts';
 import { pinnedTrees } from './invariants/pinned-sources.ts';
-import { namedFolders, templateRefs } from './invariants/projects.ts';
+import { namedFolders, refuseActionNotAFolder, templateRefs } from './invariants/projects.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
 import { type InvariantService, requireInvariantService, requireValid, toScope } from './invariant-service.ts';
 import { requireOwnScope } from './invariants/rules.ts';
@@ -187,6 +187,7 @@ export class ScopeService {
     const folder = `actions/${ref}`;
     const path = `${folder}/action.yaml`;
     refuseLongDescription(description, path, 'action.schema.json', optionWords(this.invariants.optionWords));
+    await refuseActionNotAFolder(this.source, ref);
     await this.refuseLinks([folder]);
     const [{ formatActionFile }, { writeFileAtomic }] = await Promise.all([
       import('../core/serialize.ts'),

@@ -87,6 +87,38 @@ describe("a file where a project's folder, or projects/, goes, for a command tha
   });
 });
 
+// The same of a template: `action add` and `invariant add --action` said "write-failed" (exit 2) where `invariant list
+// --action` says unknown-path (exit 3).
+describe("a file where an action template's folder, its namespace's or actions/ goes, for a command that writes there", () => {
+  it('is unknown-path exit 3 naming the file, as the readers say it, and nothing is written', async () => {
+    const store = testStore({ [`global/${P}.yaml`]: invariantYaml(P, 'Global rule') });
+    const cwd = dirname(store);
+    const refused = async (file: string) => {
+      for (const args of [
+        ['action', 'add', 'deploy/prod'],
+        ['invariant', 'add', '--action', 'deploy/prod', 'No Friday deploys'],
+        ['invariant', 'move', P, '--action', 'deploy/prod'],
+      ]) {
+        const r = await runAgents(['--format', 'json', ...args], { cwd });
+        expect([r.code, JSON.parse(r.stdout).error.detail?.diagnostics?.[0]], `${file}: ${args.join(' ')}`).toEqual([
+          3,
+          expect.objectContaining({ code: 'unknown-path', file }),
+        ]);
+      }
+    };
+    mkdirSync(join(store, 'actions/deploy'), { recursive: true });
+    writeFileSync(join(store, 'actions/deploy/prod'), 'x\n');
+    await refused('actions/deploy/prod');
+    rmSync(join(store, 'actions/deploy'), { recursive: true });
+    writeFileSync(join(store, 'actions/deploy'), 'x\n');
+    await refused('actions/deploy');
+    rmSync(join(store, 'actions'), { recursive: true });
+    writeFileSync(join(store, 'actions'), 'x\n');
+    await refused('actions');
+    expect(readdirSync(join(store, 'global'))).toEqual([`${P}.yaml`]);
+  });
+});
+
 // A plan asked for by id or prefix whose folder is a file was "no plan with id", and plans/ a file listed as "No plans".
 describe("a file where a plan's folder, or plans/, goes, for a command given the plan", () => {
   it('is unknown-path exit 3 naming the file, never an unknown plan or no plans', async () => {

@@ -4,7 +4,7 @@ import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalString, requiredString } from '../../core/input-shape.ts';
 import { type Scope, actionName } from '../../core/model.ts';
 import { isName, isProjectName } from '../../core/names.ts';
-import { emptySnapshot, readAllPlans, readEntries, readFolders } from '../../store/read.ts';
+import { emptySnapshot, readAllPlans, readEntries, readFolders, standingAt } from '../../store/read.ts';
 import { listProjectFolders } from '../../store/projects.ts';
 import { isRequiredFolder } from '../../store/read-plan.ts';
 import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
@@ -255,6 +255,7 @@ export async function actionNames(svc: InvariantContext): Promise<string[]> {
 export async function checkNewAction(svc: InvariantContext, ref: string, doing = 'add to'): Promise<void> {
   const known = await actionRefs(svc.source);
   if (known.includes(ref)) return;
+  await refuseActionNotAFolder(svc.source, ref);
   const suggestions = closeTo(ref, known);
   if (suggestions.length === 0) return;
   const words = optionWords(svc.optionWords);
@@ -268,6 +269,22 @@ export async function checkNewAction(svc: InvariantContext, ref: string, doing =
     words,
   );
   throw new UsageError(message, hint, detail, 'close-action-name');
+}
+
+/**
+ * Refuses (exit 3, as `invariant list --action` does) a template `NS/NAME` whose folder cannot be made because a file
+ * or a link stands in the place of `actions/`, the namespace's folder or the template's: said as what it is, never as
+ * a folder a write failed to make.
+ */
+export async function refuseActionNotAFolder(tree: TreeSource, ref: string): Promise<void> {
+  const standing: TreeEntry[] = [];
+  const parents = new Map<string, TreeEntry[]>();
+  for (const folder of ['actions', `actions/${ref.slice(0, ref.indexOf('/'))}`, `actions/${ref}`]) {
+    const listed = await tree.list(folder, { recursive: false });
+    // A link lists as itself; a file lists as an empty folder (standingAt).
+    standing.push(...listed.filter((e) => e.path === folder), ...(await standingAt(tree, folder, listed, parents)));
+  }
+  if (standing.length > 0) requireValid(await readEntries(tree, standing), `use action ${ref}`);
 }
 
 /** The existing names a new `name` is close to (a likely typo), the closest first; none when it is close to none. */
