@@ -116,10 +116,10 @@ describe('validate --fix that renames a file, in a store that extends a source',
     const fixed = await run(app, 'validate', '--fix', '--format', 'json');
     const out = JSON.parse(fixed.stdout) as { fixes: { action: string; done: boolean }[]; diagnostics: { code: string }[] };
     expect(out.fixes).toContainEqual(expect.objectContaining({ action: 'rename', done: true }));
-    const after = (r: typeof out) => r.diagnostics.map((d) => d.code).filter((c) => c !== 'modeline-missing');
-    expect([fixed.code, after(out)]).toEqual([1, ['locked-weakened']]);
+    const codes = (r: typeof out) => r.diagnostics.map((d) => d.code).filter((c) => c !== 'modeline-missing');
+    expect([fixed.code, codes(out)]).toEqual([1, ['locked-weakened']]);
     const plain = await run(app, 'validate', '--format', 'json');
-    expect([plain.code, after(JSON.parse(plain.stdout))]).toEqual([1, ['locked-weakened']]);
+    expect([plain.code, codes(JSON.parse(plain.stdout))]).toEqual([1, ['locked-weakened']]);
   });
 });
 
