@@ -41,3 +41,11 @@ export function chooseTargets(given: readonly string[] | undefined, config: Stor
   }
   return [...new Set(names as ExportTargetName[])].sort();
 }
+
+/**
+ * The targets an export neither writes nor finds in config.yaml's list: their files' blocks are said, never touched.
+ * With no list, each run's --target is all there is, so none is dropped.
+ */
+export function droppedTargets(targets: readonly ExportTargetName[], listed: readonly ExportTargetName[]): ExportTargetName[] {
+  return listed.length === 0 ? [] : EXPORT_TARGETS.filter((t) => !targets.includes(t) && !listed.includes(t));
+}

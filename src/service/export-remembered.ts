@@ -3,6 +3,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { holdsBlock, TARGETS } from '../core/export.ts';
+import { droppedTargets } from '../core/export-choice.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { type ExportCache, textHash } from '../store/export-cache.ts';
 import type { ExportPlan, WatchedFile } from './export-plan.ts';
@@ -72,6 +73,31 @@ export function planFromCache(
       };
       if (names.some(stray)) return undefined;
     }
+    // A target config.yaml does not list whose root or rule files hold a block the run that made the cache did not see
+    // (a one-off `--target` export since): a computed export says them, so the cache cannot answer without a word.
+    const seen = new Set((data.watched ?? []).map((w) => w.path));
+    const blockIn = (rel: string) => {
+      if (seen.has(rel)) return false;
+      try {
+        const text = readExisting(top, rel, folders);
+        return text !== undefined && holdsBlock(text);
+      } catch {
+        // A file the export cannot read as its own (a link, not UTF-8) is not said by a computed export either.
+        return false;
+      }
+    };
+    for (const t of droppedTargets(targets, listed)) {
+      const spec = TARGETS[t];
+      if (blockIn(spec.root)) return undefined;
+      if (!spec.projectDir || !spec.projectFilePattern) continue;
+      let names: string[];
+      try {
+        names = readdirSync(join(top, spec.projectDir));
+      } catch {
+        continue;
+      }
+      if (names.some((n) => spec.projectFilePattern!.test(n) && blockIn(`${spec.projectDir}/${n}`))) return undefined;
+    }
   }
   return {
     top,
@@ -86,6 +112,8 @@ export function planFromCache(
     digest,
     cacheKey: key,
     cached: true,
+    // The files its warnings were read from: strayNestedBlock takes those of a dropped target as known.
+    replay: { warnings: [...(data.warnings ?? [])], watched: [...(data.watched ?? [])] },
   };
 }
 
@@ -95,8 +123,16 @@ export function planFromCache(
  * computes its files says. Git lists them, as that export does (nestedTargetFiles).
  */
 export async function strayNestedBlock(cached: ExportPlan, storeRel: string): Promise<boolean> {
-  const names = cached.targets.flatMap((t) => (TARGETS[t].nestedName ? [TARGETS[t].nestedName] : []));
-  const known = new Set([...cached.changes.map((c) => c.path), ...cached.linked.map((l) => l.path)]);
+  // A dropped target's nested file that holds a block is said by that export too (obsoleteFiles), so it is looked for;
+  // one its warnings name already is known.
+  const nestedOf = (targets: readonly ExportTargetName[]) => targets.flatMap((t) => (TARGETS[t].nestedName ? [TARGETS[t].nestedName] : []));
+  const own = new Set(nestedOf(cached.targets));
+  const names = [...own, ...nestedOf(droppedTargets(cached.targets, cached.listed))];
+  const known = new Set([
+    ...cached.changes.map((c) => c.path),
+    ...cached.linked.map((l) => l.path),
+    ...(cached.replay?.watched ?? []).map((w) => w.path),
+  ]);
   const folders = new Set<string>();
   for (const rel of await nestedTargetFiles(cached.top, storeRel, names)) {
     if (known.has(rel)) continue;
@@ -104,8 +140,9 @@ export async function strayNestedBlock(cached: ExportPlan, storeRel: string): Pr
       const text = readExisting(cached.top, rel, folders);
       if (text !== undefined && holdsBlock(text)) return true;
     } catch {
-      // A file the export cannot read as its own (a link on the way, not UTF-8): the export that computes says what it is.
-      return true;
+      // A file the export cannot read as its own (a link on the way, not UTF-8): the export that computes says what it is,
+      // if it is a target's (a dropped target's is left unsaid).
+      if (own.has(rel.slice(rel.lastIndexOf('/') + 1))) return true;
     }
   }
   return false;

@@ -2,14 +2,14 @@ import { unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { crlf } from '../core/file-style.ts';
 import { throwIfCancelled, UsageError } from '../core/errors.ts';
-import { chooseTargets } from '../core/export-choice.ts';
+import { chooseTargets, droppedTargets } from '../core/export-choice.ts';
 import { renderStandalone, standaloneSection } from '../core/export-standalone.ts';
 import { optionalSignal, requiredString } from '../core/input-shape.ts';
 import { intoStore } from '../core/globs.ts';
 import { storeFolderOf } from '../store/git-dir.ts';
 import { checkedExportOptions, checkPlanShape, type ExportOptions } from './export-options.ts';
 import { TARGETS, planExport, unexpressedGlobs, type ExportFile, type ExportProject } from '../core/export.ts';
-import { EXPORT_TARGETS, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
+import type { ScopedInvariant, StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { quoteText } from '../core/plain-text.ts';
 import { waiverExpiry, waiverFolder, waiversInSet } from '../core/waivers.ts';
@@ -296,7 +296,7 @@ export class ExportService {
     // A whole export also clears what it wrote for projects that no longer name those files (only files holding an agents block).
     if (options.project === undefined) {
       // Targets config.yaml stopped listing (with no list, each run's --target is all there is: nothing is dropped).
-      const dropped = listed.length === 0 ? [] : EXPORT_TARGETS.filter((t) => !targets.includes(t) && !listed.includes(t));
+      const dropped = droppedTargets(targets, listed);
       const obsolete = await obsoleteFiles(top, storeRel, targets, planned, folders, sha256, options.force ?? false, dropped, otherwise);
       out.changes.push(...obsolete.changes);
       out.refused.push(...obsolete.refused);

@@ -208,6 +208,37 @@ describe('export edges', () => {
     expect(after.stderr).not.toContain('no longer exported');
   });
 
+  it('a check the cache answers says the files of a target config.yaml does not list that appeared since it was made', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    expect((await run(repo, 'export')).code).toBe(0);
+    expect((await run(repo, 'export', '--check')).code).toBe(0);
+    // A one-off export of targets config.yaml does not list: their root files, rule folders and nested files hold blocks.
+    expect((await run(repo, 'export', '--target', 'cursor,gemini-md,copilot')).code).toBe(0);
+    const computed = await run(repo, 'export', '--check', '--no-cache');
+    expect(computed.code).toBe(0);
+    for (const t of ['cursor', 'gemini-md', 'copilot']) expect(computed.stderr).toContain(`for ${t}, which is no longer exported`);
+    for (let n = 0; n < 2; n++) {
+      expect(await run(repo, 'export', '--check')).toEqual(computed);
+      expect((await run(repo, 'export')).stderr).toBe(computed.stderr);
+    }
+    // Only a nested file of a dropped target with a block, its root file and rule files gone: said as well.
+    rmSync(join(repo, '.cursor'), { recursive: true });
+    rmSync(join(repo, '.github'), { recursive: true });
+    rmSync(join(repo, 'GEMINI.md'));
+    const nested = await run(repo, 'export', '--check', '--no-cache');
+    expect(nested.stderr).toContain('for gemini-md, which is no longer exported');
+    expect(nested.stderr).not.toContain('for cursor');
+    expect(await run(repo, 'export', '--check')).toEqual(nested);
+    // A file of a dropped target's name without a block (the team's own Copilot instructions) is no reason to compute.
+    for (const f of readdirSync(repo, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('GEMINI.md'))) rmSync(join(repo, f));
+    mkdirSync(join(repo, '.github'));
+    writeFileSync(join(repo, '.github/copilot-instructions.md'), '# Our own notes\n');
+    const own = await run(repo, 'export', '--check');
+    expect(own.code).toBe(0);
+    expect(own.stderr).toBe('');
+  });
+
   it("a code fence of the owner's that opens above the block and is never closed is said with its line; the export is written", async () => {
     const repo = monorepo();
     writeFileSync(join(repo, 'AGENTS.md'), '# Notes\n\n```sh\nnpm test\n');
