@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -54,16 +55,25 @@ describe("docs/export.md's monorepo, step by step", () => {
     const { targets, paths, invariants } = tree();
     expect(targets).toEqual(['agents-md', 'claude-md', 'cursor']);
     expect((await run(dir, ['init'])).code).toBe(0);
+    // As the page says: the `# ` taken off the two `export:` lines `agents init` wrote as comments.
     const config = join(dir, '.agents/config.yaml');
-    writeFileSync(config, `${readFileSync(config, 'utf8')}export:\n  targets: [${targets.join(', ')}]\n`);
-    for (const [project, globs] of paths) {
-      for (const glob of globs) mkdirSync(join(dir, glob.replace(/\/\*\*$/, '')), { recursive: true });
-      const r = await run(dir, ['project', 'add', project, ...globs.flatMap((g) => ['--path', g])]);
+    const commented = readFileSync(config, 'utf8');
+    expect(section).toContain('delete the `# ` at the start of `# export:` and of the `targets:` line');
+    writeFileSync(config, commented.replace(/^# (export:\n)# ( {2}targets: .*)$/m, '$1$2'));
+    expect(parse(readFileSync(config, 'utf8')).export).toEqual({ targets });
+    // Each project as the page's `project add` lines make it (the words of each line, its globs quoted for the shell).
+    const adds = [...section.matchAll(/`agents project\s+add ([^`]+)`/g)].map((m) =>
+      [...m[1]!.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((w) => w[1] ?? w[2] ?? w[3]!),
+    );
+    expect(adds.map((a) => a[0])).toEqual([...paths.keys()]);
+    for (const words of adds) {
+      for (const glob of paths.get(words[0]!)!) mkdirSync(join(dir, glob.replace(/\/\*\*$/, '')), { recursive: true });
+      const r = await run(dir, ['project', 'add', ...words]);
       expect(r.code, r.stderr).toBe(0);
     }
-    // The billing project's description, as its project.yaml on the page gives it.
+    // The billing project's project.yaml is the one the page shows.
     const billing = blocks.find((b) => b.lang === 'yaml')!.text;
-    writeFileSync(join(dir, '.agents/projects/billing/project.yaml'), billing);
+    expect(readFileSync(join(dir, '.agents/projects/billing/project.yaml'), 'utf8')).toBe(billing);
     for (const { scope, text } of invariants) expect((await run(dir, ['invariant', 'add', ...scope, text])).code).toBe(0);
 
     let cwd = dir;
