@@ -286,7 +286,8 @@ export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Pr
       const { edit, by, add } = hookToEdit(top, dir, path, current, storeArg);
       throw new UsageError(
         `a pre-commit hook that agents did not install already exists: ${path}${by ? ` (${by}'s)` : ''}`,
-        `Nothing was changed. Add ${add} to ${edit} yourself${by ? ` (${by} writes ${path} again at each install)` : ''}, or use the pre-commit framework or husky (see ${docsRef('validation.md')}).`,
+        // A hook manager's hook is rewritten from its config, which is the way to add ours; switching managers is none.
+        `Nothing was changed. Add ${add} to ${edit} yourself${by ? ` (${by} writes ${path} again at each install; see` : ', or use the pre-commit framework or husky (see'} ${docsRef('validation.md')}).`,
         { path, edit },
         'foreign-hook',
       );
