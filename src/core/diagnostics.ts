@@ -56,6 +56,7 @@ export type DiagnosticCode =
   | 'locked-weakened'
   | 'locked-waived'
   | 'extends-order'
+  | 'extends-pin-unlisted'
   | 'schema-outdated'
   | 'modeline-missing'
   // projects' paths (project.yaml)

@@ -63,6 +63,14 @@ export function staleReason(source: ExtendsSource, pin: LockEntry | undefined): 
 }
 
 /**
+ * The pins of `lock` for sources config.yaml's extends does not list (by name), with their index in the lock: nothing
+ * reads them, and `extends update` removes them. A config.yaml emptied or truncated leaves every pin here.
+ */
+export function unlistedPins(sources: readonly ExtendsSource[], lock: ExtendsLock | undefined): { index: number; name: string }[] {
+  return (lock?.sources ?? []).flatMap((p, index) => (sources.some((s) => s.name === p.name) ? [] : [{ index, name: p.name }]));
+}
+
+/**
  * The index in `sources` (config.yaml's extends) of the source a policy source's own lock names as `pinned`, by name
  * or URL; -1 when config.yaml lists none of it.
  */

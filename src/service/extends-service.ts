@@ -5,6 +5,7 @@ import {
   DEFAULT_SOURCE_PATH,
   isCommitId,
   listedIndex,
+  unlistedPins,
   sourceOfPin,
   type ExtendsLock,
   type LockEntry,
@@ -180,7 +181,7 @@ async function fetchSources(
  * is inherited, in silence.
  */
 function leftPins(state: ExtendsState, update: string, notice?: (message: string) => void): void {
-  const left = (state.lock?.sources ?? []).filter((p) => !state.sources.some((s) => s.name === p.name)).map((p) => p.name);
+  const left = unlistedPins(state.sources, state.lock).map((p) => p.name);
   if (left.length > 0)
     notice?.(
       `extends.lock.yaml still pins ${left.join(', ')}, which config.yaml's extends no longer lists: run \`${update}\` to remove ${left.length === 1 ? 'that pin' : 'those pins'}.`,

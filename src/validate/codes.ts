@@ -69,6 +69,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'locked-waived': 'A waiver names an invariant a policy source locks, or a copy of its text.',
   'extends-order':
     "A policy source is listed in config.yaml's `extends` before a source that extends it (its own `extends.lock.yaml` pins it): of a text both hold, the nested source's copy would be kept over the nearer policy's.",
+  'extends-pin-unlisted':
+    "`extends.lock.yaml` pins a policy source that config.yaml's `extends` does not list (removed, or config.yaml emptied or truncated): nothing inherits from it; `agents extends update` removes the pin.",
   'schema-outdated': "The store's copy of a schema (for editors) differs from the tool's, or is missing.",
   'modeline-missing':
     "The file lacks the `# yaml-language-server: $schema=…` line naming its own schema's copy in `schemas/`, or its modeline names another schema (`--fix` adds it, or replaces the wrong one).",

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { conflictingOptions, UsageError } from '../core/errors.ts';
 import { mayExtend } from '../core/extends-config.ts';
+import { EXTENDS_LOCK_FILE } from '../core/extends.ts';
 import { repoTop, storeFolderOf } from '../store/git-dir.ts';
 import { refuseSparseStore } from '../store/sparse-store.ts';
 import { assertOwnStore } from '../store/ownership.ts';
@@ -177,7 +178,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   // fixed store is never called clean while a floor it breaks, or an inherited id it names, goes unread.
   const checkWhole = async (tree: TreeSource): Promise<ValidateReport> => {
     // Policy sources (docs/extends.md): their modules load only for a store that extends one.
-    const extending = await extendsSomething(tree);
+    const { extending, locked } = await policyFiles(tree);
     const inherited = extending ? (await import('./inherited-keys.ts')).inheritedFacts(options.store, tree) : undefined;
     const sourceOptions = inherited
       ? {
@@ -188,17 +189,22 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
         }
       : {};
     const checked = await checkTree(tree, { ...checkOptions, ...sourceOptions }, git?.GitError);
-    if (!extending) return checked;
-    // Floors of the policy sources this store extends, and the order config.yaml lists them in.
+    if (!extending && !locked) return checked;
+    // Floors of the policy sources this store extends, the order config.yaml lists them in, and pins it no longer lists.
     const started = options.onTime ? performance.now() : 0;
-    const [{ lockedDiagnostics }, { orderDiagnostics }, { readExtendsState }] = await Promise.all([
+    const [{ lockedDiagnostics }, { orderDiagnostics }, { unlistedPinDiagnostics }, { readExtendsState }] = await Promise.all([
       import('./locked.ts'),
       import('./extends-order.ts'),
+      import('./unlisted-pins.ts'),
       import('../store/extends.ts'),
     ]);
     // config.yaml's extends and the lock, read once for both checks.
     const state = await readExtendsState(tree);
-    const found = [...(await lockedDiagnostics(options.store, tree, state)), ...(await orderDiagnostics(options.store, tree, state))];
+    const found = [
+      ...(await lockedDiagnostics(options.store, tree, state)),
+      ...(await orderDiagnostics(options.store, tree, state)),
+      ...(await unlistedPinDiagnostics(tree, state)),
+    ];
     options.onTime?.('extends', performance.now() - started, started);
     return { ...checked, diagnostics: [...checked.diagnostics, ...found] };
   };
@@ -301,10 +307,18 @@ function withoutModeline(f: FileFacts): FileFacts | undefined {
   return f.d === undefined ? { ...f, m: undefined, l: undefined } : undefined;
 }
 
-/** Does config.yaml name policy sources? A cheap look before loading what reads them. */
-async function extendsSomething(source: TreeSource): Promise<boolean> {
-  const r = (await source.read(['config.yaml'])).get('config.yaml');
-  return r?.ok === true && mayExtend(new TextDecoder().decode(r.bytes));
+/**
+ * Does config.yaml name policy sources, and is there a lock (which may pin sources config.yaml no longer lists)? A
+ * cheap look before loading what reads them.
+ */
+async function policyFiles(source: TreeSource): Promise<{ extending: boolean; locked: boolean }> {
+  const files = await source.read(['config.yaml', EXTENDS_LOCK_FILE]);
+  const config = files.get('config.yaml');
+  const lock = files.get(EXTENDS_LOCK_FILE);
+  return {
+    extending: config?.ok === true && mayExtend(new TextDecoder().decode(config.bytes)),
+    locked: lock !== undefined && (lock.ok || lock.code !== 'missing'),
+  };
 }
 
 async function gitModules() {

@@ -1,5 +1,7 @@
 // A policy source that extends another (an organisation's policy under a platform's): only the source's own
 // global/ and actions/ are inherited, so fetch and update name the sources it pins itself for the consumer to list.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git } from '../helpers/git.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
@@ -139,5 +141,40 @@ describe('extends: a source taken out of config.yaml without extends update', ()
     expect(none.stderr).toContain('platform');
     expect((await run(app, 'extends', 'update')).code).toBe(0);
     expect((await run(app, 'extends', 'fetch')).stderr).toBe('');
+  });
+
+  /** validate's extends-pin-unlisted errors: the pins each names and where each stands in the lock. */
+  const unlisted = async (top: string, ...args: string[]) => {
+    const r = await run(top, 'validate', ...args, '--format', 'json');
+    type D = { code: string; severity: string; file: string; line: number; message: string };
+    const found = (JSON.parse(r.stdout) as { diagnostics: D[] }).diagnostics.filter((d) => d.code === 'extends-pin-unlisted');
+    return {
+      code: r.code,
+      found: found.map((d) => ({ severity: d.severity, file: d.file, line: d.line, org: d.message.includes(' org,') })),
+    };
+  };
+
+  it('validate refuses a pin config.yaml does not list, in the working tree and the index, until extends update removes it', async () => {
+    const { org, app } = await layered();
+    edit(app, '.agents/config.yaml', 'extends:\n', `extends:\n  - url: ${org.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect(await unlisted(app)).toEqual({ code: 0, found: [] });
+    const lock = readFileSync(join(app, '.agents/extends.lock.yaml'), 'utf8').split('\n');
+    const orgLine = lock.findIndex((l) => l.includes('name: org')) + 1;
+    edit(app, '.agents/config.yaml', `  - url: ${org.url}\n    ref: v1\n`, '');
+    expect(await unlisted(app)).toEqual({ code: 1, found: [{ severity: 'error', file: 'extends.lock.yaml', line: orgLine, org: true }] });
+    git(app, 'add', '-A');
+    expect((await unlisted(app, '--staged')).found).toHaveLength(1);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect(await unlisted(app)).toEqual({ code: 0, found: [] });
+  });
+
+  it('a config.yaml emptied (a 0-byte file) while the lock pins sources is refused by validate, never read as extending nothing', async () => {
+    const { app } = await layered();
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    writeFileSync(join(app, '.agents/config.yaml'), '');
+    const r = await unlisted(app);
+    expect(r.code).toBe(1);
+    expect(r.found.map((d) => [d.severity, d.file])).toEqual([['error', 'extends.lock.yaml']]);
   });
 });
