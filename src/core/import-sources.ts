@@ -6,7 +6,7 @@
 
 import { isName } from './names.ts';
 import { withoutAccents } from './normalise.ts';
-import { globProblem, globUnder } from './globs.ts';
+import { commaFreeGlobs, globProblem, globUnder } from './globs.ts';
 import { describeCharacter, findUnsafe, quoteText } from './plain-text.ts';
 
 export const IMPORT_KINDS = [
@@ -120,8 +120,22 @@ function globList(value: unknown): string[] {
   const items = Array.isArray(value) ? value : [value];
   return items
     .flatMap((g) => (typeof g === 'string' ? topLevelItems(g) : []))
+    .flatMap((g) => spreadFolders(g.trim()))
     .map((g) => g.trim().replace(/^\.\//, ''))
     .filter((g) => g !== '');
+}
+
+/** The most globs one glob's alternatives are spread into: past it, the glob stays as written (and is refused so). */
+const MAX_SPREAD = 100;
+
+/**
+ * A glob whose `{…}` holds a "/" (`{apps/web,packages}/**`) as a glob per alternative, which match the same files:
+ * the agents spread such a brace into folders, where a project's paths take alternatives within one segment only.
+ */
+function spreadFolders(glob: string): string[] {
+  if (!/\{[^}]*\//.test(glob)) return [glob];
+  const spread = commaFreeGlobs(glob, MAX_SPREAD);
+  return typeof spread === 'string' ? [glob] : [...new Set(spread)];
 }
 
 /**

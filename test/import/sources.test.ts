@@ -219,6 +219,22 @@ describe('importTarget: where a file applies', () => {
     expect(importTarget('.cursor/rules/x.mdc', 'cursor', appliesTo('cursor', { globs: 'src/**' })).kind).toBe('project');
   });
 
+  it('a glob whose {…} holds a "/" is a glob per alternative, as the agents spread it, not a file skipped', () => {
+    const t = (globs: unknown) => importTarget('.cursor/rules/x.mdc', 'cursor', appliesTo('cursor', { globs }));
+    expect(t('{apps/web,packages}/**')).toEqual({ kind: 'project', name: 'x', paths: ['apps/web/**', 'packages/**'] });
+    expect(t(['src/{a/b,c}.ts', 'lib/**'])).toEqual({ kind: 'project', name: 'x', paths: ['src/a/b.ts', 'src/c.ts', 'lib/**'] });
+    // An alternation within one segment stays as written: project.yaml takes it.
+    expect(t('{apps/web,apps/web}/**/*.{ts,tsx}')).toEqual({
+      kind: 'project',
+      name: 'x',
+      paths: ['apps/web/**/*.ts', 'apps/web/**/*.tsx'],
+    });
+    expect(t('src/**/*.{ts,tsx}')).toEqual({ kind: 'project', name: 'x', paths: ['src/**/*.{ts,tsx}'] });
+    // From a nested rule file's folder, each alternative is read as a glob of its own.
+    const nested = importTarget('apps/web/.cursor/rules/up.mdc', 'cursor', appliesTo('cursor', { globs: '{../../lib,src}/**' }));
+    expect(nested).toEqual({ kind: 'project', name: 'up', paths: ['lib/**', 'apps/web/src/**'] });
+  });
+
   it("a nested rule file's glob that climbs out of its folder is read from the repository's top, refused only above it", () => {
     const nested = (globs: string) => importTarget('apps/web/.cursor/rules/up.mdc', 'cursor', appliesTo('cursor', { globs }));
     expect(nested('../../lib/**')).toMatchObject({ kind: 'project', name: 'up', paths: ['lib/**'] });
