@@ -28,8 +28,11 @@ export interface ImportFile {
   noFrontMatter?: true;
   /** It is written in another language than English: its list items were taken as they stand, for the review to judge. */
   notEnglish?: true;
-  /** Files of the repository its agent is told to read too (`@path` in a CLAUDE.md or GEMINI.md) that this import does not read. */
-  references?: { line: number; path: string }[];
+  /**
+   * Files of the repository its agent is told to read too (`@path` in a CLAUDE.md or GEMINI.md) that this import does
+   * not read; `missing` when no file is there (moved or removed), so the agent reads nothing and nothing is imported.
+   */
+  references?: { line: number; path: string; missing?: true }[];
 }
 
 /** `dropped`: a new rule the review left out (only in the plan a review made, reviewedPlan). */

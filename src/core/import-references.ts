@@ -68,3 +68,11 @@ export function resolveReference(ref: string, rel: string, top: string): string 
   }
   return parts.length === 0 ? undefined : parts.join('/');
 }
+
+/**
+ * Whether a path an `@` names that no file holds is a file's (a name with an extension, `docs/rules.md`), said as
+ * missing, rather than a mention or a package (`@octocat`, `@types/node`), which the agents read as nothing either.
+ */
+export function namesAFile(path: string): boolean {
+  return /(?:^|\/)[^/]*[^/.]\.[A-Za-z0-9]{1,10}$/.test(path);
+}

@@ -29,7 +29,12 @@ export function importJson(
       candidates: f.candidates.length,
       not_english: f.notEnglish === true,
       left_out: f.leftOut,
-      references: (f.references ?? []).map((r) => ({ line: r.line, path: r.path, import: referenceCommand(f, r.path, agents) })),
+      references: (f.references ?? []).map((r) => ({
+        line: r.line,
+        path: r.path,
+        import: r.missing ? null : referenceCommand(f, r.path, agents),
+        missing: r.missing === true,
+      })),
     })),
     candidates: plan.candidates.map((c) => ({
       n: c.n,
@@ -143,7 +148,9 @@ export function planText(s: Style, plan: ImportPlan, verbose: boolean, agents: s
     for (const r of f.references ?? [])
       lines.push(
         s.yellow(
-          `    not read ${String(r.line).padStart(7)}  ${oneLine(r.path)}, which the agent reads too: ${oneLine(referenceCommand(f, r.path, agents))}`,
+          r.missing
+            ? `    missing ${String(r.line).padStart(7)}  ${oneLine(r.path)}, which the agent is told to read, does not exist: nothing of it is imported; fix the @ link at ${oneLine(f.file)}:${r.line}`
+            : `    not read ${String(r.line).padStart(7)}  ${oneLine(r.path)}, which the agent reads too: ${oneLine(referenceCommand(f, r.path, agents))}`,
         ),
       );
   }

@@ -16,7 +16,7 @@ import { alwaysApplyProblem, folderGlobProblem, unreadFrontMatter } from '../cor
 import { type SortedFiles, sortFiles } from '../core/globs.ts';
 import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant } from '../core/model.ts';
-import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
+import { fileReferences, namesAFile, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
 import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts';
 import { nameProblem } from '../core/names.ts';
 import { MAX_FILE_BYTES } from '../core/parse-core.ts';
@@ -363,11 +363,14 @@ export class ImportService {
     if (front !== undefined && FRONT_MATTER_KINDS.has(kind))
       out.leftOut = [...unreadFrontMatter(kind, front, lines, split.bodyLine), ...out.leftOut];
     if (REFERENCING_KINDS.includes(kind)) {
-      const references: { line: number; path: string }[] = [];
+      const references: NonNullable<ImportFile['references']> = [];
       for (const { line, ref } of fileReferences(text)) {
         const path = resolveReference(ref, rel, top);
-        if (path !== undefined && path !== rel && repository.has(path) && !references.some((r) => r.path === path))
-          references.push({ line, path });
+        if (path === undefined || path === rel || references.some((r) => r.path === path)) continue;
+        if (repository.has(path)) references.push({ line, path });
+        // A link whose file moved or went leads the agent nowhere: said at its line, never passed over.
+        else if (namesAFile(path) && lstatSync(join(top, path), { throwIfNoEntry: false }) === undefined)
+          references.push({ line, path, missing: true });
       }
       if (references.length > 0) out.references = references;
     }

@@ -389,15 +389,20 @@ describe('agents import', () => {
     const refs = Object.fromEntries(plan.data.files.map((f: { file: string; references: unknown[] }) => [f.file, f.references]));
     // AGENTS.md is imported anyway; what is not, is named, with where the referring file's rules go.
     expect(refs['CLAUDE.md']).toEqual([
-      { line: 3, path: 'docs/rules.md', import: 'agents import docs/rules.md --from claude-md --global' },
-      { line: 7, path: '-notes/style.md', import: 'agents import ./-notes/style.md --from claude-md --global' },
+      { line: 3, path: 'docs/rules.md', import: 'agents import docs/rules.md --from claude-md --global', missing: false },
+      { line: 7, path: '-notes/style.md', import: 'agents import ./-notes/style.md --from claude-md --global', missing: false },
     ]);
     expect(refs['apps/web/CLAUDE.md']).toEqual([
-      { line: 1, path: 'apps/web/conventions.md', import: 'agents import apps/web/conventions.md --from claude-md --project web' },
+      {
+        line: 1,
+        path: 'apps/web/conventions.md',
+        import: 'agents import apps/web/conventions.md --from claude-md --project web',
+        missing: false,
+      },
     ]);
     expect(refs['AGENTS.md']).toEqual([]);
     expect(refs['ops/CLAUDE.md']).toEqual([
-      { line: 1, path: 'ops/r&d;$HOME.md', import: `agents import 'ops/r&d;$HOME.md' --from claude-md --project ops` },
+      { line: 1, path: 'ops/r&d;$HOME.md', import: `agents import 'ops/r&d;$HOME.md' --from claude-md --project ops`, missing: false },
     ]);
     // The command named brings the rules in where the referring file's go.
     expect((await run(top, 'import', '--yes')).code).toBe(0);
@@ -412,6 +417,26 @@ describe('agents import', () => {
     const both = await run(top, '--format', 'json', 'import', '--global', '--project', 'web', '--dry-run');
     expect(both.code).toBe(2);
     expect(errorOf(both)).toMatchObject({ code: 'conflicting-options', detail: { options: ['global', 'project'] } });
+  });
+
+  it('a CLAUDE.md @path whose file moved or went is named missing at its line, and nothing is imported from it', async () => {
+    const top = repo({
+      'CLAUDE.md': '# Project\n\nSee @docs/old-rules.md for more.\n\n- Use @tanstack/query, ask @octocat.\n- Follow @docs/rules.md.\n',
+      'docs/rules.md': '- Always use tabs.\n',
+    });
+    const plan = await json(top, 'import', '--dry-run');
+    expect(plan.code).toBe(0);
+    // A mention or a package is no file's name: only the path with a file's name is said missing.
+    expect(plan.data.files[0].references).toEqual([
+      { line: 3, path: 'docs/old-rules.md', import: null, missing: true },
+      { line: 6, path: 'docs/rules.md', import: 'agents import docs/rules.md --from claude-md --global', missing: false },
+    ]);
+    expect(plan.data.candidates.map((c: { text: string }) => c.text)).toEqual([
+      'Use @tanstack/query, ask @octocat.',
+      'Follow @docs/rules.md.',
+    ]);
+    const text = await run(top, 'import', '--dry-run');
+    expect(text.stdout).toMatch(/^ {4}missing {7}3 {2}docs\/old-rules\.md, .*CLAUDE\.md:3$/m);
   });
 
   it('bad files are skipped with a reason, never a crash, and the rest is imported', async () => {
