@@ -439,6 +439,27 @@ describe('agents import', () => {
     expect(text.stdout).toMatch(/^ {4}missing {7}3 {2}docs\/old-rules\.md, .*CLAUDE\.md:3$/m);
   });
 
+  it('a file the store holds rules of that git now ignores is skipped by the search, naming the rule and the invariants it left', async () => {
+    const top = repo({ 'AGENTS.md': '- Never commit secrets.\n', 'apps/web/AGENTS.md': '- Use server components.\n' });
+    const first = await json(top, 'import', '--yes');
+    const web = first.data.written.invariants.find((w: { path: string }) => w.path.startsWith('projects/web/')).id;
+    writeFileSync(join(top, '.gitignore'), 'apps/web/AGENTS.md\n');
+    const again = await json(top, 'import', '--yes');
+    expect(again.code).toBe(0);
+    expect(again.data.written.invariants).toEqual([]);
+    const skipped = again.data.files.find((f: { file: string }) => f.file === 'apps/web/AGENTS.md');
+    expect(skipped.skipped).toContain('.gitignore:1: apps/web/AGENTS.md');
+    expect(skipped.skipped).toContain(web);
+    // Nothing is dropped: the rules stay until removed, and naming the file reads it as before.
+    expect(stored(top)).toContainEqual({ text: 'Use server components.', scope: 'web' });
+    const named = await json(top, 'import', 'apps/web/AGENTS.md', '--dry-run');
+    expect(named.data.candidates).toMatchObject([{ status: 'exists', same_as: { id: web } }]);
+    // A search of other kinds never reads it, and says nothing of it.
+    writeTree(top, { '.github/copilot-instructions.md': '- Keep PRs small.\n' });
+    const other = await json(top, 'import', '--from', 'copilot', '--dry-run');
+    expect(other.data.files.map((f: { file: string }) => f.file)).toEqual(['.github/copilot-instructions.md']);
+  });
+
   it('bad files are skipped with a reason, never a crash, and the rest is imported', async () => {
     const outside = tempDir('agents-outside-');
     writeFileSync(join(outside, 'AGENTS.md'), '- Leak this.\n');
