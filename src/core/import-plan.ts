@@ -14,6 +14,7 @@ import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
 import { RESERVED_PROJECT_NAMES } from './names.ts';
 import { looseKey, nearPairs } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
+import { shellPath } from './shell-word.ts';
 
 /** One instruction file, read and split (or skipped with the reason). */
 export interface ImportFile {
@@ -110,6 +111,14 @@ function widerNames(name: string, paths: readonly string[], first: readonly stri
   return out;
 }
 
+/**
+ * A glob of every file below a folder written as `X/**`, however it is written (`X/**\/*`, `X/**\/**`): a project of
+ * `apps/web/**\/*` holds the files of `apps/web/AGENTS.md`'s `apps/web/**`, and is that file's project, not a second one.
+ */
+function everyFileBelow(glob: string): string {
+  return glob.replace(/(^|\/)\*\*(?:\/\*\*)*(?:\/\*)?$/, '$1**');
+}
+
 function compareKeys(a: ImportFile, b: ImportFile, key: (p: readonly string[]) => string): number {
   const ka = a.target.kind === 'project' ? key(a.target.paths) : '';
   const kb = b.target.kind === 'project' ? key(b.target.paths) : '';
@@ -132,7 +141,7 @@ export function placeProjects(
 ): { projects: PlannedProject[]; projectOf: Map<ImportFile, string> } {
   const out = new Map<string, PlannedProject>();
   const projectOf = new Map<ImportFile, string>();
-  const sorted = (a: readonly string[]) => [...a].sort().join('\n');
+  const sorted = (a: readonly string[]) => [...new Set(a.map(everyFileBelow))].sort().join('\n');
   // The first existing project with each set of globs, found by a lookup rather than a scan per file.
   const byPaths = new Map<string, string>();
   for (const [name, m] of existing) {
@@ -388,11 +397,13 @@ export function refuseOverlaps(
     const dir = singleFolder(t.paths);
     if (dir !== undefined) addFolder(dir, t.name);
   }
-  const refused = new Map<string, string>();
+  const refused = new Map<string, (file: string) => string>();
+  // The way out names the file: `--project` alone would put every file of the import into that project.
   const say = (p: PlannedProject, other: string, paths: readonly string[]) =>
     refused.set(
       p.name,
-      `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: import it with --project ${other}, or set projects.allow_overlap: true in config.yaml`,
+      (file) =>
+        `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: import the file alone into that project (import ${shellPath(file)} --project ${other}), or set projects.allow_overlap: true in config.yaml`,
     );
   const pathsOf = (name: string) => taken.find((t) => t.name === name)?.paths ?? [];
   // A project only files without rules land in is never made: it takes no paths from the files after it.
@@ -437,7 +448,7 @@ export function refuseOverlaps(
   }
   return files.map((f) => {
     const why = refused.get(projectOf.get(f) ?? '');
-    return why === undefined ? f : { ...f, skipped: why };
+    return why === undefined ? f : { ...f, skipped: why(f.file) };
   });
 }
 

@@ -374,6 +374,41 @@ describe('planImport: nothing said twice', () => {
     expect(plan.projects).toEqual([{ name: 'web', paths: ['apps/web/**'], exists: true }]);
   });
 
+  it("a project whose globs hold the same files written otherwise (apps/web/**/*) is a nested file's project, not a second one", () => {
+    const files = [
+      file('apps/web/AGENTS.md', { kind: 'project', name: 'web', paths: ['apps/web/**'] }, ['Use server components']),
+      file('.cursor/rules/ui.mdc', { kind: 'project', name: 'ui', paths: ['packages/ui/**/**', 'apps/web/**/*'] }, ['Use tokens']),
+    ];
+    const existing = new Map([
+      ['site', { paths: ['apps/web/**/*'] }],
+      ['kit', { paths: ['apps/web/**', 'packages/ui/**'] }],
+    ]);
+    expect(refuseOverlaps(files, existing, ['site', 'kit'], ['apps/web/a.ts', 'packages/ui/b.ts']).map((f) => f.skipped)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    const plan = planImport(files, [], existing, ['site', 'kit']);
+    expect(Object.fromEntries(plan.candidates.map((c) => [c.text, c.scope.project]))).toEqual({
+      'Use server components': 'site',
+      'Use tokens': 'kit',
+    });
+    expect(plan.projects).toEqual([
+      { name: 'kit', paths: ['apps/web/**', 'packages/ui/**'], exists: true },
+      { name: 'site', paths: ['apps/web/**/*'], exists: true },
+    ]);
+  });
+
+  it('a nested file whose folder a wider project holds is skipped, its way out naming the file, not every file, with --project', () => {
+    const files = [
+      file('AGENTS.md', { kind: 'global' }, ['Never commit secrets']),
+      file('apps/web/AGENTS.md', { kind: 'project', name: 'web', paths: ['apps/web/**'] }, ['Use server components']),
+    ];
+    const existing = new Map([['frontend', { paths: ['apps/web/**', 'apps/docs/**'] }]]);
+    const out = refuseOverlaps(files, existing, ['frontend'], ['apps/web/a.ts', 'apps/docs/b.md']);
+    expect(out[0]!.skipped).toBeUndefined();
+    expect(out[1]!.skipped?.match(/\(import (\S+) --project (\S+)\)/)?.slice(1)).toEqual(['apps/web/AGENTS.md', 'frontend']);
+  });
+
   it('a folder whose name no project may have (a scope word) is widened as a taken name is, so the import can write it', () => {
     const at = (dir: string, name: string) => ({ kind: 'project' as const, name, paths: [`${dir}/**`] });
     const plan = planImport(
