@@ -93,7 +93,9 @@ export class ImportService {
     }
     const top = this.top;
     const { files: all, unlisted } = await this.repositoryFiles(top);
-    const found = await this.find(options, all, unlisted);
+    const source = this.invariants.source;
+    const snap = await readStore(source);
+    const found = await this.find(options, all, unlisted, snap.invariants);
     // The top and its real path once, not for each of a thousand files.
     if (options.global && options.project !== undefined)
       throw new UsageError('--global and --project cannot be combined', 'Choose where the rules go: every one global, or every one in P.');
@@ -105,7 +107,6 @@ export class ImportService {
       repository: new Set(all),
       store: storeRel === '' || storeRel.startsWith('..') || isAbsolute(storeRel) ? undefined : storeRel,
     };
-    const source = this.invariants.source;
     // Rules put into a project that exists take its paths, not their file's globs: those are then not checked.
     const into = options.project !== undefined && (await readProjects(source)).names.includes(options.project);
     const where = { project: options.project, global: options.global ?? false, into };
@@ -113,12 +114,7 @@ export class ImportService {
     // What the agents are told to read too, and this import does not: named, so that no rule is left behind unsaid.
     const reading = new Set(found.map((f) => f.rel));
     files = files.map((f) => (f.references ? { ...f, references: f.references.filter((r) => !reading.has(r.path)) } : f));
-    const [snap, projects, inherited, config] = await Promise.all([
-      readStore(source),
-      readProjects(source),
-      this.invariants.inherited(),
-      loadConfig(source),
-    ]);
+    const [projects, inherited, config] = await Promise.all([readProjects(source), this.invariants.inherited(), loadConfig(source)]);
     requireValid(snap, 'import');
     // A file the store holds rules of that git now ignores: the search reads it no more, and says so rather than
     // leave its rules in the store unsaid.
@@ -182,13 +178,23 @@ export class ImportService {
   }
 
   /** The files to read: those named, or every known kind in the repository. */
-  private async find(options: ImportOptions, all: readonly string[], unlisted: readonly Unlisted[]): Promise<Source[]> {
+  private async find(
+    options: ImportOptions,
+    all: readonly string[],
+    unlisted: readonly Unlisted[],
+    invariants: readonly ScopedInvariant[],
+  ): Promise<Source[]> {
     const top = this.top;
     const wanted = (kind: ImportKind | undefined) => kind !== undefined && (options.from === undefined || options.from.includes(kind));
     if (options.paths === undefined || options.paths.length === 0) {
       // A folder that could not be listed may hold instruction files: its rules are never left out in silence.
       if (unlisted.length > 0) throw unlistedError(unlisted[0]!, true);
-      return readOnce(all.flatMap((rel) => sourcesOf(rel, top, all)).filter((f) => wanted(f.kind)));
+      // A file whose rules the store holds, removed since (as `--replace` removes a file left with nothing of its
+      // own) and not yet committed so: moved into the store, not a deleted file to restore.
+      const listed = new Set(all);
+      const from = new Set(invariants.map((i) => i.imported_from?.file).filter((f): f is string => f !== undefined && listed.has(f)));
+      const moved = new Set([...from].filter((f) => lstatSync(join(top, f), { throwIfNoEntry: false }) === undefined));
+      return readOnce(all.flatMap((rel) => sourcesOf(rel, top, all)).filter((f) => wanted(f.kind) && !moved.has(f.rel)));
     }
     const out: Source[] = [];
     let listed: Set<string> | undefined;

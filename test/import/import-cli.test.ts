@@ -460,6 +460,26 @@ describe('agents import', () => {
     expect(other.data.files.map((f: { file: string }) => f.file)).toEqual(['.github/copilot-instructions.md']);
   });
 
+  it('a file whose rules the store holds, removed since and not yet committed so, is no deleted file to restore to the search', async () => {
+    const top = repo({
+      'AGENTS.md': '- Never commit secrets.\n',
+      'apps/web/AGENTS.md': '- Use server components.\n',
+      'CLAUDE.md': '- Be brief.\n',
+    });
+    git(top, 'add', '-A');
+    expect((await run(top, 'import', 'AGENTS.md', 'apps/web/AGENTS.md', '--yes')).code).toBe(0);
+    rmSync(join(top, 'apps/web/AGENTS.md'));
+    rmSync(join(top, 'CLAUDE.md'));
+    const again = await json(top, 'import', '--dry-run');
+    expect(again.code).toBe(0);
+    // Its rules are in the store: nothing to say of it; a removed file none of whose rules the store holds is said.
+    expect(again.data.files.map((f: { file: string; skipped: string | null }) => [f.file, f.skipped !== null])).toEqual([
+      ['AGENTS.md', false],
+      ['CLAUDE.md', true],
+    ]);
+    expect(again.data.candidates.map((c: { status: string }) => c.status)).toEqual(['exists']);
+  });
+
   it('bad files are skipped with a reason, never a crash, and the rest is imported', async () => {
     const outside = tempDir('agents-outside-');
     writeFileSync(join(outside, 'AGENTS.md'), '- Leak this.\n');
