@@ -8,7 +8,7 @@
 import { exportedEntryId } from './export.ts';
 import type { LeftOut, RuleCandidate } from './import-rules.ts';
 import { type ImportKind, type ImportTarget, projectName } from './import-sources.ts';
-import { literalFolder, singleFolder } from './globs.ts';
+import { folderHolder, literalFolder, singleFolder } from './globs.ts';
 import { keptOverlaps } from './path-overlap.ts';
 import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
 import { RESERVED_PROJECT_NAMES } from './names.ts';
@@ -398,13 +398,19 @@ export function refuseOverlaps(
     if (dir !== undefined) addFolder(dir, t.name);
   }
   const refused = new Map<string, (file: string) => string>();
-  // The way out names the file: `--project` alone would put every file of the import into that project.
-  const say = (p: PlannedProject, other: string, paths: readonly string[]) =>
+  // The way out names the file: `--project` alone would put every file of the import into that project. Only a
+  // project that holds every file of the folder is one: `**/*.py` would carry a folder's rules to no file but its .py.
+  const say = (p: PlannedProject, other: string, paths: readonly string[]) => {
+    const dir = singleFolder(p.paths);
+    const holds = dir !== undefined && folderHolder(paths)(dir);
     refused.set(
       p.name,
       (file) =>
-        `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: import the file alone into that project (import ${shellPath(file)} --project ${other}), or set projects.allow_overlap: true in config.yaml`,
+        `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: ${
+          holds ? `import the file alone into that project (import ${shellPath(file)} --project ${other}), or set` : `set`
+        } projects.allow_overlap: true in config.yaml`,
     );
+  };
   const pathsOf = (name: string) => taken.find((t) => t.name === name)?.paths ?? [];
   // A project only files without rules land in is never made: it takes no paths from the files after it.
   const holding = new Set<string>();
