@@ -220,7 +220,20 @@ export class ImportService {
         );
       }
       if (below.length > 0 && !all.includes(rel)) {
+        const before = out.length;
         for (const f of below) out.push(...sourcesOf(f, top, all).filter((s) => wanted(s.kind)));
+        // A folder named outright whose files are none the import reads is said, never passed over for the others
+        // (nor answered as if no path had been given).
+        if (out.length === before)
+          throw options.from === undefined
+            ? new UsageError(
+                `${given} holds no instruction file: none of its files has a name import knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,
+                'Nothing was read. Name a file in it with --from KIND to read it as that kind, or leave the folder out.',
+              )
+            : new UsageError(
+                `${given} holds no instruction file of kind ${options.from.join(', ')}`,
+                'Nothing was read. Drop --from (or add the kinds it holds), or leave the folder out.',
+              );
         continue;
       }
       if (!all.includes(rel)) {

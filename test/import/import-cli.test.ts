@@ -198,6 +198,8 @@ describe('agents import', () => {
       'local/AGENTS.md': '- Never push on Fridays.\n',
       'empty/': null,
       'gone/AGENTS.md': '- Never deploy on Fridays.\n',
+      'notes/readme.md': '- Never push on Mondays.\n',
+      'odd/AGENTS.md/rules.txt': '- Never push on Sundays.\n',
     });
     // Known to git (in its index), deleted from the working tree: the file and its folder do not exist all the same.
     git(top, 'add', 'gone/AGENTS.md');
@@ -210,6 +212,9 @@ describe('agents import', () => {
       ['gone', /^gone does not exist: git lists it/],
       ['local', /^local holds no instruction file/],
       ['empty/', /^empty\/ holds no instruction file/],
+      // A folder of files none of which is an instruction file (a folder named AGENTS.md too), named with others.
+      ['notes', /^notes holds no instruction file/],
+      ['odd/AGENTS.md', /^odd\/AGENTS\.md holds no instruction file/],
     ] as const) {
       for (const from of [[], ['--from', 'agents-md']]) {
         const r = await run(top, '--format', 'json', 'import', '--yes', path, ...from);
@@ -217,6 +222,10 @@ describe('agents import', () => {
         expect(JSON.parse(r.stdout).error.message).toMatch(says);
       }
     }
+    // Named beside a file that is read: refused all the same, never passed over for the others.
+    const beside = await run(top, '--format', 'json', 'import', '--yes', 'AGENTS.md', 'notes');
+    expect(beside.code).toBe(2);
+    expect(JSON.parse(beside.stdout).error.message).toMatch(/^notes holds no instruction file/);
     expect(storeFiles(top)).toEqual(before);
     // Found by the search without paths, the same file is skipped as git listing it, with the restore, not as a path unknown.
     const search = await json(top, 'import', '--dry-run');
