@@ -7,7 +7,11 @@ import type { LeftOut } from '../core/import-rules.ts';
 import { type ImportKind, instructionKind, lenientFrontMatter, RULE_FOLDERS } from '../core/import-sources.ts';
 import { parseYaml } from '../core/parse-core.ts';
 import type { YamlFile } from '../core/yaml-file.ts';
+import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { indexHoldsGitlink } from '../git/gitlinks.ts';
+import type { ImportFile } from '../core/import-plan.ts';
+import type { ScopedInvariant } from '../core/model.ts';
+import type { OptionWords } from './option-words.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
 import { shellPath } from '../core/shell-word.ts';
 
@@ -264,4 +268,49 @@ function globsAsWritten(file: YamlFile, data: Record<string, unknown>): void {
     };
     data[key] = Array.isArray(node?.items) ? node.items.map(written) : written(node);
   }
+}
+
+/**
+ * The instruction files invariants of the store were imported from that git ignores now (a `.gitignore` line added
+ * since), each skipped with the rule and the invariants it left in the store: the search never reads them, and no
+ * import removes an invariant, so they would stay without a word.
+ */
+export async function ignoredSources(
+  top: string,
+  words: OptionWords,
+  invariants: readonly ScopedInvariant[],
+  found: readonly Source[],
+  repository: ReadonlySet<string>,
+  from: readonly ImportKind[] | undefined,
+): Promise<ImportFile[]> {
+  const reading = new Set(found.map((f) => f.rel));
+  const idsOf = new Map<string, string[]>();
+  for (const inv of invariants) {
+    const file = inv.imported_from?.file;
+    if (file === undefined || reading.has(file) || repository.has(file)) continue;
+    const kind = instructionKind(file);
+    if (kind === undefined || (from !== undefined && !from.includes(kind))) continue;
+    (idsOf.get(file) ?? idsOf.set(file, []).get(file)!).push(inv.id);
+  }
+  // A file removed since (as `--replace` removes an emptied one) is not ignored: only one still there is said.
+  const there = [...idsOf.keys()].filter((f) => lstatSync(join(top, f), { throwIfNoEntry: false }) !== undefined);
+  let ignored: IgnoredPath[];
+  try {
+    ignored = await ignoredPaths(top, there);
+  } catch {
+    // Outside a repository (or git missing) every file is walked: none is ignored.
+    return [];
+  }
+  return ignored.map(({ path, rule }): ImportFile => {
+    const ids = idsOf.get(path)!;
+    const them = ids.length === 1 ? 'the invariant' : `the ${ids.length} invariants`;
+    return {
+      file: path,
+      kind: instructionKind(path)!,
+      target: { kind: 'global' },
+      candidates: [],
+      leftOut: [],
+      skipped: `git ignores it (${rule}), so the search reads it no more; ${them} imported from it ${ids.length === 1 ? 'stays' : 'stay'} in the store (${ids.join(', ')}): name it to import it again (${words.agents} import ${shellPath(path)}), or remove ${ids.length === 1 ? 'it' : 'them'} (${words.calls.remove(ids.length === 1 ? ids[0] : undefined)})`,
+    };
+  });
 }

@@ -21,7 +21,6 @@ import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts'
 import { nameProblem } from '../core/names.ts';
 import { MAX_FILE_BYTES } from '../core/parse-core.ts';
 import { shellPath } from '../core/shell-word.ts';
-import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { lsRepoFiles } from '../git/file-listing.ts';
 import { repositoryTop, readProjects } from '../store/projects.ts';
 import { readStore } from '../store/read.ts';
@@ -35,6 +34,7 @@ import type { ScopeService } from './scope-service.ts';
 import { optionWords } from './option-words.ts';
 import {
   deletedFromTree,
+  ignoredSources,
   linkTarget,
   namedRel,
   namedPathRefusal,
@@ -119,7 +119,10 @@ export class ImportService {
     // A file the store holds rules of that git now ignores: the search reads it no more, and says so rather than
     // leave its rules in the store unsaid.
     if (options.paths === undefined || options.paths.length === 0)
-      files = [...files, ...(await this.ignoredSources(snap.invariants, found, place.repository, options.from))];
+      files = [
+        ...files,
+        ...(await ignoredSources(top, optionWords(this.invariants.optionWords), snap.invariants, found, place.repository, options.from)),
+      ];
     if (!config.projects.allow_overlap) files = refuseOverlaps(files, projects.meta, projects.names, all);
     const store = [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited];
     const plan = planImport(files, store, projects.meta, projects.names);
@@ -130,51 +133,6 @@ export class ImportService {
   /** The candidates a review of `plan` kept, their near-duplicates those of the text and scope it left them with. */
   reviewed(plan: ImportPlan, chosen: readonly PlannedCandidate[]): PlannedCandidate[] {
     return nearAfterReview(plan, chosen, this.#stores.get(plan) ?? []);
-  }
-
-  /**
-   * The instruction files invariants of the store were imported from that git ignores now (a `.gitignore` line added
-   * since), each skipped with the rule and the invariants it left in the store: the search never reads them, and no
-   * import removes an invariant, so they would stay without a word.
-   */
-  private async ignoredSources(
-    invariants: readonly ScopedInvariant[],
-    found: readonly Source[],
-    repository: ReadonlySet<string>,
-    from: readonly ImportKind[] | undefined,
-  ): Promise<ImportFile[]> {
-    const reading = new Set(found.map((f) => f.rel));
-    const idsOf = new Map<string, string[]>();
-    for (const inv of invariants) {
-      const file = inv.imported_from?.file;
-      if (file === undefined || reading.has(file) || repository.has(file)) continue;
-      const kind = instructionKind(file);
-      if (kind === undefined || (from !== undefined && !from.includes(kind))) continue;
-      (idsOf.get(file) ?? idsOf.set(file, []).get(file)!).push(inv.id);
-    }
-    const top = this.top;
-    // A file removed since (as `--replace` removes an emptied one) is not ignored: only one still there is said.
-    const there = [...idsOf.keys()].filter((f) => lstatSync(join(top, f), { throwIfNoEntry: false }) !== undefined);
-    let ignored: IgnoredPath[];
-    try {
-      ignored = await ignoredPaths(top, there);
-    } catch {
-      // Outside a repository (or git missing) every file is walked: none is ignored.
-      return [];
-    }
-    const words = optionWords(this.invariants.optionWords);
-    return ignored.map(({ path, rule }): ImportFile => {
-      const ids = idsOf.get(path)!;
-      const them = ids.length === 1 ? 'the invariant' : `the ${ids.length} invariants`;
-      return {
-        file: path,
-        kind: instructionKind(path)!,
-        target: { kind: 'global' },
-        candidates: [],
-        leftOut: [],
-        skipped: `git ignores it (${rule}), so the search reads it no more; ${them} imported from it ${ids.length === 1 ? 'stays' : 'stay'} in the store (${ids.join(', ')}): name it to import it again (${words.agents} import ${shellPath(path)}), or remove ${ids.length === 1 ? 'it' : 'them'} (${words.calls.remove(ids.length === 1 ? ids[0] : undefined)})`,
-      };
-    });
   }
 
   /** The files to read: those named, or every known kind in the repository. */
