@@ -34,6 +34,8 @@ export interface ImportFile {
    * not read; `missing` when no file is there (moved or removed), so the agent reads nothing and nothing is imported.
    */
   references?: { line: number; path: string; missing?: true }[];
+  /** The project its new project shares files with, as `projects.allow_overlap` lets it (refuseOverlaps). */
+  overlaps?: { project: string; paths: readonly string[] };
 }
 
 /** `dropped`: a new rule the review left out (only in the plan a review made, reviewedPlan). */
@@ -369,13 +371,16 @@ function applies(inv: ScopedInvariant, scope: PlannedScope): boolean {
  * `validate` checks): a file whose rules would make a new project that
  * overlaps another (by the globs alone, or by a file of the repository both
  * hold) is skipped with the reason, so an import never leaves the store
- * invalid. Returns the files, those skipped marked.
+ * invalid. When `allowed`, the file is kept, its `overlaps` naming the other
+ * project, so that no second project over the same files is made unsaid.
+ * Returns the files, those skipped (or overlapping) marked.
  */
 export function refuseOverlaps(
   files: readonly ImportFile[],
   existing: ReadonlyMap<string, ProjectMeta>,
   names: readonly string[],
   repoFiles: readonly string[],
+  allowed = false,
 ): ImportFile[] {
   const { projects, projectOf } = placeProjects(files, existing, names);
   const taken: { name: string; paths: readonly string[] }[] = [...existing].map(([name, m]) => ({ name, paths: m.paths ?? [] }));
@@ -397,19 +402,20 @@ export function refuseOverlaps(
     const dir = singleFolder(t.paths);
     if (dir !== undefined) addFolder(dir, t.name);
   }
-  const refused = new Map<string, (file: string) => string>();
+  const refused = new Map<string, { project: string; paths: readonly string[]; why: (file: string) => string }>();
   // The way out names the file: `--project` alone would put every file of the import into that project. Only a
   // project that holds every file of the folder is one: `**/*.py` would carry a folder's rules to no file but its .py.
   const say = (p: PlannedProject, other: string, paths: readonly string[]) => {
     const dir = singleFolder(p.paths);
     const holds = dir !== undefined && folderHolder(paths)(dir);
-    refused.set(
-      p.name,
-      (file) =>
+    refused.set(p.name, {
+      project: other,
+      paths,
+      why: (file) =>
         `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: ${
           holds ? `import the file alone into that project (import ${shellPath(file)} --project ${other}), or set` : `set`
         } projects.allow_overlap: true in config.yaml`,
-    );
+    });
   };
   const pathsOf = (name: string) => taken.find((t) => t.name === name)?.paths ?? [];
   // A project only files without rules land in is never made: it takes no paths from the files after it.
@@ -445,7 +451,8 @@ export function refuseOverlaps(
     } else hit = first(() => true);
     if (hit !== undefined && hit !== p.name) {
       say(p, hit, pathsOf(hit));
-      continue;
+      // Allowed, it is made all the same, and said: a project after it may overlap it too.
+      if (!allowed) continue;
     }
     taken.push(p);
     kept.keep(i);
@@ -453,8 +460,9 @@ export function refuseOverlaps(
     else general.add(i);
   }
   return files.map((f) => {
-    const why = refused.get(projectOf.get(f) ?? '');
-    return why === undefined ? f : { ...f, skipped: why(f.file) };
+    const hit = refused.get(projectOf.get(f) ?? '');
+    if (hit === undefined) return f;
+    return allowed ? { ...f, overlaps: { project: hit.project, paths: hit.paths } } : { ...f, skipped: hit.why(f.file) };
   });
 }
 

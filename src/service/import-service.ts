@@ -123,7 +123,7 @@ export class ImportService {
         ...files,
         ...(await ignoredSources(top, optionWords(this.invariants.optionWords), snap.invariants, found, place.repository, options.from)),
       ];
-    if (!config.projects.allow_overlap) files = refuseOverlaps(files, projects.meta, projects.names, all);
+    files = refuseOverlaps(files, projects.meta, projects.names, all, config.projects.allow_overlap);
     const store = [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited];
     const plan = planImport(files, store, projects.meta, projects.names);
     this.#stores.set(plan, store);

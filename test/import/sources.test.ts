@@ -411,6 +411,12 @@ describe('planImport: nothing said twice', () => {
     const typed = refuseOverlaps(files, new Map([['py', { paths: ['**/*.py'] }]]), ['py'], ['apps/web/a.ts']);
     expect(typed[1]!.skipped).toMatch(/overlap project py/);
     expect(typed[1]!.skipped).not.toMatch(/--project/);
+    // With projects.allow_overlap the file is read, and the project it shares files with is named, never passed over.
+    const allowed = refuseOverlaps(files, existing, ['frontend'], ['apps/web/a.ts', 'apps/docs/b.md'], true);
+    expect(allowed.map((f) => [f.skipped, f.overlaps])).toEqual([
+      [undefined, undefined],
+      [undefined, { project: 'frontend', paths: ['apps/web/**', 'apps/docs/**'] }],
+    ]);
   });
 
   it('a folder whose name no project may have (a scope word) is widened as a taken name is, so the import can write it', () => {
