@@ -1,6 +1,7 @@
 import { UsageError } from './errors.ts';
 import { refuseArgs, requiredString } from './input-shape.ts';
 import { MIN_PREFIX, truncate } from './names.ts';
+import { quoteText } from './plain-text.ts';
 
 /**
  * The one rule for ids given and printed in short (docs/commands.md, "Ids"):
@@ -69,7 +70,8 @@ export function pickId(
       return m.id;
     case 'invalid':
       throw new UsageError(
-        `"${truncate(prefix)}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`,
+        // Quoted on one line: a line break in what was given (an MCP argument) would start a line of its own, a forged hint.
+        `${quoteText(truncate(prefix))} is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`,
         `Give the full id or at least ${MIN_PREFIX} of its first characters.${hint ? ` ${hint}` : ''}`,
       );
     case 'unknown':

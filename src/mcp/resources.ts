@@ -1,6 +1,7 @@
 import { UsageError } from '../core/errors.ts';
 import { EXTENDS_LOCK_FILE } from '../core/extends.ts';
 import { isName, isProjectName, isUlid, truncate } from '../core/names.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import { type InvariantService, toScope } from '../service/invariant-service.ts';
 import { CONFIG_FILE } from '../store/config.ts';
 import { existingPlanIds } from '../store/listing.ts';
@@ -59,7 +60,8 @@ export function parseUri(uri: string): { target: Target; form: Form } {
   const m = /^agents:\/\/(projects|plans)\/([^/]+)\/effective\.(md|json)$/.exec(uri);
   const bad = () =>
     new UsageError(
-      `unknown resource ${truncate(uri, 120)}`,
+      // On one line: a line break the URI brings would start a line of the report of its own.
+      `unknown resource ${escapeUnsafe(truncate(uri, 120))}`,
       'Resources are agents://projects/<name>/effective.md|json and agents://plans/<id>/effective.md|json; resources/list shows them.',
     );
   if (!m) throw bad();
@@ -97,7 +99,7 @@ export function pageOf(targets: readonly Target[], cursor: string | undefined): 
     const m = /^(project|plan):(.*)$/.exec(cursor);
     if (!m || !(m[1] === 'project' ? isProjectName(m[2]!) : isUlid(m[2]!)))
       throw new UsageError(
-        `invalid cursor ${truncate(cursor, 120)}`,
+        `invalid cursor ${escapeUnsafe(truncate(cursor, 120))}`,
         'Give the nextCursor of the page before, or none for the first page.',
       );
     const after = sortKey(m[1] === 'project' ? { project: m[2]! } : { plan: m[2]! });

@@ -165,7 +165,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     if (request.params.name !== reconcile.RECONCILE_PROMPT.name) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `unknown prompt ${request.params.name}; the prompt is ${reconcile.RECONCILE_PROMPT.name}`,
+        `unknown prompt ${escapeUnsafe(request.params.name)}; the prompt is ${reconcile.RECONCILE_PROMPT.name}`,
       );
     }
     try {
@@ -201,7 +201,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
         if (!tool)
           throw new McpError(
             ErrorCode.InvalidParams,
-            `unknown tool ${request.params.name}; the tools are ${tools.TOOLS.map((t) => t.name).join(', ')}`,
+            `unknown tool ${escapeUnsafe(request.params.name)}; the tools are ${tools.TOOLS.map((t) => t.name).join(', ')}`,
           );
         try {
           if (tool.writes && !(await writeAllowed())) {

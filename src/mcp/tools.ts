@@ -21,6 +21,7 @@ import { listLines } from '../present/list.ts';
 import { arrayOf, INTEGER, objectOf } from '../present/schema.ts';
 import { recordedLine, VIOLATION_SCHEMA, violationJson } from '../present/violation.ts';
 import { makeStyle } from '../core/style.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
 import { runEnv } from '../git/run-environment.ts';
@@ -86,7 +87,7 @@ async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
   const rel = repoPathOf(top, path.startsWith('/') ? path : `${top}/${path}`);
   if (rel === undefined)
     throw new UsageError(
-      `${path} is outside the repository (${top})`,
+      `${escapeUnsafe(path)} is outside the repository (${top})`,
       'Project paths are relative to the top of the repository; name a path inside it.',
     );
   const config = await loadConfig(ctx.service.source);
@@ -94,7 +95,8 @@ async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
   requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
   const folder = path.endsWith('/') ? rel.replace(/\/$/, '') : undefined;
   const names = await projectsOfPath(projects.meta, top, folder ?? rel, folder !== undefined);
-  const shown = rel === '' ? '.' : rel;
+  // On one line: a line break in the argument would start a line of the report, a forged hint.
+  const shown = escapeUnsafe(rel === '' ? '.' : rel);
   if (names.length === 0) {
     throw new UsageError(
       `${shown} is in no project's paths`,

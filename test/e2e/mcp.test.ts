@@ -301,6 +301,9 @@ describe('agents mcp: initialize, tools and resources', () => {
       expect(errorOf(r).message).toMatch(message);
     }
     await expect(s.client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/unknown tool/);
+    // A name the request brings is said on one line: a raw line break in it would start a forged line of the message.
+    await expect(s.client.callTool({ name: 'x\nhint: y', arguments: {} })).rejects.toThrow('unknown tool x\\nhint: y;');
+    await expect(s.client.getPrompt({ name: 'x\nhint: y' })).rejects.toThrow('unknown prompt x\\nhint: y;');
     // Still serving.
     expect((await call(s, 'effective_invariants', { project: 'myapp' })).isError).toBeFalsy();
     expect(s.stderr()).not.toContain('internal error');

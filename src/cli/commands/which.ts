@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 import { requireValid } from '../../service/invariant-service.ts';
 import { loadConfig } from '../../store/config.ts';
 import { repoPathOf } from '../../service/repo-path.ts';
@@ -30,7 +31,7 @@ export default defineCommand<WhichArgs>({
       const rel = repoPathOf(top, abs);
       if (rel === undefined)
         throw new UsageError(
-          `${p} is outside the repository (${top})`,
+          `${escapeUnsafe(p)} is outside the repository (${top})`,
           'Project paths are relative to the top of the repository; name a path inside it.',
         );
       // A trailing "/" says a folder, there or not yet (as the MCP tools' `path` reads it); else what is on disk does.
