@@ -6,14 +6,14 @@ import { Ajv } from 'ajv';
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { setMaxListeners } from 'node:events';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { commitAll, git, GIT_ENV, gitInit } from '../helpers/git.ts';
-import { errorOf, startMcp, textOf } from '../helpers/mcp.ts';
+import { errorOf, type McpSession, startMcp, textOf } from '../helpers/mcp.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
 import { guardedYaml, invariantYaml } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { lastingDir, tempDir } from '../helpers/tmp.ts';
 import { LOCKED, consumer, policyRepo, run } from '../extends/repos.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
@@ -32,13 +32,39 @@ async function cliError(root: string, ...args: string[]): Promise<{ code: number
   return { code: r.code, text: r.stderr.trimEnd() };
 }
 
+/**
+ * One server for the tests that need no option of their own and leave the store as they found it (each undoes its
+ * changes as it ends): started by the first of them, on the example store in a git repository, and closed once the
+ * file's tests are done. A server of its own costs a test a start of the CLI and of the SDK's client.
+ */
+let sharedServer: Promise<{ root: string; s: McpSession }> | undefined;
+function shared(): Promise<{ root: string; s: McpSession }> {
+  sharedServer ??= (async () => {
+    // In a folder of the worker's, not of the first test's, which is removed as that test ends.
+    const root = join(lastingDir('agents-mcp-shared-'), '.agents');
+    cpSync(join(REPO, '.agents.example'), root, { recursive: true });
+    gitInit(dirname(root));
+    return { root, s: await startMcp(root, [], {}, 'caller') };
+  })();
+  return sharedServer;
+}
+afterAll(async () => {
+  if (sharedServer) await (await sharedServer).s.client.close();
+});
+
+/** Puts `file` back as it is now when the test ends. */
+function restoredAfter(file: string): void {
+  const before = readFileSync(file);
+  onTestFinished(() => writeFileSync(file, before));
+}
+
 describe('agents mcp: initialize, tools and resources', () => {
   it('initializes, lists its tools (writing ones marked off) and the effective sets as resources', async () => {
-    const root = exampleStore();
+    const { root, s } = await shared();
     // A folder of a reserved name holds no project: no resource is listed for it (none could be read).
     mkdirSync(join(root, 'projects', 'global'));
+    onTestFinished(() => rmSync(join(root, 'projects', 'global'), { recursive: true, force: true }));
     writeFileSync(join(root, 'projects', 'global', '.gitkeep'), '');
-    const s = await startMcp(root);
     expect(s.client.getServerVersion()).toMatchObject({ name: 'agents' });
     expect(s.client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { subscribe: true, listChanged: true } });
     expect(s.client.getInstructions()).toContain('effective_invariants');
@@ -111,8 +137,7 @@ describe('agents mcp: initialize, tools and resources', () => {
   });
 
   it('answers every read tool, with structured content and text', async () => {
-    const root = exampleStore();
-    const s = await startMcp(root);
+    const { root, s } = await shared();
 
     const eff = await call(s, 'effective_invariants', { project: 'myapp' });
     expect(eff.isError).toBeFalsy();
@@ -181,6 +206,7 @@ describe('agents mcp: initialize, tools and resources', () => {
 
     // The plan's project gone (renamed in a merge): the set without it is said to be short, never given in silence.
     renameSync(join(root, 'projects/myapp'), join(root, 'projects/web'));
+    onTestFinished(() => renameSync(join(root, 'projects/web'), join(root, 'projects/myapp')));
     const at = [`plans/${EXAMPLE_PLAN}/plan.yaml`, 3, 10];
     const short = await call(s, 'effective_invariants', { plan: EXAMPLE_PLAN });
     const warned = (data: unknown) =>
@@ -214,9 +240,9 @@ describe('agents mcp: initialize, tools and resources', () => {
   });
 
   it('effective_invariants for a file path: the project whose paths hold it; in no project, or outside the repository, an error', async () => {
-    const root = exampleStore();
+    const { root, s } = await shared();
+    restoredAfter(join(root, 'projects', 'myapp', 'project.yaml'));
     writeFileSync(join(root, 'projects', 'myapp', 'project.yaml'), 'paths: [services/myapp/**]\n');
-    const s = await startMcp(root);
     const r = await call(s, 'effective_invariants', { path: 'services/myapp/api/handler.ts' });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({
@@ -243,10 +269,10 @@ describe('agents mcp: initialize, tools and resources', () => {
   });
 
   it('effective_invariants for a path written in another case: its project where git ignores case, none elsewhere', async () => {
-    const root = exampleStore();
+    const { root, s } = await shared();
+    restoredAfter(join(root, 'projects', 'myapp', 'project.yaml'));
     writeFileSync(join(root, 'projects', 'myapp', 'project.yaml'), 'paths: [services/myapp/**]\n');
-    gitInit(dirname(root));
-    const s = await startMcp(root);
+    restoredAfter(join(dirname(root), '.git', 'config'));
     const path = 'Services/MyApp/api/handler.ts';
     expect(errorOf(await call(s, 'effective_invariants', { path })).message).toBe(`${path} is in no project's paths`);
     git(dirname(root), 'config', 'core.ignorecase', 'true');
@@ -256,8 +282,7 @@ describe('agents mcp: initialize, tools and resources', () => {
   });
 
   it("reports bad input as tool errors with the CLI's message and hint, and keeps serving", async () => {
-    const root = exampleStore();
-    const s = await startMcp(root);
+    const { root, s } = await shared();
     const cases: [string, Record<string, unknown>, string[]][] = [
       ['effective_invariants', { plan: '01M8ZZZZ' }, ['invariant', 'list', '--effective', '--plan', '01M8ZZZZ']],
       ['effective_invariants', { project: '../etc' }, ['invariant', 'list', '--effective', '--project', '../etc']],
@@ -310,9 +335,9 @@ describe('agents mcp: initialize, tools and resources', () => {
   });
 
   it('a broken store file is a tool error naming file, line and column; other tools still answer; fixed, it answers again', async () => {
-    const root = exampleStore();
-    const s = await startMcp(root);
+    const { root, s } = await shared();
     const file = join(root, 'global', `${NEW_ID}.yaml`);
+    onTestFinished(() => rmSync(file, { force: true }));
     writeFileSync(file, `id: ${NEW_ID}\ntext: Keep backups\nseverity: fatal\n`);
 
     const r = await call(s, 'effective_invariants', { project: 'myapp' });
@@ -427,9 +452,8 @@ describe('agents mcp: the output schemas', () => {
 
 describe('agents mcp: writing', () => {
   it('refuses record_violation without --allow-write and writes nothing', async () => {
-    const root = exampleStore();
+    const { root, s } = await shared();
     const before = fileList(root);
-    const s = await startMcp(root);
     const r = await call(s, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' });
     expect(r.isError).toBe(true);
     expect(errorOf(r)).toMatchObject({ exit_code: 2, detail: { reason: 'write-off', by: 'config' } });

@@ -22,9 +22,15 @@ export interface McpSession {
 /**
  * Starts the built CLI's `agents mcp` on `store` through the SDK's own
  * client and stdio transport, connected (initialize done); closed when the
- * test finishes.
+ * test finishes, or with `session.client.close()` by a caller that shares it
+ * (`closing: 'caller'`, as a file's afterAll does).
  */
-export async function startMcp(store: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<McpSession> {
+export async function startMcp(
+  store: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+  closing: 'test' | 'caller' = 'test',
+): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, '--store', store, 'mcp', ...extraArgs],
@@ -49,9 +55,10 @@ export async function startMcp(store: string, extraArgs: string[] = [], env: Rec
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => deliver('updated', n.params.uri));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => deliver('list_changed', undefined));
   await client.connect(transport);
-  onTestFinished(async () => {
-    await client.close();
-  });
+  if (closing === 'test')
+    onTestFinished(async () => {
+      await client.close();
+    });
   return {
     client,
     stderr: () => err,
