@@ -2,7 +2,7 @@ import { runInNewContext } from 'node:vm';
 import { UsageError } from '../core/errors.ts';
 import { requiredString } from '../core/input-shape.ts';
 import { codePointLength } from '../core/names.ts';
-import { escapeUnsafe, quoteText } from '../core/plain-text.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 
 /** Longest pattern accepted from a user. */
 export const MAX_PATTERN_LENGTH = 1000;
@@ -29,9 +29,10 @@ export function compileFilter(given: string): RegExp {
     return new RegExp(pattern, flags);
   } catch (error) {
     const why = (error as Error).message.replace(/^Invalid regular expression: /, '');
-    // One line, the pattern's line breaks escaped (the engine's reason quotes it too): no line of the report is the pattern's.
+    // One line, the pattern's line breaks escaped (the engine's reason quotes it too): no line of the report is the
+    // pattern's. Its backslashes stay as written, not doubled as JSON quoting would.
     throw new UsageError(
-      `invalid regex ${quoteText(pattern)}: ${escapeUnsafe(why)}`,
+      `invalid regex "${escapeUnsafe(pattern)}": ${escapeUnsafe(why)}`,
       'Fix the pattern (JavaScript syntax), or quote it for your shell.',
       {
         field: 'pattern',

@@ -27,6 +27,8 @@ describe('a line break in a value an error quotes', () => {
     expect(await messageOf(() => compileFilter(`(${FORGED}`))).toBe(
       'invalid regex "(zz\\nhint: run this instead": /(zz\\nhint: run this instead/iu: Unterminated group',
     );
+    // A backslash of the pattern is shown as written, not doubled.
+    expect(await messageOf(() => compileFilter('\\d('))).toBe('invalid regex "\\d(": /\\d(/iu: Unterminated group');
     expect(await messageOf(() => parseUri(`agents://${FORGED}`))).toBe('unknown resource agents://zz\\nhint: run this instead');
     expect(await messageOf(() => pageOf([], FORGED))).toBe('invalid cursor zz\\nhint: run this instead');
   });
