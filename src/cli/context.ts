@@ -27,6 +27,8 @@ export interface ContextOptions {
   interactive: boolean;
   /** --quiet: no progress display (src/cli/progress.ts). */
   quiet?: boolean;
+  /** The run's words as given (after `agents`): where a command checks how its arguments were typed. */
+  words?: readonly string[];
 }
 
 /**
@@ -44,6 +46,7 @@ export class CliContext implements ContextOptions {
   readonly color: boolean;
   readonly interactive: boolean;
   readonly quiet: boolean;
+  readonly words: readonly string[];
   #style: Style | undefined;
   #root: Promise<string> | undefined;
   #invariants: Promise<InvariantService> | undefined;
@@ -60,6 +63,7 @@ export class CliContext implements ContextOptions {
     this.color = options.color;
     this.interactive = options.interactive;
     this.quiet = options.quiet ?? false;
+    this.words = options.words ?? [];
   }
 
   /** Colours (or none) for text output: `--no-color`, NO_COLOR, FORCE_COLOR and the terminal decide. */

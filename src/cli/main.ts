@@ -299,6 +299,7 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
       color,
       interactive: canPrompt(io, argv.input === false),
       quiet: argv.quiet === true,
+      words: args,
     });
     agents = ctx.agentsCommand();
     // The command runs with `io.env` and `io.cwd` as the run's environment: code below the CLI

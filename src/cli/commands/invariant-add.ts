@@ -1,5 +1,6 @@
 import { loadTui } from '../tui-loader.ts';
-import { EXIT_CODES, missingArgument } from '../../core/errors.ts';
+import { EXIT_CODES, missingArgument, UsageError } from '../../core/errors.ts';
+import { quoteText } from '../../core/plain-text.ts';
 import { SEVERITIES, type Severity } from '../../core/model.ts';
 import type { AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
@@ -36,6 +37,7 @@ export default defineCommand<AddArgs>({
         describe: "create --project P even when its name is close to an existing project's (else refused as a likely typo)",
       }),
   async run(argv, ctx) {
+    refuseTextInPieces(argv.text ?? [], ctx.words);
     const text = (argv.text ?? []).join(' ');
     const service = await ctx.invariants();
     let result: AddResult | undefined;
@@ -98,3 +100,22 @@ export default defineCommand<AddArgs>({
     return EXIT_CODES.ok;
   },
 });
+
+/**
+ * Refuses a text whose words do not stand together among the run's words (`add --global No secrets --guard-write
+ * apps/web/*`, the glob expanded by the shell into two file names): the second file name would be read as the end of
+ * the text, and the guard as the first file alone. Words after `--` stand with those before it.
+ */
+export function refuseTextInPieces(pieces: readonly string[], words: readonly string[]): void {
+  if (pieces.length < 2 || words.length === 0) return;
+  const given = words.filter((w) => w !== '--');
+  const together = given.some((_, start) => pieces.every((p, i) => given[start + i] === p));
+  if (together) return;
+  throw new UsageError(
+    `the invariant text is given in pieces with options between them: ${pieces.map((p) => quoteText(p)).join(', ')}`,
+    (agents) =>
+      `Quote the whole text, and quote globs so that the shell does not turn them into file names: ${agents} invariant add --global "Never push to main" --guard-write 'apps/web/*'.`,
+    { pieces: [...pieces] },
+    'text-in-pieces',
+  );
+}
