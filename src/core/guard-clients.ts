@@ -165,6 +165,25 @@ function argumentsText(value: unknown): string {
 }
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
+/**
+ * The one value a tool's input gives under any of `keys` (a command as `command` or `cmd`), read by `read`. A tool
+ * reads one of them and ignores the rest, and which one is not in its input: given two that differ, the hook would
+ * judge a decoy beside what runs (`{"cmd": "rm -r x", "command": "ls"}`), so the call is one it cannot decide.
+ */
+function oneOf<T>(ti: Json, keys: readonly string[], read: (v: unknown) => T | undefined): T | undefined {
+  let found: { key: string; value: T } | undefined;
+  for (const key of keys) {
+    const value = read(ti[key]);
+    if (value === undefined) continue;
+    if (found === undefined) found = { key, value };
+    else if (value !== found.value)
+      throw new GuardInputError(
+        `the tool's input gives ${found.key} and ${key} different values; the hook cannot tell which one the tool reads`,
+      );
+  }
+  return found?.value;
+}
+
 /** The value of a JSON text, or undefined when it is not JSON. */
 function parsedOrUndefined(text: string): unknown {
   try {
@@ -267,10 +286,10 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   const own = ownName(tool);
   if (READ_TOOLS.test(own) || tool === ANSWER_TOOL) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
-    const patch = str(ti.command) ?? str(ti.patch) ?? str(ti.input) ?? '';
+    const patch = oneOf(ti, ['command', 'patch', 'input'], str) ?? '';
     return patchParts(patch);
   }
-  const command = commandOf(ti.command) ?? commandOf(ti.cmd);
+  const command = oneOf(ti, ['command', 'cmd'], commandOf);
   if (/^(Bash|Shell|run_shell_command|shell|exec_command|local_shell)$/.test(tool) && command !== undefined) {
     // Codex runs apply_patch given to its shell tool as its own patch (`["apply_patch", "*** Begin Patch…"]`, or a
     // heredoc in `bash -lc`), not as a command: its files and added lines meet the guards as the apply_patch tool's do.
@@ -296,12 +315,14 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
     const t = str(ti[key]);
     if (t !== undefined) texts.push(t);
   }
-  // MultiEdit's edits (new_string), and the MCP filesystem server's edit_file (newText).
+  // MultiEdit's edits (new_string), and the MCP filesystem server's edit_file (newText): each one an edit holds, since
+  // a server reads its own key and drops the others, and a decoy under another would hide the text it writes.
   if (Array.isArray(ti.edits))
-    for (const e of ti.edits) {
-      const t = str(obj(e).new_string) ?? str(obj(e).newString) ?? str(obj(e).newText);
-      if (t !== undefined) texts.push(t);
-    }
+    for (const e of ti.edits)
+      for (const key of ['new_string', 'newString', 'newText']) {
+        const t = str(obj(e)[key]);
+        if (t !== undefined) texts.push(t);
+      }
   // A tool that names no file writes none: its text (an MCP tool's arguments) is still looked at by content guards. So
   // are the arguments beside the files of one that holds no text under a key known here (`data`, a content given as a
   // list): for all the hook can tell they are what it writes, and a content guard errs on its side as a write guard does.
@@ -378,7 +399,7 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
   // A shell tool may name its own folder, relative to the project: Gemini's dir_path, Codex's workdir, the Serena MCP
   // server's execute_shell_command's cwd (a project's command guards apply to a command run in its folders).
   const ti = obj(input.tool_input);
-  const dir = str(ti.dir_path) ?? str(ti.directory) ?? str(ti.workdir) ?? str(ti.cwd);
+  const dir = parts.command !== undefined ? oneOf(ti, ['dir_path', 'directory', 'workdir', 'cwd'], str) : undefined;
   const spelt = tool !== given ? { clientTool: given } : {};
-  return { ...base, ...(dir && parts.command !== undefined ? { dir } : {}), tool, ...spelt, ...parts, blocking: true };
+  return { ...base, ...(dir ? { dir } : {}), tool, ...spelt, ...parts, blocking: true };
 }

@@ -283,6 +283,15 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(edit))).toMatchObject({ paths: ['notes.md'], texts: ['aws_key=AKIAABCDEFGHIJKLMNOP', 'c'] });
   });
 
+  it('takes each new text an edit holds: a decoy under another key does not hide the one the server reads', () => {
+    const edit = {
+      ...claudeWrite,
+      tool_name: 'mcp__filesystem__edit_file',
+      tool_input: { path: 'notes.md', edits: [{ oldText: 'a', newText: 'aws_key=AKIAABCDEFGHIJKLMNOP', new_string: 'b' }] },
+    };
+    expect(parseClientInput(JSON.stringify(edit)).texts).toEqual(['b', 'aws_key=AKIAABCDEFGHIJKLMNOP']);
+  });
+
   it.each(['shell', 'local_shell', 'Bash', 'exec_command'])(
     '%s: a command given as an argv array is the command, joined with spaces',
     (tool) => {
@@ -297,6 +306,25 @@ describe('every captured input shape becomes one action', () => {
       expect(parseClientInput(JSON.stringify(cmd))).toMatchObject({ command: 'terraform apply' });
     },
   );
+
+  it('cannot decide a tool given one thing under two keys with different values: which one it reads is not in its input', () => {
+    const patch = '*** Begin Patch\n*** Add File: secrets/k.pem\n+x\n*** End Patch';
+    for (const [tool, toolInput] of [
+      ['exec_command', { cmd: 'rm -r secrets', command: 'ls' }],
+      ['mcp__shell__run', { command: 'ls', cmd: ['rm', '-r', 'secrets'] }],
+      ['apply_patch', { input: patch, command: 'echo' }],
+      ['shell', { command: ['terraform', 'apply'], workdir: 'services/billing', dir_path: '' }],
+      ['run_shell_command', { command: 'terraform apply', dir_path: 'services/billing', directory: '.' }],
+    ] as const)
+      expect(() => parseClientInput(JSON.stringify({ ...codexBash, tool_name: tool, tool_input: toolInput })), tool).toThrow(
+        GuardInputError,
+      );
+    // The same value under two keys is one value; a tool that runs no command names no folder to run it in.
+    const same = { ...codexBash, tool_name: 'exec_command', tool_input: { cmd: 'ls', command: 'ls', workdir: 'a', cwd: 'a' } };
+    expect(parseClientInput(JSON.stringify(same))).toMatchObject({ command: 'ls', dir: 'a' });
+    const search = { ...claudeWrite, tool_name: 'mcp__x__search', tool_input: { directory: 'a', cwd: 'b', query: 'q' } };
+    expect(parseClientInput(JSON.stringify(search)).dir).toBeUndefined();
+  });
 
   it('reads arguments nested however deep as their JSON text (the model writes them), for any client', () => {
     const n = 200_000;
