@@ -310,26 +310,37 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   const texts: string[] = [];
   // `body`, `repl`: the code Serena's symbol tools write into the file they name, and its replace_content's
   // replacement. Only with a file: a tool that names none (an HTTP request's `body`) is judged by all its arguments.
-  const textKeys = ['content', 'new_string', 'new_source', 'newString', 'contents', 'text'];
-  for (const key of paths.length > 0 ? [...textKeys, 'body', 'repl'] : textKeys) {
+  const textKeys = paths.length > 0 ? [...TEXT_KEYS, 'body', 'repl'] : TEXT_KEYS;
+  for (const key of textKeys) {
     const t = str(ti[key]);
     if (t !== undefined) texts.push(t);
   }
   // MultiEdit's edits (new_string), and the MCP filesystem server's edit_file (newText): each one an edit holds, since
   // a server reads its own key and drops the others, and a decoy under another would hide the text it writes.
+  let editsRead = Array.isArray(ti.edits);
   if (Array.isArray(ti.edits))
-    for (const e of ti.edits)
+    for (const e of ti.edits) {
+      const before = texts.length;
       for (const key of ['new_string', 'newString', 'newText']) {
         const t = str(obj(e)[key]);
         if (t !== undefined) texts.push(t);
       }
-  // A tool that names no file writes none: its text (an MCP tool's arguments) is still looked at by content guards. So
-  // are the arguments beside the files of one that holds no text under a key known here (`data`, a content given as a
-  // list): for all the hook can tell they are what it writes, and a content guard errs on its side as a write guard does.
-  if (texts.length === 0) {
-    const rest = Object.entries(ti).filter(([key, v]) => !(keys.includes(key) && typeof v === 'string' && v !== ''));
-    if (rest.length > 0) texts.push(argumentsText(Object.fromEntries(rest)));
-  }
+      if (texts.length === before) editsRead = false;
+    }
+  // The other arguments are looked at by content guards too: a tool that names no file writes none, but its text (an
+  // MCP tool's arguments) may be anything; one that does may hold what it writes under a key not known here (`data`, a
+  // content given as a list), beside a `content` it drops. For all the hook can tell they are what it writes, and a
+  // content guard errs on its side as a write guard does. Not the files, the texts read, nor the text an edit replaces.
+  const rest = Object.entries(ti).filter(
+    ([key, v]) =>
+      !(
+        (keys.includes(key) && typeof v === 'string' && v !== '') ||
+        (textKeys.includes(key) && typeof v === 'string') ||
+        REPLACED_KEYS.includes(key) ||
+        (key === 'edits' && editsRead)
+      ),
+  );
+  if (rest.length > 0) texts.push(argumentsText(Object.fromEntries(rest)));
   // A command meets the command guards whatever else the tool names: a `path` beside it (the folder to run it in, a
   // file it reads) does not make its command one no guard sees.
   const parts = command !== undefined ? { paths, texts, command, ...commandFolders(command) } : { paths, texts };
@@ -341,6 +352,15 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   if (copied && to) return { ...parts, move: { from: copied, to, copy: true } };
   return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { ...parts, removes: paths } : parts;
 }
+
+/** The keys under which a tool's input holds the text it writes (Write's `content`, Edit's `new_string`…). */
+const TEXT_KEYS: readonly string[] = ['content', 'new_string', 'new_source', 'newString', 'contents', 'text'];
+
+/**
+ * The keys under which an edit names the text it replaces (Edit's `old_string`, edit_file's `oldText`, Serena's
+ * `needle`): what the file holds already, not what the tool writes, so no content guard judges it.
+ */
+const REPLACED_KEYS: readonly string[] = ['old_string', 'oldString', 'oldText', 'old_str', 'needle'];
 
 /**
  * Reads one hook input. `client` forces the protocol (`--client`); otherwise

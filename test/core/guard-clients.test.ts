@@ -161,13 +161,14 @@ describe('every captured input shape becomes one action', () => {
       paths: ['protected/a.pem'],
       texts: ['AKIA'],
     });
+    // The text it replaces (`needle`) is the file's already; its other arguments are looked at as well.
     expect(serena('replace_content', { relative_path: 'protected/a.pem', needle: 'x', repl: 'AKIA', mode: 'literal' })).toMatchObject({
       paths: ['protected/a.pem'],
-      texts: ['AKIA'],
+      texts: ['AKIA', '{"mode":"literal"}'],
     });
     expect(serena('replace_symbol_body', { name_path: 'f', relative_path: 'src/a.ts', body: 'AKIA' })).toMatchObject({
       paths: ['src/a.ts'],
-      texts: ['AKIA'],
+      texts: ['AKIA', '{"name_path":"f"}'],
     });
     expect(serena('delete_lines', { relative_path: 'protected/a.pem', start_line: 1, end_line: 2 }).paths).toEqual(['protected/a.pem']);
     for (const tool of [
@@ -247,6 +248,22 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(remove))).toMatchObject({ paths: ['notes.md'], texts: [] });
   });
 
+  it('takes the arguments beside a text it knows as well: a `content` the tool drops does not hide its `data`', () => {
+    const decoy = { ...claudeWrite, tool_name: 'mcp__store__put_file', tool_input: { path: 'notes.md', content: 'hi', data: 'AKIA' } };
+    expect(parseClientInput(JSON.stringify(decoy))).toMatchObject({ paths: ['notes.md'], texts: ['hi', '{"data":"AKIA"}'] });
+    const named = { ...claudeWrite, tool_name: 'mcp__x__post', tool_input: { text: 'hi', payload: 'AKIA' } };
+    expect(parseClientInput(JSON.stringify(named)).texts).toEqual(['hi', '{"payload":"AKIA"}']);
+    // An edit's replaced text is the file's already: removing a key is no write of it.
+    const edit = { ...claudeWrite, tool_name: 'Edit', tool_input: { file_path: 'a', old_string: 'AKIA', new_string: '' } };
+    expect(parseClientInput(JSON.stringify(edit)).texts).toEqual(['']);
+    const multi = {
+      ...claudeWrite,
+      tool_name: 'MultiEdit',
+      tool_input: { file_path: 'a', edits: [{ old_string: 'AKIA', new_string: '' }] },
+    };
+    expect(parseClientInput(JSON.stringify(multi)).texts).toEqual(['']);
+  });
+
   it("gives a copy's two ends as a move's, its source not written", () => {
     const input = { ...claudeWrite, tool_name: 'mcp__fs__copy_directory', tool_input: { source: 'public', destination: 'secrets' } };
     expect(parseClientInput(JSON.stringify(input))).toMatchObject({
@@ -280,7 +297,10 @@ describe('every captured input shape becomes one action', () => {
         dryRun: false,
       },
     };
-    expect(parseClientInput(JSON.stringify(edit))).toMatchObject({ paths: ['notes.md'], texts: ['aws_key=AKIAABCDEFGHIJKLMNOP', 'c'] });
+    expect(parseClientInput(JSON.stringify(edit))).toMatchObject({
+      paths: ['notes.md'],
+      texts: ['aws_key=AKIAABCDEFGHIJKLMNOP', 'c', '{"dryRun":false}'],
+    });
   });
 
   it('takes each new text an edit holds: a decoy under another key does not hide the one the server reads', () => {
