@@ -106,8 +106,11 @@ export function truncate(value: string, max = 60): string {
   if (value.length <= max) return value;
   // Cut between characters as a reader sees them (graphemes): a letter keeps its combining accent, a flag and an
   // emoji with its skin tone stay whole instead of leaving a stray half before the "…".
+  // Only the head is segmented: a break at or before `max` is decided by the characters up to the one after it, and
+  // segmenting a whole megabyte command took seconds, past the time a client waits for its hook.
   let cut = 0;
-  for (const { index, segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(value)) {
+  const head = value.slice(0, max + 2);
+  for (const { index, segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(head)) {
     if (index + segment.length > max - 1) break;
     cut = index + segment.length;
   }

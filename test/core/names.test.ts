@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   codePointLength,
   isName,
@@ -143,6 +143,24 @@ describe('truncate and codePointLength', () => {
     expect(truncate('👍🏽'.repeat(40))).toBe(`${'👍🏽'.repeat(14)}…`);
     expect(truncate('e\u0301'.repeat(40))).toBe(`${'e\u0301'.repeat(29)}…`);
     expect(truncate(`${'a'.repeat(58)}e\u0301\u0301`)).toBe(`${'a'.repeat(58)}…`);
+  });
+  test("truncate reads the head of a long text only: a hook's megabyte command is cut without segmenting it whole", () => {
+    const segment = Intl.Segmenter.prototype.segment;
+    const read: number[] = [];
+    const spy = vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (this: Intl.Segmenter, text: string) {
+      read.push(text.length);
+      return segment.call(this, text);
+    });
+    try {
+      const tail = 'x'.repeat(1_000_000);
+      expect(truncate(`${'a'.repeat(298)}👍🏽${tail}`, 300)).toBe(`${'a'.repeat(298)}…`);
+      expect(truncate(`${'a'.repeat(295)}🇯🇵${tail}`, 300)).toBe(`${'a'.repeat(295)}🇯🇵…`);
+      // The accent after the last character that fits joins it, and takes it past the cut.
+      expect(truncate(`${'a'.repeat(298)}e\u0301${tail}`, 300)).toBe(`${'a'.repeat(298)}…`);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(Math.max(...read)).toBeLessThan(1000);
   });
   test('codePointLength counts an astral character once', () => {
     expect(codePointLength('')).toBe(0);
