@@ -16,7 +16,14 @@ import type { TextMatcher } from './guard-patterns.ts';
 export class GuardMatchers {
   readonly #globs = new Map<string, (p: string) => boolean>();
   readonly #regexes = new Map<string, TextMatcher>();
-  constructor(readonly compileRegex?: (pattern: string) => TextMatcher) {}
+  /**
+   * `beforeRun`, called before each run of the engine, may stop the judging by throwing (the hook past its deadline:
+   * one run is not interrupted, but a call whose text meets many patterns stops between them).
+   */
+  constructor(
+    readonly compileRegex?: (pattern: string) => TextMatcher,
+    readonly beforeRun?: () => void,
+  ) {}
   glob(g: string): (p: string) => boolean {
     let m = this.#globs.get(g);
     if (!m) this.#globs.set(g, (m = compileGlob(g)));
@@ -30,6 +37,7 @@ export class GuardMatchers {
       const run = (text: string) => {
         if (!this.compileRegex)
           throw new Error('guard: a pattern must run but no regular-expression engine was given (see patternsNeeded)');
+        this.beforeRun?.();
         compiled ??= this.compileRegex(p);
         return compiled(text);
       };

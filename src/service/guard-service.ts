@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { answeredDecision } from '../core/guard-answers.ts';
-import type { ClientAction } from '../core/guard-clients.ts';
+import { type ClientAction, GuardTimeout } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import { actionProjects, evaluateGuards, patternsNeeded, type GuardAction, type GuardIndex, type GuardVerdict } from '../core/guard.ts';
 import { GuardMatchers } from '../core/guard-matchers.ts';
@@ -226,6 +226,16 @@ export class GuardService {
     }
   }
 
+  /**
+   * Stops the judging once the hook's deadline has passed (before each run of the pattern engine): a long text meeting
+   * many patterns, each run of them linear in it, is answered by guard.on_error in the hook's time, not after the
+   * client has given up and let the call through.
+   */
+  readonly pastDeadline = (): void => {
+    const deadline = this.options.deadline;
+    if (deadline !== undefined && Date.now() > deadline) throw new GuardTimeout('no decision in time');
+  };
+
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
   toAction(action: ActionAsGiven): GuardAction {
     if (this.options.longLived) this.#reserved.refresh();
@@ -247,7 +257,11 @@ export class GuardService {
     }
     return this.judged(action, async (index) => {
       const m =
-        matchers ?? new GuardMatchers(patternsNeeded(index, action) ? (await import('../core/guard-patterns.ts')).compileRegex : undefined);
+        matchers ??
+        new GuardMatchers(
+          patternsNeeded(index, action) ? (await import('../core/guard-patterns.ts')).compileRegex : undefined,
+          this.pastDeadline,
+        );
       const verdict = evaluateGuards(index, action, this.clock(), m);
       return verdict.decisive
         ? { verdict, reason: guardReason(verdict.decisive, index.plan, index.planProject, this.options.agents), plan: index.plan }
@@ -265,7 +279,8 @@ export class GuardService {
     try {
       return await judge(index);
     } catch (error) {
-      if (rebuilt) throw error;
+      // Out of time is no damage of the index: judging again would only run further past the deadline.
+      if (rebuilt || error instanceof GuardTimeout) throw error;
       return judge((await this.index(action, true)).index);
     }
   }

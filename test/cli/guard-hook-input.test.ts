@@ -238,6 +238,17 @@ describe('agents guard hook, a call whose paths take longer to judge than its bo
     expect(inTime.toAction(action).files).toEqual(['notes.txt', 'secrets/k']);
   });
 
+  it('stops at the deadline between runs of the patterns (GuardTimeout): a long text meeting many is answered by guard.on_error', async () => {
+    const dir = await repo(['content: ["(?i)password=x", "(?i)token=x"]']);
+    const { GuardService } = await import('../../src/service/guard-service.ts');
+    const { GuardTimeout } = await import('../../src/core/guard-clients.ts');
+    const action = { tool: 'Write', files: ['notes.txt'], texts: ['password=x token=x'] };
+    const late = new GuardService(join(dir, '.agents'), {}, undefined, { deadline: Date.now() - 1 });
+    await expect(late.evaluate(action)).rejects.toThrow(GuardTimeout);
+    const inTime = new GuardService(join(dir, '.agents'), {}, undefined, { deadline: Date.now() + 60_000 });
+    expect((await inTime.evaluate(action)).verdict.decision).toBe('deny');
+  });
+
   it('judges a path longer than any system takes by its `..` folded, as the client writes it, and the rest as named', async () => {
     const dir = await repo(['write: ["secrets/**"]']);
     const write = (file_path: string) => claude(dir, 'Write', { file_path, content: 'x' });

@@ -155,7 +155,7 @@ export default defineCommand<HookArgs>({
         const onError = service ? await service.onError() : 'deny';
         const why =
           error instanceof GuardTimeout
-            ? `no decision within ${boundText(timeout.ms)} (${timeout.source}): the call names more paths or folders than the hook can judge in that time`
+            ? `no decision within ${boundText(timeout.ms)} (${timeout.source}): the call names more paths or folders, or longer text, than the hook can judge in that time`
             : hookReason(error, agents);
         // Logged with its answer: with on_error allow, the log is the only trace of a call let through unchecked.
         if (!late) service?.logError(why, onError, action);
