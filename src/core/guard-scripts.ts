@@ -39,7 +39,20 @@ const APPLY_PATCH_CD = /(?:^|[\s;&|(])cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&;|]+))
  * Each folder a `cd DIR` or `pushd DIR` of a script changes to (a word, or a string in quotes), after its options (`cd
  * -P --`); in a script given to a shell in quotes or backticks too (`bash -c "cd DIR && …"`), which runs it as well.
  */
-const CHANGE_FOLDER = /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
+const CHANGE_FOLDER =
+  /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?=((?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"`&;|()<>\\])+)?)(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
+
+/**
+ * A shell word as the shell reads it: its pieces in quotes and out of them joined (`"sec"rets`, `sec''rets` and
+ * `sec\rets` are `secrets`), the quotes and escapes taken off. Variables are not expanded (docs/guard.md).
+ */
+function unquoted(word: string): string {
+  return word.replace(
+    /'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)/gs,
+    (_all, single?: string, double?: string, escaped?: string) =>
+      single ?? (double !== undefined ? double.replace(/\\([\\"$`\n])/g, '$1') : (escaped ?? '')),
+  );
+}
 
 /**
  * The folders a shell script may be in at its end, relative to where it starts ('' that folder): where it starts, and
@@ -52,7 +65,12 @@ function scriptFolders(script: string): string[] {
   let here = '';
   let changes = 0;
   for (const m of script.matchAll(CHANGE_FOLDER)) {
-    const dir = m[1] ?? m[2] ?? m[3]!;
+    const dir = m[2] ?? m[3] ?? m[4]!;
+    // The whole word too, where quotes inside it (`"sec"rets`) make it another folder than its first piece: the
+    // folder the shell goes to. The first piece stays a folder it may be in: a script in quotes (`bash -c "cd DIR"`)
+    // ends the word at its closing quote, which the whole word would run on past.
+    const whole = m[1] === undefined ? dir : unquoted(m[1]);
+    if (whole !== dir) folders.add(here === '' || whole.startsWith('~') ? whole : joinPath(here, whole));
     here = here === '' || dir.startsWith('~') ? dir : joinPath(here, dir);
     // Each folder is judged by the file system's paths: a script of thousands of changes, or of a folder named past any
     // system's limit, held the hook past its time (and the client's, which then lets the call through unlogged).

@@ -370,6 +370,9 @@ describe('every captured input shape becomes one action', () => {
     // `~user` is that user's home folder to the shell: a fresh start, not a folder below the one before.
     expect(bash('cd notes; cd ~bob/repo && make').cds).toEqual(['notes', '~bob/repo']);
     expect(bash('make deploy').cds).toBeUndefined();
+    // A folder's name in pieces, quoted and not, is one word to the shell: its first piece is kept as a folder too.
+    expect(bash('cd "services"/billing && terraform apply').cds).toEqual(['services/billing', 'services']);
+    expect(bash('bash -c "cd services/app" && echo "x"').cds).toContain('services/app');
     // A script given to a shell in quotes or backticks runs its cd too.
     expect(bash('bash -c "cd services/app && make deploy"').cds).toEqual(['services/app']);
     expect(bash("sh -c 'cd services/app; make deploy'").cds).toEqual(['services/app']);
@@ -536,6 +539,10 @@ describe('apply_patch through the shell tool', () => {
       `cd -P -- secrets; ${key}`,
     ])
       expect(codex(script).paths, script).toEqual(['k.pem', 'secrets/k.pem']);
+    // A folder's name in pieces, quoted and not, is one word to the shell: the folder it goes to is judged too.
+    for (const cd of ['"sec"rets', "sec''rets", 'sec\\rets', '"sec\\"rets"'])
+      for (const script of [`cd ${cd} && ${key}`, `cd ${cd}; ${key}`])
+        expect(codex(['bash', '-lc', script]).paths, script).toContain(cd === '"sec\\"rets"' ? 'sec"rets/k.pem' : 'secrets/k.pem');
     expect(codex(`cd services && cd billing && ${key}`).paths).toEqual([
       'k.pem',
       'services/k.pem',
