@@ -26,13 +26,19 @@ export interface ActionPlace {
   deadline?: number | undefined;
 }
 
+/**
+ * Throws a GuardTimeout once `deadline` (ms since the epoch) has passed: work done in one synchronous turn, which no
+ * timer interrupts (paths followed through the file system, patterns run over a long text), stops so between its
+ * steps, and the hook answers by guard.on_error in its time, not after the client has let the call through.
+ */
+export function stopPast(deadline: number | undefined): void {
+  if (deadline !== undefined && Date.now() > deadline) throw new GuardTimeout('no decision in time');
+}
+
 export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardAction {
-  // Each path is followed through the file system in this one synchronous turn, which no timer interrupts: past the
-  // hook's deadline (a call naming many thousands of paths) it stops, and the hook answers by guard.on_error in time.
-  const deadline = place.deadline;
-  const inTime = () => {
-    if (deadline !== undefined && Date.now() > deadline) throw new GuardTimeout('no decision in time');
-  };
+  // Each path is followed through the file system in this one synchronous turn: past the hook's deadline (a call
+  // naming many thousands of paths) it stops.
+  const inTime = () => stopPast(place.deadline);
   // The folders the action starts in: the agent's, then the tool's own (`dir`), each as named and from the home folder.
   const starts = spelledFrom(spelledFrom([process.cwd()], action.cwd), action.dir ?? '');
   const files: string[] = [];

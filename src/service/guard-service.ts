@@ -30,7 +30,7 @@ import {
   writeGuardIndex,
 } from '../store/guard-files.ts';
 import { repoTop } from '../store/git-dir.ts';
-import { type ActionAsGiven, resolveAction } from './guard-action.ts';
+import { type ActionAsGiven, resolveAction, stopPast } from './guard-action.ts';
 import { ReservedPaths } from './guard-reserved-paths.ts';
 import type { GitSide } from './guard-build.ts';
 import { physicalPath } from './link-paths.ts';
@@ -226,16 +226,6 @@ export class GuardService {
     }
   }
 
-  /**
-   * Stops the judging once the hook's deadline has passed (before each run of the pattern engine): a long text meeting
-   * many patterns, each run of them linear in it, is answered by guard.on_error in the hook's time, not after the
-   * client has given up and let the call through.
-   */
-  readonly pastDeadline = (): void => {
-    const deadline = this.options.deadline;
-    if (deadline !== undefined && Date.now() > deadline) throw new GuardTimeout('no decision in time');
-  };
-
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
   toAction(action: ActionAsGiven): GuardAction {
     if (this.options.longLived) this.#reserved.refresh();
@@ -260,7 +250,8 @@ export class GuardService {
         matchers ??
         new GuardMatchers(
           patternsNeeded(index, action) ? (await import('../core/guard-patterns.ts')).compileRegex : undefined,
-          this.pastDeadline,
+          // Before each run of the engine: a long text meeting many patterns stops at the hook's deadline between them.
+          () => stopPast(this.options.deadline),
         );
       const verdict = evaluateGuards(index, action, this.clock(), m);
       return verdict.decisive
