@@ -39,19 +39,44 @@ const APPLY_PATCH_CD = /(?:^|[\s;&|(])cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&;|]+))
  * Each folder a `cd DIR` or `pushd DIR` of a script changes to (a word, or a string in quotes), after its options (`cd
  * -P --`); in a script given to a shell in quotes or backticks too (`bash -c "cd DIR && …"`), which runs it as well.
  */
-const CHANGE_FOLDER =
-  /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?=((?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"`&;|()<>\\])+)?)(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
+const CHANGE_FOLDER = /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
 
 /**
- * A shell word as the shell reads it: its pieces in quotes and out of them joined (`"sec"rets`, `sec''rets` and
- * `sec\rets` are `secrets`), the quotes and escapes taken off. Variables are not expanded (docs/guard.md).
+ * The shell word that starts at `at` of `script` as the shell reads it: its pieces in quotes and out of them joined
+ * (`"sec"rets`, `sec''rets` and `sec\rets` are `secrets`), the quotes and escapes taken off; variables are not
+ * expanded (docs/guard.md). Read by hand, not by a regular expression, whose backtracking ran out of stack on a word
+ * of megabytes; and no further than twice the longest path a system takes, past which no folder is entered.
  */
-function unquoted(word: string): string {
-  return word.replace(
-    /'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)/gs,
-    (_all, single?: string, double?: string, escaped?: string) =>
-      single ?? (double !== undefined ? double.replace(/\\([\\"$`\n])/g, '$1') : (escaped ?? '')),
-  );
+function wordAt(script: string, at: number): string {
+  const end = Math.min(script.length, at + 2 * LONGEST_PATH);
+  let out = '';
+  let i = at;
+  while (i < end) {
+    const c = script[i]!;
+    if (c === "'") {
+      const close = script.indexOf("'", i + 1);
+      if (close < 0 || close >= end) break;
+      out += script.slice(i + 1, close);
+      i = close + 1;
+    } else if (c === '"') {
+      // In double quotes a backslash escapes only these; before another character it stays.
+      let j = i + 1;
+      for (; j < end && script[j] !== '"'; j++) {
+        if (script[j] === '\\' && j + 1 < end && '\\"$`\n'.includes(script[j + 1]!)) j++;
+        out += script[j];
+      }
+      if (j >= end) break;
+      i = j + 1;
+    } else if (c === '\\') {
+      if (i + 1 < end && script[i + 1] !== '\n') out += script[i + 1];
+      i += 2;
+    } else if (/[\s&;|()<>`]/.test(c)) break;
+    else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }
 
 /**
@@ -65,11 +90,12 @@ function scriptFolders(script: string): string[] {
   let here = '';
   let changes = 0;
   for (const m of script.matchAll(CHANGE_FOLDER)) {
-    const dir = m[2] ?? m[3] ?? m[4]!;
+    const dir = m[1] ?? m[2] ?? m[3]!;
     // The whole word too, where quotes inside it (`"sec"rets`) make it another folder than its first piece: the
     // folder the shell goes to. The first piece stays a folder it may be in: a script in quotes (`bash -c "cd DIR"`)
     // ends the word at its closing quote, which the whole word would run on past.
-    const whole = m[1] === undefined ? dir : unquoted(m[1]);
+    const written = m[1] !== undefined || m[2] !== undefined ? dir.length + 2 : dir.length;
+    const whole = wordAt(script, m.index + m[0].length - written);
     if (whole !== dir) folders.add(here === '' || whole.startsWith('~') ? whole : joinPath(here, whole));
     here = here === '' || dir.startsWith('~') ? dir : joinPath(here, dir);
     // Each folder is judged by the file system's paths: a script of thousands of changes, or of a folder named past any
