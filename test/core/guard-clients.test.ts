@@ -373,6 +373,8 @@ describe('every captured input shape becomes one action', () => {
     // A folder's name in pieces, quoted and not, is one word to the shell: its first piece is kept as a folder too.
     expect(bash('cd "services"/billing && terraform apply').cds).toEqual(['services/billing', 'services']);
     expect(bash('bash -c "cd services/app" && echo "x"').cds).toContain('services/app');
+    // A quoted word of megabytes, never closed, is read as far as a folder's name can go, and judged as written.
+    expect(bash(`cd "${'a'.repeat(15_000_000)}`).cds).toBeUndefined();
     // A script given to a shell in quotes or backticks runs its cd too.
     expect(bash('bash -c "cd services/app && make deploy"').cds).toEqual(['services/app']);
     expect(bash("sh -c 'cd services/app; make deploy'").cds).toEqual(['services/app']);
