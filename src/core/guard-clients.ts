@@ -178,7 +178,7 @@ function oneOf<T>(ti: Json, keys: readonly string[], read: (v: unknown) => T | u
     if (found === undefined) found = { key, value };
     else if (value !== found.value)
       throw new GuardInputError(
-        `the tool's input gives ${found.key} and ${key} different values; the hook cannot tell which one the tool reads`,
+        `the tool's input gives ${found.key} and ${key} different values, and the hook cannot tell which one the tool reads: give it one of them`,
       );
   }
   return found?.value;
