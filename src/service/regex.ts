@@ -3,11 +3,28 @@ import { UsageError } from '../core/errors.ts';
 import { requiredString } from '../core/input-shape.ts';
 import { codePointLength } from '../core/names.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
+import { runEnv } from '../git/run-environment.ts';
 
 /** Longest pattern accepted from a user. */
 export const MAX_PATTERN_LENGTH = 1000;
 /** Time allowed for one filter run over a whole store. */
 export const REGEX_TIME_LIMIT_MS = 2000;
+
+/**
+ * The filter's time limit: `AGENTS_REGEX_TIME_LIMIT_MS` (milliseconds), else {@link REGEX_TIME_LIMIT_MS}. Settable so
+ * that a test of the limit, or a user on a slow machine, need not wait out (or be held to) the default.
+ */
+export function regexTimeLimit(env: Record<string, string | undefined> = runEnv()): number {
+  const raw = env.AGENTS_REGEX_TIME_LIMIT_MS;
+  if (raw === undefined || raw === '') return REGEX_TIME_LIMIT_MS;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) {
+    throw new UsageError(
+      `AGENTS_REGEX_TIME_LIMIT_MS="${raw.slice(0, 20)}" is not a positive number of milliseconds`,
+      'Set it to a whole number such as 2000, or unset it.',
+    );
+  }
+  return Number(raw);
+}
 
 /**
  * Compiles a user's pattern with smart case (as ripgrep): case-insensitive
@@ -47,13 +64,14 @@ export function compileFilter(given: string): RegExp {
  */
 export function filterByRegex<T extends { text: string }>(items: readonly T[], re: RegExp): T[] {
   const texts = items.map((i) => i.text);
+  const limit = regexTimeLimit();
   let hits: boolean[];
   try {
-    hits = runInNewContext('texts.map((t) => re.test(t))', { texts, re }, { timeout: REGEX_TIME_LIMIT_MS }) as boolean[];
+    hits = runInNewContext('texts.map((t) => re.test(t))', { texts, re }, { timeout: limit }) as boolean[];
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
       throw new UsageError(
-        `regex "${re.source}" took more than ${REGEX_TIME_LIMIT_MS / 1000} s over ${items.length} texts and was stopped`,
+        `regex "${re.source}" took more than ${limit / 1000} s over ${items.length} texts and was stopped`,
         'Simplify the pattern: nested repetition such as (a+)+ backtracks without end.',
         { field: 'pattern' },
       );

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES, parseInvariant, parseYaml } from '../../src/core/parse.ts';
 import { MAX_NESTING, MAX_YAML_TOKENS, yamlShapeProblem } from '../../src/core/yaml-guard.ts';
 import { readStore } from '../../src/store/read.ts';
+import { REGEX_TIME_LIMIT_MS, regexTimeLimit } from '../../src/service/regex.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 
 const ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -95,11 +96,32 @@ describe('user regexes run with a time bound', () => {
       ['invariant', 'list', '(a+)+$'],
       ['invariant', 'list', '--project', 'app', '--effective', '(a+)+$'],
     ]) {
-      const r = await runAgents(['--store', store, ...args]);
+      // The limit lowered from its 2 s (regexTimeLimit's default, asserted below) so the test does not wait it out.
+      const r = await runAgents(['--store', store, ...args], { env: { AGENTS_REGEX_TIME_LIMIT_MS: '200' } });
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain('regex "(a+)+$" took more than 2 s over 40 texts and was stopped');
+      expect(r.stderr).toContain('regex "(a+)+$" took more than 0.2 s over 40 texts and was stopped');
       expect(r.stderr).toContain('nested repetition');
     }
+  });
+
+  it('the limit is 2 s unless AGENTS_REGEX_TIME_LIMIT_MS sets it; a value that is no positive number of ms stops with exit 2', async () => {
+    expect(REGEX_TIME_LIMIT_MS).toBe(2000);
+    expect(regexTimeLimit({})).toBe(2000);
+    expect(regexTimeLimit({ AGENTS_REGEX_TIME_LIMIT_MS: '' })).toBe(2000);
+    expect(regexTimeLimit({ AGENTS_REGEX_TIME_LIMIT_MS: '150' })).toBe(150);
+    const store = testStore({ [`global/${ID}.yaml`]: invariantYaml(ID, 'Valid') });
+    for (const bad of ['0', '-5', '2s', '1e3']) {
+      const r = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list', 'Valid'], {
+        env: { AGENTS_REGEX_TIME_LIMIT_MS: bad },
+      });
+      expect(r.code, bad).toBe(2);
+      expect(errorOf(r).code, bad).toBe('usage');
+    }
+    const listed = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list', 'Valid'], {
+      env: { AGENTS_REGEX_TIME_LIMIT_MS: '5000' },
+    });
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as { id: string }[]).map((i) => i.id)).toEqual([ID]);
   });
 
   it('an over-long pattern is refused before it is compiled', async () => {
