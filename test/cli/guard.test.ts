@@ -18,10 +18,9 @@ import { CHECK_ACTION } from '../../src/mcp/check-action.ts';
 import { GuardService } from '../../src/service/guard-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { agents, BIN } from '../helpers/cli.ts';
-import { git, gitInit } from '../helpers/git.ts';
+import { git } from '../helpers/git.ts';
 import { initializedRepo } from '../helpers/guard.ts';
 import { runAgents } from '../helpers/main.ts';
-import { tempDir } from '../helpers/tmp.ts';
 
 const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
 const INV2 = '01JGGEBWJTQ6P08NTXZQ7TKM3R';
@@ -337,10 +336,8 @@ describe('agents guard hook, its input through the real process', () => {
 });
 
 describe("agents guard hook, its own bundle's way to the rest of the tool", () => {
-  it('builds a missing index, records a deny in the active plan, and answers on_error for an unreadable store, as the real process', () => {
-    const dir = tempDir();
-    gitInit(dir);
-    expect(agents(['init'], { cwd: dir }).code).toBe(0);
+  it('builds a missing index, records a deny in the active plan, and answers on_error for an unreadable store, as the real process', async () => {
+    const dir = await initializedRepo();
     writeFileSync(join(dir, '.agents/global', `${INV}.yaml`), guardYaml(INV, 'Agents never touch secrets', ['write: ["secrets/**"]']));
     mkdirSync(join(dir, '.agents/plans', PLAN), { recursive: true });
     writeFileSync(join(dir, '.agents/plans', PLAN, 'plan.yaml'), `id: ${PLAN}\n`);

@@ -2,17 +2,15 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agents } from '../helpers/cli.ts';
-import { gitInit } from '../helpers/git.ts';
+import { initializedRepo } from '../helpers/guard.ts';
+import { runAgents } from '../helpers/main.ts';
 import { startMcp } from '../helpers/mcp.ts';
-import { tempDir } from '../helpers/tmp.ts';
 
 const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
 
 describe('MCP check_action', () => {
   it('answers as the guard hook would, and sees a change of the store on the next call', async () => {
-    const dir = tempDir();
-    gitInit(dir);
-    expect(agents(['init'], { cwd: dir }).code).toBe(0);
+    const dir = await initializedRepo();
     mkdirSync(join(dir, '.agents/projects/app'), { recursive: true });
     writeFileSync(join(dir, '.agents/projects/app/project.yaml'), 'paths: ["app/**"]\n');
     writeFileSync(
@@ -44,7 +42,7 @@ describe('MCP check_action', () => {
     rmSync(join(dir, 'app'), { recursive: true });
     // The same data `agents guard try --format json` prints, hit by hit, given the server's --store (which the waiver it
     // names carries).
-    const cli = agents(['--store', join(dir, '.agents'), 'guard', 'try', '--path', 'app/migrations/001.sql', '--format', 'json'], {
+    const cli = await runAgents(['--store', join(dir, '.agents'), 'guard', 'try', '--path', 'app/migrations/001.sql', '--format', 'json'], {
       cwd: dir,
     });
     expect((await call({ path: 'app/migrations/001.sql' })).structuredContent).toEqual(JSON.parse(cli.stdout));
@@ -98,9 +96,7 @@ describe('MCP check_action', () => {
   // A hook that calls the tool (Claude Code's mcp_tool) lets the action through on an error result: in a client's
   // protocol, a call that cannot be decided is answered by guard.on_error, as `agents guard hook` answers it.
   it("in a client's protocol, an invalid store is answered by guard.on_error as the hook answers it, never an error result", async () => {
-    const dir = tempDir();
-    gitInit(dir);
-    expect(agents(['init'], { cwd: dir }).code).toBe(0);
+    const dir = await initializedRepo();
     writeFileSync(join(dir, '.agents/global', `${INV}.yaml`), `id: ${INV}\ntext: [unclosed\n`);
     const hook = agents(['guard', 'hook', '--client', 'claude'], {
       cwd: dir,
