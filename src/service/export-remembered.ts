@@ -60,18 +60,8 @@ export function planFromCache(
   if (at.whole) {
     for (const t of targets) {
       const spec = TARGETS[t];
-      if (!spec.projectDir || !spec.projectFilePattern) continue;
-      let names: string[];
-      try {
-        names = readdirSync(join(top, spec.projectDir));
-      } catch {
-        continue;
-      }
-      const stray = (n: string) => {
-        const rel = `${spec.projectDir}/${n}`;
-        return spec.projectFilePattern!.test(n) && !known.has(rel) && lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile();
-      };
-      if (names.some(stray)) return undefined;
+      const stray = (rel: string) => !known.has(rel) && lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile();
+      if (ruleFiles(top, spec).some(stray)) return undefined;
     }
     // A target config.yaml does not list whose root or rule files hold a block the run that made the cache did not see
     // (a one-off `--target` export since): a computed export says them, so the cache cannot answer without a word.
@@ -88,15 +78,7 @@ export function planFromCache(
     };
     for (const t of droppedTargets(targets, listed)) {
       const spec = TARGETS[t];
-      if (blockIn(spec.root)) return undefined;
-      if (!spec.projectDir || !spec.projectFilePattern) continue;
-      let names: string[];
-      try {
-        names = readdirSync(join(top, spec.projectDir));
-      } catch {
-        continue;
-      }
-      if (names.some((n) => spec.projectFilePattern!.test(n) && blockIn(`${spec.projectDir}/${n}`))) return undefined;
+      if (blockIn(spec.root) || ruleFiles(top, spec).some(blockIn)) return undefined;
     }
   }
   return {
@@ -166,4 +148,16 @@ export function rememberPlan(cache: ExportCache, plan: ExportPlan): void {
     ...(replay && replay.warnings.length > 0 ? { warnings: replay.warnings } : {}),
     ...(watch.length > 0 ? { watched: watch } : {}),
   });
+}
+
+/** The paths of a target's rule folder (`.cursor/rules/`) its file pattern names; none without one, or unreadable. */
+function ruleFiles(top: string, spec: (typeof TARGETS)[keyof typeof TARGETS]): string[] {
+  if (!spec.projectDir || !spec.projectFilePattern) return [];
+  try {
+    return readdirSync(join(top, spec.projectDir))
+      .filter((n) => spec.projectFilePattern!.test(n))
+      .map((n) => `${spec.projectDir}/${n}`);
+  } catch {
+    return [];
+  }
 }

@@ -145,11 +145,12 @@ describe("agents export, a path Copilot's applyTo cannot hold", () => {
     expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
   });
 
-  it('a class whose range runs backwards ([a-Z]): exit 2 at its file:line:col, as validate and which say, never an internal error', async () => {
+  /** web's second path `glob`: export to `targets` is exit 2 at its file:line:col, nothing written; validate and which refuse it alike. */
+  async function refusedByEveryReader(glob: string, targets: string): Promise<string> {
     const repo = monorepo();
-    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - "packages/[a-Z]*/**"\n');
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), `paths:\n  - apps/web/**\n  - "${glob}"\n`);
     const snap = snapshot(repo);
-    const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md,cline'], { cwd: repo });
+    const r = await runAgents(['--format', 'json', 'export', '--target', targets], { cwd: repo });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.message.startsWith('projects/web/project.yaml:3:5: ')).toBe(true);
     expect(snapshot(repo)).toEqual(snap);
@@ -157,22 +158,17 @@ describe("agents export, a path Copilot's applyTo cannot hold", () => {
     expect(v.code).toBe(1);
     expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
     expect((await runAgents(['which', 'apps/web/x.ts'], { cwd: repo })).code).toBe(3);
+    return repo;
+  }
+
+  it('a class whose range runs backwards ([a-Z]): exit 2 at its file:line:col, as validate and which say, never an internal error', async () => {
+    await refusedByEveryReader('packages/[a-Z]*/**', 'agents-md,cline');
   });
 
   it('a POSIX class ([[:alpha:]]): refused alike by export, validate, which and the guard, as the matcher would read it otherwise', async () => {
     // The matcher reads "[[:alpha:]" and a literal "]" (apps/a]x matches, apps/a does not) while a target's reader
     // takes a class of letters: one route (globProblem) refuses it for every reader.
-    const repo = monorepo();
-    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - "packages/[[:alpha:]]*/**"\n');
-    const snap = snapshot(repo);
-    const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md,cursor'], { cwd: repo });
-    expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).error.message.startsWith('projects/web/project.yaml:3:5: ')).toBe(true);
-    expect(snapshot(repo)).toEqual(snap);
-    const v = await runAgents(['--format', 'json', 'validate'], { cwd: repo });
-    expect(v.code).toBe(1);
-    expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
-    expect((await runAgents(['which', 'apps/web/x.ts'], { cwd: repo })).code).toBe(3);
+    const repo = await refusedByEveryReader('packages/[[:alpha:]]*/**', 'agents-md,cursor');
     expect((await runAgents(['guard', 'check', '--staged'], { cwd: repo })).code).toBe(3);
     const add = await runAgents(['--format', 'json', 'project', 'add', 'ui', '--path', 'ui/[[:digit:]]*'], { cwd: repo });
     expect(add.code).toBe(2);
