@@ -148,11 +148,19 @@ export const NO_REFERENCE = '<!-- -->';
  * summary): GitHub finds `@name` and `#123` after the markdown is rendered,
  * so a backslash does not stop a text from notifying people or linking
  * issues; an empty HTML comment between the sign and the name does, and
- * shows nothing.
+ * shows nothing. Every `$` is held in a span, so none starts a math expression.
  */
 export function githubMarkdownText(text: string): string {
-  return markdownText(text).replace(/@(?=[A-Za-z0-9])|\\#(?=[0-9])/g, (sign) => `${sign}${NO_REFERENCE}`);
+  return markdownText(text)
+    .replace(/@(?=[A-Za-z0-9])|\\#(?=[0-9])/g, (sign) => `${sign}${NO_REFERENCE}`)
+    .replace(/\$/g, () => DOLLAR);
 }
+
+/**
+ * A `$` as GitHub shows it as itself: two on a line (`$HOME/$PATH`, `$$`) open a math expression there,
+ * whose text is rendered as TeX and its dollars hidden, and a backslash does not stop it; a span does.
+ */
+export const DOLLAR = '<span>$</span>';
 
 /**
  * A markdown code span that holds `text` whatever its backticks, on one line. In a table cell `|` is

@@ -8,6 +8,7 @@ import {
   markdownCode,
   githubMarkdownText,
   markdownText,
+  DOLLAR,
   NO_REFERENCE,
   quoteText,
 } from '../../src/core/plain-text.ts';
@@ -53,6 +54,16 @@ describe('plain text (docs/store-format.md, "Plain text only")', () => {
     expect(html).not.toMatch(/#[0-9]/);
     // What is seen: the text itself.
     expect(html.replaceAll(NO_REFERENCE, '').replace(/<\/?p>|\n/g, '')).toBe(text);
+  });
+
+  it('GitHub markdown: no `$` is left to open a math expression, and the text shows as written', () => {
+    for (const text of ['Use $HOME/$PATH', '$$ is the PID$$', 'a $x^2$ b', 'costs $5|$6']) {
+      const md = githubMarkdownText(text);
+      // GitHub reads `$…$` and `$$…$$` as TeX wherever two dollars share a line; each one is held in a span.
+      expect(md.replaceAll(DOLLAR, '')).not.toContain('$');
+      const html = marked.parse(md, { async: false });
+      expect(html.replace(/<\/?(p|span)>|\n/g, '')).toBe(text);
+    }
   });
 
   it('markdown: no character reference survives, so none renders as a hidden character', () => {

@@ -6,6 +6,7 @@ import { boundedMarkdownLines, diffMarkdownLines, MARKDOWN_LIMIT, MARKDOWN_MARKE
 import { ReviewService } from '../../src/service/review-service.ts';
 import { G1, G2, G3, P1, P2, PLAN, Q1, Repo, ulid, X1 } from './repo.ts';
 import { runAgents } from '../helpers/main.ts';
+import { DOLLAR } from '../../src/core/plain-text.ts';
 
 const GOLDEN = fileURLToPath(new URL('../golden/invariant-diff.md', import.meta.url));
 
@@ -112,6 +113,17 @@ describe('agents invariant diff --format markdown', () => {
     expect(html).toContain('octocat');
     expect(html).not.toMatch(/@[A-Za-z0-9]|#[0-9]/);
   });
+  it('an invariant text holding dollars opens no math expression in the comment', async () => {
+    const repo = pullRequest();
+    repo.inv('global', G3, 'Never echo $HOME/$PATH or $$ into logs').commit('dollars');
+    const r = await runAgents(['invariant', 'diff', 'HEAD^1..HEAD', '--format', 'markdown'], { cwd: repo.dir });
+    expect(r.code).toBe(0);
+    // GitHub renders `$…$` on one line as TeX, hiding the dollars: none is left bare.
+    const lines = r.stdout.split('\n').filter((l) => l.includes('Never echo'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line.replaceAll(DOLLAR, '')).not.toContain('$');
+  });
+
   it('a tag or guard holding | or backticks stays inside its table cell', async () => {
     const repo = pullRequest();
     repo.inv('global', G3, 'Never run rm', { tags: '["a|b"]', guard: JSON.stringify({ command: ['rm -rf|drop'] }) }).commit('guarded');
