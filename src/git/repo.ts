@@ -122,6 +122,8 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
           'Name the branch to compare with instead, such as origin/main...HEAD (in a shallow clone, fetch that branch first).',
         );
     }
+    const parentless = await noSuchParent(cwd, rev, verify);
+    if (parentless) throw parentless;
     return missing(rev);
   }
   const peeled = await verify(`${object}^{commit}`);
@@ -146,6 +148,56 @@ async function refusal(cwd: string, rev: string): Promise<string> {
     const last = message(error).split('\n').at(-1) ?? '';
     return truncate(last.replace(/^fatal: /, '').trim());
   }
+}
+
+/**
+ * Why `rev`, a parent step (`C^`, `C^2`, `C~3`) of a commit this repository holds, names none, when the history
+ * records fewer parents than the step asks for: the first commit of a history has none, and no fetch brings one,
+ * as "missing" would suggest. Undefined when the parent is recorded (a shallow clone lacks it) or `rev` is no such step.
+ */
+async function noSuchParent(
+  cwd: string,
+  rev: string,
+  verify: (name: string) => Promise<string>,
+  /** The revision as the user gave it, which the message names (`C^^` when the history ends at `C`). */
+  asked = rev,
+): Promise<GitError | undefined> {
+  const step = /^(.+?)(?:\^(\d*)|~(\d*))$/.exec(rev);
+  if (!step) return undefined;
+  const base = step[1]!;
+  const nth = step[2] !== undefined ? Number(step[2] || '1') : 1;
+  const back = step[3] !== undefined ? Number(step[3] || '1') : 1;
+  if (nth === 0 || back === 0) return undefined;
+  const commit = await verify(`${base}^{commit}`);
+  if (commit === '') return /[\^~]\d*$/.test(base) ? noSuchParent(cwd, base, verify, asked) : undefined;
+  let last = commit;
+  let depth = 0;
+  let parents: number;
+  try {
+    // `C~N` walks first parents: one rev-list finds where that walk stops, however long it is.
+    if (back > 1) {
+      const walk = (await git(cwd, ['rev-list', '--first-parent', `--max-count=${back + 1}`, commit])).trim().split('\n');
+      last = walk.at(-1)!;
+      depth = walk.length - 1;
+    }
+    const text = await git(cwd, ['cat-file', 'commit', last]);
+    parents = (text.split('\n\n', 1)[0]!.match(/^parent /gm) ?? []).length;
+  } catch (error) {
+    passOn(error);
+    return undefined;
+  }
+  if (parents >= nth) return undefined;
+  const name = truncate(depth > 0 ? `${base}~${depth}` : base);
+  const at = `${name} (${last.slice(0, 12)})`;
+  return new GitError(
+    parents === 0
+      ? `revision ${truncate(asked)} names no commit: ${at} is the first commit of its history, with no parent`
+      : `revision ${truncate(asked)} names no commit: ${at} has ${parents} parent${parents === 1 ? '' : 's'}, not ${nth}`,
+    'bad-revision',
+    parents === 0
+      ? `Nothing comes before ${name}: compare a range that starts there or later, or \`${name}\` alone with the working tree.`
+      : `Name a parent it has: ${name}^1${parents > 1 ? ` to ${name}^${parents}` : ''}.`,
+  );
 }
 
 function missing(rev: string): never {

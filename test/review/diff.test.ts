@@ -562,6 +562,33 @@ describe('invalid files and shallow clones', () => {
     }
   });
 
+  it('a parent the history does not record (before the first commit, a second of a one-parent commit) is said so, not as one a fetch would bring', async () => {
+    const { repo, c } = history();
+    for (const [range, why] of [
+      [`${c[0]}^..HEAD`, 'is the first commit of its history'],
+      [`${c[0]}^!`, 'is the first commit of its history'],
+      ['HEAD~9..HEAD', `HEAD~4 (${c[0]!.slice(0, 12)}) is the first commit`],
+      ['HEAD^2..HEAD', 'has 1 parent, not 2'],
+    ] as const) {
+      for (const command of [
+        ['invariant', 'diff'],
+        ['guard', 'check'],
+      ]) {
+        const r = await runAgents([...command, range, '--format', 'json'], { cwd: repo.dir });
+        expect(r.code).toBe(2);
+        const error = JSON.parse(r.stdout).error;
+        expect(error.message).toContain(why);
+        expect(error.message).not.toContain('not in this repository');
+      }
+    }
+    // A shallow clone records the parent it lacks: that one is still for a fetch to bring.
+    const clone = join(tempDir('agents-shallow-'), 'clone');
+    git(repo.dir, 'clone', '-q', '--depth', '1', `file://${repo.dir}`, clone);
+    const r = await runAgents(['invariant', 'diff', 'HEAD^..HEAD', '--format', 'json'], { cwd: clone });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.message).toContain('is not in this repository (a shallow clone may lack it');
+  });
+
   it('a side that holds no store where the diff reads it (the store folder renamed since) is said so, its invariants all added', async () => {
     const { repo, c } = history();
     repo.git('mv', '.agents', 'policy');
