@@ -126,6 +126,19 @@ describe('agents guard check against the working tree', () => {
   });
 });
 
+describe('agents guard check of a range with blanks around it', () => {
+  it('reads it as invariant diff does, without them (a YAML block scalar ends with a newline), not as a revision git refuses', async () => {
+    const dir = await repo();
+    writeFileSync(join(dir, 'notes.txt'), `aws=${KEY}\n`);
+    commitAll(dir, 'key');
+    const expected = { code: 1, found: [['notes.txt', 1]] };
+    expect(await findings(dir, 'HEAD~1..HEAD')).toEqual(expected);
+    for (const range of [' HEAD~1..HEAD', 'HEAD~1..HEAD\n', '\tHEAD~1...HEAD ']) expect(await findings(dir, range)).toEqual(expected);
+    const r = await runAgents(['--format', 'json', 'guard', 'check', 'HEAD~1..HEAD\n'], { cwd: dir });
+    expect(JSON.parse(r.stdout).source).toBe('diff HEAD~1..HEAD');
+  });
+});
+
 describe("agents guard check's JSON document", () => {
   it("is validate's, read for the diff: store the store that judged it, source the side checked, files the files the diff touches", async () => {
     const dir = await repo();

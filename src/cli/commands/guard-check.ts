@@ -52,7 +52,10 @@ export default defineCommand<CheckArgs>({
         describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)',
       })
       .conflicts('staged', 'range'),
-  async run(argv, ctx) {
+  async run(given, ctx) {
+    // The range read as invariant diff reads it, without the blanks around it (a YAML block's last newline), which git
+    // would refuse as part of a revision's name.
+    const argv = given.range === undefined ? given : { ...given, range: given.range.trim() };
     // As validate --staged: a commit of a branch without the store, or one that removes it, has no guard to break; nor
     // has a range that removes it (the pull request's diff reports every invariant it held as removed).
     const found = argv.staged ? await hookStore(ctx) : await ctx.root().catch((error: unknown) => removedStore(ctx, argv.range, error));
