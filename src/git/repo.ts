@@ -122,8 +122,8 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
           'Name the branch to compare with instead, such as origin/main...HEAD (in a shallow clone, fetch that branch first).',
         );
     }
-    const parentless = await noSuchParent(cwd, rev, verify);
-    if (parentless) throw parentless;
+    const beyond = await beyondHistory(cwd, rev, verify);
+    if (beyond) throw beyond;
     return missing(rev);
   }
   const peeled = await verify(`${object}^{commit}`);
@@ -151,11 +151,12 @@ async function refusal(cwd: string, rev: string): Promise<string> {
 }
 
 /**
- * Why `rev`, a parent step (`C^`, `C^2`, `C~3`) of a commit this repository holds, names none, when the history
- * records fewer parents than the step asks for: the first commit of a history has none, and no fetch brings one,
- * as "missing" would suggest. Undefined when the parent is recorded (a shallow clone lacks it) or `rev` is no such step.
+ * Why `rev`, a parent step (`C^`, `C^2`, `C~3`) of a commit this repository holds, names none: the history records
+ * fewer parents than the step asks for (the first commit of a history has none, and no fetch brings one, as "missing"
+ * would suggest), or a shallow clone's history stops before it (a fetch that deepens it does). Undefined when `rev` is
+ * no such step.
  */
-async function noSuchParent(
+async function beyondHistory(
   cwd: string,
   rev: string,
   verify: (name: string) => Promise<string>,
@@ -169,7 +170,7 @@ async function noSuchParent(
   const back = step[3] !== undefined ? Number(step[3] || '1') : 1;
   if (nth === 0 || back === 0) return undefined;
   const commit = await verify(`${base}^{commit}`);
-  if (commit === '') return /[\^~]\d*$/.test(base) ? noSuchParent(cwd, base, verify, asked) : undefined;
+  if (commit === '') return /[\^~]\d*$/.test(base) ? beyondHistory(cwd, base, verify, asked) : undefined;
   let last = commit;
   let depth = 0;
   let parents: number;
@@ -186,9 +187,17 @@ async function noSuchParent(
     passOn(error);
     return undefined;
   }
-  if (parents >= nth) return undefined;
   const name = truncate(depth > 0 ? `${base}~${depth}` : base);
   const at = `${name} (${last.slice(0, 12)})`;
+  if (parents >= nth) {
+    // Recorded, not here: the clone's history was cut at `last`. `C~N` needs the commits the walk did not reach.
+    const more = back > 1 ? back - depth : 1;
+    return new GitError(
+      `revision ${truncate(asked)} is not in this shallow clone: its history stops at ${at}`,
+      'bad-revision',
+      `Fetch ${more === 1 ? 'one more commit' : `${more} more commits`} of history with \`git fetch --deepen=${more}\`, or all of it with \`git fetch --unshallow\`.`,
+    );
+  }
   return new GitError(
     parents === 0
       ? `revision ${truncate(asked)} names no commit: ${at} is the first commit of its history, with no parent`

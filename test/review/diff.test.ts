@@ -562,7 +562,7 @@ describe('invalid files and shallow clones', () => {
     }
   });
 
-  it('a parent the history does not record (before the first commit, a second of a one-parent commit) is said so, not as one a fetch would bring', async () => {
+  it('a parent the history does not record (before the first commit, a second of a one-parent commit) is said so, not as one a fetch would bring; one a shallow clone cut off, with the fetch that brings it', async () => {
     const { repo, c } = history();
     for (const [range, why] of [
       [`${c[0]}^..HEAD`, 'is the first commit of its history'],
@@ -581,12 +581,21 @@ describe('invalid files and shallow clones', () => {
         expect(error.message).not.toContain('not in this repository');
       }
     }
-    // A shallow clone records the parent it lacks: that one is still for a fetch to bring.
+    // A shallow clone records the parents it lacks: said where its history stops, and how far to deepen it.
     const clone = join(tempDir('agents-shallow-'), 'clone');
-    git(repo.dir, 'clone', '-q', '--depth', '1', `file://${repo.dir}`, clone);
-    const r = await runAgents(['invariant', 'diff', 'HEAD^..HEAD', '--format', 'json'], { cwd: clone });
-    expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).error.message).toContain('is not in this repository (a shallow clone may lack it');
+    git(repo.dir, 'clone', '-q', '--depth', '2', `file://${repo.dir}`, clone);
+    for (const command of [
+      ['invariant', 'diff'],
+      ['guard', 'check'],
+    ]) {
+      const r = await runAgents([...command, 'HEAD~3..HEAD', '--format', 'json'], { cwd: clone });
+      expect(r.code).toBe(2);
+      const error = JSON.parse(r.stdout).error;
+      expect(error.message).toBe(`revision HEAD~3 is not in this shallow clone: its history stops at HEAD~1 (${c[3]!.slice(0, 12)})`);
+      expect(error.hint).toContain('`git fetch --deepen=2`');
+    }
+    git(clone, 'fetch', '-q', '--deepen=2');
+    expect((await runAgents(['invariant', 'diff', 'HEAD~3..HEAD'], { cwd: clone })).code).toBe(0);
   });
 
   it('a side that holds no store where the diff reads it (the store folder renamed since) is said so, its invariants all added', async () => {
