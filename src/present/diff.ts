@@ -113,6 +113,7 @@ export function diffJson(d: DiffResult, target: (t: TargetDiff) => unknown = tar
       before: m.before,
       after: m.after,
       ref_unchanged: m.refUnchanged,
+      not_pinned: m.notPinned,
       entered: m.entered.map((i) => i.id),
       left: m.left.map((i) => i.id),
       edited: m.edited.map((i) => i.id),
@@ -338,8 +339,15 @@ export function policyMoveTitle(m: PolicyMove, code: (x: string) => string = (x)
   const at = (p: { ref: string; commit: string }) =>
     p.ref === p.commit ? code(p.commit.slice(0, 12)) : `${code(p.ref)} (${code(p.commit.slice(0, 12))})`;
   const name = code(m.name);
-  if (!m.before) return `policy source ${name} added at ${at(m.after!)}`;
-  if (!m.after) return `policy source ${name} removed (was at ${at(m.before)})`;
+  // A side whose config.yaml names the source without a matching pin reads it without it: said, not as a removal.
+  if (!m.before)
+    return m.notPinned.before
+      ? `policy source ${name} pinned at ${at(m.after!)}, read without it before, where it was not pinned: ${code(m.notPinned.before)}`
+      : `policy source ${name} added at ${at(m.after!)}`;
+  if (!m.after)
+    return m.notPinned.after
+      ? `policy source ${name} not pinned now, read without it (was at ${at(m.before)}): ${code(m.notPinned.after)}`
+      : `policy source ${name} removed (was at ${at(m.before)})`;
   const edited = m.refUnchanged ? ` (same ref ${code(m.after.ref)}: moved at the source, or the pin was edited by hand)` : '';
   const folder = m.before.path === m.after.path ? '' : `, now from the folder ${code(m.after.path)} (was ${code(m.before.path)})`;
   // A URL is anyone's to write in config.yaml: it is given to `code`, which a markdown caller makes hold any text.

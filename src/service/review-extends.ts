@@ -3,7 +3,7 @@
 // and what moved.
 import { diffInvariantFiles } from '../core/diff.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, mayExtend, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, mayExtend, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
@@ -30,6 +30,11 @@ export interface PolicyMove {
   after: { ref: string; commit: string; path: string; url: string } | null;
   /** Both sides pin the same url and ref at different commits: the lock was edited, not updated (a ref the source moved, or a hand edit). */
   refUnchanged: boolean;
+  /**
+   * Why a side whose config.yaml names the source reads it without it: no pin matches (a `ref` edited without
+   * `extends update`), so that side is no removal or addition of the source. Null where the side pins it or names none.
+   */
+  notPinned: { before: string | null; after: string | null };
   /** The source's invariants added, removed and edited between the two commits. */
   entered: ScopedInvariant[];
   left: ScopedInvariant[];
@@ -74,7 +79,7 @@ async function sidePins(
   top: string,
   prefix: string,
   where: SideWhere,
-): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
+): Promise<{ pins: { source: ExtendsSource; pin: LockEntry }[]; notPinned: Map<string, string> }> {
   const [config, lock] = await sideFiles(storeRoot, top, prefix, where);
   // The side is named: a revision's config.yaml may be invalid while the working tree's is not.
   // A revision side without a commit is the empty side of a branch with no commit yet: it holds no file to name.
@@ -92,7 +97,7 @@ async function sidePins(
   });
   requireValid({ ...emptySnapshot(), diagnostics: large }, `diff the policy sources of ${side}`, hint);
   // The same test as the reading commands': a flow-style config.yaml (`{"extends": […]}`) declares sources too.
-  if (!(config instanceof Uint8Array) || !mayExtend(new TextDecoder().decode(config))) return [];
+  if (!(config instanceof Uint8Array) || !mayExtend(new TextDecoder().decode(config))) return { pins: [], notPinned: new Map() };
   const diagnostics: Diagnostic[] = [];
   const c = await parseYamlDocument((syntax) => parseConfig('config.yaml', config, syntax));
   // A diff runs no actor: config.yaml's actor lacking a key it needs does not stop it (ADR 0702).
@@ -104,7 +109,17 @@ async function sidePins(
     l = p.value;
   }
   requireValid({ ...emptySnapshot(), diagnostics }, `diff the policy sources of ${side}`, hint);
-  return pinsFor({ sources: c.value?.extends ?? [], ...(l ? { lock: l } : {}), diagnostics: [] }, undefined, true);
+  const sources = c.value?.extends ?? [];
+  // A source without a matching pin is read as absent on this side, as `extends fetch --rev` leaves it out, and why is kept.
+  const notPinned = new Map<string, string>();
+  for (const source of sources) {
+    const why = staleReason(
+      source,
+      l?.sources.find((p) => p.name === source.name),
+    );
+    if (why !== undefined) notPinned.set(source.name, why);
+  }
+  return { pins: pinsFor({ sources, ...(l ? { lock: l } : {}), diagnostics: [] }, undefined, true), notPinned };
 }
 
 /**
@@ -119,7 +134,8 @@ export async function inheritedSides(
   before: SideWhere,
   after: SideWhere,
 ): Promise<InheritedSides | undefined> {
-  const [bPins, aPins] = [await sidePins(storeRoot, top, prefix, before), await sidePins(storeRoot, top, prefix, after)];
+  const [bSide, aSide] = [await sidePins(storeRoot, top, prefix, before), await sidePins(storeRoot, top, prefix, after)];
+  const [bPins, aPins] = [bSide.pins, aSide.pins];
   if (bPins.length === 0 && aPins.length === 0) return undefined;
   const read = async (pins: typeof bPins, where: SideWhere) => {
     let r: Awaited<ReturnType<typeof readInherited>>;
@@ -159,6 +175,7 @@ export async function inheritedSides(
       before: b ? { ref: b.ref, commit: b.commit, path: folder(b), url: hideCredentials(b.url) } : null,
       after: a ? { ref: a.ref, commit: a.commit, path: folder(a), url: hideCredentials(a.url) } : null,
       refUnchanged: b !== undefined && a !== undefined && b.ref === a.ref && b.url === a.url && b.commit !== a.commit,
+      notPinned: { before: bSide.notPinned.get(name) ?? null, after: aSide.notPinned.get(name) ?? null },
       entered: files.filter((f) => f.change === 'added').map((f) => f.after!),
       left: files.filter((f) => f.change === 'removed').map((f) => f.before!),
       edited: files.filter((f) => f.change === 'edited').map((f) => f.after!),

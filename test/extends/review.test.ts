@@ -67,6 +67,7 @@ describe('invariant diff across a commit that moves a policy pin', () => {
         before: { ref: 'v1', commit: git(policy, 'rev-parse', 'v1').trim(), path: '.agents', url: policy },
         after: { ref: 'v2', commit: git(policy, 'rev-parse', 'v2').trim(), path: '.agents', url: policy },
         ref_unchanged: false,
+        not_pinned: { before: null, after: null },
         entered: [LOG_CHANGES],
         left: [NO_SECRETS],
         edited: [],
@@ -265,6 +266,14 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(JSON.parse(diff.stdout).policy_sources.map((m: { name: string; before: unknown }) => [m.name, m.before])).toEqual([
       ['policy', null],
     ]);
+    // That side is read without the source because it is not pinned there, not because config.yaml dropped it: said so.
+    const stale = 'the policy source policy has no pin in extends.lock.yaml';
+    expect(JSON.parse(diff.stdout).policy_sources[0].not_pinned).toEqual({ before: stale, after: null });
+    const back = await run(app, 'invariant', 'diff', 'HEAD..HEAD~1', '--format', 'json');
+    expect(JSON.parse(back.stdout).policy_sources[0]).toMatchObject({ after: null, not_pinned: { before: null, after: stale } });
+    const text = await run(app, 'invariant', 'diff', 'HEAD..HEAD~1');
+    expect(text.stdout).toContain('policy source policy not pinned now');
+    expect(text.stdout).not.toContain('removed (was at');
     // Named, the source is refused as not pinned at that revision.
     const named = await run(app, 'extends', 'fetch', '--rev', 'HEAD~1', 'policy', '--format', 'json');
     expect(errorOf(named).code).toBe('extends-not-pinned');
