@@ -3,7 +3,7 @@
 // and what moved.
 import { diffInvariantFiles } from '../core/diff.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, mayExtend, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, mayExtend, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
@@ -109,17 +109,12 @@ async function sidePins(
     l = p.value;
   }
   requireValid({ ...emptySnapshot(), diagnostics }, `diff the policy sources of ${side}`, hint);
-  const sources = c.value?.extends ?? [];
-  // A source without a matching pin is read as absent on this side, as `extends fetch --rev` leaves it out, and why is kept.
+  // A source without a matching pin is read as absent on this side, as `extends fetch --rev` leaves it out; why is kept.
   const notPinned = new Map<string, string>();
-  for (const source of sources) {
-    const why = staleReason(
-      source,
-      l?.sources.find((p) => p.name === source.name),
-    );
-    if (why !== undefined) notPinned.set(source.name, why);
-  }
-  return { pins: pinsFor({ sources, ...(l ? { lock: l } : {}), diagnostics: [] }, undefined, true), notPinned };
+  const pins = pinsFor({ sources: c.value?.extends ?? [], ...(l ? { lock: l } : {}), diagnostics: [] }, undefined, (name, why) =>
+    notPinned.set(name, why),
+  );
+  return { pins, notPinned };
 }
 
 /**

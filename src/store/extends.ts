@@ -105,15 +105,22 @@ export function notFetchedAt(error: unknown, commit: string): unknown {
 /**
  * The pin of each configured source, or the reason the lock must be updated first (exit 2). `skipUnpinned`: a
  * source without a pin that matches it is left out instead, as a revision's side of `invariant diff` reads it
- * (history cannot be updated).
+ * (history cannot be updated); a function given there is told each one left out and why, which the diff says.
  */
-export function pinsFor(state: ExtendsState, only?: readonly string[], skipUnpinned = false): { source: ExtendsSource; pin: LockEntry }[] {
+export function pinsFor(
+  state: ExtendsState,
+  only?: readonly string[],
+  skipUnpinned: boolean | ((name: string, why: string) => void) = false,
+): { source: ExtendsSource; pin: LockEntry }[] {
   const out: { source: ExtendsSource; pin: LockEntry }[] = [];
   for (const source of state.sources) {
     if (only && !only.includes(source.name)) continue;
     const pin = state.lock?.sources.find((p) => p.name === source.name);
     const stale = staleReason(source, pin);
-    if ((stale !== undefined || !pin) && skipUnpinned) continue;
+    if ((stale !== undefined || !pin) && skipUnpinned !== false) {
+      if (typeof skipUnpinned === 'function') skipUnpinned(source.name, stale ?? `no pin for ${source.name}`);
+      continue;
+    }
     if (stale !== undefined || !pin)
       throw new AgentsError(stale ?? `no pin for ${source.name}`, EXIT_CODES.usage, {
         hint: (agents) => `Run \`${agents} extends update\` to pin it, then \`${agents} extends fetch\` in other clones.`,
