@@ -93,8 +93,10 @@ function buildParser(
   const y = yargs()
     .scriptName('agents')
     .locale('en')
-    // Words are never numbers: after `--` yargs would read `0x1F` as 31 and `1.50` as 1.5, and write them so.
-    .parserConfiguration({ 'parse-positional-numbers': false })
+    // Words are never numbers: after `--` yargs would read `0x1F` as 31 and `1.50` as 1.5, and write them so. No option
+    // has parts: with dot notation `--store.x=DIR` would hand the command an object for a path, and `--foo..HEAD` (a
+    // range whose side looks like an option) would be named as an argument "foo", never given.
+    .parserConfiguration({ 'parse-positional-numbers': false, 'dot-notation': false })
     .usage('$0 <command> [options]\n\nInvariants for AI-agent plans, kept as YAML files in git.')
     .options(GLOBAL_OPTIONS);
   for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose, building, built, dashed);

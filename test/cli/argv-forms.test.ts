@@ -193,6 +193,24 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     expect(JSON.parse(added.stdout).text).toBe('0x1F');
   });
 
+  it('an option name holding a dot is an unknown option, never an option given an object (--store.x=DIR) nor an argument it does not hold', async () => {
+    const dir = tempDir();
+    for (const [args, option] of [
+      [['--store.x=/tmp', 'invariant', 'list'], '--store.x'],
+      [['invariant', 'diff', '--project.x=web'], '--project.x'],
+      // A range whose first side looks like an option, from a variable: named as written, not as an argument "foo".
+      [['invariant', 'diff', '--foo..HEAD'], '--foo..HEAD'],
+      [['guard', 'check', '--foo..HEAD'], '--foo..HEAD'],
+    ] as const) {
+      const r = await runMain(['--format', 'json', ...args], { cwd: dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+      expect(error.code, args.join(' ')).toBe('unknown-option');
+      expect(error.message).toBe(`unknown option ${option}`);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('an empty --store (an unset variable) is refused, never read as the current folder, where init would make a store', async () => {
     const dir = tempDir();
     for (const args of [
