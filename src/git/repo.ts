@@ -190,12 +190,15 @@ async function beyondHistory(
   const name = truncate(depth > 0 ? `${base}~${depth}` : base);
   const at = `${name} (${last.slice(0, 12)})`;
   if (parents >= nth) {
-    // Recorded, not here: the clone's history was cut at `last`. `C~N` needs the commits the walk did not reach.
-    const more = back > 1 ? back - depth : 1;
+    // Recorded, not here: the clone's history was cut at `last`. `C~N` needs the commits the walk did not reach; a
+    // chain of steps (`C^^^`) found the cut at its first missing one, so how many more it needs is not counted.
+    const more = asked !== rev ? undefined : back > 1 ? back - depth : 1;
     return new GitError(
       `revision ${truncate(asked)} is not in this shallow clone: its history stops at ${at}`,
       'bad-revision',
-      `Fetch ${more === 1 ? 'one more commit' : `${more} more commits`} of history with \`git fetch --deepen=${more}\`, or all of it with \`git fetch --unshallow\`.`,
+      more === undefined
+        ? 'Fetch more of its history with `git fetch --deepen=N` (N: how many commits further back the revision is), or all of it with `git fetch --unshallow`.'
+        : `Fetch ${more === 1 ? 'one more commit' : `${more} more commits`} of history with \`git fetch --deepen=${more}\`, or all of it with \`git fetch --unshallow\`.`,
     );
   }
   return new GitError(
