@@ -3,7 +3,6 @@
  * list, resolve and remove invariants, with the same rules as the CLI.
  */
 import { refuseArgs } from './core/input-shape.ts';
-import { IdAbbreviations as IdAbbreviationsUnchecked } from './core/id-prefix.ts';
 import {
   WorkingTreeSource as WorkingTreeSourceUnchecked,
   type ReadResult,
@@ -36,9 +35,29 @@ export {
 } from './service/invariant-service.ts';
 // The types of the options and results above that a caller may want to name: the services' `deps`, a guard, a shadow.
 export type { ServiceDeps } from './service/deps.ts';
+// The types the fields of the public types name, so that a caller's code can name what it reads (an error's
+// exitCode, a config's extends), and a declaration file inferred from it names no path inside the package (TS2883).
+export type { ExitCode, CommandHint } from './core/errors.ts';
+export type { Parsed, RelatedLocation } from './core/diagnostics.ts';
+export type { ExtendsSource, ImportedFrom, ModelActorConfig } from './core/model.ts';
+export type { EntryType } from './store/tree-source.ts';
+export type { WorkingTreeOptions };
+export type { RecordKind } from './core/layout.ts';
+export type { ActorKind, ActorResult, RecordValue } from './core/record-types.ts';
+export type { ActorRequestInvariant, DriftKind, Reconciliation } from './core/records.ts';
+export type { NearStats } from './core/near-duplicates.ts';
+export type { ChangedMeta, EntryEdit, InvariantField, ShadowChange, SideShape } from './core/diff.ts';
+export type { IdFileChange } from './core/id-files.ts';
+export type { WaiverField, WaiverFieldChange } from './core/diff-meta.ts';
+export type { PolicyMove } from './service/review-extends.ts';
+export type { ExportInput, ExportProject, RenderedEntries } from './core/export.ts';
+export type { Merge, RefusalReason } from './core/export-merge.ts';
+export type { Digested, ExpiredWaiver, GateInvariant } from './core/plan-gate.ts';
 export type { AddCheck, ShadowInfo } from './core/shadow.ts';
 export type { EffectiveEntry, ShadowRef } from './core/resolve.ts';
-export type { PrefixMatch } from './core/id-prefix.ts';
+// IdAbbreviations checks its own arguments: InvariantService.abbreviations() answers it, under this one name.
+export { IdAbbreviations, type PrefixMatch } from './core/id-prefix.ts';
+import { IdAbbreviations } from './core/id-prefix.ts';
 export type { NearDuplicate, NearKind } from './core/near-duplicates.ts';
 export type {
   Invariant,
@@ -187,20 +206,10 @@ export {
 } from './service/checked-functions.ts';
 
 /**
- * The classes a library caller builds, their arguments checked as the functions' are (docs/library.md): refused by
- * name, never a TypeError from the sort or the walk, nor a path read as its characters. The tool's own code builds
- * the unchecked classes, which these extend.
+ * The tree source a library caller builds, its arguments checked as the functions' are (docs/library.md): refused by
+ * name, never a TypeError from the walk, nor a path read as its characters. The tool's own code builds the unchecked
+ * class, which this extends.
  */
-export class IdAbbreviations extends IdAbbreviationsUnchecked {
-  constructor(ids: Iterable<string>, min?: number) {
-    // A min of another type would be read by Math.max as NaN: every abbreviation the empty string.
-    refuseArgs('IdAbbreviations', ['ids: iterable', 'min: integer?'], [ids, min]);
-    const list = [...ids];
-    refuseArgs('IdAbbreviations', ['ids: strings'], [list]);
-    super(list, min ?? undefined);
-  }
-}
-
 export class WorkingTreeSource extends WorkingTreeSourceUnchecked {
   constructor(root: string, options?: WorkingTreeOptions) {
     refuseArgs('WorkingTreeSource', ['root: string', 'options: object?'], [root, options], { options: WORKING_TREE_OPTIONS });

@@ -147,18 +147,25 @@ function commonPrefixLength(a: string, b: string): number {
 export class IdAbbreviations {
   private readonly sorted: string[];
   private readonly lengths = new Map<string, number>();
+  readonly min: number;
 
-  constructor(
-    ids: Iterable<string>,
-    readonly min = MIN_PREFIX,
-  ) {
+  /**
+   * Its arguments are checked as the library's functions' are (docs/library.md), here rather than in a subclass of the
+   * library's entry: `InvariantService.abbreviations()` answers this class, which a caller must be able to name.
+   */
+  constructor(ids: Iterable<string>, min?: number) {
+    // A min of another type would be read by Math.max as NaN: every abbreviation the empty string.
+    refuseArgs('IdAbbreviations', ['ids: iterable', 'min: integer?'], [ids, min]);
+    const list = [...ids];
+    refuseArgs('IdAbbreviations', ['ids: strings'], [list]);
+    this.min = min ?? MIN_PREFIX;
     // Ids are taken in any case (resolvePrefix): they are measured against each other as they are taken.
-    this.sorted = [...new Set(Array.from(ids, (id) => (typeof id === 'string' ? id.toUpperCase() : id)))].sort();
+    this.sorted = [...new Set(list.map((id) => id.toUpperCase()))].sort();
     for (let i = 0; i < this.sorted.length; i++) {
       const id = this.sorted[i]!;
       const before = i > 0 ? commonPrefixLength(id, this.sorted[i - 1]!) : 0;
       const after = i + 1 < this.sorted.length ? commonPrefixLength(id, this.sorted[i + 1]!) : 0;
-      this.lengths.set(id, Math.min(id.length, Math.max(min, before + 1, after + 1)));
+      this.lengths.set(id, Math.min(id.length, Math.max(this.min, before + 1, after + 1)));
     }
   }
 

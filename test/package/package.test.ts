@@ -301,6 +301,81 @@ describe('the tarball', { timeout: 240_000 }, () => {
     expect(r.code).toBe(0);
   });
 
+  // A consumer that emits declarations (a library over this one) writes out the types its exports infer: each must be
+  // one the package exports, or tsc refuses the file (TS2883: "cannot be named without a reference to ... core/errors.js").
+  it('exports the types its public types name, so a consumer emitting declarations infers only nameable ones', () => {
+    const dir = join(consumer, 'declarations');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'wrap.ts'),
+      [
+        'import {',
+        '  type AgentsError, type ActorRequest, type ActorResponse, type Actor, type Diagnostic, type ExportPlan, type GateFacts,',
+        '  type Invariant, type StoreConfig, type StoreDiff, type DriftItem, type TargetDiff, type TreeEntry, type DiffResult,',
+        '  type InvariantService, WorkingTreeSource, affectedTargets, diffStores, mergeBlock, nearPairs, parseRecord, planExport,',
+        '  reconcile, renderSections, setDigestInput,',
+        "} from 'agents-invariants';",
+        'export const exitCode = (e: AgentsError) => e.exitCode;',
+        'export const hint = (e: ConstructorParameters<typeof AgentsError>[2]) => e?.hint;',
+        'export const related = (d: Diagnostic) => d.related;',
+        'export const sources = (c: StoreConfig) => c.extends;',
+        'export const model = (c: StoreConfig) => c.reconciliation;',
+        'export const imported = (i: Invariant) => i.imported_from;',
+        'export const entryType = (e: TreeEntry) => e.type;',
+        'export const treeOptions = (o: ConstructorParameters<typeof WorkingTreeSource>[1]) => o;',
+        'export const kind = (a: Actor) => a.kind;',
+        'export const requested = (r: ActorRequest) => r.invariants[0];',
+        'export const answered = (r: ActorResponse) => r.results[0];',
+        'export const reconciled = (...a: Parameters<typeof reconcile>) => reconcile(...a);',
+        'export const recordKind = (k: Parameters<typeof parseRecord>[0]) => k;',
+        'export const parsed = (...a: Parameters<typeof parseRecord>) => parseRecord(...a);',
+        'export const record = (...a: Parameters<typeof parseRecord>) => parseRecord(...a).value;',
+        'export const drift = (d: DriftItem) => d.kind;',
+        'export const stats = (s: Parameters<typeof nearPairs>[1]) => s;',
+        'export const changedMeta = (c: Parameters<typeof diffStores>[0]) => c;',
+        'export const side = (s: Parameters<typeof affectedTargets>[1]) => s;',
+        'export const edits = (t: TargetDiff) => t.changed[0];',
+        'export const shadowed = (t: TargetDiff) => t.newlyShadowed[0];',
+        'export const invariantChange = (d: StoreDiff) => d.invariants[0];',
+        'export const field = (d: StoreDiff) => d.invariants[0]?.fields[0];',
+        'export const waiverField = (d: StoreDiff) => d.waivers[0]?.fields[0];',
+        'export const policyMoves = (d: DiffResult) => d.policySources;',
+        'export const exportInput = (i: Parameters<typeof planExport>[0]) => i.projects[0];',
+        'export const rendered = (r: Parameters<typeof renderSections>[2]) => r;',
+        'export const merged = (...a: Parameters<typeof mergeBlock>) => mergeBlock(...a);',
+        'export const refusal = (p: ExportPlan) => p.refused[0]?.reason;',
+        'export const digested = (e: Parameters<typeof setDigestInput>[0]) => e[0];',
+        'export const gate = (f: GateFacts) => [f.effective[0], f.expired?.[0]] as const;',
+        'export const abbreviations = (s: InvariantService) => s.abbreviations();',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          declaration: true,
+          emitDeclarationOnly: true,
+          outDir: 'out',
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(REPO, 'node_modules/@types')],
+        },
+        files: ['wrap.ts'],
+      }),
+    );
+    const r = run(process.execPath, [TSC, '--singleThreaded', '-p', join(dir, 'tsconfig.json')], dir);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // What it wrote names the package's entry, never a file inside it.
+    expect(readFileSync(join(dir, 'out/wrap.d.ts'), 'utf8')).not.toMatch(/dist\/types/);
+  });
+
   it('passes publint --strict and are-the-types-wrong (ESM-only profile)', () => {
     const lint = run(process.execPath, [join(REPO, 'node_modules/publint/src/cli.js'), '--strict', tarball], REPO);
     expect(lint.stdout + lint.stderr).toContain('All good!');
