@@ -1,9 +1,10 @@
 // What the library answers and throws, as a caller of the public entry meets it (docs/library.md): a policy source not
 // pinned or not fetched yet leaves its invariants and templates out of `list()` and `listActions()`, and the result says
 // so in `inheritedMissing`, not only the notice a caller may not hear; what remove answers; the error classes.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { withFolderLock } from '../../src/store/lock.ts';
 import {
   AgentsError,
   CheckFailedError,
@@ -149,5 +150,24 @@ describe('the errors a caller meets', () => {
     expect(invalid).toBeInstanceOf(InvalidStoreError);
     expect(invalid.exitCode).toBe(EXIT_CODES.invalidStore);
     expect(invalid.diagnostics.map((d) => [d.file, d.line])).toEqual([[`projects/myapp/${OTHER}.yaml`, 1]]);
+  });
+
+  it('a write whose scope another writer holds waits AGENTS_LOCK_TIMEOUT_MS, then is a plain AgentsError locked; reads do not wait', async () => {
+    // The wait is the process environment's: open({env}) is read only to find the store.
+    vi.stubEnv('AGENTS_LOCK_TIMEOUT_MS', '200');
+    onTestFinished(() => void vi.unstubAllEnvs());
+    const store = testStore({ [`global/${OWN}.yaml`]: invariantYaml(OWN, 'Keep logs') });
+    const service = InvariantService.open({ store });
+    // Another writer (another service, another process) holds the global scope for the whole call.
+    const [locked, listed] = await withFolderLock(store, 'global', async () => [
+      await rejectionOf(service.add({ scope: { global: true }, text: 'Never push to main' })),
+      await service.list(),
+    ]);
+    expect(locked).toBeInstanceOf(AgentsError);
+    expect(locked).not.toBeInstanceOf(UsageError);
+    expect([locked.exitCode, locked.code]).toEqual([EXIT_CODES.usage, 'locked']);
+    expect(locked.detail).toMatchObject({ lock: join(store, 'global/.lock'), pid: process.pid, waited_ms: 200, elsewhere: false });
+    expect(listed.map((l) => l.invariant.id)).toEqual([OWN]);
+    expect(readdirSync(join(store, 'global'))).toEqual([`${OWN}.yaml`]);
   });
 });
