@@ -34,7 +34,7 @@ export {
   type KeptProject,
 } from './service/invariant-service.ts';
 // The types of the options and results above that a caller may want to name: the services' `deps`, a guard, a shadow.
-export type { ServiceDeps } from './service/deps.ts';
+export type { ServiceDeps, ServiceDepsInput } from './service/deps.ts';
 // The types the fields of the public types name, so that a caller's code can name what it reads (an error's
 // exitCode, a config's extends), and a declaration file inferred from it names no path inside the package (TS2883).
 export type { ExitCode, CommandHint } from './core/errors.ts';

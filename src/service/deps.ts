@@ -12,6 +12,14 @@ export interface ServiceDeps {
   notice: (message: string) => void;
 }
 
+/**
+ * The `deps` a caller gives (`open({ store, deps })`): any of ServiceDeps, whose `author` may answer at once or in a
+ * promise, and `null` for none (docs/library.md), as defaultDeps reads it into the ServiceDeps the services hold.
+ */
+export type ServiceDepsInput = Partial<Omit<ServiceDeps, 'author'>> & {
+  author?: (cwd: string) => string | null | undefined | PromiseLike<string | null | undefined>;
+};
+
 let nextUlid: (() => string) | undefined;
 
 /**
@@ -40,7 +48,7 @@ export function callersIds(deps: ServiceDeps): boolean {
   return deps.newId !== ulidId;
 }
 
-export function defaultDeps(given: Partial<ServiceDeps> = {}): ServiceDeps {
+export function defaultDeps(given: ServiceDepsInput = {}): ServiceDeps {
   // From JavaScript (`open({ store, deps })`): a clock that is no function would fail as a TypeError at the first write.
   const checked = inputObject(given, 'deps', { clock: true, newId: true, author: true, notice: true }, 'deps');
   const overrides: Partial<ServiceDeps> = {};
@@ -58,7 +66,8 @@ export function defaultDeps(given: Partial<ServiceDeps> = {}): ServiceDeps {
       refuseArgs('InvariantService.open', ['deps.clock(): date'], [now]);
       return now;
     };
-  const author = overrides.author;
+  // A caller's, as given: wrapped below into the promise of a string or undefined the services await.
+  const author = overrides.author as ServiceDepsInput['author'];
   // Its answer is written as created_by: another than a string would be refused there as git's identity, which it is not.
   if (author !== undefined)
     overrides.author = async (cwd) => {

@@ -8,7 +8,7 @@ import { discoverStore } from '../store/discover.ts';
 import { currentFolder } from '../store/current-folder.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import type { OptionWords } from './option-words.ts';
-import { defaultDeps, type ServiceDeps } from './deps.ts';
+import { defaultDeps, type ServiceDeps, type ServiceDepsInput } from './deps.ts';
 import type { InvariantContext } from './invariants/context.ts';
 import * as lookup from './invariants/lookup.ts';
 import * as projects from './invariants/projects.ts';
@@ -50,7 +50,7 @@ export class InvariantService implements InvariantContext {
 
   constructor(
     readonly root: string,
-    deps: Partial<ServiceDeps> = {},
+    deps: ServiceDepsInput = {},
     source?: TreeSource,
     /**
      * What a refusal calls the options it names, the commit's among them: the command line's flags (CLI_FLAGS,

@@ -98,7 +98,7 @@ export class PlanService implements PlanContext {
    * file written atomically; if the plan or a template changed meanwhile,
    * nothing is written (exit 2). Hand-added plan invariants are never touched.
    */
-  async sync(prefix: string, options: SyncOptions): Promise<SyncResult> {
+  async sync(prefix: string, options: SyncOptions = {}): Promise<SyncResult> {
     return (await syncing()).sync(this, prefix, options);
   }
 

@@ -239,6 +239,13 @@ describe('the tarball', { timeout: 240_000 }, () => {
         "import { ScopeService, type ListResult, type RemoveResult, type ActionList } from 'agents-invariants';",
         "export const clock: Partial<ServiceDeps> = { clock: () => new Date('2030-01-01T00:00:00Z') };",
         'export const atTime = (store: string) => InvariantService.open({ store, deps: clock });',
+        // An author answering at once, null for none, as docs/library.md says deps.author may.
+        "import { PlanService, type ServiceDepsInput } from 'agents-invariants';",
+        'export const anonymous: ServiceDepsInput = { author: () => null };',
+        'export const unsigned = (store: string) => InvariantService.open({ store, deps: anonymous });',
+        // sync with no options says the drift; a confirm may answer at once.
+        'export const drift = (plans: PlanService, id: string) => plans.sync(id);',
+        'export const synced = (plans: PlanService, id: string) => plans.sync(id, { apply: true, confirm: () => true });',
         'export type Named = [Guard, DecisionTreeNode, ShadowInfo, KeptProject, DiffSide, DiffTargetOptions, PlainTextDocument];',
         'export async function effective(store: string): Promise<string[]> {',
         '  const service = await InvariantService.open({ store });',

@@ -270,6 +270,24 @@ describe('PlanService', () => {
     expect(await s.list()).toEqual([]);
   });
 
+  it('sync(id) with no options says the drift, writing nothing; a confirm answering at once is heard as a promised one', async () => {
+    const root = testStore({ 'actions/local/cov/.gitkeep': '' });
+    const s = service(root);
+    const { plan } = await s.use({ action: 'local/cov' });
+    writeFileSync(
+      join(root, 'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml'),
+      invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+    );
+    const listed = () => readdirSync(join(root, 'plans', plan.id)).sort();
+    const before = listed();
+    const preview = await s.sync(plan.id);
+    expect([preview.applied, preview.changes.map((c) => c.kind)]).toEqual([false, ['added']]);
+    expect((await s.sync(plan.id, { apply: true, confirm: () => false })).applied).toBe(false);
+    expect(listed()).toEqual(before);
+    expect((await s.sync(plan.id, { apply: true, confirm: () => true })).applied).toBe(true);
+    expect(listed()).toHaveLength(before.length + 1);
+  });
+
   it('syncs nothing into a plan removed while the changes were confirmed, and leaves no folder without plan.yaml', async () => {
     const root = testStore({ 'actions/local/cov/.gitkeep': '' });
     const s = service(root);

@@ -4,7 +4,7 @@ import type { NearKind } from '../../core/near-duplicates.ts';
 import type { EffectiveEntry } from '../../core/resolve.ts';
 import type { ShadowInfo } from '../../core/shadow.ts';
 import type { ScopedWaiver } from '../../core/waivers.ts';
-import type { ServiceDeps } from '../deps.ts';
+import type { ServiceDepsInput } from '../deps.ts';
 
 /** How a caller names a scope: exactly one of these. */
 export type ScopeInput = { global: true } | { project: string } | { plan: string } | { action: string };
@@ -242,5 +242,5 @@ export interface OpenOptions {
   store?: string;
   cwd?: string;
   env?: Record<string, string | undefined>;
-  deps?: Partial<ServiceDeps>;
+  deps?: ServiceDepsInput;
 }

@@ -97,7 +97,7 @@ function changedFolders(plan: string, shown: SyncInputs, now: SyncInputs): strin
  * file written atomically; if the plan or a template changed meanwhile,
  * nothing is written (exit 2). Hand-added plan invariants are never touched.
  */
-export async function sync(svc: PlanContext, prefix: string, options: SyncOptions): Promise<SyncResult> {
+export async function sync(svc: PlanContext, prefix: string, options: SyncOptions = {}): Promise<SyncResult> {
   // From JavaScript, `apply: "no"` would apply and a confirm that is no function would be called after the checks.
   const given = inputObject(options, 'sync', { apply: true, confirm: true, commit: true, signal: true });
   const apply = optionalBoolean(given.apply, 'apply') ?? false;

@@ -82,8 +82,10 @@ export interface PlanStatus {
 
 /** How `plan sync` runs. */
 export interface SyncOptions {
-  apply: boolean;
-  confirm?: (preview: SyncResult) => Promise<boolean>;
+  /** Make the changes (false, the default: only say them, nothing written). */
+  apply?: boolean;
+  /** Asked before the changes are made, with apply: true or false, at once or in a promise. */
+  confirm?: (preview: SyncResult) => boolean | PromiseLike<boolean>;
   commit?: boolean;
   /** A stop heard before the first write cancels the sync, nothing written; once writing, it runs to its end. */
   signal?: AbortSignal;
