@@ -2,7 +2,7 @@
 // pinned or not fetched yet leaves its invariants and templates out of `list()` and `listActions()`, and the result says
 // so in `inheritedMissing`, not only the notice a caller may not hear; what remove answers; the error classes.
 import { dirname, join } from 'node:path';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { withFolderLock } from '../../src/store/lock.ts';
 import {
@@ -96,6 +96,23 @@ describe('list() of every scope in a store whose policy source cannot be read ye
     const service = InvariantService.open({ store: testStore({ [`global/${OWN}.yaml`]: invariantYaml(OWN, 'Keep logs') }) });
     expect('inheritedMissing' in (await service.list())).toBe(false);
     expect('inheritedMissing' in (await new ScopeService(service).listActions())).toBe(false);
+  });
+});
+
+describe('scopes()', () => {
+  it('says the invalid plan.yaml it left out in incomplete, never a list of plans that looks whole', async () => {
+    const broken = `plans/${OTHER}/plan.yaml`;
+    const store = testStore({
+      [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: myapp\n`,
+      [broken]: `id: ${OTHER}\nproject: [myapp\n`,
+      'projects/myapp/': null,
+    });
+    const catalog = await InvariantService.open({ store }).scopes();
+    expect(catalog.plans.map((p) => p.id)).toEqual([PLAN]);
+    expect(catalog.incomplete?.map((d) => [d.file, d.line])).toEqual([[broken, 2]]);
+    // Every plan.yaml valid: nothing is said.
+    rmSync(join(store, `plans/${OTHER}`), { recursive: true });
+    expect('incomplete' in (await InvariantService.open({ store }).scopes())).toBe(false);
   });
 });
 

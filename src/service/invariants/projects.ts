@@ -12,7 +12,7 @@ import type { InvariantContext } from './context.ts';
 import { invariantFiles, planIds } from '../../store/listing.ts';
 import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
 import { unlessSourceNotReady } from './related.ts';
-import { requireValid, toScope } from './rules.ts';
+import { requireValid, storeErrors, toScope } from './rules.ts';
 import { type OptionWords, optionWords } from '../option-words.ts';
 import type { ScopeCatalog } from './types.ts';
 
@@ -318,6 +318,15 @@ function closeName(
 
 /** The projects, action templates and plans that exist (folders with valid names). */
 export async function scopes(svc: InvariantContext): Promise<ScopeCatalog> {
-  const plans = [...(await readAllPlans(svc.source)).plans.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { projects: await svc.projectNames(), actions: await actionRefs(svc.source), plans };
+  const read = await readAllPlans(svc.source);
+  const plans = [...read.plans.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // A plan whose plan.yaml is invalid is not among them: said, as addContext says what it left unread, for a picker
+  // that still offers the rest, never a shorter list that looks whole.
+  const incomplete = storeErrors(read);
+  return {
+    projects: await svc.projectNames(),
+    actions: await actionRefs(svc.source),
+    plans,
+    ...(incomplete.length > 0 ? { incomplete } : {}),
+  };
 }

@@ -235,6 +235,8 @@ export interface ScopeCatalog {
   /** `NS/NAME` of each action template folder. */
   actions: string[];
   plans: Plan[];
+  /** The problems of the invalid plan.yaml files, whose plans are not in `plans`. */
+  incomplete?: Diagnostic[];
 }
 
 export interface OpenOptions {
