@@ -281,7 +281,8 @@ export const withCommit = checkedArgs(
   async function withCommit<T extends object>(
     root: string,
     enabled: boolean,
-    write: () => Promise<Written<T>>,
+    // A caller's write may answer at once: it is awaited either way.
+    write: () => Written<T> | PromiseLike<Written<T>>,
     options?: { notice?: (message: string) => void },
   ) {
     const checkedWrite = async () => {

@@ -246,6 +246,9 @@ describe('the tarball', { timeout: 240_000 }, () => {
         // sync with no options says the drift; a confirm may answer at once.
         'export const drift = (plans: PlanService, id: string) => plans.sync(id);',
         'export const synced = (plans: PlanService, id: string) => plans.sync(id, { apply: true, confirm: () => true });',
+        // A writer of store files answering at once, as withCommit awaits it either way.
+        "import { withCommit } from 'agents-invariants';",
+        "export const wrote = (root: string) => withCommit(root, false, () => ({ value: { n: 1 }, paths: ['global/x.yaml'], message: 'm' }));",
         'export type Named = [Guard, DecisionTreeNode, ShadowInfo, KeptProject, DiffSide, DiffTargetOptions, PlainTextDocument];',
         'export async function effective(store: string): Promise<string[]> {',
         '  const service = await InvariantService.open({ store });',
