@@ -104,11 +104,13 @@ export default defineCommand<AddArgs>({
 /**
  * Refuses a text whose words do not stand together among the run's words (`add --global No secrets --guard-write
  * apps/web/*`, the glob expanded by the shell into two file names): the second file name would be read as the end of
- * the text, and the guard as the first file alone. Words after `--` stand with those before it.
+ * the text, and the guard as the first file alone. Words after `--` stand with those before it; a later `--` is a word
+ * of the text (`-- a -- b` is the text "a -- b").
  */
 export function refuseTextInPieces(pieces: readonly string[], words: readonly string[]): void {
   if (pieces.length < 2 || words.length === 0) return;
-  const given = words.filter((w) => w !== '--');
+  const end = words.indexOf('--');
+  const given = end === -1 ? words : [...words.slice(0, end), ...words.slice(end + 1)];
   const together = given.some((_, start) => pieces.every((p, i) => given[start + i] === p));
   if (together) return;
   throw new UsageError(
