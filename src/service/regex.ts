@@ -1,6 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import { UsageError } from '../core/errors.ts';
 import { requiredString } from '../core/input-shape.ts';
+import { millisecondsFromEnv } from '../core/env-milliseconds.ts';
 import { codePointLength } from '../core/names.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { runEnv } from '../git/run-environment.ts';
@@ -15,15 +16,7 @@ export const REGEX_TIME_LIMIT_MS = 2000;
  * that a test of the limit, or a user on a slow machine, need not wait out (or be held to) the default.
  */
 export function regexTimeLimit(env: Record<string, string | undefined> = runEnv()): number {
-  const raw = env.AGENTS_REGEX_TIME_LIMIT_MS;
-  if (raw === undefined || raw === '') return REGEX_TIME_LIMIT_MS;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) {
-    throw new UsageError(
-      `AGENTS_REGEX_TIME_LIMIT_MS="${raw.slice(0, 20)}" is not a positive number of milliseconds`,
-      'Set it to a whole number such as 2000, or unset it.',
-    );
-  }
-  return Number(raw);
+  return millisecondsFromEnv(env, 'AGENTS_REGEX_TIME_LIMIT_MS', REGEX_TIME_LIMIT_MS, 1);
 }
 
 /**

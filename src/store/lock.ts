@@ -4,7 +4,8 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { AgentsError, CancelledError, EXIT_CODES, type SIGNAL_EXIT_CODES, stopSignalOf, UsageError } from '../core/errors.ts';
+import { AgentsError, CancelledError, EXIT_CODES, type SIGNAL_EXIT_CODES, stopSignalOf } from '../core/errors.ts';
+import { millisecondsFromEnv } from '../core/env-milliseconds.ts';
 import { LOCK_NAME } from '../core/layout.ts';
 import { repoTop } from '../git/location.ts';
 import { runEnv } from '../git/run-environment.ts';
@@ -54,15 +55,7 @@ export const LOCK_TIMEOUT_MS = 15_000;
 
 /** The lock wait from `AGENTS_LOCK_TIMEOUT_MS` (milliseconds), else `fallback` ({@link LOCK_TIMEOUT_MS}). */
 export function lockTimeoutFromEnv(env: Record<string, string | undefined> = runEnv(), fallback = LOCK_TIMEOUT_MS): number {
-  const raw = env.AGENTS_LOCK_TIMEOUT_MS;
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw)) {
-    throw new UsageError(
-      `AGENTS_LOCK_TIMEOUT_MS="${raw.slice(0, 20)}" is not a number of milliseconds`,
-      'Set it to a whole number such as 15000, or unset it.',
-    );
-  }
-  return Number(raw);
+  return millisecondsFromEnv(env, 'AGENTS_LOCK_TIMEOUT_MS', fallback);
 }
 
 /**
