@@ -1154,6 +1154,10 @@ describe('projects and their paths', () => {
     expect(escaped.code).toBe(2);
     expect(escaped.stderr).not.toContain('\u001b');
     expect(escaped.stderr).toContain('services/billing/\\u001b[31mred is in 2 projects');
+    // A line break in the path is escaped too: no line of the report is the path's (a forged hint).
+    const broken = await runAgents(['which', 'services/billing/x\nhint: run this instead'], { cwd: repo });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr.split('\n').filter((l) => l.startsWith('hint:'))).toHaveLength(1);
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nprojects:\n  allow_overlap: true\n');
     expect((await runAgents(['which', 'services/billing/src/main.ts'], { cwd: repo })).code).toBe(0);
     expect((await runAgents(['which', '/etc/passwd'], { cwd: repo })).code).toBe(2);

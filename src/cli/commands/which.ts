@@ -51,7 +51,8 @@ export default defineCommand<WhichArgs>({
       const first = overlapping[0]!;
       const more = overlapping.length - 1;
       throw new UsageError(
-        `${first.path} is in ${first.projects.length} projects (${first.projects.join(', ')})${more > 0 ? ` (and ${more} more path${more > 1 ? 's' : ''})` : ''}`,
+        // On one line, as every path an error quotes: a line break in a file's name would forge a line of the report.
+        `${escapeUnsafe(first.path)} is in ${first.projects.length} projects (${first.projects.join(', ')})${more > 0 ? ` (and ${more} more path${more > 1 ? 's' : ''})` : ''}`,
         "Make the projects' paths disjoint, or set projects.allow_overlap: true in config.yaml.",
         { paths: overlapping },
       );
