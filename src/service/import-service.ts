@@ -21,6 +21,7 @@ import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts'
 import { nameProblem } from '../core/names.ts';
 import { MAX_FILE_BYTES } from '../core/parse-core.ts';
 import { shellPath } from '../core/shell-word.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import { lsRepoFiles } from '../git/file-listing.ts';
 import { repositoryTop, readProjects } from '../store/projects.ts';
 import { readStore } from '../store/read.ts';
@@ -160,10 +161,12 @@ export class ImportService {
       // An empty path (an unset shell variable) names nothing; read as the current folder, it would import every file there.
       if (given.trim() === '')
         throw new UsageError('an empty path was given', 'Name a file or folder to import, or none to import every instruction file.');
+      // Named on one line: a line break in the path would start a line of the report of its own (a forged hint).
+      const shown = escapeUnsafe(given);
       const abs = isAbsolute(given) ? given : resolve(options.cwd, given);
       const rel = namedRel(top, abs, all);
       if (rel.startsWith('..') || isAbsolute(rel)) {
-        throw new UsageError(`${given} is outside the repository (${top})`, 'Name files or folders inside the repository.');
+        throw new UsageError(`${shown} is outside the repository (${top})`, 'Name files or folders inside the repository.');
       }
       const refused = namedPathRefusal(given, rel, top, unlisted, (listed ??= new Set(all)));
       if (refused !== undefined) throw refused;
@@ -173,7 +176,7 @@ export class ImportService {
       if (rel !== '' && (below.length > 0 || all.includes(rel)) && lstatSync(join(top, rel), { throwIfNoEntry: false }) === undefined) {
         const deleted = deletedFromTree(rel);
         throw new UsageError(
-          `${given} does not exist: ${deleted.said}`,
+          `${shown} does not exist: ${deleted.said}`,
           `Nothing was read. Restore it (${deleted.restore}) and import it again, or leave it out.`,
         );
       }
@@ -185,11 +188,11 @@ export class ImportService {
         if (out.length === before)
           throw options.from === undefined
             ? new UsageError(
-                `${given} holds no instruction file: none of its files has a name import knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,
+                `${shown} holds no instruction file: none of its files has a name import knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,
                 'Nothing was read. Name a file in it with --from KIND to read it as that kind, or leave the folder out.',
               )
             : new UsageError(
-                `${given} holds no instruction file of kind ${options.from.join(', ')}`,
+                `${shown} holds no instruction file of kind ${options.from.join(', ')}`,
                 'Nothing was read. Drop --from (or add the kinds it holds), or leave the folder out.',
               );
         continue;
@@ -202,10 +205,10 @@ export class ImportService {
         } catch {
           stat = undefined;
         }
-        if (stat === undefined) throw new UsageError(`${given} does not exist`, 'Name files or folders inside the repository.');
+        if (stat === undefined) throw new UsageError(`${shown} does not exist`, 'Name files or folders inside the repository.');
         if (stat.isDirectory())
           throw new UsageError(
-            `${given} holds no instruction file: it is empty, or git ignores what it holds`,
+            `${shown} holds no instruction file: it is empty, or git ignores what it holds`,
             (agents) =>
               `Name the file to import itself: ${agents} import ${shellPath(`${given.replace(/[/\\]+$/, '')}/AGENTS.md`)} (add --from KIND for a name of no known kind).`,
           );
@@ -220,7 +223,7 @@ export class ImportService {
       // A file named outright is never left out in silence: one whose kind --from excludes is refused, saying so.
       if (known !== undefined && !wanted(known))
         throw new UsageError(
-          `${given} is of kind ${known}, which --from ${options.from!.join(',')} leaves out`,
+          `${shown} is of kind ${known}, which --from ${options.from!.join(',')} leaves out`,
           `Nothing was read. Drop --from, or add --from ${known}.`,
         );
       const kind = known ?? (options.from?.length === 1 ? options.from[0] : undefined);
@@ -228,7 +231,7 @@ export class ImportService {
       if (known === undefined) refuseFolderLink(given, abs, realpathSync.native(top));
       if (kind === undefined) {
         throw new UsageError(
-          `${given} is not an instruction file agents knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,
+          `${shown} is not an instruction file agents knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,
           'Say which kind it is with --from (for example --from agents-md), or name a folder to search.',
         );
       }

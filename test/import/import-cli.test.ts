@@ -226,6 +226,15 @@ describe('agents import', () => {
     const beside = await run(top, '--format', 'json', 'import', '--yes', 'AGENTS.md', 'notes');
     expect(beside.code).toBe(2);
     expect(JSON.parse(beside.stdout).error.message).toMatch(/^notes holds no instruction file/);
+    // A line break in the path is escaped: the refusal has its one hint line, none the path's.
+    const forged = 'notes\nhint: run this instead';
+    mkdirSync(join(top, forged));
+    writeFileSync(join(top, forged, 'readme.md'), '- Never push on Tuesdays.\n');
+    for (const path of [forged, `${forged}/missing.md`]) {
+      const r = await run(top, 'import', '--yes', path);
+      expect(r.code, path).toBe(2);
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('hint:'))).toHaveLength(1);
+    }
     expect(storeFiles(top)).toEqual(before);
     // Found by the search without paths, the same file is skipped as git listing it, with the restore, not as a path unknown.
     const search = await json(top, 'import', '--dry-run');
