@@ -13,6 +13,7 @@ export const PROCESS_TESTS = [
   'test/actors/init-actor.test.ts',
   'test/actors/mcp-reconcile.test.ts',
   'test/architecture/layers.test.ts',
+  'test/core/shell-word.test.ts',
   'test/cli/action-project.test.ts',
   'test/git/index-tree.test.ts',
   'test/cli/argv-forms.test.ts',

@@ -8,9 +8,26 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `s` as it is when a shell reads it so (letters, digits and `_@%+=:,./-` only), else single-quoted. */
+/**
+ * `s` as it is when a shell reads it so (letters, digits and `_@%+=:,./-` only), else single-quoted; one holding a
+ * control character (a line break) as `$'…'` with it escaped, which bash and zsh read as the same text: a hint's
+ * command stays on its line, and is pasted whole. Scripts the tool writes use `shellQuote`, which every `sh` reads.
+ */
 export function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s);
+  if (/^[\w@%+=:,./-]+$/.test(s)) return s;
+  return /\p{Cc}/u.test(s) ? ansiQuote(s) : shellQuote(s);
+}
+
+/** `s` in `$'…'`, its backslashes, quotes and control characters escaped. */
+function ansiQuote(s: string): string {
+  const escaped = s.replace(/[\\']|\p{Cc}/gu, (c) => {
+    if (c === '\\' || c === "'") return `\\${c}`;
+    const code = c.codePointAt(0)!;
+    if (c === '\n') return '\\n';
+    if (c === '\t') return '\\t';
+    return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return `$'${escaped}'`;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import type { LeftOut } from '../core/import-rules.ts';
 import { type ImportKind, instructionKind, lenientFrontMatter, RULE_FOLDERS } from '../core/import-sources.ts';
 import { parseYaml } from '../core/parse-core.ts';
@@ -38,6 +39,7 @@ export function unlistedError(u: Unlisted, searching: boolean): UsageError {
  * repository's: in a folder the search outside git could not list, or in a repository of its own within this one.
  */
 export function namedPathRefusal(
+  /** The path as named, escaped to one line. */
   given: string,
   rel: string,
   top: string,
@@ -119,13 +121,13 @@ export function linkTarget(abs: string): string | undefined {
  * Refuses a path named that is a symbolic link to a folder (exit 2), which git and the search list as a file of its
  * own; returns when it is none: the import reads the folder it leads to when that folder is named.
  */
-export function refuseFolderLink(given: string, abs: string, realTop: string): void {
+export function refuseFolderLink(/** the path as named, escaped to one line */ given: string, abs: string, realTop: string): void {
   const to = linkTarget(abs);
   if (to === undefined || statSync(abs, { throwIfNoEntry: false })?.isDirectory() !== true) return;
   const rel = relative(realTop, realpathSync.native(abs)).split(sep).join('/');
   const outside = rel.startsWith('..') || isAbsolute(rel);
   throw new UsageError(
-    `${given} is a symbolic link to a folder (${to}), which import does not follow`,
+    `${given} is a symbolic link to a folder (${escapeUnsafe(to)}), which import does not follow`,
     outside
       ? 'It leads out of the repository, whose own files alone are imported.'
       : (agents) => `Name the folder it leads to: ${agents} import ${shellPath(rel)}`,

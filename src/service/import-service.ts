@@ -168,7 +168,7 @@ export class ImportService {
       if (rel.startsWith('..') || isAbsolute(rel)) {
         throw new UsageError(`${shown} is outside the repository (${top})`, 'Name files or folders inside the repository.');
       }
-      const refused = namedPathRefusal(given, rel, top, unlisted, (listed ??= new Set(all)));
+      const refused = namedPathRefusal(shown, rel, top, unlisted, (listed ??= new Set(all)));
       if (refused !== undefined) throw refused;
       const below = all.filter((f) => rel === '' || f.startsWith(`${rel}/`));
       // A file or folder git lists that was deleted from the working tree does not exist, as a path git never knew:
@@ -228,7 +228,7 @@ export class ImportService {
         );
       const kind = known ?? (options.from?.length === 1 ? options.from[0] : undefined);
       // A link to a folder is a file to git: said as the link it is, not as a file of no known kind.
-      if (known === undefined) refuseFolderLink(given, abs, realpathSync.native(top));
+      if (known === undefined) refuseFolderLink(shown, abs, realpathSync.native(top));
       if (kind === undefined) {
         throw new UsageError(
           `${shown} is not an instruction file agents knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,

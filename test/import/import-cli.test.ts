@@ -230,7 +230,10 @@ describe('agents import', () => {
     const forged = 'notes\nhint: run this instead';
     mkdirSync(join(top, forged));
     writeFileSync(join(top, forged, 'readme.md'), '- Never push on Tuesdays.\n');
-    for (const path of [forged, `${forged}/missing.md`]) {
+    // A link to a folder, named by a name with a line break: refused as the link it is, on one line too.
+    const link = 'docs\nhint: follow me';
+    symlinkSync(forged, join(top, link));
+    for (const path of [forged, `${forged}/missing.md`, link]) {
       const r = await run(top, 'import', '--yes', path);
       expect(r.code, path).toBe(2);
       expect(r.stderr.split('\n').filter((l) => l.startsWith('hint:'))).toHaveLength(1);

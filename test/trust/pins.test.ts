@@ -226,6 +226,8 @@ describe('a hand-edited pin', () => {
           before: { ref: 'v1', commit: p.v1, path: '.agents', url: p.url },
           after: { ref: 'v1', commit: p.v0, path: '.agents', url: p.url },
           ref_unchanged: true,
+          // Both sides pinned (the pin moved, the ref kept): no side read without the source.
+          not_pinned: { before: null, after: null },
           entered: [],
           left: [LOCKED],
           edited: [],
