@@ -87,7 +87,10 @@ function wordAt(script: string, at: number): string {
  */
 function scriptFolders(script: string): string[] {
   const folders = new Set<string>(['']);
+  const to = (from: string, dir: string) => (from === '' || dir.startsWith('~') ? dir : joinPath(from, dir));
   let here = '';
+  // Where the script is when each word is read whole: a later `cd` goes on from there, not only from the first pieces.
+  let hereByWords = '';
   let changes = 0;
   for (const m of script.matchAll(CHANGE_FOLDER)) {
     const dir = m[1] ?? m[2] ?? m[3]!;
@@ -96,8 +99,12 @@ function scriptFolders(script: string): string[] {
     // ends the word at its closing quote, which the whole word would run on past.
     const written = m[1] !== undefined || m[2] !== undefined ? dir.length + 2 : dir.length;
     const whole = wordAt(script, m.index + m[0].length - written);
-    if (whole !== dir) folders.add(here === '' || whole.startsWith('~') ? whole : joinPath(here, whole));
-    here = here === '' || dir.startsWith('~') ? dir : joinPath(here, dir);
+    here = to(here, dir);
+    // A whole word run on past any path's length is no folder the shell enters: that reading goes on from `here`.
+    const byWords = to(hereByWords, whole);
+    hereByWords = byWords.length > LONGEST_PATH ? here : byWords;
+    if (whole !== dir) folders.add(whole);
+    if (hereByWords !== here) folders.add(hereByWords);
     // Each folder is judged by the file system's paths: a script of thousands of changes, or of a folder named past any
     // system's limit, held the hook past its time (and the client's, which then lets the call through unlogged).
     if (++changes > MAX_FOLDER_CHANGES || here.length > LONGEST_PATH)

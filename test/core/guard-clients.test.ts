@@ -373,6 +373,13 @@ describe('every captured input shape becomes one action', () => {
     // A folder's name in pieces, quoted and not, is one word to the shell: its first piece is kept as a folder too.
     expect(bash('cd "services"/billing && terraform apply').cds).toEqual(['services/billing', 'services']);
     expect(bash('bash -c "cd services/app" && echo "x"').cds).toContain('services/app');
+    // A change of folder after it goes on from the folder the whole word names, and from nothing when that one failed.
+    expect(bash('cd "services"/billing && cd prod && terraform apply').cds).toEqual(
+      expect.arrayContaining(['services/billing/prod', 'services/billing']),
+    );
+    expect(bash('cd /abs; cd "services"/billing && terraform apply').cds).toEqual(
+      expect.arrayContaining(['/abs/services/billing', 'services/billing']),
+    );
     // A quoted word of megabytes, never closed, is read as far as a folder's name can go, and judged as written.
     expect(bash(`cd "${'a'.repeat(15_000_000)}`).cds).toBeUndefined();
     // A script given to a shell in quotes or backticks runs its cd too.
@@ -545,6 +552,7 @@ describe('apply_patch through the shell tool', () => {
     for (const cd of ['"sec"rets', "sec''rets", 'sec\\rets', '"sec\\"rets"'])
       for (const script of [`cd ${cd} && ${key}`, `cd ${cd}; ${key}`])
         expect(codex(['bash', '-lc', script]).paths, script).toContain(cd === '"sec\\"rets"' ? 'sec"rets/k.pem' : 'secrets/k.pem');
+    expect(codex(['bash', '-lc', `cd "sec"rets && cd prod && ${key}`]).paths).toContain('secrets/prod/k.pem');
     expect(codex(`cd services && cd billing && ${key}`).paths).toEqual([
       'k.pem',
       'services/k.pem',
