@@ -261,7 +261,7 @@ export class ExtendsService {
     const state = await this.state(undefined, true);
     const chosen = selectSources(state, names);
     // The lock's pins of sources config.yaml no longer names leave the lock: their leaving is reported too.
-    const removed = (state.lock?.sources ?? []).filter((p) => !state.sources.some((s) => s.name === p.name));
+    const removed = unlistedPins(state.sources, state.lock).map((p) => state.lock!.sources[p.index]!);
     const newPins = new Map<string, LockEntry>();
     for (const source of chosen) newPins.set(source.name, await this.remotePin(source, options.signal));
     const moved = chosen.filter((s) => {
