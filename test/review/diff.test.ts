@@ -594,8 +594,12 @@ describe('invalid files and shallow clones', () => {
       expect(error.message).toBe(`revision HEAD~3 is not in this shallow clone: its history stops at HEAD~1 (${c[3]!.slice(0, 12)})`);
       expect(error.hint).toContain('`git fetch --deepen=2`');
     }
+    // A chain of steps past the cut (`HEAD^^^`, two commits past it) is not told that one more commit brings it.
+    const chained = await runAgents(['invariant', 'diff', 'HEAD^^^..HEAD', '--format', 'json'], { cwd: clone });
+    expect([chained.code, JSON.parse(chained.stdout).error.hint]).toEqual([2, expect.not.stringContaining('--deepen=1')]);
     git(clone, 'fetch', '-q', '--deepen=2');
     expect((await runAgents(['invariant', 'diff', 'HEAD~3..HEAD'], { cwd: clone })).code).toBe(0);
+    expect((await runAgents(['invariant', 'diff', 'HEAD^^^..HEAD'], { cwd: clone })).code).toBe(0);
   });
 
   it('a side that holds no store where the diff reads it (the store folder renamed since) is said so, its invariants all added', async () => {
