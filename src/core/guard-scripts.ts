@@ -59,10 +59,14 @@ function wordAt(script: string, at: number): string {
       out += script.slice(i + 1, close);
       i = close + 1;
     } else if (c === '"') {
-      // In double quotes a backslash escapes only these; before another character it stays.
+      // In double quotes a backslash escapes only these; before another character it stays. Before a line break it
+      // is a line continuation, which the shell takes off with the break (`"sec\<newline>rets"` is `secrets`).
       let j = i + 1;
       for (; j < end && script[j] !== '"'; j++) {
-        if (script[j] === '\\' && j + 1 < end && '\\"$`\n'.includes(script[j + 1]!)) j++;
+        if (script[j] === '\\' && j + 1 < end && '\\"$`\n'.includes(script[j + 1]!)) {
+          j++;
+          if (script[j] === '\n') continue;
+        }
         out += script[j];
       }
       if (j >= end) break;

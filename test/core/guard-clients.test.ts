@@ -553,6 +553,9 @@ describe('apply_patch through the shell tool', () => {
       for (const script of [`cd ${cd} && ${key}`, `cd ${cd}; ${key}`])
         expect(codex(['bash', '-lc', script]).paths, script).toContain(cd === '"sec\\"rets"' ? 'sec"rets/k.pem' : 'secrets/k.pem');
     expect(codex(['bash', '-lc', `cd "sec"rets && cd prod && ${key}`]).paths).toContain('secrets/prod/k.pem');
+    // A backslash before a line break in double quotes is a line continuation: both go, as outside quotes.
+    for (const cd of ['"sec\\\nrets"', 'sec\\\nrets'])
+      expect(codex(['bash', '-lc', `cd ${cd} && ${key}`]).paths, cd).toContain('secrets/k.pem');
     expect(codex(`cd services && cd billing && ${key}`).paths).toEqual([
       'k.pem',
       'services/k.pem',
