@@ -316,16 +316,24 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
     if (t !== undefined) texts.push(t);
   }
   // MultiEdit's edits (new_string), and the MCP filesystem server's edit_file (newText): each one an edit holds, since
-  // a server reads its own key and drops the others, and a decoy under another would hide the text it writes.
+  // a server reads its own key and drops the others, and a decoy under another would hide the text it writes. So
+  // are an edit's other keys, as the tool's other arguments are (below), but for the text it replaces.
   let editsRead = Array.isArray(ti.edits);
   if (Array.isArray(ti.edits))
     for (const e of ti.edits) {
+      const edit = obj(e);
       const before = texts.length;
-      for (const key of ['new_string', 'newString', 'newText']) {
-        const t = str(obj(e)[key]);
+      for (const key of EDIT_TEXT_KEYS) {
+        const t = str(edit[key]);
         if (t !== undefined) texts.push(t);
       }
       if (texts.length === before) editsRead = false;
+      else {
+        const other = Object.entries(edit).filter(
+          ([key, v]) => !(EDIT_TEXT_KEYS.includes(key) && typeof v === 'string') && !REPLACED_KEYS.includes(key),
+        );
+        if (other.length > 0) texts.push(argumentsText(Object.fromEntries(other)));
+      }
     }
   // The other arguments are looked at by content guards too: a tool that names no file writes none, but its text (an
   // MCP tool's arguments) may be anything; one that does may hold what it writes under a key not known here (`data`, a
@@ -355,6 +363,9 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
 
 /** The keys under which a tool's input holds the text it writes (Write's `content`, Edit's `new_string`…). */
 const TEXT_KEYS: readonly string[] = ['content', 'new_string', 'new_source', 'newString', 'contents', 'text'];
+
+/** The keys under which an edit of a list of them (MultiEdit's `edits`, edit_file's) holds the text it writes. */
+const EDIT_TEXT_KEYS: readonly string[] = ['new_string', 'newString', 'newText'];
 
 /**
  * The keys under which an edit names the text it replaces (Edit's `old_string`, edit_file's `oldText`, Serena's

@@ -310,6 +310,13 @@ describe('every captured input shape becomes one action', () => {
       tool_input: { path: 'notes.md', edits: [{ oldText: 'a', newText: 'aws_key=AKIAABCDEFGHIJKLMNOP', new_string: 'b' }] },
     };
     expect(parseClientInput(JSON.stringify(edit)).texts).toEqual(['b', 'aws_key=AKIAABCDEFGHIJKLMNOP']);
+    // The other keys of an edit too, as the tool's own: a `newText` beside a `content` the server writes does not hide it.
+    const other = {
+      ...claudeWrite,
+      tool_name: 'mcp__notes__edit',
+      tool_input: { path: 'notes.md', edits: [{ oldText: 'AKIA', newText: 'b', content: 'aws_key=AKIAABCDEFGHIJKLMNOP' }] },
+    };
+    expect(parseClientInput(JSON.stringify(other)).texts).toEqual(['b', '{"content":"aws_key=AKIAABCDEFGHIJKLMNOP"}']);
   });
 
   it.each(['shell', 'local_shell', 'Bash', 'exec_command'])(
