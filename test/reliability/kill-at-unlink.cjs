@@ -1,5 +1,5 @@
 // Loaded with `node --require` ahead of the CLI (kill.ts `runKilledAtUnlink`,
-// `runStoppedAtRmdirIn`): the process sends itself KILL_SIGNAL (SIGKILL unless
+// `runStoppedAtRmdirIn`, `runStoppedAtUnlink`): the process sends itself KILL_SIGNAL (SIGKILL unless
 // named) when it is about to remove the file KILL_AT_UNLINK names, or a folder
 // directly in KILL_AT_RMDIR_IN, or to put a file in place at KILL_AT_PLACE or
 // directly in the folder KILL_AT_PLACE_IN (a rename or link onto it), or (KILL_AT_FULL_STDOUT) once a write to stdout

@@ -75,16 +75,29 @@ export function runKilledAtUnlink(
   });
 }
 
+/** A run of the real CLI paused at a point (SIGSTOP): `stopped` once it is there, `resume` to go on, `exit` how it ended. */
+export interface StoppedRun {
+  stopped: Promise<void>;
+  resume: () => void;
+  exit: Promise<{ code: number | null; stderr: string }>;
+}
+
 /**
  * Spawns the real CLI, which stops itself (SIGSTOP) as it is about to remove a folder directly in `dir` (absolute),
  * through kill-at-unlink.cjs: `stopped` resolves once it is stopped there (rejects if it ends first, or after 10 s),
  * `resume` lets it go on, `exit` gives how it ended.
  */
-export function runStoppedAtRmdirIn(
-  args: string[],
-  dir: string,
-): { stopped: Promise<void>; resume: () => void; exit: Promise<{ code: number | null; stderr: string }> } {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', KILL_AT_RMDIR_IN: dir, KILL_SIGNAL: 'SIGSTOP' };
+export function runStoppedAtRmdirIn(args: string[], dir: string): StoppedRun {
+  return runStopped(args, { KILL_AT_RMDIR_IN: dir }, `removed a folder in ${dir}`);
+}
+
+/** As {@link runStoppedAtRmdirIn}, stopped as it is about to remove the file `path` (absolute). */
+export function runStoppedAtUnlink(args: string[], path: string): StoppedRun {
+  return runStopped(args, { KILL_AT_UNLINK: path }, `removed ${path}`);
+}
+
+function runStopped(args: string[], at: Record<string, string>, what: string): StoppedRun {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', ...at, KILL_SIGNAL: 'SIGSTOP' };
   delete env.AGENTS_STORE;
   const preload = join(REPO, 'test/reliability/kill-at-unlink.cjs');
   const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -101,12 +114,12 @@ export function runStoppedAtRmdirIn(
   const stopped = (async () => {
     const until = Date.now() + 10_000;
     for (;;) {
-      if (ended) throw new Error(`it ended before it removed a folder in ${dir}: ${stderr}`);
+      if (ended) throw new Error(`it ended before it ${what}: ${stderr}`);
       const stat = readFileSync(`/proc/${child.pid}/stat`, 'latin1');
       if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'T') return;
       if (Date.now() > until) {
         child.kill('SIGKILL');
-        throw new Error(`it never stopped at a removal of a folder in ${dir}`);
+        throw new Error(`it never stopped before it ${what}`);
       }
       await new Promise((r) => setTimeout(r, 10));
     }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
 import { scale } from '../helpers/stress.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
-import { KillAim, runAndKill, runKilledAtUnlink, runStoppedAtRmdirIn } from './kill.ts';
+import { KillAim, runAndKill, runKilledAtUnlink, runStoppedAtRmdirIn, runStoppedAtUnlink } from './kill.ts';
 
 const ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const TEXT = 'Never push to main';
@@ -120,4 +120,31 @@ describe('invariant move cut short', () => {
     expect(killed).toBe(KILLS);
     await expectOneCopyAfterFix(store);
   });
+});
+
+describe('a write naming an invariant while another process moves it', () => {
+  // The move paused between writing its new copy and removing the old one, the old one marked by its running
+  // writer: a write that looks the id up then finds it in two scopes, which is the move under way, not a store
+  // to repair (exit 3 told to give one copy a new id). It takes the new copy and waits for the move's lock.
+  for (const [name, args] of [
+    ['remove', ['invariant', 'remove', ID, '--yes']],
+    ['edit', ['invariant', 'edit', ID, '--severity', 'warning']],
+  ] as const)
+    it(`${name} takes the moved copy and waits for the move, never refusing the store as invalid`, async () => {
+      const store = testStore({ [`global/${ID}.yaml`]: `${ML}\n${invariantYaml(ID, TEXT)}` });
+      const mover = runStoppedAtUnlink(['--store', store, 'invariant', 'move', ID, '--project', 'web'], join(store, `global/${ID}.yaml`));
+      try {
+        await mover.stopped;
+        const waited = await runAgents(['--store', store, '--format', 'json', ...args], { env: { AGENTS_LOCK_TIMEOUT_MS: '200' } });
+        expect(JSON.parse(waited.stdout).error.code).toBe('locked');
+        expect(waited.code).toBe(2);
+      } finally {
+        mover.resume();
+      }
+      expect((await mover.exit).code).toBe(0);
+      const after = await runAgents(['--store', store, '--format', 'json', ...args]);
+      expect(after.code).toBe(0);
+      expect(copies(store)).toEqual(name === 'remove' ? [] : [`projects/web/${ID}.yaml`]);
+      expect((await validate(store, '--strict')).code).toBe(0);
+    });
 });
