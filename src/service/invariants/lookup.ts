@@ -174,10 +174,10 @@ export async function resolveId(
   if (same.length > 1) {
     // A move under way holds the id twice until it removes the old copy, which its running writer has marked: that
     // copy is on its way out, and the new one is the invariant (a write then waits for the move's lock).
-    const away = await movingAway(svc, same);
+    const own = same.filter((f) => f.scope.kind !== 'inherited');
+    const away = await movingAway(svc, own);
     if (same.length - away.size === 1) return same.find((f) => !away.has(f.path))!;
     // Two of the store's own files is validate's id-reused error: refused as every reader refuses it (exit 3).
-    const own = same.filter((f) => f.scope.kind !== 'inherited');
     requireValid({ ...emptySnapshot(), invariants: own as never }, `read ${id}`);
     // One id in two files (an id-reused error): say which, rather than pick one.
     throw new UsageError(
