@@ -125,3 +125,38 @@ function formerWriterState(
   }
   return isAlive(pid, since) ? 'running' : 'gone';
 }
+
+/**
+ * The marks beside store file `rel` of an `invariant move` taking it away: temporaries that are links to it (the same
+ * file; an atomic write's temporary is a file of its own), each with its writer's state. A mark of a running writer is
+ * a move under way; one of a writer gone, a move cut short that `validate --fix` finishes.
+ */
+export function moveMarks(
+  root: string,
+  rel: string,
+  isAlive: (pid: number, since?: number, start?: number) => boolean = processAlive,
+): { marker: string; writer: 'running' | 'gone' | 'elsewhere' }[] {
+  const dir = dirname(rel);
+  const name = basename(rel);
+  let names: string[];
+  let file: { ino: number; dev: number };
+  try {
+    names = readdirSync(join(root, dir));
+    file = lstatSync(join(root, rel));
+  } catch {
+    return [];
+  }
+  const marks: { marker: string; writer: 'running' | 'gone' | 'elsewhere' }[] = [];
+  for (const n of names) {
+    if (temporaryParts(n)?.name !== name) continue;
+    const marker = `${dir}/${n}`;
+    try {
+      const st = lstatSync(join(root, marker));
+      if (st.ino !== file.ino || st.dev !== file.dev) continue;
+    } catch {
+      continue;
+    }
+    marks.push({ marker, writer: tempWriterState(join(root, marker), isAlive) });
+  }
+  return marks;
+}

@@ -2,15 +2,15 @@
 // old one leaves the id in two scopes; the old one is marked by a link to it
 // under a temporary's name (service/invariants/move.ts). `--fix` finishes the
 // move: it removes the marked copy and its mark.
-import { lstatSync, readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { AgentsError } from '../core/errors.ts';
-import { classifyPath, lockFolderOf, temporaryParts } from '../core/layout.ts';
+import { classifyPath, lockFolderOf } from '../core/layout.ts';
 import { parseInvariant } from '../core/parse.ts';
 import { formatInvariantFile } from '../core/serialize.ts';
 import { removeFile } from '../store/atomic-write.ts';
 import { withFolderLocks } from '../store/lock.ts';
-import { tempWriterState } from '../store/stale-temps.ts';
+import { moveMarks } from '../store/stale-temps.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { isScopeInvariant } from './fix-ids.ts';
 import type { Fix, FixOptions } from './result.ts';
@@ -77,28 +77,7 @@ function asWritten(tree: WorkingTreeSource, rel: string, id: string): string | u
 
 /** The temporary beside store file `rel` that is a link to it, made by a writer that is gone; undefined when none. */
 function markerOf(root: string, rel: string, isAlive: FixOptions['processAlive']): string | undefined {
-  const dir = dirname(rel);
-  const name = basename(rel);
-  let names: string[];
-  let file: { ino: number; dev: number };
-  try {
-    names = readdirSync(join(root, dir));
-    file = lstatSync(join(root, rel));
-  } catch {
-    return undefined;
-  }
-  for (const n of names) {
-    if (temporaryParts(n)?.name !== name) continue;
-    const marker = `${dir}/${n}`;
-    try {
-      const st = lstatSync(join(root, marker));
-      if (st.ino !== file.ino || st.dev !== file.dev) continue;
-    } catch {
-      continue;
-    }
-    if (tempWriterState(join(root, marker), isAlive) === 'gone') return marker;
-  }
-  return undefined;
+  return moveMarks(root, rel, isAlive).find((m) => m.writer === 'gone')?.marker;
 }
 
 /**

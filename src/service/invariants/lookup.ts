@@ -1,16 +1,15 @@
 // Finding what an id, a prefix or a scope names: the lookups every use case starts with.
-import { join } from 'node:path';
 import { AgentsError, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { IdAbbreviations, noSuchId, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
-import { classifyPath, isKnownFolder, temporaryTarget } from '../../core/layout.ts';
+import { classifyPath, isKnownFolder } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, type Target, actionName, describeScope, scopeFolder } from '../../core/model.ts';
 import { appliesTo, type EffectiveEntry } from '../../core/resolve.ts';
 import { isUlid } from '../../core/names.ts';
 import { parseYaml } from '../../core/yaml-file.ts';
 import { emptySnapshot, readEntries, readFailure, readFolders, standingAt } from '../../store/read.ts';
 import { isRequiredFolder } from '../../store/read-plan.ts';
-import { tempWriterState } from '../../store/stale-temps.ts';
+import { moveMarks } from '../../store/stale-temps.ts';
 import { parseYamlDocument } from '../../store/yaml-document.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
@@ -175,7 +174,7 @@ export async function resolveId(
     // A move under way holds the id twice until it removes the old copy, which its running writer has marked: that
     // copy is on its way out, and the new one is the invariant (a write then waits for the move's lock).
     const own = same.filter((f) => f.scope.kind !== 'inherited');
-    const away = await movingAway(svc, own);
+    const away = movingAway(svc, own);
     if (same.length - away.size === 1) return same.find((f) => !away.has(f.path))!;
     // Two of the store's own files is validate's id-reused error: refused as every reader refuses it (exit 3).
     requireValid({ ...emptySnapshot(), invariants: own as never }, `read ${id}`);
@@ -194,16 +193,8 @@ export async function resolveId(
  * temporary's name (move.ts) whose writer is this host's and alive. A mark of a writer gone is a move cut short, which
  * `validate --fix` finishes: those copies are not counted here.
  */
-async function movingAway(svc: InvariantContext, files: readonly { path: string }[]): Promise<Set<string>> {
-  const paths = new Set(files.map((f) => f.path));
-  const away = new Set<string>();
-  for (const folder of new Set(files.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))) {
-    for (const e of await svc.source.list(folder, { recursive: false })) {
-      const target = temporaryTarget(e.path);
-      if (target !== undefined && paths.has(target) && tempWriterState(join(svc.root, e.path)) === 'running') away.add(target);
-    }
-  }
-  return away;
+function movingAway(svc: InvariantContext, files: readonly { path: string }[]): Set<string> {
+  return new Set(files.filter((f) => moveMarks(svc.root, f.path).some((m) => m.writer === 'running')).map((f) => f.path));
 }
 
 /**
