@@ -138,6 +138,10 @@ describe('a write naming an invariant while another process moves it', () => {
         const waited = await runAgents(['--store', store, '--format', 'json', ...args], { env: { AGENTS_LOCK_TIMEOUT_MS: '200' } });
         expect(JSON.parse(waited.stdout).error.code).toBe('locked');
         expect(waited.code).toBe(2);
+        // A reader meanwhile finds the invariant once, where the move puts it.
+        const listed = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list']);
+        expect(listed.code).toBe(0);
+        expect(JSON.parse(listed.stdout).map((i: { path: string }) => i.path)).toEqual([`projects/web/${ID}.yaml`]);
       } finally {
         mover.resume();
       }

@@ -189,6 +189,25 @@ export async function resolveId(
 }
 
 /**
+ * `snapshot` without the copies a move under way is taking away, where that leaves each id of them once: what a
+ * reader finds once the move is done, rather than an id in two scopes refused as an invalid store.
+ */
+export function withoutMovingCopies<T extends { invariants: ScopedInvariant[] }>(svc: InvariantContext, snapshot: T): T {
+  const seen = new Map<string, number>();
+  for (const i of snapshot.invariants) seen.set(i.id, (seen.get(i.id) ?? 0) + 1);
+  const twice = snapshot.invariants.filter((i) => seen.get(i.id)! > 1);
+  if (twice.length === 0) return snapshot;
+  const away = movingAway(svc, twice);
+  for (const path of away) {
+    const id = twice.find((i) => i.path === path)!.id;
+    seen.set(id, seen.get(id)! - 1);
+  }
+  // Only where one copy of the id is left: two copies besides a move's are an id-reused error all the same.
+  const drop = new Set([...away].filter((path) => seen.get(twice.find((i) => i.path === path)!.id) === 1));
+  return drop.size === 0 ? snapshot : { ...snapshot, invariants: snapshot.invariants.filter((i) => !drop.has(i.path)) };
+}
+
+/**
  * The copies among `files` that an `invariant move` still running is taking away: each marked by a link to it under a
  * temporary's name (move.ts) whose writer is this host's and alive. A mark of a writer gone is a move cut short, which
  * `validate --fix` finishes: those copies are not counted here.

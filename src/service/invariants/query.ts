@@ -9,6 +9,7 @@ import { type WaiverScope, waiverFolder, waiversInSet } from '../../core/waivers
 import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
 import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
+import { withoutMovingCopies } from './lookup.ts';
 import { pinnedSources } from './pinned-sources.ts';
 import { planProjectWarnings } from './plan-project.ts';
 import { requireAction } from './projects.ts';
@@ -63,9 +64,7 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   const fromSource = scope?.kind === 'action' && scope.source !== undefined ? { ...scope, source: scope.source } : undefined;
   const snap = fromSource
     ? { ...emptySnapshot(), invariants: await sourceTemplate(svc, fromSource) }
-    : scope
-      ? await readFolders(svc.source, [scopeFolder(scope)])
-      : await readStore(svc.source);
+    : withoutMovingCopies(svc, scope ? await readFolders(svc.source, [scopeFolder(scope)]) : await readStore(svc.source));
   requireValid(snap, 'list invariants');
   if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await svc.requireProject(scope.project);
   if (scope?.kind === 'action' && snap.invariants.length === 0) await requireAction(svc, scope);
