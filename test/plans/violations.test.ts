@@ -165,6 +165,27 @@ describe('invariant violation add / list and plan status', () => {
     expect(fileList(root)).toEqual(before);
   });
 
+  it('refuses an invariant deactivated since (violation add, waive) saying it is inactive, naming its file, nothing written', async () => {
+    const root = exampleStore();
+    expect((await run(root, 'invariant', 'edit', NEVER_DELETE, '--deactivate')).code).toBe(0);
+    const before = fileList(root);
+    const waive = ['--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'];
+    const path = `global/${NEVER_DELETE}.yaml`;
+    for (const args of [
+      ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE.slice(0, 10)],
+      ['invariant', 'waive', NEVER_DELETE, '--plan', EXAMPLE_PLAN, ...waive],
+      ['invariant', 'waive', NEVER_DELETE, '--project', 'myapp', ...waive],
+    ]) {
+      const r = await run(root, '--format', 'json', ...args);
+      expect(r.code).toBe(2);
+      const error = (JSON.parse(r.stdout) as { error: { code: string; message: string; detail: unknown } }).error;
+      expect(error.code).toBe('usage');
+      expect(error.detail).toEqual({ invariant: NEVER_DELETE, path });
+      expect(error.message).toContain('inactive');
+    }
+    expect(fileList(root)).toEqual(before);
+  });
+
   it('a waiver file broken by hand stops what reads the waivers (plan status), not the recording of a violation or a run', async () => {
     const root = exampleStore();
     const waiver = join(root, `plans/${EXAMPLE_PLAN}/waivers/01M8KK6RQ0CZ6W1V4TZ2J5X3HB.yaml`);

@@ -372,17 +372,22 @@ export function gone(svc: InvariantContext, found: { id: string; path: string })
 }
 
 /**
- * The invariant a prefix names when it lives in a scope `target`'s set never reaches (another plan, another project,
- * an action template); undefined when the set reaches its scope (it is inactive or shadowed there) or the prefix names
- * no one invariant.
+ * Why the set of `target` leaves out the invariant a prefix names, when the invariant itself says it: it lives in a
+ * scope the set never reaches (another plan, another project, an action template), or in one it reaches but is
+ * inactive (`inactive: true`), as a project's invariant deactivated after a plan was made. Undefined when the set
+ * reaches it and it is active (shadowed there: notInSet names the copy), or the prefix names no one invariant.
  */
 export async function outOfReach(
   svc: InvariantContext,
   wanted: string,
   target: Target,
-): Promise<{ id: string; path: string; scope: Scope } | undefined> {
+): Promise<{ id: string; path: string; scope: Scope; inactive?: true } | undefined> {
   const found = await resolveId(svc, wanted, { inherited: true }).catch(() => undefined);
-  return found === undefined || appliesTo({ scope: found.scope } as ScopedInvariant, target) ? undefined : found;
+  if (found === undefined) return undefined;
+  if (!appliesTo({ scope: found.scope } as ScopedInvariant, target)) return found;
+  // An inherited or unreadable file gives no reason of its own: the plain refusal stands.
+  const inv = await readOne(svc, found, 'read invariant').catch(() => undefined);
+  return inv?.active === false ? { ...found, inactive: true } : undefined;
 }
 
 /**
@@ -395,8 +400,8 @@ export function notInSet(
   where: string,
   hint: string,
   use: string,
-  /** Where the invariant lives when the set cannot reach it (outOfReach): named, so a wrong plan or project shows. */
-  elsewhere?: { id: string; path: string; scope: Scope },
+  /** Where the invariant lives when the set cannot reach it, or that it is inactive (outOfReach): named, so the cause shows. */
+  elsewhere?: { id: string; path: string; scope: Scope; inactive?: true },
 ): UsageError {
   const copies = [
     ...new Set([
@@ -404,6 +409,12 @@ export function notInSet(
       ...entries.map((e) => e.invariant).filter((i) => i.source?.origin_id?.startsWith(wanted)),
     ]),
   ];
+  if (copies.length !== 1 && elsewhere?.inactive)
+    return new UsageError(
+      `invariant ${elsewhere.id} is not in the effective set of ${where}: it is inactive (active: false in ${elsewhere.path})`,
+      hint,
+      { invariant: elsewhere.id, path: elsewhere.path },
+    );
   if (copies.length !== 1 && elsewhere !== undefined)
     return new UsageError(
       `invariant ${elsewhere.id} is not in the effective set of ${where}: it belongs to ${describeScope(elsewhere.scope)} (${elsewhere.path})`,
