@@ -183,7 +183,9 @@ export function setChangedText(plan: string, c: { added: number; removed: number
 }
 
 /** The text of `plan list`: each plan with its action, project and creation, its goal indented under it. */
-export function planListText(s: Style, plans: readonly Plan[], agents: string): string {
+export function planListText(s: Style, plans: readonly Plan[], agents: string, filtered = false): string {
+  // Filtered (--project, --action), none matched: the store may hold other plans, so no "create one" is offered.
+  if (plans.length === 0 && filtered) return 'No plans match.';
   if (plans.length === 0) return `No plans. Create one with \`${cliFlags(agents).calls.newPlan()}\`.`;
   const lines: string[] = [];
   for (const p of plans) {

@@ -243,6 +243,38 @@ describe('plan use', () => {
     expect(rows.map((l) => l.split(' ')[0])).toEqual([EXAMPLE_PLAN, JSON.parse(made.stdout).plan.id]);
   });
 
+  it('plan list --project and --action keep the plans that match; a name that is no project or template is exit 2', async () => {
+    const root = exampleStore();
+    const use = async (...args: string[]) =>
+      JSON.parse((await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', ...args, '--format', 'json'])).stdout).plan.id;
+    const alone = await use();
+    const forApp = await use('--project', 'myapp');
+    const ids = async (...args: string[]) => {
+      const r = await runAgents(['--store', root, 'plan', 'list', ...args, '--format', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).map((p: { id: string }) => p.id);
+    };
+    expect(await ids('--project', 'myapp')).toEqual([EXAMPLE_PLAN, forApp]);
+    expect(await ids('--action', 'local/code-coverage')).toEqual([alone, forApp]);
+    expect(await ids('--action', 'local/code-coverage', '--project', 'myapp')).toEqual([forApp]);
+    // A project that exists and has no plan: an empty list, no refusal.
+    mkdirSync(join(root, 'projects/other'));
+    expect(await ids('--project', 'other')).toEqual([]);
+    const refused = async (...args: string[]) => {
+      const r = await runAgents(['--store', root, 'plan', 'list', ...args, '--format', 'json']);
+      expect(r.code).toBe(2);
+      return errorOf(r);
+    };
+    expect(await refused('--project', 'myap')).toMatchObject({ code: 'unknown-project', detail: { suggestions: ['myapp'] } });
+    expect(await refused('--action', 'local/code-coverag')).toMatchObject({
+      code: 'unknown-action',
+      detail: { suggestions: ['local/code-coverage'] },
+    });
+    // A plan whose project's folder is gone still answers to the name it records.
+    rmSync(join(root, 'projects/myapp'), { recursive: true });
+    expect(await ids('--project', 'myapp')).toEqual([EXAMPLE_PLAN, forApp]);
+  });
+
   it('lists plans and shows a plan by a unique prefix', async () => {
     const root = exampleStore();
     const made = JSON.parse((await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--format', 'json'])).stdout);
