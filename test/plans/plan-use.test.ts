@@ -270,6 +270,9 @@ describe('plan use', () => {
       code: 'unknown-action',
       detail: { suggestions: ['local/code-coverage'] },
     });
+    // A filter without its value is said so, never read as a project named "".
+    expect(await refused('--project')).toMatchObject({ code: 'missing-value', detail: { option: 'project' } });
+    expect(await refused('--action', '--project', 'myapp')).toMatchObject({ code: 'missing-value', detail: { option: 'action' } });
     // A plan whose project's folder is gone still answers to the name it records.
     rmSync(join(root, 'projects/myapp'), { recursive: true });
     expect(await ids('--project', 'myapp')).toEqual([EXAMPLE_PLAN, forApp]);

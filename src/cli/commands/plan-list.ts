@@ -11,9 +11,11 @@ interface PlanListArgs {
 
 export default defineCommand<PlanListArgs>({
   builder: (y) =>
-    y
-      .option('project', { type: 'string', describe: 'only the plans that target project P' })
-      .option('action', { type: 'string', describe: 'only the plans made from action template NS/NAME (or SOURCE:NS/NAME)' }),
+    y.option('project', { type: 'string', requiresArg: true, describe: 'only the plans that target project P' }).option('action', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'only the plans made from action template NS/NAME (or SOURCE:NS/NAME)',
+    }),
   async run(argv, ctx) {
     const invariants = argv.project !== undefined || argv.action !== undefined ? await ctx.invariants() : undefined;
     // The template's name as a plan records it (SOURCE:NS/NAME for a policy source's), its shape checked first.
