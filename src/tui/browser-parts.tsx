@@ -166,11 +166,9 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
         {cut(plain(`${inv.id}  ${meta}`))}
       </Text>,
     );
-    lines.push(
-      <Text key="text" wrap="wrap">
-        {plain(inv.text)}
-      </Text>,
-    );
+    // Broken as clipToRows breaks it, so that the rows left for the copies it hides or is hidden by are known.
+    const textRows = clipToRows(plain(inv.text), width, Math.max(1, height - 2));
+    lines.push(<Text key="text">{textRows.join('\n')}</Text>);
     if (inv.rationale)
       lines.push(
         <Text key="why" wrap="truncate-end" dimColor={theme.dim}>
@@ -197,19 +195,27 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
         >{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>,
       );
     const relations = row.shadow ? relationWords(inv, row.shadow) : { hides: [], hiddenBy: [] };
-    for (const [word, o] of relations.hiddenBy)
+    const related = [...relations.hiddenBy.map((r) => ['b', ...r] as const), ...relations.hides.map((r) => ['s', ...r] as const)];
+    // Two rows each: after its date, scope and owner (an e-mail address), one row left the reason a word or two.
+    const waivers = (row.waivers ?? []).map((w) => ({ w, rows: clipToRows(plain(waiverPlainLine(w)), width, 2) }));
+    // The copies it hides or is hidden by, as many as fit above its waivers, the last row counting the rest (`invariant
+    // show` lists them all): a global copy that 20 projects shadow is never shown as shadowed by the first few alone.
+    const room = height - lines.length - textRows.length - waivers.reduce((n, { rows }) => n + rows.length, 0);
+    const shown = related.length <= room ? related.length : Math.max(0, room - 1);
+    for (const [key, word, o] of related.slice(0, shown))
       lines.push(
-        <Text key={`b${o.path}`} color={theme.hue('yellow')} wrap="truncate-end">{`${word} ${describeScope(o.scope)} ${o.id}`}</Text>,
+        <Text key={`${key}${o.path}`} color={theme.hue('yellow')} wrap="truncate-end">{`${word} ${describeScope(o.scope)} ${o.id}`}</Text>,
       );
-    for (const [word, o] of relations.hides)
+    if (shown < related.length && room > 0)
       lines.push(
-        <Text key={`s${o.path}`} color={theme.hue('yellow')} wrap="truncate-end">{`${word} ${describeScope(o.scope)} ${o.id}`}</Text>,
+        <Text key="more" color={theme.hue('yellow')}>
+          {fitColumns(`${shown > 0 ? '… and ' : '… '}${related.length - shown} more (invariant show ${inv.id} lists them all)`, width)}
+        </Text>,
       );
-    for (const w of row.waivers ?? []) {
+    for (const { w, rows } of waivers) {
       lines.push(
-        // Two rows: after its date, scope and owner (an e-mail address), one row left the reason a word or two.
         <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')}>
-          {clipToRows(plain(waiverPlainLine(w)), width, 2).join('\n')}
+          {rows.join('\n')}
         </Text>,
       );
     }

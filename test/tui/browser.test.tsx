@@ -823,3 +823,28 @@ test('e closes a set it opened before the store was read again: a store another 
   expect(events).toEqual([]);
   r.unmount();
 });
+
+test('a copy shadowed by more projects than the detail pane has rows for: the last row counts the rest', async () => {
+  const root = exampleStore();
+  // Twelve projects each hold a copy of a global text: the global copy is shadowed by twelve.
+  const projects = Array.from({ length: 12 }, (_, i) => `team${String(i).padStart(2, '0')}`);
+  projects.forEach((p, i) => {
+    const id = `01M8KM${String(i).padStart(20, '0')}`;
+    mkdirSync(join(root, 'projects', p), { recursive: true });
+    writeFileSync(join(root, 'projects', p, `${id}.yaml`), invariantYaml(id, 'Never delete production data'));
+  });
+  for (const rows of [24, 30]) {
+    const { r } = open(root, { size: { columns: 80, rows } });
+    const frame = await frameHas(r.lastFrame, '› E (shadowed) Never delete production data');
+    const all = lines(frame);
+    expect(all.length).toBeLessThanOrEqual(rows);
+    const pane = all.slice(all.indexOf('─'.repeat(80)) + 1, -1);
+    const named = pane.filter((l) => l.startsWith('shadowed by project team'));
+    const more = pane.find((l) => l.startsWith('… and '));
+    expect(more).toMatch(new RegExp(`^… and (\\d+) more \\(invariant show ${G1} lists them all\\)$`));
+    // Every copy is either named or counted, and the count is the pane's last row.
+    expect(named.length + Number(/\d+/.exec(more!)![0])).toBe(projects.length);
+    expect(pane.filter((l) => l.trim() !== '').at(-1)).toBe(more);
+    r.unmount();
+  }
+});
