@@ -425,8 +425,19 @@ function BrowserScreen({
       {notice && noticeLines.length > 0 ? <MessageLines lines={noticeLines} color={theme.hue(notice.hue)} /> : null}
       {middle}
       <Text dimColor={theme.dim} wrap="truncate-end">
-        ↑↓ move · / filter · s scope · e effective · a add · d remove · ? help · q quit
+        {keyLine(filtering, overlay.kind)}
       </Text>
     </Box>
   );
+}
+
+/**
+ * The keys of the mode the browser is in, as the forms' key lines give only those of their step: while a pattern is
+ * typed, `q` is a letter of it, and the scope picker takes no `/` or `a`.
+ */
+function keyLine(filtering: boolean, overlay: Overlay['kind']): string {
+  if (overlay === 'scope') return '↑↓ move · Enter show it · e effective set · Esc back';
+  if (overlay === 'help') return 'any key back';
+  if (filtering) return 'Enter keep the filter · Esc clear it';
+  return '↑↓ move · / filter · s scope · e effective · a add · d remove · ? help · q quit';
 }

@@ -174,6 +174,68 @@ describe('the browser', () => {
   });
 });
 
+describe('the key line follows the mode', () => {
+  const keysOf = (frame: string) =>
+    frame
+      .split('\n')
+      .at(-1)!
+      .split(' · ')
+      .map((part) => part.split(' ')[0]!);
+
+  test('while a pattern is typed it names Enter and Esc, and q is a letter of the pattern, not quit', async () => {
+    const { r, events } = browser();
+    await frameHas(r.lastFrame, '6 shown of 6');
+    r.stdin.write('/');
+    const typing = await frameMatches(r.lastFrame, (f) => expect(keysOf(f)).toEqual(['Enter', 'Esc']));
+    expect(typing).not.toContain('q quit');
+    r.stdin.write('q');
+    await frameHas(r.lastFrame, '/q', '0 shown of 6');
+    expect(events).toEqual([]);
+    // Enter keeps the pattern and gives the list its keys back; Esc, typing again, clears it.
+    r.stdin.write('\r');
+    await frameMatches(r.lastFrame, (f) => expect(keysOf(f)).toEqual(Object.keys(KEY_LINE_CHECKS)));
+    expect(r.lastFrame()).toContain('0 shown of 6');
+    r.stdin.write('/');
+    await frameMatches(r.lastFrame, (f) => expect(keysOf(f)).toEqual(['Enter', 'Esc']));
+    r.stdin.write(ESC);
+    await frameHas(r.lastFrame, '6 shown of 6');
+    r.unmount();
+  });
+
+  test('in the scope picker it names the keys the picker takes, each of which works', async () => {
+    const { r } = browser();
+    await frameHas(r.lastFrame, '6 shown of 6');
+    r.stdin.write('s');
+    await frameMatches(r.lastFrame, (f) => expect(keysOf(f)).toEqual(['↑↓', 'Enter', 'e', 'Esc']));
+    r.stdin.write(DOWN);
+    await frameHas(r.lastFrame, '› global');
+    r.stdin.write('\r');
+    await frameHas(r.lastFrame, 'agents · global · 2 shown of 6');
+    r.stdin.write('s');
+    await frameHas(r.lastFrame, '› global');
+    r.stdin.write(DOWN);
+    await frameHas(r.lastFrame, '› project myapp');
+    r.stdin.write('e');
+    await frameHas(r.lastFrame, 'effective set of project myapp');
+    r.stdin.write('s');
+    await frameHas(r.lastFrame, 'Show which scope?');
+    r.stdin.write(ESC);
+    await frameMatches(r.lastFrame, (f) => expect(keysOf(f)).toEqual(Object.keys(KEY_LINE_CHECKS)));
+    r.unmount();
+  });
+
+  test('on the help screen it says that any key goes back', async () => {
+    const { r } = browser();
+    await frameHas(r.lastFrame, '6 shown of 6');
+    r.stdin.write('?');
+    const help = await frameHas(r.lastFrame, 'Press any key to go back.');
+    expect(help.split('\n').at(-1)).toBe('any key back');
+    r.stdin.write('z');
+    await frameMatches(r.lastFrame, (f) => expect(keysOf(f)).toEqual(Object.keys(KEY_LINE_CHECKS)));
+    r.unmount();
+  });
+});
+
 describe('the add and edit forms', () => {
   function form(editing = false) {
     const root = exampleStore();
