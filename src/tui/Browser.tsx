@@ -425,7 +425,7 @@ function BrowserScreen({
       {notice && noticeLines.length > 0 ? <MessageLines lines={noticeLines} color={theme.hue(notice.hue)} /> : null}
       {middle}
       <Text dimColor={theme.dim} wrap="truncate-end">
-        {keyLine(filtering, overlay.kind)}
+        {keyLine(filtering, overlay.kind, width)}
       </Text>
     </Box>
   );
@@ -433,11 +433,18 @@ function BrowserScreen({
 
 /**
  * The keys of the mode the browser is in, as the forms' key lines give only those of their step: while a pattern is
- * typed, `q` is a letter of it, and the scope picker takes no `/` or `a`.
+ * typed, `q` is a letter of it, and the scope picker takes no `/` or `a`. On a narrow terminal the keys in the middle
+ * give way, so that the way out (and to the help) stays on screen instead of being cut off the line's end.
  */
-function keyLine(filtering: boolean, overlay: Overlay['kind']): string {
-  if (overlay === 'scope') return '↑↓ move · Enter show it · e effective set · Esc back';
-  if (overlay === 'help') return 'any key back';
-  if (filtering) return 'Enter keep the filter · Esc clear it';
-  return '↑↓ move · / filter · s scope · e effective · a add · d remove · ? help · q quit';
+function keyLine(filtering: boolean, overlay: Overlay['kind'], width: number): string {
+  const [parts, kept] =
+    overlay === 'scope'
+      ? [['↑↓ move', 'Enter show it', 'e effective set', 'Esc back'], 1]
+      : overlay === 'help'
+        ? [['any key back'], 1]
+        : filtering
+          ? [['Enter keep the filter', 'Esc clear it'], 1]
+          : [['↑↓ move', '/ filter', 's scope', 'e effective', 'a add', 'd remove', '? help', 'q quit'], 2];
+  while (parts.join(' · ').length > width && parts.length > kept) parts.splice(parts.length - kept - 1, 1);
+  return parts.join(' · ');
 }

@@ -224,6 +224,29 @@ describe('the key line follows the mode', () => {
     r.unmount();
   });
 
+  test('on a narrow terminal the keys in the middle give way: the way out, and to the help, stay on the line', async () => {
+    for (const columns of [40, 20]) {
+      const r = render(
+        <Browser service={new InvariantService(exampleStore())} size={{ columns, rows: 24 }} onQuit={() => {}} onError={() => {}} />,
+      );
+      const last = (f: string) => f.split('\n').at(-1)!;
+      const list = await frameHas(r.lastFrame, '› E ');
+      expect(last(list).endsWith('? help · q quit')).toBe(true);
+      expect(last(list).length).toBeLessThanOrEqual(columns);
+      if (columns === 40) expect(last(list)).toBe('↑↓ move · / filter · ? help · q quit');
+      r.stdin.write('s');
+      const picker = await frameHas(r.lastFrame, '› all scopes');
+      expect(last(picker).endsWith('Esc back')).toBe(true);
+      expect(last(picker).length).toBeLessThanOrEqual(columns);
+      r.stdin.write(ESC);
+      await frameHas(r.lastFrame, '› E ');
+      r.stdin.write('/');
+      const typing = await frameMatches(r.lastFrame, (f) => expect(last(f)).toMatch(/Esc clear it$/));
+      expect(last(typing).length).toBeLessThanOrEqual(columns);
+      r.unmount();
+    }
+  });
+
   test('on the help screen it says that any key goes back', async () => {
     const { r } = browser();
     await frameHas(r.lastFrame, '6 shown of 6');
