@@ -62,7 +62,12 @@ export function BrowserWrite({ overlay, service, width, rows, close, say, reload
       rows={rows}
       onAnswer={(yes) => {
         close();
-        if (!yes) return say('Nothing removed.');
+        if (!yes) {
+          say('Nothing removed.');
+          // The confirmation showed the invariant as the store holds it now: the list, read before, follows it, so that a
+          // text another process changed meanwhile is not shown one way above the answer and another below it.
+          return void reload();
+        }
         const removal = service.remove(info.invariant.id, { signal });
         track(removal, () => `removed ${info.invariant.id} (${info.invariant.path})`).then((done) => {
           const kept = done.keptProject ? ` · ${keptProjectSentence(done.keptProject, agents)}` : '';

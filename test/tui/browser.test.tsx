@@ -848,3 +848,22 @@ test('a copy shadowed by more projects than the detail pane has rows for: the la
     r.unmount();
   }
 });
+
+test('d on an invariant another process changed meanwhile, answered n: the list follows what the confirmation showed', async () => {
+  const root = exampleStore();
+  const { r } = open(root);
+  await frameHas(r.lastFrame, '6 shown of 6', '› E Never delete production data');
+  // Another process changes the project's copy: it no longer repeats the global text, which so comes back into effect.
+  writeFileSync(join(root, `projects/myapp/${P2}.yaml`), invariantYaml(P2, 'Log every change to the ledger', { severity: 'warning' }));
+  r.stdin.write('G');
+  r.stdin.write('kk');
+  await frameHas(r.lastFrame, '› W Log all changes');
+  r.stdin.write('d');
+  await frameHas(r.lastFrame, 'Log every change to the ledger', 'Remove this invariant? [y/N]');
+  r.stdin.write('n');
+  const frame = await frameHas(r.lastFrame, 'Nothing removed.', '› W Log every change to the ledger');
+  expect(frame).not.toContain('(shadowed) Log all changes');
+  expect(frame).toContain('  E Log all changes');
+  expect(readFileSync(join(root, `projects/myapp/${P2}.yaml`), 'utf8')).toContain('Log every change to the ledger');
+  r.unmount();
+});
