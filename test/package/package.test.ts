@@ -38,6 +38,16 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The compiler options of the strictest consumer the declarations are checked in (an optional field is not `| undefined`). */
+const STRICT_CONSUMER = {
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  target: 'ES2022',
+  skipLibCheck: false,
+  types: ['node'],
+  typeRoots: [join(REPO, 'node_modules/@types')],
+};
+
 describe('the library entry', () => {
   it('loads neither yargs, Ink, React nor simple-git, and answers', () => {
     const script = [
@@ -278,17 +288,11 @@ describe('the tarball', { timeout: 240_000 }, () => {
       join(dir, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
-          strict: true,
-          // The strictest consumers read the declarations with this too: an optional field is not `| undefined`.
-          exactOptionalPropertyTypes: true,
+          ...STRICT_CONSUMER,
           noEmit: true,
-          target: 'ES2022',
           module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext',
           moduleResolution: resolution,
           resolveJsonModule: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(REPO, 'node_modules/@types')],
         },
         // Under NodeNext a CommonJS file of the consumer's imports it too, as Node.js requires it (below).
         files: resolution === 'NodeNext' ? ['use.ts', 'use.cts'] : ['use.ts'],
@@ -364,17 +368,12 @@ describe('the tarball', { timeout: 240_000 }, () => {
       join(dir, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
-          strict: true,
-          exactOptionalPropertyTypes: true,
+          ...STRICT_CONSUMER,
           declaration: true,
           emitDeclarationOnly: true,
           outDir: 'out',
-          target: 'ES2022',
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(REPO, 'node_modules/@types')],
         },
         files: ['wrap.ts'],
       }),

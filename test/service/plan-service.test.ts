@@ -25,6 +25,21 @@ function actor(answer: (r: ActorRequest) => ReturnType<Actor['evaluate']>): Acto
   return { kind: 'command', description: 'test', seen, evaluate: async (r) => (seen.push(r), answer(r)) };
 }
 
+/**
+ * A plan of an empty template, then an invariant added to the template: one change for `sync`. (A plan of an empty
+ * template holds no copy: the template's new invariant is the same change with or without it.)
+ */
+async function driftedPlan() {
+  const root = testStore({ 'actions/local/cov/.gitkeep': '' });
+  const s = service(root);
+  const { plan } = await s.use({ action: 'local/cov' });
+  writeFileSync(
+    join(root, 'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml'),
+    invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+  );
+  return { root, s, plan };
+}
+
 describe('PlanService', () => {
   it('creates a plan and records two runs, writing exactly these files', async () => {
     const root = testStore({
@@ -271,13 +286,7 @@ describe('PlanService', () => {
   });
 
   it('sync(id) with no options says the drift, writing nothing; a confirm answering at once is heard as a promised one', async () => {
-    const root = testStore({ 'actions/local/cov/.gitkeep': '' });
-    const s = service(root);
-    const { plan } = await s.use({ action: 'local/cov' });
-    writeFileSync(
-      join(root, 'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml'),
-      invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
-    );
+    const { root, s, plan } = await driftedPlan();
     const listed = () => readdirSync(join(root, 'plans', plan.id)).sort();
     const before = listed();
     const preview = await s.sync(plan.id);
@@ -289,14 +298,7 @@ describe('PlanService', () => {
   });
 
   it('syncs nothing into a plan removed while the changes were confirmed, and leaves no folder without plan.yaml', async () => {
-    const root = testStore({ 'actions/local/cov/.gitkeep': '' });
-    const s = service(root);
-    // A plan of an empty template holds no copy: the template's new invariant is the same change with or without it.
-    const { plan } = await s.use({ action: 'local/cov' });
-    writeFileSync(
-      join(root, 'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml'),
-      invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
-    );
+    const { root, s, plan } = await driftedPlan();
     const folder = join(root, 'plans', plan.id);
     const confirm = async () => (rmSync(folder, { recursive: true }), true);
     await expect(s.sync(plan.id, { apply: true, confirm })).rejects.toMatchObject({
