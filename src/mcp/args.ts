@@ -6,9 +6,11 @@ import { codePointLength, truncate } from '../core/names.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { LONE_SURROGATE } from '../core/utf8.ts';
 
-/** The input schema of a tool (docs/mcp.md): flat arguments, strings and booleans. */
+/** The input schema of a tool (docs/mcp.md): flat arguments, strings, booleans and lists of fixed choices. */
 export interface PropertySchema {
-  type: 'string' | 'boolean';
+  type: 'string' | 'boolean' | 'array';
+  /** A list's items: strings of fixed choices (`plan_status`'s `allow`, as the CLI's repeatable `--allow`). */
+  items?: { type: 'string'; enum: readonly string[] };
   description: string;
   enum?: readonly string[];
   minLength?: number;
@@ -52,8 +54,9 @@ export async function prepareArgs(schemas: readonly InputSchema[]): Promise<void
 
 /** An ajv error as the usage error a person (or a model) can act on: the argument named, and what it must be. */
 function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Record<string, unknown>, hint: string): UsageError {
-  const key = e.instancePath.replace(/^\//, '');
-  const value = args[key];
+  // An item of a list is at `/key/index`: the argument named is the list, the value the item.
+  const [key = '', index] = e.instancePath.replace(/^\//, '').split('/');
+  const value = index === undefined ? args[key] : (args[key] as unknown[])[Number(index)];
   switch (e.keyword) {
     // The codes and details the CLI gives the same mistakes with its options and arguments (docs/json-output.md).
     case 'additionalProperties': {
@@ -72,7 +75,10 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
       return missingArgument(`${tool}: missing required argument "${name}"`, hint, tool, name);
     }
     case 'type':
-      return new UsageError(`${tool}: argument "${key}" must be a ${String(e.params.type)}, not ${typeName(value)}`, hint);
+      return new UsageError(
+        `${tool}: argument "${key}"${index === undefined ? '' : `'s items`} must be ${e.params.type === 'array' ? 'an' : 'a'} ${String(e.params.type)}, not ${typeName(value)}`,
+        hint,
+      );
     case 'enum': {
       const allowed = e.params.allowedValues as string[];
       const suggestions = closestNames(String(value), allowed);
@@ -116,7 +122,12 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
  * each mistake is a usage error naming the argument, reported as the tool's
  * error result like any other bad input. `hint` says where the arguments are listed (a prompt's are not in tools/list).
  */
-export async function checkArgs(tool: string, schema: InputSchema, args: unknown, hint = HINT): Promise<Record<string, string | boolean>> {
+export async function checkArgs(
+  tool: string,
+  schema: InputSchema,
+  args: unknown,
+  hint = HINT,
+): Promise<Record<string, string | boolean | string[]>> {
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) throw new UsageError(`${tool}: the arguments must be an object`, hint);
   // An explicit null is how some clients say "not given".
@@ -150,5 +161,5 @@ export async function checkArgs(tool: string, schema: InputSchema, args: unknown
         'Send the text as the client has it, with each character whole.',
         { argument: key },
       );
-  return given as Record<string, string | boolean>;
+  return given as Record<string, string | boolean | string[]>;
 }

@@ -35,7 +35,7 @@ export interface ToolDef {
   writes: boolean;
   inputSchema: InputSchema;
   outputSchema: Record<string, unknown>;
-  run: (args: Record<string, string | boolean>, ctx: ToolContext) => Promise<ToolAnswer>;
+  run: (args: Record<string, string | boolean | string[]>, ctx: ToolContext) => Promise<ToolAnswer>;
   /**
    * The answer to a call that failed (bad arguments, an unreadable store), for a tool whose caller cannot take an
    * error result; undefined leaves it the error result every tool gives.

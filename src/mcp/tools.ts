@@ -4,6 +4,7 @@ import { loadConfig } from '../store/config.ts';
 import { projectsOfPath, readProjects, repositoryTop } from '../store/projects.ts';
 import { repoPathOf } from '../service/repo-path.ts';
 import { SEVERITIES, type Severity } from '../core/model.ts';
+import { RELAXABLE, type RelaxableReason } from '../core/plan-gate.ts';
 import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
 import {
   emptyListText,
@@ -43,7 +44,12 @@ const str = (description: string, extra: Record<string, unknown> = {}) => ({
  * The one target of `keys` a call gives. Two, or none where one is `required`, are the CLI's mistakes of two scope
  * flags (`conflicting-options`) and of none (`missing-option`): the same codes here (docs/json-output.md).
  */
-function one<T extends string>(args: Record<string, string | boolean>, keys: readonly T[], tool: string, required: boolean): T | undefined {
+function one<T extends string>(
+  args: Record<string, string | boolean | string[]>,
+  keys: readonly T[],
+  tool: string,
+  required: boolean,
+): T | undefined {
   const given = keys.filter((k) => args[k] !== undefined && args[k] !== false);
   if (given.length > 1)
     throw conflictingOptions(
@@ -272,17 +278,24 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       'Where a plan stands: its size of effective set, the latest reconciliation run (how many invariants the actor found enforced), and the violations recorded, by severity. ' +
       '`failing` is true when the plan gate fails (an error violation stands, the plan was never reconciled, its latest run failed, is incomplete or older than its effective set, or left an error invariant unenforced); `reasons` says which, each `fail` or `report`. ' +
-      'Give `plan`: the plan id or a unique prefix of at least 4 characters.',
+      'Give `plan`: the plan id or a unique prefix of at least 4 characters; optional `allow`: reasons to report instead of failing on, as `plan status --allow`.',
     writes: false,
     inputSchema: {
       type: 'object',
-      properties: { plan: str('Plan id or unique prefix (4+ characters).', { maxLength: 26 }) },
+      properties: {
+        plan: str('Plan id or unique prefix (4+ characters).', { maxLength: 26 }),
+        allow: {
+          type: 'array',
+          items: { type: 'string', enum: RELAXABLE },
+          description: 'Optional: reasons reported instead of failing on them, as `plan status --allow` (docs/plans.md).',
+        },
+      },
       required: ['plan'],
       additionalProperties: false,
     },
     outputSchema: PLAN_STATUS_SCHEMA,
     async run(args, ctx) {
-      const r = await ctx.plans.status(args.plan as string);
+      const r = await ctx.plans.status(args.plan as string, args.allow ? { allow: args.allow as RelaxableReason[] } : {});
       return { data: planStatusJson(r), text: planStatusText(r, makeStyle(false)) };
     },
   },

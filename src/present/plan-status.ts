@@ -9,10 +9,9 @@ import { arrayOf, BOOLEAN, enumOf, INTEGER, type JsonSchema, nullable, objectOf,
 
 /**
  * `plan status` as data (docs/json-output.md): the one shape the CLI prints
- * with `--format json` and the MCP tool `plan_status` answers. `allowed`:
- * the reasons `--allow` relaxed (none for MCP, which has no such argument).
+ * with `--format json` and the MCP tool `plan_status` answers.
  */
-export function planStatusJson(r: PlanStatus, allowed: readonly string[] = []) {
+export function planStatusJson(r: PlanStatus) {
   const e = r.latestEnforcement;
   return {
     plan: planJson(r.plan),
@@ -40,7 +39,7 @@ export function planStatusJson(r: PlanStatus, allowed: readonly string[] = []) {
       message: x.message,
     })),
     unfinished_runs: r.unfinished,
-    allowed: [...allowed],
+    allowed: [...r.allowed],
     warnings: warningsJson(r.warnings),
   };
 }

@@ -213,7 +213,7 @@ describe('invariant waive (CLI, on a git repository)', () => {
     expect(cli.reasons.filter((x) => x.code !== 'error-violation').every((x) => x.expired_waivers === null)).toBe(true);
     const text = await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run');
     expect(text.stdout).toContain(path);
-    // One presenter: MCP's plan_status answers the JSON the CLI prints (no --allow there, so the same reasons apart from it).
+    // One presenter: MCP's plan_status answers the JSON the CLI prints (here without allow, so the same reasons apart from it).
     const mcp = await callTool(
       TOOLS.find((t) => t.name === 'plan_status')!,
       { plan: EXAMPLE_PLAN },

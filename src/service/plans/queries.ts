@@ -115,6 +115,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
   const reasons = [...verdict.reasons].sort((a, b) => (a.level === b.level ? 0 : a.level === 'fail' ? -1 : 1));
   const status: PlanStatus = {
     plan,
+    allowed: options.allow ?? [],
     effectiveCount: entries.length,
     violations,
     waivedViolations: standing.waived.length,
@@ -177,7 +178,10 @@ export async function waivedNow(
   );
 }
 
-/** `allow` as given from JavaScript: a list of the reasons `--allow` takes, never a string read as its characters. */
+/**
+ * `allow` as given from JavaScript, the CLI's `--allow` or MCP's `allow`: a list of the reasons `--allow` takes,
+ * never a string read as its characters; a reason given twice is allowed once.
+ */
 function allowedReasons(allow: unknown): RelaxableReason[] | undefined {
   const codes = optionalStrings(allow, 'allow');
   const unknown = codes?.find((c) => !(RELAXABLE as readonly string[]).includes(c));
@@ -189,5 +193,5 @@ function allowedReasons(allow: unknown): RelaxableReason[] | undefined {
         field: 'allow',
       },
     );
-  return codes as RelaxableReason[] | undefined;
+  return codes && ([...new Set(codes)] as RelaxableReason[]);
 }

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import type { Plan, ScopedInvariant, Severity } from '../../core/model.ts';
-import type { GateReason } from '../../core/plan-gate.ts';
+import type { GateReason, RelaxableReason } from '../../core/plan-gate.ts';
 import type { ActorRequest, DecisionNode, DriftItem, EnforcementRun, SyncChange, SyncSkip, Violation } from '../../core/records.ts';
 import type { EffectiveEntry } from '../../core/resolve.ts';
 import type { WaiverState } from '../invariants/types.ts';
@@ -60,6 +60,8 @@ export interface StrategizeResult {
 
 export interface PlanStatus {
   plan: Plan;
+  /** The reasons `allow` relaxed, each once, in the order given. */
+  allowed: RelaxableReason[];
   effectiveCount: number;
   latestEnforcement?: { id: string; decision_id: string; created_at: string; enforced: number; total: number; error?: string };
   /** Open violations (not resolved) of invariants not waived now, by severity. */
