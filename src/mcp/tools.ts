@@ -5,6 +5,7 @@ import { projectsOfPath, readProjects, repositoryTop } from '../store/projects.t
 import { repoPathOf } from '../service/repo-path.ts';
 import { SEVERITIES, type Severity } from '../core/model.ts';
 import { RELAXABLE, type RelaxableReason } from '../core/plan-gate.ts';
+import { docsRef } from '../core/docs-link.ts';
 import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
 import {
   emptyListText,
@@ -287,7 +288,7 @@ export const TOOLS: readonly ToolDef[] = [
         allow: {
           type: 'array',
           items: { type: 'string', enum: RELAXABLE },
-          description: 'Optional: reasons reported instead of failing on them, as `plan status --allow` (docs/plans.md).',
+          description: `Optional: reasons reported instead of failing on them, as \`plan status --allow\` (${docsRef('plans.md')}).`,
         },
       },
       required: ['plan'],
