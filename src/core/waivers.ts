@@ -149,3 +149,26 @@ export function parseExpiresInput(input: string, now: Date, option = 'expires'):
     return { problem: `${option} ${text} is not in the future (now ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')})` };
   return { value: text };
 }
+
+/**
+ * The waivers a write strands (docs/plans.md, "Waivers"): those naming the invariant that applied to it as it was
+ * (`before`) and apply to it no more as it is (`after`, undefined once it left the store): moved where their plan's
+ * or project's set does not reach, or made inactive. `planProject`: each plan waiver's plan's project. Copies that
+ * shadow one another are left to validate, which reads the whole store.
+ */
+export function strandedBy<W extends { invariant_id: string; scope: WaiverScope }>(
+  waivers: readonly W[],
+  before: { id: string; scope: Scope; active: boolean },
+  after: { scope: Scope; active: boolean } | undefined,
+  planProject: (plan: string) => string | undefined,
+): W[] {
+  const applies = (w: W, inv: { scope: Scope; active: boolean } | undefined): boolean => {
+    if (!inv?.active) return false;
+    const s = inv.scope;
+    if (s.kind === 'global') return true;
+    if (w.scope.kind === 'project') return s.kind === 'project' && s.project === w.scope.project;
+    const plan = w.scope.plan;
+    return (s.kind === 'plan' && s.plan === plan) || (s.kind === 'project' && s.project === planProject(plan));
+  };
+  return waivers.filter((w) => w.invariant_id === before.id && applies(w, before) && !applies(w, after));
+}

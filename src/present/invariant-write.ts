@@ -4,7 +4,7 @@
 import { cliFlags } from '../service/option-words.ts';
 import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
-import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult } from '../service/invariants/types.ts';
+import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult, StrandedWaiver } from '../service/invariants/types.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { incompleteJson, invariantJson, nearJson, relationWords, shadowJson, unreadFilesText, unreadText } from './invariant.ts';
 
@@ -144,6 +144,7 @@ export function movedJson(r: MoveResult, agents: string) {
     incomplete,
     kept_project: r.keptProject ?? null,
     created_project: r.createdProject ?? null,
+    stranded_waivers: strandedJson(r),
     commit: r.commit ?? null,
   };
 }
@@ -171,6 +172,7 @@ export function editedJson(r: EditResult, agents: string) {
     shadowed_by,
     near_duplicates,
     incomplete,
+    stranded_waivers: strandedJson(r),
     commit: r.commit ?? null,
   };
 }
@@ -227,4 +229,39 @@ export function removedText(s: Style, r: Removed, agents: string): string {
   }
   if (r.keptProject) lines.push(keptProjectNote(r.keptProject, agents));
   return lines.join('\n');
+}
+
+/** The waivers a write left behind, as JSON lists them: each `{id, invariant_id, path}`. */
+export function strandedJson(r: { strandedWaivers?: readonly StrandedWaiver[] }) {
+  return (r.strandedWaivers ?? []).map((w) => ({ id: w.id, invariant_id: w.invariant_id, path: w.path }));
+}
+
+/**
+ * The notes on stderr, one a waiver, that a write left waivers behind (docs/plans.md, "Waivers"): from now on they
+ * waive nothing, and a plan they kept passing may fail. Each says what to do: waive the invariant where it applies
+ * now, or remove the file. `after`: the invariant as the write left it, undefined when it removed it.
+ */
+export function strandedNote(
+  w: StrandedWaiver,
+  id: string,
+  after: Pick<ScopedInvariant, 'scope' | 'active'> | undefined,
+  agents: string,
+): string {
+  const of = w.scope.kind === 'plan' ? `plan ${w.scope.plan}` : `project ${w.scope.project}`;
+  const s = after?.scope;
+  const where = s?.kind === 'plan' ? ` --plan ${s.plan}` : s?.kind === 'project' ? ` --project ${s.project}` : ' --plan P';
+  const [why, remedy] = !after
+    ? ['it is no longer in the store', undefined]
+    : !after.active
+      ? ['it is inactive, in no set', `\`${agents} invariant edit ${id} --activate\` brings it back`]
+      : [
+          `it is now in ${describeScope(after.scope)}, outside the set of ${of}`,
+          `record a waiver where it applies (\`${agents} invariant waive ${id}${where} …\`)`,
+        ];
+  return `waiver ${w.id} of ${of} (${w.path}) no longer waives ${id}: ${why}. Remove the file${remedy ? `, or ${remedy}` : ''}.`;
+}
+
+/** strandedNote for each waiver a move or an edit left behind. */
+export function strandedNotes(r: Pick<MoveResult, 'invariant' | 'strandedWaivers'>, agents: string): string[] {
+  return (r.strandedWaivers ?? []).map((w) => strandedNote(w, r.invariant.id, r.invariant, agents));
 }

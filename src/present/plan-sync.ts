@@ -3,6 +3,7 @@
 import type { Style } from '../core/style.ts';
 import type { SyncResult } from '../service/plan-service.ts';
 import { invariantJson } from './invariant.ts';
+import { strandedJson, strandedNote } from './invariant-write.ts';
 import { activeChangeText, planJson } from './plan.ts';
 
 /** The JSON of `plan sync`: an added copy not yet written gives its origin's text and severity as `after`. */
@@ -27,6 +28,7 @@ export function syncJson(r: SyncResult) {
               : { text: c.origin.text, severity: c.origin.severity },
     })),
     skipped: r.skipped.map((k) => ({ kind: k.drift.kind, action: k.drift.action, origin_id: k.drift.origin_id, reason: k.reason })),
+    stranded_waivers: strandedJson(r),
     commit: r.commit ?? null,
   };
 }
@@ -80,4 +82,15 @@ export function syncText(s: Style, r: SyncResult): string {
   }
   if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
   return lines.join('\n');
+}
+
+/** The notes on stderr of the plan's waivers the sync left behind: of a copy it removed, or made inactive. */
+export function syncStrandedNotes(r: SyncResult, agents: string): string[] {
+  const notes: string[] = [];
+  for (const c of r.changes) {
+    if (c.kind === 'added') continue;
+    const after = c.kind === 'changed' ? c.after : undefined;
+    for (const w of r.strandedWaivers ?? []) if (w.invariant_id === c.before.id) notes.push(strandedNote(w, c.before.id, after, agents));
+  }
+  return notes;
 }

@@ -318,7 +318,7 @@ describe('invariant write shapes', () => {
   it('move: where it was, and the project the move kept', () => {
     const r = { before: global, invariant: web, file: `/r/.agents/${web.path}`, shadows: [], shadowedBy: [], near: [], keptProject: kept };
     const json = movedJson(r, 'agents');
-    expect(Object.keys(json).slice(-9)).toEqual([
+    expect(Object.keys(json).slice(-10)).toEqual([
       'file',
       'from',
       'shadows',
@@ -327,6 +327,7 @@ describe('invariant write shapes', () => {
       'incomplete',
       'kept_project',
       'created_project',
+      'stranded_waivers',
       'commit',
     ]);
     expect(json.from).toEqual({ scope: 'global', path: global.path });
@@ -350,7 +351,7 @@ describe('invariant write shapes', () => {
       near: [],
     };
     const json = editedJson(r, 'agents');
-    expect(Object.keys(json).slice(-8)).toEqual([
+    expect(Object.keys(json).slice(-9)).toEqual([
       'file',
       'changed',
       'before',
@@ -358,6 +359,7 @@ describe('invariant write shapes', () => {
       'shadowed_by',
       'near_duplicates',
       'incomplete',
+      'stranded_waivers',
       'commit',
     ]);
     expect(json.before.id).toBe(G);
@@ -510,7 +512,7 @@ describe('plan sync and strategize shapes', () => {
       skipped: [{ drift: drift('added'), reason: `the plan already holds this text as ${C}` }],
     };
     const json = syncJson(r);
-    expect(Object.keys(json)).toEqual(['plan', 'applied', 'changes', 'skipped', 'commit']);
+    expect(Object.keys(json)).toEqual(['plan', 'applied', 'changes', 'skipped', 'stranded_waivers', 'commit']);
     expect(Object.keys(json.changes[0]!)).toEqual(['kind', 'action', 'origin_id', 'plan_invariant_id', 'fields', 'before', 'after']);
     expect(doc(json.changes[2])).toBe(
       doc({

@@ -7,7 +7,7 @@ import type { CliContext } from '../context.ts';
 import { guardFromArgs, guardOptions, type GuardArgs } from '../guard-options.ts';
 import { tuiIo } from '../interactive.ts';
 import { emit } from '../render.ts';
-import { editedJson, editedText, writtenUnreadText } from '../../present/invariant-write.ts';
+import { editedJson, editedText, strandedNotes, writtenUnreadText } from '../../present/invariant-write.ts';
 
 interface EditArgs extends GuardArgs {
   id: string;
@@ -120,5 +120,6 @@ function printEdit(ctx: CliContext, r: EditResult): void {
   // On stderr in every format, as add says it: the notes are of the files read.
   const unread = writtenUnreadText(r, ctx.agentsCommand());
   if (unread) ctx.notice(unread);
+  for (const note of strandedNotes(r, ctx.agentsCommand())) ctx.notice(note);
   emit(ctx, editedJson(r, ctx.agentsCommand()), () => editedText(ctx.style, r));
 }

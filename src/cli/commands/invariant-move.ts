@@ -1,7 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { movedJson, movedText, writtenUnreadText } from '../../present/invariant-write.ts';
+import { movedJson, movedText, strandedNotes, writtenUnreadText } from '../../present/invariant-write.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
 interface MoveArgs extends ScopeArgs {
@@ -33,6 +33,7 @@ export default defineCommand<MoveArgs>({
     // On stderr in every format, as add says it: the notes are of the files read.
     const unread = writtenUnreadText(r, ctx.agentsCommand());
     if (unread) ctx.notice(unread);
+    for (const note of strandedNotes(r, ctx.agentsCommand())) ctx.notice(note);
     emit(ctx, movedJson(r, ctx.agentsCommand()), () => movedText(ctx.style, r, ctx.agentsCommand()));
     return EXIT_CODES.ok;
   },

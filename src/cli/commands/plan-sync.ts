@@ -4,7 +4,7 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { SyncResult } from '../../service/plan-service.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
-import { syncJson, syncText } from '../../present/plan-sync.ts';
+import { syncJson, syncStrandedNotes, syncText } from '../../present/plan-sync.ts';
 import { emit } from '../render.ts';
 
 interface SyncArgs {
@@ -68,6 +68,7 @@ export default defineCommand<SyncArgs>({
       ctx.io.stderr.write('Nothing synced.\n');
       return EXIT_CODES.checkFailed;
     }
+    for (const note of syncStrandedNotes(r, ctx.agentsCommand())) ctx.notice(note);
     emit(ctx, syncJson(r), () => syncText(s, r));
     return EXIT_CODES.ok;
   },

@@ -24,6 +24,7 @@ import {
   refuseWritesOutsideProject,
   requireValid,
 } from './rules.ts';
+import { strandedWaivers } from './stranded.ts';
 import { EDIT_FIELDS, type EditFields, type EditInput, type EditResult } from './types.ts';
 
 /**
@@ -140,12 +141,15 @@ export async function edit(svc: InvariantContext, given: EditInput, options: { s
   );
   const invariant = done.invariant ?? before!;
   const rel = await relations(svc, invariant);
+  // Only deactivating takes an invariant out of a set a waiver names it in: the waivers are read only then.
+  const stranded = before!.active && !invariant.active ? await strandedWaivers(svc, before!, invariant) : [];
   return {
     before: before!,
     invariant,
     file: `${svc.root}/${invariant.path}`,
     changed,
     ...rel,
+    strandedWaivers: stranded,
     ...(done.commit ? { commit: done.commit } : {}),
   };
 }

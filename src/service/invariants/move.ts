@@ -12,6 +12,7 @@ import { gone, readOne } from './lookup.ts';
 import { checkNewAction, projectMadeUnderLock } from './projects.ts';
 import { inheritedIfReadable, refuseOverridden, relations } from './related.ts';
 import { duplicateRefusal, refuseWritesOutsideProject, requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
+import { strandedWaivers } from './stranded.ts';
 import type { KeptProject, MoveResult, RemoveResult, ScopeInput } from './types.ts';
 
 /**
@@ -118,6 +119,7 @@ export async function move(
     invariant: done.invariant,
     file: `${svc.root}/${done.invariant.path}`,
     ...rel,
+    strandedWaivers: await strandedWaivers(svc, before!, done.invariant),
     ...(done.keptProject ? { keptProject: done.keptProject } : {}),
     ...(created !== undefined ? { createdProject: created } : {}),
     ...(done.commit ? { commit: done.commit } : {}),

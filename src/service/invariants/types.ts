@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
+import type { WaiverScope } from '../../core/waivers.ts';
 import type { Guard, Plan, Scope, ScopedInvariant, Severity, Target } from '../../core/model.ts';
 import type { NearKind } from '../../core/near-duplicates.ts';
 import type { EffectiveEntry } from '../../core/resolve.ts';
@@ -105,6 +106,16 @@ export interface NearMatch {
   kind: NearKind;
 }
 
+/** A waiver a write stranded (invariants/stranded.ts): it names the invariant, and waives it nowhere now. */
+export interface StrandedWaiver {
+  id: string;
+  /** The invariant it names. */
+  invariant_id: string;
+  /** Store-relative path of its file. */
+  path: string;
+  scope: WaiverScope;
+}
+
 export interface EditResult {
   before: ScopedInvariant;
   invariant: ScopedInvariant;
@@ -118,6 +129,8 @@ export interface EditResult {
   /** As `AddResult`'s: what the relations were not read from. */
   incomplete?: Diagnostic[];
   inheritedMissing?: string;
+  /** The waivers that named it where it applied and waive it nowhere now (docs/plans.md, "Waivers"). */
+  strandedWaivers?: StrandedWaiver[];
   commit?: string;
 }
 
@@ -136,6 +149,9 @@ export interface MoveResult {
   keptProject?: KeptProject;
   /** The project the move created (its folder did not exist), as `add` says it. */
   createdProject?: string;
+  /** The waivers that named it where it applied and waive it nowhere now (docs/plans.md, "Waivers"). */
+  strandedWaivers?: StrandedWaiver[];
+
   commit?: string;
 }
 

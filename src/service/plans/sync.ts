@@ -6,6 +6,8 @@ import { inputObject, optionalBoolean, optionalFunction, optionalSignal, refuseA
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
 import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
+import { strandedWaivers } from '../invariants/stranded.ts';
+import type { StrandedWaiver } from '../invariants/types.ts';
 import { failedPartWay, removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { requirePlanHeld, requireValid } from '../invariants/rules.ts';
@@ -199,7 +201,13 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
       };
     },
   );
-  const synced: SyncResult = { plan, changes: done.changes, skipped: preview.skipped, applied: true };
+  // The plan's waivers of a copy the sync removed or made inactive waive nothing from now on: said by the sync.
+  const stranded: StrandedWaiver[] = [];
+  for (const c of done.changes)
+    if (c.kind === 'removed') stranded.push(...(await strandedWaivers(svc.invariants, c.before, undefined)));
+    else if (c.kind === 'changed' && c.before.active && !c.after.active)
+      stranded.push(...(await strandedWaivers(svc.invariants, c.before, c.after)));
+  const synced: SyncResult = { plan, changes: done.changes, skipped: preview.skipped, applied: true, strandedWaivers: stranded };
   if (done.commit !== undefined) synced.commit = done.commit;
   return synced;
 }

@@ -3,7 +3,7 @@ import type { Plan, ScopedInvariant, Severity } from '../../core/model.ts';
 import type { GateReason, RelaxableReason } from '../../core/plan-gate.ts';
 import type { ActorRequest, DecisionNode, DriftItem, EnforcementRun, SyncChange, SyncSkip, Violation } from '../../core/records.ts';
 import type { EffectiveEntry } from '../../core/resolve.ts';
-import type { WaiverState } from '../invariants/types.ts';
+import type { StrandedWaiver, WaiverState } from '../invariants/types.ts';
 
 export interface UseInput {
   /** The action template, ns/name. */
@@ -101,6 +101,8 @@ export interface SyncResult {
   skipped: SyncSkip[];
   /** Whether the changes were written. */
   applied: boolean;
+  /** Applied: the plan's waivers of the copies it removed or made inactive, which waive nothing now. */
+  strandedWaivers?: StrandedWaiver[];
   commit?: string;
 }
 
