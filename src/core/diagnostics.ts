@@ -52,6 +52,7 @@ export type DiagnosticCode =
   | 'unknown-origin'
   | 'unknown-invariant'
   | 'waiver-expired'
+  | 'waiver-permanent'
   | 'waiver-not-applicable'
   | 'locked-weakened'
   | 'locked-waived'

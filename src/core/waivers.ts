@@ -172,3 +172,13 @@ export function strandedBy<W extends { invariant_id: string; scope: WaiverScope 
   };
   return waivers.filter((w) => w.invariant_id === before.id && applies(w, before) && !applies(w, after));
 }
+
+/** How far off an `expires` makes a waiver permanent in effect (docs/plans.md, "Waivers"): validate's waiver-permanent. */
+export const PERMANENT_AFTER_YEARS = 100;
+
+/** Whether a waiver ends more than PERMANENT_AFTER_YEARS after `now` (9999-12-31, say): a team's choice, said by validate. */
+export function waiverPermanent(w: { expires: string }, now: Date): boolean {
+  const horizon = new Date(now.getTime());
+  horizon.setUTCFullYear(horizon.getUTCFullYear() + PERMANENT_AFTER_YEARS);
+  return waiverExpiry(w.expires) > horizon.getTime();
+}

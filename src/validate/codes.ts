@@ -65,6 +65,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'waiver-not-applicable':
     "A waiver names an invariant its project's or plan's set does not hold (another project's, a template's, as an invariant moved away leaves it; an inactive one; a copy that another copy of its text shadows there, as a copy added later at a higher precedence leaves it, naming the copy that applies): it waives nothing.",
   'waiver-expired': 'A waiver has passed its `expires` date: the invariant it waived applies again.',
+  'waiver-permanent':
+    'A waiver expires more than 100 years after the run (`9999-12-31`, say): it is permanent in effect, which review should see.',
   'locked-weakened': 'A copy of an invariant a policy source locks has a lower severity or is inactive.',
   'locked-waived': 'A waiver names an invariant a policy source locks, or a copy of its text.',
   'extends-order':

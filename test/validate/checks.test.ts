@@ -1251,6 +1251,27 @@ describe('checkWaivers', () => {
   });
 });
 
+describe('a waiver that ends more than 100 years after the run', () => {
+  it('is an info, waiver-permanent, on its expires line; one within the horizon, or judged at no time, is not', async () => {
+    const spec = {
+      [`global/${A}.yaml`]: inv(A, 'One'),
+      [`projects/web/waivers/${B}.yaml`]: waiver(B, A, '9999-12-31'),
+      [`projects/web/waivers/${C}.yaml`]: waiver(C, A, '2125-12-31'),
+    };
+    const found = await check(spec, { now: new Date('2026-02-01T00:00:00Z') });
+    expect(found.map((d) => [d.code, d.severity, d.file, d.line])).toEqual([
+      ['waiver-permanent', 'info', `projects/web/waivers/${B}.yaml`, 6],
+    ]);
+    // The horizon is measured from the run: a day before the nearer date is a hundred years off, it is past it too.
+    expect((await check(spec, { now: new Date('2025-12-31T00:00:00Z') })).map((d) => d.file)).toEqual([
+      `projects/web/waivers/${B}.yaml`,
+      `projects/web/waivers/${C}.yaml`,
+    ]);
+    expect((await check(spec, { now: new Date('2026-01-01T00:00:00Z') })).map((d) => d.file)).toEqual([`projects/web/waivers/${B}.yaml`]);
+    expect(await check(spec)).toEqual([]);
+  });
+});
+
 describe('a record naming an invariant by the id of something else', () => {
   // A violation's id is in use in the store, but names no invariant: a waiver of it, or a copy promoted from it, is
   // as unknown as an id no file has, and said to name what it names.

@@ -86,7 +86,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     name: 'waivers',
-    codes: ['waiver-expired', 'unknown-invariant', 'waiver-not-applicable'],
+    codes: ['waiver-expired', 'waiver-permanent', 'unknown-invariant', 'waiver-not-applicable'],
     stage: 'content',
     run: (c) => checkWaivers(c.jobs, c.facts, c.entries, () => c.ids(), c.located, c.options.now, c.options.inheritedKeys),
   },

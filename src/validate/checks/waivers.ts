@@ -27,7 +27,7 @@ export async function checkWaivers(
   inheritedKeys?: () => Promise<ReadonlyMap<string, string>>,
 ): Promise<Diagnostic[]> {
   const found: { file: string; report: () => Diagnostic }[] = [];
-  let expired: ((w: { expires: string }, now: Date) => boolean) | undefined;
+  let rules: typeof import('../../core/waivers.ts') | undefined;
   // Where each invariant of the store lives, and each plan's project: a waiver waives only what its target's set holds.
   let places: Places | undefined;
   const placesOf = () => {
@@ -56,8 +56,8 @@ export async function checkWaivers(
     if (w === undefined) continue;
     const file = entry.path;
     if (now !== undefined) {
-      expired ??= (await import('../../core/waivers.ts')).waiverHolds;
-      if (!expired({ expires: w.x }, now)) {
+      rules ??= await import('../../core/waivers.ts');
+      if (!rules.waiverHolds({ expires: w.x }, now)) {
         found.push({
           file,
           report: () =>
@@ -68,6 +68,21 @@ export async function checkWaivers(
               'error',
               `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`,
               `Remove the waiver file (\`git rm\` the path this diagnostic names) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`,
+            ),
+        });
+      } else if (rules.waiverPermanent({ expires: w.x }, now)) {
+        // A team may waive for good; said so that review sees an exception that never comes up again.
+        const years = rules.PERMANENT_AFTER_YEARS;
+        found.push({
+          file,
+          report: () =>
+            located.at(
+              file,
+              ['expires'],
+              'waiver-permanent',
+              'info',
+              `waiver ${kind.id} of ${w.i} expires ${w.x}, more than ${years} years from now: it is permanent in effect`,
+              `If the exception is meant to end, record it again with the date it ends (\`agents invariant waive ${w.i} … --expires DATE\`) and remove this file.`,
             ),
         });
       }
