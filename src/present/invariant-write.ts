@@ -198,6 +198,7 @@ export interface Removed {
   keptProject?: KeptProject;
   commit?: string;
   shown?: ShowResult;
+  strandedWaivers?: readonly StrandedWaiver[];
 }
 
 /** The JSON of `invariant remove`: back_in_effect and incomplete are null when the removed file was invalid. */
@@ -211,6 +212,7 @@ export function removedJson(r: Removed, agents: string) {
     commit: r.commit ?? null,
     back_in_effect: r.shown ? back.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })) : null,
     incomplete: r.shown ? incompleteJson(r.shown.incomplete, agents) : null,
+    stranded_waivers: strandedJson(r),
   };
 }
 
@@ -261,7 +263,11 @@ export function strandedNote(
   return `waiver ${w.id} of ${of} (${w.path}) no longer waives ${id}: ${why}. Remove the file${remedy ? `, or ${remedy}` : ''}.`;
 }
 
-/** strandedNote for each waiver a move or an edit left behind. */
-export function strandedNotes(r: Pick<MoveResult, 'invariant' | 'strandedWaivers'>, agents: string): string[] {
-  return (r.strandedWaivers ?? []).map((w) => strandedNote(w, r.invariant.id, r.invariant, agents));
+/** strandedNote for each waiver a move, an edit or a removal (no `invariant` left) left behind. */
+export function strandedNotes(
+  r: { id?: string; invariant?: Pick<ScopedInvariant, 'id' | 'scope' | 'active'>; strandedWaivers?: readonly StrandedWaiver[] },
+  agents: string,
+): string[] {
+  const id = r.invariant?.id ?? r.id!;
+  return (r.strandedWaivers ?? []).map((w) => strandedNote(w, id, r.invariant, agents));
 }

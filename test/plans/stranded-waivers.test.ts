@@ -76,6 +76,17 @@ describe('a write that strands waivers says so', () => {
     expect(text.stderr).not.toContain(path);
   });
 
+  it('invariant remove: the waivers of the invariant removed are named; a removal of one nothing waives strands none', async () => {
+    const root = exampleStore();
+    const path = `plans/${EXAMPLE_PLAN}/waivers/${EXAMPLE_WAIVER}.yaml`;
+    const plain = await run(root, 'invariant', 'remove', API_TESTS, '--yes', '--format', 'json');
+    expect((JSON.parse(plain.stdout) as Stranded).stranded_waivers).toEqual([]);
+    const gone = await run(root, 'invariant', 'remove', LOG_CHANGES, '--yes', '--format', 'json');
+    expect(gone.code).toBe(0);
+    expect((JSON.parse(gone.stdout) as Stranded).stranded_waivers).toEqual([{ id: EXAMPLE_WAIVER, invariant_id: LOG_CHANGES, path }]);
+    expect(gone.stderr).toContain(path);
+  });
+
   it("plan sync: the plan's waiver of a copy the sync removed is named", async () => {
     const root = exampleStore();
     const use = await run(root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', 'Cover', '--format', 'json');

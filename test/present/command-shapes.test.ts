@@ -371,10 +371,28 @@ describe('invariant write shapes', () => {
     const found = { id: W, path: web.path, scope: web.scope };
     const shown = { invariant: web, shadow: { shadows: [global], shadowedBy: [] } } as unknown as ShowResult;
     const json = removedJson({ ...found, shown }, 'agents');
-    expect(Object.keys(json)).toEqual(['removed', 'path', 'scope', 'kept_project', 'commit', 'back_in_effect', 'incomplete']);
+    expect(Object.keys(json)).toEqual([
+      'removed',
+      'path',
+      'scope',
+      'kept_project',
+      'commit',
+      'back_in_effect',
+      'incomplete',
+      'stranded_waivers',
+    ]);
     expect(json.back_in_effect).toEqual([{ id: G, scope: 'global', path: global.path }]);
     expect(doc(removedJson(found, 'agents'))).toBe(
-      doc({ removed: W, path: web.path, scope: 'project', kept_project: null, commit: null, back_in_effect: null, incomplete: null }),
+      doc({
+        removed: W,
+        path: web.path,
+        scope: 'project',
+        kept_project: null,
+        commit: null,
+        back_in_effect: null,
+        incomplete: null,
+        stranded_waivers: [],
+      }),
     );
     expect(removedText(s, { ...found, shown }, 'agents')).toBe(
       [`removed ${W} from project web (${web.path})`, '  back in effect (it shadowed this copy):', `    global ${G}  ${global.path}`].join(

@@ -4,7 +4,7 @@ import type { ShowResult } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
 import { emit } from '../render.ts';
-import { removedJson, removedText } from '../../present/invariant-write.ts';
+import { removedJson, removedText, strandedNotes } from '../../present/invariant-write.ts';
 import { showIncompleteText } from '../../present/invariant.ts';
 
 export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
@@ -46,11 +46,13 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
       ...(done.keptProject ? { keptProject: done.keptProject } : {}),
       ...(done.commit ? { commit: done.commit } : {}),
       ...(info ? { shown: info } : {}),
+      ...(done.strandedWaivers ? { strandedWaivers: done.strandedWaivers } : {}),
     };
     emit(ctx, removedJson(removed, ctx.agentsCommand()), () => removedText(ctx.style, removed, ctx.agentsCommand()));
     // The files not read are said on stderr, as show says them.
     const incomplete = info ? showIncompleteText(info, ctx.agentsCommand()) : undefined;
     if (incomplete) ctx.notice(incomplete);
+    for (const note of strandedNotes(removed, ctx.agentsCommand())) ctx.notice(note);
     return EXIT_CODES.ok;
   },
 });

@@ -3,7 +3,7 @@ import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalSignal } from '../../core/input-shape.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { textKey } from '../../core/normalise.ts';
-import { readAllPlans, readFolders } from '../../store/read.ts';
+import { readAllPlans, readEntries, readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import { optionWords } from '../option-words.ts';
 import type { InvariantContext } from './context.ts';
@@ -138,14 +138,18 @@ export async function remove(
   const found = await svc.resolveId(idOrPrefix);
   const { removeFile } = await import('../../store/atomic-write.ts');
   const folder = scopeFolder(found.scope);
-  return lockedWrite(
+  let was: ScopedInvariant | undefined;
+  const done = await lockedWrite(
     svc,
     { folders: [folder], commit: options.commit, signal },
     async () => {
       // Found before the lock was taken: a writer it waited for may have moved or removed it meanwhile.
       const here = await svc.source.list(folder, { recursive: false });
-      if (!here.some((e) => e.path === found.path && e.type === 'file')) throw gone(svc, found);
+      const entry = here.find((e) => e.path === found.path && e.type === 'file');
+      if (entry === undefined) throw gone(svc, found);
       await refuseOverridden(svc, found, 'remove');
+      // The invariant as it was, for the waivers it leaves waiving nothing; none known of an invalid file.
+      was = (await readEntries(svc.source, [entry])).invariants[0];
       removeFile(svc.root, found.path);
       return leaveEmptiedProject(svc, folder);
     },
@@ -158,6 +162,7 @@ export async function remove(
       };
     },
   );
+  return { ...done, strandedWaivers: was ? await strandedWaivers(svc, was, undefined) : [] };
 }
 
 /**

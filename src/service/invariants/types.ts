@@ -165,6 +165,8 @@ export interface RemoveResult {
   keptProject?: KeptProject;
   /** The commit made with `commit`; none when git had nothing to record (a file never committed, removed). */
   commit?: string;
+  /** The waivers that waived it, which waive nothing now. */
+  strandedWaivers?: StrandedWaiver[];
 }
 
 /** A project whose last invariant went, kept (its `.gitkeep` written) because these plans target it. */
