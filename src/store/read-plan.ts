@@ -17,6 +17,14 @@ export function unlistedFolder(path: string, unreadable: string): Diagnostic | u
   return inHiddenFolder(path) ? undefined : unreadableFolder(path, unreadable);
 }
 
+/** The end of the message of a file listed and gone when it was read: a writer's moment, not a problem of the store. */
+const VANISHED = ' vanished while it was read';
+
+/** Whether `d` says a file vanished between its listing and its read (settled-read.ts reads the store again then). */
+export function isVanished(d: Diagnostic): boolean {
+  return d.code === 'file-unreadable' && d.line === 0 && d.message.endsWith(VANISHED);
+}
+
 /** Diagnostic for a file the source could not give us. */
 export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>): Diagnostic {
   if (r.code === 'missing') {
@@ -37,7 +45,7 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
         'Rename the file to a UTF-8 name (an invariant file is named <its id>.yaml).',
       );
     }
-    return pathError('file-unreadable', file, `${file} vanished while it was read`, 'Run the command again.');
+    return pathError('file-unreadable', file, `${file}${VANISHED}`, 'Run the command again.');
   }
   const hint =
     r.hint ??

@@ -10,6 +10,7 @@ import { parseExtendsLock } from '../core/extends-lock.ts';
 import { badName, fileWhereFolderGoes, isRequiredFolder, isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 import { readParsed } from './read-parsed.ts';
+import { settledRead } from './settled-read.ts';
 import { filesBelowUnknownFolders } from './unplaced.ts';
 
 export { isScopeFolder, planReads, readFailure, type ReadJob } from './read-plan.ts';
@@ -174,12 +175,33 @@ export async function standingAt(
   return around.filter((e) => e.path === folder && e.type !== 'dir');
 }
 
+/**
+ * One read of a store (listed, then its files read), made again whole while a file it listed vanished before it was
+ * read (settled-read.ts); added to `into` only once settled, so that no half of a moment stays in it.
+ */
+async function settled(into: StoreSnapshot | undefined, read: (fresh: StoreSnapshot) => Promise<StoreSnapshot>): Promise<StoreSnapshot> {
+  const snap = await settledRead(
+    () => read(emptySnapshot()),
+    (s) => s.diagnostics,
+  );
+  if (into === undefined) return snap;
+  into.entries.push(...snap.entries);
+  into.invariants.push(...snap.invariants);
+  for (const [k, v] of snap.plans) into.plans.set(k, v);
+  for (const [k, v] of snap.actionMeta) into.actionMeta.set(k, v);
+  for (const [k, v] of snap.projectMeta) into.projectMeta.set(k, v);
+  if (snap.config !== undefined) into.config = snap.config;
+  if (snap.extendsLock !== undefined) into.extendsLock = snap.extendsLock;
+  into.diagnostics.push(...snap.diagnostics);
+  return into;
+}
+
 /** Reads the given scope folders (not recursively) into one snapshot. */
-export async function readFolders(
-  source: TreeSource,
-  folders: readonly string[],
-  into: StoreSnapshot = emptySnapshot(),
-): Promise<StoreSnapshot> {
+export function readFolders(source: TreeSource, folders: readonly string[], into?: StoreSnapshot): Promise<StoreSnapshot> {
+  return settled(into, (fresh) => readFoldersOnce(source, folders, fresh));
+}
+
+async function readFoldersOnce(source: TreeSource, folders: readonly string[], into: StoreSnapshot): Promise<StoreSnapshot> {
   const entries: TreeEntry[] = [];
   const seen = new Set<string>();
   const parents = new Map<string, TreeEntry[]>();
@@ -200,12 +222,16 @@ export async function readFolders(
 }
 
 /** Reads the whole store. */
-export async function readStore(source: TreeSource): Promise<StoreSnapshot> {
-  return readEntries(source, await source.list('', { recursive: true }));
+export function readStore(source: TreeSource): Promise<StoreSnapshot> {
+  return settled(undefined, async (fresh) => readEntries(source, await source.list('', { recursive: true }), fresh));
 }
 
 /** Every plan's plan.yaml (for finding the plans that target a project). */
-export async function readAllPlans(source: TreeSource, into: StoreSnapshot = emptySnapshot()): Promise<StoreSnapshot> {
+export function readAllPlans(source: TreeSource, into?: StoreSnapshot): Promise<StoreSnapshot> {
+  return settled(into, (fresh) => readAllPlansOnce(source, fresh));
+}
+
+async function readAllPlansOnce(source: TreeSource, into: StoreSnapshot): Promise<StoreSnapshot> {
   const entries = await source.list('plans', { recursive: false });
   const planDirs = entries.filter((e) => e.type === 'dir' && isUlid(e.path.slice('plans/'.length)));
   // A folder of another name is no plan: its plan.yaml is not asked for, but the folder is said, as validate says it

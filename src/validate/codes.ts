@@ -20,7 +20,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'file-binary': 'The file holds binary content (a NUL byte).',
   'file-empty': 'The file holds no YAML document (empty, only comments, or a `---` with nothing after it).',
   'file-unreadable':
-    'The file could not be read (permissions, I/O error, or it vanished), or a folder of the store could not be listed (`projects/web/ cannot be listed (EACCES)`): nothing in it is read, and every command that needs it exits 3 rather than read it as empty (a hidden folder, which is never read, is only warned of as `unknown-path`).',
+    'The file could not be read (permissions, I/O error, or it vanished while it was read, still after the store was read again whole 4 times: a concurrent remove or move is read again, never reported), or a folder of the store could not be listed (`projects/web/ cannot be listed (EACCES)`): nothing in it is read, and every command that needs it exits 3 rather than read it as empty (a hidden folder, which is never read, is only warned of as `unknown-path`).',
   'file-name-not-utf8':
     'The file name is not valid UTF-8 (listed with U+FFFD for its bytes), so it cannot be opened by its name; rename it.',
   'not-a-file': 'A folder or special file stands where a file must be.',

@@ -2,6 +2,7 @@ import { type Diagnostic, uniqueDiagnostics } from '../core/diagnostics.ts';
 import { pathClassifier } from '../core/layout.ts';
 import type { Plan, StoreConfig } from '../core/model.ts';
 import { planReads } from '../store/read-plan.ts';
+import { settledRead } from '../store/settled-read.ts';
 import type { TreeEntry, TreeSource } from '../store/tree-source.ts';
 import { FactsCache } from './cache.ts';
 import type { ContentContext, ContentJob, ListingContext, SharedText, ValidateOptions } from './checks/context.ts';
@@ -35,7 +36,15 @@ export interface ValidateReport {
  * (checks/registry.ts): layout, records, ids across the store, duplicates,
  * shadows, references, schema copies and modelines.
  */
-export async function validateTree(tree: TreeSource, options: ValidateOptions = {}): Promise<ValidateReport> {
+export function validateTree(tree: TreeSource, options: ValidateOptions = {}): Promise<ValidateReport> {
+  // A file listed and gone when read (a concurrent remove or move) is a writer's moment: the tree is validated again, whole.
+  return settledRead(
+    () => validateOnce(tree, options),
+    (r) => r.diagnostics,
+  );
+}
+
+async function validateOnce(tree: TreeSource, options: ValidateOptions): Promise<ValidateReport> {
   const source = new RecordingSource(tree);
   // `--profile`: each step timed (performance.now is a global; nothing is timed without a listener).
   const onTime = options.onTime;

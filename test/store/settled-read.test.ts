@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { readAllPlans, readFolders, readStore } from '../../src/store/read.ts';
+import { READ_ATTEMPTS } from '../../src/store/settled-read.ts';
+import type { ReadResult, TreeEntry } from '../../src/store/tree-source.ts';
+import { validateTree } from '../../src/validate/validate-tree.ts';
+import { MemorySource, type Spec } from '../helpers/memory-source.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
+const PML = '# yaml-language-server: $schema=../../schemas/invariant.schema.json\n';
+const OLD = `projects/web/${B}.yaml`;
+const NEW = `global/${B}.yaml`;
+
+/**
+ * A store in memory where `invariant move` of B (projects/web to global) runs between a reader's listing and its
+ * reads, `moves` times: the file listed at the old place is gone when read, and is then at the new place. Afterwards
+ * it moves no more. The listing answers the folder asked.
+ */
+class MovingSource extends MemorySource {
+  lists = 0;
+  constructor(
+    private readonly files: Record<string, Spec>,
+    private moves: number,
+  ) {
+    super(files);
+  }
+  override async list(dir = '', options?: { recursive?: boolean }): Promise<TreeEntry[]> {
+    this.lists++;
+    const all = await super.list(dir, options);
+    return dir === ''
+      ? all
+      : all.filter((e) => e.path.startsWith(`${dir}/`) && (options?.recursive || !e.path.slice(dir.length + 1).includes('/')));
+  }
+  override async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
+    if (this.moves > 0 && paths.includes(OLD)) {
+      this.moves--;
+      // The writer moves it: new copy made, old one removed; the next listing finds it back at the old place.
+      this.files[NEW] = `${ML}id: ${B}\ntext: Keep the API stable\n`;
+      delete this.files[OLD];
+      const got = await super.read(paths);
+      this.files[OLD] = `${PML}id: ${B}\ntext: Keep the API stable\n`;
+      delete this.files[NEW];
+      return got;
+    }
+    return super.read(paths);
+  }
+}
+
+const store = (): Record<string, Spec> => ({
+  'global/': null,
+  [`global/${A}.yaml`]: `${ML}id: ${A}\ntext: Never delete data\n`,
+  [OLD]: `${PML}id: ${B}\ntext: Keep the API stable\n`,
+});
+
+const ids = (s: { invariants: { id: string }[] }) => s.invariants.map((i) => i.id).sort();
+
+describe('a reader racing a writer that removes a file it listed', () => {
+  it('readStore reads the store again, whole: both invariants, no file-unreadable', async () => {
+    const source = new MovingSource(store(), 2);
+    const snap = await readStore(source);
+    expect(snap.diagnostics).toStrictEqual([]);
+    expect(ids(snap)).toStrictEqual([A, B]);
+    expect(source.lists).toBe(3);
+  });
+
+  it('readFolders too, and adds to the snapshot it is given only the settled read', async () => {
+    const source = new MovingSource(store(), 1);
+    const into = await readAllPlans(source);
+    const snap = await readFolders(source, ['global', 'projects/web'], into);
+    expect(snap).toBe(into);
+    expect(snap.diagnostics).toStrictEqual([]);
+    expect(ids(snap)).toStrictEqual([A, B]);
+    expect(snap.entries.filter((e) => e.path === OLD)).toHaveLength(1);
+  });
+
+  it('validate validates the tree again: no file-unreadable for a writer moment', async () => {
+    const source = new MovingSource(store(), 1);
+    const report = await validateTree(source);
+    expect(report.diagnostics.filter((d) => d.severity === 'error')).toStrictEqual([]);
+  });
+
+  it('a file that keeps vanishing is reported after a bounded number of reads, as before', async () => {
+    const source = new MovingSource(store(), 100);
+    const snap = await readStore(source);
+    expect(snap.diagnostics.map((d) => [d.code, d.file])).toStrictEqual([['file-unreadable', OLD]]);
+    expect(source.lists).toBe(READ_ATTEMPTS);
+    const report = await validateTree(new MovingSource(store(), 100));
+    expect(report.diagnostics.filter((d) => d.code === 'file-unreadable').map((d) => d.file)).toStrictEqual([OLD]);
+  });
+
+  it('nothing vanished: one listing and one read', async () => {
+    const source = new MovingSource(store(), 0);
+    expect(ids(await readStore(source))).toStrictEqual([A, B]);
+    expect([source.lists, source.reads.length]).toStrictEqual([1, 1]);
+  });
+
+  it('a file that cannot be read for another reason is not read again', async () => {
+    const files = store();
+    files[`global/${A}.yaml`] = { fail: { ok: false, code: 'file-unreadable', message: 'cannot be read (EACCES)' } };
+    const source = new MovingSource(files, 0);
+    const snap = await readStore(source);
+    expect(snap.diagnostics.map((d) => d.code)).toStrictEqual(['file-unreadable']);
+    expect(source.lists).toBe(1);
+  });
+});
