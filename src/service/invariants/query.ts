@@ -9,7 +9,7 @@ import { type WaiverScope, waiverFolder, waiversInSet } from '../../core/waivers
 import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
 import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
-import { withoutMovingCopies } from './lookup.ts';
+import { gone, withoutMovingCopies } from './lookup.ts';
 import { pinnedSources } from './pinned-sources.ts';
 import { planProjectWarnings } from './plan-project.ts';
 import { requireAction } from './projects.ts';
@@ -241,6 +241,12 @@ export async function waiversOf(
   return read.waivers.map((w) => ({ ...w, holds: waiverHolds(w, now) }));
 }
 
+/** The store's one copy of `id` among `invariants`, if it holds exactly one. */
+function onlyCopy(invariants: readonly ScopedInvariant[], id: string): ScopedInvariant | undefined {
+  const copies = invariants.filter((i) => i.id === id);
+  return copies.length === 1 ? copies[0] : undefined;
+}
+
 /** Everything about one invariant, with where it applies and what it shadows. */
 export async function show(svc: InvariantContext, idOrPrefix: string): Promise<ShowResult> {
   const found = await svc.resolveId(idOrPrefix, { inherited: true });
@@ -258,10 +264,14 @@ export async function show(svc: InvariantContext, idOrPrefix: string): Promise<S
       ? await sourceTemplate(svc, { ...found.scope, source: found.scope.source })
       : [];
   const all = inherited.length + template.length > 0 ? [...snap.invariants, ...inherited, ...template] : snap.invariants;
-  const inv = all.find((i) => i.id === found.id && i.path === found.path);
+  // An `invariant move` between the id's look-up and this read leaves the id's one copy at its new place: shown there.
+  // Removed meanwhile, it is gone (as a write finds it), never an internal error.
+  const inv =
+    all.find((i) => i.id === found.id && i.path === found.path) ??
+    (found.scope.kind === 'inherited' ? undefined : onlyCopy(snap.invariants, found.id));
   if (!inv) {
     requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `show ${found.id}`);
-    throw new Error(`invariant ${found.id} was listed but not read`);
+    throw gone(svc, found);
   }
   const info = shadowInfo(inv, all, snap.plans);
   const result: ShowResult = { invariant: inv, appliesTo: '', shadow: info };
