@@ -1,4 +1,5 @@
 // Finding what an id, a prefix or a scope names: the lookups every use case starts with.
+import { join } from 'node:path';
 import { AgentsError, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { IdAbbreviations, noSuchId, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
@@ -10,6 +11,8 @@ import { parseYaml } from '../../core/yaml-file.ts';
 import { emptySnapshot, readEntries, readFailure, readFolders, standingAt } from '../../store/read.ts';
 import { isRequiredFolder } from '../../store/read-plan.ts';
 import { moveMarks } from '../../store/stale-temps.ts';
+import { fileExists } from '../../store/parse-cache.ts';
+import { WorkingTreeSource } from '../../store/tree-source.ts';
 import { parseYamlDocument } from '../../store/yaml-document.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
@@ -209,11 +212,13 @@ export function withoutMovingCopies<T extends { invariants: ScopedInvariant[] }>
 
 /**
  * The copies among `files` that an `invariant move` still running is taking away: each marked by a link to it under a
- * temporary's name (move.ts) whose writer is this host's and alive. A mark of a writer gone is a move cut short, which
+ * temporary's name (move.ts) whose writer is this host's and alive, or gone from the working tree since it was read. A mark of a writer gone is a move cut short, which
  * `validate --fix` finishes: those copies are not counted here.
  */
 function movingAway(svc: InvariantContext, files: readonly { path: string }[]): Set<string> {
-  return new Set(files.filter((f) => moveMarks(svc.root, f.path).some((m) => m.writer === 'running')).map((f) => f.path));
+  // A copy gone from the working tree since it was read is one the move has taken away by now (its mark goes with it).
+  const gone = (path: string) => svc.source instanceof WorkingTreeSource && !fileExists(join(svc.root, path));
+  return new Set(files.filter((f) => gone(f.path) || moveMarks(svc.root, f.path).some((m) => m.writer === 'running')).map((f) => f.path));
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvariantService } from '../../src/service/invariant-service.ts';
-import { type TreeEntry, WorkingTreeSource } from '../../src/store/tree-source.ts';
+import { type ReadResult, type TreeEntry, WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
@@ -43,5 +43,42 @@ describe('invariant show racing a writer between the id look-up and the read', (
     const remove = () => rmSync(join(root, `global/${A}.yaml`));
     const error = await new InvariantService(root, {}, new RacedSource(root, remove)).show(A).catch((e: unknown) => e);
     expect(error).toMatchObject({ exitCode: 2, code: 'unknown-id' });
+  });
+});
+
+/** The working tree, where `write` runs once, right after the first read of files (they are read, then it runs). */
+class ReadThenWritten extends WorkingTreeSource {
+  constructor(
+    root: string,
+    private write: (() => void) | undefined,
+  ) {
+    super(root);
+  }
+  override async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
+    const got = await super.read(paths);
+    this.write?.();
+    this.write = undefined;
+    return got;
+  }
+}
+
+describe('invariant list racing a move that ends between the read and the look for its mark', () => {
+  it('both copies read, the old one gone since: the one left is listed, not an id in two scopes refused', async () => {
+    const root = testStore({
+      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete data'),
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Never delete data'),
+    });
+    const finish = () => rmSync(join(root, `global/${A}.yaml`));
+    const listed = await new InvariantService(root, {}, new ReadThenWritten(root, finish)).list();
+    expect(listed.map((l) => l.invariant.path)).toStrictEqual([`projects/web/${A}.yaml`]);
+  });
+
+  it('both copies still there: an id in two scopes is refused, as before', async () => {
+    const root = testStore({
+      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete data'),
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Never delete data'),
+    });
+    const error = await new InvariantService(root, {}, new ReadThenWritten(root, undefined)).list().catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 3 });
   });
 });
