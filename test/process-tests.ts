@@ -15,6 +15,7 @@ export const PROCESS_TESTS = [
   'test/architecture/layers.test.ts',
   'test/core/shell-word.test.ts',
   'test/cli/action-project.test.ts',
+  'test/service/export-racing-move.test.ts',
   'test/git/index-tree.test.ts',
   'test/cli/argv-forms.test.ts',
   'test/cli/completion.test.ts',

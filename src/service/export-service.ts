@@ -20,6 +20,7 @@ import { type ExportCache, inputDigest } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { failedPartWay, writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireInvariantService, requireValid, toScope, type InvariantService } from './invariant-service.ts';
+import { withoutMovingCopies } from './invariants/lookup.ts';
 import {
   checkWritable,
   crlfTargets,
@@ -186,7 +187,11 @@ export class ExportService {
       if (hit && !(whole && (await strayNestedBlock(hit, storeRel)))) return hit;
     }
     // Only the scopes the files need: global, and the projects that have paths.
-    const snap = await readFolders(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)]);
+    // A move under way holds the id twice, the old copy marked: the files are those of the set the move leaves.
+    const snap = withoutMovingCopies(
+      this.service,
+      await readFolders(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)]),
+    );
     requireValid(snap, 'export the effective sets');
     const byProject = new Map<string, ScopedInvariant[]>();
     const globals: ScopedInvariant[] = [];

@@ -1,9 +1,11 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../../src/service/guard-build.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
+import { linkAsTemporary } from '../../src/store/atomic-write.ts';
 import { type ReadResult, type TreeEntry, WorkingTreeSource } from '../../src/store/tree-source.ts';
-import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { guardedYaml, invariantYaml, testStore } from '../helpers/tmp.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 
@@ -80,5 +82,44 @@ describe('invariant list racing a move that ends between the read and the look f
     });
     const error = await new InvariantService(root, {}, new ReadThenWritten(root, undefined)).list().catch((e: unknown) => e);
     expect(error).toMatchObject({ exitCode: 3 });
+  });
+});
+
+describe('readers during a move, while both copies stand and the old one is marked', () => {
+  const moving = () => {
+    const root = testStore({
+      'projects/web/project.yaml': 'paths: ["web/**"]\n',
+      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete data'),
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Never delete data'),
+    });
+    // The mark a running move (this process) makes of the copy it takes away.
+    linkAsTemporary(root, `global/${A}.yaml`);
+    return new InvariantService(root);
+  };
+
+  it('list: the destination copy alone', async () => {
+    expect((await moving().list()).map((l) => l.invariant.path)).toStrictEqual([`projects/web/${A}.yaml`]);
+  });
+
+  it('list --effective: the destination copy alone, not an id in two scopes refused', async () => {
+    const set = await moving().effective({ project: 'web' });
+    expect(set.entries.map((e) => e.invariant.path)).toStrictEqual([`projects/web/${A}.yaml`]);
+  });
+});
+
+describe('the guard during a move, while both copies stand and the old one is marked', () => {
+  const moving = () => {
+    const root = testStore({
+      'projects/web/project.yaml': 'paths: ["web/**"]\n',
+      [`global/${A}.yaml`]: guardedYaml(A, 'Never touch secrets', { write: ['secrets/**'] }),
+      [`projects/web/${A}.yaml`]: guardedYaml(A, 'Never touch secrets', { write: ['secrets/**'] }),
+    });
+    linkAsTemporary(root, `global/${A}.yaml`);
+    return root;
+  };
+
+  it('the guard index: built from the destination copy', async () => {
+    const { index } = await buildIndex(moving(), null, new Date(), () => ({}));
+    expect(JSON.stringify(index)).toContain(A);
   });
 });

@@ -193,7 +193,8 @@ async function resolveSet(
     resolvedTarget = { kind: 'project', project: scope.project };
     folders = [`projects/${scope.project}`, 'global'];
   }
-  const snap = await readFolders(svc.source, folders);
+  // A move under way holds the id twice, the old copy marked: the set is the one the move leaves, as `list` lists it.
+  const snap = withoutMovingCopies(svc, await readFolders(svc.source, folders));
   requireValid(snap, 'resolve the effective set');
   if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
     await svc.requireProject(resolvedTarget.project);
