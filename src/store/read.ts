@@ -185,14 +185,15 @@ async function settled(into: StoreSnapshot | undefined, read: (fresh: StoreSnaps
     (s) => s.diagnostics,
   );
   if (into === undefined) return snap;
-  into.entries.push(...snap.entries);
-  into.invariants.push(...snap.invariants);
+  // One by one: a spread of a large store's entries would pass more arguments than a call takes.
+  for (const e of snap.entries) into.entries.push(e);
+  for (const i of snap.invariants) into.invariants.push(i);
   for (const [k, v] of snap.plans) into.plans.set(k, v);
   for (const [k, v] of snap.actionMeta) into.actionMeta.set(k, v);
   for (const [k, v] of snap.projectMeta) into.projectMeta.set(k, v);
   if (snap.config !== undefined) into.config = snap.config;
   if (snap.extendsLock !== undefined) into.extendsLock = snap.extendsLock;
-  into.diagnostics.push(...snap.diagnostics);
+  for (const d of snap.diagnostics) into.diagnostics.push(d);
   return into;
 }
 

@@ -212,8 +212,8 @@ export function withoutMovingCopies<T extends { invariants: ScopedInvariant[] }>
 
 /**
  * The copies among `files` that an `invariant move` still running is taking away: each marked by a link to it under a
- * temporary's name (move.ts) whose writer is this host's and alive, or gone from the working tree since it was read. A mark of a writer gone is a move cut short, which
- * `validate --fix` finishes: those copies are not counted here.
+ * temporary's name (move.ts) whose writer is this host's and alive, or gone from the working tree since it was read.
+ * A mark of a writer gone is a move cut short, which `validate --fix` finishes: those copies are not counted here.
  */
 function movingAway(svc: InvariantContext, files: readonly { path: string }[]): Set<string> {
   // A copy gone from the working tree since it was read is one the move has taken away by now (its mark goes with it).
