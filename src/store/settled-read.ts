@@ -13,9 +13,10 @@ export const READ_ATTEMPTS = 4;
  * seen half-way would shorten the set in silence), never an error for a writer's moment. The common case, nothing
  * vanished, reads once and only looks over the findings.
  */
-export async function settledRead<T>(read: () => Promise<T>, found: (t: T) => readonly Diagnostic[]): Promise<T> {
+export async function settledRead<T>(read: (last: boolean) => Promise<T>, found: (t: T) => readonly Diagnostic[]): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const got = await read();
+    // `last`: no read follows this one, so a reader that may stop short at a vanished file (validate) goes on to the end.
+    const got = await read(attempt >= READ_ATTEMPTS);
     if (attempt >= READ_ATTEMPTS || !found(got).some(isVanished)) return got;
   }
 }

@@ -1,7 +1,7 @@
 import { type Diagnostic, uniqueDiagnostics } from '../core/diagnostics.ts';
 import { pathClassifier } from '../core/layout.ts';
 import type { Plan, StoreConfig } from '../core/model.ts';
-import { planReads } from '../store/read-plan.ts';
+import { isVanished, planReads } from '../store/read-plan.ts';
 import { settledRead } from '../store/settled-read.ts';
 import type { TreeEntry, TreeSource } from '../store/tree-source.ts';
 import { FactsCache } from './cache.ts';
@@ -39,12 +39,13 @@ export interface ValidateReport {
 export function validateTree(tree: TreeSource, options: ValidateOptions = {}): Promise<ValidateReport> {
   // A file listed and gone when read (a concurrent remove or move) is a writer's moment: the tree is validated again, whole.
   return settledRead(
-    () => validateOnce(tree, options),
+    (last) => validateOnce(tree, options, last),
     (r) => r.diagnostics,
   );
 }
 
-async function validateOnce(tree: TreeSource, options: ValidateOptions): Promise<ValidateReport> {
+/** One validation of `tree`; unless `last`, it stops once its files are read if one of them vanished (it is read again). */
+async function validateOnce(tree: TreeSource, options: ValidateOptions, last: boolean): Promise<ValidateReport> {
   const source = new RecordingSource(tree);
   // `--profile`: each step timed (performance.now is a global; nothing is timed without a listener).
   const onTime = options.onTime;
@@ -82,6 +83,8 @@ async function validateOnce(tree: TreeSource, options: ValidateOptions): Promise
   const facts = await readFacts(source, tree, jobs, cache, options);
   for (const f of facts) if (f.d) diagnostics.push(...f.d);
   timed('files');
+  if (!last && diagnostics.some(isVanished))
+    return { source: source.description, entries, files: 0, diagnostics, usedIds: () => new Set<string>() };
 
   const plans = new Map<string, Plan>();
   for (let i = 0; i < jobs.length; i++) {

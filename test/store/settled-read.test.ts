@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readAllPlans, readFolders, readStore } from '../../src/store/read.ts';
 import { READ_ATTEMPTS } from '../../src/store/settled-read.ts';
 import type { ReadResult, TreeEntry } from '../../src/store/tree-source.ts';
+import { CHECKS } from '../../src/validate/checks/registry.ts';
 import { validateTree } from '../../src/validate/validate-tree.ts';
 import { MemorySource, type Spec } from '../helpers/memory-source.ts';
 
@@ -78,6 +79,16 @@ describe('a reader racing a writer that removes a file it listed', () => {
     const source = new MovingSource(store(), 1);
     const report = await validateTree(source);
     expect(report.diagnostics.filter((d) => d.severity === 'error')).toStrictEqual([]);
+  });
+
+  it('validate stops a read that met a vanished file once its files are read: the checks of content run once', async () => {
+    const calls = async (moves: number) => {
+      const names: string[] = [];
+      await validateTree(new MovingSource(store(), moves), { onCheck: (name) => names.push(name) });
+      return names.sort();
+    };
+    const listing = CHECKS.filter((c) => c.stage === 'listing').map((c) => c.name);
+    expect(await calls(1)).toStrictEqual([...(await calls(0)), ...listing].sort());
   });
 
   it('a file that keeps vanishing is reported after a bounded number of reads, as before', async () => {
