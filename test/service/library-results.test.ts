@@ -125,13 +125,14 @@ describe('remove()', () => {
     });
     const service = InvariantService.open({ store });
     const global: RemoveResult = await service.remove(OWN.slice(0, 8));
-    expect(global).toEqual({ id: OWN, path: `global/${OWN}.yaml`, scope: { kind: 'global' } });
+    expect(global).toEqual({ id: OWN, path: `global/${OWN}.yaml`, scope: { kind: 'global' }, strandedWaivers: [] });
     const project = await service.remove(OTHER);
     expect(project).toEqual({
       id: OTHER,
       path: `projects/myapp/${OTHER}.yaml`,
       scope: { kind: 'project', project: 'myapp' },
       keptProject: { project: 'myapp', path: 'projects/myapp/.gitkeep', plans: [PLAN] },
+      strandedWaivers: [],
     });
   });
 });
