@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src/service/guard-build.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
-import { linkAsTemporary } from '../../src/store/atomic-write.ts';
 import { type ReadResult, type TreeEntry, WorkingTreeSource } from '../../src/store/tree-source.ts';
-import { guardedYaml, invariantYaml, testStore } from '../helpers/tmp.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { MOVING_ID, movingStore } from './moving-store.ts';
 
-const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const A = MOVING_ID;
 
 /** The working tree, where `write` (another process's write) runs once, right after the first listing of the whole store. */
 class RacedSource extends WorkingTreeSource {
@@ -86,16 +86,7 @@ describe('invariant list racing a move that ends between the read and the look f
 });
 
 describe('readers during a move, while both copies stand and the old one is marked', () => {
-  const moving = () => {
-    const root = testStore({
-      'projects/web/project.yaml': 'paths: ["web/**"]\n',
-      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete data'),
-      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Never delete data'),
-    });
-    // The mark a running move (this process) makes of the copy it takes away.
-    linkAsTemporary(root, `global/${A}.yaml`);
-    return new InvariantService(root);
-  };
+  const moving = () => new InvariantService(movingStore('Never delete data'));
 
   it('list: the destination copy alone', async () => {
     expect((await moving().list()).map((l) => l.invariant.path)).toStrictEqual([`projects/web/${A}.yaml`]);
@@ -108,15 +99,7 @@ describe('readers during a move, while both copies stand and the old one is mark
 });
 
 describe('the guard during a move, while both copies stand and the old one is marked', () => {
-  const moving = () => {
-    const root = testStore({
-      'projects/web/project.yaml': 'paths: ["web/**"]\n',
-      [`global/${A}.yaml`]: guardedYaml(A, 'Never touch secrets', { write: ['secrets/**'] }),
-      [`projects/web/${A}.yaml`]: guardedYaml(A, 'Never touch secrets', { write: ['secrets/**'] }),
-    });
-    linkAsTemporary(root, `global/${A}.yaml`);
-    return root;
-  };
+  const moving = () => movingStore('Never touch secrets', true);
 
   it('the guard index: built from the destination copy', async () => {
     const { index } = await buildIndex(moving(), null, new Date(), () => ({}));

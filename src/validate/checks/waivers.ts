@@ -57,35 +57,24 @@ export async function checkWaivers(
     const file = entry.path;
     if (now !== undefined) {
       rules ??= await import('../../core/waivers.ts');
-      if (!rules.waiverHolds({ expires: w.x }, now)) {
-        found.push({
-          file,
-          report: () =>
-            located.at(
-              file,
-              ['expires'],
-              'waiver-expired',
-              'error',
-              `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`,
-              `Remove the waiver file (\`git rm\` the path this diagnostic names) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`,
-            ),
-        });
-      } else if (rules.waiverPermanent({ expires: w.x }, now)) {
-        // A team may waive for good; said so that review sees an exception that never comes up again.
-        const years = rules.PERMANENT_AFTER_YEARS;
-        found.push({
-          file,
-          report: () =>
-            located.at(
-              file,
-              ['expires'],
-              'waiver-permanent',
-              'info',
-              `waiver ${kind.id} of ${w.i} expires ${w.x}, more than ${years} years from now: it is permanent in effect`,
-              `If the exception is meant to end, record it again with the date it ends (\`agents invariant waive ${w.i} … --expires DATE\`) and remove this file.`,
-            ),
-        });
-      }
+      // A finding placed on the waiver's expires.
+      const expires = (code: 'waiver-expired' | 'waiver-permanent', severity: 'error' | 'info', message: string, hint: string) =>
+        found.push({ file, report: () => located.at(file, ['expires'], code, severity, message, hint) });
+      if (!rules.waiverHolds({ expires: w.x }, now))
+        expires(
+          'waiver-expired',
+          'error',
+          `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`,
+          `Remove the waiver file (\`git rm\` the path this diagnostic names) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`,
+        );
+      // A team may waive for good; said so that review sees an exception that never comes up again.
+      else if (rules.waiverPermanent({ expires: w.x }, now))
+        expires(
+          'waiver-permanent',
+          'info',
+          `waiver ${kind.id} of ${w.i} expires ${w.x}, more than ${rules.PERMANENT_AFTER_YEARS} years from now: it is permanent in effect`,
+          `If the exception is meant to end, record it again with the date it ends (\`agents invariant waive ${w.i} … --expires DATE\`) and remove this file.`,
+        );
     }
     // A warning placed on the waiver's invariant_id.
     const warn = (code: 'waiver-not-applicable' | 'unknown-invariant', message: string, hint: string) =>
