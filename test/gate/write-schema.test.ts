@@ -2,31 +2,14 @@
 // document is checked against its own JSON Schema before a byte is written.
 import { describe, expect, it } from 'vitest';
 import { InvariantService, PlanService, ScopeService, UsageError } from '../../src/index.ts';
-import { runAgents, runMain } from '../helpers/main.ts';
+import { runAgents, runMain, violationAdded } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { storeState } from '../helpers/store-state.ts';
 
 const long = (n: number) => 'a'.repeat(n);
 
 /** `invariant violation add` of the example plan's first invariant, in JSON, with `extra` options. */
-const violationAdd = (root: string, ...extra: string[]) =>
-  runMain(
-    [
-      '--store',
-      root,
-      '--format',
-      'json',
-      'invariant',
-      'violation',
-      'add',
-      '--plan',
-      EXAMPLE_PLAN,
-      '--invariant',
-      '01M8KJT9G0XNWEM589ZS7FV0VT',
-      ...extra,
-    ],
-    { cwd: root },
-  );
+const violationAdd = (root: string, ...extra: string[]) => violationAdded(root, EXAMPLE_PLAN, '01M8KJT9G0XNWEM589ZS7FV0VT', ...extra);
 
 describe('a value over its schema limit is refused before anything is written', () => {
   it.each([

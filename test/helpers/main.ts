@@ -71,10 +71,15 @@ export async function rejectionOf<E = AgentsError>(p: Promise<unknown>): Promise
 }
 
 /**
- * `invariant violation add --plan PLAN --invariant INVARIANT` run in this process with `--format json` on the store
- * `root`: the run, and the new violation's id when it was recorded.
+ * `invariant violation add --plan PLAN --invariant INVARIANT` (and `extra` options) run in this process with `--format
+ * json` on the store `root`: the run, and the new violation's id when it was recorded.
  */
-export async function violationAdded(root: string, plan: string, invariant: string): Promise<RunResult & { id?: string }> {
+export async function violationAdded(
+  root: string,
+  plan: string,
+  invariant: string,
+  ...extra: string[]
+): Promise<RunResult & { id?: string }> {
   const r = await runAgents([
     '--store',
     root,
@@ -87,6 +92,7 @@ export async function violationAdded(root: string, plan: string, invariant: stri
     plan,
     '--invariant',
     invariant,
+    ...extra,
   ]);
   return r.code === 0 ? { ...r, id: (JSON.parse(r.stdout) as { id: string }).id } : r;
 }

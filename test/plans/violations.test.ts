@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
-import { runAgents } from '../helpers/main.ts';
+import { runAgents, violationAdded } from '../helpers/main.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const GLOBAL_LOG = '01M8KJW430VF8WCABSB8RTQ8RY'; // shadowed by the project copy in the example plan
@@ -301,22 +301,9 @@ describe('invariant violation list and plan show, text', () => {
   it("shows the lines of a violation's details one under another, indented, the JSON keeping the text", async () => {
     const root = exampleStore();
     const details = 'rm -rf data/ ran\n::warning::not a command\n\n  then the backup';
-    const added = await run(
-      root,
-      '--format',
-      'json',
-      'invariant',
-      'violation',
-      'add',
-      '--plan',
-      EXAMPLE_PLAN,
-      '--invariant',
-      NEVER_DELETE,
-      '--details',
-      details,
-    );
+    const added = await violationAdded(root, EXAMPLE_PLAN, NEVER_DELETE, '--details', details);
     expect(added.code, added.stderr).toBe(0);
-    const id = JSON.parse(added.stdout).id as string;
+    const id = added.id!;
     // plan show lists the open one so too.
     const shown = (await run(root, 'plan', 'show', EXAMPLE_PLAN)).stdout.split('\n');
     const from = shown.indexOf('      rm -rf data/ ran');
