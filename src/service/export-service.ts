@@ -20,7 +20,6 @@ import { type ExportCache, inputDigest } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { failedPartWay, writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireInvariantService, requireValid, toScope, type InvariantService } from './invariant-service.ts';
-import { withoutMovingCopies } from './invariants/lookup.ts';
 import {
   checkWritable,
   crlfTargets,
@@ -187,11 +186,7 @@ export class ExportService {
       if (hit && !(whole && (await strayNestedBlock(hit, storeRel)))) return hit;
     }
     // Only the scopes the files need: global, and the projects that have paths.
-    // A move under way holds the id twice, the old copy marked: the files are those of the set the move leaves.
-    const snap = withoutMovingCopies(
-      this.service,
-      await readFolders(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)]),
-    );
+    const snap = await readFolders(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)]);
     requireValid(snap, 'export the effective sets');
     const byProject = new Map<string, ScopedInvariant[]>();
     const globals: ScopedInvariant[] = [];

@@ -15,7 +15,6 @@ import { readFolders } from '../store/read.ts';
 import { readWaivers } from '../store/read-waivers.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { InvariantService, requireValid } from './invariant-service.ts';
-import { withoutMovingCopies } from './invariants/lookup.ts';
 
 export async function buildIndex(
   root: string,
@@ -58,7 +57,7 @@ export async function buildIndex(
     }
   }
   const folders = ['global', ...projectNames.map((p) => `projects/${p}`), ...(planInfo ? [`plans/${planInfo.id}`] : [])];
-  const read = await readFolders(source, folders);
+  const snap = await readFolders(source, folders);
   // git's copy (guard check --staged, a range's end) may be broken where the file on disk is not: said so, with its fix.
   const at =
     from === undefined || from.description === 'working tree' ? undefined : from.description === 'index' ? 'the index' : from.description;
@@ -68,8 +67,6 @@ export async function buildIndex(
       : at === 'the index'
         ? (agents: string) => `Fix the file and stage it (git add), then run \`${agents} validate --staged\` to check what is staged.`
         : 'The file is broken in that revision; fix it in a new commit, or check a range that ends at another.';
-  // In the working tree, a move under way holds the id twice, the old copy marked: the index is the one the move leaves.
-  const snap = at === undefined ? withoutMovingCopies(service, read) : read;
   requireValid({ ...snap, diagnostics: [...projectFolders.diagnostics, ...snap.diagnostics] }, 'build the guard index', gitHint, at);
   const inherited = await service.inherited();
   const scopes: WaiverScope[] = projectNames.map((project) => ({ kind: 'project', project }));

@@ -10,6 +10,7 @@ import { parseExtendsLock } from '../core/extends-lock.ts';
 import { badName, fileWhereFolderGoes, isRequiredFolder, isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 import { readParsed } from './read-parsed.ts';
+import { withoutMovingCopies } from './moving-copies.ts';
 import { settledRead } from './settled-read.ts';
 import { filesBelowUnknownFolders } from './unplaced.ts';
 
@@ -179,10 +180,18 @@ export async function standingAt(
  * One read of a store (listed, then its files read), made again whole while a file it listed vanished before it was
  * read (settled-read.ts); added to `into` only once settled, so that no half of a moment stays in it.
  */
-async function settled(into: StoreSnapshot | undefined, read: (fresh: StoreSnapshot) => Promise<StoreSnapshot>): Promise<StoreSnapshot> {
-  const snap = await settledRead(
-    () => read(emptySnapshot()),
-    (s) => s.diagnostics,
+async function settled(
+  source: TreeSource,
+  into: StoreSnapshot | undefined,
+  read: (fresh: StoreSnapshot) => Promise<StoreSnapshot>,
+): Promise<StoreSnapshot> {
+  // A move under way holds an id twice, the old copy marked: the snapshot is the store as the move leaves it.
+  const snap = withoutMovingCopies(
+    source,
+    await settledRead(
+      () => read(emptySnapshot()),
+      (s) => s.diagnostics,
+    ),
   );
   if (into === undefined) return snap;
   // One by one: a spread of a large store's entries would pass more arguments than a call takes.
@@ -199,7 +208,7 @@ async function settled(into: StoreSnapshot | undefined, read: (fresh: StoreSnaps
 
 /** Reads the given scope folders (not recursively) into one snapshot. */
 export function readFolders(source: TreeSource, folders: readonly string[], into?: StoreSnapshot): Promise<StoreSnapshot> {
-  return settled(into, (fresh) => readFoldersOnce(source, folders, fresh));
+  return settled(source, into, (fresh) => readFoldersOnce(source, folders, fresh));
 }
 
 async function readFoldersOnce(source: TreeSource, folders: readonly string[], into: StoreSnapshot): Promise<StoreSnapshot> {
@@ -224,12 +233,12 @@ async function readFoldersOnce(source: TreeSource, folders: readonly string[], i
 
 /** Reads the whole store. */
 export function readStore(source: TreeSource): Promise<StoreSnapshot> {
-  return settled(undefined, async (fresh) => readEntries(source, await source.list('', { recursive: true }), fresh));
+  return settled(source, undefined, async (fresh) => readEntries(source, await source.list('', { recursive: true }), fresh));
 }
 
 /** Every plan's plan.yaml (for finding the plans that target a project). */
 export function readAllPlans(source: TreeSource, into?: StoreSnapshot): Promise<StoreSnapshot> {
-  return settled(into, (fresh) => readAllPlansOnce(source, fresh));
+  return settled(source, into, (fresh) => readAllPlansOnce(source, fresh));
 }
 
 async function readAllPlansOnce(source: TreeSource, into: StoreSnapshot): Promise<StoreSnapshot> {

@@ -1,5 +1,4 @@
 // Finding what an id, a prefix or a scope names: the lookups every use case starts with.
-import { join } from 'node:path';
 import { AgentsError, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { IdAbbreviations, noSuchId, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
@@ -10,9 +9,7 @@ import { isUlid } from '../../core/names.ts';
 import { parseYaml } from '../../core/yaml-file.ts';
 import { emptySnapshot, readEntries, readFailure, readFolders, standingAt } from '../../store/read.ts';
 import { isRequiredFolder } from '../../store/read-plan.ts';
-import { moveMarks } from '../../store/stale-temps.ts';
-import { fileExists } from '../../store/parse-cache.ts';
-import { WorkingTreeSource } from '../../store/tree-source.ts';
+import { movingAway } from '../../store/moving-copies.ts';
 import { parseYamlDocument } from '../../store/yaml-document.ts';
 import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
@@ -177,7 +174,7 @@ export async function resolveId(
     // A move under way holds the id twice until it removes the old copy, which its running writer has marked: that
     // copy is on its way out, and the new one is the invariant (a write then waits for the move's lock).
     const own = same.filter((f) => f.scope.kind !== 'inherited');
-    const away = movingAway(svc, own);
+    const away = movingAway(svc.source, own);
     if (same.length - away.size === 1) return same.find((f) => !away.has(f.path))!;
     // Two of the store's own files is validate's id-reused error: refused as every reader refuses it (exit 3).
     requireValid({ ...emptySnapshot(), invariants: own as never }, `read ${id}`);
@@ -189,36 +186,6 @@ export async function resolveId(
     );
   }
   return same[0]!;
-}
-
-/**
- * `snapshot` without the copies a move under way is taking away, where that leaves each id of them once: what a
- * reader finds once the move is done, rather than an id in two scopes refused as an invalid store.
- */
-export function withoutMovingCopies<T extends { invariants: ScopedInvariant[] }>(svc: InvariantContext, snapshot: T): T {
-  const seen = new Map<string, number>();
-  for (const i of snapshot.invariants) seen.set(i.id, (seen.get(i.id) ?? 0) + 1);
-  const twice = snapshot.invariants.filter((i) => seen.get(i.id)! > 1);
-  if (twice.length === 0) return snapshot;
-  const away = movingAway(svc, twice);
-  for (const path of away) {
-    const id = twice.find((i) => i.path === path)!.id;
-    seen.set(id, seen.get(id)! - 1);
-  }
-  // Only where one copy of the id is left: two copies besides a move's are an id-reused error all the same.
-  const drop = new Set([...away].filter((path) => seen.get(twice.find((i) => i.path === path)!.id) === 1));
-  return drop.size === 0 ? snapshot : { ...snapshot, invariants: snapshot.invariants.filter((i) => !drop.has(i.path)) };
-}
-
-/**
- * The copies among `files` that an `invariant move` still running is taking away: each marked by a link to it under a
- * temporary's name (move.ts) whose writer is this host's and alive, or gone from the working tree since it was read.
- * A mark of a writer gone is a move cut short, which `validate --fix` finishes: those copies are not counted here.
- */
-function movingAway(svc: InvariantContext, files: readonly { path: string }[]): Set<string> {
-  // A copy gone from the working tree since it was read is one the move has taken away by now (its mark goes with it).
-  const gone = (path: string) => svc.source instanceof WorkingTreeSource && !fileExists(join(svc.root, path));
-  return new Set(files.filter((f) => gone(f.path) || moveMarks(svc.root, f.path).some((m) => m.writer === 'running')).map((f) => f.path));
 }
 
 /**

@@ -9,7 +9,7 @@ import { type WaiverScope, waiverFolder, waiversInSet } from '../../core/waivers
 import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
 import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
-import { gone, withoutMovingCopies } from './lookup.ts';
+import { gone } from './lookup.ts';
 import { pinnedSources } from './pinned-sources.ts';
 import { planProjectWarnings } from './plan-project.ts';
 import { requireAction } from './projects.ts';
@@ -64,7 +64,9 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   const fromSource = scope?.kind === 'action' && scope.source !== undefined ? { ...scope, source: scope.source } : undefined;
   const snap = fromSource
     ? { ...emptySnapshot(), invariants: await sourceTemplate(svc, fromSource) }
-    : withoutMovingCopies(svc, scope ? await readFolders(svc.source, [scopeFolder(scope)]) : await readStore(svc.source));
+    : scope
+      ? await readFolders(svc.source, [scopeFolder(scope)])
+      : await readStore(svc.source);
   requireValid(snap, 'list invariants');
   if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await svc.requireProject(scope.project);
   if (scope?.kind === 'action' && snap.invariants.length === 0) await requireAction(svc, scope);
@@ -193,8 +195,7 @@ async function resolveSet(
     resolvedTarget = { kind: 'project', project: scope.project };
     folders = [`projects/${scope.project}`, 'global'];
   }
-  // A move under way holds the id twice, the old copy marked: the set is the one the move leaves, as `list` lists it.
-  const snap = withoutMovingCopies(svc, await readFolders(svc.source, folders));
+  const snap = await readFolders(svc.source, folders);
   requireValid(snap, 'resolve the effective set');
   if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
     await svc.requireProject(resolvedTarget.project);
