@@ -14,6 +14,7 @@ import type { ScopeService } from '../service/scope-service.ts';
 import type { CliIo, OutputFormat } from './io.ts';
 import { safeText } from './safe-output.ts';
 import { shellPath } from '../core/shell-word.ts';
+import { envSwitchOn } from '../core/env-switch.ts';
 import { makeStyle } from '../core/style.ts';
 
 /** The global options of one run, as `main` parsed them. */
@@ -124,7 +125,8 @@ export class CliContext implements ContextOptions {
         await refuseSparseStore(root);
         // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
         const flags = cliFlags(options.agents ?? this.agentsCommand());
-        const parseCache = this.io.env.AGENTS_NO_CACHE || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
+        const parseCache =
+          envSwitchOn(this.io.env, 'AGENTS_NO_CACHE') || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
         return new InvariantService(
           root,
           {
@@ -187,7 +189,7 @@ export class CliContext implements ContextOptions {
    */
   async exporter(options: { cache: boolean }): Promise<ExportService> {
     const [invariants, { ExportService }] = await Promise.all([this.invariants(), import('../service/export-service.ts')]);
-    if (!options.cache || this.io.env.AGENTS_NO_CACHE) return new ExportService(invariants);
+    if (!options.cache || envSwitchOn(this.io.env, 'AGENTS_NO_CACHE')) return new ExportService(invariants);
     const [{ ExportCache }, { defaultCacheDir }, { BUILD_ID }] = await Promise.all([
       import('../store/export-cache.ts'),
       import('../validate/cache.ts'),

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { envSwitchOn } from '../core/env-switch.ts';
 import { EXIT_CODES } from '../core/errors.ts';
 import { ENV, refuseArgs, typeName, type Shape } from '../core/input-shape.ts';
 import { isObject } from '../core/parsed-shape.ts';
@@ -205,8 +206,7 @@ export type OutputFormat = 'text' | 'json' | 'yaml';
 
 export function canPrompt(io: CliIo, noInput: boolean): boolean {
   if (noInput) return false;
-  const ci = io.env.CI;
-  if (ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false') return false;
+  if (envSwitchOn(io.env, 'CI')) return false;
   // A terminal that says it cannot move the cursor (an editor's shell buffer) would print the screens' escapes as text.
   if (io.env.TERM === 'dumb') return false;
   // stdout first: asking stdin makes its stream, which a run whose output is piped never needs.

@@ -1,4 +1,5 @@
 import type { CliIo } from './io.ts';
+import { envSwitchOn } from '../core/env-switch.ts';
 import { withCommas } from '../core/style.ts';
 import { STOP_SIGNALS } from '../core/errors.ts';
 
@@ -31,17 +32,12 @@ function delayFrom(env: CliIo['env']): number {
   return raw !== undefined && /^\d{1,7}$/.test(raw) ? Number(raw) : 1000;
 }
 
-function inCi(env: CliIo['env']): boolean {
-  const ci = env.CI;
-  return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
-}
-
 const ERASE = '\r\x1b[2K';
 
 export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress {
   const stderr = io.stderr as CliIo['stderr'] & { columns?: number };
   // A terminal that says it cannot move the cursor (TERM=dumb: an editor's shell buffer) would print the erase as text.
-  const enabled = Boolean(stderr.isTTY) && !inCi(io.env) && io.env.TERM !== 'dumb' && options.quiet !== true;
+  const enabled = Boolean(stderr.isTTY) && !envSwitchOn(io.env, 'CI') && io.env.TERM !== 'dumb' && options.quiet !== true;
   if (!enabled) {
     return { enabled, update() {}, show() {}, every() {}, stop() {} };
   }

@@ -8,6 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { answeredDecision } from '../core/guard-answers.ts';
+import { envSwitchOn } from '../core/env-switch.ts';
 import { type ClientAction, GuardTimeout } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import { actionProjects, evaluateGuards, patternsNeeded, type GuardAction, type GuardIndex, type GuardVerdict } from '../core/guard.ts';
@@ -163,7 +164,7 @@ export class GuardService {
     // A change written before this call was asked for is already queued by the kernel, but its watcher's event may come
     // after the request in the same turn of the event loop: one turn lets every such event mark its folder first.
     if (this.#watched) await new Promise((resolve) => setImmediate(resolve));
-    const kept = this.#stored !== undefined || (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE && !fresh);
+    const kept = this.#stored !== undefined || (this.gitAgents !== undefined && !envSwitchOn(this.env, 'AGENTS_NO_CACHE') && !fresh);
     // When there is an index to compare, the stamps that depend on no action come first: their thousands of stats make
     // V8 optimise Node's stat code on another thread, which then works while the index is read, not at the exit.
     const now = kept ? this.fixedStamps(plan) : undefined;

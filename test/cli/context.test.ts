@@ -79,7 +79,7 @@ describe('the CLI context (src/cli/context.ts)', () => {
     expect(() => canPrompt(io(true), false)).toThrow('stdin was asked');
   });
 
-  it('gives the store a parse cache in its git folder, and none with AGENTS_NO_CACHE or keepParses: false', async () => {
+  it('gives the store a parse cache in its git folder, and none with AGENTS_NO_CACHE on or keepParses: false', async () => {
     const top = tempDir();
     const root = join(top, '.agents');
     for (const d of ['.git/objects', '.git/refs', '.agents/global']) mkdirSync(join(top, d), { recursive: true });
@@ -98,6 +98,11 @@ describe('the CLI context (src/cli/context.ts)', () => {
     expect(cached.parses?.cache.dir).toBe(join(top, '.git', 'agents', 'parsed'));
     const uncached = (await make({ AGENTS_NO_CACHE: '1' }).invariants()).source as WorkingTreeSource;
     expect(uncached.parses).toBeUndefined();
+    // Off as CI is: `AGENTS_NO_CACHE=0` or `false` keeps the cache, as an empty value does.
+    for (const off of ['0', 'false', 'FALSE', ''])
+      expect(((await make({ AGENTS_NO_CACHE: off }).invariants()).source as WorkingTreeSource).parses?.cache.dir, off).toBe(
+        join(top, '.git', 'agents', 'parsed'),
+      );
     // The MCP server asks for none.
     expect(((await make({}).invariants({ keepParses: false })).source as WorkingTreeSource).parses).toBeUndefined();
   });

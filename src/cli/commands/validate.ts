@@ -1,5 +1,6 @@
 import { conflictingOptions, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
+import { envSwitchOn } from '../../core/env-switch.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { LISTED_PER_CODE } from '../../validate/limits.ts';
 import { defineCommand } from '../command.ts';
@@ -192,7 +193,7 @@ export default defineCommand<ValidateArgs>({
                     const n = done.filter((f) => f.done).length;
                     return `${n} ${n === 1 ? 'fix was' : 'fixes were'} made whole: run \`${ctx.agentsCommand()} validate\` to see the store as it is.`;
                   }),
-                cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
+                cache: await cacheFor(store, argv.cache !== false && !envSwitchOn(ctx.io.env, 'AGENTS_NO_CACHE')),
                 ...(jobs !== undefined ? { jobs } : {}),
                 ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
                 ...watch,
