@@ -18,9 +18,9 @@ function sources(dir: string): string[] {
 
 /**
  * The variables a text reads, with the line of the first read: `env.NAME` (not assigned), `env['NAME']`, a reader's
- * `(env, 'NAME'` (millisecondsFromEnv, envSwitchOn) and a constant `…_ENV = 'NAME'`.
+ * `millisecondsFromEnv(env, 'NAME'` or `envSwitchOn(env, 'NAME'` and a constant `…_ENV = 'NAME'`.
  */
-export function variablesRead(text: string): Map<string, number> {
+function variablesRead(text: string): Map<string, number> {
   const found = new Map<string, number>();
   const patterns = [
     /\benv\??\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g,
