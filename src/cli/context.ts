@@ -123,7 +123,7 @@ export class CliContext implements ContextOptions {
       async ([root, { InvariantService }, { parseCacheOf }, { WorkingTreeSource }, { BUILD_ID }, { refuseSparseStore }, { cliFlags }]) => {
         // A store a sparse checkout leaves partly out would give sets without the invariants left out.
         await refuseSparseStore(root);
-        // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
+        // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is on (docs/performance.md).
         const flags = cliFlags(options.agents ?? this.agentsCommand());
         const parseCache =
           envSwitchOn(this.io.env, 'AGENTS_NO_CACHE') || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
