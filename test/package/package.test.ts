@@ -171,6 +171,24 @@ describe('the tarball', { timeout: 240_000 }, () => {
     expect(files).not.toContain('dist/.inputs');
   });
 
+  it('names no file it leaves out: a shipped script points at no source map', () => {
+    // A map it names and lacks makes a consumer's bundler (source-map-loader, Vite) and debugger warn at each load.
+    const installed = join(consumer, 'node_modules', pkg.name);
+    const dangling: string[] = [];
+    const walk = (dir: string) => {
+      for (const d of readdirSync(join(installed, dir), { withFileTypes: true })) {
+        const rel = dir === '' ? d.name : `${dir}/${d.name}`;
+        if (d.isDirectory()) walk(rel);
+        else if (/\.[cm]?js$/.test(d.name)) {
+          const named = /^\/\/# sourceMappingURL=(.+)$/m.exec(readFileSync(join(installed, rel), 'utf8'))?.[1];
+          if (named !== undefined && !existsSync(join(installed, dir, named))) dangling.push(`${rel} -> ${named}`);
+        }
+      }
+    };
+    walk('');
+    expect(dangling).toEqual([]);
+  });
+
   it('ships the notices of the packages its bundle holds', () => {
     // The build in the copy made them from its own bundle: the same list as this checkout's build.
     const shipped = readFileSync(join(consumer, 'node_modules', pkg.name, 'THIRD-PARTY-NOTICES'), 'utf8');
