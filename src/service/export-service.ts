@@ -119,7 +119,12 @@ export class ExportService {
   }
 
   /** What an export would write, changing nothing. */
-  async plan(given: ExportOptions = {}): Promise<ExportPlan> {
+  plan(given: ExportOptions = {}): Promise<ExportPlan> {
+    return this.service.inRun(() => this.#plan(given));
+  }
+
+  /** plan's work, run in the environment open() was given (inRun). */
+  async #plan(given: ExportOptions = {}): Promise<ExportPlan> {
     const options = checkedExportOptions(given);
     const config = await this.settings();
     const words = optionWords(this.service.optionWords);
@@ -321,6 +326,11 @@ export class ExportService {
    * refused ones (exit 1).
    */
   apply(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): FileChange[] {
+    return this.service.inRun(() => this.#apply(plan, onProgress));
+  }
+
+  /** apply's work, run in the environment open() was given (inRun). */
+  #apply(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): FileChange[] {
     for (const _ of this.writes(plan, onProgress)) {
       // Each step wrote one file whole.
     }
@@ -334,7 +344,12 @@ export class ExportService {
    * written whole, and no temporary is left half-written beside one. Rejects
    * with a CancelledError when aborted, as every method that takes a signal does.
    */
-  async applyUntil(plan: ExportPlan, signal: AbortSignal, onProgress?: ExportOptions['onProgress']): Promise<FileChange[]> {
+  applyUntil(plan: ExportPlan, signal: AbortSignal, onProgress?: ExportOptions['onProgress']): Promise<FileChange[]> {
+    return this.service.inRun(() => this.#applyUntil(plan, signal, onProgress));
+  }
+
+  /** applyUntil's work, run in the environment open() was given (inRun). */
+  async #applyUntil(plan: ExportPlan, signal: AbortSignal, onProgress?: ExportOptions['onProgress']): Promise<FileChange[]> {
     // From JavaScript: another value would fail as a TypeError at the first file; none given is a run never stopped.
     signal = optionalSignal(signal, 'signal') ?? new AbortController().signal;
     throwIfCancelled(signal, 'nothing was written.');
@@ -385,7 +400,12 @@ export class ExportService {
   }
 
   /** A plan's (or a project's) whole effective set in one target's format, for standard output. */
-  async standalone(target: { plan: string } | { project: string }, targetName: string): Promise<string> {
+  standalone(target: { plan: string } | { project: string }, targetName: string): Promise<string> {
+    return this.service.inRun(() => this.#standalone(target, targetName));
+  }
+
+  /** standalone's work, run in the environment open() was given (inRun). */
+  async #standalone(target: { plan: string } | { project: string }, targetName: string): Promise<string> {
     const config = await this.settings();
     const names = chooseTargets([requiredString(targetName, 'target')], config, optionWords(this.service.optionWords).targets);
     // One format is printed: a comma list would otherwise print the first of its targets in name order, without a word.

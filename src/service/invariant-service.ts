@@ -7,6 +7,7 @@ import type { AddCheck } from '../core/shadow.ts';
 import { discoverStore } from '../store/discover.ts';
 import { currentFolder } from '../store/current-folder.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
+import { withRunEnvironment, type RunEnvironment } from '../git/run-environment.ts';
 import type { OptionWords } from './option-words.ts';
 import { defaultDeps, type ServiceDeps, type ServiceDepsInput } from './deps.ts';
 import type { InvariantContext } from './invariants/context.ts';
@@ -63,39 +64,57 @@ export class InvariantService implements InvariantContext {
     this.source = source ?? new WorkingTreeSource(root);
   }
 
-  /** Opens the store named by `store`, or found from `cwd` (docs/store-format.md). */
+  /** The variables and folder `open` was given, which every call runs in; undefined: the process's (or the CLI's run's). */
+  #run: RunEnvironment | undefined;
+
+  /**
+   * Opens the store named by `store`, or found from `cwd` (docs/store-format.md). Every call then runs in `env` and
+   * `cwd` when given, as the command line's `main` runs in its `io`'s: each setting read from the environment (the
+   * lock's wait, git's variables, the store-ownership allowances) is read from them, by the one route below them all.
+   */
   static open(given: OpenOptions = {}): InvariantService {
     const options = inputObject(given, 'open', { store: true, cwd: true, env: true, deps: true });
     const store = optionalString(options.store, 'store');
     const cwd = optionalString(options.cwd, 'cwd');
     refuseArgs('open', ['env: object?'], [options.env], { env: ENV });
-    const root = discoverStore({ store, env: options.env ?? process.env, cwd: cwd ?? currentFolder(), storeOption: 'open({store})' });
-    return new InvariantService(root, options.deps);
+    const run = { env: options.env ?? process.env, cwd: cwd ?? currentFolder() };
+    const root = discoverStore({ store, env: run.env, cwd: run.cwd, storeOption: 'open({store})' });
+    const service = new InvariantService(root, options.deps);
+    if (options.env !== undefined || cwd !== undefined) service.#run = run;
+    return service;
+  }
+
+  /**
+   * Runs `fn` in the environment `open` was given, if any: what the services built over this one call through too.
+   * @internal
+   */
+  inRun<T>(fn: () => T): T {
+    return this.#run === undefined ? fn() : withRunEnvironment(this.#run, fn);
   }
 
   /** Reads one plan's plan.yaml; unknown plans are a usage error. */
   readPlan(idOrPrefix: string): Promise<Plan> {
-    return lookup.readPlan(this, idOrPrefix);
+    return this.inRun(() => lookup.readPlan(this, idOrPrefix));
   }
 
   /** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
   resolveId(prefix: string, options: { inherited?: boolean } = {}): Promise<{ id: string; path: string; scope: Scope }> {
-    return lookup.resolveId(this, prefix, options);
+    return this.inRun(() => lookup.resolveId(this, prefix, options));
   }
 
   /** The full id of the plan an id or a unique prefix (≥ 4 characters) names. */
   resolvePlanId(prefix: string): Promise<string> {
-    return lookup.resolvePlanId(this, prefix);
+    return this.inRun(() => lookup.resolvePlanId(this, prefix));
   }
 
   /** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */
   resolveScope(input: ScopeInput | Scope): Promise<Scope> {
-    return lookup.resolveScope(this, input);
+    return this.inRun(() => lookup.resolveScope(this, input));
   }
 
   /** Every invariant id and plan id in the store, for abbreviating ids in output (core/id-prefix.ts). */
   abbreviations(): Promise<IdAbbreviations> {
-    return lookup.abbreviations(this);
+    return this.inRun(() => lookup.abbreviations(this));
   }
 
   /**
@@ -103,12 +122,12 @@ export class InvariantService implements InvariantContext {
    * the same scope; the check and the write happen under the scope's lock.
    */
   async add(input: AddInput, options: { signal?: AbortSignal } = {}): Promise<AddResult> {
-    return (await adding()).add(this, input, options);
+    return this.inRun(async () => (await adding()).add(this, input, options));
   }
 
   /** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
   projectNames(): Promise<string[]> {
-    return projects.projectNames(this);
+    return this.inRun(() => projects.projectNames(this));
   }
 
   /**
@@ -117,7 +136,7 @@ export class InvariantService implements InvariantContext {
    * hand out a silently shortened set.
    */
   requireProject(project: string, options: { writing?: boolean } = {}): Promise<void> {
-    return projects.requireProject(this, project, options);
+    return this.inRun(() => projects.requireProject(this, project, options));
   }
 
   /**
@@ -127,7 +146,7 @@ export class InvariantService implements InvariantContext {
    * typo unless `confirmed` (`--new-project`).
    */
   checkNewProject(project: string, confirmed: boolean, doing = 'add to'): Promise<string | undefined> {
-    return projects.checkNewProject(this, project, confirmed, doing);
+    return this.inRun(() => projects.checkNewProject(this, project, confirmed, doing));
   }
 
   /**
@@ -137,7 +156,7 @@ export class InvariantService implements InvariantContext {
    * the provenance stay. An edit that changes nothing writes nothing.
    */
   async edit(input: EditInput, options: { signal?: AbortSignal } = {}): Promise<EditResult> {
-    return (await editing()).edit(this, input, options);
+    return this.inRun(async () => (await editing()).edit(this, input, options));
   }
 
   /**
@@ -147,7 +166,7 @@ export class InvariantService implements InvariantContext {
    * written before the old one is removed, so a crash never loses it.
    */
   async move(idOrPrefix: string, to: ScopeInput | Scope, options: { commit?: boolean; newProject?: boolean } = {}): Promise<MoveResult> {
-    return (await moving()).move(this, idOrPrefix, to, options);
+    return this.inRun(async () => (await moving()).move(this, idOrPrefix, to, options));
   }
 
   /**
@@ -157,7 +176,7 @@ export class InvariantService implements InvariantContext {
    * under the lock).
    */
   async addContext(input: ScopeInput | Scope): Promise<AddContext> {
-    return (await adding()).addContext(this, input);
+    return this.inRun(async () => (await adding()).addContext(this, input));
   }
 
   /**
@@ -169,22 +188,22 @@ export class InvariantService implements InvariantContext {
     scope: ScopeInput | Scope;
     text: string;
   }): Promise<AddCheck & Pick<AddContext, 'incomplete' | 'inheritedMissing'>> {
-    return (await adding()).checkAdd(this, input);
+    return this.inRun(async () => (await adding()).checkAdd(this, input));
   }
 
   /** The projects, action templates and plans that exist (folders with valid names). */
   scopes(): Promise<ScopeCatalog> {
-    return projects.scopes(this);
+    return this.inRun(() => projects.scopes(this));
   }
 
   /** Invariants of one scope, or of the whole store; active ones unless `all`. `inheritedMissing`: the policy sources' left out. */
   list(options: ListOptions = {}): Promise<ListResult> {
-    return query.list(this, options);
+    return this.inRun(() => query.list(this, options));
   }
 
   /** The effective set of a project or a plan (docs/resolution.md), reading only the folders it needs. */
   effective(target: { project: string } | { plan: string }, options: { pattern?: string } = {}): Promise<EffectiveResult> {
-    return query.effective(this, target, options);
+    return this.inRun(() => query.effective(this, target, options));
   }
 
   /**
@@ -194,7 +213,7 @@ export class InvariantService implements InvariantContext {
    * naming `agents extends fetch`; an invalid file in a source is exit 3.
    */
   inherited(): Promise<ScopedInvariant[]> {
-    return query.inherited(this);
+    return this.inRun(() => query.inherited(this));
   }
 
   /**
@@ -203,17 +222,17 @@ export class InvariantService implements InvariantContext {
    * of them holds a waivers/ folder.
    */
   waiversOf(target: Target, listed?: readonly { path: string; type: string }[]): Promise<WaiverState[]> {
-    return query.waiversOf(this, target, listed);
+    return this.inRun(() => query.waiversOf(this, target, listed));
   }
 
   /** Everything about one invariant, with where it applies and what it shadows. */
   show(idOrPrefix: string): Promise<ShowResult> {
-    return query.show(this, idOrPrefix);
+    return this.inRun(() => query.show(this, idOrPrefix));
   }
 
   /** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
   async remove(idOrPrefix: string, options: { commit?: boolean; signal?: AbortSignal } = {}): Promise<RemoveResult> {
-    return (await moving()).remove(this, idOrPrefix, options);
+    return this.inRun(async () => (await moving()).remove(this, idOrPrefix, options));
   }
 }
 

@@ -69,7 +69,7 @@ export class PlanService implements PlanContext {
         "Name the kind of actor that will run (configured: config.yaml's own), or leave it out.",
         { field: 'actor', allowed: kinds },
       );
-    return loadConfig(this.invariants.source, actor === undefined || actor === null ? {} : { actor });
+    return this.invariants.inRun(() => loadConfig(this.invariants.source, actor === undefined || actor === null ? {} : { actor }));
   }
 
   /** The full id of the plan an id or unique prefix (≥ 4 characters) names. */
@@ -83,12 +83,12 @@ export class PlanService implements PlanContext {
    * renamed into place, so readers see the whole plan or none of it.
    */
   async use(input: UseInput): Promise<UseResult> {
-    return (await using()).use(this, input);
+    return this.invariants.inRun(async () => (await using()).use(this, input));
   }
 
   /** Every plan, by id (creation order). */
   list(): Promise<Plan[]> {
-    return queries.list(this);
+    return this.invariants.inRun(() => queries.list(this));
   }
 
   /**
@@ -99,17 +99,17 @@ export class PlanService implements PlanContext {
    * nothing is written (exit 2). Hand-added plan invariants are never touched.
    */
   async sync(prefix: string, options: SyncOptions = {}): Promise<SyncResult> {
-    return (await syncing()).sync(this, prefix, options);
+    return this.invariants.inRun(async () => (await syncing()).sync(this, prefix, options));
   }
 
   /** Metadata, the effective set with provenance, the latest run, open violations and drift. */
   show(prefix: string): Promise<PlanShow> {
-    return queries.show(this, prefix);
+    return this.invariants.inRun(() => queries.show(this, prefix));
   }
 
   /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
   async actorRequest(prefix: string, context: string | null): Promise<ActorRequest> {
-    return (await strategizing()).actorRequest(this, prefix, context);
+    return this.invariants.inRun(async () => (await strategizing()).actorRequest(this, prefix, context));
   }
 
   /**
@@ -120,12 +120,12 @@ export class PlanService implements PlanContext {
    * written all the same. `signal` stops the wait for the plan's lock (a CancelledError, nothing written).
    */
   async strategize(prefix: string, options: { actor: Actor; context?: string | null; signal?: AbortSignal }): Promise<StrategizeResult> {
-    return (await strategizing()).strategize(this, prefix, options);
+    return this.invariants.inRun(async () => (await strategizing()).strategize(this, prefix, options));
   }
 
   /** The plan's decision tree. */
   decisions(prefix: string): Promise<{ plan: Plan; nodes: DecisionNode[]; tree: DecisionTreeNode[] }> {
-    return queries.decisions(this, prefix);
+    return this.invariants.inRun(() => queries.decisions(this, prefix));
   }
 
   /**
@@ -135,7 +135,7 @@ export class PlanService implements PlanContext {
    * clock's time, do not count; a waived invariant left unenforced reports.
    */
   status(prefix: string, options: { allow?: readonly RelaxableReason[] } = {}): Promise<PlanStatus> {
-    return queries.status(this, prefix, options);
+    return this.invariants.inRun(() => queries.status(this, prefix, options));
   }
 
   /**
@@ -143,7 +143,7 @@ export class PlanService implements PlanContext {
    * another writer's lock (a CancelledError, nothing written).
    */
   async addViolation(input: ViolationInput, options: { signal?: AbortSignal } = {}): Promise<ListedViolation> {
-    return (await violations()).addViolation(this, input, options);
+    return this.invariants.inRun(async () => (await violations()).addViolation(this, input, options));
   }
 
   /**
@@ -151,7 +151,7 @@ export class PlanService implements PlanContext {
    * plan's or project's effective set (docs/plans.md, "Waivers").
    */
   async waive(input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
-    return (await waivers()).waive(this, input);
+    return this.invariants.inRun(async () => (await waivers()).waive(this, input));
   }
 
   /**
@@ -163,11 +163,11 @@ export class PlanService implements PlanContext {
     prefix: string,
     options: { note?: string; commit?: boolean } = {},
   ): Promise<ListedViolation & { commit?: string }> {
-    return (await violations()).resolveViolation(this, prefix, options);
+    return this.invariants.inRun(async () => (await violations()).resolveViolation(this, prefix, options));
   }
 
   /** Violations of one plan or of every plan, by plan then id; optionally of one severity. */
   async listViolations(options: { plan?: string; severity?: Severity } = {}): Promise<ListedViolation[]> {
-    return (await violations()).listViolations(this, options);
+    return this.invariants.inRun(async () => (await violations()).listViolations(this, options));
   }
 }

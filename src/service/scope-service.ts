@@ -125,16 +125,18 @@ export class ScopeService {
    * those of each policy source it extends, at their pins (`plan use SOURCE:NS/NAME` takes them).
    */
   async listActions(): Promise<ActionList> {
-    const plans = await readAllPlans(this.source);
-    requireValid(plans, 'list action templates');
-    const out: ActionList = await actionsIn(this.source, undefined, [...plans.plans.values()]);
-    // A source not pinned or fetched yet: the store's own templates are listed, and the notice and the result say what to run.
-    const sources = await this.readableSourceTrees((error) => {
-      out.inheritedMissing = sourceRemedy(error, this.invariants.optionWords);
-      this.invariants.deps.notice(`the action templates of policy sources are not listed: ${out.inheritedMissing}`);
+    return this.invariants.inRun(async () => {
+      const plans = await readAllPlans(this.source);
+      requireValid(plans, 'list action templates');
+      const out: ActionList = await actionsIn(this.source, undefined, [...plans.plans.values()]);
+      // A source not pinned or fetched yet: the store's own templates are listed, and the notice and the result say what to run.
+      const sources = await this.readableSourceTrees((error) => {
+        out.inheritedMissing = sourceRemedy(error, this.invariants.optionWords);
+        this.invariants.deps.notice(`the action templates of policy sources are not listed: ${out.inheritedMissing}`);
+      });
+      for (const { name, tree } of sources) out.push(...(await actionsIn(tree, name, [...plans.plans.values()])));
+      return out;
     });
-    for (const { name, tree } of sources) out.push(...(await actionsIn(tree, name, [...plans.plans.values()])));
-    return out;
   }
 
   /** The sources' trees a listing can show: one not pinned or fetched yet is left out, and `missing` hears why. */
@@ -146,26 +148,28 @@ export class ScopeService {
 
   /** Every project (a folder projects/<name>/), with counts. */
   async listProjects(): Promise<ProjectSummary[]> {
-    const plans = await readAllPlans(this.source);
-    requireValid(plans, 'list projects');
-    // Listed by the one reader of project folders, which refuses a folder no project may be named (its files are never read).
-    const { readProjects } = await import('../store/projects.ts');
-    const projects = await readProjects(this.source);
-    requireValid({ diagnostics: projects.diagnostics } as never, 'list projects');
-    const out: ProjectSummary[] = [];
-    for (const name of projects.names) {
-      const folder = `projects/${name}`;
-      const snap = await readFolders(this.source, [folder]);
-      requireValid(snap, `read project ${name}`);
-      out.push({
-        project: name,
-        folder,
-        invariants: snap.invariants.length,
-        active: snap.invariants.filter((i) => i.active).length,
-        plans: [...plans.plans.values()].filter((p) => p.project === name).length,
-      });
-    }
-    return out;
+    return this.invariants.inRun(async () => {
+      const plans = await readAllPlans(this.source);
+      requireValid(plans, 'list projects');
+      // Listed by the one reader of project folders, which refuses a folder no project may be named (its files are never read).
+      const { readProjects } = await import('../store/projects.ts');
+      const projects = await readProjects(this.source);
+      requireValid({ diagnostics: projects.diagnostics } as never, 'list projects');
+      const out: ProjectSummary[] = [];
+      for (const name of projects.names) {
+        const folder = `projects/${name}`;
+        const snap = await readFolders(this.source, [folder]);
+        requireValid(snap, `read project ${name}`);
+        out.push({
+          project: name,
+          folder,
+          invariants: snap.invariants.length,
+          active: snap.invariants.filter((i) => i.active).length,
+          plans: [...plans.plans.values()].filter((p) => p.project === name).length,
+        });
+      }
+      return out;
+    });
   }
 
   /**
@@ -178,40 +182,42 @@ export class ScopeService {
     description?: string;
     commit?: boolean;
   }): Promise<{ action: string; path: string; description: string | null; commit?: string }> {
-    input = inputObject(input, 'addAction', { action: true, description: true, commit: true }, 'input') as typeof input;
-    const scope = toScope({ action: requiredString(input.action, 'action') });
-    if (scope.kind !== 'action') throw new Error('unreachable');
-    requireOwnScope(scope, this.invariants.optionWords);
-    const ref = `${scope.ns}/${scope.name}`;
-    const description = optionalString(input.description, 'description')?.trim() || undefined;
-    const folder = `actions/${ref}`;
-    const path = `${folder}/action.yaml`;
-    refuseLongDescription(description, path, 'action.schema.json', optionWords(this.invariants.optionWords));
-    await refuseActionNotAFolder(this.source, ref);
-    await this.refuseLinks([folder]);
-    const [{ formatActionFile }, { writeFileAtomic }] = await Promise.all([
-      import('../core/serialize.ts'),
-      import('../store/atomic-write.ts'),
-    ]);
-    return lockedWrite(
-      this.invariants,
-      { folders: [folder], commit: input.commit },
-      async () => {
-        const here = await this.source.list(folder, { recursive: false });
-        if (here.some((e) => e.path === path)) {
-          throw new UsageError(
-            `action ${ref} already exists: ${path}`,
-            `Nothing was written. Its invariants: \`${optionWords(this.invariants.optionWords).calls.listScope({ action: ref })}\`.`,
-          );
-        }
-        writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
-      },
-      () => ({
-        value: { action: ref, path, description: description ?? null },
-        paths: [path],
-        message: `action: add ${ref}\n${description ? `\n${description}\n` : ''}`,
-      }),
-    );
+    return this.invariants.inRun(async () => {
+      input = inputObject(input, 'addAction', { action: true, description: true, commit: true }, 'input') as typeof input;
+      const scope = toScope({ action: requiredString(input.action, 'action') });
+      if (scope.kind !== 'action') throw new Error('unreachable');
+      requireOwnScope(scope, this.invariants.optionWords);
+      const ref = `${scope.ns}/${scope.name}`;
+      const description = optionalString(input.description, 'description')?.trim() || undefined;
+      const folder = `actions/${ref}`;
+      const path = `${folder}/action.yaml`;
+      refuseLongDescription(description, path, 'action.schema.json', optionWords(this.invariants.optionWords));
+      await refuseActionNotAFolder(this.source, ref);
+      await this.refuseLinks([folder]);
+      const [{ formatActionFile }, { writeFileAtomic }] = await Promise.all([
+        import('../core/serialize.ts'),
+        import('../store/atomic-write.ts'),
+      ]);
+      return lockedWrite(
+        this.invariants,
+        { folders: [folder], commit: input.commit },
+        async () => {
+          const here = await this.source.list(folder, { recursive: false });
+          if (here.some((e) => e.path === path)) {
+            throw new UsageError(
+              `action ${ref} already exists: ${path}`,
+              `Nothing was written. Its invariants: \`${optionWords(this.invariants.optionWords).calls.listScope({ action: ref })}\`.`,
+            );
+          }
+          writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
+        },
+        () => ({
+          value: { action: ref, path, description: description ?? null },
+          paths: [path],
+          message: `action: add ${ref}\n${description ? `\n${description}\n` : ''}`,
+        }),
+      );
+    });
   }
 
   /**
@@ -231,49 +237,51 @@ export class ScopeService {
     adopted: boolean;
     commit?: string;
   }> {
-    input = inputObject(input, 'addProject', { project: true, description: true, paths: true, commit: true }, 'input') as typeof input;
-    const [made] = await this.newProjects([input], { adopt: true });
-    const { project, folder, file, adopted } = made!;
-    // Null reads as left out (newProjects has checked the list).
-    const paths = [...new Set(input.paths ?? [])];
-    // Compared with the other projects' paths under the lock of projects/, which every project add with paths takes
-    // from its read of them to its write: two at once each found the other's paths absent, and both were written.
-    const pathsLock = paths.length > 0 ? [PROJECTS_LOCK] : [];
-    const refuseOverlap = () => (paths.length > 0 ? this.refuseOverlap(project, paths) : undefined);
-    const { removeFile, writeFileAtomic, writeFolderAtomic } = await import('../store/atomic-write.ts');
-    const written = `${folder}/${file.name}`;
-    const value = { project, folder, path: written, adopted: adopted === true };
-    const message = `project: add ${project}\n`;
-    if (adopted) {
-      // A project made by adding an invariant to it has a folder and no project.yaml: it gets one, under its lock, as
-      // `action add` gives a template's folder its action.yaml.
+    return this.invariants.inRun(async () => {
+      input = inputObject(input, 'addProject', { project: true, description: true, paths: true, commit: true }, 'input') as typeof input;
+      const [made] = await this.newProjects([input], { adopt: true });
+      const { project, folder, file, adopted } = made!;
+      // Null reads as left out (newProjects has checked the list).
+      const paths = [...new Set(input.paths ?? [])];
+      // Compared with the other projects' paths under the lock of projects/, which every project add with paths takes
+      // from its read of them to its write: two at once each found the other's paths absent, and both were written.
+      const pathsLock = paths.length > 0 ? [PROJECTS_LOCK] : [];
+      const refuseOverlap = () => (paths.length > 0 ? this.refuseOverlap(project, paths) : undefined);
+      const { removeFile, writeFileAtomic, writeFolderAtomic } = await import('../store/atomic-write.ts');
+      const written = `${folder}/${file.name}`;
+      const value = { project, folder, path: written, adopted: adopted === true };
+      const message = `project: add ${project}\n`;
+      if (adopted) {
+        // A project made by adding an invariant to it has a folder and no project.yaml: it gets one, under its lock, as
+        // `action add` gives a template's folder its action.yaml.
+        return lockedWrite(
+          this.invariants,
+          { folders: [...pathsLock, folder], commit: input.commit },
+          async () => {
+            await refuseOverlap();
+            const here = await this.source.list(folder, { recursive: false });
+            if (here.some((e) => e.path === written)) throw projectExists(project, folder, optionWords(this.invariants.optionWords));
+            writeFileAtomic(this.root, written, file.content);
+            // The .gitkeep kept the folder while it held nothing else: project.yaml keeps it now.
+            const keep = `${folder}/.gitkeep`;
+            if (!here.some((e) => e.path === keep && e.type === 'file')) return [];
+            removeFile(this.root, keep);
+            return [keep];
+          },
+          (removed) => ({ value, paths: [written, ...removed], message }),
+        );
+      }
       return lockedWrite(
         this.invariants,
-        { folders: [...pathsLock, folder], commit: input.commit },
+        { folders: pathsLock, commit: input.commit },
         async () => {
           await refuseOverlap();
-          const here = await this.source.list(folder, { recursive: false });
-          if (here.some((e) => e.path === written)) throw projectExists(project, folder, optionWords(this.invariants.optionWords));
-          writeFileAtomic(this.root, written, file.content);
-          // The .gitkeep kept the folder while it held nothing else: project.yaml keeps it now.
-          const keep = `${folder}/.gitkeep`;
-          if (!here.some((e) => e.path === keep && e.type === 'file')) return [];
-          removeFile(this.root, keep);
-          return [keep];
+          // All or nothing, and a concurrent `project add` of the same name fails on the rename.
+          writeFolderAtomic(this.root, folder, [file]);
         },
-        (removed) => ({ value, paths: [written, ...removed], message }),
+        () => ({ value, paths: [written], message }),
       );
-    }
-    return lockedWrite(
-      this.invariants,
-      { folders: pathsLock, commit: input.commit },
-      async () => {
-        await refuseOverlap();
-        // All or nothing, and a concurrent `project add` of the same name fails on the rename.
-        writeFolderAtomic(this.root, folder, [file]);
-      },
-      () => ({ value, paths: [written], message }),
-    );
+    });
   }
 
   /**

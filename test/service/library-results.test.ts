@@ -171,11 +171,12 @@ describe('the errors a caller meets', () => {
   });
 
   it('a write whose scope another writer holds waits AGENTS_LOCK_TIMEOUT_MS, then is a plain AgentsError locked; reads do not wait', async () => {
-    // The wait is the process environment's: open({env}) is read only to find the store.
-    vi.stubEnv('AGENTS_LOCK_TIMEOUT_MS', '200');
+    // The wait is that of the env open() was given, not the process's, for the services built over it too.
+    vi.stubEnv('AGENTS_LOCK_TIMEOUT_MS', '300');
     onTestFinished(() => void vi.unstubAllEnvs());
     const store = testStore({ [`global/${OWN}.yaml`]: invariantYaml(OWN, 'Keep logs') });
-    const service = InvariantService.open({ store });
+    mkdirSync(join(store, 'actions/local/ship'), { recursive: true });
+    const service = InvariantService.open({ store, env: { ...process.env, AGENTS_LOCK_TIMEOUT_MS: '200' } });
     // Another writer (another service, another process) holds the global scope for the whole call.
     const [locked, listed] = await withFolderLock(store, 'global', async () => [
       await rejectionOf(service.add({ scope: { global: true }, text: 'Never push to main' })),
@@ -187,5 +188,19 @@ describe('the errors a caller meets', () => {
     expect(locked.detail).toMatchObject({ lock: join(store, 'global/.lock'), pid: process.pid, waited_ms: 200, elsewhere: false });
     expect(listed.map((l) => l.invariant.id)).toEqual([OWN]);
     expect(readdirSync(join(store, 'global'))).toEqual([`${OWN}.yaml`]);
+    const action = await withFolderLock(store, 'actions/local/ship', () =>
+      rejectionOf(new ScopeService(service).addAction({ action: 'local/ship' })),
+    );
+    expect([action.code, action.detail?.waited_ms]).toEqual(['locked', 200]);
+  });
+
+  it("reads the author of what it writes from open()'s env, as git would from the process's", async () => {
+    vi.stubEnv('GIT_AUTHOR_NAME', 'Process Env');
+    vi.stubEnv('GIT_AUTHOR_EMAIL', 'process@example.com');
+    onTestFinished(() => void vi.unstubAllEnvs());
+    const store = testStore();
+    const env = { ...process.env, GIT_AUTHOR_NAME: 'Open Env', GIT_AUTHOR_EMAIL: 'open@example.com' };
+    const added = await InvariantService.open({ store, env }).add({ scope: { global: true }, text: 'Keep logs' });
+    expect(added.invariant.created_by).toBe('Open Env <open@example.com>');
   });
 });
