@@ -17,6 +17,7 @@ export interface Written<T> {
 /**
  * The words of a commit's refusals for a write whose caller gave `flag`: its option's when it asked for the commit,
  * config.yaml's `commit: true` when it left the choice to it, where leaving the option out is no way around it.
+ * @internal
  */
 export function commitOptionFor(option: CommitOption | undefined, flag: boolean | undefined): CommitOption {
   const own = option ?? LIBRARY_OPTION;
@@ -45,7 +46,7 @@ export interface WriteContext {
   readonly root: string;
   readonly source: TreeSource;
   readonly deps: { notice: (message: string) => void };
-  /** What a refusal of the commit calls the option (OptionWords' commit): the library's `commit: true` when left out. */
+  /** What a refusal of the commit calls the option (OptionWords' commit): the library's `commit: true` when left out. @internal */
   readonly optionWords?: { readonly commit: CommitOption } | undefined;
 }
 
@@ -83,6 +84,8 @@ export async function lockedWrite<L, T extends object>(
  * refusal changes nothing. One line for a caller:
  *
  *     return withCommit(root, enabled, async () => ({ value, paths, message }));
+ *
+ * The library exports the checked one (checked-functions.ts). @internal
  */
 export async function withCommit<T extends object>(
   root: string,

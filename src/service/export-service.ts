@@ -39,7 +39,7 @@ import { optionWords } from './option-words.ts';
 import { planFromCache, rememberPlan, strayNestedBlock } from './export-remembered.ts';
 import type { ExportPlan, WatchedFile } from './export-plan.ts';
 
-/** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
+/** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. @internal */
 export interface ExportCacheOptions {
   cache: ExportCache;
   build: string;
@@ -66,6 +66,9 @@ function globalSet(invariants: readonly ScopedInvariant[], keyOf: (inv: ScopedIn
 export class ExportService {
   private readonly service: InvariantService;
 
+  /** The command line's: where its export keeps what it knew. @internal */
+  constructor(service: InvariantService, caching: ExportCacheOptions | undefined);
+  constructor(service: InvariantService);
   constructor(
     service: InvariantService,
     private readonly caching?: ExportCacheOptions,

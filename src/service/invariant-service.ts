@@ -37,7 +37,9 @@ import type {
   WaiverState,
 } from './invariants/types.ts';
 
-export { requireOwnScope, requireValid, toScope } from './invariants/rules.ts';
+export { requireValid, toScope } from './invariants/rules.ts';
+/** The command line's check of a scope an add names, in its option words. @internal */
+export { requireOwnScope } from './invariants/rules.ts';
 export type * from './invariants/types.ts';
 
 /**
@@ -48,20 +50,26 @@ export type * from './invariants/types.ts';
 export class InvariantService implements InvariantContext {
   readonly source: TreeSource;
   readonly deps: ServiceDeps;
+  /**
+   * What a refusal calls the options it names, the commit's among them: the command line's flags (CLI_FLAGS,
+   * `--commit`); the library's fields (`commit: true`) when left out.
+   * @internal
+   */
+  readonly optionWords?: OptionWords;
 
+  /** The command line's: its option words (above). @internal */
+  constructor(root: string, deps: ServiceDepsInput | undefined, source: TreeSource | undefined, optionWords: OptionWords);
+  constructor(root: string, deps?: ServiceDepsInput, source?: TreeSource);
   constructor(
     readonly root: string,
     deps: ServiceDepsInput = {},
     source?: TreeSource,
-    /**
-     * What a refusal calls the options it names, the commit's among them: the command line's flags (CLI_FLAGS,
-     * `--commit`); the library's fields (`commit: true`) when left out.
-     */
-    readonly optionWords?: OptionWords,
+    optionWords?: OptionWords,
   ) {
     requiredString(root, 'root');
     this.deps = defaultDeps(deps);
     this.source = source ?? new WorkingTreeSource(root);
+    if (optionWords !== undefined) this.optionWords = optionWords;
   }
 
   /** The variables and folder `open` was given, which every call runs in; undefined: the process's (or the CLI's run's). */

@@ -19,6 +19,14 @@ export type { LogEvent, LogResult } from './review/log.ts';
 export type { DiffRequest, SideInfo } from './review/ranges.ts';
 
 export class ReviewService {
+  /** The command line's: how it finds the store's invariants, a store found only at revisions, its option words. @internal */
+  constructor(
+    root: string,
+    invariants: (() => Promise<InvariantService>) | undefined,
+    absent: { top: string; error: Error } | undefined,
+    words: OptionWords | undefined,
+  );
+  constructor(root: string);
   constructor(
     readonly root: string,
     /** The store's invariants, asked only when `log` finds no history of an id: to say where an inherited one's is. */

@@ -63,7 +63,7 @@ export interface TreeSource {
   blobIds?(): Promise<
     ReadonlyMap<string, { readonly sha: string; readonly mode: string; readonly unmerged?: true; readonly stages?: string }>
   >;
-  /** Sources whose files' parses are kept between runs (parse-cache.ts); absent: every file is read and parsed. */
+  /** Sources whose files' parses are kept between runs (parse-cache.ts); absent: every file is read and parsed. @internal */
   readonly parses?: ParseKeeping | undefined;
 }
 
@@ -166,7 +166,7 @@ export function stampedKey(hash: string, stamp: string | undefined): string {
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
 export interface WorkingTreeOptions {
-  /** Parses of settled files kept between runs (parse-cache.ts); absent: every file is read and parsed. */
+  /** Parses of settled files kept between runs (parse-cache.ts); absent: every file is read and parsed. @internal */
   parseCache?: ParseCache;
   /** The clock stamps are judged by (ms since the epoch); default: now. */
   now?: () => number;
@@ -176,6 +176,7 @@ export interface WorkingTreeOptions {
 export class WorkingTreeSource implements TreeSource {
   readonly description = 'working tree';
   readonly readPiece = 2048;
+  /** @internal */
   readonly parses: ParseKeeping | undefined;
   readonly #now: () => number;
 

@@ -169,6 +169,16 @@ describe('the tarball', { timeout: 240_000 }, () => {
     }
     // The digest of the build's inputs stays home (scripts/build-inputs.mjs).
     expect(files).not.toContain('dist/.inputs');
+    // The plumbing the command line hands the services (its option words, its caches) is no part of the declarations:
+    // no public constructor or field names it (tsconfig.types.json strips what is marked @internal).
+    const declarations = files.filter((f) => f.endsWith('.d.ts'));
+    for (const plumbing of ['service/option-words', 'store/parse-cache', 'store/export-cache'])
+      expect(declarations).not.toContain(`dist/types/${plumbing}.d.ts`);
+    const installed = join(consumer, 'node_modules', pkg.name);
+    const named = declarations.filter((f) =>
+      /\b(OptionWords|ExportCache\w*|ParseCache|ParseKeeping|inRun)\b/.test(readFileSync(join(installed, f), 'utf8')),
+    );
+    expect(named).toEqual([]);
   });
 
   it('names no file it leaves out: a shipped script points at no source map', () => {
@@ -294,6 +304,12 @@ describe('the tarball', { timeout: 240_000 }, () => {
         // An edit's field given as null is left as it is (a form's empty field), but the guard's, which removes it.
         'export const unchanged = (store: string, id: string) =>',
         '  InvariantService.open({ store }).edit({ id, text: null, severity: null, tags: null, active: null, guard: null });',
+        // The documented constructors, as docs/library.md writes them.
+        "import { ExportService, ReviewService, WorkingTreeSource } from 'agents-invariants';",
+        'export const exported = (s: InvariantService) => new ExportService(s).plan({});',
+        "export const reviewed = (root: string) => new ReviewService(root).diff({ range: 'main...HEAD' });",
+        'export const tree = (root: string) => new WorkingTreeSource(root, { now: () => 0 });',
+        'export const built = (root: string) => new InvariantService(root, { clock: () => new Date(0) });',
         'export const first = (i: Invariant): string => i.text;',
         'export const usage: number = EXIT_CODES.usage;',
         'export const run: (argv: readonly string[], io?: CliIo) => Promise<number> = main;',

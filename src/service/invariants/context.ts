@@ -14,7 +14,7 @@ export interface InvariantContext {
   readonly root: string;
   readonly source: TreeSource;
   readonly deps: ServiceDeps;
-  /** What a refusal calls an option the caller gave (optionWords): the command line's flags, else the library's fields. */
+  /** What a refusal calls an option the caller gave (optionWords): the command line's flags, else the library's fields. @internal */
   readonly optionWords?: OptionWords | undefined;
   readPlan(idOrPrefix: string): Promise<Plan>;
   resolveId(prefix: string, options?: { inherited?: boolean }): Promise<{ id: string; path: string; scope: Scope }>;

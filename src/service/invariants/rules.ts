@@ -84,6 +84,7 @@ export function toScope(input: ScopeInput | Scope): Scope {
 /**
  * The refusal (`duplicate`) of a write that would put the text of `dup`, an invariant of `scope`, there twice; `nothing`
  * says what the command did not do.
+ * @internal
  */
 export function duplicateRefusal(
   scope: Scope,
@@ -102,6 +103,7 @@ export function duplicateRefusal(
 /**
  * Refuses (exit 2) to write into a policy source's action template: it is changed in the source's
  * repository, as an inherited invariant is (docs/extends.md).
+ * @internal
  */
 export function requireOwnScope(scope: Scope, words: OptionWords | undefined): void {
   if (scope.kind !== 'action' || scope.source === undefined) return;
@@ -181,6 +183,7 @@ export function scopeToInput(scope: Scope): ScopeInput {
  * Refuses (exit 2) to write into a plan whose plan.yaml went after the plan was read: the lock a writer takes makes
  * the folder again, and a file written there alone is a plan folder without plan.yaml, which fails every listing
  * of plans. Called under the plan folder's lock; `what` says what the command was doing meanwhile.
+ * @internal
  */
 export async function requirePlanHeld(source: TreeSource, plan: string, what: string, words: OptionWords | undefined): Promise<void> {
   const here = await source.list(`plans/${plan}`, { recursive: false });
@@ -221,6 +224,7 @@ export function requireValid(snapshot: StoreSnapshot, what: string, hint?: strin
  * The text as written, or a usage error (empty, too long: `value-too-long`, as the
  * schema gate says it): the same rule for add and edit. `file`: the file (or, for
  * a new invariant, the scope's folder) the text would be written to.
+ * @internal
  */
 export function checkText(raw: unknown, file: string, words?: OptionWords): string {
   const text = cleanText(requiredString(raw, 'text'));
@@ -252,7 +256,7 @@ export function checkSeverity(severity: Severity): Severity {
 
 const MAX_RATIONALE = 10_000;
 
-/** The rationale, trimmed (undefined when blank), or `value-too-long`; `file` and `words` as for `checkText`. */
+/** The rationale, trimmed (undefined when blank), or `value-too-long`; `file` and `words` as for `checkText`. @internal */
 export function checkRationale(raw: unknown, file: string, words?: OptionWords): string | undefined {
   const rationale = optionalString(raw, 'rationale')?.trim() || undefined;
   const length = rationale === undefined ? 0 : codePointLength(rationale);
@@ -277,7 +281,7 @@ export function nearAmong(subject: ScopedInvariant, others: readonly ScopedInvar
   return nearDuplicatesOf(subject.text, candidates);
 }
 
-/** `field`: the input's name for the list (`tags`, `addTags`); `words` as for `checkText`. */
+/** `field`: the input's name for the list (`tags`, `addTags`); `words` as for `checkText`. @internal */
 export function checkTags(tags: unknown, field: 'tags' | 'addTags' = 'tags', words?: OptionWords): string[] {
   const out: string[] = [];
   for (const raw of optionalStrings(tags, field) ?? []) {

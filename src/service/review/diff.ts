@@ -52,7 +52,7 @@ export interface DiffResult extends StoreDiff {
   policyOrder?: { before: string[]; after: string[] };
 }
 
-/** The effective-set diff between two trees of the store at `root`. */
+/** The effective-set diff between two trees of the store at `root`. @internal */
 export async function diffRevisions(
   root: string,
   given: DiffRequest = {},

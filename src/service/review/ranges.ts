@@ -182,6 +182,7 @@ export async function checkRange(top: string, range: string): Promise<void> {
  * The request as a JavaScript caller may hand it, checked: `staged: "no"` is refused, not read by its truthiness
  * (which compared the index), and a field left null reads as left out; fields that cannot go together are refused,
  * named by `words` (the command line's flags, else the library's fields), before git runs.
+ * @internal
  */
 export function checkedRequest(given: DiffRequest | undefined, words?: OptionWords): DiffRequest {
   const request = inputObject(given, 'diff', { range: true, staged: true, project: true, plan: true, allProjects: true }, 'request');
