@@ -15,6 +15,8 @@ const MCP_COMMAND = 'src/cli/commands/mcp.ts';
 const ONLY_IN = { 'simple-git': 'git', ink: 'tui', react: 'tui', 'react-reconciler': 'tui', 'ink-testing-library': 'tui' };
 /** What the library entry (src/index.ts) may reach: it must not load the CLI's parser or the TUI. */
 const LIBRARY_FORBIDS = new Set(['cli', 'tui', 'mcp']);
+/** Folders of use cases behind one module, their face: another layer reaches them only through it. */
+const FACES = { 'src/service/invariants/': 'src/service/invariant-service.ts' };
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
 function files(dir) {
@@ -81,6 +83,9 @@ for (const file of files('src')) {
         problems.push(`${at}: src/cli imports ${to} at start-up; open src/${toLayer} with import() where the command needs it`);
       else if (fromLayer === 'cli' && toLayer === 'mcp' && from !== MCP_COMMAND)
         problems.push(`${at}: only the mcp command (${MCP_COMMAND}) opens src/mcp`);
+      else if (toLayer !== fromLayer)
+        for (const [folder, face] of Object.entries(FACES))
+          if (to.startsWith(folder)) problems.push(`${at}: imports ${to} past its folder's face; import it from ${face}`);
     } else if (BUILTINS.has(spec)) {
       if (fromLayer === 'core') problems.push(`${at}: src/core is pure but imports ${spec}`);
     } else {

@@ -5,7 +5,7 @@
  * options, and this module with the projects, action templates, plans and
  * invariant ids a word names.
  */
-import type { StoreWordKind } from '../service/invariants/projects.ts';
+import type { StoreWordKind } from '../service/invariant-service.ts';
 import { CliContext } from './context.ts';
 import type { CliIo } from './io.ts';
 import { COMMANDS, commandNames, GLOBAL_OPTIONS, type LazyCommand } from './registry.ts';
@@ -179,7 +179,7 @@ export async function storeCompletions(words: readonly string[], io: CliIo): Pro
       cwd: io.cwd,
     };
     const ctx = new CliContext({ io: quiet, store, format: 'text', color: false, interactive: false, quiet: true });
-    const [{ source }, { storeWords }] = await Promise.all([ctx.invariants(), import('../service/invariants/projects.ts')]);
+    const [{ source }, { storeWords }] = await Promise.all([ctx.invariants(), import('../service/invariant-service.ts')]);
     const names = await storeWords(source, kind);
     // Ids are upper case and taken in either case: typed in lower case, offered in lower case, as the shell matches them.
     const ids = kind === 'plan' || kind === 'invariant';

@@ -1,5 +1,5 @@
 import type { Options } from 'yargs';
-import type { StoreWordKind } from '../service/invariants/projects.ts';
+import type { StoreWordKind } from '../service/invariant-service.ts';
 import type { CommandSpec } from './command.ts';
 
 /**

@@ -192,7 +192,7 @@ export const TOOLS: readonly ToolDef[] = [
       else if (which === 'project') scope = { project: args.project as string };
       else if (which === 'plan') scope = { plan: await fullPlanId(ctx, args.plan as string) };
       else if (which === 'action') scope = { action: args.action as string };
-      const { listShown } = await import('../service/invariants/query.ts');
+      const { listShown } = await import('../service/invariant-service.ts');
       const { items, inactive } = await listShown(ctx.service, {
         ...(scope ? { scope } : {}),
         all: args.include_inactive === true,

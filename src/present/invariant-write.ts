@@ -4,7 +4,7 @@
 import { cliFlags } from '../service/option-words.ts';
 import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
-import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult, StrandedWaiver } from '../service/invariants/types.ts';
+import type { AddResult, EditResult, KeptProject, MoveResult, ShowResult, StrandedWaiver } from '../service/invariant-service.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { incompleteJson, invariantJson, nearJson, relationWords, shadowJson, unreadFilesText, unreadText } from './invariant.ts';
 

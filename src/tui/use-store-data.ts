@@ -3,7 +3,7 @@ import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { errorSummary } from '../present/diagnostics.ts';
 import type { InvariantService, ListedInvariant, ScopeCatalog } from '../service/invariant-service.ts';
-import { inheritedIfReadable, inheritedNotListed } from '../service/invariants/related.ts';
+import { inheritedIfReadable, inheritedNotListed } from '../service/invariant-service.ts';
 import { requireStore } from '../store/discover.ts';
 
 export interface StoreData {

@@ -95,6 +95,24 @@ describe('the layer rules (docs/architecture.md)', () => {
     ]);
   });
 
+  it('refuse a module of another layer reaching into src/service/invariants/ past its face, invariant-service.ts', () => {
+    const dir = tree({
+      'src/service/invariants/query.ts': 'export const listShown = 1;\n',
+      'src/service/invariant-service.ts': "export { listShown } from './invariants/query.ts';\n",
+      // The service layer's own modules use the use cases' parts directly.
+      'src/service/plans/use.ts': "import { listShown } from '../invariants/query.ts';\n",
+      'src/cli/list.ts':
+        "import { listShown } from '../service/invariant-service.ts';\nconst q = await import('../service/invariants/query.ts');\n",
+      'src/present/shown.ts': "import type { T } from '../service/invariants/types.ts';\n",
+    });
+    const r = check(dir);
+    expect(r.lines.map((l) => l.split(': ')[0])).toEqual([
+      'src/cli/list.ts:2',
+      'src/present/shown.ts:1',
+      '2 layer rule(s) broken (docs/architecture.md).',
+    ]);
+  });
+
   it('refuse a source over 500 lines (one job per file), but not a generated one', () => {
     const lines = (n: number) => 'export const x = 1;\n'.repeat(n);
     const dir = tree({

@@ -62,7 +62,7 @@ export default defineCommand<ListArgs>({
       await printEffective(ctx, result, argv.pattern);
       return EXIT_CODES.ok;
     }
-    const { listShown } = await import('../../service/invariants/query.ts');
+    const { listShown } = await import('../../service/invariant-service.ts');
     const { items, inactive } = await listShown(service, {
       ...(scope ? { scope } : {}),
       all: argv.all ?? false,

@@ -28,7 +28,7 @@ export default defineCommand<PlanListArgs>({
       // A filter that names no project or template is a typo, refused with the close names, not an empty list; a
       // plan whose project's folder is gone still matches its name above.
       if (argv.project !== undefined) await invariants!.requireProject(argv.project);
-      if (scope?.kind === 'action') await (await import('../../service/invariants/projects.ts')).requireAction(invariants!, scope);
+      if (scope?.kind === 'action') await (await import('../../service/invariant-service.ts')).requireAction(invariants!, scope);
     }
     const filtered = argv.project !== undefined || action !== undefined;
     emit(ctx, plans.map(planJson), () => planListText(ctx.style, plans, ctx.agentsCommand(), filtered));
