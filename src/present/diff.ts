@@ -333,6 +333,17 @@ export function policyOrderTitle(o: { before: string[]; after: string[] }, code:
   return `policy sources reordered: ${list(o.before)} → ${list(o.after)}`;
 }
 
+/**
+ * A source pinned on neither side, named without a pin on one or both (a first `extends:` committed without its
+ * lock): that side is read without it, and every command that reads its policy sources refuses it until it is pinned.
+ */
+function unpinnedTitle(m: PolicyMove, name: string, code: (x: string) => string): string {
+  const { before, after } = m.notPinned;
+  if (after === null) return `policy source ${name} no longer named (it was not pinned before: ${code(before ?? '')})`;
+  const was = before === null ? '' : ' still';
+  return `policy source ${name}${was} not pinned: read without it, and refused (extends-not-pinned) by every command that reads the policy sources until \`extends update\` pins it: ${code(after)}`;
+}
+
 /** "policy source X moved from v3 to v4" (docs/extends.md, "Review"). */
 export function policyMoveTitle(m: PolicyMove, code: (x: string) => string = (x) => x): string {
   // Names, refs and commit ids match their schemas' patterns: no markup can hide in them; a URL can hold any.
@@ -340,6 +351,7 @@ export function policyMoveTitle(m: PolicyMove, code: (x: string) => string = (x)
     p.ref === p.commit ? code(p.commit.slice(0, 12)) : `${code(p.ref)} (${code(p.commit.slice(0, 12))})`;
   const name = code(m.name);
   // A side whose config.yaml names the source without a matching pin reads it without it: said, not as a removal.
+  if (!m.before && !m.after) return unpinnedTitle(m, name, code);
   if (!m.before)
     return m.notPinned.before
       ? `policy source ${name} pinned at ${at(m.after!)}, read without it before, where it was not pinned: ${code(m.notPinned.before)}`

@@ -131,7 +131,7 @@ export async function inheritedSides(
 ): Promise<InheritedSides | undefined> {
   const [bSide, aSide] = [await sidePins(storeRoot, top, prefix, before), await sidePins(storeRoot, top, prefix, after)];
   const [bPins, aPins] = [bSide.pins, aSide.pins];
-  if (bPins.length === 0 && aPins.length === 0) return undefined;
+  if (bPins.length === 0 && aPins.length === 0 && bSide.notPinned.size === 0 && aSide.notPinned.size === 0) return undefined;
   const read = async (pins: typeof bPins, where: SideWhere) => {
     let r: Awaited<ReturnType<typeof readInherited>>;
     try {
@@ -147,7 +147,9 @@ export async function inheritedSides(
   const aInv = await read(aPins, after);
   const of = (list: readonly ScopedInvariant[], name: string) =>
     list.filter((i) => i.scope.kind === 'inherited' && i.scope.source === name);
-  const names = [...new Set([...bPins, ...aPins].map((p) => p.source.name))];
+  // A source a side names without its pin is one too: that side is read without it, which the diff must say (a
+  // first `extends:` committed without its lock reads as no change else, while every reader of that side refuses it).
+  const names = [...new Set([...[...bPins, ...aPins].map((p) => p.source.name), ...bSide.notPinned.keys(), ...aSide.notPinned.keys()])];
   const moves: PolicyMove[] = [];
   const changedBefore: ScopedInvariant[] = [];
   const changedAfter: ScopedInvariant[] = [];
@@ -159,6 +161,8 @@ export async function inheritedSides(
     // that ref, there.
     const folder = (pin: LockEntry) => pin.path ?? DEFAULT_SOURCE_PATH;
     if (b && a && b.commit === a.commit && folder(b) === folder(a) && b.url === a.url && b.ref === a.ref) continue;
+    // Named without a pin on both sides for the same reason: nothing of it changed between them.
+    if (!b && !a && bSide.notPinned.get(name) === aSide.notPinned.get(name)) continue;
     const files = diffInvariantFiles(of(bInv, name), of(aInv, name));
     changedBefore.push(...of(bInv, name));
     changedAfter.push(...of(aInv, name));

@@ -279,6 +279,64 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(errorOf(named).code).toBe('extends-not-pinned');
   });
 
+  it('a first source added without its lock is no "no change": every side reads without it, and the diff says so', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = repoWith(dir, 'app', {
+      [`.agents/projects/myapp/${LOCAL_TESTS}.yaml`]: invariantYaml(LOCAL_TESTS, 'All API changes need tests'),
+      '.agents/config.yaml': 'version: 1\n',
+    });
+    commitAll(app, 'no sources yet');
+    const named = `version: 1\nextends:\n  - url: ${policy.url}\n    ref: v1\n`;
+    const stale = 'the policy source policy has no pin in extends.lock.yaml';
+    // In the working tree and staged, as in the pull request's commit: neither side holds a lock.
+    writeTree(app, { '.agents/config.yaml': named });
+    const sides = [
+      ['invariant', 'diff'],
+      ['invariant', 'diff', '--staged'],
+      ['invariant', 'diff', 'HEAD~1..HEAD'],
+    ];
+    for (const [i, args] of sides.entries()) {
+      if (i === 1) git(app, 'add', '-A');
+      if (i === 2) commitAll(app, 'extends policy, no lock');
+      const diff = await run(app, ...args!, '--format', 'json');
+      expect(diff.code, diff.stderr).toBe(0);
+      expect(JSON.parse(diff.stdout).policy_sources).toMatchObject([
+        { name: 'policy', before: null, after: null, not_pinned: { before: null, after: stale } },
+      ]);
+      // A change, for a CI gate that asks one.
+      expect((await run(app, ...args!, '--exit-code')).code).toBe(1);
+    }
+    expect((await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json')).code).toBe(2);
+    const md = await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'markdown');
+    expect(md.stdout).toContain('policy source `policy` not pinned');
+    // Undone, the source is no longer named: said too, never as a removal of something pinned.
+    const back = await run(app, 'invariant', 'diff', 'HEAD..HEAD~1', '--format', 'json');
+    expect(JSON.parse(back.stdout).policy_sources).toMatchObject([
+      { before: null, after: null, not_pinned: { before: stale, after: null } },
+    ]);
+
+    // A second source named without its pin beside one that is pinned: the pinned one is no change, the new one is.
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin policy');
+    const other = policyRepo(dir, 'other');
+    writeTree(app, { '.agents/config.yaml': `${named}  - url: ${other.url}\n    ref: v1\n` });
+    commitAll(app, 'extends other, no pin');
+    const second = JSON.parse((await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json')).stdout);
+    expect(second.policy_sources).toMatchObject([
+      {
+        name: 'other',
+        before: null,
+        after: null,
+        not_pinned: { before: null, after: 'the policy source other has no pin in extends.lock.yaml' },
+      },
+    ]);
+    // A commit that changes neither config.yaml nor the lock says nothing of a source it left as unpinned as it was.
+    writeTree(app, { 'README.md': 'x\n' });
+    commitAll(app, 'unrelated');
+    expect(JSON.parse((await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json')).stdout).policy_sources).toEqual([]);
+  });
+
   // The key spelled with an escape holds no `extends` in its text: the look for the word must not pass over it.
   it.each([
     ['in flow style', '"extends"'],

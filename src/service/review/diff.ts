@@ -154,10 +154,13 @@ async function diffWith(
   }
   try {
     // Policy sources (docs/extends.md): each side's pins, read from the cache. Only a side holding the
-    // lock pins any; without one on either side nothing more is read or loaded.
+    // lock pins any; without one on either side, a config.yaml changed between them may name a source
+    // without its pin (the first `extends:`, committed without its lock), which the diff must say. Else
+    // nothing more is read or loaded.
     const locked = (i: 0 | 1, side: Side) => (walk ? walk.holds(i, 'extends.lock.yaml') : side.holdsLock === true);
+    const config = (i: 0 | 1, side: Side) => (walk ? walk.topId(i, 'config.yaml') : side.configId);
     const inherited =
-      locked(0, before) || locked(1, after)
+      locked(0, before) || locked(1, after) || config(0, before) !== config(1, after)
         ? await (await import('../review-extends.ts')).inheritedSides(root, top, prefix, before.info, after.info)
         : undefined;
     return await diffSides(top, request, range, before, after, changed, walk, words, inherited);

@@ -102,6 +102,11 @@ export class RevisionTrees {
     return this.stores[side].top.has(name);
   }
 
+  /** The object id of `name` at the top of one side's store folder, if it holds one. */
+  topId(side: 0 | 1, name: string): string | undefined {
+    return this.stores[side].top.get(name)?.sha;
+  }
+
   /** Whether one side has no store folder (git keeps no empty folder). */
   isEmpty(side: 0 | 1): boolean {
     return this.stores[side].top.size === 0;
@@ -310,6 +315,7 @@ export async function openSide(
     const kinds = new Map<string, PathKind>();
     const paths: string[] = [];
     let holdsLock = false;
+    let holdsConfig = false;
     const projects = new Set<string>();
     const classify = pathClassifier();
     const side: Pick<Side, 'notFolders' | 'misnamed' | 'classify'> = { classify };
@@ -323,6 +329,7 @@ export async function openSide(
         continue;
       }
       if (e.path === 'extends.lock.yaml') holdsLock = true;
+      if (e.path === 'config.yaml' && e.type === 'file') holdsConfig = true;
       const kind = classify(e.path);
       if (kind.kind === 'unknown' && e.type === 'file') noteMisnamed(side, e.path);
       if (!relevant(kind)) continue;
@@ -333,6 +340,7 @@ export async function openSide(
     const { gitBlobId } = await import('../../store/blob-id.ts');
     const files = new Map<string, string>();
     const len = idLength();
+    const config = holdsConfig ? (await source.read(['config.yaml'])).get('config.yaml') : undefined;
     for (const p of paths) {
       const r = bytes.get(p)!;
       files.set(p, r.ok ? gitBlobId(r.bytes, len) : `unreadable:${r.code}`);
@@ -344,6 +352,7 @@ export async function openSide(
       keys: keysOf(files),
       bytes,
       holdsLock,
+      ...(config?.ok ? { configId: gitBlobId(config.bytes, len) } : config ? { configId: `unreadable:${config.code}` } : {}),
       projects,
       ...side,
     };
@@ -371,6 +380,7 @@ export async function openSide(
   const side = emptySide(blobs.size === 0 ? { ...info, missingStore: storePrefix(root, top) } : info);
   for (const [p, e] of blobs) {
     if (p === 'extends.lock.yaml') side.holdsLock = true;
+    if (p === 'config.yaml') side.configId = e.sha;
     addGitFile(side, p, e.unmerged ? `${UNMERGED}:${e.stages ?? ''}` : e.mode, e.sha);
   }
   return side;

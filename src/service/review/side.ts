@@ -38,6 +38,11 @@ export interface Side {
   blobs?: Map<string, GitBlob>;
   /** A working-tree or index side holds `extends.lock.yaml` (not a relevant file, but its pins are compared). */
   holdsLock?: boolean;
+  /**
+   * A working-tree or index side's `config.yaml` blob id, when it holds one: a side that names a source with no pin
+   * (a first `extends:` committed without its lock) holds no lock, and the diff must still read its sources.
+   */
+  configId?: string;
   /** The side's path classifier: the files of one folder share their scope object, as in every whole-store read. */
   classify: (rel: string) => PathKind;
   /** The projects whose folder holds a file on this side, whatever the file (of the folders listed). */
