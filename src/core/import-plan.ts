@@ -15,6 +15,7 @@ import { RESERVED_PROJECT_NAMES } from './names.ts';
 import { looseKey, nearPairs } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
 import { shellPath } from './shell-word.ts';
+import { type StaleImport, staleImports } from './import-stale.ts';
 
 /** One instruction file, read and split (or skipped with the reason). */
 export interface ImportFile {
@@ -34,6 +35,8 @@ export interface ImportFile {
    * not read; `missing` when no file is there (moved or removed), so the agent reads nothing and nothing is imported.
    */
   references?: { line: number; path: string; missing?: true }[];
+  /** The ids its managed block lists (`agents export`'s, which `--replace` puts in place of the lines it took out). */
+  blockIds?: string[];
   /** The project its new project shares files with, as `projects.allow_overlap` lets it (refuseOverlaps). */
   overlaps?: { project: string; paths: readonly string[] };
 }
@@ -84,6 +87,8 @@ export interface ImportPlan {
   files: ImportFile[];
   candidates: PlannedCandidate[];
   projects: PlannedProject[];
+  /** The store's invariants imported from a file read here whose text it no longer says (import-stale.ts). */
+  stale?: StaleImport[];
 }
 
 /** Soft words make a rule a warning; the rest are errors, as `invariant add` defaults. */
@@ -224,6 +229,8 @@ export function planImport(
   store: readonly ScopedInvariant[],
   existing: ReadonlyMap<string, ProjectMeta>,
   projectNames: readonly string[],
+  /** The ids listed by the managed blocks of the instruction files not read (staleImports). */
+  elsewhere: readonly string[] = [],
 ): ImportPlan {
   const { projects, projectOf } = placeProjects(files, existing, projectNames);
   // Each file names the project it lands in (an existing one with its globs, a widened name), as it is shown.
@@ -283,7 +290,7 @@ export function planImport(
       candidates.push(planned);
     }
   }
-  return { files, candidates, projects };
+  return { files, candidates, projects, stale: staleImports(files, store, elsewhere) };
 }
 
 /**

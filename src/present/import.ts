@@ -19,6 +19,7 @@ export function importJson(
   stale: readonly string[] = [],
   preview: readonly (ReplacePreview & { diff: string })[] | null,
   agents: string,
+  pruned: readonly { id: string; path: string }[] | null = null,
 ) {
   return {
     files: plan.files.map((f) => ({
@@ -62,7 +63,46 @@ export function importJson(
         diff: p.diff,
       })) ?? null,
     stale_exports: stale,
+    gone_from_files: plan.stale ?? [],
+    pruned: pruned?.map((r) => ({ id: r.id, path: r.path })) ?? null,
   };
+}
+
+/**
+ * The invariants imported from files read here whose text those files no longer say (plan.stale), and what became of
+ * them: `pruned` null without --prune, `dryRun` for what --prune would do.
+ */
+export function goneFromFilesLines(
+  s: Style,
+  plan: ImportPlan,
+  pruned: readonly { id: string }[] | null,
+  prune: boolean,
+  dryRun: boolean,
+  agents: string,
+): string[] {
+  const gone = plan.stale ?? [];
+  if (gone.length === 0) return [];
+  const removed = new Set(pruned?.map((r) => r.id));
+  const n = gone.length;
+  const lines = [
+    '',
+    s.yellow(
+      `${n} invariant${n === 1 ? '' : 's'} imported from these files ${n === 1 ? 'is' : 'are'} no longer in ${n === 1 ? 'its file' : 'their files'} (edited or removed there since the import):`,
+    ),
+  ];
+  for (const g of gone) {
+    const mark = removed.has(g.id) ? s.red('-') : s.yellow('?');
+    lines.push(`  ${mark} ${g.id}  ${oneLine(g.text)} ${s.dim(`(was ${oneLine(g.file)}:${g.line})`)}`);
+  }
+  if (pruned !== null) lines.push(`${s.green('removed')} ${pruned.length} of them (--prune)`);
+  else if (prune && dryRun) lines.push(`--prune would remove ${n === 1 ? 'it' : 'them'}. Nothing was removed.`);
+  else
+    lines.push(
+      s.dim(
+        `They stay in the store: run the import again with --prune (and --yes) to remove them, or \`${oneLine(agents)} invariant remove ID\` for each.`,
+      ),
+    );
+  return lines;
 }
 
 /**

@@ -15,6 +15,10 @@ import type { ScopedInvariant } from '../core/model.ts';
 import type { OptionWords } from './option-words.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
 import { shellPath } from '../core/shell-word.ts';
+import { exportedEntryIds } from '../core/export.ts';
+import { movesRulesOut } from '../core/import-stale.ts';
+import { MAX_FILE_BYTES } from '../core/parse-core.ts';
+import { readRegularFile } from '../store/read-file.ts';
 
 /** A folder the search outside git could not list, and the system's code for why. */
 export interface Unlisted {
@@ -314,5 +318,20 @@ export async function ignoredSources(
       leftOut: [],
       skipped: `git ignores it (${rule}), so the search reads it no more; ${them} imported from it ${ids.length === 1 ? 'stays' : 'stay'} in the store (${ids.join(', ')}): name it to import it again (${words.agents} import ${shellPath(path)}), or remove ${ids.length === 1 ? 'it' : 'them'} (${words.calls.remove(ids.length === 1 ? ids[0] : undefined)})`,
     };
+  });
+}
+
+/**
+ * The invariant ids the instruction files the import does not read list: `--replace` moves a rule file's rules into
+ * the export's own file (`.cursor/rules/agents-web.mdc`), which an import of the rule file alone does not read, and
+ * they are never taken as gone from their file. Read only when such a rule file is read and others are not.
+ */
+export function blockIdsElsewhere(top: string, all: readonly string[], found: readonly Source[]): string[] {
+  if (!found.some((f) => movesRulesOut(f.kind))) return [];
+  const reading = new Set(found.map((f) => f.rel));
+  return all.flatMap((rel) => {
+    if (reading.has(rel) || instructionKind(rel) === undefined) return [];
+    const r = readRegularFile(join(top, rel), MAX_FILE_BYTES);
+    return r.ok ? exportedEntryIds(new TextDecoder().decode(r.bytes)) : [];
   });
 }

@@ -1,6 +1,6 @@
 import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { AgentsError, UsageError } from '../core/errors.ts';
 import { readUtf8, utf16Mark } from '../core/utf8.ts';
 import {
   nearAfterReview,
@@ -12,6 +12,7 @@ import {
 } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { excerpt } from '../core/markdown-blocks.ts';
+import { exportedEntryIds } from '../core/export.ts';
 import { alwaysApplyProblem, folderGlobProblem, unreadFrontMatter } from '../core/import-front-matter.ts';
 import { type SortedFiles, sortFiles } from '../core/globs.ts';
 import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
@@ -32,8 +33,10 @@ import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ImportWritten } from './import-apply.ts';
 import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
+import type { RemoveResult } from './invariants/types.ts';
 import { optionWords } from './option-words.ts';
 import {
+  blockIdsElsewhere,
   deletedFromTree,
   ignoredSources,
   linkTarget,
@@ -126,7 +129,7 @@ export class ImportService {
       ];
     files = refuseOverlaps(files, projects.meta, projects.names, all, config.projects.allow_overlap);
     const store = [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited];
-    const plan = planImport(files, store, projects.meta, projects.names);
+    const plan = planImport(files, store, projects.meta, projects.names, blockIdsElsewhere(top, all, found));
     this.#stores.set(plan, store);
     return plan;
   }
@@ -383,6 +386,17 @@ export class ImportService {
       candidates: split.candidates,
       leftOut: split.leftOut,
     };
+    // The entries of its managed block: rules --replace moved into the store, not rules gone from the file.
+    const blocks = split.leftOut.filter((l) => l.reason === 'export-block');
+    if (blocks.length > 0)
+      out.blockIds = blocks.flatMap((l) =>
+        exportedEntryIds(
+          lines
+            .slice(l.line - 1, l.end_line)
+            .map((x) => x.replace(/\r$/, ''))
+            .join('\n'),
+        ),
+      );
     // No agent reads front matter in an AGENTS.md (CLAUDE.md…): it hands its lines to the model as text, so a map of
     // keys there (`Important: Never push to main.`) is said as left out, never dropped unseen.
     if (front !== undefined && !FRONT_MATTER_KINDS.has(kind) && Object.keys(front).length > 0) {
@@ -421,6 +435,23 @@ export class ImportService {
   async apply(plan: ImportPlan, chosen: readonly PlannedCandidate[], options: { signal?: AbortSignal } = {}): Promise<ImportWritten> {
     // The writer loads only to write: a dry run, or a review left with nothing kept, never needs it.
     return (await import('./import-apply.ts')).applyImport(this.invariants, this.scopes, plan, chosen, options);
+  }
+
+  /**
+   * `--prune`: removes the invariants the plan found gone from their files (plan.stale), each as `invariant remove`
+   * removes one, under its scope's lock, never committed (as the import's own writes are not). One another writer
+   * removed meanwhile is passed over.
+   */
+  async prune(plan: ImportPlan): Promise<RemoveResult[]> {
+    const out: RemoveResult[] = [];
+    for (const gone of plan.stale ?? []) {
+      try {
+        out.push(await this.invariants.remove(gone.id, { commit: false }));
+      } catch (error) {
+        if (!(error instanceof AgentsError && error.code === 'unknown-id')) throw error;
+      }
+    }
+    return out;
   }
 
   /** `--replace` before anything is written: refuses (exit 1) when the export would leave one of its files alone. */

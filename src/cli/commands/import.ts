@@ -4,13 +4,15 @@ import { type PlannedCandidate, reviewedPlan } from '../../core/import-plan.ts';
 import { IMPORT_KINDS, type ImportKind } from '../../core/import-sources.ts';
 import type { ReplacePreview, ReplaceResult } from '../../service/import-replace.ts';
 import type { ImportWritten } from '../../service/import-apply.ts';
+import type { RemoveResult } from '../../service/invariants/types.ts';
 import type { ReviewState } from '../../tui/import.tsx';
 import { errorSummary } from '../../present/diagnostics.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
-import { importDoneText, importJson, importPreviewText } from '../../present/import.ts';
+import { goneFromFilesLines, importDoneText, importJson, importPreviewText } from '../../present/import.ts';
+import { strandedNotes } from '../../present/invariant-write.ts';
 import { staleExports } from '../stale-exports.ts';
 import { emitDocument } from '../render.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
@@ -18,7 +20,7 @@ import { shellPath, shellWord } from '../../core/shell-word.ts';
 import { safeDiffText } from '../safe-output.ts';
 
 /** What the import wrote, and what --replace did then. */
-type Written = { written: ImportWritten; replaced: ReplaceResult | null };
+type Written = { written: ImportWritten; replaced: ReplaceResult | null; pruned: RemoveResult[] | null };
 
 interface ImportArgs {
   paths?: string[];
@@ -28,6 +30,7 @@ interface ImportArgs {
   dryRun?: boolean;
   yes?: boolean;
   replace?: boolean;
+  prune?: boolean;
   verbose?: boolean;
 }
 
@@ -55,6 +58,10 @@ export default defineCommand<ImportArgs>({
         type: 'boolean',
         describe: "remove the imported lines from their files and let `agents export` write the rules' block in their place",
       })
+      .option('prune', {
+        type: 'boolean',
+        describe: 'remove the invariants imported from the files read whose text the files no longer say (with --yes or --dry-run)',
+      })
       .conflicts('dry-run', 'yes')
       .conflicts('global', 'project'),
   async run(argv, ctx) {
@@ -67,6 +74,12 @@ export default defineCommand<ImportArgs>({
       ...(argv.global ? { global: true } : {}),
     });
     const s = ctx.style;
+    // Removals are never made from a review that does not show them: --dry-run lists them, --yes makes them.
+    if (argv.prune && !argv.yes && !argv.dryRun)
+      throw new UsageError(
+        '--prune removes invariants, which the review does not show: it needs --yes (or --dry-run to list them)',
+        `Run \`${ctx.agentsCommand()} import --dry-run --prune\` to see what it would remove, then the same import with --yes --prune.`,
+      );
     const fresh = plan.candidates.filter((c) => c.status === 'new');
     if (plan.files.length === 0) {
       throw new UsageError(
@@ -89,7 +102,17 @@ export default defineCommand<ImportArgs>({
       }
       const diffs = (preview ?? []).map((p) => p.diff).join('');
       await emitDocument(ctx, importJson(plan, null, null, [], preview, ctx.agentsCommand()), () =>
-        importPreviewText(s, plan, argv.verbose === true, preview, safeDiffText(diffs, Boolean(ctx.io.stdout.isTTY)), ctx.agentsCommand()),
+        [
+          importPreviewText(
+            s,
+            plan,
+            argv.verbose === true,
+            preview,
+            safeDiffText(diffs, Boolean(ctx.io.stdout.isTTY)),
+            ctx.agentsCommand(),
+          ),
+          ...goneFromFilesLines(s, plan, null, argv.prune === true, true, ctx.agentsCommand()),
+        ].join('\n'),
       );
       return EXIT_CODES.ok;
     }
@@ -133,7 +156,9 @@ export default defineCommand<ImportArgs>({
             if (reviewing && !signal.aborted && refusedWhole(error)) return { refused: error };
             throw error;
           }
-          return { written, replaced: argv.replace ? await service.replace(plan, written) : null };
+          // Pruned before --replace, whose export then writes the blocks without them.
+          const pruned = argv.prune ? await service.prune(plan) : null;
+          return { written, pruned, replaced: argv.replace ? await service.replace(plan, written) : null };
         },
         (done) =>
           'refused' in done
@@ -143,7 +168,8 @@ export default defineCommand<ImportArgs>({
       if ('refused' in done) refusal = errorSummary(done.refused);
       else result = done;
     }
-    const { written, replaced } = result;
+    const { written, replaced, pruned } = result;
+    for (const r of pruned ?? []) for (const note of strandedNotes(r, ctx.agentsCommand())) ctx.notice(note);
     for (const p of written.projects) {
       const paths = plan.projects.find((x) => x.name === p)?.paths ?? [];
       ctx.notice(`created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})`);
@@ -157,11 +183,14 @@ export default defineCommand<ImportArgs>({
       );
     }
     // The rules now in the store reach agents only through the export: files it would change are said, as extends update says them.
-    const stale = written.invariants.length > 0 ? await staleExports(ctx) : [];
+    const stale = written.invariants.length > 0 || (pruned?.length ?? 0) > 0 ? await staleExports(ctx) : [];
     // The report says what was written: the candidates as the review left them, not as the files proposed them.
     const done = chosen === fresh ? plan : reviewedPlan(plan, chosen);
-    await emitDocument(ctx, importJson(done, written, replaced, stale, null, ctx.agentsCommand()), () =>
-      importDoneText(s, done, argv.verbose === true, written, replaced, stale, (paths) => again(ctx, argv, paths), ctx.agentsCommand()),
+    await emitDocument(ctx, importJson(done, written, replaced, stale, null, ctx.agentsCommand(), pruned), () =>
+      [
+        importDoneText(s, done, argv.verbose === true, written, replaced, stale, (paths) => again(ctx, argv, paths), ctx.agentsCommand()),
+        ...goneFromFilesLines(s, done, pruned, argv.prune === true, false, ctx.agentsCommand()),
+      ].join('\n'),
     );
     // Lines --replace had to leave (a file of the export's it leaves alone, a file edited since it was read) are a
     // partial import, as a file export leaves alone is a partial export: exit 1, saying what to do, so a script knows.

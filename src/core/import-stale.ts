@@ -1,0 +1,72 @@
+/**
+ * The invariants an import finds gone from their files (docs/import.md, "Rules gone from their files"): imported from a
+ * file this import reads, whose text that file no longer says. Pure: the files' split text and the store in.
+ */
+
+import { exportedEntryId } from './export.ts';
+import type { RuleCandidate } from './import-rules.ts';
+import type { ImportKind } from './import-sources.ts';
+import type { ScopedInvariant } from './model.ts';
+import { textKey } from './normalise.ts';
+
+/** An invariant imported from `file` (at `line`) whose text the file no longer says. */
+export interface StaleImport {
+  id: string;
+  path: string;
+  text: string;
+  file: string;
+  line: number;
+}
+
+/** What staleImports reads of a file: its rules, or nothing when the import skipped it. */
+interface ReadFile {
+  file: string;
+  kind: ImportKind;
+  candidates: readonly RuleCandidate[];
+  skipped?: string;
+  target: { kind: string };
+  blockIds?: readonly string[];
+}
+
+/** Whether `--replace` moves the rules of a file of `kind` into another file, the export's own (`agents-web.mdc`). */
+export function movesRulesOut(kind: ImportKind): boolean {
+  // The kinds whose file `--replace` puts the managed block in, in place of the lines it takes out.
+  return kind !== 'agents-md' && kind !== 'claude-md' && kind !== 'gemini-md' && kind !== 'copilot';
+}
+
+/**
+ * The store's invariants imported from one of `files` whose text that file no longer says, nor names by id (a line
+ * copied out of an exported block, or an entry of the file's own managed block, which `--replace` puts where it took
+ * their lines out: the store is their source then). A rule file of another kind, whose rules `--replace` moves into
+ * the export's own file, is taken as the source of its rules only while it still says one of them whole, and an
+ * invariant the managed block of any file read lists is not stale of it. A file skipped, or read only on request, is
+ * not compared.
+ */
+export function staleImports(
+  files: readonly ReadFile[],
+  store: readonly ScopedInvariant[],
+  /** The ids the managed blocks of the instruction files not read here list. */
+  elsewhere: readonly string[] = [],
+): StaleImport[] {
+  const read = new Map(files.filter((f) => !f.skipped && f.target.kind !== 'skip').map((f) => [f.file, f]));
+  const from = new Map<string, ScopedInvariant[]>();
+  for (const inv of store) {
+    const file = inv.imported_from?.file;
+    if (file === undefined || (inv.scope.kind !== 'global' && inv.scope.kind !== 'project') || !read.has(file)) continue;
+    (from.get(file) ?? from.set(file, []).get(file)!).push(inv);
+  }
+  const anyBlock = new Set([...[...read.values()].flatMap((f) => f.blockIds ?? []), ...elsewhere]);
+  const out: StaleImport[] = [];
+  for (const [file, held] of from) {
+    const f = read.get(file)!;
+    const candidates = f.candidates;
+    const keys = new Set(candidates.map((c) => textKey(c.text)));
+    const named = new Set([...candidates.map((c) => exportedEntryId(c.text)), ...(f.blockIds ?? [])]);
+    const inPlace = !movesRulesOut(f.kind);
+    const says = (inv: ScopedInvariant) => keys.has(textKey(inv.text)) || named.has(inv.id) || (!inPlace && anyBlock.has(inv.id));
+    const whole = new Set(candidates.filter((c) => c.whole).map((c) => textKey(c.text)));
+    if (!inPlace && !held.some((inv) => whole.has(textKey(inv.text)))) continue;
+    for (const inv of held) if (!says(inv)) out.push({ id: inv.id, path: inv.path, text: inv.text, file, line: inv.imported_from!.line });
+  }
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+}

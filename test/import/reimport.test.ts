@@ -1,0 +1,99 @@
+// `agents import` again after the files changed (docs/import.md, "Rules gone from their files"): the invariants
+// imported from a file whose text it no longer says are listed, and removed with --prune; never those --replace moved.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commitAll, gitInit } from '../helpers/git.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
+
+const run = (top: string, ...args: string[]) => runAgents(args, { cwd: top });
+const json = async (top: string, ...args: string[]) => {
+  const r = await run(top, '--format', 'json', ...args);
+  return { ...r, data: JSON.parse(r.stdout) };
+};
+
+function repo(tree: Record<string, string>): string {
+  const top = tempDir('agents-reimport-');
+  gitInit(top);
+  writeTree(top, { '.agents/global/': null, '.agents/projects/': null, '.agents/actions/': null, '.agents/plans/': null, ...tree });
+  return top;
+}
+
+/** The texts of the store's global invariants. */
+async function texts(top: string): Promise<string[]> {
+  const r = await json(top, 'invariant', 'list');
+  return (r.data as { text: string }[]).map((i) => i.text).sort();
+}
+
+const RULES = '# Rules\n\n- Never commit secrets.\n- Use tabs for indentation.\n- Run the tests before pushing.\n';
+
+describe('import again after a file was edited', () => {
+  it('lists what the file no longer says, keeps it without --prune, removes it with --yes --prune, and a third import is clean', async () => {
+    const top = repo({ 'AGENTS.md': RULES });
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    const ids = Object.fromEntries(
+      ((await json(top, 'invariant', 'list')).data as { id: string; text: string }[]).map((i) => [i.text, i.id]),
+    );
+    // One rule edited, one removed, one kept.
+    writeFileSync(join(top, 'AGENTS.md'), '# Rules\n\n- Never commit secrets or tokens.\n- Use tabs for indentation.\n');
+    const gone = [
+      { id: ids['Never commit secrets.'], text: 'Never commit secrets.', file: 'AGENTS.md', line: 3 },
+      { id: ids['Run the tests before pushing.'], text: 'Run the tests before pushing.', file: 'AGENTS.md', line: 5 },
+    ];
+    const dry = await json(top, 'import', '--dry-run', '--prune');
+    expect(dry.code).toBe(0);
+    expect(dry.data.gone_from_files).toMatchObject(gone);
+    expect(dry.data.pruned).toBeNull();
+    // Without --prune they are said and stay.
+    const plain = await json(top, 'import', '--yes');
+    expect(plain.data.gone_from_files).toMatchObject(gone);
+    expect(plain.data.pruned).toBeNull();
+    expect(await texts(top)).toEqual([
+      'Never commit secrets or tokens.',
+      'Never commit secrets.',
+      'Run the tests before pushing.',
+      'Use tabs for indentation.',
+    ]);
+    // A removal the review would not show needs --yes: refused, nothing removed.
+    const refused = await json(top, 'import', '--prune');
+    expect(refused.code).toBe(2);
+    expect(errorOf(refused).code).toBe('usage');
+    expect((await texts(top)).length).toBe(4);
+    const pruned = await json(top, 'import', '--yes', '--prune');
+    expect(pruned.code).toBe(0);
+    expect(pruned.data.pruned.map((p: { id: string }) => p.id)).toEqual(gone.map((g) => g.id));
+    expect(await texts(top)).toEqual(['Never commit secrets or tokens.', 'Use tabs for indentation.']);
+    const third = await json(top, 'import', '--dry-run');
+    expect(third.data.gone_from_files).toEqual([]);
+  });
+
+  it('rules --replace moved into the store are not gone from their file, also once a rule is added to it below the block', async () => {
+    const top = repo({ 'AGENTS.md': RULES });
+    commitAll(top, 'rules');
+    expect((await run(top, 'import', '--yes', '--replace')).code).toBe(0);
+    expect(readFileSync(join(top, 'AGENTS.md'), 'utf8')).not.toContain('- Use tabs for indentation.\n');
+    expect((await json(top, 'import', '--dry-run')).data.gone_from_files).toEqual([]);
+    writeFileSync(join(top, 'AGENTS.md'), `${readFileSync(join(top, 'AGENTS.md'), 'utf8')}\n- Prefer small PRs.\n`);
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    expect((await json(top, 'import', '--dry-run')).data.gone_from_files).toEqual([]);
+    // The rule kept in the file is the file's: edited there, its old text is gone from it.
+    writeFileSync(join(top, 'AGENTS.md'), readFileSync(join(top, 'AGENTS.md'), 'utf8').replace('small PRs', 'small pull requests'));
+    const edited = await json(top, 'import', '--dry-run');
+    expect(edited.data.gone_from_files.map((g: { text: string }) => g.text)).toEqual(['Prefer small PRs.']);
+  });
+
+  it('a Cursor rule whose rules --replace moved into the export file is not their source, also imported alone; a file not read is not compared', async () => {
+    const rule = '---\nalwaysApply: true\n---\n# Style\n\nThis file is about style.\n\n- Use tabs.\n- Never use var.\n';
+    const top = repo({ '.cursor/rules/style.mdc': rule, 'AGENTS.md': RULES });
+    commitAll(top, 'rules');
+    expect((await run(top, 'import', '.cursor/rules/style.mdc', '--yes', '--replace')).code).toBe(0);
+    writeFileSync(join(top, '.cursor/rules/style.mdc'), `${readFileSync(join(top, '.cursor/rules/style.mdc'), 'utf8')}\n- Prefer const.\n`);
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    expect((await json(top, 'import', '--dry-run')).data.gone_from_files).toEqual([]);
+    // AGENTS.md's rules gone from it are not looked for by an import of the Cursor rule alone.
+    writeFileSync(join(top, 'AGENTS.md'), '# Rules\n');
+    expect((await json(top, 'import', '--dry-run', '.cursor/rules/style.mdc')).data.gone_from_files).toEqual([]);
+    expect((await json(top, 'import', '--dry-run')).data.gone_from_files).toHaveLength(3);
+  });
+});

@@ -1,0 +1,51 @@
+// staleImports (src/core/import-stale.ts): which invariants imported from a file the file no longer says.
+import { describe, expect, it } from 'vitest';
+import { staleImports } from '../../src/core/import-stale.ts';
+import type { ImportKind } from '../../src/core/import-sources.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
+
+const G = { kind: 'global' } as const;
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
+const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G3';
+
+const from = (id: string, text: string, file: string, line: number) => scopedInvariant(id, G, text, { imported_from: { file, line } });
+const rule = (text: string, whole = true) => ({ text, line: 1, end_line: 1, whole, tags: [] });
+const file = (name: string, kind: ImportKind, texts: string[], extra: { blockIds?: string[]; skipped?: string } = {}) => ({
+  file: name,
+  kind,
+  target: { kind: 'global' },
+  candidates: texts.map((t) => rule(t)),
+  ...extra,
+});
+
+describe('staleImports', () => {
+  const store = [from(A, 'Use tabs.', 'AGENTS.md', 3), from(B, 'Never push to main.', 'AGENTS.md', 4), scopedInvariant(C, G, 'Own rule.')];
+
+  it('lists what an AGENTS.md no longer says (case and spaces do not count); never an invariant not imported from it', () => {
+    expect(staleImports([file('AGENTS.md', 'agents-md', ['use  TABS.'])], store)).toEqual([
+      { id: B, path: `global/${B}.yaml`, text: 'Never push to main.', file: 'AGENTS.md', line: 4 },
+    ]);
+    // A file that says none of them any more (every rule edited) is still their source.
+    expect(staleImports([file('AGENTS.md', 'agents-md', [])], store).map((s) => s.id)).toEqual([A, B]);
+  });
+
+  it('an id the file names (its managed block, a copied entry) keeps its invariant; a file not read or skipped is not compared', () => {
+    expect(staleImports([file('AGENTS.md', 'agents-md', [], { blockIds: [A, B] })], store)).toEqual([]);
+    expect(staleImports([file('AGENTS.md', 'agents-md', [`Never push to main. (\`${B}\`)`])], store).map((s) => s.id)).toEqual([A]);
+    expect(staleImports([file('CLAUDE.md', 'claude-md', [])], store)).toEqual([]);
+    expect(staleImports([file('AGENTS.md', 'agents-md', [], { skipped: 'it is a binary file' })], store)).toEqual([]);
+  });
+
+  it('a rule file is their source only while it says one of them whole, and any block read, or one elsewhere, keeps them', () => {
+    const cursor = [from(A, 'Use tabs.', '.cursor/rules/s.mdc', 3), from(B, 'Never use var.', '.cursor/rules/s.mdc', 4)];
+    expect(staleImports([file('.cursor/rules/s.mdc', 'cursor', ['Other words.'])], cursor)).toEqual([]);
+    expect(staleImports([file('.cursor/rules/s.mdc', 'cursor', ['Use tabs.'])], cursor).map((s) => s.id)).toEqual([B]);
+    const moved = file('.cursor/rules/agents-global.mdc', 'cursor', [], { blockIds: [B] });
+    expect(staleImports([file('.cursor/rules/s.mdc', 'cursor', ['Use tabs.']), moved], cursor)).toEqual([]);
+    expect(staleImports([file('.cursor/rules/s.mdc', 'cursor', ['Use tabs.'])], cursor, [B])).toEqual([]);
+    // A sentence of a longer paragraph (not whole) does not make the file their source.
+    const part = { ...file('.cursor/rules/s.mdc', 'cursor', []), candidates: [rule('Use tabs.', false)] };
+    expect(staleImports([part], cursor)).toEqual([]);
+  });
+});
