@@ -69,6 +69,34 @@ export async function lsRemote(cwd: string, url: string, ref: string, signal?: A
   return undefined;
 }
 
+/**
+ * The branches and tags a remote holds, sorted, for the refusal of a ref it does not hold (`main` where it has
+ * `master`); undefined when they cannot be listed, which never hides that refusal.
+ */
+export async function remoteRefNames(
+  cwd: string,
+  url: string,
+  signal?: AbortSignal,
+): Promise<{ branches: string[]; tags: string[] } | undefined> {
+  let out: string;
+  try {
+    out = (
+      await runGit(cwd, ['-c', 'protocol.version=2', 'ls-remote', '--heads', '--tags', '--end-of-options', url], undefined, signal)
+    ).toString('utf8');
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return undefined;
+  }
+  const branches = new Set<string>();
+  const tags = new Set<string>();
+  for (const line of out.split('\n')) {
+    const name = line.slice(line.indexOf('\t') + 1);
+    if (name.startsWith('refs/heads/')) branches.add(name.slice('refs/heads/'.length));
+    else if (name.startsWith('refs/tags/')) tags.add(name.slice('refs/tags/'.length).replace(/\^\{\}$/, ''));
+  }
+  return { branches: [...branches].sort(), tags: [...tags].sort() };
+}
+
 /** Creates the bare repository of a source's cache (nothing when it is one already). */
 export async function initBareCache(dir: string, signal?: AbortSignal): Promise<void> {
   await runGit(resolve(dir, '..'), ['init', '--quiet', '--bare', '--end-of-options', dir], undefined, signal);

@@ -12,11 +12,11 @@ import {
   type RefKind,
 } from '../core/extends.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
-import { closestNames } from '../core/closest.ts';
+import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
 import { truncate } from '../core/names.ts';
 import { quoteText } from '../core/plain-text.ts';
 import { GitError, resolveCommit } from '../git/repo.ts';
-import { lsRemote } from '../git/extends.ts';
+import { lsRemote, remoteRefNames } from '../git/extends.ts';
 import {
   pinsFor,
   readExtendsState,
@@ -346,11 +346,20 @@ export class ExtendsService {
           });
         throw error;
       }
-      if (!found)
+      if (!found) {
+        // What the source holds is named: `main` where it has `master`, a tag not pushed yet, are seen at once.
+        const names = await remoteRefNames(this.root, url, signal);
+        const suggestions = names ? closestNames(source.ref, [...names.branches, ...names.tags]) : [];
+        const holds = names ? ` Its branches: ${someNames(names.branches)}; its tags: ${someNames(names.tags)}.` : '';
         throw new AgentsError(`the policy source ${source.name} has no tag or branch ${source.ref}`, EXIT_CODES.usage, {
-          hint: 'Correct `ref:` in config.yaml (a tag, a branch or a full commit id); nothing was written.',
+          hint: hintWithGuess(
+            suggestions,
+            `Correct \`ref:\` of ${source.name} in config.yaml (a tag, a branch or a full commit id); nothing was written.${holds}`,
+          ),
           code: 'extends-unknown-ref',
+          detail: { source: source.name, ref: source.ref, branches: names?.branches ?? null, tags: names?.tags ?? null, suggestions },
         });
+      }
       kind = found.kind;
       commit = found.commit;
       tagObject = found.tagObject;

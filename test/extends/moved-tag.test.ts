@@ -189,6 +189,20 @@ describe('what update says', () => {
     expect(await fetched()).toEqual([0, []]);
   });
 
+  it('a tag or branch the source does not hold is refused naming the branches and tags it holds, and the closest', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const branches = git(policy.bare, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').trim().split('\n');
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v2\n`);
+    const r = await run(app, 'extends', 'update', '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(errorOf(r)).toMatchObject({
+      code: 'extends-unknown-ref',
+      detail: { source: 'policy', ref: 'v2', branches, tags: ['v1'], suggestions: ['v1'] },
+    });
+    expect(existsSync(join(app, LOCK))).toBe(false);
+  });
+
   it('a full commit id the source does not hold is an unknown ref; an unreachable source is not', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);
