@@ -35,9 +35,10 @@ export function movesRulesOut(kind: ImportKind): boolean {
 }
 
 /**
- * The store's invariants imported from one of `files` whose text that file no longer says, nor names by id (a line
- * copied out of an exported block, or an entry of the file's own managed block, which `--replace` puts where it took
- * their lines out: the store is their source then). A rule file of another kind, whose rules `--replace` moves into
+ * The store's invariants imported from one of `files` whose text that file no longer says (nor any other file read,
+ * whose rule the import would otherwise find held and leave unsaid), nor names by id (a line copied out of an
+ * exported block, or an entry of the file's own managed block, which `--replace` puts where it took their lines out:
+ * the store is their source then). A rule file of another kind, whose rules `--replace` moves into
  * the export's own file, is taken as the source of its rules only while it still says one of them whole, and an
  * invariant the managed block of any file read lists is not stale of it. A file skipped, or read only on request, is
  * not compared.
@@ -56,14 +57,15 @@ export function staleImports(
     (from.get(file) ?? from.set(file, []).get(file)!).push(inv);
   }
   const anyBlock = new Set([...[...read.values()].flatMap((f) => f.blockIds ?? []), ...elsewhere]);
+  // A text another file read still says is kept: the import finds it held, writes no copy, and would leave it unsaid.
+  const said = new Set([...read.values()].flatMap((f) => f.candidates.map((c) => textKey(c.text))));
   const out: StaleImport[] = [];
   for (const [file, held] of from) {
     const f = read.get(file)!;
     const candidates = f.candidates;
-    const keys = new Set(candidates.map((c) => textKey(c.text)));
     const named = new Set([...candidates.map((c) => exportedEntryId(c.text)), ...(f.blockIds ?? [])]);
     const inPlace = !movesRulesOut(f.kind);
-    const says = (inv: ScopedInvariant) => keys.has(textKey(inv.text)) || named.has(inv.id) || (!inPlace && anyBlock.has(inv.id));
+    const says = (inv: ScopedInvariant) => said.has(textKey(inv.text)) || named.has(inv.id) || (!inPlace && anyBlock.has(inv.id));
     const whole = new Set(candidates.filter((c) => c.whole).map((c) => textKey(c.text)));
     if (!inPlace && !held.some((inv) => whole.has(textKey(inv.text)))) continue;
     for (const inv of held) if (!says(inv)) out.push({ id: inv.id, path: inv.path, text: inv.text, file, line: inv.imported_from!.line });

@@ -34,6 +34,10 @@ describe('staleImports', () => {
     expect(staleImports([file('AGENTS.md', 'agents-md', [], { blockIds: [A, B] })], store)).toEqual([]);
     expect(staleImports([file('AGENTS.md', 'agents-md', [`Never push to main. (\`${B}\`)`])], store).map((s) => s.id)).toEqual([A]);
     expect(staleImports([file('CLAUDE.md', 'claude-md', [])], store)).toEqual([]);
+    // A text another file read still says stays: the import would write no copy of it.
+    expect(
+      staleImports([file('AGENTS.md', 'agents-md', ['Use tabs.']), file('CLAUDE.md', 'claude-md', ['Never push to main.'])], store),
+    ).toEqual([]);
     expect(staleImports([file('AGENTS.md', 'agents-md', [], { skipped: 'it is a binary file' })], store)).toEqual([]);
   });
 
