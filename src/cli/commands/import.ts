@@ -4,7 +4,7 @@ import { type PlannedCandidate, reviewedPlan } from '../../core/import-plan.ts';
 import { IMPORT_KINDS, type ImportKind } from '../../core/import-sources.ts';
 import type { ReplacePreview, ReplaceResult } from '../../service/import-replace.ts';
 import type { ImportWritten } from '../../service/import-apply.ts';
-import type { RemoveResult } from '../../service/invariants/types.ts';
+import type { RemoveResult } from '../../service/invariant-service.ts';
 import type { ReviewState } from '../../tui/import.tsx';
 import { errorSummary } from '../../present/diagnostics.ts';
 import { defineCommand } from '../command.ts';
