@@ -344,6 +344,24 @@ describe('agents guard check, a pull request range', () => {
     }
   });
 
+  it('refuses a tree on either side of a range as invariant diff refuses it (one parse), the same error and code', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub/a.txt'), 'a\n');
+    commitAll(dir, 'sub');
+    for (const range of ['HEAD:sub..HEAD', 'HEAD..HEAD:sub', 'HEAD^{tree}..HEAD', 'HEAD:sub...HEAD']) {
+      const [check, diff] = await Promise.all(
+        [
+          ['guard', 'check'],
+          ['invariant', 'diff'],
+        ].map((c) => runAgents(['--format', 'json', ...c, range], { cwd: dir })),
+      );
+      // Before, guard check diffed the tree against HEAD and judged every file of the repository as changed.
+      expect([check!.code, errorOf(check!)], range).toEqual([2, errorOf(diff!)]);
+      expect(JSON.parse(check!.stdout).error.message, range).toBe(JSON.parse(diff!.stdout).error.message);
+    }
+  });
+
   it('judges a range ending at a commit by the guards the store held there, not by those of the working tree', async () => {
     const dir = await repo();
     mkdirSync(join(dir, 'secrets'));

@@ -162,11 +162,11 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   // `A^!` and `A^-N` as invariant diff reads them (A^1..A): git would diff a merge only where it differs from every
   // parent, and a commit with no parent here (a shallow clone's) against the working tree, both passing unseen.
   const range = ranges?.parentRange(argv.range);
-  // One revision is one commit against the working tree, resolved as invariant diff resolves it, while git diffs: git
-  // reads some single arguments as other revisions (`X^@`, all of X's parents: none in a shallow clone, `^X`). HEAD is
-  // one, or none yet on an unborn branch, which diffFiles compares as the empty tree.
-  const single = range !== undefined && range !== 'HEAD' && !range.includes('..');
-  const revision = single ? ranges?.checkRange(service.top, range) : undefined;
+  // Each revision the range names is one commit, resolved as invariant diff resolves it (one parse, parseRange), while
+  // git diffs: git reads some arguments as other revisions (`X^@`, all of X's parents: none in a shallow clone, `^X`),
+  // and diffs a tree on either side of `..` (`REV:sub..HEAD`), every file then taken as changed. HEAD alone is one,
+  // or none yet on an unborn branch, which diffFiles compares as the empty tree.
+  const revision = range !== undefined && range !== 'HEAD' ? ranges?.checkRange(service.top, range) : undefined;
   revision?.catch(() => undefined);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
