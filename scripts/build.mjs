@@ -172,6 +172,7 @@ const HOOK_HOLDS = new Set([
   'src/service/guard-service.ts',
   'src/store/discover.ts',
   'src/core/guard-patterns.ts',
+  'src/service/pattern-thread.ts',
 ]);
 
 /**
@@ -291,6 +292,8 @@ const modules = await build({
     'direct-main': 'src/cli/direct-main.ts',
     // The worker threads of a cold `validate` start it by its name (src/validate/check-pool.ts).
     'validate-worker': 'src/validate/check-worker.ts',
+    // The guard hook's pattern thread, started by its path when one run may outlast the hook's deadline (src/service/pattern-thread.ts).
+    'pattern-worker': 'src/service/pattern-worker.ts',
     // What the llm actor takes from undici, imported by the CommonJS bundle (src/enforce/proxy-loader.ts).
     undici: 'src/enforce/undici-entry.ts',
   },

@@ -29,6 +29,23 @@ export function guardProblems(guard: Guard): { kind: GuardKind; index: number; p
 /** A compiled command or content pattern: whether it occurs anywhere in a text. */
 export type TextMatcher = (text: string) => boolean;
 
+/** A pattern compiled by {@link compileRegex}: its matcher, and the size of its program (what one character costs). */
+export type CompiledPattern = TextMatcher & { readonly size: number };
+
+/**
+ * Nanoseconds one character costs the engine for each instruction of a pattern's program, at most: the highest of the
+ * heavy patterns measured was 13 (docs/adr/0607-one-pattern-run-bounded-by-a-worker.md), doubled for a slower machine.
+ */
+export const NS_PER_CHARACTER_INSTRUCTION = 100;
+
+/**
+ * Whether one run of a pattern of `size` instructions over `characters` of text may outlast `msLeft`: the engine's
+ * time is linear in both, so the product bounds it. Such a run is made where it can be stopped (the hook's worker).
+ */
+export function runMayOutlast(characters: number, size: number, msLeft: number): boolean {
+  return (characters * size * NS_PER_CHARACTER_INSTRUCTION) / 1e6 >= msLeft;
+}
+
 /**
  * Compiles an RE2 pattern (a valid one: `validate` refuses the others) into an
  * unanchored search over the whole text: `^` and `$` hold only at its real
@@ -37,11 +54,24 @@ export type TextMatcher = (text: string) => boolean;
  * nor memory needs windows (the hook's input is at most 16 MiB). A line may
  * end in CRLF or CR as well as LF.
  */
-export function compileRegex(pattern: string): TextMatcher {
+export function compileRegex(pattern: string): CompiledPattern {
   const re = RE2JS.compile(pattern);
   // RE2's `$` holds before "\n" only: a file written with CRLF (or CR) line ends is searched again with "\n" ones, so
   // that `(?m)^DEBUG=true$` holds there too. A second search can only add a match, never take one away.
-  return (text) => re.matcher(text).find() || (text.includes('\r') && re.matcher(text.replace(/\r\n?/g, '\n')).find());
+  const matcher = (text: string) => re.matcher(text).find() || (text.includes('\r') && re.matcher(text.replace(/\r\n?/g, '\n')).find());
+  return Object.assign(matcher, { size: programSize(re) });
+}
+
+/** The longest program RE2 compiles (its parser's limit on a repeat's size), taken where re2js does not say a program's. */
+const LARGEST_PROGRAM = 100_000;
+
+/**
+ * The number of instructions of a compiled pattern's program, read from re2js's compiled form (not part of its typed
+ * API: a later version that moves it is taken at the largest size, so that a long text goes to the worker).
+ */
+function programSize(re: RE2JS): number {
+  const inst = (re as unknown as { re2Input?: { prog?: { inst?: unknown } } }).re2Input?.prog?.inst;
+  return Array.isArray(inst) && inst.length > 0 ? inst.length : LARGEST_PROGRAM;
 }
 
 /** A compiled write glob: whether a repository-relative path matches it. */

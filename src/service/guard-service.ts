@@ -13,6 +13,7 @@ import { type ClientAction, GuardTimeout } from '../core/guard-clients.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import { actionProjects, evaluateGuards, patternsNeeded, type GuardAction, type GuardIndex, type GuardVerdict } from '../core/guard.ts';
 import { GuardMatchers } from '../core/guard-matchers.ts';
+import type { TextMatcher } from '../core/guard-patterns.ts';
 import { guardReason } from '../core/guard-reason.ts';
 import { reservedReason } from '../core/guard-reserved.ts';
 import { indexFits } from '../core/guard-index-shape.ts';
@@ -247,18 +248,23 @@ export class GuardService {
       return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved, this.options.agents), plan };
     }
     return this.judged(action, async (index) => {
-      const m =
-        matchers ??
-        new GuardMatchers(
-          patternsNeeded(index, action) ? (await import('../core/guard-patterns.ts')).compileRegex : undefined,
-          // Before each run of the engine: a long text meeting many patterns stops at the hook's deadline between them.
-          () => stopPast(this.options.deadline),
-        );
+      const m = matchers ?? new GuardMatchers(await this.patternEngine(index, action), () => stopPast(this.options.deadline));
       const verdict = evaluateGuards(index, action, this.clock(), m);
       return verdict.decisive
         ? { verdict, reason: guardReason(verdict.decisive, index.plan, index.planProject, this.options.agents), plan: index.plan }
         : { verdict, plan: index.plan };
     });
+  }
+
+  /**
+   * The regular-expression engine `action` needs, loaded only then: under the hook's deadline, one whose long runs are
+   * made in a thread the hook can leave at it (pattern-thread.ts); the GuardMatchers stops between runs at the deadline.
+   */
+  private async patternEngine(index: GuardIndex, action: GuardAction): Promise<((pattern: string) => TextMatcher) | undefined> {
+    if (!patternsNeeded(index, action)) return undefined;
+    const { deadline } = this.options;
+    if (deadline !== undefined) return (await import('./pattern-thread.ts')).boundedRegex(deadline);
+    return (await import('../core/guard-patterns.ts')).compileRegex;
   }
 
   /**

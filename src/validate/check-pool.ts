@@ -3,10 +3,9 @@
 // reasons in docs/adr/0070-cold-validation-on-worker-threads.md). Each batch's facts are handed on in the order
 // of the files, whichever thread checked them, so a report never depends on
 // the number of threads.
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtWorker } from '../store/built-worker.ts';
 import { WorkingTreeSource } from '../store/tree-source.ts';
 import type { BatchOptions, CheckedFile } from './check-file.ts';
 import type { WorkerBatch, WorkerSetup } from './check-worker.ts';
@@ -33,15 +32,6 @@ export function threadsFor(files: number, jobs: number | undefined): number {
   return Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_WORKERS, Math.ceil(files / BATCH_FILES)));
 }
 
-/** The built worker (dist/validate-worker.js), beside this module or one folder up (from dist/chunks/); undefined when running from the sources. */
-function workerFile(): URL | undefined {
-  for (const rel of ['./validate-worker.js', '../validate-worker.js']) {
-    const url = new URL(rel, import.meta.url);
-    if (existsSync(fileURLToPath(url))) return url;
-  }
-  return undefined;
-}
-
 /**
  * Reads and checks `paths` (working-tree files of `root`) and hands each
  * batch's results to `onBatch`, in order: batch 0 first, then 1, … With
@@ -64,7 +54,7 @@ export async function checkFiles(
   const here = (start: number, end: number) => checkBatch(tree, paths.slice(start, end), kinds.slice(start, end), options);
   // The event loop turns between pieces of this thread's work, so a progress display updates, Ctrl-C is heard and workers get their next batch.
   const turn = () => new Promise((resolve) => setImmediate(resolve));
-  const url = threads > 1 ? workerFile() : undefined;
+  const url = threads > 1 ? builtWorker('validate-worker.js') : undefined;
   if (url === undefined) {
     for (let start = 0; start < paths.length; start += BATCH_FILES) {
       onBatch(start, await here(start, Math.min(paths.length, start + BATCH_FILES)));

@@ -159,3 +159,41 @@ describe('agents guard hook, a bound above the time the clients give it', () => 
     expect(long.problem).toBeUndefined();
   });
 });
+
+describe('agents guard hook, one pattern run longer than its bound', () => {
+  /** A Write of about 2 MB of prose ending in `end`. */
+  const write = (dir: string, end: string) =>
+    JSON.stringify({
+      session_id: 's1',
+      cwd: dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: 'notes.txt', content: `${'lorem ipsum dolor sit amet consectetur adipiscing\n'.repeat(40_000)}${end}` },
+    });
+
+  it('is stopped at the bound in its thread and answered by guard.on_error, logged, not left to the client', async () => {
+    // About two minutes in one thread over this text (docs/adr/0607-one-pattern-run-bounded-by-a-worker.md): before,
+    // the run held the hook's only thread, and its timer, until the client had let the call through.
+    const dir = await guardedRepo({ content: ['((\\w+\\s*){1,30}\\d*){1,30}[xq]{2}'] });
+    const env = { AGENTS_GUARD_TIMEOUT_MS: '4000' };
+    const denied = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: write(dir, 'done'), env });
+    expect([denied.code, denied.stdout], denied.stderr).toEqual([2, '']);
+    expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'deny', tool: 'Write' });
+
+    writeFileSync(join(dir, '.agents/config.yaml'), 'version: 1\nguard:\n  on_error: allow\n');
+    const allowed = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: write(dir, 'done'), env });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'allow', tool: 'Write' });
+  }, 60_000);
+
+  it('decides by the thread answer when the run ends in time: a match denies, no match says nothing', async () => {
+    // A program of thousands of instructions over 2 MB goes to the thread; its literal start makes the run itself short.
+    const dir = await guardedRepo({ content: ['zq(\\w+\\s*){1,300}!'] });
+    const denied = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: write(dir, 'zqabc def!') });
+    expect(denied.code, denied.stderr).toBe(0);
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const passed = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: write(dir, 'zqabc def') });
+    expect([passed.code, passed.stdout], passed.stderr).toEqual([0, '']);
+    expect(lastAudit(dir)).toMatchObject({ decision: 'none', tool: 'Write' });
+  }, 60_000);
+});

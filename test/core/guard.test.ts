@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { buildGuardIndex, evaluateGuards, type GuardAction, patternsNeeded } from '../../src/core/guard.ts';
 import { GuardMatchers, requiredLiteral } from '../../src/core/guard-matchers.ts';
 import { guardReason } from '../../src/core/guard-reason.ts';
-import { compileRegex, guardProblems, regexProblem } from '../../src/core/guard-patterns.ts';
+import { compileRegex, guardProblems, regexProblem, runMayOutlast } from '../../src/core/guard-patterns.ts';
 import { reservedReason } from '../../src/core/guard-reserved.ts';
 import { hasUnsafe } from '../../src/core/plain-text.ts';
 import type { Guard, Scope, ScopedInvariant, Severity } from '../../src/core/model.ts';
@@ -446,6 +446,22 @@ describe('patterns', () => {
     const key = `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(6000)}\n-----END PRIVATE KEY-----\n`;
     expect(compileRegex('(?s)-----BEGIN PRIVATE KEY-----.*-----END PRIVATE KEY-----')(`${'#'.repeat(MiB - 5000)}${key}`)).toBe(true);
     expect(compileRegex('(a+)+$')(`${'a'.repeat(2 * MiB)}!`)).toBe(false);
+  });
+  it('a pattern knows the size of its program, which with the text decides whether one run may outlast the time left', () => {
+    const [simple, heavy] = [compileRegex('(?i)password\\s*='), compileRegex('((\\w+\\s*){1,30}\\d*){1,30}[xq]{2}')];
+    // Read from re2js's compiled form: a version that moved it would take every program at the largest size.
+    expect(simple.size).toBeGreaterThan(5);
+    expect(simple.size).toBeLessThan(50);
+    expect(heavy.size).toBeGreaterThan(100 * simple.size);
+    const bound = 20_000;
+    // The hook's common call: a few KB under the whole bound stays in the hook's thread, whatever the pattern.
+    expect(runMayOutlast(4096, heavy.size, bound)).toBe(false);
+    // 8 MiB against a simple pattern stays there too; 2 MB against the heavy one does not.
+    expect(runMayOutlast(8 << 20, simple.size, bound)).toBe(false);
+    expect(runMayOutlast(2_000_000, heavy.size, bound)).toBe(true);
+    // The time left decides: the same run goes to the thread once little is left, and always once none is.
+    expect(runMayOutlast(2_000_000, simple.size, 100)).toBe(true);
+    expect(runMayOutlast(1, 1, 0)).toBe(true);
   });
   it('a line that ends in CRLF or CR ends where `$` holds, as one that ends in LF does', () => {
     for (const text of ['PORT=1\nDEBUG=true\nX=2\n', 'PORT=1\r\nDEBUG=true\r\nX=2\r\n', 'PORT=1\rDEBUG=true\rX=2\r'])
