@@ -163,6 +163,27 @@ function argumentsText(value: unknown): string {
   }
   return out.join('');
 }
+
+/**
+ * The texts the content guards read in a tool's other arguments: their JSON (a pattern written against a key sees it),
+ * and their string values as written, one a line, since any of them may be what the tool writes. In the JSON a quote,
+ * a backslash or a line break is escaped, so `password="…"` or `(?m)^DEBUG=true$` met no text a tool wrote under a key
+ * not known here (`data`, a list of files each with its `content`). Collected without recursion, as the JSON is.
+ */
+function argumentTexts(value: unknown): string[] {
+  const strings: string[] = [];
+  const todo: unknown[] = [value];
+  while (todo.length > 0) {
+    const v = todo.pop();
+    if (typeof v === 'string') strings.push(v);
+    else if (typeof v === 'object' && v !== null) {
+      const values = Array.isArray(v) ? v : Object.values(v);
+      for (let i = values.length - 1; i >= 0; i--) todo.push(values[i]);
+    }
+  }
+  return strings.length > 0 ? [argumentsText(value), strings.join('\n')] : [argumentsText(value)];
+}
+
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
 /**
@@ -332,7 +353,7 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
         const other = Object.entries(edit).filter(
           ([key, v]) => !(EDIT_TEXT_KEYS.includes(key) && typeof v === 'string') && !REPLACED_KEYS.includes(key),
         );
-        if (other.length > 0) texts.push(argumentsText(Object.fromEntries(other)));
+        if (other.length > 0) texts.push(...argumentTexts(Object.fromEntries(other)));
       }
     }
   // The other arguments are looked at by content guards too: a tool that names no file writes none, but its text (an
@@ -348,7 +369,7 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
         (key === 'edits' && editsRead)
       ),
   );
-  if (rest.length > 0) texts.push(argumentsText(Object.fromEntries(rest)));
+  if (rest.length > 0) texts.push(...argumentTexts(Object.fromEntries(rest)));
   // A command meets the command guards whatever else the tool names: a `path` beside it (the folder to run it in, a
   // file it reads) does not make its command one no guard sees.
   const parts = command !== undefined ? { paths, texts, command, ...commandFolders(command) } : { paths, texts };
@@ -408,7 +429,7 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
       const given = input.tool_input ?? {};
       const ti = typeof given === 'string' ? parsedOrUndefined(given) : given;
       if (typeof ti !== 'object' || ti === null || Array.isArray(ti))
-        return { ...base, tool, paths: [], texts: [typeof given === 'string' ? given : argumentsText(given)], blocking: true };
+        return { ...base, tool, paths: [], texts: typeof given === 'string' ? [given] : argumentTexts(given), blocking: true };
       return { ...base, tool, ...toolParts(tool, ti as Json), blocking: true };
     }
     if (event === 'beforeReadFile') return { ...base, tool: 'Read', paths: [], texts: [], blocking: false };

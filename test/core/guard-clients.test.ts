@@ -3,6 +3,7 @@ import { clientAnswer, errorAnswer } from '../../src/core/guard-answers.ts';
 import { UsageError } from '../../src/core/errors.ts';
 import { detectClient, GuardInputError, parseClientInput } from '../../src/core/guard-clients.ts';
 import { patchParts } from '../../src/core/guard-scripts.ts';
+import { compileRegex } from '../../src/core/guard-patterns.ts';
 
 // Hook inputs in the shapes the clients send: Claude Code 2.1, Codex CLI 0.171 and Gemini CLI 0.61 as
 // captured from real runs; Cursor's from its hooks documentation.
@@ -87,7 +88,7 @@ describe('every captured input shape becomes one action', () => {
     ['claude Bash', claudeBash, { client: 'claude', tool: 'Bash', paths: [], texts: [], command: 'rm -rf build' }],
     ['claude Edit', claudeEdit, { client: 'claude', tool: 'Edit', paths: ['src/a.ts'], texts: ['b'] }],
     ['claude MultiEdit', claudeMultiEdit, { client: 'claude', tool: 'MultiEdit', paths: ['src/a.ts'], texts: ['b1', 'b2'] }],
-    ['claude MCP tool', claudeMcp, { client: 'claude', tool: 'mcp__db__drop_table', paths: [], texts: ['{"table":"users"}'] }],
+    ['claude MCP tool', claudeMcp, { client: 'claude', tool: 'mcp__db__drop_table', paths: [], texts: ['{"table":"users"}', 'users'] }],
     ['codex Bash', codexBash, { client: 'codex', tool: 'Bash', paths: [], command: 'rm -rf build' }],
     ['codex apply_patch', codexPatch, { client: 'codex', tool: 'apply_patch', paths: ['protected/secret.txt'], texts: ['x'] }],
     [
@@ -106,7 +107,11 @@ describe('every captured input shape becomes one action', () => {
       cursorShell,
       { client: 'cursor', tool: 'Shell', command: 'npm install express', cwd: '/home/dev/proj/app' },
     ],
-    ['cursor beforeMCPExecution', cursorMcp, { client: 'cursor', tool: 'database_query', texts: ['{"query":"DROP TABLE users"}'] }],
+    [
+      'cursor beforeMCPExecution',
+      cursorMcp,
+      { client: 'cursor', tool: 'database_query', texts: ['{"query":"DROP TABLE users"}', 'DROP TABLE users'] },
+    ],
     // An MCP filesystem server's write names its file, as through the other clients' PreToolUse: the write guards see it.
     [
       'cursor beforeMCPExecution of a file tool',
@@ -164,11 +169,11 @@ describe('every captured input shape becomes one action', () => {
     // The text it replaces (`needle`) is the file's already; its other arguments are looked at as well.
     expect(serena('replace_content', { relative_path: 'protected/a.pem', needle: 'x', repl: 'AKIA', mode: 'literal' })).toMatchObject({
       paths: ['protected/a.pem'],
-      texts: ['AKIA', '{"mode":"literal"}'],
+      texts: ['AKIA', '{"mode":"literal"}', 'literal'],
     });
     expect(serena('replace_symbol_body', { name_path: 'f', relative_path: 'src/a.ts', body: 'AKIA' })).toMatchObject({
       paths: ['src/a.ts'],
-      texts: ['AKIA', '{"name_path":"f"}'],
+      texts: ['AKIA', '{"name_path":"f"}', 'f'],
     });
     expect(serena('delete_lines', { relative_path: 'protected/a.pem', start_line: 1, end_line: 2 }).paths).toEqual(['protected/a.pem']);
     for (const tool of [
@@ -219,7 +224,7 @@ describe('every captured input shape becomes one action', () => {
     const answer = { ...claudeWrite, tool_name: 'StructuredOutput', tool_input: { results: [{ response: 'DROP TABLE users' }] } };
     expect(parseClientInput(JSON.stringify(answer))).toMatchObject({ tool: 'StructuredOutput', paths: [], texts: [] });
     const mcp = { ...claudeWrite, tool_name: 'mcp__db__StructuredOutput', tool_input: { sql: 'DROP TABLE users' } };
-    expect(parseClientInput(JSON.stringify(mcp)).texts).toEqual(['{"sql":"DROP TABLE users"}']);
+    expect(parseClientInput(JSON.stringify(mcp)).texts).toEqual(['{"sql":"DROP TABLE users"}', 'DROP TABLE users']);
   });
 
   it("names both files of a move (the MCP filesystem server's move_file), and a write tool's destination", () => {
@@ -237,22 +242,38 @@ describe('every captured input shape becomes one action', () => {
 
   it('takes the arguments beside the file of a tool that holds its text under no known key, as the content written', () => {
     const data = { ...claudeWrite, tool_name: 'mcp__store__put_file', tool_input: { path: 'notes.md', data: 'AKIA' } };
-    expect(parseClientInput(JSON.stringify(data))).toMatchObject({ paths: ['notes.md'], texts: ['{"data":"AKIA"}'] });
+    expect(parseClientInput(JSON.stringify(data))).toMatchObject({ paths: ['notes.md'], texts: ['{"data":"AKIA"}', 'AKIA'] });
     const listed = {
       ...claudeWrite,
       tool_name: 'mcp__docs__write',
       tool_input: { path: 'notes.md', content: [{ type: 'text', text: 'AKIA' }] },
     };
-    expect(parseClientInput(JSON.stringify(listed))).toMatchObject({ texts: ['{"content":[{"type":"text","text":"AKIA"}]}'] });
+    expect(parseClientInput(JSON.stringify(listed))).toMatchObject({
+      texts: ['{"content":[{"type":"text","text":"AKIA"}]}', 'text\nAKIA'],
+    });
     const remove = { ...claudeWrite, tool_name: 'mcp__fs__delete_file', tool_input: { path: 'notes.md' } };
     expect(parseClientInput(JSON.stringify(remove))).toMatchObject({ paths: ['notes.md'], texts: [] });
   });
 
+  it('matches the strings of those arguments as written: a quote, a backslash or a line break escaped in their JSON hides nothing', () => {
+    const files = [{ path: 'settings.py', content: 'X = 1\nDEBUG=true\npassword = "hunter2!"\npath = C:\\Windows\n' }];
+    const input = { ...claudeWrite, tool_name: 'mcp__github__push_files', tool_input: { repo: 'r', branch: 'main', files } };
+    const { texts } = parseClientInput(JSON.stringify(input));
+    // Before, each met only the JSON text, where the line breaks are `\n` and the quotes `\"`.
+    for (const pattern of ['(?m)^DEBUG=true$', 'password = "[^"]+"', 'C:\\\\Windows'])
+      expect(
+        texts.some((t) => compileRegex(pattern)(t)),
+        pattern,
+      ).toBe(true);
+    // A pattern written against the arguments' JSON still meets it.
+    expect(texts.some((t) => compileRegex('"branch":"main"')(t))).toBe(true);
+  });
+
   it('takes the arguments beside a text it knows as well: a `content` the tool drops does not hide its `data`', () => {
     const decoy = { ...claudeWrite, tool_name: 'mcp__store__put_file', tool_input: { path: 'notes.md', content: 'hi', data: 'AKIA' } };
-    expect(parseClientInput(JSON.stringify(decoy))).toMatchObject({ paths: ['notes.md'], texts: ['hi', '{"data":"AKIA"}'] });
+    expect(parseClientInput(JSON.stringify(decoy))).toMatchObject({ paths: ['notes.md'], texts: ['hi', '{"data":"AKIA"}', 'AKIA'] });
     const named = { ...claudeWrite, tool_name: 'mcp__x__post', tool_input: { text: 'hi', payload: 'AKIA' } };
-    expect(parseClientInput(JSON.stringify(named)).texts).toEqual(['hi', '{"payload":"AKIA"}']);
+    expect(parseClientInput(JSON.stringify(named)).texts).toEqual(['hi', '{"payload":"AKIA"}', 'AKIA']);
     // An edit's replaced text is the file's already: removing a key is no write of it.
     const edit = { ...claudeWrite, tool_name: 'Edit', tool_input: { file_path: 'a', old_string: 'AKIA', new_string: '' } };
     expect(parseClientInput(JSON.stringify(edit)).texts).toEqual(['']);
@@ -316,7 +337,11 @@ describe('every captured input shape becomes one action', () => {
       tool_name: 'mcp__notes__edit',
       tool_input: { path: 'notes.md', edits: [{ oldText: 'AKIA', newText: 'b', content: 'aws_key=AKIAABCDEFGHIJKLMNOP' }] },
     };
-    expect(parseClientInput(JSON.stringify(other)).texts).toEqual(['b', '{"content":"aws_key=AKIAABCDEFGHIJKLMNOP"}']);
+    expect(parseClientInput(JSON.stringify(other)).texts).toEqual([
+      'b',
+      '{"content":"aws_key=AKIAABCDEFGHIJKLMNOP"}',
+      'aws_key=AKIAABCDEFGHIJKLMNOP',
+    ]);
   });
 
   it.each(['shell', 'local_shell', 'Bash', 'exec_command'])(
@@ -353,20 +378,20 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(search)).dir).toBeUndefined();
   });
 
-  it('reads arguments nested however deep as their JSON text (the model writes them), for any client', () => {
+  it('reads arguments nested however deep as their JSON text and their strings (the model writes them), for any client', () => {
     const n = 200_000;
     const deep = `{"a":${'['.repeat(n)}"AKIAABCDEFGHIJKLMNOP"${']'.repeat(n)}}`;
     for (const input of [
       `{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"mcp__x__y","tool_input":${deep}}`,
       `{"hook_event_name":"beforeMCPExecution","conversation_id":"c","workspace_roots":["/p"],"tool_name":"q","tool_input":${deep}}`,
     ])
-      expect(parseClientInput(input).texts).toEqual([deep]);
+      expect(parseClientInput(input).texts).toEqual([deep, 'AKIAABCDEFGHIJKLMNOP']);
   });
 
-  it("gives a tool's arguments as JSON.stringify writes them", () => {
+  it("gives a tool's arguments as JSON.stringify writes them, and their strings as written", () => {
     const args = { a: 1, b: [1, -0.5e10, { c: 'x"y\u2028\n', d: null, e: true }], f: {}, g: [], ['__proto__']: [3] };
     const raw = `{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"mcp__x__y","tool_input":${JSON.stringify(args)}}`;
-    expect(parseClientInput(raw).texts).toEqual([JSON.stringify(JSON.parse(raw).tool_input)]);
+    expect(parseClientInput(raw).texts).toEqual([JSON.stringify(JSON.parse(raw).tool_input), 'x"y\u2028\n']);
   });
 
   it('names each folder a command changes to (cd, pushd), as written: relative, absolute or from the home folder', () => {
