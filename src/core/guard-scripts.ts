@@ -42,6 +42,14 @@ const APPLY_PATCH_CD = /(?:^|[\s;&|(])cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&;|]+))
 const CHANGE_FOLDER = /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
 
 /**
+ * A program's own option naming the folder it works in, which runs it there without a `cd`: `git -C DIR`, `make -C DIR`
+ * (`--directory=DIR`), `env -C DIR` (`--chdir`), `terraform -chdir=DIR`, `npm --prefix DIR`, `yarn --cwd DIR`, `pnpm
+ * --dir DIR`. Read in any command: another program's `-C` (`grep -C 3`) only adds a folder, whose guards then judge
+ * the command too, the side a guard errs on.
+ */
+const PROGRAM_FOLDER = /(?:^|[\s;&|('"`])(?:-C|--(?:directory|chdir|cwd|prefix|dir)=?|-chdir=)\s*(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
+
+/**
  * The shell word that starts at `at` of `script` as the shell reads it: its pieces in quotes and out of them joined
  * (`"sec"rets`, `sec''rets` and `sec\rets` are `secrets`), the quotes and escapes taken off; variables are not
  * expanded (docs/guard.md). Read by hand, not by a regular expression, whose backtracking ran out of stack on a word
@@ -89,15 +97,26 @@ function wordAt(script: string, at: number): string {
  * `cd` that failed leaves the script where it was). `~` and `~user` are home folders to the shell: a fresh start, as an
  * absolute folder is.
  */
-function scriptFolders(script: string): string[] {
+function scriptFolders(script: string, programs = false): string[] {
   const folders = new Set<string>(['']);
   const to = (from: string, dir: string) => (from === '' || dir.startsWith('~') ? dir : joinPath(from, dir));
   let here = '';
   // Where the script is when each word is read whole: a later `cd` goes on from there, not only from the first pieces.
   let hereByWords = '';
   let changes = 0;
-  for (const m of script.matchAll(CHANGE_FOLDER)) {
+  // With `programs`, the folders a program's own option runs it in too (PROGRAM_FOLDER), where the script is then;
+  // they change no folder for what follows.
+  const runs = programs ? [...script.matchAll(PROGRAM_FOLDER)].map((m) => ({ m, run: true })) : [];
+  const steps = [...[...script.matchAll(CHANGE_FOLDER)].map((m) => ({ m, run: false })), ...runs].sort((a, b) => a.m.index - b.m.index);
+  for (const { m, run } of steps) {
     const dir = m[1] ?? m[2] ?? m[3]!;
+    if (run) {
+      const word = wordAt(script, m.index + m[0].length - (m[3] === undefined ? dir.length + 2 : dir.length));
+      // A folder named past any path's length is none the program enters: it fails there, as a `cd` would.
+      for (const f of [to(here, dir), to(hereByWords, word)]) if (f.length <= LONGEST_PATH) folders.add(f);
+      if (++changes > MAX_FOLDER_CHANGES) throw tooManyFolders(changes);
+      continue;
+    }
     // The whole word too, where quotes inside it (`"sec"rets`) make it another folder than its first piece: the
     // folder the shell goes to. The first piece stays a folder it may be in: a script in quotes (`bash -c "cd DIR"`)
     // ends the word at its closing quote, which the whole word would run on past.
@@ -111,16 +130,20 @@ function scriptFolders(script: string): string[] {
     if (hereByWords !== here) folders.add(hereByWords);
     // Each folder is judged by the file system's paths: a script of thousands of changes, or of a folder named past any
     // system's limit, held the hook past its time (and the client's, which then lets the call through unlogged).
-    if (++changes > MAX_FOLDER_CHANGES || here.length > LONGEST_PATH)
-      throw new UsageError(
-        changes > MAX_FOLDER_CHANGES
-          ? `the command changes folder more than ${MAX_FOLDER_CHANGES} times (cd, pushd): too many folders to judge each in the hook's time`
-          : `the command changes to a folder named in more than ${LONGEST_PATH} characters, which no system enters`,
-        'Run it as shorter commands, each in the folder it works in.',
-      );
+    if (++changes > MAX_FOLDER_CHANGES || here.length > LONGEST_PATH) throw tooManyFolders(changes);
     folders.add(here).add(dir);
   }
   return [...folders];
+}
+
+/** A script of more changes of folder than the hook judges in its time, or of a folder no system enters. */
+function tooManyFolders(changes: number): UsageError {
+  return new UsageError(
+    changes > MAX_FOLDER_CHANGES
+      ? `the command changes folder more than ${MAX_FOLDER_CHANGES} times (cd, pushd, -C): too many folders to judge each in the hook's time`
+      : `the command changes to a folder named in more than ${LONGEST_PATH} characters, which no system enters`,
+    'Run it as shorter commands, each in the folder it works in.',
+  );
 }
 
 /** How many changes of folder (`cd`, `pushd`) a command may make: each folder it may run in is judged by itself. */
@@ -152,7 +175,7 @@ export function patchPathsIn(command: string, paths: readonly string[]): string[
 
 /** The folders a command changes to ({@link scriptFolders}), for a hook's action (`cds`): none when it changes to none. */
 export function commandFolders(command: string): { cds?: string[] } {
-  const cds = scriptFolders(command).filter((f) => f !== '');
+  const cds = scriptFolders(command, true).filter((f) => f !== '');
   return cds.length > 0 ? { cds } : {};
 }
 

@@ -394,6 +394,29 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(raw).texts).toEqual([JSON.stringify(JSON.parse(raw).tool_input), 'x"y\u2028\n']);
   });
 
+  it("names the folder a program's own option runs it in (git -C, make -C, env -C, -chdir=, --prefix, --cwd), from where the script is then", () => {
+    const bash = (command: string) => parseClientInput(JSON.stringify({ ...claudeWrite, tool_name: 'Bash', tool_input: { command } }));
+    for (const command of [
+      'make -C services/billing deploy',
+      'make --directory=services/billing deploy',
+      'env -C services/billing make deploy',
+      'env --chdir services/billing make deploy',
+      'git -C "services/billing" push',
+      'terraform -chdir=services/billing apply',
+      'npm --prefix services/billing run deploy',
+      'yarn --cwd services/billing deploy',
+      'pnpm --dir services/billing deploy',
+    ])
+      expect(bash(command).cds, command).toContain('services/billing');
+    // From the folder a `cd` before it went to; and it changes no folder for what follows.
+    expect(bash('cd services && make -C billing deploy').cds).toContain('services/billing');
+    expect(bash('make -C services/billing && cd app').cds).toEqual(expect.arrayContaining(['services/billing', 'app']));
+    expect(bash('make -C services/billing && cd app').cds).not.toContain('services/billing/app');
+    // A name longer than any path is no folder the program enters, and makes the call no less decidable.
+    expect(bash(`make -C ${'a'.repeat(5000)} deploy`).cds).toBeUndefined();
+    expect(bash('make deploy').cds).toBeUndefined();
+  });
+
   it('names each folder a command changes to (cd, pushd), as written: relative, absolute or from the home folder', () => {
     const bash = (command: string) => parseClientInput(JSON.stringify({ ...claudeWrite, tool_name: 'Bash', tool_input: { command } }));
     expect(bash('cd ~/repo/secrets && rm x').cds).toEqual(['~/repo/secrets']);
