@@ -106,8 +106,10 @@ function scriptFolders(script: string, programs = false): string[] {
   let changes = 0;
   // With `programs`, the folders a program's own option runs it in too (PROGRAM_FOLDER), where the script is then;
   // they change no folder for what follows.
-  const runs = programs ? [...script.matchAll(PROGRAM_FOLDER)].map((m) => ({ m, run: true })) : [];
-  const steps = [...[...script.matchAll(CHANGE_FOLDER)].map((m) => ({ m, run: false })), ...runs].sort((a, b) => a.m.index - b.m.index);
+  // No more of each than make too many: a script of millions is refused after the first ones, not read whole first.
+  const runs = programs ? first(script.matchAll(PROGRAM_FOLDER), MAX_FOLDER_CHANGES + 1).map((m) => ({ m, run: true })) : [];
+  const cds = first(script.matchAll(CHANGE_FOLDER), MAX_FOLDER_CHANGES + 1).map((m) => ({ m, run: false }));
+  const steps = [...cds, ...runs].sort((a, b) => a.m.index - b.m.index);
   for (const { m, run } of steps) {
     const dir = m[1] ?? m[2] ?? m[3]!;
     if (run) {
@@ -134,6 +136,13 @@ function scriptFolders(script: string, programs = false): string[] {
     folders.add(here).add(dir);
   }
   return [...folders];
+}
+
+/** The first `n` items of `items`, the rest not read. */
+function first<T>(items: Iterable<T>, n: number): T[] {
+  const out: T[] = [];
+  for (const item of items) if (out.push(item) >= n) break;
+  return out;
 }
 
 /** A script of more changes of folder than the hook judges in its time, or of a folder no system enters. */
