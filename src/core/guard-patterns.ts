@@ -33,8 +33,8 @@ export type TextMatcher = (text: string) => boolean;
 export type CompiledPattern = TextMatcher & { readonly size: number };
 
 /**
- * Nanoseconds one character costs the engine for each instruction of a pattern's program, at most: the highest of the
- * heavy patterns measured was 13 (docs/adr/0607-one-pattern-run-bounded-by-a-worker.md), doubled for a slower machine.
+ * Nanoseconds one character costs the engine for each instruction of a pattern's program, at most: the highest measured
+ * was 43, on a loaded machine (docs/adr/0607-one-pattern-run-bounded-by-a-worker.md), a little more than doubled.
  */
 export const NS_PER_CHARACTER_INSTRUCTION = 100;
 

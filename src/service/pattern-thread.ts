@@ -9,10 +9,16 @@ import { Worker } from 'node:worker_threads';
 import { GuardTimeout } from '../core/guard-clients.ts';
 import { type CompiledPattern, compileRegex, runMayOutlast, type TextMatcher } from '../core/guard-patterns.ts';
 import { builtWorker } from '../store/built-worker.ts';
-import type { PatternRun } from './pattern-worker.ts';
 
 /** The answers the worker writes in the shared cell (pattern-worker.ts): none yet, no match, a match, a failure. */
-const [PENDING, NO_MATCH, MATCH] = [0, 1, 2];
+export const [PENDING, NO_MATCH, MATCH, FAILED] = [0, 1, 2, 3];
+
+/** One run posted to the worker: the pattern, the text, and the cell its answer goes in. */
+export interface PatternRun {
+  pattern: string;
+  text: string;
+  answer: SharedArrayBuffer;
+}
 
 /**
  * compileRegex for a run bounded by `deadline` (ms since the epoch): a run that {@link runMayOutlast} the time left is

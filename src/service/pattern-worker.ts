@@ -3,21 +3,15 @@
 // deadline. Built as its own file (dist/pattern-worker.js).
 import { parentPort } from 'node:worker_threads';
 import { compileRegex } from '../core/guard-patterns.ts';
-
-/** One run: the pattern, the text, and the cell the answer goes in (pattern-thread.ts's RUN_* values). */
-export interface PatternRun {
-  pattern: string;
-  text: string;
-  answer: SharedArrayBuffer;
-}
+import { FAILED, MATCH, NO_MATCH, type PatternRun } from './pattern-thread.ts';
 
 parentPort!.on('message', ({ pattern, text, answer }: PatternRun) => {
   const cell = new Int32Array(answer);
   let value: number;
   try {
-    value = compileRegex(pattern)(text) ? 2 : 1;
+    value = compileRegex(pattern)(text) ? MATCH : NO_MATCH;
   } catch {
-    value = 3;
+    value = FAILED;
   }
   Atomics.store(cell, 0, value);
   Atomics.notify(cell, 0);
