@@ -27,7 +27,8 @@ import { writerMark } from './lock-owner.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
 import { readRegularFile } from './read-file.ts';
-import { makeFolders, removeEmptyUpTo, writeAll } from './write-all.ts';
+import { generationFile } from './generation.ts';
+import { makeFolders, removeEmptyUpTo, replaceCacheFile, writeAll } from './write-all.ts';
 
 /** Every write below (and the batch's and the lock's) starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
 export function assertMine(root: string): void {
@@ -347,16 +348,32 @@ export function failedPartWay(error: unknown, written: readonly string[], rerun:
   });
 }
 
-/** Removes one file of the store, durably. */
+/**
+ * Removes one file of the store, durably. The store's write generation moves on first: a reader that listed the
+ * folder a move (or an add) just wrote before it was written, and lists this one after the removal, finds the
+ * generation changed and reads again (settled-read.ts), rather than answering a store without the file.
+ */
 export function removeFile(root: string, rel: string): void {
   assertMine(root);
   assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
+  advanceGeneration(root);
   try {
     unlinkSync(join(root, rel));
     fsyncDir(dirname(join(root, rel)));
   } catch (error) {
     throw writeFailure(error, rel);
   }
+}
+
+/**
+ * Replaces the store's write generation (generation.ts) with a token no writer wrote before. A cache's write: a git
+ * folder that cannot be written (outside git there is none) leaves readers as they were before generations.
+ */
+export function advanceGeneration(root: string): void {
+  const file = generationFile(root);
+  if (file === undefined) return;
+  const token = `${process.pid}.${randomBytes(8).toString('hex')}`;
+  replaceCacheFile(file, (fd) => writeAll(fd, token));
 }
 
 /**

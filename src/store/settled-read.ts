@@ -1,22 +1,31 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { isVanished } from './read-plan.ts';
+import type { TreeSource } from './tree-source.ts';
 
 /**
- * How many times a read of the store is made, whole, while a file it listed is gone when it is read (a concurrent
- * `invariant remove` or `move`): past that, the vanished file is reported as before.
+ * How many times a read of the store is made, whole, while a writer changed it under the read (a file it listed gone
+ * when it is read, or the write generation moved on): past that, the last read is answered, a vanished file reported.
  */
 export const READ_ATTEMPTS = 4;
 
 /**
  * Runs `read` (a listing, then the reads of what it listed) again from its start while what it found names a file
- * that vanished between the two, so that its answer is one moment of the store: never a file read as absent (a move
- * seen half-way would shorten the set in silence), never an error for a writer's moment. The common case, nothing
- * vanished, reads once and only looks over the findings.
+ * that vanished between the two, or while the store's write generation (generation.ts) changed during it, so that its
+ * answer is one moment of the store: never a file read as absent (a move seen half-way, or made whole between the
+ * listings of its two folders, would shorten the set in silence), never an error for a writer's moment. The common
+ * case, no writer, reads once, looks over the findings and reads the generation twice.
  */
-export async function settledRead<T>(read: (last: boolean) => Promise<T>, found: (t: T) => readonly Diagnostic[]): Promise<T> {
+export async function settledRead<T>(
+  source: Pick<TreeSource, 'generation'>,
+  read: (last: boolean, moved: () => boolean) => Promise<T>,
+  found: (t: T) => readonly Diagnostic[],
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    // `last`: no read follows this one, so a reader that may stop short at a vanished file (validate) goes on to the end.
-    const got = await read(attempt >= READ_ATTEMPTS);
-    if (attempt >= READ_ATTEMPTS || !found(got).some(isVanished)) return got;
+    const before = source.generation?.();
+    // `moved`: whether a writer took a file away since this read began (a read may stop short then: validate does).
+    const moved = () => source.generation?.() !== before;
+    // `last`: no read follows this one, so a reader that may stop short goes on to the end.
+    const got = await read(attempt >= READ_ATTEMPTS, moved);
+    if (attempt >= READ_ATTEMPTS || (!found(got).some(isVanished) && !moved())) return got;
   }
 }

@@ -4,6 +4,7 @@ import { InvalidStoreError, UsageError } from '../core/errors.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { isLinkedFolder, linkedFolder } from './no-links.ts';
+import { generationFile, readGeneration } from './generation.ts';
 import { fileExists, type ParseCache, type ParseKeeping } from './parse-cache.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
 
@@ -65,6 +66,11 @@ export interface TreeSource {
   >;
   /** Sources whose files' parses are kept between runs (parse-cache.ts); absent: every file is read and parsed. @internal */
   readonly parses?: ParseKeeping | undefined;
+  /**
+   * Sources writers change while they are read (the working tree): the store's write generation now (generation.ts),
+   * which a writer replaces before it takes a file away. Absent for a tree no one writes (the index, a revision).
+   */
+  generation?(): string;
 }
 
 function entryType(d: Dirent): EntryType {
@@ -179,6 +185,8 @@ export class WorkingTreeSource implements TreeSource {
   /** @internal */
   readonly parses: ParseKeeping | undefined;
   readonly #now: () => number;
+  /** The generation's file, found on the first read (the git folder does not move during a run); null until then. */
+  #generation: string | undefined | null = null;
 
   constructor(
     readonly root: string,
@@ -193,6 +201,11 @@ export class WorkingTreeSource implements TreeSource {
       stamps: async (paths) => this.stamps(paths),
       exists: (file) => fileExists(`${root}/${file}`),
     };
+  }
+
+  generation(): string {
+    if (this.#generation === null) this.#generation = generationFile(this.root);
+    return readGeneration(this.#generation);
   }
 
   /**

@@ -37,15 +37,20 @@ export interface ValidateReport {
  * shadows, references, schema copies and modelines.
  */
 export function validateTree(tree: TreeSource, options: ValidateOptions = {}): Promise<ValidateReport> {
-  // A file listed and gone when read (a concurrent remove or move) is a writer's moment: the tree is validated again, whole.
+  // A file listed and gone when read, or a file taken away during the read (a concurrent remove or move), is a
+  // writer's moment: the tree is validated again, whole.
   return settledRead(
-    (last) => validateOnce(tree, options, last),
+    tree,
+    (last, moved) => validateOnce(tree, options, last, moved),
     (r) => r.diagnostics,
   );
 }
 
-/** One validation of `tree`; unless `last`, it stops once its files are read if one of them vanished (it is read again). */
-async function validateOnce(tree: TreeSource, options: ValidateOptions, last: boolean): Promise<ValidateReport> {
+/**
+ * One validation of `tree`; unless `last`, it stops once its files are read if one of them vanished or a writer took
+ * a file away meanwhile (`moved`): it is validated again.
+ */
+async function validateOnce(tree: TreeSource, options: ValidateOptions, last: boolean, moved: () => boolean): Promise<ValidateReport> {
   const source = new RecordingSource(tree);
   // `--profile`: each step timed (performance.now is a global; nothing is timed without a listener).
   const onTime = options.onTime;
@@ -83,7 +88,7 @@ async function validateOnce(tree: TreeSource, options: ValidateOptions, last: bo
   const facts = await readFacts(source, tree, jobs, cache, options);
   for (const f of facts) if (f.d) diagnostics.push(...f.d);
   timed('files');
-  if (!last && diagnostics.some(isVanished))
+  if (!last && (diagnostics.some(isVanished) || moved()))
     return { source: source.description, entries, files: 0, diagnostics, usedIds: () => new Set<string>() };
 
   const plans = new Map<string, Plan>();

@@ -1,8 +1,9 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src/service/guard-build.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
+import { readFolders } from '../../src/store/read.ts';
 import { type ReadResult, type TreeEntry, WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 import { MOVING_ID, movingStore } from './moving-store.ts';
@@ -104,5 +105,52 @@ describe('the guard during a move, while both copies stand and the old one is ma
   it('the guard index: built from the destination copy', async () => {
     const { index } = await buildIndex(moving(), null, new Date(), () => ({}));
     expect(JSON.stringify(index)).toContain(A);
+  });
+});
+
+/** The working tree, where `write` runs once, right after the first listing of `folder`. */
+class ListedThenWritten extends WorkingTreeSource {
+  constructor(
+    root: string,
+    private readonly folder: string,
+    private write: (() => Promise<unknown>) | undefined,
+  ) {
+    super(root);
+  }
+  override async list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]> {
+    const listed = await super.list(dir, options);
+    if (dir === this.folder && this.write) {
+      const write = this.write;
+      this.write = undefined;
+      await write();
+    }
+    return listed;
+  }
+}
+
+describe('a reader racing an invariant move made whole between its listings of the two folders', () => {
+  /** A store in a repository's working tree (its git folder made by hand: nothing here runs git). */
+  const inGit = () => {
+    const root = testStore({
+      'projects/api/project.yaml': 'paths: ["api/**"]\n',
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Keep the API stable'),
+    });
+    mkdirSync(join(dirname(root), '.git'));
+    return root;
+  };
+
+  it('the move advances the write generation: the reader reads again and finds the invariant at its new place', async () => {
+    const root = inGit();
+    const move = () => new InvariantService(root).move(A, { project: 'api' });
+    const snap = await readFolders(new ListedThenWritten(root, 'projects/api', move), ['projects/api', 'projects/web']);
+    expect(snap.diagnostics).toStrictEqual([]);
+    expect(snap.invariants.map((i) => i.path)).toStrictEqual([`projects/api/${A}.yaml`]);
+  });
+
+  it('readers write nothing: a store no writer removed from has no generation, and reads once', async () => {
+    const root = inGit();
+    const snap = await readFolders(new WorkingTreeSource(root), ['projects/api', 'projects/web']);
+    expect(snap.invariants.map((i) => i.path)).toStrictEqual([`projects/web/${A}.yaml`]);
+    expect(existsSync(join(dirname(root), '.git/agents'))).toBe(false);
   });
 });

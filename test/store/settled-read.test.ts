@@ -115,3 +115,94 @@ describe('a reader racing a writer that removes a file it listed', () => {
     expect(source.lists).toBe(1);
   });
 });
+
+const TO = `projects/api/${B}.yaml`;
+
+/**
+ * A store in memory where `invariant move` of B (projects/web to projects/api) runs whole, `moves` times, right after
+ * a reader lists projects/api and before it lists projects/web: no file it listed vanishes, but the move advances the
+ * store's write generation, as removeFile does. `generation: false`: a source that keeps none (a git tree).
+ */
+class UnseenMoveSource extends MemorySource {
+  /** The listings of projects/api: one a read. */
+  lists = 0;
+  #generation = 0;
+  constructor(
+    private readonly files: Record<string, Spec>,
+    private moves: number,
+    keeps = true,
+  ) {
+    super(files);
+    if (!keeps) this.generation = undefined;
+  }
+  generation?: () => string = () => String(this.#generation);
+  override async list(dir = '', options?: { recursive?: boolean }): Promise<TreeEntry[]> {
+    if (dir === 'projects/api') this.lists++;
+    const all = (await super.list(dir, options)).filter((e) => e.path.startsWith(`${dir}/`) && !e.path.slice(dir.length + 1).includes('/'));
+    if (dir === 'projects/api' && this.moves > 0) {
+      this.moves--;
+      const from = this.files[OLD] === undefined ? TO : OLD;
+      this.files[from === OLD ? TO : OLD] = this.files[from]!;
+      this.#generation++;
+      delete this.files[from];
+    }
+    return all;
+  }
+}
+
+const apart = (): Record<string, Spec> => ({ 'projects/api/': null, [OLD]: `${PML}id: ${B}\ntext: Keep the API stable\n` });
+
+describe('a reader racing a move made whole between its listings of the two folders', () => {
+  it('the generation moved on: read again, and the invariant is found at its new place', async () => {
+    const source = new UnseenMoveSource(apart(), 1);
+    const snap = await readFolders(source, ['projects/api', 'projects/web']);
+    expect(snap.diagnostics).toStrictEqual([]);
+    expect(snap.invariants.map((i) => i.path)).toStrictEqual([TO]);
+    expect(source.lists).toBe(2);
+  });
+
+  it('a source without a generation (a git tree, which no writer changes) reads once', async () => {
+    const source = new UnseenMoveSource(apart(), 1, false);
+    await readFolders(source, ['projects/api', 'projects/web']);
+    expect(source.lists).toBe(1);
+  });
+
+  it('a store whose generation keeps moving is read a bounded number of times, and the last read answered', async () => {
+    const source = new UnseenMoveSource(apart(), 100);
+    await readFolders(source, ['projects/api', 'projects/web']);
+    expect(source.lists).toBe(READ_ATTEMPTS);
+  });
+});
+
+/** A source whose generation moves on during its first `moves` listings of the whole store, which then miss B. */
+class ShortListingSource extends MemorySource {
+  lists = 0;
+  #generation = 0;
+  constructor(
+    files: Record<string, Spec>,
+    private moves: number,
+  ) {
+    super(files);
+  }
+  generation = () => String(this.#generation);
+  override async list(dir = '', options?: { recursive?: boolean }): Promise<TreeEntry[]> {
+    this.lists++;
+    const all = await super.list(dir, options);
+    if (this.moves === 0) return all;
+    this.moves--;
+    this.#generation++;
+    return all.filter((e) => e.path !== OLD);
+  }
+}
+
+describe('validate racing a move made whole during its listing', () => {
+  it('validates again: the invariant is in the tree it checked, and the checks of content run once', async () => {
+    const names: string[] = [];
+    const source = new ShortListingSource(store(), 1);
+    const report = await validateTree(source, { onCheck: (name) => names.push(name) });
+    expect(report.entries.map((e) => e.path)).toContain(OLD);
+    expect(source.lists).toBe(2);
+    const listing = CHECKS.filter((c) => c.stage === 'listing').map((c) => c.name);
+    expect(names.sort()).toStrictEqual([...CHECKS.map((c) => c.name), ...listing].sort());
+  });
+});
