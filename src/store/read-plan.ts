@@ -20,9 +20,18 @@ export function unlistedFolder(path: string, unreadable: string): Diagnostic | u
 /** The end of the message of a file listed and gone when it was read: a writer's moment, not a problem of the store. */
 const VANISHED = ' vanished while it was read';
 
-/** Whether `d` says a file vanished between its listing and its read (settled-read.ts reads the store again then). */
+/** The end of the message of a plan.yaml asked for and missing when read: its plan may have been removed meanwhile. */
+const PLAN_UNREAD = ' has no plan.yaml when it is read';
+
+/**
+ * Whether `d` says a file vanished between its listing and its read (settled-read.ts reads the store again then): a
+ * file listed, or a plan's plan.yaml asked for once its folder was listed (a plan removed meanwhile is then no plan).
+ */
 export function isVanished(d: Diagnostic): boolean {
-  return d.code === 'file-unreadable' && d.line === 0 && d.message.endsWith(VANISHED);
+  return (
+    d.line === 0 &&
+    ((d.code === 'file-unreadable' && d.message.endsWith(VANISHED)) || (d.code === 'plan-missing' && d.message.endsWith(PLAN_UNREAD)))
+  );
 }
 
 /** Diagnostic for a file the source could not give us. */
@@ -32,7 +41,7 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
       return pathError(
         'plan-missing',
         file,
-        `plan folder ${file.slice(0, -'plan.yaml'.length)} has no plan.yaml`,
+        `plan folder ${file.slice(0, -'plan.yaml'.length)}${PLAN_UNREAD}`,
         'Restore plan.yaml, or remove the folder if the plan is gone.',
       );
     }

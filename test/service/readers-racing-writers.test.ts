@@ -3,8 +3,10 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src/service/guard-build.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
+import { PlanService } from '../../src/service/plan-service.ts';
 import { readFolders } from '../../src/store/read.ts';
 import { type ReadResult, type TreeEntry, WorkingTreeSource } from '../../src/store/tree-source.ts';
+import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 import { MOVING_ID, movingStore } from './moving-store.ts';
 
@@ -152,5 +154,14 @@ describe('a reader racing an invariant move made whole between its listings of t
     const snap = await readFolders(new WorkingTreeSource(root), ['projects/api', 'projects/web']);
     expect(snap.invariants.map((i) => i.path)).toStrictEqual([`projects/web/${A}.yaml`]);
     expect(existsSync(join(dirname(root), '.git/agents'))).toBe(false);
+  });
+});
+
+describe('plan list racing the removal of a plan it listed', () => {
+  it('the plan removed after the listing of plans/: the store after the removal, not plan-missing', async () => {
+    const root = exampleStore();
+    const remove = async () => rmSync(join(root, 'plans', EXAMPLE_PLAN), { recursive: true });
+    const plans = new PlanService(new InvariantService(root, {}, new ListedThenWritten(root, 'plans', remove)));
+    expect(await plans.list()).toStrictEqual([]);
   });
 });

@@ -206,3 +206,51 @@ describe('validate racing a move made whole during its listing', () => {
     expect(names.sort()).toStrictEqual([...CHECKS.map((c) => c.name), ...listing].sort());
   });
 });
+
+const P = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+const Q = '01JDQ6X5Z8W4N3B2C1D0E9F8GA';
+const planYaml = (id: string) => `id: ${id}\naction: deploy/web\ngoal: Ship it\ncreated_at: 2026-01-01T00:00:00Z\n`;
+
+/** plans/ holding P and Q, where P is removed (its folder, whole) right after the first listing of plans/. */
+class RemovedPlanSource extends MemorySource {
+  lists = 0;
+  constructor(private readonly files: Record<string, Spec>) {
+    super(files);
+  }
+  override async list(dir = '', options?: { recursive?: boolean }): Promise<TreeEntry[]> {
+    this.lists++;
+    const all = (await super.list(dir, options)).filter((e) => e.path.startsWith(`${dir}/`) && !e.path.slice(dir.length + 1).includes('/'));
+    for (const path of Object.keys(this.files)) if (path.startsWith(`plans/${P}`)) delete this.files[path];
+    return all;
+  }
+}
+
+describe('a reader of plans racing the removal of a plan it listed', () => {
+  const plans = (): Record<string, Spec> => ({
+    [`plans/${P}/plan.yaml`]: planYaml(P),
+    [`plans/${Q}/plan.yaml`]: planYaml(Q),
+  });
+
+  it('readAllPlans reads the store after the removal: the other plan, no plan-missing', async () => {
+    const source = new RemovedPlanSource(plans());
+    const snap = await readAllPlans(source);
+    expect(snap.diagnostics).toStrictEqual([]);
+    expect([...snap.plans.keys()]).toStrictEqual([Q]);
+    expect(source.lists).toBe(2);
+  });
+
+  it('readFolders of the plan: no plan half read, and no plan-missing', async () => {
+    const files = plans();
+    files[`plans/${P}/violations/${A}.yaml`] = 'id: x\n';
+    const snap = await readFolders(new RemovedPlanSource(files), [`plans/${P}`]);
+    expect(snap.diagnostics).toStrictEqual([]);
+    expect([...snap.plans.keys()]).toStrictEqual([]);
+  });
+
+  it('a plan folder that holds no plan.yaml is still plan-missing, after the bounded reads', async () => {
+    const source = new MovingSource({ [`plans/${P}/`]: null, [`plans/${Q}/plan.yaml`]: planYaml(Q) }, 0);
+    const snap = await readAllPlans(source);
+    expect(snap.diagnostics.map((d) => [d.code, d.file])).toStrictEqual([['plan-missing', `plans/${P}/plan.yaml`]]);
+    expect(source.lists).toBe(READ_ATTEMPTS);
+  });
+});

@@ -8,6 +8,7 @@ import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { readPlanRecords } from '../../src/store/read-records.ts';
 import { readWaivers } from '../../src/store/read-waivers.ts';
 import { readStore } from '../../src/store/read.ts';
+import { READ_ATTEMPTS } from '../../src/store/settled-read.ts';
 import { FactsCache } from '../../src/validate/cache.ts';
 import { keyDigest } from '../../src/validate/content-hash.ts';
 import { reusedInvariantIds } from '../../src/validate/checks/ids.ts';
@@ -1776,20 +1777,22 @@ describe('validateTree', () => {
           file: `plans/${P}/plan.yaml`,
           line: 0,
           col: 0,
-          message: `plan folder plans/${P}/ has no plan.yaml`,
+          message: `plan folder plans/${P}/ has no plan.yaml when it is read`,
           hint: 'Restore plan.yaml, or remove the folder if the plan is gone.',
         },
       ],
       usedIds: [`${A}`, `${B}`, `${C}`, `${P}`],
     });
-    expect(progress).toStrictEqual([
+    // plan.yaml listed and missing when read may be a plan removed meanwhile: the tree is read again, READ_ATTEMPTS times.
+    const round = [
       ['read', 1, 4],
       ['read', 2, 4],
       ['read', 3, 4],
       ['read', 4, 4],
       ['check', 1, 2],
       ['check', 2, 2],
-    ]);
+    ];
+    expect(progress).toStrictEqual(Array.from({ length: READ_ATTEMPTS }, () => round).flat());
   });
 
   it('from a source that knows blob ids: files the cache knows are not read again, schema copies included', async () => {
