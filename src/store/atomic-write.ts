@@ -369,7 +369,7 @@ export function removeFile(root: string, rel: string): void {
  * Replaces the store's write generation (generation.ts) with a token no writer wrote before. A cache's write: a git
  * folder that cannot be written (outside git there is none) leaves readers as they were before generations.
  */
-export function advanceGeneration(root: string): void {
+function advanceGeneration(root: string): void {
   const file = generationFile(root);
   if (file === undefined) return;
   const token = `${process.pid}.${randomBytes(8).toString('hex')}`;
