@@ -3,17 +3,29 @@
 import { classifyPath } from '../core/layout.ts';
 import type { Scope } from '../core/model.ts';
 import { isUlid } from '../core/names.ts';
+import { settledRead } from './settled-read.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 
-/** The invariant files of a tree, known by their names alone (nothing parsed): the id, path and scope of each. */
-export async function invariantFiles(tree: TreeSource): Promise<{ id: string; path: string; scope: Scope }[]> {
-  const found: { id: string; path: string; scope: Scope }[] = [];
-  for (const entry of await tree.list('', { recursive: true })) {
-    if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
-    const kind = classifyPath(entry.path);
-    if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
-  }
-  return found;
+/**
+ * The invariant files of a tree, known by their names alone (nothing parsed): the id, path and scope of each. Listed
+ * again while a writer took a file away during the listing (settled-read.ts): a move made whole between the walk's
+ * visits of its two folders would leave the id out, and an existing invariant would be said unknown.
+ */
+export function invariantFiles(tree: TreeSource): Promise<{ id: string; path: string; scope: Scope }[]> {
+  return settledRead(
+    tree,
+    async () => {
+      const found: { id: string; path: string; scope: Scope }[] = [];
+      for (const entry of await tree.list('', { recursive: true })) {
+        if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
+        const kind = classifyPath(entry.path);
+        if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
+      }
+      return found;
+    },
+    // Nothing is read, so nothing vanishes: only the generation says a writer passed.
+    () => [],
+  );
 }
 
 /** The plans of a tree, known by their folders' names alone (nothing parsed): each folder of plans/ named by an id, sorted. */

@@ -157,6 +157,39 @@ describe('a reader racing an invariant move made whole between its listings of t
   });
 });
 
+/**
+ * The working tree, where a real `invariant move` runs whole during the first walk of the whole store, which passes
+ * the new folder before the copy is written and the old one after it is removed: that walk lists neither copy.
+ */
+class WalkMissesMove extends WorkingTreeSource {
+  constructor(
+    root: string,
+    private move: (() => Promise<unknown>) | undefined,
+  ) {
+    super(root);
+  }
+  override async list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]> {
+    if (dir !== '' || !options?.recursive || !this.move) return super.list(dir, options);
+    const move = this.move;
+    this.move = undefined;
+    await move();
+    return (await super.list(dir, options)).filter((e) => !e.path.endsWith(`/${A}.yaml`));
+  }
+}
+
+describe('invariant show racing a move made whole during its look-up of the id', () => {
+  it('the look-up lists the store again: the invariant is shown at its new place, not an unknown id', async () => {
+    const root = testStore({
+      'projects/api/project.yaml': 'paths: ["api/**"]\n',
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Keep the API stable'),
+    });
+    mkdirSync(join(dirname(root), '.git'));
+    const move = () => new InvariantService(root).move(A, { project: 'api' });
+    const shown = await new InvariantService(root, {}, new WalkMissesMove(root, move)).show(A);
+    expect(shown.invariant.path).toBe(`projects/api/${A}.yaml`);
+  });
+});
+
 describe('plan list racing the removal of a plan it listed', () => {
   it('the plan removed after the listing of plans/: the store after the removal, not plan-missing', async () => {
     const root = exampleStore();
