@@ -178,7 +178,8 @@ export async function standingAt(
 
 /**
  * One read of a store (listed, then its files read), made again whole while a file it listed vanished before it was
- * read, or a writer took a file away during it (settled-read.ts); added to `into` only once settled, so that no half of a moment stays in it.
+ * read, or a writer took a file away during it (settled-read.ts); added to `into` only once settled, so that no half
+ * of a moment stays in it.
  */
 async function settled(
   source: TreeSource,
