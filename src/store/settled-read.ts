@@ -1,10 +1,12 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
+import { storeChanged } from '../core/errors.ts';
 import { isVanished } from './read-plan.ts';
 import type { TreeSource } from './tree-source.ts';
 
 /**
  * How many times a read of the store is made, whole, while a writer changed it under the read (a file it listed gone
- * when it is read, or the write generation moved on): past that, the last read is answered, a vanished file reported.
+ * when it is read, or the write generation moved on): past that, a vanished file is reported, and a generation that
+ * moved on during the last read too is `store-changed`, never an answer that may lack a moved file.
  */
 export const READ_ATTEMPTS = 4;
 
@@ -26,6 +28,14 @@ export async function settledRead<T>(
     const moved = () => source.generation?.() !== before;
     // `last`: no read follows this one, so a reader that may stop short goes on to the end.
     const got = await read(attempt >= READ_ATTEMPTS, moved);
-    if (attempt >= READ_ATTEMPTS || (!found(got).some(isVanished) && !moved())) return got;
+    const vanished = found(got).some(isVanished);
+    if (!vanished && !moved()) return got;
+    if (attempt < READ_ATTEMPTS) continue;
+    if (vanished) return got;
+    throw storeChanged(
+      `the store changed during each of its ${READ_ATTEMPTS} reads: a writer kept taking files away`,
+      'Nothing was read whole. Run the command again once the writes are done.',
+      { changed: ['./'], reads: READ_ATTEMPTS },
+    );
   }
 }

@@ -167,9 +167,17 @@ describe('a reader racing a move made whole between its listings of the two fold
     expect(source.lists).toBe(1);
   });
 
-  it('a store whose generation keeps moving is read a bounded number of times, and the last read answered', async () => {
+  it('a store whose generation keeps moving is read a bounded number of times, and what vanished in the last is reported', async () => {
     const source = new UnseenMoveSource(apart(), 100);
-    await readFolders(source, ['projects/api', 'projects/web']);
+    const snap = await readFolders(source, ['projects/api', 'projects/web']);
+    expect(snap.diagnostics.map((d) => d.code)).toStrictEqual(['file-unreadable']);
+    expect(source.lists).toBe(READ_ATTEMPTS);
+  });
+
+  it('a generation that stops moving by the last read answers that read', async () => {
+    const source = new UnseenMoveSource(apart(), READ_ATTEMPTS - 1);
+    const snap = await readFolders(source, ['projects/api', 'projects/web']);
+    expect(snap.invariants).toHaveLength(1);
     expect(source.lists).toBe(READ_ATTEMPTS);
   });
 });
@@ -204,6 +212,12 @@ describe('validate racing a move made whole during its listing', () => {
     expect(source.lists).toBe(2);
     const listing = CHECKS.filter((c) => c.stage === 'listing').map((c) => c.name);
     expect(names.sort()).toStrictEqual([...CHECKS.map((c) => c.name), ...listing].sort());
+  });
+
+  it('a listing that a move shortens in every read is store-changed, never a report of the store without it', async () => {
+    const source = new ShortListingSource(store(), 100);
+    await expect(validateTree(source)).rejects.toMatchObject({ code: 'store-changed', exitCode: 2 });
+    expect(source.lists).toBe(READ_ATTEMPTS);
   });
 });
 
