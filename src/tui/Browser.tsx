@@ -16,7 +16,7 @@ import { storeGone, useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
 import { Detail, FilterLine, MessageLines, RowLine, noticeWords, scopeChoices, titleMode } from './browser-parts.tsx';
-import { useFilteredRows } from './use-filtered-rows.ts';
+import { useFilteredRows, useSettledPattern } from './use-filtered-rows.ts';
 
 export interface BrowserProps {
   service: InvariantService;
@@ -93,7 +93,8 @@ function BrowserScreen({
   const [status, setStatus] = useState('');
   const top = useRef(0);
 
-  const { rows, whole, problem } = useFilteredRows(data, effective, pattern, scope);
+  const applied = useSettledPattern(pattern, filtering);
+  const { rows, whole, problem } = useFilteredRows(data, effective, applied, scope);
 
   const selectable = useMemo(() => rows.flatMap((r, i) => (r.kind === 'item' ? [i] : [])), [rows]);
   const sel = Math.min(cursor, Math.max(0, selectable.length - 1));
@@ -387,7 +388,7 @@ function BrowserScreen({
       <Box flexDirection="column" width={width}>
         <Box flexDirection="column" height={listHeight}>
           {visible.length === 0 ? (
-            <Text dimColor={theme.dim}>{pattern ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.'}</Text>
+            <Text dimColor={theme.dim}>{applied ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.'}</Text>
           ) : null}
           {visible.map((row, i) => (
             <RowLine

@@ -1,11 +1,31 @@
 // The browser's rows: the list of a scope or an effective set, kept to what the filter's pattern matches.
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { AgentsError } from '../core/errors.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import type { EffectiveResult } from '../service/invariant-service.ts';
 import { compileFilter, filterByRegex } from '../service/regex.ts';
 import { effectiveRows, inScope, listRows, type Row, type ScopeChoice } from './browser-rows.ts';
 import type { StoreData } from './use-store-data.ts';
+
+/** How long typing into the filter pauses before its pattern is run over the store. */
+export const FILTER_PAUSE_MS = 150;
+
+/**
+ * The pattern the list is filtered by: while it is typed, the one typing last paused on, so that a pattern slow to
+ * run (up to the time limit, over a large store) holds up no key; kept, cleared or given, the pattern at once.
+ */
+export function useSettledPattern(pattern: string, typing: boolean): string {
+  const [settled, setSettled] = useState(pattern);
+  const now = !typing || pattern === '';
+  // Kept in step outside typing, so that typing again starts from the pattern the list shows, not an older one.
+  if (now && settled !== pattern) setSettled(pattern);
+  useEffect(() => {
+    if (now) return;
+    const timer = setTimeout(() => setSettled(pattern), FILTER_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [pattern, now]);
+  return now ? pattern : settled;
+}
 
 /**
  * The rows shown, and `whole`, the effective set's rows unfiltered (its title counts against them). `problem`: why the

@@ -124,6 +124,33 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect(screen).not.toContain('agents · ');
   });
 
+  test('a slow filter pattern holds up no key: what is typed is drawn before the pattern is run over the store', async () => {
+    const store = exampleStore();
+    writeFileSync(join(store, `global/${G1}.yaml`), invariantYaml(G1, `${'a'.repeat(40)}c`));
+    const log = join(tempDir('agents-frames-'), 'frames');
+    const pty = PtySession.start(['--store', store, 'tui'], {
+      cwd: join(store, '..'),
+      env: { AGENTS_REGEX_TIME_LIMIT_MS: '1000' },
+      record: log,
+    });
+    await pty.waitFor('6 shown of 6');
+    pty.keys('/');
+    pty.type('(a+)+b');
+    await pty.waitFor('was stopped');
+    pty.keys('Escape');
+    await pty.waitFor(/6 shown of 6\n\s*\n/);
+    pty.keys('q');
+    const { code, mode } = await pty.exit();
+    expect(code).toBe(0);
+    expectRestored(pty, mode);
+    // Each frame is one synchronized update: the pattern typed whole was drawn on a frame of its own, before the run.
+    const frames = readFileSync(log, 'utf8').split('\u001b[?2026h');
+    const typed = frames.findIndex((f) => f.includes('/(a+)+b') && !f.includes('was stopped'));
+    const stopped = frames.findIndex((f) => f.includes('was stopped'));
+    expect(typed).toBeGreaterThan(-1);
+    expect(typed).toBeLessThan(stopped);
+  });
+
   test('list --interactive starts at the given scope; d then y removes; resize redraws', async () => {
     const { store, pty } = start(['invariant', 'list', '--interactive', '--project', 'myapp']);
     await pty.waitFor('agents · project myapp · 2 shown of 6');

@@ -7,6 +7,7 @@ import type { AgentsError } from '../../src/core/errors.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { Browser, type BrowserProps } from '../../src/tui/Browser.tsx';
+import { FILTER_PAUSE_MS } from '../../src/tui/use-filtered-rows.ts';
 import { G1, G2, P1, P2, PLAN, bigStore, exampleStore, frameHas, frameMatches, settle, resizeTo } from './helpers.ts';
 
 const SIZE = { columns: 80, rows: 24 };
@@ -136,6 +137,47 @@ test('a pattern stopped for taking too long is said on the filter line, and the 
   expect(lines(frame)[0]).toBe('agents · all scopes · 6 shown of 6');
   expect(frame).toContain('Log all changes');
   expect(events).toEqual([]);
+  r.unmount();
+});
+
+test('typing a filter holds up no key: the pattern is run over the store once typing pauses, and at once when kept', async () => {
+  vi.stubEnv('AGENTS_REGEX_TIME_LIMIT_MS', '200');
+  onTestFinished(() => void vi.unstubAllEnvs());
+  const root = exampleStore();
+  writeFileSync(join(root, `global/${G1}.yaml`), invariantYaml(G1, `${'a'.repeat(40)}c`));
+  const { r } = open(root);
+  await frameHas(r.lastFrame, '6 shown of 6');
+  // Time is the test's from here: no filter runs until it says typing paused (frameHas is not used, as it moves time).
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  onTestFinished(() => void vi.useRealTimers());
+  const type = async (keys: string) => {
+    for (const key of keys) {
+      r.stdin.write(key);
+      await settle();
+    }
+  };
+  const frame = () => r.lastFrame() ?? '';
+  // A pattern that takes the whole time limit: each key shows at once, none of them runs it.
+  await type('/(a+)+b');
+  expect(frame()).toContain('/(a+)+b');
+  expect(frame()).not.toContain('was stopped');
+  vi.advanceTimersByTime(FILTER_PAUSE_MS - 1);
+  await settle();
+  expect(frame()).not.toContain('was stopped');
+  vi.advanceTimersByTime(1);
+  await settle();
+  expect(frame()).toContain('was stopped');
+  expect(lines(frame())[0]).toBe('agents · all scopes · 6 shown of 6');
+  // Cleared (Ctrl-U), the list is whole at once; a pattern typed then kept with Enter filters at once.
+  await type('\u0015');
+  expect(frame()).not.toContain('was stopped');
+  await type('log');
+  expect(lines(frame())[0]).toBe('agents · all scopes · 6 shown of 6');
+  await type('\r');
+  expect(lines(frame())[0]).toBe('agents · all scopes · 2 shown of 6');
+  // Typing again starts from the pattern kept, never from an older one.
+  await type('/');
+  expect(lines(frame())[0]).toBe('agents · all scopes · 2 shown of 6');
   r.unmount();
 });
 
