@@ -8,7 +8,7 @@ import { IdAbbreviations } from '../core/id-prefix.ts';
 import { scopeFolder } from '../core/model.ts';
 import type { EffectiveResult, InvariantService } from '../service/invariant-service.ts';
 import { BrowserWrite, type WriteOverlay } from './BrowserWrite.tsx';
-import { Help } from './Help.tsx';
+import { Help, helpFits } from './Help.tsx';
 import { SelectList } from './SelectList.tsx';
 import { windowTop, type Row, type ScopeChoice } from './browser-rows.ts';
 import { useTheme } from './theme.ts';
@@ -301,7 +301,6 @@ function BrowserScreen({
     { isActive: overlay.kind === 'none' && filtering },
   );
 
-  useKeys(() => setOverlay({ kind: 'none' }), { isActive: overlay.kind === 'help' });
   useKeys(
     (_input, key) => {
       if (key.escape) setOverlay({ kind: 'none' });
@@ -346,7 +345,7 @@ function BrowserScreen({
   }
 
   let middle: ReactElement;
-  if (overlay.kind === 'help') middle = <Help width={width} height={Math.max(1, height - 4)} />;
+  if (overlay.kind === 'help') middle = <Help width={width} height={room} onClose={() => setOverlay({ kind: 'none' })} />;
   else if (overlay.kind === 'scope' && data) {
     const choices = scopeChoices(data);
     const at = choices.findIndex((c) =>
@@ -426,7 +425,7 @@ function BrowserScreen({
       {notice && noticeLines.length > 0 ? <MessageLines lines={noticeLines} color={theme.hue(notice.hue)} /> : null}
       {middle}
       <Text dimColor={theme.dim} wrap="truncate-end">
-        {keyLine(filtering, overlay.kind, width)}
+        {keyLine(filtering, overlay.kind, width, overlay.kind === 'help' && !helpFits(width, room))}
       </Text>
     </Box>
   );
@@ -437,12 +436,13 @@ function BrowserScreen({
  * typed, `q` is a letter of it, and the scope picker takes no `/` or `a`. On a narrow terminal the keys in the middle
  * give way, so that the way out (and to the help) stays on screen instead of being cut off the line's end.
  */
-function keyLine(filtering: boolean, overlay: Overlay['kind'], width: number): string {
+function keyLine(filtering: boolean, overlay: Overlay['kind'], width: number, helpScrolls: boolean): string {
   const [parts, kept] =
     overlay === 'scope'
       ? [['↑↓ move', 'Enter show it', 'e effective set', 'Esc back'], 1]
       : overlay === 'help'
-        ? [['any key back'], 1]
+        ? // Scrolled, the help keeps both ways on the line: the short words where the long ones do not fit.
+          [helpScrolls ? ['↑↓ more', width >= 28 ? 'any other key back' : 'else back'] : ['any key back'], 2]
         : filtering
           ? [['Enter keep the filter', 'Esc clear it'], 1]
           : [['↑↓ move', '/ filter', 's scope', 'e effective', 'a add', 'd remove', '? help', 'q quit'], 2];

@@ -8,6 +8,8 @@ import { invariantYaml } from '../helpers/tmp.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { Browser, type BrowserProps } from '../../src/tui/Browser.tsx';
 import { FILTER_PAUSE_MS } from '../../src/tui/use-filtered-rows.ts';
+import { BROWSER_KEYS } from '../../src/tui/Help.tsx';
+import { terminalWidth } from '../../src/present/terminal-width.ts';
 import { G1, G2, P1, P2, PLAN, bigStore, exampleStore, frameHas, frameMatches, settle, resizeTo } from './helpers.ts';
 
 const SIZE = { columns: 80, rows: 24 };
@@ -367,6 +369,39 @@ test('? shows the keys; any key goes back', async () => {
   r.unmount();
 });
 
+test('the help wraps its words on a narrow terminal and scrolls on a short one: every word of it shows, within the terminal', async () => {
+  for (const size of [
+    { columns: 40, rows: 24 },
+    { columns: 30, rows: 24 },
+    { columns: 25, rows: 8 },
+    { columns: 20, rows: 5 },
+  ]) {
+    const { r } = open(exampleStore(), { size });
+    await frameHas(r.lastFrame, '› E Never');
+    r.stdin.write('?');
+    const seen = lines(await frameHas(r.lastFrame, '↑ ↓  k j')).slice(1);
+    expect(seen.at(-1)).toMatch(/^↑↓ more · /);
+    // j to the end and one more: at the end it stays, and no key of the help's own leaves it.
+    for (let i = 0; i < 45; i++) {
+      r.stdin.write('j');
+      await settle();
+      const frame = lines(r.lastFrame() ?? '');
+      expect(frame.length).toBeLessThanOrEqual(size.rows - 1);
+      for (const l of frame) expect(terminalWidth(l)).toBeLessThanOrEqual(size.columns);
+      seen.push(...frame.slice(1));
+    }
+    expect(seen.at(-1)).toMatch(/^↑↓ more · /);
+    const words = seen.join(' ').split(/\s+/);
+    for (const [key, what] of BROWSER_KEYS) {
+      for (const word of `${key} ${what}`.split(/\s+/)) expect(words, `${word} at ${size.columns}×${size.rows}`).toContain(word);
+    }
+    expect(seen.join('\n')).not.toContain('…\n');
+    r.stdin.write('x');
+    await frameHas(r.lastFrame, '› E Never');
+    r.unmount();
+  }
+});
+
 test('d asks with the remove confirmation: n keeps, y removes and the list reloads', async () => {
   const root = exampleStore();
   const { r } = open(root);
@@ -521,7 +556,7 @@ test('a short terminal keeps the title, the selected row and the key line on scr
     expect(lines(frame)[0]).toContain('agents');
     expect(lines(frame).at(-1)).toMatch(/q quit$/);
     r.stdin.write('?');
-    const help = await frameHas(r.lastFrame, 'Keys');
+    const help = await frameHas(r.lastFrame, '↑ ↓  k j');
     expect(lines(help).length).toBeLessThanOrEqual(size.rows - 1);
     r.stdin.write('x');
     await frameHas(r.lastFrame, '› E Never');
