@@ -19,12 +19,12 @@ const QUESTION = 'Remove this invariant? [y/N]';
 
 /**
  * The rows the remove confirmation gives its parts within `rows` terminal rows, one spare below (Ink clears the whole
- * screen after a frame as tall as the terminal): the question and a row of the text always, the title in the rows left
- * (one at least); then the copies
- * it shadows (their heading and one line, or the line saying there are none), the severity and the file, as rows are
- * left; then more copies, then more of the text. `listed`: the rows under the heading (copies and the count of the
- * rest), or of the line saying there are none. On a short terminal the frame so never outgrows it, which scrolled the
- * title, the line naming the invariant, away.
+ * screen after a frame as tall as the terminal): the question, a row of the title and a row of the text always; then
+ * what the removal brings back into effect, the consequence the question is about (the copies' heading and one line,
+ * or the lines saying there are none); then the rest of the title, the severity and the file, as rows are left; then
+ * more copies, then more of the text. `listed`: the rows under the heading (copies and the count of the rest), or of
+ * the lines saying there are none. On a short terminal the frame so never outgrows it, which scrolled the title, the
+ * line naming the invariant, away.
  */
 export function removeLayout(
   rows: number,
@@ -36,13 +36,17 @@ export function removeLayout(
     left -= k;
     return k;
   };
-  const titleRows = Math.max(1, take(parts.title));
+  let titleRows = Math.max(1, take(1));
   let listed = parts.shadows > 0 ? (left >= 2 ? take(2) - 1 : 0) : take(parts.nothing);
+  titleRows += take(parts.title - titleRows);
   const severity = take(1) === 1;
   const path = take(1) === 1;
   if (parts.shadows > 0 && listed > 0) listed += take(parts.shadows - 1);
   return { titleRows, textRows: 1 + take(parts.text - 1), listed, severity, path };
 }
+
+/** The copies' heading, the longest that fits on one row: what comes back into effect is said at any width. */
+const HEADINGS = ['It shadows these now; they come back into effect:', 'These come back into effect:', 'Back into effect:'];
 
 /**
  * Shows what removing an invariant would do — its text, scope and file, and
@@ -62,7 +66,7 @@ export function ConfirmRemove({ info, width = 80, rows = 24, onAnswer }: Confirm
     (info.incomplete?.length ?? 0) > 0
       ? 'It shadows nothing of the files read; a copy in a file not read may come back into effect.'
       : 'It shadows nothing; no other copy comes back into effect.';
-  const heading = 'It shadows these now; they come back into effect:';
+  const heading = HEADINGS.find((h) => h.length <= width) ?? HEADINGS.at(-1)!;
   const shadows = info.shadow.shadows;
   const question = clipToRows(QUESTION, width, 2);
   const titleLines = clipToRows(title, width, Number.POSITIVE_INFINITY);

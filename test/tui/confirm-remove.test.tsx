@@ -147,3 +147,25 @@ test('on a terminal of 5 to 7 rows the title naming the invariant, its text and 
     r.unmount();
   }
 });
+
+test('on a short, narrow terminal what comes back into effect stays before the severity and the file: the consequence of the answer', async () => {
+  const info = await new InvariantService(exampleStore()).show(P2);
+  for (const [columns, rows] of [
+    [25, 8],
+    [30, 9],
+    [40, 7],
+    [80, 7],
+  ] as const) {
+    const r = render(<ConfirmRemove info={info} width={columns} rows={rows} onAnswer={() => {}} />);
+    const frame = await frameHas(r.lastFrame, '[y/N]');
+    const lines = frame.split('\n');
+    expect(lines.length).toBeLessThan(rows);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+    expect(lines[0]).toMatch(/^Remove\b/);
+    // The copy that comes back, under its heading, whole on its row where the terminal has the columns.
+    const copy = lines.findIndex((l) => l.startsWith(`  global ${G2.slice(0, columns - 12)}`));
+    expect(copy, `${columns}×${rows}:\n${frame}`).toBeGreaterThan(1);
+    expect(lines[copy - 1]).toMatch(/into effect:$/);
+    r.unmount();
+  }
+});
