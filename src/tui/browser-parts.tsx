@@ -96,6 +96,9 @@ function sevMark(theme: Theme, inv: ScopedInvariant): ReactElement {
   return <Text color={theme.hue(inv.severity === 'error' ? 'red' : inv.severity === 'warning' ? 'yellow' : 'cyan')}>{mark}</Text>;
 }
 
+/** The columns a row keeps for its marker, severity and text before the id beside them gives way. */
+const MIN_TEXT_COLUMNS = 12;
+
 /** One line of the list: a scope heading, or an invariant (greyed when hidden or inactive, with a note saying why). */
 export function RowLine({
   row,
@@ -119,8 +122,10 @@ export function RowLine({
     );
   }
   const inv = row.invariant;
-  // The shortest prefix unique in the store: any command takes it back (core/id-prefix.ts).
-  const id = ` ${short(inv.id).padStart(idWidth)}`;
+  // The shortest prefix unique in the store: any command takes it back (core/id-prefix.ts). Where it would leave the
+  // text less than a word or two (ids that share most of their characters, on a narrow terminal), it gives way: cut,
+  // it would be a prefix no command takes back, and the detail pane gives the selected one whole.
+  const id = idWidth + 1 + MIN_TEXT_COLUMNS <= width ? ` ${short(inv.id).padStart(idWidth)}` : '';
   const greyed = row.hiddenBy !== undefined || !inv.active;
   const note = row.hiddenBy
     ? `↳ hidden by ${short(row.hiddenBy.id)}: `

@@ -402,6 +402,25 @@ test('the help wraps its words on a narrow terminal and scrolls on a short one: 
   }
 });
 
+test('on a narrow terminal the ids give way to the text where both do not fit: the marker, severity and text stay on each row', async () => {
+  // Ids sharing 24 characters: the shortest unique prefixes are 26 characters long.
+  const root = bigStore(30);
+  for (const [columns, ids] of [
+    [25, false],
+    [39, true],
+  ] as const) {
+    const { r } = open(root, { size: { columns, rows: 10 } });
+    const frame = lines(await frameHas(r.lastFrame, '30 shown'));
+    const selected = frame.find((l) => l.startsWith('› '));
+    expect(selected, frame.join('\n')).toMatch(/^› E Rule/);
+    expect(selected!.endsWith('01M8KK00000000000000000000')).toBe(ids);
+    for (const l of frame) expect(l.length).toBeLessThanOrEqual(columns);
+    // The detail pane gives the selected id, as much of it as the terminal's width holds.
+    expect(frame.some((l) => l.startsWith('01M8KK00000000000000000000'.slice(0, columns - 1)))).toBe(true);
+    r.unmount();
+  }
+});
+
 test('d asks with the remove confirmation: n keeps, y removes and the list reloads', async () => {
   const root = exampleStore();
   const { r } = open(root);
