@@ -317,13 +317,18 @@ function BrowserScreen({
     count = `${selectable.length - hidden} of ${itemsIn(whole) - allHidden} in effect, ${hidden} of ${allHidden} hidden`;
   } else if (effective) count = `${selectable.length - hidden} in effect, ${hidden} hidden`;
   // The store's whole count, dimmed after the list's: measured with it, so that titleMode leaves it room.
-  const total = data && !effective ? ` of ${data.items.length}` : '';
-  const mode = titleMode(scope, effective?.target, `${count}${total}`, width, short);
+  // On a narrow terminal the name "agents" gives way where it would leave the scope's name a few columns, then the
+  // store's total where even those are not left, so that the title ends with the count.
+  const storeTotal = data && !effective ? ` of ${data.items.length}` : '';
+  const leaves = (brand: boolean, tail: string) => width - `${brand ? 'agents · ' : ''} · ${count}${tail}`.length;
+  const brand = leaves(true, storeTotal) >= 12;
+  const total = brand || leaves(false, storeTotal) >= 4 ? storeTotal : '';
+  const mode = titleMode(scope, effective?.target, `${count}${total}`, width, short, brand);
   const title = (
     <Text wrap="truncate-end">
-      <Text bold>agents</Text>
+      {brand ? <Text bold>agents · </Text> : null}
       {/* No count before the store is read: "0 shown" would say, for the seconds a large store takes, that it holds none. */}
-      {data ? ` · ${mode} · ${count}` : ` · ${mode}`}
+      {data ? `${mode} · ${count}` : mode}
       {total ? <Text dimColor={theme.dim}>{total}</Text> : null}
     </Text>
   );

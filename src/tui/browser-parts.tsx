@@ -57,7 +57,7 @@ export function noticeWords(d: Diagnostic): string {
  * What the title says is shown (the scope, or the effective set of a project or plan), before `count`, within `width`:
  * a plan's id whole where there is room for it and the count, else short (as its rows give ids), "effective set of"
  * left to the count ("in effect") where it leaves the name no room, and a long name cut with "…", so that the count,
- * which past the width was cut off, stays in the title.
+ * which past the width was cut off, stays in the title. `brand`: the title starts with "agents · ".
  */
 export function titleMode(
   scope: ScopeChoice,
@@ -65,8 +65,9 @@ export function titleMode(
   count: string,
   width: number,
   short: (id: string) => string,
+  brand = true,
 ): string {
-  const room = Math.max(4, width - `agents ·  · ${count}`.length);
+  const room = Math.max(4, width - `${brand ? 'agents · ' : ''} · ${count}`.length);
   if (!effective) return fitColumns(scopeLabel(scope), room);
   const set = 'effective set of ';
   const name =

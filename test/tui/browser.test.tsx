@@ -307,7 +307,7 @@ test('a filtered effective set is counted against the whole set: the title never
   r.unmount();
 });
 
-test('a long project name is cut with "…" in the title at 40 columns, which keeps its count', async () => {
+test('a long project name is cut with "…" in the title at 40 columns, which keeps its count ("agents" giving way to the name first)', async () => {
   const root = exampleStore();
   const name = `p${'x'.repeat(63)}`;
   mkdirSync(join(root, `projects/${name}`));
@@ -319,7 +319,7 @@ test('a long project name is cut with "…" in the title at 40 columns, which ke
   expect(title).toMatch(/^agents · project px+… · 1 shown of 6$/);
   r.stdin.write('e');
   const [set = ''] = lines(await frameHas(r.lastFrame, 'in effect'));
-  expect(set).toMatch(/^agents · projec… · 3 in effect, 0 hidden$/);
+  expect(set).toMatch(/^project px+… · 3 in effect, 0 hidden$/);
   r.unmount();
   // Wider, the words come back before the name.
   const wide = open(root, { ...props, effective: true, size: { columns: 80, rows: 24 } });
@@ -419,6 +419,24 @@ test('on a narrow terminal the ids give way to the text where both do not fit: t
     expect(frame.some((l) => l.startsWith('01M8KK00000000000000000000'.slice(0, columns - 1)))).toBe(true);
     r.unmount();
   }
+});
+
+test('on a narrow terminal the title ends with its count: the name "agents", then the store\'s total give way first', async () => {
+  const root = bigStore(1000);
+  for (const [columns, title] of [
+    [80, /^agents · all scopes · 1000 shown of 1000$/],
+    [32, /^all scopes · 1000 shown of 1000$/],
+    [20, /^all sc… · 1000 shown$/],
+  ] as const) {
+    const { r } = open(root, { size: { columns, rows: 10 } });
+    const frame = lines(await frameHas(r.lastFrame, '1000 shown'));
+    expect(frame[0]).toMatch(title);
+    r.unmount();
+  }
+  // An effective set's counts, and its project's name, stay whole at 40 columns.
+  const { r } = open(exampleStore(), { scope: { kind: 'project', project: 'myapp' }, effective: true, size: { columns: 40, rows: 10 } });
+  expect(lines(await frameHas(r.lastFrame, 'in effect'))[0]).toBe('project myapp · 3 in effect, 1 hidden');
+  r.unmount();
 });
 
 test('d asks with the remove confirmation: n keeps, y removes and the list reloads', async () => {
@@ -572,7 +590,7 @@ test('a short terminal keeps the title, the selected row and the key line on scr
     const frame = await frameHas(r.lastFrame, '› E Never');
     // One row spare, so that Ink never scrolls the screen.
     expect(lines(frame).length).toBeLessThanOrEqual(size.rows - 1);
-    expect(lines(frame)[0]).toContain('agents');
+    expect(lines(frame)[0]).toMatch(/all .* · 6 shown of 6$/);
     expect(lines(frame).at(-1)).toMatch(/q quit$/);
     r.stdin.write('?');
     const help = await frameHas(r.lastFrame, '↑ ↓  k j');
