@@ -15,7 +15,7 @@ import { useTheme } from './theme.ts';
 import { storeGone, useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
-import { Detail, FilterLine, MessageLines, RowLine, noticeWords, scopeChoices, titleMode } from './browser-parts.tsx';
+import { Detail, FilterLine, MessageLines, RowLine, noticeWords, scopeChoices, titleParts } from './browser-parts.tsx';
 import { useFilteredRows, useSettledPattern } from './use-filtered-rows.ts';
 
 export interface BrowserProps {
@@ -316,14 +316,9 @@ function BrowserScreen({
     const allHidden = hiddenIn(whole);
     count = `${selectable.length - hidden} of ${itemsIn(whole) - allHidden} in effect, ${hidden} of ${allHidden} hidden`;
   } else if (effective) count = `${selectable.length - hidden} in effect, ${hidden} hidden`;
-  // The store's whole count, dimmed after the list's: measured with it, so that titleMode leaves it room.
-  // On a narrow terminal the name "agents" gives way where it would leave the scope's name a few columns, then the
-  // store's total where even those are not left, so that the title ends with the count.
+  // The store's whole count, dimmed after the list's: measured with it, so that titleParts leaves it room.
   const storeTotal = data && !effective ? ` of ${data.items.length}` : '';
-  const leaves = (brand: boolean, tail: string) => width - `${brand ? 'agents · ' : ''} · ${count}${tail}`.length;
-  const brand = leaves(true, storeTotal) >= 12;
-  const total = brand || leaves(false, storeTotal) >= 4 ? storeTotal : '';
-  const mode = titleMode(scope, effective?.target, `${count}${total}`, width, short, brand);
+  const { brand, mode, total } = titleParts(scope, effective?.target, count, storeTotal, width, short);
   const title = (
     <Text wrap="truncate-end">
       {brand ? <Text bold>agents · </Text> : null}

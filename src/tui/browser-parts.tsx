@@ -54,27 +54,32 @@ export function noticeWords(d: Diagnostic): string {
 }
 
 /**
- * What the title says is shown (the scope, or the effective set of a project or plan), before `count`, within `width`:
- * a plan's id whole where there is room for it and the count, else short (as its rows give ids), "effective set of"
- * left to the count ("in effect") where it leaves the name no room, and a long name cut with "…", so that the count,
- * which past the width was cut off, stays in the title. `brand`: the title starts with "agents · ".
+ * The title's parts within `width`: whether it starts with "agents · " (`brand`), what it says is shown (`mode`: the
+ * scope, or the effective set of a project or plan) and the store's total after `count` (`total`, dimmed). So that the
+ * count, which past the width was cut off, stays in the title: "agents · " gives way where it would leave the name a
+ * few columns, then the total where not even those are left; a plan's id is whole where there is room for it and the
+ * count, else short (as its rows give ids); "effective set of" is left to the count ("in effect") where it leaves the
+ * name no room; a long name is cut with "…".
  */
-export function titleMode(
+export function titleParts(
   scope: ScopeChoice,
   effective: Target | undefined,
   count: string,
+  storeTotal: string,
   width: number,
   short: (id: string) => string,
-  brand = true,
-): string {
-  const room = Math.max(4, width - `${brand ? 'agents · ' : ''} · ${count}`.length);
-  if (!effective) return fitColumns(scopeLabel(scope), room);
+): { brand: boolean; mode: string; total: string } {
+  const left = (brand: boolean, total: string) => width - `${brand ? 'agents · ' : ''} · ${count}${total}`.length;
+  const brand = left(true, storeTotal) >= 12;
+  const total = brand || left(false, storeTotal) >= 4 ? storeTotal : '';
+  const room = Math.max(4, left(brand, total));
+  if (!effective) return { brand, total, mode: fitColumns(scopeLabel(scope), room) };
   const set = 'effective set of ';
   const name =
     effective.kind === 'project'
       ? `project ${effective.project}`
       : `plan ${`${set}plan ${effective.plan}`.length <= room ? effective.plan : short(effective.plan)}`;
-  return fitColumns(`${set}${name}`.length <= room || room - set.length >= 12 ? `${set}${name}` : name, room);
+  return { brand, total, mode: fitColumns(`${set}${name}`.length <= room || room - set.length >= 12 ? `${set}${name}` : name, room) };
 }
 
 /** The status or notice line's rows (cut to the terminal's width already, by clipToRows), in one colour. */
