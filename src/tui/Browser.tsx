@@ -433,19 +433,31 @@ function BrowserScreen({
 
 /**
  * The keys of the mode the browser is in, as the forms' key lines give only those of their step: while a pattern is
- * typed, `q` is a letter of it, and the scope picker takes no `/` or `a`. On a narrow terminal the keys in the middle
- * give way, so that the way out (and to the help) stays on screen instead of being cut off the line's end.
+ * typed, `q` is a letter of it, and the scope picker takes no `/` or `a`. On a narrow terminal keys give way in the
+ * order given (`giveWay`, indices), so that the way out (and to the help) stays on screen instead of being cut off the
+ * line's end, and in the scope picker the key that chooses (Enter) stays after the arrows its question names.
  */
 function keyLine(filtering: boolean, overlay: Overlay['kind'], width: number, helpScrolls: boolean): string {
-  const [parts, kept] =
+  const [parts, giveWay]: [string[], number[]] =
     overlay === 'scope'
-      ? [['↑↓ move', 'Enter show it', 'e effective set', 'Esc back'], 1]
+      ? [
+          ['↑↓ move', 'Enter show it', 'e effective set', 'Esc back'],
+          [2, 0, 1],
+        ]
       : overlay === 'help'
         ? // Scrolled, the help keeps both ways on the line: the short words where the long ones do not fit.
-          [helpScrolls ? ['↑↓ more', width >= 28 ? 'any other key back' : 'else back'] : ['any key back'], 2]
+          [helpScrolls ? ['↑↓ more', width >= 28 ? 'any other key back' : 'else back'] : ['any key back'], []]
         : filtering
-          ? [['Enter keep the filter', 'Esc clear it'], 1]
-          : [['↑↓ move', '/ filter', 's scope', 'e effective', 'a add', 'd remove', '? help', 'q quit'], 2];
-  while (parts.join(' · ').length > width && parts.length > kept) parts.splice(parts.length - kept - 1, 1);
-  return parts.join(' · ');
+          ? [['Enter keep the filter', 'Esc clear it'], [0]]
+          : [
+              ['↑↓ move', '/ filter', 's scope', 'e effective', 'a add', 'd remove', '? help', 'q quit'],
+              [5, 4, 3, 2, 1, 0],
+            ];
+  const shown = new Set(parts.keys());
+  const line = () => parts.filter((_, i) => shown.has(i)).join(' · ');
+  for (const i of giveWay) {
+    if (line().length <= width) break;
+    shown.delete(i);
+  }
+  return line();
 }

@@ -439,6 +439,24 @@ test('on a narrow terminal the title ends with its count: the name "agents", the
   r.unmount();
 });
 
+test('the scope picker on a narrow terminal keeps Enter, the key that chooses, on its key line with the way back', async () => {
+  for (const [columns, keys] of [
+    [80, '↑↓ move · Enter show it · e effective set · Esc back'],
+    [40, '↑↓ move · Enter show it · Esc back'],
+    [25, 'Enter show it · Esc back'],
+  ] as const) {
+    const { r } = open(exampleStore(), { size: { columns, rows: 10 } });
+    await frameHas(r.lastFrame, '› E Never');
+    r.stdin.write('s');
+    expect(lines(await frameHas(r.lastFrame, '› all scopes')).at(-1)).toBe(keys);
+    r.stdin.write('j');
+    await frameHas(r.lastFrame, '› global');
+    r.stdin.write('\r');
+    expect(lines(await frameHas(r.lastFrame, '2 shown'))[0]).toContain('global');
+    r.unmount();
+  }
+});
+
 test('d asks with the remove confirmation: n keeps, y removes and the list reloads', async () => {
   const root = exampleStore();
   const { r } = open(root);
