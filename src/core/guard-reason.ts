@@ -6,6 +6,7 @@ import type { GuardHit } from './guard.ts';
 import { describeScope, type GuardKind } from './model.ts';
 import { truncateCounted } from './names.ts';
 import { escapeUnsafe } from './plain-text.ts';
+import { WAIVE_NEEDS } from './waivers.ts';
 
 const KIND_WORDS: Record<GuardKind, string> = {
   write: 'may not write files matching',
@@ -52,7 +53,7 @@ export function waiveCommand(
   agents = 'agents',
 ): string {
   const r = hit.rule;
-  const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
+  const rest = WAIVE_NEEDS;
   // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
   // The active plan's waives only what its own set holds: not the invariant of a project it does not target, which only
   // that project's waiver can (waiverReaches), and which `invariant waive --plan` refuses.

@@ -2,7 +2,7 @@ import type { Severity } from './model.ts';
 import { latestDecision } from './decision-tip.ts';
 import { SET_LEAVES_PROJECT_OUT } from './plan-project.ts';
 import type { DecisionNode, EnforcementRecord, EnforcementRun, Violation } from './records.ts';
-import { type WaiverScope, waiverExpiry } from './waivers.ts';
+import { WAIVE_NEEDS, type WaiverScope, waiverExpiry } from './waivers.ts';
 
 /**
  * The rule of `plan status` (docs/plans.md, "plan status"): one pure
@@ -206,8 +206,8 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
       level: 'fail',
       message:
         (ids.length === 1
-          ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}${waiveWords(errors, facts.effective, facts.locked)}`
-          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it${waiveWords(errors, facts.effective, facts.locked)}`) +
+          ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}${waiveWords(errors, facts, expired.length > 0 ? undefined : agents)}`
+          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it${waiveWords(errors, facts, expired.length > 0 ? undefined : agents)}`) +
         renewWords(expired, agents),
       ...(expired.length > 0 ? { expiredWaivers: expired.map((w) => w.id) } : {}),
     });
@@ -328,16 +328,22 @@ export function driftMessages(drift: GateFacts['drift'], agents: string, plan?: 
 }
 
 /**
- * How the error-violation reason ends: waiving the invariant, which only an invariant of the plan's set can be
- * (`invariant waive` refuses another), and only one no policy source locks (it refuses that too): a violation whose
- * invariant has left the set, or is locked, is said to need resolving.
+ * How the error-violation reason ends: waiving the invariant, with the command that does it, which only an invariant of
+ * the plan's set can be (`invariant waive` refuses another), and only one no policy source locks (it refuses that too): a
+ * violation whose invariant has left the set, or is locked, is said to need resolving.
  */
-function waiveWords(errors: readonly Violation[], effective: readonly GateInvariant[], locked?: ReadonlySet<string>): string {
-  const inSet = new Set(effective.map((i) => i.id));
+function waiveWords(errors: readonly Violation[], facts: GateFacts, agents: string | undefined): string {
+  const inSet = new Set(facts.effective.map((i) => i.id));
+  const locked = facts.locked;
   const gone = errors.filter((v) => !inSet.has(v.invariant_id));
   const held = errors.filter((v) => inSet.has(v.invariant_id) && locked?.has(v.invariant_id) === true);
-  if (gone.length + held.length === 0) return ', or waive its invariant';
   const ids = (vs: readonly Violation[]) => [...new Set(vs.map((v) => v.invariant_id))];
+  // Words alone leave a newcomer to find the flags: the command names the invariant when one is to waive, and the plan;
+  // none when an expired waiver's renewal is named after (agents undefined), which is that command for its invariant.
+  const waivable = ids(errors.filter((v) => inSet.has(v.invariant_id) && locked?.has(v.invariant_id) !== true));
+  const id = waivable.length === 1 ? waivable[0] : 'INVARIANT';
+  const command = agents === undefined ? '' : `: \`${agents} invariant waive ${id} --plan ${facts.plan ?? 'PLAN'} ${WAIVE_NEEDS}\``;
+  if (gone.length + held.length === 0) return `, or waive its invariant${command}`;
   const [left, floors] = [ids(gone), ids(held)];
   if (gone.length + held.length === errors.length) {
     const them = errors.length === 1 ? 'it' : 'them';
@@ -349,9 +355,9 @@ function waiveWords(errors: readonly Violation[], effective: readonly GateInvari
     return ` (${fiveOf(left)} ${is(left)} no longer in the plan's set, and ${fiveOf(floors)} ${is(floors)} locked by a policy source, so no waiver covers ${them})`;
   }
   if (floors.length === 0)
-    return `, or, for one whose invariant is still in the plan's set, waive that invariant (not ${fiveOf(left)}, which left the set)`;
+    return `, or, for one whose invariant is still in the plan's set, waive that invariant (not ${fiveOf(left)}, which left the set)${command}`;
   const not = [...(left.length > 0 ? [`${fiveOf(left)}, which left the set`] : []), `${fiveOf(floors)}, which a policy source locks`];
-  return `, or, for one whose invariant a waiver can cover, waive that invariant (not ${not.join(', nor ')})`;
+  return `, or, for one whose invariant a waiver can cover, waive that invariant (not ${not.join(', nor ')})${command}`;
 }
 
 /**
@@ -380,7 +386,7 @@ function renewWords(expired: readonly ExpiredWaiver[], agents: string): string {
   const one = new Set(expired.map((w) => w.invariant_id)).size === 1;
   const id = one ? expired[0]!.invariant_id : 'ID';
   const them = expired.length === 1 ? 'it' : 'one';
-  return `; ${expired.length === 1 ? 'its expired waiver' : 'the expired waivers'} ${named}${more}: to renew ${them}, record a new waiver with \`${agents} invariant waive ${id} ${scope} --expires DATE --reason … --owner …\` and remove the expired file`;
+  return `; ${expired.length === 1 ? 'its expired waiver' : 'the expired waivers'} ${named}${more}: to renew ${them}, record a new waiver with \`${agents} invariant waive ${id} ${scope} ${WAIVE_NEEDS}\` and remove the expired file`;
 }
 
 /** The first five ids of a list, and how many more it holds: what the gate's one-line messages name. */

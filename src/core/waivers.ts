@@ -26,6 +26,9 @@ export interface ScopedWaiver extends Waiver {
   path: string;
 }
 
+/** What `invariant waive` needs besides the id and the scope, as every message that names the command writes it. */
+export const WAIVE_NEEDS = '--reason "…" --owner "…" --expires YYYY-MM-DD';
+
 export function waiverFolder(scope: WaiverScope): string {
   return scope.kind === 'plan' ? `plans/${scope.plan}/waivers` : `projects/${scope.project}/waivers`;
 }

@@ -329,7 +329,9 @@ describe('judgePlan: what each reason says', () => {
     const enforced = { latest: { node, run: run({ [A]: true, [B]: true }) } };
     const of = (invariant: string) => ({ ...violation('error'), invariant_id: invariant });
     const message = (violations: Violation[]) => said(facts({ ...enforced, violations }))[0]!;
-    expect(message([of(A)])).toMatch(/, or waive its invariant$/);
+    // The waiver is offered as the command that records it, for that invariant (the plan unknown to these facts).
+    expect(message([of(A)])).toContain(`, or waive its invariant: \`agents invariant waive ${A} --plan PLAN `);
+    expect(message([of(A), of(B)])).toContain('`agents invariant waive INVARIANT --plan PLAN ');
     expect(message([of(C)])).not.toMatch(/\bwaive\b/);
     expect(message([of(C)])).toContain(C);
     expect(message([of(C), of(C)])).not.toMatch(/\bwaive\b/);
@@ -337,6 +339,7 @@ describe('judgePlan: what each reason says', () => {
     const mixed = message([of(A), of(C)]);
     expect(mixed).toMatch(/\bwaive\b/);
     expect(mixed).toContain(`not ${C}`);
+    expect(mixed).toContain(`invariant waive ${A} --plan`);
   });
 
   it('an error violation of an invariant a policy source locks is offered no waiver, which invariant waive refuses', () => {
@@ -367,7 +370,8 @@ describe('judgePlan: what each reason says', () => {
     expect(lapsed.expiredWaivers).toEqual([W]);
     expect(lapsed.message).toContain(`plans/P/waivers/${W}.yaml`);
     expect(lapsed.message).toContain('2026-11-01');
-    expect(lapsed.message).toContain(`invariant waive ${A} --plan P --expires`);
+    // One command: the renewal, for the invariant and the plan the expired waiver had.
+    expect([...lapsed.message.matchAll(/invariant waive (\S+) --plan (\S+) /g)].map((m) => [m[1], m[2]])).toEqual([[A, 'P']]);
     // A waiver of another invariant, or of one no waiver can cover (locked, or gone from the set), is not offered.
     expect(reason([of(B)]).expiredWaivers).toBeUndefined();
     expect(reason([of(A)], { locked: new Set([A]) }).expiredWaivers).toBeUndefined();

@@ -194,6 +194,23 @@ describe('invariant waive (CLI, on a git repository)', () => {
     expect((await service.effective({ plan: EXAMPLE_PLAN })).waivers.map((w) => w.id)).toEqual([example]);
   });
 
+  it("an error violation's reason names the invariant waive that covers it, which works once its placeholders are filled", async () => {
+    // No repository: nothing here commits.
+    const root = exampleStore();
+    expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE)).code).toBe(0);
+    const failing = await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json');
+    expect(failing.code).toBe(1);
+    const { reasons } = JSON.parse(failing.stdout) as { reasons: { code: string; message: string }[] };
+    const message = reasons.find((x) => x.code === 'error-violation')!.message;
+    const named = [...message.matchAll(/`agents --store (\S+) (invariant waive [^`]*)`/g)];
+    expect(named.map((m) => m[1])).toEqual([root]);
+    // What only the person can say: the reason, the owner and the date; the id and the plan are the reason's.
+    const argv = named[0]![2]!.replaceAll('"…"', 'filled').replace('YYYY-MM-DD', '2999-01-31').split(' ');
+    expect(argv.slice(0, 5)).toEqual(['invariant', 'waive', NEVER_DELETE, '--plan', EXAMPLE_PLAN]);
+    expect((await run(root, ...argv)).code).toBe(0);
+    expect((await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run')).code).toBe(0);
+  });
+
   it('an error violation whose waiver expired names the waiver to renew, alike in plan status text, JSON and MCP plan_status', async () => {
     // No repository: nothing here commits, and a git repository costs processes.
     const root = exampleStore();
