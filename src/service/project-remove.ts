@@ -64,13 +64,24 @@ async function refuseInUse(invariants: InvariantService, name: string, folder: s
   const blockers: string[] = [];
   const { calls } = optionWords(invariants.optionWords);
   const held = snap.invariants.length;
-  if (held > 0) blockers.push(`it holds ${held} invariant${held === 1 ? '' : 's'} (move or remove them first)`);
+  // Each reason names what to look at or do: a count alone leaves a newcomer to find the ids and files it means.
+  if (held > 0)
+    blockers.push(
+      `it holds ${held} invariant${held === 1 ? '' : 's'} (move or remove ${held === 1 ? 'it' : 'them'} first; \`${calls.listScope({ project: name })}\` lists ${held === 1 ? 'it' : 'them'})`,
+    );
   // The lock is this command's own, and a try at it is a waiting writer's, which finds the project gone once it goes.
   const files = snap.entries
     .filter((e) => e.type !== 'dir' && e.path !== `${folder}/${LOCK_NAME}` && !isLockAttempt(e.path.slice(e.path.lastIndexOf('/') + 1)))
     .map((e) => e.path);
-  const waivers = files.filter((p) => p.startsWith(`${folder}/waivers/`)).length;
-  if (waivers > 0) blockers.push(`it holds ${waivers} waiver${waivers === 1 ? '' : 's'}`);
+  // The folder is listed one level deep: its waivers/ is listed on its own, or the project would go with its waivers.
+  const waiverFiles = (await invariants.source.list(`${folder}/waivers`, { recursive: true }))
+    .filter((e) => e.type !== 'dir')
+    .map((e) => e.path);
+  const waivers = waiverFiles.length;
+  if (waivers > 0)
+    blockers.push(
+      `it holds ${waivers} waiver${waivers === 1 ? '' : 's'} (${waiverFiles.slice(0, 3).join(', ')}${waivers > 3 ? ', …' : ''}: remove ${waivers === 1 ? 'its file' : 'their files'} once no longer needed)`,
+    );
   const targeting = [...plans.plans.values()].filter((p) => p.project === name).map((p) => p.id);
   if (targeting.length > 0)
     blockers.push(`plan${targeting.length === 1 ? '' : 's'} ${targeting.join(', ')} target${targeting.length === 1 ? 's' : ''} it`);

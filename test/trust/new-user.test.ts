@@ -106,6 +106,43 @@ describe('project remove', () => {
   });
 });
 
+describe('project remove of a project in use', () => {
+  it('is refused while the project holds a waiver (of a global invariant here), which it never removes with the folder', async () => {
+    const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';
+    const waiver = `projects/web/waivers/${W}.yaml`;
+    const root = testStore({
+      [`global/${A}.yaml`]: invariantYaml(A, 'Use tabs'),
+      'projects/web/.gitkeep': '',
+      [waiver]: `id: ${W}\ninvariant_id: ${A}\nreason: r\nowner: o\nexpires: 2999-12-31\ncreated_at: 2026-11-29T12:07:00Z\ncreated_by: o\n`,
+    });
+    const r = await run(root, 'project', 'remove', 'web');
+    expect(r.code, r.stdout).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'project-in-use', detail: { invariants: 0, waivers: 1 } });
+    expect(existsSync(join(root, waiver))).toBe(true);
+    expect(readdirSync(join(root, 'projects')).sort()).toEqual(['web']);
+  });
+
+  it('names the command that lists the invariants it holds and the waiver files, so each reason can be acted on', async () => {
+    const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';
+    const root = testStore({
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Use tabs'),
+      [`projects/web/waivers/${W}.yaml`]: `id: ${W}\ninvariant_id: ${A}\nreason: r\nowner: o\nexpires: 2999-12-31\ncreated_at: 2026-11-29T12:07:00Z\ncreated_by: o\n`,
+    });
+    const r = await run(root, 'project', 'remove', 'web');
+    expect(r.code).toBe(1);
+    const { message } = JSON.parse(r.stdout).error as { message: string };
+    const listing = /`agents --store \S+ (invariant list [^`]*)`/.exec(message)![1]!.split(' ');
+    const listed = await run(root, ...listing);
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as { id: string }[]).map((i) => i.id)).toEqual([A]);
+    expect(message).toContain(`projects/web/waivers/${W}.yaml`);
+    // Done as they say, the project goes.
+    rmSync(join(root, `projects/web/waivers/${W}.yaml`));
+    expect((await run(root, 'invariant', 'remove', A, '--yes')).code).toBe(0);
+    expect((await run(root, 'project', 'remove', 'web')).code).toBe(0);
+  });
+});
+
 describe('project remove, refused part-way', () => {
   it('names the file it removed before the one it could not, and the same command finishes it', async () => {
     const root = testStore({ 'projects/docs/.gitkeep': '', 'projects/docs/project.yaml': 'description: Docs\n' });
