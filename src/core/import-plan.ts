@@ -380,7 +380,8 @@ function applies(inv: ScopedInvariant, scope: PlannedScope): boolean {
  * hold) is skipped with the reason, so an import never leaves the store
  * invalid. When `allowed`, the file is kept, its `overlaps` naming the other
  * project, so that no second project over the same files is made unsaid.
- * Returns the files, those skipped (or overlapping) marked.
+ * Returns the files, those skipped (or overlapping) marked. `agents` starts the
+ * command a reason names (the run's, with its --store).
  */
 export function refuseOverlaps(
   files: readonly ImportFile[],
@@ -388,6 +389,7 @@ export function refuseOverlaps(
   names: readonly string[],
   repoFiles: readonly string[],
   allowed = false,
+  agents = 'agents',
 ): ImportFile[] {
   const { projects, projectOf } = placeProjects(files, existing, names);
   const taken: { name: string; paths: readonly string[] }[] = [...existing].map(([name, m]) => ({ name, paths: m.paths ?? [] }));
@@ -420,7 +422,7 @@ export function refuseOverlaps(
       paths,
       why: (file) =>
         `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: ${
-          holds ? `import the file alone into that project (import ${shellPath(file)} --project ${other}), or set` : `set`
+          holds ? `import the file alone into that project (\`${agents} import ${shellPath(file)} --project ${other}\`), or set` : `set`
         } projects.allow_overlap: true in config.yaml`,
     });
   };

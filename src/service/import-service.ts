@@ -127,7 +127,9 @@ export class ImportService {
         ...files,
         ...(await ignoredSources(top, optionWords(this.invariants.optionWords), snap.invariants, found, place.repository, options.from)),
       ];
-    files = refuseOverlaps(files, projects.meta, projects.names, all, config.projects.allow_overlap);
+    // The way out it names is a command to paste: the run's `agents`, with its --store.
+    const { agents } = optionWords(this.invariants.optionWords);
+    files = refuseOverlaps(files, projects.meta, projects.names, all, config.projects.allow_overlap, agents);
     const store = [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited];
     const plan = planImport(files, store, projects.meta, projects.names, blockIdsElsewhere(top, all, found));
     this.#stores.set(plan, store);

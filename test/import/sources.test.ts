@@ -406,7 +406,7 @@ describe('planImport: nothing said twice', () => {
     const existing = new Map([['frontend', { paths: ['apps/web/**', 'apps/docs/**'] }]]);
     const out = refuseOverlaps(files, existing, ['frontend'], ['apps/web/a.ts', 'apps/docs/b.md']);
     expect(out[0]!.skipped).toBeUndefined();
-    expect(out[1]!.skipped?.match(/\(import (\S+) --project (\S+)\)/)?.slice(1)).toEqual(['apps/web/AGENTS.md', 'frontend']);
+    expect(out[1]!.skipped?.match(/\(`agents import (\S+) --project (\S+)`\)/)?.slice(1)).toEqual(['apps/web/AGENTS.md', 'frontend']);
     // A project of some of the folder's files (its .py) is no way out: the folder's rules would reach the rest of it never.
     const typed = refuseOverlaps(files, new Map([['py', { paths: ['**/*.py'] }]]), ['py'], ['apps/web/a.ts']);
     expect(typed[1]!.skipped).toMatch(/overlap project py/);

@@ -106,6 +106,26 @@ describe('project remove', () => {
   });
 });
 
+describe('import of a nested file whose folder a project of wider paths holds', () => {
+  it('is skipped with the command that imports it into that project, which works as written', async () => {
+    const root = testStore({ 'projects/web/project.yaml': 'paths:\n  - apps/web/**\n  - packages/ui/**\n' });
+    writeFileSync(join(root, '..', 'README.md'), 'x\n');
+    mkdirSync(join(root, '..', 'apps/web'), { recursive: true });
+    writeFileSync(join(root, '..', 'apps/web/AGENTS.md'), '# Web\n\n- Never inline styles in components.\n');
+    const dry = await run(root, 'import', '--dry-run');
+    expect(dry.code, dry.stdout).toBe(0);
+    const { files } = JSON.parse(dry.stdout) as { files: { file: string; skipped: string | null }[] };
+    const skipped = files.find((f) => f.file === 'apps/web/AGENTS.md')!.skipped!;
+    const named = /`agents --store (\S+) (import [^`]*)`/.exec(skipped)!;
+    expect(named[1]).toBe(root);
+    // Its path is from the top of the repository: run there.
+    const imported = await runAgents(['--store', root, '--format', 'json', ...named[2]!.split(' '), '--yes'], { cwd: join(root, '..') });
+    expect(imported.code, imported.stdout).toBe(0);
+    const listed = await run(root, 'invariant', 'list', '--project', 'web');
+    expect((JSON.parse(listed.stdout) as { text: string }[]).map((i) => i.text)).toEqual(['Never inline styles in components.']);
+  });
+});
+
 describe('project remove of a project in use', () => {
   it('is refused while the project holds a waiver (of a global invariant here), which it never removes with the folder', async () => {
     const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';
