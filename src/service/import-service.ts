@@ -210,7 +210,17 @@ export class ImportService {
         } catch {
           stat = undefined;
         }
-        if (stat === undefined) throw new UsageError(`${shown} does not exist`, 'Name files or folders inside the repository.');
+        if (stat === undefined) {
+          // A path from the top of the repository, as the report writes them, given in a folder below it: the path from here.
+          const fromTop = isAbsolute(given) ? undefined : relative(options.cwd, join(top, given));
+          if (fromTop !== undefined && fromTop !== given && lstatSync(join(top, given), { throwIfNoEntry: false }) !== undefined)
+            throw new UsageError(
+              `${shown} does not exist in the current folder`,
+              (agents) =>
+                `Paths are read from the current folder; ${shown} is a path from the top of the repository, which is ${shellPath(fromTop)} from here: ${agents} import ${shellPath(fromTop)}`,
+            );
+          throw new UsageError(`${shown} does not exist`, 'Name files or folders inside the repository.');
+        }
         if (stat.isDirectory())
           throw new UsageError(
             `${shown} holds no instruction file: it is empty, or git ignores what it holds`,

@@ -118,8 +118,14 @@ describe('import of a nested file whose folder a project of wider paths holds', 
     const skipped = files.find((f) => f.file === 'apps/web/AGENTS.md')!.skipped!;
     const named = /`agents --store (\S+) (import [^`]*)`/.exec(skipped)!;
     expect(named[1]).toBe(root);
-    // Its path is from the top of the repository: run there.
-    const imported = await runAgents(['--store', root, '--format', 'json', ...named[2]!.split(' '), '--yes'], { cwd: join(root, '..') });
+    // Its path is from the top of the repository: given in a folder below it, the refusal names the path from there.
+    const json = ['--store', root, '--format', 'json'];
+    const below = await runAgents([...json, ...named[2]!.split(' '), '--yes'], { cwd: join(root, '..', 'apps') });
+    expect(below.code, below.stdout).toBe(2);
+    const { hint } = JSON.parse(below.stdout).error as { hint: string };
+    const here = /agents --store \S+ (import \S+)$/.exec(hint)![1]!.split(' ');
+    expect(here).toEqual(['import', 'web/AGENTS.md']);
+    const imported = await runAgents([...json, ...here, '--project', 'web', '--yes'], { cwd: join(root, '..', 'apps') });
     expect(imported.code, imported.stdout).toBe(0);
     const listed = await run(root, 'invariant', 'list', '--project', 'web');
     expect((JSON.parse(listed.stdout) as { text: string }[]).map((i) => i.text)).toEqual(['Never inline styles in components.']);
