@@ -19,6 +19,18 @@ const ARGUMENT_NAMES: Record<string, string> = {
 };
 
 /**
+ * The command that lists what a missing argument names, by the command (`plan use <action>`) or its group (`plan
+ * <id>`): a newcomer who left the id out does not know it yet. None for the commands that make the thing they name.
+ */
+const LISTINGS: Record<string, readonly [command: string, what: string]> = {
+  'invariant <id>': ['invariant list', 'the invariants and their ids'],
+  'invariant violation <id>': ['invariant violation list', 'the violations and their ids'],
+  'plan <id>': ['plan list', 'the plans and their ids'],
+  'plan use <action>': ['action list', 'the action templates'],
+  'project remove <name>': ['project list', 'the projects'],
+};
+
+/**
  * A parse failure of yargs as one line and a hint (exit 2). yargs reports a
  * missing option value by throwing its own error class (YError), which is a
  * user's slip, not a bug; any other exception from inside the parser is.
@@ -123,10 +135,13 @@ export function missingArgumentOf(command: LazyCommand, index: number): UsageErr
   const words = `${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
   const needed = requiredArguments(usage);
   const missing = needed[index] ?? needed[0] ?? 'argument';
+  const listing = LISTINGS[`${words} <${missing}>`] ?? LISTINGS[`${command.group} <${missing}>`];
   return missingArgument(
     `agents ${words} needs ${ARGUMENT_NAMES[missing] ?? `<${missing}>`}`,
     (agents) =>
-      `Usage: ${agents} ${words} ${usage.split(' ').slice(1).join(' ')} [options]. Run \`${agents} ${words} --help\` for its options.`,
+      `Usage: ${agents} ${words} ${usage.split(' ').slice(1).join(' ')} [options]. ${
+        listing === undefined ? '' : `\`${agents} ${listing[0]}\` lists ${listing[1]}. `
+      }Run \`${agents} ${words} --help\` for its options.`,
     words,
     missing,
   );

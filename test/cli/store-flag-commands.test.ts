@@ -286,7 +286,10 @@ describe("the parse's refusals under --store", () => {
       ['--store', STORE, 'invariant', 'ls'],
     ]);
     expect(commandsIn(await hint('plan'))).toEqual([['--store', STORE, 'plan', '--help']]);
-    expect(commandsIn(await hint('invariant', 'show'))).toEqual([['--store', STORE, 'invariant', 'show', '--help']]);
+    expect(commandsIn(await hint('invariant', 'show'))).toEqual([
+      ['--store', STORE, 'invariant', 'list'],
+      ['--store', STORE, 'invariant', 'show', '--help'],
+    ]);
     expect(commandsIn(await hint('invariant', 'list', '--format', 'jsn'))).toEqual([['--store', STORE, 'invariant', 'list', '--help']]);
     expect(commandsIn(await hint('plan', 'use', '--action', 'x/y'))).toEqual([['--store', STORE, 'plan', 'use', '--help']]);
     expect(commandsIn(await hint('--bogus', 'invariant', 'list'))).toEqual([

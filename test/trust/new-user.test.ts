@@ -132,6 +132,30 @@ describe('import of a nested file whose folder a project of wider paths holds', 
   });
 });
 
+describe('a command without the id, template or project it needs', () => {
+  it('names the command that lists them, which runs as written', async () => {
+    const root = exampleStore();
+    for (const [words, listing] of [
+      [['plan', 'status'], 'plan list'],
+      [['plan', 'use'], 'action list'],
+      [['invariant', 'show'], 'invariant list'],
+      [['invariant', 'violation', 'resolve'], 'invariant violation list'],
+      [['project', 'remove'], 'project list'],
+    ] as const) {
+      const r = await run(root, ...words);
+      expect(r.code, words.join(' ')).toBe(2);
+      const { hint } = JSON.parse(r.stdout).error as { hint: string };
+      const named = [...hint.matchAll(/`agents --store (\S+) ([^`]*)`/g)].map((m) => m[2]!).filter((c) => !c.endsWith('--help'));
+      expect(named, words.join(' ')).toEqual([listing]);
+      expect((await run(root, ...listing.split(' '))).code, listing).toBe(0);
+    }
+    // A command that makes what it names has nothing to list.
+    const add = await run(root, 'project', 'add');
+    expect(add.code).toBe(2);
+    expect(JSON.parse(add.stdout).error.hint).not.toMatch(/ list`/);
+  });
+});
+
 describe('project remove of a project in use', () => {
   it('is refused while the project holds a waiver (of a global invariant here), which it never removes with the folder', async () => {
     const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';
