@@ -156,6 +156,21 @@ describe('a command without the id, template or project it needs', () => {
   });
 });
 
+describe('export --stdout without one --target', () => {
+  it("gives as its example the run's own project and a target it named, which prints that set", async () => {
+    const root = testStore({ [`projects/web/${A}.yaml`]: invariantYaml(A, 'Use tabs') });
+    for (const extra of [[], ['--target', 'cursor,bogus']]) {
+      const r = await run(root, 'export', '--stdout', '--project', 'web', ...extra);
+      expect(r.code).toBe(2);
+      const example = /e\.g\. agents --store \S+ (export .*)$/.exec(JSON.parse(r.stdout).error.hint as string)![1]!.split(' ');
+      expect(example).toEqual(['export', '--project', 'web', '--stdout', '--target', extra.length === 0 ? 'agents-md' : 'cursor']);
+      const printed = await runAgents(['--store', root, ...example]);
+      expect(printed.code, printed.stderr).toBe(0);
+      expect(printed.stdout).toContain(A);
+    }
+  });
+});
+
 describe('project remove of a project in use', () => {
   it('is refused while the project holds a waiver (of a global invariant here), which it never removes with the folder', async () => {
     const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';

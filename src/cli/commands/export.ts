@@ -92,18 +92,17 @@ export default defineCommand<ExportArgs>({
     if (modes.length > 1) throw conflictingOptions(`${modes.map((m) => `--${m}`).join(' and ')} cannot be combined`, 'Choose one.', modes);
     if (argv.stdout) {
       const targets = (argv.target ?? []).flatMap((t) => t.split(',')).filter((t) => t.trim() !== '');
-      if (targets.length === 0)
-        throw missingOption(
-          '--stdout prints one format: give exactly one --target',
-          `e.g. ${ctx.agentsCommand()} export --plan 01J… --stdout --target agents-md`,
-          'export',
-          ['target'],
-        );
-      if (targets.length > 1)
-        throw new UsageError(
-          '--stdout prints one format: give exactly one --target',
-          `e.g. ${ctx.agentsCommand()} export --plan 01J… --stdout --target agents-md`,
-        );
+      // The example is the run's own plan or project, and a target it gave: pasted, it prints what was asked for.
+      const given =
+        argv.plan !== undefined
+          ? `--plan ${shellWord(argv.plan)}`
+          : argv.project !== undefined
+            ? `--project ${shellWord(argv.project)}`
+            : '--plan 01J…';
+      const named = targets.find((t) => (EXPORT_TARGETS as readonly string[]).includes(t)) ?? 'agents-md';
+      const example = `e.g. ${ctx.agentsCommand()} export ${given} --stdout --target ${named}`;
+      if (targets.length === 0) throw missingOption('--stdout prints one format: give exactly one --target', example, 'export', ['target']);
+      if (targets.length > 1) throw new UsageError('--stdout prints one format: give exactly one --target', example);
       if (argv.plan !== undefined && argv.project !== undefined)
         throw conflictingOptions('--stdout takes --plan ID or --project P, not both', 'A plan names its project itself.', [
           'plan',
