@@ -1,9 +1,10 @@
 // PATHS of `agents validate`, checked apart from the run: hook mode stops
 // before the validation code loads when no store file is staged, and must
 // still refuse a path outside the store (docs/validation.md).
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { shellPath } from '../core/shell-word.ts';
 
 /** PATHS → store-relative paths ("" is the whole store); undefined for none; refuses paths outside the store. */
 export function storePaths(store: string, cwd: string, paths: readonly string[] | undefined): string[] | undefined {
@@ -21,6 +22,14 @@ export function storePaths(store: string, cwd: string, paths: readonly string[] 
         .split(sep)
         .join('/');
     if (outside(rel)) {
+      // A path written from the folder holding the store (`.agents/global/…`, as a report run there names it), given in
+      // a folder below it: not outside the store, only read from elsewhere; the path from here is named.
+      const fromTop = isAbsolute(p) ? undefined : resolve(dirname(resolve(store)), p);
+      if (fromTop !== undefined && !outside(relative(resolve(store), fromTop)) && existsSync(fromTop))
+        throw new UsageError(
+          `${p} is not in the current folder`,
+          `Paths are read from the current folder; from here that file of the store is ${shellPath(relative(cwd, fromTop))}.`,
+        );
       throw new UsageError(`${p} is outside the store ${store}`, 'Name files inside the store, or choose the store with --store DIR.');
     }
     return rel;

@@ -171,6 +171,23 @@ describe('export --stdout without one --target', () => {
   });
 });
 
+describe('validate PATH written from the folder holding the store, given in a folder below it', () => {
+  it('is refused naming the path from the current folder (not as outside the store), which validate takes', async () => {
+    const root = testStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Use tabs') });
+    const below = join(root, '..', 'services', 'billing');
+    mkdirSync(below, { recursive: true });
+    const r = await runAgents(['--store', root, '--format', 'json', 'validate', `.agents/global/${A}.yaml`], { cwd: below });
+    expect(r.code).toBe(2);
+    const { hint } = JSON.parse(r.stdout).error as { hint: string };
+    const here = /from here that file of the store is (\S+)\.$/.exec(hint)![1]!;
+    expect(here).toBe(`../../.agents/global/${A}.yaml`);
+    expect((await runAgents(['--store', root, 'validate', here], { cwd: below })).code).toBe(0);
+    // A path that names no file of the store from there either is outside the store, as before.
+    const none = await runAgents(['--store', root, '--format', 'json', 'validate', 'nothere.yaml'], { cwd: below });
+    expect([none.code, JSON.parse(none.stdout).error.message]).toEqual([2, `nothere.yaml is outside the store ${root}`]);
+  });
+});
+
 describe('project remove of a project in use', () => {
   it('is refused while the project holds a waiver (of a global invariant here), which it never removes with the folder', async () => {
     const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';
