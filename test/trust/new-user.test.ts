@@ -188,6 +188,22 @@ describe('validate PATH written from the folder holding the store, given in a fo
   });
 });
 
+describe('import without a terminal and without --yes', () => {
+  it('shows on stderr what it would write, writes nothing (exit 2, confirmation-needed), and --yes writes it', async () => {
+    const root = testStore();
+    writeFileSync(join(root, '..', 'AGENTS.md'), '- Never push to main.\n- Run the tests.\n');
+    const text = await runAgents(['--store', root, 'import']);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain('Never push to main.');
+    expect(text.stderr).toContain('Run the tests.');
+    const json = await run(root, 'import');
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'confirmation-needed', detail: { flag: '--yes', candidates: 2 } });
+    expect(readdirSync(join(root, 'global'))).toEqual([]);
+    expect((await run(root, 'import', '--yes')).code).toBe(0);
+    expect(readdirSync(join(root, 'global')).length).toBe(2);
+  });
+});
+
 describe('project remove of a project in use', () => {
   it('is refused while the project holds a waiver (of a global invariant here), which it never removes with the folder', async () => {
     const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';

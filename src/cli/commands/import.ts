@@ -120,6 +120,18 @@ export default defineCommand<ImportArgs>({
     if (argv.replace) await service.checkReplace(plan);
     let chosen: PlannedCandidate[] = fresh;
     const reviewing = !argv.yes && fresh.length > 0;
+    if (reviewing && !ctx.interactive) {
+      // No terminal to review in: what it would write (on stderr: a failure prints nothing on stdout), as plan sync
+      // shows its changes, and the flag that writes it; a newcomer told only "confirm" would not know what.
+      if (ctx.format === 'text')
+        ctx.io.stderr.write(`${importPreviewText(s, plan, argv.verbose === true, null, '', ctx.agentsCommand())}\n`);
+      throw new UsageError(
+        'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
+        `Nothing was written. Run again with --yes to import the ${fresh.length === 1 ? 'rule' : `${fresh.length} rules`} ${ctx.format === 'text' ? 'shown' : '--dry-run lists'}.`,
+        { flag: '--yes', candidates: fresh.length },
+        'confirmation-needed',
+      );
+    }
     if (reviewing) requireInteractive(ctx);
     // The review as the user left it, and why its write was refused: it opens again so, to try again.
     let state: ReviewState | undefined;
