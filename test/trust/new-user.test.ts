@@ -205,13 +205,16 @@ describe('import without a terminal and without --yes', () => {
 });
 
 describe('project remove of a project in use', () => {
+  const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';
+  const waiverOf = (invariant: string) =>
+    `id: ${W}\ninvariant_id: ${invariant}\nreason: r\nowner: o\nexpires: 2999-12-31\ncreated_at: 2026-11-29T12:07:00Z\ncreated_by: o\n`;
+
   it('is refused while the project holds a waiver (of a global invariant here), which it never removes with the folder', async () => {
-    const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';
     const waiver = `projects/web/waivers/${W}.yaml`;
     const root = testStore({
       [`global/${A}.yaml`]: invariantYaml(A, 'Use tabs'),
       'projects/web/.gitkeep': '',
-      [waiver]: `id: ${W}\ninvariant_id: ${A}\nreason: r\nowner: o\nexpires: 2999-12-31\ncreated_at: 2026-11-29T12:07:00Z\ncreated_by: o\n`,
+      [waiver]: waiverOf(A),
     });
     const r = await run(root, 'project', 'remove', 'web');
     expect(r.code, r.stdout).toBe(1);
@@ -221,10 +224,9 @@ describe('project remove of a project in use', () => {
   });
 
   it('names the command that lists the invariants it holds and the waiver files, so each reason can be acted on', async () => {
-    const W = '01JDQ6X5Z8W4N3B2C1D0E9F8W1';
     const root = testStore({
       [`projects/web/${A}.yaml`]: invariantYaml(A, 'Use tabs'),
-      [`projects/web/waivers/${W}.yaml`]: `id: ${W}\ninvariant_id: ${A}\nreason: r\nowner: o\nexpires: 2999-12-31\ncreated_at: 2026-11-29T12:07:00Z\ncreated_by: o\n`,
+      [`projects/web/waivers/${W}.yaml`]: waiverOf(A),
     });
     const r = await run(root, 'project', 'remove', 'web');
     expect(r.code).toBe(1);
