@@ -162,15 +162,17 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   // `A^!` and `A^-N` as invariant diff reads them (A^1..A): git would diff a merge only where it differs from every
   // parent, and a commit with no parent here (a shallow clone's) against the working tree, both passing unseen.
   const range = ranges?.parentRange(argv.range);
-  // Each revision the range names is one commit, resolved as invariant diff resolves it (one parse, parseRange), while
-  // git diffs: git reads some arguments as other revisions (`X^@`, all of X's parents: none in a shallow clone, `^X`),
-  // and diffs a tree on either side of `..` (`REV:sub..HEAD`), every file then taken as changed. HEAD alone is one,
-  // or none yet on an unborn branch, which diffFiles compares as the empty tree.
-  const revision = range !== undefined && range !== 'HEAD' ? ranges?.checkRange(service.top, range) : undefined;
+  // One revision is one commit against the working tree, resolved as invariant diff resolves it, while git diffs: git
+  // reads some single arguments as other revisions (`X^@`, all of X's parents: none in a shallow clone, `^X`). HEAD is
+  // one, or none yet on an unborn branch, which diffFiles compares as the empty tree. The sides of a range are peeled
+  // to commits for git instead, so a tree there fails the diff and is named below, with no process more.
+  const peeled = range === undefined ? undefined : ranges?.peeledRange(range);
+  const single = range !== undefined && range !== 'HEAD' && (!range.includes('..') || peeled === undefined);
+  const revision = single ? ranges?.checkRange(service.top, range) : undefined;
   revision?.catch(() => undefined);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
-    files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: range ?? 'HEAD' });
+    files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: peeled ?? range ?? 'HEAD' });
   } catch (error) {
     // Said by git's runner already (no git at all, a disk that is full): never read as a bad range.
     if (error instanceof AgentsError) throw error;

@@ -245,6 +245,20 @@ export function parentRange(range: string | undefined): string | undefined {
   return m ? `${m[1]}^${m[2] || '1'}..${m[1]}` : range;
 }
 
+/**
+ * `range` with each side of its `..` or `...` peeled to a commit (`A^{commit}..B^{commit}`), for `git diff`: git
+ * diffs a tree named on either side (`REV:sub..HEAD`, `HEAD^{tree}..HEAD`), every file then taken as changed, where
+ * peeled it fails and checkRange names the side. Undefined when a side is a message search (`:/fix`), whose suffix
+ * git would read as part of its text: checkRange must look at that range first.
+ */
+export function peeledRange(range: string): string | undefined {
+  const dots = range.includes('...') ? '...' : range.includes('..') ? '..' : undefined;
+  if (dots === undefined) return range;
+  const sides = range.split(dots);
+  if (sides.length !== 2 || sides.some((s) => s.startsWith(':/'))) return undefined;
+  return sides.map((s) => (s === '' ? s : `${s}^{commit}`)).join(dots);
+}
+
 /** For `A..B`: the two revisions, else undefined. */
 export function twoDot(request: DiffRequest): [string, string] | undefined {
   const range = parentRange(request.range?.trim());
