@@ -3,7 +3,7 @@
 export { DEFAULT_SOURCE_PATH, defaultSourceName, mayExtend, sourcesFromConfig } from './extends-config.ts';
 import { DEFAULT_SOURCE_PATH } from './extends-config.ts';
 import { hideCredentials } from './plain-text.ts';
-import { INHERITED_ROOT, type ExtendsSource } from './model.ts';
+import { INHERITED_ROOT, type ExtendsSource, type SourcePlaces } from './model.ts';
 
 /** The lock file, at the store's root. */
 export const EXTENDS_LOCK_FILE = 'extends.lock.yaml';
@@ -50,16 +50,42 @@ export function sourceOfPin(source: ExtendsSource, pin: LockEntry): ExtendsSourc
   return { ...source, url: pin.url, ref: pin.ref, path: pin.path ?? DEFAULT_SOURCE_PATH };
 }
 
-/** Why a source's pin cannot be used as it is, or undefined when the lock matches config.yaml. */
-export function staleReason(source: ExtendsSource, pin: LockEntry | undefined): string | undefined {
-  if (!pin) return `the policy source ${source.name} has no pin in ${EXTENDS_LOCK_FILE}`;
+/** Why a source's pin cannot be used as it is, and the key of its entry in config.yaml that says so; undefined when the lock matches. */
+export function stalePin(
+  source: ExtendsSource,
+  pin: LockEntry | undefined,
+): { message: string; key: 'entry' | 'url' | 'ref' | 'path' } | undefined {
+  if (!pin) return { message: `the policy source ${source.name} has no pin in ${EXTENDS_LOCK_FILE}`, key: 'entry' };
   if (pin.url !== source.url)
-    return `the pin of ${source.name} is for ${hideCredentials(pin.url)}, but config.yaml names ${hideCredentials(source.url)}`;
-  if (pin.ref !== source.ref) return `the pin of ${source.name} is for ref ${pin.ref}, but config.yaml names ${source.ref}`;
+    return {
+      message: `the pin of ${source.name} is for ${hideCredentials(pin.url)}, but config.yaml names ${hideCredentials(source.url)}`,
+      key: 'url',
+    };
+  if (pin.ref !== source.ref)
+    return { message: `the pin of ${source.name} is for ref ${pin.ref}, but config.yaml names ${source.ref}`, key: 'ref' };
   // The folder decides what is inherited as much as the commit does: a changed path is a new pin, not a silent switch.
   const pinned = pin.path ?? DEFAULT_SOURCE_PATH;
-  if (pinned !== source.path) return `the pin of ${source.name} is for the folder ${pinned}, but config.yaml names ${source.path}`;
+  if (pinned !== source.path)
+    return { message: `the pin of ${source.name} is for the folder ${pinned}, but config.yaml names ${source.path}`, key: 'path' };
   return undefined;
+}
+
+/** Why a source's pin cannot be used as it is, or undefined when the lock matches config.yaml. */
+export function staleReason(source: ExtendsSource, pin: LockEntry | undefined): string | undefined {
+  return stalePin(source, pin)?.message;
+}
+
+/**
+ * Where config.yaml says `key` of the source (`file:line:col`, and the same as `{file, line, col}` for an error's
+ * detail); undefined for a source no config.yaml placed.
+ */
+export function sourcePlace(
+  source: ExtendsSource,
+  key: keyof Omit<SourcePlaces, 'file'>,
+): { where: string; detail: { file: string; line: number; col: number } } | undefined {
+  if (source.at === undefined) return undefined;
+  const { line, col } = source.at[key];
+  return { where: `${source.at.file}:${line}:${col}`, detail: { file: source.at.file, line, col } };
 }
 
 /**

@@ -129,6 +129,20 @@ export interface ExtendsSource {
   ref: string;
   /** The store folder inside the source repository. */
   path: string;
+  /**
+   * Where config.yaml holds the entry and its keys (line and column from 1; `path` is the entry's when it names
+   * none), so that an error about the source names its place; absent for a source no config.yaml named.
+   */
+  at?: SourcePlaces;
+}
+
+/** The places of one `extends` entry in config.yaml (ExtendsSource.at). */
+export interface SourcePlaces {
+  file: string;
+  entry: { line: number; col: number };
+  url: { line: number; col: number };
+  ref: { line: number; col: number };
+  path: { line: number; col: number };
 }
 
 /** The agents' instruction files `agents export` writes (docs/export.md). */

@@ -1,5 +1,5 @@
 import type { Diagnostic, Parsed } from './diagnostics.ts';
-import type { Guard, Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
+import type { Guard, Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, SourcePlaces, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG, GUARD_KINDS } from './model.ts';
 import { diagAt, fullParser, nodeAt, offsetAt, parseYaml, YamlSyntaxNotLoaded, type YamlFile, type YamlSyntax } from './yaml-file.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
@@ -264,7 +264,7 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     projects: { ...DEFAULT_CONFIG.projects, ...raw.projects },
     export: { ...DEFAULT_CONFIG.export, ...raw.export },
     mcp: { ...DEFAULT_CONFIG.mcp, ...raw.mcp },
-    extends: inherited.sources,
+    extends: inherited.sources.map((source, i) => Object.assign(source, { at: sourcePlaces(y, i) })),
     guard: { ...DEFAULT_CONFIG.guard, ...raw.guard },
   };
   // Kept with the config it is found in: only the run of that actor stops on it (ADR 0702).
@@ -277,7 +277,12 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
   return { value: config, diagnostics: [diagAt(y, offsetAt(y, ['reconciliation', 'actor']), 'actor-incomplete', message, hint)] };
 }
 
-/** The line of `reconciliation.api_key_env`'s value, when the file has one. */
+/** Where config.yaml holds `extends[i]` and its keys: the errors about a source raised after the parse (a source not pinned) name it. */
+function sourcePlaces(y: YamlFile, i: number): SourcePlaces {
+  const at = (key?: string) => y.lines.linePos(offsetAt(y, key === undefined ? ['extends', String(i)] : ['extends', String(i), key]));
+  return { file: y.file, entry: at(), url: at('url'), ref: at('ref'), path: at('path') };
+}
+
 /**
  * The lines of config.yaml that may hold a key: api_key_env's, and those of the top level and of `reconciliation`
  * whose key is named as a secret's (api_key, token, password) or whose text reads as a generated key.

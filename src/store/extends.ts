@@ -6,7 +6,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { AgentsError, type CommandHint, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { hideCredentials } from '../core/plain-text.ts';
-import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { EXTENDS_LOCK_FILE, inheritedPath, sourcePlace, stalePin, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
 import { hasCommit, hasWholeCommit } from '../git/extends.ts';
 import { commonGitDir, extendsCacheDir, repoTop } from '../git/location.ts';
@@ -116,17 +116,24 @@ export function pinsFor(
   for (const source of state.sources) {
     if (only && !only.includes(source.name)) continue;
     const pin = state.lock?.sources.find((p) => p.name === source.name);
-    const stale = staleReason(source, pin);
-    if ((stale !== undefined || !pin) && skipUnpinned !== false) {
-      if (typeof skipUnpinned === 'function') skipUnpinned(source.name, stale ?? `no pin for ${source.name}`);
+    const stale = stalePin(source, pin);
+    if (stale === undefined && pin) {
+      out.push({ source, pin });
       continue;
     }
-    if (stale !== undefined || !pin)
-      throw new AgentsError(stale ?? `no pin for ${source.name}`, EXIT_CODES.usage, {
-        hint: (agents) => `Run \`${agents} extends update\` to pin it, then \`${agents} extends fetch\` in other clones.`,
-        code: 'extends-not-pinned',
-      });
-    out.push({ source, pin });
+    const why = stale?.message ?? `no pin for ${source.name}`;
+    if (skipUnpinned !== false) {
+      if (typeof skipUnpinned === 'function') skipUnpinned(source.name, why);
+      continue;
+    }
+    // Named at the entry's key that differs from the pin (the entry itself when there is no pin), as config.yaml's
+    // other errors are: a config.yaml of several sources says which one.
+    const place = sourcePlace(source, stale?.key ?? 'entry');
+    throw new AgentsError(place ? `${why} (${place.where})` : why, EXIT_CODES.usage, {
+      hint: (agents) => `Run \`${agents} extends update\` to pin it, then \`${agents} extends fetch\` in other clones.`,
+      code: 'extends-not-pinned',
+      detail: { source: source.name, file: place?.detail.file ?? null, line: place?.detail.line ?? null, col: place?.detail.col ?? null },
+    });
   }
   return out;
 }

@@ -114,7 +114,11 @@ describe('show, remove, edit and move of an id the store does not hold, a policy
       ]) {
         const r = await run(...args);
         const error = JSON.parse(r.stdout).error;
-        expect([r.code, error.code, error.detail], args.join(' ')).toEqual([2, 'extends-not-pinned', null]);
+        expect([r.code, error.code, error.detail], args.join(' ')).toEqual([
+          2,
+          'extends-not-pinned',
+          { source: 'acme-policy', file: 'config.yaml', line: 2, col: 5 },
+        ]);
         expect(error.hint, args.join(' ')).toContain('extends update`');
       }
     expect((await run('list', '--project', 'web')).stdout).toContain(PROJECT);

@@ -968,7 +968,22 @@ describe('parseConfig', () => {
         projects: { allow_overlap: false },
         export: { severities: ['error', 'warning', 'info'], nested: true },
         mcp: { allow_write: false },
-        extends: [{ name: 'policy', url: 'https://example.com/org/policy.git', ref: 'main', path: '.agents' }],
+        extends: [
+          {
+            name: 'policy',
+            url: 'https://example.com/org/policy.git',
+            ref: 'main',
+            path: '.agents',
+            // Where the entry and its keys are, for the errors raised about the source after the parse.
+            at: {
+              file: 'config.yaml',
+              entry: { line: 6, col: 5 },
+              url: { line: 6, col: 10 },
+              ref: { line: 7, col: 10 },
+              path: { line: 6, col: 5 },
+            },
+          },
+        ],
         guard: { on_error: 'deny' },
       },
       diagnostics: [],
