@@ -12,11 +12,12 @@ import {
   type RefKind,
 } from '../core/extends.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
-import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
+import { closestNames } from '../core/closest.ts';
 import { truncate } from '../core/names.ts';
 import { quoteText } from '../core/plain-text.ts';
 import { GitError, resolveCommit } from '../git/repo.ts';
-import { lsRemote, remoteRefNames } from '../git/extends.ts';
+import { lsRemote } from '../git/extends.ts';
+import { deletedRef, unknownRef } from '../store/ref-refusals.ts';
 import {
   pinsFor,
   readExtendsState,
@@ -263,7 +264,15 @@ export class ExtendsService {
     // The lock's pins of sources config.yaml no longer names leave the lock: their leaving is reported too.
     const removed = unlistedPins(state.sources, state.lock).map((p) => state.lock!.sources[p.index]!);
     const newPins = new Map<string, LockEntry>();
-    for (const source of chosen) newPins.set(source.name, await this.remotePin(source, options.signal));
+    for (const source of chosen)
+      newPins.set(
+        source.name,
+        await this.remotePin(
+          source,
+          state.lock?.sources.find((p) => p.name === source.name),
+          options.signal,
+        ),
+      );
     const moved = chosen.filter((s) => {
       const old = state.lock?.sources.find((p) => p.name === s.name);
       const now = newPins.get(s.name)!;
@@ -325,8 +334,8 @@ export class ExtendsService {
     return { moves, written, fetched: unlisted(fetched, state.sources) };
   }
 
-  /** What the source's ref names at its remote now. */
-  private async remotePin(source: ExtendsSource, signal?: AbortSignal): Promise<LockEntry> {
+  /** What the source's ref names at its remote now. `pinned`: the lock's pin of the source, if any. */
+  private async remotePin(source: ExtendsSource, pinned: LockEntry | undefined, signal?: AbortSignal): Promise<LockEntry> {
     const url = resolveSourceUrl(this.root, source.url);
     let kind: RefKind;
     let commit: string;
@@ -346,20 +355,11 @@ export class ExtendsService {
           });
         throw error;
       }
-      if (!found) {
-        // What the source holds is named: `main` where it has `master`, a tag not pushed yet, are seen at once.
-        const names = await remoteRefNames(this.root, url, signal);
-        const suggestions = names ? closestNames(source.ref, [...names.branches, ...names.tags]) : [];
-        const holds = names ? ` Its branches: ${someNames(names.branches)}; its tags: ${someNames(names.tags)}.` : '';
-        throw new AgentsError(`the policy source ${source.name} has no tag or branch ${source.ref}`, EXIT_CODES.usage, {
-          hint: hintWithGuess(
-            suggestions,
-            `Correct \`ref:\` of ${source.name} in config.yaml (a tag, a branch or a full commit id); nothing was written.${holds}`,
-          ),
-          code: 'extends-unknown-ref',
-          detail: { source: source.name, ref: source.ref, branches: names?.branches ?? null, tags: names?.tags ?? null, suggestions },
-        });
-      }
+      // A ref the lock pinned under this URL is gone at the source, not mistyped: said as such, with the way out.
+      if (!found)
+        throw await (pinned?.url === source.url && pinned.ref === source.ref && pinned.kind !== 'commit'
+          ? deletedRef(this.root, url, source, pinned, signal)
+          : unknownRef(this.root, url, source, signal));
       kind = found.kind;
       commit = found.commit;
       tagObject = found.tagObject;

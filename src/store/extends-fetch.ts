@@ -119,7 +119,7 @@ export async function fetchPins(
       let status: FetchOutcome['status'] = 'cached';
       if (!options.fresh && !options.previous) {
         try {
-          await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin, signal);
+          await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin, source, signal);
         } catch (error) {
           if (made) rmSync(dir, { recursive: true, force: true });
           throw error;

@@ -7,8 +7,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import type { LockEntry } from '../core/extends.ts';
+import type { ExtendsSource } from '../core/model.ts';
 import { branchHolds, lsRemote, reachSettings } from '../git/extends.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { deletedRef } from './ref-refusals.ts';
 
 /** The file in a source's cache listing the pins already checked, one `url TAB ref TAB kind TAB commit` a line. */
 const CHECKED = 'agents-checked-pins';
@@ -54,7 +56,8 @@ function mismatch(pin: LockEntry, named: string | undefined, why: string): Agent
 /**
  * Refuses (exit 1, `extends-pin-mismatch`) a tag pin whose commit is not the
  * one the tag names at `url`, and a branch pin whose commit the branch does
- * not hold (neither its tip nor an ancestor). A pin by commit id names
+ * not hold (neither its tip nor an ancestor); a pin whose tag or branch the
+ * source no longer has at all is `extends-ref-deleted` (exit 2). A pin by commit id names
  * itself. `dir` is the source's cache; `scratch` a folder it may use and
  * removes.
  */
@@ -64,6 +67,8 @@ export async function checkPin(
   scratch: string,
   url: string,
   pin: LockEntry,
+  /** The source as config.yaml names it: a ref deleted at the source is refused at its `ref:` there. */
+  source: ExtendsSource,
   signal?: AbortSignal,
 ): Promise<void> {
   // A lock's parser refuses `kind: commit` under another ref; checked here too, as this is the gate of the fetch.
@@ -82,7 +87,8 @@ export async function checkPin(
       },
     );
   }
-  if (found === undefined) throw mismatch(pin, undefined, `the source has no ${pin.kind} ${pin.ref} any more`);
+  // Deleted, not moved: no update follows it until `ref:` names what the source holds.
+  if (found === undefined) throw await deletedRef(cwd, url, source, pin, signal);
   // The kind is part of the pin, at the same commit too: a tag pin edited to `kind: branch` would let
   // `extends update` follow the tag when it moves, which it refuses for a tag.
   if (found.kind !== pin.kind)

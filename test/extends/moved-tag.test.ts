@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { commitAll, git } from '../helpers/git.ts';
 import { errorOf } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
-import { LOCAL, LOCK, LOCKED, SECRETS, consumer, effectiveIds, policyRepo, run } from './repos.ts';
+import { LOCAL, LOCK, LOCKED, SECRETS, consumer, edit, effectiveIds, policyRepo, run } from './repos.ts';
 
 describe('a tag pin whose name now names a branch', () => {
   it('update refuses it until accepted, and fetch refuses the old pin', async () => {
@@ -54,6 +54,66 @@ describe('a tag pin whose name now names a branch', () => {
     const diff = await run(app, 'invariant', 'diff', 'HEAD^1..HEAD', '--format', 'json');
     expect(diff.code, diff.stderr).toBe(0);
     expect(JSON.parse(diff.stdout).policy_sources.map((m: { left: string[] }) => m.left)).toEqual([[LOCKED]]);
+  });
+});
+
+describe('a pinned tag deleted at the source', () => {
+  it('fetch and update refuse it as deleted at its ref: line, and changing ref: as the hint says, then update, reads again', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    const lock = readFileSync(join(app, LOCK), 'utf8');
+    // The policy team renames its release tag: v1 is deleted, v2 names the same commit.
+    git(policy.bare, 'tag', 'v2', 'v1');
+    git(policy.bare, 'tag', '-d', 'v1');
+    const deleted = {
+      code: 'extends-ref-deleted',
+      exit_code: 2,
+      detail: expect.objectContaining({
+        source: 'policy',
+        ref: 'v1',
+        kind: 'tag',
+        pinned: policy.v1,
+        tags: ['v2'],
+        suggestions: ['v2'],
+        file: 'config.yaml',
+        line: 3,
+        col: 10,
+      }),
+    };
+    // A clone's fetch (a fresh cache), and an update, which cannot follow a ref that is gone.
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect([fetch.code, errorOf(fetch)]).toEqual([2, deleted]);
+    const update = await run(app, 'extends', 'update', '--format', 'json');
+    expect([update.code, errorOf(update)]).toEqual([2, deleted]);
+    expect(readFileSync(join(app, LOCK), 'utf8')).toBe(lock);
+
+    // The advice followed: ref: changed to the tag the source holds, then update; a clone's fetch reads it.
+    edit(app, '.agents/config.yaml', 'ref: v1', 'ref: v2');
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+    // Or to the pinned commit itself, which keeps the inherited set as it was.
+    edit(app, '.agents/config.yaml', 'ref: v2', `ref: ${policy.v1}`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
+
+  it('a pinned branch deleted at the source is refused the same way by fetch', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    git(policy.bare, 'branch', 'release', 'v1');
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: release\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    git(policy.bare, 'branch', '-D', 'release');
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(fetch.code).toBe(2);
+    expect(errorOf(fetch)).toMatchObject({ code: 'extends-ref-deleted', detail: { ref: 'release', kind: 'branch', line: 3, col: 10 } });
   });
 });
 
