@@ -94,12 +94,14 @@ export function goneFromFilesLines(
     const mark = removed.has(g.id) ? s.red('-') : s.yellow('?');
     lines.push(`  ${mark} ${g.id}  ${oneLine(g.text)} ${s.dim(`(was ${oneLine(g.file)}:${g.line})`)}`);
   }
-  if (pruned !== null) lines.push(`${s.green('removed')} ${pruned.length} of them (--prune)`);
+  // The review may keep some: those stay marked `?`, and the line counts them.
+  const kept = n - gone.filter((g) => removed.has(g.id)).length;
+  if (pruned !== null) lines.push(`${s.green('removed')} ${pruned.length} of them (--prune)${kept > 0 ? `; ${kept} not removed` : ''}`);
   else if (prune && dryRun) lines.push(`--prune would remove ${n === 1 ? 'it' : 'them'}. Nothing was removed.`);
   else
     lines.push(
       s.dim(
-        `They stay in the store: run the import again with --prune (and --yes) to remove them, or \`${oneLine(agents)} invariant remove ID\` for each.`,
+        `They stay in the store: run the import again with --prune to remove them (the review shows each; --yes removes them all), or \`${oneLine(agents)} invariant remove ID\` for each.`,
       ),
     );
   return lines;

@@ -16,6 +16,7 @@ import { exportedEntryIds } from '../core/export.ts';
 import { alwaysApplyProblem, folderGlobProblem, unreadFrontMatter } from '../core/import-front-matter.ts';
 import { type SortedFiles, sortFiles } from '../core/globs.ts';
 import { appliesTo, globKey, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
+import type { StaleImport } from '../core/import-stale.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { fileReferences, namesAFile, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
 import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts';
@@ -450,15 +451,15 @@ export class ImportService {
   }
 
   /**
-   * `--prune`: removes the invariants the plan found gone from their files (plan.stale), each as `invariant remove`
-   * removes one, under its scope's lock, never committed (as the import's own writes are not). One another writer
-   * removed meanwhile is passed over.
+   * `--prune`: removes the invariants found gone from their files (plan.stale, or those of it the review left to
+   * remove), each as `invariant remove` removes one, under its scope's lock, never committed (as the import's own
+   * writes are not). One another writer removed meanwhile is passed over.
    */
-  async prune(plan: ImportPlan): Promise<RemoveResult[]> {
+  async prune(gone: readonly StaleImport[]): Promise<RemoveResult[]> {
     const out: RemoveResult[] = [];
-    for (const gone of plan.stale ?? []) {
+    for (const inv of gone) {
       try {
-        out.push(await this.invariants.remove(gone.id, { commit: false }));
+        out.push(await this.invariants.remove(inv.id, { commit: false }));
       } catch (error) {
         if (!(error instanceof AgentsError && error.code === 'unknown-id')) throw error;
       }

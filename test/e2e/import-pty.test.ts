@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
 import { PtySession } from '../helpers/pty.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
 
@@ -62,6 +63,24 @@ describe('agents import (the review screen, in a pseudo-terminal)', { timeout: 1
       readFileSync(join(top, '.agents/global', f), 'utf8').includes('Prefer'),
     )!;
     expect(readFileSync(join(top, '.agents/global', prefer), 'utf8')).toContain('severity: info');
+  });
+
+  test('--prune: the invariants gone from the file are rows of the review; space keeps one, Enter imports and removes the rest', async () => {
+    const top = repo();
+    expect((await runAgents(['import', '--yes'], { cwd: top })).code).toBe(0);
+    // Two rules taken out of the file, one added.
+    writeFileSync(join(top, 'AGENTS.md'), '## Rules\n\n- Use UTC everywhere.\n- Keep the changelog current.\n');
+    const pty = PtySession.start(['import', '--prune'], { cwd: top, columns: 120, rows: 30 });
+    await pty.waitFor('Import 1 rule as invariants (1 kept); remove 2 invariants gone from their files (2 to remove)');
+    pty.keys('Down');
+    await pty.waitFor(/› \[x\] remove {2}\w{26} {2}was AGENTS\.md:3/);
+    pty.type(' '); // keep "Never commit secrets."
+    await pty.waitFor('(1 to remove)');
+    pty.keys('Enter');
+    const { code, screen } = await pty.exit();
+    expect(code).toBe(0);
+    expect(screen).toContain('removed 1 of them (--prune); 1 not removed');
+    expect(texts(top)).toEqual(['Keep the changelog current.', 'Never commit secrets.', 'Use UTC everywhere.']);
   });
 
   test('n writes nothing (exit 1)', async () => {

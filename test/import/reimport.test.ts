@@ -55,10 +55,10 @@ describe('import again after a file was edited', () => {
       'Run the tests before pushing.',
       'Use tabs for indentation.',
     ]);
-    // A removal the review would not show needs --yes: refused, nothing removed.
+    // Removals are confirmed in the review, which needs a terminal: without one (and without --yes), nothing removed.
     const refused = await json(top, 'import', '--prune');
     expect(refused.code).toBe(2);
-    expect(errorOf(refused).code).toBe('usage');
+    expect(errorOf(refused).code).toBe('confirmation-needed');
     expect((await texts(top)).length).toBe(4);
     const pruned = await json(top, 'import', '--yes', '--prune');
     expect(pruned.code).toBe(0);

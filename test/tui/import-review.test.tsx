@@ -157,3 +157,91 @@ test('opened again after a refused write: the rules as they were left (edited, d
     r.unmount();
   }
 });
+
+test('with --prune, the invariants gone from their files are rows of the review: removed unless kept (space), with the rules kept; Enter gives both', async () => {
+  const gone = [
+    {
+      id: '01M94R5WJC1VHFBX7WVN69QCRN',
+      path: 'global/01M94R5WJC1VHFBX7WVN69QCRN.yaml',
+      text: 'Never commit secrets.',
+      file: 'AGENTS.md',
+      line: 3,
+    },
+    {
+      id: '01M94R5WJPTQ11HK52954BEKEV',
+      path: 'global/01M94R5WJPTQ11HK52954BEKEV.yaml',
+      text: 'Run the tests.',
+      file: 'AGENTS.md',
+      line: 5,
+    },
+  ];
+  const two: ImportPlan = { ...plan, candidates: plan.candidates.slice(0, 2), stale: gone };
+  for (const [columns, rows] of [
+    [100, 24],
+    [30, 8],
+  ] as const) {
+    const done: { chosen: PlannedCandidate[]; removed: { id: string }[] }[] = [];
+    const r = render(
+      <ImportReview
+        plan={two}
+        prune
+        width={columns}
+        rows={rows}
+        onDone={(chosen, _, removed) => done.push({ chosen, removed })}
+        onCancel={() => {}}
+      />,
+    );
+    const first = await frameHas(r.lastFrame, '›');
+    expect(first.split('\n').length).toBeLessThan(rows);
+    if (columns === 100)
+      expect(first.split('\n')[0]).toBe('Import 2 rules as invariants (2 kept); remove 2 invariants gone from their files (2 to remove)');
+    // Down past the two rules to the first removal: its row says what will happen, and the keys fit it.
+    r.stdin.write('j');
+    r.stdin.write('j');
+    const at = await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/› \[x\] remove/));
+    for (const l of at.split('\n')) expect(l.length).toBeLessThanOrEqual(columns);
+    if (columns === 100) {
+      expect(at).toMatch(/› \[x\] remove {2}01M94R5WJC1VHFBX7WVN69QCRN {2}was AGENTS\.md:3/);
+      expect(at).toContain('space remove/keep');
+    }
+    // Kept: the row says so, and e/s/p change nothing of it.
+    r.stdin.write(' ');
+    await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/› \[ \] keep/));
+    r.stdin.write('e');
+    r.stdin.write('s');
+    r.stdin.write('p');
+    r.stdin.write('\r');
+    await expect.poll(() => done.length).toBe(1);
+    expect(done[0]!.chosen.map((c) => c.n)).toEqual([1, 2]);
+    expect(done[0]!.removed.map((g) => g.id)).toEqual([gone[1]!.id]);
+    r.unmount();
+  }
+});
+
+test('with --prune and no new rule, the review is of the removals alone; a (all) keeps every one', async () => {
+  const gone = [
+    {
+      id: '01M94R5WJC1VHFBX7WVN69QCRN',
+      path: 'global/01M94R5WJC1VHFBX7WVN69QCRN.yaml',
+      text: 'Never commit secrets.',
+      file: 'AGENTS.md',
+      line: 3,
+    },
+  ];
+  const only: ImportPlan = { files: [], projects: [], candidates: [], stale: gone };
+  const done: { id: string }[][] = [];
+  const r = render(
+    <ImportReview plan={only} prune width={80} rows={24} onDone={(_, __, removed) => done.push(removed)} onCancel={() => {}} />,
+  );
+  expect((await frameHas(r.lastFrame, '›')).split('\n')[0]).toBe('Remove 1 invariant gone from its file (1 to remove)');
+  r.stdin.write('a');
+  await frameHas(r.lastFrame, '(0 to remove)');
+  r.stdin.write('\r');
+  await expect.poll(() => done.length).toBe(1);
+  expect(done[0]).toEqual([]);
+  r.unmount();
+  // Without --prune they are not rows of the review.
+  const plainReview = render(<ImportReview plan={{ ...plan, stale: gone }} width={80} rows={24} onDone={() => {}} onCancel={() => {}} />);
+  expect(await frameHas(plainReview.lastFrame, '›')).not.toContain('remove ');
+  plainReview.unmount();
+});

@@ -60,7 +60,8 @@ export default defineCommand<ImportArgs>({
       })
       .option('prune', {
         type: 'boolean',
-        describe: 'remove the invariants imported from the files read whose text the files no longer say (with --yes or --dry-run)',
+        describe:
+          'remove the invariants imported from the files read whose text the files no longer say (the review shows each, to keep or remove)',
       })
       .conflicts('dry-run', 'yes')
       .conflicts('global', 'project'),
@@ -74,12 +75,6 @@ export default defineCommand<ImportArgs>({
       ...(argv.global ? { global: true } : {}),
     });
     const s = ctx.style;
-    // Removals are never made from a review that does not show them: --dry-run lists them, --yes makes them.
-    if (argv.prune && !argv.yes && !argv.dryRun)
-      throw new UsageError(
-        '--prune removes invariants, which the review does not show: it needs --yes (or --dry-run to list them)',
-        `Run \`${ctx.agentsCommand()} import --dry-run --prune\` to see what it would remove, then the same import with --yes --prune.`,
-      );
     const fresh = plan.candidates.filter((c) => c.status === 'new');
     if (plan.files.length === 0) {
       throw new UsageError(
@@ -119,15 +114,25 @@ export default defineCommand<ImportArgs>({
     // Before the review: a block the export would refuse to fill stops --replace with nothing written.
     if (argv.replace) await service.checkReplace(plan);
     let chosen: PlannedCandidate[] = fresh;
-    const reviewing = !argv.yes && fresh.length > 0;
+    // The removals --prune makes are shown in the review as the additions are, each for the user to keep or remove.
+    let removing = argv.prune ? (plan.stale ?? []) : [];
+    const reviewing = !argv.yes && (fresh.length > 0 || removing.length > 0);
     if (reviewing && !ctx.interactive) {
       // No terminal to review in: what it would write (on stderr: a failure prints nothing on stdout), as plan sync
       // shows its changes, and the flag that writes it; a newcomer told only "confirm" would not know what.
       if (ctx.format === 'text')
         ctx.io.stderr.write(`${importPreviewText(s, plan, argv.verbose === true, null, '', ctx.agentsCommand())}\n`);
+      const what = [
+        fresh.length > 0 ? `import the ${fresh.length === 1 ? 'rule' : `${fresh.length} rules`}` : undefined,
+        removing.length > 0
+          ? `remove the ${removing.length === 1 ? 'invariant' : `${removing.length} invariants`} gone from their files`
+          : undefined,
+      ]
+        .filter((w) => w !== undefined)
+        .join(' and ');
       throw new UsageError(
         'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
-        `Nothing was written. Run again with --yes to import the ${fresh.length === 1 ? 'rule' : `${fresh.length} rules`} ${ctx.format === 'text' ? 'shown' : '--dry-run lists'}.`,
+        `Nothing was written. Run again with --yes to ${what} ${ctx.format === 'text' ? 'shown' : '--dry-run lists'}.`,
         { flag: '--yes', candidates: fresh.length },
         'confirmation-needed',
       );
@@ -141,7 +146,7 @@ export default defineCommand<ImportArgs>({
       if (reviewing) {
         const { runImportReview } = await loadTui();
         const reviewed = await ctx.onScreen(() =>
-          runImportReview(tuiIo(ctx), plan, state && refusal !== undefined ? { ...state, refusal } : undefined),
+          runImportReview(tuiIo(ctx), plan, state && refusal !== undefined ? { ...state, refusal } : undefined, argv.prune === true),
         );
         if (reviewed === undefined) {
           // As every form answered no (n or Esc): nothing changed, exit 1 (docs/tui.md).
@@ -150,6 +155,7 @@ export default defineCommand<ImportArgs>({
         }
         // A text edited, or moved to another scope, is near other invariants than the file's.
         chosen = service.reviewed(plan, reviewed.chosen);
+        removing = reviewed.removed;
         state = reviewed.state;
       }
       // A stop signal while the files are staged ends the import with nothing written (exit 130). Once they are in
@@ -169,7 +175,7 @@ export default defineCommand<ImportArgs>({
             throw error;
           }
           // Pruned before --replace, whose export then writes the blocks without them.
-          const pruned = argv.prune ? await service.prune(plan) : null;
+          const pruned = argv.prune ? await service.prune(removing) : null;
           return { written, pruned, replaced: argv.replace ? await service.replace(plan, written) : null };
         },
         (done) =>
