@@ -94,7 +94,7 @@ export function ImportReview({ plan, prune = false, width = 80, rows = 24, resum
     if (key.upArrow || input === 'k') setAt((n) => Math.max(0, n - 1));
     else if (key.downArrow || input === 'j') setAt((n) => Math.min(count - 1, n + 1));
     else if (input === ' ' && c) update(at, { keep: !c.keep });
-    else if (input === ' ' && r) setRemovals((all) => all.map((x) => (x === r ? { ...x, remove: !x.remove } : x)));
+    else if (input === ' ' && r) setRemovals((all) => all.map((x, i) => (i === at - items.length ? { ...x, remove: !x.remove } : x)));
     else if (input === 'a') {
       // All chosen (kept, or removed) becomes none; anything else, all.
       const all = !(items.every((y) => y.keep) && removals.every((y) => y.remove));
