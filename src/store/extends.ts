@@ -187,14 +187,16 @@ export const READ_FROM_SOURCE = new Set(['global', 'actions']);
  * holds nothing, which would drop every inherited invariant, a locked floor too, in silence.
  */
 export function noStore(source: ExtendsSource, commit: string): AgentsError {
+  // At `path:` in config.yaml (the entry, when it names none): the key to set.
+  const place = sourcePlace(source, 'path');
   return new AgentsError(
-    `the policy source ${source.name} has no store in the folder ${source.path} at ${commit.slice(0, 12)} (neither global/ nor actions/)`,
+    `the policy source ${source.name} has no store in the folder ${source.path} at ${commit.slice(0, 12)} (neither global/ nor actions/)${place ? ` (${place.where})` : ''}`,
     EXIT_CODES.usage,
     {
       hint: (agents) =>
         `Set \`path:\` of the source in config.yaml to the folder of its store (default .agents), then run \`${agents} extends update\`.`,
       code: 'extends-no-store',
-      detail: { source: source.name, path: source.path, commit },
+      detail: { source: source.name, path: source.path, commit, ...(place?.detail ?? { file: null, line: null, col: null }) },
     },
   );
 }

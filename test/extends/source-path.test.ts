@@ -34,7 +34,11 @@ describe("a source's path", () => {
     edit(app, '.agents/config.yaml', /ref: v1\n/, 'ref: v1\n    path: .agents/actions\n');
     const up = await run(app, 'extends', 'update', '--format', 'json');
     expect(up.code).toBe(2);
-    expect(errorOf(up).code).toBe('extends-no-store');
+    // Named at its `path:` in config.yaml, the key to set.
+    expect(errorOf(up)).toMatchObject({
+      code: 'extends-no-store',
+      detail: { source: 'policy', path: '.agents/actions', file: 'config.yaml', line: 4, col: 11 },
+    });
     expect(readFileSync(join(app, LOCK), 'utf8')).toBe(lock);
   });
 
