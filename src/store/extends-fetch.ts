@@ -20,6 +20,7 @@ import {
 import { type ConfigPair, ownBareRepository } from '../git/runner.ts';
 import { cacheRoot, holdsStore, noStore, READ_FROM_SOURCE, resolveSourceUrl, sourceCacheDir } from './extends.ts';
 import { checkPin, isChecked, rememberChecked } from './pin-check.ts';
+import { unknownRef } from './ref-refusals.ts';
 import { type SourceOfSource, sourcesOfSource } from './source-extends.ts';
 import { writeFailure } from './atomic-write.ts';
 import { lockTimeoutFromEnv, withFolderLock } from './lock.ts';
@@ -162,10 +163,7 @@ export async function fetchPins(
           if (error instanceof AgentsError) throw error;
           // `update` of a ref that is a commit id: a remote that answers but has no such commit has no such ref.
           if (options.fresh && pin.kind === 'commit' && (await answers(storeRoot, source, signal)))
-            throw new AgentsError(`the policy source ${source.name} has no commit ${pin.commit}`, EXIT_CODES.usage, {
-              hint: 'Correct `ref:` in config.yaml (a tag, a branch or a full commit id the source holds); nothing was written.',
-              code: 'extends-unknown-ref',
-            });
+            throw await unknownRef(storeRoot, resolveSourceUrl(storeRoot, source.url), source, signal);
           throw new AgentsError(
             `cannot fetch the policy source ${source.name}: ${error instanceof Error ? error.message : String(error)}`,
             EXIT_CODES.usage,

@@ -27,11 +27,15 @@ function refPlace(source: ExtendsSource) {
   };
 }
 
-/** A tag or branch the source has never held, as far as this clone knows (exit 2, `extends-unknown-ref`). */
+/**
+ * A tag, branch or commit id the source has never held, as far as this clone knows (exit 2, `extends-unknown-ref`): a
+ * commit id `ref:` names that a remote answering the fetch does not have is refused here too.
+ */
 export async function unknownRef(cwd: string, url: string, source: ExtendsSource, signal?: AbortSignal): Promise<AgentsError> {
   const held = await heldRefs(cwd, url, source.ref, signal);
   const place = refPlace(source);
-  return new AgentsError(`the policy source ${source.name} has no tag or branch ${source.ref}${place.where}`, EXIT_CODES.usage, {
+  const what = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(source.ref) ? 'commit' : 'tag or branch';
+  return new AgentsError(`the policy source ${source.name} has no ${what} ${source.ref}${place.where}`, EXIT_CODES.usage, {
     hint: hintWithGuess(
       held.suggestions,
       `Correct \`ref:\` of ${source.name} in config.yaml (a tag, a branch or a full commit id); nothing was written.${held.holds}`,

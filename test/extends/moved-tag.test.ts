@@ -270,7 +270,11 @@ describe('what update says', () => {
     const app = consumer(dir, `  - name: policy\n    url: ${policy.url}\n    ref: ${missing}\n`);
     const r = await run(app, 'extends', 'update', '--format', 'json');
     expect(r.code).toBe(2);
-    expect(errorOf(r).code).toBe('extends-unknown-ref');
+    // Named at its ref: line with what the source holds, as a tag or branch it lacks is.
+    expect(errorOf(r)).toMatchObject({
+      code: 'extends-unknown-ref',
+      detail: { source: 'policy', ref: missing, tags: ['v1'], file: 'config.yaml', line: 4, col: 10 },
+    });
     writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - name: policy\n    url: ${dir}/nowhere.git\n    ref: ${missing}\n`);
     const gone = await run(app, 'extends', 'update', '--format', 'json');
     expect(gone.code).toBe(2);
