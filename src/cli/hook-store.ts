@@ -46,10 +46,12 @@ export async function hookStore(
     }
     if (held.length === 0) return { place };
     if (unchanged && staged.length === 0) return { place, outOfCheckout: true };
+    const [{ sparseAddArgument }, { shellWord }] = await Promise.all([import('../git/sparse.ts'), import('../core/shell-word.ts')]);
+    const add = await sparseAddArgument(top, folder);
     throw new UsageError(
       `the store ${folder}/ is in the git index but not in the working tree: ${held.length} of its files (such as ${held[0]}) are not checked out${staged.length > 0 ? `, and this commit stages ${staged.length} of them` : ''}`,
-      `Bring it back: \`git sparse-checkout add ${folder}\` in a sparse checkout, else \`git checkout -- ${folder}\`; \`git rm -r --cached ${folder}\` stages its removal instead.`,
-      { missing: held.length, file: held[0] },
+      `Bring it back: \`git sparse-checkout add ${shellWord(add)}\` in a sparse checkout, else \`git checkout -- ${shellWord(folder)}\`; \`git rm -r --cached ${shellWord(folder)}\` stages its removal instead.`,
+      { missing: held.length, file: held[0], add },
       'sparse-store',
     );
   }

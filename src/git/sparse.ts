@@ -67,3 +67,23 @@ async function skipWorktree(cwd: string, pathspecs: readonly string[]): Promise<
   }
   return found;
 }
+
+/**
+ * What `git sparse-checkout add` takes to bring every file under `folder` (`/`-separated, from the top of the
+ * repository holding `cwd`) back into its checkout. In cone mode (and outside a sparse checkout) the folder itself.
+ * Otherwise a pattern of the folder's files: a non-cone `add FOLDER` appends a pattern of the folder, which an
+ * exclusion of a folder below it (`!/.agents/projects/`) still overrides, as git matches the nearer folder first.
+ */
+export async function sparseAddArgument(cwd: string, folder: string): Promise<string> {
+  const bool = async (key: string) => {
+    try {
+      return (await runGit(cwd, ['config', '--type=bool', '--get', key])).toString('utf8').trim() === 'true';
+    } catch (error) {
+      if (error instanceof GitProcessError) return false;
+      throw error;
+    }
+  };
+  if (!(await bool('core.sparseCheckout')) || (await bool('core.sparseCheckoutCone'))) return folder;
+  // Glob characters of the folder's name taken literally; the leading `/` anchors it at the top.
+  return `/${folder.replace(/[\\*?[]/g, '\\$&')}/**`;
+}

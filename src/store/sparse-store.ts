@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { type CommandHint, UsageError } from '../core/errors.ts';
+import { shellWord } from '../core/shell-word.ts';
 import { mayBeSparse, repoTop } from './git-dir.ts';
 
 /**
@@ -12,13 +13,14 @@ import { mayBeSparse, repoTop } from './git-dir.ts';
  */
 export async function refuseSparseStore(store: string, instead?: string | CommandHint): Promise<void> {
   if (!mayBeSparse(store)) return;
-  const missing = await (await import('../git/sparse.ts')).sparseMissing(store);
+  const { sparseMissing, sparseAddArgument } = await import('../git/sparse.ts');
+  const missing = await sparseMissing(store);
   if (missing.length === 0) return;
-  const folder =
-    relative(repoTop(store) ?? store, store)
-      .split(sep)
-      .join('/') || '.';
-  const add = `git sparse-checkout add ${folder}`;
+  const top = repoTop(store) ?? store;
+  const folder = relative(top, store).split(sep).join('/') || '.';
+  // What brings the store back is the checkout's mode's: a non-cone checkout needs a pattern of its files.
+  const argument = await sparseAddArgument(top, folder);
+  const add = `git sparse-checkout add ${shellWord(argument)}`;
   // Not there at all: the store git tracks is left out whole, where `init` would make a second one.
   const whole = !existsSync(store);
   throw new UsageError(
@@ -31,7 +33,7 @@ export async function refuseSparseStore(store: string, instead?: string | Comman
         : instead === undefined
           ? `Add the store to the checkout: ${add}`
           : `${typeof instead === 'function' ? instead(agents) : instead}, or add the store to the checkout: ${add}`,
-    { missing: missing.length, file: missing[0] },
+    { missing: missing.length, file: missing[0], add: argument },
     'sparse-store',
   );
 }

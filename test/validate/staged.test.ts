@@ -417,7 +417,31 @@ describe('a store partly outside a sparse checkout', () => {
     expect(existsSync(join(repo, '.agents'))).toBe(false);
     // A store file staged where the working tree lacks the store: refused, naming the store, never passed unchecked.
     git(repo, 'update-index', '--force-remove', `.agents/${gb}`);
-    expect(await refused('validate', '--staged')).toMatchObject({ code: 'sparse-store' });
+    const staged = await refused('validate', '--staged');
+    expect(staged).toMatchObject({ code: 'sparse-store' });
+    // What it names brings the store back into this non-cone checkout.
+    git(repo, 'sparse-checkout', 'add', staged.detail.add);
+    expect(existsSync(join(repo, '.agents', ga))).toBe(true);
+  });
+
+  it("names what `git sparse-checkout add` takes to bring it back, in the checkout's mode: running it makes the store whole", async () => {
+    const P = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+    const { repo } = repoWithStore({ [ga]: good, [`projects/app/${P}.yaml`]: invariantYaml(P, 'All API changes need tests') });
+    const list = () => runAgents(['invariant', 'list', '--format', 'json'], { cwd: repo });
+    // A non-cone checkout excluding a folder of the store: `add .agents` appends a pattern the nearer exclusion overrides.
+    for (const mode of [
+      ['--no-cone', '/*', '!/.agents/projects/'],
+      ['--cone', '.agents/global'],
+    ]) {
+      git(repo, 'sparse-checkout', 'set', ...mode);
+      const refused = await list();
+      expect(refused.code, mode.join(' ')).toBe(2);
+      const { code, detail } = JSON.parse(refused.stdout).error;
+      expect(code).toBe('sparse-store');
+      git(repo, 'sparse-checkout', 'add', detail.add);
+      expect((await list()).code, `${mode.join(' ')}, then add ${detail.add}`).toBe(0);
+    }
+    expect(git(repo, 'config', '--get', 'core.sparseCheckoutCone').trim()).toBe('true');
   });
 
   it('a file marked skip-worktree by hand but still on disk is read as usual', async () => {
