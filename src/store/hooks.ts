@@ -386,7 +386,13 @@ function hookToEdit(
       add: `the hook \`agents-validate\`${storeArg ? ` with \`args: [--store, ${yamlFlowWord(notAnOption(storeArg))}]\`` : ''}`,
     };
   if (current.includes('lefthook')) {
-    const names = ['lefthook.yml', '.lefthook.yml', 'lefthook.yaml', '.lefthook.yaml', '.config/lefthook.yml'];
+    // Every name lefthook reads its config from (lefthook.dev/configuration): one in TOML or JSON is the one to edit,
+    // never a lefthook.yml beside it, of which lefthook would read only one.
+    const names = ['yml', 'yaml', 'toml', 'json', 'jsonc'].flatMap((ext) => [
+      `lefthook.${ext}`,
+      `.lefthook.${ext}`,
+      `.config/lefthook.${ext}`,
+    ]);
     const config = names.find((n) => existsSync(join(top, n))) ?? names[0]!;
     return { edit: join(top, config), by: 'lefthook', add: `a pre-commit command running ${command}` };
   }

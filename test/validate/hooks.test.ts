@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
@@ -232,6 +232,14 @@ describe('the plain git hook (agents init --hooks)', () => {
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout).error.detail).toEqual({ path: managed, edit: join(repo, config!) });
       expect(readFileSync(managed, 'utf8')).toBe(hook);
+    }
+    // lefthook reads a TOML or JSON config too: that file is named, not a lefthook.yml it would not read beside it.
+    for (const config of ['lefthook.toml', '.config/lefthook.json']) {
+      mkdirSync(dirname(join(repo, config)), { recursive: true });
+      writeFileSync(join(repo, config), '');
+      const r = await runAgents(['init', '--hooks', '--format', 'json'], { cwd: repo });
+      expect(JSON.parse(r.stdout).error.detail).toEqual({ path: managed, edit: join(repo, config) });
+      rmSync(join(repo, config));
     }
     // Another tool's hook is the file to edit itself.
     git(repo, 'config', 'core.hooksPath', '.husky');
