@@ -95,7 +95,11 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
       const parents = /^:+/.exec(meta)![0].length;
       const parts = meta.slice(parents).split(' ');
       const mode = (k: number) => parts[k] ?? '000000';
-      const sha = (k: number) => parts[parents + 1 + k] ?? NULL_SHA;
+      // git writes "no file" as an id of zeros as long as the repository's (64 under SHA-256): one constant for both.
+      const sha = (k: number) => {
+        const id = parts[parents + 1 + k];
+        return id === undefined || /^0+$/.test(id) ? NULL_SHA : id;
+      };
       const status = (parts[2 * parents + 2] ?? 'M').slice(0, 1);
       const change: RawChange = {
         status,

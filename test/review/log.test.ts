@@ -171,6 +171,22 @@ describe('agents invariant log over invalid versions', () => {
     expect(text.stdout).toContain('removed from global: "Never drop production data"');
   });
 
+  it('in a SHA-256 repository, tells an addition, a move and a removal as in a SHA-1 one (git writes no file as 64 zeros there)', async () => {
+    const V = ulid('V4');
+    const repo = new Repo(tempDir('agents-log-'), false);
+    repo.git('init', '-q', '-b', 'main', '--object-format=sha256');
+    const c1 = repo.inv('global', V, 'Never drop production data').commit('add');
+    const c2 = repo.rm(`global/${V}.yaml`).inv('projects/app', V, 'Never drop production data').commit('move');
+    const c3 = repo.rm(`projects/app/${V}.yaml`).commit('remove');
+    const l = await log(repo, V);
+    expect(l.events.map((e) => [e.commit, e.change, e.from_scope])).toEqual([
+      [c3, 'removed', null],
+      [c2, 'moved', 'global'],
+      [c1, 'added', null],
+    ]);
+    expect([c1.length, l.deleted]).toEqual([64, true]);
+  });
+
   it('a copy removed while another file holds the id leaves it in the store: not deleted, and where it lives now', async () => {
     const V = ulid('V2');
     const repo = new Repo();
