@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { hideCredentials } from '../core/plain-text.ts';
 import { type ConfigPair, configMatching, passOn, runGit } from './runner.ts';
-import { GitError } from './repo.ts';
+import { GitError, pathLine } from './repo.ts';
 
 /** What `git ls-remote` says a ref names. */
 export interface RemoteRef {
@@ -28,7 +28,7 @@ function remoteError(message: string): GitError {
 /** The repository's common git folder (shared by its worktrees), absolute. */
 export async function gitCommonDir(cwd: string): Promise<string> {
   try {
-    const out = (await runGit(cwd, ['rev-parse', '--git-common-dir'])).toString('utf8').trim();
+    const out = pathLine((await runGit(cwd, ['rev-parse', '--git-common-dir'])).toString('utf8'));
     return resolve(cwd, out);
   } catch (error) {
     passOn(error);

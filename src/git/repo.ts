@@ -26,10 +26,18 @@ export function message(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).trim();
 }
 
+/**
+ * A path git printed on a line of its own, without the line end: a folder's name may end in spaces, which `trim`
+ * would cut, naming a folder that does not exist.
+ */
+export function pathLine(out: string): string {
+  return out.replace(/\r?\n$/, '');
+}
+
 /** The working tree's top folder, or a GitError when `cwd` is not in a repository. */
 export async function topLevel(cwd: string): Promise<string> {
   try {
-    return (await git(cwd, ['rev-parse', '--show-toplevel'])).trim();
+    return pathLine(await git(cwd, ['rev-parse', '--show-toplevel']));
   } catch (error) {
     passOn(error);
     throw new GitError(`not a git repository: ${cwd} (${message(error)})`, 'not-a-repo');
@@ -292,7 +300,7 @@ export async function isShallow(cwd: string): Promise<boolean> {
 /** Absolute path of the repository's hooks folder (honours core.hooksPath). */
 export async function hooksDir(cwd: string): Promise<string> {
   const top = await topLevel(cwd);
-  const out = (await git(top, ['rev-parse', '--git-path', 'hooks'])).trim();
+  const out = pathLine(await git(top, ['rev-parse', '--git-path', 'hooks']));
   return resolvePath(top, out);
 }
 

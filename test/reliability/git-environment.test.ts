@@ -305,3 +305,30 @@ describe('a work tree reached only through GIT_DIR and GIT_WORK_TREE (a bare rep
     expect(existsSync(join(work, '.git'))).toBe(false);
   });
 });
+
+describe('a repository whose folder name ends in a space', () => {
+  it('is found as it is named: init, --commit, diff, log and the hooks folder work there, and nothing is made beside it', async () => {
+    const parent = tempDir('agents-space-');
+    const top = join(parent, 'repo ');
+    mkdirSync(top);
+    gitInit(top);
+    git(top, 'commit', '-q', '--allow-empty', '-m', 'first');
+    const run = async (...args: string[]) => {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: top });
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    // git prints the top as `…/repo \n`: trimmed, it named `…/repo`, which does not exist (an internal error).
+    await run('init', '--actor', 'none');
+    commitAll(top, 'store');
+    await run('invariant', 'add', '--global', 'Never delete production data', '--commit');
+    const diff = await run('invariant', 'diff', 'HEAD~1..HEAD');
+    expect(diff.invariants.map((i: { change: string }) => i.change)).toEqual(['added']);
+    const id = readdirSync(join(top, '.agents/global')).find((f) => f.endsWith('.yaml'))!;
+    const log = await run('invariant', 'log', id.replace('.yaml', ''));
+    expect(log.events.map((e: { change: string }) => e.change)).toEqual(['added']);
+    await run('init', '--hooks');
+    expect(existsSync(join(top, '.git/hooks/pre-commit'))).toBe(true);
+    expect(readdirSync(parent)).toEqual(['repo ']);
+  });
+});
