@@ -1,12 +1,16 @@
+import { statSync } from 'node:fs';
 import { UsageError } from '../core/errors.ts';
 
 /**
  * The process's current folder. One removed (or moved away) after the shell entered it, by a checkout or another
- * shell, is a usage error: every path and the store's search start from it, so nothing can run there.
+ * shell, is a usage error: every path and the store's search start from it, so nothing can run there. So is one
+ * whose path is not UTF-8 (`caf\xe9`): Node reads it with U+FFFD for those bytes, a path that names another folder,
+ * where `init` would make the store beside the repository and the readers read that one.
  */
 export function currentFolder(): string {
+  let cwd: string;
   try {
-    return process.cwd();
+    cwd = process.cwd();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     throw new UsageError(
@@ -14,4 +18,19 @@ export function currentFolder(): string {
       'Change to a folder that exists (`cd "$PWD"` enters it again if it was made anew), then run the command again.',
     );
   }
+  if (cwd.includes('\uFFFD') && !sameFolder(cwd, '.')) {
+    throw new UsageError(
+      `the current folder's path is not UTF-8: ${cwd} (shown with U+FFFD for the bytes that are not) names no folder, or another one`,
+      'Nothing was done. Rename the folder whose name is not UTF-8 (the one shown with U+FFFD) to a UTF-8 name, then run the command there.',
+      { cwd },
+      'path-not-utf8',
+    );
+  }
+  return cwd;
+}
+
+/** Whether two paths name the same folder (one that is not there is none). */
+function sameFolder(a: string, b: string): boolean {
+  const [x, y] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
 }

@@ -518,3 +518,44 @@ describe('a current folder that no longer exists', () => {
     expect(hook.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+// A folder named on a Latin-1 system (`caf\xe9`): Node reads the current folder's path with U+FFFD for that byte,
+// a path that names another folder (or none).
+describe('a current folder whose path is not UTF-8', () => {
+  /** `command` run by sh in `prefix` followed by the byte 0xE9 (a name no string of Node's can hold). */
+  const inLatin1 = (prefix: string, command: string[]) => {
+    const r = spawnSync('sh', ['-c', `cd "$1$(printf '\\351')" && shift && exec "$@"`, 'sh', prefix, ...command], {
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', AGENTS_STORE: '' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('is refused (path-not-utf8), nothing made: init made the store in a new folder beside it, named with U+FFFD', () => {
+    const parent = tempDir();
+    const latin1 = Buffer.concat([Buffer.from(`${parent}/caf`), Buffer.from([0xe9])]);
+    mkdirSync(latin1);
+    expect(inLatin1(`${parent}/caf`, ['git', 'init', '-q']).code).toBe(0);
+    for (const args of [
+      ['init', '--actor', 'none'],
+      ['invariant', 'list'],
+      ['validate', '--staged'],
+    ]) {
+      const r = inLatin1(`${parent}/caf`, [process.execPath, BIN, '--format', 'json', ...args]);
+      expect({ args, code: r.code, error: JSON.parse(r.stdout).error.code }).toEqual({ args, code: 2, error: 'path-not-utf8' });
+    }
+    expect(readdirSync(parent, { encoding: 'buffer' })).toEqual([Buffer.from('caf\xe9', 'latin1')]);
+    expect(readdirSync(latin1)).toEqual(['.git']);
+    // A name that holds U+FFFD itself, in UTF-8, is that folder: read as usual.
+    const named = join(parent, 'caf\uFFFD');
+    mkdirSync(named);
+    git(named, 'init', '-q');
+    const r = spawnSync(process.execPath, [BIN, 'init', '--actor', 'none'], {
+      cwd: named,
+      env: { ...process.env, ...GIT_ENV, CI: 'true', AGENTS_STORE: '' },
+    });
+    expect(r.status).toBe(0);
+    expect(existsSync(join(named, '.agents/config.yaml'))).toBe(true);
+  });
+});
