@@ -119,7 +119,8 @@ export function gitDirFor(dir: string): string | undefined {
     if (!st.isFile()) return undefined;
     const text = readPointer(dotGit);
     if (text === undefined) return undefined;
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+    // As git reads it: "gitdir: " then the path to the line end, spaces it ends in kept (a folder may be so named).
+    const m = /^gitdir: ([^\r\n]+)[\r\n]*$/.exec(text);
     if (!m) return undefined;
     const named = isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
     // A worktree whose git folder is gone (moved, deleted) is no repository to git: never a place to make folders in.
@@ -142,7 +143,8 @@ export function commonGitDir(dir: string): string | undefined {
 /** The common git folder of a git folder: the one its `commondir` names (a linked worktree's), else itself. */
 export function commonOf(git: string): string {
   try {
-    const named = readFileSync(join(git, 'commondir'), 'utf8').trim();
+    // Only the line end cut, as git cuts it: the folder's name may end in a space.
+    const named = readFileSync(join(git, 'commondir'), 'utf8').replace(/[\r\n]+$/, '');
     return isAbsolute(named) ? named : resolve(git, named);
   } catch {
     return git;

@@ -331,4 +331,19 @@ describe('a repository whose folder name ends in a space', () => {
     expect(existsSync(join(top, '.git/hooks/pre-commit'))).toBe(true);
     expect(readdirSync(parent)).toEqual(['repo ']);
   });
+
+  it('a git folder named so, behind a `.git` file (--separate-git-dir), is found: a sparse checkout there is refused, not read as a store without the files it leaves out', async () => {
+    const parent = tempDir('agents-space-');
+    const top = join(parent, 'repo');
+    git(parent, 'init', '-q', '-b', 'main', `--separate-git-dir=${join(parent, 'git ')}`, top);
+    writeTree(join(top, '.agents'), {
+      [`global/${G1}.yaml`]: invariantYaml(G1, 'Never delete production data'),
+      [`actions/ops/deploy/${A1}.yaml`]: invariantYaml(A1, 'Deploy only from main'),
+    });
+    commitAll(top, 'store');
+    git(top, 'sparse-checkout', 'set', '--no-cone', '/*', '!/.agents/global/');
+    const r = await runAgents(['--format', 'json', 'invariant', 'list'], { cwd: top });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'sparse-store', detail: { missing: 1 } });
+  });
 });
