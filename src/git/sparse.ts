@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { GitProcessError, runGit } from './runner.ts';
+import { configMatching, GitProcessError, runGit } from './runner.ts';
 
 /**
  * The tracked files under `dir` (relative to it), hidden ones aside, that git
@@ -75,15 +75,15 @@ async function skipWorktree(cwd: string, pathspecs: readonly string[]): Promise<
  * exclusion of a folder below it (`!/.agents/projects/`) still overrides, as git matches the nearer folder first.
  */
 export async function sparseAddArgument(cwd: string, folder: string): Promise<string> {
-  const bool = async (key: string) => {
-    try {
-      return (await runGit(cwd, ['config', '--type=bool', '--get', key])).toString('utf8').trim() === 'true';
-    } catch (error) {
-      if (error instanceof GitProcessError) return false;
-      throw error;
-    }
-  };
-  if (!(await bool('core.sparseCheckout')) || (await bool('core.sparseCheckoutCone'))) return folder;
+  let settings: Map<string, string>;
+  try {
+    // The last of each key wins, as git reads its files in order.
+    settings = new Map(await configMatching(cwd, '^core\\.sparsecheckout(cone)?$', ['--type=bool']));
+  } catch (error) {
+    if (error instanceof GitProcessError) return folder;
+    throw error;
+  }
+  if (settings.get('core.sparsecheckout') !== 'true' || settings.get('core.sparsecheckoutcone') === 'true') return folder;
   // Glob characters of the folder's name taken literally; the leading `/` anchors it at the top.
   return `/${folder.replace(/[\\*?[]/g, '\\$&')}/**`;
 }
