@@ -96,7 +96,8 @@ function escapeInline(text: string): string {
  * `1.`), a `~~~` fence (to a backtick fence), a `>` quote (given a space),
  * a link definition `[x]: y` (which hides the line), an HTML block the line
  * does not close (opensUnclosedHtml) or that a block tag opens (BLOCK_TAG), `$$` (a math block to prettier and
- * GitHub, which prettier closes on a line of its own); escaped, they stay text.
+ * GitHub, which prettier closes on a line of its own), an ATX heading `# x` (which every reader makes a heading
+ * inside the item, that prettier keeps); escaped, they stay text.
  */
 function escapeLineStart(line: string): string {
   // After the list markers prettier keeps (`- `, `1. `: a list nested in the item) the same holds for the rest.
@@ -108,7 +109,8 @@ function escapeLineStart(line: string): string {
     .replace(/^~~~/, '\\~~~')
     .replace(/^>/, '\\>')
     .replace(/^\[(?=[^\]]*\]:)/, '\\[')
-    .replace(/^\$\$/, () => '\\$$')}`;
+    .replace(/^\$\$/, () => '\\$$')
+    .replace(/^#{1,6}(?=[ \t]|$)/, '\\$&')}`;
 }
 
 /**

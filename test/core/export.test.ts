@@ -239,7 +239,7 @@ describe('renderSections', () => {
     );
   });
 
-  it('escapes the < of an HTML block the text opens and does not close or a block tag opens, and only that; a $$ that would open math; an empty link destination', () => {
+  it('escapes the < of an HTML block the text opens and does not close or a block tag opens, and only that; a $$ that would open math; an empty link destination; a heading', () => {
     const texts = [
       '<style> only in CSS',
       '<?xml first',
@@ -249,6 +249,9 @@ describe('renderSections', () => {
       '<div> x',
       '$$ is a PID, $x$ is not',
       'the [docs]() and ![logo]() but `[x]()` as code',
+      '# Migrations are append-only',
+      '- ###',
+      '#hashtag and ####### seven are text',
     ];
     const md = renderSections(
       [
@@ -275,6 +278,9 @@ describe('renderSections', () => {
       '- \\<div> x',
       '- \\$$ is a PID, $x$ is not',
       '- the [docs]\\() and ![logo]\\() but `[x]()` as code',
+      '- \\# Migrations are append-only',
+      '- - \\###',
+      '- #hashtag and ####### seven are text',
     ]);
   });
 });
