@@ -373,15 +373,17 @@ export class ExportService {
       plan.top,
       plan.changes.map((c) => c.path),
     );
-    const todo = plan.changes.filter((c) => c.action !== 'unchanged');
     const words = optionWords(this.service.optionWords);
     const otherwise = `or ${words.withoutTarget}`;
     // Checked at once, before any is written: the folders found to be folders (and the index's gitlinks) are shared.
     const folders = new Set<string>();
-    for (const c of todo) {
+    const done = new Set<string>();
+    for (const c of plan.changes.filter((c) => c.action !== 'unchanged')) {
       checkWritable(plan.top, c.path, c.before !== undefined, otherwise);
-      checkUnchanged(plan.top, c.path, c.before, otherwise, folders);
+      if (checkUnchanged(plan.top, c.path, c, otherwise, folders)) done.add(c.path);
     }
+    // A file another export already wrote as this plan would is not written again: it is as the plan leaves it.
+    const todo = plan.changes.filter((c) => c.action !== 'unchanged' && !done.has(c.path));
     const written: string[] = [];
     for (const [n, c] of todo.entries()) {
       onProgress?.('write', n + 1, todo.length);

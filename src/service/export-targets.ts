@@ -322,19 +322,23 @@ export function targetText(rel: string, read: FileRead, otherwise = LIBRARY_OTHE
 
 /**
  * Refuses a file that is no longer as the plan read it: a plan handed to `apply` after a while (a caller that
- * shows the diff and asks first) would otherwise write over what was added to the file since. `folders`: the
- * run's cache of folders found to be folders, shared by the files checked at once.
+ * shows the diff and asks first) would otherwise write over what was added to the file since. A file that now
+ * holds what the plan writes (`after`: another export of the same store ran meanwhile, as two at once do) is
+ * no conflict: true, so the caller leaves it as it is. `folders`: the run's cache of folders found to be
+ * folders, shared by the files checked at once.
  */
 export function checkUnchanged(
   top: string,
   rel: string,
-  before: string | undefined,
+  change: { before: string | undefined; after: string | undefined },
   otherwise = LIBRARY_OTHERWISE,
   folders?: Set<string>,
-): void {
-  if (readExisting(top, rel, folders, otherwise) === before) return;
+): boolean {
+  const now = readExisting(top, rel, folders, otherwise);
+  if (now === change.before) return false;
+  if (now === change.after) return true;
   throw targetRefused(
-    `cannot export to ${rel}: it ${before === undefined ? 'was created' : 'changed'} since the export was planned`,
+    `cannot export to ${rel}: it ${change.before === undefined ? 'was created' : 'changed'} since the export was planned`,
     'Plan the export again (run it again) and apply the new plan; nothing was written.',
     rel,
     'changed',

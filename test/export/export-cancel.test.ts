@@ -114,4 +114,19 @@ describe('agents export, stopped', () => {
     exporter.apply(await exporter.plan({ targets: TARGETS }));
     expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toMatch(/^My notes\nA line added meanwhile\n/);
   });
+
+  it('ExportService.apply of a plan whose files another export wrote meanwhile, as it would, leaves them and succeeds', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, 'AGENTS.md'), 'My notes\n');
+    const exporter = new ExportService(new InvariantService(join(repo, '.agents')));
+    // Two exports at once: both plan before either writes.
+    const first = await exporter.plan({ targets: TARGETS });
+    const second = await exporter.plan({ targets: TARGETS });
+    expect(first.changes.filter((c) => c.action !== 'unchanged').length).toBeGreaterThan(1);
+    exporter.apply(first);
+    const written = snapshot(repo);
+    expect(() => exporter.apply(second)).not.toThrow();
+    expect(snapshot(repo)).toEqual(written);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toMatch(/^My notes\n\n<!-- agents:begin /);
+  });
 });
