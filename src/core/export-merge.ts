@@ -6,7 +6,7 @@
 import { BEGIN_PREFIX, type BlockScan, beginMarker, END_MARKER, hashedText, leadingFrontMatter, scanBlock } from './export.ts';
 import { lineOf, withoutConflictExamples } from './export-markers.ts';
 import { bomOf, eolOf, eolOfFile, lf } from './file-style.ts';
-import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
+import { conflictSides, mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 
 /** What to do with one file. */
 export type Merge =
@@ -20,13 +20,49 @@ export type Merge =
  */
 export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted' | 'text-above-front-matter' | 'out-of-checkout';
 
-/** A refusal of a file mid-merge: writing into it would bury the conflict's markers under a fresh block. */
-function conflictRefusal(current: string): Merge | undefined {
+/**
+ * A file mid-merge: refused (writing into it would bury the conflict's markers under a fresh block), unless its
+ * conflicts lie in the agents block alone, as an export on each side of a merge or rebase leaves them: either side
+ * then gives the same text around a whole block, which the export writes anew. `sides`: the file with each side
+ * taken; `refusal`: what to answer when a side is refused all the same (a block edited by hand on one branch, whose
+ * edit a new block would lose). Undefined when the file holds no conflict.
+ */
+function unconflicted(current: string): Merge | { kind: 'resolved'; sides: [string, string]; refusal: Merge } | undefined {
   // A conflict shown in a code fence of the owner's text (an AGENTS.md on resolving them) is not one.
-  const conflict = mergeConflicts(withoutConflictExamples(current, BEGIN_PREFIX, END_MARKER));
-  return conflict === null
-    ? undefined
-    : { kind: 'refuse', reason: 'conflicted', why: `it holds an ${mergeConflictMessage(conflict)}`, line: conflict.startLine };
+  const marks = withoutConflictExamples(current, BEGIN_PREFIX, END_MARKER);
+  const conflict = mergeConflicts(marks);
+  if (conflict === null) return undefined;
+  const refusal: Merge = {
+    kind: 'refuse',
+    reason: 'conflicted',
+    why: `it holds an ${mergeConflictMessage(conflict)}`,
+    line: conflict.startLine,
+  };
+  const sides = conflictSides(current, marks);
+  if (sides === undefined) return refusal;
+  const [a, b] = sides.map(scanBlock);
+  const [ours, theirs] = sides;
+  const sameAround =
+    a?.kind === 'block' &&
+    b?.kind === 'block' &&
+    ours.slice(0, a.start) === theirs.slice(0, b.start) &&
+    ours.slice(a.end) === theirs.slice(b.end) &&
+    mergeConflicts(withoutConflictExamples(ours, BEGIN_PREFIX, END_MARKER)) === null;
+  return sameAround ? { kind: 'resolved', sides, refusal } : refusal;
+}
+
+/**
+ * What to do with a file whose conflicts lie in its block alone (unconflicted), `merge` being the merge of one side's
+ * text: each side must be as the export wrote it (never `--force`, which would lose a hand edit of either), and the
+ * first side's new text is written, always a change of the file that holds the markers.
+ */
+function resolvedMerge<M extends Merge | { kind: 'delete' }>(
+  resolved: { sides: [string, string]; refusal: Merge },
+  merge: (text: string) => M,
+): M | Merge {
+  const [ours, theirs] = resolved.sides.map(merge);
+  if (ours!.kind === 'refuse' || theirs!.kind === 'refuse') return resolved.refusal;
+  return ours!.kind === 'write' ? { ...ours!, action: 'update' } : ours!;
 }
 
 /**
@@ -46,8 +82,9 @@ export function mergeBlock(
   const front = frontMatter ?? '';
   const block = `${beginMarker(hash(hashedText(frontMatter, inner)))}\n${inner}${END_MARKER}\n`;
   if (current === undefined) return { kind: 'write', text: `${front}${block}`, action: 'create' };
-  const conflicted = conflictRefusal(current);
-  if (conflicted) return conflicted;
+  const resolved = unconflicted(current);
+  if (resolved?.kind === 'resolved') return resolvedMerge(resolved, (side) => mergeBlock(side, frontMatter, inner, hash, false));
+  if (resolved) return resolved;
   const scan = scanBlock(current);
   if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why, line: scan.line };
   if (scan.kind === 'none') {
@@ -201,8 +238,9 @@ export function removeBlock(
   hasFrontMatter: boolean,
   force = false,
 ): Merge | { kind: 'delete' } {
-  const conflicted = conflictRefusal(current);
-  if (conflicted) return conflicted;
+  const resolved = unconflicted(current);
+  if (resolved?.kind === 'resolved') return resolvedMerge(resolved, (side) => removeBlock(side, hash, hasFrontMatter, false));
+  if (resolved) return resolved;
   const scan = scanBlock(current);
   if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why, line: scan.line };
   if (scan.kind === 'none') return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block' };

@@ -76,6 +76,48 @@ export function mergeConflicts(source: string): MergeConflict | null {
   return first && { ...first, count };
 }
 
+/**
+ * The text with each complete conflict taken as its first side, and as its second (the base section of git's diff3
+ * style, after a `|||||||` line, dropped from both), or undefined when it holds none. `marks`: the same text with
+ * only git's own conflicts left (the owner's examples blanked, line for line), where the marker lines are looked for.
+ */
+export function conflictSides(source: string, marks = source): [string, string] | undefined {
+  const lines = source.split('\n');
+  const seen = marks.split('\n');
+  const sides: [string[], string[]] = [[], []];
+  let open: { size: number; part: 0 | 1 | 'base'; raw: string[]; kept: [string[], string[]] } | undefined;
+  let found = false;
+  const plain = (...text: string[]) => {
+    sides[0].push(...text);
+    sides[1].push(...text);
+  };
+  for (const [i, line] of lines.entries()) {
+    const mark = seen[i] ?? '';
+    const size = runOf(mark, '<');
+    if (size >= OPEN.length && markerLabel(mark, '<', size) !== undefined) {
+      // A conflict never closed is text, as mergeConflicts reads it.
+      if (open) plain(...open.raw);
+      open = { size, part: 0, raw: [line], kept: [[], []] };
+      continue;
+    }
+    if (!open) {
+      plain(line);
+      continue;
+    }
+    open.raw.push(line);
+    if (open.part !== 1 && markerLabel(mark, '=', open.size) === '') open.part = 1;
+    else if (open.part === 0 && markerLabel(mark, '|', open.size) !== undefined) open.part = 'base';
+    else if (open.part === 1 && markerLabel(mark, '>', open.size) !== undefined) {
+      sides[0].push(...open.kept[0]);
+      sides[1].push(...open.kept[1]);
+      open = undefined;
+      found = true;
+    } else if (open.part !== 'base') open.kept[open.part].push(line);
+  }
+  if (open) plain(...open.raw);
+  return found ? [sides[0].join('\n'), sides[1].join('\n')] : undefined;
+}
+
 /** What the diagnostic of a conflicted file says: the lines, the sides, and how many more. */
 export function mergeConflictMessage(c: MergeConflict): string {
   const sides = c.ours !== '' && c.theirs !== '' ? ` (${c.ours} against ${c.theirs})` : '';

@@ -813,6 +813,45 @@ describe('mergeBlock: exact texts', () => {
     expect(removeBlock(`${example}${block}`, hash, false)).toEqual({ kind: 'write', text: example, action: 'update' });
   });
 
+  it('a merge conflict in the agents block alone (an export on each side of a rebase) is written anew; one reaching the text around it, or a side edited by hand, is refused', () => {
+    // Each branch exported its own set: git conflicts on the marker's hash and on the list, between the owner's lines.
+    const ours = blockOf(undefined, '## Invariants\n\n- A\n- B\n');
+    const theirs = blockOf(undefined, '## Invariants\n\n- A\n- C\n');
+    const split = (a: string, b: string, base = '') => {
+      const [x, y] = [a.split('\n'), b.split('\n')];
+      return `<<<<<<< HEAD\n${x[0]}\n${base}=======\n${y[0]}\n>>>>>>> 1a2b3c4 (add C)\n${x.slice(1, 4).join('\n')}\n<<<<<<< HEAD\n${x[4]}\n${base}=======\n${y[4]}\n>>>>>>> 1a2b3c4 (add C)\n${x.slice(5).join('\n')}`;
+    };
+    const conflicted = `# Notes\n\n${split(ours, theirs)}\nafter\n`;
+    expect(mergeBlock(conflicted, undefined, inner, hash, false)).toEqual({
+      kind: 'write',
+      text: `# Notes\n\n${block}\nafter\n`,
+      action: 'update',
+    });
+    expect(removeBlock(conflicted, hash, false)).toEqual({ kind: 'write', text: '# Notes\n\n\nafter\n', action: 'update' });
+    // Git's diff3 style: the base section between ||||||| and ======= belongs to neither side.
+    const diff3 = `# Notes\n\n${split(ours, theirs, '||||||| 9f8e7d6\nold\n')}\nafter\n`;
+    expect(mergeBlock(diff3, undefined, inner, hash, false)).toEqual({
+      kind: 'write',
+      text: `# Notes\n\n${block}\nafter\n`,
+      action: 'update',
+    });
+    // The store already holds what one side wrote: the file still changes, its markers going.
+    expect(mergeBlock(conflicted, undefined, '## Invariants\n\n- A\n- B\n', hash, false)).toEqual({
+      kind: 'write',
+      text: `# Notes\n\n${ours}\nafter\n`,
+      action: 'update',
+    });
+    // The owner's own text differs on the two sides: theirs to resolve.
+    const around = `<<<<<<< HEAD\n# Our notes\n${ours}=======\n# Their notes\n${theirs}>>>>>>> feature\n`;
+    expect(mergeBlock(around, undefined, inner, hash, true)).toMatchObject({ kind: 'refuse', reason: 'conflicted', line: 1 });
+    // A side whose block was edited by hand (its hash no longer its text) would lose that edit: refused, --force too.
+    const edited = `# Notes\n\n${split(ours, theirs.replace('- C', '- C, edited'))}\nafter\n`;
+    for (const force of [false, true]) {
+      expect(mergeBlock(edited, undefined, inner, hash, force)).toMatchObject({ kind: 'refuse', reason: 'conflicted', line: 3 });
+      expect(removeBlock(edited, hash, false, force)).toMatchObject({ kind: 'refuse', reason: 'conflicted', line: 3 });
+    }
+  });
+
   it.each([
     ['', ''],
     ['mine', 'mine\n\n'],

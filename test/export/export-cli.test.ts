@@ -646,6 +646,26 @@ describe('agents export: files it leaves alone', () => {
     expect(readFileSync(file, 'utf8')).toBe(exported);
   });
 
+  it('writes anew a file whose merge conflict lies in the agents block alone, as a rebase of two exports leaves it', async () => {
+    const repo = monorepo();
+    expect((await runAgents(['export', '--target', 'claude-md'], { cwd: repo })).code).toBe(0);
+    const file = join(repo, 'CLAUDE.md');
+    const ours = readFileSync(file, 'utf8');
+    expect((await runAgents(['invariant', 'add', '--global', 'Tag every release'], { cwd: repo })).code).toBe(0);
+    expect((await runAgents(['export', '--target', 'claude-md'], { cwd: repo })).code).toBe(0);
+    const store = readFileSync(file, 'utf8');
+    // A rebase onto a branch that exported the new set: git conflicts on the marker's hash and on the list.
+    writeFileSync(file, `# Notes\n\n<<<<<<< HEAD\n${ours}=======\n${store}>>>>>>> feature\n`);
+    const check = await runAgents(['export', '--check', '--target', 'claude-md', '--format', 'json'], { cwd: repo });
+    expect([check.code, JSON.parse(check.stdout).files]).toEqual([
+      1,
+      [{ path: 'CLAUDE.md', status: 'out of date', line: null, diff: null }],
+    ]);
+    expect((await runAgents(['export', '--target', 'claude-md'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(`# Notes\n\n${store}`);
+    expect((await runAgents(['export', '--check', '--target', 'claude-md'], { cwd: repo })).code).toBe(0);
+  });
+
   it('leaves a target kept as a link to another target (CLAUDE.md → AGENTS.md) as it is, and checks it stays one', async () => {
     const repo = monorepo();
     writeFileSync(join(repo, 'AGENTS.md'), '# Team notes\n');
