@@ -382,10 +382,16 @@ export function scanBlock(text: string): BlockScan {
   // The offsets are of the marker lines, whose markers may stand after up to three spaces (markerLines).
   const beginLine = text.slice(start, beginLineEnd).replace(/\r$/, '').trimStart();
   const m = BEGIN_RE.exec(beginLine);
-  if (!m) return { kind: 'damaged', ...lostHash(lineOf(text, start)) };
+  if (!m) return { kind: 'damaged', ...(TEXT_AFTER_BEGIN.test(beginLine) ? textAfterBegin : lostHash)(lineOf(text, start)) };
   const afterEnd = text.indexOf(END_MARKER, endAt) + END_MARKER.length;
   const end = text[afterEnd] === '\n' ? afterEnd + 1 : text.startsWith('\r\n', afterEnd) ? afterEnd + 2 : afterEnd;
   return { kind: 'block', start, end, hash: m[1]!, inner: text.slice(beginLineEnd + 1, endAt), frontMatter: leadingFrontMatter(text) };
 }
 
 const lostHash = (line: number) => ({ why: `its "agents:begin" marker (line ${line}) has lost its sha256`, line });
+/** A whole begin marker with words after it on its line: the block, written anew from that line, would lose them. */
+const TEXT_AFTER_BEGIN = /^<!-- agents:begin .*\bsha256:[0-9a-f]{64} -->[ \t]*\S/;
+const textAfterBegin = (line: number) => ({
+  why: `its "agents:begin" marker (line ${line}) has text after its "-->" (move it to a line of its own above the marker)`,
+  line,
+});

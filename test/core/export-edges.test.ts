@@ -618,9 +618,14 @@ describe('scanBlock', () => {
       `${BEGIN_PREFIX} xsha256:${H} -->\n${END_MARKER}\n`,
       { kind: 'damaged', why: 'its "agents:begin" marker (line 1) has lost its sha256', line: 1 },
     ],
+    // Words written after a whole marker: its sha256 is there, the line is not the marker's alone.
     [
       `${BEGIN_PREFIX} sha256:${H} --> x\n${END_MARKER}\n`,
-      { kind: 'damaged', why: 'its "agents:begin" marker (line 1) has lost its sha256', line: 1 },
+      {
+        kind: 'damaged',
+        why: 'its "agents:begin" marker (line 1) has text after its "-->" (move it to a line of its own above the marker)',
+        line: 1,
+      },
     ],
     [
       `${BEGIN_PREFIX}sha256:${H} -->\n${END_MARKER}\n`,
