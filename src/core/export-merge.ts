@@ -60,9 +60,9 @@ function resolvedMerge<M extends Merge | { kind: 'delete' }>(
   resolved: { sides: [string, string]; refusal: Merge },
   merge: (text: string) => M,
 ): M | Merge {
-  const [ours, theirs] = resolved.sides.map(merge);
-  if (ours!.kind === 'refuse' || theirs!.kind === 'refuse') return resolved.refusal;
-  return ours!.kind === 'write' ? { ...ours!, action: 'update' } : ours!;
+  const ours = merge(resolved.sides[0]);
+  if (ours.kind === 'refuse' || merge(resolved.sides[1]).kind === 'refuse') return resolved.refusal;
+  return ours.kind === 'write' ? { ...ours, action: 'update' } : ours;
 }
 
 /**

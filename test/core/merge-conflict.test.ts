@@ -2,7 +2,7 @@
 // whole or not at all, and reported by the one YAML entry point as one
 // `merge-conflict` diagnostic instead of the parser's slips.
 import { describe, expect, it } from 'vitest';
-import { mergeConflicts } from '../../src/core/merge-conflict.ts';
+import { conflictSides, mergeConflicts } from '../../src/core/merge-conflict.ts';
 import { parseFullYaml } from '../../src/core/yaml-syntax.ts';
 
 const MERGED = [
@@ -53,6 +53,26 @@ describe('mergeConflicts', () => {
       '=======\n<<<<<<< a\n>>>>>>> b\n', // the separator before the start
     ])
       expect(mergeConflicts(text), JSON.stringify(text)).toBeNull();
+  });
+});
+
+describe('conflictSides', () => {
+  it('takes each whole conflict as its first side and as its second, a diff3 base in neither, CRLF and longer markers kept', () => {
+    expect(conflictSides(MERGED)).toEqual([
+      'id: 01JG1000000000000000000000\ntext: Never drop production data\nseverity: error\n',
+      'id: 01JG1000000000000000000000\ntext: Never delete production data or backups\nseverity: error\n',
+    ]);
+    const diff3 = 'a\r\n<<<<<<<<< ours\r\nx\r\n||||||||| base\r\no\r\n=========\r\ny\r\n>>>>>>>>> theirs\r\nb\r\n';
+    expect(conflictSides(diff3)).toEqual(['a\r\nx\r\nb\r\n', 'a\r\ny\r\nb\r\n']);
+  });
+
+  it('leaves a conflict never closed as text, and finds none where there is no whole conflict', () => {
+    expect(conflictSides('a\n<<<<<<< HEAD\nx\n=======\ny\n')).toBeUndefined();
+    const open = 'a\n<<<<<<< HEAD\nx\n<<<<<<< HEAD\np\n=======\nq\n>>>>>>> f\n';
+    expect(conflictSides(open)).toEqual(['a\n<<<<<<< HEAD\nx\np\n', 'a\n<<<<<<< HEAD\nx\nq\n']);
+    // The markers are looked for in `marks`: a conflict blanked there (an example in a code fence) is text.
+    const shown = '```\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> f\n```\n';
+    expect(conflictSides(shown, shown.replace(/[^\n]+/g, ''))).toBeUndefined();
   });
 });
 
