@@ -26,6 +26,16 @@ export interface ExportSection {
   /** Sentences said under the title (where the section applies, what else applies). */
   notes: string[];
   entries: readonly EffectiveEntry[];
+  /** It says a waiver of an invariant the files export (a global one): said even without entries of its own. */
+  waives?: true;
+}
+
+/**
+ * Whether a section has anything to say: entries, or a waiver of an invariant the root file binds its files to, which
+ * a project without invariants of its own must still say, or its agent would take the waived rule for one that holds.
+ */
+export function sectionSays(section: ExportSection): boolean {
+  return section.entries.length > 0 || section.waives === true;
 }
 
 /** One file a target gets: its repository-relative path, front matter (YAML lines, no fences) and sections. */
@@ -193,11 +203,13 @@ export function planExport(input: ExportInput): ExportFile[] {
       if (!paths || paths.length === 0) continue;
       const where = `These apply to files matching ${paths.map(codeSpan).join(', ')}.`;
       const waived = (p.waivers ?? []).map((w) => waiverNote(w, 'this project'));
+      const exported = new Set(keep(p.entries).map((e) => e.invariant.id));
       const section: ExportSection = {
         title: `Project ${p.name}`,
         scope: `project ${p.name}`,
         notes: [where, ...(globalsHeld ? [globalNote(spec)] : []), ...waived],
         entries: own.get(p.name)!,
+        ...((p.waivers ?? []).some((w) => exported.has(w.invariant_id)) ? { waives: true as const } : {}),
       };
       if (spec.nestedName) {
         if (!input.nested) continue;
@@ -222,7 +234,7 @@ export function planExport(input: ExportInput): ExportFile[] {
     for (const [path, d] of nested) {
       const f = files.get(path)!;
       // A folder whose own sections are empty gets no file: its agent reads the nearest one above, of those projects too.
-      if (!f.sections.some((sec) => sec.entries.length > 0)) continue;
+      if (!f.sections.some(sectionSays)) continue;
       for (const h of holders) {
         const section = sectionOf.get(h.name);
         if (section !== undefined && h.holds(d) && !f.sections.some((sec) => sec.scope === section.scope)) f.sections.push({ ...section });
@@ -306,7 +318,8 @@ export function renderSections(
     lines.push('', `### ${section.title}`);
     if (section.notes.length > 0) lines.push('', section.notes.join(' '));
     if (section.entries.length === 0) {
-      lines.push('', '(none)');
+      // A section that only says its waivers (sectionSays) has no list to stand for.
+      if (section.waives !== true) lines.push('', '(none)');
       continue;
     }
     lines.push(renderEntries(section.entries, section.scope, rendered));

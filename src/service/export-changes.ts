@@ -10,6 +10,7 @@ import {
   holdsBlock,
   newRenderedEntries,
   renderSections,
+  sectionSays,
   TARGETS,
 } from '../core/export.ts';
 import { mergeBlock, removeBlock } from '../core/export-merge.ts';
@@ -59,7 +60,7 @@ export async function planFiles(
     if (to !== undefined) {
       const led = files.find((g) => g.path === to)!;
       if (!sameRules(f, led)) refuseUnfaithfulLink(f.path, to);
-      out.linked.push({ path: f.path, to, ...(led.sections.every((sec) => sec.entries.length === 0) ? { empty: true as const } : {}) });
+      out.linked.push({ path: f.path, to, ...(!led.sections.some(sectionSays) ? { empty: true as const } : {}) });
       continue;
     }
     refuseLinkChain(top, f.path, paths);
@@ -71,7 +72,7 @@ export async function planFiles(
         );
     // An empty set writes nothing: no file is made, a block that became empty is removed (docs/export.md), and a file
     // two sets share (a folder two projects name, the root file of a `**` project) holds only the one that is not.
-    const sections = f.sections.filter((sec) => sec.entries.length > 0);
+    const sections = f.sections.filter(sectionSays);
     if (sections.length === 0) {
       if (raw === undefined || !holdsBlock(raw)) continue;
       const r = removeBlock(raw, sha256, f.frontMatter !== undefined, force);

@@ -106,6 +106,31 @@ describe('export edges', () => {
     expect(text).toContain(`\`${B1}\` is waived for this project until 2999-01-31`);
   });
 
+  it('a waiver of a global invariant is said for a project without invariants of its own, in a file of its own; not one of an invariant no file exports', async () => {
+    const repo = monorepo();
+    writeFileSync(
+      join(repo, '.agents/config.yaml'),
+      'version: 1\nexport:\n  targets: [agents-md, cursor]\n  severities: [error, warning]\n',
+    );
+    rmSync(join(repo, `.agents/projects/web/${W1}.yaml`));
+    const waive = (id: string) =>
+      run(repo, 'invariant', 'waive', id, '--project', 'web', '--reason', 'Legacy', '--owner', 'Web team', '--expires', '2999-01-31');
+    // G3 is info, which export.severities leaves out: its waiver alone gives web nothing to say.
+    expect((await waive(G3)).code).toBe(0);
+    expect((await run(repo, 'export')).code).toBe(0);
+    expect(existsSync(join(repo, 'apps/web/AGENTS.md'))).toBe(false);
+    expect(existsSync(join(repo, '.cursor/rules/agents-web.mdc'))).toBe(false);
+    // G1 binds every file in the root files: an agent in apps/web must learn that it is waived there.
+    expect((await waive(G1)).code).toBe(0);
+    expect((await run(repo, 'export')).code).toBe(0);
+    for (const f of ['apps/web/AGENTS.md', 'packages/ui/AGENTS.md', '.cursor/rules/agents-web.mdc']) {
+      const text = readFileSync(join(repo, f), 'utf8');
+      expect(text, f).toContain(`\`${G1}\` is waived for this project until 2999-01-31`);
+      expect(text, f).not.toContain('(none)');
+    }
+    expect((await run(repo, 'export', '--check')).code).toBe(0);
+  });
+
   it('a waiver of an invariant the set does not hold (inactive) is said neither in the project file nor by --stdout', async () => {
     const repo = monorepo();
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
