@@ -61,10 +61,16 @@ export function codeSpan(value: string): string {
   return `${'`'.repeat(fence)}${pad}${value}${pad}${'`'.repeat(fence)}`;
 }
 
+/** The `&` of what CommonMark reads as a character reference (named, decimal or hexadecimal). */
+const CHARACTER_REFERENCE = /&(?=[A-Za-z][A-Za-z0-9]{1,31};|#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};)/g;
+
+/** A backslash of the text before a character escapeInline escapes. */
+const BACKSLASH_BEFORE_ESCAPED = new RegExp(`\\\\(?=\\*|__|\`|${CHARACTER_REFERENCE.source})`, 'g');
+
 /**
  * Outside code spans: the emphasis markers prettier would rewrite (`*x*` to
- * `_x_`, `__x__` to `**x**`) and an empty link destination (`[x]()` to
- * `[x](<>)`) escaped, and runs of blanks made one space, as
+ * `_x_`, `__x__` to `**x**`), an empty link destination (`[x]()` to
+ * `[x](<>)`) and a character reference escaped, and runs of blanks made one space, as
  * prettier prints a paragraph (a tab, or two spaces, would be a hand edit);
  * code spans as prettier prints them.
  */
@@ -75,8 +81,11 @@ function escapeInline(text: string): string {
       ? part
       : part
           // A backslash of the text before a character escaped next would escape that escape instead.
-          .replace(/\\(?=\*|__|`)/g, '\\\\')
+          .replace(BACKSLASH_BEFORE_ESCAPED, '\\\\')
           .replace(/\*/g, '\\*')
+          // A character reference (`&rlm;`, `&#x202E;`) renders as the character it names: an invisible or
+          // bidirectional one the store refuses in text. Escaped, it shows as written.
+          .replace(CHARACTER_REFERENCE, '\\&')
           // A backtick no span closes would pair with the one that opens the entry's id, and make code of the words between.
           .replace(/`/g, '\\`')
           .replace(/_{2,}/g, (run) => run.replace(/_/g, '\\_'))

@@ -239,7 +239,7 @@ describe('renderSections', () => {
     );
   });
 
-  it('escapes the < of an HTML block the text opens and does not close or a block tag opens, and only that; a $$ that would open math; an empty link destination; a heading', () => {
+  it('escapes the < of an HTML block the text opens and does not close or a block tag opens, and only that; a $$ that would open math; an empty link destination; a heading; a character reference', () => {
     const texts = [
       '<style> only in CSS',
       '<?xml first',
@@ -252,6 +252,7 @@ describe('renderSections', () => {
       '# Migrations are append-only',
       '- ###',
       '#hashtag and ####### seven are text',
+      'Never name a file exe&#x202E;txt.doc, &rlm; or \\&#8238;, R&D and `&rlm;` kept',
     ];
     const md = renderSections(
       [
@@ -281,6 +282,7 @@ describe('renderSections', () => {
       '- \\# Migrations are append-only',
       '- - \\###',
       '- #hashtag and ####### seven are text',
+      '- Never name a file exe\\&#x202E;txt.doc, \\&rlm; or \\\\\\&#8238;, R&D and `&rlm;` kept',
     ]);
   });
 });

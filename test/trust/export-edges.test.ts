@@ -335,6 +335,9 @@ describe('exported Markdown is what prettier prints', () => {
       'Quote with one ` only',
       // A block tag, which would make the item raw HTML.
       '<div> wrappers only in layouts',
+      // A heading, and character references, which would render as the invisible characters they name.
+      '# Migrations are append-only',
+      'Never name a file exe&#x202E;txt.doc or &rlm;x',
     ];
     for (const [i, text] of edges.entries())
       writeFileSync(
