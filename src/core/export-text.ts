@@ -133,14 +133,19 @@ const BLOCK_TAG =
 /**
  * Whether a line opens one of the HTML blocks CommonMark ends only at a mark (`</style>`, `?>`, `>`, `]]>`) that the
  * line lacks: `<style>`, `<?xml`, `<!X` run past the item as raw HTML (a page's styles, all that follows), and
- * prettier ends the item there with a blank line. Escaped, the `<` is text.
+ * prettier ends the item there with a blank line. Closed on the line (`<pre>x</pre> here`), it is raw HTML there
+ * only, kept, unless it holds a character reference, which no backslash escapes in raw HTML. Escaped, the `<` is text.
  */
 function opensUnclosedHtml(line: string): boolean {
   const m = /^<(?:(script|pre|style|textarea)(?=[\s>]|$)|(\?)|(!\[CDATA\[)|(![A-Za-z]))/i.exec(line);
   if (!m) return false;
+  if (ESCAPED_REFERENCE.test(line)) return true;
   const end = m[1] ? new RegExp(`</${m[1]}>`, 'i') : m[2] ? /\?>/ : m[3] ? /\]\]>/ : />/;
   return !end.test(line.slice(m[0].length));
 }
+
+/** A character reference escapeInline escaped: in raw HTML its backslash is text, and the reference renders. */
+const ESCAPED_REFERENCE = new RegExp(`\\\\${CHARACTER_REFERENCE.source}`);
 
 /** Keeps an invariant's text from closing the block or a list item: one paragraph, no comment markers. */
 export function inlineText(text: string): string {

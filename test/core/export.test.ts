@@ -253,6 +253,7 @@ describe('renderSections', () => {
       '- ###',
       '#hashtag and ####### seven are text',
       'Never name a file exe&#x202E;txt.doc, &rlm; or \\&#8238;, R&D and `&rlm;` kept',
+      '<pre>&rlm;</pre> in raw HTML, where no backslash escapes it',
     ];
     const md = renderSections(
       [
@@ -283,6 +284,7 @@ describe('renderSections', () => {
       '- - \\###',
       '- #hashtag and ####### seven are text',
       '- Never name a file exe\\&#x202E;txt.doc, \\&rlm; or \\\\\\&#8238;, R&D and `&rlm;` kept',
+      '- \\<pre>\\&rlm;</pre> in raw HTML, where no backslash escapes it',
     ]);
   });
 });
