@@ -87,34 +87,39 @@ export function conflictSides(source: string, marks = source): [string, string] 
   const sides: [string[], string[]] = [[], []];
   let open: { size: number; part: 0 | 1 | 'base'; raw: string[]; kept: [string[], string[]] } | undefined;
   let found = false;
-  const plain = (...text: string[]) => {
-    sides[0].push(...text);
-    sides[1].push(...text);
+  // Pushed one by one: a conflict of a few hundred thousand lines would overflow the stack as spread arguments.
+  const append = (to: string[], text: readonly string[]) => {
+    for (const line of text) to.push(line);
+  };
+  const plain = (text: readonly string[]) => {
+    append(sides[0], text);
+    append(sides[1], text);
   };
   for (const [i, line] of lines.entries()) {
     const mark = seen[i] ?? '';
     const size = runOf(mark, '<');
     if (size >= OPEN.length && markerLabel(mark, '<', size) !== undefined) {
       // A conflict never closed is text, as mergeConflicts reads it.
-      if (open) plain(...open.raw);
+      if (open) plain(open.raw);
       open = { size, part: 0, raw: [line], kept: [[], []] };
       continue;
     }
     if (!open) {
-      plain(line);
+      sides[0].push(line);
+      sides[1].push(line);
       continue;
     }
     open.raw.push(line);
     if (open.part !== 1 && markerLabel(mark, '=', open.size) === '') open.part = 1;
     else if (open.part === 0 && markerLabel(mark, '|', open.size) !== undefined) open.part = 'base';
     else if (open.part === 1 && markerLabel(mark, '>', open.size) !== undefined) {
-      sides[0].push(...open.kept[0]);
-      sides[1].push(...open.kept[1]);
+      append(sides[0], open.kept[0]);
+      append(sides[1], open.kept[1]);
       open = undefined;
       found = true;
     } else if (open.part !== 'base') open.kept[open.part].push(line);
   }
-  if (open) plain(...open.raw);
+  if (open) plain(open.raw);
   return found ? [sides[0].join('\n'), sides[1].join('\n')] : undefined;
 }
 

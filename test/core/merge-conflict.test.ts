@@ -71,6 +71,9 @@ describe('conflictSides', () => {
     const open = 'a\n<<<<<<< HEAD\nx\n<<<<<<< HEAD\np\n=======\nq\n>>>>>>> f\n';
     expect(conflictSides(open)).toEqual(['a\n<<<<<<< HEAD\nx\np\n', 'a\n<<<<<<< HEAD\nx\nq\n']);
     // The markers are looked for in `marks`: a conflict blanked there (an example in a code fence) is text.
+    // A side of a few hundred thousand lines (a file near the 4 MiB an export reads) is taken whole.
+    const long = '\n'.repeat(300_000);
+    expect(conflictSides(`<<<<<<< HEAD\n${long}=======\n>>>>>>> f\n<<<<<<< HEAD\n${long}`)?.[0].length).toBe(2 * long.length + 13);
     const shown = '```\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> f\n```\n';
     expect(conflictSides(shown, shown.replace(/[^\n]+/g, ''))).toBeUndefined();
   });
