@@ -6,6 +6,7 @@ import { runEnv } from '../git/run-environment.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { actorFiles } from './actor-files.ts';
 import { runCommandActor } from './command-actor.ts';
+import { anyCredentialCleaner } from './credentials.ts';
 
 /**
  * A reconciliation actor: evaluates a request, never throws for its own failures; a program that cannot be
@@ -72,8 +73,10 @@ export function commandActor(given: CommandActorConfig): Actor {
         ...(config.env ? { env: config.env } : {}),
         ...(config.signal ? { signal: config.signal } : {}),
       });
-      if (r.stderr && r.outcome.ok) config.onStderr?.(r.stderr);
-      return r.outcome;
+      // A wrapper around a model client may pass on an error that says its key back: the reason is recorded in the store.
+      const clean = anyCredentialCleaner(config.env ?? runEnv());
+      if (r.stderr && r.outcome.ok) config.onStderr?.(clean(r.stderr));
+      return r.outcome.ok ? r.outcome : { ok: false, reason: clean(r.outcome.reason) };
     },
   };
 }

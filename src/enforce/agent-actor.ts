@@ -6,7 +6,8 @@ import { executableFile, programOnPath } from '../store/program-path.ts';
 import { ANSWER_SCHEMA, promptText, type ReconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
 import { type ProgramOutcome, runProgram, withStderrTail } from './command-actor.ts';
-import { keyCleaner, modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
+import { credentialCleaner } from './credentials.ts';
+import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
 
 import type { AgentName } from '../core/actor-choice.ts';
 
@@ -43,21 +44,6 @@ toolName = ["write_file", "replace", "run_shell_command", "save_memory", "exit_p
 decision = "deny"
 priority = 999
 `;
-
-/** The variables each CLI reads its credentials from (docs/actors.md, "Secrets"). */
-const CREDENTIAL_VARIABLES: Record<AgentName, readonly string[]> = {
-  claude: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'],
-  codex: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
-  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
-};
-
-/**
- * Takes the CLI's credentials, as its environment holds them, out of a text: an endpoint that echoes a key
- * back has it in the error the CLI reports, which the run records and prints.
- */
-export function credentialCleaner(agent: AgentName, env: Record<string, string | undefined>): (text: string) => string {
-  return keyCleaner(CREDENTIAL_VARIABLES[agent].map((name) => env[name]?.trim()));
-}
 
 /** The line given to `gemini -p`, which appends it to the prompt read from standard input. */
 const GEMINI_TAIL = 'Answer as the instructions above ask: with the JSON object only.';

@@ -2,7 +2,8 @@ import { ANSWER_SCHEMA, type ReconcilePrompt } from '../core/reconcile-prompt.ts
 import { readUtf8 } from '../core/utf8.ts';
 import type { Actor } from './actors.ts';
 import { MAX_ANSWER_BYTES } from './command-actor.ts';
-import { keyCleaner, modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
+import { keyCleaner } from './credentials.ts';
+import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
 import { loadUndici } from './proxy-loader.ts';
 
 /** The `llm` actor's settings, defaults applied (config.yaml `reconciliation`, docs/actors.md). */

@@ -11,18 +11,6 @@ export const MODEL_ACTOR_DEFAULTS = {
   max_retries: 3,
 } as const;
 
-/** The shortest value taken for a key: a shorter one (a local server's dummy key, `ollama`) is no secret, and is a word. */
-const SHORTEST_KEY = 8;
-
-/**
- * Takes each key out of a text shown or recorded, as `[key]`. A value shorter than a key is left alone: taken
- * out of a host name or a message, it would leave an error that no longer says what failed.
- */
-export function keyCleaner(keys: readonly (string | undefined)[]): (text: string) => string {
-  const secrets = keys.filter((key): key is string => key !== undefined && key.length >= SHORTEST_KEY);
-  return (text) => secrets.reduce((out, secret) => out.split(secret).join('[key]'), text);
-}
-
 /** What one prompt got back: the model's answer (text or a parsed value), or why there is none. */
 export type SendOutcome = { ok: true; answer: unknown } | { ok: false; reason: string };
 

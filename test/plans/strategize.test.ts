@@ -163,6 +163,56 @@ process.stdout.write(Buffer.concat([Buffer.from(head), ...rest.flatMap((part) =>
     expect(r.stdout).toContain('actor failed:');
   });
 
+  it.each([
+    [
+      'on standard error, exiting 1',
+      `process.stderr.write('Incorrect API key provided: ' + process.env.OPENAI_API_KEY + '\\n'); process.exit(1);`,
+    ],
+    ['on standard output, as its answer', `console.log('Error: bad key ' + process.env.ANTHROPIC_API_KEY);`],
+  ])(
+    'an actor wrapping a model client that says its key back %s: the key is in no file the run wrote, nor in its output',
+    async (_, body) => {
+      const root = exampleStore();
+      useActor(root, `${READ_STDIN} ${body}`);
+      const key = 'sk-proj-wrapped-key-4f9a2c';
+      const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--format', 'json'], {
+        env: { OPENAI_API_KEY: key, ANTHROPIC_API_KEY: key },
+      });
+      expect(r.code).toBe(1);
+      const { run, node } = onlyRun(root);
+      expect(run.error).toContain('[key]');
+      expect(run.records.every((x) => !x.enforced)).toBe(true);
+      const written = fileList(root).map((f) => readFileSync(join(root, f), 'utf8'));
+      for (const text of [r.stdout, r.stderr, node.summary, ...written]) expect(text).not.toContain(key);
+    },
+  );
+
+  it("an actor's stderr on success, passed on to the caller, has the key taken out", async () => {
+    const root = exampleStore();
+    useActor(
+      root,
+      `${READ_STDIN} process.stderr.write('using key ' + process.env.GEMINI_API_KEY + '\\n'); console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`,
+    );
+    const { commandActor } = await import('../../src/enforce/actors.ts');
+    const key = 'AIzaSy-wrapped-key-77b1';
+    const told: string[] = [];
+    const actor = commandActor({
+      command: ['node', 'actors/fixture-actor.mjs'],
+      timeoutMs: 20_000,
+      cwd: root,
+      env: { ...process.env, GEMINI_API_KEY: key },
+      onStderr: (t) => told.push(t),
+    });
+    const out = await actor.evaluate({
+      protocol: 'agents-reconcile/1',
+      plan: { id: EXAMPLE_PLAN, action: null, project: null, goal: null },
+      context: null,
+      invariants: [],
+    });
+    expect(out.ok).toBe(true);
+    expect(told).toEqual(['using key [key]']);
+  });
+
   it('records a missing result, and a doubled one, as not enforced; ignores answers for unknown ids', async () => {
     const root = exampleStore();
     useActor(
