@@ -280,6 +280,24 @@ process.exit(0);`,
     expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
   });
 
+  it('stops a helper the actor left running in its group without its output (a background job) once the actor exits', async () => {
+    const root = exampleStore();
+    useActor(
+      root,
+      `${READ_STDIN}
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+helper.unref();
+writeFileSync('helper.pid', String(helper.pid));
+console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`,
+    );
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+    expect(r.code).toBe(0);
+    expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
+    expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
+  });
+
   it.each([
     ['SIGINT', 'Cancelled: the actor was stopped and nothing was written.', 130],
     ['SIGTERM', 'Cancelled by SIGTERM: the actor was stopped and nothing was written.', 143],
