@@ -2,6 +2,7 @@ import type { CliIo } from './io.ts';
 import { envSwitchOn } from '../core/env-switch.ts';
 import { withCommas } from '../core/style.ts';
 import { STOP_SIGNALS } from '../core/errors.ts';
+import { terminalSize } from '../present/terminal-size.ts';
 
 /**
  * A one-line progress display on stderr for long work (docs/commands.md,
@@ -83,7 +84,7 @@ export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress
       handledElsewhere = new Set(STOP_SIGNALS.filter((s) => process.listenerCount(s) > 0));
       for (const s of STOP_SIGNALS) process.on(s, onSignal);
     }
-    const width = Math.max(10, (stderr.columns ?? 80) - 1);
+    const width = Math.max(10, terminalSize(stderr).columns - 1);
     stderr.write(`${ERASE}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
     drawn = true;
     lastDraw = now;

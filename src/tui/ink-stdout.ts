@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
+import { terminalSize } from '../present/terminal-size.ts';
 import { terminalWidth } from '../present/terminal-width.ts';
 
 /** The terminal a screen draws in, as run-ink and Ink use it. */
@@ -6,6 +7,7 @@ export interface TerminalOut {
   write(chunk: string): unknown;
   isTTY?: boolean;
   columns?: number;
+  rows?: number;
 }
 
 /** Part of Ink's clear before it draws again after a frame as tall as the terminal: erase the scrollback (ED 3). */
@@ -42,7 +44,8 @@ function eraseRows(rows: number, lines: number): string {
 }
 
 /**
- * The terminal as Ink writes to it, with two of Ink's erasures made whole.
+ * The terminal as Ink writes to it, with two of Ink's erasures made whole, and the size every screen takes
+ * (`terminalSize`: 80×24 for a terminal that reports 0).
  *
  * Its scrollback kept: after a frame as tall as the terminal (a long invariant's confirmation on a short one) Ink
  * clears the whole terminal before it draws again, which would take the output of the commands run before with it;
@@ -61,7 +64,7 @@ export function inkStdout(stdout: TerminalOut): { stdout: TerminalOut; ended: ()
   let ended = true;
   // The text of the frame on the screen ('' once Ink erased it), and the width it was last drawn or reflowed at.
   let frame = '';
-  let columns = stdout.columns ?? 0;
+  let columns = terminalSize(stdout).columns;
   const write = (chunk: unknown, ...rest: unknown[]) => {
     let out = chunk;
     if (typeof out === 'string') {
@@ -75,8 +78,8 @@ export function inkStdout(stdout: TerminalOut): { stdout: TerminalOut; ended: ()
     return (stdout.write as (...args: unknown[]) => unknown).call(stdout, out, ...rest);
   };
   const onResize = () => {
-    const now = stdout.columns ?? 0;
-    const narrowed = now > 0 && now < columns;
+    const now = terminalSize(stdout).columns;
+    const narrowed = now < columns;
     columns = now;
     if (!narrowed) return;
     const lines = frame.split('\n');
@@ -91,6 +94,9 @@ export function inkStdout(stdout: TerminalOut): { stdout: TerminalOut; ended: ()
   const proxy = new Proxy(stdout, {
     get(target, key) {
       if (key === 'write') return write;
+      // A terminal that reports 0 columns or rows gets the size every screen takes for it: Ink lays its frame out in
+      // the columns it reads here (0 drew blank lines), and clears the whole screen for a frame as tall as the rows.
+      if (key === 'columns' || key === 'rows') return terminalSize(target)[key];
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

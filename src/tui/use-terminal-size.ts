@@ -1,15 +1,13 @@
 import { useStdout } from 'ink';
 import { useEffect, useState } from 'react';
+import { type TerminalSize, terminalSize } from '../present/terminal-size.ts';
 
-export interface TerminalSize {
-  columns: number;
-  rows: number;
-}
+export type { TerminalSize };
 
-/** The terminal's size, updated when it is resized (so the screen redraws to fit). */
+/** The terminal's size (`terminalSize`: 80×24 where it reports 0), updated when it is resized (so the screen redraws to fit). */
 export function useTerminalSize(): TerminalSize {
   const { stdout } = useStdout();
-  const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const read = (): TerminalSize => terminalSize(stdout);
   const [size, setSize] = useState(read);
   // biome-ignore lint/correctness/useExhaustiveDependencies: read only reads stdout, which is the dependency.
   useEffect(() => {

@@ -45,6 +45,18 @@ describe('startProgress', () => {
     ]);
   });
 
+  it('on a terminal that reports 0 columns (a pseudo-terminal given no size), cuts the line at 80 as every screen takes it', () => {
+    const { io, writes } = terminal();
+    io.stderr.columns = 0;
+    const progress = startProgress(io, {});
+    const phase = `checking ${'very '.repeat(20)}many files`;
+    for (let i = 1; i <= 16; i++) progress.update(phase, i, 16);
+    progress.stop();
+    const line = writes[0]!.replace('\r\x1b[2K', '');
+    expect(line).toHaveLength(79);
+    expect(line.endsWith('…')).toBe(true);
+  });
+
   it('draws nothing before its delay, under CI, with --quiet, off a terminal, or on one that cannot move the cursor', () => {
     for (const [env, quiet, tty] of [
       [{ AGENTS_PROGRESS_DELAY_MS: '60000' }, false, true],

@@ -225,3 +225,22 @@ describe("the add form at a policy source's template", { timeout: 180_000 }, () 
     expect(files(join(app, '.agents'))).toEqual(before);
   });
 });
+
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
+describe('a terminal that reports 0×0 (stty cols 0 rows 0)', { timeout: 180_000 }, () => {
+  test.each([
+    ['the add form', ['invariant', 'add'], 'Scope (↑↓, Enter):', 'Escape', 1],
+    ['the remove confirmation', ['invariant', 'remove', G1], 'Remove this invariant? [y/N]', 'n', 1],
+    ['the browser', ['tui'], 'agents · all scopes', 'q', 0],
+  ] as const)('%s is drawn at 80×24, as every screen is', async (_name, args, shown, key, exitCode) => {
+    const store = exampleStore();
+    const pty = PtySession.start(['--store', store, ...args], { cwd: join(store, '..'), stty: 'cols 0 rows 0' });
+    const screen = await pty.waitFor(shown);
+    // The key line too, the screen's last line: a layout 0 columns wide drew blank lines.
+    expect(screen).toMatch(/Esc cancel|\[y\/N\]|q quit/);
+    pty.keys(key);
+    const { code, mode } = await pty.exit();
+    expect(code).toBe(exitCode);
+    expectRestored(pty, mode);
+  });
+});

@@ -27,6 +27,7 @@ export class PtySession {
    * `[stopped]` and the terminal's mode, and the shell puts it back in the
    * foreground (`fg`) once the test sends Enter. `above`: lines printed before the program starts, as a previous
    * command's output at a prompt, so that its screen is drawn below them rather than at the terminal's first row.
+   * `stty`: settings given to the terminal before the program starts (`cols 0 rows 0`: a terminal that reports no size).
    */
   static start(
     args: string[],
@@ -38,6 +39,7 @@ export class PtySession {
       record?: string;
       jobControl?: boolean;
       above?: string[];
+      stty?: string;
     },
   ): PtySession {
     const dir = tempDir('agents-pty-');
@@ -63,6 +65,7 @@ export class PtySession {
       'trap : INT; ' +
       (go ? `while [ ! -e ${quote(go)} ]; do sleep 0.05; done; ` : '') +
       (options.above ? `printf '%s\\n' ${options.above.map(quote).join(' ')}; ` : '') +
+      (options.stty ? `stty ${options.stty}; ` : '') +
       `${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; ` +
       `code=$?; ${stopped}printf '\\n[exit %s]\\n' "$code"; ` +
       `${mode}; printf '\\n[done]\\n'; sleep 600`;

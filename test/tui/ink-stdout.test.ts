@@ -68,6 +68,18 @@ describe('the terminal Ink draws in, when it narrows', () => {
     expect(terminal.written).toEqual([]);
   });
 
+  test('a terminal that reported 0 columns had its frame drawn at 80: narrowing from there erases it whole', () => {
+    const terminal = new Terminal(0);
+    const ink = inkStdout(terminal);
+    expect(ink.stdout.columns).toBe(80);
+    ink.stdout.write(frame('Add an invariant', WIDE.slice(0, 80), 'Esc cancel'));
+    terminal.written = [];
+    terminal.resize(40);
+    // 4 lines, 5 rows at 40 columns (the 80 columns wide line takes 2).
+    expect(terminal.written).toEqual([`${UP(4)}\u001b[G\u001b[J${DOWN(3)}`]);
+    ink.close();
+  });
+
   test('the rows a line takes: a wide character that would cross the last column starts the next row', () => {
     expect(rowsAt('', 40)).toBe(1);
     expect(rowsAt('x'.repeat(40), 40)).toBe(1);
