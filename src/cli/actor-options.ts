@@ -1,14 +1,16 @@
 import { createInterface } from 'node:readline/promises';
 import {
+  AGENT_NAMES,
   type ActorChoice,
   type AgentName,
   baseUrlProblem,
   DEFAULT_KEY_ENV,
   DEFAULT_MODEL,
   looksLikeKey,
+  PROVIDERS,
   type Provider,
 } from '../core/actor-choice.ts';
-import { CancelledError, missingOption, UsageError } from '../core/errors.ts';
+import { CancelledError, missingOption, missingValue, UsageError } from '../core/errors.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import type { CliIo } from './io.ts';
 import { docsRef } from '../core/docs-link.ts';
@@ -50,12 +52,7 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
   const empty = (['model', 'base-url', 'api-key-env'] as const).find((k) => f[k] !== undefined && f[k].trim() === '');
   const refuseEmpty = () => {
     if (empty !== undefined)
-      throw new UsageError(
-        `--${empty} is empty`,
-        `Nothing was created. Give --${empty} VALUE, or leave it out.`,
-        { option: empty },
-        'missing-value',
-      );
+      throw missingValue(`--${empty} is empty`, `Nothing was created. Give --${empty} VALUE, or leave it out.`, empty);
   };
   switch (f.actor) {
     case undefined:
@@ -70,13 +67,17 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
       stray(['provider', 'base-url', 'api-key-env']);
       refuseEmpty();
       if (f.agent === undefined)
-        throw missingOption('--actor agent needs --agent claude|codex|gemini', 'Nothing was created.', 'init', ['agent']);
+        throw missingOption(`--actor agent needs --agent ${AGENT_NAMES.join('|')}`, 'Nothing was created.', 'init', ['agent'], {
+          agent: AGENT_NAMES,
+        });
       return { actor: 'agent', agent: f.agent, ...(f.model !== undefined ? { model: f.model } : {}) };
     case 'llm': {
       stray(['agent']);
       refuseEmpty();
       if (f.provider === undefined)
-        throw missingOption('--actor llm needs --provider openai|anthropic', 'Nothing was created.', 'init', ['provider']);
+        throw missingOption(`--actor llm needs --provider ${PROVIDERS.join('|')}`, 'Nothing was created.', 'init', ['provider'], {
+          provider: PROVIDERS,
+        });
       if (f['base-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['base-url'])) {
         throw new UsageError(`--base-url ${JSON.stringify(f['base-url'])} is not an http(s) URL`, 'Nothing was created.');
       }

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { type CommandHint, UsageError } from '../core/errors.ts';
+import { type CommandHint, missingValue } from '../core/errors.ts';
 import { parserOptions } from './parser-options.ts';
 
 /** The options that name a scope, or the invariant a violation is of, and what each takes, for the hint. */
@@ -24,11 +24,10 @@ export function refuseEmptyNames(parser: Argv, args: readonly string[]): void {
     if (!m || !Object.hasOwn(NAMING, m[1]!) || !Object.hasOwn(key, m[1]!)) continue;
     const value = m[2] ?? args[i + 1];
     if (value === undefined || value.trim() !== '') continue;
-    throw new UsageError(
+    throw missingValue(
       `--${m[1]} is empty`,
       (agents) => `Give ${NAMING[m[1]!]!(agents)}; an unset shell variable gives an empty one.`,
-      { option: m[1] },
-      'missing-value',
+      m[1]!,
     );
   }
 }

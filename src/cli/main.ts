@@ -9,7 +9,14 @@ import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
 import { refuseBooleanValues } from './boolean-values.ts';
 import { refuseEmptyNames } from './empty-names.ts';
-import { invalidChoice, missingArgumentOf, requiredArguments, unknownCommandError, usageFromYargs } from './parse-failures.ts';
+import {
+  invalidChoice,
+  missingArgumentOf,
+  optionChoices,
+  requiredArguments,
+  unknownCommandError,
+  usageFromYargs,
+} from './parse-failures.ts';
 import {
   asOtherCommandsOption,
   optionNames,
@@ -44,7 +51,7 @@ function wire(
   entry: LazyCommand,
   choose: (c: Chosen) => void,
   building: (e: LazyCommand) => void,
-  built: (b: Argv) => void,
+  built: (b: Argv, spec: CommandSpec<never>) => void,
   dashed: boolean,
 ): Argv {
   let spec: CommandSpec<never> | undefined;
@@ -58,7 +65,7 @@ function wire(
       building(entry);
       spec = (await entry.load()).default;
       const parser = spec.builder(b);
-      built(parser);
+      built(parser, spec);
       return parser;
     },
     handler: (argv: Record<string, unknown>) => choose({ entry, spec: spec!, argv }),
@@ -69,7 +76,7 @@ function buildParser(
   choose: (c: Chosen) => void,
   args: readonly string[],
   columns: number | undefined,
-  lists: (names: readonly string[]) => void,
+  lists: (names: readonly string[], choices: ReturnType<typeof optionChoices>) => void,
 ): Argv {
   const completing = args.includes('--get-yargs-completions');
   // The command whose arguments are being parsed: a missing argument is said with its usage.
@@ -81,13 +88,16 @@ function buildParser(
   // as off), an empty scope name: refused.
   // The names the command takes, aliases too: an option none of them is can be the slip behind another failure.
   let taken: Set<string> | undefined;
-  const built = (b: Argv) => {
+  // The choices of the command's options and lists, which a missing value or option is answered with.
+  let choices: ReturnType<typeof optionChoices> | undefined;
+  const built = (b: Argv, spec: CommandSpec<never>) => {
     if (!completing)
       for (const refuse of [refusePositionalFlags(current), refuseBooleanValues, refuseTypographicDashes(current), refuseEmptyNames])
         refuse(b, args);
     const options = parserOptions(b);
     taken = new Set([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
-    lists(options.array);
+    choices = optionChoices(b, spec.lists);
+    lists(options.array, choices);
   };
   const dashed = args.includes('--') && args.indexOf('--') < args.length - 1;
   const y = yargs()
@@ -133,7 +143,7 @@ function buildParser(
       // A global option's value outside its choices (`agents --format jsn`) is said as with a command, before the
       // missing command: yargs checks the command first.
       const refused = demanded ? (strayOption(before.filter((a) => a.startsWith('-'))) ?? invalidChoice(before)) : undefined;
-      throw refused ?? missingSubcommand(msg) ?? usageFromYargs(msg, err, args, optionNames(yi, current), current, taken);
+      throw refused ?? missingSubcommand(msg) ?? usageFromYargs(msg, err, args, optionNames(yi, current), current, taken, choices);
     });
   return y;
 }
@@ -253,11 +263,15 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
     const unknown = completing >= 0 ? undefined : unknownCommand(args);
     if (unknown) throw strayOption(unknown.options) ?? unknownCommandError(unknown);
     let lists: readonly string[] = [];
+    let choices: ReturnType<typeof optionChoices> | undefined;
     const argv = (await buildParser(
       (c) => (chosen = c),
       args,
       io.stdout.columns,
-      (names) => (lists = names),
+      (names, taking) => {
+        lists = names;
+        choices = taking;
+      },
     )
       .parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
         output = out;
@@ -265,7 +279,7 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
       // A command's own checks run after its (asynchronous) builder, and yargs rejects with their
       // failure instead of calling `.fail`: the same usage error either way.
       .catch((error: Error) => {
-        throw usageFromYargs(undefined, error, args);
+        throw usageFromYargs(undefined, error, args, [], undefined, undefined, choices);
       })) as GlobalArgs & Record<string, unknown>;
     // yargs makes an array of any option given twice; unless the option is a list (--tag), which value was meant is
     // not ours to guess, nor to join ("a,b").

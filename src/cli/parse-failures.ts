@@ -5,8 +5,10 @@
  * table does not hold, each with its code, what was given and what to do.
  */
 import { closestNames, hintWithGuess } from '../core/closest.ts';
-import { type CommandHint, conflictingOptions, missingArgument, missingOption, UsageError } from '../core/errors.ts';
+import type { Argv } from 'yargs';
+import { type CommandHint, conflictingOptions, missingArgument, missingOption, missingValue, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
+import { parserOptions } from './parser-options.ts';
 import { GLOBAL_OPTIONS, GROUPS, namesAt, type LazyCommand } from './registry.ts';
 import { guessHint, positionalNames, singleDashOption, unknownIn, unknownOptionError, usageHint, usageOf } from './unknown-option.ts';
 
@@ -30,10 +32,43 @@ const LISTINGS: Record<string, readonly [command: string, what: string]> = {
   'project remove <name>': ['project list', 'the projects'],
 };
 
+/** The values an option takes: its yargs `choices`, or the names of a comma-separated list (a command's `lists`). */
+export interface OptionChoices {
+  values: readonly string[];
+  list: boolean;
+}
+
+/** The global options' choices (`--format`): what an option left without its value takes before any command is read. */
+const GLOBAL_CHOICES: Readonly<Record<string, OptionChoices>> = Object.fromEntries(
+  Object.entries(GLOBAL_OPTIONS).flatMap(([name, o]) => ('choices' in o ? [[name, { values: o.choices, list: false }]] : [])),
+);
+
+/**
+ * The choices of every option `parser` takes (the global ones too) and of the command's `lists`, by the option's name:
+ * what a missing value or option is answered with, so that the user need not open the command's help to name one.
+ */
+export function optionChoices(
+  parser: Argv | undefined,
+  lists: Readonly<Record<string, readonly string[]>> = {},
+): Readonly<Record<string, OptionChoices>> {
+  const out: Record<string, OptionChoices> = { ...GLOBAL_CHOICES };
+  if (parser)
+    for (const [name, values] of Object.entries(parserOptions(parser).choices))
+      if (Array.isArray(values)) out[name] = { values: values.map(String), list: false };
+  for (const [name, values] of Object.entries(lists)) out[name] = { values, list: true };
+  return out;
+}
+
+/** The values an option takes, as a hint says them: `one of text, json, yaml`. */
+export function choicesWords(choices: OptionChoices): string {
+  return `${choices.list ? 'one or more of' : 'one of'} ${choices.values.join(', ')}${choices.list ? ', comma-separated' : ''}`;
+}
+
 /**
  * A parse failure of yargs as one line and a hint (exit 2). yargs reports a
  * missing option value by throwing its own error class (YError), which is a
  * user's slip, not a bug; any other exception from inside the parser is.
+ * `choices`: the options' choices (`optionChoices`), which a missing value or option is answered with.
  */
 export function usageFromYargs(
   msg: string | null | undefined,
@@ -42,6 +77,7 @@ export function usageFromYargs(
   known: readonly string[] = [],
   command?: LazyCommand,
   taken?: ReadonlySet<string>,
+  choices: Readonly<Record<string, OptionChoices>> = GLOBAL_CHOICES,
 ): Error {
   if (err && err.name !== 'YError') return err;
   const text = (msg || err?.message || 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
@@ -59,21 +95,29 @@ export function usageFromYargs(
     const words = `${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
     const options = required[1]!.split(', ').map((o) => `--${o}`);
     const listed = options.length === 1 ? options[0]! : `${options.slice(0, -1).join(', ')} and ${options.at(-1)}`;
+    const names = options.map((o) => o.slice(2));
+    const withChoices = names.filter((n) => Object.hasOwn(choices, n));
+    const values = (n: string) => (Object.hasOwn(choices, n) ? ` (${choicesWords(choices[n]!)})` : '');
     return missingOption(
       `agents ${words} needs ${listed}`,
-      (agents) => `Give ${options.map((o) => `${o} VALUE`).join(' ')}. Run \`${agents} ${words} --help\` for its options.`,
+      (agents) => `Give ${names.map((n) => `--${n} VALUE${values(n)}`).join(' ')}. Run \`${agents} ${words} --help\` for its options.`,
       words,
-      options.map((o) => o.slice(2)),
+      names,
+      Object.fromEntries(withChoices.map((n) => [n, choices[n]!.values])),
     );
   }
   const missing = /^Not enough arguments following: (\S+)$/.exec(text);
   if (missing) {
     const flag = `--${missing[1]}`;
-    return new UsageError(
+    const taking = Object.hasOwn(choices, missing[1]!) ? choices[missing[1]!] : undefined;
+    // An option with choices is answered with them (none starts with "-"); a free one with how to give any value.
+    return missingValue(
       `${flag} needs a value`,
-      `Give it as ${flag} VALUE; a value that starts with "-" goes after an equals sign (${flag}=-value).`,
-      { option: missing[1] },
-      'missing-value',
+      taking
+        ? `Give it as ${flag} VALUE, ${choicesWords(taking)}.`
+        : `Give it as ${flag} VALUE; a value that starts with "-" goes after an equals sign (${flag}=-value).`,
+      missing[1]!,
+      taking?.values,
     );
   }
   const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(text);

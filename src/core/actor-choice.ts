@@ -4,9 +4,14 @@
  * Pure: the init command asks or reads flags, this says what is written.
  */
 
-export type AgentName = 'claude' | 'codex' | 'gemini';
 import { docsRef } from './docs-link.ts';
-export type Provider = 'openai' | 'anthropic';
+
+/** The agent CLIs `--actor agent` runs (`init --agent`'s choices). */
+export const AGENT_NAMES = ['claude', 'codex', 'gemini'] as const;
+export type AgentName = (typeof AGENT_NAMES)[number];
+/** The model endpoints' APIs `--actor llm` speaks (`init --provider`'s choices). */
+export const PROVIDERS = ['openai', 'anthropic'] as const;
+export type Provider = (typeof PROVIDERS)[number];
 
 export type ActorChoice =
   /** The example actor, written into the store's actors/ folder. */

@@ -127,15 +127,33 @@ export class UsageError extends AgentsError {
 /**
  * A command without an option it needs (exit 2, code `missing-option`, docs/json-output.md): one yargs requires, or
  * one of a group the command checks itself (`guard try` needs --path, --command or --tool). `command`: its words
- * after `agents`; `options`: the names without dashes.
+ * after `agents`; `options`: the names without dashes; `choices`: the values each of them that has choices takes,
+ * by its name, so that a script (and the hint) can name a value without the command's help.
  */
 export function missingOption(
   message: string,
   hint: string | CommandHint | undefined,
   command: string,
   options: readonly string[],
+  choices?: Readonly<Record<string, readonly string[]>>,
 ): UsageError {
-  return new UsageError(message, hint, { command, options: [...options] }, 'missing-option');
+  const detail: Record<string, unknown> = { command, options: [...options] };
+  if (choices && Object.keys(choices).length > 0)
+    detail.choices = Object.fromEntries(Object.entries(choices).map(([option, values]) => [option, [...values]]));
+  return new UsageError(message, hint, detail, 'missing-option');
+}
+
+/**
+ * An option without its value, or with an empty one where it names something (exit 2, code `missing-value`,
+ * docs/json-output.md). `option`: its name without dashes; `choices`: the values it takes, when it has choices.
+ */
+export function missingValue(
+  message: string,
+  hint: string | CommandHint | undefined,
+  option: string,
+  choices?: readonly string[],
+): UsageError {
+  return new UsageError(message, hint, choices ? { option, choices: [...choices] } : { option }, 'missing-value');
 }
 
 /** A command without its argument (exit 2, code `missing-argument`): `invariant show` with no id. */

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { missingValue, UsageError } from '../core/errors.ts';
 import { shellPath } from '../core/shell-word.ts';
 import { bareRepositoryAbove, commonGitDir, gitDirFor, mayBeSparse, repoTop } from './git-dir.ts';
 import { refuseUncheckedSubmodule } from './unchecked-submodule.ts';
@@ -90,11 +90,10 @@ export function requireStore(root: string, since: string, back: string): void {
 export function explicitStore(options: DiscoverOptions): string | undefined {
   // An empty --store (an unset variable, `--store "$DIR"`) would name the current folder, and init would make a store there.
   if (options.store === '')
-    throw new UsageError(
+    throw missingValue(
       `${options.storeOption ?? '--store'} is empty`,
       `Give the store folder (${options.storeOption ?? '--store DIR'}), or leave it out to find .agents/ from the current folder.`,
-      { option: 'store' },
-      'missing-value',
+      'store',
     );
   const given = options.store ?? (options.env.AGENTS_STORE || undefined);
   if (given === undefined) return undefined;

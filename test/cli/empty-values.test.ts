@@ -3,6 +3,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EXPORT_TARGETS } from '../../src/core/model.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
@@ -88,7 +89,7 @@ describe('an empty value', () => {
     expect(fileList(root)).toEqual(before);
   });
 
-  it('export --target "" is missing-value naming target, with --check too: never a check of nothing that passes', async () => {
+  it('export --target "" is missing-value naming target and its choices, with --check too: never a check of nothing that passes', async () => {
     const root = exampleStore();
     for (const args of [
       ['--target', ''],
@@ -97,7 +98,11 @@ describe('an empty value', () => {
       ['--dry-run', '--target=,'],
     ]) {
       const r = await runAgents(['--store', root, '--format', 'json', 'export', ...args], { cwd: dirname(root) });
-      expect(errorOf(r), args.join(' ')).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'target' } });
+      expect(errorOf(r), args.join(' ')).toEqual({
+        code: 'missing-value',
+        exit_code: 2,
+        detail: { option: 'target', choices: [...EXPORT_TARGETS] },
+      });
     }
   });
 });

@@ -4,6 +4,7 @@ import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, rmSync, symli
 import { hostname } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GUARD_CLIENTS } from '../../src/core/guard-clients.ts';
 import { programOnPath } from '../../src/store/program-path.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -248,6 +249,11 @@ describe('agents guard install, empty arguments', () => {
     expect(existsSync(join(dir, '.claude'))).toBe(false);
     const program = await runAgents(['guard', 'install', '--client', 'claude', '--program', '', '--format', 'json'], { cwd: dir });
     expect(errorOf(program)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'program' } });
+    // A list that names no client is the value missing, answered with the clients to name.
+    for (const client of ['', ',']) {
+      const r = await runAgents(['guard', 'install', '--client', client, '--format', 'json'], { cwd: dir });
+      expect(errorOf(r)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'client', choices: [...GUARD_CLIENTS] } });
+    }
   });
 
   it('refuses a --client that is none of the clients as a value not among the choices (invalid-value), writing nothing', async () => {

@@ -11,6 +11,7 @@ import { tempDir, writeTree } from '../helpers/tmp.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { B1, G1, G2, inv, monorepo, PLAN, snapshot, W1, writtenSince } from './repo.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
+import { EXPORT_TARGETS } from '../../src/core/model.ts';
 
 const GOLDEN = join(REPO, 'test/golden/export');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -1072,7 +1073,11 @@ describe('agents export --project and --stdout', () => {
     expect(two.code).toBe(2);
     // No --target, or neither --plan nor --project from the top: the options it needs, as every command names them.
     const none = await runAgents(['--format', 'json', 'export', '--plan', PLAN, '--stdout'], { cwd: repo });
-    expect(errorOf(none)).toEqual({ code: 'missing-option', exit_code: 2, detail: { command: 'export', options: ['target'] } });
+    expect(errorOf(none)).toEqual({
+      code: 'missing-option',
+      exit_code: 2,
+      detail: { command: 'export', options: ['target'], choices: { target: [...EXPORT_TARGETS] } },
+    });
     const scope = await runAgents(['--format', 'json', 'export', '--stdout', '--target', 'agents-md'], { cwd: repo });
     expect(errorOf(scope)).toEqual({ code: 'missing-option', exit_code: 2, detail: { command: 'export', options: ['plan', 'project'] } });
     // Both --plan and --project: two options that exclude each other.

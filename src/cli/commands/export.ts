@@ -1,4 +1,4 @@
-import { conflictingOptions, AgentsError, EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, AgentsError, EXIT_CODES, missingOption, missingValue, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { shellWord } from '../../core/shell-word.ts';
 import { isUlid } from '../../core/names.ts';
@@ -68,11 +68,11 @@ export default defineCommand<ExportArgs>({
     // An empty --target (an unset variable: `--target "$TARGETS"`) names no target: refused as bad input, never read as
     // "no targets" (config.yaml's would be left unchecked, and --check would pass having checked nothing).
     if (argv.target?.every((t) => t.split(',').every((n) => n.trim() === '')))
-      throw new UsageError(
+      throw missingValue(
         '--target is empty',
         `Give one of ${EXPORT_TARGETS.join(', ')}, or leave --target out for export.targets in config.yaml.`,
-        { option: 'target' },
-        'missing-value',
+        'target',
+        EXPORT_TARGETS,
       );
     // As validate --staged: a repository that records no store (a branch from before it, the commit or pull request
     // that removes it) has no exported file to be out of date with it, so the export-check hook and CI step pass.
@@ -101,7 +101,10 @@ export default defineCommand<ExportArgs>({
             : '--plan 01J…';
       const named = targets.find((t) => (EXPORT_TARGETS as readonly string[]).includes(t)) ?? 'agents-md';
       const example = `e.g. ${ctx.agentsCommand()} export ${given} --stdout --target ${named}`;
-      if (targets.length === 0) throw missingOption('--stdout prints one format: give exactly one --target', example, 'export', ['target']);
+      if (targets.length === 0)
+        throw missingOption('--stdout prints one format: give exactly one --target', example, 'export', ['target'], {
+          target: EXPORT_TARGETS,
+        });
       if (targets.length > 1) throw new UsageError('--stdout prints one format: give exactly one --target', example);
       if (argv.plan !== undefined && argv.project !== undefined)
         throw conflictingOptions('--stdout takes --plan ID or --project P, not both', 'A plan names its project itself.', [

@@ -1,4 +1,4 @@
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, missingValue, UsageError } from '../../core/errors.ts';
 import { ExtendsService } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
@@ -16,12 +16,7 @@ export default defineCommand<{ source?: string[]; rev?: string }>({
   async run(argv, ctx) {
     // An empty --rev (an unset variable, `--rev "$BASE"`) names no revision: said so, not as one the repository lacks.
     if (argv.rev !== undefined && argv.rev.trim() === '')
-      throw new UsageError(
-        '--rev is empty',
-        'Give the revision whose pins to fetch, e.g. --rev HEAD^1.',
-        { option: 'rev' },
-        'missing-value',
-      );
+      throw missingValue('--rev is empty', 'Give the revision whose pins to fetch, e.g. --rev HEAD^1.', 'rev');
     // With no store in the working tree, a revision's pins are still read where it had the store (a pull request that
     // removes it: the workflow fetches its base's for the diff, which reports the store removed).
     const at = await ctx.root().then(

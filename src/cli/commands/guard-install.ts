@@ -4,7 +4,7 @@ import { loosely } from '../../core/names.ts';
 import { userSettingsFiles } from '../../service/guard-paths.ts';
 import { physicalPath } from '../../service/link-paths.ts';
 import { closestNames, hintWithGuess } from '../../core/closest.ts';
-import { EXIT_CODES, storeChanged, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, missingValue, storeChanged, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { SETTINGS_FILE } from '../../core/guard-clients.ts';
 import { hookPrograms } from '../../core/guard-hook-entry.ts';
@@ -264,16 +264,20 @@ export default defineCommand<InstallArgs>({
     }
     // An empty list would install nothing and pass --check: a CI step that checks nothing.
     if (clients.length === 0)
-      throw new UsageError(`--client names no client`, `Name one or more of ${GUARD_CLIENTS.join(', ')}, e.g. --client claude,codex.`);
+      throw missingValue(
+        `--client names no client`,
+        `Name one or more of ${GUARD_CLIENTS.join(', ')}, e.g. --client claude,codex.`,
+        'client',
+        GUARD_CLIENTS,
+      );
     // Blanks around the command are no part of it: the hook written, and --check's search, use it without them.
     const program = String(argv.program ?? 'agents').trim();
     // A hook command without its program cannot start, and the clients take a failing hook as no answer: guards off.
     if (program.trim() === '')
-      throw new UsageError(
+      throw missingValue(
         '--program is empty',
         'Give the command that starts this tool, e.g. --program agents or --program "npx --no-install agents".',
-        { option: 'program' },
-        'missing-value',
+        'program',
       );
     const root = await ctx.root();
     const top = repositoryTop(root);

@@ -1,4 +1,4 @@
-import { EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, missingOption, missingValue } from '../../core/errors.ts';
 import { namedToolAction } from '../../core/guard-clients.ts';
 import { verdictJson, verdictText } from '../../present/guard.ts';
 import { defineCommand } from '../command.ts';
@@ -43,11 +43,10 @@ export default defineCommand<TryArgs>({
       ['cwd', argv.cwd, 'services/billing --command "terraform apply"'] as const,
     ])
       if (value !== undefined && value.trim() === '')
-        throw new UsageError(
+        throw missingValue(
           `--${option} is empty`,
           `Give --${option} a value, e.g. ${ctx.agentsCommand()} guard try --${option} ${example}`,
-          { option },
-          'missing-value',
+          option,
         );
     const { GuardService } = await import('../../service/guard-service.ts');
     const service = new GuardService(await ctx.root(), ctx.io.env, undefined, { agents: ctx.agentsCommand() });

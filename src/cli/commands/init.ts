@@ -10,6 +10,7 @@ import { initJson, initText, schemasRefreshedJson, schemasRefreshedText } from '
 import { emit } from '../render.ts';
 import { ignoredByGit } from '../ignored-by-git.ts';
 import { docsRef } from '../../core/docs-link.ts';
+import { AGENT_NAMES, PROVIDERS } from '../../core/actor-choice.ts';
 
 /** The flags that choose the actor of the store init makes (docs/actors.md). */
 const ACTOR_FLAGS = ['actor', 'agent', 'provider', 'model', 'base-url', 'api-key-env'] as const;
@@ -41,8 +42,8 @@ export default defineCommand<InitArgs>({
         requiresArg: true,
         describe: `who judges plans (${docsRef('actors.md')}); asked in a terminal when not given. command: the example actor`,
       })
-      .option('agent', { choices: ['claude', 'codex', 'gemini'], requiresArg: true, describe: 'with --actor agent: the agent CLI' })
-      .option('provider', { choices: ['openai', 'anthropic'], requiresArg: true, describe: "with --actor llm: the endpoint's API" })
+      .option('agent', { choices: [...AGENT_NAMES], requiresArg: true, describe: 'with --actor agent: the agent CLI' })
+      .option('provider', { choices: [...PROVIDERS], requiresArg: true, describe: "with --actor llm: the endpoint's API" })
       .option('model', { type: 'string', requiresArg: true, describe: 'with --actor llm or agent: the model' })
       .option('base-url', { type: 'string', requiresArg: true, describe: 'with --actor llm: the endpoint, e.g. http://localhost:11434/v1' })
       .option('api-key-env', {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, missingValue, UsageError } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
 import { ACTOR_KINDS, type ActorKind } from '../../core/records.ts';
 import { readUtf8 } from '../../core/utf8.ts';
@@ -24,12 +24,7 @@ interface StrategizeArgs {
 function readContext(ctx: CliContext, file: string): string {
   // An empty name (an unset variable) would resolve to the current folder, and be refused as "a folder".
   if (file.trim() === '')
-    throw new UsageError(
-      '--context is empty',
-      'Nothing was written. Give a readable text file with --context FILE.',
-      { option: 'context' },
-      'missing-value',
-    );
+    throw missingValue('--context is empty', 'Nothing was written. Give a readable text file with --context FILE.', 'context');
   const path = resolve(ctx.io.cwd, file);
   // A regular file (a link to one is fine: the user named it), checked before it is opened; never more than the limit read.
   const r = readRegularFile(path, MAX_FILE_BYTES, { followLinks: true });

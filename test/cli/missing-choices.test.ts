@@ -1,0 +1,72 @@
+// An option with choices given without its value, or a required one left out, is answered with the values it takes
+// (detail.choices), so that a newcomer need not open the command's help to name one.
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AGENT_NAMES, PROVIDERS } from '../../src/core/actor-choice.ts';
+import { GUARD_CLIENTS } from '../../src/core/guard-clients.ts';
+import { EXPORT_TARGETS, SEVERITIES } from '../../src/core/model.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
+import { tempDir, testStore } from '../helpers/tmp.ts';
+
+describe('a missing value of an option with choices', () => {
+  it.each([
+    ['guard install --client', ['guard', 'install', '--client'], 'client', GUARD_CLIENTS],
+    ['export --target', ['export', '--target'], 'target', EXPORT_TARGETS],
+    ['invariant add --severity', ['invariant', 'add', '--global', 'T', '--severity'], 'severity', SEVERITIES],
+    ['--format of a command', ['invariant', 'list', '--format'], 'format', ['text', 'json', 'yaml']],
+    ['--format before any command', ['--format'], 'format', ['text', 'json', 'yaml']],
+    ['init --agent', ['init', '--actor', 'agent', '--agent'], 'agent', AGENT_NAMES],
+  ])('%s: missing-value with detail.choices, nothing written', async (_name, args, option, choices) => {
+    const store = testStore({});
+    const r = await runAgents(['--store', store, ...args, ...(args[0] === '--format' ? [] : ['--format', 'json'])], {
+      cwd: dirname(store),
+    });
+    expect(r.code).toBe(2);
+    // `--format` alone takes the json answer from nowhere: its text hint names the choices instead.
+    if (args[0] === '--format') {
+      expect(r.stderr).toMatch(/^error: --format needs a value\nhint: .*text, json, yaml/);
+      return;
+    }
+    expect(errorOf(r)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option, choices: [...choices] } });
+  });
+
+  it('an option without choices is missing-value naming it alone', async () => {
+    const store = testStore({});
+    const r = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list', '--project'], { cwd: dirname(store) });
+    expect(errorOf(r)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'project' } });
+  });
+});
+
+describe('a required option with choices left out', () => {
+  it('guard install without --client: missing-option with the clients in detail.choices', async () => {
+    const store = testStore({});
+    const r = await runAgents(['--store', store, '--format', 'json', 'guard', 'install'], { cwd: dirname(store) });
+    expect(errorOf(r)).toEqual({
+      code: 'missing-option',
+      exit_code: 2,
+      detail: { command: 'guard install', options: ['client'], choices: { client: [...GUARD_CLIENTS] } },
+    });
+  });
+
+  it('a required option without choices has no detail.choices (invariant waive without --reason)', async () => {
+    const store = testStore({});
+    const r = await runAgents(['--store', store, '--format', 'json', 'invariant', 'waive', 'x', '--plan', 'p', '--owner', 'o'], {
+      cwd: dirname(store),
+    });
+    expect(r.code).toBe(2);
+    expect(errorOf(r).detail).not.toHaveProperty('choices');
+  });
+
+  it.each([
+    ['agent', ['--actor', 'agent'], AGENT_NAMES],
+    ['provider', ['--actor', 'llm'], PROVIDERS],
+  ])('init without --%s: missing-option with its choices', async (option, args, choices) => {
+    const dir = tempDir();
+    const r = await runAgents(['--format', 'json', 'init', '--store', join(dir, '.agents'), ...args], { cwd: dir });
+    expect(errorOf(r)).toEqual({
+      code: 'missing-option',
+      exit_code: 2,
+      detail: { command: 'init', options: [option], choices: { [option]: [...choices] } },
+    });
+  });
+});
