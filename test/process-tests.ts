@@ -58,6 +58,7 @@ export const PROCESS_TESTS = [
   'test/git/sparse.test.ts',
   'test/git/nested-repositories.test.ts',
   'test/import/import-cli.test.ts',
+  'test/import/hint-paths.test.ts',
   'test/import/reimport.test.ts',
   'test/import/replace-safety.test.ts',
   'test/package/code-cache.test.ts',

@@ -89,6 +89,11 @@ export interface ImportPlan {
   projects: PlannedProject[];
   /** The store's invariants imported from a file read here whose text it no longer says (import-stale.ts). */
   stale?: StaleImport[];
+  /**
+   * The repository's top, which the plan's paths are relative to, and the run's current folder: a command the report
+   * names with a path writes it from the current folder (store/current-folder.ts pathFromCwd), where it is pasted.
+   */
+  folders?: { top: string; cwd: string };
 }
 
 /** Soft words make a rule a warning; the rest are errors, as `invariant add` defaults. */
@@ -381,7 +386,8 @@ function applies(inv: ScopedInvariant, scope: PlannedScope): boolean {
  * invalid. When `allowed`, the file is kept, its `overlaps` naming the other
  * project, so that no second project over the same files is made unsaid.
  * Returns the files, those skipped (or overlapping) marked. `agents` starts the
- * command a reason names (the run's, with its --store).
+ * command a reason names (the run's, with its --store); `here` writes its path (from the top) as pasted in the
+ * current folder.
  */
 export function refuseOverlaps(
   files: readonly ImportFile[],
@@ -390,6 +396,7 @@ export function refuseOverlaps(
   repoFiles: readonly string[],
   allowed = false,
   agents = 'agents',
+  here: (rel: string) => string = (rel) => rel,
 ): ImportFile[] {
   const { projects, projectOf } = placeProjects(files, existing, names);
   const taken: { name: string; paths: readonly string[] }[] = [...existing].map(([name, m]) => ({ name, paths: m.paths ?? [] }));
@@ -422,7 +429,9 @@ export function refuseOverlaps(
       paths,
       why: (file) =>
         `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: ${
-          holds ? `import the file alone into that project (\`${agents} import ${shellPath(file)} --project ${other}\`), or set` : `set`
+          holds
+            ? `import the file alone into that project (\`${agents} import ${shellPath(here(file))} --project ${other}\`), or set`
+            : `set`
         } projects.allow_overlap: true in config.yaml`,
     });
   };

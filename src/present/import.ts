@@ -6,6 +6,7 @@ import { instructionKind } from '../core/import-sources.ts';
 import type { LeftOut } from '../core/import-split.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { shellPath } from '../core/shell-word.ts';
+import { pathFromCwd } from '../store/current-folder.ts';
 import type { Style } from '../core/style.ts';
 import type { ReplacePreview, ReplaceResult } from '../service/import-replace.ts';
 import type { ImportWritten } from '../service/import-service.ts';
@@ -34,7 +35,7 @@ export function importJson(
       references: (f.references ?? []).map((r) => ({
         line: r.line,
         path: r.path,
-        import: r.missing ? null : referenceCommand(f, r.path, agents),
+        import: r.missing ? null : referenceCommand(plan, f, r.path, agents),
         missing: r.missing === true,
       })),
     })),
@@ -111,10 +112,16 @@ export function goneFromFilesLines(
  * The command that imports a file a CLAUDE.md or GEMINI.md has its agent read: where the referring
  * file's rules go (an instruction file of its own kind goes where it applies). `agents`: the run's, with its --store.
  */
-function referenceCommand(f: ImportFile, path: string, agents: string): string {
-  if (instructionKind(path) !== undefined) return `${agents} import ${shellPath(path)}`;
+function referenceCommand(plan: ImportPlan, f: ImportFile, path: string, agents: string): string {
+  const word = shellPath(fromHere(plan, path));
+  if (instructionKind(path) !== undefined) return `${agents} import ${word}`;
   const where = f.target.kind === 'project' ? ` --project ${f.target.name}` : f.target.kind === 'global' ? ' --global' : '';
-  return `${agents} import ${shellPath(path)} --from ${f.kind}${where}`;
+  return `${agents} import ${word} --from ${f.kind}${where}`;
+}
+
+/** `rel`, a path of the plan (from the top), as a command pasted in the run's current folder reads it. */
+function fromHere(plan: ImportPlan, rel: string): string {
+  return plan.folders ? pathFromCwd(plan.folders.cwd, plan.folders.top, rel) : rel;
 }
 
 /**
@@ -199,7 +206,7 @@ export function planText(s: Style, plan: ImportPlan, verbose: boolean, agents: s
         s.yellow(
           r.missing
             ? `    missing ${String(r.line).padStart(7)}  ${oneLine(r.path)}, which the agent is told to read, does not exist: nothing of it is imported; fix the @ link at ${oneLine(f.file)}:${r.line}`
-            : `    not read ${String(r.line).padStart(7)}  ${oneLine(r.path)}, which the agent reads too: ${oneLine(referenceCommand(f, r.path, agents))}`,
+            : `    not read ${String(r.line).padStart(7)}  ${oneLine(r.path)}, which the agent reads too: ${oneLine(referenceCommand(plan, f, r.path, agents))}`,
         ),
       );
   }
@@ -291,7 +298,7 @@ export function importDoneText(
     );
   for (const file of replaced?.changed ?? [])
     lines.push(
-      `${s.yellow('not replaced')} ${oneLine(file)}: it changed since it was read, so its lines stay; run \`${oneLine(again([file]))}\` again`,
+      `${s.yellow('not replaced')} ${oneLine(file)}: it changed since it was read, so its lines stay; run \`${oneLine(again([fromHere(done, file)]))}\` again`,
     );
   for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${oneLine(p)}`);
   for (const p of replaced?.emptied ?? []) {

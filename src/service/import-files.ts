@@ -1,5 +1,6 @@
 // The reading helpers of `agents import` (service/import-service.ts): where a link leads, code blocks set aside,
 // front matter parsed, and the refusal of a folder that cannot be listed, of a link to one, or of another repository.
+import type { SortedFiles } from '../core/globs.ts';
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
@@ -15,6 +16,7 @@ import type { ScopedInvariant } from '../core/model.ts';
 import type { OptionWords } from './option-words.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
 import { shellPath } from '../core/shell-word.ts';
+import { pathFromCwd } from '../store/current-folder.ts';
 import { exportedEntryIds } from '../core/export.ts';
 import { movesRulesOut } from '../core/import-stale.ts';
 import { MAX_FILE_BYTES } from '../core/parse-core.ts';
@@ -125,16 +127,23 @@ export function linkTarget(abs: string): string | undefined {
  * Refuses a path named that is a symbolic link to a folder (exit 2), which git and the search list as a file of its
  * own; returns when it is none: the import reads the folder it leads to when that folder is named.
  */
-export function refuseFolderLink(/** the path as named, escaped to one line */ given: string, abs: string, realTop: string): void {
+export function refuseFolderLink(
+  /** the path as named, escaped to one line */ given: string,
+  abs: string,
+  realTop: string,
+  cwd: string,
+): void {
   const to = linkTarget(abs);
   if (to === undefined || statSync(abs, { throwIfNoEntry: false })?.isDirectory() !== true) return;
   const rel = relative(realTop, realpathSync.native(abs)).split(sep).join('/');
   const outside = rel.startsWith('..') || isAbsolute(rel);
+  // The folder from the current folder, as the command pasted there reads it (the folder's real path: no link in it).
+  const folder = outside ? undefined : pathFromCwd(realpathSync.native(cwd), realTop, rel);
   throw new UsageError(
     `${given} is a symbolic link to a folder (${escapeUnsafe(to)}), which import does not follow`,
-    outside
+    folder === undefined
       ? 'It leads out of the repository, whose own files alone are imported.'
-      : (agents) => `Name the folder it leads to: ${agents} import ${shellPath(rel)}`,
+      : (agents) => `Name the folder it leads to: ${agents} import ${shellPath(folder)}`,
     { folder: outside ? null : rel },
   );
 }
@@ -276,17 +285,28 @@ function globsAsWritten(file: YamlFile, data: Record<string, unknown>): void {
   }
 }
 
+/** Where an import reads: the repository's top (and its real path), its files, the store's folder in it. */
+export interface ImportPlace {
+  top: string;
+  realTop: string;
+  files: SortedFiles;
+  repository: ReadonlySet<string>;
+  /** The store's folder from the top; undefined when it is the top itself or lies outside the repository. */
+  store: string | undefined;
+  /** A path from the top as a command pasted in the current folder reads it: the reports' hints name such commands. */
+  here: (rel: string) => string;
+}
+
 /**
  * The instruction files invariants of the store were imported from that git ignores now (a `.gitignore` line added
  * since), each skipped with the rule and the invariants it left in the store: the search never reads them, and no
  * import removes an invariant, so they would stay without a word.
  */
 export async function ignoredSources(
-  top: string,
+  { top, repository, here }: ImportPlace,
   words: OptionWords,
   invariants: readonly ScopedInvariant[],
   found: readonly Source[],
-  repository: ReadonlySet<string>,
   from: readonly ImportKind[] | undefined,
 ): Promise<ImportFile[]> {
   const reading = new Set(found.map((f) => f.rel));
@@ -316,7 +336,7 @@ export async function ignoredSources(
       target: { kind: 'global' },
       candidates: [],
       leftOut: [],
-      skipped: `git ignores it (${rule}), so the search reads it no more; ${them} imported from it ${ids.length === 1 ? 'stays' : 'stay'} in the store (${ids.join(', ')}): name it to import it again (${words.agents} import ${shellPath(path)}), or remove ${ids.length === 1 ? 'it' : 'them'} (${words.calls.remove(ids.length === 1 ? ids[0] : undefined)})`,
+      skipped: `git ignores it (${rule}), so the search reads it no more; ${them} imported from it ${ids.length === 1 ? 'stays' : 'stay'} in the store (${ids.join(', ')}): name it to import it again (${words.agents} import ${shellPath(here(path))}), or remove ${ids.length === 1 ? 'it' : 'them'} (${words.calls.remove(ids.length === 1 ? ids[0] : undefined)})`,
     };
   });
 }

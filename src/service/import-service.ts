@@ -29,6 +29,7 @@ import { repositoryTop, readProjects } from '../store/projects.ts';
 import { readStore } from '../store/read.ts';
 import { loadConfig } from '../store/config.ts';
 import { pathBytes, readRegularFile } from '../store/read-file.ts';
+import { pathFromCwd } from '../store/current-folder.ts';
 import { NEVER_WALKED } from './export-folders.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ImportWritten } from './import-apply.ts';
@@ -40,6 +41,7 @@ import {
   blockIdsElsewhere,
   deletedFromTree,
   ignoredSources,
+  type ImportPlace,
   linkTarget,
   namedRel,
   namedPathRefusal,
@@ -105,12 +107,13 @@ export class ImportService {
     if (options.global && options.project !== undefined)
       throw new UsageError('--global and --project cannot be combined', 'Choose where the rules go: every one global, or every one in P.');
     const storeRel = relative(top, this.invariants.root).split(sep).join('/');
-    const place = {
+    const place: ImportPlace = {
       top,
       realTop: realpathSync.native(top),
       files: all,
       repository: new Set(all),
       store: storeRel === '' || storeRel.startsWith('..') || isAbsolute(storeRel) ? undefined : storeRel,
+      here: (rel: string) => pathFromCwd(options.cwd, top, rel),
     };
     // Rules put into a project that exists take its paths, not their file's globs: those are then not checked.
     const into = options.project !== undefined && (await readProjects(source)).names.includes(options.project);
@@ -124,15 +127,15 @@ export class ImportService {
     // A file the store holds rules of that git now ignores: the search reads it no more, and says so rather than
     // leave its rules in the store unsaid.
     if (options.paths === undefined || options.paths.length === 0)
-      files = [
-        ...files,
-        ...(await ignoredSources(top, optionWords(this.invariants.optionWords), snap.invariants, found, place.repository, options.from)),
-      ];
+      files = [...files, ...(await ignoredSources(place, optionWords(this.invariants.optionWords), snap.invariants, found, options.from))];
     // The way out it names is a command to paste: the run's `agents`, with its --store.
     const { agents } = optionWords(this.invariants.optionWords);
-    files = refuseOverlaps(files, projects.meta, projects.names, all, config.projects.allow_overlap, agents);
+    files = refuseOverlaps(files, projects.meta, projects.names, all, config.projects.allow_overlap, agents, place.here);
     const store = [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited];
-    const plan = planImport(files, store, projects.meta, projects.names, blockIdsElsewhere(top, all, found));
+    const plan: ImportPlan = {
+      ...planImport(files, store, projects.meta, projects.names, blockIdsElsewhere(top, all, found)),
+      folders: { top, cwd: options.cwd },
+    };
     this.#stores.set(plan, store);
     return plan;
   }
@@ -180,7 +183,7 @@ export class ImportService {
       // A file or folder git lists that was deleted from the working tree does not exist, as a path git never knew:
       // refused, not read as a file skipped and an import of nothing that exits 0.
       if (rel !== '' && (below.length > 0 || all.includes(rel)) && lstatSync(join(top, rel), { throwIfNoEntry: false }) === undefined) {
-        const deleted = deletedFromTree(rel);
+        const deleted = deletedFromTree(pathFromCwd(options.cwd, top, rel));
         throw new UsageError(
           `${shown} does not exist: ${deleted.said}`,
           `Nothing was read. Restore it (${deleted.restore}) and import it again, or leave it out.`,
@@ -213,7 +216,7 @@ export class ImportService {
         }
         if (stat === undefined) {
           // A path from the top of the repository, as the report writes them, given in a folder below it: the path from here.
-          const fromTop = isAbsolute(given) ? undefined : relative(options.cwd, join(top, given));
+          const fromTop = isAbsolute(given) ? undefined : pathFromCwd(options.cwd, top, given);
           if (fromTop !== undefined && fromTop !== given && lstatSync(join(top, given), { throwIfNoEntry: false }) !== undefined)
             throw new UsageError(
               `${shown} does not exist in the current folder`,
@@ -244,7 +247,7 @@ export class ImportService {
         );
       const kind = known ?? (options.from?.length === 1 ? options.from[0] : undefined);
       // A link to a folder is a file to git: said as the link it is, not as a file of no known kind.
-      if (known === undefined) refuseFolderLink(shown, abs, realpathSync.native(top));
+      if (known === undefined) refuseFolderLink(shown, abs, realpathSync.native(top), options.cwd);
       if (kind === undefined) {
         throw new UsageError(
           `${shown} is not an instruction file agents knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,
@@ -292,13 +295,7 @@ export class ImportService {
     rel: string,
     kind: ImportKind,
     where: { project: string | undefined; global: boolean; into: boolean },
-    {
-      top,
-      realTop,
-      files,
-      repository,
-      store,
-    }: { top: string; realTop: string; files: SortedFiles; repository: ReadonlySet<string>; store: string | undefined },
+    { top, realTop, files, repository, store, here }: ImportPlace,
   ): Promise<ImportFile> {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
     // The store's folder holds invariants, and no agent reads an instruction file there: its lines are notes of the
@@ -325,7 +322,7 @@ export class ImportService {
         };
       // The search found it in git's list: deleted since, as a named path is said, with the command that restores it.
       if (!repository.has(rel)) return { ...file, skipped: 'it does not exist' };
-      const deleted = deletedFromTree(rel);
+      const deleted = deletedFromTree(here(rel));
       return { ...file, skipped: `it does not exist: ${deleted.said}; restore it (${deleted.restore}) and import it again` };
     }
     if (real !== realTop && !real.startsWith(`${realTop}${sep}`)) {

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 
 /**
@@ -33,4 +34,14 @@ export function currentFolder(): string {
 function sameFolder(a: string, b: string): boolean {
   const [x, y] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
   return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+}
+
+/**
+ * `path`, a path from the folder `top` (the repository's top, as reports name files), as a command pasted in `cwd`
+ * reads it: from the current folder, `/`-separated, `.` for the folder itself. Every command a hint names with a
+ * path is written so: one from the top fails when pasted in a folder below it.
+ */
+export function pathFromCwd(cwd: string, top: string, path: string): string {
+  const rel = relative(cwd, resolve(top, path)).split(sep).join('/');
+  return rel === '' ? '.' : rel;
 }

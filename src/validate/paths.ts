@@ -5,6 +5,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { shellPath } from '../core/shell-word.ts';
+import { pathFromCwd } from '../store/current-folder.ts';
 
 /** PATHS → store-relative paths ("" is the whole store); undefined for none; refuses paths outside the store. */
 export function storePaths(store: string, cwd: string, paths: readonly string[] | undefined): string[] | undefined {
@@ -28,7 +29,7 @@ export function storePaths(store: string, cwd: string, paths: readonly string[] 
       if (fromTop !== undefined && !outside(relative(resolve(store), fromTop)) && existsSync(fromTop))
         throw new UsageError(
           `${p} is not in the current folder`,
-          `Paths are read from the current folder; from here that file of the store is ${shellPath(relative(cwd, fromTop))}.`,
+          `Paths are read from the current folder; from here that file of the store is ${shellPath(pathFromCwd(cwd, fromTop, '.'))}.`,
         );
       throw new UsageError(`${p} is outside the store ${store}`, 'Name files inside the store, or choose the store with --store DIR.');
     }

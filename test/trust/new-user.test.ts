@@ -112,13 +112,15 @@ describe('import of a nested file whose folder a project of wider paths holds', 
     writeFileSync(join(root, '..', 'README.md'), 'x\n');
     mkdirSync(join(root, '..', 'apps/web'), { recursive: true });
     writeFileSync(join(root, '..', 'apps/web/AGENTS.md'), '# Web\n\n- Never inline styles in components.\n');
-    const dry = await run(root, 'import', '--dry-run');
+    // Run at the top of the repository: the command it names writes the path from there.
+    const dry = await runAgents(['--store', root, '--format', 'json', 'import', '--dry-run'], { cwd: join(root, '..') });
     expect(dry.code, dry.stdout).toBe(0);
     const { files } = JSON.parse(dry.stdout) as { files: { file: string; skipped: string | null }[] };
     const skipped = files.find((f) => f.file === 'apps/web/AGENTS.md')!.skipped!;
     const named = /`agents --store (\S+) (import [^`]*)`/.exec(skipped)!;
     expect(named[1]).toBe(root);
-    // Its path is from the top of the repository: given in a folder below it, the refusal names the path from there.
+    expect(named[2]).toBe('import apps/web/AGENTS.md --project web');
+    // That path is from the top of the repository: given in a folder below it, the refusal names the path from there.
     const json = ['--store', root, '--format', 'json'];
     const below = await runAgents([...json, ...named[2]!.split(' '), '--yes'], { cwd: join(root, '..', 'apps') });
     expect(below.code, below.stdout).toBe(2);
