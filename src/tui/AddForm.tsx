@@ -449,7 +449,7 @@ export function AddForm({
       {body}
       {problemLines.length > 0 ? <Text color={theme.hue('red')}>{problemLines.join('\n')}</Text> : null}
       <Text dimColor={theme.dim} wrap="truncate-end">
-        {formHint(step, steps)}
+        {formHint(step, steps, width)}
       </Text>
     </Box>
   );

@@ -1,5 +1,5 @@
 import { Box, Text, type Key } from 'ink';
-import { clipToRows, plain } from './plain.ts';
+import { clipToRows, fitKeys, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { errorSummary } from '../present/diagnostics.ts';
@@ -387,7 +387,12 @@ function BrowserScreen({
       <Box flexDirection="column" width={width}>
         <Box flexDirection="column" height={listHeight}>
           {visible.length === 0 ? (
-            <Text dimColor={theme.dim}>{applied ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.'}</Text>
+            // Wrapped in the rows the list has, cut with "…" past them: a wrapped line the list's height clipped lost its end unsaid.
+            <Text dimColor={theme.dim}>
+              {clipToRows(applied ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.', width, listHeight).join(
+                '\n',
+              )}
+            </Text>
           ) : null}
           {visible.map((row, i) => (
             <RowLine
@@ -453,11 +458,5 @@ function keyLine(filtering: boolean, overlay: Overlay['kind'], width: number, he
               ['↑↓ move', '/ filter', 's scope', 'e effective', 'a add', 'd remove', '? help', 'q quit'],
               [5, 4, 3, 2, 1, 0],
             ];
-  const shown = new Set(parts.keys());
-  const line = () => parts.filter((_, i) => shown.has(i)).join(' · ');
-  for (const i of giveWay) {
-    if (line().length <= width) break;
-    shown.delete(i);
-  }
-  return line();
+  return fitKeys(parts, giveWay, width);
 }

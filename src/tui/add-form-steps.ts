@@ -2,7 +2,7 @@
 // the key line each step shows, apart from the form that draws them.
 import { SEVERITIES, type Scope, type Severity } from '../core/model.ts';
 import type { ScopeCatalog } from '../service/invariant-service.ts';
-import { plain } from './plain.ts';
+import { fitKeys, plain } from './plain.ts';
 import type { SelectItem } from './SelectList.tsx';
 
 export type Step = 'scope' | 'new-project' | 'text' | 'severity' | 'tags' | 'rationale' | 'guard' | 'active' | 'confirm' | 'saving';
@@ -52,11 +52,15 @@ export function stepOfProblem(message: string, code?: string): Step {
   return 'text';
 }
 
-/** The key line under the form: only keys that work on this step (a test presses each). */
-export function formHint(step: Step, steps: readonly Step[]): string {
+/**
+ * The key line under the form: only keys that work on this step (a test presses each), within `columns`. On a narrow
+ * terminal Shift-Tab back gives way first, then n (Esc cancels as well): the way out stays whole on the line.
+ */
+export function formHint(step: Step, steps: readonly Step[], columns = Number.POSITIVE_INFINITY): string {
   const keys: string[] = [];
   if (step === 'confirm') keys.push('Enter/y save', 'n cancel');
   if (step !== 'saving') keys.push('Esc cancel');
   if (step === 'new-project' || steps.indexOf(step) > 0) keys.push('Shift-Tab back');
-  return keys.join(' · ');
+  const giveWay = [keys.indexOf('Shift-Tab back'), keys.indexOf('n cancel')].filter((i) => i >= 0);
+  return fitKeys(keys, giveWay, columns);
 }

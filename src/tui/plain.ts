@@ -125,3 +125,18 @@ function endColumns(text: string, columns: number): string {
   }
   return kept.reverse().join('');
 }
+
+/**
+ * A key line: `keys` joined with " · " within `columns`. Where they do not all fit, keys give way whole, in the order
+ * `giveWay` names them (indices), so that no key is cut mid-word ("Shift-Tab b…") and the way out stays on the line;
+ * one still too wide is cut with "…" (`fitColumns`).
+ */
+export function fitKeys(keys: readonly string[], giveWay: readonly number[], columns: number): string {
+  const shown = new Set(keys.keys());
+  const line = () => keys.filter((_, i) => shown.has(i)).join(' · ');
+  for (const i of giveWay) {
+    if (terminalWidth(line()) <= columns) break;
+    shown.delete(i);
+  }
+  return fitColumns(line(), columns);
+}
