@@ -2,7 +2,7 @@
 // its CI from the repository's top: each command the tool then says to run must carry that --store, so that, pasted
 // in the same folder, it reaches the same store, not another or none.
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentsHints } from '../../src/core/diagnostics.ts';
 import { InvalidStoreError, UsageError } from '../../src/core/errors.ts';
@@ -261,7 +261,11 @@ describe('the commands export, import and the examples of a refusal name under -
     const r = await runAgents(['--store', STORE, '--format', 'json', 'import', '--dry-run', join(top, 'CLAUDE.md')], { cwd });
     expect(r.code, r.stderr).toBe(0);
     const imports = JSON.parse(r.stdout).files.flatMap((f: { references: { import: string }[] }) => f.references.map((x) => x.import));
-    expect(imports.map(shellWords)).toEqual([['agents', '--store', STORE, 'import', 'docs/more.md', '--from', 'claude-md', '--global']]);
+    // The file's path from the current folder, where the command is pasted: from the top it would name no file here.
+    const path = relative(cwd, join(top, 'docs/more.md'));
+    expect(imports.map(shellWords)).toEqual([['agents', '--store', STORE, 'import', path, '--from', 'claude-md', '--global']]);
+    const pasted = await runAgents([...shellWords(imports[0]).slice(1), '--dry-run'], { cwd });
+    expect(pasted.code, pasted.stderr).toBe(0);
   });
 
   it("the example a refusal of a missing value gives: invariant add's, export --stdout's", async () => {
