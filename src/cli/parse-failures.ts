@@ -60,7 +60,7 @@ export function optionChoices(
 }
 
 /** The values an option takes, as a hint says them: `one of text, json, yaml`. */
-export function choicesWords(choices: OptionChoices): string {
+function choicesWords(choices: OptionChoices): string {
   return `${choices.list ? 'one or more of' : 'one of'} ${choices.values.join(', ')}${choices.list ? ', comma-separated' : ''}`;
 }
 

@@ -383,17 +383,12 @@ function BrowserScreen({
     );
   } else if (!data) middle = <Text dimColor={theme.dim}>reading the store…</Text>;
   else {
+    // Wrapped in the rows the list has, cut with "…" past them: a wrapped line the list's height clipped lost its end unsaid.
+    const nothing = applied ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.';
     middle = (
       <Box flexDirection="column" width={width}>
         <Box flexDirection="column" height={listHeight}>
-          {visible.length === 0 ? (
-            // Wrapped in the rows the list has, cut with "…" past them: a wrapped line the list's height clipped lost its end unsaid.
-            <Text dimColor={theme.dim}>
-              {clipToRows(applied ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.', width, listHeight).join(
-                '\n',
-              )}
-            </Text>
-          ) : null}
+          {visible.length === 0 ? <Text dimColor={theme.dim}>{clipToRows(nothing, width, listHeight).join('\n')}</Text> : null}
           {visible.map((row, i) => (
             <RowLine
               // biome-ignore lint/suspicious/noArrayIndexKey: a row is keyed by its position in the whole list, not in the window.

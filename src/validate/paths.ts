@@ -29,7 +29,7 @@ export function storePaths(store: string, cwd: string, paths: readonly string[] 
       if (fromTop !== undefined && !outside(relative(resolve(store), fromTop)) && existsSync(fromTop))
         throw new UsageError(
           `${p} is not in the current folder`,
-          `Paths are read from the current folder; from here that file of the store is ${shellPath(pathFromCwd(cwd, fromTop, '.'))}.`,
+          `Paths are read from the current folder; from here that file of the store is ${shellPath(pathFromCwd(cwd, dirname(resolve(store)), p))}.`,
         );
       throw new UsageError(`${p} is outside the store ${store}`, 'Name files inside the store, or choose the store with --store DIR.');
     }
