@@ -58,7 +58,11 @@ describe('import again after a file was edited', () => {
     // Removals are confirmed in the review, which needs a terminal: without one (and without --yes), nothing removed.
     const refused = await json(top, 'import', '--prune');
     expect(refused.code).toBe(2);
-    expect(errorOf(refused).code).toBe('confirmation-needed');
+    expect(errorOf(refused)).toMatchObject({ code: 'confirmation-needed', detail: { candidates: 0, removals: 2 } });
+    // In text, what it would remove is shown on stderr, as what it would import is.
+    const refusedText = await run(top, 'import', '--prune');
+    expect(refusedText.code).toBe(2);
+    for (const g of gone) expect(refusedText.stderr).toContain(g.id);
     expect((await texts(top)).length).toBe(4);
     const pruned = await json(top, 'import', '--yes', '--prune');
     expect(pruned.code).toBe(0);

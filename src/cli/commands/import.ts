@@ -120,12 +120,18 @@ export default defineCommand<ImportArgs>({
     if (reviewing && !ctx.interactive) {
       // No terminal to review in: what it would write (on stderr: a failure prints nothing on stdout), as plan sync
       // shows its changes, and the flag that writes it; a newcomer told only "confirm" would not know what.
+      // The removals --yes would make are shown too: the hint says "shown" of both.
       if (ctx.format === 'text')
-        ctx.io.stderr.write(`${importPreviewText(s, plan, argv.verbose === true, null, '', ctx.agentsCommand())}\n`);
+        ctx.io.stderr.write(
+          `${[
+            importPreviewText(s, plan, argv.verbose === true, null, '', ctx.agentsCommand()),
+            ...goneFromFilesLines(s, plan, null, removing.length > 0, true, ctx.agentsCommand()),
+          ].join('\n')}\n`,
+        );
       const what = [
         fresh.length > 0 ? `import the ${fresh.length === 1 ? 'rule' : `${fresh.length} rules`}` : undefined,
         removing.length > 0
-          ? `remove the ${removing.length === 1 ? 'invariant' : `${removing.length} invariants`} gone from their files`
+          ? `remove the ${removing.length === 1 ? 'invariant gone from its file' : `${removing.length} invariants gone from their files`}`
           : undefined,
       ]
         .filter((w) => w !== undefined)
@@ -133,7 +139,7 @@ export default defineCommand<ImportArgs>({
       throw new UsageError(
         'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
         `Nothing was written. Run again with --yes to ${what} ${ctx.format === 'text' ? 'shown' : '--dry-run lists'}.`,
-        { flag: '--yes', candidates: fresh.length },
+        { flag: '--yes', candidates: fresh.length, removals: removing.length },
         'confirmation-needed',
       );
     }
