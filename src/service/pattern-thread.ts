@@ -3,7 +3,7 @@
  * can leave at its deadline (docs/guard.md, "When the hook cannot decide"; the figures in
  * docs/adr/0607-one-pattern-run-bounded-by-a-worker.md). The engine's run cannot be interrupted in the thread that
  * started it, and a client lets a call through, unlogged, when its hook runs past the client's time. A run that
- * cannot outlast the deadline stays in this thread: a thread costs tens of milliseconds to start.
+ * cannot outlast the deadline stays in this thread, as starting a thread costs more than most runs (the ADR's figure).
  */
 import { Worker } from 'node:worker_threads';
 import { GuardTimeout } from '../core/guard-clients.ts';
