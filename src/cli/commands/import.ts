@@ -117,17 +117,9 @@ export default defineCommand<ImportArgs>({
     // The removals --prune makes are shown in the review as the additions are, each for the user to keep or remove.
     let removing = argv.prune ? (plan.stale ?? []) : [];
     const reviewing = !argv.yes && (fresh.length > 0 || removing.length > 0);
-    if (reviewing && !ctx.interactive) {
-      // No terminal to review in: what it would write (on stderr: a failure prints nothing on stdout), as plan sync
-      // shows its changes, and the flag that writes it; a newcomer told only "confirm" would not know what.
-      // The removals --yes would make are shown too: the hint says "shown" of both.
-      if (ctx.format === 'text')
-        ctx.io.stderr.write(
-          `${[
-            importPreviewText(s, plan, argv.verbose === true, null, '', ctx.agentsCommand()),
-            ...goneFromFilesLines(s, plan, null, removing.length > 0, true, ctx.agentsCommand()),
-          ].join('\n')}\n`,
-        );
+    if (reviewing) {
+      // No terminal to review in: what it would write and remove, as plan sync shows its changes, and the flag that
+      // does it; a newcomer told only "confirm" would not know what.
       const what = [
         fresh.length > 0 ? `import the ${fresh.length === 1 ? 'rule' : `${fresh.length} rules`}` : undefined,
         removing.length > 0
@@ -136,14 +128,16 @@ export default defineCommand<ImportArgs>({
       ]
         .filter((w) => w !== undefined)
         .join(' and ');
-      throw new UsageError(
-        'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
-        `Nothing was written. Run again with --yes to ${what} ${ctx.format === 'text' ? 'shown' : '--dry-run lists'}.`,
-        { flag: '--yes', candidates: fresh.length, removals: removing.length },
-        'confirmation-needed',
-      );
+      requireInteractive(ctx, '--yes', {
+        shown: () =>
+          [
+            importPreviewText(s, plan, argv.verbose === true, null, '', ctx.agentsCommand()),
+            ...goneFromFilesLines(s, plan, null, removing.length > 0, true, ctx.agentsCommand()),
+          ].join('\n'),
+        hint: `Nothing was written. Run again with --yes to ${what} ${ctx.format === 'text' ? 'shown' : '--dry-run lists'}.`,
+        detail: { candidates: fresh.length, removals: removing.length },
+      });
     }
-    if (reviewing) requireInteractive(ctx);
     // The review as the user left it, and why its write was refused: it opens again so, to try again.
     let state: ReviewState | undefined;
     let refusal: string | undefined;

@@ -1,6 +1,6 @@
 import { loadTui } from '../tui-loader.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES } from '../../core/errors.ts';
 import type { SyncResult } from '../../service/plan-service.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
@@ -29,17 +29,12 @@ export default defineCommand<SyncArgs>({
     let declined = false;
     let r: SyncResult;
     const confirm = async (preview: SyncResult): Promise<boolean> => {
-      if (!ctx.interactive) {
-        // No terminal to ask in: show what it would change (on stderr: a failure prints nothing on stdout), and which flag applies it.
-        if (ctx.format === 'text') ctx.io.stderr.write(`${syncText(s, preview)}\n`);
-        throw new UsageError(
-          'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
-          `Nothing was changed. Run again with --yes to apply the ${preview.changes.length === 1 ? 'change' : `${preview.changes.length} changes`} shown.`,
-          { flag: '--yes', changes: preview.changes.length },
-          'confirmation-needed',
-        );
-      }
-      requireInteractive(ctx);
+      // No terminal to ask in: what it would change, and which flag applies it.
+      requireInteractive(ctx, '--yes', {
+        shown: () => syncText(s, preview),
+        hint: `Nothing was changed. Run again with --yes to apply the ${preview.changes.length === 1 ? 'change' : `${preview.changes.length} changes`} shown.`,
+        detail: { changes: preview.changes.length },
+      });
       const { runConfirmSync } = await loadTui();
       declined = !(await ctx.onScreen(() => runConfirmSync(tuiIo(ctx), preview)));
       return !declined;
