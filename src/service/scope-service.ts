@@ -143,7 +143,7 @@ export class ScopeService {
   async readableSourceTrees(missing?: (error: AgentsError) => void): Promise<{ name: string; tree: TreeSource }[]> {
     // Called only when a source is not ready: another value would fail then, as a TypeError, not here.
     const hear = optionalFunction(missing, 'missing');
-    return unlessSourceNotReady(() => pinnedTrees(this.invariants), hear);
+    return this.invariants.inRun(() => unlessSourceNotReady(() => pinnedTrees(this.invariants), hear));
   }
 
   /** Every project (a folder projects/<name>/), with counts. */
@@ -291,9 +291,17 @@ export class ScopeService {
    * itself (`addProject`, or `import` with their invariants in one batch).
    * Nothing is written.
    */
-  async newProjects(
+  newProjects(
     inputs: readonly { project: string; description?: string; paths?: readonly string[] }[],
     given: { adopt?: boolean } = {},
+  ): Promise<{ project: string; folder: string; file: { name: string; content: string }; adopted?: true }[]> {
+    return this.invariants.inRun(() => this.#newProjects(inputs, given));
+  }
+
+  /** newProjects' work, run in the environment open() was given (inRun). */
+  async #newProjects(
+    inputs: readonly { project: string; description?: string; paths?: readonly string[] }[],
+    given: { adopt?: boolean },
   ): Promise<{ project: string; folder: string; file: { name: string; content: string }; adopted?: true }[]> {
     // Public: from JavaScript a list of another type would fail inside as a TypeError.
     refuseArgs('newProjects', ['inputs: array'], [inputs]);
@@ -413,7 +421,8 @@ export class ScopeService {
    * that writes the paths holds the lock of {@link PROJECTS_LOCK} from this read to its write.
    */
   async pathOverlaps(news: readonly { project: string; paths: readonly string[] }[]): Promise<Map<string, UsageError>> {
-    return this.overlapsOf(news, () => this.repoFiles());
+    // The repository's files are listed by git in the environment open() was given, as every call of the service is.
+    return this.invariants.inRun(() => this.overlapsOf(news, () => this.repoFiles()));
   }
 
   /** {@link pathOverlaps}, the repository's files (when a file both hold is looked for) from `repoFiles`. */

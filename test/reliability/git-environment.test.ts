@@ -347,3 +347,27 @@ describe('a repository whose folder name ends in a space', () => {
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'sparse-store', detail: { missing: 1 } });
   });
 });
+
+describe("a library caller's open({env})", () => {
+  it("ScopeService.pathOverlaps lists the repository's files by git in that env, as addProject's check does", async () => {
+    const { InvariantService } = await import('../../src/service/invariant-service.ts');
+    const { ScopeService } = await import('../../src/service/scope-service.ts');
+    const top = tempDir('agents-open-env-');
+    gitInit(top);
+    writeTree(top, {
+      '.agents/global/': null,
+      '.agents/projects/web/project.yaml': 'paths:\n  - apps/web/**\n',
+      'apps/web/x.ts': 'x',
+      '.gitignore': 'apps/\n',
+    });
+    // Tracked though ignored: an index without it (the caller's GIT_INDEX_FILE) leaves it out of the repository's files.
+    git(top, 'add', '-f', 'apps/web/x.ts');
+    const env = { ...process.env, GIT_DIR: join(top, '.git'), GIT_INDEX_FILE: join(top, '.git/other-index') };
+    const store = join(top, '.agents');
+    const own = new ScopeService(InvariantService.open({ store }));
+    const given = new ScopeService(InvariantService.open({ store, env }));
+    const overlap = [{ project: 'app', paths: ['apps/*/x.ts'] }];
+    expect((await own.pathOverlaps(overlap)).get('app')?.code).toBe('project-paths-overlap');
+    expect([...(await given.pathOverlaps(overlap)).keys()]).toEqual([]);
+  });
+});
