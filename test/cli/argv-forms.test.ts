@@ -161,16 +161,20 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
 
   // yargs' own words ("Missing required argument: invariant") name neither the command nor the option as it is written.
   it.each([
-    [['invariant', 'violation', 'add', '--plan', '01M8KK59', '--details', 'x'], 'invariant violation add', ['invariant']],
-    [['invariant', 'waive', '01M8KJT9', '--project', 'myapp'], 'invariant waive', ['reason', 'owner', 'expires']],
-    [['guard', 'install'], 'guard install', ['client']],
-  ])('agents %j without a required option: exit 2, missing-option naming the command and the options', async (args, command, options) => {
-    const r = await runMain(['--store', '.agents.example', '--format', 'json', ...args], { cwd: REPO });
-    expect(r.code).toBe(2);
-    const body = JSON.parse(r.stdout) as { error: { code: string; detail: unknown } };
-    expect(body.error.code).toBe('missing-option');
-    expect(body.error.detail).toEqual({ command, options });
-  });
+    [['invariant', 'violation', 'add', '--plan', '01M8KK59', '--details', 'x'], 'invariant violation add', ['invariant'], undefined],
+    [['invariant', 'waive', '01M8KJT9', '--project', 'myapp'], 'invariant waive', ['reason', 'owner', 'expires'], undefined],
+    // An option with choices is answered with them.
+    [['guard', 'install'], 'guard install', ['client'], { client: ['claude', 'codex', 'gemini', 'cursor'] }],
+  ])(
+    'agents %j without a required option: exit 2, missing-option naming the command and the options',
+    async (args, command, options, choices) => {
+      const r = await runMain(['--store', '.agents.example', '--format', 'json', ...args], { cwd: REPO });
+      expect(r.code).toBe(2);
+      const body = JSON.parse(r.stdout) as { error: { code: string; detail: unknown } };
+      expect(body.error.code).toBe('missing-option');
+      expect(body.error.detail).toEqual({ command, options, ...(choices ? { choices } : {}) });
+    },
+  );
 
   it('a required argument may come after `--`, as every argument may (a file named -x)', async () => {
     const which = await runMain(['--store', '.agents.example', '--format', 'json', 'which', '--', '-x', 'src/a.ts'], { cwd: REPO });
