@@ -30,10 +30,17 @@ export function currentFolder(): string {
   return cwd;
 }
 
-/** Whether two paths name the same folder (one that is not there is none). */
+/**
+ * Whether two paths name the same folder. One that cannot be looked at is none: the U+FFFD spelling may run through a
+ * file of that name (ENOTDIR) or a folder not searchable, and either is the refusal, never a trace.
+ */
 function sameFolder(a: string, b: string): boolean {
-  const [x, y] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
-  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+  try {
+    const [x, y] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
+    return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -547,6 +547,22 @@ describe('a current folder whose path is not UTF-8', () => {
     }
     expect(readdirSync(parent, { encoding: 'buffer' })).toEqual([Buffer.from('caf\xe9', 'latin1')]);
     expect(readdirSync(latin1)).toEqual(['.git']);
+    // The U+FFFD spelling of a folder below it runs through a file of that name (ENOTDIR): refused all the same.
+    mkdirSync(Buffer.concat([latin1, Buffer.from('/sub')]));
+    writeFileSync(join(parent, 'caf\uFFFD'), '');
+    const below = inLatin1(`${parent}/caf`, [
+      'sh',
+      '-c',
+      `cd sub && exec "$0" "$@"`,
+      process.execPath,
+      BIN,
+      '--format',
+      'json',
+      'invariant',
+      'list',
+    ]);
+    expect({ code: below.code, error: JSON.parse(below.stdout).error.code }).toEqual({ code: 2, error: 'path-not-utf8' });
+    rmSync(join(parent, 'caf\uFFFD'));
     // A name that holds U+FFFD itself, in UTF-8, is that folder: read as usual.
     const named = join(parent, 'caf\uFFFD');
     mkdirSync(named);
