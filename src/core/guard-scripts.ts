@@ -45,9 +45,10 @@ const CHANGE_FOLDER = /(?:^|[\s;&|('"`])(?:cd|pushd)\s+(?:-[-\w]*\s+)*(?:'([^']*
  * A program's own option naming the folder it works in, which runs it there without a `cd`: `git -C DIR`, `make -C DIR`
  * (`--directory=DIR`), `env -C DIR` (`--chdir`), `terraform -chdir=DIR`, `npm --prefix DIR`, `yarn --cwd DIR`, `pnpm
  * --dir DIR`. Read in any command: another program's `-C` (`grep -C 3`) only adds a folder, whose guards then judge
- * the command too, the side a guard errs on.
+ * the command too, the side a guard errs on. A long option ends at its `=` or a blank: `--dirty` names no folder `ty`.
  */
-const PROGRAM_FOLDER = /(?:^|[\s;&|('"`])(?:-C|--(?:directory|chdir|cwd|prefix|dir)=?|-chdir=)\s*(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
+const PROGRAM_FOLDER =
+  /(?:^|[\s;&|('"`])(?:-C\s*|--(?:directory|chdir|cwd|prefix|dir)(?:=|\s+)|-chdir=)(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
 
 /**
  * The shell word that starts at `at` of `script` as the shell reads it: its pieces in quotes and out of them joined

@@ -415,6 +415,9 @@ describe('every captured input shape becomes one action', () => {
     // A name longer than any path is no folder the program enters, and makes the call no less decidable.
     expect(bash(`make -C ${'a'.repeat(5000)} deploy`).cds).toBeUndefined();
     expect(bash('make deploy').cds).toBeUndefined();
+    // An option that only starts with one of those names is another option, naming no folder.
+    for (const command of ['git describe --dirty', 'ls --directory-first x', 'npm --prefix-only x'])
+      expect(bash(command).cds, command).toBeUndefined();
   });
 
   it('names each folder a command changes to (cd, pushd), as written: relative, absolute or from the home folder', () => {
