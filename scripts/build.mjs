@@ -261,9 +261,8 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  // Written beside the output but named by no file: the package leaves them out (10 MB for the library's chunks
-  // alone, more than the rest of the package), and a file naming a map it lacks makes bundlers and debuggers warn
-  // at each load. The command line's bundle is compiled by vm.Script, which --enable-source-maps does not follow.
+  // Written beside the output but named by no file: the package leaves them out (they would weigh more than the
+  // rest of it, ADR 0302), and a file naming a map it lacks makes bundlers and debuggers warn at each load. The command line's bundle is compiled by vm.Script, which --enable-source-maps does not follow.
   sourcemap: 'external',
   legalComments: 'none',
   logLevel: 'warning',

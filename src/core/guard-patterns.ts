@@ -33,8 +33,8 @@ export type TextMatcher = (text: string) => boolean;
 export type CompiledPattern = TextMatcher & { readonly size: number };
 
 /**
- * Nanoseconds one character costs the engine for each instruction of a pattern's program, at most: the highest measured
- * was 43, on a loaded machine (docs/adr/0607-one-pattern-run-bounded-by-a-worker.md), a little more than doubled.
+ * Nanoseconds one character costs the engine for each instruction of a pattern's program, at most: the highest cost
+ * measured on a loaded machine, a little more than doubled (docs/adr/0607-one-pattern-run-bounded-by-a-worker.md).
  */
 export const NS_PER_CHARACTER_INSTRUCTION = 100;
 
