@@ -3,7 +3,7 @@
 // the `ref:` line of config.yaml to change, which is the one fix: `extends update` cannot pin a ref that is not there.
 import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
-import { sourcePlace, type LockEntry } from '../core/extends.ts';
+import { isCommitId, sourcePlace, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource } from '../core/model.ts';
 import { remoteRefNames } from '../git/extends.ts';
 
@@ -34,7 +34,7 @@ function refPlace(source: ExtendsSource) {
 export async function unknownRef(cwd: string, url: string, source: ExtendsSource, signal?: AbortSignal): Promise<AgentsError> {
   const held = await heldRefs(cwd, url, source.ref, signal);
   const place = refPlace(source);
-  const what = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(source.ref) ? 'commit' : 'tag or branch';
+  const what = isCommitId(source.ref) ? 'commit' : 'tag or branch';
   return new AgentsError(`the policy source ${source.name} has no ${what} ${source.ref}${place.where}`, EXIT_CODES.usage, {
     hint: hintWithGuess(
       held.suggestions,
