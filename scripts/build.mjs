@@ -262,7 +262,8 @@ const common = {
   platform: 'node',
   target: 'node20',
   // Written beside the output but named by no file: the package leaves them out (they would weigh more than the
-  // rest of it, ADR 0302), and a file naming a map it lacks makes bundlers and debuggers warn at each load. The command line's bundle is compiled by vm.Script, which --enable-source-maps does not follow.
+  // rest of it, ADR 0302), and a file naming a map it lacks makes bundlers and debuggers warn at each load. The
+  // command line's bundle is compiled by vm.Script, which --enable-source-maps does not follow.
   sourcemap: 'external',
   legalComments: 'none',
   logLevel: 'warning',
