@@ -151,8 +151,9 @@ function buildParser(
 /** `agents completion --help`. */
 const COMPLETION_HELP = `agents completion
 
-Print a shell completion script (bash/zsh): Tab then completes commands, options, their choices and the store's
-own names (projects, action templates, plans, invariant ids).
+Print a shell completion script (bash/zsh): Tab then completes commands,
+options, their choices and the store's own names (projects, action templates,
+plans, invariant ids).
 
   agents completion >> ~/.bashrc      bash
   agents completion >> ~/.zshrc       zsh (with SHELL naming zsh)

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
+import { COMMANDS, commandNames, GROUPS } from '../../src/cli/registry.ts';
 import { positionalNames } from '../../src/cli/unknown-option.ts';
 import { REPO } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -226,6 +226,22 @@ describe('the options of --help', () => {
       expect(options, c.words.join(' ')).toMatch(/--help .*-h\b/);
     }
     expect(unlike).toEqual([]);
+  });
+});
+
+describe('every --help', () => {
+  it('fits 80 columns, the top level, the groups and completion included', async () => {
+    const helps = (await commandOptions()).filter((c) => !c.alias).map((c) => ({ words: c.words, help: c.help }));
+    for (const words of [[], ['completion'], ...GROUPS.map((g) => g.name.split(' '))]) {
+      helps.push({ words, help: (await runAgents([...words, '--help'], { cwd: REPO })).stdout });
+    }
+    const wide = helps.flatMap((h) =>
+      h.help
+        .split('\n')
+        .filter((l) => l.length > 80)
+        .map((l) => `agents ${h.words.join(' ')}: ${l}`),
+    );
+    expect(wide).toEqual([]);
   });
 });
 
