@@ -74,6 +74,17 @@ export function unsplitWords(words: readonly string[]): string[] {
 }
 
 /**
+ * The word being typed as zsh and fish hand it over when it is an option with its value (`--format=y`), which bash
+ * splits at the =: completed as the option's value, each candidate then written after `--format=`, as the shell
+ * matches the whole word.
+ */
+export function splitJoinedOption(words: readonly string[]): { words: string[]; prefix: string } {
+  const joined = /^(--[^=]+)=(.*)$/s.exec(words.at(-1) ?? '');
+  if (joined === null || words.slice(0, -1).includes('--')) return { words: [...words], prefix: '' };
+  return { words: [...words.slice(0, -1), joined[1]!, joined[2]!], prefix: `${joined[1]}=` };
+}
+
+/**
  * What the last of `words` (those after the program's name; the last is being
  * typed) names in the store: the value of --project, --plan or --action, or
  * the first argument of a command whose table entry says (`plan show <id>`).

@@ -123,7 +123,7 @@ function buildParser(
   addGroups(y, undefined);
   y.demandCommand(1, 'Name a command.')
     .strict()
-    .completion('completion', 'Print a shell completion script (bash/zsh)')
+    .completion('completion', 'Print a shell completion script (bash, zsh, fish)')
     // Described in the words of the other options (yargs' own are capitalised), with the -h that helpAlias reads.
     .version('version', 'the version of agents', VERSION)
     .alias('help', 'h')
@@ -151,12 +151,14 @@ function buildParser(
 /** `agents completion --help`. */
 const COMPLETION_HELP = `agents completion
 
-Print a shell completion script (bash/zsh): Tab then completes commands,
-options, their choices and the store's own names (projects, action templates,
-plans, invariant ids).
+Print a shell completion script (bash, zsh, fish: the one SHELL names, else
+bash's): Tab then completes commands, options, their choices and the store's
+own names (projects, action templates, plans, invariant ids).
 
   agents completion >> ~/.bashrc      bash
   agents completion >> ~/.zshrc       zsh (with SHELL naming zsh)
+  agents completion > ~/.config/fish/completions/agents.fish
+                                      fish (with SHELL naming fish)
 `;
 
 /** `-h` means `--help` wherever `--help` works (yargs knows the alias only at the top level). */
@@ -240,25 +242,32 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
   // The start of a command an error names to run: with the run's --store, read before the parse (which may fail), then
   // the context's.
   let agents = agentsCommandOf(storeOf(args));
+  // Completing an option's value typed with it (`--format=y`): the `--format=` each candidate is written after.
+  let joined = '';
   try {
     // A shell asking for completions sends the partial word being typed: not an unknown command.
     const completing = args.indexOf('--get-yargs-completions');
     if (completing >= 0) {
       // The store's own names (projects, plans, ids) are offered here; yargs offers commands and options.
-      const { storeCompletions, unsplitWords } = await import('./completion.ts');
-      args = [...args.slice(0, completing + 2), ...unsplitWords(args.slice(completing + 2))];
-      const found = await storeCompletions(args.slice(completing + 2), io);
+      const { splitJoinedOption, storeCompletions, unsplitWords } = await import('./completion.ts');
+      const split = splitJoinedOption(unsplitWords(args.slice(completing + 2)));
+      args = [...args.slice(0, completing + 2), ...split.words];
+      joined = split.prefix;
+      const found = await storeCompletions(split.words, io);
       if (found !== undefined) {
-        io.stdout.write(found.map((w) => `${w}\n`).join(''));
+        io.stdout.write(found.map((w) => `${joined}${w}\n`).join(''));
         return EXIT_CODES.ok;
       }
     }
     if (completing < 0) refuseUndecodable(args);
-    // yargs prints the script for `completion --help` too: its help is said here, as every command's is.
+    // `completion --help` is said here, as every command's help is, not the script.
     const dashes = args.indexOf('--');
     const words = dashes >= 0 ? args.slice(0, dashes) : args;
-    if (words.find((a) => !a.startsWith('-')) === 'completion' && words.includes('--help')) {
-      io.stdout.write(COMPLETION_HELP);
+    if (words.find((a) => !a.startsWith('-')) === 'completion' && completing < 0) {
+      // The script is ours, not yargs': its fish script sends neither the program's name nor the word being typed,
+      // and its zsh script needs a compinit a plain .zshrc never runs.
+      const { completionScript, completionShell } = await import('./completion-scripts.ts');
+      io.stdout.write(words.includes('--help') ? COMPLETION_HELP : completionScript(completionShell(io.env)));
       return EXIT_CODES.ok;
     }
     const unknown = completing >= 0 ? undefined : unknownCommand(args);
@@ -290,6 +299,8 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
         throw new UsageError(`--${key} was given more than once`, `Give one --${key}.`, { option: key });
     }
     if (!chosen) {
+      // Candidates for the value of an option typed with it (`--format=y`) are written with it, as the shell matches.
+      if (joined) output = output.replace(/^(?=.)/gm, joined);
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       const dashes = args.indexOf('--');
       // Words after `--` never name a command (`agents -- invariant list`): yargs then runs nothing, which must not read as success.

@@ -92,6 +92,17 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, '--format', '=', 'json', 'plan', 'sta')).toContain('status');
   });
 
+  it('reads an option written with = as zsh and fish hand it over, one word, and offers it whole', async () => {
+    const root = exampleStore();
+    const top = dirname(root);
+    expect(await complete(top, 'invariant', 'list', '--format=y')).toEqual(['--format=yaml']);
+    expect(await complete(top, 'invariant', 'list', '--project=my')).toEqual(['--project=myapp']);
+    expect(await complete(top, 'invariant', 'edit', '--severity=')).toEqual(['--severity=error', '--severity=warning', '--severity=info']);
+    expect(await complete(top, 'guard', 'install', '--client=claude,c')).toEqual(['--client=claude,codex', '--client=claude,cursor']);
+    // A path: nothing, so that the shell completes the file names after the =.
+    expect(await complete(top, '--store=s')).toEqual([]);
+  });
+
   it('completion --help (or -h) prints its help, not the script', async () => {
     for (const flag of ['--help', '-h']) {
       const r = await runMain(['completion', flag], { cwd: tempDir() });
@@ -123,4 +134,61 @@ describe('shell completion of the store names', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toEqual(['myapp']);
   });
+
+  it('prints the script of the shell SHELL names, which works in that shell as installed', async () => {
+    for (const [shell, marker] of [
+      ['/bin/bash', 'complete -o bashdefault'],
+      ['/usr/bin/zsh', 'compdef _agents_yargs_completions agents'],
+      ['/usr/bin/fish', 'complete -c agents'],
+    ] as const) {
+      const r = await runMain(['completion'], { cwd: tempDir(), env: { SHELL: shell } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(marker);
+    }
+  });
+
+  it.skipIf(!onPath('zsh'))('registers in a zsh whose .zshrc never started its completion system (no compinit)', () => {
+    const r = spawnSync('zsh', ['-f', '-c', 'source <(agents completion) && print -r -- $_comps[agents]'], {
+      cwd: tempDir(),
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${binWithAgents()}:${process.env.PATH}`, SHELL: '/usr/bin/zsh', HOME: tempDir(), NO_COLOR: '1' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('_agents_yargs_completions');
+  });
+
+  it.skipIf(!onPath('fish'))('works through the fish script: the word being typed, an empty one, a path, an option with =', () => {
+    const root = exampleStore();
+    const top = dirname(root);
+    mkdirSync(join(top, 'somedir'));
+    const fish = (line: string) => {
+      const r = spawnSync('fish', ['--no-config', '-c', `agents completion | source; complete -C ${JSON.stringify(line)}`], {
+        cwd: top,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${binWithAgents()}:${process.env.PATH}`, SHELL: '/usr/bin/fish', HOME: tempDir(), NO_COLOR: '1' },
+      });
+      expect(r.stderr).toBe('');
+      return r.stdout.split('\n').filter((l) => l !== '');
+    };
+    expect(fish('agents invariant list --project m')).toEqual(['myapp']);
+    expect(fish('agents invariant list --project ')).toEqual(['myapp']);
+    expect(fish('agents invariant list --format ').sort()).toEqual(['json', 'text', 'yaml']);
+    expect(fish('agents invariant list --format=y')).toEqual(['--format=yaml']);
+    expect(fish('agents plan status ')).toEqual([EXAMPLE_PLAN]);
+    expect(fish('agents --store som')).toEqual(['somedir/']);
+    expect(fish('agents --store=som')).toEqual(['--store=somedir/']);
+  });
 });
+
+/** Whether a program is on PATH: the shells other than bash are not everywhere. */
+function onPath(program: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
+}
+
+/** A folder holding `agents`, the built CLI, for a shell's PATH. */
+function binWithAgents(): string {
+  const bin = join(tempDir(), 'bin');
+  mkdirSync(bin);
+  symlinkSync(BIN, join(bin, 'agents'));
+  return bin;
+}

@@ -1,0 +1,105 @@
+/**
+ * The scripts `agents completion` prints, one per shell (docs/commands.md,
+ * "Shell completion"). Each asks `agents --get-yargs-completions` for the
+ * candidates of the word being typed, the program's name first, and falls back
+ * to the shell's file names when none come (a path after `--store`).
+ */
+
+export type CompletionShell = 'bash' | 'zsh' | 'fish';
+
+/** The shell a run's `SHELL` names, as a user's login shell does; bash otherwise. */
+export function completionShell(env: Readonly<Record<string, string | undefined>>): CompletionShell {
+  const shell = (env.SHELL ?? '').slice((env.SHELL ?? '').lastIndexOf('/') + 1);
+  if (shell.includes('fish')) return 'fish';
+  if (shell.includes('zsh')) return 'zsh';
+  return 'bash';
+}
+
+const BASH = `###-begin-agents-completions-###
+#
+# agents command completion script
+#
+# Installation: agents completion >> ~/.bashrc
+#    or agents completion >> ~/.bash_profile on OSX.
+#
+_agents_yargs_completions()
+{
+    local cur_word args type_list
+
+    cur_word="\${COMP_WORDS[COMP_CWORD]}"
+    args=("\${COMP_WORDS[@]}")
+
+    # ask agents for the candidates; the awk quotes those holding spaces
+    mapfile -t type_list < <(agents --get-yargs-completions "\${args[@]}")
+    mapfile -t COMPREPLY < <(compgen -W "$( printf '%q ' "\${type_list[@]}" )" -- "\${cur_word}" |
+        awk '/ / { print "\\""$0"\\"" } /^[^ ]+$/ { print $0 }')
+
+    # if no match was found, fall back to filename completion
+    if [ \${#COMPREPLY[@]} -eq 0 ]; then
+      COMPREPLY=()
+    fi
+
+    return 0
+}
+complete -o bashdefault -o default -F _agents_yargs_completions agents
+###-end-agents-completions-###
+`;
+
+// zsh hands \`--store=DIR\` over as one word (bash splits it at the =): the file names are completed after the =.
+// compdef is part of zsh's completion system, which a .zshrc that never runs compinit has not loaded.
+const ZSH = `#compdef agents
+###-begin-agents-completions-###
+#
+# agents command completion script
+#
+# Installation: agents completion >> ~/.zshrc
+#    or agents completion >> ~/.zprofile on OSX.
+#
+_agents_yargs_completions()
+{
+  local reply
+  local si=$IFS
+  IFS=$'\\n' reply=($(COMP_CWORD="$((CURRENT-1))" COMP_LINE="$BUFFER" COMP_POINT="$CURSOR" agents --get-yargs-completions "\${words[@]}"))
+  IFS=$si
+  if [[ \${#reply} -gt 0 ]]; then
+    _describe 'values' reply
+  else
+    [[ $PREFIX == --*=* ]] && compset -P '*='
+    _default
+  fi
+}
+if [[ "\${zsh_eval_context[-1]}" == "loadautofunc" ]]; then
+  _agents_yargs_completions "$@"
+else
+  (( $+functions[compdef] )) || { autoload -Uz compinit && compinit; }
+  compdef _agents_yargs_completions agents
+fi
+###-end-agents-completions-###
+`;
+
+// fish gives the words before the cursor (program's name first) and the one being typed apart; an empty one is a word
+// too (\`--format \` then Tab asks for the formats). File names are offered only when agents offers nothing.
+const FISH = `###-begin-agents-completions-###
+#
+# agents command completion script
+#
+# Installation: agents completion > ~/.config/fish/completions/agents.fish
+#
+function __agents_completions
+    set -l current (commandline -ct)
+    set -l found (agents --get-yargs-completions (commandline -opc) "$current")
+    if set -q found[1]
+        printf '%s\\n' $found
+    else
+        set -l option (string match -r -- '^--[^=]+=' "$current")
+        __fish_complete_path (string replace -r -- '^--[^=]+=' '' "$current") | string replace -r -- '^' "$option"
+    end
+end
+complete -c agents -f -a '(__agents_completions)'
+###-end-agents-completions-###
+`;
+
+/** The completion script for `shell`. */
+export function completionScript(shell: CompletionShell): string {
+  return shell === 'fish' ? FISH : shell === 'zsh' ? ZSH : BASH;
+}
