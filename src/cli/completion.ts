@@ -102,6 +102,11 @@ export function wordKind(words: readonly string[], takesValue: TakesValue = glob
   return typed.length === group.length + 1 ? entry.completes : undefined;
 }
 
+/** The global on/off options, each of which a command line may turn off with its `--no-` form. */
+const GLOBAL_FLAGS = Object.entries(GLOBAL_OPTIONS)
+  .filter(([, o]) => 'type' in o && o.type === 'boolean')
+  .map(([name]) => name);
+
 /** Global options whose value is free (a path, a text): no choices, nothing of the store. */
 const FREE_GLOBALS = new Set(
   Object.entries(GLOBAL_OPTIONS)
@@ -115,10 +120,18 @@ const FREE_GLOBALS = new Set(
  * builder: the global ones alone when no command is named yet or its module
  * cannot be read.
  */
-async function valueOptions(
-  words: readonly string[],
-): Promise<{ takesValue: TakesValue; free: TakesValue; lists: ReadonlyMap<string, readonly string[]> }> {
-  const globals = { takesValue: globalValue, free: (written: string) => FREE_GLOBALS.has(written), lists: new Map() };
+async function valueOptions(words: readonly string[]): Promise<{
+  takesValue: TakesValue;
+  free: TakesValue;
+  lists: ReadonlyMap<string, readonly string[]>;
+  flags: readonly string[];
+}> {
+  const globals = {
+    takesValue: globalValue,
+    free: (written: string) => FREE_GLOBALS.has(written),
+    lists: new Map(),
+    flags: GLOBAL_FLAGS,
+  };
   const { entry } = commandOf(words, globalValue);
   if (entry === undefined) return globals;
   try {
@@ -139,6 +152,12 @@ async function valueOptions(
       takesValue: (written) => globalValue(written) || valued.has(written),
       free: (written) => globals.free(written) || free.has(written),
       lists,
+      flags: [
+        ...new Set([
+          ...GLOBAL_FLAGS,
+          ...boolean.filter((name) => name.length > 1 && !/[A-Z]/.test(name) && name !== 'help' && name !== 'version'),
+        ]),
+      ],
     };
   } catch {
     return globals;
@@ -151,8 +170,14 @@ async function valueOptions(
  * missing or unreadable store completes to nothing, never to an error.
  */
 export async function storeCompletions(words: readonly string[], io: CliIo): Promise<string[] | undefined> {
-  const { takesValue, free, lists } = await valueOptions(words);
+  const { takesValue, free, lists, flags } = await valueOptions(words);
   const previous = words.at(-2);
+  // yargs offers no `--no-` forms, yet `--no-color`, `--no-cache`, `--no-commit` are how they are used: typed up to
+  // the dash, each on/off option's.
+  const typing = words.at(-1) ?? '';
+  if (typing.startsWith('--no-') && !(previous !== undefined && takesValue(previous))) {
+    return flags.map((name) => `--no-${name}`).filter((w) => w.startsWith(typing));
+  }
   // A comma list of names (`--client claude,co`): the names not listed yet, each after what is typed before the last
   // comma, since the shell matches the whole word.
   const names = previous === undefined ? undefined : lists.get(previous);

@@ -301,6 +301,8 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
     if (!chosen) {
       // Candidates for the value of an option typed with it (`--format=y`) are written with it, as the shell matches.
       if (joined) output = output.replace(/^(?=.)/gm, joined);
+      // A one-letter option is offered as `-i`, never as the `--i` yargs writes after a typed `--`.
+      if (completing >= 0) output = output.replace(/^--[a-zA-Z](?:[:\t].*)?(?:\n|$)/gm, '');
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       const dashes = args.indexOf('--');
       // Words after `--` never name a command (`agents -- invariant list`): yargs then runs nothing, which must not read as success.

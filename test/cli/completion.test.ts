@@ -103,6 +103,25 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, '--store=s')).toEqual([]);
   });
 
+  it("offers the --no- forms of the command's on/off options once --no- is typed, and one-letter options with one dash", async () => {
+    const top = dirname(exampleStore());
+    expect(await complete(top, 'export', '--no-ca')).toEqual(['--no-cache']);
+    expect(await complete(top, '--no-c')).toEqual(['--no-color']);
+    expect(await complete(top, 'invariant', 'remove', '--no-')).toEqual([
+      '--no-input',
+      '--no-color',
+      '--no-quiet',
+      '--no-yes',
+      '--no-commit',
+    ]);
+    // The value of an option is never taken for one.
+    expect(await complete(top, 'invariant', 'edit', 'x', '--text', '--no-')).toEqual([]);
+    const options = await complete(top, 'invariant', 'list', '--');
+    expect(options).toContain('--interactive');
+    expect(options).not.toContain('--i');
+    expect(await complete(top, 'invariant', 'list', '-')).toContain('-i');
+  });
+
   it('completion --help (or -h) prints its help, not the script', async () => {
     for (const flag of ['--help', '-h']) {
       const r = await runMain(['completion', flag], { cwd: tempDir() });
