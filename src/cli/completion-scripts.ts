@@ -5,7 +5,52 @@
  * to the shell's file names when none come (a path after `--store`).
  */
 
+import { UsageError } from '../core/errors.ts';
+import { GLOBAL_OPTION_NAMES, globalTakesValue } from './registry.ts';
+
 export type CompletionShell = 'bash' | 'zsh' | 'fish';
+
+const SHELLS: readonly CompletionShell[] = ['bash', 'zsh', 'fish'];
+
+/**
+ * The shell `agents completion [SHELL]` is for, from the words after `completion` (`args`, before any `--`): the one
+ * named, else the one `SHELL` names. Any other word, or an option that is not a global one, is refused rather than
+ * ignored: `agents completion tcsh > file` would otherwise write bash's script there.
+ */
+export function completionShellOf(args: readonly string[], env: Readonly<Record<string, string | undefined>>): CompletionShell {
+  const globals = new Set(GLOBAL_OPTION_NAMES.flatMap((name) => [`--${name}`, `--no-${name}`]));
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('-')) {
+      words.push(a);
+      continue;
+    }
+    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+    if (!globals.has(name)) {
+      throw new UsageError(
+        `unknown option ${name} of completion`,
+        (agents) => `\`${agents} completion [bash|zsh|fish]\` takes no options of its own; run it with --help for usage.`,
+        { arguments: [a], suggestions: [] },
+        'unknown-option',
+      );
+    }
+    // The value of --store or --format, unless given with = or missing.
+    if (globalTakesValue(name) && !a.includes('=') && !(args[i + 1] ?? '-').startsWith('-')) i++;
+  }
+  const [shell, ...rest] = words;
+  if (shell === undefined) return completionShell(env);
+  if (!SHELLS.includes(shell as CompletionShell) || rest.length > 0) {
+    const wrong = SHELLS.includes(shell as CompletionShell) ? rest[0]! : shell;
+    throw new UsageError(
+      `unexpected argument "${wrong}": completion scripts are for bash, zsh and fish`,
+      (agents) => `Run \`${agents} completion bash\` (or zsh, fish), or \`${agents} completion\` for the shell SHELL names.`,
+      { arguments: [wrong], suggestions: [...SHELLS] },
+      'unexpected-argument',
+    );
+  }
+  return shell as CompletionShell;
+}
 
 /** The shell a run's `SHELL` names, as a user's login shell does; bash otherwise. */
 export function completionShell(env: Readonly<Record<string, string | undefined>>): CompletionShell {

@@ -27,7 +27,16 @@ import {
   strayOption,
   usageOf,
 } from './unknown-option.ts';
-import { COMMANDS, GLOBAL_OPTIONS, GROUPS, groupDemand, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
+import {
+  COMMANDS,
+  commandWordIndex,
+  GLOBAL_OPTIONS,
+  GROUPS,
+  groupDemand,
+  parentGroup,
+  unknownCommand,
+  type LazyCommand,
+} from './registry.ts';
 import { parserOptions } from './parser-options.ts';
 
 interface GlobalArgs {
@@ -149,16 +158,15 @@ function buildParser(
 }
 
 /** `agents completion --help`. */
-const COMPLETION_HELP = `agents completion
+const COMPLETION_HELP = `agents completion [bash|zsh|fish]
 
-Print a shell completion script (bash, zsh, fish: the one SHELL names, else
-bash's): Tab then completes commands, options, their choices and the store's
-own names (projects, action templates, plans, invariant ids).
+Print a shell completion script: for the shell named, else for the one SHELL
+names, else for bash. Tab then completes commands, options, their choices and
+the store's own names (projects, action templates, plans, invariant ids).
 
   agents completion >> ~/.bashrc      bash
   agents completion >> ~/.zshrc       zsh (with SHELL naming zsh)
-  agents completion > ~/.config/fish/completions/agents.fish
-                                      fish (with SHELL naming fish)
+  agents completion fish > ~/.config/fish/completions/agents.fish
 `;
 
 /** `-h` means `--help` wherever `--help` works (yargs knows the alias only at the top level). */
@@ -263,11 +271,17 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
     // `completion --help` is said here, as every command's help is, not the script.
     const dashes = args.indexOf('--');
     const words = dashes >= 0 ? args.slice(0, dashes) : args;
-    if (words.find((a) => !a.startsWith('-')) === 'completion' && completing < 0) {
+    const commandWord = commandWordIndex(words);
+    if (completing < 0 && commandWord >= 0 && words[commandWord] === 'completion') {
+      if (words.includes('--help')) {
+        io.stdout.write(COMPLETION_HELP);
+        return EXIT_CODES.ok;
+      }
       // The script is ours, not yargs': its fish script sends neither the program's name nor the word being typed,
       // and its zsh script needs a compinit a plain .zshrc never runs.
-      const { completionScript, completionShell } = await import('./completion-scripts.ts');
-      io.stdout.write(words.includes('--help') ? COMPLETION_HELP : completionScript(completionShell(io.env)));
+      const { completionScript, completionShellOf } = await import('./completion-scripts.ts');
+      const after = [...words.slice(0, commandWord), ...words.slice(commandWord + 1)];
+      io.stdout.write(completionScript(completionShellOf(after, io.env)));
       return EXIT_CODES.ok;
     }
     const unknown = completing >= 0 ? undefined : unknownCommand(args);

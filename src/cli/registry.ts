@@ -330,6 +330,25 @@ export function namesAt(group: string | undefined): string[] {
   return names;
 }
 
+/** Whether a global option as written (`--store`) takes the next word as its value. */
+export function globalTakesValue(written: string): boolean {
+  return VALUE_OPTIONS.has(written);
+}
+
+/**
+ * Where the first command word of `args` is (`completion` in `agents --store DIR completion`): the first word that is
+ * neither an option nor a global option's value, before any `--`; -1 when there is none.
+ */
+export function commandWordIndex(args: readonly string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return -1;
+    if (!a.startsWith('-')) return i;
+    if (VALUE_OPTIONS.has(a) && !(args[i + 1] ?? '-').startsWith('-')) i++;
+  }
+  return -1;
+}
+
 /**
  * The first word of `args` that names no command where a command is
  * expected (`edit` in `invariant edit ID`), with the words before it; or

@@ -126,7 +126,7 @@ describe('shell completion of the store names', () => {
     for (const flag of ['--help', '-h']) {
       const r = await runMain(['completion', flag], { cwd: tempDir() });
       expect(r.code).toBe(0);
-      expect(r.stdout.split('\n')[0]).toBe('agents completion');
+      expect(r.stdout.split('\n')[0]).toBe('agents completion [bash|zsh|fish]');
       expect(r.stdout).not.toContain('###-begin-agents-completions-###');
     }
     expect((await runMain(['completion'], { cwd: tempDir() })).stdout).toContain('###-begin-agents-completions-###');
@@ -163,6 +163,26 @@ describe('shell completion of the store names', () => {
       const r = await runMain(['completion'], { cwd: tempDir(), env: { SHELL: shell } });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(marker);
+    }
+  });
+
+  it('prints the script of the shell named, whatever SHELL says, and refuses a word or an option it does not take', async () => {
+    const cwd = tempDir();
+    const fish = await runMain(['completion', 'fish'], { cwd, env: { SHELL: '/bin/bash' } });
+    expect(fish.code).toBe(0);
+    expect(fish.stdout).toContain('complete -c agents');
+    // Global options go anywhere, as with every command.
+    const zsh = await runMain(['--store', cwd, 'completion', '--no-color', 'zsh'], { cwd, env: { SHELL: '/bin/bash' } });
+    expect(zsh.code).toBe(0);
+    expect(zsh.stdout).toContain('compdef _agents_yargs_completions agents');
+    for (const [args, code] of [
+      [['completion', 'tcsh'], 'unexpected-argument'],
+      [['completion', 'bash', 'zsh'], 'unexpected-argument'],
+      [['completion', '--bogus'], 'unknown-option'],
+    ] as const) {
+      const r = await runMain([...args, '--format', 'json'], { cwd, env: { SHELL: '/bin/bash' } });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error.code).toBe(code);
     }
   });
 
