@@ -165,6 +165,31 @@ async function valueOptions(words: readonly string[]): Promise<{
 }
 
 /**
+ * A word of the command line as the shell will read it: bash and zsh hand the words being completed over as typed,
+ * quotes and backslashes included (`--store "my store"`, `--store my\\ store`), which name no folder as they are.
+ */
+export function shellUnquoted(word: string): string {
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else out += c;
+    } else if (c === '\\' && i + 1 < word.length && (quote === undefined || '"\\$`'.includes(word[i + 1]!))) {
+      out += word[++i];
+    } else if (c === quote) {
+      quote = undefined;
+    } else if (quote === undefined && (c === "'" || c === '"')) {
+      quote = c;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/**
  * The store's names the word being typed may complete to, or undefined when
  * the word names nothing in the store (then yargs completes it). Quiet: a
  * missing or unreadable store completes to nothing, never to an error.
@@ -200,6 +225,7 @@ export async function storeCompletions(words: readonly string[], io: CliIo): Pro
     if (words[i] === '--store') store = words[i + 1];
     else if (words[i]!.startsWith('--store=')) store = words[i]!.slice('--store='.length);
   }
+  if (store !== undefined) store = shellUnquoted(store);
   const current = words.at(-1) ?? '';
   try {
     // Notices (a policy source not fetched) would land in the middle of the command line being typed.

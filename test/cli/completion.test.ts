@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { wordKind } from '../../src/cli/completion.ts';
+import { shellUnquoted, wordKind } from '../../src/cli/completion.ts';
 import { BIN } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
@@ -120,6 +120,17 @@ describe('shell completion of the store names', () => {
     expect(options).toContain('--interactive');
     expect(options).not.toContain('--i');
     expect(await complete(top, 'invariant', 'list', '-')).toContain('-i');
+  });
+
+  it('reads a --store path as the shell will, its quotes and backslashes taken out (bash and zsh pass them on)', async () => {
+    const store = join(tempDir(), 'my store', '.agents');
+    cpSync(exampleStore(), store, { recursive: true });
+    const quoted = [`"${store}"`, `'${store}'`, store.replace(' ', '\\ '), `--store="${store}"`];
+    for (const written of quoted) {
+      const words = written.startsWith('--') ? [written] : ['--store', written];
+      expect(await complete(tempDir(), ...words, 'invariant', 'list', '--project', 'my'), written).toEqual(['myapp']);
+    }
+    expect(shellUnquoted(`a\\ b"c\\"d"'e\\f'`)).toBe('a bc"de\\f');
   });
 
   it('completion --help (or -h) prints its help, not the script', async () => {
