@@ -2,7 +2,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { InvariantService } from '../../src/service/invariant-service.ts';
+import { InvariantService, storeWords } from '../../src/service/invariant-service.ts';
 import { GitTreeSource } from '../../src/store/git-source.ts';
 import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource, type ReadResult, type TreeEntry, type TreeSource } from '../../src/store/tree-source.ts';
@@ -113,5 +113,20 @@ describe('reading a revision', () => {
     expect(calls.filter((c) => c.startsWith('ls-tree'))).toHaveLength(1);
     // Nothing else runs a process per file.
     expect(calls.length).toBeLessThanOrEqual(5);
+  });
+
+  it('completes ids, plans and projects in a store of 10,000 invariants from listings, reading no file', async () => {
+    const tree: Record<string, string> = { [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: myapp\n` };
+    for (let n = 0; n < 10_000; n++) {
+      const scope = n % 3 === 0 ? 'global' : n % 3 === 1 ? 'projects/myapp' : `plans/${PLAN}`;
+      tree[`${scope}/${id(10_000 + n)}.yaml`] = invariantYaml(id(10_000 + n), `Rule ${n}`);
+    }
+    const source = new RecordingSource(new WorkingTreeSource(testStore(tree)));
+    expect(await storeWords(source, 'invariant')).toHaveLength(10_000);
+    expect(await storeWords(source, 'plan')).toEqual([PLAN]);
+    expect(await storeWords(source, 'project')).toEqual(['myapp']);
+    expect(source.read_).toEqual([]);
+    // A listing per kind of name, never one per file.
+    expect(source.listed.length).toBeLessThanOrEqual(10);
   });
 });
