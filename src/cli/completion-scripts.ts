@@ -60,6 +60,8 @@ export function completionShell(env: Readonly<Record<string, string | undefined>
   return 'bash';
 }
 
+// Each script sends the words up to the one being completed: those after the cursor (\`--format json\` when an option
+// is added mid-line) would be read as the last word typed.
 const BASH = `###-begin-agents-completions-###
 #
 # agents command completion script
@@ -71,8 +73,14 @@ _agents_yargs_completions()
 {
     local cur_word args type_list
 
-    cur_word="\${COMP_WORDS[COMP_CWORD]}"
-    args=("\${COMP_WORDS[@]}")
+    # the words up to the cursor; in the blank before a word, bash points at that word: a new, empty one is typed
+    if [[ "\${COMP_LINE:0:COMP_POINT}" =~ [[:space:]]$ ]]; then
+      cur_word=""
+      args=("\${COMP_WORDS[@]:0:COMP_CWORD}" "")
+    else
+      cur_word="\${COMP_WORDS[COMP_CWORD]}"
+      args=("\${COMP_WORDS[@]:0:COMP_CWORD+1}")
+    fi
 
     # ask agents for the candidates; the awk quotes those holding spaces
     mapfile -t type_list < <(agents --get-yargs-completions "\${args[@]}")
@@ -104,7 +112,7 @@ _agents_yargs_completions()
 {
   local reply
   local si=$IFS
-  IFS=$'\\n' reply=($(COMP_CWORD="$((CURRENT-1))" COMP_LINE="$BUFFER" COMP_POINT="$CURSOR" agents --get-yargs-completions "\${words[@]}"))
+  IFS=$'\\n' reply=($(COMP_CWORD="$((CURRENT-1))" COMP_LINE="$BUFFER" COMP_POINT="$CURSOR" agents --get-yargs-completions "\${(@)words[1,CURRENT]}"))
   IFS=$si
   if [[ \${#reply} -gt 0 ]]; then
     _describe 'values' reply

@@ -143,6 +143,30 @@ describe('shell completion of the store names', () => {
     expect((await runMain(['completion'], { cwd: tempDir() })).stdout).toContain('###-begin-agents-completions-###');
   });
 
+  it('completes through the bash script the word at the cursor, not the last of the line (an option added mid-line)', () => {
+    const root = exampleStore();
+    const line = 'agents invariant list --project  --format json';
+    const point = 'agents invariant list --project '.length;
+    const script = [
+      'source <(agents completion bash)',
+      // As bash hands them over with the cursor in the blank before --format: COMP_CWORD points at --format.
+      'COMP_WORDS=(agents invariant list --project --format json)',
+      'COMP_CWORD=4',
+      `COMP_LINE='${line}'`,
+      `COMP_POINT=${point}`,
+      '_agents_yargs_completions',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+      'printf "%s\\n" "${COMPREPLY[@]}"',
+    ].join('\n');
+    const r = spawnSync('bash', ['-c', script], {
+      cwd: dirname(root),
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${binWithAgents()}:${process.env.PATH}`, NO_COLOR: '1' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toEqual(['myapp']);
+  });
+
   it('works through the bash script `agents completion` prints', () => {
     const root = exampleStore();
     const bin = join(tempDir(), 'bin');
