@@ -60,6 +60,8 @@ export function completionShell(env: Readonly<Record<string, string | undefined>
   return 'bash';
 }
 
+// Each script names its shell to the call, whatever the login shell SHELL names: the candidates are written for it
+// (zsh's \`--format:output format\` would be offered whole by bash).
 // Each script sends the words up to the one being completed: those after the cursor (\`--format json\` when an option
 // is added mid-line) would be read as the last word typed.
 const BASH = `###-begin-agents-completions-###
@@ -83,7 +85,7 @@ _agents_yargs_completions()
     fi
 
     # ask agents for the candidates; the awk quotes those holding spaces
-    mapfile -t type_list < <(agents --get-yargs-completions "\${args[@]}")
+    mapfile -t type_list < <(SHELL=bash agents --get-yargs-completions "\${args[@]}")
     mapfile -t COMPREPLY < <(compgen -W "$( printf '%q ' "\${type_list[@]}" )" -- "\${cur_word}" |
         awk '/ / { print "\\""$0"\\"" } /^[^ ]+$/ { print $0 }')
 
@@ -112,7 +114,7 @@ _agents_yargs_completions()
 {
   local reply
   local si=$IFS
-  IFS=$'\\n' reply=($(COMP_CWORD="$((CURRENT-1))" COMP_LINE="$BUFFER" COMP_POINT="$CURSOR" agents --get-yargs-completions "\${(@)words[1,CURRENT]}"))
+  IFS=$'\\n' reply=($(SHELL=zsh COMP_CWORD="$((CURRENT-1))" COMP_LINE="$BUFFER" COMP_POINT="$CURSOR" agents --get-yargs-completions "\${(@)words[1,CURRENT]}"))
   IFS=$si
   if [[ \${#reply} -gt 0 ]]; then
     _describe 'values' reply
@@ -140,7 +142,7 @@ const FISH = `###-begin-agents-completions-###
 #
 function __agents_completions
     set -l current (commandline -ct)
-    set -l found (agents --get-yargs-completions (commandline -opc) "$current")
+    set -l found (SHELL=fish agents --get-yargs-completions (commandline -opc) "$current")
     if set -q found[1]
         printf '%s\\n' $found
     else

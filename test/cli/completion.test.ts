@@ -167,6 +167,27 @@ describe('shell completion of the store names', () => {
     expect(r.stdout.trim().split('\n')).toEqual(['myapp']);
   });
 
+  it("completes for the shell running the script, whatever login shell SHELL names (zsh's candidates in bash)", () => {
+    const root = exampleStore();
+    const script = [
+      'source <(agents completion bash)',
+      'COMP_WORDS=(agents invariant list --forma)',
+      'COMP_CWORD=3',
+      "COMP_LINE='agents invariant list --forma'",
+      'COMP_POINT=${#COMP_LINE}',
+      '_agents_yargs_completions',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+      'printf "%s\\n" "${COMPREPLY[@]}"',
+    ].join('\n');
+    const r = spawnSync('bash', ['-c', script], {
+      cwd: dirname(root),
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${binWithAgents()}:${process.env.PATH}`, SHELL: '/usr/bin/zsh', NO_COLOR: '1' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toEqual(['--format']);
+  });
+
   it('works through the bash script `agents completion` prints', () => {
     const root = exampleStore();
     const bin = join(tempDir(), 'bin');
