@@ -174,7 +174,7 @@ describe('shell completion of the store names', () => {
       'COMP_WORDS=(agents invariant list --forma)',
       'COMP_CWORD=3',
       "COMP_LINE='agents invariant list --forma'",
-      'COMP_POINT=${#COMP_LINE}',
+      'COMP_POINT=29',
       '_agents_yargs_completions',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
       'printf "%s\\n" "${COMPREPLY[@]}"',
