@@ -97,7 +97,7 @@ export function wordKind(words: readonly string[], takesValue: TakesValue = glob
   if (previous !== undefined && Object.hasOwn(OPTION_WORDS, previous)) return OPTION_WORDS[previous];
   if (current.startsWith('-') || (previous !== undefined && takesValue(previous))) return undefined;
   const { typed, entry } = commandOf(words, takesValue);
-  if (entry?.completes === undefined) return undefined;
+  if (entry?.completes === undefined || entry.completes === 'paths') return undefined;
   const group = entry.group ? entry.group.split(' ') : [];
   return typed.length === group.length + 1 ? entry.completes : undefined;
 }
@@ -218,6 +218,9 @@ export async function storeCompletions(words: readonly string[], io: CliIo): Pro
   // The value of --store, --path, --cwd or a text is neither the store's nor yargs' to offer (it would list the
   // options, or after --store the commands): nothing, so the shell completes file names (`-o default`, `_default`).
   if (previous !== undefined && free(previous)) return [];
+  // A command whose arguments are files (`which`, `validate`, `import`): an empty word is one of them, not an option.
+  if (typing === '' && !(previous !== undefined && takesValue(previous)) && commandOf(words, takesValue).entry?.completes === 'paths')
+    return [];
   const kind = wordKind(words, takesValue);
   if (kind === undefined) return undefined;
   let store: string | undefined;

@@ -14,8 +14,11 @@ export interface LazyCommand {
   group?: string;
   command: string | readonly string[];
   describe: string;
-  /** What its first argument names in the store, for shell completion (src/cli/completion.ts). */
-  completes?: StoreWordKind;
+  /**
+   * What its first argument names in the store, for shell completion (src/cli/completion.ts); `paths`: its arguments
+   * are files and folders, which the shell completes.
+   */
+  completes?: StoreWordKind | 'paths';
   load: () => Promise<{ default: CommandSpec<never> }>;
 }
 
@@ -51,6 +54,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { command: 'init', describe: 'Create a store (.agents/ at the top of the git repository)', load: () => import('./commands/init.ts') },
   {
     command: 'import [paths..]',
+    completes: 'paths',
     describe: 'Turn the rules of AGENTS.md, CLAUDE.md, Cursor and other instruction files into invariants (review, then write)',
     load: () => import('./commands/import.ts'),
   },
@@ -121,6 +125,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   },
   {
     command: 'which <paths..>',
+    completes: 'paths',
     describe: 'Print the project(s) whose paths (project.yaml) hold each file or folder',
     load: () => import('./commands/which.ts'),
   },
@@ -132,6 +137,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { command: 'tui', describe: 'Browse, filter, add and remove invariants in the terminal UI', load: () => import('./commands/tui.ts') },
   {
     command: 'validate [paths..]',
+    completes: 'paths',
     describe: 'Check the store: YAML, schemas, ids, layout, duplicates, shadows, references',
     load: () => import('./commands/validate.ts'),
   },

@@ -63,6 +63,13 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, '--store', '')).toEqual([]);
     expect(await complete(top, 'guard', 'try', '--path', '')).toEqual([]);
     expect(await complete(top, 'invariant', 'edit', '01M8KJT9', '--text', '')).toEqual([]);
+    // The arguments of which, validate and import are files: an empty word offers no options, so the shell completes
+    // file names (options come with a dash).
+    expect(await complete(top, 'which', '')).toEqual([]);
+    expect(await complete(top, 'validate', '--strict', '')).toEqual([]);
+    expect(await complete(top, 'import', '')).toEqual([]);
+    expect(await complete(top, 'validate', '--str')).toContain('--strict');
+    expect(await complete(top, 'validate', '--format', 'g')).toEqual(['github']);
     // Options whose value is an invariant's id.
     expect(await complete(top, 'invariant', 'violation', 'add', '--invariant', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
     expect(await complete(top, 'invariant', 'edit', 'x', '--overrides', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
