@@ -18,7 +18,10 @@ const SHELLS: readonly CompletionShell[] = ['bash', 'zsh', 'fish'];
  * ignored: `agents completion tcsh > file` would otherwise write bash's script there.
  */
 export function completionShellOf(args: readonly string[], env: Readonly<Record<string, string | undefined>>): CompletionShell {
-  const globals = new Set(GLOBAL_OPTION_NAMES.flatMap((name) => [`--${name}`, `--no-${name}`]));
+  // The on/off ones also as `--no-…`; one that takes a value has no such form (`--no-store` is refused everywhere).
+  const globals = new Set(
+    GLOBAL_OPTION_NAMES.flatMap((name) => (globalTakesValue(`--${name}`) ? [`--${name}`] : [`--${name}`, `--no-${name}`])),
+  );
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;

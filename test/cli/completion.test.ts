@@ -242,6 +242,7 @@ describe('shell completion of the store names', () => {
       [['completion', 'tcsh'], 'unexpected-argument'],
       [['completion', 'bash', 'zsh'], 'unexpected-argument'],
       [['completion', '--bogus'], 'unknown-option'],
+      [['completion', '--no-store'], 'unknown-option'],
     ] as const) {
       const r = await runMain([...args, '--format', 'json'], { cwd, env: { SHELL: '/bin/bash' } });
       expect(r.code, args.join(' ')).toBe(2);
