@@ -214,6 +214,22 @@ function parsedOrUndefined(text: string): unknown {
   }
 }
 
+/**
+ * A tool's arguments as the hook input gives them: an object, or the JSON text of one, as some clients and proxies
+ * send it. Read as no arguments, a text or another value would pass every guard unjudged, so it is a call the hook
+ * cannot decide.
+ */
+function toolInput(given: unknown): Json {
+  if (given === undefined || given === null) return {};
+  const value = typeof given === 'string' ? parsedOrUndefined(given) : given;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Json;
+  throw new GuardInputError(
+    typeof given === 'string'
+      ? 'the tool_input is a text that is not the JSON of an object: the hook cannot tell what the tool is given'
+      : 'the tool_input is not an object: the hook cannot tell what the tool is given',
+  );
+}
+
 /** Which client wrote this input: by its event name and the fields only it sends. */
 export function detectClient(input: Json): GuardClient | undefined {
   const event = str(input.hook_event_name);
@@ -447,10 +463,10 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
   const mcp = obj(input.mcp_context);
   const [server, own] = [str(mcp.server_name), str(mcp.tool_name)];
   const tool = server && own ? `mcp__${server}__${own}` : given;
-  const parts = toolParts(tool, obj(input.tool_input));
+  const ti = toolInput(input.tool_input);
+  const parts = toolParts(tool, ti);
   // A shell tool may name its own folder, relative to the project: Gemini's dir_path, Codex's workdir, the Serena MCP
   // server's execute_shell_command's cwd (a project's command guards apply to a command run in its folders).
-  const ti = obj(input.tool_input);
   const dir = parts.command !== undefined ? oneOf(ti, ['dir_path', 'directory', 'workdir', 'cwd'], str) : undefined;
   const spelt = tool !== given ? { clientTool: given } : {};
   return { ...base, ...(dir ? { dir } : {}), tool, ...spelt, ...parts, blocking: true };

@@ -482,6 +482,33 @@ describe('every captured input shape becomes one action', () => {
   });
 });
 
+describe('a tool_input given as the JSON text of its arguments (some clients and proxies send it so)', () => {
+  it.each([
+    ['claude Write', claudeWrite],
+    ['claude Bash', claudeBash],
+    ['claude MultiEdit', claudeMultiEdit],
+    ['codex shell', codexBash],
+    ['codex apply_patch', codexPatch],
+    ['gemini write_file', geminiWrite],
+    ['gemini run_shell_command', geminiShell],
+    ['cursor preToolUse', cursorPreToolUse],
+  ] as const)('%s: read as the same arguments given as an object', (_name, input) => {
+    const given = parseClientInput(JSON.stringify(input));
+    expect(parseClientInput(JSON.stringify({ ...input, tool_input: JSON.stringify(input.tool_input) }))).toEqual(given);
+    expect(given.paths.length + given.texts.length + (given.command === undefined ? 0 : 1)).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['a text that is not JSON', 'rm -rf secrets'],
+    ['the JSON text of no object', '["secrets/k"]'],
+    ['a list', [{ file_path: 'secrets/k' }]],
+    ['a number', 1],
+  ])('%s is a call the hook cannot decide, never one of no arguments', (_name, toolInput) => {
+    for (const input of [claudeWrite, codexBash, geminiWrite, cursorPreToolUse])
+      expect(() => parseClientInput(JSON.stringify({ ...input, tool_input: toolInput }))).toThrow(GuardInputError);
+  });
+});
+
 describe('apply_patch', () => {
   it('names every path a patch adds, updates, deletes or moves to, and the lines it adds', () => {
     const patch = [
