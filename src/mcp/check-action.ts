@@ -11,6 +11,7 @@ import { clientAnswer } from '../core/guard-answers.ts';
 import { GUARD_CLIENTS, type GuardClient, hookReason, namedToolAction } from '../core/guard-clients.ts';
 import { makeStyle } from '../core/style.ts';
 import { verdictJson, verdictText } from '../present/guard.ts';
+import { FILE_URL } from '../service/guard-paths.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 
@@ -85,7 +86,8 @@ export const CHECK_ACTION: ToolDef = {
     const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');
     // Both from the repository top, as the tool's description says: a path is not taken from `cwd` (`~/…`, `~user/…` stay the
     // home folder's and a `~` folder's, as toAction reads it).
-    const fromTop = (p: string) => (p.startsWith('/') || p.startsWith('~') ? p : `${guard.top}/${p}`);
+    // A `file:` URL too, read as the path it names.
+    const fromTop = (p: string) => (p.startsWith('/') || p.startsWith('~') || FILE_URL.test(p) ? p : `${guard.top}/${p}`);
     const paths = path !== undefined ? [fromTop(path)] : [];
     const action = guard.toAction({
       tool,

@@ -1,11 +1,12 @@
 /**
  * How the guard service names the paths a tool gives (docs/guard.md): relative to the repository's top, as the home
- * folder's when they start with `~`, loosely as a forgiving file system would take them for the reserved folders, and
+ * folder's when they start with `~`, as the path a `file:` URL names, loosely as a forgiving file system would take them for the reserved folders, and
  * each file below a folder a move names.
  */
 import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { isAbsolute, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.ts';
 import { type GuardClient, USER_SETTINGS } from '../core/guard-clients.ts';
 import { LONGEST_PATH } from '../core/limits.ts';
@@ -88,7 +89,29 @@ export function spelledFrom(bases: readonly string[], path: string): string[] {
   const out = new Set<string>(path === '' ? bases : bases.map((b) => `${b}${sep}${path}`));
   const home = homeSpelled(path);
   if (home !== undefined) out.add(home);
+  const url = urlSpelled(path);
+  if (url !== undefined) out.add(url);
   return [...out];
+}
+
+/** A `file:` URL, which a tool may be given for a path (`file:///repo/secrets/x`), in any case. */
+export const FILE_URL = /^file:/i;
+
+/**
+ * The path a `file:` URL names, its escapes decoded (`file:///repo/secr%65ts/x` is `/repo/secrets/x`), where a tool
+ * that reads URLs writes; judged beside the name as written, which another tool takes for a folder `file:`. A URL that
+ * names no local path (another host, an escaped `/`) is a call the hook cannot decide, never one that passes unjudged.
+ */
+export function urlSpelled(path: string): string | undefined {
+  if (!FILE_URL.test(path)) return undefined;
+  try {
+    return fileURLToPath(new URL(path));
+  } catch (error) {
+    throw new UsageError(
+      `${path} is a file URL that names no path of this machine (${(error as Error).message})`,
+      'Name the file by its path in the repository.',
+    );
+  }
 }
 
 /** `abs` relative to `top` with forward slashes, or undefined when outside it. */

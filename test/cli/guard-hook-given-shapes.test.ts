@@ -1,0 +1,75 @@
+// Ways a client, a proxy or an agent may spell what a tool is given, each judged as the plain spelling, or answered
+// by guard.on_error: a tool_input sent as JSON text, a path given as a `file:` URL (docs/guard.md).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgents } from '../helpers/main.ts';
+import { guardedRepo } from '../helpers/guard.ts';
+
+const claude = (dir: string, tool: string, input: unknown) =>
+  JSON.stringify({ session_id: 's1', cwd: dir, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input });
+
+/** The hook's answer to one input: its exit code and decision (deny, ask, or none). */
+async function hook(dir: string, input: string): Promise<{ code: number; decision: string }> {
+  const r = await runAgents(['guard', 'hook'], { cwd: dir, input });
+  return { code: r.code, decision: r.stdout === '' ? 'none' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision };
+}
+
+const lastAudit = (dir: string) => JSON.parse(readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+
+describe('agents guard hook, a tool_input given as JSON text', () => {
+  it('is judged as its arguments: a guarded write or command is denied, another says nothing', async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'], command: ['\\bterraform\\s+apply\\b'], content: ['AKIA[0-9A-Z]{16}'] });
+    for (const [tool, input] of [
+      ['Write', { file_path: 'secrets/k.pem', content: 'x' }],
+      ['Bash', { command: 'terraform apply' }],
+      ['Write', { file_path: 'notes.md', content: 'AKIAABCDEFGHIJKLMNOP' }],
+    ] as const)
+      expect(await hook(dir, claude(dir, tool, JSON.stringify(input))), JSON.stringify(input)).toEqual({ code: 0, decision: 'deny' });
+    expect(await hook(dir, claude(dir, 'Write', JSON.stringify({ file_path: 'notes.md', content: 'x' })))).toEqual({
+      code: 0,
+      decision: 'none',
+    });
+  });
+
+  it('a text that is not the JSON of an object is answered by guard.on_error and logged', async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    expect(await hook(dir, claude(dir, 'Write', 'file_path=secrets/k.pem'))).toEqual({ code: 2, decision: 'none' });
+    expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'deny' });
+  });
+});
+
+describe('agents guard hook, a path given as a file: URL', () => {
+  it('is judged as the path it names, escapes decoded, in the file tools and the MCP tools that name a path', async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    const calls: [string, Record<string, unknown>][] = [
+      ['Write', { file_path: `file://${dir}/secrets/k.pem`, content: 'x' }],
+      ['Edit', { file_path: `FILE://localhost${dir}/secr%65ts/k.pem`, old_string: 'a', new_string: 'b' }],
+      ['mcp__filesystem__write_file', { path: `file://${dir}/secrets/k.pem`, content: 'x' }],
+      ['mcp__github__create_or_update_file', { path: `file://${dir}/secrets/k.pem`, content: 'x', message: 'm' }],
+      ['mcp__filesystem__move_file', { source: `file://${dir}/notes.md`, destination: `file://${dir}/secrets/k.pem` }],
+    ];
+    for (const [tool, input] of calls)
+      expect(await hook(dir, claude(dir, tool, input)), `${tool} ${JSON.stringify(input)}`).toEqual({ code: 0, decision: 'deny' });
+    // git's folder, which the hook keeps by itself, named by a URL.
+    expect(await hook(dir, claude(dir, 'Write', { file_path: `file://${dir}/.git/config`, content: 'x' }))).toEqual({
+      code: 0,
+      decision: 'deny',
+    });
+    expect(await hook(dir, claude(dir, 'Write', { file_path: `file://${dir}/notes.md`, content: 'x' }))).toEqual({
+      code: 0,
+      decision: 'none',
+    });
+    // guard try judges the path as the hook does.
+    expect((await runAgents(['guard', 'try', '--path', `file://${dir}/secr%65ts/k.pem`], { cwd: dir })).code).toBe(1);
+  });
+
+  it('one that names no path of this machine (another host, an escaped /) is answered by guard.on_error; guard try refuses it', async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    for (const url of [`file://elsewhere${dir}/secrets/k.pem`, `file://${dir}/secrets%2Fk.pem`]) {
+      expect(await hook(dir, claude(dir, 'Write', { file_path: url, content: 'x' })), url).toEqual({ code: 2, decision: 'none' });
+      expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'deny' });
+      expect((await runAgents(['guard', 'try', '--path', url], { cwd: dir })).code, url).toBe(2);
+    }
+  });
+});
