@@ -74,6 +74,8 @@ export class GuardService {
   readonly #reserved: ReservedPaths;
   /** The folders' stamps of a long-lived process, taken again only when their watchers saw a change. */
   readonly #watched: WatchedStamps | undefined;
+  /** The pattern runs made in the hook's pattern thread, for the audit line (`threadRuns`). */
+  #threadRuns = 0;
 
   constructor(
     readonly root: string,
@@ -263,7 +265,7 @@ export class GuardService {
   private async patternEngine(index: GuardIndex, action: GuardAction): Promise<((pattern: string) => TextMatcher) | undefined> {
     if (!patternsNeeded(index, action)) return undefined;
     const { deadline } = this.options;
-    if (deadline !== undefined) return (await import('./pattern-thread.ts')).boundedRegex(deadline);
+    if (deadline !== undefined) return (await import('./pattern-thread.ts')).boundedRegex(deadline, () => this.#threadRuns++);
     return (await import('../core/guard-patterns.ts')).compileRegex;
   }
 
@@ -322,6 +324,7 @@ export class GuardService {
       })),
       ...(record.violation ? { violation: record.violation } : {}),
       ...(record.warnings ? { warnings: record.warnings } : {}),
+      ...(this.#threadRuns > 0 ? { threadRuns: this.#threadRuns } : {}),
     });
     return record;
   }
@@ -345,6 +348,7 @@ export class GuardService {
       decision: 'error',
       answer,
       reason,
+      ...(this.#threadRuns > 0 ? { threadRuns: this.#threadRuns } : {}),
     });
   }
 

@@ -24,9 +24,10 @@ export interface PatternRun {
  * compileRegex for a run bounded by `deadline` (ms since the epoch): a run that {@link runMayOutlast} the time left is
  * made in a worker thread (started on the first such run, kept for the next), waited on until the deadline, and past
  * it the thread is ended and a GuardTimeout thrown, which the hook answers by guard.on_error. Without the built worker
- * (the sources run directly) every run stays in this thread.
+ * (the sources run directly) every run stays in this thread. `sent` hears each run posted to the thread, which the
+ * audit log counts: where a run was made shows in no answer.
  */
-export function boundedRegex(deadline: number): (pattern: string) => TextMatcher {
+export function boundedRegex(deadline: number, sent?: () => void): (pattern: string) => TextMatcher {
   let worker: Worker | undefined;
   // Looked for on the first run that needs it: the common call never does.
   let file: URL | undefined | null = null;
@@ -39,6 +40,7 @@ export function boundedRegex(deadline: number): (pattern: string) => TextMatcher
     const answer = new SharedArrayBuffer(4);
     const cell = new Int32Array(answer);
     worker.postMessage({ pattern, text, answer } satisfies PatternRun);
+    sent?.();
     // This thread sleeps until the worker answers or the deadline passes; the message is handled by the worker meanwhile.
     for (let left = deadline - Date.now(); Atomics.load(cell, 0) === PENDING && left > 0; left = deadline - Date.now())
       Atomics.wait(cell, 0, PENDING, left);

@@ -178,7 +178,7 @@ describe('agents guard hook, one pattern run longer than its bound', () => {
     const env = { AGENTS_GUARD_TIMEOUT_MS: '4000' };
     const denied = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: write(dir, 'done'), env });
     expect([denied.code, denied.stdout], denied.stderr).toEqual([2, '']);
-    expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'deny', tool: 'Write' });
+    expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'deny', tool: 'Write', threadRuns: 1 });
 
     writeFileSync(join(dir, '.agents/config.yaml'), 'version: 1\nguard:\n  on_error: allow\n');
     const allowed = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: write(dir, 'done'), env });
@@ -188,12 +188,33 @@ describe('agents guard hook, one pattern run longer than its bound', () => {
 
   it('decides by the thread answer when the run ends in time: a match denies, no match says nothing', async () => {
     // A program of thousands of instructions over 2 MB goes to the thread; its literal start makes the run itself short.
+    // The audit line counts the runs made there (`threadRuns`), so the answer is known to be the thread's.
     const dir = await guardedRepo({ content: ['zq(\\w+\\s*){1,300}!'] });
     const denied = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: write(dir, 'zqabc def!') });
     expect(denied.code, denied.stderr).toBe(0);
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(lastAudit(dir)).toMatchObject({ decision: 'deny', tool: 'Write', threadRuns: 1 });
     const passed = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: write(dir, 'zqabc def') });
     expect([passed.code, passed.stdout], passed.stderr).toEqual([0, '']);
-    expect(lastAudit(dir)).toMatchObject({ decision: 'none', tool: 'Write' });
+    expect(lastAudit(dir)).toMatchObject({ decision: 'none', tool: 'Write', threadRuns: 1 });
+  }, 60_000);
+
+  it("runs the pattern over a short text in the hook's own thread: a small write starts none", async () => {
+    const dir = await guardedRepo({ content: ['zq(\\w+\\s*){1,300}!'] });
+    const small = (content: string) =>
+      JSON.stringify({
+        session_id: 's1',
+        cwd: dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: 'notes.txt', content },
+      });
+    const denied = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: small('lorem zqabc def!') });
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision, denied.stderr).toBe('deny');
+    expect(lastAudit(dir)).toMatchObject({ decision: 'deny', tool: 'Write' });
+    expect(lastAudit(dir)).not.toHaveProperty('threadRuns');
+    const passed = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: small('lorem zqabc def') });
+    expect([passed.code, passed.stdout], passed.stderr).toEqual([0, '']);
+    expect(lastAudit(dir)).not.toHaveProperty('threadRuns');
   }, 60_000);
 });
