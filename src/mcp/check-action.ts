@@ -3,31 +3,27 @@
  * harness that asks before acting. It decides only: nothing is recorded, as
  * the harness, not the hook, then acts or not.
  */
-import { AgentsError, missingOption } from '../core/errors.ts';
+import { AgentsError, missingOption, UsageError } from '../core/errors.ts';
 import type { GuardDecision } from '../core/guard.ts';
-import { GuardMatchers } from '../core/guard-matchers.ts';
-import { compileRegex } from '../core/guard-patterns.ts';
+import { boundText, hookTimeout } from '../core/guard-bound.ts';
 import { clientAnswer } from '../core/guard-answers.ts';
-import { GUARD_CLIENTS, type GuardClient, hookReason, namedToolAction } from '../core/guard-clients.ts';
+import { GUARD_CLIENTS, type GuardClient, GuardTimeout, hookReason, namedToolAction } from '../core/guard-clients.ts';
 import { makeStyle } from '../core/style.ts';
 import { verdictJson, verdictText } from '../present/guard.ts';
 import { FILE_URL } from '../service/guard-paths.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 
-/** One guard service a store, kept for the server's life: its index and compiled patterns stay in memory between calls. */
-const services = new WeakMap<ToolContext['service'], { guard: GuardService; matchers: GuardMatchers }>();
+/** One guard service a store, kept for the server's life: its index stays in memory between calls. */
+const services = new WeakMap<ToolContext['service'], { guard: GuardService }>();
 
-function guardOf(ctx: ToolContext): { guard: GuardService; matchers: GuardMatchers } {
+function guardOf(ctx: ToolContext): { guard: GuardService } {
   let s = services.get(ctx.service);
   if (!s)
     services.set(
       ctx.service,
-      (s = {
-        // Its reasons name the server's `agents`, with its --store, as every answer of the server does.
-        guard: new GuardService(ctx.service.root, ctx.env, undefined, { longLived: true, agents: ctx.agents }),
-        matchers: new GuardMatchers(compileRegex),
-      }),
+      // Its reasons name the server's `agents`, with its --store, as every answer of the server does.
+      (s = { guard: new GuardService(ctx.service.root, ctx.env, undefined, { longLived: true, agents: ctx.agents }) }),
     );
   return s;
 }
@@ -82,26 +78,44 @@ export const CHECK_ACTION: ToolDef = {
         'command',
         'tool',
       ]);
-    const { guard, matchers } = guardOf(ctx);
+    const { guard } = guardOf(ctx);
+    // The agent waits on the answer as a client waits on its hook, and the server answers nothing else meanwhile: the
+    // judging is bounded as the hook's is, a heavy pattern over a long text run in a thread it leaves at the bound.
+    const bound = hookTimeout(ctx.env);
+    const deadline = Date.now() + bound.ms;
     const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');
     // Both from the repository top, as the tool's description says: a path is not taken from `cwd` (`~/…`, `~user/…` stay the
     // home folder's and a `~` folder's, as toAction reads it).
     // A `file:` URL too, read as the path it names.
     const fromTop = (p: string) => (p.startsWith('/') || p.startsWith('~') || FILE_URL.test(p) ? p : `${guard.top}/${p}`);
     const paths = path !== undefined ? [fromTop(path)] : [];
-    const action = guard.toAction({
-      tool,
-      // Read as the hook reads the same tool's input: a patch's files, a command's folders, a read that writes nothing.
-      ...namedToolAction(tool, {
-        paths,
-        ...(command !== undefined ? { command } : {}),
-        ...(args.content !== undefined ? { content: args.content as string } : {}),
-      }),
-      // From the top as named: `~/x` is read as the hook reads a folder named so.
-      cwd: guard.top,
-      ...(args.cwd !== undefined ? { dir: args.cwd as string } : {}),
+    const judged = async () => {
+      const action = guard.toAction(
+        {
+          tool,
+          // Read as the hook reads the same tool's input: a patch's files, a command's folders, a read that writes nothing.
+          ...namedToolAction(tool, {
+            paths,
+            ...(command !== undefined ? { command } : {}),
+            ...(args.content !== undefined ? { content: args.content as string } : {}),
+          }),
+          // From the top as named: `~/x` is read as the hook reads a folder named so.
+          cwd: guard.top,
+          ...(args.cwd !== undefined ? { dir: args.cwd as string } : {}),
+        },
+        deadline,
+      );
+      return guard.evaluate(action, undefined, deadline);
+    };
+    const { verdict, reason, plan } = await judged().catch((error: unknown) => {
+      if (!(error instanceof GuardTimeout)) throw error;
+      throw new UsageError(
+        `check_action: no decision within ${boundText(bound.ms)} (${bound.source}): the action names more paths or folders, or longer text, than can be judged in that time`,
+        'Check a shorter text, or fewer paths.',
+        { ms: bound.ms },
+        'guard-timeout',
+      );
     });
-    const { verdict, reason, plan } = await guard.evaluate(action, matchers);
     const client = args.client as GuardClient | undefined;
     // For a hook that parses the text as its decision: the client's own answer ("{}" when nothing is decided).
     const text = client ? hookText(client, verdict.decision, reason ?? '') : verdictText(makeStyle(false), verdict, reason);

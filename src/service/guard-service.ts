@@ -231,13 +231,20 @@ export class GuardService {
   }
 
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
-  toAction(action: ActionAsGiven): GuardAction {
+  toAction(action: ActionAsGiven, deadline = this.options.deadline): GuardAction {
     if (this.options.longLived) this.#reserved.refresh();
-    return resolveAction(action, { top: this.top, reserved: this.#reserved, deadline: this.options.deadline });
+    return resolveAction(action, { top: this.top, reserved: this.#reserved, deadline });
   }
 
-  /** Which guards an action breaks (no recording, no log): `guard try` and MCP `check_action`. */
-  async evaluate(action: GuardAction, matchers?: GuardMatchers): Promise<{ verdict: GuardVerdict; reason?: string; plan: string | null }> {
+  /**
+   * Which guards an action breaks (no recording, no log): `guard try` and MCP `check_action`. `deadline` (ms since the
+   * epoch; the service's by default) bounds the judging as the hook's is bounded, past it a GuardTimeout.
+   */
+  async evaluate(
+    action: GuardAction,
+    matchers?: GuardMatchers,
+    deadline = this.options.deadline,
+  ): Promise<{ verdict: GuardVerdict; reason?: string; plan: string | null }> {
     // Before the index: a write into git's folder or the store is denied even when the store cannot be read.
     const reserved = action.reserved?.[0];
     if (reserved) {
@@ -250,7 +257,7 @@ export class GuardService {
       return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved, this.options.agents), plan };
     }
     return this.judged(action, async (index) => {
-      const m = matchers ?? new GuardMatchers(await this.patternEngine(index, action), () => stopPast(this.options.deadline));
+      const m = matchers ?? new GuardMatchers(await this.patternEngine(index, action, deadline), () => stopPast(deadline));
       const verdict = evaluateGuards(index, action, this.clock(), m);
       return verdict.decisive
         ? { verdict, reason: guardReason(verdict.decisive, index.plan, index.planProject, this.options.agents), plan: index.plan }
@@ -259,12 +266,16 @@ export class GuardService {
   }
 
   /**
-   * The regular-expression engine `action` needs, loaded only then: under the hook's deadline, one whose long runs are
-   * made in a thread the hook can leave at it (pattern-thread.ts); the GuardMatchers stops between runs at the deadline.
+   * The regular-expression engine `action` needs, loaded only then: under a deadline (the hook's, check_action's), one
+   * whose long runs are made in a thread the caller can leave at it (pattern-thread.ts); the GuardMatchers stops between
+   * runs at the deadline.
    */
-  private async patternEngine(index: GuardIndex, action: GuardAction): Promise<((pattern: string) => TextMatcher) | undefined> {
+  private async patternEngine(
+    index: GuardIndex,
+    action: GuardAction,
+    deadline: number | undefined,
+  ): Promise<((pattern: string) => TextMatcher) | undefined> {
     if (!patternsNeeded(index, action)) return undefined;
-    const { deadline } = this.options;
     if (deadline !== undefined) return (await import('./pattern-thread.ts')).boundedRegex(deadline, () => this.#threadRuns++);
     return (await import('../core/guard-patterns.ts')).compileRegex;
   }

@@ -5,7 +5,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { hookTimeout } from '../../src/cli/commands/guard-hook.ts';
+import { hookTimeout } from '../../src/core/guard-bound.ts';
 import { main } from '../../src/cli/main.ts';
 import { agentsAsync, BIN } from '../helpers/cli.ts';
 import { GIT_ENV } from '../helpers/git.ts';

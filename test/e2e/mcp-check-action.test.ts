@@ -126,4 +126,31 @@ describe('MCP check_action', () => {
     expect(allowed.content[0]!.text).toBe('{}');
     expect(allowed.structuredContent).toMatchObject({ decision: 'allow' });
   });
+
+  // The agent waits on check_action as a client on its hook, and the server's one thread answers nothing else while a
+  // pattern runs there: a heavy pattern over a long text is stopped at the hook's bound, by the same bounded matcher.
+  it("stops a pattern run past the bound: guard-timeout, or guard.on_error in a client's protocol; the server answers on", async () => {
+    const dir = await initializedRepo();
+    writeFileSync(
+      join(dir, '.agents/global', `${INV}.yaml`),
+      `id: ${INV}\ntext: No such text\nguard:\n  content: ['((\\w+\\s*){1,30}\\d*){1,30}[xq]{2}']\n`,
+    );
+    const s = await startMcp(join(dir, '.agents'), [], { AGENTS_GUARD_TIMEOUT_MS: '3000' });
+    const content = `${'lorem ipsum dolor sit amet consectetur adipiscing\n'.repeat(40_000)}done`;
+    const call = async (args: Record<string, unknown>) =>
+      (await s.client.callTool({ name: 'check_action', arguments: args })) as {
+        content: { text: string }[];
+        structuredContent?: Record<string, unknown>;
+        isError?: boolean;
+        _meta?: Record<string, { code?: string; exit_code?: number }>;
+      };
+    const plain = await call({ path: 'notes.txt', content });
+    expect(plain.isError).toBe(true);
+    expect(plain._meta?.['agents/error']).toMatchObject({ code: 'guard-timeout', exit_code: 2 });
+    const claude = await call({ path: 'notes.txt', content, client: 'claude' });
+    expect(claude.isError).toBeFalsy();
+    expect(JSON.parse(claude.content[0]!.text).hookSpecificOutput.permissionDecision).toBe('deny');
+    // A short text is judged in time, by the same server.
+    expect((await call({ path: 'notes.txt', content: 'ab xq' })).structuredContent).toMatchObject({ decision: 'deny' });
+  }, 60_000);
 });
