@@ -14,6 +14,7 @@ import { resolvePrefix } from '../core/id-prefix.ts';
 import { actionProjects, evaluateGuards, patternsNeeded, type GuardAction, type GuardIndex, type GuardVerdict } from '../core/guard.ts';
 import { GuardMatchers } from '../core/guard-matchers.ts';
 import type { TextMatcher } from '../core/guard-patterns.ts';
+import type { BoundedEngine } from './pattern-thread.ts';
 import { guardReason } from '../core/guard-reason.ts';
 import { reservedReason } from '../core/guard-reserved.ts';
 import { indexFits } from '../core/guard-index-shape.ts';
@@ -257,8 +258,14 @@ export class GuardService {
       return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved, this.options.agents), plan };
     }
     return this.judged(action, async (index) => {
-      const m = matchers ?? new GuardMatchers(await this.patternEngine(index, action, deadline), () => stopPast(deadline));
-      const verdict = evaluateGuards(index, action, this.clock(), m);
+      const engine = matchers ? undefined : await this.patternEngine(index, action, deadline);
+      let verdict: GuardVerdict;
+      try {
+        verdict = evaluateGuards(index, action, this.clock(), matchers ?? new GuardMatchers(engine, () => stopPast(deadline)));
+      } finally {
+        // Its pattern thread, if one was started, is ended with the judging: a long-lived server would keep one a call.
+        if (engine !== undefined && 'end' in engine) (engine as BoundedEngine).end();
+      }
       return verdict.decisive
         ? { verdict, reason: guardReason(verdict.decisive, index.plan, index.planProject, this.options.agents), plan: index.plan }
         : { verdict, plan: index.plan };
@@ -274,7 +281,7 @@ export class GuardService {
     index: GuardIndex,
     action: GuardAction,
     deadline: number | undefined,
-  ): Promise<((pattern: string) => TextMatcher) | undefined> {
+  ): Promise<((pattern: string) => TextMatcher) | BoundedEngine | undefined> {
     if (!patternsNeeded(index, action)) return undefined;
     if (deadline !== undefined) return (await import('./pattern-thread.ts')).boundedRegex(deadline, () => this.#threadRuns++);
     return (await import('../core/guard-patterns.ts')).compileRegex;

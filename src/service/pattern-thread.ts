@@ -27,7 +27,10 @@ export interface PatternRun {
  * (the sources run directly) every run stays in this thread. `sent` hears each run posted to the thread, which the
  * audit log counts: where a run was made shows in no answer.
  */
-export function boundedRegex(deadline: number, sent?: () => void): (pattern: string) => TextMatcher {
+/** The engine {@link boundedRegex} makes, with `end` to end its thread once the judging is done. */
+export type BoundedEngine = ((pattern: string) => TextMatcher) & { end(): void };
+
+export function boundedRegex(deadline: number, sent?: () => void): BoundedEngine {
   let worker: Worker | undefined;
   // Looked for on the first run that needs it: the common call never does.
   let file: URL | undefined | null = null;
@@ -52,7 +55,7 @@ export function boundedRegex(deadline: number, sent?: () => void): (pattern: str
     if (value === PENDING) throw new GuardTimeout('no decision in time');
     throw new Error(`the pattern ${JSON.stringify(pattern)} could not be run in its thread`);
   };
-  return (pattern) => {
+  const engine = (pattern: string): TextMatcher => {
     const here: CompiledPattern = compileRegex(pattern);
     return (text) => {
       // A text with CR line ends is searched twice (compileRegex).
@@ -62,4 +65,9 @@ export function boundedRegex(deadline: number, sent?: () => void): (pattern: str
       return file === undefined ? here(text) : inWorker(file, pattern, text);
     };
   };
+  const end = () => {
+    void worker?.terminate();
+    worker = undefined;
+  };
+  return Object.assign(engine, { end });
 }
