@@ -9,8 +9,9 @@ import { compileGlob } from './globs.ts';
 import type { TextMatcher } from './guard-patterns.ts';
 
 /**
- * Compiled matchers, made on first use and kept for the life of one process
- * (the MCP server's, a `guard check`'s). `compileRegex` (guard-patterns.ts)
+ * Compiled matchers, made on first use and kept for one judging (a `guard
+ * check`'s whole diff; one call of the hook, `guard try` or MCP
+ * `check_action`, each bounded by its own deadline). `compileRegex` (guard-patterns.ts)
  * is given by the caller, which loads it only when `patternsNeeded` (guard.ts).
  */
 export class GuardMatchers {
