@@ -152,6 +152,14 @@ export function ImportReview({ plan, prune = false, width = 80, rows = 24, resum
     selectedText,
     count,
   );
+  // A rule's text, or a removal's, under its row: the selected one as much as fits, the others their first row.
+  const ruleText = (text: string, here: boolean, dim: boolean) => (
+    <Box paddingLeft={INDENT}>
+      <Text dimColor={dim && theme.dim}>
+        {here ? clipToRows(plain(text), textColumns, textRows).join('\n') : fitColumns(plain(text), textColumns)}
+      </Text>
+    </Box>
+  );
   const first = Math.min(Math.max(0, at - Math.floor(shown / 2)), Math.max(0, count - shown));
   return (
     <Box flexDirection="column" width={width}>
@@ -197,11 +205,7 @@ export function ImportReview({ plan, prune = false, width = 80, rows = 24, resum
             ) : (
               // A rule comes from a file anyone could have written: shown escaped, as the store would refuse it. The
               // selected one shows as much as fits, the others their first row.
-              <Box paddingLeft={INDENT}>
-                <Text dimColor={!c.keep && theme.dim}>
-                  {here ? clipToRows(plain(c.text), textColumns, textRows).join('\n') : fitColumns(plain(c.text), textColumns)}
-                </Text>
-              </Box>
+              ruleText(c.text, here, !c.keep)
             )}
           </Box>
         );
@@ -216,11 +220,7 @@ export function ImportReview({ plan, prune = false, width = 80, rows = 24, resum
               <Text color={theme.hue(r.remove ? 'red' : 'green')}>{r.remove ? 'remove' : 'keep'}</Text>
               {fitColumns(plain(`  ${r.id}  was ${r.file}:${r.line}`), width - 6 - (r.remove ? 6 : 4))}
             </Text>
-            <Box paddingLeft={INDENT}>
-              <Text dimColor={!r.remove && theme.dim}>
-                {here ? clipToRows(plain(r.text), textColumns, textRows).join('\n') : fitColumns(plain(r.text), textColumns)}
-              </Text>
-            </Box>
+            {ruleText(r.text, here, !r.remove)}
           </Box>
         );
       })}
