@@ -15,7 +15,7 @@ import { RESERVED_PROJECT_NAMES } from './names.ts';
 import { looseKey, nearPairs } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
 import { shellPath } from './shell-word.ts';
-import { type StaleImport, staleImports } from './import-stale.ts';
+import { editedImports, importedTextHash, type StaleImport, staleImports } from './import-stale.ts';
 
 /** One instruction file, read and split (or skipped with the reason). */
 export interface ImportFile {
@@ -246,6 +246,7 @@ export function planImport(
   const order = [...files].sort((a, b) => rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const inStore = new Map<string, ScopedInvariant[]>();
   const byId = new Map(store.map((inv) => [inv.id, inv]));
+  const edited = editedImports(store);
   for (const inv of store) {
     const k = textKey(inv.text);
     const list = inStore.get(k);
@@ -264,9 +265,10 @@ export function planImport(
     const scope: PlannedScope = f.target.kind === 'global' ? { kind: 'global' } : { kind: 'project', project: f.target.name };
     for (const c of f.candidates) {
       const key = textKey(c.text);
-      // An active copy first: one kept inactive holds the text but applies nowhere.
+      // An active copy first: one kept inactive applies nowhere. A rule reworded in the store since holds its file's text.
+      const holding = [...(inStore.get(key) ?? []), ...(edited.size > 0 ? (edited.get(importedTextHash(c.text)) ?? []) : [])];
       let held: ScopedInvariant | undefined;
-      for (const inv of inStore.get(key) ?? []) if (applies(inv, scope) && (held === undefined || (!held.active && inv.active))) held = inv;
+      for (const inv of holding) if (applies(inv, scope) && (held === undefined || (!held.active && inv.active))) held = inv;
       // A line copied out of an exported block (or a block that lost its markers) ends with its invariant's id: that
       // invariant, not a new one whose text would carry the id.
       const copied = exportedEntryId(c.text);

@@ -4,6 +4,7 @@
  */
 
 import { exportedEntryId } from './export.ts';
+import { Hash53 } from './hash53.ts';
 import type { RuleCandidate } from './import-rules.ts';
 import type { ImportKind } from './import-sources.ts';
 import type { ScopedInvariant } from './model.ts';
@@ -28,6 +29,31 @@ interface ReadFile {
   blockIds?: readonly string[];
 }
 
+/** The `imported_from.text_hash` of a rule's text: of its textKey, so that a change of case or spacing is no edit. */
+export function importedTextHash(text: string): string {
+  return new Hash53().update(textKey(text)).digest();
+}
+
+/**
+ * Whether `inv` was imported and its text changed in the store since (`invariant edit`, or by hand): it is then the
+ * store's own rule, never gone from its file. One imported before the hash was recorded cannot tell, and is not.
+ */
+export function editedSinceImport(inv: ScopedInvariant): boolean {
+  const hash = inv.imported_from?.text_hash;
+  return hash !== undefined && hash !== importedTextHash(inv.text);
+}
+
+/** The invariants edited in the store since their import (editedSinceImport), by the hash of the text their file said. */
+export function editedImports(store: readonly ScopedInvariant[]): Map<string, ScopedInvariant[]> {
+  const out = new Map<string, ScopedInvariant[]>();
+  for (const inv of store) {
+    if (!editedSinceImport(inv)) continue;
+    const hash = inv.imported_from!.text_hash!;
+    (out.get(hash) ?? out.set(hash, []).get(hash)!).push(inv);
+  }
+  return out;
+}
+
 /** Whether `--replace` moves the rules of a file of `kind` into another file, the export's own (`agents-web.mdc`). */
 export function movesRulesOut(kind: ImportKind): boolean {
   // The kinds whose file `--replace` puts the managed block in, in place of the lines it takes out.
@@ -41,7 +67,7 @@ export function movesRulesOut(kind: ImportKind): boolean {
  * the store is their source then). A rule file of another kind, whose rules `--replace` moves into
  * the export's own file, is taken as the source of its rules only while it still says one of them whole, and an
  * invariant the managed block of any file read lists is not stale of it. A file skipped, or read only on request, is
- * not compared.
+ * not compared, and neither is an invariant edited in the store since its import (editedSinceImport).
  */
 export function staleImports(
   files: readonly ReadFile[],
@@ -54,6 +80,7 @@ export function staleImports(
   for (const inv of store) {
     const file = inv.imported_from?.file;
     if (file === undefined || (inv.scope.kind !== 'global' && inv.scope.kind !== 'project') || !read.has(file)) continue;
+    if (editedSinceImport(inv)) continue;
     (from.get(file) ?? from.set(file, []).get(file)!).push(inv);
   }
   const anyBlock = new Set([...[...read.values()].flatMap((f) => f.blockIds ?? []), ...elsewhere]);

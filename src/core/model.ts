@@ -51,6 +51,11 @@ export interface ImportedFrom {
   file: string;
   /** 1-based line the rule starts on. */
   line: number;
+  /**
+   * importedTextHash of the text the file said, written by imports since it was recorded: a text without it was
+   * edited in the store. Absent on an invariant imported before, whose text is taken to be the file's.
+   */
+  text_hash?: string;
 }
 
 /** An invariant's `guard:` (schemas/invariant.schema.json): each list is absent or holds at least one entry. */

@@ -191,7 +191,10 @@ export function parseInvariant(
     // Every value of `source` is a string (the schema).
     value.source = Object.fromEntries(Object.entries(raw.source).map(([k, v]) => [k, own(v as string)])) as unknown as InvariantSource;
   }
-  if (raw.imported_from !== undefined) value.imported_from = { file: own(raw.imported_from.file), line: raw.imported_from.line };
+  if (raw.imported_from !== undefined) {
+    value.imported_from = { file: own(raw.imported_from.file), line: raw.imported_from.line };
+    if (raw.imported_from.text_hash !== undefined) value.imported_from.text_hash = own(raw.imported_from.text_hash);
+  }
   return { value, diagnostics: [] };
 }
 

@@ -100,7 +100,8 @@ function isInvariantSource(v: unknown): boolean {
 
 function isImportedFrom(v: unknown): boolean {
   if (!isObject(v) || !isString(v.file) || !isCount(v.line)) return false;
-  for (const key in v) if (key !== 'file' && key !== 'line') return false;
+  if (v.text_hash !== undefined && !isString(v.text_hash)) return false;
+  for (const key in v) if (key !== 'file' && key !== 'line' && key !== 'text_hash') return false;
   return true;
 }
 

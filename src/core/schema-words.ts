@@ -20,6 +20,7 @@ const WORDS: Readonly<Record<string, string>> = {
   '^(?:[0-9a-f]{40}|[0-9a-f]{64})$': 'is not a full commit id (40 or 64 hexadecimal digits, lower case)',
   '^(?!-)[A-Za-z0-9._/+-]+$':
     'is not a ref (a tag, branch or commit id of A-Z, a-z, 0-9, ".", "_", "/", "+" and "-", not starting with "-")',
+  '^[0-9a-z]{1,16}$': 'is not a text hash as `agents import` writes it (1 to 16 digits and lower-case letters)',
   '^sha256:[0-9a-f]{64}$': 'is not a digest ("sha256:" and 64 hexadecimal digits, lower case)',
 };
 

@@ -258,7 +258,10 @@ export function invariantFields(inv: Invariant): Record<string, unknown> {
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };
-  if (inv.imported_from !== undefined) data.imported_from = { file: inv.imported_from.file, line: inv.imported_from.line };
+  if (inv.imported_from !== undefined) {
+    const { file, line, text_hash } = inv.imported_from;
+    data.imported_from = text_hash === undefined ? { file, line } : { file, line, text_hash };
+  }
   return data;
 }
 

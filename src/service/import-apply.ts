@@ -1,6 +1,7 @@
 // `agents import`'s write: the chosen candidates put in place as one change.
 import { AgentsError } from '../core/errors.ts';
 import type { ImportPlan, PlannedCandidate } from '../core/import-plan.ts';
+import { importedTextHash } from '../core/import-stale.ts';
 import { PROJECTS_LOCK } from '../core/layout.ts';
 import type { ScopedInvariant, Scope } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
@@ -98,6 +99,10 @@ export async function applyImport(
     .clock()
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z');
+  const fileText = (c: PlannedCandidate) => {
+    const planned = plan.candidates[c.n - 1];
+    return planned?.n === c.n ? planned.text : c.text;
+  };
   const groups = new Map<string, { scope: Scope; items: PlannedCandidate[] }>();
   for (const c of chosen) {
     const refusal = c.scope.kind === 'project' ? meanwhile.get(c.scope.project!) : undefined;
@@ -191,7 +196,8 @@ export async function applyImport(
               created_at: now,
               scope,
               path: `${folder}/${id}.yaml`,
-              imported_from: { file: c.file, line: c.line },
+              // Of the text the file says, not the review's edit of it: that edit is the store's, as a later one is.
+              imported_from: { file: c.file, line: c.line, text_hash: importedTextHash(fileText(c)) },
             };
             if (author !== undefined) inv.created_by = author;
             let content: string;

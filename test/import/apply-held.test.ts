@@ -1,7 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { ImportPlan, PlannedCandidate } from '../../src/core/import-plan.ts';
+import { importedTextHash } from '../../src/core/import-stale.ts';
 import { ImportService } from '../../src/service/import-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { ScopeService } from '../../src/service/scope-service.ts';
@@ -36,6 +37,16 @@ test('a kept rule whose text its scope holds, or another kept rule says (an edit
     { n: 3, why: 'global/ already holds this text' },
   ]);
   expect(readdirSync(join(root, 'global'))).toHaveLength(2);
+});
+
+test("a rule the review edited records the hash of the text its file said: the edit is the store's, not gone from the file", async () => {
+  const root = testStore();
+  const invariants = new InvariantService(root, { author: async () => undefined });
+  const service = new ImportService(invariants, new ScopeService(invariants));
+  const plan: ImportPlan = { files: [], projects: [], candidates: [candidate(1, 'Use tabs.'), candidate(2, 'Never push to main.')] };
+  const written = await service.apply(plan, [{ ...candidate(1, 'Indent with tabs.') }, candidate(2, 'Never push to main.')]);
+  const hashes = written.invariants.map((w) => /text_hash: (.*)\n/.exec(readFileSync(join(root, w.path), 'utf8'))?.[1]);
+  expect(hashes).toEqual([importedTextHash('Use tabs.'), importedTextHash('Never push to main.')]);
 });
 
 test('a project the plan would make, made meanwhile: with the same paths its rules go into it; with others they are reported not imported, the rest written', async () => {

@@ -101,3 +101,75 @@ describe('import again after a file was edited', () => {
     expect((await json(top, 'import', '--dry-run')).data.gone_from_files).toHaveLength(3);
   });
 });
+
+describe('import again after an invariant was edited in the store', () => {
+  /** The store's invariants by their text, each with its file's path. */
+  async function byText(top: string): Promise<Record<string, { id: string; path: string }>> {
+    const r = await json(top, 'invariant', 'list');
+    return Object.fromEntries((r.data as { id: string; path: string; text: string }[]).map((i) => [i.text, { id: i.id, path: i.path }]));
+  }
+
+  it('keeps a rule reworded with invariant edit or by hand, and writes no copy of its old text; the file edited is pruned', async () => {
+    const top = repo({ 'AGENTS.md': RULES });
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    const before = await byText(top);
+    const secrets = before['Never commit secrets.']!;
+    const tabs = before['Use tabs for indentation.']!;
+    expect((await run(top, 'invariant', 'edit', secrets.id, '--text', 'Never commit secrets or API keys.')).code).toBe(0);
+    // By hand, in the invariant's file.
+    const tabsFile = join(top, '.agents', tabs.path);
+    writeFileSync(tabsFile, readFileSync(tabsFile, 'utf8').replace('text: Use tabs for indentation.', 'text: Indent with tabs.'));
+    expect((await run(top, 'validate')).code).toBe(0);
+    const again = await json(top, 'import', '--dry-run', '--prune');
+    expect(again.code).toBe(0);
+    expect(again.data.gone_from_files).toEqual([]);
+    expect(again.data.candidates.map((c: { status: string; same_as: unknown }) => [c.status, c.same_as])).toEqual([
+      ['exists', { id: secrets.id, path: secrets.path }],
+      ['exists', { id: tabs.id, path: tabs.path }],
+      ['exists', { id: before['Run the tests before pushing.']!.id, path: before['Run the tests before pushing.']!.path }],
+    ]);
+    // The file edited too: the rule it took out is pruned, the store's edits are kept, and its old texts never come back.
+    writeFileSync(join(top, 'AGENTS.md'), '# Rules\n\n- Never commit secrets.\n- Use tabs for indentation.\n- Run the linter.\n');
+    const pruned = await json(top, 'import', '--yes', '--prune');
+    expect(pruned.code).toBe(0);
+    expect(pruned.data.pruned).toEqual([
+      { id: before['Run the tests before pushing.']!.id, path: before['Run the tests before pushing.']!.path },
+    ]);
+    expect(await texts(top)).toEqual(['Indent with tabs.', 'Never commit secrets or API keys.', 'Run the linter.']);
+    // The file's rule reworded there is its new rule; the store's edit of the old one stays, never pruned.
+    writeFileSync(join(top, 'AGENTS.md'), '# Rules\n\n- Never commit any secrets.\n- Use tabs for indentation.\n- Run the linter.\n');
+    const reworded = await json(top, 'import', '--yes', '--prune');
+    expect(reworded.data.gone_from_files).toEqual([]);
+    expect(await texts(top)).toEqual([
+      'Indent with tabs.',
+      'Never commit any secrets.',
+      'Never commit secrets or API keys.',
+      'Run the linter.',
+    ]);
+  });
+
+  it('an invariant imported before the hash was recorded: edited by hand it is gone from its file, and invariant edit records it', async () => {
+    const top = repo({ 'AGENTS.md': RULES });
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    const before = await byText(top);
+    // As an older version wrote them: no text_hash.
+    for (const { path } of Object.values(before)) {
+      const f = join(top, '.agents', path);
+      writeFileSync(f, readFileSync(f, 'utf8').replace(/\n {2}text_hash: .*\n/, '\n'));
+    }
+    expect(readFileSync(join(top, '.agents', before['Never commit secrets.']!.path), 'utf8')).not.toContain('text_hash');
+    expect((await run(top, 'validate')).code).toBe(0);
+    expect((await json(top, 'import', '--dry-run', '--prune')).data.gone_from_files).toEqual([]);
+    const tabs = before['Use tabs for indentation.']!;
+    const tabsFile = join(top, '.agents', tabs.path);
+    writeFileSync(tabsFile, readFileSync(tabsFile, 'utf8').replace('text: Use tabs for indentation.', 'text: Indent with tabs.'));
+    const secrets = before['Never commit secrets.']!;
+    expect((await run(top, 'invariant', 'edit', secrets.id, '--text', 'Never commit secrets or API keys.')).code).toBe(0);
+    expect(readFileSync(join(top, '.agents', secrets.path), 'utf8')).toMatch(
+      /imported_from:\n {2}file: AGENTS.md\n {2}line: 3\n {2}text_hash: /,
+    );
+    const again = await json(top, 'import', '--dry-run', '--prune');
+    expect(again.data.gone_from_files.map((g: { id: string }) => g.id)).toEqual([tabs.id]);
+    expect(again.data.candidates.map((c: { status: string }) => c.status)).toEqual(['exists', 'new', 'exists']);
+  });
+});

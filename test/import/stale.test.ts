@@ -1,6 +1,7 @@
 // staleImports (src/core/import-stale.ts): which invariants imported from a file the file no longer says.
 import { describe, expect, it } from 'vitest';
-import { staleImports } from '../../src/core/import-stale.ts';
+import { type ImportFile, planImport } from '../../src/core/import-plan.ts';
+import { editedSinceImport, importedTextHash, staleImports } from '../../src/core/import-stale.ts';
 import type { ImportKind } from '../../src/core/import-sources.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
 
@@ -51,5 +52,53 @@ describe('staleImports', () => {
     // A sentence of a longer paragraph (not whole) does not make the file their source.
     const part = { ...file('.cursor/rules/s.mdc', 'cursor', []), candidates: [rule('Use tabs.', false)] };
     expect(staleImports([part], cursor)).toEqual([]);
+  });
+});
+
+describe('an invariant edited in the store since its import', () => {
+  // Imported as "Use tabs." (its hash recorded), then reworded in the store.
+  const edited = scopedInvariant(A, G, 'Use tabs, never spaces.', {
+    imported_from: { file: 'AGENTS.md', line: 3, text_hash: importedTextHash('Use tabs.') },
+  });
+  const kept = scopedInvariant(B, G, 'Never push to main.', {
+    imported_from: { file: 'AGENTS.md', line: 4, text_hash: importedTextHash('never  PUSH to main.') },
+  });
+
+  it('is told by its hash (case and spaces are no edit); one imported before the hash was recorded is never edited', () => {
+    expect(editedSinceImport(edited)).toBe(true);
+    expect(editedSinceImport(kept)).toBe(false);
+    expect(editedSinceImport(from(A, 'Anything.', 'AGENTS.md', 3))).toBe(false);
+    expect(editedSinceImport(scopedInvariant(C, G, 'Own rule.'))).toBe(false);
+  });
+
+  it('is never gone from its file; one without the hash is compared by its text, as before', () => {
+    expect(staleImports([file('AGENTS.md', 'agents-md', [])], [edited, kept]).map((s) => s.id)).toEqual([B]);
+    expect(staleImports([file('AGENTS.md', 'agents-md', ['Use tabs.'])], [from(A, 'Use tabs, never spaces.', 'AGENTS.md', 3)])).toEqual([
+      { id: A, path: `global/${A}.yaml`, text: 'Use tabs, never spaces.', file: 'AGENTS.md', line: 3 },
+    ]);
+  });
+
+  it("holds the text its file said, which the import finds there and writes no copy of; the file's new wording is new", () => {
+    const plan = planImport(
+      [{ ...file('AGENTS.md', 'agents-md', ['use TABS.', 'Use two tabs.']), target: G, leftOut: [] }],
+      [edited],
+      new Map(),
+      [],
+    );
+    expect(plan.candidates.map((c) => [c.text, c.status, c.same_as])).toEqual([
+      ['use TABS.', 'exists', { id: A, path: `global/${A}.yaml` }],
+      ['Use two tabs.', 'new', undefined],
+    ]);
+    expect(plan.stale).toEqual([]);
+    // In a scope where it does not apply, the old text is new there.
+    const web: ImportFile = {
+      ...file('web/AGENTS.md', 'agents-md', ['Use tabs.']),
+      target: { kind: 'project', name: 'web', paths: ['web/**'] },
+      leftOut: [],
+    };
+    const elsewhere = scopedInvariant(A, { kind: 'project', project: 'api' }, 'Use tabs, never spaces.', {
+      imported_from: edited.imported_from!,
+    });
+    expect(planImport([web], [elsewhere], new Map(), []).candidates.map((c) => c.status)).toEqual(['new']);
   });
 });

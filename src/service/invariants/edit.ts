@@ -4,6 +4,7 @@ import { conflictingOptions, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalSignal, optionalStrings, requiredString } from '../../core/input-shape.ts';
 import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
+import { importedTextHash } from '../../core/import-stale.ts';
 import { cleanTag, textKey } from '../../core/normalise.ts';
 import { shadowInfo } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
@@ -91,6 +92,11 @@ export async function edit(svc: InvariantContext, given: EditInput, options: { s
       before = old;
       const next: ScopedInvariant = { ...old, tags: [...old.tags] };
       if (text !== undefined) next.text = text;
+      // One imported before the import recorded the hash of its file's text is given it now, of the text this edit
+      // replaces: else the reworded rule would read as gone from its file, and `import --prune` remove it.
+      const from = old.imported_from;
+      if (from !== undefined && from.text_hash === undefined && textKey(next.text) !== textKey(old.text))
+        next.imported_from = { ...from, text_hash: importedTextHash(old.text) };
       if (severity !== undefined) next.severity = severity;
       if (replaceTags !== undefined) next.tags = replaceTags;
       for (const t of removeTags) {
