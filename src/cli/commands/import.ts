@@ -61,7 +61,7 @@ export default defineCommand<ImportArgs>({
       .option('prune', {
         type: 'boolean',
         describe:
-          'remove the invariants imported from the files read whose text the files no longer say (the review shows each, to keep or remove)',
+          'remove the invariants imported from the files read whose text the files no longer say, never one edited in the store since (the review shows each, to keep or remove)',
       })
       .conflicts('dry-run', 'yes')
       .conflicts('global', 'project'),
