@@ -183,6 +183,13 @@ export const COMMANDS: readonly LazyCommand[] = [
   },
   {
     group: 'plan',
+    command: ['remove <id>', 'rm'],
+    completes: 'plan',
+    describe: 'Remove a finished plan with its invariants, records and waivers (asks first unless --yes)',
+    load: () => import('./commands/plan-remove.ts'),
+  },
+  {
+    group: 'plan',
     command: 'strategize <id>',
     completes: 'plan',
     describe: 'Run the Invariant Reconciliation Actor on a plan and record the run',

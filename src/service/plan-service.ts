@@ -18,8 +18,10 @@ const syncing = () => import('./plans/sync.ts');
 const using = () => import('./plans/use.ts');
 const violations = () => import('./plans/violations.ts');
 const waivers = () => import('./plans/waivers.ts');
+const removing = () => import('./plans/remove.ts');
 import type {
   ListedViolation,
+  PlanRemoved,
   PlanShow,
   PlanStatus,
   StrategizeResult,
@@ -100,6 +102,15 @@ export class PlanService implements PlanContext {
    */
   async sync(prefix: string, options: SyncOptions = {}): Promise<SyncResult> {
     return this.invariants.inRun(async () => (await syncing()).sync(this, prefix, options));
+  }
+
+  /**
+   * `plan remove`: the plan's folder (plan.yaml, its invariants, records and waivers) taken out of the store in one
+   * step under the plan's lock, committed when `commit` (else config.yaml) says so; the active plan is cleared when it
+   * names it. `signal` stops the wait for the lock (a CancelledError, nothing removed).
+   */
+  async remove(prefix: string, options: { commit?: boolean; signal?: AbortSignal } = {}): Promise<PlanRemoved> {
+    return this.invariants.inRun(async () => (await removing()).removePlan(this, prefix, options));
   }
 
   /** Metadata, the effective set with provenance, the latest run, open violations and drift. */

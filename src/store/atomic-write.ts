@@ -366,6 +366,27 @@ export function removeFile(root: string, rel: string): void {
 }
 
 /**
+ * Takes the folder `rel` out of the store in one step: renamed to a temporary's name beside it, which readers skip and
+ * `validate --fix` removes. Readers so see the folder whole or not at all, and a crash after the rename leaves only that
+ * temporary. The write generation moves on first, as for removeFile. Returns the temporary's store-relative path, for
+ * removeFolder; fails, changing nothing, when the folder cannot be renamed.
+ */
+export function takeFolderOut(root: string, rel: string): string {
+  assertMine(root);
+  const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+  assertNoLinkedFolder(root, parent, `remove ${rel}`);
+  advanceGeneration(root);
+  const away = tempName(rel);
+  try {
+    renameSync(join(root, rel), join(root, away));
+    fsyncDir(join(root, parent));
+  } catch (error) {
+    throw writeFailure(error, rel);
+  }
+  return away;
+}
+
+/**
  * Replaces the store's write generation (generation.ts) with a token no writer wrote before. A cache's write: a git
  * folder that cannot be written (outside git there is none) leaves readers as they were before generations.
  */

@@ -6,5 +6,6 @@ export { runAddForm, runEditForm } from './add.tsx';
 export { runBrowser } from './browse.tsx';
 export { runImportReview } from './import.tsx';
 export { askPerson } from './reconcile.tsx';
+export { runConfirmPlanRemove } from './plan-remove.tsx';
 export { runConfirmRemove } from './remove.tsx';
 export { runConfirmSync } from './sync.tsx';

@@ -35,14 +35,15 @@ export function runAndKill(args: string[], afterMs: number): Promise<KillOutcome
 
 /**
  * Spawns the real CLI, which sends itself `signal` as it is about to remove the file `path` (absolute), or to put a
- * file in place at `{ placed }` or directly in the folder `{ placedIn }` (a rename or link onto it), or, with `path` 'stdout', once its output waits for a
+ * file in place at `{ placed }` or directly in the folder `{ placedIn }` (a rename or link onto it), or to remove a folder
+ * directly in `{ rmdirIn }`, or, with `path` 'stdout', once its output waits for a
  * reader that does not read (this one reads it only once it has ended):
  * a crash (or a stop signal) at that point exactly, through a module loaded ahead of it (kill-at-unlink.cjs).
  * `killed`: it ended by that signal.
  */
 export function runKilledAtUnlink(
   args: string[],
-  path: string | { placed: string } | { placedIn: string },
+  path: string | { placed: string } | { placedIn: string } | { rmdirIn: string },
   signal: NodeJS.Signals = 'SIGKILL',
 ): Promise<KillOutcome & { stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -50,7 +51,9 @@ export function runKilledAtUnlink(
       typeof path === 'object'
         ? 'placed' in path
           ? { KILL_AT_PLACE: path.placed }
-          : { KILL_AT_PLACE_IN: path.placedIn }
+          : 'rmdirIn' in path
+            ? { KILL_AT_RMDIR_IN: path.rmdirIn }
+            : { KILL_AT_PLACE_IN: path.placedIn }
         : path === 'stdout'
           ? { KILL_AT_FULL_STDOUT: '1' }
           : { KILL_AT_UNLINK: path };
@@ -94,6 +97,11 @@ export function runStoppedAtRmdirIn(args: string[], dir: string): StoppedRun {
 /** As {@link runStoppedAtRmdirIn}, stopped as it is about to remove the file `path` (absolute). */
 export function runStoppedAtUnlink(args: string[], path: string): StoppedRun {
   return runStopped(args, { KILL_AT_UNLINK: path }, `removed ${path}`);
+}
+
+/** As runStoppedAtRmdirIn, stopped as it is about to put a file or folder directly in `dir` (a rename or link into it). */
+export function runStoppedAtPlaceIn(args: string[], dir: string): StoppedRun {
+  return runStopped(args, { KILL_AT_PLACE_IN: dir }, `put a file in ${dir}`);
 }
 
 function runStopped(args: string[], at: Record<string, string>, what: string): StoppedRun {

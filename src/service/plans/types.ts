@@ -149,3 +149,18 @@ export interface ListedViolation {
   /** From `listViolations`: open, and of an invariant a waiver covers now (it does not fail the plan). */
   waived?: boolean;
 }
+
+/** `plan remove`: the plan removed, its folder and the files removed with it, and what became of the active plan. */
+export interface PlanRemoved {
+  plan: Plan;
+  folder: string;
+  /** Every file of the plan's folder, removed with it (plan.yaml, its invariants, records and waivers). */
+  removed: string[];
+  /** The temporary the folder was renamed to, when it could not be deleted afterwards (`validate --fix` removes it). */
+  left?: string;
+  /** Whether the active plan (`plan activate`) named this plan and was cleared. */
+  activeCleared: boolean;
+  /** Why the active plan could not be read or cleared, when so. */
+  activeError?: string;
+  commit?: string;
+}

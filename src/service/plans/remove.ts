@@ -1,0 +1,78 @@
+// `agents plan remove ID` (docs/plans.md, "Closing a plan"): a finished plan's folder taken out of the store whole,
+// under the plan's lock, and the active plan cleared when it named it.
+import { throwIfCancelled } from '../../core/errors.ts';
+import { inputObject, optionalBoolean, optionalSignal } from '../../core/input-shape.ts';
+import { isLockAttempt, LOCK_NAME } from '../../core/layout.ts';
+import { lockedWrite } from '../commit.ts';
+import { requirePlanHeld } from '../invariants/rules.ts';
+import type { PlanContext } from './context.ts';
+import { planById } from './common.ts';
+import type { PlanRemoved } from './types.ts';
+
+export async function removePlan(
+  svc: PlanContext,
+  prefix: string,
+  options: { commit?: boolean; signal?: AbortSignal } = {},
+): Promise<PlanRemoved> {
+  const given = inputObject(options, 'remove', { commit: true, signal: true });
+  const signal = optionalSignal(given.signal, 'signal');
+  // Read whole first: an unknown id is exit 2 with the closest ids, an invalid plan.yaml exit 3 with its place.
+  const plan = await planById(svc, prefix);
+  const folder = `plans/${plan.id}`;
+  const { root, source } = svc.invariants;
+  const [{ removeFolder, takeFolderOut }, { guardDir, readActivePlan, writeActivePlan }] = await Promise.all([
+    import('../../store/atomic-write.ts'),
+    import('../../store/guard-files.ts'),
+  ]);
+  // Under the plan's lock, as every writer of the plan: a `strategize`, `sync` or `violation add` that waited for it
+  // finds no plan and answers store-changed, never writes a run into a plan that is going.
+  const done = await lockedWrite(
+    svc.invariants,
+    { folders: [folder], commit: optionalBoolean(given.commit, 'commit'), signal },
+    async () => {
+      await requirePlanHeld(source, plan.id, 'this command waited for its lock', svc.invariants.optionWords);
+      // The lock is this command's own, and a try at it is a waiting writer's: neither is a file of the plan.
+      const files = (await source.list(folder, { recursive: true }))
+        .filter((e) => e.type !== 'dir')
+        .map((e) => e.path)
+        .filter((p) => {
+          const base = p.slice(p.lastIndexOf('/') + 1);
+          return base !== LOCK_NAME && !isLockAttempt(base);
+        })
+        .sort();
+      throwIfCancelled(signal, 'nothing was removed.');
+      // One rename takes the whole folder out: a crash leaves the plan or nothing of it (a temporary `validate --fix`
+      // removes), never a plan missing some of its records.
+      return { files, away: takeFolderOut(root, folder) };
+    },
+    ({ files, away }) => {
+      let left: string | undefined;
+      try {
+        removeFolder(root, away);
+      } catch {
+        // The plan is gone for every reader already; its temporary is what `validate --fix` removes.
+        left = away;
+      }
+      return {
+        value: { plan, folder, removed: files, ...(left === undefined ? {} : { left }) },
+        paths: files,
+        message: `plan: remove ${plan.id}\n`,
+      };
+    },
+  );
+  // The active plan (kept outside the store) naming the removed plan would leave the guard hook checking a plan that
+  // is gone: cleared, as the plan's removal closes it. One that cannot be read or written is said, not fatal: the plan
+  // is gone already.
+  const dir = guardDir(root);
+  let activeCleared = false;
+  let activeError: string | undefined;
+  try {
+    if (readActivePlan(dir) === plan.id) {
+      writeActivePlan(dir!, null);
+      activeCleared = true;
+    }
+  } catch (error) {
+    activeError = error instanceof Error ? error.message : String(error);
+  }
+  return { ...done, activeCleared, ...(activeError === undefined ? {} : { activeError }) };
+}

@@ -1,0 +1,150 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AgentsError } from '../../src/core/errors.ts';
+import { type Actor, InvariantService, PlanService } from '../../src/index.ts';
+import { takeFolderOut } from '../../src/store/atomic-write.ts';
+import { withFolderLock } from '../../src/store/lock.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
+import { PtySession } from '../helpers/pty.ts';
+
+/** The example store in a git repository of its own, committed: the repository's folder and the store's. */
+function repoStore(): { repo: string; root: string } {
+  const root = exampleStore();
+  const repo = dirname(root);
+  gitInit(repo);
+  commitAll(repo, 'store');
+  return { repo, root };
+}
+
+const yesActor: Actor = {
+  kind: 'command',
+  description: 'test',
+  evaluate: async (r) => ({
+    ok: true,
+    response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) },
+  }),
+};
+
+describe('plan remove', () => {
+  it('removes the plan folder whole, commits the removal, and clears the active plan that named it', async () => {
+    const { repo, root } = repoStore();
+    const files = fileList(join(root, 'plans', EXAMPLE_PLAN)).map((f) => `plans/${EXAMPLE_PLAN}/${f}`);
+    expect((await runAgents(['plan', 'activate', EXAMPLE_PLAN], { cwd: repo })).code).toBe(0);
+    const r = await runAgents(['plan', 'rm', EXAMPLE_PLAN.slice(0, 8), '--yes', '--commit', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({
+      plan: { id: EXAMPLE_PLAN, project: 'myapp' },
+      folder: `plans/${EXAMPLE_PLAN}`,
+      left: null,
+      active_cleared: true,
+    });
+    expect(out.removed).toEqual(files);
+    expect(out.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(readdirSync(join(root, 'plans'))).toEqual([]);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    expect(git(repo, 'show', '--name-status', '--format=%s', 'HEAD').trim().split('\n')).toEqual([
+      `plan: remove ${EXAMPLE_PLAN}`,
+      '',
+      ...files.map((f) => `D\t.agents/${f}`),
+    ]);
+    expect(readFileSync(join(repo, '.git/agents/active-plan'), 'utf8')).toBe('');
+    expect((await runAgents(['validate', '--format', 'json'], { cwd: repo })).code).toBe(0);
+  });
+
+  it('leaves an active plan that names another plan as it is', async () => {
+    const { repo, root } = repoStore();
+    const other = `${EXAMPLE_PLAN.slice(0, 25)}Z`;
+    expect((await runAgents(['plan', 'activate', EXAMPLE_PLAN], { cwd: repo })).code).toBe(0);
+    writeFileSync(join(repo, '.git/agents/active-plan'), `${other}\n`);
+    const r = await runAgents(['plan', 'remove', EXAMPLE_PLAN, '--yes', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ active_cleared: false, commit: null });
+    expect(readFileSync(join(repo, '.git/agents/active-plan'), 'utf8')).toBe(`${other}\n`);
+    expect(existsSync(join(root, 'plans', EXAMPLE_PLAN))).toBe(false);
+  });
+
+  it('refuses an unknown id (exit 2, the closest ids) and, with no terminal, a removal not confirmed: nothing changed', async () => {
+    const { repo, root } = repoStore();
+    const before = fileList(root);
+    const unknown = await runAgents(['plan', 'remove', `${EXAMPLE_PLAN.slice(0, 10)}ZZ`, '--yes', '--format', 'json'], { cwd: repo });
+    expect(errorOf(unknown)).toMatchObject({ code: 'unknown-id', exit_code: 2, detail: { suggestions: [EXAMPLE_PLAN] } });
+    const unasked = await runAgents(['plan', 'remove', EXAMPLE_PLAN, '--format', 'json'], { cwd: repo });
+    expect(errorOf(unasked)).toMatchObject({ code: 'confirmation-needed', exit_code: 2, detail: { flag: '--yes', plan: EXAMPLE_PLAN } });
+    expect(fileList(root)).toEqual(before);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  });
+});
+
+describe('plan remove racing the plan’s other writers', () => {
+  it('a strategize whose plan is removed while its actor runs waits for the plan’s lock, then writes nothing (store-changed)', async () => {
+    const { root } = repoStore();
+    const s = new PlanService(new InvariantService(root, { author: async () => undefined }));
+    let removed: string[] = [];
+    const removing: Actor = {
+      ...yesActor,
+      evaluate: async (r) => {
+        removed = (await s.remove(EXAMPLE_PLAN, { commit: false })).removed;
+        return yesActor.evaluate(r);
+      },
+    };
+    const refused = await s.strategize(EXAMPLE_PLAN, { actor: removing }).then(
+      () => undefined,
+      (error: unknown) => error as AgentsError,
+    );
+    expect(refused).toMatchObject({ exitCode: 2, code: 'store-changed', detail: { changed: [`plans/${EXAMPLE_PLAN}/`] } });
+    expect(removed).toContain(`plans/${EXAMPLE_PLAN}/plan.yaml`);
+    expect(readdirSync(join(root, 'plans'))).toEqual([]);
+  });
+
+  it('waits for a writer that holds the plan’s lock, then removes what it wrote too', async () => {
+    const { root } = repoStore();
+    const s = new PlanService(new InvariantService(root, { author: async () => undefined }));
+    let removal: Promise<{ removed: string[] }> | undefined;
+    const late = `plans/${EXAMPLE_PLAN}/violations/01M9AAAAAAAAAAAAAAAAAAAAAA.yaml`;
+    await withFolderLock(root, `plans/${EXAMPLE_PLAN}`, async () => {
+      removal = s.remove(EXAMPLE_PLAN, { commit: false });
+      // Written under the lock, as a writer holding it does: the removal, waiting, lists the folder after it.
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(join(root, dirname(late)), { recursive: true });
+      writeFileSync(join(root, late), 'id: x\n');
+    });
+    expect((await removal!).removed).toContain(late);
+    expect(readdirSync(join(root, 'plans'))).toEqual([]);
+  });
+});
+
+describe('plan remove cut short after its one rename', () => {
+  it('leaves no plan for a reader, only a temporary it skips', async () => {
+    const { repo, root } = repoStore();
+    const away = takeFolderOut(root, `plans/${EXAMPLE_PLAN}`);
+    expect(existsSync(join(root, away))).toBe(true);
+    const listed = await runAgents(['plan', 'list', '--format', 'json'], { cwd: repo });
+    expect([listed.code, JSON.parse(listed.stdout)]).toEqual([0, []]);
+    const shown = await runAgents(['plan', 'show', EXAMPLE_PLAN, '--format', 'json'], { cwd: repo });
+    expect(errorOf(shown)).toMatchObject({ code: 'unknown-id', exit_code: 2 });
+  });
+});
+
+describe('plan remove in a real terminal', () => {
+  it('names the plan and asks: n keeps it (exit 1), y removes it', async () => {
+    const root = exampleStore();
+    const ask = () =>
+      PtySession.start(['--store', root, 'plan', 'remove', EXAMPLE_PLAN.slice(0, 8)], { cwd: root, columns: 100, rows: 20 });
+    const no = ask();
+    await no.waitFor(
+      /Plan 01M8KK5920RS6CGAVDFVYYJ0B4 \(project myapp\)[\s\S]*Remove this plan with its invariants, records and waivers\? \[y\/N\]/,
+    );
+    no.type('n');
+    expect((await no.exit()).code).toBe(1);
+    expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
+    const yes = ask();
+    await yes.waitFor(/\[y\/N\]/);
+    yes.type('y');
+    expect((await yes.exit()).code).toBe(0);
+    expect(readdirSync(join(root, 'plans'))).toEqual([]);
+  });
+});
