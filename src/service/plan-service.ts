@@ -107,9 +107,13 @@ export class PlanService implements PlanContext {
   /**
    * `plan remove`: the plan's folder (plan.yaml, its invariants, records and waivers) taken out of the store in one
    * step under the plan's lock, committed when `commit` (else config.yaml) says so; the active plan is cleared when it
-   * names it. `signal` stops the wait for the lock (a CancelledError, nothing removed).
+   * names it. A plan whose plan.yaml is invalid is removed by its id alone. `confirm`, when given, is asked first
+   * (false: nothing removed, null returned). `signal` stops the wait for the lock (a CancelledError, nothing removed).
    */
-  async remove(prefix: string, options: { commit?: boolean; signal?: AbortSignal } = {}): Promise<PlanRemoved> {
+  async remove(
+    prefix: string,
+    options: { commit?: boolean; signal?: AbortSignal; confirm?: (plan: Plan) => boolean | Promise<boolean> } = {},
+  ): Promise<PlanRemoved | null> {
     return this.invariants.inRun(async () => (await removing()).removePlan(this, prefix, options));
   }
 

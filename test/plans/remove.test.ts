@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
@@ -79,6 +79,33 @@ describe('plan remove', () => {
   });
 });
 
+describe('plan remove of a plan that cannot be read', () => {
+  it('removes a plan whose plan.yaml is invalid by its id, and says AGENTS_PLAN still names it', async () => {
+    const { repo, root } = repoStore();
+    writeFileSync(join(root, 'plans', EXAMPLE_PLAN, 'plan.yaml'), 'id: [\n');
+    const shown = await runAgents(['plan', 'show', EXAMPLE_PLAN, '--format', 'json'], { cwd: repo });
+    expect(shown.code).toBe(3);
+    const r = await runAgents(['plan', 'remove', EXAMPLE_PLAN.slice(0, 6), '--yes', '--format', 'json'], {
+      cwd: repo,
+      env: { AGENTS_PLAN: EXAMPLE_PLAN.slice(0, 8).toLowerCase() },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ plan: { id: EXAMPLE_PLAN, project: null, goal: null } });
+    expect(r.stderr).toContain('AGENTS_PLAN');
+    expect(readdirSync(join(root, 'plans'))).toEqual([]);
+    expect((await runAgents(['validate'], { cwd: repo })).code).toBe(0);
+  });
+
+  it('a library confirm that says no removes nothing (null)', async () => {
+    const { root } = repoStore();
+    const s = new PlanService(new InvariantService(root, { author: async () => undefined }));
+    const asked: string[] = [];
+    expect(await s.remove(EXAMPLE_PLAN.slice(0, 8), { confirm: (p) => (asked.push(p.id), false) })).toBeNull();
+    expect(asked).toEqual([EXAMPLE_PLAN]);
+    expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
+  });
+});
+
 describe('plan remove racing the plan’s other writers', () => {
   it('a strategize whose plan is removed while its actor runs waits for the plan’s lock, then writes nothing (store-changed)', async () => {
     const { root } = repoStore();
@@ -87,7 +114,7 @@ describe('plan remove racing the plan’s other writers', () => {
     const removing: Actor = {
       ...yesActor,
       evaluate: async (r) => {
-        removed = (await s.remove(EXAMPLE_PLAN, { commit: false })).removed;
+        removed = (await s.remove(EXAMPLE_PLAN, { commit: false }))!.removed;
         return yesActor.evaluate(r);
       },
     };
@@ -103,16 +130,15 @@ describe('plan remove racing the plan’s other writers', () => {
   it('waits for a writer that holds the plan’s lock, then removes what it wrote too', async () => {
     const { root } = repoStore();
     const s = new PlanService(new InvariantService(root, { author: async () => undefined }));
-    let removal: Promise<{ removed: string[] }> | undefined;
+    let removal: Promise<{ removed: string[] } | null> | undefined;
     const late = `plans/${EXAMPLE_PLAN}/violations/01M9AAAAAAAAAAAAAAAAAAAAAA.yaml`;
     await withFolderLock(root, `plans/${EXAMPLE_PLAN}`, async () => {
       removal = s.remove(EXAMPLE_PLAN, { commit: false });
       // Written under the lock, as a writer holding it does: the removal, waiting, lists the folder after it.
-      const { mkdirSync } = await import('node:fs');
       mkdirSync(join(root, dirname(late)), { recursive: true });
       writeFileSync(join(root, late), 'id: x\n');
     });
-    expect((await removal!).removed).toContain(late);
+    expect((await removal!)?.removed).toContain(late);
     expect(readdirSync(join(root, 'plans'))).toEqual([]);
   });
 });

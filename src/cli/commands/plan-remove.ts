@@ -1,6 +1,7 @@
 import { loadTui } from '../tui-loader.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
+import type { Plan } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
 import { planRemovedJson, planRemovedNotes, planRemovedText } from '../../present/plan-remove.ts';
@@ -20,31 +21,39 @@ export default defineCommand<RemoveArgs>({
       .option('commit', { type: 'boolean', describe: 'commit the removal with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
     const service = await ctx.plans();
-    // Read first, so that the question names the plan, and an unknown id is refused before anything is asked.
-    const plan = await service.invariants.readPlan(await service.resolvePlanId(String(argv.id)));
-    if (!argv.yes) {
+    const confirm = async (plan: Plan): Promise<boolean> => {
       requireInteractive(ctx, '--yes', {
         hint: `Nothing was removed. Run again with --yes to remove plan ${plan.id}.`,
         detail: { plan: plan.id },
       });
       const { runConfirmPlanRemove } = await loadTui();
-      if (!(await ctx.onScreen(() => runConfirmPlanRemove(tuiIo(ctx), plan)))) {
-        // As every form answered no (n, Enter or Esc): nothing changed, exit 1 (docs/tui.md).
-        ctx.io.stderr.write('Nothing removed.\n');
-        return EXIT_CODES.checkFailed;
-      }
-    }
-    // A stop while it waits for the plan's lock removes nothing; once the folder is renamed away, the plan is gone whole.
+      return ctx.onScreen(() => runConfirmPlanRemove(tuiIo(ctx), plan));
+    };
+    // A stop while it asks or waits for the plan's lock removes nothing; once the folder is renamed away, the plan is gone whole.
     const r = await abortOnStopSignals(
       'the plan was left as it was; nothing was removed.',
-      (signal) => service.remove(plan.id, { ...(argv.commit !== undefined ? { commit: argv.commit } : {}), signal }),
-      (done) => `plan ${done.plan.id} was removed whole${done.commit === undefined ? '' : ` (commit ${done.commit.slice(0, 12)})`}.`,
+      (signal) =>
+        service.remove(String(argv.id), {
+          ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+          signal,
+          ...(argv.yes ? {} : { confirm }),
+        }),
+      (done) =>
+        done === null
+          ? 'nothing was removed.'
+          : `plan ${done.plan.id} was removed whole${done.commit === undefined ? '' : ` (commit ${done.commit.slice(0, 12)})`}.`,
     );
+    if (r === null) {
+      // As every form answered no (n, Enter or Esc): nothing changed, exit 1 (docs/tui.md).
+      ctx.io.stderr.write('Nothing removed.\n');
+      return EXIT_CODES.checkFailed;
+    }
     const agents = ctx.agentsCommand();
     emit(ctx, planRemovedJson(r), () => planRemovedText(ctx.style, r));
     for (const note of planRemovedNotes(r, agents)) ctx.notice(note);
     // AGENTS_PLAN is the agent's environment, which this command cannot change: said when it names the plan removed.
-    if (ctx.io.env.AGENTS_PLAN?.trim().toUpperCase() === r.plan.id)
+    const env = ctx.io.env.AGENTS_PLAN?.trim().toUpperCase() ?? '';
+    if (env.length >= 4 && r.plan.id.startsWith(env))
       ctx.notice(`AGENTS_PLAN still names ${r.plan.id}, which is gone: unset it in the agent's environment.`);
     return EXIT_CODES.ok;
   },

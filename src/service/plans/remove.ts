@@ -1,23 +1,28 @@
 // `agents plan remove ID` (docs/plans.md, "Closing a plan"): a finished plan's folder taken out of the store whole,
 // under the plan's lock, and the active plan cleared when it named it.
-import { throwIfCancelled } from '../../core/errors.ts';
-import { inputObject, optionalBoolean, optionalSignal } from '../../core/input-shape.ts';
+import { AgentsError, EXIT_CODES, throwIfCancelled } from '../../core/errors.ts';
+import { inputObject, optionalBoolean, optionalFunction, optionalSignal, refuseArgs } from '../../core/input-shape.ts';
 import { isLockAttempt, LOCK_NAME } from '../../core/layout.ts';
+import type { Plan } from '../../core/model.ts';
 import { lockedWrite } from '../commit.ts';
 import { requirePlanHeld } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
-import { planById } from './common.ts';
 import type { PlanRemoved } from './types.ts';
 
 export async function removePlan(
   svc: PlanContext,
   prefix: string,
-  options: { commit?: boolean; signal?: AbortSignal } = {},
-): Promise<PlanRemoved> {
-  const given = inputObject(options, 'remove', { commit: true, signal: true });
+  options: { commit?: boolean; signal?: AbortSignal; confirm?: (plan: Plan) => boolean | Promise<boolean> } = {},
+): Promise<PlanRemoved | null> {
+  const given = inputObject(options, 'remove', { commit: true, signal: true, confirm: true });
   const signal = optionalSignal(given.signal, 'signal');
-  // Read whole first: an unknown id is exit 2 with the closest ids, an invalid plan.yaml exit 3 with its place.
-  const plan = await planById(svc, prefix);
+  const confirm = optionalFunction(given.confirm, 'confirm');
+  const plan = await planToRemove(svc, prefix);
+  if (confirm) {
+    const yes: unknown = await confirm(plan);
+    refuseArgs('remove', ['confirm(): boolean'], [yes]);
+    if (!yes) return null;
+  }
   const folder = `plans/${plan.id}`;
   const { root, source } = svc.invariants;
   const [{ removeFolder, takeFolderOut }, { guardDir, readActivePlan, writeActivePlan }] = await Promise.all([
@@ -75,4 +80,20 @@ export async function removePlan(
     activeError = error instanceof Error ? error.message : String(error);
   }
   return { ...done, activeCleared, ...(activeError === undefined ? {} : { activeError }) };
+}
+
+/**
+ * The plan an id or prefix names (exit 2 with the closest ids when none). A plan whose own plan.yaml is invalid or
+ * missing is still removed, by its id alone: removing it is one way to be rid of it, as `invariant remove` removes an
+ * invalid invariant file.
+ */
+async function planToRemove(svc: PlanContext, prefix: string): Promise<Plan> {
+  const id = await svc.resolvePlanId(prefix);
+  try {
+    return await svc.invariants.readPlan(id);
+  } catch (error) {
+    const own = error instanceof AgentsError && error.diagnostics.some((d) => d.file === `plans/${id}/plan.yaml`);
+    if (!own || error.exitCode !== EXIT_CODES.invalidStore) throw error;
+    return { id };
+  }
 }
