@@ -22,6 +22,8 @@ describe('shell completion of the store names', () => {
     expect(wordKind(['--store', 'x', 'plan', 'show', ''])).toBe('plan');
     expect(wordKind(['plan', 'use', 'lo'])).toBe('action');
     expect(wordKind(['invariant', 'rm', '01'])).toBe('invariant');
+    expect(wordKind(['plan', 'remove', ''])).toBe('plan');
+    expect(wordKind(['plan', 'rm', '01M8'])).toBe('plan');
     expect(wordKind(['project', 'remove', ''])).toBe('project');
     expect(wordKind(['invariant', 'add', '--plan', ''])).toBe('plan');
     // Commands, options, and arguments past the first are yargs' to complete.
