@@ -35,6 +35,7 @@ export const PROCESS_TESTS = [
   'test/e2e/invariant-cli.test.ts',
   'test/e2e/mcp-agents.test.ts',
   'test/e2e/mcp-check-action.test.ts',
+  'test/e2e/mcp-pages.test.ts',
   'test/e2e/mcp.test.ts',
   'test/e2e/yaml-tools.test.ts',
   'test/export/dry-run-apply.test.ts',

@@ -36,8 +36,8 @@ export function oversizeAnswer(answer: unknown, hint: string | CommandHint, limi
  * `agents`, with its --store (CommandHint), so that, run, it judges the plan of the same store.
  */
 export const ASK_LESS: Readonly<Record<'tool' | 'resource', string> & { prompt: CommandHint }> = {
-  tool: 'Ask for less: give list_invariants a scope (global, project, plan or action), or list_invariants or effective_invariants a pattern.',
-  resource: 'Ask for less: call effective_invariants for the same target with a pattern.',
+  tool: 'Ask for less: a narrower target, or a pattern where the tool takes one.',
+  resource: 'Call effective_invariants for the same target instead: it answers a set this long in pages (next_cursor).',
   prompt: (agents) =>
     `Judge the plan with \`${agents} plan strategize\`, whose agent and llm actors send its set in batches (${docsRef('actors.md')}).`,
 };

@@ -32,6 +32,7 @@ import { PromptedSets } from './prompted-sets.ts';
 import { reconcileTools } from './reconcile.ts';
 import { CHECK_ACTION } from './check-action.ts';
 import type { ToolAnswer, ToolContext, ToolDef } from './tool.ts';
+import { pageOf, pagedText, withNextCursor } from './pages.ts';
 
 const str = (description: string, extra: Record<string, unknown> = {}) => ({
   type: 'string' as const,
@@ -39,6 +40,11 @@ const str = (description: string, extra: Record<string, unknown> = {}) => ({
   minLength: 1,
   maxLength: 1000,
   ...extra,
+});
+
+/** The argument of a paged tool (pages.ts) that asks for the page after the one an answer gave. */
+const CURSOR_ARG = str('Optional: the `next_cursor` of the answer before, for the next page of a set too long for one message.', {
+  maxLength: 300,
 });
 
 /**
@@ -146,17 +152,23 @@ export const TOOLS: readonly ToolDef[] = [
           'A file (or, ending in "/", a folder) of the repository, relative to its top: the set of the project whose paths hold it.',
         ),
         pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),
+        cursor: CURSOR_ARG,
       },
       additionalProperties: false,
     },
-    outputSchema: EFFECTIVE_DATA_SCHEMA,
+    outputSchema: withNextCursor(EFFECTIVE_DATA_SCHEMA),
     async run(args, ctx) {
       const which = one(args, ['project', 'plan', 'path'] as const, 'effective_invariants', true)!;
       const pattern = args.pattern as string | undefined;
       const project = which === 'path' ? await projectOfPath(ctx, args.path as string) : (args.project as string);
       const data = await effectiveFor(ctx, which === 'plan' ? { plan: args.plan as string } : { project }, pattern);
       if (which === 'path') data.target.path = args.path as string;
-      return { data: data as unknown as Record<string, unknown>, text: effectiveMarkdown(data, pattern) };
+      const ids = data.invariants.map((i) => i.id);
+      return pageOf(ids, args.cursor as string | undefined, 'effective_invariants', (page) => {
+        const shown = { ...data, invariants: data.invariants.slice(page.from, page.to) };
+        const text = effectiveMarkdown(shown, pattern, page.from);
+        return { data: { ...shown, next_cursor: page.next }, text: pagedText(text, page, data.count, 'effective_invariants') };
+      });
     },
   },
   {
@@ -181,10 +193,11 @@ export const TOOLS: readonly ToolDef[] = [
         ),
         pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),
         include_inactive: { type: 'boolean', description: 'true: also list invariants marked inactive (they never apply).' },
+        cursor: CURSOR_ARG,
       },
       additionalProperties: false,
     },
-    outputSchema: objectOf({ count: INTEGER, invariants: arrayOf(LISTED_SCHEMA) }, ['count', 'invariants']),
+    outputSchema: withNextCursor(objectOf({ count: INTEGER, invariants: arrayOf(LISTED_SCHEMA) }, ['count', 'invariants'])),
     async run(args, ctx) {
       const which = one(args, ['global', 'project', 'plan', 'action'] as const, 'list_invariants', false);
       let scope: ScopeInput | undefined;
@@ -200,11 +213,18 @@ export const TOOLS: readonly ToolDef[] = [
       });
       const invariants = items.map(listedJson);
       const filtered = scope !== undefined || args.pattern !== undefined;
-      // The text `invariant list` prints: each invariant's tags and, listing the whole store, the copies it hides or is hidden by.
-      const text = [...listLines(makeStyle(false), items, emptyListText(filtered, inactive, '`include_inactive: true`', ctx.agents))].join(
-        '\n',
+      const empty = emptyListText(filtered, inactive, '`include_inactive: true`', ctx.agents);
+      return pageOf(
+        invariants.map((i) => i.id),
+        args.cursor as string | undefined,
+        'list_invariants',
+        (page) => {
+          // The text `invariant list` prints: each invariant's tags and, listing the whole store, the copies it hides or is hidden by.
+          const text = [...listLines(makeStyle(false), items.slice(page.from, page.to), empty)].join('\n');
+          const data = { count: invariants.length, invariants: invariants.slice(page.from, page.to), next_cursor: page.next };
+          return { data, text: pagedText(text, page, invariants.length, 'list_invariants') };
+        },
       );
-      return { data: { count: invariants.length, invariants }, text };
     },
   },
   {

@@ -225,8 +225,11 @@ export const EFFECTIVE_DATA_SCHEMA: JsonSchema = objectOf(
   ['target', 'count', 'invariants', 'warnings'],
 );
 
-/** The effective set as Markdown, grouped by scope, for a model's context or a person. */
-export function effectiveMarkdown(data: EffectiveData, pattern?: string): string {
+/**
+ * The effective set as Markdown, grouped by scope, for a model's context or a person. `from`: how many entries of the
+ * set come before `data.invariants` (a page of it), so that entries keep their numbers.
+ */
+export function effectiveMarkdown(data: EffectiveData, pattern?: string, from = 0): string {
   const n = data.count;
   // Filtered, the entries are those the pattern matched: an agent must not read them as all that applies.
   const counted =
@@ -256,7 +259,7 @@ export function effectiveMarkdown(data: EffectiveData, pattern?: string): string
       lines.push('', `## ${label}`, '');
     }
     const meta = [`\`${inv.id}\``, inv.severity, ...(inv.tags.length ? [inv.tags.map((t) => `#${t}`).join(' ')] : [])].join(' · ');
-    lines.push(`${i + 1}. ${inv.text.replace(/\n/g, ' ')} (${meta})`);
+    lines.push(`${from + i + 1}. ${inv.text.replace(/\n/g, ' ')} (${meta})`);
     if (inv.rationale) lines.push(`   Why: ${inv.rationale.replace(/\n/g, ' ')}`);
     const named = (s: ShadowJson) => `${shadowScope({ scope: s.scope, inheritedFrom: s.inherited_from })} ${s.id}`;
     for (const s of inv.shadows) lines.push(`   Shadows ${named(s)}.`);

@@ -1,0 +1,83 @@
+// The pages of a tool's answer too long for one message (docs/mcp.md, "Limits"): a set of 10,000 invariants is 6 MB,
+// over the 4 MiB a message may hold, and a pattern alone could not get an agent the whole of it.
+import { storeChanged, UsageError } from '../core/errors.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
+import { MAX_MESSAGE_BYTES, oversizeAnswer } from './line-limit.ts';
+import { type JsonSchema, nullable } from '../present/schema.ts';
+import type { ToolAnswer } from './tool.ts';
+
+/** Room kept in a page's message for what the server adds to the answer (the notes of the read, `_meta`). */
+const NOTES_BYTES = 64 * 1024;
+
+/** The entries `from` (0-based) to `to` (excluded) of a set, and the cursor of the page after them, or null. */
+export interface Page {
+  from: number;
+  to: number;
+  next: string | null;
+}
+
+/** A cursor as pageOf gives it: the number of entries before the next page, and the id of the last of them. */
+const CURSOR = /^(\d{1,9}):(.+)$/s;
+
+/** Where the page a cursor names starts; a cursor whose entry is not where it was is a set changed between pages. */
+function startOf(ids: readonly string[], cursor: string | undefined, tool: string): number {
+  if (cursor === undefined) return 0;
+  const m = CURSOR.exec(cursor);
+  if (!m)
+    throw new UsageError(
+      `${tool}: cursor ${escapeUnsafe(JSON.stringify(cursor))} is not one this server gave`,
+      "Give the `next_cursor` of the tool's last answer, or no cursor for the first page.",
+      { option: 'cursor', value: cursor, suggestions: [] },
+      'invalid-value',
+    );
+  const from = Number(m[1]);
+  if (from < 1 || from > ids.length || ids[from - 1] !== m[2])
+    throw storeChanged(
+      `${tool}: the set changed since the page before this cursor (its entry ${from} is another invariant now, or none)`,
+      'Ask again without a cursor, from the first page.',
+      { cursor },
+    );
+  return from;
+}
+
+/**
+ * The page of `ids` (the entries of an answer, in order) that starts at `cursor` (none: the first) and holds as many
+ * entries as fit in one message with room for notes, as `render` makes it: the whole rest when it fits (the common
+ * case, rendered once), else the most that fit (found by halving), at least one. Answers that must be read whole have
+ * no pages; these are lists an agent may read a page at a time.
+ */
+export function pageOf(ids: readonly string[], cursor: string | undefined, tool: string, render: (page: Page) => ToolAnswer): ToolAnswer {
+  const from = startOf(ids, cursor, tool);
+  const limit = MAX_MESSAGE_BYTES - NOTES_BYTES;
+  const answer = (to: number) => render({ from, to, next: to < ids.length ? `${to}:${ids[to - 1]}` : null });
+  const fits = (a: ToolAnswer) =>
+    oversizeAnswer({ content: [{ type: 'text', text: a.text }], structuredContent: a.data }, '', limit) === undefined;
+  const whole = answer(ids.length);
+  if (fits(whole)) return whole;
+  // The largest `to` whose page fits: `lo` fits (or is the one entry a page always holds), `hi` does not.
+  let lo = Math.min(from + 1, ids.length);
+  let hi = ids.length;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(answer(mid))) lo = mid;
+    else hi = mid;
+  }
+  return answer(lo);
+}
+
+/** A page's text, ending with a line saying which entries it holds and how to ask for the next ones (none for a whole set). */
+export function pagedText(text: string, page: Page, total: number, tool: string): string {
+  if (page.next === null && page.from === 0) return text;
+  const held = page.to > page.from ? `entries ${page.from + 1} to ${page.to}` : 'no entries';
+  const rest = page.next === null ? 'the last page.' : `call ${tool} again with cursor "${page.next}" for the rest.`;
+  return `${text}\n\nPage: ${held} of ${total}; ${rest}`;
+}
+
+/**
+ * A paged tool's output schema: its data, whose `count` is the whole set's and `invariants` the page's, with the
+ * `next_cursor` of the page after it (null on the last page, and when the set fits in one).
+ */
+export function withNextCursor(schema: JsonSchema): JsonSchema {
+  const { properties, required } = schema as { properties: Record<string, JsonSchema>; required: string[] };
+  return { ...schema, properties: { ...properties, next_cursor: nullable('string') }, required: [...required, 'next_cursor'] };
+}

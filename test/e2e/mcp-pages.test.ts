@@ -1,0 +1,92 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { errorOf, startMcp, textOf } from '../helpers/mcp.ts';
+import { exampleStore } from '../helpers/plans.ts';
+import { invariantYaml } from '../helpers/tmp.ts';
+
+interface Paged {
+  count: number;
+  invariants: { id: string }[];
+  next_cursor: string | null;
+}
+
+/** A store whose global scope alone is over the 4 MiB of a message: 450 invariants of the longest rationale. */
+function bigStore(): { root: string; ids: string[] } {
+  const root = exampleStore();
+  const rationale = 'r'.repeat(10_000);
+  const ids: string[] = [];
+  for (let i = 0; i < 450; i++) {
+    const id = `01M9B${String(i).padStart(21, '0')}`;
+    ids.push(id);
+    writeFileSync(join(root, 'global', `${id}.yaml`), invariantYaml(id, `Rule number ${i}`, { rationale }));
+  }
+  return { root, ids };
+}
+
+describe('agents mcp: a set over one message is answered in pages', () => {
+  it('effective_invariants and list_invariants give every entry once, page after page, each page fitting its outputSchema', async () => {
+    const { root, ids } = bigStore();
+    const s = await startMcp(root);
+    // Listed first, so that the SDK's client holds each answer to the tool's outputSchema.
+    await s.client.listTools();
+    for (const [name, args] of [
+      ['effective_invariants', { project: 'myapp' }],
+      ['list_invariants', {}],
+      ['list_invariants', { global: true }],
+    ] as const) {
+      const got: string[] = [];
+      const pages: CallToolResult[] = [];
+      let cursor: string | null = null;
+      do {
+        const r = (await s.client.callTool({ name, arguments: { ...args, ...(cursor ? { cursor } : {}) } })) as CallToolResult;
+        expect(r.isError, textOf(r)).toBeFalsy();
+        pages.push(r);
+        const data = r.structuredContent as unknown as Paged;
+        got.push(...data.invariants.map((i) => i.id));
+        cursor = data.next_cursor;
+      } while (cursor !== null && pages.length < 10);
+      expect(pages.length, name).toBeGreaterThan(1);
+      expect(new Set(got).size, name).toBe(got.length);
+      expect(got, name).toEqual(expect.arrayContaining(ids));
+      // `count` is the whole set's, on every page.
+      for (const p of pages) expect((p.structuredContent as unknown as Paged).count, name).toBe(got.length);
+      if (name === 'effective_invariants') {
+        // The second page numbers its entries by their place in the whole set.
+        const first = (pages[0]!.structuredContent as unknown as Paged).invariants.length;
+        expect(textOf(pages[1]!)).toContain(`\n${first + 1}. `);
+      }
+    }
+  });
+
+  it('a cursor whose entry moved is store-changed, one the server did not give invalid-value, and the first page is had again', async () => {
+    const { root, ids } = bigStore();
+    const s = await startMcp(root);
+    const first = (await s.client.callTool({ name: 'list_invariants', arguments: { global: true } })) as CallToolResult;
+    const cursor = (first.structuredContent as unknown as Paged).next_cursor!;
+    expect(cursor).toEqual(expect.any(String));
+    // An invariant of the first page removed: the next page would skip one, so it is refused.
+    rmSync(join(root, 'global', `${ids[0]}.yaml`));
+    const moved = (await s.client.callTool({ name: 'list_invariants', arguments: { global: true, cursor } })) as CallToolResult;
+    expect(moved.isError).toBe(true);
+    expect(errorOf(moved)).toMatchObject({ code: 'store-changed', exit_code: 2, detail: { cursor } });
+    const forged = (await s.client.callTool({
+      name: 'effective_invariants',
+      arguments: { project: 'myapp', cursor: 'page 2' },
+    })) as CallToolResult;
+    expect(errorOf(forged)).toMatchObject({ code: 'invalid-value', exit_code: 2, detail: { option: 'cursor', value: 'page 2' } });
+    const again = (await s.client.callTool({ name: 'list_invariants', arguments: { global: true } })) as CallToolResult;
+    expect(again.isError, textOf(again)).toBeFalsy();
+  });
+
+  it('a set that fits is one answer whose next_cursor is null', async () => {
+    const s = await startMcp(exampleStore());
+    await s.client.listTools();
+    const r = (await s.client.callTool({ name: 'effective_invariants', arguments: { project: 'myapp' } })) as CallToolResult;
+    const data = r.structuredContent as unknown as Paged;
+    expect(data.next_cursor).toBeNull();
+    expect(data.count).toBe(data.invariants.length);
+    expect(textOf(r)).not.toContain('Page:');
+  });
+});
