@@ -78,11 +78,25 @@ export function pickId(
       throw noSuchId(what, m.prefix, hint, all);
     case 'ambiguous':
       throw new UsageError(
-        `${what} id prefix ${m.prefix} is ambiguous; it matches:\n${m.matches.map((id) => `  ${describe(id)}`).join('\n')}`,
+        `${what} id prefix ${m.prefix} is ambiguous; it matches:\n${listedMatches(m.matches, describe)}`,
         'Give more characters of the id.',
         { matches: m.matches },
       );
   }
+}
+
+/** How many of an ambiguous prefix's matches its message lists, the others counted: `detail.matches` holds them all. */
+const LISTED_MATCHES = 20;
+
+/**
+ * The matches of an ambiguous prefix, one a line. A short prefix of a large store matches thousands: listed whole, an
+ * MCP tool's error was megabytes of ids for a model to read (or over the limit of a message), where more characters
+ * of the id are the answer.
+ */
+function listedMatches(matches: readonly string[], describe: (id: string) => string): string {
+  const lines = matches.slice(0, LISTED_MATCHES).map((id) => `  ${describe(id)}`);
+  if (matches.length > LISTED_MATCHES) lines.push(`  … and ${matches.length - LISTED_MATCHES} more`);
+  return lines.join('\n');
 }
 
 /**

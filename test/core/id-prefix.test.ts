@@ -178,6 +178,26 @@ describe('resolvePrefix and pickId: ids in any order', () => {
     });
   });
 
+  it('an ambiguous prefix of many ids lists the first 20 and counts the others; detail.matches holds them all', () => {
+    const many = sameMillisecond(1000);
+    let err: AgentsError | undefined;
+    try {
+      pickId(many[0]!.slice(0, 4), many, 'invariant', 'h');
+    } catch (e) {
+      err = e as AgentsError;
+    }
+    expect(err?.detail).toEqual({ matches: [...many].sort() });
+    const lines = err!.message.split('\n');
+    expect(lines).toHaveLength(1 + 20 + 1);
+    expect(lines.slice(1, 21)).toEqual(
+      [...many]
+        .sort()
+        .slice(0, 20)
+        .map((id) => `  ${id}`),
+    );
+    expect(lines[21]).toContain('980');
+  });
+
   it('without a describe, an ambiguous prefix lists the matching ids themselves', () => {
     expect(() => pickId('01AB', ['01ABD', '01ABC'], 'plan', 'h')).toThrow(
       'plan id prefix 01AB is ambiguous; it matches:\n  01ABC\n  01ABD',
