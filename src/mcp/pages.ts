@@ -2,7 +2,7 @@
 // over the 4 MiB a message may hold, and a pattern alone could not get an agent the whole of it.
 import { storeChanged, UsageError } from '../core/errors.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
-import { MAX_MESSAGE_BYTES, oversizeAnswer } from './line-limit.ts';
+import { MAX_MESSAGE_BYTES } from './line-limit.ts';
 import { type JsonSchema, nullable } from '../present/schema.ts';
 import type { ToolAnswer } from './tool.ts';
 
@@ -43,23 +43,27 @@ function startOf(ids: readonly string[], cursor: string | undefined, tool: strin
 /**
  * The page of `ids` (the entries of an answer, in order) that starts at `cursor` (none: the first) and holds as many
  * entries as fit in one message with room for notes, as `render` makes it: the whole rest when it fits (the common
- * case, rendered once), else the most that fit (found by halving), at least one. Answers that must be read whole have
- * no pages; these are lists an agent may read a page at a time.
+ * case, rendered once), else about as many as fit. Answers that must be read whole have no pages; these are lists an
+ * agent may read a page at a time.
  */
 export function pageOf(ids: readonly string[], cursor: string | undefined, tool: string, render: (page: Page) => ToolAnswer): ToolAnswer {
   const from = startOf(ids, cursor, tool);
   const limit = MAX_MESSAGE_BYTES - NOTES_BYTES;
   const answer = (to: number) => render({ from, to, next: to < ids.length ? `${to}:${ids[to - 1]}` : null });
-  const fits = (a: ToolAnswer) =>
-    oversizeAnswer({ content: [{ type: 'text', text: a.text }], structuredContent: a.data }, '', limit) === undefined;
+  const bytes = (a: ToolAnswer) =>
+    Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text: a.text }], structuredContent: a.data }));
   const whole = answer(ids.length);
-  if (fits(whole)) return whole;
-  // The largest `to` whose page fits: `lo` fits (or is the one entry a page always holds), `hi` does not.
+  const wholeBytes = bytes(whole);
+  if (wholeBytes <= limit) return whole;
+  // Halving between one entry (a page holds at least one) and twice the share of entries the limit is of the whole:
+  // each page rendered is then at most about two messages long, however long the whole (a store of 100,000). A page
+  // at that bound that fits (its entries shorter than the rest) is taken as it is: shorter than it could be, still whole.
   let lo = Math.min(from + 1, ids.length);
-  let hi = ids.length;
+  let hi = Math.min(ids.length, from + Math.ceil((2 * (ids.length - from) * limit) / wholeBytes));
+  if (hi > lo && bytes(answer(hi)) <= limit) return answer(hi);
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if (fits(answer(mid))) lo = mid;
+    if (bytes(answer(mid)) <= limit) lo = mid;
     else hi = mid;
   }
   return answer(lo);
