@@ -87,7 +87,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   let loading: Promise<Parts> | undefined;
   // The notices of the service while a tool runs: its answer carries them, so the model learns what stderr says.
   // Each once: a call may read the set twice (record_reconciliation checks the answer, then records under the lock),
-  // or again when the store moved during its read, and each read says its notices.
+  // and each read says its notices. A read made again because the store moved during it starts them afresh (readingStore).
   const callNotices = new AsyncLocalStorage<string[]>();
   const notice = (message: string) => {
     const noticed = callNotices.getStore();
@@ -172,7 +172,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
       // The notices of the read (a plan whose project is gone: the set to judge lacks its invariants) end the message.
       const noticed: string[] = [];
-      const prompt = await readingStore(options.root, () => callNotices.run(noticed, () => reconcile.reconcilePlanPrompt(ctx, args)));
+      const prompt = await readingStore(
+        options.root,
+        () => callNotices.run(noticed, () => reconcile.reconcilePlanPrompt(ctx, args)),
+        noticed,
+      );
       const content = prompt.messages[0]!.content;
       if (noticed.length > 0) content.text += `\n\n${noticed.map((n) => `Note: ${escapeUnsafe(n)}`).join('\n')}`;
       return bounded(prompt, ASK_LESS.prompt);
@@ -217,7 +221,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
           if (tool.writes) {
             requireStoreHere(options.root);
             answer = await call();
-          } else answer = await readingStore(options.root, call);
+          } else answer = await readingStore(options.root, call, noticed);
           // A note the answer's text already says (a warning its data carries too) is not said twice.
           const notes = noticed.map((n) => escapeUnsafe(n)).filter((n) => !answer.text.includes(n));
           if (notes.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };

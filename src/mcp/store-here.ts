@@ -24,11 +24,14 @@ function folderStamp(root: string): string {
  * Runs a read of the store at `root`, which must be there before it and still be there after it. A store folder
  * moved away while it is read lists as folders that hold nothing: the answer would be a shorter set, or an unknown
  * project, instead of the store that went away. One moved away and back (or replaced) during the read is there
- * after it, but the read saw it gone: the folder's stamp tells, and the read is made again.
+ * after it, but the read saw it gone: the folder's stamp tells, and the read is made again. `notes`: the notes the read
+ * gathers for its answer, emptied before each read, so that the answer says only what the read it gives found (never
+ * a plan's project said gone by the read that saw the store half away).
  */
-export async function readingStore<T>(root: string, read: () => Promise<T>): Promise<T> {
+export async function readingStore<T>(root: string, read: () => Promise<T>, notes?: string[]): Promise<T> {
   for (let reads = 1; ; reads++) {
     requireStoreHere(root);
+    notes?.splice(0);
     const before = folderStamp(root);
     let answer: { value: T } | { error: unknown };
     try {

@@ -68,4 +68,26 @@ describe('readingStore', () => {
     });
     expect(await failure(always)).toMatchObject({ code: 'store-changed', exitCode: 2 });
   });
+
+  it('the notes of a read made again are those of the read answered, not of the one that saw the store away', async () => {
+    const root = testStore({ [`global/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data') });
+    const service = new InvariantService(root);
+    const notes: string[] = [];
+    let reads = 0;
+    const list = await readingStore(
+      root,
+      async () => {
+        if (++reads > 1) return service.list();
+        // What the server's notice hook gathers while a read sees the store half away.
+        notes.push('plan 01M8 targets project web, which is not in the store');
+        renameSync(root, `${root}.away`);
+        renameSync(`${root}.away`, root);
+        return [];
+      },
+      notes,
+    );
+    expect(list.map((i) => i.invariant.id)).toEqual([ID]);
+    expect(reads).toBe(2);
+    expect(notes).toEqual([]);
+  });
 });
