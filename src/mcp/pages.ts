@@ -1,5 +1,6 @@
 // The pages of a tool's answer too long for one message (docs/mcp.md, "Limits"): a set of 10,000 invariants is 6 MB,
 // over the 4 MiB a message may hold, and a pattern alone could not get an agent the whole of it.
+import { createHash } from 'node:crypto';
 import { storeChanged, UsageError } from '../core/errors.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { MAX_MESSAGE_BYTES } from './line-limit.ts';
@@ -16,10 +17,19 @@ export interface Page {
   next: string | null;
 }
 
-/** A cursor as pageOf gives it: the number of entries before the next page, and the id of the last of them. */
-const CURSOR = /^(\d{1,9}):(.+)$/s;
+/**
+ * A cursor as pageOf gives it: the number of entries before the next page, and a digest of their ids, so that any
+ * entry added, moved or removed before the cursor since tells (one added and one removed would keep the number).
+ */
+const CURSOR = /^(\d{1,9}):([A-Za-z0-9_-]{22})$/;
 
-/** Where the page a cursor names starts; a cursor whose entry is not where it was is a set changed between pages. */
+/** The cursor of the page that starts after the first `to` of `ids`. */
+function cursorAt(ids: readonly string[], to: number): string {
+  const digest = createHash('sha256').update(ids.slice(0, to).join('\n')).digest('base64url').slice(0, 22);
+  return `${to}:${digest}`;
+}
+
+/** Where the page a cursor names starts; a cursor whose entries before it are not those it was given after is refused. */
 function startOf(ids: readonly string[], cursor: string | undefined, tool: string): number {
   if (cursor === undefined) return 0;
   const m = CURSOR.exec(cursor);
@@ -31,9 +41,9 @@ function startOf(ids: readonly string[], cursor: string | undefined, tool: strin
       'invalid-value',
     );
   const from = Number(m[1]);
-  if (from < 1 || from > ids.length || ids[from - 1] !== m[2])
+  if (from < 1 || from > ids.length || cursorAt(ids, from) !== cursor)
     throw storeChanged(
-      `${tool}: the set changed since the page before this cursor (its entry ${from} is another invariant now, or none)`,
+      `${tool}: the set changed since the page before this cursor (an entry before it was added, moved or removed)`,
       'Ask again without a cursor, from the first page.',
       { cursor },
     );
@@ -49,7 +59,7 @@ function startOf(ids: readonly string[], cursor: string | undefined, tool: strin
 export function pageOf(ids: readonly string[], cursor: string | undefined, tool: string, render: (page: Page) => ToolAnswer): ToolAnswer {
   const from = startOf(ids, cursor, tool);
   const limit = MAX_MESSAGE_BYTES - NOTES_BYTES;
-  const answer = (to: number) => render({ from, to, next: to < ids.length ? `${to}:${ids[to - 1]}` : null });
+  const answer = (to: number) => render({ from, to, next: to < ids.length ? cursorAt(ids, to) : null });
   const bytes = (a: ToolAnswer) =>
     Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text: a.text }], structuredContent: a.data }));
   const whole = answer(ids.length);

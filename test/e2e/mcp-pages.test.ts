@@ -60,7 +60,7 @@ describe('agents mcp: a set over one message is answered in pages', () => {
     }
   });
 
-  it('a cursor whose entry moved is store-changed, one the server did not give invalid-value, and the first page is had again', async () => {
+  it('a cursor whose entries before it changed is store-changed, one the server did not give invalid-value, and the first page is had again', async () => {
     const { root, ids } = bigStore();
     const s = await startMcp(root);
     const first = (await s.client.callTool({ name: 'list_invariants', arguments: { global: true } })) as CallToolResult;
@@ -71,6 +71,11 @@ describe('agents mcp: a set over one message is answered in pages', () => {
     const moved = (await s.client.callTool({ name: 'list_invariants', arguments: { global: true, cursor } })) as CallToolResult;
     expect(moved.isError).toBe(true);
     expect(errorOf(moved)).toMatchObject({ code: 'store-changed', exit_code: 2, detail: { cursor } });
+    // One added before the cursor as well: as many entries before it as when it was given, but not the same ones.
+    const added = '01M9A00000000000000000000Z';
+    writeFileSync(join(root, 'global', `${added}.yaml`), invariantYaml(added, 'A rule added meanwhile'));
+    const swapped = (await s.client.callTool({ name: 'list_invariants', arguments: { global: true, cursor } })) as CallToolResult;
+    expect(errorOf(swapped)).toMatchObject({ code: 'store-changed', exit_code: 2 });
     const forged = (await s.client.callTool({
       name: 'effective_invariants',
       arguments: { project: 'myapp', cursor: 'page 2' },
