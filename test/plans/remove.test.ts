@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
@@ -94,6 +94,20 @@ describe('plan remove of a plan that cannot be read', () => {
     expect(r.stderr).toContain('AGENTS_PLAN');
     expect(readdirSync(join(root, 'plans'))).toEqual([]);
     expect((await runAgents(['validate'], { cwd: repo })).code).toBe(0);
+  });
+
+  it('removes a plan folder whose plan.yaml is missing by its id, with the files it holds', async () => {
+    const { repo, root } = repoStore();
+    const folder = join(root, 'plans', EXAMPLE_PLAN);
+    const files = fileList(folder).filter((f) => f !== 'plan.yaml');
+    rmSync(join(folder, 'plan.yaml'));
+    const r = await runAgents(['plan', 'remove', EXAMPLE_PLAN, '--yes', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      plan: { id: EXAMPLE_PLAN, goal: null },
+      removed: files.map((f) => `plans/${EXAMPLE_PLAN}/${f}`).sort(),
+    });
+    expect(readdirSync(join(root, 'plans'))).toEqual([]);
   });
 
   it('a library confirm that says no removes nothing (null)', async () => {

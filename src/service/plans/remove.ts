@@ -17,7 +17,7 @@ export async function removePlan(
   const given = inputObject(options, 'remove', { commit: true, signal: true, confirm: true });
   const signal = optionalSignal(given.signal, 'signal');
   const confirm = optionalFunction(given.confirm, 'confirm');
-  const plan = await planToRemove(svc, prefix);
+  const { plan, whole } = await planToRemove(svc, prefix);
   if (confirm) {
     const yes: unknown = await confirm(plan);
     refuseArgs('remove', ['confirm(): boolean'], [yes]);
@@ -35,7 +35,10 @@ export async function removePlan(
     svc.invariants,
     { folders: [folder], commit: optionalBoolean(given.commit, 'commit'), signal },
     async () => {
-      await requirePlanHeld(source, plan.id, 'this command waited for its lock', svc.invariants.optionWords);
+      const gone = () => requirePlanHeld(source, plan.id, 'this command waited for its lock', svc.invariants.optionWords);
+      // A plan read whole is held while its plan.yaml is; one named by its id alone (its plan.yaml missing) while its
+      // folder holds a file: requirePlanHeld alone would call it removed meanwhile.
+      if (whole) await gone();
       // The lock is this command's own, and a try at it is a waiting writer's: neither is a file of the plan.
       const files = (await source.list(folder, { recursive: true }))
         .filter((e) => e.type !== 'dir')
@@ -45,6 +48,7 @@ export async function removePlan(
           return base !== LOCK_NAME && !isLockAttempt(base);
         })
         .sort();
+      if (files.length === 0) await gone();
       throwIfCancelled(signal, 'nothing was removed.');
       // One rename takes the whole folder out: a crash leaves the plan or nothing of it (a temporary `validate --fix`
       // removes), never a plan missing some of its records.
@@ -87,13 +91,13 @@ export async function removePlan(
  * missing is still removed, by its id alone: removing it is one way to be rid of it, as `invariant remove` removes an
  * invalid invariant file.
  */
-async function planToRemove(svc: PlanContext, prefix: string): Promise<Plan> {
+async function planToRemove(svc: PlanContext, prefix: string): Promise<{ plan: Plan; whole: boolean }> {
   const id = await svc.resolvePlanId(prefix);
   try {
-    return await svc.invariants.readPlan(id);
+    return { plan: await svc.invariants.readPlan(id), whole: true };
   } catch (error) {
     const own = error instanceof AgentsError && error.diagnostics.some((d) => d.file === `plans/${id}/plan.yaml`);
     if (!own || error.exitCode !== EXIT_CODES.invalidStore) throw error;
-    return { id };
+    return { plan: { id }, whole: false };
   }
 }
