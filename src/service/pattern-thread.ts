@@ -20,6 +20,9 @@ export interface PatternRun {
   answer: SharedArrayBuffer;
 }
 
+/** The engine {@link boundedRegex} makes, with `end` to end its thread once the judging is done. */
+export type BoundedEngine = ((pattern: string) => TextMatcher) & { end(): void };
+
 /**
  * compileRegex for a run bounded by `deadline` (ms since the epoch): a run that {@link runMayOutlast} the time left is
  * made in a worker thread (started on the first such run, kept for the next), waited on until the deadline, and past
@@ -27,9 +30,6 @@ export interface PatternRun {
  * (the sources run directly) every run stays in this thread. `sent` hears each run posted to the thread, which the
  * audit log counts: where a run was made shows in no answer.
  */
-/** The engine {@link boundedRegex} makes, with `end` to end its thread once the judging is done. */
-export type BoundedEngine = ((pattern: string) => TextMatcher) & { end(): void };
-
 export function boundedRegex(deadline: number, sent?: () => void): BoundedEngine {
   let worker: Worker | undefined;
   // Looked for on the first run that needs it: the common call never does.
