@@ -82,6 +82,8 @@ export const CHECK_ACTION: ToolDef = {
     // The agent waits on the answer as a client waits on its hook, and the server answers nothing else meanwhile: the
     // judging is bounded as the hook's is, a heavy pattern over a long text run in a thread it leaves at the bound.
     const bound = hookTimeout(ctx.env);
+    // A bound that is no number is refused, as the hook refuses it, rather than judged under one the user did not set.
+    if (bound.problem !== undefined) throw new UsageError(bound.problem);
     const deadline = Date.now() + bound.ms;
     const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');
     // Both from the repository top, as the tool's description says: a path is not taken from `cwd` (`~/…`, `~user/…` stay the

@@ -153,4 +153,20 @@ describe('MCP check_action', () => {
     // A short text is judged in time, by the same server.
     expect((await call({ path: 'notes.txt', content: 'ab xq' })).structuredContent).toMatchObject({ decision: 'deny' });
   }, 60_000);
+  // As the hook refuses to judge under a bound that is no number, rather than judge under one it was not given.
+  it("refuses an AGENTS_GUARD_TIMEOUT_MS that is no number (exit 2), or in a client's protocol answers by guard.on_error", async () => {
+    const dir = await initializedRepo();
+    const s = await startMcp(join(dir, '.agents'), [], { AGENTS_GUARD_TIMEOUT_MS: 'soon' });
+    const call = async (args: Record<string, unknown>) =>
+      (await s.client.callTool({ name: 'check_action', arguments: args })) as {
+        content: { text: string }[];
+        isError?: boolean;
+        _meta?: Record<string, { code?: string; exit_code?: number }>;
+      };
+    const plain = await call({ path: 'notes.txt' });
+    expect([plain.isError, plain._meta?.['agents/error']?.exit_code]).toEqual([true, 2]);
+    const claude = await call({ path: 'notes.txt', client: 'claude' });
+    expect(claude.isError).toBeFalsy();
+    expect(JSON.parse(claude.content[0]!.text).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
 });
