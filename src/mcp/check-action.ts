@@ -107,7 +107,7 @@ export const CHECK_ACTION: ToolDef = {
         },
         deadline,
       );
-      return guard.evaluate(action, undefined, deadline);
+      return guard.evaluate(action, deadline);
     };
     const { verdict, reason, plan } = await judged().catch((error: unknown) => {
       if (!(error instanceof GuardTimeout)) throw error;

@@ -243,7 +243,6 @@ export class GuardService {
    */
   async evaluate(
     action: GuardAction,
-    matchers?: GuardMatchers,
     deadline = this.options.deadline,
   ): Promise<{ verdict: GuardVerdict; reason?: string; plan: string | null }> {
     // Before the index: a write into git's folder or the store is denied even when the store cannot be read.
@@ -258,10 +257,10 @@ export class GuardService {
       return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved, this.options.agents), plan };
     }
     return this.judged(action, async (index) => {
-      const engine = matchers ? undefined : await this.patternEngine(index, action, deadline);
+      const engine = await this.patternEngine(index, action, deadline);
       let verdict: GuardVerdict;
       try {
-        verdict = evaluateGuards(index, action, this.clock(), matchers ?? new GuardMatchers(engine, () => stopPast(deadline)));
+        verdict = evaluateGuards(index, action, this.clock(), new GuardMatchers(engine, () => stopPast(deadline)));
       } finally {
         // Its pattern thread, if one was started, is ended with the judging: a long-lived server would keep one a call.
         if (engine !== undefined && 'end' in engine) (engine as BoundedEngine).end();
