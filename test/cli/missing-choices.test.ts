@@ -3,7 +3,9 @@
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_NAMES, PROVIDERS } from '../../src/core/actor-choice.ts';
+import type { AgentsError } from '../../src/core/errors.ts';
 import { GUARD_CLIENTS } from '../../src/core/guard-clients.ts';
+import { usageFromYargs } from '../../src/cli/parse-failures.ts';
 import { EXPORT_TARGETS, SEVERITIES } from '../../src/core/model.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
@@ -22,9 +24,10 @@ describe('a missing value of an option with choices', () => {
       cwd: dirname(store),
     });
     expect(r.code).toBe(2);
-    // `--format` alone takes the json answer from nowhere: its text hint names the choices instead.
+    // `--format` alone takes the json answer from nowhere: the error it is said from is read instead.
     if (args[0] === '--format') {
-      expect(r.stderr).toMatch(/^error: --format needs a value\nhint: .*text, json, yaml/);
+      const error = usageFromYargs('Not enough arguments following: format', undefined, args) as AgentsError;
+      expect([error.code, error.exitCode, error.detail]).toEqual(['missing-value', 2, { option, choices: [...choices] }]);
       return;
     }
     expect(errorOf(r)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option, choices: [...choices] } });
