@@ -424,7 +424,7 @@ export function isFolder(root: string, rel: string): boolean {
 }
 
 /**
- * Removes a folder the tool itself left unfinished (a plan folder of an interrupted `plan use`), with its files.
+ * Removes a folder the tool itself left unfinished (a plan folder of an interrupted `plan use` or `plan remove`), with its files.
  * Links inside are removed, never followed. False when it was gone already (its writer finished and renamed it).
  */
 export function removeFolder(root: string, rel: string): boolean {

@@ -41,7 +41,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'bad-name': 'A project, action or plan folder name breaks the name rules.',
   'plan-missing': 'A plan folder has no plan.yaml.',
   'temporary-file':
-    'A temporary file left by an interrupted write of the tool (named `.<name>.<writer>.<pid>.<hex>.tmp`; another hidden `.tmp` is an `unknown-path`), a plan folder left by an interrupted `plan use`, or a project folder left by an interrupted `project add`, `import` or `project remove` (`--fix` removes it once its writer is gone; the hint says when it is kept: its writer still runs, or runs on another host or in another container).',
+    'A temporary file left by an interrupted write of the tool (named `.<name>.<writer>.<pid>.<hex>.tmp`; another hidden `.tmp` is an `unknown-path`), a plan folder left by an interrupted `plan use` or `plan remove`, or a project folder left by an interrupted `project add`, `import` or `project remove` (`--fix` removes it once its writer is gone; the hint says when it is kept: its writer still runs, or runs on another host or in another container).',
   'stale-lock':
     'A writer lock left by a process that is gone, or naming no process and older than 10 s, as writers judge it (`--fix` removes it).',
   'bad-lock':

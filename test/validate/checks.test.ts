@@ -257,8 +257,8 @@ describe('checkLayout', () => {
         file: `plans/.${P}.4194000.1a2b3c4d.tmp`,
         line: 0,
         col: 0,
-        message: `plans/.${P}.4194000.1a2b3c4d.tmp/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`,
-        hint: 'Run `agents validate --fix` to remove it; the plan was never created.',
+        message: `plans/.${P}.4194000.1a2b3c4d.tmp/ is a plan folder left by an interrupted \`plan use\` or \`plan remove\` (it is renamed into place only when complete, and out of it when removed)`,
+        hint: 'Run `agents validate --fix` to remove it; it is no plan.',
       },
       {
         code: 'plan-missing',

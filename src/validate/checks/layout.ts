@@ -201,8 +201,8 @@ function folderProblem(path: string, fixHint: (path: string, removes: string) =>
       'temporary-file',
       'warning',
       path,
-      `${path}/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`,
-      fixHint(path, 'Run `agents validate --fix` to remove it; the plan was never created.'),
+      `${path}/ is a plan folder left by an interrupted \`plan use\` or \`plan remove\` (it is renamed into place only when complete, and out of it when removed)`,
+      fixHint(path, 'Run `agents validate --fix` to remove it; it is no plan.'),
     );
   } else if (top === 'plans' && depth === 2) why = ulidProblem(a!, 'plan folder');
   if (why) return badName(path, why);
