@@ -52,8 +52,8 @@ export interface ImportedFrom {
   /** 1-based line the rule starts on. */
   line: number;
   /**
-   * importedTextHash of the text the file said, written by imports since it was recorded: a text without it was
-   * edited in the store. Absent on an invariant imported before, whose text is taken to be the file's.
+   * importedTextHash of the text the file said, written by imports since it was recorded: a text whose hash is
+   * another was edited in the store. Absent on an invariant imported before, whose text is taken to be the file's.
    */
   text_hash?: string;
 }
