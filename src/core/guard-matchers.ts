@@ -11,7 +11,8 @@ import type { TextMatcher } from './guard-patterns.ts';
 /**
  * Compiled matchers, made on first use and kept for one judging (a `guard
  * check`'s whole diff; one call of the hook, `guard try` or MCP
- * `check_action`, each bounded by its own deadline). `compileRegex` (guard-patterns.ts)
+ * `check_action`): the hook's and check_action's stop at that call's deadline
+ * (`guard try` has none). `compileRegex` (guard-patterns.ts)
  * is given by the caller, which loads it only when `patternsNeeded` (guard.ts).
  */
 export class GuardMatchers {
