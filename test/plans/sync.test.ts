@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,12 +7,12 @@ import { planSync } from '../../src/core/records.ts';
 import { shellPath } from '../../src/core/shell-word.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { PlanService } from '../../src/service/plan-service.ts';
-import { BIN } from '../helpers/cli.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
+import { runSignalledWhileHolding } from '../reliability/kill.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
 
 const A1 = '01M8KK1KW0KPRSWWKENT2QZ1QM'; // local/code-coverage: "Minimum 80% coverage"
@@ -371,20 +371,17 @@ describe('plan sync and a stop signal', () => {
     const planDir = join(root, 'plans', planId);
     const count = () => readdirSync(planDir).filter((f) => f.endsWith('.yaml') && f !== 'plan.yaml').length;
     const start = count();
-    const child = spawn(process.execPath, [BIN, '--store', root, 'plan', 'sync', planId, '--yes'], {
-      env: { ...process.env, NO_COLOR: '1', CI: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
-    // Sent once writing has begun, however slow a busy machine is to get there (before, it would kill the start-up).
-    for (let i = 0; i < 3000 && count() === start; i++) await new Promise((res) => setTimeout(res, 10));
-    expect(count()).toBeGreaterThan(start);
-    child.kill('SIGINT');
+    // Ctrl-C sent as the first invariant is put in place under the plan's lock, on a fast machine or a slow one.
+    const run = await runSignalledWhileHolding(
+      ['--store', root, 'plan', 'sync', planId, '--yes'],
+      planDir,
+      join(planDir, '.lock'),
+      'SIGINT',
+    );
+    expect(run.signalled).toBe(true);
     // As a writer holding a lock: the stop waits for the last file, then ends the run as Ctrl-C asks.
-    expect(await closed).toBe(130);
-    expect(stdout).toBe('');
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stdout).toBe('');
     expect(count()).toBe(start + N);
     expect(existsSync(join(planDir, '.lock'))).toBe(false);
     expect(existsSync(join(root, '.lock'))).toBe(false);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { GIT_ENV } from '../helpers/git.ts';
@@ -133,6 +133,62 @@ function runStopped(args: string[], at: Record<string, string>, what: string): S
     }
   })();
   return { stopped, resume: () => child.kill('SIGCONT'), exit };
+}
+
+/**
+ * Spawns the real CLI, which stops itself (SIGSTOP) each time it is about to put a file directly in `dir`, and sends it
+ * `signal` at the first such stop where `holding` exists (its lock taken: the placement of a file it writes under the
+ * lock, never the lock's own), resuming it at every stop until it ends: a stop signal that lands while the writer
+ * holds its lock, however fast or slow the machine.
+ */
+export function runSignalledWhileHolding(
+  args: string[],
+  dir: string,
+  holding: string,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signalled: boolean; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', KILL_AT_PLACE_IN: dir, KILL_SIGNAL: 'SIGSTOP' };
+  delete env.AGENTS_STORE;
+  const preload = join(REPO, 'test/reliability/kill-at-unlink.cjs');
+  const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  let ended = false;
+  let signalled = false;
+  const exit = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      ended = true;
+      resolve(code);
+    });
+  });
+  const until = Date.now() + 50_000;
+  const drive = (async () => {
+    while (!ended) {
+      let state = '';
+      try {
+        const stat = readFileSync(`/proc/${child.pid}/stat`, 'latin1');
+        state = stat.slice(stat.lastIndexOf(')') + 2)[0] ?? '';
+      } catch {
+        // Ended between the check and the read.
+      }
+      if (state === 'T') {
+        if (!signalled && existsSync(holding)) {
+          child.kill(signal);
+          signalled = true;
+        }
+        child.kill('SIGCONT');
+      }
+      if (Date.now() > until) {
+        child.kill('SIGKILL');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  })();
+  return Promise.all([exit, drive]).then(([code]) => ({ code, signalled, stdout, stderr }));
 }
 
 /** A small deterministic generator (mulberry32): the same delays on every run. */
