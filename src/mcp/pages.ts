@@ -19,9 +19,11 @@ export interface Page {
 
 /**
  * A cursor as pageOf gives it: the number of entries before the next page, and a digest of their ids, so that any
- * entry added, moved or removed before the cursor since tells (one added and one removed would keep the number).
+ * entry added, moved or removed before the cursor since tells (one added and one removed would keep the number). A
+ * page holds at least one entry, so the number is never 0 and never written with a leading 0: such a cursor is none
+ * the server gave (`invalid-value`), not one of a set that changed since (`store-changed`).
  */
-const CURSOR = /^(\d{1,9}):([A-Za-z0-9_-]{22})$/;
+const CURSOR = /^([1-9]\d{0,8}):([A-Za-z0-9_-]{22})$/;
 
 /** The cursor of the page that starts after the first `to` of `ids`. */
 function cursorAt(ids: readonly string[], to: number): string {
@@ -41,7 +43,7 @@ function startOf(ids: readonly string[], cursor: string | undefined, tool: strin
       'invalid-value',
     );
   const from = Number(m[1]);
-  if (from < 1 || from > ids.length || cursorAt(ids, from) !== cursor)
+  if (from > ids.length || cursorAt(ids, from) !== cursor)
     throw storeChanged(
       `${tool}: the set changed since the page before this cursor (an entry before it was added, moved or removed)`,
       'Ask again without a cursor, from the first page.',
