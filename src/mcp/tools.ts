@@ -310,14 +310,22 @@ export const TOOLS: readonly ToolDef[] = [
           items: { type: 'string', enum: RELAXABLE },
           description: `Optional: reasons reported instead of failing on them, as \`plan status --allow\` (${docsRef('plans.md')}).`,
         },
+        cursor: CURSOR_ARG,
       },
       required: ['plan'],
       additionalProperties: false,
     },
-    outputSchema: PLAN_STATUS_SCHEMA,
+    outputSchema: withNextCursor(PLAN_STATUS_SCHEMA),
     async run(args, ctx) {
       const r = await ctx.plans.status(args.plan as string, args.allow ? { allow: args.allow as RelaxableReason[] } : {});
-      return { data: planStatusJson(r), text: planStatusText(r, makeStyle(false)) };
+      // The reasons page (a stale run of a set of 20,000 added invariants gives one each); the verdict, the counts and
+      // the waivers are on every page, so that each page says whether the gate fails.
+      const ids = r.reasons.map((x) => `${x.code}:${x.invariant_id ?? x.message}`);
+      return pageOf(ids, args.cursor as string | undefined, 'plan_status', (page) => {
+        const shown = { ...r, reasons: r.reasons.slice(page.from, page.to) };
+        const text = pagedText(planStatusText(shown, makeStyle(false)), page, r.reasons.length, 'plan_status');
+        return { data: { ...planStatusJson(shown), next_cursor: page.next }, text };
+      });
     },
   },
   // Reconciliation by the connected agent (src/mcp/reconcile.ts).

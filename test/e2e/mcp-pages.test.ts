@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { errorOf, startMcp, textOf } from '../helpers/mcp.ts';
-import { exampleStore } from '../helpers/plans.ts';
+import { runAgents } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 
 interface Paged {
@@ -84,6 +85,50 @@ describe('agents mcp: a set over one message is answered in pages', () => {
     const again = (await s.client.callTool({ name: 'list_invariants', arguments: { global: true } })) as CallToolResult;
     expect(again.isError, textOf(again)).toBeFalsy();
   });
+
+  it('plan_status answers its reasons in pages, each page with the verdict and fitting its outputSchema', async () => {
+    const root = exampleStore();
+    expect((await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN])).code).toBe(0);
+    // Invariants added to the plan's project since its run: the run is stale, and each one is a reason of its own
+    // (unenforced: no record of it), over the 4 MiB of a message together.
+    const added: string[] = [];
+    for (let i = 0; i < 14_000; i++) {
+      const id = `01M9C${String(i).padStart(21, '0')}`;
+      added.push(id);
+      writeFileSync(join(root, 'projects', 'myapp', `${id}.yaml`), invariantYaml(id, `Rule number ${i}`));
+    }
+    const s = await startMcp(root);
+    await s.client.listTools();
+    interface Status {
+      failing: boolean;
+      reasons: { code: string; invariant_id: string | null }[];
+      next_cursor: string | null;
+    }
+    const pages: Status[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = (await s.client.callTool({
+        name: 'plan_status',
+        arguments: { plan: EXAMPLE_PLAN, ...(cursor ? { cursor } : {}) },
+      })) as CallToolResult;
+      expect(r.isError, textOf(r)).toBeFalsy();
+      const data = r.structuredContent as unknown as Status;
+      pages.push(data);
+      cursor = data.next_cursor;
+    } while (cursor !== null && pages.length < 10);
+    expect(pages.length).toBeGreaterThan(1);
+    for (const p of pages) expect(p.failing).toBe(true);
+    const reasons = pages.flatMap((p) => p.reasons);
+    expect(reasons.filter((r) => r.code === 'stale')).toHaveLength(1);
+    const unenforced = reasons.filter((r) => r.code === 'unenforced').map((r) => r.invariant_id);
+    expect(new Set(unenforced).size).toBe(unenforced.length);
+    expect(unenforced).toEqual(expect.arrayContaining(added));
+    const forged = (await s.client.callTool({
+      name: 'plan_status',
+      arguments: { plan: EXAMPLE_PLAN, cursor: 'page 2' },
+    })) as CallToolResult;
+    expect(errorOf(forged)).toMatchObject({ code: 'invalid-value', exit_code: 2, detail: { option: 'cursor' } });
+  }, 120_000);
 
   it('a set that fits is one answer whose next_cursor is null', async () => {
     const s = await startMcp(exampleStore());
