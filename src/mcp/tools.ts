@@ -322,9 +322,9 @@ export const TOOLS: readonly ToolDef[] = [
       // the waivers are on every page, so that each page says whether the gate fails.
       const ids = r.reasons.map((x) => `${x.code}:${x.invariant_id ?? x.message}`);
       return pageOf(ids, args.cursor as string | undefined, 'plan_status', (page) => {
-        const shown = { ...r, reasons: r.reasons.slice(page.from, page.to) };
-        const text = pagedText(planStatusText(shown, makeStyle(false)), page, r.reasons.length, 'plan_status');
-        return { data: { ...planStatusJson(shown), next_cursor: page.next }, text };
+        const reasons = r.reasons.slice(page.from, page.to);
+        const text = pagedText(planStatusText(r, makeStyle(false), reasons), page, r.reasons.length, 'plan_status');
+        return { data: { ...planStatusJson({ ...r, reasons }), next_cursor: page.next }, text };
       });
     },
   },

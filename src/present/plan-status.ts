@@ -104,8 +104,11 @@ export const PLAN_STATUS_SCHEMA: JsonSchema = objectOf(
   ],
 );
 
-/** `plan status` as text: the verdict, the counts, then each reason. */
-export function planStatusText(r: PlanStatus, s: Style): string {
+/**
+ * `plan status` as text: the verdict, the counts, then each reason, or those of `reasons` (a page of them, MCP's
+ * plan_status): the lines above them are still said of the whole status.
+ */
+export function planStatusText(r: PlanStatus, s: Style, reasons: readonly PlanStatus['reasons'][number][] = r.reasons): string {
   const e = r.latestEnforcement;
   const v = r.violations;
   const lines = [
@@ -117,7 +120,7 @@ export function planStatusText(r: PlanStatus, s: Style): string {
       ? [`  waivers         ${r.waivers.filter((w) => w.holds).length} holding, ${r.waivers.filter((w) => !w.holds).length} expired`]
       : []),
   ];
-  for (const x of r.reasons) {
+  for (const x of reasons) {
     const label = x.level === 'fail' ? s.red('fail') : x.allowed ? s.yellow('allowed') : s.dim('note');
     lines.push(`  ${label}  ${x.code}: ${escapeUnsafe(x.message)}`);
   }
