@@ -6,6 +6,7 @@
  */
 
 import { UsageError } from '../core/errors.ts';
+import { programOnPath, runByNpm, sessionPath } from '../store/program-path.ts';
 import { GLOBAL_OPTION_NAMES, globalTakesValue } from './registry.ts';
 
 export type CompletionShell = 'bash' | 'zsh' | 'fish';
@@ -67,7 +68,7 @@ export function completionShell(env: Readonly<Record<string, string | undefined>
 // (zsh's \`--format:output format\` would be offered whole by bash).
 // Each script sends the words up to the one being completed: those after the cursor (\`--format json\` when an option
 // is added mid-line) would be read as the last word typed.
-const BASH = `###-begin-agents-completions-###
+const BASH = (PROGRAM: string) => `###-begin-agents-completions-###
 #
 # agents command completion script
 #
@@ -88,7 +89,7 @@ _agents_yargs_completions()
     fi
 
     # ask agents for the candidates; the awk quotes those holding spaces
-    mapfile -t type_list < <(SHELL=bash agents --get-yargs-completions "\${args[@]}")
+    mapfile -t type_list < <(SHELL=bash ${PROGRAM} --get-yargs-completions "\${args[@]}")
     mapfile -t COMPREPLY < <(compgen -W "$( printf '%q ' "\${type_list[@]}" )" -- "\${cur_word}" |
         awk '/ / { print "\\""$0"\\"" } /^[^ ]+$/ { print $0 }')
 
@@ -105,7 +106,7 @@ complete -o bashdefault -o default -F _agents_yargs_completions agents
 
 // zsh hands \`--store=DIR\` over as one word (bash splits it at the =): the file names are completed after the =.
 // compdef is part of zsh's completion system, which a .zshrc that never runs compinit has not loaded.
-const ZSH = `#compdef agents
+const ZSH = (PROGRAM: string) => `#compdef agents
 ###-begin-agents-completions-###
 #
 # agents command completion script
@@ -117,7 +118,7 @@ _agents_yargs_completions()
 {
   local reply
   local si=$IFS
-  IFS=$'\\n' reply=($(SHELL=zsh COMP_CWORD="$((CURRENT-1))" COMP_LINE="$BUFFER" COMP_POINT="$CURSOR" agents --get-yargs-completions "\${(@)words[1,CURRENT]}"))
+  IFS=$'\\n' reply=($(SHELL=zsh COMP_CWORD="$((CURRENT-1))" COMP_LINE="$BUFFER" COMP_POINT="$CURSOR" ${PROGRAM} --get-yargs-completions "\${(@)words[1,CURRENT]}"))
   IFS=$si
   if [[ \${#reply} -gt 0 ]]; then
     _describe 'values' reply
@@ -137,7 +138,7 @@ fi
 
 // fish gives the words before the cursor (program's name first) and the one being typed apart; an empty one is a word
 // too (\`--format \` then Tab asks for the formats). File names are offered only when agents offers nothing.
-const FISH = `###-begin-agents-completions-###
+const FISH = (PROGRAM: string) => `###-begin-agents-completions-###
 #
 # agents command completion script
 #
@@ -145,7 +146,7 @@ const FISH = `###-begin-agents-completions-###
 #
 function __agents_completions
     set -l current (commandline -ct)
-    set -l found (SHELL=fish agents --get-yargs-completions (commandline -opc) "$current")
+    set -l found (SHELL=fish ${PROGRAM} --get-yargs-completions (commandline -opc) "$current")
     if set -q found[1]
         printf '%s\\n' $found
     else
@@ -157,7 +158,26 @@ complete -c agents -f -a '(__agents_completions)'
 ###-end-agents-completions-###
 `;
 
-/** The completion script for `shell`. */
-export function completionScript(shell: CompletionShell): string {
-  return shell === 'fish' ? FISH : shell === 'zsh' ? ZSH : BASH;
+/**
+ * The completion script for `shell`, asking `program` for the candidates: `agents`, or `npx --no-install agents` for
+ * a run npx started where the user's shell finds no `agents` (see `completionProgram`).
+ */
+export function completionScript(shell: CompletionShell, program = 'agents'): string {
+  return (shell === 'fish' ? FISH : shell === 'zsh' ? ZSH : BASH)(program);
 }
+
+/**
+ * The command the script is to ask, the way the user started `agents completion`: run by npm (`npx agents`, an npm
+ * script) where the shell's own PATH finds no `agents` (installed in the repository, in node_modules/.bin), a script
+ * asking `agents` would complete nothing at every Tab, silently.
+ */
+export function completionProgram(env: Readonly<Record<string, string | undefined>>): string {
+  if (!runByNpm(env) || programOnPath('agents', sessionPath(env), { pathext: env.PATHEXT }) !== undefined) return 'agents';
+  return 'npx --no-install agents';
+}
+
+/** What `agents completion` says when its script asks `npx --no-install agents`, and how to have it ask another. */
+export const COMPLETION_PROGRAM_NOTE =
+  "the script completes lines starting with `agents` (an alias such as `alias agents='npx --no-install agents'`) " +
+  "by asking `npx --no-install agents`, this repository's agents, as no `agents` is on PATH; to have it ask another " +
+  'command, change `npx --no-install agents` in the script, or run `agents completion` where `agents` is on PATH.';

@@ -279,9 +279,12 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
       }
       // The script is ours, not yargs': its fish script sends neither the program's name nor the word being typed,
       // and its zsh script needs a compinit a plain .zshrc never runs.
-      const { completionScript, completionShellOf } = await import('./completion-scripts.ts');
+      const { COMPLETION_PROGRAM_NOTE, completionProgram, completionScript, completionShellOf } = await import('./completion-scripts.ts');
       const after = [...words.slice(0, commandWord), ...words.slice(commandWord + 1)];
-      io.stdout.write(completionScript(completionShellOf(after, io.env)));
+      const program = completionProgram(io.env);
+      io.stdout.write(completionScript(completionShellOf(after, io.env), program));
+      // Said at install time, on stderr (the script goes to a file): what Tab will run, and how to change it.
+      if (program !== 'agents') io.stderr.write(`agents: ${COMPLETION_PROGRAM_NOTE}\n`);
       return EXIT_CODES.ok;
     }
     const unknown = completing >= 0 ? undefined : unknownCommand(args);

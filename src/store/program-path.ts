@@ -41,3 +41,22 @@ export function programOnPath(
   }
   return undefined;
 }
+
+/** Whether npm started this run (`npx agents`, an npm script): it then put node_modules/.bin on PATH for it alone. */
+export function runByNpm(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env.npm_command !== undefined || env.npm_lifecycle_event !== undefined;
+}
+
+/**
+ * PATH as the user's shell has it, outside this run: without the node_modules/.bin folders npm added for a run it
+ * started, where a program found would not be found by a hook or a Tab completion started from that shell.
+ */
+export function sessionPath(env: Readonly<Record<string, string | undefined>>): string {
+  const path = env.PATH ?? '';
+  if (!runByNpm(env)) return path;
+  const delimiter = process.platform === 'win32' ? win32.delimiter : posix.delimiter;
+  return path
+    .split(delimiter)
+    .filter((dir) => !/[/\\]node_modules[/\\]\.bin[/\\]?$/.test(dir))
+    .join(delimiter);
+}

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shellUnquoted, wordKind } from '../../src/cli/completion.ts';
@@ -217,6 +217,59 @@ describe('shell completion of the store names', () => {
     });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toEqual(['myapp']);
+  });
+
+  it('asks `npx --no-install agents` when npx ran `agents completion` and no agents is on PATH, and says so', async () => {
+    const root = exampleStore();
+    const top = dirname(root);
+    // A PATH that finds node and an `npx` that logs how it was asked, then starts this agents: npx in a repository.
+    const bin = join(tempDir(), 'bin');
+    mkdirSync(bin);
+    const log = join(tempDir(), 'npx.log');
+    writeFileSync(
+      join(bin, 'npx'),
+      `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\n[ "$1 $2" = "--no-install agents" ] || exit 9\nshift 2\nexec '${process.execPath}' '${BIN}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const env = { npm_command: 'exec', PATH: `${bin}:/usr/bin:/bin`, SHELL: '/bin/bash' };
+    const printed = await runMain(['completion', 'bash'], { cwd: top, env });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain('npx --no-install agents --get-yargs-completions');
+    expect(printed.stderr).toContain('npx --no-install agents');
+    // Run by npm where agents is on PATH, or not by npm, it asks agents and says nothing.
+    for (const other of [{ ...env, PATH: `${binWithAgents()}:${env.PATH}` }, { PATH: env.PATH }]) {
+      const r = await runMain(['completion', 'bash'], { cwd: top, env: other });
+      expect(r.stdout).toContain('SHELL=bash agents --get-yargs-completions');
+      expect(r.stderr).toBe('');
+    }
+    const file = join(tempDir(), 'agents.bash');
+    writeFileSync(file, printed.stdout);
+    const script = [
+      `source '${file}'`,
+      'COMP_WORDS=(agents invariant list --project my)',
+      'COMP_CWORD=4',
+      "COMP_LINE='agents invariant list --project my'",
+      'COMP_POINT=34',
+      '_agents_yargs_completions',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+      'printf "%s\\n" "${COMPREPLY[@]}"',
+    ].join('\n');
+    const r = spawnSync('bash', ['-c', script], { cwd: top, encoding: 'utf8', env: { ...process.env, PATH: env.PATH, NO_COLOR: '1' } });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toEqual(['myapp']);
+    expect(readFileSync(log, 'utf8')).toContain('--no-install agents --get-yargs-completions agents invariant list --project my');
+    if (onPath('fish')) {
+      const fishScript = (await runMain(['completion', 'fish'], { cwd: top, env })).stdout;
+      const fishFile = join(tempDir(), 'agents.fish');
+      writeFileSync(fishFile, fishScript);
+      const f = spawnSync('fish', ['--no-config', '-c', `source '${fishFile}'; complete -C 'agents invariant list --project m'`], {
+        cwd: top,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: env.PATH, HOME: tempDir(), NO_COLOR: '1' },
+      });
+      expect(f.stderr).toBe('');
+      expect(f.stdout.trim().split('\n')).toEqual(['myapp']);
+    }
   });
 
   it('prints the script of the shell SHELL names, which works in that shell as installed', async () => {

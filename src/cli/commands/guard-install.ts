@@ -10,8 +10,8 @@ import { SETTINGS_FILE } from '../../core/guard-clients.ts';
 import { hookPrograms } from '../../core/guard-hook-entry.ts';
 import { hooksSwitchedOff, mergeSettingsText } from '../../core/guard-install.ts';
 import { shellWord } from '../../core/shell-word.ts';
-import { executableFile, programOnPath } from '../../store/program-path.ts';
-import { delimiter, isAbsolute } from 'node:path';
+import { executableFile, programOnPath, runByNpm, sessionPath } from '../../store/program-path.ts';
+import { isAbsolute } from 'node:path';
 import { codexHooksOff } from '../../core/codex-features.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { hookStoreOption } from '../../store/hooks.ts';
@@ -75,12 +75,8 @@ function programNotRunnable(program: string, env: Record<string, string | undefi
     if (process.platform === 'win32' || !isAbsolute(word) || executableFile(word)) return undefined;
     return `\`${word}\` is no file this user can run (missing, or not executable), so a client's hook starting it would answer every call with \`${word}: not found\` (or \`Permission denied\`), a deny: install with --program naming the agents program where it is installed`;
   }
-  const byNpm = env.npm_command !== undefined || env.npm_lifecycle_event !== undefined;
-  const path = (env.PATH ?? '')
-    .split(delimiter)
-    .filter((dir) => !(byNpm && /[/\\]node_modules[/\\]\.bin[/\\]?$/.test(dir)))
-    .join(delimiter);
-  if (programOnPath(word, path, { pathext: env.PATHEXT }) !== undefined) return undefined;
+  const byNpm = runByNpm(env);
+  if (programOnPath(word, sessionPath(env), { pathext: env.PATHEXT }) !== undefined) return undefined;
   return `\`${word}\` is on no folder of PATH${word === 'agents' && byNpm ? ' (npx finds it in node_modules/.bin for this run only)' : ''}, so a client's hook starting it would answer every call with \`${word}: not found\`, a deny: install with --program "npx --no-install agents" (agents installed in this repository), or put ${word} on the PATH the agents run with`;
 }
 
