@@ -11,6 +11,8 @@ export function planRemovedJson(r: PlanRemoved) {
     removed: r.removed,
     left: r.left ?? null,
     active_cleared: r.activeCleared,
+    // Why the active plan could not be checked or cleared, for a caller reading the JSON alone (stderr has the note).
+    active_error: r.activeError ?? null,
     commit: r.commit ?? null,
   };
 }

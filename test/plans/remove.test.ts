@@ -41,6 +41,7 @@ describe('plan remove', () => {
       folder: `plans/${EXAMPLE_PLAN}`,
       left: null,
       active_cleared: true,
+      active_error: null,
     });
     expect(out.removed).toEqual(files);
     expect(out.commit).toMatch(/^[0-9a-f]{40}$/);
@@ -65,6 +66,21 @@ describe('plan remove', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ active_cleared: false, commit: null });
     expect(readFileSync(join(repo, '.git/agents/active-plan'), 'utf8')).toBe(`${other}\n`);
     expect(existsSync(join(root, 'plans', EXAMPLE_PLAN))).toBe(false);
+  });
+
+  it('says in its JSON why the active plan could not be checked, and removes the plan all the same', async () => {
+    const { repo, root } = repoStore();
+    // Something no one can read as the active plan: a folder where its file goes.
+    mkdirSync(join(repo, '.git/agents/active-plan'), { recursive: true });
+    const r = await runAgents(['plan', 'remove', EXAMPLE_PLAN, '--yes', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ active_cleared: false, left: null });
+    expect(out.active_error).toContain('.git/agents/active-plan');
+    expect(existsSync(join(root, 'plans', EXAMPLE_PLAN))).toBe(false);
+    const other = repoStore();
+    const fine = await runAgents(['plan', 'remove', EXAMPLE_PLAN, '--yes', '--format', 'json'], { cwd: other.repo });
+    expect(JSON.parse(fine.stdout)).toMatchObject({ active_cleared: false, active_error: null });
   });
 
   it('refuses an unknown id (exit 2, the closest ids) and, with no terminal, a removal not confirmed: nothing changed', async () => {
