@@ -15,7 +15,18 @@ import { useTheme } from './theme.ts';
 import { storeGone, useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { FitsOrTooSmall, MIN_SIZE, tooSmall } from './TooSmall.tsx';
-import { Detail, FilterLine, MessageLines, RowLine, noticeWords, scopeChoices, titleParts } from './browser-parts.tsx';
+import {
+  Detail,
+  EFFECTIVE_NEEDS_TARGET,
+  EFFECTIVE_PICK_TARGET,
+  FilterLine,
+  MessageLines,
+  RowLine,
+  noticeWords,
+  scopeChoices,
+  statusWords,
+  titleParts,
+} from './browser-parts.tsx';
 import { useFilteredRows, useSettledPattern } from './use-filtered-rows.ts';
 
 export interface BrowserProps {
@@ -114,12 +125,13 @@ function BrowserScreen({
         : effective !== undefined && effective.warnings.length > 0
           ? { text: `! ${effective.warnings.map(noticeWords).join(' · ')}`, hue: 'yellow' as const }
           : undefined;
-  // The status and notice lines take a second row, and a third (a fourth below 80 columns), where the terminal has rows
-  // to spare: an invalid store's message ends with the file and line to fix and the first problem's code, which one row
-  // cut off at 80 columns, and a plan whose project is gone is named with the project at 40.
-  const messageRows = height >= 16 ? (width < 80 ? 4 : 3) : height >= 12 ? 2 : 1;
-  const statusLines = !filtering && !problem && status ? clipToRows(plain(status), width, messageRows) : [];
-  const noticeLines = notice !== undefined && height >= 7 ? clipToRows(plain(notice.text), width, messageRows) : [];
+  // The status and notice lines get the rows they need, taken from the list (the detail pane gives way first) down to
+  // its one row: a refusal's point is at its end ("this store cannot change it", the file and line to fix), which a
+  // row or two cut off on a short or narrow terminal. Only what the screen has no rows for at all is cut with "…".
+  const spare = height - 4;
+  const showNotice = notice !== undefined && height >= 7;
+  const statusLines = !filtering && !problem && status ? statusWords(status, width, Math.max(1, spare - (showNotice ? 1 : 0))) : [];
+  const noticeLines = showNotice ? clipToRows(plain(notice.text), width, Math.max(1, spare - statusLines.length)) : [];
   // On 5 rows the scope picker's question, with the list's position, takes the status row while nothing is said there.
   const questionOnStatus = overlay.kind === 'scope' && height < 6 && !filtering && !problem && statusLines.length === 0 && pattern === '';
   const room = Math.max(1, height - 3 - Math.max(1, statusLines.length) - noticeLines.length);
@@ -198,7 +210,7 @@ function BrowserScreen({
    * and ids are found among the files as they are now, not as the screen first read them.
    */
   const openEffective = (t = target(), read = true) => {
-    if (!t) return setStatus('The effective set belongs to a project or a plan: choose one with s (or select one of its invariants).');
+    if (!t) return setStatus(EFFECTIVE_NEEDS_TARGET);
     wanted.current = t;
     loads.current++;
     opening.current = true;
@@ -372,8 +384,7 @@ function BrowserScreen({
           }}
           onKey={(input, choice) => {
             if (input !== 'e' || !choice) return;
-            if (choice.kind !== 'project' && choice.kind !== 'plan')
-              return setStatus('The effective set belongs to a project or a plan: pick one of those and press e.');
+            if (choice.kind !== 'project' && choice.kind !== 'plan') return setStatus(EFFECTIVE_PICK_TARGET);
             setScope(choice);
             setOverlay({ kind: 'none' });
             openEffective(targetOf(choice));

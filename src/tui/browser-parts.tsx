@@ -49,6 +49,27 @@ export function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
  * is gone names), then its code and place, then what to do, so that a narrow terminal cuts the place and the hint
  * rather than the names (the stderr line, `warningLine`, leads with the place, which takes a row of 40 columns alone).
  */
+/** `e` where the set is no project's or plan's: from the list, and from the scope picker. */
+export const EFFECTIVE_NEEDS_TARGET =
+  'The effective set belongs to a project or a plan: choose one with s (or select one of its invariants).';
+export const EFFECTIVE_PICK_TARGET = 'The effective set belongs to a project or a plan: pick one of those and press e.';
+
+/**
+ * The status line's words in the rows it has: the browser's own long hints in fewer words where the whole one would be
+ * cut (25 columns by 8 rows), so that what to do is said whole; any other message is cut with "…" past the rows.
+ */
+export function statusWords(status: string, width: number, rows: number): string[] {
+  const whole = clipToRows(plain(status), width, rows);
+  if (!whole.at(-1)!.endsWith('…')) return whole;
+  const shorter =
+    status === EFFECTIVE_NEEDS_TARGET
+      ? 'The effective set belongs to a project or plan: press s.'
+      : status === EFFECTIVE_PICK_TARGET
+        ? 'The effective set belongs to a project or plan: pick one.'
+        : status;
+  return clipToRows(plain(shorter), width, rows);
+}
+
 export function noticeWords(d: Diagnostic): string {
   return `${d.code}: ${escapeUnsafe(d.message)} (${location(d)})${d.hint ? `. ${escapeUnsafe(d.hint)}` : ''}`;
 }

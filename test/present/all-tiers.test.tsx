@@ -272,13 +272,13 @@ describe('a policy source not in the cache', () => {
 });
 
 /** The browser on project myapp's effective set, once its first frame holds the set (some in effect, some hidden). */
-async function myappEffective() {
+async function myappEffective(size = { columns: 160, rows: 60 }) {
   const r = render(
     <Browser
       service={new InvariantService(store)}
       scope={{ kind: 'project', project: 'myapp' }}
       effective
-      size={{ columns: 160, rows: 60 }}
+      size={size}
       onQuit={() => {}}
       onError={(e) => {
         throw e;
@@ -313,6 +313,27 @@ describe('the TUI on a store that extends a source: d', () => {
     expect(r.lastFrame()).not.toContain('Remove this invariant?');
     r.unmount();
     expect((await cli('invariant', 'show', INH_DELETE)).code).toBe(0);
+  });
+});
+
+describe('the TUI on a store that extends a source: d at 40×14', () => {
+  it('says the refusal whole, its point at its end, taking the rows it needs from the list', async () => {
+    const { r } = await myappEffective({ columns: 40, rows: 14 });
+    r.stdin.write('G');
+    await frameMatches(r.lastFrame, (f) => expect(f).toMatch(new RegExp(`^› E Never.* ${INH_DELETE}$`, 'm')));
+    r.stdin.write('d');
+    const said = (f: string) =>
+      f
+        .split('\n')
+        .slice(1, 4)
+        .map((l) => l.trimEnd())
+        .join(' ');
+    const frame = await frameMatches(r.lastFrame, (f) => expect(said(f)).toContain('is inherited from'));
+    const rows = frame.split('\n');
+    expect(said(frame)).toMatch(/is inherited from the policy source policy; this store cannot change it$/);
+    expect(rows.length).toBeLessThanOrEqual(13);
+    expect(rows.at(-1)).toMatch(/quit$/);
+    r.unmount();
   });
 });
 

@@ -892,7 +892,7 @@ test("a removal refused for another writer's lock says the refusal's hint on the
   r.unmount();
 });
 
-test('the status line after an add says what the new copy shadows and nearly repeats, as invariant add prints it, cut to its rows at 80×24 and 20×5', async () => {
+test('the status line after an add says what the new copy shadows and nearly repeats, as invariant add prints it, whole at 80×24 and cut to its one row at 20×5', async () => {
   const root = exampleStore();
   const near = '01M8KK7000000000000000NEAR';
   writeFileSync(join(root, `global/${near}.yaml`), invariantYaml(near, 'Never delete production dat'));
@@ -914,11 +914,11 @@ test('the status line after an add says what the new copy shadows and nearly rep
   }
   r.stdin.write('\r');
   const frame = await frameHas(r.lastFrame, '8 shown of 8');
-  const said = lines(frame).slice(1, 4).join(' ');
+  const said = lines(frame).slice(1, 6).join(' ');
   expect(said).toMatch(/^added [0-9A-Z]{26} · projects\/myapp\/[0-9A-Z]{26}\.yaml · /);
   expect(said).toContain(`note: it shadows the copy in global (${G1})`);
-  // The near repeat's warning is begun and cut at the status line's third row, its text left to `invariant show`.
-  expect(said).toMatch(/ · warning: nearly repeats global…$/);
+  // The status line takes the rows it needs from the list: the near repeat's warning is said whole.
+  expect(said).toMatch(new RegExp(` · warning: nearly repeats global ${near} "Never delete production dat" .*both apply$`));
   expect(lines(frame).length).toBeLessThanOrEqual(SIZE.rows - 1);
   // On 20×5 the status keeps to its one row and the screen within the terminal.
   r.rerender(at({ columns: 20, rows: 5 }));

@@ -57,3 +57,18 @@ test('the add form\'s key line at 25 columns drops whole keys, Shift-Tab back fi
   expect(lines(frame).at(-1)).toBe('Esc cancel');
   r.unmount();
 });
+
+test("a status the user must read takes the rows it needs from the list: e's hint at 25×8 says what to do whole", async () => {
+  const r = render(
+    <Browser service={new InvariantService(exampleStore())} size={{ columns: 25, rows: 8 }} onQuit={() => {}} onError={() => {}} />,
+  );
+  await frameHas(r.lastFrame, 'shown of 6');
+  r.stdin.write('e');
+  const frame = await frameHas(r.lastFrame, 'The effective set');
+  // Said whole (in fewer words where the whole hint would not fit), never cut with "…"; the screen within the terminal.
+  const said = lines(frame).slice(1, 4);
+  expect(said.join(' ')).toBe('The effective set belongs to a project or plan: press s.');
+  expect(lines(frame).length).toBeLessThanOrEqual(7);
+  expect(lines(frame).at(-1)).toMatch(/quit$/);
+  r.unmount();
+});
