@@ -128,7 +128,8 @@ function BrowserScreen({
   // The status and notice lines get the rows they need, taken from the list (the detail pane gives way first) down to
   // its one row: a refusal's point is at its end ("this store cannot change it", the file and line to fix), which a
   // row or two cut off on a short or narrow terminal. Only what the screen has no rows for at all is cut with "…".
-  const spare = height - 4;
+  // The scope picker keeps its question, its position and one choice below them (the question alone on one row below 8).
+  const spare = height - 3 - (overlay.kind === 'scope' ? (height >= 8 ? 3 : 2) : 1);
   const showNotice = notice !== undefined && height >= 7;
   const statusLines = !filtering && !problem && status ? statusWords(status, width, Math.max(1, spare - (showNotice ? 1 : 0))) : [];
   const noticeLines = showNotice ? clipToRows(plain(notice.text), width, Math.max(1, spare - statusLines.length)) : [];
@@ -363,8 +364,8 @@ function BrowserScreen({
     const at = choices.findIndex((c) =>
       c.value.kind === 'all' ? scope.kind === 'all' : scope.kind !== 'all' && scopeFolder(c.value) === scopeFolder(scope),
     );
-    // Title, status, this question, the list's position line, the key line and the spare row; on a terminal too short
-    // for all of them, the position goes after the question, which takes the blank status row on 5 rows.
+    // Title, status (and notice), this question, the list's position line, the key line and the spare row; on a terminal
+    // too short for all of them, the position goes after the question, which takes the blank status row on 5 rows.
     const roomy = height >= 8;
     const asks = height >= 6 || questionOnStatus;
     middle = (
@@ -374,7 +375,7 @@ function BrowserScreen({
           initialIndex={Math.max(0, at)}
           width={width}
           label={asks ? 'Show which scope? (↑↓, Enter; e effective set of a project or plan; Esc back)' : undefined}
-          height={roomy ? height - 6 : Math.max(1, height - (questionOnStatus ? 4 : 5))}
+          height={Math.max(1, roomy ? room - 2 : questionOnStatus ? room : room - 1)}
           position={roomy ? true : 'label'}
           onSelect={(choice) => {
             setScope(choice);

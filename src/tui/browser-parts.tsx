@@ -56,18 +56,22 @@ export const EFFECTIVE_PICK_TARGET = 'The effective set belongs to a project or 
 
 /**
  * The status line's words in the rows it has: the browser's own long hints in fewer words where the whole one would be
- * cut (25 columns by 8 rows), so that what to do is said whole; any other message is cut with "…" past the rows.
+ * cut (25 columns by 8 rows), the first wording that fits whole, so that what to do is said whole; any other message,
+ * and the shortest where none fits, is cut with "…" past the rows.
  */
 export function statusWords(status: string, width: number, rows: number): string[] {
-  const whole = clipToRows(plain(status), width, rows);
-  if (!whole.at(-1)!.endsWith('…')) return whole;
-  const shorter =
+  const wordings =
     status === EFFECTIVE_NEEDS_TARGET
-      ? 'The effective set belongs to a project or plan: press s.'
+      ? [status, 'The effective set belongs to a project or plan: press s.', 'e: choose a project or plan with s.']
       : status === EFFECTIVE_PICK_TARGET
-        ? 'The effective set belongs to a project or plan: pick one.'
-        : status;
-  return clipToRows(plain(shorter), width, rows);
+        ? [status, 'The effective set belongs to a project or plan: pick one.', 'e: pick a project or plan.']
+        : [status];
+  let lines: string[] = [];
+  for (const words of wordings) {
+    lines = clipToRows(plain(words), width, rows);
+    if (!lines.at(-1)!.endsWith('…')) break;
+  }
+  return lines;
 }
 
 export function noticeWords(d: Diagnostic): string {

@@ -72,3 +72,26 @@ test("a status the user must read takes the rows it needs from the list: e's hin
   expect(lines(frame).at(-1)).toMatch(/quit$/);
   r.unmount();
 });
+
+test("the scope picker's e hint is said whole where the picker leaves it rows, and the picker keeps to the terminal", async () => {
+  for (const [columns, rows, said] of [
+    [25, 8, 'e: pick a project or plan.'],
+    [25, 9, 'The effective set belongs to a project or plan: pick one.'],
+    [40, 10, 'The effective set belongs to a project or a plan: pick one of those and press e.'],
+  ] as const) {
+    const r = render(
+      <Browser service={new InvariantService(exampleStore())} size={{ columns, rows }} onQuit={() => {}} onError={() => {}} />,
+    );
+    await frameHas(r.lastFrame, 'shown of 6');
+    r.stdin.write('s');
+    await frameHas(r.lastFrame, '› all scopes');
+    r.stdin.write('e');
+    const frame = await frameMatches(r.lastFrame, (f) => expect(lines(f)[1]).toMatch(/^(e:|The effective)/));
+    const at = lines(frame).findIndex((l) => l.startsWith('Show which scope?'));
+    expect(lines(frame).slice(1, at).join(' '), `${columns}×${rows}`).toBe(said);
+    // The question, the selected choice and the key line stay, within the terminal.
+    expect(lines(frame)).toContain('› all scopes');
+    expect(lines(frame).length, `${columns}×${rows}`).toBeLessThanOrEqual(rows - 1);
+    r.unmount();
+  }
+});
