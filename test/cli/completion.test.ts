@@ -258,6 +258,23 @@ describe('shell completion of the store names', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toEqual(['myapp']);
     expect(readFileSync(log, 'utf8')).toContain('--no-install agents --get-yargs-completions agents invariant list --project my');
+    if (onPath('zsh')) {
+      const zshFile = join(tempDir(), 'agents.zsh');
+      writeFileSync(zshFile, (await runMain(['completion', 'zsh'], { cwd: top, env })).stdout);
+      // _describe, zsh's own, offers the candidates to the line editor, which a zsh -c has not: stood in for by a print.
+      const line = 'agents invariant list --project my';
+      const z = spawnSync(
+        'zsh',
+        [
+          '-f',
+          '-c',
+          `source '${zshFile}'; _describe() { print -l -- \${(P)2} }; words=(${line}); CURRENT=5; BUFFER='${line}'; CURSOR=${line.length}; _agents_yargs_completions`,
+        ],
+        { cwd: top, encoding: 'utf8', env: { ...process.env, PATH: env.PATH, HOME: tempDir(), NO_COLOR: '1' } },
+      );
+      expect(z.stderr).toBe('');
+      expect(z.stdout.trim().split('\n')).toEqual(['myapp']);
+    }
     if (onPath('fish')) {
       const fishScript = (await runMain(['completion', 'fish'], { cwd: top, env })).stdout;
       const fishFile = join(tempDir(), 'agents.fish');
