@@ -1,6 +1,7 @@
 import { loadTui } from '../tui-loader.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
+import { normalisePrefix } from '../../core/id-prefix.ts';
 import type { Plan } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
@@ -52,8 +53,8 @@ export default defineCommand<RemoveArgs>({
     emit(ctx, planRemovedJson(r), () => planRemovedText(ctx.style, r));
     for (const note of planRemovedNotes(r, agents)) ctx.notice(note);
     // AGENTS_PLAN is the agent's environment, which this command cannot change: said when it names the plan removed.
-    const env = ctx.io.env.AGENTS_PLAN?.trim().toUpperCase() ?? '';
-    if (env.length >= 4 && r.plan.id.startsWith(env))
+    const env = normalisePrefix(ctx.io.env.AGENTS_PLAN ?? '');
+    if (env !== undefined && r.plan.id.startsWith(env))
       ctx.notice(`AGENTS_PLAN still names ${r.plan.id}, which is gone: unset it in the agent's environment.`);
     return EXIT_CODES.ok;
   },
