@@ -7,7 +7,7 @@ export interface TerminalSize {
 }
 
 /** The size taken for a terminal that reports none (0 or no columns or rows), as Ink and most tools take it. */
-export const FALLBACK_SIZE: Readonly<TerminalSize> = Object.freeze({ columns: 80, rows: 24 });
+const FALLBACK_SIZE: Readonly<TerminalSize> = Object.freeze({ columns: 80, rows: 24 });
 
 /**
  * The size every screen (and Ink, given the terminal through run-ink) lays out at: the one the terminal reports, or
