@@ -8,7 +8,7 @@
 import type { StoreWordKind } from '../service/invariant-service.ts';
 import { CliContext } from './context.ts';
 import type { CliIo } from './io.ts';
-import { COMMANDS, commandNames, GLOBAL_OPTIONS, type LazyCommand } from './registry.ts';
+import { COMMANDS, commandNames, GLOBAL_OPTIONS, globalTakesValue, type LazyCommand } from './registry.ts';
 import { builderOptions } from './unknown-option.ts';
 
 /** Options whose value names something in the store. */
@@ -20,18 +20,11 @@ const OPTION_WORDS: Readonly<Record<string, StoreWordKind>> = {
   '--overrides': 'invariant',
 };
 
-/** The global options that take a value, so that the value is not read as a command word. */
-const VALUE_OPTIONS = new Set([
-  ...Object.entries(GLOBAL_OPTIONS)
-    .filter(([, o]) => 'requiresArg' in o)
-    .map(([name]) => `--${name}`),
-  ...Object.keys(OPTION_WORDS),
-]);
-
 /** Whether an option as written (`--severity`, `-i`) takes the next word as its value. */
 export type TakesValue = (written: string) => boolean;
 
-const globalValue: TakesValue = (written) => VALUE_OPTIONS.has(written);
+/** The global options that take a value, and those naming the store's words, so that the value is not read as a command word. */
+const globalValue: TakesValue = (written) => globalTakesValue(written) || Object.hasOwn(OPTION_WORDS, written);
 
 /** The words typed that are not options nor their values, and the command they lead to. */
 function commandOf(words: readonly string[], takesValue: TakesValue): { typed: string[]; entry: LazyCommand | undefined } {
