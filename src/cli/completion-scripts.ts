@@ -57,7 +57,7 @@ export function completionShellOf(args: readonly string[], env: Readonly<Record<
 }
 
 /** The shell a run's `SHELL` names, as a user's login shell does; bash otherwise. */
-export function completionShell(env: Readonly<Record<string, string | undefined>>): CompletionShell {
+function completionShell(env: Readonly<Record<string, string | undefined>>): CompletionShell {
   const shell = (env.SHELL ?? '').slice((env.SHELL ?? '').lastIndexOf('/') + 1);
   if (shell.includes('fish')) return 'fish';
   if (shell.includes('zsh')) return 'zsh';

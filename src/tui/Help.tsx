@@ -34,7 +34,7 @@ interface HelpRow {
  * The keys' rows at `width`: each key's words wrapped beside it, or, on a narrow terminal, under it; never cut, so
  * that every word of the help shows at any width the browser draws.
  */
-export function helpRows(width: number): HelpRow[] {
+function helpRows(width: number): HelpRow[] {
   const beside = width - KEY_COLUMNS >= WORDS_BESIDE;
   return BROWSER_KEYS.flatMap(([k, what]): HelpRow[] => {
     if (beside) {
