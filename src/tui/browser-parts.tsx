@@ -49,6 +49,10 @@ export function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
  * is gone names), then its code and place, then what to do, so that a narrow terminal cuts the place and the hint
  * rather than the names (the stderr line, `warningLine`, leads with the place, which takes a row of 40 columns alone).
  */
+export function noticeWords(d: Diagnostic): string {
+  return `${d.code}: ${escapeUnsafe(d.message)} (${location(d)})${d.hint ? `. ${escapeUnsafe(d.hint)}` : ''}`;
+}
+
 /** `e` where the set is no project's or plan's: from the list, and from the scope picker. */
 export const EFFECTIVE_NEEDS_TARGET =
   'The effective set belongs to a project or a plan: choose one with s (or select one of its invariants).';
@@ -72,10 +76,6 @@ export function statusWords(status: string, width: number, rows: number): string
     if (!lines.at(-1)!.endsWith('…')) break;
   }
   return lines;
-}
-
-export function noticeWords(d: Diagnostic): string {
-  return `${d.code}: ${escapeUnsafe(d.message)} (${location(d)})${d.hint ? `. ${escapeUnsafe(d.hint)}` : ''}`;
 }
 
 /**
