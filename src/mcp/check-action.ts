@@ -15,17 +15,17 @@ import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 
 /** One guard service a store, kept for the server's life: its index stays in memory between calls. */
-const services = new WeakMap<ToolContext['service'], { guard: GuardService }>();
+const services = new WeakMap<ToolContext['service'], GuardService>();
 
-function guardOf(ctx: ToolContext): { guard: GuardService } {
-  let s = services.get(ctx.service);
-  if (!s)
+function guardOf(ctx: ToolContext): GuardService {
+  let guard = services.get(ctx.service);
+  if (!guard)
     services.set(
       ctx.service,
       // Its reasons name the server's `agents`, with its --store, as every answer of the server does.
-      (s = { guard: new GuardService(ctx.service.root, ctx.env, undefined, { longLived: true, agents: ctx.agents }) }),
+      (guard = new GuardService(ctx.service.root, ctx.env, undefined, { longLived: true, agents: ctx.agents })),
     );
-  return s;
+  return guard;
 }
 
 /** The text of an answer in a client's hook protocol ("{}" when nothing is decided). */
@@ -78,7 +78,7 @@ export const CHECK_ACTION: ToolDef = {
         'command',
         'tool',
       ]);
-    const { guard } = guardOf(ctx);
+    const guard = guardOf(ctx);
     // The agent waits on the answer as a client waits on its hook, and the server answers nothing else meanwhile: the
     // judging is bounded as the hook's is, a heavy pattern over a long text run in a thread it leaves at the bound.
     const bound = hookTimeout(ctx.env);
@@ -128,7 +128,7 @@ export const CHECK_ACTION: ToolDef = {
   async answerError(error, rawArgs, ctx) {
     const client = (rawArgs as { client?: unknown } | null | undefined)?.client;
     if (!(error instanceof AgentsError) || !GUARD_CLIENTS.includes(client as GuardClient)) return undefined;
-    const onError = await guardOf(ctx).guard.onError();
+    const onError = await guardOf(ctx).onError();
     const why = hookReason(error, ctx.agents);
     const reason = onError === 'deny' ? `${why}; denied (guard.on_error: deny)` : `${why}; not checked (guard.on_error: allow)`;
     return { data: { decision: onError, plan: null, reason, hits: [] }, text: hookText(client as GuardClient, onError, reason) };
