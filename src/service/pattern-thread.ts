@@ -34,6 +34,10 @@ export function boundedRegex(deadline: number, sent?: () => void): BoundedEngine
   let worker: Worker | undefined;
   // Looked for on the first run that needs it: the common call never does.
   let file: URL | undefined | null = null;
+  const end = () => {
+    void worker?.terminate();
+    worker = undefined;
+  };
   const inWorker = (url: URL, pattern: string, text: string): boolean => {
     if (!worker) {
       worker = new Worker(url);
@@ -50,8 +54,7 @@ export function boundedRegex(deadline: number, sent?: () => void): BoundedEngine
     const value = Atomics.load(cell, 0);
     if (value === MATCH || value === NO_MATCH) return value === MATCH;
     // Out of time (or the thread failed, which is no decision either): the run is stopped where it is.
-    void worker.terminate();
-    worker = undefined;
+    end();
     if (value === PENDING) throw new GuardTimeout('no decision in time');
     throw new Error(`the pattern ${JSON.stringify(pattern)} could not be run in its thread`);
   };
@@ -64,10 +67,6 @@ export function boundedRegex(deadline: number, sent?: () => void): BoundedEngine
       if (file === null) file = builtWorker('pattern-worker.js');
       return file === undefined ? here(text) : inWorker(file, pattern, text);
     };
-  };
-  const end = () => {
-    void worker?.terminate();
-    worker = undefined;
   };
   return Object.assign(engine, { end });
 }
