@@ -148,7 +148,7 @@ export async function edit(svc: InvariantContext, given: EditInput, options: { s
   const invariant = done.invariant ?? before!;
   const rel = await relations(svc, invariant);
   // Only deactivating takes an invariant out of a set a waiver names it in: the waivers are read only then.
-  const stranded = before!.active && !invariant.active ? await strandedWaivers(svc, before!, invariant) : [];
+  const stranded = before!.active && !invariant.active ? await strandedWaivers(svc, [{ before: before!, after: invariant }]) : [];
   return {
     before: before!,
     invariant,

@@ -119,7 +119,7 @@ export async function move(
     invariant: done.invariant,
     file: `${svc.root}/${done.invariant.path}`,
     ...rel,
-    strandedWaivers: await strandedWaivers(svc, before!, done.invariant),
+    strandedWaivers: await strandedWaivers(svc, [{ before: before!, after: done.invariant }]),
     ...(done.keptProject ? { keptProject: done.keptProject } : {}),
     ...(created !== undefined ? { createdProject: created } : {}),
     ...(done.commit ? { commit: done.commit } : {}),
@@ -162,7 +162,7 @@ export async function remove(
       };
     },
   );
-  return { ...done, strandedWaivers: was ? await strandedWaivers(svc, was, undefined) : [] };
+  return { ...done, strandedWaivers: await strandedWaivers(svc, was ? [{ before: was, after: undefined }] : []) };
 }
 
 /**

@@ -7,7 +7,6 @@ import type { Plan, ScopedInvariant } from '../../core/model.ts';
 import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
 import { strandedWaivers } from '../invariants/stranded.ts';
-import type { StrandedWaiver } from '../invariants/types.ts';
 import { failedPartWay, removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { requirePlanHeld, requireValid } from '../invariants/rules.ts';
@@ -202,11 +201,16 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
     },
   );
   // The plan's waivers of a copy the sync removed or made inactive waive nothing from now on: said by the sync.
-  const stranded: StrandedWaiver[] = [];
-  for (const c of done.changes)
-    if (c.kind === 'removed') stranded.push(...(await strandedWaivers(svc.invariants, c.before, undefined)));
-    else if (c.kind === 'changed' && c.before.active && !c.after.active)
-      stranded.push(...(await strandedWaivers(svc.invariants, c.before, c.after)));
+  const stranded = await strandedWaivers(
+    svc.invariants,
+    done.changes.flatMap((c): { before: ScopedInvariant; after: ScopedInvariant | undefined }[] =>
+      c.kind === 'removed'
+        ? [{ before: c.before, after: undefined }]
+        : c.kind === 'changed' && c.before.active && !c.after.active
+          ? [{ before: c.before, after: c.after }]
+          : [],
+    ),
+  );
   const synced: SyncResult = { plan, changes: done.changes, skipped: preview.skipped, applied: true, strandedWaivers: stranded };
   if (done.commit !== undefined) synced.commit = done.commit;
   return synced;
