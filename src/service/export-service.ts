@@ -377,13 +377,12 @@ export class ExportService {
     const otherwise = `or ${words.withoutTarget}`;
     // Checked at once, before any is written: the folders found to be folders (and the index's gitlinks) are shared.
     const folders = new Set<string>();
-    const done = new Set<string>();
+    const todo: typeof plan.changes = [];
     for (const c of plan.changes.filter((c) => c.action !== 'unchanged')) {
       checkWritable(plan.top, c.path, c.before !== undefined, otherwise);
-      if (checkUnchanged(plan.top, c.path, c, otherwise, folders)) done.add(c.path);
+      // A file another export already wrote as this plan would is not written again: it is as the plan leaves it.
+      if (!checkUnchanged(plan.top, c.path, c, otherwise, folders)) todo.push(c);
     }
-    // A file another export already wrote as this plan would is not written again: it is as the plan leaves it.
-    const todo = plan.changes.filter((c) => c.action !== 'unchanged' && !done.has(c.path));
     const written: string[] = [];
     for (const [n, c] of todo.entries()) {
       onProgress?.('write', n + 1, todo.length);
