@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { describeScope } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
-import { pinsFor, readExtendsState, readInherited, requireChecked } from '../store/extends.ts';
+import { type ExtendsState, pinsFor, readExtendsState, readInherited, requireChecked } from '../store/extends.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { keyDigest } from './content-hash.ts';
 
@@ -34,14 +34,19 @@ export interface InheritedFacts {
 /**
  * Reads the inherited invariants from the cache at the pins `tree`'s lock names, once, for both answers. A source
  * that is not pinned, not fetched, not checked against its ref in this clone (requireChecked) or invalid answers none:
- * `validate` reports it through its own checks, and never reads a pin edited by hand as it says.
+ * `validate` reports it through its own checks, and never reads a pin edited by hand as it says. `state`: config.yaml's
+ * extends and the lock, as `validate` reads them once for all its policy-source checks.
  */
-export function inheritedFacts(storeRoot: string, tree: TreeSource): InheritedFacts {
+export function inheritedFacts(
+  storeRoot: string,
+  tree: TreeSource,
+  state: () => Promise<ExtendsState> = () => readExtendsState(tree),
+): InheritedFacts {
   let read: Promise<{ keys: ReadonlyMap<string, string>; texts: InheritedText[]; digest: string }> | undefined;
   const once = () =>
     (read ??= (async () => {
       try {
-        const { invariants } = await readInherited(storeRoot, requireChecked(storeRoot, tree, pinsFor(await readExtendsState(tree))));
+        const { invariants } = await readInherited(storeRoot, requireChecked(storeRoot, tree, pinsFor(await state())));
         const texts = invariants.map((i) => ({
           id: i.id,
           text: i.text,

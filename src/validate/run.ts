@@ -179,27 +179,29 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   const checkWhole = async (tree: TreeSource): Promise<ValidateReport> => {
     // Policy sources (docs/extends.md): their modules load only for a store that extends one.
     const { extending, locked } = await policyFiles(tree);
-    const inherited = extending ? (await import('./inherited-keys.ts')).inheritedFacts(options.store, tree) : undefined;
+    if (!extending && !locked) return checkTree(tree, checkOptions, git?.GitError);
+    // config.yaml's extends and the lock, read once (on first ask) for every check of the policy sources.
+    const { readExtendsState } = await import('../store/extends.ts');
+    let read: ReturnType<typeof readExtendsState> | undefined;
+    const extendsState = () => (read ??= readExtendsState(tree));
+    const inherited = extending ? (await import('./inherited-keys.ts')).inheritedFacts(options.store, tree, extendsState) : undefined;
     const sourceOptions = inherited
       ? {
-          sourceActionIds: (await import('./source-actions.ts')).sourceActionIds(options.store, tree),
+          sourceActionIds: (await import('./source-actions.ts')).sourceActionIds(options.store, tree, extendsState),
           inheritedKeys: inherited.keys,
           inheritedTexts: inherited.texts,
           inheritedDigest: inherited.digest,
         }
       : {};
     const checked = await checkTree(tree, { ...checkOptions, ...sourceOptions }, git?.GitError);
-    if (!extending && !locked) return checked;
     // Floors of the policy sources this store extends, the order config.yaml lists them in, and pins it no longer lists.
     const started = options.onTime ? performance.now() : 0;
-    const [{ lockedDiagnostics }, { orderDiagnostics }, { unlistedPinDiagnostics }, { readExtendsState }] = await Promise.all([
+    const [{ lockedDiagnostics }, { orderDiagnostics }, { unlistedPinDiagnostics }] = await Promise.all([
       import('./locked.ts'),
       import('./extends-order.ts'),
       import('./unlisted-pins.ts'),
-      import('../store/extends.ts'),
     ]);
-    // config.yaml's extends and the lock, read once for both checks.
-    const state = await readExtendsState(tree);
+    const state = await extendsState();
     const found = [
       ...(await lockedDiagnostics(options.store, tree, state)),
       ...(await orderDiagnostics(options.store, tree, state)),

@@ -5,7 +5,7 @@ import { splitSourceRef } from '../core/extends.ts';
 import { classifyPath } from '../core/layout.ts';
 import type { ExtendsSource } from '../core/model.ts';
 import type { LockEntry } from '../core/extends.ts';
-import { pinsFor, readExtendsState, requireChecked, sourceTree } from '../store/extends.ts';
+import { type ExtendsState, pinsFor, readExtendsState, requireChecked, sourceTree } from '../store/extends.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
 /**
@@ -19,13 +19,18 @@ export type SourceActionIds = (ref: string) => Promise<ReadonlySet<string> | nul
  * source's action template at the commit `tree`'s lock pins, from the cache
  * (no network). A source that is not pinned, not fetched or not checked
  * against its ref in this clone (requireChecked) answers undefined:
- * `validate` reports the pin through its own checks.
+ * `validate` reports the pin through its own checks. `state`: config.yaml's extends and the lock, as `validate`
+ * reads them once for all its policy-source checks.
  */
-export function sourceActionIds(storeRoot: string, tree: TreeSource): SourceActionIds {
+export function sourceActionIds(
+  storeRoot: string,
+  tree: TreeSource,
+  state: () => Promise<ExtendsState> = () => readExtendsState(tree),
+): SourceActionIds {
   let pins: Promise<Map<string, { source: ExtendsSource; pin: LockEntry }>> | undefined;
   const asked = new Map<string, Promise<ReadonlySet<string> | null | undefined>>();
   const read = async (name: string, local: string): Promise<ReadonlySet<string> | null | undefined> => {
-    pins ??= readExtendsState(tree).then((state) => {
+    pins ??= state().then((state) => {
       try {
         return new Map(requireChecked(storeRoot, tree, pinsFor(state)).map((p) => [p.source.name, p]));
       } catch {
