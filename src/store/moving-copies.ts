@@ -30,11 +30,8 @@ export function withoutMovingCopies<T extends { invariants: ScopedInvariant[] }>
   const twice = snapshot.invariants.filter((i) => seen.get(i.id)! > 1);
   if (twice.length === 0) return snapshot;
   const away = movingAway(source, twice);
-  for (const path of away) {
-    const id = twice.find((i) => i.path === path)!.id;
-    seen.set(id, seen.get(id)! - 1);
-  }
+  for (const i of twice) if (away.has(i.path)) seen.set(i.id, seen.get(i.id)! - 1);
   // Only where one copy of the id is left: two copies besides a move's are an id-reused error all the same.
-  const drop = new Set([...away].filter((path) => seen.get(twice.find((i) => i.path === path)!.id) === 1));
+  const drop = new Set(twice.filter((i) => away.has(i.path) && seen.get(i.id) === 1).map((i) => i.path));
   return drop.size === 0 ? snapshot : { ...snapshot, invariants: snapshot.invariants.filter((i) => !drop.has(i.path)) };
 }
