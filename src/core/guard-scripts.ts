@@ -113,8 +113,9 @@ function scriptFolders(script: string, programs = false): string[] {
   const steps = [...cds, ...runs].sort((a, b) => a.m.index - b.m.index);
   for (const { m, run } of steps) {
     const dir = m[1] ?? m[2] ?? m[3]!;
+    // The folder's word read whole from where it starts, its quotes (two characters when quoted) included.
+    const word = wordAt(script, m.index + m[0].length - (m[3] === undefined ? dir.length + 2 : dir.length));
     if (run) {
-      const word = wordAt(script, m.index + m[0].length - (m[3] === undefined ? dir.length + 2 : dir.length));
       // A folder named past any path's length is none the program enters: it fails there, as a `cd` would.
       for (const f of [to(here, dir), to(hereByWords, word)]) if (f.length <= LONGEST_PATH) folders.add(f);
       if (++changes > MAX_FOLDER_CHANGES) throw tooManyFolders(changes);
@@ -123,13 +124,11 @@ function scriptFolders(script: string, programs = false): string[] {
     // The whole word too, where quotes inside it (`"sec"rets`) make it another folder than its first piece: the
     // folder the shell goes to. The first piece stays a folder it may be in: a script in quotes (`bash -c "cd DIR"`)
     // ends the word at its closing quote, which the whole word would run on past.
-    const written = m[1] !== undefined || m[2] !== undefined ? dir.length + 2 : dir.length;
-    const whole = wordAt(script, m.index + m[0].length - written);
     here = to(here, dir);
     // A whole word run on past any path's length is no folder the shell enters: that reading goes on from `here`.
-    const byWords = to(hereByWords, whole);
+    const byWords = to(hereByWords, word);
     hereByWords = byWords.length > LONGEST_PATH ? here : byWords;
-    if (whole !== dir) folders.add(whole);
+    if (word !== dir) folders.add(word);
     if (hereByWords !== here) folders.add(hereByWords);
     // Each folder is judged by the file system's paths: a script of thousands of changes, or of a folder named past any
     // system's limit, held the hook past its time (and the client's, which then lets the call through unlogged).
