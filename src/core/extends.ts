@@ -70,11 +70,6 @@ export function stalePin(
   return undefined;
 }
 
-/** Why a source's pin cannot be used as it is, or undefined when the lock matches config.yaml. */
-export function staleReason(source: ExtendsSource, pin: LockEntry | undefined): string | undefined {
-  return stalePin(source, pin)?.message;
-}
-
 /**
  * Where config.yaml says `key` of the source (`file:line:col`, and the same as `{file, line, col}` for an error's
  * detail); undefined for a source no config.yaml placed.

@@ -4,7 +4,7 @@ import { isName } from '../../src/core/names.ts';
 import { fcRuns } from '../helpers/fc-runs.ts';
 import { YAML_SYNTAX } from '../../src/core/parse.ts';
 import { DEFAULT_SOURCE_PATH, defaultSourceName, sourcesFromConfig } from '../../src/core/extends-config.ts';
-import { EXTENDS_LOCK_FILE, inheritedPath, isCommitId, splitSourceRef, staleReason } from '../../src/core/extends.ts';
+import { EXTENDS_LOCK_FILE, inheritedPath, isCommitId, splitSourceRef, stalePin } from '../../src/core/extends.ts';
 import { parseExtendsLock } from '../../src/core/extends-lock.ts';
 import { parseConfig } from '../../src/core/parse-core.ts';
 
@@ -124,16 +124,16 @@ describe('the pure helpers of extends', () => {
     expect(splitSourceRef(':x')).toEqual({ source: '', local: 'x' });
   });
 
-  it('staleReason: none when url and ref match; else what differs', () => {
+  it('stalePin: none when url and ref match; else what differs', () => {
     const source = { name: 'org', url: 'u', ref: 'v2', path: '.agents' };
     const pin = { name: 'org', url: 'u', ref: 'v2', kind: 'tag' as const, commit: COMMIT };
     expect(EXTENDS_LOCK_FILE).toBe('extends.lock.yaml');
-    expect(staleReason(source, pin)).toBeUndefined();
-    expect(staleReason(source, undefined)).toBe('the policy source org has no pin in extends.lock.yaml');
-    expect(staleReason(source, { ...pin, url: 'w' })).toBe('the pin of org is for w, but config.yaml names u');
-    expect(staleReason(source, { ...pin, ref: 'v1' })).toBe('the pin of org is for ref v1, but config.yaml names v2');
+    expect(stalePin(source, pin)?.message).toBeUndefined();
+    expect(stalePin(source, undefined)?.message).toBe('the policy source org has no pin in extends.lock.yaml');
+    expect(stalePin(source, { ...pin, url: 'w' })?.message).toBe('the pin of org is for w, but config.yaml names u');
+    expect(stalePin(source, { ...pin, ref: 'v1' })?.message).toBe('the pin of org is for ref v1, but config.yaml names v2');
     // The URL is checked first.
-    expect(staleReason(source, { ...pin, url: 'w', ref: 'v1' })).toBe('the pin of org is for w, but config.yaml names u');
+    expect(stalePin(source, { ...pin, url: 'w', ref: 'v1' })?.message).toBe('the pin of org is for w, but config.yaml names u');
   });
 });
 

@@ -2,7 +2,7 @@ import { resolveSourceUrl, sourceDiagnostic } from '../../src/store/extends.ts';
 import { describe, expect, it } from 'vitest';
 import { defaultSourceName, sourcesFromConfig } from '../../src/core/extends-config.ts';
 import { parseInvariant } from '../../src/core/parse.ts';
-import { staleReason } from '../../src/core/extends.ts';
+import { stalePin } from '../../src/core/extends.ts';
 import { hideCredentials } from '../../src/core/plain-text.ts';
 import type { Scope, ScopedInvariant } from '../../src/core/model.ts';
 import { resolveEffective } from '../../src/core/resolve.ts';
@@ -40,9 +40,9 @@ describe('policy sources: the pure rules', () => {
 
   it('a pin is stale when config.yaml names another url or ref', () => {
     const source = { name: 'org', url: 'u', ref: 'v2', path: '.agents' };
-    expect(staleReason(source, { name: 'org', url: 'u', ref: 'v2', kind: 'tag', commit: 'c' })).toBeUndefined();
-    expect(staleReason(source, { name: 'org', url: 'u', ref: 'v1', kind: 'tag', commit: 'c' })).toContain('ref v1');
-    expect(staleReason(source, undefined)).toContain('no pin');
+    expect(stalePin(source, { name: 'org', url: 'u', ref: 'v2', kind: 'tag', commit: 'c' })?.message).toBeUndefined();
+    expect(stalePin(source, { name: 'org', url: 'u', ref: 'v1', kind: 'tag', commit: 'c' })?.message).toContain('ref v1');
+    expect(stalePin(source, undefined)?.message).toContain('no pin');
   });
 
   it('inherited comes after global; of two sources the first in extends is kept', () => {
