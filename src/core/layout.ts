@@ -101,8 +101,23 @@ export function temporaryParts(base: string): TemporaryParts | undefined {
 }
 
 /** A writer's try at a lock: the lock's temporary, linked to `.lock` and removed at once, there for an instant. */
-export function isLockAttempt(base: string): boolean {
+function isLockAttempt(base: string): boolean {
   return temporaryParts(base)?.name === LOCK_NAME;
+}
+
+/**
+ * Whether `name`, a file in a locked folder, is the locking's own: the folder's `.lock` (its writer's) or a waiting
+ * writer's try at it. Neither is a file of the scope, so a writer that empties or removes the folder passes over both.
+ * A `.lock.break` is not among them: it outlives only a crashed writer, and is then a stale file validate reports.
+ */
+export function isLockName(name: string): boolean {
+  return name === LOCK_NAME || isLockAttempt(name);
+}
+
+/** Whether the store path `path` is `folder`'s lock or a try at it (isLockName): a file of the folder itself, not below it. */
+export function isLockOf(folder: string, path: string): boolean {
+  const slash = path.lastIndexOf('/');
+  return slash >= 0 && path.slice(0, slash) === folder && isLockName(path.slice(slash + 1));
 }
 
 /** The store path a temporary at `path` stands for (`global/.X.yaml.….tmp` → `global/X.yaml`), or undefined for none. */
@@ -149,7 +164,8 @@ function classify(rel: string, memory: FolderMemory): PathKind {
   const parts = rel.split('/');
   // split gives at least one part.
   const base = parts[parts.length - 1]!;
-  // The lock, and the short-lived file that serialises clearing a stale one.
+  // The lock, and the short-lived file that serialises clearing a stale one: the files validate judges as locks. A
+  // try at the lock is a temporary here, though writers pass over it with the lock (isLockName).
   if (base === LOCK_NAME || base === `${LOCK_NAME}.break`) return { kind: 'lock' };
   if (base === '.gitkeep' || base === GIT_ATTRIBUTES) return { kind: 'keep' };
   if (isTemporaryName(base)) return { kind: 'temporary' };

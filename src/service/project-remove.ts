@@ -3,7 +3,7 @@
 // while a plan targets it, or while its project.yaml names paths (exported
 // files still stand for it): each of those is a decision to take first.
 import { CheckFailedError } from '../core/errors.ts';
-import { isLockAttempt, isTemporaryName, LOCK_NAME } from '../core/layout.ts';
+import { isLockOf, isTemporaryName } from '../core/layout.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import { lockedWrite } from './commit.ts';
 import { optionWords } from './option-words.ts';
@@ -70,9 +70,8 @@ async function refuseInUse(invariants: InvariantService, name: string, folder: s
       `it holds ${held} invariant${held === 1 ? '' : 's'} (move or remove ${held === 1 ? 'it' : 'them'} first; \`${calls.listScope({ project: name })}\` lists ${held === 1 ? 'it' : 'them'})`,
     );
   // The lock is this command's own, and a try at it is a waiting writer's, which finds the project gone once it goes.
-  const files = snap.entries
-    .filter((e) => e.type !== 'dir' && e.path !== `${folder}/${LOCK_NAME}` && !isLockAttempt(e.path.slice(e.path.lastIndexOf('/') + 1)))
-    .map((e) => e.path);
+  // Only the folder's own: a file below (in a sub-folder made by hand) is no lock of any scope.
+  const files = snap.entries.filter((e) => e.type !== 'dir' && !isLockOf(folder, e.path)).map((e) => e.path);
   // The folder is listed one level deep: its waivers/ is listed on its own, or the project would go with its waivers.
   const waiverFiles = (await invariants.source.list(`${folder}/waivers`, { recursive: true }))
     .filter((e) => e.type !== 'dir')

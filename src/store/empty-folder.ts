@@ -3,7 +3,7 @@
 // project with nothing in it.
 import { type Dirent, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isLockAttempt, LOCK_NAME } from '../core/layout.ts';
+import { isLockName } from '../core/layout.ts';
 import { fsyncDir, tempName } from './atomic-write.ts';
 import { removeEmptyUpTo } from './write-all.ts';
 
@@ -22,7 +22,7 @@ export function removeIfEmpty(storeRoot: string, rel: string): boolean {
  */
 export function holdsOnlyLock(storeRoot: string, rel: string): boolean {
   try {
-    return readdirSync(join(storeRoot, rel)).every((name) => name === LOCK_NAME || isLockAttempt(name));
+    return readdirSync(join(storeRoot, rel)).every(isLockName);
   } catch {
     return false;
   }
@@ -55,7 +55,7 @@ export function takeFolderAway(storeRoot: string, rel: string): string | undefin
 export function removeTakenFolder(away: string): void {
   let names: string[] = [];
   try {
-    names = readdirSync(away).filter((name) => name === LOCK_NAME || isLockAttempt(name));
+    names = readdirSync(away).filter(isLockName);
   } catch {
     // Gone already.
   }

@@ -3,6 +3,8 @@ import {
   badId,
   classifyPath,
   isKnownFolder,
+  isLockName,
+  isLockOf,
   isTemporaryName,
   lockFolderOf,
   pathClassifier,
@@ -213,6 +215,35 @@ describe('isTemporaryName', () => {
     ['.tmpfile', false],
   ])('%j: %s', (name, temporary) => {
     expect(isTemporaryName(name)).toBe(temporary);
+  });
+});
+
+describe("isLockName, isLockOf: the locking's own files, which a writer emptying or removing a folder passes over", () => {
+  test.each([
+    ['.lock', true],
+    ['..lock.12.0a.tmp', true],
+    ['..lock.0a0a0a0a-0b0b0b0b-77.12.0a.tmp', true],
+    ['.lock.break', false],
+    [`.${ID}.yaml.12.0a.tmp`, false],
+    ['lock', false],
+    ['.lock.yaml', false],
+    ['extends.lock.yaml', false],
+    [`${ID}.yaml`, false],
+  ])('%j: %s', (name, lock) => {
+    expect(isLockName(name)).toBe(lock);
+  });
+
+  test.each([
+    ['projects/web', 'projects/web/.lock', true],
+    ['projects/web', 'projects/web/..lock.12.0a.tmp', true],
+    ['projects/web', 'projects/web/waivers/.lock', false],
+    ['projects/web', 'projects/web/sub/..lock.12.0a.tmp', false],
+    ['projects/web', 'projects/webby/.lock', false],
+    ['projects/web', 'projects/.lock', false],
+    ['projects/web', `projects/web/${ID}.yaml`, false],
+    ['global', 'global/.lock', true],
+  ])('%s holds %s as its lock: %s', (folder, path, lock) => {
+    expect(isLockOf(folder, path)).toBe(lock);
   });
 });
 

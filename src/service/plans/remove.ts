@@ -2,7 +2,7 @@
 // under the plan's lock, and the active plan cleared when it named it.
 import { AgentsError, EXIT_CODES, throwIfCancelled } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, optionalFunction, optionalSignal, refuseArgs } from '../../core/input-shape.ts';
-import { isLockAttempt, LOCK_NAME } from '../../core/layout.ts';
+import { isLockName } from '../../core/layout.ts';
 import type { Plan } from '../../core/model.ts';
 import { lockedWrite } from '../commit.ts';
 import { requirePlanHeld } from '../invariants/rules.ts';
@@ -39,14 +39,12 @@ export async function removePlan(
       // A plan read whole is held while its plan.yaml is; one named by its id alone (its plan.yaml missing) while its
       // folder holds a file: requirePlanHeld alone would call it removed meanwhile.
       if (whole) await gone();
-      // The lock is this command's own, and a try at it is a waiting writer's: neither is a file of the plan.
+      // The lock is this command's own, and a try at it is a waiting writer's: neither is a file of the plan. At any
+      // depth, unlike project remove's: the plan's waivers/ is a locked folder too (`validate --fix` of a waiver).
       const files = (await source.list(folder, { recursive: true }))
         .filter((e) => e.type !== 'dir')
         .map((e) => e.path)
-        .filter((p) => {
-          const base = p.slice(p.lastIndexOf('/') + 1);
-          return base !== LOCK_NAME && !isLockAttempt(base);
-        })
+        .filter((p) => !isLockName(p.slice(p.lastIndexOf('/') + 1)))
         .sort();
       if (files.length === 0) await gone();
       throwIfCancelled(signal, 'nothing was removed.');
