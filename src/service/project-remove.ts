@@ -73,8 +73,9 @@ async function refuseInUse(invariants: InvariantService, name: string, folder: s
   // Only the folder's own: a file below (in a sub-folder made by hand) is no lock of any scope.
   const files = snap.entries.filter((e) => e.type !== 'dir' && !isLockOf(folder, e.path)).map((e) => e.path);
   // The folder is listed one level deep: its waivers/ is listed on its own, or the project would go with its waivers.
+  // Its lock (`validate --fix` rewrites a waiver under it) is no waiver: one a crashed writer left keeps no project.
   const waiverFiles = (await invariants.source.list(`${folder}/waivers`, { recursive: true }))
-    .filter((e) => e.type !== 'dir')
+    .filter((e) => e.type !== 'dir' && !isLockOf(`${folder}/waivers`, e.path))
     .map((e) => e.path);
   const waivers = waiverFiles.length;
   if (waivers > 0)

@@ -49,34 +49,27 @@ export function takeFolderAway(storeRoot: string, rel: string): string | undefin
 
 /**
  * Removes a folder takeFolderAway took away: its lock and the tries of writers that waited for it (taken away with
- * the folder, they can no longer become the lock), then the folder and the empty folders in it (a `waivers/` left
- * empty), never another file. Never fails (a folder left is a temporary `validate --fix` removes).
+ * the folder, they can no longer become the lock), those of the folders in it too (a `waivers/` lock a crashed
+ * writer left, which locks nothing once its folder is gone), then the folder and the empty folders in it (a
+ * `waivers/` left empty), never another file. Never fails (a folder left is a temporary `validate --fix` removes).
  */
 export function removeTakenFolder(away: string): void {
-  let names: string[] = [];
-  try {
-    names = readdirSync(away).filter(isLockName);
-  } catch {
-    // Gone already.
-  }
-  for (const name of names) {
-    try {
-      unlinkSync(join(away, name));
-    } catch {
-      // Released already, or removed by the writer that made it.
-    }
-  }
-  removeEmptyTree(away);
-}
-
-/** Removes `dir` when it holds nothing but empty folders, those first; a file anywhere keeps it. */
-function removeEmptyTree(dir: string): void {
   let entries: Dirent[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = readdirSync(away, { withFileTypes: true });
   } catch {
+    // Gone already.
     return;
   }
-  for (const e of entries) if (e.isDirectory()) removeEmptyTree(join(dir, e.name));
-  removeEmptyUpTo(dir, dir);
+  for (const e of entries) {
+    if (e.isDirectory()) removeTakenFolder(join(away, e.name));
+    else if (isLockName(e.name)) {
+      try {
+        unlinkSync(join(away, e.name));
+      } catch {
+        // Released already, or removed by the writer that made it.
+      }
+    }
+  }
+  removeEmptyUpTo(away, away);
 }

@@ -323,6 +323,15 @@ describe('a project created or removed between the check and the lock', () => {
     expect(readdirSync(join(root, 'projects'))).toEqual([]);
   });
 
+  it("project remove: a lock a crashed writer left in the project's waivers/ is no waiver; the project goes, and nothing of it is left", async () => {
+    const root = testStore({ 'projects/web/project.yaml': 'description: Web\n' });
+    mkdirSync(join(root, 'projects/web/waivers'));
+    writeFileSync(join(root, 'projects/web/waivers/.lock'), '4000000 otherhost 2020-01-01T00:00:00Z\n');
+    const removed = await removeProject(new InvariantService(root), { project: 'web' });
+    expect(removed.removed).toEqual(['projects/web/project.yaml']);
+    expect(readdirSync(join(root, 'projects'))).toEqual([]);
+  });
+
   it('a project folder an interrupted project add or remove left under a temporary name is no project: the projects read on', async () => {
     const root = testStore({
       'projects/web/project.yaml': 'description: Web\n',
