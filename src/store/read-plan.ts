@@ -17,32 +17,40 @@ export function unlistedFolder(path: string, unreadable: string): Diagnostic | u
   return inHiddenFolder(path) ? undefined : unreadableFolder(path, unreadable);
 }
 
-/** The end of the message of a file listed and gone when it was read: a writer's moment, not a problem of the store. */
-const VANISHED = ' vanished while it was read';
-
-/** The end of the message of a plan.yaml asked for and missing when read: its plan may have been removed meanwhile. */
-const PLAN_UNREAD = ' has no plan.yaml when it is read';
+/**
+ * The findings readFailure made for a read the source answered `missing` (ENOENT, ENOTDIR: the file, or a folder of
+ * its path, gone since it was listed), known by what they are, never by their wording. A WeakSet: it holds no
+ * finding longer than its reader does, and adds nothing a surface would show.
+ */
+const vanishedReads = new WeakSet<Diagnostic>();
 
 /**
  * Whether `d` says a file vanished between its listing and its read (settled-read.ts reads the store again then): a
  * file listed, or a plan's plan.yaml asked for once its folder was listed (a plan removed meanwhile is then no plan).
+ * Only readFailure's own findings are: a plan folder listed without its plan.yaml, or a file the system refused, is
+ * the store's state, which a read made again would find again.
  */
 export function isVanished(d: Diagnostic): boolean {
-  return (
-    d.line === 0 &&
-    ((d.code === 'file-unreadable' && d.message.endsWith(VANISHED)) || (d.code === 'plan-missing' && d.message.endsWith(PLAN_UNREAD)))
-  );
+  return vanishedReads.has(d);
+}
+
+/** `d`, marked as a vanished file's (isVanished). */
+function vanished(d: Diagnostic): Diagnostic {
+  vanishedReads.add(d);
+  return d;
 }
 
 /** Diagnostic for a file the source could not give us. */
 export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>): Diagnostic {
   if (r.code === 'missing') {
     if (file.endsWith('/plan.yaml')) {
-      return pathError(
-        'plan-missing',
-        file,
-        `plan folder ${file.slice(0, -'plan.yaml'.length)}${PLAN_UNREAD}`,
-        'Restore plan.yaml, or remove the folder if the plan is gone.',
+      return vanished(
+        pathError(
+          'plan-missing',
+          file,
+          `plan folder ${file.slice(0, -'plan.yaml'.length)} has no plan.yaml when it is read`,
+          'Restore plan.yaml, or remove the folder if the plan is gone.',
+        ),
       );
     }
     // A name that is not UTF-8 is listed with U+FFFD in place of its bytes, a name no file has: it never opens.
@@ -54,7 +62,7 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
         'Rename the file to a UTF-8 name (an invariant file is named <its id>.yaml).',
       );
     }
-    return pathError('file-unreadable', file, `${file}${VANISHED}`, 'Run the command again.');
+    return vanished(pathError('file-unreadable', file, `${file} vanished while it was read`, 'Run the command again.'));
   }
   const hint =
     r.hint ??

@@ -316,7 +316,8 @@ export class WorkingTreeSource implements TreeSource {
       const e = error as NodeJS.ErrnoException;
       if (e.code === 'ELOOP') return { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' };
       if (e.code === 'EISDIR') return { ok: false, code: 'not-a-file', message: 'is a folder, not a file' };
-      if (e.code === 'ENOENT') return { ok: false, code: 'missing', message: 'does not exist' };
+      // ENOTDIR: a folder of its path is a file now, so the file is gone as surely as by ENOENT (read-file.ts says so too).
+      if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return { ok: false, code: 'missing', message: 'does not exist' };
       if (e.code === 'ENXIO') return { ok: false, code: 'not-a-file', message: 'is a socket, not a regular file' };
       return { ok: false, code: 'file-unreadable', message: `cannot be read (${e.code ?? e.message})` };
     }
