@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
 import type { Plan } from '../core/model.ts';
 import { clipToRows, plain } from './plain.ts';
-import { useKeys } from './use-keys.ts';
+import { useYesNo } from './use-keys.ts';
 import { useTheme } from './theme.ts';
 
 export interface ConfirmPlanRemoveProps {
@@ -17,10 +17,7 @@ const QUESTION = 'Remove this plan with its invariants, records and waivers? [y/
 /** The plan `plan remove` would remove (id, project, action, goal), then y/N (default No), as the other confirmations ask. */
 export function ConfirmPlanRemove({ plan, width = 80, onAnswer }: ConfirmPlanRemoveProps): ReactElement {
   const theme = useTheme();
-  useKeys((input, key) => {
-    if (input === 'y' || input === 'Y') onAnswer(true);
-    else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer(false);
-  });
+  useYesNo(onAnswer);
   const of = [plan.project ? `project ${plan.project}` : undefined, plan.action ? `action ${plan.action}` : undefined].filter(Boolean);
   return (
     <Box flexDirection="column">

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { clipToRows, fitColumns, plain } from './plain.ts';
-import { useKeys } from './use-keys.ts';
+import { useYesNo } from './use-keys.ts';
 import type { ReactElement } from 'react';
 import { describeScope } from '../core/model.ts';
 import type { ShowResult } from '../service/invariant-service.ts';
@@ -55,10 +55,7 @@ const HEADINGS = ['It shadows these now; they come back into effect:', 'These co
  */
 export function ConfirmRemove({ info, width = 80, rows = 24, onAnswer }: ConfirmRemoveProps): ReactElement {
   const theme = useTheme();
-  useKeys((input, key) => {
-    if (input === 'y' || input === 'Y') onAnswer(true);
-    else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer(false);
-  });
+  useYesNo(onAnswer);
   const inv = info.invariant;
   const title = `Remove ${inv.id} from ${describeScope(inv.scope)}?`;
   // Files left unread (invalid) may hold a copy it shadows: nothing coming back is said only of the files read, as remove's report says it.

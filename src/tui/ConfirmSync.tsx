@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import { syncEntries } from '../present/plan-sync.ts';
 import type { SyncResult } from '../service/plan-service.ts';
 import { clipToRows, fitColumns, plain } from './plain.ts';
-import { useKeys } from './use-keys.ts';
+import { useYesNo } from './use-keys.ts';
 import { type Hue, useTheme } from './theme.ts';
 
 export interface ConfirmSyncProps {
@@ -60,10 +60,7 @@ function entries(preview: SyncResult, width: number): Entry[] {
  */
 export function ConfirmSync({ preview, width = 80, rows = 24, onAnswer }: ConfirmSyncProps): ReactElement {
   const theme = useTheme();
-  useKeys((input, key) => {
-    if (input === 'y' || input === 'Y') onAnswer(true);
-    else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer(false);
-  });
+  useYesNo(onAnswer);
   const n = preview.changes.length;
   const title = `Sync plan ${preview.plan.id} with its action template: ${n} change${n === 1 ? '' : 's'}`;
   const all = entries(preview, width);

@@ -106,3 +106,14 @@ export function useKeys(handler: KeyHandler, options: { isActive?: boolean; past
   }, [hub, active, paste]);
   useInput((input, key) => latest.current(input, key), { isActive: hub === null && active });
 }
+
+/**
+ * The keys of a y/N question (default No): y → true; n, Enter or Esc → false. One for every confirmation, so that
+ * each answers the same keys.
+ */
+export function useYesNo(onAnswer: (yes: boolean) => void): void {
+  useKeys((input, key) => {
+    if (input === 'y' || input === 'Y') onAnswer(true);
+    else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer(false);
+  });
+}
