@@ -37,6 +37,7 @@ import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
 import type { RemoveResult } from './invariants/types.ts';
 import { optionWords } from './option-words.ts';
+import { planWithHistory } from './import-history.ts';
 import {
   blockIdsElsewhere,
   deletedFromTree,
@@ -131,11 +132,13 @@ export class ImportService {
     // The way out it names is a command to paste: the run's `agents`, with its --store.
     const { agents } = optionWords(this.invariants.optionWords);
     files = refuseOverlaps(files, projects.meta, projects.names, all, config.projects.allow_overlap, agents, place.here);
-    const store = [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited];
-    const plan: ImportPlan = {
-      ...planImport(files, store, projects.meta, projects.names, blockIdsElsewhere(top, all, found)),
-      folders: { top, cwd: options.cwd },
-    };
+    const elsewhere = blockIdsElsewhere(top, all, found);
+    const { planned, store } = await planWithHistory(
+      this.invariants.root,
+      [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited],
+      (held) => planImport(files, held, projects.meta, projects.names, elsewhere),
+    );
+    const plan: ImportPlan = { ...planned, folders: { top, cwd: options.cwd } };
     this.#stores.set(plan, store);
     return plan;
   }

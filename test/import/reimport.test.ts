@@ -172,4 +172,36 @@ describe('import again after an invariant was edited in the store', () => {
     expect(again.data.gone_from_files.map((g: { id: string }) => g.id)).toEqual([tabs.id]);
     expect(again.data.candidates.map((c: { status: string }) => c.status)).toEqual(['exists', 'new', 'exists']);
   });
+
+  it('an invariant imported before the hash was recorded and edited by hand after its import was committed is kept, as its history tells', async () => {
+    const top = repo({ 'AGENTS.md': RULES });
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    const before = await byText(top);
+    for (const { path } of Object.values(before)) {
+      const f = join(top, '.agents', path);
+      writeFileSync(f, readFileSync(f, 'utf8').replace(/\n {2}text_hash: .*\n/, '\n'));
+    }
+    commitAll(top, 'import, as an older version wrote it');
+    const edit = (text: string, to: string) => {
+      const f = join(top, '.agents', before[text]!.path);
+      writeFileSync(f, readFileSync(f, 'utf8').replace(`text: ${text}`, `text: ${to}`));
+    };
+    // One edit committed, one not yet: both are the store's, after the import's commit.
+    edit('Use tabs for indentation.', 'Indent with tabs.');
+    commitAll(top, 'reword');
+    edit('Never commit secrets.', 'Never commit secrets or API keys.');
+    // The file drops the third rule: that one is gone from it, and the only one listed and pruned.
+    writeFileSync(join(top, 'AGENTS.md'), '# Rules\n\n- Never commit secrets.\n- Use tabs for indentation.\n');
+    const run1 = await json(top, 'import', '--dry-run', '--prune');
+    const tests = before['Run the tests before pushing.']!;
+    expect(run1.data.gone_from_files.map((g: { id: string }) => g.id)).toEqual([tests.id]);
+    expect(run1.data.candidates.map((c: { status: string; same_as: unknown }) => [c.status, c.same_as])).toEqual([
+      ['exists', before['Never commit secrets.']],
+      ['exists', before['Use tabs for indentation.']],
+    ]);
+    const pruned = await json(top, 'import', '--yes', '--prune');
+    expect(pruned.code).toBe(0);
+    expect(pruned.data.pruned).toEqual([tests]);
+    expect(await texts(top)).toEqual(['Indent with tabs.', 'Never commit secrets or API keys.']);
+  });
 });
