@@ -334,3 +334,49 @@ export function lenientFrontMatter(text: string): Record<string, unknown> | unde
   }
   return out;
 }
+
+/** A glob YAML would read as structure: an alias (`*.ts`), a tag (`!vendor/**`), an anchor, a reserved indicator. */
+const YAML_INDICATOR = /^[*!&%@`]/;
+
+/** A YAML string quoted whole, in double or single quotes. */
+const QUOTED = /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')$/;
+
+/**
+ * The front matter `text` with the globs under `key` quoted where YAML would misread them, as their agents read them:
+ * a bare value to the end of its line (`globs: *.ts, src/**`), each item of a list below it (`- *.ts`), and each item
+ * of a list in brackets (`[*.ts, *.{js,jsx}]`, whose brace's comma is the glob's). Undefined when none needed it.
+ * Each line stays where it was.
+ */
+export function quoteBareGlobs(text: string, key: string): string | undefined {
+  const lines = text.split('\n');
+  let changed = false;
+  let inList = false;
+  const put = (i: number, line: string) => {
+    changed ||= line !== lines[i];
+    lines[i] = line;
+  };
+  for (const [i, raw] of lines.entries()) {
+    const cr = raw.endsWith('\r') ? '\r' : '';
+    const line = raw.slice(0, raw.length - cr.length);
+    // A top-level key, its name bare or quoted, and its value on the line.
+    const m = /^((["']?)([\w-]+)\2[ \t]*:[ \t]*)(.*?)[ \t]*$/.exec(line);
+    if (m !== null) {
+      const [, head, , name, value] = m as unknown as [string, string, string, string, string];
+      inList = name === key && value === '';
+      if (name !== key) continue;
+      if (value.startsWith('[') && value.endsWith(']')) {
+        // Empty items are none (a trailing comma), as YAML reads them.
+        const items = topLevelItems(value.slice(1, -1))
+          .map((g) => g.trim())
+          .filter((g) => g !== '');
+        put(i, `${head}[${items.map((g) => (QUOTED.test(g) ? g : JSON.stringify(g))).join(', ')}]${cr}`);
+      } else if (YAML_INDICATOR.test(value)) put(i, `${head}${JSON.stringify(value)}${cr}`);
+      continue;
+    }
+    const item = inList ? /^([ \t]*-[ \t]+)(.*?)[ \t]*$/.exec(line) : null;
+    if (item !== null && YAML_INDICATOR.test(item[2]!)) put(i, `${item[1]}${JSON.stringify(item[2])}${cr}`);
+    // The list ends at a line that is no item, no blank and no comment, at the margin.
+    else if (item === null && /^[^\s#-]/.test(line)) inList = false;
+  }
+  return changed ? lines.join('\n') : undefined;
+}

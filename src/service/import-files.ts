@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import type { LeftOut } from '../core/import-rules.ts';
-import { type ImportKind, instructionKind, lenientFrontMatter, RULE_FOLDERS } from '../core/import-sources.ts';
+import { type ImportKind, instructionKind, lenientFrontMatter, quoteBareGlobs, RULE_FOLDERS } from '../core/import-sources.ts';
 import { parseYaml } from '../core/parse-core.ts';
 import type { YamlFile } from '../core/yaml-file.ts';
 import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
@@ -213,19 +213,30 @@ export async function parseFrontMatter(
   globKey?: string,
 ): Promise<Record<string, unknown> | string> {
   let notGlob: string | undefined;
-  // The front matter starts on the file's second line: read below a blank line, every line a message names is the file's
-  // (the line and the "first on line 1" of a key given twice alike).
-  const bytes = new TextEncoder().encode(`\n${text}`);
-  const parsed = await parseYamlDocument((syntax) => {
-    const p = parseYaml(rel, bytes, syntax);
-    // Within the parse: a glob's text needs the syntax tree, which the fast path loads only when asked.
-    const data = p.value?.data;
-    if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-      globsAsWritten(p.value!, data as Record<string, unknown>);
-      if (globKey !== undefined) notGlob = globNotText(rel, p.value!, data as Record<string, unknown>, globKey);
-    }
-    return p;
-  });
+  const parse = (yaml: string) => {
+    // The front matter starts on the file's second line: read below a blank line, every line a message names is the
+    // file's (the line and the "first on line 1" of a key given twice alike).
+    const bytes = new TextEncoder().encode(`\n${yaml}`);
+    return parseYamlDocument((syntax) => {
+      const p = parseYaml(rel, bytes, syntax);
+      // Within the parse: a glob's text needs the syntax tree, which the fast path loads only when asked.
+      const data = p.value?.data;
+      if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+        globsAsWritten(p.value!, data as Record<string, unknown>);
+        if (globKey !== undefined) notGlob = globNotText(rel, p.value!, data as Record<string, unknown>, globKey);
+      }
+      return p;
+    });
+  };
+  const failed = (p: Awaited<ReturnType<typeof parse>>) => !p.value || p.diagnostics.some((d) => d.severity === 'error');
+  let parsed = await parse(text);
+  // Globs written bare, as Cursor's and Windsurf's editors write them (`globs: *.ts`, `- *.ts`, `[*.ts]`), which YAML
+  // reads as aliases: quoted, the rest of the front matter is read as YAML still (a quoted description beside them).
+  const quoted = failed(parsed) && globKey !== undefined ? quoteBareGlobs(text, globKey) : undefined;
+  if (quoted !== undefined) {
+    const again = await parse(quoted);
+    if (!failed(again)) parsed = again;
+  }
   const error = parsed.diagnostics.find((d) => d.severity === 'error');
   if (error || !parsed.value) {
     const lenient = lenientFrontMatter(text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planImport, refuseOverlaps, severityOf, type ImportFile } from '../../src/core/import-plan.ts';
-import { appliesTo, importTarget, instructionKind, lenientFrontMatter, projectName } from '../../src/core/import-sources.ts';
+import { appliesTo, globKey, importTarget, instructionKind, lenientFrontMatter, projectName } from '../../src/core/import-sources.ts';
 import { parseFrontMatter } from '../../src/service/import-files.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
 import { nameProblem } from '../../src/core/names.ts';
@@ -85,6 +85,35 @@ describe('parseFrontMatter: why front matter cannot be read, where in the file',
     expect(appliesTo('cursor', front as Record<string, unknown>).globs).toEqual(['#hash/**']);
     // Where the value is YAML (Copilot's applyTo, Cline's paths), a # starts a comment.
     expect(await parseFrontMatter('a.instructions.md', 'globs: #x/**')).toEqual({ globs: null });
+  });
+
+  it.each([
+    ['cursor', 'description: "API: errors"\nglobs: *.ts, src/**\nalwaysApply: false', ['*.ts', 'src/**']],
+    ['cursor', "description: 'It''s TypeScript'\nglobs: **/*.{ts,tsx}", ['**/*.{ts,tsx}']],
+    ['cursor', 'description: >\n  Folded\n  text\nglobs: *.ts', ['*.ts']],
+    ['cursor', 'globs:\n  - *.ts\n  - "lib/**"\n\n  - !vendor/**\nalwaysApply: false', ['*.ts', 'lib/**', '!vendor/**']],
+    ['cursor', 'globs:\n- *.ts\ndescription: "A: b"', ['*.ts']],
+    ['cursor', 'description: "A: b"\nglobs: [*.ts, "lib/**", *.{js,jsx},]', ['*.ts', 'lib/**', '*.{js,jsx}']],
+    ['cursor', 'globs: [**/*.go]', ['**/*.go']],
+    ['windsurf', 'trigger: glob\ndescription: "Go: style"\nglobs: **/*.go', ['**/*.go']],
+    ['copilot-instructions', 'name: "Python: style"\napplyTo: **/*.py', ['**/*.py']],
+    ['clinerules', 'description: "Docs: style"\npaths:\n  - *.md\n  - docs/**', ['*.md', 'docs/**']],
+  ] as const)(
+    '%s globs written bare beside a quoted value, in a list or in brackets, are read as their agent reads them: %j',
+    async (kind, text, globs) => {
+      const front = await parseFrontMatter('r.md', text, kind === 'cursor' || kind === 'windsurf', globKey(kind));
+      expect(typeof front).toBe('object');
+      expect(appliesTo(kind, front as Record<string, unknown>).globs).toEqual(globs);
+    },
+  );
+
+  it('a front matter broken elsewhere is still named at its own place, the bare globs quoted or not', async () => {
+    expect(await parseFrontMatter('r.mdc', 'description: "open\nglobs: *.ts', true, 'globs')).toEqual(
+      expect.stringContaining('its front matter is not valid YAML (r.mdc:'),
+    );
+    expect(await parseFrontMatter('r.mdc', 'globs: *.ts\nglobs: src/**', true, 'globs')).toEqual(
+      expect.stringContaining('its front matter is not valid YAML (r.mdc:3:'),
+    );
   });
 });
 
