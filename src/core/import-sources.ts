@@ -335,8 +335,11 @@ export function lenientFrontMatter(text: string): Record<string, unknown> | unde
   return out;
 }
 
-/** A glob YAML would read as structure: an alias (`*.ts`), a tag (`!vendor/**`), an anchor, a reserved indicator. */
-const YAML_INDICATOR = /^[*!&%@`]/;
+/**
+ * A glob YAML would read as structure: an alias (`*.ts`), a tag (`!vendor/**`), an anchor, a reserved indicator, a map
+ * (`{src,lib}/**`, a brace of alternatives).
+ */
+const YAML_INDICATOR = /^[*!&%@`{]/;
 
 /** A YAML string quoted whole, in double or single quotes. */
 const QUOTED = /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')$/;
