@@ -346,7 +346,8 @@ function replacedText(
 
 /**
  * Whether `text`, what `--replace` left of the file `f`, says nothing of its own: a folder's AGENTS.md (CLAUDE.md,
- * GEMINI.md, not Ruler's .ruler/AGENTS.md) with only headings, or a rule file of a rules folder with only its front matter and headings.
+ * GEMINI.md, not Ruler's .ruler/AGENTS.md) with only headings, or a rule file of a rules folder with only its front
+ * matter, of the keys the import reads, and headings.
  */
 function emptiedText(f: ImportFile, text: string): boolean {
   // Ruler's sources (.ruler/AGENTS.md among them) are no agent's file: Ruler joins every one of them into the files it
@@ -357,6 +358,9 @@ function emptiedText(f: ImportFile, text: string): boolean {
   const ruleFile = folder !== undefined && `/${f.file}`.includes(`/${folder}/`);
   if (!ruleFile && (cut < 0 || !PER_FOLDER.has(f.file.slice(cut + 1)))) return false;
   if (scanBlock(text).kind !== 'none') return false;
+  // A key of its front matter the import does not read (Copilot's `excludeAgent`) tells its agent what no invariant
+  // carries: removed, it would be lost, and the export's file would apply its rules where the file kept them out.
+  if (ruleFile && f.leftOut.some((l) => l.reason === 'front-matter-key')) return false;
   return onlyHeadings(ruleFile && f.noFrontMatter !== true ? text.slice(leadingFrontMatter(text)?.length ?? 0) : text);
 }
 

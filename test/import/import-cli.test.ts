@@ -664,6 +664,27 @@ describe('agents import outside a git repository', () => {
     expect(readFileSync(join(top, '.cursor/rules/agents-global.mdc'), 'utf8')).toContain('Use tabs.');
   });
 
+  it('--replace keeps a rule file whose front matter holds a key the import does not read: its agent reads it, no invariant does', async () => {
+    const top = tempDir('agents-import-');
+    const ts = '---\napplyTo: "**/*.ts"\nexcludeAgent: "code-review"\n---\n\n# TS\n\n- Never use any.\n';
+    writeTree(top, {
+      '.agents/global/': null,
+      '.agents/projects/': null,
+      '.github/instructions/ts.instructions.md': ts,
+      '.cursor/rules/db.mdc': '---\nalwaysApply: true\npriority: high\n---\n- Never drop tables.\n',
+      'a.ts': 'export {};\n',
+    });
+    const dry = await run(top, '--format', 'json', 'import', '--dry-run', '--replace');
+    expect(JSON.parse(dry.stdout).would_replace.map((f: { removes_file: boolean }) => f.removes_file)).toEqual([false, false]);
+    const out = await run(top, '--format', 'json', 'import', '--yes', '--replace');
+    expect(out.code, out.stderr).toBe(0);
+    const r = JSON.parse(out.stdout);
+    expect(r.replaced.emptied).toEqual([]);
+    for (const f of r.files as { left_out: { reason: string }[] }[]) expect(f.left_out.map((l) => l.reason)).toContain('front-matter-key');
+    expect(readFileSync(join(top, '.github/instructions/ts.instructions.md'), 'utf8')).toBe(ts.replace('- Never use any.\n', ''));
+    expect(readFileSync(join(top, '.cursor/rules/db.mdc'), 'utf8')).toBe('---\nalwaysApply: true\npriority: high\n---\n');
+  });
+
   it('--replace keeps a Ruler source left with only headings, .ruler/AGENTS.md as any other: Ruler joins them all', async () => {
     const top = tempDir('agents-import-');
     writeTree(top, {
