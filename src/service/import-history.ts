@@ -4,6 +4,7 @@
  * rule its file dropped, which its text alone cannot.
  */
 import { AgentsError } from '../core/errors.ts';
+import { GitError } from '../git/repo.ts';
 import { importedTextHash, type StaleImport } from '../core/import-stale.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
@@ -54,8 +55,9 @@ async function firstCommittedText(root: string, id: string): Promise<string | un
     const { events } = await invariantLog(root, id);
     return events.findLast((e) => e.text !== undefined)?.text;
   } catch (error) {
-    // No history to read (not a repository, no commit of it): its text is taken for its file's, as before.
-    if (error instanceof AgentsError) return undefined;
+    // No history to read (not a repository, no commit of it, an object git cannot give): its text is taken for its
+    // file's, as before.
+    if (error instanceof AgentsError || error instanceof GitError) return undefined;
     throw error;
   }
 }

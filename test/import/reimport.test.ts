@@ -204,4 +204,19 @@ describe('import again after an invariant was edited in the store', () => {
     expect(pruned.data.pruned).toEqual([tests]);
     expect(await texts(top)).toEqual(['Indent with tabs.', 'Never commit secrets or API keys.']);
   });
+
+  it('outside a git repository, where no history tells, one imported before the hash was recorded is compared by its text', async () => {
+    const top = tempDir('agents-reimport-');
+    writeTree(top, { '.agents/global/': null, '.agents/projects/': null, 'AGENTS.md': RULES });
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    const before = await byText(top);
+    for (const { path } of Object.values(before)) {
+      const f = join(top, '.agents', path);
+      writeFileSync(f, readFileSync(f, 'utf8').replace(/\n {2}text_hash: .*\n/, '\n'));
+    }
+    writeFileSync(join(top, 'AGENTS.md'), '# Rules\n\n- Never commit secrets.\n- Use tabs for indentation.\n');
+    const dry = await json(top, 'import', '--dry-run', '--prune');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.data.gone_from_files.map((g: { id: string }) => g.id)).toEqual([before['Run the tests before pushing.']!.id]);
+  });
 });
