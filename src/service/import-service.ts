@@ -2,14 +2,8 @@ import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { readUtf8, utf16Mark } from '../core/utf8.ts';
-import {
-  nearAfterReview,
-  planImport,
-  refuseOverlaps,
-  type ImportFile,
-  type ImportPlan,
-  type PlannedCandidate,
-} from '../core/import-plan.ts';
+import { nearAfterReview, planImport, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
+import { refuseOverlaps } from '../core/import-overlaps.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { excerpt } from '../core/markdown-blocks.ts';
 import { exportedEntryIds } from '../core/export.ts';

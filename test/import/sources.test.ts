@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planImport, refuseOverlaps, severityOf, type ImportFile } from '../../src/core/import-plan.ts';
+import { planImport, severityOf, type ImportFile } from '../../src/core/import-plan.ts';
+import { refuseOverlaps } from '../../src/core/import-overlaps.ts';
 import { appliesTo, globKey, importTarget, instructionKind, lenientFrontMatter, projectName } from '../../src/core/import-sources.ts';
 import { parseFrontMatter } from '../../src/service/import-files.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
