@@ -18,7 +18,8 @@ import { shellPath } from './shell-word.ts';
  * project, so that no second project over the same files is made unsaid.
  * Returns the files, those skipped (or overlapping) marked. `agents` starts the
  * command a reason names (the run's, with its --store); `here` writes its path (from the top) as pasted in the
- * current folder.
+ * current folder. A file whose rules the other project holds (`importedInto`) had other globs when it was imported:
+ * its reason says to change that project's paths, where a second project would cover the same files.
  */
 export function refuseOverlaps(
   files: readonly ImportFile[],
@@ -28,6 +29,8 @@ export function refuseOverlaps(
   allowed = false,
   agents = 'agents',
   here: (rel: string) => string = (rel) => rel,
+  /** For each project of the store, the files its invariants were imported from. */
+  importedInto: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): ImportFile[] {
   const { projects, projectOf } = placeProjects(files, existing, names);
   const taken: { name: string; paths: readonly string[] }[] = [...existing].map(([name, m]) => ({ name, paths: m.paths ?? [] }));
@@ -59,11 +62,14 @@ export function refuseOverlaps(
       project: other,
       paths,
       why: (file) =>
-        `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: ${
-          holds
-            ? `import the file alone into that project (\`${agents} import ${shellPath(here(file))} --project ${other}\`), or set`
-            : `set`
-        } projects.allow_overlap: true in config.yaml`,
+        // The file's globs changed since the import made that project of them: the project's paths are what to change.
+        importedInto.get(other)?.has(file)
+          ? `its globs (${p.paths.join(', ')}) are no longer the paths of project ${other} (${paths.join(', ')}), which its rules were imported into: write them as the paths of projects/${other}/project.yaml in the store, and import it again`
+          : `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: ${
+              holds
+                ? `import the file alone into that project (\`${agents} import ${shellPath(here(file))} --project ${other}\`), or set`
+                : `set`
+            } projects.allow_overlap: true in config.yaml`,
     });
   };
   const pathsOf = (name: string) => taken.find((t) => t.name === name)?.paths ?? [];

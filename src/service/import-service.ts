@@ -125,7 +125,11 @@ export class ImportService {
       files = [...files, ...(await ignoredSources(place, optionWords(this.invariants.optionWords), snap.invariants, found, options.from))];
     // The way out it names is a command to paste: the run's `agents`, with its --store.
     const { agents } = optionWords(this.invariants.optionWords);
-    files = refuseOverlaps(files, projects.meta, projects.names, all, config.projects.allow_overlap, agents, place.here);
+    const importedInto = new Map<string, Set<string>>();
+    for (const { scope, imported_from: from } of snap.invariants)
+      if (scope.kind === 'project' && from)
+        (importedInto.get(scope.project) ?? importedInto.set(scope.project, new Set()).get(scope.project)!).add(from.file);
+    files = refuseOverlaps(files, projects.meta, projects.names, all, config.projects.allow_overlap, agents, place.here, importedInto);
     const elsewhere = blockIdsElsewhere(top, all, found);
     const { planned, store } = await planWithHistory(
       this.invariants.root,

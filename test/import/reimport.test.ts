@@ -102,6 +102,25 @@ describe('import again after a file was edited', () => {
   });
 });
 
+describe('import again after a rule file changed its globs', () => {
+  it("is skipped, naming its project's paths to change, and once they are the file's globs its new rules go there", async () => {
+    const top = repo({ '.cursor/rules/style.mdc': '---\nglobs: src/**\n---\n\n- Use tabs.\n', 'src/a.ts': '', 'lib/b.ts': '' });
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    writeFileSync(join(top, '.cursor/rules/style.mdc'), '---\nglobs: src/**, lib/**\n---\n\n- Use tabs.\n- Never use var.\n');
+    const skipped = await json(top, 'import', '--dry-run');
+    expect(skipped.code).toBe(0);
+    expect(skipped.data.files[0].skipped).toContain('projects/style/project.yaml');
+    writeFileSync(join(top, '.agents/projects/style/project.yaml'), 'paths:\n  - src/**\n  - lib/**\n');
+    const again = await json(top, 'import', '--yes');
+    expect(again.code).toBe(0);
+    expect(again.data.candidates.map((c: { status: string; scope: unknown }) => [c.status, c.scope])).toEqual([
+      ['exists', { kind: 'project', project: 'style' }],
+      ['new', { kind: 'project', project: 'style' }],
+    ]);
+    expect(again.data.written.projects).toEqual([]);
+  });
+});
+
 describe('import again after an invariant was edited in the store', () => {
   /** The store's invariants by their text, each with its file's path. */
   async function byText(top: string): Promise<Record<string, { id: string; path: string }>> {

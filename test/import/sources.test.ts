@@ -596,6 +596,36 @@ describe('refuseOverlaps: an import never makes projects whose paths overlap', (
     });
   });
 
+  it("a file whose globs changed since the import made its project of them names that project's paths to change", () => {
+    const style = file('.cursor/rules/style.mdc', { kind: 'project', name: 'style', paths: ['src/**', 'lib/**'] }, ['Use tabs']);
+    const existing = new Map([['style', { paths: ['src/**'] }]]);
+    const repo = ['src/a.ts', 'lib/b.ts'];
+    const [made] = refuseOverlaps(
+      [style],
+      existing,
+      ['style'],
+      repo,
+      false,
+      'agents',
+      (r) => r,
+      new Map([['style', new Set([style.file])]]),
+    );
+    expect(made!.skipped).toContain('projects/style/project.yaml');
+    expect(made!.skipped).not.toContain('allow_overlap');
+    // A project another file's rules made is overlapped as any other.
+    const [other] = refuseOverlaps(
+      [style],
+      existing,
+      ['style'],
+      repo,
+      false,
+      'agents',
+      (r) => r,
+      new Map([['style', new Set(['AGENTS.md'])]]),
+    );
+    expect(other!.skipped).toContain('allow_overlap');
+  });
+
   it('a file without rules makes no project, so it takes no paths from the files after it', () => {
     const files = [
       file('.cursor/rules/a-empty.mdc', { kind: 'project', name: 'a-empty', paths: ['src/**/*.ts'] }, []),
