@@ -25,7 +25,7 @@ interface ReadFile {
   kind: ImportKind;
   candidates: readonly RuleCandidate[];
   skipped?: string;
-  target: { kind: string };
+  target: { kind: string; name?: string };
   blockIds?: readonly string[];
 }
 
@@ -84,15 +84,26 @@ export function staleImports(
     (from.get(file) ?? from.set(file, []).get(file)!).push(inv);
   }
   const anyBlock = new Set([...[...read.values()].flatMap((f) => f.blockIds ?? []), ...elsewhere]);
-  // A text another file read still says is kept: the import finds it held, writes no copy, and would leave it unsaid.
-  const said = new Set([...read.values()].flatMap((f) => f.candidates.map((c) => textKey(c.text))));
+  // A text another file read still says where the invariant applies is kept: the import finds it held there, writes
+  // no copy, and would leave it unsaid. Said only where it does not apply (a project's rule moved up into the top
+  // file), the import writes it anew there, and the old copy is gone from its file.
+  const said = new Map<string, Set<string | undefined>>();
+  for (const f of read.values())
+    for (const c of f.candidates) {
+      const key = textKey(c.text);
+      (said.get(key) ?? said.set(key, new Set()).get(key)!).add(f.target.kind === 'project' ? f.target.name : undefined);
+    }
+  const saidWhere = (inv: ScopedInvariant) => {
+    const where = said.get(textKey(inv.text));
+    return where !== undefined && (inv.scope.kind === 'global' || (inv.scope.kind === 'project' && where.has(inv.scope.project)));
+  };
   const out: StaleImport[] = [];
   for (const [file, held] of from) {
     const f = read.get(file)!;
     const candidates = f.candidates;
     const named = new Set([...candidates.map((c) => exportedEntryId(c.text)), ...(f.blockIds ?? [])]);
     const inPlace = !movesRulesOut(f.kind);
-    const says = (inv: ScopedInvariant) => said.has(textKey(inv.text)) || named.has(inv.id) || (!inPlace && anyBlock.has(inv.id));
+    const says = (inv: ScopedInvariant) => saidWhere(inv) || named.has(inv.id) || (!inPlace && anyBlock.has(inv.id));
     const whole = new Set(candidates.filter((c) => c.whole).map((c) => textKey(c.text)));
     if (!inPlace && !held.some((inv) => whole.has(textKey(inv.text)))) continue;
     for (const inv of held) if (!says(inv)) out.push({ id: inv.id, path: inv.path, text: inv.text, file, line: inv.imported_from!.line });

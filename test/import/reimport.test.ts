@@ -102,6 +102,24 @@ describe('import again after a file was edited', () => {
   });
 });
 
+describe('import again after a rule moved from a folder file up to the top one', () => {
+  it('writes it globally, and the copy its folder file no longer says is gone from it, and removed with --prune', async () => {
+    const top = repo({
+      'AGENTS.md': '# Root\n\n- Never push to main.\n',
+      'apps/web/AGENTS.md': '# Web\n\n- Use CSS modules.\n- Run the linter.\n',
+    });
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    writeFileSync(join(top, 'AGENTS.md'), '# Root\n\n- Never push to main.\n- Run the linter.\n');
+    writeFileSync(join(top, 'apps/web/AGENTS.md'), '# Web\n\n- Use CSS modules.\n');
+    const pruned = await json(top, 'import', '--yes', '--prune');
+    expect(pruned.code).toBe(0);
+    expect(pruned.data.gone_from_files).toMatchObject([{ text: 'Run the linter.', file: 'apps/web/AGENTS.md', line: 4 }]);
+    expect(pruned.data.pruned).toHaveLength(1);
+    const list = (await json(top, 'invariant', 'list')).data as { text: string; scope: string }[];
+    expect(list.filter((i) => i.text === 'Run the linter.').map((i) => i.scope)).toEqual(['global']);
+  });
+});
+
 describe('import again after a rule file changed its globs', () => {
   it("is skipped, naming its project's paths to change, and once they are the file's globs its new rules go there", async () => {
     const top = repo({ '.cursor/rules/style.mdc': '---\nglobs: src/**\n---\n\n- Use tabs.\n', 'src/a.ts': '', 'lib/b.ts': '' });

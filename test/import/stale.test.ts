@@ -42,6 +42,21 @@ describe('staleImports', () => {
     expect(staleImports([file('AGENTS.md', 'agents-md', [], { skipped: 'it is a binary file' })], store)).toEqual([]);
   });
 
+  it("a text another file says where the invariant does not apply (a project's rule moved up to the top file) is gone from its file", () => {
+    const web = { kind: 'project', project: 'web' } as const;
+    const inWeb = scopedInvariant(A, web, 'Run the linter.', { imported_from: { file: 'apps/web/AGENTS.md', line: 4 } });
+    const top = file('AGENTS.md', 'agents-md', ['Run the linter.']);
+    const webFile = { ...file('apps/web/AGENTS.md', 'agents-md', []), target: { kind: 'project', name: 'web' } };
+    expect(staleImports([top, webFile], [inWeb]).map((s) => s.id)).toEqual([A]);
+    // Said in another file of its project, it is held there, and stays.
+    const other = { ...file('apps/web/CLAUDE.md', 'claude-md', ['Run the linter.']), target: { kind: 'project', name: 'web' } };
+    expect(staleImports([top, webFile, other], [inWeb])).toEqual([]);
+    // A global one moved down into a project's file is held there (it applies everywhere): it stays.
+    const global = from(B, 'Never push to main.', 'AGENTS.md', 3);
+    const down = { ...file('apps/web/AGENTS.md', 'agents-md', ['Never push to main.']), target: { kind: 'project', name: 'web' } };
+    expect(staleImports([file('AGENTS.md', 'agents-md', []), down], [global])).toEqual([]);
+  });
+
   it('a rule file is their source only while it says one of them whole, and any block read, or one elsewhere, keeps them', () => {
     const cursor = [from(A, 'Use tabs.', '.cursor/rules/s.mdc', 3), from(B, 'Never use var.', '.cursor/rules/s.mdc', 4)];
     expect(staleImports([file('.cursor/rules/s.mdc', 'cursor', ['Other words.'])], cursor)).toEqual([]);
