@@ -62,9 +62,9 @@ export function movesRulesOut(kind: ImportKind): boolean {
 
 /**
  * The store's invariants imported from one of `files` whose text that file no longer says (nor any other file read
- * where the invariant applies, whose rule the import would otherwise find held and leave unsaid), nor names by id (a line copied out of an
- * exported block, or an entry of the file's own managed block, which `--replace` puts where it took their lines out:
- * the store is their source then). A rule file of another kind, whose rules `--replace` moves into
+ * where the invariant applies, whose rule the import would otherwise find held and leave unsaid), nor names by id (a
+ * line copied out of an exported block, or an entry of the file's own managed block, which `--replace` puts where it
+ * took their lines out: the store is their source then). A rule file of another kind, whose rules `--replace` moves into
  * the export's own file, is taken as the source of its rules only while it still says one of them whole, and an
  * invariant the managed block of any file read lists is not stale of it. A file skipped, or read only on request, is
  * not compared, and neither is an invariant edited in the store since its import (editedSinceImport).

@@ -29,7 +29,7 @@ export async function planWithHistory<P extends { stale?: readonly StaleImport[]
  * its file shows its text changed since its first commit: the store edited it, and that first text is its file's. The
  * store as it is when none was, so that the plan need not be made again.
  */
-export async function withImportedTexts(
+async function withImportedTexts(
   root: string,
   stale: readonly StaleImport[],
   store: readonly ScopedInvariant[],
