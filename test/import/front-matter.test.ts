@@ -144,3 +144,25 @@ describe('--project P and a glob that names a folder', () => {
     expect(doc.candidates).toEqual([]);
   });
 });
+
+describe('globs written bare where YAML reads an alias, beside keys written as YAML', () => {
+  it('place each kind of rule file where its globs say, as its agent reads them, none skipped', async () => {
+    const top = folder({
+      '.cursor/rules/api.mdc': '---\ndescription: "API: errors"\nglobs: *.ts, src/**\nalwaysApply: false\n---\n- Return problem JSON.\n',
+      '.cursor/rules/go.mdc': '---\ndescription: "Go: style"\nglobs:\n  - *.go\n---\n- Wrap errors.\n',
+      '.windsurf/rules/py.md': '---\ntrigger: glob\ndescription: "Py: style"\nglobs: [*.py, *.pyi]\n---\n- Use type hints.\n',
+      'a.ts': '',
+      'b.go': '',
+      'c.py': '',
+    });
+    const r = await runAgents(['--format', 'json', 'import', '--dry-run'], { cwd: top });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { files: FileJson[]; projects: { name: string; paths: string[] }[] };
+    expect(doc.files.map((f) => f.skipped)).toEqual([null, null, null]);
+    expect(doc.projects.map((p) => [p.name, p.paths])).toEqual([
+      ['api', ['*.ts', 'src/**']],
+      ['go', ['*.go']],
+      ['py', ['*.py', '*.pyi']],
+    ]);
+  });
+});
