@@ -372,7 +372,9 @@ export function quoteBareGlobs(text: string, key: string): string | undefined {
         const items = topLevelItems(value.slice(1, -1))
           .map((g) => g.trim())
           .filter((g) => g !== '');
-        put(i, `${head}[${items.map((g) => (QUOTED.test(g) ? g : JSON.stringify(g))).join(', ')}]${cr}`);
+        // A boolean or null stays as YAML reads it: no glob, and named as such (globNotText), as it is in a valid list.
+        const keep = (g: string) => QUOTED.test(g) || /^(?:true|false|null|~)$/i.test(g);
+        put(i, `${head}[${items.map((g) => (keep(g) ? g : JSON.stringify(g))).join(', ')}]${cr}`);
       } else if (YAML_INDICATOR.test(value)) put(i, `${head}${JSON.stringify(value)}${cr}`);
       continue;
     }

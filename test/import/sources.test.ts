@@ -110,6 +110,12 @@ describe('parseFrontMatter: why front matter cannot be read, where in the file',
     },
   );
 
+  it('a boolean beside bare globs in brackets is no glob, named at its place, as in a list YAML reads', async () => {
+    expect(await parseFrontMatter('r.mdc', 'globs: [*.ts, true]', true, 'globs')).toEqual(
+      expect.stringContaining('which is no glob (r.mdc:2:'),
+    );
+  });
+
   it('a front matter broken elsewhere is still named at its own place, the bare globs quoted or not', async () => {
     expect(await parseFrontMatter('r.mdc', 'description: "open\nglobs: *.ts', true, 'globs')).toEqual(
       expect.stringContaining('its front matter is not valid YAML (r.mdc:'),
