@@ -125,6 +125,7 @@ export class ImportService {
       files = [...files, ...(await ignoredSources(place, optionWords(this.invariants.optionWords), snap.invariants, found, options.from))];
     // The way out it names is a command to paste: the run's `agents`, with its --store.
     const { agents } = optionWords(this.invariants.optionWords);
+    // The files each project's rules came from: one whose globs changed since is told to change that project's paths.
     const importedInto = new Map<string, Set<string>>();
     for (const { scope, imported_from: from } of snap.invariants)
       if (scope.kind === 'project' && from)
