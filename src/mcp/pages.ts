@@ -18,34 +18,50 @@ export interface Page {
 }
 
 /**
- * A cursor as pageOf gives it: the number of entries before the next page, and a digest of their ids, so that any
- * entry added, moved or removed before the cursor since tells (one added and one removed would keep the number). A
- * page holds at least one entry, so the number is never 0 and never written with a leading 0: such a cursor is none
- * the server gave (`invalid-value`), not one of a set that changed since (`store-changed`).
+ * A cursor as pageOf gives it: the number of entries before the next page, a digest of their ids, so that any entry
+ * added, moved or removed before the cursor since tells (one added and one removed would keep the number), and a
+ * digest of the set it pages (the tool and the target and filters of the call), so that a cursor given to another
+ * tool or target is told from one of a set that changed. A page holds at least one entry, so the number is never 0
+ * and never written with a leading 0: such a cursor is none the server gave (`invalid-value`), not one of a set that
+ * changed since (`store-changed`).
  */
-const CURSOR = /^([1-9]\d{0,8}):([A-Za-z0-9_-]{22})$/;
+const CURSOR = /^([1-9]\d{0,8}):([A-Za-z0-9_-]{22}):([A-Za-z0-9_-]{11})$/;
 
-/** The cursor of the page that starts after the first `to` of `ids`. */
-function cursorAt(ids: readonly string[], to: number): string {
-  const digest = createHash('sha256').update(ids.slice(0, to).join('\n')).digest('base64url').slice(0, 22);
-  return `${to}:${digest}`;
+/** What a page is of: the tool, and the target and filters of the call that select its entries (not their wording). */
+export interface PagedSet {
+  tool: string;
+  /** The target and filters, as one string: a cursor is taken only by a call that gives the same. */
+  of: string;
 }
 
-/** Where the page a cursor names starts; a cursor whose entries before it are not those it was given after is refused. */
-function startOf(ids: readonly string[], cursor: string | undefined, tool: string): number {
+const digestOf = (text: string, length: number) => createHash('sha256').update(text).digest('base64url').slice(0, length);
+
+/** The cursor of the page that starts after the first `to` of `ids`. */
+function cursorAt(ids: readonly string[], to: number, set: PagedSet): string {
+  return `${to}:${digestOf(ids.slice(0, to).join('\n'), 22)}:${digestOf(`${set.tool}\n${set.of}`, 11)}`;
+}
+
+/**
+ * Where the page a cursor names starts. A cursor this server never gives, or gave for another tool or target, is
+ * refused as the wrong value it is (`invalid-value`); one whose entries before it are not those it was given after is
+ * of a set that changed since (`store-changed`).
+ */
+function startOf(ids: readonly string[], cursor: string | undefined, set: PagedSet): number {
   if (cursor === undefined) return 0;
   const m = CURSOR.exec(cursor);
-  if (!m)
-    throw new UsageError(
-      `${tool}: cursor ${escapeUnsafe(JSON.stringify(cursor))} is not one this server gave`,
-      "Give the `next_cursor` of the tool's last answer, or no cursor for the first page.",
+  const wrong = (why: string) =>
+    new UsageError(
+      `${set.tool}: cursor ${escapeUnsafe(JSON.stringify(cursor))} ${why}`,
+      'Give the `next_cursor` of the last answer to the same call (the same tool, target and pattern), or no cursor for the first page.',
       { option: 'cursor', value: cursor, suggestions: [] },
       'invalid-value',
     );
+  if (!m) throw wrong('is not one this server gave');
+  if (m[3] !== digestOf(`${set.tool}\n${set.of}`, 11)) throw wrong('was given for another call (another tool, target or pattern)');
   const from = Number(m[1]);
-  if (from > ids.length || cursorAt(ids, from) !== cursor)
+  if (from > ids.length || cursorAt(ids, from, set) !== cursor)
     throw storeChanged(
-      `${tool}: the set changed since the page before this cursor (an entry before it was added, moved or removed)`,
+      `${set.tool}: the set changed since the page before this cursor (an entry before it was added, moved or removed)`,
       'Ask again without a cursor, from the first page.',
       { cursor },
     );
@@ -58,10 +74,10 @@ function startOf(ids: readonly string[], cursor: string | undefined, tool: strin
  * case, rendered once), else about as many as fit. Answers that must be read whole have no pages; these are lists an
  * agent may read a page at a time.
  */
-export function pageOf(ids: readonly string[], cursor: string | undefined, tool: string, render: (page: Page) => ToolAnswer): ToolAnswer {
-  const from = startOf(ids, cursor, tool);
+export function pageOf(ids: readonly string[], cursor: string | undefined, set: PagedSet, render: (page: Page) => ToolAnswer): ToolAnswer {
+  const from = startOf(ids, cursor, set);
   const limit = MAX_MESSAGE_BYTES - NOTES_BYTES;
-  const answer = (to: number) => render({ from, to, next: to < ids.length ? cursorAt(ids, to) : null });
+  const answer = (to: number) => render({ from, to, next: to < ids.length ? cursorAt(ids, to, set) : null });
   const bytes = (a: ToolAnswer) =>
     Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text: a.text }], structuredContent: a.data }));
   const whole = answer(ids.length);

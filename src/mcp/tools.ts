@@ -164,7 +164,9 @@ export const TOOLS: readonly ToolDef[] = [
       const data = await effectiveFor(ctx, which === 'plan' ? { plan: args.plan as string } : { project }, pattern);
       if (which === 'path') data.target.path = args.path as string;
       const ids = data.invariants.map((i) => i.id);
-      return pageOf(ids, args.cursor as string | undefined, 'effective_invariants', (page) => {
+      // The set a cursor pages: the target (a path's project, a plan's full id) and the pattern.
+      const of = JSON.stringify([data.target.project, data.target.plan, pattern ?? null]);
+      return pageOf(ids, args.cursor as string | undefined, { tool: 'effective_invariants', of }, (page) => {
         const shown = { ...data, invariants: data.invariants.slice(page.from, page.to) };
         const text = effectiveMarkdown(shown, pattern, page.from);
         return { data: { ...shown, next_cursor: page.next }, text: pagedText(text, page, data.count, 'effective_invariants') };
@@ -214,10 +216,12 @@ export const TOOLS: readonly ToolDef[] = [
       const invariants = items.map(listedJson);
       const filtered = scope !== undefined || args.pattern !== undefined;
       const empty = emptyListText(filtered, inactive, '`include_inactive: true`', ctx.agents);
+      // The set a cursor pages: the scope (a plan's full id), whether inactive ones are listed, and the pattern.
+      const of = JSON.stringify([scope ?? null, args.include_inactive === true, args.pattern ?? null]);
       return pageOf(
         invariants.map((i) => i.id),
         args.cursor as string | undefined,
-        'list_invariants',
+        { tool: 'list_invariants', of },
         (page) => {
           // The text `invariant list` prints: each invariant's tags and, listing the whole store, the copies it hides or is hidden by.
           const text = [...listLines(makeStyle(false), items.slice(page.from, page.to), empty)].join('\n');
@@ -321,7 +325,8 @@ export const TOOLS: readonly ToolDef[] = [
       // The reasons page (a stale run of a set of 20,000 added invariants gives one each); the verdict, the counts and
       // the waivers are on every page, so that each page says whether the gate fails.
       const ids = r.reasons.map((x) => `${x.code}:${x.invariant_id ?? x.message}`);
-      return pageOf(ids, args.cursor as string | undefined, 'plan_status', (page) => {
+      // The reasons of one plan; `allow` changes how they weigh, not which they are, so a cursor is of the plan alone.
+      return pageOf(ids, args.cursor as string | undefined, { tool: 'plan_status', of: r.plan.id }, (page) => {
         const reasons = r.reasons.slice(page.from, page.to);
         const text = pagedText(planStatusText(r, makeStyle(false), reasons), page, r.reasons.length, 'plan_status');
         return { data: { ...planStatusJson({ ...r, reasons }), next_cursor: page.next }, text };

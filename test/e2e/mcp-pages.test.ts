@@ -86,6 +86,31 @@ describe('agents mcp: a set over one message is answered in pages', () => {
     expect(again.isError, textOf(again)).toBeFalsy();
   });
 
+  it('a cursor given to another tool, target or pattern than the one that gave it is invalid-value, not store-changed', async () => {
+    const { root } = bigStore();
+    const s = await startMcp(root);
+    const first = (await s.client.callTool({ name: 'effective_invariants', arguments: { project: 'myapp' } })) as CallToolResult;
+    const cursor = (first.structuredContent as unknown as Paged).next_cursor!;
+    expect(cursor).toEqual(expect.any(String));
+    for (const [name, args] of [
+      ['effective_invariants', { plan: EXAMPLE_PLAN }],
+      ['effective_invariants', { project: 'myapp', pattern: 'Rule' }],
+      ['list_invariants', { global: true }],
+      ['plan_status', { plan: EXAMPLE_PLAN }],
+    ] as const) {
+      const r = (await s.client.callTool({ name, arguments: { ...args, cursor } })) as CallToolResult;
+      expect(r.isError, name).toBe(true);
+      expect(errorOf(r), `${name} ${JSON.stringify(args)}`).toMatchObject({
+        code: 'invalid-value',
+        exit_code: 2,
+        detail: { option: 'cursor', value: cursor },
+      });
+    }
+    // The same set asked by a path of the project: its cursor is taken.
+    const byPath = (await s.client.callTool({ name: 'effective_invariants', arguments: { path: 'src/x.ts', cursor } })) as CallToolResult;
+    expect(byPath.isError, textOf(byPath)).toBeFalsy();
+  });
+
   it('plan_status answers its reasons in pages, each page with the verdict and fitting its outputSchema', async () => {
     const root = exampleStore();
     expect((await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN])).code).toBe(0);
