@@ -38,8 +38,9 @@ export function oversizeAnswer(answer: unknown, hint: string | CommandHint, limi
 export const ASK_LESS: Readonly<Record<'tool' | 'resource', string> & { prompt: CommandHint }> = {
   tool: 'Ask for less: a narrower target, or a pattern where the tool takes one.',
   resource: 'Call effective_invariants for the same target instead: it answers a set this long in pages (next_cursor).',
+  // A prompt's set is given in pages: a page over the limit is its context's, which every page holds whole.
   prompt: (agents) =>
-    `Judge the plan with \`${agents} plan strategize\`, whose agent and llm actors send its set in batches (${docsRef('actors.md')}).`,
+    `Give a shorter context (every page of the prompt holds it whole), or judge the plan with \`${agents} plan strategize\`, whose agent and llm actors send its set in batches (${docsRef('actors.md')}).`,
 };
 
 /** An answer as it is sent, or, over the limit of a message, the error saying so with `hint` (one of ASK_LESS). */

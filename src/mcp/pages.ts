@@ -1,5 +1,6 @@
-// The pages of a tool's answer too long for one message (docs/mcp.md, "Limits"): a set of 10,000 invariants is 6 MB,
-// over the 4 MiB a message may hold, and a pattern alone could not get an agent the whole of it.
+// The pages of a tool's answer, or of the reconcile_plan prompt, too long for one message (docs/mcp.md, "Limits"): a
+// set of 10,000 invariants is 6 MB, over the 4 MiB a message may hold, and a pattern alone could not get an agent the
+// whole of it.
 import { createHash } from 'node:crypto';
 import { storeChanged, UsageError } from '../core/errors.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';

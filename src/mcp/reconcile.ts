@@ -10,6 +10,7 @@ import type { Actor } from '../enforce/actors.ts';
 import { checkArgs, type InputSchema } from './args.ts';
 import type { PromptedSet } from './prompted-sets.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
+import { pageOf } from './pages.ts';
 
 /**
  * Reconciliation over MCP (docs/mcp.md): the `reconcile_plan` prompt hands the connected
@@ -26,6 +27,11 @@ export const RECONCILE_PROMPT = {
   arguments: [
     { name: 'plan', description: 'The plan id or a unique prefix (4+ characters).', required: true },
     { name: 'context', description: "Optional: the plan's context (its steps, a design note), as text.", required: false },
+    {
+      name: 'cursor',
+      description: 'Optional: the next_cursor a page of this prompt gave, for the next page of a set too long for one message.',
+      required: false,
+    },
   ],
 } as const;
 
@@ -41,25 +47,29 @@ const PROMPT_ARGS: InputSchema = {
   properties: {
     plan: { type: 'string', description: RECONCILE_PROMPT.arguments[0].description, minLength: 1, maxLength: 26 },
     context: { type: 'string', description: RECONCILE_PROMPT.arguments[1].description, maxLength: MAX_CONTEXT },
+    cursor: { type: 'string', description: RECONCILE_PROMPT.arguments[2].description, minLength: 1, maxLength: 300 },
   },
   required: ['plan'],
   additionalProperties: false,
 };
 
-/** The `reconcile_plan` prompt for a plan: one user message. */
+/**
+ * The `reconcile_plan` prompt for a plan: one user message. A set too long for one message is given in pages, as the
+ * tools give theirs (./pages.ts): each page the prompt for its invariants, the last one how to record the answer to
+ * all of them at once, since a run records a judgement of the whole set.
+ */
 export async function reconcilePlanPrompt(
   ctx: ToolContext,
   rawArgs: unknown,
 ): Promise<{
   description: string;
   messages: { role: 'user'; content: { type: 'text'; text: string } }[];
-  _meta: { 'agents/set_digest': string };
+  _meta: { 'agents/set_digest': string; 'agents/next_cursor': string | null };
 }> {
   const args = await checkArgs(RECONCILE_PROMPT.name, PROMPT_ARGS, rawArgs, "See the prompt's arguments (prompts/list).");
   const plan = args.plan as string;
   const context = (args.context as string | undefined) ?? null;
   const request = await ctx.plans.actorRequest(plan, context);
-  const prompt = reconcilePrompt(request, request.invariants);
   // The set's digest goes out with the prompt and comes back with the answer: an answer to a set edited since is
   // refused, never recorded as a judgement of the set as it is now. Kept here too, for the clients that leave it out.
   const digests = await invariantDigests(request.invariants);
@@ -67,20 +77,38 @@ export async function reconcilePlanPrompt(
     setDigest: await setDigest(request.invariants),
     records: request.invariants.map((i) => ({ invariant_id: i.id, digest: digests.get(i.id)! })),
   };
-  ctx.prompted?.remember(request.plan.id, set);
-  const text = [
-    promptText(prompt).trimEnd(),
-    '',
-    `When you have judged every invariant, call the tool record_reconciliation with plan "${request.plan.id}", set_digest "${set.setDigest}" and answer: your JSON object, as a string.`,
-    'It records the run under the plan; if it reports a problem with the answer, correct the answer and call it again; if it reports that the set changed, get this prompt again and judge the set it gives.',
-  ].join('\n');
-  // A client shows the prompt: the context's control and bidirectional characters are escaped, as the CLI's
-  // `plan strategize --show-prompt` prints them (store texts hold none).
-  const shown = escapeUnsafe(text, { newlines: true });
+  const id = request.plan.id;
+  const total = request.invariants.length;
+  const ids = request.invariants.map((i) => i.id);
+  const page = pageOf(ids, args.cursor as string | undefined, { tool: RECONCILE_PROMPT.name, of: id }, ({ from, to, next }) => {
+    const paged = next !== null || from > 0;
+    const record = (answer: string) =>
+      `call the tool record_reconciliation with plan "${id}", set_digest "${set.setDigest}" and answer: ${answer}, as a string`;
+    const whole = `one JSON object whose results hold all ${total} invariants`;
+    const text = [
+      promptText(reconcilePrompt(request, request.invariants.slice(from, to))).trimEnd(),
+      '',
+      ...(!paged
+        ? [`When you have judged every invariant, ${record('your JSON object')}.`]
+        : [
+            `Page: invariants ${from + 1} to ${to} of the ${total} of the plan's set.`,
+            next !== null
+              ? `Judge them, then get the reconcile_plan prompt again with plan "${id}", the same context and cursor "${next}" for the next ones. Once you have judged every page, ${record(whole)}.`
+              : `When you have judged them and those of the pages before, ${record(whole)}.`,
+          ]),
+      'It records the run under the plan; if it reports a problem with the answer, correct the answer and call it again; if it reports that the set changed, get this prompt again and judge the set it gives.',
+    ].join('\n');
+    // A client shows the prompt: the context's control and bidirectional characters are escaped, as the CLI's
+    // `plan strategize --show-prompt` prints them (store texts hold none). Escaped here, so the page is measured so.
+    return { data: { next_cursor: next, from, to }, text: escapeUnsafe(text, { newlines: true }) };
+  });
+  ctx.prompted?.remember(id, set);
+  const { from, to, next_cursor } = page.data as { from: number; to: number; next_cursor: string | null };
+  const which = next_cursor !== null || from > 0 ? `invariants ${from + 1} to ${to} of the ${total}` : `the ${total} invariants`;
   return {
-    description: `Judge the ${request.invariants.length} invariants of plan ${request.plan.id} (prompt ${PROMPT_VERSION})`,
-    messages: [{ role: 'user', content: { type: 'text', text: shown } }],
-    _meta: { 'agents/set_digest': set.setDigest },
+    description: `Judge ${which} of plan ${id} (prompt ${PROMPT_VERSION})`,
+    messages: [{ role: 'user', content: { type: 'text', text: page.text } }],
+    _meta: { 'agents/set_digest': set.setDigest, 'agents/next_cursor': next_cursor },
   };
 }
 

@@ -35,6 +35,7 @@ describe('MCP: the reconcile_plan prompt and record_reconciliation', () => {
         [
           ['plan', true],
           ['context', false],
+          ['cursor', false],
         ],
       ],
     ]);

@@ -155,6 +155,58 @@ describe('agents mcp: a set over one message is answered in pages', () => {
     expect(errorOf(forged)).toMatchObject({ code: 'invalid-value', exit_code: 2, detail: { option: 'cursor' } });
   }, 120_000);
 
+  it('the reconcile_plan prompt gives a set over one message in pages, and one answer to them all is recorded', async () => {
+    const { root, ids } = bigStore();
+    const s = await startMcp(root, ['--allow-write']);
+    interface PromptMeta {
+      'agents/set_digest': string;
+      'agents/next_cursor': string | null;
+    }
+    const got: string[] = [];
+    const digests = new Set<string>();
+    let pages = 0;
+    let cursor: string | null = null;
+    do {
+      const p = await s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, ...(cursor ? { cursor } : {}) } });
+      pages++;
+      const text = p.messages[0]!.content.type === 'text' ? p.messages[0]!.content.text : '';
+      // Each page well within the 4 MiB of a message, its invariants listed once.
+      expect(Buffer.byteLength(text)).toBeLessThan(4 * 1024 * 1024);
+      got.push(...[...text.matchAll(/"id": "([0-9A-Z]{26})"/g)].map((m) => m[1]!));
+      const meta = p._meta as unknown as PromptMeta;
+      digests.add(meta['agents/set_digest']);
+      cursor = meta['agents/next_cursor'];
+      if (cursor !== null) expect(text).toContain(`cursor "${cursor}"`);
+    } while (cursor !== null && pages < 10);
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(got).size).toBe(got.length);
+    expect(got).toEqual(expect.arrayContaining(ids));
+    // One set, whichever page said its digest: the answer to every page is recorded under it as one run.
+    expect(digests.size).toBe(1);
+    const answer = JSON.stringify({ results: got.map((id) => ({ invariant_id: id, enforced: true, response: 'Honoured.' })) });
+    const recorded = (await s.client.callTool({
+      name: 'record_reconciliation',
+      arguments: { plan: EXAMPLE_PLAN, answer, set_digest: [...digests][0] },
+    })) as CallToolResult;
+    expect(recorded.isError, textOf(recorded)).toBeFalsy();
+    expect(recorded.structuredContent).toMatchObject({ total: got.length, enforced: got.length, ok: true });
+
+    // A cursor of another call is the wrong value; one of a set changed since, the store's change.
+    const first = await s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN } });
+    const next = (first._meta as unknown as PromptMeta)['agents/next_cursor']!;
+    const listed = (await s.client.callTool({ name: 'list_invariants', arguments: { global: true } })) as CallToolResult;
+    const other = (listed.structuredContent as unknown as Paged).next_cursor!;
+    await expect(s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, cursor: other } })).rejects.toMatchObject({
+      code: -32602,
+      data: { code: 'invalid-value', detail: { option: 'cursor' } },
+    });
+    rmSync(join(root, 'global', `${ids[0]}.yaml`));
+    await expect(s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, cursor: next } })).rejects.toMatchObject({
+      code: -32602,
+      data: { code: 'store-changed', exit_code: 2 },
+    });
+  }, 60_000);
+
   it('a set that fits is one answer whose next_cursor is null', async () => {
     const s = await startMcp(exampleStore());
     await s.client.listTools();
