@@ -1,6 +1,7 @@
 // The pages of a tool's answer, or of the reconcile_plan prompt, too long for one message (docs/mcp.md, "Limits"): a
 // set of 10,000 invariants is 6 MB, over the 4 MiB a message may hold, and a pattern alone could not get an agent the
-// whole of it.
+// whole of it. resources/list has cursors of its own (listingPage in ./resources.ts), which go on past a change: they
+// list resources each read apart, not one set, as its comment says.
 import { createHash } from 'node:crypto';
 import { storeChanged, UsageError } from '../core/errors.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';

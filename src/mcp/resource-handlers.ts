@@ -57,7 +57,7 @@ export function serveResources(
     try {
       const targets = await readingStore(root, currentList);
       const { resources } = await parts();
-      const { page, next } = resources.pageOf(targets, request.params?.cursor);
+      const { page, next } = resources.listingPage(targets, request.params?.cursor);
       return { resources: resources.listedResources(page), ...(next !== undefined ? { nextCursor: next } : {}) };
     } catch (error) {
       throw resourceError(error, agents);

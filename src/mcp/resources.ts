@@ -92,8 +92,14 @@ const sortKey = (t: Target) => ('project' in t ? `0${t.project}` : `1${t.plan}`)
  * One page of the listing: the targets after `cursor` (the last target of the page before, as `nextCursor` named it),
  * and the cursor of the page after, if any. A cursor names a target, not a place: a project or plan added or removed
  * between two pages moves no other one to a page already read.
+ *
+ * Not the cursors of ./pages.ts, on purpose: those page one set that must be read whole (an effective set, a plan's
+ * reasons), so a set changed between two pages is refused, lest an agent take pages of two sets for one; this lists
+ * resources each read on its own, whose changes the client is told of (list_changed), so a listing goes on past a
+ * plan made meanwhile, where a refusal would keep a store whose agents make plans all day from ever being listed.
+ * A cursor either gives that the server did not is refused alike (`invalid-value`, naming the cursor).
  */
-export function pageOf(targets: readonly Target[], cursor: string | undefined): { page: Target[]; next?: string } {
+export function listingPage(targets: readonly Target[], cursor: string | undefined): { page: Target[]; next?: string } {
   let start = 0;
   if (cursor !== undefined) {
     const m = /^(project|plan):(.*)$/.exec(cursor);
@@ -101,6 +107,8 @@ export function pageOf(targets: readonly Target[], cursor: string | undefined): 
       throw new UsageError(
         `invalid cursor ${escapeUnsafe(truncate(cursor, 120))}`,
         'Give the nextCursor of the page before, or none for the first page.',
+        { option: 'cursor', value: cursor, suggestions: [] },
+        'invalid-value',
       );
     const after = sortKey(m[1] === 'project' ? { project: m[2]! } : { plan: m[2]! });
     start = targets.findIndex((t) => sortKey(t) > after);

@@ -382,7 +382,11 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(uris).toHaveLength(2 * 602);
     expect(uris).toContain(`agents://plans/${EXAMPLE_PLAN}/effective.json`);
     expect(uris).toContain('agents://projects/p599/effective.md');
-    await expect(s.client.listResources({ cursor: 'page 2' })).rejects.toMatchObject({ code: -32602 });
+    // Refused as a tool refuses a cursor it did not give: the same code, naming the cursor.
+    await expect(s.client.listResources({ cursor: 'page 2' })).rejects.toMatchObject({
+      code: -32602,
+      data: { code: 'invalid-value', detail: { option: 'cursor', value: 'page 2' } },
+    });
   });
 
   it('a resource over the 4 MiB of a message is refused (answer-too-large), and the session goes on', async () => {

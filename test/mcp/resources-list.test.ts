@@ -1,7 +1,7 @@
 // What resources/list offers is what exists: the same projects and plans the other surfaces find (scopes()).
 import { describe, expect, it } from 'vitest';
 import type { UsageError } from '../../src/core/errors.ts';
-import { listTargets, parseUri, readResource } from '../../src/mcp/resources.ts';
+import { listingPage, listTargets, parseUri, readResource } from '../../src/mcp/resources.ts';
 import { newToolContext } from '../../src/mcp/tools.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
@@ -47,5 +47,28 @@ describe('a resource of a target the store cannot name', () => {
       /plan id "01m8kk5920rs6cgavdfvyyj0b4" must be upper case/,
     );
     expect(() => parseUri('agents://projects/a/b/effective.md')).toThrow(/unknown resource/);
+  });
+});
+
+describe('the pages of resources/list', () => {
+  const targets = [{ project: 'api' }, { project: 'web' }, { plan: PLAN }];
+
+  it('go on after the target a cursor names, whether it is still there or not', () => {
+    expect(listingPage(targets, 'project:api').page).toEqual([{ project: 'web' }, { plan: PLAN }]);
+    // A project removed since its page was read: the listing goes on from where it stood.
+    expect(listingPage(targets, 'project:app').page).toEqual([{ project: 'web' }, { plan: PLAN }]);
+  });
+
+  it("refuse a cursor the server does not give, a tool's among them, as a tool refuses one: invalid-value", () => {
+    for (const cursor of ['page 2', 'project:Web', 'plan:01m8kk5920rs6cgavdfvyyj0b4', '12:AAAAAAAAAAAAAAAAAAAAAA:AAAAAAAAAAA']) {
+      let code: string | undefined;
+      try {
+        listingPage(targets, cursor);
+      } catch (error) {
+        code = (error as UsageError).code;
+        expect((error as UsageError).detail).toEqual({ option: 'cursor', value: cursor, suggestions: [] });
+      }
+      expect(code, cursor).toBe('invalid-value');
+    }
   });
 });
