@@ -54,12 +54,13 @@ function startOf(ids: readonly string[], cursor: string | undefined, set: PagedS
   const wrong = (why: string) =>
     new UsageError(
       `${set.tool}: cursor ${escapeUnsafe(JSON.stringify(cursor))} ${why}`,
-      'Give the `next_cursor` of the last answer to the same call (the same tool, target and pattern), or no cursor for the first page.',
+      'Give the cursor the last page of the same call gave (the same tool or prompt, target and pattern), or no cursor for the first page.',
       { option: 'cursor', value: cursor, suggestions: [] },
       'invalid-value',
     );
   if (!m) throw wrong('is not one this server gave');
-  if (m[3] !== digestOf(`${set.tool}\n${set.of}`, 11)) throw wrong('was given for another call (another tool, target or pattern)');
+  if (m[3] !== digestOf(`${set.tool}\n${set.of}`, 11))
+    throw wrong('was given for another call (another tool or prompt, another target or pattern)');
   const from = Number(m[1]);
   if (from > ids.length || cursorAt(ids, from, set) !== cursor)
     throw storeChanged(
