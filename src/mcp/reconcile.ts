@@ -69,7 +69,8 @@ export async function reconcilePlanPrompt(
   const args = await checkArgs(RECONCILE_PROMPT.name, PROMPT_ARGS, rawArgs, "See the prompt's arguments (prompts/list).");
   const plan = args.plan as string;
   const context = (args.context as string | undefined) ?? null;
-  const request = await ctx.plans.actorRequest(plan, context);
+  // The agent is the run's actor: a set its run could not record is refused before it judges thousands for nothing.
+  const request = await ctx.plans.actorRequest(plan, context, agentJudge(ctx.client?.()));
   // The set's digest goes out with the prompt and comes back with the answer: an answer to a set edited since is
   // refused, never recorded as a judgement of the set as it is now. Kept here too, for the clients that leave it out.
   const digests = await invariantDigests(request.invariants);
@@ -112,16 +113,19 @@ export async function reconcilePlanPrompt(
   };
 }
 
+/** The connected agent as a run's records name it: its kind, the client as its model, the prompt's version. */
+function agentJudge(client: string | undefined): Pick<Actor, 'kind' | 'model' | 'promptVersion'> {
+  return { kind: 'agent', ...(client !== undefined ? { model: clientModel(client) } : {}), promptVersion: PROMPT_VERSION };
+}
+
 /**
  * The agent as the run's actor: handed the set the run reads, it refuses (nothing written) a set changed since the one
  * it judged, then an answer that is not one for each invariant of it, with what to do, for the agent to try again.
  */
 function checkedActor(plan: string, results: ActorResult[], judged: Judged | undefined, client: string | undefined): Actor {
   return {
-    kind: 'agent',
+    ...agentJudge(client),
     description: 'the agent connected over MCP',
-    ...(client !== undefined ? { model: clientModel(client) } : {}),
-    promptVersion: PROMPT_VERSION,
     evaluate: async (request) => {
       const changed = judged && (await changedIds(request.invariants, judged));
       if (judged && changed) throw setChangedError(plan, judged.setDigest, changed);

@@ -122,9 +122,16 @@ export class PlanService implements PlanContext {
     return this.invariants.inRun(() => queries.show(this, prefix));
   }
 
-  /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
-  async actorRequest(prefix: string, context: string | null): Promise<ActorRequest> {
-    return this.invariants.inRun(async () => (await strategizing()).actorRequest(this, prefix, context));
+  /**
+   * The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). `judge`, the
+   * actor that is to judge it elsewhere (an agent over MCP): a set whose run would not fit in one file is refused first.
+   */
+  async actorRequest(
+    prefix: string,
+    context: string | null,
+    judge?: Pick<Actor, 'kind' | 'model' | 'promptVersion'>,
+  ): Promise<ActorRequest> {
+    return this.invariants.inRun(async () => (await strategizing()).actorRequest(this, prefix, context, judge));
   }
 
   /**

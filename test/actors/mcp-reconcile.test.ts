@@ -123,3 +123,22 @@ describe('MCP: the reconcile_plan prompt and record_reconciliation', () => {
     expect(fileList(root)).toEqual(before);
   });
 });
+
+describe('MCP: a plan whose run could not be recorded', () => {
+  it('is refused by the reconcile_plan prompt before the agent judges it (file-too-large), as plan strategize refuses it', async () => {
+    const root = exampleStore();
+    // 6,000 invariants of the plan's project: a prompt well within one message, but a run over the 1 MiB of a store
+    // file even with each response cut to one character, which record_reconciliation could never write.
+    for (let i = 0; i < 6000; i++) {
+      const id = `01M9D${String(i).padStart(21, '0')}`;
+      writeFileSync(join(root, 'projects', 'myapp', `${id}.yaml`), `id: ${id}\ntext: "Rule ${i}"\n`);
+    }
+    const s = await startMcp(root, ['--allow-write']);
+    const before = fileList(root);
+    await expect(s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN } })).rejects.toMatchObject({
+      code: -32602,
+      data: { code: 'file-too-large', exit_code: 2, detail: { file: `plans/${EXAMPLE_PLAN}/enforcement/` } },
+    });
+    expect(fileList(root)).toEqual(before);
+  }, 60_000);
+});

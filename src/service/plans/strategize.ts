@@ -29,17 +29,60 @@ import { driftMessages } from '../../core/plan-gate.ts';
 import { optionWords } from '../option-words.ts';
 import { driftCounts } from './queries.ts';
 
-/** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
-export async function actorRequest(svc: PlanContext, prefix: string, context: string | null): Promise<ActorRequest> {
+/** Who judges a run, as its records keep it: what the run's size depends on besides its set. */
+export type RunActor = Pick<Actor, 'kind' | 'model' | 'promptVersion'>;
+
+/**
+ * The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). Given the actor
+ * that is to judge it (an agent handed the set over MCP), a set whose run could not be recorded is refused first, as
+ * strategize refuses it before its actor runs: the agent's judgement of thousands would be lost.
+ */
+export async function actorRequest(svc: PlanContext, prefix: string, context: string | null, judge?: RunActor): Promise<ActorRequest> {
   // From JavaScript, an object here would go into the request the actor reads, where the protocol holds a string or null.
   context = optionalString(context, 'context') ?? null;
   const plan = await planById(svc, prefix);
   const { entries } = await planSetWithoutWaivers(svc.invariants, plan.id);
-  return buildActorRequest(
+  const request = buildActorRequest(
     plan,
     context,
     entries.map((e) => e.invariant),
   );
+  if (judge) {
+    const [digest, digests, author] = await Promise.all([
+      setDigest(request.invariants),
+      invariantDigests(request.invariants),
+      svc.invariants.deps.author(svc.root),
+    ]);
+    assertRecordable(svc, request, judge, { digest, digests, author });
+  }
+  return request;
+}
+
+/** Refuses a set whose run, each response cut to one character, would still not fit in one enforcement file. */
+function assertRecordable(
+  svc: PlanContext,
+  request: ActorRequest,
+  actor: RunActor,
+  { digest, digests, author }: { digest: string; digests: ReadonlyMap<string, string>; author: string | undefined },
+): void {
+  const id = request.plan.id;
+  assertRunFits(`plans/${id}/enforcement/`, {
+    id,
+    decision_id: id,
+    created_at: timestamp(svc.invariants.deps.clock()),
+    ...(author !== undefined ? { created_by: author } : {}),
+    actor: actor.kind,
+    ...(actor.model !== undefined ? { model: actor.model } : {}),
+    ...(actor.promptVersion !== undefined ? { prompt_version: actor.promptVersion } : {}),
+    set_digest: digest,
+    records: request.invariants.map((i) => ({
+      invariant_id: i.id,
+      enforced: false,
+      actor_response: '…',
+      decision_id: id,
+      digest: digests.get(i.id)!,
+    })),
+  });
 }
 
 /**
@@ -90,23 +133,7 @@ export async function strategize(
   const author = await svc.invariants.deps.author(svc.root);
   const folder = `plans/${plan.id}`;
   // A set too large for one enforcement file is refused before the actor works (the ids' length is the plan's).
-  assertRunFits(`${folder}/enforcement/`, {
-    id: plan.id,
-    decision_id: plan.id,
-    created_at: timestamp(svc.invariants.deps.clock()),
-    ...(author !== undefined ? { created_by: author } : {}),
-    actor: options.actor.kind,
-    ...(options.actor.model !== undefined ? { model: options.actor.model } : {}),
-    ...(options.actor.promptVersion !== undefined ? { prompt_version: options.actor.promptVersion } : {}),
-    set_digest: digest,
-    records: request.invariants.map((i) => ({
-      invariant_id: i.id,
-      enforced: false,
-      actor_response: '…',
-      decision_id: plan.id,
-      digest: digests.get(i.id)!,
-    })),
-  });
+  assertRecordable(svc, request, options.actor, { digest, digests, author });
   // A template changed since the plan was made from it is not in what the actor judges: said before it runs, as
   // `plan status` reports it (never a refusal; an invalid template file leaves the drift unknown, said so).
   const words = optionWords(svc.invariants.optionWords).agents;
