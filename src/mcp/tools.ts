@@ -224,7 +224,8 @@ export const TOOLS: readonly ToolDef[] = [
         { tool: 'list_invariants', of },
         (page) => {
           // The text `invariant list` prints: each invariant's tags and, listing the whole store, the copies it hides or is hidden by.
-          const text = [...listLines(makeStyle(false), items.slice(page.from, page.to), empty)].join('\n');
+          // The scopes' counts and the total are the whole listing's, as `count` is.
+          const text = [...listLines(makeStyle(false), items.slice(page.from, page.to), empty, items)].join('\n');
           const data = { count: invariants.length, invariants: invariants.slice(page.from, page.to), next_cursor: page.next };
           return { data, text: pagedText(text, page, invariants.length, 'list_invariants') };
         },

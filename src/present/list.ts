@@ -6,17 +6,25 @@ import type { ListedInvariant } from '../service/invariant-service.ts';
 import { invariantMeta } from './effective.ts';
 import { relationWords } from './invariant.ts';
 
-/** The lines of a listing, a line at a time (a long one is streamed: cli/render.ts, emitList); `empty` when it found nothing. */
-export function* listLines(s: Style, items: ListedInvariant[], empty: string): Generator<string> {
-  if (items.length === 0) {
+/**
+ * The lines of a listing, a line at a time (a long one is streamed: cli/render.ts, emitList); `empty` when it found
+ * nothing. `whole`: the listing `items` are a page of (MCP pages), whose scopes' counts and total the lines say, as
+ * the data's `count` does, never the page's own for the whole.
+ */
+export function* listLines(
+  s: Style,
+  items: ListedInvariant[],
+  empty: string,
+  whole: readonly ListedInvariant[] = items,
+): Generator<string> {
+  if (whole.length === 0) {
     yield empty;
     return;
   }
   let folder = '';
-  let count = 0;
   let first = true;
   const counts = new Map<string, number>();
-  for (const { invariant } of items) counts.set(scopeFolder(invariant.scope), (counts.get(scopeFolder(invariant.scope)) ?? 0) + 1);
+  for (const { invariant } of whole) counts.set(scopeFolder(invariant.scope), (counts.get(scopeFolder(invariant.scope)) ?? 0) + 1);
   for (const { invariant, shadow } of items) {
     const f = scopeFolder(invariant.scope);
     if (f !== folder) {
@@ -25,7 +33,6 @@ export function* listLines(s: Style, items: ListedInvariant[], empty: string): G
       yield s.cyan(`${describeScope(invariant.scope)} (${counts.get(f)})`);
     }
     first = false;
-    count++;
     yield `  ${invariant.text}`;
     yield `    ${invariantMeta(s, invariant)}`;
     if (shadow) {
@@ -34,5 +41,5 @@ export function* listLines(s: Style, items: ListedInvariant[], empty: string): G
     }
   }
   yield '';
-  yield s.dim(`${count} invariant${count === 1 ? '' : 's'}`);
+  yield s.dim(`${whole.length} invariant${whole.length === 1 ? '' : 's'}`);
 }

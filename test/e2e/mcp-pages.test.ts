@@ -53,6 +53,15 @@ describe('agents mcp: a set over one message is answered in pages', () => {
       expect(got, name).toEqual(expect.arrayContaining(ids));
       // `count` is the whole set's, on every page.
       for (const p of pages) expect((p.structuredContent as unknown as Paged).count, name).toBe(got.length);
+      if (name === 'list_invariants') {
+        // Each page's text counts the whole listing, as `count` does: its total line and its scopes' headings (the
+        // example's 2 global invariants and the 450 added), not the page's share of them.
+        for (const p of pages) {
+          expect(textOf(p), name).toContain(`\n${got.length} invariants\n`);
+          for (const m of textOf(p).matchAll(/^global \((\d+)\)$/gm)) expect(m[1], name).toBe('452');
+        }
+        expect(textOf(pages[1]!), name).toMatch(/^global \(452\)$/m);
+      }
       if (name === 'effective_invariants') {
         // The second page numbers its entries by their place in the whole set.
         const first = (pages[0]!.structuredContent as unknown as Paged).invariants.length;
