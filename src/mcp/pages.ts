@@ -37,10 +37,12 @@ export interface PagedSet {
 }
 
 const digestOf = (text: string, length: number) => createHash('sha256').update(text).digest('base64url').slice(0, length);
+/** The part of a cursor that names the call it pages. */
+const callDigest = (set: PagedSet) => digestOf(`${set.tool}\n${set.of}`, 11);
 
 /** The cursor of the page that starts after the first `to` of `ids`. */
 function cursorAt(ids: readonly string[], to: number, set: PagedSet): string {
-  return `${to}:${digestOf(ids.slice(0, to).join('\n'), 22)}:${digestOf(`${set.tool}\n${set.of}`, 11)}`;
+  return `${to}:${digestOf(ids.slice(0, to).join('\n'), 22)}:${callDigest(set)}`;
 }
 
 /**
@@ -59,8 +61,7 @@ function startOf(ids: readonly string[], cursor: string | undefined, set: PagedS
       'invalid-value',
     );
   if (!m) throw wrong('is not one this server gave');
-  if (m[3] !== digestOf(`${set.tool}\n${set.of}`, 11))
-    throw wrong('was given for another call (another tool or prompt, another target or pattern)');
+  if (m[3] !== callDigest(set)) throw wrong('was given for another call (another tool or prompt, another target or pattern)');
   const from = Number(m[1]);
   if (from > ids.length || cursorAt(ids, from, set) !== cursor)
     throw storeChanged(

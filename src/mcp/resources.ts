@@ -97,7 +97,7 @@ const sortKey = (t: Target) => ('project' in t ? `0${t.project}` : `1${t.plan}`)
  * reasons), so a set changed between two pages is refused, lest an agent take pages of two sets for one; this lists
  * resources each read on its own, whose changes the client is told of (list_changed), so a listing goes on past a
  * plan made meanwhile, where a refusal would keep a store whose agents make plans all day from ever being listed.
- * A cursor either gives that the server did not is refused alike (`invalid-value`, naming the cursor).
+ * A cursor of either kind that the server did not give is refused alike (`invalid-value`, naming the cursor).
  */
 export function listingPage(targets: readonly Target[], cursor: string | undefined): { page: Target[]; next?: string } {
   let start = 0;
