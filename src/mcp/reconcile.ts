@@ -80,8 +80,10 @@ export async function reconcilePlanPrompt(
   };
   const id = request.plan.id;
   const total = request.invariants.length;
-  const ids = request.invariants.map((i) => i.id);
-  const page = pageOf(ids, args.cursor as string | undefined, { tool: RECONCILE_PROMPT.name, of: id }, ({ from, to, next }) => {
+  // Each entry with its digest: an invariant of a page given edited before the next is asked for is a set changed
+  // between pages (store-changed), as its set_digest would tell, never an answer to pages of two sets recorded as one.
+  const entries = set.records.map((r) => `${r.invariant_id} ${r.digest}`);
+  const page = pageOf(entries, args.cursor as string | undefined, { tool: RECONCILE_PROMPT.name, of: id }, ({ from, to, next }) => {
     const paged = next !== null || from > 0;
     const record = (answer: string) =>
       `call the tool record_reconciliation with plan "${id}", set_digest "${set.setDigest}" and answer: ${answer}, as a string`;

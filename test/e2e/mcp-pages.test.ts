@@ -209,7 +209,15 @@ describe('agents mcp: a set over one message is answered in pages', () => {
       code: -32602,
       data: { code: 'invalid-value', detail: { option: 'cursor' } },
     });
-    rmSync(join(root, 'global', `${ids[0]}.yaml`));
+    // An invariant of the first page edited (the same id): the set its set_digest names is not the one of the first
+    // page any more, so the next page is refused, as one of a set changed between pages.
+    const edited = got.find((id) => ids.includes(id))!;
+    writeFileSync(join(root, 'global', `${edited}.yaml`), invariantYaml(edited, 'Rule edited meanwhile'));
+    await expect(s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, cursor: next } })).rejects.toMatchObject({
+      code: -32602,
+      data: { code: 'store-changed', exit_code: 2 },
+    });
+    rmSync(join(root, 'global', `${ids[1]}.yaml`));
     await expect(s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, cursor: next } })).rejects.toMatchObject({
       code: -32602,
       data: { code: 'store-changed', exit_code: 2 },
