@@ -164,8 +164,10 @@ export const TOOLS: readonly ToolDef[] = [
       const data = await effectiveFor(ctx, which === 'plan' ? { plan: args.plan as string } : { project }, pattern);
       if (which === 'path') data.target.path = args.path as string;
       const ids = data.invariants.map((i) => i.id);
-      // The set a cursor pages: the target (a path's project, a plan's full id) and the pattern.
-      const of = JSON.stringify([data.target.project, data.target.plan, pattern ?? null]);
+      // The set a cursor pages: the target (a path's project, a plan's full id, not the project the store says the plan
+      // targets, which a change of the store may move) and the pattern.
+      const target = data.target.kind === 'plan' ? { plan: data.target.plan } : { project: data.target.project };
+      const of = JSON.stringify([target, pattern ?? null]);
       return pageOf(ids, args.cursor as string | undefined, { tool: 'effective_invariants', of }, (page) => {
         const shown = { ...data, invariants: data.invariants.slice(page.from, page.to) };
         const text = effectiveMarkdown(shown, pattern, page.from);

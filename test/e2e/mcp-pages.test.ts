@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -115,6 +115,18 @@ describe('agents mcp: a set over one message is answered in pages', () => {
         detail: { option: 'cursor', value: cursor },
       });
     }
+    // A plan's cursor is the plan's: the plan moved to another project between two pages is its set changed.
+    const ofPlan = (await s.client.callTool({ name: 'effective_invariants', arguments: { plan: EXAMPLE_PLAN } })) as CallToolResult;
+    const planCursor = (ofPlan.structuredContent as unknown as Paged).next_cursor!;
+    mkdirSync(join(root, 'projects', 'other'));
+    writeFileSync(join(root, 'projects', 'other', 'project.yaml'), 'paths: [other/**]\n');
+    const planFile = join(root, 'plans', EXAMPLE_PLAN, 'plan.yaml');
+    writeFileSync(planFile, readFileSync(planFile, 'utf8').replace('project: myapp', 'project: other'));
+    const moved = (await s.client.callTool({
+      name: 'effective_invariants',
+      arguments: { plan: EXAMPLE_PLAN, cursor: planCursor },
+    })) as CallToolResult;
+    expect(errorOf(moved)).toMatchObject({ code: 'store-changed', exit_code: 2 });
     // The same set asked by a path of the project: its cursor is taken.
     const byPath = (await s.client.callTool({ name: 'effective_invariants', arguments: { path: 'src/x.ts', cursor } })) as CallToolResult;
     expect(byPath.isError, textOf(byPath)).toBeFalsy();
