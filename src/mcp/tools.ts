@@ -164,9 +164,9 @@ export const TOOLS: readonly ToolDef[] = [
       const data = await effectiveFor(ctx, which === 'plan' ? { plan: args.plan as string } : { project }, pattern);
       if (which === 'path') data.target.path = args.path as string;
       const ids = data.invariants.map((i) => i.id);
-      // The set a cursor pages: the target (a path's project, a plan's full id, not the project the store says the plan
-      // targets, which a change of the store may move) and the pattern.
-      const target = data.target.kind === 'plan' ? { plan: data.target.plan } : { project: data.target.project };
+      // The set a cursor pages: the target as the call gives it (a plan's full id for a prefix), not as the store maps
+      // it (a path's project, a plan's project), which a change of the store may move: that is a set changed.
+      const target = which === 'plan' ? { plan: data.target.plan } : which === 'path' ? { path: args.path } : { project };
       const of = JSON.stringify([target, pattern ?? null]);
       return pageOf(ids, args.cursor as string | undefined, { tool: 'effective_invariants', of }, (page) => {
         const shown = { ...data, invariants: data.invariants.slice(page.from, page.to) };

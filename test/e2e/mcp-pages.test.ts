@@ -103,6 +103,8 @@ describe('agents mcp: a set over one message is answered in pages', () => {
     expect(cursor).toEqual(expect.any(String));
     for (const [name, args] of [
       ['effective_invariants', { plan: EXAMPLE_PLAN }],
+      // A path of the project: the call's own target, which the store maps to a project.
+      ['effective_invariants', { path: 'src/x.ts' }],
       ['effective_invariants', { project: 'myapp', pattern: 'Rule' }],
       ['list_invariants', { global: true }],
       ['plan_status', { plan: EXAMPLE_PLAN }],
@@ -127,9 +129,16 @@ describe('agents mcp: a set over one message is answered in pages', () => {
       arguments: { plan: EXAMPLE_PLAN, cursor: planCursor },
     })) as CallToolResult;
     expect(errorOf(moved)).toMatchObject({ code: 'store-changed', exit_code: 2 });
-    // The same set asked by a path of the project: its cursor is taken.
-    const byPath = (await s.client.callTool({ name: 'effective_invariants', arguments: { path: 'src/x.ts', cursor } })) as CallToolResult;
-    expect(byPath.isError, textOf(byPath)).toBeFalsy();
+    // The cursor of a path is the path's: the path moved to another project between two pages is its set changed.
+    const ofPath = (await s.client.callTool({ name: 'effective_invariants', arguments: { path: 'src/x.ts' } })) as CallToolResult;
+    const pathCursor = (ofPath.structuredContent as unknown as Paged).next_cursor!;
+    writeFileSync(join(root, 'projects', 'myapp', 'project.yaml'), 'paths: [bin/**]\n');
+    writeFileSync(join(root, 'projects', 'other', 'project.yaml'), 'paths: [src/**]\n');
+    const remapped = (await s.client.callTool({
+      name: 'effective_invariants',
+      arguments: { path: 'src/x.ts', cursor: pathCursor },
+    })) as CallToolResult;
+    expect(errorOf(remapped)).toMatchObject({ code: 'store-changed', exit_code: 2 });
   });
 
   it('plan_status answers its reasons in pages, each page with the verdict and fitting its outputSchema', async () => {
