@@ -56,6 +56,16 @@ describe('plan remove', () => {
     expect((await runAgents(['validate', '--format', 'json'], { cwd: repo })).code).toBe(0);
   });
 
+  it('clears an active plan written as a prefix of the plan’s id, in any case, as the guard hook reads it', async () => {
+    const { repo } = repoStore();
+    mkdirSync(join(repo, '.git/agents'), { recursive: true });
+    writeFileSync(join(repo, '.git/agents/active-plan'), `${EXAMPLE_PLAN.slice(0, 10).toLowerCase()}\n`);
+    const r = await runAgents(['plan', 'remove', EXAMPLE_PLAN, '--yes', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ active_cleared: true, active_error: null });
+    expect(readFileSync(join(repo, '.git/agents/active-plan'), 'utf8')).toBe('');
+  });
+
   it('leaves an active plan that names another plan as it is', async () => {
     const { repo, root } = repoStore();
     const other = `${EXAMPLE_PLAN.slice(0, 25)}Z`;

@@ -1,6 +1,7 @@
 // `agents plan remove ID` (docs/plans.md, "Closing a plan"): a finished plan's folder taken out of the store whole,
 // under the plan's lock, and the active plan cleared when it named it.
 import { AgentsError, EXIT_CODES, throwIfCancelled } from '../../core/errors.ts';
+import { normalisePrefix } from '../../core/id-prefix.ts';
 import { inputObject, optionalBoolean, optionalFunction, optionalSignal, refuseArgs } from '../../core/input-shape.ts';
 import { isLockName } from '../../core/layout.ts';
 import type { Plan } from '../../core/model.ts';
@@ -74,7 +75,9 @@ export async function removePlan(
   let activeCleared = false;
   let activeError: string | undefined;
   try {
-    if (readActivePlan(dir) === plan.id) {
+    // Named as the guard hook takes it: the id, or a prefix of it in any case (a file written by hand).
+    const active = normalisePrefix(readActivePlan(dir) ?? '');
+    if (active !== undefined && plan.id.startsWith(active)) {
       writeActivePlan(dir!, null);
       activeCleared = true;
     }
