@@ -144,6 +144,16 @@ describe('plan remove of a plan that cannot be read', () => {
     expect(asked).toEqual([EXAMPLE_PLAN]);
     expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
   });
+
+  it('a library commit that is no boolean is refused before confirm is asked', async () => {
+    const { root } = repoStore();
+    const s = new PlanService(new InvariantService(root, { author: async () => undefined }));
+    const asked: string[] = [];
+    const bad = { commit: 'yes' as unknown as boolean, confirm: (p: { id: string }) => (asked.push(p.id), true) };
+    await expect(s.remove(EXAMPLE_PLAN, bad)).rejects.toMatchObject({ exitCode: 2, detail: { field: 'commit' } });
+    expect(asked).toEqual([]);
+    expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
+  });
 });
 
 describe('plan remove racing the plan’s other writers', () => {

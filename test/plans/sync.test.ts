@@ -356,6 +356,17 @@ describe('plan sync and a stop signal', () => {
     expect((await json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes')).changes).toHaveLength(3);
   });
 
+  it('a library commit that is no boolean is refused before confirm is asked', async () => {
+    const d = await drifted();
+    const before = fileList(d.root);
+    const svc = new PlanService(new InvariantService(d.root));
+    let asked = 0;
+    const bad = { apply: true, commit: 'yes' as unknown as boolean, confirm: () => (asked++, true) };
+    await expect(svc.sync(d.planId, bad)).rejects.toMatchObject({ exitCode: 2, detail: { field: 'commit' } });
+    expect(asked).toBe(0);
+    expect(fileList(d.root)).toEqual(before);
+  });
+
   it('Ctrl-C while the plan is being written lets the sync finish whole, then ends with 130 (no half-synced plan, no lock left)', async () => {
     const root = exampleStore();
     const top = dirname(root);

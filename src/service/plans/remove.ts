@@ -18,6 +18,8 @@ export async function removePlan(
   const given = inputObject(options, 'remove', { commit: true, signal: true, confirm: true });
   const signal = optionalSignal(given.signal, 'signal');
   const confirm = optionalFunction(given.confirm, 'confirm');
+  // Checked with the other options, before confirm asks: a removal agreed to is never then refused for its option.
+  const commit = optionalBoolean(given.commit, 'commit');
   const { plan, whole } = await planToRemove(svc, prefix);
   if (confirm) {
     const yes: unknown = await confirm(plan);
@@ -34,7 +36,7 @@ export async function removePlan(
   // finds no plan and answers store-changed, never writes a run into a plan that is going.
   const done = await lockedWrite(
     svc.invariants,
-    { folders: [folder], commit: optionalBoolean(given.commit, 'commit'), signal },
+    { folders: [folder], commit, signal },
     async () => {
       const gone = () => requirePlanHeld(source, plan.id, 'this command waited for its lock', svc.invariants.optionWords);
       // A plan read whole is held while its plan.yaml is; one named by its id alone (its plan.yaml missing) while its

@@ -104,6 +104,8 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
   const apply = optionalBoolean(given.apply, 'apply') ?? false;
   const confirm = optionalFunction(given.confirm, 'confirm');
   const signal = optionalSignal(given.signal, 'signal');
+  // Checked with the other options, before confirm asks: changes agreed to are never then refused for an option.
+  const commit = optionalBoolean(given.commit, 'commit');
   const plan = await planById(svc, prefix);
   const inputs = await syncInputs(svc, plan);
   if (inputs.gone.length > 0) {
@@ -128,7 +130,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
   const fingerprint = (changes: readonly SyncChange[]) => JSON.stringify(changes.map((c) => [c.kind, c.drift]));
   const done = await lockedWrite(
     svc.invariants,
-    { folders: [`plans/${plan.id}`], commit: options.commit },
+    { folders: [`plans/${plan.id}`], commit },
     async () => {
       // The plan may have gone while the changes were confirmed.
       await requirePlanHeld(svc.invariants.source, plan.id, 'the sync was prepared', svc.invariants.optionWords);
