@@ -13,6 +13,7 @@ import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
 import { runSignalledWhileHolding } from '../reliability/kill.ts';
+import { withFolderLock } from '../../src/store/lock.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
 
 const A1 = '01M8KK1KW0KPRSWWKENT2QZ1QM'; // local/code-coverage: "Minimum 80% coverage"
@@ -354,6 +355,20 @@ describe('plan sync and a stop signal', () => {
     expect(fileList(d.root)).toEqual(before);
     // The plan is still drifted, and the next sync applies it.
     expect((await json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes')).changes).toHaveLength(3);
+  });
+
+  it('a stop heard while the sync waits for the plan’s lock ends the wait: cancelled, nothing written, not locked', async () => {
+    const d = await drifted();
+    const before = fileList(d.root);
+    const stop = new AbortController();
+    // Told once the wait has lasted: the stop then lands in it, not before it.
+    const svc = new PlanService(InvariantService.open({ store: d.root, deps: { notice: () => stop.abort() } }));
+    let error: unknown;
+    await withFolderLock(d.root, `plans/${d.planId}`, async () => {
+      error = await svc.sync(d.planId, { apply: true, signal: stop.signal }).catch((e: unknown) => e);
+    });
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(fileList(d.root)).toEqual(before);
   });
 
   it('a library commit that is no boolean is refused before confirm is asked', async () => {

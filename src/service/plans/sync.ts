@@ -130,7 +130,7 @@ export async function sync(svc: PlanContext, prefix: string, options: SyncOption
   const fingerprint = (changes: readonly SyncChange[]) => JSON.stringify(changes.map((c) => [c.kind, c.drift]));
   const done = await lockedWrite(
     svc.invariants,
-    { folders: [`plans/${plan.id}`], commit },
+    { folders: [`plans/${plan.id}`], commit, signal },
     async () => {
       // The plan may have gone while the changes were confirmed.
       await requirePlanHeld(svc.invariants.source, plan.id, 'the sync was prepared', svc.invariants.optionWords);
