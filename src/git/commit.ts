@@ -1,6 +1,6 @@
-import { existsSync, lstatSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { gitDirFor } from './location.ts';
+import { commonOf, gitDirFor } from './location.ts';
 import { GitError } from './repo.ts';
 import { type ConfigPair, GitProcessError, runGit } from './runner.ts';
 
@@ -85,6 +85,26 @@ export function heldIndexLock(top: string): string | undefined {
   if (dir === undefined) return undefined;
   const lock = join(dir, 'index.lock');
   return lstatSync(lock, { throwIfNoEntry: false }) === undefined ? undefined : lock;
+}
+
+/**
+ * The folder of git's that a commit in the repository whose top is `top` writes in and this process may not (a
+ * read-only file system, or a git folder a `sudo git` left owned by root), with the refusal's code: its git folder
+ * (the index's lock) or the objects folder; undefined when both may be written. Asked of the file system, no process.
+ */
+export function unwritableGitFolder(top: string): { folder: string; code: string } | undefined {
+  const dir = gitDirFor(top);
+  if (dir === undefined) return undefined;
+  for (const folder of [dir, join(commonOf(dir), 'objects')]) {
+    try {
+      accessSync(folder, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
+      // A folder git makes when it needs it is no refusal of this process's.
+      if (code !== 'ENOENT') return { folder, code };
+    }
+  }
+  return undefined;
 }
 
 /** A commit that failed; `staged`: whether its files had been staged before it failed (a hook refused it, say). */

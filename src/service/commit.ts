@@ -181,6 +181,18 @@ async function commitWritten<T extends object>(
       { staged },
     );
   }
+  // A commit git cannot make (its folder read-only, or owned by another user) would fail once the change is written.
+  const unwritable = git.unwritableGitFolder(top);
+  if (unwritable)
+    throw new AgentsError(
+      `${option.name} refused: git cannot write in ${unwritable.folder} (${unwritable.code === 'EROFS' ? 'the file system is read-only' : unwritable.code === 'EACCES' || unwritable.code === 'EPERM' ? 'permission denied' : unwritable.code}), so no commit can be made`,
+      EXIT_CODES.usage,
+      {
+        hint: `Nothing was written. Make ${unwritable.folder} writable by this user (one a \`sudo git\` left owned by root: \`sudo chown -R "$USER" ${shellPath(unwritable.folder)}\`), or ${option.without}.`,
+        code: 'write-failed',
+        detail: { path: unwritable.folder },
+      },
+    );
   // git's index lock, held by another git (an IDE refreshing its status, say), is waited on as the store's own lock
   // is: a commit tried while it is there would fail with the change already written.
   const { lockTimeoutFromEnv, waitNotice } = await import('../store/lock.ts');

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 import { G1, Repo } from './repo.ts';
 import { errorOf, rejectionOf, runAgents } from '../helpers/main.ts';
@@ -79,6 +80,36 @@ describe('--commit on add and remove', () => {
     const rm = await runAgents(['invariant', 'remove', '--yes', '--commit', G1], { cwd: repo.dir });
     expect(rm.code).toBe(2);
     expect(existsSync(join(repo.store, `global/${G1}.yaml`))).toBe(true);
+  });
+
+  it('refuses, before writing anything, when git cannot write in its folder (read-only, or another user’s)', async (ctx) => {
+    const repo = setup();
+    const gitDir = join(repo.dir, '.git');
+    // Read-only for this process: a read-only bind mount when running as root (who may write any folder), else no
+    // write permission.
+    const root = process.getuid?.() === 0;
+    const locked = root
+      ? spawnSync('mount', ['--bind', gitDir, gitDir]).status === 0 &&
+        (spawnSync('mount', ['-o', 'remount,ro,bind', gitDir]).status === 0 || (spawnSync('umount', [gitDir]), false))
+      : (chmodSync(gitDir, 0o555), true);
+    if (!locked) {
+      console.log('skipped: cannot make the git folder read-only here (needs mount as root)');
+      ctx.skip();
+      return;
+    }
+    onTestFinished(() => {
+      if (root) spawnSync('umount', [gitDir]);
+      else chmodSync(gitDir, 0o755);
+    });
+    const r = await runAgents(['invariant', 'add', '--project', 'myapp', '--commit', '--format', 'json', 'All API changes need tests'], {
+      cwd: repo.dir,
+    });
+    expect(errorOf(r)).toMatchObject({ code: 'write-failed', exit_code: 2, detail: { path: gitDir } });
+    expect(readdirSync(join(repo.store, 'projects/myapp'))).toEqual(['.gitkeep']);
+    const rm = await runAgents(['invariant', 'remove', '--yes', '--commit', '--format', 'json', G1], { cwd: repo.dir });
+    expect(errorOf(rm)).toMatchObject({ code: 'write-failed', exit_code: 2 });
+    expect(existsSync(join(repo.store, `global/${G1}.yaml`))).toBe(true);
+    expect(count(repo)).toBe(1);
   });
 
   it('remove --commit commits the deletion alone', async () => {
