@@ -67,7 +67,10 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
                 ? 'the path, or a name in it, is longer than the file system allows'
                 : e.code === 'EBUSY'
                   ? 'it is in use (a mount point, or held open where the system forbids changing it)'
-                  : (e.code ?? e.message);
+                  : // A limit on the size of files this process may write (ulimit -f), or the file system's own.
+                    e.code === 'EFBIG'
+                    ? 'the file is larger than this process may write (a limit on file size, such as ulimit -f)'
+                    : (e.code ?? e.message);
   const full = e.code === 'ENOSPC' || e.code === 'EDQUOT';
   const taken = e.code === 'EEXIST' || e.code === 'ENOTEMPTY';
   return new AgentsError(`cannot write ${rel}: ${why}`, EXIT_CODES.usage, {
@@ -75,10 +78,12 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
       ? 'Nothing was changed. Free some disk space, then run the command again.'
       : taken
         ? 'Nothing was changed. Run the command again: it sees what is there now.'
-        : e.code === 'ENAMETOOLONG'
-          ? // No option named: this writer serves the library and the command line alike, and moving the folder is the fix.
-            `Nothing was changed. Move the store (or its repository) to a shorter path, or shorten the longest name in ${rel}.`
-          : 'Nothing was changed. Check that the store is writable, then run the command again.',
+        : e.code === 'EFBIG'
+          ? 'Nothing was changed. Raise the limit on the size of files this process may write (`ulimit -f unlimited` in its shell), then run the command again.'
+          : e.code === 'ENAMETOOLONG'
+            ? // No option named: this writer serves the library and the command line alike, and moving the folder is the fix.
+              `Nothing was changed. Move the store (or its repository) to a shorter path, or shorten the longest name in ${rel}.`
+            : 'Nothing was changed. Check that the store is writable, then run the command again.',
     code: 'write-failed',
   });
 }

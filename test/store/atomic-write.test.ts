@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentsError } from '../../src/core/errors.ts';
-import { replaceInStyle, writeFileAtomic, writeFilesTogether } from '../../src/store/atomic-write.ts';
+import { replaceInStyle, writeFailure, writeFileAtomic, writeFilesTogether } from '../../src/store/atomic-write.ts';
 import { ReplaceBatch } from '../../src/store/replace-batch.ts';
 import { writerMark } from '../../src/store/lock-owner.ts';
 import { replaceCacheFile, replaceFile, writeAll } from '../../src/store/write-all.ts';
@@ -88,6 +88,19 @@ describe('a name longer than the file system allows', () => {
     expect((error as AgentsError).hint).not.toContain('--');
     // Not even the folder it made for the file: a new client's or target's folder would stay, empty.
     expect(readdirSync(root)).toEqual([]);
+  });
+});
+
+describe('a file larger than the process may write (ulimit -f)', () => {
+  it('is a write failure that says so (exit 2), not the raw EFBIG', () => {
+    // What write(2) answers past RLIMIT_FSIZE once SIGXFSZ is ignored, as Node.js ignores it.
+    const error = writeFailure(
+      Object.assign(new Error('EFBIG: file too large, write'), { code: 'EFBIG', syscall: 'write' }),
+      'global/x.yaml',
+    );
+    expect([error.exitCode, error.code]).toEqual([2, 'write-failed']);
+    expect(error.message).toContain('global/x.yaml');
+    expect(error.message).not.toContain('EFBIG');
   });
 });
 
