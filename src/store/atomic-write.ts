@@ -440,9 +440,28 @@ export function removeFolder(root: string, rel: string): boolean {
     fsyncDir(dirname(path));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !existsNow(path)) return false;
-    throw writeFailure(error, rel);
+    const refused = fileRefusal(error, path);
+    throw refused === undefined ? writeFailure(error, rel) : writeFailure(refused.error, `${rel}${refused.below}`);
   }
   return true;
+}
+
+/**
+ * The refusal behind rmSync's ENOTDIR: a file in the folder it could not unlink (EPERM: an immutable file, another
+ * user's in a sticky folder) it then tried as a folder, whose ENOTDIR names no cause. The file's own refusal, and its
+ * path below the folder; undefined for any other failure.
+ */
+function fileRefusal(error: unknown, folder: string): { error: unknown; below: string } | undefined {
+  const e = error as NodeJS.ErrnoException;
+  if (e.code !== 'ENOTDIR' || e.path === undefined || !e.path.startsWith(`${folder}/`)) return undefined;
+  if (lstatSync(e.path, { throwIfNoEntry: false })?.isFile() !== true) return undefined;
+  try {
+    unlinkSync(e.path);
+  } catch (refused) {
+    return { error: refused, below: e.path.slice(folder.length) };
+  }
+  // Removable after all (changed meanwhile): the failure is said as it came.
+  return undefined;
 }
 
 function existsNow(path: string): boolean {

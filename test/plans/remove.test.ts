@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentsError } from '../../src/core/errors.ts';
 import { type Actor, InvariantService, PlanService } from '../../src/index.ts';
-import { takeFolderOut } from '../../src/store/atomic-write.ts';
+import { removeFolder, takeFolderOut } from '../../src/store/atomic-write.ts';
 import { withFolderLock } from '../../src/store/lock.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
@@ -202,6 +203,31 @@ describe('plan remove cut short after its one rename', () => {
     expect([listed.code, JSON.parse(listed.stdout)]).toEqual([0, []]);
     const shown = await runAgents(['plan', 'show', EXAMPLE_PLAN, '--format', 'json'], { cwd: repo });
     expect(errorOf(shown)).toMatchObject({ code: 'unknown-id', exit_code: 2 });
+  });
+
+  it('a temporary whose file cannot be unlinked (immutable) is refused naming that file and its cause, not ENOTDIR', async (ctx) => {
+    const { root } = repoStore();
+    const away = takeFolderOut(root, `plans/${EXAMPLE_PLAN}`);
+    const stuck = join(root, away, 'plan.yaml');
+    // Only root may make a file immutable, on a file system that keeps the flag (ext4, xfs, btrfs; not tmpfs).
+    if (spawnSync('chattr', ['+i', stuck]).status !== 0) {
+      console.log('skipped: chattr +i is not available here (needs root and a file system that keeps the flag)');
+      ctx.skip();
+      return;
+    }
+    onTestFinished(() => {
+      spawnSync('chattr', ['-i', stuck]);
+    });
+    let error: AgentsError | undefined;
+    try {
+      removeFolder(root, away);
+    } catch (e) {
+      error = e as AgentsError;
+    }
+    expect([error?.code, error?.exitCode]).toEqual(['write-failed', 2]);
+    expect(error?.message).toContain(`${away}/plan.yaml`);
+    expect(error?.message).not.toContain('ENOTDIR');
+    expect(existsSync(stuck)).toBe(true);
   });
 });
 
