@@ -123,6 +123,19 @@ describe('plan remove of a plan that cannot be read', () => {
     expect((await runAgents(['validate'], { cwd: repo })).code).toBe(0);
   });
 
+  it('removes a plan folder that holds no file (plan-missing, which stops plan list) by its id, as validate says to', async () => {
+    const { repo, root } = repoStore();
+    const empty = `${EXAMPLE_PLAN.slice(0, 20)}ZZZZZZ`;
+    // Nothing in it but empty folders: a plan whose files were deleted by hand.
+    mkdirSync(join(root, 'plans', empty, 'decisions'), { recursive: true });
+    expect((await runAgents(['plan', 'list', '--format', 'json'], { cwd: repo })).code).toBe(3);
+    const r = await runAgents(['plan', 'remove', empty, '--yes', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ plan: { id: empty }, removed: [], commit: null });
+    expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
+    expect((await runAgents(['plan', 'list', '--format', 'json'], { cwd: repo })).code).toBe(0);
+  });
+
   it('removes a plan folder whose plan.yaml is missing by its id, with the files it holds', async () => {
     const { repo, root } = repoStore();
     const folder = join(root, 'plans', EXAMPLE_PLAN);

@@ -37,11 +37,12 @@ export async function removePlan(
   const done = await lockedWrite(
     svc.invariants,
     { folders: [folder], commit, signal },
-    async () => {
+    async (made) => {
       const gone = () => requirePlanHeld(source, plan.id, 'this command waited for its lock', svc.invariants.optionWords);
       // A plan read whole is held while its plan.yaml is; one named by its id alone (its plan.yaml missing) while its
-      // folder holds a file: requirePlanHeld alone would call it removed meanwhile.
-      if (whole) await gone();
+      // folder stands, whatever it holds (nothing, when its files were deleted by hand), unless its lock had to make
+      // it again: requirePlanHeld alone would call it removed meanwhile.
+      if (whole || made.has(folder)) await gone();
       // The lock is this command's own, and a try at it is a waiting writer's: neither is a file of the plan. At any
       // depth, unlike project remove's: the plan's waivers/ is a locked folder too (`validate --fix` of a waiver).
       const files = (await source.list(folder, { recursive: true }))
@@ -49,7 +50,6 @@ export async function removePlan(
         .map((e) => e.path)
         .filter((p) => !isLockName(p.slice(p.lastIndexOf('/') + 1)))
         .sort();
-      if (files.length === 0) await gone();
       throwIfCancelled(signal, 'nothing was removed.');
       // One rename takes the whole folder out: a crash leaves the plan or nothing of it (a temporary `validate --fix`
       // removes), never a plan missing some of its records.
