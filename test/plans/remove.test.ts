@@ -125,13 +125,16 @@ describe('plan remove of a plan that cannot be read', () => {
 
   it('removes a plan folder that holds no file (plan-missing, which stops plan list) by its id, as validate says to', async () => {
     const { repo, root } = repoStore();
-    const empty = `${EXAMPLE_PLAN.slice(0, 20)}ZZZZZZ`;
-    // Nothing in it but empty folders: a plan whose files were deleted by hand.
-    mkdirSync(join(root, 'plans', empty, 'decisions'), { recursive: true });
+    // Nothing in one but empty folders, nothing at all in the other: plans whose files were deleted by hand.
+    const [hollow, empty] = [`${EXAMPLE_PLAN.slice(0, 20)}ZZZZZZ`, `${EXAMPLE_PLAN.slice(0, 20)}ZZZZZY`];
+    mkdirSync(join(root, 'plans', hollow, 'decisions'), { recursive: true });
+    mkdirSync(join(root, 'plans', empty));
     expect((await runAgents(['plan', 'list', '--format', 'json'], { cwd: repo })).code).toBe(3);
-    const r = await runAgents(['plan', 'remove', empty, '--yes', '--format', 'json'], { cwd: repo });
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ plan: { id: empty }, removed: [], commit: null });
+    for (const id of [hollow, empty]) {
+      const r = await runAgents(['plan', 'remove', id, '--yes', '--format', 'json'], { cwd: repo });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ plan: { id }, removed: [], commit: null });
+    }
     expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
     expect((await runAgents(['plan', 'list', '--format', 'json'], { cwd: repo })).code).toBe(0);
   });

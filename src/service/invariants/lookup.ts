@@ -83,13 +83,14 @@ export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promi
   if (planErrors.length > 0) requireValid({ ...snap, diagnostics: planErrors }, `read plan ${planId}`);
   if (!plan) {
     // A plan folder that lost its plan.yaml is an invalid store (exit 3, as `plan list` and `validate` say), not an
-    // unknown plan to create: its records are still there.
-    if ((await svc.source.list(`plans/${planId}`, { recursive: false })).length > 0)
+    // unknown plan to create: its records are still there. So is one left with nothing in it, as they say too.
+    const planIds = planIdsIn(await svc.source.list('plans', { recursive: false }));
+    if (planIds.includes(planId))
       requireValid({ ...snap, diagnostics: [readFailure(planFile, { ok: false, code: 'missing', message: '' })] }, `read plan ${planId}`);
     const hint = plansHint(svc);
     // A whole id skips the prefix lookup (resolvePlanId), which says what else of the store an id names.
     await refuseOtherKind(svc, planId, 'plan', hint);
-    throw noSuchId('plan', planId, hint, planIdsIn(await svc.source.list('plans', { recursive: false })));
+    throw noSuchId('plan', planId, hint, planIds);
   }
   return plan;
 }
