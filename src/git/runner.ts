@@ -110,7 +110,19 @@ export function spawnGit(
     n++;
   }
   env.GIT_CONFIG_COUNT = String(n);
-  return spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached });
+  const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached });
+  // No file descriptor left (EMFILE, ENFILE): Node.js then makes none of the pipes, and says why only in an 'error' event
+  // on the next tick, which a caller that set up its pipes first never heard: an uncaught crash, after a store write.
+  if (!child.stdin || !child.stdout || !child.stderr) {
+    child.on('error', () => undefined);
+    // Said as the cause it is (exit 2), passed on whole by every caller: as a GitProcessError, a commit's check of the
+    // repository read it as "not in a git repository", and said to run `git init`.
+    throw new AgentsError('git could not be started: this process has no file descriptor left (too many open files)', EXIT_CODES.usage, {
+      hint: 'Raise the limit on the files a process may hold open (`ulimit -n`), then run the command again.',
+      hintAnySurface: true,
+    });
+  }
+  return child;
 }
 
 /**
