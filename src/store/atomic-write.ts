@@ -454,7 +454,12 @@ export function removeFolder(root: string, rel: string): boolean {
 function fileRefusal(error: unknown, folder: string): { error: unknown; below: string } | undefined {
   const e = error as NodeJS.ErrnoException;
   if (e.code !== 'ENOTDIR' || e.path === undefined || !e.path.startsWith(`${folder}/`)) return undefined;
-  if (lstatSync(e.path, { throwIfNoEntry: false })?.isFile() !== true) return undefined;
+  try {
+    if (!lstatSync(e.path).isFile()) return undefined;
+  } catch {
+    // Gone, or not to be looked at: the failure is said as it came.
+    return undefined;
+  }
   try {
     unlinkSync(e.path);
   } catch (refused) {
