@@ -60,9 +60,33 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   yaml: ['format yaml'],
 };
 
+/**
+ * A file's key written as a flag with a value (`--active false`, as `active: false` reads), where the command sets it
+ * with a pair of flags: the one the value means, since the one close in spelling (--activate) may do the opposite.
+ */
+const FLAG_PAIRS: Readonly<Record<string, readonly [on: string, off: string]>> = {
+  active: ['activate', 'deactivate'],
+  inactive: ['deactivate', 'activate'],
+};
+
+const OFF_WORDS = new Set(['false', 'no', 'off', '0']);
+
+/** The value written for the option `written` in `args`: after its `=`, or the word after it. */
+function valueWritten(written: string, args: readonly string[]): string | undefined {
+  const at = args.findIndex((a) => a === written || a.startsWith(`${written}=`));
+  if (at < 0) return undefined;
+  const a = args[at]!;
+  return a.startsWith(`${written}=`) ? a.slice(written.length + 1) : args[at + 1];
+}
+
 /** The options of `options` (long names) meant by `name` (SYNONYMS), as written (`--expires`, `--format json`). */
-function synonymsOf(name: string, options: readonly string[]): string[] {
-  const meant = Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name]! : [];
+function synonymsOf(name: string, options: readonly string[], value: string | undefined): string[] {
+  const pair = Object.hasOwn(FLAG_PAIRS, name) ? FLAG_PAIRS[name]! : undefined;
+  const meant = pair
+    ? [OFF_WORDS.has(value?.toLowerCase() ?? '') ? pair[1] : pair[0]]
+    : Object.hasOwn(SYNONYMS, name)
+      ? SYNONYMS[name]!
+      : [];
   return meant.filter((o) => options.includes(o.split(' ')[0]!)).map((o) => `--${o}`);
 }
 
@@ -100,9 +124,13 @@ export function unknownOptionError(
   args?: readonly string[],
 ): UnknownOptionError {
   const negated = written.startsWith('--no-');
-  const synonyms = negated ? [] : synonymsOf(optionName(written), options);
-  const spelt = closestNames(optionName(written), options).map((n) => (negated ? `--no-${n}` : `--${n}`));
-  const close = [...new Set([...synonyms, ...spelt])];
+  const name = optionName(written);
+  // `--no-active` is `--active false`; a negated synonym means nothing the table knows.
+  const pair = Object.hasOwn(FLAG_PAIRS, name);
+  const synonyms = negated && !pair ? [] : synonymsOf(name, options, negated ? 'false' : valueWritten(written, args ?? all));
+  const spelt = closestNames(name, options).map((n) => (negated ? `--no-${n}` : `--${n}`));
+  // A pair's flag is the one the value means: the other, close in spelling (or --action), would do something else.
+  const close = pair ? synonyms : [...new Set([...synonyms, ...spelt])];
   return new UnknownOptionError(written, options, args ? unknownAmong(all, written, args) : all, command, close, synonyms);
 }
 

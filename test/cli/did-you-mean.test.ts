@@ -37,6 +37,15 @@ describe('a slip gets the command or option it was close to', () => {
       ['--global', '--project', '--plan', '--action'],
     ],
     [['plan', 'use', 'x/y', '--until', '2027-01-01'], []],
+    // The file's `active: false` written as a flag: the flag its value means, never --activate (close in spelling) for
+    // false, nor --action where the command sets no state.
+    [['invariant', 'edit', 'zz', '--active', 'false'], ['--deactivate']],
+    [['invariant', 'edit', 'zz', '--active=no'], ['--deactivate']],
+    [['invariant', 'edit', 'zz', '--no-active'], ['--deactivate']],
+    [['invariant', 'edit', 'zz', '--inactive'], ['--deactivate']],
+    [['invariant', 'edit', 'zz', '--active', 'true'], ['--activate']],
+    [['invariant', 'edit', 'zz', '--no-inactive'], ['--activate']],
+    [['invariant', 'add', '--global', 'x', '--active', 'false'], []],
   ])('agents %j: unknown-option, offering the option meant %j', async (args, suggestions) => {
     const e = await errorOf(...args);
     expect(e.code).toBe('unknown-option');
