@@ -386,7 +386,7 @@ function renewWords(expired: readonly ExpiredWaiver[], agents: string): string {
   const one = new Set(expired.map((w) => w.invariant_id)).size === 1;
   const id = one ? expired[0]!.invariant_id : 'ID';
   const them = expired.length === 1 ? 'it' : 'one';
-  return `; ${expired.length === 1 ? 'its expired waiver' : 'the expired waivers'} ${named}${more}: to renew ${them}, record a new waiver with \`${agents} invariant waive ${id} ${scope} ${WAIVE_NEEDS}\` and remove the expired file`;
+  return `; ${expired.length === 1 ? 'its expired waiver' : 'the expired waivers'} ${named}${more}: to renew ${them}, record a new waiver with \`${agents} invariant waive ${id} ${scope} ${WAIVE_NEEDS}\`, which replaces the expired file`;
 }
 
 /** The first five ids of a list, and how many more it holds: what the gate's one-line messages name. */

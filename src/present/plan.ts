@@ -110,15 +110,16 @@ export function waiverJson(w: ScopedWaiver & { holds?: boolean }) {
   };
 }
 
-/** What `invariant waive` did: the waiver written and the commit made with it. */
+/** What `invariant waive` did: the waiver written, the expired ones of its invariant it replaced, and the commit. */
 export interface Waived {
   waiver: ScopedWaiver;
+  replaced?: readonly { id: string; path: string }[];
   commit?: string;
 }
 
-/** The JSON of `invariant waive`: the waiver and the commit. */
+/** The JSON of `invariant waive`: the waiver, the expired waivers it replaced, and the commit. */
 export function waivedJson(r: Waived) {
-  return { ...waiverJson(r.waiver), commit: r.commit ?? null };
+  return { ...waiverJson(r.waiver), replaced: r.replaced ?? [], commit: r.commit ?? null };
 }
 
 export function waivedText(s: Style, r: Waived): string {
@@ -127,6 +128,7 @@ export function waivedText(s: Style, r: Waived): string {
     `${s.green('waived')} ${w.invariant_id} for ${w.scope.kind === 'plan' ? `plan ${w.scope.plan}` : `project ${w.scope.project}`} until ${w.expires} (owner ${w.owner})`,
     `  ${w.reason}`,
     `  ${w.path}`,
+    ...(r.replaced ?? []).map((x) => `  replaces expired waiver ${x.id} (${x.path}, removed)`),
     ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
   ].join('\n');
 }

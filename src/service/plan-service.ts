@@ -172,7 +172,7 @@ export class PlanService implements PlanContext {
    * `invariant waive`: records a time-boxed exception for an invariant of the
    * plan's or project's effective set (docs/plans.md, "Waivers").
    */
-  async waive(input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
+  async waive(input: WaiveInput): Promise<{ waiver: ScopedWaiver; replaced: { id: string; path: string }[]; commit?: string }> {
     return this.invariants.inRun(async () => (await waivers()).waive(this, input));
   }
 

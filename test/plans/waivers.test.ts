@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waivedAt, waiverExpiry, waiverHolds, parseExpiresInput } from '../../src/core/waivers.ts';
@@ -502,6 +502,62 @@ describe('waiver expiry with an injected clock', () => {
     expect(after.diagnostics.filter((d) => d.code === 'waiver-expired').map((d) => [d.file, d.line, d.severity])).toEqual([
       [waiver.path, 6, 'error'],
     ]);
+  });
+});
+
+describe('renewing an expired waiver', () => {
+  it('invariant waive replaces the expired waivers of that invariant there: validate and plan status pass again, the others stay', async () => {
+    const root = exampleStore();
+    let n = 0;
+    const at = (iso: string) =>
+      new PlanService(
+        new InvariantService(root, {
+          clock: () => new Date(iso),
+          newId: () => `01M8KM00000000000000000${String(n++).padStart(3, '0')}`,
+          author: async () => 'Jane Doe <jane@example.com>',
+        }),
+      );
+    const early = at('2026-11-30T09:00:00Z');
+    await early.addViolation({ plan: EXAMPLE_PLAN, invariant: NEVER_DELETE });
+    const base = { reason: 'Backfill', owner: 'Ops' };
+    const short = (await early.waive({ ...base, invariant: NEVER_DELETE, project: 'myapp', expires: '2026-12-31' })).waiver;
+    // Still holding when it is renewed, and another invariant's expired one: neither is this renewal's to remove.
+    const long = (await early.waive({ ...base, invariant: NEVER_DELETE, project: 'myapp', expires: '2027-01-01' })).waiver;
+    const other = (await early.waive({ ...base, invariant: API_TESTS, project: 'myapp', expires: '2026-12-31' })).waiver;
+    const late = at('2027-01-01T12:00:00Z');
+    const renewed = await late.waive({ ...base, invariant: NEVER_DELETE, project: 'myapp', expires: '2027-03-31' });
+    expect(renewed.replaced).toEqual([{ id: short.id, path: short.path }]);
+    expect(existsSync(join(root, short.path))).toBe(false);
+    for (const kept of [long, other, renewed.waiver]) expect(existsSync(join(root, kept.path))).toBe(true);
+    expect((await late.status(EXAMPLE_PLAN, { allow: ['not-run'] })).failing).toBe(false);
+    const report = await runValidate(
+      { store: root, cwd: root },
+      { processAlive: () => false, hostname: 'h', clock: () => new Date('2027-01-01T12:00:00Z') },
+    );
+    expect(report.diagnostics.filter((d) => d.code === 'waiver-expired').map((d) => d.file)).toEqual([other.path]);
+  });
+
+  it('the CLI names the waiver it replaced, in text and JSON, and --commit records its removal', async () => {
+    const { root, repo } = repoStore();
+    const waive = ['invariant', 'waive', NEVER_DELETE, '--project', 'myapp', '--reason', 'r', '--owner', 'o'] as const;
+    const first = JSON.parse((await run(root, ...waive, '--expires', '2999-01-01', '--format', 'json')).stdout) as {
+      id: string;
+      path: string;
+    };
+    const file = join(root, first.path);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^expires: .*$/m, 'expires: 2020-01-31'));
+    commitAll(repo, 'an expired waiver');
+    const r = await run(root, ...waive, '--expires', '2999-02-01', '--commit', '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).replaced).toEqual([{ id: first.id, path: first.path }]);
+    expect(existsSync(file)).toBe(false);
+    expect(git(repo, 'status', '--porcelain').trim()).toBe('');
+    expect(git(repo, 'show', '--no-renames', '--name-status', '--format=', 'HEAD').trim().split('\n')).toContain(
+      `D\t.agents/${first.path}`,
+    );
+    const text = await run(root, ...waive, '--expires', '2999-03-01');
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toContain('replaces');
   });
 });
 

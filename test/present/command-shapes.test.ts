@@ -421,7 +421,7 @@ describe('invariant write shapes', () => {
       created_at: '2026-01-01T00:00:00Z',
       path: `projects/web/waivers/${PLAN}.yaml`,
     };
-    expect(Object.keys(waivedJson({ waiver })).slice(-2)).toEqual(['path', 'commit']);
+    expect(Object.keys(waivedJson({ waiver })).slice(-3)).toEqual(['path', 'replaced', 'commit']);
     expect(waivedText(s, { waiver })).toBe(
       `waived ${G} for project web until 2099-01-01 (owner me)\n  because\n  projects/web/waivers/${PLAN}.yaml`,
     );

@@ -1223,7 +1223,8 @@ describe('checkWaivers', () => {
         line: 6,
         col: 10,
         message: `waiver ${B} of ${A} expired (expires: 2026-01-31); the invariant applies again`,
-        hint: `Remove the waiver file (\`git rm\` the path this diagnostic names) or record a new waiver with \`agents invariant waive ${A} … --expires DATE\`.`,
+        // The renewal names its scope: the waiver it records replaces this file (invariant waive removes it).
+        hint: `Remove the waiver file (\`git rm\` the path this diagnostic names), or renew it: \`agents invariant waive ${A} --project web --reason "…" --owner "…" --expires YYYY-MM-DD\` records a new waiver and removes this file.`,
         lineText: 'expires: 2026-01-31',
       },
       {

@@ -4,8 +4,17 @@ import { inputObject, requiredString } from '../../core/input-shape.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import type { Target } from '../../core/model.ts';
 import { codePointLength } from '../../core/names.ts';
-import { type ScopedWaiver, type Waiver, type WaiverScope, parseExpiresInput, waiverFolder, waiverPath } from '../../core/waivers.ts';
-import { writeFileAtomic } from '../../store/atomic-write.ts';
+import {
+  type ScopedWaiver,
+  type Waiver,
+  type WaiverScope,
+  parseExpiresInput,
+  waiverFolder,
+  waiverHolds,
+  waiverPath,
+} from '../../core/waivers.ts';
+import { removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
+import { readWaivers } from '../../store/read-waivers.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { lockedWrite } from '../commit.ts';
 import { optionWords } from '../option-words.ts';
@@ -22,7 +31,10 @@ import { WAIVE_FIELDS, type WaiveInput } from './types.ts';
  * `invariant waive`: records a time-boxed exception for an invariant of the
  * plan's or project's effective set (docs/plans.md, "Waivers").
  */
-export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
+export async function waive(
+  svc: PlanContext,
+  given: WaiveInput,
+): Promise<{ waiver: ScopedWaiver; replaced: { id: string; path: string }[]; commit?: string }> {
   const input = inputObject(given, 'waive', WAIVE_FIELDS, 'input') as WaiveInput;
   const words = optionWords(svc.invariants.optionWords);
   if ((input.plan === undefined) === (input.project === undefined)) {
@@ -144,11 +156,24 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
         await requirePlanHeld(svc.invariants.source, scope.plan, 'this command waited for it', svc.invariants.optionWords);
       else projectMadeUnderLock(scope.project, undefined, made.has(scopeDir));
       const id = (await idMaker(svc.invariants))();
-      return withFolderLock(svc.root, folder, () => writeWaiver(id), { notice: svc.invariants.deps.notice });
+      return withFolderLock(
+        svc.root,
+        folder,
+        async () => {
+          // The expired waivers of this invariant here are what this one renews: `validate` fails on each
+          // (waiver-expired) until it goes, so they go with the write that replaces them (git keeps them).
+          const { waivers } = await readWaivers(svc.invariants.source, [scope]);
+          const expired = waivers.filter((w) => w.invariant_id === inv.id && !waiverHolds(w, now));
+          const waiver = writeWaiver(id);
+          for (const w of expired) removeFile(svc.root, w.path);
+          return { waiver, replaced: expired.map((w) => ({ id: w.id, path: w.path })) };
+        },
+        { notice: svc.invariants.deps.notice },
+      );
     },
-    (waiver) => ({
-      value: { waiver },
-      paths: [waiver.path],
+    ({ waiver, replaced }) => ({
+      value: { waiver, replaced },
+      paths: [waiver.path, ...replaced.map((r) => r.path)],
       message: `invariant: waive ${inv.id} for ${where} until ${waiver.expires}\n\n${reason}\nOwner: ${owner}\n`,
     }),
   );

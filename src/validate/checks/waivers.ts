@@ -10,7 +10,7 @@ import type { Located } from './located.ts';
 
 /**
  * Waivers: one past its expiry is an error (the exception was time-boxed; the
- * invariant applies again, and the file should go or be renewed), and one
+ * invariant applies again, and the file should go or be renewed: `invariant waive` removes it then), and one
  * naming an invariant that is not in the store (or the id of another kind of
  * thing: a violation's), or not in its target's set (left behind by a move),
  * is a warning.
@@ -65,7 +65,7 @@ export async function checkWaivers(
           'waiver-expired',
           'error',
           `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`,
-          `Remove the waiver file (\`git rm\` the path this diagnostic names) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`,
+          `Remove the waiver file (\`git rm\` the path this diagnostic names), or renew it: \`agents invariant waive ${w.i} ${kind.scope.kind === 'plan' ? `--plan ${kind.scope.plan}` : `--project ${kind.scope.project}`} ${rules.WAIVE_NEEDS}\` records a new waiver and removes this file.`,
         );
       // A team may waive for good; said so that review sees an exception that never comes up again.
       else if (rules.waiverPermanent({ expires: w.x }, now))
