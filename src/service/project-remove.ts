@@ -88,7 +88,8 @@ async function refuseInUse(invariants: InvariantService, name: string, folder: s
   const paths = snap.projectMeta.get(name)?.paths ?? [];
   if (paths.length > 0)
     blockers.push(
-      `its project.yaml names paths (${paths.join(', ')}): run \`${calls.exportFiles()}\` after removing them, so its exported files go too`,
+      // What to remove is said by its file: "removing them" read as the project's files, or its invariants.
+      `its project.yaml names paths (${paths.join(', ')}): delete ${folder}/project.yaml (or its paths) and run \`${calls.exportFiles()}\`, so the files exported for them go too`,
     );
   const other = files.filter((p) => p !== `${folder}/project.yaml` && p !== `${folder}/.gitkeep` && !p.startsWith(`${folder}/waivers/`));
   // With invariants held, their files are among `other`: only a folder that holds none is judged by its other files.
