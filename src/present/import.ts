@@ -272,6 +272,8 @@ export function importDoneText(
   stale: readonly string[],
   again: (paths?: string[]) => string,
   agents = 'agents',
+  /** The import that takes the written rules' lines out of their files (--replace), when this one left them there. */
+  next?: string,
 ): string {
   const lines = [
     planText(s, done, verbose, agents, new Set(written.refused.map((r) => r.n))),
@@ -316,5 +318,10 @@ export function importDoneText(
     );
   }
   if (stale.length > 0) lines.push(s.yellow(staleLine(stale, agents)));
+  if (next !== undefined)
+    lines.push(
+      '',
+      `Next: review them (\`${oneLine(agents)} invariant list\`), then \`${oneLine(next)}\` takes their lines out of the files, where the export's block says them from then on`,
+    );
   return lines.join('\n');
 }

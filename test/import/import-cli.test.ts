@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { BIN, spawnAsync } from '../helpers/cli.ts';
 import { git, gitInit } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
+import { shellWords } from '../helpers/shell-words.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
 
 /** A repository with a store and the instruction files `tree`. */
@@ -791,6 +792,32 @@ describe('import and export', () => {
     expect(again.data.files.find((f: { file: string }) => f.file === 'AGENTS.md').left_out).toContainEqual(
       expect.objectContaining({ reason: 'export-block' }),
     );
+  });
+
+  it('an import without --replace names the import that takes the lines out, which works as written', async () => {
+    const top = repo({
+      '.agents/config.yaml': CONFIG,
+      'AGENTS.md': '# Notes\n\n- Never commit secrets.\n- Use UTC.\n',
+      'docs/AGENTS.md': '- Keep the glossary current.\n',
+      'docs/guide.md': 'x\n',
+    });
+    const r = await run(top, 'import', 'AGENTS.md', '--yes');
+    expect(r.code).toBe(0);
+    const next = /then `agents (import [^`]*)`/.exec(r.stdout)?.[1];
+    // The files and options this import was given: the other file is not taken in, nor its lines out.
+    expect(next && shellWords(next)).toEqual(['import', 'AGENTS.md', '--yes', '--replace']);
+    const moved = await json(top, ...shellWords(next!));
+    expect(moved.code).toBe(0);
+    expect(readFileSync(join(top, 'AGENTS.md'), 'utf8')).not.toContain('- Use UTC.\n');
+    expect(readFileSync(join(top, 'docs/AGENTS.md'), 'utf8')).toBe('- Keep the glossary current.\n');
+    // Its export wrote the file's target; the other one config.yaml lists is said stale, though no rule was new.
+    expect(moved.data.replaced.targets).toEqual(['agents-md']);
+    expect(moved.data.stale_exports).toEqual(['CLAUDE.md']);
+    expect((await run(top, 'export')).code).toBe(0);
+    expect((await run(top, 'export', '--check')).code).toBe(0);
+    // Once the lines are out, or when nothing was written, there is nothing to name.
+    expect((await run(top, 'import', 'AGENTS.md', '--yes', '--replace')).stdout).not.toContain('--replace`');
+    expect((await run(top, 'import', 'AGENTS.md', '--yes')).stdout).not.toContain('--replace`');
   });
 
   it('--replace takes the imported lines out, puts the managed block where they stood, and keeps every other byte', async () => {

@@ -201,12 +201,28 @@ export default defineCommand<ImportArgs>({
       );
     }
     // The rules now in the store reach agents only through the export: files it would change are said, as extends update says them.
-    const stale = written.invariants.length > 0 || (pruned?.length ?? 0) > 0 ? await staleExports(ctx) : [];
+    // Lines --replace took out of rules already in the store change no set, but its export ran the files' targets only.
+    const moved = (replaced?.files.length ?? 0) > 0;
+    const stale = written.invariants.length > 0 || (pruned?.length ?? 0) > 0 || moved ? await staleExports(ctx) : [];
     // The report says what was written: the candidates as the review left them, not as the files proposed them.
     const done = chosen === fresh ? plan : reviewedPlan(plan, chosen);
+    // Without --replace the rules are in the store and still in their files, where an export would say each twice: the
+    // import again with --replace takes their lines out (reviewed again when this one was: --yes would take the rules
+    // the review dropped).
+    const next = replaced === null && written.invariants.length > 0 ? again(ctx, argv, undefined, !reviewing) : undefined;
     await emitDocument(ctx, importJson(done, written, replaced, stale, null, ctx.agentsCommand(), pruned), () =>
       [
-        importDoneText(s, done, argv.verbose === true, written, replaced, stale, (paths) => again(ctx, argv, paths), ctx.agentsCommand()),
+        importDoneText(
+          s,
+          done,
+          argv.verbose === true,
+          written,
+          replaced,
+          stale,
+          (paths) => again(ctx, argv, paths),
+          ctx.agentsCommand(),
+          next,
+        ),
         ...goneFromFilesLines(s, done, pruned, argv.prune === true, false, ctx.agentsCommand()),
       ].join('\n'),
     );
@@ -246,14 +262,14 @@ function replaceLeftOver(ctx: CliContext, replaced: ReplaceResult, again: string
  * This import again with --replace, of `paths` (the files it was given) into the scope it was given: a bare `agents
  * import` would import every instruction file, those this one was not given too.
  */
-function again(ctx: CliContext, argv: ImportArgs, paths = argv.paths ?? []): string {
+function again(ctx: CliContext, argv: ImportArgs, paths = argv.paths ?? [], yes = true): string {
   return [
     `${ctx.agentsCommand()} import`,
     ...paths.map((p) => shellPath(String(p))),
     ...(argv.from ?? []).map((k) => `--from ${k}`),
     ...(argv.project !== undefined ? [`--project ${shellWord(String(argv.project))}`] : []),
     ...(argv.global ? ['--global'] : []),
-    '--yes --replace',
+    yes ? '--yes --replace' : '--replace',
   ].join(' ');
 }
 
