@@ -9,6 +9,7 @@ import { githubMarkdownText, markdownCode } from '../core/plain-text.ts';
 import { shellWord } from '../core/shell-word.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
 import {
+  inactiveFile,
   listed,
   noStoreText,
   pathsOnly,
@@ -121,7 +122,7 @@ export function* diffMarkdownLines(d: DiffResult): Generator<string> {
       const scope = c.change === 'moved' ? `${mdScope(c.before!.scope)} → ${mdScope(c.after!.scope)}` : mdScope(inv.scope);
       const edits = c.fields.filter((f) => f.field !== 'scope').map(mdField);
       const text = edits.length > 0 ? edits.join('<br>') : mdEscape(inv.text);
-      yield `| ${c.change} | \`${c.id}\` | ${scope} | ${text} |`;
+      yield `| ${c.change}${inactiveFile(c) ? ' (inactive)' : ''} | \`${c.id}\` | ${scope} | ${text} |`;
     }
   }
   if (d.waivers.length > 0) {

@@ -20,6 +20,7 @@ export interface InvariantRefJson {
   id: string;
   text: string;
   severity: string;
+  active: boolean;
   scope: Scope['kind'];
   project: string | null;
   plan: string | null;
@@ -28,8 +29,16 @@ export interface InvariantRefJson {
 
 /** The reference keys of the full invariant JSON shape (render.ts), in the same order. */
 function ref(inv: ScopedInvariant): InvariantRefJson {
-  const { id, text, severity, scope, project, plan, path } = invariantJson(inv);
-  return { id, text, severity, scope, project, plan, path };
+  const { id, text, severity, active, scope, project, plan, path } = invariantJson(inv);
+  return { id, text, severity, active, scope, project, plan, path };
+}
+
+/**
+ * Whether a change's invariant is inactive on the side it is shown by, its `active` unchanged: a file added (or removed,
+ * moved, edited) that is in no effective set, which the listing of files alone would show as any other.
+ */
+export function inactiveFile(c: InvariantChange): boolean {
+  return (c.after ?? c.before)!.active === false && !c.fields.some((f) => f.field === 'active');
 }
 
 /** A changed field of an invariant or a waiver; a scope is described as the invariant JSON does. */
@@ -264,7 +273,7 @@ export function* diffTextLines(d: DiffResult, s: Style): Generator<string> {
       const colour = c.change === 'added' ? s.green : c.change === 'removed' ? s.red : s.yellow;
       const where =
         c.change === 'moved' ? `${describeScope(c.before!.scope)} → ${describeScope(c.after!.scope)}` : describeScope(inv.scope);
-      yield `  ${colour(label)}  ${inv.id}  ${where}  ${quote(inv.text)}`;
+      yield `  ${colour(label)}  ${inv.id}  ${where}  ${quote(inv.text)}${inactiveFile(c) ? s.dim('  (inactive: in no effective set)') : ''}`;
       for (const f of c.fields) if (f.field !== 'scope') yield `           ${s.dim(fieldText(f))}`;
     }
   }

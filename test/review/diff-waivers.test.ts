@@ -112,3 +112,29 @@ describe('invariant diff: waivers and project paths', () => {
     expect(r.stderr).toContain(`cannot diff: projects/myapp/waivers/${W1}.yaml:1:5`);
   });
 });
+
+describe('invariant diff: a file added inactive', () => {
+  it('is said to be in no effective set, in JSON, text and markdown, where it would read as one that applies', async () => {
+    const { repo, c0 } = base();
+    const G2 = ulid('G2');
+    repo.inv('global', G2, 'Never use eval', { active: 'false' });
+    repo.inv('global', G1, 'Never delete production data', { active: 'false' });
+    const c1 = repo.commit('inactive');
+    const { json } = await diff(repo, `${c0}..${c1}`);
+    const files = json.invariants as { change: string; id: string; after: { active: boolean } }[];
+    expect(files.map((f) => [f.change, f.id, f.after.active])).toEqual([
+      ['edited', G1, false],
+      ['added', G2, false],
+    ]);
+    const marked = (out: string, mark: string) =>
+      out
+        .split('\n')
+        .filter((l) => l.includes(mark))
+        .map((l) => [G1, G2].find((id) => l.includes(id)));
+    const text = await runAgents(['invariant', 'diff', `${c0}..${c1}`], { cwd: repo.dir });
+    // The deactivated one says so by its changed field; only the one added inactive needs the mark.
+    expect(marked(text.stdout, '(inactive')).toEqual([G2]);
+    const md = await runAgents(['invariant', 'diff', `${c0}..${c1}`, '--format', 'markdown'], { cwd: repo.dir });
+    expect(marked(md.stdout, '| added (inactive) |')).toEqual([G2]);
+  });
+});
