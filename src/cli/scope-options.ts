@@ -67,7 +67,16 @@ export async function inferProject(ctx: CliContext, service: InvariantService): 
   // Before the count: an invalid project.yaml may be the one that holds this folder, even when it is the only one.
   requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
   if (projects.meta.size === 0) return undefined;
-  const names = await projectsOfPath(projects.meta, top, rel, true);
+  const some = await projectsOfPath(projects.meta, top, rel, true);
+  // Only a project that holds every file of the folder (a `DIR/**` over it) is the folder's: one of file globs
+  // (`**/*.ts`) holds some of its files anywhere, and would take a rule meant for the whole folder, or the top.
+  const { folderHolder } = await import('../core/globs.ts');
+  const whole = (name: string) => {
+    const paths = projects.meta.get(name)?.paths ?? [];
+    return folderHolder(paths)(rel) || folderHolder(paths.map((g) => g.toLowerCase()))(rel.toLowerCase());
+  };
+  const names = some.filter(whole);
+  const partly = some.filter((n) => !whole(n));
   const here = rel === '' ? 'the top of the repository' : rel;
   if (names.length === 1) {
     ctx.notice(`project ${names[0]} (from the current folder, ${here}, which its paths hold; --project P to choose another)`);
@@ -75,5 +84,11 @@ export async function inferProject(ctx: CliContext, service: InvariantService): 
   }
   if (names.length > 1)
     ctx.notice(`the current folder, ${here}, is in the paths of projects ${names.join(', ')}; no project inferred (give --project P)`);
+  else if (partly.length > 0)
+    ctx.notice(
+      `the current folder, ${here}, holds some files of project${partly.length === 1 ? '' : 's'} ${partly.join(', ')} (${partly
+        .flatMap((n) => projects.meta.get(n)?.paths ?? [])
+        .join(', ')}), not all; no project inferred (give --project P)`,
+    );
   return undefined;
 }

@@ -1130,6 +1130,28 @@ describe('projects and their paths', () => {
     expect(top.stderr).toContain('error: no scope given');
   });
 
+  it('infers no project of file globs (**/*.ts) for a folder it holds only some files of, at the top or beside a folder project', async () => {
+    const repo = monorepo();
+    writeTree(repo, {
+      '.agents/config.yaml': 'version: 1\nprojects:\n  allow_overlap: true\n',
+      '.agents/projects/ts/project.yaml': 'paths:\n  - "**/*.ts"\n',
+      'docs/guide.md': '# Guide\n',
+    });
+    // The top and docs/ hold .ts files (or could), not only: a rule given there is not the ts project's.
+    for (const cwd of [repo, join(repo, 'docs')]) {
+      const add = await runAgents(['invariant', 'add', 'Something', '--format', 'json'], { cwd });
+      expect(add.code).toBe(2);
+      expect(JSON.parse(add.stdout).error.code).toBe('missing-option');
+      expect(add.stderr).toContain('project ts');
+    }
+    // In a folder billing holds whole, ts (which holds its .ts files too) does not stand in the way.
+    const nested = await runAgents(['invariant', 'add', 'Retry payments at most three times', '--format', 'json'], {
+      cwd: join(repo, 'services/billing/src'),
+    });
+    expect(nested.code).toBe(0);
+    expect(JSON.parse(nested.stdout)).toMatchObject({ scope: 'project', project: 'billing' });
+  });
+
   it("escapes the current folder's control characters in the note that names it", async () => {
     const repo = monorepo();
     const cwd = join(repo, 'services/billing/x\u001b[2Jy');
