@@ -125,7 +125,12 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
 
   // An option of a group the command needs one of, or the text, checked past the parser: the codes yargs' own give.
   it.each([
-    [['invariant', 'list', '--effective'], 'missing-option', { command: 'invariant list', options: ['project', 'plan'] }],
+    // The store's own projects, the one meant among them, not an example name it may not have.
+    [
+      ['invariant', 'list', '--effective'],
+      'missing-option',
+      { command: 'invariant list', options: ['project', 'plan'], choices: { project: ['myapp'] } },
+    ],
     [['guard', 'try'], 'missing-option', { command: 'guard try', options: ['path', 'command', 'tool'] }],
     [['invariant', 'add', 'No scope'], 'missing-option', { command: 'invariant add', options: ['global', 'project', 'plan', 'action'] }],
     [['invariant', 'move', GLOBAL[0]!], 'missing-option', { command: 'invariant move', options: ['global', 'project', 'plan', 'action'] }],

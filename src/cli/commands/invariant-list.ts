@@ -1,4 +1,5 @@
 import { conflictingOptions, EXIT_CODES, missingOption } from '../../core/errors.ts';
+import { shellWord } from '../../core/shell-word.ts';
 import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
@@ -37,11 +38,18 @@ export default defineCommand<ListArgs>({
     // With --interactive too: the browser would otherwise open on every scope, the effective set asked for not shown.
     const target = scope?.kind === 'project' || scope?.kind === 'plan' ? scope : undefined;
     if (argv.effective && !target) {
+      // The store's own projects, not an example name it may not have: the one meant is among them (JSON: choices).
+      const projects = await service.projectNames().catch((): string[] => []);
+      const some = projects.slice(0, 5).map(shellWord).join(', ');
       throw missingOption(
         '--effective needs --project P or --plan ID',
-        'The effective set belongs to a project or a plan, e.g. --effective --project myapp.',
+        projects.length > 0
+          ? `The effective set belongs to a project or a plan: --project ${shellWord(projects[0]!)} (the store's projects: ${some}${projects.length > 5 ? ', …' : ''}), or --plan ID.`
+          : (agents) =>
+              `The effective set belongs to a project or a plan, and the store has none yet: \`${agents} project add NAME\` makes a project.`,
         'invariant list',
         ['project', 'plan'],
+        { project: projects },
       );
     }
     if (argv.interactive) {
