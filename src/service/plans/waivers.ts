@@ -13,7 +13,9 @@ import {
   waiverHolds,
   waiverPath,
 } from '../../core/waivers.ts';
-import { removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
+import { join } from 'node:path';
+import { shellPath } from '../../core/shell-word.ts';
+import { failedPartWay, removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
 import { readWaivers } from '../../store/read-waivers.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { lockedWrite } from '../commit.ts';
@@ -165,7 +167,17 @@ export async function waive(
           const { waivers } = await readWaivers(svc.invariants.source, [scope]);
           const expired = waivers.filter((w) => w.invariant_id === inv.id && !waiverHolds(w, now));
           const waiver = writeWaiver(id);
-          for (const w of expired) removeFile(svc.root, w.path);
+          const done = [waiver.path];
+          try {
+            for (const w of expired) {
+              removeFile(svc.root, w.path);
+              done.push(w.path);
+            }
+          } catch (error) {
+            // The new waiver holds; an expired file left (a read-only folder) is said, with the removal that finishes it.
+            const left = expired.filter((w) => !done.includes(w.path)).map((w) => shellPath(join(svc.root, w.path)));
+            failedPartWay(error, done, `git rm -- ${left.join(' ')}`, 1 + expired.length);
+          }
           return { waiver, replaced: expired.map((w) => ({ id: w.id, path: w.path })) };
         },
         { notice: svc.invariants.deps.notice },
