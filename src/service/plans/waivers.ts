@@ -13,9 +13,7 @@ import {
   waiverHolds,
   waiverPath,
 } from '../../core/waivers.ts';
-import { join } from 'node:path';
-import { shellPath } from '../../core/shell-word.ts';
-import { failedPartWay, removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
+import { removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
 import { readWaivers } from '../../store/read-waivers.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { lockedWrite } from '../commit.ts';
@@ -167,18 +165,20 @@ export async function waive(
           const { waivers } = await readWaivers(svc.invariants.source, [scope]);
           const expired = waivers.filter((w) => w.invariant_id === inv.id && !waiverHolds(w, now));
           const waiver = writeWaiver(id);
-          const done = [waiver.path];
-          try {
-            for (const w of expired) {
+          const replaced: { id: string; path: string }[] = [];
+          for (const w of expired) {
+            try {
               removeFile(svc.root, w.path);
-              done.push(w.path);
+              replaced.push({ id: w.id, path: w.path });
+            } catch (error) {
+              // The new waiver holds whatever comes of the old file: one that cannot go (a read-only folder) is said,
+              // and `validate` goes on naming it (waiver-expired) until it is removed.
+              svc.invariants.deps.notice?.(
+                `warning: the expired waiver ${w.id} (${w.path}) could not be removed (${error instanceof Error ? error.message : String(error)}): remove it yourself`,
+              );
             }
-          } catch (error) {
-            // The new waiver holds; an expired file left (a read-only folder) is said, with the removal that finishes it.
-            const left = expired.filter((w) => !done.includes(w.path)).map((w) => shellPath(join(svc.root, w.path)));
-            failedPartWay(error, done, `git rm -- ${left.join(' ')}`, 1 + expired.length);
           }
-          return { waiver, replaced: expired.map((w) => ({ id: w.id, path: w.path })) };
+          return { waiver, replaced };
         },
         { notice: svc.invariants.deps.notice },
       );
