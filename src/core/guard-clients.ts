@@ -437,17 +437,6 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
       if (command === undefined) throw new GuardInputError('beforeShellExecution without a command');
       return { ...base, tool: 'Shell', paths: [], texts: [], command, ...commandFolders(command), blocking: true };
     }
-    if (event === 'beforeMCPExecution') {
-      const tool = str(input.tool_name);
-      if (tool === undefined) throw new GuardInputError('beforeMCPExecution without a tool_name');
-      // Its arguments are read as another client's MCP tool's are: a filesystem server's write names its file, which
-      // the write guards and the reserved folders judge. Cursor may give them as JSON text; other text is content only.
-      const given = input.tool_input ?? {};
-      const ti = typeof given === 'string' ? parsedOrUndefined(given) : given;
-      if (typeof ti !== 'object' || ti === null || Array.isArray(ti))
-        return { ...base, tool, paths: [], texts: typeof given === 'string' ? [given] : argumentTexts(given), blocking: true };
-      return { ...base, tool, ...toolParts(tool, ti as Json), blocking: true };
-    }
     if (event === 'beforeReadFile') return { ...base, tool: 'Read', paths: [], texts: [], blocking: false };
     if (event === 'afterFileEdit') {
       const p = str(input.file_path);
@@ -455,6 +444,8 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
       return { ...base, tool: 'Edit', paths: p ? [p] : [], texts, blocking: false };
     }
   }
+  // Cursor's beforeMCPExecution takes this route too: its MCP tool's arguments are read as another client's are (a
+  // filesystem server's write names its file), and arguments that are no object are a call the hook cannot decide.
   const given = str(input.tool_name);
   if (given === undefined || given === '') throw new GuardInputError(`the ${event || 'hook'} input has no tool_name`);
   // Gemini CLI joins an MCP server's name to its tool's with one `_`, where either may hold one, and gives the two apart

@@ -123,11 +123,6 @@ describe('every captured input shape becomes one action', () => {
       { ...cursorMcp, tool_name: 'write_file', tool_input: '{"path":"protected/x","content":"x"}' },
       { client: 'cursor', tool: 'write_file', paths: ['protected/x'], texts: ['x'] },
     ],
-    [
-      'cursor beforeMCPExecution, arguments as plain text',
-      { ...cursorMcp, tool_input: 'DROP TABLE users' },
-      { paths: [], texts: ['DROP TABLE users'] },
-    ],
     ['cursor preToolUse', cursorPreToolUse, { client: 'cursor', tool: 'Write', paths: ['/home/dev/proj/protected/x'], texts: ['y'] }],
   ])('%s', (_name, input, expected) => {
     const action = parseClientInput(JSON.stringify(input));
@@ -492,6 +487,7 @@ describe('a tool_input given as the JSON text of its arguments (some clients and
     ['gemini write_file', geminiWrite],
     ['gemini run_shell_command', geminiShell],
     ['cursor preToolUse', cursorPreToolUse],
+    ['cursor beforeMCPExecution', cursorMcp],
   ] as const)('%s: read as the same arguments given as an object', (_name, input) => {
     const given = parseClientInput(JSON.stringify(input));
     expect(parseClientInput(JSON.stringify({ ...input, tool_input: JSON.stringify(input.tool_input) }))).toEqual(given);
@@ -504,7 +500,8 @@ describe('a tool_input given as the JSON text of its arguments (some clients and
     ['a list', [{ file_path: 'secrets/k' }]],
     ['a number', 1],
   ])('%s is a call the hook cannot decide, never one of no arguments', (_name, toolInput) => {
-    for (const input of [claudeWrite, codexBash, geminiWrite, cursorPreToolUse])
+    // Cursor's beforeMCPExecution too: every client's tool call is read by one route, none matched as text alone.
+    for (const input of [claudeWrite, codexBash, geminiWrite, cursorPreToolUse, cursorMcp])
       expect(() => parseClientInput(JSON.stringify({ ...input, tool_input: toolInput }))).toThrow(GuardInputError);
   });
 });
