@@ -85,6 +85,13 @@ function userHome(name: string): string | undefined {
  * absolute path is itself.
  */
 export function spelledFrom(bases: readonly string[], path: string): string[] {
+  // No file's name holds a NUL: a system call stops at it (a tool in C writes the file named before it) and others
+  // refuse the name, so which file is written is not in the path, and it is judged as none.
+  if (path.includes('\0'))
+    throw new UsageError(
+      `${JSON.stringify(path)} holds a NUL character, which no file's name holds: which file the tool writes cannot be told`,
+      'Name the file by its path, without control characters.',
+    );
   if (isAbsolute(path)) return [path];
   const out = new Set<string>(path === '' ? bases : bases.map((b) => `${b}${sep}${path}`));
   const home = homeSpelled(path);
@@ -105,12 +112,28 @@ export const FILE_URL = /^file:/i;
 export function urlSpelled(path: string): string | undefined {
   if (!FILE_URL.test(path)) return undefined;
   try {
+    // URL readers differ on a control character, written or escaped (`%00`, `%0A`): the WHATWG parser drops a tab or
+    // a line break written in the URL and keeps one escaped, another keeps both or stops at a NUL. Which file such a
+    // URL names depends on the tool's reader, so it is judged as none.
+    if (CONTROL.test(path) || CONTROL.test(decodedOrSelf(path))) throw new Error('it holds a control character');
     return fileURLToPath(new URL(path));
   } catch (error) {
     throw new UsageError(
       `${path} is a file URL that names no path of this machine (${(error as Error).message})`,
       'Name the file by its path in the repository.',
     );
+  }
+}
+
+/** A C0 control character or DEL. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** `text` with its `%` escapes decoded, or as it is where one is not an escape of UTF-8. */
+function decodedOrSelf(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 

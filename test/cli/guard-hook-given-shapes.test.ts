@@ -72,4 +72,28 @@ describe('agents guard hook, a path given as a file: URL', () => {
       expect((await runAgents(['guard', 'try', '--path', url], { cwd: dir })).code, url).toBe(2);
     }
   });
+
+  it('one holding a control character, escaped or written, and a path holding a NUL, are answered by guard.on_error', async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    // `secr%00ets` is no file the guard can name: a tool in C writes `secr`, another refuses it; `%0A` and a tab are
+    // kept by one URL reader and dropped by another.
+    for (const path of [
+      `file://${dir}/secr%00ets/k.pem`,
+      `file://${dir}/secrets%0A/k.pem`,
+      `file://${dir}/secr\tets/k.pem`,
+      `file://${dir}/secrets/k.pem%7F`,
+      'secr\u0000ets/k.pem',
+    ]) {
+      for (const [tool, input] of [
+        ['Write', { file_path: path, content: 'x' }],
+        ['mcp__filesystem__write_file', { path, content: 'x' }],
+        ['mcp__filesystem__move_file', { source: 'notes.md', destination: path }],
+      ] as const) {
+        expect(await hook(dir, claude(dir, tool, input)), `${tool} ${JSON.stringify(input)}`).toEqual({ code: 2, decision: 'none' });
+        expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'deny' });
+      }
+    }
+    // guard try cannot be given a NUL in an argument; the URL's escape it refuses as the hook does.
+    expect((await runAgents(['guard', 'try', '--path', `file://${dir}/secr%00ets/k.pem`], { cwd: dir })).code).toBe(2);
+  });
 });
