@@ -6,6 +6,7 @@
  */
 import { AgentsError } from './errors.ts';
 import { escapeUnsafe } from './plain-text.ts';
+import { argumentTexts, namedPaths } from './guard-arguments.ts';
 import { APPLY_PATCH, commandFolders, patchParts, patchPathsIn } from './guard-scripts.ts';
 
 export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
@@ -129,61 +130,6 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
  */
 const commandOf = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : Array.isArray(v) && v.length > 0 && v.every((a) => typeof a === 'string') ? v.join(' ') : undefined;
-/**
- * A tool's arguments as one text, for the content guards: JSON.stringify's text, built without recursion. The model
- * writes the arguments, nested as deep as it likes (JSON.parse takes them): a recursive stringify ran out of stack
- * there, and a call made undecidable so was let through wherever `guard.on_error` is allow, a tool guard on its name too.
- */
-function argumentsText(value: unknown): string {
-  const out: string[] = [];
-  // Pieces of text to write, and values still to write (in a box, so that a string value is told from a piece).
-  const todo: Array<string | { v: unknown }> = [{ v: value }];
-  while (todo.length > 0) {
-    const next = todo.pop()!;
-    if (typeof next === 'string') {
-      out.push(next);
-      continue;
-    }
-    const v = next.v;
-    if (typeof v !== 'object' || v === null) {
-      out.push(JSON.stringify(v) ?? 'null');
-      continue;
-    }
-    const entries: Array<[string | undefined, unknown]> = Array.isArray(v)
-      ? v.map((e) => [undefined, e])
-      : Object.entries(v).filter(([, e]) => e !== undefined);
-    out.push(Array.isArray(v) ? '[' : '{');
-    todo.push(Array.isArray(v) ? ']' : '}');
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, e] = entries[i]!;
-      todo.push({ v: e });
-      if (key !== undefined) todo.push(`${JSON.stringify(key)}:`);
-      if (i > 0) todo.push(',');
-    }
-  }
-  return out.join('');
-}
-
-/**
- * The texts the content guards read in a tool's other arguments: their JSON (a pattern written against a key sees it),
- * and their string values as written, one a line, since any of them may be what the tool writes. In the JSON a quote,
- * a backslash or a line break is escaped, so `password="…"` or `(?m)^DEBUG=true$` met no text a tool wrote under a key
- * not known here (`data`, a list of files each with its `content`). Collected without recursion, as the JSON is.
- */
-function argumentTexts(value: unknown): string[] {
-  const strings: string[] = [];
-  const todo: unknown[] = [value];
-  while (todo.length > 0) {
-    const v = todo.pop();
-    if (typeof v === 'string') strings.push(v);
-    else if (typeof v === 'object' && v !== null) {
-      const values = Array.isArray(v) ? v : Object.values(v);
-      for (let i = values.length - 1; i >= 0; i--) todo.push(values[i]);
-    }
-  }
-  return strings.length > 0 ? [argumentsText(value), strings.join('\n')] : [argumentsText(value)];
-}
-
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
 /**
@@ -262,13 +208,16 @@ const ANSWER_TOOL = 'StructuredOutput';
  * CLI's `mcp_fs_move_file`, where the server's name cannot be told from the tool's), in any case: a server may name
  * it `moveFile` or `MoveFile`, and a move missed lets the file it takes away out of a guarded folder.
  */
-const MOVE_TOOLS = /(?:^|_)(?:move|rename)(?:_?(?:file|path|directory))?$/i;
+const MOVE_TOOLS = /(?:^|_)(?:move|rename)(?:_?(?:files?|paths?|directory|directories))?$/i;
 
 /** Tools that copy a file or a folder, known by the end of their name as moves are (`mcp__fs__copy_directory`, `copyDirectory`). */
-const COPY_TOOLS = /(?:^|_)copy(?:_?(?:file|path|directory|dir|folder))?$/i;
+const COPY_TOOLS = /(?:^|_)copy(?:_?(?:files?|paths?|directory|directories|dirs?|folders?))?$/i;
 
-/** Tools that delete a file or a folder, known by the end of their name as moves are (`mcp__fs__delete_directory`, Cursor's `Delete`). */
-const REMOVE_TOOLS = /(?:^|_)(?:delete|remove)(?:_?(?:file|path|directory|dir|folder))?$/i;
+/**
+ * Tools that delete a file or a folder, known by the end of their name as moves are (`mcp__fs__delete_directory`,
+ * `delete_files`, Cursor's `Delete`).
+ */
+const REMOVE_TOOLS = /(?:^|_)(?:delete|remove)(?:_?(?:files?|paths?|directory|directories|dirs?|folders?))?$/i;
 
 /**
  * What a tool named by `agents guard try --tool` or MCP `check_action` does with the paths given beside it, as the hook
@@ -344,6 +293,11 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
     const p = str(ti[key]);
     if (p !== undefined && p !== '') paths.push(p);
   }
+  // And every other path under a key named for one, at any depth: a tool names its files as it likes (`paths: [...]`,
+  // `files: [{path}]`, `edits: [{file_path}]`, `target`), and a file it writes unseen would pass every write guard. A
+  // copy's source is read, not written: its files are judged where they go (below).
+  const copySource = COPY_TOOLS.test(tool) && !MOVE_TOOLS.test(tool) ? ti.source : undefined;
+  for (const p of namedPaths(ti, keys)) if (p !== copySource && !paths.includes(p)) paths.push(p);
   const texts: string[] = [];
   // `body`, `repl`: the code Serena's symbol tools write into the file they name, and its replace_content's
   // replacement. Only with a file: a tool that names none (an HTTP request's `body`) is judged by all its arguments.

@@ -97,3 +97,61 @@ describe('agents guard hook, a path given as a file: URL', () => {
     expect((await runAgents(['guard', 'try', '--path', `file://${dir}/secr%00ets/k.pem`], { cwd: dir })).code).toBe(2);
   });
 });
+
+describe('agents guard hook, a file named under a key the hook has no list of', () => {
+  /** Each client's call of an MCP tool, and whether its answer denies. */
+  const clients: Record<string, { input: (dir: string, ti: unknown) => unknown; denied: (stdout: string) => boolean }> = {
+    claude: {
+      input: (dir, ti) => ({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'mcp__fs__put', tool_input: ti }),
+      denied: (out) => JSON.parse(out).hookSpecificOutput.permissionDecision === 'deny',
+    },
+    codex: {
+      input: (dir, ti) => ({
+        session_id: 's',
+        turn_id: 't',
+        cwd: dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'mcp__fs__put',
+        tool_input: ti,
+      }),
+      denied: (out) => JSON.parse(out).hookSpecificOutput.permissionDecision === 'deny',
+    },
+    gemini: {
+      input: (dir, ti) => ({ session_id: 's', cwd: dir, hook_event_name: 'BeforeTool', tool_name: 'mcp_fs_put', tool_input: ti }),
+      denied: (out) => JSON.parse(out).decision === 'deny',
+    },
+    cursor: {
+      input: (dir, ti) => ({
+        conversation_id: 'c',
+        workspace_roots: [dir],
+        hook_event_name: 'beforeMCPExecution',
+        tool_name: 'put',
+        tool_input: ti,
+      }),
+      denied: (out) => JSON.parse(out).permission === 'deny',
+    },
+  };
+
+  it("denies a guarded file, or git's folder, named in a list, a list of files, an edit or a target, from every client", async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    const calls: unknown[] = [
+      { paths: ['notes.md', 'secrets/k.pem'] },
+      { files: [{ path: 'secrets/k.pem', content: 'x' }] },
+      { edits: [{ file_path: `${dir}/secrets/k.pem`, new_string: 'x' }] },
+      { target: 'secrets/k.pem' },
+      { old_path: 'notes.md', new_path: 'secrets/k.pem' },
+      { files: ['.git/hooks/pre-commit'] },
+    ];
+    for (const [client, { input, denied }] of Object.entries(clients))
+      for (const ti of calls) {
+        const r = await runAgents(['guard', 'hook'], { cwd: dir, input: JSON.stringify(input(dir, ti)) });
+        expect([r.code, r.stdout !== '' && denied(r.stdout)], `${client} ${JSON.stringify(ti)}`).toEqual([0, true]);
+      }
+    // Elsewhere, and a URL of another scheme, say nothing.
+    const r = await runAgents(['guard', 'hook'], {
+      cwd: dir,
+      input: JSON.stringify(clients.claude!.input(dir, { paths: ['notes.md'], url: 'https://example.com/secrets/k.pem' })),
+    });
+    expect([r.code, r.stdout]).toEqual([0, '']);
+  });
+});

@@ -563,7 +563,9 @@ describe('a move of an MCP server, whatever the client calls it', () => {
         paths: ['public/a.key', 'secrets/a.key'],
         move: { from: 'secrets/a.key', to: 'public/a.key' },
       });
-    expect(gemini('mcp_files_remove_file').paths).toEqual(['public/a.key']);
+    // A delete is no move: what it names under either key is a file it takes away, judged as written.
+    const remove = gemini('mcp_files_remove_file');
+    expect([remove.paths, remove.move]).toEqual([['public/a.key', 'secrets/a.key'], undefined]);
   });
 
   it("knows a move, a copy and a delete by a name in camel or Pascal case too (moveFile, Cursor's Delete)", () => {
@@ -702,5 +704,54 @@ describe('a command whose folders the hook could not judge in its time', () => {
   it('names a patch file once however often its headers name it, in the order first named', () => {
     const patch = '*** Begin Patch\n*** Update File: b\n+1\n*** Add File: a\n+2\n*** Update File: b\n*** Move to: a\n*** End Patch';
     expect(patchParts(patch).paths).toEqual(['b', 'a']);
+  });
+});
+
+describe('a file named under a key the hook has no list of (docs/guard.md, "write")', () => {
+  // Each client's shape of an MCP tool's call: Claude Code's and Codex CLI's PreToolUse, Gemini CLI's BeforeTool (its
+  // mcp_context), Cursor's beforeMCPExecution and preToolUse.
+  const shapes = {
+    claude: (ti: unknown) => ({ session_id: 's', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'mcp__fs__put', tool_input: ti }),
+    codex: (ti: unknown) => ({
+      session_id: 's',
+      turn_id: 't',
+      cwd: '/p',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'mcp__fs__put',
+      tool_input: ti,
+    }),
+    gemini: (ti: unknown) => ({
+      session_id: 's',
+      cwd: '/p',
+      hook_event_name: 'BeforeTool',
+      tool_name: 'mcp_fs_put',
+      mcp_context: { server_name: 'fs', tool_name: 'put' },
+      tool_input: ti,
+    }),
+    cursorMcp: (ti: unknown) => ({ ...cursorCommon, hook_event_name: 'beforeMCPExecution', tool_name: 'put', tool_input: ti }),
+    cursorTool: (ti: unknown) => ({ ...cursorCommon, hook_event_name: 'preToolUse', tool_name: 'put', tool_input: ti }),
+  };
+
+  it.each([
+    ['a list of paths', { paths: ['a.txt', 'secrets/k'] }, ['a.txt', 'secrets/k']],
+    ['a list of files, each with its path', { files: [{ path: 'secrets/k', content: 'x' }, { path: 'b' }] }, ['secrets/k', 'b']],
+    ['edits, each naming its file', { edits: [{ file_path: 'secrets/k', new_string: 'x' }] }, ['secrets/k']],
+    ['a target, an old and a new path', { target: 't', old_path: 'o', newPath: 'n', target_file: 'tf' }, ['t', 'o', 'n', 'tf']],
+    ['nested however deep', { job: { steps: [{ output: { outputDir: 'secrets' } }] } }, ['secrets']],
+    ['a file: URL under uri', { uri: 'file:///p/secrets/k' }, ['file:///p/secrets/k']],
+    ['no path: a URL of another scheme, a symbol, a query', { url: 'https://x/secrets/k', name_path: 'A/b', query: 'secrets/k' }, []],
+  ])('%s: each one judged as a file the tool writes, from every client', (_name, toolInput, paths) => {
+    for (const [client, shape] of Object.entries(shapes))
+      expect(parseClientInput(JSON.stringify(shape(toolInput))).paths, client).toEqual(paths);
+  });
+
+  it("keeps a copy's source out (it is read), a move's in, and a delete's list of folders as removes", () => {
+    const call = (tool: string, ti: unknown) => parseClientInput(JSON.stringify({ ...claudeWrite, tool_name: tool, tool_input: ti }));
+    expect(call('mcp__fs__copy_file', { source: 'secrets/k', destination: 'pub/k' }).paths).toEqual(['pub/k']);
+    expect(call('mcp__fs__move_file', { source: 'secrets/k', destination: 'pub/k' }).paths).toEqual(['pub/k', 'secrets/k']);
+    expect(call('mcp__fs__delete_files', { paths: ['secrets', 'b'] })).toMatchObject({
+      paths: ['secrets', 'b'],
+      removes: ['secrets', 'b'],
+    });
   });
 });
