@@ -22,6 +22,7 @@ export const PROCESS_TESTS = [
   'test/cli/guard-check-diff.test.ts',
   'test/cli/guard-hook-input.test.ts',
   'test/cli/guard-hook-given-shapes.test.ts',
+  'test/cli/guard-hook-shell-writes.test.ts',
   'test/cli/guard-hook-timeout.test.ts',
   'test/cli/guard-hook-paths.test.ts',
   'test/cli/guard.test.ts',

@@ -7,7 +7,8 @@
 import { AgentsError } from './errors.ts';
 import { escapeUnsafe } from './plain-text.ts';
 import { argumentTexts, namedPaths } from './guard-arguments.ts';
-import { APPLY_PATCH, commandFolders, patchParts, patchPathsIn } from './guard-scripts.ts';
+import type { Move } from './guard-shell-writes.ts';
+import { APPLY_PATCH, commandFolders, patchParts, patchPathsIn, shellWritesIn } from './guard-scripts.ts';
 
 export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
 export const GUARD_CLIENTS: readonly GuardClient[] = ['claude', 'codex', 'gemini', 'cursor'];
@@ -68,12 +69,17 @@ export interface ClientAction {
   /** Files written, as given: absolute, or relative to `cwd`. */
   paths: string[];
   /**
-   * A move's two ends (both in `paths` too): a folder moved writes each of its files at the other end as well. A copy
-   * (`copy`, its source not in `paths`) writes them at the other end only.
+   * Each move's two ends (both in `paths` too): a folder moved writes each of its files at the other end as well. A
+   * copy (`copy`, its source not in `paths`) writes them at the other end only.
    */
-  move?: { from: string; to: string; copy?: true };
+  moves?: Move[];
   /** What a deleting tool names (in `paths` too): a folder deleted deletes each file below it. */
   removes?: string[];
+  /**
+   * The moves and removes are read from a shell command's text: a folder of more files than the hook judges is judged
+   * by its name alone (`rm -rf node_modules` is no call it cannot decide), where a file tool's is refused.
+   */
+  fromShell?: true;
   texts: string[];
   command?: string;
   /**
@@ -224,10 +230,10 @@ const REMOVE_TOOLS = /(?:^|_)(?:delete|remove)(?:_?(?:files?|paths?|directory|di
  * reads the same tool: a deleting tool deletes each file below a folder; a moving or copying tool given two paths moves
  * or copies the first to the second.
  */
-function namedToolFiles(tool: string, paths: readonly string[]): Pick<ClientAction, 'move' | 'removes'> {
+function namedToolFiles(tool: string, paths: readonly string[]): Pick<ClientAction, 'moves' | 'removes'> {
   const copy = COPY_TOOLS.test(tool);
   if (paths.length === 2 && (copy || MOVE_TOOLS.test(tool)))
-    return { move: { from: paths[0]!, to: paths[1]!, ...(copy ? { copy: true as const } : {}) } };
+    return { moves: [{ from: paths[0]!, to: paths[1]!, ...(copy ? { copy: true as const } : {}) }] };
   return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { removes: [...paths] } : {};
 }
 
@@ -240,7 +246,7 @@ function namedToolFiles(tool: string, paths: readonly string[]): Pick<ClientActi
 export function namedToolAction(
   tool: string,
   given: { paths: readonly string[]; command?: string; content?: string },
-): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'move' | 'removes'> {
+): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'fromShell'> {
   const patchTool = tool === 'apply_patch';
   const input: Json = {};
   if (given.command !== undefined) input.command = given.command;
@@ -267,8 +273,23 @@ function ownName(tool: string): string {
   return /^mcp_[^_]+_(.+)$/.exec(tool)?.[1] ?? tool;
 }
 
+/**
+ * A shell tool's command, the folders its `cd`s go to and the files it writes ({@link shellWritesIn}), read from its
+ * argv where the tool is given one (`["bash", "-lc", "…"]`), whose words the joined text no longer tells apart.
+ */
+function shellParts(
+  command: string,
+  ti: Json,
+): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'fromShell'> {
+  const given = ti.command ?? ti.cmd;
+  const argv = Array.isArray(given) ? (given as string[]) : undefined;
+  const writes = shellWritesIn(command, argv);
+  const folders = writes.moves !== undefined || writes.removes !== undefined ? { fromShell: true as const } : {};
+  return { texts: [], command, ...commandFolders(command), ...writes, ...folders };
+}
+
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
-function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'move' | 'removes'> {
+function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'fromShell'> {
   const own = ownName(tool);
   if (READ_TOOLS.test(own) || tool === ANSWER_TOOL) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
@@ -283,7 +304,7 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
       const patch = patchParts(command);
       return { ...patch, paths: patchPathsIn(command, patch.paths), command, ...commandFolders(command) };
     }
-    return { paths: [], texts: [], command, ...commandFolders(command) };
+    return shellParts(command, ti);
   }
   const paths: string[] = [];
   // `relative_path`: the Serena MCP server's file tools (create_text_file, replace_content, insert_at_line…).
@@ -345,10 +366,10 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   const parts = command !== undefined ? { paths, texts, command, ...commandFolders(command) } : { paths, texts };
   const from = MOVE_TOOLS.test(tool) ? str(ti.source) : undefined;
   const to = str(ti.destination);
-  if (from && to) return { ...parts, move: { from, to } };
+  if (from && to) return { ...parts, moves: [{ from, to }] };
   // A folder copied writes each of its files where it goes (`public/` copied to `.claude`: `.claude/settings.json`).
   const copied = COPY_TOOLS.test(tool) ? str(ti.source) : undefined;
-  if (copied && to) return { ...parts, move: { from: copied, to, copy: true } };
+  if (copied && to) return { ...parts, moves: [{ from: copied, to, copy: true }] };
   return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { ...parts, removes: paths } : parts;
 }
 
@@ -389,7 +410,7 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
     if (event === 'beforeShellExecution') {
       const command = str(input.command);
       if (command === undefined) throw new GuardInputError('beforeShellExecution without a command');
-      return { ...base, tool: 'Shell', paths: [], texts: [], command, ...commandFolders(command), blocking: true };
+      return { ...base, tool: 'Shell', ...shellParts(command, input), blocking: true };
     }
     if (event === 'beforeReadFile') return { ...base, tool: 'Read', paths: [], texts: [], blocking: false };
     if (event === 'afterFileEdit') {

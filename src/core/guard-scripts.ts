@@ -3,6 +3,7 @@
  * and the files and added text of a patch it applies. Pure: paths stay as written, joined without the file system.
  */
 import { UsageError } from './errors.ts';
+import { type ShellWrites, shellWrites } from './guard-shell-writes.ts';
 import { LONGEST_PATH } from './limits.ts';
 
 /**
@@ -180,6 +181,27 @@ export function patchPathsIn(command: string, paths: readonly string[]): string[
   const out = new Set<string>();
   for (const base of folders) for (const p of paths) out.add(base === '' ? p : joinPath(base, p));
   return [...out];
+}
+
+/**
+ * The files a shell command writes ({@link shellWrites}), each named from every folder the script may be in
+ * ({@link scriptFolders}): a write after `cd DIR` is DIR's file, and which `cd` held is not in the text.
+ */
+export function shellWritesIn(command: string, argv?: readonly string[]): Pick<ShellWrites, 'paths'> & Partial<ShellWrites> {
+  const w = shellWrites(argv ?? command);
+  if (w.paths.length === 0) return { paths: [] };
+  const folders = scriptFolders(command);
+  if (folders.length * (w.paths.length + 2 * w.moves.length) > MAX_PATCH_PATHS)
+    throw new UsageError(
+      `the command writes ${w.paths.length} files in ${folders.length} folders it may be in: more than ${MAX_PATCH_PATHS} paths to judge in the hook's time`,
+      'Run it as shorter commands, each in the folder it works in.',
+    );
+  const at = (base: string, p: string) => (base === '' || p.startsWith('~') ? p : joinPath(base, p));
+  const inEach = (p: string) => folders.map((base) => at(base, p));
+  const paths = [...new Set(w.paths.flatMap(inEach))];
+  const removes = [...new Set(w.removes.flatMap(inEach))];
+  const moves = w.moves.flatMap((m) => folders.map((base) => ({ ...m, from: at(base, m.from), to: at(base, m.to) })));
+  return { paths, ...(removes.length > 0 ? { removes } : {}), ...(moves.length > 0 ? { moves } : {}) };
 }
 
 /** The folders a command changes to ({@link scriptFolders}), for a hook's action (`cds`): none when it changes to none. */

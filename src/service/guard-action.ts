@@ -15,7 +15,7 @@ import { physicalPath } from './link-paths.ts';
 /** What a client said of an action, before its paths are resolved. */
 export type ActionAsGiven = Pick<
   ClientAction,
-  'tool' | 'clientTool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'move' | 'removes' | 'started'
+  'tool' | 'clientTool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'moves' | 'removes' | 'fromShell' | 'started'
 >;
 
 /** Where an action is resolved: the repository's top, its reserved folders, and the time by which to give up. */
@@ -70,29 +70,28 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   const fileStarts = action.started === undefined ? starts : [...new Set([...starts, action.started])];
   const spellings = (p: string) => spelledFrom(fileStarts, p);
   for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
-  if (action.move) {
-    // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
-    // `secrets/x`; a copy, where it goes only): the guards judge those files, not the folder's name. Only a move, a
-    // copy or a delete: another tool that names a folder (a search of the repository's top) would be judged by every
-    // file of it.
-    for (const from of spellings(action.move.from)) {
+  // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
+  // `secrets/x`; a copy, where it goes only): the guards judge those files, not the folder's name. Only a move, a
+  // copy or a delete: another tool that names a folder (a search of the repository's top) would be judged by every
+  // file of it.
+  for (const move of action.moves ?? [])
+    for (const from of spellings(move.from)) {
       const fromReal = physicalPath(from);
-      const below = filesBelow(from, fromReal);
+      const below = filesBelow(from, fromReal, action.fromShell);
       if (below.length === 0) continue;
-      for (const to of spellings(action.move.to)) {
+      for (const to of spellings(move.to)) {
         const [fromAbs, toAbs, toReal] = [resolve(from), resolve(to), physicalPath(to)];
         for (const rel of below) {
-          if (!action.move.copy) add(join(fromAbs, rel), join(fromReal, rel));
+          if (!move.copy) add(join(fromAbs, rel), join(fromReal, rel));
           add(join(toAbs, rel), join(toReal, rel));
         }
       }
     }
-  }
   // A folder deleted deletes every file below it, as a folder moved away does.
   for (const p of action.removes ?? [])
     for (const named of spellings(p)) {
       const real = physicalPath(named);
-      for (const rel of filesBelow(named, real)) add(join(resolve(named), rel), join(real, rel));
+      for (const rel of filesBelow(named, real, action.fromShell)) add(join(resolve(named), rel), join(real, rel));
     }
   const out: GuardAction = { tool: action.tool, files, texts: action.texts };
   if (action.clientTool !== undefined) out.clientTool = action.clientTool;

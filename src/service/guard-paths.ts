@@ -161,9 +161,11 @@ export const MAX_FOLDER_FILES = 10_000;
  * The files below `named` (paths relative to it, `/`-separated), when it is a
  * folder itself and not a link to one (a link moved or deleted leaves its
  * target's files as they are); none otherwise. `real` is where it is. Links
- * below it are files: they are moved, not followed.
+ * below it are files: they are moved, not followed. A folder of more than
+ * {@link MAX_FOLDER_FILES} is refused, or with `byName` left to be judged by
+ * its name alone (a shell command's, whose folder the hook reads from its text).
  */
-export function filesBelow(named: string, real: string): string[] {
+export function filesBelow(named: string, real: string, byName = false): string[] {
   try {
     if (!lstatSync(named).isDirectory()) return [];
   } catch {
@@ -181,6 +183,7 @@ export function filesBelow(named: string, real: string): string[] {
       const rel = `${prefix}${e.name}`;
       if (e.isDirectory()) walk(join(dir, e.name), `${rel}/`);
       else out.push(rel);
+      if (out.length > MAX_FOLDER_FILES && byName) throw TOO_MANY;
       if (out.length > MAX_FOLDER_FILES)
         throw new UsageError(
           `${named} is a folder of more than ${MAX_FOLDER_FILES} files, too many to judge each against the guards`,
@@ -188,9 +191,17 @@ export function filesBelow(named: string, real: string): string[] {
         );
     }
   };
-  walk(real, '');
+  try {
+    walk(real, '');
+  } catch (error) {
+    if (error === TOO_MANY) return [];
+    throw error;
+  }
   return out;
 }
+
+/** The walk of a folder judged by its name alone, stopped past {@link MAX_FOLDER_FILES}. */
+const TOO_MANY = new Error('too many files');
 
 /**
  * Where a path leads: as the system reads it, each link followed before the `..` after it, and, when it holds a `..`,

@@ -85,11 +85,15 @@ const cursorPreToolUse = {
 describe('every captured input shape becomes one action', () => {
   it.each([
     ['claude Write', claudeWrite, { client: 'claude', tool: 'Write', paths: ['/home/dev/proj/protected/secret.txt'], texts: ['x'] }],
-    ['claude Bash', claudeBash, { client: 'claude', tool: 'Bash', paths: [], texts: [], command: 'rm -rf build' }],
+    [
+      'claude Bash',
+      claudeBash,
+      { client: 'claude', tool: 'Bash', paths: ['build'], removes: ['build'], texts: [], command: 'rm -rf build' },
+    ],
     ['claude Edit', claudeEdit, { client: 'claude', tool: 'Edit', paths: ['src/a.ts'], texts: ['b'] }],
     ['claude MultiEdit', claudeMultiEdit, { client: 'claude', tool: 'MultiEdit', paths: ['src/a.ts'], texts: ['b1', 'b2'] }],
     ['claude MCP tool', claudeMcp, { client: 'claude', tool: 'mcp__db__drop_table', paths: [], texts: ['{"table":"users"}', 'users'] }],
-    ['codex Bash', codexBash, { client: 'codex', tool: 'Bash', paths: [], command: 'rm -rf build' }],
+    ['codex Bash', codexBash, { client: 'codex', tool: 'Bash', paths: ['build'], removes: ['build'], command: 'rm -rf build' }],
     ['codex apply_patch', codexPatch, { client: 'codex', tool: 'apply_patch', paths: ['protected/secret.txt'], texts: ['x'] }],
     [
       'gemini write_file',
@@ -284,7 +288,7 @@ describe('every captured input shape becomes one action', () => {
     const input = { ...claudeWrite, tool_name: 'mcp__fs__copy_directory', tool_input: { source: 'public', destination: 'secrets' } };
     expect(parseClientInput(JSON.stringify(input))).toMatchObject({
       paths: ['secrets'],
-      move: { from: 'public', to: 'secrets', copy: true },
+      moves: [{ from: 'public', to: 'secrets', copy: true }],
     });
   });
 
@@ -561,11 +565,11 @@ describe('a move of an MCP server, whatever the client calls it', () => {
     for (const tool of ['mcp_filesystem_move_file', 'mcp__filesystem__move_file', 'filesystem__move_file', 'move_file'])
       expect(gemini(tool), tool).toMatchObject({
         paths: ['public/a.key', 'secrets/a.key'],
-        move: { from: 'secrets/a.key', to: 'public/a.key' },
+        moves: [{ from: 'secrets/a.key', to: 'public/a.key' }],
       });
     // A delete is no move: what it names under either key is a file it takes away, judged as written.
     const remove = gemini('mcp_files_remove_file');
-    expect([remove.paths, remove.move]).toEqual([['public/a.key', 'secrets/a.key'], undefined]);
+    expect([remove.paths, remove.moves]).toEqual([['public/a.key', 'secrets/a.key'], undefined]);
   });
 
   it("knows a move, a copy and a delete by a name in camel or Pascal case too (moveFile, Cursor's Delete)", () => {
@@ -575,10 +579,10 @@ describe('a move of an MCP server, whatever the client calls it', () => {
     for (const tool of ['mcp__fs__moveFile', 'mcp__fs__MoveFile', 'mcp__fs__renameFile', 'mcp_fs_moveFile'])
       expect(call(tool, move), tool).toMatchObject({
         paths: ['public/a.key', 'secrets/a.key'],
-        move: { from: 'secrets/a.key', to: 'public/a.key' },
+        moves: [{ from: 'secrets/a.key', to: 'public/a.key' }],
       });
     expect(call('mcp__fs__copyDirectory', { source: 'public', destination: 'secrets' })).toMatchObject({
-      move: { from: 'public', to: 'secrets', copy: true },
+      moves: [{ from: 'public', to: 'secrets', copy: true }],
     });
     for (const tool of ['mcp__fs__deleteDirectory', 'mcp__fs__RemoveFile', 'Delete'])
       expect(call(tool, { path: 'secrets' }), tool).toMatchObject({ paths: ['secrets'], removes: ['secrets'] });

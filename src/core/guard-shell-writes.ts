@@ -1,0 +1,445 @@
+/**
+ * The files a shell command writes, as far as its text tells (docs/guard.md, "Shell commands"): the targets of its
+ * redirections (`>`, `>>`, `&>`, `<>`), and the files of the programs that write the files their arguments name (`tee`,
+ * `cp`, `mv`, `install`, `ln`, `rm`, `touch`, `truncate`, `sed -i`, `perl -i`, `dd of=`), in a script a shell, `eval`,
+ * `find -exec` or a command substitution runs too. Pure and linear in the text: words are read as the shell reads
+ * them, their quotes and escapes taken off; a variable is not expanded, and is judged as written.
+ */
+import { UsageError } from './errors.ts';
+
+/** A move or copy of a file or folder, `from` to `to`, as named. */
+export interface Move {
+  from: string;
+  to: string;
+  copy?: true;
+}
+
+/** What a script writes: files, folders it deletes (each file below them), and folders it moves or copies. */
+export interface ShellWrites {
+  paths: string[];
+  removes: string[];
+  moves: Move[];
+}
+
+/** One simple command: its words, their quotes taken off, and the files its redirections write. */
+interface Simple {
+  words: string[];
+  redirected: string[];
+  /** Here-documents given to it, each a text its program reads. */
+  heredocs: string[];
+}
+
+/** How many paths one command may name: past it, the hook cannot judge each in its time. */
+export const MAX_SHELL_PATHS = 100_000;
+
+/** The shells whose `-c` script, or here-document, is a script run too. */
+const SHELLS = /^(?:sh|bash|zsh|dash|ksh|mksh|ash|busybox)$/;
+
+/** Programs that run the command after their own options (`sudo cp …`, `env X=1 cp …`), with the options that take a value. */
+const RUNNERS: Record<string, RegExp | undefined> = {
+  sudo: /^-[ugCDhprRTU]$/,
+  doas: /^-[uC]$/,
+  env: /^-[uCS]$/,
+  nice: /^-n$/,
+  nohup: undefined,
+  time: /^-[fo]$/,
+  command: undefined,
+  builtin: undefined,
+  exec: /^-a$/,
+  timeout: /^-[sk]$/,
+  stdbuf: /^-[ioe]$/,
+  xargs: /^-[IdEsnPLa]$/,
+  ionice: /^-[cnpP]$/,
+  chronic: undefined,
+};
+
+/** The programs that take a time or a count before the command they run. */
+const FIRST_ARGUMENT = /^timeout$/;
+
+/**
+ * The simple commands of `script`, and the scripts it runs in turn (a command substitution's, a here-document given
+ * to a shell). `$(…)`, backticks, `(`, `)`, `{`, `}` and process substitutions end a command, as they run their own.
+ */
+function lex(script: string, more: string[]): Simple[] {
+  const out: Simple[] = [];
+  let cmd: Simple = { words: [], redirected: [], heredocs: [] };
+  let word: string | undefined;
+  /** The redirection the next word is the target of: a write, or another (read, here-string) that is read. */
+  let redirect: 'write' | 'other' | 'heredoc' | 'heredoc-tabs' | undefined;
+  const pending: Array<{ delimiter: string; tabs: boolean; into: Simple }> = [];
+  const endWord = () => {
+    if (word === undefined) return;
+    if (redirect === 'write') cmd.redirected.push(word);
+    else if (redirect === 'heredoc' || redirect === 'heredoc-tabs')
+      pending.push({ delimiter: word, tabs: redirect === 'heredoc-tabs', into: cmd });
+    else if (redirect === undefined) cmd.words.push(word);
+    redirect = undefined;
+    word = undefined;
+  };
+  const endCommand = () => {
+    endWord();
+    if (cmd.words.length > 0 || cmd.redirected.length > 0) out.push(cmd);
+    cmd = { words: [], redirected: [], heredocs: [] };
+  };
+  const n = script.length;
+  let i = 0;
+  while (i < n) {
+    const c = script[i]!;
+    if (c === '\n') {
+      endCommand();
+      i++;
+      // The bodies of the here-documents this line opened: the lines up to each one's delimiter.
+      for (const doc of pending.splice(0)) {
+        const body: string[] = [];
+        while (i < n) {
+          const eol = script.indexOf('\n', i);
+          const end = eol < 0 ? n : eol;
+          const line = script.slice(i, end);
+          i = end + 1;
+          if ((doc.tabs ? line.replace(/^\t+/, '') : line) === doc.delimiter) break;
+          body.push(line);
+        }
+        doc.into.heredocs.push(body.join('\n'));
+      }
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      endWord();
+      i++;
+      continue;
+    }
+    if (c === '#' && word === undefined) {
+      const eol = script.indexOf('\n', i);
+      i = eol < 0 ? n : eol;
+      continue;
+    }
+    if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '`' || c === '{' || c === '}') {
+      // `&>` and `&>>` write stdout and stderr to a file; `{` and `}` end a command only as words of their own.
+      if (c === '&' && script[i + 1] === '>') {
+        endWord();
+        redirect = 'write';
+        i += script[i + 2] === '>' ? 3 : 2;
+        continue;
+      }
+      // A group's `{` and `}` are words of their own; `{}` (find's name for each file), `a{b,c}` and `${x}` are text.
+      if ((c === '{' || c === '}') && (word !== undefined || !/^[\s;&|)]?$/.test(script[i + 1] ?? ''))) {
+        word = (word ?? '') + c;
+        i++;
+        continue;
+      }
+      endCommand();
+      i++;
+      continue;
+    }
+    if (c === '>' || c === '<') {
+      // A word of digits just before is the file descriptor redirected (`2>`), not a word of the command.
+      if (word !== undefined && /^\d+$/.test(word)) word = undefined;
+      endWord();
+      const two = script.slice(i, i + 3);
+      if (script[i + 1] === '(') {
+        // A process substitution, `>(cmd)` or `<(cmd)`: a command of its own.
+        endCommand();
+        i += 2;
+      } else if (c === '>') {
+        const dup = script[i + 1] === '&';
+        i += script[i + 1] === '>' || script[i + 1] === '|' || dup ? 2 : 1;
+        // `>&2`, `>&-` duplicate or close a descriptor; `>&FILE` writes FILE, as `&>` does.
+        if (dup && /^[\d-]/.test(script[i] ?? '')) {
+          while (i < n && /[\d-]/.test(script[i]!)) i++;
+        } else redirect = 'write';
+      } else if (two === '<<<') {
+        redirect = 'other';
+        i += 3;
+      } else if (two.startsWith('<<')) {
+        redirect = two === '<<-' ? 'heredoc-tabs' : 'heredoc';
+        i += two === '<<-' ? 3 : 2;
+      } else if (two.startsWith('<>')) {
+        redirect = 'write';
+        i += 2;
+      } else if (two.startsWith('<&')) {
+        i += 2;
+        while (i < n && /[\d-]/.test(script[i]!)) i++;
+      } else {
+        redirect = 'other';
+        i++;
+      }
+      continue;
+    }
+    if (c === '$' && script[i + 1] === '(') {
+      // A command substitution runs its command: `$((` is arithmetic, which runs none, and is read as text.
+      if (script[i + 2] === '(') {
+        word = `${word ?? ''}$((`;
+        i += 3;
+        continue;
+      }
+      endCommand();
+      i += 2;
+      continue;
+    }
+    if (c === "'") {
+      const close = script.indexOf("'", i + 1);
+      const end = close < 0 ? n : close;
+      word = (word ?? '') + script.slice(i + 1, end);
+      i = end + 1;
+      continue;
+    }
+    if (c === '$' && script[i + 1] === "'") {
+      const [text, next] = ansiQuoted(script, i + 2);
+      word = (word ?? '') + text;
+      i = next;
+      continue;
+    }
+    if (c === '"') {
+      let j = i + 1;
+      let text = '';
+      // A command substitution in quotes runs too: each one's text, `$(…)` to its `)` or between backticks, is a
+      // script of its own. Only the outermost: the ones within are read with it, so each character is read once here.
+      let depth = 0;
+      let from = -1;
+      let tick = -1;
+      for (; j < n && script[j] !== '"'; j++) {
+        const ch = script[j]!;
+        if (ch === '\\' && j + 1 < n && '\\"$`\n'.includes(script[j + 1]!)) {
+          j++;
+          if (script[j] === '\n') continue;
+        } else if (ch === '$' && script[j + 1] === '(' && tick < 0) {
+          if (depth++ === 0) from = j + 2;
+        } else if (ch === ')' && depth > 0) {
+          if (--depth === 0) more.push(script.slice(from, j));
+        } else if (ch === '`' && depth === 0) {
+          if (tick < 0) tick = j + 1;
+          else {
+            more.push(script.slice(tick, j));
+            tick = -1;
+          }
+        }
+        text += script[j];
+      }
+      if (depth > 0) more.push(script.slice(from, j));
+      if (tick >= 0) more.push(script.slice(tick, j));
+      word = (word ?? '') + text;
+      i = j + 1;
+      continue;
+    }
+    if (c === '\\') {
+      if (i + 1 < n && script[i + 1] !== '\n') word = (word ?? '') + script[i + 1];
+      i += 2;
+      continue;
+    }
+    word = (word ?? '') + c;
+    i++;
+  }
+  endCommand();
+  return out;
+}
+
+/** The text of a `$'…'` string from `at`, its escapes read as bash reads them, and where it ends. */
+function ansiQuoted(script: string, at: number): [string, number] {
+  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
+  let out = '';
+  let i = at;
+  while (i < script.length && script[i] !== "'") {
+    if (script[i] !== '\\' || i + 1 >= script.length) {
+      out += script[i++];
+      continue;
+    }
+    const e = script[i + 1]!;
+    const hex = /^x([0-9a-fA-F]{1,2})/.exec(script.slice(i + 1, i + 4));
+    const octal = /^[0-7]{1,3}/.exec(script.slice(i + 1, i + 4));
+    if (hex) {
+      out += String.fromCharCode(Number.parseInt(hex[1]!, 16));
+      i += 1 + hex[0].length;
+    } else if (octal) {
+      out += String.fromCharCode(Number.parseInt(octal[0], 8));
+      i += 1 + octal[0].length;
+    } else {
+      out += simple[e] ?? e;
+      i += 2;
+    }
+  }
+  return [out, i + 1];
+}
+
+/** Whether `w` is an option word (`-f`, `--force`), not a file; `-` alone is standard input. */
+const isOption = (w: string) => w.length > 1 && w.startsWith('-');
+
+/** The words of a command after its runners (`sudo`, `env X=1`, `xargs -n 1`) and assignments, and the scripts they run. */
+function program(words: readonly string[], more: string[]): string[] {
+  let i = 0;
+  for (;;) {
+    while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;
+    const name = basename(words[i] ?? '');
+    if (!(name in RUNNERS)) break;
+    const valued = RUNNERS[name];
+    i++;
+    while (i < words.length && isOption(words[i]!)) {
+      if (words[i] === '--') {
+        i++;
+        break;
+      }
+      // `env -S 'cp a b'` splits its value into the command it runs.
+      if (name === 'env' && words[i] === '-S' && words[i + 1] !== undefined) more.push(words[i + 1]!);
+      i += valued?.test(words[i]!) ? 2 : 1;
+    }
+    if (name === 'env') while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;
+    if (FIRST_ARGUMENT.test(name)) i++;
+  }
+  return words.slice(i);
+}
+
+/** The last name of a path (`/bin/cp` → `cp`). */
+function basename(path: string): string {
+  const parts = path.split('/').filter((p) => p !== '');
+  return parts.at(-1) ?? path;
+}
+
+/** The arguments that are not options (after `--`, every one), leaving out the values of the options `valued` takes. */
+function operands(args: readonly string[], valued?: RegExp): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return [...out, ...args.slice(i + 1)];
+    if (!isOption(a)) out.push(a);
+    else if (valued?.test(a)) i++;
+  }
+  return out;
+}
+
+/** The folder a `-t DIR`, `-tDIR` or `--target-directory=DIR` option names. */
+function targetFolder(args: readonly string[]): { dir: string; rest: string[] } | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    const long = /^--target-directory=(.*)$/.exec(a);
+    if (long) return { dir: long[1]!, rest: args.filter((_, j) => j !== i) };
+    if (a === '-t' || a === '--target-directory') return { dir: args[i + 1] ?? '', rest: args.filter((_, j) => j !== i && j !== i + 1) };
+    if (/^-t./.test(a)) return { dir: a.slice(2), rest: args.filter((_, j) => j !== i) };
+  }
+  return undefined;
+}
+
+/** What one simple command writes, into `w`; the scripts it runs are put in `more`. */
+function commandWrites(cmd: Simple, w: ShellWrites, more: string[]): void {
+  w.paths.push(...cmd.redirected);
+  const words = program(cmd.words, more);
+  const name = basename(words[0] ?? '');
+  const args = words.slice(1);
+  if (SHELLS.test(name)) {
+    // `bash -c 'script'` (`-lc`, `-ec`), and a here-document given to a shell, run a script of their own.
+    const c = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
+    if (c >= 0 && args[c + 1] !== undefined) more.push(args[c + 1]!);
+    if (name === 'busybox') commandWrites({ words: args, redirected: [], heredocs: cmd.heredocs }, w, more);
+    else if (c < 0 && operands(args).length === 0) more.push(...cmd.heredocs);
+    return;
+  }
+  switch (name) {
+    case 'eval':
+      more.push(args.join(' '));
+      return;
+    case 'tee':
+    case 'touch':
+    case 'truncate':
+    case 'shred':
+      w.paths.push(...operands(args, /^-[rdtsnu]$|^--(?:reference|date|size|iterations|random-source)$/));
+      return;
+    case 'rm':
+    case 'unlink':
+    case 'rmdir': {
+      const files = operands(args);
+      w.paths.push(...files);
+      w.removes.push(...files);
+      return;
+    }
+    case 'cp':
+    case 'mv':
+    case 'install':
+    case 'ln': {
+      const target = targetFolder(args);
+      const files = operands(target?.rest ?? args, /^-[mogSb]$|^--(?:mode|owner|group|suffix)$/);
+      if (name === 'install' && args.includes('-d')) {
+        w.paths.push(...files);
+        return;
+      }
+      const to = target?.dir ?? (files.length >= 2 ? files.pop()! : undefined);
+      if (to === undefined) {
+        // `ln -s TARGET` makes a link of the target's name here.
+        if (name === 'ln' && files.length === 1) w.paths.push(basename(files[0]!));
+        return;
+      }
+      w.paths.push(to);
+      for (const from of files) {
+        const into = `${to.replace(/\/+$/, '')}/${basename(from)}`;
+        w.paths.push(into);
+        if (name === 'mv') w.paths.push(from);
+        if (name === 'ln') continue;
+        const copy = name === 'mv' ? {} : { copy: true as const };
+        w.moves.push({ from, to, ...copy }, { from, to: into, ...copy });
+      }
+      return;
+    }
+    case 'sed':
+    case 'perl': {
+      // In place (`-i`, `-i.bak`, `-pi`, `--in-place`), it rewrites each file it is given: its operands but the first,
+      // which is its script unless an option gave one (`-e`, `-f`; BSD sed's `-i ''` gives an empty suffix first).
+      if (!args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return;
+      const valued = name === 'sed' ? /^-[efl]$|^--(?:expression|file|line-length)$/ : /^-[eEIxm]$/;
+      const files = operands(args, valued);
+      if (files[0] === '' && args.includes('-i')) files.shift();
+      const scripted = args.some((a) => (name === 'sed' ? /^-[a-zA-Z]*[ef]|^--(?:expression|file)/ : /^-[a-zA-Z]*[eE]/).test(a));
+      w.paths.push(...(scripted ? files : files.slice(1)));
+      return;
+    }
+    case 'dd':
+      for (const a of args) if (a.startsWith('of=')) w.paths.push(a.slice(3));
+      return;
+    case 'find': {
+      // `-exec CMD ;` runs CMD; `-delete` deletes what it finds below the folders it starts from.
+      for (let i = 0; i < args.length; i++)
+        if (/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!)) {
+          const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+'));
+          const inner = args.slice(i + 1, end < 0 ? args.length : end);
+          commandWrites({ words: inner, redirected: [], heredocs: [] }, w, more);
+          i = end < 0 ? args.length : end;
+        }
+      if (args.includes('-delete')) {
+        const start = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
+        const roots = args.slice(0, start < 0 ? args.length : start);
+        const from = roots.length > 0 ? roots : ['.'];
+        w.paths.push(...from);
+        w.removes.push(...from);
+      }
+      return;
+    }
+  }
+}
+
+/**
+ * What `command` writes ({@link ShellWrites}), paths as written: relative to the folder it runs in. A device
+ * (`/dev/null`, `/dev/stderr`) is no file of any repository, and is left out.
+ */
+export function shellWrites(command: string | readonly string[]): ShellWrites {
+  const w: ShellWrites = { paths: [], removes: [], moves: [] };
+  // Scripts still to read: the command, then each script it runs. Each is a part of the one before, its quotes taken
+  // off, so the reading ends. An argv (`["bash", "-lc", "…"]`) is one command, its words as given.
+  const scripts: string[] = [];
+  if (typeof command === 'string') scripts.push(command);
+  else commandWrites({ words: [...command], redirected: [], heredocs: [] }, w, scripts);
+  // Each script read is shorter than the one that runs it, yet `eval eval … x` or `"$( $( …"` read the rest again at
+  // each level: past a few times the command's length, the hook cannot judge it in its time.
+  let budget = 8 * (typeof command === 'string' ? command.length : command.join(' ').length) + 65_536;
+  for (let s = 0; s < scripts.length; s++) {
+    budget -= scripts[s]!.length;
+    if (budget < 0 || w.paths.length > MAX_SHELL_PATHS)
+      throw new UsageError(
+        "the command runs scripts within scripts (eval, sh -c, $(…)) nested too deep, or names too many files, to judge each file it writes in the hook's time",
+        'Run it as shorter commands, each one written out.',
+      );
+    for (const cmd of lex(scripts[s]!, scripts)) commandWrites(cmd, w, scripts);
+  }
+  const kept = (p: string) => p !== '' && p !== '-' && !p.startsWith('/dev/');
+  return {
+    paths: [...new Set(w.paths.filter(kept))],
+    removes: [...new Set(w.removes.filter(kept))],
+    moves: w.moves.filter((m) => kept(m.from) && kept(m.to)),
+  };
+}

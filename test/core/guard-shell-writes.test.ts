@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.ts';
+import { shellWritesIn } from '../../src/core/guard-scripts.ts';
+import { shellWrites } from '../../src/core/guard-shell-writes.ts';
+
+describe('shellWrites: the files a shell command writes, as its text tells', () => {
+  it.each([
+    ['a redirection', 'echo x > secrets/k', ['secrets/k']],
+    ['an append, its word in quotes in pieces', 'echo x >> "sec"rets/k', ['secrets/k']],
+    ['without a blank', 'echo x>secrets/k', ['secrets/k']],
+    [
+      'stdout and stderr',
+      'make &> secrets/log; make &>> secrets/log2; make >& secrets/log3',
+      ['secrets/log', 'secrets/log2', 'secrets/log3'],
+    ],
+    ['a descriptor opened to write', 'exec 3>secrets/k; cat <> secrets/j', ['secrets/k', 'secrets/j']],
+    ['an ANSI-C string', "echo x >$'sec\\x72ets/k'", ['secrets/k']],
+    ['tee', 'echo x | tee -a secrets/k other', ['secrets/k', 'other']],
+    ['touch and truncate', 'touch -d now secrets/a && truncate -s 0 secrets/b', ['secrets/a', 'secrets/b']],
+    ['dd of=', 'dd if=/dev/zero of=secrets/k bs=1', ['secrets/k']],
+    ['sed -i, its script left out', "sed -i 's/.git/x/' secrets/k", ['secrets/k']],
+    ['sed -i -e, every operand a file', 'sed -i -e s/a/b/ secrets/k', ['secrets/k']],
+    ['perl -pi -e', "perl -pi -e 's/a/b/' secrets/k", ['secrets/k']],
+    ['install', 'install -m 600 key secrets/k', ['secrets/k', 'secrets/k/key']],
+    ['a runner before the program', 'sudo -u root env X=1 nice -n 5 tee secrets/k', ['secrets/k']],
+    ['a here-document: its body is text', "cat > secrets/k <<'EOF'\necho x > notes.md\nEOF\necho done", ['secrets/k']],
+    [
+      'a command substitution',
+      'echo $(cp a secrets/k) `tee secrets/j` "$(touch secrets/i)"',
+      ['secrets/k', 'secrets/k/a', 'secrets/j', 'secrets/i'],
+    ],
+    ['a process substitution', 'cat <(cp a secrets/k)', ['secrets/k', 'secrets/k/a']],
+    ['eval', "eval 'echo x > secrets/k'", ['secrets/k']],
+    ['bash -c', `bash -lc "tee secrets/k < a"; sh -c 'rm secrets/j'`, ['secrets/k', 'secrets/j']],
+    ['a here-document given to a shell', 'bash <<EOF\nrm secrets/k\nEOF', ['secrets/k']],
+    ['find -exec', 'find . -name x -exec cp {} secrets/ \\;', ['secrets/', 'secrets/{}']],
+    ['a group and a subshell', '{ echo x > secrets/k; } && (rm secrets/j)', ['secrets/k', 'secrets/j']],
+    ['nothing: text that only looks like a write', 'echo "> secrets/x"; git commit -m "rm secrets/x"; grep -e tee a', []],
+    ['nothing: devices and descriptors', 'make 2>&1 >/dev/null; echo x >&2; echo y > /dev/stderr', []],
+  ])('%s', (_name, command, paths) => {
+    expect(shellWrites(command).paths).toEqual(paths);
+  });
+
+  it('names what rm, find -delete and mv take away, and the folders cp and mv copy and move', () => {
+    expect(shellWrites('rm -rf secrets build')).toEqual({ paths: ['secrets', 'build'], removes: ['secrets', 'build'], moves: [] });
+    expect(shellWrites('find secrets -name "*.pem" -delete')).toMatchObject({ removes: ['secrets'] });
+    expect(shellWrites('mv secrets/k pub')).toEqual({
+      paths: ['pub', 'pub/k', 'secrets/k'],
+      removes: [],
+      moves: [
+        { from: 'secrets/k', to: 'pub' },
+        { from: 'secrets/k', to: 'pub/k' },
+      ],
+    });
+    expect(shellWrites('cp -r -t secrets public').moves).toEqual([
+      { from: 'public', to: 'secrets', copy: true },
+      { from: 'public', to: 'secrets/public', copy: true },
+    ]);
+  });
+
+  it('reads a shell given as an argv by its words (Codex CLI joins none of them)', () => {
+    expect(shellWrites(['bash', '-lc', 'cp a secrets/k']).paths).toEqual(['secrets/k', 'secrets/k/a']);
+  });
+
+  it('names each file from every folder the script may be in, and no file where it writes none', () => {
+    expect(shellWritesIn('cd secrets && echo x > k')).toEqual({ paths: ['k', 'secrets/k'] });
+    expect(shellWritesIn('ls -la && git status')).toEqual({ paths: [] });
+  });
+
+  it('refuses scripts within scripts nested past a few times the text, each read again; reads substitutions in quotes once', () => {
+    expect(() => shellWrites(`${'eval '.repeat(50_000)}x`)).toThrow(UsageError);
+    expect(shellWrites(`echo "${'$( '.repeat(50_000)}> secrets/k"`).paths).toEqual(['secrets/k']);
+  });
+});
