@@ -187,21 +187,49 @@ export function patchPathsIn(command: string, paths: readonly string[]): string[
  * The files a shell command writes ({@link shellWrites}), each named from every folder the script may be in
  * ({@link scriptFolders}): a write after `cd DIR` is DIR's file, and which `cd` held is not in the text.
  */
-export function shellWritesIn(command: string, argv?: readonly string[]): Pick<ShellWrites, 'paths'> & Partial<ShellWrites> {
+export function shellWritesIn(
+  command: string,
+  argv?: readonly string[],
+): Pick<ShellWrites, 'paths'> & Partial<Pick<ShellWrites, 'removes' | 'moves'>> {
   const w = shellWrites(argv ?? command);
   if (w.paths.length === 0) return { paths: [] };
   const folders = scriptFolders(command);
-  if (folders.length * (w.paths.length + 2 * w.moves.length) > MAX_PATCH_PATHS)
-    throw new UsageError(
-      `the command writes ${w.paths.length} files in ${folders.length} folders it may be in: more than ${MAX_PATCH_PATHS} paths to judge in the hook's time`,
-      'Run it as shorter commands, each in the folder it works in.',
-    );
+  if (folders.length * (w.paths.length + 2 * w.moves.length) > MAX_PATCH_PATHS) throw tooManyWrites(w.paths.length, folders.length);
   const at = (base: string, p: string) => (base === '' || p.startsWith('~') ? p : joinPath(base, p));
   const inEach = (p: string) => folders.map((base) => at(base, p));
-  const paths = [...new Set(w.paths.flatMap(inEach))];
+  const paths = new Set(w.paths.flatMap(inEach));
+  // A file written through a link the command made is its target's (`ln -s secrets l && echo x > l/key`): each such
+  // path is named through the target too, a link to a link through its target's in turn.
+  // Each path's folders are looked up by name, and a chain is followed as far as a system follows links (40).
+  const links = new Map<string, string[]>();
+  for (const l of w.links)
+    for (const base of folders) links.set(at(base, l.name), [...(links.get(at(base, l.name)) ?? []), at(base, l.target)]);
+  let added = [...paths];
+  for (let round = 0; round < 40 && added.length > 0 && links.size > 0; round++) {
+    const next: string[] = [];
+    for (const p of added)
+      for (let end = p.indexOf('/'); ; end = p.indexOf('/', end + 1)) {
+        for (const target of links.get(end < 0 ? p : p.slice(0, end)) ?? []) {
+          const through = target + (end < 0 ? '' : p.slice(end));
+          if (!paths.has(through)) next.push(through);
+          paths.add(through);
+        }
+        if (end < 0) break;
+      }
+    if (paths.size > MAX_PATCH_PATHS) throw tooManyWrites(paths.size, folders.length);
+    added = next;
+  }
   const removes = [...new Set(w.removes.flatMap(inEach))];
   const moves = w.moves.flatMap((m) => folders.map((base) => ({ ...m, from: at(base, m.from), to: at(base, m.to) })));
-  return { paths, ...(removes.length > 0 ? { removes } : {}), ...(moves.length > 0 ? { moves } : {}) };
+  return { paths: [...paths], ...(removes.length > 0 ? { removes } : {}), ...(moves.length > 0 ? { moves } : {}) };
+}
+
+/** A command that writes more files, in the folders it may be in, than the hook judges in its time. */
+function tooManyWrites(files: number, folders: number): UsageError {
+  return new UsageError(
+    `the command writes ${files} files in ${folders} folders it may be in: more than ${MAX_PATCH_PATHS} paths to judge in the hook's time`,
+    'Run it as shorter commands, each in the folder it works in.',
+  );
 }
 
 /** The folders a command changes to ({@link scriptFolders}), for a hook's action (`cds`): none when it changes to none. */

@@ -19,6 +19,11 @@ export interface ShellWrites {
   paths: string[];
   removes: string[];
   moves: Move[];
+  /**
+   * The links the command makes (`ln -s secrets lnk`), each `name` leading to `target` (named from where the command
+   * runs): a file it then writes through the link (`lnk/key`) is the target's, which no link on disk tells yet.
+   */
+  links: Array<{ name: string; target: string }>;
 }
 
 /** One simple command: its words, their quotes taken off, and the files its redirections write. */
@@ -52,6 +57,9 @@ const RUNNERS: Record<string, RegExp | undefined> = {
   ionice: /^-[cnpP]$/,
   chronic: undefined,
 };
+
+/** The shell's own words before a command (`if rm …`, `do rm …; done`, `! rm …`), read as runners of no option. */
+const KEYWORDS = /^(?:if|then|else|elif|do|while|until|!)$/;
 
 /** The programs that take a time or a count before the command they run. */
 const FIRST_ARGUMENT = /^timeout$/;
@@ -269,8 +277,8 @@ function program(words: readonly string[], more: string[]): string[] {
   for (;;) {
     while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;
     const name = basename(words[i] ?? '');
-    if (!(name in RUNNERS)) break;
-    const valued = RUNNERS[name];
+    if (!Object.hasOwn(RUNNERS, name) && !KEYWORDS.test(name)) break;
+    const valued = Object.hasOwn(RUNNERS, name) ? RUNNERS[name] : undefined;
     i++;
     while (i < words.length && isOption(words[i]!)) {
       if (words[i] === '--') {
@@ -353,9 +361,10 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[]): void {
     case 'cp':
     case 'mv':
     case 'install':
+    case 'rsync':
     case 'ln': {
       const target = targetFolder(args);
-      const files = operands(target?.rest ?? args, /^-[mogSb]$|^--(?:mode|owner|group|suffix)$/);
+      const files = operands(target?.rest ?? args, /^-[mogSbeTfB]$|^--(?:mode|owner|group|suffix|rsh|exclude|include|filter)$/);
       if (name === 'install' && args.includes('-d')) {
         w.paths.push(...files);
         return;
@@ -371,7 +380,16 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[]): void {
         const into = `${to.replace(/\/+$/, '')}/${basename(from)}`;
         w.paths.push(into);
         if (name === 'mv') w.paths.push(from);
-        if (name === 'ln') continue;
+        if (name === 'ln') {
+          // A symbolic link's target is named from the link's folder; a hard link's, from where the command runs.
+          const symbolic = args.some((a) => /^-[a-zA-Z]*s/.test(a) || a === '--symbolic');
+          for (const link of target === undefined && files.length === 1 ? [to, into] : [into]) {
+            const folder = link.includes('/') ? link.slice(0, link.lastIndexOf('/')) : '';
+            const named = symbolic && !from.startsWith('/') && folder !== '' ? `${folder}/${from}` : from;
+            w.links.push({ name: link.replace(/\/+$/, ''), target: named });
+          }
+          continue;
+        }
         const copy = name === 'mv' ? {} : { copy: true as const };
         w.moves.push({ from, to, ...copy }, { from, to: into, ...copy });
       }
@@ -391,6 +409,19 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[]): void {
     }
     case 'dd':
       for (const a of args) if (a.startsWith('of=')) w.paths.push(a.slice(3));
+      return;
+    case 'curl':
+    case 'wget':
+      // The file a download is written to (`curl -o FILE`, `wget -O FILE`), or the folder it is written into (`-P`).
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        const long = /^--(?:output|output-document|directory-prefix|output-dir)=(.*)$/.exec(a);
+        if (long) w.paths.push(long[1]!);
+        else if ((name === 'curl' ? /^-o$|^--output(?:-dir)?$/ : /^-[OP]$|^--(?:output-document|directory-prefix)$/).test(a))
+          w.paths.push(args[++i] ?? '');
+        else if (/^-o./.test(a) && name === 'curl') w.paths.push(a.slice(2));
+        else if (/^-[OP]./.test(a) && name === 'wget') w.paths.push(a.slice(2));
+      }
       return;
     case 'find': {
       // `-exec CMD ;` runs CMD; `-delete` deletes what it finds below the folders it starts from.
@@ -418,7 +449,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[]): void {
  * (`/dev/null`, `/dev/stderr`) is no file of any repository, and is left out.
  */
 export function shellWrites(command: string | readonly string[]): ShellWrites {
-  const w: ShellWrites = { paths: [], removes: [], moves: [] };
+  const w: ShellWrites = { paths: [], removes: [], moves: [], links: [] };
   // Scripts still to read: the command, then each script it runs. Each is a part of the one before, its quotes taken
   // off, so the reading ends. An argv (`["bash", "-lc", "…"]`) is one command, its words as given.
   const scripts: string[] = [];
@@ -441,5 +472,6 @@ export function shellWrites(command: string | readonly string[]): ShellWrites {
     paths: [...new Set(w.paths.filter(kept))],
     removes: [...new Set(w.removes.filter(kept))],
     moves: w.moves.filter((m) => kept(m.from) && kept(m.to)),
+    links: w.links.filter((l) => kept(l.name)),
   };
 }

@@ -59,6 +59,8 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'echo "$(touch secrets/new)"',
       "cat > secrets/k.pem <<'EOF'\nx\nEOF",
       'cd secrets && echo x > k.pem',
+      'ln -s secrets lnk && echo x > lnk/k.pem',
+      'for f in a; do curl -o secrets/k.pem https://example.com; done',
       'echo x > .git/agents/active-plan',
     ];
     for (const [client, { input, denied }] of Object.entries(clients))

@@ -35,6 +35,18 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     ['a here-document given to a shell', 'bash <<EOF\nrm secrets/k\nEOF', ['secrets/k']],
     ['find -exec', 'find . -name x -exec cp {} secrets/ \\;', ['secrets/', 'secrets/{}']],
     ['a group and a subshell', '{ echo x > secrets/k; } && (rm secrets/j)', ['secrets/k', 'secrets/j']],
+    [
+      "after the shell's own words",
+      'if true; then rm secrets/a; fi; for f in x; do tee secrets/b; done; ! touch secrets/c',
+      ['secrets/a', 'secrets/b', 'secrets/c'],
+    ],
+    [
+      'a download',
+      'curl -o secrets/a https://x; curl --output=secrets/b u; wget -O secrets/c u; wget -P secrets u',
+      ['secrets/a', 'secrets/b', 'secrets/c', 'secrets'],
+    ],
+    ['rsync', 'rsync -a -e ssh notes.md secrets/', ['secrets/', 'secrets/notes.md']],
+    ["a program named as an object's own key", 'toString x > secrets/a; constructor -a b', ['secrets/a']],
     ['nothing: text that only looks like a write', 'echo "> secrets/x"; git commit -m "rm secrets/x"; grep -e tee a', []],
     ['nothing: devices and descriptors', 'make 2>&1 >/dev/null; echo x >&2; echo y > /dev/stderr', []],
   ])('%s', (_name, command, paths) => {
@@ -42,11 +54,17 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
   });
 
   it('names what rm, find -delete and mv take away, and the folders cp and mv copy and move', () => {
-    expect(shellWrites('rm -rf secrets build')).toEqual({ paths: ['secrets', 'build'], removes: ['secrets', 'build'], moves: [] });
+    expect(shellWrites('rm -rf secrets build')).toEqual({
+      paths: ['secrets', 'build'],
+      removes: ['secrets', 'build'],
+      moves: [],
+      links: [],
+    });
     expect(shellWrites('find secrets -name "*.pem" -delete')).toMatchObject({ removes: ['secrets'] });
     expect(shellWrites('mv secrets/k pub')).toEqual({
       paths: ['pub', 'pub/k', 'secrets/k'],
       removes: [],
+      links: [],
       moves: [
         { from: 'secrets/k', to: 'pub' },
         { from: 'secrets/k', to: 'pub/k' },
@@ -65,6 +83,13 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
   it('names each file from every folder the script may be in, and no file where it writes none', () => {
     expect(shellWritesIn('cd secrets && echo x > k')).toEqual({ paths: ['k', 'secrets/k'] });
     expect(shellWritesIn('ls -la && git status')).toEqual({ paths: [] });
+  });
+
+  it('names a file written through a link the command made by its target too, a chain of links as well', () => {
+    expect(shellWritesIn('ln -s secrets l && echo x > l/key').paths).toContain('secrets/key');
+    expect(shellWritesIn('ln -s ../secrets sub/l; echo x > sub/l/key').paths).toContain('sub/../secrets/key');
+    expect(shellWritesIn('ln -s secrets a; ln -s a b; cp x b/').paths).toContain('secrets/x');
+    expect(shellWritesIn('ln secrets/key notes; echo x >> notes').paths).toContain('secrets/key');
   });
 
   it('refuses scripts within scripts nested past a few times the text, each read again; reads substitutions in quotes once', () => {
