@@ -37,8 +37,8 @@ interface Simple {
 /** How many paths one command may name: past it, the hook cannot judge each in its time. */
 export const MAX_SHELL_PATHS = 100_000;
 
-/** The shells whose `-c` script, or here-document, is a script run too. */
-const SHELLS = /^(?:sh|bash|zsh|dash|ksh|mksh|ash|busybox)$/;
+/** The shells whose `-c` script, or here-document, is a script run too (and `su`'s `-c` command). */
+const SHELLS = /^(?:sh|bash|zsh|dash|ksh|mksh|ash|busybox|su)$/;
 
 /** Programs that run the command after their own options (`sudo cp …`, `env X=1 cp …`), with the options that take a value. */
 const RUNNERS: Record<string, RegExp | undefined> = {
@@ -173,6 +173,13 @@ function lex(script: string, more: string[]): Simple[] {
       }
       continue;
     }
+    // `$IFS` unquoted splits words as a blank does (`cp${IFS}a${IFS}secrets/k`), in the shell's own value of it.
+    const ifs = /^\$(?:IFS\b|\{IFS\})/.exec(script.slice(i, i + 6));
+    if (ifs) {
+      endWord();
+      i += ifs[0].length;
+      continue;
+    }
     if (c === '$' && script[i + 1] === '(') {
       // A command substitution runs its command: `$((` is arithmetic, which runs none, and is read as text.
       if (script[i + 2] === '(') {
@@ -272,7 +279,10 @@ function ansiQuoted(script: string, at: number): [string, number] {
 const isOption = (w: string) => w.length > 1 && w.startsWith('-');
 
 /** The words of a command after its runners (`sudo`, `env X=1`, `xargs -n 1`) and assignments, and the scripts they run. */
-function program(words: readonly string[], more: string[]): string[] {
+function program(given: readonly string[], more: string[]): string[] {
+  // A first word of braces is a list of words to the shell (`{cp,a,secrets/k}` runs `cp a secrets/k`).
+  const braces = /^\{([^{}]*,[^{}]*)\}$/.exec(given[0] ?? '');
+  const words = braces ? [...braces[1]!.split(','), ...given.slice(1)] : given;
   let i = 0;
   for (;;) {
     while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;

@@ -47,6 +47,11 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     ],
     ['rsync', 'rsync -a -e ssh notes.md secrets/', ['secrets/', 'secrets/notes.md']],
     ["a program named as an object's own key", 'toString x > secrets/a; constructor -a b', ['secrets/a']],
+    [
+      'words split by $IFS, and a first word of braces',
+      'cp\x24{IFS}a\x24{IFS}secrets/k; {tee,secrets/j}; su -c "touch secrets/i" root',
+      ['secrets/k', 'secrets/k/a', 'secrets/j', 'secrets/i'],
+    ],
     ['nothing: text that only looks like a write', 'echo "> secrets/x"; git commit -m "rm secrets/x"; grep -e tee a', []],
     ['nothing: devices and descriptors', 'make 2>&1 >/dev/null; echo x >&2; echo y > /dev/stderr', []],
   ])('%s', (_name, command, paths) => {
