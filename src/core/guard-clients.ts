@@ -318,7 +318,12 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   // `files: [{path}]`, `edits: [{file_path}]`, `target`), and a file it writes unseen would pass every write guard. A
   // copy's source is read, not written: its files are judged where they go (below).
   const copySource = COPY_TOOLS.test(tool) && !MOVE_TOOLS.test(tool) ? ti.source : undefined;
-  for (const p of namedPaths(ti, keys)) if (p !== copySource && !paths.includes(p)) paths.push(p);
+  const named = new Set(paths);
+  for (const p of namedPaths(ti, keys))
+    if (p !== copySource && !named.has(p)) {
+      named.add(p);
+      paths.push(p);
+    }
   const texts: string[] = [];
   // `body`, `repl`: the code Serena's symbol tools write into the file they name, and its replace_content's
   // replacement. Only with a file: a tool that names none (an HTTP request's `body`) is judged by all its arguments.
@@ -363,7 +368,12 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   if (rest.length > 0) texts.push(...argumentTexts(Object.fromEntries(rest)));
   // A command meets the command guards whatever else the tool names: a `path` beside it (the folder to run it in, a
   // file it reads) does not make its command one no guard sees.
-  const parts = command !== undefined ? { paths, texts, command, ...commandFolders(command) } : { paths, texts };
+  // And the files it writes, as a shell tool's: a tool given a command runs it in a shell for all the hook can tell.
+  let parts: Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'fromShell'> = { paths, texts };
+  if (command !== undefined) {
+    const shell = shellParts(command, ti);
+    parts = { ...shell, paths: [...new Set([...paths, ...shell.paths])], texts };
+  }
   const from = MOVE_TOOLS.test(tool) ? str(ti.source) : undefined;
   const to = str(ti.destination);
   if (from && to) return { ...parts, moves: [{ from, to }] };

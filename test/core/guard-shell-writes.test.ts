@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
+import { parseClientInput } from '../../src/core/guard-clients.ts';
 import { shellWritesIn } from '../../src/core/guard-scripts.ts';
 import { shellWrites } from '../../src/core/guard-shell-writes.ts';
 
@@ -100,5 +101,13 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
   it('refuses scripts within scripts nested past a few times the text, each read again; reads substitutions in quotes once', () => {
     expect(() => shellWrites(`${'eval '.repeat(50_000)}x`)).toThrow(UsageError);
     expect(shellWrites(`echo "${'$( '.repeat(50_000)}> secrets/k"`).paths).toEqual(['secrets/k']);
+  });
+});
+
+describe("a command given to another tool than a shell's", () => {
+  it('is read for the files it writes as well, beside the files the tool names', () => {
+    const input = { session_id: 's', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'mcp__serena__execute_shell_command' };
+    const action = parseClientInput(JSON.stringify({ ...input, tool_input: { command: 'cp a secrets/k', path: 'notes.md' } }));
+    expect(action.paths).toEqual(['notes.md', 'secrets/k', 'secrets/k/a']);
   });
 });
