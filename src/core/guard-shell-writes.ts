@@ -35,7 +35,7 @@ interface Simple {
 }
 
 /** How many paths one command may name: past it, the hook cannot judge each in its time. */
-export const MAX_SHELL_PATHS = 100_000;
+const MAX_SHELL_PATHS = 100_000;
 
 /** The shells whose `-c` script, or here-document, is a script run too (and `su`'s `-c` command). */
 const SHELLS = /^(?:sh|bash|zsh|dash|ksh|mksh|ash|busybox|su)$/;
@@ -336,8 +336,11 @@ function targetFolder(args: readonly string[]): { dir: string; rest: string[] } 
   return undefined;
 }
 
-/** What one simple command writes, into `w`; the scripts it runs are put in `more`. */
-function commandWrites(cmd: Simple, w: ShellWrites, more: string[]): void {
+/**
+ * What one simple command writes, into `w`; the scripts it runs are put in `more`, and the commands it runs by their
+ * words (`find -exec`, `busybox`) in `runs`, read in turn rather than within this call, however deep they nest.
+ */
+function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple[]): void {
   w.paths.push(...cmd.redirected);
   const words = program(cmd.words, more);
   const name = basename(words[0] ?? '');
@@ -346,7 +349,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[]): void {
     // `bash -c 'script'` (`-lc`, `-ec`), and a here-document given to a shell, run a script of their own.
     const c = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
     if (c >= 0 && args[c + 1] !== undefined) more.push(args[c + 1]!);
-    if (name === 'busybox') commandWrites({ words: args, redirected: [], heredocs: cmd.heredocs }, w, more);
+    if (name === 'busybox') runs.push({ words: args, redirected: [], heredocs: cmd.heredocs });
     else if (c < 0 && operands(args).length === 0) more.push(...cmd.heredocs);
     return;
   }
@@ -439,7 +442,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[]): void {
         if (/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!)) {
           const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+'));
           const inner = args.slice(i + 1, end < 0 ? args.length : end);
-          commandWrites({ words: inner, redirected: [], heredocs: [] }, w, more);
+          runs.push({ words: inner, redirected: [], heredocs: [] });
           i = end < 0 ? args.length : end;
         }
       if (args.includes('-delete')) {
@@ -462,20 +465,28 @@ export function shellWrites(command: string | readonly string[]): ShellWrites {
   const w: ShellWrites = { paths: [], removes: [], moves: [], links: [] };
   // Scripts still to read: the command, then each script it runs. Each is a part of the one before, its quotes taken
   // off, so the reading ends. An argv (`["bash", "-lc", "…"]`) is one command, its words as given.
-  const scripts: string[] = [];
-  if (typeof command === 'string') scripts.push(command);
-  else commandWrites({ words: [...command], redirected: [], heredocs: [] }, w, scripts);
-  // Each script read is shorter than the one that runs it, yet `eval eval … x` or `"$( $( …"` read the rest again at
-  // each level: past a few times the command's length, the hook cannot judge it in its time.
+  const scripts: string[] = typeof command === 'string' ? [command] : [];
+  const runs: Simple[] = typeof command === 'string' ? [] : [{ words: [...command], redirected: [], heredocs: [] }];
+  // Each script or command read is a part of the one that runs it, yet `eval eval … x` or `find -exec find -exec …`
+  // read the rest again at each level: past a few times the command's length, the hook cannot judge it in its time.
   let budget = 8 * (typeof command === 'string' ? command.length : command.join(' ').length) + 65_536;
-  for (let s = 0; s < scripts.length; s++) {
-    budget -= scripts[s]!.length;
+  const spend = (cost: number) => {
+    budget -= cost;
     if (budget < 0 || w.paths.length > MAX_SHELL_PATHS)
       throw new UsageError(
-        "the command runs scripts within scripts (eval, sh -c, $(…)) nested too deep, or names too many files, to judge each file it writes in the hook's time",
+        "the command runs scripts within scripts (eval, sh -c, $(…), find -exec) nested too deep, or names too many files, to judge each file it writes in the hook's time",
         'Run it as shorter commands, each one written out.',
       );
-    for (const cmd of lex(scripts[s]!, scripts)) commandWrites(cmd, w, scripts);
+  };
+  for (let s = 0, r = 0; s < scripts.length || r < runs.length; ) {
+    if (r < runs.length) {
+      const run = runs[r++]!;
+      spend(run.words.length);
+      commandWrites(run, w, scripts, runs);
+      continue;
+    }
+    spend(scripts[s]!.length);
+    for (const cmd of lex(scripts[s++]!, scripts)) commandWrites(cmd, w, scripts, runs);
   }
   const kept = (p: string) => p !== '' && p !== '-' && !p.startsWith('/dev/');
   return {

@@ -111,3 +111,10 @@ describe("a command given to another tool than a shell's", () => {
     expect(action.paths).toEqual(['notes.md', 'secrets/k', 'secrets/k/a']);
   });
 });
+
+describe('shellWrites, commands run by their words however deep', () => {
+  it('reads find -exec within find -exec, and refuses a chain past a few times the text rather than overflow', () => {
+    expect(shellWrites('find . -exec find . -exec cp {} secrets/ ; ;').paths).toContain('secrets/{}');
+    expect(() => shellWrites(`${'find . -exec '.repeat(100_000)}cp a secrets/k`)).toThrow(UsageError);
+  });
+});
