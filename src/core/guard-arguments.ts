@@ -72,14 +72,15 @@ const PATH_KEY =
 const OTHER_URL = /^(?!file:)[a-z][a-z0-9+.-]+:\/\//i;
 
 /**
- * The strings a tool's input gives under a {@link PATH_KEY} at any depth (in lists below one too), but for the
- * top-level `known` keys, read already, and URLs of another scheme. Collected without recursion, as the model writes
+ * The strings a tool's input gives under a {@link PATH_KEY} at any depth (in lists below one too), but for the strings
+ * of the top-level `known` keys, read already, and URLs of another scheme. Collected without recursion, as the model writes
  * arguments nested as deep as it likes.
  */
 export function namedPaths(ti: Record<string, unknown>, known: readonly string[]): string[] {
   const out: string[] = [];
   const todo: Array<{ v: unknown; named: boolean }> = Object.entries(ti)
-    .filter(([key]) => !known.includes(key))
+    // A known key's string is read already; a list or an object under it (`path: ["a", "b"]`) is read here.
+    .filter(([key, v]) => !(known.includes(key) && typeof v === 'string'))
     .map(([key, v]) => ({ v, named: PATH_KEY.test(key.replace(/[-_]/g, '')) }));
   // Read in order, the list growing as it is read: each value is taken once, in the order the input gives them.
   for (let i = 0; i < todo.length; i++) {

@@ -742,6 +742,11 @@ describe('a file named under a key the hook has no list of (docs/guard.md, "writ
     ['edits, each naming its file', { edits: [{ file_path: 'secrets/k', new_string: 'x' }] }, ['secrets/k']],
     ['a target, an old and a new path', { target: 't', old_path: 'o', newPath: 'n', target_file: 'tf' }, ['t', 'o', 'n', 'tf']],
     ['nested however deep', { job: { steps: [{ output: { outputDir: 'secrets' } }] } }, ['secrets']],
+    [
+      'a list or an object under a known key',
+      { path: ['secrets/a', 'b'], destination: { path: 'secrets/c' } },
+      ['secrets/a', 'b', 'secrets/c'],
+    ],
     ['a file: URL under uri', { uri: 'file:///p/secrets/k' }, ['file:///p/secrets/k']],
     ['no path: a URL of another scheme, a symbol, a query', { url: 'https://x/secrets/k', name_path: 'A/b', query: 'secrets/k' }, []],
   ])('%s: each one judged as a file the tool writes, from every client', (_name, toolInput, paths) => {
