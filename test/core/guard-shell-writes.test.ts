@@ -54,6 +54,7 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       ['secrets/k', 'secrets/k/a', 'secrets/j', 'secrets/i'],
     ],
     ['nothing: text that only looks like a write', 'echo "> secrets/x"; git commit -m "rm secrets/x"; grep -e tee a', []],
+    ['nothing: a comparison in [[ ]]', '[[ a > secrets/k ]] && echo y', []],
     ['nothing: devices and descriptors', 'make 2>&1 >/dev/null; echo x >&2; echo y > /dev/stderr', []],
   ])('%s', (_name, command, paths) => {
     expect(shellWrites(command).paths).toEqual(paths);

@@ -1,0 +1,230 @@
+/**
+ * A shell script read as the shell reads it, for the files it writes (docs/guard.md, "Shell commands"): its simple
+ * commands, their words with quotes and escapes taken off, the files their redirections write, and the scripts they
+ * run in turn. Pure and linear in the text.
+ */
+
+/** One simple command: its words, their quotes taken off, and the files its redirections write. */
+export interface Simple {
+  words: string[];
+  redirected: string[];
+  /** Here-documents given to it, each a text its program reads. */
+  heredocs: string[];
+}
+
+/**
+ * The simple commands of `script`, and the scripts it runs in turn (a command substitution's, a here-document given
+ * to a shell). `$(…)`, backticks, `(`, `)`, `{`, `}` and process substitutions end a command, as they run their own.
+ */
+export function lex(script: string, more: string[]): Simple[] {
+  const out: Simple[] = [];
+  let cmd: Simple = { words: [], redirected: [], heredocs: [] };
+  let word: string | undefined;
+  /** The redirection the next word is the target of: a write, or another (read, here-string) that is read. */
+  let redirect: 'write' | 'other' | 'heredoc' | 'heredoc-tabs' | undefined;
+  const pending: Array<{ delimiter: string; tabs: boolean; into: Simple }> = [];
+  const endWord = () => {
+    if (word === undefined) return;
+    if (redirect === 'write') cmd.redirected.push(word);
+    else if (redirect === 'heredoc' || redirect === 'heredoc-tabs')
+      pending.push({ delimiter: word, tabs: redirect === 'heredoc-tabs', into: cmd });
+    else if (redirect === undefined) cmd.words.push(word);
+    redirect = undefined;
+    word = undefined;
+  };
+  const endCommand = () => {
+    endWord();
+    if (cmd.words.length > 0 || cmd.redirected.length > 0) out.push(cmd);
+    cmd = { words: [], redirected: [], heredocs: [] };
+  };
+  const n = script.length;
+  let i = 0;
+  while (i < n) {
+    const c = script[i]!;
+    if (c === '\n') {
+      endCommand();
+      i++;
+      // The bodies of the here-documents this line opened: the lines up to each one's delimiter.
+      for (const doc of pending.splice(0)) {
+        const body: string[] = [];
+        while (i < n) {
+          const eol = script.indexOf('\n', i);
+          const end = eol < 0 ? n : eol;
+          const line = script.slice(i, end);
+          i = end + 1;
+          if ((doc.tabs ? line.replace(/^\t+/, '') : line) === doc.delimiter) break;
+          body.push(line);
+        }
+        doc.into.heredocs.push(body.join('\n'));
+      }
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      endWord();
+      i++;
+      continue;
+    }
+    if (c === '#' && word === undefined) {
+      const eol = script.indexOf('\n', i);
+      i = eol < 0 ? n : eol;
+      continue;
+    }
+    if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '`' || c === '{' || c === '}') {
+      // `&>` and `&>>` write stdout and stderr to a file; `{` and `}` end a command only as words of their own.
+      if (c === '&' && script[i + 1] === '>') {
+        endWord();
+        redirect = 'write';
+        i += script[i + 2] === '>' ? 3 : 2;
+        continue;
+      }
+      // A group's `{` and `}` are words of their own; `{}` (find's name for each file), `a{b,c}` and `${x}` are text.
+      if ((c === '{' || c === '}') && (word !== undefined || !/^[\s;&|)]?$/.test(script[i + 1] ?? ''))) {
+        word = (word ?? '') + c;
+        i++;
+        continue;
+      }
+      endCommand();
+      i++;
+      continue;
+    }
+    // In `[[ … ]]`, `>` and `<` compare two texts: no redirection.
+    if ((c === '>' || c === '<') && cmd.words[0] === '[[' && script[i + 1] !== '(') {
+      endWord();
+      i++;
+      continue;
+    }
+    if (c === '>' || c === '<') {
+      // A word of digits just before is the file descriptor redirected (`2>`), not a word of the command.
+      if (word !== undefined && /^\d+$/.test(word)) word = undefined;
+      endWord();
+      const two = script.slice(i, i + 3);
+      if (script[i + 1] === '(') {
+        // A process substitution, `>(cmd)` or `<(cmd)`: a command of its own.
+        endCommand();
+        i += 2;
+      } else if (c === '>') {
+        const dup = script[i + 1] === '&';
+        i += script[i + 1] === '>' || script[i + 1] === '|' || dup ? 2 : 1;
+        // `>&2`, `>&-` duplicate or close a descriptor; `>&FILE` writes FILE, as `&>` does.
+        if (dup && /^[\d-]/.test(script[i] ?? '')) {
+          while (i < n && /[\d-]/.test(script[i]!)) i++;
+        } else redirect = 'write';
+      } else if (two === '<<<') {
+        redirect = 'other';
+        i += 3;
+      } else if (two.startsWith('<<')) {
+        redirect = two === '<<-' ? 'heredoc-tabs' : 'heredoc';
+        i += two === '<<-' ? 3 : 2;
+      } else if (two.startsWith('<>')) {
+        redirect = 'write';
+        i += 2;
+      } else if (two.startsWith('<&')) {
+        i += 2;
+        while (i < n && /[\d-]/.test(script[i]!)) i++;
+      } else {
+        redirect = 'other';
+        i++;
+      }
+      continue;
+    }
+    // `$IFS` unquoted splits words as a blank does (`cp${IFS}a${IFS}secrets/k`), in the shell's own value of it.
+    const ifs = /^\$(?:IFS\b|\{IFS\})/.exec(script.slice(i, i + 6));
+    if (ifs) {
+      endWord();
+      i += ifs[0].length;
+      continue;
+    }
+    if (c === '$' && script[i + 1] === '(') {
+      // A command substitution runs its command: `$((` is arithmetic, which runs none, and is read as text.
+      if (script[i + 2] === '(') {
+        word = `${word ?? ''}$((`;
+        i += 3;
+        continue;
+      }
+      endCommand();
+      i += 2;
+      continue;
+    }
+    if (c === "'") {
+      const close = script.indexOf("'", i + 1);
+      const end = close < 0 ? n : close;
+      word = (word ?? '') + script.slice(i + 1, end);
+      i = end + 1;
+      continue;
+    }
+    if (c === '$' && script[i + 1] === "'") {
+      const [text, next] = ansiQuoted(script, i + 2);
+      word = (word ?? '') + text;
+      i = next;
+      continue;
+    }
+    if (c === '"') {
+      let j = i + 1;
+      let text = '';
+      // A command substitution in quotes runs too: each one's text, `$(…)` to its `)` or between backticks, is a
+      // script of its own. Only the outermost: the ones within are read with it, so each character is read once here.
+      let depth = 0;
+      let from = -1;
+      let tick = -1;
+      for (; j < n && script[j] !== '"'; j++) {
+        const ch = script[j]!;
+        if (ch === '\\' && j + 1 < n && '\\"$`\n'.includes(script[j + 1]!)) {
+          j++;
+          if (script[j] === '\n') continue;
+        } else if (ch === '$' && script[j + 1] === '(' && tick < 0) {
+          if (depth++ === 0) from = j + 2;
+        } else if (ch === ')' && depth > 0) {
+          if (--depth === 0) more.push(script.slice(from, j));
+        } else if (ch === '`' && depth === 0) {
+          if (tick < 0) tick = j + 1;
+          else {
+            more.push(script.slice(tick, j));
+            tick = -1;
+          }
+        }
+        text += script[j];
+      }
+      if (depth > 0) more.push(script.slice(from, j));
+      if (tick >= 0) more.push(script.slice(tick, j));
+      word = (word ?? '') + text;
+      i = j + 1;
+      continue;
+    }
+    if (c === '\\') {
+      if (i + 1 < n && script[i + 1] !== '\n') word = (word ?? '') + script[i + 1];
+      i += 2;
+      continue;
+    }
+    word = (word ?? '') + c;
+    i++;
+  }
+  endCommand();
+  return out;
+}
+
+/** The text of a `$'…'` string from `at`, its escapes read as bash reads them, and where it ends. */
+function ansiQuoted(script: string, at: number): [string, number] {
+  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
+  let out = '';
+  let i = at;
+  while (i < script.length && script[i] !== "'") {
+    if (script[i] !== '\\' || i + 1 >= script.length) {
+      out += script[i++];
+      continue;
+    }
+    const e = script[i + 1]!;
+    const hex = /^x([0-9a-fA-F]{1,2})/.exec(script.slice(i + 1, i + 4));
+    const octal = /^[0-7]{1,3}/.exec(script.slice(i + 1, i + 4));
+    if (hex) {
+      out += String.fromCharCode(Number.parseInt(hex[1]!, 16));
+      i += 1 + hex[0].length;
+    } else if (octal) {
+      out += String.fromCharCode(Number.parseInt(octal[0], 8));
+      i += 1 + octal[0].length;
+    } else {
+      out += simple[e] ?? e;
+      i += 2;
+    }
+  }
+  return [out, i + 1];
+}
