@@ -74,6 +74,7 @@ export const PROCESS_TESTS = [
   'test/plans/plan-use.test.ts',
   'test/plans/remove.test.ts',
   'test/plans/strategize.test.ts',
+  'test/plans/strategize-stops.test.ts',
   'test/plans/sync.test.ts',
   'test/plans/violations.test.ts',
   'test/plans/waivers.test.ts',

@@ -12,11 +12,15 @@ import { sayCutOnStop } from './output-stop.ts';
  * the signal asks (130, 143, 129) once the work is done, saying what it did,
  * as a writer holding a lock does (docs/guarantees.md), instead of exit 0.
  * A stop the work heard ends it with the signal's code too (cancelledBy).
+ * `untilStopped`, for work that stops processes of its own the terminal's Ctrl-C does not reach (an actor leading
+ * its own process group): a second stop waits for that too, which the work bounds, instead of ending the command
+ * at once and leaving them running.
  */
 export async function abortOnStopSignals<T>(
   outcome: string,
   work: (signal: AbortSignal) => Promise<T>,
   completed?: (value: T) => string,
+  options: { untilStopped?: boolean } = {},
 ): Promise<T> {
   const controller = new AbortController();
   let stop: NodeJS.Signals | undefined;
@@ -24,7 +28,10 @@ export async function abortOnStopSignals<T>(
     stop ??= signal;
     controller.abort(cancelledBy(signal, outcome));
   };
-  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
+  for (const signal of STOP_SIGNALS) {
+    if (options.untilStopped) process.on(signal, onSignal);
+    else process.once(signal, onSignal);
+  }
   let value: T;
   try {
     value = await work(controller.signal);

@@ -48,6 +48,23 @@ describe('abortOnStopSignals', () => {
     expect((caught as CancelledError).exitCode).toBe(129);
   });
 
+  it('untilStopped: a second stop during the work still finds the listener (the process is not ended at once); the listeners go with the work', async () => {
+    const before = process.listenerCount('SIGINT');
+    const heard = (untilStopped: boolean) =>
+      abortOnStopSignals(
+        'nothing was written.',
+        async () => {
+          // The listener as Node calls it: a `once` listener's wrapper removes it.
+          (process.rawListeners('SIGINT').at(-1) as (s: NodeJS.Signals) => void)('SIGINT');
+          return process.listenerCount('SIGINT') - before;
+        },
+        undefined,
+        { untilStopped },
+      );
+    expect([await heard(true), await heard(false)]).toEqual([1, 0]);
+    expect(process.listenerCount('SIGINT')).toBe(before);
+  });
+
   it('a stop before the writes aborts with the signal’s own code, where the run ends as a writer does and where it keeps its own way', async () => {
     const reason = (completed?: (n: number) => string) =>
       abortOnStopSignals(

@@ -119,10 +119,17 @@ export default defineCommand<StrategizeArgs>({
       result =
         kind === 'interactive'
           ? await strategize()
-          : await abortOnStopSignals('the actor was stopped and nothing was written.', strategize, (done) => {
-              const n = done.run.records.filter((r) => r.enforced).length;
-              return `the run was recorded (${n} of ${done.run.records.length} invariants enforced).`;
-            });
+          : await abortOnStopSignals(
+              'the actor was stopped and nothing was written.',
+              strategize,
+              (done) => {
+                const n = done.run.records.filter((r) => r.enforced).length;
+                return `the run was recorded (${n} of ${done.run.records.length} invariants enforced).`;
+              },
+              // The actor's group is out of the terminal's reach: a second Ctrl-C ending the command at once would
+              // leave it running. Its stop is bounded (SIGKILL a second after SIGTERM).
+              { untilStopped: true },
+            );
     } finally {
       progress.stop();
     }
