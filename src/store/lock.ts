@@ -26,6 +26,24 @@ export interface LockOptions {
   label?: string;
   /** Stops the wait for another writer's lock (a caller that gave up, as an MCP client cancels a call): nothing is written. */
   signal?: AbortSignal;
+  /**
+   * For a lock held through a long task rather than a write (an actor's run): another live holder is refused at once
+   * with the error this makes, instead of waited for, and stop signals are not held meanwhile (a write under it takes
+   * a lock of its own, which holds them).
+   */
+  busy?: (held: HeldLock) => Error;
+}
+
+/** Who holds a lock a caller was refused (LockOptions.busy). */
+export interface HeldLock {
+  /** The lock file, as messages name it. */
+  lock: string;
+  /** Its holder in words: `process 4242 on build-7`. */
+  by: string;
+  pid: number | null;
+  host: string | null;
+  /** A holder of another host or pid namespace, which this host cannot look up: the lock never clears by itself. */
+  elsewhere: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -292,7 +310,7 @@ export async function withFolderLock<T>(
   // Made only for a message: finding the repository's top costs a look at each folder above the store.
   let shown: string | undefined;
   const lockName = () => (shown ??= shownLock(root, folder, options.label));
-  const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
+  const timeoutMs = options.busy ? 0 : (options.timeoutMs ?? lockTimeoutFromEnv());
   const deadline = Date.now() + timeoutMs;
   const waitSaid = waitNotice(() =>
     options.notice?.(`waiting for ${lockName()}, held by ${holder().by}; gives up after ${timeoutMs} ms (AGENTS_LOCK_TIMEOUT_MS)`),
@@ -341,7 +359,7 @@ export async function withFolderLock<T>(
       }
       if (taken) {
         running = true;
-        const release = holdStopSignals();
+        const release = options.busy ? async () => {} : holdStopSignals();
         // The lock's own hold goes on holding a stop signal that comes now: the wait's is no longer needed.
         await waiting?.();
         waiting = undefined;
@@ -363,6 +381,8 @@ export async function withFolderLock<T>(
       }
       if (Date.now() >= deadline) {
         const { owner, by, foreign } = holder();
+        if (options.busy)
+          throw options.busy({ lock: lockName(), by, pid: owner?.pid ?? null, host: owner?.host ?? null, elsewhere: foreign });
         const never = foreign ? '; this host cannot tell whether that process still runs, so the lock never clears by itself' : '';
         throw new AgentsError(
           `${named || 'the store'} is locked by ${by} (${lockName()}); gave up after ${timeoutMs} ms${never}`,

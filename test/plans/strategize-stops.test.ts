@@ -1,11 +1,12 @@
 // plan strategize stopped while its actor runs (docs/plans.md, "Timeouts"), and two runs of one plan at once.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
-import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList, records, type EnforcementFile } from '../helpers/plans.ts';
 import { gone } from '../helpers/process-gone.ts';
 
 /** Waits up to 10 s for a file the actor writes; true when it is there. */
@@ -69,4 +70,58 @@ while :; do wait; done
       expect(fileList(root)).toEqual([...before, 'actor.pid', 'child.pid', 'got-term'].sort());
     },
   );
+});
+
+describe('two runs of plan strategize of one plan at once', () => {
+  it('the second is refused at once (exit 2, strategize-running), its actor never asked; the first is recorded; a third runs', async () => {
+    const root = exampleStore();
+    // Each run of the actor leaves a mark, then waits (bounded) for the test to let it answer.
+    useShellActor(
+      root,
+      `#!/bin/sh
+echo $$ > started.$$
+i=0
+while [ ! -e release ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+exec node actors/example-actor.mjs
+`,
+    );
+    const started = () => readdirSync(root).filter((f) => f.startsWith('started.'));
+    const first = startStrategize(root);
+    for (let waited = 0; waited < 10_000 && started().length === 0; waited += 50) await sleep(50);
+    expect(started()).toHaveLength(1);
+    const second = await startStrategize(root).closed;
+    expect(second.code, second.stderr).toBe(2);
+    const { error } = JSON.parse(second.stdout);
+    expect([error.code, error.detail]).toEqual([
+      'strategize-running',
+      {
+        plan: EXAMPLE_PLAN,
+        lock: join(root, 'plans', EXAMPLE_PLAN, 'enforcement', '.lock'),
+        pid: first.child.pid,
+        host: hostname(),
+        elsewhere: false,
+      },
+    ]);
+    expect(started()).toHaveLength(1);
+    writeFileSync(join(root, 'release'), '');
+    const done = await first.closed;
+    expect([done.code, done.stderr]).toEqual([0, '']);
+    expect(records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement')).toHaveLength(1);
+    expect(existsSync(join(root, 'plans', EXAMPLE_PLAN, 'enforcement', '.lock'))).toBe(false);
+    expect((await startStrategize(root).closed).code).toBe(0);
+    expect(records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement')).toHaveLength(2);
+  });
+
+  it("a run's lock left by a process that is gone (killed mid-run) is cleared, said on stderr, and the run goes on", async () => {
+    const root = exampleStore();
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const folder = join(root, 'plans', EXAMPLE_PLAN, 'enforcement');
+    mkdirSync(folder);
+    writeFileSync(join(folder, '.lock'), `${dead} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
+    const r = await startStrategize(root).closed;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`cleared a stale lock ${join(folder, '.lock')}: process ${dead} on ${hostname()} is gone`);
+    expect(records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement')).toHaveLength(1);
+    expect(existsSync(join(folder, '.lock'))).toBe(false);
+  });
 });

@@ -47,9 +47,11 @@ describe('plan remove killed', () => {
 describe('plan remove racing plan strategize', () => {
   it('waits while strategize holds the plan’s lock (locked with a short timeout), then removes the plan with the run', async () => {
     const store = exampleStore();
+    // Stopped as it puts its decision node in place, under the plan's lock (the run's own lock, in enforcement/, is
+    // taken before the actor is asked, and is no writer's lock of the plan).
     const strategize = runStoppedAtPlaceIn(
       ['--store', store, 'plan', 'strategize', EXAMPLE_PLAN],
-      join(store, 'plans', EXAMPLE_PLAN, 'enforcement'),
+      join(store, 'plans', EXAMPLE_PLAN, 'decisions'),
     );
     let waited: Promise<Awaited<ReturnType<typeof runAgents>>> | undefined;
     try {

@@ -10,14 +10,14 @@ import {
   latestDecision,
   reconcile,
 } from '../../core/records.ts';
-import { throwIfCancelled, UsageError } from '../../core/errors.ts';
+import { AgentsError, EXIT_CODES, throwIfCancelled, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalSignal, optionalString } from '../../core/input-shape.ts';
 import { assertRunFits, enforcementFile } from '../../core/enforcement-file.ts';
 import { formatDecisionFile } from '../../core/serialize.ts';
 import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
 import { assertWritable, writeFilesTogether } from '../../store/atomic-write.ts';
-import { withFolderLock } from '../../store/lock.ts';
+import { type HeldLock, withFolderLock } from '../../store/lock.ts';
 import { planSetWithoutWaivers } from '../invariants/query.ts';
 import { requirePlanHeld } from '../invariants/rules.ts';
 import { idMaker } from '../new-ids.ts';
@@ -142,72 +142,81 @@ export async function strategize(
   // An actor of the caller's may answer in any shape: a malformed answer is a failed run, as a program's is.
   // A stop heard before the actor is asked spares its work (a model's call): the lock would refuse the run after it.
   throwIfCancelled(signal, 'the actor was not asked; nothing was written.');
-  // The run's time is when the set it judged was asked about: plan status counts the set's changes since then.
-  const asked = timestamp(svc.invariants.deps.clock());
-  const outcome = actorOutcomeOf(await options.actor.evaluate(request));
+  // One run of a plan at a time: a second one, started while the first's actor works, is refused before its own actor
+  // is asked (two calls of a model for one verdict), instead of both running and both being recorded.
   return withFolderLock(
     svc.root,
-    folder,
+    `${folder}/enforcement`,
     async () => {
-      await requirePlanHeld(svc.invariants.source, plan.id, 'the actor ran', svc.invariants.optionWords);
-      const { decisions } = await planRecords(svc, plan.id, ['decisions']);
-      const parent = latestDecision(decisions);
-      const newId = await idMaker(svc.invariants);
-      const decisionId = newId();
-      const runId = newId();
-      const now = timestamp(svc.invariants.deps.clock());
-      const rec = reconcile(
-        request.invariants.map((i) => i.id),
-        outcome,
-        decisionId,
+      // The run's time is when the set it judged was asked about: plan status counts the set's changes since then.
+      const asked = timestamp(svc.invariants.deps.clock());
+      const outcome = actorOutcomeOf(await options.actor.evaluate(request));
+      return withFolderLock(
+        svc.root,
+        folder,
+        async () => {
+          await requirePlanHeld(svc.invariants.source, plan.id, 'the actor ran', svc.invariants.optionWords);
+          const { decisions } = await planRecords(svc, plan.id, ['decisions']);
+          const parent = latestDecision(decisions);
+          const newId = await idMaker(svc.invariants);
+          const decisionId = newId();
+          const runId = newId();
+          const now = timestamp(svc.invariants.deps.clock());
+          const rec = reconcile(
+            request.invariants.map((i) => i.id),
+            outcome,
+            decisionId,
+          );
+          const run: EnforcementRun = {
+            id: runId,
+            decision_id: decisionId,
+            created_at: asked,
+            actor: options.actor.kind,
+            records: rec.records.map((r) => ({ ...r, digest: digests.get(r.invariant_id)! })),
+          };
+          if (author !== undefined) run.created_by = author;
+          if (options.actor.model !== undefined) run.model = options.actor.model;
+          if (options.actor.promptVersion !== undefined) run.prompt_version = options.actor.promptVersion;
+          if (rec.error !== undefined) run.error = rec.error;
+          run.set_digest = digest;
+          const decision: DecisionNode = {
+            id: decisionId,
+            type: 'invariant_enforced',
+            parent_id: parent?.id ?? null,
+            created_at: now,
+            summary: enforcementSummary(rec.records, options.actor.kind, rec.error),
+            enforcement_id: runId,
+            actor: options.actor.kind,
+          };
+          if (author !== undefined) decision.created_by = author;
+          // An invariant edited, added or removed while the actor worked: the run is recorded (its answers are of the
+          // set it was asked about) and said to be stale at once, as plan status will, instead of called enforced.
+          const changed = await changedSince(svc, plan.id, digest, run.records);
+          const runPath = `${folder}/enforcement/${runId}.yaml`;
+          const nodePath = `${folder}/decisions/${decisionId}.yaml`;
+          // Both documents are made (and schema-checked) before either is written; then both or
+          // neither: the node is written last and commits the run; a failure removes the run again.
+          // Responses cut shorter when the whole run would be over the size of a store file (a large set answered at length).
+          const written = enforcementFile(runPath, run);
+          const nodeText = formatDecisionFile(nodePath, decision);
+          writeFilesTogether(svc.root, [
+            { rel: runPath, content: written.text },
+            { rel: nodePath, content: nodeText },
+          ]);
+          return {
+            plan,
+            request,
+            decision,
+            run: written.run,
+            problems: rec.problems,
+            ok: rec.error === undefined && rec.records.every((r) => r.enforced) && changed === undefined,
+            setChanged: changed ?? null,
+          };
+        },
+        { notice: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },
       );
-      const run: EnforcementRun = {
-        id: runId,
-        decision_id: decisionId,
-        created_at: asked,
-        actor: options.actor.kind,
-        records: rec.records.map((r) => ({ ...r, digest: digests.get(r.invariant_id)! })),
-      };
-      if (author !== undefined) run.created_by = author;
-      if (options.actor.model !== undefined) run.model = options.actor.model;
-      if (options.actor.promptVersion !== undefined) run.prompt_version = options.actor.promptVersion;
-      if (rec.error !== undefined) run.error = rec.error;
-      run.set_digest = digest;
-      const decision: DecisionNode = {
-        id: decisionId,
-        type: 'invariant_enforced',
-        parent_id: parent?.id ?? null,
-        created_at: now,
-        summary: enforcementSummary(rec.records, options.actor.kind, rec.error),
-        enforcement_id: runId,
-        actor: options.actor.kind,
-      };
-      if (author !== undefined) decision.created_by = author;
-      // An invariant edited, added or removed while the actor worked: the run is recorded (its answers are of the
-      // set it was asked about) and said to be stale at once, as plan status will, instead of called enforced.
-      const changed = await changedSince(svc, plan.id, digest, run.records);
-      const runPath = `${folder}/enforcement/${runId}.yaml`;
-      const nodePath = `${folder}/decisions/${decisionId}.yaml`;
-      // Both documents are made (and schema-checked) before either is written; then both or
-      // neither: the node is written last and commits the run; a failure removes the run again.
-      // Responses cut shorter when the whole run would be over the size of a store file (a large set answered at length).
-      const written = enforcementFile(runPath, run);
-      const nodeText = formatDecisionFile(nodePath, decision);
-      writeFilesTogether(svc.root, [
-        { rel: runPath, content: written.text },
-        { rel: nodePath, content: nodeText },
-      ]);
-      return {
-        plan,
-        request,
-        decision,
-        run: written.run,
-        problems: rec.problems,
-        ok: rec.error === undefined && rec.records.every((r) => r.enforced) && changed === undefined,
-        setChanged: changed ?? null,
-      };
     },
-    { notice: svc.invariants.deps.notice, ...(signal ? { signal } : {}) },
+    { notice: svc.invariants.deps.notice, busy: (held) => strategizeRunning(plan.id, held) },
   );
 }
 
@@ -221,4 +230,15 @@ async function changedSince(
   const now = (await planSetWithoutWaivers(svc.invariants, planId)).entries.map((e) => e.invariant);
   const changed = await changedIds(now, { setDigest: digest, records });
   return changed && { added: changed.added.length, removed: changed.removed.length, edited: changed.edited?.length ?? 0 };
+}
+
+/** The refusal of a run of a plan whose run, by another process, is under way (its lock held). */
+function strategizeRunning(planId: string, held: HeldLock): AgentsError {
+  const never = held.elsewhere ? '; this host cannot tell whether that process still runs, so the lock never clears by itself' : '';
+  return new AgentsError(`plan ${planId} is being strategized by ${held.by} (${held.lock})${never}`, EXIT_CODES.usage, {
+    hint: (agents) =>
+      `Nothing was written and no actor was asked. Wait for that run to end, then read its verdict with \`${agents} plan status ${planId}\`; if no agents command runs there, delete ${held.lock}.`,
+    code: 'strategize-running',
+    detail: { plan: planId, lock: held.lock, pid: held.pid, host: held.host, elsewhere: held.elsewhere },
+  });
 }
