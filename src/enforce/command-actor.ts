@@ -5,6 +5,7 @@ import { UsageError } from '../core/errors.ts';
 import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { programOnPath } from '../store/program-path.ts';
+import { fileHead } from '../store/read-file.ts';
 
 /** The most an actor may print on standard output; more is a failure (and the actor is stopped). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -57,28 +58,68 @@ function isFolder(program: string, cwd: string): boolean {
 }
 
 /**
- * Whether the program is there to run: a file at its path (with a slash), or an executable file on the run's PATH
- * (a bare name). One that ENOENT stops all the same is missing its #! line's interpreter, not itself.
+ * Where the program is to run: a file at its path (with a slash), or an executable file on the run's PATH (a bare
+ * name); undefined when it is not there. One that ENOENT stops all the same is missing its #! line's interpreter, not itself.
  */
-function programThere(program: string, cwd: string, env: Record<string, string | undefined> | undefined): boolean {
-  if (!program.includes('/')) return programOnPath(program, (env ?? process.env).PATH) !== undefined;
+function programThere(program: string, cwd: string, env: Record<string, string | undefined> | undefined): string | undefined {
+  if (!program.includes('/')) return programOnPath(program, (env ?? process.env).PATH);
+  const path = resolvePath(cwd, program);
   try {
-    return statSync(resolvePath(cwd, program)).isFile();
+    return statSync(path).isFile() ? path : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** The interpreter the #! line of the program at `path` names, as the system reads it (to the first blank), if it has one. */
+function shebangInterpreter(path: string): string | undefined {
+  const head = fileHead(path, 256);
+  if (head === undefined || head.toString('latin1', 0, 2) !== '#!') return undefined;
+  return head.toString('utf8', 2).split('\n', 1)[0]!.trimStart().split(/[ \t]/, 1)[0] || undefined;
+}
+
+/** Why a program that is there was not started (ENOENT): its #! interpreter, named, and a CRLF line end said as such. */
+function interpreterMissing(shown: string, program: string, path: string): { why: string; interpreter?: string; hint?: string } {
+  const interpreter = shebangInterpreter(path);
+  const why = `${shown} could not be started: ${program} names an interpreter on its #! line that was not found (ENOENT)`;
+  if (interpreter === undefined) return { why };
+  // A program found on PATH is named by where it was found: the file to edit.
+  const file = program.includes('/') ? program : path;
+  // A script saved with Windows line ends names `/bin/sh\r`, a program no system has: the file, not the system, is wrong.
+  if (interpreter.endsWith('\r'))
+    return {
+      why: `${why}: ${JSON.stringify(interpreter)}, the line ending in a carriage return (the file has CRLF line ends)`,
+      interpreter,
+      hint: `Nothing was written: no actor ran. Save ${file} with LF line ends (dos2unix ${file}), and have git check it out so: \`text eol=lf\` for it in .gitattributes.`,
+    };
+  return {
+    why: `${why}: ${interpreter}`,
+    interpreter,
+    hint: `Nothing was written: no actor ran. Install ${interpreter}, or correct the #! line of ${file}.`,
+  };
 }
 
 /**
  * A program that cannot be started is a configuration error (exit 2, nothing written), as an actor not
  * configured is: no actor ran, so there is no run to record (ADR 0703).
  */
-function notStarted(options: ProgramOptions, why: string, errno: string | undefined): UsageError {
+function notStarted(
+  options: ProgramOptions,
+  why: string,
+  errno: string | undefined,
+  missing: { interpreter?: string; hint?: string } = {},
+): UsageError {
   const setting = options.setting ?? 'reconciliation.command';
   return new UsageError(
     why,
-    `Nothing was written: no actor ran. Install the program, or correct ${setting} in config.yaml (a program on PATH, or a path from the store folder).`,
-    { command: [...options.command], setting, errno: errno ?? null },
+    missing.hint ??
+      `Nothing was written: no actor ran. Install the program, or correct ${setting} in config.yaml (a program on PATH, or a path from the store folder).`,
+    {
+      command: [...options.command],
+      setting,
+      errno: errno ?? null,
+      ...(missing.interpreter !== undefined ? { interpreter: missing.interpreter } : {}),
+    },
     'actor-not-started',
   );
 }
@@ -242,16 +283,21 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
         finish(null, null);
         return;
       }
+      const there = error.code === 'ENOENT' ? programThere(program, options.cwd, options.env) : undefined;
+      if (there !== undefined) {
+        const missing = interpreterMissing(shown, program, there);
+        startFailure = notStarted(options, missing.why, error.code, missing);
+        finish(null, null);
+        return;
+      }
       const why =
-        error.code === 'ENOENT' && programThere(program, options.cwd, options.env)
-          ? `${shown} could not be started: ${program} names an interpreter on its #! line that was not found (ENOENT)`
-          : error.code === 'ENOENT'
-            ? `${shown} could not be started: ${program} was not found (ENOENT)`
-            : error.code === 'EACCES' && isFolder(program, options.cwd)
-              ? `${shown} could not be started: ${program} is a folder, not a program (EACCES); name the program in it, e.g. [node, ${program.replace(/\/+$/, '')}/my-actor.mjs]`
-              : error.code === 'EACCES'
-                ? `${shown} could not be started: ${program} may not be run (EACCES); make it executable (chmod +x), or name its interpreter first in the command (e.g. [sh, ${program}])`
-                : `${shown} could not be started: ${error.message}`;
+        error.code === 'ENOENT'
+          ? `${shown} could not be started: ${program} was not found (ENOENT)`
+          : error.code === 'EACCES' && isFolder(program, options.cwd)
+            ? `${shown} could not be started: ${program} is a folder, not a program (EACCES); name the program in it, e.g. [node, ${program.replace(/\/+$/, '')}/my-actor.mjs]`
+            : error.code === 'EACCES'
+              ? `${shown} could not be started: ${program} may not be run (EACCES); make it executable (chmod +x), or name its interpreter first in the command (e.g. [sh, ${program}])`
+              : `${shown} could not be started: ${error.message}`;
       startFailure = notStarted(options, why, error.code);
       finish(null, null);
     });

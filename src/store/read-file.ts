@@ -92,6 +92,28 @@ export function readRegularFile(path: string, maxBytes: number, options: { follo
 }
 
 /**
+ * The first `maxBytes` bytes (or fewer) of the regular file `path`, links followed, or undefined for anything that is
+ * not a regular file or cannot be read: a program's `#!` line, which the system reads through a link too.
+ */
+export function fileHead(path: string, maxBytes: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_READ);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buf = Buffer.alloc(maxBytes);
+    return buf.subarray(0, readSync(fd, buf, 0, maxBytes, 0));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Whether the regular file `path` holds `needle` anywhere, read in pieces of 1 MiB: a file too large to read whole
  * (over a reader's limit) is searched without being held. False for anything that is not a regular file or cannot be
  * read; links are not followed.

@@ -372,23 +372,36 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
 
   // ADR 0703: a program that cannot be started is a configuration error, as the agent actor's missing CLI is.
   it.each([
-    ['not found on PATH', null, ['no-such-actor-program-xyz'], 'ENOENT', /no-such-actor-program-xyz was not found \(ENOENT\)/],
-    ['without the execute bit', 0o644, ['./actors/run.sh'], 'EACCES', /\.\/actors\/run\.sh may not be run \(EACCES\)/],
-    ['a folder', null, ['./actors'], 'EACCES', /\.\/actors is a folder, not a program/],
-    ['a script whose #! interpreter is missing', 0o755, ['./actors/run.sh'], 'ENOENT', /interpreter on its #! line/],
+    ['not found on PATH', null, ['no-such-actor-program-xyz'], 'ENOENT', /no-such-actor-program-xyz was not found \(ENOENT\)/, {}],
+    ['without the execute bit', 0o644, ['./actors/run.sh'], 'EACCES', /\.\/actors\/run\.sh may not be run \(EACCES\)/, {}],
+    ['a folder', null, ['./actors'], 'EACCES', /\.\/actors is a folder, not a program/, {}],
+    [
+      'a script whose #! interpreter is missing',
+      0o755,
+      ['./actors/run.sh'],
+      'ENOENT',
+      /interpreter on its #! line/,
+      { interpreter: '/no/such/interpreter' },
+    ],
+    // Saved with Windows line ends: the system looks for `/bin/sh\r`.
+    ['a script with CRLF line ends', 0o700, ['./actors/run.sh'], 'ENOENT', /carriage return/, { interpreter: '/bin/sh\r' }],
   ])(
     'refuses a program that cannot be started (%s): exit 2, code actor-not-started, nothing written',
-    async (_name, mode, command, errno, message) => {
+    async (_name, mode, command, errno, message, extra) => {
       const root = exampleStore();
-      if (mode !== null)
-        writeFileSync(join(root, 'actors/run.sh'), `#!${mode === 0o755 ? '/no/such/interpreter' : '/bin/sh'}\necho {}\n`, { mode });
+      const script: Record<number, string> = {
+        0o644: '#!/bin/sh\necho {}\n',
+        0o755: '#!/no/such/interpreter -x\necho {}\n',
+        0o700: '#!/bin/sh\r\necho {}\r\n',
+      };
+      if (mode !== null) writeFileSync(join(root, 'actors/run.sh'), script[mode]!, { mode });
       writeFileSync(join(root, 'config.yaml'), `version: 1\nreconciliation:\n  command: ${JSON.stringify(command)}\n`);
       const before = fileList(root);
       const r = await strategize(root, '--format', 'json');
       expect(r.code).toBe(2);
       const { error } = JSON.parse(r.stdout);
       expect(error.code).toBe('actor-not-started');
-      expect(error.detail).toEqual({ command, setting: 'reconciliation.command', errno });
+      expect(error.detail).toEqual({ command, setting: 'reconciliation.command', errno, ...extra });
       expect(error.message).toMatch(message);
       expect(fileList(root)).toEqual(before);
     },
@@ -405,7 +418,10 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     });
     expect(r.code).toBe(2);
     const { error } = JSON.parse(r.stdout);
-    expect(error).toMatchObject({ code: 'actor-not-started', detail: { command: ['my-actor'], errno: 'ENOENT' } });
+    expect(error).toMatchObject({
+      code: 'actor-not-started',
+      detail: { command: ['my-actor'], errno: 'ENOENT', interpreter: '/no/such/interpreter' },
+    });
     expect(error.message).toMatch(/my-actor names an interpreter on its #! line that was not found/);
     expect(fileList(root)).toEqual(before);
   });
