@@ -3,7 +3,7 @@
 // ships. Its owner is checked like config.yaml's: a script another user can
 // write would run as us.
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /**
  * The files inside the store folder `cwd` that `command` names (the program
@@ -23,4 +23,17 @@ export function actorFiles(cwd: string, command: readonly string[]): string[] {
       out.add(dir);
   }
   return [...out];
+}
+
+/**
+ * The first argument after the program that names a file of the store's `actors/` folder (the place of its actor
+ * scripts) that is not there: `[node, actors/my-actor.mjs]` with the script not committed, or misspelt.
+ */
+export function missingActorScript(cwd: string, command: readonly string[]): string | undefined {
+  for (const arg of command.slice(1)) {
+    if (arg === '' || arg.startsWith('-')) continue;
+    const path = resolve(cwd, arg);
+    if (relative(cwd, path).split(sep)[0] === 'actors' && relative(cwd, path) !== 'actors' && !existsSync(path)) return arg;
+  }
+  return undefined;
 }

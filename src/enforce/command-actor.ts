@@ -4,6 +4,7 @@ import { resolve as resolvePath } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
 import { readUtf8 } from '../core/utf8.ts';
+import { missingActorScript } from './actor-files.ts';
 import { programOnPath } from '../store/program-path.ts';
 import { fileHead } from '../store/read-file.ts';
 
@@ -104,10 +105,10 @@ function interpreterMissing(shown: string, program: string, path: string): { why
  * configured is: no actor ran, so there is no run to record (ADR 0703).
  */
 function notStarted(
-  options: ProgramOptions,
+  options: Pick<ProgramOptions, 'command' | 'setting'>,
   why: string,
   errno: string | undefined,
-  missing: { interpreter?: string; hint?: string } = {},
+  missing: { interpreter?: string; missing?: string; hint?: string } = {},
 ): UsageError {
   const setting = options.setting ?? 'reconciliation.command';
   return new UsageError(
@@ -119,6 +120,7 @@ function notStarted(
       setting,
       errno: errno ?? null,
       ...(missing.interpreter !== undefined ? { interpreter: missing.interpreter } : {}),
+      ...(missing.missing !== undefined ? { missing: missing.missing } : {}),
     },
     'actor-not-started',
   );
@@ -138,6 +140,18 @@ function describeCommand(command: readonly string[]): string {
 export async function runCommandActor(request: ActorRequest, options: CommandActorOptions): Promise<CommandActorOutcome> {
   if (options.command.length === 0) return { outcome: { ok: false, reason: 'no actor command configured' }, stderr: '', durationMs: 0 };
   const label = `the actor \`${describeCommand(options.command)}\``;
+  // The interpreter would start, fail on the missing script, and be recorded as a run: no actor ran (ADR 0703).
+  const missing = missingActorScript(options.cwd, options.command);
+  if (missing !== undefined)
+    throw notStarted(
+      options,
+      `${label} could not be started: ${describeCommand([missing])}, the script it runs, is not in the store folder (ENOENT)`,
+      'ENOENT',
+      {
+        missing,
+        hint: `Nothing was written: no actor ran. Add ${describeCommand([missing])} to the store (committed, for every checkout), or correct reconciliation.command in config.yaml.`,
+      },
+    );
   const r = await runProgram({ ...options, input: `${JSON.stringify(request)}\n`, label });
   if (!r.outcome.ok) return { outcome: r.outcome, stderr: r.stderr, durationMs: r.durationMs };
   // An actor that exited 0 with no usable answer often said why on standard error alone (a missing key, a stack).

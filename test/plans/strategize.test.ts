@@ -407,6 +407,24 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     },
   );
 
+  it('refuses an actor script of the store that is not there (not committed, misspelt) as a program that cannot be started', async () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [node, actors/not-committed.mjs]\n');
+    const before = fileList(root);
+    const r = await strategize(root, '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'actor-not-started',
+      detail: {
+        command: ['node', 'actors/not-committed.mjs'],
+        setting: 'reconciliation.command',
+        errno: 'ENOENT',
+        missing: 'actors/not-committed.mjs',
+      },
+    });
+    expect(fileList(root)).toEqual(before);
+  });
+
   it('says of a program found on PATH whose #! interpreter is missing that the interpreter was not found, not the program', async () => {
     const root = exampleStore();
     const bin = tempDir();
