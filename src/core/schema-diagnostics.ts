@@ -227,7 +227,7 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
  * A word as an item of a YAML flow list: the export's plain-when-safe scalar, quoted too when it holds a flow
  * list's own punctuation, which would end or split the item.
  */
-function flowItem(word: string): string {
+export function flowItem(word: string): string {
   return /[,[\]{}]/.test(word) ? JSON.stringify(word) : yamlScalar(word);
 }
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { flowItem } from '../core/schema-diagnostics.ts';
 import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { missingActorScript } from './actor-files.ts';
@@ -98,6 +99,21 @@ function interpreterMissing(shown: string, program: string, path: string): { why
     interpreter,
     hint: `Nothing was written: no actor ran. Install ${interpreter}, or correct the #! line of ${file}.`,
   };
+}
+
+/**
+ * A program not found, with what its name shows went wrong: the command is run without a shell, so words a shell
+ * would split (`node actors/a.mjs` as one item) or expand (`~/bin/actor`, `$HOME/bin/actor`) name no program.
+ */
+function notFound(program: string): string {
+  const said = `${program} was not found (ENOENT)`;
+  const words = program.trim().split(/\s+/);
+  if (words.length > 1)
+    return `${said}: no shell splits it into words; write the program and each argument as an item of its own, [${words.map(flowItem).join(', ')}]`;
+  const expanded = program.startsWith('~') ? '~' : /\$\{?[A-Za-z_]/.test(program) ? 'a $VARIABLE' : undefined;
+  if (expanded !== undefined)
+    return `${said}: no shell runs it, so ${expanded} in it is not expanded; give the path itself (absolute, or from the store folder)`;
+  return said;
 }
 
 /**
@@ -306,7 +322,7 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
       }
       const why =
         error.code === 'ENOENT'
-          ? `${shown} could not be started: ${program} was not found (ENOENT)`
+          ? `${shown} could not be started: ${notFound(program)}`
           : error.code === 'EACCES' && isFolder(program, options.cwd)
             ? `${shown} could not be started: ${program} is a folder, not a program (EACCES); name the program in it, e.g. [node, ${program.replace(/\/+$/, '')}/my-actor.mjs]`
             : error.code === 'EACCES'

@@ -407,6 +407,23 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     },
   );
 
+  // No shell runs the command: what a shell would have split or expanded names no program, and the message says so.
+  it.each([
+    ['"node actors/example-actor.mjs"', '[node, actors/example-actor.mjs]'],
+    ['"~/bin/my-actor"', '~ in it is not expanded'],
+    ['"$HOME/bin/my-actor"', 'a $VARIABLE in it is not expanded'],
+  ])('a program written as a shell would read it, [%s], is exit 2, actor-not-started, saying why: %s', async (program, why) => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'config.yaml'), `version: 1\nreconciliation:\n  command: [${program}]\n`);
+    const before = fileList(root);
+    const r = await strategize(root, '--format', 'json');
+    expect(r.code).toBe(2);
+    const { error } = JSON.parse(r.stdout);
+    expect([error.code, error.detail.errno]).toEqual(['actor-not-started', 'ENOENT']);
+    expect(error.message).toContain(why);
+    expect(fileList(root)).toEqual(before);
+  });
+
   it('refuses an actor script of the store that is not there (not committed, misspelt) as a program that cannot be started', async () => {
     const root = exampleStore();
     writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [node, actors/not-committed.mjs]\n');
