@@ -16,11 +16,58 @@ export function parseActorAnswer(stdout: string): ActorOutcome {
   try {
     data = JSON.parse(text);
   } catch (error) {
+    const around = outputAroundAnswer(stdout, text);
+    if (around !== undefined)
+      return { ok: false, reason: `the actor's answer is not JSON: ${around}; write anything else to standard error` };
     // JSON.parse throws a SyntaxError, never another value.
     const why = (error as Error).message;
     return { ok: false, reason: `the actor's answer is not JSON (${why}); it begins ${JSON.stringify(text.slice(0, 80))}` };
   }
   return checkActorAnswer(data);
+}
+
+/**
+ * Output that is an answer with a log line before or after it (an actor logging on standard output, where the answer
+ * goes), said with where it is, as the parser's "after JSON at position 326" shows neither the line nor what it says.
+ */
+function outputAroundAnswer(stdout: string, text: string): string | undefined {
+  const parses = (part: string) => {
+    try {
+      JSON.parse(part);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const start = stdout.length - stdout.trimStart().length;
+  const end = valueEnd(text);
+  if (end !== undefined && end < text.length && parses(text.slice(0, end))) {
+    const at = start + end + (text.slice(end).length - text.slice(end).trimStart().length);
+    const before = stdout.slice(0, at).split('\n');
+    const where = `line ${before.length}, column ${before.at(-1)!.length + 1} of its output`;
+    return `one JSON value followed by more output, at ${where}: ${JSON.stringify(stdout.slice(at, at + 80).trimEnd())}`;
+  }
+  const brace = text.indexOf('\n{');
+  if (brace !== -1 && parses(text.slice(brace + 1)))
+    return `other output comes before the JSON value, from line ${stdout.slice(0, start).split('\n').length} of its output: ${JSON.stringify(text.slice(0, Math.min(brace, 80)))}`;
+  return undefined;
+}
+
+/** Where the object or array `text` starts with ends (the index past its closing bracket), strings read with their escapes. */
+function valueEnd(text: string): number | undefined {
+  if (text[0] !== '{' && text[0] !== '[') return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
+  }
+  return undefined;
 }
 
 /**

@@ -184,6 +184,23 @@ describe('parseActorAnswer: the reasons it gives', () => {
       expect(r.reason.endsWith(`"oops ${'x'.repeat(75)}"`)).toBe(true);
     }
   });
+  test('an answer with a log line after it, or before it, on standard output: where the rest is, and what it says', () => {
+    expect(parseActorAnswer('{"results":[]}\n\ndone, 4 judged\n')).toEqual({
+      ok: false,
+      reason:
+        'the actor\'s answer is not JSON: one JSON value followed by more output, at line 3, column 1 of its output: "done, 4 judged"; write anything else to standard error',
+    });
+    // A brace inside a string of the answer does not end it early.
+    expect(parseActorAnswer('{"results":[], "summary":"} {"} x')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('at line 1, column 33 of its output: "x"'),
+    });
+    expect(parseActorAnswer('\nloading model\n{"results":[]}')).toEqual({
+      ok: false,
+      reason:
+        'the actor\'s answer is not JSON: other output comes before the JSON value, from line 2 of its output: "loading model"; write anything else to standard error',
+    });
+  });
   test('an unknown key is named', () => {
     expect(parseActorAnswer('{"results":[],"extra":1}')).toEqual({
       ok: false,
