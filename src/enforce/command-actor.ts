@@ -6,6 +6,7 @@ import { flowItem } from '../core/schema-diagnostics.ts';
 import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { missingActorScript } from './actor-files.ts';
+import { watchGroup } from './actor-watchdog.ts';
 import { programOnPath } from '../store/program-path.ts';
 import { fileHead } from '../store/read-file.ts';
 
@@ -215,6 +216,8 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
       reject(notStarted(options, `${shown} could not be started: ${(error as Error).message}`, (error as NodeJS.ErrnoException).code));
       return;
     }
+    // A program that could not be started has no pid, and no group to watch.
+    const releaseWatchdog = child.pid === undefined ? () => {} : watchGroup(child.pid);
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';
@@ -269,6 +272,7 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
       options.signal?.removeEventListener('abort', onAbort);
       // Leave no helper processes behind.
       killGroup('SIGKILL');
+      releaseWatchdog();
       const tail = stderr.trim();
       const durationMs = Date.now() - started;
       if (aborted) {

@@ -72,6 +72,32 @@ while :; do wait; done
   );
 });
 
+describe('plan strategize killed (SIGKILL) while a shell actor runs', () => {
+  it('its actor group is stopped all the same (SIGTERM, then SIGKILL): nothing of it left running with no time-out to stop it', async () => {
+    const root = exampleStore();
+    useShellActor(
+      root,
+      `#!/bin/sh
+trap 'echo > got-term' TERM
+sh -c 'trap "" TERM; exec sleep 1000' &
+echo $! > child.pid
+echo $$ > actor.pid
+while :; do wait; done
+`,
+    );
+    const run = startStrategize(root);
+    expect(await appears(join(root, 'actor.pid'))).toBe(true);
+    expect(await appears(join(root, 'child.pid'))).toBe(true);
+    // A CI runner's last resort, which no handler hears: the actor's group is out of its reach.
+    run.child.kill('SIGKILL');
+    expect((await run.closed).signal).toBe('SIGKILL');
+    expect(await gone(Number(readFileSync(join(root, 'actor.pid'), 'utf8')))).toBe(true);
+    expect(await gone(Number(readFileSync(join(root, 'child.pid'), 'utf8')))).toBe(true);
+    // It was asked to stop first, as a time-out asks it.
+    expect(existsSync(join(root, 'got-term'))).toBe(true);
+  });
+});
+
 describe('two runs of plan strategize of one plan at once', () => {
   it('the second is refused at once (exit 2, strategize-running), its actor never asked; the first is recorded; a third runs', async () => {
     const root = exampleStore();
