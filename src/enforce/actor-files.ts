@@ -33,7 +33,8 @@ export function missingActorScript(cwd: string, command: readonly string[]): str
   for (const arg of command.slice(1)) {
     if (arg === '' || arg.startsWith('-')) continue;
     const path = resolve(cwd, arg);
-    if (relative(cwd, path).split(sep)[0] === 'actors' && relative(cwd, path) !== 'actors' && !existsSync(path)) return arg;
+    const [top, ...rest] = relative(cwd, path).split(sep);
+    if (top === 'actors' && rest.length > 0 && !existsSync(path)) return arg;
   }
   return undefined;
 }

@@ -125,19 +125,19 @@ function notStarted(
   options: Pick<ProgramOptions, 'command' | 'setting'>,
   why: string,
   errno: string | undefined,
-  missing: { interpreter?: string; missing?: string; hint?: string } = {},
+  extra: { interpreter?: string; missing?: string; hint?: string } = {},
 ): UsageError {
   const setting = options.setting ?? 'reconciliation.command';
   return new UsageError(
     why,
-    missing.hint ??
+    extra.hint ??
       `Nothing was written: no actor ran. Install the program, or correct ${setting} in config.yaml (a program on PATH, or a path from the store folder).`,
     {
       command: [...options.command],
       setting,
       errno: errno ?? null,
-      ...(missing.interpreter !== undefined ? { interpreter: missing.interpreter } : {}),
-      ...(missing.missing !== undefined ? { missing: missing.missing } : {}),
+      ...(extra.interpreter !== undefined ? { interpreter: extra.interpreter } : {}),
+      ...(extra.missing !== undefined ? { missing: extra.missing } : {}),
     },
     'actor-not-started',
   );

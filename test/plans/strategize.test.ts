@@ -351,7 +351,7 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
   it('writes nothing on a stop signal while it waits for the plan lock after the actor answered (exit 143 for SIGTERM)', async () => {
     const root = exampleStore();
     const folder = join(root, 'plans', EXAMPLE_PLAN);
-    // Another writer of the plan (a second strategize, a resolve) holds its lock while this run's actor answers.
+    // Another writer of the plan (a sync, a violation added) holds its lock while this run's actor answers.
     writeFileSync(join(folder, '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
     const before = fileList(root);
     // Once strategize tries the lock (its temporary appears beside it), the CI job is cancelled.
