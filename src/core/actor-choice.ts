@@ -119,9 +119,18 @@ export function actorNeedsExample(missing: readonly string[]): string {
   return missing.map((key) => example[key] ?? `${key}: …`).join(' and ');
 }
 
+/** The ports fetch refuses to connect to (https://fetch.spec.whatwg.org/#bad-port), undici's `badPorts`. */
+const FETCH_BLOCKED_PORTS: readonly string[] = Object.freeze(
+  (
+    '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 135 ' +
+    '137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 993 995 1719 ' +
+    '1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080'
+  ).split(' '),
+);
+
 /**
  * What the schema's pattern lets through in `reconciliation.base_url` but no request can use: no URL
- * at all (a port past 65535, an unclosed [), credentials, the endpoint's own path, or a query or
+ * at all (a port past 65535, an unclosed [), a port fetch blocks, credentials, the endpoint's own path, or a query or
  * fragment, after which the endpoint's path would be appended. The message leaves out its subject: the key, or `agents init`'s flag.
  */
 export function baseUrlProblem(url: string | undefined): { message: string; hint: string } | undefined {
@@ -138,6 +147,14 @@ export function baseUrlProblem(url: string | undefined): { message: string; hint
     return {
       message: 'holds credentials (user:password@), which a committed config.yaml would publish',
       hint: 'Remove them from the URL, and put the key in the variable api_key_env names; if the file was committed, change the password.',
+    };
+  }
+  // fetch never connects to these, whatever listens there: every request would fail as "bad port", retried as a network
+  // failure, after the prompt was made.
+  if (FETCH_BLOCKED_PORTS.includes(parsed.port)) {
+    return {
+      message: `names port ${parsed.port}, which fetch never connects to (a port the Fetch standard blocks)`,
+      hint: "Run the server on another port and give that one, e.g. Ollama's http://localhost:11434/v1.",
     };
   }
   // The endpoint pasted whole: its path would be appended once more (…/chat/completions/chat/completions), a 404 after the prompt went out.

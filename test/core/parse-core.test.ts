@@ -1000,12 +1000,16 @@ describe('parseConfig', () => {
       'http://h/v1?',
       'https://api.openai.com/v1/chat/completions',
       'https://api.anthropic.com/v1/messages/',
+      // Ports fetch never connects to (the Fetch standard's bad ports): every request would fail.
+      'http://localhost:6000/v1',
+      'https://models.internal:10080',
     ]) {
       const r = parseConfig('config.yaml', enc(`reconciliation:\n  actor: llm\n  base_url: "${url}"\n`));
       expect(r.value).toBeUndefined();
       expect(r.diagnostics).toMatchObject([{ code: 'schema', file: 'config.yaml', line: 3, col: 13 }]);
     }
-    expect(parseConfig('config.yaml', enc('reconciliation:\n  base_url: http://localhost:11434/v1\n')).diagnostics).toEqual([]);
+    for (const url of ['http://localhost:11434/v1', 'http://localhost:8000/v1', 'https://localhost:443/v1', 'http://h:60000/v1'])
+      expect(parseConfig('config.yaml', enc(`reconciliation:\n  base_url: ${url}\n`)).diagnostics).toEqual([]);
   });
 
   it('an api_key_env that is the key itself is an error at its place that never shows the line holding it', () => {
