@@ -27,8 +27,9 @@ export interface LockOptions {
   /** Stops the wait for another writer's lock (a caller that gave up, as an MCP client cancels a call): nothing is written. */
   signal?: AbortSignal;
   /**
-   * For a lock held through a long task rather than a write (an actor's run): another live holder is refused at once
-   * with the error this makes, instead of waited for, and stop signals are not held meanwhile (a write under it takes
+   * For a lock held through a long task rather than a write (an actor's run): another process holding it is refused
+   * at once with the error this makes, instead of waited for (this process's own hold, a server's call that ends, is
+   * waited for as a writer's, then refused so), and stop signals are not held while it is held (a write under it takes
    * a lock of its own, which holds them).
    */
   busy?: (held: HeldLock) => Error;
@@ -310,7 +311,7 @@ export async function withFolderLock<T>(
   // Made only for a message: finding the repository's top costs a look at each folder above the store.
   let shown: string | undefined;
   const lockName = () => (shown ??= shownLock(root, folder, options.label));
-  const timeoutMs = options.busy ? 0 : (options.timeoutMs ?? lockTimeoutFromEnv());
+  const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
   const deadline = Date.now() + timeoutMs;
   const waitSaid = waitNotice(() =>
     options.notice?.(`waiting for ${lockName()}, held by ${holder().by}; gives up after ${timeoutMs} ms (AGENTS_LOCK_TIMEOUT_MS)`),
@@ -379,10 +380,14 @@ export async function withFolderLock<T>(
         options.notice?.(`cleared a stale lock ${lockName()}: ${stale.why}`);
         continue;
       }
+      if (options.busy) {
+        const { owner, by, foreign } = holder();
+        const ours = owner !== null && !foreign && owner.host === hostname() && owner.pid === process.pid;
+        if (!ours || Date.now() >= deadline)
+          throw options.busy({ lock: lockName(), by, pid: owner?.pid ?? null, host: owner?.host ?? null, elsewhere: foreign });
+      }
       if (Date.now() >= deadline) {
         const { owner, by, foreign } = holder();
-        if (options.busy)
-          throw options.busy({ lock: lockName(), by, pid: owner?.pid ?? null, host: owner?.host ?? null, elsewhere: foreign });
         const never = foreign ? '; this host cannot tell whether that process still runs, so the lock never clears by itself' : '';
         throw new AgentsError(
           `${named || 'the store'} is locked by ${by} (${lockName()}); gave up after ${timeoutMs} ms${never}`,

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AgentsError, cancelledBy } from '../../src/core/errors.ts';
@@ -177,6 +178,40 @@ describe('PlanService', () => {
     });
     expect((await s.status(plan)).failing).toBe(true);
     expect((await s.listViolations({ severity: 'warning' })).length).toBe(0);
+  });
+
+  it("one run of a plan at a time: this process's second call waits for its first; another live process's run refuses at once", async () => {
+    const { root, s, plan } = await driftedPlan();
+    let answerNow: () => void = () => {};
+    const asked = new Promise<void>((ok) => (answerNow = ok));
+    const judge = (r: ActorRequest) => ({
+      ok: true as const,
+      response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) },
+    });
+    // The first call's actor answers only once the second call has been made: the second waits for the run's lock.
+    const slow = actor(async (r) => (await asked, judge(r)));
+    const first = s.strategize(plan.id, { actor: slow });
+    const quick = actor(async (r) => judge(r));
+    const second = s.strategize(plan.id, { actor: quick });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(quick.seen).toHaveLength(0);
+    answerNow();
+    const [a, b] = await Promise.all([first, second]);
+    expect(b.decision.parent_id).toBe(a.decision.id);
+    // A run of another process (the parent of this one, alive), its actor at work: refused before this actor is asked.
+    const lock = join(root, 'plans', plan.id, 'enforcement', '.lock');
+    writeFileSync(lock, `${process.ppid} ${hostname()} ${new Date().toISOString()}\n`);
+    const refused = await s.strategize(plan.id, { actor: quick }).then(
+      () => expect.unreachable('the run was not refused'),
+      (e: AgentsError) => e,
+    );
+    expect([refused.exitCode, refused.code, refused.detail]).toEqual([
+      2,
+      'strategize-running',
+      { plan: plan.id, lock, pid: process.ppid, host: hostname(), elsewhere: false },
+    ]);
+    expect(quick.seen).toHaveLength(1);
+    rmSync(lock);
   });
 
   it("refuses a caller's deps.newId answering an id the store holds, or one it answered in the same call: nothing written", async () => {
