@@ -31,7 +31,8 @@ export function actorFiles(cwd: string, command: readonly string[]): string[] {
  */
 export function missingActorScript(cwd: string, command: readonly string[]): string | undefined {
   for (const arg of command.slice(1)) {
-    if (arg === '' || arg.startsWith('-')) continue;
+    // A word with a blank inside is no path but a shell's script (`[sh, -c, "actors/run.sh | tee log"]`).
+    if (arg === '' || arg.startsWith('-') || /\s/.test(arg.trim())) continue;
     const path = resolve(cwd, arg);
     const [top, ...rest] = relative(cwd, path).split(sep);
     if (top === 'actors' && rest.length > 0 && !existsSync(path)) return arg;

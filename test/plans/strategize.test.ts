@@ -440,6 +440,10 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
       },
     });
     expect(fileList(root)).toEqual(before);
+    // A shell's script naming one is no path: run, and its failure recorded.
+    writeFileSync(join(root, 'config.yaml'), "version: 1\nreconciliation:\n  command: [sh, -c, 'actors/not-committed.mjs || exit 5']\n");
+    expect((await strategize(root, '--format', 'json')).code).toBe(1);
+    expect(records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement')[0]!.error).toMatch(/exited with status 5/);
   });
 
   it('says of a program found on PATH whose #! interpreter is missing that the interpreter was not found, not the program', async () => {
