@@ -68,6 +68,9 @@ function completionShell(env: Readonly<Record<string, string | undefined>>): Com
 // (zsh's \`--format:output format\` would be offered whole by bash).
 // Each script sends the words up to the one being completed: those after the cursor (\`--format json\` when an option
 // is added mid-line) would be read as the last word typed.
+// Each also completes agents run through npx or pnpm (\`npx agents …\`, \`npx agents-invariants …\`, \`pnpm exec agents
+// …\`), where no \`agents\` is on PATH to ask: such a line is asked of the same launcher, npx with --no-install so that
+// a Tab never downloads, and any other line of npx or pnpm keeps the completion it had.
 const BASH = (PROGRAM: string) => `###-begin-agents-completions-###
 #
 # agents command completion script
@@ -75,9 +78,41 @@ const BASH = (PROGRAM: string) => `###-begin-agents-completions-###
 # Installation: agents completion >> ~/.bashrc
 #    or agents completion >> ~/.bash_profile on OSX.
 #
+# How to ask for the candidates of the words in args: sets program (the command to run) and skip (the words before
+# agents' own name, npx's or pnpm's); fails for a line that runs another program (npx eslint).
+_agents_line()
+{
+    skip=0
+    program=(${PROGRAM})
+    case "\${args[0]##*/}" in
+      npx)
+        skip=1
+        packages=()
+        # npx's options: the package named (-p NAME, --package=NAME, split at the = by bash) is named again, --yes is
+        # not (a Tab never installs)
+        while [[ "\${args[skip]}" == -* ]]; do
+          case "\${args[skip]}" in
+            -p|--package)
+              [[ "\${args[skip+1]}" == = ]] && skip=$((skip+1))
+              packages+=("--package=\${args[skip+1]}")
+              skip=$((skip+2)) ;;
+            *) skip=$((skip+1)) ;;
+          esac
+        done
+        [[ "\${args[skip]}" == agents || "\${args[skip]}" == agents-invariants ]] || return 1
+        program=(npx --no-install "\${packages[@]}" "\${args[skip]}") ;;
+      pnpm)
+        [[ "\${args[1]}" == exec && "\${args[2]}" == agents ]] || return 1
+        skip=2
+        program=(pnpm exec agents) ;;
+    esac
+    # the program's name is typed whole: a word after it is being completed
+    (( skip + 1 < \${#args[@]} ))
+}
+
 _agents_yargs_completions()
 {
-    local cur_word args type_list
+    local cur_word args type_list skip program packages previous
 
     # the words up to the cursor; in the blank before a word, bash points at that word: a new, empty one is typed
     if [[ "\${COMP_LINE:0:COMP_POINT}" =~ [[:space:]]$ ]]; then
@@ -88,8 +123,16 @@ _agents_yargs_completions()
       args=("\${COMP_WORDS[@]:0:COMP_CWORD+1}")
     fi
 
+    # a line of npx or pnpm that runs another program: the completion it had, else the shell's file names
+    if ! _agents_line; then
+      COMPREPLY=()
+      previous="_agents_previous_\${1##*/}"
+      [[ -n "\${!previous}" ]] && "\${!previous}" "$@"
+      return 0
+    fi
+
     # ask agents for the candidates; the awk quotes those holding spaces
-    mapfile -t type_list < <(SHELL=bash ${PROGRAM} --get-yargs-completions "\${args[@]}")
+    mapfile -t type_list < <(SHELL=bash "\${program[@]}" --get-yargs-completions agents "\${args[@]:skip+1}")
     mapfile -t COMPREPLY < <(compgen -W "$( printf '%q ' "\${type_list[@]}" )" -- "\${cur_word}" |
         awk '/ / { print "\\""$0"\\"" } /^[^ ]+$/ { print $0 }')
 
@@ -101,6 +144,14 @@ _agents_yargs_completions()
     return 0
 }
 complete -o bashdefault -o default -F _agents_yargs_completions agents
+# npx and pnpm keep the completion function they had for their other lines (sourced again, this one is not kept)
+for _agents_launcher in npx pnpm; do
+  if [[ "$(complete -p "$_agents_launcher" 2>/dev/null)" =~ -F\\ ([^ ]+) && "\${BASH_REMATCH[1]}" != _agents_yargs_completions ]]; then
+    printf -v "_agents_previous_$_agents_launcher" '%s' "\${BASH_REMATCH[1]}"
+  fi
+  complete -o bashdefault -o default -F _agents_yargs_completions "$_agents_launcher"
+done
+unset _agents_launcher
 ###-end-agents-completions-###
 `;
 
@@ -116,9 +167,41 @@ const ZSH = (PROGRAM: string) => `#compdef agents
 #
 _agents_yargs_completions()
 {
-  local reply
+  local reply skip=1 previous
+  local -a program=(${PROGRAM}) packages
+  # npx agents, npx agents-invariants, pnpm exec agents: asked of the same launcher; a line of npx or pnpm that runs
+  # another program gets the completion it had, else the shell's file names
+  case "\${words[1]:t}" in
+    npx)
+      skip=2
+      # npx's options: the package named (-p NAME, --package=NAME) is named again, --yes is not (a Tab never installs)
+      while [[ "\${words[skip]}" == -* ]]; do
+        case "\${words[skip]}" in
+          -p|--package) packages+=("--package=\${words[skip+1]}"); skip=$((skip+2)) ;;
+          --package=*) packages+=("\${words[skip]}"); skip=$((skip+1)) ;;
+          *) skip=$((skip+1)) ;;
+        esac
+      done
+      if [[ ( "\${words[skip]}" == agents || "\${words[skip]}" == agents-invariants ) && skip -lt CURRENT ]]; then
+        program=(npx --no-install "\${packages[@]}" "\${words[skip]}")
+      else
+        skip=0
+      fi ;;
+    pnpm)
+      if [[ "\${words[2]}" == exec && "\${words[3]}" == agents && CURRENT -gt 3 ]]; then
+        skip=3
+        program=(pnpm exec agents)
+      else
+        skip=0
+      fi ;;
+  esac
+  if (( skip == 0 )); then
+    previous=\${_agents_previous[\${words[1]:t}]}
+    if [[ -n $previous ]]; then "$previous" "$@"; else _default; fi
+    return
+  fi
   local si=$IFS
-  IFS=$'\\n' reply=($(SHELL=zsh COMP_CWORD="$((CURRENT-1))" COMP_LINE="$BUFFER" COMP_POINT="$CURSOR" ${PROGRAM} --get-yargs-completions "\${(@)words[1,CURRENT]}"))
+  IFS=$'\\n' reply=($(SHELL=zsh "\${program[@]}" --get-yargs-completions agents "\${(@)words[skip+1,CURRENT]}"))
   IFS=$si
   if [[ \${#reply} -gt 0 ]]; then
     _describe 'values' reply
@@ -132,6 +215,14 @@ if [[ "\${zsh_eval_context[-1]}" == "loadautofunc" ]]; then
 else
   (( $+functions[compdef] )) || { autoload -Uz compinit && compinit; }
   compdef _agents_yargs_completions agents
+  # npx and pnpm keep the completion they had for their other lines (sourced again, this one is not kept)
+  typeset -gA _agents_previous
+  for _agents_launcher in npx pnpm; do
+    [[ -n "\${_comps[$_agents_launcher]}" && "\${_comps[$_agents_launcher]}" != _agents_yargs_completions ]] &&
+      _agents_previous[$_agents_launcher]=\${_comps[$_agents_launcher]}
+    compdef _agents_yargs_completions $_agents_launcher
+  done
+  unset _agents_launcher
 fi
 ###-end-agents-completions-###
 `;
@@ -142,11 +233,46 @@ const FISH = (PROGRAM: string) => `###-begin-agents-completions-###
 #
 # agents command completion script
 #
-# Installation: agents completion > ~/.config/fish/completions/agents.fish
+# Installation: agents completion > ~/.config/fish/conf.d/agents.fish
 #
+# The command to ask for the line's candidates, one word a line after their count, then the words typed after agents'
+# own name; fails for a line of npx or pnpm that runs another program (npx eslint), left to the completion it has.
+function __agents_line
+    set -l words (commandline -opc)
+    set -l i 1
+    set -l program ${PROGRAM}
+    switch (string replace -r -- '.*/' '' "$words[1]")
+        case npx
+            set i 2
+            # npx's options: the package named (-p NAME, --package=NAME) is named again, --yes is not (a Tab never
+            # installs)
+            set -l packages
+            while string match -q -- '-*' "$words[$i]"
+                switch "$words[$i]"
+                    case -p --package
+                        set i (math $i + 1)
+                        set -a packages "--package=$words[$i]"
+                    case '--package=*'
+                        set -a packages "$words[$i]"
+                end
+                set i (math $i + 1)
+            end
+            contains -- "$words[$i]" agents agents-invariants; or return 1
+            set program npx --no-install $packages $words[$i]
+        case pnpm
+            test "$words[2]" = exec -a "$words[3]" = agents; or return 1
+            set i 3
+            set program pnpm exec agents
+    end
+    set -q words[$i]; or return 1
+    printf '%s\\n' (count $program) $program $words[(math $i + 1)..-1]
+end
+
 function __agents_completions
     set -l current (commandline -ct)
-    set -l found (SHELL=fish ${PROGRAM} --get-yargs-completions (commandline -opc) "$current")
+    set -l line (__agents_line)
+    set -l program $line[2..(math $line[1] + 1)]
+    set -l found (SHELL=fish $program --get-yargs-completions agents $line[(math $line[1] + 2)..-1] "$current")
     if set -q found[1]
         printf '%s\\n' $found
     else
@@ -155,6 +281,8 @@ function __agents_completions
     end
 end
 complete -c agents -f -a '(__agents_completions)'
+complete -c npx -n '__agents_line >/dev/null' -f -a '(__agents_completions)'
+complete -c pnpm -n '__agents_line >/dev/null' -f -a '(__agents_completions)'
 ###-end-agents-completions-###
 `;
 

@@ -166,7 +166,7 @@ the store's own names (projects, action templates, plans, invariant ids).
 
   agents completion >> ~/.bashrc      bash
   agents completion >> ~/.zshrc       zsh (with SHELL naming zsh)
-  agents completion fish > ~/.config/fish/completions/agents.fish
+  agents completion fish > ~/.config/fish/conf.d/agents.fish
 `;
 
 /** `-h` means `--help` wherever `--help` works (yargs knows the alias only at the top level). */

@@ -234,12 +234,12 @@ describe('shell completion of the store names', () => {
     const env = { npm_command: 'exec', PATH: `${bin}:/usr/bin:/bin`, SHELL: '/bin/bash' };
     const printed = await runMain(['completion', 'bash'], { cwd: top, env });
     expect(printed.code).toBe(0);
-    expect(printed.stdout).toContain('npx --no-install agents --get-yargs-completions');
+    expect(printed.stdout).toContain('program=(npx --no-install agents)');
     expect(printed.stderr).toContain('npx --no-install agents');
     // Run by npm where agents is on PATH, or not by npm, it asks agents and says nothing.
     for (const other of [{ ...env, PATH: `${binWithAgents()}:${env.PATH}` }, { PATH: env.PATH }]) {
       const r = await runMain(['completion', 'bash'], { cwd: top, env: other });
-      expect(r.stdout).toContain('SHELL=bash agents --get-yargs-completions');
+      expect(r.stdout).toContain('program=(agents)');
       expect(r.stderr).toBe('');
     }
     const file = join(tempDir(), 'agents.bash');

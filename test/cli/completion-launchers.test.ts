@@ -1,0 +1,165 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.ts';
+import { runMain } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+/**
+ * A folder with an `npx` and a `pnpm` that log how they were asked, then start this agents when asked as the scripts
+ * ask (`npx --no-install agents|agents-invariants`, `pnpm exec agents`), and no `agents`: agents installed in the
+ * repository, run through a launcher.
+ */
+function launchers(): { bin: string; log: string } {
+  const bin = join(tempDir(), 'bin');
+  mkdirSync(bin);
+  const log = join(tempDir(), 'launchers.log');
+  const start = `exec '${process.execPath}' '${BIN}' "$@"`;
+  writeFileSync(
+    join(bin, 'npx'),
+    [
+      '#!/bin/sh',
+      `printf 'npx %s\\n' "$*" >> '${log}'`,
+      '[ "$1" = --no-install ] || exit 9',
+      'shift',
+      'case "$1" in --package=agents-invariants) shift;; esac',
+      'case "$1" in agents|agents-invariants) shift;; *) exit 9;; esac',
+      start,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  writeFileSync(
+    join(bin, 'pnpm'),
+    `#!/bin/sh\nprintf 'pnpm %s\\n' "$*" >> '${log}'\n[ "$1 $2" = "exec agents" ] || exit 9\nshift 2\n${start}\n`,
+    { mode: 0o755 },
+  );
+  writeFileSync(log, '');
+  return { bin, log };
+}
+
+/** The script `agents completion SHELL` prints, in a file. */
+async function scriptFile(shell: 'bash' | 'zsh' | 'fish'): Promise<string> {
+  const r = await runMain(['completion', shell], { cwd: tempDir(), env: { PATH: '/usr/bin:/bin' } });
+  expect(r.code).toBe(0);
+  const file = join(tempDir(), `agents.${shell}`);
+  writeFileSync(file, r.stdout);
+  return file;
+}
+
+/** The lines each shell is asked to complete, and what it offers: agents' candidates, through the launcher typed. */
+const LINES: readonly (readonly [string, readonly string[]])[] = [
+  ['npx agents invariant list --project m', ['myapp']],
+  ['npx agents-invariants plan status ', [EXAMPLE_PLAN]],
+  ['npx --yes agents invariant list --format ', ['json', 'text', 'yaml']],
+  // The package npx is told to run agents from is named again; --yes is not.
+  ['npx -y -p agents-invariants agents invariant list --project m', ['myapp']],
+  ['npx --package=agents-invariants agents plan status ', [EXAMPLE_PLAN]],
+  ['pnpm exec agents invariant list --project ', ['myapp']],
+];
+
+/** The words of a line as the shell splits them (bash's at an = too), an empty last one when the line ends in a blank. */
+function wordsOf(line: string, shell: 'bash' | 'zsh'): string[] {
+  const words = (shell === 'bash' ? line.replaceAll('=', ' = ') : line).trim().split(/ +/);
+  return line.endsWith(' ') ? [...words, ''] : words;
+}
+
+function onPath(program: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
+}
+
+describe('completion of agents run through npx or pnpm', () => {
+  it('bash completes `npx agents …`, `npx agents-invariants …` and `pnpm exec agents …`, asking the same launcher', async () => {
+    const top = dirname(exampleStore());
+    const { bin, log } = launchers();
+    const file = await scriptFile('bash');
+    const bash = (line: string, before = '') => {
+      const words = wordsOf(line, 'bash');
+      const script = [
+        before,
+        `source '${file}'`,
+        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
+        `COMP_CWORD=${words.length - 1}`,
+        `COMP_LINE='${line}'`,
+        `COMP_POINT=${line.length}`,
+        `_agents_yargs_completions '${words[0]}' '${words.at(-1)}' '${words.at(-2)}'`,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+        'printf "%s\\n" "${COMPREPLY[@]}"',
+      ].join('\n');
+      const r = spawnSync('bash', ['-c', script], { cwd: top, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:/usr/bin:/bin` } });
+      expect(r.stderr, line).toBe('');
+      return r.stdout.split('\n').filter((l) => l !== '');
+    };
+    for (const [line, offered] of LINES) expect(bash(line).sort(), line).toEqual([...offered].sort());
+    // npx never downloads at a Tab: it is asked with --no-install.
+    expect(readFileSync(log, 'utf8')).toContain('npx --no-install agents-invariants --get-yargs-completions agents plan status \n');
+    expect(readFileSync(log, 'utf8')).toContain('pnpm exec agents --get-yargs-completions agents invariant list --project \n');
+    expect(readFileSync(log, 'utf8')).toContain('npx --no-install --package=agents-invariants agents --get-yargs-completions agents plan');
+    // Another program run through npx or pnpm: agents is not asked, the completion pnpm had before answers.
+    writeFileSync(log, '');
+    expect(bash('npx eslint ')).toEqual([]);
+    const before = `_pnpm_own() { COMPREPLY=(install); }; complete -F _pnpm_own pnpm; source '${file}'`;
+    expect(bash('pnpm ins', before)).toEqual(['install']);
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+
+  it.skipIf(!onPath('zsh'))('zsh completes them, and leaves the other lines of npx and pnpm to the completion they had', async () => {
+    const top = dirname(exampleStore());
+    const { bin, log } = launchers();
+    const file = await scriptFile('zsh');
+    const zsh = (line: string) => {
+      const words = wordsOf(line, 'zsh');
+      // _describe and _default, zsh's own, offer to the line editor, which a zsh -c has not: stood in for by prints.
+      const script = [
+        'autoload -Uz compinit && compinit -u',
+        '_pnpm_own() { print pnpm-own }',
+        'compdef _pnpm_own pnpm',
+        `source '${file}'`,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion, not a template
+        '_describe() { print -l -- ${(P)2} }',
+        '_default() { print file-names }',
+        `words=(${words.map((w) => `'${w}'`).join(' ')})`,
+        `CURRENT=${words.length}`,
+        `BUFFER='${line}'`,
+        `CURSOR=${line.length}`,
+        '_agents_yargs_completions',
+      ].join('\n');
+      const r = spawnSync('zsh', ['-f', '-c', script], {
+        cwd: top,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir() },
+      });
+      expect(r.stderr, line).toBe('');
+      return r.stdout.split('\n').filter((l) => l !== '');
+    };
+    for (const [line, offered] of LINES) expect(zsh(line).sort(), line).toEqual([...offered].sort());
+    writeFileSync(log, '');
+    expect(zsh('npx eslint ')).toEqual(['file-names']);
+    expect(zsh('pnpm ins')).toEqual(['pnpm-own']);
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+
+  it.skipIf(!onPath('fish'))('fish completes them, and file names for the other lines of npx and pnpm', async () => {
+    const top = dirname(exampleStore());
+    mkdirSync(join(top, 'somedir'));
+    const { bin, log } = launchers();
+    const file = await scriptFile('fish');
+    const fish = (line: string) => {
+      const r = spawnSync('fish', ['--no-config', '-c', `source '${file}'; complete -C ${JSON.stringify(line)}`], {
+        cwd: top,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir() },
+      });
+      expect(r.stderr, line).toBe('');
+      return r.stdout.split('\n').filter((l) => l !== '');
+    };
+    for (const [line, offered] of LINES) expect(fish(line).sort(), line).toEqual([...offered].sort());
+    expect(fish('npx agents --store=som')).toEqual(['--store=somedir/']);
+    writeFileSync(log, '');
+    expect(fish('npx eslint som')).toEqual(['somedir/']);
+    expect(fish('pnpm install som')).toEqual(['somedir/']);
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+});
