@@ -11,7 +11,8 @@ import { GLOBAL_OPTION_NAMES, globalTakesValue } from './registry.ts';
 
 export type CompletionShell = 'bash' | 'zsh' | 'fish';
 
-const SHELLS: readonly CompletionShell[] = ['bash', 'zsh', 'fish'];
+/** The shells `agents completion` prints a script for, as its argument names them. */
+export const SHELLS: readonly CompletionShell[] = ['bash', 'zsh', 'fish'];
 
 /**
  * The shell `agents completion [SHELL]` is for, from the words after `completion` (`args`, before any `--`): the one

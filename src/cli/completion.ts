@@ -6,6 +6,7 @@
  * invariant ids a word names.
  */
 import type { StoreWordKind } from '../service/invariant-service.ts';
+import { SHELLS } from './completion-scripts.ts';
 import { CliContext } from './context.ts';
 import type { CliIo } from './io.ts';
 import { COMMANDS, commandNames, GLOBAL_OPTIONS, globalTakesValue, type LazyCommand } from './registry.ts';
@@ -214,6 +215,10 @@ export async function storeCompletions(words: readonly string[], io: CliIo): Pro
   // A command whose arguments are files (`which`, `validate`, `import`): an empty word is one of them, not an option.
   if (typing === '' && !(previous !== undefined && takesValue(previous)) && commandOf(words, takesValue).entry?.completes === 'paths')
     return [];
+  // `completion` is yargs' command, in no table: its one argument is a shell (yargs would offer the commands).
+  const { typed } = commandOf(words, takesValue);
+  if (typed[0] === 'completion' && !typing.startsWith('-') && !(previous !== undefined && takesValue(previous)))
+    return typed.length === 1 ? SHELLS.filter((shell) => shell.startsWith(typing)) : [];
   const kind = wordKind(words, takesValue);
   if (kind === undefined) return undefined;
   let store: string | undefined;

@@ -142,6 +142,16 @@ describe('shell completion of the store names', () => {
     expect(shellUnquoted(`a\\ b"c\\"d"'e\\f'`)).toBe('a bc"de\\f');
   });
 
+  it("offers the shells as completion's argument, not the commands", async () => {
+    const top = dirname(exampleStore());
+    expect(await complete(top, 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(await complete(top, '--store', 'x', 'completion', 'z')).toEqual(['zsh']);
+    // One shell only; an option's value is still the option's.
+    expect(await complete(top, 'completion', 'bash', '')).toEqual([]);
+    expect(await complete(top, 'completion', '--format', '')).toEqual(['text', 'json', 'yaml']);
+    expect(await complete(top, 'completion', '--')).toContain('--store');
+  });
+
   it('completion --help (or -h) prints its help, not the script', async () => {
     for (const flag of ['--help', '-h']) {
       const r = await runMain(['completion', flag], { cwd: tempDir() });
