@@ -190,6 +190,8 @@ export function shellUnquoted(word: string): string {
  */
 export async function storeCompletions(words: readonly string[], io: CliIo): Promise<string[] | undefined> {
   const { takesValue, free, lists, flags } = await valueOptions(words);
+  const dashes = words.indexOf('--');
+  if (dashes >= 0 && dashes < words.length - 1) return afterDashes(words, dashes, takesValue, io);
   const previous = words.at(-2);
   // yargs offers no `--no-` forms, yet `--no-color`, `--no-cache`, `--no-commit` are how they are used: typed up to
   // the dash, each on/off option's.
@@ -221,13 +223,33 @@ export async function storeCompletions(words: readonly string[], io: CliIo): Pro
     return typed.length === 1 ? SHELLS.filter((shell) => shell.startsWith(typing)) : [];
   const kind = wordKind(words, takesValue);
   if (kind === undefined) return undefined;
+  return storeNames(words, kind, io);
+}
+
+/**
+ * The candidates of a word after `--`, which is an argument whatever it looks like (`--` ends the options, and a
+ * command's words go before it): the store's names when it is the first argument of a command that names one (`plan
+ * show -- 01…`), else nothing (never the options or the commands yargs would offer).
+ */
+async function afterDashes(words: readonly string[], dashes: number, takesValue: TakesValue, io: CliIo): Promise<string[]> {
+  const { typed, entry } = commandOf([...words.slice(0, dashes), ''], takesValue);
+  if (entry?.completes === undefined || entry.completes === 'paths') return [];
+  const group = entry.group ? entry.group.split(' ') : [];
+  const before = typed.length - group.length - 1 + (words.length - dashes - 2);
+  return before === 0 ? storeNames(words.slice(0, dashes + 1), entry.completes, io, words.at(-1) ?? '') : [];
+}
+
+/**
+ * The names of `kind` in the store the words typed name (their `--store`, else the one found from the current folder)
+ * that start with the word being typed (`current`, by default the last of `words`).
+ */
+async function storeNames(words: readonly string[], kind: StoreWordKind, io: CliIo, current = words.at(-1) ?? ''): Promise<string[]> {
   let store: string | undefined;
   for (let i = 0; i < words.length - 1; i++) {
     if (words[i] === '--store') store = words[i + 1];
     else if (words[i]!.startsWith('--store=')) store = words[i]!.slice('--store='.length);
   }
   if (store !== undefined) store = shellUnquoted(store);
-  const current = words.at(-1) ?? '';
   try {
     // Notices (a policy source not fetched) would land in the middle of the command line being typed.
     const quiet: CliIo = {

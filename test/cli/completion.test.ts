@@ -142,6 +142,26 @@ describe('shell completion of the store names', () => {
     expect(shellUnquoted(`a\\ b"c\\"d"'e\\f'`)).toBe('a bc"de\\f');
   });
 
+  it('reads every word after -- as an argument: no options nor commands offered, the store names of the first one', async () => {
+    const top = dirname(exampleStore());
+    for (const words of [
+      ['invariant', 'add', '--', ''],
+      ['invariant', 'list', '--', '--pro'],
+      ['invariant', 'list', '--', '--no-'],
+      ['which', '--', '-'],
+      ['--', ''],
+      ['invariant', '--', ''],
+      // Not --project's value: an argument, the second.
+      ['invariant', 'show', '--', '--project', ''],
+      ['invariant', 'edit', '01M8KJT9G0XNWEM589ZS7FV0VT', '--', '01M8KJT'],
+    ]) {
+      expect(await complete(top, ...words), words.join(' ')).toEqual([]);
+    }
+    expect(await complete(top, 'invariant', 'show', '--', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
+    expect(await complete(top, 'invariant', 'edit', '--text', 'Keep it', '--', '01m8kjt')).toEqual(['01m8kjt9g0xnwem589zs7fv0vt']);
+    expect(await complete(top, 'plan', 'use', '--', 'lo')).toEqual(['local/code-coverage']);
+  });
+
   it("offers the shells as completion's argument, not the commands", async () => {
     const top = dirname(exampleStore());
     expect(await complete(top, 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
