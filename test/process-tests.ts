@@ -20,6 +20,7 @@ export const PROCESS_TESTS = [
   'test/cli/argv-forms.test.ts',
   'test/cli/completion.test.ts',
   'test/cli/completion-launchers.test.ts',
+  'test/cli/completion-sources.test.ts',
   'test/cli/guard-check-diff.test.ts',
   'test/cli/guard-hook-input.test.ts',
   'test/cli/guard-hook-given-shapes.test.ts',

@@ -16,7 +16,7 @@ import { builderOptions } from './unknown-option.ts';
 const OPTION_WORDS: Readonly<Record<string, StoreWordKind>> = {
   '--project': 'project',
   '--plan': 'plan',
-  '--action': 'action',
+  '--action': 'template',
   '--invariant': 'invariant',
   '--overrides': 'invariant',
 };
@@ -68,6 +68,29 @@ export function unsplitWords(words: readonly string[]): string[] {
 }
 
 /**
+ * The words as bash hands them over with a colon, at which it breaks words too (COMP_WORDBREAKS): a policy source's
+ * template `policy:org/release` arrives as `policy`, `:`, `org/release`, each piece read as a word. Joined again (not
+ * to an option before, nor across `--`), and `typed`: the part of the last word before the piece bash completes, which
+ * each candidate is written without, as bash puts it in place of that piece alone. An empty last word is a new one.
+ */
+export function joinColons(words: readonly string[]): { words: string[]; typed: string } {
+  const out: string[] = [];
+  let typed = '';
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const last = out.at(-1);
+    const joins = i > 0 && last !== undefined && !last.startsWith('-') && !out.includes('--') && (w === ':' || words[i - 1] === ':');
+    if (joins && !(i === words.length - 1 && w === '')) {
+      typed = i === words.length - 1 ? last : '';
+      out[out.length - 1] = `${last}${w}`;
+    } else {
+      out.push(w);
+    }
+  }
+  return { words: out, typed };
+}
+
+/**
  * The word being typed as zsh and fish hand it over when it is an option with its value (`--format=y`), which bash
  * splits at the =: completed as the option's value, each candidate then written after `--format=`, as the shell
  * matches the whole word.
@@ -88,7 +111,12 @@ export function splitJoinedOption(words: readonly string[]): { words: string[]; 
 export function wordKind(words: readonly string[], takesValue: TakesValue = globalValue): StoreWordKind | undefined {
   const current = words.at(-1) ?? '';
   const previous = words.at(-2);
-  if (previous !== undefined && Object.hasOwn(OPTION_WORDS, previous)) return OPTION_WORDS[previous];
+  if (previous !== undefined && Object.hasOwn(OPTION_WORDS, previous)) {
+    const kind = OPTION_WORDS[previous];
+    const entry = kind === 'template' ? commandOf(words, takesValue).entry : undefined;
+    // A policy source's template is changed only in its repository: add and move take the store's own.
+    return entry?.group === 'invariant' && ['add', 'move'].includes(commandNames(entry)[0]!) ? 'action' : kind;
+  }
   if (current.startsWith('-') || (previous !== undefined && takesValue(previous))) return undefined;
   const { typed, entry } = commandOf(words, takesValue);
   if (entry?.completes === undefined || entry.completes === 'paths') return undefined;
@@ -264,8 +292,8 @@ async function storeNames(words: readonly string[], kind: StoreWordKind, io: Cli
       cwd: io.cwd,
     };
     const ctx = new CliContext({ io: quiet, store, format: 'text', color: false, interactive: false, quiet: true });
-    const [{ source }, { storeWords }] = await Promise.all([ctx.invariants(), import('../service/invariant-service.ts')]);
-    const names = await storeWords(source, kind);
+    const [svc, { actionNames, storeWords }] = await Promise.all([ctx.invariants(), import('../service/invariant-service.ts')]);
+    const names = kind === 'template' ? await actionNames(svc) : await storeWords(svc.source, kind);
     // Ids are upper case and taken in either case: typed in lower case, offered in lower case, as the shell matches them.
     const ids = kind === 'plan' || kind === 'invariant';
     const lower = ids && current !== current.toUpperCase();

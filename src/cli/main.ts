@@ -257,13 +257,20 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
     const completing = args.indexOf('--get-yargs-completions');
     if (completing >= 0) {
       // The store's own names (projects, plans, ids) are offered here; yargs offers commands and options.
-      const { splitJoinedOption, storeCompletions, unsplitWords } = await import('./completion.ts');
-      const split = splitJoinedOption(unsplitWords(args.slice(completing + 2)));
+      const { joinColons, splitJoinedOption, storeCompletions, unsplitWords } = await import('./completion.ts');
+      // Each script names its shell (SHELL=bash); bash alone splits words at a colon, zsh alone reads one in a candidate.
+      const shell = io.env.SHELL ?? '';
+      const colons = shell.endsWith('bash') ? joinColons(unsplitWords(args.slice(completing + 2))) : undefined;
+      const split = splitJoinedOption(colons?.words ?? unsplitWords(args.slice(completing + 2)));
       args = [...args.slice(0, completing + 2), ...split.words];
       joined = split.prefix;
       const found = await storeCompletions(split.words, io);
       if (found !== undefined) {
-        io.stdout.write(found.map((w) => `${joined}${w}\n`).join(''));
+        const written = found
+          .filter((w) => w.startsWith(colons?.typed ?? ''))
+          .map((w) => w.slice(colons?.typed.length ?? 0))
+          .map((w) => (shell.includes('zsh') ? w.replaceAll(':', '\\:') : w));
+        io.stdout.write(written.map((w) => `${joined}${w}\n`).join(''));
         return EXIT_CODES.ok;
       }
     }

@@ -162,7 +162,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'plan',
     command: 'use <action>',
-    completes: 'action',
+    completes: 'template',
     describe: 'Create a plan from an action template, promoting its invariants',
     load: () => import('./commands/plan-use.ts'),
   },

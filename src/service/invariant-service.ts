@@ -44,7 +44,7 @@ export { requireOwnScope } from './invariants/rules.ts';
  * What the command line asks of the store's scopes past the methods: that an action template exists (`plan list
  * --action`), the names a shell completes. This module is the face of invariants/ for the layers above. @internal
  */
-export { requireAction, storeWords, type StoreWordKind } from './invariants/projects.ts';
+export { actionNames, requireAction, storeWords, type StoreWordKind } from './invariants/projects.ts';
 /** A listing as the command line and the MCP server show it; the policy sources' invariants a screen lists. @internal */
 export { listShown } from './invariants/query.ts';
 /** @internal */

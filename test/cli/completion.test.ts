@@ -20,7 +20,11 @@ describe('shell completion of the store names', () => {
   it('knows which words name something in the store', () => {
     expect(wordKind(['invariant', 'list', '--project', ''])).toBe('project');
     expect(wordKind(['--store', 'x', 'plan', 'show', ''])).toBe('plan');
-    expect(wordKind(['plan', 'use', 'lo'])).toBe('action');
+    expect(wordKind(['plan', 'use', 'lo'])).toBe('template');
+    expect(wordKind(['invariant', 'list', '--action', ''])).toBe('template');
+    // A policy source's template is not written to.
+    expect(wordKind(['invariant', 'add', '--action', ''])).toBe('action');
+    expect(wordKind(['invariant', 'move', 'x', '--action', ''])).toBe('action');
     expect(wordKind(['invariant', 'rm', '01'])).toBe('invariant');
     expect(wordKind(['plan', 'remove', ''])).toBe('plan');
     expect(wordKind(['plan', 'rm', '01M8'])).toBe('plan');

@@ -80,15 +80,18 @@ export async function templateRefs(tree: TreeSource, source?: string): Promise<s
   return refs;
 }
 
-/** What a word on the command line names in the store. */
-export type StoreWordKind = 'project' | 'action' | 'plan' | 'invariant';
+/**
+ * What a word on the command line names in the store: `action` a template of the store's own (one written to),
+ * `template` any a command reads, a policy source's as SOURCE:NS/NAME too (actionNames).
+ */
+export type StoreWordKind = 'project' | 'action' | 'template' | 'plan' | 'invariant';
 
 /**
  * The store's own names of one kind, sorted, for a shell completing a word
  * (docs/commands.md, "Shell completion"): read from folder and file names
  * only, nothing parsed, so that a tab press stays quick on a large store.
  */
-export async function storeWords(tree: TreeSource, kind: StoreWordKind): Promise<string[]> {
+export async function storeWords(tree: TreeSource, kind: Exclude<StoreWordKind, 'template'>): Promise<string[]> {
   if (kind === 'project') return namedFolders(tree, 'projects');
   if (kind === 'action') return actionRefs(tree);
   if (kind === 'plan') return planIds(tree);

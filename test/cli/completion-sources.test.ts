@@ -1,0 +1,82 @@
+// Shell completion of a policy source's action templates, named SOURCE:NS/NAME (docs/extends.md, "Actions"): the
+// colon is a word break to bash and a description's start to zsh, so each script is asked as it asks.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { consumer, policyCommit, policyRepo, run } from '../extends/repos.ts';
+import { BIN } from '../helpers/cli.ts';
+import { runMain } from '../helpers/main.ts';
+import { invariantYaml, tempDir } from '../helpers/tmp.ts';
+
+const TEMPLATE = '01M91M5SHWTSNA3QA4Q8JH4SSF';
+
+/** A consumer store extending a policy source that holds the template org/release, pinned and fetched. */
+async function appWithTemplate(): Promise<string> {
+  const dir = tempDir();
+  const policy = policyRepo(dir);
+  policyCommit(policy, { [`.agents/actions/org/release/${TEMPLATE}.yaml`]: invariantYaml(TEMPLATE, 'Tag every release') });
+  const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
+  const update = await run(app, 'extends', 'update');
+  if (update.code !== 0) throw new Error(`extends update: ${update.stderr}`);
+  mkdirSync(join(app, '.agents/actions/local/cover'), { recursive: true });
+  return app;
+}
+
+/** Completions of the last word as a shell's script asks for them (SHELL names it). */
+async function complete(cwd: string, shell: string, ...words: string[]): Promise<string[]> {
+  const r = await runMain(['--get-yargs-completions', 'agents', ...words], { cwd, env: { SHELL: shell } });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe('');
+  return r.stdout.split('\n').filter((l) => l !== '');
+}
+
+describe("completion of a policy source's templates", () => {
+  it('offers them where a template is read (plan use, --action of a listing), the store’s own where one is written', async () => {
+    const app = await appWithTemplate();
+    expect(await complete(app, 'fish', 'plan', 'use', '')).toEqual(['local/cover', 'policy:org/release']);
+    expect(await complete(app, 'fish', 'invariant', 'list', '--action', 'po')).toEqual(['policy:org/release']);
+    expect(await complete(app, 'fish', 'plan', 'list', '--action=p')).toEqual(['--action=policy:org/release']);
+    // add and move refuse a source's template: not offered.
+    expect(await complete(app, 'fish', 'invariant', 'add', '--action', '')).toEqual(['local/cover']);
+    // zsh reads a colon in a candidate as the start of its description: escaped.
+    expect(await complete(app, 'zsh', 'plan', 'use', 'pol')).toEqual(['policy\\:org/release']);
+    // bash splits the word at the colon: the pieces are read as one word, each candidate written from the piece typed.
+    expect(await complete(app, 'bash', 'plan', 'use', 'policy', ':', 'org/r')).toEqual(['org/release']);
+    expect(await complete(app, 'bash', 'plan', 'use', 'policy', ':')).toEqual([':org/release']);
+    expect(await complete(app, 'bash', 'invariant', 'list', '--action', '=', 'policy', ':', 'o')).toEqual(['org/release']);
+    // A blank after the colon starts a new word, a second argument: no template.
+    expect(await complete(app, 'bash', 'plan', 'use', 'policy', ':', '')).toContain('--project');
+    // A template named before, split too, is no argument of its own: the options come after it.
+    expect(await complete(app, 'bash', 'invariant', 'list', '--action', 'policy', ':', 'org/release', '--f')).toContain('--format');
+  });
+
+  it('completes through the bash script, the colon a word break there', async () => {
+    const app = await appWithTemplate();
+    const bin = join(tempDir(), 'bin');
+    mkdirSync(bin);
+    symlinkSync(BIN, join(bin, 'agents'));
+    const bash = (line: string, words: string[]) => {
+      const script = [
+        'source <(agents completion bash)',
+        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
+        `COMP_CWORD=${words.length - 1}`,
+        `COMP_LINE='${line}'`,
+        `COMP_POINT=${line.length}`,
+        '_agents_yargs_completions agents',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+        'printf "%s\\n" "${COMPREPLY[@]}"',
+      ].join('\n');
+      const r = spawnSync('bash', ['-c', script], {
+        cwd: app,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      });
+      expect(r.stderr).toBe('');
+      return r.stdout.split('\n').filter((l) => l !== '');
+    };
+    expect(bash('agents plan use policy:org', ['agents', 'plan', 'use', 'policy', ':', 'org'])).toEqual(['org/release']);
+    expect(bash('agents plan use policy:', ['agents', 'plan', 'use', 'policy', ':'])).toEqual([':org/release']);
+    expect(bash('agents plan use po', ['agents', 'plan', 'use', 'po'])).toEqual(['policy:org/release']);
+  });
+});
