@@ -17,8 +17,8 @@ const OPTION_WORDS: Readonly<Record<string, StoreWordKind>> = {
   '--project': 'project',
   '--plan': 'plan',
   '--action': 'template',
-  '--invariant': 'invariant',
-  '--overrides': 'invariant',
+  '--invariant': 'any-invariant',
+  '--overrides': 'any-invariant',
 };
 
 /** Whether an option as written (`--severity`, `-i`) takes the next word as its value. */
@@ -292,10 +292,18 @@ async function storeNames(words: readonly string[], kind: StoreWordKind, io: Cli
       cwd: io.cwd,
     };
     const ctx = new CliContext({ io: quiet, store, format: 'text', color: false, interactive: false, quiet: true });
-    const [svc, { actionNames, storeWords }] = await Promise.all([ctx.invariants(), import('../service/invariant-service.ts')]);
-    const names = kind === 'template' ? await actionNames(svc) : await storeWords(svc.source, kind);
+    const [svc, { actionNames, invariantIds, storeWords }] = await Promise.all([
+      ctx.invariants(),
+      import('../service/invariant-service.ts'),
+    ]);
+    const names =
+      kind === 'template'
+        ? await actionNames(svc)
+        : kind === 'any-invariant'
+          ? await invariantIds(svc)
+          : await storeWords(svc.source, kind);
     // Ids are upper case and taken in either case: typed in lower case, offered in lower case, as the shell matches them.
-    const ids = kind === 'plan' || kind === 'invariant';
+    const ids = kind === 'plan' || kind === 'invariant' || kind === 'any-invariant';
     const lower = ids && current !== current.toUpperCase();
     const offered = lower ? names.map((w) => w.toLowerCase()) : names;
     return offered.filter((w) => w.startsWith(current));

@@ -73,7 +73,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'invariant',
     command: 'show <id>',
-    completes: 'invariant',
+    completes: 'any-invariant',
     describe: 'Show everything about one invariant, and where it applies',
     load: () => import('./commands/invariant-show.ts'),
   },
@@ -107,7 +107,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'invariant',
     command: 'waive <id>',
-    completes: 'invariant',
+    completes: 'any-invariant',
     describe: 'Record a time-boxed exception for an invariant in a plan or project',
     load: () => import('./commands/invariant-waive.ts'),
   },

@@ -45,8 +45,8 @@ export { requireOwnScope } from './invariants/rules.ts';
  * --action`), the names a shell completes. This module is the face of invariants/ for the layers above. @internal
  */
 export { actionNames, requireAction, storeWords, type StoreWordKind } from './invariants/projects.ts';
-/** A listing as the command line and the MCP server show it; the policy sources' invariants a screen lists. @internal */
-export { listShown } from './invariants/query.ts';
+/** A listing as the command line and the MCP server show it; the policy sources' invariants a screen lists; the ids a shell completes. @internal */
+export { invariantIds, listShown } from './invariants/query.ts';
 /** @internal */
 export { inheritedIfReadable, inheritedNotListed } from './invariants/related.ts';
 export type * from './invariants/types.ts';

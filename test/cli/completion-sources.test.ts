@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { consumer, policyCommit, policyRepo, run } from '../extends/repos.ts';
+import { consumer, LOCAL, LOCKED, policyCommit, policyRepo, run, SECRETS } from '../extends/repos.ts';
 import { BIN } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
@@ -49,6 +49,18 @@ describe("completion of a policy source's templates", () => {
     expect(await complete(app, 'bash', 'plan', 'use', 'policy', ':', '')).toContain('--project');
     // A template named before, split too, is no argument of its own: the options come after it.
     expect(await complete(app, 'bash', 'invariant', 'list', '--action', 'policy', ':', 'org/release', '--f')).toContain('--format');
+  });
+
+  it("offers the sources' invariant ids where an id is read, waived or overridden, the store's own where one is changed", async () => {
+    const app = await appWithTemplate();
+    const theirs = [LOCKED, SECRETS, TEMPLATE].sort();
+    expect(await complete(app, 'fish', 'invariant', 'show', '')).toEqual([LOCAL, ...theirs]);
+    expect(await complete(app, 'fish', 'invariant', 'waive', LOCKED.toLowerCase())).toEqual([LOCKED.toLowerCase()]);
+    expect(await complete(app, 'fish', 'invariant', 'edit', 'x', '--overrides', '')).toEqual([LOCAL, ...theirs]);
+    expect(await complete(app, 'fish', 'invariant', 'violation', 'add', '--invariant', '')).toEqual([LOCAL, ...theirs]);
+    for (const command of ['edit', 'move', 'remove', 'log']) {
+      expect(await complete(app, 'fish', 'invariant', command, ''), command).toEqual([LOCAL]);
+    }
   });
 
   it('completes through the bash script, the colon a word break there', async () => {

@@ -12,7 +12,7 @@ import type { InvariantContext } from './context.ts';
 import { gone } from './lookup.ts';
 import { pinnedSources } from './pinned-sources.ts';
 import { planProjectWarnings } from './plan-project.ts';
-import { requireAction } from './projects.ts';
+import { requireAction, storeWords } from './projects.ts';
 import { inheritedIfReadable, inheritedNotListed, sourceRemedy, unlessSourceNotReady } from './related.ts';
 import { sourceTemplate, sourceTemplates } from './source-actions.ts';
 import { byScopeThenId, holdsProject, requireValid, scopeToInput, storeErrors, toScope } from './rules.ts';
@@ -306,4 +306,13 @@ export async function show(svc: InvariantContext, idOrPrefix: string): Promise<S
   }
   if (!inv.active) result.appliesTo = `nothing while inactive (would apply to ${result.appliesTo})`;
   return result;
+}
+
+/**
+ * The ids `invariant show` and `waive` take: the store's own, then the policy sources' (those inherited, and their
+ * templates' as `list --action SOURCE:NS/NAME` prints them); a source not pinned or fetched adds none.
+ */
+export async function invariantIds(svc: InvariantContext): Promise<string[]> {
+  const theirs = await unlessSourceNotReady(async () => [...(await inherited(svc)), ...(await sourceTemplates(svc))]);
+  return [...new Set([...(await storeWords(svc.source, 'invariant')), ...theirs.map((i) => i.id).sort()])];
 }
