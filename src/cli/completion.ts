@@ -119,9 +119,17 @@ export function wordKind(words: readonly string[], takesValue: TakesValue = glob
   }
   if (current.startsWith('-') || (previous !== undefined && takesValue(previous))) return undefined;
   const { typed, entry } = commandOf(words, takesValue);
-  if (entry?.completes === undefined || entry.completes === 'paths') return undefined;
-  const group = entry.group ? entry.group.split(' ') : [];
-  return typed.length === group.length + 1 ? entry.completes : undefined;
+  return entry === undefined ? undefined : argumentKind(entry, typed.length - (entry.group ? entry.group.split(' ').length : 0) - 1);
+}
+
+/**
+ * What the command's argument at `index` (0: the first) names in the store: its table entry's kind for the first, or
+ * for each of a variadic command's (`extends fetch [source..]`); nothing for the others, nor for files.
+ */
+function argumentKind(entry: LazyCommand, index: number): StoreWordKind | undefined {
+  if (entry.completes === undefined || entry.completes === 'paths') return undefined;
+  const form = typeof entry.command === 'string' ? entry.command : entry.command[0]!;
+  return index === 0 || (index > 0 && form.includes('..')) ? entry.completes : undefined;
 }
 
 /** The global on/off options, each of which a command line may turn off with its `--no-` form. */
@@ -261,10 +269,10 @@ export async function storeCompletions(words: readonly string[], io: CliIo): Pro
  */
 async function afterDashes(words: readonly string[], dashes: number, takesValue: TakesValue, io: CliIo): Promise<string[]> {
   const { typed, entry } = commandOf([...words.slice(0, dashes), ''], takesValue);
-  if (entry?.completes === undefined || entry.completes === 'paths') return [];
-  const group = entry.group ? entry.group.split(' ') : [];
-  const before = typed.length - group.length - 1 + (words.length - dashes - 2);
-  return before === 0 ? storeNames(words.slice(0, dashes + 1), entry.completes, io, words.at(-1) ?? '') : [];
+  if (entry === undefined) return [];
+  const before = typed.length - (entry.group ? entry.group.split(' ').length : 0) - 1 + (words.length - dashes - 2);
+  const kind = argumentKind(entry, before);
+  return kind === undefined ? [] : storeNames(words.slice(0, dashes + 1), kind, io, words.at(-1) ?? '');
 }
 
 /**
@@ -292,7 +300,7 @@ async function storeNames(words: readonly string[], kind: StoreWordKind, io: Cli
       cwd: io.cwd,
     };
     const ctx = new CliContext({ io: quiet, store, format: 'text', color: false, interactive: false, quiet: true });
-    const [svc, { actionNames, invariantIds, storeWords }] = await Promise.all([
+    const [svc, { actionNames, invariantIds, sourceNames, storeWords }] = await Promise.all([
       ctx.invariants(),
       import('../service/invariant-service.ts'),
     ]);
@@ -301,11 +309,15 @@ async function storeNames(words: readonly string[], kind: StoreWordKind, io: Cli
         ? await actionNames(svc)
         : kind === 'any-invariant'
           ? await invariantIds(svc)
-          : await storeWords(svc.source, kind);
+          : kind === 'source'
+            ? await sourceNames(svc)
+            : await storeWords(svc.source, kind);
     // Ids are upper case and taken in either case: typed in lower case, offered in lower case, as the shell matches them.
     const ids = kind === 'plan' || kind === 'invariant' || kind === 'any-invariant';
     const lower = ids && current !== current.toUpperCase();
-    const offered = lower ? names.map((w) => w.toLowerCase()) : names;
+    // A source named once (`extends fetch a b`) is named enough.
+    const unnamed = kind === 'source' ? names.filter((n) => !words.slice(0, -1).includes(n)) : names;
+    const offered = lower ? unnamed.map((w) => w.toLowerCase()) : unnamed;
     return offered.filter((w) => w.startsWith(current));
   } catch {
     return [];

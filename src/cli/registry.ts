@@ -15,8 +15,8 @@ export interface LazyCommand {
   command: string | readonly string[];
   describe: string;
   /**
-   * What its first argument names in the store, for shell completion (src/cli/completion.ts); `paths`: its arguments
-   * are files and folders, which the shell completes.
+   * What its first argument names in the store (each argument of a variadic one, `[source..]`), for shell completion
+   * (src/cli/completion.ts); `paths`: its arguments are files and folders, which the shell completes.
    */
   completes?: StoreWordKind | 'paths';
   load: () => Promise<{ default: CommandSpec<never> }>;
@@ -244,12 +244,14 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'extends',
     command: 'fetch [source..]',
+    completes: 'source',
     describe: 'Fetch the pinned commits of the policy sources into the cache (one shallow fetch each)',
     load: () => import('./commands/extends-fetch.ts'),
   },
   {
     group: 'extends',
     command: 'update [source..]',
+    completes: 'source',
     describe: 'Move the pins of the policy sources to what their refs name now, and show what that changes',
     load: () => import('./commands/extends-update.ts'),
   },

@@ -47,6 +47,8 @@ export { requireOwnScope } from './invariants/rules.ts';
 export { actionNames, requireAction, storeWords, type StoreWordKind } from './invariants/projects.ts';
 /** A listing as the command line and the MCP server show it; the policy sources' invariants a screen lists; the ids a shell completes. @internal */
 export { invariantIds, listShown } from './invariants/query.ts';
+/** The policy sources' names a shell completes. @internal */
+export { sourceNames } from './invariants/pinned-sources.ts';
 /** @internal */
 export { inheritedIfReadable, inheritedNotListed } from './invariants/related.ts';
 export type * from './invariants/types.ts';

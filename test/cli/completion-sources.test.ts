@@ -63,6 +63,15 @@ describe("completion of a policy source's templates", () => {
     }
   });
 
+  it('offers the names of the sources config.yaml extends to extends fetch and update, each not named yet', async () => {
+    const dir = tempDir();
+    const app = consumer(dir, `  - url: ${policyRepo(dir).url}\n    ref: main\n  - url: ${policyRepo(dir, 'rules').url}\n    ref: main\n`);
+    expect(await complete(app, 'fish', 'extends', 'fetch', '')).toEqual(['policy', 'rules']);
+    expect(await complete(app, 'fish', 'extends', 'update', 'r')).toEqual(['rules']);
+    expect(await complete(app, 'fish', 'extends', 'update', 'rules', '')).toEqual(['policy']);
+    expect(await complete(app, 'fish', 'extends', 'fetch', '--rev', 'HEAD', '--', 'p')).toEqual(['policy']);
+  });
+
   it('completes through the bash script, the colon a word break there', async () => {
     const app = await appWithTemplate();
     const bin = join(tempDir(), 'bin');

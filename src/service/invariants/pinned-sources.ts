@@ -30,6 +30,12 @@ export async function pinnedSources(svc: Pick<InvariantContext, 'root' | 'source
   return requireChecked(svc.root, svc.source, pinsFor(state));
 }
 
+/** The names of the policy sources config.yaml extends, as `extends fetch` and `update` take them; none when invalid. */
+export async function sourceNames(svc: Pick<InvariantContext, 'source'>): Promise<string[]> {
+  const { readExtendsState } = await import('../../store/extends.ts');
+  return (await readExtendsState(svc.source)).sources.map((s) => s.name);
+}
+
 /**
  * The store of the policy source `name` at its pin, read from the cache (docs/extends.md): where its action
  * templates (`SOURCE:NS/NAME`) are read. A name config.yaml's extends does not declare answers the names it

@@ -84,16 +84,19 @@ export async function templateRefs(tree: TreeSource, source?: string): Promise<s
  * What a word on the command line names in the store: `action` a template of the store's own (one written to),
  * `template` any a command reads, a policy source's as SOURCE:NS/NAME too (actionNames); `invariant` an id of the
  * store's own (one changed), `any-invariant` any a command reads, waives or overrides, the sources' too
- * (query.ts's invariantIds).
+ * (query.ts's invariantIds); `source` a policy source config.yaml extends (sourceNames).
  */
-export type StoreWordKind = 'project' | 'action' | 'template' | 'plan' | 'invariant' | 'any-invariant';
+export type StoreWordKind = 'project' | 'action' | 'template' | 'plan' | 'invariant' | 'any-invariant' | 'source';
 
 /**
  * The store's own names of one kind, sorted, for a shell completing a word
  * (docs/commands.md, "Shell completion"): read from folder and file names
  * only, nothing parsed, so that a tab press stays quick on a large store.
  */
-export async function storeWords(tree: TreeSource, kind: Exclude<StoreWordKind, 'template' | 'any-invariant'>): Promise<string[]> {
+export async function storeWords(
+  tree: TreeSource,
+  kind: Exclude<StoreWordKind, 'template' | 'any-invariant' | 'source'>,
+): Promise<string[]> {
   if (kind === 'project') return namedFolders(tree, 'projects');
   if (kind === 'action') return actionRefs(tree);
   if (kind === 'plan') return planIds(tree);
