@@ -313,7 +313,7 @@ async function storeNames(words: readonly string[], kind: StoreWordKind, io: Cli
             ? await sourceNames(svc)
             : await storeWords(svc.source, kind);
     // Ids are upper case and taken in either case: typed in lower case, offered in lower case, as the shell matches them.
-    const ids = kind === 'plan' || kind === 'invariant' || kind === 'any-invariant';
+    const ids = kind === 'plan' || kind === 'invariant' || kind === 'any-invariant' || kind === 'violation';
     const lower = ids && current !== current.toUpperCase();
     // A source named once (`extends fetch a b`) is named enough.
     const unnamed = kind === 'source' ? names.filter((n) => !words.slice(0, -1).includes(n)) : names;

@@ -156,6 +156,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'invariant violation',
     command: 'resolve <id>',
+    completes: 'violation',
     describe: 'Mark a violation resolved (the record is kept)',
     load: () => import('./commands/invariant-violation-resolve.ts'),
   },

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shellUnquoted, wordKind } from '../../src/cli/completion.ts';
@@ -164,6 +164,18 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, 'invariant', 'show', '--', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
     expect(await complete(top, 'invariant', 'edit', '--text', 'Keep it', '--', '01m8kjt')).toEqual(['01m8kjt9g0xnwem589zs7fv0vt']);
     expect(await complete(top, 'plan', 'use', '--', 'lo')).toEqual(['local/code-coverage']);
+  });
+
+  it('offers the violations recorded to invariant violation resolve', async () => {
+    const root = exampleStore();
+    const top = dirname(root);
+    const add = ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9G0XNWEM589ZS7FV0VT', '--details', 'x'];
+    expect((await runMain(add, { cwd: top })).code).toBe(0);
+    const [file] = readdirSync(join(root, 'plans', EXAMPLE_PLAN, 'violations'));
+    const id = file!.replace(/\.yaml$/, '');
+    expect(await complete(top, 'invariant', 'violation', 'resolve', '')).toEqual([id]);
+    expect(await complete(top, 'invariant', 'violation', 'resolve', id.slice(0, 5).toLowerCase())).toEqual([id.toLowerCase()]);
+    expect(await complete(top, 'invariant', 'violation', 'resolve', id, '')).not.toContain(id);
   });
 
   it("offers the shells as completion's argument, not the commands", async () => {

@@ -9,7 +9,7 @@ import { listProjectFolders } from '../../store/projects.ts';
 import { isRequiredFolder } from '../../store/read-plan.ts';
 import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
-import { invariantFiles, planIds } from '../../store/listing.ts';
+import { idsStartingWith, invariantFiles, planIds } from '../../store/listing.ts';
 import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
 import { unlessSourceNotReady } from './related.ts';
 import { requireValid, storeErrors, toScope } from './rules.ts';
@@ -86,7 +86,7 @@ export async function templateRefs(tree: TreeSource, source?: string): Promise<s
  * store's own (one changed), `any-invariant` any a command reads, waives or overrides, the sources' too
  * (query.ts's invariantIds); `source` a policy source config.yaml extends (sourceNames).
  */
-export type StoreWordKind = 'project' | 'action' | 'template' | 'plan' | 'invariant' | 'any-invariant' | 'source';
+export type StoreWordKind = 'project' | 'action' | 'template' | 'plan' | 'invariant' | 'any-invariant' | 'source' | 'violation';
 
 /**
  * The store's own names of one kind, sorted, for a shell completing a word
@@ -100,6 +100,7 @@ export async function storeWords(
   if (kind === 'project') return namedFolders(tree, 'projects');
   if (kind === 'action') return actionRefs(tree);
   if (kind === 'plan') return planIds(tree);
+  if (kind === 'violation') return (await idsStartingWith(tree, '')).filter((f) => f.kind === 'violation').map((f) => f.id);
   return [...new Set((await invariantFiles(tree)).map((f) => f.id))].sort();
 }
 
