@@ -119,15 +119,17 @@ export function wordKind(words: readonly string[], takesValue: TakesValue = glob
   }
   if (current.startsWith('-') || (previous !== undefined && takesValue(previous))) return undefined;
   const { typed, entry } = commandOf(words, takesValue);
-  return entry === undefined ? undefined : argumentKind(entry, typed.length - (entry.group ? entry.group.split(' ').length : 0) - 1);
+  return entry === undefined ? undefined : argumentKind(entry, typed.length);
 }
 
 /**
- * What the command's argument at `index` (0: the first) names in the store: its table entry's kind for the first, or
- * for each of a variadic command's (`extends fetch [source..]`); nothing for the others, nor for files.
+ * What the word being typed names in the store as the command's argument after `words` others (its own words
+ * included: `plan show` then the id is 2): its table entry's kind for the first argument, or for each of a variadic
+ * command's (`extends fetch [source..]`); nothing for the others, nor for files.
  */
-function argumentKind(entry: LazyCommand, index: number): StoreWordKind | undefined {
+function argumentKind(entry: LazyCommand, words: number): StoreWordKind | undefined {
   if (entry.completes === undefined || entry.completes === 'paths') return undefined;
+  const index = words - (entry.group ? entry.group.split(' ').length : 0) - 1;
   const form = typeof entry.command === 'string' ? entry.command : entry.command[0]!;
   return index === 0 || (index > 0 && form.includes('..')) ? entry.completes : undefined;
 }
@@ -270,8 +272,7 @@ export async function storeCompletions(words: readonly string[], io: CliIo): Pro
 async function afterDashes(words: readonly string[], dashes: number, takesValue: TakesValue, io: CliIo): Promise<string[]> {
   const { typed, entry } = commandOf([...words.slice(0, dashes), ''], takesValue);
   if (entry === undefined) return [];
-  const before = typed.length - (entry.group ? entry.group.split(' ').length : 0) - 1 + (words.length - dashes - 2);
-  const kind = argumentKind(entry, before);
+  const kind = argumentKind(entry, typed.length + (words.length - dashes - 2));
   return kind === undefined ? [] : storeNames(words.slice(0, dashes + 1), kind, io, words.at(-1) ?? '');
 }
 
