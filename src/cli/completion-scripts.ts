@@ -132,8 +132,9 @@ _agents_yargs_completions()
       return 0
     fi
 
-    # ask agents for the candidates; the awk quotes those holding spaces
-    mapfile -t type_list < <(SHELL=bash "\${program[@]}" --get-yargs-completions agents "\${args[@]:skip+1}")
+    # ask agents for the candidates, its errors (npx's where agents is not installed) kept off the line being typed;
+    # the awk quotes those holding spaces
+    mapfile -t type_list < <(SHELL=bash "\${program[@]}" --get-yargs-completions agents "\${args[@]:skip+1}" 2>/dev/null)
     mapfile -t COMPREPLY < <(compgen -W "$( printf '%q ' "\${type_list[@]}" )" -- "\${cur_word}" |
         awk '/ / { print "\\""$0"\\"" } /^[^ ]+$/ { print $0 }')
 
@@ -202,7 +203,8 @@ _agents_yargs_completions()
     return
   fi
   local si=$IFS
-  IFS=$'\\n' reply=($(SHELL=zsh "\${program[@]}" --get-yargs-completions agents "\${(@)words[skip+1,CURRENT]}"))
+  # its errors (npx's where agents is not installed) kept off the line being typed
+  IFS=$'\\n' reply=($(SHELL=zsh "\${program[@]}" --get-yargs-completions agents "\${(@)words[skip+1,CURRENT]}" 2>/dev/null))
   IFS=$si
   if [[ \${#reply} -gt 0 ]]; then
     _describe 'values' reply
@@ -273,7 +275,11 @@ function __agents_completions
     set -l current (commandline -ct)
     set -l line (__agents_line)
     set -l program $line[2..(math $line[1] + 1)]
-    set -l found (SHELL=fish $program --get-yargs-completions agents $line[(math $line[1] + 2)..-1] "$current")
+    # its errors (npx's where agents is not installed, fish's own where no such command is) kept off the line typed
+    set -l found
+    if command -q -- $program[1]
+        set found (SHELL=fish $program --get-yargs-completions agents $line[(math $line[1] + 2)..-1] "$current" 2>/dev/null)
+    end
     if set -q found[1]
         printf '%s\\n' $found
     else

@@ -22,6 +22,8 @@ function launchers(): { bin: string; log: string } {
     [
       '#!/bin/sh',
       `printf 'npx %s\\n' "$*" >> '${log}'`,
+      // npx where agents is not installed: npm's errors, on stderr.
+      '[ -z "$AGENTS_TEST_MISSING" ] || { echo "npm error 404 Not Found" >&2; exit 1; }',
       '[ "$1" = --no-install ] || exit 9',
       'shift',
       'case "$1" in --package=agents-invariants) shift;; esac',
@@ -75,7 +77,7 @@ describe('completion of agents run through npx or pnpm', () => {
     const top = dirname(exampleStore());
     const { bin, log } = launchers();
     const file = await scriptFile('bash');
-    const bash = (line: string, before = '') => {
+    const bash = (line: string, before = '', extra: Record<string, string> = {}) => {
       const words = wordsOf(line, 'bash');
       const script = [
         before,
@@ -88,7 +90,11 @@ describe('completion of agents run through npx or pnpm', () => {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
         'printf "%s\\n" "${COMPREPLY[@]}"',
       ].join('\n');
-      const r = spawnSync('bash', ['-c', script], { cwd: top, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:/usr/bin:/bin` } });
+      const r = spawnSync('bash', ['-c', script], {
+        cwd: top,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, ...extra },
+      });
       expect(r.stderr, line).toBe('');
       return r.stdout.split('\n').filter((l) => l !== '');
     };
@@ -103,13 +109,16 @@ describe('completion of agents run through npx or pnpm', () => {
     const before = `_pnpm_own() { COMPREPLY=(install); }; complete -F _pnpm_own pnpm; source '${file}'`;
     expect(bash('pnpm ins', before)).toEqual(['install']);
     expect(readFileSync(log, 'utf8')).toBe('');
+    // Where agents is not installed, npx's errors never land on the line being typed (nor agents' own absence).
+    expect(bash('npx agents plan ', '', { AGENTS_TEST_MISSING: '1' })).toEqual([]);
+    expect(bash('agents plan ')).toEqual([]);
   });
 
   it.skipIf(!onPath('zsh'))('zsh completes them, and leaves the other lines of npx and pnpm to the completion they had', async () => {
     const top = dirname(exampleStore());
     const { bin, log } = launchers();
     const file = await scriptFile('zsh');
-    const zsh = (line: string) => {
+    const zsh = (line: string, extra: Record<string, string> = {}) => {
       const words = wordsOf(line, 'zsh');
       // _describe and _default, zsh's own, offer to the line editor, which a zsh -c has not: stood in for by prints.
       const script = [
@@ -129,12 +138,14 @@ describe('completion of agents run through npx or pnpm', () => {
       const r = spawnSync('zsh', ['-f', '-c', script], {
         cwd: top,
         encoding: 'utf8',
-        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir() },
+        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir(), ...extra },
       });
       expect(r.stderr, line).toBe('');
       return r.stdout.split('\n').filter((l) => l !== '');
     };
     for (const [line, offered] of LINES) expect(zsh(line).sort(), line).toEqual([...offered].sort());
+    expect(zsh('npx agents plan ', { AGENTS_TEST_MISSING: '1' })).toEqual(['file-names']);
+    expect(zsh('agents plan ')).toEqual(['file-names']);
     writeFileSync(log, '');
     expect(zsh('npx eslint ')).toEqual(['file-names']);
     expect(zsh('pnpm ins')).toEqual(['pnpm-own']);
@@ -146,17 +157,19 @@ describe('completion of agents run through npx or pnpm', () => {
     mkdirSync(join(top, 'somedir'));
     const { bin, log } = launchers();
     const file = await scriptFile('fish');
-    const fish = (line: string) => {
+    const fish = (line: string, extra: Record<string, string> = {}) => {
       const r = spawnSync('fish', ['--no-config', '-c', `source '${file}'; complete -C ${JSON.stringify(line)}`], {
         cwd: top,
         encoding: 'utf8',
-        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir() },
+        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir(), ...extra },
       });
       expect(r.stderr, line).toBe('');
       return r.stdout.split('\n').filter((l) => l !== '');
     };
     for (const [line, offered] of LINES) expect(fish(line).sort(), line).toEqual([...offered].sort());
     expect(fish('npx agents --store=som')).toEqual(['--store=somedir/']);
+    expect(fish('npx agents --store som', { AGENTS_TEST_MISSING: '1' })).toEqual(['somedir/']);
+    expect(fish('agents --store som')).toEqual(['somedir/']);
     writeFileSync(log, '');
     expect(fish('npx eslint som')).toEqual(['somedir/']);
     expect(fish('pnpm install som')).toEqual(['somedir/']);
