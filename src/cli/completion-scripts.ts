@@ -106,6 +106,9 @@ _agents_line()
         [[ "\${args[1]}" == exec && "\${args[2]}" == agents ]] || return 1
         skip=2
         program=(pnpm exec agents) ;;
+      *)
+        # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
+        [[ "\${args[0]}" == */* ]] && program=("\${args[0]/#\~\//$HOME/}") ;;
     esac
     # the program's name is typed whole: a word after it is being completed
     (( skip + 1 < \${#args[@]} ))
@@ -196,6 +199,9 @@ _agents_yargs_completions()
       else
         skip=0
       fi ;;
+    *)
+      # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
+      [[ "\${words[1]}" == */* ]] && program=("\${words[1]/#\~\//$HOME/}") ;;
   esac
   if (( skip == 0 )); then
     previous=\${_agents_previous[\${words[1]:t}]}
@@ -266,6 +272,9 @@ function __agents_line
             test "$words[2]" = exec -a "$words[3]" = agents; or return 1
             set i 3
             set program pnpm exec agents
+        case '*'
+            # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
+            string match -q -- '*/*' "$words[1]"; and set program $words[1]
     end
     set -q words[$i]; or return 1
     printf '%s\\n' (count $program) $program $words[(math $i + 1)..-1]
@@ -288,6 +297,7 @@ function __agents_completions
     end
 end
 complete -c agents -f -a '(__agents_completions)'
+complete -p '*/agents' -f -a '(__agents_completions)'
 complete -c npx -n '__agents_line >/dev/null' -f -a '(__agents_completions)'
 complete -c pnpm -n '__agents_line >/dev/null' -f -a '(__agents_completions)'
 ###-end-agents-completions-###
