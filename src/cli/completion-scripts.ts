@@ -125,6 +125,8 @@ _agents_yargs_completions()
     else
       cur_word="\${COMP_WORDS[COMP_CWORD]}"
       args=("\${COMP_WORDS[@]:0:COMP_CWORD+1}")
+      # a word break typed last (--project=, policy:): bash completes the empty word after it
+      [[ "$cur_word" == = || "$cur_word" == : ]] && cur_word=""
     fi
 
     # a line of npx or pnpm that runs another program: the completion it had, else the shell's file names

@@ -71,7 +71,8 @@ export function unsplitWords(words: readonly string[]): string[] {
  * The words as bash hands them over with a colon, at which it breaks words too (COMP_WORDBREAKS): a policy source's
  * template `policy:org/release` arrives as `policy`, `:`, `org/release`, each piece read as a word. Joined again (not
  * to an option before, nor across `--`), and `typed`: the part of the last word before the piece bash completes, which
- * each candidate is written without, as bash puts it in place of that piece alone. An empty last word is a new one.
+ * each candidate is written without, as bash puts it in place of that piece alone (of the empty one after a colon
+ * typed last). An empty last word is a new one.
  */
 export function joinColons(words: readonly string[]): { words: string[]; typed: string } {
   const out: string[] = [];
@@ -81,7 +82,8 @@ export function joinColons(words: readonly string[]): { words: string[]; typed: 
     const last = out.at(-1);
     const joins = i > 0 && last !== undefined && !last.startsWith('-') && !out.includes('--') && (w === ':' || words[i - 1] === ':');
     if (joins && !(i === words.length - 1 && w === '')) {
-      typed = i === words.length - 1 ? last : '';
+      // A colon typed last: bash completes the empty word after it, the whole word being typed before.
+      typed = i === words.length - 1 ? (w === ':' ? `${last}:` : last) : '';
       out[out.length - 1] = `${last}${w}`;
     } else {
       out.push(w);

@@ -43,7 +43,8 @@ describe("completion of a policy source's templates", () => {
     expect(await complete(app, 'zsh', 'plan', 'use', 'pol')).toEqual(['policy\\:org/release']);
     // bash splits the word at the colon: the pieces are read as one word, each candidate written from the piece typed.
     expect(await complete(app, 'bash', 'plan', 'use', 'policy', ':', 'org/r')).toEqual(['org/release']);
-    expect(await complete(app, 'bash', 'plan', 'use', 'policy', ':')).toEqual([':org/release']);
+    // After the colon, bash completes the empty word there.
+    expect(await complete(app, 'bash', 'plan', 'use', 'policy', ':')).toEqual(['org/release']);
     expect(await complete(app, 'bash', 'invariant', 'list', '--action', '=', 'policy', ':', 'o')).toEqual(['org/release']);
     // A blank after the colon starts a new word, a second argument: no template.
     expect(await complete(app, 'bash', 'plan', 'use', 'policy', ':', '')).toContain('--project');
@@ -97,7 +98,7 @@ describe("completion of a policy source's templates", () => {
       return r.stdout.split('\n').filter((l) => l !== '');
     };
     expect(bash('agents plan use policy:org', ['agents', 'plan', 'use', 'policy', ':', 'org'])).toEqual(['org/release']);
-    expect(bash('agents plan use policy:', ['agents', 'plan', 'use', 'policy', ':'])).toEqual([':org/release']);
+    expect(bash('agents plan use policy:', ['agents', 'plan', 'use', 'policy', ':'])).toEqual(['org/release']);
     expect(bash('agents plan use po', ['agents', 'plan', 'use', 'po'])).toEqual(['policy:org/release']);
   });
 });

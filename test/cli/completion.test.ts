@@ -222,6 +222,35 @@ describe('shell completion of the store names', () => {
     expect(r.stdout.trim().split('\n')).toEqual(['myapp']);
   });
 
+  it('completes through the bash script the value after an = typed last (--project=), which bash splits off', () => {
+    const top = dirname(exampleStore());
+    const bash = (line: string, words: string[]) => {
+      const script = [
+        'source <(agents completion bash)',
+        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
+        `COMP_CWORD=${words.length - 1}`,
+        `COMP_LINE='${line}'`,
+        `COMP_POINT=${line.length}`,
+        '_agents_yargs_completions agents',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+        'printf "%s\\n" "${COMPREPLY[@]}"',
+      ].join('\n');
+      const r = spawnSync('bash', ['-c', script], {
+        cwd: top,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${binWithAgents()}:${process.env.PATH}`, NO_COLOR: '1' },
+      });
+      expect(r.stderr).toBe('');
+      return r.stdout.split('\n').filter((l) => l !== '');
+    };
+    expect(bash('agents invariant list --project=', ['agents', 'invariant', 'list', '--project', '='])).toEqual(['myapp']);
+    expect(bash('agents invariant list --format=', ['agents', 'invariant', 'list', '--format', '=']).sort()).toEqual([
+      'json',
+      'text',
+      'yaml',
+    ]);
+  });
+
   it("completes for the shell running the script, whatever login shell SHELL names (zsh's candidates in bash)", () => {
     const root = exampleStore();
     const script = [
