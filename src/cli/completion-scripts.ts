@@ -108,7 +108,7 @@ _agents_line()
         program=(pnpm exec agents) ;;
       *)
         # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
-        [[ "\${args[0]}" == */* ]] && program=("\${args[0]/#\~\//$HOME/}") ;;
+        [[ "\${args[0]}" == */* ]] && program=("\${args[0]/#~//$HOME/}") ;;
     esac
     # the program's name is typed whole: a word after it is being completed
     (( skip + 1 < \${#args[@]} ))
@@ -203,7 +203,7 @@ _agents_yargs_completions()
       fi ;;
     *)
       # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
-      [[ "\${words[1]}" == */* ]] && program=("\${words[1]/#\~\//$HOME/}") ;;
+      [[ "\${words[1]}" == */* ]] && program=("\${words[1]/#~//$HOME/}") ;;
   esac
   if (( skip == 0 )); then
     previous=\${_agents_previous[\${words[1]:t}]}
@@ -325,6 +325,7 @@ export function completionProgram(env: Readonly<Record<string, string | undefine
 
 /** What `agents completion` says when its script asks `npx --no-install agents`, and how to have it ask another. */
 export const COMPLETION_PROGRAM_NOTE =
-  "the script completes lines starting with `agents` (an alias such as `alias agents='npx --no-install agents'`) " +
-  "by asking `npx --no-install agents`, this repository's agents, as no `agents` is on PATH; to have it ask another " +
-  'command, change `npx --no-install agents` in the script, or run `agents completion` where `agents` is on PATH.';
+  'the script completes lines starting with `npx agents`, and those starting with `agents` (an alias such as ' +
+  "`alias agents='npx --no-install agents'`) by asking `npx --no-install agents`, this repository's agents, as no " +
+  '`agents` is on PATH; to have it ask another command, change `npx --no-install agents` in the script, or run ' +
+  '`agents completion` where `agents` is on PATH.';
