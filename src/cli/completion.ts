@@ -113,7 +113,7 @@ export function splitJoinedOption(words: readonly string[]): { words: string[]; 
 export function wordKind(words: readonly string[], takesValue: TakesValue = globalValue): StoreWordKind | undefined {
   const current = words.at(-1) ?? '';
   const previous = words.at(-2);
-  if (previous !== undefined && Object.hasOwn(OPTION_WORDS, previous)) {
+  if (previous !== undefined && Object.hasOwn(OPTION_WORDS, previous) && takesValue(previous)) {
     const kind = OPTION_WORDS[previous];
     const entry = kind === 'template' ? commandOf(words, takesValue).entry : undefined;
     // A policy source's template is changed only in its repository: add and move take the store's own.
@@ -183,7 +183,8 @@ async function valueOptions(words: readonly string[]): Promise<{
       }
     }
     return {
-      takesValue: (written) => globalValue(written) || valued.has(written),
+      // The command's own, not every option naming the store's words: `export --action` is no option of export.
+      takesValue: (written) => globalTakesValue(written) || valued.has(written),
       free: (written) => globals.free(written) || free.has(written),
       lists,
       flags: [

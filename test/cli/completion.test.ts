@@ -76,6 +76,10 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, 'import', '')).toEqual([]);
     expect(await complete(top, 'validate', '--str')).toContain('--strict');
     expect(await complete(top, 'validate', '--format', 'g')).toEqual(['github']);
+    // An option of other commands names nothing here: export takes no --action, guard try no --plan.
+    expect(await complete(top, 'export', '--action', '')).not.toContain('local/code-coverage');
+    expect(await complete(top, 'guard', 'try', '--plan', '')).not.toContain(EXAMPLE_PLAN);
+    expect(await complete(top, 'export', '--plan', '')).toEqual([EXAMPLE_PLAN]);
     // Options whose value is an invariant's id.
     expect(await complete(top, 'invariant', 'violation', 'add', '--invariant', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
     expect(await complete(top, 'invariant', 'edit', 'x', '--overrides', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
