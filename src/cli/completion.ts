@@ -308,11 +308,12 @@ async function storeNames(words: readonly string[], kind: StoreWordKind, io: Cli
       ctx.invariants(),
       import('../service/invariant-service.ts'),
     ]);
+    // The policy sources not readable (config.yaml invalid) take nothing away from the store's own names.
     const names =
       kind === 'template'
-        ? await actionNames(svc)
+        ? await actionNames(svc).catch(() => storeWords(svc.source, 'action'))
         : kind === 'any-invariant'
-          ? await invariantIds(svc)
+          ? await invariantIds(svc).catch(() => storeWords(svc.source, 'invariant'))
           : kind === 'source'
             ? await sourceNames(svc)
             : await storeWords(svc.source, kind);

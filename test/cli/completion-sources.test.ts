@@ -1,12 +1,13 @@
 // Shell completion of a policy source's action templates, named SOURCE:NS/NAME (docs/extends.md, "Actions"): the
 // colon is a word break to bash and a description's start to zsh, so each script is asked as it asks.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, mkdirSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { consumer, LOCAL, LOCKED, policyCommit, policyRepo, run, SECRETS } from '../extends/repos.ts';
 import { BIN } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
+import { exampleStore } from '../helpers/plans.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 
 const TEMPLATE = '01M91M5SHWTSNA3QA4Q8JH4SSF';
@@ -71,6 +72,14 @@ describe("completion of a policy source's templates", () => {
     expect(await complete(app, 'fish', 'extends', 'update', 'r')).toEqual(['rules']);
     expect(await complete(app, 'fish', 'extends', 'update', 'rules', '')).toEqual(['policy']);
     expect(await complete(app, 'fish', 'extends', 'fetch', '--rev', 'HEAD', '--', 'p')).toEqual(['policy']);
+  });
+
+  it("offers the store's own templates and ids where config.yaml's extends cannot be read", async () => {
+    const root = exampleStore();
+    appendFileSync(join(root, 'config.yaml'), 'extends:\n  - url: 5\n');
+    const top = dirname(root);
+    expect(await complete(top, 'fish', 'plan', 'use', '')).toEqual(['local/code-coverage']);
+    expect(await complete(top, 'fish', 'invariant', 'show', '01M8KJT')).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
   });
 
   it('completes through the bash script, the colon a word break there', async () => {
