@@ -108,7 +108,7 @@ _agents_line()
         program=(pnpm exec agents) ;;
       *)
         # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
-        [[ "\${args[0]}" == */* ]] && program=("\${args[0]/#~//$HOME/}") ;;
+        [[ "\${args[0]}" == */* ]] && program=("\${args[0]/#\\~\\//$HOME/}") ;;
     esac
     # the program's name is typed whole: a word after it is being completed
     (( skip + 1 < \${#args[@]} ))
@@ -203,7 +203,7 @@ _agents_yargs_completions()
       fi ;;
     *)
       # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
-      [[ "\${words[1]}" == */* ]] && program=("\${words[1]/#~//$HOME/}") ;;
+      [[ "\${words[1]}" == */* ]] && program=("\${words[1]/#\\~\\//$HOME/}") ;;
   esac
   if (( skip == 0 )); then
     previous=\${_agents_previous[\${words[1]:t}]}
@@ -276,7 +276,7 @@ function __agents_line
             set program pnpm exec agents
         case '*'
             # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
-            string match -q -- '*/*' "$words[1]"; and set program $words[1]
+            string match -q -- '*/*' "$words[1]"; and set program (string replace -r -- '^~/' "$HOME/" "$words[1]")
     end
     set -q words[$i]; or return 1
     printf '%s\\n' (count $program) $program $words[(math $i + 1)..-1]

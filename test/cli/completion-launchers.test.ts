@@ -178,54 +178,63 @@ describe('completion of agents run through npx or pnpm', () => {
 });
 
 describe('completion of agents named by its path', () => {
-  it('asks the agents the line names (./node_modules/.bin/agents), in bash, zsh and fish', async () => {
+  it('asks the agents the line names (./node_modules/.bin/agents, ~/bin/agents), in bash, zsh and fish', async () => {
     const top = dirname(exampleStore());
     mkdirSync(join(top, 'node_modules', '.bin'), { recursive: true });
     symlinkSync(BIN, join(top, 'node_modules', '.bin', 'agents'));
-    // No agents on PATH: the one the line names answers.
-    const env = { ...process.env, PATH: '/usr/bin:/bin', HOME: tempDir() };
-    const line = './node_modules/.bin/agents plan status ';
-    const words = wordsOf(line, 'bash');
-    const bash = spawnSync(
-      'bash',
-      [
-        '-c',
-        [
-          `source '${await scriptFile('bash')}'`,
-          `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
-          `COMP_CWORD=${words.length - 1}`,
-          `COMP_LINE='${line}'`,
-          `COMP_POINT=${line.length}`,
-          `_agents_yargs_completions '${words[0]}'`,
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
-          'printf "%s\\n" "${COMPREPLY[@]}"',
-        ].join('\n'),
-      ],
-      { cwd: top, encoding: 'utf8', env },
-    );
-    expect([bash.stderr, bash.stdout.trim()]).toEqual(['', EXAMPLE_PLAN]);
-    if (onPath('zsh')) {
-      const script = [
-        `source '${await scriptFile('zsh')}'`,
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion, not a template
-        '_describe() { print -l -- ${(P)2} }',
-        `words=(${words.map((w) => `'${w}'`).join(' ')})`,
-        `CURRENT=${words.length}`,
-        '_agents_yargs_completions',
-      ].join('\n');
-      const zsh = spawnSync('zsh', ['-f', '-c', script], { cwd: top, encoding: 'utf8', env });
-      expect([zsh.stderr, zsh.stdout.trim()]).toEqual(['', EXAMPLE_PLAN]);
-    }
-    if (onPath('fish')) {
-      const fishFile = await scriptFile('fish');
-      for (const typed of [line, 'node_modules/.bin/agents plan status ']) {
-        const fish = spawnSync('fish', ['--no-config', '-c', `source '${fishFile}'; complete -C ${JSON.stringify(typed)}`], {
-          cwd: top,
-          encoding: 'utf8',
-          env,
-        });
-        expect([fish.stderr, fish.stdout.trim()], typed).toEqual(['', EXAMPLE_PLAN]);
-      }
+    // No agents on PATH: the one the line names answers, by a path from the current folder or from home.
+    const home = tempDir();
+    mkdirSync(join(home, 'bin'));
+    symlinkSync(BIN, join(home, 'bin', 'agents'));
+    const env = { ...process.env, PATH: '/usr/bin:/bin', HOME: home };
+    for (const line of ['./node_modules/.bin/agents plan status ', '~/bin/agents plan status ']) {
+      await completesByPath(top, env, line);
     }
   });
 });
+
+/** Each shell completes `line`, which names agents by a path, to the example plan. */
+async function completesByPath(top: string, env: NodeJS.ProcessEnv, line: string): Promise<void> {
+  const words = wordsOf(line, 'bash');
+  const bash = spawnSync(
+    'bash',
+    [
+      '-c',
+      [
+        `source '${await scriptFile('bash')}'`,
+        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
+        `COMP_CWORD=${words.length - 1}`,
+        `COMP_LINE='${line}'`,
+        `COMP_POINT=${line.length}`,
+        `_agents_yargs_completions '${words[0]}'`,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+        'printf "%s\\n" "${COMPREPLY[@]}"',
+      ].join('\n'),
+    ],
+    { cwd: top, encoding: 'utf8', env },
+  );
+  expect([bash.stderr, bash.stdout.trim()], line).toEqual(['', EXAMPLE_PLAN]);
+  if (onPath('zsh')) {
+    const script = [
+      `source '${await scriptFile('zsh')}'`,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion, not a template
+      '_describe() { print -l -- ${(P)2} }',
+      `words=(${words.map((w) => `'${w}'`).join(' ')})`,
+      `CURRENT=${words.length}`,
+      '_agents_yargs_completions',
+    ].join('\n');
+    const zsh = spawnSync('zsh', ['-f', '-c', script], { cwd: top, encoding: 'utf8', env });
+    expect([zsh.stderr, zsh.stdout.trim()], line).toEqual(['', EXAMPLE_PLAN]);
+  }
+  if (onPath('fish')) {
+    const fishFile = await scriptFile('fish');
+    for (const typed of [line, line.replace(/^\.\//, '')]) {
+      const fish = spawnSync('fish', ['--no-config', '-c', `source '${fishFile}'; complete -C ${JSON.stringify(typed)}`], {
+        cwd: top,
+        encoding: 'utf8',
+        env,
+      });
+      expect([fish.stderr, fish.stdout.trim()], typed).toEqual(['', EXAMPLE_PLAN]);
+    }
+  }
+}
