@@ -15,11 +15,15 @@ export type CompletionShell = 'bash' | 'zsh' | 'fish';
 export const SHELLS: readonly CompletionShell[] = ['bash', 'zsh', 'fish'];
 
 /**
- * The shell `agents completion [SHELL]` is for, from the words after `completion` (`args`, before any `--`): the one
- * named, else the one `SHELL` names. Any other word, or an option that is not a global one, is refused rather than
- * ignored: `agents completion tcsh > file` would otherwise write bash's script there.
+ * The shell `agents completion [SHELL]` is for, from the words after `completion` (`args`, before any `--`, and
+ * `operands`, those after it): the one named, else the one `SHELL` names. Any other word, or an option that is not a
+ * global one, is refused rather than ignored: `agents completion tcsh > file` would otherwise write bash's script there.
  */
-export function completionShellOf(args: readonly string[], env: Readonly<Record<string, string | undefined>>): CompletionShell {
+export function completionShellOf(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  operands: readonly string[] = [],
+): CompletionShell {
   // The on/off ones also as `--no-…`; one that takes a value has no such form (`--no-store` is refused everywhere).
   const globals = new Set(
     GLOBAL_OPTION_NAMES.flatMap((name) => (globalTakesValue(`--${name}`) ? [`--${name}`] : [`--${name}`, `--no-${name}`])),
@@ -43,7 +47,7 @@ export function completionShellOf(args: readonly string[], env: Readonly<Record<
     // The value of --store or --format, unless given with = or missing.
     if (globalTakesValue(name) && !a.includes('=') && !(args[i + 1] ?? '-').startsWith('-')) i++;
   }
-  const [shell, ...rest] = words;
+  const [shell, ...rest] = [...words, ...operands];
   if (shell === undefined) return completionShell(env);
   if (!SHELLS.includes(shell as CompletionShell) || rest.length > 0) {
     const wrong = SHELLS.includes(shell as CompletionShell) ? rest[0]! : shell;

@@ -289,7 +289,9 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
       const { COMPLETION_PROGRAM_NOTE, completionProgram, completionScript, completionShellOf } = await import('./completion-scripts.ts');
       const after = [...words.slice(0, commandWord), ...words.slice(commandWord + 1)];
       const program = completionProgram(io.env);
-      io.stdout.write(completionScript(completionShellOf(after, io.env), program));
+      // A word after `--` is an argument whatever it looks like, the shell as any other (`completion -- fish`).
+      const operands = dashes >= 0 ? args.slice(dashes + 1) : [];
+      io.stdout.write(completionScript(completionShellOf(after, io.env, operands), program));
       // Said at install time, on stderr (the script goes to a file): what Tab will run, and how to change it.
       if (program !== 'agents') io.stderr.write(`agents: ${COMPLETION_PROGRAM_NOTE}\n`);
       return EXIT_CODES.ok;

@@ -389,13 +389,19 @@ describe('shell completion of the store names', () => {
     const zsh = await runMain(['--store', cwd, 'completion', '--no-color', 'zsh'], { cwd, env: { SHELL: '/bin/bash' } });
     expect(zsh.code).toBe(0);
     expect(zsh.stdout).toContain('compdef _agents_yargs_completions agents');
+    // A word after -- is the shell too, whatever it looks like.
+    const dashed = await runMain(['completion', '--', 'fish'], { cwd, env: { SHELL: '/bin/bash' } });
+    expect([dashed.code, dashed.stdout.includes('complete -c agents')]).toEqual([0, true]);
     for (const [args, code] of [
+      [['completion', '--', 'tcsh'], 'unexpected-argument'],
+      [['completion', 'bash', '--', 'zsh'], 'unexpected-argument'],
+      [['completion', '--', '--bogus'], 'unexpected-argument'],
       [['completion', 'tcsh'], 'unexpected-argument'],
       [['completion', 'bash', 'zsh'], 'unexpected-argument'],
       [['completion', '--bogus'], 'unknown-option'],
       [['completion', '--no-store'], 'unknown-option'],
     ] as const) {
-      const r = await runMain([...args, '--format', 'json'], { cwd, env: { SHELL: '/bin/bash' } });
+      const r = await runMain(['--format', 'json', ...args], { cwd, env: { SHELL: '/bin/bash' } });
       expect(r.code, args.join(' ')).toBe(2);
       expect(JSON.parse(r.stdout).error.code).toBe(code);
     }
