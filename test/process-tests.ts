@@ -37,6 +37,7 @@ export const PROCESS_TESTS = [
   'test/e2e/guard-agents.test.ts',
   'test/e2e/invariant-cli.test.ts',
   'test/e2e/mcp-agents.test.ts',
+  'test/e2e/mcp-arguments.test.ts',
   'test/e2e/mcp-check-action.test.ts',
   'test/e2e/mcp-pages.test.ts',
   'test/e2e/mcp.test.ts',

@@ -28,6 +28,17 @@ export interface InputSchema {
 
 const HINT = "See the tool's input schema (tools/list) for its arguments.";
 
+// The id arguments (idArg): white space around one is dropped before the schema checks its length, as the CLI's
+// normalisePrefix drops it, so that a full id copied with its line break is taken as a short prefix with spaces is.
+const idArgs = new WeakSet<PropertySchema>();
+
+/** An argument that names an invariant or a plan: its full id (a 26-character ULID) or a unique prefix of 4 or more. */
+export function idArg(description: string): PropertySchema {
+  const schema: PropertySchema = { type: 'string', description, minLength: 1, maxLength: 26 };
+  idArgs.add(schema);
+  return schema;
+}
+
 // One validator per schema, compiled on a tool's first call or once the tools are listed:
 // ajv is loaded then, never on the way to `initialize` or the listing.
 let ajv: Promise<Ajv> | undefined;
@@ -132,6 +143,9 @@ export async function checkArgs(
   if (typeof args !== 'object' || Array.isArray(args)) throw new UsageError(`${tool}: the arguments must be an object`, hint);
   // An explicit null is how some clients say "not given".
   const given = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null));
+  for (const [key, value] of Object.entries(given))
+    if (typeof value === 'string' && Object.hasOwn(schema.properties, key) && idArgs.has(schema.properties[key]!))
+      given[key] = value.trim();
   const validate = await validatorOf(schema);
   if (!validate(given)) {
     // ajv checks `required` first: a misspelt required argument (`plam` for `plan`) is the slip behind the missing

@@ -7,7 +7,7 @@ import { setChangedText } from '../present/plan.ts';
 import { changedIds, invariantDigests, setDigest } from '../service/plans/common.ts';
 import { someNames } from '../core/closest.ts';
 import type { Actor } from '../enforce/actors.ts';
-import { checkArgs, type InputSchema } from './args.ts';
+import { checkArgs, idArg, type InputSchema } from './args.ts';
 import type { PromptedSet } from './prompted-sets.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 import { pageOf } from './pages.ts';
@@ -45,7 +45,7 @@ const MAX_CONTEXT = 1024 * 1024;
 const PROMPT_ARGS: InputSchema = {
   type: 'object',
   properties: {
-    plan: { type: 'string', description: RECONCILE_PROMPT.arguments[0].description, minLength: 1, maxLength: 26 },
+    plan: idArg(RECONCILE_PROMPT.arguments[0].description),
     context: { type: 'string', description: RECONCILE_PROMPT.arguments[1].description, maxLength: MAX_CONTEXT },
     cursor: { type: 'string', description: RECONCILE_PROMPT.arguments[2].description, minLength: 1, maxLength: 300 },
   },
@@ -215,7 +215,7 @@ export function reconcileTools(): ToolDef[] {
       inputSchema: {
         type: 'object',
         properties: {
-          plan: { type: 'string', description: 'Plan id or unique prefix (4+ characters).', minLength: 1, maxLength: 26 },
+          plan: idArg('Plan id or unique prefix (4+ characters).'),
           answer: {
             type: 'string',
             description: 'The JSON answer, as text (actor-response.schema.json).',

@@ -27,7 +27,7 @@ import { escapeUnsafe } from '../core/plain-text.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
 import { runEnv } from '../git/run-environment.ts';
-import { checkArgs, prepareArgs } from './args.ts';
+import { checkArgs, idArg, prepareArgs } from './args.ts';
 import { PromptedSets } from './prompted-sets.ts';
 import { reconcileTools } from './reconcile.ts';
 import { CHECK_ACTION } from './check-action.ts';
@@ -147,7 +147,7 @@ export const TOOLS: readonly ToolDef[] = [
       type: 'object',
       properties: {
         project: str('Project name, as in the store folder projects/<name>/ (lower case, e.g. "billing").', { maxLength: 64 }),
-        plan: str('Plan id (26-character ULID) or a unique prefix of at least 4 characters.', { maxLength: 26 }),
+        plan: idArg('Plan id (26-character ULID) or a unique prefix of at least 4 characters.'),
         path: str(
           'A file (or, ending in "/", a folder) of the repository, relative to its top: the set of the project whose paths hold it.',
         ),
@@ -188,7 +188,7 @@ export const TOOLS: readonly ToolDef[] = [
       properties: {
         global: { type: 'boolean', description: 'true: the global scope (applies to every project and plan).' },
         project: str("Project name: that project's own invariants.", { maxLength: 64 }),
-        plan: str("Plan id or unique prefix (4+ characters): that plan's own invariants.", { maxLength: 26 }),
+        plan: idArg("Plan id or unique prefix (4+ characters): that plan's own invariants."),
         action: str(
           'Action template "namespace/name" (or "source:namespace/name", a policy source\'s): invariants that `plan use` promotes into new plans.',
           {
@@ -243,7 +243,7 @@ export const TOOLS: readonly ToolDef[] = [
     writes: false,
     inputSchema: {
       type: 'object',
-      properties: { id: str('Invariant id or a unique prefix of at least 4 characters.', { maxLength: 26 }) },
+      properties: { id: idArg('Invariant id or a unique prefix of at least 4 characters.') },
       required: ['id'],
       additionalProperties: false,
     },
@@ -277,8 +277,8 @@ export const TOOLS: readonly ToolDef[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        plan: str('Plan id or unique prefix (4+ characters).', { maxLength: 26 }),
-        invariant: str("Id or unique prefix of an invariant in the plan's effective set.", { maxLength: 26 }),
+        plan: idArg('Plan id or unique prefix (4+ characters).'),
+        invariant: idArg("Id or unique prefix of an invariant in the plan's effective set."),
         details: str('What happened: the change, the file or command, and what should be done about it.', { maxLength: 10000 }),
         severity: { type: 'string', enum: [...SEVERITIES], description: "Optional: overrides the invariant's own severity." },
       },
@@ -311,7 +311,7 @@ export const TOOLS: readonly ToolDef[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        plan: str('Plan id or unique prefix (4+ characters).', { maxLength: 26 }),
+        plan: idArg('Plan id or unique prefix (4+ characters).'),
         allow: {
           type: 'array',
           items: { type: 'string', enum: RELAXABLE },

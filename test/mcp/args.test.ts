@@ -2,7 +2,7 @@
 // each refusal is a usage error that says what is wrong with the argument it names.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
-import { checkArgs, type InputSchema } from '../../src/mcp/args.ts';
+import { checkArgs, idArg, type InputSchema } from '../../src/mcp/args.ts';
 
 const schema: InputSchema = {
   type: 'object',
@@ -48,5 +48,27 @@ describe('checkArgs', () => {
 
   it('a value of the length the schema asks for is taken', async () => {
     await expect(checkArgs('tool', schema, { answer: '{}' })).resolves.toEqual({ answer: '{}' });
+  });
+});
+
+describe('id arguments', () => {
+  const ids: InputSchema = {
+    type: 'object',
+    properties: { plan: idArg('Plan id'), details: { type: 'string', description: 'text', minLength: 1, maxLength: 30 } },
+    additionalProperties: false,
+  };
+  const ID = '01M8KK5920RS6CGAVDFVYYJ0B4';
+
+  it('white space around an id is dropped before its length is checked, and the id handed on without it', async () => {
+    await expect(checkArgs('tool', ids, { plan: `  ${ID}\n` })).resolves.toEqual({ plan: ID });
+    // Another text keeps its white space: it is no id.
+    await expect(checkArgs('tool', ids, { details: ' x ' })).resolves.toEqual({ details: ' x ' });
+  });
+
+  it('an id longer than 26 characters without its white space, or of white space only, is still refused', async () => {
+    const long = await checkArgs('tool', ids, { plan: ` ${ID}X ` }).catch((e: unknown) => e as UsageError);
+    expect(long).toMatchObject({ exitCode: 2, message: expect.stringContaining('27 characters') });
+    const blank = await checkArgs('tool', ids, { plan: ' \n ' }).catch((e: unknown) => e as UsageError);
+    expect(blank).toMatchObject({ exitCode: 2, message: expect.stringContaining('is empty') });
   });
 });
