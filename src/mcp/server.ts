@@ -223,7 +223,10 @@ export async function serveMcp(options: McpOptions): Promise<number> {
             answer = await call();
           } else answer = await readingStore(options.root, call, noticed);
           // A note the answer's text already says (a warning its data carries too) is not said twice.
-          const notes = noticed.map((n) => escapeUnsafe(n)).filter((n) => !answer.text.includes(n));
+          const notes = noticed
+            .filter((n) => !answer.said?.includes(n))
+            .map((n) => escapeUnsafe(n))
+            .filter((n) => !answer.text.includes(n));
           if (notes.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
           const text = `${answer.text}\n\n${notes.map((n) => `Note: ${n}`).join('\n')}`;
           return { content: [{ type: 'text', text }], structuredContent: answer.data, _meta: { 'agents/notices': notes } };

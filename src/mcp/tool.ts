@@ -10,6 +10,11 @@ import type { PromptedSets } from './prompted-sets.ts';
 export interface ToolAnswer {
   data: Record<string, unknown>;
   text: string;
+  /**
+   * The service's notices the text says in words of its own (plan_status's `unknown-project` reason is the warning
+   * the read noticed): not added again as "Note:" lines. A notice the text holds as it is needs no mention here.
+   */
+  said?: readonly string[];
 }
 
 export interface ToolContext {

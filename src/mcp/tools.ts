@@ -6,6 +6,7 @@ import { repoPathOf } from '../service/repo-path.ts';
 import { SEVERITIES, type Severity } from '../core/model.ts';
 import { RELAXABLE, type RelaxableReason } from '../core/plan-gate.ts';
 import { docsRef } from '../core/docs-link.ts';
+import { warningLine } from '../core/diagnostics.ts';
 import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
 import {
   emptyListText,
@@ -332,7 +333,11 @@ export const TOOLS: readonly ToolDef[] = [
       return pageOf(ids, args.cursor as string | undefined, { tool: 'plan_status', of: r.plan.id }, (page) => {
         const reasons = r.reasons.slice(page.from, page.to);
         const text = pagedText(planStatusText(r, makeStyle(false), reasons), page, r.reasons.length, 'plan_status');
-        return { data: { ...planStatusJson({ ...r, reasons }), next_cursor: page.next }, text };
+        // A plan whose project is gone: the read's warning of it is the page's `unknown-project` reason, said once.
+        const said = reasons.some((x) => x.code === 'unknown-project')
+          ? r.warnings.filter((w) => w.code === 'unknown-project').map(warningLine)
+          : [];
+        return { data: { ...planStatusJson({ ...r, reasons }), next_cursor: page.next }, text, said };
       });
     },
   },

@@ -231,6 +231,9 @@ describe('agents mcp: initialize, tools and resources', () => {
       ...JSON.parse((await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json'])).stdout),
       next_cursor: null,
     });
+    // Said once: the reason is the read's warning, not repeated as a note in other words.
+    expect(textOf(gone).match(/unknown-project/g)).toHaveLength(1);
+    expect(gone._meta?.['agents/notices']).toBeUndefined();
     for (const form of ['md', 'json']) {
       const read = await s.client.readResource({ uri: `agents://plans/${EXAMPLE_PLAN}/effective.${form}` });
       const text = (read.contents[0] as { text: string }).text;
