@@ -363,8 +363,15 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       batches.asked(message);
       unanswered.add(message.id);
       working.taken(message.id);
-      if (message.method === 'tools/call' || message.method === 'prompts/get')
-        sentArguments.set(message.id, (message.params as { arguments?: unknown } | undefined)?.arguments);
+      if (message.method === 'tools/call' || message.method === 'prompts/get') {
+        const params = message.params as { arguments?: unknown } | undefined;
+        sentArguments.set(message.id, params?.arguments);
+        // The SDK takes a prompt's arguments as strings only, and would refuse a null one before the handler checks it:
+        // null is "not given" there too (checkArgs, which reads the arguments as sent), so it is not handed to the SDK.
+        const args = params?.arguments;
+        if (message.method === 'prompts/get' && typeof args === 'object' && args !== null && !Array.isArray(args))
+          params!.arguments = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
+      }
     }
     // A request the client cancels gets no answer.
     else if ('method' in message && message.method === 'notifications/cancelled') {

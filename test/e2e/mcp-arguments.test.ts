@@ -48,3 +48,26 @@ describe('ids with white space around them', () => {
   });
 });
 
+describe('null as not given', () => {
+  it("a prompt's null argument counts as not given, as a tool's does, not refused by the protocol's check", async () => {
+    const { s } = await server();
+    const plain = await s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN } });
+    const nulls = await s.client.getPrompt({
+      name: 'reconcile_plan',
+      arguments: { plan: EXAMPLE_PLAN, cursor: null, context: null } as unknown as Record<string, string>,
+    });
+    expect(nulls).toEqual(plain);
+    // The tools take a null cursor alike.
+    const listed = await call(s, 'list_invariants', { cursor: null });
+    expect(listed.isError ?? false).toBe(false);
+    // A null plan is a missing plan, as for a tool: the prompt's usage error, under invalid params.
+    const missing = await s.client
+      .getPrompt({ name: 'reconcile_plan', arguments: { plan: null } as unknown as Record<string, string> })
+      .then(
+        () => undefined,
+        (e: unknown) => e as { code: number; data: { code: string } },
+      );
+    expect(missing).toMatchObject({ code: -32602, data: { code: 'missing-argument' } });
+  });
+});
+
