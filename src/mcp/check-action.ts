@@ -6,6 +6,7 @@
 import { AgentsError, missingOption, UsageError } from '../core/errors.ts';
 import type { GuardDecision } from '../core/guard.ts';
 import { boundText, hookTimeout } from '../core/guard-bound.ts';
+import { LONGEST_PATH } from '../core/limits.ts';
 import { clientAnswer } from '../core/guard-answers.ts';
 import { GUARD_CLIENTS, type GuardClient, GuardTimeout, hookReason, namedToolAction } from '../core/guard-clients.ts';
 import { makeStyle } from '../core/style.ts';
@@ -13,6 +14,7 @@ import { verdictJson, verdictText } from '../present/guard.ts';
 import { FILE_URL } from '../service/guard-paths.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
+import { MAX_LONG_ARGUMENT } from './line-limit.ts';
 
 /** One guard service a store, kept for the server's life: its index stays in memory between calls. */
 const services = new WeakMap<ToolContext['service'], GuardService>();
@@ -45,11 +47,16 @@ export const CHECK_ACTION: ToolDef = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'A file the action would create, change or delete.', minLength: 1, maxLength: 4096 },
+      path: { type: 'string', description: 'A file the action would create, change or delete.', minLength: 1, maxLength: LONGEST_PATH },
       command: { type: 'string', description: 'A shell command the action would run.', minLength: 1, maxLength: 100_000 },
       tool: { type: 'string', description: 'The tool the agent would call (e.g. mcp__db__drop_table).', minLength: 1, maxLength: 200 },
-      content: { type: 'string', description: 'Text the action would write.', maxLength: 4_000_000 },
-      cwd: { type: 'string', description: 'The folder the action runs in (default: the repository top).', minLength: 1, maxLength: 4096 },
+      content: { type: 'string', description: 'Text the action would write.', maxLength: MAX_LONG_ARGUMENT },
+      cwd: {
+        type: 'string',
+        description: 'The folder the action runs in (default: the repository top).',
+        minLength: 1,
+        maxLength: LONGEST_PATH,
+      },
       client: {
         type: 'string',
         description: "Answer the text in this client's hook protocol (for Claude Code's mcp_tool hook: claude).",

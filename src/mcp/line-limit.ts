@@ -12,6 +12,13 @@ import { escapeUnsafe } from '../core/plain-text.ts';
 /** The largest message taken: far above any tool's arguments (a text is at most 10,000 characters), well below the SDK's buffer. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The most characters a long text argument takes (check_action's `content`, record_reconciliation's `answer`), as their
+ * schemas publish it: what one message holds of such a text beside the request's other members. A longer one could
+ * never arrive, so a schema allowing more would promise what the server refuses.
+ */
+export const MAX_LONG_ARGUMENT = 4_000_000;
+
 /** Room left in a message for what the SDK wraps an answer in (`jsonrpc`, `id`). */
 const ENVELOPE_BYTES = 1024;
 

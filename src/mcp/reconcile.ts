@@ -11,6 +11,7 @@ import { checkArgs, idArg, type InputSchema } from './args.ts';
 import type { PromptedSet } from './prompted-sets.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 import { pageOf } from './pages.ts';
+import { MAX_LONG_ARGUMENT } from './line-limit.ts';
 
 /**
  * Reconciliation over MCP (docs/mcp.md): the `reconcile_plan` prompt hands the connected
@@ -220,7 +221,7 @@ export function reconcileTools(): ToolDef[] {
             type: 'string',
             description: 'The JSON answer, as text (actor-response.schema.json).',
             minLength: 2,
-            maxLength: 16 * 1024 * 1024,
+            maxLength: MAX_LONG_ARGUMENT,
           },
           set_digest: {
             type: 'string',

@@ -1,8 +1,10 @@
 // The MCP server's arguments through the SDK's own client (docs/mcp.md, "Tools"): each tool takes an argument as its
 // siblings and the CLI take the same one, and each schema publishes the limit the server holds to.
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { MAX_LONG_ARGUMENT, MAX_MESSAGE_BYTES } from '../../src/mcp/line-limit.ts';
 import { gitInit } from '../helpers/git.ts';
 import { errorOf, type McpSession, startMcp } from '../helpers/mcp.ts';
 import { EXAMPLE_PLAN, EXAMPLE_PLAN_SET, exampleStore } from '../helpers/plans.ts';
@@ -71,3 +73,26 @@ describe('null as not given', () => {
   });
 });
 
+describe('published limits', () => {
+  it("the long text arguments' schemas say what one message holds, alike for both", async () => {
+    const { s } = await server();
+    const { tools } = await s.client.listTools();
+    const property = (tool: string, name: string) =>
+      (tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, { maxLength?: number }>)[name]!;
+    expect(property('record_reconciliation', 'answer').maxLength).toBe(MAX_LONG_ARGUMENT);
+    expect(property('check_action', 'content').maxLength).toBe(MAX_LONG_ARGUMENT);
+    expect(MAX_LONG_ARGUMENT).toBeLessThan(MAX_MESSAGE_BYTES);
+    // A path is one length for every tool that takes one.
+    expect(property('effective_invariants', 'path').maxLength).toBe(property('check_action', 'path').maxLength);
+  });
+
+  it('a long path effective_invariants maps to its project, as check_action takes it and `agents which` does', async () => {
+    const { root, s } = await server();
+    writeFileSync(join(root, 'projects', 'myapp', 'project.yaml'), 'paths: [services/myapp/**]\n');
+    const path = `services/myapp/${'a'.repeat(1500)}.ts`;
+    const r = await call(s, 'effective_invariants', { path });
+    expect(r.isError ?? false, JSON.stringify(r.content)).toBe(false);
+    expect(r.structuredContent).toMatchObject({ target: { project: 'myapp', path } });
+    expect((await call(s, 'check_action', { path })).isError ?? false).toBe(false);
+  });
+});
