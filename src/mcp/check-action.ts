@@ -48,8 +48,15 @@ export const CHECK_ACTION: ToolDef = {
     type: 'object',
     properties: {
       path: { type: 'string', description: 'A file the action would create, change or delete.', minLength: 1, maxLength: LONGEST_PATH },
-      command: { type: 'string', description: 'A shell command the action would run.', minLength: 1, maxLength: 100_000 },
-      tool: { type: 'string', description: 'The tool the agent would call (e.g. mcp__db__drop_table).', minLength: 1, maxLength: 200 },
+      // As long as the hook takes them (a message's worth): a command padded past a shorter bound would be answered by
+      // guard.on_error, not judged, and with `allow` let through what the hook denies.
+      command: { type: 'string', description: 'A shell command the action would run.', minLength: 1, maxLength: MAX_LONG_ARGUMENT },
+      tool: {
+        type: 'string',
+        description: 'The tool the agent would call (e.g. mcp__db__drop_table).',
+        minLength: 1,
+        maxLength: MAX_LONG_ARGUMENT,
+      },
       content: { type: 'string', description: 'Text the action would write.', maxLength: MAX_LONG_ARGUMENT },
       cwd: {
         type: 'string',

@@ -127,6 +127,38 @@ describe('MCP check_action', () => {
     expect(allowed.structuredContent).toMatchObject({ decision: 'allow' });
   });
 
+  it('judges a command or a tool name of any length a message holds, as the hook does, never answering it by guard.on_error', async () => {
+    const dir = await initializedRepo();
+    writeFileSync(join(dir, '.agents/config.yaml'), 'version: 1\nguard:\n  on_error: allow\n');
+    writeFileSync(
+      join(dir, '.agents/global', `${INV}.yaml`),
+      `id: ${INV}\ntext: Never remove the tree\nseverity: error\nguard:\n  command: ["rm -rf"]\n`,
+    );
+    const hook = (input: Record<string, unknown>) =>
+      JSON.parse(
+        agents(['guard', 'hook', '--client', 'claude'], {
+          cwd: dir,
+          input: JSON.stringify({ hook_event_name: 'PreToolUse', cwd: dir, ...input }),
+        }).stdout || '{}',
+      ) as { hookSpecificOutput?: { permissionDecision: string } };
+    const s = await startMcp(join(dir, '.agents'));
+    const check = async (args: Record<string, unknown>) =>
+      (await s.client.callTool({ name: 'check_action', arguments: { ...args, client: 'claude' } })) as {
+        content: { text: string }[];
+        structuredContent?: Record<string, unknown>;
+      };
+    // Padded past 100,000 characters, a command the hook denies: denied, not let through by guard.on_error: allow.
+    const command = `rm -rf / ; echo ${'y'.repeat(120_000)}`;
+    expect(hook({ tool_name: 'Bash', tool_input: { command } }).hookSpecificOutput?.permissionDecision).toBe('deny');
+    const denied = await check({ command });
+    expect(denied.structuredContent).toMatchObject({ decision: 'deny', hits: [{ invariant: INV }] });
+    expect(JSON.parse(denied.content[0]!.text).hookSpecificOutput.permissionDecision).toBe('deny');
+    // A tool of a server with a long name, which no guard names: nothing decided, as the hook answers, not an error.
+    const tool = `mcp__${'x'.repeat(300)}__drop_table`;
+    expect(hook({ tool_name: tool, tool_input: {} })).toEqual({});
+    expect((await check({ tool })).structuredContent).toMatchObject({ decision: 'none', hits: [] });
+  });
+
   // The agent waits on check_action as a client on its hook, and the server's one thread answers nothing else while a
   // pattern runs there: a heavy pattern over a long text is stopped at the hook's bound, by the same bounded matcher.
   it("stops a pattern run past the bound: guard-timeout, or guard.on_error in a client's protocol; the server answers on", async () => {
