@@ -6,7 +6,6 @@
 import { AgentsError, missingOption, UsageError } from '../core/errors.ts';
 import type { GuardDecision } from '../core/guard.ts';
 import { boundText, hookTimeout } from '../core/guard-bound.ts';
-import { LONGEST_PATH } from '../core/limits.ts';
 import { clientAnswer } from '../core/guard-answers.ts';
 import { GUARD_CLIENTS, type GuardClient, GuardTimeout, hookReason, namedToolAction } from '../core/guard-clients.ts';
 import { makeStyle } from '../core/style.ts';
@@ -47,9 +46,14 @@ export const CHECK_ACTION: ToolDef = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'A file the action would create, change or delete.', minLength: 1, maxLength: LONGEST_PATH },
-      // As long as the hook takes them (a message's worth): a command padded past a shorter bound would be answered by
-      // guard.on_error, not judged, and with `allow` let through what the hook denies.
+      // Each as long as the hook takes it (a message's worth): an action padded past a shorter bound (a command, a path
+      // of `./` past 4,096 characters) would be answered by guard.on_error, not judged, and with `allow` let through.
+      path: {
+        type: 'string',
+        description: 'A file the action would create, change or delete.',
+        minLength: 1,
+        maxLength: MAX_LONG_ARGUMENT,
+      },
       command: { type: 'string', description: 'A shell command the action would run.', minLength: 1, maxLength: MAX_LONG_ARGUMENT },
       tool: {
         type: 'string',
@@ -62,7 +66,7 @@ export const CHECK_ACTION: ToolDef = {
         type: 'string',
         description: 'The folder the action runs in (default: the repository top).',
         minLength: 1,
-        maxLength: LONGEST_PATH,
+        maxLength: MAX_LONG_ARGUMENT,
       },
       client: {
         type: 'string',

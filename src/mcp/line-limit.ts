@@ -13,8 +13,9 @@ import { escapeUnsafe } from '../core/plain-text.ts';
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**
- * The most characters a long text argument takes (check_action's `content`, `command` and `tool`, which the guard hook
- * takes of any length, and record_reconciliation's `answer`), as their schemas publish it: what one message holds of such a text beside the request's other members. A longer one could
+ * The most characters a long text argument takes (check_action's `content`, `command`, `tool`, `path` and `cwd`, which
+ * the guard hook takes of any length, effective_invariants' `path`, as `agents which` takes it, and
+ * record_reconciliation's `answer`), as their schemas publish it: what one message holds of such a text beside the request's other members. A longer one could
  * never arrive, so a schema allowing more would promise what the server refuses.
  */
 export const MAX_LONG_ARGUMENT = 4_000_000;

@@ -6,7 +6,6 @@ import { repoPathOf } from '../service/repo-path.ts';
 import { SEVERITIES, type Severity } from '../core/model.ts';
 import { RELAXABLE, type RelaxableReason } from '../core/plan-gate.ts';
 import { docsRef } from '../core/docs-link.ts';
-import { LONGEST_PATH } from '../core/limits.ts';
 import { warningLine } from '../core/diagnostics.ts';
 import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
 import {
@@ -35,6 +34,7 @@ import { reconcileTools } from './reconcile.ts';
 import { CHECK_ACTION } from './check-action.ts';
 import type { ToolAnswer, ToolContext, ToolDef } from './tool.ts';
 import { pageOf, pagedText, withNextCursor } from './pages.ts';
+import { MAX_LONG_ARGUMENT } from './line-limit.ts';
 
 const str = (description: string, extra: Record<string, unknown> = {}) => ({
   type: 'string' as const,
@@ -150,10 +150,10 @@ export const TOOLS: readonly ToolDef[] = [
       properties: {
         project: str('Project name, as in the store folder projects/<name>/ (lower case, e.g. "billing").', { maxLength: 64 }),
         plan: idArg('Plan id (26-character ULID) or a unique prefix of at least 4 characters.'),
-        // As long as check_action's `path` and `agents which` take one: a path no system could name is the limit.
+        // As long as check_action's `path` and `agents which` take one: the server's limit of a long argument.
         path: str(
           'A file (or, ending in "/", a folder) of the repository, relative to its top: the set of the project whose paths hold it.',
-          { maxLength: LONGEST_PATH },
+          { maxLength: MAX_LONG_ARGUMENT },
         ),
         pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),
         cursor: CURSOR_ARG,

@@ -89,7 +89,7 @@ describe('published limits', () => {
   it('a long path effective_invariants maps to its project, as check_action takes it and `agents which` does', async () => {
     const { root, s } = await server();
     writeFileSync(join(root, 'projects', 'myapp', 'project.yaml'), 'paths: [services/myapp/**]\n');
-    const path = `services/myapp/${'a'.repeat(1500)}.ts`;
+    const path = `services/myapp/${'a/'.repeat(2500)}x.ts`;
     const r = await call(s, 'effective_invariants', { path });
     expect(r.isError ?? false, JSON.stringify(r.content)).toBe(false);
     expect(r.structuredContent).toMatchObject({ target: { project: 'myapp', path } });

@@ -127,12 +127,12 @@ describe('MCP check_action', () => {
     expect(allowed.structuredContent).toMatchObject({ decision: 'allow' });
   });
 
-  it('judges a command or a tool name of any length a message holds, as the hook does, never answering it by guard.on_error', async () => {
+  it('judges a command, a path or a tool name of any length a message holds, as the hook does, never by guard.on_error', async () => {
     const dir = await initializedRepo();
     writeFileSync(join(dir, '.agents/config.yaml'), 'version: 1\nguard:\n  on_error: allow\n');
     writeFileSync(
       join(dir, '.agents/global', `${INV}.yaml`),
-      `id: ${INV}\ntext: Never remove the tree\nseverity: error\nguard:\n  command: ["rm -rf"]\n`,
+      `id: ${INV}\ntext: Never remove the tree\nseverity: error\nguard:\n  command: ["rm -rf"]\n  write: ["secrets/**"]\n`,
     );
     const hook = (input: Record<string, unknown>) =>
       JSON.parse(
@@ -153,6 +153,11 @@ describe('MCP check_action', () => {
     const denied = await check({ command });
     expect(denied.structuredContent).toMatchObject({ decision: 'deny', hits: [{ invariant: INV }] });
     expect(JSON.parse(denied.content[0]!.text).hookSpecificOutput.permissionDecision).toBe('deny');
+    // A path padded with `./` past 4,096 characters, which the hook reads as the file it names.
+    const path = `${'./'.repeat(2100)}secrets/key.pem`;
+    const write = { tool_name: 'Write', tool_input: { file_path: join(dir, path), content: 'x' } };
+    expect(hook(write).hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect((await check({ path })).structuredContent).toMatchObject({ decision: 'deny', hits: [{ invariant: INV }] });
     // A tool of a server with a long name, which no guard names: nothing decided, as the hook answers, not an error.
     const tool = `mcp__${'x'.repeat(300)}__drop_table`;
     expect(hook({ tool_name: tool, tool_input: {} })).toEqual({});
