@@ -9,14 +9,14 @@ import { type CommandHint, UsageError } from '../core/errors.ts';
 import { docsRef } from '../core/docs-link.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 
-/** The largest message taken: far above any tool's arguments (a text is at most 10,000 characters), well below the SDK's buffer. */
+/** The largest message taken: room for any tool's arguments (the long ones are MAX_LONG_ARGUMENT), well below the SDK's buffer. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The most characters a long text argument takes (check_action's `content`, `command`, `tool`, `path` and `cwd`, which
  * the guard hook takes of any length, effective_invariants' `path`, as `agents which` takes it, and
- * record_reconciliation's `answer`), as their schemas publish it: what one message holds of such a text beside the request's other members. A longer one could
- * never arrive, so a schema allowing more would promise what the server refuses.
+ * record_reconciliation's `answer`), as their schemas publish it: what one message holds of such a text beside the
+ * request's other members. A longer one could never arrive, so a schema allowing more would promise what is refused.
  */
 export const MAX_LONG_ARGUMENT = 4_000_000;
 
