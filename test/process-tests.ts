@@ -18,6 +18,8 @@ export const PROCESS_TESTS = [
   'test/service/export-racing-move.test.ts',
   'test/git/index-tree.test.ts',
   'test/cli/argv-forms.test.ts',
+  'test/cli/file-descriptor-limit.test.ts',
+  'test/store/tree-source-fd-limit.test.ts',
   'test/cli/completion.test.ts',
   'test/cli/completion-launchers.test.ts',
   'test/cli/completion-sources.test.ts',

@@ -1,4 +1,4 @@
-import { AgentsError, EXIT_CODES } from '../core/errors.ts';
+import { AgentsError, EXIT_CODES, fileDescriptorShortage, tooManyOpenFiles } from '../core/errors.ts';
 import { diagnosticsJson, errorLines } from '../present/diagnostics.ts';
 import { agentsCommandOf } from './context.ts';
 import { type CliIo, formatOf, noColorOf, type OutputFormat, storeOf, useColor } from './io.ts';
@@ -9,11 +9,13 @@ import { VERSION } from '../present/version.ts';
 /**
  * Reports an error that ended a command and returns its exit code: user
  * errors as what, where and what to do (and the error document under
- * `--format json|yaml`); anything else as a bug (exit 70). The one catch of
+ * `--format json|yaml`); no file descriptor left, as the system's limit it is (exit 2); anything else as a bug
+ * (exit 70). The one catch of
  * `main` (and the direct start of three forms, cli/direct-main.ts) calls it. `agents`: the run's, with its --store.
  */
-export async function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat, agents = 'agents'): Promise<number> {
+export async function report(io: CliIo, thrown: unknown, color: boolean, format: OutputFormat, agents = 'agents'): Promise<number> {
   const s = makeStyle(color);
+  const error = asSystemLimit(thrown);
   if (error instanceof AgentsError) {
     const lines = errorLines(error, s, agents);
     io.stderr.write(safeText(`${lines.join('\n')}\n`, color));
@@ -37,6 +39,17 @@ export async function report(io: CliIo, error: unknown, color: boolean, format: 
     },
   );
   return EXIT_CODES.internal;
+}
+
+/**
+ * A file the run could not open for want of a file descriptor (EMFILE under a low `ulimit -n`, met wherever the run
+ * opens its first files: yargs' own, the store's), said as the system's limit it is, not as a bug.
+ */
+function asSystemLimit(error: unknown): unknown {
+  const errno = error instanceof AgentsError ? undefined : fileDescriptorShortage(error);
+  if (errno === undefined) return error;
+  const path = (error as NodeJS.ErrnoException).path;
+  return tooManyOpenFiles(path === undefined ? 'agents could not go on' : `cannot open ${path}`, errno);
 }
 
 /**

@@ -234,6 +234,37 @@ export class CancelledError extends AgentsError {
   }
 }
 
+/**
+ * The system's error code when `error` says no file descriptor was left to open a file or start a process:
+ * `EMFILE`, this process's limit (`ulimit -n`), or `ENFILE`, the whole system's. Undefined for any other error.
+ */
+export function fileDescriptorShortage(error: unknown): 'EMFILE' | 'ENFILE' | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EMFILE' || code === 'ENFILE' ? code : undefined;
+}
+
+/**
+ * `what` could not be done for want of a file descriptor (exit 2, code `too-many-open-files`): a limit of the
+ * system, not a bug nor a mistake in the command, so it is said as that limit and how to raise it.
+ */
+export function tooManyOpenFiles(what: string, errno: 'EMFILE' | 'ENFILE' = 'EMFILE'): AgentsError {
+  return errno === 'EMFILE'
+    ? new AgentsError(
+        `${what}: this process holds as many open files as its limit allows (ulimit -n), and has no file descriptor left`,
+        EXIT_CODES.usage,
+        {
+          hint: 'Raise the limit on the files a process may hold open (`ulimit -n 1024` in the shell that runs it), then run the command again.',
+          hintAnySurface: true,
+          code: 'too-many-open-files',
+        },
+      )
+    : new AgentsError(`${what}: the system has no file descriptor left (too many files open on it)`, EXIT_CODES.usage, {
+        hint: "Close some programs, or raise the system's limit on open files (fs.file-max), then run the command again.",
+        hintAnySurface: true,
+        code: 'too-many-open-files',
+      });
+}
+
 /** Signals that end a run: Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP). */
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

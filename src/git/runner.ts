@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { AgentsError, EXIT_CODES } from '../core/errors.ts';
+import { AgentsError, EXIT_CODES, tooManyOpenFiles } from '../core/errors.ts';
 import { shellPath } from '../core/shell-word.ts';
 import { gitDirFor, looksLikeGitDir, realPath, repoTop } from './location.ts';
 import { callerVariables } from './caller-env.ts';
@@ -117,10 +117,7 @@ export function spawnGit(
     child.on('error', () => undefined);
     // Said as the cause it is (exit 2), passed on whole by every caller: as a GitProcessError, a commit's check of the
     // repository read it as "not in a git repository", and said to run `git init`.
-    throw new AgentsError('git could not be started: this process has no file descriptor left (too many open files)', EXIT_CODES.usage, {
-      hint: 'Raise the limit on the files a process may hold open (`ulimit -n`), then run the command again.',
-      hintAnySurface: true,
-    });
+    throw tooManyOpenFiles('git could not be started');
   }
   return child;
 }

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidStoreError, UsageError } from '../core/errors.ts';
+import { fileDescriptorShortage, InvalidStoreError, tooManyOpenFiles, UsageError } from '../core/errors.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { isLinkedFolder, linkedFolder } from './no-links.ts';
@@ -243,6 +243,9 @@ export class WorkingTreeSource implements TreeSource {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return true;
+      // The system's limit, not the folder's: said as that limit, never as a store to fix.
+      const short = fileDescriptorShortage(error);
+      if (short !== undefined) throw tooManyOpenFiles(`cannot list ${dir || 'the store'}`, short);
       // Read as empty, its invariants would be silently missing from every set.
       const why = code ?? (error as Error).message;
       if (entry !== undefined) entry.unreadable = why;
@@ -319,6 +322,8 @@ export class WorkingTreeSource implements TreeSource {
       // ENOTDIR: a folder of its path is a file now, so the file is gone as surely as by ENOENT (read-file.ts says so too).
       if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return { ok: false, code: 'missing', message: 'does not exist' };
       if (e.code === 'ENXIO') return { ok: false, code: 'not-a-file', message: 'is a socket, not a regular file' };
+      const short = fileDescriptorShortage(e);
+      if (short !== undefined) throw tooManyOpenFiles(`cannot read ${rel}`, short);
       return { ok: false, code: 'file-unreadable', message: `cannot be read (${e.code ?? e.message})` };
     }
     try {

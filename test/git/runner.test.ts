@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, closeSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentsError } from '../../src/core/errors.ts';
@@ -7,6 +6,7 @@ import { crlfInCheckout } from '../../src/git/line-ends.ts';
 import { logRaw } from '../../src/git/log.ts';
 import { commitTime, GitError, resolveCommitTime } from '../../src/git/repo.ts';
 import { GitProcessError, runGit } from '../../src/git/runner.ts';
+import { withNoFileDescriptorLeft } from '../helpers/fd-limit.ts';
 import { git, gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -21,38 +21,21 @@ describe('runGit', () => {
 
 describe('runGit with no file descriptor left', () => {
   it('rejects with an AgentsError that says so (exit 2), never an uncaught error event that ends the process', async (ctx) => {
-    // The soft limit on open files lowered to those this process holds, then every lower number taken: git's spawn
-    // finds none for its pipes (EMFILE). prlimit sets it, as Node.js cannot; placeholders, closed first, let the
-    // prlimit that restores it start.
-    const limits = spawnSync('prlimit', ['--pid', String(process.pid), '--nofile', '--raw', '--noheadings', '--output=SOFT,HARD'], {
-      encoding: 'utf8',
-    });
-    if (limits.status !== 0) {
+    // git's spawn finds no file descriptor for its pipes (EMFILE).
+    const top = tempDir();
+    const done = await withNoFileDescriptorLeft(() =>
+      runGit(top, ['var', 'GIT_AUTHOR_IDENT']).then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
+    if (done === undefined) {
       console.log('skipped: prlimit is not available here');
       ctx.skip();
       return;
     }
-    const [soft, hard] = limits.stdout.trim().split(/\s+/);
-    const placeholders = Array.from({ length: 16 }, () => openSync('/dev/null', 'r'));
-    const highest = Math.max(...readdirSync('/proc/self/fd').map(Number));
-    expect(spawnSync('prlimit', ['--pid', String(process.pid), `--nofile=${highest + 1}:${hard}`]).status).toBe(0);
-    let error: unknown;
-    try {
-      for (;;) placeholders.push(openSync('/dev/null', 'r'));
-    } catch {
-      // Every number below the limit is taken.
-    }
-    try {
-      error = await runGit(tempDir(), ['var', 'GIT_AUTHOR_IDENT']).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    } finally {
-      for (const fd of placeholders) closeSync(fd);
-      spawnSync('prlimit', ['--pid', String(process.pid), `--nofile=${soft}:${hard}`]);
-    }
-    expect(error).toBeInstanceOf(AgentsError);
-    expect((error as AgentsError).exitCode).toBe(2);
+    expect(done.result).toBeInstanceOf(AgentsError);
+    expect(done.result).toMatchObject({ exitCode: 2, code: 'too-many-open-files' });
   });
 });
 
