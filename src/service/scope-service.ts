@@ -1,4 +1,4 @@
-import { type AgentsError, UsageError, valueTooLong } from '../core/errors.ts';
+import { AgentsError, UsageError, valueTooLong } from '../core/errors.ts';
 import { globProblem, intoStore } from '../core/globs.ts';
 import {
   inputObject,
@@ -276,8 +276,15 @@ export class ScopeService {
         { folders: pathsLock, commit: input.commit },
         async () => {
           await refuseOverlap();
-          // All or nothing, and a concurrent `project add` of the same name fails on the rename.
-          writeFolderAtomic(this.root, folder, [file]);
+          // All or nothing, and a concurrent `project add` of the same name fails on the rename: refused then as the
+          // project that exists now, as a run that started after the other's write is, not as a write that failed.
+          try {
+            writeFolderAtomic(this.root, folder, [file]);
+          } catch (error) {
+            if (error instanceof AgentsError && error.code === 'write-failed' && (await this.dirs('projects')).includes(project))
+              throw projectExists(project, folder, optionWords(this.invariants.optionWords), true);
+            throw error;
+          }
         },
         () => ({ value, paths: [written], message }),
       );
@@ -480,9 +487,12 @@ export class ScopeService {
   }
 }
 
-function projectExists(project: string, folder: string, words: OptionWords): UsageError {
+/** The one refusal of a project that exists (code `project-exists`); `meanwhile`: made by another writer since this one looked. */
+function projectExists(project: string, folder: string, words: OptionWords, meanwhile = false): UsageError {
   return new UsageError(
-    `project ${project} already exists: ${folder}/`,
+    `project ${project} already exists: ${folder}/${meanwhile ? ' (made meanwhile, by another writer)' : ''}`,
     `Nothing was written. See it with \`${words.calls.listScope({ project })}\`.`,
+    { project },
+    'project-exists',
   );
 }

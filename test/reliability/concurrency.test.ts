@@ -75,6 +75,23 @@ describe('concurrent writers of one scope', () => {
     expect(readdirSync(join(store, 'global')).filter((n) => n.endsWith('.yaml'))).toEqual([`${id}.yaml`]);
   });
 
+  it('6 processes add the same new project at once: one makes it, the others refuse it as existing (project-exists)', async () => {
+    const store = testStore();
+    for (const round of [1, 2, 3]) {
+      const project = `race${round}`;
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => agentsAsync(['--store', store, '--format', 'json', 'project', 'add', project])),
+      );
+      expect(results.filter((r) => r.code === 0)).toHaveLength(1);
+      // One code for the loser, whether it looked before or after the winner's write (the rename refused, then).
+      const refused = results.filter((r) => r.code !== 0).map((r) => [r.code, JSON.parse(r.stdout).error]);
+      expect(refused).toEqual(
+        Array.from({ length: 5 }, () => [2, expect.objectContaining({ code: 'project-exists', detail: { project } })]),
+      );
+      expect(readdirSync(join(store, `projects/${project}`))).toEqual(['.gitkeep']);
+    }
+  });
+
   // A refused change takes back the folder its lock made (docs/adr/0112), and only while it is empty: a writer racing
   // it for the same new folder still lands whole (if the folder goes between its mkdir and its lock, it makes it again;
   // that window is too short to hit on purpose here).
