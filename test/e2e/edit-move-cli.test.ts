@@ -430,10 +430,8 @@ describe('agents invariant move', () => {
 describe('an invariant another writer moved while a command waited for its scope', () => {
   // The command finds the invariant, then waits for global/'s lock; the writer it waited for moves the invariant
   // away. Here the wait is on a lock left by a dead writer: the moment the command clears it, the file is moved.
-  it.each([
-    ['remove', ['invariant', 'remove', '--yes', G1]],
-    ['edit', ['invariant', 'edit', G1, '--severity', 'info']],
-  ])('%s says it is gone (exit 2, unknown-id) and changes nothing', async (_name, args) => {
+  /** Runs `args`, moving the invariant to projects/myapp/ as the command clears the dead writer's lock. */
+  async function racedRun(args: string[]) {
     const root = exampleStore();
     writeFileSync(join(root, 'global/.lock'), `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`);
     const moved = join(root, `projects/myapp/${G1}.yaml`);
@@ -452,11 +450,22 @@ describe('an invariant another writer moved while a command waited for its scope
       env: { ...process.env, NO_COLOR: '1', CI: 'true', AGENTS_STORE: undefined },
       cwd: dirname(root),
     });
-    expect(code).toBe(2);
-    expect(JSON.parse(stdout).error).toMatchObject({ code: 'unknown-id', detail: { id: G1 } });
-    expect(JSON.parse(stdout).error.message).toContain(`global/${G1}.yaml`);
-    expect(readFileSync(moved)).toEqual(bytes);
     expect(readdirSync(join(root, 'global'))).not.toContain(`${G1}.yaml`);
+    return { code, document: JSON.parse(stdout), moved, bytes };
+  }
+
+  it('remove says where it went (exit 2, store-changed, moved_to) and changes nothing', async () => {
+    const r = await racedRun(['invariant', 'remove', '--yes', G1]);
+    expect(r.code).toBe(2);
+    expect(r.document.error).toMatchObject({ code: 'store-changed', detail: { moved_to: `projects/myapp/${G1}.yaml` } });
+    expect(readFileSync(r.moved)).toEqual(r.bytes);
+  });
+
+  it('edit edits it at its new place', async () => {
+    const r = await racedRun(['invariant', 'edit', G1, '--severity', 'info']);
+    expect(r.code).toBe(0);
+    expect(r.document).toMatchObject({ id: G1, severity: 'info', path: `projects/myapp/${G1}.yaml` });
+    expect(readFileSync(r.moved, 'utf8')).toContain('severity: info');
   });
 });
 

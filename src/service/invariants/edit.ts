@@ -1,6 +1,6 @@
 // Changing fields of one invariant in place.
 import { invariantFieldChanges } from '../../core/diff.ts';
-import { conflictingOptions, UsageError } from '../../core/errors.ts';
+import { AgentsError, conflictingOptions, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalSignal, optionalStrings, requiredString } from '../../core/input-shape.ts';
 import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
@@ -35,6 +35,22 @@ import { EDIT_FIELDS, type EditFields, type EditInput, type EditResult } from '.
  * the provenance stay. An edit that changes nothing writes nothing.
  */
 export async function edit(svc: InvariantContext, given: EditInput, options: { signal?: AbortSignal } = {}): Promise<EditResult> {
+  // Moved by another writer while this one waited for the lock of its folder: edited at its new place, found by the
+  // whole edit run again; a store that keeps moving it is said as such (`store-changed`, `moved_to`).
+  for (let tries = 1; ; tries++) {
+    try {
+      return await editOnce(svc, given, options);
+    } catch (error) {
+      if (tries === MOVED_TRIES || !(error instanceof AgentsError) || error.detail?.moved_to === undefined) throw error;
+    }
+  }
+}
+
+/** How many times an edit follows an invariant another writer moved. */
+const MOVED_TRIES = 3;
+
+/** One try of edit, at the place the store gives the id now. */
+async function editOnce(svc: InvariantContext, given: EditInput, options: { signal?: AbortSignal }): Promise<EditResult> {
   const signal = optionalSignal(inputObject(options, 'edit', { signal: true }).signal, 'signal');
   // A field given as null is left out, as add and every options object read it: read as given, tags: null emptied the
   // tags and rationale: null removed the rationale. guard: null alone means something: the guard removed.
@@ -88,7 +104,7 @@ export async function edit(svc: InvariantContext, given: EditInput, options: { s
       const here = await readFolders(svc.source, [folder]);
       requireValid(here, `edit ${found.id} in ${describeScope(found.scope)}`);
       const old = here.invariants.find((i) => i.id === found.id);
-      if (!old) throw gone(svc, found);
+      if (!old) throw await gone(svc, found);
       before = old;
       const next: ScopedInvariant = { ...old, tags: [...old.tags] };
       if (text !== undefined) next.text = text;

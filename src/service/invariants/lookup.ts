@@ -1,5 +1,5 @@
 // Finding what an id, a prefix or a scope names: the lookups every use case starts with.
-import { AgentsError, UsageError } from '../../core/errors.ts';
+import { AgentsError, storeChanged, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { IdAbbreviations, noSuchId, normalisePrefix, pickId, resolvePrefix, unknownId } from '../../core/id-prefix.ts';
 import { classifyPath, isKnownFolder } from '../../core/layout.ts';
@@ -329,13 +329,24 @@ export async function readOne(
   const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
   if (!inv) {
     requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `${what} ${found.id}`);
-    throw gone(svc, found);
+    throw await gone(svc, found);
   }
   return inv;
 }
 
-/** An invariant found before its scope's lock was taken, and gone once it was: another writer moved or removed it. */
-export function gone(svc: InvariantContext, found: { id: string; path: string }): UsageError {
+/**
+ * An invariant found before its scope's lock was taken, and gone once it was: another writer moved or removed it. The
+ * store is read again: moved, it is said with its new place (`store-changed`, `moved_to`: a writer may act on it
+ * there, as edit does); removed, it is an unknown id.
+ */
+export async function gone(svc: InvariantContext, found: { id: string; path: string }): Promise<UsageError> {
+  const now = await resolveId(svc, found.id).catch(() => undefined);
+  if (now !== undefined && now.path !== found.path)
+    return storeChanged(
+      `${found.id} was moved to ${now.path} (${describeScope(now.scope)}) by another writer while this command waited`,
+      'Nothing was written. Run the command again: it finds the invariant at its new place.',
+      { changed: [found.path, now.path], moved_to: now.path },
+    );
   return unknownId(
     `no invariant with id ${found.id}: ${found.path} is gone`,
     `Another command may have moved or removed it; run \`${optionWords(svc.optionWords).calls.listAll}\`.`,

@@ -67,7 +67,7 @@ export async function move(
       const here = await readFolders(svc.source, [from, toFolder]);
       requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
       const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
-      if (!old) throw gone(svc, found);
+      if (!old) throw await gone(svc, found);
       before = old;
       const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
       if (dup) {
@@ -146,7 +146,7 @@ export async function remove(
       // Found before the lock was taken: a writer it waited for may have moved or removed it meanwhile.
       const here = await svc.source.list(folder, { recursive: false });
       const entry = here.find((e) => e.path === found.path && e.type === 'file');
-      if (entry === undefined) throw gone(svc, found);
+      if (entry === undefined) throw await gone(svc, found);
       await refuseOverridden(svc, found, 'remove');
       // The invariant as it was, for the waivers it leaves waiving nothing; none known of an invalid file.
       was = (await readEntries(svc.source, [entry])).invariants[0];

@@ -273,7 +273,7 @@ export async function show(svc: InvariantContext, idOrPrefix: string): Promise<S
     (found.scope.kind === 'inherited' ? undefined : onlyCopy(snap.invariants, found.id));
   if (!inv) {
     requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `show ${found.id}`);
-    throw gone(svc, found);
+    throw await gone(svc, found);
   }
   const info = shadowInfo(inv, all, snap.plans);
   const result: ShowResult = { invariant: inv, appliesTo: '', shadow: info };
