@@ -13,6 +13,8 @@ export function planRemovedJson(r: PlanRemoved) {
     active_cleared: r.activeCleared,
     // Why the active plan could not be checked or cleared, for a caller reading the JSON alone (stderr has the note).
     active_error: r.activeError ?? null,
+    // Which failed: `read` (whether it named the plan is unknown) or `write` (it names the plan still).
+    active_failure: r.activeFailure ?? null,
     commit: r.commit ?? null,
   };
 }
@@ -33,8 +35,13 @@ export function planRemovedNotes(r: PlanRemoved, agents: string): string[] {
     ...(r.left !== undefined
       ? [`${r.left} could not be deleted; the plan is gone for every reader. Run \`${agents} validate --fix\` to delete it.`]
       : []),
-    ...(r.activeError !== undefined
-      ? [`the active plan could not be checked (${r.activeError}). Run \`${agents} plan activate --clear\` if it named ${r.plan.id}.`]
-      : []),
+    // Read and found naming the plan, only its clearing failed: said so, not as a file that could not be checked.
+    ...(r.activeError === undefined
+      ? []
+      : r.activeFailure === 'write'
+        ? [
+            `the active plan names ${r.plan.id}, and could not be cleared (${r.activeError}). Run \`${agents} plan activate --clear\` once it can be written.`,
+          ]
+        : [`the active plan could not be read (${r.activeError}). Run \`${agents} plan activate --clear\` if it named ${r.plan.id}.`]),
   ];
 }

@@ -19,6 +19,7 @@ const using = () => import('./plans/use.ts');
 const violations = () => import('./plans/violations.ts');
 const waivers = () => import('./plans/waivers.ts');
 const removing = () => import('./plans/remove.ts');
+const activating = () => import('./plans/activate.ts');
 import type {
   ListedViolation,
   PlanRemoved,
@@ -115,6 +116,14 @@ export class PlanService implements PlanContext {
     options: { commit?: boolean; signal?: AbortSignal; confirm?: (plan: Plan) => boolean | Promise<boolean> } = {},
   ): Promise<PlanRemoved | null> {
     return this.invariants.inRun(async () => (await removing()).removePlan(this, prefix, options));
+  }
+
+  /**
+   * `plan activate ID`: the plan made the active one in `dir`, the store's folder in git's (guardDir), under the plan's
+   * lock, as `remove` clears it; a plan removed meanwhile is refused (store-changed). Answers its id. @internal
+   */
+  async activate(prefix: string, dir: string): Promise<string> {
+    return this.invariants.inRun(async () => (await activating()).activatePlan(this, prefix, dir));
   }
 
   /** Metadata, the effective set with provenance, the latest run, open violations and drift. */

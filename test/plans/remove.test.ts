@@ -1,12 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { main } from '../../src/cli/main.ts';
 import type { AgentsError } from '../../src/core/errors.ts';
 import { type Actor, InvariantService, PlanService } from '../../src/index.ts';
+import { clearActive } from '../../src/service/plans/remove.ts';
 import { removeFolder, takeFolderOut } from '../../src/store/atomic-write.ts';
 import { withFolderLock } from '../../src/store/lock.ts';
-import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { commitAll, GIT_ENV, git, gitInit } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
 import { PtySession } from '../helpers/pty.ts';
@@ -264,5 +268,52 @@ describe('plan remove in a real terminal', () => {
     yes.type('y');
     expect((await yes.exit()).code).toBe(0);
     expect(readdirSync(join(root, 'plans'))).toEqual([]);
+  });
+});
+
+describe('plan activate racing plan remove', () => {
+  it('an activation that waited for the plan’s lock while its removal ran refuses (store-changed), never naming a plan that is gone', async () => {
+    const { repo, root } = repoStore();
+    const folder = join(root, 'plans', EXAMPLE_PLAN);
+    // A lock a dead writer left: the moment the activation clears it, the removal it stands for is done.
+    writeFileSync(join(folder, '.lock'), `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`);
+    let stdout = '';
+    const stdin = new PassThrough();
+    stdin.end();
+    const code = await main(['plan', 'activate', EXAMPLE_PLAN, '--format', 'json'], {
+      stdout: { write: (c: string) => (stdout += c) },
+      stderr: {
+        write: (c: string) => {
+          if (c.includes('cleared a stale lock')) removeFolder(root, takeFolderOut(root, `plans/${EXAMPLE_PLAN}`));
+        },
+      },
+      stdin,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', AGENTS_STORE: undefined },
+      cwd: repo,
+    });
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout).error).toMatchObject({ code: 'store-changed', detail: { changed: [`plans/${EXAMPLE_PLAN}/`] } });
+    expect(existsSync(join(repo, '.git/agents/active-plan')) ? readFileSync(join(repo, '.git/agents/active-plan'), 'utf8') : '').toBe('');
+    expect(existsSync(folder)).toBe(false);
+  });
+});
+
+describe('plan remove, the active plan it could not clear', () => {
+  const id = EXAMPLE_PLAN;
+  it('says which failed: the read (whether it named the plan unknown) or the write (it names the plan still)', () => {
+    const refused = () => {
+      throw new Error('EROFS: read-only file system');
+    };
+    expect(clearActive('/git/agents', id, () => id, refused)).toMatchObject({ activeCleared: false, activeFailure: 'write' });
+    expect(clearActive('/git/agents', id, refused, refused)).toMatchObject({ activeCleared: false, activeFailure: 'read' });
+    expect(
+      clearActive(
+        '/git/agents',
+        id,
+        () => id.slice(0, 8).toLowerCase(),
+        () => undefined,
+      ),
+    ).toStrictEqual({ activeCleared: true });
+    expect(clearActive('/git/agents', id, () => undefined, refused)).toStrictEqual({ activeCleared: false });
   });
 });

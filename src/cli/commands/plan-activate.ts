@@ -30,9 +30,9 @@ export default defineCommand<ActivateArgs>({
       if (dir !== undefined) writeActivePlan(dir, null);
       plan = null;
     } else if (argv.id !== undefined) {
-      // Read whole, so that a plan.yaml the hook could not read is refused here (exit 3, its file:line:col), not made active.
-      plan = (await (await ctx.invariants()).readPlan(argv.id)).id;
-      writeActivePlan(dir!, plan);
+      // Read whole, so that a plan.yaml the hook could not read is refused here (exit 3, its file:line:col), not made
+      // active; written under the plan's lock, so that a `plan remove` running meanwhile clears it or refuses it.
+      plan = await (await ctx.plans()).activate(argv.id, dir!);
     }
     const env = ctx.io.env.AGENTS_PLAN?.trim() || null;
     // Shown, the plan in effect is looked up: one the store does not hold leaves the guard hook to guard.on_error.

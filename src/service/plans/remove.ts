@@ -53,9 +53,12 @@ export async function removePlan(
       throwIfCancelled(signal, 'nothing was removed.');
       // One rename takes the whole folder out: a crash leaves the plan or nothing of it (a temporary `validate --fix`
       // removes), never a plan missing some of its records.
-      return { files, away: takeFolderOut(root, folder) };
+      const away = takeFolderOut(root, folder);
+      // Still under the plan's lock, which `plan activate` writes the active plan under: an activation that waited for
+      // it finds the plan gone, and one before it is cleared here, never left naming a plan that is gone.
+      return { files, away, active: clearActive(guardDir(root), plan.id, readActivePlan, writeActivePlan) };
     },
-    ({ files, away }) => {
+    ({ files, away, active }) => {
       let left: string | undefined;
       try {
         removeFolder(root, away);
@@ -64,30 +67,44 @@ export async function removePlan(
         left = away;
       }
       return {
-        value: { plan, folder, removed: files, ...(left === undefined ? {} : { left }) },
+        value: { plan, folder, removed: files, ...(left === undefined ? {} : { left }), ...active },
         paths: files,
         message: `plan: remove ${plan.id}\n`,
       };
     },
   );
-  // The active plan (kept outside the store) naming the removed plan would leave the guard hook checking a plan that
-  // is gone: cleared, as the plan's removal closes it. One that cannot be read or written is said, not fatal: the plan
-  // is gone already.
-  const dir = guardDir(root);
-  let activeCleared = false;
-  let activeError: string | undefined;
-  try {
-    // Named as the guard hook takes it: the id, or a prefix of it in any case (a file written by hand).
-    const active = normalisePrefix(readActivePlan(dir) ?? '');
-    if (active !== undefined && plan.id.startsWith(active)) {
-      writeActivePlan(dir!, null);
-      activeCleared = true;
-    }
-  } catch (error) {
-    activeError = error instanceof Error ? error.message : String(error);
-  }
-  return { ...done, activeCleared, ...(activeError === undefined ? {} : { activeError }) };
+  return done;
 }
+
+/**
+ * The active plan (kept outside the store) naming the removed plan would leave the guard hook checking a plan that is
+ * gone: cleared, as the plan's removal closes it. One that cannot be read or written is said, with which of the two
+ * failed, not fatal: the plan is gone already.
+ */
+export function clearActive(
+  dir: string | undefined,
+  id: string,
+  read: (dir: string | undefined) => string | undefined,
+  write: (dir: string, plan: string | null) => void,
+): Pick<PlanRemoved, 'activeCleared' | 'activeError' | 'activeFailure'> {
+  let named: string | undefined;
+  try {
+    named = read(dir);
+  } catch (error) {
+    return { activeCleared: false, activeError: messageOf(error), activeFailure: 'read' };
+  }
+  // Named as the guard hook takes it: the id, or a prefix of it in any case (a file written by hand).
+  const active = normalisePrefix(named ?? '');
+  if (active === undefined || !id.startsWith(active)) return { activeCleared: false };
+  try {
+    write(dir!, null);
+  } catch (error) {
+    return { activeCleared: false, activeError: messageOf(error), activeFailure: 'write' };
+  }
+  return { activeCleared: true };
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The plan an id or prefix names (exit 2 with the closest ids when none). A plan whose own plan.yaml is invalid or

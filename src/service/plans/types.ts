@@ -162,5 +162,7 @@ export interface PlanRemoved {
   activeCleared: boolean;
   /** Why the active plan could not be read or cleared, when so. */
   activeError?: string;
+  /** With activeError: `read`, the active plan could not be read; `write`, it named this plan and could not be cleared. */
+  activeFailure?: 'read' | 'write';
   commit?: string;
 }
