@@ -90,12 +90,12 @@ describe('plan remove', () => {
     const r = await runAgents(['plan', 'remove', EXAMPLE_PLAN, '--yes', '--format', 'json'], { cwd: repo });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ active_cleared: false, left: null });
+    expect(out).toMatchObject({ active_cleared: false, left: null, active_failure: 'read' });
     expect(out.active_error).toContain('.git/agents/active-plan');
     expect(existsSync(join(root, 'plans', EXAMPLE_PLAN))).toBe(false);
     const other = repoStore();
     const fine = await runAgents(['plan', 'remove', EXAMPLE_PLAN, '--yes', '--format', 'json'], { cwd: other.repo });
-    expect(JSON.parse(fine.stdout)).toMatchObject({ active_cleared: false, active_error: null });
+    expect(JSON.parse(fine.stdout)).toMatchObject({ active_cleared: false, active_error: null, active_failure: null });
   });
 
   it('refuses an unknown id (exit 2, the closest ids) and, with no terminal, a removal not confirmed: nothing changed', async () => {
