@@ -40,10 +40,18 @@ export function guardReason(hit: GuardHit, plan: string | null, planProject?: st
 }
 
 /**
+ * How a run makes a plan the active one: `plan activate` keeps it in the clone's git folder, for the hook and every
+ * later run there; `AGENTS_PLAN` in the run's environment is the way where no one keeps that clone (a CI job, a check
+ * no terminal runs), whose fresh clone holds no active plan.
+ */
+export type PlanActivation = 'activate' | 'environment';
+
+/**
  * The command that waives the invariant of `hit` where it can be (not a locked floor's), with what it still needs.
  * `code` marks each command it names: a diagnostic's hint gives them as code spans, which its presenter starts with the
  * run's `agents` and --store (agentsHints); the hook's reason, read by an agent, names them plain, each started by
- * `agents` (the run's, as guardReason is given it).
+ * `agents` (the run's, as guardReason is given it). `activation`: how the plan a waiver is written to becomes the
+ * active one where the check runs.
  */
 export function waiveCommand(
   hit: GuardHit,
@@ -51,6 +59,7 @@ export function waiveCommand(
   planProject?: string,
   code = (command: string) => command,
   agents = 'agents',
+  activation: PlanActivation = 'activate',
 ): string {
   const r = hit.rule;
   const rest = WAIVE_NEEDS;
@@ -59,7 +68,11 @@ export function waiveCommand(
   // that project's waiver can (waiverReaches), and which `invariant waive --plan` refuses.
   const otherProject =
     hit.project !== undefined && hit.project !== planProject && r.scope === describeScope({ kind: 'project', project: hit.project });
+  const activate =
+    activation === 'environment'
+      ? `, then run this check with ${code('AGENTS_PLAN=PLAN')} in its environment (no project holds it, so only an active plan can waive it; here the active plan is AGENTS_PLAN: ${code(`${agents} plan activate`)} keeps one in a clone's git folder, which a CI job's fresh clone does not have)`
+      : `, then ${code(`${agents} plan activate PLAN`)} (no project holds it, so only an active plan can waive it)`;
   return (plan !== null && !otherProject) || hit.project === undefined
-    ? `${code(`${agents} invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}`)}${plan === null ? `, then ${code(`${agents} plan activate PLAN`)} (no project holds it, so only an active plan can waive it)` : ''}`
+    ? `${code(`${agents} invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}`)}${plan === null ? activate : ''}`
     : code(`${agents} invariant waive ${r.id} --project ${hit.project} ${rest}`);
 }

@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
 import { consumer, policyCommit, policyRepo } from '../extends/repos.ts';
 import { WORKTREE_LIMIT } from '../../src/git/hidden-edits.ts';
 import { commitAll, GIT_ENV, git, gitInit } from '../helpers/git.ts';
@@ -175,6 +177,62 @@ describe('agents guard check, the way out it names', () => {
     const command = /`agents (invariant waive [^`]*)`/.exec(hint)![1]!.replace(/…/g, 'ops').replace('YYYY-MM-DD', '2099-01-01');
     const argv = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
     expect((await runAgents(argv, { cwd: dir })).code).toBe(0);
+    expect(await findings(dir)).toEqual({ code: 0, found: [] });
+  });
+});
+
+describe('agents guard check, the plan its hint makes active', () => {
+  /** A change to a file of no project, which only a plan's waiver can let through, and the plan to waive it in. */
+  async function unplaced(): Promise<{ dir: string; plan: string }> {
+    const dir = await repo();
+    const plan = '01JH5G411EVHG9XHQ43X20SSN4';
+    mkdirSync(join(dir, '.agents/plans', plan), { recursive: true });
+    writeFileSync(join(dir, '.agents/plans', plan, 'plan.yaml'), `id: ${plan}\n`);
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/new.key'), 'k\n');
+    return { dir, plan };
+  }
+
+  /** The commands a hint names between backticks, `agents` left out and its placeholders filled in. */
+  const commands = (hint: string, plan: string) =>
+    [...hint.matchAll(/`([^`]*)`/g)].map((m) =>
+      m[1]!
+        .replace(/^agents /, '')
+        .replace(/\bPLAN\b/g, plan)
+        .replace(/…/g, 'ops')
+        .replace('YYYY-MM-DD', '2099-01-01'),
+    );
+  const argvOf = (command: string) => [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+
+  it('in CI names AGENTS_PLAN, which lets the change through there; `plan activate` would not reach a fresh clone', async () => {
+    const { dir, plan } = await unplaced();
+    const r = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: dir, env: { CI: 'true' } });
+    expect(r.code).toBe(1);
+    const [waive, activate] = commands((JSON.parse(r.stdout).diagnostics as { hint: string }[])[0]!.hint, plan);
+    expect(activate).toBe(`AGENTS_PLAN=${plan}`);
+    expect((await runAgents(argvOf(waive!), { cwd: dir })).code).toBe(0);
+    const [name, value] = activate!.split('=');
+    expect(await findings(dir)).toEqual({ code: 1, found: [['secrets/new.key', 0]] });
+    const passed = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: dir, env: { [name!]: value } });
+    expect(passed.code).toBe(0);
+  });
+
+  it('at a terminal names `plan activate`, which lets the change through in that clone', async () => {
+    const { dir, plan } = await unplaced();
+    let stdout = '';
+    const stdin = new PassThrough();
+    stdin.end();
+    const code = await main(['--format', 'json', 'guard', 'check'], {
+      stdout: { write: (c: string) => (stdout += c), isTTY: true },
+      stderr: { write: () => true, isTTY: true },
+      stdin,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: undefined, AGENTS_STORE: undefined },
+      cwd: dir,
+    });
+    expect(code).toBe(1);
+    const [waive, activate] = commands((JSON.parse(stdout).diagnostics as { hint: string }[])[0]!.hint, plan);
+    expect(activate).toBe(`plan activate ${plan}`);
+    for (const command of [waive!, activate!]) expect((await runAgents(argvOf(command), { cwd: dir })).code, command).toBe(0);
     expect(await findings(dir)).toEqual({ code: 0, found: [] });
   });
 });
