@@ -52,7 +52,13 @@ export function initText(s: Style, d: InitDone): string {
   const { made, hook, actor, instructions } = d;
   const lines: string[] = [];
   if (made.length > 0) lines.push(`${s.green('created')} store ${d.store}`, ...made.map((m) => `  ${m}`));
-  if (hook)
+  if (hook?.merge === null)
+    // Kept: the pre-commit framework's hook, whose config already runs the check.
+    lines.push(
+      `${s.green('kept')} pre-commit hook ${hook.path}, which the pre-commit framework writes from ${hook.config}`,
+      `  it runs ${hook.runs.map((c) => `\`${c}\``).join(' and ')} before each commit (${hook.runs.length > 1 ? 'the hooks agents-validate and agents-export-check' : 'the hook agents-validate'} there)`,
+    );
+  else if (hook)
     lines.push(
       `${s.green(hook.action)} pre-commit hook ${hook.path}`,
       // As the hook runs them, from the repository's top: with the store's --store when it is not .agents.
@@ -67,7 +73,9 @@ export function initText(s: Style, d: InitDone): string {
     );
   if (d.offer)
     lines.push(
-      `  this store exports instruction files (export.targets in config.yaml): \`${d.agents} init --hooks --export-check\` also checks they are up to date`,
+      hook?.merge === null
+        ? `  this store exports instruction files (export.targets in config.yaml): the hook agents-export-check in ${hook.config} also checks they are up to date (\`${d.agents} init --hooks --export-check\` says how to add it)`
+        : `  this store exports instruction files (export.targets in config.yaml): \`${d.agents} init --hooks --export-check\` also checks they are up to date`,
     );
   if (made.length > 0) {
     if (actor) lines.push(`  plans are judged by the ${actorLabel(actor)} (reconciliation in config.yaml)`);

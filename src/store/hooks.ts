@@ -12,6 +12,7 @@ import { writeFailure, writeFileAtomic } from './atomic-write.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { docsRef } from '../core/docs-link.ts';
 import { eolOfFile } from '../core/file-style.ts';
+import type { PreCommitHookId } from '../core/pre-commit-config.ts';
 
 /**
  * How the hook says to install the command it did not find: from the repository at
@@ -146,10 +147,18 @@ const MAX_HOOK_BYTES = 1024 * 1024;
 
 export interface HookInstall {
   path: string;
-  /** "installed", or "updated" when an earlier agents hook was replaced. */
-  action: 'installed' | 'updated' | 'unchanged';
-  /** The pre-merge-commit hook beside it; `kept` when one agents did not write is there, left alone. */
-  merge: { path: string; action: HookInstall['action'] | 'kept' };
+  /**
+   * "installed", or "updated" when an earlier agents hook was replaced; "kept" when the hook is a manager's whose config
+   * already runs the check (the pre-commit framework's, `agents-validate` in `.pre-commit-config.yaml`): left alone.
+   */
+  action: 'installed' | 'updated' | 'unchanged' | 'kept';
+  /**
+   * The pre-merge-commit hook beside it; `kept` when one agents did not write is there, left alone. Null when the
+   * pre-commit hook is kept: the manager that writes it owns the hooks beside it too.
+   */
+  merge: { path: string; action: 'installed' | 'updated' | 'unchanged' | 'kept' } | null;
+  /** The config the kept hook's manager runs the check from (`.pre-commit-config.yaml`), when it is kept. */
+  config?: string;
   /** The `.gitattributes` written or added to beside hooks in a folder of the working tree (core.hooksPath), if any. */
   attributes: string | null;
   /**
@@ -283,7 +292,26 @@ export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Pr
   if (existing.ok) {
     const current = existing.bytes.toString('utf8');
     if (!current.includes(HOOK_MARKER)) {
-      const { edit, by, add } = hookToEdit(top, dir, path, current, storeArg);
+      let { edit, by, add } = hookToEdit(top, dir, path, current, storeArg);
+      if (by === 'pre-commit') {
+        // The framework's config may run the check already: then there is nothing to add, and the hook is kept.
+        const framework = await preCommitFramework(edit, storeArg, wanted === true);
+        if (framework.missing.length === 0)
+          return {
+            path,
+            action: 'kept',
+            merge: null,
+            attributes: null,
+            config: edit,
+            runs: hookCommands(storeArg, framework.exportCheck),
+            dir,
+            script: current,
+            exportCheck: framework.exportCheck,
+            mergeScript: preMergeCommitScript(),
+            attributesText: undefined,
+          };
+        add = framework.add;
+      }
       throw new UsageError(
         `a pre-commit hook that agents did not install already exists: ${path}${by ? ` (${by}'s)` : ''}`,
         // A hook manager's hook is rewritten from its config, which is the way to add ours; switching managers is none.
@@ -354,7 +382,7 @@ function hookAttributes(dir: string): string | undefined {
  * one of another origin (or one that cannot be read) alone, said as `kept`, since the pre-commit hook is installed
  * either way.
  */
-function planMergeHook(dir: string): HookInstall['merge'] {
+function planMergeHook(dir: string): NonNullable<HookInstall['merge']> {
   const path = join(dir, 'pre-merge-commit');
   const existing = readRegularFile(path, MAX_HOOK_BYTES, { followLinks: true });
   if (!existing.ok) return { path, action: existing.code === 'missing' ? 'installed' : 'kept' };
@@ -399,13 +427,45 @@ function hookToEdit(
   return { edit: path, add: command };
 }
 
-/** Writes the hook `planPreCommitHook` checked. */
+/**
+ * What the pre-commit framework's config `file` lacks of the hooks `init --hooks` stands for: `agents-validate`, and
+ * `agents-export-check` when `exportCheck` is asked, each on the store `storeArg` names; `add` says them as the refusal
+ * asks for them. A config that is not there, not a regular file or not pre-commit's shape runs neither.
+ */
+async function preCommitFramework(
+  file: string,
+  storeArg: string | undefined,
+  exportCheck: boolean,
+): Promise<{ missing: string[]; add: string; exportCheck: boolean }> {
+  const { preCommitRuns } = await import('../core/pre-commit-config.ts');
+  const read = readRegularFile(file, MAX_HOOK_BYTES, { followLinks: true });
+  const runs = preCommitRuns(read.ok ? read.bytes.toString('utf8') : '', storeArg, ['agents-validate', 'agents-export-check']);
+  const wanted: PreCommitHookId[] = ['agents-validate', ...(exportCheck ? (['agents-export-check'] as const) : [])];
+  const missing = wanted.filter((id) => !runs.has(id));
+  const args = storeArg ? `, with \`args: [--store, ${yamlFlowWord(notAnOption(storeArg))}]\`` : '';
+  const add =
+    missing.length === 1
+      ? `the hook \`${missing[0]}\`${args}`
+      : `the hooks ${missing.map((id) => `\`${id}\``).join(' and ')}${args ? `${args.replace(', with', ', each with')}` : ''}`;
+  return { missing, add, exportCheck: runs.has('agents-export-check') };
+}
+
+/** Writes the hook `planPreCommitHook` checked (nothing for one it keeps). */
 export function writePreCommitHook(plan: HookPlan): HookInstall {
+  if (plan.action === 'kept')
+    return {
+      path: plan.path,
+      action: plan.action,
+      merge: null,
+      attributes: null,
+      runs: plan.runs,
+      ...(plan.config ? { config: plan.config } : {}),
+    };
   if (plan.action !== 'unchanged') {
     writeFileAtomic(plan.dir, 'pre-commit', plan.script, 'replace', undefined, plan.path);
     chmodSync(plan.path, 0o755);
   }
-  if (plan.merge.action === 'installed' || plan.merge.action === 'updated') {
+  if (plan.merge && (plan.merge.action === 'installed' || plan.merge.action === 'updated')) {
     writeFileAtomic(plan.dir, 'pre-merge-commit', plan.mergeScript, 'replace', undefined, plan.merge.path);
     chmodSync(plan.merge.path, 0o755);
   }
