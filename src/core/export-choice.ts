@@ -43,7 +43,7 @@ export function chooseTargets(given: readonly string[] | undefined, config: Stor
 }
 
 /**
- * The targets an export neither writes nor finds in config.yaml's list: their files' blocks are said, never touched.
+ * The targets an export neither writes nor finds in config.yaml's list: a whole export takes their files' blocks back.
  * With no list, each run's --target is all there is, so none is dropped.
  */
 export function droppedTargets(targets: readonly ExportTargetName[], listed: readonly ExportTargetName[]): ExportTargetName[] {

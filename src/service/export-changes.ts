@@ -68,7 +68,7 @@ export async function planFiles(
     if (raw !== undefined && (f.target === 'claude-md' || f.target === 'gemini-md'))
       for (const r of readsOtherTargets(top, f.path, raw, paths))
         out.warnings.push(
-          `${f.path}:${r.line} has its agent read ${r.to} (@${r.ref}), which this export also writes: the rules reach that agent twice; leave ${f.target} out of the targets, or remove the @ line`,
+          `${f.path}:${r.line} has its agent read ${r.to} (@${r.ref}), which this export also writes: the rules reach that agent twice; leave ${f.target} out of the targets (out of export.targets in config.yaml, the next export takes back the blocks it wrote for it), or remove the @ line`,
         );
     // An empty set writes nothing: no file is made, a block that became empty is removed (docs/export.md), and a file
     // two sets share (a folder two projects name, the root file of a `**` project) holds only the one that is not.

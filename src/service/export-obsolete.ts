@@ -1,6 +1,7 @@
 // What a whole export takes back: the blocks it wrote into files that no
 // project names any more (a project removed, or its paths moved), in the
-// targets' rule folders and in nested AGENTS.md, CLAUDE.md and GEMINI.md.
+// targets' rule folders and in nested AGENTS.md, CLAUDE.md and GEMINI.md, and
+// every block of a target config.yaml no longer lists.
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
@@ -11,14 +12,13 @@ import type { ExportTargetName } from '../core/model.ts';
 import { checkTargetPath, type FileChange, readExisting, type Refusal, refusalOf, targetText } from './export-targets.ts';
 import { type FileRead, fileHolds, pathBytes } from '../store/read-file.ts';
 import { nestedTargetFiles, sparseTargets } from './export-listed.ts';
-import type { WatchedFile } from './export-plan.ts';
-import { watched } from './export-remembered.ts';
 
 /**
  * The changes that clear the tool's blocks from the files of `targets` that
- * this export does not write (`planned`): each block is removed, and a file
- * that held nothing else is deleted; a block edited by hand (unless forced) or
- * damaged is refused, as any file's is.
+ * this export does not write (`planned`), and from every file of the `dropped`
+ * targets, root files too: each block is removed, and a file that held nothing
+ * else is deleted; a block edited by hand (unless forced) or damaged is
+ * refused, as any file's is.
  */
 export async function obsoleteFiles(
   top: string,
@@ -29,20 +29,17 @@ export async function obsoleteFiles(
   hash: (text: string) => string,
   /** `--force`: a block edited by hand goes too, as one is replaced in the files the export writes. */
   force: boolean,
-  /** Targets neither exported now nor listed in config.yaml: their files' blocks are said, not touched. */
+  /**
+   * Targets neither exported now nor listed in config.yaml: every block of theirs is taken back, so that leaving a
+   * target out of the list leaves no rules behind that nothing keeps current. What is not a file the export could
+   * have written (a link, a folder, a file not UTF-8) is none of its business there, and left alone.
+   */
   dropped: readonly ExportTargetName[] = [],
   /** The way round a refused file the hint offers, as the caller's options name it (checkTargetPath). */
   otherwise?: string,
-): Promise<{ changes: FileChange[]; refused: Refusal[]; warnings: string[]; watched: WatchedFile[] }> {
+): Promise<{ changes: FileChange[]; refused: Refusal[] }> {
   const changes: FileChange[] = [];
   const refused: Refusal[] = [];
-  const left = new Map<ExportTargetName, string[]>();
-  // The files the warnings name: a run the cache answers says them again only while these are as they were.
-  const watch: WatchedFile[] = [];
-  const leave = (rel: string, target: ExportTargetName, text: string) => {
-    left.set(target, [...(left.get(target) ?? []), rel]);
-    watch.push(watched(rel, text));
-  };
   // Files a sparse checkout leaves out are judged by the text git holds for them, as the files the export writes are
   // (those planned, read so by the plan already, are not asked again).
   const ruleFolders = targets.flatMap((t) => (TARGETS[t].projectDir ? [TARGETS[t].projectDir!] : []));
@@ -76,19 +73,20 @@ export async function obsoleteFiles(
     if (planned.has(rel)) continue;
     const t = nestedName.get(rel.slice(rel.lastIndexOf('/') + 1))!;
     // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
-    // One left out of the checkout is said for a dropped target only when on disk, where its warning can watch it.
+    // One of a dropped target that the sparse checkout leaves out is not looked at: that target's files are not read
+    // from git.
     const before =
       held.has(rel) && dropped.includes(t) ? undefined : readQuietly(top, rel, folders, !dropped.includes(t), otherwise, held.get(rel));
     if (!(before !== undefined && holdsBlock(before))) continue;
-    if (dropped.includes(t)) leave(rel, t, before);
-    else clear(rel, t, before, false);
+    clear(rel, t, before, false);
   }
   // The files of the targets' own folders (.cursor/rules/agents-<project>.mdc, …).
   for (const t of [...targets, ...dropped]) {
     const spec = TARGETS[t];
     if (dropped.includes(t)) {
+      // The root file holds the global set, which no export of a dropped target writes any more.
       const root = readQuietly(top, spec.root, folders);
-      if (root !== undefined && holdsBlock(root)) leave(spec.root, t, root);
+      if (root !== undefined && holdsBlock(root)) clear(spec.root, t, root, spec.rootFrontMatter !== undefined);
     }
     if (!spec.projectDir || !spec.projectFilePattern) continue;
     const dir = spec.projectDir;
@@ -114,15 +112,10 @@ export async function obsoleteFiles(
           ? readQuietly(top, rel, folders, !dropped.includes(t), otherwise, held.get(rel))
           : undefined;
       if (!(before !== undefined && holdsBlock(before))) continue;
-      if (dropped.includes(t)) leave(rel, t, before);
-      else clear(rel, t, before, spec.projectFrontMatter !== undefined);
+      clear(rel, t, before, spec.projectFrontMatter !== undefined);
     }
   }
-  const warnings = [...left].map(([t, files]) => {
-    const more = files.length > 1 ? ` and ${files.length - 1} more file${files.length > 2 ? 's' : ''}` : '';
-    return `${files[0]}${more} hold${files.length > 1 ? '' : 's'} a block of \`agents export\` for ${t}, which is no longer exported (config.yaml does not list it): its rules are no longer kept current; list ${t} in export.targets again, or remove the block`;
-  });
-  return { changes, refused, warnings, watched: watch };
+  return { changes, refused };
 }
 
 /**

@@ -64,7 +64,7 @@ export function planFromCache(
       if (ruleFiles(top, spec).some(stray)) return undefined;
     }
     // A target config.yaml does not list whose root or rule files hold a block the run that made the cache did not see
-    // (a one-off `--target` export since): a computed export says them, so the cache cannot answer without a word.
+    // (a one-off `--target` export since): a computed export takes those blocks back, so the cache cannot answer.
     const seen = new Set((data.watched ?? []).map((w) => w.path));
     const blockIn = (rel: string) => {
       if (seen.has(rel)) return false;
@@ -72,7 +72,7 @@ export function planFromCache(
         const text = readExisting(top, rel, folders);
         return text !== undefined && holdsBlock(text);
       } catch {
-        // A file the export cannot read as its own (a link, not UTF-8) is not said by a computed export either.
+        // A file the export cannot read as its own (a link, not UTF-8) is not touched by a computed export either.
         return false;
       }
     };
@@ -87,14 +87,14 @@ export function planFromCache(
     listed,
     changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })),
     refused: [],
-    // Said again: a glob no nested file can hold, a target no longer exported whose files still hold a block, … are
-    // as true as when they were computed, and a run that says them once and then never again lets them be missed.
+    // Said again: a glob no nested file can hold, an AGENTS.md chain over Codex's limit, … are as true as when they
+    // were computed, and a run that says them once and then never again lets them be missed.
     warnings: [...(data.warnings ?? [])],
     linked,
     digest,
     cacheKey: key,
     cached: true,
-    // The files its warnings were read from: strayNestedBlock takes those of a dropped target as known.
+    // The files its warnings were read from, and those it took a block out of: strayNestedBlock takes them as known.
     replay: { warnings: [...(data.warnings ?? [])], watched: [...(data.watched ?? [])] },
   };
 }
@@ -105,8 +105,8 @@ export function planFromCache(
  * computes its files says. Git lists them, as that export does (nestedTargetFiles).
  */
 export async function strayNestedBlock(cached: ExportPlan, storeRel: string): Promise<boolean> {
-  // A dropped target's nested file that holds a block is said by that export too (obsoleteFiles), so it is looked for;
-  // one its warnings name already is known.
+  // A dropped target's nested file that holds a block is taken back by that export too (obsoleteFiles), so it is looked
+  // for; one the cache watches already is known.
   const nestedOf = (targets: readonly ExportTargetName[]) => targets.flatMap((t) => (TARGETS[t].nestedName ? [TARGETS[t].nestedName] : []));
   const own = new Set(nestedOf(cached.targets));
   const names = [...own, ...nestedOf(droppedTargets(cached.targets, cached.listed))];
@@ -123,7 +123,7 @@ export async function strayNestedBlock(cached: ExportPlan, storeRel: string): Pr
       if (text !== undefined && holdsBlock(text)) return true;
     } catch {
       // A file the export cannot read as its own (a link on the way, not UTF-8): the export that computes says what it is,
-      // if it is a target's (a dropped target's is left unsaid).
+      // if it is a target's (a dropped target's is left alone).
       if (own.has(rel.slice(rel.lastIndexOf('/') + 1))) return true;
     }
   }

@@ -303,13 +303,12 @@ export class ExportService {
     }
     // A whole export also clears what it wrote for projects that no longer name those files (only files holding an agents block).
     if (options.project === undefined) {
-      // Targets config.yaml stopped listing (with no list, each run's --target is all there is: nothing is dropped).
+      // Targets config.yaml stopped listing, whose blocks go too (with no list, each run's --target is all there is:
+      // nothing is dropped).
       const dropped = droppedTargets(targets, listed);
       const obsolete = await obsoleteFiles(top, storeRel, targets, planned, folders, sha256, options.force ?? false, dropped, otherwise);
       out.changes.push(...obsolete.changes);
       out.refused.push(...obsolete.refused);
-      out.warnings.push(...obsolete.warnings);
-      watchedFiles.push(...obsolete.watched);
     }
     if (digest !== undefined) out.replay = { warnings: out.warnings.filter((w) => !once.has(w)), watched: watchedFiles };
     out.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -737,24 +737,85 @@ describe('agents export: files it leaves alone', () => {
     expect((await runAgents(['export', '--check', '--target', 'cursor,cline'], { cwd: repo })).code).toBe(0);
   });
 
-  it('says which files keep the block of a target config.yaml no longer lists, and leaves them as they are', async () => {
+  it('takes back the blocks of a target config.yaml no longer lists (root and nested files, rule folders), keeping the text around them', async () => {
     const repo = monorepo();
-    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
-    const before = snapshot(repo);
+    // A CLAUDE.md of the team's own that has Claude read AGENTS.md: the export warns the rules reach it twice.
+    writeFileSync(join(repo, 'CLAUDE.md'), '@AGENTS.md\n\n# Claude notes\n');
+    const services = join(repo, 'services/billing/CLAUDE.md');
+    writeFileSync(services, '# Billing notes for Claude\n');
+    const warned = await runAgents(['export'], { cwd: repo });
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toContain('CLAUDE.md:1 has its agent read AGENTS.md');
+    const written = snapshot(repo);
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md, cursor]\n');
-    const r = await runAgents(['export'], { cwd: repo });
-    expect(r.code).toBe(0);
-    // One line per target dropped, naming its first file; nothing of theirs is written.
-    const said = r.stderr
-      .split('\n')
-      .filter((l) => l.includes('which is no longer exported'))
-      .map((l) => /for ([a-z-]+), which/.exec(l)![1]);
-    expect(said.sort()).toEqual(['claude-md', 'cline', 'copilot', 'gemini-md', 'windsurf']);
-    expect(writtenSince(before, snapshot(repo))).toEqual(['.agents/config.yaml']);
-    // Without a list in config.yaml every run names its targets itself: nothing is said to be dropped.
+    const dropped = [
+      '.clinerules/agents-billing.md',
+      '.clinerules/agents-global.md',
+      '.clinerules/agents-web.md',
+      '.github/copilot-instructions.md',
+      '.github/instructions/agents-billing.instructions.md',
+      '.github/instructions/agents-web.instructions.md',
+      '.windsurf/rules/agents-billing.md',
+      '.windsurf/rules/agents-global.md',
+      '.windsurf/rules/agents-web.md',
+      'CLAUDE.md',
+      'GEMINI.md',
+      'apps/web/CLAUDE.md',
+      'apps/web/GEMINI.md',
+      'packages/ui/CLAUDE.md',
+      'packages/ui/GEMINI.md',
+      'services/billing/CLAUDE.md',
+      'services/billing/GEMINI.md',
+    ];
+    // --check (CI) calls every file of theirs obsolete, whether it goes or only loses its block; nothing written.
+    const check = await runAgents(['--format', 'json', 'export', '--check'], { cwd: repo });
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout).files).toEqual(dropped.map((path) => ({ path, status: 'obsolete', line: null, diff: null })));
+    expect(writtenSince(written, snapshot(repo))).toEqual(['.agents/config.yaml']);
+    const r = await runAgents(['--format', 'json', 'export'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const kept = ['CLAUDE.md', 'services/billing/CLAUDE.md'];
+    expect(JSON.parse(r.stdout).changes).toEqual(
+      dropped.map((path) => ({ path, target: expect.any(String), action: kept.includes(path) ? 'update' : 'delete' })),
+    );
+    // Every other byte of a file of the team's is kept; the files that held only the block are gone.
+    expect(readFileSync(join(repo, 'CLAUDE.md'), 'utf8')).toBe('@AGENTS.md\n\n# Claude notes\n');
+    expect(readFileSync(services, 'utf8')).toBe('# Billing notes for Claude\n');
+    for (const path of dropped.filter((p) => !kept.includes(p))) expect(existsSync(join(repo, path)), path).toBe(false);
+    // Nothing is said of them any more, the agents-md and cursor files are as they were, and CI passes.
+    expect(r.stderr).toBe('');
+    const after = snapshot(repo);
+    for (const [path, text] of written)
+      if (!dropped.includes(path) && path !== '.agents/config.yaml') expect(after.get(path), path).toBe(text);
+    expect((await runAgents(['export', '--check'], { cwd: repo })).code).toBe(0);
+    expect((await runAgents(['export', '--check', '--no-cache'], { cwd: repo })).code).toBe(0);
+    // Without a list in config.yaml every run names its targets itself: nothing is dropped, no file of another touched.
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\n');
-    const adHoc = await runAgents(['export', '--target', 'agents-md'], { cwd: repo });
-    expect(adHoc.stderr).not.toContain('no longer exported');
+    expect((await runAgents(['export', '--target', 'cline'], { cwd: repo })).code).toBe(0);
+    const adHoc = snapshot(repo);
+    expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+    expect(writtenSince(adHoc, snapshot(repo))).toEqual([]);
+  });
+
+  it("leaves a dropped target's block edited by hand (exit 1), unless --force; a link kept for it is none of its files", async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md, claude-md]\n');
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
+    const web = join(repo, 'apps/web/CLAUDE.md');
+    writeFileSync(web, readFileSync(web, 'utf8').replace('Never ship UI copy', 'Never ever ship UI copy'));
+    rmSync(join(repo, 'CLAUDE.md'));
+    symlinkSync('AGENTS.md', join(repo, 'CLAUDE.md'));
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    const r = await runAgents(['--format', 'json', 'export'], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).refused).toEqual([{ path: 'apps/web/CLAUDE.md', status: 'edited by hand', line: null }]);
+    expect(existsSync(web)).toBe(true);
+    // The others went, written all the same.
+    expect(existsSync(join(repo, 'services/billing/CLAUDE.md'))).toBe(false);
+    expect((await runAgents(['export', '--force'], { cwd: repo })).code).toBe(0);
+    expect(existsSync(web)).toBe(false);
+    expect(lstatSync(join(repo, 'CLAUDE.md')).isSymbolicLink()).toBe(true);
+    expect((await runAgents(['export', '--check'], { cwd: repo })).code).toBe(0);
   });
 
   it('a block edited by hand in a file no project names any more is left (exit 1) unless --force, which takes it out', async () => {
