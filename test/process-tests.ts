@@ -68,6 +68,7 @@ export const PROCESS_TESTS = [
   'test/import/import-cli.test.ts',
   'test/import/hint-paths.test.ts',
   'test/import/reimport.test.ts',
+  'test/import/references-cli.test.ts',
   'test/import/replace-safety.test.ts',
   'test/package/code-cache.test.ts',
   'test/package/package.test.ts',

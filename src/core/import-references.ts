@@ -5,6 +5,7 @@
 // unsaid.
 import { closesFence, FENCE } from './markdown-blocks.ts';
 import type { ImportKind } from './import-sources.ts';
+import { isRule } from './rule-wording.ts';
 
 /** The kinds whose agents follow `@path`. */
 export const REFERENCING_KINDS: readonly ImportKind[] = Object.freeze(['claude-md', 'gemini-md']);
@@ -75,4 +76,79 @@ export function resolveReference(ref: string, rel: string, top: string): string 
  */
 export function namesAFile(path: string): boolean {
   return /(?:^|\/)[^/]*[^/.]\.[A-Za-z0-9]{1,10}$/.test(path);
+}
+
+/** Each `@path` of one line or item, code spans apart; a path's trailing punctuation is not the path's. */
+function referencesIn(markdown: string): { at: number; ref: string; length: number }[] {
+  if (!markdown.includes('@')) return [];
+  const prose = markdown.replace(/(`+)[\s\S]*?\1/g, (m) => ' '.repeat(m.length));
+  const out: { at: number; ref: string; length: number }[] = [];
+  for (const m of prose.matchAll(REFERENCE)) {
+    let end = m[1]!.length;
+    while (end > 0 && '.,;:!?'.includes(m[1]![end - 1]!)) end--;
+    const ref = m[1]!.slice(0, end);
+    if (ref !== '' && !ref.includes('://')) out.push({ at: m.index + m[0].indexOf('@'), ref, length: end + 1 });
+  }
+  return out;
+}
+
+/**
+ * Whether a line, item or paragraph says nothing but `@path` references (`@docs/style.md`, `- @./a.md @./b.md`):
+ * the place where Claude Code or Gemini CLI puts the files' text, which is no rule of its own.
+ */
+export function onlyReferences(markdown: string): boolean {
+  const refs = referencesIn(markdown);
+  if (refs.length === 0) return false;
+  let rest = markdown;
+  for (const r of [...refs].reverse()) rest = rest.slice(0, r.at) + rest.slice(r.at + r.length);
+  return rest.replace(/[\s\p{P}*_>]/gu, '') === '';
+}
+
+/** A reference that names a file (`docs/style.md`, `./rules`, `README`), not a package or a person (`@types/node`). */
+const FILE_LIKE = (ref: string): boolean => namesAFile(ref) || /^(?:\.{1,2}\/|\/|~\/)/.test(ref) || /^[A-Z][A-Z0-9_-]+$/.test(ref);
+
+/**
+ * Whether an item's or paragraph's text holds an `@path` of a file outside code (`see @docs/testing.md`): a line its
+ * agent reads that file at. A package or a person (`@tanstack/query`, `@octocat`) is no file's.
+ */
+export function holdsReference(markdown: string): boolean {
+  return referencesIn(markdown).some((r) => FILE_LIKE(r.ref));
+}
+
+/** Words that send the agent to read or keep to a file, as a pointer's verb ("Read", "Follow the conventions in"). */
+const POINTER_VERB =
+  /^(?:(?:(?:you\s+)?(?:must|should|need\s+to|have\s+to)|always|please|also|first|then|carefully)\s+)*(?:read(?:\s+through)?|see(?:\s+also)?|refer\s+to|consult|check(?:\s+out)?|review|study|look\s+at|go\s+through|follow|use|apply|observe|respect|obey|adhere\s+to|comply\s+with|stick\s+to|keep\s+to|conform\s+to|abide\s+by|load|import|include|mind|note)(?:\s+and\s+(?:follow|apply|obey|respect|observe|adhere\s+to))?\b/i;
+
+/** What may follow the file a pointer names: when or what for, in one clause ("before editing", "for the overview"). */
+const POINTER_TAIL =
+  /^(?:\s*[(\u2014\u2013-]?\s*(?:for|before|when|whenever|if|while|after|to|as|first|too|also|on|prior|in)\b[^,;]*)?[.!)]?$/i;
+
+/**
+ * Whether a sentence only points at files to read through `@path`, which its agent reads in their place: "Read
+ * @docs/style.md before editing.", "See @README for the overview.", "When writing tests, follow the conventions in
+ * @docs/testing.md.", "Git workflow: @docs/git.md". Such a sentence is no rule by itself: the rules are the file's. A
+ * rule about the file (`Never edit @src/generated.ts by hand`) or beside the pointer (`Run the tests, see @docs/t.md`)
+ * is none.
+ */
+export function pointsAtReference(text: string): boolean {
+  const refs = referencesIn(text);
+  if (refs.length === 0 || !refs.some((r) => FILE_LIKE(r.ref))) return false;
+  const first = refs[0]!;
+  const last = refs.at(-1)!;
+  // Between the first and the last file, only "and", "or" and punctuation: one list of files.
+  let between = text.slice(first.at, last.at + last.length);
+  for (const r of [...refs].reverse()) between = between.slice(0, r.at - first.at) + between.slice(r.at - first.at + r.length);
+  if (!/^[\s,&/]*(?:(?:and|or)\b[\s,]*)?$/i.test(between.replace(/\s*,?\s*(?:and|or)\s+|\s*,\s*/gi, ' '))) return false;
+  const before = text
+    .slice(0, first.at)
+    .trim()
+    .replace(/^(?:(?:when|before|after|if|while|for|whenever|on|in)\b[^,]{1,80},\s*)/i, '');
+  const after = text.slice(last.at + last.length);
+  if (!POINTER_TAIL.test(after)) return false;
+  const verb = POINTER_VERB.exec(before);
+  // "Read @x", "Follow the conventions in @x": the verb and at most a few words naming what the file holds.
+  if (verb !== null) return before.slice(verb[0].length).trim().split(/\s+/).filter(Boolean).length <= 6;
+  // "Git workflow @docs/git.md", "Style guide: @docs/style.md": a label naming the file, stating nothing itself.
+  const label = before.replace(/[:\u2014\u2013-]\s*$/, '').trim();
+  return after.trim().replace(/[.!]$/, '') === '' && label !== '' && label.split(/\s+/).length <= 6 && !isRule(label);
 }

@@ -29,6 +29,7 @@ import {
   tableEnd,
   words,
 } from './markdown-blocks.ts';
+import { holdsReference, onlyReferences, pointsAtReference } from './import-references.ts';
 import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unattributed, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
@@ -61,9 +62,14 @@ export type { LeftOut, LeftOutReason, RuleCandidate, SplitFile } from './import-
 
 /**
  * The candidates and left-out pieces of one file's text. `frontMatter: false`: lines between a first `---` and the
- * next are Markdown (a rule, then text), not front matter.
+ * next are Markdown (a rule, then text), not front matter. `references`: the file's agent reads `@path` as the text of
+ * that file (a CLAUDE.md, a GEMINI.md), so a sentence that only points at one is no rule, and a rule's line that holds
+ * one stays in its file on --replace, where the agent reads the file in.
  */
-export function splitInstructions(text: string, { frontMatter = true }: { frontMatter?: boolean } = {}): SplitFile {
+export function splitInstructions(
+  text: string,
+  { frontMatter = true, references = false }: { frontMatter?: boolean; references?: boolean } = {},
+): SplitFile {
   const { lines, front, bodyLine, unclosed, ends, tagged, written, examples } = fileLines(text, frontMatter);
   /** The first lines of items whose rule is a quote without who said it (unattributed). */
   const attributed = new Set<number>();
@@ -342,7 +348,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     // "`npm run validate` runs every check. Run the API tests against the real database.": the listing opens the
     // item, a rule follows it; the rule is taken, and the item's line stays, as a long paragraph's sentences are.
     const later =
-      reason === 'command' || reason === 'description'
+      reason === 'command' || reason === 'description' || reason === 'reference'
         ? splitSentences(text)
             .slice(1)
             .filter((s) => isRule(s))
@@ -358,6 +364,8 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   function itemReason(body: string, marked: string, to: number): LeftOutReason | undefined {
     // "✅ Use const" is judged as "Use const": a mark says which way a rule goes, not whether an item is one.
     const text = unmarked(marked);
+    // "@docs/style.md": where the agent reads a file in, not a rule; nor is "Read @docs/style.md first" in its file.
+    if (onlyReferences(body) || (references && pointsAtReference(text))) return 'reference';
     // "1.0.0", "—": no words, no rule; nor a template's line still to fill in ("Tone: {{tone}}").
     if (!/\p{L}/u.test(text) || holdsPlaceholder(body)) return 'description';
     if (isLinkOnly(body)) return 'link';
@@ -389,6 +397,11 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
   /** An item ending with a colon and the items below it: one rule when the item is one, else left out together. */
   function takeGroup(raw: string, items: string[], from: number, to: number): void {
     const head = plain(raw.replace(/^\[[ xX]\]\s+/, ''));
+    // "Read these first:" over `@docs/a.md` and `@docs/b.md`: files read in, no rule to take from the caption.
+    if (items.every(onlyReferences)) {
+      leave(from, to, 'reference');
+      return;
+    }
     const texts = items.map(plain);
     const parts = texts.map((x) => x.replace(/[\s.;,]*(?:\b(?:and|or)\b[\s.;,]*)?$/, ''));
     if (parts.every((x) => /^`/.test(x) || labelledCode(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
@@ -416,6 +429,10 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       leave(from, to, 'link');
       return;
     }
+    if (onlyReferences(raw)) {
+      leave(from, to, 'reference');
+      return;
+    }
     // Footnotes stay with the lines that cite them, which keep them on --replace; a template's blanks are no rule yet.
     if (FOOTNOTE.test(raw) || holdsPlaceholder(raw)) {
       leave(from, to, 'description');
@@ -428,14 +445,16 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       return;
     }
     const sentences = splitSentences(text);
+    const pointers = references ? sentences.filter(pointsAtReference) : [];
+    const why = pointers.length > 0 ? 'reference' : 'description';
     // "It is your goal to … at all times:" over a list of rules: the items are the rules, not their introduction.
-    const rules = (introducesList ? sentences.slice(0, -1) : sentences).filter((s) => isRule(s));
-    if (rules.length === 0) leave(from, to, 'description');
+    const rules = (introducesList ? sentences.slice(0, -1) : sentences).filter((s) => isRule(s) && !pointers.includes(s));
+    if (rules.length === 0) leave(from, to, why);
     // A short paragraph that states rules is one candidate; a long one gives its rule sentences one by one.
     else if (rules.length === sentences.length && text.length <= 400) take(text, from, to);
     else {
       for (const s of rules) take(s, from, to, false);
-      if (rules.length < sentences.length) leave(from, to, 'description');
+      if (rules.length < sentences.length) leave(from, to, why);
     }
   }
 
@@ -460,8 +479,15 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
     // A line that starts with a tag before its rule keeps it on --replace: its element needs the tag.
     const tag = tagged !== undefined && lines.slice(from, to + 1).some((_, k) => tagged.has(from + k));
+    // A line that reads a file in (`see @docs/testing.md`) keeps it on --replace: the agent reads the file there.
+    const reads = references && holdsReference(lines.slice(from, to + 1).join('\n'));
     const all =
-      whole && !tag && !attributed.has(from) && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
+      whole &&
+      !tag &&
+      !reads &&
+      !attributed.has(from) &&
+      text.length <= MAX_TEXT_LENGTH &&
+      !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole: all, tags: tags() });
   }

@@ -20,6 +20,7 @@ export type LeftOutReason =
   | 'table'
   | 'command'
   | 'link'
+  | 'reference'
   | 'description'
   | 'export-block'
   | 'comment'

@@ -11,6 +11,7 @@ import { beginMarker, END_MARKER, exportedEntryIds, hashedText, leadingFrontMatt
 import { singleFolder } from '../core/globs.ts';
 import type { ImportFile, ImportPlan, PlannedCandidate } from '../core/import-plan.ts';
 import { onlyHeadings, onlyRefersTo, removeLines } from '../core/import-replace.ts';
+import { REFERENCING_KINDS } from '../core/import-references.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { type ImportKind, RULE_FOLDERS } from '../core/import-sources.ts';
 import type { ExportTargetName } from '../core/model.ts';
@@ -83,7 +84,10 @@ export async function replaceImported(
     // A symbolic link (CLAUDE.md → AGENTS.md) is never written through: the file it leads to is replaced as itself.
     if (read === undefined) continue;
     // The lines to remove are the plan's: a file edited since (during the review, say) keeps every line.
-    if (read.text === undefined || !sameRules(read.text, ranges, f.noFrontMatter !== true)) {
+    if (
+      read.text === undefined ||
+      !sameRules(read.text, ranges, { frontMatter: f.noFrontMatter !== true, references: REFERENCING_KINDS.includes(f.kind) })
+    ) {
       result.changed.push(f.file);
       continue;
     }
@@ -418,8 +422,8 @@ function exportedIds(plan: ExportPlan): { has(target: ExportTargetName, file: st
 }
 
 /** Whether `text` still holds each of the plan's rules on the lines the plan found it on. */
-function sameRules(text: string, ranges: readonly PlannedCandidate[], frontMatter: boolean): boolean {
-  const now = new Map(splitInstructions(text, { frontMatter }).candidates.map((c) => [c.line, c]));
+function sameRules(text: string, ranges: readonly PlannedCandidate[], how: { frontMatter: boolean; references: boolean }): boolean {
+  const now = new Map(splitInstructions(text, how).candidates.map((c) => [c.line, c]));
   return ranges.every((c) => {
     const there = now.get(c.line);
     return there !== undefined && there.end_line === c.end_line && there.text === c.text;

@@ -351,7 +351,9 @@ export class ImportService {
     if (!read.ok)
       return { ...file, skipped: `it is not UTF-8 text (${rel}:${read.line}:${read.col}): save it as UTF-8 and import it again` };
     const text = read.text;
-    let split = splitInstructions(text);
+    // Claude Code and Gemini CLI read `@path` as that file's text: a sentence that only points at one is no rule there.
+    const references = REFERENCING_KINDS.includes(kind);
+    let split = splitInstructions(text, { references });
     // Both sides of a conflicted merge, and git's marker lines, would become rules; not so in a code block, where
     // they are an example the file shows ("Never commit these:" over a fence).
     const conflict = mergeConflicts(text) && mergeConflicts(outsideCode(text, split.leftOut));
@@ -372,7 +374,7 @@ export class ImportService {
       else if (FRONT_MATTER_KINDS.has(kind)) return { ...file, skipped: parsed };
       else {
         // An AGENTS.md (CLAUDE.md…) that opens with a rule (`---`) and text that is no map of keys: Markdown, read whole.
-        split = splitInstructions(text, { frontMatter: false });
+        split = splitInstructions(text, { frontMatter: false, references });
         markdown = true;
       }
     }
@@ -418,17 +420,17 @@ export class ImportService {
     // A key the import does not read (`priority: high`, Copilot's `excludeAgent`) is said with its lines, not dropped.
     if (front !== undefined && FRONT_MATTER_KINDS.has(kind))
       out.leftOut = [...unreadFrontMatter(kind, front, lines, split.bodyLine), ...out.leftOut];
-    if (REFERENCING_KINDS.includes(kind)) {
-      const references: NonNullable<ImportFile['references']> = [];
+    if (references) {
+      const refs: NonNullable<ImportFile['references']> = [];
       for (const { line, ref } of fileReferences(text)) {
         const path = resolveReference(ref, rel, top);
-        if (path === undefined || path === rel || references.some((r) => r.path === path)) continue;
-        if (repository.has(path)) references.push({ line, path });
+        if (path === undefined || path === rel || refs.some((r) => r.path === path)) continue;
+        if (repository.has(path)) refs.push({ line, path });
         // A link whose file moved or went leads the agent nowhere: said at its line, never passed over.
         else if (namesAFile(path) && lstatSync(join(top, path), { throwIfNoEntry: false }) === undefined)
-          references.push({ line, path, missing: true });
+          refs.push({ line, path, missing: true });
       }
-      if (references.length > 0) out.references = references;
+      if (refs.length > 0) out.references = refs;
     }
     return out;
   }

@@ -1,7 +1,7 @@
 // `@path` in a CLAUDE.md or GEMINI.md (src/core/import-references.ts): the
 // files its agent reads too, found outside code, resolved inside the repository.
 import { describe, expect, it } from 'vitest';
-import { fileReferences, resolveReference } from '../../src/core/import-references.ts';
+import { fileReferences, holdsReference, onlyReferences, pointsAtReference, resolveReference } from '../../src/core/import-references.ts';
 
 describe('fileReferences', () => {
   it('finds each @path in prose, with its line, and none in code, e-mail addresses or URLs', () => {
@@ -45,5 +45,39 @@ describe('resolveReference', () => {
     ['~/.claude/mine.md', 'CLAUDE.md', undefined],
   ])('%s from %s is %s', (ref, from, want) => {
     expect(resolveReference(ref, from, '/repo')).toBe(want);
+  });
+});
+
+describe('a line or sentence that only reads another file in', () => {
+  it.each([
+    ['Read @docs/style.md before editing.', true],
+    ['See @README.md for the overview.', true],
+    ['See @README for project overview', true],
+    ['Follow the conventions in @docs/style.md', true],
+    ['When writing tests, follow the conventions in @docs/testing.md.', true],
+    ['Read @docs/a.md and @docs/b.md first.', true],
+    ['Always read @docs/security.md before touching auth code.', true],
+    ['Read and follow @./rules.md', true],
+    ['Git workflow @docs/git-instructions.md', true],
+    ['Style guide: @docs/style.md', true],
+    // A rule beside the pointer, or about the file itself, or a package or person named with @: rules.
+    ['Run tests before pushing, see @docs/testing.md.', false],
+    ['Read @docs/style.md before editing, and never push to main.', false],
+    ['Never edit @src/generated.ts by hand', false],
+    ['Use @types/node for typings', false],
+    ['Ping @octocat for reviews', false],
+    ['Read the style guide before editing.', false],
+  ])('%s: %s', (text, want) => {
+    expect(pointsAtReference(text)).toBe(want);
+  });
+
+  it('a line of nothing but @paths is one, wherever it stands; a reference in code is none', () => {
+    expect(onlyReferences('@docs/style.md')).toBe(true);
+    expect(onlyReferences('@./header.md @./content.md @./footer.md')).toBe(true);
+    expect(onlyReferences('See @docs/style.md')).toBe(false);
+    expect(onlyReferences('`@docs/style.md`')).toBe(false);
+    expect(holdsReference('Run it, see @docs/t.md.')).toBe(true);
+    expect(holdsReference('Run `cat @docs/t.md`, mail a@b.c.')).toBe(false);
+    expect(holdsReference('Use @tanstack/query, ask @octocat.')).toBe(false);
   });
 });

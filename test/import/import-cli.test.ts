@@ -453,10 +453,9 @@ describe('agents import', () => {
       { line: 3, path: 'docs/old-rules.md', import: null, missing: true },
       { line: 6, path: 'docs/rules.md', import: 'agents import docs/rules.md --from claude-md --global', missing: false },
     ]);
-    expect(plan.data.candidates.map((c: { text: string }) => c.text)).toEqual([
-      'Use @tanstack/query, ask @octocat.',
-      'Follow @docs/rules.md.',
-    ]);
+    // "Follow @docs/rules.md." only points at the file its agent reads in: the rules are that file's.
+    expect(plan.data.candidates.map((c: { text: string }) => c.text)).toEqual(['Use @tanstack/query, ask @octocat.']);
+    expect(plan.data.files[0].left_out).toContainEqual(expect.objectContaining({ line: 6, reason: 'reference' }));
     const text = await run(top, 'import', '--dry-run');
     expect(text.stdout).toMatch(/^ {4}missing {7}3 {2}docs\/old-rules\.md, .*CLAUDE\.md:3$/m);
   });

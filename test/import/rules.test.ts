@@ -1297,3 +1297,59 @@ describe('plain and splitSentences', () => {
     expect(splitSentences('Use tools, e.g. Biome. Then run it! Done?')).toEqual(['Use tools, e.g. Biome.', 'Then run it!', 'Done?']);
   });
 });
+
+describe("splitInstructions: a CLAUDE.md's or GEMINI.md's @path, which its agent reads as that file's text", () => {
+  const md = [
+    '# Project', // 1
+    '', // 2
+    'See @README.md for the overview.', // 3
+    '', // 4
+    '@docs/style.md', // 5
+    '', // 6
+    '## Rules', // 7
+    '', // 8
+    '- Read @docs/style.md before editing.', // 9
+    '- Never push to main.', // 10
+    '- Git workflow @docs/git.md', // 11
+    '- @./shared/base.md @./shared/api.md', // 12
+    '- Run the tests before pushing, see @docs/testing.md.', // 13
+    '- Never edit @src/generated.ts by hand.', // 14
+    '- Use @tanstack/query for fetching.', // 15
+    '', // 16
+    'Read @docs/security.md first. Never log tokens.', // 17
+    '', // 18
+    'Read these too:', // 19
+    '', // 20
+    '- @docs/a.md', // 21
+    '- @docs/b.md', // 22
+    '', // 23
+  ].join('\n');
+
+  it('a line that is only @paths, or a sentence that only points at a file to read, is left out as a reference', () => {
+    const split = splitInstructions(md, { references: true });
+    expect(split.candidates.map((c) => [c.line, c.text, c.whole])).toEqual([
+      [10, 'Never push to main.', true],
+      // A rule beside a file the agent reads, or about one: its line stays on --replace, where the agent reads the file.
+      [13, 'Run the tests before pushing, see @docs/testing.md.', false],
+      [14, 'Never edit @src/generated.ts by hand.', false],
+      // A package is no file: the line goes as any rule's.
+      [15, 'Use @tanstack/query for fetching.', true],
+      [17, 'Never log tokens.', false],
+    ]);
+    expect(split.leftOut.filter((l) => l.reason !== 'heading').map((l) => [l.line, l.end_line, l.reason])).toEqual([
+      [3, 3, 'reference'],
+      [5, 5, 'reference'],
+      [9, 9, 'reference'],
+      [11, 11, 'reference'],
+      [12, 12, 'reference'],
+      [17, 17, 'reference'],
+      [19, 22, 'reference'],
+    ]);
+  });
+
+  it("in another agent's file a sentence naming @path is judged as any other; a line of only @paths is never a rule", () => {
+    const split = splitInstructions(md);
+    expect(split.candidates.map((c) => c.line)).toEqual([9, 10, 11, 13, 14, 15, 17]);
+    expect(split.leftOut.filter((l) => l.reason === 'reference').map((l) => l.line)).toEqual([5, 12, 19]);
+  });
+});
