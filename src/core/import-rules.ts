@@ -12,7 +12,6 @@ import {
   BREAK,
   closesFence,
   EXAMPLE_MARK,
-  endsBlock,
   excerpt,
   FENCE,
   findFrom,
@@ -24,7 +23,9 @@ import {
   ITEM,
   listKind,
   opensComment,
+  itemEnd,
   opensIndentedCode,
+  paragraphEnd,
   SETEXT,
   tableEnd,
   words,
@@ -33,7 +34,16 @@ import { holdsReference, onlyReferences, pointsAtReference } from './import-refe
 import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unattributed, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
-import { FOOTNOTE, holdsPlaceholder, isLinkOnly, joinLines, labelledCode, plain, saysMoreThan, startsWithCode } from './markdown-plain.ts';
+import {
+  FOOTNOTE,
+  holdsPlaceholder,
+  isLinkOnly,
+  joinLines,
+  labelledCode,
+  plain,
+  saysMoreThan,
+  startsWithCode,
+} from './markdown-plain.ts';
 import {
   AFFIRMATIVE,
   DESCRIBING,
@@ -220,17 +230,8 @@ export function splitInstructions(
       // not the heading, is what the rule answers to.
       underItem = open.length > 0 && labels.at(-1)?.level !== open.at(-1);
       open.push(indent);
-      const body = [item[3]!];
-      let end = i;
-      // Lazy and indented continuation lines, up to a nested item, a fence or a blank line; an element's line is all its item.
-      while (end + 1 < lines.length) {
-        const next = lines[end + 1]!;
-        if (endsBlock(next) || ends?.has(end)) break;
-        const nextIndent = next.length - next.trimStart().length;
-        if (nextIndent <= indent && BREAK.test(next)) break;
-        body.push(next.trim());
-        end++;
-      }
+      const end = itemEnd(lines, i, indent, ends);
+      const body = [item[3]!, ...lines.slice(i + 1, end + 1).map((l) => l.trim())];
       const raw = joinLines(body);
       // "Testing:" or "**Style**" over nested items: a label, which heads them as a heading does (a tag, and whether
       // bare phrases below it are conventions).
@@ -261,14 +262,7 @@ export function splitInstructions(
       i = takeItem(raw, i, end, indent) + 1;
       continue;
     }
-    // A paragraph: up to a blank line or the start of another block.
-    let end = i;
-    while (end + 1 < lines.length) {
-      const next = lines[end + 1]!;
-      if (endsBlock(next) || ends?.has(end)) break;
-      if (SETEXT.test(next)) break;
-      end++;
-    }
+    const end = paragraphEnd(lines, i, ends);
     // A setext heading: a line of = or - under the paragraph.
     if (SETEXT.test(lines[end + 1] ?? '')) {
       enterHeading(plain(lines.slice(i, end + 1).join(' ')), lines[end + 1]!.trim()[0] === '=' ? 1 : 2);

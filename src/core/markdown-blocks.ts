@@ -339,6 +339,32 @@ export function endsBlock(line: string): boolean {
   );
 }
 
+/**
+ * The last line of the list item at `indent` that starts at `from`: its lazy and indented continuation lines, up to a
+ * nested item, a fence or a blank line; an element's line (`ends`) is all its item.
+ */
+export function itemEnd(lines: readonly string[], from: number, indent: number, ends?: ReadonlySet<number>): number {
+  let end = from;
+  while (end + 1 < lines.length) {
+    const next = lines[end + 1]!;
+    if (endsBlock(next) || ends?.has(end)) break;
+    if (next.length - next.trimStart().length <= indent && BREAK.test(next)) break;
+    end++;
+  }
+  return end;
+}
+
+/** The last line of the paragraph that starts at `from`: up to a blank line, the start of another block or a setext underline. */
+export function paragraphEnd(lines: readonly string[], from: number, ends?: ReadonlySet<number>): number {
+  let end = from;
+  while (end + 1 < lines.length) {
+    const next = lines[end + 1]!;
+    if (endsBlock(next) || ends?.has(end) || SETEXT.test(next)) break;
+    end++;
+  }
+  return end;
+}
+
 /** `line` read as a list item, when it is indented more than `indent` (a sibling, the usual next line, is not matched at all). */
 export function deeperItem(line: string | undefined, indent: number): RegExpExecArray | null {
   if (line === undefined) return null;
