@@ -37,7 +37,9 @@ import { MAX_TEXT_LENGTH } from './limits.ts';
 import {
   FOOTNOTE,
   holdsPlaceholder,
+  isLinkDefinition,
   isLinkOnly,
+  leadingImages,
   joinLines,
   labelledCode,
   plain,
@@ -271,6 +273,12 @@ export function splitInstructions(
       continue;
     }
     endList();
+    const badges = leadingImages(lines, i, end);
+    if (badges !== undefined) {
+      leave(i, badges, 'link');
+      i = badges + 1;
+      continue;
+    }
     // "✅ Use const" and "❌ Use var" on lines of their own (with hard line breaks): each line is a rule, as an item is.
     if (MARKED.test(line.trimStart()) && lines.slice(i + 1, end + 1).every((l) => MARKED.test(l.trimStart()))) {
       for (let n = i; n <= end; n++) takeItem(lines[n]!.trim().replace(/\\$/, ''), n, n, Number.MAX_SAFE_INTEGER);
@@ -419,7 +427,8 @@ export function splitInstructions(
   /** A paragraph; one that `introducesList` ends with a sentence that only leads into the list below it. */
   function takeParagraph(raw: string, from: number, to: number, introducesList = false): void {
     const text = plain(raw);
-    if (isLinkOnly(raw)) {
+    // "[style]: docs/style.md" says where a link leads; a footnote's note (below) stays with the line citing it.
+    if (isLinkOnly(raw) || (!FOOTNOTE.test(raw) && lines.slice(from, to + 1).every(isLinkDefinition))) {
       leave(from, to, 'link');
       return;
     }

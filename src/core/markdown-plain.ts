@@ -153,10 +153,30 @@ export function isLinkOnly(markdown: string): boolean {
     .replace(/https?:\/\/\S+/g, '');
   if (rest === markdown) return false;
   const words = rest
-    .replace(/[\p{P}\s]+/gu, ' ')
+    // An emoji before the link ("📖 [Architecture](…)") marks it, as a bullet does: no word of a rule.
+    .replace(/[\p{P}\p{S}\p{M}\s]+/gu, ' ')
     .trim()
     .toLowerCase();
   return words === '' || /^(see|read|refer to|see also|check|details|docs|more|for more|for details)( (in|at|the))?$/.test(words);
+}
+
+/** A link reference definition (`[style]: docs/style.md "Style guide"`): where a link of the text leads, no rule. */
+export function isLinkDefinition(line: string): boolean {
+  return /^ {0,3}\[[^\]]+\]:\s*\S/.test(line);
+}
+
+/** An image, a badge (an image in a link) or the HTML of one: `![cov](…)`, `[![CI](…)](…)`, `<a …><img …></a>`. */
+const IMAGE = /\[!\[[^[\]]*\]\([^()]*\)\]\([^()]*\)|!\[[^[\]]*\]\([^()]*\)|<img\b[^>]*>|<\/?a\b[^>]*>/gi;
+
+/**
+ * The last of the lines from `from` that hold nothing but images (badges), when lines of text follow them up to `to`:
+ * a paragraph's badges, whose alt text would run into the rule below them ("CI Never push to main.").
+ */
+export function leadingImages(lines: readonly string[], from: number, to: number): number | undefined {
+  const only = (l: string) => l.replace(IMAGE, '').replace(/[\p{P}\p{S}\s]/gu, '') === '' && l.replace(IMAGE, '') !== l;
+  let k = from - 1;
+  while (k < to && only(lines[k + 1]!)) k++;
+  return k >= from && k < to ? k : undefined;
 }
 
 /** "**Install:** `npm ci`", "Checks: `npm run lint` / `npm test`": a label, then commands. */

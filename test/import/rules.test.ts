@@ -1353,3 +1353,40 @@ describe("splitInstructions: a CLAUDE.md's or GEMINI.md's @path, which its agent
     expect(split.leftOut.filter((l) => l.reason === 'reference').map((l) => l.line)).toEqual([5, 12, 19]);
   });
 });
+
+describe('splitInstructions: links and images that say no rule', () => {
+  it('link reference definitions are left out as links, also under a heading of rules and beside a footnote', () => {
+    const md =
+      '## Rules\n\n- Use [tabs][t].\n\n[t]: docs/style.md#tabs "Tabs"\n[ci]: https://ci.example.com\n\n[home]: https://example.com\n[^1]: A note.\n';
+    expect(texts(md)).toEqual(['Use tabs.']);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [5, 6, 'link'],
+      [8, 9, 'link'],
+    ]);
+    // Footnotes alone stay what they were: notes of the lines that cite them.
+    expect(reasons('- Use tabs.[^1]\n\n[^1]: Not in YAML.\n')).toEqual([[3, 3, 'description']]);
+  });
+
+  it('an emoji before a link marks the item, as a bullet does: a link list under any heading', () => {
+    const md = '## Rules\n\n- 📖 [Architecture](docs/arch.md)\n- ✅ [Checklist](docs/check.md)\n- 🔗 See [the guide](docs/guide.md)\n';
+    expect(texts(md)).toEqual([]);
+    expect(reasons(md).filter((r) => r[2] !== 'heading')).toEqual([
+      [3, 3, 'link'],
+      [4, 4, 'link'],
+      [5, 5, 'link'],
+    ]);
+  });
+
+  it("badges on the lines over a paragraph are left out as links, not run into its rule's text", () => {
+    const md =
+      '[![CI](https://ci/badge.svg)](https://ci) ![cov](https://cov/badge.svg)\n<a href="https://npm"><img src="v.svg"></a>\nNever push to main.\n';
+    const split = splitInstructions(md);
+    // The rule is all its own line says: --replace takes that line, and leaves the badges.
+    expect(split.candidates.map((c) => [c.line, c.end_line, c.text, c.whole])).toEqual([[3, 3, 'Never push to main.', true]]);
+    expect(reasons(md)).toEqual([[1, 2, 'link']]);
+    // Badges alone, or an image inside a sentence, are as before.
+    expect(reasons('![cov](https://cov/badge.svg)\n')).toEqual([[1, 1, 'link']]);
+    expect(texts('Use the ![logo](logo.png) logo only on dark backgrounds.\n')).toEqual(['Use the logo logo only on dark backgrounds.']);
+  });
+});
