@@ -351,7 +351,7 @@ export function itemEnd(lines: readonly string[], from: number, indent: number, 
     if (next.length - next.trimStart().length <= indent && BREAK.test(next)) break;
     end++;
   }
-  return end;
+  return commentEnd(lines, from, end);
 }
 
 /** The last line of the paragraph that starts at `from`: up to a blank line, the start of another block or a setext underline. */
@@ -362,7 +362,21 @@ export function paragraphEnd(lines: readonly string[], from: number, ends?: Read
     if (endsBlock(next) || ends?.has(end) || SETEXT.test(next)) break;
     end++;
   }
-  return end;
+  return commentEnd(lines, from, end);
+}
+
+/**
+ * `end`, or the line that closes an HTML comment the lines `from`…`end` open and leave open (`- Use pnpm. <!--` over
+ * `- Use yarn.` and `-->`): what it holds is commented out, never an item or a rule of its own. A comment no line
+ * closes is left as it is.
+ */
+function commentEnd(lines: readonly string[], from: number, end: number): number {
+  const text = lines.slice(from, end + 1).join('\n');
+  if (!text.includes('<!--')) return end;
+  const prose = text.replace(/(`+)[^`]*?\1/g, '');
+  if (prose.lastIndexOf('<!--') <= prose.lastIndexOf('-->')) return end;
+  const close = lines.findIndex((l, k) => k > end && l.includes('-->'));
+  return close === -1 ? end : close;
 }
 
 /** `line` read as a list item, when it is indented more than `indent` (a sibling, the usual next line, is not matched at all). */

@@ -1390,3 +1390,18 @@ describe('splitInstructions: links and images that say no rule', () => {
     expect(texts('Use the ![logo](logo.png) logo only on dark backgrounds.\n')).toEqual(['Use the logo logo only on dark backgrounds.']);
   });
 });
+
+describe('splitInstructions: a comment opened at the end of an item or a paragraph', () => {
+  it('holds what it comments out to its closing line: no rule of its own, and the lines stay on --replace', () => {
+    const md = '- Use pnpm. <!--\n  - Use yarn.\n-->\n- Run the tests.\n\nUse tabs. <!-- because\n\nNever use spaces.\n-->\n';
+    const split = splitInstructions(md);
+    expect(split.candidates.map((c) => [c.line, c.end_line, c.text, c.whole])).toEqual([
+      [1, 3, 'Use pnpm.', false],
+      [4, 4, 'Run the tests.', true],
+      [6, 9, 'Use tabs.', false],
+    ]);
+    // One no line closes, or one in code, leaves the lines below it as they are.
+    expect(texts('- Use pnpm. <!--\n- Run the tests.\n')).toEqual(['Use pnpm. <!--', 'Run the tests.']);
+    expect(texts('- Write a comment as `<!--`.\n- Run the tests.\n\n-->\n')).toEqual(['Write a comment as <!--.', 'Run the tests.']);
+  });
+});
