@@ -153,7 +153,8 @@ export function isLinkOnly(markdown: string): boolean {
     .replace(/https?:\/\/\S+/g, '');
   if (rest === markdown) return false;
   const words = rest
-    // An emoji before the link ("📖 [Architecture](…)") marks it, as a bullet does: no word of a rule.
+    // An emoji before the link ("📖 [Architecture](…)", or GitHub's `:book:`) marks it, as a bullet does: no word of a rule.
+    .replace(/:[a-z0-9_+-]+:/g, ' ')
     .replace(/[\p{P}\p{S}\p{M}\s]+/gu, ' ')
     .trim()
     .toLowerCase();

@@ -1369,12 +1369,14 @@ describe('splitInstructions: links and images that say no rule', () => {
   });
 
   it('an emoji before a link marks the item, as a bullet does: a link list under any heading', () => {
-    const md = '## Rules\n\n- 📖 [Architecture](docs/arch.md)\n- ✅ [Checklist](docs/check.md)\n- 🔗 See [the guide](docs/guide.md)\n';
+    const md =
+      '## Rules\n\n- 📖 [Architecture](docs/arch.md)\n- ✅ [Checklist](docs/check.md)\n- 🔗 See [the guide](docs/guide.md)\n- :rocket: [Deploy](docs/deploy.md)\n';
     expect(texts(md)).toEqual([]);
     expect(reasons(md).filter((r) => r[2] !== 'heading')).toEqual([
       [3, 3, 'link'],
       [4, 4, 'link'],
       [5, 5, 'link'],
+      [6, 6, 'link'],
     ]);
   });
 
