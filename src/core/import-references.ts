@@ -92,6 +92,17 @@ function referencesIn(markdown: string): { at: number; ref: string; length: numb
   return out;
 }
 
+/** `text` without the references `refs` (in order, as referencesIn finds them), in one pass. */
+function without(text: string, refs: readonly { at: number; length: number }[]): string {
+  let out = '';
+  let from = 0;
+  for (const r of refs) {
+    out += text.slice(from, r.at);
+    from = r.at + r.length;
+  }
+  return out + text.slice(from);
+}
+
 /**
  * Whether a line, item or paragraph says nothing but `@path` references (`@docs/style.md`, `- @./a.md @./b.md`):
  * the place where Claude Code or Gemini CLI puts the files' text, which is no rule of its own.
@@ -99,9 +110,7 @@ function referencesIn(markdown: string): { at: number; ref: string; length: numb
 export function onlyReferences(markdown: string): boolean {
   const refs = referencesIn(markdown);
   if (refs.length === 0) return false;
-  let rest = markdown;
-  for (const r of [...refs].reverse()) rest = rest.slice(0, r.at) + rest.slice(r.at + r.length);
-  return rest.replace(/[\s\p{P}*_>]/gu, '') === '';
+  return without(markdown, refs).replace(/[\s\p{P}*_>]/gu, '') === '';
 }
 
 /** A reference that names a file (`docs/style.md`, `./rules`, `README`), not a package or a person (`@types/node`). */
@@ -115,9 +124,12 @@ export function holdsReference(markdown: string): boolean {
   return referencesIn(markdown).some((r) => FILE_LIKE(r.ref));
 }
 
-/** Words that send the agent to read or keep to a file, as a pointer's verb ("Read", "Follow the conventions in"). */
+/**
+ * Words that send the agent to read or keep to a file, as a pointer's verb ("Read", "Follow the conventions in"); not
+ * "use" or "apply", which say what to do with it ("Use @docs/pr.md for pull requests").
+ */
 const POINTER_VERB =
-  /^(?:(?:(?:you\s+)?(?:must|should|need\s+to|have\s+to)|always|please|also|first|then|carefully)\s+)*(?:read(?:\s+through)?|see(?:\s+also)?|refer\s+to|consult|check(?:\s+out)?|review|study|look\s+at|go\s+through|follow|use|apply|observe|respect|obey|adhere\s+to|comply\s+with|stick\s+to|keep\s+to|conform\s+to|abide\s+by|load|import|include|mind|note)(?:\s+and\s+(?:follow|apply|obey|respect|observe|adhere\s+to))?\b/i;
+  /^(?:(?:(?:you\s+)?(?:must|should|need\s+to|have\s+to)|always|please|also|first|then|carefully)\s+)*(?:read(?:\s+through)?|see(?:\s+also)?|refer\s+to|consult|check(?:\s+out)?|review|study|look\s+at|go\s+through|follow|observe|respect|obey|adhere\s+to|comply\s+with|stick\s+to|keep\s+to|conform\s+to|abide\s+by)(?:\s+and\s+(?:follow|apply|obey|respect|observe|adhere\s+to))?\b/i;
 
 /** What may follow the file a pointer names: when or what for, in one clause ("before editing", "for the overview"). */
 const POINTER_TAIL =
@@ -136,8 +148,7 @@ export function pointsAtReference(text: string): boolean {
   const first = refs[0]!;
   const last = refs.at(-1)!;
   // Between the first and the last file, only "and", "or" and punctuation: one list of files.
-  let between = text.slice(first.at, last.at + last.length);
-  for (const r of [...refs].reverse()) between = between.slice(0, r.at - first.at) + between.slice(r.at - first.at + r.length);
+  const between = without(text, refs).slice(first.at, last.at + last.length - refs.reduce((n, r) => n + r.length, 0));
   if (!/^[\s,&/]*(?:(?:and|or)\b[\s,]*)?$/i.test(between.replace(/\s*,?\s*(?:and|or)\s+|\s*,\s*/gi, ' '))) return false;
   const before = text
     .slice(0, first.at)

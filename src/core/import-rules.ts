@@ -149,6 +149,7 @@ export function splitInstructions(
   };
 
   let lastEnd: number | undefined;
+  const closes = lines.findLastIndex((l) => l.includes('-->'));
   while (i < lines.length) {
     const line = lines[i]!;
     // "<example>" and the lines up to its closing tag show what to write or not to write: an example, no rule.
@@ -232,7 +233,7 @@ export function splitInstructions(
       // not the heading, is what the rule answers to.
       underItem = open.length > 0 && labels.at(-1)?.level !== open.at(-1);
       open.push(indent);
-      const end = itemEnd(lines, i, indent, ends);
+      const end = itemEnd(lines, i, indent, ends, closes);
       const body = [item[3]!, ...lines.slice(i + 1, end + 1).map((l) => l.trim())];
       const raw = joinLines(body);
       // "Testing:" or "**Style**" over nested items: a label, which heads them as a heading does (a tag, and whether
@@ -264,7 +265,7 @@ export function splitInstructions(
       i = takeItem(raw, i, end, indent) + 1;
       continue;
     }
-    const end = paragraphEnd(lines, i, ends);
+    const end = paragraphEnd(lines, i, ends, closes);
     // A setext heading: a line of = or - under the paragraph.
     if (SETEXT.test(lines[end + 1] ?? '')) {
       enterHeading(plain(lines.slice(i, end + 1).join(' ')), lines[end + 1]!.trim()[0] === '=' ? 1 : 2);

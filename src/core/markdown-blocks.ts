@@ -341,9 +341,16 @@ export function endsBlock(line: string): boolean {
 
 /**
  * The last line of the list item at `indent` that starts at `from`: its lazy and indented continuation lines, up to a
- * nested item, a fence or a blank line; an element's line (`ends`) is all its item.
+ * nested item, a fence or a blank line; an element's line (`ends`) is all its item. `closes`: the last line of the file
+ * that holds `-->`.
  */
-export function itemEnd(lines: readonly string[], from: number, indent: number, ends?: ReadonlySet<number>): number {
+export function itemEnd(
+  lines: readonly string[],
+  from: number,
+  indent: number,
+  ends: ReadonlySet<number> | undefined,
+  closes: number,
+): number {
   let end = from;
   while (end + 1 < lines.length) {
     const next = lines[end + 1]!;
@@ -351,18 +358,18 @@ export function itemEnd(lines: readonly string[], from: number, indent: number, 
     if (next.length - next.trimStart().length <= indent && BREAK.test(next)) break;
     end++;
   }
-  return commentEnd(lines, from, end);
+  return commentEnd(lines, from, end, closes);
 }
 
 /** The last line of the paragraph that starts at `from`: up to a blank line, the start of another block or a setext underline. */
-export function paragraphEnd(lines: readonly string[], from: number, ends?: ReadonlySet<number>): number {
+export function paragraphEnd(lines: readonly string[], from: number, ends: ReadonlySet<number> | undefined, closes: number): number {
   let end = from;
   while (end + 1 < lines.length) {
     const next = lines[end + 1]!;
     if (endsBlock(next) || ends?.has(end) || SETEXT.test(next)) break;
     end++;
   }
-  return commentEnd(lines, from, end);
+  return commentEnd(lines, from, end, closes);
 }
 
 /**
@@ -370,13 +377,16 @@ export function paragraphEnd(lines: readonly string[], from: number, ends?: Read
  * `- Use yarn.` and `-->`): what it holds is commented out, never an item or a rule of its own. A comment no line
  * closes is left as it is.
  */
-function commentEnd(lines: readonly string[], from: number, end: number): number {
+function commentEnd(lines: readonly string[], from: number, end: number, closes: number): number {
+  // `closes`, the last line holding `-->`, spares a search to the end of the file per item when no line closes it.
+  if (closes <= end) return end;
   const text = lines.slice(from, end + 1).join('\n');
   if (!text.includes('<!--')) return end;
   const prose = text.replace(/(`+)[^`]*?\1/g, '');
   if (prose.lastIndexOf('<!--') <= prose.lastIndexOf('-->')) return end;
-  const close = lines.findIndex((l, k) => k > end && l.includes('-->'));
-  return close === -1 ? end : close;
+  let close = end + 1;
+  while (!lines[close]!.includes('-->')) close++;
+  return close;
 }
 
 /** `line` read as a list item, when it is indented more than `indent` (a sibling, the usual next line, is not matched at all). */

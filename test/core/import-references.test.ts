@@ -65,6 +65,8 @@ describe('a line or sentence that only reads another file in', () => {
     ['Read @docs/style.md before editing, and never push to main.', false],
     ['Never edit @src/generated.ts by hand', false],
     ['Use @types/node for typings', false],
+    ['Use @docs/pr-template.md for pull request descriptions.', false],
+    ['Apply @patches/fix.diff before building.', false],
     ['Ping @octocat for reviews', false],
     ['Read the style guide before editing.', false],
   ])('%s: %s', (text, want) => {

@@ -1407,3 +1407,14 @@ describe('splitInstructions: a comment opened at the end of an item or a paragra
     expect(texts('- Write a comment as `<!--`.\n- Run the tests.\n\n-->\n')).toEqual(['Write a comment as <!--.', 'Run the tests.']);
   });
 });
+
+describe('@path lines and comments made to be slow', () => {
+  it('reads a line of a hundred thousand references, or fifty thousand items opening a comment none closes, in one pass', async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(splitInstructions('@a.md '.repeat(100_000), { references: true }).leftOut.map((l) => l.reason)).toEqual(['reference']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(splitInstructions(`- Read ${'@a.md and '.repeat(50_000)}@b.md first.`, { references: true }).candidates).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(splitInstructions('- Use it. <!--\n'.repeat(50_000)).candidates).toHaveLength(50_000);
+  });
+});
