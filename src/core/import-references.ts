@@ -29,15 +29,7 @@ export function fileReferences(text: string): { line: number; ref: string }[] {
       fence = open[1]!;
       continue;
     }
-    if (!line.includes('@')) continue;
-    const prose = line.replace(/(`+)[\s\S]*?\1/g, ' ');
-    for (const m of prose.matchAll(REFERENCE)) {
-      // Trailing punctuation cut by a loop: `[.,;:!?]+$` tries each mark of a long run inside the path against the rest.
-      let end = m[1]!.length;
-      while (end > 0 && '.,;:!?'.includes(m[1]![end - 1]!)) end--;
-      const ref = m[1]!.slice(0, end);
-      if (ref !== '' && !ref.includes('://')) out.push({ line: i + 1, ref });
-    }
+    for (const { ref } of referencesIn(line)) out.push({ line: i + 1, ref });
   }
   return out;
 }
@@ -78,12 +70,13 @@ export function namesAFile(path: string): boolean {
   return /(?:^|\/)[^/]*[^/.]\.[A-Za-z0-9]{1,10}$/.test(path);
 }
 
-/** Each `@path` of one line or item, code spans apart; a path's trailing punctuation is not the path's. */
+/** Each `@path` of one line or item, code spans apart, with where its `@` is; a path's trailing punctuation is not the path's. */
 function referencesIn(markdown: string): { at: number; ref: string; length: number }[] {
   if (!markdown.includes('@')) return [];
   const prose = markdown.replace(/(`+)[\s\S]*?\1/g, (m) => ' '.repeat(m.length));
   const out: { at: number; ref: string; length: number }[] = [];
   for (const m of prose.matchAll(REFERENCE)) {
+    // Trailing punctuation cut by a loop: `[.,;:!?]+$` tries each mark of a long run inside the path against the rest.
     let end = m[1]!.length;
     while (end > 0 && '.,;:!?'.includes(m[1]![end - 1]!)) end--;
     const ref = m[1]!.slice(0, end);

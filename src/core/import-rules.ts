@@ -274,6 +274,7 @@ export function splitInstructions(
       continue;
     }
     endList();
+    // Badges over a paragraph ("[![CI](…)](…)" on lines of its own) are links: their alt text is no word of its rule.
     const badges = leadingImages(lines, i, end);
     if (badges !== undefined) {
       leave(i, badges, 'link');
@@ -481,17 +482,13 @@ export function splitInstructions(
     const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !remedy && !affirms ? `${negation}: ${said}` : said;
     const condition = (labels.findLast((l) => l.condition !== undefined) ?? headings.findLast((h) => h.condition !== undefined))?.condition;
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
-    // A line that starts with a tag before its rule keeps it on --replace: its element needs the tag.
-    const tag = tagged !== undefined && lines.slice(from, to + 1).some((_, k) => tagged.has(from + k));
-    // A line that reads a file in (`see @docs/testing.md`) keeps it on --replace: the agent reads the file there.
-    const reads = references && holdsReference(lines.slice(from, to + 1).join('\n'));
+    // A line that starts with a tag before its rule keeps it on --replace: its element needs the tag; so does one that
+    // reads a file in (`see @docs/testing.md`), where its agent reads that file.
+    const tag =
+      (tagged !== undefined && lines.slice(from, to + 1).some((_, k) => tagged.has(from + k))) ||
+      (references && holdsReference(lines.slice(from, to + 1).join('\n')));
     const all =
-      whole &&
-      !tag &&
-      !reads &&
-      !attributed.has(from) &&
-      text.length <= MAX_TEXT_LENGTH &&
-      !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
+      whole && !tag && !attributed.has(from) && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole: all, tags: tags() });
   }
