@@ -5,7 +5,7 @@
 // unsaid.
 import { closesFence, FENCE } from './markdown-blocks.ts';
 import type { ImportKind } from './import-sources.ts';
-import { isRule } from './rule-wording.ts';
+import { isRule, splitSentences } from './rule-wording.ts';
 
 /** The kinds whose agents follow `@path`. */
 export const REFERENCING_KINDS: readonly ImportKind[] = Object.freeze(['claude-md', 'gemini-md']);
@@ -155,4 +155,15 @@ export function pointsAtReference(text: string): boolean {
   // "Git workflow @docs/git.md", "Style guide: @docs/style.md": a label naming the file, stating nothing itself.
   const label = before.replace(/[:\u2014\u2013-]\s*$/, '').trim();
   return after.trim().replace(/[.!]$/, '') === '' && label !== '' && label.split(/\s+/).length <= 6 && !isRule(label);
+}
+
+/**
+ * `text` without its sentences that only point at a file to read (pointsAtReference): "Never push to main. See
+ * @docs/git.md for details." is "Never push to main."; '' when every sentence does.
+ */
+export function withoutPointers(text: string): string {
+  if (!text.includes('@')) return text;
+  const sentences = splitSentences(text);
+  const kept = sentences.filter((s) => !pointsAtReference(s));
+  return kept.length === sentences.length ? text : kept.join(' ');
 }

@@ -30,7 +30,7 @@ import {
   tableEnd,
   words,
 } from './markdown-blocks.ts';
-import { holdsReference, onlyReferences, pointsAtReference } from './import-references.ts';
+import { holdsReference, onlyReferences, pointsAtReference, withoutPointers } from './import-references.ts';
 import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unattributed, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
@@ -337,7 +337,9 @@ export function splitInstructions(
       }
       attributed.add(from);
     }
-    const text = quoted ?? plain(body);
+    const said = quoted ?? plain(body);
+    // "Never push. See @docs/git.md for details.": the rule is the rest, and the pointer stays on its line (take).
+    const text = references ? withoutPointers(said) || said : said;
     const reason = itemReason(body, text, to);
     const command = reason === 'command' ? ruleWithCommand(lines, text, to) : undefined;
     if (command !== undefined) {
@@ -369,7 +371,7 @@ export function splitInstructions(
     // "✅ Use const" is judged as "Use const": a mark says which way a rule goes, not whether an item is one.
     const text = unmarked(marked);
     // "@docs/style.md": where the agent reads a file in, not a rule; nor is "Read @docs/style.md first" in its file.
-    if (onlyReferences(body) || (references && pointsAtReference(text))) return 'reference';
+    if (onlyReferences(body) || (references && withoutPointers(text) === '')) return 'reference';
     // "1.0.0", "—": no words, no rule; nor a template's line still to fill in ("Tone: {{tone}}").
     if (!/\p{L}/u.test(text) || holdsPlaceholder(body)) return 'description';
     if (isLinkOnly(body)) return 'link';

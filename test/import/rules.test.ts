@@ -1347,6 +1347,14 @@ describe("splitInstructions: a CLAUDE.md's or GEMINI.md's @path, which its agent
     ]);
   });
 
+  it("a pointer beside an item's rule stays on its line, out of the rule's text; an item of pointers alone is left out", () => {
+    const split = splitInstructions('- Never force-push. See @docs/git.md for why.\n- Read @a.md first. See @b.md too.\n', {
+      references: true,
+    });
+    expect(split.candidates.map((c) => [c.line, c.text, c.whole])).toEqual([[1, 'Never force-push.', false]]);
+    expect(split.leftOut.map((l) => [l.line, l.reason])).toEqual([[2, 'reference']]);
+  });
+
   it("in another agent's file a sentence naming @path is judged as any other; a line of only @paths is never a rule", () => {
     const split = splitInstructions(md);
     expect(split.candidates.map((c) => c.line)).toEqual([9, 10, 11, 13, 14, 15, 17]);
