@@ -124,6 +124,10 @@ export function holdsReference(markdown: string): boolean {
 const POINTER_VERB =
   /^(?:(?:(?:you\s+)?(?:must|should|need\s+to|have\s+to)|always|please|also|first|then|carefully)\s+)*(?:read(?:\s+through)?|see(?:\s+also)?|refer\s+to|consult|check(?:\s+out)?|review|study|look\s+at|go\s+through|follow|observe|respect|obey|adhere\s+to|comply\s+with|stick\s+to|keep\s+to|conform\s+to|abide\s+by)(?:\s+and\s+(?:follow|apply|obey|respect|observe|adhere\s+to))?\b/i;
 
+/** What may stand between two files a pointer names: a clause of what the first is for, then "and" or a comma. */
+const POINTER_BETWEEN =
+  /^(?:\s+(?:for|before|when|whenever|if|while|after|to|as|on|in)\b[^,;@]{0,80}?)?[\s,&/]*(?:(?:and|or)\s+(?:(?:see|read)\s+)?)?$/i;
+
 /** What may follow the file a pointer names: when or what for, in one clause ("before editing", "for the overview"). */
 const POINTER_TAIL =
   /^(?:\s*[(\u2014\u2013-]?\s*(?:for|before|when|whenever|if|while|after|to|as|first|too|also|on|prior|in)\b[^,;]*)?[.!)]?$/i;
@@ -140,9 +144,11 @@ export function pointsAtReference(text: string): boolean {
   if (refs.length === 0 || !refs.some((r) => FILE_LIKE(r.ref))) return false;
   const first = refs[0]!;
   const last = refs.at(-1)!;
-  // Between the first and the last file, only "and", "or" and punctuation: one list of files.
-  const between = without(text, refs).slice(first.at, last.at + last.length - refs.reduce((n, r) => n + r.length, 0));
-  if (!/^[\s,&/]*(?:(?:and|or)\b[\s,]*)?$/i.test(between.replace(/\s*,?\s*(?:and|or)\s+|\s*,\s*/gi, ' '))) return false;
+  // Between two files, "and", "or" and punctuation, after what the first is for: "@README for the overview and @x".
+  for (let k = 1; k < refs.length; k++) {
+    const between = text.slice(refs[k - 1]!.at + refs[k - 1]!.length, refs[k]!.at);
+    if (!POINTER_BETWEEN.test(between)) return false;
+  }
   const before = text
     .slice(0, first.at)
     .trim()
