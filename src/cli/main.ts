@@ -147,11 +147,13 @@ function buildParser(
       if (completing) return;
       // No command named, but an option no level takes (`agents --bogus`): the option is the slip, as strayOption says
       // when a command follows it.
-      const demanded = msg === 'Name a command.' || GROUPS.some((g) => groupDemand(g) === msg);
+      const group = GROUPS.find((g) => groupDemand(g) === msg)?.name;
+      const demanded = msg === 'Name a command.' || group !== undefined;
       const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
       // A global option's value outside its choices (`agents --format jsn`) is said as with a command, before the
       // missing command: yargs checks the command first.
-      const refused = demanded ? (strayOption(before.filter((a) => a.startsWith('-'))) ?? invalidChoice(before)) : undefined;
+      const options = before.filter((a) => a.startsWith('-'));
+      const refused = demanded ? (strayOption(options, group) ?? invalidChoice(before)) : undefined;
       throw refused ?? missingSubcommand(msg) ?? usageFromYargs(msg, err, args, optionNames(yi, current), current, taken, choices);
     });
   return y;

@@ -23,14 +23,21 @@ export function missingSubcommand(msg: string | null | undefined): UsageError | 
   return group && new UsageError(groupDemand(group), (agents) => `Run \`${agents} ${group.name} --help\` for what each does.`);
 }
 
-/** Where to read a command's options: that command's --help when it is known (`agents plan status --help`), else USAGE_HINT. */
-export function usageHint(command: LazyCommand | undefined): CommandHint {
-  return command ? (agents) => `Run \`${agents} ${wordsOf(command)} --help\` for its options.` : USAGE_HINT;
+/**
+ * Where to read a command's options: that command's --help when it is known (`agents plan status --help`), else its
+ * group's, which lists the group's commands (`agents invariant --help`), else USAGE_HINT.
+ */
+export function usageHint(command: LazyCommand | undefined, group?: string): CommandHint {
+  if (command) return (agents) => `Run \`${agents} ${wordsOf(command)} --help\` for its options.`;
+  if (group)
+    return (agents) =>
+      `Run \`${agents} ${group} --help\` for its commands, or \`${agents} ${group} COMMAND --help\` for the options of one.`;
+  return USAGE_HINT;
 }
 
-/** `usageHint(command)`, after "Did you mean …?" when there are `suggestions` (hintWithGuess), and `before` it. */
-export function guessHint(suggestions: readonly string[], command: LazyCommand | undefined, before = ''): CommandHint {
-  const usage = usageHint(command);
+/** `usageHint(command, group)`, after "Did you mean …?" when there are `suggestions` (hintWithGuess), and `before` it. */
+export function guessHint(suggestions: readonly string[], command: LazyCommand | undefined, before = '', group?: string): CommandHint {
+  const usage = usageHint(command, group);
   return (agents) => hintWithGuess(suggestions, `${before}${usage(agents)}`);
 }
 
@@ -100,10 +107,12 @@ export class UnknownOptionError extends UsageError {
     close: readonly string[],
     /** Of `close`, those meant by the word written (SYNONYMS) rather than close to it in spelling. */
     readonly synonyms: readonly string[] = [],
+    /** The group it was given to when no command of it was named (`agents invariant --bogus`). */
+    readonly group?: string,
   ) {
     super(
       `unknown option ${truncate(written)}`,
-      guessHint(close, command),
+      guessHint(close, command, '', group),
       { arguments: [...all], suggestions: [...close] },
       'unknown-option',
     );
@@ -114,7 +123,8 @@ export class UnknownOptionError extends UsageError {
  * An option as written (`--formt`, `--no-colour`) that is none of `options`
  * (long names), with the ones close to it, negated as it was written
  * ("--no-colour": did you mean --no-color?). `all`: every unknown argument;
- * `command`: the command it was given to; `args`: the words of the run, when `all` is yargs' list.
+ * `command`: the command it was given to; `args`: the words of the run, when `all` is yargs' list; `group`: the group
+ * it was given to, when no command of it was named.
  */
 export function unknownOptionError(
   written: string,
@@ -122,6 +132,7 @@ export function unknownOptionError(
   all: readonly string[] = [written],
   command?: LazyCommand,
   args?: readonly string[],
+  group?: string,
 ): UnknownOptionError {
   const negated = written.startsWith('--no-');
   const name = optionName(written);
@@ -131,7 +142,7 @@ export function unknownOptionError(
   const spelt = closestNames(name, options).map((n) => (negated ? `--no-${n}` : `--${n}`));
   // A pair's flag is the one the value means: the other, close in spelling (or --action), would do something else.
   const close = pair ? synonyms : [...new Set([...synonyms, ...spelt])];
-  return new UnknownOptionError(written, options, args ? unknownAmong(all, written, args) : all, command, close, synonyms);
+  return new UnknownOptionError(written, options, args ? unknownAmong(all, written, args) : all, command, close, synonyms, group);
 }
 
 /**
@@ -139,14 +150,19 @@ export function unknownOptionError(
  * slip it is, with the option meant (`--effective`) when `options` (long names) has it, else the ones close to it.
  * Undefined for anything else (`-h`, `--global`, a word).
  */
-export function singleDashOption(written: string, options: readonly string[], command?: LazyCommand): UsageError | undefined {
+export function singleDashOption(
+  written: string,
+  options: readonly string[],
+  command?: LazyCommand,
+  group?: string,
+): UsageError | undefined {
   const m = /^-([a-z][a-z-]+)$/i.exec(written.replace(/=.*$/s, ''));
   if (!m) return undefined;
   const name = m[1]!.replace(/^no-/, '');
   const close = (options.includes(name) ? [name] : closestNames(name, options)).map((n) => `--${m[1]!.startsWith('no-') ? 'no-' : ''}${n}`);
   return new UsageError(
     `unknown option -${truncate(m[1]!)}`,
-    guessHint(close, command, 'Long options start with two dashes. '),
+    guessHint(close, command, 'Long options start with two dashes. ', group),
     { arguments: [`-${m[1]}`], suggestions: close },
     'unknown-option',
   );
@@ -305,16 +321,18 @@ export function optionNames(usage: unknown, command: LazyCommand | undefined): s
 /**
  * A mistyped option before the command (`agents --formt json invariant list`): it
  * takes no value, so the word after it reads as a command ("unknown command
- * json"); the option is what the user got wrong, and what is said.
+ * json"); the option is what the user got wrong, and what is said. `group`: the
+ * group it was given after (`agents invariant --bogus list`), whose --help lists
+ * what it takes.
  */
-export function strayOption(options: readonly string[]): UsageError | undefined {
+export function strayOption(options: readonly string[], group?: string): UsageError | undefined {
   for (const option of options) {
     const written = option.replace(/=.*$/, '');
     const name = written.replace(/^--?/, '').replace(/^no-/, '');
-    const dashed = singleDashOption(written, GLOBAL_OPTION_NAMES);
+    const dashed = singleDashOption(written, GLOBAL_OPTION_NAMES, undefined, group);
     if (dashed) return dashed;
     if (written === '-h' || GLOBAL_OPTION_NAMES.includes(name) || written.startsWith('--get-yargs-completions')) continue;
-    return unknownOptionError(written, GLOBAL_OPTION_NAMES);
+    return unknownOptionError(written, GLOBAL_OPTION_NAMES, [written], undefined, undefined, group);
   }
   return undefined;
 }

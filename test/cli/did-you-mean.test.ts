@@ -238,6 +238,20 @@ describe("a refused option's hint names the command given, whose --help lists it
     expect(error.hint).toContain(`\`${help}\``);
     expect(error.hint).not.toContain('COMMAND');
   });
+
+  // Given after a group's word and before its command's, the group's --help lists what may follow it.
+  it.each([
+    [['invariant', '--bogus', 'list'], 'agents invariant --help', []],
+    [['invariant', 'violation', '--bogus', 'list'], 'agents invariant violation --help', []],
+    [['plan', '-effective', 'list'], 'agents plan --help', []],
+    [['invariant', '--bogus'], 'agents invariant --help', []],
+  ])('agents %j: unknown-option, pointing to `%s`', async (args, help, suggestions) => {
+    const r = await runAgents(['--format', 'json', ...args], { cwd: tempDir() });
+    const error = JSON.parse(r.stdout).error as { code: string; hint: string; detail: { arguments: string[]; suggestions: string[] } };
+    expect([r.code, error.code]).toEqual([2, 'unknown-option']);
+    expect(error.detail).toEqual({ arguments: [args.find((a) => a.startsWith('-'))], suggestions });
+    expect(error.hint).toContain(`\`${help}\``);
+  });
 });
 
 describe('a command group given without a subcommand', () => {
