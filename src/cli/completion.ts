@@ -10,7 +10,7 @@ import { SHELLS } from './completion-scripts.ts';
 import { CliContext } from './context.ts';
 import type { CliIo } from './io.ts';
 import { COMMANDS, commandNames, GLOBAL_OPTIONS, globalTakesValue, type LazyCommand } from './registry.ts';
-import { builderOptions } from './unknown-option.ts';
+import { builderOptions, positionalNames } from './unknown-option.ts';
 
 /** Options whose value names something in the store. */
 const OPTION_WORDS: Readonly<Record<string, StoreWordKind>> = {
@@ -159,19 +159,27 @@ async function valueOptions(words: readonly string[]): Promise<{
   free: TakesValue;
   lists: ReadonlyMap<string, readonly string[]>;
   flags: readonly string[];
+  /** The flags, as written, that the command's argument is refused with (`plan activate --clear`). */
+  alone: readonly string[];
 }> {
   const globals = {
     takesValue: globalValue,
     free: (written: string) => FREE_GLOBALS.has(written),
     lists: new Map(),
     flags: GLOBAL_FLAGS,
+    alone: [],
   };
   const { entry } = commandOf(words, globalValue);
   if (entry === undefined) return globals;
   try {
     const lists = new Map(Object.entries((await entry.load()).default.lists ?? {}).map(([name, names]) => [`--${name}`, names]));
-    const { key, boolean, alias, choices } = await builderOptions(entry);
+    const { key, boolean, alias, choices, conflicts } = await builderOptions(entry);
     const flags = new Set(boolean.flatMap((name) => [name, ...(alias[name] ?? [])]));
+    // yargs keeps a conflict under the name written first: `.conflicts('id', 'clear')` is `{id: ['clear']}`.
+    const argument = positionalNames(entry)[0];
+    const alone = Object.keys(key).filter(
+      (name) => argument !== undefined && (conflicts[argument]?.includes(name) || conflicts[name]?.includes(argument)),
+    );
     const valued = new Set<string>();
     const free = new Set<string>();
     for (const name of Object.keys(key)) {
@@ -187,6 +195,7 @@ async function valueOptions(words: readonly string[]): Promise<{
       takesValue: (written) => globalTakesValue(written) || valued.has(written),
       free: (written) => globals.free(written) || free.has(written),
       lists,
+      alone: alone.flatMap((name) => [name, ...(alias[name] ?? [])]).map((n) => (n.length === 1 ? `-${n}` : `--${n}`)),
       flags: [
         ...new Set([
           ...GLOBAL_FLAGS,
@@ -230,9 +239,11 @@ export function shellUnquoted(word: string): string {
  * missing or unreadable store completes to nothing, never to an error.
  */
 export async function storeCompletions(words: readonly string[], io: CliIo): Promise<string[] | undefined> {
-  const { takesValue, free, lists, flags } = await valueOptions(words);
+  const { takesValue, free, lists, flags, alone } = await valueOptions(words);
   const dashes = words.indexOf('--');
-  if (dashes >= 0 && dashes < words.length - 1) return afterDashes(words, dashes, takesValue, io);
+  // A flag the command's argument is refused with (`plan activate --clear`): no argument is to come.
+  const noArgument = words.slice(0, dashes >= 0 ? dashes : -1).some((w) => alone.includes(w));
+  if (dashes >= 0 && dashes < words.length - 1) return noArgument ? [] : afterDashes(words, dashes, takesValue, io);
   const previous = words.at(-2);
   // yargs offers no `--no-` forms, yet `--no-color`, `--no-cache`, `--no-commit` are how they are used: typed up to
   // the dash, each on/off option's.
@@ -263,7 +274,7 @@ export async function storeCompletions(words: readonly string[], io: CliIo): Pro
   if (typed[0] === 'completion' && !typing.startsWith('-') && !(previous !== undefined && takesValue(previous)))
     return typed.length === 1 ? SHELLS.filter((shell) => shell.startsWith(typing)) : [];
   const kind = wordKind(words, takesValue);
-  if (kind === undefined) return undefined;
+  if (kind === undefined || (noArgument && !(previous !== undefined && Object.hasOwn(OPTION_WORDS, previous)))) return undefined;
   return storeNames(words, kind, io);
 }
 

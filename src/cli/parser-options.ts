@@ -13,3 +13,14 @@ export interface ParserOptions {
 export function parserOptions(parser: Argv): ParserOptions {
   return (parser as unknown as { getOptions(): ParserOptions }).getOptions();
 }
+
+/**
+ * The options and arguments `parser` refuses together (its builders' `.conflicts`), each name with those it conflicts
+ * with, as yargs keeps them: its validation's getConflicting, which its published types leave out.
+ */
+export function parserConflicts(parser: Argv): Readonly<Record<string, readonly (string | undefined)[]>> {
+  const internal = parser as unknown as {
+    getInternalMethods(): { getValidationInstance(): { getConflicting(): Record<string, (string | undefined)[]> } };
+  };
+  return internal.getInternalMethods().getValidationInstance().getConflicting();
+}

@@ -8,7 +8,7 @@ import { closestNames, hintWithGuess, someNames } from '../core/closest.ts';
 import { type CommandHint, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 import { COMMANDS, commandNames, GLOBAL_OPTION_NAMES, GROUPS, groupDemand, type LazyCommand } from './registry.ts';
-import { type ParserOptions, parserOptions } from './parser-options.ts';
+import { type ParserOptions, parserConflicts, parserOptions } from './parser-options.ts';
 
 /**
  * Where to read the commands and their options. The parse's hints are CommandHints: the run's `agents`, with the
@@ -249,9 +249,15 @@ function wordsOf(entry: LazyCommand): string {
   return `${entry.group ? `${entry.group} ` : ''}${commandNames(entry)[0]}`;
 }
 
-/** The options a command's builder adds, as yargs keeps them (loaded on demand, never at start-up). */
-export async function builderOptions(entry: LazyCommand): Promise<ParserOptions> {
-  return parserOptions((await entry.load()).default.builder(yargs()));
+/**
+ * The options a command's builder adds, as yargs keeps them, with the names it refuses together (`conflicts`, each
+ * with those it conflicts with); loaded on demand, never at start-up.
+ */
+export async function builderOptions(
+  entry: LazyCommand,
+): Promise<ParserOptions & { conflicts: Readonly<Record<string, readonly (string | undefined)[]>> }> {
+  const parser = (await entry.load()).default.builder(yargs());
+  return { ...parserOptions(parser), conflicts: parserConflicts(parser) };
 }
 
 /** The long options a command's builder adds (loaded on this error path only, never at start-up). */

@@ -170,6 +170,22 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, 'plan', 'use', '--', 'lo')).toEqual(['local/code-coverage']);
   });
 
+  it('offers no plan id after plan activate --clear, which takes none', async () => {
+    const top = dirname(exampleStore());
+    for (const words of [
+      ['plan', 'activate', '--clear', ''],
+      ['plan', 'activate', '--clear', '01'],
+      ['plan', 'activate', '--clear', '--', ''],
+    ]) {
+      expect(await complete(top, ...words), words.join(' ')).not.toContain(EXAMPLE_PLAN);
+    }
+    expect(await complete(top, 'plan', 'activate', '--clear', '--', '')).toEqual([]);
+    // Without it, or turned off, the id is still offered.
+    expect(await complete(top, 'plan', 'activate', '')).toEqual([EXAMPLE_PLAN]);
+    expect(await complete(top, 'plan', 'activate', '--no-clear', '')).toEqual([EXAMPLE_PLAN]);
+    expect(await complete(top, 'plan', 'activate', '--', '')).toEqual([EXAMPLE_PLAN]);
+  });
+
   it('offers the violations recorded to invariant violation resolve', async () => {
     const root = exampleStore();
     const top = dirname(root);
