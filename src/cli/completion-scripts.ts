@@ -73,9 +73,11 @@ function completionShell(env: Readonly<Record<string, string | undefined>>): Com
 // (zsh's \`--format:output format\` would be offered whole by bash).
 // Each script sends the words up to the one being completed: those after the cursor (\`--format json\` when an option
 // is added mid-line) would be read as the last word typed.
-// Each also completes agents run through npx or pnpm (\`npx agents …\`, \`npx agents-invariants …\`, \`pnpm exec agents
-// …\`), where no \`agents\` is on PATH to ask: such a line is asked of the same launcher, npx with --no-install so that
-// a Tab never downloads, and any other line of npx or pnpm keeps the completion it had.
+// Each also completes agents run through a launcher (\`npx agents …\`, \`npm exec agents -- …\`, \`pnpm (exec) agents
+// …\`, \`yarn agents …\`, \`bunx agents …\`), where no \`agents\` is on PATH to ask: such a line is asked of npx with
+// --no-install (npm exec's too) or of pnpm exec, which never download, and yarn's and bunx's of node_modules/.bin/agents,
+// which those would run (bunx downloads what it does not find; yarn prints lines of its own); any other line of a
+// launcher keeps the completion it had.
 const BASH = (PROGRAM: string) => `###-begin-agents-completions-###
 #
 # agents command completion script
@@ -83,44 +85,78 @@ const BASH = (PROGRAM: string) => `###-begin-agents-completions-###
 # Installation: agents completion >> ~/.bashrc
 #    or agents completion >> ~/.bash_profile on OSX.
 #
-# How to ask for the candidates of the words in args: sets program (the command to run) and skip (the words before
-# agents' own name, npx's or pnpm's); fails for a line that runs another program (npx eslint).
+# How to ask for the candidates of the words in args: sets program (the command to run) and rest (the words typed after
+# agents' own name, the last being completed); fails for a line that runs another program (npx eslint), or agents
+# through a launcher that would download it or print its own lines (bunx, yarn) where the repository has no
+# node_modules/.bin/agents.
 _agents_line()
 {
-    skip=0
+    local launcher="\${args[0]##*/}" at=1 dashes=0 i
     program=(${PROGRAM})
-    case "\${args[0]##*/}" in
-      npx)
-        skip=1
+    case "$launcher" in
+      npx|npm|bunx)
+        if [[ "$launcher" == npm ]]; then
+          [[ "\${args[1]}" == exec || "\${args[1]}" == x ]] || return 1
+          at=2
+        fi
         packages=()
-        # npx's options: the package named (-p NAME, --package=NAME, split at the = by bash) is named again, --yes is
-        # not (a Tab never installs)
-        while [[ "\${args[skip]}" == -* ]]; do
-          case "\${args[skip]}" in
+        # the launcher's options: the package named (-p NAME, --package=NAME, split at the = by bash) is named again,
+        # --yes is not (a Tab never installs)
+        while [[ "\${args[at]}" == -* && "\${args[at]}" != -- ]]; do
+          case "\${args[at]}" in
             -p|--package)
-              [[ "\${args[skip+1]}" == = ]] && skip=$((skip+1))
-              packages+=("--package=\${args[skip+1]}")
-              skip=$((skip+2)) ;;
-            *) skip=$((skip+1)) ;;
+              [[ "\${args[at+1]}" == = ]] && at=$((at+1))
+              packages+=("--package=\${args[at+1]}")
+              at=$((at+2)) ;;
+            *) at=$((at+1)) ;;
           esac
         done
-        [[ "\${args[skip]}" == agents || "\${args[skip]}" == agents-invariants ]] || return 1
-        program=(npx --no-install "\${packages[@]}" "\${args[skip]}") ;;
+        # npm exec -- agents …: that -- ends npm's options
+        [[ "$launcher" == npm && "\${args[at]}" == -- ]] && { at=$((at+1)); dashes=1; }
+        [[ "\${args[at]}" == agents || "\${args[at]}" == agents-invariants ]] || return 1
+        if [[ "$launcher" == bunx ]]; then
+          _agents_local_bin || return 1
+        else
+          program=(npx --no-install "\${packages[@]}" "\${args[at]}")
+        fi ;;
       pnpm)
-        [[ "\${args[1]}" == exec && "\${args[2]}" == agents ]] || return 1
-        skip=2
+        # pnpm exec agents, or pnpm agents, which pnpm runs as pnpm exec
+        [[ "\${args[1]}" == exec ]] && at=2
+        [[ "\${args[at]}" == agents ]] || return 1
         program=(pnpm exec agents) ;;
+      yarn)
+        [[ "\${args[1]}" == agents ]] && _agents_local_bin || return 1 ;;
       *)
+        at=0
         # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
         [[ "\${args[0]}" == */* ]] && program=("\${args[0]/#\\~\\//$HOME/}") ;;
     esac
+    rest=("\${args[@]:at+1}")
+    # npm exec agents -- …: the first -- after npm's words is npm's, not handed to agents (one being typed is a word)
+    if [[ "$launcher" == npm && $dashes == 0 ]]; then
+      for (( i = 0; i < \${#rest[@]} - 1; i++ )); do
+        [[ "\${rest[i]}" == -- ]] && { rest=("\${rest[@]:0:i}" "\${rest[@]:i+1}"); break; }
+      done
+    fi
     # the program's name is typed whole: a word after it is being completed
-    (( skip + 1 < \${#args[@]} ))
+    (( \${#rest[@]} > 0 ))
+}
+
+# The agents bunx and yarn would run, found as they find it: node_modules/.bin/agents of the current folder or one
+# above. Asked itself: bunx downloads a package it does not find, and yarn prints lines of its own.
+_agents_local_bin()
+{
+    local dir="$PWD"
+    while :; do
+      [[ -x "$dir/node_modules/.bin/agents" ]] && { program=("$dir/node_modules/.bin/agents"); return 0; }
+      [[ -z "$dir" || "$dir" == / ]] && return 1
+      dir="\${dir%/*}"
+    done
 }
 
 _agents_yargs_completions()
 {
-    local cur_word args type_list skip program packages previous
+    local cur_word args type_list program packages rest previous
 
     # the words up to the cursor; in the blank before a word, bash points at that word: a new, empty one is typed
     if [[ "\${COMP_LINE:0:COMP_POINT}" =~ [[:space:]]$ ]]; then
@@ -133,7 +169,7 @@ _agents_yargs_completions()
       [[ "$cur_word" == = || "$cur_word" == : ]] && cur_word=""
     fi
 
-    # a line of npx or pnpm that runs another program: the completion it had, else the shell's file names
+    # a launcher's line that runs another program: the completion it had, else the shell's file names
     if ! _agents_line; then
       COMPREPLY=()
       previous="_agents_previous_\${1##*/}"
@@ -143,7 +179,7 @@ _agents_yargs_completions()
 
     # ask agents for the candidates, its errors (npx's where agents is not installed) kept off the line being typed;
     # the awk quotes those holding spaces
-    mapfile -t type_list < <(SHELL=bash "\${program[@]}" --get-yargs-completions agents "\${args[@]:skip+1}" 2>/dev/null)
+    mapfile -t type_list < <(SHELL=bash "\${program[@]}" --get-yargs-completions agents "\${rest[@]}" 2>/dev/null)
     mapfile -t COMPREPLY < <(compgen -W "$( printf '%q ' "\${type_list[@]}" )" -- "\${cur_word}" |
         awk '/ / { print "\\""$0"\\"" } /^[^ ]+$/ { print $0 }')
 
@@ -155,8 +191,8 @@ _agents_yargs_completions()
     return 0
 }
 complete -o bashdefault -o default -F _agents_yargs_completions agents
-# npx and pnpm keep the completion function they had for their other lines (sourced again, this one is not kept)
-for _agents_launcher in npx pnpm; do
+# the launchers keep the completion function they had for their other lines (sourced again, this one is not kept)
+for _agents_launcher in npx npm pnpm yarn bunx; do
   if [[ "$(complete -p "$_agents_launcher" 2>/dev/null)" =~ -F\\ ([^ ]+) && "\${BASH_REMATCH[1]}" != _agents_yargs_completions ]]; then
     printf -v "_agents_previous_$_agents_launcher" '%s' "\${BASH_REMATCH[1]}"
   fi
@@ -176,47 +212,80 @@ const ZSH = (PROGRAM: string) => `#compdef agents
 # Installation: agents completion >> ~/.zshrc
 #    or agents completion >> ~/.zprofile on OSX.
 #
+# The agents bunx and yarn would run, found as they find it: node_modules/.bin/agents of the current folder or one
+# above. Asked itself: bunx downloads a package it does not find, and yarn prints lines of its own.
+_agents_local_bin()
+{
+  local dir=$PWD
+  while true; do
+    [[ -x $dir/node_modules/.bin/agents ]] && { program=($dir/node_modules/.bin/agents); return 0 }
+    [[ -z $dir || $dir == / ]] && return 1
+    dir=\${dir%/*}
+  done
+}
 _agents_yargs_completions()
 {
-  local reply skip=1 previous
-  local -a program=(${PROGRAM}) packages
-  # npx agents, npx agents-invariants, pnpm exec agents: asked of the same launcher; a line of npx or pnpm that runs
-  # another program gets the completion it had, else the shell's file names
-  case "\${words[1]:t}" in
-    npx)
-      skip=2
-      # npx's options: the package named (-p NAME, --package=NAME) is named again, --yes is not (a Tab never installs)
-      while [[ "\${words[skip]}" == -* ]]; do
-        case "\${words[skip]}" in
-          -p|--package) packages+=("--package=\${words[skip+1]}"); skip=$((skip+2)) ;;
-          --package=*) packages+=("\${words[skip]}"); skip=$((skip+1)) ;;
-          *) skip=$((skip+1)) ;;
+  local reply at=1 dashes=0 i launcher=\${words[1]:t} previous
+  local -a program=(${PROGRAM}) packages rest
+  # agents run through npx, npm exec, pnpm (exec), bunx or yarn: asked of the same launcher (bunx's and yarn's agents
+  # of node_modules/.bin itself); a launcher's line that runs another program gets the completion it had, else the
+  # shell's file names
+  case $launcher in
+    npx|npm|bunx)
+      at=2
+      if [[ $launcher == npm ]]; then
+        [[ \${words[2]} == exec || \${words[2]} == x ]] && at=3 || at=0
+      fi
+      # the launcher's options: the package named (-p NAME, --package=NAME) is named again, --yes is not (a Tab never
+      # installs)
+      while (( at )) && [[ "\${words[at]}" == -* && "\${words[at]}" != -- ]]; do
+        case "\${words[at]}" in
+          -p|--package) packages+=("--package=\${words[at+1]}"); at=$((at+2)) ;;
+          --package=*) packages+=("\${words[at]}"); at=$((at+1)) ;;
+          *) at=$((at+1)) ;;
         esac
       done
-      if [[ ( "\${words[skip]}" == agents || "\${words[skip]}" == agents-invariants ) && skip -lt CURRENT ]]; then
-        program=(npx --no-install "\${packages[@]}" "\${words[skip]}")
+      # npm exec -- agents …: that -- ends npm's options
+      [[ $launcher == npm && "\${words[at]}" == -- ]] && { at=$((at+1)); dashes=1 }
+      if (( at )) && [[ ( "\${words[at]}" == agents || "\${words[at]}" == agents-invariants ) && at -lt CURRENT ]]; then
+        if [[ $launcher == bunx ]]; then
+          _agents_local_bin || at=0
+        else
+          program=(npx --no-install "\${packages[@]}" "\${words[at]}")
+        fi
       else
-        skip=0
+        at=0
       fi ;;
     pnpm)
-      if [[ "\${words[2]}" == exec && "\${words[3]}" == agents && CURRENT -gt 3 ]]; then
-        skip=3
+      # pnpm exec agents, or pnpm agents, which pnpm runs as pnpm exec
+      at=2
+      [[ \${words[2]} == exec ]] && at=3
+      if [[ \${words[at]} == agents && at -lt CURRENT ]]; then
         program=(pnpm exec agents)
       else
-        skip=0
+        at=0
       fi ;;
+    yarn)
+      at=2
+      [[ \${words[2]} == agents && CURRENT -gt 2 ]] && _agents_local_bin || at=0 ;;
     *)
       # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
       [[ "\${words[1]}" == */* ]] && program=("\${words[1]/#\\~\\//$HOME/}") ;;
   esac
-  if (( skip == 0 )); then
-    previous=\${_agents_previous[\${words[1]:t}]}
+  if (( at == 0 )); then
+    previous=\${_agents_previous[$launcher]}
     if [[ -n $previous ]]; then "$previous" "$@"; else _default; fi
     return
   fi
+  rest=("\${(@)words[at+1,CURRENT]}")
+  # npm exec agents -- …: the first -- after npm's words is npm's, not handed to agents (one being typed is a word)
+  if [[ $launcher == npm && $dashes == 0 ]]; then
+    i=\${rest[(i)--]}
+    (( i < \${#rest} )) && rest[i]=()
+  fi
   local si=$IFS
   # its errors (npx's where agents is not installed) kept off the line being typed
-  IFS=$'\\n' reply=($(SHELL=zsh "\${program[@]}" --get-yargs-completions agents "\${(@)words[skip+1,CURRENT]}" 2>/dev/null))
+  IFS=$'\\n' reply=($(SHELL=zsh "\${program[@]}" --get-yargs-completions agents "\${(@)rest}" 2>/dev/null))
   IFS=$si
   if [[ \${#reply} -gt 0 ]]; then
     _describe 'values' reply
@@ -230,9 +299,9 @@ if [[ "\${zsh_eval_context[-1]}" == "loadautofunc" ]]; then
 else
   (( $+functions[compdef] )) || { autoload -Uz compinit && compinit; }
   compdef _agents_yargs_completions agents
-  # npx and pnpm keep the completion they had for their other lines (sourced again, this one is not kept)
+  # the launchers keep the completion they had for their other lines (sourced again, this one is not kept)
   typeset -gA _agents_previous
-  for _agents_launcher in npx pnpm; do
+  for _agents_launcher in npx npm pnpm yarn bunx; do
     [[ -n "\${_comps[$_agents_launcher]}" && "\${_comps[$_agents_launcher]}" != _agents_yargs_completions ]] &&
       _agents_previous[$_agents_launcher]=\${_comps[$_agents_launcher]}
     compdef _agents_yargs_completions $_agents_launcher
@@ -251,18 +320,25 @@ const FISH = (PROGRAM: string) => `###-begin-agents-completions-###
 # Installation: agents completion > ~/.config/fish/conf.d/agents.fish
 #
 # The command to ask for the line's candidates, one word a line after their count, then the words typed after agents'
-# own name; fails for a line of npx or pnpm that runs another program (npx eslint), left to the completion it has.
+# own name; fails for a launcher's line that runs another program (npx eslint), left to the completion it has, or
+# agents through bunx or yarn where the repository has no node_modules/.bin/agents.
 function __agents_line
     set -l words (commandline -opc)
     set -l i 1
+    set -l dashes 0
     set -l program ${PROGRAM}
-    switch (string replace -r -- '.*/' '' "$words[1]")
-        case npx
+    set -l launcher (string replace -r -- '.*/' '' "$words[1]")
+    switch $launcher
+        case npx npm bunx
             set i 2
-            # npx's options: the package named (-p NAME, --package=NAME) is named again, --yes is not (a Tab never
-            # installs)
+            if test $launcher = npm
+                contains -- "$words[2]" exec x; or return 1
+                set i 3
+            end
+            # the launcher's options: the package named (-p NAME, --package=NAME) is named again, --yes is not (a Tab
+            # never installs)
             set -l packages
-            while string match -q -- '-*' "$words[$i]"
+            while string match -q -- '-*' "$words[$i]"; and test "$words[$i]" != --
                 switch "$words[$i]"
                     case -p --package
                         set i (math $i + 1)
@@ -272,18 +348,52 @@ function __agents_line
                 end
                 set i (math $i + 1)
             end
+            # npm exec -- agents …: that -- ends npm's options
+            if test $launcher = npm -a "$words[$i]" = --
+                set i (math $i + 1)
+                set dashes 1
+            end
             contains -- "$words[$i]" agents agents-invariants; or return 1
-            set program npx --no-install $packages $words[$i]
+            if test $launcher = bunx
+                set program (__agents_local_bin); or return 1
+            else
+                set program npx --no-install $packages $words[$i]
+            end
         case pnpm
-            test "$words[2]" = exec -a "$words[3]" = agents; or return 1
-            set i 3
+            # pnpm exec agents, or pnpm agents, which pnpm runs as pnpm exec
+            set i 2
+            test "$words[2]" = exec; and set i 3
+            test "$words[$i]" = agents; or return 1
             set program pnpm exec agents
+        case yarn
+            set i 2
+            test "$words[2]" = agents; or return 1
+            set program (__agents_local_bin); or return 1
         case '*'
             # agents named by its path (./node_modules/.bin/agents, ~/bin/agents): that one is asked
             string match -q -- '*/*' "$words[1]"; and set program (string replace -r -- '^~/' "$HOME/" "$words[1]")
     end
     set -q words[$i]; or return 1
-    printf '%s\\n' (count $program) $program $words[(math $i + 1)..-1]
+    set -l rest $words[(math $i + 1)..-1]
+    # npm exec agents -- …: the first -- after npm's words is npm's, not handed to agents
+    if test $launcher = npm -a $dashes = 0
+        set -l at (contains -i -- -- $rest); and set -e rest[$at]
+    end
+    printf '%s\\n' (count $program) $program $rest
+end
+
+# The agents bunx and yarn would run, found as they find it: node_modules/.bin/agents of the current folder or one
+# above. Asked itself: bunx downloads a package it does not find, and yarn prints lines of its own.
+function __agents_local_bin
+    set -l dir $PWD
+    while true
+        if test -x "$dir/node_modules/.bin/agents"
+            echo "$dir/node_modules/.bin/agents"
+            return 0
+        end
+        test -z "$dir" -o "$dir" = /; and return 1
+        set dir (string replace -r -- '/[^/]*$' '' "$dir")
+    end
 end
 
 function __agents_completions
@@ -305,7 +415,10 @@ end
 complete -c agents -f -a '(__agents_completions)'
 complete -p '*/agents' -f -a '(__agents_completions)'
 complete -c npx -n '__agents_line >/dev/null' -f -a '(__agents_completions)'
+complete -c npm -n '__agents_line >/dev/null' -f -a '(__agents_completions)'
 complete -c pnpm -n '__agents_line >/dev/null' -f -a '(__agents_completions)'
+complete -c yarn -n '__agents_line >/dev/null' -f -a '(__agents_completions)'
+complete -c bunx -n '__agents_line >/dev/null' -f -a '(__agents_completions)'
 ###-end-agents-completions-###
 `;
 

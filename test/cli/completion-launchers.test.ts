@@ -9,8 +9,9 @@ import { tempDir } from '../helpers/tmp.ts';
 
 /**
  * A folder with an `npx` and a `pnpm` that log how they were asked, then start this agents when asked as the scripts
- * ask (`npx --no-install agents|agents-invariants`, `pnpm exec agents`), and no `agents`: agents installed in the
- * repository, run through a launcher.
+ * ask (`npx --no-install agents|agents-invariants`, `pnpm exec agents`), an `npm`, a `yarn` and a `bunx` that log and
+ * fail (the scripts never ask them: npm exec's lines are asked of npx, yarn's and bunx's of node_modules/.bin), and no
+ * `agents`: agents installed in the repository, run through a launcher.
  */
 function launchers(): { bin: string; log: string } {
   const bin = join(tempDir(), 'bin');
@@ -38,8 +39,25 @@ function launchers(): { bin: string; log: string } {
     `#!/bin/sh\nprintf 'pnpm %s\\n' "$*" >> '${log}'\n[ "$1 $2" = "exec agents" ] || exit 9\nshift 2\n${start}\n`,
     { mode: 0o755 },
   );
+  for (const other of ['npm', 'yarn', 'bunx']) {
+    writeFileSync(join(bin, other), `#!/bin/sh\nprintf '${other} %s\\n' "$*" >> '${log}'\nexit 9\n`, { mode: 0o755 });
+  }
   writeFileSync(log, '');
   return { bin, log };
+}
+
+/** Installs this agents in `top`'s node_modules/.bin, where yarn and bunx find it. */
+function installLocally(top: string): void {
+  mkdirSync(join(top, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(BIN, join(top, 'node_modules', '.bin', 'agents'));
+}
+
+/** Lines of yarn and bunx, completed only where node_modules/.bin/agents is found: elsewhere bunx would download. */
+const LOCAL_LINES = ['yarn agents plan status ', 'bunx agents plan status '];
+
+/** Whether the log shows yarn or bunx asked for candidates (they would download, or print lines of their own). */
+function askedYarnOrBunx(log: string): boolean {
+  return /^(yarn|bunx) .*--get-yargs-completions/m.test(readFileSync(log, 'utf8'));
 }
 
 /** The script `agents completion SHELL` prints, in a file. */
@@ -60,6 +78,17 @@ const LINES: readonly (readonly [string, readonly string[]])[] = [
   ['npx -y -p agents-invariants agents invariant list --project m', ['myapp']],
   ['npx --package=agents-invariants agents plan status ', [EXAMPLE_PLAN]],
   ['pnpm exec agents invariant list --project ', ['myapp']],
+  // pnpm runs `pnpm agents` as `pnpm exec agents`.
+  ['pnpm agents invariant list --project ', ['myapp']],
+  // npm exec is asked as npx is; the first -- on the line is npm's, not agents'.
+  ['npm exec agents -- invariant list --project m', ['myapp']],
+  ['npm exec -- agents plan status ', [EXAMPLE_PLAN]],
+  ['npm exec --yes -- agents-invariants invariant list --format ', ['json', 'text', 'yaml']],
+  ['npm x -p agents-invariants agents plan status ', [EXAMPLE_PLAN]],
+  // yarn and bunx: the agents of node_modules/.bin, as they would run it.
+  ['yarn agents invariant list --project m', ['myapp']],
+  ['bunx agents plan status ', [EXAMPLE_PLAN]],
+  ['bunx --bun agents-invariants invariant list --format ', ['json', 'text', 'yaml']],
 ];
 
 /** The words of a line as the shell splits them (bash's at an = too), an empty last one when the line ends in a blank. */
@@ -72,8 +101,8 @@ function onPath(program: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
 }
 
-describe('completion of agents run through npx or pnpm', () => {
-  it('bash completes `npx agents …`, `npx agents-invariants …` and `pnpm exec agents …`, asking the same launcher', async () => {
+describe('completion of agents run through npx, npm exec, pnpm, yarn or bunx', () => {
+  it('bash completes `npx agents …`, `npm exec agents -- …`, `pnpm (exec) agents …`, `yarn agents …` and `bunx agents …`', async () => {
     const top = dirname(exampleStore());
     const { bin, log } = launchers();
     const file = await scriptFile('bash');
@@ -98,7 +127,14 @@ describe('completion of agents run through npx or pnpm', () => {
       expect(r.stderr, line).toBe('');
       return r.stdout.split('\n').filter((l) => l !== '');
     };
+    for (const line of LOCAL_LINES) expect(bash(line), line).toEqual([]);
+    expect(askedYarnOrBunx(log)).toBe(false);
+    installLocally(top);
     for (const [line, offered] of LINES) expect(bash(line).sort(), line).toEqual([...offered].sort());
+    expect(askedYarnOrBunx(log)).toBe(false);
+    // A -- after npm's own is agents': after it, no options.
+    expect(bash('npm exec -- agents invariant list -- --pro')).toEqual([]);
+    expect(bash('npm exec agents -- invariant list -- --pro')).toEqual([]);
     // npx never downloads at a Tab: it is asked with --no-install.
     expect(readFileSync(log, 'utf8')).toContain('npx --no-install agents-invariants --get-yargs-completions agents plan status \n');
     expect(readFileSync(log, 'utf8')).toContain('pnpm exec agents --get-yargs-completions agents invariant list --project \n');
@@ -108,13 +144,16 @@ describe('completion of agents run through npx or pnpm', () => {
     expect(bash('npx eslint ')).toEqual([]);
     const before = `_pnpm_own() { COMPREPLY=(install); }; complete -F _pnpm_own pnpm; source '${file}'`;
     expect(bash('pnpm ins', before)).toEqual(['install']);
+    const yarnBefore = `_yarn_own() { COMPREPLY=(upgrade); }; complete -F _yarn_own yarn; source '${file}'`;
+    expect(bash('yarn up', yarnBefore)).toEqual(['upgrade']);
+    expect(bash('npm exec eslint ')).toEqual([]);
     expect(readFileSync(log, 'utf8')).toBe('');
     // Where agents is not installed, npx's errors never land on the line being typed (nor agents' own absence).
     expect(bash('npx agents plan ', '', { AGENTS_TEST_MISSING: '1' })).toEqual([]);
     expect(bash('agents plan ')).toEqual([]);
   });
 
-  it.skipIf(!onPath('zsh'))('zsh completes them, and leaves the other lines of npx and pnpm to the completion they had', async () => {
+  it.skipIf(!onPath('zsh'))("zsh completes them, and leaves the launchers' other lines to the completion they had", async () => {
     const top = dirname(exampleStore());
     const { bin, log } = launchers();
     const file = await scriptFile('zsh');
@@ -143,16 +182,24 @@ describe('completion of agents run through npx or pnpm', () => {
       expect(r.stderr, line).toBe('');
       return r.stdout.split('\n').filter((l) => l !== '');
     };
+    for (const line of LOCAL_LINES) expect(zsh(line), line).toEqual(['file-names']);
+    expect(askedYarnOrBunx(log)).toBe(false);
+    installLocally(top);
     for (const [line, offered] of LINES) expect(zsh(line).sort(), line).toEqual([...offered].sort());
+    expect(askedYarnOrBunx(log)).toBe(false);
+    expect(zsh('npm exec -- agents invariant list -- --pro')).toEqual(['file-names']);
     expect(zsh('npx agents plan ', { AGENTS_TEST_MISSING: '1' })).toEqual(['file-names']);
     expect(zsh('agents plan ')).toEqual(['file-names']);
     writeFileSync(log, '');
     expect(zsh('npx eslint ')).toEqual(['file-names']);
     expect(zsh('pnpm ins')).toEqual(['pnpm-own']);
     expect(readFileSync(log, 'utf8')).toBe('');
+    // zsh's own completion of npm answers (its _npm), never agents.
+    zsh('npm exec eslint ');
+    expect(readFileSync(log, 'utf8')).not.toContain('--get-yargs-completions');
   });
 
-  it.skipIf(!onPath('fish'))('fish completes them, and file names for the other lines of npx and pnpm', async () => {
+  it.skipIf(!onPath('fish'))("fish completes them, and file names for the launchers' other lines", async () => {
     const top = dirname(exampleStore());
     mkdirSync(join(top, 'somedir'));
     const { bin, log } = launchers();
@@ -166,13 +213,19 @@ describe('completion of agents run through npx or pnpm', () => {
       expect(r.stderr, line).toBe('');
       return r.stdout.split('\n').filter((l) => l !== '');
     };
+    for (const line of LOCAL_LINES) expect(fish(line.replace(/ $/, ' som')), line).toEqual(['somedir/']);
+    expect(askedYarnOrBunx(log)).toBe(false);
+    installLocally(top);
     for (const [line, offered] of LINES) expect(fish(line).sort(), line).toEqual([...offered].sort());
+    expect(askedYarnOrBunx(log)).toBe(false);
+    expect(fish('npm exec -- agents invariant list -- --pro')).toEqual([]);
     expect(fish('npx agents --store=som')).toEqual(['--store=somedir/']);
     expect(fish('npx agents --store som', { AGENTS_TEST_MISSING: '1' })).toEqual(['somedir/']);
     expect(fish('agents --store som')).toEqual(['somedir/']);
     writeFileSync(log, '');
     expect(fish('npx eslint som')).toEqual(['somedir/']);
     expect(fish('pnpm install som')).toEqual(['somedir/']);
+    expect(fish('npm exec eslint som')).toEqual(['somedir/']);
     expect(readFileSync(log, 'utf8')).toBe('');
   });
 });
