@@ -157,6 +157,8 @@ describe('completion of agents run through npx, npm exec, pnpm, yarn or bunx', (
     const top = dirname(exampleStore());
     const { bin, log } = launchers();
     const file = await scriptFile('zsh');
+    // One home for the test: compinit's dump, written there by the first run, spares the others reading every function.
+    const home = tempDir();
     const zsh = (line: string, extra: Record<string, string> = {}) => {
       const words = wordsOf(line, 'zsh');
       // _describe and _default, zsh's own, offer to the line editor, which a zsh -c has not: stood in for by prints.
@@ -177,7 +179,7 @@ describe('completion of agents run through npx, npm exec, pnpm, yarn or bunx', (
       const r = spawnSync('zsh', ['-f', '-c', script], {
         cwd: top,
         encoding: 'utf8',
-        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir(), ...extra },
+        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, HOME: home, ...extra },
       });
       expect(r.stderr, line).toBe('');
       return r.stdout.split('\n').filter((l) => l !== '');
