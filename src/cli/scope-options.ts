@@ -58,7 +58,7 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean, command = ''):
  * call it only when no scope was given.
  */
 export async function inferProject(ctx: CliContext, service: InvariantService): Promise<string | undefined> {
-  const { projectsOfPath, readProjects, repoRelative, repositoryTop } = await import('../store/projects.ts');
+  const { readProjects, repoRelative, repositoryTop } = await import('../store/projects.ts');
   const { requireValid } = await import('../service/invariant-service.ts');
   const top = repositoryTop(service.root);
   const rel = repoRelative(top, ctx.io.cwd);
@@ -67,16 +67,10 @@ export async function inferProject(ctx: CliContext, service: InvariantService): 
   // Before the count: an invalid project.yaml may be the one that holds this folder, even when it is the only one.
   requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
   if (projects.meta.size === 0) return undefined;
-  const some = await projectsOfPath(projects.meta, top, rel, true);
   // Only a project that holds every file of the folder (a `DIR/**` over it) is the folder's: one of file globs
   // (`**/*.ts`) holds some of its files anywhere, and would take a rule meant for the whole folder, or the top.
-  const { folderHolder } = await import('../core/globs.ts');
-  const whole = (name: string) => {
-    const paths = projects.meta.get(name)?.paths ?? [];
-    return folderHolder(paths)(rel) || folderHolder(paths.map((g) => g.toLowerCase()))(rel.toLowerCase());
-  };
-  const names = some.filter(whole);
-  const partly = some.filter((n) => !whole(n));
+  const { projectsOfFolder } = await import('../service/folder-project.ts');
+  const { whole: names, partly } = await projectsOfFolder(projects.meta, top, rel);
   const here = rel === '' ? 'the top of the repository' : rel;
   if (names.length === 1) {
     ctx.notice(`project ${names[0]} (from the current folder, ${here}, which its paths hold; --project P to choose another)`);

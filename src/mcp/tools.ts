@@ -3,6 +3,7 @@ import { requireValid } from '../service/invariant-service.ts';
 import { loadConfig } from '../store/config.ts';
 import { projectsOfPath, readProjects, repositoryTop } from '../store/projects.ts';
 import { repoPathOf } from '../service/repo-path.ts';
+import { namesFolder, projectsOfFolder } from '../service/folder-project.ts';
 import { SEVERITIES, type Severity } from '../core/model.ts';
 import { RELAXABLE, type RelaxableReason } from '../core/plan-gate.ts';
 import { docsRef } from '../core/docs-link.ts';
@@ -92,14 +93,15 @@ export async function effectiveFor(
 }
 
 /**
- * The one project whose `paths` (projects/<name>/project.yaml) hold a file
- * or folder of the repository, as `agents which` finds it. The path is only
- * matched against the globs, never read or looked at on disk: a trailing
- * "/" makes it a folder. In no project, or in several, is a usage error.
+ * The one project of a file or folder of the repository. A file's is the project whose `paths`
+ * (projects/<name>/project.yaml) match it, as `agents which` finds it; a folder's (ending in "/", or one on disk) the
+ * project that holds every file of it, as `invariant list --effective` run there infers it: a project of file globs
+ * (`**\/*.ts`) holds only some. None, or several, is a usage error.
  */
 async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
   const top = repositoryTop(ctx.service.root);
-  const rel = repoPathOf(top, path.startsWith('/') ? path : `${top}/${path}`);
+  const abs = path.startsWith('/') ? path : `${top}/${path}`;
+  const rel = repoPathOf(top, abs);
   if (rel === undefined)
     throw new UsageError(
       `${escapeUnsafe(path)} is outside the repository (${top})`,
@@ -108,10 +110,18 @@ async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
   const config = await loadConfig(ctx.service.source);
   const projects = await readProjects(ctx.service.source);
   requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
-  const folder = path.endsWith('/') ? rel.replace(/\/$/, '') : undefined;
-  const names = await projectsOfPath(projects.meta, top, folder ?? rel, folder !== undefined);
+  const folder = namesFolder(path, abs) ? await projectsOfFolder(projects.meta, top, rel) : undefined;
+  const names = folder?.whole ?? (await projectsOfPath(projects.meta, top, rel, false));
   // On one line: a line break in the argument would start a line of the report, a forged hint.
   const shown = escapeUnsafe(rel === '' ? '.' : rel);
+  if (names.length === 0 && folder !== undefined && folder.partly.length > 0) {
+    const partly = folder.partly;
+    throw new UsageError(
+      `${shown} holds some files of project${partly.length === 1 ? '' : 's'} ${partly.join(', ')}, not all: it is no project's folder`,
+      (agents) => `Name a file of the folder (path), or give the project by name (project); \`${agents} which PATH\` shows the mapping.`,
+      { partly },
+    );
+  }
   if (names.length === 0) {
     throw new UsageError(
       `${shown} is in no project's paths`,
@@ -140,7 +150,7 @@ export const TOOLS: readonly ToolDef[] = [
       'The invariants that apply to a project or to a plan: the constraints you must follow while you work on it. ' +
       'Call it before you change code in a project, and again when you move to another project. ' +
       'Give exactly one of `project` (a project name, e.g. "billing"), `plan` (a plan id, or a unique prefix of 4+ characters) or `path` ' +
-      '(a file you are about to change, relative to the repository top, e.g. "services/billing/api.ts": its project is found from the projects\' paths). ' +
+      '(a file you are about to change, relative to the repository top, e.g. "services/billing/api.ts", or a folder, "services/billing/": its project is found from the projects\' paths). ' +
       'The answer is ordered by precedence (plan, then project, then global); each entry has an id, the text, a severity ' +
       '(error: never break it; warning; info) and the lower-precedence copies it shadows. An empty set is said as such; ' +
       'a store file that cannot be read is an error, never a shorter list.',
@@ -152,7 +162,8 @@ export const TOOLS: readonly ToolDef[] = [
         plan: idArg('Plan id (26-character ULID) or a unique prefix of at least 4 characters.'),
         // As long as check_action's `path` and `agents which` take one: the server's limit of a long argument.
         path: str(
-          'A file (or, ending in "/", a folder) of the repository, relative to its top: the set of the project whose paths hold it.',
+          'A file or folder of the repository, relative to its top: the set of the project whose paths match the file, or hold every file ' +
+            'of the folder (one ending in "/", or a folder on disk), as `invariant list --effective` run in that folder finds it.',
           { maxLength: MAX_LONG_ARGUMENT },
         ),
         pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),

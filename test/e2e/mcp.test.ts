@@ -274,6 +274,50 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(errorOf(await call(s, 'effective_invariants', { path: `${link}/../etc/passwd` })).exit_code).toBe(2);
   });
 
+  it("effective_invariants for a folder: the project holding every file of it, as the CLI infers it there; a file's by its globs", async () => {
+    const { root, s } = await shared();
+    const top = dirname(root);
+    restoredAfter(join(root, 'projects', 'myapp', 'project.yaml'));
+    writeFileSync(join(root, 'projects', 'myapp', 'project.yaml'), 'paths: [services/myapp/**]\n');
+    // A project of file globs holds some files of every folder, all of none.
+    mkdirSync(join(root, 'projects', 'typed'));
+    onTestFinished(() => rmSync(join(root, 'projects', 'typed'), { recursive: true, force: true }));
+    writeFileSync(join(root, 'projects', 'typed', 'project.yaml'), "paths: ['**/*.ts']\n");
+    mkdirSync(join(top, 'services', 'myapp', 'api'), { recursive: true });
+    onTestFinished(() => rmSync(join(top, 'services'), { recursive: true, force: true }));
+    const cli = async (cwd: string) => runAgents(['--store', root, 'invariant', 'list', '--effective', '--format', 'json'], { cwd });
+
+    // The top: typed holds only its .ts files, so no project is the top's, for the CLI run there as for the tool.
+    for (const path of ['./', '.', top]) {
+      const r = await call(s, 'effective_invariants', { path });
+      expect(r.isError, path).toBe(true);
+      expect(errorOf(r)).toMatchObject({ code: 'usage', exit_code: 2, detail: { partly: ['typed'] } });
+    }
+    expect((await cli(top)).code).toBe(2);
+
+    // A folder inside myapp's, with "/" or without (a folder on disk): myapp, which holds all of it; the CLI says the same.
+    const inCli = (JSON.parse((await cli(join(top, 'services', 'myapp', 'api'))).stdout) as { id: string }[]).map((i) => i.id);
+    for (const path of ['services/myapp/', 'services/myapp/api', `${top}/services/myapp/api/`]) {
+      const r = await call(s, 'effective_invariants', { path });
+      expect(r.isError, path).toBeFalsy();
+      expect(r.structuredContent, path).toMatchObject({ target: { kind: 'project', project: 'myapp', path }, count: 3 });
+      expect((r.structuredContent as { invariants: { id: string }[] }).invariants.map((i) => i.id)).toEqual(inCli);
+    }
+    // A folder not there yet, said so by its "/", by the same rule.
+    expect((await call(s, 'effective_invariants', { path: 'services/myapp/later/' })).structuredContent).toMatchObject({
+      target: { project: 'myapp' },
+    });
+
+    // A file keeps `agents which`' rule: the projects whose globs match it.
+    expect((await call(s, 'effective_invariants', { path: 'web/index.ts' })).structuredContent).toMatchObject({
+      target: { project: 'typed' },
+    });
+    expect(errorOf(await call(s, 'effective_invariants', { path: 'services/myapp/api/handler.ts' }))).toMatchObject({
+      exit_code: 2,
+      detail: { projects: ['myapp', 'typed'] },
+    });
+  });
+
   it('effective_invariants for a path written in another case: its project where git ignores case, none elsewhere', async () => {
     const { root, s } = await shared();
     restoredAfter(join(root, 'projects', 'myapp', 'project.yaml'));

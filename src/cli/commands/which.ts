@@ -1,10 +1,10 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { requireValid } from '../../service/invariant-service.ts';
 import { loadConfig } from '../../store/config.ts';
 import { repoPathOf } from '../../service/repo-path.ts';
+import { namesFolder } from '../../service/folder-project.ts';
 import { projectsOfPath, readProjects, repositoryTop } from '../../store/projects.ts';
 import { defineCommand } from '../command.ts';
 import { type WhichRow, whichJson, whichText } from '../../present/which.ts';
@@ -34,13 +34,8 @@ export default defineCommand<WhichArgs>({
           `${escapeUnsafe(p)} is outside the repository (${top})`,
           'Project paths are relative to the top of the repository; name a path inside it.',
         );
-      // A trailing "/" says a folder, there or not yet (as the MCP tools' `path` reads it); else what is on disk does.
-      let isDir = p.endsWith('/');
-      try {
-        isDir ||= statSync(abs).isDirectory();
-      } catch {
-        // A path that does not exist (yet) and does not end in "/" is matched as a file.
-      }
+      // A trailing "/" says a folder, there or not yet; else what is on disk does (as the MCP tools' `path` reads it).
+      const isDir = namesFolder(p, abs);
       rows.push({ path: rel === '' ? '.' : rel, projects: await projectsOfPath(projects.meta, top, rel, isDir) });
     }
     const overlapping = rows.filter((r) => r.projects.length > 1);
