@@ -1,5 +1,10 @@
 /** Files larger than this are refused without being parsed. */
 export const MAX_FILE_BYTES = 1024 * 1024;
+/**
+ * The most bytes of UTF-8 a plan's context holds: `plan strategize --context FILE` reads no more, and the MCP
+ * `reconcile_plan` prompt's `context` is measured so too, so that a context one takes the other takes.
+ */
+export const MAX_CONTEXT_BYTES = MAX_FILE_BYTES;
 /** Aliases allowed in one document: none of our files need any, so a bomb stops early. */
 export const MAX_ALIAS_COUNT = 100;
 export const MAX_TEXT_LENGTH = 2000;

@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.ts';
+import { MAX_CONTEXT_BYTES } from '../core/limits.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { answerForIds, parseModelAnswer, PROMPT_VERSION, promptText, reconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { ActorResult } from '../core/records.ts';
@@ -36,9 +37,6 @@ export const RECONCILE_PROMPT = {
   ],
 } as const;
 
-/** The most characters of context the prompt takes, as `--context` does (1 MiB of text). */
-const MAX_CONTEXT = 1024 * 1024;
-
 /**
  * The prompt's arguments as a schema, checked as a tool's are: a misspelt `context` is refused, never dropped
  * into a prompt that says no context was given.
@@ -47,12 +45,25 @@ const PROMPT_ARGS: InputSchema = {
   type: 'object',
   properties: {
     plan: idArg(RECONCILE_PROMPT.arguments[0].description),
-    context: { type: 'string', description: RECONCILE_PROMPT.arguments[1].description, maxLength: MAX_CONTEXT },
+    // A first bound in characters, which a text within the bytes always meets; its bytes are counted after (contextOf).
+    context: { type: 'string', description: RECONCILE_PROMPT.arguments[1].description, maxLength: MAX_CONTEXT_BYTES },
     cursor: { type: 'string', description: RECONCILE_PROMPT.arguments[2].description, minLength: 1, maxLength: 300 },
   },
   required: ['plan'],
   additionalProperties: false,
 };
+
+/** The prompt's context, at most MAX_CONTEXT_BYTES of UTF-8 as a `--context` file holds: 1 MiB of text either way. */
+function contextOf(context: string | undefined): string | null {
+  if (context === undefined) return null;
+  const bytes = Buffer.byteLength(context, 'utf8');
+  if (bytes > MAX_CONTEXT_BYTES)
+    throw new UsageError(
+      `the context is ${bytes} bytes of UTF-8; the limit is ${MAX_CONTEXT_BYTES} (1 MiB)`,
+      'Nothing was given. Summarise the plan context.',
+    );
+  return context;
+}
 
 /**
  * The `reconcile_plan` prompt for a plan: one user message. A set too long for one message is given in pages, as the
@@ -69,7 +80,7 @@ export async function reconcilePlanPrompt(
 }> {
   const args = await checkArgs(RECONCILE_PROMPT.name, PROMPT_ARGS, rawArgs, "See the prompt's arguments (prompts/list).");
   const plan = args.plan as string;
-  const context = (args.context as string | undefined) ?? null;
+  const context = contextOf(args.context as string | undefined);
   // The agent is the run's actor: a set its run could not record is refused before it judges thousands for nothing.
   const request = await ctx.plans.actorRequest(plan, context, agentJudge(ctx.client?.()));
   // The set's digest goes out with the prompt and comes back with the answer: an answer to a set edited since is

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
 import { startMcp } from '../helpers/mcp.ts';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
 
 // An agent connected over MCP judges a plan itself: the reconcile_plan prompt gives it the
@@ -122,6 +124,40 @@ describe('MCP: the reconcile_plan prompt and record_reconciliation', () => {
     expect(JSON.stringify(r.content)).toContain('does not allow writing');
     expect(fileList(root)).toEqual(before);
   });
+});
+
+describe("MCP: the reconcile_plan prompt's context", () => {
+  it('holds at most 1 MiB of UTF-8, as the file plan strategize --context reads: the same text taken or refused by both', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root, []);
+    const dir = tempDir();
+    // 1 MiB in characters but 2 MiB in bytes: refused by both; 1 MiB of ASCII: taken by both.
+    const wide = '\u00e9'.repeat(1024 * 1024);
+    const full = 'a'.repeat(1024 * 1024);
+    for (const [context, taken] of [
+      [wide, false],
+      [full, true],
+    ] as const) {
+      const file = join(dir, `context-${taken}.txt`);
+      writeFileSync(file, context);
+      const cli = await runAgents([
+        '--store',
+        root,
+        'plan',
+        'strategize',
+        EXAMPLE_PLAN,
+        '--context',
+        file,
+        '--show-prompt',
+        '--actor',
+        'command',
+      ]);
+      expect(cli.code, cli.stderr).toBe(taken ? 0 : 2);
+      const prompt = s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, context } });
+      if (taken) await expect(prompt).resolves.toMatchObject({ _meta: { 'agents/set_digest': expect.any(String) } });
+      else await expect(prompt).rejects.toMatchObject({ code: -32602, data: { code: 'usage', exit_code: 2 } });
+    }
+  }, 60_000);
 });
 
 describe('MCP: a plan whose run could not be recorded', () => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { EXIT_CODES, missingValue, UsageError } from '../../core/errors.ts';
-import { MAX_FILE_BYTES } from '../../core/parse.ts';
+import { MAX_CONTEXT_BYTES } from '../../core/limits.ts';
 import { ACTOR_KINDS, type ActorKind } from '../../core/records.ts';
 import { readUtf8 } from '../../core/utf8.ts';
 import { readRegularFile } from '../../store/read-file.ts';
@@ -27,7 +27,7 @@ function readContext(ctx: CliContext, file: string): string {
     throw missingValue('--context is empty', 'Nothing was written. Give a readable text file with --context FILE.', 'context');
   const path = resolve(ctx.io.cwd, file);
   // A regular file (a link to one is fine: the user named it), checked before it is opened; never more than the limit read.
-  const r = readRegularFile(path, MAX_FILE_BYTES, { followLinks: true });
+  const r = readRegularFile(path, MAX_CONTEXT_BYTES, { followLinks: true });
   if (!r.ok) {
     if (r.code === 'too-large')
       throw new UsageError(`the context file ${file} ${r.message} (1 MiB)`, 'Nothing was written. Summarise the plan context.');
