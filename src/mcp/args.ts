@@ -28,15 +28,20 @@ export interface InputSchema {
 
 const HINT = "See the tool's input schema (tools/list) for its arguments.";
 
-// The id arguments (idArg): white space around one is dropped before the schema checks its length, as the CLI's
-// normalisePrefix drops it, so that a full id copied with its line break is taken as a short prefix with spaces is.
-const idArgs = new WeakSet<PropertySchema>();
+// The arguments an agent copies from an answer (ids, cursors, set digests): white space around one is dropped before
+// the schema checks its length or form, as the CLI's normalisePrefix drops it around an id, so that a value copied
+// with its line break is taken, never refused as one character too long or not of its form.
+const trimmedArgs = new WeakSet<PropertySchema>();
+
+/** `schema`, for a value copied from an answer: checkArgs drops the white space around it first. */
+export function trimmed<T extends PropertySchema>(schema: T): T {
+  trimmedArgs.add(schema);
+  return schema;
+}
 
 /** An argument that names an invariant or a plan: its full id (a 26-character ULID) or a unique prefix of 4 or more. */
 export function idArg(description: string): PropertySchema {
-  const schema: PropertySchema = { type: 'string', description, minLength: 1, maxLength: 26 };
-  idArgs.add(schema);
-  return schema;
+  return trimmed({ type: 'string', description, minLength: 1, maxLength: 26 });
 }
 
 // One validator per schema, compiled on a tool's first call or once the tools are listed:
@@ -144,7 +149,7 @@ export async function checkArgs(
   // An explicit null is how some clients say "not given".
   const given = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null));
   for (const [key, value] of Object.entries(given))
-    if (typeof value === 'string' && Object.hasOwn(schema.properties, key) && idArgs.has(schema.properties[key]!))
+    if (typeof value === 'string' && Object.hasOwn(schema.properties, key) && trimmedArgs.has(schema.properties[key]!))
       given[key] = value.trim();
   const validate = await validatorOf(schema);
   if (!validate(given)) {

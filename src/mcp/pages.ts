@@ -8,9 +8,15 @@ import { escapeUnsafe } from '../core/plain-text.ts';
 import { MAX_MESSAGE_BYTES } from './line-limit.ts';
 import { type JsonSchema, nullable } from '../present/schema.ts';
 import type { ToolAnswer } from './tool.ts';
+import { type PropertySchema, trimmed } from './args.ts';
 
 /** Room kept in a page's message for what the server adds to the answer (the notes of the read, `_meta`). */
 const NOTES_BYTES = 64 * 1024;
+
+/** The argument that asks for the page after the one an answer gave: a cursor copied from it, white space dropped. */
+export function cursorArg(description: string): PropertySchema {
+  return trimmed({ type: 'string', description, minLength: 1, maxLength: 300 });
+}
 
 /** The entries `from` (0-based) to `to` (excluded) of a set, and the cursor of the page after them, or null. */
 export interface Page {

@@ -8,10 +8,10 @@ import { setChangedText } from '../present/plan.ts';
 import { changedIds, invariantDigests, setDigest } from '../service/plans/common.ts';
 import { someNames } from '../core/closest.ts';
 import type { Actor } from '../enforce/actors.ts';
-import { checkArgs, idArg, type InputSchema } from './args.ts';
+import { checkArgs, idArg, type InputSchema, trimmed } from './args.ts';
 import type { PromptedSet } from './prompted-sets.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
-import { pageOf } from './pages.ts';
+import { cursorArg, pageOf } from './pages.ts';
 import { MAX_LONG_ARGUMENT } from './line-limit.ts';
 
 /**
@@ -47,7 +47,7 @@ const PROMPT_ARGS: InputSchema = {
     plan: idArg(RECONCILE_PROMPT.arguments[0].description),
     // A first bound in characters, which a text within the bytes always meets; its bytes are counted after (contextOf).
     context: { type: 'string', description: RECONCILE_PROMPT.arguments[1].description, maxLength: MAX_CONTEXT_BYTES },
-    cursor: { type: 'string', description: RECONCILE_PROMPT.arguments[2].description, minLength: 1, maxLength: 300 },
+    cursor: cursorArg(RECONCILE_PROMPT.arguments[2].description),
   },
   required: ['plan'],
   additionalProperties: false,
@@ -234,12 +234,13 @@ export function reconcileTools(): ToolDef[] {
             minLength: 2,
             maxLength: MAX_LONG_ARGUMENT,
           },
-          set_digest: {
+          // Copied from the prompt, perhaps with the line break after it: trimmed as an id is.
+          set_digest: trimmed({
             type: 'string',
             description:
               "The set_digest the reconcile_plan prompt gave: the set the answer judged. Left out, the last prompt's for the plan.",
             pattern: '^sha256:[0-9a-f]{64}$',
-          },
+          }),
         },
         required: ['plan', 'answer'],
         additionalProperties: false,

@@ -34,7 +34,7 @@ import { PromptedSets } from './prompted-sets.ts';
 import { reconcileTools } from './reconcile.ts';
 import { CHECK_ACTION } from './check-action.ts';
 import type { ToolAnswer, ToolContext, ToolDef } from './tool.ts';
-import { pageOf, pagedText, withNextCursor } from './pages.ts';
+import { cursorArg, pageOf, pagedText, withNextCursor } from './pages.ts';
 import { MAX_LONG_ARGUMENT } from './line-limit.ts';
 
 const str = (description: string, extra: Record<string, unknown> = {}) => ({
@@ -46,9 +46,7 @@ const str = (description: string, extra: Record<string, unknown> = {}) => ({
 });
 
 /** The argument of a paged tool (pages.ts) that asks for the page after the one an answer gave. */
-const CURSOR_ARG = str('Optional: the `next_cursor` of the answer before, for the next page of a set too long for one message.', {
-  maxLength: 300,
-});
+const CURSOR_ARG = cursorArg('Optional: the `next_cursor` of the answer before, for the next page of a set too long for one message.');
 
 /**
  * The one target of `keys` a call gives. Two, or none where one is `required`, are the CLI's mistakes of two scope

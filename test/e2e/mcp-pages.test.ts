@@ -70,6 +70,46 @@ describe('agents mcp: a set over one message is answered in pages', () => {
     }
   });
 
+  it('a cursor or set_digest copied with white space around it is taken, as an id is: the same page, the answer recorded', async () => {
+    const { root } = bigStore();
+    const s = await startMcp(root, ['--allow-write']);
+    const pad = (v: string) => ` ${v}\n`;
+    const first = (await s.client.callTool({ name: 'effective_invariants', arguments: { project: 'myapp' } })) as CallToolResult;
+    const cursor = (first.structuredContent as unknown as Paged).next_cursor!;
+    const exact = (await s.client.callTool({ name: 'effective_invariants', arguments: { project: 'myapp', cursor } })) as CallToolResult;
+    const padded = (await s.client.callTool({
+      name: 'effective_invariants',
+      arguments: { project: 'myapp', cursor: pad(cursor) },
+    })) as CallToolResult;
+    expect(padded.isError, textOf(padded)).toBeFalsy();
+    expect(padded.structuredContent).toEqual(exact.structuredContent);
+
+    // The prompt's pages, each asked for with its cursor padded, and the answer to them with its set_digest padded.
+    const got: string[] = [];
+    let digest = '';
+    let next: string | null = null;
+    let pages = 0;
+    do {
+      const p = await s.client.getPrompt({
+        name: 'reconcile_plan',
+        arguments: { plan: EXAMPLE_PLAN, ...(next ? { cursor: pad(next) } : {}) },
+      });
+      pages++;
+      const text = p.messages[0]!.content.type === 'text' ? p.messages[0]!.content.text : '';
+      got.push(...[...text.matchAll(/"id": "([0-9A-Z]{26})"/g)].map((m) => m[1]!));
+      digest = (p._meta as { 'agents/set_digest': string })['agents/set_digest'];
+      next = (p._meta as { 'agents/next_cursor': string | null })['agents/next_cursor'];
+    } while (next !== null && pages < 10);
+    expect(pages).toBeGreaterThan(1);
+    const answer = JSON.stringify({ results: got.map((id) => ({ invariant_id: id, enforced: true, response: 'Honoured.' })) });
+    const recorded = (await s.client.callTool({
+      name: 'record_reconciliation',
+      arguments: { plan: EXAMPLE_PLAN, answer, set_digest: pad(digest) },
+    })) as CallToolResult;
+    expect(recorded.isError, textOf(recorded)).toBeFalsy();
+    expect(recorded.structuredContent).toMatchObject({ total: got.length, ok: true });
+  }, 120_000);
+
   it('a cursor whose entries before it changed is store-changed, one the server did not give invalid-value, and the first page is had again', async () => {
     const { root, ids } = bigStore();
     const s = await startMcp(root);
