@@ -116,7 +116,8 @@ async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
     const partly = folder.partly;
     throw new UsageError(
       `${shown} holds some files of project${partly.length === 1 ? '' : 's'} ${partly.join(', ')}, not all: it is no project's folder`,
-      (agents) => `Name a file of the folder (path), or give the project by name (project); \`${agents} which PATH\` shows the mapping.`,
+      // Not `agents which`, which names the projects holding any file of a folder: here they are the ones refused.
+      'Name a file of the folder (path), or give the project by name (project).',
       { partly },
     );
   }
