@@ -60,7 +60,7 @@ function contextOf(context: string | undefined): string | null {
   if (bytes > MAX_CONTEXT_BYTES)
     throw new UsageError(
       `the context is ${bytes} bytes of UTF-8; the limit is ${MAX_CONTEXT_BYTES} (1 MiB)`,
-      'Nothing was given. Summarise the plan context.',
+      'Summarise the plan context, as a --context file of plan strategize would be.',
     );
   return context;
 }

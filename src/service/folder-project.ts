@@ -1,5 +1,6 @@
-// Which project a folder is, one rule for the CLI's inference from the current folder, `agents which` and the MCP
-// tools' `path`, so that a folder an agent names is answered as `invariant list --effective` run there answers it.
+// Which project a folder is, one rule for the CLI's inference from the current folder and the MCP tools' `path`, so
+// that a folder an agent names is answered as `invariant list --effective` run there answers it; and how a path is
+// told to be a folder, for those tools and `agents which` alike.
 import { statSync } from 'node:fs';
 import { folderHolder } from '../core/globs.ts';
 import type { ProjectMeta } from '../core/model.ts';
