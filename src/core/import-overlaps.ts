@@ -14,8 +14,8 @@ import { shellPath } from './shell-word.ts';
  * `validate` checks): a file whose rules would make a new project that
  * overlaps another (by the globs alone, or by a file of the repository both
  * hold) is skipped with the reason, so an import never leaves the store
- * invalid. When `allowed`, the file is kept, its `overlaps` naming the other
- * project, so that no second project over the same files is made unsaid.
+ * invalid. When `allowed`, the file is kept, its `overlaps` naming every project it
+ * shares files with, so that no second project over the same files is made unsaid.
  * Returns the files, those skipped (or overlapping) marked. `agents` starts the
  * command a reason names (the run's, with its --store); `here` writes its path (from the top) as pasted in the
  * current folder. A file whose rules the other project holds (`importedInto`) had other globs when it was imported:
@@ -52,15 +52,15 @@ export function refuseOverlaps(
     const dir = singleFolder(t.paths);
     if (dir !== undefined) addFolder(dir, t.name);
   }
-  const refused = new Map<string, { project: string; paths: readonly string[]; why: (file: string) => string }>();
+  const refused = new Map<string, { why: (file: string) => string }>();
+  // Allowed, each new project that overlaps others: all of them, the one the refusal would name first.
+  const shared = new Map<string, { project: string; paths: readonly string[] }[]>();
   // The way out names the file: `--project` alone would put every file of the import into that project. Only a
   // project that holds every file of the folder is one: `**/*.py` would carry a folder's rules to no file but its .py.
   const say = (p: PlannedProject, other: string, paths: readonly string[]) => {
     const dir = singleFolder(p.paths);
     const holds = dir !== undefined && folderHolder(paths)(dir);
     refused.set(p.name, {
-      project: other,
-      paths,
       why: (file) =>
         // The file's globs changed since the import made that project of them: the project's paths are what to change.
         importedInto.get(other)?.has(file)
@@ -106,8 +106,14 @@ export function refuseOverlaps(
     } else hit = first(() => true);
     if (hit !== undefined && hit !== p.name) {
       say(p, hit, pathsOf(hit));
-      // Allowed, it is made all the same, and said: a project after it may overlap it too.
+      // Allowed, it is made all the same, and said with every project it overlaps: a project after it may overlap it too.
       if (!allowed) continue;
+      const names = new Set([hit, ...kept.allKept(i, () => true).map((j) => everyone[j]!.name)]);
+      names.delete(p.name);
+      shared.set(
+        p.name,
+        [...names].map((project) => ({ project, paths: pathsOf(project) })),
+      );
     }
     taken.push(p);
     kept.keep(i);
@@ -117,6 +123,6 @@ export function refuseOverlaps(
   return files.map((f) => {
     const hit = refused.get(projectOf.get(f) ?? '');
     if (hit === undefined) return f;
-    return allowed ? { ...f, overlaps: { project: hit.project, paths: hit.paths } } : { ...f, skipped: hit.why(f.file) };
+    return allowed ? { ...f, overlaps: shared.get(projectOf.get(f)!)! } : { ...f, skipped: hit.why(f.file) };
   });
 }

@@ -35,8 +35,8 @@ export interface ImportFile {
   references?: { line: number; path: string; missing?: true }[];
   /** The ids its managed block lists (`agents export`'s, which `--replace` puts in place of the lines it took out). */
   blockIds?: string[];
-  /** The project its new project shares files with, as `projects.allow_overlap` lets it (refuseOverlaps). */
-  overlaps?: { project: string; paths: readonly string[] };
+  /** The projects its new project shares files with, as `projects.allow_overlap` lets it (refuseOverlaps). */
+  overlaps?: readonly { project: string; paths: readonly string[] }[];
 }
 
 /** `dropped`: a new rule the review left out (only in the plan a review made, reviewedPlan). */

@@ -210,13 +210,17 @@ export function projectOverlaps(
  * Overlaps with the projects kept so far, for a caller that keeps projects one by one, each only when it overlaps
  * none kept before it (an import's new projects): the pairs whose globs surely overlap and the files of `files` each
  * project holds are found once for all of them, not by a `projectOverlaps` of each new project with each kept one.
- * `keep(i)` keeps project `i` (an index of `paths`); `firstKept(i, among)` is the project `among` allows that overlaps
- * `i` (by the globs, or by a file both hold) and was kept first, or undefined.
+ * `keep(i)` keeps project `i` (an index of `paths`); `allKept(i, among)` is every project `among` allows that overlaps
+ * `i` (by the globs, or by a file both hold), in the order they were kept, and `firstKept` the first of them.
  */
 export function keptOverlaps(
   paths: readonly (readonly string[])[],
   files: readonly string[],
-): { keep: (i: number) => void; firstKept: (i: number, among: (j: number) => boolean) => number | undefined } {
+): {
+  keep: (i: number) => void;
+  firstKept: (i: number, among: (j: number) => boolean) => number | undefined;
+  allKept: (i: number, among: (j: number) => boolean) => number[];
+} {
   const sure = paths.map((): number[] => []);
   for (const o of surelyOverlappingProjects(paths)) {
     sure[o.a]!.push(o.b);
@@ -242,6 +246,15 @@ export function keptOverlaps(
       for (const j of sure[i]!) consider(j);
       for (const f of held[i]!) for (const j of holders.get(f) ?? []) consider(j);
       return best;
+    },
+    allKept: (i, among) => {
+      const all = new Set<number>();
+      const consider = (j: number) => {
+        if (j !== i && order.has(j) && among(j)) all.add(j);
+      };
+      for (const j of sure[i]!) consider(j);
+      for (const f of held[i]!) for (const j of holders.get(f) ?? []) consider(j);
+      return [...all].sort((x, y) => order.get(x)! - order.get(y)!);
     },
   };
 }

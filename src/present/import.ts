@@ -31,7 +31,7 @@ export function importJson(
       candidates: f.candidates.length,
       not_english: f.notEnglish === true,
       left_out: f.leftOut,
-      overlaps: f.overlaps ?? null,
+      overlaps: f.overlaps ?? [],
       references: (f.references ?? []).map((r) => ({
         line: r.line,
         path: r.path,
@@ -165,10 +165,10 @@ export function planText(s: Style, plan: ImportPlan, verbose: boolean, agents: s
         ? s.dim(` (and ${headings} heading${headings === 1 ? '' : 's'}; --verbose lists ${headings === 1 ? 'it' : 'them'})`)
         : '';
     lines.push(`${s.bold(oneLine(f.file))} → ${where}: ${mine.length} rule${mine.length === 1 ? '' : 's'}, ${left.length} left out${more}`);
-    if (f.overlaps !== undefined)
+    for (const o of f.overlaps ?? [])
       lines.push(
         s.yellow(
-          `    overlaps project ${f.overlaps.project} (${oneLine(f.overlaps.paths.join(', '))}), as projects.allow_overlap allows: both hold some of the same files`,
+          `    overlaps project ${o.project} (${oneLine(o.paths.join(', '))}), as projects.allow_overlap allows: both hold some of the same files`,
         ),
       );
     // Its rules were not told from descriptions by their words (English ones): say so, rather than pass them as judged.

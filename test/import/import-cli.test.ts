@@ -135,6 +135,18 @@ describe('agents import', () => {
 
   it('with projects.allow_overlap, a glob rule that overlaps another project gets its project', async () => {
     const top = repo({ ...EVERY_KIND, '.agents/config.yaml': 'version: 1\nprojects:\n  allow_overlap: true\n' });
+    // Its globs overlap both folders' projects, which the store has: each is named, in JSON and in the text.
+    for (const [name, path] of [
+      ['web', 'apps/web/**'],
+      ['api', 'services/api/**'],
+    ])
+      expect((await run(top, 'project', 'add', name!, '--path', path!)).code).toBe(0);
+    const dry = await json(top, 'import', '--dry-run');
+    const react = dry.data.files.find((f: { file: string }) => f.file === '.github/instructions/react.instructions.md');
+    expect(react.overlaps.map((o: { project: string }) => o.project).sort()).toEqual(['api', 'web']);
+    expect(dry.data.files.find((f: { file: string }) => f.file === 'AGENTS.md').overlaps).toEqual([]);
+    const text = await run(top, 'import', '--dry-run');
+    expect(text.stdout.match(/^ {4}overlaps project \S+/gm)?.sort()).toEqual(['    overlaps project api', '    overlaps project web']);
     expect((await run(top, 'import', '--yes')).code).toBe(0);
     expect(stored(top)).toContainEqual({ text: 'Use function components.', scope: 'react' });
     expect(readFileSync(join(top, '.agents/projects/react/project.yaml'), 'utf8')).toContain('**/*.tsx');

@@ -453,8 +453,29 @@ describe('planImport: nothing said twice', () => {
     const allowed = refuseOverlaps(files, existing, ['frontend'], ['apps/web/a.ts', 'apps/docs/b.md'], true);
     expect(allowed.map((f) => [f.skipped, f.overlaps])).toEqual([
       [undefined, undefined],
-      [undefined, { project: 'frontend', paths: ['apps/web/**', 'apps/docs/**'] }],
+      [undefined, [{ project: 'frontend', paths: ['apps/web/**', 'apps/docs/**'] }]],
     ]);
+  });
+
+  it('with projects.allow_overlap, a rule file whose globs overlap several projects names every one of them', () => {
+    const tsx = file('.cursor/rules/tsx.mdc', { kind: 'project', name: 'tsx', paths: ['**/*.tsx'] }, ['Use hooks']);
+    const existing = new Map([
+      ['web', { paths: ['apps/web/**'] }],
+      ['docs', { paths: ['apps/docs/**'] }],
+      ['api', { paths: ['services/api/**'] }],
+    ]);
+    const repoFiles = ['apps/web/a.tsx', 'apps/docs/b.tsx', 'services/api/c.ts'];
+    const [allowed] = refuseOverlaps([tsx], existing, ['web', 'docs', 'api'], repoFiles, true);
+    expect(allowed!.skipped).toBeUndefined();
+    expect(allowed!.overlaps).toEqual([
+      { project: 'web', paths: ['apps/web/**'] },
+      { project: 'docs', paths: ['apps/docs/**'] },
+      { project: 'api', paths: ['services/api/**'] },
+    ]);
+    // A second new project over the same files names the store's projects and the new one made before it.
+    const also = file('.cursor/rules/web.mdc', { kind: 'project', name: 'webfiles', paths: ['apps/web/**/*.tsx'] }, ['Use tokens']);
+    const both = refuseOverlaps([tsx, also], existing, ['web', 'docs', 'api'], repoFiles, true);
+    expect(both[1]!.overlaps?.map((o) => o.project)).toEqual(['web', 'tsx']);
   });
 
   it('a folder whose name no project may have (a scope word) is widened as a taken name is, so the import can write it', () => {
