@@ -33,6 +33,7 @@ import {
 import { holdsReference, onlyReferences, pointsAtReference, withoutPointers } from './import-references.ts';
 import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unattributed, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
+import { type ItemSurroundings, itemReason, negationAround } from './import-item-reason.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
 import {
   FOOTNOTE,
@@ -48,23 +49,18 @@ import {
 } from './markdown-plain.ts';
 import {
   AFFIRMATIVE,
-  DESCRIBING,
   type Heading,
   headingOf,
   isCondition,
   isRule,
   joinDetail,
-  labelsRule,
-  namesForm,
   MARKED,
-  namesVerb,
   NEGATIVE,
   NEGATIVE_MARKS,
   NORMATIVE,
   headingNamesRules,
   labelsNameRules,
   readsAsEnglish,
-  SAYS_WHERE,
   sectionOf,
   splitSentences,
 } from './rule-wording.ts';
@@ -143,6 +139,19 @@ export function splitInstructions(
     labels.push(label);
     current = undefined;
     ruled = undefined;
+  };
+  // What itemReason reads of the text around an item: the arrays change in place, `underItem` as each item is read.
+  const surroundings: ItemSurroundings = {
+    lines,
+    references,
+    english,
+    headings,
+    labels,
+    get underItem() {
+      return underItem;
+    },
+    rule,
+    underRuleHeading,
   };
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
     out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to, written) });
@@ -340,7 +349,7 @@ export function splitInstructions(
     const said = quoted ?? plain(body);
     // "Never push. See @docs/git.md for details.": the rule is the rest, and the pointer stays on its line (take).
     const text = references ? withoutPointers(said) || said : said;
-    const reason = itemReason(body, text, to);
+    const reason = itemReason(surroundings, body, text, to);
     const command = reason === 'command' ? ruleWithCommand(lines, text, to) : undefined;
     if (command !== undefined) {
       take(command, from, to, false);
@@ -366,40 +375,6 @@ export function splitInstructions(
     return to;
   }
 
-  /** Why a list item is not a rule, or undefined when it is one. */
-  function itemReason(body: string, marked: string, to: number): LeftOutReason | undefined {
-    // "✅ Use const" is judged as "Use const": a mark says which way a rule goes, not whether an item is one.
-    const text = unmarked(marked);
-    // "@docs/style.md": where the agent reads a file in, not a rule; nor is "Read @docs/style.md first" in its file.
-    if (onlyReferences(body) || (references && withoutPointers(text) === '')) return 'reference';
-    // "1.0.0", "—": no words, no rule; nor a template's line still to fill in ("Tone: {{tone}}").
-    if (!/\p{L}/u.test(text) || holdsPlaceholder(body)) return 'description';
-    if (isLinkOnly(body)) return 'link';
-    if (captionOfCode(lines, text, to)) return 'command';
-    // Another language's item is taken as it stands, unless it holds no words but its code ("**ビルド:** `npm run build`").
-    if (!english) return labelledCode(body) || !/\p{L}/u.test(body.replace(/`[^`]*`/g, '')) ? 'command' : undefined;
-    // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule, and
-    // so is a command under "Before committing" (a check to pass: takeItem words it).
-    const check = () => gateCheck(text, labels, headings) !== undefined;
-    // Under a heading of don'ts that names its verb ("## Never Run" over "`git push --force`"), what not to run or touch.
-    if (startsWithCode(body)) return NORMATIVE.test(text) || check() || (!underItem && namesVerb(negationAround())) ? undefined : 'command';
-    // "**Build:** `npm run build`" lists a command; "Ensure the submodule is current: `git submodule update`" is a rule.
-    if (labelledCode(body) && !labelsRule(text.slice(0, text.indexOf(':')))) return check() ? undefined : 'command';
-    // "Title format: `feat(scope): …`": the form to keep to, under any heading, as "Use the format: …" is.
-    if (labelledCode(body) && namesForm(text.slice(0, text.indexOf(':')))) return undefined;
-    // "Test commands:", a label over the items below it.
-    if (/:$/.test(text) && words(text) <= 3) return 'description';
-    // "Purpose: Provide a terminal interface": a description, whatever its verb.
-    const label = text.includes(':') ? /^([^:]{1,40}):\s+(.+)$/.exec(text) : null;
-    if (label && DESCRIBING.test(label[1]!)) return 'description';
-    if (rule(text)) return undefined;
-    // "Error Handling: Implement robust error handling": a short label, then a rule.
-    if (label && words(label[1]!) <= 5 && isRule(label[2]!)) return undefined;
-    if (/:$/.test(text)) return 'description';
-    // A bare phrase is a convention under a heading of rules ("2-space indentation"), else a description.
-    return underRuleHeading() && words(text) <= 40 && !SAYS_WHERE.test(text) ? undefined : 'description';
-  }
-
   /** An item ending with a colon and the items below it: one rule when the item is one, else left out together. */
   function takeGroup(raw: string, items: string[], from: number, to: number): void {
     const head = plain(raw.replace(/^\[[ xX]\]\s+/, ''));
@@ -423,7 +398,7 @@ export function splitInstructions(
       }
       return;
     }
-    const reason = itemReason(raw, head, to);
+    const reason = itemReason(surroundings, raw, head, to);
     if (reason !== undefined && !(reason === 'description' && isRule(head.replace(/:$/, ''), true))) leave(from, to, reason);
     else take(`${head} ${parts.join('; ')}.`, from, to);
   }
@@ -465,18 +440,17 @@ export function splitInstructions(
     }
   }
 
-  /** The word of the nearest label, else heading, that says which way its rules go ("Frontend" under "Don'ts": "Don't"). */
-  function negationAround(): string | undefined {
-    for (const around of [labels, headings])
-      for (let k = around.length - 1; k >= 0; k--) if (around[k]!.negation !== undefined) return around[k]!.negation || undefined;
-    return undefined;
-  }
-
   function take(written: string, from: number, to: number, whole = true): void {
     // "❌ Use var" and, under "Don'ts" (a heading, a label or a caption), "use default exports" say the opposite of their text.
     const mark = MARKED.exec(written);
     const said = mark ? written.slice(mark[0].length) : written;
-    const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : underItem ? undefined : negationAround();
+    const negation = mark
+      ? NEGATIVE_MARKS.test(mark[1]!)
+        ? "Don't"
+        : undefined
+      : underItem
+        ? undefined
+        : negationAround(labels, headings);
     // Unless it prohibits already, carries its own guidance, or its first sentence names the alternative ("Use const instead");
     // under a heading, also when it opens with the way it goes ("Always write tests"), which a ❌ mark overrules.
     const remedy = negation !== undefined && REMEDY.test(said) && REMEDY.test(splitSentences(said)[0]!);
