@@ -42,6 +42,7 @@ import {
   isLinkOnly,
   leadingImages,
   joinLines,
+  keepLabelTarget,
   labelledCode,
   plain,
   saysMoreThan,
@@ -355,9 +356,11 @@ export function splitInstructions(
       take(command, from, to, false);
       return to;
     }
+    // "[Docs](https://…): read before starting": the rule keeps what to read, after the label's words.
+    const labelled = keepLabelTarget(body, text);
     const details = reason === undefined && rule(unmarked(text)) ? elaborations(lines, to + 1, indent) : undefined;
     if (details) {
-      take(details.texts.reduce(joinDetail, text), from, details.end);
+      take(details.texts.reduce(joinDetail, labelled), from, details.end);
       return details.end;
     }
     // "`npm run validate` runs every check. Run the API tests against the real database.": the listing opens the
@@ -370,7 +373,7 @@ export function splitInstructions(
         : [];
     for (const s of later) take(s, from, to, false);
     const check = reason === undefined && (startsWithCode(body) || labelledCode(body)) ? gateCheck(text, labels, headings) : undefined;
-    if (reason === undefined) take(check ?? text, from, to);
+    if (reason === undefined) take(check ?? labelled, from, to);
     else leave(from, to, reason);
     return to;
   }

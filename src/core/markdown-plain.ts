@@ -92,6 +92,22 @@ export function plain(markdown: string): string {
   return fold(t);
 }
 
+/** A link that opens its item as a label ("[Docs](https://…): read", "**[Docs](…)**: read"): its words and its target. */
+const LABEL_LINK = /^(\*\*|__)?\[([^[\]]+)\]\(\s*<?([^()\s<>]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)(?::\1|\1:)\s/;
+
+/**
+ * The plain `text` of `markdown` that opens with a link as its label, with the link's target after its words: in
+ * "[Docs](https://…): read before starting" the target is what to read, which "Docs: read before starting" loses.
+ * Any other text as it is, and so is a label whose words are its target already ("[docs/a.md](docs/a.md): …").
+ */
+export function keepLabelTarget(markdown: string, text: string): string {
+  const m = LABEL_LINK.exec(markdown);
+  if (m === null) return text;
+  const label = plain(m[2]!);
+  if (label.includes(m[3]!) || !text.startsWith(`${label}:`)) return text;
+  return `${label} (${m[3]}):${text.slice(label.length + 1)}`;
+}
+
 /**
  * Whether `markdown` says more than its plain `text`: it links somewhere the text does not say ("Follow [the
  * guide](docs/style.md)." is "Follow the guide."), or holds a note to the file's editors (`<!-- … -->`). Such lines

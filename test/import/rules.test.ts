@@ -1149,6 +1149,27 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
     ]);
   });
 
+  it('a link that labels its item keeps its target in the rule: it is what to read, and --replace takes the line', () => {
+    const whole = (md: string) => splitInstructions(md).candidates.map((c) => [c.text, c.whole]);
+    expect(
+      whole(
+        '- [Docs](https://example.com/docs): read before starting\n- **[Contributing](CONTRIBUTING.md)**: follow it for every PR\n' +
+          '- **[Guide](docs/guide.md):** read it first\n- [Docs](https://a.dev/x_y_z): read before starting\n' +
+          '- [Docs](<https://a.dev> "The docs"): read before starting\n',
+      ),
+    ).toEqual([
+      ['Docs (https://example.com/docs): read before starting', true],
+      ['Contributing (CONTRIBUTING.md): follow it for every PR', true],
+      ['Guide (docs/guide.md): read it first', true],
+      ['Docs (https://a.dev/x_y_z): read before starting', true],
+      // Its title, which the rule does not say, keeps the line.
+      ['Docs (https://a.dev): read before starting', false],
+    ]);
+    // A link within the sentence keeps its words, its line staying with where it leads; a link alone is no rule.
+    expect(whole('- Read [the guide](docs/guide.md): every section.\n')).toEqual([['Read the guide: every section.', false]]);
+    expect(reasons('- [Docs](https://example.com/docs)\n')).toEqual([[1, 1, 'link']]);
+  });
+
   it('a begin marker whose end line is gone is one line left out: the rules below it are read', () => {
     const md = `- Keep this.\n<!-- agents:begin sha256:${'a'.repeat(64)} -->\n- Never delete data.\n\n## Mine\n\n- Use tabs.\n`;
     expect(texts(md)).toEqual(['Keep this.', 'Never delete data.', 'Use tabs.']);
