@@ -5,7 +5,7 @@
  * None of them is ever read from or written into the store itself.
  */
 import { type FSWatcher, mkdirSync, readdirSync, statSync, watch } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import type { GuardIndex } from '../core/guard.ts';
 import { isGuardIndexFrame } from '../core/guard-index-shape.ts';
@@ -13,6 +13,7 @@ import { isObject, keyCount } from '../core/parsed-shape.ts';
 import { Hash53 } from '../core/hash53.ts';
 import { writeFailure } from './atomic-write.ts';
 import { gitDirFor } from './git-dir.ts';
+import { type LockOptions, withFolderLock } from './lock.ts';
 import { readRegularFile } from './read-file.ts';
 import { settledBefore } from './tree-source.ts';
 import { appendWhole, replaceCacheFile, replaceFile, writeAll } from './write-all.ts';
@@ -244,8 +245,8 @@ export function readActivePlan(dir: string | undefined): string | undefined {
 /** An active plan file holds one id and a line end: anything much longer is not one. */
 const MAX_ACTIVE_PLAN_BYTES = 4096;
 
-/** Sets (or, with null, clears) the active plan. */
-export function writeActivePlan(dir: string, plan: string | null): void {
+/** Sets (or, with null, clears) the active plan; only through changeActivePlan, under its lock. */
+function writeActivePlan(dir: string, plan: string | null): void {
   const file = join(dir, 'active-plan');
   try {
     replaceFile(file, (fd) => writeAll(fd, plan === null ? '' : `${plan}\n`));
@@ -259,6 +260,31 @@ export function writeActivePlan(dir: string, plan: string | null): void {
       code: failure.code,
     });
   }
+}
+
+/**
+ * The one route that changes the active plan: its read, `decide` and its write made one step under a lock of its own
+ * (`active-plan-lock/.lock` in `dir`). Plans' own locks do not serialise it: a `plan remove A` that read it naming A
+ * and an activation of B holding B's lock wrote over each other, and the removal cleared B. `decide` is given the
+ * read (it may throw, see readActivePlan) and answers the plan to write, null to clear, undefined to leave it; the
+ * call answers what it wrote (undefined when nothing).
+ */
+export async function changeActivePlan(
+  dir: string,
+  decide: (read: () => string | undefined) => string | null | undefined,
+  options: Pick<LockOptions, 'notice' | 'signal'> = {},
+): Promise<string | null | undefined> {
+  const folder = join(dir, 'active-plan-lock');
+  return withFolderLock(
+    dirname(dir),
+    `${basename(dir)}/active-plan-lock`,
+    () => {
+      const next = decide(() => readActivePlan(dir));
+      if (next !== undefined) writeActivePlan(dir, next);
+      return next;
+    },
+    { ...options, label: folder },
+  );
 }
 
 /** Appends one decision to the audit log (JSON lines); a log that cannot be written is skipped, never fatal. */

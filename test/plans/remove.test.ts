@@ -9,7 +9,9 @@ import type { AgentsError } from '../../src/core/errors.ts';
 import { type Actor, InvariantService, PlanService } from '../../src/index.ts';
 import { clearActive } from '../../src/service/plans/remove.ts';
 import { removeFolder, takeFolderOut } from '../../src/store/atomic-write.ts';
+import { changeActivePlan, readActivePlan } from '../../src/store/guard-files.ts';
 import { withFolderLock } from '../../src/store/lock.ts';
+import { agents } from '../helpers/cli.ts';
 import { commitAll, GIT_ENV, git, gitInit } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
@@ -300,20 +302,83 @@ describe('plan activate racing plan remove', () => {
 
 describe('plan remove, the active plan it could not clear', () => {
   const id = EXAMPLE_PLAN;
-  it('says which failed: the read (whether it named the plan unknown) or the write (it names the plan still)', () => {
+  it('says which failed: the read (whether it named the plan unknown) or the write (it names the plan still)', async () => {
     const refused = () => {
       throw new Error('EROFS: read-only file system');
     };
-    expect(clearActive('/git/agents', id, () => id, refused)).toMatchObject({ activeCleared: false, activeFailure: 'write' });
-    expect(clearActive('/git/agents', id, refused, refused)).toMatchObject({ activeCleared: false, activeFailure: 'read' });
+    // A change that reads as changeActivePlan does, and writes nothing (or is refused).
+    const change =
+      (read: () => string | undefined, write: () => void) =>
+      async (_dir: string, decide: (read: () => string | undefined) => null | undefined) => {
+        if (decide(read) !== undefined) write();
+      };
+    const named = () => id;
+    expect(await clearActive('/git/agents', id, named, change(named, refused))).toMatchObject({
+      activeCleared: false,
+      activeFailure: 'write',
+    });
+    // Its lock not taken: it names the plan still.
+    expect(await clearActive('/git/agents', id, named, refused)).toMatchObject({ activeCleared: false, activeFailure: 'write' });
+    expect(await clearActive('/git/agents', id, refused, refused)).toMatchObject({ activeCleared: false, activeFailure: 'read' });
+    // Readable at first, not when read again under the lock.
+    expect(await clearActive('/git/agents', id, named, change(refused, refused))).toMatchObject({
+      activeCleared: false,
+      activeFailure: 'read',
+    });
+    const prefix = () => id.slice(0, 8).toLowerCase();
     expect(
-      clearActive(
+      await clearActive(
         '/git/agents',
         id,
-        () => id.slice(0, 8).toLowerCase(),
-        () => undefined,
+        prefix,
+        change(prefix, () => undefined),
       ),
     ).toStrictEqual({ activeCleared: true });
-    expect(clearActive('/git/agents', id, () => undefined, refused)).toStrictEqual({ activeCleared: false });
+    expect(await clearActive('/git/agents', id, () => undefined, refused)).toStrictEqual({ activeCleared: false });
+  });
+});
+
+describe('plan remove racing plan activate of another plan', () => {
+  /** The store with a second plan, B, and the example plan, A, made active. */
+  function twoPlans(): { repo: string; dir: string; b: string } {
+    const { repo, root } = repoStore();
+    const b = `${EXAMPLE_PLAN.slice(0, 25)}Z`;
+    mkdirSync(join(root, 'plans', b));
+    writeFileSync(join(root, 'plans', b, 'plan.yaml'), `id: ${b}\n`);
+    expect(agents(['plan', 'activate', EXAMPLE_PLAN], { cwd: repo }).code).toBe(0);
+    return { repo, dir: join(repo, '.git/agents'), b };
+  }
+  const activeFile = (dir: string) => readFileSync(join(dir, 'active-plan'), 'utf8');
+
+  it('an activation of B made after the removal of A read the active plan is kept, never cleared', async () => {
+    const { repo, dir, b } = twoPlans();
+    const read = (d: string | undefined) => {
+      const named = readActivePlan(d);
+      // Between the removal's read and its clearing: another process makes B active.
+      expect(agents(['plan', 'activate', b], { cwd: repo }).code).toBe(0);
+      return named;
+    };
+    expect(await clearActive(dir, EXAMPLE_PLAN, read, changeActivePlan)).toStrictEqual({ activeCleared: false });
+    expect(activeFile(dir)).toBe(`${b}\n`);
+  });
+
+  it('an activation of B while the removal of A clears the active plan waits for it (here refused as locked), never lost', async () => {
+    const { repo, dir, b } = twoPlans();
+    let activation: { code: number; stdout: string } | undefined;
+    const change = (d: string, decide: (read: () => string | undefined) => null | undefined) =>
+      changeActivePlan(d, (readNow) => {
+        const next = decide(readNow);
+        // Between the removal's read under the lock and its write: another process tries to make B active, with no wait.
+        activation = agents(['plan', 'activate', b, '--format', 'json'], { cwd: repo, env: { AGENTS_LOCK_TIMEOUT_MS: '0' } });
+        return next;
+      });
+    expect(await clearActive(dir, EXAMPLE_PLAN, readActivePlan, change)).toStrictEqual({ activeCleared: true });
+    expect(activation?.code).toBe(2);
+    expect(JSON.parse(activation!.stdout).error.code).toBe('locked');
+    expect(activeFile(dir)).toBe('');
+    expect(existsSync(join(dir, 'active-plan-lock'))).toBe(false);
+    // Its turn come, it is made active.
+    expect(agents(['plan', 'activate', b], { cwd: repo }).code).toBe(0);
+    expect(activeFile(dir)).toBe(`${b}\n`);
   });
 });

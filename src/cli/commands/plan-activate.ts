@@ -16,7 +16,7 @@ export default defineCommand<ActivateArgs>({
       .option('clear', { type: 'boolean', describe: 'no plan is active any more' })
       .conflicts('id', 'clear'),
   async run(argv, ctx) {
-    const [{ guardDir, readActivePlan, writeActivePlan }, root] = await Promise.all([import('../../store/guard-files.ts'), ctx.root()]);
+    const [{ changeActivePlan, guardDir, readActivePlan }, root] = await Promise.all([import('../../store/guard-files.ts'), ctx.root()]);
     const dir = guardDir(root);
     // Outside a repository no plan can be active, so --clear has nothing to clear: answered as the plain form.
     if (dir === undefined && argv.id !== undefined)
@@ -27,7 +27,7 @@ export default defineCommand<ActivateArgs>({
     // Read only to be shown: --clear and ID replace whatever stands there (a file that cannot be read too).
     let plan: string | null = argv.clear || argv.id !== undefined ? null : (readActivePlan(dir) ?? null);
     if (argv.clear) {
-      if (dir !== undefined) writeActivePlan(dir, null);
+      if (dir !== undefined) await changeActivePlan(dir, () => null, { notice: (m) => ctx.notice(m) });
       plan = null;
     } else if (argv.id !== undefined) {
       // Read whole, so that a plan.yaml the hook could not read is refused here (exit 3, its file:line:col), not made

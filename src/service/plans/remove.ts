@@ -28,7 +28,7 @@ export async function removePlan(
   }
   const folder = `plans/${plan.id}`;
   const { root, source } = svc.invariants;
-  const [{ removeFolder, takeFolderOut }, { guardDir, readActivePlan, writeActivePlan }] = await Promise.all([
+  const [{ removeFolder, takeFolderOut }, { changeActivePlan, guardDir, readActivePlan }] = await Promise.all([
     import('../../store/atomic-write.ts'),
     import('../../store/guard-files.ts'),
   ]);
@@ -56,7 +56,9 @@ export async function removePlan(
       const away = takeFolderOut(root, folder);
       // Still under the plan's lock, which `plan activate` writes the active plan under: an activation that waited for
       // it finds the plan gone, and one before it is cleared here, never left naming a plan that is gone.
-      return { files, away, active: clearActive(guardDir(root), plan.id, readActivePlan, writeActivePlan) };
+      const change = (dir: string, decide: Parameters<typeof changeActivePlan>[1]) =>
+        changeActivePlan(dir, decide, { notice: svc.invariants.deps.notice, ...(signal ? { signal } : {}) });
+      return { files, away, active: await clearActive(guardDir(root), plan.id, readActivePlan, change) };
     },
     ({ files, away, active }) => {
       let left: string | undefined;
@@ -79,29 +81,44 @@ export async function removePlan(
 /**
  * The active plan (kept outside the store) naming the removed plan would leave the guard hook checking a plan that is
  * gone: cleared, as the plan's removal closes it. One that cannot be read or written is said, with which of the two
- * failed, not fatal: the plan is gone already.
+ * failed, not fatal: the plan is gone already. Read first as it stands, then read again and cleared in one step under
+ * the active plan's own lock (`change`, changeActivePlan), so that an activation of another plan that wrote it after
+ * the first read is kept; and no lock is taken when it names another plan (which it cannot come to name meanwhile: an
+ * activation of this one waits for the plan's lock, and then finds it gone).
  */
-export function clearActive(
+export async function clearActive(
   dir: string | undefined,
   id: string,
   read: (dir: string | undefined) => string | undefined,
-  write: (dir: string, plan: string | null) => void,
-): Pick<PlanRemoved, 'activeCleared' | 'activeError' | 'activeFailure'> {
+  change: (dir: string, decide: (read: () => string | undefined) => null | undefined) => Promise<unknown>,
+): Promise<Pick<PlanRemoved, 'activeCleared' | 'activeError' | 'activeFailure'>> {
+  // Named as the guard hook takes it: the id, or a prefix of it in any case (a file written by hand).
+  const names = (named: string | undefined) => {
+    const active = normalisePrefix(named ?? '');
+    return active !== undefined && id.startsWith(active);
+  };
   let named: string | undefined;
   try {
     named = read(dir);
   } catch (error) {
     return { activeCleared: false, activeError: messageOf(error), activeFailure: 'read' };
   }
-  // Named as the guard hook takes it: the id, or a prefix of it in any case (a file written by hand).
-  const active = normalisePrefix(named ?? '');
-  if (active === undefined || !id.startsWith(active)) return { activeCleared: false };
+  if (!names(named)) return { activeCleared: false };
+  // Until the read under the lock: a lock that cannot be taken leaves it naming the plan, as a write that fails does.
+  let failure: 'read' | 'write' = 'write';
+  let cleared = false;
   try {
-    write(dir!, null);
+    await change(dir!, (readNow) => {
+      failure = 'read';
+      const now = readNow();
+      failure = 'write';
+      cleared = names(now);
+      return cleared ? null : undefined;
+    });
   } catch (error) {
-    return { activeCleared: false, activeError: messageOf(error), activeFailure: 'write' };
+    return { activeCleared: false, activeError: messageOf(error), activeFailure: failure };
   }
-  return { activeCleared: true };
+  return { activeCleared: cleared };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
