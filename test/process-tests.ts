@@ -20,6 +20,7 @@ export const PROCESS_TESTS = [
   'test/cli/argv-forms.test.ts',
   'test/cli/file-descriptor-limit.test.ts',
   'test/store/tree-source-fd-limit.test.ts',
+  'test/store/read-file-fd-limit.test.ts',
   'test/cli/completion.test.ts',
   'test/cli/completion-launchers.test.ts',
   'test/cli/completion-sources.test.ts',

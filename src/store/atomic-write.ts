@@ -18,7 +18,7 @@ import {
   unlinkSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AgentsError, EXIT_CODES } from '../core/errors.ts';
+import { AgentsError, EXIT_CODES, fileDescriptorShortage, tooManyOpenFiles } from '../core/errors.ts';
 import { temporaryName } from '../core/layout.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { inStyleOf } from '../core/file-style.ts';
@@ -38,6 +38,9 @@ export function assertMine(root: string): void {
 /** Turns a file-system refusal into a user-facing error (read-only store, no permission, disk full). */
 export function writeFailure(error: unknown, rel: string): AgentsError {
   const e = error as NodeJS.ErrnoException;
+  // No file descriptor left is the system's limit, not a store to make writable (as a read says it, read-file.ts).
+  const short = fileDescriptorShortage(error);
+  if (short !== undefined) return tooManyOpenFiles(`cannot write ${rel}`, short);
   // A file where a folder of the path goes (a hand-made `decisions` file): to write again would fail the same way.
   const blocking = fileInTheWay(e, rel);
   if (blocking !== undefined)

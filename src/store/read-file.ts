@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
+import { fileDescriptorShortage, tooManyOpenFiles } from '../core/errors.ts';
 
 /**
  * Reading one file the tool did not list itself (a cache, a context file, a
@@ -26,6 +27,16 @@ export function describeType(
   return 'not a regular file';
 }
 
+/**
+ * No file descriptor left (EMFILE, ENFILE) when `path` was opened or read: thrown as the system's limit it is
+ * (too-many-open-files), never answered as a file that cannot be read, which a caller would say as the file's fault
+ * or take for a file that is not there (a cache, the active plan, a program's first line).
+ */
+export function throwIfNoFileDescriptor(error: unknown, path: string | Buffer): void {
+  const short = fileDescriptorShortage(error);
+  if (short !== undefined) throw tooManyOpenFiles(`cannot read ${path.toString()}`, short);
+}
+
 function errorCode(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return e.code ?? e.message;
@@ -45,6 +56,7 @@ export function readRegularFile(path: string, maxBytes: number, options: { follo
   try {
     before = follow ? statSync(path) : lstatSync(path);
   } catch (error) {
+    throwIfNoFileDescriptor(error, path);
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, code: 'missing', message: 'does not exist' };
     if (code === 'ELOOP') return { ok: false, code: 'symlink', message: 'is a loop of symbolic links' };
@@ -57,6 +69,7 @@ export function readRegularFile(path: string, maxBytes: number, options: { follo
   try {
     fd = openSync(path, OPEN_READ | (follow ? 0 : NOFOLLOW));
   } catch (error) {
+    throwIfNoFileDescriptor(error, path);
     const code = errorCode(error);
     if (code === 'ENOENT') return { ok: false, code: 'missing', message: 'does not exist' };
     if (code === 'ELOOP') return { ok: false, code: 'symlink', message: 'is a symbolic link' };
@@ -85,6 +98,7 @@ export function readRegularFile(path: string, maxBytes: number, options: { follo
     if (off > maxBytes) return { ok: false, code: 'too-large', message: `is over ${maxBytes} bytes (it grew while it was read)` };
     return { ok: true, bytes: buf.subarray(0, off) };
   } catch (error) {
+    throwIfNoFileDescriptor(error, path);
     return { ok: false, code: 'unreadable', message: `cannot be read (${errorCode(error)})` };
   } finally {
     closeSync(fd);
@@ -99,7 +113,8 @@ export function fileHead(path: string, maxBytes: number): Buffer | undefined {
   let fd: number;
   try {
     fd = openSync(path, OPEN_READ);
-  } catch {
+  } catch (error) {
+    throwIfNoFileDescriptor(error, path);
     return undefined;
   }
   try {
@@ -123,7 +138,8 @@ export function fileHolds(path: string | Buffer, needle: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, OPEN_READ | NOFOLLOW);
-  } catch {
+  } catch (error) {
+    throwIfNoFileDescriptor(error, path);
     return false;
   }
   try {
