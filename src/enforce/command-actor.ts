@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { flowItem } from '../core/schema-diagnostics.ts';
 import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { missingActorScript } from './actor-files.ts';
 import { watchGroup } from './actor-watchdog.ts';
-import { programOnPath } from '../store/program-path.ts';
+import { executableFile, programOnPath } from '../store/program-path.ts';
 import { fileHead } from '../store/read-file.ts';
 
 /** The most an actor may print on standard output; more is a failure (and the actor is stopped). */
@@ -118,6 +118,29 @@ function notFound(program: string): string {
 }
 
 /**
+ * Why the program of `options` could not be started, given the system's `errno` (and `message`, for any other): a
+ * program or `#!` interpreter not found, a folder, a file that may not be run.
+ */
+function startRefusal(options: StartOptions, errno: string | undefined, message: string): UsageError {
+  const [program = ''] = options.command;
+  const shown = options.label;
+  const there = errno === 'ENOENT' ? programThere(program, options.cwd, options.env) : undefined;
+  if (there !== undefined) {
+    const missing = interpreterMissing(shown, program, there);
+    return notStarted(options, missing.why, errno, missing);
+  }
+  const why =
+    errno === 'ENOENT'
+      ? `${shown} could not be started: ${notFound(program)}`
+      : errno === 'EACCES' && isFolder(program, options.cwd)
+        ? `${shown} could not be started: ${program} is a folder, not a program (EACCES); name the program in it, e.g. [node, ${program.replace(/\/+$/, '')}/my-actor.mjs]`
+        : errno === 'EACCES'
+          ? `${shown} could not be started: ${program} may not be run (EACCES); make it executable (chmod +x), or name its interpreter first in the command (e.g. [sh, ${program}])`
+          : `${shown} could not be started: ${message}`;
+  return notStarted(options, why, errno);
+}
+
+/**
  * A program that cannot be started is a configuration error (exit 2, nothing written), as an actor not
  * configured is: no actor ran, so there is no run to record (ADR 0703).
  */
@@ -156,25 +179,57 @@ function describeCommand(command: readonly string[]): string {
  */
 export async function runCommandActor(request: ActorRequest, options: CommandActorOptions): Promise<CommandActorOutcome> {
   if (options.command.length === 0) return { outcome: { ok: false, reason: 'no actor command configured' }, stderr: '', durationMs: 0 };
-  const label = `the actor \`${describeCommand(options.command)}\``;
-  // The interpreter would start, fail on the missing script, and be recorded as a run: no actor ran (ADR 0703).
-  const missing = missingActorScript(options.cwd, options.command);
-  if (missing !== undefined)
-    throw notStarted(
-      options,
-      `${label} could not be started: ${describeCommand([missing])}, the script it runs, is not in the store folder (ENOENT)`,
-      'ENOENT',
-      {
-        missing,
-        hint: `Nothing was written: no actor ran. Add ${describeCommand([missing])} to the store (committed, for every checkout), or correct reconciliation.command in config.yaml.`,
-      },
-    );
+  const label = commandActorLabel(options.command);
+  const missing = missingScriptRefusal({ ...options, label });
+  if (missing !== undefined) throw missing;
   const r = await runProgram({ ...options, input: `${JSON.stringify(request)}\n`, label });
   if (!r.outcome.ok) return { outcome: r.outcome, stderr: r.stderr, durationMs: r.durationMs };
   // An actor that exited 0 with no usable answer often said why on standard error alone (a missing key, a stack).
   const answer = parseActorAnswer(r.outcome.stdout);
   const outcome = answer.ok ? answer : { ok: false as const, reason: withStderrTail(answer.reason, r.stderr) };
   return { outcome, stderr: r.stderr, durationMs: r.durationMs };
+}
+
+/** How messages name a command actor: "the actor `node actors/a.mjs`". */
+function commandActorLabel(command: readonly string[]): string {
+  return `the actor \`${describeCommand(command)}\``;
+}
+
+type StartOptions = Pick<ProgramOptions, 'command' | 'cwd' | 'env' | 'setting' | 'label'>;
+
+/** A script of the store's `actors/` the command runs that is not there: the interpreter would start, fail on it, and be recorded as a run, though no actor ran (ADR 0703). */
+function missingScriptRefusal(options: StartOptions): UsageError | undefined {
+  const missing = missingActorScript(options.cwd, options.command);
+  if (missing === undefined) return undefined;
+  return notStarted(
+    options,
+    `${options.label} could not be started: ${describeCommand([missing])}, the script it runs, is not in the store folder (ENOENT)`,
+    'ENOENT',
+    {
+      missing,
+      hint: `Nothing was written: no actor ran. Add ${describeCommand([missing])} to the store (committed, for every checkout), or correct reconciliation.command in config.yaml.`,
+    },
+  );
+}
+
+/**
+ * The refusal a run of the command actor `command` would make before it starts (actor-not-started), found without
+ * starting it, for `plan strategize --show-prompt` to warn of: a script of `actors/` that is not there, a program
+ * not found, a folder, a file without the execute bit, or a `#!` interpreter (named by its path) that is not there.
+ * Said in the words a run says it in (startRefusal); undefined when the program would be started.
+ */
+export function commandActorStartProblem(options: Pick<ProgramOptions, 'command' | 'cwd' | 'env'>): UsageError | undefined {
+  const start = { ...options, label: commandActorLabel(options.command) };
+  const missing = missingScriptRefusal(start);
+  if (missing !== undefined) return missing;
+  const [program = ''] = options.command;
+  if (isFolder(program, options.cwd)) return startRefusal(start, 'EACCES', '');
+  const there = programThere(program, options.cwd, options.env);
+  if (there === undefined) return startRefusal(start, 'ENOENT', '');
+  if (!executableFile(there)) return startRefusal(start, 'EACCES', '');
+  const interpreter = shebangInterpreter(there);
+  if (interpreter !== undefined && isAbsolute(interpreter) && !existsSync(interpreter)) return startRefusal(start, 'ENOENT', '');
+  return undefined;
 }
 
 /** A program's failure with the end of its standard error after it, where the program's own account of it is. */
@@ -317,22 +372,7 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
         finish(null, null);
         return;
       }
-      const there = error.code === 'ENOENT' ? programThere(program, options.cwd, options.env) : undefined;
-      if (there !== undefined) {
-        const missing = interpreterMissing(shown, program, there);
-        startFailure = notStarted(options, missing.why, error.code, missing);
-        finish(null, null);
-        return;
-      }
-      const why =
-        error.code === 'ENOENT'
-          ? `${shown} could not be started: ${notFound(program)}`
-          : error.code === 'EACCES' && isFolder(program, options.cwd)
-            ? `${shown} could not be started: ${program} is a folder, not a program (EACCES); name the program in it, e.g. [node, ${program.replace(/\/+$/, '')}/my-actor.mjs]`
-            : error.code === 'EACCES'
-              ? `${shown} could not be started: ${program} may not be run (EACCES); make it executable (chmod +x), or name its interpreter first in the command (e.g. [sh, ${program}])`
-              : `${shown} could not be started: ${error.message}`;
-      startFailure = notStarted(options, why, error.code);
+      startFailure = startRefusal(options, error.code, error.message);
       finish(null, null);
     });
     child.stdout!.on('data', (chunk: Buffer) => {

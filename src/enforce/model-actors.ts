@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { actorNeeds, actorNeedsExample } from '../core/actor-choice.ts';
-import { UsageError } from '../core/errors.ts';
+import { type AgentsError, UsageError } from '../core/errors.ts';
 import type { StoreConfig } from '../core/model.ts';
 import type { ActorRequest } from '../core/records.ts';
 import { PROMPT_VERSION } from '../core/reconcile-prompt.ts';
@@ -218,6 +218,11 @@ export interface PreviewProblem {
   detail: Record<string, unknown> | null;
 }
 
+/** The refusal a run would make, as `--show-prompt` says it (a warning, and `problem` in its JSON). */
+export function previewProblem(error: AgentsError): PreviewProblem {
+  return { code: error.code, message: error.message, hint: error.hint ?? null, detail: error.detail ?? null };
+}
+
 /**
  * What the `agent` or `llm` actor would send for `request`, sending nothing (pure but for
  * finding the agent CLI). The key is not read: a preview needs none.
@@ -246,10 +251,7 @@ export function previewModelActor(
   const name = agent!;
   const found = findProgram(name, r, ctx);
   const program = 'program' in found ? found.program : (r.agent_path ?? AGENTS[name].program);
-  const problem =
-    'error' in found
-      ? { code: found.error.code, message: found.error.message, hint: found.error.hint ?? null, detail: found.error.detail ?? null }
-      : null;
+  const problem = 'error' in found ? previewProblem(found.error) : null;
   const files = { schema: '<answer schema file>', last: '<last message file>', policy: '<read-only policy file>' };
   // Codex's run also turns off each MCP server `codex mcp list --json` names, which only the run itself asks.
   const mcpOff = name === 'codex' ? ['-c', '<mcp_servers.NAME.enabled=false for each server `codex mcp list --json` names>'] : [];

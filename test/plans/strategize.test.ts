@@ -404,8 +404,36 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
       expect(error.detail).toEqual({ command, setting: 'reconciliation.command', errno, ...extra });
       expect(error.message).toMatch(message);
       expect(fileList(root)).toEqual(before);
+      await expectShownProblem(root, error);
     },
   );
+
+  /** `--show-prompt` finds what the run refused (`error`), as a warning: the request shown all the same, exit 0, nothing written. */
+  async function expectShownProblem(
+    root: string,
+    error: { code: string; message: string; hint: string; detail: unknown },
+    env?: NodeJS.ProcessEnv,
+  ) {
+    const before = fileList(root);
+    const shown = await runAgents(
+      ['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--show-prompt', '--format', 'json'],
+      env ? { env } : {},
+    );
+    expect(shown.code).toBe(0);
+    const out = JSON.parse(shown.stdout);
+    expect(out).toMatchObject({ actor: 'command', request: { plan: { id: EXAMPLE_PLAN } } });
+    expect(out.problem).toEqual({ code: error.code, message: error.message, hint: error.hint, detail: error.detail });
+    expect(shown.stderr).toContain('actor-not-started');
+    expect(fileList(root)).toEqual(before);
+  }
+
+  it('--show-prompt of a command actor that would start has no problem and no warning', async () => {
+    const root = exampleStore();
+    const shown = await strategize(root, '--show-prompt', '--format', 'json');
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout).problem).toBeNull();
+    expect(shown.stderr).not.toMatch(/warning/);
+  });
 
   // No shell runs the command: what a shell would have split or expanded names no program, and the message says so.
   it.each([
@@ -422,6 +450,7 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     expect([error.code, error.detail.errno]).toEqual(['actor-not-started', 'ENOENT']);
     expect(error.message).toContain(why);
     expect(fileList(root)).toEqual(before);
+    await expectShownProblem(root, error);
   });
 
   it('refuses an actor script of the store that is not there (not committed, misspelt) as a program that cannot be started', async () => {
@@ -440,6 +469,7 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
       },
     });
     expect(fileList(root)).toEqual(before);
+    await expectShownProblem(root, JSON.parse(r.stdout).error);
     // A shell's script naming one is no path: run, and its failure recorded.
     writeFileSync(join(root, 'config.yaml'), "version: 1\nreconciliation:\n  command: [sh, -c, 'actors/not-committed.mjs || exit 5']\n");
     expect((await strategize(root, '--format', 'json')).code).toBe(1);
@@ -463,6 +493,7 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     });
     expect(error.message).toMatch(/my-actor names an interpreter on its #! line that was not found/);
     expect(fileList(root)).toEqual(before);
+    await expectShownProblem(root, error, { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` });
   });
 
   it.each([

@@ -5,6 +5,8 @@ import { ACTOR_KINDS, type ActorKind } from '../../core/records.ts';
 import { readUtf8 } from '../../core/utf8.ts';
 import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
+import { commandActorStartProblem } from '../../enforce/command-actor.ts';
+import type { PreviewProblem } from '../../enforce/model-actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
@@ -148,17 +150,26 @@ async function showPrompt(
   context: string | null,
 ): Promise<number> {
   const request = await service.actorRequest(id, context);
+  const { previewModelActor, previewProblem } = await import('../../enforce/model-actors.ts');
+  // What a run would stop on is said, not left for the run to find: the preview still shows what would be sent.
+  const warn = (problem: PreviewProblem | null) => {
+    if (problem)
+      ctx.notice(`warning: ${problem.message}; a run would stop here (exit 2, ${problem.code}). ${problem.hint ?? ''}`.trimEnd());
+  };
   if (kind !== 'agent' && kind !== 'llm') {
-    emit(ctx, { actor: kind, request }, () => JSON.stringify(request, null, 2));
+    const command = reconciliation.command ?? [];
+    let problem: PreviewProblem | null = null;
+    if (kind === 'command' && command.length > 0) {
+      // Checked as a run would find it, in the store folder with the run's environment (actor-not-started, ADR 0703).
+      const refusal = commandActorStartProblem({ command, cwd: service.root, env: { ...ctx.io.env, AGENTS_STORE: service.root } });
+      problem = refusal ? previewProblem(refusal) : null;
+    }
+    warn(problem);
+    emit(ctx, { actor: kind, request, problem }, () => JSON.stringify(request, null, 2));
     return EXIT_CODES.ok;
   }
-  const { previewModelActor } = await import('../../enforce/model-actors.ts');
   const preview = previewModelActor(kind, reconciliation, request, { root: service.root, env: ctx.io.env });
-  // What a run would stop on is said, not left for the run to find: the preview still shows what would be sent.
-  if (preview.problem)
-    ctx.notice(
-      `warning: ${preview.problem.message}; a run would stop here (exit 2, ${preview.problem.code}). ${preview.problem.hint ?? ''}`.trimEnd(),
-    );
+  warn(preview.problem);
   emit(ctx, promptJson(kind, preview), () => promptText(kind, preview, reconciliation.api_key_env));
   return EXIT_CODES.ok;
 }
