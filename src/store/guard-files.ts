@@ -1,7 +1,7 @@
 /**
  * The guard hook's files outside the committed store, in the repository's git
  * folder (`.git/agents/`): the index of guards (`guard-index.json`), the
- * active plan (`active-plan`) and the audit log (`guard-audit.jsonl`).
+ * active plan (`active-plan`, changed only under `active-plan-lock/.lock`) and the audit log (`guard-audit.jsonl`).
  * None of them is ever read from or written into the store itself.
  */
 import { type FSWatcher, mkdirSync, readdirSync, statSync, watch } from 'node:fs';
@@ -272,7 +272,7 @@ function writeActivePlan(dir: string, plan: string | null): void {
 export async function changeActivePlan(
   dir: string,
   decide: (read: () => string | undefined) => string | null | undefined,
-  options: Pick<LockOptions, 'notice' | 'signal'> = {},
+  options: Pick<LockOptions, 'notice'> = {},
 ): Promise<string | null | undefined> {
   const folder = join(dir, 'active-plan-lock');
   return withFolderLock(

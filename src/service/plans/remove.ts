@@ -56,8 +56,9 @@ export async function removePlan(
       const away = takeFolderOut(root, folder);
       // Still under the plan's lock, which `plan activate` writes the active plan under: an activation that waited for
       // it finds the plan gone, and one before it is cleared here, never left naming a plan that is gone.
+      // Without the caller's signal: the plan is out of the store already, and its clearing is what is left to do.
       const change = (dir: string, decide: Parameters<typeof changeActivePlan>[1]) =>
-        changeActivePlan(dir, decide, { notice: svc.invariants.deps.notice, ...(signal ? { signal } : {}) });
+        changeActivePlan(dir, decide, { notice: svc.invariants.deps.notice });
       return { files, away, active: await clearActive(guardDir(root), plan.id, readActivePlan, change) };
     },
     ({ files, away, active }) => {
