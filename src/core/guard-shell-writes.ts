@@ -57,6 +57,19 @@ const KEYWORDS = /^(?:if|then|else|elif|do|while|until|!)$/;
 /** The programs that take a time or a count before the command they run. */
 const FIRST_ARGUMENT = /^timeout$/;
 
+/**
+ * The options of each copying program that take the next word as their value: each program's own, since a letter of
+ * one is a flag of another (`cp -f` forces; rsync's `-f` gives a filter), and a flag read as taking a value hid the
+ * source it was followed by (`cp -f a secrets/k` was read as writing nothing).
+ */
+const COPY_VALUED: Record<string, RegExp> = {
+  cp: /^-S$|^--suffix$/,
+  mv: /^-S$|^--suffix$/,
+  ln: /^-S$|^--suffix$/,
+  install: /^-[mogS]$|^--(?:mode|owner|group|suffix|strip-program)$/,
+  rsync: /^-[efBT]$|^--(?:rsh|exclude|include|filter|block-size|temp-dir|files-from|exclude-from|include-from)$/,
+};
+
 /** Whether `w` is an option word (`-f`, `--force`), not a file; `-` alone is standard input. */
 const isOption = (w: string) => w.length > 1 && w.startsWith('-');
 
@@ -105,15 +118,21 @@ function operands(args: readonly string[], valued?: RegExp): string[] {
   return out;
 }
 
-/** The folder a `-t DIR`, `-tDIR` or `--target-directory=DIR` option names. */
+/**
+ * The folder a `-t DIR`, `-tDIR` or `--target-directory=DIR` option names, the `t` after flags of no value too (`-rt
+ * DIR`, `-rtDIR`), as getopt reads them; not after a letter whose value the rest is (`-S SUFFIX`, install's `-m MODE`).
+ */
 function targetFolder(args: readonly string[]): { dir: string; rest: string[] } | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') break;
     const long = /^--target-directory=(.*)$/.exec(a);
     if (long) return { dir: long[1]!, rest: args.filter((_, j) => j !== i) };
-    if (a === '-t' || a === '--target-directory') return { dir: args[i + 1] ?? '', rest: args.filter((_, j) => j !== i && j !== i + 1) };
-    if (/^-t./.test(a)) return { dir: a.slice(2), rest: args.filter((_, j) => j !== i) };
+    if (a === '--target-directory') return { dir: args[i + 1] ?? '', rest: args.filter((_, j) => j !== i && j !== i + 1) };
+    const short = /^-([A-Za-z]*?)t(.*)$/.exec(a);
+    if (!short || /[Smog]/.test(short[1]!)) continue;
+    if (short[2] !== '') return { dir: short[2]!, rest: args.filter((_, j) => j !== i) };
+    return { dir: args[i + 1] ?? '', rest: args.filter((_, j) => j !== i && j !== i + 1) };
   }
   return undefined;
 }
@@ -158,8 +177,9 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
     case 'install':
     case 'rsync':
     case 'ln': {
-      const target = targetFolder(args);
-      const files = operands(target?.rest ?? args, /^-[mogSbeTfB]$|^--(?:mode|owner|group|suffix|rsh|exclude|include|filter)$/);
+      // rsync's `-t` keeps times, and names no folder.
+      const target = name === 'rsync' ? undefined : targetFolder(args);
+      const files = operands(target?.rest ?? args, COPY_VALUED[name]);
       if (name === 'install' && args.includes('-d')) {
         w.paths.push(...files);
         return;

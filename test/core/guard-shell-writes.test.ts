@@ -47,6 +47,13 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       ['secrets/a', 'secrets/b', 'secrets/c', 'secrets'],
     ],
     ['rsync', 'rsync -a -e ssh notes.md secrets/', ['secrets/', 'secrets/notes.md']],
+    ["rsync's -t, which keeps times", 'rsync -t a secrets/', ['secrets/', 'secrets/a']],
+    [
+      'cp -f and mv -b, flags of no value',
+      'cp -f a secrets/k; mv -b b secrets/',
+      ['secrets/k', 'secrets/k/a', 'secrets/', 'secrets/b', 'b'],
+    ],
+    ['a -t after flags', 'cp -rt secrets a; mv -ftpub b', ['secrets', 'secrets/a', 'pub', 'pub/b', 'b']],
     ["a program named as an object's own key", 'toString x > secrets/a; constructor -a b', ['secrets/a']],
     [
       'words split by $IFS, and a first word of braces',
