@@ -34,6 +34,8 @@ export function lex(script: string, more: string[]): Simple[] {
   };
   const endCommand = () => {
     endWord();
+    // A redirection whose target is a substitution (`> >(tee k)`, `> $(mktemp)`) takes no word of the command within.
+    redirect = undefined;
     if (cmd.words.length > 0 || cmd.redirected.length > 0) out.push(cmd);
     cmd = { words: [], redirected: [], heredocs: [] };
   };

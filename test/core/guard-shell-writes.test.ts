@@ -31,6 +31,11 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       ['secrets/k', 'secrets/k/a', 'secrets/j', 'secrets/i'],
     ],
     ['a process substitution', 'cat <(cp a secrets/k)', ['secrets/k', 'secrets/k/a']],
+    [
+      'a substitution a redirection writes to',
+      'echo x > >(tee secrets/k); echo y >$(mktemp); echo z >`touch secrets/j`',
+      ['secrets/k', 'secrets/j'],
+    ],
     ['eval', "eval 'echo x > secrets/k'", ['secrets/k']],
     ['bash -c', `bash -lc "tee secrets/k < a"; sh -c 'rm secrets/j'`, ['secrets/k', 'secrets/j']],
     ['a here-document given to a shell', 'bash <<EOF\nrm secrets/k\nEOF', ['secrets/k']],
