@@ -161,35 +161,9 @@ export function lex(script: string, more: string[]): Simple[] {
       continue;
     }
     if (c === '"') {
-      let j = i + 1;
-      let text = '';
-      // A command substitution in quotes runs too: each one's text, `$(…)` to its `)` or between backticks, is a
-      // script of its own. Only the outermost: the ones within are read with it, so each character is read once here.
-      let depth = 0;
-      let from = -1;
-      let tick = -1;
-      for (; j < n && script[j] !== '"'; j++) {
-        const ch = script[j]!;
-        if (ch === '\\' && j + 1 < n && '\\"$`\n'.includes(script[j + 1]!)) {
-          j++;
-          if (script[j] === '\n') continue;
-        } else if (ch === '$' && script[j + 1] === '(' && tick < 0) {
-          if (depth++ === 0) from = j + 2;
-        } else if (ch === ')' && depth > 0) {
-          if (--depth === 0) more.push(script.slice(from, j));
-        } else if (ch === '`' && depth === 0) {
-          if (tick < 0) tick = j + 1;
-          else {
-            more.push(script.slice(tick, j));
-            tick = -1;
-          }
-        }
-        text += script[j];
-      }
-      if (depth > 0) more.push(script.slice(from, j));
-      if (tick >= 0) more.push(script.slice(tick, j));
+      const [text, next] = doubleQuoted(script, i + 1, more);
       word = (word ?? '') + text;
-      i = j + 1;
+      i = next;
       continue;
     }
     if (c === '\\') {
@@ -202,6 +176,59 @@ export function lex(script: string, more: string[]): Simple[] {
   }
   endCommand();
   return out;
+}
+
+/**
+ * The text of a `"…"` string from `at`, and where it ends. A command substitution in it runs too: each one's text,
+ * `$(…)` to its `)` or between backticks, is put in `more`, a script of its own. Within a substitution the shell reads
+ * quotes and parentheses afresh (`"$(grep "a > b" f)"`, `"$( (cd x) > k )"`), so they are followed here, on a stack:
+ * a `"` there opens a string of its own rather than closing this one. Only the outermost substitution is put in `more`;
+ * the ones within are read with it, so each character is read once here.
+ */
+function doubleQuoted(script: string, at: number, more: string[]): [string, number] {
+  const n = script.length;
+  // Within the string: `(` a substitution or a parenthesis in one, `"` a string in a substitution.
+  const stack: string[] = [];
+  let text = '';
+  let from = -1;
+  let tick = -1;
+  let j = at;
+  for (; j < n; j++) {
+    const ch = script[j]!;
+    const sub = stack.at(-1) === '(';
+    if (stack.length === 0 && ch === '"') break;
+    if (ch === '\\' && j + 1 < n && (sub || '\\"$`\n'.includes(script[j + 1]!))) {
+      j++;
+      if (script[j] === '\n' && stack.length === 0) continue;
+    } else if (sub && ch === "'") {
+      const close = script.indexOf("'", j + 1);
+      const end = close < 0 ? n - 1 : close;
+      text += script.slice(j, end);
+      j = end;
+    } else if (ch === '"') {
+      if (sub) stack.push('"');
+      else stack.pop();
+    } else if (ch === '$' && script[j + 1] === '(' && tick < 0) {
+      if (stack.length === 0) from = j + 2;
+      stack.push('(');
+      text += ch;
+      j++;
+    } else if (sub && ch === '(') stack.push('(');
+    else if (sub && ch === ')') {
+      stack.pop();
+      if (stack.length === 0) more.push(script.slice(from, j));
+    } else if (ch === '`' && stack.length === 0) {
+      if (tick < 0) tick = j + 1;
+      else {
+        more.push(script.slice(tick, j));
+        tick = -1;
+      }
+    }
+    text += script[j] ?? '';
+  }
+  if (stack.length > 0) more.push(script.slice(from, j));
+  if (tick >= 0) more.push(script.slice(tick, j));
+  return [text, j + 1];
 }
 
 /** The text of a `$'…'` string from `at`, its escapes read as bash reads them, and where it ends. */

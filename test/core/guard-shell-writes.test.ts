@@ -32,6 +32,11 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     ],
     ['a process substitution', 'cat <(cp a secrets/k)', ['secrets/k', 'secrets/k/a']],
     [
+      'quotes and parentheses of a substitution in quotes, read afresh',
+      'echo "$(echo "x" > secrets/k)" "$( (cd x) > secrets/j )"; echo "$(grep "a > b" f)" "$(echo \')\' > secrets/i)"',
+      ['secrets/k', 'secrets/j', 'secrets/i'],
+    ],
+    [
       'a substitution a redirection writes to',
       'echo x > >(tee secrets/k); echo y >$(mktemp); echo z >`touch secrets/j`',
       ['secrets/k', 'secrets/j'],
