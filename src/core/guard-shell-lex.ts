@@ -4,6 +4,9 @@
  * run in turn. Pure and linear in the text.
  */
 
+/** The shell's own words before a command (`if rm …`, `do rm …; done`, `! rm …`). */
+export const KEYWORDS = /^(?:if|then|else|elif|do|while|until|!)$/;
+
 /** One simple command: its words, their quotes taken off, and the files its redirections write. */
 export interface Simple {
   words: string[];
@@ -23,17 +26,28 @@ export function lex(script: string, more: string[]): Simple[] {
   /** The redirection the next word is the target of: a write, or another (read, here-string) that is read. */
   let redirect: 'write' | 'other' | 'heredoc' | 'heredoc-tabs' | undefined;
   const pending: Array<{ delimiter: string; tabs: boolean; into: Simple }> = [];
+  /** Within a `[[ … ]]` test, where `>`, `<`, `&&`, `||` and parentheses are its own: no redirection, no end. */
+  let test = false;
+  /** How far arithmetic was looked for and not found ({@link arithmeticEnd}): a `$((` before it is not looked at again. */
+  let notArithmetic = 0;
+  /** Whether a command starts here: no word yet but the shell's own (`if [[ … ]]`, `while (( … ))`). */
+  const atStart = () => word === undefined && redirect === undefined && cmd.words.every((w) => KEYWORDS.test(w));
   const endWord = () => {
     if (word === undefined) return;
     if (redirect === 'write') cmd.redirected.push(word);
     else if (redirect === 'heredoc' || redirect === 'heredoc-tabs')
       pending.push({ delimiter: word, tabs: redirect === 'heredoc-tabs', into: cmd });
-    else if (redirect === undefined) cmd.words.push(word);
+    else if (redirect === undefined) {
+      if (word === '[[' && cmd.words.every((w) => KEYWORDS.test(w))) test = true;
+      else if (word === ']]') test = false;
+      cmd.words.push(word);
+    }
     redirect = undefined;
     word = undefined;
   };
   const endCommand = () => {
     endWord();
+    test = false;
     // A redirection whose target is a substitution (`> >(tee k)`, `> $(mktemp)`) takes no word of the command within.
     redirect = undefined;
     if (cmd.words.length > 0 || cmd.redirected.length > 0) out.push(cmd);
@@ -79,6 +93,21 @@ export function lex(script: string, more: string[]): Simple[] {
         i += script[i + 2] === '>' ? 3 : 2;
         continue;
       }
+      if (test && (c === '&' || c === '|' || c === '(' || c === ')')) {
+        endWord();
+        i++;
+        continue;
+      }
+      // `(( … ))` is arithmetic, which writes nothing: its `>` and `<` compare. `((cmd) )` is a subshell, read as one.
+      if (c === '(' && script[i + 1] === '(' && atStart() && i >= notArithmetic) {
+        const arithmetic = arithmeticEnd(script, i + 2);
+        if (arithmetic.end >= 0) {
+          endCommand();
+          i = arithmetic.end;
+          continue;
+        }
+        notArithmetic = arithmetic.read;
+      }
       // A group's `{` and `}` are words of their own; `{}` (find's name for each file), `a{b,c}` and `${x}` are text.
       if ((c === '{' || c === '}') && (word !== undefined || !/^[\s;&|)]?$/.test(script[i + 1] ?? ''))) {
         word = (word ?? '') + c;
@@ -90,7 +119,7 @@ export function lex(script: string, more: string[]): Simple[] {
       continue;
     }
     // In `[[ … ]]`, `>` and `<` compare two texts: no redirection.
-    if ((c === '>' || c === '<') && cmd.words[0] === '[[' && script[i + 1] !== '(') {
+    if ((c === '>' || c === '<') && test && script[i + 1] !== '(') {
       endWord();
       i++;
       continue;
@@ -137,10 +166,14 @@ export function lex(script: string, more: string[]): Simple[] {
       continue;
     }
     if (c === '$' && script[i + 1] === '(') {
-      // A command substitution runs its command: `$((` is arithmetic, which runs none, and is read as text.
+      // A command substitution runs its command: `$((` is arithmetic, which runs none, and is read as text, its `>`
+      // and `<` comparisons; one with a substitution within, or none at all (`$((cmd) )`), is read on as a script.
       if (script[i + 2] === '(') {
-        word = `${word ?? ''}$((`;
-        i += 3;
+        const arithmetic = i >= notArithmetic ? arithmeticEnd(script, i + 3) : { end: -1, read: notArithmetic };
+        notArithmetic = Math.max(notArithmetic, arithmetic.read);
+        const end = arithmetic.end >= 0 ? arithmetic.end : i + 3;
+        word = (word ?? '') + script.slice(i, end);
+        i = end;
         continue;
       }
       endCommand();
@@ -209,10 +242,17 @@ function doubleQuoted(script: string, at: number, more: string[]): [string, numb
       if (sub) stack.push('"');
       else stack.pop();
     } else if (ch === '$' && script[j + 1] === '(' && tick < 0) {
-      if (stack.length === 0) from = j + 2;
-      stack.push('(');
-      text += ch;
-      j++;
+      // Plain arithmetic, `"$(( a > b ))"`, is text, which runs nothing; a substitution, a script of its own.
+      const arithmetic = stack.length === 0 && script[j + 2] === '(' ? arithmeticEnd(script, j + 3).end : -1;
+      if (arithmetic >= 0) {
+        text += script.slice(j, arithmetic - 1);
+        j = arithmetic - 1;
+      } else {
+        if (stack.length === 0) from = j + 2;
+        stack.push('(');
+        text += ch;
+        j++;
+      }
     } else if (sub && ch === '(') stack.push('(');
     else if (sub && ch === ')') {
       stack.pop();
@@ -229,6 +269,22 @@ function doubleQuoted(script: string, at: number, more: string[]): [string, numb
   if (stack.length > 0) more.push(script.slice(from, j));
   if (tick >= 0) more.push(script.slice(tick, j));
   return [text, j + 1];
+}
+
+/**
+ * Where the arithmetic from `at` (after its `$((` or `((`) ends, past its `))`: `end` -1 where it is no plain
+ * arithmetic (a substitution, a quote or a line break within, which are read as a script's; or a `)` not followed by
+ * the closing one, `((cmd) )`, a subshell to bash), and `read`, how far it was looked at.
+ */
+function arithmeticEnd(script: string, at: number): { end: number; read: number } {
+  let depth = 2;
+  for (let j = at; j < script.length; j++) {
+    const ch = script[j]!;
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 1) return { end: script[j + 1] === ')' ? j + 2 : -1, read: j };
+    else if ('`\'"\\\n'.includes(ch) || (ch === '$' && script[j + 1] === '(' && script[j + 2] !== '(')) return { end: -1, read: j };
+  }
+  return { end: -1, read: script.length };
 }
 
 /** The text of a `$'…'` string from `at`, its escapes read as bash reads them, and where it ends. */

@@ -6,7 +6,7 @@
  * them, their quotes and escapes taken off; a variable is not expanded, and is judged as written.
  */
 import { UsageError } from './errors.ts';
-import { lex, type Simple } from './guard-shell-lex.ts';
+import { KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
 export interface Move {
@@ -50,9 +50,6 @@ const RUNNERS: Record<string, RegExp | undefined> = {
   ionice: /^-[cnpP]$/,
   chronic: undefined,
 };
-
-/** The shell's own words before a command (`if rm …`, `do rm …; done`, `! rm …`), read as runners of no option. */
-const KEYWORDS = /^(?:if|then|else|elif|do|while|until|!)$/;
 
 /** The programs that take a time or a count before the command they run. */
 const FIRST_ARGUMENT = /^timeout$/;

@@ -72,6 +72,16 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     ],
     ['nothing: text that only looks like a write', 'echo "> secrets/x"; git commit -m "rm secrets/x"; grep -e tee a', []],
     ['nothing: a comparison in [[ ]]', '[[ a > secrets/k ]] && echo y', []],
+    [
+      'nothing: arithmetic, and a test of several comparisons',
+      'echo $(( 3 > 2 )) "$(( a > b ))"; (( x > 2 )) && [[ -f a && $x > 3 ]]; if [[ $y > 4 ]]; then :; fi',
+      [],
+    ],
+    [
+      'a subshell that looks like arithmetic, and a substitution within arithmetic',
+      '((echo x > secrets/k) ); echo $((echo y > secrets/j) ); echo $(( $(touch secrets/i) + 1 ))',
+      ['secrets/k', 'secrets/j', 'secrets/i'],
+    ],
     ['nothing: devices and descriptors', 'make 2>&1 >/dev/null; echo x >&2; echo y > /dev/stderr', []],
   ])('%s', (_name, command, paths) => {
     expect(shellWrites(command).paths).toEqual(paths);
@@ -119,6 +129,13 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
   it('refuses scripts within scripts nested past a few times the text, each read again; reads substitutions in quotes once', () => {
     expect(() => shellWrites(`${'eval '.repeat(50_000)}x`)).toThrow(UsageError);
     expect(shellWrites(`echo "${'$( '.repeat(50_000)}> secrets/k"`).paths).toEqual(['secrets/k']);
+  });
+
+  it('reads a command of 100 KB of everyday pieces within its bound of work, which counts each script read again', () => {
+    const piece = 'npm test 2>&1 | tee log; v="$(git rev-parse "HEAD")"; [[ $v > a ]] && echo "$(( 1 > 2 ))" >&2;\n';
+    expect(shellWrites(piece.repeat(Math.ceil(100_000 / piece.length))).paths).toEqual(['log']);
+    // Arithmetic not closed, or holding a substitution, is looked at once, not again from each `$((` within it.
+    expect(shellWrites(`echo ${'$(( '.repeat(30_000)}$(touch secrets/k)`).paths).toEqual(['secrets/k']);
   });
 });
 
