@@ -3,6 +3,7 @@
  * commands, their words with quotes and escapes taken off, the files their redirections write, and the scripts they
  * run in turn. Pure and linear in the text.
  */
+import { UsageError } from './errors.ts';
 
 /** The shell's own words before a command (`if rm …`, `do rm …; done`, `! rm …`). */
 export const KEYWORDS = /^(?:if|then|else|elif|do|while|until|!)$/;
@@ -21,8 +22,12 @@ export interface Simple {
  */
 export function lex(script: string, more: string[]): Simple[] {
   const out: Simple[] = [];
+  // The words braces may make of the script's words, past which it is no command the hook judges in its time.
+  const budget = { left: 8 * script.length + 65_536 };
   let cmd: Simple = { words: [], redirected: [], heredocs: [] };
   let word: string | undefined;
+  /** Whether the word holds a `{` out of quotes, and may stand for several (`se{c,}rets/k`): {@link braceWords}. */
+  let braced = false;
   /** The redirection the next word is the target of: a write, or another (read, here-string) that is read. */
   let redirect: 'write' | 'other' | 'heredoc' | 'heredoc-tabs' | undefined;
   const pending: Array<{ delimiter: string; tabs: boolean; into: Simple }> = [];
@@ -34,13 +39,15 @@ export function lex(script: string, more: string[]): Simple[] {
   const atStart = () => word === undefined && redirect === undefined && cmd.words.every((w) => KEYWORDS.test(w));
   const endWord = () => {
     if (word === undefined) return;
-    if (redirect === 'write') cmd.redirected.push(word);
+    const words = braced && redirect !== 'heredoc' && redirect !== 'heredoc-tabs' ? braceWords(word, budget) : [word];
+    braced = false;
+    if (redirect === 'write') cmd.redirected.push(...words);
     else if (redirect === 'heredoc' || redirect === 'heredoc-tabs')
       pending.push({ delimiter: word, tabs: redirect === 'heredoc-tabs', into: cmd });
     else if (redirect === undefined) {
       if (word === '[[' && cmd.words.every((w) => KEYWORDS.test(w))) test = true;
       else if (word === ']]') test = false;
-      cmd.words.push(word);
+      cmd.words.push(...words);
     }
     redirect = undefined;
     word = undefined;
@@ -110,6 +117,7 @@ export function lex(script: string, more: string[]): Simple[] {
       }
       // A group's `{` and `}` are words of their own; `{}` (find's name for each file), `a{b,c}` and `${x}` are text.
       if ((c === '{' || c === '}') && (word !== undefined || !/^[\s;&|)]?$/.test(script[i + 1] ?? ''))) {
+        if (c === '{' && !word?.endsWith('$')) braced = true;
         word = (word ?? '') + c;
         i++;
         continue;
@@ -269,6 +277,59 @@ function doubleQuoted(script: string, at: number, more: string[]): [string, numb
   if (stack.length > 0) more.push(script.slice(from, j));
   if (tick >= 0) more.push(script.slice(tick, j));
   return [text, j + 1];
+}
+
+/**
+ * The words `word` stands for, its braces expanded as bash expands them (`se{c,}rets/k` is `secrets/k` and `serets/k`,
+ * `{cp,a,secrets/k}` three words, `a{b,{c,d}}e` three): a `{…}` holding a `,` at its own level, not `${…}`, nor a `{}`
+ * or `{a..c}`, which stay as written. Each word made is read in turn from a list, their characters counted against
+ * `budget` (`{a,b}{a,b}…` doubles at each pair), so a word of braces costs no more than a few times the script.
+ */
+export function braceWords(word: string, budget: { left: number }): string[] {
+  const out: string[] = [];
+  const todo = [word];
+  while (todo.length > 0) {
+    const w = todo.pop()!;
+    budget.left -= w.length;
+    if (budget.left < 0)
+      throw new UsageError(
+        "the command's braces make more words than the hook judges in its time",
+        'Write the files out, or run it as shorter commands.',
+      );
+    const group = firstBraceGroup(w);
+    if (group === undefined) {
+      out.push(w);
+      continue;
+    }
+    const [open, commas, close] = group;
+    const ends = [...commas, close];
+    // Pushed last first, so the words come out in the order bash gives them.
+    for (let k = ends.length - 1; k >= 0; k--)
+      todo.push(w.slice(0, open) + w.slice((k === 0 ? open : ends[k - 1]!) + 1, ends[k]) + w.slice(close + 1));
+  }
+  return out;
+}
+
+/** The first `{…}` of `w` that braces expand: its `{`, the `,`s at its own level and its `}`; pairs matched in one pass. */
+function firstBraceGroup(w: string): [number, number[], number] | undefined {
+  const closing = new Map<number, number>();
+  const opened: number[] = [];
+  for (let i = 0; i < w.length; i++)
+    if (w[i] === '{') opened.push(i);
+    else if (w[i] === '}' && opened.length > 0) closing.set(opened.pop()!, i);
+  for (let i = 0; i < w.length; i++) {
+    const close = closing.get(i);
+    if (close === undefined || w[i - 1] === '$') continue;
+    // The commas at this pair's own level: a pair within is stepped over whole, so each character is looked at once.
+    const commas: number[] = [];
+    for (let j = i + 1; j < close; j++) {
+      const inner = closing.get(j);
+      if (inner !== undefined) j = inner;
+      else if (w[j] === ',') commas.push(j);
+    }
+    if (commas.length > 0) return [i, commas, close];
+  }
+  return undefined;
 }
 
 /**

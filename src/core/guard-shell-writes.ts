@@ -71,10 +71,7 @@ const COPY_VALUED: Record<string, RegExp> = {
 const isOption = (w: string) => w.length > 1 && w.startsWith('-');
 
 /** The words of a command after its runners (`sudo`, `env X=1`, `xargs -n 1`) and assignments, and the scripts they run. */
-function program(given: readonly string[], more: string[]): string[] {
-  // A first word of braces is a list of words to the shell (`{cp,a,secrets/k}` runs `cp a secrets/k`).
-  const braces = /^\{([^{}]*,[^{}]*)\}$/.exec(given[0] ?? '');
-  const words = braces ? [...braces[1]!.split(','), ...given.slice(1)] : given;
+function program(words: readonly string[], more: string[]): string[] {
   let i = 0;
   for (;;) {
     while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;

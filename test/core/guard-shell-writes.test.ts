@@ -70,6 +70,11 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       'cp\x24{IFS}a\x24{IFS}secrets/k; {tee,secrets/j}; su -c "touch secrets/i" root',
       ['secrets/k', 'secrets/k/a', 'secrets/j', 'secrets/i'],
     ],
+    [
+      'words braces stand for',
+      'echo x > se{c,}rets/k; tee {a,secrets/j}; cp a {b,secrets/{i,h}}; echo "{x,secrets/g}" > "{y,secrets/f}"; echo ${v} > {}',
+      ['secrets/k', 'serets/k', 'a', 'secrets/j', 'secrets/h', 'secrets/h/a', 'secrets/h/b', 'secrets/h/i', '{y,secrets/f}', '{}'],
+    ],
     ['nothing: text that only looks like a write', 'echo "> secrets/x"; git commit -m "rm secrets/x"; grep -e tee a', []],
     ['nothing: a comparison in [[ ]]', '[[ a > secrets/k ]] && echo y', []],
     [
@@ -129,6 +134,10 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
   it('refuses scripts within scripts nested past a few times the text, each read again; reads substitutions in quotes once', () => {
     expect(() => shellWrites(`${'eval '.repeat(50_000)}x`)).toThrow(UsageError);
     expect(shellWrites(`echo "${'$( '.repeat(50_000)}> secrets/k"`).paths).toEqual(['secrets/k']);
+  });
+
+  it('refuses braces that make more words than a few times the command, rather than read each', () => {
+    expect(() => shellWrites(`echo ${'{a,b}'.repeat(40)} > secrets/k`)).toThrow(UsageError);
   });
 
   it('reads a command of 100 KB of everyday pieces within its bound of work, which counts each script read again', () => {
