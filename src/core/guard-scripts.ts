@@ -192,9 +192,10 @@ export function shellWritesIn(
   argv?: readonly string[],
 ): Pick<ShellWrites, 'paths'> & Partial<Pick<ShellWrites, 'removes' | 'moves'>> {
   const w = shellWrites(argv ?? command);
-  if (w.paths.length === 0) return { paths: [] };
+  if (w.paths.length === 0 && w.made.length === 0) return { paths: [] };
   const folders = scriptFolders(command);
-  if (folders.length * (w.paths.length + 2 * w.moves.length) > MAX_PATCH_PATHS) throw tooManyWrites(w.paths.length, folders.length);
+  if (folders.length * (w.paths.length + w.made.length + 2 * w.moves.length) > MAX_PATCH_PATHS)
+    throw tooManyWrites(w.paths.length, folders.length);
   const at = (base: string, p: string) => (base === '' || p.startsWith('~') ? p : joinPath(base, p));
   const inEach = (p: string) => folders.map((base) => at(base, p));
   const paths = new Set(w.paths.flatMap(inEach));
@@ -219,6 +220,7 @@ export function shellWritesIn(
     if (paths.size > MAX_PATCH_PATHS) throw tooManyWrites(paths.size, folders.length);
     added = next;
   }
+  for (const p of w.made.flatMap(inEach)) paths.add(p);
   const removes = [...new Set(w.removes.flatMap(inEach))];
   const moves = w.moves.flatMap((m) => folders.map((base) => ({ ...m, from: at(base, m.from), to: at(base, m.to) })));
   return { paths: [...paths], ...(removes.length > 0 ? { removes } : {}), ...(moves.length > 0 ? { moves } : {}) };

@@ -25,6 +25,12 @@ export interface ShellWrites {
    * runs): a file it then writes through the link (`lnk/key`) is the target's, which no link on disk tells yet.
    */
   links: Array<{ name: string; target: string }>;
+  /**
+   * The symbolic links the command makes, written as links: not through their own targets (`ln -s secrets/key l` writes
+   * `l` alone), since a later call that writes through one is followed on disk. A hard link is in `paths`: it is the
+   * file itself, which no later call's path tells.
+   */
+  made: string[];
 }
 
 /** How many paths one command may name: past it, the hook cannot judge each in its time. */
@@ -179,19 +185,20 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
         return;
       }
       const to = target?.dir ?? (files.length >= 2 ? files.pop()! : undefined);
+      const symbolic = name === 'ln' && args.some((a) => /^-[a-zA-Z]*s/.test(a) || a === '--symbolic');
+      const made = symbolic ? w.made : w.paths;
       if (to === undefined) {
         // `ln -s TARGET` makes a link of the target's name here.
-        if (name === 'ln' && files.length === 1) w.paths.push(basename(files[0]!));
+        if (name === 'ln' && files.length === 1) made.push(basename(files[0]!));
         return;
       }
-      w.paths.push(to);
+      made.push(to);
       for (const from of files) {
         const into = `${to.replace(/\/+$/, '')}/${basename(from)}`;
-        w.paths.push(into);
+        made.push(into);
         if (name === 'mv') w.paths.push(from);
         if (name === 'ln') {
           // A symbolic link's target is named from the link's folder; a hard link's, from where the command runs.
-          const symbolic = args.some((a) => /^-[a-zA-Z]*s/.test(a) || a === '--symbolic');
           for (const link of target === undefined && files.length === 1 ? [to, into] : [into]) {
             const folder = link.includes('/') ? link.slice(0, link.lastIndexOf('/')) : '';
             const named = symbolic && !from.startsWith('/') && folder !== '' ? `${folder}/${from}` : from;
@@ -258,7 +265,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
  * (`/dev/null`, `/dev/stderr`) is no file of any repository, and is left out.
  */
 export function shellWrites(command: string | readonly string[]): ShellWrites {
-  const w: ShellWrites = { paths: [], removes: [], moves: [], links: [] };
+  const w: ShellWrites = { paths: [], removes: [], moves: [], links: [], made: [] };
   // Scripts still to read: the command, then each script it runs. Each is a part of the one before, its quotes taken
   // off, so the reading ends. An argv (`["bash", "-lc", "…"]`) is one command, its words as given.
   const scripts: string[] = typeof command === 'string' ? [command] : [];
@@ -290,5 +297,6 @@ export function shellWrites(command: string | readonly string[]): ShellWrites {
     removes: [...new Set(w.removes.filter(kept))],
     moves: w.moves.filter((m) => kept(m.from) && kept(m.to)),
     links: w.links.filter((l) => kept(l.name)),
+    made: [...new Set(w.made.filter(kept))],
   };
 }

@@ -98,12 +98,14 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       removes: ['secrets', 'build'],
       moves: [],
       links: [],
+      made: [],
     });
     expect(shellWrites('find secrets -name "*.pem" -delete')).toMatchObject({ removes: ['secrets'] });
     expect(shellWrites('mv secrets/k pub')).toEqual({
       paths: ['pub', 'pub/k', 'secrets/k'],
       removes: [],
       links: [],
+      made: [],
       moves: [
         { from: 'secrets/k', to: 'pub' },
         { from: 'secrets/k', to: 'pub/k' },
@@ -129,6 +131,13 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     expect(shellWritesIn('ln -s ../secrets sub/l; echo x > sub/l/key').paths).toContain('sub/../secrets/key');
     expect(shellWritesIn('ln -s secrets a; ln -s a b; cp x b/').paths).toContain('secrets/x');
     expect(shellWritesIn('ln secrets/key notes; echo x >> notes').paths).toContain('secrets/key');
+  });
+
+  it('names a symbolic link the command makes as written, not its target: a later write through it is followed on disk', () => {
+    expect(shellWritesIn('ln -sf secrets/key keylink').paths).toEqual(['keylink', 'keylink/key']);
+    expect(shellWritesIn('ln -s secrets/key l; echo x > l').paths).toContain('secrets/key');
+    // A hard link is the file itself, which no later call's path tells.
+    expect(shellWritesIn('ln secrets/key notes').paths).toContain('secrets/key');
   });
 
   it('refuses scripts within scripts nested past a few times the text, each read again; reads substitutions in quotes once', () => {
