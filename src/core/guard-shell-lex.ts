@@ -12,8 +12,10 @@ export const KEYWORDS = /^(?:if|then|else|elif|do|while|until|!)$/;
 export interface Simple {
   words: string[];
   redirected: string[];
-  /** Here-documents given to it, each a text its program reads. */
+  /** Here-documents and here-strings (`<<< text`) given to it, each a text its program reads. */
   heredocs: string[];
+  /** The command whose output it reads, in a pipeline (`echo 'rm k' | sh`). */
+  input?: Simple;
 }
 
 /**
@@ -28,8 +30,8 @@ export function lex(script: string, more: string[]): Simple[] {
   let word: string | undefined;
   /** Whether the word holds a `{` out of quotes, and may stand for several (`se{c,}rets/k`): {@link braceWords}. */
   let braced = false;
-  /** The redirection the next word is the target of: a write, or another (read, here-string) that is read. */
-  let redirect: 'write' | 'other' | 'heredoc' | 'heredoc-tabs' | undefined;
+  /** The redirection the next word is the target of: a write, a here-document's delimiter or a here-string, or a read. */
+  let redirect: 'write' | 'other' | 'heredoc' | 'heredoc-tabs' | 'string' | undefined;
   const pending: Array<{ delimiter: string; tabs: boolean; into: Simple }> = [];
   /** Within a `[[ … ]]` test, where `>`, `<`, `&&`, `||` and parentheses are its own: no redirection, no end. */
   let test = false;
@@ -42,6 +44,7 @@ export function lex(script: string, more: string[]): Simple[] {
     const words = braced && redirect !== 'heredoc' && redirect !== 'heredoc-tabs' ? braceWords(word, budget) : [word];
     braced = false;
     if (redirect === 'write') cmd.redirected.push(...words);
+    else if (redirect === 'string') cmd.heredocs.push(word);
     else if (redirect === 'heredoc' || redirect === 'heredoc-tabs')
       pending.push({ delimiter: word, tabs: redirect === 'heredoc-tabs', into: cmd });
     else if (redirect === undefined) {
@@ -123,7 +126,9 @@ export function lex(script: string, more: string[]): Simple[] {
         continue;
       }
       endCommand();
-      i++;
+      // A pipe (`|`, `|&`; not `||`) gives the command before it to the next as its input.
+      if (c === '|' && script[i + 1] !== '|' && script[i - 1] !== '|') cmd.input = out.at(-1);
+      i += c === '|' && script[i + 1] === '&' ? 2 : 1;
       continue;
     }
     // In `[[ … ]]`, `>` and `<` compare two texts: no redirection.
@@ -149,7 +154,7 @@ export function lex(script: string, more: string[]): Simple[] {
           while (i < n && /[\d-]/.test(script[i]!)) i++;
         } else redirect = 'write';
       } else if (two === '<<<') {
-        redirect = 'other';
+        redirect = 'string';
         i += 3;
       } else if (two.startsWith('<<')) {
         redirect = two === '<<-' ? 'heredoc-tabs' : 'heredoc';

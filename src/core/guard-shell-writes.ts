@@ -100,6 +100,17 @@ function program(words: readonly string[], more: string[]): string[] {
   return words.slice(i);
 }
 
+/**
+ * The script a command given to a shell on its input writes there, as far as its text tells (`echo 'rm k' | sh`,
+ * `printf … | bash`, `cat <<EOF | sh`): its here-documents and here-strings, and the words `echo` or `printf` prints.
+ */
+function piped(input: Simple | undefined): string[] {
+  if (input === undefined) return [];
+  const words = program(input.words, []);
+  const printed = /^(?:echo|printf)$/.test(basename(words[0] ?? '')) ? [words.slice(1).join(' ')] : [];
+  return [...input.heredocs, ...printed];
+}
+
 /** The last name of a path (`/bin/cp` → `cp`). */
 function basename(path: string): string {
   const parts = path.split('/').filter((p) => p !== '');
@@ -150,8 +161,8 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
     // `bash -c 'script'` (`-lc`, `-ec`), and a here-document given to a shell, run a script of their own.
     const c = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
     if (c >= 0 && args[c + 1] !== undefined) more.push(args[c + 1]!);
-    if (name === 'busybox') runs.push({ words: args, redirected: [], heredocs: cmd.heredocs });
-    else if (c < 0 && operands(args).length === 0) more.push(...cmd.heredocs);
+    if (name === 'busybox') runs.push({ words: args, redirected: [], heredocs: cmd.heredocs, input: cmd.input });
+    else if (c < 0 && operands(args).length === 0) more.push(...cmd.heredocs, ...piped(cmd.input));
     return;
   }
   switch (name) {

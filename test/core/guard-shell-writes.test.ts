@@ -44,6 +44,16 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     ['eval', "eval 'echo x > secrets/k'", ['secrets/k']],
     ['bash -c', `bash -lc "tee secrets/k < a"; sh -c 'rm secrets/j'`, ['secrets/k', 'secrets/j']],
     ['a here-document given to a shell', 'bash <<EOF\nrm secrets/k\nEOF', ['secrets/k']],
+    [
+      'a script given to a shell on its input',
+      "echo 'echo x > secrets/k' | sh; printf 'rm secrets/j' |& bash -s; cat <<'E' | sudo sh\ntouch secrets/i\nE\nsh <<< 'tee secrets/h'",
+      ['secrets/k', 'secrets/j', 'secrets/i', 'secrets/h'],
+    ],
+    [
+      'nothing: text printed to another program than a shell, or not piped',
+      "echo 'rm secrets/k' | tee log; echo 'rm secrets/j' || sh",
+      ['log'],
+    ],
     ['find -exec', 'find . -name x -exec cp {} secrets/ \\;', ['secrets/', 'secrets/{}']],
     ['a group and a subshell', '{ echo x > secrets/k; } && (rm secrets/j)', ['secrets/k', 'secrets/j']],
     [
