@@ -37,6 +37,8 @@ export function lex(script: string, more: string[]): Simple[] {
   let test = false;
   /** How far arithmetic was looked for and not found ({@link arithmeticEnd}): a `$((` before it is not looked at again. */
   let notArithmetic = 0;
+  /** Whether the text is within backticks, out of quotes. */
+  let inTicks = false;
   /** Whether a command starts here: no word yet but the shell's own (`if [[ … ]]`, `while (( … ))`). */
   const atStart = () => word === undefined && redirect === undefined && cmd.words.every((w) => KEYWORDS.test(w));
   const endWord = () => {
@@ -125,6 +127,7 @@ export function lex(script: string, more: string[]): Simple[] {
         i++;
         continue;
       }
+      if (c === '`') inTicks = !inTicks;
       endCommand();
       // A pipe (`|`, `|&`; not `||`) gives the command before it to the next as its input.
       if (c === '|' && script[i + 1] !== '|' && script[i - 1] !== '|') cmd.input = out.at(-1);
@@ -213,6 +216,12 @@ export function lex(script: string, more: string[]): Simple[] {
       continue;
     }
     if (c === '\\') {
+      // Within backticks, an escaped one opens or closes a substitution within (`` `a \`rm k\`` ``), which runs too.
+      if (inTicks && script[i + 1] === '`') {
+        endCommand();
+        i += 2;
+        continue;
+      }
       if (i + 1 < n && script[i + 1] !== '\n') word = (word ?? '') + script[i + 1];
       i += 2;
       continue;
@@ -273,14 +282,14 @@ function doubleQuoted(script: string, at: number, more: string[]): [string, numb
     } else if (ch === '`' && stack.length === 0) {
       if (tick < 0) tick = j + 1;
       else {
-        more.push(script.slice(tick, j));
+        more.push(unescapeTicks(script.slice(tick, j)));
         tick = -1;
       }
     }
     text += script[j] ?? '';
   }
   if (stack.length > 0) more.push(script.slice(from, j));
-  if (tick >= 0) more.push(script.slice(tick, j));
+  if (tick >= 0) more.push(unescapeTicks(script.slice(tick, j)));
   return [text, j + 1];
 }
 
@@ -351,6 +360,11 @@ function arithmeticEnd(script: string, at: number): { end: number; read: number 
     else if ('`\'"\\\n'.includes(ch) || (ch === '$' && script[j + 1] === '(' && script[j + 2] !== '(')) return { end: -1, read: j };
   }
   return { end: -1, read: script.length };
+}
+
+/** A backtick substitution's script: `\``, `\\` and `\$` are the characters themselves there (a `\`` a substitution within). */
+function unescapeTicks(text: string): string {
+  return text.replace(/\\([`\\$])/g, '$1');
 }
 
 /** The text of a `$'…'` string from `at`, its escapes read as bash reads them, and where it ends. */

@@ -31,6 +31,7 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       ['secrets/k', 'secrets/k/a', 'secrets/j', 'secrets/i'],
     ],
     ['a process substitution', 'cat <(cp a secrets/k)', ['secrets/k', 'secrets/k/a']],
+    ['backticks within backticks', 'echo `echo \\`touch secrets/k\\``; echo "`echo \\`touch secrets/j\\``"', ['secrets/k', 'secrets/j']],
     [
       'quotes and parentheses of a substitution in quotes, read afresh',
       'echo "$(echo "x" > secrets/k)" "$( (cd x) > secrets/j )"; echo "$(grep "a > b" f)" "$(echo \')\' > secrets/i)"',
