@@ -1,7 +1,7 @@
 /**
  * The files a shell command writes, as far as its text tells (docs/guard.md, "Shell commands"): the targets of its
  * redirections (`>`, `>>`, `&>`, `<>`), and the files of the programs that write the files their arguments name (`tee`,
- * `cp`, `mv`, `install`, `ln`, `rm`, `touch`, `truncate`, `sed -i`, `perl -i`, `dd of=`), in a script a shell, `eval`,
+ * `cp`, `mv`, `install`, `ln`, `rm`, `touch`, `truncate`, `sed -i`, `perl -i`, `dd of=`, `sort -o`), in a script a shell, `eval`,
  * `find -exec` or a command substitution runs too. Pure and linear in the text: words are read as the shell reads
  * them, their quotes and escapes taken off; a variable is not expanded, and is judged as written.
  */
@@ -239,14 +239,16 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       return;
     case 'curl':
     case 'wget':
-      // The file a download is written to (`curl -o FILE`, `wget -O FILE`), or the folder it is written into (`-P`).
+    case 'sort':
+      // The file a download is written to (`curl -o FILE`, `wget -O FILE`), or the folder it is written into (`-P`);
+      // the file `sort -o FILE` writes its lines to.
       for (let i = 0; i < args.length; i++) {
         const a = args[i]!;
         const long = /^--(?:output|output-document|directory-prefix|output-dir)=(.*)$/.exec(a);
         if (long) w.paths.push(long[1]!);
-        else if ((name === 'curl' ? /^-o$|^--output(?:-dir)?$/ : /^-[OP]$|^--(?:output-document|directory-prefix)$/).test(a))
+        else if ((name === 'wget' ? /^-[OP]$|^--(?:output-document|directory-prefix)$/ : /^-o$|^--output(?:-dir)?$/).test(a))
           w.paths.push(args[++i] ?? '');
-        else if (/^-o./.test(a) && name === 'curl') w.paths.push(a.slice(2));
+        else if (/^-o./.test(a) && name !== 'wget') w.paths.push(a.slice(2));
         else if (/^-[OP]./.test(a) && name === 'wget') w.paths.push(a.slice(2));
       }
       return;

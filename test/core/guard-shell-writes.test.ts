@@ -68,6 +68,7 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       ['secrets/a', 'secrets/b', 'secrets/c', 'secrets'],
     ],
     ['rsync', 'rsync -a -e ssh notes.md secrets/', ['secrets/', 'secrets/notes.md']],
+    ['sort -o', 'sort -o secrets/k a; sort -u -osecrets/j b; sort --output=secrets/i c', ['secrets/k', 'secrets/j', 'secrets/i']],
     ["rsync's -t, which keeps times", 'rsync -t a secrets/', ['secrets/', 'secrets/a']],
     [
       'cp -f and mv -b, flags of no value',
