@@ -1,7 +1,7 @@
 /**
  * The files a shell command writes, as far as its text tells (docs/guard.md, "Shell commands"): the targets of its
  * redirections (`>`, `>>`, `&>`, `<>`), and the files of the programs that write the files their arguments name (`tee`,
- * `cp`, `mv`, `install`, `ln`, `rm`, `touch`, `truncate`, `sed -i`, `perl -i`, `dd of=`, `sort -o`), in a script a shell, `eval`,
+ * `cp`, `mv`, `install`, `ln`, `rm`, `git mv`, `git rm`, `touch`, `truncate`, `sed -i`, `perl -i`, `dd of=`, `sort -o`), in a script a shell, `eval`,
  * `find -exec` or a command substitution runs too. Pure and linear in the text: words are read as the shell reads
  * them, their quotes and escapes taken off; a variable is not expanded, and is judged as written.
  */
@@ -169,6 +169,13 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
     case 'eval':
       more.push(args.join(' '));
       return;
+    case 'git': {
+      // `git mv` and `git rm` move and delete as `mv` and `rm` do, after git's own options (`-C DIR`, `-c KEY=VALUE`).
+      let k = 0;
+      while (k < args.length && isOption(args[k]!)) k += /^-[Cc]$/.test(args[k]!) ? 2 : 1;
+      if (args[k] === 'mv' || args[k] === 'rm') runs.push({ words: args.slice(k), redirected: [], heredocs: [] });
+      return;
+    }
     case 'tee':
     case 'touch':
     case 'truncate':

@@ -68,6 +68,7 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       ['secrets/a', 'secrets/b', 'secrets/c', 'secrets'],
     ],
     ['rsync', 'rsync -a -e ssh notes.md secrets/', ['secrets/', 'secrets/notes.md']],
+    ['git mv and git rm', 'git mv a secrets/k; git -C . rm -r --cached secrets/j', ['secrets/k', 'secrets/k/a', 'a', 'secrets/j']],
     ['sort -o', 'sort -o secrets/k a; sort -u -osecrets/j b; sort --output=secrets/i c', ['secrets/k', 'secrets/j', 'secrets/i']],
     ["rsync's -t, which keeps times", 'rsync -t a secrets/', ['secrets/', 'secrets/a']],
     [
