@@ -204,7 +204,12 @@ export function shellWritesIn(
   // Each path's folders are looked up by name, and a chain is followed as far as a system follows links (40).
   const links = new Map<string, string[]>();
   for (const l of w.links)
-    for (const base of folders) links.set(at(base, l.name), [...(links.get(at(base, l.name)) ?? []), at(base, l.target)]);
+    for (const base of folders) {
+      // Added to in place: copying the list at each link made a command of thousands of links of one name quadratic.
+      const targets = links.get(at(base, l.name)) ?? [];
+      if (targets.length === 0) links.set(at(base, l.name), targets);
+      targets.push(at(base, l.target));
+    }
   let added = [...paths];
   for (let round = 0; round < 40 && added.length > 0 && links.size > 0; round++) {
     const next: string[] = [];

@@ -263,10 +263,11 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       // `-exec CMD ;` runs CMD; `-delete` deletes what it finds below the folders it starts from.
       for (let i = 0; i < args.length; i++)
         if (/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!)) {
-          const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+'));
-          const inner = args.slice(i + 1, end < 0 ? args.length : end);
-          runs.push({ words: inner, redirected: [], heredocs: [] });
-          i = end < 0 ? args.length : end;
+          // Looked for from here on, not from the start: a find of thousands of `-exec`s was read in quadratic time.
+          let end = i + 1;
+          while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
+          runs.push({ words: args.slice(i + 1, end), redirected: [], heredocs: [] });
+          i = end;
         }
       if (args.includes('-delete')) {
         const start = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');

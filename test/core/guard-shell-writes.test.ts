@@ -179,6 +179,11 @@ describe("a command given to another tool than a shell's", () => {
 });
 
 describe('shellWrites, commands run by their words however deep', () => {
+  it('reads a find of thousands of -execs, and a command of thousands of links of one name, each -exec and link once', () => {
+    expect(shellWrites(`find . ${'-exec rm {} + '.repeat(10_000)}-exec cp a secrets/ ;`).paths).toContain('secrets/a');
+    expect(shellWritesIn(`${'ln -s secrets l; '.repeat(2_000)}echo x > l/k`).paths).toContain('secrets/k');
+  });
+
   it('reads find -exec within find -exec, and refuses a chain past a few times the text rather than overflow', () => {
     expect(shellWrites('find . -exec find . -exec cp {} secrets/ ; ;').paths).toContain('secrets/{}');
     expect(() => shellWrites(`${'find . -exec '.repeat(100_000)}cp a secrets/k`)).toThrow(UsageError);
