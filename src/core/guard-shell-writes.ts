@@ -316,7 +316,8 @@ export function shellWrites(command: string | readonly string[]): ShellWrites {
   return {
     paths: [...new Set(w.paths.filter(kept))],
     removes: [...new Set(w.removes.filter(kept))],
-    moves: w.moves.filter((m) => kept(m.from) && kept(m.to)),
+    // Each move once: a command repeating one (`cp a secrets/;` a thousand times) is no more moves for the hook to judge.
+    moves: [...new Map(w.moves.filter((m) => kept(m.from) && kept(m.to)).map((m) => [`${m.from}\0${m.to}\0${m.copy}`, m])).values()],
     links: w.links.filter((l) => kept(l.name)),
     made: [...new Set(w.made.filter(kept))],
   };

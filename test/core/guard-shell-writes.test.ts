@@ -179,6 +179,10 @@ describe("a command given to another tool than a shell's", () => {
 });
 
 describe('shellWrites, commands run by their words however deep', () => {
+  it('names a move or copy repeated in a command once, so it is no more paths than the hook judges', () => {
+    expect(shellWritesIn('cp a b c d e f g h secrets/; '.repeat(4_000)).moves).toHaveLength(16);
+  });
+
   it('reads a find of thousands of -execs, and a command of thousands of links of one name, each -exec and link once', () => {
     expect(shellWrites(`find . ${'-exec rm {} + '.repeat(10_000)}-exec cp a secrets/ ;`).paths).toContain('secrets/a');
     expect(shellWritesIn(`${'ln -s secrets l; '.repeat(2_000)}echo x > l/k`).paths).toContain('secrets/k');
