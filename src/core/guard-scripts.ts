@@ -3,6 +3,7 @@
  * and the files and added text of a patch it applies. Pure: paths stay as written, joined without the file system.
  */
 import { UsageError } from './errors.ts';
+import { wordAt } from './guard-shell-lex.ts';
 import { type ShellWrites, shellWrites } from './guard-shell-writes.ts';
 import { LONGEST_PATH } from './limits.ts';
 
@@ -52,48 +53,6 @@ const PROGRAM_FOLDER =
   /(?:^|[\s;&|('"`])(?:-C\s*|--(?:directory|chdir|cwd|prefix|dir)(?:=|\s+)|-chdir=)(?:'([^']*)'|"([^"]*)"|([^\s'"`&;|)]+))/g;
 
 /**
- * The shell word that starts at `at` of `script` as the shell reads it: its pieces in quotes and out of them joined
- * (`"sec"rets`, `sec''rets` and `sec\rets` are `secrets`), the quotes and escapes taken off; variables are not
- * expanded (docs/guard.md). Read by hand, not by a regular expression, whose backtracking ran out of stack on a word
- * of megabytes; and no further than twice the longest path a system takes, past which no folder is entered.
- */
-function wordAt(script: string, at: number): string {
-  const end = Math.min(script.length, at + 2 * LONGEST_PATH);
-  let out = '';
-  let i = at;
-  while (i < end) {
-    const c = script[i]!;
-    if (c === "'") {
-      const close = script.indexOf("'", i + 1);
-      if (close < 0 || close >= end) break;
-      out += script.slice(i + 1, close);
-      i = close + 1;
-    } else if (c === '"') {
-      // In double quotes a backslash escapes only these; before another character it stays. Before a line break it
-      // is a line continuation, which the shell takes off with the break (`"sec\<newline>rets"` is `secrets`).
-      let j = i + 1;
-      for (; j < end && script[j] !== '"'; j++) {
-        if (script[j] === '\\' && j + 1 < end && '\\"$`\n'.includes(script[j + 1]!)) {
-          j++;
-          if (script[j] === '\n') continue;
-        }
-        out += script[j];
-      }
-      if (j >= end) break;
-      i = j + 1;
-    } else if (c === '\\') {
-      if (i + 1 < end && script[i + 1] !== '\n') out += script[i + 1];
-      i += 2;
-    } else if (/[\s&;|()<>`]/.test(c)) break;
-    else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
-}
-
-/**
  * The folders a shell script may be in at its end, relative to where it starts ('' that folder): where it starts, and
  * after each change of folder (`cd DIR`, `pushd DIR`) the folder it has gone to, each change also taken by itself (a
  * `cd` that failed leaves the script where it was). `~` and `~user` are home folders to the shell: a fresh start, as an
@@ -115,7 +74,10 @@ function scriptFolders(script: string, programs = false): string[] {
   for (const { m, run } of steps) {
     const dir = m[1] ?? m[2] ?? m[3]!;
     // The folder's word read whole from where it starts, its quotes (two characters when quoted) included.
-    const word = wordAt(script, m.index + m[0].length - (m[3] === undefined ? dir.length + 2 : dir.length));
+    // Read as the lexer reads a word, no further than twice the longest path a system takes, past which no folder is
+    // entered: a word of megabytes after each of many `cd`s is not read whole each time.
+    const start = m.index + m[0].length - (m[3] === undefined ? dir.length + 2 : dir.length);
+    const word = wordAt(script, start, start + 2 * LONGEST_PATH);
     if (run) {
       // A folder named past any path's length is none the program enters: it fails there, as a `cd` would.
       for (const f of [to(here, dir), to(hereByWords, word)]) if (f.length <= LONGEST_PATH) folders.add(f);

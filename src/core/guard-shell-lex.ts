@@ -240,8 +240,8 @@ export function lex(script: string, more: string[]): Simple[] {
  * a `"` there opens a string of its own rather than closing this one. Only the outermost substitution is put in `more`;
  * the ones within are read with it, so each character is read once here.
  */
-function doubleQuoted(script: string, at: number, more: string[]): [string, number] {
-  const n = script.length;
+function doubleQuoted(script: string, at: number, more: string[], limit = script.length): [string, number] {
+  const n = limit;
   // Within the string: `(` a substitution or a parenthesis in one, `"` a string in a substitution.
   const stack: string[] = [];
   let text = '';
@@ -257,7 +257,7 @@ function doubleQuoted(script: string, at: number, more: string[]): [string, numb
       if (script[j] === '\n' && stack.length === 0) continue;
     } else if (sub && ch === "'") {
       const close = script.indexOf("'", j + 1);
-      const end = close < 0 ? n - 1 : close;
+      const end = close < 0 || close >= n ? n - 1 : close;
       text += script.slice(j, end);
       j = end;
     } else if (ch === '"') {
@@ -362,18 +362,56 @@ function arithmeticEnd(script: string, at: number): { end: number; read: number 
   return { end: -1, read: script.length };
 }
 
+/**
+ * The word that starts at `at` of `script`, read as {@link lex} reads one (`"sec"rets`, `sec''rets`, `sec\rets` and
+ * `$'sec\x72ets'` are `secrets`; a variable is not expanded), and no further than `limit`: the folder a `cd` names
+ * where a pattern found it (guard-scripts.ts). A quote not closed before `limit` ends it.
+ */
+export function wordAt(script: string, at: number, limit: number): string {
+  const end = Math.min(script.length, limit);
+  let out = '';
+  let i = at;
+  while (i < end) {
+    const c = script[i]!;
+    if (c === "'") {
+      const close = script.indexOf("'", i + 1);
+      if (close < 0 || close >= end) break;
+      out += script.slice(i + 1, close);
+      i = close + 1;
+    } else if (c === '$' && script[i + 1] === "'") {
+      const [text, next] = ansiQuoted(script, i + 2, end);
+      if (next > end) break;
+      out += text;
+      i = next;
+    } else if (c === '"') {
+      const [text, next] = doubleQuoted(script, i + 1, [], end);
+      out += text;
+      if (next > end) break;
+      i = next;
+    } else if (c === '\\') {
+      if (i + 1 < end && script[i + 1] !== '\n') out += script[i + 1];
+      i += 2;
+    } else if (/[\s&;|()<>`]/.test(c)) break;
+    else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
 /** A backtick substitution's script: `\``, `\\` and `\$` are the characters themselves there (a `\`` a substitution within). */
 function unescapeTicks(text: string): string {
   return text.replace(/\\([`\\$])/g, '$1');
 }
 
 /** The text of a `$'…'` string from `at`, its escapes read as bash reads them, and where it ends. */
-function ansiQuoted(script: string, at: number): [string, number] {
+function ansiQuoted(script: string, at: number, limit = script.length): [string, number] {
   const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
   let out = '';
   let i = at;
-  while (i < script.length && script[i] !== "'") {
-    if (script[i] !== '\\' || i + 1 >= script.length) {
+  while (i < limit && script[i] !== "'") {
+    if (script[i] !== '\\' || i + 1 >= limit) {
       out += script[i++];
       continue;
     }

@@ -137,6 +137,9 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
   it('names each file from every folder the script may be in, and no file where it writes none', () => {
     expect(shellWritesIn('cd secrets && echo x > k')).toEqual({ paths: ['k', 'secrets/k'] });
     expect(shellWritesIn('ls -la && git status')).toEqual({ paths: [] });
+    // The folder's word is read as the lexer reads one: an ANSI-C string, a substitution's quotes in double quotes.
+    expect(shellWritesIn("cd $'sec\\x72ets' && echo x > k").paths).toContain('secrets/k');
+    expect(shellWritesIn('cd "secrets$(echo ")")" && echo x > k').paths).toContain('secrets$(echo ")")/k');
   });
 
   it('names a file written through a link the command made by its target too, a chain of links as well', () => {
