@@ -299,7 +299,7 @@ function doubleQuoted(script: string, at: number, more: string[], limit = script
  * or `{a..c}`, which stay as written. Each word made is read in turn from a list, their characters counted against
  * `budget` (`{a,b}{a,b}…` doubles at each pair), so a word of braces costs no more than a few times the script.
  */
-export function braceWords(word: string, budget: { left: number }): string[] {
+function braceWords(word: string, budget: { left: number }): string[] {
   const out: string[] = [];
   const todo = [word];
   while (todo.length > 0) {
