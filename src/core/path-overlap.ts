@@ -233,29 +233,22 @@ export function keptOverlaps(
   // The projects kept that hold each file (one, when those kept are disjoint), and the order they were kept in.
   const holders = new Map<string, number[]>();
   const order = new Map<number, number>();
+  const allKept = (i: number, among: (j: number) => boolean): number[] => {
+    const all = new Set<number>();
+    const consider = (j: number) => {
+      if (j !== i && order.has(j) && among(j)) all.add(j);
+    };
+    for (const j of sure[i]!) consider(j);
+    for (const f of held[i]!) for (const j of holders.get(f) ?? []) consider(j);
+    return [...all].sort((x, y) => order.get(x)! - order.get(y)!);
+  };
   return {
     keep: (i) => {
       order.set(i, order.size);
       for (const f of held[i]!) holders.get(f)?.push(i) ?? holders.set(f, [i]);
     },
-    firstKept: (i, among) => {
-      let best: number | undefined;
-      const consider = (j: number) => {
-        if (j !== i && order.has(j) && among(j) && (best === undefined || order.get(j)! < order.get(best)!)) best = j;
-      };
-      for (const j of sure[i]!) consider(j);
-      for (const f of held[i]!) for (const j of holders.get(f) ?? []) consider(j);
-      return best;
-    },
-    allKept: (i, among) => {
-      const all = new Set<number>();
-      const consider = (j: number) => {
-        if (j !== i && order.has(j) && among(j)) all.add(j);
-      };
-      for (const j of sure[i]!) consider(j);
-      for (const f of held[i]!) for (const j of holders.get(f) ?? []) consider(j);
-      return [...all].sort((x, y) => order.get(x)! - order.get(y)!);
-    },
+    firstKept: (i, among) => allKept(i, among)[0],
+    allKept,
   };
 }
 
