@@ -384,9 +384,7 @@ function commentEnd(lines: readonly string[], from: number, end: number, closes:
   if (!text.includes('<!--')) return end;
   const prose = text.replace(/(`+)[^`]*?\1/g, '');
   if (prose.lastIndexOf('<!--') <= prose.lastIndexOf('-->')) return end;
-  let close = end + 1;
-  while (!lines[close]!.includes('-->')) close++;
-  return close;
+  return findFrom(lines, end + 1, (l) => l.includes('-->'));
 }
 
 /** `line` read as a list item, when it is indented more than `indent` (a sibling, the usual next line, is not matched at all). */
