@@ -113,15 +113,16 @@ export async function reconcilePlanPrompt(
           ]),
       'It records the run under the plan; if it reports a problem with the answer, correct the answer and call it again; if it reports that the set changed, get this prompt again and judge the set it gives.',
     ].join('\n');
+    const which = paged ? `invariants ${from + 1} to ${to} of the ${total}` : `the ${total} invariants`;
+    const description = `Judge ${which} of plan ${id} (prompt ${PROMPT_VERSION})`;
     // A client shows the prompt: the context's control and bidirectional characters are escaped, as the CLI's
     // `plan strategize --show-prompt` prints them (store texts hold none). Escaped here, so the page is measured so.
-    return { data: { next_cursor: next, from, to }, text: escapeUnsafe(text, { newlines: true }) };
+    return { data: { next_cursor: next, description }, text: escapeUnsafe(text, { newlines: true }) };
   });
   ctx.prompted?.remember(id, set);
-  const { from, to, next_cursor } = page.data as { from: number; to: number; next_cursor: string | null };
-  const which = next_cursor !== null || from > 0 ? `invariants ${from + 1} to ${to} of the ${total}` : `the ${total} invariants`;
+  const { description, next_cursor } = page.data as { description: string; next_cursor: string | null };
   return {
-    description: `Judge ${which} of plan ${id} (prompt ${PROMPT_VERSION})`,
+    description,
     messages: [{ role: 'user', content: { type: 'text', text: page.text } }],
     _meta: { 'agents/set_digest': set.setDigest, 'agents/next_cursor': next_cursor },
   };
