@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { folderHolder } from '../core/globs.ts';
 import type { ProjectMeta } from '../core/model.ts';
-import { projectsOfPath } from '../store/projects.ts';
+import { projectsOf, projectsOfPath } from '../store/projects.ts';
 
 /**
  * Whether a path as written names a folder: one ending in "/" is, there or not yet; else one that is a folder on
@@ -32,9 +32,9 @@ export interface FolderProjects {
  */
 export async function projectsOfFolder(meta: ReadonlyMap<string, ProjectMeta>, top: string, rel: string): Promise<FolderProjects> {
   const some = await projectsOfPath(meta, top, rel, true);
-  const whole = (name: string) => {
-    const paths = meta.get(name)?.paths ?? [];
-    return folderHolder(paths)(rel) || folderHolder(paths.map((g) => g.toLowerCase()))(rel.toLowerCase());
-  };
+  // projectsOfPath compares without case only when git does and nothing held the folder as written: the same here.
+  const caseless = some.length > 0 && projectsOf(meta, rel, true).length === 0;
+  const fold = (s: string) => (caseless ? s.toLowerCase() : s);
+  const whole = (name: string) => folderHolder((meta.get(name)?.paths ?? []).map(fold))(fold(rel));
   return { whole: some.filter(whole), partly: some.filter((n) => !whole(n)) };
 }

@@ -27,4 +27,11 @@ describe('folder-project: the one rule for a folder named by the CLI or by an MC
     expect(await projectsOfFolder(meta, top, '')).toEqual({ whole: [], partly: ['typed'] });
     expect(await projectsOfFolder(new Map([['all', { paths: ['**'] }]]), top, '')).toEqual({ whole: ['all'], partly: [] });
   });
+
+  it('compares without case only where the path matched nothing as written: Apps/** is no folder apps where case counts', async () => {
+    const top = tempDir();
+    const meta = new Map([['mixed', { paths: ['Apps/**', '**/*.ts'] }]]);
+    expect(await projectsOfFolder(meta, top, 'apps')).toEqual({ whole: [], partly: ['mixed'] });
+    expect(await projectsOfFolder(meta, top, 'Apps')).toEqual({ whole: ['mixed'], partly: [] });
+  });
 });
