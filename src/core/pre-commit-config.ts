@@ -2,6 +2,7 @@
 // pre-commit reads it (https://pre-commit.com/#pre-commit-configyaml---top-level), so that `init --hooks` asks a
 // person to add only what is not there. Pure: the caller reads the file.
 import { parse } from 'yaml';
+import { isObject } from './parsed-shape.ts';
 
 /** The hook ids of this repository's `.pre-commit-hooks.yaml` that `init --hooks` stands for. */
 export type PreCommitHookId = 'agents-validate' | 'agents-export-check';
@@ -24,12 +25,12 @@ export function preCommitRuns(text: string, storeArg: string | undefined, wanted
   } catch {
     return found;
   }
-  if (!isRecord(config) || !Array.isArray(config.repos)) return found;
+  if (!isObject(config) || !Array.isArray(config.repos)) return found;
   const defaults = config.default_stages;
   for (const repo of config.repos) {
-    if (!isRecord(repo) || !Array.isArray(repo.hooks)) continue;
+    if (!isObject(repo) || !Array.isArray(repo.hooks)) continue;
     for (const hook of repo.hooks) {
-      if (!isRecord(hook) || !wanted.includes(hook.id as PreCommitHookId)) continue;
+      if (!isObject(hook) || !wanted.includes(hook.id as PreCommitHookId)) continue;
       const stages = hook.stages ?? defaults;
       if (Array.isArray(stages) && !stages.some((s) => COMMIT_STAGES.includes(String(s)))) continue;
       if (sameStore(storeOfArgs(hook.args), storeArg)) found.add(hook.id as PreCommitHookId);
@@ -54,8 +55,4 @@ function storeOfArgs(args: unknown): string | undefined {
 function sameStore(given: string | undefined, storeArg: string | undefined): boolean {
   const plain = (p: string | undefined) => (p ?? '.agents').replace(/^(\.\/)+/, '').replace(/\/+$/, '');
   return plain(given) === plain(storeArg);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
