@@ -193,8 +193,9 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   // The index, checked against the folders of every changed file's projects at once, then each file judged by it.
   const storePrefix = prefixOf(service.top, physicalPath(root));
   // A plan a waiver is written to is made active by `plan activate` where someone works in the clone; in CI (or where
-  // no terminal runs the check) the clone is fresh and holds none, and AGENTS_PLAN is the way.
-  const activation = envSwitchOn(ctx.io.env, 'CI') || !(ctx.io.stdout.isTTY || ctx.io.stderr.isTTY) ? 'environment' : 'activate';
+  // no terminal runs the check) the clone is fresh and holds none, and AGENTS_PLAN is the way. Asked only for a hint
+  // that names it: reading stderr's isTTY makes its stream, which a clean check never needs.
+  const activation = () => (envSwitchOn(ctx.io.env, 'CI') || !(ctx.io.stdout.isTTY || ctx.io.stderr.isTTY) ? 'environment' : 'activate');
   const judge = async (index: GuardIndex, now = service.clock()) => {
     const { plan } = index;
     const needed = actions.some((a) => patternsNeeded(index, a));
@@ -219,7 +220,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
           // Code spans: the presenter starts them with the run's agents and --store (agentsHints), as every hint's command.
           hint: h.rule.locked
             ? 'A locked floor of a policy source: undo the change.'
-            : `Undo the change, or waive it: ${waiveCommand(h, plan, index.planProject, (c) => `\`${c}\``, 'agents', activation)}.`,
+            : `Undo the change, or waive it: ${waiveCommand(h, plan, index.planProject, (c) => `\`${c}\``, 'agents', activation())}.`,
           related: [ruleLocation(h.rule, storePrefix)],
         });
       }
