@@ -266,11 +266,10 @@ export async function storeCompletions(words: readonly string[], io: CliIo): Pro
   // The value of --store, --path, --cwd or a text is neither the store's nor yargs' to offer (it would list the
   // options, or after --store the commands): nothing, so the shell completes file names (`-o default`, `_default`).
   if (previous !== undefined && free(previous)) return [];
+  const { typed, entry } = commandOf(words, takesValue);
   // A command whose arguments are files (`which`, `validate`, `import`): an empty word is one of them, not an option.
-  if (typing === '' && !(previous !== undefined && takesValue(previous)) && commandOf(words, takesValue).entry?.completes === 'paths')
-    return [];
+  if (typing === '' && !(previous !== undefined && takesValue(previous)) && entry?.completes === 'paths') return [];
   // `completion` is yargs' command, in no table: its one argument is a shell (yargs would offer the commands).
-  const { typed } = commandOf(words, takesValue);
   if (typed[0] === 'completion' && !typing.startsWith('-') && !(previous !== undefined && takesValue(previous)))
     return typed.length === 1 ? SHELLS.filter((shell) => shell.startsWith(typing)) : [];
   const kind = wordKind(words, takesValue);
