@@ -10,7 +10,7 @@ import { SHELLS } from './completion-scripts.ts';
 import { CliContext } from './context.ts';
 import type { CliIo } from './io.ts';
 import { COMMANDS, commandNames, GLOBAL_OPTIONS, globalTakesValue, type LazyCommand } from './registry.ts';
-import { builderOptions, positionalNames } from './unknown-option.ts';
+import { builderOptions, positionalNames, usageOf } from './unknown-option.ts';
 
 /** Options whose value names something in the store. */
 const OPTION_WORDS: Readonly<Record<string, StoreWordKind>> = {
@@ -132,8 +132,7 @@ export function wordKind(words: readonly string[], takesValue: TakesValue = glob
 function argumentKind(entry: LazyCommand, words: number): StoreWordKind | undefined {
   if (entry.completes === undefined || entry.completes === 'paths') return undefined;
   const index = words - (entry.group ? entry.group.split(' ').length : 0) - 1;
-  const form = typeof entry.command === 'string' ? entry.command : entry.command[0]!;
-  return index === 0 || (index > 0 && form.includes('..')) ? entry.completes : undefined;
+  return index === 0 || (index > 0 && usageOf(entry).includes('..')) ? entry.completes : undefined;
 }
 
 /** The global on/off options, each of which a command line may turn off with its `--no-` form. */
