@@ -1,4 +1,5 @@
 import { conflictingOptions, EXIT_CODES, missingOption } from '../../core/errors.ts';
+import { someNames } from '../../core/closest.ts';
 import { shellWord } from '../../core/shell-word.ts';
 import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
@@ -40,11 +41,10 @@ export default defineCommand<ListArgs>({
     if (argv.effective && !target) {
       // The store's own projects, not an example name it may not have: the one meant is among them (JSON: choices).
       const projects = await service.projectNames().catch((): string[] => []);
-      const some = projects.slice(0, 5).map(shellWord).join(', ');
       throw missingOption(
         '--effective needs --project P or --plan ID',
         projects.length > 0
-          ? `The effective set belongs to a project or a plan: --project ${shellWord(projects[0]!)} (the store's projects: ${some}${projects.length > 5 ? ', …' : ''}), or --plan ID.`
+          ? `The effective set belongs to a project or a plan: --project ${shellWord(projects[0]!)} (the store's projects: ${someNames(projects.map(shellWord), { shown: 5 })}), or --plan ID.`
           : (agents) =>
               `The effective set belongs to a project or a plan, and the store has none yet: \`${agents} project add NAME\` makes a project.`,
         'invariant list',
