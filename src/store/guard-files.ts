@@ -266,22 +266,20 @@ function writeActivePlan(dir: string, plan: string | null): void {
  * The one route that changes the active plan: its read, `decide` and its write made one step under a lock of its own
  * (`active-plan-lock/.lock` in `dir`). Plans' own locks do not serialise it: a `plan remove A` that read it naming A
  * and an activation of B holding B's lock wrote over each other, and the removal cleared B. `decide` is given the
- * read (it may throw, see readActivePlan) and answers the plan to write, null to clear, undefined to leave it; the
- * call answers what it wrote (undefined when nothing).
+ * read (it may throw, see readActivePlan) and answers the plan to write, null to clear, undefined to leave it.
  */
 export async function changeActivePlan(
   dir: string,
   decide: (read: () => string | undefined) => string | null | undefined,
   options: Pick<LockOptions, 'notice'> = {},
-): Promise<string | null | undefined> {
+): Promise<void> {
   const folder = join(dir, 'active-plan-lock');
-  return withFolderLock(
+  await withFolderLock(
     dirname(dir),
     `${basename(dir)}/active-plan-lock`,
     () => {
       const next = decide(() => readActivePlan(dir));
       if (next !== undefined) writeActivePlan(dir, next);
-      return next;
     },
     { ...options, label: folder },
   );
