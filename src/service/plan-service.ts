@@ -10,6 +10,7 @@ import { loadConfig } from '../store/config.ts';
 import './ids.ts';
 import { InvariantService, type OpenOptions, requireInvariantService } from './invariant-service.ts';
 import type { PlanContext } from './plans/context.ts';
+import type { RunActor } from './plans/strategize.ts';
 import * as queries from './plans/queries.ts';
 
 // The use cases that write load when called: they bring the YAML writer, which no reading command needs.
@@ -135,11 +136,7 @@ export class PlanService implements PlanContext {
    * The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). `judge`, the
    * actor that is to judge it elsewhere (an agent over MCP): a set whose run would not fit in one file is refused first.
    */
-  async actorRequest(
-    prefix: string,
-    context: string | null,
-    judge?: Pick<Actor, 'kind' | 'model' | 'promptVersion'>,
-  ): Promise<ActorRequest> {
+  async actorRequest(prefix: string, context: string | null, judge?: RunActor): Promise<ActorRequest> {
     return this.invariants.inRun(async () => (await strategizing()).actorRequest(this, prefix, context, judge));
   }
 
