@@ -32,7 +32,7 @@ export function describeType(
  * (too-many-open-files), never answered as a file that cannot be read, which a caller would say as the file's fault
  * or take for a file that is not there (a cache, the active plan, a program's first line).
  */
-function throwIfNoFileDescriptor(error: unknown, path: string | Buffer): void {
+export function throwIfNoFileDescriptor(error: unknown, path: string | Buffer): void {
   const short = fileDescriptorShortage(error);
   if (short !== undefined) throw tooManyOpenFiles(`cannot read ${path.toString()}`, short);
 }

@@ -6,7 +6,7 @@ import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { isLinkedFolder, linkedFolder } from './no-links.ts';
 import { generationFile, readGeneration } from './generation.ts';
 import { fileExists, type ParseCache, type ParseKeeping } from './parse-cache.ts';
-import { describeType, OPEN_READ } from './read-file.ts';
+import { describeType, OPEN_READ, throwIfNoFileDescriptor } from './read-file.ts';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
 
@@ -322,8 +322,7 @@ export class WorkingTreeSource implements TreeSource {
       // ENOTDIR: a folder of its path is a file now, so the file is gone as surely as by ENOENT (read-file.ts says so too).
       if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return { ok: false, code: 'missing', message: 'does not exist' };
       if (e.code === 'ENXIO') return { ok: false, code: 'not-a-file', message: 'is a socket, not a regular file' };
-      const short = fileDescriptorShortage(e);
-      if (short !== undefined) throw tooManyOpenFiles(`cannot read ${rel}`, short);
+      throwIfNoFileDescriptor(e, rel);
       return { ok: false, code: 'file-unreadable', message: `cannot be read (${e.code ?? e.message})` };
     }
     try {
