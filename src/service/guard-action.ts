@@ -70,14 +70,25 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   const fileStarts = action.started === undefined ? starts : [...new Set([...starts, action.started])];
   const spellings = (p: string) => spelledFrom(fileStarts, p);
   for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
+  // Each folder walked once: a shell's copy or move names its source twice (`cp -r a b` copies into `b` or to `b/a`,
+  // which the text does not tell), and a folder moved and deleted in one command is named twice too.
+  const walked = new Map<string, { real: string; below: string[] }>();
+  const walk = (named: string) => {
+    let found = walked.get(named);
+    if (found === undefined) {
+      const real = physicalPath(named);
+      found = { real, below: filesBelow(named, real, action.fromShell) };
+      walked.set(named, found);
+    }
+    return found;
+  };
   // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
   // `secrets/x`; a copy, where it goes only): the guards judge those files, not the folder's name. Only a move, a
   // copy or a delete: another tool that names a folder (a search of the repository's top) would be judged by every
   // file of it.
   for (const move of action.moves ?? [])
     for (const from of spellings(move.from)) {
-      const fromReal = physicalPath(from);
-      const below = filesBelow(from, fromReal, action.fromShell);
+      const { real: fromReal, below } = walk(from);
       if (below.length === 0) continue;
       for (const to of spellings(move.to)) {
         const [fromAbs, toAbs, toReal] = [resolve(from), resolve(to), physicalPath(to)];
@@ -90,8 +101,8 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   // A folder deleted deletes every file below it, as a folder moved away does.
   for (const p of action.removes ?? [])
     for (const named of spellings(p)) {
-      const real = physicalPath(named);
-      for (const rel of filesBelow(named, real, action.fromShell)) add(join(resolve(named), rel), join(real, rel));
+      const { real, below } = walk(named);
+      for (const rel of below) add(join(resolve(named), rel), join(real, rel));
     }
   const out: GuardAction = { tool: action.tool, files, texts: action.texts };
   if (action.clientTool !== undefined) out.clientTool = action.clientTool;
