@@ -60,7 +60,6 @@ const PROGRAM_FOLDER =
  */
 function scriptFolders(script: string, programs = false): string[] {
   const folders = new Set<string>(['']);
-  const to = (from: string, dir: string) => (from === '' || dir.startsWith('~') ? dir : joinPath(from, dir));
   let here = '';
   // Where the script is when each word is read whole: a later `cd` goes on from there, not only from the first pieces.
   let hereByWords = '';
@@ -80,16 +79,16 @@ function scriptFolders(script: string, programs = false): string[] {
     const word = wordAt(script, start, start + 2 * LONGEST_PATH);
     if (run) {
       // A folder named past any path's length is none the program enters: it fails there, as a `cd` would.
-      for (const f of [to(here, dir), to(hereByWords, word)]) if (f.length <= LONGEST_PATH) folders.add(f);
+      for (const f of [fromFolder(here, dir), fromFolder(hereByWords, word)]) if (f.length <= LONGEST_PATH) folders.add(f);
       if (++changes > MAX_FOLDER_CHANGES) throw tooManyFolders(changes);
       continue;
     }
     // The whole word too, where quotes inside it (`"sec"rets`) make it another folder than its first piece: the
     // folder the shell goes to. The first piece stays a folder it may be in: a script in quotes (`bash -c "cd DIR"`)
     // ends the word at its closing quote, which the whole word would run on past.
-    here = to(here, dir);
+    here = fromFolder(here, dir);
     // A whole word run on past any path's length is no folder the shell enters: that reading goes on from `here`.
-    const byWords = to(hereByWords, word);
+    const byWords = fromFolder(hereByWords, word);
     hereByWords = byWords.length > LONGEST_PATH ? here : byWords;
     if (word !== dir) folders.add(word);
     if (hereByWords !== here) folders.add(hereByWords);
@@ -158,8 +157,7 @@ export function shellWritesIn(
   const folders = scriptFolders(command);
   if (folders.length * (w.paths.length + w.made.length + 2 * w.moves.length) > MAX_PATCH_PATHS)
     throw tooManyWrites(w.paths.length, folders.length);
-  const at = (base: string, p: string) => (base === '' || p.startsWith('~') ? p : joinPath(base, p));
-  const inEach = (p: string) => folders.map((base) => at(base, p));
+  const inEach = (p: string) => folders.map((base) => fromFolder(base, p));
   const paths = new Set(w.paths.flatMap(inEach));
   // A file written through a link the command made is its target's (`ln -s secrets l && echo x > l/key`): each such
   // path is named through the target too, a link to a link through its target's in turn.
@@ -168,9 +166,9 @@ export function shellWritesIn(
   for (const l of w.links)
     for (const base of folders) {
       // Added to in place: copying the list at each link made a command of thousands of links of one name quadratic.
-      const targets = links.get(at(base, l.name)) ?? [];
-      if (targets.length === 0) links.set(at(base, l.name), targets);
-      targets.push(at(base, l.target));
+      const targets = links.get(fromFolder(base, l.name)) ?? [];
+      if (targets.length === 0) links.set(fromFolder(base, l.name), targets);
+      targets.push(fromFolder(base, l.target));
     }
   let added = [...paths];
   for (let round = 0; round < 40 && added.length > 0 && links.size > 0; round++) {
@@ -189,7 +187,7 @@ export function shellWritesIn(
   }
   for (const p of w.made.flatMap(inEach)) paths.add(p);
   const removes = [...new Set(w.removes.flatMap(inEach))];
-  const moves = w.moves.flatMap((m) => folders.map((base) => ({ ...m, from: at(base, m.from), to: at(base, m.to) })));
+  const moves = w.moves.flatMap((m) => folders.map((base) => ({ ...m, from: fromFolder(base, m.from), to: fromFolder(base, m.to) })));
   return { paths: [...paths], ...(removes.length > 0 ? { removes } : {}), ...(moves.length > 0 ? { moves } : {}) };
 }
 
@@ -205,6 +203,14 @@ function tooManyWrites(files: number, folders: number): UsageError {
 export function commandFolders(command: string): { cds?: string[] } {
   const cds = scriptFolders(command, true).filter((f) => f !== '');
   return cds.length > 0 ? { cds } : {};
+}
+
+/**
+ * `path` as named from `folder` ('' where the script starts), as the shell reads it: `~` and `~user` are home folders,
+ * a fresh start, as an absolute path is.
+ */
+function fromFolder(folder: string, path: string): string {
+  return folder === '' || path.startsWith('~') ? path : joinPath(folder, path);
 }
 
 /** `dir` against `cwd` (POSIX), without the file system: absolute stays, relative is appended. */
