@@ -115,7 +115,7 @@ export function urlSpelled(path: string): string | undefined {
     // URL readers differ on a control character, written or escaped (`%00`, `%0A`): the WHATWG parser drops a tab or
     // a line break written in the URL and keeps one escaped, another keeps both or stops at a NUL. Which file such a
     // URL names depends on the tool's reader, so it is judged as none.
-    if (CONTROL.test(path) || CONTROL.test(decodedOrSelf(path))) throw new Error('it holds a control character');
+    if (CONTROL.test(decodedOrSelf(path))) throw new Error('it holds a control character');
     return fileURLToPath(new URL(path));
   } catch (error) {
     throw new UsageError(
@@ -128,7 +128,7 @@ export function urlSpelled(path: string): string | undefined {
 /** A C0 control character or DEL. */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** `text` with its `%` escapes decoded, or as it is where one is not an escape of UTF-8. */
+/** `text` with its `%` escapes decoded (a character written as it is stays), or as it is where one is not an escape of UTF-8. */
 function decodedOrSelf(text: string): string {
   try {
     return decodeURIComponent(text);
