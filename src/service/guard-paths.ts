@@ -183,7 +183,6 @@ export function filesBelow(named: string, real: string, byName = false): string[
       const rel = `${prefix}${e.name}`;
       if (e.isDirectory()) walk(join(dir, e.name), `${rel}/`);
       else out.push(rel);
-      if (out.length > MAX_FOLDER_FILES && byName) throw TOO_MANY;
       if (out.length > MAX_FOLDER_FILES)
         throw new UsageError(
           `${named} is a folder of more than ${MAX_FOLDER_FILES} files, too many to judge each against the guards`,
@@ -194,14 +193,12 @@ export function filesBelow(named: string, real: string, byName = false): string[
   try {
     walk(real, '');
   } catch (error) {
-    if (error === TOO_MANY) return [];
+    // The walk's only refusal is of too many files, which a folder judged by its name alone does not meet.
+    if (byName && error instanceof UsageError) return [];
     throw error;
   }
   return out;
 }
-
-/** The walk of a folder judged by its name alone, stopped past {@link MAX_FOLDER_FILES}. */
-const TOO_MANY = new Error('too many files');
 
 /**
  * Where a path leads: as the system reads it, each link followed before the `..` after it, and, when it holds a `..`,
