@@ -57,19 +57,24 @@ export function refuseOverlaps(
   const shared = new Map<string, { project: string; paths: readonly string[] }[]>();
   // The way out names the file: `--project` alone would put every file of the import into that project. Only a
   // project that holds every file of the folder is one: `**/*.py` would carry a folder's rules to no file but its .py.
-  const say = (p: PlannedProject, other: string, paths: readonly string[]) => {
+  // Every project it overlaps is named, as `overlaps` names them where allowed: the first alone would hide the rest.
+  const say = (p: PlannedProject, others: readonly { project: string; paths: readonly string[] }[]) => {
     const dir = singleFolder(p.paths);
-    const holds = dir !== undefined && folderHolder(paths)(dir);
+    const holder = dir === undefined ? undefined : others.find((o) => folderHolder(o.paths)(dir));
+    const listed = others.map((o) => `${o.project} (${o.paths.join(', ')})`);
+    const named = `project${others.length > 1 ? 's' : ''} ${listed.length > 1 ? `${listed.slice(0, -1).join(', ')} and ${listed.at(-1)}` : listed[0]}`;
     refused.set(p.name, {
-      why: (file) =>
+      why: (file) => {
         // The file's globs changed since the import made that project of them: the project's paths are what to change.
-        importedInto.get(other)?.has(file)
-          ? `its globs (${p.paths.join(', ')}) are no longer the paths of project ${other} (${paths.join(', ')}), which its rules were imported into: write them as the paths of projects/${other}/project.yaml in the store, and import it again`
-          : `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: ${
-              holds
-                ? `import the file alone into that project (\`${agents} import ${shellPath(here(file))} --project ${other}\`), or set`
-                : `set`
-            } projects.allow_overlap: true in config.yaml`,
+        const own = others.find((o) => importedInto.get(o.project)?.has(file));
+        if (own !== undefined)
+          return `its globs (${p.paths.join(', ')}) are no longer the paths of project ${own.project} (${own.paths.join(', ')}), which its rules were imported into: write them as the paths of projects/${own.project}/project.yaml in the store, and import it again`;
+        return `its project ${p.name} (${p.paths.join(', ')}) would overlap ${named}; projects' paths must be disjoint: ${
+          holder !== undefined
+            ? `import the file alone into that project (\`${agents} import ${shellPath(here(file))} --project ${holder.project}\`), or set`
+            : `set`
+        } projects.allow_overlap: true in config.yaml`;
+      },
     });
   };
   const pathsOf = (name: string) => taken.find((t) => t.name === name)?.paths ?? [];
@@ -105,15 +110,14 @@ export function refuseOverlaps(
       hit ??= first((j) => general.has(j));
     } else hit = first(() => true);
     if (hit !== undefined && hit !== p.name) {
-      say(p, hit, pathsOf(hit));
-      // Allowed, it is made all the same, and said with every project it overlaps: a project after it may overlap it too.
-      if (!allowed) continue;
+      // Every project it overlaps, the one found first leading: a project after it may overlap it too.
       const names = new Set([hit, ...kept.allKept(i, () => true).map((j) => everyone[j]!.name)]);
       names.delete(p.name);
-      shared.set(
-        p.name,
-        [...names].map((project) => ({ project, paths: pathsOf(project) })),
-      );
+      const others = [...names].map((project) => ({ project, paths: pathsOf(project) }));
+      say(p, others);
+      // Allowed, it is made all the same, and said with every project it overlaps.
+      if (!allowed) continue;
+      shared.set(p.name, others);
     }
     taken.push(p);
     kept.keep(i);

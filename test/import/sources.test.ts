@@ -478,6 +478,23 @@ describe('planImport: nothing said twice', () => {
     expect(both[1]!.overlaps?.map((o) => o.project)).toEqual(['web', 'tsx']);
   });
 
+  it('without projects.allow_overlap, the reason a file is skipped names every project it overlaps, not only the first', () => {
+    const tsx = file('.cursor/rules/tsx.mdc', { kind: 'project', name: 'tsx', paths: ['**/*.tsx'] }, ['Use hooks']);
+    const existing = new Map([
+      ['web', { paths: ['apps/web/**'] }],
+      ['docs', { paths: ['apps/docs/**'] }],
+      ['api', { paths: ['services/api/**'] }],
+    ]);
+    const [skipped] = refuseOverlaps([tsx], existing, ['web', 'docs', 'api'], ['apps/web/a.tsx', 'apps/docs/b.tsx', 'services/api/c.ts']);
+    expect(skipped!.overlaps).toBeUndefined();
+    const named = [...(skipped!.skipped ?? '').matchAll(/\b(web|docs|api) \(([^)]*)\)/g)].map((m) => [m[1], m[2]]);
+    expect(named).toEqual([
+      ['web', 'apps/web/**'],
+      ['docs', 'apps/docs/**'],
+      ['api', 'services/api/**'],
+    ]);
+  });
+
   it('a folder whose name no project may have (a scope word) is widened as a taken name is, so the import can write it', () => {
     const at = (dir: string, name: string) => ({ kind: 'project' as const, name, paths: [`${dir}/**`] });
     const plan = planImport(
