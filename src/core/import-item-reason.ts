@@ -4,7 +4,7 @@
  * the item is nested below another, whether the file reads as English. Pure.
  */
 
-import { gateCheck, unmarked } from './import-items.ts';
+import { gateCheck, labelled, unmarked } from './import-items.ts';
 import { captionOfCode } from './import-lookahead.ts';
 import { onlyReferences, withoutPointers } from './import-references.ts';
 import type { LeftOutReason } from './import-split.ts';
@@ -62,11 +62,11 @@ export function itemReason(at: ItemSurroundings, body: string, marked: string, t
   // "Test commands:", a label over the items below it.
   if (/:$/.test(text) && words(text) <= 3) return 'description';
   // "Purpose: Provide a terminal interface": a description, whatever its verb.
-  const label = text.includes(':') ? /^([^:]{1,40}):\s+(.+)$/.exec(text) : null;
-  if (label && DESCRIBING.test(label[1]!)) return 'description';
+  const label = labelled(text);
+  if (label && DESCRIBING.test(label.label)) return 'description';
   if (rule(text)) return undefined;
   // "Error Handling: Implement robust error handling": a short label, then a rule.
-  if (label && words(label[1]!) <= 5 && isRule(label[2]!)) return undefined;
+  if (label && words(label.label) <= 5 && isRule(label.rest)) return undefined;
   if (/:$/.test(text)) return 'description';
   // A bare phrase is a convention under a heading of rules ("2-space indentation"), else a description.
   return at.underRuleHeading() && words(text) <= 40 && !SAYS_WHERE.test(text) ? undefined : 'description';

@@ -32,10 +32,19 @@ export function unmarked(text: string): string {
 /** A rule that names what to do instead: under "Don'ts" it is the remedy, not a prohibition. */
 export const REMEDY = /\b(instead|rather than)\b/i;
 
+/**
+ * A label (up to 40 characters) and the text after it ("Purpose: Provide a terminal interface"), or null. The label
+ * ends at a colon before white space, so the scheme of a link it names ("https://x.dev: read it first") is no end.
+ */
+export function labelled(text: string): { label: string; rest: string } | null {
+  const m = text.includes(':') ? /^((?:[^:]|:(?=\S)){1,40}):\s+(.+)$/.exec(text) : null;
+  return m === null ? null : { label: m[1]!, rest: m[2]! };
+}
+
 /** "Custom colors: Stick to the palette": a short label, then guidance that is a rule by its own words (taken as it is under "Don'ts"). */
 export function guidance(text: string): boolean {
-  const m = text.includes(':') ? /^([^:]{1,40}):\s+(.+)$/.exec(text) : null;
-  return m !== null && words(m[1]!) <= 5 && isRule(m[2]!);
+  const m = labelled(text);
+  return m !== null && words(m.label) <= 5 && isRule(m.rest);
 }
 
 /**

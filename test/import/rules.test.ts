@@ -1165,6 +1165,11 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
       // Its title, which the rule does not say, keeps the line.
       ['Docs (https://a.dev): read before starting', false],
     ]);
+    // A label whose words are its address reads as the others do: its scheme's colon does not end the label.
+    expect(whole('- [https://x.dev](https://x.dev): read it first\n- **[http://x.dev/a](http://x.dev/a)**: read it first\n')).toEqual([
+      ['https://x.dev: read it first', true],
+      ['http://x.dev/a: read it first', true],
+    ]);
     // A link within the sentence keeps its words, its line staying with where it leads; a link alone is no rule.
     expect(whole('- Read [the guide](docs/guide.md): every section.\n')).toEqual([['Read the guide: every section.', false]]);
     expect(reasons('- [Docs](https://example.com/docs)\n')).toEqual([[1, 1, 'link']]);
