@@ -60,6 +60,8 @@ export interface PlannedCandidate {
   end_line: number;
   /** Whether the rule is all its lines say (`--replace` removes only such lines). */
   whole: boolean;
+  /** Its lines read a file in with `@path`, which its text names too (RuleCandidate's). */
+  reads?: true;
   text: string;
   tags: string[];
   severity: Severity;
@@ -278,6 +280,7 @@ export function planImport(
         line: c.line,
         end_line: c.end_line,
         whole: c.whole,
+        ...(c.reads ? { reads: true as const } : {}),
         text: c.text,
         tags: c.tags,
         severity: severityOf(c.text),

@@ -110,11 +110,13 @@ export function onlyReferences(markdown: string): boolean {
 const FILE_LIKE = (ref: string): boolean => namesAFile(ref) || /^(?:\.{1,2}\/|\/|~\/)/.test(ref) || /^[A-Z][A-Z0-9_-]+$/.test(ref);
 
 /**
- * Whether an item's or paragraph's text holds an `@path` of a file outside code (`see @docs/testing.md`): a line its
- * agent reads that file at. A package or a person (`@tanstack/query`, `@octocat`) is no file's.
+ * Whether the `@path` files of a rule's lines are not all in its `text` (a pointer sentence beside it was left out:
+ * "Never force-push. See @docs/git.md for why."). When all are, the block the rule moves to reads them in as the
+ * lines did, so the lines may go; else they stay, the only place the agent is told to read that file.
  */
-export function holdsReference(markdown: string): boolean {
-  return referencesIn(markdown).some((r) => FILE_LIKE(r.ref));
+export function referencesLeftOut(markdown: string, text: string): boolean {
+  const said = new Set(referencesIn(text).map((r) => r.ref));
+  return referencesIn(markdown).some((r) => FILE_LIKE(r.ref) && !said.has(r.ref));
 }
 
 /**

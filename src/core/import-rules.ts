@@ -30,7 +30,7 @@ import {
   tableEnd,
   words,
 } from './markdown-blocks.ts';
-import { holdsReference, onlyReferences, pointsAtReference, withoutPointers } from './import-references.ts';
+import { onlyReferences, pointsAtReference, referencesLeftOut, withoutPointers } from './import-references.ts';
 import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unattributed, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
 import { type ItemSurroundings, itemReason, negationAround } from './import-item-reason.ts';
@@ -462,13 +462,24 @@ export function splitInstructions(
     const condition = (labels.findLast((l) => l.condition !== undefined) ?? headings.findLast((h) => h.condition !== undefined))?.condition;
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
     // A line that starts with a tag before its rule keeps it on --replace: its element needs the tag; so does one that
-    // reads a file in (`see @docs/testing.md`), where its agent reads that file.
+    // reads a file in (`See @docs/git.md for why`) that the rule's text leaves out, where alone its agent reads that
+    // file. One whose every `@` file the text says goes: the block says the rule once, and reads the file in.
+    const lineText = lines.slice(from, to + 1).join('\n');
+    // Its lines name a file with `@` at all (none of them is in an empty text).
+    const reads = references && referencesLeftOut(lineText, '');
     const tag =
       (tagged !== undefined && lines.slice(from, to + 1).some((_, k) => tagged.has(from + k))) ||
-      (references && holdsReference(lines.slice(from, to + 1).join('\n')));
-    const all =
-      whole && !tag && !attributed.has(from) && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lines.slice(from, to + 1).join('\n'), text);
+      (reads && referencesLeftOut(lineText, text));
+    const all = whole && !tag && !attributed.has(from) && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lineText, text);
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
-    else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole: all, tags: tags() });
+    else
+      out.candidates.push({
+        text,
+        line: from + 1,
+        end_line: to + 1,
+        whole: all,
+        ...(all && reads ? { reads: true as const } : {}),
+        tags: tags(),
+      });
   }
 }

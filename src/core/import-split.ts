@@ -11,6 +11,8 @@ export interface RuleCandidate {
   end_line: number;
   /** Whether the rule is all its lines say (false: one sentence of a longer paragraph). */
   whole: boolean;
+  /** Its lines read a file in with `@path`, which its text names too: `--replace` moves it only where `@` reads the same file. */
+  reads?: true;
   tags: string[];
 }
 

@@ -259,9 +259,20 @@ function movingRules(
     return first === undefined ? undefined : appliedId(first);
   };
   const kindOf = new Map(plan.files.map((f) => [f.file, f.kind]));
+  const pathsOf = new Map(plan.projects.map((p) => [p.name, p.paths]));
+  // A rule that names a file with `@` moves only into the block of its own file's folder, where the `@` reads the same
+  // file: a new rule of its folder's scope. Elsewhere (another scope, or said already by a rule of the store or of
+  // another file) `@` would read another file, or none, so its line stays.
+  const home = (c: PlannedCandidate): boolean => {
+    if (c.status !== 'new') return false;
+    const dir = c.file.includes('/') ? c.file.slice(0, c.file.lastIndexOf('/')) : '';
+    if (c.scope.kind === 'global') return dir === '';
+    const paths = pathsOf.get(c.scope.project ?? '');
+    return paths?.length === 1 && paths[0] === `${dir}/**`;
+  };
   const moving: { c: PlannedCandidate; id: string; target: ExportTargetName }[] = [];
   for (const c of plan.candidates) {
-    const id = c.whole ? idOf(c) : undefined;
+    const id = c.whole && (c.reads !== true || home(c)) ? idOf(c) : undefined;
     if (id !== undefined) moving.push({ c, id, target: TARGET_OF[kindOf.get(c.file)!] });
   }
   return moving;

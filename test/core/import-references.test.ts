@@ -1,7 +1,13 @@
 // `@path` in a CLAUDE.md or GEMINI.md (src/core/import-references.ts): the
 // files its agent reads too, found outside code, resolved inside the repository.
 import { describe, expect, it } from 'vitest';
-import { fileReferences, holdsReference, onlyReferences, pointsAtReference, resolveReference } from '../../src/core/import-references.ts';
+import {
+  fileReferences,
+  onlyReferences,
+  pointsAtReference,
+  referencesLeftOut,
+  resolveReference,
+} from '../../src/core/import-references.ts';
 
 describe('fileReferences', () => {
   it('finds each @path in prose, with its line, and none in code, e-mail addresses or URLs', () => {
@@ -81,8 +87,11 @@ describe('a line or sentence that only reads another file in', () => {
     expect(onlyReferences('@./header.md @./content.md @./footer.md')).toBe(true);
     expect(onlyReferences('See @docs/style.md')).toBe(false);
     expect(onlyReferences('`@docs/style.md`')).toBe(false);
-    expect(holdsReference('Run it, see @docs/t.md.')).toBe(true);
-    expect(holdsReference('Run `cat @docs/t.md`, mail a@b.c.')).toBe(false);
-    expect(holdsReference('Use @tanstack/query, ask @octocat.')).toBe(false);
+    expect(referencesLeftOut('Run it, see @docs/t.md.', '')).toBe(true);
+    expect(referencesLeftOut('Run `cat @docs/t.md`, mail a@b.c.', '')).toBe(false);
+    expect(referencesLeftOut('Use @tanstack/query, ask @octocat.', '')).toBe(false);
+    // A rule that says its file itself leaves none out; one whose pointer sentence went from its text does.
+    expect(referencesLeftOut('- Run the tests, see @docs/t.md.', 'Run the tests, see @docs/t.md.')).toBe(false);
+    expect(referencesLeftOut('- Never force-push. See @docs/git.md for why.', 'Never force-push.')).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 // `agents import` of a CLAUDE.md or GEMINI.md that reads other files in with `@path`: such a line is no rule, and
-// `--replace` never moves it, so the agent still reads the file from where the team put it.
+// `--replace` never moves it, so the agent still reads the file from where the team put it; a rule that names its file
+// itself moves to the block, which then reads the file in.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,7 +41,7 @@ describe('import of @path lines', () => {
     // Gemini CLI writes its imports relative to the file, `@./…`.
     ['GEMINI.md', 'gemini-md', CLAUDE.replaceAll('@docs/', '@./docs/').replace('@README.md', '@./README.md')],
   ] as const) {
-    it(`${file}: the @ lines are left out as references, kept byte for byte by --replace, and a second import adds nothing`, async () => {
+    it(`${file}: the @ lines are left out as references, kept byte for byte by --replace (a rule naming its file moves, once), and a second import adds nothing`, async () => {
       const top = repo({
         [file]: text,
         'README.md': '# Readme\n',
@@ -59,21 +60,48 @@ describe('import of @path lines', () => {
 
       const r = await json(top, 'import', '--yes', '--replace');
       expect(r.code).toBe(0);
-      // Only the rule that is all its line says went; every line that reads a file in is where it was.
-      expect(r.data.replaced.files).toEqual([{ file, removed: [10], block: true }]);
+      // The rules went, also the one that names its file with @: the block says it once, and its agent reads the file
+      // in from there. Every line that only points at a file to read is where it was.
+      expect(r.data.replaced.files).toEqual([{ file, removed: [10, 11], block: true }]);
       const after = readFileSync(join(top, file), 'utf8');
       const lines = text.split('\n');
-      for (const n of [3, 5, 9, 11]) expect(after.split('\n')).toContain(lines[n - 1]);
+      for (const n of [3, 5, 9]) expect(after.split('\n')).toContain(lines[n - 1]);
       expect(after.slice(0, after.indexOf('<!-- agents:begin'))).toBe(`${lines.slice(0, 9).join('\n')}\n`);
-      expect(after.slice(after.indexOf('<!-- agents:end -->'))).toBe(`<!-- agents:end -->\n${lines.slice(10).join('\n')}`);
+      expect(after.slice(after.indexOf('<!-- agents:end -->'))).toBe(`<!-- agents:end -->\n${lines.slice(11).join('\n')}`);
+      const block = after.slice(after.indexOf('<!-- agents:begin'), after.indexOf('<!-- agents:end -->'));
+      expect(block.split(lines[10]!.slice(2)).length - 1).toBe(1);
+      expect(after.split(lines[10]!.slice(2)).length - 1).toBe(1);
 
       // The round trip: what the file still says is in the store, or no rule.
       const again = await json(top, 'import', '--dry-run');
-      expect(again.data.candidates.map((c: { status: string }) => c.status)).toEqual(['exists']);
+      expect(again.data.candidates).toEqual([]);
       const twice = await json(top, 'import', '--yes', '--replace');
       expect(twice.code).toBe(0);
       expect(twice.data.written.invariants).toEqual([]);
       expect(readFileSync(join(top, file), 'utf8')).toBe(after);
     });
   }
+
+  it('a rule naming its file with @ moves only into the block of its own folder, where the @ reads the same file', async () => {
+    const web = '# Web\n\n- Run the tests, see @docs/t.md.\n- Use tabs.\n';
+    const tree = {
+      'apps/web/CLAUDE.md': web,
+      'apps/web/docs/t.md': '- Use vitest.\n',
+      '.agents/config.yaml': 'export:\n  targets: [claude-md]\n',
+    };
+    // Its folder's project: the line goes, and the block of that file says the rule, and its @, once.
+    const own = repo(tree);
+    const r = await json(own, 'import', '--yes', '--replace');
+    expect(r.code).toBe(0);
+    expect(r.data.replaced.files).toEqual([{ file: 'apps/web/CLAUDE.md', removed: [3, 4], block: true }]);
+    const after = readFileSync(join(own, 'apps/web/CLAUDE.md'), 'utf8');
+    expect(after.startsWith('# Web\n\n<!-- agents:begin')).toBe(true);
+    expect(after.split('Run the tests, see @docs/t.md.').length - 1).toBe(1);
+    // Moved to the top's block, its @ would read docs/t.md of the top: the line stays byte for byte, the other goes.
+    const moved = repo(tree);
+    const g = await json(moved, 'import', '--yes', '--replace', '--global');
+    expect(g.code).toBe(0);
+    expect(g.data.replaced.files).toEqual([{ file: 'apps/web/CLAUDE.md', removed: [4], block: false }]);
+    expect(readFileSync(join(moved, 'apps/web/CLAUDE.md'), 'utf8')).toBe('# Web\n\n- Run the tests, see @docs/t.md.\n');
+  });
 });

@@ -1355,9 +1355,10 @@ describe("splitInstructions: a CLAUDE.md's or GEMINI.md's @path, which its agent
     const split = splitInstructions(md, { references: true });
     expect(split.candidates.map((c) => [c.line, c.text, c.whole])).toEqual([
       [10, 'Never push to main.', true],
-      // A rule beside a file the agent reads, or about one: its line stays on --replace, where the agent reads the file.
-      [13, 'Run the tests before pushing, see @docs/testing.md.', false],
-      [14, 'Never edit @src/generated.ts by hand.', false],
+      // A rule beside a file the agent reads, or about one, whose text names the file: its line goes on --replace, as
+      // the block says the rule once, and reads the file in from there.
+      [13, 'Run the tests before pushing, see @docs/testing.md.', true],
+      [14, 'Never edit @src/generated.ts by hand.', true],
       // A package is no file: the line goes as any rule's.
       [15, 'Use @tanstack/query for fetching.', true],
       [17, 'Never log tokens.', false],
