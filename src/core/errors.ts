@@ -82,9 +82,11 @@ export class AgentsError extends Error {
       diagnostics?: readonly Diagnostic[];
       detail?: Record<string, unknown>;
       code?: string;
+      /** The error this one says (a file system's), for a caller that words the same failure for its own place. */
+      cause?: unknown;
     } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AgentsError';
     this.exitCode = exitCode;
     this.#hint = options.hint;

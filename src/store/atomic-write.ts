@@ -88,6 +88,7 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
               `Nothing was changed. Move the store (or its repository) to a shorter path, or shorten the longest name in ${rel}.`
             : 'Nothing was changed. Check that the store is writable, then run the command again.',
     code: 'write-failed',
+    cause: error,
   });
 }
 

@@ -251,15 +251,24 @@ function writeActivePlan(dir: string, plan: string | null): void {
   try {
     replaceFile(file, (fd) => writeAll(fd, plan === null ? '' : `${plan}\n`));
   } catch (error) {
-    // A git folder this user may not write in (or a file where its agents/ goes) is said as such, never as a bug.
-    const failure = writeFailure(error, file);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw failure;
-    throw new AgentsError(failure.message, failure.exitCode, {
-      hint: `Nothing was changed. Make ${dir} writable, or set AGENTS_PLAN=ID in the agent's environment instead.`,
-      code: failure.code,
-    });
+    throw writeFailure(error, file);
   }
+}
+
+/**
+ * A git folder this user may not write in (read-only, another user's) said as such, never as a store to make
+ * writable: the same advice whether its lock or the file itself was refused. Other failures pass as they are.
+ */
+function gitFolderFailure(error: unknown, dir: string): unknown {
+  if (!(error instanceof AgentsError) || error.code !== 'write-failed') return error;
+  const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return error;
+  return new AgentsError(error.message, error.exitCode, {
+    hint: `Nothing was changed. Make ${dir} writable, or set AGENTS_PLAN=ID in the agent's environment instead.`,
+    code: error.code,
+    detail: { path: dir },
+    cause: error.cause,
+  });
 }
 
 /**
@@ -274,15 +283,19 @@ export async function changeActivePlan(
   options: Pick<LockOptions, 'notice'> = {},
 ): Promise<void> {
   const folder = join(dir, 'active-plan-lock');
-  await withFolderLock(
-    dirname(dir),
-    `${basename(dir)}/active-plan-lock`,
-    () => {
-      const next = decide(() => readActivePlan(dir));
-      if (next !== undefined) writeActivePlan(dir, next);
-    },
-    { ...options, label: folder },
-  );
+  try {
+    await withFolderLock(
+      dirname(dir),
+      `${basename(dir)}/active-plan-lock`,
+      () => {
+        const next = decide(() => readActivePlan(dir));
+        if (next !== undefined) writeActivePlan(dir, next);
+      },
+      { ...options, label: folder },
+    );
+  } catch (error) {
+    throw gitFolderFailure(error, dir);
+  }
 }
 
 /** Appends one decision to the audit log (JSON lines); a log that cannot be written is skipped, never fatal. */

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { gitInit } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
@@ -98,6 +99,37 @@ describe("plan activate where git's folder refuses the file", () => {
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout).error.code).toBe('write-failed');
       expect(readFileSync(blocking, 'utf8')).toBe('not a folder\n');
+    }
+  });
+});
+
+describe('plan activate where .git/agents/ is read-only', () => {
+  it('refuses at the lock with the advice to make it writable or set AGENTS_PLAN, detail.path its folder', async (ctx) => {
+    const root = exampleStore();
+    const repo = dirname(root);
+    gitInit(repo);
+    const dir = join(repo, '.git/agents');
+    mkdirSync(dir);
+    // Read-only for this process: a read-only bind mount as root (who may write any folder), else no write permission.
+    const asRoot = process.getuid?.() === 0;
+    const locked = asRoot
+      ? spawnSync('mount', ['--bind', dir, dir]).status === 0 &&
+        (spawnSync('mount', ['-o', 'remount,ro,bind', dir]).status === 0 || (spawnSync('umount', [dir]), false))
+      : (chmodSync(dir, 0o555), true);
+    if (!locked) {
+      console.log('skipped: cannot make .git/agents read-only here (needs mount as root)');
+      ctx.skip();
+      return;
+    }
+    onTestFinished(() => {
+      if (asRoot) spawnSync('umount', [dir]);
+      else chmodSync(dir, 0o755);
+    });
+    for (const args of [[EXAMPLE_PLAN], ['--clear']]) {
+      const r = await runAgents(['plan', 'activate', ...args, '--format', 'json'], { cwd: repo });
+      expect(r.code).toBe(2);
+      expect(errorOf(r)).toMatchObject({ code: 'write-failed', detail: { path: dir } });
+      expect(readdirSync(dir)).toEqual([]);
     }
   });
 });
