@@ -435,6 +435,22 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     expect(shown.stderr).not.toMatch(/warning/);
   });
 
+  it('--show-prompt of the command actor with no reconciliation.command warns of the refusal a run makes', async () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  actor: command\n');
+    const before = fileList(root);
+    const run = await strategize(root, '--format', 'json');
+    expect(run.code).toBe(2);
+    const { error } = JSON.parse(run.stdout);
+    const shown = await strategize(root, '--show-prompt', '--format', 'json');
+    expect(shown.code).toBe(0);
+    const out = JSON.parse(shown.stdout);
+    expect(out).toMatchObject({ actor: 'command', request: { plan: { id: EXAMPLE_PLAN } } });
+    expect(out.problem).toEqual({ code: error.code, message: error.message, hint: error.hint, detail: error.detail });
+    expect(shown.stderr).toMatch(/\bwarning: /);
+    expect(fileList(root)).toEqual(before);
+  });
+
   // No shell runs the command: what a shell would have split or expanded names no program, and the message says so.
   it.each([
     ['"node actors/example-actor.mjs"', '[node, actors/example-actor.mjs]'],

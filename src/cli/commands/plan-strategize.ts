@@ -89,13 +89,9 @@ export default defineCommand<StrategizeArgs>({
       const { modelActorFromConfig } = await import('../../enforce/model-actors.ts');
       actorFor = (signal) => modelActorFromConfig(kind, config.reconciliation, { root: service.root, env: ctx.io.env, signal });
     } else {
-      const command = config.reconciliation.command;
-      if (!command || command.length === 0) {
-        throw new UsageError(
-          'no actor command configured: config.yaml has no reconciliation.command',
-          `Nothing was written. Choose who judges plans in config.yaml (${docsRef('actors.md')}): \`reconciliation: {actor: agent, agent: claude}\`, an llm endpoint, or \`command: [node, actors/my-actor.mjs]\` (argv, run in the store folder); or use --actor interactive.`,
-        );
-      }
+      const command = config.reconciliation.command ?? [];
+      const unset = noActorCommand(command);
+      if (unset) throw unset;
       actorFor = (signal) =>
         commandActor({
           command,
@@ -159,9 +155,11 @@ async function showPrompt(
   if (kind !== 'agent' && kind !== 'llm') {
     const command = reconciliation.command ?? [];
     let problem: PreviewProblem | null = null;
-    if (kind === 'command' && command.length > 0) {
+    if (kind === 'command') {
       // Checked as a run would find it, in the store folder with the run's environment (actor-not-started, ADR 0703).
-      const refusal = commandActorStartProblem({ command, cwd: service.root, env: { ...ctx.io.env, AGENTS_STORE: service.root } });
+      const refusal =
+        noActorCommand(command) ??
+        commandActorStartProblem({ command, cwd: service.root, env: { ...ctx.io.env, AGENTS_STORE: service.root } });
       problem = refusal ? previewProblem(refusal) : null;
     }
     warn(problem);
@@ -172,6 +170,15 @@ async function showPrompt(
   warn(preview.problem);
   emit(ctx, promptJson(kind, preview), () => promptText(kind, preview, reconciliation.api_key_env));
   return EXIT_CODES.ok;
+}
+
+/** The command actor chosen with no program to run: refused by a run, warned of by `--show-prompt`. */
+function noActorCommand(command: readonly string[]): UsageError | undefined {
+  if (command.length > 0) return undefined;
+  return new UsageError(
+    'no actor command configured: config.yaml has no reconciliation.command',
+    `Nothing was written. Choose who judges plans in config.yaml (${docsRef('actors.md')}): \`reconciliation: {actor: agent, agent: claude}\`, an llm endpoint, or \`command: [node, actors/my-actor.mjs]\` (argv, run in the store folder); or use --actor interactive.`,
+  );
 }
 
 /** 12 s, 1 min 5 s: whole seconds. */
