@@ -74,27 +74,44 @@ function programThere(program: string, cwd: string, env: Record<string, string |
   }
 }
 
-/** The interpreter the #! line of the program at `path` names, as the system reads it (to the first blank), if it has one. */
-function shebangInterpreter(path: string): string | undefined {
+/** The #! line of the program at `path`, without its line feed, if it has one. */
+function shebangLine(path: string): string | undefined {
   const head = fileHead(path, 256);
   if (head === undefined || head.toString('latin1', 0, 2) !== '#!') return undefined;
-  return head.toString('utf8', 2).split('\n', 1)[0]!.trimStart().split(/[ \t]/, 1)[0] || undefined;
+  return head.toString('utf8', 2).split('\n', 1)[0]!;
+}
+
+/** The interpreter the #! line of the program at `path` names, as the system reads it (to the first blank), if it has one. */
+function shebangInterpreter(path: string): string | undefined {
+  return shebangLine(path)?.trimStart().split(/[ \t]/, 1)[0] || undefined;
+}
+
+/**
+ * A #! line ending in a carriage return (a script saved with Windows line ends): its last word reaches the system,
+ * or `env`, with the carriage return, `/bin/sh\r` or `node\r`, a program no system has. The file, not the system, is
+ * wrong; found before the start, since through `env` it would start and fail as a run.
+ */
+function crlfShebang(shown: string, program: string, path: string): { why: string; interpreter: string; hint: string } | undefined {
+  const line = shebangLine(path);
+  if (line === undefined || !line.endsWith('\r')) return undefined;
+  const interpreter = `${line.trim().split(/[ \t]/).at(-1)!}\r`;
+  // A program found on PATH is named by where it was found: the file to edit.
+  const file = program.includes('/') ? program : path;
+  return {
+    why: `${shown} could not be started: ${program} names an interpreter on its #! line that was not found (ENOENT): ${JSON.stringify(interpreter)}, the line ending in a carriage return (the file has CRLF line ends)`,
+    interpreter,
+    hint: `Nothing was written: no actor ran. Save ${file} with LF line ends (dos2unix ${file}), and have git check it out so: \`text eol=lf\` for it in .gitattributes.`,
+  };
 }
 
 /** Why a program that is there was not started (ENOENT): its #! interpreter, named, and a CRLF line end said as such. */
 function interpreterMissing(shown: string, program: string, path: string): { why: string; interpreter?: string; hint?: string } {
+  const crlf = crlfShebang(shown, program, path);
+  if (crlf !== undefined) return crlf;
   const interpreter = shebangInterpreter(path);
   const why = `${shown} could not be started: ${program} names an interpreter on its #! line that was not found (ENOENT)`;
   if (interpreter === undefined) return { why };
-  // A program found on PATH is named by where it was found: the file to edit.
   const file = program.includes('/') ? program : path;
-  // A script saved with Windows line ends names `/bin/sh\r`, a program no system has: the file, not the system, is wrong.
-  if (interpreter.endsWith('\r'))
-    return {
-      why: `${why}: ${JSON.stringify(interpreter)}, the line ending in a carriage return (the file has CRLF line ends)`,
-      interpreter,
-      hint: `Nothing was written: no actor ran. Save ${file} with LF line ends (dos2unix ${file}), and have git check it out so: \`text eol=lf\` for it in .gitattributes.`,
-    };
   return {
     why: `${why}: ${interpreter}`,
     interpreter,
@@ -180,8 +197,8 @@ function describeCommand(command: readonly string[]): string {
 export async function runCommandActor(request: ActorRequest, options: CommandActorOptions): Promise<CommandActorOutcome> {
   if (options.command.length === 0) return { outcome: { ok: false, reason: 'no actor command configured' }, stderr: '', durationMs: 0 };
   const label = commandActorLabel(options.command);
-  const missing = missingScriptRefusal({ ...options, label });
-  if (missing !== undefined) throw missing;
+  const refusal = beforeStartRefusal({ ...options, label });
+  if (refusal !== undefined) throw refusal;
   const r = await runProgram({ ...options, input: `${JSON.stringify(request)}\n`, label });
   if (!r.outcome.ok) return { outcome: r.outcome, stderr: r.stderr, durationMs: r.durationMs };
   // An actor that exited 0 with no usable answer often said why on standard error alone (a missing key, a stack).
@@ -196,6 +213,19 @@ function commandActorLabel(command: readonly string[]): string {
 }
 
 type StartOptions = Pick<ProgramOptions, 'command' | 'cwd' | 'env' | 'setting' | 'label'>;
+
+/**
+ * What a run refuses before it starts the program (actor-not-started): a script of `actors/` that is not there, or a
+ * program whose #! line ends in a carriage return, which `env` would start and fail on (recorded as a failed run).
+ */
+function beforeStartRefusal(options: StartOptions): UsageError | undefined {
+  const missing = missingScriptRefusal(options);
+  if (missing !== undefined) return missing;
+  const [program = ''] = options.command;
+  const there = programThere(program, options.cwd, options.env);
+  const crlf = there === undefined ? undefined : crlfShebang(options.label, program, there);
+  return crlf === undefined ? undefined : notStarted(options, crlf.why, 'ENOENT', crlf);
+}
 
 /** A script of the store's `actors/` the command runs that is not there: the interpreter would start, fail on it, and be recorded as a run, though no actor ran (ADR 0703). */
 function missingScriptRefusal(options: StartOptions): UsageError | undefined {
@@ -220,8 +250,8 @@ function missingScriptRefusal(options: StartOptions): UsageError | undefined {
  */
 export function commandActorStartProblem(options: Pick<ProgramOptions, 'command' | 'cwd' | 'env'>): UsageError | undefined {
   const start = { ...options, label: commandActorLabel(options.command) };
-  const missing = missingScriptRefusal(start);
-  if (missing !== undefined) return missing;
+  const before = beforeStartRefusal(start);
+  if (before !== undefined) return before;
   const [program = ''] = options.command;
   if (isFolder(program, options.cwd)) return startRefusal(start, 'EACCES', '');
   const there = programThere(program, options.cwd, options.env);

@@ -385,6 +385,8 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
     ],
     // Saved with Windows line ends: the system looks for `/bin/sh\r`.
     ['a script with CRLF line ends', 0o700, ['./actors/run.sh'], 'ENOENT', /carriage return/, { interpreter: '/bin/sh\r' }],
+    // Through env, the system starts env, which looks for `node\r`: refused before the start, not recorded as a failed run.
+    ['an env script with CRLF line ends', 0o750, ['./actors/run.sh'], 'ENOENT', /carriage return/, { interpreter: 'node\r' }],
   ])(
     'refuses a program that cannot be started (%s): exit 2, code actor-not-started, nothing written',
     async (_name, mode, command, errno, message, extra) => {
@@ -393,6 +395,7 @@ console.log(JSON.stringify({ results: request.invariants.map((inv) => ({ invaria
         0o644: '#!/bin/sh\necho {}\n',
         0o755: '#!/no/such/interpreter -x\necho {}\n',
         0o700: '#!/bin/sh\r\necho {}\r\n',
+        0o750: '#!/usr/bin/env node\r\nconsole.log("{}")\r\n',
       };
       if (mode !== null) writeFileSync(join(root, 'actors/run.sh'), script[mode]!, { mode });
       writeFileSync(join(root, 'config.yaml'), `version: 1\nreconciliation:\n  command: ${JSON.stringify(command)}\n`);
