@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, lstatSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { LOCK_NAME } from '../core/layout.ts';
 import { commonOf, gitDirFor } from './location.ts';
 import { GitError } from './repo.ts';
 import { type ConfigPair, GitProcessError, runGit } from './runner.ts';
@@ -172,7 +173,11 @@ export async function commitPaths(
   try {
     changed = await recordable(top, paths);
     if (changed.length === 0) return undefined;
-    await runGit(top, ['add', '-A', '--', ...changed], undefined, undefined, undefined, STORE_LINE_ENDS);
+    const files = changed.filter((p) => !p.endsWith('/'));
+    if (files.length > 0) await runGit(top, ['add', '-A', '--', ...files], undefined, undefined, undefined, STORE_LINE_ENDS);
+    // A folder alone in its call: git (2.39) adds no untracked file when an exclude reaches above the files' common folder.
+    for (const folder of changed.filter((p) => p.endsWith('/')))
+      await runGit(top, ['add', '-A', '--', folder, ...noLocks(folder)], undefined, undefined, undefined, STORE_LINE_ENDS);
   } catch (error) {
     // git add stages the paths it can before it fails on one it ignores: they are unstaged again, so that a
     // failure leaves the index as it found it, as staged: false says.
@@ -202,6 +207,17 @@ export async function commitPaths(
     if (await unchanged(top, changed)) return undefined;
     throw new CommitError(said(error), true);
   }
+}
+
+/**
+ * A folder given whole (`plans/ID/`, a plan removed: its tracked files, whatever their names' bytes, which no list of
+ * names read as text could name) may hold another writer's lock again, or its try at it (`.lock`, `..lock.….tmp`,
+ * layout.ts's isLockName), made by a writer waiting for it: neither is ever the store's to add. The commit that
+ * follows takes only what is staged or tracked, so excluding them here is enough.
+ */
+function noLocks(folder: string): string[] {
+  const glob = folder.replace(/[*?[\]\\]/g, '\\$&');
+  return [`:(exclude,glob)${glob}**/${LOCK_NAME}`, `:(exclude,glob)${glob}**/.${LOCK_NAME}.*.tmp`];
 }
 
 /** Whether the index holds `paths` as HEAD does (true too when HEAD has no commit and the index none of them). */

@@ -63,6 +63,39 @@ describe('plan remove', () => {
     expect((await runAgents(['validate', '--format', 'json'], { cwd: repo })).code).toBe(0);
   });
 
+  it('--commit commits the deletion of a tracked file whose name is not UTF-8', async () => {
+    const root = exampleStore();
+    const repo = dirname(root);
+    // A name of bytes no UTF-8 reading keeps (Linux allows any but / and NUL), committed with the plan.
+    const odd = Buffer.concat([Buffer.from(join(root, 'plans', EXAMPLE_PLAN, 'notes-')), Buffer.from([0xff]), Buffer.from('.txt')]);
+    writeFileSync(odd, 'x\n');
+    gitInit(repo);
+    commitAll(repo, 'store');
+    const r = await runAgents(['plan', 'remove', EXAMPLE_PLAN, '--yes', '--commit', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    expect(git(repo, 'ls-files', '.agents/plans')).toBe('');
+  });
+
+  it('a commit of a folder given whole leaves a lock made in it again, or a try at it, out', async () => {
+    const { repo, root } = repoStore();
+    const { commitPaths } = await import('../../src/git/commit.ts');
+    const folder = join(root, 'plans', EXAMPLE_PLAN);
+    rmSync(folder, { recursive: true });
+    // A writer waiting for the plan's lock makes the folder again, with its lock or its try at it.
+    mkdirSync(join(folder, 'waivers'), { recursive: true });
+    writeFileSync(join(folder, '.lock'), 'pid 1\n');
+    writeFileSync(join(folder, 'waivers', '..lock.123.abc.tmp'), '');
+    const done = await commitPaths(repo, [`.agents/plans/${EXAMPLE_PLAN}/`], 'plan: remove');
+    expect(done?.id).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(repo, 'ls-files', '.agents/plans')).toBe('');
+    expect(git(repo, 'status', '--porcelain', '--untracked-files=all').trim().split('\n').sort()).toEqual([
+      `?? .agents/plans/${EXAMPLE_PLAN}/.lock`,
+      `?? .agents/plans/${EXAMPLE_PLAN}/waivers/..lock.123.abc.tmp`,
+    ]);
+  });
+
   it('clears an active plan written as a prefix of the plan’s id, in any case, as the guard hook reads it', async () => {
     const { repo } = repoStore();
     mkdirSync(join(repo, '.git/agents'), { recursive: true });

@@ -71,7 +71,9 @@ export async function removePlan(
       }
       return {
         value: { plan, folder, removed: files, ...(left === undefined ? {} : { left }), ...active },
-        paths: files,
+        // The folder itself, not the names listed: one whose bytes are not UTF-8 reads back as another name, which git
+        // would not find, and its deletion was left out of the commit.
+        paths: [`${folder}/`],
         message: `plan: remove ${plan.id}\n`,
       };
     },
