@@ -111,6 +111,7 @@ function interpreterMissing(shown: string, program: string, path: string): { why
   const interpreter = shebangInterpreter(path);
   const why = `${shown} could not be started: ${program} names an interpreter on its #! line that was not found (ENOENT)`;
   if (interpreter === undefined) return { why };
+  // A program found on PATH is named by where it was found: the file to edit.
   const file = program.includes('/') ? program : path;
   return {
     why: `${why}: ${interpreter}`,
