@@ -299,7 +299,7 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
       return EXIT_CODES.ok;
     }
     const unknown = completing >= 0 ? undefined : unknownCommand(args);
-    if (unknown) throw strayOption(unknown.options) ?? unknownCommandError(unknown);
+    if (unknown) throw strayOption(unknown.options, unknown.group) ?? unknownCommandError(unknown);
     let lists: readonly string[] = [];
     let choices: ReturnType<typeof optionChoices> | undefined;
     const argv = (await buildParser(

@@ -285,15 +285,22 @@ export async function asOtherCommandsOption(error: unknown): Promise<unknown> {
     if (options.includes(name)) owners.push(wordsOf(entry));
   }
   if (owners.length === 0) return error;
-  const some = someNames(owners, { shown: 4 });
   if (command === undefined) {
+    // Given after a group's word (`agents invariant --project x list`): that group's commands, and where the option
+    // goes among its words; the group's own word is already right.
+    const group = error.group;
+    const inGroup = group === undefined ? [] : owners.filter((o) => o.startsWith(`${group} `));
+    const prefix = inGroup.length > 0 ? `${group} ` : '';
+    const some = someNames(inGroup.length > 0 ? inGroup : owners, { shown: 4 });
     return new UsageError(
       error.message,
-      (agents) => `It is an option of ${some}: give it after the command's words (\`${agents} COMMAND ${truncate(error.written)}\`).`,
+      (agents) =>
+        `It is an option of ${some}: give it after the command's words (\`${agents} ${prefix}COMMAND ${truncate(error.written)}\`).`,
       error.detail,
       'unknown-option',
     );
   }
+  const some = someNames(owners, { shown: 4 });
   const words = wordsOf(command);
   const scopes = SCOPE_OPTIONS.includes(name) ? SCOPE_OPTIONS.filter((s) => known.includes(s)) : [];
   const instead = scopes.length > 0 ? ` ${words} takes ${scopes.map((s) => `--${s}`).join(' or ')}.` : '';

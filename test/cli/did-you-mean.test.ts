@@ -128,6 +128,20 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual([]);
   });
 
+  // Given after a group's word, the option goes after one of that group's commands: the group's word stays, and the
+  // commands of other groups are not offered. A group none of whose commands take it is told every command that does.
+  it.each([
+    [['invariant', '--project', 'web', 'list'], '--project', '`agents invariant COMMAND --project`', 'import'],
+    [['invariant', '--staged', 'list'], '--staged', '`agents invariant COMMAND --staged`', 'validate'],
+    [['invariant', 'violation', '--project', 'web', 'list'], '--project', '`agents COMMAND --project`', undefined],
+  ])('agents %j: unknown-option said where %s goes among the words given', async (args, option, form, left) => {
+    const e = (await errorOf(...args)) as { code: string; hint: string; detail: { arguments: string[]; suggestions: string[] } };
+    expect(e.code).toBe('unknown-option');
+    expect(e.detail).toEqual({ arguments: [option], suggestions: [] });
+    expect(e.hint).toContain(form);
+    if (left) expect(e.hint).not.toContain(left);
+  });
+
   // yargs takes the command's first word as the option's value and the words after it for stray ones: only the option is unknown.
   it.each([
     [['--bogus', 'invariant', 'list'], ['--bogus']],
