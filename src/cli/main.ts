@@ -262,8 +262,9 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
       const { joinColons, splitJoinedOption, storeCompletions, unsplitWords } = await import('./completion.ts');
       // Each script names its shell (SHELL=bash); bash alone splits words at a colon, zsh alone reads one in a candidate.
       const shell = io.env.SHELL ?? '';
-      const colons = shell.endsWith('bash') ? joinColons(unsplitWords(args.slice(completing + 2))) : undefined;
-      const split = splitJoinedOption(colons?.words ?? unsplitWords(args.slice(completing + 2)));
+      const typed = unsplitWords(args.slice(completing + 2));
+      const colons = shell.endsWith('bash') ? joinColons(typed) : undefined;
+      const split = splitJoinedOption(colons?.words ?? typed);
       args = [...args.slice(0, completing + 2), ...split.words];
       joined = split.prefix;
       const found = await storeCompletions(split.words, io);
