@@ -9,6 +9,7 @@ import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
 import { refuseBooleanValues } from './boolean-values.ts';
 import { refuseEmptyNames } from './empty-names.ts';
+import { spacedHelpNotes } from './help-layout.ts';
 import {
   invalidChoice,
   missingArgumentOf,
@@ -332,6 +333,7 @@ export async function main(argsIn: readonly string[], given?: CliIo): Promise<nu
       if (joined) output = output.replace(/^(?=.)/gm, joined);
       // A one-letter option is offered as `-i`, never as the `--i` yargs writes after a typed `--`.
       if (completing >= 0) output = output.replace(/^--[a-zA-Z](?:[:\t].*)?(?:\n|$)/gm, '');
+      else output = spacedHelpNotes(output);
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       const dashes = args.indexOf('--');
       // Words after `--` never name a command (`agents -- invariant list`): yargs then runs nothing, which must not read as success.

@@ -373,6 +373,26 @@ describe('--help advertises only commands that exist', () => {
   });
 });
 
+describe('--help at 80 columns', () => {
+  // yargs' layout wrote a note that just fitted against its description ("List recorded violations[aliases: ls]").
+  it('every command and group keeps a space before each note and stays within 80 columns', async () => {
+    const { COMMANDS, GROUPS, commandNames } = await import('../../src/cli/registry.ts');
+    const words = [
+      [],
+      ...GROUPS.map((g) => g.name.split(' ')),
+      ...COMMANDS.map((c) => [...(c.group?.split(' ') ?? []), commandNames(c)[0]!]),
+    ];
+    const wrong: string[] = [];
+    for (const w of words) {
+      const r = await runAgents([...w, '--help'], { cwd: tempDir() });
+      expect(r.code, w.join(' ')).toBe(0);
+      for (const line of r.stdout.split('\n'))
+        if (/\S\[(?:aliases|boolean|string|choices|default)/.test(line) || line.length > 80) wrong.push(`${w.join(' ')}: ${line}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('init in a repository that already has instruction files', () => {
   it('suggests agents import next, whose --yes brings their rules in, and invariant add where there are none', async () => {
     const cwd = tempDir();
