@@ -193,7 +193,7 @@ export const COMMANDS: readonly LazyCommand[] = [
     group: 'plan',
     command: 'strategize <id>',
     completes: 'plan',
-    describe: 'Run the Invariant Reconciliation Actor on a plan and record the run',
+    describe: "Ask an actor (a command, an AI agent, an LLM or you) how each of a plan's invariants is to be enforced, and record the run",
     load: () => import('./commands/plan-strategize.ts'),
   },
   {
@@ -284,7 +284,7 @@ export const COMMANDS: readonly LazyCommand[] = [
     group: 'plan',
     command: 'activate [id]',
     completes: 'plan',
-    describe: 'Name the plan guard hooks record violations in (kept outside the store)',
+    describe: 'Show or set the active plan: the one the guard hook records violations in (kept outside the store)',
     load: () => import('./commands/plan-activate.ts'),
   },
 ];
