@@ -12,11 +12,10 @@ export interface GuardArgs {
 
 export function guardOptions<T>(y: Argv<T>, verb: string): Argv<T> {
   const list = (describe: string) => ({ type: 'string' as const, array: true, nargs: 1, requiresArg: true, describe });
+  // The guide's address goes below the options, on a line of its own: in an option's column, --help breaks it in two.
   return y
-    .option(
-      'guard-write',
-      list(`${verb} a glob (from the repository top) of files an agent may not write (repeatable; ${docsRef('guard.md')})`),
-    )
+    .epilog(`Guards: ${docsRef('guard.md')}`)
+    .option('guard-write', list(`${verb} a glob (from the repository top) of files an agent may not write (repeatable; see Guards below)`))
     .option('guard-command', list(`${verb} a regular expression (RE2) a shell command may not match (repeatable)`))
     .option('guard-content', list(`${verb} a regular expression (RE2) the text an agent writes may not contain (repeatable)`))
     .option('guard-tool', list(`${verb} a tool name an agent may not call (repeatable)`));

@@ -375,7 +375,8 @@ describe('--help advertises only commands that exist', () => {
 
 describe('--help at 80 columns', () => {
   // yargs' layout wrote a note that just fitted against its description ("List recorded violations[aliases: ls]").
-  it('every command and group keeps a space before each note and stays within 80 columns', async () => {
+  // An address in an option's column was broken in two ("https://gi" / "thub.com/…"): none to copy or click.
+  it('every command and group keeps a space before each note, each address whole on its line, within 80 columns', async () => {
     const { COMMANDS, GROUPS, commandNames } = await import('../../src/cli/registry.ts');
     const words = [
       [],
@@ -387,7 +388,14 @@ describe('--help at 80 columns', () => {
       const r = await runAgents([...w, '--help'], { cwd: tempDir() });
       expect(r.code, w.join(' ')).toBe(0);
       for (const line of r.stdout.split('\n'))
-        if (/\S\[(?:aliases|boolean|string|choices|default)/.test(line) || line.length > 80) wrong.push(`${w.join(' ')}: ${line}`);
+        if (
+          /\S\[(?:aliases|boolean|string|choices|default)/.test(line) ||
+          line.length > 80 ||
+          [...line.matchAll(/https?:\/\/\S*/g)].some(
+            (m) => !/^(?:https:\/\/github\.com\/[\w-]+\/[\w-]+\/blob\/\S+\/docs\/[\w-]+\.md|http:\/\/localhost:\d+\/\S*)$/.test(m[0]),
+          )
+        )
+          wrong.push(`${w.join(' ')}: ${line}`);
     }
     expect(wrong).toEqual([]);
   });

@@ -40,8 +40,10 @@ export default defineCommand<InitArgs>({
       .option('actor', {
         choices: ['agent', 'llm', 'command', 'interactive', 'none'],
         requiresArg: true,
-        describe: `who judges plans (${docsRef('actors.md')}); asked in a terminal when not given. command: the example actor`,
+        describe: 'who judges plans (see Actors below); asked in a terminal when not given. command: the example actor',
       })
+      // The page's address goes below the options, on a line of its own: in an option's column, --help breaks it in two.
+      .epilog(`Actors: ${docsRef('actors.md')}`)
       .option('agent', { choices: [...AGENT_NAMES], requiresArg: true, describe: 'with --actor agent: the agent CLI' })
       .option('provider', { choices: [...PROVIDERS], requiresArg: true, describe: "with --actor llm: the endpoint's API" })
       .option('model', { type: 'string', requiresArg: true, describe: 'with --actor llm or agent: the model' })

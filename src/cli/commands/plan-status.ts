@@ -7,13 +7,17 @@ import { docsRef } from '../../core/docs-link.ts';
 
 export default defineCommand<{ id: string; allow?: string[] }>({
   builder: (y) =>
-    y.positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' }).option('allow', {
-      type: 'string',
-      array: true,
-      choices: [...RELAXABLE],
-      requiresArg: true,
-      describe: `report this reason instead of failing on it (repeatable; ${docsRef('plans.md')})`,
-    }),
+    // The page's address goes below the options, on a line of its own: in an option's column, --help breaks it in two.
+    y
+      .positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' })
+      .option('allow', {
+        type: 'string',
+        array: true,
+        choices: [...RELAXABLE],
+        requiresArg: true,
+        describe: 'report this reason instead of failing on it (repeatable; see Reasons below)',
+      })
+      .epilog(`Reasons: ${docsRef('plans.md')}`),
   async run(argv, ctx) {
     const r = await (await ctx.plans()).status(String(argv.id), argv.allow ? { allow: argv.allow as RelaxableReason[] } : {});
     emit(ctx, planStatusJson(r), () => planStatusText(r, ctx.style));
