@@ -138,7 +138,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     command: 'validate [paths..]',
     completes: 'paths',
-    describe: 'Check the store: YAML, schemas, ids, layout, duplicates, shadows, references',
+    describe: 'Check the store: YAML, schemas, ids, layout, repeated texts, references',
     load: () => import('./commands/validate.ts'),
   },
   {
