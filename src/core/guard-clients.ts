@@ -76,10 +76,11 @@ export interface ClientAction {
   /** What a deleting tool names (in `paths` too): a folder deleted deletes each file below it. */
   removes?: string[];
   /**
-   * The moves and removes are read from a shell command's text: a folder of more files than the hook judges is judged
-   * by its name alone (`rm -rf node_modules` is no call it cannot decide), where a file tool's is refused.
+   * The folders of {@link moves} (their sources) and {@link removes} read from a shell command's text alone: one of more
+   * files than the hook judges is judged by its name (`rm -rf node_modules` is no call it cannot decide), where one a
+   * tool names itself is refused.
    */
-  fromShell?: true;
+  byName?: string[];
   texts: string[];
   command?: string;
   /**
@@ -246,7 +247,7 @@ function namedToolFiles(tool: string, paths: readonly string[]): Pick<ClientActi
 export function namedToolAction(
   tool: string,
   given: { paths: readonly string[]; command?: string; content?: string },
-): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'fromShell'> {
+): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> {
   const patchTool = tool === 'apply_patch';
   const input: Json = {};
   if (given.command !== undefined) input.command = given.command;
@@ -258,7 +259,7 @@ export function namedToolAction(
   // only for a patch): not a patch's own text, whose added lines are what it writes.
   const content = given.content;
   const texts = content !== undefined && !patchTool && !read.texts.includes(content) ? [...read.texts, content] : read.texts;
-  return { ...read, paths, texts, ...namedToolFiles(tool, given.paths) };
+  return withToolFolders({ ...read, paths, texts }, namedToolFiles(tool, given.paths));
 }
 
 /**
@@ -277,19 +278,38 @@ function ownName(tool: string): string {
  * A shell tool's command, the folders its `cd`s go to and the files it writes ({@link shellWritesIn}), read from its
  * argv where the tool is given one (`["bash", "-lc", "…"]`), whose words the joined text no longer tells apart.
  */
-function shellParts(
-  command: string,
-  ti: Json,
-): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'fromShell'> {
+function shellParts(command: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> {
   const given = ti.command ?? ti.cmd;
   const argv = Array.isArray(given) ? (given as string[]) : undefined;
   const writes = shellWritesIn(command, argv);
-  const folders = writes.moves !== undefined || writes.removes !== undefined ? { fromShell: true as const } : {};
-  return { texts: [], command, ...commandFolders(command), ...writes, ...folders };
+  const named = [...(writes.removes ?? []), ...(writes.moves ?? []).map((m) => m.from)];
+  return { texts: [], command, ...commandFolders(command), ...writes, ...(named.length > 0 ? { byName: named } : {}) };
+}
+
+/**
+ * `parts` with the moves and removes a tool names itself beside those its command's text names: both are judged, and
+ * a folder the tool names is refused when too large, though its command names it too (no longer judged by name).
+ */
+function withToolFolders(
+  parts: Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'>,
+  own: Pick<ClientAction, 'moves' | 'removes'>,
+): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> {
+  if (own.moves === undefined && own.removes === undefined) return parts;
+  const moves = [...(own.moves ?? []), ...(parts.moves ?? [])];
+  const removes = [...new Set([...(own.removes ?? []), ...(parts.removes ?? [])])];
+  const strict = new Set([...(own.removes ?? []), ...(own.moves ?? []).map((m) => m.from)]);
+  const byName = (parts.byName ?? []).filter((p) => !strict.has(p));
+  const { byName: _, ...rest } = parts;
+  return {
+    ...rest,
+    ...(moves.length > 0 ? { moves } : {}),
+    ...(removes.length > 0 ? { removes } : {}),
+    ...(byName.length > 0 ? { byName } : {}),
+  };
 }
 
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
-function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'fromShell'> {
+function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> {
   const own = ownName(tool);
   if (READ_TOOLS.test(own) || tool === ANSWER_TOOL) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
@@ -369,18 +389,18 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   // A command meets the command guards whatever else the tool names: a `path` beside it (the folder to run it in, a
   // file it reads) does not make its command one no guard sees.
   // And the files it writes, as a shell tool's: a tool given a command runs it in a shell for all the hook can tell.
-  let parts: Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'fromShell'> = { paths, texts };
+  let parts: Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> = { paths, texts };
   if (command !== undefined) {
     const shell = shellParts(command, ti);
     parts = { ...shell, paths: [...new Set([...paths, ...shell.paths])], texts };
   }
   const from = MOVE_TOOLS.test(tool) ? str(ti.source) : undefined;
   const to = str(ti.destination);
-  if (from && to) return { ...parts, moves: [{ from, to }] };
+  if (from && to) return withToolFolders(parts, { moves: [{ from, to }] });
   // A folder copied writes each of its files where it goes (`public/` copied to `.claude`: `.claude/settings.json`).
   const copied = COPY_TOOLS.test(tool) ? str(ti.source) : undefined;
-  if (copied && to) return { ...parts, moves: [{ from: copied, to, copy: true }] };
-  return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { ...parts, removes: paths } : parts;
+  if (copied && to) return withToolFolders(parts, { moves: [{ from: copied, to, copy: true }] });
+  return REMOVE_TOOLS.test(tool) && paths.length > 0 ? withToolFolders(parts, { removes: paths }) : parts;
 }
 
 /** The keys under which a tool's input holds the text it writes (Write's `content`, Edit's `new_string`…). */

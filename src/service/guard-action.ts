@@ -15,7 +15,7 @@ import { physicalPath } from './link-paths.ts';
 /** What a client said of an action, before its paths are resolved. */
 export type ActionAsGiven = Pick<
   ClientAction,
-  'tool' | 'clientTool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'moves' | 'removes' | 'fromShell' | 'started'
+  'tool' | 'clientTool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'moves' | 'removes' | 'byName' | 'started'
 >;
 
 /** Where an action is resolved: the repository's top, its reserved folders, and the time by which to give up. */
@@ -72,13 +72,17 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
   // Each folder walked once: a shell's copy or move names its source twice (`cp -r a b` copies into `b` or to `b/a`,
   // which the text does not tell), and a folder moved and deleted in one command is named twice too.
+  // A folder named by a shell's text alone is judged by its name when too large; one the tool names, refused.
+  const byName = new Set(action.byName);
   const walked = new Map<string, { real: string; below: string[] }>();
-  const walk = (named: string) => {
-    let found = walked.get(named);
+  const walk = (named: string, given: string) => {
+    const loose = byName.has(given);
+    const key = `${loose ? 'n' : 's'}${named}`;
+    let found = walked.get(key);
     if (found === undefined) {
       const real = physicalPath(named);
-      found = { real, below: filesBelow(named, real, action.fromShell) };
-      walked.set(named, found);
+      found = { real, below: filesBelow(named, real, loose) };
+      walked.set(key, found);
     }
     return found;
   };
@@ -88,7 +92,7 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   // file of it.
   for (const move of action.moves ?? [])
     for (const from of spellings(move.from)) {
-      const { real: fromReal, below } = walk(from);
+      const { real: fromReal, below } = walk(from, move.from);
       if (below.length === 0) continue;
       for (const to of spellings(move.to)) {
         const [fromAbs, toAbs, toReal] = [resolve(from), resolve(to), physicalPath(to)];
@@ -101,7 +105,7 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   // A folder deleted deletes every file below it, as a folder moved away does.
   for (const p of action.removes ?? [])
     for (const named of spellings(p)) {
-      const { real, below } = walk(named);
+      const { real, below } = walk(named, p);
       for (const rel of below) add(join(resolve(named), rel), join(real, rel));
     }
   const out: GuardAction = { tool: action.tool, files, texts: action.texts };

@@ -3,6 +3,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.ts';
+import { parseClientInput } from '../../src/core/guard-clients.ts';
+import { GuardService } from '../../src/service/guard-service.ts';
+import { MAX_FOLDER_FILES } from '../../src/service/guard-paths.ts';
 import { runAgents } from '../helpers/main.ts';
 import { guardedRepo } from '../helpers/guard.ts';
 
@@ -81,5 +85,31 @@ describe('agents guard hook, a shell command that writes a file', () => {
     }
     // guard try judges a command as the hook does.
     expect((await runAgents(['guard', 'try', '--command', 'cp notes.md secrets/'], { cwd: dir })).code).toBe(1);
+  });
+});
+
+describe('a tool given a command beside the folders it moves or deletes itself', () => {
+  it("judges both, and refuses a large folder the tool names though its command names it too; the command's alone by its name", async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/k.pem'), 'k\n');
+    mkdirSync(join(dir, 'big'));
+    for (let i = 0; i <= MAX_FOLDER_FILES; i++) writeFileSync(join(dir, 'big', `f${i}`), '');
+    const service = new GuardService(join(dir, '.agents'), {});
+    const action = (tool: string, toolInput: unknown) =>
+      service.toAction(
+        parseClientInput(
+          JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: toolInput }),
+        ),
+      );
+    // The command's own move of secrets/ is judged beside the tool's move, not replaced by it.
+    expect(action('mcp__fs__move_file', { source: 'a', destination: 'b', command: 'mv secrets pub' }).files).toContain('secrets/k.pem');
+    expect(action('mcp__fs__delete_file', { path: 'a', command: 'rm -rf secrets' }).files).toContain('secrets/k.pem');
+    // A folder of more files than are judged, named by the tool itself, is refused, as without the command.
+    expect(() => action('mcp__fs__move_file', { source: 'big', destination: 'pub', command: 'rm -rf big' })).toThrow(UsageError);
+    expect(() => action('mcp__fs__delete_file', { path: 'big', command: 'rm -rf big' })).toThrow(UsageError);
+    // Named by a shell command's text alone, it is judged by its name.
+    expect(action('Bash', { command: 'rm -rf big' }).files).toEqual(['big']);
+    expect(action('mcp__fs__move_file', { source: 'a', destination: 'b', command: 'rm -rf big' }).files).toContain('big');
   });
 });
