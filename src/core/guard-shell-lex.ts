@@ -115,6 +115,7 @@ export function lex(script: string, more: string[]): Simple[] {
         const arithmetic = arithmeticEnd(script, i + 2);
         if (arithmetic.end >= 0) {
           endCommand();
+          more.push(...arithmetic.scripts);
           i = arithmetic.end;
           continue;
         }
@@ -182,12 +183,13 @@ export function lex(script: string, more: string[]): Simple[] {
       continue;
     }
     if (c === '$' && script[i + 1] === '(') {
-      // A command substitution runs its command: `$((` is arithmetic, which runs none, and is read as text, its `>`
-      // and `<` comparisons; one with a substitution within, or none at all (`$((cmd) )`), is read on as a script.
+      // A command substitution runs its command: `$((` is arithmetic, which runs none but its substitutions', and is
+      // read as text, its `>` and `<` comparisons; one that is none (`$((cmd) )`) is read on as a script.
       if (script[i + 2] === '(') {
-        const arithmetic = i >= notArithmetic ? arithmeticEnd(script, i + 3) : { end: -1, read: notArithmetic };
+        const arithmetic = i >= notArithmetic ? arithmeticEnd(script, i + 3) : { end: -1, read: notArithmetic, scripts: [] };
         notArithmetic = Math.max(notArithmetic, arithmetic.read);
         const end = arithmetic.end >= 0 ? arithmetic.end : i + 3;
+        more.push(...arithmetic.scripts);
         word = (word ?? '') + script.slice(i, end);
         i = end;
         continue;
@@ -235,51 +237,35 @@ export function lex(script: string, more: string[]): Simple[] {
 
 /**
  * The text of a `"…"` string from `at`, and where it ends. A command substitution in it runs too: each one's text,
- * `$(…)` to its `)` or between backticks, is put in `more`, a script of its own. Within a substitution the shell reads
- * quotes and parentheses afresh (`"$(grep "a > b" f)"`, `"$( (cd x) > k )"`), so they are followed here, on a stack:
- * a `"` there opens a string of its own rather than closing this one. Only the outermost substitution is put in `more`;
- * the ones within are read with it, so each character is read once here.
+ * `$(…)` to its `)` ({@link substitutionEnd}) or between backticks, is put in `more`, a script of its own, and so are
+ * those of arithmetic in it ({@link arithmeticEnd}). Only the outermost substitution is put in `more`; the ones within
+ * are read with it.
  */
 function doubleQuoted(script: string, at: number, more: string[], limit = script.length): [string, number] {
-  const n = limit;
-  // Within the string: `(` a substitution or a parenthesis in one, `"` a string in a substitution.
-  const stack: string[] = [];
   let text = '';
-  let from = -1;
   let tick = -1;
   let j = at;
-  for (; j < n; j++) {
+  for (; j < limit; j++) {
     const ch = script[j]!;
-    const sub = stack.at(-1) === '(';
-    if (stack.length === 0 && ch === '"') break;
-    if (ch === '\\' && j + 1 < n && (sub || '\\"$`\n'.includes(script[j + 1]!))) {
+    if (ch === '"') break;
+    if (ch === '\\' && j + 1 < limit && '\\"$`\n'.includes(script[j + 1]!)) {
       j++;
-      if (script[j] === '\n' && stack.length === 0) continue;
-    } else if (sub && ch === "'") {
-      const close = script.indexOf("'", j + 1);
-      const end = close < 0 || close >= n ? n - 1 : close;
-      text += script.slice(j, end);
-      j = end;
-    } else if (ch === '"') {
-      if (sub) stack.push('"');
-      else stack.pop();
+      if (script[j] === '\n') continue;
     } else if (ch === '$' && script[j + 1] === '(' && tick < 0) {
-      // Plain arithmetic, `"$(( a > b ))"`, is text, which runs nothing; a substitution, a script of its own.
-      const arithmetic = stack.length === 0 && script[j + 2] === '(' ? arithmeticEnd(script, j + 3).end : -1;
-      if (arithmetic >= 0) {
-        text += script.slice(j, arithmetic - 1);
-        j = arithmetic - 1;
-      } else {
-        if (stack.length === 0) from = j + 2;
-        stack.push('(');
-        text += ch;
-        j++;
+      // Arithmetic, `"$(( a > b ))"`, is text, which runs nothing but its substitutions; a substitution, a script.
+      const arithmetic = script[j + 2] === '(' ? arithmeticEnd(script, j + 3, limit) : undefined;
+      if (arithmetic !== undefined && arithmetic.end >= 0) {
+        more.push(...arithmetic.scripts);
+        text += script.slice(j, arithmetic.end);
+        j = arithmetic.end - 1;
+        continue;
       }
-    } else if (sub && ch === '(') stack.push('(');
-    else if (sub && ch === ')') {
-      stack.pop();
-      if (stack.length === 0) more.push(script.slice(from, j));
-    } else if (ch === '`' && stack.length === 0) {
+      const end = substitutionEnd(script, j + 2, limit);
+      more.push(script.slice(j + 2, end));
+      text += script.slice(j, end + 1);
+      j = end;
+      continue;
+    } else if (ch === '`') {
       if (tick < 0) tick = j + 1;
       else {
         more.push(unescapeTicks(script.slice(tick, j)));
@@ -288,9 +274,74 @@ function doubleQuoted(script: string, at: number, more: string[], limit = script
     }
     text += script[j] ?? '';
   }
-  if (stack.length > 0) more.push(script.slice(from, j));
   if (tick >= 0) more.push(unescapeTicks(script.slice(tick, j)));
   return [text, j + 1];
+}
+
+/** Characters that end a word in a script, or open a quote or an expansion within one. */
+const WORD_END = /[\s;&|()<>"'`\\$#]/;
+
+/**
+ * Where the command substitution whose text starts at `at` (past its `$(`) ends: the index of its `)`, or `limit` where
+ * none closes it before. The shell reads its text afresh as a script (`"$(grep "a > b" f)"`), so quotes,
+ * escapes, `${…}`, backticks, parentheses and substitutions within are followed here, and a comment and a `case`'s
+ * patterns too, whose `)` closes nothing (`"$(case x in a) …;; esac; rm k)"`). Read on a stack, not by recursion, so
+ * each character is looked at once however deep they nest.
+ */
+function substitutionEnd(script: string, at: number, limit = script.length): number {
+  // '(' a substitution or a parenthesis, 'c' a case up to its `esac`, '{' a `${…}`, '"' a string, '`' backticks.
+  const stack = ['('];
+  // Whether a command's first word comes next, where `case` and `esac` are the shell's own words.
+  let start = true;
+  for (let j = at; j < limit; j++) {
+    const ch = script[j]!;
+    const top = stack.at(-1)!;
+    if (ch === '\\') {
+      j++;
+      start = false;
+    } else if (top === '`') {
+      if (ch === '`') stack.pop();
+    } else if (ch === '$' && (script[j + 1] === '(' || script[j + 1] === '{')) {
+      stack.push(script[++j] === '(' ? '(' : '{');
+      start = true;
+    } else if (ch === '`') stack.push('`');
+    else if (top === '"') {
+      if (ch === '"') stack.pop();
+    } else if (ch === '"') {
+      stack.push('"');
+      start = false;
+    } else if (ch === "'" || (ch === '$' && script[j + 1] === "'")) {
+      // A quoted text, `$'…'` with its escapes: nothing in it closes anything.
+      let k = ch === '$' ? j + 2 : j + 1;
+      while (k < limit && script[k] !== "'") k += ch === '$' && script[k] === '\\' ? 2 : 1;
+      if (k >= limit) return limit;
+      j = k;
+      start = false;
+    } else if (top === '{') {
+      if (ch === '}') stack.pop();
+    } else if (ch === '(') {
+      stack.push('(');
+      start = true;
+    } else if (ch === ')') {
+      // A case's pattern ends at its `)`, and its commands follow.
+      start = top === 'c';
+      if (!start && stack.pop() !== undefined && stack.length === 0) return j;
+    } else if (ch === ';' || ch === '&' || ch === '|' || ch === '\n') start = true;
+    else if (ch === '#' && /[\s;&|()]/.test(script[j - 1]!)) {
+      const eol = script.indexOf('\n', j);
+      if (eol < 0 || eol >= limit) return limit;
+      j = eol - 1;
+    } else if (!/\s/.test(ch)) {
+      let k = j;
+      while (k < limit && (k === j || !WORD_END.test(script[k]!))) k++;
+      const w = script.slice(j, k);
+      if (start && w === 'case') stack.push('c');
+      else if (start && w === 'esac' && top === 'c') stack.pop();
+      start = start && (KEYWORDS.test(w) || w === '{');
+      j = k - 1;
+    }
+  }
+  return limit;
 }
 
 /**
@@ -347,19 +398,34 @@ function firstBraceGroup(w: string): [number, number[], number] | undefined {
 }
 
 /**
- * Where the arithmetic from `at` (after its `$((` or `((`) ends, past its `))`: `end` -1 where it is no plain
- * arithmetic (a substitution, a quote or a line break within, which are read as a script's; or a `)` not followed by
- * the closing one, `((cmd) )`, a subshell to bash), and `read`, how far it was looked at.
+ * Where the arithmetic from `at` (after its `$((` or `((`) ends, past its `))`, and the scripts of the substitutions
+ * in it (`$(( $(f) > 2 ))`: `f`), which run, where its `>` and `<` compare: `end` -1 where it is no plain arithmetic
+ * (a quote or a line break within, read as a script's; a substitution not closed; or a `)` not followed by the
+ * closing one, `((cmd) )`, a subshell to bash), and `read`, how far it was looked at. The one rule for `((`, `$((` and
+ * `"$((`.
  */
-function arithmeticEnd(script: string, at: number): { end: number; read: number } {
+function arithmeticEnd(script: string, at: number, limit = script.length): { end: number; read: number; scripts: string[] } {
   let depth = 2;
-  for (let j = at; j < script.length; j++) {
+  const scripts: string[] = [];
+  for (let j = at; j < limit; j++) {
     const ch = script[j]!;
-    if (ch === '(') depth++;
-    else if (ch === ')' && --depth === 1) return { end: script[j + 1] === ')' ? j + 2 : -1, read: j };
-    else if ('`\'"\\\n'.includes(ch) || (ch === '$' && script[j + 1] === '(' && script[j + 2] !== '(')) return { end: -1, read: j };
+    if (ch === '$' && script[j + 1] === '(' && script[j + 2] !== '(') {
+      const close = substitutionEnd(script, j + 2, limit);
+      if (close >= limit) return { end: -1, read: limit, scripts: [] };
+      scripts.push(script.slice(j + 2, close));
+      j = close;
+    } else if (ch === '`') {
+      let close = j + 1;
+      while (close < limit && script[close] !== '`') close += script[close] === '\\' ? 2 : 1;
+      if (close >= limit) return { end: -1, read: limit, scripts: [] };
+      scripts.push(unescapeTicks(script.slice(j + 1, close)));
+      j = close;
+    } else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 1)
+      return script[j + 1] === ')' ? { end: j + 2, read: j, scripts } : { end: -1, read: j, scripts: [] };
+    else if ('\'"\\\n'.includes(ch)) return { end: -1, read: j, scripts: [] };
   }
-  return { end: -1, read: script.length };
+  return { end: -1, read: limit, scripts: [] };
 }
 
 /**

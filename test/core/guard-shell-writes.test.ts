@@ -100,6 +100,23 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       '((echo x > secrets/k) ); echo $((echo y > secrets/j) ); echo $(( $(touch secrets/i) + 1 ))',
       ['secrets/k', 'secrets/j', 'secrets/i'],
     ],
+    [
+      'nothing but its substitutions: arithmetic holding one, in quotes too, its `>` a comparison',
+      'echo $(( $(f) > 2 )) "$(( $(g) > 3 ))"; (( $(h) > 4 )) && echo $(( `i` > 5 ))',
+      [],
+    ],
+    [
+      'the substitutions in arithmetic, which run',
+      'echo $(( $(touch secrets/a) > 2 )) "$(( $(touch secrets/b) > 2 ))"; (( `touch secrets/c` > 2 ))',
+      ['secrets/a', 'secrets/b', 'secrets/c'],
+    ],
+    [
+      "a substitution in quotes to its own `)`: past a case's patterns, a comment, ${…} and $'…'",
+      'echo "$(case x in a) echo;; (b|c) echo;; esac; echo x > secrets/k)"; echo "$(echo x # )\n echo y > secrets/j)"; ' +
+        'echo "$(echo ${x%)} > secrets/i)" "$(echo $\'a\\\')\' > secrets/h)"; echo "$(case x in a) echo esac;; b) echo > secrets/g;; esac)"',
+      ['secrets/k', 'secrets/j', 'secrets/i', 'secrets/h', 'secrets/g'],
+    ],
+    ['nothing: a case that is a word of text', 'echo "$(echo case x) > secrets/k"', []],
     ['nothing: devices and descriptors', 'make 2>&1 >/dev/null; echo x >&2; echo y > /dev/stderr', []],
   ])('%s', (_name, command, paths) => {
     expect(shellWrites(command).paths).toEqual(paths);
@@ -170,6 +187,10 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     expect(shellWrites(piece.repeat(Math.ceil(100_000 / piece.length))).paths).toEqual(['log']);
     // Arithmetic not closed, or holding a substitution, is looked at once, not again from each `$((` within it.
     expect(shellWrites(`echo ${'$(( '.repeat(30_000)}$(touch secrets/k)`).paths).toEqual(['secrets/k']);
+    // Arithmetic holding substitutions, and substitutions in quotes that case patterns leave open, each read once.
+    expect(shellWrites('echo $(( $(f) > 2 )) "$(( `g` < 1 ))"; '.repeat(5_000)).paths).toEqual([]);
+    const cases = '$(case x in a) echo;; esac; '.repeat(10_000);
+    expect(shellWrites(`echo "${cases}echo x > secrets/k${')'.repeat(10_000)}"`).paths).toEqual(['secrets/k']);
   });
 });
 
