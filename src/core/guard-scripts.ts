@@ -57,6 +57,12 @@ const PROGRAM_FOLDER =
  * after each change of folder (`cd DIR`, `pushd DIR`) the folder it has gone to, each change also taken by itself (a
  * `cd` that failed leaves the script where it was). `~` and `~user` are home folders to the shell: a fresh start, as an
  * absolute folder is.
+ *
+ * Read from the raw text, not from the lexer's commands (guard-shell-lex.ts), which would tell the folders otherwise,
+ * fewer in places: the lexer takes `cd "services"/billing` as the one word `services/billing`, where this keeps its
+ * first piece too (tested, and in docs/guard.md); it reads a `cd` or `-C` only where a command starts, and scripts it
+ * runs after the one that runs them, where this finds one in any text (`ssh host 'cd secrets && …'`, `echo cd x`)
+ * and in the order written; and it reads a script whole, where this stops after too many changes of folder.
  */
 function scriptFolders(script: string, programs = false): string[] {
   const folders = new Set<string>(['']);
