@@ -8,7 +8,7 @@ import { type CommitOption, LIBRARY_OPTION } from './option-words.ts';
 /** What a writing use case hands back to be committed. */
 export interface Written<T> {
   value: T;
-  /** Store-relative paths the command wrote or deleted (a folder stands for every file in it). */
+  /** Store-relative paths the command wrote or deleted (a folder, ending in `/`, stands for every file in it but locks). */
   paths: string[];
   /** The commit message: `invariant: add 01J… to project myapp`, then an optional body. */
   message: string;

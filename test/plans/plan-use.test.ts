@@ -455,6 +455,28 @@ describe('plan use --commit', () => {
     expect(git(dir, 'status', '--porcelain').trim()).toBe('M README.md');
   });
 
+  it('leaves out of the commit a lock a writer of the new plan takes in its folder before the commit', async () => {
+    const dir = repoWithExample();
+    // git asks its fsmonitor program what changed when the commit stages the plan, after the plan was written: the
+    // program stands for a writer of the new plan (a violation add, say) that takes its lock meanwhile.
+    const monitor = join(tempDir(), 'monitor.sh');
+    writeFileSync(
+      monitor,
+      `#!/bin/sh\nfor d in .agents/plans/*/; do [ -f "$d/plan.yaml" ] && [ "$d" != ".agents/plans/${EXAMPLE_PLAN}/" ] && echo "1 host 2026-01-01T00:00:00Z" > "$d/.lock"; done\nexit 1\n`,
+      { mode: 0o755 },
+    );
+    git(dir, 'config', 'core.fsmonitor', monitor);
+    const r = await runAgents(['plan', 'use', 'local/code-coverage', '--project', 'myapp', '--commit', '--format', 'json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const id = out.plan.id as string;
+    expect(existsSync(join(dir, '.agents', 'plans', id, '.lock'))).toBe(true);
+    expect(git(dir, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(
+      [`A\t.agents/plans/${id}/${out.promoted[0].id}.yaml`, `A\t.agents/plans/${id}/plan.yaml`].sort(),
+    );
+    expect(git(dir, 'status', '--porcelain', '--untracked-files=all').trim()).toBe(`?? .agents/plans/${id}/.lock`);
+  });
+
   it('refuses before writing anything when other changes are staged', async () => {
     const dir = repoWithExample();
     writeFileSync(join(dir, 'README.md'), 'staged\n');

@@ -113,7 +113,9 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
       const n = promoted.length;
       return {
         value: { folder: join(svc.root, final) },
-        paths: [final],
+        // As a folder (the trailing /), as `plan remove` gives its own: a lock a writer of the new plan takes meanwhile,
+        // or its try at it, is left out of the commit.
+        paths: [`${final}/`],
         message: `plan: use ${ref} as ${id}${plan.project ? ` for project ${plan.project}` : ''} (${n} invariant${n === 1 ? '' : 's'} promoted)\n${goal ? `\n${goal}\n` : ''}`,
       };
     },
