@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
+import { optionWithValue } from './parse-failures.ts';
 import { parserOptions } from './parser-options.ts';
 
 /**
@@ -24,7 +25,7 @@ export function refuseBooleanValues(parser: Argv, args: readonly string[]): void
       const name = negatedValued[1]!;
       throw new UsageError(
         `unknown option --no-${name}`,
-        `--${name} takes a value and has no --no- form: give --${name} VALUE, or leave it out.`,
+        `--${name} takes a value and has no --no- form: give ${optionWithValue(name)}, or leave it out.`,
         { arguments: [`--no-${name}`], suggestions: [] },
         'unknown-option',
       );

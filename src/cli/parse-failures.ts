@@ -59,6 +59,14 @@ export function optionChoices(
   return out;
 }
 
+/**
+ * An option with its value as a hint writes it (`--plan PLAN`, `--api-key-env API_KEY_ENV`): the value named by the
+ * option's own name, as a missing argument is by its own (`ID`), not a VALUE that says nothing of what to give.
+ */
+export function optionWithValue(name: string): string {
+  return `--${name} ${name.toUpperCase().replaceAll('-', '_')}`;
+}
+
 /** The values an option takes, as a hint says them: `one of text, json, yaml`. */
 function choicesWords(choices: OptionChoices): string {
   return `${choices.list ? 'one or more of' : 'one of'} ${choices.values.join(', ')}${choices.list ? ', comma-separated' : ''}`;
@@ -100,7 +108,8 @@ export function usageFromYargs(
     const values = (n: string) => (Object.hasOwn(choices, n) ? ` (${choicesWords(choices[n]!)})` : '');
     return missingOption(
       `agents ${words} needs ${listed}`,
-      (agents) => `Give ${names.map((n) => `--${n} VALUE${values(n)}`).join(' ')}. Run \`${agents} ${words} --help\` for its options.`,
+      (agents) =>
+        `Give ${names.map((n) => `${optionWithValue(n)}${values(n)}`).join(' ')}. Run \`${agents} ${words} --help\` for its options.`,
       words,
       names,
       Object.fromEntries(withChoices.map((n) => [n, choices[n]!.values])),
@@ -114,8 +123,8 @@ export function usageFromYargs(
     return missingValue(
       `${flag} needs a value`,
       taking
-        ? `Give it as ${flag} VALUE, ${choicesWords(taking)}.`
-        : `Give it as ${flag} VALUE; a value that starts with "-" goes after an equals sign (${flag}=-value).`,
+        ? `Give it as ${optionWithValue(missing[1]!)}, ${choicesWords(taking)}.`
+        : `Give it as ${optionWithValue(missing[1]!)}; a value that starts with "-" goes after an equals sign (${flag}=-value).`,
       missing[1]!,
       taking?.values,
     );

@@ -73,3 +73,25 @@ describe('a required option with choices left out', () => {
     });
   });
 });
+
+describe('the value a hint asks for', () => {
+  it('is named by its option, as a missing argument is by its own: invariant violation add alone', async () => {
+    const store = testStore({});
+    const r = await runAgents(['--store', store, 'invariant', 'violation', 'add'], { cwd: dirname(store) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--plan PLAN --invariant INVARIANT');
+    expect(r.stderr).not.toContain('VALUE');
+  });
+
+  it.each([
+    ['a free one', ['invariant', 'list', '--project'], '--project PROJECT'],
+    ['one with choices', ['invariant', 'add', '--global', 'T', '--severity'], '--severity SEVERITY'],
+    ['a --no- form of one that takes a value', ['init', '--actor', 'llm', '--no-api-key-env'], '--api-key-env API_KEY_ENV'],
+  ])('%s, its value missing', async (_name, args, asked) => {
+    const store = testStore({});
+    const r = await runAgents(['--store', store, ...args], { cwd: dirname(store) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(asked);
+    expect(r.stderr).not.toContain('VALUE');
+  });
+});
