@@ -7,16 +7,19 @@ import { isObject } from './parsed-shape.ts';
 /** The hook ids of this repository's `.pre-commit-hooks.yaml` that `init --hooks` stands for. */
 export type PreCommitHookId = 'agents-validate' | 'agents-export-check';
 
+/** Every hook id `PreCommitHookId` names, which a config is read for. */
+const HOOK_IDS: readonly string[] = ['agents-validate', 'agents-export-check'] satisfies PreCommitHookId[];
+
 /** The stages pre-commit runs for a commit: its own name, and the name before pre-commit 3.2. */
 const COMMIT_STAGES: readonly string[] = ['pre-commit', 'commit'];
 
 /**
- * The ids of `wanted` that the config `text` runs at each commit on the store `storeArg` (its path from the
+ * The hooks of this tool that the config `text` runs at each commit on the store `storeArg` (its path from the
  * repository's top, as a hook's `args: [--store, PATH]` gives it; undefined for `.agents`, which a hook finds unnamed).
  * A hook that runs at other stages only, or on another store, is none; so is every hook of a config that is not YAML or
  * not pre-commit's shape (pre-commit itself would refuse it).
  */
-export function preCommitRuns(text: string, storeArg: string | undefined, wanted: readonly PreCommitHookId[]): Set<PreCommitHookId> {
+export function preCommitRuns(text: string, storeArg: string | undefined): Set<PreCommitHookId> {
   const found = new Set<PreCommitHookId>();
   let config: unknown;
   try {
@@ -30,7 +33,7 @@ export function preCommitRuns(text: string, storeArg: string | undefined, wanted
   for (const repo of config.repos) {
     if (!isObject(repo) || !Array.isArray(repo.hooks)) continue;
     for (const hook of repo.hooks) {
-      if (!isObject(hook) || !wanted.includes(hook.id as PreCommitHookId)) continue;
+      if (!isObject(hook) || !HOOK_IDS.includes(String(hook.id))) continue;
       const stages = hook.stages ?? defaults;
       if (Array.isArray(stages) && !stages.some((s) => COMMIT_STAGES.includes(String(s)))) continue;
       if (sameStore(storeOfArgs(hook.args), storeArg)) found.add(hook.id as PreCommitHookId);

@@ -436,7 +436,7 @@ async function preCommitFramework(
 ): Promise<{ missing: string[]; add: string; exportCheck: boolean }> {
   const { preCommitRuns } = await import('../core/pre-commit-config.ts');
   const read = readRegularFile(file, MAX_HOOK_BYTES, { followLinks: true });
-  const runs = preCommitRuns(read.ok ? read.bytes.toString('utf8') : '', storeArg, ['agents-validate', 'agents-export-check']);
+  const runs = preCommitRuns(read.ok ? read.bytes.toString('utf8') : '', storeArg);
   const wanted: PreCommitHookId[] = ['agents-validate', ...(exportCheck ? (['agents-export-check'] as const) : [])];
   const missing = wanted.filter((id) => !runs.has(id));
   // pre-commit adds `args` to the hook's entry (`agents validate --staged`), run at the top as this hook would.
