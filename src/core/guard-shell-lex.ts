@@ -74,16 +74,9 @@ export function lex(script: string, more: string[]): Simple[] {
       i++;
       // The bodies of the here-documents this line opened: the lines up to each one's delimiter.
       for (const doc of pending.splice(0)) {
-        const body: string[] = [];
-        while (i < n) {
-          const eol = script.indexOf('\n', i);
-          const end = eol < 0 ? n : eol;
-          const line = script.slice(i, end);
-          i = end + 1;
-          if ((doc.tabs ? line.replace(/^\t+/, '') : line) === doc.delimiter) break;
-          body.push(line);
-        }
-        doc.into.heredocs.push(body.join('\n'));
+        const [body, next] = heredocBody(script, i, doc, n);
+        doc.into.heredocs.push(body);
+        i = next;
       }
       continue;
     }
@@ -293,6 +286,8 @@ function substitutionEnd(script: string, at: number, limit = script.length): num
   const stack = ['('];
   // Whether a command's first word comes next, where `case` and `esac` are the shell's own words.
   let start = true;
+  // Here-documents opened on this line, whose bodies follow it and close nothing (`"$(cat <<X\n)\nX\n…)"`).
+  const docs: { delimiter: string; tabs: boolean }[] = [];
   for (let j = at; j < limit; j++) {
     const ch = script[j]!;
     const top = stack.at(-1)!;
@@ -326,6 +321,17 @@ function substitutionEnd(script: string, at: number, limit = script.length): num
       // A case's pattern ends at its `)`, and its commands follow.
       start = top === 'c';
       if (!start && stack.pop() !== undefined && stack.length === 0) return j;
+    } else if (ch === '<' && script[j + 1] === '<' && script[j + 2] !== '<') {
+      const tabs = script[j + 2] === '-';
+      let k = j + (tabs ? 3 : 2);
+      while (k < limit && (script[k] === ' ' || script[k] === '\t')) k++;
+      docs.push({ delimiter: wordAt(script, k, limit), tabs });
+      j = k - 1;
+    } else if (ch === '\n' && docs.length > 0) {
+      let next = j + 1;
+      for (const doc of docs.splice(0)) next = heredocBody(script, next, doc, limit)[1];
+      j = next - 1;
+      start = true;
     } else if (ch === ';' || ch === '&' || ch === '|' || ch === '\n') start = true;
     else if (ch === '#' && /[\s;&|()]/.test(script[j - 1]!)) {
       const eol = script.indexOf('\n', j);
@@ -411,6 +417,25 @@ export function wordAt(script: string, at: number, limit: number): string {
     }
   }
   return out;
+}
+
+/**
+ * The body of a here-document from `at`, the line after the one that opened it: its lines up to the one that is its
+ * delimiter (leading tabs taken off for `<<-`), and where the script goes on past that line. The one rule for
+ * {@link lex} and {@link substitutionEnd}.
+ */
+function heredocBody(script: string, at: number, doc: { delimiter: string; tabs: boolean }, limit: number): [string, number] {
+  const body: string[] = [];
+  let i = at;
+  while (i < limit) {
+    const eol = script.indexOf('\n', i);
+    const end = eol < 0 || eol > limit ? limit : eol;
+    const line = script.slice(i, end);
+    i = end + 1;
+    if ((doc.tabs ? line.replace(/^\t+/, '') : line) === doc.delimiter) break;
+    body.push(line);
+  }
+  return [body.join('\n'), Math.min(i, limit)];
 }
 
 /** A backtick substitution's script: `\``, `\\` and `\$` are the characters themselves there (a `\`` a substitution within). */

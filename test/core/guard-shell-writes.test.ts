@@ -116,6 +116,11 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
         'echo "$(echo ${x%)} > secrets/i)" "$(echo $\'a\\\')\' > secrets/h)"; echo "$(case x in a) echo esac;; b) echo > secrets/g;; esac)"',
       ['secrets/k', 'secrets/j', 'secrets/i', 'secrets/h', 'secrets/g'],
     ],
+    [
+      'a substitution in quotes past a here-document whose body holds a `)` line',
+      'echo "$(cat <<X\n)\nX\necho x > secrets/k)"; echo "$(cat <<-\'Y\'\n\t)\n\tY\ntouch secrets/j)"',
+      ['secrets/k', 'secrets/j'],
+    ],
     ['nothing: a case that is a word of text', 'echo "$(echo case x) > secrets/k"', []],
     ['nothing: devices and descriptors', 'make 2>&1 >/dev/null; echo x >&2; echo y > /dev/stderr', []],
   ])('%s', (_name, command, paths) => {
