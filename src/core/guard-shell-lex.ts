@@ -240,7 +240,8 @@ function doubleQuoted(script: string, at: number, more: string[], limit = script
   let j = at;
   for (; j < limit; j++) {
     const ch = script[j]!;
-    if (ch === '"') break;
+    // Backticks run to their own closing one, a `"` within them opening a string of their script (`"`echo "a" > k`"`).
+    if (ch === '"' && tick < 0) break;
     if (ch === '\\' && j + 1 < limit && '\\"$`\n'.includes(script[j + 1]!)) {
       j++;
       if (script[j] === '\n') continue;

@@ -121,6 +121,11 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       'echo "$(cat <<X\n)\nX\necho x > secrets/k)"; echo "$(cat <<-\'Y\'\n\t)\n\tY\ntouch secrets/j)"',
       ['secrets/k', 'secrets/j'],
     ],
+    [
+      'backticks in quotes, to their own closing one past the quotes within',
+      'echo "`echo "a b" > secrets/k`"; echo "x`touch "secrets/j"`y" > out',
+      ['out', 'secrets/k', 'secrets/j'],
+    ],
     ['nothing: a case that is a word of text', 'echo "$(echo case x) > secrets/k"', []],
     ['nothing: devices and descriptors', 'make 2>&1 >/dev/null; echo x >&2; echo y > /dev/stderr', []],
   ])('%s', (_name, command, paths) => {
