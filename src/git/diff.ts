@@ -89,7 +89,7 @@ function diffTooLarge(what: string, limit: number, file: string | undefined): Ag
 }
 
 /** Whether HEAD names a commit: false on a branch with no commit yet. */
-async function hasCommit(top: string): Promise<boolean> {
+export async function hasCommit(top: string): Promise<boolean> {
   try {
     await runGit(top, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
     return true;

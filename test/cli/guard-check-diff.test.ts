@@ -39,6 +39,13 @@ describe('agents guard check in a repository with no commit yet', () => {
     ];
     expect(await findings(dir)).toEqual({ code: 1, found: expected });
     expect(await findings(dir, 'HEAD')).toEqual({ code: 1, found: expected });
+    // What was compared is said: no HEAD names a commit yet, so the working tree against the empty tree.
+    for (const args of [[], ['HEAD']]) {
+      const r = await runAgents(['--format', 'json', 'guard', 'check', ...args], { cwd: dir });
+      expect(JSON.parse(r.stdout).source).toBe('working tree against the empty tree, no commit yet');
+    }
+    const staged = await runAgents(['--format', 'json', 'guard', 'check', '--staged'], { cwd: dir });
+    expect(JSON.parse(staged.stdout).source).toBe('index');
     expect((await runAgents(['guard', 'check', 'main'], { cwd: dir })).code).toBe(2);
     // An empty range (an unset variable) is refused as that, by guard check and invariant diff alike, before git runs:
     // read as none, invariant diff compared HEAD with the working tree and passed.

@@ -128,9 +128,12 @@ function bothSides(files: readonly { path: string }[], a: readonly Diagnostic[],
   return [...seen.values()].sort((x, y) => (order.get(x.file ?? '') ?? 0) - (order.get(y.file ?? '') ?? 0));
 }
 
+/** What an unborn branch's check compares: no commit yet, so the working tree's files against the empty tree. */
+const UNBORN_SOURCE = 'working tree against the empty tree, no commit yet';
+
 /** The changes (staged, or of a range) judged by the guards of the store at `root`. */
 async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Promise<ValidationResult> {
-  const [{ GuardService }, { diffFiles }, { repoTop }] = await Promise.all([
+  const [{ GuardService }, { diffFiles, hasCommit }, { repoTop }] = await Promise.all([
     import('../../service/guard-service.ts'),
     import('../../git/diff.ts'),
     import('../../store/git-dir.ts'),
@@ -171,6 +174,10 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   const single = range !== undefined && range !== 'HEAD' && (!range.includes('..') || peeled === undefined);
   const revision = single ? ranges?.checkRange(service.top, range) : undefined;
   revision?.catch(() => undefined);
+  // Whether HEAD names a commit, asked while git diffs: on an unborn branch the diff is against the empty tree, which
+  // the result says rather than a HEAD that names nothing.
+  const born = !argv.staged && (range ?? 'HEAD') === 'HEAD' ? hasCommit(service.top) : undefined;
+  born?.catch(() => undefined);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
     files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: peeled ?? range ?? 'HEAD' });
@@ -245,7 +252,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   const result: ValidationResult = {
     // The store whose guards judged the diff, as validate names its store (and as a range that removed it names its place).
     store: root,
-    source: argv.staged ? 'index' : `diff ${argv.range ?? 'HEAD'}`,
+    source: argv.staged ? 'index' : born && !(await born) ? UNBORN_SOURCE : `diff ${argv.range ?? 'HEAD'}`,
     files: files.length,
     // The commands the hints name carry the run's --store, as validate's do.
     diagnostics: diagnostics.map(agentsHints(ctx.agentsCommand())),
