@@ -326,4 +326,17 @@ describe('more refusals under --store that name a command', () => {
     expect(code).toBe(2);
     expect(commandsIn(stderr)).toEqual([['--store', STORE, 'guard', 'try']]);
   });
+
+  it('guard try with no action: missing-option, the commands it names carrying --store', async () => {
+    const cwd = tempDir();
+    expect((await runAgents(['init', '--store', STORE, '--actor', 'none'], { cwd })).code).toBe(0);
+    const r = await runAgents(['--store', STORE, 'guard', 'try'], { cwd });
+    expect(r.code).toBe(2);
+    expect(commandsIn(r.stderr)).toEqual([
+      ['--store', STORE, 'guard', 'try', '--path', 'infra/prod.tf'],
+      ['--store', STORE, 'guard', 'try', '--help'],
+    ]);
+    const json = await runAgents(['--store', STORE, '--format', 'json', 'guard', 'try'], { cwd });
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'missing-option', detail: { command: 'guard try' } });
+  });
 });

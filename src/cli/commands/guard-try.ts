@@ -27,9 +27,11 @@ export default defineCommand<TryArgs>({
   async run(argv, ctx) {
     const paths = argv.path ?? [];
     if (paths.length === 0 && argv.command === undefined && argv.tool === undefined)
+      // Said as every command's missing option is: the command, what it needs, and a command that gives it.
       throw missingOption(
-        'name an action: --path P, --command CMD or --tool T',
-        `e.g. ${ctx.agentsCommand()} guard try --path infra/prod.tf`,
+        'agents guard try needs --path, --command or --tool',
+        (agents) =>
+          `Give the action it judges: --path FILE, --command CMD or --tool NAME (\`${agents} guard try --path infra/prod.tf\`). Run \`${agents} guard try --help\` for its options.`,
         'guard try',
         ['path', 'command', 'tool'],
       );
