@@ -421,6 +421,9 @@ const REPLACED_KEYS: readonly string[] = ['old_string', 'oldString', 'oldText', 
  */
 export function parseClientInput(raw: string, client?: GuardClient): ClientAction {
   let data: unknown;
+  // Nothing written at all is said so, not by the JSON parser's words for a text cut short.
+  if (raw.trim() === '' || raw === '\ufeff')
+    throw new GuardInputError('the hook input is empty: the client must write its JSON to standard input');
   try {
     // A byte-order mark before the document, which JSON allows a reader to ignore, is no reason to answer by on_error.
     data = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);

@@ -113,6 +113,33 @@ describe('agents guard hook, calls answered by guard.on_error', () => {
   });
 });
 
+describe('agents guard hook, empty input', () => {
+  it('is answered by guard.on_error in every client, as any unreadable input is, and logged', async () => {
+    const dir = await repo(['write: ["secrets/**"]']);
+    for (const client of ['claude', 'codex', 'gemini', 'cursor']) {
+      for (const input of ['', '\n']) {
+        const r = await runAgents(['guard', 'hook', '--client', client], { cwd: dir, input });
+        expect(r.code, client).toBe(2);
+        expect(r.stdout, client).toBe('');
+        expect(r.stderr.trimEnd().split('\n'), client).toHaveLength(1);
+        // Said as empty, not by the JSON parser's words for a text cut short.
+        expect(r.stderr, client).toContain('the hook input is empty');
+      }
+    }
+    expect(audit(dir).map((e) => [e.decision, e.answer])).toEqual(Array(8).fill(['error', 'deny']));
+    writeFileSync(join(dir, '.agents/config.yaml'), 'version: 1\nguard:\n  on_error: allow\n');
+    for (const client of ['claude', 'codex', 'gemini', 'cursor']) {
+      const r = await runAgents(['guard', 'hook', '--client', client], { cwd: dir, input: '' });
+      expect([r.code, r.stdout], client).toEqual([0, '']);
+    }
+    expect(
+      audit(dir)
+        .slice(8)
+        .map((e) => e.answer),
+    ).toEqual(Array(4).fill('allow'));
+  });
+});
+
 describe('agents guard hook, the reason when it cannot decide', () => {
   it('is one line that keeps what is wrong, not the first line of a longer message', async () => {
     const dir = await repo(['write: ["secrets/**"]'], 'version: 1\nguard:\n  on_error: maybe\n');
