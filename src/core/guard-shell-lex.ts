@@ -289,6 +289,8 @@ function substitutionEnd(script: string, at: number, limit = script.length): num
   let start = true;
   // Here-documents opened on this line, whose bodies follow it and close nothing (`"$(cat <<X\n)\nX\n…)"`).
   const docs: { delimiter: string; tabs: boolean }[] = [];
+  // How many arithmetic expressions the text is in, where `<<` is a shift and opens no here-document.
+  let inArithmetic = 0;
   for (let j = at; j < limit; j++) {
     const ch = script[j]!;
     const top = stack.at(-1)!;
@@ -316,13 +318,17 @@ function substitutionEnd(script: string, at: number, limit = script.length): num
     } else if (top === '{') {
       if (ch === '}') stack.pop();
     } else if (ch === '(') {
-      stack.push('(');
+      // The second `(` of `((` or `$((` opens arithmetic, whose `<<` is a shift.
+      const arithmetic = script[j - 1] === '(';
+      if (arithmetic) inArithmetic++;
+      stack.push(arithmetic ? 'a' : '(');
       start = true;
     } else if (ch === ')') {
       // A case's pattern ends at its `)`, and its commands follow.
       start = top === 'c';
-      if (!start && stack.pop() !== undefined && stack.length === 0) return j;
-    } else if (ch === '<' && script[j + 1] === '<' && script[j + 2] !== '<') {
+      if (!start && stack.length > 0 && stack.pop() === 'a') inArithmetic--;
+      if (!start && stack.length === 0) return j;
+    } else if (ch === '<' && script[j + 1] === '<' && script[j + 2] !== '<' && inArithmetic === 0) {
       const tabs = script[j + 2] === '-';
       let k = j + (tabs ? 3 : 2);
       while (k < limit && (script[k] === ' ' || script[k] === '\t')) k++;

@@ -122,6 +122,11 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       ['secrets/k', 'secrets/j'],
     ],
     [
+      "a shift in a substitution's arithmetic, which opens no here-document",
+      'echo "$(echo $((1<<2))\n)"; echo x > secrets/k; echo "$(x=$((1 << 2)); echo\n)" > secrets/j',
+      ['secrets/k', 'secrets/j'],
+    ],
+    [
       'backticks in quotes, to their own closing one past the quotes within',
       'echo "`echo "a b" > secrets/k`"; echo "x`touch "secrets/j"`y" > out',
       ['out', 'secrets/k', 'secrets/j'],
