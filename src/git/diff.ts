@@ -89,7 +89,7 @@ function diffTooLarge(what: string, limit: number, file: string | undefined): Ag
 }
 
 /** Whether HEAD names a commit: false on a branch with no commit yet. */
-export async function hasCommit(top: string): Promise<boolean> {
+async function hasCommit(top: string): Promise<boolean> {
   try {
     await runGit(top, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
     return true;
@@ -113,6 +113,8 @@ export async function diffFiles(
   what: { staged: true } | { range: string },
   /** The most bytes of the diff's output read: the longest text the runtime holds. */
   limit = WORKTREE_LIMIT,
+  /** Told `unborn: true` when HEAD named no commit and the working tree was diffed against the empty tree. */
+  seen?: { unborn?: boolean },
 ): Promise<DiffFile[]> {
   if ('range' in what && what.range.startsWith('-')) throw new GitError(`"${what.range}" is not a revision range`, 'failed');
   const args = [
@@ -144,6 +146,7 @@ export async function diffFiles(
       // No commit yet (the branch is unborn): HEAD names nothing, so the working tree is diffed against the empty tree,
       // every file new, as the first commit will make it. Asked only once the diff failed: HEAD is there as a rule.
       if (!('range' in what) || what.range !== 'HEAD' || (await hasCommit(top))) throw error;
+      if (seen) seen.unborn = true;
       const empty = (await runGit(top, ['hash-object', '-t', 'tree', '--stdin'], '')).toString('utf8').trim();
       return boundedDiff(
         top,

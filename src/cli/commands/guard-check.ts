@@ -133,7 +133,7 @@ const UNBORN_SOURCE = 'working tree against the empty tree, no commit yet';
 
 /** The changes (staged, or of a range) judged by the guards of the store at `root`. */
 async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Promise<ValidationResult> {
-  const [{ GuardService }, { diffFiles, hasCommit }, { repoTop }] = await Promise.all([
+  const [{ GuardService }, { diffFiles }, { repoTop }] = await Promise.all([
     import('../../service/guard-service.ts'),
     import('../../git/diff.ts'),
     import('../../store/git-dir.ts'),
@@ -174,13 +174,11 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   const single = range !== undefined && range !== 'HEAD' && (!range.includes('..') || peeled === undefined);
   const revision = single ? ranges?.checkRange(service.top, range) : undefined;
   revision?.catch(() => undefined);
-  // Whether HEAD names a commit, asked while git diffs: on an unborn branch the diff is against the empty tree, which
-  // the result says rather than a HEAD that names nothing.
-  const born = !argv.staged && (range ?? 'HEAD') === 'HEAD' ? hasCommit(service.top) : undefined;
-  born?.catch(() => undefined);
+  // On an unborn branch the diff is against the empty tree, which the result says rather than a HEAD that names nothing.
+  const seen: { unborn?: boolean } = {};
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
-    files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: peeled ?? range ?? 'HEAD' });
+    files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: peeled ?? range ?? 'HEAD' }, undefined, seen);
   } catch (error) {
     // Said by git's runner already (no git at all, a disk that is full): never read as a bad range.
     if (error instanceof AgentsError) throw error;
@@ -252,7 +250,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
   const result: ValidationResult = {
     // The store whose guards judged the diff, as validate names its store (and as a range that removed it names its place).
     store: root,
-    source: argv.staged ? 'index' : born && !(await born) ? UNBORN_SOURCE : `diff ${argv.range ?? 'HEAD'}`,
+    source: argv.staged ? 'index' : seen.unborn ? UNBORN_SOURCE : `diff ${argv.range ?? 'HEAD'}`,
     files: files.length,
     // The commands the hints name carry the run's --store, as validate's do.
     diagnostics: diagnostics.map(agentsHints(ctx.agentsCommand())),
