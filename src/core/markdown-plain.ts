@@ -190,7 +190,12 @@ const IMAGE = /\[!\[[^[\]]*\]\([^()]*\)\]\([^()]*\)|!\[[^[\]]*\]\([^()]*\)|<img\
  * a paragraph's badges, whose alt text would run into the rule below them ("CI Never push to main.").
  */
 export function leadingImages(lines: readonly string[], from: number, to: number): number | undefined {
-  const only = (l: string) => l.replace(IMAGE, '').replace(/[\p{P}\p{S}\s]/gu, '') === '' && l.replace(IMAGE, '') !== l;
+  const only = (l: string) => {
+    // Every form IMAGE takes holds "![" or "<": most lines are ruled out without a replace.
+    if (!l.includes('![') && !l.includes('<')) return false;
+    const bare = l.replace(IMAGE, '');
+    return bare !== l && bare.replace(/[\p{P}\p{S}\s]/gu, '') === '';
+  };
   let k = from - 1;
   while (k < to && only(lines[k + 1]!)) k++;
   return k >= from && k < to ? k : undefined;
