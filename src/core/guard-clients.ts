@@ -244,10 +244,7 @@ function namedToolFiles(tool: string, paths: readonly string[]): Pick<ClientActi
  * would: `apply_patch`'s text is its patch, whose files and added lines are judged, as are those of a patch a shell
  * command applies; a command's `cd` folders are read; a tool that only reads writes nothing.
  */
-export function namedToolAction(
-  tool: string,
-  given: { paths: readonly string[]; command?: string; content?: string },
-): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> {
+export function namedToolAction(tool: string, given: { paths: readonly string[]; command?: string; content?: string }): ToolParts {
   const patchTool = tool === 'apply_patch';
   const input: Json = {};
   if (given.command !== undefined) input.command = given.command;
@@ -274,11 +271,14 @@ function ownName(tool: string): string {
   return /^mcp_[^_]+_(.+)$/.exec(tool)?.[1] ?? tool;
 }
 
+/** What a tool's input says it does, before the hook adds the client's own fields (cwd, tool name). */
+type ToolParts = Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'>;
+
 /**
  * A shell tool's command, the folders its `cd`s go to and the files it writes ({@link shellWritesIn}), read from its
  * argv where the tool is given one (`["bash", "-lc", "…"]`), whose words the joined text no longer tells apart.
  */
-function shellParts(command: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> {
+function shellParts(command: string, ti: Json): ToolParts {
   const given = ti.command ?? ti.cmd;
   const argv = Array.isArray(given) ? (given as string[]) : undefined;
   const writes = shellWritesIn(command, argv);
@@ -290,10 +290,7 @@ function shellParts(command: string, ti: Json): Pick<ClientAction, 'paths' | 'te
  * `parts` with the moves and removes a tool names itself beside those its command's text names: both are judged, and
  * a folder the tool names is refused when too large, though its command names it too (no longer judged by name).
  */
-function withToolFolders(
-  parts: Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'>,
-  own: Pick<ClientAction, 'moves' | 'removes'>,
-): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> {
+function withToolFolders(parts: ToolParts, own: Pick<ClientAction, 'moves' | 'removes'>): ToolParts {
   if (own.moves === undefined && own.removes === undefined) return parts;
   const moves = [...(own.moves ?? []), ...(parts.moves ?? [])];
   const removes = [...new Set([...(own.removes ?? []), ...(parts.removes ?? [])])];
@@ -309,7 +306,7 @@ function withToolFolders(
 }
 
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
-function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> {
+function toolParts(tool: string, ti: Json): ToolParts {
   const own = ownName(tool);
   if (READ_TOOLS.test(own) || tool === ANSWER_TOOL) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
@@ -389,7 +386,7 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   // A command meets the command guards whatever else the tool names: a `path` beside it (the folder to run it in, a
   // file it reads) does not make its command one no guard sees.
   // And the files it writes, as a shell tool's: a tool given a command runs it in a shell for all the hook can tell.
-  let parts: Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'> = { paths, texts };
+  let parts: ToolParts = { paths, texts };
   if (command !== undefined) {
     const shell = shellParts(command, ti);
     parts = { ...shell, paths: [...new Set([...paths, ...shell.paths])], texts };
