@@ -81,6 +81,11 @@ function shebangLine(path: string): string | undefined {
   return head.toString('utf8', 2).split('\n', 1)[0]!;
 }
 
+/** The file a hint tells to edit: the program as written, or, found on PATH, where it was found. */
+function fileToEdit(program: string, path: string): string {
+  return program.includes('/') ? program : path;
+}
+
 /** The interpreter the #! line of the program at `path` names, as the system reads it (to the first blank), if it has one. */
 function shebangInterpreter(path: string): string | undefined {
   return shebangLine(path)?.trimStart().split(/[ \t]/, 1)[0] || undefined;
@@ -95,8 +100,7 @@ function crlfShebang(shown: string, program: string, path: string): { why: strin
   const line = shebangLine(path);
   if (line === undefined || !line.endsWith('\r')) return undefined;
   const interpreter = `${line.trim().split(/[ \t]/).at(-1)!}\r`;
-  // A program found on PATH is named by where it was found: the file to edit.
-  const file = program.includes('/') ? program : path;
+  const file = fileToEdit(program, path);
   return {
     why: `${shown} could not be started: ${program} names an interpreter on its #! line that was not found (ENOENT): ${JSON.stringify(interpreter)}, the line ending in a carriage return (the file has CRLF line ends)`,
     interpreter,
@@ -111,8 +115,7 @@ function interpreterMissing(shown: string, program: string, path: string): { why
   const interpreter = shebangInterpreter(path);
   const why = `${shown} could not be started: ${program} names an interpreter on its #! line that was not found (ENOENT)`;
   if (interpreter === undefined) return { why };
-  // A program found on PATH is named by where it was found: the file to edit.
-  const file = program.includes('/') ? program : path;
+  const file = fileToEdit(program, path);
   return {
     why: `${why}: ${interpreter}`,
     interpreter,
