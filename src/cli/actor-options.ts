@@ -13,6 +13,7 @@ import {
 import { CancelledError, missingOption, missingValue, UsageError } from '../core/errors.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import type { CliIo } from './io.ts';
+import { optionWithValue } from './option-value.ts';
 import { docsRef } from '../core/docs-link.ts';
 
 /** `agents init`'s flags that choose the reconciliation actor (docs/actors.md). */
@@ -52,7 +53,7 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
   const empty = (['model', 'base-url', 'api-key-env'] as const).find((k) => f[k] !== undefined && f[k].trim() === '');
   const refuseEmpty = () => {
     if (empty !== undefined)
-      throw missingValue(`--${empty} is empty`, `Nothing was created. Give --${empty} VALUE, or leave it out.`, empty);
+      throw missingValue(`--${empty} is empty`, `Nothing was created. Give ${optionWithValue(empty)}, or leave it out.`, empty);
   };
   switch (f.actor) {
     case undefined:

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
-import { optionWithValue } from './parse-failures.ts';
+import { optionWithValue } from './option-value.ts';
 import { parserOptions } from './parser-options.ts';
 
 /**

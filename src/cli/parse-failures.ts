@@ -8,6 +8,7 @@ import { closestNames, hintWithGuess } from '../core/closest.ts';
 import type { Argv } from 'yargs';
 import { type CommandHint, conflictingOptions, missingArgument, missingOption, missingValue, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
+import { optionWithValue } from './option-value.ts';
 import { parserOptions } from './parser-options.ts';
 import { GLOBAL_OPTIONS, GROUPS, namesAt, type LazyCommand } from './registry.ts';
 import { guessHint, positionalNames, singleDashOption, unknownIn, unknownOptionError, usageHint, usageOf } from './unknown-option.ts';
@@ -57,14 +58,6 @@ export function optionChoices(
       if (Array.isArray(values)) out[name] = { values: values.map(String), list: false };
   for (const [name, values] of Object.entries(lists)) out[name] = { values, list: true };
   return out;
-}
-
-/**
- * An option with its value as a hint writes it (`--plan PLAN`, `--api-key-env API_KEY_ENV`): the value named by the
- * option's own name, as a missing argument is by its own (`ID`), not a VALUE that says nothing of what to give.
- */
-export function optionWithValue(name: string): string {
-  return `--${name} ${name.toUpperCase().replaceAll('-', '_')}`;
 }
 
 /** The values an option takes, as a hint says them: `one of text, json, yaml`. */
