@@ -15,7 +15,8 @@ import { readRegularFile } from './read-file.ts';
 export interface ParseKeeping {
   cache: ParseCache;
   prefix: string;
-  stamps(paths: readonly string[]): Promise<(string | undefined)[]>;
+  /** `folders`: folders on the way to `paths` that the caller has just listed as folders, not links (see ParseCacheUse). */
+  stamps(paths: readonly string[], folders?: readonly string[]): Promise<(string | undefined)[]>;
   exists(path: string): boolean;
 }
 

@@ -34,11 +34,13 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
   const listed = folders.names.sort();
   const out: ProjectsRead = { names: listed, meta: new Map(), diagnostics: folders.diagnostics };
   const files = listed.map((n) => `projects/${n}/project.yaml`);
-  // Every project.yaml in one group of the parse cache: `which` and the guard read them all at once.
+  // Every project.yaml in one group of the parse cache: `which` and the guard read them all at once. The folders just
+  // listed are folders, not links (a link is a diagnostic, never a name): their stamps need no lstat of each.
   const parsed = await readParsed(source, files, (i, bytes, syntax) => parseProjectMeta(files[i]!, bytes, syntax), {
     parser: 'projects',
     group: () => 'projects',
     fits: isCachedProjectMeta,
+    folders: names ? undefined : ['projects', ...listed.map((n) => `projects/${n}`)],
   });
   for (const [i, file] of files.entries()) {
     const p = parsed[i];

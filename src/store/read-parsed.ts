@@ -16,6 +16,11 @@ export interface ParseCacheUse {
   parser: string;
   group: (file: string, index: number) => string | undefined;
   fits: (value: unknown, index: number) => boolean;
+  /**
+   * Folders on the way to the files that the caller has just listed as folders, not links: a working tree takes
+   * their link check from that listing instead of an `lstat` of each (a thousand project folders for `which`).
+   */
+  folders?: readonly string[];
 }
 
 /**
@@ -52,7 +57,7 @@ export async function readParsed<T>(
   };
   if (keeping && use) {
     // Taken before any read: a file written after its stamp was taken is read now and stamped again next time.
-    stamps = await keeping.stamps(files);
+    stamps = await keeping.stamps(files, use.folders);
     groups = files.map((f, i) => {
       const group = stamps[i] === undefined ? undefined : use.group(f, i);
       return group === undefined ? undefined : `${use.parser}:${keeping.prefix}${group}`;

@@ -93,7 +93,13 @@ class FolderLinks {
   private last: string | undefined;
   private lastLink: string | null = null;
 
-  constructor(private readonly root: string) {}
+  /** `listed`: folders known not to be links (a listing just said they are folders), never looked at again. */
+  constructor(
+    private readonly root: string,
+    listed?: readonly string[],
+  ) {
+    if (listed) for (const dir of listed) this.byDir.set(dir, null);
+  }
 
   /** The first linked folder on the way to the file `rel`, or null. */
   on(rel: string): string | null {
@@ -198,7 +204,7 @@ export class WorkingTreeSource implements TreeSource {
     this.parses = cache && {
       cache,
       prefix: '',
-      stamps: async (paths) => this.stamps(paths),
+      stamps: async (paths, folders) => this.stamps(paths, folders),
       exists: (file) => fileExists(`${root}/${file}`),
     };
   }
@@ -211,10 +217,11 @@ export class WorkingTreeSource implements TreeSource {
   /**
    * The settled stamp of each file (undefined for a file inside a linked
    * folder, not settled, or not a regular file), taken now: before any read
-   * of it that follows.
+   * of it that follows. `folders`: folders of the way a listing just found
+   * to be folders, not links.
    */
-  stamps(paths: readonly string[]): (string | undefined)[] {
-    const links = new FolderLinks(this.root);
+  stamps(paths: readonly string[], folders?: readonly string[]): (string | undefined)[] {
+    const links = new FolderLinks(this.root, folders);
     const before = settledBefore(this.#now());
     return paths.map((rel) => this.stampOf(rel, links, before));
   }

@@ -147,6 +147,23 @@ describe('the parse cache (src/store/parse-cache.ts)', () => {
     expect(read.diagnostics.map((d) => [d.file, d.code])).toEqual([['projects/api/project.yaml', 'symlink']]);
   });
 
+  it('takes the link check of the project folders a read of every project.yaml listed from that listing', async () => {
+    const root = store();
+    const dir = join(tempDir(), 'parsed');
+    expect([...(await readProjects(cached(root, dir).source)).meta.keys()]).toEqual(['api']);
+    const outside = join(tempDir(), 'api');
+    renameSync(join(root, 'projects', 'api'), outside);
+    symlinkSync(outside, join(root, 'projects', 'api'));
+    // The listing sees the link: never a project, its stamp never asked for.
+    const read = await readProjects(cached(root, dir).source);
+    expect(read.names).toEqual(['web']);
+    expect(read.diagnostics.map((d) => [d.file, d.code])).toEqual(expect.arrayContaining([['projects/api', 'symlink']]));
+    // A folder named as listed is not looked at again; one not named is.
+    const source = new WorkingTreeSource(root, { now: () => Date.now() + 60_000 });
+    expect(source.stamps(['projects/api/project.yaml'])).toEqual([undefined]);
+    expect(source.stamps(['projects/api/project.yaml'], ['projects', 'projects/api'])[0]).toMatch(/^[0-9a-z]+\./);
+  });
+
   it('ignores a damaged cache file, or one of another build, and writes it again whole', async () => {
     const root = store();
     const dir = join(tempDir(), 'parsed');
