@@ -3,7 +3,6 @@
 // the index's gitlinks, which the export's and the store's checks of a submodule not checked out ask without one.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { callerVariables, gitDirOf } from './caller-env.ts';
 import { commonOf, looksLikeGitDir, repoTop } from './location.ts';
 
@@ -126,7 +125,8 @@ function readLoose(common: string, oid: string, type: 'commit' | 'tree'): Buffer
   } catch {
     return undefined;
   }
-  const data = inflateSync(stored);
+  // zlib loaded only here: most runs that ask about the index read no loose object.
+  const data = process.getBuiltinModule('node:zlib').inflateSync(stored);
   const nul = data.indexOf(0);
   const header = data.toString('latin1', 0, nul);
   if (nul < 0 || header !== `${type} ${data.length - nul - 1}`) return undefined;

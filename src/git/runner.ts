@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { AgentsError, EXIT_CODES, tooManyOpenFiles } from '../core/errors.ts';
@@ -15,6 +15,13 @@ import { runEnv } from './run-environment.ts';
  * git started in the store folder with it would take that folder for the top
  * of the working tree.
  */
+
+/**
+ * Node's child_process, loaded when the first git process starts: most runs start none (store discovery reads git's
+ * files; `which` and `list` read the store), and loading it with the socket and stream modules it needs is a part
+ * of every start.
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process');
 
 /** Passed on as they are: who is acting and which configuration applies, as for any git the user runs. */
 const PASSED = new Set([
@@ -110,7 +117,7 @@ export function spawnGit(
     n++;
   }
   env.GIT_CONFIG_COUNT = String(n);
-  const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached });
+  const child = childProcess().spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached });
   // No file descriptor left (EMFILE, ENFILE): Node.js then makes none of the pipes, and says why only in an 'error' event
   // on the next tick, which a caller that set up its pipes first never heard: an uncaught crash, after a store write.
   if (!child.stdin || !child.stdout || !child.stderr) {
@@ -189,7 +196,7 @@ function unsafeRepository(said: string, cwd: string, top: string | undefined): A
     const uid = process.getuid?.();
     const owner = (path: string | undefined) => (path === undefined ? uid : statSync(path, { throwIfNoEntry: false })?.uid);
     if (uid === undefined || (owner(top) === uid && owner(gitDirFor(top)) === uid)) return undefined;
-    const probe = spawnSync('git', ['rev-parse', '--git-dir'], {
+    const probe = childProcess().spawnSync('git', ['rev-parse', '--git-dir'], {
       cwd,
       env: gitEnv(cwd),
       encoding: 'utf8',
@@ -360,7 +367,7 @@ export function runGit(
  * to undefined when git is missing or fails.
  */
 export function runGitSync(cwd: string, args: readonly string[], maxBuffer = 1024 * 1024): string | undefined {
-  const r = spawnSync('git', args, {
+  const r = childProcess().spawnSync('git', args, {
     cwd,
     env: gitEnv(cwd),
     encoding: 'utf8',
