@@ -359,13 +359,22 @@ function repeating(n: number, scratch: Scratch): number {
 function radixSort(n: number, scratch: Scratch): [Uint32Array, Uint32Array] {
   let h = scratch.hashes.subarray(0, n);
   let o = scratch.owners.subarray(0, n);
-  if (n < 4096) {
-    // Few hashes (a small store, one length): a comparison sort costs less than two passes over 65,536 counters.
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => h[a]! - h[b]! || a - b);
-    return [Uint32Array.from(order, (i) => h[i]!), Uint32Array.from(order, (i) => o[i]!)];
-  }
   let h2 = scratch.hashes2.subarray(0, n);
   let o2 = scratch.owners2.subarray(0, n);
+  if (n < 4096) {
+    // Few hashes (a small store, one length): a sort costs less than two passes over 65,536 counters. Each hash and
+    // its place are one exact number (32 + 12 bits), so the typed array's own numeric sort orders them as the radix
+    // sort would, ties by place, with no comparison function to call.
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = h[i]! * 4096 + i;
+    packed.sort();
+    for (let i = 0; i < n; i++) {
+      const at = packed[i]! % 4096;
+      h2[i] = h[at]!;
+      o2[i] = o[at]!;
+    }
+    return [h2, o2];
+  }
   const count = new Uint32Array(65536);
   for (const shift of [0, 16]) {
     count.fill(0);
