@@ -270,6 +270,8 @@ const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]*(?:@[^\s/?#@]*)*)@/gi;
  */
 function credentialSpans(text: string): [number, number][] {
   const spans: [number, number][] = [];
+  // Every match holds `://`: a text without it (most lines a report shows) skips the regular expression.
+  if (!text.includes('://')) return spans;
   for (const m of text.matchAll(USERINFO)) {
     const start = m.index + m[1]!.length;
     const info = m[2]!;
