@@ -24,7 +24,11 @@ export const NEAR_MAX_LENGTH = 400;
 
 /** The text key (docs/resolution.md) with punctuation turned into spaces, white space folded again. */
 export function looseKey(text: string): string {
-  const key = textKey(text);
+  return looseKeyOfKey(textKey(text));
+}
+
+/** `looseKey` of a text whose text key is `key` (for a caller that has the key already). */
+export function looseKeyOfKey(key: string): string {
   // One pass, no regular expression for ASCII (the common case): validate computes this for every invariant.
   let clean = true;
   for (let i = 0; i < key.length && clean; i++) {

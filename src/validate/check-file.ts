@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { schemaRef, type PathKind } from '../core/layout.ts';
 import type { ScopedInvariant } from '../core/model.ts';
-import { looseKey } from '../core/near-duplicates.ts';
+import { looseKeyOfKey } from '../core/near-duplicates.ts';
 import { textKey } from '../core/normalise.ts';
 import { ownCopy, parseConfig, parseInvariant, parsePlan, type YamlSyntax } from '../core/parse-core.ts';
 import { parseActionMeta, parseProjectMeta } from '../core/parse-meta.ts';
@@ -71,6 +71,19 @@ export function modelineProblem(b: Uint8Array, target?: string): { text: string;
   if (b.byteLength === 0) return undefined;
   // The line the tool writes, compared byte for byte; anything else is read line by line.
   if (target === undefined ? startsWithBytes(b, MODELINE_BYTES) : startsWithLine(b, modelineBytes(target))) return undefined;
+  return modelineRead(b, target);
+}
+
+/** modelineProblem for a file that does not start with the line the tool writes. */
+function modelineRead(b: Uint8Array, target: string | undefined): { text: string; at?: number } | undefined {
+  // A first line that starts with a printable ASCII character other than `#` holds YAML: no modeline can follow, and
+  // that line is the answer (most files of a store without modelines), decoded without the lines after it.
+  const first = b[0]!;
+  if (first > 32 && first < 127 && first !== 35) {
+    const end = b.indexOf(10);
+    const line = decoder.decode(b.subarray(0, end < 0 || end > 8192 ? 8192 : end));
+    return { text: line.endsWith('\r') ? line.slice(0, -1) : line };
+  }
   const lines = decoder.decode(b.subarray(0, 8192)).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.replace(/\r$/, '');
@@ -90,6 +103,27 @@ function modelineBytes(target: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * The modeline each schema's files carry, by folder depth (a file `depth` folders down names `../` that many times):
+ * found once per schema and depth, not made again for every file checked.
+ */
+const modelinesBySchema = new Map<SchemaName, { target: string; bytes: Uint8Array }[]>();
+
+/** modelineProblem(bytes, modelineTarget(path, kind)) for a file of a kind whose modeline names `schema`. */
+function modelineProblemAt(path: string, schema: SchemaName, bytes: Uint8Array): { text: string; at?: number } | undefined {
+  if (bytes.byteLength === 0) return undefined;
+  let depth = 0;
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) depth++;
+  let byDepth = modelinesBySchema.get(schema);
+  if (byDepth === undefined) modelinesBySchema.set(schema, (byDepth = []));
+  let line = byDepth[depth];
+  if (line === undefined) {
+    const target = schemaRef(path, schema);
+    byDepth[depth] = line = { target, bytes: modelineBytes(target) };
+  }
+  return startsWithLine(bytes, line.bytes) ? undefined : modelineRead(bytes, line.target);
+}
+
 /** Whether `b` starts with the line `line` (then a line end, or nothing). */
 function startsWithLine(b: Uint8Array, line: Uint8Array): boolean {
   if (!startsWithBytes(b, line)) return false;
@@ -107,8 +141,9 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
       const p = parseInvariant(path, bytes, kind.scope, kind.id, false, syntax);
       diagnostics = p.diagnostics;
       if (p.value) {
-        facts.k = keyDigest(textKey(p.value.text));
-        if (p.value.active) facts.n = looseKey(p.value.text);
+        const key = textKey(p.value.text);
+        facts.k = keyDigest(key);
+        if (p.value.active) facts.n = looseKeyOfKey(key);
         if (p.value.overrides !== undefined) facts.v = ownCopy(p.value.overrides);
         if (p.value.guard?.write !== undefined) facts.g = p.value.guard.write.map(ownCopy);
         const source = p.value.source;
@@ -159,8 +194,8 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
     }
   }
   if (diagnostics.length > 0) facts.d = diagnostics;
-  const target = modelineTarget(path, kind);
-  const problem = target === undefined ? undefined : modelineProblem(bytes, target);
+  const schema = modelineSchema(kind);
+  const problem = schema === undefined ? undefined : modelineProblemAt(path, schema, bytes);
   if (problem !== undefined) {
     facts.m = problem.text;
     if (problem.at !== undefined) facts.l = problem.at;
