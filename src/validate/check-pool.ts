@@ -97,7 +97,8 @@ export async function checkFiles(
         if (next >= starts.length || stopped) return;
         const start = starts[next++]!;
         const end = endOf(start);
-        const batch: WorkerBatch = { start, paths: paths.slice(start, end), kinds: kinds.slice(start, end) };
+        // Paths only: the worker classifies them itself, as this thread did (a clone of every kind cost this thread more).
+        const batch: WorkerBatch = { start, paths: paths.slice(start, end) };
         w.postMessage(batch);
       };
       for (const w of workers) {
