@@ -34,6 +34,7 @@ import { onlyReferences, pointsAtReference, referencesLeftOut, withoutPointers }
 import { gateCheck, guidance, isLabel, leadsIntoRules, REMEDY, unattributed, unmarked } from './import-items.ts';
 import { captionOfCode, elaborations, firstItemIsRule, nestedItems, nestsBelow, ruleWithCommand, titlesList } from './import-lookahead.ts';
 import { type ItemSurroundings, itemReason, negationAround } from './import-item-reason.ts';
+import { readsAsEnglish } from './import-language.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
 import {
   FOOTNOTE,
@@ -61,7 +62,6 @@ import {
   NORMATIVE,
   headingNamesRules,
   labelsNameRules,
-  readsAsEnglish,
   sectionOf,
   splitSentences,
 } from './rule-wording.ts';
