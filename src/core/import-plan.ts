@@ -266,13 +266,13 @@ export function planImport(
     for (const c of f.candidates) {
       const key = textKey(c.text);
       // An active copy first: one kept inactive applies nowhere. A rule reworded in the store since holds its file's text.
-      const holding = [...(inStore.get(key) ?? []), ...(edited.size > 0 ? (edited.get(importedTextHash(c.text)) ?? []) : [])];
       let held: ScopedInvariant | undefined;
-      for (const inv of holding) if (applies(inv, scope) && (held === undefined || (!held.active && inv.active))) held = inv;
+      for (const holding of [inStore.get(key), edited.size > 0 ? edited.get(importedTextHash(c.text)) : undefined])
+        for (const inv of holding ?? []) if (applies(inv, scope) && (held === undefined || (!held.active && inv.active))) held = inv;
       // A line copied out of an exported block (or a block that lost its markers) ends with its invariant's id: that
-      // invariant, not a new one whose text would carry the id.
-      const copied = exportedEntryId(c.text);
-      if (held === undefined && copied !== undefined) held = byId.get(copied);
+      // invariant, not a new one whose text would carry the id (an empty store holds none).
+      const copied = held === undefined && byId.size > 0 ? exportedEntryId(c.text) : undefined;
+      if (copied !== undefined) held = byId.get(copied);
       const first = said.get(key);
       const planned: PlannedCandidate = {
         n: candidates.length + 1,

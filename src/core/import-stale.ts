@@ -83,6 +83,8 @@ export function staleImports(
     if (editedSinceImport(inv)) continue;
     (from.get(file) ?? from.set(file, []).get(file)!).push(inv);
   }
+  // No invariant came from a file read here (a first import): nothing can be gone, and the texts need no keys.
+  if (from.size === 0) return [];
   const anyBlock = new Set([...[...read.values()].flatMap((f) => f.blockIds ?? []), ...elsewhere]);
   // A text another file read still says where the invariant applies is kept: the import finds it held there, writes
   // no copy, and would leave it unsaid. Said only where it does not apply (a project's rule moved up into the top
