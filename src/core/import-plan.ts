@@ -153,7 +153,13 @@ export function placeProjects(
 ): { projects: PlannedProject[]; projectOf: Map<ImportFile, string> } {
   const out = new Map<string, PlannedProject>();
   const projectOf = new Map<ImportFile, string>();
-  const sorted = (a: readonly string[]) => [...new Set(a.map(everyFileBelow))].sort().join('\n');
+  // A set of globs as one key, made once for each list of them: the sort of the files below asks it at each comparison.
+  const keys = new Map<readonly string[], string>();
+  const sorted = (a: readonly string[]): string => {
+    let key = keys.get(a);
+    if (key === undefined) keys.set(a, (key = [...new Set(a.map(everyFileBelow))].sort().join('\n')));
+    return key;
+  };
   // The first existing project with each set of globs, found by a lookup rather than a scan per file.
   const byPaths = new Map<string, string>();
   for (const [name, m] of existing) {
