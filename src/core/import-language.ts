@@ -24,44 +24,18 @@ function letterCode(word: string): number {
   return code;
 }
 
-/** The slots of the table of listed words below: a power of two, about twice as many as the words. */
-const SLOTS = 256;
-
-/** A letter code's first slot in that table (its low 32 bits, mixed). */
-function slotOf(code: number): number {
-  return Math.imul(code | 0, 0x9e3779b1) >>> 24;
-}
-
 /**
- * The listed words of ASCII letters by letter code, in a table of open addressing: each filled slot holds the code
- * times 4 plus 1 (English) or 2 (another language), an empty one 0. Not frozen: a frozen array holds its numbers as
- * objects, which each look-up would then read through.
+ * The listed words of ASCII letters by letter code: 1 for English, 2 for another language (English's entry kept for a
+ * word in both lists). Made for each call: core modules keep no module-level Map.
  */
-const WORD_TABLE: readonly number[] = (() => {
-  const table = Array.from({ length: SLOTS }, () => 0);
-  const ascii = (w: string) => /^[a-z]+$/.test(w);
-  const put = (w: string, kind: number) => {
-    const code = letterCode(w);
-    let slot = slotOf(code);
-    // A word listed twice, or in both lists, keeps its first entry (English, which is put first).
-    for (; table[slot] !== 0; slot = (slot + 1) & (SLOTS - 1)) if (table[slot]! - code * 4 < 4 && table[slot]! > code * 4) return;
-    table[slot] = code * 4 + kind;
-  };
-  for (const w of ENGLISH_LIST) if (ascii(w)) put(w, 1);
-  for (const w of OTHER_LIST) if (ascii(w)) put(w, 2);
-  return table;
-})();
-
-/** 1 when the word of this letter code is a short word of English, 2 when one of another language, else 0. */
-function languageOfCode(code: number): number {
-  const key = code * 4;
-  for (let slot = slotOf(code); ; slot = (slot + 1) & (SLOTS - 1)) {
-    const entry = WORD_TABLE[slot]!;
-    if (entry === 0) return 0;
-    // The entry less the key is the kind when the entry is this word's.
-    const kind = entry - key;
-    if (kind > 0 && kind < 4) return kind;
-  }
+function wordsByCode(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [list, kind] of [
+    [ENGLISH_LIST, 1],
+    [OTHER_LIST, 2],
+  ] as const)
+    for (const w of list) if (/^[a-z]+$/.test(w) && !out.has(letterCode(w))) out.set(letterCode(w), kind);
+  return out;
 }
 
 /** A line that opens or closes a fence, as the prose scan below reads one. */
@@ -87,6 +61,7 @@ export function readsAsEnglish(lines: readonly string[]): boolean {
     kept.push(line.includes('`') || line.includes('://') ? line.replace(CODE_SPAN, ' ').replace(WEB_ADDRESS, ' ') : line);
   }
   const prose = kept.join('\n');
+  const byCode = wordsByCode();
   let letters = 0;
   let latin = 0;
   let english = 0;
@@ -122,7 +97,7 @@ export function readsAsEnglish(lines: readonly string[]): boolean {
     } else if (start >= 0) {
       if (i - start <= SHORT_WORD) {
         // A word with a letter beyond ASCII is lowered as a string (a few letters lower into two, or into ASCII).
-        const kind = code >= 0 ? languageOfCode(code) : languageOfWord(prose.slice(start, i).toLowerCase());
+        const kind = code >= 0 ? (byCode.get(code) ?? 0) : languageOfWord(prose.slice(start, i).toLowerCase());
         if (kind === 1) english++;
         else if (kind === 2) other++;
       }
