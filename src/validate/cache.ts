@@ -13,9 +13,10 @@ import type { FileFacts } from './file-facts.ts';
  * longer MurmurHash3, whose collisions can be forged (3 and before). 5: the
  * header names the generation the whole-store checks' memo belongs to. 6: a
  * working-tree key may carry the file's stat stamp after an `@`. 7: an
- * invariant's facts hold its guard's write globs (`g`).
+ * invariant's facts hold its guard's write globs (`g`). 8: the first line of a file without its modeline (`m`) is
+ * written after a tab in the short form, not as JSON.
  */
-const FORMAT = 7;
+const FORMAT = 8;
 
 /**
  * Where the caches of a store inside a git repository live (one file for the
@@ -71,33 +72,45 @@ function isDiagnosticList(v: unknown): v is Diagnostic[] {
   return Array.isArray(v) && v.every(isDiagnostic);
 }
 
-/** Facts as they are written: a bare key digest and, after a space, the loose key (most files), or JSON. */
+/**
+ * Facts as they are written: a bare key digest, after a space the loose key, and after a tab the first line of a
+ * file that lacks its modeline (most files have one or more of these and nothing else), or JSON.
+ */
 function encode(f: FileFacts): string {
   if (
     f.k !== undefined &&
-    !f.k.includes(' ') &&
+    !/[ \t\n\r]/.test(f.k) &&
     f.d === undefined &&
     f.v === undefined &&
     f.o === undefined &&
     f.r === undefined &&
     f.p === undefined &&
-    f.m === undefined &&
+    f.l === undefined &&
     f.g === undefined &&
-    (f.n === undefined || !/[\t\n\r]/.test(f.n))
+    (f.n === undefined || !/[\t\n\r]/.test(f.n)) &&
+    (f.m === undefined || !/[\n\r]/.test(f.m))
   ) {
-    return f.n === undefined ? f.k : `${f.k} ${f.n}`;
+    const kn = f.n === undefined ? f.k : `${f.k} ${f.n}`;
+    return f.m === undefined ? kn : `${kn}\t${f.m}`;
   }
   return JSON.stringify(f);
 }
 
+/** The facts `encode` wrote; undefined for a damaged line (a miss). */
 function decode(text: string): FileFacts | undefined {
   if (text.charCodeAt(0) !== 123 /* { */) {
     if (text.length === 0) return undefined;
-    const space = text.indexOf(' ');
+    // The first tab ends the key and loose key (neither holds one); a space after it belongs to the first line.
+    const tab = text.indexOf('\t');
+    const head = tab < 0 ? text.length : tab;
+    let space = text.indexOf(' ');
+    if (space >= head) space = -1;
     // A key digest's length, before anything is cut: this runs for every file of the store.
-    if ((space < 0 ? text.length : space) !== KEY_DIGEST_LENGTH) return undefined;
-    const k = space < 0 ? text : text.slice(0, space);
-    return space < 0 ? { k } : { k, n: text.slice(space + 1) };
+    if ((space < 0 ? head : space) !== KEY_DIGEST_LENGTH) return undefined;
+    const k = text.slice(0, KEY_DIGEST_LENGTH);
+    if (tab < 0) return space < 0 ? { k } : { k, n: text.slice(space + 1) };
+    const m = text.slice(tab + 1);
+    return space < 0 ? { k, m } : { k, n: text.slice(space + 1, tab), m };
   }
   try {
     const f: unknown = JSON.parse(text);

@@ -152,18 +152,18 @@ describe('the validation cache', () => {
     // A cache of another build that says the broken file is fine.
     mkdirSync(cacheDir, { recursive: true });
     const liar = `global/${A}.yaml\t${contentHash(bytes)}\tAAAAAAAAAAAAAAAA\n`;
-    writeFileSync(cacheFile, `agents validate cache\t7\tother-build\tg1\n${liar}`);
+    writeFileSync(cacheFile, `agents validate cache\t8\tother-build\tg1\n${liar}`);
     expect(await check(store, cacheDir)).toBe(plain);
     // Nor one of an older format, even with a line keyed as today's format keys it.
     for (const old of [6, 4, 3, 2, 1]) {
       writeFileSync(cacheFile, `agents validate cache\t${old}\ttest-build\n${liar}`);
       expect(await check(store, cacheDir)).toBe(plain);
     }
-    expect(readFileSync(cacheFile, 'utf8')).toMatch(/^agents validate cache\t7\ttest-build\t\S+\n/);
+    expect(readFileSync(cacheFile, 'utf8')).toMatch(/^agents validate cache\t8\ttest-build\t\S+\n/);
     // Garbage, a damaged line, an empty file, a folder where the file should be.
     for (const junk of [
       '\u0000\u0001garbage',
-      `agents validate cache\t7\ttest-build\tg1\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`,
+      `agents validate cache\t8\ttest-build\tg1\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`,
       '',
     ]) {
       writeFileSync(cacheFile, junk);
@@ -224,7 +224,7 @@ describe('the validation cache', () => {
     // A cache in which both files claim one digest.
     const lines = Object.entries(files).map(([path, text]) => `${path}\t${contentHash(new TextEncoder().encode(text))}\tAAAAAAAAAAA`);
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t7\ttest-build\tg1\n${lines.join('\n')}\n`);
+    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t8\ttest-build\tg1\n${lines.join('\n')}\n`);
     expect(await check(store, cacheDir)).toBe(plain);
   });
 
@@ -263,7 +263,7 @@ describe('the validation cache', () => {
       expect(r.stderr).toBe('');
     }
     const lines = readFileSync(join(repo, '.git/agents/validate-worktree.cache'), 'utf8').split('\n');
-    expect(lines[0]).toMatch(/^agents validate cache\t7\t/);
+    expect(lines[0]).toMatch(/^agents validate cache\t8\t/);
     expect(lines.filter((l) => l.startsWith('global/'))).toHaveLength(4);
     expect(readdirSync(join(repo, '.git/agents')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
@@ -466,9 +466,41 @@ describe('FactsCache', () => {
       { g: [5] },
     ];
     const all = [...good, ...damaged];
-    writeFileSync(file, `agents validate cache\t7\tb1\tg1\n${all.map((f, i) => `f${i}.yaml\th${i}\t${JSON.stringify(f)}\n`).join('')}`);
+    writeFileSync(file, `agents validate cache\t8\tb1\tg1\n${all.map((f, i) => `f${i}.yaml\th${i}\t${JSON.stringify(f)}\n`).join('')}`);
     const cache = FactsCache.load(file, 'b1');
     expect(all.map((_, i) => cache.get(`f${i}.yaml`, `h${i}`))).toEqual([...good, ...damaged.map(() => undefined)]);
+  });
+
+  it('writes a missing modeline after a tab in the short form, and reads back the same facts from each form', () => {
+    const file = join(tempDir(), 'agents', 'validate-worktree.cache');
+    const facts = [
+      { k: dk('a'), m: 'id: 01A' },
+      { k: dk('b'), n: 'loose key words', m: 'first line\twith a tab and spaces' },
+      { k: dk('c'), n: 'no modeline' },
+      { k: dk('d'), m: '' },
+      { k: dk('e') },
+      // Not the short form: a modeline naming another schema, a first line holding a carriage return.
+      { k: dk('f'), m: '# yaml-language-server: $schema=other.json', l: 1 },
+      { k: dk('g'), n: 'x', m: 'cr\rinside' },
+    ];
+    const first = FactsCache.load(file, 'b1');
+    facts.forEach((f, i) => first.set(`f${i}.yaml`, `h${i}`, f));
+    first.save();
+    expect(readFileSync(file, 'utf8').split('\n').slice(1, -1)).toEqual([
+      `f0.yaml\th0\t${dk('a')}\tid: 01A`,
+      `f1.yaml\th1\t${dk('b')} loose key words\tfirst line\twith a tab and spaces`,
+      `f2.yaml\th2\t${dk('c')} no modeline`,
+      `f3.yaml\th3\t${dk('d')}\t`,
+      `f4.yaml\th4\t${dk('e')}`,
+      `f5.yaml\th5\t${JSON.stringify(facts[5])}`,
+      `f6.yaml\th6\t${JSON.stringify(facts[6])}`,
+    ]);
+    const second = FactsCache.load(file, 'b1');
+    expect(facts.map((_, i) => second.get(`f${i}.yaml`, `h${i}`))).toEqual(facts);
+    // A key digest of another length before the tab is a damaged line: a miss.
+    writeFileSync(file, `agents validate cache\t8\tb1\tg1\nx.yaml\thx\tshort\tid: 01A\ny.yaml\thy\t${dk('y')}x\tid: 01A\n`);
+    const damaged = FactsCache.load(file, 'b1');
+    expect([damaged.get('x.yaml', 'hx'), damaged.get('y.yaml', 'hy')]).toEqual([undefined, undefined]);
   });
 
   it('amend moves an entry to its new blob with mapped facts, once; forget drops one; both for entries read or set', () => {
