@@ -175,7 +175,8 @@ describe('agents guard hook, one pattern run longer than its bound', () => {
     // About two minutes in one thread over this text (docs/adr/0607-one-pattern-run-bounded-by-a-worker.md): before,
     // the run held the hook's only thread, and its timer, until the client had let the call through.
     const dir = await guardedRepo({ content: ['((\\w+\\s*){1,30}\\d*){1,30}[xq]{2}'] });
-    const env = { AGENTS_GUARD_TIMEOUT_MS: '4000' };
+    // The bound need only outlast the hook's start (a few hundred ms): the thread spins until it, twice.
+    const env = { AGENTS_GUARD_TIMEOUT_MS: '2000' };
     const denied = await agentsAsync(['guard', 'hook', '--client', 'claude'], { cwd: dir, input: write(dir, 'done'), env });
     expect([denied.code, denied.stdout], denied.stderr).toEqual([2, '']);
     expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'deny', tool: 'Write', threadRuns: 1 });

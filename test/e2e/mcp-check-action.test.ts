@@ -172,7 +172,8 @@ describe('MCP check_action', () => {
       join(dir, '.agents/global', `${INV}.yaml`),
       `id: ${INV}\ntext: No such text\nguard:\n  content: ['((\\w+\\s*){1,30}\\d*){1,30}[xq]{2}']\n`,
     );
-    const s = await startMcp(join(dir, '.agents'), [], { AGENTS_GUARD_TIMEOUT_MS: '3000' });
+    // Each call's bound starts with the call, in a server already up: the thread spins until it, twice.
+    const s = await startMcp(join(dir, '.agents'), [], { AGENTS_GUARD_TIMEOUT_MS: '1500' });
     const content = `${'lorem ipsum dolor sit amet consectetur adipiscing\n'.repeat(40_000)}done`;
     const call = async (args: Record<string, unknown>) =>
       (await s.client.callTool({ name: 'check_action', arguments: args })) as {
