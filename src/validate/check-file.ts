@@ -104,24 +104,18 @@ function modelineBytes(target: string): Uint8Array {
 }
 
 /**
- * The modeline each schema's files carry, by folder depth (a file `depth` folders down names `../` that many times):
- * found once per schema and depth, not made again for every file checked.
+ * The schema reference of each schema's files, by folder depth (a file `depth` folders down names `../` that many
+ * times): made once per schema and depth, not again for every file checked.
  */
-const modelinesBySchema = new Map<SchemaName, { target: string; bytes: Uint8Array }[]>();
+const targetsBySchema = new Map<SchemaName, string[]>();
 
-/** modelineProblem(bytes, modelineTarget(path, kind)) for a file of a kind whose modeline names `schema`. */
-function modelineProblemAt(path: string, schema: SchemaName, bytes: Uint8Array): { text: string; at?: number } | undefined {
-  if (bytes.byteLength === 0) return undefined;
+/** modelineTarget for a file of a kind whose modeline names `schema`. */
+function targetAt(path: string, schema: SchemaName): string {
   let depth = 0;
   for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) depth++;
-  let byDepth = modelinesBySchema.get(schema);
-  if (byDepth === undefined) modelinesBySchema.set(schema, (byDepth = []));
-  let line = byDepth[depth];
-  if (line === undefined) {
-    const target = schemaRef(path, schema);
-    byDepth[depth] = line = { target, bytes: modelineBytes(target) };
-  }
-  return startsWithLine(bytes, line.bytes) ? undefined : modelineRead(bytes, line.target);
+  let byDepth = targetsBySchema.get(schema);
+  if (byDepth === undefined) targetsBySchema.set(schema, (byDepth = []));
+  return (byDepth[depth] ??= schemaRef(path, schema));
 }
 
 /** Whether `b` starts with the line `line` (then a line end, or nothing). */
@@ -195,7 +189,7 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
   }
   if (diagnostics.length > 0) facts.d = diagnostics;
   const schema = modelineSchema(kind);
-  const problem = schema === undefined ? undefined : modelineProblemAt(path, schema, bytes);
+  const problem = schema === undefined ? undefined : modelineProblem(bytes, targetAt(path, schema));
   if (problem !== undefined) {
     facts.m = problem.text;
     if (problem.at !== undefined) facts.l = problem.at;
