@@ -85,26 +85,10 @@ export function refuseOverlaps(
   // The store's projects, then the new ones: their overlaps found at once, then asked of those kept so far.
   const everyone = [...taken, ...fresh];
   const at = new Map(everyone.map((t, i) => [t.name, i]));
-  // Which files each project holds, made only once a question needs it: projects that are one folder each, the store's
-  // and the new ones (a monorepo's nested files), are answered by the folders alone.
-  let index: ReturnType<typeof keptOverlaps> | undefined;
-  const keptSoFar: number[] = [];
-  const kept = {
-    keep: (i: number) => {
-      keptSoFar.push(i);
-      index?.keep(i);
-    },
-    asked: () => {
-      if (index === undefined) {
-        index = keptOverlaps(
-          everyone.map((t) => t.paths),
-          repoFiles,
-        );
-        for (const i of keptSoFar) index.keep(i);
-      }
-      return index;
-    },
-  };
+  const kept = keptOverlaps(
+    everyone.map((t) => t.paths),
+    repoFiles,
+  );
   const general = new Set<number>();
   for (const t of taken) {
     kept.keep(at.get(t.name)!);
@@ -115,7 +99,7 @@ export function refuseOverlaps(
     const i = at.get(p.name)!;
     let hit: string | undefined;
     const first = (among: (j: number) => boolean) => {
-      const j = kept.asked().firstKept(i, among);
+      const j = kept.firstKept(i, among);
       return j === undefined ? undefined : everyone[j]!.name;
     };
     if (dir !== undefined) {
@@ -128,13 +112,7 @@ export function refuseOverlaps(
     } else hit = first(() => true);
     if (hit !== undefined && hit !== p.name) {
       // Every project it overlaps, the one found first leading: a project after it may overlap it too.
-      const names = new Set([
-        hit,
-        ...kept
-          .asked()
-          .allKept(i, () => true)
-          .map((j) => everyone[j]!.name),
-      ]);
+      const names = new Set([hit, ...kept.allKept(i, () => true).map((j) => everyone[j]!.name)]);
       names.delete(p.name);
       const others = [...names].map((project) => ({ project, paths: pathsOf(project) }));
       say(p, others);

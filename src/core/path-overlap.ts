@@ -221,19 +221,31 @@ export function keptOverlaps(
   firstKept: (i: number, among: (j: number) => boolean) => number | undefined;
   allKept: (i: number, among: (j: number) => boolean) => number[];
 } {
-  const sure = paths.map((): number[] => []);
-  for (const o of surelyOverlappingProjects(paths)) {
-    sure[o.a]!.push(o.b);
-    sure[o.b]!.push(o.a);
-  }
-  const globs = paths.flatMap((p, pi) => p.map((g) => ({ pi, matches: compileGlob(g), folder: literalFolder(g) })));
-  const matching = globsByFolder(globs);
-  const held = paths.map((): string[] => []);
-  for (const f of files) for (const pi of new Set(matching(f).map((i) => globs[i]!.pi))) held[pi]!.push(f);
-  // The projects kept that hold each file (one, when those kept are disjoint), and the order they were kept in.
-  const holders = new Map<string, number[]>();
+  // The order projects were kept in; which files each holds is found at the first question, with the projects kept
+  // by then: a caller whose projects the folders alone tell apart (an import's nested files) asks none.
   const order = new Map<number, number>();
+  let index: { sure: number[][]; held: string[][]; holders: Map<string, number[]> } | undefined;
+  const hold = (holders: Map<string, number[]>, held: string[][], i: number) => {
+    for (const f of held[i]!) holders.get(f)?.push(i) ?? holders.set(f, [i]);
+  };
+  const built = () => {
+    if (index !== undefined) return index;
+    const sure = paths.map((): number[] => []);
+    for (const o of surelyOverlappingProjects(paths)) {
+      sure[o.a]!.push(o.b);
+      sure[o.b]!.push(o.a);
+    }
+    const globs = paths.flatMap((p, pi) => p.map((g) => ({ pi, matches: compileGlob(g), folder: literalFolder(g) })));
+    const matching = globsByFolder(globs);
+    const held = paths.map((): string[] => []);
+    for (const f of files) for (const pi of new Set(matching(f).map((i) => globs[i]!.pi))) held[pi]!.push(f);
+    // The projects kept that hold each file (one, when those kept are disjoint), in the order they were kept.
+    const holders = new Map<string, number[]>();
+    for (const i of order.keys()) hold(holders, held, i);
+    return (index = { sure, held, holders });
+  };
   const allKept = (i: number, among: (j: number) => boolean): number[] => {
+    const { sure, held, holders } = built();
     const all = new Set<number>();
     const consider = (j: number) => {
       if (j !== i && order.has(j) && among(j)) all.add(j);
@@ -245,7 +257,7 @@ export function keptOverlaps(
   return {
     keep: (i) => {
       order.set(i, order.size);
-      for (const f of held[i]!) holders.get(f)?.push(i) ?? holders.set(f, [i]);
+      if (index !== undefined) hold(index.holders, index.held, i);
     },
     firstKept: (i, among) => allKept(i, among)[0],
     allKept,
