@@ -6,6 +6,7 @@ import { BIN } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
+import { bashCompletion } from '../helpers/bash-completion.ts';
 
 /**
  * A folder with an `npx` and a `pnpm` that log how they were asked, then start this agents when asked as the scripts
@@ -108,20 +109,12 @@ describe('completion of agents run through npx, npm exec, pnpm, yarn or bunx', (
     const file = await scriptFile('bash');
     const bash = (line: string, before = '', extra: Record<string, string> = {}) => {
       const words = wordsOf(line, 'bash');
-      const script = [
-        before,
-        `source '${file}'`,
-        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
-        `COMP_CWORD=${words.length - 1}`,
-        `COMP_LINE='${line}'`,
-        `COMP_POINT=${line.length}`,
-        `_agents_yargs_completions '${words[0]}' '${words.at(-1)}' '${words.at(-2)}'`,
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
-        'printf "%s\\n" "${COMPREPLY[@]}"',
-      ].join('\n');
-      const r = spawnSync('bash', ['-c', script], {
+      const r = bashCompletion({
+        setup: `${before}\nsource '${file}'`,
+        line,
+        words,
+        call: `_agents_yargs_completions '${words[0]}' '${words.at(-1)}' '${words.at(-2)}'`,
         cwd: top,
-        encoding: 'utf8',
         env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, ...extra },
       });
       expect(r.stderr, line).toBe('');
@@ -251,23 +244,14 @@ describe('completion of agents named by its path', () => {
 /** Each shell completes `line`, which names agents by a path, to the example plan. */
 async function completesByPath(top: string, env: NodeJS.ProcessEnv, line: string): Promise<void> {
   const words = wordsOf(line, 'bash');
-  const bash = spawnSync(
-    'bash',
-    [
-      '-c',
-      [
-        `source '${await scriptFile('bash')}'`,
-        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
-        `COMP_CWORD=${words.length - 1}`,
-        `COMP_LINE='${line}'`,
-        `COMP_POINT=${line.length}`,
-        `_agents_yargs_completions '${words[0]}'`,
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
-        'printf "%s\\n" "${COMPREPLY[@]}"',
-      ].join('\n'),
-    ],
-    { cwd: top, encoding: 'utf8', env },
-  );
+  const bash = bashCompletion({
+    setup: `source '${await scriptFile('bash')}'`,
+    line,
+    words,
+    call: `_agents_yargs_completions '${words[0]}'`,
+    cwd: top,
+    env,
+  });
   expect([bash.stderr, bash.stdout.trim()], line).toEqual(['', EXAMPLE_PLAN]);
   if (onPath('zsh')) {
     const script = [

@@ -1,6 +1,5 @@
 // Shell completion of a policy source's action templates, named SOURCE:NS/NAME (docs/extends.md, "Actions"): the
 // colon is a word break to bash and a description's start to zsh, so each script is asked as it asks.
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { BIN } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
 import { exampleStore } from '../helpers/plans.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
+import { bashCompletion } from '../helpers/bash-completion.ts';
 
 const TEMPLATE = '01M91M5SHWTSNA3QA4Q8JH4SSF';
 
@@ -88,19 +88,11 @@ describe("completion of a policy source's templates", () => {
     mkdirSync(bin);
     symlinkSync(BIN, join(bin, 'agents'));
     const bash = (line: string, words: string[]) => {
-      const script = [
-        'source <(agents completion bash)',
-        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
-        `COMP_CWORD=${words.length - 1}`,
-        `COMP_LINE='${line}'`,
-        `COMP_POINT=${line.length}`,
-        '_agents_yargs_completions agents',
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
-        'printf "%s\\n" "${COMPREPLY[@]}"',
-      ].join('\n');
-      const r = spawnSync('bash', ['-c', script], {
+      const r = bashCompletion({
+        setup: 'source <(agents completion bash)',
+        line,
+        words,
         cwd: app,
-        encoding: 'utf8',
         env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
       });
       expect(r.stderr).toBe('');

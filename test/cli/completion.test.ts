@@ -7,6 +7,7 @@ import { BIN } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
+import { bashCompletion } from '../helpers/bash-completion.ts';
 
 /** Completions of the last word, as the script `agents completion` asks for them (the program's name first). */
 async function complete(cwd: string, ...words: string[]): Promise<string[]> {
@@ -245,19 +246,11 @@ describe('shell completion of the store names', () => {
   it('completes through the bash script the value after an = typed last (--project=), which bash splits off', () => {
     const top = dirname(exampleStore());
     const bash = (line: string, words: string[]) => {
-      const script = [
-        'source <(agents completion bash)',
-        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
-        `COMP_CWORD=${words.length - 1}`,
-        `COMP_LINE='${line}'`,
-        `COMP_POINT=${line.length}`,
-        '_agents_yargs_completions agents',
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
-        'printf "%s\\n" "${COMPREPLY[@]}"',
-      ].join('\n');
-      const r = spawnSync('bash', ['-c', script], {
+      const r = bashCompletion({
+        setup: 'source <(agents completion bash)',
+        line,
+        words,
         cwd: top,
-        encoding: 'utf8',
         env: { ...process.env, PATH: `${binWithAgents()}:${process.env.PATH}`, NO_COLOR: '1' },
       });
       expect(r.stderr).toBe('');
