@@ -2,31 +2,10 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvariantService } from '../../src/service/invariant-service.ts';
-import { type TreeEntry, WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { RacedSource } from '../helpers/reads.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
-
-/**
- * The working tree, where `write` (another writer's) runs once, right after the first listing of the whole store: the
- * id's look-up, before the writer takes the lock of the folder it found the invariant in.
- */
-class RacedSource extends WorkingTreeSource {
-  constructor(
-    root: string,
-    private write: (() => void) | undefined,
-  ) {
-    super(root);
-  }
-  override async list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]> {
-    const listed = await super.list(dir, options);
-    if (dir === '' && options?.recursive) {
-      this.write?.();
-      this.write = undefined;
-    }
-    return listed;
-  }
-}
 
 function storeWithGlobal(): { root: string; move: () => void } {
   const root = testStore({ 'projects/web/': null, [`global/${A}.yaml`]: invariantYaml(A, 'Never delete data') });

@@ -9,26 +9,9 @@ import { type ReadResult, type TreeEntry, WorkingTreeSource } from '../../src/st
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 import { MOVING_ID, movingStore } from './moving-store.ts';
+import { RacedSource } from '../helpers/reads.ts';
 
 const A = MOVING_ID;
-
-/** The working tree, where `write` (another process's write) runs once, right after the first listing of the whole store. */
-class RacedSource extends WorkingTreeSource {
-  constructor(
-    root: string,
-    private write: (() => void) | undefined,
-  ) {
-    super(root);
-  }
-  override async list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]> {
-    const listed = await super.list(dir, options);
-    if (dir === '' && options?.recursive) {
-      this.write?.();
-      this.write = undefined;
-    }
-    return listed;
-  }
-}
 
 describe('invariant show racing a writer between the id look-up and the read', () => {
   it('a move: the invariant is shown at its new place', async () => {
