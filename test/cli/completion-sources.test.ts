@@ -3,23 +3,16 @@
 import { appendFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { consumer, LOCAL, LOCKED, policyCommit, policyRepo, run, SECRETS } from '../extends/repos.ts';
+import { appWithTemplate, consumer, LOCAL, LOCKED, policyRepo, SECRETS, TEMPLATE } from '../extends/repos.ts';
 import { BIN } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
 import { exampleStore } from '../helpers/plans.ts';
-import { invariantYaml, tempDir } from '../helpers/tmp.ts';
+import { tempDir } from '../helpers/tmp.ts';
 import { bashCompletion } from '../helpers/bash-completion.ts';
 
-const TEMPLATE = '01M91M5SHWTSNA3QA4Q8JH4SSF';
-
-/** A consumer store extending a policy source that holds the template org/release, pinned and fetched. */
-async function appWithTemplate(): Promise<string> {
-  const dir = tempDir();
-  const policy = policyRepo(dir);
-  policyCommit(policy, { [`.agents/actions/org/release/${TEMPLATE}.yaml`]: invariantYaml(TEMPLATE, 'Tag every release') });
-  const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
-  const update = await run(app, 'extends', 'update');
-  if (update.code !== 0) throw new Error(`extends update: ${update.stderr}`);
+/** appWithTemplate, with an action of its own (local/cover) beside the source's. */
+async function appWithActions(): Promise<string> {
+  const app = await appWithTemplate();
   mkdirSync(join(app, '.agents/actions/local/cover'), { recursive: true });
   return app;
 }
@@ -34,7 +27,7 @@ async function complete(cwd: string, shell: string, ...words: string[]): Promise
 
 describe("completion of a policy source's templates", () => {
   it('offers them where a template is read (plan use, --action of a listing), the store’s own where one is written', async () => {
-    const app = await appWithTemplate();
+    const app = await appWithActions();
     expect(await complete(app, 'fish', 'plan', 'use', '')).toEqual(['local/cover', 'policy:org/release']);
     expect(await complete(app, 'fish', 'invariant', 'list', '--action', 'po')).toEqual(['policy:org/release']);
     expect(await complete(app, 'fish', 'plan', 'list', '--action=p')).toEqual(['--action=policy:org/release']);
@@ -54,7 +47,7 @@ describe("completion of a policy source's templates", () => {
   });
 
   it("offers the sources' invariant ids where an id is read, waived or overridden, the store's own where one is changed", async () => {
-    const app = await appWithTemplate();
+    const app = await appWithActions();
     const theirs = [LOCKED, SECRETS, TEMPLATE].sort();
     expect(await complete(app, 'fish', 'invariant', 'show', '')).toEqual([LOCAL, ...theirs]);
     expect(await complete(app, 'fish', 'invariant', 'waive', LOCKED.toLowerCase())).toEqual([LOCKED.toLowerCase()]);
@@ -83,7 +76,7 @@ describe("completion of a policy source's templates", () => {
   });
 
   it('completes through the bash script, the colon a word break there', async () => {
-    const app = await appWithTemplate();
+    const app = await appWithActions();
     const bin = join(tempDir(), 'bin');
     mkdirSync(bin);
     symlinkSync(BIN, join(bin, 'agents'));

@@ -10,6 +10,8 @@ export const LOCKED = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
 export const SECRETS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
 export const LOCAL = '01JDQ6X5Z8W4N3B2C1D0E9F8G5';
 export const LATER = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+/** The action template org/release of `appWithTemplate`'s policy source. */
+export const TEMPLATE = '01M91M5SHWTSNA3QA4Q8JH4SSF';
 
 export interface Policy {
   /** The working repository the maintainers commit in. */
@@ -144,4 +146,15 @@ export function gitShim(dir: string, before: string): string {
   writeFileSync(join(shim, 'git'), `#!/bin/sh\n${before}\nexec ${real} "$@"\n`);
   chmodSync(join(shim, 'git'), 0o755);
   return shim;
+}
+
+/** A consumer store extending a policy source that holds the action template org/release, pinned and fetched. */
+export async function appWithTemplate(): Promise<string> {
+  const dir = tempDir();
+  const policy = policyRepo(dir);
+  policyCommit(policy, { [`.agents/actions/org/release/${TEMPLATE}.yaml`]: invariantYaml(TEMPLATE, 'Tag every release') });
+  const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
+  const update = await run(app, 'extends', 'update');
+  if (update.code !== 0) throw new Error(`extends update: ${update.stderr}`);
+  return app;
 }

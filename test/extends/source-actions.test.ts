@@ -6,20 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll } from '../helpers/git.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
-import { consumer, policyCommit, policyRepo, run } from './repos.ts';
+import { appWithTemplate, consumer, policyCommit, policyRepo, run, TEMPLATE } from './repos.ts';
 
-const TEMPLATE = '01M91M5SHWTSNA3QA4Q8JH4SSF';
 const PATH = `extends/policy/actions/org/release/${TEMPLATE}.yaml`;
-
-async function appWithTemplate(): Promise<string> {
-  const dir = tempDir();
-  const policy = policyRepo(dir);
-  policyCommit(policy, { [`.agents/actions/org/release/${TEMPLATE}.yaml`]: invariantYaml(TEMPLATE, 'Tag every release') });
-  const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
-  const update = await run(app, 'extends', 'update');
-  if (update.code !== 0) throw new Error(`extends update: ${update.stderr}`);
-  return app;
-}
 
 const errorCode = (stdout: string) => (JSON.parse(stdout) as { error: { code: string } }).error.code;
 
