@@ -146,6 +146,14 @@ describe('import again after an invariant was edited in the store', () => {
     return Object.fromEntries((r.data as { id: string; path: string; text: string }[]).map((i) => [i.text, { id: i.id, path: i.path }]));
   }
 
+  /** The invariants of `before` written as a version before `text_hash` wrote them: with no hash of their file's text. */
+  function withoutTextHashes(top: string, before: Record<string, { path: string }>): void {
+    for (const { path } of Object.values(before)) {
+      const f = join(top, '.agents', path);
+      writeFileSync(f, readFileSync(f, 'utf8').replace(/\n {2}text_hash: .*\n/, '\n'));
+    }
+  }
+
   it('keeps a rule reworded with invariant edit or by hand, and writes no copy of its old text; the file edited is pruned', async () => {
     const top = repo({ 'AGENTS.md': RULES });
     expect((await run(top, 'import', '--yes')).code).toBe(0);
@@ -189,11 +197,7 @@ describe('import again after an invariant was edited in the store', () => {
     const top = repo({ 'AGENTS.md': RULES });
     expect((await run(top, 'import', '--yes')).code).toBe(0);
     const before = await byText(top);
-    // As an older version wrote them: no text_hash.
-    for (const { path } of Object.values(before)) {
-      const f = join(top, '.agents', path);
-      writeFileSync(f, readFileSync(f, 'utf8').replace(/\n {2}text_hash: .*\n/, '\n'));
-    }
+    withoutTextHashes(top, before);
     expect(readFileSync(join(top, '.agents', before['Never commit secrets.']!.path), 'utf8')).not.toContain('text_hash');
     expect((await run(top, 'validate')).code).toBe(0);
     expect((await json(top, 'import', '--dry-run', '--prune')).data.gone_from_files).toEqual([]);
@@ -214,10 +218,7 @@ describe('import again after an invariant was edited in the store', () => {
     const top = repo({ 'AGENTS.md': RULES });
     expect((await run(top, 'import', '--yes')).code).toBe(0);
     const before = await byText(top);
-    for (const { path } of Object.values(before)) {
-      const f = join(top, '.agents', path);
-      writeFileSync(f, readFileSync(f, 'utf8').replace(/\n {2}text_hash: .*\n/, '\n'));
-    }
+    withoutTextHashes(top, before);
     commitAll(top, 'import, as an older version wrote it');
     const edit = (text: string, to: string) => {
       const f = join(top, '.agents', before[text]!.path);
@@ -247,10 +248,7 @@ describe('import again after an invariant was edited in the store', () => {
     writeTree(top, { '.agents/global/': null, '.agents/projects/': null, 'AGENTS.md': RULES });
     expect((await run(top, 'import', '--yes')).code).toBe(0);
     const before = await byText(top);
-    for (const { path } of Object.values(before)) {
-      const f = join(top, '.agents', path);
-      writeFileSync(f, readFileSync(f, 'utf8').replace(/\n {2}text_hash: .*\n/, '\n'));
-    }
+    withoutTextHashes(top, before);
     writeFileSync(join(top, 'AGENTS.md'), '# Rules\n\n- Never commit secrets.\n- Use tabs for indentation.\n');
     const dry = await json(top, 'import', '--dry-run', '--prune');
     expect(dry.code, dry.stderr).toBe(0);
