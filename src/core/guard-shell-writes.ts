@@ -1,7 +1,7 @@
 /**
  * The files a shell command writes, as far as its text tells (docs/guard.md, "Shell commands"): the targets of its
  * redirections (`>`, `>>`, `&>`, `<>`), and the files of the programs that write the files their arguments name (`tee`,
- * `cp`, `mv`, `install`, `ln`, `rm`, `git mv`, `git rm`, `touch`, `truncate`, `sed -i`, `perl -i`, `dd of=`, `sort -o`), in a script a shell, `eval`,
+ * `cp`, `mv`, `install`, `ln`, `rm`, `git mv`, `git rm`, `git checkout -- FILE`, `git restore`, `patch FILE`, `touch`, `truncate`, `sed -i`, `perl -i`, `dd of=`, `sort -o`), in a script a shell, `eval`,
  * `find -exec` or a command substitution runs too. Pure and linear in the text: words are read as the shell reads
  * them, their quotes and escapes taken off; a variable is not expanded, and is judged as written.
  */
@@ -148,6 +148,34 @@ function targetFolder(args: readonly string[]): { dir: string; rest: string[] } 
   return undefined;
 }
 
+/** The value of the last option `separate` (its value the next word) or `joined` (its value in the word) names. */
+function optionValue(args: readonly string[], separate: RegExp, joined: RegExp): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+    const inWord = joined.exec(args[i]!);
+    if (separate.test(args[i]!)) value = args[++i];
+    else if (inWord) value = inWord[1] ?? inWord[2];
+  }
+  return value;
+}
+
+/**
+ * The files `git checkout` or `git restore` puts back from the index or a revision. `restore` takes paths alone, and
+ * writes none with `--staged` alone (the index, not the files); `checkout` writes the paths after `--`, or those after
+ * its first operand, which names a revision (with one operand alone it switches branches: which files that rewrites
+ * the text does not tell).
+ */
+function restored(command: 'checkout' | 'restore', args: readonly string[]): string[] {
+  if (command === 'restore') {
+    const staged = args.some((a) => a === '--staged' || /^-[a-zA-Z]*S/.test(a));
+    const worktree = args.some((a) => a === '--worktree' || /^-[a-zA-Z]*W/.test(a));
+    return staged && !worktree ? [] : operands(args, /^-s$|^--source$|^--pathspec-from-file$/);
+  }
+  const dashes = args.indexOf('--');
+  if (dashes >= 0) return args.slice(dashes + 1);
+  return operands(args, /^-[bB]$|^--orphan$|^--conflict$|^--pathspec-from-file$/).slice(1);
+}
+
 /**
  * What one simple command writes, into `w`; the scripts it runs are put in `more`, and the commands it runs by their
  * words (`find -exec`, `busybox`) in `runs`, read in turn rather than within this call, however deep they nest.
@@ -173,7 +201,26 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       // `git mv` and `git rm` move and delete as `mv` and `rm` do, after git's own options (`-C DIR`, `-c KEY=VALUE`).
       let k = 0;
       while (k < args.length && isOption(args[k]!)) k += /^-[Cc]$/.test(args[k]!) ? 2 : 1;
-      if (args[k] === 'mv' || args[k] === 'rm') runs.push({ words: args.slice(k), redirected: [], heredocs: [] });
+      const sub = args[k];
+      if (sub === 'mv' || sub === 'rm') runs.push({ words: args.slice(k), redirected: [], heredocs: [] });
+      else if (sub === 'checkout' || sub === 'restore') {
+        // A folder put back rewrites files below it, as a folder deleted takes every one of them away.
+        const files = restored(sub, args.slice(k + 1));
+        w.paths.push(...files);
+        w.removes.push(...files);
+      }
+      return;
+    }
+    case 'patch': {
+      // `patch FILE [PATCH]` rewrites FILE, or writes `-o OUT` instead; with no FILE it takes the names the patch
+      // itself holds, which the command's text does not tell.
+      const valued =
+        /^-[BDdFgioprVYz]$|^--(?:prefix|ifdef|directory|fuzz|get|input|output|strip|reject-file|version-control|basename-prefix|suffix|quoting-style)$/;
+      const out = optionValue(args, /^-o$|^--output$/, /^-o(.+)$|^--output=(.*)$/);
+      const file = out ?? operands(args, valued)[0];
+      if (file === undefined) return;
+      const dir = optionValue(args, /^-d$|^--directory$/, /^-d(.+)$|^--directory=(.*)$/);
+      w.paths.push(dir === undefined || file.startsWith('/') ? file : `${dir.replace(/\/+$/, '')}/${file}`);
       return;
     }
     case 'tee':

@@ -66,6 +66,9 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'ln -s secrets lnk && echo x > lnk/k.pem',
       'for f in a; do curl -o secrets/k.pem https://example.com; done',
       'echo x > .git/agents/active-plan',
+      'git restore secrets',
+      'git checkout HEAD -- secrets/k.pem',
+      'patch -p1 secrets/k.pem fix.diff',
     ];
     for (const [client, { input, denied }] of Object.entries(clients))
       for (const command of commands) {
@@ -79,6 +82,8 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'echo "> secrets/k.pem"',
       'git commit -m "rm -rf secrets"',
       'ls secrets 2>/dev/null',
+      'git restore --staged secrets',
+      'git checkout main',
     ]) {
       const r = await runAgents(['guard', 'hook'], { cwd: dir, input: JSON.stringify(clients.claude!.input(dir, command)) });
       expect([r.code, r.stdout], command).toEqual([0, '']);

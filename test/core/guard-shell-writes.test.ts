@@ -69,6 +69,22 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     ],
     ['rsync', 'rsync -a -e ssh notes.md secrets/', ['secrets/', 'secrets/notes.md']],
     ['git mv and git rm', 'git mv a secrets/k; git -C . rm -r --cached secrets/j', ['secrets/k', 'secrets/k/a', 'a', 'secrets/j']],
+    [
+      'git checkout and git restore: the files put back',
+      'git checkout -- secrets/k; git checkout HEAD~1 -- secrets/j a; git checkout main secrets/i; git restore -s HEAD secrets/h; git restore --staged --worktree secrets/g',
+      ['secrets/k', 'secrets/j', 'a', 'secrets/i', 'secrets/h', 'secrets/g'],
+    ],
+    [
+      'nothing: a branch switched to, a new branch, and a restore of the index alone',
+      'git checkout main; git checkout -b secrets/k; git restore --staged secrets/j; git restore -S secrets/i',
+      [],
+    ],
+    [
+      'patch: the file it rewrites, or the one -o writes',
+      'patch secrets/k < fix.diff; patch -p1 -i fix.diff secrets/j; patch -o secrets/i a fix.diff; patch -d secrets h fix.diff; patch --output=secrets/g a',
+      ['secrets/k', 'secrets/j', 'secrets/i', 'secrets/h', 'secrets/g'],
+    ],
+    ['nothing: a patch that names its files itself', 'patch -p1 < fix.diff; patch -p0 -i fix.diff', []],
     ['sort -o', 'sort -o secrets/k a; sort -u -osecrets/j b; sort --output=secrets/i c', ['secrets/k', 'secrets/j', 'secrets/i']],
     ["rsync's -t, which keeps times", 'rsync -t a secrets/', ['secrets/', 'secrets/a']],
     [
@@ -146,6 +162,8 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       made: [],
     });
     expect(shellWrites('find secrets -name "*.pem" -delete')).toMatchObject({ removes: ['secrets'] });
+    // A folder put back by git is every file below it, as one deleted is.
+    expect(shellWrites('git restore secrets; git checkout -- .')).toMatchObject({ paths: ['secrets', '.'], removes: ['secrets', '.'] });
     expect(shellWrites('mv secrets/k pub')).toEqual({
       paths: ['pub', 'pub/k', 'secrets/k'],
       removes: [],
