@@ -6,6 +6,7 @@
  * them, their quotes and escapes taken off; a variable is not expanded, and is judged as written.
  */
 import { UsageError } from './errors.ts';
+import { downloads } from './guard-shell-downloads.ts';
 import { KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
@@ -293,17 +294,15 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       return;
     case 'curl':
     case 'wget':
+      w.paths.push(...downloads(name, args));
+      return;
     case 'sort':
-      // The file a download is written to (`curl -o FILE`, `wget -O FILE`), or the folder it is written into (`-P`);
-      // the file `sort -o FILE` writes its lines to.
+      // The file `sort -o FILE` writes its lines to.
       for (let i = 0; i < args.length; i++) {
         const a = args[i]!;
-        const long = /^--(?:output|output-document|directory-prefix|output-dir)=(.*)$/.exec(a);
-        if (long) w.paths.push(long[1]!);
-        else if ((name === 'wget' ? /^-[OP]$|^--(?:output-document|directory-prefix)$/ : /^-o$|^--output(?:-dir)?$/).test(a))
-          w.paths.push(args[++i] ?? '');
-        else if (/^-o./.test(a) && name !== 'wget') w.paths.push(a.slice(2));
-        else if (/^-[OP]./.test(a) && name === 'wget') w.paths.push(a.slice(2));
+        if (a.startsWith('--output=')) w.paths.push(a.slice('--output='.length));
+        else if (a === '-o' || a === '--output') w.paths.push(args[++i] ?? '');
+        else if (/^-o./.test(a)) w.paths.push(a.slice(2));
       }
       return;
     case 'find': {

@@ -65,8 +65,15 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     [
       'a download',
       'curl -o secrets/a https://x; curl --output=secrets/b u; wget -O secrets/c u; wget -P secrets u',
-      ['secrets/a', 'secrets/b', 'secrets/c', 'secrets'],
+      ['secrets/a', 'secrets/b', 'secrets/c', 'secrets/u'],
     ],
+    [
+      'a download named by its URL, in the folder -P or --output-dir gives, and the files it logs to',
+      'wget -q -P secrets https://x/a/k.pem?v=1; wget https://x/; curl -sSLO https://x/j; curl --output-dir secrets -O https://x/i#f; ' +
+        'curl -sSLo secrets/h u; curl -D secrets/g -csecrets/f u; wget -o secrets/e --save-cookies=secrets/d https://x/c',
+      ['secrets/k.pem', 'index.html', 'j', 'secrets/i', 'secrets/h', 'secrets/g', 'secrets/f', 'secrets/e', 'secrets/d', 'c'],
+    ],
+    ['nothing: a download to standard output', 'curl -sSL https://x/k | sh -c true; curl -H "X: secrets/k" https://x/j', []],
     ['rsync', 'rsync -a -e ssh notes.md secrets/', ['secrets/', 'secrets/notes.md']],
     ['git mv and git rm', 'git mv a secrets/k; git -C . rm -r --cached secrets/j', ['secrets/k', 'secrets/k/a', 'a', 'secrets/j']],
     [
