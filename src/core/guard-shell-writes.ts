@@ -7,6 +7,7 @@
  */
 import { UsageError } from './errors.ts';
 import { downloads } from './guard-shell-downloads.ts';
+import { formatted } from './guard-shell-formatters.ts';
 import { KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
@@ -325,6 +326,8 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       return;
     }
   }
+  // A formatter or fixer run in place (`npx prettier --write FILE`) rewrites the files it is given.
+  w.paths.push(...formatted(words));
 }
 
 /**

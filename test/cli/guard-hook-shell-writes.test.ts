@@ -69,6 +69,7 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'git restore secrets',
       'git checkout HEAD -- secrets/k.pem',
       'patch -p1 secrets/k.pem fix.diff',
+      'npx prettier --write secrets/k.pem',
     ];
     for (const [client, { input, denied }] of Object.entries(clients))
       for (const command of commands) {
@@ -84,6 +85,7 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'ls secrets 2>/dev/null',
       'git restore --staged secrets',
       'git checkout main',
+      'npx prettier --check secrets/k.pem',
     ]) {
       const r = await runAgents(['guard', 'hook'], { cwd: dir, input: JSON.stringify(clients.claude!.input(dir, command)) });
       expect([r.code, r.stdout], command).toEqual([0, '']);

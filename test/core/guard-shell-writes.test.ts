@@ -92,6 +92,30 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       ['secrets/k', 'secrets/j', 'secrets/i', 'secrets/h', 'secrets/g'],
     ],
     ['nothing: a patch that names its files itself', 'patch -p1 < fix.diff; patch -p0 -i fix.diff', []],
+    [
+      'a formatter or fixer run in place, through a launcher too',
+      'npx prettier --write secrets/a.json; pnpm exec eslint --fix -c x.js secrets/b.ts; python3 -m black -l 100 secrets/c.py; ' +
+        'ruff format secrets/d.py; ruff check --fix secrets/e.py; gofmt -w -r "a -> b" secrets/f.go; npx @biomejs/biome check --write secrets/g.ts; ' +
+        'npm exec -- prettier -w secrets/h.md; isort secrets/i.py; clang-format -i --style=llvm secrets/j.c; shfmt -w secrets/k.sh',
+      [
+        'secrets/a.json',
+        'secrets/b.ts',
+        'secrets/c.py',
+        'secrets/d.py',
+        'secrets/e.py',
+        'secrets/f.go',
+        'secrets/g.ts',
+        'secrets/h.md',
+        'secrets/i.py',
+        'secrets/j.c',
+        'secrets/k.sh',
+      ],
+    ],
+    [
+      'nothing: a formatter or linter that only checks',
+      'npx prettier --check secrets/a; eslint secrets/b; black --check secrets/c; ruff check secrets/d; ruff format --diff secrets/e; gofmt -l secrets/f; isort --check-only secrets/g; biome format secrets/h; rustfmt --check secrets/i.rs',
+      [],
+    ],
     ['sort -o', 'sort -o secrets/k a; sort -u -osecrets/j b; sort --output=secrets/i c', ['secrets/k', 'secrets/j', 'secrets/i']],
     ["rsync's -t, which keeps times", 'rsync -t a secrets/', ['secrets/', 'secrets/a']],
     [
