@@ -162,12 +162,23 @@ function optionValue(args: readonly string[], separate: RegExp, joined: RegExp):
 }
 
 /**
- * The files `git checkout` or `git restore` puts back from the index or a revision. `restore` takes paths alone, and
- * writes none with `--staged` alone (the index, not the files); `checkout` writes the paths after `--`, or those after
- * its first operand, which names a revision (with one operand alone it switches branches: which files that rewrites
- * the text does not tell).
+ * The files `git checkout`, `git restore` or `git stash push` puts back from the index or a revision, or `git clean
+ * -f` deletes. `restore` takes paths alone, and writes none with `--staged` alone (the index, not the files);
+ * `checkout` writes the paths after `--`, or those after its first operand, which names a revision (with one operand
+ * alone it switches branches: which files that rewrites the text does not tell).
  */
-function restored(command: 'checkout' | 'restore', args: readonly string[]): string[] {
+function restored(command: 'checkout' | 'restore' | 'stash' | 'clean', args: readonly string[]): string[] {
+  // `git clean -f PATH` deletes the untracked files below the paths it is given (with no path, below the top: which
+  // ones, only git knows); `git stash push PATH` puts the paths back as `restore` does.
+  if (command === 'clean')
+    return args.some((a) => /^-[a-zA-Z]*f|^--force$/.test(a)) && !args.some((a) => /^-[a-zA-Z]*n|^--dry-run$/.test(a))
+      ? operands(args, /^-e$|^--exclude$/)
+      : [];
+  if (command === 'stash') {
+    const dashes = args.indexOf('--');
+    if (dashes >= 0) return args.slice(dashes + 1);
+    return args[0] === 'push' ? operands(args.slice(1), /^-m$|^--message$|^--pathspec-from-file$/) : [];
+  }
   if (command === 'restore') {
     const staged = args.some((a) => a === '--staged' || /^-[a-zA-Z]*S/.test(a));
     const worktree = args.some((a) => a === '--worktree' || /^-[a-zA-Z]*W/.test(a));
@@ -205,7 +216,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       while (k < args.length && isOption(args[k]!)) k += /^-[Cc]$/.test(args[k]!) ? 2 : 1;
       const sub = args[k];
       if (sub === 'mv' || sub === 'rm') runs.push({ words: args.slice(k), redirected: [], heredocs: [] });
-      else if (sub === 'checkout' || sub === 'restore') {
+      else if (sub === 'checkout' || sub === 'restore' || sub === 'stash' || sub === 'clean') {
         // A folder put back rewrites files below it, as a folder deleted takes every one of them away.
         const files = restored(sub, args.slice(k + 1));
         w.paths.push(...files);

@@ -87,6 +87,12 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       [],
     ],
     [
+      'git stash push and git clean -f: the paths they put back or delete',
+      'git stash push -m wip secrets/k; git stash -- secrets/j; git clean -fd secrets/i; git clean -f -e x -- secrets/h',
+      ['secrets/k', 'secrets/j', 'secrets/i', 'secrets/h'],
+    ],
+    ['nothing: a stash of everything, a dry run of clean', 'git stash; git stash push; git clean -n secrets/k; git clean -fdx', []],
+    [
       'patch: the file it rewrites, or the one -o writes',
       'patch secrets/k < fix.diff; patch -p1 -i fix.diff secrets/j; patch -o secrets/i a fix.diff; patch -d secrets h fix.diff; patch --output=secrets/g a',
       ['secrets/k', 'secrets/j', 'secrets/i', 'secrets/h', 'secrets/g'],
