@@ -64,10 +64,23 @@ import {
   labelsNameRules,
   sectionOf,
   splitSentences,
+  withCondition,
 } from './rule-wording.ts';
 import type { LeftOutReason, SplitFile } from './import-split.ts';
 
 export type { LeftOut, LeftOutReason, RuleCandidate, SplitFile } from './import-split.ts';
+
+/**
+ * The last two distinct tags of the headings below the first level and of the labels above a rule, nearest last. A
+ * loop, not spreads of filtered arrays: those come in two shapes (empty or not), and each new one made the optimised
+ * code be thrown away.
+ */
+function lastTags(headings: readonly Heading[], labels: readonly Heading[]): string[] {
+  const seen = new Set<string>();
+  for (const h of headings) if (h.level > 1 && h.tag !== '') seen.add(h.tag);
+  for (const h of labels) if (h.tag !== '') seen.add(h.tag);
+  return [...seen].slice(-2);
+}
 
 /**
  * The candidates and left-out pieces of one file's text. `frontMatter: false`: lines between a first `---` and the
@@ -94,8 +107,7 @@ export function splitInstructions(
   let inList = false;
   // The tags of the headings above, made once per heading rather than once per rule (an array shared by its rules).
   let current: string[] | undefined;
-  const tags = () =>
-    (current ??= [...new Set([...headings.filter((h) => h.level > 1), ...labels].map((h) => h.tag).filter((t) => t !== ''))].slice(-2));
+  const tags = () => (current ??= lastTags(headings, labels));
   // Whether a heading above names rules: also once per heading, not once per rule.
   let ruled: boolean | undefined;
   // The nearest label decides for the items below it ("Examples:" under a heading of rules holds no conventions), and
@@ -244,7 +256,10 @@ export function splitInstructions(
       underItem = open.length > 0 && labels.at(-1)?.level !== open.at(-1);
       open.push(indent);
       const end = itemEnd(lines, i, indent, ends, closes);
-      const body = [item[3]!, ...lines.slice(i + 1, end + 1).map((l) => l.trim())];
+      // Pushed one by one: a spread of a mapped slice, empty or not, meets arrays of two shapes here, and the
+      // optimised splitter is thrown away and compiled again for each new one.
+      const body = [item[3]!];
+      for (let n = i + 1; n <= end; n++) body.push(lines[n]!.trim());
       const raw = joinLines(body);
       // "Testing:" or "**Style**" over nested items: a label, which heads them as a heading does (a tag, and whether
       // bare phrases below it are conventions).
@@ -253,7 +268,7 @@ export function splitInstructions(
         leave(i, end, 'heading');
         // "After merge to main:" says when the steps below it apply: each is taken with it, as under such a caption.
         const head = plain(raw);
-        pushLabel(isCondition(head) ? { ...headingOf(label, indent), tag: '', condition: head } : headingOf(label, indent));
+        pushLabel(isCondition(head) ? withCondition(headingOf(label, indent), '', head) : headingOf(label, indent));
         i = end + 1;
         continue;
       }
@@ -263,7 +278,7 @@ export function splitInstructions(
       if (children && leadsIntoRules(raw, children.items)) {
         leave(i, end, 'heading');
         const head = plain(raw);
-        pushLabel({ ...headingOf(head.replace(/:$/, ''), indent), tag: '', ...(isCondition(head) ? { condition: head } : {}) });
+        pushLabel(withCondition(headingOf(head.replace(/:$/, ''), indent), '', isCondition(head) ? head : undefined));
         i = end + 1;
         continue;
       }
@@ -325,7 +340,7 @@ export function splitInstructions(
       leave(i, end, 'heading');
       // "Before creating a file:" says when the rules below it apply: each is taken with it, and it gives no tag.
       const condition = isCondition(caption) ? caption : undefined;
-      pushLabel(condition ? { ...headingOf('', -1), condition } : headingOf(caption.replace(/:$/, ''), -1));
+      pushLabel(condition ? withCondition(headingOf('', -1), '', condition) : headingOf(caption.replace(/:$/, ''), -1));
     } else takeParagraph(raw, i, end, introduces);
     i = end + 1;
   }

@@ -321,13 +321,21 @@ export interface Heading {
    */
   negation: string | undefined;
   /** A caption's condition, which each rule below it is taken with ("Before creating a file:"). */
-  condition?: string;
+  condition: string | undefined;
 }
 
 /** A heading of the file: one of what an agent may do ("### Allowed without asking") is the condition of each rule below it. */
 export function sectionOf(text: string, level: number): Heading {
   const heading = headingOf(text, level);
-  return PERMISSION.test(text) ? { ...heading, condition: `${text.replace(/[\s:]+$/, '')}:` } : heading;
+  return PERMISSION.test(text) ? withCondition(heading, heading.tag, `${text.replace(/[\s:]+$/, '')}:`) : heading;
+}
+
+/**
+ * A heading with another tag and a condition. Every heading has one shape, its condition there even when undefined:
+ * the splitter's optimised code reads headings of one shape, where spreads made others and that code was compiled again.
+ */
+export function withCondition(heading: Heading, tag: string, condition: string | undefined): Heading {
+  return { level: heading.level, text: heading.text, tag, negation: heading.negation, condition };
 }
 
 export function headingOf(text: string, level: number): Heading {
@@ -335,7 +343,7 @@ export function headingOf(text: string, level: number): Heading {
   const doOnly = DO_ONLY.test(straight);
   // One that only says which way its rules go ("Do", "Don'ts", "Never") gives no tag.
   const tag = doOnly || NEGATING_ONLY.test(straight) ? '' : tagOf(text);
-  return { level, text, tag, negation: negationOf(straight) ?? (doOnly ? '' : undefined) };
+  return { level, text, tag, negation: negationOf(straight) ?? (doOnly ? '' : undefined), condition: undefined };
 }
 
 /**
