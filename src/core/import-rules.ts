@@ -66,7 +66,7 @@ import {
   splitSentences,
   withCondition,
 } from './rule-wording.ts';
-import type { LeftOutReason, SplitFile } from './import-split.ts';
+import { type LeftOutReason, SplitCandidate, type SplitFile, SplitLeftOut } from './import-split.ts';
 
 export type { LeftOut, LeftOutReason, RuleCandidate, SplitFile } from './import-split.ts';
 
@@ -167,7 +167,7 @@ export function splitInstructions(
     underRuleHeading,
   };
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
-    out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to, written) });
+    out.leftOut.push(new SplitLeftOut(from + 1, to + 1, reason, excerpt(lines, from, to, written)));
   };
 
   let lastEnd: number | undefined;
@@ -487,14 +487,6 @@ export function splitInstructions(
       (reads && referencesLeftOut(lineText, text));
     const all = whole && !tag && !attributed.has(from) && text.length <= MAX_TEXT_LENGTH && !saysMoreThan(lineText, text);
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
-    else
-      out.candidates.push({
-        text,
-        line: from + 1,
-        end_line: to + 1,
-        whole: all,
-        ...(all && reads ? { reads: true as const } : {}),
-        tags: tags(),
-      });
+    else out.candidates.push(new SplitCandidate(text, from + 1, to + 1, all, all && reads, tags()));
   }
 }

@@ -38,6 +38,45 @@ export interface LeftOut {
   excerpt: string;
 }
 
+/*
+ * The candidates and left-out pieces the splitter makes are built by constructors, not object literals: V8 decides for
+ * each literal whether its objects are made where long-lived ones go, by how many outlive a collection, and throws the
+ * optimised code that builds them away each time it changes its mind. These all live to the output, and the splitter
+ * was compiled again for each such change.
+ */
+
+/** A RuleCandidate as the splitter makes one; `reads` only when true, as the literal had it. */
+export class SplitCandidate implements RuleCandidate {
+  declare text: string;
+  declare line: number;
+  declare end_line: number;
+  declare whole: boolean;
+  declare reads?: true;
+  declare tags: string[];
+  constructor(text: string, line: number, endLine: number, whole: boolean, reads: boolean, tags: string[]) {
+    this.text = text;
+    this.line = line;
+    this.end_line = endLine;
+    this.whole = whole;
+    if (reads) this.reads = true;
+    this.tags = tags;
+  }
+}
+
+/** A LeftOut as the splitter makes one. */
+export class SplitLeftOut implements LeftOut {
+  declare line: number;
+  declare end_line: number;
+  declare reason: LeftOutReason;
+  declare excerpt: string;
+  constructor(line: number, endLine: number, reason: LeftOutReason, excerpt: string) {
+    this.line = line;
+    this.end_line = endLine;
+    this.reason = reason;
+    this.excerpt = excerpt;
+  }
+}
+
 export interface SplitFile {
   /** The front matter's text (between the `---` lines), if the file starts with one. */
   frontMatter?: string;
