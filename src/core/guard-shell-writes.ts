@@ -6,6 +6,7 @@
  * them, their quotes and escapes taken off; a variable is not expanded, and is judged as written.
  */
 import { UsageError } from './errors.ts';
+import { diffFiles, stripLevel } from './guard-shell-diff.ts';
 import { downloads } from './guard-shell-downloads.ts';
 import { formatted } from './guard-shell-formatters.ts';
 import { KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
@@ -189,6 +190,21 @@ function restored(command: 'checkout' | 'restore' | 'stash' | 'clean', args: rea
   return operands(args, /^-[bB]$|^--orphan$|^--conflict$|^--pathspec-from-file$/).slice(1);
 }
 
+/** The texts a command is given on its input: its here-documents and here-strings, and what `echo` or `printf` pipes to it. */
+const given = (cmd: Simple): string[] => [...cmd.heredocs, ...piped(cmd.input)];
+
+/**
+ * The files `git apply` changes from a patch on its input (no patch file named, or `-`), `-p1` unless told: none
+ * with `--cached` alone (the index), or when it only reports (`--check`, `--stat`, `--numstat`, `--summary`).
+ */
+function applied(args: readonly string[], input: readonly string[]): string[] {
+  const reports = args.some((a) => /^--(?:check|stat|numstat|summary)$/.test(a)) && !args.includes('--apply');
+  if (reports || (args.includes('--cached') && !args.includes('--index'))) return [];
+  if (operands(args, /^-p$|^--directory$|^--exclude$|^--include$|^-C$/).some((a) => a !== '-')) return [];
+  const root = optionValue(args, /^--directory$/, /^--directory=(.*)$/);
+  return diffFiles(input, stripLevel(args) ?? 1).map((f) => (root === undefined ? f : `${root.replace(/\/+$/, '')}/${f}`));
+}
+
 /**
  * What one simple command writes, into `w`; the scripts it runs are put in `more`, and the commands it runs by their
  * words (`find -exec`, `busybox`) in `runs`, read in turn rather than within this call, however deep they nest.
@@ -216,6 +232,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       while (k < args.length && isOption(args[k]!)) k += /^-[Cc]$/.test(args[k]!) ? 2 : 1;
       const sub = args[k];
       if (sub === 'mv' || sub === 'rm') runs.push({ words: args.slice(k), redirected: [], heredocs: [] });
+      else if (sub === 'apply') w.paths.push(...applied(args.slice(k + 1), given(cmd)));
       else if (sub === 'checkout' || sub === 'restore' || sub === 'stash' || sub === 'clean') {
         // A folder put back rewrites files below it, as a folder deleted takes every one of them away.
         const files = restored(sub, args.slice(k + 1));
@@ -231,9 +248,16 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
         /^-[BDdFgioprVYz]$|^--(?:prefix|ifdef|directory|fuzz|get|input|output|strip|reject-file|version-control|basename-prefix|suffix|quoting-style)$/;
       const out = optionValue(args, /^-o$|^--output$/, /^-o(.+)$|^--output=(.*)$/);
       const file = out ?? operands(args, valued)[0];
-      if (file === undefined) return;
       const dir = optionValue(args, /^-d$|^--directory$/, /^-d(.+)$|^--directory=(.*)$/);
-      w.paths.push(dir === undefined || file.startsWith('/') ? file : `${dir.replace(/\/+$/, '')}/${file}`);
+      const inDir = (f: string) => (dir === undefined || f.startsWith('/') ? f : `${dir.replace(/\/+$/, '')}/${f}`);
+      // With no file named, the patch on its input names them (a here-document, or what `echo` pipes to it).
+      const files =
+        file !== undefined
+          ? [file]
+          : optionValue(args, /^-i$|^--input$/, /^-i(.+)$|^--input=(.*)$/)
+            ? []
+            : diffFiles(given(cmd), stripLevel(args));
+      w.paths.push(...files.map(inDir));
       return;
     }
     case 'tee':

@@ -70,6 +70,7 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'git checkout HEAD -- secrets/k.pem',
       'patch -p1 secrets/k.pem fix.diff',
       'npx prettier --write secrets/k.pem',
+      "git apply <<'EOF'\n--- a/secrets/k.pem\n+++ b/secrets/k.pem\n@@ -1 +1 @@\n-k\n+x\nEOF",
     ];
     for (const [client, { input, denied }] of Object.entries(clients))
       for (const command of commands) {

@@ -97,7 +97,23 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       'patch secrets/k < fix.diff; patch -p1 -i fix.diff secrets/j; patch -o secrets/i a fix.diff; patch -d secrets h fix.diff; patch --output=secrets/g a',
       ['secrets/k', 'secrets/j', 'secrets/i', 'secrets/h', 'secrets/g'],
     ],
-    ['nothing: a patch that names its files itself', 'patch -p1 < fix.diff; patch -p0 -i fix.diff', []],
+    [
+      'nothing: a patch read from a file, which names its files itself',
+      'patch -p1 < fix.diff; patch -p0 -i fix.diff; git apply fix.diff',
+      [],
+    ],
+    [
+      'a patch on the input of patch or git apply: the files its headers name',
+      "patch -p1 <<'EOF'\n--- a/secrets/k\t2026-01-01\n+++ b/secrets/k\n@@ -1 +1 @@\n-a\n+b\nEOF\n" +
+        'git apply <<EOF\ndiff --git a/x b/secrets/j\nrename from x\nrename to secrets/j\n--- /dev/null\n+++ b/secrets/i\nEOF\n' +
+        "echo '+++ b/secrets/h' | git apply --directory=sub -; patch <<< '+++ secrets/g'",
+      ['secrets/k', 'secrets/j', 'secrets/i', 'sub/secrets/h', 'secrets/g', 'g'],
+    ],
+    [
+      'nothing: git apply that only checks, or writes the index alone',
+      'git apply --check <<E\n+++ b/secrets/k\nE\ngit apply --cached <<E\n+++ b/secrets/j\nE',
+      [],
+    ],
     [
       'a formatter or fixer run in place, through a launcher too',
       'npx prettier --write secrets/a.json; pnpm exec eslint --fix -c x.js secrets/b.ts; python3 -m black -l 100 secrets/c.py; ' +
