@@ -1,6 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
-  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -20,6 +19,7 @@ import { InvariantService } from '../../src/service/invariant-service.ts';
 import { agents, BIN } from '../helpers/cli.ts';
 import { git } from '../helpers/git.ts';
 import { initializedRepo } from '../helpers/guard.ts';
+import { makeReadOnly } from '../helpers/read-only.ts';
 import { runAgents } from '../helpers/main.ts';
 
 const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
@@ -745,18 +745,12 @@ describe('agents guard install', () => {
     const dir = await repo();
     const codex = join(dir, '.codex');
     mkdirSync(codex);
-    // Root writes through file modes; a read-only bind mount refuses even root.
-    const root = process.getuid?.() === 0;
-    const bound =
-      root &&
-      spawnSync('mount', ['--bind', codex, codex]).status === 0 &&
-      spawnSync('mount', ['-o', 'remount,ro,bind', codex]).status === 0;
+    const undo = makeReadOnly(codex);
+    if (undo === undefined) {
+      console.log('skipped: cannot bind-mount here (needs mount)');
+      return;
+    }
     try {
-      if (root && !bound) {
-        console.log('skipped: cannot bind-mount here (needs mount)');
-        return;
-      }
-      if (!bound) chmodSync(codex, 0o555);
       const r = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude,codex'], { cwd: dir });
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout).ok).toBe(false);
@@ -764,8 +758,7 @@ describe('agents guard install', () => {
       expect(existsSync(join(dir, '.claude'))).toBe(false);
       expect(readdirSync(codex)).toEqual([]);
     } finally {
-      if (bound) spawnSync('umount', [codex]);
-      else chmodSync(codex, 0o755);
+      undo();
     }
   });
 });

@@ -1,12 +1,12 @@
 // What `agents export` says when it leaves files alone (docs/export.md, "The managed block"): what it did
 // write, and a fix that fits each kind of refusal.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvariantService, UsageError } from '../../src/index.ts';
 import { ExportService } from '../../src/service/export-service.ts';
 import { runAgents } from '../helpers/main.ts';
+import { makeReadOnly } from '../helpers/read-only.ts';
 import { gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { G1, inv, monorepo, snapshot } from './repo.ts';
@@ -89,23 +89,18 @@ describe('agents export, a file left alone', () => {
   it('a read-only target file: the hint names the file, not its folder', async () => {
     const repo = monorepo();
     writeFileSync(join(repo, 'CLAUDE.md'), 'My notes\n');
-    // Root writes through file modes; a read-only bind mount of the file refuses even root.
     const file = join(repo, 'CLAUDE.md');
-    const bound =
-      process.getuid?.() === 0 &&
-      spawnSync('mount', ['--bind', file, file]).status === 0 &&
-      spawnSync('mount', ['-o', 'remount,ro,bind', file]).status === 0;
+    const undo = makeReadOnly(file);
+    if (undo === undefined) {
+      console.log('skipped: cannot bind-mount here (needs mount)');
+      return;
+    }
     try {
-      if (!bound && process.getuid?.() === 0) {
-        console.log('skipped: cannot bind-mount here (needs mount)');
-        return;
-      }
-      if (!bound) spawnSync('chmod', ['444', file]);
       const r = await runAgents(['export', '--target', 'claude-md'], { cwd: repo });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/\nhint: Make CLAUDE\.md writable/);
     } finally {
-      if (bound) spawnSync('umount', [file]);
+      undo();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { chmodSync, statSync } from 'node:fs';
 import { BIN } from './cli.ts';
 
 /**
@@ -17,4 +18,23 @@ export function runReadOnly(root: string, args: readonly string[]) {
         options,
       )
     : spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...argv], options);
+}
+
+/**
+ * Makes `path` (a file or folder) read-only for this process, in place: a read-only bind mount when running as root
+ * (who writes through any file mode), else no write permission. Returns what undoes it, or undefined where it cannot
+ * be done (root without mount): the caller skips.
+ */
+export function makeReadOnly(path: string): (() => void) | undefined {
+  if (process.getuid?.() === 0) {
+    if (spawnSync('mount', ['--bind', path, path]).status !== 0) return undefined;
+    if (spawnSync('mount', ['-o', 'remount,ro,bind', path]).status !== 0) {
+      spawnSync('umount', [path]);
+      return undefined;
+    }
+    return () => spawnSync('umount', [path]);
+  }
+  const mode = statSync(path).mode & 0o7777;
+  chmodSync(path, mode & ~0o222);
+  return () => chmodSync(path, mode);
 }

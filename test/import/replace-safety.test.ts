@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportService } from '../../src/service/import-service.ts';
@@ -7,6 +6,7 @@ import { InvariantService } from '../../src/service/invariant-service.ts';
 import { ScopeService } from '../../src/service/scope-service.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
+import { makeReadOnly } from '../helpers/read-only.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
 
 /** A repository with a store (export to agents-md and claude-md) and the instruction files `tree`, and its import service. */
@@ -165,23 +165,19 @@ describe('import --replace and a file it cannot write', () => {
   it('a read-only source file is exit 2 before anything is written: no invariant, the file as it was', async () => {
     const { top } = repo({ 'AGENTS.md': '- Never commit secrets.\n- Use UTC for every timestamp.\n' });
     const file = join(top, 'AGENTS.md');
-    // Root writes through file modes; a read-only bind mount of the file refuses even root.
-    const root = process.getuid?.() === 0;
-    const bound =
-      root && spawnSync('mount', ['--bind', file, file]).status === 0 && spawnSync('mount', ['-o', 'remount,ro,bind', file]).status === 0;
+    const undo = makeReadOnly(file);
+    if (undo === undefined) {
+      console.log('skipped: cannot bind-mount here (needs mount)');
+      return;
+    }
     try {
-      if (root && !bound) {
-        console.log('skipped: cannot bind-mount here (needs mount)');
-        return;
-      }
-      if (!bound) chmodSync(file, 0o444);
       const r = await runAgents(['--format', 'json', 'import', 'AGENTS.md', '--replace', '--yes'], { cwd: top });
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout).ok).toBe(false);
       expect(readdirSync(join(top, '.agents/global'))).toEqual([]);
       expect(readFileSync(file, 'utf8')).toBe('- Never commit secrets.\n- Use UTC for every timestamp.\n');
     } finally {
-      if (bound) spawnSync('umount', [file]);
+      undo();
     }
   });
 

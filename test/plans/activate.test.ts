@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { gitInit } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
+import { makeReadOnly } from '../helpers/read-only.ts';
 
 describe('plan activate outside a git repository', () => {
   it('has no place to keep a plan (exit 2), and --clear has nothing to clear (exit 0, no plan)', async () => {
@@ -110,21 +110,13 @@ describe('plan activate where .git/agents/ is read-only', () => {
     gitInit(repo);
     const dir = join(repo, '.git/agents');
     mkdirSync(dir);
-    // Read-only for this process: a read-only bind mount as root (who may write any folder), else no write permission.
-    const asRoot = process.getuid?.() === 0;
-    const locked = asRoot
-      ? spawnSync('mount', ['--bind', dir, dir]).status === 0 &&
-        (spawnSync('mount', ['-o', 'remount,ro,bind', dir]).status === 0 || (spawnSync('umount', [dir]), false))
-      : (chmodSync(dir, 0o555), true);
-    if (!locked) {
+    const undo = makeReadOnly(dir);
+    if (undo === undefined) {
       console.log('skipped: cannot make .git/agents read-only here (needs mount as root)');
       ctx.skip();
       return;
     }
-    onTestFinished(() => {
-      if (asRoot) spawnSync('umount', [dir]);
-      else chmodSync(dir, 0o755);
-    });
+    onTestFinished(undo);
     for (const args of [[EXAMPLE_PLAN], ['--clear']]) {
       const r = await runAgents(['plan', 'activate', ...args, '--format', 'json'], { cwd: repo });
       expect(r.code).toBe(2);

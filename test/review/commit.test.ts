@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { makeReadOnly } from '../helpers/read-only.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 import { G1, Repo } from './repo.ts';
 import { errorOf, rejectionOf, runAgents } from '../helpers/main.ts';
@@ -85,22 +85,13 @@ describe('--commit on add and remove', () => {
   it('refuses, before writing anything, when git cannot write in its folder (read-only, or another user’s)', async (ctx) => {
     const repo = setup();
     const gitDir = join(repo.dir, '.git');
-    // Read-only for this process: a read-only bind mount when running as root (who may write any folder), else no
-    // write permission.
-    const root = process.getuid?.() === 0;
-    const locked = root
-      ? spawnSync('mount', ['--bind', gitDir, gitDir]).status === 0 &&
-        (spawnSync('mount', ['-o', 'remount,ro,bind', gitDir]).status === 0 || (spawnSync('umount', [gitDir]), false))
-      : (chmodSync(gitDir, 0o555), true);
-    if (!locked) {
+    const undo = makeReadOnly(gitDir);
+    if (undo === undefined) {
       console.log('skipped: cannot make the git folder read-only here (needs mount as root)');
       ctx.skip();
       return;
     }
-    onTestFinished(() => {
-      if (root) spawnSync('umount', [gitDir]);
-      else chmodSync(gitDir, 0o755);
-    });
+    onTestFinished(undo);
     const r = await runAgents(['invariant', 'add', '--project', 'myapp', '--commit', '--format', 'json', 'All API changes need tests'], {
       cwd: repo.dir,
     });
