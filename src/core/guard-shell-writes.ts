@@ -151,16 +151,20 @@ function targetFolder(args: readonly string[]): { dir: string; rest: string[] } 
   return undefined;
 }
 
-/** The value of the last option `separate` (its value the next word) or `joined` (its value in the word) names. */
-function optionValue(args: readonly string[], separate: RegExp, joined: RegExp): string | undefined {
-  let value: string | undefined;
+/** The values of each option `separate` (its value the next word) or `joined` (its value in the word) names, before `--`. */
+function optionValues(args: readonly string[], separate: RegExp, joined: RegExp): string[] {
+  const values: string[] = [];
   for (let i = 0; i < args.length && args[i] !== '--'; i++) {
     const inWord = joined.exec(args[i]!);
-    if (separate.test(args[i]!)) value = args[++i];
-    else if (inWord) value = inWord[1] ?? inWord[2];
+    if (separate.test(args[i]!)) values.push(args[++i] ?? '');
+    else if (inWord) values.push(inWord[1] ?? inWord[2] ?? '');
   }
-  return value;
+  return values;
 }
+
+/** The value the last such option gives, as a program that takes one reads it. */
+const optionValue = (args: readonly string[], separate: RegExp, joined: RegExp): string | undefined =>
+  optionValues(args, separate, joined).at(-1);
 
 /**
  * The files `git checkout`, `git restore` or `git stash push` puts back from the index or a revision, or `git clean
@@ -219,7 +223,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
     const c = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
     if (c >= 0 && args[c + 1] !== undefined) more.push(args[c + 1]!);
     if (name === 'busybox') runs.push({ words: args, redirected: [], heredocs: cmd.heredocs, input: cmd.input });
-    else if (c < 0 && operands(args).length === 0) more.push(...cmd.heredocs, ...piped(cmd.input));
+    else if (c < 0 && operands(args).length === 0) more.push(...given(cmd));
     return;
   }
   switch (name) {
@@ -334,12 +338,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       return;
     case 'sort':
       // The file `sort -o FILE` writes its lines to.
-      for (let i = 0; i < args.length; i++) {
-        const a = args[i]!;
-        if (a.startsWith('--output=')) w.paths.push(a.slice('--output='.length));
-        else if (a === '-o' || a === '--output') w.paths.push(args[++i] ?? '');
-        else if (/^-o./.test(a)) w.paths.push(a.slice(2));
-      }
+      w.paths.push(...optionValues(args, /^-o$|^--output$/, /^-o(.+)$|^--output=(.*)$/));
       return;
     case 'find': {
       // `-exec CMD ;` runs CMD; `-delete` deletes what it finds below the folders it starts from.
