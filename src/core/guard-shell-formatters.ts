@@ -3,6 +3,7 @@
  * `prettier --write`, `eslint --fix`, `black`, `ruff format`, `gofmt -w`… each file it is given. A folder it is given
  * is judged by its name: the tool skips git's folder and what its ignore files list, which the hook cannot tell. Pure.
  */
+import { basename } from './guard-shell-lex.ts';
 
 /** How one program rewrites: whether these arguments make it write, and the options that take the next word. */
 interface Formatter {
@@ -68,15 +69,17 @@ const FORMATTERS: Record<string, Formatter> = {
 
 /** What runs a package's program (`npx prettier`, `pnpm exec eslint`, `python -m black`): its words after the launcher. */
 function launched(words: readonly string[]): readonly string[] {
-  const [first, second] = [words[0] ?? '', words[1] ?? ''];
-  const skip = (from: number, valued: RegExp) => {
+  const first = basename(words[0] ?? '');
+  const second = words[1] ?? '';
+  // The launcher's own options (`npx --yes`, `-p PKG`), then the program.
+  const skip = (from: number, valued?: RegExp) => {
     let i = from;
-    while (i < words.length && words[i]!.startsWith('-')) i += valued.test(words[i]!) ? 2 : 1;
+    while (i < words.length && words[i]!.startsWith('-')) i += valued?.test(words[i]!) ? 2 : 1;
     return words.slice(i);
   };
   if (/^(?:npx|bunx|uvx)$/.test(first)) return skip(1, /^(?:-p|--package|--from|--with)$/);
   if (first === 'npm' && /^(?:exec|x)$/.test(second)) return skip(2, /^(?:-p|--package|-c|--call)$/);
-  if (first === 'pnpm' || first === 'yarn') return /^(?:exec|dlx|run)$/.test(second) ? skip(2, /^$/) : words.slice(1);
+  if (first === 'pnpm' || first === 'yarn') return /^(?:exec|dlx|run)$/.test(second) ? skip(2) : words.slice(1);
   if (first === 'pipx' && second === 'run') return skip(2, /^--spec$/);
   if ((first === 'poetry' || first === 'uv') && second === 'run') return skip(2, /^--with$/);
   if (/^python[0-9.]*$/.test(first) && second === '-m') return words.slice(2);
@@ -86,7 +89,7 @@ function launched(words: readonly string[]): readonly string[] {
 /** The files the formatter `words` runs rewrites, as named from where it runs; none for a command that is no formatter. */
 export function formatted(words: readonly string[]): string[] {
   const run = launched(words);
-  const name = (run[0] ?? '').slice((run[0] ?? '').lastIndexOf('/') + 1);
+  const name = basename(run[0] ?? '');
   const formatter = Object.hasOwn(FORMATTERS, name) ? FORMATTERS[name] : undefined;
   if (formatter === undefined) return [];
   const sub = formatter.sub === undefined ? '' : (run[1] ?? '');

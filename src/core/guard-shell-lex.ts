@@ -476,3 +476,9 @@ function ansiQuoted(script: string, at: number, limit = script.length): [string,
   }
   return [out, i + 1];
 }
+
+/** The last name of a path, as a program is named (`/bin/cp` → `cp`, `@biomejs/biome` → `biome`). */
+export function basename(path: string): string {
+  const parts = path.split('/').filter((p) => p !== '');
+  return parts.at(-1) ?? path;
+}

@@ -9,7 +9,7 @@ import { UsageError } from './errors.ts';
 import { diffFiles, stripLevel } from './guard-shell-diff.ts';
 import { downloads } from './guard-shell-downloads.ts';
 import { formatted } from './guard-shell-formatters.ts';
-import { KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
+import { basename, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
 export interface Move {
@@ -112,12 +112,6 @@ function piped(input: Simple | undefined): string[] {
   const words = program(input.words, []);
   const printed = /^(?:echo|printf)$/.test(basename(words[0] ?? '')) ? [words.slice(1).join(' ')] : [];
   return [...input.heredocs, ...printed];
-}
-
-/** The last name of a path (`/bin/cp` → `cp`). */
-function basename(path: string): string {
-  const parts = path.split('/').filter((p) => p !== '');
-  return parts.at(-1) ?? path;
 }
 
 /** The arguments that are not options (after `--`, every one), leaving out the values of the options `valued` takes. */

@@ -118,7 +118,7 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       'a formatter or fixer run in place, through a launcher too',
       'npx prettier --write secrets/a.json; pnpm exec eslint --fix -c x.js secrets/b.ts; python3 -m black -l 100 secrets/c.py; ' +
         'ruff format secrets/d.py; ruff check --fix secrets/e.py; gofmt -w -r "a -> b" secrets/f.go; npx @biomejs/biome check --write secrets/g.ts; ' +
-        'npm exec -- prettier -w secrets/h.md; isort secrets/i.py; clang-format -i --style=llvm secrets/j.c; shfmt -w secrets/k.sh',
+        'npm exec -- prettier -w secrets/h.md; /usr/bin/python3 -m isort secrets/i.py; clang-format -i --style=llvm secrets/j.c; shfmt -w secrets/k.sh',
       [
         'secrets/a.json',
         'secrets/b.ts',
