@@ -3,6 +3,7 @@
  * named by `-o`/`-O FILE` or by the last name of its URL in the folder `--output-dir` or `-P` gives, and the files
  * they log, dump headers or keep cookies in. Pure.
  */
+import { inFolder } from './guard-shell-lex.ts';
 
 /** The options of each that take the next word as their value, and those of them that name a file it writes. */
 const OPTIONS = {
@@ -23,10 +24,6 @@ function urlName(url: string): string {
   const path = url.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]*/, '').replace(/[?#].*$/, '');
   return path.slice(path.lastIndexOf('/') + 1) || 'index.html';
 }
-
-/** `name` in the folder `dir` (none: as named). */
-const inFolder = (dir: string | undefined, name: string) =>
-  dir === undefined || dir === '' || name.startsWith('/') ? name : `${dir.replace(/\/+$/, '')}/${name}`;
 
 /** The files `curl` or `wget` run with `args` writes, as named from where it runs. */
 export function downloads(program: 'curl' | 'wget', args: readonly string[]): string[] {

@@ -482,3 +482,8 @@ export function basename(path: string): string {
   const parts = path.split('/').filter((p) => p !== '');
   return parts.at(-1) ?? path;
 }
+
+/** `name` in the folder `dir` (none, or an absolute `name`: as named), as `-C DIR`, `-d DIR` or `-P DIR` place a file. */
+export function inFolder(dir: string | undefined, name: string): string {
+  return dir === undefined || dir === '' || name.startsWith('/') ? name : `${dir.replace(/\/+$/, '')}/${name}`;
+}

@@ -9,7 +9,7 @@ import { UsageError } from './errors.ts';
 import { diffFiles, stripLevel } from './guard-shell-diff.ts';
 import { downloads } from './guard-shell-downloads.ts';
 import { formatted } from './guard-shell-formatters.ts';
-import { basename, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
+import { basename, inFolder, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
 export interface Move {
@@ -200,7 +200,7 @@ function applied(args: readonly string[], input: readonly string[]): string[] {
   if (reports || (args.includes('--cached') && !args.includes('--index'))) return [];
   if (operands(args, /^-p$|^--directory$|^--exclude$|^--include$|^-C$/).some((a) => a !== '-')) return [];
   const root = optionValue(args, /^--directory$/, /^--directory=(.*)$/);
-  return diffFiles(input, stripLevel(args) ?? 1).map((f) => (root === undefined ? f : `${root.replace(/\/+$/, '')}/${f}`));
+  return diffFiles(input, stripLevel(args) ?? 1).map((f) => inFolder(root, f));
 }
 
 /**
@@ -247,7 +247,6 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       const out = optionValue(args, /^-o$|^--output$/, /^-o(.+)$|^--output=(.*)$/);
       const file = out ?? operands(args, valued)[0];
       const dir = optionValue(args, /^-d$|^--directory$/, /^-d(.+)$|^--directory=(.*)$/);
-      const inDir = (f: string) => (dir === undefined || f.startsWith('/') ? f : `${dir.replace(/\/+$/, '')}/${f}`);
       // With no file named, the patch on its input names them (a here-document, or what `echo` pipes to it).
       const files =
         file !== undefined
@@ -255,7 +254,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
           : optionValue(args, /^-i$|^--input$/, /^-i(.+)$|^--input=(.*)$/)
             ? []
             : diffFiles(given(cmd), stripLevel(args));
-      w.paths.push(...files.map(inDir));
+      w.paths.push(...files.map((f) => inFolder(dir, f)));
       return;
     }
     case 'tee':
