@@ -31,6 +31,7 @@ export const PROCESS_TESTS = [
   'test/cli/guard-hook-timeout.test.ts',
   'test/cli/guard-hook-paths.test.ts',
   'test/cli/guard.test.ts',
+  'test/service/guard-inputs.test.ts',
   'test/cli/store-flag-git.test.ts',
   'test/docs/export-walkthrough.test.ts',
   'test/docs/json-shapes.test.ts',

@@ -8,7 +8,7 @@ import { AgentsError } from './errors.ts';
 import { escapeUnsafe } from './plain-text.ts';
 import { argumentTexts, namedPaths } from './guard-arguments.ts';
 import type { Move } from './guard-shell-writes.ts';
-import { APPLY_PATCH, commandFolders, patchParts, patchPathsIn, shellWritesIn } from './guard-scripts.ts';
+import { APPLY_PATCH, commandFolders, type PlacedInput, patchParts, patchPathsIn, shellWritesIn } from './guard-scripts.ts';
 
 export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
 export const GUARD_CLIENTS: readonly GuardClient[] = ['claude', 'codex', 'gemini', 'cursor'];
@@ -81,6 +81,8 @@ export interface ClientAction {
    * tool names itself is refused.
    */
   byName?: string[];
+  /** The patch files and archives a shell command reads to learn what it writes (`git apply fix.diff`, `tar -xf a.tar`), which the hook reads. */
+  inputs?: PlacedInput[];
   texts: string[];
   command?: string;
   /**
@@ -272,7 +274,7 @@ function ownName(tool: string): string {
 }
 
 /** What a tool's input says it does, before the hook adds the client's own fields (cwd, tool name). */
-type ToolParts = Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName'>;
+type ToolParts = Pick<ClientAction, 'paths' | 'texts' | 'command' | 'cds' | 'moves' | 'removes' | 'byName' | 'inputs'>;
 
 /**
  * A shell tool's command, the folders its `cd`s go to and the files it writes ({@link shellWritesIn}), read from its

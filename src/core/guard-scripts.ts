@@ -4,6 +4,7 @@
  */
 import { UsageError } from './errors.ts';
 import { wordAt } from './guard-shell-lex.ts';
+import { inputTargets, type ShellInput } from './guard-shell-inputs.ts';
 import { type ShellWrites, shellWrites } from './guard-shell-writes.ts';
 import { LONGEST_PATH } from './limits.ts';
 
@@ -157,9 +158,9 @@ export function patchPathsIn(command: string, paths: readonly string[]): string[
 export function shellWritesIn(
   command: string,
   argv?: readonly string[],
-): Pick<ShellWrites, 'paths'> & Partial<Pick<ShellWrites, 'removes' | 'moves'>> {
+): Pick<ShellWrites, 'paths'> & Partial<Pick<ShellWrites, 'removes' | 'moves'>> & { inputs?: PlacedInput[] } {
   const w = shellWrites(argv ?? command);
-  if (w.paths.length === 0 && w.made.length === 0) return { paths: [] };
+  if (w.paths.length === 0 && w.made.length === 0 && w.inputs.length === 0) return { paths: [] };
   const folders = scriptFolders(command);
   if (folders.length * (w.paths.length + w.made.length + 2 * w.moves.length) > MAX_PATCH_PATHS)
     throw tooManyWrites(w.paths.length, folders.length);
@@ -194,7 +195,24 @@ export function shellWritesIn(
   for (const p of w.made.flatMap(inEach)) paths.add(p);
   const removes = [...new Set(w.removes.flatMap(inEach))];
   const moves = w.moves.flatMap((m) => folders.map((base) => ({ ...m, from: fromFolder(base, m.from), to: fromFolder(base, m.to) })));
-  return { paths: [...paths], ...(removes.length > 0 ? { removes } : {}), ...(moves.length > 0 ? { moves } : {}) };
+  const inputs = w.inputs.flatMap((i) => folders.map((at) => ({ ...i, file: i.file === '' ? '' : fromFolder(at, i.file), at })));
+  return {
+    paths: [...paths],
+    ...(removes.length > 0 ? { removes } : {}),
+    ...(moves.length > 0 ? { moves } : {}),
+    ...(inputs.length > 0 ? { inputs } : {}),
+  };
+}
+
+/** A patch file or archive a command reads ({@link ShellInput}), its `file` named from where the command starts, read in `at`. */
+export type PlacedInput = ShellInput & { at: string };
+
+/**
+ * The files a placed input makes its command write ({@link inputTargets}), named from where the command starts:
+ * `read` is the patch's text or the archive's names, undefined where the hook could not read them.
+ */
+export function placedTargets(input: PlacedInput, read: string | readonly string[] | undefined): string[] {
+  return inputTargets(input, read).map((t) => fromFolder(input.at, t));
 }
 
 /** A command that writes more files, in the folders it may be in, than the hook judges in its time. */

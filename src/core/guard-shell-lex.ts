@@ -16,6 +16,8 @@ export interface Simple {
   heredocs: string[];
   /** The command whose output it reads, in a pipeline (`echo 'rm k' | sh`). */
   input?: Simple;
+  /** The files its input is read from (`< fix.diff`). */
+  readFrom?: string[];
 }
 
 /**
@@ -31,7 +33,7 @@ export function lex(script: string, more: string[]): Simple[] {
   /** Whether the word holds a `{` out of quotes, and may stand for several (`se{c,}rets/k`): {@link braceWords}. */
   let braced = false;
   /** The redirection the next word is the target of: a write, a here-document's delimiter or a here-string, or a read. */
-  let redirect: 'write' | 'other' | 'heredoc' | 'heredoc-tabs' | 'string' | undefined;
+  let redirect: 'write' | 'read' | 'heredoc' | 'heredoc-tabs' | 'string' | undefined;
   const pending: Array<{ delimiter: string; tabs: boolean; into: Simple }> = [];
   /** Within a `[[ … ]]` test, where `>`, `<`, `&&`, `||` and parentheses are its own: no redirection, no end. */
   let test = false;
@@ -47,6 +49,7 @@ export function lex(script: string, more: string[]): Simple[] {
     braced = false;
     if (redirect === 'write') cmd.redirected.push(...words);
     else if (redirect === 'string') cmd.heredocs.push(word);
+    else if (redirect === 'read') (cmd.readFrom ??= []).push(...words);
     else if (redirect === 'heredoc' || redirect === 'heredoc-tabs')
       pending.push({ delimiter: word, tabs: redirect === 'heredoc-tabs', into: cmd });
     else if (redirect === undefined) {
@@ -163,7 +166,7 @@ export function lex(script: string, more: string[]): Simple[] {
         i += 2;
         while (i < n && /[\d-]/.test(script[i]!)) i++;
       } else {
-        redirect = 'other';
+        redirect = 'read';
         i++;
       }
       continue;

@@ -9,6 +9,7 @@ import { UsageError } from './errors.ts';
 import { diffFiles, stripLevel } from './guard-shell-diff.ts';
 import { downloads } from './guard-shell-downloads.ts';
 import { formatted } from './guard-shell-formatters.ts';
+import { compressed, type ShellInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
@@ -34,6 +35,13 @@ export interface ShellWrites {
    * file itself, which no later call's path tells.
    */
   made: string[];
+  /** The patch files and archives the command reads to learn what it writes, which the hook reads in turn. */
+  inputs: ShellInput[];
+}
+
+/** {@link ShellWrites} while a command is read: with the texts its here-documents put in files (`cat > p.diff <<EOF`). */
+interface Reading extends ShellWrites {
+  written: Map<string, string>;
 }
 
 /** How many paths one command may name: past it, the hook cannot judge each in its time. */
@@ -192,22 +200,42 @@ function restored(command: 'checkout' | 'restore' | 'stash' | 'clean', args: rea
 const given = (cmd: Simple): string[] => [...cmd.heredocs, ...piped(cmd.input)];
 
 /**
- * The files `git apply` changes from a patch on its input (no patch file named, or `-`), `-p1` unless told: none
- * with `--cached` alone (the index), or when it only reports (`--check`, `--stat`, `--numstat`, `--summary`).
+ * The patch files a command reads: those `named`, else the file its input is redirected from (`< fix.diff`) or that
+ * `cat` pipes to it. A file the script itself wrote from a here-document is read from that text; any other is left
+ * for the hook to read.
  */
-function applied(args: readonly string[], input: readonly string[]): string[] {
+function patchFiles(cmd: Simple, named: readonly string[], strip: number | undefined, root: string | undefined, w: Reading): void {
+  let files = named;
+  if (files.length === 0 && cmd.readFrom !== undefined) files = cmd.readFrom;
+  const source = cmd.input === undefined ? [] : program(cmd.input.words, []);
+  if (files.length === 0 && basename(source[0] ?? '') === 'cat') files = operands(source.slice(1));
+  for (const file of files) {
+    const text = w.written.get(file);
+    if (text !== undefined) w.paths.push(...diffFiles([text], strip).map((f) => inFolder(root, f)));
+    else w.inputs.push({ kind: 'patch', file, strip, ...(root === undefined ? {} : { root }) });
+  }
+}
+
+/**
+ * The files `git apply` changes from its patch files, or a patch on its input (no file named, or `-`), `-p1`
+ * unless told: none with `--cached` alone (the index), or when it only reports (`--check`, `--stat`, `--numstat`,
+ * `--summary`).
+ */
+function applied(cmd: Simple, args: readonly string[], w: Reading): void {
   const reports = args.some((a) => /^--(?:check|stat|numstat|summary)$/.test(a)) && !args.includes('--apply');
-  if (reports || (args.includes('--cached') && !args.includes('--index'))) return [];
-  if (operands(args, /^-p$|^--directory$|^--exclude$|^--include$|^-C$/).some((a) => a !== '-')) return [];
+  if (reports || (args.includes('--cached') && !args.includes('--index'))) return;
   const root = optionValue(args, /^--directory$/, /^--directory=(.*)$/);
-  return diffFiles(input, stripLevel(args) ?? 1).map((f) => inFolder(root, f));
+  const strip = stripLevel(args) ?? 1;
+  const files = operands(args, /^-p$|^--directory$|^--exclude$|^--include$|^-C$/).filter((a) => a !== '-');
+  w.paths.push(...(files.length > 0 ? [] : diffFiles(given(cmd), strip).map((f) => inFolder(root, f))));
+  patchFiles(cmd, files, strip, root, w);
 }
 
 /**
  * What one simple command writes, into `w`; the scripts it runs are put in `more`, and the commands it runs by their
  * words (`find -exec`, `busybox`) in `runs`, read in turn rather than within this call, however deep they nest.
  */
-function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple[]): void {
+function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]): void {
   w.paths.push(...cmd.redirected);
   const words = program(cmd.words, more);
   const name = basename(words[0] ?? '');
@@ -230,7 +258,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       while (k < args.length && isOption(args[k]!)) k += /^-[Cc]$/.test(args[k]!) ? 2 : 1;
       const sub = args[k];
       if (sub === 'mv' || sub === 'rm') runs.push({ words: args.slice(k), redirected: [], heredocs: [] });
-      else if (sub === 'apply') w.paths.push(...applied(args.slice(k + 1), given(cmd)));
+      else if (sub === 'apply') applied(cmd, args.slice(k + 1), w);
       else if (sub === 'checkout' || sub === 'restore' || sub === 'stash' || sub === 'clean') {
         // A folder put back rewrites files below it, as a folder deleted takes every one of them away.
         const files = restored(sub, args.slice(k + 1));
@@ -247,17 +275,31 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       const out = optionValue(args, /^-o$|^--output$/, /^-o(.+)$|^--output=(.*)$/);
       const file = out ?? operands(args, valued)[0];
       const dir = optionValue(args, /^-d$|^--directory$/, /^-d(.+)$|^--directory=(.*)$/);
-      // With no file named, the patch on its input names them (a here-document, or what `echo` pipes to it).
-      const files =
-        file !== undefined
-          ? [file]
-          : optionValue(args, /^-i$|^--input$/, /^-i(.+)$|^--input=(.*)$/)
-            ? []
-            : diffFiles(given(cmd), stripLevel(args));
-      w.paths.push(...files.map((f) => inFolder(dir, f)));
+      if (file !== undefined) {
+        w.paths.push(inFolder(dir, file));
+        return;
+      }
+      // With no file named, the patch names them: the patch file (`-i FILE`, read in `-d DIR`, or its input), a
+      // here-document, or what `echo` pipes to it.
+      const input = optionValue(args, /^-i$|^--input$/, /^-i(.+)$|^--input=(.*)$/);
+      w.paths.push(...(input !== undefined ? [] : diffFiles(given(cmd), stripLevel(args)).map((f) => inFolder(dir, f))));
+      patchFiles(cmd, input === undefined ? [] : [inFolder(dir, input)], stripLevel(args), dir, w);
       return;
     }
-    case 'tee':
+    case 'tar':
+    case 'bsdtar':
+    case 'gtar':
+    case 'unzip': {
+      // An archive extracted writes the files it holds, which the hook reads from it.
+      const input = name === 'unzip' ? unzipInput(args) : tarInput(args);
+      if (input !== undefined) w.inputs.push(input);
+      return;
+    }
+    case 'cat':
+      // A here-document put in a file (`cat > p.diff <<EOF`) is read again where a patch file of that name is applied.
+      if (cmd.heredocs.length > 0 && operands(args).length === 0)
+        for (const file of cmd.redirected) w.written.set(file, cmd.heredocs.join('\n'));
+      return;
     case 'touch':
     case 'truncate':
     case 'shred':
@@ -325,6 +367,12 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
     case 'dd':
       for (const a of args) if (a.startsWith('of=')) w.paths.push(a.slice(3));
       return;
+    case 'tee': {
+      const files = operands(args);
+      if (cmd.heredocs.length > 0) for (const file of files) w.written.set(file, cmd.heredocs.join('\n'));
+      w.paths.push(...files);
+      return;
+    }
     case 'curl':
     case 'wget':
       w.paths.push(...downloads(name, args));
@@ -353,6 +401,13 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
       return;
     }
   }
+  // A compressor replaces the file it is given (`gzip a` writes `a.gz`, deletes `a`).
+  const packed = compressed(name, args);
+  if (packed !== undefined) {
+    w.paths.push(...packed.paths);
+    w.removes.push(...packed.removes);
+    return;
+  }
   // A formatter or fixer run in place (`npx prettier --write FILE`) rewrites the files it is given.
   w.paths.push(...formatted(words));
 }
@@ -362,7 +417,7 @@ function commandWrites(cmd: Simple, w: ShellWrites, more: string[], runs: Simple
  * (`/dev/null`, `/dev/stderr`) is no file of any repository, and is left out.
  */
 export function shellWrites(command: string | readonly string[]): ShellWrites {
-  const w: ShellWrites = { paths: [], removes: [], moves: [], links: [], made: [] };
+  const w: Reading = { paths: [], removes: [], moves: [], links: [], made: [], inputs: [], written: new Map() };
   // Scripts still to read: the command, then each script it runs. Each is a part of the one before, its quotes taken
   // off, so the reading ends. An argv (`["bash", "-lc", "…"]`) is one command, its words as given.
   const scripts: string[] = typeof command === 'string' ? [command] : [];
@@ -396,5 +451,6 @@ export function shellWrites(command: string | readonly string[]): ShellWrites {
     moves: [...new Map(w.moves.filter((m) => kept(m.from) && kept(m.to)).map((m) => [`${m.from}\0${m.to}\0${m.copy}`, m])).values()],
     links: w.links.filter((l) => kept(l.name)),
     made: [...new Set(w.made.filter(kept))],
+    inputs: w.inputs.filter((i) => i.file === '' || kept(i.file)),
   };
 }

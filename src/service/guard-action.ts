@@ -8,6 +8,7 @@ import { type ClientAction, GuardTimeout } from '../core/guard-clients.ts';
 import type { GuardAction } from '../core/guard.ts';
 import type { ReservedWrite } from '../core/guard-reserved.ts';
 import { repoTop } from '../store/git-dir.ts';
+import { inputPaths } from './guard-inputs.ts';
 import { filesBelow, relativeCaseless, relativeTo, spelledFrom, wherePathLeads } from './guard-paths.ts';
 import type { ReservedPaths } from './guard-reserved-paths.ts';
 import { physicalPath } from './link-paths.ts';
@@ -15,7 +16,7 @@ import { physicalPath } from './link-paths.ts';
 /** What a client said of an action, before its paths are resolved. */
 export type ActionAsGiven = Pick<
   ClientAction,
-  'tool' | 'clientTool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'moves' | 'removes' | 'byName' | 'started'
+  'tool' | 'clientTool' | 'paths' | 'texts' | 'command' | 'cds' | 'cwd' | 'dir' | 'moves' | 'removes' | 'byName' | 'inputs' | 'started'
 >;
 
 /** Where an action is resolved: the repository's top, its reserved folders, and the time by which to give up. */
@@ -69,7 +70,9 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   // the session's folder, where a tool's own process (an MCP server's) reads it, whatever folder the shell went to.
   const fileStarts = action.started === undefined ? starts : [...new Set([...starts, action.started])];
   const spellings = (p: string) => spelledFrom(fileStarts, p);
-  for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
+  // The files a patch file or an archive the command reads makes it write are named as its other paths are.
+  const given = action.inputs === undefined ? action.paths : [...action.paths, ...inputPaths(action.inputs, spellings, inTime)];
+  for (const p of given) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
   // Each folder walked once: a shell's copy or move names its source twice (`cp -r a b` copies into `b` or to `b/a`,
   // which the text does not tell), and a folder moved and deleted in one command is named twice too.
   // A folder named by a shell's text alone is judged by its name when too large; one the tool names, refused.

@@ -1,5 +1,6 @@
 // The files a shell command writes, read from its text, judged by the write guards and the folders the hook keeps,
 // through each client's shell tool (docs/guard.md, "Shell commands").
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,11 +46,14 @@ const clients: Record<string, { input: (dir: string, command: string) => unknown
 };
 
 describe('agents guard hook, a shell command that writes a file', () => {
-  it('denies a guarded file or a kept folder written by a redirection, tee, cp, mv, rm, sed -i, dd, eval, bash -c or $(…), from every client', async () => {
+  it('denies a guarded file or a kept folder written by a redirection, tee, cp, mv, rm, sed -i, dd, eval, bash -c, $(…), a patch file or an archive, from every client', async () => {
     const dir = await guardedRepo({ write: ['secrets/**'] });
     mkdirSync(join(dir, 'secrets'));
     writeFileSync(join(dir, 'secrets/k.pem'), 'k\n');
     writeFileSync(join(dir, 'notes.md'), 'n\n');
+    // A patch file and an archive on disk, each naming the guarded file: the hook reads them.
+    writeFileSync(join(dir, 'fix.diff'), '--- a/secrets/k.pem\n+++ b/secrets/k.pem\n@@ -1 +1 @@\n-k\n+x\n');
+    execFileSync('tar', ['-czf', join(dir, 'a.tgz'), '-C', dir, 'secrets/k.pem']);
     const commands = [
       'echo x > secrets/k.pem',
       'cat notes.md | tee -a secrets/k.pem',
@@ -71,6 +75,10 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'patch -p1 secrets/k.pem fix.diff',
       'npx prettier --write secrets/k.pem',
       "git apply <<'EOF'\n--- a/secrets/k.pem\n+++ b/secrets/k.pem\n@@ -1 +1 @@\n-k\n+x\nEOF",
+      'git apply fix.diff',
+      'patch -p1 < fix.diff',
+      'tar xzf a.tgz',
+      'gunzip secrets/k.pem.gz',
     ];
     for (const [client, { input, denied }] of Object.entries(clients))
       for (const command of commands) {
@@ -87,6 +95,9 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'git restore --staged secrets',
       'git checkout main',
       'npx prettier --check secrets/k.pem',
+      'git apply --check fix.diff',
+      'tar -tzf a.tgz',
+      'tar -xzf a.tgz -C build',
     ]) {
       const r = await runAgents(['guard', 'hook'], { cwd: dir, input: JSON.stringify(clients.claude!.input(dir, command)) });
       expect([r.code, r.stdout], command).toEqual([0, '']);

@@ -213,6 +213,7 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       moves: [],
       links: [],
       made: [],
+      inputs: [],
     });
     expect(shellWrites('find secrets -name "*.pem" -delete')).toMatchObject({ removes: ['secrets'] });
     // A folder put back by git is every file below it, as one deleted is.
@@ -222,6 +223,7 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       removes: [],
       links: [],
       made: [],
+      inputs: [],
       moves: [
         { from: 'secrets/k', to: 'pub' },
         { from: 'secrets/k', to: 'pub/k' },

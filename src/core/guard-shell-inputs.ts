@@ -1,0 +1,215 @@
+/**
+ * The files a shell command reads to learn which files it writes (docs/guard.md, "Shell commands"): the patch file
+ * `patch` or `git apply` is given, and the archive `tar -x` or `unzip` extracts; and the files a compressor replaces
+ * (`gzip FILE`, `gunzip FILE.gz`), which their names tell. Pure: the hook reads the files at its edge and asks
+ * {@link inputTargets} for the names.
+ */
+import { diffFiles } from './guard-shell-diff.ts';
+import { basename, inFolder } from './guard-shell-lex.ts';
+
+/** A patch file whose headers name the files it changes, `strip` folders off each (`-pN`), in `root` (`--directory`). */
+export interface PatchInput {
+  kind: 'patch';
+  file: string;
+  strip: number | undefined;
+  root?: string | undefined;
+}
+
+/**
+ * An archive extracted into each folder of `into` ('' where the command runs): its members, or those under
+ * `members` when some are named; `strip` leading folders off each (`--strip-components`), the folders all off
+ * (`flat`, `unzip -j`); a leading `/` kept only with `absolute` (`tar -P`).
+ */
+export interface ArchiveInput {
+  kind: 'archive';
+  file: string;
+  program: 'tar' | 'unzip';
+  into: string[];
+  members: string[];
+  strip: number;
+  flat: boolean;
+  absolute: boolean;
+}
+
+export type ShellInput = PatchInput | ArchiveInput;
+
+/**
+ * The files an input makes its command write, named from where the command runs: a patch's from its text, an
+ * archive's from its members' names. An archive whose names could not be read (none, another compression, not
+ * there yet) is judged by the folders it is extracted into, by their names alone.
+ */
+export function inputTargets(input: ShellInput, read: string | readonly string[] | undefined): string[] {
+  if (input.kind === 'patch')
+    return typeof read === 'string' ? [...new Set(diffFiles([read], input.strip).map((f) => inFolder(input.root, f)))] : [];
+  if (read === undefined || typeof read === 'string') return input.into.filter((d) => d !== '');
+  const out: string[] = [];
+  for (const name of read) {
+    const wanted = input.members.length === 0 || input.members.some((m) => /[*?[]/.test(m) || underMember(name, m));
+    if (!wanted) continue;
+    // Both programs take a name's leading `/` off unless told not to; unzip takes each `../` off too.
+    let path = input.absolute ? name : name.replace(/^\/+/, '');
+    if (input.program === 'unzip') path = path.replace(/(^|\/)(?:\.\.\/)+/g, '$1');
+    const parts = path.split('/').slice(input.strip);
+    if (parts.length === 0 || parts.join('') === '') continue;
+    path = input.flat ? basename(path) : parts.join('/');
+    for (const dir of input.into.length > 0 ? input.into : ['']) out.push(inFolder(dir === '' ? undefined : dir, path));
+  }
+  return [...new Set(out)];
+}
+
+/** Whether the member `name` is `member` or below it, as a name given on the command line picks members. */
+function underMember(name: string, member: string): boolean {
+  const m = member.replace(/\/+$/, '').replace(/^\.\//, '');
+  const n = name.replace(/^\.\//, '');
+  return n === m || n.startsWith(`${m}/`);
+}
+
+const isOption = (w: string) => w.length > 1 && w.startsWith('-');
+
+/** tar's short options that take a value, and its long ones that take the next word when not given one with `=`. */
+const TAR_VALUED = /[bCfFgHIKLNTVX]/;
+const TAR_LONG_VALUED =
+  /^--(?:file|directory|strip-components|exclude|exclude-from|files-from|transform|xform|owner|group|mode|use-compress-program|format|label|newer|newer-mtime|after-date|index-file|blocking-factor|record-size|tape-length|info-script|new-volume-script|volno-file|rsh-command|rmt-command|suffix|mtime|listed-incremental|starting-file)$/;
+
+/**
+ * The archive `tar` extracts (`-x`, `x` in the old style's first word, `--extract`, `--get`) and where: none when it
+ * only lists, creates, or extracts to its output (`-O`). An archive from the input (`-f -`, or none named) is ''.
+ */
+export function tarInput(args: readonly string[]): ArchiveInput | undefined {
+  const input: ArchiveInput = { kind: 'archive', file: '', program: 'tar', into: [], members: [], strip: 0, flat: false, absolute: false };
+  let [extract, stdout] = [false, false];
+  const take = (option: string, value: string) => {
+    if (option === 'f' || option === '--file') input.file = value;
+    else if (option === 'C' || option === '--directory') input.into.push(value);
+    else if (option === '--strip-components') input.strip = Number.parseInt(value, 10) || 0;
+  };
+  const flag = (option: string) => {
+    if (option === 'x' || option === '--extract' || option === '--get') extract = true;
+    else if (option === 'O' || option === '--to-stdout' || option === '--to-command') stdout = true;
+    else if (option === 'P' || option === '--absolute-names') input.absolute = true;
+  };
+  let i = 0;
+  // The old style (`tar xzf a.tgz -C d`): a first word of letters, each letter's value taken from the words after it.
+  if (args[0] !== undefined && !args[0].startsWith('-')) {
+    const letters = args[0];
+    i = 1;
+    for (const letter of letters) {
+      if (TAR_VALUED.test(letter)) take(letter, args[i++] ?? '');
+      else flag(letter);
+    }
+  }
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      input.members.push(...args.slice(i + 1));
+      break;
+    }
+    const long = /^(--[^=]+)(?:=(.*))?$/.exec(a);
+    if (long) {
+      if (long[2] !== undefined) take(long[1]!, long[2]);
+      else if (TAR_LONG_VALUED.test(a)) take(a, args[++i] ?? '');
+      else flag(a);
+    } else if (isOption(a))
+      for (let k = 1; k < a.length; k++) {
+        const letter = a[k]!;
+        if (!TAR_VALUED.test(letter)) {
+          flag(letter);
+          continue;
+        }
+        take(letter, k + 1 < a.length ? a.slice(k + 1) : (args[++i] ?? ''));
+        break;
+      }
+    else input.members.push(a);
+  }
+  if (!extract || stdout) return undefined;
+  if (input.file === '-') input.file = '';
+  return input;
+}
+
+/**
+ * The archive `unzip` extracts and where (`-d DIR`, anywhere after it too): none when it lists, tests or prints
+ * (`-l`, `-t`, `-v`, `-z`, `-p`, `-c`, `-Z`). The members named after the archive, up to `-x`, are those it extracts.
+ */
+export function unzipInput(args: readonly string[]): ArchiveInput | undefined {
+  const input: ArchiveInput = {
+    kind: 'archive',
+    file: '',
+    program: 'unzip',
+    into: [],
+    members: [],
+    strip: 0,
+    flat: false,
+    absolute: false,
+  };
+  let excluding = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-d') input.into.push(args[++i] ?? '');
+    else if (a.startsWith('-d') && a.length > 2) input.into.push(a.slice(2));
+    else if (a === '-x') excluding = true;
+    else if (/^-[PIO]$/.test(a)) i++;
+    else if (isOption(a)) {
+      if (/^-[a-zA-Z]*[ltvzpcZ]/.test(a)) return undefined;
+      if (/^-[a-zA-Z]*j/.test(a)) input.flat = true;
+    } else if (input.file === '') input.file = a;
+    else if (!excluding) input.members.push(a);
+  }
+  return input.file === '' ? undefined : input;
+}
+
+/** A compressor's suffix, whether it decompresses by its name, and whether it keeps the file it reads unless told. */
+const COMPRESSORS: Record<string, { suffix: string; decompress: boolean; keeps: boolean }> = {
+  gzip: { suffix: '.gz', decompress: false, keeps: false },
+  gunzip: { suffix: '.gz', decompress: true, keeps: false },
+  bzip2: { suffix: '.bz2', decompress: false, keeps: false },
+  bunzip2: { suffix: '.bz2', decompress: true, keeps: false },
+  xz: { suffix: '.xz', decompress: false, keeps: false },
+  unxz: { suffix: '.xz', decompress: true, keeps: false },
+  lzma: { suffix: '.lzma', decompress: false, keeps: false },
+  unlzma: { suffix: '.lzma', decompress: true, keeps: false },
+  zstd: { suffix: '.zst', decompress: false, keeps: true },
+  unzstd: { suffix: '.zst', decompress: true, keeps: true },
+};
+
+/** The name a compressed file is decompressed to: its suffix off (`.tgz` is a `.tar`); none when it has no suffix it knows. */
+function decompressed(file: string, suffix: string): string | undefined {
+  const tar = /\.(?:tgz|taz|tbz2?|txz|tzst)$/.exec(file);
+  if (tar) return `${file.slice(0, tar.index)}.tar`;
+  return file.endsWith(suffix) && file.length > suffix.length ? file.slice(0, -suffix.length) : undefined;
+}
+
+/**
+ * The files a compressor writes and takes away (`gzip a` writes `a.gz` and deletes `a`; `gunzip a.gz` the other way;
+ * `-k` keeps the file it reads, `-c` writes only its output). A folder with `-r` stands for every file below it,
+ * each replaced. Undefined for a program that is no compressor.
+ */
+export function compressed(name: string, args: readonly string[]): { paths: string[]; removes: string[] } | undefined {
+  const known = Object.hasOwn(COMPRESSORS, name) ? COMPRESSORS[name] : undefined;
+  if (known === undefined) return undefined;
+  const out = { paths: [] as string[], removes: [] as string[] };
+  const has = (letter: string, long: RegExp) => args.some((a) => long.test(a) || (/^-[a-zA-Z0-9]+$/.test(a) && a.includes(letter)));
+  if (has('c', /^--(?:stdout|to-stdout)$/) || has('t', /^--test$/) || has('l', /^--list$/)) return out;
+  const decompress = known.decompress || has('d', /^--(?:decompress|uncompress)$/);
+  const keep = args.includes('--rm') ? false : known.keeps || has('k', /^--keep$/);
+  let suffix = known.suffix;
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-S' || a === '--suffix') suffix = args[++i] ?? suffix;
+    else if (a.startsWith('--suffix=')) suffix = a.slice(9);
+    else if (a === '-o' && name.endsWith('zstd')) out.paths.push(args[++i] ?? '');
+    else if (a === '--') files.push(...args.slice(i + 1));
+    else if (!isOption(a)) files.push(a);
+    if (a === '--') break;
+  }
+  const recursive = has('r', /^--recursive$/);
+  for (const file of files) {
+    if (recursive) out.removes.push(file);
+    const made = decompress ? decompressed(file, suffix) : `${file}${suffix}`;
+    if (made === undefined) continue;
+    out.paths.push(made);
+    if (!keep) out.paths.push(file);
+  }
+  out.paths.push(...out.removes);
+  return out;
+}

@@ -1,0 +1,58 @@
+/**
+ * The files a shell command's patch files and archives make it write (docs/guard.md, "Shell commands"), read from
+ * the file system as the command would find them: a patch's headers, the names a tar (plain or gzip) or zip archive
+ * holds. What cannot be read is judged by the folders the command names.
+ */
+import { resolve } from 'node:path';
+import { archiveKind, tarNames, zipNames } from '../core/guard-archive.ts';
+import { type PlacedInput, placedTargets } from '../core/guard-scripts.ts';
+import { readRegularFile } from '../store/read-file.ts';
+
+/** The largest patch file or archive the hook reads, and the most an archive may inflate to: past them it is judged by name. */
+const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
+/** The most files an archive may name before it is judged by the folders it is extracted into, as a large folder deleted is by its name. */
+const MAX_ARCHIVE_NAMES = 100_000;
+
+/** A patch file's text, or an archive's names; undefined when the file is not there, too large, or of a kind not read. */
+function readInput(input: PlacedInput, path: string): string | string[] | undefined {
+  const read = readRegularFile(path, MAX_INPUT_BYTES, { followLinks: true });
+  // unzip looks for `NAME.zip` when NAME is not there.
+  if (!read.ok && read.code === 'missing' && input.kind === 'archive' && input.program === 'unzip' && !path.endsWith('.zip'))
+    return readInput(input, `${path}.zip`);
+  if (!read.ok) return undefined;
+  if (input.kind === 'patch') return read.bytes.toString('utf8');
+  let bytes: Uint8Array = read.bytes;
+  if (archiveKind(bytes) === 'gzip') {
+    try {
+      // Loaded here: the hook's every other call never inflates.
+      bytes = process.getBuiltinModule('node:zlib').gunzipSync(bytes, { maxOutputLength: MAX_INFLATED_BYTES });
+    } catch {
+      return undefined;
+    }
+  }
+  const kind = archiveKind(bytes);
+  const names = kind === 'tar' ? tarNames(bytes) : kind === 'zip' ? zipNames(bytes) : undefined;
+  return names !== undefined && names.length <= MAX_ARCHIVE_NAMES ? names : undefined;
+}
+
+/**
+ * The files `inputs` make their commands write, named as the command's other paths are (`spellings` gives each
+ * spelling of a path from where the action starts); `inTime` stops the work past the hook's deadline.
+ */
+export function inputPaths(inputs: readonly PlacedInput[], spellings: (p: string) => string[], inTime: () => void): string[] {
+  const out: string[] = [];
+  for (const input of inputs) {
+    let found = false;
+    if (input.file !== '')
+      for (const named of spellings(input.file)) {
+        inTime();
+        const read = readInput(input, resolve(named));
+        if (read === undefined) continue;
+        found = true;
+        out.push(...placedTargets(input, read));
+      }
+    if (!found) out.push(...placedTargets(input, undefined));
+  }
+  return out;
+}

@@ -1,0 +1,131 @@
+// The patch files and archives a shell command reads to learn what it writes, and the files compressors replace
+// (docs/guard.md, "Shell commands"). The hook's reading of them from disk: test/service/guard-inputs.test.ts.
+import { describe, expect, it } from 'vitest';
+import { placedTargets, shellWritesIn } from '../../src/core/guard-scripts.ts';
+import { inputTargets, type ShellInput } from '../../src/core/guard-shell-inputs.ts';
+import { shellWrites } from '../../src/core/guard-shell-writes.ts';
+
+const inputs = (command: string) => shellWrites(command).inputs;
+const patch = (file: string, strip: number | undefined, root?: string): ShellInput => ({
+  kind: 'patch',
+  file,
+  strip,
+  ...(root === undefined ? {} : { root }),
+});
+const archive = (program: 'tar' | 'unzip', file: string, more: Partial<Extract<ShellInput, { kind: 'archive' }>> = {}): ShellInput => ({
+  kind: 'archive',
+  file,
+  program,
+  into: [],
+  members: [],
+  strip: 0,
+  flat: false,
+  absolute: false,
+  ...more,
+});
+
+describe('the patch files a command reads', () => {
+  it.each([
+    ['git apply FILE, -p1 unless told', 'git apply fix.diff', [patch('fix.diff', 1)]],
+    ['git apply -p0 --directory', 'git apply -p0 --directory=sub a.diff b.diff', [patch('a.diff', 0, 'sub'), patch('b.diff', 0, 'sub')]],
+    ['git apply, its input from a file', 'git apply < fix.diff', [patch('fix.diff', 1)]],
+    ['git apply, what cat pipes to it', 'cat a.diff b.diff | git apply -p2', [patch('a.diff', 2), patch('b.diff', 2)]],
+    ['patch -p1 < FILE', 'patch -p1 < fix.diff', [patch('fix.diff', 1)]],
+    ['patch -i FILE, read in -d DIR', 'patch -d sub -p0 -i ../fix.diff', [patch('sub/../fix.diff', 0, 'sub')]],
+    ['patch --input=FILE, no -p', 'patch --input=fix.diff', [patch('fix.diff', undefined)]],
+    ['nothing: git apply only reports', 'git apply --check fix.diff; git apply --stat < fix.diff', []],
+    ['nothing: git apply to the index alone', 'git apply --cached fix.diff', []],
+    ['nothing: patch given the file it rewrites', 'patch -p1 src/a.ts fix.diff', []],
+  ])('%s', (_name, command, expected) => {
+    expect(inputs(command)).toEqual(expected);
+  });
+
+  it('reads a patch file the same command wrote from a here-document from that text, not from disk', () => {
+    const w = shellWrites("cat > p.diff <<'EOF'\n--- a/secrets/k\n+++ b/secrets/k\nEOF\ngit apply p.diff && patch -p0 -i p.diff");
+    expect(w.inputs).toEqual([]);
+    expect(w.paths).toEqual(['p.diff', 'secrets/k', 'a/secrets/k', 'b/secrets/k']);
+    expect(shellWrites("tee q.diff <<'EOF' >/dev/null\n+++ b/secrets/j\nEOF\ngit apply q.diff").paths).toEqual(['q.diff', 'secrets/j']);
+  });
+});
+
+describe('the archives a command extracts', () => {
+  it.each([
+    ['tar -xf', 'tar -xf a.tar', [archive('tar', 'a.tar')]],
+    ["the old style's letters, each value in turn", 'tar xzfC a.tgz out', [archive('tar', 'a.tgz', { into: ['out'] })]],
+    ['a value in its word, -C after', 'tar -xzfa.tgz -C out', [archive('tar', 'a.tgz', { into: ['out'] })]],
+    [
+      'long options, members, strip and absolute names',
+      'tar --extract --file a.tar --directory=out --strip-components=1 -P secrets docs/',
+      [archive('tar', 'a.tar', { into: ['out'], strip: 1, absolute: true, members: ['secrets', 'docs/'] })],
+    ],
+    [
+      'bsdtar, and an archive from the input',
+      'curl -s https://x/a.tgz | bsdtar -xzf - -C vendor',
+      [archive('tar', '', { into: ['vendor'] })],
+    ],
+    [
+      'unzip, -d DIR after the members',
+      'unzip -o z.zip secrets/k -x docs/a -d out',
+      [archive('unzip', 'z.zip', { into: ['out'], members: ['secrets/k'] })],
+    ],
+    ['unzip -j, -dDIR', 'unzip -qj z -dout', [archive('unzip', 'z', { into: ['out'], flat: true })]],
+    ['nothing: tar lists, creates or extracts to its output', 'tar -tf a.tar; tar -czf a.tgz secrets; tar -xOf a.tar k > /dev/null', []],
+    ['nothing: unzip lists, tests or prints', 'unzip -l z.zip; unzip -t z.zip; unzip -p z.zip k; unzip -qq -v z.zip', []],
+  ])('%s', (_name, command, expected) => {
+    expect(inputs(command)).toEqual(expected);
+  });
+
+  it("names an archive's members where they are extracted: strip, flat, members chosen, leading `/` and unzip's `../` off", () => {
+    const names = ['/abs/k', 'secrets/k.pem', 'docs/a.md', 'docs/b/c.md', '../up/x', 'top'];
+    expect(inputTargets(archive('tar', 'a', { into: ['out'] }), names)).toEqual([
+      'out/abs/k',
+      'out/secrets/k.pem',
+      'out/docs/a.md',
+      'out/docs/b/c.md',
+      'out/../up/x',
+      'out/top',
+    ]);
+    expect(inputTargets(archive('tar', 'a', { absolute: true, strip: 1, members: ['docs'] }), names)).toEqual(['a.md', 'b/c.md']);
+    expect(inputTargets(archive('unzip', 'a', { flat: true, members: ['docs/*'] }), names)).toEqual([
+      'k',
+      'k.pem',
+      'a.md',
+      'c.md',
+      'x',
+      'top',
+    ]);
+    expect(inputTargets(archive('unzip', 'a'), ['../up/x', 'a/../../b'])).toEqual(['up/x', 'a/b']);
+    // Names not read: the folders it is extracted into, by their names.
+    expect(inputTargets(archive('tar', 'a', { into: ['vendor', ''] }), undefined)).toEqual(['vendor']);
+    expect(inputTargets(patch('p', 1, 'sub'), '--- a/x\n+++ b/x\n')).toEqual(['sub/x']);
+    expect(inputTargets(patch('p', 1), undefined)).toEqual([]);
+  });
+
+  it('names an input from every folder the script may be in, and its files from there', () => {
+    const w = shellWritesIn('cd sub && tar -xf ../a.tar -C out');
+    expect(w.inputs?.map((i) => [i.file, i.at])).toEqual([
+      ['../a.tar', ''],
+      ['sub/../a.tar', 'sub'],
+    ]);
+    expect(w.inputs?.flatMap((i) => placedTargets(i, ['k']))).toEqual(['out/k', 'sub/out/k']);
+  });
+});
+
+describe('the files a compressor replaces', () => {
+  it.each([
+    ['gzip: the file and what it becomes', 'gzip secrets/k', ['secrets/k.gz', 'secrets/k'], []],
+    ['gunzip, and gzip -d with a suffix', 'gunzip a.gz b.tgz; gzip -d -S .z c.z', ['a', 'a.gz', 'b.tar', 'b.tgz', 'c', 'c.z'], []],
+    ['-k keeps the file it reads', 'xz -k secrets/k; bunzip2 --keep d.bz2', ['secrets/k.xz', 'd'], []],
+    [
+      'zstd keeps it unless --rm; -o names its output',
+      'zstd a; unzstd --rm b.zst; zstd -d c.zst -o out',
+      ['a.zst', 'b', 'b.zst', 'out', 'c'],
+      [],
+    ],
+    ['-r: every file below the folder', 'gzip -r secrets', ['secrets.gz', 'secrets', 'secrets'], ['secrets']],
+    ['nothing: to its output, a test, a list', 'gzip -c a > /dev/null; gunzip -t a.gz; xz -l b.xz; zcat c.gz', [], []],
+  ])('%s', (_name, command, paths, removes) => {
+    const w = shellWrites(command);
+    expect([w.paths, w.removes]).toEqual([[...new Set(paths)], removes]);
+  });
+});

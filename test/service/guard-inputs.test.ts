@@ -1,0 +1,85 @@
+// The hook reading the patch files and archives a shell command names, as the real programs wrote them: each
+// format's names are what `tar -t` and `unzip -Z1` list, and what cannot be read is judged by the folders named.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { tarNames, zipNames } from '../../src/core/guard-archive.ts';
+import { parseClientInput } from '../../src/core/guard-clients.ts';
+import { GuardService } from '../../src/service/guard-service.ts';
+import { guardedRepo } from '../helpers/guard.ts';
+
+/** A folder of files with long and non-ASCII names and nested folders, as archives hold them. */
+function sources(dir: string): string[] {
+  const long = `${'deep-folder-name/'.repeat(9)}secrets`;
+  const files = ['secrets/k.pem', 'docs/ü ber.md', `${long}/key-with-a-long-name-${'x'.repeat(60)}.pem`, 'top'];
+  for (const f of files) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    writeFileSync(join(dir, f), 'x\n');
+  }
+  return files;
+}
+
+const listing = (text: string) => text.split('\n').filter((l) => l !== '' && !l.endsWith('/'));
+
+describe('archives as tar and zip write them', () => {
+  it("reads every member's name of GNU, pax and ustar tar archives, gzip'd too, and of zip archives, as the programs list them", async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    const files = sources(join(dir, 'src'));
+    const tar = (format: string, out: string) =>
+      execFileSync('tar', [`--format=${format}`, '-cf', join(dir, out), '-C', join(dir, 'src'), ...files.map((f) => f.split('/')[0]!)]);
+    for (const [format, file] of [
+      ['gnu', 'a.tar'],
+      ['pax', 'p.tar'],
+      ['ustar', 'u.tar'],
+    ] as const) {
+      // ustar holds a name of at most 255 bytes, split at a folder: the long one is kept out of it.
+      if (format === 'ustar')
+        execFileSync('tar', ['--format=ustar', '-cf', join(dir, file), '-C', join(dir, 'src'), 'secrets', 'docs', 'top']);
+      else tar(format, file);
+      const listed = listing(execFileSync('tar', ['-tf', join(dir, file)], { encoding: 'utf8' }));
+      expect(tarNames(readFileSync(join(dir, file))), format).toEqual(listed);
+    }
+    execFileSync('gzip', ['-k', join(dir, 'a.tar')]);
+    expect(tarNames(gunzipSync(readFileSync(join(dir, 'a.tar.gz'))))).toEqual(
+      listing(execFileSync('tar', ['-tf', join(dir, 'a.tar')], { encoding: 'utf8' })),
+    );
+    execFileSync('zip', ['-qr', join(dir, 'z.zip'), '.'], { cwd: join(dir, 'src') });
+    expect(zipNames(readFileSync(join(dir, 'z.zip')))?.sort()).toEqual(
+      listing(execFileSync('unzip', ['-Z1', join(dir, 'z.zip')], { encoding: 'utf8' })).sort(),
+    );
+  });
+});
+
+describe('the hook, a command that applies a patch file or extracts an archive', () => {
+  it('judges the files they name where they are written; what it cannot read, by the folders named', async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    sources(join(dir, 'src'));
+    execFileSync('tar', ['-czf', join(dir, 'a.tgz'), '-C', join(dir, 'src'), 'secrets', 'top']);
+    execFileSync('zip', ['-qr', join(dir, 'z.zip'), 'secrets'], { cwd: join(dir, 'src') });
+    execFileSync('tar', ['-cjf', join(dir, 'b.tbz'), '-C', join(dir, 'src'), 'secrets']);
+    writeFileSync(join(dir, 'fix.diff'), '--- a/secrets/k.pem\n+++ b/secrets/k.pem\n@@ -1 +1 @@\n-x\n+y\n');
+    mkdirSync(join(dir, 'sub'));
+    execFileSync('mkfifo', [join(dir, 'fifo.diff')]);
+    const service = new GuardService(join(dir, '.agents'), {});
+    const files = (command: string) =>
+      service.toAction(
+        parseClientInput(
+          JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }),
+        ),
+      ).files;
+    expect(files('tar -xzf a.tgz')).toEqual(['secrets/k.pem', 'top']);
+    expect(files('tar -xzf a.tgz -C out --strip-components=1')).toEqual(['out/k.pem']);
+    expect(files('cd sub && tar -xzf ../a.tgz -C ..')).toContain('secrets/k.pem');
+    expect(files('unzip -o z -d .')).toEqual(['secrets/k.pem']);
+    expect(files('git apply fix.diff')).toEqual(['secrets/k.pem']);
+    expect(files('patch -p0 < fix.diff')).toEqual(['a/secrets/k.pem', 'b/secrets/k.pem']);
+    // After the cd, the patch file is found from sub/ alone, and names its files there.
+    expect(files('cd sub; patch -p1 -i ../fix.diff')).toEqual(['sub/secrets/k.pem']);
+    // Not read: another compression, an archive not there yet, a FIFO (read without waiting for a writer).
+    expect(files('tar -xjf b.tbz -C vendor')).toEqual(['vendor']);
+    expect(files('curl -so c.tgz https://example.com/c.tgz && tar -xzf c.tgz -C vendor')).toEqual(['c.tgz', 'vendor']);
+    expect(files('git apply fifo.diff; tar -xf fifo.diff')).toEqual([]);
+  });
+});
