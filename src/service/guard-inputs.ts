@@ -10,7 +10,7 @@ import { readRegularFile } from '../store/read-file.ts';
 
 /** The largest patch file or archive the hook reads, and the most an archive may inflate to: past them it is judged by name. */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024;
-const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
+const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 /** The most files an archive may name before it is judged by the folders it is extracted into, as a large folder deleted is by its name. */
 const MAX_ARCHIVE_NAMES = 100_000;
 

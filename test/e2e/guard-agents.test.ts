@@ -6,6 +6,7 @@
  * link into the guarded folder, and an allowed write. The hook is installed
  * with `agents guard install`, exactly as a user would.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -208,6 +209,29 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(join(dir, 'protected'))).toEqual(['secret.txt']);
     expect(violations(dir).length).toBe(1);
+  });
+
+  it('Claude Code: denies a patch file applied and an archive extracted into the guarded folder; the file is untouched', async () => {
+    const bin = await agentCli('claude');
+    const { dir, home } = await project();
+    // Written before the session, as an agent writes them in one call and applies them in the next.
+    writeFileSync(join(dir, 'fix.diff'), '--- a/protected/secret.txt\n+++ b/protected/secret.txt\n@@ -1 +1 @@\n-original secret\n+pwned\n');
+    mkdirSync(join(home, 'pack/protected'), { recursive: true });
+    writeFileSync(join(home, 'pack/protected/secret.txt'), 'pwned\n');
+    execFileSync('tar', ['-czf', join(dir, 'drop.tgz'), '-C', join(home, 'pack'), 'protected']);
+    expect((await runAgents(['guard', 'install', '--client', 'claude', '--program', program], { cwd: dir })).code).toBe(0);
+    server = await startModelServer(
+      steps([
+        { tool: 'Bash', input: { command: 'git apply fix.diff', description: 'apply the fix' } },
+        { tool: 'Bash', input: { command: 'tar xzf drop.tgz', description: 'unpack the drop' } },
+      ]),
+    );
+    const r = await runAgentClient('claude', bin, dir, baseEnv(home), home, server.url);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'protected/secret.txt'), 'utf8')).toBe(ORIGINAL);
+    const recorded = violations(dir);
+    expect(recorded.length).toBe(2);
+    for (const v of recorded) expect(v).toContain(`invariant_id: ${INVARIANT}`);
   });
 
   // Claude Code and Codex CLI let a call through when its hook fails in any way but exit 2: the
