@@ -208,11 +208,13 @@ export function shellWritesIn(
 export type PlacedInput = ShellInput & { at: string };
 
 /**
- * The files a placed input makes its command write ({@link inputTargets}), named from where the command starts:
- * `read` is the patch's text or the archive's names, undefined where the hook could not read them.
+ * The files a placed input makes its command write ({@link inputTargets}), named from where the command starts, or
+ * from the repository's `top` for `git apply`'s: `read` is the patch's text or the archive's names, undefined where
+ * the hook could not read them.
  */
-export function placedTargets(input: PlacedInput, read: string | readonly string[] | undefined): string[] {
-  return inputTargets(input, read).map((t) => fromFolder(input.at, t));
+export function placedTargets(input: PlacedInput, read: string | readonly string[] | undefined, top: string): string[] {
+  const base = input.kind === 'patch' && input.fromTop ? top : input.at;
+  return inputTargets(input, read).map((t) => fromFolder(base, t));
 }
 
 /** A command that writes more files, in the folders it may be in, than the hook judges in its time. */

@@ -7,12 +7,18 @@
 import { diffFiles } from './guard-shell-diff.ts';
 import { basename, inFolder } from './guard-shell-lex.ts';
 
-/** A patch file whose headers name the files it changes, `strip` folders off each (`-pN`), in `root` (`--directory`). */
+/**
+ * A patch file whose headers name the files it changes, `strip` folders off each (`-pN`), in `root` (`--directory`):
+ * its `text` where the command itself gives it (a here-document), else read from `file`. `fromTop`: the names are the
+ * repository's from its top, as `git apply` reads them in any folder of it, not from where the command runs.
+ */
 export interface PatchInput {
   kind: 'patch';
   file: string;
   strip: number | undefined;
   root?: string | undefined;
+  text?: string;
+  fromTop?: true;
 }
 
 /**
@@ -39,8 +45,10 @@ export type ShellInput = PatchInput | ArchiveInput;
  * there yet) is judged by the folders it is extracted into, by their names alone.
  */
 export function inputTargets(input: ShellInput, read: string | readonly string[] | undefined): string[] {
-  if (input.kind === 'patch')
-    return typeof read === 'string' ? [...new Set(diffFiles([read], input.strip).map((f) => inFolder(input.root, f)))] : [];
+  if (input.kind === 'patch') {
+    const text = input.text ?? read;
+    return typeof text === 'string' ? [...new Set(diffFiles([text], input.strip).map((f) => inFolder(input.root, f)))] : [];
+  }
   if (read === undefined || typeof read === 'string') return input.into.filter((d) => d !== '');
   const out: string[] = [];
   for (const name of read) {

@@ -2,14 +2,16 @@
  * The files a shell command writes, as far as its text tells (docs/guard.md, "Shell commands"): the targets of its
  * redirections (`>`, `>>`, `&>`, `<>`), and the files of the programs that write the files their arguments name (`tee`,
  * `cp`, `mv`, `install`, `ln`, `rm`, `git mv`, `git rm`, `git checkout -- FILE`, `git restore`, `patch FILE`, `touch`, `truncate`, `sed -i`, `perl -i`, `dd of=`, `sort -o`), in a script a shell, `eval`,
- * `find -exec` or a command substitution runs too. Pure and linear in the text: words are read as the shell reads
- * them, their quotes and escapes taken off; a variable is not expanded, and is judged as written.
+ * `find -exec` or a command substitution runs too; and the patch files and archives it reads to learn the rest
+ * (`git apply FILE`, `tar -x`, `unzip`: {@link ShellInput}), which the hook reads in turn. Pure and linear in the text:
+ * words are read as the shell reads them, their quotes and escapes taken off; a variable is not expanded, and is
+ * judged as written.
  */
 import { UsageError } from './errors.ts';
 import { diffFiles, stripLevel } from './guard-shell-diff.ts';
 import { downloads } from './guard-shell-downloads.ts';
 import { formatted } from './guard-shell-formatters.ts';
-import { compressed, type ShellInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
+import { compressed, type PatchInput, type ShellInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
@@ -202,33 +204,32 @@ const given = (cmd: Simple): string[] => [...cmd.heredocs, ...piped(cmd.input)];
 /**
  * The patch files a command reads: those `named`, else the file its input is redirected from (`< fix.diff`) or that
  * `cat` pipes to it. A file the script itself wrote from a here-document is read from that text; any other is left
- * for the hook to read.
+ * for the hook to read. `fromTop`: `git apply`'s, whose names are the repository's from its top.
  */
-function patchFiles(cmd: Simple, named: readonly string[], strip: number | undefined, root: string | undefined, w: Reading): void {
+function patchFiles(cmd: Simple, named: readonly string[], patch: Omit<PatchInput, 'kind' | 'file'>, w: Reading): void {
   let files = named;
   if (files.length === 0 && cmd.readFrom !== undefined) files = cmd.readFrom;
   const source = cmd.input === undefined ? [] : program(cmd.input.words, []);
   if (files.length === 0 && basename(source[0] ?? '') === 'cat') files = operands(source.slice(1));
   for (const file of files) {
     const text = w.written.get(file);
-    if (text !== undefined) w.paths.push(...diffFiles([text], strip).map((f) => inFolder(root, f)));
-    else w.inputs.push({ kind: 'patch', file, strip, ...(root === undefined ? {} : { root }) });
+    w.inputs.push({ kind: 'patch', file, ...patch, ...(text === undefined ? {} : { text }) });
   }
 }
 
 /**
  * The files `git apply` changes from its patch files, or a patch on its input (no file named, or `-`), `-p1`
- * unless told: none with `--cached` alone (the index), or when it only reports (`--check`, `--stat`, `--numstat`,
- * `--summary`).
+ * unless told, named from the repository's top: none with `--cached` alone (the index), or when it only reports
+ * (`--check`, `--stat`, `--numstat`, `--summary`).
  */
 function applied(cmd: Simple, args: readonly string[], w: Reading): void {
   const reports = args.some((a) => /^--(?:check|stat|numstat|summary)$/.test(a)) && !args.includes('--apply');
   if (reports || (args.includes('--cached') && !args.includes('--index'))) return;
   const root = optionValue(args, /^--directory$/, /^--directory=(.*)$/);
-  const strip = stripLevel(args) ?? 1;
+  const patch = { strip: stripLevel(args) ?? 1, ...(root === undefined ? {} : { root }), fromTop: true as const };
   const files = operands(args, /^-p$|^--directory$|^--exclude$|^--include$|^-C$/).filter((a) => a !== '-');
-  w.paths.push(...(files.length > 0 ? [] : diffFiles(given(cmd), strip).map((f) => inFolder(root, f))));
-  patchFiles(cmd, files, strip, root, w);
+  if (files.length === 0) for (const text of given(cmd)) w.inputs.push({ kind: 'patch', file: '', ...patch, text });
+  patchFiles(cmd, files, patch, w);
 }
 
 /**
@@ -282,8 +283,9 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
       // With no file named, the patch names them: the patch file (`-i FILE`, read in `-d DIR`, or its input), a
       // here-document, or what `echo` pipes to it.
       const input = optionValue(args, /^-i$|^--input$/, /^-i(.+)$|^--input=(.*)$/);
-      w.paths.push(...(input !== undefined ? [] : diffFiles(given(cmd), stripLevel(args)).map((f) => inFolder(dir, f))));
-      patchFiles(cmd, input === undefined ? [] : [inFolder(dir, input)], stripLevel(args), dir, w);
+      const strip = stripLevel(args);
+      w.paths.push(...(input !== undefined ? [] : diffFiles(given(cmd), strip).map((f) => inFolder(dir, f))));
+      patchFiles(cmd, input === undefined ? [] : [inFolder(dir, input)], { strip, ...(dir === undefined ? {} : { root: dir }) }, w);
       return;
     }
     case 'tar':

@@ -71,7 +71,7 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   const fileStarts = action.started === undefined ? starts : [...new Set([...starts, action.started])];
   const spellings = (p: string) => spelledFrom(fileStarts, p);
   // The files a patch file or an archive the command reads makes it write are named as its other paths are.
-  const given = action.inputs === undefined ? action.paths : [...action.paths, ...inputPaths(action.inputs, spellings, inTime)];
+  const given = action.inputs === undefined ? action.paths : [...action.paths, ...inputPaths(action.inputs, place.top, spellings, inTime)];
   for (const p of given) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
   // Each folder walked once: a shell's copy or move names its source twice (`cp -r a b` copies into `b` or to `b/a`,
   // which the text does not tell), and a folder moved and deleted in one command is named twice too.

@@ -38,9 +38,10 @@ function readInput(input: PlacedInput, path: string): string | string[] | undefi
 
 /**
  * The files `inputs` make their commands write, named as the command's other paths are (`spellings` gives each
- * spelling of a path from where the action starts); `inTime` stops the work past the hook's deadline.
+ * spelling of a path from where the action starts), `git apply`'s from the repository's `top`; `inTime` stops the
+ * work past the hook's deadline.
  */
-export function inputPaths(inputs: readonly PlacedInput[], spellings: (p: string) => string[], inTime: () => void): string[] {
+export function inputPaths(inputs: readonly PlacedInput[], top: string, spellings: (p: string) => string[], inTime: () => void): string[] {
   const out: string[] = [];
   for (const input of inputs) {
     let found = false;
@@ -50,9 +51,9 @@ export function inputPaths(inputs: readonly PlacedInput[], spellings: (p: string
         const read = readInput(input, resolve(named));
         if (read === undefined) continue;
         found = true;
-        out.push(...placedTargets(input, read));
+        out.push(...placedTargets(input, read, top));
       }
-    if (!found) out.push(...placedTargets(input, undefined));
+    if (!found) out.push(...placedTargets(input, undefined, top));
   }
   return out;
 }

@@ -2,16 +2,18 @@
 // (docs/guard.md, "Shell commands"). The hook's reading of them from disk: test/service/guard-inputs.test.ts.
 import { describe, expect, it } from 'vitest';
 import { placedTargets, shellWritesIn } from '../../src/core/guard-scripts.ts';
-import { inputTargets, type ShellInput } from '../../src/core/guard-shell-inputs.ts';
+import { inputTargets, type PatchInput, type ShellInput } from '../../src/core/guard-shell-inputs.ts';
 import { shellWrites } from '../../src/core/guard-shell-writes.ts';
 
 const inputs = (command: string) => shellWrites(command).inputs;
-const patch = (file: string, strip: number | undefined, root?: string): ShellInput => ({
+const patch = (file: string, strip: number | undefined, root?: string): PatchInput => ({
   kind: 'patch',
   file,
   strip,
   ...(root === undefined ? {} : { root }),
 });
+/** `git apply`'s: its names are the repository's, from its top. */
+const applied = (file: string, strip: number, root?: string): PatchInput => ({ ...patch(file, strip, root), fromTop: true });
 const archive = (program: 'tar' | 'unzip', file: string, more: Partial<Extract<ShellInput, { kind: 'archive' }>> = {}): ShellInput => ({
   kind: 'archive',
   file,
@@ -26,10 +28,14 @@ const archive = (program: 'tar' | 'unzip', file: string, more: Partial<Extract<S
 
 describe('the patch files a command reads', () => {
   it.each([
-    ['git apply FILE, -p1 unless told', 'git apply fix.diff', [patch('fix.diff', 1)]],
-    ['git apply -p0 --directory', 'git apply -p0 --directory=sub a.diff b.diff', [patch('a.diff', 0, 'sub'), patch('b.diff', 0, 'sub')]],
-    ['git apply, its input from a file', 'git apply < fix.diff', [patch('fix.diff', 1)]],
-    ['git apply, what cat pipes to it', 'cat a.diff b.diff | git apply -p2', [patch('a.diff', 2), patch('b.diff', 2)]],
+    ['git apply FILE, -p1 unless told', 'git apply fix.diff', [applied('fix.diff', 1)]],
+    [
+      'git apply -p0 --directory',
+      'git apply -p0 --directory=sub a.diff b.diff',
+      [applied('a.diff', 0, 'sub'), applied('b.diff', 0, 'sub')],
+    ],
+    ['git apply, its input from a file', 'git apply < fix.diff', [applied('fix.diff', 1)]],
+    ['git apply, what cat pipes to it', 'cat a.diff b.diff | git apply -p2', [applied('a.diff', 2), applied('b.diff', 2)]],
     ['patch -p1 < FILE', 'patch -p1 < fix.diff', [patch('fix.diff', 1)]],
     ['patch -i FILE, read in -d DIR', 'patch -d sub -p0 -i ../fix.diff', [patch('sub/../fix.diff', 0, 'sub')]],
     ['patch --input=FILE, no -p', 'patch --input=fix.diff', [patch('fix.diff', undefined)]],
@@ -41,10 +47,35 @@ describe('the patch files a command reads', () => {
   });
 
   it('reads a patch file the same command wrote from a here-document from that text, not from disk', () => {
-    const w = shellWrites("cat > p.diff <<'EOF'\n--- a/secrets/k\n+++ b/secrets/k\nEOF\ngit apply p.diff && patch -p0 -i p.diff");
-    expect(w.inputs).toEqual([]);
-    expect(w.paths).toEqual(['p.diff', 'secrets/k', 'a/secrets/k', 'b/secrets/k']);
-    expect(shellWrites("tee q.diff <<'EOF' >/dev/null\n+++ b/secrets/j\nEOF\ngit apply q.diff").paths).toEqual(['q.diff', 'secrets/j']);
+    const text = '--- a/secrets/k\n+++ b/secrets/k';
+    const w = shellWrites(`cat > p.diff <<'EOF'\n${text}\nEOF\ngit apply p.diff && patch -p0 -i p.diff`);
+    expect(w.inputs).toEqual([
+      { ...applied('p.diff', 1), text },
+      { ...patch('p.diff', 0), text },
+    ]);
+    expect(w.inputs.map((i) => inputTargets(i, undefined))).toEqual([['secrets/k'], ['a/secrets/k', 'b/secrets/k']]);
+    const tee = shellWrites("tee q.diff <<'EOF' >/dev/null\n+++ b/secrets/j\nEOF\ngit apply q.diff");
+    expect(tee.inputs.flatMap((i) => inputTargets(i, 'not read: the text the command wrote is'))).toEqual(['secrets/j']);
+  });
+
+  it('reads the patch git apply is given on its input: a here-document, what echo pipes to it; none when it only checks', () => {
+    const targets = (command: string) => shellWrites(command).inputs.flatMap((i) => inputTargets(i, undefined));
+    expect(
+      targets('git apply <<EOF\ndiff --git a/x b/secrets/j\nrename from x\nrename to secrets/j\n--- /dev/null\n+++ b/secrets/i\nEOF'),
+    ).toEqual(['secrets/j', 'secrets/i']);
+    expect(targets("echo '+++ b/secrets/h' | git apply --directory=sub -")).toEqual(['sub/secrets/h']);
+    expect(targets('git apply --check <<E\n+++ b/secrets/k\nE\ngit apply --cached <<E\n+++ b/secrets/j\nE')).toEqual([]);
+  });
+
+  it("names git apply's files from the repository's top wherever it runs, patch's from where it runs", () => {
+    const w = shellWritesIn('cd sub && git apply ../a.diff && patch -p1 -i ../a.diff');
+    const text = '--- a/sub/x\n+++ b/sub/x\n';
+    expect(w.inputs?.map((i) => [i.file, placedTargets(i, text, '/repo')])).toEqual([
+      ['../a.diff', ['/repo/sub/x']],
+      ['sub/../a.diff', ['/repo/sub/x']],
+      ['../a.diff', ['sub/x']],
+      ['sub/../a.diff', ['sub/sub/x']],
+    ]);
   });
 });
 
@@ -107,7 +138,7 @@ describe('the archives a command extracts', () => {
       ['../a.tar', ''],
       ['sub/../a.tar', 'sub'],
     ]);
-    expect(w.inputs?.flatMap((i) => placedTargets(i, ['k']))).toEqual(['out/k', 'sub/out/k']);
+    expect(w.inputs?.flatMap((i) => placedTargets(i, ['k'], '/repo'))).toEqual(['out/k', 'sub/out/k']);
   });
 });
 

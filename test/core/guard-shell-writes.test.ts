@@ -103,15 +103,13 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       [],
     ],
     [
-      'a patch on the input of patch or git apply: the files its headers name',
-      "patch -p1 <<'EOF'\n--- a/secrets/k\t2026-01-01\n+++ b/secrets/k\n@@ -1 +1 @@\n-a\n+b\nEOF\n" +
-        'git apply <<EOF\ndiff --git a/x b/secrets/j\nrename from x\nrename to secrets/j\n--- /dev/null\n+++ b/secrets/i\nEOF\n' +
-        "echo '+++ b/secrets/h' | git apply --directory=sub -; patch <<< '+++ secrets/g'",
-      ['secrets/k', 'secrets/j', 'secrets/i', 'sub/secrets/h', 'secrets/g', 'g'],
+      "a patch on the input of patch: the files its headers name (git apply's: test/core/guard-shell-inputs.test.ts)",
+      "patch -p1 <<'EOF'\n--- a/secrets/k\t2026-01-01\n+++ b/secrets/k\n@@ -1 +1 @@\n-a\n+b\nEOF\npatch <<< '+++ secrets/g'",
+      ['secrets/k', 'secrets/g', 'g'],
     ],
     [
-      'nothing: git apply that only checks, or writes the index alone',
-      'git apply --check <<E\n+++ b/secrets/k\nE\ngit apply --cached <<E\n+++ b/secrets/j\nE',
+      'nothing: git apply on its input, which names its files from the top (test/core/guard-shell-inputs.test.ts)',
+      'git apply <<E\n+++ b/secrets/k\nE',
       [],
     ],
     [
