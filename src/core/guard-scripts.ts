@@ -208,13 +208,14 @@ export function shellWritesIn(
 export type PlacedInput = ShellInput & { at: string };
 
 /**
- * The files a placed input makes its command write ({@link inputTargets}), named from where the command starts, or
- * from the repository's `top` for `git apply`'s: `read` is the patch's text or the archive's names, undefined where
- * the hook could not read them.
+ * The files a placed input makes its command write ({@link inputTargets}), named from where the command starts, and
+ * from the repository's `top` too for `git apply`'s: git reads a `diff --git` patch's names from the top in any
+ * folder, and another patch's from the folder it runs in. `read` is the patch's text or the archive's names,
+ * undefined where the hook could not read them.
  */
 export function placedTargets(input: PlacedInput, read: string | readonly string[] | undefined, top: string): string[] {
-  const base = input.kind === 'patch' && input.fromTop ? top : input.at;
-  return inputTargets(input, read).map((t) => fromFolder(base, t));
+  const bases = input.kind === 'patch' && input.fromTop ? [top, input.at] : [input.at];
+  return inputTargets(input, read).flatMap((t) => bases.map((base) => fromFolder(base, t)));
 }
 
 /** A command that writes more files, in the folders it may be in, than the hook judges in its time. */

@@ -9,8 +9,8 @@ import { basename, inFolder } from './guard-shell-lex.ts';
 
 /**
  * A patch file whose headers name the files it changes, `strip` folders off each (`-pN`), in `root` (`--directory`):
- * its `text` where the command itself gives it (a here-document), else read from `file`. `fromTop`: the names are the
- * repository's from its top, as `git apply` reads them in any folder of it, not from where the command runs.
+ * its `text` where the command itself gives it (a here-document), else read from `file`. `fromTop`: the names may be
+ * the repository's from its top as well, as `git apply` reads a `diff --git` patch's in any folder of it.
  */
 export interface PatchInput {
   kind: 'patch';

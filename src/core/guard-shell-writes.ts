@@ -204,7 +204,7 @@ const given = (cmd: Simple): string[] => [...cmd.heredocs, ...piped(cmd.input)];
 /**
  * The patch files a command reads: those `named`, else the file its input is redirected from (`< fix.diff`) or that
  * `cat` pipes to it. A file the script itself wrote from a here-document is read from that text; any other is left
- * for the hook to read. `fromTop`: `git apply`'s, whose names are the repository's from its top.
+ * for the hook to read.
  */
 function patchFiles(cmd: Simple, named: readonly string[], patch: Omit<PatchInput, 'kind' | 'file'>, w: Reading): void {
   let files = named;
@@ -219,8 +219,8 @@ function patchFiles(cmd: Simple, named: readonly string[], patch: Omit<PatchInpu
 
 /**
  * The files `git apply` changes from its patch files, or a patch on its input (no file named, or `-`), `-p1`
- * unless told, named from the repository's top: none with `--cached` alone (the index), or when it only reports
- * (`--check`, `--stat`, `--numstat`, `--summary`).
+ * unless told, named from the repository's top and from where it runs: none with `--cached` alone (the index), or
+ * when it only reports (`--check`, `--stat`, `--numstat`, `--summary`).
  */
 function applied(cmd: Simple, args: readonly string[], w: Reading): void {
   const reports = args.some((a) => /^--(?:check|stat|numstat|summary)$/.test(a)) && !args.includes('--apply');

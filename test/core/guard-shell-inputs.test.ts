@@ -67,14 +67,14 @@ describe('the patch files a command reads', () => {
     expect(targets('git apply --check <<E\n+++ b/secrets/k\nE\ngit apply --cached <<E\n+++ b/secrets/j\nE')).toEqual([]);
   });
 
-  it("names git apply's files from the repository's top wherever it runs, patch's from where it runs", () => {
+  it("names git apply's files from the repository's top and from where it runs, patch's from where it runs", () => {
     const w = shellWritesIn('cd sub && git apply ../a.diff && patch -p1 -i ../a.diff');
-    const text = '--- a/sub/x\n+++ b/sub/x\n';
+    const text = '--- a/x\n+++ b/x\n';
     expect(w.inputs?.map((i) => [i.file, placedTargets(i, text, '/repo')])).toEqual([
-      ['../a.diff', ['/repo/sub/x']],
-      ['sub/../a.diff', ['/repo/sub/x']],
-      ['../a.diff', ['sub/x']],
-      ['sub/../a.diff', ['sub/sub/x']],
+      ['../a.diff', ['/repo/x', 'x']],
+      ['sub/../a.diff', ['/repo/x', 'sub/x']],
+      ['../a.diff', ['x']],
+      ['sub/../a.diff', ['sub/x']],
     ]);
   });
 });

@@ -74,8 +74,8 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     expect(files('cd sub && tar -xzf ../a.tgz -C ..')).toContain('secrets/k.pem');
     expect(files('unzip -o z -d .')).toEqual(['secrets/k.pem']);
     expect(files('git apply fix.diff')).toEqual(['secrets/k.pem']);
-    // git apply names its files from the repository's top in any folder of it; patch, from where it runs.
-    expect(files('cd sub && git apply ../fix.diff')).toEqual(['secrets/k.pem']);
+    // git apply's files from the repository's top and from where it runs (a plain diff's are read from there).
+    expect(files('cd sub && git apply ../fix.diff')).toEqual(['secrets/k.pem', 'sub/secrets/k.pem']);
     expect(files('patch -p0 < fix.diff')).toEqual(['a/secrets/k.pem', 'b/secrets/k.pem']);
     // After the cd, the patch file is found from sub/ alone, and names its files there.
     expect(files('cd sub; patch -p1 -i ../fix.diff')).toEqual(['sub/secrets/k.pem']);
