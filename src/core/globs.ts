@@ -275,6 +275,32 @@ export function globHoldsFolder(glob: string, dir: string): boolean {
   return walk(0, 0);
 }
 
+/**
+ * Whether `glob` may match some file below the folder `dir` ("" for the top), whatever its name: `dir`'s segments
+ * taken by the glob's (a `**` taking none or several), with a segment of the glob left for the file.
+ * `secrets/*.pem` and `**\/*.pem` may match below `secrets`; `docs/**` may not. The folders `**`s may take are tried
+ * once each, so a glob of many `**`s takes time linear in the two lengths' product.
+ */
+export function globMayMatchBelow(glob: string, dir: string): boolean {
+  const g = glob.split('/');
+  const d = dir === '' ? [] : dir.split('/');
+  // reach[gi]: the glob's first gi segments may take the folder's first di.
+  let reach = g.map((_, gi) => gi === 0);
+  reach.push(false);
+  for (let gi = 0; gi < g.length && g[gi] === '**'; gi++) reach[gi + 1] = true;
+  for (let di = 0; di < d.length; di++) {
+    const next = new Array<boolean>(g.length + 1).fill(false);
+    for (let gi = 0; gi < g.length; gi++) {
+      if (!reach[gi]) continue;
+      if (g[gi] === '**') next[gi] = true;
+      else if (segmentMatcher(g[gi]!).test(d[di]!)) next[gi + 1] = true;
+    }
+    for (let gi = 0; gi < g.length; gi++) if (next[gi] && g[gi] === '**') next[gi + 1] = true;
+    reach = next;
+  }
+  return reach.some((r, gi) => r && gi < g.length);
+}
+
 /** `globHoldsFolder` on a glob's compiled segments and a folder's segments ([] for the top). */
 export function segmentsHoldFolder(g: readonly GlobSegment[], d: readonly string[]): boolean {
   let gi = 0;

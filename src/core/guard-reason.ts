@@ -32,7 +32,10 @@ export function guardReason(hit: GuardHit, plan: string | null, planProject?: st
   const r = hit.rule;
   // The subject is the agent's (its command, its file's name): escaped, so that a control or bidirectional character
   // cannot hide or reorder what the person reads where the client asks them (a warning's `ask`).
-  const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(truncateCounted(hit.subject))})`}`;
+  const subject = escapeUnsafe(truncateCounted(hit.subject));
+  // A folder the command writes files of unknown names into: what to do so that the hook can read them.
+  const below = `files below ${subject}, which the command writes from an archive the hook cannot read before it runs: save the archive in one call and extract it in the next, so that its files are judged`;
+  const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${hit.below ? below : subject})`}`;
   const waive = r.locked
     ? 'It is a locked floor of a policy source: it cannot be waived here.'
     : `To waive it: ${waiveCommand(hit, plan, planProject, undefined, agents)}.`;

@@ -4,7 +4,7 @@
  */
 import { UsageError } from './errors.ts';
 import { wordAt } from './guard-shell-lex.ts';
-import { inputTargets, type ShellInput } from './guard-shell-inputs.ts';
+import { inputTargets, type ShellInput, unreadFolders } from './guard-shell-inputs.ts';
 import { type ShellWrites, shellWrites } from './guard-shell-writes.ts';
 import { LONGEST_PATH } from './limits.ts';
 
@@ -216,6 +216,11 @@ export type PlacedInput = ShellInput & { at: string };
 export function placedTargets(input: PlacedInput, read: string | readonly string[] | undefined, top: string): string[] {
   const bases = input.kind === 'patch' && input.fromTop ? [top, input.at] : [input.at];
   return inputTargets(input, read).flatMap((t) => bases.map((base) => fromFolder(base, t)));
+}
+
+/** The folders a placed input that could not be read writes files of unknown names into ({@link unreadFolders}), named from where the command starts. */
+export function placedUnreadFolders(input: PlacedInput): string[] {
+  return unreadFolders(input).map((f) => fromFolder(input.at, f));
 }
 
 /** A command that writes more files, in the folders it may be in, than the hook judges in its time. */

@@ -41,15 +41,14 @@ export type ShellInput = PatchInput | ArchiveInput;
 
 /**
  * The files an input makes its command write, named from where the command runs: a patch's from its text, an
- * archive's from its members' names. An archive whose names could not be read (none, another compression, not
- * there yet) is judged by the folders it is extracted into, by their names alone.
+ * archive's from its members' names; none when they could not be read ({@link unreadFolders}).
  */
 export function inputTargets(input: ShellInput, read: string | readonly string[] | undefined): string[] {
   if (input.kind === 'patch') {
     const text = input.text ?? read;
     return typeof text === 'string' ? [...new Set(diffFiles([text], input.strip).map((f) => inFolder(input.root, f)))] : [];
   }
-  if (read === undefined || typeof read === 'string') return input.into.filter((d) => d !== '');
+  if (read === undefined || typeof read === 'string') return [];
   const out: string[] = [];
   for (const name of read) {
     const wanted = input.members.length === 0 || input.members.some((m) => /[*?[]/.test(m) || underMember(name, m));
@@ -63,6 +62,16 @@ export function inputTargets(input: ShellInput, read: string | readonly string[]
     for (const dir of input.into.length > 0 ? input.into : ['']) out.push(inFolder(dir === '' ? undefined : dir, path));
   }
   return [...new Set(out)];
+}
+
+/**
+ * The folders an archive whose names could not be read (not there yet, read from the input, another compression) is
+ * extracted into, named from where the command runs ('.' for there): files of names unknown are written below each.
+ * A patch that could not be read is none: what it would change, the hook does not judge (docs/guard.md).
+ */
+export function unreadFolders(input: ShellInput): string[] {
+  if (input.kind === 'patch') return [];
+  return input.into.length === 0 ? ['.'] : input.into.map((d) => (d === '' ? '.' : d));
 }
 
 /** Whether the member `name` is `member` or below it, as a name given on the command line picks members. */

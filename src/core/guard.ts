@@ -5,7 +5,7 @@
  * with their waivers), keeps it outside the committed store, and hands this
  * module one {@link GuardAction} at a time.
  */
-import { globHoldsFolder, literalFolder } from './globs.ts';
+import { globHoldsFolder, globMayMatchBelow, literalFolder } from './globs.ts';
 import { GuardMatchers, requiredLiteral } from './guard-matchers.ts';
 import { loosely } from './names.ts';
 import type { ReservedWrite } from './guard-reserved.ts';
@@ -90,6 +90,11 @@ export interface GuardAction {
   caselessFiles?: string[];
   /** Files it would write in a folder no agent's file tool may write (git's, the store's): denied whatever the guards say. */
   reserved?: ReservedWrite[];
+  /**
+   * Folders it writes files of names it does not tell into, relative to the top ("" the top): an archive the hook
+   * cannot read, extracted there. Every `write` glob that may match a file below one meets it.
+   */
+  folders?: string[];
 }
 
 /** One guard entry an action breaks. */
@@ -104,6 +109,8 @@ export interface GuardHit {
   waived: boolean;
   /** The project whose guards it was judged by (its file's or its folder's); absent for no project. */
   project?: string;
+  /** The subject is a folder the action writes files of unknown names into ({@link GuardAction.folders}). */
+  below?: true;
 }
 
 export type GuardDecision = 'deny' | 'ask' | 'allow' | 'none';
@@ -259,6 +266,9 @@ function headKeysOf(path: string): string[] {
 /** The keys of `index.heads` judging `action` looks up: its files' and its folder's. */
 export function actionHeads(index: GuardIndex, action: GuardAction): string[] {
   const out = new Set<string>();
+  // Files below the top may be any project's.
+  for (const folder of action.folders ?? [])
+    for (const k of folder === '' ? Object.keys(index.heads) : headKeysOf(folded(index, folder))) out.add(k);
   for (const f of filesOf(index, action)) for (const k of headKeysOf(folded(index, f))) out.add(k);
   for (const cwd of cwdsOf(index, action)) for (const k of headKeysOf(folded(index, cwd))) out.add(k);
   return [...out];
@@ -275,6 +285,16 @@ function contextsOf(index: GuardIndex, named: string, folder: boolean, m: GuardM
       out.push(name);
   }
   return out.length > 0 ? out.sort() : [''];
+}
+
+/** The projects that may hold a file below `folder` ("" the top), and no project's rules (""), which may too. */
+function belowContexts(index: GuardIndex, folder: string): string[] {
+  const path = folded(index, folder);
+  const candidates = path === '' ? Object.keys(index.projects) : headKeysOf(path).flatMap((k) => own(index.heads, k) ?? []);
+  const out = new Set(['']);
+  for (const name of candidates)
+    if ((own(index.projects, name) ?? []).some((g) => globMayMatchBelow(folded(index, g), path))) out.add(name);
+  return [...out].sort();
 }
 
 /** The files an action writes, as `index` sees them: with those named in another case, where git ignores case. */
@@ -307,6 +327,7 @@ export function actionProjects(index: GuardIndex, action: GuardAction, m = new G
   const out = new Set<string>();
   for (const f of filesOf(index, action)) for (const p of contextsOf(index, f, false, m)) out.add(p);
   for (const p of hereOf(index, action, m)) out.add(p);
+  for (const folder of action.folders ?? []) for (const p of belowContexts(index, folder)) out.add(p);
   out.delete('');
   return [...out].sort();
 }
@@ -344,7 +365,7 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
   const hits: GuardHit[] = [];
   const seen = new Set<string>();
   const t = now.getTime();
-  const visit = (context: string, test: (rule: GuardRule) => { kind: GuardKind; entry: string; subject: string }[]) => {
+  const visit = (context: string, test: (rule: GuardRule) => { kind: GuardKind; entry: string; subject: string; below?: true }[]) => {
     // A project with no context has no guard that applies to it (not even a global one: a copy of its own hides it).
     const ctx = own(index.contexts, context);
     if (!ctx) return;
@@ -371,6 +392,15 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
         return out;
       });
     }
+  }
+  for (const folder of action.folders ?? []) {
+    const subject = folder === '' ? './' : `${folder}/`;
+    for (const context of belowContexts(index, folder))
+      visit(context, (rule) =>
+        (rule.guard.write ?? [])
+          .filter((g) => globMayMatchBelow(folded(index, g), folded(index, folder)))
+          .map((g) => ({ kind: 'write' as const, entry: g, subject, below: true as const })),
+      );
   }
   const here = hereOf(index, action, matchers);
   for (const context of here) {

@@ -25,6 +25,7 @@ export function verdictJson(verdict: GuardVerdict, reason: string | undefined, p
       subject: truncateCounted(h.subject),
       waived: h.waived,
       locked: h.rule.locked === true,
+      ...(h.below ? { below: true } : {}),
     })),
   };
 }
@@ -40,7 +41,7 @@ export function verdictText(s: Style, verdict: GuardVerdict, reason: string | un
   const lines = [`${decision}${reason ? `: ${reason}` : ''}`];
   for (const h of verdict.hits)
     lines.push(
-      `  ${h.rule.id} (${h.rule.scope}, ${h.rule.severity}) ${h.kind} ${quoteEntry(h.entry)} matches ${escapeUnsafe(truncateCounted(h.subject))}${h.waived ? ' (waived)' : ''}`,
+      `  ${h.rule.id} (${h.rule.scope}, ${h.rule.severity}) ${h.kind} ${quoteEntry(h.entry)} matches ${h.below ? 'files below ' : ''}${escapeUnsafe(truncateCounted(h.subject))}${h.waived ? ' (waived)' : ''}`,
     );
   return lines.join('\n');
 }

@@ -71,8 +71,14 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   const fileStarts = action.started === undefined ? starts : [...new Set([...starts, action.started])];
   const spellings = (p: string) => spelledFrom(fileStarts, p);
   // The files a patch file or an archive the command reads makes it write are named as its other paths are.
-  const given = action.inputs === undefined ? action.paths : [...action.paths, ...inputPaths(action.inputs, place.top, spellings, inTime)];
-  for (const p of given) for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
+  const read = action.inputs === undefined ? undefined : inputPaths(action.inputs, place.top, spellings, inTime);
+  for (const p of [...action.paths, ...(read?.paths ?? [])])
+    for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
+  // The folders an archive it could not read is extracted into: files of unknown names below each, where in the repository.
+  const folders = new Set<string>();
+  for (const p of read?.folders ?? [])
+    for (const named of spellings(p))
+      for (const abs of [resolve(named), ...wherePathLeads(named)]) for (const rel of repoPaths(place, abs, true).exact) folders.add(rel);
   // Each folder walked once: a shell's copy or move names its source twice (`cp -r a b` copies into `b` or to `b/a`,
   // which the text does not tell), and a folder moved and deleted in one command is named twice too.
   // A folder named by a shell's text alone is judged by its name when too large; one the tool names, refused.
@@ -115,6 +121,7 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   if (action.clientTool !== undefined) out.clientTool = action.clientTool;
   if (reserved.length > 0) out.reserved = reserved;
   if (caselessFiles.length > 0) out.caselessFiles = caselessFiles;
+  if (folders.size > 0) out.folders = [...folders];
   if (action.command !== undefined) out.command = action.command;
   // Where its command may run: where it starts and each folder a `cd` of it goes to, each as named and from the home
   // folder (a shell reads `cd ~/x` so), every one judged by its projects' guards.

@@ -1,11 +1,11 @@
 /**
  * The files a shell command's patch files and archives make it write (docs/guard.md, "Shell commands"), read from
  * the file system as the command would find them: a patch's headers, the names a tar (plain or gzip) or zip archive
- * holds. What cannot be read is judged by the folders the command names.
+ * holds. An archive that cannot be read stands for files of unknown names below the folders it is extracted into.
  */
 import { resolve } from 'node:path';
 import { archiveKind, tarNames, zipNames } from '../core/guard-archive.ts';
-import { type PlacedInput, placedTargets } from '../core/guard-scripts.ts';
+import { type PlacedInput, placedTargets, placedUnreadFolders } from '../core/guard-scripts.ts';
 import { readRegularFile } from '../store/read-file.ts';
 
 /** The largest patch file or archive the hook reads, and the most an archive may inflate to: past them it is judged by name. */
@@ -38,11 +38,17 @@ function readInput(input: PlacedInput, path: string): string | string[] | undefi
 
 /**
  * The files `inputs` make their commands write, named as the command's other paths are (`spellings` gives each
- * spelling of a path from where the action starts), `git apply`'s from the repository's `top`; `inTime` stops the
- * work past the hook's deadline.
+ * spelling of a path from where the action starts), `git apply`'s from the repository's `top` too; and the folders
+ * an archive that could not be read is extracted into, whose files' names are unknown. `inTime` stops the work past
+ * the hook's deadline.
  */
-export function inputPaths(inputs: readonly PlacedInput[], top: string, spellings: (p: string) => string[], inTime: () => void): string[] {
-  const out: string[] = [];
+export function inputPaths(
+  inputs: readonly PlacedInput[],
+  top: string,
+  spellings: (p: string) => string[],
+  inTime: () => void,
+): { paths: string[]; folders: string[] } {
+  const out = { paths: [] as string[], folders: [] as string[] };
   for (const input of inputs) {
     let found = false;
     if (input.file !== '')
@@ -51,9 +57,12 @@ export function inputPaths(inputs: readonly PlacedInput[], top: string, spelling
         const read = readInput(input, resolve(named));
         if (read === undefined) continue;
         found = true;
-        out.push(...placedTargets(input, read, top));
+        out.paths.push(...placedTargets(input, read, top));
       }
-    if (!found) out.push(...placedTargets(input, undefined, top));
+    if (!found) {
+      out.paths.push(...placedTargets(input, undefined, top));
+      out.folders.push(...placedUnreadFolders(input));
+    }
   }
   return out;
 }

@@ -338,6 +338,7 @@ export class GuardService {
         entry: h.entry,
         subject: truncateCounted(h.subject),
         waived: h.waived,
+        ...(h.below ? { below: true } : {}),
       })),
       ...(record.violation ? { violation: record.violation } : {}),
       ...(record.warnings ? { warnings: record.warnings } : {}),
@@ -393,7 +394,7 @@ export class GuardService {
           ? `command ${quoteText(client.command ?? '')}`
           : hit.kind === 'tool'
             ? `tool ${plain(hit.subject)}`
-            : `path ${plain(hit.subject)}`;
+            : `${hit.below ? 'files below' : 'path'} ${plain(hit.subject)}`;
       const details = [
         `Denied by agents guard hook: ${client.client} ${plain(client.tool)}, ${what}`,
         `guard ${hit.kind}: ${plain(hit.entry)}`,

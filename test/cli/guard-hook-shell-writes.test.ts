@@ -79,6 +79,7 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'patch -p1 < fix.diff',
       'tar xzf a.tgz',
       'gunzip secrets/k.pem.gz',
+      'curl -so new.tgz https://example.com/new.tgz && tar xzf new.tgz -C secrets',
     ];
     for (const [client, { input, denied }] of Object.entries(clients))
       for (const command of commands) {
@@ -98,6 +99,7 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'git apply --check fix.diff',
       'tar -tzf a.tgz',
       'tar -xzf a.tgz -C build',
+      'curl -so new.tgz https://example.com/new.tgz && tar xzf new.tgz -C build',
     ]) {
       const r = await runAgents(['guard', 'hook'], { cwd: dir, input: JSON.stringify(clients.claude!.input(dir, command)) });
       expect([r.code, r.stdout], command).toEqual([0, '']);

@@ -9,6 +9,7 @@ import {
   type GlobSegment,
   globHoldsFolder,
   globMatches,
+  globMayMatchBelow,
   globProblem,
   intoStore,
   globsSurelyOverlap,
@@ -159,6 +160,42 @@ describe('globHoldsFolder', () => {
     ['**', '', true],
   ])('%s holds %j: %s', (glob, dir, expected) => {
     expect(globHoldsFolder(glob, dir)).toBe(expected);
+  });
+});
+
+describe('globMayMatchBelow', () => {
+  it.each([
+    ['secrets/**', 'secrets', true],
+    ['secrets/**', '', true],
+    ['secrets/**', 'vendor', false],
+    ['secrets/*.pem', 'secrets', true],
+    ['secrets/*.pem', 'secrets/deep', false],
+    ['**/*.pem', 'vendor/x', true],
+    ['docs/**', 'vendor', false],
+    ['a/b', 'a', true],
+    ['a/b', 'a/b', false],
+    ['a/**/c', 'a/x/y', true],
+    ['*', 'x', false],
+    ['*', '', true],
+    ['**/**/x', 'a/b/c', true],
+  ])('%s below %j: %s', (glob, dir, expected) => {
+    expect(globMayMatchBelow(glob, dir)).toBe(expected);
+  });
+
+  it('is true wherever the glob matches a file below the folder (random globs, folders and names)', () => {
+    const segment = fc.constantFrom('a', 'b', '*', '**', 'a*', '?', '[ab]');
+    const name = fc.constantFrom('a', 'b', 'ab', 'ba', 'c');
+    fc.assert(
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 5 }),
+        fc.array(name, { maxLength: 4 }),
+        fc.array(name, { minLength: 1, maxLength: 3 }),
+        (g, d, rest) => {
+          const glob = g.join('/');
+          if (globMatches(glob, [...d, ...rest].join('/'))) expect(globMayMatchBelow(glob, d.join('/'))).toBe(true);
+        },
+      ),
+    );
   });
 });
 

@@ -2,7 +2,7 @@
 // (docs/guard.md, "Shell commands"). The hook's reading of them from disk: test/service/guard-inputs.test.ts.
 import { describe, expect, it } from 'vitest';
 import { placedTargets, shellWritesIn } from '../../src/core/guard-scripts.ts';
-import { inputTargets, type PatchInput, type ShellInput } from '../../src/core/guard-shell-inputs.ts';
+import { inputTargets, type PatchInput, type ShellInput, unreadFolders } from '../../src/core/guard-shell-inputs.ts';
 import { shellWrites } from '../../src/core/guard-shell-writes.ts';
 
 const inputs = (command: string) => shellWrites(command).inputs;
@@ -126,8 +126,11 @@ describe('the archives a command extracts', () => {
       'top',
     ]);
     expect(inputTargets(archive('unzip', 'a'), ['../up/x', 'a/../../b'])).toEqual(['up/x', 'a/b']);
-    // Names not read: the folders it is extracted into, by their names.
-    expect(inputTargets(archive('tar', 'a', { into: ['vendor', ''] }), undefined)).toEqual(['vendor']);
+    // Names not read: no file, and files of unknown names below each folder it is extracted into.
+    expect(inputTargets(archive('tar', 'a', { into: ['vendor', ''] }), undefined)).toEqual([]);
+    expect(unreadFolders(archive('tar', 'a', { into: ['vendor', ''] }))).toEqual(['vendor', '.']);
+    expect(unreadFolders(archive('unzip', 'a'))).toEqual(['.']);
+    expect(unreadFolders(patch('p', 1))).toEqual([]);
     expect(inputTargets(patch('p', 1, 'sub'), '--- a/x\n+++ b/x\n')).toEqual(['sub/x']);
     expect(inputTargets(patch('p', 1), undefined)).toEqual([]);
   });

@@ -143,6 +143,32 @@ describe('scopes', () => {
   });
 });
 
+describe('a folder the action writes files of unknown names into (an archive the hook cannot read)', () => {
+  const pem = inv(GLOBAL, { write: ['secrets/*.pem'] });
+  const sql = inv(APP, { write: ['**/*.sql'] });
+  it('meets every write glob that may match a file below it, in the projects that may hold one', () => {
+    const below = decide([pem, sql], { tool: 'Bash', folders: ['secrets'] });
+    expect([below.decision, below.decisive?.entry, below.decisive?.subject, below.decisive?.below]).toEqual([
+      'deny',
+      'secrets/*.pem',
+      'secrets/',
+      true,
+    ]);
+    expect(verdictJson(below, undefined, null).hits[0]).toMatchObject({ subject: 'secrets/', below: true });
+    expect(decide([sql], { tool: 'Bash', folders: ['services'] }).decisive?.project).toBe('app');
+    expect(
+      decide([pem, sql], { tool: 'Bash', folders: [''] })
+        .hits.map((h) => h.entry)
+        .sort(),
+    ).toEqual(['**/*.sql', 'secrets/*.pem']);
+  });
+  it('not a glob that can match nothing below it, nor a project that holds nothing there', () => {
+    expect(decide([pem, sql], { tool: 'Bash', folders: ['vendor'] }).decision).toBe('none');
+    expect(decide([pem], { tool: 'Bash', folders: ['secrets/deep'] }).decision).toBe('none');
+    expect(decide([sql], { tool: 'Bash', folders: ['web'] }).decision).toBe('none');
+  });
+});
+
 describe('a repository where git ignores case (core.ignorecase)', () => {
   const g = inv(GLOBAL, { write: ['secrets/**', '*.PEM'] });
   const p = inv(APP, { write: ['**/*.sql'], command: ['^make deploy'] });

@@ -63,12 +63,13 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     mkdirSync(join(dir, 'sub'));
     execFileSync('mkfifo', [join(dir, 'fifo.diff')]);
     const service = new GuardService(join(dir, '.agents'), {});
-    const files = (command: string) =>
+    const action = (command: string) =>
       service.toAction(
         parseClientInput(
           JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }),
         ),
-      ).files;
+      );
+    const files = (command: string) => action(command).files;
     expect(files('tar -xzf a.tgz')).toEqual(['secrets/k.pem', 'top']);
     expect(files('tar -xzf a.tgz -C out --strip-components=1')).toEqual(['out/k.pem']);
     expect(files('cd sub && tar -xzf ../a.tgz -C ..')).toContain('secrets/k.pem');
@@ -79,9 +80,12 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     expect(files('patch -p0 < fix.diff')).toEqual(['a/secrets/k.pem', 'b/secrets/k.pem']);
     // After the cd, the patch file is found from sub/ alone, and names its files there.
     expect(files('cd sub; patch -p1 -i ../fix.diff')).toEqual(['sub/secrets/k.pem']);
-    // Not read: another compression, an archive not there yet, a FIFO (read without waiting for a writer).
-    expect(files('tar -xjf b.tbz -C vendor')).toEqual(['vendor']);
-    expect(files('curl -so c.tgz https://example.com/c.tgz && tar -xzf c.tgz -C vendor')).toEqual(['c.tgz', 'vendor']);
-    expect(files('git apply fifo.diff; tar -xf fifo.diff')).toEqual([]);
+    // Not read: another compression, an archive not there yet, a FIFO (read without waiting for a writer): files of
+    // unknown names below the folder it is extracted into, where in the repository.
+    expect([files('tar -xjf b.tbz -C vendor'), action('tar -xjf b.tbz -C vendor').folders]).toEqual([[], ['vendor']]);
+    const fetched = action('curl -so c.tgz https://example.com/c.tgz && tar -xzf c.tgz');
+    expect([fetched.files, fetched.folders]).toEqual([['c.tgz'], ['']]);
+    expect(action('cd sub && tar -xzf missing.tgz -C /tmp').folders).toBeUndefined();
+    expect([files('git apply fifo.diff; tar -xf fifo.diff'), action('tar -xf fifo.diff').folders]).toEqual([[], ['']]);
   });
 });
