@@ -49,17 +49,26 @@ export function inputTargets(input: ShellInput, read: string | readonly string[]
     return typeof text === 'string' ? [...new Set(diffFiles([text], input.strip).map((f) => inFolder(input.root, f)))] : [];
   }
   if (read === undefined || typeof read === 'string') return [];
+  // Members named pick what is extracted; a word taken for one that names none (an option's value, a pattern) picks
+  // nothing here, and every member is judged.
+  const picks =
+    input.members.length > 0 &&
+    input.members.every((m) => !/[*?[]/.test(m)) &&
+    input.members.every((m) => read.some((name) => underMember(name, m)));
   const out: string[] = [];
   for (const name of read) {
-    const wanted = input.members.length === 0 || input.members.some((m) => /[*?[]/.test(m) || underMember(name, m));
-    if (!wanted) continue;
-    // Both programs take a name's leading `/` off unless told not to; unzip takes each `../` off too.
+    if (picks && !input.members.some((m) => underMember(name, m))) continue;
+    // Both programs take a name's leading `/` off unless told not to (`tar -P`, `unzip -:`); unzip takes each `../`
+    // off too, and reads `\` as a folder's end in a name written on Windows.
     let path = input.absolute ? name : name.replace(/^\/+/, '');
-    if (input.program === 'unzip') path = path.replace(/(^|\/)(?:\.\.\/)+/g, '$1');
-    const parts = path.split('/').slice(input.strip);
-    if (parts.length === 0 || parts.join('') === '') continue;
-    path = input.flat ? basename(path) : parts.join('/');
-    for (const dir of input.into.length > 0 ? input.into : ['']) out.push(inFolder(dir === '' ? undefined : dir, path));
+    const spellings = input.program === 'unzip' && path.includes('\\') ? [path, path.replaceAll('\\', '/')] : [path];
+    for (let spelled of spellings) {
+      if (input.program === 'unzip' && !input.absolute) spelled = spelled.replace(/(^|\/)(?:\.\.\/)+/g, '$1');
+      const parts = spelled.split('/').slice(input.strip);
+      if (parts.join('') === '') continue;
+      const file = input.flat ? basename(spelled) : parts.join('/');
+      for (const dir of input.into.length > 0 ? input.into : ['']) out.push(inFolder(dir === '' ? undefined : dir, file));
+    }
   }
   return [...new Set(out)];
 }
@@ -139,6 +148,12 @@ export function tarInput(args: readonly string[]): ArchiveInput | undefined {
     else input.members.push(a);
   }
   if (!extract || stdout) return undefined;
+  // Names renamed on the way out (`--transform`, bsdtar's `-s /a/b/`) or put in a folder of the archive's name
+  // (`--one-top-level`) are not the archive's: which files it writes, the hook cannot tell.
+  const renamed = args.some(
+    (a, i) => /^--(?:transform|xform|one-top-level)(?:=|$)/.test(a) || (a === '-s' && /^[^\w\s-]/.test(args[i + 1] ?? '')),
+  );
+  if (renamed) return { ...input, file: '', members: [] };
   if (input.file === '-') input.file = '';
   return input;
 }
@@ -166,8 +181,10 @@ export function unzipInput(args: readonly string[]): ArchiveInput | undefined {
     else if (a === '-x') excluding = true;
     else if (/^-[PIO]$/.test(a)) i++;
     else if (isOption(a)) {
-      if (/^-[a-zA-Z]*[ltvzpcZ]/.test(a)) return undefined;
-      if (/^-[a-zA-Z]*j/.test(a)) input.flat = true;
+      if (/^-[a-zA-Z:]*[ltvzpcZ]/.test(a)) return undefined;
+      if (/^-[a-zA-Z:]*j/.test(a)) input.flat = true;
+      // `-:` keeps a name's `../` and leading `/`.
+      if (/^-[a-zA-Z]*:/.test(a)) input.absolute = true;
     } else if (input.file === '') input.file = a;
     else if (!excluding) input.members.push(a);
   }

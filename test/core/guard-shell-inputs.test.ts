@@ -100,6 +100,12 @@ describe('the archives a command extracts', () => {
       [archive('unzip', 'z.zip', { into: ['out'], members: ['secrets/k'] })],
     ],
     ['unzip -j, -dDIR', 'unzip -qj z -dout', [archive('unzip', 'z', { into: ['out'], flat: true })]],
+    [
+      'names renamed on the way out: not read, as from the input',
+      "tar -xf a.tar --transform 's/^/x/'; bsdtar -xf a.tar -s ',^,x/,'; tar --one-top-level -xf a.tar",
+      [archive('tar', ''), archive('tar', ''), archive('tar', '')],
+    ],
+    ['unzip -: keeps ../ and a leading /', 'unzip -: z.zip', [archive('unzip', 'z.zip', { absolute: true })]],
     ['nothing: tar lists, creates or extracts to its output', 'tar -tf a.tar; tar -czf a.tgz secrets; tar -xOf a.tar k > /dev/null', []],
     ['nothing: unzip lists, tests or prints', 'unzip -l z.zip; unzip -t z.zip; unzip -p z.zip k; unzip -qq -v z.zip', []],
   ])('%s', (_name, command, expected) => {
@@ -126,6 +132,11 @@ describe('the archives a command extracts', () => {
       'top',
     ]);
     expect(inputTargets(archive('unzip', 'a'), ['../up/x', 'a/../../b'])).toEqual(['up/x', 'a/b']);
+    expect(inputTargets(archive('unzip', 'a', { absolute: true }), ['../up/x'])).toEqual(['../up/x']);
+    // A name written on Windows: unzip makes its `\` a folder's end.
+    expect(inputTargets(archive('unzip', 'a'), ['secrets\\k.pem'])).toEqual(['secrets\\k.pem', 'secrets/k.pem']);
+    // A word taken for a member that names none (an option's value): every member is judged.
+    expect(inputTargets(archive('tar', 'a', { members: ['docs', '9'] }), names)).toHaveLength(names.length);
     // Names not read: no file, and files of unknown names below each folder it is extracted into.
     expect(inputTargets(archive('tar', 'a', { into: ['vendor', ''] }), undefined)).toEqual([]);
     expect(unreadFolders(archive('tar', 'a', { into: ['vendor', ''] }))).toEqual(['vendor', '.']);
