@@ -13,6 +13,7 @@ import { downloads } from './guard-shell-downloads.ts';
 import { formatted } from './guard-shell-formatters.ts';
 import { compressed, type PatchInput, type ShellInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
+import { expandVariables, recordVariables, type Variables } from './guard-shell-variables.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
 export interface Move {
@@ -44,6 +45,7 @@ export interface ShellWrites {
 /** {@link ShellWrites} while a command is read: with the texts its here-documents put in files (`cat > p.diff <<EOF`). */
 interface Reading extends ShellWrites {
   written: Map<string, string>;
+  vars: Variables;
 }
 
 /** How many paths one command may name: past it, the hook cannot judge each in its time. */
@@ -237,6 +239,7 @@ function applied(cmd: Simple, args: readonly string[], w: Reading): void {
  * words (`find -exec`, `busybox`) in `runs`, read in turn rather than within this call, however deep they nest.
  */
 function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]): void {
+  recordVariables(cmd.words, w.vars);
   w.paths.push(...cmd.redirected);
   const words = program(cmd.words, more);
   const name = basename(words[0] ?? '');
@@ -419,7 +422,7 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
  * (`/dev/null`, `/dev/stderr`) is no file of any repository, and is left out.
  */
 export function shellWrites(command: string | readonly string[]): ShellWrites {
-  const w: Reading = { paths: [], removes: [], moves: [], links: [], made: [], inputs: [], written: new Map() };
+  const w: Reading = { paths: [], removes: [], moves: [], links: [], made: [], inputs: [], written: new Map(), vars: new Map() };
   // Scripts still to read: the command, then each script it runs. Each is a part of the one before, its quotes taken
   // off, so the reading ends. An argv (`["bash", "-lc", "…"]`) is one command, its words as given.
   const scripts: string[] = typeof command === 'string' ? [command] : [];
@@ -446,11 +449,22 @@ export function shellWrites(command: string | readonly string[]): ShellWrites {
     for (const cmd of lex(scripts[s++]!, scripts)) commandWrites(cmd, w, scripts, runs);
   }
   const kept = (p: string) => p !== '' && p !== '-' && !p.startsWith('/dev/');
+  // A word naming a variable the script gives a value (`F=secrets/k; echo x > "$F"`) stands for each value too.
+  const expanded = (paths: readonly string[]) =>
+    paths.flatMap((p) => {
+      const each = expandVariables(p, w.vars, MAX_SHELL_PATHS);
+      if (each === undefined) spend(Number.POSITIVE_INFINITY);
+      return each ?? [];
+    });
+  const moves = w.moves.flatMap((m) => {
+    const tos = expanded([m.to]);
+    return expanded([m.from]).flatMap((from) => tos.map((to) => ({ ...m, from, to })));
+  });
   return {
-    paths: [...new Set(w.paths.filter(kept))],
-    removes: [...new Set(w.removes.filter(kept))],
+    paths: [...new Set(expanded(w.paths).filter(kept))],
+    removes: [...new Set(expanded(w.removes).filter(kept))],
     // Each move once: a command repeating one (`cp a secrets/;` a thousand times) is no more moves for the hook to judge.
-    moves: [...new Map(w.moves.filter((m) => kept(m.from) && kept(m.to)).map((m) => [`${m.from}\0${m.to}\0${m.copy}`, m])).values()],
+    moves: [...new Map(moves.filter((m) => kept(m.from) && kept(m.to)).map((m) => [`${m.from}\0${m.to}\0${m.copy}`, m])).values()],
     links: w.links.filter((l) => kept(l.name)),
     made: [...new Set(w.made.filter(kept))],
     inputs: w.inputs.filter((i) => i.file === '' || kept(i.file)),
