@@ -60,7 +60,7 @@ export function inputTargets(input: ShellInput, read: string | readonly string[]
     if (picks && !input.members.some((m) => underMember(name, m))) continue;
     // Both programs take a name's leading `/` off unless told not to (`tar -P`, `unzip -:`); unzip takes each `../`
     // off too, and reads `\` as a folder's end in a name written on Windows.
-    let path = input.absolute ? name : name.replace(/^\/+/, '');
+    const path = input.absolute ? name : name.replace(/^\/+/, '');
     const spellings = input.program === 'unzip' && path.includes('\\') ? [path, path.replaceAll('\\', '/')] : [path];
     for (let spelled of spellings) {
       if (input.program === 'unzip' && !input.absolute) spelled = spelled.replace(/(^|\/)(?:\.\.\/)+/g, '$1');
@@ -101,8 +101,10 @@ const TAR_LONG_VALUED =
  * The archive `tar` extracts (`-x`, `x` in the old style's first word, `--extract`, `--get`) and where: none when it
  * only lists, creates, or extracts to its output (`-O`). An archive from the input (`-f -`, or none named) is ''.
  */
-export function tarInput(args: readonly string[]): ArchiveInput | undefined {
-  const input: ArchiveInput = { kind: 'archive', file: '', program: 'tar', into: [], members: [], strip: 0, flat: false, absolute: false };
+export function tarInput(args: readonly string[], jar = false): ArchiveInput | undefined {
+  // `jar xf a.jar` reads as tar's letters; its archive is a zip, whose names are read as unzip reads them.
+  const program = jar ? 'unzip' : 'tar';
+  const input: ArchiveInput = { kind: 'archive', file: '', program, into: [], members: [], strip: 0, flat: false, absolute: false };
   let [extract, stdout] = [false, false];
   const take = (option: string, value: string) => {
     if (option === 'f' || option === '--file') input.file = value;
@@ -189,6 +191,22 @@ export function unzipInput(args: readonly string[]): ArchiveInput | undefined {
     else if (!excluding) input.members.push(a);
   }
   return input.file === '' ? undefined : input;
+}
+
+/**
+ * The archive 7-Zip extracts (`7z x`, or `7z e`, which drops the folders) and where (`-oDIR`); the archive `7z a`,
+ * `u` or `d` writes is put in `w`'s paths. Its names are read as unzip's, when the archive is a zip or a tar.
+ */
+export function sevenZipInput(args: readonly string[], w: { paths: string[] }): ArchiveInput | undefined {
+  const words = args.filter((a) => !a.startsWith('-'));
+  const [command, file, ...members] = words;
+  if (command === 'a' || command === 'u' || command === 'd') {
+    if (file !== undefined) w.paths.push(file);
+    return undefined;
+  }
+  if ((command !== 'x' && command !== 'e') || file === undefined) return undefined;
+  const into = args.filter((a) => /^-o./.test(a)).map((a) => a.slice(2));
+  return { kind: 'archive', file, program: 'unzip', into, members, strip: 0, flat: command === 'e', absolute: false };
 }
 
 /** A compressor's suffix, whether it decompresses by its name, and whether it keeps the file it reads unless told. */

@@ -11,7 +11,7 @@ import { UsageError } from './errors.ts';
 import { diffFiles, stripLevel } from './guard-shell-diff.ts';
 import { downloads } from './guard-shell-downloads.ts';
 import { formatted } from './guard-shell-formatters.ts';
-import { compressed, type PatchInput, type ShellInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
+import { compressed, type PatchInput, type ShellInput, sevenZipInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 import { expandVariables, recordVariables, type Variables } from './guard-shell-variables.ts';
 
@@ -86,6 +86,7 @@ const COPY_VALUED: Record<string, RegExp> = {
   ln: /^-S$|^--suffix$/,
   install: /^-[mogS]$|^--(?:mode|owner|group|suffix|strip-program)$/,
   rsync: /^-[efBT]$|^--(?:rsh|exclude|include|filter|block-size|temp-dir|files-from|exclude-from|include-from)$/,
+  scp: /^-[cFiJloPS]$/,
 };
 
 /** Whether `w` is an option word (`-f`, `--force`), not a file; `-` alone is standard input. */
@@ -294,9 +295,13 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
     case 'tar':
     case 'bsdtar':
     case 'gtar':
-    case 'unzip': {
+    case 'unzip':
+    case '7z':
+    case '7za':
+    case '7zz':
+    case 'jar': {
       // An archive extracted writes the files it holds, which the hook reads from it.
-      const input = name === 'unzip' ? unzipInput(args) : tarInput(args);
+      const input = name === 'unzip' ? unzipInput(args) : name.startsWith('7z') ? sevenZipInput(args, w) : tarInput(args, name === 'jar');
       if (input !== undefined) w.inputs.push(input);
       return;
     }
@@ -322,15 +327,18 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
     case 'mv':
     case 'install':
     case 'rsync':
+    case 'scp':
     case 'ln': {
-      // rsync's `-t` keeps times, and names no folder.
-      const target = name === 'rsync' ? undefined : targetFolder(args);
+      // rsync's `-t` keeps times, and names no folder; nor does scp's.
+      const target = name === 'rsync' || name === 'scp' ? undefined : targetFolder(args);
       const files = operands(target?.rest ?? args, COPY_VALUED[name]);
       if (name === 'install' && args.includes('-d')) {
         w.paths.push(...files);
         return;
       }
       const to = target?.dir ?? (files.length >= 2 ? files.pop()! : undefined);
+      // A copy to another host (`scp a host:x`, `rsync a host:x`) writes nothing here.
+      if ((name === 'scp' || name === 'rsync') && to !== undefined && /^[^/]+:/.test(to)) return;
       const symbolic = name === 'ln' && args.some((a) => /^-[a-zA-Z]*s/.test(a) || a === '--symbolic');
       const made = symbolic ? w.made : w.paths;
       if (to === undefined) {

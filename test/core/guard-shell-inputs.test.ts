@@ -106,6 +106,16 @@ describe('the archives a command extracts', () => {
       [archive('tar', ''), archive('tar', ''), archive('tar', '')],
     ],
     ['unzip -: keeps ../ and a leading /', 'unzip -: z.zip', [archive('unzip', 'z.zip', { absolute: true })]],
+    [
+      '7-Zip: x with -oDIR and members, e without folders',
+      '7z x -y a.zip -oout secrets/k; 7za e a.7z',
+      [archive('unzip', 'a.zip', { into: ['out'], members: ['secrets/k'] }), archive('unzip', 'a.7z', { flat: true })],
+    ],
+    [
+      'jar, read as tar reads its letters, its names as unzip does',
+      'jar xf app.jar -C out',
+      [archive('unzip', 'app.jar', { into: ['out'] })],
+    ],
     ['nothing: tar lists, creates or extracts to its output', 'tar -tf a.tar; tar -czf a.tgz secrets; tar -xOf a.tar k > /dev/null', []],
     ['nothing: unzip lists, tests or prints', 'unzip -l z.zip; unzip -t z.zip; unzip -p z.zip k; unzip -qq -v z.zip', []],
   ])('%s', (_name, command, expected) => {

@@ -139,6 +139,11 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     ['sort -o', 'sort -o secrets/k a; sort -u -osecrets/j b; sort --output=secrets/i c', ['secrets/k', 'secrets/j', 'secrets/i']],
     ["rsync's -t, which keeps times", 'rsync -t a secrets/', ['secrets/', 'secrets/a']],
     [
+      'scp to here, not to another host; the archive 7z a writes',
+      'scp -P 22 host:/etc/k secrets/; scp -r secrets host:/backup; rsync -a secrets/ host:x; 7z a -t7z out.7z secrets',
+      ['secrets/', 'secrets/k', 'out.7z'],
+    ],
+    [
       'cp -f and mv -b, flags of no value',
       'cp -f a secrets/k; mv -b b secrets/',
       ['secrets/k', 'secrets/k/a', 'secrets/', 'secrets/b', 'b'],
