@@ -14,6 +14,7 @@ import { formatted } from './guard-shell-formatters.ts';
 import { compressed, type PatchInput, type ShellInput, sevenZipInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 import { expandVariables, recordVariables, type Variables } from './guard-shell-variables.ts';
+import { xargsRuns } from './guard-shell-xargs.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
 export interface Move {
@@ -245,6 +246,8 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
   const words = program(cmd.words, more);
   const name = basename(words[0] ?? '');
   const args = words.slice(1);
+  // `echo a b | xargs rm` runs `rm a b`.
+  runs.push(...xargsRuns(cmd.words, words, given(cmd)));
   if (SHELLS.test(name)) {
     // `bash -c 'script'` (`-lc`, `-ec`), and a here-document given to a shell, run a script of their own.
     const c = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));

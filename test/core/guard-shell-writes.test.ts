@@ -139,6 +139,12 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
     ['sort -o', 'sort -o secrets/k a; sort -u -osecrets/j b; sort --output=secrets/i c', ['secrets/k', 'secrets/j', 'secrets/i']],
     ["rsync's -t, which keeps times", 'rsync -t a secrets/', ['secrets/', 'secrets/a']],
     [
+      'xargs, its input appended to its command, or put for -I REPL',
+      'echo secrets/k | xargs rm; xargs -0 rm -f <<EOF\nsecrets/j\nEOF\necho a b | xargs -I{} cp {} secrets/; echo c | xargs --replace=X cp X secrets/i',
+      ['secrets/', 'secrets/{}', 'secrets/i', 'secrets/i/X', 'secrets/k', 'secrets/j', 'secrets/a', 'secrets/b', 'secrets/i/c'],
+    ],
+    ['nothing: xargs given what the text does not tell', 'find . -name "*.o" | xargs rm; ls | xargs echo', []],
+    [
       'scp to here, not to another host; the archive 7z a writes',
       'scp -P 22 host:/etc/k secrets/; scp -r secrets host:/backup; rsync -a secrets/ host:x; 7z a -t7z out.7z secrets',
       ['secrets/', 'secrets/k', 'out.7z'],
