@@ -82,6 +82,7 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'curl -so new.tgz https://example.com/new.tgz && tar xzf new.tgz -C secrets',
       'F=secrets/k.pem; echo x > "$F"',
       'for f in notes.md secrets/k.pem; do sed -i s/k/x/ "$f"; done',
+      'echo secrets/k.pem | xargs rm',
     ];
     for (const [client, { input, denied }] of Object.entries(clients))
       for (const command of commands) {
