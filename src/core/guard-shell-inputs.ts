@@ -110,6 +110,7 @@ export function tarInput(args: readonly string[], jar = false): ArchiveInput | u
     if (option === 'f' || option === '--file') input.file = value;
     else if (option === 'C' || option === '--directory') input.into.push(value);
     else if (option === '--strip-components') input.strip = Number.parseInt(value, 10) || 0;
+    else if (option === '--to-command') stdout = true;
   };
   const flag = (option: string) => {
     if (option === 'x' || option === '--extract' || option === '--get') extract = true;

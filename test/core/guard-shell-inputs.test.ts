@@ -116,7 +116,11 @@ describe('the archives a command extracts', () => {
       'jar xf app.jar -C out',
       [archive('unzip', 'app.jar', { into: ['out'] })],
     ],
-    ['nothing: tar lists, creates or extracts to its output', 'tar -tf a.tar; tar -czf a.tgz secrets; tar -xOf a.tar k > /dev/null', []],
+    [
+      'nothing: tar lists, creates or extracts to its output or a command',
+      "tar -tf a.tar; tar -czf a.tgz secrets; tar -xOf a.tar k > /dev/null; tar -xf a.tar --to-command='wc -c'",
+      [],
+    ],
     ['nothing: unzip lists, tests or prints', 'unzip -l z.zip; unzip -t z.zip; unzip -p z.zip k; unzip -qq -v z.zip', []],
   ])('%s', (_name, command, expected) => {
     expect(inputs(command)).toEqual(expected);
