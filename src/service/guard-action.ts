@@ -74,11 +74,16 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   const read = action.inputs === undefined ? undefined : inputPaths(action.inputs, place.top, spellings, inTime);
   for (const p of [...action.paths, ...(read?.paths ?? [])])
     for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
-  // The folders an archive it could not read is extracted into: files of unknown names below each, where in the repository.
+  // The folders an archive it could not read is extracted into: files of unknown names below each, where in the
+  // repository; one inside git's folder, the store or the hook settings is a write there, which no guard decides.
   const folders = new Set<string>();
   for (const p of read?.folders ?? [])
-    for (const named of spellings(p))
-      for (const abs of [resolve(named), ...wherePathLeads(named)]) for (const rel of repoPaths(place, abs, true).exact) folders.add(rel);
+    for (const named of spellings(p)) {
+      const [abs, ...reals] = [resolve(named), ...wherePathLeads(named)];
+      for (const at of [abs, ...reals]) for (const rel of repoPaths(place, at, true).exact) folders.add(rel);
+      const kept = place.reserved.folder([abs, ...reals]);
+      if (kept !== undefined) reserved.push({ path: relativeTo(place.top, abs) || abs, folder: kept });
+    }
   // Each folder walked once: a shell's copy or move names its source twice (`cp -r a b` copies into `b` or to `b/a`,
   // which the text does not tell), and a folder moved and deleted in one command is named twice too.
   // A folder named by a shell's text alone is judged by its name when too large; one the tool names, refused.

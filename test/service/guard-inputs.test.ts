@@ -86,6 +86,8 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     const fetched = action('curl -so c.tgz https://example.com/c.tgz && tar -xzf c.tgz');
     expect([fetched.files, fetched.folders]).toEqual([['c.tgz'], ['']]);
     expect(action('cd sub && tar -xzf missing.tgz -C /tmp').folders).toBeUndefined();
+    // Into git's folder: a write there, whatever the guards say.
+    expect(action('tar -xzf missing.tgz -C .git/hooks').reserved?.map((r) => r.path)).toEqual(['.git/hooks']);
     expect([files('git apply fifo.diff; tar -xf fifo.diff'), action('tar -xf fifo.diff').folders]).toEqual([[], ['']]);
   });
 });
