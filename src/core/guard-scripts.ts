@@ -195,7 +195,10 @@ export function shellWritesIn(
   for (const p of w.made.flatMap(inEach)) paths.add(p);
   const removes = [...new Set(w.removes.flatMap(inEach))];
   const moves = w.moves.flatMap((m) => folders.map((base) => ({ ...m, from: fromFolder(base, m.from), to: fromFolder(base, m.to) })));
-  const inputs = w.inputs.flatMap((i) => folders.map((at) => ({ ...i, file: i.file === '' ? '' : fromFolder(at, i.file), at })));
+  // A package manager with no folder named works where it runs: its folder is where the hook looks for its package.
+  const placed = (i: ShellInput, at: string) =>
+    i.kind === 'package' ? fromFolder(at, i.file === '' ? '.' : i.file) : i.file === '' ? '' : fromFolder(at, i.file);
+  const inputs = w.inputs.flatMap((i) => folders.map((at) => ({ ...i, file: placed(i, at), at })));
   return {
     paths: [...paths],
     ...(removes.length > 0 ? { removes } : {}),
@@ -214,7 +217,8 @@ export type PlacedInput = ShellInput & { at: string };
  * undefined where the hook could not read them.
  */
 export function placedTargets(input: PlacedInput, read: string | readonly string[] | undefined, top: string): string[] {
-  const bases = input.kind === 'patch' && input.fromTop ? [top, input.at] : [input.at];
+  // A package's files are named from its folder, which its placed `file` names already.
+  const bases = input.kind === 'patch' && input.fromTop ? [top, input.at] : input.kind === 'package' ? [''] : [input.at];
   return inputTargets(input, read).flatMap((t) => bases.map((base) => fromFolder(base, t)));
 }
 

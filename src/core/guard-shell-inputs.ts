@@ -6,6 +6,7 @@
  */
 import { diffFiles } from './guard-shell-diff.ts';
 import { basename, inFolder } from './guard-shell-lex.ts';
+import type { PackageInput } from './guard-shell-packages.ts';
 
 /**
  * A patch file whose headers name the files it changes, `strip` folders off each (`-pN`), in `root` (`--directory`):
@@ -37,13 +38,19 @@ export interface ArchiveInput {
   absolute: boolean;
 }
 
-export type ShellInput = PatchInput | ArchiveInput;
+export type ShellInput = PatchInput | ArchiveInput | PackageInput;
 
 /**
  * The files an input makes its command write, named from where the command runs: a patch's from its text, an
- * archive's from its members' names; none when they could not be read ({@link unreadFolders}).
+ * archive's from its members' names (none when they could not be read: {@link unreadFolders}); a package manager's in
+ * the package's folder.
  */
 export function inputTargets(input: ShellInput, read: string | readonly string[] | undefined): string[] {
+  // A package's files are in the folder the hook found its manifest in (`read`), else where the command works.
+  if (input.kind === 'package') {
+    const root = typeof read === 'string' ? read : input.file;
+    return input.writes.map((w) => inFolder(root === '' ? undefined : root, w));
+  }
   if (input.kind === 'patch') {
     const text = input.text ?? read;
     return typeof text === 'string' ? [...new Set(diffFiles([text], input.strip).map((f) => inFolder(input.root, f)))] : [];
@@ -79,7 +86,7 @@ export function inputTargets(input: ShellInput, read: string | readonly string[]
  * A patch that could not be read is none: what it would change, the hook does not judge (docs/guard.md).
  */
 export function unreadFolders(input: ShellInput): string[] {
-  if (input.kind === 'patch') return [];
+  if (input.kind !== 'archive') return [];
   return input.into.length === 0 ? ['.'] : input.into.map((d) => (d === '' ? '.' : d));
 }
 

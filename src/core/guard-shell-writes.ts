@@ -13,6 +13,7 @@ import { downloads } from './guard-shell-downloads.ts';
 import { formatted } from './guard-shell-formatters.ts';
 import { compressed, type PatchInput, type ShellInput, sevenZipInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
+import { packageInput } from './guard-shell-packages.ts';
 import { expandVariables, recordVariables, type Variables } from './guard-shell-variables.ts';
 import { xargsRuns } from './guard-shell-xargs.ts';
 
@@ -416,6 +417,12 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
       }
       return;
     }
+  }
+  // A package manager writes its package's manifest and lock files (`npm install x`), which the hook finds.
+  const managed = packageInput(name, args);
+  if (managed !== undefined) {
+    w.inputs.push(managed);
+    return;
   }
   // A compressor replaces the file it is given (`gzip a` writes `a.gz`, deletes `a`).
   const packed = compressed(name, args);

@@ -3,7 +3,8 @@
  * the file system as the command would find them: a patch's headers, the names a tar (plain or gzip) or zip archive
  * holds. An archive that cannot be read stands for files of unknown names below the folders it is extracted into.
  */
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { archiveKind, tarNames, zipNames } from '../core/guard-archive.ts';
 import { type PlacedInput, placedTargets, placedUnreadFolders } from '../core/guard-scripts.ts';
 import { readRegularFile } from '../store/read-file.ts';
@@ -14,12 +15,25 @@ const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 /** The most files an archive may name before it is judged by the folders it is extracted into, as a large folder deleted is by its name. */
 const MAX_ARCHIVE_NAMES = 100_000;
 
+/**
+ * The folder of the package a package manager works on from `start`: the nearest one up to the repository's `top`
+ * that holds its manifest; undefined outside the repository, or with none there (then it is `start`'s own).
+ */
+function packageRoot(manifest: string, start: string, top: string): string | undefined {
+  if (relative(top, start).startsWith('..') || isAbsolute(relative(top, start))) return undefined;
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (statSync(join(dir, manifest), { throwIfNoEntry: false })?.isFile()) return dir;
+    if (dir === top || dirname(dir) === dir) return undefined;
+  }
+}
+
 /** A patch file's text, or an archive's names; undefined when the file is not there, too large, or of a kind not read. */
-function readInput(input: PlacedInput, path: string): string | string[] | undefined {
+function readInput(input: PlacedInput, path: string, top: string): string | string[] | undefined {
+  if (input.kind === 'package') return packageRoot(input.manifest, path, top);
   const read = readRegularFile(path, MAX_INPUT_BYTES, { followLinks: true });
   // unzip looks for `NAME.zip` when NAME is not there.
   if (!read.ok && read.code === 'missing' && input.kind === 'archive' && input.program === 'unzip' && !path.endsWith('.zip'))
-    return readInput(input, `${path}.zip`);
+    return readInput(input, `${path}.zip`, top);
   if (!read.ok) return undefined;
   if (input.kind === 'patch') return read.bytes.toString('utf8');
   let bytes: Uint8Array = read.bytes;
@@ -54,7 +68,7 @@ export function inputPaths(
     if (input.file !== '')
       for (const named of spellings(input.file)) {
         inTime();
-        const read = readInput(input, resolve(named));
+        const read = readInput(input, resolve(named), top);
         if (read === undefined) continue;
         found = true;
         out.paths.push(...placedTargets(input, read, top));

@@ -188,3 +188,55 @@ describe('the files a compressor replaces', () => {
     expect([w.paths, w.removes]).toEqual([[...new Set(paths)], removes]);
   });
 });
+
+describe('the files a package manager writes in its package', () => {
+  const pkg = (file: string, manifest: string, writes: string[]) => ({ kind: 'package', file, manifest, writes });
+  const npm = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json'];
+  it.each([
+    ['npm install with a package: the manifest and the lock files', 'npm install lodash', [pkg('', 'package.json', npm)]],
+    [
+      'npm install alone, npm update: the lock files',
+      'npm install; npm i -D; npm update',
+      [1, 2, 3].map(() => pkg('', 'package.json', npm.slice(1))),
+    ],
+    ['npm --prefix DIR, a workspace option before the command', 'npm --prefix web -w a uninstall x', [pkg('web', 'package.json', npm)]],
+    [
+      'yarn alone installs; yarn add',
+      'yarn; yarn --cwd app add x',
+      [pkg('', 'package.json', ['yarn.lock']), pkg('app', 'package.json', ['package.json', 'yarn.lock'])],
+    ],
+    [
+      'pnpm -C DIR, bun',
+      'pnpm -C web add x; bun remove y',
+      [pkg('web', 'package.json', ['package.json', 'pnpm-lock.yaml']), pkg('', 'package.json', ['package.json', 'bun.lock', 'bun.lockb'])],
+    ],
+    [
+      'poetry, uv',
+      'poetry add x; uv lock',
+      [pkg('', 'pyproject.toml', ['pyproject.toml', 'poetry.lock']), pkg('', 'pyproject.toml', ['uv.lock'])],
+    ],
+    [
+      'cargo, go, bundle, composer',
+      'cargo add x; go mod tidy; bundle install; composer -d api require x',
+      [
+        pkg('', 'Cargo.toml', ['Cargo.toml', 'Cargo.lock']),
+        pkg('', 'go.mod', ['go.mod', 'go.sum']),
+        pkg('', 'Gemfile', ['Gemfile.lock']),
+        pkg('api', 'composer.json', ['composer.json', 'composer.lock']),
+      ],
+    ],
+    [
+      'nothing: what changes no file of the package',
+      'npm test; npm run build; npm audit; npm pkg get name; go mod graph; cargo doc; yarn run x',
+      [],
+    ],
+  ])('%s', (_name, command, expected) => {
+    expect(inputs(command)).toEqual(expected);
+  });
+
+  it("names the files in the package's folder the hook found, else where the command works", () => {
+    const input = pkg('web', 'package.json', ['package.json']) as ShellInput;
+    expect(inputTargets(input, '/repo')).toEqual(['/repo/package.json']);
+    expect(inputTargets(input, undefined)).toEqual(['web/package.json']);
+  });
+});

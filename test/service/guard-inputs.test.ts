@@ -90,4 +90,42 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     expect(action('tar -xzf missing.tgz -C .git/hooks').reserved?.map((r) => r.path)).toEqual(['.git/hooks']);
     expect([files('git apply fifo.diff; tar -xf fifo.diff'), action('tar -xf fifo.diff').folders]).toEqual([[], ['']]);
   });
+
+  it("judges a package manager's manifest and lock files in the nearest folder up that holds its manifest", async () => {
+    const dir = await guardedRepo({ write: ['package.json'] });
+    writeFileSync(join(dir, 'package.json'), '{}\n');
+    mkdirSync(join(dir, 'src/deep'), { recursive: true });
+    mkdirSync(join(dir, 'web'));
+    writeFileSync(join(dir, 'web/package.json'), '{}\n');
+    const service = new GuardService(join(dir, '.agents'), {});
+    const files = (command: string) =>
+      service.toAction(
+        parseClientInput(
+          JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }),
+        ),
+      ).files;
+    const npm = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json'];
+    expect(files('npm install lodash')).toEqual(npm);
+    // From a folder below with no package.json of its own: the top's, as npm finds it.
+    expect(files('cd src/deep && npm install lodash')).toEqual(npm);
+    // After a cd, from each folder the script may be in (the cd may fail): the top's package and web's.
+    expect(files('cd web && npm install lodash')).toEqual([...npm, ...npm.map((f) => `web/${f}`)]);
+    expect(files('pnpm -C web add x')).toEqual(['web/package.json', 'web/pnpm-lock.yaml']);
+    // No Cargo.toml anywhere up: the files where it runs.
+    expect(files('cd src && cargo add serde')).toEqual(['Cargo.toml', 'Cargo.lock', 'src/Cargo.toml', 'src/Cargo.lock']);
+    const verdict = await service.evaluate(
+      service.toAction(
+        parseClientInput(
+          JSON.stringify({
+            session_id: 's',
+            cwd: dir,
+            hook_event_name: 'PreToolUse',
+            tool_name: 'Bash',
+            tool_input: { command: 'cd src && npm i left-pad' },
+          }),
+        ),
+      ),
+    );
+    expect(verdict.verdict.decision).toBe('deny');
+  });
 });
