@@ -112,6 +112,23 @@ describe('agents guard hook, a shell command that writes a file', () => {
   });
 });
 
+describe('agents guard hook, a package manager that changes its package', () => {
+  it('denies a guarded manifest written by npm install or yarn add from every client, where the package is; lets npm test by', async () => {
+    const dir = await guardedRepo({ write: ['package.json'] });
+    writeFileSync(join(dir, 'package.json'), '{}\n');
+    mkdirSync(join(dir, 'src'));
+    for (const [client, { input, denied }] of Object.entries(clients))
+      for (const command of ['npm install left-pad', 'cd src && yarn add left-pad']) {
+        const r = await runAgents(['guard', 'hook'], { cwd: dir, input: JSON.stringify(input(dir, command)) });
+        expect([r.code, r.stdout !== '' && denied(r.stdout)], `${client}: ${command}`).toEqual([0, true]);
+      }
+    for (const command of ['npm test', 'npm run build', 'npm ci']) {
+      const r = await runAgents(['guard', 'hook'], { cwd: dir, input: JSON.stringify(clients.claude!.input(dir, command)) });
+      expect([r.code, r.stdout], command).toEqual([0, '']);
+    }
+  });
+});
+
 describe('a tool given a command beside the folders it moves or deletes itself', () => {
   it("judges both, and refuses a large folder the tool names though its command names it too; the command's alone by its name", async () => {
     const dir = await guardedRepo({ write: ['secrets/**'] });
