@@ -7,6 +7,7 @@
 import { diffFiles } from './guard-shell-diff.ts';
 import { basename, inFolder } from './guard-shell-lex.ts';
 import type { PackageInput } from './guard-shell-packages.ts';
+import { programWrites, type ScriptInput } from './guard-shell-programs.ts';
 
 /**
  * A patch file whose headers name the files it changes, `strip` folders off each (`-pN`), in `root` (`--directory`):
@@ -38,7 +39,7 @@ export interface ArchiveInput {
   absolute: boolean;
 }
 
-export type ShellInput = PatchInput | ArchiveInput | PackageInput;
+export type ShellInput = PatchInput | ArchiveInput | PackageInput | ScriptInput;
 
 /**
  * The files an input makes its command write, named from where the command runs: a patch's from its text, an
@@ -51,6 +52,7 @@ export function inputTargets(input: ShellInput, read: string | readonly string[]
     const root = typeof read === 'string' ? read : input.file;
     return input.writes.map((w) => inFolder(root === '' ? undefined : root, w));
   }
+  if (input.kind === 'script') return typeof read === 'string' ? programWrites(input.language, read).paths : [];
   if (input.kind === 'patch') {
     const text = input.text ?? read;
     return typeof text === 'string' ? [...new Set(diffFiles([text], input.strip).map((f) => inFolder(input.root, f)))] : [];

@@ -14,6 +14,7 @@ import { formatted } from './guard-shell-formatters.ts';
 import { compressed, type PatchInput, type ShellInput, sevenZipInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
 import { packageInput } from './guard-shell-packages.ts';
+import { interpreted } from './guard-shell-programs.ts';
 import { expandVariables, recordVariables, type Variables } from './guard-shell-variables.ts';
 import { xargsRuns } from './guard-shell-xargs.ts';
 
@@ -417,6 +418,14 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
       }
       return;
     }
+  }
+  // A Python or Node.js program given inline, on the input, or as a script file the hook reads.
+  const interpreter = interpreted(name, args, () => given(cmd), w.written);
+  if (interpreter !== undefined) {
+    w.paths.push(...interpreter.paths);
+    w.removes.push(...interpreter.removes);
+    w.inputs.push(...interpreter.inputs);
+    return;
   }
   // A package manager writes its package's manifest and lock files (`npm install x`), which the hook finds.
   const managed = packageInput(name, args);

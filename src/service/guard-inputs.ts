@@ -12,6 +12,8 @@ import { readRegularFile } from '../store/read-file.ts';
 /** The largest patch file or archive the hook reads, and the most an archive may inflate to: past them it is judged by name. */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+/** The largest script file (`python3 fix.py`) whose text the hook reads for the files it writes. */
+const MAX_SCRIPT_BYTES = 1024 * 1024;
 /** The most files an archive may name before it is judged by the folders it is extracted into, as a large folder deleted is by its name. */
 const MAX_ARCHIVE_NAMES = 100_000;
 
@@ -36,6 +38,8 @@ function readInput(input: PlacedInput, path: string, top: string): string | stri
     return readInput(input, `${path}.zip`, top);
   if (!read.ok) return undefined;
   if (input.kind === 'patch') return read.bytes.toString('utf8');
+  // A script is read by patterns over its whole text: one larger than a program anyone writes by hand is not.
+  if (input.kind === 'script') return read.bytes.length <= MAX_SCRIPT_BYTES ? read.bytes.toString('utf8') : undefined;
   let bytes: Uint8Array = read.bytes;
   if (archiveKind(bytes) === 'gzip') {
     try {

@@ -83,6 +83,9 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'F=secrets/k.pem; echo x > "$F"',
       'for f in notes.md secrets/k.pem; do sed -i s/k/x/ "$f"; done',
       'echo secrets/k.pem | xargs rm',
+      `python3 -c "open('secrets/k.pem', 'w').write('x')"`,
+      "python3 - <<'EOF'\np = 'secrets/k.pem'\nopen(p, 'a').write('x')\nEOF",
+      `node -e "require('fs').writeFileSync('secrets/k.pem', 'x')"`,
     ];
     for (const [client, { input, denied }] of Object.entries(clients))
       for (const command of commands) {
@@ -103,6 +106,7 @@ describe('agents guard hook, a shell command that writes a file', () => {
       'tar -tzf a.tgz',
       'tar -xzf a.tgz -C build',
       'curl -so new.tgz https://example.com/new.tgz && tar xzf new.tgz -C build',
+      `python3 -c "print(open('secrets/k.pem').read())"`,
     ]) {
       const r = await runAgents(['guard', 'hook'], { cwd: dir, input: JSON.stringify(clients.claude!.input(dir, command)) });
       expect([r.code, r.stdout], command).toEqual([0, '']);

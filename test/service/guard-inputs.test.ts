@@ -75,6 +75,11 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     expect(files('cd sub && tar -xzf ../a.tgz -C ..')).toContain('secrets/k.pem');
     expect(files('unzip -o z -d .')).toEqual(['secrets/k.pem']);
     expect(files('git apply fix.diff')).toEqual(['secrets/k.pem']);
+    // A script file it runs, read for what it writes; one over 1 MiB is not read.
+    writeFileSync(join(dir, 'fix.py'), "p = 'secrets/k.pem'\nopen(p, 'w').write('y')\n");
+    writeFileSync(join(dir, 'big.py'), `open('secrets/k.pem', 'w')\n${'#'.repeat(1024 * 1024)}\n`);
+    expect(files('python3 fix.py --all')).toEqual(['secrets/k.pem']);
+    expect(files('python3 big.py')).toEqual([]);
     // git apply's files from the repository's top and from where it runs (a plain diff's are read from there).
     expect(files('cd sub && git apply ../fix.diff')).toEqual(['secrets/k.pem', 'sub/secrets/k.pem']);
     expect(files('patch -p0 < fix.diff')).toEqual(['a/secrets/k.pem', 'b/secrets/k.pem']);

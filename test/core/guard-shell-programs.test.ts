@@ -1,0 +1,67 @@
+// The files a Python or Node.js program given in a shell command writes, as its text tells (docs/guard.md, "Shell
+// commands"). The hook's reading of a script file: test/service/guard-inputs.test.ts.
+import { describe, expect, it } from 'vitest';
+import { programWrites } from '../../src/core/guard-shell-programs.ts';
+import { shellWrites } from '../../src/core/guard-shell-writes.ts';
+
+describe('a Python or Node.js program in a shell command', () => {
+  it.each([
+    ['python -c, open to write', `python3 -c "open('secrets/k', 'w').write('x')"`, ['secrets/k']],
+    [
+      'open to append, to create, to update, by mode=',
+      `python -c "open('a','a'); open('b', 'x'); open('c', 'r+'); open('d', mode='wb')"`,
+      ['a', 'b', 'c', 'd'],
+    ],
+    [
+      'a script on its input: a name given a path, then opened to write',
+      "python3 - <<'EOF'\nimport re\np = 'src/x.ts'\ns = open(p).read()\nopen(p, 'w').write(re.sub('a', 'b', s))\nEOF",
+      ['src/x.ts'],
+    ],
+    [
+      'pathlib, os and shutil; a for loop over paths',
+      "python3 <<'EOF'\nfrom pathlib import Path\nPath(\"secrets/a\").write_text('x')\nq = Path('secrets/b')\nq.write_bytes(b'')\nimport os, shutil\nos.remove('secrets/c')\nos.rename('old', 'secrets/d')\nshutil.copy('x', 'secrets/e')\nfor f in ['secrets/f', \"secrets/g\"]:\n    open(f, 'a').close()\nEOF",
+      ['secrets/f', 'secrets/g', 'secrets/a', 'secrets/b', 'secrets/c', 'old', 'secrets/d', 'secrets/e'],
+    ],
+    [
+      'node -e, fs calls',
+      `node -e "require('fs').writeFileSync('secrets/k', 'x'); fs.appendFileSync(\\"secrets/j\\", 'y')"`,
+      ['secrets/k', 'secrets/j'],
+    ],
+    [
+      'node on its input: a const, a template without ${}, rename and copy',
+      "node - <<'EOF'\nconst fs = require('node:fs');\nconst p = `secrets/m`;\nfs.createWriteStream(p);\nfs.renameSync('a', 'secrets/n');\nfs.cpSync('x', 'secrets/o', { recursive: true });\nEOF",
+      ['secrets/m', 'a', 'secrets/n', 'secrets/o'],
+    ],
+    [
+      'a script file the same command wrote from a here-document',
+      "cat > fix.py <<'EOF'\nopen('secrets/k', 'w')\nEOF\npython3 fix.py",
+      ['fix.py', 'secrets/k'],
+    ],
+    [
+      'nothing: reads, an f-string filled in when it runs, a module run, node -p',
+      `python3 -c "print(open('secrets/k').read()); open(f'{d}/x', 'w')"; node -e "fs.readFileSync('secrets/k')"; node -p "1 + 1"; python3 -m json.tool a.json`,
+      [],
+    ],
+  ])('%s', (_name, command, paths) => {
+    expect(shellWrites(command).paths).toEqual(paths);
+  });
+
+  it('names what shutil.rmtree and fs.rmSync delete as folders, every file below', () => {
+    expect(
+      shellWrites(`python3 -c "import shutil; shutil.rmtree('secrets')"; node -e "fs.rmSync('dist', { recursive: true })"`).removes,
+    ).toEqual(['secrets', 'dist']);
+  });
+
+  it('leaves a script file it runs for the hook to read', () => {
+    expect(shellWrites('python3 -u tools/fix.py --all; node --require ./r.js scripts/gen.mjs').inputs).toEqual([
+      { kind: 'script', file: 'tools/fix.py', language: 'python' },
+      { kind: 'script', file: 'scripts/gen.mjs', language: 'node' },
+    ]);
+  });
+
+  it('reads a long or hostile text in one pass of each pattern', () => {
+    const hostile = `${'open('.repeat(20_000)}${"'a".repeat(20_000)}${'p = '.repeat(20_000)}${'x.write_text('.repeat(20_000)}`;
+    expect(programWrites('python', hostile).paths.length).toBeLessThan(20_001);
+    expect(programWrites('node', `${'writeFileSync(`'.repeat(20_000)}`).paths).toEqual(['writeFileSync(']);
+  });
+});
