@@ -211,7 +211,7 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     expect(violations(dir).length).toBe(1);
   });
 
-  it('Claude Code: denies a patch file applied and an archive extracted into the guarded folder; the file is untouched', async () => {
+  it('Claude Code: denies a patch file applied, an archive extracted and a Python edit into the guarded folder; the file is untouched', async () => {
     const bin = await agentCli('claude');
     const { dir, home } = await project();
     // Written before the session, as an agent writes them in one call and applies them in the next.
@@ -224,13 +224,17 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
       steps([
         { tool: 'Bash', input: { command: 'git apply fix.diff', description: 'apply the fix' } },
         { tool: 'Bash', input: { command: 'tar xzf drop.tgz', description: 'unpack the drop' } },
+        {
+          tool: 'Bash',
+          input: { command: "python3 - <<'EOF'\np = 'protected/secret.txt'\nopen(p, 'w').write('pwned')\nEOF", description: 'edit it' },
+        },
       ]),
     );
     const r = await runAgentClient('claude', bin, dir, baseEnv(home), home, server.url);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, 'protected/secret.txt'), 'utf8')).toBe(ORIGINAL);
     const recorded = violations(dir);
-    expect(recorded.length).toBe(2);
+    expect(recorded.length).toBe(3);
     for (const v of recorded) expect(v).toContain(`invariant_id: ${INVARIANT}`);
   });
 
