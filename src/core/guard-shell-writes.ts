@@ -9,13 +9,15 @@
  */
 import { UsageError } from './errors.ts';
 import { diffFiles, stripLevel } from './guard-shell-diff.ts';
+import { gitWrites, patchFiles } from './guard-shell-git.ts';
 import { downloads } from './guard-shell-downloads.ts';
 import { formatted } from './guard-shell-formatters.ts';
-import { compressed, type PatchInput, type ShellInput, sevenZipInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
-import { basename, inFolder, KEYWORDS, lex, type Simple } from './guard-shell-lex.ts';
+import { compressed, type ShellInput, sevenZipInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
+import { basename, inFolder, lex, type Simple } from './guard-shell-lex.ts';
 import { packageInput } from './guard-shell-packages.ts';
 import { interpreted } from './guard-shell-programs.ts';
 import { expandVariables, recordVariables, type Variables } from './guard-shell-variables.ts';
+import { given, operands, optionValue, optionValues, program } from './guard-shell-words.ts';
 import { xargsRuns } from './guard-shell-xargs.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
@@ -57,27 +59,6 @@ const MAX_SHELL_PATHS = 100_000;
 /** The shells whose `-c` script, or here-document, is a script run too (and `su`'s `-c` command). */
 const SHELLS = /^(?:sh|bash|zsh|dash|ksh|mksh|ash|busybox|su)$/;
 
-/** Programs that run the command after their own options (`sudo cp …`, `env X=1 cp …`), with the options that take a value. */
-const RUNNERS: Record<string, RegExp | undefined> = {
-  sudo: /^-[ugCDhprRTU]$/,
-  doas: /^-[uC]$/,
-  env: /^-[uCS]$/,
-  nice: /^-n$/,
-  nohup: undefined,
-  time: /^-[fo]$/,
-  command: undefined,
-  builtin: undefined,
-  exec: /^-a$/,
-  timeout: /^-[sk]$/,
-  stdbuf: /^-[ioe]$/,
-  xargs: /^-[IdEsnPLa]$/,
-  ionice: /^-[cnpP]$/,
-  chronic: undefined,
-};
-
-/** The programs that take a time or a count before the command they run. */
-const FIRST_ARGUMENT = /^timeout$/;
-
 /**
  * The options of each copying program that take the next word as their value: each program's own, since a letter of
  * one is a flag of another (`cp -f` forces; rsync's `-f` gives a filter), and a flag read as taking a value hid the
@@ -91,56 +72,6 @@ const COPY_VALUED: Record<string, RegExp> = {
   rsync: /^-[efBT]$|^--(?:rsh|exclude|include|filter|block-size|temp-dir|files-from|exclude-from|include-from)$/,
   scp: /^-[cFiJloPS]$/,
 };
-
-/** Whether `w` is an option word (`-f`, `--force`), not a file; `-` alone is standard input. */
-const isOption = (w: string) => w.length > 1 && w.startsWith('-');
-
-/** The words of a command after its runners (`sudo`, `env X=1`, `xargs -n 1`) and assignments, and the scripts they run. */
-function program(words: readonly string[], more: string[]): string[] {
-  let i = 0;
-  for (;;) {
-    while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;
-    const name = basename(words[i] ?? '');
-    if (!Object.hasOwn(RUNNERS, name) && !KEYWORDS.test(name)) break;
-    const valued = Object.hasOwn(RUNNERS, name) ? RUNNERS[name] : undefined;
-    i++;
-    while (i < words.length && isOption(words[i]!)) {
-      if (words[i] === '--') {
-        i++;
-        break;
-      }
-      // `env -S 'cp a b'` splits its value into the command it runs.
-      if (name === 'env' && words[i] === '-S' && words[i + 1] !== undefined) more.push(words[i + 1]!);
-      i += valued?.test(words[i]!) ? 2 : 1;
-    }
-    if (name === 'env') while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;
-    if (FIRST_ARGUMENT.test(name)) i++;
-  }
-  return words.slice(i);
-}
-
-/**
- * The script a command given to a shell on its input writes there, as far as its text tells (`echo 'rm k' | sh`,
- * `printf … | bash`, `cat <<EOF | sh`): its here-documents and here-strings, and the words `echo` or `printf` prints.
- */
-function piped(input: Simple | undefined): string[] {
-  if (input === undefined) return [];
-  const words = program(input.words, []);
-  const printed = /^(?:echo|printf)$/.test(basename(words[0] ?? '')) ? [words.slice(1).join(' ')] : [];
-  return [...input.heredocs, ...printed];
-}
-
-/** The arguments that are not options (after `--`, every one), leaving out the values of the options `valued` takes. */
-function operands(args: readonly string[], valued?: RegExp): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') return [...out, ...args.slice(i + 1)];
-    if (!isOption(a)) out.push(a);
-    else if (valued?.test(a)) i++;
-  }
-  return out;
-}
 
 /**
  * The folder a `-t DIR`, `-tDIR` or `--target-directory=DIR` option names, the `t` after flags of no value too (`-rt
@@ -159,83 +90,6 @@ function targetFolder(args: readonly string[]): { dir: string; rest: string[] } 
     return { dir: args[i + 1] ?? '', rest: args.filter((_, j) => j !== i && j !== i + 1) };
   }
   return undefined;
-}
-
-/** The values of each option `separate` (its value the next word) or `joined` (its value in the word) names, before `--`. */
-function optionValues(args: readonly string[], separate: RegExp, joined: RegExp): string[] {
-  const values: string[] = [];
-  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
-    const inWord = joined.exec(args[i]!);
-    if (separate.test(args[i]!)) values.push(args[++i] ?? '');
-    else if (inWord) values.push(inWord[1] ?? inWord[2] ?? '');
-  }
-  return values;
-}
-
-/** The value the last such option gives, as a program that takes one reads it. */
-const optionValue = (args: readonly string[], separate: RegExp, joined: RegExp): string | undefined =>
-  optionValues(args, separate, joined).at(-1);
-
-/**
- * The files `git checkout`, `git restore` or `git stash push` puts back from the index or a revision, or `git clean
- * -f` deletes. `restore` takes paths alone, and writes none with `--staged` alone (the index, not the files);
- * `checkout` writes the paths after `--`, or those after its first operand, which names a revision (with one operand
- * alone it switches branches: which files that rewrites the text does not tell).
- */
-function restored(command: 'checkout' | 'restore' | 'stash' | 'clean', args: readonly string[]): string[] {
-  // `git clean -f PATH` deletes the untracked files below the paths it is given (with no path, below the top: which
-  // ones, only git knows); `git stash push PATH` puts the paths back as `restore` does.
-  if (command === 'clean')
-    return args.some((a) => /^-[a-zA-Z]*f|^--force$/.test(a)) && !args.some((a) => /^-[a-zA-Z]*n|^--dry-run$/.test(a))
-      ? operands(args, /^-e$|^--exclude$/)
-      : [];
-  if (command === 'stash') {
-    const dashes = args.indexOf('--');
-    if (dashes >= 0) return args.slice(dashes + 1);
-    return args[0] === 'push' ? operands(args.slice(1), /^-m$|^--message$|^--pathspec-from-file$/) : [];
-  }
-  if (command === 'restore') {
-    const staged = args.some((a) => a === '--staged' || /^-[a-zA-Z]*S/.test(a));
-    const worktree = args.some((a) => a === '--worktree' || /^-[a-zA-Z]*W/.test(a));
-    return staged && !worktree ? [] : operands(args, /^-s$|^--source$|^--pathspec-from-file$/);
-  }
-  const dashes = args.indexOf('--');
-  if (dashes >= 0) return args.slice(dashes + 1);
-  return operands(args, /^-[bB]$|^--orphan$|^--conflict$|^--pathspec-from-file$/).slice(1);
-}
-
-/** The texts a command is given on its input: its here-documents and here-strings, and what `echo` or `printf` pipes to it. */
-const given = (cmd: Simple): string[] => [...cmd.heredocs, ...piped(cmd.input)];
-
-/**
- * The patch files a command reads: those `named`, else the file its input is redirected from (`< fix.diff`) or that
- * `cat` pipes to it. A file the script itself wrote from a here-document is read from that text; any other is left
- * for the hook to read.
- */
-function patchFiles(cmd: Simple, named: readonly string[], patch: Omit<PatchInput, 'kind' | 'file'>, w: Reading): void {
-  let files = named;
-  if (files.length === 0 && cmd.readFrom !== undefined) files = cmd.readFrom;
-  const source = cmd.input === undefined ? [] : program(cmd.input.words, []);
-  if (files.length === 0 && basename(source[0] ?? '') === 'cat') files = operands(source.slice(1));
-  for (const file of files) {
-    const text = w.written.get(file);
-    w.inputs.push({ kind: 'patch', file, ...patch, ...(text === undefined ? {} : { text }) });
-  }
-}
-
-/**
- * The files `git apply` changes from its patch files, or a patch on its input (no file named, or `-`), `-p1`
- * unless told, named from the repository's top and from where it runs: none with `--cached` alone (the index), or
- * when it only reports (`--check`, `--stat`, `--numstat`, `--summary`).
- */
-function applied(cmd: Simple, args: readonly string[], w: Reading): void {
-  const reports = args.some((a) => /^--(?:check|stat|numstat|summary)$/.test(a)) && !args.includes('--apply');
-  if (reports || (args.includes('--cached') && !args.includes('--index'))) return;
-  const root = optionValue(args, /^--directory$/, /^--directory=(.*)$/);
-  const patch = { strip: stripLevel(args) ?? 1, ...(root === undefined ? {} : { root }), fromTop: true as const };
-  const files = operands(args, /^-p$|^--directory$|^--exclude$|^--include$|^-C$/).filter((a) => a !== '-');
-  if (files.length === 0) for (const text of given(cmd)) w.inputs.push({ kind: 'patch', file: '', ...patch, text });
-  patchFiles(cmd, files, patch, w);
 }
 
 /**
@@ -262,21 +116,9 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
     case 'eval':
       more.push(args.join(' '));
       return;
-    case 'git': {
-      // `git mv` and `git rm` move and delete as `mv` and `rm` do, after git's own options (`-C DIR`, `-c KEY=VALUE`).
-      let k = 0;
-      while (k < args.length && isOption(args[k]!)) k += /^-[Cc]$/.test(args[k]!) ? 2 : 1;
-      const sub = args[k];
-      if (sub === 'mv' || sub === 'rm') runs.push({ words: args.slice(k), redirected: [], heredocs: [] });
-      else if (sub === 'apply') applied(cmd, args.slice(k + 1), w);
-      else if (sub === 'checkout' || sub === 'restore' || sub === 'stash' || sub === 'clean') {
-        // A folder put back rewrites files below it, as a folder deleted takes every one of them away.
-        const files = restored(sub, args.slice(k + 1));
-        w.paths.push(...files);
-        w.removes.push(...files);
-      }
+    case 'git':
+      gitWrites(cmd, args, w, runs);
       return;
-    }
     case 'patch': {
       // `patch FILE [PATCH]` rewrites FILE, or writes `-o OUT` instead; with no FILE it takes the names the patch
       // itself holds, which the command's text does not tell.

@@ -1,0 +1,95 @@
+/**
+ * The files a git command writes in the working tree, as far as its text tells (docs/guard.md, "Shell commands"):
+ * what `git checkout -- FILE`, `git restore`, `git stash push FILE` and `git clean -f` put back or delete, the patch
+ * files `git apply` and `git am` read, and the files the hook asks git for where only git can tell (`git reset --hard`,
+ * a branch switched to, a stash popped, a commit picked or merged). Pure.
+ */
+import { stripLevel } from './guard-shell-diff.ts';
+import type { PatchInput, ShellInput } from './guard-shell-inputs.ts';
+import { basename, type Simple } from './guard-shell-lex.ts';
+import { given, isOption, operands, optionValue, program } from './guard-shell-words.ts';
+
+/** Where a git command's writes go: as {@link ShellWrites}, with the texts the script put in files. */
+export interface GitWrites {
+  paths: string[];
+  removes: string[];
+  inputs: ShellInput[];
+  written: ReadonlyMap<string, string>;
+}
+
+/**
+ * The files `git checkout`, `git restore` or `git stash push` puts back from the index or a revision, or `git clean
+ * -f` deletes. `restore` takes paths alone, and writes none with `--staged` alone (the index, not the files);
+ * `checkout` writes the paths after `--`, or those after its first operand, which names a revision (with one operand
+ * alone it switches branches: which files that rewrites the text does not tell).
+ */
+function restored(command: 'checkout' | 'restore' | 'stash' | 'clean', args: readonly string[]): string[] {
+  // `git clean -f PATH` deletes the untracked files below the paths it is given (with no path, below the top: which
+  // ones, only git knows); `git stash push PATH` puts the paths back as `restore` does.
+  if (command === 'clean')
+    return args.some((a) => /^-[a-zA-Z]*f|^--force$/.test(a)) && !args.some((a) => /^-[a-zA-Z]*n|^--dry-run$/.test(a))
+      ? operands(args, /^-e$|^--exclude$/)
+      : [];
+  if (command === 'stash') {
+    const dashes = args.indexOf('--');
+    if (dashes >= 0) return args.slice(dashes + 1);
+    return args[0] === 'push' ? operands(args.slice(1), /^-m$|^--message$|^--pathspec-from-file$/) : [];
+  }
+  if (command === 'restore') {
+    const staged = args.some((a) => a === '--staged' || /^-[a-zA-Z]*S/.test(a));
+    const worktree = args.some((a) => a === '--worktree' || /^-[a-zA-Z]*W/.test(a));
+    return staged && !worktree ? [] : operands(args, /^-s$|^--source$|^--pathspec-from-file$/);
+  }
+  const dashes = args.indexOf('--');
+  if (dashes >= 0) return args.slice(dashes + 1);
+  return operands(args, /^-[bB]$|^--orphan$|^--conflict$|^--pathspec-from-file$/).slice(1);
+}
+
+/**
+ * The patch files a command reads: those `named`, else the file its input is redirected from (`< fix.diff`) or that
+ * `cat` pipes to it. A file the script itself wrote from a here-document is read from that text; any other is left
+ * for the hook to read.
+ */
+export function patchFiles(cmd: Simple, named: readonly string[], patch: Omit<PatchInput, 'kind' | 'file'>, w: GitWrites): void {
+  let files = named;
+  if (files.length === 0 && cmd.readFrom !== undefined) files = cmd.readFrom;
+  const source = cmd.input === undefined ? [] : program(cmd.input.words, []);
+  if (files.length === 0 && basename(source[0] ?? '') === 'cat') files = operands(source.slice(1));
+  for (const file of files) {
+    const text = w.written.get(file);
+    w.inputs.push({ kind: 'patch', file, ...patch, ...(text === undefined ? {} : { text }) });
+  }
+}
+
+/**
+ * The files `git apply` changes from its patch files, or a patch on its input (no file named, or `-`), `-p1`
+ * unless told, named from the repository's top and from where it runs: none with `--cached` alone (the index), or
+ * when it only reports (`--check`, `--stat`, `--numstat`, `--summary`).
+ */
+function applied(cmd: Simple, args: readonly string[], w: GitWrites): void {
+  const reports = args.some((a) => /^--(?:check|stat|numstat|summary)$/.test(a)) && !args.includes('--apply');
+  if (reports || (args.includes('--cached') && !args.includes('--index'))) return;
+  const root = optionValue(args, /^--directory$/, /^--directory=(.*)$/);
+  const patch = { strip: stripLevel(args) ?? 1, ...(root === undefined ? {} : { root }), fromTop: true as const };
+  const files = operands(args, /^-p$|^--directory$|^--exclude$|^--include$|^-C$/).filter((a) => a !== '-');
+  if (files.length === 0) for (const text of given(cmd)) w.inputs.push({ kind: 'patch', file: '', ...patch, text });
+  patchFiles(cmd, files, patch, w);
+}
+
+/**
+ * What `git ARGS` writes, into `w`; `git mv` and `git rm` are put in `runs`, read as `mv` and `rm` are.
+ */
+export function gitWrites(cmd: Simple, args: readonly string[], w: GitWrites, runs: Simple[]): void {
+  // `git mv` and `git rm` move and delete as `mv` and `rm` do, after git's own options (`-C DIR`, `-c KEY=VALUE`).
+  let k = 0;
+  while (k < args.length && isOption(args[k]!)) k += /^-[Cc]$/.test(args[k]!) ? 2 : 1;
+  const sub = args[k];
+  if (sub === 'mv' || sub === 'rm') runs.push({ words: args.slice(k), redirected: [], heredocs: [] });
+  else if (sub === 'apply') applied(cmd, args.slice(k + 1), w);
+  else if (sub === 'checkout' || sub === 'restore' || sub === 'stash' || sub === 'clean') {
+    // A folder put back rewrites files below it, as a folder deleted takes every one of them away.
+    const files = restored(sub, args.slice(k + 1));
+    w.paths.push(...files);
+    w.removes.push(...files);
+  }
+}
