@@ -218,7 +218,8 @@ export type PlacedInput = ShellInput & { at: string };
  */
 export function placedTargets(input: PlacedInput, read: string | readonly string[] | undefined, top: string): string[] {
   // A package's files are named from its folder, which its placed `file` names already.
-  const bases = input.kind === 'patch' && input.fromTop ? [top, input.at] : input.kind === 'package' ? [''] : [input.at];
+  const bases =
+    input.kind === 'patch' && input.fromTop ? [top, input.at] : input.kind === 'package' ? [''] : input.kind === 'git' ? [top] : [input.at];
   return inputTargets(input, read).flatMap((t) => bases.map((base) => fromFolder(base, t)));
 }
 

@@ -77,19 +77,69 @@ function applied(cmd: Simple, args: readonly string[], w: GitWrites): void {
 }
 
 /**
+ * The revisions `git diff --name-only` compares to list the files a git command rewrites that its text does not name
+ * (each list one diff, read from the repository's top): `reset --hard [REV]` the files that differ from REV; a
+ * branch or commit switched to (`checkout X`, `switch X`) those that differ between HEAD and it; `stash pop|apply`
+ * the stash's; `cherry-pick C`, `revert C` the commit's; `merge X`, `rebase X`, `pull` what X changed since it
+ * parted from HEAD. None for a word git would take for an option.
+ */
+function askedRevisions(sub: string, args: readonly string[]): string[][] {
+  const revs = (valued?: RegExp) => operands(args, valued).filter((r) => r !== '' && !r.startsWith('-'));
+  const dashes = args.includes('--');
+  switch (sub) {
+    case 'reset':
+      return args.some((a) => /^--(?:hard|merge|keep)$/.test(a)) && !dashes ? [[revs()[0] ?? 'HEAD']] : [];
+    case 'checkout':
+    case 'switch': {
+      // One operand and no `--`: a branch or commit to switch to (or, for checkout, a path put back, which git's
+      // diff from HEAD names too).
+      const named = revs(/^-[bBcC]$|^--(?:orphan|conflict|pathspec-from-file|create|force-create)$/);
+      return named.length === 1 && !dashes ? [['HEAD', named[0]!]] : [];
+    }
+    case 'stash': {
+      if (args[0] !== 'pop' && args[0] !== 'apply') return [];
+      const stash = revs().slice(1)[0] ?? 'stash@{0}';
+      return [[`${stash}^1`, stash]];
+    }
+    case 'cherry-pick':
+    case 'revert':
+      return revs(/^-[mS]$|^--(?:mainline|strategy|strategy-option|gpg-sign)$/)
+        .filter((c) => !c.includes('..'))
+        .slice(0, 100)
+        .map((c) => [`${c}^`, c]);
+    case 'merge':
+    case 'rebase':
+      return revs(/^-[mFsXS]$|^--(?:message|file|strategy|strategy-option|onto|exec|gpg-sign)$/)
+        .slice(0, 1)
+        .map((x) => [`HEAD...${x}`]);
+    case 'pull': {
+      const [remote, branch] = revs(/^-[sX]$|^--(?:strategy|strategy-option|depth|upload-pack)$/);
+      return [[remote !== undefined && branch !== undefined ? `HEAD...${remote}/${branch}` : 'HEAD...@{upstream}']];
+    }
+    default:
+      return [];
+  }
+}
+
+/**
  * What `git ARGS` writes, into `w`; `git mv` and `git rm` are put in `runs`, read as `mv` and `rm` are.
  */
 export function gitWrites(cmd: Simple, args: readonly string[], w: GitWrites, runs: Simple[]): void {
   // `git mv` and `git rm` move and delete as `mv` and `rm` do, after git's own options (`-C DIR`, `-c KEY=VALUE`).
   let k = 0;
   while (k < args.length && isOption(args[k]!)) k += /^-[Cc]$/.test(args[k]!) ? 2 : 1;
-  const sub = args[k];
+  const sub = args[k] ?? '';
+  const rest = args.slice(k + 1);
   if (sub === 'mv' || sub === 'rm') runs.push({ words: args.slice(k), redirected: [], heredocs: [] });
-  else if (sub === 'apply') applied(cmd, args.slice(k + 1), w);
+  else if (sub === 'apply') applied(cmd, rest, w);
+  // `git am` applies the patches of mailboxes (or its input), their names from the repository's top.
+  else if (sub === 'am' && !rest.some((a) => /^--(?:abort|skip|quit|show-current-patch)/.test(a)))
+    patchFiles(cmd, operands(rest, /^-[pC]$|^--directory$/), { strip: stripLevel(rest) ?? 1, fromTop: true }, w);
   else if (sub === 'checkout' || sub === 'restore' || sub === 'stash' || sub === 'clean') {
     // A folder put back rewrites files below it, as a folder deleted takes every one of them away.
-    const files = restored(sub, args.slice(k + 1));
+    const files = restored(sub, rest);
     w.paths.push(...files);
     w.removes.push(...files);
   }
+  for (const diff of askedRevisions(sub, rest)) w.inputs.push({ kind: 'git', file: '', diff });
 }

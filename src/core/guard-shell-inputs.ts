@@ -39,7 +39,17 @@ export interface ArchiveInput {
   absolute: boolean;
 }
 
-export type ShellInput = PatchInput | ArchiveInput | PackageInput | ScriptInput;
+/**
+ * The files only git can tell a git command rewrites (`git reset --hard`, a branch switched to): those `git diff
+ * --name-only DIFF…` lists, named from the repository's top, where the hook runs it. No file to read: `file` is ''.
+ */
+export interface GitInput {
+  kind: 'git';
+  file: string;
+  diff: string[];
+}
+
+export type ShellInput = PatchInput | ArchiveInput | PackageInput | ScriptInput | GitInput;
 
 /**
  * The files an input makes its command write, named from where the command runs: a patch's from its text, an
@@ -53,6 +63,8 @@ export function inputTargets(input: ShellInput, read: string | readonly string[]
     return input.writes.map((w) => inFolder(root === '' ? undefined : root, w));
   }
   if (input.kind === 'script') return typeof read === 'string' ? programWrites(input.language, read).paths : [];
+  // The names git listed, from the repository's top (where the hook runs it).
+  if (input.kind === 'git') return Array.isArray(read) ? [...read] : [];
   if (input.kind === 'patch') {
     const text = input.text ?? read;
     return typeof text === 'string' ? [...new Set(diffFiles([text], input.strip).map((f) => inFolder(input.root, f)))] : [];

@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { archiveKind, tarNames, zipNames } from '../core/guard-archive.ts';
 import { type PlacedInput, placedTargets, placedUnreadFolders } from '../core/guard-scripts.ts';
+import { diffNames } from '../git/diff-names.ts';
 import { readRegularFile } from '../store/read-file.ts';
 
 /** The largest patch file or archive the hook reads, and the most an archive may inflate to: past them it is judged by name. */
@@ -67,7 +68,17 @@ export function inputPaths(
   inTime: () => void,
 ): { paths: string[]; folders: string[] } {
   const out = { paths: [] as string[], folders: [] as string[] };
+  // Each diff asked of git once, though the command names it from each folder it may be in.
+  const asked = new Set<string>();
   for (const input of inputs) {
+    if (input.kind === 'git') {
+      const key = input.diff.join('\0');
+      if (asked.has(key)) continue;
+      asked.add(key);
+      inTime();
+      out.paths.push(...placedTargets(input, diffNames(top, input.diff), top));
+      continue;
+    }
     let found = false;
     if (input.file !== '')
       for (const named of spellings(input.file)) {

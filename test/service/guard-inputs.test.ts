@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { tarNames, zipNames } from '../../src/core/guard-archive.ts';
 import { parseClientInput } from '../../src/core/guard-clients.ts';
 import { GuardService } from '../../src/service/guard-service.ts';
+import { commitAll, git } from '../helpers/git.ts';
 import { guardedRepo } from '../helpers/guard.ts';
 
 /** A folder of files with long and non-ASCII names and nested folders, as archives hold them. */
@@ -132,5 +133,42 @@ describe('the hook, a command that applies a patch file or extracts an archive',
       ),
     );
     expect(verdict.verdict.decision).toBe('deny');
+  });
+
+  it('asks git which files a reset, a switch, a stash popped, a pick or a merge rewrites, and judges those', async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'] });
+    mkdirSync(join(dir, 'secrets'));
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'secrets/k'), 'a\n');
+    writeFileSync(join(dir, 'src/a'), 'a\n');
+    commitAll(dir, 'init');
+    git(dir, 'checkout', '-q', '-b', 'other');
+    writeFileSync(join(dir, 'secrets/k'), 'b\n');
+    commitAll(dir, 'other');
+    git(dir, 'checkout', '-q', 'main');
+    writeFileSync(join(dir, 'src/a'), 'c\n');
+    git(dir, 'stash', '-q');
+    const service = new GuardService(join(dir, '.agents'), {});
+    const files = (command: string) =>
+      service.toAction(
+        parseClientInput(
+          JSON.stringify({
+            session_id: 's',
+            cwd: join(dir, 'src'),
+            hook_event_name: 'PreToolUse',
+            tool_name: 'Bash',
+            tool_input: { command },
+          }),
+        ),
+      ).files;
+    // Nothing differs from HEAD yet: a reset rewrites nothing.
+    expect(files('git reset --hard')).toEqual([]);
+    writeFileSync(join(dir, 'secrets/k'), 'd\n');
+    expect(files('git reset --hard')).toEqual(['secrets/k']);
+    for (const command of ['git checkout other', 'git switch other', 'git merge other', 'git cherry-pick other', 'git rebase other'])
+      expect(files(command), command).toEqual(['secrets/k']);
+    expect(files('git stash pop')).toEqual(['src/a']);
+    // A revision git does not know: the command fails as well, and nothing is named.
+    expect(files('git checkout no-such-branch')).toEqual([]);
   });
 });

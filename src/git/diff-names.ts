@@ -1,0 +1,35 @@
+/**
+ * The names of the files two revisions (or a revision and the working tree) differ in, as `git diff --name-only`
+ * lists them, from the repository's top: what the guard hook asks git for a command whose files only git can tell
+ * (`git reset --hard`, a branch switched to). No program a config names is run: no fsmonitor, external diff or textconv.
+ */
+import { NO_FSMONITOR } from './hidden-edits.ts';
+import { runGitSync } from './runner.ts';
+
+/** The most bytes of names read: past it, a diff too large to judge in the hook's time. */
+const MAX_NAMES_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The files `git diff --name-only REVS…` lists in `top` (renames as the two names), or undefined when git fails (a
+ * revision it does not know: the command would fail as well) or is missing.
+ */
+export function diffNames(top: string, revs: readonly string[]): string[] | undefined {
+  const out = runGitSync(
+    top,
+    [
+      ...NO_FSMONITOR,
+      '-c',
+      'core.quotePath=false',
+      'diff',
+      '--name-only',
+      '-z',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--end-of-options',
+      ...revs,
+    ],
+    MAX_NAMES_BYTES,
+  );
+  return out?.split('\0').filter((name) => name !== '');
+}
