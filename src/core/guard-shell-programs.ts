@@ -73,7 +73,8 @@ export function programOf(language: Language, args: readonly string[]): { inline
 }
 
 /** A quoted text, in either quote, with its escapes; a Python prefix (`r`, `b`, `f`) before it. */
-const QUOTED = String.raw`([rRbBuUfF]{0,2})(?:'((?:\\.|[^'\\\n])*)'|"((?:\\.|[^"\\\n])*)"|` + '`((?:\\\\.|[^`\\\\$])*)`)';
+const BACKTICK = '`';
+const QUOTED = String.raw`([rRbBuUfF]{0,2})(?:'((?:\\.|[^'\\\n])*)'|"((?:\\.|[^"\\\n])*)"|${BACKTICK}((?:\\.|[^${BACKTICK}\\$])*)${BACKTICK})`;
 /** An argument: a quoted text (its prefix, then its text in one of three groups), or a name, or either in `Path(…)`. */
 const ARG = String.raw`(?:(?:pathlib\.)?Path\(\s*)?(?:${QUOTED}|([A-Za-z_]\w*))\s*\)?`;
 
