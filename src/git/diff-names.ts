@@ -4,17 +4,18 @@
  * (`git reset --hard`, a branch switched to). No program a config names is run: no fsmonitor, external diff or textconv.
  */
 import { NO_FSMONITOR } from './hidden-edits.ts';
-import { runGitSync } from './runner.ts';
+import { runGitSyncBounded } from './runner.ts';
 
 /** The most bytes of names read: past it, a diff too large to judge in the hook's time. */
 const MAX_NAMES_BYTES = 64 * 1024 * 1024;
 
 /**
- * The files `git diff --name-only REVS…` lists in `top` (renames as the two names), or undefined when git fails (a
- * revision it does not know: the command would fail as well) or is missing.
+ * The files `git diff --name-only REVS…` lists in `top` (renames as the two names); `unknown` when git fails (a
+ * revision it does not know: the command would fail as well, or git is missing); `timeout` past `timeoutMs`, and
+ * `too-large` past 64 MiB of names: a diff the caller cannot judge in its time.
  */
-export function diffNames(top: string, revs: readonly string[]): string[] | undefined {
-  const out = runGitSync(
+export function diffNames(top: string, revs: readonly string[], timeoutMs: number): string[] | 'unknown' | 'timeout' | 'too-large' {
+  const out = runGitSyncBounded(
     top,
     [
       ...NO_FSMONITOR,
@@ -30,6 +31,9 @@ export function diffNames(top: string, revs: readonly string[]): string[] | unde
       ...revs,
     ],
     MAX_NAMES_BYTES,
+    timeoutMs,
   );
-  return out?.split('\0').filter((name) => name !== '');
+  if (out === 'failed') return 'unknown';
+  if (out === 'timeout' || out === 'too-large') return out;
+  return out.split('\0').filter((name) => name !== '');
 }

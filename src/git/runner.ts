@@ -367,15 +367,32 @@ export function runGit(
  * to undefined when git is missing or fails.
  */
 export function runGitSync(cwd: string, args: readonly string[], maxBuffer = 1024 * 1024): string | undefined {
+  const r = runGitSyncBounded(cwd, args, maxBuffer, 10_000);
+  return typeof r === 'string' ? r : undefined;
+}
+
+/**
+ * The same, within `timeoutMs`, saying why it has no output: `timeout` (stopped at the bound), `too-large` (more than
+ * `maxBuffer` bytes), or `failed` (git exited otherwise than with 0, or is missing).
+ */
+export function runGitSyncBounded(
+  cwd: string,
+  args: readonly string[],
+  maxBuffer: number,
+  timeoutMs: number,
+): string | 'timeout' | 'too-large' | 'failed' {
   const r = childProcess().spawnSync('git', args, {
     cwd,
     env: gitEnv(cwd),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 10_000,
+    timeout: timeoutMs,
     maxBuffer,
   });
-  return r.status === 0 ? r.stdout : undefined;
+  const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ETIMEDOUT') return 'timeout';
+  if (code === 'ENOBUFS') return 'too-large';
+  return r.status === 0 ? r.stdout : 'failed';
 }
 
 /**

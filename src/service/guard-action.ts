@@ -71,7 +71,7 @@ export function resolveAction(action: ActionAsGiven, place: ActionPlace): GuardA
   const fileStarts = action.started === undefined ? starts : [...new Set([...starts, action.started])];
   const spellings = (p: string) => spelledFrom(fileStarts, p);
   // The files a patch file or an archive the command reads makes it write are named as its other paths are.
-  const read = action.inputs === undefined ? undefined : inputPaths(action.inputs, place.top, spellings, inTime);
+  const read = action.inputs === undefined ? undefined : inputPaths(action.inputs, place.top, spellings, inTime, place.deadline);
   for (const p of [...action.paths, ...(read?.paths ?? [])])
     for (const named of spellings(p)) add(resolve(named), ...wherePathLeads(named));
   // The folders an archive it could not read is extracted into: files of unknown names below each, where in the

@@ -7,6 +7,8 @@ import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { archiveKind, tarNames, zipNames } from '../core/guard-archive.ts';
 import { type PlacedInput, placedTargets, placedUnreadFolders } from '../core/guard-scripts.ts';
+import { UsageError } from '../core/errors.ts';
+import { GuardTimeout } from '../core/guard-clients.ts';
 import { diffNames } from '../git/diff-names.ts';
 import { readRegularFile } from '../store/read-file.ts';
 
@@ -59,13 +61,14 @@ function readInput(input: PlacedInput, path: string, top: string): string | stri
  * The files `inputs` make their commands write, named as the command's other paths are (`spellings` gives each
  * spelling of a path from where the action starts), `git apply`'s from the repository's `top` too; and the folders
  * an archive that could not be read is extracted into, whose files' names are unknown. `inTime` stops the work past
- * the hook's deadline.
+ * the hook's `deadline` (ms since the epoch), which bounds the git it asks as well.
  */
 export function inputPaths(
   inputs: readonly PlacedInput[],
   top: string,
   spellings: (p: string) => string[],
   inTime: () => void,
+  deadline?: number,
 ): { paths: string[]; folders: string[] } {
   const out = { paths: [] as string[], folders: [] as string[] };
   // Each diff asked of git once, though the command names it from each folder it may be in.
@@ -76,7 +79,15 @@ export function inputPaths(
       if (asked.has(key)) continue;
       asked.add(key);
       inTime();
-      out.paths.push(...placedTargets(input, diffNames(top, input.diff), top));
+      const names = diffNames(top, input.diff, deadline === undefined ? 10_000 : Math.max(1, deadline - Date.now()));
+      // A diff git could not list within the hook's time, or too long to hold, is no call the hook can decide.
+      if (names === 'timeout') throw new GuardTimeout('no decision in time');
+      if (names === 'too-large')
+        throw new UsageError(
+          `git lists more files than the hook can judge for: git diff --name-only ${input.diff.join(' ')}`,
+          'Run the git command yourself, or narrow it to the paths it is meant for.',
+        );
+      out.paths.push(...placedTargets(input, names === 'unknown' ? undefined : names, top));
       continue;
     }
     let found = false;

@@ -5,7 +5,7 @@ import { AgentsError } from '../../src/core/errors.ts';
 import { crlfInCheckout } from '../../src/git/line-ends.ts';
 import { logRaw } from '../../src/git/log.ts';
 import { commitTime, GitError, resolveCommitTime } from '../../src/git/repo.ts';
-import { GitProcessError, runGit } from '../../src/git/runner.ts';
+import { GitProcessError, runGit, runGitSyncBounded } from '../../src/git/runner.ts';
 import { withNoFileDescriptorLeft } from '../helpers/fd-limit.ts';
 import { git, gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -113,5 +113,19 @@ describe('crlfInCheckout', () => {
     // core.eol is read for text files only, and only when core.autocrlf says nothing (false here).
     appendFileSync(join(top, '.git/config'), '\tautocrlf = false\n\teol = crlf\n');
     expect([...(await crlfInCheckout(top, paths))].sort()).toEqual(['x.auto', 'x.crlf']);
+  });
+});
+
+describe('runGitSyncBounded', () => {
+  it("says why it has no output: git's failure, its bound of time, its bound of bytes", () => {
+    const dir = tempDir('agents-git-bounded-');
+    gitInit(dir);
+    writeFileSync(join(dir, 'a'), 'a\n');
+    git(dir, 'add', 'a');
+    expect(runGitSyncBounded(dir, ['ls-files'], 1024, 10_000)).toBe('a\n');
+    expect(runGitSyncBounded(dir, ['ls-files'], 1, 10_000)).toBe('too-large');
+    expect(runGitSyncBounded(dir, ['rev-parse', '--verify', 'no-such-revision'], 1024, 10_000)).toBe('failed');
+    // An alias that runs a program for longer than the bound.
+    expect(runGitSyncBounded(dir, ['-c', 'alias.wait=!sleep 5', 'wait'], 1024, 300)).toBe('timeout');
   });
 });
