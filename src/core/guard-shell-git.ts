@@ -97,6 +97,9 @@ function askedRevisions(sub: string, args: readonly string[]): string[][] {
       return named.length === 1 && !dashes ? [['HEAD', named[0]!]] : [];
     }
     case 'stash': {
+      // A stash of every change (`git stash`, `push` or `save` with no path) puts each changed file back as HEAD has it.
+      if (args[0] === undefined || /^(?:push|save)$/.test(args[0]) || args[0].startsWith('-'))
+        return restored('stash', args).length === 0 && !dashes ? [['HEAD']] : [];
       if (args[0] !== 'pop' && args[0] !== 'apply') return [];
       const stash = revs().slice(1)[0] ?? 'stash@{0}';
       return [[`${stash}^1`, stash]];
@@ -142,4 +145,14 @@ export function gitWrites(cmd: Simple, args: readonly string[], w: GitWrites, ru
     w.removes.push(...files);
   }
   for (const diff of askedRevisions(sub, rest)) w.inputs.push({ kind: 'git', file: '', diff });
+  // `git clean -f` with no path deletes untracked files git lists: the ignored ones too with `-x`, only them with `-X`.
+  if (sub === 'clean' && restored('clean', rest).length === 0 && rest.some((a) => /^-[a-zA-Z]*f|^--force$/.test(a))) {
+    if (rest.some((a) => /^-[a-zA-Z]*n|^--dry-run$/.test(a))) return;
+    const ignored = rest.some((a) => /^-[a-zA-Z]*X/.test(a))
+      ? 'only-ignored'
+      : rest.some((a) => /^-[a-zA-Z]*x/.test(a))
+        ? 'ignored'
+        : 'standard';
+    w.inputs.push({ kind: 'git', file: '', untracked: ignored });
+  }
 }

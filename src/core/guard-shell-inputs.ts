@@ -40,13 +40,16 @@ export interface ArchiveInput {
 }
 
 /**
- * The files only git can tell a git command rewrites (`git reset --hard`, a branch switched to): those `git diff
- * --name-only DIFF…` lists, named from the repository's top, where the hook runs it. No file to read: `file` is ''.
+ * The files only git can tell a git command rewrites (`git reset --hard`, a branch switched to, `git clean -fd`), as
+ * the hook asks git for them from the repository's top: `diff`, the revisions `git diff --name-only` compares; or
+ * `untracked`, the untracked files `git ls-files --others` lists (`ignored`: those git ignores too, or `only` them).
+ * No file to read: `file` is ''.
  */
 export interface GitInput {
   kind: 'git';
   file: string;
-  diff: string[];
+  diff?: string[];
+  untracked?: 'standard' | 'ignored' | 'only-ignored';
 }
 
 export type ShellInput = PatchInput | ArchiveInput | PackageInput | ScriptInput | GitInput;

@@ -9,7 +9,7 @@ import { archiveKind, tarNames, zipNames } from '../core/guard-archive.ts';
 import { type PlacedInput, placedTargets, placedUnreadFolders } from '../core/guard-scripts.ts';
 import { UsageError } from '../core/errors.ts';
 import { GuardTimeout } from '../core/guard-clients.ts';
-import { diffNames } from '../git/diff-names.ts';
+import { diffNames, untrackedNames } from '../git/diff-names.ts';
 import { readRegularFile } from '../store/read-file.ts';
 
 /** The largest patch file or archive the hook reads, and the most an archive may inflate to: past them it is judged by name. */
@@ -75,16 +75,18 @@ export function inputPaths(
   const asked = new Set<string>();
   for (const input of inputs) {
     if (input.kind === 'git') {
-      const key = input.diff.join('\0');
+      const key = input.diff?.join('\0') ?? `untracked ${input.untracked}`;
       if (asked.has(key)) continue;
       asked.add(key);
       inTime();
-      const names = diffNames(top, input.diff, deadline === undefined ? 10_000 : Math.max(1, deadline - Date.now()));
-      // A diff git could not list within the hook's time, or too long to hold, is no call the hook can decide.
+      const bound = deadline === undefined ? 10_000 : Math.max(1, deadline - Date.now());
+      const names =
+        input.diff !== undefined ? diffNames(top, input.diff, bound) : untrackedNames(top, input.untracked ?? 'standard', bound);
+      // A list git could not give within the hook's time, or too long to hold, is no call the hook can decide.
       if (names === 'timeout') throw new GuardTimeout('no decision in time');
       if (names === 'too-large')
         throw new UsageError(
-          `git lists more files than the hook can judge for: git diff --name-only ${input.diff.join(' ')}`,
+          'git lists more files than the hook can judge for the command',
           'Run the git command yourself, or narrow it to the paths it is meant for.',
         );
       out.paths.push(...placedTargets(input, names === 'unknown' ? undefined : names, top));

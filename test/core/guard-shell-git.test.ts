@@ -26,6 +26,11 @@ describe('a git command whose files only git can tell', () => {
       ],
     ],
     [
+      'every change stashed: each changed file put back as HEAD has it',
+      'git stash; git stash push -m wip; git stash save x',
+      [['HEAD'], ['HEAD'], ['HEAD']],
+    ],
+    [
       'commits picked or reverted, each',
       'git cherry-pick a1 b2; git revert -m 1 c3',
       [
@@ -41,11 +46,17 @@ describe('a git command whose files only git can tell', () => {
     ],
     [
       'nothing: a reset of the index, a new branch of HEAD, paths after --, a range, a word git takes for an option',
-      'git reset HEAD~1; git reset --soft x; git switch -c new; git checkout -- a; git checkout x -- a; git cherry-pick a..b; git merge -- --output=x',
+      'git reset HEAD~1; git reset --soft x; git switch -c new; git checkout -- a; git checkout x -- a; git cherry-pick a..b; git merge -- --output=x; git stash push -- a',
       [],
     ],
   ])('%s', (_name, command, expected) => {
     expect(asked(command)).toEqual(expected);
+  });
+
+  it('asks git for the untracked files git clean -f deletes with no path: the ignored ones too with -x, only them with -X', () => {
+    const untracked = (command: string) => shellWrites(command).inputs.flatMap((i) => (i.kind === 'git' ? [i.untracked] : []));
+    expect(untracked('git clean -fd; git clean -fdx; git clean -f -X')).toEqual(['standard', 'ignored', 'only-ignored']);
+    expect(untracked('git clean -fn; git clean -f build; git clean -d')).toEqual([]);
   });
 
   it('reads the mailboxes git am applies as patches, from the top', () => {

@@ -168,6 +168,14 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     for (const command of ['git checkout other', 'git switch other', 'git merge other', 'git cherry-pick other', 'git rebase other'])
       expect(files(command), command).toEqual(['secrets/k']);
     expect(files('git stash pop')).toEqual(['src/a']);
+    // Stashing every change puts the changed guarded file back; git clean deletes the untracked files git lists.
+    expect(files('git stash')).toEqual(['secrets/k']);
+    writeFileSync(join(dir, 'secrets/new'), 'n\n');
+    writeFileSync(join(dir, '.gitignore'), 'secrets/ignored\n');
+    writeFileSync(join(dir, 'secrets/ignored'), 'i\n');
+    expect(files('git clean -fd')).toEqual(['.gitignore', 'secrets/new']);
+    expect(files('git clean -fdX')).toEqual(['secrets/ignored']);
+    expect(files('git clean -fdx')).toEqual(['.gitignore', 'secrets/ignored', 'secrets/new']);
     // A revision git does not know: the command fails as well, and nothing is named.
     expect(files('git checkout no-such-branch')).toEqual([]);
   });
