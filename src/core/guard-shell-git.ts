@@ -7,7 +7,7 @@
 import { stripLevel } from './guard-shell-diff.ts';
 import type { PatchInput, ShellInput } from './guard-shell-inputs.ts';
 import { basename, type Simple } from './guard-shell-lex.ts';
-import { given, isOption, operands, optionValue, program } from './guard-shell-words.ts';
+import { given, isOption, operands, optionValue, program, writtenKey } from './guard-shell-words.ts';
 
 /** Where a git command's writes go: as {@link ShellWrites}, with the texts the script put in files. */
 export interface GitWrites {
@@ -56,7 +56,7 @@ export function patchFiles(cmd: Simple, named: readonly string[], patch: Omit<Pa
   const source = cmd.input === undefined ? [] : program(cmd.input.words, []);
   if (files.length === 0 && basename(source[0] ?? '') === 'cat') files = operands(source.slice(1));
   for (const file of files) {
-    const text = w.written.get(file);
+    const text = w.written.get(writtenKey(file));
     w.inputs.push({ kind: 'patch', file, ...patch, ...(text === undefined ? {} : { text }) });
   }
 }

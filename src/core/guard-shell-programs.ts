@@ -4,14 +4,29 @@
  * script file, which the hook reads. Only the plain forms are read: a call with a quoted path, or a name given a
  * quoted path in the same program (`p = 'secrets/k'` … `open(p, 'w')`). Pure.
  */
+import { writtenKey } from './guard-shell-words.ts';
 
 export type Language = 'python' | 'node';
 
-/** A Python or Node.js script file a command runs (`python3 fix.py`): what its text writes ({@link programWrites}). */
+/**
+ * A script file a command runs (`python3 fix.py`, `bash fix.sh`, `./fix.sh`): what its text writes, read as its
+ * language (`auto`: by its `#!` line, else its name's extension).
+ */
 export interface ScriptInput {
   kind: 'script';
   file: string;
-  language: Language;
+  language: Language | 'shell' | 'auto';
+}
+
+/** The language a script file is in: by its `#!` line (`#!/usr/bin/env bash`), else by its name's extension. */
+export function scriptLanguage(file: string, text: string): Language | 'shell' | undefined {
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
+  const program = shebang === null ? undefined : (shebang[1]!.endsWith('/env') ? (shebang[2] ?? '') : shebang[1]!).replace(/^.*\//, '');
+  if (program !== undefined) return /^(?:sh|bash|zsh|dash|ksh|mksh|ash)$/.test(program) ? 'shell' : languageOf(program);
+  if (/\.(?:sh|bash)$/.test(file)) return 'shell';
+  if (/\.py$/.test(file)) return 'python';
+  if (/\.[cm]?js$/.test(file)) return 'node';
+  return undefined;
 }
 
 /**
@@ -30,7 +45,7 @@ export function interpreted(
   if (language === undefined || run === undefined) return undefined;
   const out = { paths: [] as string[], removes: [] as string[], inputs: [] as ScriptInput[] };
   // A script file the same command wrote from a here-document (`cat > fix.py <<EOF`) is read from that text.
-  const file = run.file === undefined ? undefined : written.get(run.file);
+  const file = run.file === undefined ? undefined : written.get(writtenKey(run.file));
   for (const text of [...run.inline, ...(run.stdin ? given() : []), ...(file === undefined ? [] : [file])]) {
     const wrote = programWrites(language, text);
     out.paths.push(...wrote.paths);

@@ -91,4 +91,7 @@ export const optionValue = (args: readonly string[], separate: RegExp, joined: R
   optionValues(args, separate, joined).at(-1);
 
 /** The texts a command is given on its input: its here-documents and here-strings, and what `echo` or `printf` pipes to it. */
+/** A file's name as the texts a script writes are kept by: `./fix.sh` and `fix.sh` are one file. */
+export const writtenKey = (file: string): string => file.replace(/^(?:\.\/+)+/, '');
+
 export const given = (cmd: Simple): string[] => [...cmd.heredocs, ...piped(cmd.input)];

@@ -16,9 +16,9 @@ import { formatted } from './guard-shell-formatters.ts';
 import { compressed, type ShellInput, sevenZipInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, lex, type Simple } from './guard-shell-lex.ts';
 import { packageInput } from './guard-shell-packages.ts';
-import { interpreted } from './guard-shell-programs.ts';
+import { interpreted, programWrites, scriptLanguage } from './guard-shell-programs.ts';
 import { expandVariables, recordVariables, type Variables } from './guard-shell-variables.ts';
-import { given, operands, optionValue, optionValues, program } from './guard-shell-words.ts';
+import { given, operands, optionValue, optionValues, program, writtenKey } from './guard-shell-words.ts';
 import { xargsRuns } from './guard-shell-xargs.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
@@ -78,9 +78,15 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
     if (c >= 0 && args[c + 1] !== undefined) more.push(args[c + 1]!);
     if (name === 'busybox') runs.push({ words: args, redirected: [], heredocs: cmd.heredocs, input: cmd.input });
     else if (c < 0 && operands(args).length === 0) more.push(...given(cmd));
+    // `bash fix.sh`: the script file it runs, read from the text the command wrote it with, else by the hook.
+    else if (c < 0 && name !== 'su') scriptFile(operands(args, /^-[oO]$|^--(?:rcfile|init-file)$/)[0]!, 'shell', w, more);
     return;
   }
   switch (name) {
+    case 'source':
+    case '.':
+      if (args[0] !== undefined) scriptFile(args[0], 'shell', w, more);
+      return;
     case 'eval':
       more.push(args.join(' '));
       return;
@@ -123,7 +129,7 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
     case 'cat':
       // A here-document put in a file (`cat > p.diff <<EOF`) is read again where a patch file of that name is applied.
       if (cmd.heredocs.length > 0 && operands(args).length === 0)
-        for (const file of cmd.redirected) w.written.set(file, cmd.heredocs.join('\n'));
+        for (const file of cmd.redirected) w.written.set(writtenKey(file), cmd.heredocs.join('\n'));
       return;
     case 'touch':
     case 'truncate':
@@ -163,7 +169,7 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
       return;
     case 'tee': {
       const files = operands(args);
-      if (cmd.heredocs.length > 0) for (const file of files) w.written.set(file, cmd.heredocs.join('\n'));
+      if (cmd.heredocs.length > 0) for (const file of files) w.written.set(writtenKey(file), cmd.heredocs.join('\n'));
       w.paths.push(...files);
       return;
     }
@@ -217,7 +223,29 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
     return;
   }
   // A formatter or fixer run in place (`npx prettier --write FILE`) rewrites the files it is given.
-  w.paths.push(...formatted(words));
+  const formatting = formatted(words);
+  w.paths.push(...formatting);
+  // A program run by its path (`./fix.sh`, `scripts/gen`): a script of its own, read by its `#!` line.
+  if (formatting.length === 0 && (words[0] ?? '').includes('/')) scriptFile(words[0]!, 'auto', w, more);
+}
+
+/**
+ * A script file a command runs: one the same command wrote from a here-document (`cat > fix.sh <<EOF`) is read from
+ * that text, a shell script as a script run in turn (`more`); any other is left for the hook to read.
+ */
+function scriptFile(file: string, language: 'shell' | 'auto', w: Reading, more: string[]): void {
+  const text = w.written.get(writtenKey(file));
+  if (text === undefined) {
+    w.inputs.push({ kind: 'script', file, language });
+    return;
+  }
+  const read = language === 'shell' ? 'shell' : scriptLanguage(file, text);
+  if (read === 'shell') more.push(text);
+  else if (read !== undefined) {
+    const wrote = programWrites(read, text);
+    w.paths.push(...wrote.paths);
+    w.removes.push(...wrote.removes);
+  }
 }
 
 /**

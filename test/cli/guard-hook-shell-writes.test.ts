@@ -54,6 +54,7 @@ describe('agents guard hook, a shell command that writes a file', () => {
     // A patch file and an archive on disk, each naming the guarded file: the hook reads them.
     writeFileSync(join(dir, 'fix.diff'), '--- a/secrets/k.pem\n+++ b/secrets/k.pem\n@@ -1 +1 @@\n-k\n+x\n');
     execFileSync('tar', ['-czf', join(dir, 'a.tgz'), '-C', dir, 'secrets/k.pem']);
+    writeFileSync(join(dir, 'fix.sh'), "sed -i 's/k/x/' secrets/k.pem\n");
     const commands = [
       'echo x > secrets/k.pem',
       'cat notes.md | tee -a secrets/k.pem',
@@ -86,6 +87,7 @@ describe('agents guard hook, a shell command that writes a file', () => {
       `python3 -c "open('secrets/k.pem', 'w').write('x')"`,
       "python3 - <<'EOF'\np = 'secrets/k.pem'\nopen(p, 'a').write('x')\nEOF",
       `node -e "require('fs').writeFileSync('secrets/k.pem', 'x')"`,
+      'bash fix.sh',
     ];
     for (const [client, { input, denied }] of Object.entries(clients))
       for (const command of commands) {

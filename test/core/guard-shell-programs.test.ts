@@ -1,7 +1,8 @@
 // The files a Python or Node.js program given in a shell command writes, as its text tells (docs/guard.md, "Shell
 // commands"). The hook's reading of a script file: test/service/guard-inputs.test.ts.
 import { describe, expect, it } from 'vitest';
-import { programWrites } from '../../src/core/guard-shell-programs.ts';
+import { placedTargets, shellWritesIn } from '../../src/core/guard-scripts.ts';
+import { programWrites, scriptLanguage } from '../../src/core/guard-shell-programs.ts';
 import { shellWrites } from '../../src/core/guard-shell-writes.ts';
 
 describe('a Python or Node.js program in a shell command', () => {
@@ -63,5 +64,48 @@ describe('a Python or Node.js program in a shell command', () => {
     const hostile = `${'open('.repeat(20_000)}${"'a".repeat(20_000)}${'p = '.repeat(20_000)}${'x.write_text('.repeat(20_000)}`;
     expect(programWrites('python', hostile).paths.length).toBeLessThan(20_001);
     expect(programWrites('node', `${'writeFileSync(`'.repeat(20_000)}`).paths).toEqual(['writeFileSync(']);
+  });
+});
+
+describe('a script file a command runs', () => {
+  it('is left for the hook to read: by its shell, by source, or run by its path (read by its #! line)', () => {
+    expect(shellWrites('bash -x scripts/build.sh a; sh run.sh; source env.sh; . ./env.sh; ./fix.sh --all; su root').inputs).toEqual([
+      { kind: 'script', file: 'scripts/build.sh', language: 'shell' },
+      { kind: 'script', file: 'run.sh', language: 'shell' },
+      { kind: 'script', file: 'env.sh', language: 'shell' },
+      { kind: 'script', file: './env.sh', language: 'shell' },
+      { kind: 'script', file: './fix.sh', language: 'auto' },
+    ]);
+  });
+
+  it('is read from the text the same command wrote it with: a shell script as a script run in turn, a #! one as its language', () => {
+    expect(shellWrites("cat > fix.sh <<'EOF'\necho x > secrets/k\nEOF\nbash ./fix.sh").paths).toEqual(['fix.sh', 'secrets/k']);
+    expect(shellWrites("cat > ./t <<'EOF'\n#!/usr/bin/env python3\nopen('secrets/p', 'w')\nEOF\n./t").paths).toEqual(['./t', 'secrets/p']);
+  });
+
+  it('reads a file as the language its #! line names, else its extension, else none', () => {
+    expect(
+      [
+        ['x', '#!/bin/bash\n'],
+        ['x', '#!/usr/bin/env python3\n'],
+        ['x', '#! /usr/bin/node\n'],
+        ['x.sh', 'echo'],
+        ['x.py', ''],
+        ['x.mjs', ''],
+        ['x', '\u007fELF'],
+        ['x', '#!/usr/bin/perl\n'],
+      ].map(([file, text]) => scriptLanguage(file!, text!)),
+    ).toEqual(['shell', 'python', 'node', 'shell', 'python', 'node', undefined, undefined]);
+  });
+
+  it('names what a shell script file writes from where it runs; one past what the hook reads, nothing', () => {
+    const [input] = shellWritesIn('cd sub; bash fix.sh').inputs ?? [];
+    expect(placedTargets({ ...input!, at: 'sub' }, 'echo x > k\ncd deep && rm -f z', '/repo')).toEqual([
+      'sub/k',
+      'sub/deep/k',
+      'sub/z',
+      'sub/deep/z',
+    ]);
+    expect(placedTargets({ ...input!, at: '' }, 'eval '.repeat(100_000), '/repo')).toEqual([]);
   });
 });

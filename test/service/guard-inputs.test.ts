@@ -81,6 +81,13 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     writeFileSync(join(dir, 'big.py'), `open('secrets/k.pem', 'w')\n${'#'.repeat(1024 * 1024)}\n`);
     expect(files('python3 fix.py --all')).toEqual(['secrets/k.pem']);
     expect(files('python3 big.py')).toEqual([]);
+    // A shell script it runs, and a program run by its path, read by its #! line; a binary writes nothing the hook reads.
+    writeFileSync(join(dir, 'fix.sh'), 'cd secrets && echo x > k.pem\n');
+    writeFileSync(join(dir, 'run'), '#!/usr/bin/env python3\nopen("secrets/k.pem", "a")\n', { mode: 0o755 });
+    writeFileSync(join(dir, 'tool'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2]), { mode: 0o755 });
+    expect(files('bash fix.sh')).toEqual(['k.pem', 'secrets/k.pem']);
+    expect(files('./run --all')).toEqual(['secrets/k.pem']);
+    expect(files('./tool')).toEqual([]);
     // git apply's files from the repository's top and from where it runs (a plain diff's are read from there).
     expect(files('cd sub && git apply ../fix.diff')).toEqual(['secrets/k.pem', 'sub/secrets/k.pem']);
     expect(files('patch -p0 < fix.diff')).toEqual(['a/secrets/k.pem', 'b/secrets/k.pem']);
