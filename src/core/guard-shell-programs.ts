@@ -158,3 +158,34 @@ export function programWrites(language: Language, text: string): { paths: string
   }
   return { paths: [...new Set(out.paths)], removes: [...new Set(out.removes)] };
 }
+
+/**
+ * The files an `awk` program writes: those its `print` or `printf` sends to a quoted name (`print > "out.txt"`,
+ * `>>`), and with gawk's `-i inplace` each file it is given. A program from a file (`-f`) is not read.
+ */
+export function awkWrites(args: readonly string[]): string[] {
+  let program: string | undefined;
+  let fromFile = false;
+  let inPlace = false;
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-F' || a === '-v') i++;
+    else if (a === '-f' || a === '--file') {
+      fromFile = true;
+      i++;
+    } else if (a === '-i' || a === '--include') inPlace ||= args[++i] === 'inplace';
+    else if (a === '-e' || a === '--source') program = args[++i];
+    else if (a === '--') {
+      for (const rest of args.slice(i + 1)) program === undefined && !fromFile ? (program = rest) : files.push(rest);
+      break;
+    } else if (a.startsWith('-') && a !== '-') continue;
+    else if (program === undefined && !fromFile) program = a;
+    else files.push(a);
+  }
+  const out: string[] = [];
+  for (const m of (program ?? '').matchAll(/\bprintf?\b[^;}\n]*?>>?\s*"((?:\\.|[^"\\])+)"/g)) out.push(m[1]!.replace(/\\(.)/g, '$1'));
+  // Operands of the form NAME=VALUE set a variable, and are no file.
+  if (inPlace) out.push(...files.filter((f) => !/^[A-Za-z_]\w*=/.test(f) && f !== '-'));
+  return out;
+}

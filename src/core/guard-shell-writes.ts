@@ -16,7 +16,7 @@ import { formatted } from './guard-shell-formatters.ts';
 import { compressed, type ShellInput, sevenZipInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, lex, type Simple } from './guard-shell-lex.ts';
 import { packageInput } from './guard-shell-packages.ts';
-import { interpreted, programWrites, scriptLanguage } from './guard-shell-programs.ts';
+import { awkWrites, interpreted, programWrites, scriptLanguage } from './guard-shell-programs.ts';
 import { expandVariables, recordVariables, type Variables } from './guard-shell-variables.ts';
 import { given, operands, optionValue, optionValues, program, writtenKey } from './guard-shell-words.ts';
 import { xargsRuns } from './guard-shell-xargs.ts';
@@ -176,6 +176,12 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
     case 'curl':
     case 'wget':
       w.paths.push(...downloads(name, args));
+      return;
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'nawk':
+      w.paths.push(...awkWrites(args));
       return;
     case 'sort':
       // The file `sort -o FILE` writes its lines to.

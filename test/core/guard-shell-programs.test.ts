@@ -109,3 +109,18 @@ describe('a script file a command runs', () => {
     expect(placedTargets({ ...input!, at: '' }, 'eval '.repeat(100_000), '/repo')).toEqual([]);
   });
 });
+
+describe('an awk program', () => {
+  it.each([
+    ['print to a quoted name, > and >>', `awk '{print > "secrets/k"}' a; awk -F, '{print $2 >> "out/log"}' d`, ['secrets/k', 'out/log']],
+    [
+      'gawk -i inplace: each file it is given, not a variable set',
+      `gawk -i inplace '{gsub(/a/, "b")}1' secrets/k other v=1`,
+      ['secrets/k', 'other'],
+    ],
+    ['an escaped quote in the name', `awk 'BEGIN { printf "x" > "secrets/\\"q" }'`, ['secrets/"q']],
+    ['nothing: a comparison in a pattern, a program from a file, what it prints', `awk '$1 > "x" { print $2 }' a; awk -f p.awk a`, []],
+  ])('%s', (_name, command, paths) => {
+    expect(shellWrites(command).paths).toEqual(paths);
+  });
+});
