@@ -12,6 +12,8 @@ export interface PackageInput {
   /** The file whose folder is the package's (`package.json`): looked for from `file` up to the repository's top. */
   manifest: string;
   writes: string[];
+  /** The script of `package.json` it runs (`npm run build`, `npm test`): read by the hook, as a shell script. */
+  script?: string;
 }
 
 /** What a subcommand changes: the manifest and the lock files, or the lock files alone. */
@@ -149,6 +151,14 @@ const MANAGERS: Record<string, Manager> = {
   },
 };
 
+/** The script of `package.json` a Node.js package manager runs: `npm run NAME`, `yarn run NAME`, `npm test`, `pnpm start`. */
+function scriptRun(name: string, sub: string | undefined, rest: readonly string[]): string | undefined {
+  if (!/^(?:npm|yarn|pnpm|bun)$/.test(name) || sub === undefined) return undefined;
+  if (/^(?:run|run-script|rum|urn)$/.test(sub) && (name === 'npm' || sub === 'run')) return rest[0];
+  if (/^(?:t|tst|test)$/.test(sub) && (name === 'npm' || sub === 'test')) return 'test';
+  return /^(?:start|stop|restart)$/.test(sub) && (name !== 'bun' || sub === 'start') ? sub : undefined;
+}
+
 /**
  * What a package manager's command `name ARGS` writes ({@link PackageInput}); undefined for no such program, or a
  * subcommand that changes no file of the package (`npm test`, `cargo doc`, `go mod graph`, `npm audit` without `fix`).
@@ -167,6 +177,8 @@ export function packageInput(name: string, args: readonly string[]): PackageInpu
     else if (!a.startsWith('-')) words.push(a);
   }
   const [sub, ...rest] = words;
+  const script = scriptRun(name, sub, rest);
+  if (script !== undefined) return { kind: 'package', file, manifest: NODE, writes: [], script };
   let change: Change | undefined = sub === undefined ? m.alone : Object.hasOwn(m.subs, sub) ? m.subs[sub] : undefined;
   if (change === 'both' && rest.length === 0 && m.bare?.test(sub ?? '')) change = 'lock';
   // What each writes only in some forms: `npm audit fix`, `npm pkg set|delete|fix`, `go mod tidy|edit|init`.

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { archiveKind, tarNames, zipNames } from '../core/guard-archive.ts';
-import { type PlacedInput, placedTargets, placedUnreadFolders } from '../core/guard-scripts.ts';
+import { type PlacedInput, placedTargets, placedUnreadFolders, shellWritesIn } from '../core/guard-scripts.ts';
 import { UsageError } from '../core/errors.ts';
 import { GuardTimeout } from '../core/guard-clients.ts';
 import { diffNames, untrackedNames } from '../git/diff-names.ts';
@@ -30,6 +30,35 @@ function packageRoot(manifest: string, start: string, top: string): string | und
     if (statSync(join(dir, manifest), { throwIfNoEntry: false })?.isFile()) return dir;
     if (dir === top || dirname(dir) === dir) return undefined;
   }
+}
+
+/**
+ * The files the script `name` of the package a manager runs from `start` writes (`npm run build`): its `pre` and
+ * `post` scripts' too, each read as a shell command run in the package's folder. None when it has no such script.
+ */
+function packageScriptPaths(name: string, start: string, top: string): string[] {
+  const root = packageRoot('package.json', start, top) ?? start;
+  const read = readRegularFile(join(root, 'package.json'), MAX_SCRIPT_BYTES, { followLinks: true });
+  if (!read.ok) return [];
+  let scripts: unknown;
+  try {
+    scripts = (JSON.parse(read.bytes.toString('utf8')) as { scripts?: unknown }).scripts;
+  } catch {
+    return [];
+  }
+  if (typeof scripts !== 'object' || scripts === null) return [];
+  const out: string[] = [];
+  for (const key of [`pre${name}`, name, `post${name}`]) {
+    const text = Object.hasOwn(scripts, key) ? (scripts as Record<string, unknown>)[key] : undefined;
+    if (typeof text !== 'string') continue;
+    try {
+      out.push(...shellWritesIn(text).paths.map((p) => (isAbsolute(p) || p.startsWith('~') ? p : join(root, p))));
+    } catch (error) {
+      // A script past what the hook reads in its time names nothing, as a script file does.
+      if (!(error instanceof UsageError)) throw error;
+    }
+  }
+  return out;
 }
 
 /** A patch file's text, or an archive's names; undefined when the file is not there, too large, or of a kind not read. */
@@ -96,6 +125,11 @@ export function inputPaths(
     if (input.file !== '')
       for (const named of spellings(input.file)) {
         inTime();
+        if (input.kind === 'package' && input.script !== undefined) {
+          out.paths.push(...packageScriptPaths(input.script, resolve(named), top));
+          found = true;
+          continue;
+        }
         const read = readInput(input, resolve(named), top);
         if (read === undefined) continue;
         found = true;

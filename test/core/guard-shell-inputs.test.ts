@@ -226,10 +226,11 @@ describe('the files a package manager writes in its package', () => {
       ],
     ],
     [
-      'nothing: what changes no file of the package',
-      'npm test; npm run build; npm audit; npm pkg get name; go mod graph; cargo doc; yarn run x',
-      [],
+      'a package script run: the script to read',
+      'npm run build; npm test; yarn run lint; pnpm start; bun run x',
+      ['build', 'test', 'lint', 'start', 'x'].map((script) => ({ ...pkg('', 'package.json', []), script })),
     ],
+    ['nothing: what changes no file of the package', 'npm audit; npm pkg get name; go mod graph; cargo doc; npm ci; yarn why x', []],
   ])('%s', (_name, command, expected) => {
     expect(inputs(command)).toEqual(expected);
   });

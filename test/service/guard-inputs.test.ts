@@ -124,6 +124,15 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     // After a cd, from each folder the script may be in (the cd may fail): the top's package and web's.
     expect(files('cd web && npm install lodash')).toEqual([...npm, ...npm.map((f) => `web/${f}`)]);
     expect(files('pnpm -C web add x')).toEqual(['web/package.json', 'web/pnpm-lock.yaml']);
+    // A package script it runs, read as a shell command in the package's folder, its pre and post scripts too.
+    writeFileSync(
+      join(dir, 'web/package.json'),
+      JSON.stringify({ scripts: { prebuild: 'rm -f out.log', build: 'echo x > dist/app.js', test: 'vitest run', start: 'node .' } }),
+    );
+    expect(files('cd web && npm run build -- --watch')).toEqual(['web/out.log', 'web/dist/app.js']);
+    expect(files('pnpm -C web run build')).toEqual(['web/out.log', 'web/dist/app.js']);
+    expect(files('cd web && npm test && yarn start')).toEqual([]);
+    expect(files('cd web && npm run no-such-script')).toEqual([]);
     // No Cargo.toml anywhere up: the files where it runs.
     expect(files('cd src && cargo add serde')).toEqual(['Cargo.toml', 'Cargo.lock', 'src/Cargo.toml', 'src/Cargo.lock']);
     const verdict = await service.evaluate(
