@@ -5,6 +5,7 @@
 import { UsageError } from './errors.ts';
 import { wordAt } from './guard-shell-lex.ts';
 import { inputTargets, type ShellInput, unreadFolders } from './guard-shell-inputs.ts';
+import { makeRecipes } from './guard-shell-make.ts';
 import { scriptLanguage } from './guard-shell-programs.ts';
 import { type ShellWrites, shellWrites } from './guard-shell-writes.ts';
 import { LONGEST_PATH } from './limits.ts';
@@ -221,16 +222,20 @@ export function placedTargets(input: PlacedInput, read: string | readonly string
   // A shell script file is read as the command is, its writes named from where it runs (what it reads in turn, not).
   if (input.kind === 'script' && typeof read === 'string') {
     const language = input.language === 'auto' ? scriptLanguage(input.file, read) : input.language;
-    if (language === 'shell') {
-      // A script file past what the hook reads in its time (nested too deep, too many files: a generated `configure`)
-      // is a program whose writes it cannot tell, as a binary's, not a call it cannot decide.
-      try {
-        return shellWritesIn(read).paths.map((p) => fromFolder(input.at, p));
-      } catch (error) {
-        if (error instanceof UsageError) return [];
-        throw error;
-      }
-    }
+    // A makefile's recipes for the targets asked, each line a command run in its folder.
+    const scripts = language === 'shell' ? [read] : language === 'make' ? makeRecipes(read, input.targets ?? []) : [];
+    const dir = input.dir === undefined || input.dir === '' ? input.at : fromFolder(input.at, input.dir);
+    if (language === 'shell' || language === 'make')
+      return scripts.flatMap((script) => {
+        // A script past what the hook reads in its time (nested too deep, too many files: a generated `configure`) is
+        // a program whose writes it cannot tell, as a binary's, not a call it cannot decide.
+        try {
+          return shellWritesIn(script).paths.map((p) => fromFolder(dir, p));
+        } catch (error) {
+          if (error instanceof UsageError) return [];
+          throw error;
+        }
+      });
   }
   // A package's files are named from its folder, which its placed `file` names already.
   const bases =

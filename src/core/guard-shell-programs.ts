@@ -15,7 +15,10 @@ export type Language = 'python' | 'node';
 export interface ScriptInput {
   kind: 'script';
   file: string;
-  language: Language | 'shell' | 'auto';
+  language: Language | 'shell' | 'auto' | 'make';
+  /** A makefile's targets to run (none: its first), and the folder its recipes run in (`make -C DIR`). */
+  targets?: string[];
+  dir?: string;
 }
 
 /** The language a script file is in: by its `#!` line (`#!/usr/bin/env bash`), else by its name's extension. */

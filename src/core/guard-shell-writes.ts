@@ -9,6 +9,7 @@
  */
 import { UsageError } from './errors.ts';
 import { copied } from './guard-shell-copies.ts';
+import { makeRun } from './guard-shell-make.ts';
 import { diffFiles, stripLevel } from './guard-shell-diff.ts';
 import { gitWrites, patchFiles } from './guard-shell-git.ts';
 import { downloads } from './guard-shell-downloads.ts';
@@ -177,6 +178,14 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
     case 'wget':
       w.paths.push(...downloads(name, args));
       return;
+    case 'make':
+    case 'gmake': {
+      // `make`'s recipes, read from its makefile by the hook.
+      const run = makeRun(args);
+      for (const file of run?.files ?? [])
+        w.inputs.push({ kind: 'script', file, language: 'make', targets: run!.targets, ...(run!.dir === '' ? {} : { dir: run!.dir }) });
+      return;
+    }
     case 'awk':
     case 'gawk':
     case 'mawk':

@@ -38,9 +38,14 @@ describe('shellWrites: the files a shell command writes, as its text tells', () 
       ['secrets/k', 'secrets/j', 'secrets/i'],
     ],
     [
-      'a substitution a redirection writes to',
+      'a substitution a redirection writes to: its script, and the target as written',
       'echo x > >(tee secrets/k); echo y >$(mktemp); echo z >`touch secrets/j`',
-      ['secrets/k', 'secrets/j'],
+      ['secrets/k', '$(mktemp)', '`touch secrets/j`', 'secrets/j'],
+    ],
+    [
+      'the words after a substitution, out of quotes and in backticks: the command goes on past it',
+      'rm -rf $(true) secrets/a; cp x `echo y` secrets/b; rm $(echo $(echo a) b) secrets/c; echo "$(rm -f $(x) secrets/d)"',
+      ['$(true)', 'secrets/a', 'secrets/b', 'secrets/b/x', 'secrets/b/`echo y`', '$(echo $(echo a) b)', 'secrets/c', '$(x)', 'secrets/d'],
     ],
     ['eval', "eval 'echo x > secrets/k'", ['secrets/k']],
     ['bash -c', `bash -lc "tee secrets/k < a"; sh -c 'rm secrets/j'`, ['secrets/k', 'secrets/j']],
