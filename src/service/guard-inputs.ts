@@ -1,7 +1,8 @@
 /**
- * The files a shell command's patch files and archives make it write (docs/guard.md, "Shell commands"), read from
- * the file system as the command would find them: a patch's headers, the names a tar (plain or gzip) or zip archive
- * holds. An archive that cannot be read stands for files of unknown names below the folders it is extracted into.
+ * The files a shell command writes that only the file system or git can tell (docs/guard.md, "Shell commands"), read
+ * as the command would find them: a patch file's headers, the names a tar (plain or gzip) or zip archive holds, what a
+ * script file or a package's script writes, a package's manifest and lock files, and the files git lists for a git
+ * command. An archive that cannot be read stands for files of unknown names below the folders it is extracted into.
  */
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -10,15 +11,25 @@ import { type PlacedInput, placedTargets, placedUnreadFolders, shellWritesIn } f
 import { UsageError } from '../core/errors.ts';
 import { GuardTimeout } from '../core/guard-clients.ts';
 import { diffNames, untrackedNames } from '../git/diff-names.ts';
-import { readRegularFile } from '../store/read-file.ts';
+import { readRegularFile, throwIfNoFileDescriptor } from '../store/read-file.ts';
 
-/** The largest patch file or archive the hook reads, and the most an archive may inflate to: past them it is judged by name. */
+/** The largest patch file or archive the hook reads, and the most an archive may inflate to: past them it is unread. */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 /** The largest script file (`python3 fix.py`) whose text the hook reads for the files it writes. */
 const MAX_SCRIPT_BYTES = 1024 * 1024;
-/** The most files an archive may name before it is judged by the folders it is extracted into, as a large folder deleted is by its name. */
+/** The most files an archive may name before it is taken as unread: files of unknown names where it is extracted. */
 const MAX_ARCHIVE_NAMES = 100_000;
+
+/** Whether `path` is a regular file (through links); a folder named by a file or one not to be read is none. */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch (error) {
+    throwIfNoFileDescriptor(error, path);
+    return false;
+  }
+}
 
 /**
  * The folder of the package a package manager works on from `start`: the nearest one up to the repository's `top`
@@ -27,7 +38,7 @@ const MAX_ARCHIVE_NAMES = 100_000;
 function packageRoot(manifest: string, start: string, top: string): string | undefined {
   if (relative(top, start).startsWith('..') || isAbsolute(relative(top, start))) return undefined;
   for (let dir = start; ; dir = dirname(dir)) {
-    if (statSync(join(dir, manifest), { throwIfNoEntry: false })?.isFile()) return dir;
+    if (isFile(join(dir, manifest))) return dir;
     if (dir === top || dirname(dir) === dir) return undefined;
   }
 }
