@@ -133,6 +133,9 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     expect(files('pnpm -C web run build')).toEqual(['web/out.log', 'web/dist/app.js']);
     expect(files('cd web && npm test && yarn start')).toEqual([]);
     expect(files('cd web && npm run no-such-script')).toEqual([]);
+    // A folder named by a file: the package found up from it, no script to read there; never a crash.
+    expect(files('npm --prefix package.json install x')).toEqual(npm);
+    expect(files('bash package.json/x.sh; python3 package.json/x.py; git apply package.json/p')).toEqual([]);
     // No Cargo.toml anywhere up: the files where it runs.
     expect(files('cd src && cargo add serde')).toEqual(['Cargo.toml', 'Cargo.lock', 'src/Cargo.toml', 'src/Cargo.lock']);
     const verdict = await service.evaluate(
