@@ -5,7 +5,7 @@
 import { basename, KEYWORDS, type Simple } from './guard-shell-lex.ts';
 
 /** Programs that run the command after their own options (`sudo cp …`, `env X=1 cp …`), with the options that take a value. */
-export const RUNNERS: Record<string, RegExp | undefined> = {
+const RUNNERS: Record<string, RegExp | undefined> = {
   sudo: /^-[ugCDhprRTU]$/,
   doas: /^-[uC]$/,
   env: /^-[uCS]$/,
@@ -23,7 +23,7 @@ export const RUNNERS: Record<string, RegExp | undefined> = {
 };
 
 /** The programs that take a time or a count before the command they run. */
-export const FIRST_ARGUMENT = /^timeout$/;
+const FIRST_ARGUMENT = /^timeout$/;
 
 /** Whether `w` is an option word (`-f`, `--force`), not a file; `-` alone is standard input. */
 export const isOption = (w: string) => w.length > 1 && w.startsWith('-');
@@ -90,8 +90,8 @@ export function optionValues(args: readonly string[], separate: RegExp, joined: 
 export const optionValue = (args: readonly string[], separate: RegExp, joined: RegExp): string | undefined =>
   optionValues(args, separate, joined).at(-1);
 
-/** The texts a command is given on its input: its here-documents and here-strings, and what `echo` or `printf` pipes to it. */
 /** A file's name as the texts a script writes are kept by: `./fix.sh` and `fix.sh` are one file. */
 export const writtenKey = (file: string): string => file.replace(/^(?:\.\/+)+/, '');
 
+/** The texts a command is given on its input: its here-documents and here-strings, and what `echo` or `printf` pipes to it. */
 export const given = (cmd: Simple): string[] => [...cmd.heredocs, ...piped(cmd.input)];
