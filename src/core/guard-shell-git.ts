@@ -93,7 +93,9 @@ function askedRevisions(sub: string, args: readonly string[]): string[][] {
     case 'switch': {
       // One operand and no `--`: a branch or commit to switch to (or, for checkout, a path put back, which git's
       // diff from HEAD names too).
-      const named = revs(/^-[bBcC]$|^--(?:orphan|conflict|pathspec-from-file|create|force-create)$/);
+      // `-` alone is the branch checked out before (`@{-1}`).
+      const valued = /^-[bBcC]$|^--(?:orphan|conflict|pathspec-from-file|create|force-create)$/;
+      const named = operands(args, valued).includes('-') ? ['@{-1}'] : revs(valued);
       return named.length === 1 && !dashes ? [['HEAD', named[0]!]] : [];
     }
     case 'stash': {

@@ -10,11 +10,12 @@ describe('a git command whose files only git can tell', () => {
     ['reset --hard, to HEAD or a revision; --merge and --keep too', 'git reset --hard; git reset --keep HEAD~2', [['HEAD'], ['HEAD~2']]],
     [
       'a branch switched to, created from a base',
-      'git checkout main; git switch -c new origin/main; git checkout -b x base',
+      'git checkout main; git switch -c new origin/main; git checkout -b x base; git checkout -',
       [
         ['HEAD', 'main'],
         ['HEAD', 'origin/main'],
         ['HEAD', 'base'],
+        ['HEAD', '@{-1}'],
       ],
     ],
     [
