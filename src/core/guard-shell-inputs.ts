@@ -1,7 +1,8 @@
 /**
- * The files a shell command reads to learn which files it writes (docs/guard.md, "Shell commands"): the patch file
- * `patch` or `git apply` is given, and the archive `tar -x` or `unzip` extracts; and the files a compressor replaces
- * (`gzip FILE`, `gunzip FILE.gz`), which their names tell. Pure: the hook reads the files at its edge and asks
+ * What the hook reads, when it runs, to learn which files a shell command writes (docs/guard.md, "Shell commands"):
+ * the patch file `patch` or `git apply` is given, the archive `tar -x` or `unzip` extracts, the script file a command
+ * runs, the package a package manager works on, and the files git lists for a git command; and the files a compressor
+ * replaces (`gzip FILE`, `gunzip FILE.gz`), which their names tell. Pure: the hook reads at its edge and asks
  * {@link inputTargets} for the names.
  */
 import { diffFiles } from './guard-shell-diff.ts';
