@@ -3,6 +3,7 @@
  * it is asked for (the first target when none), and of the targets they depend on, each line a shell command. The hook
  * reads the makefile at its edge; variables (`$(OUT)`, `$@`) are left as written. Pure.
  */
+import { inFolder } from './guard-shell-lex.ts';
 
 /** A makefile `make ARGS` reads (`-f FILE`, else the first of GNU make's names found, in `-C DIR`) and its targets. */
 export interface MakeRun {
@@ -32,7 +33,7 @@ export function makeRun(args: readonly string[]): MakeRun | undefined {
     // `VAR=value` sets a variable.
     else if (!a.includes('=')) targets.push(a);
   }
-  const inDir = (name: string) => (dir === '' ? name : `${dir.replace(/\/+$/, '')}/${name}`);
+  const inDir = (name: string) => inFolder(dir === '' ? undefined : dir, name);
   const files = file !== undefined ? [inDir(file)] : ['GNUmakefile', 'makefile', 'Makefile'].map(inDir);
   return { files, targets, dir };
 }
@@ -54,14 +55,15 @@ export function makeRecipes(text: string, targets: readonly string[]): string[] 
       for (const rule of current) rule.recipe.push(line.slice(1));
       continue;
     }
-    const rule = /^([^\s:#=][^:=#]*?)\s*::?(?!=)([^;#]*)(?:;(.*))?$/.exec(line);
+    // Greedy, so that a long line without a rule in it is looked at once.
+    const rule = /^([^\s:#=][^:=#]*)::?(?!=)([^;#]*)(?:;(.*))?$/.exec(line);
     if (!rule) {
       if (line.trim() !== '' && !line.trimStart().startsWith('#')) current = [];
       continue;
     }
     current = [];
     const prerequisites = rule[2]!.split(/\s+/).filter((p) => p !== '' && p !== '|');
-    for (const target of rule[1]!.split(/\s+/)) {
+    for (const target of rule[1]!.trim().split(/\s+/)) {
       if (target === '') continue;
       if (first === undefined && !target.startsWith('.') && !target.includes('%')) first = target;
       const known = rules.get(target) ?? { prerequisites: [], recipe: [] };

@@ -187,7 +187,12 @@ export function awkWrites(args: readonly string[]): string[] {
     else files.push(a);
   }
   const out: string[] = [];
-  for (const m of (program ?? '').matchAll(/\bprintf?\b[^;}\n]*?>>?\s*"((?:\\.|[^"\\])+)"/g)) out.push(m[1]!.replace(/\\(.)/g, '$1'));
+  // Statement by statement, from its first `print`: a long statement is looked at once, however many it holds.
+  for (const statement of (program ?? '').split(/[;}\n]/)) {
+    const at = statement.search(/\bprintf?\b/);
+    const target = at < 0 ? null : />>?\s*"((?:\\.|[^"\\])+)"/.exec(statement.slice(at));
+    if (target) out.push(target[1]!.replace(/\\(.)/g, '$1'));
+  }
   // Operands of the form NAME=VALUE set a variable, and are no file.
   if (inPlace) out.push(...files.filter((f) => !/^[A-Za-z_]\w*=/.test(f) && f !== '-'));
   return out;

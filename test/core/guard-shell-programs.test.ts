@@ -2,7 +2,8 @@
 // commands"). The hook's reading of a script file: test/service/guard-inputs.test.ts.
 import { describe, expect, it } from 'vitest';
 import { placedTargets, shellWritesIn } from '../../src/core/guard-scripts.ts';
-import { programWrites, scriptLanguage } from '../../src/core/guard-shell-programs.ts';
+import { makeRecipes, makeRun } from '../../src/core/guard-shell-make.ts';
+import { awkWrites, programWrites, scriptLanguage } from '../../src/core/guard-shell-programs.ts';
 import { shellWrites } from '../../src/core/guard-shell-writes.ts';
 
 describe('a Python or Node.js program in a shell command', () => {
@@ -122,5 +123,51 @@ describe('an awk program', () => {
     ['nothing: a comparison in a pattern, a program from a file, what it prints', `awk '$1 > "x" { print $2 }' a; awk -f p.awk a`, []],
   ])('%s', (_name, command, paths) => {
     expect(shellWrites(command).paths).toEqual(paths);
+  });
+});
+
+describe('long or hostile programs and makefiles', () => {
+  it('are each read in one pass: an awk statement of many prints, a makefile line of blanks', () => {
+    expect(awkWrites([`{ ${'print '.repeat(50_000)}> "secrets/k" }`])).toEqual(['secrets/k']);
+    expect(makeRecipes(`${' '.repeat(200_000)}x\nall:\n\ttouch secrets/k\n`, [])).toEqual(['touch secrets/k']);
+    expect(makeRecipes(`a${'b'.repeat(200_000)} =\nall:\n\techo`, ['all'])).toEqual(['echo']);
+  });
+});
+
+describe('make', () => {
+  const makefile = [
+    '.PHONY: all clean',
+    'OUT = dist',
+    'all: build docs',
+    'build: src/a.c',
+    '\t@mkdir -p $(OUT)',
+    '\tcc -o $(OUT)/app src/a.c',
+    'docs:',
+    '\t-echo x > docs/index.html; \\',
+    '\t  touch secrets/k',
+    'clean:',
+    '\trm -rf $(OUT) build.log',
+    'lint: ; eslint --fix src/a.ts',
+  ].join('\n');
+  it('runs the targets asked, else the first, and those they depend on; each recipe line a command, its @ and - off', () => {
+    expect(makeRecipes(makefile, [])).toEqual([
+      'mkdir -p $(OUT)',
+      'cc -o $(OUT)/app src/a.c',
+      'echo x > docs/index.html;  \t  touch secrets/k',
+    ]);
+    expect(makeRecipes(makefile, ['clean', 'lint'])).toEqual(['rm -rf $(OUT) build.log', 'eslint --fix src/a.ts']);
+  });
+  it('reads the makefile -f names, or those GNU make looks for in -C DIR; nothing for a run that only prints', () => {
+    expect(makeRun(['-C', 'sub', '-j', '4', 'clean', 'X=1'])).toEqual({
+      files: ['sub/GNUmakefile', 'sub/makefile', 'sub/Makefile'],
+      targets: ['clean'],
+      dir: 'sub',
+    });
+    expect(makeRun(['-f', 'build.mk', 'all'])?.files).toEqual(['build.mk']);
+    expect(makeRun(['-n', 'clean'])).toBeUndefined();
+  });
+  it('names what a recipe writes from the folder it runs in', () => {
+    const [input] = shellWritesIn('make -C sub clean').inputs ?? [];
+    expect(placedTargets(input!, makefile, '/repo')).toEqual(['sub/$(OUT)', 'sub/build.log']);
   });
 });

@@ -88,6 +88,10 @@ describe('the hook, a command that applies a patch file or extracts an archive',
     expect(files('bash fix.sh')).toEqual(['k.pem', 'secrets/k.pem']);
     expect(files('./run --all')).toEqual(['secrets/k.pem']);
     expect(files('./tool')).toEqual([]);
+    // make's recipes for the target asked, from the makefile on disk.
+    writeFileSync(join(dir, 'Makefile'), 'all:\n\techo\nclean:\n\trm -f secrets/k.pem\n');
+    expect(files('make clean')).toEqual(['secrets/k.pem']);
+    expect(files('make')).toEqual([]);
     // git apply's files from the repository's top and from where it runs (a plain diff's are read from there).
     expect(files('cd sub && git apply ../fix.diff')).toEqual(['secrets/k.pem', 'sub/secrets/k.pem']);
     expect(files('patch -p0 < fix.diff')).toEqual(['a/secrets/k.pem', 'b/secrets/k.pem']);
