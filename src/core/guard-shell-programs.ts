@@ -4,7 +4,7 @@
  * script file, which the hook reads. Only the plain forms are read: a call with a quoted path, or a name given a
  * quoted path in the same program (`p = 'secrets/k'` … `open(p, 'w')`). Pure.
  */
-import { writtenKey } from './guard-shell-words.ts';
+import { SHELL_NAMES } from './guard-shell-words.ts';
 
 export type Language = 'python' | 'node';
 
@@ -25,7 +25,7 @@ export interface ScriptInput {
 export function scriptLanguage(file: string, text: string): Language | 'shell' | undefined {
   const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
   const program = shebang === null ? undefined : (shebang[1]!.endsWith('/env') ? (shebang[2] ?? '') : shebang[1]!).replace(/^.*\//, '');
-  if (program !== undefined) return /^(?:sh|bash|zsh|dash|ksh|mksh|ash)$/.test(program) ? 'shell' : languageOf(program);
+  if (program !== undefined) return SHELL_NAMES.test(program) ? 'shell' : languageOf(program);
   if (/\.(?:sh|bash)$/.test(file)) return 'shell';
   if (/\.py$/.test(file)) return 'python';
   if (/\.[cm]?js$/.test(file)) return 'node';
@@ -33,28 +33,24 @@ export function scriptLanguage(file: string, text: string): Language | 'shell' |
 }
 
 /**
- * What an interpreter's command writes: its inline programs', its input's (`given`, read only when it reads its
- * input), and the script file it runs: from the text the command wrote it with (`written`), else for the hook to read.
- * Undefined for no Python or Node.js, or a module run.
+ * What an interpreter's command writes: its inline programs', and its input's (`given`, read only when it reads its
+ * input); and the script file it runs (`file`), which the caller reads as any script file a command runs. Undefined
+ * for no Python or Node.js, or a module run.
  */
 export function interpreted(
   name: string,
   args: readonly string[],
   given: () => string[],
-  written: ReadonlyMap<string, string>,
-): { paths: string[]; removes: string[]; inputs: ScriptInput[] } | undefined {
+): { paths: string[]; removes: string[]; file?: string; language: Language } | undefined {
   const language = languageOf(name);
   const run = language === undefined ? undefined : programOf(language, args);
   if (language === undefined || run === undefined) return undefined;
-  const out = { paths: [] as string[], removes: [] as string[], inputs: [] as ScriptInput[] };
-  // A script file the same command wrote from a here-document (`cat > fix.py <<EOF`) is read from that text.
-  const file = run.file === undefined ? undefined : written.get(writtenKey(run.file));
-  for (const text of [...run.inline, ...(run.stdin ? given() : []), ...(file === undefined ? [] : [file])]) {
+  const out = { paths: [] as string[], removes: [] as string[], language, ...(run.file === undefined ? {} : { file: run.file }) };
+  for (const text of [...run.inline, ...(run.stdin ? given() : [])]) {
     const wrote = programWrites(language, text);
     out.paths.push(...wrote.paths);
     out.removes.push(...wrote.removes);
   }
-  if (run.file !== undefined && file === undefined) out.inputs.push({ kind: 'script', file: run.file, language });
   return out;
 }
 

@@ -25,6 +25,9 @@ const RUNNERS: Record<string, RegExp | undefined> = {
 /** The programs that take a time or a count before the command they run. */
 const FIRST_ARGUMENT = /^timeout$/;
 
+/** The shells, by their programs' names: a script's `#!` line or a command naming one runs a shell script. */
+export const SHELL_NAMES = /^(?:sh|bash|zsh|dash|ksh|mksh|ash)$/;
+
 /** Whether `w` is an option word (`-f`, `--force`), not a file; `-` alone is standard input. */
 export const isOption = (w: string) => w.length > 1 && w.startsWith('-');
 

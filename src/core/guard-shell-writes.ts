@@ -17,9 +17,9 @@ import { formatted } from './guard-shell-formatters.ts';
 import { compressed, type ShellInput, sevenZipInput, tarInput, unzipInput } from './guard-shell-inputs.ts';
 import { basename, inFolder, lex, type Simple } from './guard-shell-lex.ts';
 import { packageInput } from './guard-shell-packages.ts';
-import { awkWrites, interpreted, programWrites, scriptLanguage } from './guard-shell-programs.ts';
+import { awkWrites, interpreted, programWrites, type ScriptInput, scriptLanguage } from './guard-shell-programs.ts';
 import { expandVariables, recordVariables, type Variables } from './guard-shell-variables.ts';
-import { given, operands, optionValue, optionValues, program, writtenKey } from './guard-shell-words.ts';
+import { given, operands, optionValue, optionValues, program, SHELL_NAMES, writtenKey } from './guard-shell-words.ts';
 import { xargsRuns } from './guard-shell-xargs.ts';
 
 /** A move or copy of a file or folder, `from` to `to`, as named. */
@@ -59,7 +59,7 @@ interface Reading extends ShellWrites {
 const MAX_SHELL_PATHS = 100_000;
 
 /** The shells whose `-c` script, or here-document, is a script run too (and `su`'s `-c` command). */
-const SHELLS = /^(?:sh|bash|zsh|dash|ksh|mksh|ash|busybox|su)$/;
+const runsShell = (name: string) => SHELL_NAMES.test(name) || name === 'busybox' || name === 'su';
 
 /**
  * What one simple command writes, into `w`; the scripts it runs are put in `more`, and the commands it runs by their
@@ -73,7 +73,7 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
   const args = words.slice(1);
   // `echo a b | xargs rm` runs `rm a b`.
   runs.push(...xargsRuns(cmd.words, words, given(cmd)));
-  if (SHELLS.test(name)) {
+  if (runsShell(name)) {
     // `bash -c 'script'` (`-lc`, `-ec`), and a here-document given to a shell, run a script of their own.
     const c = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
     if (c >= 0 && args[c + 1] !== undefined) more.push(args[c + 1]!);
@@ -217,11 +217,11 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
     }
   }
   // A Python or Node.js program given inline, on the input, or as a script file the hook reads.
-  const interpreter = interpreted(name, args, () => given(cmd), w.written);
+  const interpreter = interpreted(name, args, () => given(cmd));
   if (interpreter !== undefined) {
     w.paths.push(...interpreter.paths);
     w.removes.push(...interpreter.removes);
-    w.inputs.push(...interpreter.inputs);
+    if (interpreter.file !== undefined) scriptFile(interpreter.file, interpreter.language, w, more);
     return;
   }
   // A package manager writes its package's manifest and lock files (`npm install x`), which the hook finds.
@@ -248,15 +248,15 @@ function commandWrites(cmd: Simple, w: Reading, more: string[], runs: Simple[]):
  * A script file a command runs: one the same command wrote from a here-document (`cat > fix.sh <<EOF`) is read from
  * that text, a shell script as a script run in turn (`more`); any other is left for the hook to read.
  */
-function scriptFile(file: string, language: 'shell' | 'auto', w: Reading, more: string[]): void {
+function scriptFile(file: string, language: ScriptInput['language'], w: Reading, more: string[]): void {
   const text = w.written.get(writtenKey(file));
   if (text === undefined) {
     w.inputs.push({ kind: 'script', file, language });
     return;
   }
-  const read = language === 'shell' ? 'shell' : scriptLanguage(file, text);
+  const read = language === 'auto' ? scriptLanguage(file, text) : language;
   if (read === 'shell') more.push(text);
-  else if (read !== undefined) {
+  else if (read === 'python' || read === 'node') {
     const wrote = programWrites(read, text);
     w.paths.push(...wrote.paths);
     w.removes.push(...wrote.removes);
