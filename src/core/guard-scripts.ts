@@ -6,7 +6,7 @@ import { UsageError } from './errors.ts';
 import { wordAt } from './guard-shell-lex.ts';
 import { inputTargets, type ShellInput, unreadFolders } from './guard-shell-inputs.ts';
 import { makeRecipes } from './guard-shell-make.ts';
-import { scriptLanguage } from './guard-shell-programs.ts';
+import { programWrites, scriptLanguage } from './guard-shell-programs.ts';
 import { type ShellWrites, shellWrites } from './guard-shell-writes.ts';
 import { LONGEST_PATH } from './limits.ts';
 
@@ -219,23 +219,25 @@ export type PlacedInput = ShellInput & { at: string };
  * undefined where the hook could not read them.
  */
 export function placedTargets(input: PlacedInput, read: string | readonly string[] | undefined, top: string): string[] {
-  // A shell script file is read as the command is, its writes named from where it runs (what it reads in turn, not).
-  if (input.kind === 'script' && typeof read === 'string') {
+  // A script file, read as its language: its writes named from where it runs (what it reads in turn, not).
+  if (input.kind === 'script') {
+    if (typeof read !== 'string') return [];
     const language = input.language === 'auto' ? scriptLanguage(input.file, read) : input.language;
-    // A makefile's recipes for the targets asked, each line a command run in its folder.
+    if (language === 'python' || language === 'node') return programWrites(language, read).paths.map((p) => fromFolder(input.at, p));
+    // A shell script is read as the command is; a makefile's recipes for the targets asked, each line a command run
+    // in its folder.
     const scripts = language === 'shell' ? [read] : language === 'make' ? makeRecipes(read, input.targets ?? []) : [];
     const dir = input.dir === undefined || input.dir === '' ? input.at : fromFolder(input.at, input.dir);
-    if (language === 'shell' || language === 'make')
-      return scripts.flatMap((script) => {
-        // A script past what the hook reads in its time (nested too deep, too many files: a generated `configure`) is
-        // a program whose writes it cannot tell, as a binary's, not a call it cannot decide.
-        try {
-          return shellWritesIn(script).paths.map((p) => fromFolder(dir, p));
-        } catch (error) {
-          if (error instanceof UsageError) return [];
-          throw error;
-        }
-      });
+    return scripts.flatMap((script) => {
+      // A script past what the hook reads in its time (nested too deep, too many files: a generated `configure`) is a
+      // program whose writes it cannot tell, as a binary's, not a call it cannot decide.
+      try {
+        return shellWritesIn(script).paths.map((p) => fromFolder(dir, p));
+      } catch (error) {
+        if (error instanceof UsageError) return [];
+        throw error;
+      }
+    });
   }
   // A package's files are named from its folder, which its placed `file` names already.
   const bases =

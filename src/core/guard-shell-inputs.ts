@@ -8,7 +8,7 @@
 import { diffFiles } from './guard-shell-diff.ts';
 import { basename, inFolder } from './guard-shell-lex.ts';
 import type { PackageInput } from './guard-shell-packages.ts';
-import { programWrites, type ScriptInput, scriptLanguage } from './guard-shell-programs.ts';
+import type { ScriptInput } from './guard-shell-programs.ts';
 
 /**
  * A patch file whose headers name the files it changes, `strip` folders off each (`-pN`), in `root` (`--directory`):
@@ -66,11 +66,8 @@ export function inputTargets(input: ShellInput, read: string | readonly string[]
     const root = typeof read === 'string' ? read : input.file;
     return input.writes.map((w) => inFolder(root === '' ? undefined : root, w));
   }
-  // A shell script is read as a script (placedTargets); a Python or Node.js one here.
-  if (input.kind === 'script') {
-    const language = typeof read === 'string' && input.language === 'auto' ? scriptLanguage(input.file, read) : input.language;
-    return typeof read === 'string' && (language === 'python' || language === 'node') ? programWrites(language, read).paths : [];
-  }
+  // A script file is read where it is placed (placedTargets): a shell script's writes need the folders it goes to.
+  if (input.kind === 'script') return [];
   // The names git listed, from the repository's top (where the hook runs it).
   if (input.kind === 'git') return Array.isArray(read) ? [...read] : [];
   if (input.kind === 'patch') {
