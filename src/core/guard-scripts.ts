@@ -200,7 +200,15 @@ export function shellWritesIn(
   // A package manager with no folder named works where it runs: its folder is where the hook looks for its package.
   const placed = (i: ShellInput, at: string) =>
     i.kind === 'package' ? fromFolder(at, i.file === '' ? '.' : i.file) : i.file === '' ? '' : fromFolder(at, i.file);
-  const inputs = w.inputs.flatMap((i) => folders.map((at) => ({ ...i, file: placed(i, at), at })));
+  // What git lists is the repository's whatever folder the command is in: asked once. Each input once, however many
+  // times the command names it (`git stash; …; git stash`), for the hook reads each.
+  const each = new Map<string, PlacedInput>();
+  for (const i of w.inputs)
+    for (const at of i.kind === 'git' ? [''] : folders) {
+      const input = { ...i, file: placed(i, at), at };
+      each.set(JSON.stringify(input), input);
+    }
+  const inputs = [...each.values()];
   return {
     paths: [...paths],
     ...(removes.length > 0 ? { removes } : {}),

@@ -111,13 +111,8 @@ export function inputPaths(
   deadline?: number,
 ): { paths: string[]; folders: string[] } {
   const out = { paths: [] as string[], folders: [] as string[] };
-  // Each diff asked of git once, though the command names it from each folder it may be in.
-  const asked = new Set<string>();
   for (const input of inputs) {
     if (input.kind === 'git') {
-      const key = input.diff?.join('\0') ?? `untracked ${input.untracked}`;
-      if (asked.has(key)) continue;
-      asked.add(key);
       inTime();
       const bound = deadline === undefined ? 10_000 : Math.max(1, deadline - Date.now());
       const names =
