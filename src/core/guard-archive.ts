@@ -3,6 +3,9 @@
  * (docs/guard.md, "Shell commands"). Pure: the hook reads the archive, and inflates a gzip one, at its edge.
  */
 
+/** One decoder for every name read: a tar of 100,000 members is 100,000 headers. */
+const utf8 = new TextDecoder();
+
 /** What an archive's bytes are, by their first bytes: one this module reads, gzip (inflated first), or another. */
 export function archiveKind(bytes: Uint8Array): 'tar' | 'zip' | 'gzip' | 'unknown' {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'gzip';
@@ -46,7 +49,7 @@ function octal(bytes: Uint8Array, at: number, length: number): number | undefine
 function field(bytes: Uint8Array, at: number, length: number): string {
   let end = at;
   while (end < at + length && bytes[end] !== 0) end++;
-  return new TextDecoder().decode(bytes.subarray(at, end));
+  return utf8.decode(bytes.subarray(at, end));
 }
 
 /** The `path` of a pax extended header's records (`LEN path=VALUE\n`, LEN counting bytes), if it gives one. */
@@ -57,7 +60,7 @@ function paxPath(data: Uint8Array): string | undefined {
     let length = 0;
     for (; space < data.length && data[space]! >= 0x30 && data[space]! <= 0x39; space++) length = length * 10 + data[space]! - 0x30;
     if (data[space] !== 0x20 || length <= space - at || at + length > data.length) break;
-    const record = new TextDecoder().decode(data.subarray(space + 1, at + length - 1));
+    const record = utf8.decode(data.subarray(space + 1, at + length - 1));
     if (record.startsWith('path=')) path = record.slice(5);
     at += length;
   }

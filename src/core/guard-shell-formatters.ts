@@ -4,6 +4,7 @@
  * is judged by its name: the tool skips git's folder and what its ignore files list, which the hook cannot tell. Pure.
  */
 import { basename } from './guard-shell-lex.ts';
+import { languageOf } from './guard-shell-programs.ts';
 
 /** How one program rewrites: whether these arguments make it write, and the options that take the next word. */
 interface Formatter {
@@ -82,7 +83,7 @@ function launched(words: readonly string[]): readonly string[] {
   if (first === 'pnpm' || first === 'yarn') return /^(?:exec|dlx|run)$/.test(second) ? skip(2) : words.slice(1);
   if (first === 'pipx' && second === 'run') return skip(2, /^--spec$/);
   if ((first === 'poetry' || first === 'uv') && second === 'run') return skip(2, /^--with$/);
-  if (/^python[0-9.]*$/.test(first) && second === '-m') return words.slice(2);
+  if (languageOf(first) === 'python' && second === '-m') return words.slice(2);
   return words;
 }
 
